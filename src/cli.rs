@@ -1,0 +1,53 @@
+//! Command-line definition (clap derive). Help text here is the user manual's first page.
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use crate::commands::{completions::CompletionsArgs, schema::SchemaArgs, validate::ValidateArgs};
+
+const EXAMPLES: &str = "\
+Examples:
+  plugins validate                          validate the plugin in the current directory
+  plugins validate --path . --format github annotate a pull request from CI
+  plugins validate -r --path plugins/       every plugin root below plugins/
+  plugins schema aoe > aoe.schema.json      JSON Schema for editors
+  plugins completions zsh > _plugins        shell completions
+
+Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run.";
+
+/// The toolchain for agent-host plugins: Agent of Empires (aoe), AWorld, protoAgent.
+#[derive(Debug, Parser)]
+#[command(name = "plugins", version, about, after_help = EXAMPLES, propagate_version = true)]
+pub struct Cli {
+    #[command(flatten)]
+    pub global: GlobalArgs,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// Options every command accepts.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// When to use color: auto honours NO_COLOR and whether output is a terminal
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Print only problems (no status lines for clean plugins, no summary)
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check plugin manifests exactly as the host does, plus lints
+    Validate(ValidateArgs),
+    /// Print the JSON Schema of a dialect's manifest
+    Schema(SchemaArgs),
+    /// Print shell completions
+    Completions(CompletionsArgs),
+}

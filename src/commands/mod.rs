@@ -1,0 +1,39 @@
+//! One module per subcommand: parse arguments, call the domain, print the result.
+
+pub mod completions;
+pub mod schema;
+pub mod validate;
+
+use crate::cli::Command;
+use crate::context::Context;
+use crate::error::Result;
+use crate::printer::Printer;
+
+/// How a command ended, as an exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExitStatus {
+    /// 0: everything checked out.
+    Success,
+    /// 1: the command ran and found a problem (an invalid plugin).
+    Failure,
+    /// 2: the command could not run.
+    Error,
+}
+
+impl From<ExitStatus> for std::process::ExitCode {
+    fn from(s: ExitStatus) -> Self {
+        std::process::ExitCode::from(match s {
+            ExitStatus::Success => 0,
+            ExitStatus::Failure => 1,
+            ExitStatus::Error => 2,
+        })
+    }
+}
+
+pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    match command {
+        Command::Validate(args) => validate::run(args, cx, printer),
+        Command::Schema(args) => schema::run(&args, printer),
+        Command::Completions(args) => completions::run(&args, printer),
+    }
+}

@@ -1,0 +1,44 @@
+//! `plugins schema`: print a dialect's manifest JSON Schema.
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::error::{Error, Result};
+use crate::manifest::Dialect;
+use crate::manifest::aoe::{profile::Profile, schema};
+use crate::printer::Printer;
+
+/// Print the JSON Schema of a dialect's manifest, for editors and other tools.
+///
+/// For aoe, point taplo or Even Better TOML at the output (e.g. with a
+/// `#:schema ./aoe.schema.json` comment). It encodes the host's structural
+/// rules; `plugins validate` adds the semantic ones.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins schema aoe > aoe.schema.json\n  plugins schema aoe --aoe-api 12"
+)]
+pub struct SchemaArgs {
+    /// Which dialect's manifest
+    #[arg(value_enum)]
+    pub dialect: Dialect,
+    /// aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)
+    #[arg(long, value_name = "API", default_value = "15", value_parser = super::validate::aoe_api_parser())]
+    pub aoe_api: u32,
+}
+
+pub fn run(args: &SchemaArgs, printer: &Printer) -> Result<ExitStatus> {
+    let value = match args.dialect {
+        Dialect::Aoe => schema::build(Profile::from_api(args.aoe_api).unwrap_or_default()),
+        other => {
+            return Err(Error::InvalidArgument(format!(
+                "no schema for `{other}` yet: only aoe is implemented in this release"
+            )));
+        }
+    };
+    let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
+    text.push('\n');
+    printer
+        .out(&text)
+        .map_err(|e| Error::io("cannot write output", e))?;
+    Ok(ExitStatus::Success)
+}

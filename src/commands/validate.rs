@@ -1,0 +1,166 @@
+//! `plugins validate`: the host's verdict on plugin manifests, with lints.
+
+use std::path::PathBuf;
+
+use clap::builder::TypedValueParser;
+use clap::{Args, ValueEnum};
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::manifest::Dialect;
+use crate::manifest::aoe::{self, profile::Profile};
+use crate::printer::Printer;
+use crate::render;
+use crate::validate::{ValidateOptions, discover, validate_root};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OutputFormat {
+    /// Graphical diagnostics with source snippets (plain text without a terminal)
+    Human,
+    /// One JSON document for the whole run
+    Json,
+    /// GitHub Actions workflow commands that annotate the diff
+    Github,
+}
+
+/// Check plugin manifests exactly as the host does, plus lints.
+///
+/// Each plugin root is checked with its host's own rules (detected from the
+/// manifest file name): the verdict matches the host's, and every problem is
+/// reported with a stable code and a label on the offending bytes. Warnings are
+/// lints for what the host accepts but ignores or breaks on later, and the
+/// refusals only `install` applies; `--strict` makes them fail too.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  plugins validate
+  plugins validate --path my-plugin --strict
+  plugins validate -r --path plugins/ --format json
+  plugins validate --aoe-api 12 --host-version 1.14.0
+  plugins validate --home ~/.config/agent-of-empires dev.example.kanban
+
+Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run.")]
+pub struct ValidateArgs {
+    /// A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]
+    #[arg(short, long = "path", value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+    /// Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/
+    #[arg(value_name = "PLUGIN-ID")]
+    pub ids: Vec<String>,
+    /// Find every plugin root below each --path
+    #[arg(short, long)]
+    pub recursive: bool,
+    /// Validate as this dialect instead of detecting it from the manifest name
+    #[arg(long, value_enum)]
+    pub dialect: Option<Dialect>,
+    /// aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)
+    #[arg(long, value_name = "API", default_value = "15", value_parser = aoe_api_parser())]
+    pub aoe_api: u32,
+    /// Check the manifest's version requirement (aoe_version) against this host version
+    #[arg(long, value_name = "X.Y.Z")]
+    pub host_version: Option<String>,
+    /// Warnings fail validation too (exit 1)
+    #[arg(long, visible_alias = "deny-warnings")]
+    pub strict: bool,
+    /// Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)
+    #[arg(short = 'A', long, value_name = "CODE")]
+    pub allow: Vec<String>,
+    /// Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)
+    #[arg(long)]
+    pub featured: bool,
+    /// Output format
+    #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
+    pub format: OutputFormat,
+    /// Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+}
+
+/// `--aoe-api`: the profiles `plugins` knows, as numbers.
+pub fn aoe_api_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
+    clap::builder::PossibleValuesParser::new(["12", "15"]).map(|s| s.parse::<u32>().unwrap_or(15))
+}
+
+fn options(args: &ValidateArgs) -> Result<ValidateOptions> {
+    let host_version = args
+        .host_version
+        .as_deref()
+        .map(|v| {
+            semver::Version::parse(v).map_err(|e| {
+                Error::InvalidArgument(format!("--host-version {v:?} is not a semver version: {e}"))
+            })
+        })
+        .transpose()?;
+    let allow = args
+        .allow
+        .iter()
+        .map(|c| c.parse::<Code>().map_err(Error::InvalidArgument))
+        .collect::<Result<Vec<_>>>()?;
+    Ok(ValidateOptions {
+        dialect: args.dialect,
+        aoe: aoe::Options {
+            profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
+            host_version,
+            featured: args.featured,
+        },
+        strict: args.strict,
+        allow,
+    })
+}
+
+pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let opts = options(&args)?;
+    let mut paths = args.paths.clone();
+    if paths.is_empty() && args.ids.is_empty() {
+        paths.push(PathBuf::from("."));
+    }
+    let mut roots = discover(&paths, args.recursive)?;
+    if !args.ids.is_empty() {
+        let home = cx.plugins_home(args.home.clone()).ok_or_else(|| {
+            Error::InvalidArgument("no plugin home: pass --home or set PLUGINS_HOME".into())
+        })?;
+        for id in &args.ids {
+            let root = home.join("plugins").join(id);
+            if !root.is_dir() {
+                return Err(Error::NotInstalled {
+                    id: id.clone(),
+                    home,
+                });
+            }
+            roots.push(root);
+        }
+    }
+    let reports: Vec<_> = roots
+        .iter()
+        .map(|root| validate_root(root, &opts))
+        .collect();
+    let text = match args.format {
+        OutputFormat::Json => render::json::render(&reports, args.aoe_api),
+        OutputFormat::Github => render::github::render(&reports),
+        OutputFormat::Human => {
+            let style = printer.stdout_style();
+            let mut out = String::new();
+            for r in &reports {
+                if printer.quiet && r.outcome.diagnostics.is_empty() {
+                    continue;
+                }
+                out.push_str(&render::human::report(r, style));
+            }
+            if !printer.quiet && reports.len() > 1 {
+                out.push_str(&render::human::summary(&reports));
+                out.push('\n');
+            }
+            out
+        }
+    };
+    printer
+        .out(&text)
+        .map_err(|e| Error::io("cannot write output", e))?;
+    Ok(if reports.iter().all(|r| r.is_valid()) {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}

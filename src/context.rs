@@ -1,0 +1,54 @@
+//! The process environment, read in one place (domain modules never read env vars).
+
+use std::path::PathBuf;
+
+/// What the command line and environment say about where things live and how to print.
+#[derive(Clone, Debug)]
+pub struct Context {
+    /// `PLUGINS_HOME`.
+    pub plugins_home: Option<PathBuf>,
+    /// `XDG_CONFIG_HOME` when absolute.
+    pub xdg_config_home: Option<PathBuf>,
+    /// `HOME`.
+    pub home: Option<PathBuf>,
+    /// `NO_COLOR` is set (to anything non-empty).
+    pub no_color: bool,
+    /// `CLICOLOR_FORCE` is set (to anything but `0`).
+    pub force_color: bool,
+    /// `COLUMNS`, the terminal width to wrap diagnostics at.
+    pub columns: Option<usize>,
+}
+
+impl Context {
+    pub fn from_env() -> Self {
+        let path = |k: &str| {
+            std::env::var_os(k)
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        };
+        Context {
+            plugins_home: path("PLUGINS_HOME"),
+            xdg_config_home: path("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
+            home: path("HOME"),
+            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
+            columns: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()),
+        }
+    }
+
+    /// The aoe app dir on Linux (`aoe.md` §17): `$XDG_CONFIG_HOME/agent-of-empires`,
+    /// else `~/.config/agent-of-empires`.
+    pub fn aoe_app_dir(&self) -> Option<PathBuf> {
+        match (&self.xdg_config_home, &self.home) {
+            (Some(xdg), _) => Some(xdg.join("agent-of-empires")),
+            (None, Some(home)) => Some(home.join(".config").join("agent-of-empires")),
+            (None, None) => None,
+        }
+    }
+
+    /// The home holding `plugins/<id>/`: `--home`, else `PLUGINS_HOME`, else the aoe app dir.
+    pub fn plugins_home(&self, flag: Option<PathBuf>) -> Option<PathBuf> {
+        flag.or_else(|| self.plugins_home.clone())
+            .or_else(|| self.aoe_app_dir())
+    }
+}

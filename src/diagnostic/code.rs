@@ -1,0 +1,144 @@
+//! Every stable diagnostic code, its default severity and a one-line description.
+//!
+//! Codes are part of the CLI's contract: scripts match on them and
+//! `docs/diagnostics.md` has one heading per code (a test checks both).
+
+use super::Severity;
+
+macro_rules! codes {
+    ($($variant:ident => $code:literal, $sev:ident, $desc:literal;)+) => {
+        /// A stable diagnostic code.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum Code { $($variant,)+ }
+
+        impl Code {
+            /// Every code, in documentation order.
+            pub const ALL: &'static [Code] = &[$(Code::$variant,)+];
+
+            /// The stable string form, e.g. `plugins::aoe::unknown_key`.
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $code,)+ }
+            }
+
+            /// Severity before `--strict` or `--allow` apply.
+            pub fn default_severity(self) -> Severity {
+                match self { $(Code::$variant => Severity::$sev,)+ }
+            }
+
+            /// What the code means, in one line.
+            pub fn description(self) -> &'static str {
+                match self { $(Code::$variant => $desc,)+ }
+            }
+        }
+    };
+}
+
+codes! {
+    // Reading the manifest file.
+    FileMissing => "plugins::file::missing", Error, "no manifest file was found in the plugin root";
+    FileNotRegular => "plugins::file::not_regular", Error, "the manifest path is a directory or another non-file";
+    FileSymlink => "plugins::file::symlink", Error, "the manifest is a symlink, which hosts refuse in a plugin tree";
+    FileTooLarge => "plugins::file::too_large", Error, "the manifest is larger than 1 MiB";
+    FileUnreadable => "plugins::file::unreadable", Error, "the manifest could not be read (permissions, I/O error)";
+    FileNotUtf8 => "plugins::file::not_utf8", Error, "the manifest is not valid UTF-8";
+    // Format-level syntax.
+    SyntaxToml => "plugins::syntax::toml", Error, "the manifest is not valid TOML";
+    // aoe: forward-compatibility gate and structural pass (the host's Parse class).
+    AoeUnsupportedApiVersion => "plugins::aoe::unsupported_api_version", Error, "`api_version` is newer than the host profile supports";
+    AoeUnknownKey => "plugins::aoe::unknown_key", Error, "a key the host rejects (top level, `[[screenshots]]`, `[[runtime.build]]`)";
+    AoeMissingKey => "plugins::aoe::missing_key", Error, "a required key is absent";
+    AoeInvalidType => "plugins::aoe::invalid_type", Error, "a value has the wrong type or is out of range for its type";
+    AoeUnknownVariant => "plugins::aoe::unknown_variant", Error, "a value is not one of the host's closed set (slot, type, kind, option source)";
+    AoeInvalidId => "plugins::aoe::invalid_id", Error, "the plugin id does not match the host's id grammar";
+    AoeParse => "plugins::aoe::parse", Error, "the host's typed parse failed in a way no finer code describes";
+    // aoe: semantic pass (the host's Invalid class), in the host's order.
+    AoeApiVersion => "plugins::aoe::api_version", Error, "`api_version` is outside 1..=API_VERSION";
+    AoeEmpty => "plugins::aoe::empty", Error, "a required string or list is empty";
+    AoeRuntimeCommand => "plugins::aoe::runtime_command", Error, "the worker command is empty or its program has the wrong shape";
+    AoeBuildStep => "plugins::aoe::build_step", Error, "a `[[runtime.build]]` step is malformed";
+    AoeCommandAction => "plugins::aoe::command_action", Error, "a command's `open-ui-link` action is not usable";
+    AoeSetting => "plugins::aoe::setting", Error, "a setting's structure is inconsistent with its type";
+    AoeSettingDefault => "plugins::aoe::setting_default", Error, "a setting's `default` does not fit its type, bounds or options";
+    AoeScreenshot => "plugins::aoe::screenshot", Error, "too many screenshots, or a screenshot path that is not a repository image path";
+    AoeIcon => "plugins::aoe::icon", Error, "`icon` is not a lucide name or `icon_asset` is not a repository image path";
+    AoeAoeVersion => "plugins::aoe::aoe_version", Error, "`aoe_version` is not a valid semver requirement";
+    AoeApiGate => "plugins::aoe::api_gate", Error, "a feature needs a higher `api_version` than the manifest declares";
+    AoeSettingDefaultsKey => "plugins::aoe::setting_defaults_key", Error, "a `[setting_defaults]` key is not a dotted core path";
+    // aoe: install-time refusals that need no network (warnings: only install refuses).
+    AoeUnknownCapability => "plugins::aoe::unknown_capability", Warning, "install refuses capabilities this host does not know";
+    AoeReservedNamespace => "plugins::aoe::reserved_namespace", Warning, "the id claims `aoe.*` / `agent-of-empires.*`, which only featured plugins may";
+    AoeBuiltinId => "plugins::aoe::builtin_id", Warning, "the id collides with a builtin plugin";
+    AoeShippedBuildDir => "plugins::aoe::shipped_build_dir", Warning, "the source tree ships the reserved `.aoe-build/` directory";
+    AoeSymlink => "plugins::aoe::symlink", Warning, "the plugin tree contains a symlink, which install refuses";
+    AoeArchiveWithoutBin => "plugins::aoe::archive_without_bin", Warning, "a `.tar.gz` release asset without `bin` cannot be installed";
+    AoeBinPath => "plugins::aoe::bin_path", Warning, "release-binary `bin` is absolute or traverses out of the plugin";
+    AoeHostVersion => "plugins::aoe::host_version", Error, "`aoe_version` excludes the host version given with `--host-version`";
+    // aoe: lints for what the host accepts but breaks later.
+    AoeIgnoredKey => "plugins::aoe::ignored_key", Warning, "a key the host silently ignores (often a typo)";
+    AoeInertProperty => "plugins::aoe::inert_property", Warning, "a setting property that has no effect for the setting's type";
+    AoeDuplicate => "plugins::aoe::duplicate", Warning, "a duplicate id, key, capability or UI slot entry";
+    AoeDocGate => "plugins::aoe::doc_gate", Warning, "a feature used below the `api_version` the docs name (the host does not enforce it)";
+    AoeVersionNotSemver => "plugins::aoe::version_not_semver", Warning, "`version` is not a semantic version";
+    AoeKeybindChord => "plugins::aoe::keybind_chord", Warning, "a keybind chord the host cannot parse, so it is skipped at run time";
+    AoeThemeName => "plugins::aoe::theme_name", Warning, "a theme name that collides with a builtin theme, so it is dropped";
+    AoeThemePath => "plugins::aoe::theme_path", Warning, "a theme path the host drops at load (absolute, traversing, escaping, missing)";
+    AoeEntrypoint => "plugins::aoe::entrypoint", Warning, "the worker program escapes the plugin directory or has a drive/UNC prefix";
+    AoeBuildProgram => "plugins::aoe::build_program", Warning, "a build step program is an absolute path, which the host rejects when it runs";
+    AoeAssetTemplate => "plugins::aoe::asset_template", Warning, "a release-binary asset template that installs but cannot launch, or uses `${target}`";
+    AoeMissingFile => "plugins::aoe::missing_file", Warning, "a screenshot or icon asset path that does not exist in the plugin tree";
+    AoeSchemaDisagrees => "plugins::aoe::schema_disagrees", Warning, "the JSON Schema rejects what the host's parser accepts (report this as a bug)";
+    // Running the command (exit code 2).
+    UsagePathNotFound => "plugins::usage::path_not_found", Error, "a `--path` does not exist";
+    UsageNoPlugins => "plugins::usage::no_plugins", Error, "`--recursive` found no plugin root under a path";
+    UsageNotInstalled => "plugins::usage::not_installed", Error, "a plugin id given on the command line is not installed in the home";
+    UsageInvalidArgument => "plugins::usage::invalid_argument", Error, "an argument value is malformed (e.g. `--host-version`)";
+    Io => "plugins::io", Error, "an I/O error outside a manifest (writing output, reading a directory)";
+    // Plugin roots and dialects.
+    DialectUnsupported => "plugins::dialect::unsupported", Error, "the dialect was detected but `plugins` cannot validate it yet";
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl serde::Serialize for Code {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.as_str())
+    }
+}
+
+impl std::str::FromStr for Code {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Code::ALL
+            .iter()
+            .copied()
+            .find(|c| c.as_str() == s)
+            .ok_or_else(|| format!("unknown diagnostic code `{s}`"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_unique_and_well_formed() {
+        let mut seen = HashSet::new();
+        for code in Code::ALL {
+            let s = code.as_str();
+            assert!(seen.insert(s), "duplicate code {s}");
+            assert!(s.starts_with("plugins::"), "{s}");
+            assert!(
+                s.chars()
+                    .all(|c| c.is_ascii_lowercase() || c == ':' || c == '_'),
+                "{s} must be snake_case"
+            );
+            assert_eq!(s.parse::<Code>().unwrap(), *code);
+        }
+    }
+}

@@ -1,0 +1,69 @@
+//! Operational failures: the command could not run (exit code 2).
+//!
+//! Problems *in* a plugin are [`crate::diagnostic::Diagnostic`]s, not errors.
+
+use std::path::PathBuf;
+
+use crate::diagnostic::Code;
+
+/// Why a command could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    #[error("path `{}` does not exist", .0.display())]
+    PathNotFound(PathBuf),
+    #[error("no plugin root found under `{}`", .0.display())]
+    NoPlugins(PathBuf),
+    #[error("plugin `{id}` is not installed in `{}`", home.display())]
+    NotInstalled { id: String, home: PathBuf },
+    #[error("{0}")]
+    InvalidArgument(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        #[source]
+        source: std::io::Error,
+    },
+}
+
+impl Error {
+    pub fn io(context: impl Into<String>, source: std::io::Error) -> Self {
+        Error::Io {
+            context: context.into(),
+            source,
+        }
+    }
+
+    pub fn code(&self) -> Code {
+        match self {
+            Error::PathNotFound(_) => Code::UsagePathNotFound,
+            Error::NoPlugins(_) => Code::UsageNoPlugins,
+            Error::NotInstalled { .. } => Code::UsageNotInstalled,
+            Error::InvalidArgument(_) => Code::UsageInvalidArgument,
+            Error::Io { .. } => Code::Io,
+        }
+    }
+
+    pub fn help(&self) -> Option<String> {
+        match self {
+            Error::NoPlugins(_) => Some(
+                "a plugin root holds aoe-plugin.toml, .aworld-plugin/plugin.json or protoagent.plugin.yaml".into(),
+            ),
+            Error::NotInstalled { .. } => Some(
+                "pass `--home DIR` or set PLUGINS_HOME to the directory that holds `plugins/<id>/`".into(),
+            ),
+            _ => None,
+        }
+    }
+}
+
+impl miette::Diagnostic for Error {
+    fn code<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Some(Box::new(Error::code(self).as_str()))
+    }
+
+    fn help<'a>(&'a self) -> Option<Box<dyn std::fmt::Display + 'a>> {
+        Error::help(self).map(|h| Box::new(h) as Box<dyn std::fmt::Display>)
+    }
+}
+
+pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -1,0 +1,42 @@
+#![recursion_limit = "256"]
+//! `plugins`: one toolchain for agent-host plugins.
+//!
+//! The binary is a thin shell over this library: `cli` parses, `commands`
+//! orchestrate, domain modules (`manifest`, `validate`) compute, `render`
+//! formats and `printer` writes.
+
+pub mod cli;
+pub mod commands;
+pub mod context;
+pub mod diagnostic;
+pub mod error;
+pub mod manifest;
+pub mod printer;
+pub mod render;
+pub mod validate;
+
+use std::ffi::OsString;
+use std::process::ExitCode;
+
+use clap::Parser;
+
+/// Run the CLI with `args` (including the program name) and return the exit code.
+pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let cli = match cli::Cli::try_parse_from(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    let cx = context::Context::from_env();
+    let printer = printer::Printer::new(cli.global.color, cli.global.quiet, &cx);
+    match commands::dispatch(cli.command, &cx, &printer) {
+        Ok(status) => status.into(),
+        Err(e) => {
+            printer.error(&e);
+            commands::ExitStatus::Error.into()
+        }
+    }
+}

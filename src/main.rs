@@ -1,0 +1,3 @@
+fn main() -> std::process::ExitCode {
+    plugins::run(std::env::args_os())
+}

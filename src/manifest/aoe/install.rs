@@ -1,0 +1,198 @@
+//! The host's install-time refusals that need no network (spec `aoe.md` §17, §19 step 5).
+//!
+//! The manifest is valid, but `aoe plugin install` would refuse it. These are
+//! warnings (only install refuses) except the `--host-version` check, which the
+//! user asked for explicitly and which also makes the host skip the plugin at load.
+
+use std::path::Path;
+
+use super::Options;
+use super::profile::{BUILTIN_IDS, Profile};
+use super::raw::{Manifest, Runtime};
+use super::rules;
+use crate::diagnostic::{Code, Severity, did_you_mean};
+use crate::manifest::Finding;
+use crate::ptr;
+
+/// At most this many symlinks are reported; the rest are counted.
+const MAX_SYMLINKS_REPORTED: usize = 10;
+
+pub(super) fn check(m: &Manifest, root: Option<&Path>, opts: &Options) -> Vec<(Finding, Severity)> {
+    let mut out = Vec::new();
+    let warn = |f: Finding| (f, Severity::Warning);
+    if let Some(f) = capabilities(m, opts.profile) {
+        out.push(warn(f));
+    }
+    let id = &m.id.0;
+    if rules::is_reserved_namespace(id) && !opts.featured {
+        out.push(warn(
+            Finding::new(
+                Code::AoeReservedNamespace,
+                format!(
+                    "plugin id {id:?} uses a reserved namespace (aoe.* / agent-of-empires.*); only a featured-verified plugin may claim one"
+                ),
+                ptr!["id"],
+            )
+            .help("pass `--featured` if this exact tree is pinned in aoe's featured index; otherwise choose your own namespace, e.g. \"dev.example.name\""),
+        ));
+    }
+    if BUILTIN_IDS.contains(&id.as_str()) {
+        out.push(warn(Finding::new(
+            Code::AoeBuiltinId,
+            format!("plugin id {id:?} collides with a builtin plugin"),
+            ptr!["id"],
+        )));
+    }
+    if let (Some(host), Some(req)) = (&opts.host_version, &m.aoe_version)
+        && let Ok(req) = semver::VersionReq::parse(req)
+        && !req.matches(host)
+    {
+        out.push((
+            Finding::new(
+                Code::AoeHostVersion,
+                format!("plugin requires aoe {req}; this host is {host}"),
+                ptr!["aoe_version"],
+            )
+            .help("install refuses it and the host skips it at load"),
+            Severity::Error,
+        ));
+    }
+    if let Some(Runtime::ReleaseBinary { asset, bin }) = &m.runtime {
+        let archive = asset.ends_with(".tar.gz") || asset.ends_with(".tgz");
+        if archive && bin.is_none() {
+            out.push(warn(
+                Finding::new(
+                    Code::AoeArchiveWithoutBin,
+                    "a release-binary archive asset must set `bin`",
+                    ptr!["runtime", "asset"],
+                )
+                .help("set `bin` to the executable's path inside the archive"),
+            ));
+        }
+        if let Some(bin) = bin.as_deref().filter(|b| !b.is_empty())
+            && (rules::is_absolute(bin)
+                || rules::has_windows_prefix(bin)
+                || bin.split(['/', '\\']).any(|s| s == ".."))
+        {
+            out.push(warn(Finding::new(
+                Code::AoeBinPath,
+                format!("plugin path {bin:?} must be a relative path inside the plugin (no absolute path or `..`)"),
+                ptr!["runtime", "bin"],
+            )));
+        }
+    }
+    if let Some(root) = root {
+        out.extend(tree(root).into_iter().map(warn));
+    }
+    out
+}
+
+fn capabilities(m: &Manifest, profile: Profile) -> Option<Finding> {
+    let known = profile.capabilities();
+    let unknown: Vec<(usize, &String)> = m
+        .capabilities
+        .iter()
+        .enumerate()
+        .filter(|(_, c)| !known.contains(&c.as_str()))
+        .collect();
+    let (first, _) = *unknown.first()?;
+    let list: Vec<&str> = unknown.iter().map(|(_, c)| c.as_str()).collect();
+    let mut f = Finding::new(
+        Code::AoeUnknownCapability,
+        format!(
+            "plugin requests capabilities this host does not support: {}; upgrade aoe",
+            list.join(", ")
+        ),
+        ptr!["capabilities", first],
+    )
+    .label(format!("not a capability of aoe {}", profile.aoe_release()));
+    let hints: Vec<String> = list
+        .iter()
+        .filter_map(|c| did_you_mean(c, known.iter().copied()).map(|s| format!("`{c}` → `{s}`")))
+        .collect();
+    if !hints.is_empty() {
+        f = f.help(format!("did you mean: {}", hints.join(", ")));
+    } else if profile == Profile::H12 && list.contains(&"session.message") {
+        f = f.help("`session.message` exists from aoe 1.19 (validate with `--aoe-api 15`)");
+    }
+    if let Some((i, _)) = unknown.get(1) {
+        f = f.also(ptr!["capabilities", *i], "also unknown");
+    }
+    Some(f)
+}
+
+/// Tree refusals: a shipped `.aoe-build/` and symlinks (the tree hash rejects them).
+fn tree(root: &Path) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if root.join(".aoe-build").symlink_metadata().is_ok() {
+        out.push(
+            Finding::new(
+                Code::AoeShippedBuildDir,
+                "plugin source ships the reserved build-output directory \".aoe-build\"; it must only be produced by build steps, not committed",
+                ptr![],
+            )
+            .help("delete `.aoe-build/` from the repository and add it to .gitignore"),
+        );
+    }
+    let mut links = Vec::new();
+    walk(root, root, &mut links);
+    let extra = links.len().saturating_sub(MAX_SYMLINKS_REPORTED);
+    for (rel, escapes) in links.into_iter().take(MAX_SYMLINKS_REPORTED) {
+        let mut f = Finding::new(
+            Code::AoeSymlink,
+            format!(
+                "plugin tree contains a symlink ({rel}); symlinks are not allowed in a hashed tree"
+            ),
+            ptr![],
+        );
+        f = if escapes {
+            f.help("it also points outside the plugin directory")
+        } else {
+            f.help("replace it with a copy of the file, or create it in a build step")
+        };
+        out.push(f);
+    }
+    if extra > 0 {
+        out.push(Finding::new(
+            Code::AoeSymlink,
+            format!("{extra} more symlinks in the plugin tree"),
+            ptr![],
+        ));
+    }
+    out
+}
+
+/// Collect symlinks below `dir`, skipping `.git` everywhere and `.aoe-build` at the root.
+fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, bool)>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
+    entries.sort_by_key(std::fs::DirEntry::file_name);
+    for entry in entries {
+        let name = entry.file_name();
+        if name == ".git" || (dir == root && name == ".aoe-build") {
+            continue;
+        }
+        let path = entry.path();
+        let Ok(ft) = entry.file_type() else { continue };
+        if ft.is_symlink() {
+            let rel = path
+                .strip_prefix(root)
+                .unwrap_or(&path)
+                .to_string_lossy()
+                .replace('\\', "/");
+            out.push((rel, escapes(root, &path)));
+        } else if ft.is_dir() {
+            walk(root, &path, out);
+        }
+    }
+}
+
+/// Whether `path` resolves outside `root` (a dangling link counts as escaping).
+pub(super) fn escapes(root: &Path, path: &Path) -> bool {
+    match (root.canonicalize(), path.canonicalize()) {
+        (Ok(root), Ok(target)) => !target.starts_with(root),
+        _ => true,
+    }
+}

@@ -1,0 +1,446 @@
+//! Lints: what the host accepts but ignores or breaks on later (spec `aoe.md` §19 step 6).
+
+use std::collections::HashMap;
+use std::path::{Component, Path};
+
+use super::install::escapes;
+use super::profile::{BUILTIN_THEMES, Profile};
+use super::raw::{Manifest, Runtime};
+use super::rules;
+use crate::diagnostic::{Code, did_you_mean};
+use crate::manifest::Finding;
+use crate::manifest::doc::{Node, Pointer, Seg, Value};
+use crate::manifest::schema::{declared_keys, sub_schema};
+use crate::ptr;
+
+/// Keys in lenient tables that the host silently ignores.
+pub(super) fn ignored_keys(doc: &Node, schema: &serde_json::Value) -> Vec<Finding> {
+    let mut out = Vec::new();
+    walk_keys(doc, schema, &Pointer::default(), &mut out);
+    // `[runtime]` is one table for both kinds; keys of the other kind are inert.
+    if let Some(runtime) = doc.get("runtime") {
+        let kind = runtime.node.get("kind").and_then(|e| e.node.as_str());
+        let foreign: &[&str] = match kind {
+            Some("command") => &["asset", "bin"],
+            Some("release-binary") => &["command", "system", "build"],
+            _ => &[],
+        };
+        for key in foreign {
+            if runtime.node.get(key).is_some() {
+                out.push(
+                    Finding::new(
+                        Code::AoeIgnoredKey,
+                        format!(
+                            "`{key}` has no effect on a `{}` runtime and is ignored by the host",
+                            kind.unwrap_or_default()
+                        ),
+                        ptr!["runtime", *key],
+                    )
+                    .on_key(),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn walk_keys(node: &Node, schema: &serde_json::Value, at: &Pointer, out: &mut Vec<Finding>) {
+    match &node.value {
+        Value::Table(entries) => {
+            let Some((known, closed)) = declared_keys(schema) else {
+                return;
+            };
+            for e in entries {
+                let here = at.join(e.key.clone());
+                if !known.contains(&e.key.as_str()) {
+                    if !closed {
+                        let place = if at.0.is_empty() {
+                            "the top level".to_owned()
+                        } else {
+                            super::dotted(at)
+                        };
+                        let f = Finding::new(
+                            Code::AoeIgnoredKey,
+                            format!("unknown key `{}` in {place} is ignored by the host", e.key),
+                            here,
+                        )
+                        .on_key();
+                        out.push(match did_you_mean(&e.key, known.iter().copied()) {
+                            Some(s) => f.help(format!("did you mean `{s}`?")),
+                            None => f,
+                        });
+                    }
+                    continue;
+                }
+                if let Some(sub) =
+                    sub_schema(schema, &Pointer(vec![Seg::Key(e.key.clone().into())]))
+                {
+                    walk_keys(&e.node, sub, &here, out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_schema) = schema.get("items") {
+                for (i, item) in items.iter().enumerate() {
+                    walk_keys(item, item_schema, &at.join(i), out);
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Lints that need the typed manifest (and, when given, the plugin tree).
+pub(super) fn check(
+    m: &Manifest,
+    doc: &Node,
+    root: Option<&Path>,
+    profile: Profile,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    if semver::Version::parse(&m.version).is_err() && !m.version.is_empty() {
+        out.push(
+            Finding::new(Code::AoeVersionNotSemver, format!("version {:?} is not a semantic version", m.version), ptr!["version"])
+                .help("the host does not check it, but updates and the featured index compare versions as semver, e.g. \"1.2.0\""),
+        );
+    }
+    doc_gates(m, doc, profile, &mut out);
+    duplicates(m, &mut out);
+    inert_properties(m, &mut out);
+    for (i, k) in m.keybinds.iter().enumerate() {
+        if let Some(why) = rules::chord_problem(&k.key).filter(|_| !k.key.is_empty()) {
+            out.push(
+                Finding::new(Code::AoeKeybindChord, format!("keybinds[{i}].key {:?} cannot be parsed; the host skips it", k.key), ptr!["keybinds", i, "key"])
+                    .label(why)
+                    .help("chords are `Ctrl`/`Shift` plus one key: a single character or F1..F24, e.g. \"Ctrl+K\""),
+            );
+        }
+    }
+    themes(m, root, &mut out);
+    runtime(m, root, &mut out);
+    if let Some(root) = root {
+        let assets = m
+            .screenshots
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.path.as_str(), ptr!["screenshots", i, "path"]));
+        let icon = m
+            .icon_asset
+            .iter()
+            .map(|p| (p.as_str(), ptr!["icon_asset"]));
+        for (path, at) in assets.chain(icon) {
+            if rules::screenshot_path_ok(path) && root.join(path).symlink_metadata().is_err() {
+                out.push(
+                    Finding::new(Code::AoeMissingFile, format!("{path:?} does not exist in the plugin tree"), at)
+                        .help("the host resolves it against the repository at the installed ref, so it must be committed"),
+                );
+            }
+        }
+    }
+    out
+}
+
+fn doc_gates(m: &Manifest, doc: &Node, profile: Profile, out: &mut Vec<Finding>) {
+    let mut gate = |min: u32, what: &str, at: Pointer| {
+        if m.api_version < min {
+            out.push(
+                Finding::new(Code::AoeDocGate, format!("{what} is documented as api_version >= {min}; this manifest declares {}", m.api_version), at)
+                    .also(ptr!["api_version"], "api_version declared here")
+                    .help(format!("the host does not enforce it, but set `api_version = {min}` or higher to match the docs")),
+            );
+        }
+    };
+    let contribution = [
+        "capabilities",
+        "commands",
+        "keybinds",
+        "settings",
+        "setting_defaults",
+        "themes",
+        "ui",
+        "runtime",
+    ]
+    .into_iter()
+    .find(|k| doc.get(k).is_some());
+    if let Some(key) = contribution {
+        gate(2, &format!("`{key}`"), ptr![key]);
+    }
+    if let Some(i) = m.ui.iter().position(|u| u.slot == "pane") {
+        gate(3, "the `pane` slot", ptr!["ui", i, "slot"]);
+    }
+    let multiline = m.settings.iter().enumerate().find_map(|(i, s)| {
+        if doc.locate(&ptr!["settings", i, "multiline"]).is_some() {
+            return Some(ptr!["settings", i, "multiline"]);
+        }
+        (0..s.fields.len())
+            .map(|j| ptr!["settings", i, "fields", j, "multiline"])
+            .find(|p| doc.locate(p).is_some())
+    });
+    if let Some(at) = multiline {
+        gate(11, "`multiline`", at);
+    }
+    for (i, c) in m.capabilities.iter().enumerate() {
+        let min = match c.as_str() {
+            "acp.capabilities.probe" => 11,
+            "session.message" => continue,
+            c if c.starts_with("acp.capabilities.") || c.starts_with("session.") => 9,
+            _ => continue,
+        };
+        if profile.capabilities().contains(&c.as_str()) {
+            gate(
+                min,
+                &format!("the `{c}` capability"),
+                ptr!["capabilities", i],
+            );
+        }
+    }
+}
+
+fn duplicates(m: &Manifest, out: &mut Vec<Finding>) {
+    let mut report = |what: &str, items: Vec<(String, Pointer)>| {
+        let mut first: HashMap<String, Pointer> = HashMap::new();
+        for (name, at) in items {
+            if name.is_empty() {
+                continue;
+            }
+            if let Some(prev) = first.get(&name) {
+                out.push(
+                    Finding::new(Code::AoeDuplicate, format!("duplicate {what} {name:?}"), at)
+                        .also(prev.clone(), "first declared here")
+                        .help("the host does not reject it, but only one of them is reachable"),
+                );
+            } else {
+                first.insert(name, at);
+            }
+        }
+    };
+    report(
+        "command id",
+        m.commands
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.id.clone(), ptr!["commands", i, "id"]))
+            .collect(),
+    );
+    report(
+        "setting key",
+        m.settings
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.key.clone(), ptr!["settings", i, "key"]))
+            .collect(),
+    );
+    report(
+        "status id",
+        m.status
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (s.id.clone(), ptr!["status", i, "id"]))
+            .collect(),
+    );
+    report(
+        "capability",
+        m.capabilities
+            .iter()
+            .enumerate()
+            .map(|(i, c)| (c.clone(), ptr!["capabilities", i]))
+            .collect(),
+    );
+    report(
+        "keybind key",
+        m.keybinds
+            .iter()
+            .enumerate()
+            .map(|(i, k)| (k.key.to_ascii_lowercase(), ptr!["keybinds", i, "key"]))
+            .collect(),
+    );
+    report(
+        "theme name",
+        m.themes
+            .iter()
+            .enumerate()
+            .map(|(i, t)| (t.name.clone(), ptr!["themes", i, "name"]))
+            .collect(),
+    );
+    report(
+        "ui entry",
+        m.ui.iter()
+            .enumerate()
+            .filter(|(_, u)| !u.id.is_empty())
+            .map(|(i, u)| (format!("{} {}", u.slot.as_str(), u.id), ptr!["ui", i, "id"]))
+            .collect(),
+    );
+}
+
+fn inert_properties(m: &Manifest, out: &mut Vec<Finding>) {
+    let mut inert = |at: Pointer, key: &str, ty: &str| {
+        out.push(
+            Finding::new(
+                Code::AoeInertProperty,
+                format!("`{key}` has no effect on a `{ty}` setting"),
+                at.join(key.to_owned()),
+            )
+            .on_key(),
+        );
+    };
+    for (i, s) in m.settings.iter().enumerate() {
+        let at = ptr!["settings", i];
+        let ty = s.value_type.as_str();
+        if ty != "object_list" {
+            if s.item_id_key.is_some() {
+                inert(at.clone(), "item_id_key", ty);
+            }
+            if s.min_items.is_some() {
+                inert(at.clone(), "min_items", ty);
+            }
+            if s.max_items.is_some() {
+                inert(at.clone(), "max_items", ty);
+            }
+        }
+        if ty != "select" && !s.options.is_empty() {
+            inert(at.clone(), "options", ty);
+        }
+        for (j, f) in s.fields.iter().enumerate() {
+            if f.value_type != "select" && !f.options.is_empty() {
+                inert(at.join("fields").join(j), "options", f.value_type.as_str());
+            }
+        }
+    }
+}
+
+/// A plugin-relative path that climbs out of the plugin directory.
+fn lexically_escapes(path: &str) -> bool {
+    let mut depth: i64 = 0;
+    for c in Path::new(&path.replace('\\', "/")).components() {
+        match c {
+            Component::ParentDir => depth -= 1,
+            Component::Normal(_) => depth += 1,
+            Component::RootDir | Component::Prefix(_) => return true,
+            Component::CurDir => {}
+        }
+        if depth < 0 {
+            return true;
+        }
+    }
+    false
+}
+
+fn themes(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
+    for (i, t) in m.themes.iter().enumerate() {
+        if BUILTIN_THEMES.contains(&t.name.as_str()) {
+            out.push(
+                Finding::new(
+                    Code::AoeThemeName,
+                    format!(
+                        "theme name {:?} collides with a builtin theme, so the host drops it",
+                        t.name
+                    ),
+                    ptr!["themes", i, "name"],
+                )
+                .help("pick a distinct name, e.g. prefix it with your plugin's name"),
+            );
+        }
+        if t.path.is_empty() {
+            continue;
+        }
+        let at = ptr!["themes", i, "path"];
+        let why = if rules::is_absolute(&t.path) || rules::has_windows_prefix(&t.path) {
+            Some("is absolute")
+        } else if t.path.split(['/', '\\']).any(|s| s == "..") {
+            Some("contains `..`")
+        } else if let Some(root) = root {
+            let full = root.join(&t.path);
+            if full.symlink_metadata().is_err() {
+                Some("does not exist in the plugin tree")
+            } else if escapes(root, &full) {
+                Some("resolves outside the plugin directory")
+            } else {
+                None
+            }
+        } else {
+            None
+        };
+        if let Some(why) = why {
+            out.push(Finding::new(
+                Code::AoeThemePath,
+                format!(
+                    "themes[{i}].path {:?} {why}, so the host drops the theme",
+                    t.path
+                ),
+                at,
+            ));
+        }
+    }
+}
+
+fn runtime(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
+    match &m.runtime {
+        Some(Runtime::Command {
+            command,
+            system,
+            build,
+        }) => {
+            if let Some(program) = command.first().filter(|p| !p.is_empty() && !*system) {
+                let at = ptr!["runtime", "command", 0];
+                if rules::has_windows_prefix(program) {
+                    out.push(Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} has a drive or UNC prefix; it is absolute on Windows"), at));
+                } else if lexically_escapes(program) {
+                    out.push(
+                        Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} escapes the plugin directory; the host refuses to launch it"), at)
+                            .help("keep the worker inside the plugin, e.g. under `.aoe-build/`"),
+                    );
+                } else if let Some(root) = root {
+                    let full = root.join(program);
+                    if full.symlink_metadata().is_ok() && escapes(root, &full) {
+                        out.push(Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} resolves outside the plugin directory (through a symlink)"), at));
+                    } else if full.symlink_metadata().is_err() && build.is_empty() {
+                        out.push(
+                            Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} does not exist and no build step creates it"), at)
+                                .help("commit the program or add a `[[runtime.build]]` step that produces it"),
+                        );
+                    }
+                }
+            }
+            for (i, step) in build.iter().enumerate() {
+                if let Some(p) = step
+                    .command
+                    .first()
+                    .filter(|p| rules::is_absolute(p) || rules::has_windows_prefix(p))
+                {
+                    out.push(
+                        Finding::new(Code::AoeBuildProgram, format!("runtime.build[{i}] program {p:?} is an absolute path, which the host rejects when it runs the step"), ptr!["runtime", "build", i, "command", 0])
+                            .help("use a bare program name resolved on PATH, or a plugin-relative path"),
+                    );
+                }
+            }
+        }
+        Some(Runtime::ReleaseBinary { asset, bin }) => {
+            if asset.contains("${target}") {
+                out.push(
+                    Finding::new(Code::AoeAssetTemplate, "`${target}` is documented but the host does not substitute it in `asset`", ptr!["runtime", "asset"])
+                        .help("use `${os}` and `${arch}` (and `${version}`), which the host does substitute"),
+                );
+            }
+            if asset.contains("${") && bin.is_none() {
+                out.push(
+                    Finding::new(Code::AoeAssetTemplate, "a templated `asset` without `bin` installs but cannot launch: install writes the rendered name, launch looks for the template", ptr!["runtime", "asset"])
+                        .help("set `bin` to the installed executable's name"),
+                );
+            }
+        }
+        None => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lexical_escape() {
+        assert!(lexically_escapes("../x"));
+        assert!(lexically_escapes("a/../../x"));
+        assert!(!lexically_escapes("a/../x"));
+        assert!(!lexically_escapes("./bin/x"));
+    }
+}

@@ -1,0 +1,337 @@
+//! Agent of Empires (`aoe-plugin.toml`): the host's parse pipeline, install-time
+//! refusals and lints (spec `aoe.md` §1, §19).
+
+mod check;
+mod install;
+mod lint;
+pub mod profile;
+pub mod raw;
+pub mod rules;
+pub mod schema;
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use self::profile::Profile;
+use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
+use crate::manifest::doc::{Node, Pointer};
+use crate::manifest::schema::{Problem, SchemaError};
+use crate::manifest::{Finding, HostClass, Outcome, format, schema as json_schema};
+use crate::ptr;
+
+/// How to validate: which host, and what the caller asserts about it.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    pub profile: Profile,
+    /// Check `aoe_version` against this host version.
+    pub host_version: Option<semver::Version>,
+    /// The plugin is featured-verified, so a reserved namespace is allowed.
+    pub featured: bool,
+}
+
+struct Compiled {
+    schema: serde_json::Value,
+    validator: jsonschema::Validator,
+}
+
+fn compiled(profile: Profile) -> &'static Compiled {
+    fn make(profile: Profile) -> Compiled {
+        let schema = schema::build(profile);
+        let validator = json_schema::compile(&schema);
+        Compiled { schema, validator }
+    }
+    static H12: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H12));
+    static H15: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H15));
+    match profile {
+        Profile::H12 => &H12,
+        Profile::H15 => &H15,
+    }
+}
+
+/// Validate `text` (the manifest at `root/aoe-plugin.toml`). `root` enables the
+/// checks that look at the plugin tree; `None` validates the text alone.
+pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
+    let profile = opts.profile;
+    let doc = match format::parse_toml(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
+                .with_label(e.span.unwrap_or(0..0), None);
+            return Outcome {
+                class: HostClass::Parse,
+                host_message: Some(format!("manifest is not valid TOML: {}", e.display)),
+                diagnostics: vec![d],
+                id: None,
+                version: None,
+            };
+        }
+    };
+    let id = doc
+        .get("id")
+        .and_then(|e| e.node.as_str())
+        .map(str::to_owned);
+    let version = doc
+        .get("version")
+        .and_then(|e| e.node.as_str())
+        .map(str::to_owned);
+    if let Some(outcome) = unsupported(&doc, profile) {
+        return Outcome {
+            id,
+            version,
+            ..outcome
+        };
+    }
+
+    let compiled = compiled(profile);
+    let structural: Vec<Finding> = json_schema::validate(&compiled.validator, &doc)
+        .into_iter()
+        .map(|e| structural_finding(e, &doc, &compiled.schema, profile))
+        .collect();
+    let mut diagnostics = Vec::new();
+    let mut lints = lint::ignored_keys(&doc, &compiled.schema);
+    let (class, host_message) = match raw::parse(text, profile) {
+        Err(e) => {
+            let host_message = format!("manifest is not valid TOML: {e}");
+            if structural.is_empty() {
+                // The schema missed what serde caught: report serde's own error.
+                diagnostics.push(
+                    Diagnostic::new(Code::AoeParse, e.message().trim_end())
+                        .with_label(e.span().unwrap_or(0..0), None),
+                );
+            }
+            diagnostics.extend(resolve(structural, &doc, Severity::Error));
+            (HostClass::Parse, Some(host_message))
+        }
+        Ok(m) => {
+            // The host accepted it: any schema error is a schema bug, not a verdict.
+            diagnostics.extend(
+                structural
+                    .into_iter()
+                    .map(|f| Finding {
+                        code: Code::AoeSchemaDisagrees,
+                        ..f
+                    })
+                    .map(|f| f.resolve(&doc, Severity::Warning)),
+            );
+            let semantic = check::validate(&m, profile);
+            let class_msg = if semantic.is_empty() {
+                (HostClass::Valid, None)
+            } else {
+                let lines: Vec<&str> = semantic.iter().map(|f| f.message.as_str()).collect();
+                (
+                    HostClass::Invalid,
+                    Some(format!("manifest is invalid:\n{}", lines.join("\n"))),
+                )
+            };
+            diagnostics.extend(resolve(semantic, &doc, Severity::Error));
+            diagnostics.extend(
+                install::check(&m, root, opts)
+                    .into_iter()
+                    .map(|(f, sev)| f.resolve(&doc, sev)),
+            );
+            lints.extend(lint::check(&m, &doc, root, profile));
+            class_msg
+        }
+    };
+    diagnostics.extend(resolve(lints, &doc, Severity::Warning));
+    Outcome {
+        class,
+        host_message,
+        diagnostics,
+        id,
+        version,
+    }
+}
+
+fn resolve(
+    findings: Vec<Finding>,
+    doc: &Node,
+    severity: Severity,
+) -> impl Iterator<Item = Diagnostic> + '_ {
+    findings.into_iter().map(move |f| f.resolve(doc, severity))
+}
+
+/// The permissive pre-parse: a newer `api_version` is reported alone (§1 step 1).
+fn unsupported(doc: &Node, profile: Profile) -> Option<Outcome> {
+    let entry = doc.get("api_version")?;
+    let crate::manifest::doc::Value::Int(found) = entry.node.value else {
+        return None;
+    };
+    let max = profile.api_version();
+    if found <= i64::from(max) {
+        return None;
+    }
+    let message = format!(
+        "manifest targets api_version {found} but this host supports 1..={max}; upgrade aoe"
+    );
+    let mut d = Diagnostic::new(Code::AoeUnsupportedApiVersion, message.clone()).with_label(
+        entry.node.span.clone(),
+        Some(format!("newer than api_version {max}")),
+    );
+    d = if profile == Profile::H12 && found <= 15 {
+        d.with_help("aoe 1.19 supports it: validate with `--aoe-api 15`, or upgrade aoe")
+    } else {
+        d.with_help(format!(
+            "no profile `plugins` knows supports api_version {found}; the newest is 15"
+        ))
+    };
+    Some(Outcome {
+        class: HostClass::Unsupported,
+        host_message: Some(message),
+        diagnostics: vec![d],
+        id: None,
+        version: None,
+    })
+}
+
+fn quoted_list(items: &[String]) -> String {
+    items
+        .iter()
+        .map(|i| format!("`{i}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Where a pointer lands, for messages: `settings[0].fields[1]`.
+fn dotted(p: &Pointer) -> String {
+    let mut out = String::new();
+    for seg in &p.0 {
+        match seg {
+            crate::manifest::doc::Seg::Key(k) => {
+                if !out.is_empty() {
+                    out.push('.');
+                }
+                out.push_str(k);
+            }
+            crate::manifest::doc::Seg::Index(i) => out.push_str(&format!("[{i}]")),
+        }
+    }
+    if out.is_empty() {
+        "the top level".into()
+    } else {
+        out
+    }
+}
+
+/// Map a JSON Schema error to a finding with serde's wording, as the host prints it.
+fn structural_finding(
+    e: SchemaError,
+    doc: &Node,
+    schema: &serde_json::Value,
+    profile: Profile,
+) -> Finding {
+    let node = doc.locate(&e.at).map(|(n, _)| n);
+    let found = || {
+        node.map_or_else(String::new, |n| match n.scalar_text() {
+            Some(t) => format!("{} `{}`", n.type_name(), t.trim_matches('"')),
+            None => n.type_name().to_owned(),
+        })
+    };
+    match e.problem {
+        Problem::Unknown(key) => {
+            let parent = e.at.parent().unwrap_or_default();
+            let known: Vec<String> = json_schema::sub_schema(schema, &parent)
+                .and_then(json_schema::declared_keys)
+                .map(|(keys, _)| keys.into_iter().map(str::to_owned).collect())
+                .unwrap_or_default();
+            let f = Finding::new(
+                Code::AoeUnknownKey,
+                format!(
+                    "unknown field `{key}`, expected one of {}",
+                    quoted_list(&known)
+                ),
+                e.at,
+            )
+            .on_key()
+            .label("unknown key");
+            match (
+                key.as_str(),
+                did_you_mean(&key, known.iter().map(String::as_str)),
+            ) {
+                ("panes", _) => {
+                    f.help("panes are UI slots: declare `[[ui]]` with `slot = \"pane\"`")
+                }
+                ("actions", _) => {
+                    f.help("declare `[[commands]]`, optionally with a `[commands.action]` table")
+                }
+                (_, Some(s)) => f.help(format!("did you mean `{s}`?")),
+                _ => f,
+            }
+        }
+        Problem::Missing(key) => Finding::new(
+            Code::AoeMissingKey,
+            format!("missing field `{key}`"),
+            e.at.clone(),
+        )
+        .on_key()
+        .label(format!(
+            "`{key}` is required in {}",
+            dotted(&e.at.parent().unwrap_or_default())
+        )),
+        Problem::Type(expected) => {
+            let expected: Vec<&str> = expected.iter().map(|t| json_type_name(t)).collect();
+            Finding::new(
+                Code::AoeInvalidType,
+                format!(
+                    "invalid type: {}, expected {}",
+                    found(),
+                    expected.join(" or ")
+                ),
+                e.at,
+            )
+        }
+        Problem::Enum(allowed) => {
+            let value = node.and_then(Node::as_str).unwrap_or_default().to_owned();
+            let expected = match allowed.as_slice() {
+                [one] => format!("expected `{one}`"),
+                _ => format!("expected one of {}", quoted_list(&allowed)),
+            };
+            let f = Finding::new(
+                Code::AoeUnknownVariant,
+                format!("unknown variant `{value}`, {expected}"),
+                e.at,
+            );
+            if let Some(why) = profile.slot_history(&value) {
+                f.help(format!("`{value}` was {why}"))
+            } else if let Some(s) = did_you_mean(&value, allowed.iter().map(String::as_str)) {
+                f.help(format!("did you mean `{s}`?"))
+            } else {
+                f
+            }
+        }
+        Problem::Shape if e.at == ptr!["id"] => {
+            let id = node.and_then(Node::as_str).unwrap_or_default();
+            let reason = rules::id_problem(id).unwrap_or("does not match the id grammar");
+            Finding::new(
+                Code::AoeInvalidId,
+                format!("invalid plugin id {id:?}: {reason}"),
+                e.at,
+            )
+            .help("ids are dot-separated lowercase segments like \"dev.example.my-plugin\"")
+        }
+        Problem::Shape => Finding::new(
+            Code::AoeInvalidType,
+            format!("invalid value: {}", found()),
+            e.at,
+        ),
+        Problem::Range => Finding::new(
+            Code::AoeInvalidType,
+            format!("invalid value: {}, expected u32", found()),
+            e.at,
+        ),
+        Problem::Other(message) => Finding::new(Code::AoeParse, message, e.at),
+    }
+}
+
+/// JSON Schema type names as TOML users know them.
+fn json_type_name(t: &str) -> &str {
+    match t {
+        "object" => "a table",
+        "array" => "an array",
+        "string" => "a string",
+        "integer" => "an integer",
+        "boolean" => "a boolean",
+        "number" => "a number",
+        other => other,
+    }
+}

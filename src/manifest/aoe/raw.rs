@@ -1,0 +1,356 @@
+//! The host's typed parse, mirrored with serde (spec `aoe.md` §1–§2).
+//!
+//! `deny_unknown_fields` sits exactly where the host has it (top level,
+//! `[[screenshots]]`, `[[runtime.build]]`); every other table is lenient. The
+//! closed enums depend on the host profile, so they deserialize through
+//! [`Closed`], which reads the active profile from a thread-local set by
+//! [`parse`]. Deserializing with the same `toml` crate as the host gives the
+//! host's exact first error.
+
+use std::cell::Cell;
+use std::collections::BTreeMap;
+use std::marker::PhantomData;
+
+use serde::Deserialize;
+
+use super::profile::{self, Profile};
+use super::rules;
+
+thread_local! {
+    static PROFILE: Cell<Profile> = const { Cell::new(Profile::H15) };
+}
+
+/// Run the host's strict typed parse under `profile`.
+pub fn parse(text: &str, profile: Profile) -> Result<Manifest, toml::de::Error> {
+    PROFILE.with(|p| p.set(profile));
+    toml::from_str(text)
+}
+
+/// Which closed set a [`Closed`] value belongs to.
+pub trait Set {
+    fn variants(profile: Profile) -> &'static [&'static str];
+    /// Spellings accepted as aliases, mapped to their canonical name.
+    fn aliases() -> &'static [(&'static str, &'static str)] {
+        &[]
+    }
+}
+
+/// A string restricted to a profile-dependent closed set, with serde's
+/// `unknown variant` error for anything else.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Closed<S> {
+    pub name: String,
+    set: PhantomData<S>,
+}
+
+impl<S> Closed<S> {
+    pub fn as_str(&self) -> &str {
+        &self.name
+    }
+}
+
+impl<S> PartialEq<&str> for Closed<S> {
+    fn eq(&self, other: &&str) -> bool {
+        self.name == *other
+    }
+}
+
+impl<'de, S: Set> Deserialize<'de> for Closed<S> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let raw = String::deserialize(d)?;
+        let profile = PROFILE.with(Cell::get);
+        let name = S::aliases()
+            .iter()
+            .find(|(alias, _)| *alias == raw)
+            .map_or(raw, |(_, canonical)| (*canonical).to_owned());
+        let variants = S::variants(profile);
+        if variants.contains(&name.as_str()) {
+            Ok(Closed {
+                name,
+                set: PhantomData,
+            })
+        } else {
+            Err(serde::de::Error::unknown_variant(&name, variants))
+        }
+    }
+}
+
+impl<S: Set> Default for Closed<S> {
+    fn default() -> Self {
+        Closed {
+            name: "string".into(),
+            set: PhantomData,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlotSet;
+impl Set for SlotSet {
+    fn variants(profile: Profile) -> &'static [&'static str] {
+        profile.slots()
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SettingTypeSet;
+impl Set for SettingTypeSet {
+    fn variants(profile: Profile) -> &'static [&'static str] {
+        profile.setting_types()
+    }
+    fn aliases() -> &'static [(&'static str, &'static str)] {
+        &[("boolean", "bool")]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FieldTypeSet;
+impl Set for FieldTypeSet {
+    fn variants(profile: Profile) -> &'static [&'static str] {
+        profile.field_types()
+    }
+    fn aliases() -> &'static [(&'static str, &'static str)] {
+        &[("boolean", "bool")]
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionSourceSet;
+impl Set for OptionSourceSet {
+    fn variants(_: Profile) -> &'static [&'static str] {
+        profile::OPTION_SOURCES
+    }
+}
+
+pub type Slot = Closed<SlotSet>;
+pub type SettingType = Closed<SettingTypeSet>;
+pub type FieldType = Closed<FieldTypeSet>;
+pub type OptionSource = Closed<OptionSourceSet>;
+
+/// A plugin id, checked during deserialization as the host's `TryFrom<String>` does.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PluginId(pub String);
+
+impl<'de> Deserialize<'de> for PluginId {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(d)?;
+        match rules::id_problem(&id) {
+            None => Ok(PluginId(id)),
+            Some(reason) => Err(serde::de::Error::custom(format!(
+                "invalid plugin id {id:?}: {reason}"
+            ))),
+        }
+    }
+}
+
+/// `aoe-plugin.toml`, as the host's `PluginManifest`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Manifest {
+    pub id: PluginId,
+    pub name: String,
+    pub version: String,
+    pub api_version: u32,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub screenshots: Vec<Screenshot>,
+    #[serde(default)]
+    pub icon: Option<String>,
+    #[serde(default)]
+    pub icon_asset: Option<String>,
+    #[serde(default)]
+    pub capabilities: Vec<String>,
+    #[serde(default)]
+    pub commands: Vec<Command>,
+    #[serde(default)]
+    pub keybinds: Vec<Keybind>,
+    #[serde(default)]
+    pub settings: Vec<Setting>,
+    #[serde(default)]
+    pub setting_defaults: BTreeMap<String, toml::Value>,
+    #[serde(default)]
+    pub themes: Vec<Theme>,
+    #[serde(default)]
+    pub status: Vec<Status>,
+    #[serde(default)]
+    pub ui: Vec<Ui>,
+    #[serde(default)]
+    pub runtime: Option<Runtime>,
+    #[serde(default)]
+    pub aoe_version: Option<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Command {
+    pub id: String,
+    #[serde(default)]
+    pub title: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(default)]
+    pub action: Option<Action>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Action {
+    OpenUiLink { slot: Slot, id: String },
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Keybind {
+    pub command: String,
+    pub key: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Setting {
+    pub key: String,
+    #[serde(default)]
+    pub label: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(rename = "type", default)]
+    pub value_type: SettingType,
+    #[serde(default)]
+    pub options: Vec<String>,
+    #[serde(default)]
+    pub min: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+    #[serde(default)]
+    pub default: Option<toml::Value>,
+    #[serde(default)]
+    pub advanced: bool,
+    #[serde(default)]
+    pub multiline: bool,
+    #[serde(default)]
+    pub option_source: Option<OptionSource>,
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+    #[serde(default)]
+    pub fields: Vec<Field>,
+    #[serde(default)]
+    pub item_id_key: Option<String>,
+    #[serde(default)]
+    pub min_items: Option<u32>,
+    #[serde(default)]
+    pub max_items: Option<u32>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Field {
+    pub key: String,
+    #[serde(default)]
+    pub label: String,
+    #[serde(default)]
+    pub description: String,
+    #[serde(rename = "type", default)]
+    pub value_type: FieldType,
+    #[serde(default)]
+    pub required: bool,
+    #[serde(default)]
+    pub multiline: bool,
+    #[serde(default)]
+    pub options: Vec<String>,
+    #[serde(default)]
+    pub min: Option<i64>,
+    #[serde(default)]
+    pub max: Option<i64>,
+    #[serde(default)]
+    pub default: Option<toml::Value>,
+    #[serde(default)]
+    pub option_source: Option<OptionSource>,
+    #[serde(default)]
+    pub depends_on: Vec<String>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Theme {
+    pub name: String,
+    pub path: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Status {
+    pub id: String,
+    #[serde(default)]
+    pub label: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+pub struct Ui {
+    pub slot: Slot,
+    #[serde(default)]
+    pub id: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Screenshot {
+    pub path: String,
+    pub alt: String,
+    #[serde(default)]
+    pub caption: String,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(tag = "kind", rename_all = "kebab-case")]
+pub enum Runtime {
+    Command {
+        command: Vec<String>,
+        #[serde(default)]
+        system: bool,
+        #[serde(default)]
+        build: Vec<BuildStep>,
+    },
+    ReleaseBinary {
+        asset: String,
+        #[serde(default)]
+        bin: Option<String>,
+    },
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BuildStep {
+    pub command: Vec<String>,
+    #[serde(default)]
+    pub platforms: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MIN: &str = "id = \"a.b\"\nname = \"B\"\nversion = \"1\"\napi_version = 12\n";
+
+    #[test]
+    fn slot_set_follows_profile() {
+        let text = format!("{MIN}[[ui]]\nslot = \"settings-page\"\nid = \"x\"\n");
+        assert!(parse(&text, Profile::H12).is_ok());
+        let err = parse(&text, Profile::H15).unwrap_err();
+        assert!(
+            err.message()
+                .starts_with("unknown variant `settings-page`, expected one of `status-bar`")
+        );
+    }
+
+    #[test]
+    fn boolean_is_an_alias_of_bool() {
+        let text = format!("{MIN}[[settings]]\nkey = \"k\"\ntype = \"boolean\"\n");
+        let m = parse(&text, Profile::H12).unwrap();
+        assert_eq!(m.settings[0].value_type.as_str(), "bool");
+    }
+
+    #[test]
+    fn invalid_id_is_a_parse_error_with_the_host_reason() {
+        let text = MIN.replace("a.b", "aoe.2fast");
+        let err = parse(&text, Profile::H15).unwrap_err();
+        assert_eq!(
+            err.message(),
+            "invalid plugin id \"aoe.2fast\": each dot-separated segment must start with a lowercase letter"
+        );
+    }
+}

@@ -1,0 +1,269 @@
+//! One value tree for every manifest format, with the byte span of each key and value.
+//!
+//! TOML, JSON and YAML are all parsed into [`Node`]s so that schema errors and
+//! semantic findings, which are addressed by a [`Pointer`], can be labelled on
+//! the exact bytes of the source.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use crate::diagnostic::Span;
+
+/// A value and the bytes it came from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    pub span: Span,
+    pub value: Value,
+}
+
+/// A format-neutral value.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    /// A TOML datetime, kept as its source text.
+    Datetime(String),
+    Array(Vec<Node>),
+    /// Entries in source order. A duplicate key (YAML/JSON) keeps every entry;
+    /// lookups take the last one, as serde does.
+    Table(Vec<Entry>),
+}
+
+/// One `key = value` of a table.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Entry {
+    pub key: String,
+    pub key_span: Span,
+    pub node: Node,
+}
+
+/// One step of a [`Pointer`].
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Seg {
+    Key(Cow<'static, str>),
+    Index(usize),
+}
+
+impl From<&'static str> for Seg {
+    fn from(k: &'static str) -> Self {
+        Seg::Key(Cow::Borrowed(k))
+    }
+}
+
+impl From<String> for Seg {
+    fn from(k: String) -> Self {
+        Seg::Key(Cow::Owned(k))
+    }
+}
+
+impl From<usize> for Seg {
+    fn from(i: usize) -> Self {
+        Seg::Index(i)
+    }
+}
+
+/// A path from the root to a value, like a JSON pointer.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pointer(pub Vec<Seg>);
+
+/// Build a [`Pointer`]: `ptr!["settings", i, "default"]`.
+#[macro_export]
+macro_rules! ptr {
+    ($($seg:expr),* $(,)?) => {
+        $crate::manifest::doc::Pointer(vec![$($crate::manifest::doc::Seg::from($seg)),*])
+    };
+}
+
+impl Pointer {
+    #[must_use]
+    pub fn join(&self, seg: impl Into<Seg>) -> Pointer {
+        let mut segs = self.0.clone();
+        segs.push(seg.into());
+        Pointer(segs)
+    }
+
+    pub fn parent(&self) -> Option<Pointer> {
+        let (_, rest) = self.0.split_last()?;
+        Some(Pointer(rest.to_vec()))
+    }
+}
+
+impl fmt::Display for Pointer {
+    /// RFC 6901 form, e.g. `/settings/0/default`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for seg in &self.0 {
+            match seg {
+                Seg::Key(k) => write!(f, "/{}", k.replace('~', "~0").replace('/', "~1"))?,
+                Seg::Index(i) => write!(f, "/{i}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Which bytes of an addressed entry to label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The key (`frobnicate` in `frobnicate = 1`); the value for array items.
+    Key,
+    /// The value.
+    Value,
+}
+
+impl Node {
+    /// The value under `key` in a table (the last one if the key repeats).
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        match &self.value {
+            Value::Table(entries) => entries.iter().rev().find(|e| e.key == key),
+            _ => None,
+        }
+    }
+
+    pub fn as_table(&self) -> Option<&[Entry]> {
+        match &self.value {
+            Value::Table(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The node at `pointer`, with the span of the key that holds it (if any).
+    pub fn locate(&self, pointer: &Pointer) -> Option<(&Node, Option<Span>)> {
+        let mut node = self;
+        let mut key_span = None;
+        for seg in &pointer.0 {
+            match (seg, &node.value) {
+                (Seg::Key(k), Value::Table(_)) => {
+                    let entry = node.get(k)?;
+                    key_span = Some(entry.key_span.clone());
+                    node = &entry.node;
+                }
+                (Seg::Index(i), Value::Array(items)) => {
+                    node = items.get(*i)?;
+                    key_span = None;
+                }
+                _ => return None,
+            }
+        }
+        Some((node, key_span))
+    }
+
+    /// The best span for `pointer`: the requested part if it exists, else the
+    /// nearest ancestor that does (a missing key labels its parent table).
+    pub fn span_of(&self, pointer: &Pointer, part: Part) -> Span {
+        let mut p = pointer.clone();
+        loop {
+            if let Some((node, key_span)) = self.locate(&p) {
+                if p.0.is_empty() && !pointer.0.is_empty() {
+                    // Missing at the top level: point at the start rather than
+                    // underlining the whole document.
+                    return 0..0;
+                }
+                return match (part, key_span) {
+                    (Part::Key, Some(k)) if p == *pointer => k,
+                    // A table reached by walking up: its key is the clearest label.
+                    (_, Some(k)) if p != *pointer => k,
+                    _ => node.span.clone(),
+                };
+            }
+            match p.parent() {
+                Some(parent) => p = parent,
+                None => return 0..0,
+            }
+        }
+    }
+
+    /// The type name users see in messages (`string`, `integer`, `table`, …).
+    pub fn type_name(&self) -> &'static str {
+        match &self.value {
+            Value::Null => "null",
+            Value::Bool(_) => "boolean",
+            Value::Int(_) => "integer",
+            Value::Float(_) => "float",
+            Value::Str(_) => "string",
+            Value::Datetime(_) => "datetime",
+            Value::Array(_) => "array",
+            Value::Table(_) => "table",
+        }
+    }
+
+    /// A short rendering of a scalar for messages; `None` for containers.
+    pub fn scalar_text(&self) -> Option<String> {
+        match &self.value {
+            Value::Null => Some("null".into()),
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Int(i) => Some(i.to_string()),
+            Value::Float(x) => Some(x.to_string()),
+            Value::Str(s) => Some(format!("{s:?}")),
+            Value::Datetime(d) => Some(d.clone()),
+            Value::Array(_) | Value::Table(_) => None,
+        }
+    }
+
+    /// The JSON view validated by JSON Schema. Datetimes become a one-key
+    /// object so a schema expecting a string rejects them, as the host does.
+    pub fn to_json(&self) -> serde_json::Value {
+        use serde_json::Value as J;
+        match &self.value {
+            Value::Null => J::Null,
+            Value::Bool(b) => J::Bool(*b),
+            Value::Int(i) => J::from(*i),
+            Value::Float(x) => serde_json::Number::from_f64(*x).map_or(J::Null, J::Number),
+            Value::Str(s) => J::String(s.clone()),
+            Value::Datetime(d) => {
+                let mut m = serde_json::Map::new();
+                m.insert("$datetime".into(), J::String(d.clone()));
+                J::Object(m)
+            }
+            Value::Array(items) => J::Array(items.iter().map(Node::to_json).collect()),
+            Value::Table(entries) => {
+                let mut m = serde_json::Map::with_capacity(entries.len());
+                for e in entries {
+                    m.insert(e.key.clone(), e.node.to_json());
+                }
+                J::Object(m)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf(span: Span, value: Value) -> Node {
+        Node { span, value }
+    }
+
+    #[test]
+    fn pointer_display_escapes() {
+        assert_eq!(ptr!["a/b", 0, "c~d"].to_string(), "/a~1b/0/c~0d");
+    }
+
+    #[test]
+    fn missing_key_labels_parent_key() {
+        let inner = leaf(10..20, Value::Table(vec![]));
+        let root = leaf(
+            0..20,
+            Value::Table(vec![Entry {
+                key: "runtime".into(),
+                key_span: 1..8,
+                node: inner,
+            }]),
+        );
+        assert_eq!(root.span_of(&ptr!["runtime", "kind"], Part::Key), 1..8);
+        assert_eq!(root.span_of(&ptr!["runtime"], Part::Value), 10..20);
+        assert_eq!(root.span_of(&ptr!["runtime"], Part::Key), 1..8);
+        assert_eq!(root.span_of(&ptr!["nope", "deeper"], Part::Key), 0..0);
+        assert_eq!(root.span_of(&ptr![], Part::Value), 0..20);
+    }
+}

@@ -1,0 +1,187 @@
+//! Plugin manifests: dialects, formats, the spanned value tree and per-dialect rules.
+
+pub mod aoe;
+pub mod doc;
+pub mod format;
+pub mod schema;
+
+use std::path::Path;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use doc::{Node, Part, Pointer};
+pub use format::Format;
+
+/// The host families `plugins` serves.
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, clap::ValueEnum, serde::Serialize,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// Agent of Empires: `aoe-plugin.toml`.
+    Aoe,
+    /// AWorld: `.aworld-plugin/plugin.json`.
+    Aworld,
+    /// protoAgent: `protoagent.plugin.yaml`.
+    Protoagent,
+}
+
+/// Static facts about a dialect.
+#[derive(Debug)]
+pub struct DialectSpec {
+    pub name: &'static str,
+    /// The manifest path relative to the plugin root.
+    pub manifest: &'static str,
+    pub format: Format,
+}
+
+impl Dialect {
+    pub const ALL: [Dialect; 3] = [Dialect::Aoe, Dialect::Aworld, Dialect::Protoagent];
+
+    pub fn spec(self) -> &'static DialectSpec {
+        match self {
+            Dialect::Aoe => &DialectSpec {
+                name: "aoe",
+                manifest: "aoe-plugin.toml",
+                format: Format::Toml,
+            },
+            Dialect::Aworld => &DialectSpec {
+                name: "aworld",
+                manifest: ".aworld-plugin/plugin.json",
+                format: Format::Json,
+            },
+            Dialect::Protoagent => &DialectSpec {
+                name: "protoagent",
+                manifest: "protoagent.plugin.yaml",
+                format: Format::Yaml,
+            },
+        }
+    }
+
+    /// The dialects whose manifest exists (as any kind of entry) under `root`.
+    pub fn detect(root: &Path) -> Vec<Dialect> {
+        Dialect::ALL
+            .into_iter()
+            .filter(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
+            .collect()
+    }
+
+    /// The dialect whose manifest file is named like `path`'s last components.
+    pub fn from_manifest_path(path: &Path) -> Option<Dialect> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| path.ends_with(d.spec().manifest))
+    }
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.spec().name)
+    }
+}
+
+/// A rule violation addressed by pointer; turned into a [`Diagnostic`] once
+/// the pointer is resolved against the source tree.
+#[derive(Clone, Debug)]
+pub struct Finding {
+    pub code: Code,
+    pub message: String,
+    pub at: Pointer,
+    pub part: Part,
+    pub label: Option<String>,
+    pub help: Option<String>,
+    /// A secondary location, e.g. the `api_version` a gate compares against.
+    pub also: Option<(Pointer, String)>,
+}
+
+impl Finding {
+    pub fn new(code: Code, message: impl Into<String>, at: Pointer) -> Self {
+        Finding {
+            code,
+            message: message.into(),
+            at,
+            part: Part::Value,
+            label: None,
+            help: None,
+            also: None,
+        }
+    }
+
+    #[must_use]
+    pub fn on_key(mut self) -> Self {
+        self.part = Part::Key;
+        self
+    }
+
+    #[must_use]
+    pub fn label(mut self, text: impl Into<String>) -> Self {
+        self.label = Some(text.into());
+        self
+    }
+
+    #[must_use]
+    pub fn help(mut self, text: impl Into<String>) -> Self {
+        self.help = Some(text.into());
+        self
+    }
+
+    #[must_use]
+    pub fn also(mut self, at: Pointer, text: impl Into<String>) -> Self {
+        self.also = Some((at, text.into()));
+        self
+    }
+
+    /// Resolve the pointers against `root` into a labelled diagnostic.
+    pub fn resolve(self, root: &Node, severity: Severity) -> Diagnostic {
+        let span = root.span_of(&self.at, self.part);
+        let mut d = Diagnostic::new(self.code, self.message)
+            .with_severity(severity)
+            .with_label(span, self.label);
+        if let Some((at, text)) = self.also {
+            d = d.with_label(root.span_of(&at, Part::Value), Some(text));
+        }
+        if let Some(help) = self.help {
+            d = d.with_help(help);
+        }
+        d
+    }
+}
+
+/// The host's own verdict class for a manifest (for aoe: `ManifestError`'s variants).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum HostClass {
+    /// The host accepts the manifest.
+    Valid,
+    /// The file could not be read as a manifest at all.
+    File,
+    /// Syntax or structural (typed) parse failure.
+    Parse,
+    /// `api_version` newer than the host supports.
+    Unsupported,
+    /// The semantic pass found problems.
+    Invalid,
+}
+
+/// What validating one manifest produced.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    pub class: HostClass,
+    /// The host's error text, byte for byte where the spec quotes it.
+    pub host_message: Option<String>,
+    pub diagnostics: Vec<Diagnostic>,
+    pub id: Option<String>,
+    pub version: Option<String>,
+}
+
+impl Outcome {
+    /// An outcome that stops at a file-level problem.
+    pub fn file_error(d: Diagnostic) -> Outcome {
+        Outcome {
+            class: HostClass::File,
+            host_message: Some(d.message.clone()),
+            diagnostics: vec![d],
+            id: None,
+            version: None,
+        }
+    }
+}

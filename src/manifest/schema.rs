@@ -1,0 +1,135 @@
+//! JSON Schema validation over the spanned tree, with errors mapped back to pointers.
+//!
+//! Each dialect ships a schema (printed by `plugins schema`) and compiles it
+//! once; this module runs it over [`Node::to_json`] and reports each problem
+//! against the pointer of the offending value, so callers can label the bytes.
+
+use jsonschema::error::{TypeKind, ValidationErrorKind};
+use jsonschema::paths::LocationSegment;
+use serde_json::Value as Json;
+
+use super::doc::{Node, Pointer, Seg};
+
+/// What a schema error says, reduced to what diagnostics need.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Problem {
+    /// A key the schema does not allow here.
+    Unknown(String),
+    /// A required key is absent.
+    Missing(String),
+    /// The value has the wrong JSON type; the expected type names.
+    Type(Vec<String>),
+    /// The value is not in an enumerated set.
+    Enum(Vec<String>),
+    /// A string does not match a pattern or length bound.
+    Shape,
+    /// A number is out of range.
+    Range,
+    /// Anything else, with the validator's message.
+    Other(String),
+}
+
+/// One schema violation at a pointer.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SchemaError {
+    pub at: Pointer,
+    pub problem: Problem,
+}
+
+/// Compile a schema; a failure is a bug in `plugins`, so it panics with the reason.
+pub fn compile(schema: &Json) -> jsonschema::Validator {
+    jsonschema::options()
+        .build(schema)
+        .unwrap_or_else(|e| panic!("built-in schema does not compile: {e}"))
+}
+
+/// Every violation of `validator` in `root`, sorted by pointer for stable output.
+pub fn validate(validator: &jsonschema::Validator, root: &Node) -> Vec<SchemaError> {
+    let instance = root.to_json();
+    let mut out = Vec::new();
+    for error in validator.iter_errors(&instance) {
+        let at = Pointer(
+            error
+                .instance_path()
+                .iter()
+                .map(|seg| match seg {
+                    LocationSegment::Property(p) => Seg::Key(p.into_owned().into()),
+                    LocationSegment::Index(i) => Seg::Index(i),
+                })
+                .collect(),
+        );
+        match error.kind() {
+            ValidationErrorKind::AdditionalProperties { unexpected } => {
+                for key in unexpected {
+                    out.push(SchemaError {
+                        at: at.join(key.clone()),
+                        problem: Problem::Unknown(key.clone()),
+                    });
+                }
+            }
+            ValidationErrorKind::Required { property } => {
+                let key = property.as_str().unwrap_or_default().to_owned();
+                out.push(SchemaError {
+                    at: at.join(key.clone()),
+                    problem: Problem::Missing(key),
+                });
+            }
+            kind => out.push(SchemaError {
+                problem: problem_of(kind, &error.to_string()),
+                at,
+            }),
+        }
+    }
+    out.dedup();
+    out
+}
+
+fn problem_of(kind: &ValidationErrorKind, message: &str) -> Problem {
+    match kind {
+        ValidationErrorKind::Type { kind } => Problem::Type(match kind {
+            TypeKind::Single(t) => vec![t.to_string()],
+            TypeKind::Multiple(set) => set.iter().map(|t| t.to_string()).collect(),
+        }),
+        ValidationErrorKind::Enum { options } => Problem::Enum(
+            options
+                .as_array()
+                .map(|a| {
+                    a.iter()
+                        .filter_map(|v| v.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        ),
+        ValidationErrorKind::Constant { expected_value } => Problem::Enum(
+            expected_value
+                .as_str()
+                .map(|s| vec![s.to_owned()])
+                .unwrap_or_default(),
+        ),
+        ValidationErrorKind::Pattern { .. }
+        | ValidationErrorKind::MaxLength { .. }
+        | ValidationErrorKind::MinLength { .. } => Problem::Shape,
+        ValidationErrorKind::Minimum { .. } | ValidationErrorKind::Maximum { .. } => Problem::Range,
+        _ => Problem::Other(message.to_owned()),
+    }
+}
+
+/// The sub-schema describing the value at `pointer`, following `properties`
+/// and `items` (enough for the flat schemas `plugins` ships).
+pub fn sub_schema<'s>(schema: &'s Json, pointer: &Pointer) -> Option<&'s Json> {
+    let mut s = schema;
+    for seg in &pointer.0 {
+        s = match seg {
+            Seg::Key(k) => s.get("properties")?.get(k.as_ref())?,
+            Seg::Index(_) => s.get("items")?,
+        };
+    }
+    Some(s)
+}
+
+/// The keys a table schema declares, and whether it rejects others.
+pub fn declared_keys(schema: &Json) -> Option<(Vec<&str>, bool)> {
+    let props = schema.get("properties")?.as_object()?;
+    let closed = schema.get("additionalProperties") == Some(&Json::Bool(false));
+    Some((props.keys().map(String::as_str).collect(), closed))
+}

@@ -1,0 +1,69 @@
+//! The only place that writes to stdout and stderr.
+//!
+//! stdout carries the command's output (reports, schemas, completions);
+//! stderr carries errors that stopped a command.
+
+#![allow(clippy::print_stdout, clippy::print_stderr)]
+
+use std::io::{IsTerminal, Write};
+
+use crate::cli::ColorChoice;
+use crate::context::Context;
+use crate::render::human::Style;
+
+/// Output settings derived once from flags, environment and terminals.
+#[derive(Clone, Copy, Debug)]
+pub struct Printer {
+    pub quiet: bool,
+    stdout_color: bool,
+    stderr_color: bool,
+    width: usize,
+}
+
+impl Printer {
+    pub fn new(choice: ColorChoice, quiet: bool, cx: &Context) -> Self {
+        let decide = |tty: bool| match choice {
+            ColorChoice::Always => true,
+            ColorChoice::Never => false,
+            ColorChoice::Auto => (tty || cx.force_color) && !cx.no_color,
+        };
+        Printer {
+            quiet,
+            stdout_color: decide(std::io::stdout().is_terminal()),
+            stderr_color: decide(std::io::stderr().is_terminal()),
+            width: cx.columns.unwrap_or(100).clamp(40, 200),
+        }
+    }
+
+    /// How reports on stdout are drawn.
+    pub fn stdout_style(&self) -> Style {
+        Style {
+            color: self.stdout_color,
+            width: self.width,
+        }
+    }
+
+    /// Write data to stdout. A closed pipe (`| head`) is not an error.
+    pub fn out(&self, text: &str) -> std::io::Result<()> {
+        let mut out = std::io::stdout().lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+            other => other,
+        }
+    }
+
+    /// Report an error that stopped the command.
+    pub fn error(&self, e: &dyn miette::Diagnostic) {
+        let theme = if self.stderr_color {
+            miette::GraphicalTheme::unicode()
+        } else {
+            miette::GraphicalTheme::unicode_nocolor()
+        };
+        let mut s = String::new();
+        let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(self.width);
+        if handler.render_report(&mut s, e).is_err() {
+            s = format!("error: {e}\n");
+        }
+        eprint!("{s}");
+    }
+}

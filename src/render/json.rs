@@ -1,0 +1,135 @@
+//! `--format json`: one document for the whole run.
+
+use serde::Serialize;
+
+use super::{display_path, line_col};
+use crate::diagnostic::{Code, Severity};
+use crate::manifest::{Dialect, HostClass};
+use crate::validate::PluginReport;
+
+/// Bumped when a field changes meaning or disappears; additions keep it.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Serialize)]
+struct Document<'a> {
+    format_version: u32,
+    valid: bool,
+    aoe_api: u32,
+    summary: Summary,
+    plugins: Vec<Plugin<'a>>,
+}
+
+#[derive(Serialize)]
+struct Summary {
+    plugins: usize,
+    valid: usize,
+    invalid: usize,
+    errors: usize,
+    warnings: usize,
+}
+
+#[derive(Serialize)]
+struct Plugin<'a> {
+    root: String,
+    manifest: String,
+    dialect: Option<Dialect>,
+    id: Option<&'a str>,
+    version: Option<&'a str>,
+    valid: bool,
+    host: Host<'a>,
+    manifest_hash: Option<&'a str>,
+    diagnostics: Vec<Diag<'a>>,
+}
+
+#[derive(Serialize)]
+struct Host<'a> {
+    verdict: HostClass,
+    message: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+struct Diag<'a> {
+    code: Code,
+    severity: Severity,
+    message: &'a str,
+    help: Option<&'a str>,
+    labels: Vec<Label<'a>>,
+}
+
+#[derive(Serialize)]
+struct Label<'a> {
+    start: usize,
+    end: usize,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    text: Option<&'a str>,
+}
+
+/// Render the run as pretty JSON.
+pub fn render(reports: &[PluginReport], aoe_api: u32) -> String {
+    let plugins: Vec<Plugin<'_>> = reports.iter().map(plugin).collect();
+    let invalid = reports.iter().filter(|r| !r.is_valid()).count();
+    let doc = Document {
+        format_version: FORMAT_VERSION,
+        valid: invalid == 0,
+        aoe_api,
+        summary: Summary {
+            plugins: reports.len(),
+            valid: reports.len() - invalid,
+            invalid,
+            errors: reports.iter().map(PluginReport::errors).sum(),
+            warnings: reports.iter().map(PluginReport::warnings).sum(),
+        },
+        plugins,
+    };
+    let mut s = serde_json::to_string_pretty(&doc).expect("report serializes");
+    s.push('\n');
+    s
+}
+
+fn plugin(r: &PluginReport) -> Plugin<'_> {
+    let text = r.source.as_deref().unwrap_or_default();
+    Plugin {
+        root: display_path(&r.root),
+        manifest: display_path(&r.manifest),
+        dialect: r.dialect,
+        id: r.outcome.id.as_deref(),
+        version: r.outcome.version.as_deref(),
+        valid: r.is_valid(),
+        host: Host {
+            verdict: r.outcome.class,
+            message: r.outcome.host_message.as_deref(),
+        },
+        manifest_hash: r.manifest_hash.as_deref(),
+        diagnostics: r
+            .outcome
+            .diagnostics
+            .iter()
+            .map(|d| Diag {
+                code: d.code,
+                severity: d.severity,
+                message: &d.message,
+                help: d.help.as_deref(),
+                labels: d
+                    .labels
+                    .iter()
+                    .map(|l| {
+                        let (line, column) = line_col(text, l.span.start);
+                        let (end_line, end_column) = line_col(text, l.span.end);
+                        Label {
+                            start: l.span.start,
+                            end: l.span.end,
+                            line,
+                            column,
+                            end_line,
+                            end_column,
+                            text: l.text.as_deref(),
+                        }
+                    })
+                    .collect(),
+            })
+            .collect(),
+    }
+}

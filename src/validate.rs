@@ -1,0 +1,304 @@
+//! Validate plugin roots: find them, read their manifests safely, run the
+//! dialect's rules, and apply `--strict` / `--allow`.
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use sha2::{Digest, Sha256};
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::error::{Error, Result};
+use crate::manifest::{Dialect, HostClass, Outcome, aoe};
+
+/// Manifests larger than this are refused unread.
+pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
+
+/// Directories `--recursive` never descends into.
+const SKIP_DIRS: &[&str] = &[
+    ".git",
+    "node_modules",
+    "target",
+    ".venv",
+    "venv",
+    ".aoe-build",
+    "__pycache__",
+];
+
+/// How to validate.
+#[derive(Clone, Debug, Default)]
+pub struct ValidateOptions {
+    /// Force a dialect instead of detecting it from the manifest name.
+    pub dialect: Option<Dialect>,
+    pub aoe: aoe::Options,
+    /// Warnings fail validation.
+    pub strict: bool,
+    /// Codes to drop entirely.
+    pub allow: Vec<Code>,
+}
+
+/// The result for one plugin root.
+#[derive(Clone, Debug)]
+pub struct PluginReport {
+    pub root: PathBuf,
+    pub dialect: Option<Dialect>,
+    /// The manifest path (root-relative dialect path joined to the root).
+    pub manifest: PathBuf,
+    /// The manifest text, when it could be read (for rendering labels).
+    pub source: Option<String>,
+    /// `sha256:<hex>` of the raw manifest bytes, as hosts pin grants to it.
+    pub manifest_hash: Option<String>,
+    pub outcome: Outcome,
+}
+
+impl PluginReport {
+    pub fn errors(&self) -> usize {
+        self.outcome
+            .diagnostics
+            .iter()
+            .filter(|d| d.is_error())
+            .count()
+    }
+
+    pub fn warnings(&self) -> usize {
+        self.outcome.diagnostics.len() - self.errors()
+    }
+
+    pub fn is_valid(&self) -> bool {
+        self.errors() == 0
+    }
+}
+
+/// Expand `--path` arguments into plugin roots, in a stable order.
+pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>> {
+    let mut roots = Vec::new();
+    for path in paths {
+        if path.symlink_metadata().is_err() {
+            return Err(Error::PathNotFound(path.clone()));
+        }
+        // A path to a manifest file names its plugin root.
+        if let Some(d) = Dialect::from_manifest_path(path) {
+            let mut root = path.clone();
+            for _ in Path::new(d.spec().manifest).components() {
+                root.pop();
+            }
+            roots.push(if root.as_os_str().is_empty() {
+                PathBuf::from(".")
+            } else {
+                root
+            });
+            continue;
+        }
+        if !recursive || !Dialect::detect(path).is_empty() {
+            roots.push(path.clone());
+            continue;
+        }
+        let before = roots.len();
+        find_roots(path, &mut roots, 0)?;
+        if roots.len() == before {
+            return Err(Error::NoPlugins(path.clone()));
+        }
+    }
+    Ok(roots)
+}
+
+fn find_roots(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()> {
+    if !Dialect::detect(dir).is_empty() {
+        out.push(dir.to_path_buf());
+        return Ok(());
+    }
+    if depth > 32 {
+        return Ok(());
+    }
+    let entries = fs_err::read_dir(dir).map_err(|e| Error::io("cannot list directory", e))?;
+    let mut dirs: Vec<PathBuf> = entries
+        .filter_map(std::result::Result::ok)
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
+        .filter(|e| !SKIP_DIRS.iter().any(|s| e.file_name() == *s))
+        .map(|e| e.path())
+        .collect();
+    dirs.sort();
+    for d in dirs {
+        find_roots(&d, out, depth + 1)?;
+    }
+    Ok(())
+}
+
+/// Validate one plugin root.
+pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
+    let detected = Dialect::detect(root);
+    let dialect = opts.dialect.or_else(|| detected.first().copied());
+    let Some(dialect) = dialect else {
+        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.spec().manifest).collect();
+        let d = Diagnostic::new(
+            Code::FileMissing,
+            format!("no plugin manifest at {}", root.display()),
+        )
+        .with_help(format!(
+            "looked for {}; pass `--recursive` to search below it",
+            names.join(", ")
+        ));
+        return report(
+            root,
+            None,
+            root.to_path_buf(),
+            None,
+            None,
+            Outcome::file_error(d),
+        );
+    };
+    let manifest = root.join(dialect.spec().manifest);
+    let text = match read_manifest(&manifest, dialect) {
+        Ok(text) => text,
+        Err((d, lossy)) => {
+            return report(
+                root,
+                Some(dialect),
+                manifest,
+                lossy,
+                None,
+                Outcome::file_error(d),
+            );
+        }
+    };
+    let hash = manifest_hash(text.as_bytes());
+    let mut outcome = match dialect {
+        Dialect::Aoe => aoe::validate(&text, Some(root), &opts.aoe),
+        Dialect::Aworld | Dialect::Protoagent => Outcome::file_error(
+            Diagnostic::new(
+                Code::DialectUnsupported,
+                format!("validating `{dialect}` plugins is not implemented yet"),
+            )
+            .with_help("only `aoe` is supported in this release; see the roadmap in README.md"),
+        ),
+    };
+    apply_policy(&mut outcome.diagnostics, opts);
+    report(
+        root,
+        Some(dialect),
+        manifest,
+        Some(text),
+        Some(hash),
+        outcome,
+    )
+}
+
+fn report(
+    root: &Path,
+    dialect: Option<Dialect>,
+    manifest: PathBuf,
+    source: Option<String>,
+    manifest_hash: Option<String>,
+    outcome: Outcome,
+) -> PluginReport {
+    PluginReport {
+        root: root.to_path_buf(),
+        dialect,
+        manifest,
+        source,
+        manifest_hash,
+        outcome,
+    }
+}
+
+/// `--allow` drops codes; `--strict` makes the remaining warnings errors.
+/// Diagnostics end up in source order, errors before warnings at one offset.
+fn apply_policy(diags: &mut Vec<Diagnostic>, opts: &ValidateOptions) {
+    diags.retain(|d| !(d.severity == Severity::Warning && opts.allow.contains(&d.code)));
+    if opts.strict {
+        for d in diags.iter_mut() {
+            d.severity = Severity::Error;
+        }
+    }
+    diags.sort_by_key(|d| (d.offset(), std::cmp::Reverse(d.severity)));
+}
+
+/// `sha256:<hex>` of raw bytes (aoe's `hash_bytes`).
+pub fn manifest_hash(bytes: &[u8]) -> String {
+    let digest = Sha256::digest(bytes);
+    let mut out = String::with_capacity(7 + 64);
+    out.push_str("sha256:");
+    for b in digest {
+        out.push_str(&format!("{b:02x}"));
+    }
+    out
+}
+
+/// Read a manifest, refusing what a host could not read or should not trust.
+/// A refusal may carry a lossy rendering of the text to label.
+pub fn read_manifest(
+    path: &Path,
+    dialect: Dialect,
+) -> std::result::Result<String, (Diagnostic, Option<String>)> {
+    read_bytes(path, dialect)
+        .map_err(|d| (d, None))
+        .and_then(|bytes| {
+            String::from_utf8(bytes).map_err(|e| {
+                let at = e.utf8_error().valid_up_to();
+                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+                let d = Diagnostic::new(
+                    Code::FileNotUtf8,
+                    format!("{} is not valid UTF-8", dialect.spec().manifest),
+                )
+                .with_label(at..at + 1, Some(format!("invalid byte at offset {at}")))
+                .with_help("save the file as UTF-8");
+                (d, Some(lossy))
+            })
+        })
+}
+
+fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Diagnostic> {
+    let name = dialect.spec().manifest;
+    let meta = match path.symlink_metadata() {
+        Ok(meta) => meta,
+        Err(_) => {
+            return Err(Diagnostic::new(
+                Code::FileMissing,
+                format!("no {name} at {}", path.display()),
+            ));
+        }
+    };
+    if meta.file_type().is_symlink() {
+        return Err(
+            Diagnostic::new(Code::FileSymlink, format!("{name} is a symlink")).with_help(
+                "hosts refuse symlinks in a plugin tree; commit the manifest as a regular file",
+            ),
+        );
+    }
+    if !meta.is_file() {
+        return Err(Diagnostic::new(
+            Code::FileNotRegular,
+            format!("{name} is not a regular file"),
+        )
+        .with_help(format!("`{}` must be a file", path.display())));
+    }
+    if meta.len() > MAX_MANIFEST_BYTES {
+        return Err(Diagnostic::new(
+            Code::FileTooLarge,
+            format!(
+                "{name} is {} bytes; manifests over {MAX_MANIFEST_BYTES} bytes (1 MiB) are refused",
+                meta.len()
+            ),
+        ));
+    }
+    let unreadable = |e: std::io::Error| {
+        Diagnostic::new(Code::FileUnreadable, format!("cannot read {name}: {e}"))
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let mut bytes = Vec::new();
+    // Bound the read too: the file may grow between the stat and the read.
+    file.take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(unreadable)?;
+    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(Diagnostic::new(
+            Code::FileTooLarge,
+            format!("{name} is over 1 MiB"),
+        ));
+    }
+    Ok(bytes)
+}
+
+/// Whether a report's host class counts as the host accepting the manifest.
+pub fn host_accepts(report: &PluginReport) -> bool {
+    report.outcome.class == HostClass::Valid
+}
