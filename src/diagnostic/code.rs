@@ -135,7 +135,7 @@ mod tests {
             assert!(s.starts_with("plugins::"), "{s}");
             assert!(
                 s.chars()
-                    .all(|c| c.is_ascii_lowercase() || c == ':' || c == '_'),
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == ':' || c == '_'),
                 "{s} must be snake_case"
             );
             assert_eq!(s.parse::<Code>().unwrap(), *code);
