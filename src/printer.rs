@@ -54,13 +54,11 @@ impl Printer {
 
     /// Report an error that stopped the command.
     pub fn error(&self, e: &dyn miette::Diagnostic) {
-        let theme = if self.stderr_color {
-            miette::GraphicalTheme::unicode()
-        } else {
-            miette::GraphicalTheme::unicode_nocolor()
-        };
         let mut s = String::new();
-        let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(self.width);
+        let handler = crate::render::human::handler(Style {
+            color: self.stderr_color,
+            width: self.width,
+        });
         if handler.render_report(&mut s, e).is_err() {
             s = format!("error: {e}\n");
         }

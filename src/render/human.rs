@@ -70,7 +70,9 @@ impl miette::Diagnostic for Shown<'_> {
     }
 }
 
-fn handler(style: Style) -> GraphicalReportHandler {
+/// The miette handler every graphical report uses. Words never break at
+/// hyphens, so codes and `kebab-case` names stay whole.
+pub fn handler(style: Style) -> GraphicalReportHandler {
     let theme = if style.color {
         GraphicalTheme::unicode()
     } else {
@@ -79,6 +81,8 @@ fn handler(style: Style) -> GraphicalReportHandler {
     GraphicalReportHandler::new_themed(theme)
         .with_width(style.width)
         .with_links(false)
+        .with_break_words(false)
+        .with_word_splitter(textwrap::WordSplitter::NoHyphenation)
 }
 
 /// Render one diagnostic against its (optional) source.

@@ -1,1 +1,11 @@
+//! The one integration test binary: runs `plugins` as users do.
 
+mod support;
+
+mod bad_input;
+mod cli;
+mod codes;
+mod corpus_aoe;
+mod docs;
+mod formats;
+mod validate_aoe;

@@ -141,13 +141,12 @@ pub(super) fn check(
 }
 
 fn doc_gates(m: &Manifest, doc: &Node, profile: Profile, out: &mut Vec<Finding>) {
-    let mut gate = |min: u32, what: &str, at: Pointer| {
+    let mut gate = |min: u32, what: &str, at: Pointer, on_key: bool| {
         if m.api_version < min {
-            out.push(
-                Finding::new(Code::AoeDocGate, format!("{what} is documented as api_version >= {min}; this manifest declares {}", m.api_version), at)
+            let f = Finding::new(Code::AoeDocGate, format!("{what} is documented as api_version >= {min}; this manifest declares {}", m.api_version), at)
                     .also(ptr!["api_version"], "api_version declared here")
-                    .help(format!("the host does not enforce it, but set `api_version = {min}` or higher to match the docs")),
-            );
+                    .help(format!("the host does not enforce it, but set `api_version = {min}` or higher to match the docs"));
+            out.push(if on_key { f.on_key() } else { f });
         }
     };
     let contribution = [
@@ -163,10 +162,10 @@ fn doc_gates(m: &Manifest, doc: &Node, profile: Profile, out: &mut Vec<Finding>)
     .into_iter()
     .find(|k| doc.get(k).is_some());
     if let Some(key) = contribution {
-        gate(2, &format!("`{key}`"), ptr![key]);
+        gate(2, &format!("`{key}`"), ptr![key], true);
     }
     if let Some(i) = m.ui.iter().position(|u| u.slot == "pane") {
-        gate(3, "the `pane` slot", ptr!["ui", i, "slot"]);
+        gate(3, "the `pane` slot", ptr!["ui", i, "slot"], false);
     }
     let multiline = m.settings.iter().enumerate().find_map(|(i, s)| {
         if doc.locate(&ptr!["settings", i, "multiline"]).is_some() {
@@ -177,7 +176,7 @@ fn doc_gates(m: &Manifest, doc: &Node, profile: Profile, out: &mut Vec<Finding>)
             .find(|p| doc.locate(p).is_some())
     });
     if let Some(at) = multiline {
-        gate(11, "`multiline`", at);
+        gate(11, "`multiline`", at, true);
     }
     for (i, c) in m.capabilities.iter().enumerate() {
         let min = match c.as_str() {
@@ -191,6 +190,7 @@ fn doc_gates(m: &Manifest, doc: &Node, profile: Profile, out: &mut Vec<Finding>)
                 min,
                 &format!("the `{c}` capability"),
                 ptr!["capabilities", i],
+                false,
             );
         }
     }

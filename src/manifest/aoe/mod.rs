@@ -184,12 +184,17 @@ fn unsupported(doc: &Node, profile: Profile) -> Option<Outcome> {
     })
 }
 
-fn quoted_list(items: &[String]) -> String {
-    items
-        .iter()
-        .map(|i| format!("`{i}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+/// serde's `OneOf` wording: "expected `a`", "expected `a` or `b`", "expected one of `a`, `b`, `c`".
+fn expected(items: &[String]) -> String {
+    match items {
+        [] => "there are none".to_owned(),
+        [one] => format!("expected `{one}`"),
+        [a, b] => format!("expected `{a}` or `{b}`"),
+        _ => {
+            let list: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
+            format!("expected one of {}", list.join(", "))
+        }
+    }
 }
 
 /// Where a pointer lands, for messages: `settings[0].fields[1]`.
@@ -236,10 +241,7 @@ fn structural_finding(
                 .unwrap_or_default();
             let f = Finding::new(
                 Code::AoeUnknownKey,
-                format!(
-                    "unknown field `{key}`, expected one of {}",
-                    quoted_list(&known)
-                ),
+                format!("unknown field `{key}`, {}", expected(&known)),
                 e.at,
             )
             .on_key()
@@ -282,13 +284,9 @@ fn structural_finding(
         }
         Problem::Enum(allowed) => {
             let value = node.and_then(Node::as_str).unwrap_or_default().to_owned();
-            let expected = match allowed.as_slice() {
-                [one] => format!("expected `{one}`"),
-                _ => format!("expected one of {}", quoted_list(&allowed)),
-            };
             let f = Finding::new(
                 Code::AoeUnknownVariant,
-                format!("unknown variant `{value}`, {expected}"),
+                format!("unknown variant `{value}`, {}", expected(&allowed)),
                 e.at,
             );
             if let Some(why) = profile.slot_history(&value) {

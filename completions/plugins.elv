@@ -1,0 +1,91 @@
+
+use builtin;
+use str;
+
+set edit:completion:arg-completer[plugins] = {|@words|
+    fn spaces {|n|
+        builtin:repeat $n ' ' | str:join ''
+    }
+    fn cand {|text desc|
+        edit:complex-candidate $text &display=$text' '(spaces (- 14 (wcswidth $text)))$desc
+    }
+    var command = 'plugins'
+    for word $words[1..-1] {
+        if (str:has-prefix $word '-') {
+            break
+        }
+        set command = $command';'$word
+    }
+    var completions = [
+        &'plugins'= {
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand validate 'Check plugin manifests exactly as the host does, plus lints'
+            cand schema 'Print the JSON Schema of a dialect''s manifest'
+            cand completions 'Print shell completions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'plugins;validate'= {
+            cand -p 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]'
+            cand --path 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]'
+            cand --dialect 'Validate as this dialect instead of detecting it from the manifest name'
+            cand --aoe-api 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)'
+            cand --host-version 'Check the manifest''s version requirement (aoe_version) against this host version'
+            cand -A 'Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)'
+            cand --allow 'Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)'
+            cand --format 'Output format'
+            cand --home 'Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -r 'Find every plugin root below each --path'
+            cand --recursive 'Find every plugin root below each --path'
+            cand --strict 'Warnings fail validation too (exit 1)'
+            cand --deny-warnings 'Warnings fail validation too (exit 1)'
+            cand --featured 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;schema'= {
+            cand --aoe-api 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;completions'= {
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;help'= {
+            cand validate 'Check plugin manifests exactly as the host does, plus lints'
+            cand schema 'Print the JSON Schema of a dialect''s manifest'
+            cand completions 'Print shell completions'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'plugins;help;validate'= {
+        }
+        &'plugins;help;schema'= {
+        }
+        &'plugins;help;completions'= {
+        }
+        &'plugins;help;help'= {
+        }
+    ]
+    $completions[$command]
+}

@@ -1,0 +1,75 @@
+# Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
+function __fish_plugins_global_optspecs
+    string join \n color= q/quiet h/help V/version
+end
+
+function __fish_plugins_needs_command
+    # Figure out if the current invocation already has a command.
+    set -l cmd (commandline -opc)
+    set -e cmd[1]
+    argparse -s (__fish_plugins_global_optspecs) -- $cmd 2>/dev/null
+    or return
+    if set -q argv[1]
+        # Also print the command, so this can be used to figure out what it is.
+        echo $argv[1]
+        return 1
+    end
+    return 0
+end
+
+function __fish_plugins_using_subcommand
+    set -l cmd (__fish_plugins_needs_command)
+    test -z "$cmd"
+    and return 1
+    contains -- $cmd[1] $argv
+end
+
+complete -c plugins -n "__fish_plugins_needs_command" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_needs_command" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_needs_command" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_needs_command" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "completions" -d 'Print shell completions'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -s p -l path -d 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l dialect -d 'Validate as this dialect instead of detecting it from the manifest name' -r -f -a "aoe\t'Agent of Empires: `aoe-plugin.toml`'
+aworld\t'AWorld: `.aworld-plugin/plugin.json`'
+protoagent\t'protoAgent: `protoagent.plugin.yaml`'"
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l aoe-api -d 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
+15\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l host-version -d 'Check the manifest\'s version requirement (aoe_version) against this host version' -r
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -s A -l allow -d 'Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)' -r
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Graphical diagnostics with source snippets (plain text without a terminal)'
+json\t'One JSON document for the whole run'
+github\t'GitHub Actions workflow commands that annotate the diff'"
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l home -d 'Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -s r -l recursive -d 'Find every plugin root below each --path'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l strict -l deny-warnings -d 'Warnings fail validation too (exit 1)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l featured -d 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -l aoe-api -d 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
+15\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate schema completions help" -f -a "completions" -d 'Print shell completions'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

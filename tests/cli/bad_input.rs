@@ -1,0 +1,150 @@
+//! Bad input never panics: each gets a clear diagnostic and exit code 1.
+
+use std::os::unix::fs::PermissionsExt;
+
+use crate::support::*;
+
+/// Run `validate --format json` on a root and return (exit code, first diagnostic code, message).
+fn first_diagnostic(root: &std::path::Path) -> (i32, String, String) {
+    let (code, stdout, stderr) = run(plugins()
+        .args(["validate", "--format", "json", "--path"])
+        .arg(root));
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).expect("json output");
+    let d = &doc["plugins"][0]["diagnostics"][0];
+    (
+        code,
+        d["code"].as_str().unwrap().to_owned(),
+        d["message"].as_str().unwrap().to_owned(),
+    )
+}
+
+#[test]
+fn invalid_utf8_is_labelled_at_the_first_bad_byte() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("aoe-plugin.toml"),
+        b"id = \"a\"\nname = \"\xff\xfe\"\n",
+    )
+    .unwrap();
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "--format", "json", "--path"])
+        .arg(dir.path()));
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let d = &doc["plugins"][0]["diagnostics"][0];
+    assert_eq!(d["code"], "plugins::file::not_utf8");
+    assert_eq!(d["message"], "aoe-plugin.toml is not valid UTF-8");
+    assert_eq!(d["labels"][0]["start"], 17);
+    assert_eq!(d["labels"][0]["line"], 2);
+}
+
+#[test]
+fn a_manifest_over_one_mib_is_refused_unread() {
+    let big = format!("id = \"a.b\"\n# {}\n", "x".repeat(1024 * 1024));
+    let dir = aoe_root(&big);
+    let (code, diag, message) = first_diagnostic(dir.path());
+    assert_eq!((code, diag.as_str()), (1, "plugins::file::too_large"));
+    assert!(message.contains("1 MiB"), "{message}");
+}
+
+#[test]
+fn toml_nesting_bombs_are_syntax_errors() {
+    for bomb in [
+        format!("a = {}{}", "[".repeat(50_000), "]".repeat(50_000)),
+        format!("a = {}1{}", "{ b = ".repeat(20_000), " }".repeat(20_000)),
+        format!("{} = 1", vec!["k"; 50_000].join(".")),
+        format!("[{}]", vec!["t"; 50_000].join(".")),
+    ] {
+        let dir = aoe_root(&bomb);
+        let (code, diag, _) = first_diagnostic(dir.path());
+        assert_eq!((code, diag.as_str()), (1, "plugins::syntax::toml"));
+    }
+}
+
+#[test]
+fn a_symlinked_manifest_is_refused() {
+    let real = clean_aoe_root();
+    let dir = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        real.path().join("aoe-plugin.toml"),
+        dir.path().join("aoe-plugin.toml"),
+    )
+    .unwrap();
+    let (code, diag, _) = first_diagnostic(dir.path());
+    assert_eq!((code, diag.as_str()), (1, "plugins::file::symlink"));
+}
+
+#[test]
+fn a_manifest_that_is_a_directory_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("aoe-plugin.toml")).unwrap();
+    let (code, diag, message) = first_diagnostic(dir.path());
+    assert_eq!((code, diag.as_str()), (1, "plugins::file::not_regular"));
+    assert_eq!(message, "aoe-plugin.toml is not a regular file");
+}
+
+#[test]
+fn an_unreadable_manifest_is_reported() {
+    let dir = clean_aoe_root();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let manifest = dir.path().join("aoe-plugin.toml");
+    std::fs::set_permissions(&manifest, std::fs::Permissions::from_mode(0o000)).unwrap();
+    // root reads anything: drop to `nobody` for the run when we are root.
+    let is_root = run(std::process::Command::new("id").arg("-u")).1.trim() == "0";
+    // A copy of the binary in a world-readable dir, wherever the checkout lives.
+    let bin_dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(bin_dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let bin = bin_dir.path().join("plugins");
+    std::fs::copy(env!("CARGO_BIN_EXE_plugins"), &bin).unwrap();
+    let mut cmd = if is_root {
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&bin);
+        c
+    } else {
+        std::process::Command::new(env!("CARGO_BIN_EXE_plugins"))
+    };
+    let (code, stdout, stderr) = run(cmd
+        .args(["validate", "--format", "json", "--path"])
+        .arg(dir.path()));
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        doc["plugins"][0]["diagnostics"][0]["code"],
+        "plugins::file::unreadable"
+    );
+}
+
+#[test]
+fn a_missing_manifest_names_what_was_looked_for() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, diag, message) = first_diagnostic(dir.path());
+    assert_eq!((code, diag.as_str()), (1, "plugins::file::missing"));
+    assert!(message.starts_with("no plugin manifest at "), "{message}");
+}
+
+#[test]
+fn a_nonexistent_path_cannot_run() {
+    let (code, stdout, stderr) = run(plugins().args(["validate", "--path", "/nonexistent/plugin"]));
+    assert_eq!(code, 2);
+    assert!(stdout.is_empty());
+    assert!(
+        stderr.contains("plugins::usage::path_not_found"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("path `/nonexistent/plugin` does not exist"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn binary_garbage_and_empty_files_do_not_panic() {
+    for bytes in [&b""[..], b"\0\0\0", b"[[[", b"id = \"\x00\"", b"=\n=\n"] {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(dir.path().join("aoe-plugin.toml"), bytes).unwrap();
+        let (code, _, stderr) = run(plugins().args(["validate", "--path"]).arg(dir.path()));
+        assert_eq!(code, 1, "{bytes:?}: {stderr}");
+    }
+}

@@ -1,0 +1,131 @@
+//! The command line itself: help, version, usage errors, and generated files
+//! (completions, schemas) that must not drift from the binary.
+
+use std::path::Path;
+
+use clap::CommandFactory;
+
+use crate::support::*;
+
+#[test]
+fn cli_definition_is_consistent() {
+    plugins::cli::Cli::command().debug_assert();
+}
+
+#[test]
+fn version_and_help() {
+    let (code, stdout, _) = run(plugins().arg("--version"));
+    assert_eq!(code, 0);
+    assert_eq!(stdout, format!("plugins {}\n", env!("CARGO_PKG_VERSION")));
+    let (code, stdout, _) = run(plugins().arg("--help"));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(
+            "Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run."
+        )
+    );
+    let (code, stdout, _) = run(plugins().args(["validate", "--help"]));
+    assert_eq!(code, 0);
+    for flag in [
+        "--path",
+        "--recursive",
+        "--strict",
+        "--deny-warnings",
+        "--format",
+        "--aoe-api",
+        "--host-version",
+        "Examples:",
+    ] {
+        assert!(stdout.contains(flag), "validate --help lacks {flag}");
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [
+        &["frobnicate"][..],
+        &["validate", "--aoe-api", "13"],
+        &["validate", "--format", "xml"],
+        &["validate", "-A", "plugins::nope"],
+    ] {
+        let (code, stdout, stderr) = run(plugins().args(args));
+        assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
+        assert!(!stderr.is_empty(), "{args:?}");
+    }
+}
+
+/// Compare generated text with a committed file; `SNAPSHOTS=overwrite` rewrites it.
+fn assert_committed(path: &Path, generated: &str, how: &str) {
+    let full = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    if std::env::var_os("SNAPSHOTS").is_some_and(|v| v == "overwrite") {
+        std::fs::create_dir_all(full.parent().unwrap()).unwrap();
+        std::fs::write(&full, generated).unwrap();
+        return;
+    }
+    let committed = std::fs::read_to_string(&full).unwrap_or_default();
+    assert!(
+        committed == generated,
+        "{} is out of date with `{how}`; regenerate with `SNAPSHOTS=overwrite cargo test --test cli`",
+        path.display()
+    );
+}
+
+#[test]
+fn committed_completions_match_the_cli() {
+    for (shell, file) in [
+        ("bash", "plugins.bash"),
+        ("zsh", "_plugins"),
+        ("fish", "plugins.fish"),
+        ("powershell", "_plugins.ps1"),
+        ("elvish", "plugins.elv"),
+    ] {
+        let (code, stdout, _) = run(plugins().args(["completions", shell]));
+        assert_eq!(code, 0);
+        assert!(stdout.contains("validate"), "{shell}");
+        assert_committed(
+            &Path::new("completions").join(file),
+            &stdout,
+            &format!("plugins completions {shell}"),
+        );
+    }
+}
+
+#[test]
+fn bash_completion_script_loads() {
+    let (_, script, _) = run(plugins().args(["completions", "bash"]));
+    let (code, _, stderr) =
+        run(std::process::Command::new("bash")
+            .args(["-c", &format!("{script}\ncomplete -p plugins")]));
+    assert_eq!(code, 0, "{stderr}");
+}
+
+#[test]
+fn committed_schemas_match_the_cli_and_validate_documents() {
+    for api in ["12", "15"] {
+        let (code, stdout, _) = run(plugins().args(["schema", "aoe", "--aoe-api", api]));
+        assert_eq!(code, 0);
+        let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(
+            schema["$schema"],
+            "https://json-schema.org/draft/2020-12/schema"
+        );
+        assert_committed(
+            &Path::new("docs/schema").join(format!("aoe-api{api}.schema.json")),
+            &stdout,
+            "plugins schema aoe",
+        );
+        // Usable by other tools: it accepts a valid manifest and rejects a broken one.
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let good: serde_json::Value =
+            serde_json::to_value(toml::from_str::<toml::Table>(CLEAN_AOE).unwrap()).unwrap();
+        assert!(validator.is_valid(&good));
+        let bad = serde_json::json!({"id": "Bad", "name": "x", "version": "1", "api_version": 1, "panes": []});
+        assert_eq!(
+            validator.iter_errors(&bad).count(),
+            2,
+            "bad id and unknown key"
+        );
+    }
+    let (code, _, stderr) = run(plugins().args(["schema", "protoagent"]));
+    assert_eq!(code, 2, "{stderr}");
+}

@@ -1,0 +1,75 @@
+//! Shared test helpers: the corpus location, running the binary, temp plugin roots.
+
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// `shared/corpus` beside the checkout (CI lays it out so), or `PLUGINS_CORPUS_DIR`.
+pub(crate) fn corpus_dir() -> PathBuf {
+    let dir = std::env::var_os("PLUGINS_CORPUS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"));
+    assert!(
+        dir.join("aoe/SOURCES.md").is_file(),
+        "the shared corpus is missing at {}; set PLUGINS_CORPUS_DIR",
+        dir.display()
+    );
+    dir
+}
+
+/// The `plugins` binary under test, with a clean environment for output stability.
+pub(crate) fn plugins() -> Command {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_plugins"));
+    cmd.env_remove("PLUGINS_HOME")
+        .env_remove("CLICOLOR_FORCE")
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100");
+    cmd
+}
+
+/// Run and capture, returning (exit code, stdout, stderr).
+pub(crate) fn run(cmd: &mut Command) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = cmd.output().expect("plugins runs");
+    (
+        status.code().expect("exited normally"),
+        String::from_utf8(stdout).expect("stdout is UTF-8"),
+        String::from_utf8(stderr).expect("stderr is UTF-8"),
+    )
+}
+
+/// A temp dir holding one aoe plugin root with `manifest` as its `aoe-plugin.toml`.
+pub(crate) fn aoe_root(manifest: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temp dir");
+    std::fs::write(dir.path().join("aoe-plugin.toml"), manifest).expect("write manifest");
+    dir
+}
+
+/// A small, valid aoe manifest that trips no lint when its worker exists.
+pub(crate) const CLEAN_AOE: &str = r#"id = "dev.example.hello"
+name = "Hello"
+version = "0.1.0"
+api_version = 15
+description = "Says hello."
+capabilities = ["runtime.worker"]
+
+[[commands]]
+id = "greet"
+title = "Greet"
+
+[runtime]
+kind = "command"
+command = ["./bin/worker"]
+"#;
+
+/// A plugin root with [`CLEAN_AOE`] and its worker, so validation is silent.
+pub(crate) fn clean_aoe_root() -> tempfile::TempDir {
+    let dir = aoe_root(CLEAN_AOE);
+    std::fs::create_dir(dir.path().join("bin")).unwrap();
+    std::fs::write(dir.path().join("bin/worker"), "#!/bin/sh\n").unwrap();
+    dir
+}

@@ -1,0 +1,498 @@
+//! `plugins validate` on aoe plugins: spans, lints, flags and exit codes.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::*;
+
+/// `validate --format json` with extra args; returns (exit, the single plugin's JSON, source text).
+fn validate_json(root: &Path, extra: &[&str]) -> (i32, Value) {
+    let (code, stdout, stderr) = run(plugins()
+        .args(["validate", "--format", "json", "--path"])
+        .arg(root)
+        .args(extra));
+    assert!(stderr.is_empty(), "{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    (code, doc["plugins"][0].clone())
+}
+
+/// The diagnostics of a plugin as (code, message, labelled text) triples.
+fn diags(plugin: &Value, text: &str) -> Vec<(String, String, String)> {
+    plugin["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let label = d["labels"].get(0).map_or(String::new(), |l| {
+                text[l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize]
+                    .to_owned()
+            });
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+                label,
+            )
+        })
+        .collect()
+}
+
+fn find<'a>(ds: &'a [(String, String, String)], code: &str) -> &'a (String, String, String) {
+    ds.iter()
+        .find(|d| d.0 == code)
+        .unwrap_or_else(|| panic!("no {code} in {ds:#?}"))
+}
+
+fn with(extra: &str) -> String {
+    format!("{CLEAN_AOE}{extra}")
+}
+
+#[test]
+fn a_clean_plugin_is_valid_and_silent() {
+    let dir = clean_aoe_root();
+    let (code, stdout, _) = run(plugins().args(["validate", "--path"]).arg(dir.path()));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("Valid aoe plugin `dev.example.hello` 0.1.0"),
+        "{stdout}"
+    );
+    let (code, plugin) = validate_json(dir.path(), &["--strict"]);
+    assert_eq!(code, 0);
+    assert_eq!(plugin["diagnostics"], Value::Array(vec![]));
+    assert_eq!(plugin["host"]["verdict"], "valid");
+    assert!(
+        plugin["manifest_hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+}
+
+#[test]
+fn the_default_path_is_the_current_directory() {
+    let dir = clean_aoe_root();
+    let (code, stdout, _) = run(plugins().arg("validate").current_dir(dir.path()));
+    assert_eq!(code, 0, "{stdout}");
+}
+
+#[test]
+fn unknown_top_level_key_labels_the_key_and_suggests() {
+    let text = CLEAN_AOE.replace("description =", "descripton =");
+    let dir = aoe_root(&text);
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 1);
+    let ds = diags(&plugin, &text);
+    let d = find(&ds, "plugins::aoe::unknown_key");
+    assert_eq!(d.2, "descripton");
+    assert!(
+        d.1.starts_with("unknown field `descripton`, expected one of `id`, `name`"),
+        "{}",
+        d.1
+    );
+    assert_eq!(
+        plugin["diagnostics"][0]["help"],
+        "did you mean `description`?"
+    );
+    assert_eq!(plugin["host"]["verdict"], "parse");
+}
+
+#[test]
+fn nested_unknown_keys_are_lints_except_in_strict_tables() {
+    let text = with("\n[[ui]]\nslot = \"pane\"\nid = \"p\"\ntitle = \"ignored\"\n");
+    let dir = aoe_root(&text);
+    std::fs::create_dir(dir.path().join("bin")).unwrap();
+    std::fs::write(dir.path().join("bin/worker"), "").unwrap();
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 0, "the host ignores unknown keys in [[ui]]");
+    let ds = diags(&plugin, &text);
+    assert_eq!(find(&ds, "plugins::aoe::ignored_key").2, "title");
+    let (code, _) = validate_json(dir.path(), &["--strict"]);
+    assert_eq!(code, 1, "--strict fails on the lint");
+    let (code, plugin) =
+        validate_json(dir.path(), &["--strict", "-A", "plugins::aoe::ignored_key"]);
+    assert_eq!(
+        (code, plugin["diagnostics"].as_array().unwrap().len()),
+        (0, 0),
+        "--allow drops it"
+    );
+
+    // [[runtime.build]] denies unknown fields, as the host does.
+    let text = CLEAN_AOE.to_owned()
+        + "\n[[runtime.build]]\ncommand = [\"make\"]\nplatform = [\"linux\"]\n";
+    let dir = aoe_root(&text);
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 1);
+    let ds = diags(&plugin, &text);
+    let d = find(&ds, "plugins::aoe::unknown_key");
+    assert_eq!(
+        d.1,
+        "unknown field `platform`, expected `command` or `platforms`"
+    );
+    assert_eq!(
+        plugin["diagnostics"][0]["help"],
+        "did you mean `platforms`?"
+    );
+}
+
+#[test]
+fn missing_keys_label_the_parent_table() {
+    let text = "id = \"a.b\"\nname = \"x\"\nversion = \"1.0.0\"\napi_version = 12\n\n[[commands]]\ntitle = \"t\"\n";
+    let dir = aoe_root(text);
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 1);
+    let ds = diags(&plugin, text);
+    let d = find(&ds, "plugins::aoe::missing_key");
+    assert_eq!(d.1, "missing field `id`");
+    assert_eq!(d.2, "[[commands]]");
+}
+
+#[test]
+fn semantic_errors_label_values_and_keep_the_host_order() {
+    let text = "id = \"a.b\"\nname = \"\"\nversion = \"1.0.0\"\napi_version = 3\nicon = \"Bad Icon\"\n\n[[status]]\nid = \"s\"\n";
+    let dir = aoe_root(text);
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        plugin["host"]["message"],
+        "manifest is invalid:\nname must not be empty\nicon \"Bad Icon\" must be a lucide kebab-case icon name\n\
+         status contributions require api_version >= 4\nicon requires api_version >= 7"
+    );
+    let ds = diags(&plugin, text);
+    assert_eq!(find(&ds, "plugins::aoe::empty").2, "\"\"");
+    assert_eq!(find(&ds, "plugins::aoe::icon").2, "\"Bad Icon\"");
+    let gate = plugin["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["message"] == "status contributions require api_version >= 4")
+        .unwrap();
+    assert_eq!(gate["labels"][1]["text"], "api_version is 3");
+}
+
+#[test]
+fn api_version_too_new_reports_only_the_upgrade() {
+    let text = "id = \"a.b\"\nname = \"x\"\nversion = \"1\"\napi_version = 14\nfuture_key = 1\n";
+    let dir = aoe_root(text);
+    let (code, plugin) = validate_json(dir.path(), &["--aoe-api", "12"]);
+    assert_eq!(code, 1);
+    let ds = diags(&plugin, text);
+    assert_eq!(ds.len(), 1, "{ds:?}");
+    assert_eq!(ds[0].0, "plugins::aoe::unsupported_api_version");
+    assert_eq!(
+        ds[0].1,
+        "manifest targets api_version 14 but this host supports 1..=12; upgrade aoe"
+    );
+    assert_eq!(ds[0].2, "14");
+    // The H15 profile knows api 14 and so reaches the unknown key.
+    let (_, plugin) = validate_json(dir.path(), &["--aoe-api", "15"]);
+    assert_eq!(plugin["host"]["verdict"], "parse");
+}
+
+#[test]
+fn profiles_differ_on_session_message() {
+    let text = CLEAN_AOE
+        .replace(
+            "\"runtime.worker\"]",
+            "\"runtime.worker\", \"session.message\"]",
+        )
+        .replace("api_version = 15", "api_version = 12");
+    let dir = aoe_root(&text);
+    std::fs::create_dir(dir.path().join("bin")).unwrap();
+    std::fs::write(dir.path().join("bin/worker"), "").unwrap();
+    let (code, plugin) = validate_json(dir.path(), &["--aoe-api", "15"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        find(&diags(&plugin, &text), "plugins::aoe::api_gate").1,
+        "the session.message capability requires api_version >= 15"
+    );
+    let (code, plugin) = validate_json(dir.path(), &["--aoe-api", "12"]);
+    assert_eq!(
+        code, 0,
+        "valid on H12, where only install refuses the capability"
+    );
+    assert_eq!(
+        find(&diags(&plugin, &text), "plugins::aoe::unknown_capability").1,
+        "plugin requests capabilities this host does not support: session.message; upgrade aoe"
+    );
+}
+
+#[test]
+fn host_version_checks_aoe_version() {
+    let text = CLEAN_AOE
+        .to_owned()
+        .replace("description", "aoe_version = \">=1.15, <2\"\ndescription");
+    let dir = aoe_root(&text);
+    std::fs::create_dir(dir.path().join("bin")).unwrap();
+    std::fs::write(dir.path().join("bin/worker"), "").unwrap();
+    assert_eq!(
+        validate_json(dir.path(), &["--host-version", "1.19.0"]).0,
+        0
+    );
+    let (code, plugin) = validate_json(dir.path(), &["--host-version", "1.14.0"]);
+    assert_eq!(code, 1);
+    let d = find(&diags(&plugin, &text), "plugins::aoe::host_version").clone();
+    assert_eq!(d.1, "plugin requires aoe >=1.15, <2; this host is 1.14.0");
+    assert_eq!(d.2, "\">=1.15, <2\"");
+    let (code, _, stderr) = run(plugins()
+        .args(["validate", "--host-version", "one.two", "--path"])
+        .arg(dir.path()));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::usage::invalid_argument"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn lints_for_what_breaks_at_run_time() {
+    let text = r#"id = "dev.example.lints"
+name = "Lints"
+version = "one"
+api_version = 1
+capabilities = ["runtime.worker", "runtime.worker"]
+
+[[keybinds]]
+command = "go"
+key = "Alt+K"
+
+[[themes]]
+name = "dracula"
+path = "../themes/d.toml"
+
+[[ui]]
+slot = "pane"
+id = "p"
+
+[runtime]
+kind = "command"
+command = ["../outside/worker"]
+
+[[runtime.build]]
+command = ["/usr/bin/make"]
+"#;
+    let dir = aoe_root(text);
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 0, "all of these are accepted by the host");
+    let ds = diags(&plugin, text);
+    assert_eq!(find(&ds, "plugins::aoe::version_not_semver").2, "\"one\"");
+    assert_eq!(
+        find(&ds, "plugins::aoe::duplicate").1,
+        "duplicate capability \"runtime.worker\""
+    );
+    assert_eq!(find(&ds, "plugins::aoe::keybind_chord").2, "\"Alt+K\"");
+    assert_eq!(find(&ds, "plugins::aoe::theme_name").2, "\"dracula\"");
+    assert!(
+        find(&ds, "plugins::aoe::theme_path")
+            .1
+            .contains("contains `..`")
+    );
+    assert_eq!(find(&ds, "plugins::aoe::doc_gate").2, "capabilities");
+    assert!(
+        ds.iter()
+            .any(|d| d.0 == "plugins::aoe::doc_gate" && d.2 == "\"pane\""),
+        "{ds:#?}"
+    );
+    assert!(
+        find(&ds, "plugins::aoe::entrypoint")
+            .1
+            .contains("escapes the plugin directory")
+    );
+    assert_eq!(
+        find(&ds, "plugins::aoe::build_program").2,
+        "\"/usr/bin/make\""
+    );
+    assert_eq!(validate_json(dir.path(), &["--deny-warnings"]).0, 1);
+}
+
+#[test]
+fn release_binary_lints_and_install_refusals() {
+    let text = r#"id = "dev.example.rb"
+name = "RB"
+version = "1.0.0"
+api_version = 12
+
+[runtime]
+kind = "release-binary"
+asset = "worker-${target}.tar.gz"
+build = []
+"#;
+    let dir = aoe_root(text);
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 0);
+    let ds = diags(&plugin, text);
+    assert_eq!(
+        find(&ds, "plugins::aoe::archive_without_bin").1,
+        "a release-binary archive asset must set `bin`"
+    );
+    assert!(
+        ds.iter()
+            .filter(|d| d.0 == "plugins::aoe::asset_template")
+            .count()
+            == 2,
+        "{ds:#?}"
+    );
+    assert_eq!(find(&ds, "plugins::aoe::ignored_key").2, "build");
+
+    let text = text.replace("build = []", "bin = \"../escape\"");
+    let dir = aoe_root(&text);
+    let (_, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(
+        find(&diags(&plugin, &text), "plugins::aoe::bin_path").1,
+        "plugin path \"../escape\" must be a relative path inside the plugin (no absolute path or `..`)"
+    );
+}
+
+#[test]
+fn tree_refusals_symlinks_and_shipped_build_dir() {
+    let dir = clean_aoe_root();
+    std::fs::create_dir(dir.path().join(".aoe-build")).unwrap();
+    std::fs::create_dir(dir.path().join("assets")).unwrap();
+    std::os::unix::fs::symlink("/etc/hostname", dir.path().join("assets/escape")).unwrap();
+    std::os::unix::fs::symlink("../bin/worker", dir.path().join("assets/inside")).unwrap();
+    // Symlinks under .git and the root .aoe-build are not part of the hashed tree.
+    std::fs::create_dir(dir.path().join(".git")).unwrap();
+    std::os::unix::fs::symlink("/", dir.path().join(".git/ignored")).unwrap();
+    std::os::unix::fs::symlink("/", dir.path().join(".aoe-build/ignored")).unwrap();
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 0, "only install refuses these");
+    let all = plugin["diagnostics"].as_array().unwrap();
+    let messages: Vec<&str> = all.iter().map(|d| d["message"].as_str().unwrap()).collect();
+    assert_eq!(
+        messages,
+        [
+            "plugin source ships the reserved build-output directory \".aoe-build\"; it must only be produced by build steps, not committed",
+            "plugin tree contains a symlink (assets/escape); symlinks are not allowed in a hashed tree",
+            "plugin tree contains a symlink (assets/inside); symlinks are not allowed in a hashed tree",
+        ]
+    );
+    assert_eq!(
+        all[1]["help"],
+        "it also points outside the plugin directory"
+    );
+    assert_ne!(all[2]["help"], all[1]["help"]);
+}
+
+#[test]
+fn entrypoint_symlink_escape_is_caught() {
+    let dir = aoe_root(CLEAN_AOE);
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("worker"), "").unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("bin")).unwrap();
+    let (_, plugin) = validate_json(dir.path(), &[]);
+    let ds = diags(&plugin, CLEAN_AOE);
+    assert!(
+        find(&ds, "plugins::aoe::entrypoint")
+            .1
+            .contains("resolves outside the plugin directory"),
+        "{ds:#?}"
+    );
+}
+
+#[test]
+fn reserved_namespace_can_be_asserted_featured() {
+    let text = CLEAN_AOE.replace("dev.example.hello", "agent-of-empires.hello");
+    let dir = aoe_root(&text);
+    std::fs::create_dir(dir.path().join("bin")).unwrap();
+    std::fs::write(dir.path().join("bin/worker"), "").unwrap();
+    let (code, plugin) = validate_json(dir.path(), &["--strict"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        find(&diags(&plugin, &text), "plugins::aoe::reserved_namespace").2,
+        "\"agent-of-empires.hello\""
+    );
+    assert_eq!(validate_json(dir.path(), &["--strict", "--featured"]).0, 0);
+}
+
+#[test]
+fn recursive_discovery_and_exit_codes() {
+    let parent = tempfile::tempdir().unwrap();
+    for (name, manifest) in [("b-bad", "id = \"Bad\""), ("a-good", CLEAN_AOE)] {
+        let root = parent.path().join("plugins").join(name);
+        std::fs::create_dir_all(&root).unwrap();
+        std::fs::write(root.join("aoe-plugin.toml"), manifest).unwrap();
+    }
+    std::fs::create_dir_all(parent.path().join("plugins/node_modules/x")).unwrap();
+    std::fs::write(
+        parent.path().join("plugins/node_modules/x/aoe-plugin.toml"),
+        "bad",
+    )
+    .unwrap();
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "-r", "--format", "json", "--path"])
+        .arg(parent.path()));
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let roots: Vec<&str> = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["root"].as_str().unwrap())
+        .collect();
+    assert_eq!(roots.len(), 2, "node_modules is skipped: {roots:?}");
+    assert!(
+        roots[0].ends_with("plugins/a-good") && roots[1].ends_with("plugins/b-bad"),
+        "{roots:?}"
+    );
+    assert_eq!(doc["summary"]["invalid"], 1);
+    assert_eq!(doc["valid"], false);
+
+    let empty = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(plugins()
+        .args(["validate", "-r", "--path"])
+        .arg(empty.path()));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("plugins::usage::no_plugins"), "{stderr}");
+}
+
+#[test]
+fn a_manifest_file_path_names_its_root() {
+    let dir = clean_aoe_root();
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "--path"])
+        .arg(dir.path().join("aoe-plugin.toml")));
+    assert_eq!(code, 0, "{stdout}");
+}
+
+#[test]
+fn installed_plugins_by_id_from_the_home() {
+    let home = tempfile::tempdir().unwrap();
+    let root = home.path().join("plugins/dev.example.hello");
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    std::fs::write(root.join("aoe-plugin.toml"), CLEAN_AOE).unwrap();
+    std::fs::write(root.join("bin/worker"), "").unwrap();
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "dev.example.hello"])
+        .env("PLUGINS_HOME", home.path()));
+    assert_eq!(code, 0, "{stdout}");
+    let (code, _, stderr) = run(plugins()
+        .args(["validate", "--home"])
+        .arg(home.path())
+        .arg("dev.example.nope"));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugin `dev.example.nope` is not installed"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("plugins::usage::not_installed"), "{stderr}");
+}
+
+#[test]
+fn forced_dialect_and_unsupported_dialects() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("protoagent.plugin.yaml"), "id: x\n").unwrap();
+    let (code, plugin) = validate_json(dir.path(), &[]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        plugin["diagnostics"][0]["code"],
+        "plugins::dialect::unsupported"
+    );
+    let (code, plugin) = validate_json(dir.path(), &["--dialect", "aoe"]);
+    assert_eq!(code, 1);
+    assert_eq!(plugin["diagnostics"][0]["code"], "plugins::file::missing");
+    assert!(
+        plugin["diagnostics"][0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("no aoe-plugin.toml at ")
+    );
+}
