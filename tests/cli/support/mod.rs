@@ -49,22 +49,9 @@ pub(crate) fn aoe_root(manifest: &str) -> tempfile::TempDir {
     dir
 }
 
-/// A small, valid aoe manifest that trips no lint when its worker exists.
-pub(crate) const CLEAN_AOE: &str = r#"id = "dev.example.hello"
-name = "Hello"
-version = "0.1.0"
-api_version = 15
-description = "Says hello."
-capabilities = ["runtime.worker"]
-
-[[commands]]
-id = "greet"
-title = "Greet"
-
-[runtime]
-kind = "command"
-command = ["./bin/worker"]
-"#;
+/// A small, valid aoe manifest that trips no lint when its worker exists
+/// (the `tests/fixtures/aoe/hello` plugin README.md validates).
+pub(crate) const CLEAN_AOE: &str = include_str!("../../fixtures/aoe/hello/aoe-plugin.toml");
 
 /// A plugin root with [`CLEAN_AOE`] and its worker, so validation is silent.
 pub(crate) fn clean_aoe_root() -> tempfile::TempDir {
