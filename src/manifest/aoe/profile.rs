@@ -3,6 +3,8 @@
 //! H12 is aoe 1.14.0 (`API_VERSION = 12`), H15 is aoe 1.19.0 (`API_VERSION = 15`).
 //! They differ in capabilities (§4), gates (§5), UI slots (§12) and setting types (§9).
 
+use std::sync::LazyLock;
+
 /// A host profile: which aoe release to validate against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum Profile {
@@ -11,123 +13,120 @@ pub enum Profile {
     H15,
 }
 
-const CAPABILITIES_H12: &[&str] = &[
-    "runtime.worker",
-    "session.read",
-    "session.write",
-    "config.read",
-    "config.write",
-    "process.spawn",
-    "net",
-    "fs.read",
-    "fs.write",
-    "clipboard.read",
-    "clipboard.write",
-    "notifications",
-    "browser_open",
-    "composer.read",
-    "composer.write",
-    "acp.capabilities.read",
-    "acp.capabilities.probe",
-    "session.create",
-    "session.prompt",
-    "session.unattended",
+/// Which profiles a closed-set member exists on.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum On {
+    Both,
+    H12Only,
+    H15Only,
+}
+
+use On::{Both, H12Only, H15Only};
+
+/// `KNOWN_CAPABILITIES` (§4), in the host's order.
+const CAPABILITIES: &[(&str, On)] = &[
+    ("runtime.worker", Both),
+    ("session.read", Both),
+    ("session.write", Both),
+    ("config.read", Both),
+    ("config.write", Both),
+    ("process.spawn", Both),
+    ("net", Both),
+    ("fs.read", Both),
+    ("fs.write", Both),
+    ("clipboard.read", Both),
+    ("clipboard.write", Both),
+    ("notifications", Both),
+    ("browser_open", Both),
+    ("composer.read", Both),
+    ("composer.write", Both),
+    ("acp.capabilities.read", Both),
+    ("acp.capabilities.probe", Both),
+    ("session.create", Both),
+    ("session.prompt", Both),
+    ("session.unattended", Both),
+    ("session.message", H15Only),
 ];
 
-const CAPABILITIES_H15: &[&str] = &[
-    "runtime.worker",
-    "session.read",
-    "session.write",
-    "config.read",
-    "config.write",
-    "process.spawn",
-    "net",
-    "fs.read",
-    "fs.write",
-    "clipboard.read",
-    "clipboard.write",
-    "notifications",
-    "browser_open",
-    "composer.read",
-    "composer.write",
-    "acp.capabilities.read",
-    "acp.capabilities.probe",
-    "session.create",
-    "session.prompt",
-    "session.unattended",
-    "session.message",
+/// `UiSlot` (§12), in declaration order.
+const SLOTS: &[(&str, On)] = &[
+    ("status-bar", Both),
+    ("row-badge", Both),
+    ("row-column", Both),
+    ("sort-key", Both),
+    ("filter-facet", Both),
+    ("card", Both),
+    ("pane", Both),
+    ("composer-action", Both),
+    ("detail-badge", Both),
+    ("settings-page", H12Only),
+    ("tool-card-badge", H12Only),
+    ("home-pane", H15Only),
+    ("notification", Both),
 ];
 
-const SLOTS_H12: &[&str] = &[
-    "status-bar",
-    "row-badge",
-    "row-column",
-    "sort-key",
-    "filter-facet",
-    "card",
-    "pane",
-    "composer-action",
-    "detail-badge",
-    "settings-page",
-    "tool-card-badge",
-    "notification",
+/// `SettingType` (§9); `dynamic_multi_select` is a field type only.
+const SETTING_TYPES: &[(&str, On)] = &[
+    ("string", Both),
+    ("bool", Both),
+    ("integer", Both),
+    ("select", Both),
+    ("dynamic_select", Both),
+    ("object_list", Both),
+    ("cron", Both),
+    ("string_list", H15Only),
 ];
 
-const SLOTS_H15: &[&str] = &[
-    "status-bar",
-    "row-badge",
-    "row-column",
-    "sort-key",
-    "filter-facet",
-    "card",
-    "pane",
-    "composer-action",
-    "detail-badge",
-    "home-pane",
-    "notification",
+/// `ObjectFieldType` (§9); `object_list` is a setting type only.
+const FIELD_TYPES: &[(&str, On)] = &[
+    ("string", Both),
+    ("bool", Both),
+    ("integer", Both),
+    ("select", Both),
+    ("dynamic_select", Both),
+    ("dynamic_multi_select", Both),
+    ("cron", Both),
+    ("string_list", H15Only),
 ];
 
-const SETTING_TYPES_H12: &[&str] = &[
-    "string",
-    "bool",
-    "integer",
-    "select",
-    "dynamic_select",
-    "object_list",
-    "cron",
-];
+/// The closed sets of one profile, selected once from the tables above.
+struct Sets {
+    capabilities: Vec<&'static str>,
+    slots: Vec<&'static str>,
+    setting_types: Vec<&'static str>,
+    field_types: Vec<&'static str>,
+}
 
-const SETTING_TYPES_H15: &[&str] = &[
-    "string",
-    "bool",
-    "integer",
-    "select",
-    "dynamic_select",
-    "object_list",
-    "cron",
-    "string_list",
-];
+impl Sets {
+    fn of(profile: Profile) -> Sets {
+        let select = |table: &[(&'static str, On)]| -> Vec<&'static str> {
+            table
+                .iter()
+                .filter(|(_, on)| match on {
+                    Both => true,
+                    H12Only => profile == Profile::H12,
+                    H15Only => profile == Profile::H15,
+                })
+                .map(|(name, _)| *name)
+                .collect()
+        };
+        Sets {
+            capabilities: select(CAPABILITIES),
+            slots: select(SLOTS),
+            setting_types: select(SETTING_TYPES),
+            field_types: select(FIELD_TYPES),
+        }
+    }
+}
 
-const FIELD_TYPES_H12: &[&str] = &[
-    "string",
-    "bool",
-    "integer",
-    "select",
-    "dynamic_select",
-    "dynamic_multi_select",
-    "cron",
-];
-
-const FIELD_TYPES_H15: &[&str] = &[
-    "string",
-    "bool",
-    "integer",
-    "select",
-    "dynamic_select",
-    "dynamic_multi_select",
-    "cron",
-    "string_list",
-];
+fn sets(profile: Profile) -> &'static Sets {
+    static H12: LazyLock<Sets> = LazyLock::new(|| Sets::of(Profile::H12));
+    static H15: LazyLock<Sets> = LazyLock::new(|| Sets::of(Profile::H15));
+    match profile {
+        Profile::H12 => &H12,
+        Profile::H15 => &H15,
+    }
+}
 
 /// `option_source` values (both profiles).
 pub const OPTION_SOURCES: &[&str] = &[
@@ -246,32 +245,20 @@ impl Profile {
     }
 
     pub fn capabilities(self) -> &'static [&'static str] {
-        match self {
-            Profile::H12 => CAPABILITIES_H12,
-            Profile::H15 => CAPABILITIES_H15,
-        }
+        &sets(self).capabilities
     }
 
     pub fn slots(self) -> &'static [&'static str] {
-        match self {
-            Profile::H12 => SLOTS_H12,
-            Profile::H15 => SLOTS_H15,
-        }
+        &sets(self).slots
     }
 
     /// Setting types, canonical names (`boolean` is accepted as an alias of `bool`).
     pub fn setting_types(self) -> &'static [&'static str] {
-        match self {
-            Profile::H12 => SETTING_TYPES_H12,
-            Profile::H15 => SETTING_TYPES_H15,
-        }
+        &sets(self).setting_types
     }
 
     pub fn field_types(self) -> &'static [&'static str] {
-        match self {
-            Profile::H12 => FIELD_TYPES_H12,
-            Profile::H15 => FIELD_TYPES_H15,
-        }
+        &sets(self).field_types
     }
 
     /// Slots whose entries belong to one session (`UiSlot::is_per_session`).
@@ -326,5 +313,23 @@ impl Profile {
             (Profile::H12, "home-pane") => Some("added in api_version 13 (aoe >= 1.19)"),
             _ => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn profiles_differ_where_the_spec_says() {
+        assert_eq!(Profile::H12.capabilities().len(), 20);
+        assert_eq!(Profile::H15.capabilities().len(), 21);
+        assert!(Profile::H12.slots().contains(&"settings-page"));
+        assert!(!Profile::H15.slots().contains(&"settings-page"));
+        assert!(Profile::H15.slots().contains(&"home-pane"));
+        assert!(!Profile::H12.setting_types().contains(&"string_list"));
+        assert!(Profile::H15.field_types().contains(&"string_list"));
+        assert!(Profile::H12.is_per_session("tool-card-badge"));
+        assert!(!Profile::H15.is_per_session("tool-card-badge"));
     }
 }

@@ -30,9 +30,7 @@ pub fn parse(text: &str, profile: Profile) -> Result<Manifest, toml::de::Error> 
 pub trait Set {
     fn variants(profile: Profile) -> &'static [&'static str];
     /// Spellings accepted as aliases, mapped to their canonical name.
-    fn aliases() -> &'static [(&'static str, &'static str)] {
-        &[]
-    }
+    fn aliases() -> &'static [(&'static str, &'static str)];
 }
 
 /// A string restricted to a profile-dependent closed set, with serde's
@@ -84,43 +82,30 @@ impl<S: Set> Default for Closed<S> {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SlotSet;
-impl Set for SlotSet {
-    fn variants(profile: Profile) -> &'static [&'static str] {
-        profile.slots()
-    }
+/// Declare a closed set: its marker type, its members per profile, its aliases.
+macro_rules! closed_set {
+    ($name:ident, $variants:expr, $aliases:expr) => {
+        #[derive(Clone, Debug, PartialEq, Eq)]
+        pub struct $name;
+        impl Set for $name {
+            fn variants(profile: Profile) -> &'static [&'static str] {
+                ($variants)(profile)
+            }
+            fn aliases() -> &'static [(&'static str, &'static str)] {
+                $aliases
+            }
+        }
+    };
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SettingTypeSet;
-impl Set for SettingTypeSet {
-    fn variants(profile: Profile) -> &'static [&'static str] {
-        profile.setting_types()
-    }
-    fn aliases() -> &'static [(&'static str, &'static str)] {
-        &[("boolean", "bool")]
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct FieldTypeSet;
-impl Set for FieldTypeSet {
-    fn variants(profile: Profile) -> &'static [&'static str] {
-        profile.field_types()
-    }
-    fn aliases() -> &'static [(&'static str, &'static str)] {
-        &[("boolean", "bool")]
-    }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct OptionSourceSet;
-impl Set for OptionSourceSet {
-    fn variants(_: Profile) -> &'static [&'static str] {
-        profile::OPTION_SOURCES
-    }
-}
+closed_set!(SlotSet, Profile::slots, &[]);
+closed_set!(
+    SettingTypeSet,
+    Profile::setting_types,
+    &[("boolean", "bool")]
+);
+closed_set!(FieldTypeSet, Profile::field_types, &[("boolean", "bool")]);
+closed_set!(OptionSourceSet, |_| profile::OPTION_SOURCES, &[]);
 
 pub type Slot = Closed<SlotSet>;
 pub type SettingType = Closed<SettingTypeSet>;
