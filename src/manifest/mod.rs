@@ -3,6 +3,7 @@
 pub mod aoe;
 pub mod doc;
 pub mod format;
+pub mod pyval;
 pub mod schema;
 
 use std::path::Path;

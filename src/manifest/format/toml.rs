@@ -1,30 +1,10 @@
-//! Source formats: parse text into the spanned [`Node`] tree.
-//!
-//! Only TOML is wired in so far; JSON (aworld) and YAML (protoagent) add an
-//! adapter here that produces the same tree.
+//! TOML, parsed with the `toml` crate (the parser aoe itself uses).
 
-use toml::de::{DeTable, DeValue};
+use ::toml::de::{DeTable, DeValue};
 
-use super::doc::{Entry, Node, Value};
+use super::SyntaxError;
 use crate::diagnostic::Span;
-
-/// A manifest's serialization format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    Toml,
-    Json,
-    Yaml,
-}
-
-/// A syntax error with the host parser's own message and, where known, its span.
-#[derive(Clone, Debug)]
-pub struct SyntaxError {
-    /// The parser's message without location prefix.
-    pub message: String,
-    /// The parser's full `Display` text (what hosts embed in their errors).
-    pub display: String,
-    pub span: Option<Span>,
-}
+use crate::manifest::doc::{Entry, Node, Value};
 
 /// Parse TOML into a [`Node`] tree. The `toml` crate bounds nesting depth, so a
 /// nesting bomb is a syntax error here, not a stack overflow.
