@@ -50,6 +50,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Warnings fail validation too (exit 1)')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Warnings fail validation too (exit 1)')
             [CompletionResult]::new('--featured', '--featured', [CompletionResultType]::ParameterName, 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)')
+            [CompletionResult]::new('--bundled', '--bundled', [CompletionResultType]::ParameterName, 'Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

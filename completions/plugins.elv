@@ -46,6 +46,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --strict 'Warnings fail validation too (exit 1)'
             cand --deny-warnings 'Warnings fail validation too (exit 1)'
             cand --featured 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)'
+            cand --bundled 'Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)'
             cand -q 'Print only problems (no status lines for clean plugins, no summary)'
             cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
             cand -h 'Print help (see more with ''--help'')'

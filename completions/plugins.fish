@@ -52,6 +52,7 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s r -l recursive -d 'Find every plugin root below each --path'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l strict -l deny-warnings -d 'Warnings fail validation too (exit 1)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l featured -d 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l bundled -d 'Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'

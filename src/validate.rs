@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::error::{Error, Result};
-use crate::manifest::{Dialect, HostClass, Outcome, aoe};
+use crate::manifest::{Dialect, HostClass, Outcome, aoe, aworld};
 
 /// Manifests larger than this are refused unread.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -30,6 +30,7 @@ pub struct ValidateOptions {
     /// Force a dialect instead of detecting it from the manifest name.
     pub dialect: Option<Dialect>,
     pub aoe: aoe::Options,
+    pub aworld: aworld::Options,
     /// Warnings fail validation.
     pub strict: bool,
     /// Codes to drop entirely.
@@ -147,6 +148,11 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
         );
     };
     let manifest = root.join(dialect.spec().manifest);
+    if dialect == Dialect::Aworld && !manifest.exists() {
+        let (mut outcome, _) = aworld::validate_legacy(root);
+        apply_policy(&mut outcome.diagnostics, opts);
+        return report(root, Some(dialect), root.to_path_buf(), None, None, outcome);
+    }
     let text = match read_manifest(&manifest, dialect) {
         Ok(text) => text,
         Err((d, lossy)) => {
@@ -163,7 +169,8 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
     let hash = manifest_hash(text.as_bytes());
     let mut outcome = match dialect {
         Dialect::Aoe => aoe::validate(&text, Some(root), &opts.aoe),
-        Dialect::Aworld | Dialect::Protoagent => Outcome::file_error(
+        Dialect::Aworld => aworld::validate(&text, root, &opts.aworld).0,
+        Dialect::Protoagent => Outcome::file_error(
             Diagnostic::new(
                 Code::DialectUnsupported,
                 format!("validating `{dialect}` plugins is not implemented yet"),
@@ -257,13 +264,24 @@ fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Dia
             ));
         }
     };
-    if meta.file_type().is_symlink() {
-        return Err(
-            Diagnostic::new(Code::FileSymlink, format!("{name} is a symlink")).with_help(
-                "hosts refuse symlinks in a plugin tree; commit the manifest as a regular file",
-            ),
-        );
-    }
+    // aoe refuses symlinks anywhere in a plugin tree; the Python hosts read through them.
+    let meta = if meta.file_type().is_symlink() {
+        if dialect == Dialect::Aoe {
+            return Err(
+                Diagnostic::new(Code::FileSymlink, format!("{name} is a symlink")).with_help(
+                    "aoe refuses symlinks in a plugin tree; commit the manifest as a regular file",
+                ),
+            );
+        }
+        path.metadata().map_err(|e| {
+            Diagnostic::new(
+                Code::FileMissing,
+                format!("{name} is a dangling symlink: {e}"),
+            )
+        })?
+    } else {
+        meta
+    };
     if !meta.is_file() {
         return Err(Diagnostic::new(
             Code::FileNotRegular,

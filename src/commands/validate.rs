@@ -70,6 +70,9 @@ pub struct ValidateArgs {
     /// Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)
     #[arg(long)]
     pub featured: bool,
+    /// Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)
+    #[arg(long)]
+    pub bundled: bool,
     /// Output format
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
@@ -104,6 +107,9 @@ fn options(args: &ValidateArgs) -> Result<ValidateOptions> {
             profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
             host_version,
             featured: args.featured,
+        },
+        aworld: crate::manifest::aworld::Options {
+            bundled: args.bundled,
         },
         strict: args.strict,
         allow,

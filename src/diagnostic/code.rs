@@ -43,6 +43,7 @@ codes! {
     FileNotUtf8 => "plugins::file::not_utf8", Error, "the manifest is not valid UTF-8";
     // Format-level syntax.
     SyntaxToml => "plugins::syntax::toml", Error, "the manifest is not valid TOML";
+    SyntaxJson => "plugins::syntax::json", Error, "the manifest is not valid JSON (Python `json.loads` rules)";
     // aoe: forward-compatibility gate and structural pass (the host's Parse class).
     AoeUnsupportedApiVersion => "plugins::aoe::unsupported_api_version", Error, "`api_version` is newer than the host profile supports";
     AoeUnknownKey => "plugins::aoe::unknown_key", Error, "a key the host rejects (top level, `[[screenshots]]`, `[[runtime.build]]`)";
@@ -87,6 +88,27 @@ codes! {
     AoeAssetTemplate => "plugins::aoe::asset_template", Warning, "a release-binary asset template that installs but cannot launch, or uses `${target}`";
     AoeMissingFile => "plugins::aoe::missing_file", Warning, "a screenshot or icon asset path that does not exist in the plugin tree";
     AoeSchemaDisagrees => "plugins::aoe::schema_disagrees", Warning, "the JSON Schema rejects what the host's parser accepts (report this as a bug)";
+    // aworld: the host loader and `validate` (errors), in the host's order.
+    AworldNotObject => "plugins::aworld::not_object", Error, "the manifest's top level is not a JSON object";
+    AworldMissingField => "plugins::aworld::missing_field", Error, "`id` or `version` is missing, or an entrypoint has no `id`";
+    AworldNotMapping => "plugins::aworld::not_mapping", Error, "`entrypoints`, `source`, `policy`, `metadata` or `permissions` is not an object";
+    AworldNotList => "plugins::aworld::not_list", Error, "`dependencies` or `conflicts` is not a list";
+    AworldEntrypointNotObject => "plugins::aworld::entrypoint_not_object", Error, "an entrypoint is not an object";
+    AworldDuplicateEntrypoint => "plugins::aworld::duplicate_entrypoint", Error, "two entrypoints of one kind share an `id`";
+    AworldTypeError => "plugins::aworld::type_error", Error, "a value the loader iterates, hashes or joins has a type Python rejects";
+    AworldEscapesRoot => "plugins::aworld::escapes_root", Error, "an entrypoint `target` resolves outside the plugin root";
+    AworldPathError => "plugins::aworld::path_error", Error, "an entrypoint `target` cannot be resolved (symlink loop, NUL byte)";
+    AworldNoPlugin => "plugins::aworld::no_plugin", Error, "neither `.aworld-plugin/plugin.json` nor a legacy `agents/` or `skills/` directory";
+    AworldReservedName => "plugins::aworld::reserved_name", Error, "a top-level command name or alias the host reserves for itself";
+    // aworld: lints (the schema's view, and what the runtime skips).
+    AworldSchema => "plugins::aworld::schema", Warning, "`plugin.schema.json` rejects what the host's loader accepts";
+    AworldShadowedName => "plugins::aworld::shadowed_name", Warning, "a top-level command name a bundled command already takes, so it never registers";
+    AworldHookPoint => "plugins::aworld::hook_point", Warning, "a hook without `metadata.hook_point` (the plugin is skipped at run time) or with one the host never emits";
+    AworldHookPriority => "plugins::aworld::hook_priority", Warning, "a hook `metadata.priority` that `int()` rejects (the plugin is skipped at run time)";
+    AworldContextPhases => "plugins::aworld::context_phases", Warning, "a context's `metadata.phases` is not a list or names an unknown phase (the plugin is skipped)";
+    AworldMissingTarget => "plugins::aworld::missing_target", Warning, "an entrypoint needs a `target` it lacks, or its target file does not exist";
+    AworldUnknownKind => "plugins::aworld::unknown_kind", Warning, "an entrypoint kind no host loader consumes (only indexed)";
+    AworldLegacyUndiscovered => "plugins::aworld::legacy_undiscovered", Warning, "a legacy root that `validate` accepts but run-time discovery never loads";
     // Running the command (exit code 2).
     UsagePathNotFound => "plugins::usage::path_not_found", Error, "a `--path` does not exist";
     UsageNoPlugins => "plugins::usage::no_plugins", Error, "`--recursive` found no plugin root under a path";

@@ -85,6 +85,27 @@ impl Pointer {
         Pointer(segs)
     }
 
+    /// Where a pointer lands, for messages: `settings[0].fields[1]`.
+    pub fn dotted(&self) -> String {
+        let mut out = String::new();
+        for seg in &self.0 {
+            match seg {
+                Seg::Key(k) => {
+                    if !out.is_empty() {
+                        out.push('.');
+                    }
+                    out.push_str(k);
+                }
+                Seg::Index(i) => out.push_str(&format!("[{i}]")),
+            }
+        }
+        if out.is_empty() {
+            "the top level".into()
+        } else {
+            out
+        }
+    }
+
     pub fn parent(&self) -> Option<Pointer> {
         let (_, rest) = self.0.split_last()?;
         Some(Pointer(rest.to_vec()))

@@ -1,6 +1,7 @@
 //! Plugin manifests: dialects, formats, the spanned value tree and per-dialect rules.
 
 pub mod aoe;
+pub mod aworld;
 pub mod doc;
 pub mod format;
 pub mod pyval;
@@ -59,11 +60,17 @@ impl Dialect {
     }
 
     /// The dialects whose manifest exists (as any kind of entry) under `root`.
+    /// Without any manifest, an `agents/` or `skills/` directory makes an AWorld
+    /// legacy root.
     pub fn detect(root: &Path) -> Vec<Dialect> {
-        Dialect::ALL
+        let found: Vec<Dialect> = Dialect::ALL
             .into_iter()
             .filter(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
-            .collect()
+            .collect();
+        if found.is_empty() && aworld::is_legacy_root(root) {
+            return vec![Dialect::Aworld];
+        }
+        found
     }
 
     /// The dialect whose manifest file is named like `path`'s last components.

@@ -6,6 +6,8 @@ mod bad_input;
 mod cli;
 mod codes;
 mod corpus_aoe;
+mod corpus_aworld;
 mod docs;
 mod formats;
 mod validate_aoe;
+mod validate_aworld;

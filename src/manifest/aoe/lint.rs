@@ -57,7 +57,7 @@ fn walk_keys(node: &Node, schema: &serde_json::Value, at: &Pointer, out: &mut Ve
                         let place = if at.0.is_empty() {
                             "the top level".to_owned()
                         } else {
-                            super::dotted(at)
+                            at.dotted()
                         };
                         let f = Finding::new(
                             Code::AoeIgnoredKey,

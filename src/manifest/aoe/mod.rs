@@ -14,7 +14,7 @@ use std::sync::LazyLock;
 
 use self::profile::Profile;
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
-use crate::manifest::doc::{Node, Pointer};
+use crate::manifest::doc::Node;
 use crate::manifest::schema::{Problem, SchemaError};
 use crate::manifest::{Finding, HostClass, Outcome, format, schema as json_schema};
 use crate::ptr;
@@ -197,27 +197,6 @@ fn expected(items: &[String]) -> String {
     }
 }
 
-/// Where a pointer lands, for messages: `settings[0].fields[1]`.
-fn dotted(p: &Pointer) -> String {
-    let mut out = String::new();
-    for seg in &p.0 {
-        match seg {
-            crate::manifest::doc::Seg::Key(k) => {
-                if !out.is_empty() {
-                    out.push('.');
-                }
-                out.push_str(k);
-            }
-            crate::manifest::doc::Seg::Index(i) => out.push_str(&format!("[{i}]")),
-        }
-    }
-    if out.is_empty() {
-        "the top level".into()
-    } else {
-        out
-    }
-}
-
 /// Map a JSON Schema error to a finding with serde's wording, as the host prints it.
 fn structural_finding(
     e: SchemaError,
@@ -268,7 +247,7 @@ fn structural_finding(
         .on_key()
         .label(format!(
             "`{key}` is required in {}",
-            dotted(&e.at.parent().unwrap_or_default())
+            e.at.parent().unwrap_or_default().dotted()
         )),
         Problem::Type(expected) => {
             let expected: Vec<&str> = expected.iter().map(|t| json_type_name(t)).collect();

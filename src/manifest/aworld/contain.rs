@@ -1,0 +1,137 @@
+//! AWorld's containment rule (`PluginResourceResolver.resolve_asset`, spec `aworld.md` §4.5):
+//! `(root / target).resolve()` must be the root or below it. Resolution is
+//! Python's non-strict `Path.resolve()`: symlinks are followed component by
+//! component, `..` applies *after* a symlink (physically), missing components are
+//! kept as written, and an absolute target replaces the root.
+
+use std::collections::VecDeque;
+use std::ffi::OsString;
+use std::path::{Component, Path, PathBuf};
+
+/// Links followed before declaring a loop (Linux's own limit is 40).
+const MAX_LINKS: usize = 40;
+
+/// Why a target could not be resolved.
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum ResolveError {
+    /// Python 3.11: `RuntimeError: Symlink loop from '<path>'`.
+    Loop(PathBuf),
+    /// `ValueError: embedded null byte`.
+    Nul,
+}
+
+/// Resolve `target` against the canonical `root` the way Python does.
+pub(super) fn resolve(root: &Path, target: &str) -> Result<PathBuf, ResolveError> {
+    if target.contains('\0') {
+        return Err(ResolveError::Nul);
+    }
+    let joined = root.join(target);
+    let mut pending: VecDeque<OsString> = VecDeque::new();
+    for c in joined.components() {
+        match c {
+            Component::Normal(n) => pending.push_back(n.to_os_string()),
+            Component::ParentDir => pending.push_back("..".into()),
+            Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
+        }
+    }
+    let mut resolved = PathBuf::from("/");
+    let mut links = 0;
+    while let Some(part) = pending.pop_front() {
+        if part == ".." {
+            resolved.pop();
+            continue;
+        }
+        let candidate = resolved.join(&part);
+        match std::fs::read_link(&candidate) {
+            Ok(link) => {
+                links += 1;
+                if links > MAX_LINKS {
+                    return Err(ResolveError::Loop(candidate));
+                }
+                if link.is_absolute() {
+                    resolved = PathBuf::from("/");
+                }
+                for c in link.components().rev() {
+                    match c {
+                        Component::Normal(n) => pending.push_front(n.to_os_string()),
+                        Component::ParentDir => pending.push_front("..".into()),
+                        Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
+                    }
+                }
+            }
+            Err(_) => resolved = candidate,
+        }
+    }
+    Ok(resolved)
+}
+
+/// Whether `path` is `root` or below it, component-wise.
+pub(super) fn inside(root: &Path, path: &Path) -> bool {
+    path.starts_with(root)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::fs::symlink;
+
+    fn fixture() -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("plug");
+        std::fs::create_dir_all(root.join("commands")).unwrap();
+        std::fs::create_dir_all(dir.path().join("outside/deep")).unwrap();
+        let root = root.canonicalize().unwrap();
+        (dir, root)
+    }
+
+    fn escapes(root: &Path, target: &str) -> bool {
+        !inside(root, &resolve(root, target).unwrap())
+    }
+
+    #[test]
+    fn the_spec_table() {
+        let (dir, root) = fixture();
+        let outside = dir.path().canonicalize().unwrap().join("outside");
+        assert!(
+            !escapes(&root, "commands/missing.md"),
+            "existence is not checked"
+        );
+        assert!(!escapes(&root, "commands/../x.md"));
+        assert!(escapes(&root, "../x.md"));
+        assert!(
+            !escapes(&root, root.join("commands/a.md").to_str().unwrap()),
+            "absolute inside"
+        );
+        assert!(escapes(&root, "/etc/passwd"));
+        assert!(!escapes(&root, "."));
+        assert!(!escapes(&root, "~/x"));
+        assert!(
+            !escapes(&root, "..\\x.md"),
+            "a backslash is a filename character"
+        );
+        symlink(&outside, root.join("out")).unwrap();
+        assert!(escapes(&root, "out/x.md"));
+        symlink(root.join("commands"), root.join("in")).unwrap();
+        assert!(!escapes(&root, "in/x.md"));
+        symlink(outside.join("deep"), root.join("deep")).unwrap();
+        assert!(
+            escapes(&root, "deep/../x"),
+            "`..` applies after the symlink"
+        );
+        symlink("..", root.join("up")).unwrap();
+        let back_in = format!(
+            "up/{}/commands/a.md",
+            root.file_name().unwrap().to_str().unwrap()
+        );
+        assert!(!escapes(&root, &back_in), "leaving and coming back is fine");
+        symlink("/nonexistent/elsewhere", root.join("dangling")).unwrap();
+        assert!(escapes(&root, "dangling/x"));
+        symlink("loop2", root.join("loop1")).unwrap();
+        symlink("loop1", root.join("loop2")).unwrap();
+        assert!(matches!(
+            resolve(&root, "loop1/x"),
+            Err(ResolveError::Loop(_))
+        ));
+        assert_eq!(resolve(&root, "a\0b"), Err(ResolveError::Nul));
+    }
+}

@@ -1,0 +1,279 @@
+//! The host's loader and `validate_plugin_path` (spec `aworld.md` §3–§4): the
+//! checks in the host's order, stopping at the first failure with the host's
+//! exception text.
+
+// The loader stops at its first finding, which is the whole result of a failed
+// validation, not an error on a hot path; boxing it would only add noise.
+#![allow(clippy::result_large_err)]
+
+use std::path::Path;
+
+use super::contain::{self, ResolveError};
+use crate::diagnostic::Code;
+use crate::manifest::Finding;
+use crate::manifest::doc::{Node, Pointer, Value};
+use crate::manifest::pyval::{dict_items, py_repr, py_str, truthy, type_name};
+use crate::ptr;
+
+/// What a manifest that passed the loader declares.
+#[derive(Debug)]
+pub struct Loaded<'a> {
+    pub id: String,
+    /// `(kind, entrypoints)` in JSON order; entrypoints are `(index, node)`.
+    pub kinds: Vec<(&'a str, Vec<(usize, &'a Node)>)>,
+    pub dependencies: Vec<String>,
+    pub conflicts: Vec<String>,
+}
+
+fn fail(code: Code, message: impl Into<String>, at: Pointer) -> Finding {
+    Finding::new(code, message, at)
+}
+
+/// Python's `x in seen` for hashable scalars: `1`, `1.0` and `True` are equal.
+fn py_eq(a: &Node, b: &Node) -> bool {
+    fn num(v: &Value) -> Option<f64> {
+        match v {
+            Value::Bool(b) => Some(f64::from(u8::from(*b))),
+            Value::Int(i) => Some(*i as f64),
+            Value::Float(x) => Some(*x),
+            _ => None,
+        }
+    }
+    match (&a.value, &b.value) {
+        (Value::Str(x), Value::Str(y)) => x == y,
+        (Value::Null, Value::Null) => true,
+        (x, y) => matches!((num(x), num(y)), (Some(p), Some(q)) if p == q),
+    }
+}
+
+/// `raw.get(key) or default` must be of one container type.
+fn falsy_or(root: &Node, key: &'static str, want_table: bool) -> Result<(), Finding> {
+    let Some(entry) = root.get(key) else {
+        return Ok(());
+    };
+    let ok = !truthy(&entry.node)
+        || matches!(
+            (&entry.node.value, want_table),
+            (Value::Table(_), true) | (Value::Array(_), false)
+        );
+    if ok {
+        return Ok(());
+    }
+    Err(if want_table {
+        fail(
+            Code::AworldNotMapping,
+            format!("{key} must be a mapping"),
+            ptr![key],
+        )
+    } else {
+        fail(
+            Code::AworldNotList,
+            format!("{key} must be a list"),
+            ptr![key],
+        )
+    })
+}
+
+fn not_iterable(node: &Node, at: Pointer) -> Finding {
+    fail(
+        Code::AworldTypeError,
+        format!("'{}' object is not iterable", type_name(node)),
+        at,
+    )
+}
+
+/// `validate_plugin_path` for a manifest plugin: load, then check every target.
+pub fn validate<'a>(doc: &'a Node, root: &Path) -> Result<Loaded<'a>, Finding> {
+    let loaded = load(doc)?;
+    check_targets(&loaded, root)?;
+    Ok(loaded)
+}
+
+/// `load_plugin_manifest`: the first failing check, or what the manifest declares.
+pub fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
+    if !matches!(root.value, Value::Table(_)) {
+        return Err(fail(
+            Code::AworldNotObject,
+            format!(
+                "the manifest must be a JSON object, not {}",
+                type_name(root)
+            ),
+            ptr![],
+        ));
+    }
+    for key in ["id", "version"] {
+        if root.get(key).is_none() {
+            return Err(fail(
+                Code::AworldMissingField,
+                format!("missing required field: {key}"),
+                ptr![key],
+            )
+            .on_key());
+        }
+    }
+    let entrypoints = root.get("entrypoints").map(|e| &e.node);
+    if let Some(ep) = entrypoints
+        && !matches!(ep.value, Value::Table(_))
+    {
+        return Err(fail(
+            Code::AworldNotMapping,
+            "entrypoints must be a mapping",
+            ptr!["entrypoints"],
+        ));
+    }
+    falsy_or(root, "source", true)?;
+    falsy_or(root, "policy", true)?;
+    falsy_or(root, "dependencies", false)?;
+    falsy_or(root, "conflicts", false)?;
+    let mut kinds = Vec::new();
+    if let Some(ep) = entrypoints {
+        for (kind, items) in dict_items(ep) {
+            kinds.push((kind, entrypoints_of(kind, items)?));
+        }
+    }
+    if let Some(lc) = root.get("lifecycle")
+        && matches!(
+            lc.node.value,
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+        )
+    {
+        return Err(not_iterable(&lc.node, ptr!["lifecycle"]));
+    }
+    let strings = |key: &str| -> Vec<String> {
+        match root.get(key).map(|e| &e.node.value) {
+            Some(Value::Array(items)) => items.iter().map(py_str).collect(),
+            _ => Vec::new(),
+        }
+    };
+    Ok(Loaded {
+        id: py_str(&root.get("id").expect("checked above").node),
+        kinds,
+        dependencies: strings("dependencies"),
+        conflicts: strings("conflicts"),
+    })
+}
+
+/// One kind's entrypoints, checked as the loader iterates them.
+fn entrypoints_of<'a>(kind: &'a str, items: &'a Node) -> Result<Vec<(usize, &'a Node)>, Finding> {
+    let at = ptr!["entrypoints", kind.to_owned()];
+    let list: &[Node] = match &items.value {
+        Value::Array(list) => list,
+        // A string iterates characters, a mapping its keys: both are not objects.
+        Value::Str(s) if !s.is_empty() => {
+            return Err(fail(
+                Code::AworldEntrypointNotObject,
+                "entrypoint must be an object",
+                at,
+            ));
+        }
+        Value::Table(t) if !t.is_empty() => {
+            return Err(fail(
+                Code::AworldEntrypointNotObject,
+                "entrypoint must be an object",
+                at,
+            ));
+        }
+        Value::Str(_) | Value::Table(_) => &[],
+        _ => return Err(not_iterable(items, at)),
+    };
+    let mut seen: Vec<(usize, &Node)> = Vec::new();
+    let mut out = Vec::new();
+    for (i, item) in list.iter().enumerate() {
+        let here = at.join(i);
+        if !matches!(item.value, Value::Table(_)) {
+            return Err(fail(
+                Code::AworldEntrypointNotObject,
+                "entrypoint must be an object",
+                here,
+            ));
+        }
+        let Some(id) = item.get("id").map(|e| &e.node) else {
+            return Err(fail(Code::AworldMissingField, "entrypoint is missing required field: id", here.join("id"))
+                .on_key()
+                .help("the host raises KeyError('id'), which `aworld-cli plugins validate` misreports as \"Plugin 'None' is not installed\""));
+        };
+        if matches!(id.value, Value::Array(_) | Value::Table(_)) {
+            return Err(fail(
+                Code::AworldTypeError,
+                format!("unhashable type: '{}'", type_name(id)),
+                here.join("id"),
+            ));
+        }
+        if let Some((first, _)) = seen.iter().find(|(_, s)| py_eq(s, id)) {
+            return Err(fail(
+                Code::AworldDuplicateEntrypoint,
+                format!("duplicate entrypoint id: {kind}:{}", py_str(id)),
+                here.join("id"),
+            )
+            .also(at.join(*first).join("id"), "first used here"));
+        }
+        seen.push((i, id));
+        for key in ["metadata", "permissions"] {
+            if let Some(e) = item.get(key)
+                && !matches!(e.node.value, Value::Null | Value::Table(_))
+            {
+                return Err(fail(
+                    Code::AworldNotMapping,
+                    format!("{key} must be a mapping"),
+                    here.join(key),
+                ));
+            }
+        }
+        out.push((i, item));
+    }
+    Ok(out)
+}
+
+/// `validate_plugin_path`'s containment pass: the first escaping target.
+pub fn check_targets(loaded: &Loaded<'_>, root: &Path) -> Result<(), Finding> {
+    let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    for (kind, eps) in &loaded.kinds {
+        for (i, ep) in eps {
+            let Some(target) = ep.get("target").map(|e| &e.node).filter(|t| truthy(t)) else {
+                continue;
+            };
+            let at = ptr!["entrypoints", (*kind).to_owned(), *i, "target"];
+            let Value::Str(target) = &target.value else {
+                return Err(fail(
+                    Code::AworldTypeError,
+                    format!(
+                        "unsupported operand type(s) for /: 'PosixPath' and '{}'",
+                        type_name(target)
+                    ),
+                    at,
+                ));
+            };
+            match contain::resolve(&canonical, target) {
+                Ok(p) if contain::inside(&canonical, &p) => {}
+                Ok(_) => {
+                    return Err(fail(
+                        Code::AworldEscapesRoot,
+                        format!("asset path escapes plugin root for {}: {target}", loaded.id),
+                        at,
+                    ));
+                }
+                Err(ResolveError::Loop(p)) => {
+                    return Err(fail(
+                        Code::AworldPathError,
+                        format!(
+                            "Symlink loop from {}",
+                            py_repr(&str_node(&p.to_string_lossy()))
+                        ),
+                        at,
+                    ));
+                }
+                Err(ResolveError::Nul) => {
+                    return Err(fail(Code::AworldPathError, "embedded null byte", at));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn str_node(s: &str) -> Node {
+    Node {
+        span: 0..0,
+        value: Value::Str(s.to_owned()),
+    }
+}

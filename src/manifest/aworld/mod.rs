@@ -1,0 +1,175 @@
+//! AWorld (`.aworld-plugin/plugin.json`, or a legacy root with `agents/` or
+//! `skills/`): the host loader's verdict, the containment rule, and lints for
+//! what the runtime skips (spec `aworld.md`).
+
+mod contain;
+mod lint;
+pub mod loader;
+
+use std::path::Path;
+use std::sync::LazyLock;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::manifest::doc::{Node, Part};
+use crate::manifest::{HostClass, Outcome, format, schema as json_schema};
+
+/// The shipped `plugin.schema.json`, which the host never evaluates.
+pub const SCHEMA: &str = include_str!("plugin.schema.json");
+
+/// How to validate.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The plugin ships inside aworld-cli (`source = "builtin"`), so reserved
+    /// top-level command names are its own.
+    pub bundled: bool,
+}
+
+/// What the host's `validate` answered, for `resolve` and reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Summary {
+    pub id: String,
+    pub framework: &'static str,
+    pub capabilities: Vec<String>,
+    pub dependencies: Vec<String>,
+    pub conflicts: Vec<String>,
+}
+
+fn validator() -> &'static (serde_json::Value, jsonschema::Validator) {
+    static V: LazyLock<(serde_json::Value, jsonschema::Validator)> = LazyLock::new(|| {
+        let schema: serde_json::Value =
+            serde_json::from_str(SCHEMA).expect("embedded schema is JSON");
+        let v = json_schema::compile(&schema);
+        (schema, v)
+    });
+    &V
+}
+
+/// The schema as `plugins schema aworld` prints it.
+pub fn schema() -> serde_json::Value {
+    validator().0.clone()
+}
+
+/// Validate a manifest plugin whose `plugin.json` text is `text`.
+pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Summary>) {
+    let doc = match format::parse_json(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let d = Diagnostic::new(Code::SyntaxJson, e.display.clone())
+                .with_label(e.span.unwrap_or(0..0), None);
+            let outcome = Outcome {
+                class: HostClass::Parse,
+                host_message: Some(e.display),
+                diagnostics: vec![d],
+                id: None,
+                version: None,
+            };
+            return (outcome, None);
+        }
+    };
+    let scalar = |k: &str| doc.get(k).map(|e| crate::manifest::pyval::py_str(&e.node));
+    let mut schema_view = lint::schema(&doc, &validator().1);
+    let mut diagnostics = Vec::new();
+    let verdict = loader::validate(&doc, root);
+    let (class, host_message, summary) = match verdict {
+        Err(f) => {
+            let message = f.message.clone();
+            // The schema's view of the same value would only repeat the error.
+            schema_view.retain(|s| s.at != f.at);
+            diagnostics.push(resolve_error(f, &doc));
+            (HostClass::Invalid, Some(message), None)
+        }
+        Ok(loaded) => {
+            diagnostics.extend(
+                lint::check(&loaded, root, opts)
+                    .into_iter()
+                    .map(|(f, sev)| f.resolve(&doc, sev)),
+            );
+            let mut capabilities: Vec<String> =
+                loaded.kinds.iter().map(|(k, _)| (*k).to_owned()).collect();
+            capabilities.sort();
+            let summary = Summary {
+                id: loaded.id.clone(),
+                framework: "manifest",
+                capabilities,
+                dependencies: loaded.dependencies.clone(),
+                conflicts: loaded.conflicts.clone(),
+            };
+            (HostClass::Valid, None, Some(summary))
+        }
+    };
+    diagnostics.extend(
+        schema_view
+            .into_iter()
+            .map(|f| f.resolve(&doc, Severity::Warning)),
+    );
+    let outcome = Outcome {
+        class,
+        host_message,
+        diagnostics,
+        id: scalar("id"),
+        version: scalar("version"),
+    };
+    (outcome, summary)
+}
+
+/// A missing top-level key is labelled at the opening brace, not the whole document.
+fn resolve_error(f: crate::manifest::Finding, doc: &Node) -> Diagnostic {
+    if f.at.0.len() == 1 && f.part == Part::Key && doc.locate(&f.at).is_none() {
+        let brace = doc.span.start..doc.span.start + 1;
+        let mut d =
+            Diagnostic::new(f.code, f.message).with_label(brace, Some("in this object".to_owned()));
+        d.help = f.help;
+        return d;
+    }
+    f.resolve(doc, Severity::Error)
+}
+
+/// Validate a root without a manifest: a legacy plugin, or nothing (§4.3, §5).
+pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
+    let caps: Vec<String> = ["agents", "skills"]
+        .iter()
+        .filter(|d| root.join(d).exists())
+        .map(|d| (*d).to_owned())
+        .collect();
+    let name = root
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    if caps.is_empty() {
+        let message = "plugin validation requires a valid .aworld-plugin/plugin.json or a legacy plugin directory with agents/ or skills/";
+        let mut d = Diagnostic::new(Code::AworldNoPlugin, message);
+        if lint::direct_root_skills(root) {
+            d = d.with_help("skills directly under the root (`<dir>/SKILL.md`) load at run time, but validate and install refuse them: move them under `skills/`");
+        }
+        let outcome = Outcome {
+            class: HostClass::Invalid,
+            host_message: Some(message.to_owned()),
+            diagnostics: vec![d],
+            id: None,
+            version: None,
+        };
+        return (outcome, None);
+    }
+    let diagnostics = lint::legacy(root);
+    let summary = Summary {
+        id: name.clone(),
+        framework: "legacy",
+        capabilities: caps,
+        dependencies: Vec::new(),
+        conflicts: Vec::new(),
+    };
+    let outcome = Outcome {
+        class: HostClass::Valid,
+        host_message: None,
+        diagnostics,
+        id: Some(name),
+        version: None,
+    };
+    (outcome, Some(summary))
+}
+
+/// Whether `root` looks like an AWorld legacy plugin (no manifest of any dialect).
+pub fn is_legacy_root(root: &Path) -> bool {
+    root.join("agents").exists() || root.join("skills").exists()
+}

@@ -1,0 +1,340 @@
+//! AWorld rules one by one: the loader's order and messages, containment, lints.
+
+use std::path::Path;
+
+use plugins::diagnostic::{Code, Severity};
+use plugins::manifest::HostClass;
+use plugins::manifest::aworld::{Options, validate, validate_legacy};
+
+use crate::support::*;
+
+/// A temp plugin root holding `json` as its manifest.
+fn root_with(json: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join(".aworld-plugin")).unwrap();
+    std::fs::write(dir.path().join(".aworld-plugin/plugin.json"), json).unwrap();
+    dir
+}
+
+/// One diagnostic as (code, severity, message, labelled text).
+type Row = (Code, Severity, String, String);
+
+/// (class, host message, diagnostics).
+fn check(json: &str, root: &Path, opts: &Options) -> (HostClass, Option<String>, Vec<Row>) {
+    let (outcome, _) = validate(json, root, opts);
+    let ds = outcome
+        .diagnostics
+        .iter()
+        .map(|d| {
+            let label = d
+                .labels
+                .first()
+                .map_or(String::new(), |l| json[l.span.clone()].to_owned());
+            (d.code, d.severity, d.message.clone(), label)
+        })
+        .collect();
+    (outcome.class, outcome.host_message, ds)
+}
+
+fn invalid(json: &str, code: Code, message: &str, label: &str) {
+    let dir = root_with(json);
+    let (class, host, ds) = check(json, dir.path(), &Options::default());
+    assert_eq!(class, HostClass::Invalid, "{json}: {ds:#?}");
+    assert_eq!(host.as_deref(), Some(message), "{json}");
+    let error = ds.iter().find(|d| d.1 == Severity::Error).unwrap();
+    assert_eq!((error.0, error.3.as_str()), (code, label), "{json}");
+}
+
+#[test]
+fn loader_checks_in_host_order() {
+    invalid(
+        "[]",
+        Code::AworldNotObject,
+        "the manifest must be a JSON object, not list",
+        "[]",
+    );
+    invalid(
+        r#"{"version": "1", "id": 5, "entrypoints": null}"#,
+        Code::AworldNotMapping,
+        "entrypoints must be a mapping",
+        "null",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "source": "git"}"#,
+        Code::AworldNotMapping,
+        "source must be a mapping",
+        "\"git\"",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "policy": [1]}"#,
+        Code::AworldNotMapping,
+        "policy must be a mapping",
+        "[1]",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "dependencies": "b"}"#,
+        Code::AworldNotList,
+        "dependencies must be a list",
+        "\"b\"",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "conflicts": {"x": 1}}"#,
+        Code::AworldNotList,
+        "conflicts must be a list",
+        "{\"x\": 1}",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "entrypoints": {"hooks": null}}"#,
+        Code::AworldTypeError,
+        "'NoneType' object is not iterable",
+        "null",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "entrypoints": {"hooks": "x"}}"#,
+        Code::AworldEntrypointNotObject,
+        "entrypoint must be an object",
+        "\"x\"",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "entrypoints": {"hooks": [{"name": "n"}]}}"#,
+        Code::AworldMissingField,
+        "entrypoint is missing required field: id",
+        "{\"name\": \"n\"}",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "entrypoints": {"c": [{"id": 1}, {"id": true}]}}"#,
+        Code::AworldDuplicateEntrypoint,
+        "duplicate entrypoint id: c:True",
+        "true",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "entrypoints": {"c": [{"id": [1]}]}}"#,
+        Code::AworldTypeError,
+        "unhashable type: 'list'",
+        "[1]",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "lifecycle": 3}"#,
+        Code::AworldTypeError,
+        "'int' object is not iterable",
+        "3",
+    );
+    invalid(
+        r#"{"id": "a", "version": "1", "entrypoints": {"c": [{"id": "x", "target": 5}]}}"#,
+        Code::AworldTypeError,
+        "unsupported operand type(s) for /: 'PosixPath' and 'int'",
+        "5",
+    );
+}
+
+#[test]
+fn what_the_loader_accepts_although_the_schema_does_not() {
+    let json = r#"{"id": 5, "version": null, "activation_scope": "planet", "source": [], "dependencies": "",
+        "lifecycle": "abc", "entrypoints": {"commands": {}, "hud": []}, "metadata": null}"#;
+    let dir = root_with(json);
+    let (class, _, ds) = check(json, dir.path(), &Options::default());
+    assert_eq!(class, HostClass::Valid, "{ds:#?}");
+    assert!(ds.iter().all(|d| d.1 == Severity::Warning));
+    let schema: Vec<&str> = ds
+        .iter()
+        .filter(|d| d.0 == Code::AworldSchema)
+        .map(|d| d.2.as_str())
+        .collect();
+    assert!(
+        schema.contains(
+            &"`activation_scope` should be one of workspace, session, global per plugin.schema.json"
+        ),
+        "{schema:#?}"
+    );
+    assert!(
+        schema.contains(&"`id` should be string per plugin.schema.json"),
+        "{schema:#?}"
+    );
+}
+
+#[test]
+fn containment_follows_symlinks_and_reports_loops() {
+    let json = r#"{"id": "p", "version": "1", "entrypoints": {"commands": [{"id": "x", "target": "link/x.md"}]}}"#;
+    let dir = root_with(json);
+    let outside = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("link")).unwrap();
+    let (class, host, ds) = check(json, dir.path(), &Options::default());
+    assert_eq!(class, HostClass::Invalid);
+    assert_eq!(
+        host.as_deref(),
+        Some("asset path escapes plugin root for p: link/x.md")
+    );
+    assert_eq!(
+        ds.iter()
+            .find(|d| d.0 == Code::AworldEscapesRoot)
+            .unwrap()
+            .3,
+        "\"link/x.md\""
+    );
+
+    let json = r#"{"id": "p", "version": "1", "entrypoints": {"hooks": [{"id": "x", "target": "loop/x.py"}]}}"#;
+    let dir = root_with(json);
+    std::os::unix::fs::symlink("loop", dir.path().join("loop")).unwrap();
+    let (class, host, ds) = check(json, dir.path(), &Options::default());
+    assert_eq!(class, HostClass::Invalid);
+    assert!(
+        host.unwrap().starts_with("Symlink loop from '"),
+        "a symlink loop is reported, not followed forever"
+    );
+    assert_eq!(
+        ds.iter().find(|d| d.1 == Severity::Error).unwrap().0,
+        Code::AworldPathError
+    );
+}
+
+#[test]
+fn runtime_lints() {
+    let json = r#"{"id": "p", "version": "1", "entrypoints": {
+        "hooks": [{"id": "h1", "target": "h.py"}, {"id": "h2", "target": "h.py", "metadata": {"hook_point": "task_start", "priority": "high"}}],
+        "contexts": [{"id": "c", "target": "h.py", "metadata": {"phases": ["schema", "warmup"]}}],
+        "cli_commands": [{"id": "mine", "target": "h.py", "metadata": {"aliases": ["serve", "run"]}}, {"id": "x"}],
+        "comands": []
+    }}"#;
+    let dir = root_with(json);
+    std::fs::write(dir.path().join("h.py"), "").unwrap();
+    let (class, _, ds) = check(json, dir.path(), &Options::default());
+    assert_eq!(
+        class,
+        HostClass::Valid,
+        "the host's validate accepts all of it"
+    );
+    let find = |code: Code, msg: &str| ds.iter().any(|d| d.0 == code && d.2.contains(msg));
+    assert!(
+        find(
+            Code::AworldHookPoint,
+            "plugin hook 'p:h1' is missing metadata.hook_point"
+        ),
+        "{ds:#?}"
+    );
+    assert!(
+        find(
+            Code::AworldHookPoint,
+            "hook point \"task_start\" is never emitted"
+        ),
+        "{ds:#?}"
+    );
+    assert!(find(
+        Code::AworldHookPriority,
+        "metadata.priority of 'p:h2' is not an integer"
+    ));
+    assert!(find(
+        Code::AworldContextPhases,
+        "unsupported context phase 'warmup' for 'p:c'"
+    ));
+    assert!(find(
+        Code::AworldReservedName,
+        "Top-level command 'serve' is reserved"
+    ));
+    assert!(find(
+        Code::AworldShadowedName,
+        "top-level command 'run' is already taken"
+    ));
+    assert!(find(
+        Code::AworldMissingTarget,
+        "plugin cli command 'p:x' is missing a target"
+    ));
+    assert!(find(
+        Code::AworldUnknownKind,
+        "entrypoint kind `comands` has no loader"
+    ));
+    let reserved = ds.iter().find(|d| d.0 == Code::AworldReservedName).unwrap();
+    assert_eq!(
+        (reserved.1, reserved.3.as_str()),
+        (Severity::Error, "\"serve\"")
+    );
+    // A plugin bundled with aworld-cli owns those names.
+    let (_, _, ds) = check(json, dir.path(), &Options { bundled: true });
+    assert!(
+        ds.iter()
+            .all(|d| d.0 != Code::AworldReservedName && d.0 != Code::AworldShadowedName)
+    );
+}
+
+#[test]
+fn legacy_roots_both_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("skills")).unwrap();
+    let (outcome, summary) = validate_legacy(dir.path());
+    assert_eq!(
+        outcome.class,
+        HostClass::Valid,
+        "validate accepts an empty skills/"
+    );
+    assert_eq!(summary.unwrap().capabilities, ["skills"]);
+    assert_eq!(
+        outcome.diagnostics[0].code,
+        Code::AworldLegacyUndiscovered,
+        "but discovery never loads it"
+    );
+
+    let pack = tempfile::tempdir().unwrap();
+    std::fs::create_dir(pack.path().join("foo")).unwrap();
+    std::fs::write(pack.path().join("foo/SKILL.md"), "# foo").unwrap();
+    let (code, stdout, _) = run(plugins()
+        .args([
+            "validate",
+            "--dialect",
+            "aworld",
+            "--format",
+            "json",
+            "--path",
+        ])
+        .arg(pack.path()));
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let d = &doc["plugins"][0]["diagnostics"][0];
+    assert_eq!(d["code"], "plugins::aworld::no_plugin");
+    assert!(
+        d["help"]
+            .as_str()
+            .unwrap()
+            .contains("move them under `skills/`")
+    );
+}
+
+#[test]
+fn json_bad_input() {
+    for (text, message) in [
+        (
+            "\u{feff}{}",
+            "Unexpected UTF-8 BOM (decode using utf-8-sig): line 1 column 1 (char 0)",
+        ),
+        (
+            "{\"id\": \"a\",}",
+            "Expecting property name enclosed in double quotes: line 1 column 12 (char 11)",
+        ),
+        ("", "Expecting value: line 1 column 1 (char 0)"),
+    ] {
+        let dir = root_with(text);
+        let (class, host, ds) = check(text, dir.path(), &Options::default());
+        assert_eq!(class, HostClass::Parse);
+        assert_eq!(host.as_deref(), Some(message));
+        assert_eq!(ds[0].0, Code::SyntaxJson);
+    }
+    let deep = format!("{{\"id\": {}}}", "[".repeat(100_000));
+    let dir = root_with(&deep);
+    let (code, _, stderr) = run(plugins().args(["validate", "--path"]).arg(dir.path()));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(!stderr.contains("panicked"));
+}
+
+#[test]
+fn aworld_through_the_cli() {
+    let json = r#"{"id": "demo", "version": "1.0.0", "entrypoints": {"commands": [{"id": "hi", "target": "commands/hi.md"}]}}"#;
+    let dir = root_with(json);
+    std::fs::create_dir(dir.path().join("commands")).unwrap();
+    std::fs::write(dir.path().join("commands/hi.md"), "Say hi").unwrap();
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "--strict", "--path"])
+        .arg(dir.path()));
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("Valid aworld plugin `demo` 1.0.0"),
+        "{stdout}"
+    );
+}
