@@ -17,6 +17,9 @@ pub struct Context {
     pub force_color: bool,
     /// `COLUMNS`, the terminal width to wrap diagnostics at.
     pub columns: Option<usize>,
+    /// Names of the environment variables set to a non-empty value (protoAgent's
+    /// `requires_env` gate).
+    pub env_names: std::collections::BTreeSet<String>,
 }
 
 impl Context {
@@ -33,6 +36,10 @@ impl Context {
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()),
+            env_names: std::env::vars_os()
+                .filter(|(_, v)| !v.is_empty())
+                .filter_map(|(k, _)| k.into_string().ok())
+                .collect(),
         }
     }
 

@@ -8,7 +8,7 @@ use sha2::{Digest, Sha256};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::error::{Error, Result};
-use crate::manifest::{Dialect, HostClass, Outcome, aoe, aworld};
+use crate::manifest::{Dialect, HostClass, Outcome, aoe, aworld, protoagent};
 
 /// Manifests larger than this are refused unread.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -31,6 +31,7 @@ pub struct ValidateOptions {
     pub dialect: Option<Dialect>,
     pub aoe: aoe::Options,
     pub aworld: aworld::Options,
+    pub protoagent: protoagent::Options,
     /// Warnings fail validation.
     pub strict: bool,
     /// Codes to drop entirely.
@@ -170,13 +171,7 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
     let mut outcome = match dialect {
         Dialect::Aoe => aoe::validate(&text, Some(root), &opts.aoe),
         Dialect::Aworld => aworld::validate(&text, root, &opts.aworld).0,
-        Dialect::Protoagent => Outcome::file_error(
-            Diagnostic::new(
-                Code::DialectUnsupported,
-                format!("validating `{dialect}` plugins is not implemented yet"),
-            )
-            .with_help("only `aoe` is supported in this release; see the roadmap in README.md"),
-        ),
+        Dialect::Protoagent => protoagent::validate(&text, root, &opts.protoagent),
     };
     apply_policy(&mut outcome.diagnostics, opts);
     report(

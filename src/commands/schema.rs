@@ -10,9 +10,10 @@ use crate::printer::Printer;
 
 /// Print the JSON Schema of a dialect's manifest, for editors and other tools.
 ///
-/// For aoe, point taplo or Even Better TOML at the output (e.g. with a
-/// `#:schema ./aoe.schema.json` comment). It encodes the host's structural
-/// rules; `plugins validate` adds the semantic ones.
+/// aoe: the host's structural rules (point taplo or Even Better TOML at it).
+/// aworld: the `plugin.schema.json` AWorld ships (the host itself never applies it).
+/// protoagent: the fields protoAgent reads, for YAML language servers.
+/// `plugins validate` adds every rule a schema cannot express.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  plugins schema aoe > aoe.schema.json\n  plugins schema aoe --aoe-api 12"
@@ -29,11 +30,8 @@ pub struct SchemaArgs {
 pub fn run(args: &SchemaArgs, printer: &Printer) -> Result<ExitStatus> {
     let value = match args.dialect {
         Dialect::Aoe => schema::build(Profile::from_api(args.aoe_api).unwrap_or_default()),
-        other => {
-            return Err(Error::InvalidArgument(format!(
-                "no schema for `{other}` yet: only aoe is implemented in this release"
-            )));
-        }
+        Dialect::Aworld => crate::manifest::aworld::schema(),
+        Dialect::Protoagent => crate::manifest::protoagent::schema_value().clone(),
     };
     let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
     text.push('\n');

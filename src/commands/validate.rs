@@ -86,16 +86,18 @@ pub fn aoe_api_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
     clap::builder::PossibleValuesParser::new(["12", "15"]).map(|s| s.parse::<u32>().unwrap_or(15))
 }
 
-fn options(args: &ValidateArgs) -> Result<ValidateOptions> {
-    let host_version = args
-        .host_version
-        .as_deref()
-        .map(|v| {
-            semver::Version::parse(v).map_err(|e| {
-                Error::InvalidArgument(format!("--host-version {v:?} is not a semver version: {e}"))
-            })
-        })
-        .transpose()?;
+fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
+    // One flag for every host: aoe wants semver, protoAgent PEP 440.
+    let host = args.host_version.as_deref();
+    let semver_host = host.and_then(|v| semver::Version::parse(v).ok());
+    if let Some(v) = host
+        && semver_host.is_none()
+        && crate::manifest::protoagent::pep440::Version::parse(v).is_none()
+    {
+        return Err(Error::InvalidArgument(format!(
+            "--host-version {v:?} is neither a semver (aoe) nor a PEP 440 (protoAgent) version"
+        )));
+    }
     let allow = args
         .allow
         .iter()
@@ -105,11 +107,15 @@ fn options(args: &ValidateArgs) -> Result<ValidateOptions> {
         dialect: args.dialect,
         aoe: aoe::Options {
             profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
-            host_version,
+            host_version: semver_host,
             featured: args.featured,
         },
         aworld: crate::manifest::aworld::Options {
             bundled: args.bundled,
+        },
+        protoagent: crate::manifest::protoagent::Options {
+            host_version: args.host_version.clone(),
+            env: Some(cx.env_names.clone()),
         },
         strict: args.strict,
         allow,
@@ -117,7 +123,7 @@ fn options(args: &ValidateArgs) -> Result<ValidateOptions> {
 }
 
 pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let opts = options(&args)?;
+    let opts = options(&args, cx)?;
     let mut paths = args.paths.clone();
     if paths.is_empty() && args.ids.is_empty() {
         paths.push(PathBuf::from("."));

@@ -43,6 +43,7 @@ codes! {
     FileNotUtf8 => "plugins::file::not_utf8", Error, "the manifest is not valid UTF-8";
     // Format-level syntax.
     SyntaxToml => "plugins::syntax::toml", Error, "the manifest is not valid TOML";
+    SyntaxYaml => "plugins::syntax::yaml", Error, "the manifest is not valid YAML, or exceeds the alias/depth budget";
     SyntaxJson => "plugins::syntax::json", Error, "the manifest is not valid JSON (Python `json.loads` rules)";
     // aoe: forward-compatibility gate and structural pass (the host's Parse class).
     AoeUnsupportedApiVersion => "plugins::aoe::unsupported_api_version", Error, "`api_version` is newer than the host profile supports";
@@ -109,14 +110,32 @@ codes! {
     AworldMissingTarget => "plugins::aworld::missing_target", Warning, "an entrypoint needs a `target` it lacks, or its target file does not exist";
     AworldUnknownKind => "plugins::aworld::unknown_kind", Warning, "an entrypoint kind no host loader consumes (only indexed)";
     AworldLegacyUndiscovered => "plugins::aworld::legacy_undiscovered", Warning, "a legacy root that `validate` accepts but run-time discovery never loads";
+    // protoagent: what makes `load_manifest` return None, and the load gates (errors).
+    ProtoNotMapping => "plugins::protoagent::not_mapping", Error, "the manifest's top level is not a mapping";
+    ProtoMissingIdName => "plugins::protoagent::missing_id_name", Error, "`id` or `name` is missing or blank";
+    ProtoInvalidId => "plugins::protoagent::invalid_id", Error, "the id breaks `^[A-Za-z0-9][A-Za-z0-9_-]*$` or is reserved";
+    ProtoEntrypoint => "plugins::protoagent::entrypoint", Error, "no entry module: the `entrypoint`, or `__init__.py`/`plugin.py`, does not exist";
+    ProtoHostVersion => "plugins::protoagent::host_version", Error, "`min_protoagent_version` is newer than `--host-version`, so the host refuses to load it";
+    // protoagent: lints for what the host ignores, drops or warns about.
+    ProtoUnknownKey => "plugins::protoagent::unknown_key", Warning, "a key the host silently ignores (often a typo)";
+    ProtoDuplicateKey => "plugins::protoagent::duplicate_key", Warning, "a mapping key given twice (the last one wins)";
+    ProtoTruthyString => "plugins::protoagent::truthy_string", Warning, "`enabled`, `builtin` or `test` is not a boolean, and Python's `bool()` decides";
+    ProtoIgnoredValue => "plugins::protoagent::ignored_value", Warning, "a field of the wrong shape that the host replaces with an empty default";
+    ProtoReservedSection => "plugins::protoagent::reserved_section", Warning, "the config section is a built-in one, so the plugin's config and settings are ignored";
+    ProtoSetting => "plugins::protoagent::setting", Warning, "a `settings` entry the host drops or cannot render as intended";
+    ProtoView => "plugins::protoagent::view", Warning, "a `views` entry the host drops, or whose path is not same-origin relative";
+    ProtoPublicPath => "plugins::protoagent::public_path", Warning, "a public path outside `/plugins/<id>/` or `/api/plugins/<id>/`, which the host ignores";
+    ProtoEmits => "plugins::protoagent::emits", Warning, "an `emits` entry without a topic, or a schema `$ref` that escapes, is unreadable or not a mapping";
+    ProtoRequiresPip => "plugins::protoagent::requires_pip", Warning, "a `requires_pip` entry without `pkg`, or with an unknown scope";
+    ProtoMinVersion => "plugins::protoagent::min_version", Warning, "`min_protoagent_version` is not a PEP 440 version, so the host ignores it";
+    ProtoRequiresEnv => "plugins::protoagent::requires_env", Warning, "`requires_env` names variables unset here; the host does not load the plugin without them";
+    ProtoEntrypointEscapes => "plugins::protoagent::entrypoint_escapes", Warning, "`entrypoint` resolves outside the plugin directory (the host does not check)";
     // Running the command (exit code 2).
     UsagePathNotFound => "plugins::usage::path_not_found", Error, "a `--path` does not exist";
     UsageNoPlugins => "plugins::usage::no_plugins", Error, "`--recursive` found no plugin root under a path";
     UsageNotInstalled => "plugins::usage::not_installed", Error, "a plugin id given on the command line is not installed in the home";
     UsageInvalidArgument => "plugins::usage::invalid_argument", Error, "an argument value is malformed (e.g. `--host-version`)";
     Io => "plugins::io", Error, "an I/O error outside a manifest (writing output, reading a directory)";
-    // Plugin roots and dialects.
-    DialectUnsupported => "plugins::dialect::unsupported", Error, "the dialect was detected but `plugins` cannot validate it yet";
 }
 
 impl std::fmt::Display for Code {

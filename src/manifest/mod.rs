@@ -2,8 +2,10 @@
 
 pub mod aoe;
 pub mod aworld;
+pub mod contain;
 pub mod doc;
 pub mod format;
+pub mod protoagent;
 pub mod pyval;
 pub mod schema;
 

@@ -29,10 +29,10 @@ pub fn py_str(node: &Node) -> String {
             let parts: Vec<String> = items.iter().map(py_repr).collect();
             format!("[{}]", parts.join(", "))
         }
-        Value::Table(entries) => {
-            let parts: Vec<String> = entries
-                .iter()
-                .map(|e| format!("{:?}: {}", e.key, py_repr(&e.node)))
+        Value::Table(_) => {
+            let parts: Vec<String> = dict_items(node)
+                .into_iter()
+                .map(|(k, v)| format!("{}: {}", repr_str(k), py_repr(v)))
                 .collect();
             format!("{{{}}}", parts.join(", "))
         }
@@ -42,8 +42,18 @@ pub fn py_str(node: &Node) -> String {
 /// Python's `repr(v)`: strings quoted, the rest as `str`.
 pub fn py_repr(node: &Node) -> String {
     match &node.value {
-        Value::Str(s) => format!("'{}'", s.replace('\\', "\\\\").replace('\'', "\\'")),
+        Value::Str(s) => repr_str(s),
         _ => py_str(node),
+    }
+}
+
+/// Python's `repr()` of a string: single quotes unless the text holds one.
+pub fn repr_str(s: &str) -> String {
+    let escaped = s.replace('\\', "\\\\").replace('\n', "\\n");
+    if s.contains('\'') && !s.contains('"') {
+        format!("\"{escaped}\"")
+    } else {
+        format!("'{}'", escaped.replace('\'', "\\'"))
     }
 }
 

@@ -126,6 +126,21 @@ fn committed_schemas_match_the_cli_and_validate_documents() {
             "bad id and unknown key"
         );
     }
-    let (code, _, stderr) = run(plugins().args(["schema", "protoagent"]));
-    assert_eq!(code, 2, "{stderr}");
+    for (dialect, file) in [
+        ("aworld", "aworld.plugin.schema.json"),
+        ("protoagent", "protoagent.plugin.schema.json"),
+    ] {
+        let (code, stdout, _) = run(plugins().args(["schema", dialect]));
+        assert_eq!(code, 0);
+        let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert!(
+            jsonschema::validator_for(&schema).is_ok(),
+            "{dialect}: a usable schema"
+        );
+        assert_committed(
+            &Path::new("docs/schema").join(file),
+            &stdout,
+            &format!("plugins schema {dialect}"),
+        );
+    }
 }

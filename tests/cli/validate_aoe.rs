@@ -477,15 +477,9 @@ fn installed_plugins_by_id_from_the_home() {
 }
 
 #[test]
-fn forced_dialect_and_unsupported_dialects() {
+fn forced_dialect() {
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("protoagent.plugin.yaml"), "id: x\n").unwrap();
-    let (code, plugin) = validate_json(dir.path(), &[]);
-    assert_eq!(code, 1);
-    assert_eq!(
-        plugin["diagnostics"][0]["code"],
-        "plugins::dialect::unsupported"
-    );
     let (code, plugin) = validate_json(dir.path(), &["--dialect", "aoe"]);
     assert_eq!(code, 1);
     assert_eq!(plugin["diagnostics"][0]["code"], "plugins::file::missing");

@@ -8,9 +8,9 @@
 
 use std::path::Path;
 
-use super::contain::{self, ResolveError};
 use crate::diagnostic::Code;
 use crate::manifest::Finding;
+use crate::manifest::contain::{self, ResolveError};
 use crate::manifest::doc::{Node, Pointer, Value};
 use crate::manifest::pyval::{dict_items, py_repr, py_str, truthy, type_name};
 use crate::ptr;

@@ -2,7 +2,6 @@
 //! `skills/`): the host loader's verdict, the containment rule, and lints for
 //! what the runtime skips (spec `aworld.md`).
 
-mod contain;
 mod lint;
 pub mod loader;
 

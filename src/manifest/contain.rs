@@ -1,4 +1,5 @@
-//! AWorld's containment rule (`PluginResourceResolver.resolve_asset`, spec `aworld.md` §4.5):
+//! Path containment as the Python hosts judge it (AWorld's `resolve_asset`,
+//! spec `aworld.md` §4.5; protoAgent's `$ref` check, `protoagent.md` §2.4):
 //! `(root / target).resolve()` must be the root or below it. Resolution is
 //! Python's non-strict `Path.resolve()`: symlinks are followed component by
 //! component, `..` applies *after* a symlink (physically), missing components are
@@ -13,7 +14,7 @@ const MAX_LINKS: usize = 40;
 
 /// Why a target could not be resolved.
 #[derive(Debug, PartialEq, Eq)]
-pub(super) enum ResolveError {
+pub enum ResolveError {
     /// Python 3.11: `RuntimeError: Symlink loop from '<path>'`.
     Loop(PathBuf),
     /// `ValueError: embedded null byte`.
@@ -21,7 +22,7 @@ pub(super) enum ResolveError {
 }
 
 /// Resolve `target` against the canonical `root` the way Python does.
-pub(super) fn resolve(root: &Path, target: &str) -> Result<PathBuf, ResolveError> {
+pub fn resolve(root: &Path, target: &str) -> Result<PathBuf, ResolveError> {
     if target.contains('\0') {
         return Err(ResolveError::Nul);
     }
@@ -66,7 +67,7 @@ pub(super) fn resolve(root: &Path, target: &str) -> Result<PathBuf, ResolveError
 }
 
 /// Whether `path` is `root` or below it, component-wise.
-pub(super) fn inside(root: &Path, path: &Path) -> bool {
+pub fn inside(root: &Path, path: &Path) -> bool {
     path.starts_with(root)
 }
 

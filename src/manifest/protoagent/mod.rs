@@ -1,0 +1,179 @@
+//! protoAgent (`protoagent.plugin.yaml`): `load_manifest`'s verdict, the load
+//! gates that can be checked statically, and lints for everything the host
+//! silently drops or coerces (spec `protoagent.md` §1–§3, §10).
+
+mod lint;
+pub mod pep440;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::LazyLock;
+
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::manifest::doc::{Node, Value};
+use crate::manifest::pyval::{py_str, repr_str, truthy};
+use crate::manifest::{Finding, HostClass, Outcome, format};
+use crate::ptr;
+
+/// The manifest JSON Schema `plugins schema protoagent` prints.
+pub const SCHEMA: &str = include_str!("plugin.schema.json");
+
+/// Ids that would shadow a core `/api/plugins/<…>` route (compared lowercase).
+pub const RESERVED_IDS: &[&str] = &[
+    "install",
+    "installed",
+    "sync",
+    "updates",
+    "catalog",
+    "enabled",
+];
+
+/// How to validate.
+#[derive(Clone, Debug, Default)]
+pub struct Options {
+    /// The protoAgent version to check `min_protoagent_version` against.
+    pub host_version: Option<String>,
+    /// Environment variables set (non-empty) where the host will run, for `requires_env`.
+    pub env: Option<BTreeSet<String>>,
+}
+
+/// The parsed schema.
+pub fn schema_value() -> &'static serde_json::Value {
+    static S: LazyLock<serde_json::Value> =
+        LazyLock::new(|| serde_json::from_str(SCHEMA).expect("embedded schema is JSON"));
+    &S
+}
+
+/// Whether `id` matches the id grammar.
+pub fn id_grammar_ok(id: &str) -> bool {
+    let mut chars = id.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+}
+
+/// A required scalar as `str(v).strip()`, `None` when absent, null or blank.
+fn required_str(doc: &Node, key: &str) -> Option<String> {
+    let node = &doc.get(key)?.node;
+    if matches!(node.value, Value::Null) {
+        return None;
+    }
+    Some(py_str(node).trim().to_owned()).filter(|s| !s.is_empty())
+}
+
+/// Validate `text`, the manifest of the plugin directory `root`.
+pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
+    let dir = root
+        .canonicalize()
+        .ok()
+        .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    let doc = match format::parse_yaml(text) {
+        Ok(doc) => doc,
+        Err(e) => {
+            let d = Diagnostic::new(Code::SyntaxYaml, e.message.clone())
+                .with_label(e.span.unwrap_or(0..0), None);
+            return Outcome {
+                class: HostClass::Parse,
+                host_message: Some(format!(
+                    "[plugins] {dir}: unreadable manifest: {}",
+                    e.message
+                )),
+                diagnostics: vec![d],
+                id: None,
+                version: None,
+            };
+        }
+    };
+    // `yaml.safe_load(text) or {}`: a falsy document is an empty mapping.
+    let empty = Node {
+        span: 0..0,
+        value: Value::Table(Vec::new()),
+    };
+    let doc = if truthy(&doc) { doc } else { empty };
+    let invalid = |f: Finding, host: String, doc: &Node| Outcome {
+        class: HostClass::Invalid,
+        host_message: Some(host),
+        diagnostics: vec![f.resolve(doc, Severity::Error)],
+        id: None,
+        version: None,
+    };
+    if !matches!(doc.value, Value::Table(_)) {
+        let f = Finding::new(Code::ProtoNotMapping, "manifest is not a mapping", ptr![]);
+        return invalid(
+            f,
+            format!("[plugins] {dir}: manifest is not a mapping"),
+            &doc,
+        );
+    }
+    let (Some(id), Some(_name)) = (required_str(&doc, "id"), required_str(&doc, "name")) else {
+        let missing = if required_str(&doc, "id").is_none() {
+            "id"
+        } else {
+            "name"
+        };
+        let f = Finding::new(
+            Code::ProtoMissingIdName,
+            format!("manifest missing required {missing}"),
+            ptr![missing],
+        )
+        .on_key();
+        let mut outcome = invalid(
+            f,
+            format!("[plugins] {dir}: manifest missing required id/name — skipping"),
+            &doc,
+        );
+        if doc.get(missing).is_none() {
+            outcome.diagnostics[0].labels = vec![crate::diagnostic::Label {
+                span: doc.span.start..doc.span.start,
+                text: Some(format!("no `{missing}` in this mapping")),
+            }];
+        }
+        return outcome;
+    };
+    if !id_grammar_ok(&id) || RESERVED_IDS.contains(&id.to_lowercase().as_str()) {
+        let reserved = RESERVED_IDS.contains(&id.to_lowercase().as_str());
+        let message = format!(
+            "invalid or reserved plugin id {} — must match ^[A-Za-z0-9][A-Za-z0-9_-]*$ and must not shadow a core /api/plugins/ route",
+            repr_str(&id)
+        );
+        let f = Finding::new(Code::ProtoInvalidId, message.clone(), ptr!["id"]).help(if reserved {
+            format!(
+                "`{}` is a core /api/plugins/ route (reserved, any case): {}",
+                id.to_lowercase(),
+                RESERVED_IDS.join(", ")
+            )
+        } else {
+            "start with a letter or digit; then letters, digits, `_` and `-` only".to_owned()
+        });
+        return invalid(f, format!("[plugins] {dir}: {message}; skipping"), &doc);
+    }
+    let version = doc
+        .get("version")
+        .map_or_else(|| "0.0.0".to_owned(), |e| py_str(&e.node));
+    let diagnostics = lint::check(&doc, &id, root, opts)
+        .into_iter()
+        .map(|(f, sev)| f.resolve(&doc, sev))
+        .collect();
+    Outcome {
+        class: HostClass::Valid,
+        host_message: None,
+        diagnostics,
+        id: Some(id),
+        version: Some(version),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn id_grammar() {
+        assert!(id_grammar_ok("agent_browser"));
+        assert!(id_grammar_ok("My-Plugin"));
+        assert!(id_grammar_ok("9lives"));
+        assert!(!id_grammar_ok("-x"));
+        assert!(!id_grammar_ok("a.b"));
+        assert!(!id_grammar_ok(""));
+    }
+}

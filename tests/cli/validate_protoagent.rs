@@ -1,0 +1,330 @@
+//! protoAgent rules one by one, and hostile YAML.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::*;
+
+/// A plugin dir holding `yaml` as its manifest and an `__init__.py`.
+fn plugin(yaml: &str) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("protoagent.plugin.yaml"), yaml).unwrap();
+    std::fs::write(
+        dir.path().join("__init__.py"),
+        "def register(registry):\n    pass\n",
+    )
+    .unwrap();
+    dir
+}
+
+fn validate(root: &Path, extra: &[&str]) -> (i32, Value) {
+    let (code, stdout, stderr) = run(plugins()
+        .args(["validate", "--format", "json", "--path"])
+        .arg(root)
+        .args(extra));
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let doc: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+    (code, doc["plugins"][0].clone())
+}
+
+/// (code, message, labelled text) of each diagnostic.
+fn diags(p: &Value, text: &str) -> Vec<(String, String, String)> {
+    p["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let label = d["labels"].get(0).map_or(String::new(), |l| {
+                text[l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize]
+                    .to_owned()
+            });
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+                label,
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn load_manifest_refusals() {
+    for (yaml, code, message) in [
+        (
+            "- id: x\n",
+            "plugins::protoagent::not_mapping",
+            "manifest is not a mapping",
+        ),
+        (
+            "id: demo\n",
+            "plugins::protoagent::missing_id_name",
+            "manifest missing required name",
+        ),
+        (
+            "id: '  '\nname: Demo\n",
+            "plugins::protoagent::missing_id_name",
+            "manifest missing required id",
+        ),
+        (
+            "id: my.plugin\nname: Demo\n",
+            "plugins::protoagent::invalid_id",
+            "invalid or reserved plugin id 'my.plugin' — must match ^[A-Za-z0-9][A-Za-z0-9_-]*$ and must not shadow a core /api/plugins/ route",
+        ),
+        (
+            "id: CATALOG\nname: Demo\n",
+            "plugins::protoagent::invalid_id",
+            "invalid or reserved plugin id 'CATALOG' — must match ^[A-Za-z0-9][A-Za-z0-9_-]*$ and must not shadow a core /api/plugins/ route",
+        ),
+    ] {
+        let dir = plugin(yaml);
+        let (code_, p) = validate(dir.path(), &[]);
+        assert_eq!(code_, 1, "{yaml}");
+        assert_eq!(p["host"]["verdict"], "invalid");
+        assert_eq!(
+            (
+                p["diagnostics"][0]["code"].as_str(),
+                p["diagnostics"][0]["message"].as_str()
+            ),
+            (Some(code), Some(message)),
+            "{yaml}"
+        );
+    }
+    let dir = plugin("id: 'my.plugin'\nname: Demo\n");
+    let (_, p) = validate(dir.path(), &[]);
+    let name = dir.path().file_name().unwrap().to_str().unwrap();
+    assert_eq!(
+        p["host"]["message"],
+        format!(
+            "[plugins] {name}: invalid or reserved plugin id 'my.plugin' — must match ^[A-Za-z0-9][A-Za-z0-9_-]*$ and must not shadow a core /api/plugins/ route; skipping"
+        )
+    );
+}
+
+#[test]
+fn entry_module_rules() {
+    let yaml = "id: demo\nname: Demo\nentrypoint: main.py\n";
+    let dir = plugin(yaml);
+    let (code, p) = validate(dir.path(), &[]);
+    assert_eq!(
+        code, 1,
+        "a set entrypoint does not fall back to __init__.py"
+    );
+    assert_eq!(
+        diags(&p, yaml)[0],
+        (
+            "plugins::protoagent::entrypoint".into(),
+            "no entry module (expected __init__.py or plugin.py)".into(),
+            "main.py".into()
+        )
+    );
+
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("protoagent.plugin.yaml"),
+        "id: demo\nname: Demo\n",
+    )
+    .unwrap();
+    std::fs::write(dir.path().join("plugin.py"), "").unwrap();
+    assert_eq!(
+        validate(dir.path(), &["--strict"]).0,
+        0,
+        "plugin.py is the second default"
+    );
+
+    // An entry point that is a symlink loop: no panic, a clear error and the escape lint.
+    let yaml = "id: demo\nname: Demo\nentrypoint: loop.py\n";
+    let dir = plugin(yaml);
+    std::os::unix::fs::symlink("loop.py", dir.path().join("loop.py")).unwrap();
+    let (code, p) = validate(dir.path(), &[]);
+    assert_eq!(code, 1);
+    let codes: Vec<String> = diags(&p, yaml).into_iter().map(|d| d.0).collect();
+    assert!(
+        codes.contains(&"plugins::protoagent::entrypoint".to_owned()),
+        "{codes:?}"
+    );
+    assert!(
+        codes.contains(&"plugins::protoagent::entrypoint_escapes".to_owned()),
+        "{codes:?}"
+    );
+}
+
+#[test]
+fn coercions_and_unknown_keys() {
+    let yaml = "id: demo\nname: Demo\nenabled: \"false\"\nrequires_env: API_KEY\nsettngs: []\nsettings:\n  - key: k\n    lable: K\n    type: password\nviews:\n  - id: v\n    path: http://localhost:8080/x\n";
+    let dir = plugin(yaml);
+    let (code, p) = validate(dir.path(), &[]);
+    assert_eq!(code, 0, "the host accepts all of this");
+    let ds = diags(&p, yaml);
+    let find = |c: &str| {
+        ds.iter()
+            .find(|d| d.0 == c)
+            .unwrap_or_else(|| panic!("no {c}: {ds:#?}"))
+            .clone()
+    };
+    assert_eq!(
+        find("plugins::protoagent::truthy_string").1,
+        "`enabled` is a str, which Python's bool() reads as true"
+    );
+    assert_eq!(
+        find("plugins::protoagent::ignored_value").1,
+        "`requires_env` is a str, not a list, so the host ignores it"
+    );
+    assert_eq!(find("plugins::protoagent::setting").2, "password");
+    assert!(
+        find("plugins::protoagent::view")
+            .1
+            .contains("not same-origin relative")
+    );
+    let unknown: Vec<&str> = ds
+        .iter()
+        .filter(|d| d.0 == "plugins::protoagent::unknown_key")
+        .map(|d| d.2.as_str())
+        .collect();
+    assert_eq!(unknown, ["settngs", "lable"]);
+    assert_eq!(
+        p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["message"].as_str().unwrap().contains("`lable`"))
+            .unwrap()["help"],
+        "did you mean `label`?"
+    );
+    assert_eq!(validate(dir.path(), &["--strict"]).0, 1);
+}
+
+#[test]
+fn requires_env_reads_the_environment() {
+    let dir = plugin("id: demo\nname: Demo\nrequires_env: [PLUGINS_TEST_NEEDED_VAR]\n");
+    let (_, p) = validate(dir.path(), &[]);
+    assert_eq!(
+        p["diagnostics"][0]["code"],
+        "plugins::protoagent::requires_env"
+    );
+    assert_eq!(
+        p["diagnostics"][0]["message"],
+        "missing env: PLUGINS_TEST_NEEDED_VAR"
+    );
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "--strict", "--path"])
+        .arg(dir.path())
+        .env("PLUGINS_TEST_NEEDED_VAR", "x"));
+    assert_eq!(code, 0, "{stdout}");
+}
+
+#[test]
+fn host_version_is_pep440_for_protoagent() {
+    let dir = plugin("id: demo\nname: Demo\nmin_protoagent_version: '1.0'\n");
+    assert_eq!(validate(dir.path(), &["--host-version", "1.0.0"]).0, 0);
+    let (code, p) = validate(dir.path(), &["--host-version", "1.0rc1"]);
+    assert_eq!(code, 1);
+    assert_eq!(
+        p["diagnostics"][0]["code"],
+        "plugins::protoagent::host_version"
+    );
+    assert_eq!(
+        p["diagnostics"][0]["message"],
+        "requires protoAgent >= 1.0 but this host is 1.0rc1"
+    );
+    let (code, _, stderr) = run(plugins()
+        .args(["validate", "--host-version", "banana", "--path"])
+        .arg(dir.path()));
+    assert_eq!(code, 2, "{stderr}");
+}
+
+#[test]
+fn hostile_yaml() {
+    let mut bomb = String::from(
+        "id: demo\nname: Demo\na: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
+    let names = ["a", "b", "c", "d", "e", "f", "g", "h", "i"];
+    for w in names.windows(2) {
+        bomb.push_str(&format!(
+            "{}: &{} [{}]\n",
+            w[1],
+            w[1],
+            vec![format!("*{}", w[0]); 9].join(",")
+        ));
+    }
+    let cases = [
+        ("billion laughs", bomb),
+        (
+            "deep nesting",
+            format!(
+                "id: demo\nname: Demo\nx: {}{}\n",
+                "[".repeat(5000),
+                "]".repeat(5000)
+            ),
+        ),
+        (
+            "tab indentation",
+            "id: demo\nname: Demo\nconfig:\n\tkey: 1\n".to_owned(),
+        ),
+        ("unclosed flow", "id: demo\nname: [Demo\n".to_owned()),
+    ];
+    for (what, yaml) in cases {
+        let dir = plugin(&yaml);
+        let start = std::time::Instant::now();
+        let (code, p) = validate(dir.path(), &[]);
+        assert_eq!(code, 1, "{what}");
+        assert_eq!(
+            p["diagnostics"][0]["code"], "plugins::syntax::yaml",
+            "{what}"
+        );
+        assert_eq!(p["host"]["verdict"], "parse", "{what}");
+        assert!(start.elapsed().as_secs() < 30, "{what} is refused promptly");
+    }
+    let yaml = "id: demo\nname: Demo\nname: Again\n";
+    let dir = plugin(yaml);
+    let (code, p) = validate(dir.path(), &[]);
+    assert_eq!(code, 0, "PyYAML keeps the last duplicate");
+    assert_eq!(
+        diags(&p, yaml)[0],
+        (
+            "plugins::protoagent::duplicate_key".into(),
+            "duplicate key `name`; the last one wins".into(),
+            "name".into()
+        )
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("protoagent.plugin.yaml"),
+        b"id: demo\nname: \xff\n",
+    )
+    .unwrap();
+    let (code, p) = validate(dir.path(), &[]);
+    assert_eq!(
+        (code, p["diagnostics"][0]["code"].as_str()),
+        (1, Some("plugins::file::not_utf8"))
+    );
+}
+
+#[test]
+fn all_three_dialects_in_one_run() {
+    let parent = tempfile::tempdir().unwrap();
+    let aoe = parent.path().join("a-aoe");
+    std::fs::create_dir_all(aoe.join("bin")).unwrap();
+    std::fs::write(aoe.join("aoe-plugin.toml"), CLEAN_AOE).unwrap();
+    std::fs::write(aoe.join("bin/worker"), "").unwrap();
+    let aworld = parent.path().join("b-aworld/.aworld-plugin");
+    std::fs::create_dir_all(&aworld).unwrap();
+    std::fs::write(aworld.join("plugin.json"), r#"{"id": "w", "version": "1"}"#).unwrap();
+    let proto = parent.path().join("c-proto");
+    std::fs::create_dir_all(&proto).unwrap();
+    std::fs::write(proto.join("protoagent.plugin.yaml"), "id: p\nname: P\n").unwrap();
+    std::fs::write(proto.join("__init__.py"), "").unwrap();
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "-r", "--strict", "--format", "json", "--path"])
+        .arg(parent.path()));
+    assert_eq!(code, 0, "{stdout}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let dialects: Vec<&str> = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["dialect"].as_str().unwrap())
+        .collect();
+    assert_eq!(dialects, ["aoe", "aworld", "protoagent"]);
+}
