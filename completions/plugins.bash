@@ -22,6 +22,9 @@ _plugins() {
             plugins,help)
                 cmd="plugins__subcmd__help"
                 ;;
+            plugins,resolve)
+                cmd="plugins__subcmd__resolve"
+                ;;
             plugins,schema)
                 cmd="plugins__subcmd__schema"
                 ;;
@@ -33,6 +36,9 @@ _plugins() {
                 ;;
             plugins__subcmd__help,help)
                 cmd="plugins__subcmd__help__subcmd__help"
+                ;;
+            plugins__subcmd__help,resolve)
+                cmd="plugins__subcmd__help__subcmd__resolve"
                 ;;
             plugins__subcmd__help,schema)
                 cmd="plugins__subcmd__help__subcmd__schema"
@@ -47,7 +53,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --help --version validate schema completions help"
+            opts="-q -h -V --color --quiet --help --version validate resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -83,7 +89,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="validate schema completions help"
+            opts="validate resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -124,6 +130,20 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__help__subcmd__resolve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__help__subcmd__schema)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -145,6 +165,32 @@ _plugins() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__resolve)
+            opts="-p -q -h -V --path --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

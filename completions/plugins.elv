@@ -26,6 +26,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
+            cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand completions 'Print shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
@@ -54,6 +55,18 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'plugins;resolve'= {
+            cand -p 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]'
+            cand --path 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --json 'Print one JSON document instead of a table'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'plugins;schema'= {
             cand --aoe-api 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -75,11 +88,14 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;help'= {
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
+            cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand completions 'Print shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'plugins;help;validate'= {
+        }
+        &'plugins;help;resolve'= {
         }
         &'plugins;help;schema'= {
         }

@@ -2,13 +2,16 @@
 
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
-use crate::commands::{completions::CompletionsArgs, schema::SchemaArgs, validate::ValidateArgs};
+use crate::commands::{
+    completions::CompletionsArgs, resolve::ResolveArgs, schema::SchemaArgs, validate::ValidateArgs,
+};
 
 const EXAMPLES: &str = "\
 Examples:
   plugins validate                          validate the plugin in the current directory
   plugins validate --path . --format github annotate a pull request from CI
   plugins validate -r --path plugins/       every plugin root below plugins/
+  plugins resolve --path ~/.aworld/plugins  AWorld activation order and skips
   plugins schema aoe > aoe.schema.json      JSON Schema for editors
   plugins completions zsh > _plugins        shell completions
 
@@ -46,6 +49,8 @@ pub enum ColorChoice {
 pub enum Command {
     /// Check plugin manifests exactly as the host does, plus lints
     Validate(ValidateArgs),
+    /// Show which AWorld plugins activate, in discovery order, and why others do not
+    Resolve(ResolveArgs),
     /// Print the JSON Schema of a dialect's manifest
     Schema(SchemaArgs),
     /// Print shell completions

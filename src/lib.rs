@@ -13,6 +13,7 @@ pub mod error;
 pub mod manifest;
 pub mod printer;
 pub mod render;
+pub mod resolve;
 pub mod validate;
 
 use std::ffi::OsString;

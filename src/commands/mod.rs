@@ -1,6 +1,7 @@
 //! One module per subcommand: parse arguments, call the domain, print the result.
 
 pub mod completions;
+pub mod resolve;
 pub mod schema;
 pub mod validate;
 
@@ -34,6 +35,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
     match command {
         Command::Validate(args) => validate::run(args, cx, printer),
         Command::Schema(args) => schema::run(&args, printer),
+        Command::Resolve(args) => resolve::run(&args, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }
