@@ -270,6 +270,13 @@ fn settings(doc: &Node, out: &mut Out) {
             }
             warn(out, f);
         }
+        if let Some(key) = s.get("key").map(|k| py_str(&k.node))
+            && s.get("required").is_some_and(|r| truthy(&r.node))
+            && doc.get("config").and_then(|c| c.node.get(&key)).is_none_or(|v| blank(&v.node))
+        {
+            warn(out, Finding::new(Code::ProtoSetting, format!("settings[{i}] `{key}` is required and has no default in `config`, so the plugin loads incomplete until it is set"), at.join("required"))
+                .help("its tools reply \"needs setup\" until the operator sets it; give a default in `config` if one makes sense"));
+        }
         if ty == "select" && s.get("options").is_none_or(|o| !truthy(&o.node)) {
             warn(
                 out,
@@ -280,6 +287,17 @@ fn settings(doc: &Node, out: &mut Out) {
                 ),
             );
         }
+    }
+}
+
+/// The soft gate's notion of blank: None, whitespace, or an empty collection (not 0 or false).
+fn blank(node: &Node) -> bool {
+    match &node.value {
+        Value::Null => true,
+        Value::Str(s) => s.trim().is_empty(),
+        Value::Array(a) => a.is_empty(),
+        Value::Table(t) => t.is_empty(),
+        _ => false,
     }
 }
 
