@@ -28,11 +28,32 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
             [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Scaffold a plugin for any dialect from the built-in templates')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugin manifests exactly as the host does, plus lints')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Show which AWorld plugins activate, in discovery order, and why others do not')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a dialect''s manifest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'plugins;new' {
+            [CompletionResult]::new('--dialect', '--dialect', [CompletionResultType]::ParameterName, 'Which host the plugin is for')
+            [CompletionResult]::new('--runtime', '--runtime', [CompletionResultType]::ParameterName, 'The worker''s language (aoe: python, node, rust or none; others: python)')
+            [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Use this id instead of deriving one from NAME')
+            [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'A one-line description')
+            [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Where to write the plugin [default: ./<slug>]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--with-tests', '--with-tests', [CompletionResultType]::ParameterName, 'Include tests and a CI workflow that runs them')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Accept defaults instead of asking (for scripts)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept defaults instead of asking (for scripts)')
+            [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the templates and their variables, then exit')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print what was written as JSON')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
         'plugins;validate' {
@@ -95,11 +116,15 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;help' {
+            [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Scaffold a plugin for any dialect from the built-in templates')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugin manifests exactly as the host does, plus lints')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Show which AWorld plugins activate, in discovery order, and why others do not')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a dialect''s manifest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
             [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'plugins;help;new' {
             break
         }
         'plugins;help;validate' {

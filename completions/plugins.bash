@@ -22,6 +22,9 @@ _plugins() {
             plugins,help)
                 cmd="plugins__subcmd__help"
                 ;;
+            plugins,new)
+                cmd="plugins__subcmd__new"
+                ;;
             plugins,resolve)
                 cmd="plugins__subcmd__resolve"
                 ;;
@@ -36,6 +39,9 @@ _plugins() {
                 ;;
             plugins__subcmd__help,help)
                 cmd="plugins__subcmd__help__subcmd__help"
+                ;;
+            plugins__subcmd__help,new)
+                cmd="plugins__subcmd__help__subcmd__new"
                 ;;
             plugins__subcmd__help,resolve)
                 cmd="plugins__subcmd__help__subcmd__resolve"
@@ -53,7 +59,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --help --version validate resolve schema completions help"
+            opts="-q -h -V --color --quiet --help --version new validate resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -89,7 +95,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="validate resolve schema completions help"
+            opts="new validate resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -117,6 +123,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__new)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -165,6 +185,44 @@ _plugins() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__new)
+            opts="-y -q -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --dialect)
+                    COMPREPLY=($(compgen -W "aoe aworld protoagent" -- "${cur}"))
+                    return 0
+                    ;;
+                --runtime)
+                    COMPREPLY=($(compgen -W "python node rust none" -- "${cur}"))
+                    return 0
+                    ;;
+                --id)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --description)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

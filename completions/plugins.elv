@@ -25,11 +25,31 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
+            cand new 'Scaffold a plugin for any dialect from the built-in templates'
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand completions 'Print shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'plugins;new'= {
+            cand --dialect 'Which host the plugin is for'
+            cand --runtime 'The worker''s language (aoe: python, node, rust or none; others: python)'
+            cand --id 'Use this id instead of deriving one from NAME'
+            cand --description 'A one-line description'
+            cand --dir 'Where to write the plugin [default: ./<slug>]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --with-tests 'Include tests and a CI workflow that runs them'
+            cand -y 'Accept defaults instead of asking (for scripts)'
+            cand --yes 'Accept defaults instead of asking (for scripts)'
+            cand --list 'List the templates and their variables, then exit'
+            cand --json 'Print what was written as JSON'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help (see more with ''--help'')'
+            cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
         }
         &'plugins;validate'= {
             cand -p 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]'
@@ -87,11 +107,14 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --version 'Print version'
         }
         &'plugins;help'= {
+            cand new 'Scaffold a plugin for any dialect from the built-in templates'
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand completions 'Print shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'plugins;help;new'= {
         }
         &'plugins;help;validate'= {
         }

@@ -30,11 +30,32 @@ never\t''"
 complete -c plugins -n "__fish_plugins_needs_command" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_needs_command" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_needs_command" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "completions" -d 'Print shell completions'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l dialect -d 'Which host the plugin is for' -r -f -a "aoe\t'Agent of Empires: `aoe-plugin.toml`'
+aworld\t'AWorld: `.aworld-plugin/plugin.json`'
+protoagent\t'protoAgent: `protoagent.plugin.yaml`'"
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l runtime -d 'The worker\'s language (aoe: python, node, rust or none; others: python)' -r -f -a "python\t''
+node\t''
+rust\t''
+none\t'No worker: a static, metadata-only plugin (aoe only)'"
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l id -d 'Use this id instead of deriving one from NAME' -r
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l description -d 'A one-line description' -r
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l dir -d 'Where to write the plugin [default: ./<slug>]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l with-tests -d 'Include tests and a CI workflow that runs them'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -s y -l yes -d 'Accept defaults instead of asking (for scripts)'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l list -d 'List the templates and their variables, then exit'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l json -d 'Print what was written as JSON'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s p -l path -d 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l dialect -d 'Validate as this dialect instead of detecting it from the manifest name' -r -f -a "aoe\t'Agent of Empires: `aoe-plugin.toml`'
 aworld\t'AWorld: `.aworld-plugin/plugin.json`'
@@ -79,8 +100,9 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate resolve schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate resolve schema completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate resolve schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate resolve schema completions help" -f -a "completions" -d 'Print shell completions'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from validate resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "completions" -d 'Print shell completions'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

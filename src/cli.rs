@@ -3,11 +3,13 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{
-    completions::CompletionsArgs, resolve::ResolveArgs, schema::SchemaArgs, validate::ValidateArgs,
+    completions::CompletionsArgs, new::NewArgs, resolve::ResolveArgs, schema::SchemaArgs,
+    validate::ValidateArgs,
 };
 
 const EXAMPLES: &str = "\
 Examples:
+  plugins new my-plugin --dialect aoe       scaffold a plugin (templates: plugins new --list)
   plugins validate                          validate the plugin in the current directory
   plugins validate --path . --format github annotate a pull request from CI
   plugins validate -r --path plugins/       every plugin root below plugins/
@@ -47,6 +49,8 @@ pub enum ColorChoice {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Scaffold a plugin for any dialect from the built-in templates
+    New(NewArgs),
     /// Check plugin manifests exactly as the host does, plus lints
     Validate(ValidateArgs),
     /// Show which AWorld plugins activate, in discovery order, and why others do not

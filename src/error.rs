@@ -17,6 +17,13 @@ pub enum Error {
     NotInstalled { id: String, home: PathBuf },
     #[error("{0}")]
     InvalidArgument(String),
+    /// A refusal with its own code and a suggestion.
+    #[error("{message}")]
+    Refused {
+        code: Code,
+        message: String,
+        help: Option<String>,
+    },
     #[error("{context}: {source}")]
     Io {
         context: String,
@@ -39,6 +46,7 @@ impl Error {
             Error::NoPlugins(_) => Code::UsageNoPlugins,
             Error::NotInstalled { .. } => Code::UsageNotInstalled,
             Error::InvalidArgument(_) => Code::UsageInvalidArgument,
+            Error::Refused { code, .. } => *code,
             Error::Io { .. } => Code::Io,
         }
     }
@@ -51,6 +59,7 @@ impl Error {
             Error::NotInstalled { .. } => Some(
                 "pass `--home DIR` or set PLUGINS_HOME to the directory that holds `plugins/<id>/`".into(),
             ),
+            Error::Refused { help, .. } => help.clone(),
             _ => None,
         }
     }

@@ -14,6 +14,7 @@ pub mod manifest;
 pub mod printer;
 pub mod render;
 pub mod resolve;
+pub mod scaffold;
 pub mod validate;
 
 use std::ffi::OsString;

@@ -52,6 +52,15 @@ impl Printer {
         }
     }
 
+    /// Ask a question on stderr and read one line from stdin.
+    pub fn prompt(&self, question: &str) -> std::io::Result<String> {
+        eprint!("{question}: ");
+        std::io::stderr().flush()?;
+        let mut line = String::new();
+        std::io::BufRead::read_line(&mut std::io::stdin().lock(), &mut line)?;
+        Ok(line.trim().to_owned())
+    }
+
     /// Report an error that stopped the command.
     pub fn error(&self, e: &dyn miette::Diagnostic) {
         let mut s = String::new();

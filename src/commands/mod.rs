@@ -1,6 +1,7 @@
 //! One module per subcommand: parse arguments, call the domain, print the result.
 
 pub mod completions;
+pub mod new;
 pub mod resolve;
 pub mod schema;
 pub mod validate;
@@ -36,6 +37,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Validate(args) => validate::run(args, cx, printer),
         Command::Schema(args) => schema::run(&args, printer),
         Command::Resolve(args) => resolve::run(&args, printer),
+        Command::New(args) => new::run(&args, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

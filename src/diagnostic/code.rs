@@ -135,6 +135,8 @@ codes! {
     UsageNoPlugins => "plugins::usage::no_plugins", Error, "`--recursive` found no plugin root under a path";
     UsageNotInstalled => "plugins::usage::not_installed", Error, "a plugin id given on the command line is not installed in the home";
     UsageInvalidArgument => "plugins::usage::invalid_argument", Error, "an argument value is malformed (e.g. `--host-version`)";
+    NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";
+    NewExists => "plugins::new::exists", Error, "`plugins new` would overwrite an existing file";
     Io => "plugins::io", Error, "an I/O error outside a manifest (writing output, reading a directory)";
 }
 

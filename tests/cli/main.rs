@@ -10,6 +10,7 @@ mod corpus_aworld;
 mod corpus_protoagent;
 mod docs;
 mod formats;
+mod new;
 mod resolve;
 mod validate_aoe;
 mod validate_aworld;

@@ -272,7 +272,10 @@ fn settings(doc: &Node, out: &mut Out) {
         }
         if let Some(key) = s.get("key").map(|k| py_str(&k.node))
             && s.get("required").is_some_and(|r| truthy(&r.node))
-            && doc.get("config").and_then(|c| c.node.get(&key)).is_none_or(|v| blank(&v.node))
+            && doc
+                .get("config")
+                .and_then(|c| c.node.get(&key))
+                .is_none_or(|v| blank(&v.node))
         {
             warn(out, Finding::new(Code::ProtoSetting, format!("settings[{i}] `{key}` is required and has no default in `config`, so the plugin loads incomplete until it is set"), at.join("required"))
                 .help("its tools reply \"needs setup\" until the operator sets it; give a default in `config` if one makes sense"));

@@ -1,0 +1,228 @@
+//! `plugins new`: scaffold a plugin that validates clean and whose tests pass.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::manifest::Dialect;
+use crate::printer::Printer;
+use crate::render::display_path;
+use crate::scaffold::{self, NewOptions, Runtime, WriteError};
+
+/// Scaffold a plugin for any dialect from the built-in templates.
+///
+/// The result validates with no errors and no warnings under `plugins validate
+/// --strict`, and with --with-tests its own tests pass. Files are never
+/// overwritten. On a terminal, missing choices are asked for; in scripts pass
+/// them as flags (and --yes to accept defaults).
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  plugins new \"Kanban Lite\" --dialect aoe --runtime rust --with-tests
+  plugins new notes --dialect protoagent --dir plugins/notes
+  plugins new helper --dialect aworld --id helper-tools --yes
+  plugins new --list")]
+pub struct NewArgs {
+    /// The plugin's display name; ids and package names are derived from it
+    #[arg(value_name = "NAME", required_unless_present = "list")]
+    pub name: Option<String>,
+    /// Which host the plugin is for
+    #[arg(long, value_enum)]
+    pub dialect: Option<Dialect>,
+    /// The worker's language (aoe: python, node, rust or none; others: python)
+    #[arg(long, value_enum)]
+    pub runtime: Option<Runtime>,
+    /// Use this id instead of deriving one from NAME
+    #[arg(long, value_name = "ID")]
+    pub id: Option<String>,
+    /// A one-line description
+    #[arg(long, value_name = "TEXT")]
+    pub description: Option<String>,
+    /// Where to write the plugin [default: ./<slug>]
+    #[arg(long, value_name = "DIR")]
+    pub dir: Option<PathBuf>,
+    /// Include tests and a CI workflow that runs them
+    #[arg(long)]
+    pub with_tests: bool,
+    /// Accept defaults instead of asking (for scripts)
+    #[arg(short, long)]
+    pub yes: bool,
+    /// List the templates and their variables, then exit
+    #[arg(long)]
+    pub list: bool,
+    /// Print what was written as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+fn list() -> String {
+    let mut s = String::from("templates (dialect / runtime):\n");
+    for (d, r) in scaffold::available() {
+        let default = if Runtime::supported(d)[0] == r {
+            "  (default)"
+        } else {
+            ""
+        };
+        s.push_str(&format!(
+            "  {:<11} {}{default}\n",
+            d.to_string(),
+            r.as_str()
+        ));
+    }
+    s.push_str("\nvariables:\n");
+    for (k, what) in scaffold::VARIABLES {
+        s.push_str(&format!(
+            "  {{{{{k}}}}}{:width$}{what}\n",
+            "",
+            width = 14 - k.len()
+        ));
+    }
+    s
+}
+
+/// Ask on the terminal, or fail with a hint when there is none.
+fn ask(printer: &Printer, question: &str, flag: &str, interactive: bool) -> Result<String> {
+    if !interactive {
+        return Err(Error::InvalidArgument(format!(
+            "{question}: pass {flag} (no terminal to ask on)"
+        )));
+    }
+    printer
+        .prompt(question)
+        .map_err(|e| Error::io("cannot read the answer", e))
+}
+
+fn choose_dialect(printer: &Printer, args: &NewArgs, interactive: bool) -> Result<Dialect> {
+    if let Some(d) = args.dialect {
+        return Ok(d);
+    }
+    let answer = ask(
+        printer,
+        "Dialect (aoe, aworld, protoagent)",
+        "--dialect",
+        interactive && !args.yes,
+    )?;
+    Dialect::ALL
+        .into_iter()
+        .find(|d| d.to_string() == answer.to_lowercase())
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "unknown dialect {answer:?}; choose aoe, aworld or protoagent"
+            ))
+        })
+}
+
+fn choose_runtime(
+    printer: &Printer,
+    args: &NewArgs,
+    dialect: Dialect,
+    interactive: bool,
+) -> Result<Runtime> {
+    let supported = Runtime::supported(dialect);
+    if let Some(r) = args.runtime {
+        return Ok(r);
+    }
+    if supported.len() == 1 || args.yes || !interactive {
+        return Ok(supported[0]);
+    }
+    let names: Vec<&str> = supported.iter().map(|r| r.as_str()).collect();
+    let answer = ask(
+        printer,
+        &format!("Runtime ({}) [{}]", names.join(", "), names[0]),
+        "--runtime",
+        true,
+    )?;
+    if answer.is_empty() {
+        return Ok(supported[0]);
+    }
+    supported
+        .iter()
+        .copied()
+        .find(|r| r.as_str() == answer.to_lowercase())
+        .ok_or_else(|| {
+            Error::InvalidArgument(format!(
+                "unknown runtime {answer:?}; choose one of {}",
+                names.join(", ")
+            ))
+        })
+}
+
+pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
+    if args.list {
+        printer
+            .out(&list())
+            .map_err(|e| Error::io("cannot write output", e))?;
+        return Ok(ExitStatus::Success);
+    }
+    let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
+    let dialect = choose_dialect(printer, args, interactive)?;
+    let runtime = choose_runtime(printer, args, dialect, interactive)?;
+    let opts = NewOptions {
+        dialect,
+        runtime,
+        name: args.name.clone().unwrap_or_default(),
+        id: args.id.clone(),
+        description: args.description.clone(),
+        with_tests: args.with_tests,
+    };
+    let plan = scaffold::plan(&opts).map_err(|r| Error::Refused {
+        code: Code::NewRefused,
+        message: r.message,
+        help: r.help,
+    })?;
+    let root = args
+        .dir
+        .clone()
+        .unwrap_or_else(|| PathBuf::from(&plan.slug));
+    let written = scaffold::write(&plan, &root).map_err(|e| match e {
+        WriteError::Exists(path) => Error::Refused {
+            code: Code::NewExists,
+            message: format!(
+                "`{}` already exists; `plugins new` never overwrites files",
+                display_path(&path)
+            ),
+            help: Some("choose another --dir, or remove the existing files".into()),
+        },
+        WriteError::Io { path, source } => {
+            Error::io(format!("cannot write `{}`", path.display()), source)
+        }
+    })?;
+    let text = if args.json {
+        let doc = serde_json::json!({
+            "root": display_path(&root),
+            "dialect": dialect,
+            "runtime": runtime.as_str(),
+            "id": plan.id,
+            "files": written.iter().map(|p| p.to_string_lossy().replace('\\', "/")).collect::<Vec<_>>(),
+        });
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).expect("serializes")
+        )
+    } else {
+        let mut s = format!(
+            "   Created {dialect} plugin `{}` ({} runtime) in {}\n",
+            plan.id,
+            runtime.as_str(),
+            display_path(&root)
+        );
+        if !printer.quiet {
+            for f in &written {
+                s.push_str(&format!("            {}\n", f.to_string_lossy()));
+            }
+            s.push_str(&format!(
+                "\nNext: cd {} && plugins validate --strict\n",
+                display_path(&root)
+            ));
+        }
+        s
+    };
+    printer
+        .out(&text)
+        .map_err(|e| Error::io("cannot write output", e))?;
+    Ok(ExitStatus::Success)
+}

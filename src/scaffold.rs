@@ -1,0 +1,409 @@
+//! `plugins new`: plan a plugin from the embedded templates, then write it
+//! without ever overwriting a file.
+//!
+//! A template is layers of `templates/<dialect>/<layer>/`: `common`, then the
+//! runtime (`python`, `node`, `rust`, `none`), then `<runtime>.tests` with
+//! `--with-tests`. `{{var}}` in paths and contents is replaced by the variables.
+
+use std::path::{Path, PathBuf};
+
+use crate::manifest::Dialect;
+use crate::manifest::aoe::profile::BUILTIN_IDS;
+use crate::manifest::aoe::rules::{id_problem, is_reserved_namespace};
+use crate::manifest::protoagent::{RESERVED_IDS, id_grammar_ok};
+
+mod embedded {
+    include!(concat!(env!("OUT_DIR"), "/templates.rs"));
+}
+
+/// The worker language of the generated plugin.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Runtime {
+    Python,
+    Node,
+    Rust,
+    /// No worker: a static, metadata-only plugin (aoe only)
+    None,
+}
+
+impl Runtime {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Runtime::Python => "python",
+            Runtime::Node => "node",
+            Runtime::Rust => "rust",
+            Runtime::None => "none",
+        }
+    }
+
+    /// The runtimes a dialect supports; the first is the default.
+    pub fn supported(dialect: Dialect) -> &'static [Runtime] {
+        match dialect {
+            Dialect::Aoe => &[Runtime::Python, Runtime::Node, Runtime::Rust, Runtime::None],
+            Dialect::Aworld | Dialect::Protoagent => &[Runtime::Python],
+        }
+    }
+}
+
+/// The template variables, with what each holds.
+pub const VARIABLES: &[(&str, &str)] = &[
+    ("name", "display name, as given"),
+    (
+        "id",
+        "plugin id (aoe: dotted namespace.slug; others: the slug), or --id",
+    ),
+    (
+        "slug",
+        "kebab-case name, for directories, packages and binaries",
+    ),
+    (
+        "module",
+        "the slug with `_` for `-`, for Python modules and Rust crates",
+    ),
+    ("description", "one line, --description or a default"),
+];
+
+/// What `plugins new` was asked for.
+#[derive(Clone, Debug)]
+pub struct NewOptions {
+    pub dialect: Dialect,
+    pub runtime: Runtime,
+    pub name: String,
+    pub id: Option<String>,
+    pub description: Option<String>,
+    pub with_tests: bool,
+}
+
+/// Why a plugin cannot be generated as asked.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refusal {
+    pub message: String,
+    /// A valid alternative to suggest.
+    pub help: Option<String>,
+}
+
+fn refuse(message: impl Into<String>, help: impl Into<Option<String>>) -> Refusal {
+    Refusal {
+        message: message.into(),
+        help: help.into(),
+    }
+}
+
+/// A generated plugin, not yet on disk.
+#[derive(Debug)]
+pub struct Plan {
+    pub id: String,
+    pub slug: String,
+    pub vars: Vec<(&'static str, String)>,
+    /// (path relative to the plugin root, contents), sorted.
+    pub files: Vec<(PathBuf, String)>,
+}
+
+/// protoAgent's `slug()`: lowercase, runs of anything but `[a-z0-9-]` become `-`.
+pub fn slug(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.to_lowercase().chars() {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-' {
+            out.push(c);
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_owned()
+}
+
+/// The id for `name` in `dialect`, or a refusal proposing a valid one.
+pub fn derive_id(dialect: Dialect, name: &str, explicit: Option<&str>) -> Result<String, Refusal> {
+    let s = slug(name);
+    match dialect {
+        Dialect::Aoe => {
+            let proposal = format!(
+                "dev.example.{}",
+                if s.starts_with(|c: char| c.is_ascii_lowercase()) {
+                    s.clone()
+                } else {
+                    format!("plugin-{s}")
+                }
+            );
+            let id = explicit.map_or_else(
+                || {
+                    if s.is_empty() {
+                        String::new()
+                    } else {
+                        format!("dev.example.{s}")
+                    }
+                },
+                str::to_owned,
+            );
+            if let Some(why) = id_problem(&id) {
+                return Err(refuse(
+                    format!("invalid plugin id {id:?}: {why}"),
+                    format!("try `--id {}`", proposal.trim_end_matches('.')),
+                ));
+            }
+            if is_reserved_namespace(&id) || BUILTIN_IDS.contains(&id.as_str()) {
+                return Err(refuse(
+                    format!(
+                        "plugin id {id:?} is reserved: aoe.* and agent-of-empires.* belong to featured plugins"
+                    ),
+                    format!("try `--id {proposal}`"),
+                ));
+            }
+            Ok(id)
+        }
+        Dialect::Aworld | Dialect::Protoagent => {
+            let id = explicit.map_or_else(|| s.clone(), str::to_owned);
+            let proposal = if s.is_empty() {
+                "my-plugin".to_owned()
+            } else {
+                format!("{s}-plugin")
+            };
+            if dialect == Dialect::Protoagent && RESERVED_IDS.contains(&id.to_lowercase().as_str())
+            {
+                return Err(refuse(
+                    format!(
+                        "plugin id {id:?} is reserved: it would shadow a core /api/plugins/ route"
+                    ),
+                    format!("try `--id {proposal}`"),
+                ));
+            }
+            if !id_grammar_ok(&id) {
+                return Err(refuse(
+                    format!(
+                        "invalid plugin id {id:?}: use letters, digits, `-` and `_`, starting with a letter or digit"
+                    ),
+                    format!("try `--id {proposal}`"),
+                ));
+            }
+            Ok(id)
+        }
+    }
+}
+
+/// Text that goes verbatim into TOML, JSON, YAML, Python and Rust strings.
+fn check_text(what: &str, text: &str) -> Result<(), Refusal> {
+    match text
+        .chars()
+        .find(|c| matches!(c, '"' | '\\' | '{' | '}') || c.is_control())
+    {
+        Some(c) => Err(refuse(
+            format!("the {what} {text:?} contains {c:?}, which the templates cannot quote"),
+            "use letters, digits, spaces and simple punctuation".to_owned(),
+        )),
+        None if text.trim().is_empty() => {
+            Err(refuse(format!("the {what} must not be empty"), None))
+        }
+        None => Ok(()),
+    }
+}
+
+fn render(text: &str, vars: &[(&str, String)]) -> String {
+    let mut out = text.to_owned();
+    for (k, v) in vars {
+        out = out.replace(&format!("{{{{{k}}}}}"), v);
+    }
+    out
+}
+
+/// The templates that exist: (dialect, runtime) pairs.
+pub fn available() -> Vec<(Dialect, Runtime)> {
+    Dialect::ALL
+        .into_iter()
+        .flat_map(|d| Runtime::supported(d).iter().map(move |r| (d, *r)))
+        .collect()
+}
+
+/// Plan the files for `opts`.
+pub fn plan(opts: &NewOptions) -> Result<Plan, Refusal> {
+    if !Runtime::supported(opts.dialect).contains(&opts.runtime) {
+        let list: Vec<&str> = Runtime::supported(opts.dialect)
+            .iter()
+            .map(|r| r.as_str())
+            .collect();
+        return Err(refuse(
+            format!(
+                "{} plugins have no `{}` runtime",
+                opts.dialect,
+                opts.runtime.as_str()
+            ),
+            format!("choose one of: {}", list.join(", ")),
+        ));
+    }
+    check_text("name", &opts.name)?;
+    let id = derive_id(opts.dialect, &opts.name, opts.id.as_deref())?;
+    let slug = match slug(&opts.name) {
+        s if s.is_empty() || !s.starts_with(|c: char| c.is_ascii_lowercase()) => {
+            format!("plugin-{s}").trim_end_matches('-').to_owned()
+        }
+        s => s,
+    };
+    let description = opts
+        .description
+        .clone()
+        .unwrap_or_else(|| match opts.dialect {
+            Dialect::Aoe => "An Agent of Empires plugin.".to_owned(),
+            Dialect::Aworld => "An AWorld plugin.".to_owned(),
+            Dialect::Protoagent => "A protoAgent plugin.".to_owned(),
+        });
+    check_text("description", &description)?;
+    let vars = vec![
+        ("name", opts.name.trim().to_owned()),
+        ("id", id.clone()),
+        ("module", slug.replace('-', "_")),
+        ("slug", slug.clone()),
+        ("description", description),
+    ];
+    let runtime = opts.runtime.as_str();
+    let mut layers = vec!["common".to_owned(), runtime.to_owned()];
+    if opts.with_tests {
+        layers.push(format!("{runtime}.tests"));
+    }
+    let prefix = format!("{}/", opts.dialect);
+    let mut files: Vec<(PathBuf, String)> = Vec::new();
+    for layer in &layers {
+        let layer_prefix = format!("{prefix}{layer}/");
+        for (path, contents) in embedded::FILES {
+            if let Some(rel) = path.strip_prefix(&layer_prefix) {
+                files.push((PathBuf::from(render(rel, &vars)), render(contents, &vars)));
+            }
+        }
+    }
+    files.sort_by(|a, b| a.0.cmp(&b.0));
+    Ok(Plan {
+        id,
+        slug,
+        vars,
+        files,
+    })
+}
+
+/// Why writing failed.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    #[error("`{}` already exists; `plugins new` never overwrites files", .0.display())]
+    Exists(PathBuf),
+    #[error("cannot write `{}`: {source}", path.display())]
+    Io {
+        path: PathBuf,
+        source: std::io::Error,
+    },
+}
+
+/// Write the plan under `root`. Nothing is written if any file already exists;
+/// on an I/O failure, what was written is removed again.
+pub fn write(plan: &Plan, root: &Path) -> Result<Vec<PathBuf>, WriteError> {
+    for (rel, _) in &plan.files {
+        let path = root.join(rel);
+        if path.symlink_metadata().is_ok() {
+            return Err(WriteError::Exists(path));
+        }
+    }
+    let root_existed = root.exists();
+    let mut written = Vec::new();
+    for (rel, contents) in &plan.files {
+        let path = root.join(rel);
+        let result = path
+            .parent()
+            .map_or(Ok(()), std::fs::create_dir_all)
+            .and_then(|()| {
+                std::fs::OpenOptions::new()
+                    .write(true)
+                    .create_new(true)
+                    .open(&path)
+            })
+            .and_then(|mut f| std::io::Write::write_all(&mut f, contents.as_bytes()));
+        if let Err(source) = result {
+            for p in &written {
+                let _ = std::fs::remove_file(root.join(p));
+            }
+            if !root_existed {
+                let _ = std::fs::remove_dir_all(root);
+            }
+            return Err(WriteError::Io { path, source });
+        }
+        #[cfg(unix)]
+        if contents.starts_with("#!") {
+            use std::os::unix::fs::PermissionsExt;
+            let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+        }
+        written.push(rel.clone());
+    }
+    Ok(written)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slugs_like_protoagent() {
+        assert_eq!(slug("My Plugin"), "my-plugin");
+        assert_eq!(slug("  Hello__World!! "), "hello-world");
+        assert_eq!(slug("日本"), "");
+    }
+
+    #[test]
+    fn ids_per_dialect() {
+        assert_eq!(
+            derive_id(Dialect::Aoe, "My Plugin", None),
+            Ok("dev.example.my-plugin".into())
+        );
+        assert_eq!(
+            derive_id(Dialect::Protoagent, "My Plugin", None),
+            Ok("my-plugin".into())
+        );
+        let r = derive_id(Dialect::Aoe, "2 Fast", None).unwrap_err();
+        assert_eq!(
+            r.help.as_deref(),
+            Some("try `--id dev.example.plugin-2-fast`")
+        );
+        assert_eq!(
+            derive_id(Dialect::Aoe, "x", Some("dev.example.plugin-2-fast")),
+            Ok("dev.example.plugin-2-fast".into())
+        );
+        let r = derive_id(Dialect::Aoe, "Web", Some("aoe.web")).unwrap_err();
+        assert!(r.message.contains("reserved"), "{}", r.message);
+        let r = derive_id(Dialect::Protoagent, "Sync", None).unwrap_err();
+        assert_eq!(r.help.as_deref(), Some("try `--id sync-plugin`"));
+        assert!(derive_id(Dialect::Protoagent, "日本", None).is_err());
+    }
+
+    #[test]
+    fn every_template_variable_is_known() {
+        let known: Vec<String> = VARIABLES
+            .iter()
+            .map(|(k, _)| format!("{{{{{k}}}}}"))
+            .collect();
+        for (path, contents) in embedded::FILES {
+            for text in [*path, *contents] {
+                let mut rest = text;
+                while let Some(i) = rest.find("{{") {
+                    let tail = &rest[i..];
+                    let end = tail.find("}}").map_or(tail.len(), |e| e + 2);
+                    let token = &tail[..end];
+                    let is_var = token[2..token.len().saturating_sub(2)]
+                        .chars()
+                        .all(|c| c.is_ascii_lowercase() || c == '_');
+                    assert!(
+                        !is_var || known.iter().any(|k| k == token),
+                        "{path}: unknown variable {token}"
+                    );
+                    rest = &tail[2..];
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn unquotable_names_are_refused() {
+        let opts = NewOptions {
+            dialect: Dialect::Aoe,
+            runtime: Runtime::Python,
+            name: "Bad \"name\"".into(),
+            id: None,
+            description: None,
+            with_tests: false,
+        };
+        assert!(plan(&opts).unwrap_err().message.contains("cannot quote"));
+    }
+}

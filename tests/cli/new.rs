@@ -1,0 +1,283 @@
+//! `plugins new`: generated trees (snapshots), `validate --strict` on each, the
+//! generated plugins' own tests, and refusals.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::support::*;
+
+const COMBOS: &[(&str, &str)] = &[
+    ("aoe", "python"),
+    ("aoe", "node"),
+    ("aoe", "rust"),
+    ("aoe", "none"),
+    ("aworld", "python"),
+    ("protoagent", "python"),
+];
+
+fn generate(parent: &Path, dialect: &str, runtime: &str, tests: bool) -> PathBuf {
+    let dir = parent.join(format!("{dialect}-{runtime}"));
+    let mut cmd = plugins();
+    cmd.args([
+        "new",
+        "Demo Board",
+        "--yes",
+        "--dialect",
+        dialect,
+        "--runtime",
+        runtime,
+        "--dir",
+    ])
+    .arg(&dir);
+    if tests {
+        cmd.arg("--with-tests");
+    }
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{dialect}/{runtime}: {stdout}{stderr}");
+    dir
+}
+
+fn tree(root: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        for e in std::fs::read_dir(dir).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                walk(root, &p, out);
+            } else {
+                out.push(p.strip_prefix(root).unwrap().to_string_lossy().into_owned());
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out.sort();
+    out
+}
+
+/// The tree and the manifest, compared with `tests/snapshots/new/<dialect>-<runtime>.txt`.
+#[test]
+fn generated_trees_match_their_snapshots() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (dialect, runtime) in COMBOS {
+        let root = generate(tmp.path(), dialect, runtime, true);
+        let manifest = [
+            "aoe-plugin.toml",
+            ".aworld-plugin/plugin.json",
+            "protoagent.plugin.yaml",
+        ]
+        .iter()
+        .map(|m| root.join(m))
+        .find(|p| p.exists())
+        .unwrap();
+        let snapshot = format!(
+            "# plugins new \"Demo Board\" --dialect {dialect} --runtime {runtime} --with-tests\n{}\n\n## {}\n{}",
+            tree(&root).join("\n"),
+            manifest.strip_prefix(&root).unwrap().display(),
+            std::fs::read_to_string(&manifest).unwrap()
+        );
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join(format!("tests/snapshots/new/{dialect}-{runtime}.txt"));
+        if std::env::var_os("SNAPSHOTS").is_some_and(|v| v == "overwrite") {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, &snapshot).unwrap();
+        } else {
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert_eq!(
+                committed,
+                snapshot,
+                "{} drifted; `SNAPSHOTS=overwrite cargo test --test cli new` updates it",
+                path.display()
+            );
+        }
+    }
+}
+
+#[test]
+fn every_generated_plugin_validates_strict_on_every_profile() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (dialect, runtime) in COMBOS {
+        for tests in [false, true] {
+            let parent = tmp.path().join(if tests { "with" } else { "without" });
+            let root = generate(&parent, dialect, runtime, tests);
+            for api in ["15", "12"] {
+                let (code, stdout, _) = run(plugins()
+                    .args(["validate", "--strict", "--aoe-api", api, "--path"])
+                    .arg(&root));
+                assert_eq!(
+                    code, 0,
+                    "{dialect}/{runtime} tests={tests} api {api}:\n{stdout}"
+                );
+                assert!(!stdout.contains('⚠') && !stdout.contains('×'), "{stdout}");
+            }
+        }
+    }
+}
+
+fn has(tool: &str) -> bool {
+    Command::new(tool)
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success())
+}
+
+#[test]
+fn generated_python_tests_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    for dialect in ["aoe", "aworld", "protoagent"] {
+        let root = generate(tmp.path(), dialect, "python", true);
+        let out = Command::new("python3")
+            .args(["-m", "unittest", "discover", "-s", "tests", "-v"])
+            .current_dir(&root)
+            .output()
+            .unwrap();
+        let log = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{dialect}: {log}");
+        assert!(
+            log.contains("OK") && !log.contains("Ran 0 tests"),
+            "{dialect}: {log}"
+        );
+    }
+}
+
+#[test]
+#[allow(clippy::print_stderr)] // say why the test did nothing
+fn generated_node_tests_pass_where_node_exists() {
+    if !has("node") {
+        eprintln!("skipping: node is not installed");
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let root = generate(tmp.path(), "aoe", "node", true);
+    let out = Command::new("node")
+        .args(["--test", "test/"])
+        .current_dir(&root)
+        .output()
+        .unwrap();
+    let log = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success() && log.contains("# pass 4"), "{log}");
+}
+
+#[test]
+fn generated_rust_tests_pass() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = generate(tmp.path(), "aoe", "rust", true);
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(["test", "--locked", "--offline", "-q"])
+        .current_dir(&root)
+        .env("CARGO_TARGET_DIR", tmp.path().join("target"))
+        .output()
+        .unwrap();
+    let log = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(out.status.success(), "{log}");
+    assert!(log.contains("3 passed"), "{log}");
+}
+
+#[test]
+fn never_overwrites() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = generate(tmp.path(), "protoagent", "python", false);
+    std::fs::write(root.join("__init__.py"), "# mine\n").unwrap();
+    let (code, _, stderr) = run(plugins()
+        .args([
+            "new",
+            "Demo Board",
+            "--yes",
+            "--dialect",
+            "protoagent",
+            "--dir",
+        ])
+        .arg(&root));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::new::exists") && stderr.contains("never overwrites"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(root.join("__init__.py")).unwrap(),
+        "# mine\n"
+    );
+}
+
+#[test]
+fn refusals_propose_a_valid_id() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (args, help) in [
+        (
+            &["new", "Sync", "--dialect", "protoagent"][..],
+            "try `--id sync-plugin`",
+        ),
+        (
+            &["new", "2 Fast", "--dialect", "aoe"],
+            "try `--id dev.example.plugin-2-fast`",
+        ),
+        (
+            &["new", "Web", "--dialect", "aoe", "--id", "aoe.web"],
+            "try `--id dev.example.web`",
+        ),
+        (
+            &["new", "x", "--dialect", "aworld", "--runtime", "rust"],
+            "choose one of: python",
+        ),
+    ] {
+        let (code, stdout, stderr) = run(plugins().args(args).arg("--yes").current_dir(tmp.path()));
+        assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
+        assert!(
+            stderr.contains("plugins::new::refused") && stderr.contains(help),
+            "{args:?}: {stderr}"
+        );
+    }
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    // Accepting the proposal works.
+    let (code, _, _) = run(plugins()
+        .args([
+            "new",
+            "Sync",
+            "--dialect",
+            "protoagent",
+            "--id",
+            "sync-plugin",
+            "--yes",
+        ])
+        .current_dir(tmp.path()));
+    assert_eq!(code, 0);
+    assert!(tmp.path().join("sync/protoagent.plugin.yaml").is_file());
+}
+
+#[test]
+fn scripts_get_clear_errors_and_json() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(plugins().args(["new", "demo"]).current_dir(tmp.path()));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("pass --dialect (no terminal to ask on)"),
+        "{stderr}"
+    );
+    let (code, stdout, _) = run(plugins()
+        .args(["new", "demo", "--dialect", "aworld", "--json"])
+        .current_dir(tmp.path()));
+    assert_eq!(code, 0);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["id"], "demo");
+    assert_eq!(doc["root"], "demo");
+    assert!(
+        doc["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f == ".aworld-plugin/plugin.json")
+    );
+    let (code, list, _) = run(plugins().args(["new", "--list"]));
+    assert_eq!(code, 0);
+    assert!(
+        list.contains("aoe         rust") && list.contains("{{module}}"),
+        "{list}"
+    );
+}
