@@ -281,3 +281,35 @@ fn scripts_get_clear_errors_and_json() {
         "{list}"
     );
 }
+
+#[test]
+fn prompts_on_a_terminal() {
+    // util-linux `script` gives the process a pseudo-terminal; answers arrive on it.
+    let tmp = tempfile::tempdir().unwrap();
+    let bin = env!("CARGO_BIN_EXE_plugins");
+    let mut child = Command::new("script")
+        .args([
+            "-qec",
+            &format!("'{bin}' new 'Tty Demo' --dir tty-demo"),
+            "/dev/null",
+        ])
+        .current_dir(tmp.path())
+        .env("NO_COLOR", "1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` is installed");
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"aoe\nrust\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{screen}");
+    assert!(
+        screen.contains("Dialect (aoe, aworld, protoagent):")
+            && screen.contains("Runtime (python, node, rust, none) [python]:"),
+        "{screen}"
+    );
+    assert!(
+        tmp.path().join("tty-demo/Cargo.toml").is_file(),
+        "the answers chose the rust runtime: {screen}"
+    );
+}
