@@ -30,6 +30,11 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Scaffold a plugin for any dialect from the built-in templates')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugin manifests exactly as the host does, plus lints')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install a plugin from git or a local directory, pinned in the lock')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed plugins')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Show which AWorld plugins activate, in discovery order, and why others do not')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a dialect''s manifest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
@@ -81,6 +86,76 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'plugins;install' {
+            [CompletionResult]::new('--ref', '--ref', [CompletionResultType]::ParameterName, 'Branch, tag, or full or short commit to install')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the host''s own]')
+            [CompletionResult]::new('--build-timeout', '--build-timeout', [CompletionResultType]::ParameterName, 'Seconds each build step may take')
+            [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Grant what the plugin asks for without asking (required without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Grant what the plugin asks for without asking (required without a terminal)')
+            [CompletionResult]::new('--no-build', '--no-build', [CompletionResultType]::ParameterName, 'Do not run build steps')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an install from another source, or reinstall the same commit')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;list' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;remove' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;verify' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;sync' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Grant what each plugin asks for without asking (required without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Grant what each plugin asks for without asking (required without a terminal)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Reinstall plugins that are present too')
+            [CompletionResult]::new('--no-build', '--no-build', [CompletionResultType]::ParameterName, 'Do not run build steps')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'plugins;resolve' {
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]')
@@ -118,6 +193,11 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         'plugins;help' {
             [CompletionResult]::new('new', 'new', [CompletionResultType]::ParameterValue, 'Scaffold a plugin for any dialect from the built-in templates')
             [CompletionResult]::new('validate', 'validate', [CompletionResultType]::ParameterValue, 'Check plugin manifests exactly as the host does, plus lints')
+            [CompletionResult]::new('install', 'install', [CompletionResultType]::ParameterValue, 'Install a plugin from git or a local directory, pinned in the lock')
+            [CompletionResult]::new('list', 'list', [CompletionResultType]::ParameterValue, 'List installed plugins')
+            [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
+            [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
+            [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Show which AWorld plugins activate, in discovery order, and why others do not')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a dialect''s manifest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
@@ -128,6 +208,21 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;help;validate' {
+            break
+        }
+        'plugins;help;install' {
+            break
+        }
+        'plugins;help;list' {
+            break
+        }
+        'plugins;help;remove' {
+            break
+        }
+        'plugins;help;verify' {
+            break
+        }
+        'plugins;help;sync' {
             break
         }
         'plugins;help;resolve' {

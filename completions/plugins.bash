@@ -22,8 +22,17 @@ _plugins() {
             plugins,help)
                 cmd="plugins__subcmd__help"
                 ;;
+            plugins,install)
+                cmd="plugins__subcmd__install"
+                ;;
+            plugins,list)
+                cmd="plugins__subcmd__list"
+                ;;
             plugins,new)
                 cmd="plugins__subcmd__new"
+                ;;
+            plugins,remove)
+                cmd="plugins__subcmd__remove"
                 ;;
             plugins,resolve)
                 cmd="plugins__subcmd__resolve"
@@ -31,8 +40,14 @@ _plugins() {
             plugins,schema)
                 cmd="plugins__subcmd__schema"
                 ;;
+            plugins,sync)
+                cmd="plugins__subcmd__sync"
+                ;;
             plugins,validate)
                 cmd="plugins__subcmd__validate"
+                ;;
+            plugins,verify)
+                cmd="plugins__subcmd__verify"
                 ;;
             plugins__subcmd__help,completions)
                 cmd="plugins__subcmd__help__subcmd__completions"
@@ -40,8 +55,17 @@ _plugins() {
             plugins__subcmd__help,help)
                 cmd="plugins__subcmd__help__subcmd__help"
                 ;;
+            plugins__subcmd__help,install)
+                cmd="plugins__subcmd__help__subcmd__install"
+                ;;
+            plugins__subcmd__help,list)
+                cmd="plugins__subcmd__help__subcmd__list"
+                ;;
             plugins__subcmd__help,new)
                 cmd="plugins__subcmd__help__subcmd__new"
+                ;;
+            plugins__subcmd__help,remove)
+                cmd="plugins__subcmd__help__subcmd__remove"
                 ;;
             plugins__subcmd__help,resolve)
                 cmd="plugins__subcmd__help__subcmd__resolve"
@@ -49,8 +73,14 @@ _plugins() {
             plugins__subcmd__help,schema)
                 cmd="plugins__subcmd__help__subcmd__schema"
                 ;;
+            plugins__subcmd__help,sync)
+                cmd="plugins__subcmd__help__subcmd__sync"
+                ;;
             plugins__subcmd__help,validate)
                 cmd="plugins__subcmd__help__subcmd__validate"
+                ;;
+            plugins__subcmd__help,verify)
+                cmd="plugins__subcmd__help__subcmd__verify"
                 ;;
             *)
                 ;;
@@ -59,7 +89,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --help --version new validate resolve schema completions help"
+            opts="-q -h -V --color --quiet --help --version new validate install list remove verify sync resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -95,7 +125,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate resolve schema completions help"
+            opts="new validate install list remove verify sync resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -136,7 +166,49 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__help__subcmd__install)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__help__subcmd__new)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__remove)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -178,6 +250,20 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__help__subcmd__sync)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__help__subcmd__validate)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -185,6 +271,76 @@ _plugins() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__verify)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__install)
+            opts="-y -q -h -V --ref --home --yes --no-build --force --build-timeout --no-wait --aoe-api --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --ref)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --build-timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --aoe-api)
+                    COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__list)
+            opts="-q -h -V --home --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -216,6 +372,28 @@ _plugins() {
                     return 0
                     ;;
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__remove)
+            opts="-q -h -V --home --no-wait --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -278,6 +456,28 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__sync)
+            opts="-y -q -h -V --home --yes --force --no-build --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__validate)
             opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --home --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -317,6 +517,28 @@ _plugins() {
                     COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
                     return 0
                     ;;
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__verify)
+            opts="-q -h -V --home --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0

@@ -27,6 +27,11 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --version 'Print version'
             cand new 'Scaffold a plugin for any dialect from the built-in templates'
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
+            cand install 'Install a plugin from git or a local directory, pinned in the lock'
+            cand list 'List installed plugins'
+            cand remove 'Remove an installed plugin and its lock entry'
+            cand verify 'Check installed plugins against the hashes in the lock'
+            cand sync 'Install what the lock says, at the locked commits'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand completions 'Print shell completions'
@@ -75,6 +80,71 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'plugins;install'= {
+            cand --ref 'Branch, tag, or full or short commit to install'
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else the host''s own]'
+            cand --build-timeout 'Seconds each build step may take'
+            cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -y 'Grant what the plugin asks for without asking (required without a terminal)'
+            cand --yes 'Grant what the plugin asks for without asking (required without a terminal)'
+            cand --no-build 'Do not run build steps'
+            cand --force 'Replace an install from another source, or reinstall the same commit'
+            cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;list'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --json 'Print one JSON document'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;remove'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;verify'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --json 'Print one JSON document'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;sync'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -y 'Grant what each plugin asks for without asking (required without a terminal)'
+            cand --yes 'Grant what each plugin asks for without asking (required without a terminal)'
+            cand --force 'Reinstall plugins that are present too'
+            cand --no-build 'Do not run build steps'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'plugins;resolve'= {
             cand -p 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]'
             cand --path 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]'
@@ -109,6 +179,11 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help'= {
             cand new 'Scaffold a plugin for any dialect from the built-in templates'
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
+            cand install 'Install a plugin from git or a local directory, pinned in the lock'
+            cand list 'List installed plugins'
+            cand remove 'Remove an installed plugin and its lock entry'
+            cand verify 'Check installed plugins against the hashes in the lock'
+            cand sync 'Install what the lock says, at the locked commits'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand completions 'Print shell completions'
@@ -117,6 +192,16 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;new'= {
         }
         &'plugins;help;validate'= {
+        }
+        &'plugins;help;install'= {
+        }
+        &'plugins;help;list'= {
+        }
+        &'plugins;help;remove'= {
+        }
+        &'plugins;help;verify'= {
+        }
+        &'plugins;help;sync'= {
         }
         &'plugins;help;resolve'= {
         }

@@ -32,6 +32,11 @@ complete -c plugins -n "__fish_plugins_needs_command" -s h -l help -d 'Print hel
 complete -c plugins -n "__fish_plugins_needs_command" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "list" -d 'List installed plugins'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "sync" -d 'Install what the lock says, at the locked commits'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "completions" -d 'Print shell completions'
@@ -78,6 +83,55 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -l bundled -d 
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the host\'s own]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l build-timeout -d 'Seconds each build step may take' -r
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
+15\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand install" -s y -l yes -d 'Grant what the plugin asks for without asking (required without a terminal)'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-build -d 'Do not run build steps'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l force -d 'Replace an install from another source, or reinstall the same commit'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand list" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand list" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand list" -l json -d 'Print one JSON document'
+complete -c plugins -n "__fish_plugins_using_subcommand list" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand list" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand list" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -l json -d 'Print one JSON document'
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -s y -l yes -d 'Grant what each plugin asks for without asking (required without a terminal)'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l force -d 'Reinstall plugins that are present too'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do not run build steps'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s p -l path -d 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
@@ -100,9 +154,14 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "completions" -d 'Print shell completions'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "list" -d 'List installed plugins'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "sync" -d 'Install what the lock says, at the locked commits'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "completions" -d 'Print shell completions'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list remove verify sync resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'

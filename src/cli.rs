@@ -3,8 +3,9 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{
-    completions::CompletionsArgs, new::NewArgs, resolve::ResolveArgs, schema::SchemaArgs,
-    validate::ValidateArgs,
+    completions::CompletionsArgs, install::InstallArgs, list::ListArgs, new::NewArgs,
+    remove::RemoveArgs, resolve::ResolveArgs, schema::SchemaArgs, sync::SyncArgs,
+    validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -13,6 +14,7 @@ Examples:
   plugins validate                          validate the plugin in the current directory
   plugins validate --path . --format github annotate a pull request from CI
   plugins validate -r --path plugins/       every plugin root below plugins/
+  plugins install gh:owner/repo@v1.2.0      install, pinned to the tag's commit
   plugins resolve --path ~/.aworld/plugins  AWorld activation order and skips
   plugins schema aoe > aoe.schema.json      JSON Schema for editors
   plugins completions zsh > _plugins        shell completions
@@ -53,6 +55,16 @@ pub enum Command {
     New(NewArgs),
     /// Check plugin manifests exactly as the host does, plus lints
     Validate(ValidateArgs),
+    /// Install a plugin from git or a local directory, pinned in the lock
+    Install(InstallArgs),
+    /// List installed plugins
+    List(ListArgs),
+    /// Remove an installed plugin and its lock entry
+    Remove(RemoveArgs),
+    /// Check installed plugins against the hashes in the lock
+    Verify(VerifyArgs),
+    /// Install what the lock says, at the locked commits
+    Sync(SyncArgs),
     /// Show which AWorld plugins activate, in discovery order, and why others do not
     Resolve(ResolveArgs),
     /// Print the JSON Schema of a dialect's manifest

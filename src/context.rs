@@ -17,6 +17,10 @@ pub struct Context {
     pub force_color: bool,
     /// `COLUMNS`, the terminal width to wrap diagnostics at.
     pub columns: Option<usize>,
+    /// `PLUGINS_GH_BASE`, else aoe's `AOE_GITHUB_CLONE_BASE`: where `gh:` sources clone from.
+    pub gh_base: Option<String>,
+    /// `PROTOAGENT_CONFIG_DIR`: protoAgent's instance root.
+    pub protoagent_config_dir: Option<PathBuf>,
     /// Names of the environment variables set to a non-empty value (protoAgent's
     /// `requires_env` gate).
     pub env_names: std::collections::BTreeSet<String>,
@@ -36,6 +40,11 @@ impl Context {
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()),
+            gh_base: std::env::var("PLUGINS_GH_BASE")
+                .ok()
+                .or_else(|| std::env::var("AOE_GITHUB_CLONE_BASE").ok())
+                .filter(|v| !v.is_empty()),
+            protoagent_config_dir: path("PROTOAGENT_CONFIG_DIR"),
             env_names: std::env::vars_os()
                 .filter(|(_, v)| !v.is_empty())
                 .filter_map(|(k, _)| k.into_string().ok())
@@ -50,6 +59,18 @@ impl Context {
             (Some(xdg), _) => Some(xdg.join("agent-of-empires")),
             (None, Some(home)) => Some(home.join(".config").join("agent-of-empires")),
             (None, None) => None,
+        }
+    }
+
+    /// Each host's own home: aoe's app dir, `$PROTOAGENT_CONFIG_DIR` or `~/.protoagent`, `~/.aworld`.
+    pub fn default_homes(&self) -> crate::install::DefaultHomes {
+        crate::install::DefaultHomes {
+            aoe: self.aoe_app_dir(),
+            aworld: self.home.as_ref().map(|h| h.join(".aworld")),
+            protoagent: self
+                .protoagent_config_dir
+                .clone()
+                .or_else(|| self.home.as_ref().map(|h| h.join(".protoagent"))),
         }
     }
 

@@ -10,11 +10,18 @@ pub mod commands;
 pub mod context;
 pub mod diagnostic;
 pub mod error;
+pub mod git;
+pub mod hash;
+pub mod install;
+pub mod lock;
 pub mod manifest;
 pub mod printer;
 pub mod render;
 pub mod resolve;
 pub mod scaffold;
+pub mod source;
+pub mod steps;
+pub mod store;
 pub mod validate;
 
 use std::ffi::OsString;

@@ -52,6 +52,12 @@ impl Printer {
         }
     }
 
+    /// A status line on stderr (progress, what is about to happen).
+    pub fn status(&self, line: &str) {
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "{}", line.trim_end());
+    }
+
     /// Ask a question on stderr and read one line from stdin.
     pub fn prompt(&self, question: &str) -> std::io::Result<String> {
         eprint!("{question}: ");

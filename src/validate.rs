@@ -4,8 +4,6 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use sha2::{Digest, Sha256};
-
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::error::{Error, Result};
 use crate::manifest::{Dialect, HostClass, Outcome, aoe, aworld, protoagent};
@@ -216,13 +214,7 @@ fn apply_policy(diags: &mut Vec<Diagnostic>, opts: &ValidateOptions) {
 
 /// `sha256:<hex>` of raw bytes (aoe's `hash_bytes`).
 pub fn manifest_hash(bytes: &[u8]) -> String {
-    let digest = Sha256::digest(bytes);
-    let mut out = String::with_capacity(7 + 64);
-    out.push_str("sha256:");
-    for b in digest {
-        out.push_str(&format!("{b:02x}"));
-    }
-    out
+    crate::hash::bytes(bytes)
 }
 
 /// Read a manifest, refusing what a host could not read or should not trust.

@@ -1,10 +1,15 @@
 //! One module per subcommand: parse arguments, call the domain, print the result.
 
 pub mod completions;
+pub mod install;
+pub mod list;
 pub mod new;
+pub mod remove;
 pub mod resolve;
 pub mod schema;
+pub mod sync;
 pub mod validate;
+pub mod verify;
 
 use crate::cli::Command;
 use crate::context::Context;
@@ -38,6 +43,11 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Schema(args) => schema::run(&args, printer),
         Command::Resolve(args) => resolve::run(&args, printer),
         Command::New(args) => new::run(&args, printer),
+        Command::Install(args) => install::run(&args, cx, printer),
+        Command::List(args) => list::run(&args, cx, printer),
+        Command::Remove(args) => remove::run(&args, cx, printer),
+        Command::Verify(args) => verify::run(&args, cx, printer),
+        Command::Sync(args) => sync::run(&args, cx, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

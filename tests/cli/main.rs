@@ -10,6 +10,8 @@ mod corpus_aworld;
 mod corpus_protoagent;
 mod docs;
 mod formats;
+mod install;
+mod lock;
 mod new;
 mod resolve;
 mod validate_aoe;

@@ -3,6 +3,8 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
+pub(crate) mod git;
+
 use std::process::{Command, Output};
 
 /// `shared/corpus` beside the checkout (CI lays it out so), or `PLUGINS_CORPUS_DIR`.

@@ -1,0 +1,55 @@
+//! `plugins remove`: delete an installed plugin and its lock entry.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::printer::Printer;
+
+/// Remove an installed plugin: its directory and its lock entry.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins remove dev.example.kanban\n  plugins remove notes --home ~/.protoagent"
+)]
+pub struct RemoveArgs {
+    /// The plugin id
+    #[arg(value_name = "PLUGIN-ID")]
+    pub id: String,
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Fail at once if another plugins process holds the home, instead of waiting
+    #[arg(long)]
+    pub no_wait: bool,
+}
+
+pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let mut on_event = super::install::progress(printer);
+    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
+        let removed =
+            crate::install::remove(&home, &args.id, dialect, !args.no_wait, &mut on_event);
+        match removed {
+            Ok(true) => {
+                printer
+                    .out(&format!(
+                        "     Removed {} from {}\n",
+                        args.id,
+                        home.root.display()
+                    ))
+                    .map_err(|e| Error::io("cannot write output", e))?;
+                return Ok(ExitStatus::Success);
+            }
+            Ok(false) => {}
+            Err(e) => return super::install::fail(e, printer),
+        }
+    }
+    Err(Error::Refused {
+        code: Code::InstallNotInstalled,
+        message: format!("plugin '{}' is not installed", args.id),
+        help: Some("`plugins list` shows what is installed; pass --home for another home".into()),
+    })
+}

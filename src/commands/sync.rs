@@ -1,0 +1,118 @@
+//! `plugins sync`: install exactly what the lock says, at the locked commits.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::install::{self, InstallOptions, Request};
+use crate::lock::Lock;
+use crate::printer::Printer;
+use crate::source::Source;
+use crate::validate::ValidateOptions;
+
+/// Install every locked plugin that is missing, at its locked commit (like `npm ci`).
+///
+/// The lock keeps each entry's requested ref and its kind: a branch or tag pin is
+/// never rewritten into a commit pin. A plugin whose files no longer hash to the
+/// locked tree is refused. `--force` reinstalls present plugins too.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins sync --home ./ci-home --yes\n\nExit codes: 0 everything locked is installed, 2 something could not be installed."
+)]
+pub struct SyncArgs {
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Grant what each plugin asks for without asking (required without a terminal)
+    #[arg(short, long)]
+    pub yes: bool,
+    /// Reinstall plugins that are present too
+    #[arg(long)]
+    pub force: bool,
+    /// Do not run build steps
+    #[arg(long)]
+    pub no_build: bool,
+}
+
+pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let mut on_event = super::install::progress(printer);
+    let mut consent = |r: &Request| {
+        printer.status(&format!(
+            "{} plugin `{}` asks for: {}",
+            r.dialect,
+            r.id,
+            r.capabilities.join(", ")
+        ));
+        args.yes
+    };
+    let mut count = 0;
+    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
+        let lock = Lock::load(&home.lockfile(), dialect).map_err(|e| Error::Refused {
+            code: Code::LockError,
+            message: e.to_string(),
+            help: None,
+        })?;
+        for entry in lock.entries() {
+            if home.plugin_dir(&entry.id).is_dir() && !args.force {
+                continue;
+            }
+            let source = match &entry.commit {
+                Some(_) if entry.source.starts_with("gh:") => {
+                    let base = cx
+                        .gh_base
+                        .clone()
+                        .unwrap_or_else(|| "https://github.com".into());
+                    crate::source::parse(&entry.source, None, &base)
+                        .map_err(Error::InvalidArgument)?
+                }
+                Some(_) => Source::Git {
+                    url: entry.source.clone(),
+                    reference: None,
+                    display: entry.source.clone(),
+                },
+                None => Source::Local {
+                    path: PathBuf::from(&entry.source),
+                },
+            };
+            let opts = InstallOptions {
+                source,
+                home: Some(home.root.clone()),
+                defaults: cx.default_homes(),
+                validate: ValidateOptions::default(),
+                build: !args.no_build,
+                force: true,
+                build_timeout: Duration::from_secs(600),
+                wait: true,
+                by: "sync".into(),
+                pin: Some(entry.clone()),
+                now: super::install::now(),
+            };
+            let installed = match install::install(&opts, &mut consent, &mut on_event) {
+                Ok(i) => i,
+                Err(e) => return super::install::fail(e, printer),
+            };
+            if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
+                return Err(Error::Refused {
+                    code: Code::InstallTampered,
+                    message: format!("{} at {} no longer hashes to the locked tree", entry.id, entry.commit.as_deref().unwrap_or("the locked source")),
+                    help: Some("the source changed under the same commit or path; inspect it before trusting it".into()),
+                });
+            }
+            count += 1;
+            printer
+                .out(&format!("      Synced {} {}\n", entry.id, entry.version))
+                .map_err(|e| Error::io("cannot write output", e))?;
+        }
+    }
+    if count == 0 {
+        printer
+            .out("everything locked is installed\n")
+            .map_err(|e| Error::io("cannot write output", e))?;
+    }
+    Ok(ExitStatus::Success)
+}

@@ -1,0 +1,128 @@
+//! `plugins verify`: do the installed files still match what the lock pinned?
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::lock::Lock;
+use crate::manifest::Dialect;
+use crate::printer::Printer;
+
+/// Recompute each installed plugin's manifest and tree hashes and compare them with the lock.
+///
+/// A changed manifest also means aoe's capability grant, pinned to the manifest
+/// hash, no longer covers the plugin: aoe deactivates it until re-approved.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins verify\n  plugins verify dev.example.kanban --json\n\nExit codes: 0 all match, 1 something was changed or is missing, 2 could not run."
+)]
+pub struct VerifyArgs {
+    /// Only this plugin
+    #[arg(value_name = "PLUGIN-ID")]
+    pub id: Option<String>,
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Print one JSON document
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let mut results = Vec::new();
+    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
+        let lock = Lock::load(&home.lockfile(), dialect).map_err(|e| Error::Refused {
+            code: Code::LockError,
+            message: e.to_string(),
+            help: None,
+        })?;
+        for e in lock
+            .entries()
+            .into_iter()
+            .filter(|e| args.id.as_ref().is_none_or(|id| *id == e.id))
+        {
+            let dir = home.plugin_dir(&e.id);
+            let mut problems = Vec::new();
+            if !dir.is_dir() {
+                problems.push(format!("{} is missing", dir.display()));
+            } else {
+                let manifest = std::fs::read(dir.join(dialect.spec().manifest))
+                    .map(|b| crate::hash::bytes(&b));
+                if !e.manifest_hash.is_empty() && manifest.as_ref().ok() != Some(&e.manifest_hash) {
+                    let grant = if dialect == Dialect::Aoe {
+                        "; aoe's capability grant no longer covers it"
+                    } else {
+                        ""
+                    };
+                    problems.push(format!("the manifest changed since install{grant}"));
+                }
+                let locked = e
+                    .installed_hash
+                    .clone()
+                    .filter(|h| !h.is_empty())
+                    .unwrap_or_else(|| e.tree_hash.clone());
+                if !locked.is_empty() {
+                    match crate::hash::tree(&dir) {
+                        Ok(h) if h == locked => {}
+                        Ok(h) => problems.push(format!(
+                            "the files changed since install (tree {h}, locked {locked})"
+                        )),
+                        Err(err) => problems.push(err.to_string()),
+                    }
+                }
+            }
+            results.push((e.id.clone(), problems));
+        }
+    }
+    if let Some(id) = &args.id
+        && results.is_empty()
+    {
+        return Err(Error::Refused {
+            code: Code::InstallNotInstalled,
+            message: format!("plugin '{id}' is not installed"),
+            help: None,
+        });
+    }
+    let bad = results.iter().filter(|(_, p)| !p.is_empty()).count();
+    let text = if args.json {
+        let plugins: Vec<_> = results
+            .iter()
+            .map(|(id, p)| {
+                let code = (!p.is_empty()).then_some(Code::InstallTampered);
+                serde_json::json!({"id": id, "ok": p.is_empty(), "code": code, "problems": p})
+            })
+            .collect();
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(
+                &serde_json::json!({"format_version": 1, "ok": bad == 0, "plugins": plugins})
+            )
+            .expect("serializes")
+        )
+    } else {
+        let mut s = String::new();
+        for (id, problems) in &results {
+            if problems.is_empty() {
+                s.push_str(&format!("          ok {id}\n"));
+            } else {
+                for p in problems {
+                    s.push_str(&format!("    tampered {id}: {p}\n"));
+                }
+            }
+        }
+        s.push_str(&format!("{} verified, {bad} changed\n", results.len()));
+        s
+    };
+    printer
+        .out(&text)
+        .map_err(|e| Error::io("cannot write output", e))?;
+    Ok(if bad == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}

@@ -1,0 +1,666 @@
+//! Install (and re-install at a pinned commit for `sync`): fetch, check, ask,
+//! build, swap, lock. Any failure leaves the previous install and the lock as
+//! they were. Domain code: it reports through callbacks and never prints.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::diagnostic::Code;
+use crate::git::{self, RefKind};
+use crate::lock::{Entry, Lock};
+use crate::manifest::aoe::raw::{self, Runtime};
+use crate::manifest::{Dialect, aoe};
+use crate::source::Source;
+use crate::steps::{self, Step};
+use crate::store::{self, Home};
+use crate::validate::{PluginReport, ValidateOptions, validate_root};
+
+/// aoe install-time refusals that `validate` reports as warnings.
+const INSTALL_REFUSALS: &[Code] = &[
+    Code::AoeUnknownCapability,
+    Code::AoeReservedNamespace,
+    Code::AoeBuiltinId,
+    Code::AoeShippedBuildDir,
+    Code::AoeSymlink,
+    Code::AoeArchiveWithoutBin,
+    Code::AoeBinPath,
+];
+
+/// Where each host keeps its plugins when no home is given.
+#[derive(Clone, Debug, Default)]
+pub struct DefaultHomes {
+    pub aoe: Option<PathBuf>,
+    pub aworld: Option<PathBuf>,
+    pub protoagent: Option<PathBuf>,
+}
+
+impl DefaultHomes {
+    pub fn for_dialect(&self, d: Dialect) -> Option<&PathBuf> {
+        match d {
+            Dialect::Aoe => self.aoe.as_ref(),
+            Dialect::Aworld => self.aworld.as_ref(),
+            Dialect::Protoagent => self.protoagent.as_ref(),
+        }
+    }
+}
+
+/// What to install and how.
+#[derive(Clone, Debug)]
+pub struct InstallOptions {
+    pub source: Source,
+    /// `--home` or `PLUGINS_HOME`; else the dialect's default home.
+    pub home: Option<PathBuf>,
+    pub defaults: DefaultHomes,
+    pub validate: ValidateOptions,
+    pub build: bool,
+    pub force: bool,
+    pub build_timeout: Duration,
+    /// Wait for another process's home lock (else fail at once).
+    pub wait: bool,
+    /// Who installs, recorded by hosts that keep it (protoAgent's `by`).
+    pub by: String,
+    /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
+    pub pin: Option<Entry>,
+    /// An RFC 3339 timestamp for hosts whose lock records one.
+    pub now: String,
+}
+
+/// What consent is asked for.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub id: String,
+    pub dialect: Dialect,
+    pub version: String,
+    pub source: String,
+    pub commit: Option<String>,
+    pub capabilities: Vec<String>,
+    pub build_steps: Vec<String>,
+    pub ui: Vec<String>,
+    /// The plugin runs code inside the host (protoAgent modules, AWorld Python entrypoints).
+    pub runs_code: bool,
+}
+
+impl Request {
+    pub fn needs_consent(&self) -> bool {
+        !self.capabilities.is_empty()
+            || !self.build_steps.is_empty()
+            || !self.ui.is_empty()
+            || self.runs_code
+    }
+}
+
+/// Progress worth telling a user about.
+#[derive(Clone, Debug)]
+pub enum Event {
+    Fetching(String),
+    Fetched {
+        commit: Option<String>,
+    },
+    WaitingForLock(PathBuf),
+    Building {
+        n: usize,
+        total: usize,
+        command: String,
+    },
+}
+
+/// The result of an install.
+#[derive(Clone, Debug)]
+pub struct Installed {
+    pub id: String,
+    pub dialect: Dialect,
+    pub home: Home,
+    pub entry: Entry,
+    /// Already installed at this commit: nothing changed.
+    pub up_to_date: bool,
+    pub lock_written: bool,
+}
+
+/// Why an install stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error("{message}")]
+    Refused {
+        code: Code,
+        message: String,
+        help: Option<String>,
+    },
+    #[error("the plugin is invalid")]
+    Invalid(Box<PluginReport>),
+    #[error(transparent)]
+    Git(#[from] git::GitError),
+    #[error(transparent)]
+    Build(#[from] steps::StepError),
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+}
+
+fn refused(
+    code: Code,
+    message: impl Into<String>,
+    help: impl Into<Option<String>>,
+) -> InstallError {
+    InstallError::Refused {
+        code,
+        message: message.into(),
+        help: help.into(),
+    }
+}
+
+fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> InstallError {
+    let context = context.into();
+    move |source| InstallError::Io { context, source }
+}
+
+/// Fetch the source into `dest`; returns the resolved commit and ref kind for git sources.
+fn fetch(
+    opts: &InstallOptions,
+    dest: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(Option<String>, Option<RefKind>, String), InstallError> {
+    match &opts.source {
+        Source::Git { url, reference, .. } => {
+            on_event(Event::Fetching(url.clone()));
+            let want = opts
+                .pin
+                .as_ref()
+                .and_then(|p| p.commit.clone())
+                .or_else(|| reference.clone());
+            let fetched = git::fetch_tree(url, want.as_deref(), dest)?;
+            std::fs::remove_dir_all(dest.join(".git"))
+                .map_err(io("cannot remove the checkout's .git"))?;
+            on_event(Event::Fetched {
+                commit: Some(fetched.commit.clone()),
+            });
+            let (kind, requested) = match &opts.pin {
+                Some(p) => (p.ref_kind, p.requested_ref.clone()),
+                None => (Some(fetched.kind), reference.clone().unwrap_or_default()),
+            };
+            Ok((Some(fetched.commit), kind, requested))
+        }
+        Source::Local { path } => {
+            on_event(Event::Fetching(path.display().to_string()));
+            store::copy_tree(path, dest).map_err(io(format!("cannot copy {}", path.display())))?;
+            on_event(Event::Fetched { commit: None });
+            Ok((None, None, String::new()))
+        }
+    }
+}
+
+/// Symlinks anywhere in the tree that resolve outside it.
+fn escaping_symlinks(root: &Path) -> Vec<String> {
+    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
+        let Ok(rd) = std::fs::read_dir(dir) else {
+            return;
+        };
+        for e in rd.filter_map(Result::ok) {
+            let path = e.path();
+            let Ok(ft) = e.file_type() else { continue };
+            if ft.is_symlink() {
+                let inside = match (root.canonicalize(), path.canonicalize()) {
+                    (Ok(r), Ok(p)) => p.starts_with(r),
+                    _ => false,
+                };
+                if !inside {
+                    out.push(
+                        path.strip_prefix(root)
+                            .unwrap_or(&path)
+                            .display()
+                            .to_string(),
+                    );
+                }
+            } else if ft.is_dir() {
+                walk(root, &path, out);
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(root, root, &mut out);
+    out.sort();
+    out
+}
+
+/// The consent request and build steps for a validated tree.
+fn describe(
+    report: &PluginReport,
+    tree: &Path,
+    source: &str,
+    commit: Option<&str>,
+) -> (Request, Vec<Step>, Option<(String, bool)>) {
+    let dialect = report.dialect.expect("validated");
+    let id = report.outcome.id.clone().unwrap_or_default();
+    let version = report.outcome.version.clone().unwrap_or_default();
+    let mut req = Request {
+        id,
+        dialect,
+        version,
+        source: source.to_owned(),
+        commit: commit.map(str::to_owned),
+        capabilities: Vec::new(),
+        build_steps: Vec::new(),
+        ui: Vec::new(),
+        runs_code: false,
+    };
+    let mut build = Vec::new();
+    let mut entrypoint = None;
+    let text = report.source.as_deref().unwrap_or_default();
+    match dialect {
+        Dialect::Aoe => {
+            if let Ok(m) = raw::parse(text, aoe::profile::Profile::H15)
+                .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
+            {
+                req.capabilities = m.capabilities.clone();
+                req.ui =
+                    m.ui.iter()
+                        .map(|u| format!("{} {}", u.slot.as_str(), u.id))
+                        .collect();
+                if let Some(Runtime::Command {
+                    command,
+                    system,
+                    build: steps,
+                }) = &m.runtime
+                {
+                    build = steps
+                        .iter()
+                        .map(|s| Step {
+                            argv: s.command.clone(),
+                            platforms: s.platforms.clone(),
+                        })
+                        .collect();
+                    entrypoint = command.first().map(|p| (p.clone(), *system));
+                }
+                req.build_steps = build.iter().map(|s: &Step| s.argv.join(" ")).collect();
+            }
+        }
+        Dialect::Protoagent => {
+            req.runs_code = true;
+            if let Ok(doc) = crate::manifest::format::parse_yaml(text)
+                && let Some(caps) = doc.get("capabilities").and_then(|e| {
+                    e.node
+                        .as_table()
+                        .map(|t| t.iter().map(|e| e.key.clone()).collect::<Vec<_>>())
+                })
+            {
+                req.capabilities = caps;
+            }
+        }
+        Dialect::Aworld => {
+            req.runs_code = walkdir_has_py(tree);
+        }
+    }
+    (req, build, entrypoint)
+}
+
+fn walkdir_has_py(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|rd| {
+        rd.filter_map(Result::ok).any(|e| {
+            let p = e.path();
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                walkdir_has_py(&p)
+            } else {
+                p.extension().is_some_and(|x| x == "py")
+            }
+        })
+    })
+}
+
+/// Install `opts.source`. `consent` decides whether to go on (given what the plugin asks for).
+pub fn install(
+    opts: &InstallOptions,
+    consent: &mut dyn FnMut(&Request) -> bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Installed, InstallError> {
+    // Stage inside the home when it is known (one filesystem, so the swap is a rename).
+    let stage_parent = match &opts.home {
+        Some(h) => {
+            let dir = Home::new(h).plugins_dir();
+            std::fs::create_dir_all(&dir)
+                .map_err(io(format!("cannot create {}", dir.display())))?;
+            dir
+        }
+        None => std::env::temp_dir(),
+    };
+    let staging = tempfile::Builder::new()
+        .prefix(".staging-")
+        .tempdir_in(&stage_parent)
+        .map_err(io("cannot create a staging directory"))?;
+    let tree = staging.path().join("tree");
+    let (commit, kind, requested) = fetch(opts, &tree, on_event)?;
+
+    let report = validate_root(&tree, &opts.validate);
+    let install_refusal = report
+        .outcome
+        .diagnostics
+        .iter()
+        .any(|d| INSTALL_REFUSALS.contains(&d.code));
+    if !report.is_valid() || install_refusal {
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    let escaping = escaping_symlinks(&tree);
+    if !escaping.is_empty() {
+        return Err(refused(
+            Code::InstallSymlink,
+            format!(
+                "the plugin tree has symlinks pointing outside it: {}",
+                escaping.join(", ")
+            ),
+            "a plugin must be self-contained".to_owned(),
+        ));
+    }
+    let dialect = report.dialect.expect("a valid report has a dialect");
+    let id = report
+        .outcome
+        .id
+        .clone()
+        .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
+    if let Some(pin) = &opts.pin
+        && pin.id != id
+    {
+        return Err(refused(
+            Code::InstallIdChanged,
+            format!(
+                "source {} now resolves to plugin {id:?}, not {}",
+                opts.source.recorded(),
+                pin.id
+            ),
+            None,
+        ));
+    }
+    let home = Home::new(match &opts.home {
+        Some(h) => h.clone(),
+        None => opts.defaults.for_dialect(dialect).cloned().ok_or_else(|| {
+            refused(
+                Code::UsageInvalidArgument,
+                format!("no default home for {dialect} plugins: pass --home or set PLUGINS_HOME"),
+                None,
+            )
+        })?,
+    });
+    let tree_hash = crate::hash::tree(&tree)
+        .or_else(|e| match dialect {
+            // Only aoe hashes refuse symlinks; the Python hosts copy through them.
+            Dialect::Aoe => Err(e),
+            _ => Ok(String::new()),
+        })
+        .map_err(|e| refused(Code::InstallSymlink, e.to_string(), None))?;
+    let manifest_hash = report.manifest_hash.clone().unwrap_or_default();
+    let entry = Entry {
+        id: id.clone(),
+        source: opts.source.recorded(),
+        requested_ref: requested,
+        ref_kind: kind,
+        commit: commit.clone(),
+        version: report.outcome.version.clone().unwrap_or_default(),
+        manifest_hash,
+        tree_hash,
+        installed_hash: None,
+    };
+
+    let _guard = home
+        .lock(opts.wait, || {
+            on_event(Event::WaitingForLock(home.root.clone()))
+        })
+        .map_err(io(format!("cannot lock {}", home.root.display())))?;
+    if let Some(other) = crate::lock::detect(&home.lockfile()).filter(|d| *d != dialect) {
+        return Err(refused(
+            Code::LockError,
+            format!(
+                "{} is in the {other} format; {dialect} plugins need their own home",
+                home.lockfile().display()
+            ),
+            "pass a different --home for each host".to_owned(),
+        ));
+    }
+    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+    let prior = lock.get(&id);
+    let target = home.plugin_dir(&id);
+    match &prior {
+        Some(p) if p.source != entry.source && !opts.force && opts.pin.is_none() => {
+            return Err(refused(
+                Code::InstallExists,
+                format!(
+                    "{id} is already installed from {}; use --force to replace it",
+                    p.source
+                ),
+                "`plugins remove` it first, or pass --force".to_owned(),
+            ));
+        }
+        Some(p)
+            if p.commit == entry.commit
+                && p.tree_hash == entry.tree_hash
+                && target.is_dir()
+                && !opts.force =>
+        {
+            // Same files: only a changed request (say a tag now tracked as a branch) is recorded.
+            let mut kept = p.clone();
+            kept.requested_ref.clone_from(&entry.requested_ref);
+            kept.ref_kind = entry.ref_kind;
+            let written = if kept == *p {
+                false
+            } else {
+                lock.upsert(&kept, &opts.by, &opts.now);
+                lock.save()?
+            };
+            return Ok(Installed {
+                id,
+                dialect,
+                home,
+                entry: kept,
+                up_to_date: true,
+                lock_written: written,
+            });
+        }
+        None if target.exists() && !opts.force => {
+            return Err(refused(
+                Code::InstallExists,
+                format!(
+                    "{} exists but is not in {}; use --force to replace it",
+                    target.display(),
+                    home.lockfile().display()
+                ),
+                None,
+            ));
+        }
+        _ => {}
+    }
+
+    let (request, build, entrypoint) = describe(&report, &tree, &entry.source, commit.as_deref());
+    if request.needs_consent() && !consent(&request) {
+        return Err(refused(
+            Code::InstallDeclined,
+            "install cancelled; no capabilities were granted",
+            None,
+        ));
+    }
+
+    // Swap: the old install moves aside, the new one takes its place, then builds.
+    std::fs::create_dir_all(home.plugins_dir())
+        .map_err(io("cannot create the plugins directory"))?;
+    let backup = home
+        .plugins_dir()
+        .join(format!(".{id}.old-{}", std::process::id()));
+    let had_old = target.exists();
+    if had_old {
+        std::fs::rename(&target, &backup)
+            .map_err(io(format!("cannot move {} aside", target.display())))?;
+    }
+    let restore = |target: &Path| {
+        let _ = std::fs::remove_dir_all(target);
+        if had_old {
+            let _ = std::fs::rename(&backup, target);
+        }
+    };
+    if let Err(e) = store::move_dir(&tree, &target) {
+        restore(&target);
+        return Err(io(format!(
+            "cannot move the plugin into {}",
+            target.display()
+        ))(e));
+    }
+    let built = if opts.build && dialect == Dialect::Aoe {
+        run_build(
+            &build,
+            &target,
+            &id,
+            entrypoint.as_ref(),
+            &home,
+            opts.build_timeout,
+            on_event,
+        )
+    } else {
+        Ok(())
+    };
+    if let Err(e) = built {
+        restore(&target);
+        return Err(e);
+    }
+    let mut entry = entry;
+    entry.installed_hash = crate::hash::tree(&target).ok();
+    lock.upsert(&entry, &opts.by, &opts.now);
+    let written = match lock.save().and_then(|w| {
+        if dialect == Dialect::Aworld {
+            aworld_registry(&home, &entry, &target, &opts.now)?;
+        }
+        Ok(w)
+    }) {
+        Ok(w) => w,
+        Err(e) => {
+            restore(&target);
+            return Err(e.into());
+        }
+    };
+    if had_old {
+        let _ = std::fs::remove_dir_all(&backup);
+    }
+    Ok(Installed {
+        id,
+        dialect,
+        home,
+        entry,
+        up_to_date: false,
+        lock_written: written,
+    })
+}
+
+fn run_build(
+    build: &[Step],
+    target: &Path,
+    id: &str,
+    entrypoint: Option<&(String, bool)>,
+    home: &Home,
+    timeout: Duration,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(), InstallError> {
+    let steps = steps::for_this_platform(build);
+    steps::run(
+        &steps,
+        target,
+        id,
+        timeout,
+        &home.build_log(id),
+        |n, total, argv| {
+            on_event(Event::Building {
+                n,
+                total,
+                command: argv.join(" "),
+            });
+        },
+    )?;
+    if let Some((program, false)) = entrypoint {
+        let path = target.join(program);
+        let runnable = std::fs::metadata(&path).is_ok_and(|m| {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            }
+            #[cfg(not(unix))]
+            {
+                m.is_file()
+            }
+        });
+        if !runnable {
+            return Err(refused(
+                Code::InstallNotRunnable,
+                format!(
+                    "plugin {id}: worker command is not runnable after install (a build step may have been skipped on this platform, or did not produce it)"
+                ),
+                format!("expected an executable at {}", path.display()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Record the plugin in AWorld's `.manifest.json`, keeping other records and fields.
+fn aworld_registry(
+    home: &Home,
+    entry: &Entry,
+    target: &Path,
+    now: &str,
+) -> Result<(), crate::lock::LockError> {
+    let path = home.aworld_registry();
+    let mut doc: serde_json::Map<String, serde_json::Value> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let prior = doc
+        .get(&entry.id)
+        .and_then(|v| v.as_object())
+        .cloned()
+        .unwrap_or_default();
+    let mut rec = prior;
+    rec.insert("name".into(), entry.id.clone().into());
+    rec.insert("path".into(), target.display().to_string().into());
+    rec.insert("source".into(), entry.source.clone().into());
+    rec.insert("installed_at".into(), now.into());
+    rec.entry("enabled").or_insert(true.into());
+    rec.entry("package_kind").or_insert("plugin".into());
+    rec.entry("managed_by").or_insert("plugin".into());
+    rec.entry("activation_scope").or_insert("workspace".into());
+    rec.entry("metadata").or_insert(serde_json::json!({}));
+    doc.insert(entry.id.clone(), serde_json::Value::Object(rec));
+    let mut text = serde_json::to_string_pretty(&doc).expect("serializes");
+    text.push('\n');
+    crate::lock::write_atomic(&path, text.as_bytes())
+}
+
+/// Remove an installed plugin and its lock entry.
+pub fn remove(
+    home: &Home,
+    id: &str,
+    dialect: Dialect,
+    wait: bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<bool, InstallError> {
+    let _guard = home
+        .lock(wait, || on_event(Event::WaitingForLock(home.root.clone())))
+        .map_err(io(format!("cannot lock {}", home.root.display())))?;
+    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+    let dir = home.plugin_dir(id);
+    let had_entry = lock.remove(id);
+    if !had_entry && !dir.exists() {
+        return Ok(false);
+    }
+    if dir.exists() {
+        std::fs::remove_dir_all(&dir).map_err(io(format!("cannot remove {}", dir.display())))?;
+    }
+    lock.save()?;
+    if dialect == Dialect::Aworld {
+        let path = home.aworld_registry();
+        if let Some(mut doc) = std::fs::read_to_string(&path).ok().and_then(|t| {
+            serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&t).ok()
+        }) && doc.remove(id).is_some()
+        {
+            let mut text = serde_json::to_string_pretty(&doc).expect("serializes");
+            text.push('\n');
+            crate::lock::write_atomic(&path, text.as_bytes())?;
+        }
+    }
+    Ok(true)
+}

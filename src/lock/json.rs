@@ -1,0 +1,226 @@
+//! protoAgent's `plugins.lock`: JSON written as `json.dumps(data, indent=2) + "\n"`
+//! (ASCII only), `plugins[]` sorted by id, unknown keys kept.
+
+use serde_json::{Map, Value};
+
+use super::Entry;
+use crate::git::RefKind;
+
+/// Fold the legacy top-level `{"<id>": {"deps": [...]}}` layout into `plugins[]`.
+pub(super) fn normalize(mut v: Value) -> Result<Value, String> {
+    let Value::Object(top) = &mut v else {
+        return Err("the top level is not an object".into());
+    };
+    if !top.get("plugins").is_some_and(Value::is_array) {
+        top.insert("plugins".into(), Value::Array(Vec::new()));
+    }
+    let legacy: Vec<String> = top
+        .iter()
+        .filter(|(k, val)| {
+            *k != "plugins"
+                && *k != "bundles"
+                && val.as_object().is_some_and(|o| o.contains_key("deps"))
+        })
+        .map(|(k, _)| k.clone())
+        .collect();
+    for id in legacy {
+        let deps = top
+            .remove(&id)
+            .and_then(|mut o| o.as_object_mut().and_then(|o| o.remove("deps")));
+        let plugins = top
+            .get_mut("plugins")
+            .and_then(Value::as_array_mut)
+            .expect("made above");
+        let pos = plugins
+            .iter()
+            .position(|p| p.get("id").and_then(Value::as_str) == Some(id.as_str()));
+        let pos = pos.unwrap_or_else(|| {
+            let mut m = Map::new();
+            m.insert("id".into(), Value::String(id.clone()));
+            plugins.push(Value::Object(m));
+            plugins.len() - 1
+        });
+        if let (Some(deps), Some(obj)) = (deps, plugins[pos].as_object_mut()) {
+            obj.insert("deps".into(), deps);
+        }
+    }
+    Ok(v)
+}
+
+pub(super) fn entries(v: &Value) -> Vec<Entry> {
+    let rows = v
+        .get("plugins")
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    rows.iter()
+        .filter_map(|row| {
+            let s = |k: &str| row.get(k).and_then(Value::as_str).map(str::to_owned);
+            let kind = match s("ref_kind").as_deref() {
+                Some("branch") => Some(RefKind::Branch),
+                Some("tag") => Some(RefKind::Tag),
+                Some("commit") => Some(RefKind::Commit),
+                Some("default") => Some(RefKind::Default),
+                _ => None,
+            };
+            Some(Entry {
+                id: s("id")?,
+                source: s("source_url").unwrap_or_default(),
+                requested_ref: s("requested_ref").unwrap_or_default(),
+                ref_kind: kind,
+                commit: s("resolved_sha"),
+                version: s("version").unwrap_or_default(),
+                manifest_hash: s("manifest_hash").unwrap_or_default(),
+                tree_hash: s("tree_hash").unwrap_or_default(),
+                installed_hash: s("installed_tree_hash"),
+            })
+        })
+        .collect()
+}
+
+/// Drop the entry with this id and append the new one, keeping the old entry's
+/// other keys (`deps` and anything unknown), as the host does.
+pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
+    let plugins = v
+        .get_mut("plugins")
+        .and_then(Value::as_array_mut)
+        .expect("normalized");
+    let prior = plugins
+        .iter()
+        .position(|p| p.get("id").and_then(Value::as_str) == Some(e.id.as_str()))
+        .map(|i| plugins.remove(i));
+    let mut row = Map::new();
+    row.insert("id".into(), e.id.clone().into());
+    row.insert("source_url".into(), e.source.clone().into());
+    row.insert("requested_ref".into(), e.requested_ref.clone().into());
+    row.insert(
+        "resolved_sha".into(),
+        e.commit.clone().unwrap_or_default().into(),
+    );
+    row.insert("installed_at".into(), now.into());
+    row.insert("by".into(), by.into());
+    if let Some(Value::Object(old)) = prior {
+        for (k, val) in old {
+            if !row.contains_key(&k)
+                && ![
+                    "ref_kind",
+                    "version",
+                    "manifest_hash",
+                    "tree_hash",
+                    "installed_tree_hash",
+                ]
+                .contains(&k.as_str())
+            {
+                row.insert(k, val);
+            }
+        }
+    }
+    if let Some(kind) = e.ref_kind {
+        row.insert("ref_kind".into(), kind.as_str().into());
+    }
+    row.insert("version".into(), e.version.clone().into());
+    row.insert("manifest_hash".into(), e.manifest_hash.clone().into());
+    row.insert("tree_hash".into(), e.tree_hash.clone().into());
+    if let Some(h) = &e.installed_hash {
+        row.insert("installed_tree_hash".into(), h.clone().into());
+    }
+    plugins.push(Value::Object(row));
+}
+
+pub(super) fn remove(v: &mut Value, id: &str) -> bool {
+    let plugins = v
+        .get_mut("plugins")
+        .and_then(Value::as_array_mut)
+        .expect("normalized");
+    let before = plugins.len();
+    plugins.retain(|p| p.get("id").and_then(Value::as_str) != Some(id));
+    plugins.len() != before
+}
+
+/// `json.dumps(data, indent=2) + "\n"`, with `plugins[]` sorted by id.
+pub(super) fn render(v: &Value) -> String {
+    let mut v = v.clone();
+    if let Some(plugins) = v.get_mut("plugins").and_then(Value::as_array_mut) {
+        plugins.sort_by(|a, b| {
+            let id = |x: &Value| {
+                x.get("id")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned()
+            };
+            id(a).cmp(&id(b))
+        });
+    }
+    let mut out = String::new();
+    write(&v, 0, &mut out);
+    out.push('\n');
+    out
+}
+
+fn write(v: &Value, indent: usize, out: &mut String) {
+    let pad = |n: usize| " ".repeat(n);
+    match v {
+        Value::Object(m) if !m.is_empty() => {
+            out.push_str("{\n");
+            for (i, (k, val)) in m.iter().enumerate() {
+                out.push_str(&pad(indent + 2));
+                string(k, out);
+                out.push_str(": ");
+                write(val, indent + 2, out);
+                out.push_str(if i + 1 < m.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(indent));
+            out.push('}');
+        }
+        Value::Array(a) if !a.is_empty() => {
+            out.push_str("[\n");
+            for (i, val) in a.iter().enumerate() {
+                out.push_str(&pad(indent + 2));
+                write(val, indent + 2, out);
+                out.push_str(if i + 1 < a.len() { ",\n" } else { "\n" });
+            }
+            out.push_str(&pad(indent));
+            out.push(']');
+        }
+        Value::Object(_) => out.push_str("{}"),
+        Value::Array(_) => out.push_str("[]"),
+        Value::String(s) => string(s, out),
+        other => out.push_str(&other.to_string()),
+    }
+}
+
+/// A JSON string with Python's `ensure_ascii=True` escaping.
+fn string(s: &str, out: &mut String) {
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '\u{8}' => out.push_str("\\b"),
+            '\u{c}' => out.push_str("\\f"),
+            c if (c as u32) < 0x20 || (c as u32) > 0x7e => {
+                let mut buf = [0u16; 2];
+                for unit in c.encode_utf16(&mut buf) {
+                    out.push_str(&format!("\\u{unit:04x}"));
+                }
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn python_ascii_escapes() {
+        let mut s = String::new();
+        string("é😀\"", &mut s);
+        assert_eq!(s, r#""\u00e9\ud83d\ude00\"""#);
+    }
+}

@@ -1,0 +1,291 @@
+//! Lockfiles in each host's native format, read and written without losing
+//! fields `plugins` does not know, and written atomically only on change.
+//!
+//! * aoe: TOML `lock_version = 2`, `[plugins."<id>"]` (spec `aoe.md` §17);
+//! * protoagent: JSON `{"plugins": [...]}` sorted by id (spec `protoagent.md` §4);
+//! * aworld has none: `plugins` keeps its own TOML `plugins.lock` there.
+
+mod json;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::git::RefKind;
+use crate::manifest::Dialect;
+
+/// The aoe lock format version `plugins` writes and understands.
+pub const AOE_LOCK_VERSION: i64 = 2;
+
+/// One locked plugin, in format-neutral terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Entry {
+    pub id: String,
+    /// The source as given (aoe: `gh:owner/repo` without the ref).
+    pub source: String,
+    /// The ref as given; empty for the default branch or a local directory.
+    pub requested_ref: String,
+    /// `None` for a local directory.
+    pub ref_kind: Option<RefKind>,
+    /// The resolved 40-hex commit; `None` for a local directory.
+    pub commit: Option<String>,
+    pub version: String,
+    pub manifest_hash: String,
+    /// The source tree's hash before any build (aoe's `tree_hash`).
+    pub tree_hash: String,
+    /// The installed directory's hash after the build, which `verify` compares.
+    pub installed_hash: Option<String>,
+}
+
+/// Why a lockfile cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum LockError {
+    #[error(
+        "{path} is lock_version {found} but plugins understands {AOE_LOCK_VERSION}; upgrade plugins"
+    )]
+    TooNew { path: String, found: i64 },
+    #[error("{path} is not a valid lockfile: {message}")]
+    Corrupt { path: String, message: String },
+    #[error("cannot {action} {path}: {source}")]
+    Io {
+        action: &'static str,
+        path: String,
+        source: std::io::Error,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Doc {
+    Toml(toml::Table),
+    Json(serde_json::Value),
+}
+
+/// The dialect whose format an existing lockfile is in, if it exists.
+pub fn detect(path: &Path) -> Option<Dialect> {
+    let text = std::fs::read_to_string(path).ok()?;
+    if text.trim_start().starts_with('{') {
+        return Some(Dialect::Protoagent);
+    }
+    let table: toml::Table = text.parse().ok()?;
+    match table.get("lock_version").and_then(toml::Value::as_integer) {
+        Some(1) => Some(Dialect::Aworld),
+        _ => Some(Dialect::Aoe),
+    }
+}
+
+/// A lockfile, loaded (or empty when absent).
+#[derive(Clone, Debug)]
+pub struct Lock {
+    pub path: PathBuf,
+    dialect: Dialect,
+    doc: Doc,
+    /// The document as loaded (`None` when there was no file), to write only on change.
+    loaded: Option<Doc>,
+}
+
+fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> LockError + 'a {
+    move |source| LockError::Io {
+        action,
+        path: path.display().to_string(),
+        source,
+    }
+}
+
+impl Lock {
+    /// Load `path` as `dialect`'s lock; a missing file is an empty lock.
+    pub fn load(path: &Path, dialect: Dialect) -> Result<Lock, LockError> {
+        let original = match std::fs::read_to_string(path) {
+            Ok(text) => Some(text),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+            Err(e) => return Err(io("read", path)(e)),
+        };
+        let corrupt = |message: String| LockError::Corrupt {
+            path: path.display().to_string(),
+            message,
+        };
+        let doc = match dialect {
+            Dialect::Protoagent => {
+                let value = match &original {
+                    Some(text) => serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?,
+                    None => serde_json::json!({"plugins": []}),
+                };
+                Doc::Json(json::normalize(value).map_err(corrupt)?)
+            }
+            Dialect::Aoe | Dialect::Aworld => {
+                let table: toml::Table = match &original {
+                    Some(text) => text
+                        .parse()
+                        .map_err(|e: toml::de::Error| corrupt(e.message().to_owned()))?,
+                    None => toml::Table::new(),
+                };
+                if dialect == Dialect::Aoe
+                    && let Some(found) = table.get("lock_version").and_then(toml::Value::as_integer)
+                    && found > AOE_LOCK_VERSION
+                {
+                    return Err(LockError::TooNew {
+                        path: path.display().to_string(),
+                        found,
+                    });
+                }
+                Doc::Toml(table)
+            }
+        };
+        let loaded = original.is_some().then(|| doc.clone());
+        Ok(Lock {
+            path: path.to_path_buf(),
+            dialect,
+            doc,
+            loaded,
+        })
+    }
+
+    /// Every entry, sorted by id.
+    pub fn entries(&self) -> Vec<Entry> {
+        let mut out: Vec<Entry> = match &self.doc {
+            Doc::Json(v) => json::entries(v),
+            Doc::Toml(t) => t
+                .get("plugins")
+                .and_then(toml::Value::as_table)
+                .map(|plugins| {
+                    plugins
+                        .iter()
+                        .filter_map(|(id, v)| toml_entry(id, v.as_table()?))
+                        .collect()
+                })
+                .unwrap_or_default(),
+        };
+        out.sort_by(|a, b| a.id.cmp(&b.id));
+        out
+    }
+
+    pub fn get(&self, id: &str) -> Option<Entry> {
+        self.entries().into_iter().find(|e| e.id == id)
+    }
+
+    /// Add or replace `entry`, keeping fields of a prior entry that `plugins` does not manage.
+    pub fn upsert(&mut self, entry: &Entry, by: &str, now: &str) {
+        match &mut self.doc {
+            Doc::Json(v) => json::upsert(v, entry, by, now),
+            Doc::Toml(t) => {
+                if self.dialect == Dialect::Aoe {
+                    t.insert(
+                        "lock_version".into(),
+                        toml::Value::Integer(AOE_LOCK_VERSION),
+                    );
+                } else {
+                    t.insert("lock_version".into(), toml::Value::Integer(1));
+                }
+                let plugins = t
+                    .entry("plugins")
+                    .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+                if !plugins.is_table() {
+                    *plugins = toml::Value::Table(toml::Table::new());
+                }
+                let plugins = plugins.as_table_mut().expect("made a table above");
+                let mut row = plugins
+                    .get(&entry.id)
+                    .and_then(toml::Value::as_table)
+                    .cloned()
+                    .unwrap_or_default();
+                let mut set = |k: &str, v: Option<String>| match v {
+                    Some(v) => {
+                        row.insert(k.into(), toml::Value::String(v));
+                    }
+                    None => {
+                        row.remove(k);
+                    }
+                };
+                set("source", Some(entry.source.clone()));
+                set(
+                    "requested_ref",
+                    Some(entry.requested_ref.clone()).filter(|r| !r.is_empty()),
+                );
+                set("ref_kind", entry.ref_kind.map(|k| k.as_str().to_owned()));
+                set("resolved_commit", entry.commit.clone());
+                set("version", Some(entry.version.clone()));
+                set("manifest_hash", Some(entry.manifest_hash.clone()));
+                set("tree_hash", Some(entry.tree_hash.clone()));
+                set("installed_tree_hash", entry.installed_hash.clone());
+                let trust = row.contains_key("trust");
+                if !trust {
+                    row.insert("trust".into(), toml::Value::String("community".into()));
+                }
+                plugins.insert(entry.id.clone(), toml::Value::Table(row));
+            }
+        }
+    }
+
+    /// Remove `id`; whether it was there.
+    pub fn remove(&mut self, id: &str) -> bool {
+        match &mut self.doc {
+            Doc::Json(v) => json::remove(v, id),
+            Doc::Toml(t) => t
+                .get_mut("plugins")
+                .and_then(toml::Value::as_table_mut)
+                .is_some_and(|p| p.remove(id).is_some()),
+        }
+    }
+
+    /// The file's contents as `plugins` would write them.
+    pub fn render(&self) -> String {
+        match &self.doc {
+            Doc::Json(v) => json::render(v),
+            Doc::Toml(t) => toml::to_string(t).expect("a TOML table serializes"),
+        }
+    }
+
+    /// Write atomically (temp file, fsync, rename, fsync the directory), and only
+    /// when the contents changed. Returns whether it wrote.
+    pub fn save(&mut self) -> Result<bool, LockError> {
+        if self.loaded.as_ref() == Some(&self.doc) {
+            return Ok(false);
+        }
+        write_atomic(&self.path, self.render().as_bytes())?;
+        self.loaded = Some(self.doc.clone());
+        Ok(true)
+    }
+}
+
+fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
+    let s = |k: &str| row.get(k).and_then(toml::Value::as_str).map(str::to_owned);
+    let kind = s("ref_kind").and_then(|k| match k.as_str() {
+        "default" => Some(RefKind::Default),
+        "branch" => Some(RefKind::Branch),
+        "tag" => Some(RefKind::Tag),
+        "commit" => Some(RefKind::Commit),
+        _ => None,
+    });
+    Some(Entry {
+        id: id.to_owned(),
+        source: s("source")?,
+        requested_ref: s("requested_ref").unwrap_or_default(),
+        ref_kind: kind,
+        commit: s("resolved_commit"),
+        version: s("version").unwrap_or_default(),
+        manifest_hash: s("manifest_hash").unwrap_or_default(),
+        tree_hash: s("tree_hash").unwrap_or_default(),
+        installed_hash: s("installed_tree_hash"),
+    })
+}
+
+/// Replace `path` with `bytes` atomically: a reader sees the old or the new file, never a mix.
+pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LockError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(io("create", dir))?;
+    let mut tmp = tempfile::Builder::new()
+        .prefix(&format!(
+            "{}.",
+            path.file_name()
+                .map_or_else(|| "lock".into(), |n| n.to_string_lossy().into_owned())
+        ))
+        .suffix(".tmp")
+        .tempfile_in(dir)
+        .map_err(io("create a temp file in", dir))?;
+    tmp.write_all(bytes).map_err(io("write", path))?;
+    tmp.as_file().sync_all().map_err(io("sync", path))?;
+    tmp.persist(path)
+        .map_err(|e| io("replace", path)(e.error))?;
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}

@@ -1,0 +1,147 @@
+//! Install sources: `gh:owner/repo[@ref]`, git URLs, and local directories.
+
+use std::path::PathBuf;
+
+/// Where a plugin comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// A git remote, with an optional ref (branch, tag or commit).
+    Git {
+        url: String,
+        reference: Option<String>,
+        display: String,
+    },
+    /// A local directory, copied as it is (no git involved).
+    Local { path: PathBuf },
+}
+
+impl Source {
+    /// How the lock records the source (aoe's `gh:owner/repo` slug, else the URL or path).
+    pub fn recorded(&self) -> String {
+        match self {
+            Source::Git { display, .. } => display.clone(),
+            Source::Local { path } => path.display().to_string(),
+        }
+    }
+
+    pub fn reference(&self) -> Option<&str> {
+        match self {
+            Source::Git { reference, .. } => reference.as_deref(),
+            Source::Local { .. } => None,
+        }
+    }
+}
+
+/// Parse a source as given on the command line. `gh_base` is the clone base for
+/// `gh:` sources (`https://github.com` unless overridden for tests and mirrors).
+pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Source, String> {
+    let input = input.trim();
+    if input.is_empty() {
+        return Err("empty plugin source".into());
+    }
+    let with_ref = |reference: Option<String>| -> Result<Option<String>, String> {
+        match (reference, flag_ref) {
+            (Some(a), Some(b)) if a != b => {
+                Err(format!("the source names ref {a:?} but --ref says {b:?}"))
+            }
+            (Some(a), _) => Ok(Some(a)),
+            (None, b) => Ok(b.map(str::to_owned)),
+        }
+    };
+    if let Some(rest) = input.strip_prefix("gh:") {
+        let (slug, reference) = match rest.split_once('@') {
+            Some((_, "")) => return Err(format!("empty ref after '@' in {input:?}")),
+            Some((s, r)) => (s, Some(r.to_owned())),
+            None => (rest, None),
+        };
+        let mut parts = slug.split('/');
+        let (Some(owner), Some(repo), None) = (parts.next(), parts.next(), parts.next()) else {
+            return Err(format!("expected gh:owner/repo, got {input:?}"));
+        };
+        if owner.is_empty() || repo.is_empty() {
+            return Err(format!("expected gh:owner/repo, got {input:?}"));
+        }
+        let url = format!("{}/{owner}/{repo}.git", gh_base.trim_end_matches('/'));
+        return Ok(Source::Git {
+            url,
+            reference: with_ref(reference)?,
+            display: format!("gh:{owner}/{repo}"),
+        });
+    }
+    let is_url = ["https://", "http://", "git://", "ssh://", "file://", "git@"]
+        .iter()
+        .any(|p| input.starts_with(p));
+    if is_url {
+        if let Some(r) = flag_ref
+            && (r.is_empty() || r.contains("..") || r.starts_with('-'))
+        {
+            return Err(format!(
+                "invalid ref {r:?}: use a branch, tag, or commit SHA"
+            ));
+        }
+        return Ok(Source::Git {
+            url: input.to_owned(),
+            reference: with_ref(None)?,
+            display: input.to_owned(),
+        });
+    }
+    let path = PathBuf::from(input);
+    if path.is_dir() {
+        if flag_ref.is_some() {
+            return Err("--ref needs a git source; a local directory is copied as it is".into());
+        }
+        return Ok(Source::Local { path });
+    }
+    Err(format!(
+        "unsupported source {input:?}: use gh:owner/repo[@ref], an https://, ssh:// or file:// git URL, or a local directory"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn gh_sources() {
+        let s = parse("gh:acme/kit@v1.2.0", None, "https://github.com/").unwrap();
+        assert_eq!(
+            s,
+            Source::Git {
+                url: "https://github.com/acme/kit.git".into(),
+                reference: Some("v1.2.0".into()),
+                display: "gh:acme/kit".into()
+            }
+        );
+        assert_eq!(
+            parse("gh:acme/kit@", None, "x").unwrap_err(),
+            "empty ref after '@' in \"gh:acme/kit@\""
+        );
+        assert!(
+            parse("gh:acme", None, "x")
+                .unwrap_err()
+                .starts_with("expected gh:owner/repo")
+        );
+        assert!(parse("gh:a/b/c", None, "x").is_err());
+        assert!(parse("gh:acme/kit@v1", Some("v2"), "x").is_err());
+        assert_eq!(
+            parse("gh:acme/kit", Some("main"), "x").unwrap().reference(),
+            Some("main")
+        );
+    }
+
+    #[test]
+    fn urls_and_paths() {
+        assert!(matches!(
+            parse("file:///tmp/repo", Some("main"), "x"),
+            Ok(Source::Git { .. })
+        ));
+        assert!(parse("https://example.com/x.git", Some("../evil"), "x").is_err());
+        assert!(matches!(parse(".", None, "x"), Ok(Source::Local { .. })));
+        assert!(
+            parse("no/such/dir", None, "x")
+                .unwrap_err()
+                .starts_with("unsupported source")
+        );
+        assert_eq!(parse("  ", None, "x").unwrap_err(), "empty plugin source");
+    }
+}

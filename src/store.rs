@@ -1,0 +1,107 @@
+//! A plugin home: `<home>/plugins/<id>/`, `<home>/plugins.lock`, build logs, and
+//! the advisory lock that serializes `plugins` processes working on one home.
+
+use std::fs::{File, TryLockError};
+use std::path::{Path, PathBuf};
+
+/// The layout of one home.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Home {
+    pub root: PathBuf,
+}
+
+impl Home {
+    pub fn new(root: impl Into<PathBuf>) -> Home {
+        Home { root: root.into() }
+    }
+
+    pub fn plugins_dir(&self) -> PathBuf {
+        self.root.join("plugins")
+    }
+
+    pub fn plugin_dir(&self, id: &str) -> PathBuf {
+        self.plugins_dir().join(id)
+    }
+
+    pub fn lockfile(&self) -> PathBuf {
+        self.root.join("plugins.lock")
+    }
+
+    pub fn build_log(&self, id: &str) -> PathBuf {
+        self.root.join("logs").join(format!("{id}-build.log"))
+    }
+
+    /// AWorld's registry of installed plugins.
+    pub fn aworld_registry(&self) -> PathBuf {
+        self.plugins_dir().join(".manifest.json")
+    }
+
+    fn guard_path(&self) -> PathBuf {
+        self.root.join(".plugins.guard")
+    }
+
+    /// Take the home's advisory lock. `wait = false` fails at once when another
+    /// process holds it; otherwise `on_wait` is called once before blocking.
+    pub fn lock(&self, wait: bool, on_wait: impl FnOnce()) -> std::io::Result<Guard> {
+        std::fs::create_dir_all(&self.root)?;
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(self.guard_path())?;
+        match file.try_lock() {
+            Ok(()) => {}
+            Err(TryLockError::WouldBlock) if wait => {
+                on_wait();
+                file.lock()?;
+            }
+            Err(TryLockError::WouldBlock) => {
+                return Err(std::io::Error::new(
+                    std::io::ErrorKind::WouldBlock,
+                    "another plugins process holds the home lock",
+                ));
+            }
+            Err(TryLockError::Error(e)) => return Err(e),
+        }
+        Ok(Guard { _file: file })
+    }
+}
+
+/// Held while a process works on a home; released on drop (and by the OS on exit).
+#[derive(Debug)]
+pub struct Guard {
+    _file: File,
+}
+
+/// Copy a directory tree, keeping symlinks as symlinks and skipping `.git`.
+pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)? {
+        let entry = entry?;
+        if entry.file_name() == ".git" {
+            continue;
+        }
+        let (src, dest) = (entry.path(), to.join(entry.file_name()));
+        let ft = entry.file_type()?;
+        if ft.is_symlink() {
+            #[cfg(unix)]
+            std::os::unix::fs::symlink(std::fs::read_link(&src)?, &dest)?;
+        } else if ft.is_dir() {
+            copy_tree(&src, &dest)?;
+        } else {
+            std::fs::copy(&src, &dest)?;
+        }
+    }
+    Ok(())
+}
+
+/// Move a directory, renaming when possible and copying across filesystems.
+pub fn move_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    match std::fs::rename(from, to) {
+        Ok(()) => Ok(()),
+        Err(_) => {
+            copy_tree(from, to)?;
+            std::fs::remove_dir_all(from)
+        }
+    }
+}

@@ -1,0 +1,592 @@
+//! `plugins install`, `list`, `remove`, `verify` against real git repositories.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::support::git::{Repo, git};
+use crate::support::*;
+
+/// A static aoe plugin (no worker) whose version is `version`.
+fn static_aoe(version: &str) -> String {
+    format!(
+        "id = \"dev.example.pinned\"\nname = \"Pinned\"\nversion = \"{version}\"\napi_version = 6\n\n[[commands]]\nid = \"hello\"\n"
+    )
+}
+
+fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
+    run(plugins()
+        .arg("install")
+        .args(args)
+        .arg("--home")
+        .arg(home)
+        .arg("--yes"))
+}
+
+fn lock(home: &Path) -> toml::Table {
+    std::fs::read_to_string(home.join("plugins.lock"))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+fn locked(home: &Path, id: &str, key: &str) -> String {
+    let lock = lock(home);
+    lock["plugins"][id]
+        .get(key)
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// main: c1 (tag v1.0.0, lightweight) → c2 (tag v2.0.0, annotated; branch dev) → c3.
+fn history(dir: &Path) -> (Repo, [String; 3]) {
+    let repo = Repo::init(dir);
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    let c1 = repo.commit("v1");
+    repo.tag("v1.0.0");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    let c2 = repo.commit("v2");
+    repo.annotated_tag("v2.0.0");
+    git(dir, &["branch", "dev"]);
+    repo.file("aoe-plugin.toml", &static_aoe("3.0.0"));
+    let c3 = repo.commit("v3");
+    (repo, [c1, c2, c3])
+}
+
+#[test]
+fn refs_resolve_to_commits_and_kinds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, [c1, c2, c3]) = history(&tmp.path().join("repo"));
+    let cases: [(&[&str], &str, &str, &str); 6] = [
+        (&[], &c3, "default", "3.0.0"),
+        (&["--ref", "main"], &c3, "branch", "3.0.0"),
+        (&["--ref", "dev"], &c2, "branch", "2.0.0"),
+        (&["--ref", "v1.0.0"], &c1, "tag", "1.0.0"),
+        (&["--ref", "v2.0.0"], &c2, "tag", "2.0.0"),
+        (&["--ref", &c1[..8]], &c1, "commit", "1.0.0"),
+    ];
+    for (i, (args, commit, kind, version)) in cases.iter().enumerate() {
+        let home = tmp.path().join(format!("home-{i}"));
+        let mut all = vec![repo.url()];
+        all.extend(args.iter().map(|s| (*s).to_owned()));
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        let (code, stdout, stderr) = install(&home, &all);
+        assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
+        assert_eq!(
+            locked(&home, "dev.example.pinned", "resolved_commit"),
+            **commit,
+            "{args:?}"
+        );
+        assert_eq!(
+            locked(&home, "dev.example.pinned", "ref_kind"),
+            *kind,
+            "{args:?}"
+        );
+        assert_eq!(
+            locked(&home, "dev.example.pinned", "version"),
+            *version,
+            "{args:?}"
+        );
+        assert_eq!(lock(&home)["lock_version"].as_integer(), Some(2));
+        let installed =
+            std::fs::read_to_string(home.join("plugins/dev.example.pinned/aoe-plugin.toml"))
+                .unwrap();
+        assert!(installed.contains(&format!("version = \"{version}\"")));
+        assert!(
+            !home.join("plugins/dev.example.pinned/.git").exists(),
+            "no .git in an install"
+        );
+    }
+    let (code, _, stderr) = install(
+        &tmp.path().join("home-x"),
+        &[&repo.url(), "--ref", "v9.9.9"],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::git::ref_not_found") && stderr.contains("v1.0.0"),
+        "lists what exists: {stderr}"
+    );
+}
+
+#[test]
+fn gh_sources_use_the_clone_base() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, [_, c2, _]) = history(&tmp.path().join("work"));
+    let base = tmp.path().join("mirror");
+    std::fs::create_dir_all(base.join("acme")).unwrap();
+    git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.dir.to_str().unwrap(),
+            base.join("acme/pinned.git").to_str().unwrap(),
+        ],
+    );
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", "gh:acme/pinned@v2.0.0", "--yes", "--home"])
+        .arg(&home)
+        .env("PLUGINS_GH_BASE", format!("file://{}", base.display())));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        locked(&home, "dev.example.pinned", "source"),
+        "gh:acme/pinned"
+    );
+    assert_eq!(
+        locked(&home, "dev.example.pinned", "requested_ref"),
+        "v2.0.0"
+    );
+    assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c2);
+}
+
+/// An aoe plugin whose build step runs `build.sh` and must produce the worker.
+fn built_aoe(repo: &Repo, version: &str, build: &str) -> String {
+    repo.file(
+        "aoe-plugin.toml",
+        &format!(
+            "id = \"dev.example.built\"\nname = \"Built\"\nversion = \"{version}\"\napi_version = 6\ncapabilities = [\"runtime.worker\"]\n\n\
+             [runtime]\nkind = \"command\"\ncommand = [\".aoe-build/bin/worker\"]\n\n[[runtime.build]]\ncommand = [\"./build.sh\"]\n"
+        ),
+    );
+    repo.executable("build.sh", build);
+    repo.commit(version)
+}
+
+const GOOD_BUILD: &str = "#!/bin/sh\nset -e\nmkdir -p .aoe-build/bin\nprintf '#!/bin/sh\\necho %s\\n' \"$AOE_PLUGIN_ID\" > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\necho built for $AOE_PLUGIN_ID\n";
+
+#[test]
+fn build_steps_run_and_a_failing_update_keeps_the_old_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    repo.tag("v1");
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = install(&home, &[&repo.url(), "--ref", "v1"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let worker = home.join("plugins/dev.example.built/.aoe-build/bin/worker");
+    let out = std::process::Command::new(&worker).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "dev.example.built",
+        "AOE_PLUGIN_ID was set"
+    );
+    assert!(
+        std::fs::read_to_string(home.join("logs/dev.example.built-build.log"))
+            .unwrap()
+            .contains("built for dev.example.built")
+    );
+    let lock_before = std::fs::read(home.join("plugins.lock")).unwrap();
+
+    built_aoe(
+        &repo,
+        "2.0.0",
+        "#!/bin/sh\necho compiling...\necho 'error: boom' >&2\nexit 3\n",
+    );
+    repo.tag("v2");
+    let (code, _, stderr) = install(&home, &[&repo.url(), "--ref", "v2"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::install::build") && stderr.contains("error: boom"),
+        "the log tail is shown: {stderr}"
+    );
+    assert_eq!(
+        std::fs::read(home.join("plugins.lock")).unwrap(),
+        lock_before,
+        "the lock is untouched"
+    );
+    let manifest =
+        std::fs::read_to_string(home.join("plugins/dev.example.built/aoe-plugin.toml")).unwrap();
+    assert!(
+        manifest.contains("version = \"1.0.0\""),
+        "the old version is still installed"
+    );
+    assert!(worker.exists(), "with its build output");
+    let leftovers: Vec<_> = std::fs::read_dir(home.join("plugins"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name())
+        .collect();
+    assert_eq!(
+        leftovers,
+        ["dev.example.built"],
+        "no staging or backup left behind"
+    );
+
+    // A build that does not produce the worker is refused too.
+    built_aoe(&repo, "3.0.0", "#!/bin/sh\nexit 0\n");
+    let (code, _, stderr) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::install::not_runnable"),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read(home.join("plugins.lock")).unwrap(),
+        lock_before
+    );
+}
+
+#[test]
+fn consent_is_required_without_a_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = tmp.path().join("home");
+    let (code, _, stderr) = run(plugins()
+        .args(["install", &repo.url(), "--home"])
+        .arg(&home)
+        .env("COLUMNS", "400")
+        .stdin(std::process::Stdio::null()));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("dev.example.built requests capabilities [runtime.worker] and declares build steps but stdin is not a terminal; re-run with --yes to grant them"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("plugins::install::declined"), "{stderr}");
+    assert!(
+        !home.join("plugins/dev.example.built").exists() && !home.join("plugins.lock").exists()
+    );
+}
+
+#[test]
+fn declining_on_a_terminal_installs_nothing() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = tmp.path().join("home");
+    let bin = env!("CARGO_BIN_EXE_plugins");
+    let mut child = std::process::Command::new("script")
+        .args([
+            "-qec",
+            &format!(
+                "'{bin}' install '{}' --home '{}'",
+                repo.url(),
+                home.display()
+            ),
+            "/dev/null",
+        ])
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"n\n").unwrap();
+    let out = child.wait_with_output().unwrap();
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        screen.contains("Install dev.example.built and grant this? [y/N]"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("install cancelled; no capabilities were granted"),
+        "{screen}"
+    );
+    assert!(!home.join("plugins/dev.example.built").exists());
+}
+
+#[test]
+fn escaping_symlinks_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("protoagent.plugin.yaml", "id: linky\nname: Linky\n")
+        .file("__init__.py", "def register(r):\n    pass\n");
+    std::os::unix::fs::symlink("/etc/passwd", repo.dir.join("secrets")).unwrap();
+    repo.commit("link");
+    let home = tmp.path().join("home");
+    let (code, _, stderr) = install(&home, &[&repo.url()]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::install::symlink") && stderr.contains("secrets"),
+        "{stderr}"
+    );
+    assert!(!home.join("plugins/linky").exists());
+
+    // aoe refuses any symlink (its tree hash cannot include one).
+    let repo = Repo::init(&tmp.path().join("aoe-repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    std::os::unix::fs::symlink("aoe-plugin.toml", repo.dir.join("alias.toml")).unwrap();
+    repo.commit("link");
+    let (code, stdout, stderr) = install(&tmp.path().join("home2"), &[&repo.url()]);
+    assert_eq!(code, 2);
+    assert!(
+        stdout.contains("plugins::aoe::symlink") && stderr.contains("plugins::install::invalid"),
+        "{stdout}{stderr}"
+    );
+}
+
+#[test]
+fn list_verify_remove() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, [_, _, c3]) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let (code, stdout, _) = run(plugins().args(["list", "--json", "--home"]).arg(&home));
+    assert_eq!(code, 0);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["plugins"][0]["id"], "dev.example.pinned");
+    assert_eq!(doc["plugins"][0]["commit"], c3);
+    assert_eq!(doc["plugins"][0]["ref_kind"], "branch");
+
+    let verify = |extra: &[&str]| run(plugins().args(["verify", "--home"]).arg(&home).args(extra));
+    assert_eq!(verify(&[]).0, 0);
+    let manifest = home.join("plugins/dev.example.pinned/aoe-plugin.toml");
+    std::fs::write(
+        &manifest,
+        std::fs::read_to_string(&manifest).unwrap() + "# edited\n",
+    )
+    .unwrap();
+    let (code, stdout, _) = verify(&["--json"]);
+    assert_eq!(code, 1, "tampering is caught");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["plugins"][0]["code"], "plugins::install::tampered");
+    let problems = doc["plugins"][0]["problems"].as_array().unwrap();
+    assert!(
+        problems.iter().any(|p| p
+            .as_str()
+            .unwrap()
+            .contains("aoe's capability grant no longer covers it")),
+        "{problems:?}"
+    );
+
+    // Re-installing the same commit with --force repairs it; removing deletes dir and entry.
+    assert_eq!(
+        install(&home, &[&repo.url(), "--ref", "main", "--force"]).0,
+        0
+    );
+    assert_eq!(verify(&[]).0, 0);
+    let (code, _, _) = run(plugins()
+        .args(["remove", "dev.example.pinned", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0);
+    assert!(!home.join("plugins/dev.example.pinned").exists());
+    assert!(
+        lock(&home)
+            .get("plugins")
+            .and_then(|p| p.as_table())
+            .is_none_or(|p| p.is_empty())
+    );
+    let (code, _, stderr) = run(plugins()
+        .args(["remove", "dev.example.pinned", "--home"])
+        .arg(&home));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::install::not_installed"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn reinstalling_is_idempotent_and_other_sources_need_force() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "v2.0.0"]).0, 0);
+    let before = std::fs::read(home.join("plugins.lock")).unwrap();
+    let (code, stdout, _) = install(&home, &[&repo.url(), "--ref", "v2.0.0"]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Up to date"), "{stdout}");
+    assert_eq!(
+        std::fs::read(home.join("plugins.lock")).unwrap(),
+        before,
+        "the lock is byte-identical"
+    );
+    let local = tmp.path().join("local");
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::write(local.join("aoe-plugin.toml"), static_aoe("9.0.0")).unwrap();
+    let (code, _, stderr) = install(&home, &[local.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::install::exists") && stderr.contains("--force"),
+        "{stderr}"
+    );
+    assert_eq!(install(&home, &[local.to_str().unwrap(), "--force"]).0, 0);
+    assert_eq!(locked(&home, "dev.example.pinned", "version"), "9.0.0");
+    assert_eq!(
+        locked(&home, "dev.example.pinned", "resolved_commit"),
+        "",
+        "a local copy has no commit"
+    );
+}
+
+#[test]
+fn concurrent_installs_serialize_on_the_home_lock() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let mut children = Vec::new();
+    for i in 0..4 {
+        let repo = Repo::init(&tmp.path().join(format!("repo{i}")));
+        repo.file(
+            "aoe-plugin.toml",
+            &static_aoe("1.0.0").replace("dev.example.pinned", &format!("dev.example.p{i}")),
+        );
+        repo.commit("one");
+        children.push(
+            plugins()
+                .args(["install", &repo.url(), "--yes", "--home"])
+                .arg(&home)
+                .stdout(std::process::Stdio::null())
+                .spawn()
+                .unwrap(),
+        );
+    }
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    let plugins = lock(&home)["plugins"].as_table().unwrap().clone();
+    assert_eq!(
+        plugins.len(),
+        4,
+        "no install lost another's lock entry: {plugins:?}"
+    );
+
+    // --no-wait fails fast while another process holds the home.
+    let guard = std::fs::File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(home.join(".plugins.guard"))
+        .unwrap();
+    guard.lock().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo-late"));
+    repo.file(
+        "aoe-plugin.toml",
+        &static_aoe("1.0.0").replace("dev.example.pinned", "dev.example.late"),
+    );
+    repo.commit("late");
+    let (code, _, stderr) = install(&home, &[&repo.url(), "--no-wait"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("another plugins process holds the home lock"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn protoagent_and_aworld_homes_get_their_native_records() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("proto"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: notes\nname: Notes\nversion: 0.2.0\n",
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    let commit = repo.commit("notes");
+    repo.tag("v0.2.0");
+    let home = tmp.path().join("pa-home");
+    let (code, stdout, stderr) = install(&home, &[&repo.url(), "--ref", "v0.2.0"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let text = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    let row = &doc["plugins"][0];
+    assert_eq!(
+        (
+            row["id"].as_str(),
+            row["requested_ref"].as_str(),
+            row["resolved_sha"].as_str(),
+            row["by"].as_str()
+        ),
+        (
+            Some("notes"),
+            Some("v0.2.0"),
+            Some(commit.as_str()),
+            Some("cli")
+        )
+    );
+    assert!(
+        text.starts_with(
+            "{\n  \"plugins\": [\n    {\n      \"id\": \"notes\",\n      \"source_url\": "
+        ),
+        "protoAgent's json.dumps(indent=2) layout: {text}"
+    );
+
+    let repo = Repo::init(&tmp.path().join("aworld"));
+    repo.file(
+        ".aworld-plugin/plugin.json",
+        r#"{"id": "helper", "version": "1.0.0"}"#,
+    );
+    repo.commit("helper");
+    let home = tmp.path().join("aw-home");
+    assert_eq!(install(&home, &[&repo.url()]).0, 0);
+    let registry: Value = serde_json::from_str(
+        &std::fs::read_to_string(home.join("plugins/.manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(registry["helper"]["enabled"], true);
+    assert_eq!(registry["helper"]["package_kind"], "plugin");
+    assert!(home.join("plugins.lock").is_file());
+    // Another host's plugin does not go into this home.
+    let (code, _, stderr) = run(plugins()
+        .arg("install")
+        .arg(tmp.path().join("proto"))
+        .args(["--yes", "--home"])
+        .arg(&home)
+        .env("COLUMNS", "400"));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::lock::error") && stderr.contains("need their own home"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn sync_installs_the_locked_commits_on_an_empty_home() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, [_, c2, _]) = history(&tmp.path().join("repo"));
+    let first = tmp.path().join("first");
+    assert_eq!(install(&first, &[&repo.url(), "--ref", "dev"]).0, 0);
+    assert_eq!(locked(&first, "dev.example.pinned", "resolved_commit"), c2);
+    // The branch moves on; a fresh home synced from the lock still gets the locked commit.
+    git(&repo.dir, &["checkout", "-q", "dev"]);
+    repo.file("aoe-plugin.toml", &static_aoe("2.5.0"));
+    repo.commit("dev moves");
+    let fresh = tmp.path().join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(first.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let (code, stdout, stderr) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let installed =
+        std::fs::read_to_string(fresh.join("plugins/dev.example.pinned/aoe-plugin.toml")).unwrap();
+    assert!(
+        installed.contains("version = \"2.0.0\""),
+        "the locked commit, not the branch tip"
+    );
+    assert_eq!(
+        locked(&fresh, "dev.example.pinned", "requested_ref"),
+        "dev",
+        "a branch pin stays a branch pin"
+    );
+    assert_eq!(locked(&fresh, "dev.example.pinned", "ref_kind"), "branch");
+    assert_eq!(locked(&fresh, "dev.example.pinned", "resolved_commit"), c2);
+    let (code, stdout, _) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "everything locked is installed\n")
+    );
+
+    // A lock entry whose source now holds another plugin id is refused.
+    let other = tmp.path().join("other");
+    std::fs::create_dir_all(&other).unwrap();
+    let text = std::fs::read_to_string(first.join("plugins.lock"))
+        .unwrap()
+        .replace("dev.example.pinned", "dev.example.renamed");
+    std::fs::write(other.join("plugins.lock"), text).unwrap();
+    let (code, _, stderr) = run(plugins()
+        .args(["sync", "--yes", "--home"])
+        .arg(&other)
+        .env("COLUMNS", "400"));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("plugins::install::id_changed"), "{stderr}");
+}
+
+#[test]
+fn unreachable_remotes_are_clear_errors() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = install(&tmp.path().join("home"), &["file:///nonexistent/repo.git"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::git::fetch")
+            && stderr.contains("cannot reach file:///nonexistent/repo.git"),
+        "{stderr}"
+    );
+}
