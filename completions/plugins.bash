@@ -22,6 +22,9 @@ _plugins() {
             plugins,help)
                 cmd="plugins__subcmd__help"
                 ;;
+            plugins,info)
+                cmd="plugins__subcmd__info"
+                ;;
             plugins,install)
                 cmd="plugins__subcmd__install"
                 ;;
@@ -54,6 +57,9 @@ _plugins() {
                 ;;
             plugins__subcmd__help,help)
                 cmd="plugins__subcmd__help__subcmd__help"
+                ;;
+            plugins__subcmd__help,info)
+                cmd="plugins__subcmd__help__subcmd__info"
                 ;;
             plugins__subcmd__help,install)
                 cmd="plugins__subcmd__help__subcmd__install"
@@ -89,7 +95,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --help --version new validate install list remove verify sync resolve schema completions help"
+            opts="-q -h -V --color --quiet --help --version new validate install list info remove verify sync resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -125,7 +131,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate install list remove verify sync resolve schema completions help"
+            opts="new validate install list info remove verify sync resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -153,6 +159,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__info)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -285,6 +305,28 @@ _plugins() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__info)
+            opts="-q -h -V --home --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

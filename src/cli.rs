@@ -3,8 +3,8 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{
-    completions::CompletionsArgs, install::InstallArgs, list::ListArgs, new::NewArgs,
-    remove::RemoveArgs, resolve::ResolveArgs, schema::SchemaArgs, sync::SyncArgs,
+    completions::CompletionsArgs, info::InfoArgs, install::InstallArgs, list::ListArgs,
+    new::NewArgs, remove::RemoveArgs, resolve::ResolveArgs, schema::SchemaArgs, sync::SyncArgs,
     validate::ValidateArgs, verify::VerifyArgs,
 };
 
@@ -59,6 +59,8 @@ pub enum Command {
     Install(InstallArgs),
     /// List installed plugins
     List(ListArgs),
+    /// Show one installed plugin
+    Info(InfoArgs),
     /// Remove an installed plugin and its lock entry
     Remove(RemoveArgs),
     /// Check installed plugins against the hashes in the lock

@@ -1,6 +1,7 @@
 //! One module per subcommand: parse arguments, call the domain, print the result.
 
 pub mod completions;
+pub mod info;
 pub mod install;
 pub mod list;
 pub mod new;
@@ -45,6 +46,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::New(args) => new::run(&args, printer),
         Command::Install(args) => install::run(&args, cx, printer),
         Command::List(args) => list::run(&args, cx, printer),
+        Command::Info(args) => info::run(&args, cx, printer),
         Command::Remove(args) => remove::run(&args, cx, printer),
         Command::Verify(args) => verify::run(&args, cx, printer),
         Command::Sync(args) => sync::run(&args, cx, printer),

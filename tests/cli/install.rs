@@ -328,6 +328,19 @@ fn list_verify_remove() {
     assert_eq!(doc["plugins"][0]["commit"], c3);
     assert_eq!(doc["plugins"][0]["ref_kind"], "branch");
 
+    let (code, stdout, _) = run(plugins()
+        .args(["info", "dev.example.pinned", "--json", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0);
+    let info: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (
+            info["commit"].as_str(),
+            info["requested_ref"].as_str(),
+            info["valid"].as_bool()
+        ),
+        (Some(c3.as_str()), Some("main"), Some(true))
+    );
     let verify = |extra: &[&str]| run(plugins().args(["verify", "--home"]).arg(&home).args(extra));
     assert_eq!(verify(&[]).0, 0);
     let manifest = home.join("plugins/dev.example.pinned/aoe-plugin.toml");
@@ -588,5 +601,48 @@ fn unreachable_remotes_are_clear_errors() {
         stderr.contains("plugins::git::fetch")
             && stderr.contains("cannot reach file:///nonexistent/repo.git"),
         "{stderr}"
+    );
+}
+
+#[test]
+fn build_steps_time_out_and_follow_platforms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", "#!/bin/sh\nsleep 30\n");
+    let (code, _, stderr) = run(plugins()
+        .args([
+            "install",
+            &repo.url(),
+            "--yes",
+            "--build-timeout",
+            "1",
+            "--home",
+        ])
+        .arg(tmp.path().join("home"))
+        .env("COLUMNS", "400"));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::install::build") && stderr.contains("timed out after 1 s"),
+        "{stderr}"
+    );
+
+    // A step for another OS is skipped; --no-build skips them all.
+    let repo = Repo::init(&tmp.path().join("repo2"));
+    repo.file(
+        "aoe-plugin.toml",
+        "id = \"dev.example.skip\"\nname = \"Skip\"\nversion = \"1.0.0\"\napi_version = 6\n\n[runtime]\nkind = \"command\"\ncommand = [\"./worker.sh\"]\n\n\
+         [[runtime.build]]\ncommand = [\"false\"]\nplatforms = [\"windows\"]\n",
+    );
+    repo.executable("worker.sh", "#!/bin/sh\n");
+    repo.commit("skip");
+    assert_eq!(
+        install(&tmp.path().join("home2"), &[&repo.url()]).0,
+        0,
+        "the windows-only failing step did not run"
+    );
+    built_aoe(&repo, "2.0.0", "#!/bin/sh\nexit 1\n");
+    assert_eq!(
+        install(&tmp.path().join("home3"), &[&repo.url(), "--no-build"]).0,
+        0
     );
 }

@@ -1,0 +1,103 @@
+//! `plugins info`: one installed plugin: what the lock pins and what it asks for.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::lock::Lock;
+use crate::printer::Printer;
+use crate::validate::{ValidateOptions, validate_root};
+
+/// Show an installed plugin: source, ref, commit, hashes, and the host's verdict on it now.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins info dev.example.kanban\n  plugins info notes --home ~/.protoagent --json"
+)]
+pub struct InfoArgs {
+    /// The plugin id
+    #[arg(value_name = "PLUGIN-ID")]
+    pub id: String,
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Print one JSON document
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
+        let lock = Lock::load(&home.lockfile(), dialect).map_err(|e| Error::Refused {
+            code: Code::LockError,
+            message: e.to_string(),
+            help: None,
+        })?;
+        let Some(e) = lock.get(&args.id) else {
+            continue;
+        };
+        let dir = home.plugin_dir(&e.id);
+        let report = dir
+            .is_dir()
+            .then(|| validate_root(&dir, &ValidateOptions::default()));
+        let valid = report.as_ref().map(crate::validate::PluginReport::is_valid);
+        let text = if args.json {
+            let doc = serde_json::json!({
+                "id": e.id, "dialect": dialect, "version": e.version, "source": e.source,
+                "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
+                "manifest_hash": e.manifest_hash, "tree_hash": e.tree_hash, "path": dir.display().to_string(),
+                "present": dir.is_dir(), "valid": valid,
+            });
+            format!(
+                "{}\n",
+                serde_json::to_string_pretty(&doc).expect("serializes")
+            )
+        } else {
+            let mut s = format!("{} {} ({dialect})\n", e.id, e.version);
+            s.push_str(&format!("  source:   {}\n", e.source));
+            if !e.requested_ref.is_empty() {
+                s.push_str(&format!(
+                    "  ref:      {} ({})\n",
+                    e.requested_ref,
+                    e.ref_kind.map_or("?", |k| k.as_str())
+                ));
+            }
+            s.push_str(&format!(
+                "  commit:   {}\n",
+                e.commit.as_deref().unwrap_or("(local copy)")
+            ));
+            s.push_str(&format!(
+                "  manifest: {}\n  tree:     {}\n",
+                e.manifest_hash, e.tree_hash
+            ));
+            s.push_str(&format!(
+                "  path:     {}{}\n",
+                dir.display(),
+                if dir.is_dir() { "" } else { " (missing)" }
+            ));
+            if let Some(valid) = valid {
+                s.push_str(&format!(
+                    "  valid:    {}\n",
+                    if valid {
+                        "yes"
+                    } else {
+                        "no (run `plugins validate` on it)"
+                    }
+                ));
+            }
+            s
+        };
+        printer
+            .out(&text)
+            .map_err(|e| Error::io("cannot write output", e))?;
+        return Ok(ExitStatus::Success);
+    }
+    Err(Error::Refused {
+        code: Code::InstallNotInstalled,
+        message: format!("plugin '{}' is not installed", args.id),
+        help: None,
+    })
+}
