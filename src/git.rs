@@ -69,14 +69,7 @@ fn is_hex(s: &str) -> bool {
 type Refs = (Vec<(String, Oid)>, Option<String>);
 
 /// The remote's refs as (name, peeled commit) pairs; annotated tags are peeled.
-fn list_refs(repo: &Repository, url: &str) -> Result<Refs, GitError> {
-    let mut remote = repo.remote_anonymous(url)?;
-    remote
-        .connect(Direction::Fetch)
-        .map_err(|source| GitError::Remote {
-            url: url.to_owned(),
-            source,
-        })?;
+fn list_refs(remote: &git2::Remote<'_>) -> Result<Refs, GitError> {
     let mut refs: Vec<(String, Oid)> = Vec::new();
     for head in remote.list()? {
         let name = head.name();
@@ -96,13 +89,105 @@ fn list_refs(repo: &Repository, url: &str) -> Result<Refs, GitError> {
     Ok((refs, default))
 }
 
+/// The local path of a `file://` URL or plain path.
+fn local_path(url: &str) -> &str {
+    url.strip_prefix("file://").unwrap_or(url)
+}
+
+/// A local repository needs no fetch: resolve the ref in it and write the
+/// commit's tree straight into `dest` (libgit2's local transport cannot fetch
+/// shallow, so a fetch would copy the whole history).
+fn local_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched, GitError> {
+    let repo = Repository::open(local_path(url)).map_err(|source| GitError::Remote {
+        url: url.to_owned(),
+        source,
+    })?;
+    let mut refs: Vec<(String, Oid)> = Vec::new();
+    for r in repo.references()? {
+        let r = r?;
+        if let (Ok(name), Ok(commit)) = (r.name().map(str::to_owned), r.peel_to_commit()) {
+            refs.push((name, commit.id()));
+        }
+    }
+    let head = repo
+        .find_reference("HEAD")
+        .ok()
+        .and_then(|h| h.symbolic_target().ok().flatten().map(str::to_owned));
+    let find = |name: &str| refs.iter().find(|(n, _)| n == name).map(|(_, oid)| *oid);
+    let (kind, refname, oid) = match reference {
+        None => {
+            let name = head.ok_or_else(|| GitError::RefNotFound {
+                url: url.to_owned(),
+                reference: "HEAD".into(),
+                available: Vec::new(),
+            })?;
+            let oid = find(&name);
+            (RefKind::Default, Some(name), oid)
+        }
+        Some(r) => {
+            let (branch, tag) = (format!("refs/heads/{r}"), format!("refs/tags/{r}"));
+            if let Some(oid) = find(&branch) {
+                (RefKind::Branch, Some(branch), Some(oid))
+            } else if let Some(oid) = find(&tag) {
+                (RefKind::Tag, Some(tag), Some(oid))
+            } else if is_hex(r) {
+                let oid = repo
+                    .revparse_single(r)
+                    .and_then(|o| o.peel_to_commit())
+                    .map(|c| c.id())
+                    .ok();
+                (RefKind::Commit, None, oid)
+            } else {
+                (RefKind::Branch, None, None)
+            }
+        }
+    };
+    let Some(oid) = oid else {
+        let available = refs
+            .iter()
+            .filter_map(|(n, _)| {
+                n.strip_prefix("refs/heads/")
+                    .or_else(|| n.strip_prefix("refs/tags/"))
+            })
+            .map(str::to_owned)
+            .collect();
+        return Err(GitError::RefNotFound {
+            url: url.to_owned(),
+            reference: reference.unwrap_or("HEAD").to_owned(),
+            available,
+        });
+    };
+    let commit = repo.find_commit(oid)?;
+    std::fs::create_dir_all(dest)
+        .map_err(|e| git2::Error::from_str(&format!("cannot create {}: {e}", dest.display())))?;
+    let mut checkout = git2::build::CheckoutBuilder::new();
+    checkout.force().target_dir(dest);
+    repo.checkout_tree(commit.as_object(), Some(&mut checkout))?;
+    Ok(Fetched {
+        commit: oid.to_string(),
+        kind,
+        refname,
+    })
+}
+
 /// Resolve `reference` on `url` and check out its commit into `dest` (created).
-/// The `.git` directory is left in `dest`; callers remove it.
+/// A `.git` directory may be left in `dest`; callers remove it.
 pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched, GitError> {
+    if is_local(url) {
+        return local_tree(url, reference, dest);
+    }
     std::fs::create_dir_all(dest)
         .map_err(|e| git2::Error::from_str(&format!("cannot create {}: {e}", dest.display())))?;
     let repo = Repository::init(dest)?;
-    let (refs, default) = list_refs(&repo, url)?;
+    // One connection lists the refs and then downloads what was chosen.
+    let mut remote = repo.remote_anonymous(url)?;
+    remote
+        .connect(Direction::Fetch)
+        .map_err(|source| GitError::Remote {
+            url: url.to_owned(),
+            source,
+        })?;
+    let (refs, default) = list_refs(&remote)?;
     let find = |name: &str| refs.iter().find(|(n, _)| n == name).map(|(_, oid)| *oid);
     let (kind, refname, tip) = match reference {
         None => {
@@ -152,7 +237,6 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
             }
         }
     };
-    let mut remote = repo.remote_anonymous(url)?;
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None);
     let refspecs: Vec<String> = match (&kind, &refname) {
@@ -161,18 +245,18 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
             "+refs/tags/*:refs/tags/*".into(),
         ],
         (_, Some(name)) => {
-            if !is_local(url) {
-                opts.depth(1);
-            }
+            opts.depth(1);
             vec![format!("+{name}:{name}")]
         }
     };
+    // The commit is found by id afterwards, so no refs need updating.
     remote
-        .fetch(&refspecs, Some(&mut opts), None)
+        .download(&refspecs, Some(&mut opts))
         .map_err(|source| GitError::Remote {
             url: url.to_owned(),
             source,
         })?;
+    let _ = remote.disconnect();
     let commit = match tip {
         Some(oid) => repo.find_commit(oid)?,
         None => {

@@ -172,8 +172,10 @@ fn fetch(
                 .and_then(|p| p.commit.clone())
                 .or_else(|| reference.clone());
             let fetched = git::fetch_tree(url, want.as_deref(), dest)?;
-            std::fs::remove_dir_all(dest.join(".git"))
-                .map_err(io("cannot remove the checkout's .git"))?;
+            if dest.join(".git").exists() {
+                std::fs::remove_dir_all(dest.join(".git"))
+                    .map_err(io("cannot remove the checkout's .git"))?;
+            }
             on_event(Event::Fetched {
                 commit: Some(fetched.commit.clone()),
             });

@@ -646,3 +646,89 @@ fn build_steps_time_out_and_follow_platforms() {
         0
     );
 }
+
+/// A `git-daemon` serving `base` on 127.0.0.1, killed on drop. Spawned directly:
+/// killing the `git daemon` wrapper would leave the real daemon running.
+struct Daemon {
+    child: std::process::Child,
+    port: u16,
+}
+
+impl Daemon {
+    fn serve(base: &Path) -> Daemon {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let exec = git(base, &["--exec-path"]);
+        let child = std::process::Command::new(Path::new(&exec).join("git-daemon"))
+            .args([
+                "--reuseaddr",
+                "--export-all",
+                "--listen=127.0.0.1",
+                &format!("--port={port}"),
+            ])
+            .arg(format!("--base-path={}", base.display()))
+            .arg(base)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("git-daemon starts");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Daemon { child, port }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+#[test]
+fn network_fetches_over_git_daemon() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, [c1, c2, c3]) = history(&tmp.path().join("work"));
+    let served = tmp.path().join("served");
+    std::fs::create_dir_all(&served).unwrap();
+    git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.dir.to_str().unwrap(),
+            served.join("pinned.git").to_str().unwrap(),
+        ],
+    );
+    let daemon = Daemon::serve(&served);
+    let url = format!("git://127.0.0.1:{}/pinned.git", daemon.port);
+    for (i, (args, commit, kind)) in [
+        (&[][..], &c3, "default"),
+        (&["--ref", "v2.0.0"], &c2, "tag"),
+        (&["--ref", "v1.0.0"], &c1, "tag"),
+        (&["--ref", &c1[..10]], &c1, "commit"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let home = tmp.path().join(format!("home-{i}"));
+        let mut all = vec![url.as_str()];
+        all.extend(args.iter().copied());
+        let (code, stdout, stderr) = install(&home, &all);
+        assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
+        assert_eq!(
+            locked(&home, "dev.example.pinned", "resolved_commit"),
+            **commit,
+            "{args:?}"
+        );
+        assert_eq!(locked(&home, "dev.example.pinned", "ref_kind"), kind);
+    }
+}
