@@ -75,4 +75,14 @@ impl miette::Diagnostic for Error {
     }
 }
 
+impl From<crate::lock::LockError> for Error {
+    fn from(e: crate::lock::LockError) -> Self {
+        Error::Refused {
+            code: Code::LockError,
+            message: e.to_string(),
+            help: None,
+        }
+    }
+}
+
 pub type Result<T, E = Error> = std::result::Result<T, E>;

@@ -94,6 +94,108 @@ fn local_path(url: &str) -> &str {
     url.strip_prefix("file://").unwrap_or(url)
 }
 
+/// What a requested ref names among a repository's refs. `tip` is `None` for a
+/// bare commit, which is looked up in the objects instead.
+struct Choice {
+    kind: RefKind,
+    refname: Option<String>,
+    tip: Option<Oid>,
+}
+
+fn not_found(url: &str, reference: &str, refs: &[(String, Oid)]) -> GitError {
+    let available = refs
+        .iter()
+        .filter_map(|(n, _)| {
+            n.strip_prefix("refs/heads/")
+                .or_else(|| n.strip_prefix("refs/tags/"))
+        })
+        .map(str::to_owned)
+        .collect();
+    GitError::RefNotFound {
+        url: url.to_owned(),
+        reference: reference.to_owned(),
+        available,
+    }
+}
+
+/// Resolve the requested ref: a branch, then a tag, then a full ref name, then a
+/// (short or full) commit; no ref means the default branch.
+fn choose(
+    url: &str,
+    refs: &[(String, Oid)],
+    default: Option<String>,
+    reference: Option<&str>,
+) -> Result<Choice, GitError> {
+    let find = |name: &str| refs.iter().find(|(n, _)| n == name).map(|(_, oid)| *oid);
+    let Some(r) = reference else {
+        let name = default
+            .or_else(|| {
+                refs.iter()
+                    .find(|(n, _)| n.starts_with("refs/heads/"))
+                    .map(|(n, _)| n.clone())
+            })
+            .ok_or_else(|| not_found(url, "HEAD", refs))?;
+        let tip = find("HEAD").or_else(|| find(&name));
+        return Ok(Choice {
+            kind: RefKind::Default,
+            refname: Some(name),
+            tip,
+        });
+    };
+    let (branch, tag) = (format!("refs/heads/{r}"), format!("refs/tags/{r}"));
+    if let Some(tip) = find(&branch) {
+        Ok(Choice {
+            kind: RefKind::Branch,
+            refname: Some(branch),
+            tip: Some(tip),
+        })
+    } else if let Some(tip) = find(&tag) {
+        Ok(Choice {
+            kind: RefKind::Tag,
+            refname: Some(tag),
+            tip: Some(tip),
+        })
+    } else if let (true, Some(tip)) = (r.starts_with("refs/"), find(r)) {
+        let kind = if r.starts_with("refs/tags/") {
+            RefKind::Tag
+        } else {
+            RefKind::Branch
+        };
+        Ok(Choice {
+            kind,
+            refname: Some(r.to_owned()),
+            tip: Some(tip),
+        })
+    } else if is_hex(r) {
+        Ok(Choice {
+            kind: RefKind::Commit,
+            refname: None,
+            tip: None,
+        })
+    } else {
+        Err(not_found(url, r, refs))
+    }
+}
+
+/// The commit a choice names: its tip, or the (short) commit looked up in `repo`.
+fn commit_of<'r>(
+    repo: &'r Repository,
+    url: &str,
+    choice: &Choice,
+    reference: Option<&str>,
+    refs: &[(String, Oid)],
+) -> Result<git2::Commit<'r>, GitError> {
+    match choice.tip {
+        Some(oid) => Ok(repo.find_commit(oid)?),
+        None => {
+            let r = reference.unwrap_or("HEAD");
+            repo.revparse_single(r)
+                .and_then(|o| o.peel_to_commit())
+                .map_err(|_| not_found(url, r, refs))
+        }
+    }
+}
+
 /// A local repository needs no fetch: resolve the ref in it and write the
 /// commit's tree straight into `dest` (libgit2's local transport cannot fetch
 /// shallow, so a fetch would copy the whole history).
@@ -113,60 +215,17 @@ fn local_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched
         .find_reference("HEAD")
         .ok()
         .and_then(|h| h.symbolic_target().ok().flatten().map(str::to_owned));
-    let find = |name: &str| refs.iter().find(|(n, _)| n == name).map(|(_, oid)| *oid);
-    let (kind, refname, oid) = match reference {
-        None => {
-            let name = head.ok_or_else(|| GitError::RefNotFound {
-                url: url.to_owned(),
-                reference: "HEAD".into(),
-                available: Vec::new(),
-            })?;
-            let oid = find(&name);
-            (RefKind::Default, Some(name), oid)
-        }
-        Some(r) => {
-            let (branch, tag) = (format!("refs/heads/{r}"), format!("refs/tags/{r}"));
-            if let Some(oid) = find(&branch) {
-                (RefKind::Branch, Some(branch), Some(oid))
-            } else if let Some(oid) = find(&tag) {
-                (RefKind::Tag, Some(tag), Some(oid))
-            } else if is_hex(r) {
-                let oid = repo
-                    .revparse_single(r)
-                    .and_then(|o| o.peel_to_commit())
-                    .map(|c| c.id())
-                    .ok();
-                (RefKind::Commit, None, oid)
-            } else {
-                (RefKind::Branch, None, None)
-            }
-        }
-    };
-    let Some(oid) = oid else {
-        let available = refs
-            .iter()
-            .filter_map(|(n, _)| {
-                n.strip_prefix("refs/heads/")
-                    .or_else(|| n.strip_prefix("refs/tags/"))
-            })
-            .map(str::to_owned)
-            .collect();
-        return Err(GitError::RefNotFound {
-            url: url.to_owned(),
-            reference: reference.unwrap_or("HEAD").to_owned(),
-            available,
-        });
-    };
-    let commit = repo.find_commit(oid)?;
+    let choice = choose(url, &refs, head, reference)?;
+    let commit = commit_of(&repo, url, &choice, reference, &refs)?;
     std::fs::create_dir_all(dest)
         .map_err(|e| git2::Error::from_str(&format!("cannot create {}: {e}", dest.display())))?;
     let mut checkout = git2::build::CheckoutBuilder::new();
     checkout.force().target_dir(dest);
     repo.checkout_tree(commit.as_object(), Some(&mut checkout))?;
     Ok(Fetched {
-        commit: oid.to_string(),
-        kind,
-        refname,
+        commit: commit.id().to_string(),
+        kind: choice.kind,
+        refname: choice.refname,
     })
 }
 
@@ -188,58 +247,10 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
             source,
         })?;
     let (refs, default) = list_refs(&remote)?;
-    let find = |name: &str| refs.iter().find(|(n, _)| n == name).map(|(_, oid)| *oid);
-    let (kind, refname, tip) = match reference {
-        None => {
-            let name = default.clone().or_else(|| {
-                refs.iter()
-                    .find(|(n, _)| n.starts_with("refs/heads/"))
-                    .map(|(n, _)| n.clone())
-            });
-            let name = name.ok_or_else(|| GitError::RefNotFound {
-                url: url.to_owned(),
-                reference: "HEAD".into(),
-                available: Vec::new(),
-            })?;
-            let oid = find("HEAD").or_else(|| find(&name));
-            (RefKind::Default, Some(name), oid)
-        }
-        Some(r) => {
-            let branch = format!("refs/heads/{r}");
-            let tag = format!("refs/tags/{r}");
-            if let Some(oid) = find(&branch) {
-                (RefKind::Branch, Some(branch), Some(oid))
-            } else if let Some(oid) = find(&tag) {
-                (RefKind::Tag, Some(tag), Some(oid))
-            } else if r.starts_with("refs/") && find(r).is_some() {
-                let kind = if r.starts_with("refs/tags/") {
-                    RefKind::Tag
-                } else {
-                    RefKind::Branch
-                };
-                (kind, Some(r.to_owned()), find(r))
-            } else if is_hex(r) {
-                (RefKind::Commit, None, None)
-            } else {
-                let available = refs
-                    .iter()
-                    .filter_map(|(n, _)| {
-                        n.strip_prefix("refs/heads/")
-                            .or_else(|| n.strip_prefix("refs/tags/"))
-                    })
-                    .map(str::to_owned)
-                    .collect();
-                return Err(GitError::RefNotFound {
-                    url: url.to_owned(),
-                    reference: r.to_owned(),
-                    available,
-                });
-            }
-        }
-    };
+    let choice = choose(url, &refs, default, reference)?;
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None);
-    let refspecs: Vec<String> = match (&kind, &refname) {
+    let refspecs: Vec<String> = match (&choice.kind, &choice.refname) {
         (RefKind::Commit, _) | (_, None) => vec![
             "+refs/heads/*:refs/remotes/origin/*".into(),
             "+refs/tags/*:refs/tags/*".into(),
@@ -257,26 +268,14 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
             source,
         })?;
     let _ = remote.disconnect();
-    let commit = match tip {
-        Some(oid) => repo.find_commit(oid)?,
-        None => {
-            let r = reference.unwrap_or("HEAD");
-            repo.revparse_single(r)
-                .and_then(|o| o.peel_to_commit())
-                .map_err(|_| GitError::RefNotFound {
-                    url: url.to_owned(),
-                    reference: r.to_owned(),
-                    available: Vec::new(),
-                })?
-        }
-    };
+    let commit = commit_of(&repo, url, &choice, reference, &refs)?;
     let mut checkout = git2::build::CheckoutBuilder::new();
     checkout.force();
     repo.checkout_tree(commit.as_object(), Some(&mut checkout))?;
     repo.set_head_detached(commit.id())?;
     Ok(Fetched {
         commit: commit.id().to_string(),
-        kind,
-        refname,
+        kind: choice.kind,
+        refname: choice.refname,
     })
 }

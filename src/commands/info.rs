@@ -8,7 +8,6 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::lock::Lock;
 use crate::printer::Printer;
 use crate::validate::{ValidateOptions, validate_root};
 
@@ -30,12 +29,7 @@ pub struct InfoArgs {
 }
 
 pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
-        let lock = Lock::load(&home.lockfile(), dialect).map_err(|e| Error::Refused {
-            code: Code::LockError,
-            message: e.to_string(),
-            help: None,
-        })?;
+    for (home, dialect, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
         let Some(e) = lock.get(&args.id) else {
             continue;
         };

@@ -167,11 +167,7 @@ pub(crate) fn fail(e: InstallError, printer: &Printer) -> Result<ExitStatus> {
                 help,
             })
         }
-        InstallError::Lock(l) => Err(Error::Refused {
-            code: Code::LockError,
-            message: l.to_string(),
-            help: None,
-        }),
+        InstallError::Lock(l) => Err(l.into()),
         InstallError::Io { context, source } => Err(Error::io(context, source)),
     }
 }
@@ -310,5 +306,25 @@ pub(crate) fn homes(
         .into_iter()
         .filter_map(|d| defaults.for_dialect(d).map(|p| (Home::new(p.clone()), d)))
         .filter(|(h, _)| h.lockfile().exists())
+        .collect()
+}
+
+/// `homes`, each with its lock loaded.
+pub(crate) fn locked_homes(
+    flag: Option<&PathBuf>,
+    cx: &Context,
+) -> Result<
+    Vec<(
+        crate::store::Home,
+        crate::manifest::Dialect,
+        crate::lock::Lock,
+    )>,
+> {
+    homes(flag, cx)
+        .into_iter()
+        .map(|(home, dialect)| {
+            let lock = crate::lock::Lock::load(&home.lockfile(), dialect)?;
+            Ok((home, dialect, lock))
+        })
         .collect()
 }

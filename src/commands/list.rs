@@ -6,9 +6,7 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::lock::Lock;
 use crate::printer::Printer;
 
 /// List installed plugins from the lock: id, version, source, ref and commit.
@@ -25,12 +23,7 @@ pub struct ListArgs {
 
 pub fn run(args: &ListArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut rows = Vec::new();
-    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
-        let lock = Lock::load(&home.lockfile(), dialect).map_err(|e| Error::Refused {
-            code: Code::LockError,
-            message: e.to_string(),
-            help: None,
-        })?;
+    for (home, dialect, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
         for e in lock.entries() {
             let present = home.plugin_dir(&e.id).is_dir();
             rows.push((dialect, home.root.clone(), e, present));

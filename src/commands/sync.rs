@@ -10,7 +10,6 @@ use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::install::{self, InstallOptions, Request};
-use crate::lock::Lock;
 use crate::printer::Printer;
 use crate::source::Source;
 use crate::validate::ValidateOptions;
@@ -51,12 +50,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         args.yes
     };
     let mut count = 0;
-    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
-        let lock = Lock::load(&home.lockfile(), dialect).map_err(|e| Error::Refused {
-            code: Code::LockError,
-            message: e.to_string(),
-            help: None,
-        })?;
+    for (home, _, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
         for entry in lock.entries() {
             if home.plugin_dir(&entry.id).is_dir() && !args.force {
                 continue;

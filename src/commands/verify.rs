@@ -8,7 +8,6 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::lock::Lock;
 use crate::manifest::Dialect;
 use crate::printer::Printer;
 
@@ -34,12 +33,7 @@ pub struct VerifyArgs {
 
 pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut results = Vec::new();
-    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
-        let lock = Lock::load(&home.lockfile(), dialect).map_err(|e| Error::Refused {
-            code: Code::LockError,
-            message: e.to_string(),
-            help: None,
-        })?;
+    for (home, dialect, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
         for e in lock
             .entries()
             .into_iter()
