@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::error::{Error, Result};
-use crate::manifest::{Dialect, HostClass, Outcome, aoe, aworld, protoagent};
+use crate::manifest::{Dialect, Outcome, aoe, aworld, protoagent};
 
 /// Manifests larger than this are refused unread.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -165,7 +165,7 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
             );
         }
     };
-    let hash = manifest_hash(text.as_bytes());
+    let hash = crate::hash::bytes(text.as_bytes());
     let mut outcome = match dialect {
         Dialect::Aoe => aoe::validate(&text, Some(root), &opts.aoe),
         Dialect::Aworld => aworld::validate(&text, root, &opts.aworld).0,
@@ -210,11 +210,6 @@ fn apply_policy(diags: &mut Vec<Diagnostic>, opts: &ValidateOptions) {
         }
     }
     diags.sort_by_key(|d| (d.offset(), std::cmp::Reverse(d.severity)));
-}
-
-/// `sha256:<hex>` of raw bytes (aoe's `hash_bytes`).
-pub fn manifest_hash(bytes: &[u8]) -> String {
-    crate::hash::bytes(bytes)
 }
 
 /// Read a manifest, refusing what a host could not read or should not trust.
@@ -301,9 +296,4 @@ fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Dia
         ));
     }
     Ok(bytes)
-}
-
-/// Whether a report's host class counts as the host accepting the manifest.
-pub fn host_accepts(report: &PluginReport) -> bool {
-    report.outcome.class == HostClass::Valid
 }
