@@ -335,7 +335,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -h -V --ref --home --yes --no-build --force --build-timeout --no-wait --aoe-api --color --quiet --help --version"
+            opts="-y -q -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --aoe-api --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -95,6 +95,7 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s y -l yes -d 'Grant what the plugin asks for without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l force -d 'Replace an install from another source, or reinstall the same commit'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'protoAgent: install `requires_pip` into a plugin-local .venv (never into the host\'s Python)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s h -l help -d 'Print help'

@@ -59,6 +59,8 @@ pub struct InstallOptions {
     pub wait: bool,
     /// Who installs, recorded by hosts that keep it (protoAgent's `by`).
     pub by: String,
+    /// protoAgent: install `requires_pip` into a plugin-local `.venv`.
+    pub deps: bool,
     /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
     pub pin: Option<Entry>,
     /// An RFC 3339 timestamp for hosts whose lock records one.
@@ -78,6 +80,9 @@ pub struct Request {
     pub ui: Vec<String>,
     /// The plugin runs code inside the host (protoAgent modules, AWorld Python entrypoints).
     pub runs_code: bool,
+    /// protoAgent `requires_pip`: hard requirements, then optional ones.
+    pub pip: Vec<String>,
+    pub optional_pip: Vec<String>,
 }
 
 impl Request {
@@ -247,6 +252,8 @@ fn describe(
         build_steps: Vec::new(),
         ui: Vec::new(),
         runs_code: false,
+        pip: Vec::new(),
+        optional_pip: Vec::new(),
     };
     let mut build = Vec::new();
     let mut entrypoint = None;
@@ -289,6 +296,9 @@ fn describe(
                 })
             {
                 req.capabilities = caps;
+            }
+            if let Ok(doc) = crate::manifest::format::parse_yaml(text) {
+                (req.pip, req.optional_pip) = pip_requirements(&doc);
             }
         }
         Dialect::Aworld => {
@@ -472,6 +482,13 @@ pub fn install(
     }
 
     let (request, build, entrypoint) = describe(&report, &tree, &entry.source, commit.as_deref());
+    if opts.deps {
+        for spec in request.pip.iter().chain(&request.optional_pip) {
+            if let Some(why) = pip_spec_problem(spec) {
+                return Err(refused(Code::InstallDeps, format!("requires_pip entry {spec:?} {why}"), "only plain PEP 508 requirements are installed, never options, URLs or VCS references".to_owned()));
+            }
+        }
+    }
     if request.needs_consent() && !consent(&request) {
         return Err(refused(
             Code::InstallDeclined,
@@ -504,7 +521,12 @@ pub fn install(
             target.display()
         ))(e));
     }
-    let built = if opts.build && dialect == Dialect::Aoe {
+    let built = if opts.deps
+        && dialect == Dialect::Protoagent
+        && !(request.pip.is_empty() && request.optional_pip.is_empty())
+    {
+        install_deps(&request, &target, &id, &home, opts.build_timeout, on_event)
+    } else if opts.build && dialect == Dialect::Aoe {
         run_build(
             &build,
             &target,
@@ -595,6 +617,111 @@ fn run_build(
                 format!("expected an executable at {}", path.display()),
             ));
         }
+    }
+    Ok(())
+}
+
+/// protoAgent's `requires_pip`: (hard, optional) requirement strings.
+fn pip_requirements(doc: &crate::manifest::doc::Node) -> (Vec<String>, Vec<String>) {
+    use crate::manifest::doc::Value;
+    use crate::manifest::pyval::{py_str, truthy};
+    let (mut hard, mut optional) = (Vec::new(), Vec::new());
+    if let Some(Value::Array(items)) = doc.get("requires_pip").map(|e| &e.node.value) {
+        for item in items {
+            match &item.value {
+                Value::Table(_) => {
+                    let pkg = item
+                        .get("pkg")
+                        .map(|p| py_str(&p.node).trim().to_owned())
+                        .unwrap_or_default();
+                    if pkg.is_empty() || pkg == "None" {
+                        continue;
+                    }
+                    if item.get("optional").is_some_and(|o| truthy(&o.node)) {
+                        optional.push(pkg);
+                    } else {
+                        hard.push(pkg);
+                    }
+                }
+                _ => hard.push(py_str(item)),
+            }
+        }
+    }
+    (hard, optional)
+}
+
+/// protoAgent's `_validate_pip_specs`: why a requirement is refused, if it is.
+pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
+    let s = spec.trim();
+    if s.starts_with('-') {
+        return Some("looks like a pip option, not a package");
+    }
+    if s.contains("://")
+        || s.contains('@')
+        || ["git+", "hg+", "svn+", "bzr+", "file:"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    {
+        return Some("is a VCS/URL/direct reference, which is not allowed");
+    }
+    let mut chars = s.chars();
+    if !chars.next().is_some_and(|c| c.is_ascii_alphanumeric()) {
+        return Some("is not a valid PEP 508 package requirement");
+    }
+    None
+}
+
+/// `--deps`: a plugin-local virtualenv with the hard requirements (optional ones best-effort).
+fn install_deps(
+    request: &Request,
+    target: &Path,
+    id: &str,
+    home: &Home,
+    timeout: Duration,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(), InstallError> {
+    let mut pip = vec![
+        ".venv/bin/pip".to_owned(),
+        "install".to_owned(),
+        "--disable-pip-version-check".to_owned(),
+        "--".to_owned(),
+    ];
+    pip.extend(request.pip.iter().cloned());
+    let venv = Step {
+        argv: vec!["python3".into(), "-m".into(), "venv".into(), ".venv".into()],
+        platforms: Vec::new(),
+    };
+    let hard = Step {
+        argv: pip.clone(),
+        platforms: Vec::new(),
+    };
+    let mut steps = vec![&venv];
+    if !request.pip.is_empty() {
+        steps.push(&hard);
+    }
+    let log = home.build_log(id);
+    steps::run(&steps, target, id, timeout, &log, |n, total, argv| {
+        on_event(Event::Building {
+            n,
+            total,
+            command: argv.join(" "),
+        })
+    })?;
+    if !request.optional_pip.is_empty() {
+        pip.truncate(4);
+        pip.extend(request.optional_pip.iter().cloned());
+        let optional = Step {
+            argv: pip,
+            platforms: Vec::new(),
+        };
+        // Optional requirements never fail the install (protoAgent only warns).
+        let _ = steps::run(&[&optional], target, id, timeout, &log, |n, total, argv| {
+            on_event(Event::Building {
+                n,
+                total,
+                command: argv.join(" "),
+            })
+        });
     }
     Ok(())
 }

@@ -52,6 +52,9 @@ pub struct InstallArgs {
     /// Replace an install from another source, or reinstall the same commit
     #[arg(long)]
     pub force: bool,
+    /// protoAgent: install `requires_pip` into a plugin-local .venv (never into the host's Python)
+    #[arg(long)]
+    pub deps: bool,
     /// Seconds each build step may take
     #[arg(long, value_name = "SECS", default_value_t = 600)]
     pub build_timeout: u64,
@@ -84,6 +87,14 @@ fn describe(r: &Request) -> String {
     s.push_str(&format!("  build steps:  {}\n", list(&r.build_steps)));
     if !r.ui.is_empty() {
         s.push_str(&format!("  ui:           {}\n", r.ui.join(", ")));
+    }
+    if !r.pip.is_empty() || !r.optional_pip.is_empty() {
+        let optional = if r.optional_pip.is_empty() {
+            String::new()
+        } else {
+            format!(" (optional: {})", r.optional_pip.join(", "))
+        };
+        s.push_str(&format!("  pip:          {}{optional}\n", list(&r.pip)));
     }
     if r.runs_code {
         s.push_str("  runs code inside the host process\n");
@@ -221,6 +232,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         },
         build: !args.no_build,
         force: args.force,
+        deps: args.deps,
         build_timeout: Duration::from_secs(args.build_timeout),
         wait: !args.no_wait,
         by: "cli".into(),

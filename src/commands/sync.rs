@@ -80,6 +80,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 validate: ValidateOptions::default(),
                 build: !args.no_build,
                 force: true,
+                deps: false,
                 build_timeout: Duration::from_secs(600),
                 wait: true,
                 by: "sync".into(),

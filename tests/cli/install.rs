@@ -732,3 +732,81 @@ fn network_fetches_over_git_daemon() {
         assert_eq!(locked(&home, "dev.example.pinned", "ref_kind"), kind);
     }
 }
+
+/// A pure-Python wheel for `name`, written by hand into `dir` (no network, no build backend).
+fn wheel(dir: &Path, name: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    let script = format!(
+        "import zipfile\n\
+         with zipfile.ZipFile('{name}-1.0.0-py3-none-any.whl', 'w') as z:\n\
+         \x20   z.writestr('{name}/__init__.py', 'VALUE = 42\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0.0\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/RECORD', '')\n"
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn protoagent_deps_go_into_a_plugin_local_venv() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("wheels");
+    wheel(&index, "demolib");
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nrequires_pip:\n  - demolib\n  - {pkg: notthere, optional: true}\n",
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("deps");
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", &repo.url(), "--yes", "--deps", "--home"])
+        .arg(&home)
+        .env("PIP_NO_INDEX", "1")
+        .env("PIP_FIND_LINKS", &index));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("pip:          demolib (optional: notthere)"),
+        "consent shows the deps: {stderr}"
+    );
+    let python = home.join("plugins/deppy/.venv/bin/python");
+    let out = std::process::Command::new(&python)
+        .args(["-c", "import demolib; print(demolib.VALUE)"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "42",
+        "the hard requirement is installed; the missing optional one did not fail the install"
+    );
+
+    // Without --deps nothing is installed; with a URL requirement, --deps refuses up front.
+    let (code, _, _) = install(&tmp.path().join("home2"), &[&repo.url()]);
+    assert_eq!(code, 0);
+    assert!(!tmp.path().join("home2/plugins/deppy/.venv").exists());
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nrequires_pip: [\"git+https://example.invalid/x.git\"]\n",
+    );
+    repo.commit("url dep");
+    let (code, _, stderr) = run(plugins()
+        .args(["install", &repo.url(), "--yes", "--deps", "--home"])
+        .arg(tmp.path().join("home3"))
+        .env("COLUMNS", "400"));
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::install::deps")
+            && stderr.contains("is a VCS/URL/direct reference, which is not allowed"),
+        "{stderr}"
+    );
+}
