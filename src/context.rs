@@ -21,6 +21,9 @@ pub struct Context {
     pub gh_base: Option<String>,
     /// `PROTOAGENT_CONFIG_DIR`: protoAgent's instance root.
     pub protoagent_config_dir: Option<PathBuf>,
+    /// `PROTOAGENT_PLUGINS_DIR` and `PROTOAGENT_PLUGINS_LOCK`: protoAgent's overrides.
+    pub protoagent_plugins_dir: Option<PathBuf>,
+    pub protoagent_plugins_lock: Option<PathBuf>,
     /// Names of the environment variables set to a non-empty value (protoAgent's
     /// `requires_env` gate).
     pub env_names: std::collections::BTreeSet<String>,
@@ -45,6 +48,8 @@ impl Context {
                 .or_else(|| std::env::var("AOE_GITHUB_CLONE_BASE").ok())
                 .filter(|v| !v.is_empty()),
             protoagent_config_dir: path("PROTOAGENT_CONFIG_DIR"),
+            protoagent_plugins_dir: path("PROTOAGENT_PLUGINS_DIR"),
+            protoagent_plugins_lock: path("PROTOAGENT_PLUGINS_LOCK"),
             env_names: std::env::vars_os()
                 .filter(|(_, v)| !v.is_empty())
                 .filter_map(|(k, _)| k.into_string().ok())
@@ -64,13 +69,19 @@ impl Context {
 
     /// Each host's own home: aoe's app dir, `$PROTOAGENT_CONFIG_DIR` or `~/.protoagent`, `~/.aworld`.
     pub fn default_homes(&self) -> crate::install::DefaultHomes {
+        use crate::store::Home;
+        let protoagent = self
+            .protoagent_config_dir
+            .clone()
+            .or_else(|| self.home.as_ref().map(|h| h.join(".protoagent")));
         crate::install::DefaultHomes {
-            aoe: self.aoe_app_dir(),
-            aworld: self.home.as_ref().map(|h| h.join(".aworld")),
-            protoagent: self
-                .protoagent_config_dir
-                .clone()
-                .or_else(|| self.home.as_ref().map(|h| h.join(".protoagent"))),
+            aoe: self.aoe_app_dir().map(Home::new),
+            aworld: self.home.as_ref().map(|h| Home::new(h.join(".aworld"))),
+            protoagent: protoagent.map(|root| Home {
+                root,
+                plugins: self.protoagent_plugins_dir.clone(),
+                lock: self.protoagent_plugins_lock.clone(),
+            }),
         }
     }
 

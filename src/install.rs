@@ -29,13 +29,13 @@ const INSTALL_REFUSALS: &[Code] = &[
 /// Where each host keeps its plugins when no home is given.
 #[derive(Clone, Debug, Default)]
 pub struct DefaultHomes {
-    pub aoe: Option<PathBuf>,
-    pub aworld: Option<PathBuf>,
-    pub protoagent: Option<PathBuf>,
+    pub aoe: Option<Home>,
+    pub aworld: Option<Home>,
+    pub protoagent: Option<Home>,
 }
 
 impl DefaultHomes {
-    pub fn for_dialect(&self, d: Dialect) -> Option<&PathBuf> {
+    pub fn for_dialect(&self, d: Dialect) -> Option<&Home> {
         match d {
             Dialect::Aoe => self.aoe.as_ref(),
             Dialect::Aworld => self.aworld.as_ref(),
@@ -383,8 +383,8 @@ pub fn install(
             None,
         ));
     }
-    let home = Home::new(match &opts.home {
-        Some(h) => h.clone(),
+    let home = match &opts.home {
+        Some(h) => Home::new(h.clone()),
         None => opts.defaults.for_dialect(dialect).cloned().ok_or_else(|| {
             refused(
                 Code::UsageInvalidArgument,
@@ -392,7 +392,7 @@ pub fn install(
                 None,
             )
         })?,
-    });
+    };
     let tree_hash = crate::hash::tree(&tree)
         .or_else(|e| match dialect {
             // Only aoe hashes refuse symlinks; the Python hosts copy through them.

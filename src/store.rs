@@ -8,15 +8,25 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Home {
     pub root: PathBuf,
+    /// Where plugins live, when not `<root>/plugins` (protoAgent's `$PROTOAGENT_PLUGINS_DIR`).
+    pub plugins: Option<PathBuf>,
+    /// The lockfile, when not `<root>/plugins.lock` (protoAgent's `$PROTOAGENT_PLUGINS_LOCK`).
+    pub lock: Option<PathBuf>,
 }
 
 impl Home {
     pub fn new(root: impl Into<PathBuf>) -> Home {
-        Home { root: root.into() }
+        Home {
+            root: root.into(),
+            plugins: None,
+            lock: None,
+        }
     }
 
     pub fn plugins_dir(&self) -> PathBuf {
-        self.root.join("plugins")
+        self.plugins
+            .clone()
+            .unwrap_or_else(|| self.root.join("plugins"))
     }
 
     pub fn plugin_dir(&self, id: &str) -> PathBuf {
@@ -24,7 +34,9 @@ impl Home {
     }
 
     pub fn lockfile(&self) -> PathBuf {
-        self.root.join("plugins.lock")
+        self.lock
+            .clone()
+            .unwrap_or_else(|| self.root.join("plugins.lock"))
     }
 
     pub fn build_log(&self, id: &str) -> PathBuf {

@@ -316,7 +316,7 @@ pub(crate) fn homes(
     let defaults = cx.default_homes();
     Dialect::ALL
         .into_iter()
-        .filter_map(|d| defaults.for_dialect(d).map(|p| (Home::new(p.clone()), d)))
+        .filter_map(|d| defaults.for_dialect(d).map(|h| (h.clone(), d)))
         .filter(|(h, _)| h.lockfile().exists())
         .collect()
 }

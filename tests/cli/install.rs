@@ -810,3 +810,70 @@ fn protoagent_deps_go_into_a_plugin_local_venv() {
         "{stderr}"
     );
 }
+
+#[test]
+fn default_homes_follow_each_hosts_environment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("proto"));
+    repo.file("protoagent.plugin.yaml", "id: notes\nname: Notes\n")
+        .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("notes");
+    let aoe = Repo::init(&tmp.path().join("aoe"));
+    aoe.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    aoe.commit("aoe");
+    let env = |cmd: &mut std::process::Command| {
+        cmd.env("HOME", tmp.path().join("home"))
+            .env("XDG_CONFIG_HOME", tmp.path().join("xdg"))
+            .env("PROTOAGENT_PLUGINS_DIR", tmp.path().join("pa-plugins"))
+            .env(
+                "PROTOAGENT_PLUGINS_LOCK",
+                tmp.path().join("pa-state/plugins.lock"),
+            )
+            .env_remove("PROTOAGENT_CONFIG_DIR");
+    };
+    for url in [repo.url(), aoe.url()] {
+        let mut cmd = plugins();
+        cmd.args(["install", &url, "--yes"]);
+        env(&mut cmd);
+        let (code, stdout, stderr) = run(&mut cmd);
+        assert_eq!(code, 0, "{stdout}{stderr}");
+    }
+    assert!(
+        tmp.path()
+            .join("pa-plugins/notes/protoagent.plugin.yaml")
+            .is_file(),
+        "PROTOAGENT_PLUGINS_DIR"
+    );
+    assert!(
+        tmp.path().join("pa-state/plugins.lock").is_file(),
+        "PROTOAGENT_PLUGINS_LOCK"
+    );
+    assert!(
+        tmp.path()
+            .join("xdg/agent-of-empires/plugins/dev.example.pinned/aoe-plugin.toml")
+            .is_file(),
+        "aoe's app dir"
+    );
+    assert!(
+        tmp.path()
+            .join("xdg/agent-of-empires/plugins.lock")
+            .is_file()
+    );
+    let mut cmd = plugins();
+    cmd.args(["list", "--json"]);
+    env(&mut cmd);
+    let (code, stdout, _) = run(&mut cmd);
+    assert_eq!(code, 0);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let ids: Vec<&str> = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["id"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        ids,
+        ["dev.example.pinned", "notes"],
+        "list finds every host's default home"
+    );
+}
