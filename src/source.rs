@@ -68,7 +68,12 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             display: format!("gh:{owner}/{repo}"),
         });
     }
-    let is_url = ["https://", "http://", "git://", "ssh://", "file://", "git@"]
+    if input.starts_with("ssh://") || input.starts_with("git@") {
+        return Err(format!(
+            "{input:?}: ssh sources are not supported by this build (libgit2 without ssh); use the https:// URL or gh:owner/repo"
+        ));
+    }
+    let is_url = ["https://", "http://", "git://", "file://"]
         .iter()
         .any(|p| input.starts_with(p));
     if is_url {
@@ -127,6 +132,13 @@ mod tests {
             parse("gh:acme/kit", Some("main"), "x").unwrap().reference(),
             Some("main")
         );
+    }
+
+    #[test]
+    fn ssh_is_refused_with_an_alternative() {
+        let e = parse("git@github.com:acme/kit.git", None, "x").unwrap_err();
+        assert!(e.contains("use the https:// URL or gh:owner/repo"), "{e}");
+        assert!(parse("ssh://git@host/x.git", None, "x").is_err());
     }
 
     #[test]

@@ -183,10 +183,19 @@ pub(crate) fn fail(e: InstallError, printer: &Printer) -> Result<ExitStatus> {
     }
 }
 
+/// A spinner that clears itself when the command is done with it.
+struct Spinner(indicatif::ProgressBar);
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
 /// Progress on stderr: a spinner on a terminal, plain lines otherwise.
 pub(crate) fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
     let tty = std::io::stderr().is_terminal();
-    let spinner = tty.then(indicatif::ProgressBar::new_spinner);
+    let spinner = tty.then(|| Spinner(indicatif::ProgressBar::new_spinner()));
     move |event| {
         let line = match event {
             Event::Fetching(src) => format!("    Fetching {src}"),
@@ -201,7 +210,7 @@ pub(crate) fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
             }
         };
         match &spinner {
-            Some(bar) => {
+            Some(Spinner(bar)) => {
                 bar.enable_steady_tick(Duration::from_millis(100));
                 bar.set_message(line.trim_start().to_owned());
             }
