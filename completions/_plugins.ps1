@@ -36,6 +36,10 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
+            [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show what is pinned and what is newer (reads remote refs only)')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Update plugins to their newer commits')
+            [CompletionResult]::new('autoupdate', 'autoupdate', [CompletionResultType]::ParameterValue, 'One auto-update sweep under each home''s policy (for cron)')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Mark a home busy so auto-update waits (touch, or hold while a command runs)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Show which AWorld plugins activate, in discovery order, and why others do not')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a dialect''s manifest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
@@ -170,6 +174,110 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'plugins;outdated' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--pre', '--pre', [CompletionResultType]::ParameterName, 'Consider pre-release tags (v2.0.0-rc1) newer releases')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;update' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Update every locked plugin')
+            [CompletionResult]::new('--dry-run', '--dry-run', [CompletionResultType]::ParameterName, 'Show what would change without installing')
+            [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Grant changed permissions without asking (required without a terminal)')
+            [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Grant changed permissions without asking (required without a terminal)')
+            [CompletionResult]::new('--pre', '--pre', [CompletionResultType]::ParameterName, 'Consider pre-release tags (v2.0.0-rc1) newer releases')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;autoupdate' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Seconds after the last activity during which the host counts as busy')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Sweep even if the last sweep is younger than the interval')
+            [CompletionResult]::new('--pre', '--pre', [CompletionResultType]::ParameterName, 'Consider pre-release tags (v2.0.0-rc1) newer releases')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the summary line')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;activity' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('touch', 'touch', [CompletionResultType]::ParameterValue, 'Touch `<home>/activity`: the host was just active')
+            [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Run a command while holding the activity lock (in flight), touching it before and after')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'plugins;activity;touch' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;activity;hold' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;activity;help' {
+            [CompletionResult]::new('touch', 'touch', [CompletionResultType]::ParameterValue, 'Touch `<home>/activity`: the host was just active')
+            [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Run a command while holding the activity lock (in flight), touching it before and after')
+            [CompletionResult]::new('help', 'help', [CompletionResultType]::ParameterValue, 'Print this message or the help of the given subcommand(s)')
+            break
+        }
+        'plugins;activity;help;touch' {
+            break
+        }
+        'plugins;activity;help;hold' {
+            break
+        }
+        'plugins;activity;help;help' {
+            break
+        }
         'plugins;resolve' {
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]')
             [CompletionResult]::new('--path', '--path', [CompletionResultType]::ParameterName, 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]')
@@ -213,6 +321,10 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
+            [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show what is pinned and what is newer (reads remote refs only)')
+            [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Update plugins to their newer commits')
+            [CompletionResult]::new('autoupdate', 'autoupdate', [CompletionResultType]::ParameterValue, 'One auto-update sweep under each home''s policy (for cron)')
+            [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Mark a home busy so auto-update waits (touch, or hold while a command runs)')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Show which AWorld plugins activate, in discovery order, and why others do not')
             [CompletionResult]::new('schema', 'schema', [CompletionResultType]::ParameterValue, 'Print the JSON Schema of a dialect''s manifest')
             [CompletionResult]::new('completions', 'completions', [CompletionResultType]::ParameterValue, 'Print shell completions')
@@ -241,6 +353,26 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;help;sync' {
+            break
+        }
+        'plugins;help;outdated' {
+            break
+        }
+        'plugins;help;update' {
+            break
+        }
+        'plugins;help;autoupdate' {
+            break
+        }
+        'plugins;help;activity' {
+            [CompletionResult]::new('touch', 'touch', [CompletionResultType]::ParameterValue, 'Touch `<home>/activity`: the host was just active')
+            [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Run a command while holding the activity lock (in flight), touching it before and after')
+            break
+        }
+        'plugins;help;activity;touch' {
+            break
+        }
+        'plugins;help;activity;hold' {
             break
         }
         'plugins;help;resolve' {

@@ -16,6 +16,12 @@ _plugins() {
             ",$1")
                 cmd="plugins"
                 ;;
+            plugins,activity)
+                cmd="plugins__subcmd__activity"
+                ;;
+            plugins,autoupdate)
+                cmd="plugins__subcmd__autoupdate"
+                ;;
             plugins,completions)
                 cmd="plugins__subcmd__completions"
                 ;;
@@ -34,6 +40,9 @@ _plugins() {
             plugins,new)
                 cmd="plugins__subcmd__new"
                 ;;
+            plugins,outdated)
+                cmd="plugins__subcmd__outdated"
+                ;;
             plugins,remove)
                 cmd="plugins__subcmd__remove"
                 ;;
@@ -46,11 +55,38 @@ _plugins() {
             plugins,sync)
                 cmd="plugins__subcmd__sync"
                 ;;
+            plugins,update)
+                cmd="plugins__subcmd__update"
+                ;;
             plugins,validate)
                 cmd="plugins__subcmd__validate"
                 ;;
             plugins,verify)
                 cmd="plugins__subcmd__verify"
+                ;;
+            plugins__subcmd__activity,help)
+                cmd="plugins__subcmd__activity__subcmd__help"
+                ;;
+            plugins__subcmd__activity,hold)
+                cmd="plugins__subcmd__activity__subcmd__hold"
+                ;;
+            plugins__subcmd__activity,touch)
+                cmd="plugins__subcmd__activity__subcmd__touch"
+                ;;
+            plugins__subcmd__activity__subcmd__help,help)
+                cmd="plugins__subcmd__activity__subcmd__help__subcmd__help"
+                ;;
+            plugins__subcmd__activity__subcmd__help,hold)
+                cmd="plugins__subcmd__activity__subcmd__help__subcmd__hold"
+                ;;
+            plugins__subcmd__activity__subcmd__help,touch)
+                cmd="plugins__subcmd__activity__subcmd__help__subcmd__touch"
+                ;;
+            plugins__subcmd__help,activity)
+                cmd="plugins__subcmd__help__subcmd__activity"
+                ;;
+            plugins__subcmd__help,autoupdate)
+                cmd="plugins__subcmd__help__subcmd__autoupdate"
                 ;;
             plugins__subcmd__help,completions)
                 cmd="plugins__subcmd__help__subcmd__completions"
@@ -70,6 +106,9 @@ _plugins() {
             plugins__subcmd__help,new)
                 cmd="plugins__subcmd__help__subcmd__new"
                 ;;
+            plugins__subcmd__help,outdated)
+                cmd="plugins__subcmd__help__subcmd__outdated"
+                ;;
             plugins__subcmd__help,remove)
                 cmd="plugins__subcmd__help__subcmd__remove"
                 ;;
@@ -82,11 +121,20 @@ _plugins() {
             plugins__subcmd__help,sync)
                 cmd="plugins__subcmd__help__subcmd__sync"
                 ;;
+            plugins__subcmd__help,update)
+                cmd="plugins__subcmd__help__subcmd__update"
+                ;;
             plugins__subcmd__help,validate)
                 cmd="plugins__subcmd__help__subcmd__validate"
                 ;;
             plugins__subcmd__help,verify)
                 cmd="plugins__subcmd__help__subcmd__verify"
+                ;;
+            plugins__subcmd__help__subcmd__activity,hold)
+                cmd="plugins__subcmd__help__subcmd__activity__subcmd__hold"
+                ;;
+            plugins__subcmd__help__subcmd__activity,touch)
+                cmd="plugins__subcmd__help__subcmd__activity__subcmd__touch"
                 ;;
             *)
                 ;;
@@ -95,12 +143,172 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --help --version new validate install list info remove verify sync resolve schema completions help"
+            opts="-q -h -V --color --quiet --help --version new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__activity)
+            opts="-q -h -V --home --color --quiet --help --version touch hold help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__activity__subcmd__help)
+            opts="touch hold help"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__activity__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__activity__subcmd__help__subcmd__hold)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__activity__subcmd__help__subcmd__touch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__activity__subcmd__hold)
+            opts="-q -h -V --home --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__activity__subcmd__touch)
+            opts="-q -h -V --home --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__autoupdate)
+            opts="-j -q -h -V --home --force --grace --jobs --timeout --pre --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
@@ -131,8 +339,64 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate install list info remove verify sync resolve schema completions help"
+            opts="new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__activity)
+            opts="touch hold"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__activity__subcmd__hold)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__activity__subcmd__touch)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 4 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__autoupdate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
@@ -228,6 +492,20 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__help__subcmd__outdated)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__help__subcmd__remove)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -271,6 +549,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__sync)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__update)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -428,6 +720,40 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__outdated)
+            opts="-j -q -h -V --home --jobs --timeout --pre --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__remove)
             opts="-q -h -V --home --no-wait --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
@@ -506,6 +832,40 @@ _plugins() {
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__update)
+            opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

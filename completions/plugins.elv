@@ -33,6 +33,10 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand remove 'Remove an installed plugin and its lock entry'
             cand verify 'Check installed plugins against the hashes in the lock'
             cand sync 'Install what the lock says, at the locked commits'
+            cand outdated 'Show what is pinned and what is newer (reads remote refs only)'
+            cand update 'Update plugins to their newer commits'
+            cand autoupdate 'One auto-update sweep under each home''s policy (for cron)'
+            cand activity 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand completions 'Print shell completions'
@@ -158,6 +162,100 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'plugins;outdated'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand -j 'How many remotes to query at once'
+            cand --jobs 'How many remotes to query at once'
+            cand --timeout 'Seconds to wait for each remote'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --pre 'Consider pre-release tags (v2.0.0-rc1) newer releases'
+            cand --json 'Print one JSON document'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;update'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand -j 'How many remotes to query at once'
+            cand --jobs 'How many remotes to query at once'
+            cand --timeout 'Seconds to wait for each remote'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --all 'Update every locked plugin'
+            cand --dry-run 'Show what would change without installing'
+            cand -y 'Grant changed permissions without asking (required without a terminal)'
+            cand --yes 'Grant changed permissions without asking (required without a terminal)'
+            cand --pre 'Consider pre-release tags (v2.0.0-rc1) newer releases'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;autoupdate'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --grace 'Seconds after the last activity during which the host counts as busy'
+            cand -j 'How many remotes to query at once'
+            cand --jobs 'How many remotes to query at once'
+            cand --timeout 'Seconds to wait for each remote'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --force 'Sweep even if the last sweep is younger than the interval'
+            cand --pre 'Consider pre-release tags (v2.0.0-rc1) newer releases'
+            cand --json 'Print one JSON document instead of the summary line'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;activity'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+            cand touch 'Touch `<home>/activity`: the host was just active'
+            cand hold 'Run a command while holding the activity lock (in flight), touching it before and after'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'plugins;activity;touch'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;activity;hold'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;activity;help'= {
+            cand touch 'Touch `<home>/activity`: the host was just active'
+            cand hold 'Run a command while holding the activity lock (in flight), touching it before and after'
+            cand help 'Print this message or the help of the given subcommand(s)'
+        }
+        &'plugins;activity;help;touch'= {
+        }
+        &'plugins;activity;help;hold'= {
+        }
+        &'plugins;activity;help;help'= {
+        }
         &'plugins;resolve'= {
             cand -p 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]'
             cand --path 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]'
@@ -198,6 +296,10 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand remove 'Remove an installed plugin and its lock entry'
             cand verify 'Check installed plugins against the hashes in the lock'
             cand sync 'Install what the lock says, at the locked commits'
+            cand outdated 'Show what is pinned and what is newer (reads remote refs only)'
+            cand update 'Update plugins to their newer commits'
+            cand autoupdate 'One auto-update sweep under each home''s policy (for cron)'
+            cand activity 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand completions 'Print shell completions'
@@ -218,6 +320,20 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;verify'= {
         }
         &'plugins;help;sync'= {
+        }
+        &'plugins;help;outdated'= {
+        }
+        &'plugins;help;update'= {
+        }
+        &'plugins;help;autoupdate'= {
+        }
+        &'plugins;help;activity'= {
+            cand touch 'Touch `<home>/activity`: the host was just active'
+            cand hold 'Run a command while holding the activity lock (in flight), touching it before and after'
+        }
+        &'plugins;help;activity;touch'= {
+        }
+        &'plugins;help;activity;hold'= {
         }
         &'plugins;help;resolve'= {
         }

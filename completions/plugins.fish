@@ -38,6 +38,10 @@ complete -c plugins -n "__fish_plugins_needs_command" -f -a "info" -d 'Show one 
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "sync" -d 'Install what the lock says, at the locked commits'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "update" -d 'Update plugins to their newer commits'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "completions" -d 'Print shell completions'
@@ -142,6 +146,70 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s j -l jobs -d 'How many remotes to query at once' -r
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l timeout -d 'Seconds to wait for each remote' -r
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l json -d 'Print one JSON document'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand update" -s j -l jobs -d 'How many remotes to query at once' -r
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l timeout -d 'Seconds to wait for each remote' -r
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l all -d 'Update every locked plugin'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l dry-run -d 'Show what would change without installing'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -s y -l yes -d 'Grant changed permissions without asking (required without a terminal)'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l grace -d 'Seconds after the last activity during which the host counts as busy' -r
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s j -l jobs -d 'How many remotes to query at once' -r
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l timeout -d 'Seconds to wait for each remote' -r
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l force -d 'Sweep even if the last sweep is younger than the interval'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l json -d 'Print one JSON document instead of the summary line'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s p -l path -d 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
@@ -164,15 +232,21 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "list" -d 'List installed plugins'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "info" -d 'Show one installed plugin'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "sync" -d 'Install what the lock says, at the locked commits'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "completions" -d 'Print shell completions'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "list" -d 'List installed plugins'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "info" -d 'Show one installed plugin'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "sync" -d 'Install what the lock says, at the locked commits'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "update" -d 'Update plugins to their newer commits'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "completions" -d 'Print shell completions'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and __fish_seen_subcommand_from activity" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and __fish_seen_subcommand_from activity" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'

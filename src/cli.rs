@@ -3,9 +3,10 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{
-    completions::CompletionsArgs, info::InfoArgs, install::InstallArgs, list::ListArgs,
-    new::NewArgs, remove::RemoveArgs, resolve::ResolveArgs, schema::SchemaArgs, sync::SyncArgs,
-    validate::ValidateArgs, verify::VerifyArgs,
+    activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompletionsArgs,
+    info::InfoArgs, install::InstallArgs, list::ListArgs, new::NewArgs, outdated::OutdatedArgs,
+    remove::RemoveArgs, resolve::ResolveArgs, schema::SchemaArgs, sync::SyncArgs,
+    update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -67,6 +68,14 @@ pub enum Command {
     Verify(VerifyArgs),
     /// Install what the lock says, at the locked commits
     Sync(SyncArgs),
+    /// Show what is pinned and what is newer (reads remote refs only)
+    Outdated(OutdatedArgs),
+    /// Update plugins to their newer commits
+    Update(UpdateArgs),
+    /// One auto-update sweep under each home's policy (for cron)
+    Autoupdate(AutoupdateArgs),
+    /// Mark a home busy so auto-update waits (touch, or hold while a command runs)
+    Activity(ActivityArgs),
     /// Show which AWorld plugins activate, in discovery order, and why others do not
     Resolve(ResolveArgs),
     /// Print the JSON Schema of a dialect's manifest

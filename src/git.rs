@@ -89,6 +89,23 @@ fn list_refs(remote: &git2::Remote<'_>) -> Result<Refs, GitError> {
     Ok((refs, default))
 }
 
+/// The refs a remote advertises (annotated tags peeled), without fetching objects.
+pub fn ls_remote(url: &str) -> Result<Vec<(String, String)>, GitError> {
+    let mut remote = git2::Remote::create_detached(url)?;
+    remote
+        .connect(Direction::Fetch)
+        .map_err(|source| GitError::Remote {
+            url: url.to_owned(),
+            source,
+        })?;
+    let (refs, _) = list_refs(&remote)?;
+    let _ = remote.disconnect();
+    Ok(refs
+        .into_iter()
+        .map(|(n, oid)| (n, oid.to_string()))
+        .collect())
+}
+
 /// The local path of a `file://` URL or plain path.
 fn local_path(url: &str) -> &str {
     url.strip_prefix("file://").unwrap_or(url)

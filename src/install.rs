@@ -61,6 +61,8 @@ pub struct InstallOptions {
     pub by: String,
     /// protoAgent: install `requires_pip` into a plugin-local `.venv`.
     pub deps: bool,
+    /// `update`: the id the source must still hold.
+    pub expect_id: Option<String>,
     /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
     pub pin: Option<Entry>,
     /// An RFC 3339 timestamp for hosts whose lock records one.
@@ -370,15 +372,15 @@ pub fn install(
         .id
         .clone()
         .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
-    if let Some(pin) = &opts.pin
-        && pin.id != id
+    let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
+    if let Some(expected) = expected
+        && *expected != id
     {
         return Err(refused(
             Code::InstallIdChanged,
             format!(
-                "source {} now resolves to plugin {id:?}, not {}",
-                opts.source.recorded(),
-                pin.id
+                "source {} now resolves to plugin {id:?}, not {expected}",
+                opts.source.recorded()
             ),
             None,
         ));
@@ -489,7 +491,21 @@ pub fn install(
             }
         }
     }
-    if request.needs_consent() && !consent(&request) {
+    // An update asks again only when what was granted changes (aoe §17's rules).
+    let ask = match (&prior, target.is_dir()) {
+        (Some(p), true) => {
+            let installed = validate_root(&target, &opts.validate);
+            let (before, _, _) = describe(&installed, &target, &p.source, p.commit.as_deref());
+            reconsent(
+                &before,
+                &request,
+                p.manifest_hash != entry.manifest_hash,
+                p.tree_hash != entry.tree_hash,
+            )
+        }
+        _ => request.needs_consent(),
+    };
+    if ask && !consent(&request) {
         return Err(refused(
             Code::InstallDeclined,
             "install cancelled; no capabilities were granted",
@@ -619,6 +635,23 @@ fn run_build(
         }
     }
     Ok(())
+}
+
+/// Whether an update must ask again: the capability set changed (and is not empty),
+/// new files come with build steps, a changed manifest declares UI, or new code or
+/// pip requirements appear.
+fn reconsent(
+    before: &Request,
+    after: &Request,
+    manifest_changed: bool,
+    tree_changed: bool,
+) -> bool {
+    let set = |v: &[String]| v.iter().cloned().collect::<std::collections::BTreeSet<_>>();
+    (set(&before.capabilities) != set(&after.capabilities) && !after.capabilities.is_empty())
+        || (tree_changed && !after.build_steps.is_empty())
+        || (manifest_changed && !after.ui.is_empty())
+        || (after.runs_code && !before.runs_code)
+        || set(&before.pip) != set(&after.pip)
 }
 
 /// protoAgent's `requires_pip`: (hard, optional) requirement strings.

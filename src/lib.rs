@@ -5,6 +5,7 @@
 //! orchestrate, domain modules (`manifest`, `validate`) compute, `render`
 //! formats and `printer` writes.
 
+pub mod autoupdate;
 pub mod cli;
 pub mod commands;
 pub mod context;
@@ -22,6 +23,7 @@ pub mod scaffold;
 pub mod source;
 pub mod steps;
 pub mod store;
+pub mod update;
 pub mod validate;
 
 use std::ffi::OsString;

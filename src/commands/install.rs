@@ -242,6 +242,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         build: !args.no_build,
         force: args.force,
         deps: args.deps,
+        expect_id: None,
         build_timeout: Duration::from_secs(args.build_timeout),
         wait: !args.no_wait,
         by: "cli".into(),
@@ -348,4 +349,25 @@ pub(crate) fn locked_homes(
             Ok((home, dialect, lock))
         })
         .collect()
+}
+
+/// The source a lock entry was installed from, as an installable source.
+pub(crate) fn source_of(entry: &crate::lock::Entry, cx: &Context) -> Result<source::Source> {
+    if entry.commit.is_none() {
+        return Ok(source::Source::Local {
+            path: PathBuf::from(&entry.source),
+        });
+    }
+    if entry.source.starts_with("gh:") {
+        let base = cx
+            .gh_base
+            .clone()
+            .unwrap_or_else(|| "https://github.com".into());
+        return source::parse(&entry.source, None, &base).map_err(Error::InvalidArgument);
+    }
+    Ok(source::Source::Git {
+        url: entry.source.clone(),
+        reference: None,
+        display: entry.source.clone(),
+    })
 }

@@ -1,14 +1,18 @@
 //! One module per subcommand: parse arguments, call the domain, print the result.
 
+pub mod activity;
+pub mod autoupdate;
 pub mod completions;
 pub mod info;
 pub mod install;
 pub mod list;
 pub mod new;
+pub mod outdated;
 pub mod remove;
 pub mod resolve;
 pub mod schema;
 pub mod sync;
+pub mod update;
 pub mod validate;
 pub mod verify;
 
@@ -26,6 +30,10 @@ pub enum ExitStatus {
     Failure,
     /// 2: the command could not run.
     Error,
+    /// 3: `autoupdate` applied at least one update (and none failed).
+    Updated,
+    /// A child's exit code, passed through (`activity hold`).
+    Child(u8),
 }
 
 impl From<ExitStatus> for std::process::ExitCode {
@@ -34,6 +42,8 @@ impl From<ExitStatus> for std::process::ExitCode {
             ExitStatus::Success => 0,
             ExitStatus::Failure => 1,
             ExitStatus::Error => 2,
+            ExitStatus::Updated => 3,
+            ExitStatus::Child(n) => n,
         })
     }
 }
@@ -50,6 +60,10 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Remove(args) => remove::run(&args, cx, printer),
         Command::Verify(args) => verify::run(&args, cx, printer),
         Command::Sync(args) => sync::run(&args, cx, printer),
+        Command::Outdated(args) => outdated::run(&args, cx, printer),
+        Command::Update(args) => update::run(&args, cx, printer),
+        Command::Autoupdate(args) => autoupdate::run(&args, cx, printer),
+        Command::Activity(args) => activity::run(&args, cx, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

@@ -11,7 +11,6 @@ use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::install::{self, InstallOptions, Request};
 use crate::printer::Printer;
-use crate::source::Source;
 use crate::validate::ValidateOptions;
 
 /// Install every locked plugin that is missing, at its locked commit (like `npm ci`).
@@ -55,24 +54,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             if home.plugin_dir(&entry.id).is_dir() && !args.force {
                 continue;
             }
-            let source = match &entry.commit {
-                Some(_) if entry.source.starts_with("gh:") => {
-                    let base = cx
-                        .gh_base
-                        .clone()
-                        .unwrap_or_else(|| "https://github.com".into());
-                    crate::source::parse(&entry.source, None, &base)
-                        .map_err(Error::InvalidArgument)?
-                }
-                Some(_) => Source::Git {
-                    url: entry.source.clone(),
-                    reference: None,
-                    display: entry.source.clone(),
-                },
-                None => Source::Local {
-                    path: PathBuf::from(&entry.source),
-                },
-            };
+            let source = super::install::source_of(&entry, cx)?;
             let opts = InstallOptions {
                 source,
                 home: Some(home.root.clone()),
@@ -81,6 +63,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 build: !args.no_build,
                 force: true,
                 deps: false,
+                expect_id: None,
                 build_timeout: Duration::from_secs(600),
                 wait: true,
                 by: "sync".into(),

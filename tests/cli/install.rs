@@ -8,13 +8,13 @@ use crate::support::git::{Repo, git};
 use crate::support::*;
 
 /// A static aoe plugin (no worker) whose version is `version`.
-fn static_aoe(version: &str) -> String {
+pub(crate) fn static_aoe(version: &str) -> String {
     format!(
         "id = \"dev.example.pinned\"\nname = \"Pinned\"\nversion = \"{version}\"\napi_version = 6\n\n[[commands]]\nid = \"hello\"\n"
     )
 }
 
-fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
+pub(crate) fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
     run(plugins()
         .arg("install")
         .args(args)
@@ -23,14 +23,14 @@ fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
         .arg("--yes"))
 }
 
-fn lock(home: &Path) -> toml::Table {
+pub(crate) fn lock(home: &Path) -> toml::Table {
     std::fs::read_to_string(home.join("plugins.lock"))
         .unwrap()
         .parse()
         .unwrap()
 }
 
-fn locked(home: &Path, id: &str, key: &str) -> String {
+pub(crate) fn locked(home: &Path, id: &str, key: &str) -> String {
     let lock = lock(home);
     lock["plugins"][id]
         .get(key)
@@ -40,7 +40,7 @@ fn locked(home: &Path, id: &str, key: &str) -> String {
 }
 
 /// main: c1 (tag v1.0.0, lightweight) → c2 (tag v2.0.0, annotated; branch dev) → c3.
-fn history(dir: &Path) -> (Repo, [String; 3]) {
+pub(crate) fn history(dir: &Path) -> (Repo, [String; 3]) {
     let repo = Repo::init(dir);
     repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
     let c1 = repo.commit("v1");
@@ -143,7 +143,7 @@ fn gh_sources_use_the_clone_base() {
 }
 
 /// An aoe plugin whose build step runs `build.sh` and must produce the worker.
-fn built_aoe(repo: &Repo, version: &str, build: &str) -> String {
+pub(crate) fn built_aoe(repo: &Repo, version: &str, build: &str) -> String {
     repo.file(
         "aoe-plugin.toml",
         &format!(
@@ -155,7 +155,7 @@ fn built_aoe(repo: &Repo, version: &str, build: &str) -> String {
     repo.commit(version)
 }
 
-const GOOD_BUILD: &str = "#!/bin/sh\nset -e\nmkdir -p .aoe-build/bin\nprintf '#!/bin/sh\\necho %s\\n' \"$AOE_PLUGIN_ID\" > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\necho built for $AOE_PLUGIN_ID\n";
+pub(crate) const GOOD_BUILD: &str = "#!/bin/sh\nset -e\nmkdir -p .aoe-build/bin\nprintf '#!/bin/sh\\necho %s\\n' \"$AOE_PLUGIN_ID\" > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\necho built for $AOE_PLUGIN_ID\n";
 
 #[test]
 fn build_steps_run_and_a_failing_update_keeps_the_old_version() {

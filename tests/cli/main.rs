@@ -14,6 +14,7 @@ mod install;
 mod lock;
 mod new;
 mod resolve;
+mod update;
 mod validate_aoe;
 mod validate_aworld;
 mod validate_protoagent;

@@ -1,0 +1,180 @@
+//! `plugins autoupdate`: one sweep for cron, under each home's `plugins.toml` policy.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::ExitStatus;
+use super::outdated::CheckArgs;
+use crate::autoupdate::{self, Activity};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::install::Request;
+use crate::printer::Printer;
+use crate::update::Status;
+
+/// Apply the updates a home's policy allows: one sweep, quiet, for cron.
+///
+/// Opt-in: only plugins with `[update_policy.<id>] track = "…"` in `<home>/plugins.toml`
+/// are updated. A sweep younger than `autoupdate_interval_hours` (default 6; 0
+/// disables) is skipped unless --force. `when = "idle"` (the default) defers while
+/// the host is busy: `<home>/activity` locked by a running turn, or touched within
+/// --grace seconds (`plugins activity` produces both); `when = "always"` ignores it.
+/// An update that needs consent is never applied: it is reported as "needs approval".
+/// Each applied update appends a `plugin.updated` event to `<home>/events.jsonl`.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  plugins autoupdate                          # from cron: 0 * * * * plugins autoupdate
+  plugins autoupdate --home ~/.protoagent --json --force
+
+Exit codes: 0 nothing to do, 3 something was updated, 1 some update failed, 2 could not run.")]
+pub struct AutoupdateArgs {
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Sweep even if the last sweep is younger than the interval
+    #[arg(long)]
+    pub force: bool,
+    /// Seconds after the last activity during which the host counts as busy
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    pub grace: u64,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Print one JSON document instead of the summary line
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Default, serde::Serialize)]
+struct Sweep {
+    updated: Vec<String>,
+    up_to_date: Vec<String>,
+    deferred: Vec<String>,
+    needs_approval: Vec<String>,
+    failed: Vec<(String, String)>,
+    skipped_homes: Vec<String>,
+}
+
+pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let mut sweep = Sweep::default();
+    let grace = Duration::from_secs(args.grace);
+    for (home, _, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
+        let policy = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
+        if policy.interval_hours == 0 || policy.rules.is_empty() {
+            sweep
+                .skipped_homes
+                .push(format!("{}: disabled", home.root.display()));
+            continue;
+        }
+        if let Some(age) = autoupdate::since_last_sweep(&home)
+            && age < policy.interval_hours * 3600
+            && !args.force
+        {
+            sweep
+                .skipped_homes
+                .push(format!("{}: last sweep {age} s ago", home.root.display()));
+            continue;
+        }
+        let busy = autoupdate::activity(&home, grace) != Activity::Idle;
+        let armed: Vec<_> = policy
+            .rules
+            .iter()
+            .filter(|r| lock.get(&r.id).is_some())
+            .collect();
+        let entries: Vec<_> = armed
+            .iter()
+            .filter(|r| r.always || !busy)
+            .filter_map(|r| lock.get(&r.id))
+            .collect();
+        sweep.deferred.extend(
+            armed
+                .iter()
+                .filter(|r| !r.always && busy)
+                .map(|r| r.id.clone()),
+        );
+        let url_of = |e: &crate::lock::Entry| match super::install::source_of(e, cx) {
+            Ok(crate::source::Source::Git { url, .. }) => Some(url),
+            _ => None,
+        };
+        let checks = crate::update::check_all(
+            &entries,
+            args.check.jobs,
+            Duration::from_secs(args.check.timeout),
+            args.check.pre,
+            &url_of,
+        );
+        for c in checks {
+            match c.status {
+                Status::Behind { new_ref, .. } => {
+                    let entry = lock.get(&c.id).expect("checked entries are locked");
+                    let mut held = false;
+                    let mut consent = |_: &Request| {
+                        held = true;
+                        false
+                    };
+                    match super::update::apply(
+                        &home,
+                        &entry,
+                        &new_ref,
+                        "autoupdate",
+                        cx,
+                        printer,
+                        &mut consent,
+                    ) {
+                        Ok(i) => {
+                            let event = serde_json::json!({
+                                "event": "plugin.updated", "id": i.id, "version": i.entry.version,
+                                "resolved_sha": i.entry.commit, "by": "autoupdate", "at": super::install::now(),
+                            });
+                            autoupdate::append_event(&home, &event)
+                                .map_err(|e| Error::io("cannot append to events.jsonl", e))?;
+                            sweep.updated.push(c.id);
+                        }
+                        Err(_) if held => sweep.needs_approval.push(c.id),
+                        Err(e) => sweep.failed.push((c.id, e.to_string())),
+                    }
+                }
+                Status::Error { message } => sweep.failed.push((c.id, message)),
+                _ => sweep.up_to_date.push(c.id),
+            }
+        }
+        autoupdate::record_sweep(&home)?;
+    }
+    let text = if args.json {
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&sweep).expect("serializes")
+        )
+    } else {
+        let mut s = format!(
+            "autoupdate: {} updated, {} up to date, {} deferred (busy), {} need approval, {} failed",
+            sweep.updated.len(),
+            sweep.up_to_date.len(),
+            sweep.deferred.len(),
+            sweep.needs_approval.len(),
+            sweep.failed.len()
+        );
+        for (id, why) in &sweep.failed {
+            s.push_str(&format!("\n  failed {id}: {why}"));
+        }
+        for id in &sweep.needs_approval {
+            s.push_str(&format!(
+                "\n  update for {id} needs approval: run `plugins update {id}`"
+            ));
+        }
+        s.push('\n');
+        s
+    };
+    printer
+        .out(&text)
+        .map_err(|e| Error::io("cannot write output", e))?;
+    Ok(if !sweep.failed.is_empty() {
+        ExitStatus::Failure
+    } else if !sweep.updated.is_empty() {
+        ExitStatus::Updated
+    } else {
+        ExitStatus::Success
+    })
+}

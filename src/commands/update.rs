@@ -1,0 +1,186 @@
+//! `plugins update`: install the newer commit of locked plugins.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::ExitStatus;
+use super::outdated::CheckArgs;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::install::{self, InstallError, InstallOptions, Request};
+use crate::printer::Printer;
+use crate::source::Source;
+use crate::update::Status;
+use crate::validate::ValidateOptions;
+
+/// Update plugins to what `plugins outdated` reports as newer.
+///
+/// Each update is a full install of the new commit: staged, validated, built,
+/// swapped, lock written last, the old version kept on any failure. The plugin
+/// id must not change. If the update changes the capability set, adds build
+/// steps to changed files or UI to a changed manifest, consent is asked again
+/// (`--yes` grants).
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins update --all --dry-run\n  plugins update dev.example.kanban --yes\n\nExit codes: 0 updated or nothing to do, 1 some update failed, 2 could not run."
+)]
+pub struct UpdateArgs {
+    /// Plugins to update
+    #[arg(value_name = "PLUGIN-ID", required_unless_present = "all")]
+    pub ids: Vec<String>,
+    /// Update every locked plugin
+    #[arg(long, conflicts_with = "ids")]
+    pub all: bool,
+    /// Show what would change without installing
+    #[arg(long)]
+    pub dry_run: bool,
+    /// Grant changed permissions without asking (required without a terminal)
+    #[arg(short, long)]
+    pub yes: bool,
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+}
+
+/// Install the newer commit for one checked plugin. `by` is recorded where the host keeps it.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply(
+    home: &crate::store::Home,
+    entry: &crate::lock::Entry,
+    new_ref: &str,
+    by: &str,
+    cx: &Context,
+    printer: &Printer,
+    consent: &mut dyn FnMut(&Request) -> bool,
+) -> std::result::Result<install::Installed, InstallError> {
+    let source = match super::install::source_of(entry, cx) {
+        Ok(Source::Git { url, display, .. }) => {
+            let reference = if new_ref.is_empty() {
+                None
+            } else {
+                Some(new_ref.to_owned())
+            };
+            Source::Git {
+                url,
+                reference,
+                display,
+            }
+        }
+        Ok(other) => other,
+        Err(e) => {
+            return Err(InstallError::Refused {
+                code: Code::UsageInvalidArgument,
+                message: e.to_string(),
+                help: None,
+            });
+        }
+    };
+    let opts = InstallOptions {
+        source,
+        home: Some(home.root.clone()),
+        defaults: cx.default_homes(),
+        validate: ValidateOptions::default(),
+        build: true,
+        force: true,
+        build_timeout: Duration::from_secs(600),
+        wait: true,
+        by: by.to_owned(),
+        pin: None,
+        now: super::install::now(),
+        deps: false,
+        expect_id: Some(entry.id.clone()),
+    };
+    let mut on_event = super::install::progress(printer);
+    install::install(&opts, consent, &mut on_event)
+}
+
+pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let checks = super::outdated::check(args.home.as_ref(), &args.check, cx)?;
+    for id in &args.ids {
+        if !checks.iter().any(|(_, _, c)| c.id == *id) {
+            return Err(Error::Refused {
+                code: Code::InstallNotInstalled,
+                message: format!("plugin '{id}' is not installed"),
+                help: None,
+            });
+        }
+    }
+    let interactive = std::io::stdin().is_terminal();
+    let mut failed = 0;
+    let mut updated = 0;
+    for (home, dialect, c) in checks
+        .iter()
+        .filter(|(_, _, c)| args.all || args.ids.contains(&c.id))
+    {
+        let Status::Behind { new_ref, commit } = &c.status else {
+            if let Status::Error { message } = &c.status {
+                printer.status(&format!("      Failed {}: {message}", c.id));
+                failed += 1;
+            }
+            continue;
+        };
+        let target = if new_ref.is_empty() {
+            commit[..10].to_owned()
+        } else {
+            format!("{new_ref} @ {}", &commit[..10])
+        };
+        if args.dry_run {
+            printer
+                .out(&format!("Would update {} to {target}\n", c.id))
+                .map_err(|e| Error::io("cannot write output", e))?;
+            continue;
+        }
+        let lock = crate::lock::Lock::load(&home.lockfile(), *dialect)?;
+        let Some(entry) = lock.get(&c.id) else {
+            continue;
+        };
+        let mut consent = |r: &Request| {
+            printer.status(&format!(
+                "{} now asks for: capabilities [{}], build steps [{}]",
+                r.id,
+                r.capabilities.join(", "),
+                r.build_steps.join("; ")
+            ));
+            if args.yes {
+                return true;
+            }
+            interactive
+                && printer
+                    .prompt(&format!("Update {} and grant this? [y/N]", r.id))
+                    .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
+        };
+        match apply(home, &entry, new_ref, "cli", cx, printer, &mut consent) {
+            Ok(i) => {
+                updated += 1;
+                printer
+                    .out(&format!(
+                        "     Updated {} to {} {target}\n",
+                        i.id, i.entry.version
+                    ))
+                    .map_err(|e| Error::io("cannot write output", e))?;
+            }
+            Err(e) => {
+                failed += 1;
+                if let Err(err) = super::install::fail(e, printer) {
+                    printer.error(&err);
+                }
+            }
+        }
+    }
+    if updated == 0 && failed == 0 && !args.dry_run {
+        printer
+            .out("nothing to update\n")
+            .map_err(|e| Error::io("cannot write output", e))?;
+    }
+    Ok(if failed == 0 {
+        ExitStatus::Success
+    } else {
+        ExitStatus::Failure
+    })
+}

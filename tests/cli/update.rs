@@ -1,0 +1,385 @@
+//! `plugins outdated`, `update`, `autoupdate` and `activity` against real repositories.
+
+use std::path::Path;
+
+use serde_json::Value;
+
+use crate::install::{GOOD_BUILD, built_aoe, history, install, locked, static_aoe};
+use crate::support::git::{Repo, git};
+use crate::support::*;
+
+fn outdated(home: &Path) -> (i32, Value) {
+    let (code, stdout, stderr) = run(plugins().args(["outdated", "--json", "--home"]).arg(home));
+    let doc: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+    (code, doc)
+}
+
+fn row<'a>(doc: &'a Value, id: &str) -> &'a Value {
+    doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == id)
+        .unwrap()
+}
+
+#[test]
+fn branches_tags_and_pins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, [c1, c2, _]) = history(&tmp.path().join("repo"));
+    let (branch, tag, pin) = (
+        tmp.path().join("branch"),
+        tmp.path().join("tag"),
+        tmp.path().join("pin"),
+    );
+    assert_eq!(install(&branch, &[&repo.url(), "--ref", "main"]).0, 0);
+    assert_eq!(install(&tag, &[&repo.url(), "--ref", "v1.0.0"]).0, 0);
+    assert_eq!(install(&pin, &[&repo.url(), "--ref", &c1]).0, 0);
+    // Nothing moved yet: the branch is current; the v1.0.0 tag already sees the annotated v2.0.0.
+    assert_eq!(
+        row(&outdated(&branch).1, "dev.example.pinned")["status"],
+        "up_to_date"
+    );
+    let t = outdated(&tag).1;
+    assert_eq!(
+        (
+            row(&t, "dev.example.pinned")["status"].as_str(),
+            row(&t, "dev.example.pinned")["new_ref"].as_str()
+        ),
+        (Some("behind"), Some("v2.0.0"))
+    );
+    assert_eq!(
+        row(&t, "dev.example.pinned")["commit"],
+        c2,
+        "the annotated tag is peeled to its commit"
+    );
+
+    repo.file("aoe-plugin.toml", &static_aoe("4.0.0"));
+    let c4 = repo.commit("v4");
+    repo.tag("v2.1.0"); // lightweight
+    repo.tag("v3.0.0-rc1");
+    let b = outdated(&branch).1;
+    assert_eq!(
+        (
+            row(&b, "dev.example.pinned")["status"].as_str(),
+            row(&b, "dev.example.pinned")["commit"].as_str()
+        ),
+        (Some("behind"), Some(c4.as_str()))
+    );
+    let t = outdated(&tag).1;
+    assert_eq!(
+        row(&t, "dev.example.pinned")["new_ref"],
+        "v2.1.0",
+        "the greatest release; the pre-release is ignored"
+    );
+    let (_, stdout, _) = run(plugins()
+        .args(["outdated", "--json", "--pre", "--home"])
+        .arg(&tag));
+    let with_pre: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        row(&with_pre, "dev.example.pinned")["new_ref"],
+        "v3.0.0-rc1"
+    );
+    assert_eq!(
+        row(&outdated(&pin).1, "dev.example.pinned")["status"],
+        "pinned"
+    );
+
+    // update applies the tag move and records the new tag.
+    let (code, stdout, stderr) = run(plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&tag));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        locked(&tag, "dev.example.pinned", "requested_ref"),
+        "v2.1.0"
+    );
+    assert_eq!(locked(&tag, "dev.example.pinned", "resolved_commit"), c4);
+    assert_eq!(
+        row(&outdated(&tag).1, "dev.example.pinned")["status"],
+        "up_to_date",
+        "never a downgrade"
+    );
+    // --dry-run changes nothing; a commit pin is never updated.
+    let before = std::fs::read(branch.join("plugins.lock")).unwrap();
+    let (_, stdout, _) = run(plugins()
+        .args(["update", "--all", "--dry-run", "--home"])
+        .arg(&branch));
+    assert!(
+        stdout.starts_with("Would update dev.example.pinned to "),
+        "{stdout}"
+    );
+    assert_eq!(std::fs::read(branch.join("plugins.lock")).unwrap(), before);
+    let (_, stdout, _) = run(plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&pin));
+    assert_eq!(stdout, "nothing to update\n");
+    assert_eq!(locked(&pin, "dev.example.pinned", "resolved_commit"), c1);
+}
+
+#[test]
+fn a_moved_non_release_tag_is_an_update() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("one");
+    repo.tag("stable");
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "stable"]).0, 0);
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.1"));
+    let moved = repo.commit("two");
+    git(&repo.dir, &["tag", "-f", "stable"]);
+    let doc = outdated(&home).1;
+    assert_eq!(
+        (
+            row(&doc, "dev.example.pinned")["new_ref"].as_str(),
+            row(&doc, "dev.example.pinned")["commit"].as_str()
+        ),
+        (Some("stable"), Some(moved.as_str()))
+    );
+}
+
+fn policy(home: &Path, body: &str) {
+    std::fs::write(home.join("plugins.toml"), body).unwrap();
+}
+
+fn autoupdate(home: &Path, extra: &[&str]) -> (i32, Value) {
+    let (code, stdout, stderr) = run(plugins()
+        .args(["autoupdate", "--json", "--home"])
+        .arg(home)
+        .args(extra));
+    let doc: Value =
+        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+    (code, doc)
+}
+
+#[test]
+fn autoupdate_applies_opted_in_updates_and_logs_events() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    let c5 = repo.commit("v5");
+
+    // No policy: opt-in only, nothing happens.
+    let (code, doc) = autoupdate(&home, &[]);
+    assert_eq!((code, doc["updated"].as_array().unwrap().len()), (0, 0));
+
+    policy(
+        &home,
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    );
+    let (code, doc) = autoupdate(&home, &[]);
+    assert_eq!(code, 3, "exit 3: something was updated: {doc}");
+    assert_eq!(doc["updated"][0], "dev.example.pinned");
+    assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
+    let events = std::fs::read_to_string(home.join("events.jsonl")).unwrap();
+    let event: Value = serde_json::from_str(events.lines().next().unwrap()).unwrap();
+    assert_eq!(
+        (
+            event["event"].as_str(),
+            event["id"].as_str(),
+            event["version"].as_str(),
+            event["resolved_sha"].as_str(),
+            event["by"].as_str()
+        ),
+        (
+            Some("plugin.updated"),
+            Some("dev.example.pinned"),
+            Some("5.0.0"),
+            Some(c5.as_str()),
+            Some("autoupdate")
+        )
+    );
+    assert!(event["at"].as_str().unwrap().ends_with("+00:00"));
+
+    // The interval: a second sweep right away is skipped, unless --force.
+    repo.file("aoe-plugin.toml", &static_aoe("6.0.0"));
+    repo.commit("v6");
+    let (code, doc) = autoupdate(&home, &[]);
+    assert_eq!(code, 0);
+    assert!(
+        doc["skipped_homes"][0]
+            .as_str()
+            .unwrap()
+            .contains("last sweep"),
+        "{doc}"
+    );
+    let (code, doc) = autoupdate(&home, &["--force"]);
+    assert_eq!(
+        (code, doc["updated"][0].as_str()),
+        (3, Some("dev.example.pinned"))
+    );
+    // Quiet by default: one summary line.
+    let (code, stdout, _) = run(plugins()
+        .args(["autoupdate", "--force", "--home"])
+        .arg(&home));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            0,
+            "autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed\n"
+        )
+    );
+}
+
+#[test]
+fn idle_policy_defers_while_busy() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    repo.commit("v5");
+    policy(
+        &home,
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\n",
+    );
+
+    // A fresh activity marker: "was just in flight".
+    let (code, _, _) = run(plugins().args(["activity", "touch", "--home"]).arg(&home));
+    assert_eq!(code, 0);
+    let (code, doc) = autoupdate(&home, &["--force"]);
+    assert_eq!(
+        (code, doc["deferred"][0].as_str()),
+        (0, Some("dev.example.pinned"))
+    );
+
+    // A held lock: "in flight", even with no grace window.
+    let mut holder = plugins()
+        .args(["activity", "hold", "--home"])
+        .arg(&home)
+        .args(["--", "sleep", "30"])
+        .spawn()
+        .unwrap();
+    for _ in 0..100 {
+        if home.join("activity").exists() {
+            break;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    std::thread::sleep(std::time::Duration::from_millis(200));
+    let (_, doc) = autoupdate(&home, &["--force", "--grace", "0"]);
+    assert_eq!(doc["deferred"][0], "dev.example.pinned", "{doc}");
+    holder.kill().unwrap();
+    holder.wait().unwrap();
+    let (code, doc) = autoupdate(&home, &["--force", "--grace", "0"]);
+    assert_eq!(
+        (code, doc["updated"][0].as_str()),
+        (3, Some("dev.example.pinned")),
+        "idle once released"
+    );
+    // `hold` passes the command's exit code through.
+    let (code, _, _) = run(plugins()
+        .args(["activity", "hold", "--home"])
+        .arg(&home)
+        .args(["--", "sh", "-c", "exit 7"]));
+    assert_eq!(code, 7);
+}
+
+#[test]
+fn widened_capabilities_wait_for_approval() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let text = std::fs::read_to_string(repo.dir.join("aoe-plugin.toml"))
+        .unwrap()
+        .replace("version = \"1.0.0\"", "version = \"1.1.0\"")
+        .replace("[\"runtime.worker\"]", "[\"runtime.worker\", \"net\"]");
+    repo.file("aoe-plugin.toml", &text);
+    repo.commit("wants the network");
+    policy(
+        &home,
+        "[update_policy.\"dev.example.built\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    );
+    let (code, doc) = autoupdate(&home, &[]);
+    assert_eq!(
+        (code, doc["needs_approval"][0].as_str()),
+        (0, Some("dev.example.built")),
+        "{doc}"
+    );
+    assert_eq!(
+        locked(&home, "dev.example.built", "version"),
+        "1.0.0",
+        "not applied"
+    );
+    assert!(!home.join("events.jsonl").exists());
+    // A person approves with update --yes.
+    let (code, _, stderr) = run(plugins()
+        .args(["update", "dev.example.built", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("now asks for: capabilities [runtime.worker, net]"),
+        "{stderr}"
+    );
+    assert_eq!(locked(&home, "dev.example.built", "version"), "1.1.0");
+}
+
+#[test]
+fn one_failing_remote_does_not_stop_a_sweep_of_five() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let mut body = String::new();
+    for i in 0..5 {
+        let id = format!("dev.example.p{i}");
+        let repo = Repo::init(&tmp.path().join(format!("repo{i}")));
+        repo.file(
+            "aoe-plugin.toml",
+            &static_aoe("1.0.0").replace("dev.example.pinned", &id),
+        );
+        repo.commit("one");
+        assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+        repo.file(
+            "aoe-plugin.toml",
+            &static_aoe("1.1.0").replace("dev.example.pinned", &id),
+        );
+        repo.commit("two");
+        body.push_str(&format!(
+            "[update_policy.\"{id}\"]\ntrack = \"main\"\nwhen = \"always\"\n"
+        ));
+    }
+    policy(&home, &body);
+    std::fs::remove_dir_all(tmp.path().join("repo2")).unwrap();
+    let (code, doc) = autoupdate(&home, &[]);
+    assert_eq!(code, 1, "some failed: {doc}");
+    assert_eq!(doc["updated"].as_array().unwrap().len(), 4);
+    assert_eq!(doc["failed"][0][0], "dev.example.p2");
+    let (code, doc) = outdated(&home);
+    assert_eq!(code, 1);
+    assert_eq!(
+        row(&doc, "dev.example.p2")["status"],
+        "error",
+        "reported in its row"
+    );
+    assert_eq!(row(&doc, "dev.example.p0")["status"], "up_to_date");
+}
+
+#[test]
+fn a_failing_build_mid_update_keeps_the_old_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let lock_before = std::fs::read(home.join("plugins.lock")).unwrap();
+    built_aoe(&repo, "2.0.0", "#!/bin/sh\nexit 9\n");
+    let (code, _, stderr) = run(plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("plugins::install::build"), "{stderr}");
+    assert_eq!(
+        std::fs::read(home.join("plugins.lock")).unwrap(),
+        lock_before
+    );
+    assert!(
+        home.join("plugins/dev.example.built/.aoe-build/bin/worker")
+            .exists(),
+        "the old build still runs"
+    );
+}
