@@ -19,6 +19,8 @@ pub struct Context {
     pub columns: Option<usize>,
     /// `PLUGINS_GH_BASE`, else aoe's `AOE_GITHUB_CLONE_BASE`: where `gh:` sources clone from.
     pub gh_base: Option<String>,
+    /// `PLUGINS_GITHUB_API`: the GitHub API base for release downloads (tests, mirrors).
+    pub github_api: String,
     /// `PROTOAGENT_CONFIG_DIR`: protoAgent's instance root.
     pub protoagent_config_dir: Option<PathBuf>,
     /// `PROTOAGENT_PLUGINS_DIR` and `PROTOAGENT_PLUGINS_LOCK`: protoAgent's overrides.
@@ -47,6 +49,10 @@ impl Context {
                 .ok()
                 .or_else(|| std::env::var("AOE_GITHUB_CLONE_BASE").ok())
                 .filter(|v| !v.is_empty()),
+            github_api: std::env::var("PLUGINS_GITHUB_API")
+                .ok()
+                .filter(|v| !v.is_empty())
+                .unwrap_or_else(|| "https://api.github.com".into()),
             protoagent_config_dir: path("PROTOAGENT_CONFIG_DIR"),
             protoagent_plugins_dir: path("PROTOAGENT_PLUGINS_DIR"),
             protoagent_plugins_lock: path("PROTOAGENT_PLUGINS_LOCK"),

@@ -63,6 +63,8 @@ pub struct InstallOptions {
     pub deps: bool,
     /// `update`: the id the source must still hold.
     pub expect_id: Option<String>,
+    /// The GitHub API base for release-binary downloads.
+    pub github_api: String,
     /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
     pub pin: Option<Entry>,
     /// An RFC 3339 timestamp for hosts whose lock records one.
@@ -109,6 +111,11 @@ pub enum Event {
         total: usize,
         command: String,
     },
+    Downloading {
+        asset: String,
+        done: u64,
+        total: Option<u64>,
+    },
 }
 
 /// The result of an install.
@@ -138,6 +145,8 @@ pub enum InstallError {
     Git(#[from] git::GitError),
     #[error(transparent)]
     Build(#[from] steps::StepError),
+    #[error(transparent)]
+    Release(#[from] crate::release::ReleaseError),
     #[error(transparent)]
     Lock(#[from] crate::lock::LockError),
     #[error("{context}: {source}")]
@@ -413,6 +422,7 @@ pub fn install(
         manifest_hash,
         tree_hash,
         installed_hash: None,
+        release: None,
     };
 
     let _guard = home
@@ -513,6 +523,13 @@ pub fn install(
         ));
     }
 
+    // A release-binary worker is downloaded into the staged tree: a failed or corrupt
+    // download never reaches the installed plugin.
+    let mut entry = entry;
+    if opts.build && dialect == Dialect::Aoe {
+        entry.release = fetch_release(&report, opts, &entry, &tree, on_event)?;
+    }
+
     // Swap: the old install moves aside, the new one takes its place, then builds.
     std::fs::create_dir_all(home.plugins_dir())
         .map_err(io("cannot create the plugins directory"))?;
@@ -559,7 +576,6 @@ pub fn install(
         restore(&target);
         return Err(e);
     }
-    let mut entry = entry;
     entry.installed_hash = crate::hash::tree(&target).ok();
     lock.upsert(&entry, &opts.by, &opts.now);
     let written = match lock.save().and_then(|w| {
@@ -635,6 +651,81 @@ fn run_build(
         }
     }
     Ok(())
+}
+
+/// The GitHub owner and repo of a source, if it is on GitHub (or a `gh:` mirror).
+fn github_repo(source: &Source) -> Option<(String, String)> {
+    let Source::Git { url, display, .. } = source else {
+        return None;
+    };
+    let path = display.strip_prefix("gh:").map(str::to_owned).or_else(|| {
+        let rest = url.split_once("github.com/").map(|(_, r)| r)?;
+        Some(
+            rest.trim_end_matches('/')
+                .trim_end_matches(".git")
+                .to_owned(),
+        )
+    })?;
+    let (owner, repo) = path.split_once('/')?;
+    Some((owner.to_owned(), repo.to_owned()))
+}
+
+/// Download and place an aoe release-binary worker, if the manifest declares one.
+fn fetch_release(
+    report: &PluginReport,
+    opts: &InstallOptions,
+    entry: &Entry,
+    tree: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Option<crate::release::Placed>, InstallError> {
+    let text = report.source.as_deref().unwrap_or_default();
+    let Ok(m) = raw::parse(text, aoe::profile::Profile::H15)
+        .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
+    else {
+        return Ok(None);
+    };
+    let Some(Runtime::ReleaseBinary { asset, bin }) = &m.runtime else {
+        return Ok(None);
+    };
+    let Some((owner, repo)) = github_repo(&opts.source) else {
+        // aoe: a local (or non-GitHub) source does not download; the binary must be there.
+        let name = bin
+            .clone()
+            .unwrap_or_else(|| crate::release::render(asset, &m.version));
+        if !tree.join(&name).is_file() {
+            return Err(refused(
+                Code::InstallNotRunnable,
+                format!(
+                    "plugin {}: the release-binary worker {name:?} is not in the source, and only GitHub sources download releases",
+                    entry.id
+                ),
+                None,
+            ));
+        }
+        return Ok(None);
+    };
+    let request = crate::release::ReleaseRequest {
+        api: opts.github_api.clone(),
+        owner,
+        repo,
+        tag: (entry.ref_kind == Some(RefKind::Tag)).then(|| entry.requested_ref.clone()),
+        asset_template: asset.clone(),
+        bin: bin.clone(),
+        version: m.version.clone(),
+        locked_sha256: opts
+            .pin
+            .as_ref()
+            .and_then(|p| p.release.as_ref().map(|r| r.sha256.clone())),
+    };
+    let name = crate::release::render(asset, &m.version);
+    let placed = crate::release::install(&request, tree, &mut |done, total| {
+        on_event(Event::Downloading {
+            asset: name.clone(),
+            done,
+            total,
+        });
+    })?;
+    Ok(Some(placed))
 }
 
 /// Whether an update must ask again: the capability set changed (and is not empty),

@@ -17,6 +17,7 @@ pub mod install;
 pub mod lock;
 pub mod manifest;
 pub mod printer;
+pub mod release;
 pub mod render;
 pub mod resolve;
 pub mod scaffold;

@@ -182,6 +182,7 @@ mod tests {
             manifest_hash: String::new(),
             tree_hash: String::new(),
             installed_hash: None,
+            release: None,
         }
     }
 

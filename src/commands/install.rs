@@ -179,6 +179,11 @@ pub(crate) fn fail(e: InstallError, printer: &Printer) -> Result<ExitStatus> {
             })
         }
         InstallError::Lock(l) => Err(l.into()),
+        InstallError::Release(r) => Err(Error::Refused {
+            code: Code::InstallRelease,
+            message: r.to_string(),
+            help: None,
+        }),
         InstallError::Io { context, source } => Err(Error::io(context, source)),
     }
 }
@@ -207,6 +212,16 @@ pub(crate) fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
             ),
             Event::Building { n, total, command } => {
                 format!("    Building step {n}/{total}: {command}")
+            }
+            Event::Downloading { asset, done, total } => {
+                // Without a terminal, one line when the download completes.
+                if spinner.is_none() && total.is_some_and(|t| t != done) {
+                    return;
+                }
+                match total {
+                    Some(t) => format!(" Downloading {asset} {} / {} KiB", done / 1024, t / 1024),
+                    None => format!(" Downloading {asset} {} KiB", done / 1024),
+                }
             }
         };
         match &spinner {
@@ -243,6 +258,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         force: args.force,
         deps: args.deps,
         expect_id: None,
+        github_api: cx.github_api.clone(),
         build_timeout: Duration::from_secs(args.build_timeout),
         wait: !args.no_wait,
         by: "cli".into(),

@@ -64,6 +64,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 force: true,
                 deps: false,
                 expect_id: None,
+                github_api: cx.github_api.clone(),
                 build_timeout: Duration::from_secs(600),
                 wait: true,
                 by: "sync".into(),

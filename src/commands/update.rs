@@ -95,6 +95,7 @@ pub(crate) fn apply(
         now: super::install::now(),
         deps: false,
         expect_id: Some(entry.id.clone()),
+        github_api: cx.github_api.clone(),
     };
     let mut on_event = super::install::progress(printer);
     install::install(&opts, consent, &mut on_event)

@@ -54,6 +54,14 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                     };
                     problems.push(format!("the manifest changed since install{grant}"));
                 }
+                if let Some(r) = &e.release
+                    && crate::release::kept_hash(&dir, &r.asset).as_ref() != Some(&r.sha256)
+                {
+                    problems.push(format!(
+                        "the release asset {} no longer hashes to the locked {}",
+                        r.asset, r.sha256
+                    ));
+                }
                 let locked = e
                     .installed_hash
                     .clone()

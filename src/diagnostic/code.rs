@@ -143,6 +143,7 @@ codes! {
     InstallNotRunnable => "plugins::install::not_runnable", Error, "after the build, the worker program does not exist or is not executable";
     InstallBuild => "plugins::install::build", Error, "a build step failed, timed out or could not start";
     InstallDeps => "plugins::install::deps", Error, "a protoAgent `requires_pip` entry is not a plain package requirement (with `--deps`)";
+    InstallRelease => "plugins::install::release", Error, "an aoe release-binary worker could not be downloaded, verified or unpacked";
     InstallNotInstalled => "plugins::install::not_installed", Error, "the plugin is not installed in the home";
     InstallTampered => "plugins::install::tampered", Error, "an installed plugin's files differ from what the lock pinned";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";

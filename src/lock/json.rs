@@ -73,6 +73,7 @@ pub(super) fn entries(v: &Value) -> Vec<Entry> {
                 manifest_hash: s("manifest_hash").unwrap_or_default(),
                 tree_hash: s("tree_hash").unwrap_or_default(),
                 installed_hash: s("installed_tree_hash"),
+                release: None,
             })
         })
         .collect()

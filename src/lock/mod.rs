@@ -34,6 +34,8 @@ pub struct Entry {
     pub tree_hash: String,
     /// The installed directory's hash after the build, which `verify` compares.
     pub installed_hash: Option<String>,
+    /// An aoe release-binary worker: the release, asset and its `sha256:`.
+    pub release: Option<crate::release::Placed>,
 }
 
 /// Why a lockfile cannot be used.
@@ -205,6 +207,15 @@ impl Lock {
                 set("manifest_hash", Some(entry.manifest_hash.clone()));
                 set("tree_hash", Some(entry.tree_hash.clone()));
                 set("installed_tree_hash", entry.installed_hash.clone());
+                set("release_tag", entry.release.as_ref().map(|r| r.tag.clone()));
+                set(
+                    "asset_name",
+                    entry.release.as_ref().map(|r| r.asset.clone()),
+                );
+                set(
+                    "asset_sha256",
+                    entry.release.as_ref().map(|r| r.sha256.clone()),
+                );
                 let trust = row.contains_key("trust");
                 if !trust {
                     row.insert("trust".into(), toml::Value::String("community".into()));
@@ -264,6 +275,12 @@ fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         manifest_hash: s("manifest_hash").unwrap_or_default(),
         tree_hash: s("tree_hash").unwrap_or_default(),
         installed_hash: s("installed_tree_hash"),
+        release: match (s("release_tag"), s("asset_name"), s("asset_sha256")) {
+            (Some(tag), Some(asset), Some(sha256)) => {
+                Some(crate::release::Placed { tag, asset, sha256 })
+            }
+            _ => None,
+        },
     })
 }
 

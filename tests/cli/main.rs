@@ -13,6 +13,7 @@ mod formats;
 mod install;
 mod lock;
 mod new;
+mod release;
 mod resolve;
 mod update;
 mod validate_aoe;

@@ -1,0 +1,306 @@
+//! aoe release-binary workers: a real HTTP server on loopback serves the release
+//! listing and the assets.
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+
+use crate::install::{locked, static_aoe};
+use crate::support::git::{Repo, git};
+use crate::support::*;
+
+/// Path → (body, declared length).
+type Routes = Mutex<HashMap<String, (Vec<u8>, Option<usize>)>>;
+
+/// A route table served on 127.0.0.1 by a minimal
+/// HTTP/1.1 server that closes every connection after one response, so a
+/// declared length longer than the body reads as a cut-short download.
+struct Server {
+    base: String,
+    routes: Arc<Routes>,
+}
+
+impl Server {
+    fn start() -> Server {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let routes: Arc<Routes> = Arc::default();
+        let table = routes.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let _ = respond(stream, &table);
+            }
+        });
+        Server { base, routes }
+    }
+
+    fn route(&self, path: &str, body: Vec<u8>, declared: Option<usize>) {
+        self.routes
+            .lock()
+            .unwrap()
+            .insert(path.to_owned(), (body, declared));
+    }
+
+    /// A release listing with these asset names (each served under /download/).
+    fn release(&self, tag: &str, assets: &[(&str, &[u8], Option<&str>)]) {
+        let list: Vec<serde_json::Value> = assets
+            .iter()
+            .map(|(name, bytes, digest)| {
+                self.route(&format!("/download/{tag}/{name}"), bytes.to_vec(), None);
+                let mut a = serde_json::json!({"name": name, "size": bytes.len(), "browser_download_url": format!("{}/download/{tag}/{name}", self.base)});
+                if let Some(d) = digest {
+                    a["digest"] = (*d).into();
+                }
+                a
+            })
+            .collect();
+        let body = serde_json::json!({"tag_name": tag, "assets": list})
+            .to_string()
+            .into_bytes();
+        self.route(
+            &format!("/repos/acme/tool/releases/tags/{tag}"),
+            body.clone(),
+            None,
+        );
+        self.route("/repos/acme/tool/releases/latest", body, None);
+    }
+}
+
+fn respond(mut stream: std::net::TcpStream, routes: &Routes) -> std::io::Result<()> {
+    use std::io::{BufRead, Write};
+    let mut reader = std::io::BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    loop {
+        let mut header = String::new();
+        if reader.read_line(&mut header)? == 0 || header == "\r\n" {
+            break;
+        }
+    }
+    let path = request_line
+        .split_whitespace()
+        .nth(1)
+        .unwrap_or("/")
+        .to_owned();
+    let found = routes.lock().unwrap().get(&path).cloned();
+    let (status, body, declared) = match found {
+        Some((body, declared)) => ("200 OK", body.clone(), declared.unwrap_or(body.len())),
+        None => ("404 Not Found", b"not found".to_vec(), 9),
+    };
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\nContent-Length: {declared}\r\nConnection: close\r\n\r\n"
+    )?;
+    stream.write_all(&body)?;
+    stream.shutdown(std::net::Shutdown::Both)
+}
+
+fn os_arch() -> (&'static str, &'static str) {
+    (std::env::consts::OS, std::env::consts::ARCH)
+}
+
+fn targz(files: &[(&str, &[u8])]) -> Vec<u8> {
+    let mut builder = tar::Builder::new(flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::fast(),
+    ));
+    for (path, data) in files {
+        let mut h = tar::Header::new_gnu();
+        h.set_size(data.len() as u64);
+        h.set_mode(0o644);
+        h.set_cksum();
+        builder.append_data(&mut h, path, *data).unwrap();
+    }
+    builder.into_inner().unwrap().finish().unwrap()
+}
+
+/// A gh: mirror of a plugin whose runtime is a release binary, plus a home path.
+fn plugin(tmp: &Path, runtime: &str) -> (String, std::path::PathBuf) {
+    let repo = Repo::init(&tmp.join("work"));
+    let manifest = static_aoe("1.2.0").replace("dev.example.pinned", "dev.example.tool")
+        + &format!("\n[runtime]\nkind = \"release-binary\"\n{runtime}");
+    repo.file("aoe-plugin.toml", &manifest);
+    repo.commit("tool");
+    repo.tag("v1.2.0");
+    std::fs::create_dir_all(tmp.join("mirror/acme")).unwrap();
+    git(
+        tmp,
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.dir.to_str().unwrap(),
+            tmp.join("mirror/acme/tool.git").to_str().unwrap(),
+        ],
+    );
+    (
+        format!("file://{}", tmp.join("mirror").display()),
+        tmp.join("home"),
+    )
+}
+
+fn install_tool(
+    mirror: &str,
+    server: &Server,
+    home: &Path,
+    extra: &[&str],
+) -> (i32, String, String) {
+    run(plugins()
+        .args(["install", "gh:acme/tool@v1.2.0", "--yes", "--home"])
+        .arg(home)
+        .args(extra)
+        .env("PLUGINS_GH_BASE", mirror)
+        .env("PLUGINS_GITHUB_API", &server.base)
+        .env("COLUMNS", "400"))
+}
+
+#[test]
+fn archives_are_unpacked_pinned_and_verified() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home) = plugin(
+        tmp.path(),
+        "asset = \"tool-${os}-${arch}-${version}.tar.gz\"\nbin = \"tool/bin/worker\"\n",
+    );
+    let server = Server::start();
+    let (os, arch) = os_arch();
+    let archive = targz(&[
+        ("tool/bin/worker", b"#!/bin/sh\necho released\n"),
+        ("tool/README", b"docs"),
+    ]);
+    let name = format!("tool-{os}-{arch}-1.2.0.tar.gz");
+    server.release(
+        "v1.2.0",
+        &[
+            (&name, &archive, None),
+            ("tool-plan9-mips-1.2.0.tar.gz", b"x", None),
+        ],
+    );
+    let (code, stdout, stderr) = install_tool(&mirror, &server, &home, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let worker = home.join("plugins/dev.example.tool/tool/bin/worker");
+    let out = std::process::Command::new(&worker).output().unwrap();
+    assert_eq!(
+        String::from_utf8_lossy(&out.stdout).trim(),
+        "released",
+        "unpacked and executable"
+    );
+    assert_eq!(locked(&home, "dev.example.tool", "release_tag"), "v1.2.0");
+    assert_eq!(locked(&home, "dev.example.tool", "asset_name"), name);
+    assert_eq!(
+        locked(&home, "dev.example.tool", "asset_sha256"),
+        plugins::hash::bytes(&archive)
+    );
+    assert_eq!(run(plugins().args(["verify", "--home"]).arg(&home)).0, 0);
+    std::fs::write(
+        home.join("plugins/dev.example.tool/.aoe-build/release")
+            .join(&name),
+        b"tampered",
+    )
+    .unwrap();
+    let (code, stdout, _) = run(plugins().args(["verify", "--home"]).arg(&home));
+    assert_eq!(code, 1);
+    assert!(stdout.contains("the release asset"), "{stdout}");
+}
+
+#[test]
+fn raw_binaries_are_written_under_their_rendered_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home) = plugin(tmp.path(), "asset = \"tool-${os}-${arch}\"\n");
+    let server = Server::start();
+    let (os, arch) = os_arch();
+    let name = format!("tool-{os}-{arch}");
+    let digest = plugins::hash::bytes(b"#!/bin/sh\necho raw\n");
+    server.release(
+        "v1.2.0",
+        &[(&name, b"#!/bin/sh\necho raw\n", Some(&digest))],
+    );
+    let (code, stdout, stderr) = install_tool(&mirror, &server, &home, &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let out = std::process::Command::new(home.join("plugins/dev.example.tool").join(&name))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "raw");
+}
+
+#[test]
+fn bad_downloads_never_install() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home) = plugin(
+        tmp.path(),
+        "asset = \"tool-${os}-${arch}.tar.gz\"\nbin = \"worker\"\n",
+    );
+    let server = Server::start();
+    let (os, arch) = os_arch();
+    let name = format!("tool-{os}-{arch}.tar.gz");
+    let good = targz(&[("worker", b"#!/bin/sh\n")]);
+
+    // A missing platform asset lists what exists.
+    server.release("v1.2.0", &[("tool-plan9-mips.tar.gz", &good, None)]);
+    let (code, _, stderr) = install_tool(&mirror, &server, &home, &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("plugins::install::release") && stderr.contains(&format!("release v1.2.0 has no asset {name:?} for this platform; available: [tool-plan9-mips.tar.gz]")), "{stderr}");
+
+    // A wrong hash (the release's digest disagrees with the bytes).
+    server.release("v1.2.0", &[(&name, &good, Some("sha256:0000"))]);
+    let (code, _, stderr) = install_tool(&mirror, &server, &home, &[]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("but the release says sha256:0000"),
+        "{stderr}"
+    );
+
+    // An archive with a `../` entry.
+    let mut evil = tar::Builder::new(flate2::write::GzEncoder::new(
+        Vec::new(),
+        flate2::Compression::fast(),
+    ));
+    let mut h = tar::Header::new_gnu();
+    h.as_gnu_mut().unwrap().name[..9].copy_from_slice(b"../escape");
+    h.set_size(1);
+    h.set_mode(0o644);
+    h.set_cksum();
+    evil.append(&h, &b"x"[..]).unwrap();
+    let evil = evil.into_inner().unwrap().finish().unwrap();
+    server.release("v1.2.0", &[(&name, &evil, None)]);
+    let (code, _, stderr) = install_tool(&mirror, &server, &home, &[]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("has an entry that escapes the plugin directory: ../escape"),
+        "{stderr}"
+    );
+    assert!(
+        !tmp.path().join("home/plugins/escape").exists()
+            && !tmp.path().join("home/escape").exists()
+    );
+
+    // A truncated download (the server declares more bytes than it sends).
+    server.release("v1.2.0", &[(&name, &good, None)]);
+    server.route(
+        &format!("/download/v1.2.0/{name}"),
+        good.clone(),
+        Some(good.len() + 1000),
+    );
+    let (code, _, stderr) = install_tool(&mirror, &server, &home, &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("was cut short"), "{stderr}");
+    assert!(
+        !home.join("plugins/dev.example.tool").exists(),
+        "nothing was installed"
+    );
+
+    // A good download installs; a later different download under the same lock is refused.
+    server.route(&format!("/download/v1.2.0/{name}"), good.clone(), None);
+    assert_eq!(install_tool(&mirror, &server, &home, &[]).0, 0);
+    let other = targz(&[("worker", b"#!/bin/sh\necho changed\n")]);
+    server.route(&format!("/download/v1.2.0/{name}"), other, None);
+    std::fs::remove_dir_all(home.join("plugins/dev.example.tool")).unwrap();
+    let (code, _, stderr) = run(plugins()
+        .args(["sync", "--yes", "--home"])
+        .arg(&home)
+        .env("PLUGINS_GH_BASE", &mirror)
+        .env("PLUGINS_GITHUB_API", &server.base)
+        .env("COLUMNS", "400"));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("but the lock says"), "{stderr}");
+}
