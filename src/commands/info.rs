@@ -44,6 +44,7 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
                 "manifest_hash": e.manifest_hash, "tree_hash": e.tree_hash, "path": dir.display().to_string(),
                 "present": dir.is_dir(), "valid": valid,
+                "release": e.release.as_ref().map(|r| serde_json::json!({"tag": r.tag, "asset": r.asset, "sha256": r.sha256})),
             });
             format!(
                 "{}\n",
@@ -67,6 +68,9 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 "  manifest: {}\n  tree:     {}\n",
                 e.manifest_hash, e.tree_hash
             ));
+            if let Some(r) = &e.release {
+                s.push_str(&format!("  release:  {} {} {}\n", r.tag, r.asset, r.sha256));
+            }
             s.push_str(&format!(
                 "  path:     {}{}\n",
                 dir.display(),

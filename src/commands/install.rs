@@ -197,6 +197,14 @@ impl Drop for Spinner {
     }
 }
 
+fn download_style() -> indicatif::ProgressStyle {
+    indicatif::ProgressStyle::with_template(
+        "{spinner} {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
+    )
+    .expect("a valid template")
+    .progress_chars("=> ")
+}
+
 /// Progress on stderr: a spinner on a terminal, plain lines otherwise.
 pub(crate) fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
     let tty = std::io::stderr().is_terminal();
@@ -214,18 +222,29 @@ pub(crate) fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
                 format!("    Building step {n}/{total}: {command}")
             }
             Event::Downloading { asset, done, total } => {
-                // Without a terminal, one line when the download completes.
-                if spinner.is_none() && total.is_some_and(|t| t != done) {
+                if let (Some(Spinner(bar)), Some(t)) = (&spinner, total) {
+                    // A byte progress bar while a release asset downloads.
+                    if bar.length() != Some(t) {
+                        bar.set_message(format!("Downloading {asset}"));
+                        bar.set_length(t);
+                        bar.set_style(download_style());
+                    }
+                    bar.set_position(done);
                     return;
                 }
-                match total {
-                    Some(t) => format!(" Downloading {asset} {} / {} KiB", done / 1024, t / 1024),
-                    None => format!(" Downloading {asset} {} KiB", done / 1024),
+                // Without a terminal, one line when the download completes.
+                if spinner.is_none() && total != Some(done) {
+                    return;
                 }
+                format!(" Downloading {asset} {} KiB", done / 1024)
             }
         };
         match &spinner {
             Some(Spinner(bar)) => {
+                if bar.length().is_some() {
+                    bar.set_style(indicatif::ProgressStyle::default_spinner());
+                    bar.unset_length();
+                }
                 bar.enable_steady_tick(Duration::from_millis(100));
                 bar.set_message(line.trim_start().to_owned());
             }

@@ -191,6 +191,15 @@ fn archives_are_unpacked_pinned_and_verified() {
         locked(&home, "dev.example.tool", "asset_sha256"),
         plugins::hash::bytes(&archive)
     );
+    let (_, info, _) = run(plugins()
+        .args(["info", "dev.example.tool", "--json", "--home"])
+        .arg(&home));
+    let info: serde_json::Value = serde_json::from_str(&info).unwrap();
+    assert_eq!(info["release"]["asset"], name.as_str());
+    assert_eq!(
+        info["release"]["sha256"],
+        plugins::hash::bytes(&archive).as_str()
+    );
     assert_eq!(run(plugins().args(["verify", "--home"]).arg(&home)).0, 0);
     std::fs::write(
         home.join("plugins/dev.example.tool/.aoe-build/release")
@@ -303,4 +312,74 @@ fn bad_downloads_never_install() {
         .env("COLUMNS", "400"));
     assert_eq!(code, 2);
     assert!(stderr.contains("but the lock says"), "{stderr}");
+}
+
+#[test]
+fn a_failed_update_download_keeps_the_working_install() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home) = plugin(
+        tmp.path(),
+        "asset = \"tool-${os}-${arch}.tar.gz\"\nbin = \"worker\"\n",
+    );
+    let server = Server::start();
+    let (os, arch) = os_arch();
+    let name = format!("tool-{os}-{arch}.tar.gz");
+    let good = targz(&[("worker", b"#!/bin/sh\necho v1.2.0\n")]);
+    server.release("v1.2.0", &[(&name, &good, None)]);
+    assert_eq!(install_tool(&mirror, &server, &home, &[]).0, 0);
+
+    // v1.3.0 is tagged, but its release asset is cut short.
+    let work = tmp.path().join("work");
+    let manifest = std::fs::read_to_string(work.join("aoe-plugin.toml"))
+        .unwrap()
+        .replace("version = \"1.2.0\"", "version = \"1.3.0\"");
+    std::fs::write(work.join("aoe-plugin.toml"), manifest).unwrap();
+    git(&work, &["commit", "-qam", "v1.3.0"]);
+    git(&work, &["tag", "v1.3.0"]);
+    git(
+        &work,
+        &[
+            "push",
+            "-q",
+            tmp.path().join("mirror/acme/tool.git").to_str().unwrap(),
+            "v1.3.0",
+        ],
+    );
+    let newer = targz(&[("worker", b"#!/bin/sh\necho v1.3.0\n")]);
+    server.release("v1.3.0", &[(&name, &newer, None)]);
+    server.route(
+        &format!("/download/v1.3.0/{name}"),
+        newer[..newer.len() / 2].to_vec(),
+        Some(newer.len()),
+    );
+    let update = || {
+        run(plugins()
+            .args(["update", "--all", "--yes", "--home"])
+            .arg(&home)
+            .env("PLUGINS_GH_BASE", &mirror)
+            .env("PLUGINS_GITHUB_API", &server.base)
+            .env("COLUMNS", "400"))
+    };
+    let (code, stdout, stderr) = update();
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(stderr.contains("was cut short"), "{stderr}");
+    let worker = home.join("plugins/dev.example.tool/worker");
+    let ran = |w: &Path| {
+        String::from_utf8_lossy(&std::process::Command::new(w).output().unwrap().stdout)
+            .trim()
+            .to_owned()
+    };
+    assert_eq!(ran(&worker), "v1.2.0", "the working install stays");
+    assert_eq!(locked(&home, "dev.example.tool", "release_tag"), "v1.2.0");
+    assert_eq!(run(plugins().args(["verify", "--home"]).arg(&home)).0, 0);
+
+    // Once the asset is whole, the update lands and re-pins.
+    server.route(&format!("/download/v1.3.0/{name}"), newer.clone(), None);
+    let (code, stdout, stderr) = update();
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(ran(&worker), "v1.3.0");
+    assert_eq!(
+        locked(&home, "dev.example.tool", "asset_sha256"),
+        plugins::hash::bytes(&newer)
+    );
 }
