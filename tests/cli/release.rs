@@ -140,19 +140,39 @@ fn plugin(tmp: &Path, runtime: &str) -> (String, std::path::PathBuf) {
     )
 }
 
-fn install_tool(
-    mirror: &str,
-    server: &Server,
-    home: &Path,
-    extra: &[&str],
-) -> (i32, String, String) {
+/// `plugins ARGS --home HOME` against the git mirror and the release server.
+fn tool(mirror: &str, server: &Server, home: &Path, args: &[&str]) -> (i32, String, String) {
     run(plugins()
-        .args(["install", "gh:acme/tool@v1.2.0", "--yes", "--home"])
+        .args(args)
+        .arg("--home")
         .arg(home)
-        .args(extra)
         .env("PLUGINS_GH_BASE", mirror)
         .env("PLUGINS_GITHUB_API", &server.base)
         .env("COLUMNS", "400"))
+}
+
+fn install_tool(mirror: &str, server: &Server, home: &Path) -> (i32, String, String) {
+    tool(
+        mirror,
+        server,
+        home,
+        &["install", "gh:acme/tool@v1.2.0", "--yes"],
+    )
+}
+
+/// A plugin whose worker is `worker` in a per-platform tarball, its server and asset name.
+fn tarball_plugin(tmp: &Path) -> (String, std::path::PathBuf, Server, String) {
+    let (mirror, home) = plugin(
+        tmp,
+        "asset = \"tool-${os}-${arch}.tar.gz\"\nbin = \"worker\"\n",
+    );
+    let (os, arch) = os_arch();
+    (
+        mirror,
+        home,
+        Server::start(),
+        format!("tool-{os}-{arch}.tar.gz"),
+    )
 }
 
 #[test]
@@ -176,7 +196,7 @@ fn archives_are_unpacked_pinned_and_verified() {
             ("tool-plan9-mips-1.2.0.tar.gz", b"x", None),
         ],
     );
-    let (code, stdout, stderr) = install_tool(&mirror, &server, &home, &[]);
+    let (code, stdout, stderr) = install_tool(&mirror, &server, &home);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let worker = home.join("plugins/dev.example.tool/tool/bin/worker");
     let out = std::process::Command::new(&worker).output().unwrap();
@@ -224,7 +244,7 @@ fn raw_binaries_are_written_under_their_rendered_name() {
         "v1.2.0",
         &[(&name, b"#!/bin/sh\necho raw\n", Some(&digest))],
     );
-    let (code, stdout, stderr) = install_tool(&mirror, &server, &home, &[]);
+    let (code, stdout, stderr) = install_tool(&mirror, &server, &home);
     assert_eq!(code, 0, "{stdout}{stderr}");
     let out = std::process::Command::new(home.join("plugins/dev.example.tool").join(&name))
         .output()
@@ -235,24 +255,18 @@ fn raw_binaries_are_written_under_their_rendered_name() {
 #[test]
 fn bad_downloads_never_install() {
     let tmp = tempfile::tempdir().unwrap();
-    let (mirror, home) = plugin(
-        tmp.path(),
-        "asset = \"tool-${os}-${arch}.tar.gz\"\nbin = \"worker\"\n",
-    );
-    let server = Server::start();
-    let (os, arch) = os_arch();
-    let name = format!("tool-{os}-{arch}.tar.gz");
+    let (mirror, home, server, name) = tarball_plugin(tmp.path());
     let good = targz(&[("worker", b"#!/bin/sh\n")]);
 
     // A missing platform asset lists what exists.
     server.release("v1.2.0", &[("tool-plan9-mips.tar.gz", &good, None)]);
-    let (code, _, stderr) = install_tool(&mirror, &server, &home, &[]);
+    let (code, _, stderr) = install_tool(&mirror, &server, &home);
     assert_eq!(code, 2);
     assert!(stderr.contains("plugins::install::release") && stderr.contains(&format!("release v1.2.0 has no asset {name:?} for this platform; available: [tool-plan9-mips.tar.gz]")), "{stderr}");
 
     // A wrong hash (the release's digest disagrees with the bytes).
     server.release("v1.2.0", &[(&name, &good, Some("sha256:0000"))]);
-    let (code, _, stderr) = install_tool(&mirror, &server, &home, &[]);
+    let (code, _, stderr) = install_tool(&mirror, &server, &home);
     assert_eq!(code, 2);
     assert!(
         stderr.contains("but the release says sha256:0000"),
@@ -272,7 +286,7 @@ fn bad_downloads_never_install() {
     evil.append(&h, &b"x"[..]).unwrap();
     let evil = evil.into_inner().unwrap().finish().unwrap();
     server.release("v1.2.0", &[(&name, &evil, None)]);
-    let (code, _, stderr) = install_tool(&mirror, &server, &home, &[]);
+    let (code, _, stderr) = install_tool(&mirror, &server, &home);
     assert_eq!(code, 2);
     assert!(
         stderr.contains("has an entry that escapes the plugin directory: ../escape"),
@@ -290,7 +304,7 @@ fn bad_downloads_never_install() {
         good.clone(),
         Some(good.len() + 1000),
     );
-    let (code, _, stderr) = install_tool(&mirror, &server, &home, &[]);
+    let (code, _, stderr) = install_tool(&mirror, &server, &home);
     assert_eq!(code, 2);
     assert!(stderr.contains("was cut short"), "{stderr}");
     assert!(
@@ -300,16 +314,11 @@ fn bad_downloads_never_install() {
 
     // A good download installs; a later different download under the same lock is refused.
     server.route(&format!("/download/v1.2.0/{name}"), good.clone(), None);
-    assert_eq!(install_tool(&mirror, &server, &home, &[]).0, 0);
+    assert_eq!(install_tool(&mirror, &server, &home).0, 0);
     let other = targz(&[("worker", b"#!/bin/sh\necho changed\n")]);
     server.route(&format!("/download/v1.2.0/{name}"), other, None);
     std::fs::remove_dir_all(home.join("plugins/dev.example.tool")).unwrap();
-    let (code, _, stderr) = run(plugins()
-        .args(["sync", "--yes", "--home"])
-        .arg(&home)
-        .env("PLUGINS_GH_BASE", &mirror)
-        .env("PLUGINS_GITHUB_API", &server.base)
-        .env("COLUMNS", "400"));
+    let (code, _, stderr) = tool(&mirror, &server, &home, &["sync", "--yes"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("but the lock says"), "{stderr}");
 }
@@ -317,16 +326,10 @@ fn bad_downloads_never_install() {
 #[test]
 fn a_failed_update_download_keeps_the_working_install() {
     let tmp = tempfile::tempdir().unwrap();
-    let (mirror, home) = plugin(
-        tmp.path(),
-        "asset = \"tool-${os}-${arch}.tar.gz\"\nbin = \"worker\"\n",
-    );
-    let server = Server::start();
-    let (os, arch) = os_arch();
-    let name = format!("tool-{os}-{arch}.tar.gz");
+    let (mirror, home, server, name) = tarball_plugin(tmp.path());
     let good = targz(&[("worker", b"#!/bin/sh\necho v1.2.0\n")]);
     server.release("v1.2.0", &[(&name, &good, None)]);
-    assert_eq!(install_tool(&mirror, &server, &home, &[]).0, 0);
+    assert_eq!(install_tool(&mirror, &server, &home).0, 0);
 
     // v1.3.0 is tagged, but its release asset is cut short.
     let work = tmp.path().join("work");
@@ -352,14 +355,7 @@ fn a_failed_update_download_keeps_the_working_install() {
         newer[..newer.len() / 2].to_vec(),
         Some(newer.len()),
     );
-    let update = || {
-        run(plugins()
-            .args(["update", "--all", "--yes", "--home"])
-            .arg(&home)
-            .env("PLUGINS_GH_BASE", &mirror)
-            .env("PLUGINS_GITHUB_API", &server.base)
-            .env("COLUMNS", "400"))
-    };
+    let update = || tool(&mirror, &server, &home, &["update", "--all", "--yes"]);
     let (code, stdout, stderr) = update();
     assert_ne!(code, 0, "{stdout}{stderr}");
     assert!(stderr.contains("was cut short"), "{stderr}");
