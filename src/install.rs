@@ -708,7 +708,14 @@ fn fetch_release(
         api: opts.github_api.clone(),
         owner,
         repo,
-        tag: (entry.ref_kind == Some(RefKind::Tag)).then(|| entry.requested_ref.clone()),
+        // `sync` re-fetches the locked release; otherwise the requested tag, else the latest.
+        tag: opts
+            .pin
+            .as_ref()
+            .and_then(|p| p.release.as_ref().map(|r| r.tag.clone()))
+            .or_else(|| {
+                (entry.ref_kind == Some(RefKind::Tag)).then(|| entry.requested_ref.clone())
+            }),
         asset_template: asset.clone(),
         bin: bin.clone(),
         version: m.version.clone(),

@@ -379,3 +379,32 @@ fn a_failed_update_download_keeps_the_working_install() {
         plugins::hash::bytes(&newer)
     );
 }
+
+#[test]
+fn sync_refetches_the_locked_release_not_the_latest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home, server, name) = tarball_plugin(tmp.path());
+    let old = targz(&[("worker", b"#!/bin/sh\necho old\n")]);
+    server.release("v1.2.0", &[(&name, &old, None)]);
+    // No tag requested: the latest release is used and pinned.
+    let (code, stdout, stderr) = tool(
+        &mirror,
+        &server,
+        &home,
+        &["install", "gh:acme/tool", "--yes"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(locked(&home, "dev.example.tool", "release_tag"), "v1.2.0");
+
+    server.release(
+        "v1.3.0",
+        &[(&name, &targz(&[("worker", b"#!/bin/sh\necho new\n")]), None)],
+    );
+    std::fs::remove_dir_all(home.join("plugins/dev.example.tool")).unwrap();
+    let (code, stdout, stderr) = tool(&mirror, &server, &home, &["sync", "--yes"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let out = std::process::Command::new(home.join("plugins/dev.example.tool/worker"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "old");
+}
