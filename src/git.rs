@@ -89,15 +89,20 @@ fn list_refs(remote: &git2::Remote<'_>) -> Result<Refs, GitError> {
     Ok((refs, default))
 }
 
-/// The refs a remote advertises (annotated tags peeled), without fetching objects.
-pub fn ls_remote(url: &str) -> Result<Vec<(String, String)>, GitError> {
-    let mut remote = git2::Remote::create_detached(url)?;
+/// Open the fetch connection, naming the URL when the remote cannot be reached.
+fn connect(remote: &mut git2::Remote<'_>, url: &str) -> Result<(), GitError> {
     remote
         .connect(Direction::Fetch)
         .map_err(|source| GitError::Remote {
             url: url.to_owned(),
             source,
-        })?;
+        })
+}
+
+/// The refs a remote advertises (annotated tags peeled), without fetching objects.
+pub fn ls_remote(url: &str) -> Result<Vec<(String, String)>, GitError> {
+    let mut remote = git2::Remote::create_detached(url)?;
+    connect(&mut remote, url)?;
     let (refs, _) = list_refs(&remote)?;
     let _ = remote.disconnect();
     Ok(refs
@@ -257,12 +262,7 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
     let repo = Repository::init(dest)?;
     // One connection lists the refs and then downloads what was chosen.
     let mut remote = repo.remote_anonymous(url)?;
-    remote
-        .connect(Direction::Fetch)
-        .map_err(|source| GitError::Remote {
-            url: url.to_owned(),
-            source,
-        })?;
+    connect(&mut remote, url)?;
     let (refs, default) = list_refs(&remote)?;
     let choice = choose(url, &refs, default, reference)?;
     let mut opts = FetchOptions::new();
