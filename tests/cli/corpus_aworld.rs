@@ -8,7 +8,7 @@ use plugins::manifest::HostClass;
 use plugins::manifest::aworld::{self, Options};
 use plugins::validate::{ValidateOptions, validate_root};
 
-use crate::support::corpus_dir;
+use crate::support::{corpus_dir, verdict_failure};
 
 struct Entry {
     name: String,
@@ -112,16 +112,8 @@ fn every_corpus_entry_matches_the_upstream_verdict() {
         };
         let report = validate_root(&root, &opts);
         let got = &report.outcome;
-        let class_ok = if entry.valid {
-            got.class == HostClass::Valid
-        } else {
-            got.class == HostClass::Invalid
-        };
-        if !class_ok || report.is_valid() != entry.valid {
-            failures.push(format!(
-                "{}: expected valid={}, got {:?} {:#?}",
-                entry.name, entry.valid, got.class, got.diagnostics
-            ));
+        if let Some(failure) = verdict_failure(&entry.name, entry.valid, &report) {
+            failures.push(failure);
             continue;
         }
         if let Some(m) = &entry.message {

@@ -4,11 +4,10 @@
 use std::path::{Path, PathBuf};
 
 use plugins::diagnostic::{Code, Severity};
-use plugins::manifest::HostClass;
 use plugins::manifest::protoagent::Options;
 use plugins::validate::{ValidateOptions, validate_root};
 
-use crate::support::corpus_dir;
+use crate::support::{corpus_dir, verdict_failure};
 
 struct Entry {
     name: String,
@@ -152,16 +151,8 @@ fn every_corpus_plugin_matches_the_upstream_verdict() {
         let root = recreate(entry, tmp.path());
         let report = validate_root(&root, &opts(None));
         let got = &report.outcome;
-        let class_ok = if entry.valid {
-            got.class == HostClass::Valid
-        } else {
-            got.class == HostClass::Invalid
-        };
-        if !class_ok || report.is_valid() != entry.valid {
-            failures.push(format!(
-                "{}: expected valid={}, got {:?}: {:#?}",
-                entry.name, entry.valid, got.class, got.diagnostics
-            ));
+        if let Some(failure) = verdict_failure(&entry.name, entry.valid, &report) {
+            failures.push(failure);
             continue;
         }
         if let Some(m) = &entry.message

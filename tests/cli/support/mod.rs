@@ -62,3 +62,24 @@ pub(crate) fn clean_aoe_root() -> tempfile::TempDir {
     std::fs::write(dir.path().join("bin/worker"), "#!/bin/sh\n").unwrap();
     dir
 }
+
+/// Whether a corpus entry got its upstream verdict: the host class and `is_valid` both
+/// agree with `valid`; otherwise a line for the failure list.
+pub(crate) fn verdict_failure(
+    name: &str,
+    valid: bool,
+    report: &plugins::validate::PluginReport,
+) -> Option<String> {
+    let got = &report.outcome;
+    let class = if valid {
+        plugins::manifest::HostClass::Valid
+    } else {
+        plugins::manifest::HostClass::Invalid
+    };
+    (got.class != class || report.is_valid() != valid).then(|| {
+        format!(
+            "{name}: expected valid={valid}, got {:?}: {:#?}",
+            got.class, got.diagnostics
+        )
+    })
+}
