@@ -17,26 +17,6 @@ fn validate_json(root: &Path, extra: &[&str]) -> (i32, Value) {
     (code, doc["plugins"][0].clone())
 }
 
-/// The diagnostics of a plugin as (code, message, labelled text) triples.
-fn diags(plugin: &Value, text: &str) -> Vec<(String, String, String)> {
-    plugin["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            let label = d["labels"].get(0).map_or(String::new(), |l| {
-                text[l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize]
-                    .to_owned()
-            });
-            (
-                d["code"].as_str().unwrap().to_owned(),
-                d["message"].as_str().unwrap().to_owned(),
-                label,
-            )
-        })
-        .collect()
-}
-
 fn find<'a>(ds: &'a [(String, String, String)], code: &str) -> &'a (String, String, String) {
     ds.iter()
         .find(|d| d.0 == code)

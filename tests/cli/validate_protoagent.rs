@@ -29,26 +29,6 @@ fn validate(root: &Path, extra: &[&str]) -> (i32, Value) {
     (code, doc["plugins"][0].clone())
 }
 
-/// (code, message, labelled text) of each diagnostic.
-fn diags(p: &Value, text: &str) -> Vec<(String, String, String)> {
-    p["diagnostics"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| {
-            let label = d["labels"].get(0).map_or(String::new(), |l| {
-                text[l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize]
-                    .to_owned()
-            });
-            (
-                d["code"].as_str().unwrap().to_owned(),
-                d["message"].as_str().unwrap().to_owned(),
-                label,
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn load_manifest_refusals() {
     for (yaml, code, message) in [

@@ -83,3 +83,23 @@ pub(crate) fn verdict_failure(
         )
     })
 }
+
+/// The diagnostics of a `--format json` plugin as (code, message, labelled text) triples.
+pub(crate) fn diags(plugin: &serde_json::Value, text: &str) -> Vec<(String, String, String)> {
+    plugin["diagnostics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            let label = d["labels"].get(0).map_or(String::new(), |l| {
+                text[l["start"].as_u64().unwrap() as usize..l["end"].as_u64().unwrap() as usize]
+                    .to_owned()
+            });
+            (
+                d["code"].as_str().unwrap().to_owned(),
+                d["message"].as_str().unwrap().to_owned(),
+                label,
+            )
+        })
+        .collect()
+}
