@@ -9,18 +9,14 @@ shallow) and over file:// (where libgit2's local transport cannot fetch shallow,
 `plugins` fetches the full history). `plugins install` also validates, hashes the tree,
 swaps the plugin into place and writes the lock. Medians of 7 runs.
 """
-import os
 import random
 import shutil
-import socket
-import statistics
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ENV = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+from common import ENV, build_release, git_daemon, median_time
+
 MANIFEST = 'id = "dev.example.bench"\nname = "Bench"\nversion = "1.0.0"\napi_version = 6\n\n[[commands]]\nid = "hello"\n'
 
 
@@ -47,35 +43,13 @@ def make_repo(path: Path) -> None:
     subprocess.run(["git", "fast-import", "--quiet"], input=b"".join(stream), cwd=path, check=True, env=ENV)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def median_time(fn, runs=7):
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
-
-
 def main():
-    subprocess.run(["cargo", "build", "--release", "--locked", "-q"], cwd=ROOT, check=True)
-    binary = str(ROOT / "target" / "release" / "plugins")
+    binary = build_release()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         base = tmp / "served"
         make_repo(base / "repo.git")
-        port = free_port()
-        exec_path = subprocess.run(["git", "--exec-path"], capture_output=True, text=True, check=True).stdout.strip()
-        daemon = subprocess.Popen(
-            [os.path.join(exec_path, "git-daemon"), "--reuseaddr", "--export-all", "--listen=127.0.0.1",
-             f"--port={port}", f"--base-path={base}", str(base)],
-            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        daemon, port = git_daemon(base)
         try:
             rows = []
             for label, url in [("git:// (git-daemon, shallow for both)", f"git://127.0.0.1:{port}/repo.git"),

@@ -8,17 +8,12 @@ and installed into one home. Then, in one run: `plugins outdated` (default 8 job
 `for url in ...; do git ls-remote "$url"; done`, which is what a script without `plugins`
 does. Medians of 7 runs.
 """
-import os
-import shutil
-import socket
-import statistics
 import subprocess
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-ENV = dict(os.environ, GIT_CONFIG_GLOBAL="/dev/null", GIT_CONFIG_NOSYSTEM="1")
+from common import ENV, build_release, git_daemon, median_time
+
 N = 50
 
 
@@ -32,35 +27,14 @@ def make_repo(path: Path, i: int) -> None:
     subprocess.run(["git", "fast-import", "--quiet"], input=b"".join(stream), cwd=path, check=True, env=ENV)
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def median_time(fn, runs=7):
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
-
-
 def main():
-    subprocess.run(["cargo", "build", "--release", "--locked", "-q"], cwd=ROOT, check=True)
-    binary = str(ROOT / "target" / "release" / "plugins")
+    binary = build_release()
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         served, home = tmp / "served", tmp / "home"
         for i in range(N):
             make_repo(served / f"p{i}.git", i)
-        port = free_port()
-        exec_path = subprocess.run(["git", "--exec-path"], capture_output=True, text=True, check=True).stdout.strip()
-        daemon = subprocess.Popen([os.path.join(exec_path, "git-daemon"), "--reuseaddr", "--export-all",
-                                   "--listen=127.0.0.1", f"--port={port}", f"--base-path={served}", str(served)],
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(0.5)
+        daemon, port = git_daemon(served)
         try:
             urls = [f"git://127.0.0.1:{port}/p{i}.git" for i in range(N)]
             for url in urls:

@@ -14,14 +14,13 @@ Each figure is the median of several runs.
 """
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from common import ROOT, build_release, median_time
+
 CORPUS = Path(os.environ.get("PLUGINS_CORPUS_DIR", ROOT.parent / "shared" / "corpus"))
 COPIES = 25
 PIN = ["taskset", "-c", "0"] if shutil.which("taskset") else []
@@ -34,23 +33,13 @@ DIALECTS = {
 PARSE_LOOP = "\nimport sys\nfor p in sys.argv[1:]:\n    try:\n        parse(p)\n    except Exception:\n        pass\n"
 
 
-def median_time(fn, runs):
-    samples = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        fn()
-        samples.append(time.perf_counter() - start)
-    return statistics.median(samples)
-
-
 def validate_all(binary, path):
     subprocess.run(PIN + [binary, "validate", "-r", "--format", "json", "--path", str(path)],
                    stdout=subprocess.DEVNULL, check=False)
 
 
 def main():
-    subprocess.run(["cargo", "build", "--release", "--locked", "-q"], cwd=ROOT, check=True)
-    binary = str(ROOT / "target" / "release" / "plugins")
+    binary = build_release()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
