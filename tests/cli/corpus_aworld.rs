@@ -8,7 +8,7 @@ use plugins::manifest::HostClass;
 use plugins::manifest::aworld::{self, Options};
 use plugins::validate::{ValidateOptions, validate_root};
 
-use crate::support::{corpus_dir, verdict_failure};
+use crate::support::{corpus_dir, touch_missing, verdict_failure};
 
 struct Entry {
     name: String,
@@ -81,13 +81,7 @@ fn copy_tree(from: &Path, to: &Path) {
 fn recreate(entry: &Entry, tmp: &Path) -> PathBuf {
     let root = tmp.join(&entry.name);
     copy_tree(&corpus_dir().join("aworld").join(&entry.name), &root);
-    for f in &entry.files {
-        let path = root.join(f);
-        if !path.exists() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, "").unwrap();
-        }
-    }
+    touch_missing(&root, &entry.files);
     root
 }
 

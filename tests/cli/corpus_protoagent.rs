@@ -7,7 +7,7 @@ use plugins::diagnostic::{Code, Severity};
 use plugins::manifest::protoagent::Options;
 use plugins::validate::{ValidateOptions, validate_root};
 
-use crate::support::{corpus_dir, verdict_failure};
+use crate::support::{corpus_dir, touch_missing, verdict_failure};
 
 struct Entry {
     name: String,
@@ -113,13 +113,7 @@ fn recreate(entry: &Entry, tmp: &Path) -> PathBuf {
     for d in &entry.dirs {
         std::fs::create_dir_all(root.join(d)).unwrap();
     }
-    for f in &entry.files {
-        let path = root.join(f);
-        if !path.exists() {
-            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-            std::fs::write(&path, "").unwrap();
-        }
-    }
+    touch_missing(&root, &entry.files);
     root
 }
 

@@ -103,3 +103,15 @@ pub(crate) fn diags(plugin: &serde_json::Value, text: &str) -> Vec<(String, Stri
         })
         .collect()
 }
+
+/// Create each listed file under `root` as an empty file, unless it exists
+/// (corpus entries record file names whose contents do not matter).
+pub(crate) fn touch_missing(root: &Path, files: &[String]) {
+    for f in files {
+        let path = root.join(f);
+        if !path.exists() {
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(&path, "").unwrap();
+        }
+    }
+}
