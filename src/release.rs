@@ -126,10 +126,6 @@ fn client() -> Result<reqwest::blocking::Client, ReleaseError> {
         .map_err(|e| ReleaseError::Http(e.to_string()))
 }
 
-fn sha256_hex(data: &[u8]) -> String {
-    crate::hash::bytes(data)
-}
-
 /// Download and place the release asset into `plugin_dir` (the staged tree).
 /// `progress(done, total)` is called as bytes arrive.
 pub fn install(
@@ -221,7 +217,7 @@ pub fn install(
             detail: format!("got {} of {total} bytes", bytes.len()),
         });
     }
-    let sha256 = sha256_hex(&bytes);
+    let sha256 = crate::hash::bytes(&bytes);
     if let Some(digest) = asset["digest"].as_str()
         && digest != sha256
     {
@@ -321,7 +317,7 @@ fn unpack(bytes: &[u8], dir: &Path, asset: &str) -> Result<(), ReleaseError> {
 pub fn kept_hash(plugin_dir: &Path, asset: &str) -> Option<String> {
     std::fs::read(plugin_dir.join(KEEP_DIR).join(asset))
         .ok()
-        .map(|data| sha256_hex(&data))
+        .map(|data| crate::hash::bytes(&data))
 }
 
 #[cfg(test)]
