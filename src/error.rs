@@ -17,6 +17,11 @@ pub enum Error {
     NotInstalled { id: String, home: PathBuf },
     #[error("{0}")]
     InvalidArgument(String),
+    #[error("plugin id {id:?} cannot name a plugin directory: {why}")]
+    UnsafeName {
+        id: String,
+        why: crate::name::NameError,
+    },
     /// A refusal with its own code and a suggestion.
     #[error("{message}")]
     Refused {
@@ -40,12 +45,21 @@ impl Error {
         }
     }
 
+    /// A plugin id from the command line, checked before it becomes a path.
+    pub fn plugin_name(id: &str) -> Result<crate::name::Name> {
+        crate::name::Name::new(id).map_err(|why| Error::UnsafeName {
+            id: id.to_owned(),
+            why,
+        })
+    }
+
     pub fn code(&self) -> Code {
         match self {
             Error::PathNotFound(_) => Code::UsagePathNotFound,
             Error::NoPlugins(_) => Code::UsageNoPlugins,
             Error::NotInstalled { .. } => Code::UsageNotInstalled,
             Error::InvalidArgument(_) => Code::UsageInvalidArgument,
+            Error::UnsafeName { .. } => Code::InstallUnsafeName,
             Error::Refused { code, .. } => *code,
             Error::Io { .. } => Code::Io,
         }
@@ -60,6 +74,9 @@ impl Error {
                 "pass `--home DIR` or set PLUGINS_HOME to the directory that holds `plugins/<id>/`".into(),
             ),
             Error::Refused { help, .. } => help.clone(),
+            Error::UnsafeName { .. } => {
+                Some("`plugins list` shows the ids of installed plugins".into())
+            }
             _ => None,
         }
     }
@@ -78,9 +95,9 @@ impl miette::Diagnostic for Error {
 impl From<crate::lock::LockError> for Error {
     fn from(e: crate::lock::LockError) -> Self {
         Error::Refused {
-            code: Code::LockError,
+            code: e.code(),
             message: e.to_string(),
-            help: None,
+            help: e.help(),
         }
     }
 }

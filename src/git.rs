@@ -1,5 +1,6 @@
-//! The only git2 user: resolve a ref on a remote and check out that commit's
-//! tree into a directory (no `.git` kept, no submodules).
+//! The only git2 user: resolve a ref on a remote and write that commit's tree
+//! into a directory (no `.git`, no submodules) from the object database, with
+//! every name checked; a local source repository is only ever read.
 //!
 //! Branches and tags are fetched shallow (depth 1) over network transports;
 //! libgit2's local transport refuses shallow fetches, so `file://` and paths
@@ -52,6 +53,8 @@ pub enum GitError {
     },
     #[error("cannot reach {url}: {source}")]
     Remote { url: String, source: git2::Error },
+    #[error("the commit's tree has an entry no host can install: {0:?}")]
+    UnsafeEntry(String),
     #[error("git: {0}")]
     Other(#[from] git2::Error),
 }
@@ -220,7 +223,9 @@ fn commit_of<'r>(
 
 /// A local repository needs no fetch: resolve the ref in it and write the
 /// commit's tree straight into `dest` (libgit2's local transport cannot fetch
-/// shallow, so a fetch would copy the whole history).
+/// shallow, so a fetch would copy the whole history). The repository is only
+/// read: its index, working tree and locks are never touched, so read-only and
+/// concurrently used repositories work.
 fn local_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched, GitError> {
     let repo = Repository::open(local_path(url)).map_err(|source| GitError::Remote {
         url: url.to_owned(),
@@ -239,11 +244,7 @@ fn local_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched
         .and_then(|h| h.symbolic_target().ok().flatten().map(str::to_owned));
     let choice = choose(url, &refs, head, reference)?;
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
-    std::fs::create_dir_all(dest)
-        .map_err(|e| git2::Error::from_str(&format!("cannot create {}: {e}", dest.display())))?;
-    let mut checkout = git2::build::CheckoutBuilder::new();
-    checkout.force().target_dir(dest);
-    repo.checkout_tree(commit.as_object(), Some(&mut checkout))?;
+    write_tree(&repo, &commit.tree()?, dest, 0)?;
     Ok(Fetched {
         commit: commit.id().to_string(),
         kind: choice.kind,
@@ -251,15 +252,108 @@ fn local_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched
     })
 }
 
-/// Resolve `reference` on `url` and check out its commit into `dest` (created).
-/// A `.git` directory may be left in `dest`; callers remove it.
+/// The deepest tree nesting written out.
+const MAX_TREE_DEPTH: usize = 64;
+
+/// Whether a tree entry name may be written: one component, not `.`/`..`, no
+/// `\` (git refuses it on Windows, and hosts that convert it to `/` would read
+/// elsewhere), no NUL, not `.git` in any case.
+fn entry_name_ok(name: &[u8]) -> bool {
+    !name.is_empty()
+        && name != b"."
+        && name != b".."
+        && !name.contains(&b'/')
+        && !name.contains(&b'\\')
+        && !name.contains(&0)
+        && !name.eq_ignore_ascii_case(b".git")
+}
+
+fn unsafe_entry(name: &[u8]) -> GitError {
+    GitError::UnsafeEntry(String::from_utf8_lossy(name).into_owned())
+}
+
+/// Write a commit's tree into `dest` (created) from the object database, as
+/// `git checkout` would lay it out: files with their executable bit, symlinks
+/// as symlinks, submodules as empty directories. No index or work tree of any
+/// repository is involved, and every name is checked before it becomes a path.
+fn write_tree(
+    repo: &Repository,
+    tree: &git2::Tree<'_>,
+    dest: &Path,
+    depth: usize,
+) -> Result<(), GitError> {
+    use std::io::Write;
+    if depth > MAX_TREE_DEPTH {
+        return Err(GitError::UnsafeEntry(format!(
+            "{} (nested too deep)",
+            dest.display()
+        )));
+    }
+    let fail = |e: std::io::Error, path: &Path| {
+        git2::Error::from_str(&format!("cannot write {}: {e}", path.display()))
+    };
+    std::fs::create_dir_all(dest).map_err(|e| fail(e, dest))?;
+    for entry in tree {
+        let name = entry.name_bytes();
+        if !entry_name_ok(name) {
+            return Err(unsafe_entry(name));
+        }
+        #[cfg(unix)]
+        let path = dest.join(<std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(name));
+        #[cfg(not(unix))]
+        let path = dest.join(String::from_utf8_lossy(name).as_ref());
+        match entry.filemode() {
+            0o040000 => {
+                let sub = repo.find_tree(entry.id())?;
+                write_tree(repo, &sub, &path, depth + 1)?;
+            }
+            0o160000 => std::fs::create_dir(&path).map_err(|e| fail(e, &path))?,
+            mode @ (0o100644 | 0o100755 | 0o100664) => {
+                let blob = repo.find_blob(entry.id())?;
+                let mut file = std::fs::File::create_new(&path).map_err(|e| fail(e, &path))?;
+                file.write_all(blob.content()).map_err(|e| fail(e, &path))?;
+                #[cfg(unix)]
+                if mode == 0o100755 {
+                    use std::os::unix::fs::PermissionsExt;
+                    file.set_permissions(std::fs::Permissions::from_mode(0o755))
+                        .map_err(|e| fail(e, &path))?;
+                }
+                #[cfg(not(unix))]
+                let _ = mode;
+            }
+            0o120000 => {
+                let blob = repo.find_blob(entry.id())?;
+                #[cfg(unix)]
+                std::os::unix::fs::symlink(
+                    <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(blob.content()),
+                    &path,
+                )
+                .map_err(|e| fail(e, &path))?;
+            }
+            _ => return Err(unsafe_entry(name)),
+        }
+    }
+    Ok(())
+}
+
+/// Resolve `reference` on `url` and write its commit's tree into `dest`
+/// (created). The objects are fetched into a scratch repository beside `dest`,
+/// which is removed afterwards.
 pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched, GitError> {
     if is_local(url) {
         return local_tree(url, reference, dest);
     }
-    std::fs::create_dir_all(dest)
-        .map_err(|e| git2::Error::from_str(&format!("cannot create {}: {e}", dest.display())))?;
-    let repo = Repository::init(dest)?;
+    let parent = dest.parent().unwrap_or(Path::new("."));
+    let scratch = tempfile::Builder::new()
+        .prefix(".git-")
+        .tempdir_in(parent)
+        .map_err(|e| {
+            git2::Error::from_str(&format!(
+                "cannot create a scratch repository in {}: {e}",
+                parent.display()
+            ))
+        })?;
+    let repo = Repository::init_bare(scratch.path())?;
     // One connection lists the refs and then downloads what was chosen.
     let mut remote = repo.remote_anonymous(url)?;
     connect(&mut remote, url)?;
@@ -286,13 +380,39 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
         })?;
     let _ = remote.disconnect();
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
-    let mut checkout = git2::build::CheckoutBuilder::new();
-    checkout.force();
-    repo.checkout_tree(commit.as_object(), Some(&mut checkout))?;
-    repo.set_head_detached(commit.id())?;
+    write_tree(&repo, &commit.tree()?, dest, 0)?;
     Ok(Fetched {
         commit: commit.id().to_string(),
         kind: choice.kind,
         refname: choice.refname,
     })
+}
+
+/// Git's ignore rules for a local directory inside a work tree, read-only.
+pub struct Ignored {
+    repo: Repository,
+    /// The directory, relative to the work tree.
+    prefix: std::path::PathBuf,
+}
+
+impl Ignored {
+    /// The rules for `dir`, when it is inside a git work tree.
+    pub fn for_dir(dir: &Path) -> Option<Ignored> {
+        let repo = Repository::discover(dir).ok()?;
+        let workdir = repo.workdir()?.canonicalize().ok()?;
+        let prefix = dir
+            .canonicalize()
+            .ok()?
+            .strip_prefix(&workdir)
+            .ok()?
+            .to_path_buf();
+        Some(Ignored { repo, prefix })
+    }
+
+    /// Whether git ignores `rel` (relative to the directory).
+    pub fn is_ignored(&self, rel: &Path) -> bool {
+        self.repo
+            .is_path_ignored(self.prefix.join(rel))
+            .unwrap_or(false)
+    }
 }

@@ -1,6 +1,7 @@
 //! Content hashes hosts pin to (spec `aoe.md` §17): the raw manifest bytes, and
 //! a whole plugin tree.
 
+use std::io::Read;
 use std::path::Path;
 
 use sha2::{Digest, Sha256};
@@ -19,6 +20,27 @@ pub fn bytes(data: &[u8]) -> String {
     hex(&Sha256::digest(data))
 }
 
+/// Feeds what is written to a hasher, so files stream through `io::copy`.
+struct Writer<'a>(&'a mut Sha256);
+
+impl std::io::Write for Writer<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// `sha256:<hex>` of everything a reader yields, streamed.
+pub fn reader(mut r: impl Read) -> std::io::Result<String> {
+    let mut h = Sha256::new();
+    std::io::copy(&mut r, &mut Writer(&mut h))?;
+    Ok(hex(&h.finalize()))
+}
+
 /// Why a tree cannot be hashed.
 #[derive(Debug, thiserror::Error)]
 pub enum TreeError {
@@ -26,6 +48,8 @@ pub enum TreeError {
     Symlink(String),
     #[error("plugin tree contains a path that is not UTF-8: {0}")]
     NotUtf8(String),
+    #[error(transparent)]
+    Walk(#[from] crate::tree::WalkError),
     #[error("cannot read {path}: {source}")]
     Io {
         path: String,
@@ -35,55 +59,49 @@ pub enum TreeError {
 
 /// aoe's tree hash: `aoe-plugin-tree-hash-v1\0`, then per regular file sorted by
 /// `/`-separated path, `file\0<path>\0<u64 le len><bytes>`. `.git` is skipped at
-/// every level and `.aoe-build` at the root; a symlink is an error.
+/// every level and `.aoe-build` at the root; a symlink is an error. Each file is
+/// read from where the walk found it and streamed, so memory does not grow with
+/// file sizes; names with `\` (which aoe would convert) are refused by the walk.
 pub fn tree(root: &Path) -> Result<String, TreeError> {
+    let entries = crate::tree::walk(root, &|rel, depth| {
+        rel.file_name().is_some_and(|n| n == ".git")
+            || (depth == 0 && rel == Path::new(".aoe-build"))
+    })?;
     let mut files = Vec::new();
-    collect(root, root, &mut files)?;
+    for e in entries {
+        match e.kind {
+            crate::tree::Kind::Symlink => return Err(TreeError::Symlink(e.display())),
+            crate::tree::Kind::Dir => {}
+            crate::tree::Kind::File => {
+                let rel = e.rel_str().ok_or_else(|| TreeError::NotUtf8(e.display()))?;
+                files.push((rel, e.path));
+            }
+        }
+    }
+    // Byte-wise order of the `/`-separated path (the walk sorts by components).
     files.sort();
     let mut h = Sha256::new();
     h.update(b"aoe-plugin-tree-hash-v1\0");
-    for rel in files {
-        let path = root.join(&rel);
-        let data = std::fs::read(&path).map_err(|source| TreeError::Io {
+    for (rel, path) in files {
+        let io = |source| TreeError::Io {
             path: rel.clone(),
             source,
-        })?;
+        };
+        let mut file = crate::tree::open_file(&path).map_err(io)?;
+        let len = file.metadata().map_err(io)?.len();
         h.update(b"file\0");
         h.update(rel.as_bytes());
         h.update(b"\0");
-        h.update((data.len() as u64).to_le_bytes());
-        h.update(&data);
+        h.update(len.to_le_bytes());
+        let copied = std::io::copy(&mut (&mut file).take(len), &mut Writer(&mut h)).map_err(io)?;
+        if copied != len {
+            return Err(io(std::io::Error::new(
+                std::io::ErrorKind::UnexpectedEof,
+                "the file changed while it was hashed",
+            )));
+        }
     }
     Ok(hex(&h.finalize()))
-}
-
-fn collect(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), TreeError> {
-    let io = |path: &Path, source| TreeError::Io {
-        path: path.display().to_string(),
-        source,
-    };
-    for entry in std::fs::read_dir(dir).map_err(|e| io(dir, e))? {
-        let entry = entry.map_err(|e| io(dir, e))?;
-        let name = entry.file_name();
-        if name == ".git" || (dir == root && name == ".aoe-build") {
-            continue;
-        }
-        let path = entry.path();
-        let rel = path.strip_prefix(root).unwrap_or(&path);
-        let rel = rel
-            .to_str()
-            .ok_or_else(|| TreeError::NotUtf8(rel.to_string_lossy().into_owned()))?
-            .replace('\\', "/");
-        let ft = entry.file_type().map_err(|e| io(&path, e))?;
-        if ft.is_symlink() {
-            return Err(TreeError::Symlink(rel));
-        } else if ft.is_dir() {
-            collect(root, &path, out)?;
-        } else if ft.is_file() {
-            out.push(rel);
-        }
-    }
-    Ok(())
 }
 
 #[cfg(test)]

@@ -10,9 +10,10 @@ use crate::git::{self, RefKind};
 use crate::lock::{Entry, Lock};
 use crate::manifest::aoe::raw::{self, Runtime};
 use crate::manifest::{Dialect, aoe};
+use crate::name::Name;
 use crate::source::Source;
 use crate::steps::{self, Step};
-use crate::store::{self, Home};
+use crate::store::Home;
 use crate::validate::{PluginReport, ValidateOptions, validate_root};
 
 /// aoe install-time refusals that `validate` reports as warnings.
@@ -104,6 +105,8 @@ pub enum Event {
     Fetching(String),
     Fetched {
         commit: Option<String>,
+        /// Local sources: entries left out because git ignores them.
+        ignored: usize,
     },
     WaitingForLock(PathBuf),
     Building {
@@ -124,6 +127,8 @@ pub struct Installed {
     pub id: String,
     pub dialect: Dialect,
     pub home: Home,
+    /// Where the plugin is installed.
+    pub dir: PathBuf,
     pub entry: Entry,
     /// Already installed at this commit: nothing changed.
     pub up_to_date: bool,
@@ -149,6 +154,8 @@ pub enum InstallError {
     Release(#[from] crate::release::ReleaseError),
     #[error(transparent)]
     Lock(#[from] crate::lock::LockError),
+    #[error("the plugin tree cannot be installed: {0}")]
+    Tree(#[from] crate::tree::WalkError),
     #[error("{context}: {source}")]
     Io {
         context: String,
@@ -166,6 +173,17 @@ fn refused(
         message: message.into(),
         help: help.into(),
     }
+}
+
+/// A manifest's plugin id as a directory name, or the refusal.
+fn plugin_name(id: &str) -> Result<Name, InstallError> {
+    Name::new(id).map_err(|why| {
+        refused(
+            Code::InstallUnsafeName,
+            format!("plugin id {id:?} cannot name a plugin directory: {why}"),
+            "ids and names become directory names: use letters, digits, `-`, `_` and `.` (not first)".to_owned(),
+        )
+    })
 }
 
 fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> InstallError {
@@ -188,12 +206,9 @@ fn fetch(
                 .and_then(|p| p.commit.clone())
                 .or_else(|| reference.clone());
             let fetched = git::fetch_tree(url, want.as_deref(), dest)?;
-            if dest.join(".git").exists() {
-                std::fs::remove_dir_all(dest.join(".git"))
-                    .map_err(io("cannot remove the checkout's .git"))?;
-            }
             on_event(Event::Fetched {
                 commit: Some(fetched.commit.clone()),
+                ignored: 0,
             });
             let (kind, requested) = match &opts.pin {
                 Some(p) => (p.ref_kind, p.requested_ref.clone()),
@@ -203,44 +218,47 @@ fn fetch(
         }
         Source::Local { path } => {
             on_event(Event::Fetching(path.display().to_string()));
-            store::copy_tree(path, dest).map_err(io(format!("cannot copy {}", path.display())))?;
-            on_event(Event::Fetched { commit: None });
+            // The source is checked where it is before anything is copied.
+            let report = validate_root(path, &opts.validate);
+            if !report.is_valid() {
+                return Err(InstallError::Invalid(Box::new(report)));
+            }
+            // Inside a git work tree, what git ignores (build output) is left out.
+            let rules = git::Ignored::for_dir(path);
+            let ignored = std::cell::Cell::new(0);
+            let skip = |rel: &Path, _: usize| {
+                if rel.file_name().is_some_and(|n| n == ".git") {
+                    return true;
+                }
+                let out = rules.as_ref().is_some_and(|r| r.is_ignored(rel));
+                ignored.set(ignored.get() + usize::from(out));
+                out
+            };
+            crate::tree::copy(path, dest, &skip)?;
+            on_event(Event::Fetched {
+                commit: None,
+                ignored: ignored.get(),
+            });
             Ok((None, None, String::new()))
         }
     }
 }
 
 /// Symlinks anywhere in the tree that resolve outside it.
-fn escaping_symlinks(root: &Path) -> Vec<String> {
-    fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
-        let Ok(rd) = std::fs::read_dir(dir) else {
-            return;
-        };
-        for e in rd.filter_map(Result::ok) {
-            let path = e.path();
-            let Ok(ft) = e.file_type() else { continue };
-            if ft.is_symlink() {
-                let inside = match (root.canonicalize(), path.canonicalize()) {
-                    (Ok(r), Ok(p)) => p.starts_with(r),
-                    _ => false,
-                };
-                if !inside {
-                    out.push(
-                        path.strip_prefix(root)
-                            .unwrap_or(&path)
-                            .display()
-                            .to_string(),
-                    );
-                }
-            } else if ft.is_dir() {
-                walk(root, &path, out);
-            }
-        }
-    }
-    let mut out = Vec::new();
-    walk(root, root, &mut out);
-    out.sort();
-    out
+fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree::WalkError> {
+    let real_root = root.canonicalize().ok();
+    Ok(crate::tree::walk(root, &|_, _| false)?
+        .into_iter()
+        .filter(|e| e.kind == crate::tree::Kind::Symlink)
+        .filter(|e| {
+            let inside = match (&real_root, e.path.canonicalize()) {
+                (Some(r), Ok(p)) => p.starts_with(r),
+                _ => false,
+            };
+            !inside
+        })
+        .map(|e| e.display())
+        .collect())
 }
 
 /// The consent request and build steps for a validated tree.
@@ -313,21 +331,17 @@ fn describe(
             }
         }
         Dialect::Aworld => {
-            req.runs_code = walkdir_has_py(tree);
+            req.runs_code = has_python(tree);
         }
     }
     (req, build, entrypoint)
 }
 
-fn walkdir_has_py(dir: &Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|rd| {
-        rd.filter_map(Result::ok).any(|e| {
-            let p = e.path();
-            if e.file_type().is_ok_and(|t| t.is_dir()) {
-                walkdir_has_py(&p)
-            } else {
-                p.extension().is_some_and(|x| x == "py")
-            }
+/// Whether a tree holds Python code (AWorld runs it inside the host).
+fn has_python(dir: &Path) -> bool {
+    crate::tree::walk(dir, &|_, _| false).is_ok_and(|entries| {
+        entries.iter().any(|e| {
+            e.kind == crate::tree::Kind::File && e.rel.extension().is_some_and(|x| x == "py")
         })
     })
 }
@@ -364,7 +378,7 @@ pub fn install(
     if !report.is_valid() || install_refusal {
         return Err(InstallError::Invalid(Box::new(report)));
     }
-    let escaping = escaping_symlinks(&tree);
+    let escaping = escaping_symlinks(&tree)?;
     if !escaping.is_empty() {
         return Err(refused(
             Code::InstallSymlink,
@@ -381,6 +395,7 @@ pub fn install(
         .id
         .clone()
         .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
+    let name = plugin_name(&id)?;
     let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
     if let Some(expected) = expected
         && *expected != id
@@ -404,13 +419,15 @@ pub fn install(
             )
         })?,
     };
-    let tree_hash = crate::hash::tree(&tree)
-        .or_else(|e| match dialect {
-            // Only aoe hashes refuse symlinks; the Python hosts copy through them.
-            Dialect::Aoe => Err(e),
-            _ => Ok(String::new()),
-        })
-        .map_err(|e| refused(Code::InstallSymlink, e.to_string(), None))?;
+    let tree_hash = match crate::hash::tree(&tree) {
+        Ok(h) => h,
+        Err(crate::hash::TreeError::Walk(w)) => return Err(w.into()),
+        // Only aoe hashes refuse symlinks; the Python hosts copy through them.
+        Err(e) if dialect == Dialect::Aoe => {
+            return Err(refused(Code::InstallSymlink, e.to_string(), None));
+        }
+        Err(_) => String::new(),
+    };
     let manifest_hash = report.manifest_hash.clone().unwrap_or_default();
     let entry = Entry {
         id: id.clone(),
@@ -442,7 +459,7 @@ pub fn install(
     }
     let mut lock = Lock::load(&home.lockfile(), dialect)?;
     let prior = lock.get(&id);
-    let target = home.plugin_dir(&id);
+    let target = home.plugin_dir(&name);
     match &prior {
         Some(p) if p.source != entry.source && !opts.force && opts.pin.is_none() => {
             return Err(refused(
@@ -473,6 +490,7 @@ pub fn install(
             return Ok(Installed {
                 id,
                 dialect,
+                dir: target,
                 home,
                 entry: kept,
                 up_to_date: true,
@@ -547,23 +565,27 @@ pub fn install(
             let _ = std::fs::rename(&backup, target);
         }
     };
-    if let Err(e) = store::move_dir(&tree, &target) {
+    if let Err(e) = crate::tree::move_dir(&tree, &target) {
         restore(&target);
-        return Err(io(format!(
-            "cannot move the plugin into {}",
-            target.display()
-        ))(e));
+        return Err(e.into());
     }
     let built = if opts.deps
         && dialect == Dialect::Protoagent
         && !(request.pip.is_empty() && request.optional_pip.is_empty())
     {
-        install_deps(&request, &target, &id, &home, opts.build_timeout, on_event)
+        install_deps(
+            &request,
+            &target,
+            &name,
+            &home,
+            opts.build_timeout,
+            on_event,
+        )
     } else if opts.build && dialect == Dialect::Aoe {
         run_build(
             &build,
             &target,
-            &id,
+            &name,
             entrypoint.as_ref(),
             &home,
             opts.build_timeout,
@@ -596,6 +618,7 @@ pub fn install(
     Ok(Installed {
         id,
         dialect,
+        dir: target,
         home,
         entry,
         up_to_date: false,
@@ -606,7 +629,7 @@ pub fn install(
 fn run_build(
     build: &[Step],
     target: &Path,
-    id: &str,
+    id: &Name,
     entrypoint: Option<&(String, bool)>,
     home: &Home,
     timeout: Duration,
@@ -616,7 +639,7 @@ fn run_build(
     steps::run(
         &steps,
         target,
-        id,
+        id.as_str(),
         timeout,
         &home.build_log(id),
         |n, total, argv| {
@@ -692,7 +715,7 @@ fn fetch_release(
         let name = bin
             .clone()
             .unwrap_or_else(|| crate::release::render(asset, &m.version));
-        if !tree.join(&name).is_file() {
+        if !crate::name::relative_path(&name).is_some_and(|rel| tree.join(rel).is_file()) {
             return Err(refused(
                 Code::InstallNotRunnable,
                 format!(
@@ -806,7 +829,7 @@ pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
 fn install_deps(
     request: &Request,
     target: &Path,
-    id: &str,
+    id: &Name,
     home: &Home,
     timeout: Duration,
     on_event: &mut dyn FnMut(Event),
@@ -831,13 +854,20 @@ fn install_deps(
         steps.push(&hard);
     }
     let log = home.build_log(id);
-    steps::run(&steps, target, id, timeout, &log, |n, total, argv| {
-        on_event(Event::Building {
-            n,
-            total,
-            command: argv.join(" "),
-        })
-    })?;
+    steps::run(
+        &steps,
+        target,
+        id.as_str(),
+        timeout,
+        &log,
+        |n, total, argv| {
+            on_event(Event::Building {
+                n,
+                total,
+                command: argv.join(" "),
+            })
+        },
+    )?;
     if !request.optional_pip.is_empty() {
         pip.truncate(4);
         pip.extend(request.optional_pip.iter().cloned());
@@ -846,13 +876,20 @@ fn install_deps(
             platforms: Vec::new(),
         };
         // Optional requirements never fail the install (protoAgent only warns).
-        let _ = steps::run(&[&optional], target, id, timeout, &log, |n, total, argv| {
-            on_event(Event::Building {
-                n,
-                total,
-                command: argv.join(" "),
-            })
-        });
+        let _ = steps::run(
+            &[&optional],
+            target,
+            id.as_str(),
+            timeout,
+            &log,
+            |n, total, argv| {
+                on_event(Event::Building {
+                    n,
+                    total,
+                    command: argv.join(" "),
+                })
+            },
+        );
     }
     Ok(())
 }
@@ -890,10 +927,11 @@ fn aworld_registry(
     crate::lock::write_atomic(&path, text.as_bytes())
 }
 
-/// Remove an installed plugin and its lock entry.
+/// Remove an installed plugin and its lock entry. A lock entry is matched by
+/// its id; the directory removed is always `<plugins>/<id>` for a checked id.
 pub fn remove(
     home: &Home,
-    id: &str,
+    id: &Name,
     dialect: Dialect,
     wait: bool,
     on_event: &mut dyn FnMut(Event),
@@ -903,7 +941,7 @@ pub fn remove(
         .map_err(io(format!("cannot lock {}", home.root.display())))?;
     let mut lock = Lock::load(&home.lockfile(), dialect)?;
     let dir = home.plugin_dir(id);
-    let had_entry = lock.remove(id);
+    let had_entry = lock.remove(id.as_str());
     if !had_entry && !dir.exists() {
         return Ok(false);
     }
@@ -915,7 +953,7 @@ pub fn remove(
         let path = home.aworld_registry();
         if let Some(mut doc) = std::fs::read_to_string(&path).ok().and_then(|t| {
             serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&t).ok()
-        }) && doc.remove(id).is_some()
+        }) && doc.remove(id.as_str()).is_some()
         {
             let mut text = serde_json::to_string_pretty(&doc).expect("serializes");
             text.push('\n');

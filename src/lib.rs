@@ -16,6 +16,7 @@ pub mod hash;
 pub mod install;
 pub mod lock;
 pub mod manifest;
+pub mod name;
 pub mod printer;
 pub mod release;
 pub mod render;
@@ -24,6 +25,7 @@ pub mod scaffold;
 pub mod source;
 pub mod steps;
 pub mod store;
+pub mod tree;
 pub mod update;
 pub mod validate;
 

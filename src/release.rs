@@ -4,7 +4,7 @@
 //! corrupt download never touches a working install.
 
 use std::io::{Read, Write};
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 /// Where the downloaded asset is kept (excluded from the source tree hash), so
 /// `verify` can re-hash it.
@@ -68,6 +68,11 @@ pub enum ReleaseError {
     Escape { asset: String, entry: String },
     #[error("archive {asset} has no `{bin}`")]
     MissingBin { asset: String, bin: String },
+    #[error("the release asset name {name:?} cannot be a file name: {why}")]
+    BadName {
+        name: String,
+        why: crate::name::NameError,
+    },
     #[error("{0}")]
     Http(String),
     #[error("{context}: {source}")]
@@ -104,15 +109,6 @@ pub fn render(template: &str, version: &str) -> String {
         .replace("${target}", &target)
 }
 
-/// A relative path with no `..`, absolute part or drive prefix.
-fn safe_relative(path: &str) -> Option<PathBuf> {
-    let p = Path::new(path);
-    let ok = !path.is_empty()
-        && p.components()
-            .all(|c| matches!(c, Component::Normal(_) | Component::CurDir));
-    ok.then(|| p.to_path_buf())
-}
-
 fn client() -> Result<reqwest::blocking::Client, ReleaseError> {
     static PROVIDER: std::sync::Once = std::sync::Once::new();
     PROVIDER.call_once(|| {
@@ -134,12 +130,16 @@ pub fn install(
     progress: &mut dyn FnMut(u64, Option<u64>),
 ) -> Result<Placed, ReleaseError> {
     let name = render(&req.asset_template, &req.version);
+    let asset_name = crate::name::Name::new(&name).map_err(|why| ReleaseError::BadName {
+        name: name.clone(),
+        why,
+    })?;
     let archive = name.ends_with(".tar.gz") || name.ends_with(".tgz");
     if archive && req.bin.is_none() {
         return Err(ReleaseError::ArchiveWithoutBin);
     }
     if let Some(bin) = &req.bin
-        && safe_relative(bin).is_none()
+        && crate::name::relative_path(bin).is_none()
     {
         return Err(ReleaseError::BadPath(bin.clone()));
     }
@@ -241,7 +241,8 @@ pub fn install(
     // Keep the asset for `verify`, then unpack or place it.
     let keep = plugin_dir.join(KEEP_DIR);
     std::fs::create_dir_all(&keep).map_err(io(format!("cannot create {}", keep.display())))?;
-    std::fs::write(keep.join(&name), &bytes).map_err(io("cannot keep the downloaded asset"))?;
+    std::fs::write(asset_name.under(&keep), &bytes)
+        .map_err(io("cannot keep the downloaded asset"))?;
     let bin_path = if archive {
         let bin = req.bin.clone().expect("checked above");
         unpack(&bytes, plugin_dir, &name)?;
@@ -251,7 +252,10 @@ pub fn install(
         }
         path
     } else {
-        let path = plugin_dir.join(req.bin.as_deref().unwrap_or(&name));
+        let path = match req.bin.as_deref().and_then(crate::name::relative_path) {
+            Some(bin) => plugin_dir.join(bin),
+            None => asset_name.under(plugin_dir),
+        };
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io("cannot create the binary's directory"))?;
         }
@@ -287,7 +291,7 @@ fn unpack(bytes: &[u8], dir: &Path, asset: &str) -> Result<(), ReleaseError> {
     for entry in entries {
         let mut entry = entry.map_err(io(format!("cannot read {asset}")))?;
         let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
-        let Some(rel) = safe_relative(&raw) else {
+        let Some(rel) = crate::name::relative_path(&raw) else {
             return Err(escape(raw));
         };
         let kind = entry.header().entry_type();
@@ -298,7 +302,7 @@ fn unpack(bytes: &[u8], dir: &Path, asset: &str) -> Result<(), ReleaseError> {
                 .unwrap_or_default();
             let joined = rel.parent().unwrap_or(Path::new("")).join(&target);
             if Path::new(&target).is_absolute()
-                || safe_relative(&joined.to_string_lossy()).is_none()
+                || crate::name::relative_path(&joined.to_string_lossy()).is_none()
             {
                 return Err(escape(format!("{raw} -> {target}")));
             }
@@ -314,10 +318,11 @@ fn unpack(bytes: &[u8], dir: &Path, asset: &str) -> Result<(), ReleaseError> {
 }
 
 /// `sha256:` of the kept asset, for `verify`.
+/// The asset name comes from a lock, so it must be one safe file name.
 pub fn kept_hash(plugin_dir: &Path, asset: &str) -> Option<String> {
-    std::fs::read(plugin_dir.join(KEEP_DIR).join(asset))
-        .ok()
-        .map(|data| crate::hash::bytes(&data))
+    let name = crate::name::Name::new(asset).ok()?;
+    let file = crate::tree::open_file(&name.under(&plugin_dir.join(KEEP_DIR))).ok()?;
+    crate::hash::reader(file).ok()
 }
 
 #[cfg(test)]
@@ -332,14 +337,5 @@ mod tests {
             format!("w-{os}-{arch}-1.2.0.tar.gz")
         );
         assert_eq!(render("w-${target}", "1"), format!("w-{target}"));
-    }
-
-    #[test]
-    fn relative_paths_only() {
-        assert!(safe_relative("bin/worker").is_some());
-        assert!(safe_relative("./worker").is_some());
-        for bad in ["../w", "/usr/bin/w", "a/../../w", ""] {
-            assert!(safe_relative(bad).is_none(), "{bad}");
-        }
     }
 }

@@ -32,6 +32,24 @@ impl Source {
     }
 }
 
+/// GitHub's user and organization names: 1 to 39 ASCII letters, digits and
+/// hyphens, not starting with a hyphen.
+fn github_owner(s: &str) -> bool {
+    (1..=39).contains(&s.len())
+        && !s.starts_with('-')
+        && s.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-')
+}
+
+/// GitHub's repository names: 1 to 100 ASCII letters, digits, `-`, `_` and
+/// `.`, other than `.` and `..`. Either way one safe path component.
+fn github_repo(s: &str) -> bool {
+    (1..=100).contains(&s.len())
+        && s != "."
+        && s != ".."
+        && s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.'))
+}
+
 /// Parse a source as given on the command line. `gh_base` is the clone base for
 /// `gh:` sources (`https://github.com` unless overridden for tests and mirrors).
 pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Source, String> {
@@ -60,6 +78,11 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         };
         if owner.is_empty() || repo.is_empty() {
             return Err(format!("expected gh:owner/repo, got {input:?}"));
+        }
+        if !github_owner(owner) || !github_repo(repo) {
+            return Err(format!(
+                "{input:?} is not a GitHub repository: owners are letters, digits and `-`, repositories letters, digits, `-`, `_` and `.`"
+            ));
         }
         let url = format!("{}/{owner}/{repo}.git", gh_base.trim_end_matches('/'));
         return Ok(Source::Git {
@@ -127,6 +150,23 @@ mod tests {
                 .starts_with("expected gh:owner/repo")
         );
         assert!(parse("gh:a/b/c", None, "x").is_err());
+        for bad in [
+            "gh:../x",
+            "gh:a/..",
+            "gh:a/.",
+            "gh:-a/b",
+            "gh:a b/c",
+            "gh:a/b\\c",
+            "gh:a/b%2f",
+        ] {
+            assert!(
+                parse(bad, None, "x")
+                    .unwrap_err()
+                    .contains("is not a GitHub repository"),
+                "{bad}"
+            );
+        }
+        assert!(parse("gh:acme/.github", None, "x").is_ok());
         assert!(parse("gh:acme/kit@v1", Some("v2"), "x").is_err());
         assert_eq!(
             parse("gh:acme/kit", Some("main"), "x").unwrap().reference(),

@@ -4,6 +4,9 @@
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
+use crate::lock::{Entry, LockError};
+use crate::name::Name;
+
 /// The layout of one home.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Home {
@@ -29,8 +32,24 @@ impl Home {
             .unwrap_or_else(|| self.root.join("plugins"))
     }
 
-    pub fn plugin_dir(&self, id: &str) -> PathBuf {
-        self.plugins_dir().join(id)
+    /// `<plugins>/<id>`: the only way a plugin id becomes a directory.
+    pub fn plugin_dir(&self, id: &Name) -> PathBuf {
+        id.under(&self.plugins_dir())
+    }
+
+    /// The directory of a locked plugin. A lock entry whose id cannot be a
+    /// directory name is an error naming the entry, never a path elsewhere.
+    pub fn locked_dir(&self, entry: &Entry) -> Result<PathBuf, LockError> {
+        Ok(self.plugin_dir(&self.locked_name(entry)?))
+    }
+
+    /// A lock entry's id as a [`Name`], or an error naming the entry.
+    pub fn locked_name(&self, entry: &Entry) -> Result<Name, LockError> {
+        Name::new(&entry.id).map_err(|why| LockError::UnsafeId {
+            path: self.lockfile().display().to_string(),
+            id: entry.id.clone(),
+            why,
+        })
     }
 
     pub fn lockfile(&self) -> PathBuf {
@@ -39,7 +58,7 @@ impl Home {
             .unwrap_or_else(|| self.root.join("plugins.lock"))
     }
 
-    pub fn build_log(&self, id: &str) -> PathBuf {
+    pub fn build_log(&self, id: &Name) -> PathBuf {
         self.root.join("logs").join(format!("{id}-build.log"))
     }
 

@@ -29,11 +29,12 @@ pub struct InfoArgs {
 }
 
 pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    Error::plugin_name(&args.id)?;
     for (home, dialect, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
         let Some(e) = lock.get(&args.id) else {
             continue;
         };
-        let dir = home.plugin_dir(&e.id);
+        let dir = home.locked_dir(&e)?;
         let report = dir
             .is_dir()
             .then(|| validate_root(&dir, &ValidateOptions::default()));

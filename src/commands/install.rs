@@ -148,6 +148,7 @@ pub(crate) fn fail(e: InstallError, printer: &Printer) -> Result<ExitStatus> {
         InstallError::Git(g) => {
             let code = match &g {
                 crate::git::GitError::RefNotFound { .. } => Code::GitRefNotFound,
+                crate::git::GitError::UnsafeEntry(_) => Code::InstallUnsafeTree,
                 _ => Code::GitFetch,
             };
             let help = match &g {
@@ -180,9 +181,17 @@ pub(crate) fn fail(e: InstallError, printer: &Printer) -> Result<ExitStatus> {
         }
         InstallError::Lock(l) => Err(l.into()),
         InstallError::Release(r) => Err(Error::Refused {
-            code: Code::InstallRelease,
+            code: match r {
+                crate::release::ReleaseError::BadName { .. } => Code::InstallUnsafeName,
+                _ => Code::InstallRelease,
+            },
             message: r.to_string(),
             help: None,
+        }),
+        InstallError::Tree(t) => Err(Error::Refused {
+            code: Code::InstallUnsafeTree,
+            message: format!("refusing to install: {t}"),
+            help: Some("remove or rename the entry in the plugin's source".into()),
         }),
         InstallError::Io { context, source } => Err(Error::io(context, source)),
     }
@@ -212,8 +221,17 @@ pub(crate) fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
     move |event| {
         let line = match event {
             Event::Fetching(src) => format!("    Fetching {src}"),
-            Event::Fetched { commit: Some(c) } => format!("     Fetched {}", &c[..12]),
-            Event::Fetched { commit: None } => "      Copied".to_owned(),
+            Event::Fetched {
+                commit: Some(c), ..
+            } => format!("     Fetched {}", &c[..12]),
+            Event::Fetched {
+                commit: None,
+                ignored: 0,
+            } => "      Copied".to_owned(),
+            Event::Fetched {
+                commit: None,
+                ignored,
+            } => format!("      Copied (left out {ignored} git-ignored entries)"),
             Event::WaitingForLock(home) => format!(
                 "     Waiting for another plugins process to release {}",
                 home.display()
@@ -340,7 +358,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             "{verb:>12} {} {}{at} in {}\n",
             installed.id,
             installed.entry.version,
-            render::display_path(&installed.home.plugin_dir(&installed.id))
+            render::display_path(&installed.dir)
         ))
         .map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)

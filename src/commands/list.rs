@@ -25,7 +25,7 @@ pub fn run(args: &ListArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     let mut rows = Vec::new();
     for (home, dialect, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
         for e in lock.entries() {
-            let present = home.plugin_dir(&e.id).is_dir();
+            let present = home.locked_dir(&e).is_ok_and(|d| d.is_dir());
             rows.push((dialect, home.root.clone(), e, present));
         }
     }

@@ -28,10 +28,10 @@ pub struct RemoveArgs {
 }
 
 pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let name = Error::plugin_name(&args.id)?;
     let mut on_event = super::install::progress(printer);
     for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
-        let removed =
-            crate::install::remove(&home, &args.id, dialect, !args.no_wait, &mut on_event);
+        let removed = crate::install::remove(&home, &name, dialect, !args.no_wait, &mut on_event);
         match removed {
             Ok(true) => {
                 printer

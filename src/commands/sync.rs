@@ -51,7 +51,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     let mut count = 0;
     for (home, _, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
         for entry in lock.entries() {
-            if home.plugin_dir(&entry.id).is_dir() && !args.force {
+            if home.locked_dir(&entry)?.is_dir() && !args.force {
                 continue;
             }
             let source = super::install::source_of(&entry, cx)?;

@@ -134,7 +134,7 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             Error::InvalidArgument("no plugin home: pass --home or set PLUGINS_HOME".into())
         })?;
         for id in &args.ids {
-            let root = home.join("plugins").join(id);
+            let root = Error::plugin_name(id)?.under(&home.join("plugins"));
             if !root.is_dir() {
                 return Err(Error::NotInstalled {
                     id: id.clone(),

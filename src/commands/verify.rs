@@ -39,7 +39,13 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             .into_iter()
             .filter(|e| args.id.as_ref().is_none_or(|id| *id == e.id))
         {
-            let dir = home.plugin_dir(&e.id);
+            let dir = match home.locked_dir(&e) {
+                Ok(dir) => dir,
+                Err(err) => {
+                    results.push((e.id.clone(), err.code(), vec![err.to_string()]));
+                    continue;
+                }
+            };
             let mut problems = Vec::new();
             if !dir.is_dir() {
                 problems.push(format!("{} is missing", dir.display()));
@@ -77,7 +83,7 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                     }
                 }
             }
-            results.push((e.id.clone(), problems));
+            results.push((e.id.clone(), Code::InstallTampered, problems));
         }
     }
     if let Some(id) = &args.id
@@ -89,12 +95,12 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             help: None,
         });
     }
-    let bad = results.iter().filter(|(_, p)| !p.is_empty()).count();
+    let bad = results.iter().filter(|(_, _, p)| !p.is_empty()).count();
     let text = if args.json {
         let plugins: Vec<_> = results
             .iter()
-            .map(|(id, p)| {
-                let code = (!p.is_empty()).then_some(Code::InstallTampered);
+            .map(|(id, code, p)| {
+                let code = (!p.is_empty()).then_some(code);
                 serde_json::json!({"id": id, "ok": p.is_empty(), "code": code, "problems": p})
             })
             .collect();
@@ -107,12 +113,17 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         )
     } else {
         let mut s = String::new();
-        for (id, problems) in &results {
+        for (id, code, problems) in &results {
+            let verdict = if *code == Code::InstallTampered {
+                "tampered"
+            } else {
+                "invalid"
+            };
             if problems.is_empty() {
                 s.push_str(&format!("          ok {id}\n"));
             } else {
                 for p in problems {
-                    s.push_str(&format!("    tampered {id}: {p}\n"));
+                    s.push_str(&format!("{verdict:>12} {id}: {p}\n"));
                 }
             }
         }

@@ -109,6 +109,7 @@ codes! {
     AworldContextPhases => "plugins::aworld::context_phases", Warning, "a context's `metadata.phases` is not a list or names an unknown phase (the plugin is skipped)";
     AworldMissingTarget => "plugins::aworld::missing_target", Warning, "an entrypoint needs a `target` it lacks, or its target file does not exist";
     AworldUnknownKind => "plugins::aworld::unknown_kind", Warning, "an entrypoint kind no host loader consumes (only indexed)";
+    AworldIdNotInstallable => "plugins::aworld::id_not_installable", Warning, "the plugin `id` cannot be a directory name (`/`, `..`, a leading dot, ...), so it can never be installed";
     AworldLegacyUndiscovered => "plugins::aworld::legacy_undiscovered", Warning, "a legacy root that `validate` accepts but run-time discovery never loads";
     // protoagent: what makes `load_manifest` return None, and the load gates (errors).
     ProtoNotMapping => "plugins::protoagent::not_mapping", Error, "the manifest's top level is not a mapping";
@@ -145,9 +146,12 @@ codes! {
     InstallDeps => "plugins::install::deps", Error, "a protoAgent `requires_pip` entry is not a plain package requirement (with `--deps`)";
     InstallRelease => "plugins::install::release", Error, "an aoe release-binary worker could not be downloaded, verified or unpacked";
     InstallNotInstalled => "plugins::install::not_installed", Error, "the plugin is not installed in the home";
+    InstallUnsafeName => "plugins::install::unsafe_name", Error, "a plugin id, release asset name or `gh:` part cannot be used as a directory or file name";
+    InstallUnsafeTree => "plugins::install::unsafe_tree", Error, "the plugin tree holds an entry no host can install (a `\\` in a name, a FIFO, socket or device, or too many or too deep entries)";
     InstallTampered => "plugins::install::tampered", Error, "an installed plugin's files differ from what the lock pinned";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";
+    LockUnsafeId => "plugins::lock::unsafe_id", Error, "a lock entry's id cannot name a plugin directory (`..`, `/`, empty, ...); it is never used as a path";
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";
     NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";
     NewExists => "plugins::new::exists", Error, "`plugins new` would overwrite an existing file";

@@ -45,6 +45,12 @@ pub enum LockError {
         "{path} is lock_version {found} but plugins understands {AOE_LOCK_VERSION}; upgrade plugins"
     )]
     TooNew { path: String, found: i64 },
+    #[error("{path}: the entry {id:?} cannot name a plugin directory: {why}")]
+    UnsafeId {
+        path: String,
+        id: String,
+        why: crate::name::NameError,
+    },
     #[error("{path} is not a valid lockfile: {message}")]
     Corrupt { path: String, message: String },
     #[error("cannot {action} {path}: {source}")]
@@ -53,6 +59,26 @@ pub enum LockError {
         path: String,
         source: std::io::Error,
     },
+}
+
+impl LockError {
+    /// The stable code a user sees.
+    pub fn code(&self) -> crate::diagnostic::Code {
+        match self {
+            LockError::UnsafeId { .. } => crate::diagnostic::Code::LockUnsafeId,
+            _ => crate::diagnostic::Code::LockError,
+        }
+    }
+
+    /// The way out, where there is one.
+    pub fn help(&self) -> Option<String> {
+        match self {
+            LockError::UnsafeId { path, .. } => Some(format!(
+                "nothing was read or deleted for it; remove the entry from {path} by hand"
+            )),
+            _ => None,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

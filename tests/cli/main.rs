@@ -10,6 +10,7 @@ mod corpus_aworld;
 mod corpus_protoagent;
 mod docs;
 mod formats;
+mod hostile;
 mod install;
 mod lock;
 mod new;

@@ -408,3 +408,54 @@ fn sync_refetches_the_locked_release_not_the_latest() {
         .unwrap();
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "old");
 }
+
+#[test]
+fn asset_names_that_leave_the_plugin_are_refused_before_any_download() {
+    for (runtime, version) in [
+        ("asset = \"../../../escape-${os}\"\n", "1.2.0"),
+        ("asset = \"w-${version}\"\n", "1.2.0/../../../../escape"),
+    ] {
+        let tmp = tempfile::tempdir().unwrap();
+        let (mirror, home) = plugin(tmp.path(), runtime);
+        if version != "1.2.0" {
+            let work = tmp.path().join("work");
+            let text = std::fs::read_to_string(work.join("aoe-plugin.toml")).unwrap();
+            std::fs::write(
+                work.join("aoe-plugin.toml"),
+                text.replace("\"1.2.0\"", &format!("{version:?}")),
+            )
+            .unwrap();
+            git(&work, &["commit", "-qam", "hostile version"]);
+            git(&work, &["tag", "-f", "v1.2.0"]);
+            git(
+                &work,
+                &[
+                    "push",
+                    "-q",
+                    "-f",
+                    tmp.path().join("mirror/acme/tool.git").to_str().unwrap(),
+                    "main",
+                    "v1.2.0",
+                ],
+            );
+        }
+        // The server would serve the hostile name; it must never be asked.
+        let server = Server::start();
+        let name = plugins::release::render(runtime.split('"').nth(1).unwrap(), version);
+        server.release("v1.2.0", &[(&name, b"#!/bin/sh\n", None)]);
+        let before: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        let (code, stdout, stderr) = install_tool(&mirror, &server, &home);
+        assert_eq!(code, 2, "{stdout}{stderr}");
+        assert!(stderr.contains("plugins::install::unsafe_name"), "{stderr}");
+        let mut after: Vec<_> = std::fs::read_dir(tmp.path())
+            .unwrap()
+            .map(|e| e.unwrap().file_name())
+            .collect();
+        after.retain(|n| n != "home");
+        assert_eq!(after, before, "nothing written beside the home");
+        assert!(!home.join("plugins.lock").exists());
+    }
+}

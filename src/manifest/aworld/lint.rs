@@ -103,6 +103,18 @@ pub(super) fn check(loaded: &Loaded<'_>, root: &Path, opts: &Options) -> Vec<(Fi
     let mut out = Vec::new();
     let warn = |f: Finding| (f, Severity::Warning);
     let pid = &loaded.id;
+    if let Err(why) = crate::name::Name::new(pid) {
+        out.push(warn(
+            Finding::new(
+                Code::AworldIdNotInstallable,
+                format!("plugin id {pid:?} cannot be a directory name: {why}"),
+                ptr!["id"],
+            )
+            .help(
+                "`plugins install` refuses it; use letters, digits, `-`, `_` and `.` (not first)",
+            ),
+        ));
+    }
     for (kind, eps) in &loaded.kinds {
         let kat = ptr!["entrypoints", (*kind).to_owned()];
         if !KNOWN_KINDS.contains(kind) {
