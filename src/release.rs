@@ -28,7 +28,7 @@ pub struct ReleaseRequest {
 }
 
 /// What was installed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Placed {
     pub tag: String,
     pub asset: String,

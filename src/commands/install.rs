@@ -179,7 +179,12 @@ pub(crate) fn fail(e: InstallError, printer: &Printer) -> Result<ExitStatus> {
                 help,
             })
         }
-        InstallError::Lock(l) => Err(l.into()),
+        InstallError::Lock(l) | InstallError::Txn(crate::install::txn::TxnError::Lock(l)) => {
+            Err(l.into())
+        }
+        InstallError::Txn(crate::install::txn::TxnError::Io { context, source }) => {
+            Err(Error::io(context, source))
+        }
         InstallError::Release(r) => Err(Error::Refused {
             code: match r {
                 crate::release::ReleaseError::BadName { .. } => Code::InstallUnsafeName,
@@ -236,6 +241,19 @@ pub(crate) fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
                 "     Waiting for another plugins process to release {}",
                 home.display()
             ),
+            Event::Recovered(r) => {
+                let mut line = String::from("   Recovered");
+                if !r.plugins.is_empty() {
+                    line.push_str(&format!(
+                        " the interrupted change to {}",
+                        r.plugins.join(", ")
+                    ));
+                }
+                if r.cleaned > 0 {
+                    line.push_str(&format!(" (removed {} leftovers)", r.cleaned));
+                }
+                line
+            }
             Event::Building { n, total, command } => {
                 format!("    Building step {n}/{total}: {command}")
             }

@@ -9,7 +9,7 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::install::{self, InstallOptions, Request};
+use crate::install::{self, InstallError, InstallOptions, Request};
 use crate::printer::Printer;
 use crate::validate::ValidateOptions;
 
@@ -48,6 +48,14 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         ));
         args.yes
     };
+    // Finish or undo what a killed command left before comparing the lock with the plugins.
+    for (home, _) in super::install::homes(args.home.as_ref(), cx) {
+        if (home.lockfile().exists() || home.root.join(".plugins").exists())
+            && let Err(e) = crate::install::lock_home(&home, true, &mut on_event)
+        {
+            return super::install::fail(e, printer);
+        }
+    }
     let mut count = 0;
     for (home, _, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
         for entry in lock.entries() {
@@ -73,6 +81,16 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             };
             let installed = match install::install(&opts, &mut consent, &mut on_event) {
                 Ok(i) => i,
+                Err(InstallError::Refused {
+                    code: Code::InstallConcurrent,
+                    ..
+                }) => {
+                    printer.status(&format!(
+                        "     Skipped {}: another command changed it meanwhile",
+                        entry.id
+                    ));
+                    continue;
+                }
                 Err(e) => return super::install::fail(e, printer),
             };
             if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {

@@ -47,6 +47,15 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 }
             };
             let mut problems = Vec::new();
+            if home
+                .locked_name(&e)
+                .is_ok_and(|n| crate::install::txn::pending(&home, &n))
+            {
+                problems.push(
+                    "a change to it was interrupted; the next `plugins sync` finishes or undoes it"
+                        .to_owned(),
+                );
+            }
             if !dir.is_dir() {
                 problems.push(format!("{} is missing", dir.display()));
             } else {

@@ -148,6 +148,7 @@ codes! {
     InstallNotInstalled => "plugins::install::not_installed", Error, "the plugin is not installed in the home";
     InstallUnsafeName => "plugins::install::unsafe_name", Error, "a plugin id, release asset name or `gh:` part cannot be used as a directory or file name";
     InstallUnsafeTree => "plugins::install::unsafe_tree", Error, "the plugin tree holds an entry no host can install (a `\\` in a name, a FIFO, socket or device, or too many or too deep entries)";
+    InstallConcurrent => "plugins::install::concurrent", Error, "another command changed the plugin in the home while this one was fetching; nothing was changed";
     InstallTampered => "plugins::install::tampered", Error, "an installed plugin's files differ from what the lock pinned";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";

@@ -6,6 +6,7 @@
 //! * aworld has none: `plugins` keeps its own TOML `plugins.lock` there.
 
 mod json;
+pub mod registry;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -17,7 +18,7 @@ use crate::manifest::Dialect;
 pub const AOE_LOCK_VERSION: i64 = 2;
 
 /// One locked plugin, in format-neutral terms.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     pub id: String,
     /// The source as given (aoe: `gh:owner/repo` without the ref).

@@ -8,6 +8,7 @@ mod codes;
 mod corpus_aoe;
 mod corpus_aworld;
 mod corpus_protoagent;
+mod crash;
 mod docs;
 mod formats;
 mod hostile;

@@ -1,0 +1,150 @@
+//! Running what an install builds: aoe build steps and protoAgent `--deps`.
+
+use std::path::Path;
+use std::time::Duration;
+
+use super::{Event, InstallError, Request, refused};
+use crate::diagnostic::Code;
+use crate::name::Name;
+use crate::steps::{self, Step};
+use crate::store::Home;
+
+pub(super) fn run_build(
+    build: &[Step],
+    target: &Path,
+    id: &Name,
+    entrypoint: Option<&(String, bool)>,
+    home: &Home,
+    timeout: Duration,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(), InstallError> {
+    let steps = steps::for_this_platform(build);
+    steps::run(
+        &steps,
+        target,
+        id.as_str(),
+        timeout,
+        &home.build_log(id),
+        |n, total, argv| {
+            on_event(Event::Building {
+                n,
+                total,
+                command: argv.join(" "),
+            });
+        },
+    )?;
+    if let Some((program, false)) = entrypoint {
+        let path = target.join(program);
+        let runnable = std::fs::metadata(&path).is_ok_and(|m| {
+            #[cfg(unix)]
+            {
+                use std::os::unix::fs::PermissionsExt;
+                m.is_file() && m.permissions().mode() & 0o111 != 0
+            }
+            #[cfg(not(unix))]
+            {
+                m.is_file()
+            }
+        });
+        if !runnable {
+            return Err(refused(
+                Code::InstallNotRunnable,
+                format!(
+                    "plugin {id}: worker command is not runnable after install (a build step may have been skipped on this platform, or did not produce it)"
+                ),
+                format!("expected an executable at {}", path.display()),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// protoAgent's `_validate_pip_specs`: why a requirement is refused, if it is.
+pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
+    let s = spec.trim();
+    if s.starts_with('-') {
+        return Some("looks like a pip option, not a package");
+    }
+    if s.contains("://")
+        || s.contains('@')
+        || ["git+", "hg+", "svn+", "bzr+", "file:"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    {
+        return Some("is a VCS/URL/direct reference, which is not allowed");
+    }
+    let mut chars = s.chars();
+    if !chars.next().is_some_and(|c| c.is_ascii_alphanumeric()) {
+        return Some("is not a valid PEP 508 package requirement");
+    }
+    None
+}
+
+/// `--deps`: a plugin-local virtualenv with the hard requirements (optional ones best-effort).
+pub(super) fn install_deps(
+    request: &Request,
+    target: &Path,
+    id: &Name,
+    home: &Home,
+    timeout: Duration,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(), InstallError> {
+    let mut pip = vec![
+        ".venv/bin/pip".to_owned(),
+        "install".to_owned(),
+        "--disable-pip-version-check".to_owned(),
+        "--".to_owned(),
+    ];
+    pip.extend(request.pip.iter().cloned());
+    let venv = Step {
+        argv: vec!["python3".into(), "-m".into(), "venv".into(), ".venv".into()],
+        platforms: Vec::new(),
+    };
+    let hard = Step {
+        argv: pip.clone(),
+        platforms: Vec::new(),
+    };
+    let mut steps = vec![&venv];
+    if !request.pip.is_empty() {
+        steps.push(&hard);
+    }
+    let log = home.build_log(id);
+    steps::run(
+        &steps,
+        target,
+        id.as_str(),
+        timeout,
+        &log,
+        |n, total, argv| {
+            on_event(Event::Building {
+                n,
+                total,
+                command: argv.join(" "),
+            })
+        },
+    )?;
+    if !request.optional_pip.is_empty() {
+        pip.truncate(4);
+        pip.extend(request.optional_pip.iter().cloned());
+        let optional = Step {
+            argv: pip,
+            platforms: Vec::new(),
+        };
+        // Optional requirements never fail the install (protoAgent only warns).
+        let _ = steps::run(
+            &[&optional],
+            target,
+            id.as_str(),
+            timeout,
+            &log,
+            |n, total, argv| {
+                on_event(Event::Building {
+                    n,
+                    total,
+                    command: argv.join(" "),
+                })
+            },
+        );
+    }
+    Ok(())
+}

@@ -1,0 +1,559 @@
+//! Install (and re-install at a pinned commit for `sync`): fetch, check, ask,
+//! build, swap, lock. Any failure leaves the previous install and the lock as
+//! they were. Domain code: it reports through callbacks and never prints.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use crate::diagnostic::Code;
+use crate::lock::{Entry, Lock};
+use crate::manifest::Dialect;
+use crate::name::Name;
+use crate::source::Source;
+use crate::steps;
+use crate::store::Home;
+use crate::validate::{PluginReport, ValidateOptions, validate_root};
+
+/// aoe install-time refusals that `validate` reports as warnings.
+const INSTALL_REFUSALS: &[Code] = &[
+    Code::AoeUnknownCapability,
+    Code::AoeReservedNamespace,
+    Code::AoeBuiltinId,
+    Code::AoeShippedBuildDir,
+    Code::AoeSymlink,
+    Code::AoeArchiveWithoutBin,
+    Code::AoeBinPath,
+];
+
+/// Where each host keeps its plugins when no home is given.
+#[derive(Clone, Debug, Default)]
+pub struct DefaultHomes {
+    pub aoe: Option<Home>,
+    pub aworld: Option<Home>,
+    pub protoagent: Option<Home>,
+}
+
+impl DefaultHomes {
+    pub fn for_dialect(&self, d: Dialect) -> Option<&Home> {
+        match d {
+            Dialect::Aoe => self.aoe.as_ref(),
+            Dialect::Aworld => self.aworld.as_ref(),
+            Dialect::Protoagent => self.protoagent.as_ref(),
+        }
+    }
+}
+
+/// What to install and how.
+#[derive(Clone, Debug)]
+pub struct InstallOptions {
+    pub source: Source,
+    /// `--home` or `PLUGINS_HOME`; else the dialect's default home.
+    pub home: Option<PathBuf>,
+    pub defaults: DefaultHomes,
+    pub validate: ValidateOptions,
+    pub build: bool,
+    pub force: bool,
+    pub build_timeout: Duration,
+    /// Wait for another process's home lock (else fail at once).
+    pub wait: bool,
+    /// Who installs, recorded by hosts that keep it (protoAgent's `by`).
+    pub by: String,
+    /// protoAgent: install `requires_pip` into a plugin-local `.venv`.
+    pub deps: bool,
+    /// `update`: the id the source must still hold.
+    pub expect_id: Option<String>,
+    /// The GitHub API base for release-binary downloads.
+    pub github_api: String,
+    /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
+    pub pin: Option<Entry>,
+    /// An RFC 3339 timestamp for hosts whose lock records one.
+    pub now: String,
+}
+
+mod build;
+mod plan;
+mod stage;
+pub mod txn;
+
+pub use build::pip_spec_problem;
+pub use plan::Request;
+
+/// Progress worth telling a user about.
+#[derive(Clone, Debug)]
+pub enum Event {
+    Fetching(String),
+    Fetched {
+        commit: Option<String>,
+        /// Local sources: entries left out because git ignores them.
+        ignored: usize,
+    },
+    WaitingForLock(PathBuf),
+    Building {
+        n: usize,
+        total: usize,
+        command: String,
+    },
+    Downloading {
+        asset: String,
+        done: u64,
+        total: Option<u64>,
+    },
+    /// Under the home lock, what killed processes left was finished or undone.
+    Recovered(txn::Recovered),
+}
+
+/// The result of an install.
+#[derive(Clone, Debug)]
+pub struct Installed {
+    pub id: String,
+    pub dialect: Dialect,
+    pub home: Home,
+    /// Where the plugin is installed.
+    pub dir: PathBuf,
+    pub entry: Entry,
+    /// Already installed at this commit: nothing changed.
+    pub up_to_date: bool,
+    pub lock_written: bool,
+}
+
+/// Why an install stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error("{message}")]
+    Refused {
+        code: Code,
+        message: String,
+        help: Option<String>,
+    },
+    #[error("the plugin is invalid")]
+    Invalid(Box<PluginReport>),
+    #[error(transparent)]
+    Git(#[from] crate::git::GitError),
+    #[error(transparent)]
+    Build(#[from] steps::StepError),
+    #[error(transparent)]
+    Release(#[from] crate::release::ReleaseError),
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
+    #[error(transparent)]
+    Txn(#[from] txn::TxnError),
+    #[error("the plugin tree cannot be installed: {0}")]
+    Tree(#[from] crate::tree::WalkError),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+}
+
+fn refused(
+    code: Code,
+    message: impl Into<String>,
+    help: impl Into<Option<String>>,
+) -> InstallError {
+    InstallError::Refused {
+        code,
+        message: message.into(),
+        help: help.into(),
+    }
+}
+
+/// A manifest's plugin id as a directory name, or the refusal.
+fn plugin_name(id: &str) -> Result<Name, InstallError> {
+    Name::new(id).map_err(|why| {
+        refused(
+            Code::InstallUnsafeName,
+            format!("plugin id {id:?} cannot name a plugin directory: {why}"),
+            "ids and names become directory names: use letters, digits, `-`, `_` and `.` (not first)".to_owned(),
+        )
+    })
+}
+
+fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> InstallError {
+    let context = context.into();
+    move |source| InstallError::Io { context, source }
+}
+
+/// Staging for one install: a directory only this process uses, named with
+/// its pid so that recovery can tell a live staging from a killed one.
+struct Staging {
+    dir: tempfile::TempDir,
+}
+
+impl Staging {
+    /// In the home's state directory when the home is known (one file system,
+    /// so the swap is a rename), else in the temp directory. A home that cannot
+    /// be written (read-only) stages in the temp directory too.
+    fn new(home: Option<&Home>) -> Result<Staging, InstallError> {
+        let prefix = format!("{}{}-", txn::STAGING_PREFIX, std::process::id());
+        let in_home = home.and_then(|h| {
+            let parent = txn::staging_dir(h);
+            std::fs::create_dir_all(&parent).ok()?;
+            tempfile::Builder::new()
+                .prefix(&prefix)
+                .tempdir_in(parent)
+                .ok()
+        });
+        let dir = match in_home {
+            Some(d) => d,
+            None => tempfile::Builder::new()
+                .prefix("plugins-staging-")
+                .tempdir()
+                .map_err(io("cannot create a staging directory"))?,
+        };
+        Ok(Staging { dir })
+    }
+
+    fn tree(&self) -> PathBuf {
+        self.dir.path().join("tree")
+    }
+}
+
+/// Take the home lock and finish or undo whatever a killed process left.
+pub fn lock_home(
+    home: &Home,
+    wait: bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<crate::store::Guard, InstallError> {
+    let guard = home
+        .lock(wait, || on_event(Event::WaitingForLock(home.root.clone())))
+        .map_err(io(format!("cannot lock {}", home.root.display())))?;
+    let recovered = txn::recover(home)?;
+    if !recovered.plugins.is_empty() || recovered.cleaned > 0 {
+        on_event(Event::Recovered(recovered));
+    }
+    Ok(guard)
+}
+
+/// The home an install goes to.
+fn home_for(opts: &InstallOptions, dialect: Option<Dialect>) -> Option<Home> {
+    match &opts.home {
+        Some(h) => Some(Home::new(h.clone())),
+        None => dialect.and_then(|d| opts.defaults.for_dialect(d).cloned()),
+    }
+}
+
+/// Install `opts.source`. `consent` decides whether to go on (given what the plugin asks for).
+///
+/// Network work (fetch, release download) and consent happen before the home
+/// lock is taken; under the lock, the decision is checked against the lock
+/// entry again, and the change is a [`txn::Swap`].
+pub fn install(
+    opts: &InstallOptions,
+    consent: &mut dyn FnMut(&Request) -> bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Installed, InstallError> {
+    let staging = Staging::new(home_for(opts, None).as_ref())?;
+    let tree = staging.tree();
+    let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
+
+    let report = validate_root(&tree, &opts.validate);
+    let install_refusal = report
+        .outcome
+        .diagnostics
+        .iter()
+        .any(|d| INSTALL_REFUSALS.contains(&d.code));
+    if !report.is_valid() || install_refusal {
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    let dialect = report.dialect.expect("a valid report has a dialect");
+    let id = report
+        .outcome
+        .id
+        .clone()
+        .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
+    let name = plugin_name(&id)?;
+    let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
+    if let Some(expected) = expected
+        && *expected != id
+    {
+        return Err(refused(
+            Code::InstallIdChanged,
+            format!(
+                "source {} now resolves to plugin {id:?}, not {expected}",
+                opts.source.recorded()
+            ),
+            None,
+        ));
+    }
+    let escaping = stage::escaping_symlinks(&tree)?;
+    if !escaping.is_empty() {
+        return Err(refused(
+            Code::InstallSymlink,
+            format!(
+                "the plugin tree has symlinks pointing outside it: {}",
+                escaping.join(", ")
+            ),
+            "a plugin must be self-contained".to_owned(),
+        ));
+    }
+    let home = home_for(opts, Some(dialect)).ok_or_else(|| {
+        refused(
+            Code::UsageInvalidArgument,
+            format!("no default home for {dialect} plugins: pass --home or set PLUGINS_HOME"),
+            None,
+        )
+    })?;
+    let tree_hash = match crate::hash::tree(&tree) {
+        Ok(h) => h,
+        Err(crate::hash::TreeError::Walk(w)) => return Err(w.into()),
+        // Only aoe hashes refuse symlinks; the Python hosts copy through them.
+        Err(e) if dialect == Dialect::Aoe => {
+            return Err(refused(Code::InstallSymlink, e.to_string(), None));
+        }
+        Err(_) => String::new(),
+    };
+    let mut entry = Entry {
+        id: id.clone(),
+        source: opts.source.recorded(),
+        requested_ref: requested,
+        ref_kind: kind,
+        commit: commit.clone(),
+        version: report.outcome.version.clone().unwrap_or_default(),
+        manifest_hash: report.manifest_hash.clone().unwrap_or_default(),
+        tree_hash,
+        installed_hash: None,
+        release: None,
+    };
+
+    // Decide from the lock as it is now; the decision is checked again under the lock.
+    if let Some(other) = crate::lock::detect(&home.lockfile()).filter(|d| *d != dialect) {
+        return Err(refused(
+            Code::LockError,
+            format!(
+                "{} is in the {other} format; {dialect} plugins need their own home",
+                home.lockfile().display()
+            ),
+            "pass a different --home for each host".to_owned(),
+        ));
+    }
+    let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
+    if opts.pin.is_some() && prior != opts.pin {
+        // `sync` read the lock before another command changed (or removed) the entry.
+        return Err(changed(&id));
+    }
+    let target = home.plugin_dir(&name);
+    // A change another process has under way is judged under the lock, after recovery.
+    let early = decide(opts, &home, &entry, prior.as_ref(), &target).or_else(|e| {
+        if txn::pending(&home, &name) {
+            Ok(None)
+        } else {
+            Err(e)
+        }
+    })?;
+    if let Some(kept) = early {
+        if Some(&kept) == prior.as_ref() {
+            return Ok(up_to_date(id, dialect, home, target, kept, false));
+        }
+        // Same files: only a changed request (a tag now tracked as a branch) is recorded.
+        let _guard = lock_home(&home, opts.wait, on_event)?;
+        return under_lock(opts, &home, &entry, prior.as_ref(), &target, dialect)?
+            .map(|(kept, written)| {
+                up_to_date(
+                    id.clone(),
+                    dialect,
+                    home.clone(),
+                    target.clone(),
+                    kept,
+                    written,
+                )
+            })
+            .ok_or_else(|| changed(&id));
+    }
+
+    let (request, build, entrypoint) =
+        plan::describe(&report, &tree, &entry.source, commit.as_deref());
+    if opts.deps {
+        for spec in request.pip.iter().chain(&request.optional_pip) {
+            if let Some(why) = pip_spec_problem(spec) {
+                return Err(refused(
+                    Code::InstallDeps,
+                    format!("requires_pip entry {spec:?} {why}"),
+                    "only plain PEP 508 requirements are installed, never options, URLs or VCS references".to_owned(),
+                ));
+            }
+        }
+    }
+    // An update asks again only when what was granted changes (aoe §17's rules).
+    let ask = match (&prior, target.is_dir()) {
+        (Some(p), true) => {
+            let installed = validate_root(&target, &opts.validate);
+            let (before, _, _) =
+                plan::describe(&installed, &target, &p.source, p.commit.as_deref());
+            plan::reconsent(
+                &before,
+                &request,
+                p.manifest_hash != entry.manifest_hash,
+                p.tree_hash != entry.tree_hash,
+            )
+        }
+        _ => request.needs_consent(),
+    };
+    if ask && !consent(&request) {
+        return Err(refused(
+            Code::InstallDeclined,
+            "install cancelled; no capabilities were granted",
+            None,
+        ));
+    }
+    // A release-binary worker is downloaded into the staged tree: a failed or corrupt
+    // download never reaches the installed plugin.
+    if opts.build && dialect == Dialect::Aoe {
+        entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
+    }
+
+    let _guard = lock_home(&home, opts.wait, on_event)?;
+    if let Some((kept, written)) =
+        under_lock(opts, &home, &entry, prior.as_ref(), &target, dialect)?
+    {
+        return Ok(up_to_date(id, dialect, home, target, kept, written));
+    }
+    let swap = txn::Swap::begin(&home, &name, dialect, &tree, &opts.by, &opts.now)?;
+    if opts.deps
+        && dialect == Dialect::Protoagent
+        && !(request.pip.is_empty() && request.optional_pip.is_empty())
+    {
+        build::install_deps(
+            &request,
+            &target,
+            &name,
+            &home,
+            opts.build_timeout,
+            on_event,
+        )?;
+    } else if opts.build && dialect == Dialect::Aoe {
+        build::run_build(
+            &build,
+            &target,
+            &name,
+            entrypoint.as_ref(),
+            &home,
+            opts.build_timeout,
+            on_event,
+        )?;
+    }
+    entry.installed_hash = crate::hash::tree(&target).ok();
+    let written = swap.commit(&entry)?;
+    Ok(Installed {
+        id,
+        dialect,
+        dir: target,
+        home,
+        entry,
+        up_to_date: false,
+        lock_written: written,
+    })
+}
+
+/// Whether the lock's entry already has these files (returns the entry to keep),
+/// or why the install cannot replace what is there.
+fn decide(
+    opts: &InstallOptions,
+    home: &Home,
+    entry: &Entry,
+    prior: Option<&Entry>,
+    target: &Path,
+) -> Result<Option<Entry>, InstallError> {
+    match prior {
+        Some(p) if p.source != entry.source && !opts.force && opts.pin.is_none() => Err(refused(
+            Code::InstallExists,
+            format!(
+                "{} is already installed from {}; use --force to replace it",
+                entry.id, p.source
+            ),
+            "`plugins remove` it first, or pass --force".to_owned(),
+        )),
+        Some(p)
+            if p.commit == entry.commit
+                && p.tree_hash == entry.tree_hash
+                && target.is_dir()
+                && !opts.force =>
+        {
+            let mut kept = p.clone();
+            kept.requested_ref.clone_from(&entry.requested_ref);
+            kept.ref_kind = entry.ref_kind;
+            Ok(Some(kept))
+        }
+        None if target.exists() && !opts.force => Err(refused(
+            Code::InstallExists,
+            format!(
+                "{} exists but is not in {}; use --force to replace it",
+                target.display(),
+                home.lockfile().display()
+            ),
+            None,
+        )),
+        _ => Ok(None),
+    }
+}
+
+/// The decision again, under the home lock: `Some` when the lock already has
+/// these files (the entry kept, and whether the lock was written); `None` to go
+/// on with the install, which is only allowed while the entry is still `prior`.
+fn under_lock(
+    opts: &InstallOptions,
+    home: &Home,
+    entry: &Entry,
+    prior: Option<&Entry>,
+    target: &Path,
+    dialect: Dialect,
+) -> Result<Option<(Entry, bool)>, InstallError> {
+    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+    let now = lock.get(&entry.id);
+    match decide(opts, home, entry, now.as_ref(), target)? {
+        Some(kept) if now.as_ref() == Some(&kept) => Ok(Some((kept, false))),
+        Some(kept) => {
+            lock.upsert(&kept, &opts.by, &opts.now);
+            let written = lock.save()?;
+            Ok(Some((kept, written)))
+        }
+        None if now.as_ref() != prior => Err(changed(&entry.id)),
+        None => Ok(None),
+    }
+}
+
+fn up_to_date(
+    id: String,
+    dialect: Dialect,
+    home: Home,
+    dir: PathBuf,
+    entry: Entry,
+    lock_written: bool,
+) -> Installed {
+    Installed {
+        id,
+        dialect,
+        dir,
+        home,
+        entry,
+        up_to_date: true,
+        lock_written,
+    }
+}
+
+fn changed(id: &str) -> InstallError {
+    refused(
+        Code::InstallConcurrent,
+        format!("{id} changed in the home while this command was fetching; nothing was changed"),
+        "run the command again".to_owned(),
+    )
+}
+
+/// Remove an installed plugin and its lock entry, as a transaction. A lock
+/// entry is matched by its id; the directory removed is always `<plugins>/<id>`
+/// for a checked id.
+pub fn remove(
+    home: &Home,
+    id: &Name,
+    dialect: Dialect,
+    wait: bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<bool, InstallError> {
+    let _guard = lock_home(home, wait, on_event)?;
+    let lock = Lock::load(&home.lockfile(), dialect)?;
+    if lock.get(id.as_str()).is_none() && !home.plugin_dir(id).exists() {
+        return Ok(false);
+    }
+    txn::remove(home, id, dialect)?;
+    Ok(true)
+}

@@ -1,0 +1,167 @@
+//! What an install asks consent for: the facts of a validated tree (capabilities,
+//! build steps, UI, code, pip requirements) and aoe's rules for asking again.
+
+use std::path::Path;
+
+use crate::manifest::aoe::raw::{self, Runtime};
+use crate::manifest::{Dialect, aoe};
+use crate::steps::Step;
+use crate::validate::PluginReport;
+
+/// What consent is asked for.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub id: String,
+    pub dialect: Dialect,
+    pub version: String,
+    pub source: String,
+    pub commit: Option<String>,
+    pub capabilities: Vec<String>,
+    pub build_steps: Vec<String>,
+    pub ui: Vec<String>,
+    /// The plugin runs code inside the host (protoAgent modules, AWorld Python entrypoints).
+    pub runs_code: bool,
+    /// protoAgent `requires_pip`: hard requirements, then optional ones.
+    pub pip: Vec<String>,
+    pub optional_pip: Vec<String>,
+}
+
+impl Request {
+    pub fn needs_consent(&self) -> bool {
+        !self.capabilities.is_empty()
+            || !self.build_steps.is_empty()
+            || !self.ui.is_empty()
+            || self.runs_code
+    }
+}
+
+/// The consent request and build steps for a validated tree.
+pub(super) fn describe(
+    report: &PluginReport,
+    tree: &Path,
+    source: &str,
+    commit: Option<&str>,
+) -> (Request, Vec<Step>, Option<(String, bool)>) {
+    let dialect = report.dialect.expect("validated");
+    let id = report.outcome.id.clone().unwrap_or_default();
+    let version = report.outcome.version.clone().unwrap_or_default();
+    let mut req = Request {
+        id,
+        dialect,
+        version,
+        source: source.to_owned(),
+        commit: commit.map(str::to_owned),
+        capabilities: Vec::new(),
+        build_steps: Vec::new(),
+        ui: Vec::new(),
+        runs_code: false,
+        pip: Vec::new(),
+        optional_pip: Vec::new(),
+    };
+    let mut build = Vec::new();
+    let mut entrypoint = None;
+    let text = report.source.as_deref().unwrap_or_default();
+    match dialect {
+        Dialect::Aoe => {
+            if let Ok(m) = raw::parse(text, aoe::profile::Profile::H15)
+                .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
+            {
+                req.capabilities = m.capabilities.clone();
+                req.ui =
+                    m.ui.iter()
+                        .map(|u| format!("{} {}", u.slot.as_str(), u.id))
+                        .collect();
+                if let Some(Runtime::Command {
+                    command,
+                    system,
+                    build: steps,
+                }) = &m.runtime
+                {
+                    build = steps
+                        .iter()
+                        .map(|s| Step {
+                            argv: s.command.clone(),
+                            platforms: s.platforms.clone(),
+                        })
+                        .collect();
+                    entrypoint = command.first().map(|p| (p.clone(), *system));
+                }
+                req.build_steps = build.iter().map(|s: &Step| s.argv.join(" ")).collect();
+            }
+        }
+        Dialect::Protoagent => {
+            req.runs_code = true;
+            if let Ok(doc) = crate::manifest::format::parse_yaml(text)
+                && let Some(caps) = doc.get("capabilities").and_then(|e| {
+                    e.node
+                        .as_table()
+                        .map(|t| t.iter().map(|e| e.key.clone()).collect::<Vec<_>>())
+                })
+            {
+                req.capabilities = caps;
+            }
+            if let Ok(doc) = crate::manifest::format::parse_yaml(text) {
+                (req.pip, req.optional_pip) = pip_requirements(&doc);
+            }
+        }
+        Dialect::Aworld => {
+            req.runs_code = has_python(tree);
+        }
+    }
+    (req, build, entrypoint)
+}
+
+/// Whether a tree holds Python code (AWorld runs it inside the host).
+pub(super) fn has_python(dir: &Path) -> bool {
+    crate::tree::walk(dir, &|_, _| false).is_ok_and(|entries| {
+        entries.iter().any(|e| {
+            e.kind == crate::tree::Kind::File && e.rel.extension().is_some_and(|x| x == "py")
+        })
+    })
+}
+
+/// Whether an update must ask again: the capability set changed (and is not empty),
+/// new files come with build steps, a changed manifest declares UI, or new code or
+/// pip requirements appear.
+pub(super) fn reconsent(
+    before: &Request,
+    after: &Request,
+    manifest_changed: bool,
+    tree_changed: bool,
+) -> bool {
+    let set = |v: &[String]| v.iter().cloned().collect::<std::collections::BTreeSet<_>>();
+    (set(&before.capabilities) != set(&after.capabilities) && !after.capabilities.is_empty())
+        || (tree_changed && !after.build_steps.is_empty())
+        || (manifest_changed && !after.ui.is_empty())
+        || (after.runs_code && !before.runs_code)
+        || set(&before.pip) != set(&after.pip)
+}
+
+/// protoAgent's `requires_pip`: (hard, optional) requirement strings.
+fn pip_requirements(doc: &crate::manifest::doc::Node) -> (Vec<String>, Vec<String>) {
+    use crate::manifest::doc::Value;
+    use crate::manifest::pyval::{py_str, truthy};
+    let (mut hard, mut optional) = (Vec::new(), Vec::new());
+    if let Some(Value::Array(items)) = doc.get("requires_pip").map(|e| &e.node.value) {
+        for item in items {
+            match &item.value {
+                Value::Table(_) => {
+                    let pkg = item
+                        .get("pkg")
+                        .map(|p| py_str(&p.node).trim().to_owned())
+                        .unwrap_or_default();
+                    if pkg.is_empty() || pkg == "None" {
+                        continue;
+                    }
+                    if item.get("optional").is_some_and(|o| truthy(&o.node)) {
+                        optional.push(pkg);
+                    } else {
+                        hard.push(pkg);
+                    }
+                }
+                _ => hard.push(py_str(item)),
+            }
+        }
+    }
+    (hard, optional)
+}

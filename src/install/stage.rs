@@ -1,0 +1,165 @@
+//! Getting a plugin's tree into staging: a git fetch or a checked local copy,
+//! and an aoe release-binary worker downloaded into the staged tree.
+
+use std::path::Path;
+
+use super::{Event, InstallError, InstallOptions, refused};
+use crate::diagnostic::Code;
+use crate::git::{self, RefKind};
+use crate::lock::Entry;
+use crate::manifest::aoe;
+use crate::manifest::aoe::raw::{self, Runtime};
+use crate::source::Source;
+use crate::validate::{PluginReport, validate_root};
+
+/// Fetch the source into `dest`; returns the resolved commit and ref kind for git sources.
+pub(super) fn fetch(
+    opts: &InstallOptions,
+    dest: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(Option<String>, Option<RefKind>, String), InstallError> {
+    match &opts.source {
+        Source::Git { url, reference, .. } => {
+            on_event(Event::Fetching(url.clone()));
+            let want = opts
+                .pin
+                .as_ref()
+                .and_then(|p| p.commit.clone())
+                .or_else(|| reference.clone());
+            let fetched = git::fetch_tree(url, want.as_deref(), dest)?;
+            on_event(Event::Fetched {
+                commit: Some(fetched.commit.clone()),
+                ignored: 0,
+            });
+            let (kind, requested) = match &opts.pin {
+                Some(p) => (p.ref_kind, p.requested_ref.clone()),
+                None => (Some(fetched.kind), reference.clone().unwrap_or_default()),
+            };
+            Ok((Some(fetched.commit), kind, requested))
+        }
+        Source::Local { path } => {
+            on_event(Event::Fetching(path.display().to_string()));
+            // The source is checked where it is before anything is copied.
+            let report = validate_root(path, &opts.validate);
+            if !report.is_valid() {
+                return Err(InstallError::Invalid(Box::new(report)));
+            }
+            // Inside a git work tree, what git ignores (build output) is left out.
+            let rules = git::Ignored::for_dir(path);
+            let ignored = std::cell::Cell::new(0);
+            let skip = |rel: &Path, _: usize| {
+                if rel.file_name().is_some_and(|n| n == ".git") {
+                    return true;
+                }
+                let out = rules.as_ref().is_some_and(|r| r.is_ignored(rel));
+                ignored.set(ignored.get() + usize::from(out));
+                out
+            };
+            crate::tree::copy(path, dest, &skip)?;
+            on_event(Event::Fetched {
+                commit: None,
+                ignored: ignored.get(),
+            });
+            Ok((None, None, String::new()))
+        }
+    }
+}
+
+/// Symlinks anywhere in the tree that resolve outside it.
+pub(super) fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree::WalkError> {
+    let real_root = root.canonicalize().ok();
+    Ok(crate::tree::walk(root, &|_, _| false)?
+        .into_iter()
+        .filter(|e| e.kind == crate::tree::Kind::Symlink)
+        .filter(|e| {
+            let inside = match (&real_root, e.path.canonicalize()) {
+                (Some(r), Ok(p)) => p.starts_with(r),
+                _ => false,
+            };
+            !inside
+        })
+        .map(|e| e.display())
+        .collect())
+}
+
+/// The GitHub owner and repo of a source, if it is on GitHub (or a `gh:` mirror).
+fn github_repo(source: &Source) -> Option<(String, String)> {
+    let Source::Git { url, display, .. } = source else {
+        return None;
+    };
+    let path = display.strip_prefix("gh:").map(str::to_owned).or_else(|| {
+        let rest = url.split_once("github.com/").map(|(_, r)| r)?;
+        Some(
+            rest.trim_end_matches('/')
+                .trim_end_matches(".git")
+                .to_owned(),
+        )
+    })?;
+    let (owner, repo) = path.split_once('/')?;
+    Some((owner.to_owned(), repo.to_owned()))
+}
+
+/// Download and place an aoe release-binary worker, if the manifest declares one.
+pub(super) fn fetch_release(
+    report: &PluginReport,
+    opts: &InstallOptions,
+    entry: &Entry,
+    tree: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Option<crate::release::Placed>, InstallError> {
+    let text = report.source.as_deref().unwrap_or_default();
+    let Ok(m) = raw::parse(text, aoe::profile::Profile::H15)
+        .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
+    else {
+        return Ok(None);
+    };
+    let Some(Runtime::ReleaseBinary { asset, bin }) = &m.runtime else {
+        return Ok(None);
+    };
+    let Some((owner, repo)) = github_repo(&opts.source) else {
+        // aoe: a local (or non-GitHub) source does not download; the binary must be there.
+        let name = bin
+            .clone()
+            .unwrap_or_else(|| crate::release::render(asset, &m.version));
+        if !crate::name::relative_path(&name).is_some_and(|rel| tree.join(rel).is_file()) {
+            return Err(refused(
+                Code::InstallNotRunnable,
+                format!(
+                    "plugin {}: the release-binary worker {name:?} is not in the source, and only GitHub sources download releases",
+                    entry.id
+                ),
+                None,
+            ));
+        }
+        return Ok(None);
+    };
+    let request = crate::release::ReleaseRequest {
+        api: opts.github_api.clone(),
+        owner,
+        repo,
+        // `sync` re-fetches the locked release; otherwise the requested tag, else the latest.
+        tag: opts
+            .pin
+            .as_ref()
+            .and_then(|p| p.release.as_ref().map(|r| r.tag.clone()))
+            .or_else(|| {
+                (entry.ref_kind == Some(RefKind::Tag)).then(|| entry.requested_ref.clone())
+            }),
+        asset_template: asset.clone(),
+        bin: bin.clone(),
+        version: m.version.clone(),
+        locked_sha256: opts
+            .pin
+            .as_ref()
+            .and_then(|p| p.release.as_ref().map(|r| r.sha256.clone())),
+    };
+    let name = crate::release::render(asset, &m.version);
+    let placed = crate::release::install(&request, tree, &mut |done, total| {
+        on_event(Event::Downloading {
+            asset: name.clone(),
+            done,
+            total,
+        });
+    })?;
+    Ok(Some(placed))
+}

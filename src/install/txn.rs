@@ -1,0 +1,416 @@
+//! Every change to a home is a transaction. Before a plugin directory moves, an
+//! intent record in the home's state directory (`<home>/.plugins/`, which no host
+//! loads) says what is changing; each step after it is one rename or one atomic
+//! write. A `kill -9` anywhere leaves a record that the next command to take the
+//! home lock finishes or undoes ([`recover`]) before it does anything else.
+//!
+//! An install is undone until its build has succeeded and the record says
+//! `commit`; from then on it is finished (lock entry and host files written
+//! again, the backup deleted). A removal is always finished.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::lock::{Entry, Lock, LockError};
+use crate::manifest::Dialect;
+use crate::name::Name;
+use crate::store::Home;
+
+/// What the record says is under way.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum Phase {
+    /// The old tree may be in the backup and the new one (partly built) in place: undo.
+    Swap,
+    /// The new tree is complete and built: finish.
+    Commit,
+    /// A removal: finish.
+    Remove,
+}
+
+/// The on-disk record of one change to one plugin.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Intent {
+    phase: Phase,
+    id: String,
+    dialect: Dialect,
+    /// Whether a previous install was moved to the backup.
+    had_old: bool,
+    /// The entry an install writes (set in the `commit` phase).
+    entry: Option<Entry>,
+    by: String,
+    now: String,
+}
+
+/// Why a transaction step failed.
+#[derive(Debug, thiserror::Error)]
+pub enum TxnError {
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+    #[error(transparent)]
+    Lock(#[from] LockError),
+}
+
+fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> TxnError {
+    let context = context.into();
+    move |source| TxnError::Io { context, source }
+}
+
+/// The home's state directory and its parts.
+fn state(home: &Home) -> PathBuf {
+    home.root.join(".plugins")
+}
+
+fn record(home: &Home, id: &Name) -> PathBuf {
+    id.under(&state(home).join("txn")).with_extension("json")
+}
+
+/// Where the previous install waits while a change is under way.
+fn backup(home: &Home, id: &Name) -> PathBuf {
+    id.under(&state(home).join("backup"))
+}
+
+/// Where staged trees are fetched, next to the plugins so the swap is a rename.
+pub fn staging_dir(home: &Home) -> PathBuf {
+    state(home).join("staging")
+}
+
+fn sync_dir(dir: &Path) {
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+}
+
+fn write_record(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
+    let path = record(home, id);
+    let text = serde_json::to_vec_pretty(intent).expect("serializes");
+    crate::lock::write_atomic(&path, &text)?;
+    Ok(())
+}
+
+fn remove_record(home: &Home, id: &Name) -> Result<(), TxnError> {
+    let path = record(home, id);
+    match std::fs::remove_file(&path) {
+        Ok(()) => {
+            sync_dir(path.parent().expect("in txn/"));
+            Ok(())
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Err(e) => Err(io(format!("cannot remove {}", path.display()))(e)),
+    }
+}
+
+fn remove_tree(path: &Path) -> Result<(), TxnError> {
+    match std::fs::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
+        Ok(_) => std::fs::remove_file(path),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Err(e) => Err(e),
+    }
+    .map_err(io(format!("cannot remove {}", path.display())))
+}
+
+fn rename(from: &Path, to: &Path) -> Result<(), TxnError> {
+    if let Some(parent) = to.parent() {
+        std::fs::create_dir_all(parent)
+            .map_err(io(format!("cannot create {}", parent.display())))?;
+    }
+    crate::tree::move_dir(from, to).map_err(|e| TxnError::Io {
+        context: format!("cannot move {} to {}", from.display(), to.display()),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    if let Some(parent) = to.parent() {
+        sync_dir(parent);
+    }
+    Ok(())
+}
+
+/// Write the lock entry and the host's own records for an installed plugin.
+fn write_entry(
+    home: &Home,
+    dialect: Dialect,
+    entry: &Entry,
+    by: &str,
+    now: &str,
+) -> Result<bool, TxnError> {
+    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+    lock.upsert(entry, by, now);
+    let written = lock.save()?;
+    if dialect == Dialect::Aworld {
+        let name = home.locked_name(entry)?;
+        crate::lock::registry::upsert(home, entry, &home.plugin_dir(&name), now)?;
+    }
+    Ok(written)
+}
+
+/// Drop the lock entry and the host's own records of a plugin.
+fn drop_entry(home: &Home, dialect: Dialect, id: &str) -> Result<(), TxnError> {
+    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+    if lock.remove(id) {
+        lock.save()?;
+    }
+    if dialect == Dialect::Aworld {
+        crate::lock::registry::remove(home, id)?;
+    }
+    Ok(())
+}
+
+/// An install in progress: the new tree is in place (to be built) and the
+/// previous one in the backup. Dropping it without [`Swap::commit`] undoes it.
+pub struct Swap<'h> {
+    home: &'h Home,
+    id: Name,
+    intent: Intent,
+    done: bool,
+}
+
+impl<'h> Swap<'h> {
+    /// Move the previous install (if any) aside and `staged` into its place.
+    /// The caller holds the home lock.
+    pub fn begin(
+        home: &'h Home,
+        id: &Name,
+        dialect: Dialect,
+        staged: &Path,
+        by: &str,
+        now: &str,
+    ) -> Result<Swap<'h>, TxnError> {
+        let target = home.plugin_dir(id);
+        let intent = Intent {
+            phase: Phase::Swap,
+            id: id.to_string(),
+            dialect,
+            had_old: target.exists(),
+            entry: None,
+            by: by.to_owned(),
+            now: now.to_owned(),
+        };
+        write_record(home, id, &intent)?;
+        let swap = Swap {
+            home,
+            id: id.clone(),
+            intent,
+            done: false,
+        };
+        if swap.intent.had_old {
+            rename(&target, &backup(home, id))?;
+        }
+        rename(staged, &target)?;
+        Ok(swap)
+    }
+
+    /// The built tree is complete: record the entry, write the lock and the
+    /// host's records, and drop the backup. Returns whether the lock changed.
+    pub fn commit(mut self, entry: &Entry) -> Result<bool, TxnError> {
+        self.intent.phase = Phase::Commit;
+        self.intent.entry = Some(entry.clone());
+        write_record(self.home, &self.id, &self.intent)?;
+        // From here on the change is finished, here or by the next recovery.
+        self.done = true;
+        let written = write_entry(
+            self.home,
+            self.intent.dialect,
+            entry,
+            &self.intent.by,
+            &self.intent.now,
+        )?;
+        remove_tree(&backup(self.home, &self.id))?;
+        remove_record(self.home, &self.id)?;
+        Ok(written)
+    }
+}
+
+impl Drop for Swap<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            let _ = undo(self.home, &self.id, &self.intent);
+        }
+    }
+}
+
+/// Put the previous install back (or nothing, for a fresh install).
+fn undo(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
+    let target = home.plugin_dir(id);
+    let saved = backup(home, id);
+    if saved.exists() {
+        remove_tree(&target)?;
+        rename(&saved, &target)?;
+    } else if !intent.had_old {
+        remove_tree(&target)?;
+    }
+    remove_record(home, id)
+}
+
+/// Remove an installed plugin as a transaction. The caller holds the home lock.
+pub fn remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> {
+    let intent = Intent {
+        phase: Phase::Remove,
+        id: id.to_string(),
+        dialect,
+        had_old: true,
+        entry: None,
+        by: String::new(),
+        now: String::new(),
+    };
+    write_record(home, id, &intent)?;
+    finish_remove(home, id, dialect)
+}
+
+fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> {
+    let target = home.plugin_dir(id);
+    let trash = backup(home, id);
+    if target.exists() {
+        remove_tree(&trash)?;
+        rename(&target, &trash)?;
+    }
+    drop_entry(home, dialect, id.as_str())?;
+    remove_tree(&trash)?;
+    remove_record(home, id)
+}
+
+/// Whether an interrupted change to `id` waits for recovery (the plugin's
+/// directory may be half-built until then).
+pub fn pending(home: &Home, id: &Name) -> bool {
+    record(home, id).exists()
+}
+
+/// What recovery did, for a status line.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Recovered {
+    /// Plugins whose interrupted change was undone or finished.
+    pub plugins: Vec<String>,
+    /// Stale staging, backup and temp entries deleted.
+    pub cleaned: usize,
+}
+
+/// Finish or undo every interrupted change and delete what killed processes
+/// left behind. Runs under the home lock, before a command changes anything.
+pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
+    let mut out = Recovered::default();
+    let txn = state(home).join("txn");
+    let records = match std::fs::read_dir(&txn) {
+        Ok(rd) => rd.filter_map(Result::ok).map(|e| e.path()).collect(),
+        Err(_) => Vec::new(),
+    };
+    for path in records {
+        if path.extension().is_none_or(|x| x != "json") {
+            // A temp file of an interrupted record write.
+            remove_tree(&path)?;
+            out.cleaned += 1;
+            continue;
+        }
+        let intent: Option<Intent> = std::fs::read(&path)
+            .ok()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        let Some(intent) = intent else {
+            remove_tree(&path)?;
+            out.cleaned += 1;
+            continue;
+        };
+        let Ok(id) = Name::new(&intent.id) else {
+            remove_tree(&path)?;
+            continue;
+        };
+        match (intent.phase, &intent.entry) {
+            (Phase::Commit, Some(entry)) => {
+                write_entry(home, intent.dialect, entry, &intent.by, &intent.now)?;
+                remove_tree(&backup(home, &id))?;
+                remove_record(home, &id)?;
+            }
+            (Phase::Remove, _) => finish_remove(home, &id, intent.dialect)?,
+            _ => undo(home, &id, &intent)?,
+        }
+        out.plugins.push(intent.id);
+    }
+    out.cleaned += clean_staging(home)?;
+    out.cleaned += clean_legacy(home)?;
+    Ok(out)
+}
+
+/// Staging directories are named `s-<pid>-<random>`.
+pub const STAGING_PREFIX: &str = "s-";
+
+/// Whether the process that made a staging directory is gone.
+fn owner_gone(name: &str) -> bool {
+    let Some(pid) = name
+        .strip_prefix(STAGING_PREFIX)
+        .and_then(|r| r.split_once('-'))
+        .and_then(|(pid, _)| pid.parse::<i32>().ok())
+    else {
+        return true;
+    };
+    if pid == std::process::id() as i32 {
+        return false;
+    }
+    // Signal 0 checks for existence; ESRCH means no such process.
+    // SAFETY: kill(2) with signal 0 sends nothing.
+    let r = unsafe { libc::kill(pid, 0) };
+    r == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
+}
+
+/// Delete staging directories whose process is gone.
+fn clean_staging(home: &Home) -> Result<usize, TxnError> {
+    let Ok(rd) = std::fs::read_dir(staging_dir(home)) else {
+        return Ok(0);
+    };
+    let mut n = 0;
+    for e in rd.filter_map(Result::ok) {
+        if owner_gone(&e.file_name().to_string_lossy()) {
+            remove_tree(&e.path())?;
+            n += 1;
+        }
+    }
+    Ok(n)
+}
+
+/// What earlier versions left in the plugins directory (`.staging-*`, the
+/// `.<id>.old-<pid>` backup of a swap, restored when its plugin is missing) and
+/// the temp files of atomic writes killed midway (the lock's, AWorld's registry's).
+fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
+    let mut n = 0;
+    let plugins = home.plugins_dir();
+    if let Ok(rd) = std::fs::read_dir(&plugins) {
+        for e in rd.filter_map(Result::ok) {
+            let name = e.file_name().to_string_lossy().into_owned();
+            let path = e.path();
+            if name.starts_with(".staging-")
+                || (name.starts_with(".manifest.json.") && name.ends_with(".tmp"))
+            {
+                remove_tree(&path)?;
+                n += 1;
+            } else if let Some(rest) = name.strip_prefix('.')
+                && let Some((id, pid)) = rest.rsplit_once(".old-")
+                && pid.bytes().all(|b| b.is_ascii_digit())
+                && let Ok(id) = Name::new(id)
+            {
+                let target = home.plugin_dir(&id);
+                if target.exists() {
+                    remove_tree(&path)?;
+                } else {
+                    rename(&path, &target)?;
+                }
+                n += 1;
+            }
+        }
+    }
+    let lockfile = home.lockfile();
+    if let (Some(dir), Some(file)) = (lockfile.parent(), lockfile.file_name()) {
+        let prefix = format!("{}.", file.to_string_lossy());
+        for e in std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+        {
+            let name = e.file_name().to_string_lossy().into_owned();
+            if name.starts_with(&prefix) && name.ends_with(".tmp") {
+                remove_tree(&e.path())?;
+                n += 1;
+            }
+        }
+    }
+    Ok(n)
+}

@@ -1,0 +1,54 @@
+//! AWorld's `.manifest.json`: the registry of installed plugins the host reads.
+
+use std::path::Path;
+
+use super::{Entry, LockError, write_atomic};
+use crate::store::Home;
+
+/// Record the plugin in AWorld's `.manifest.json`, keeping other records and fields.
+pub fn upsert(
+    home: &Home,
+    entry: &Entry,
+    target: &Path,
+    now: &str,
+) -> Result<(), crate::lock::LockError> {
+    let path = home.aworld_registry();
+    let mut doc: serde_json::Map<String, serde_json::Value> = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str(&t).ok())
+        .unwrap_or_default();
+    let prior = doc
+        .get(&entry.id)
+        .and_then(|v| v.as_object())
+        .cloned()
+        .unwrap_or_default();
+    let mut rec = prior;
+    rec.insert("name".into(), entry.id.clone().into());
+    rec.insert("path".into(), target.display().to_string().into());
+    rec.insert("source".into(), entry.source.clone().into());
+    rec.insert("installed_at".into(), now.into());
+    rec.entry("enabled").or_insert(true.into());
+    rec.entry("package_kind").or_insert("plugin".into());
+    rec.entry("managed_by").or_insert("plugin".into());
+    rec.entry("activation_scope").or_insert("workspace".into());
+    rec.entry("metadata").or_insert(serde_json::json!({}));
+    doc.insert(entry.id.clone(), serde_json::Value::Object(rec));
+    let mut text = serde_json::to_string_pretty(&doc).expect("serializes");
+    text.push('\n');
+    write_atomic(&path, text.as_bytes())
+}
+
+/// Drop the plugin's record, if there is one.
+pub fn remove(home: &Home, id: &str) -> Result<(), LockError> {
+    let path = home.aworld_registry();
+    if let Some(mut doc) = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&t).ok())
+        && doc.remove(id).is_some()
+    {
+        let mut text = serde_json::to_string_pretty(&doc).expect("serializes");
+        text.push('\n');
+        write_atomic(&path, text.as_bytes())?;
+    }
+    Ok(())
+}
