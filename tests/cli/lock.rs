@@ -7,7 +7,8 @@ use crate::support::corpus_dir;
 
 #[test]
 fn protoagent_locks_round_trip_byte_stable() {
-    let dir = corpus_dir().join("protoagent/locks");
+    let Some(corpus) = corpus_dir() else { return };
+    let dir = corpus.join("protoagent/locks");
     for name in [
         "upstream-head-empty.plugins.lock",
         "upstream-2026-06-09-artifact.plugins.lock",

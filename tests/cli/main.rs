@@ -12,6 +12,7 @@ mod docs;
 mod formats;
 mod install;
 mod lock;
+mod missing_corpus;
 mod new;
 mod release;
 mod resolve;
