@@ -11,6 +11,7 @@ mod corpus_protoagent;
 mod docs;
 mod formats;
 mod install;
+mod install_sh;
 mod lock;
 mod missing_corpus;
 mod new;
