@@ -436,3 +436,35 @@ plugins::config::invalid_value
 "#]]
     );
 }
+
+#[test]
+fn update_names_a_version_tag_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let (tag, branch) = (tmp.path().join("tag"), tmp.path().join("branch"));
+    assert_eq!(install(&tag, &[&repo.url(), "--ref", "v1.0.0"]).0, 0);
+    assert_eq!(install(&branch, &[&repo.url(), "--ref", "main"]).0, 0);
+    repo.file("aoe-plugin.toml", &static_aoe("4.0.0"));
+    repo.commit("v4");
+    let update = |home: &Path| {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["update", "--all", "--yes", "--home"])
+            .arg(home));
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    assert_data_eq!(
+        update(&tag),
+        str![[r#"
+     Updated dev.example.pinned to v2.0.0 @ c7849e65b9
+
+"#]]
+    );
+    assert_data_eq!(
+        update(&branch),
+        str![[r#"
+     Updated dev.example.pinned to 4.0.0 (main @ 1f61bc6e38)
+
+"#]]
+    );
+}
