@@ -2,29 +2,49 @@
 # Install `plugins` with cargo, then its shell completions for bash, zsh and fish.
 #
 #   ./install.sh                 install into cargo's bin dir (~/.cargo/bin)
-#   ./install.sh --root DIR      install into DIR/bin instead
+#   ./install.sh --root DIR      install into DIR/bin instead (relative to where you run it)
 #   ./install.sh --no-completions
+#   ./install.sh --dry-run       print the cargo install command, run nothing
 set -euo pipefail
 
 root=""
 completions=1
+dry_run=0
+no_root() {
+  echo "install.sh: --root needs a directory (--root DIR)" >&2
+  exit 2
+}
 while [ $# -gt 0 ]; do
   case "$1" in
-    --root) root="$2"; shift 2 ;;
+    --root) { [ $# -ge 2 ] && [ -n "$2" ] && [[ "$2" != -* ]]; } || no_root; root="$2"; shift 2 ;;
+    --root=*) root="${1#--root=}"; [ -n "$root" ] || no_root; shift ;;
     --no-completions) completions=0; shift ;;
-    -h|--help) sed -n '2,7p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    --dry-run) dry_run=1; shift ;;
+    # The comment block under the shebang, up to the first line that is not a comment.
+    -h|--help) sed -n '1d; /^#/!q; s/^# \{0,1\}//; p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; exit 2 ;;
   esac
 done
 
+# Resolve a relative --root against the caller's directory, before leaving it.
+case "$root" in
+  "" | /*) ;;
+  *) root="$PWD/$root" ;;
+esac
+
 cd "$(dirname "$0")"
+checkout="$PWD"
+args=(install --path "$checkout" --locked --force)
+[ -n "$root" ] && args+=(--root "$root")
+if [ "$dry_run" = 1 ]; then
+  printf 'cargo'; printf ' %q' "${args[@]}"; echo
+  exit 0
+fi
+
 if ! command -v cargo >/dev/null 2>&1; then
   echo "install.sh: cargo not found; install Rust from https://rustup.rs first" >&2
   exit 1
 fi
-
-args=(install --path . --locked --force)
-[ -n "$root" ] && args+=(--root "$root")
 cargo "${args[@]}"
 
 if [ -n "$root" ]; then

@@ -1,14 +1,17 @@
 //! The only place that writes to stdout and stderr.
 //!
 //! stdout carries the command's output (reports, schemas, completions);
-//! stderr carries errors that stopped a command.
+//! stderr carries errors that stopped a command, status lines and warnings about
+//! configuration files.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
 use std::io::{IsTerminal, Write};
+use std::path::Path;
 
 use crate::cli::ColorChoice;
 use crate::context::Context;
+use crate::diagnostic::Diagnostic;
 use crate::render::human::Style;
 
 /// Output settings derived once from flags, environment and terminals.
@@ -65,6 +68,25 @@ impl Printer {
         let mut line = String::new();
         std::io::BufRead::read_line(&mut std::io::stdin().lock(), &mut line)?;
         Ok(line.trim().to_owned())
+    }
+
+    /// Diagnostics about a file the command read (a config, not a plugin), on stderr,
+    /// labelled in `text`, the file's contents.
+    pub fn file_diagnostics(&self, diagnostics: &[Diagnostic], path: &Path, text: &str) {
+        if diagnostics.is_empty() {
+            return;
+        }
+        let src = miette::NamedSource::new(crate::render::display_path(path), text.to_owned())
+            .with_language("toml");
+        let style = Style {
+            color: self.stderr_color,
+            width: self.width,
+        };
+        let mut err = std::io::stderr().lock();
+        for d in diagnostics {
+            let _ =
+                err.write_all(crate::render::human::diagnostic(d, Some(&src), style).as_bytes());
+        }
     }
 
     /// Report an error that stopped the command.

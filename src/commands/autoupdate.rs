@@ -61,7 +61,9 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
     let mut sweep = Sweep::default();
     let grace = Duration::from_secs(args.grace);
     for (home, _, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
-        let policy = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
+        let file = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
+        printer.file_diagnostics(&file.warnings, &file.path, &file.text);
+        let policy = file.policy;
         if policy.interval_hours == 0 || policy.rules.is_empty() {
             sweep
                 .skipped_homes

@@ -7,6 +7,8 @@ use clap::Args;
 use super::ExitStatus;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::lock::Entry;
+use crate::manifest::Dialect;
 use crate::printer::Printer;
 
 /// List installed plugins from the lock: id, version, source, ref and commit.
@@ -50,30 +52,58 @@ pub fn run(args: &ListArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     } else if rows.is_empty() {
         "no plugins installed\n".to_owned()
     } else {
-        let mut s = String::new();
-        for (d, _, e, present) in &rows {
-            let at = match (&e.commit, e.requested_ref.is_empty()) {
-                (Some(c), true) => format!("@ {}", &c[..10]),
-                (Some(c), false) => format!("{} @ {}", e.requested_ref, &c[..10]),
-                (None, _) => "local copy".to_owned(),
-            };
-            let missing = if *present {
-                ""
-            } else {
-                "  (missing: run `plugins sync`)"
-            };
-            s.push_str(&format!(
-                "{:<32} {:<10} {:<10} {:<40} {at}{missing}\n",
-                e.id,
-                e.version,
-                d.to_string(),
-                e.source
-            ));
-        }
-        s
+        table(&rows)
     };
     printer
         .out(&text)
         .map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
+}
+
+/// One row per plugin under a header, columns padded to their widest cell. The source
+/// comes last, unpadded, so a long URL or path never pushes the other columns out of line.
+fn table(rows: &[(Dialect, PathBuf, Entry, bool)]) -> String {
+    let mut cells = vec![[
+        "ID".to_owned(),
+        "VERSION".to_owned(),
+        "DIALECT".to_owned(),
+        "REF".to_owned(),
+        "COMMIT".to_owned(),
+        "SOURCE".to_owned(),
+    ]];
+    for (dialect, _, e, present) in rows {
+        let (reference, commit) = match &e.commit {
+            Some(c) if e.requested_ref.is_empty() => ("(default)".to_owned(), c[..10].to_owned()),
+            Some(c) => (e.requested_ref.clone(), c[..10].to_owned()),
+            None => ("(local copy)".to_owned(), "-".to_owned()),
+        };
+        let missing = if *present {
+            ""
+        } else {
+            "  (missing: run `plugins sync`)"
+        };
+        cells.push([
+            e.id.clone(),
+            e.version.clone(),
+            dialect.to_string(),
+            reference,
+            commit,
+            format!("{}{missing}", e.source),
+        ]);
+    }
+    let mut widths = [0; 5];
+    for row in &cells {
+        for (w, cell) in widths.iter_mut().zip(row) {
+            *w = (*w).max(cell.chars().count());
+        }
+    }
+    let mut out = String::new();
+    for row in &cells {
+        for (w, cell) in widths.iter().zip(row) {
+            out.push_str(&format!("{cell:<w$}  "));
+        }
+        out.push_str(&row[5]);
+        out.push('\n');
+    }
+    out
 }

@@ -101,6 +101,20 @@ pub(crate) fn apply(
     install::install(&opts, consent, &mut on_event)
 }
 
+/// What an update went to: `v0.11.1 @ abc1234567` when the tag names the version (with
+/// or without a `v`), `0.11.1 (main @ abc1234567)` for another ref, `0.11.1 @ abc1234567`
+/// for the default branch.
+fn updated_to(version: &str, new_ref: &str, commit: &str) -> String {
+    let commit = &commit[..10];
+    if new_ref.is_empty() {
+        format!("{version} @ {commit}")
+    } else if new_ref.strip_prefix('v').unwrap_or(new_ref) == version {
+        format!("{new_ref} @ {commit}")
+    } else {
+        format!("{version} ({new_ref} @ {commit})")
+    }
+}
+
 pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let checks = super::outdated::check(args.home.as_ref(), &args.check, cx)?;
     for id in &args.ids {
@@ -161,8 +175,9 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 updated += 1;
                 printer
                     .out(&format!(
-                        "     Updated {} to {} {target}\n",
-                        i.id, i.entry.version
+                        "     Updated {} to {}\n",
+                        i.id,
+                        updated_to(&i.entry.version, new_ref, commit)
                     ))
                     .map_err(|e| Error::io("cannot write output", e))?;
             }
@@ -184,4 +199,25 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     } else {
         ExitStatus::Failure
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::updated_to;
+
+    #[test]
+    fn the_tag_is_named_once() {
+        let c = "abc1234567890";
+        assert_eq!(updated_to("0.11.1", "v0.11.1", c), "v0.11.1 @ abc1234567");
+        assert_eq!(updated_to("0.11.1", "0.11.1", c), "0.11.1 @ abc1234567");
+        assert_eq!(
+            updated_to("0.11.1", "main", c),
+            "0.11.1 (main @ abc1234567)"
+        );
+        assert_eq!(
+            updated_to("0.11.1", "v0.11.2", c),
+            "0.11.1 (v0.11.2 @ abc1234567)"
+        );
+        assert_eq!(updated_to("0.11.1", "", c), "0.11.1 @ abc1234567");
+    }
 }

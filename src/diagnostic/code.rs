@@ -131,6 +131,9 @@ codes! {
     ProtoMinVersion => "plugins::protoagent::min_version", Warning, "`min_protoagent_version` is not a PEP 440 version, so the host ignores it";
     ProtoRequiresEnv => "plugins::protoagent::requires_env", Warning, "`requires_env` names variables unset here; the host does not load the plugin without them";
     ProtoEntrypointEscapes => "plugins::protoagent::entrypoint_escapes", Warning, "`entrypoint` resolves outside the plugin directory (the host does not check)";
+    // `<home>/plugins.toml`, the auto-update policy (warnings: the default is used instead).
+    ConfigUnknownKey => "plugins::config::unknown_key", Warning, "a `plugins.toml` key `plugins` does not know (often a typo); it is ignored";
+    ConfigInvalidValue => "plugins::config::invalid_value", Warning, "a `plugins.toml` value of the wrong type or outside its closed set; the default is used";
     // Running the command (exit code 2).
     UsagePathNotFound => "plugins::usage::path_not_found", Error, "a `--path` does not exist";
     UsageNoPlugins => "plugins::usage::no_plugins", Error, "`--recursive` found no plugin root under a path";

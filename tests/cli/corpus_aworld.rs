@@ -24,8 +24,8 @@ fn first_backticked(s: &str) -> Option<String> {
     Some(s[start..end].to_owned())
 }
 
-fn entries() -> Vec<Entry> {
-    let text = std::fs::read_to_string(corpus_dir().join("aworld/SOURCES.md")).unwrap();
+fn entries(corpus: &Path) -> Vec<Entry> {
+    let text = std::fs::read_to_string(corpus.join("aworld/SOURCES.md")).unwrap();
     let mut out = Vec::new();
     for section in text.split("\n### ").skip(1) {
         let name = section.split_whitespace().next().unwrap().to_owned();
@@ -78,17 +78,18 @@ fn copy_tree(from: &Path, to: &Path) {
 }
 
 /// The corpus entry recreated in a temp dir: corpus files plus empty listed files.
-fn recreate(entry: &Entry, tmp: &Path) -> PathBuf {
+fn recreate(corpus: &Path, entry: &Entry, tmp: &Path) -> PathBuf {
     let root = tmp.join(&entry.name);
-    copy_tree(&corpus_dir().join("aworld").join(&entry.name), &root);
+    copy_tree(&corpus.join("aworld").join(&entry.name), &root);
     touch_missing(&root, &entry.files);
     root
 }
 
 #[test]
 fn every_corpus_entry_matches_the_upstream_verdict() {
-    let entries = entries();
-    let dirs = std::fs::read_dir(corpus_dir().join("aworld"))
+    let Some(corpus) = corpus_dir() else { return };
+    let entries = entries(&corpus);
+    let dirs = std::fs::read_dir(corpus.join("aworld"))
         .unwrap()
         .filter(|e| e.as_ref().unwrap().path().is_dir())
         .count();
@@ -97,7 +98,7 @@ fn every_corpus_entry_matches_the_upstream_verdict() {
     let tmp = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     for entry in &entries {
-        let root = recreate(entry, tmp.path());
+        let root = recreate(&corpus, entry, tmp.path());
         let opts = ValidateOptions {
             aworld: Options {
                 bundled: entry.name.starts_with("builtin-"),
@@ -153,11 +154,12 @@ fn every_corpus_entry_matches_the_upstream_verdict() {
 
 #[test]
 fn capabilities_and_legacy_roots() {
+    let Some(corpus) = corpus_dir() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let all = entries();
+    let all = entries(&corpus);
     let by_name = |n: &str| all.iter().find(|e| e.name == n).unwrap();
 
-    let root = recreate(by_name("fixture-framework-minimal"), tmp.path());
+    let root = recreate(&corpus, by_name("fixture-framework-minimal"), tmp.path());
     let text = std::fs::read_to_string(root.join(".aworld-plugin/plugin.json")).unwrap();
     let (outcome, summary) = aworld::validate(&text, &root, &Options::default());
     assert_eq!(outcome.class, HostClass::Valid);
@@ -172,7 +174,7 @@ fn capabilities_and_legacy_roots() {
         ("framework-minimal", "manifest")
     );
 
-    let root = recreate(by_name("fixture-legacy-agents-only"), tmp.path());
+    let root = recreate(&corpus, by_name("fixture-legacy-agents-only"), tmp.path());
     let (outcome, summary) = aworld::validate_legacy(&root);
     assert_eq!(outcome.class, HostClass::Valid);
     let summary = summary.unwrap();
@@ -188,12 +190,13 @@ fn capabilities_and_legacy_roots() {
 fn the_schema_agrees_with_sources_md() {
     // SOURCES.md: every VALID entry passes plugin.schema.json; every INVALID one fails it,
     // except the duplicate-id one (only the loader catches it).
+    let Some(corpus) = corpus_dir() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    for entry in entries()
+    for entry in entries(&corpus)
         .iter()
         .filter(|e| e.name != "fixture-legacy-agents-only")
     {
-        let root = recreate(entry, tmp.path());
+        let root = recreate(&corpus, entry, tmp.path());
         let report = validate_root(
             &root,
             &ValidateOptions {

@@ -56,8 +56,8 @@ fn listing(s: &str) -> (Vec<String>, Vec<String>) {
     (files, dirs)
 }
 
-fn entries() -> Vec<Entry> {
-    let text = std::fs::read_to_string(corpus_dir().join("protoagent/SOURCES.md")).unwrap();
+fn entries(corpus: &Path) -> Vec<Entry> {
+    let text = std::fs::read_to_string(corpus.join("protoagent/SOURCES.md")).unwrap();
     let mut out = Vec::new();
     for section in text.split("\n## `").skip(1) {
         let name = section.split('/').next().unwrap().to_owned();
@@ -94,9 +94,9 @@ fn entries() -> Vec<Entry> {
     out
 }
 
-fn recreate(entry: &Entry, tmp: &Path) -> PathBuf {
+fn recreate(corpus: &Path, entry: &Entry, tmp: &Path) -> PathBuf {
     let root = tmp.join(&entry.name);
-    let src = corpus_dir().join("protoagent").join(&entry.name);
+    let src = corpus.join("protoagent").join(&entry.name);
     std::fs::create_dir_all(&root).unwrap();
     for e in std::fs::read_dir(&src).unwrap() {
         let e = e.unwrap();
@@ -129,8 +129,9 @@ fn opts(host: Option<&str>) -> ValidateOptions {
 
 #[test]
 fn every_corpus_plugin_matches_the_upstream_verdict() {
-    let entries = entries();
-    let dirs = std::fs::read_dir(corpus_dir().join("protoagent"))
+    let Some(corpus) = corpus_dir() else { return };
+    let entries = entries(&corpus);
+    let dirs = std::fs::read_dir(corpus.join("protoagent"))
         .unwrap()
         .filter(|e| e.as_ref().unwrap().path().is_dir())
         .count();
@@ -142,7 +143,7 @@ fn every_corpus_plugin_matches_the_upstream_verdict() {
     let tmp = tempfile::tempdir().unwrap();
     let mut failures = Vec::new();
     for entry in &entries {
-        let root = recreate(entry, tmp.path());
+        let root = recreate(&corpus, entry, tmp.path());
         let report = validate_root(&root, &opts(None));
         let got = &report.outcome;
         if let Some(failure) = verdict_failure(&entry.name, entry.valid, &report) {
@@ -166,10 +167,13 @@ fn every_corpus_plugin_matches_the_upstream_verdict() {
     );
 }
 
-fn warnings(name: &str, host: Option<&str>) -> Vec<(Code, Severity, String)> {
+fn warnings(corpus: &Path, name: &str, host: Option<&str>) -> Vec<(Code, Severity, String)> {
     let tmp = tempfile::tempdir().unwrap();
-    let entry = entries().into_iter().find(|e| e.name == name).unwrap();
-    let root = recreate(&entry, tmp.path());
+    let entry = entries(corpus)
+        .into_iter()
+        .find(|e| e.name == name)
+        .unwrap();
+    let root = recreate(corpus, &entry, tmp.path());
     validate_root(&root, &opts(host))
         .outcome
         .diagnostics
@@ -180,7 +184,8 @@ fn warnings(name: &str, host: Option<&str>) -> Vec<(Code, Severity, String)> {
 
 #[test]
 fn degraded_plugins_warn_as_the_host_does() {
-    let ds = warnings("fixture-emits-invalid-refs", None);
+    let Some(corpus) = corpus_dir() else { return };
+    let ds = warnings(&corpus, "fixture-emits-invalid-refs", None);
     let msgs: Vec<&str> = ds.iter().map(|d| d.2.as_str()).collect();
     assert!(
         msgs.iter()
@@ -199,7 +204,7 @@ fn degraded_plugins_warn_as_the_host_does() {
             .all(|d| d.0 == Code::ProtoEmits && d.1 == Severity::Warning)
     );
 
-    let ds = warnings("fixture-requires-pip-malformed", None);
+    let ds = warnings(&corpus, "fixture-requires-pip-malformed", None);
     assert_eq!(
         ds.iter()
             .filter(|d| d.0 == Code::ProtoRequiresPip && d.2.ends_with("has no 'pkg' — skipped"))
@@ -208,7 +213,7 @@ fn degraded_plugins_warn_as_the_host_does() {
         "{ds:#?}"
     );
 
-    let ds = warnings("fixture-public-paths-scoped", None);
+    let ds = warnings(&corpus, "fixture-public-paths-scoped", None);
     let paths: Vec<&str> = ds
         .iter()
         .filter(|d| d.0 == Code::ProtoPublicPath)
@@ -223,25 +228,25 @@ fn degraded_plugins_warn_as_the_host_does() {
     );
 
     for name in ["fixture-section-collision-model", "bundled-workflows"] {
-        let ds = warnings(name, None);
+        let ds = warnings(&corpus, name, None);
         assert!(
             ds.iter().any(|d| d.0 == Code::ProtoReservedSection),
             "{name}: {ds:#?}"
         );
     }
-    let ds = warnings("bundled-coder", None);
+    let ds = warnings(&corpus, "bundled-coder", None);
     assert!(
         ds.iter()
             .any(|d| d.0 == Code::ProtoUnknownKey && d.2.contains("requires_plugins")),
         "{ds:#?}"
     );
     assert!(
-        warnings("ext-pr-reviewer", None)
+        warnings(&corpus, "ext-pr-reviewer", None)
             .iter()
             .any(|d| d.0 == Code::ProtoSetting && d.2.contains("'int'"))
     );
     assert!(
-        warnings("fixture-views-missing-path", None)
+        warnings(&corpus, "fixture-views-missing-path", None)
             .iter()
             .any(|d| d.0 == Code::ProtoView)
     );
@@ -253,13 +258,14 @@ fn degraded_plugins_warn_as_the_host_does() {
         "scaffold-default",
         "fixture-views-auto-public",
     ] {
-        assert_eq!(warnings(name, None), [], "{name}");
+        assert_eq!(warnings(&corpus, name, None), [], "{name}");
     }
 }
 
 #[test]
 fn min_version_against_the_host_version() {
-    let ds = warnings("fixture-min-version-too-new", Some("0.32.0"));
+    let Some(corpus) = corpus_dir() else { return };
+    let ds = warnings(&corpus, "fixture-min-version-too-new", Some("0.32.0"));
     assert_eq!(
         ds,
         [(
@@ -268,7 +274,7 @@ fn min_version_against_the_host_version() {
             "requires protoAgent >= 99.0.0 but this host is 0.32.0".to_owned()
         )]
     );
-    let ds = warnings("fixture-min-version-garbage", Some("0.32.0"));
+    let ds = warnings(&corpus, "fixture-min-version-garbage", Some("0.32.0"));
     assert_eq!(
         ds,
         [(
@@ -279,9 +285,9 @@ fn min_version_against_the_host_version() {
         )]
     );
     // PEP 440: 0.34 == 0.34.0, so ext-discord's 0.34.0 loads on a 0.34 host.
-    assert_eq!(warnings("ext-discord", Some("0.34")), []);
+    assert_eq!(warnings(&corpus, "ext-discord", Some("0.34")), []);
     assert_eq!(
-        warnings("ext-discord", Some("0.34.0rc1")).len(),
+        warnings(&corpus, "ext-discord", Some("0.34.0rc1")).len(),
         1,
         "a pre-release is older"
     );

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use serde_json::Value;
+use snapbox::{assert_data_eq, str};
 
 use crate::support::git::{Repo, git};
 use crate::support::*;
@@ -875,5 +876,48 @@ fn default_homes_follow_each_hosts_environment() {
         ids,
         ["dev.example.pinned", "notes"],
         "list finds every host's default home"
+    );
+}
+
+#[test]
+fn list_is_a_table_with_the_source_last() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    let (repo, _) = history(&tmp.path().join("repo"));
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "v1.0.0"]).0, 0);
+    // A long id from a deeply nested repository, on its default branch.
+    let deep = Repo::init(
+        &tmp.path()
+            .join("a/rather/deeply/nested/checkout/of/some/organisation/plugins/repo"),
+    );
+    deep.file(
+        "aoe-plugin.toml",
+        &static_aoe("0.11.1").replace("dev.example.pinned", "dev.example.a-plugin-with-a-long-id"),
+    );
+    deep.commit("one");
+    assert_eq!(install(&home, &[&deep.url()]).0, 0);
+    // A local directory, whose installed copy then goes missing.
+    let local = tmp.path().join("local");
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::write(
+        local.join("aoe-plugin.toml"),
+        static_aoe("2.0.0").replace("dev.example.pinned", "dev.example.local"),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = install(&home, &[local.to_str().unwrap()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    std::fs::remove_dir_all(home.join("plugins/dev.example.local")).unwrap();
+
+    let (code, stdout, stderr) = run(plugins().args(["list", "--home"]).arg(&home));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        stdout.replace(&tmp.path().display().to_string(), "[TMP]"),
+        str![[r#"
+ID                                   VERSION  DIALECT  REF           COMMIT      SOURCE
+dev.example.a-plugin-with-a-long-id  0.11.1   aoe      (default)     56d7f5eca6  file://[TMP]/a/rather/deeply/nested/checkout/of/some/organisation/plugins/repo
+dev.example.local                    2.0.0    aoe      (local copy)  -           [TMP]/local  (missing: run `plugins sync`)
+dev.example.pinned                   1.0.0    aoe      v1.0.0        98dbc36b17  file://[TMP]/repo
+
+"#]]
     );
 }

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use serde_json::Value;
+use snapbox::{assert_data_eq, str};
 
 use crate::install::{GOOD_BUILD, built_aoe, history, install, locked, static_aoe};
 use crate::support::git::{Repo, git};
@@ -381,5 +382,89 @@ fn a_failing_build_mid_update_keeps_the_old_version() {
         home.join("plugins/dev.example.built/.aoe-build/bin/worker")
             .exists(),
         "the old build still runs"
+    );
+}
+
+#[test]
+fn a_misspelt_policy_warns_and_falls_back_to_the_default() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    repo.commit("v5");
+    policy(
+        &home,
+        "autoupdate_interval = 1\n\n[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"alwys\"\n",
+    );
+    // Busy: "alwys" must act as the default, idle, and wait.
+    let (code, _, _) = run(plugins().args(["activity", "touch", "--home"]).arg(&home));
+    assert_eq!(code, 0);
+    let (code, stdout, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
+    assert_eq!(code, 0, "{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+autoupdate: 0 updated, 0 up to date, 1 deferred (busy), 0 need approval, 0 failed
+
+"#]]
+    );
+    assert_data_eq!(
+        stderr.replace(&home.display().to_string(), "[HOME]"),
+        str![[r#"
+plugins::config::unknown_key
+
+  ⚠ unknown key `autoupdate_interval` in plugins.toml; it is ignored
+   ╭─[[HOME]/plugins.toml:1:1]
+ 1 │ autoupdate_interval = 1
+   · ─────────┬─────────
+   ·          ╰── unknown key
+ 2 │ 
+   ╰────
+  help: did you mean `autoupdate_interval_hours`?
+plugins::config::invalid_value
+
+  ⚠ `when = "alwys"` is not "idle" or "always"; using the default, "idle"
+   ╭─[[HOME]/plugins.toml:5:8]
+ 4 │ track = "main"
+ 5 │ when = "alwys"
+   ·        ───┬───
+   ·           ╰── not "idle" or "always"
+   ╰────
+  help: did you mean `always`?
+
+"#]]
+    );
+}
+
+#[test]
+fn update_names_a_version_tag_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let (tag, branch) = (tmp.path().join("tag"), tmp.path().join("branch"));
+    assert_eq!(install(&tag, &[&repo.url(), "--ref", "v1.0.0"]).0, 0);
+    assert_eq!(install(&branch, &[&repo.url(), "--ref", "main"]).0, 0);
+    repo.file("aoe-plugin.toml", &static_aoe("4.0.0"));
+    repo.commit("v4");
+    let update = |home: &Path| {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["update", "--all", "--yes", "--home"])
+            .arg(home));
+        assert_eq!(code, 0, "{stderr}");
+        stdout
+    };
+    assert_data_eq!(
+        update(&tag),
+        str![[r#"
+     Updated dev.example.pinned to v2.0.0 @ c7849e65b9
+
+"#]]
+    );
+    assert_data_eq!(
+        update(&branch),
+        str![[r#"
+     Updated dev.example.pinned to 4.0.0 (main @ 1f61bc6e38)
+
+"#]]
     );
 }
