@@ -470,3 +470,30 @@ fn forced_dialect() {
             .starts_with("no aoe-plugin.toml at ")
     );
 }
+
+#[test]
+fn an_unknown_capability_suggests_the_capability_it_starts_with() {
+    let dir = clean_aoe_root();
+    let text = CLEAN_AOE.replace("[\"runtime.worker\"]", "[\"runtime.worker\", \"network\"]");
+    std::fs::write(dir.path().join("aoe-plugin.toml"), text).unwrap();
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::aoe::unknown_capability
+
+  ⚠ plugin requests capabilities this host does not support: network; upgrade aoe
+   ╭─[aoe-plugin.toml:6:35]
+ 5 │ description = "Says hello."
+ 6 │ capabilities = ["runtime.worker", "network"]
+   ·                                   ────┬────
+   ·                                       ╰── not a capability of aoe 1.19.0
+ 7 │ 
+   ╰────
+  help: did you mean: `network` → `net`
+    Valid aoe plugin `dev.example.hello` 0.1.0 at . (1 warning)
+
+"#]]
+    );
+}
