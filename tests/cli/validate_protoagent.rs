@@ -308,3 +308,43 @@ fn all_three_dialects_in_one_run() {
         .collect();
     assert_eq!(dialects, ["aoe", "aworld", "protoagent"]);
 }
+
+#[test]
+fn a_quoted_flag_gets_the_fix_the_author_meant() {
+    let dir = plugin("id: demo\nname: Demo\nenabled: \"false\"\nbuiltin: \"yes\"\ntest: maybe\n");
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+plugins::protoagent::truthy_string
+
+  ⚠ `enabled` is a str, which Python's bool() reads as true
+   ╭─[protoagent.plugin.yaml:3:10]
+ 2 │ name: Demo
+ 3 │ enabled: "false"
+   ·          ───────
+ 4 │ builtin: "yes"
+   ╰────
+  help: write `enabled: false` (unquoted); as written, the host treats it as true
+plugins::protoagent::truthy_string
+
+  ⚠ `builtin` is a str, which Python's bool() reads as true
+   ╭─[protoagent.plugin.yaml:4:10]
+ 3 │ enabled: "false"
+ 4 │ builtin: "yes"
+   ·          ─────
+ 5 │ test: maybe
+   ╰────
+  help: write `builtin: true` (unquoted)
+plugins::protoagent::truthy_string
+
+  ⚠ `test` is a str, which Python's bool() reads as true
+   ╭─[protoagent.plugin.yaml:5:7]
+ 4 │ builtin: "yes"
+ 5 │ test: maybe
+   ·       ─────
+   ╰────
+  help: write `test: true` or `test: false` (unquoted); as written, the host treats it as true
+    Valid protoagent plugin `demo` 0.0.0 at . (3 warnings)
+
+"#]]);
+}

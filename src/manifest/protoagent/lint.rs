@@ -85,9 +85,7 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
                     ),
                     ptr![key],
                 )
-                .help(format!(
-                    "write `{key}: {effective}` (unquoted) if that is what you mean"
-                )),
+                .help(truthy_help(key, &e.node, effective)),
             );
         }
     }
@@ -131,6 +129,29 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
     requires_pip(doc, &mut out);
     gates(doc, root, opts, &mut out);
     out
+}
+
+/// The fix for a non-boolean flag follows what the author wrote (`"false"` →
+/// `false`), not what Python makes of it.
+fn truthy_help(key: &str, node: &Node, effective: &str) -> String {
+    let written = match &node.value {
+        Value::Str(s) => match s.trim().to_lowercase().as_str() {
+            "true" | "yes" | "on" | "y" | "1" => Some("true"),
+            "false" | "no" | "off" | "n" | "0" | "" => Some("false"),
+            _ => None,
+        },
+        Value::Int(_) | Value::Float(_) => Some(effective),
+        _ => None,
+    };
+    match written {
+        Some(w) if w == effective => format!("write `{key}: {w}` (unquoted)"),
+        Some(w) => {
+            format!("write `{key}: {w}` (unquoted); as written, the host treats it as {effective}")
+        }
+        None => format!(
+            "write `{key}: true` or `{key}: false` (unquoted); as written, the host treats it as {effective}"
+        ),
+    }
 }
 
 fn items(doc: &Node, key: &str) -> Vec<(usize, Node)> {
