@@ -497,3 +497,55 @@ plugins::aoe::unknown_capability
 "#]]
     );
 }
+
+#[test]
+fn an_absolute_worker_program_gets_one_error_that_offers_system() {
+    let dir =
+        aoe_root(&CLEAN_AOE.replace("\"./bin/worker\"", "\"/usr/bin/python3\", \"worker.py\""));
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::aoe::runtime_command
+
+  × runtime command program "/usr/bin/python3" must be a plugin-relative path (containing a
+  │ separator, like ".venv/bin/worker"); set `system = true` to depend on a program from the host
+  │ PATH instead
+    ╭─[aoe-plugin.toml:14:12]
+ 13 │ kind = "command"
+ 14 │ command = ["/usr/bin/python3", "worker.py"]
+    ·            ──────────────────
+    ╰────
+  help: to run the host's `python3` from PATH, write the bare name "python3" and add `system =
+        true`; or point at a file inside the plugin, e.g. ".aoe-build/bin/worker"
+  Invalid aoe plugin `dev.example.hello` 0.1.0 at . (1 error)
+
+"#]]
+    );
+
+    // With `system = true` already set, the fix is the bare name.
+    let dir = aoe_root(&CLEAN_AOE.replace(
+        "command = [\"./bin/worker\"]",
+        "system = true\ncommand = [\"/usr/bin/python3\"]",
+    ));
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+plugins::aoe::runtime_command
+
+  × runtime command program "/usr/bin/python3" has `system = true` but is a path; a system
+  │ dependency must be a bare program name resolved on PATH (like "uv" or "python3")
+    ╭─[aoe-plugin.toml:15:12]
+ 13 │ kind = "command"
+ 14 │ system = true
+    ·          ──┬─
+    ·            ╰── `system = true` set here
+ 15 │ command = ["/usr/bin/python3"]
+    ·            ──────────────────
+    ╰────
+  help: write the bare name "python3", or drop `system = true` for a program inside the plugin
+  Invalid aoe plugin `dev.example.hello` 0.1.0 at . (1 error)
+
+"#]]);
+}

@@ -314,7 +314,9 @@ fn a_quoted_flag_gets_the_fix_the_author_meant() {
     let dir = plugin("id: demo\nname: Demo\nenabled: \"false\"\nbuiltin: \"yes\"\ntest: maybe\n");
     let (code, screen) = validate_screen(dir.path(), &[]);
     assert_eq!(code, 0);
-    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
 plugins::protoagent::truthy_string
 
   ⚠ `enabled` is a str, which Python's bool() reads as true
@@ -346,5 +348,6 @@ plugins::protoagent::truthy_string
   help: write `test: true` or `test: false` (unquoted); as written, the host treats it as true
     Valid protoagent plugin `demo` 0.0.0 at . (3 warnings)
 
-"#]]);
+"#]]
+    );
 }

@@ -382,7 +382,10 @@ fn runtime(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
         }) => {
             if let Some(program) = command.first().filter(|p| !p.is_empty() && !*system) {
                 let at = ptr!["runtime", "command", 0];
-                if rules::has_windows_prefix(program) {
+                if rules::is_absolute(program) {
+                    // The host's own rule (`runtime_command`) already refuses it
+                    // and says how to fix it; a lint would only repeat it.
+                } else if rules::has_windows_prefix(program) {
                     out.push(Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} has a drive or UNC prefix; it is absolute on Windows"), at));
                 } else if lexically_escapes(program) {
                     out.push(
