@@ -127,6 +127,7 @@ codes! {
     ProtoPublicPath => "plugins::protoagent::public_path", Warning, "a public path outside `/plugins/<id>/` or `/api/plugins/<id>/`, which the host ignores";
     ProtoEmits => "plugins::protoagent::emits", Warning, "an `emits` entry without a topic, or a schema `$ref` that escapes, is unreadable or not a mapping";
     ProtoRequiresPip => "plugins::protoagent::requires_pip", Warning, "a `requires_pip` entry without `pkg`, or with an unknown scope";
+    ProtoPipSpec => "plugins::protoagent::pip_spec", Warning, "a `requires_pip` entry `install-deps` refuses: a pip option, a URL/VCS/direct reference, or not a PEP 508 name";
     ProtoMinVersion => "plugins::protoagent::min_version", Warning, "`min_protoagent_version` is not a PEP 440 version, so the host ignores it";
     ProtoRequiresEnv => "plugins::protoagent::requires_env", Warning, "`requires_env` names variables unset here; the host does not load the plugin without them";
     ProtoEntrypointEscapes => "plugins::protoagent::entrypoint_escapes", Warning, "`entrypoint` resolves outside the plugin directory (the host does not check)";

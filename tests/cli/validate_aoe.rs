@@ -531,7 +531,9 @@ plugins::aoe::runtime_command
     ));
     let (code, screen) = validate_screen(dir.path(), &[]);
     assert_eq!(code, 1);
-    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
 plugins::aoe::runtime_command
 
   × runtime command program "/usr/bin/python3" has `system = true` but is a path; a system
@@ -547,5 +549,6 @@ plugins::aoe::runtime_command
   help: write the bare name "python3", or drop `system = true` for a program inside the plugin
   Invalid aoe plugin `dev.example.hello` 0.1.0 at . (1 error)
 
-"#]]);
+"#]]
+    );
 }

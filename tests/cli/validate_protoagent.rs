@@ -351,3 +351,47 @@ plugins::protoagent::truthy_string
 "#]]
     );
 }
+
+#[test]
+fn requires_pip_entries_install_deps_refuses_are_linted() {
+    let dir = plugin(
+        "id: demo\nname: Demo\nrequires_pip:\n  - requests>=2\n  - git+https://github.com/acme/client.git\n  - pkg: --extra-index-url=https://x\n    optional: true\n",
+    );
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0, "the host loads it; only install-deps refuses");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::pip_spec
+
+  ⚠ requires_pip entry "git+https://github.com/acme/client.git" is a VCS/URL/direct reference,
+  │ which is not allowed
+   ╭─[protoagent.plugin.yaml:5:5]
+ 4 │   - requests>=2
+ 5 │   - git+https://github.com/acme/client.git
+   ·     ──────────────────────────────────────
+ 6 │   - pkg: --extra-index-url=https://x
+   ╰────
+  help: `install-deps` and `plugins install --deps` refuse it and install none of the deps;
+        require a package by name from an index (like `mypkg>=1.2`), or vendor the code in the
+        plugin
+plugins::protoagent::pip_spec
+
+  ⚠ requires_pip entry "--extra-index-url=https://x" looks like a pip option, not a package
+   ╭─[protoagent.plugin.yaml:6:10]
+ 5 │   - git+https://github.com/acme/client.git
+ 6 │   - pkg: --extra-index-url=https://x
+   ·          ───────────────────────────
+ 7 │     optional: true
+   ╰────
+  help: `install-deps` and `plugins install --deps` refuse it and install none of the deps;
+        require a package by name from an index (like `mypkg>=1.2`), or vendor the code in the
+        plugin
+    Valid protoagent plugin `demo` 0.0.0 at . (2 warnings)
+
+"#]]
+    );
+    assert_eq!(validate_screen(dir.path(), &["--strict"]).0, 1);
+    let allow = ["--strict", "-A", "plugins::protoagent::pip_spec"];
+    assert_eq!(validate_screen(dir.path(), &allow).0, 0);
+}

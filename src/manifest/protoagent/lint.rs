@@ -489,8 +489,11 @@ fn emits(doc: &Node, root: &Path, out: &mut Out) {
 
 fn requires_pip(doc: &Node, out: &mut Out) {
     for (i, e) in items(doc, "requires_pip") {
-        let Value::Table(_) = e.value else { continue };
         let at = ptr!["requires_pip", i];
+        let Value::Table(_) = e.value else {
+            pip_spec(&py_str(&e), at, out);
+            continue;
+        };
         let pkg = e.get("pkg").map_or_else(String::new, |p| {
             if truthy(&p.node) {
                 py_str(&p.node).trim().to_owned()
@@ -509,6 +512,7 @@ fn requires_pip(doc: &Node, out: &mut Out) {
             );
             continue;
         }
+        pip_spec(&pkg, at.join("pkg"), out);
         if let Some(scope) = e.get("scope") {
             let s = py_str(&scope.node).to_lowercase();
             if s != "host" && s != "runtime" {
@@ -525,6 +529,21 @@ fn requires_pip(doc: &Node, out: &mut Out) {
                 );
             }
         }
+    }
+}
+
+/// What `install-deps` (and `plugins install --deps`) would refuse to install.
+fn pip_spec(spec: &str, at: Pointer, out: &mut Out) {
+    if let Some(why) = super::pip_spec_problem(spec) {
+        warn(
+            out,
+            Finding::new(
+                Code::ProtoPipSpec,
+                format!("requires_pip entry {spec:?} {why}"),
+                at,
+            )
+            .help("`install-deps` and `plugins install --deps` refuse it and install none of the deps; require a package by name from an index (like `mypkg>=1.2`), or vendor the code in the plugin"),
+        );
     }
 }
 

@@ -51,6 +51,27 @@ pub fn id_grammar_ok(id: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// protoAgent's `_validate_pip_specs` (spec §5.4): why `install-deps` refuses a
+/// `requires_pip` requirement, if it does.
+pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
+    let s = spec.trim();
+    if s.starts_with('-') {
+        return Some("looks like a pip option, not a package");
+    }
+    if s.contains("://")
+        || s.contains('@')
+        || ["git+", "hg+", "svn+", "bzr+", "file:"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    {
+        return Some("is a VCS/URL/direct reference, which is not allowed");
+    }
+    if !s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) {
+        return Some("is not a valid PEP 508 package requirement");
+    }
+    None
+}
+
 /// A required scalar as `str(v).strip()`, `None` when absent, null or blank.
 fn required_str(doc: &Node, key: &str) -> Option<String> {
     let node = &doc.get(key)?.node;
@@ -175,5 +196,24 @@ mod tests {
         assert!(!id_grammar_ok("-x"));
         assert!(!id_grammar_ok("a.b"));
         assert!(!id_grammar_ok(""));
+    }
+
+    #[test]
+    fn pip_specs_like_install_deps() {
+        assert_eq!(pip_spec_problem("requests>=2"), None);
+        assert_eq!(pip_spec_problem(" numpy"), None);
+        for spec in [
+            "git+https://github.com/a/b",
+            "pkg @ https://x/y.whl",
+            "file:../wheel",
+        ] {
+            assert_eq!(
+                pip_spec_problem(spec),
+                Some("is a VCS/URL/direct reference, which is not allowed"),
+                "{spec}"
+            );
+        }
+        assert!(pip_spec_problem("--index-url=x").is_some());
+        assert!(pip_spec_problem(".").is_some());
     }
 }
