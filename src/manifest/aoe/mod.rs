@@ -55,8 +55,9 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     let doc = match format::parse_toml(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
-                .with_label(e.span.unwrap_or(0..0), None);
+            let mut d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
+                .with_label(e.span.clone().unwrap_or(0..0), None);
+            d.help = format::template_help(text, e.span.map(|s| s.start));
             return Outcome {
                 class: HostClass::Parse,
                 host_message: Some(format!("manifest is not valid TOML: {}", e.display)),

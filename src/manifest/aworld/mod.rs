@@ -53,8 +53,9 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Sum
     let doc = match format::parse_json(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let d = Diagnostic::new(Code::SyntaxJson, e.display.clone())
-                .with_label(e.span.unwrap_or(0..0), None);
+            let mut d = Diagnostic::new(Code::SyntaxJson, e.display.clone())
+                .with_label(e.span.clone().unwrap_or(0..0), None);
+            d.help = format::template_help(text, e.span.map(|s| s.start));
             let outcome = Outcome {
                 class: HostClass::Parse,
                 host_message: Some(e.display),

@@ -237,7 +237,10 @@ mod tests {
     fn unhashable_keys_are_errors_as_in_pyyaml() {
         for text in ["id: {{ cookiecutter.id }}\n", "? [a, b]\n: 1\n"] {
             let e = parse_yaml(text).unwrap_err();
-            assert!(e.message.starts_with("found unhashable key"), "{text}: {e:?}");
+            assert!(
+                e.message.starts_with("found unhashable key"),
+                "{text}: {e:?}"
+            );
         }
     }
 

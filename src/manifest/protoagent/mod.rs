@@ -91,8 +91,9 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
     let doc = match format::parse_yaml(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let d = Diagnostic::new(Code::SyntaxYaml, e.message.clone())
-                .with_label(e.span.unwrap_or(0..0), None);
+            let mut d = Diagnostic::new(Code::SyntaxYaml, e.message.clone())
+                .with_label(e.span.clone().unwrap_or(0..0), None);
+            d.help = format::template_help(text, e.span.map(|s| s.start));
             return Outcome {
                 class: HostClass::Parse,
                 host_message: Some(format!(
