@@ -179,6 +179,33 @@ impl std::str::FromStr for Code {
     }
 }
 
+impl Code {
+    /// Codes an unknown `--allow` value probably meant: those ending in it
+    /// (`version_not_semver`, `aoe::version_not_semver`), else a close spelling.
+    pub fn suggestions(s: &str) -> Vec<Code> {
+        let s = s.trim().trim_matches(':');
+        if s.is_empty() {
+            return Vec::new();
+        }
+        let suffix = format!("::{s}");
+        let ending: Vec<Code> = Code::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.as_str().ends_with(&suffix))
+            .collect();
+        if !ending.is_empty() {
+            return ending;
+        }
+        // Compare without the prefix every code shares.
+        let rest = |c: &'static str| c.strip_prefix("plugins::").unwrap_or(c);
+        let given = s.strip_prefix("plugins::").unwrap_or(s);
+        super::did_you_mean(given, Code::ALL.iter().map(|c| rest(c.as_str())))
+            .and_then(|r| Code::ALL.iter().copied().find(|c| rest(c.as_str()) == r))
+            .into_iter()
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -198,5 +225,28 @@ mod tests {
             );
             assert_eq!(s.parse::<Code>().unwrap(), *code);
         }
+    }
+
+    #[test]
+    fn suggestions_for_partial_codes() {
+        assert_eq!(
+            Code::suggestions("version_not_semver"),
+            [Code::AoeVersionNotSemver]
+        );
+        assert_eq!(
+            Code::suggestions("aoe::symlink"),
+            [Code::AoeSymlink],
+            "more segments narrow it"
+        );
+        assert_eq!(
+            Code::suggestions("symlink"),
+            [Code::FileSymlink, Code::AoeSymlink, Code::InstallSymlink]
+        );
+        assert_eq!(
+            Code::suggestions("plugins::aoe::version_not_semvar"),
+            [Code::AoeVersionNotSemver]
+        );
+        assert!(Code::suggestions("nope").is_empty());
+        assert!(Code::suggestions("").is_empty());
     }
 }

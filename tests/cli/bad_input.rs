@@ -175,7 +175,9 @@ fn an_unrendered_template_is_a_syntax_error_with_a_hint() {
     .unwrap();
     let (code, screen) = validate_screen(dir.path(), &["-r"]);
     assert_eq!(code, 1);
-    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
 plugins::syntax::toml
 
   × missing key for inline table element, expected key
@@ -212,5 +214,6 @@ plugins::syntax::yaml
   Invalid protoagent plugin at protoagent (1 error)
 3 plugins: 0 valid, 3 invalid; 3 errors
 
-"#]]);
+"#]]
+    );
 }
