@@ -181,6 +181,10 @@ pub struct Outcome {
     pub diagnostics: Vec<Diagnostic>,
     pub id: Option<String>,
     pub version: Option<String>,
+    /// What did not run because the pipeline stopped where the host stops
+    /// (e.g. "the semantic pass, install refusals and the remaining lints"):
+    /// renderers say these further checks are skipped until the error is fixed.
+    pub skipped: Option<&'static str>,
 }
 
 impl Outcome {
@@ -192,6 +196,7 @@ impl Outcome {
             diagnostics: vec![d],
             id: None,
             version: None,
+            skipped: None,
         }
     }
 }

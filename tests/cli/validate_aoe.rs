@@ -552,3 +552,30 @@ plugins::aoe::runtime_command
 "#]]
     );
 }
+
+#[test]
+fn a_parse_error_says_the_semantic_pass_waits_for_it() {
+    // An invalid id stops the host's parse; the empty name is a semantic error.
+    let dir = aoe_root(
+        &CLEAN_AOE
+            .replace("dev.example.hello", "Dev.Hello")
+            .replace("name = \"Hello\"", "name = \"\""),
+    );
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+plugins::aoe::invalid_id
+
+  × invalid plugin id "Dev.Hello": each dot-separated segment must start with a lowercase letter
+   ╭─[aoe-plugin.toml:1:6]
+ 1 │ id = "Dev.Hello"
+   ·      ───────────
+ 2 │ name = ""
+   ╰────
+  help: ids are dot-separated lowercase segments like "dev.example.my-plugin"
+  note: further checks skipped until this is fixed: the semantic pass, install refusals and the
+        remaining lints
+  Invalid aoe plugin `Dev.Hello` 0.1.0 at . (1 error)
+
+"#]]);
+}

@@ -81,6 +81,10 @@ fn required_str(doc: &Node, key: &str) -> Option<String> {
     Some(py_str(node).trim().to_owned()).filter(|s| !s.is_empty())
 }
 
+/// What is left unchecked when the host skips the manifest (it stops there too).
+const GATES_AND_LINTS: &str =
+    "the load gates (entry module, min_protoagent_version, requires_env) and lints";
+
 /// Validate `text`, the manifest of the plugin directory `root`.
 pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
     let dir = root
@@ -103,6 +107,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
                 diagnostics: vec![d],
                 id: None,
                 version: None,
+                skipped: Some(GATES_AND_LINTS),
             };
         }
     };
@@ -118,6 +123,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
         diagnostics: vec![f.resolve(doc, Severity::Error)],
         id: None,
         version: None,
+        skipped: Some(GATES_AND_LINTS),
     };
     if !matches!(doc.value, Value::Table(_)) {
         let f = Finding::new(Code::ProtoNotMapping, "manifest is not a mapping", ptr![]);
@@ -182,6 +188,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
         diagnostics,
         id: Some(id),
         version: Some(version),
+        skipped: None,
     }
 }
 
