@@ -563,7 +563,9 @@ fn a_parse_error_says_the_semantic_pass_waits_for_it() {
     );
     let (code, screen) = validate_screen(dir.path(), &[]);
     assert_eq!(code, 1);
-    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
 plugins::aoe::invalid_id
 
   × invalid plugin id "Dev.Hello": each dot-separated segment must start with a lowercase letter
@@ -577,5 +579,6 @@ plugins::aoe::invalid_id
         remaining lints
   Invalid aoe plugin `Dev.Hello` 0.1.0 at . (1 error)
 
-"#]]);
+"#]]
+    );
 }

@@ -354,7 +354,9 @@ fn a_containment_error_says_the_lints_wait_for_it() {
     std::fs::write(dir.path().join("serve.py"), "").unwrap();
     let (code, screen) = validate_screen(dir.path(), &[]);
     assert_eq!(code, 1);
-    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
 plugins::aworld::escapes_root
 
   × asset path escapes plugin root for demo: ../outside.md
@@ -368,7 +370,8 @@ plugins::aworld::escapes_root
         (reserved command names, hooks, missing targets)
   Invalid aworld plugin `demo` 1 at . (1 error)
 
-"#]]);
+"#]]
+    );
     // Once the containment error is fixed, the reserved name shows.
     std::fs::write(
         dir.path().join(".aworld-plugin/plugin.json"),
@@ -378,7 +381,9 @@ plugins::aworld::escapes_root
     std::fs::write(dir.path().join("inside.md"), "").unwrap();
     let (code, screen) = validate_screen(dir.path(), &[]);
     assert_eq!(code, 1);
-    snapbox::assert_data_eq!(screen, snapbox::str![[r#"
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
 plugins::aworld::reserved_name
 
   × Top-level command 'serve' is reserved
@@ -392,5 +397,6 @@ plugins::aworld::reserved_name
         aworld-cli (pass --bundled for a plugin shipped inside aworld-cli)
   Invalid aworld plugin `demo` 1 at . (1 error)
 
-"#]]);
+"#]]
+    );
 }
