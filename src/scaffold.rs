@@ -180,6 +180,12 @@ pub fn derive_id(dialect: Dialect, name: &str, explicit: Option<&str>) -> Result
     }
 }
 
+/// The name's and id's checks, which need no runtime: the id, or why not.
+pub fn check_identity(dialect: Dialect, name: &str, id: Option<&str>) -> Result<String, Refusal> {
+    check_text("name", name)?;
+    derive_id(dialect, name, id)
+}
+
 /// Text that goes verbatim into TOML, JSON, YAML, Python and Rust strings.
 fn check_text(what: &str, text: &str) -> Result<(), Refusal> {
     match text
@@ -229,8 +235,7 @@ pub fn plan(opts: &NewOptions) -> Result<Plan, Refusal> {
             format!("choose one of: {}", list.join(", ")),
         ));
     }
-    check_text("name", &opts.name)?;
-    let id = derive_id(opts.dialect, &opts.name, opts.id.as_deref())?;
+    let id = check_identity(opts.dialect, &opts.name, opts.id.as_deref())?;
     let slug = match slug(&opts.name) {
         s if s.is_empty() || !s.starts_with(|c: char| c.is_ascii_lowercase()) => {
             format!("plugin-{s}").trim_end_matches('-').to_owned()

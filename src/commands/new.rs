@@ -84,36 +84,63 @@ fn list() -> String {
     s
 }
 
-/// Ask on the terminal, or fail with a hint when there is none.
-fn ask(printer: &Printer, question: &str, flag: &str, interactive: bool) -> Result<String> {
+/// Ask on the terminal until the answer is one of `choices`, or fail with a
+/// hint when there is no terminal. An empty answer takes the first choice (the
+/// default the prompt shows); end of input (Ctrl-D) cancels.
+fn ask_choice<T: Copy>(
+    printer: &Printer,
+    what: &str,
+    flag: &str,
+    interactive: bool,
+    choices: &[(&str, T)],
+) -> Result<T> {
+    let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+    let question = format!("{what} ({}) [{}]", names.join(", "), names[0]);
     if !interactive {
         return Err(Error::InvalidArgument(format!(
-            "{question}: pass {flag} (no terminal to ask on)"
+            "{what} ({}): pass {flag} (no terminal to ask on)",
+            names.join(", ")
         )));
     }
-    printer
-        .prompt(question)
-        .map_err(|e| Error::io("cannot read the answer", e))
+    loop {
+        let answer = printer
+            .prompt_line(&question)
+            .map_err(|e| Error::io("cannot read the answer", e))?
+            .ok_or_else(|| Error::Refused {
+                code: Code::NewCancelled,
+                message: "cancelled: no answer (end of input); nothing was written".into(),
+                help: Some(format!("answer the prompts, or pass {flag} to skip them")),
+            })?;
+        if answer.is_empty() {
+            return Ok(choices[0].1);
+        }
+        match choices
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(&answer))
+        {
+            Some((_, v)) => return Ok(*v),
+            None => printer.status(&format!(
+                "unknown {} {answer:?}; choose {}, or press Enter for {}",
+                what.to_lowercase(),
+                names.join(", "),
+                names[0]
+            )),
+        }
+    }
 }
 
 fn choose_dialect(printer: &Printer, args: &NewArgs, interactive: bool) -> Result<Dialect> {
     if let Some(d) = args.dialect {
         return Ok(d);
     }
-    let answer = ask(
+    let choices: Vec<(&str, Dialect)> = Dialect::ALL.iter().map(|d| (d.spec().name, *d)).collect();
+    ask_choice(
         printer,
-        "Dialect (aoe, aworld, protoagent)",
+        "Dialect",
         "--dialect",
         interactive && !args.yes,
-    )?;
-    Dialect::ALL
-        .into_iter()
-        .find(|d| d.to_string() == answer.to_lowercase())
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "unknown dialect {answer:?}; choose aoe, aworld or protoagent"
-            ))
-        })
+        &choices,
+    )
 }
 
 fn choose_runtime(
@@ -129,26 +156,16 @@ fn choose_runtime(
     if supported.len() == 1 || args.yes || !interactive {
         return Ok(supported[0]);
     }
-    let names: Vec<&str> = supported.iter().map(|r| r.as_str()).collect();
-    let answer = ask(
-        printer,
-        &format!("Runtime ({}) [{}]", names.join(", "), names[0]),
-        "--runtime",
-        true,
-    )?;
-    if answer.is_empty() {
-        return Ok(supported[0]);
+    let choices: Vec<(&str, Runtime)> = supported.iter().map(|r| (r.as_str(), *r)).collect();
+    ask_choice(printer, "Runtime", "--runtime", true, &choices)
+}
+
+fn refused(r: scaffold::Refusal) -> Error {
+    Error::Refused {
+        code: Code::NewRefused,
+        message: r.message,
+        help: r.help,
     }
-    supported
-        .iter()
-        .copied()
-        .find(|r| r.as_str() == answer.to_lowercase())
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "unknown runtime {answer:?}; choose one of {}",
-                names.join(", ")
-            ))
-        })
 }
 
 pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -160,20 +177,19 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
     }
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     let dialect = choose_dialect(printer, args, interactive)?;
+    let name = args.name.clone().unwrap_or_default();
+    // Refuse a bad name or id before asking anything more.
+    scaffold::check_identity(dialect, &name, args.id.as_deref()).map_err(refused)?;
     let runtime = choose_runtime(printer, args, dialect, interactive)?;
     let opts = NewOptions {
         dialect,
         runtime,
-        name: args.name.clone().unwrap_or_default(),
+        name,
         id: args.id.clone(),
         description: args.description.clone(),
         with_tests: args.with_tests,
     };
-    let plan = scaffold::plan(&opts).map_err(|r| Error::Refused {
-        code: Code::NewRefused,
-        message: r.message,
-        help: r.help,
-    })?;
+    let plan = scaffold::plan(&opts).map_err(refused)?;
     let root = args
         .dir
         .clone()

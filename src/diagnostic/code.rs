@@ -152,6 +152,7 @@ codes! {
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";
     NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";
     NewExists => "plugins::new::exists", Error, "`plugins new` would overwrite an existing file";
+    NewCancelled => "plugins::new::cancelled", Error, "`plugins new` was cancelled at a prompt (end of input, Ctrl-D); nothing was written";
     Io => "plugins::io", Error, "an I/O error outside a manifest (writing output, reading a directory)";
 }
 

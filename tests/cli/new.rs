@@ -304,12 +304,189 @@ fn prompts_on_a_terminal() {
     let screen = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{screen}");
     assert!(
-        screen.contains("Dialect (aoe, aworld, protoagent):")
+        screen.contains("Dialect (aoe, aworld, protoagent) [aoe]:")
             && screen.contains("Runtime (python, node, rust, none) [python]:"),
         "{screen}"
     );
     assert!(
         tmp.path().join("tty-demo/Cargo.toml").is_file(),
         "the answers chose the rust runtime: {screen}"
+    );
+}
+
+/// Run `plugins new <args>` on a pseudo-terminal (util-linux `script`) in `dir`,
+/// typing each answer once its prompt has appeared (so the echo lands after
+/// it); returns (exit code, screen with `\r\n` as `\n`).
+fn converse(dir: &Path, args: &str, answers: &[(&str, &str)]) -> (i32, String) {
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+    let bin = env!("CARGO_BIN_EXE_plugins");
+    let mut child = Command::new("script")
+        .args(["-qec", &format!("'{bin}' new {args}"), "/dev/null"])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` is installed");
+    let screen = Arc::new(Mutex::new(String::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = {
+        let screen = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let mut seen = 0;
+    for (prompt, answer) in answers {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let text = screen.lock().unwrap().clone();
+            if let Some(i) = text[seen..].find(prompt) {
+                seen += i + prompt.len();
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no prompt {prompt:?} on the screen:\n{text}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        stdin.write_all(answer.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+    // A command that asks for more than `answers` would wait forever: stop it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!(
+                "`plugins new {args}` is still waiting:\n{}",
+                screen.lock().unwrap()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    drop(stdin);
+    reader.join().unwrap();
+    let screen = screen.lock().unwrap().replace("\r\n", "\n");
+    (status.code().unwrap_or(-1), screen)
+}
+
+#[test]
+fn empty_answers_take_the_defaults_the_prompts_show() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, screen) = converse(
+        tmp.path(),
+        "'Tty Demo' --dir tty-demo",
+        &[("[aoe]: ", "\n"), ("[python]: ", "\n")],
+    );
+    assert_eq!(code, 0, "{screen}");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+Dialect (aoe, aworld, protoagent) [aoe]: 
+Runtime (python, node, rust, none) [python]: 
+   Created aoe plugin `dev.example.tty-demo` (python runtime) in tty-demo
+            .github/workflows/plugin.yml
+            .gitignore
+            CHANGELOG.md
+            README.md
+            aoe-plugin.toml
+            pyproject.toml
+            src/tty_demo/__init__.py
+            src/tty_demo/rpc.py
+            src/tty_demo/worker.py
+
+Next: cd tty-demo && plugins validate --strict
+
+"#]]
+    );
+    assert!(tmp.path().join("tty-demo/aoe-plugin.toml").is_file());
+}
+
+#[test]
+fn an_unknown_answer_asks_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, screen) = converse(
+        tmp.path(),
+        "'Tty Demo' --dir tty-demo",
+        &[("[aoe]: ", "aeo\n"), ("[aoe]: ", "ProtoAgent\n")],
+    );
+    assert_eq!(code, 0, "{screen}");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+Dialect (aoe, aworld, protoagent) [aoe]: aeo
+unknown dialect "aeo"; choose aoe, aworld, protoagent, or press Enter for aoe
+Dialect (aoe, aworld, protoagent) [aoe]: ProtoAgent
+   Created protoagent plugin `tty-demo` (python runtime) in tty-demo
+            .github/workflows/plugin.yml
+            README.md
+            __init__.py
+            protoagent.plugin.yaml
+            skills/tty-demo-skill/SKILL.md
+
+Next: cd tty-demo && plugins validate --strict
+
+"#]]
+    );
+    assert!(tmp.path().join("tty-demo/protoagent.plugin.yaml").is_file());
+}
+
+#[test]
+fn ctrl_d_cancels_cleanly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, screen) = converse(
+        tmp.path(),
+        "'Tty Demo' --dir tty-demo",
+        &[("[aoe]: ", "aoe\n"), ("[python]: ", "\u{4}")],
+    );
+    assert_eq!(code, 2, "{screen}");
+    assert_eq!(screen.lines().nth(2), Some("plugins::new::cancelled"));
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+Dialect (aoe, aworld, protoagent) [aoe]: aoe
+Runtime (python, node, rust, none) [python]: 
+plugins::new::cancelled
+
+  × cancelled: no answer (end of input); nothing was written
+  help: answer the prompts, or pass --runtime to skip them
+
+"#]]
+    );
+    assert!(!tmp.path().join("tty-demo").exists(), "nothing written");
+}
+
+#[test]
+fn a_reserved_id_is_refused_before_the_runtime_is_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, screen) = converse(tmp.path(), "Web --id aoe.web", &[("[aoe]: ", "aoe\n")]);
+    assert_eq!(code, 2, "{screen}");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+Dialect (aoe, aworld, protoagent) [aoe]: aoe
+plugins::new::refused
+
+  × plugin id "aoe.web" is reserved: aoe.* and agent-of-empires.* belong to featured plugins
+  help: try `--id dev.example.web`
+
+"#]]
     );
 }
