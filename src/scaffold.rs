@@ -294,18 +294,67 @@ pub enum WriteError {
     },
 }
 
-/// Write the plan under `root`. Nothing is written if any file already exists;
+/// Files a fresh repository often has already (GitHub creates them): an
+/// existing one is kept as it is, instead of blocking the whole plugin.
+const KEPT_IF_PRESENT: &[&str] = &["README.md", ".gitignore", "LICENSE"];
+
+/// What `write` did.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// Files written, relative to the root, in plan order.
+    pub files: Vec<PathBuf>,
+    /// Existing files kept instead of the template's ([`KEPT_IF_PRESENT`]).
+    pub kept: Vec<Kept>,
+}
+
+/// An existing file the template would have written.
+#[derive(Debug)]
+pub struct Kept {
+    pub path: PathBuf,
+    /// For `.gitignore`: the template's patterns the existing file lacks.
+    pub missing: Vec<String>,
+}
+
+/// The template's `.gitignore` patterns that `existing` does not list.
+fn missing_patterns(template: &str, existing: &str) -> Vec<String> {
+    let have: Vec<&str> = existing.lines().map(str::trim).collect();
+    template
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !have.contains(l))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Write the plan under `root`. Nothing is written if any file already exists,
+/// except a top-level README.md, .gitignore or LICENSE, which is kept as it is;
 /// on an I/O failure, what was written is removed again.
-pub fn write(plan: &Plan, root: &Path) -> Result<Vec<PathBuf>, WriteError> {
-    for (rel, _) in &plan.files {
+pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
+    let mut kept = Vec::new();
+    let mut todo = Vec::new();
+    for (rel, contents) in &plan.files {
         let path = root.join(rel);
-        if path.symlink_metadata().is_ok() {
+        if path.symlink_metadata().is_err() {
+            todo.push((rel, contents));
+        } else if KEPT_IF_PRESENT.iter().any(|k| Path::new(k) == rel) {
+            let missing = if rel == Path::new(".gitignore") {
+                std::fs::read_to_string(&path)
+                    .map(|existing| missing_patterns(contents, &existing))
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            kept.push(Kept {
+                path: rel.clone(),
+                missing,
+            });
+        } else {
             return Err(WriteError::Exists(path));
         }
     }
     let root_existed = root.exists();
     let mut written = Vec::new();
-    for (rel, contents) in &plan.files {
+    for (rel, contents) in todo {
         let path = root.join(rel);
         let result = path
             .parent()
@@ -333,7 +382,10 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Vec<PathBuf>, WriteError> {
         }
         written.push(rel.clone());
     }
-    Ok(written)
+    Ok(Written {
+        files: written,
+        kept,
+    })
 }
 
 #[cfg(test)]
@@ -397,6 +449,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn missing_gitignore_patterns() {
+        assert_eq!(
+            missing_patterns("# build\n.aoe-build/\ntarget/\n", "target/\n*.log\n"),
+            [".aoe-build/"]
+        );
     }
 
     #[test]

@@ -160,6 +160,10 @@ fn choose_runtime(
     ask_choice(printer, "Runtime", "--runtime", true, &choices)
 }
 
+fn slashed(path: &std::path::Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
 fn refused(r: scaffold::Refusal) -> Error {
     Error::Refused {
         code: Code::NewRefused,
@@ -213,7 +217,11 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
             "dialect": dialect,
             "runtime": runtime.as_str(),
             "id": plan.id,
-            "files": written.iter().map(|p| p.to_string_lossy().replace('\\', "/")).collect::<Vec<_>>(),
+            "files": written.files.iter().map(|p| slashed(p)).collect::<Vec<_>>(),
+            "kept": written.kept.iter().map(|k| serde_json::json!({
+                "path": slashed(&k.path),
+                "missing": k.missing,
+            })).collect::<Vec<_>>(),
         });
         format!(
             "{}\n",
@@ -227,9 +235,23 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
             display_path(&root)
         );
         if !printer.quiet {
-            for f in &written {
+            for f in &written.files {
                 s.push_str(&format!("            {}\n", f.to_string_lossy()));
             }
+        }
+        for k in &written.kept {
+            s.push_str(&format!(
+                "      Kept {} (it exists; `plugins new` never overwrites files)\n",
+                slashed(&k.path)
+            ));
+            if !k.missing.is_empty() {
+                s.push_str(&format!(
+                    "            the template also ignores: {}\n",
+                    k.missing.join(" ")
+                ));
+            }
+        }
+        if !printer.quiet {
             s.push_str(&format!(
                 "\nNext: cd {} && plugins validate --strict\n",
                 display_path(&root)

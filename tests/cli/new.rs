@@ -490,3 +490,54 @@ plugins::new::refused
 "#]]
     );
 }
+
+#[test]
+fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("demo-board");
+    std::fs::create_dir(&repo).unwrap();
+    for (file, text) in [
+        ("README.md", "# demo-board\n"),
+        (".gitignore", "target/\n*.log\n"),
+        ("LICENSE", "MIT License\n"),
+    ] {
+        std::fs::write(repo.join(file), text).unwrap();
+    }
+    let (code, stdout, stderr) = run(plugins()
+        .args([
+            "new",
+            "Demo Board",
+            "--yes",
+            "--dialect",
+            "aoe",
+            "--runtime",
+            "none",
+        ])
+        .current_dir(tmp.path()));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    snapbox::assert_data_eq!(stdout, snapbox::str![[r#"
+   Created aoe plugin `dev.example.demo-board` (none runtime) in demo-board
+            .github/workflows/plugin.yml
+            CHANGELOG.md
+            aoe-plugin.toml
+      Kept .gitignore (it exists; `plugins new` never overwrites files)
+            the template also ignores: .aoe-build/ __pycache__/ node_modules/
+      Kept README.md (it exists; `plugins new` never overwrites files)
+
+Next: cd demo-board && plugins validate --strict
+
+"#]]);
+    assert_eq!(
+        std::fs::read_to_string(repo.join("README.md")).unwrap(),
+        "# demo-board\n",
+        "never overwritten"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join(".gitignore")).unwrap(),
+        "target/\n*.log\n"
+    );
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "--strict", "--path"])
+        .arg(&repo));
+    assert_eq!(code, 0, "{stdout}");
+}
