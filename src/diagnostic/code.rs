@@ -81,6 +81,7 @@ codes! {
     AoeDuplicate => "plugins::aoe::duplicate", Warning, "a duplicate id, key, capability or UI slot entry";
     AoeDocGate => "plugins::aoe::doc_gate", Warning, "a feature used below the `api_version` the docs name (the host does not enforce it)";
     AoeVersionNotSemver => "plugins::aoe::version_not_semver", Warning, "`version` is not a semantic version";
+    AoePlaceholderId => "plugins::aoe::placeholder_id", Warning, "the id keeps a placeholder namespace like `dev.example` in a plugin repository that has a remote";
     AoeKeybindChord => "plugins::aoe::keybind_chord", Warning, "a keybind chord the host cannot parse, so it is skipped at run time";
     AoeThemeName => "plugins::aoe::theme_name", Warning, "a theme name that collides with a builtin theme, so it is dropped";
     AoeThemePath => "plugins::aoe::theme_path", Warning, "a theme path the host drops at load (absolute, traversing, escaping, missing)";

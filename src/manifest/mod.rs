@@ -7,6 +7,7 @@ pub mod doc;
 pub mod format;
 pub mod protoagent;
 pub mod pyval;
+pub mod remote;
 pub mod schema;
 
 use std::path::Path;

@@ -515,7 +515,9 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
         ])
         .current_dir(tmp.path()));
     assert_eq!((code, stderr.as_str()), (0, ""));
-    snapbox::assert_data_eq!(stdout, snapbox::str![[r#"
+    snapbox::assert_data_eq!(
+        stdout,
+        snapbox::str![[r#"
    Created aoe plugin `dev.example.demo-board` (none runtime) in demo-board
             .github/workflows/plugin.yml
             CHANGELOG.md
@@ -526,7 +528,8 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
 
 Next: cd demo-board && plugins validate --strict
 
-"#]]);
+"#]]
+    );
     assert_eq!(
         std::fs::read_to_string(repo.join("README.md")).unwrap(),
         "# demo-board\n",

@@ -582,3 +582,46 @@ plugins::aoe::invalid_id
 "#]]
     );
 }
+
+#[test]
+fn a_placeholder_id_is_linted_once_the_repository_has_a_remote() {
+    use crate::support::git::git;
+    let dir = clean_aoe_root();
+    git(dir.path(), &["init", "-q"]);
+    assert_eq!(
+        validate_screen(dir.path(), &["--strict"]).0,
+        0,
+        "without a remote it is local work (and test fixtures stay clean)"
+    );
+    git(
+        dir.path(),
+        &["remote", "add", "origin", "git@github.com:Alice/hello.git"],
+    );
+    let (code, screen) = validate_screen(dir.path(), &["--strict"]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::aoe::placeholder_id
+
+  × plugin id "dev.example.hello" keeps the placeholder namespace `dev.example`
+   ╭─[aoe-plugin.toml:1:6]
+ 1 │ id = "dev.example.hello"
+   ·      ───────────────────
+ 2 │ name = "Hello"
+   ╰────
+  help: use a namespace you own before publishing, e.g. "io.github.alice.hello" (from the remote
+        git@github.com:Alice/hello.git)
+  Invalid aoe plugin `dev.example.hello` 0.1.0 at . (1 error)
+
+"#]]
+    );
+    let allow = ["--strict", "-A", "plugins::aoe::placeholder_id"];
+    assert_eq!(validate_screen(dir.path(), &allow).0, 0);
+    std::fs::write(
+        dir.path().join("aoe-plugin.toml"),
+        CLEAN_AOE.replace("dev.example.hello", "io.github.alice.hello"),
+    )
+    .unwrap();
+    assert_eq!(validate_screen(dir.path(), &["--strict"]).0, 0);
+}
