@@ -388,6 +388,43 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
     })
 }
 
+/// What [`git_init`] found or did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GitInit {
+    /// A new repository was created in the plugin root.
+    Initialized,
+    /// The root is already inside a git work tree (the plugin joins that repository).
+    InsideWorkTree,
+    /// `git` is not on PATH.
+    NotFound,
+}
+
+/// Run `git init` in `root` unless it is already inside a git work tree; do
+/// nothing without git on PATH. Git's output is captured, never shown; a
+/// failure returns git's message.
+pub fn git_init(root: &Path) -> Result<GitInit, String> {
+    let run = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .stdin(std::process::Stdio::null())
+            .output()
+    };
+    let inside = match run(&["rev-parse", "--is-inside-work-tree"]) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(GitInit::NotFound),
+        Err(e) => return Err(e.to_string()),
+        Ok(out) => out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == "true",
+    };
+    if inside {
+        return Ok(GitInit::InsideWorkTree);
+    }
+    match run(&["init", "-q"]) {
+        Ok(out) if out.status.success() => Ok(GitInit::Initialized),
+        Ok(out) => Err(String::from_utf8_lossy(&out.stderr).trim().to_owned()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -11,14 +11,16 @@ use crate::error::{Error, Result};
 use crate::manifest::Dialect;
 use crate::printer::Printer;
 use crate::render::display_path;
-use crate::scaffold::{self, NewOptions, Runtime, WriteError};
+use crate::scaffold::{self, GitInit, NewOptions, Runtime, WriteError};
 
 /// Scaffold a plugin for any dialect from the built-in templates.
 ///
 /// The result validates with no errors and no warnings under `plugins validate
 /// --strict`, and with --with-tests its own tests pass. Files are never
-/// overwritten. On a terminal, missing choices are asked for; in scripts pass
-/// them as flags (and --yes to accept defaults).
+/// overwritten (an existing README.md, .gitignore or LICENSE is kept). A new
+/// directory becomes a git repository unless it is inside one (--no-git skips
+/// that). On a terminal, missing choices are asked for; in scripts pass them as
+/// flags (and --yes to accept defaults).
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
@@ -57,6 +59,9 @@ pub struct NewArgs {
     /// Print what was written as JSON
     #[arg(long)]
     pub json: bool,
+    /// Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)
+    #[arg(long)]
+    pub no_git: bool,
 }
 
 fn list() -> String {
@@ -160,6 +165,83 @@ fn choose_runtime(
     ask_choice(printer, "Runtime", "--runtime", true, &choices)
 }
 
+/// A generated plugin, for the summary.
+struct Done<'a> {
+    root: &'a std::path::Path,
+    dialect: Dialect,
+    runtime: Runtime,
+    plan: &'a scaffold::Plan,
+    written: &'a scaffold::Written,
+    /// `None` with `--no-git`.
+    git: Option<&'a Result<GitInit, String>>,
+}
+
+fn json_summary(d: &Done<'_>) -> String {
+    let git = match d.git {
+        None => "skipped",
+        Some(Ok(GitInit::Initialized)) => "initialized",
+        Some(Ok(GitInit::InsideWorkTree)) => "inside-work-tree",
+        Some(Ok(GitInit::NotFound)) => "not-found",
+        Some(Err(_)) => "failed",
+    };
+    let doc = serde_json::json!({
+        "root": display_path(d.root),
+        "dialect": d.dialect,
+        "runtime": d.runtime.as_str(),
+        "id": d.plan.id,
+        "files": d.written.files.iter().map(|p| slashed(p)).collect::<Vec<_>>(),
+        "kept": d.written.kept.iter().map(|k| serde_json::json!({
+            "path": slashed(&k.path),
+            "missing": k.missing,
+        })).collect::<Vec<_>>(),
+        "git": git,
+    });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).expect("serializes")
+    )
+}
+
+fn human_summary(d: &Done<'_>, quiet: bool) -> String {
+    let root = display_path(d.root);
+    let mut s = format!(
+        "   Created {} plugin `{}` ({} runtime) in {root}\n",
+        d.dialect,
+        d.plan.id,
+        d.runtime.as_str(),
+    );
+    if !quiet {
+        for f in &d.written.files {
+            s.push_str(&format!("            {}\n", f.to_string_lossy()));
+        }
+    }
+    for k in &d.written.kept {
+        s.push_str(&format!(
+            "      Kept {} (it exists; `plugins new` never overwrites files)\n",
+            slashed(&k.path)
+        ));
+        if !k.missing.is_empty() {
+            s.push_str(&format!(
+                "            the template also ignores: {}\n",
+                k.missing.join(" ")
+            ));
+        }
+    }
+    match d.git {
+        Some(Ok(GitInit::Initialized)) if !quiet => {
+            s.push_str(&format!("       Git initialized a repository in {root}\n"));
+        }
+        Some(Err(why)) => {
+            s.push_str(&format!("   Warning `git init` failed: {why}\n"));
+        }
+        _ => {}
+    }
+    if !quiet {
+        s.push_str(&format!("\nNext: cd {root} && plugins validate --strict\n"));
+    }
+    s
+}
+
 fn slashed(path: &std::path::Path) -> String {
     path.to_string_lossy().replace('\\', "/")
 }
@@ -211,53 +293,19 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
             Error::io(format!("cannot write `{}`", path.display()), source)
         }
     })?;
+    let git = (!args.no_git).then(|| scaffold::git_init(&root));
+    let done = Done {
+        root: &root,
+        dialect,
+        runtime,
+        plan: &plan,
+        written: &written,
+        git: git.as_ref(),
+    };
     let text = if args.json {
-        let doc = serde_json::json!({
-            "root": display_path(&root),
-            "dialect": dialect,
-            "runtime": runtime.as_str(),
-            "id": plan.id,
-            "files": written.files.iter().map(|p| slashed(p)).collect::<Vec<_>>(),
-            "kept": written.kept.iter().map(|k| serde_json::json!({
-                "path": slashed(&k.path),
-                "missing": k.missing,
-            })).collect::<Vec<_>>(),
-        });
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).expect("serializes")
-        )
+        json_summary(&done)
     } else {
-        let mut s = format!(
-            "   Created {dialect} plugin `{}` ({} runtime) in {}\n",
-            plan.id,
-            runtime.as_str(),
-            display_path(&root)
-        );
-        if !printer.quiet {
-            for f in &written.files {
-                s.push_str(&format!("            {}\n", f.to_string_lossy()));
-            }
-        }
-        for k in &written.kept {
-            s.push_str(&format!(
-                "      Kept {} (it exists; `plugins new` never overwrites files)\n",
-                slashed(&k.path)
-            ));
-            if !k.missing.is_empty() {
-                s.push_str(&format!(
-                    "            the template also ignores: {}\n",
-                    k.missing.join(" ")
-                ));
-            }
-        }
-        if !printer.quiet {
-            s.push_str(&format!(
-                "\nNext: cd {} && plugins validate --strict\n",
-                display_path(&root)
-            ));
-        }
-        s
+        human_summary(&done, printer.quiet)
     };
     printer
         .out(&text)

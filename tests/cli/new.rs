@@ -37,10 +37,14 @@ fn generate(parent: &Path, dialect: &str, runtime: &str, tests: bool) -> PathBuf
     dir
 }
 
+/// Every file `plugins new` wrote (not the repository `git init` made).
 fn tree(root: &Path) -> Vec<String> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
+            if p == root.join(".git") {
+                continue;
+            }
             if p.is_dir() {
                 walk(root, &p, out);
             } else {
@@ -411,6 +415,7 @@ Runtime (python, node, rust, none) [python]:
             src/tty_demo/__init__.py
             src/tty_demo/rpc.py
             src/tty_demo/worker.py
+       Git initialized a repository in tty-demo
 
 Next: cd tty-demo && plugins validate --strict
 
@@ -440,6 +445,7 @@ Dialect (aoe, aworld, protoagent) [aoe]: ProtoAgent
             __init__.py
             protoagent.plugin.yaml
             skills/tty-demo-skill/SKILL.md
+       Git initialized a repository in tty-demo
 
 Next: cd tty-demo && plugins validate --strict
 
@@ -495,7 +501,7 @@ plugins::new::refused
 fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = tmp.path().join("demo-board");
-    std::fs::create_dir(&repo).unwrap();
+    crate::support::git::Repo::init(&repo);
     for (file, text) in [
         ("README.md", "# demo-board\n"),
         (".gitignore", "target/\n*.log\n"),
@@ -543,4 +549,73 @@ Next: cd demo-board && plugins validate --strict
         .args(["validate", "--strict", "--path"])
         .arg(&repo));
     assert_eq!(code, 0, "{stdout}");
+}
+
+#[test]
+fn a_new_directory_becomes_a_git_repository() {
+    let tmp = tempfile::tempdir().unwrap();
+    let new = |dir: &str, extra: &[&str], path: Option<&Path>| {
+        let mut cmd = plugins();
+        cmd.args(["new", "Demo", "--dialect", "aworld", "--json", "--dir", dir])
+            .args(extra)
+            .current_dir(tmp.path());
+        if let Some(path) = path {
+            cmd.env("PATH", path);
+        }
+        let (code, stdout, stderr) = run(&mut cmd);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{dir}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        (
+            doc["git"].as_str().unwrap().to_owned(),
+            tmp.path().join(dir).join(".git").is_dir(),
+        )
+    };
+    assert_eq!(new("a", &[], None), ("initialized".into(), true));
+    assert_eq!(
+        crate::support::git::git(&tmp.path().join("a"), &["rev-parse", "--show-toplevel"]),
+        tmp.path()
+            .join("a")
+            .canonicalize()
+            .unwrap()
+            .to_string_lossy()
+    );
+    assert_eq!(new("b", &["--no-git"], None), ("skipped".into(), false));
+    // Inside a work tree, the plugin joins that repository.
+    assert_eq!(
+        new("a/nested", &[], None),
+        ("inside-work-tree".into(), false)
+    );
+    let no_git = tempfile::tempdir().unwrap();
+    assert_eq!(
+        new("c", &[], Some(no_git.path())),
+        ("not-found".into(), false)
+    );
+    let (code, stdout, _) = run(plugins()
+        .args([
+            "new",
+            "Demo",
+            "--dialect",
+            "aoe",
+            "--runtime",
+            "none",
+            "--dir",
+            "d",
+        ])
+        .current_dir(tmp.path()));
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        stdout,
+        snapbox::str![[r#"
+   Created aoe plugin `dev.example.demo` (none runtime) in d
+            .github/workflows/plugin.yml
+            .gitignore
+            CHANGELOG.md
+            README.md
+            aoe-plugin.toml
+       Git initialized a repository in d
+
+Next: cd d && plugins validate --strict
+
+"#]]
+    );
 }
