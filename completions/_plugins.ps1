@@ -58,6 +58,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Accept defaults instead of asking (for scripts)')
             [CompletionResult]::new('--list', '--list', [CompletionResultType]::ParameterName, 'List the templates and their variables, then exit')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print what was written as JSON')
+            [CompletionResult]::new('--no-git', '--no-git', [CompletionResultType]::ParameterName, 'Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems (no status lines for clean plugins, no summary)')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

@@ -683,7 +683,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__new)
-            opts="-y -q -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --color --quiet --help --version"
+            opts="-y -q -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --no-git --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

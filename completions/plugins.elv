@@ -54,6 +54,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --yes 'Accept defaults instead of asking (for scripts)'
             cand --list 'List the templates and their variables, then exit'
             cand --json 'Print what was written as JSON'
+            cand --no-git 'Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)'
             cand -q 'Print only problems (no status lines for clean plugins, no summary)'
             cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
             cand -h 'Print help (see more with ''--help'')'

@@ -63,6 +63,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand new" -l with-tests -d 'I
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s y -l yes -d 'Accept defaults instead of asking (for scripts)'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l list -d 'List the templates and their variables, then exit'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l json -d 'Print what was written as JSON'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l no-git -d 'Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s V -l version -d 'Print version'

@@ -61,13 +61,22 @@ impl Printer {
         let _ = writeln!(err, "{}", line.trim_end());
     }
 
-    /// Ask a question on stderr and read one line from stdin.
+    /// Ask a question on stderr and read one line from stdin (empty at end of input).
     pub fn prompt(&self, question: &str) -> std::io::Result<String> {
+        Ok(self.prompt_line(question)?.unwrap_or_default())
+    }
+
+    /// Ask a question on stderr and read one trimmed line from stdin; `None` at
+    /// end of input (Ctrl-D), after ending the prompt's line.
+    pub fn prompt_line(&self, question: &str) -> std::io::Result<Option<String>> {
         eprint!("{question}: ");
         std::io::stderr().flush()?;
         let mut line = String::new();
-        std::io::BufRead::read_line(&mut std::io::stdin().lock(), &mut line)?;
-        Ok(line.trim().to_owned())
+        if std::io::BufRead::read_line(&mut std::io::stdin().lock(), &mut line)? == 0 {
+            eprintln!();
+            return Ok(None);
+        }
+        Ok(Some(line.trim().to_owned()))
     }
 
     /// Diagnostics about a file the command read (a config, not a plugin), on stderr,

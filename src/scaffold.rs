@@ -180,6 +180,12 @@ pub fn derive_id(dialect: Dialect, name: &str, explicit: Option<&str>) -> Result
     }
 }
 
+/// The name's and id's checks, which need no runtime: the id, or why not.
+pub fn check_identity(dialect: Dialect, name: &str, id: Option<&str>) -> Result<String, Refusal> {
+    check_text("name", name)?;
+    derive_id(dialect, name, id)
+}
+
 /// Text that goes verbatim into TOML, JSON, YAML, Python and Rust strings.
 fn check_text(what: &str, text: &str) -> Result<(), Refusal> {
     match text
@@ -229,8 +235,7 @@ pub fn plan(opts: &NewOptions) -> Result<Plan, Refusal> {
             format!("choose one of: {}", list.join(", ")),
         ));
     }
-    check_text("name", &opts.name)?;
-    let id = derive_id(opts.dialect, &opts.name, opts.id.as_deref())?;
+    let id = check_identity(opts.dialect, &opts.name, opts.id.as_deref())?;
     let slug = match slug(&opts.name) {
         s if s.is_empty() || !s.starts_with(|c: char| c.is_ascii_lowercase()) => {
             format!("plugin-{s}").trim_end_matches('-').to_owned()
@@ -289,18 +294,67 @@ pub enum WriteError {
     },
 }
 
-/// Write the plan under `root`. Nothing is written if any file already exists;
+/// Files a fresh repository often has already (GitHub creates them): an
+/// existing one is kept as it is, instead of blocking the whole plugin.
+const KEPT_IF_PRESENT: &[&str] = &["README.md", ".gitignore", "LICENSE"];
+
+/// What `write` did.
+#[derive(Debug, Default)]
+pub struct Written {
+    /// Files written, relative to the root, in plan order.
+    pub files: Vec<PathBuf>,
+    /// Existing files kept instead of the template's ([`KEPT_IF_PRESENT`]).
+    pub kept: Vec<Kept>,
+}
+
+/// An existing file the template would have written.
+#[derive(Debug)]
+pub struct Kept {
+    pub path: PathBuf,
+    /// For `.gitignore`: the template's patterns the existing file lacks.
+    pub missing: Vec<String>,
+}
+
+/// The template's `.gitignore` patterns that `existing` does not list.
+fn missing_patterns(template: &str, existing: &str) -> Vec<String> {
+    let have: Vec<&str> = existing.lines().map(str::trim).collect();
+    template
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#') && !have.contains(l))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Write the plan under `root`. Nothing is written if any file already exists,
+/// except a top-level README.md, .gitignore or LICENSE, which is kept as it is;
 /// on an I/O failure, what was written is removed again.
-pub fn write(plan: &Plan, root: &Path) -> Result<Vec<PathBuf>, WriteError> {
-    for (rel, _) in &plan.files {
+pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
+    let mut kept = Vec::new();
+    let mut todo = Vec::new();
+    for (rel, contents) in &plan.files {
         let path = root.join(rel);
-        if path.symlink_metadata().is_ok() {
+        if path.symlink_metadata().is_err() {
+            todo.push((rel, contents));
+        } else if KEPT_IF_PRESENT.iter().any(|k| Path::new(k) == rel) {
+            let missing = if rel == Path::new(".gitignore") {
+                std::fs::read_to_string(&path)
+                    .map(|existing| missing_patterns(contents, &existing))
+                    .unwrap_or_default()
+            } else {
+                Vec::new()
+            };
+            kept.push(Kept {
+                path: rel.clone(),
+                missing,
+            });
+        } else {
             return Err(WriteError::Exists(path));
         }
     }
     let root_existed = root.exists();
     let mut written = Vec::new();
-    for (rel, contents) in &plan.files {
+    for (rel, contents) in todo {
         let path = root.join(rel);
         let result = path
             .parent()
@@ -328,7 +382,47 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Vec<PathBuf>, WriteError> {
         }
         written.push(rel.clone());
     }
-    Ok(written)
+    Ok(Written {
+        files: written,
+        kept,
+    })
+}
+
+/// What [`git_init`] found or did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GitInit {
+    /// A new repository was created in the plugin root.
+    Initialized,
+    /// The root is already inside a git work tree (the plugin joins that repository).
+    InsideWorkTree,
+    /// `git` is not on PATH.
+    NotFound,
+}
+
+/// Run `git init` in `root` unless it is already inside a git work tree; do
+/// nothing without git on PATH. Git's output is captured, never shown; a
+/// failure returns git's message.
+pub fn git_init(root: &Path) -> Result<GitInit, String> {
+    let run = |args: &[&str]| {
+        std::process::Command::new("git")
+            .args(args)
+            .current_dir(root)
+            .stdin(std::process::Stdio::null())
+            .output()
+    };
+    let inside = match run(&["rev-parse", "--is-inside-work-tree"]) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(GitInit::NotFound),
+        Err(e) => return Err(e.to_string()),
+        Ok(out) => out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == "true",
+    };
+    if inside {
+        return Ok(GitInit::InsideWorkTree);
+    }
+    match run(&["init", "-q"]) {
+        Ok(out) if out.status.success() => Ok(GitInit::Initialized),
+        Ok(out) => Err(String::from_utf8_lossy(&out.stderr).trim().to_owned()),
+        Err(e) => Err(e.to_string()),
+    }
 }
 
 #[cfg(test)]
@@ -392,6 +486,14 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn missing_gitignore_patterns() {
+        assert_eq!(
+            missing_patterns("# build\n.aoe-build/\ntarget/\n", "target/\n*.log\n"),
+            [".aoe-build/"]
+        );
     }
 
     #[test]

@@ -11,14 +11,16 @@ use crate::error::{Error, Result};
 use crate::manifest::Dialect;
 use crate::printer::Printer;
 use crate::render::display_path;
-use crate::scaffold::{self, NewOptions, Runtime, WriteError};
+use crate::scaffold::{self, GitInit, NewOptions, Runtime, WriteError};
 
 /// Scaffold a plugin for any dialect from the built-in templates.
 ///
 /// The result validates with no errors and no warnings under `plugins validate
 /// --strict`, and with --with-tests its own tests pass. Files are never
-/// overwritten. On a terminal, missing choices are asked for; in scripts pass
-/// them as flags (and --yes to accept defaults).
+/// overwritten (an existing README.md, .gitignore or LICENSE is kept). A new
+/// directory becomes a git repository unless it is inside one (--no-git skips
+/// that). On a terminal, missing choices are asked for; in scripts pass them as
+/// flags (and --yes to accept defaults).
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
@@ -57,6 +59,9 @@ pub struct NewArgs {
     /// Print what was written as JSON
     #[arg(long)]
     pub json: bool,
+    /// Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)
+    #[arg(long)]
+    pub no_git: bool,
 }
 
 fn list() -> String {
@@ -84,36 +89,63 @@ fn list() -> String {
     s
 }
 
-/// Ask on the terminal, or fail with a hint when there is none.
-fn ask(printer: &Printer, question: &str, flag: &str, interactive: bool) -> Result<String> {
+/// Ask on the terminal until the answer is one of `choices`, or fail with a
+/// hint when there is no terminal. An empty answer takes the first choice (the
+/// default the prompt shows); end of input (Ctrl-D) cancels.
+fn ask_choice<T: Copy>(
+    printer: &Printer,
+    what: &str,
+    flag: &str,
+    interactive: bool,
+    choices: &[(&str, T)],
+) -> Result<T> {
+    let names: Vec<&str> = choices.iter().map(|(n, _)| *n).collect();
+    let question = format!("{what} ({}) [{}]", names.join(", "), names[0]);
     if !interactive {
         return Err(Error::InvalidArgument(format!(
-            "{question}: pass {flag} (no terminal to ask on)"
+            "{what} ({}): pass {flag} (no terminal to ask on)",
+            names.join(", ")
         )));
     }
-    printer
-        .prompt(question)
-        .map_err(|e| Error::io("cannot read the answer", e))
+    loop {
+        let answer = printer
+            .prompt_line(&question)
+            .map_err(|e| Error::io("cannot read the answer", e))?
+            .ok_or_else(|| Error::Refused {
+                code: Code::NewCancelled,
+                message: "cancelled: no answer (end of input); nothing was written".into(),
+                help: Some(format!("answer the prompts, or pass {flag} to skip them")),
+            })?;
+        if answer.is_empty() {
+            return Ok(choices[0].1);
+        }
+        match choices
+            .iter()
+            .find(|(n, _)| n.eq_ignore_ascii_case(&answer))
+        {
+            Some((_, v)) => return Ok(*v),
+            None => printer.status(&format!(
+                "unknown {} {answer:?}; choose {}, or press Enter for {}",
+                what.to_lowercase(),
+                names.join(", "),
+                names[0]
+            )),
+        }
+    }
 }
 
 fn choose_dialect(printer: &Printer, args: &NewArgs, interactive: bool) -> Result<Dialect> {
     if let Some(d) = args.dialect {
         return Ok(d);
     }
-    let answer = ask(
+    let choices: Vec<(&str, Dialect)> = Dialect::ALL.iter().map(|d| (d.spec().name, *d)).collect();
+    ask_choice(
         printer,
-        "Dialect (aoe, aworld, protoagent)",
+        "Dialect",
         "--dialect",
         interactive && !args.yes,
-    )?;
-    Dialect::ALL
-        .into_iter()
-        .find(|d| d.to_string() == answer.to_lowercase())
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "unknown dialect {answer:?}; choose aoe, aworld or protoagent"
-            ))
-        })
+        &choices,
+    )
 }
 
 fn choose_runtime(
@@ -129,26 +161,97 @@ fn choose_runtime(
     if supported.len() == 1 || args.yes || !interactive {
         return Ok(supported[0]);
     }
-    let names: Vec<&str> = supported.iter().map(|r| r.as_str()).collect();
-    let answer = ask(
-        printer,
-        &format!("Runtime ({}) [{}]", names.join(", "), names[0]),
-        "--runtime",
-        true,
-    )?;
-    if answer.is_empty() {
-        return Ok(supported[0]);
+    let choices: Vec<(&str, Runtime)> = supported.iter().map(|r| (r.as_str(), *r)).collect();
+    ask_choice(printer, "Runtime", "--runtime", true, &choices)
+}
+
+/// A generated plugin, for the summary.
+struct Done<'a> {
+    root: &'a std::path::Path,
+    dialect: Dialect,
+    runtime: Runtime,
+    plan: &'a scaffold::Plan,
+    written: &'a scaffold::Written,
+    /// `None` with `--no-git`.
+    git: Option<&'a Result<GitInit, String>>,
+}
+
+fn json_summary(d: &Done<'_>) -> String {
+    let git = match d.git {
+        None => "skipped",
+        Some(Ok(GitInit::Initialized)) => "initialized",
+        Some(Ok(GitInit::InsideWorkTree)) => "inside-work-tree",
+        Some(Ok(GitInit::NotFound)) => "not-found",
+        Some(Err(_)) => "failed",
+    };
+    let doc = serde_json::json!({
+        "root": display_path(d.root),
+        "dialect": d.dialect,
+        "runtime": d.runtime.as_str(),
+        "id": d.plan.id,
+        "files": d.written.files.iter().map(|p| slashed(p)).collect::<Vec<_>>(),
+        "kept": d.written.kept.iter().map(|k| serde_json::json!({
+            "path": slashed(&k.path),
+            "missing": k.missing,
+        })).collect::<Vec<_>>(),
+        "git": git,
+    });
+    format!(
+        "{}\n",
+        serde_json::to_string_pretty(&doc).expect("serializes")
+    )
+}
+
+fn human_summary(d: &Done<'_>, quiet: bool) -> String {
+    let root = display_path(d.root);
+    let mut s = format!(
+        "   Created {} plugin `{}` ({} runtime) in {root}\n",
+        d.dialect,
+        d.plan.id,
+        d.runtime.as_str(),
+    );
+    if !quiet {
+        for f in &d.written.files {
+            s.push_str(&format!("            {}\n", f.to_string_lossy()));
+        }
     }
-    supported
-        .iter()
-        .copied()
-        .find(|r| r.as_str() == answer.to_lowercase())
-        .ok_or_else(|| {
-            Error::InvalidArgument(format!(
-                "unknown runtime {answer:?}; choose one of {}",
-                names.join(", ")
-            ))
-        })
+    for k in &d.written.kept {
+        s.push_str(&format!(
+            "      Kept {} (it exists; `plugins new` never overwrites files)\n",
+            slashed(&k.path)
+        ));
+        if !k.missing.is_empty() {
+            s.push_str(&format!(
+                "            the template also ignores: {}\n",
+                k.missing.join(" ")
+            ));
+        }
+    }
+    match d.git {
+        Some(Ok(GitInit::Initialized)) if !quiet => {
+            s.push_str(&format!("       Git initialized a repository in {root}\n"));
+        }
+        Some(Err(why)) => {
+            s.push_str(&format!("   Warning `git init` failed: {why}\n"));
+        }
+        _ => {}
+    }
+    if !quiet {
+        s.push_str(&format!("\nNext: cd {root} && plugins validate --strict\n"));
+    }
+    s
+}
+
+fn slashed(path: &std::path::Path) -> String {
+    path.to_string_lossy().replace('\\', "/")
+}
+
+fn refused(r: scaffold::Refusal) -> Error {
+    Error::Refused {
+        code: Code::NewRefused,
+        message: r.message,
+        help: r.help,
+    }
 }
 
 pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -160,20 +263,19 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
     }
     let interactive = std::io::stdin().is_terminal() && std::io::stderr().is_terminal();
     let dialect = choose_dialect(printer, args, interactive)?;
+    let name = args.name.clone().unwrap_or_default();
+    // Refuse a bad name or id before asking anything more.
+    scaffold::check_identity(dialect, &name, args.id.as_deref()).map_err(refused)?;
     let runtime = choose_runtime(printer, args, dialect, interactive)?;
     let opts = NewOptions {
         dialect,
         runtime,
-        name: args.name.clone().unwrap_or_default(),
+        name,
         id: args.id.clone(),
         description: args.description.clone(),
         with_tests: args.with_tests,
     };
-    let plan = scaffold::plan(&opts).map_err(|r| Error::Refused {
-        code: Code::NewRefused,
-        message: r.message,
-        help: r.help,
-    })?;
+    let plan = scaffold::plan(&opts).map_err(refused)?;
     let root = args
         .dir
         .clone()
@@ -191,35 +293,19 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
             Error::io(format!("cannot write `{}`", path.display()), source)
         }
     })?;
+    let git = (!args.no_git).then(|| scaffold::git_init(&root));
+    let done = Done {
+        root: &root,
+        dialect,
+        runtime,
+        plan: &plan,
+        written: &written,
+        git: git.as_ref(),
+    };
     let text = if args.json {
-        let doc = serde_json::json!({
-            "root": display_path(&root),
-            "dialect": dialect,
-            "runtime": runtime.as_str(),
-            "id": plan.id,
-            "files": written.iter().map(|p| p.to_string_lossy().replace('\\', "/")).collect::<Vec<_>>(),
-        });
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).expect("serializes")
-        )
+        json_summary(&done)
     } else {
-        let mut s = format!(
-            "   Created {dialect} plugin `{}` ({} runtime) in {}\n",
-            plan.id,
-            runtime.as_str(),
-            display_path(&root)
-        );
-        if !printer.quiet {
-            for f in &written {
-                s.push_str(&format!("            {}\n", f.to_string_lossy()));
-            }
-            s.push_str(&format!(
-                "\nNext: cd {} && plugins validate --strict\n",
-                display_path(&root)
-            ));
-        }
-        s
+        human_summary(&done, printer.quiet)
     };
     printer
         .out(&text)

@@ -101,7 +101,10 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
     let allow = args
         .allow
         .iter()
-        .map(|c| c.parse::<Code>().map_err(Error::InvalidArgument))
+        .map(|c| {
+            c.parse::<Code>()
+                .map_err(|message| unknown_code(c, message))
+        })
         .collect::<Result<Vec<_>>>()?;
     Ok(ValidateOptions {
         dialect: args.dialect,
@@ -120,6 +123,24 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
         strict: args.strict,
         allow,
     })
+}
+
+/// An `--allow` value that is not a code, with the full codes it may mean.
+fn unknown_code(given: &str, message: String) -> Error {
+    let quoted: Vec<String> = Code::suggestions(given)
+        .iter()
+        .map(|c| format!("`{c}`"))
+        .collect();
+    let help = match quoted.as_slice() {
+        [] => "`--allow` takes a full code, like `plugins::aoe::version_not_semver`; docs/diagnostics.md lists them".to_owned(),
+        [one] => format!("did you mean {one}?"),
+        [rest @ .., last] => format!("did you mean {} or {last}?", rest.join(", ")),
+    };
+    Error::Refused {
+        code: Code::UsageInvalidArgument,
+        message,
+        help: Some(help),
+    }
 }
 
 pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {

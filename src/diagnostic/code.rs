@@ -81,6 +81,7 @@ codes! {
     AoeDuplicate => "plugins::aoe::duplicate", Warning, "a duplicate id, key, capability or UI slot entry";
     AoeDocGate => "plugins::aoe::doc_gate", Warning, "a feature used below the `api_version` the docs name (the host does not enforce it)";
     AoeVersionNotSemver => "plugins::aoe::version_not_semver", Warning, "`version` is not a semantic version";
+    AoePlaceholderId => "plugins::aoe::placeholder_id", Warning, "the id keeps a placeholder namespace like `dev.example` in a plugin repository that has a remote";
     AoeKeybindChord => "plugins::aoe::keybind_chord", Warning, "a keybind chord the host cannot parse, so it is skipped at run time";
     AoeThemeName => "plugins::aoe::theme_name", Warning, "a theme name that collides with a builtin theme, so it is dropped";
     AoeThemePath => "plugins::aoe::theme_path", Warning, "a theme path the host drops at load (absolute, traversing, escaping, missing)";
@@ -128,6 +129,7 @@ codes! {
     ProtoPublicPath => "plugins::protoagent::public_path", Warning, "a public path outside `/plugins/<id>/` or `/api/plugins/<id>/`, which the host ignores";
     ProtoEmits => "plugins::protoagent::emits", Warning, "an `emits` entry without a topic, or a schema `$ref` that escapes, is unreadable or not a mapping";
     ProtoRequiresPip => "plugins::protoagent::requires_pip", Warning, "a `requires_pip` entry without `pkg`, or with an unknown scope";
+    ProtoPipSpec => "plugins::protoagent::pip_spec", Warning, "a `requires_pip` entry `install-deps` refuses: a pip option, a URL/VCS/direct reference, or not a PEP 508 name";
     ProtoMinVersion => "plugins::protoagent::min_version", Warning, "`min_protoagent_version` is not a PEP 440 version, so the host ignores it";
     ProtoRequiresEnv => "plugins::protoagent::requires_env", Warning, "`requires_env` names variables unset here; the host does not load the plugin without them";
     ProtoEntrypointEscapes => "plugins::protoagent::entrypoint_escapes", Warning, "`entrypoint` resolves outside the plugin directory (the host does not check)";
@@ -159,6 +161,7 @@ codes! {
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";
     NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";
     NewExists => "plugins::new::exists", Error, "`plugins new` would overwrite an existing file";
+    NewCancelled => "plugins::new::cancelled", Error, "`plugins new` was cancelled at a prompt (end of input, Ctrl-D); nothing was written";
     Io => "plugins::io", Error, "an I/O error outside a manifest (writing output, reading a directory)";
 }
 
@@ -186,6 +189,33 @@ impl std::str::FromStr for Code {
     }
 }
 
+impl Code {
+    /// Codes an unknown `--allow` value probably meant: those ending in it
+    /// (`version_not_semver`, `aoe::version_not_semver`), else a close spelling.
+    pub fn suggestions(s: &str) -> Vec<Code> {
+        let s = s.trim().trim_matches(':');
+        if s.is_empty() {
+            return Vec::new();
+        }
+        let suffix = format!("::{s}");
+        let ending: Vec<Code> = Code::ALL
+            .iter()
+            .copied()
+            .filter(|c| c.as_str().ends_with(&suffix))
+            .collect();
+        if !ending.is_empty() {
+            return ending;
+        }
+        // Compare without the prefix every code shares.
+        let rest = |c: &'static str| c.strip_prefix("plugins::").unwrap_or(c);
+        let given = s.strip_prefix("plugins::").unwrap_or(s);
+        super::did_you_mean(given, Code::ALL.iter().map(|c| rest(c.as_str())))
+            .and_then(|r| Code::ALL.iter().copied().find(|c| rest(c.as_str()) == r))
+            .into_iter()
+            .collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,5 +235,28 @@ mod tests {
             );
             assert_eq!(s.parse::<Code>().unwrap(), *code);
         }
+    }
+
+    #[test]
+    fn suggestions_for_partial_codes() {
+        assert_eq!(
+            Code::suggestions("version_not_semver"),
+            [Code::AoeVersionNotSemver]
+        );
+        assert_eq!(
+            Code::suggestions("aoe::symlink"),
+            [Code::AoeSymlink],
+            "more segments narrow it"
+        );
+        assert_eq!(
+            Code::suggestions("symlink"),
+            [Code::FileSymlink, Code::AoeSymlink, Code::InstallSymlink]
+        );
+        assert_eq!(
+            Code::suggestions("plugins::aoe::version_not_semvar"),
+            [Code::AoeVersionNotSemver]
+        );
+        assert!(Code::suggestions("nope").is_empty());
+        assert!(Code::suggestions("").is_empty());
     }
 }

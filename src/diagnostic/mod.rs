@@ -80,17 +80,31 @@ impl Diagnostic {
     }
 }
 
-/// The closest candidate to `word`, if one is close enough to be a likely typo.
+/// The closest candidate to `word`, if one is close enough to be a likely typo,
+/// or else the only candidate that is a prefix of `word` or that `word` is a
+/// prefix of (`network` → `net`, `desc` → `description`). Prefixes shorter than
+/// three characters, and prefixes several candidates share, suggest nothing.
 pub fn did_you_mean<'a>(
     word: &str,
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
-    candidates
-        .into_iter()
-        .map(|c| (strsim::jaro_winkler(word, c), c))
+    let candidates: Vec<&str> = candidates.into_iter().collect();
+    let close = candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(word, c), *c))
         .filter(|(score, _)| *score > 0.9)
         .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
+        .map(|(_, c)| c);
+    if close.is_some() {
+        return close;
+    }
+    let mut prefixed = candidates.into_iter().filter(|c| {
+        c.len().min(word.len()) >= 3 && *c != word && (word.starts_with(c) || c.starts_with(word))
+    });
+    match (prefixed.next(), prefixed.next()) {
+        (Some(only), None) => Some(only),
+        _ => None,
+    }
 }
 
 #[cfg(test)]
@@ -103,5 +117,15 @@ mod tests {
         assert_eq!(did_you_mean("platform", keys), Some("platforms"));
         assert_eq!(did_you_mean("comand", keys), Some("command"));
         assert_eq!(did_you_mean("zzz", keys), None);
+    }
+
+    #[test]
+    fn suggests_a_unique_prefix() {
+        let caps = ["net", "notifications", "clipboard.read", "clipboard.write"];
+        assert_eq!(did_you_mean("network", caps), Some("net"));
+        assert_eq!(did_you_mean("notif", caps), Some("notifications"));
+        // Shared or too short prefixes suggest nothing.
+        assert_eq!(did_you_mean("clip", caps), None);
+        assert_eq!(did_you_mean("no", caps), None);
     }
 }

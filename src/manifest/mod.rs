@@ -7,6 +7,7 @@ pub mod doc;
 pub mod format;
 pub mod protoagent;
 pub mod pyval;
+pub mod remote;
 pub mod schema;
 
 use std::path::Path;
@@ -191,6 +192,10 @@ pub struct Outcome {
     pub diagnostics: Vec<Diagnostic>,
     pub id: Option<String>,
     pub version: Option<String>,
+    /// What did not run because the pipeline stopped where the host stops
+    /// (e.g. "the semantic pass, install refusals and the remaining lints"):
+    /// renderers say these further checks are skipped until the error is fixed.
+    pub skipped: Option<&'static str>,
 }
 
 impl Outcome {
@@ -202,6 +207,7 @@ impl Outcome {
             diagnostics: vec![d],
             id: None,
             version: None,
+            skipped: None,
         }
     }
 }

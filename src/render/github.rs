@@ -52,6 +52,13 @@ pub fn render(reports: &[PluginReport]) -> String {
                 escape_data(&message)
             ));
         }
+        if let Some(note) = super::human::skipped_note(r) {
+            out.push_str(&format!(
+                "::notice file={}::{}\n",
+                escape_property(&file),
+                escape_data(&note)
+            ));
+        }
     }
     out.push_str(&super::human::summary(reports));
     out.push('\n');

@@ -103,9 +103,27 @@ pub fn report(r: &PluginReport, style: Style) -> String {
     for d in &r.outcome.diagnostics {
         out.push_str(&diagnostic(d, src.as_ref(), style));
     }
+    if let Some(note) = skipped_note(r) {
+        let options = textwrap::Options::new(style.width.saturating_sub(2))
+            .initial_indent("  note: ")
+            .subsequent_indent("        ")
+            .break_words(false)
+            .word_splitter(textwrap::WordSplitter::NoHyphenation);
+        for line in textwrap::wrap(&note, options) {
+            out.push_str(&line);
+            out.push('\n');
+        }
+    }
     out.push_str(&status_line(r));
     out.push('\n');
     out
+}
+
+/// Where validation stopped early, as the host does: what else would have been checked.
+pub fn skipped_note(r: &PluginReport) -> Option<String> {
+    r.outcome
+        .skipped
+        .map(|what| format!("further checks skipped until this is fixed: {what}"))
 }
 
 fn status_line(r: &PluginReport) -> String {

@@ -39,6 +39,8 @@ struct Plugin<'a> {
     host: Host<'a>,
     manifest_hash: Option<&'a str>,
     diagnostics: Vec<Diag<'a>>,
+    /// Set when validation stopped early, as the host does.
+    skipped: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -131,5 +133,6 @@ fn plugin(r: &PluginReport) -> Plugin<'_> {
                     .collect(),
             })
             .collect(),
+        skipped: super::human::skipped_note(r),
     }
 }

@@ -148,3 +148,78 @@ fn binary_garbage_and_empty_files_do_not_panic() {
         assert_eq!(code, 1, "{bytes:?}: {stderr}");
     }
 }
+
+#[test]
+fn an_unrendered_template_is_a_syntax_error_with_a_hint() {
+    let dir = tempfile::tempdir().unwrap();
+    let aoe = dir.path().join("aoe");
+    std::fs::create_dir(&aoe).unwrap();
+    std::fs::write(
+        aoe.join("aoe-plugin.toml"),
+        "id = \"{{ cookiecutter.plugin_id }}\"\nname = \"{{ cookiecutter.plugin_name }}\"\nversion = \"0.1.0\"\napi_version = {{ cookiecutter.aoe_api_version }}\n",
+    )
+    .unwrap();
+    let aworld = dir.path().join("aworld/.aworld-plugin");
+    std::fs::create_dir_all(&aworld).unwrap();
+    std::fs::write(
+        aworld.join("plugin.json"),
+        "{\n  \"id\": \"x\",\n  \"version\": \"1\"{% if hooks %},\n  \"entrypoints\": {}{% endif %}\n}\n",
+    )
+    .unwrap();
+    let proto = dir.path().join("protoagent");
+    std::fs::create_dir(&proto).unwrap();
+    std::fs::write(
+        proto.join("protoagent.plugin.yaml"),
+        "id: {{ cookiecutter.id }}\nname: {{ cookiecutter.name }}\n",
+    )
+    .unwrap();
+    let (code, screen) = validate_screen(dir.path(), &["-r"]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::syntax::toml
+
+  × missing key for inline table element, expected key
+   ╭─[aoe/aoe-plugin.toml:4:16]
+ 3 │ version = "0.1.0"
+ 4 │ api_version = {{ cookiecutter.aoe_api_version }}
+   ·                ▲
+   ╰────
+  help: this looks like an unrendered template (`{{ cookiecutter.aoe_api_version }}`): render it
+        first (`cookiecutter <template>`), then validate the generated plugin
+  note: further checks skipped until this is fixed: the structural and semantic passes, install
+        refusals and lints
+  Invalid aoe plugin at aoe (1 error)
+plugins::syntax::json
+
+  × Expecting ',' delimiter: line 3 column 17 (char 31)
+   ╭─[aworld/.aworld-plugin/plugin.json:3:17]
+ 2 │   "id": "x",
+ 3 │   "version": "1"{% if hooks %},
+   ·                 ─
+ 4 │   "entrypoints": {}{% endif %}
+   ╰────
+  help: this looks like an unrendered template (`{% if hooks %}`): render it first with its
+        generator, then validate the generated plugin
+  note: further checks skipped until this is fixed: the loader, the target containment check and
+        lints
+  Invalid aworld plugin at aworld (1 error)
+plugins::syntax::yaml
+
+  × found unhashable key at line 1, column 5
+   ╭─[protoagent/protoagent.plugin.yaml:1:5]
+ 1 │ id: {{ cookiecutter.id }}
+   ·     ─
+ 2 │ name: {{ cookiecutter.name }}
+   ╰────
+  help: this looks like an unrendered template (`{{ cookiecutter.id }}`): render it first
+        (`cookiecutter <template>`), then validate the generated plugin
+  note: further checks skipped until this is fixed: the load gates (entry module,
+        min_protoagent_version, requires_env) and lints
+  Invalid protoagent plugin at protoagent (1 error)
+3 plugins: 0 valid, 3 invalid; 3 errors
+
+"#]]
+    );
+}

@@ -144,3 +144,37 @@ fn committed_schemas_match_the_cli_and_validate_documents() {
         );
     }
 }
+
+#[test]
+fn allow_suggests_the_full_code() {
+    let dir = clean_aoe_root();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["validate", "-A", "version_not_semver"])
+        .current_dir(dir.path()));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    snapbox::assert_data_eq!(
+        stderr,
+        snapbox::str![[r#"
+plugins::usage::invalid_argument
+
+  × unknown diagnostic code `version_not_semver`
+  help: did you mean `plugins::aoe::version_not_semver`?
+
+"#]]
+    );
+    let (code, _, stderr) = run(plugins()
+        .args(["validate", "-A", "symlink"])
+        .current_dir(dir.path()));
+    assert_eq!(code, 2);
+    snapbox::assert_data_eq!(
+        stderr,
+        snapbox::str![[r#"
+plugins::usage::invalid_argument
+
+  × unknown diagnostic code `symlink`
+  help: did you mean `plugins::file::symlink`, `plugins::aoe::symlink` or
+        `plugins::install::symlink`?
+
+"#]]
+    );
+}

@@ -37,10 +37,14 @@ fn generate(parent: &Path, dialect: &str, runtime: &str, tests: bool) -> PathBuf
     dir
 }
 
+/// Every file `plugins new` wrote (not the repository `git init` made).
 fn tree(root: &Path) -> Vec<String> {
     fn walk(root: &Path, dir: &Path, out: &mut Vec<String>) {
         for e in std::fs::read_dir(dir).unwrap() {
             let p = e.unwrap().path();
+            if p == root.join(".git") {
+                continue;
+            }
             if p.is_dir() {
                 walk(root, &p, out);
             } else {
@@ -304,12 +308,314 @@ fn prompts_on_a_terminal() {
     let screen = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{screen}");
     assert!(
-        screen.contains("Dialect (aoe, aworld, protoagent):")
+        screen.contains("Dialect (aoe, aworld, protoagent) [aoe]:")
             && screen.contains("Runtime (python, node, rust, none) [python]:"),
         "{screen}"
     );
     assert!(
         tmp.path().join("tty-demo/Cargo.toml").is_file(),
         "the answers chose the rust runtime: {screen}"
+    );
+}
+
+/// Run `plugins new <args>` on a pseudo-terminal (util-linux `script`) in `dir`,
+/// typing each answer once its prompt has appeared (so the echo lands after
+/// it); returns (exit code, screen with `\r\n` as `\n`).
+fn converse(dir: &Path, args: &str, answers: &[(&str, &str)]) -> (i32, String) {
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+    let bin = env!("CARGO_BIN_EXE_plugins");
+    let mut child = Command::new("script")
+        .args(["-qec", &format!("'{bin}' new {args}"), "/dev/null"])
+        .current_dir(dir)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` is installed");
+    let screen = Arc::new(Mutex::new(String::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = {
+        let screen = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen
+                    .lock()
+                    .unwrap()
+                    .push_str(&String::from_utf8_lossy(&buf[..n]));
+            }
+        })
+    };
+    let mut stdin = child.stdin.take().unwrap();
+    let mut seen = 0;
+    for (prompt, answer) in answers {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        loop {
+            let text = screen.lock().unwrap().clone();
+            if let Some(i) = text[seen..].find(prompt) {
+                seen += i + prompt.len();
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no prompt {prompt:?} on the screen:\n{text}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        stdin.write_all(answer.as_bytes()).unwrap();
+        stdin.flush().unwrap();
+    }
+    // A command that asks for more than `answers` would wait forever: stop it.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if std::time::Instant::now() > deadline {
+            child.kill().unwrap();
+            panic!(
+                "`plugins new {args}` is still waiting:\n{}",
+                screen.lock().unwrap()
+            );
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    drop(stdin);
+    reader.join().unwrap();
+    let screen = screen.lock().unwrap().replace("\r\n", "\n");
+    (status.code().unwrap_or(-1), screen)
+}
+
+#[test]
+fn empty_answers_take_the_defaults_the_prompts_show() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, screen) = converse(
+        tmp.path(),
+        "'Tty Demo' --dir tty-demo",
+        &[("[aoe]: ", "\n"), ("[python]: ", "\n")],
+    );
+    assert_eq!(code, 0, "{screen}");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+Dialect (aoe, aworld, protoagent) [aoe]: 
+Runtime (python, node, rust, none) [python]: 
+   Created aoe plugin `dev.example.tty-demo` (python runtime) in tty-demo
+            .github/workflows/plugin.yml
+            .gitignore
+            CHANGELOG.md
+            README.md
+            aoe-plugin.toml
+            pyproject.toml
+            src/tty_demo/__init__.py
+            src/tty_demo/rpc.py
+            src/tty_demo/worker.py
+       Git initialized a repository in tty-demo
+
+Next: cd tty-demo && plugins validate --strict
+
+"#]]
+    );
+    assert!(tmp.path().join("tty-demo/aoe-plugin.toml").is_file());
+}
+
+#[test]
+fn an_unknown_answer_asks_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, screen) = converse(
+        tmp.path(),
+        "'Tty Demo' --dir tty-demo",
+        &[("[aoe]: ", "aeo\n"), ("[aoe]: ", "ProtoAgent\n")],
+    );
+    assert_eq!(code, 0, "{screen}");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+Dialect (aoe, aworld, protoagent) [aoe]: aeo
+unknown dialect "aeo"; choose aoe, aworld, protoagent, or press Enter for aoe
+Dialect (aoe, aworld, protoagent) [aoe]: ProtoAgent
+   Created protoagent plugin `tty-demo` (python runtime) in tty-demo
+            .github/workflows/plugin.yml
+            README.md
+            __init__.py
+            protoagent.plugin.yaml
+            skills/tty-demo-skill/SKILL.md
+       Git initialized a repository in tty-demo
+
+Next: cd tty-demo && plugins validate --strict
+
+"#]]
+    );
+    assert!(tmp.path().join("tty-demo/protoagent.plugin.yaml").is_file());
+}
+
+#[test]
+fn ctrl_d_cancels_cleanly() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, screen) = converse(
+        tmp.path(),
+        "'Tty Demo' --dir tty-demo",
+        &[("[aoe]: ", "aoe\n"), ("[python]: ", "\u{4}")],
+    );
+    assert_eq!(code, 2, "{screen}");
+    assert_eq!(screen.lines().nth(2), Some("plugins::new::cancelled"));
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+Dialect (aoe, aworld, protoagent) [aoe]: aoe
+Runtime (python, node, rust, none) [python]: 
+plugins::new::cancelled
+
+  × cancelled: no answer (end of input); nothing was written
+  help: answer the prompts, or pass --runtime to skip them
+
+"#]]
+    );
+    assert!(!tmp.path().join("tty-demo").exists(), "nothing written");
+}
+
+#[test]
+fn a_reserved_id_is_refused_before_the_runtime_is_asked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, screen) = converse(tmp.path(), "Web --id aoe.web", &[("[aoe]: ", "aoe\n")]);
+    assert_eq!(code, 2, "{screen}");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+Dialect (aoe, aworld, protoagent) [aoe]: aoe
+plugins::new::refused
+
+  × plugin id "aoe.web" is reserved: aoe.* and agent-of-empires.* belong to featured plugins
+  help: try `--id dev.example.web`
+
+"#]]
+    );
+}
+
+#[test]
+fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = tmp.path().join("demo-board");
+    crate::support::git::Repo::init(&repo);
+    for (file, text) in [
+        ("README.md", "# demo-board\n"),
+        (".gitignore", "target/\n*.log\n"),
+        ("LICENSE", "MIT License\n"),
+    ] {
+        std::fs::write(repo.join(file), text).unwrap();
+    }
+    let (code, stdout, stderr) = run(plugins()
+        .args([
+            "new",
+            "Demo Board",
+            "--yes",
+            "--dialect",
+            "aoe",
+            "--runtime",
+            "none",
+        ])
+        .current_dir(tmp.path()));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    snapbox::assert_data_eq!(
+        stdout,
+        snapbox::str![[r#"
+   Created aoe plugin `dev.example.demo-board` (none runtime) in demo-board
+            .github/workflows/plugin.yml
+            CHANGELOG.md
+            aoe-plugin.toml
+      Kept .gitignore (it exists; `plugins new` never overwrites files)
+            the template also ignores: .aoe-build/ __pycache__/ node_modules/
+      Kept README.md (it exists; `plugins new` never overwrites files)
+
+Next: cd demo-board && plugins validate --strict
+
+"#]]
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join("README.md")).unwrap(),
+        "# demo-board\n",
+        "never overwritten"
+    );
+    assert_eq!(
+        std::fs::read_to_string(repo.join(".gitignore")).unwrap(),
+        "target/\n*.log\n"
+    );
+    let (code, stdout, _) = run(plugins()
+        .args(["validate", "--strict", "--path"])
+        .arg(&repo));
+    assert_eq!(code, 0, "{stdout}");
+}
+
+#[test]
+fn a_new_directory_becomes_a_git_repository() {
+    let tmp = tempfile::tempdir().unwrap();
+    let new = |dir: &str, extra: &[&str], path: Option<&Path>| {
+        let mut cmd = plugins();
+        cmd.args(["new", "Demo", "--dialect", "aworld", "--json", "--dir", dir])
+            .args(extra)
+            .current_dir(tmp.path());
+        if let Some(path) = path {
+            cmd.env("PATH", path);
+        }
+        let (code, stdout, stderr) = run(&mut cmd);
+        assert_eq!((code, stderr.as_str()), (0, ""), "{dir}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        (
+            doc["git"].as_str().unwrap().to_owned(),
+            tmp.path().join(dir).join(".git").is_dir(),
+        )
+    };
+    assert_eq!(new("a", &[], None), ("initialized".into(), true));
+    assert_eq!(
+        crate::support::git::git(&tmp.path().join("a"), &["rev-parse", "--show-toplevel"]),
+        tmp.path()
+            .join("a")
+            .canonicalize()
+            .unwrap()
+            .to_string_lossy()
+    );
+    assert_eq!(new("b", &["--no-git"], None), ("skipped".into(), false));
+    // Inside a work tree, the plugin joins that repository.
+    assert_eq!(
+        new("a/nested", &[], None),
+        ("inside-work-tree".into(), false)
+    );
+    let no_git = tempfile::tempdir().unwrap();
+    assert_eq!(
+        new("c", &[], Some(no_git.path())),
+        ("not-found".into(), false)
+    );
+    let (code, stdout, _) = run(plugins()
+        .args([
+            "new",
+            "Demo",
+            "--dialect",
+            "aoe",
+            "--runtime",
+            "none",
+            "--dir",
+            "d",
+        ])
+        .current_dir(tmp.path()));
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        stdout,
+        snapbox::str![[r#"
+   Created aoe plugin `dev.example.demo` (none runtime) in d
+            .github/workflows/plugin.yml
+            .gitignore
+            CHANGELOG.md
+            README.md
+            aoe-plugin.toml
+       Git initialized a repository in d
+
+Next: cd d && plugins validate --strict
+
+"#]]
     );
 }

@@ -470,3 +470,158 @@ fn forced_dialect() {
             .starts_with("no aoe-plugin.toml at ")
     );
 }
+
+#[test]
+fn an_unknown_capability_suggests_the_capability_it_starts_with() {
+    let dir = clean_aoe_root();
+    let text = CLEAN_AOE.replace("[\"runtime.worker\"]", "[\"runtime.worker\", \"network\"]");
+    std::fs::write(dir.path().join("aoe-plugin.toml"), text).unwrap();
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::aoe::unknown_capability
+
+  ⚠ plugin requests capabilities this host does not support: network; upgrade aoe
+   ╭─[aoe-plugin.toml:6:35]
+ 5 │ description = "Says hello."
+ 6 │ capabilities = ["runtime.worker", "network"]
+   ·                                   ────┬────
+   ·                                       ╰── not a capability of aoe 1.19.0
+ 7 │ 
+   ╰────
+  help: did you mean: `network` → `net`
+    Valid aoe plugin `dev.example.hello` 0.1.0 at . (1 warning)
+
+"#]]
+    );
+}
+
+#[test]
+fn an_absolute_worker_program_gets_one_error_that_offers_system() {
+    let dir =
+        aoe_root(&CLEAN_AOE.replace("\"./bin/worker\"", "\"/usr/bin/python3\", \"worker.py\""));
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::aoe::runtime_command
+
+  × runtime command program "/usr/bin/python3" must be a plugin-relative path (containing a
+  │ separator, like ".venv/bin/worker"); set `system = true` to depend on a program from the host
+  │ PATH instead
+    ╭─[aoe-plugin.toml:14:12]
+ 13 │ kind = "command"
+ 14 │ command = ["/usr/bin/python3", "worker.py"]
+    ·            ──────────────────
+    ╰────
+  help: to run the host's `python3` from PATH, write the bare name "python3" and add `system =
+        true`; or point at a file inside the plugin, e.g. ".aoe-build/bin/worker"
+  Invalid aoe plugin `dev.example.hello` 0.1.0 at . (1 error)
+
+"#]]
+    );
+
+    // With `system = true` already set, the fix is the bare name.
+    let dir = aoe_root(&CLEAN_AOE.replace(
+        "command = [\"./bin/worker\"]",
+        "system = true\ncommand = [\"/usr/bin/python3\"]",
+    ));
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::aoe::runtime_command
+
+  × runtime command program "/usr/bin/python3" has `system = true` but is a path; a system
+  │ dependency must be a bare program name resolved on PATH (like "uv" or "python3")
+    ╭─[aoe-plugin.toml:15:12]
+ 13 │ kind = "command"
+ 14 │ system = true
+    ·          ──┬─
+    ·            ╰── `system = true` set here
+ 15 │ command = ["/usr/bin/python3"]
+    ·            ──────────────────
+    ╰────
+  help: write the bare name "python3", or drop `system = true` for a program inside the plugin
+  Invalid aoe plugin `dev.example.hello` 0.1.0 at . (1 error)
+
+"#]]
+    );
+}
+
+#[test]
+fn a_parse_error_says_the_semantic_pass_waits_for_it() {
+    // An invalid id stops the host's parse; the empty name is a semantic error.
+    let dir = aoe_root(
+        &CLEAN_AOE
+            .replace("dev.example.hello", "Dev.Hello")
+            .replace("name = \"Hello\"", "name = \"\""),
+    );
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::aoe::invalid_id
+
+  × invalid plugin id "Dev.Hello": each dot-separated segment must start with a lowercase letter
+   ╭─[aoe-plugin.toml:1:6]
+ 1 │ id = "Dev.Hello"
+   ·      ───────────
+ 2 │ name = ""
+   ╰────
+  help: ids are dot-separated lowercase segments like "dev.example.my-plugin"
+  note: further checks skipped until this is fixed: the semantic pass, install refusals and the
+        remaining lints
+  Invalid aoe plugin `Dev.Hello` 0.1.0 at . (1 error)
+
+"#]]
+    );
+}
+
+#[test]
+fn a_placeholder_id_is_linted_once_the_repository_has_a_remote() {
+    use crate::support::git::git;
+    let dir = clean_aoe_root();
+    git(dir.path(), &["init", "-q"]);
+    assert_eq!(
+        validate_screen(dir.path(), &["--strict"]).0,
+        0,
+        "without a remote it is local work (and test fixtures stay clean)"
+    );
+    git(
+        dir.path(),
+        &["remote", "add", "origin", "git@github.com:Alice/hello.git"],
+    );
+    let (code, screen) = validate_screen(dir.path(), &["--strict"]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::aoe::placeholder_id
+
+  × plugin id "dev.example.hello" keeps the placeholder namespace `dev.example`
+   ╭─[aoe-plugin.toml:1:6]
+ 1 │ id = "dev.example.hello"
+   ·      ───────────────────
+ 2 │ name = "Hello"
+   ╰────
+  help: use a namespace you own before publishing, e.g. "io.github.alice.hello" (from the remote
+        git@github.com:Alice/hello.git)
+  Invalid aoe plugin `dev.example.hello` 0.1.0 at . (1 error)
+
+"#]]
+    );
+    let allow = ["--strict", "-A", "plugins::aoe::placeholder_id"];
+    assert_eq!(validate_screen(dir.path(), &allow).0, 0);
+    std::fs::write(
+        dir.path().join("aoe-plugin.toml"),
+        CLEAN_AOE.replace("dev.example.hello", "io.github.alice.hello"),
+    )
+    .unwrap();
+    assert_eq!(validate_screen(dir.path(), &["--strict"]).0, 0);
+}

@@ -308,3 +308,90 @@ fn all_three_dialects_in_one_run() {
         .collect();
     assert_eq!(dialects, ["aoe", "aworld", "protoagent"]);
 }
+
+#[test]
+fn a_quoted_flag_gets_the_fix_the_author_meant() {
+    let dir = plugin("id: demo\nname: Demo\nenabled: \"false\"\nbuiltin: \"yes\"\ntest: maybe\n");
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::truthy_string
+
+  ⚠ `enabled` is a str, which Python's bool() reads as true
+   ╭─[protoagent.plugin.yaml:3:10]
+ 2 │ name: Demo
+ 3 │ enabled: "false"
+   ·          ───────
+ 4 │ builtin: "yes"
+   ╰────
+  help: write `enabled: false` (unquoted); as written, the host treats it as true
+plugins::protoagent::truthy_string
+
+  ⚠ `builtin` is a str, which Python's bool() reads as true
+   ╭─[protoagent.plugin.yaml:4:10]
+ 3 │ enabled: "false"
+ 4 │ builtin: "yes"
+   ·          ─────
+ 5 │ test: maybe
+   ╰────
+  help: write `builtin: true` (unquoted)
+plugins::protoagent::truthy_string
+
+  ⚠ `test` is a str, which Python's bool() reads as true
+   ╭─[protoagent.plugin.yaml:5:7]
+ 4 │ builtin: "yes"
+ 5 │ test: maybe
+   ·       ─────
+   ╰────
+  help: write `test: true` or `test: false` (unquoted); as written, the host treats it as true
+    Valid protoagent plugin `demo` 0.0.0 at . (3 warnings)
+
+"#]]
+    );
+}
+
+#[test]
+fn requires_pip_entries_install_deps_refuses_are_linted() {
+    let dir = plugin(
+        "id: demo\nname: Demo\nrequires_pip:\n  - requests>=2\n  - git+https://github.com/acme/client.git\n  - pkg: --extra-index-url=https://x\n    optional: true\n",
+    );
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0, "the host loads it; only install-deps refuses");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::pip_spec
+
+  ⚠ requires_pip entry "git+https://github.com/acme/client.git" is a VCS/URL/direct reference,
+  │ which is not allowed
+   ╭─[protoagent.plugin.yaml:5:5]
+ 4 │   - requests>=2
+ 5 │   - git+https://github.com/acme/client.git
+   ·     ──────────────────────────────────────
+ 6 │   - pkg: --extra-index-url=https://x
+   ╰────
+  help: `install-deps` and `plugins install --deps` refuse it and install none of the deps;
+        require a package by name from an index (like `mypkg>=1.2`), or vendor the code in the
+        plugin
+plugins::protoagent::pip_spec
+
+  ⚠ requires_pip entry "--extra-index-url=https://x" looks like a pip option, not a package
+   ╭─[protoagent.plugin.yaml:6:10]
+ 5 │   - git+https://github.com/acme/client.git
+ 6 │   - pkg: --extra-index-url=https://x
+   ·          ───────────────────────────
+ 7 │     optional: true
+   ╰────
+  help: `install-deps` and `plugins install --deps` refuse it and install none of the deps;
+        require a package by name from an index (like `mypkg>=1.2`), or vendor the code in the
+        plugin
+    Valid protoagent plugin `demo` 0.0.0 at . (2 warnings)
+
+"#]]
+    );
+    assert_eq!(validate_screen(dir.path(), &["--strict"]).0, 1);
+    let allow = ["--strict", "-A", "plugins::protoagent::pip_spec"];
+    assert_eq!(validate_screen(dir.path(), &allow).0, 0);
+}

@@ -138,6 +138,23 @@ pub(super) fn validate(m: &Manifest, profile: Profile) -> Vec<Finding> {
     cx.out
 }
 
+/// An absolute worker program is usually a host program: offer its bare name
+/// with `system = true`, and the in-plugin alternative.
+fn absolute_program_help(program: &str) -> String {
+    let inside = "point at a file inside the plugin, e.g. \".aoe-build/bin/worker\"";
+    match bare_name(program) {
+        Some(name) => format!(
+            "to run the host's `{name}` from PATH, write the bare name \"{name}\" and add `system = true`; or {inside}"
+        ),
+        None => inside.to_owned(),
+    }
+}
+
+/// The last path component of a program, if it has one.
+fn bare_name(program: &str) -> Option<&str> {
+    program.rsplit(['/', '\\']).next().filter(|n| !n.is_empty())
+}
+
 fn runtime(cx: &mut Cx, m: &Manifest) {
     match &m.runtime {
         Some(Runtime::Command {
@@ -173,6 +190,10 @@ fn runtime(cx: &mut Cx, m: &Manifest) {
                             at.clone(),
                         )
                         .also(ptr!["runtime", "system"], "`system = true` set here")
+                        .help(bare_name(program).map_or_else(
+                            || "write a bare program name, or drop `system = true` for a program inside the plugin".to_owned(),
+                            |name| format!("write the bare name \"{name}\", or drop `system = true` for a program inside the plugin"),
+                        ))
                     });
                 } else {
                     let ok = rules::looks_like_path(program) && !rules::is_absolute(program);
@@ -187,7 +208,7 @@ fn runtime(cx: &mut Cx, m: &Manifest) {
                             at.clone(),
                         )
                         .help(if rules::is_absolute(program) {
-                            "point at a file inside the plugin, e.g. \".aoe-build/bin/worker\"".to_owned()
+                            absolute_program_help(program)
                         } else {
                             format!("write \"./{program}\" for a file in the plugin root, or add `system = true`")
                         })

@@ -13,6 +13,41 @@ use crate::manifest::doc::{Node, Pointer, Seg, Value};
 use crate::manifest::schema::{declared_keys, sub_schema};
 use crate::ptr;
 
+/// An id still in an example namespace (`plugins new` and the aoe template
+/// start with `dev.example`) once the plugin's repository has a remote, i.e.
+/// is about to be shared: the namespace is meant to be the author's own.
+/// Plugins without a remote (local work, tests) are left alone.
+fn placeholder_id(id: &str, root: &Path) -> Option<Finding> {
+    let mut segments = id.splitn(3, '.');
+    let placeholder = match (segments.next()?, segments.next()) {
+        ("example", _) => "example",
+        (tld @ ("dev" | "com" | "org" | "net"), Some("example")) => &id[..tld.len() + 8],
+        _ => return None,
+    };
+    let rest = id[placeholder.len()..].trim_start_matches('.');
+    let url = crate::manifest::remote::url(root)?;
+    let proposal = crate::manifest::remote::namespace(&url)
+        .map(|ns| format!("{ns}.{rest}"))
+        .filter(|p| !rest.is_empty() && rules::id_problem(p).is_none());
+    let help = match proposal {
+        Some(p) => format!(
+            "use a namespace you own before publishing, e.g. \"{p}\" (from the remote {url})"
+        ),
+        None => format!(
+            "use a reverse-DNS namespace you own before publishing, like \"io.github.<user>.{}\"",
+            if rest.is_empty() { "name" } else { rest }
+        ),
+    };
+    Some(
+        Finding::new(
+            Code::AoePlaceholderId,
+            format!("plugin id {id:?} keeps the placeholder namespace `{placeholder}`"),
+            ptr!["id"],
+        )
+        .help(help),
+    )
+}
+
 /// Keys in lenient tables that the host silently ignores.
 pub(super) fn ignored_keys(doc: &Node, schema: &serde_json::Value) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -103,6 +138,9 @@ pub(super) fn check(
             Finding::new(Code::AoeVersionNotSemver, format!("version {:?} is not a semantic version", m.version), ptr!["version"])
                 .help("the host does not check it, but updates and the featured index compare versions as semver, e.g. \"1.2.0\""),
         );
+    }
+    if let Some(f) = root.and_then(|root| placeholder_id(&m.id.0, root)) {
+        out.push(f);
     }
     doc_gates(m, doc, profile, &mut out);
     duplicates(m, &mut out);
@@ -382,7 +420,10 @@ fn runtime(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
         }) => {
             if let Some(program) = command.first().filter(|p| !p.is_empty() && !*system) {
                 let at = ptr!["runtime", "command", 0];
-                if rules::has_windows_prefix(program) {
+                if rules::is_absolute(program) {
+                    // The host's own rule (`runtime_command`) already refuses it
+                    // and says how to fix it; a lint would only repeat it.
+                } else if rules::has_windows_prefix(program) {
                     out.push(Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} has a drive or UNC prefix; it is absolute on Windows"), at));
                 } else if lexically_escapes(program) {
                     out.push(

@@ -48,6 +48,9 @@ fn compiled(profile: Profile) -> &'static Compiled {
     }
 }
 
+/// What a syntax error or a too-new `api_version` leaves unchecked: the host stops there.
+const EVERYTHING_ELSE: &str = "the structural and semantic passes, install refusals and lints";
+
 /// Validate `text` (the manifest at `root/aoe-plugin.toml`). `root` enables the
 /// checks that look at the plugin tree; `None` validates the text alone.
 pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
@@ -55,14 +58,16 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     let doc = match format::parse_toml(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
-                .with_label(e.span.unwrap_or(0..0), None);
+            let mut d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
+                .with_label(e.span.clone().unwrap_or(0..0), None);
+            d.help = format::template_help(text, e.span.map(|s| s.start));
             return Outcome {
                 class: HostClass::Parse,
                 host_message: Some(format!("manifest is not valid TOML: {}", e.display)),
                 diagnostics: vec![d],
                 id: None,
                 version: None,
+                skipped: Some(EVERYTHING_ELSE),
             };
         }
     };
@@ -89,8 +94,11 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         .collect();
     let mut diagnostics = Vec::new();
     let mut lints = lint::ignored_keys(&doc, &compiled.schema);
+    let mut skipped = None;
     let (class, host_message) = match raw::parse(text, profile) {
         Err(e) => {
+            // The host's semantic pass needs the typed manifest serde could not build.
+            skipped = Some("the semantic pass, install refusals and the remaining lints");
             let host_message = format!("manifest is not valid TOML: {e}");
             if structural.is_empty() {
                 // The schema missed what serde caught: report serde's own error.
@@ -140,6 +148,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         diagnostics,
         id,
         version,
+        skipped,
     }
 }
 
@@ -181,6 +190,7 @@ fn unsupported(doc: &Node, profile: Profile) -> Option<Outcome> {
         diagnostics: vec![d],
         id: None,
         version: None,
+        skipped: Some(EVERYTHING_ELSE),
     })
 }
 

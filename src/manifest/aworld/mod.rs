@@ -53,14 +53,16 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Sum
     let doc = match format::parse_json(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let d = Diagnostic::new(Code::SyntaxJson, e.display.clone())
-                .with_label(e.span.unwrap_or(0..0), None);
+            let mut d = Diagnostic::new(Code::SyntaxJson, e.display.clone())
+                .with_label(e.span.clone().unwrap_or(0..0), None);
+            d.help = format::template_help(text, e.span.map(|s| s.start));
             let outcome = Outcome {
                 class: HostClass::Parse,
                 host_message: Some(e.display),
                 diagnostics: vec![d],
                 id: None,
                 version: None,
+                skipped: Some("the loader, the target containment check and lints"),
             };
             return (outcome, None);
         }
@@ -68,9 +70,24 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Sum
     let scalar = |k: &str| doc.get(k).map(|e| crate::manifest::pyval::py_str(&e.node));
     let mut schema_view = lint::schema(&doc, &validator().1);
     let mut diagnostics = Vec::new();
-    let verdict = loader::validate(&doc, root);
+    // `loader::validate`, in two steps to say what a failure leaves unchecked.
+    let verdict = match loader::load(&doc) {
+        Err(f) => Err((
+            f,
+            "the loader's later checks, the target containment check and lints",
+        )),
+        Ok(loaded) => match loader::check_targets(&loaded, root) {
+            Ok(()) => Ok(loaded),
+            Err(f) => Err((
+                f,
+                "the other targets' containment and lints (reserved command names, hooks, missing targets)",
+            )),
+        },
+    };
+    let mut skipped = None;
     let (class, host_message, summary) = match verdict {
-        Err(f) => {
+        Err((f, unchecked)) => {
+            skipped = Some(unchecked);
             let message = f.message.clone();
             // The schema's view of the same value would only repeat the error.
             schema_view.retain(|s| s.at != f.at);
@@ -107,6 +124,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Sum
         diagnostics,
         id: scalar("id"),
         version: scalar("version"),
+        skipped,
     };
     (outcome, summary)
 }
@@ -147,6 +165,7 @@ pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
             diagnostics: vec![d],
             id: None,
             version: None,
+            skipped: None,
         };
         return (outcome, None);
     }
@@ -164,6 +183,7 @@ pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
         diagnostics,
         id: Some(name),
         version: None,
+        skipped: None,
     };
     (outcome, Some(summary))
 }

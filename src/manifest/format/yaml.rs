@@ -161,6 +161,10 @@ impl<'de> Visitor<'de> for ShapeVisitor {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Shape, A::Error> {
         let mut entries = Vec::new();
         while let Some(SNode(key)) = map.next_key()? {
+            // PyYAML's `construct_mapping` refuses keys Python cannot hash.
+            if matches!(key.value, Value::Table(_) | Value::Array(_)) {
+                return Err(de::Error::custom("found unhashable key"));
+            }
             let SNode(node) = map.next_value()?;
             let text = match &key.value {
                 Value::Str(s) => s.clone(),
@@ -227,6 +231,17 @@ mod tests {
             "{}",
             e.message
         );
+    }
+
+    #[test]
+    fn unhashable_keys_are_errors_as_in_pyyaml() {
+        for text in ["id: {{ cookiecutter.id }}\n", "? [a, b]\n: 1\n"] {
+            let e = parse_yaml(text).unwrap_err();
+            assert!(
+                e.message.starts_with("found unhashable key"),
+                "{text}: {e:?}"
+            );
+        }
     }
 
     #[test]

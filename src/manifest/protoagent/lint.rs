@@ -85,9 +85,7 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
                     ),
                     ptr![key],
                 )
-                .help(format!(
-                    "write `{key}: {effective}` (unquoted) if that is what you mean"
-                )),
+                .help(truthy_help(key, &e.node, effective)),
             );
         }
     }
@@ -131,6 +129,29 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
     requires_pip(doc, &mut out);
     gates(doc, root, opts, &mut out);
     out
+}
+
+/// The fix for a non-boolean flag follows what the author wrote (`"false"` →
+/// `false`), not what Python makes of it.
+fn truthy_help(key: &str, node: &Node, effective: &str) -> String {
+    let written = match &node.value {
+        Value::Str(s) => match s.trim().to_lowercase().as_str() {
+            "true" | "yes" | "on" | "y" | "1" => Some("true"),
+            "false" | "no" | "off" | "n" | "0" | "" => Some("false"),
+            _ => None,
+        },
+        Value::Int(_) | Value::Float(_) => Some(effective),
+        _ => None,
+    };
+    match written {
+        Some(w) if w == effective => format!("write `{key}: {w}` (unquoted)"),
+        Some(w) => {
+            format!("write `{key}: {w}` (unquoted); as written, the host treats it as {effective}")
+        }
+        None => format!(
+            "write `{key}: true` or `{key}: false` (unquoted); as written, the host treats it as {effective}"
+        ),
+    }
 }
 
 fn items(doc: &Node, key: &str) -> Vec<(usize, Node)> {
@@ -468,8 +489,11 @@ fn emits(doc: &Node, root: &Path, out: &mut Out) {
 
 fn requires_pip(doc: &Node, out: &mut Out) {
     for (i, e) in items(doc, "requires_pip") {
-        let Value::Table(_) = e.value else { continue };
         let at = ptr!["requires_pip", i];
+        let Value::Table(_) = e.value else {
+            pip_spec(&py_str(&e), at, out);
+            continue;
+        };
         let pkg = e.get("pkg").map_or_else(String::new, |p| {
             if truthy(&p.node) {
                 py_str(&p.node).trim().to_owned()
@@ -488,6 +512,7 @@ fn requires_pip(doc: &Node, out: &mut Out) {
             );
             continue;
         }
+        pip_spec(&pkg, at.join("pkg"), out);
         if let Some(scope) = e.get("scope") {
             let s = py_str(&scope.node).to_lowercase();
             if s != "host" && s != "runtime" {
@@ -504,6 +529,21 @@ fn requires_pip(doc: &Node, out: &mut Out) {
                 );
             }
         }
+    }
+}
+
+/// What `install-deps` (and `plugins install --deps`) would refuse to install.
+fn pip_spec(spec: &str, at: Pointer, out: &mut Out) {
+    if let Some(why) = super::pip_spec_problem(spec) {
+        warn(
+            out,
+            Finding::new(
+                Code::ProtoPipSpec,
+                format!("requires_pip entry {spec:?} {why}"),
+                at,
+            )
+            .help("`install-deps` and `plugins install --deps` refuse it and install none of the deps; require a package by name from an index (like `mypkg>=1.2`), or vendor the code in the plugin"),
+        );
     }
 }
 

@@ -51,6 +51,27 @@ pub fn id_grammar_ok(id: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// protoAgent's `_validate_pip_specs` (spec §5.4): why `install-deps` refuses a
+/// `requires_pip` requirement, if it does.
+pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
+    let s = spec.trim();
+    if s.starts_with('-') {
+        return Some("looks like a pip option, not a package");
+    }
+    if s.contains("://")
+        || s.contains('@')
+        || ["git+", "hg+", "svn+", "bzr+", "file:"]
+            .iter()
+            .any(|p| s.starts_with(p))
+    {
+        return Some("is a VCS/URL/direct reference, which is not allowed");
+    }
+    if !s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) {
+        return Some("is not a valid PEP 508 package requirement");
+    }
+    None
+}
+
 /// A required scalar as `str(v).strip()`, `None` when absent, null or blank.
 fn required_str(doc: &Node, key: &str) -> Option<String> {
     let node = &doc.get(key)?.node;
@@ -59,6 +80,10 @@ fn required_str(doc: &Node, key: &str) -> Option<String> {
     }
     Some(py_str(node).trim().to_owned()).filter(|s| !s.is_empty())
 }
+
+/// What is left unchecked when the host skips the manifest (it stops there too).
+const GATES_AND_LINTS: &str =
+    "the load gates (entry module, min_protoagent_version, requires_env) and lints";
 
 /// Validate `text`, the manifest of the plugin directory `root`.
 pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
@@ -70,8 +95,9 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
     let doc = match format::parse_yaml(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let d = Diagnostic::new(Code::SyntaxYaml, e.message.clone())
-                .with_label(e.span.unwrap_or(0..0), None);
+            let mut d = Diagnostic::new(Code::SyntaxYaml, e.message.clone())
+                .with_label(e.span.clone().unwrap_or(0..0), None);
+            d.help = format::template_help(text, e.span.map(|s| s.start));
             return Outcome {
                 class: HostClass::Parse,
                 host_message: Some(format!(
@@ -81,6 +107,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
                 diagnostics: vec![d],
                 id: None,
                 version: None,
+                skipped: Some(GATES_AND_LINTS),
             };
         }
     };
@@ -96,6 +123,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
         diagnostics: vec![f.resolve(doc, Severity::Error)],
         id: None,
         version: None,
+        skipped: Some(GATES_AND_LINTS),
     };
     if !matches!(doc.value, Value::Table(_)) {
         let f = Finding::new(Code::ProtoNotMapping, "manifest is not a mapping", ptr![]);
@@ -160,6 +188,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
         diagnostics,
         id: Some(id),
         version: Some(version),
+        skipped: None,
     }
 }
 
@@ -175,5 +204,24 @@ mod tests {
         assert!(!id_grammar_ok("-x"));
         assert!(!id_grammar_ok("a.b"));
         assert!(!id_grammar_ok(""));
+    }
+
+    #[test]
+    fn pip_specs_like_install_deps() {
+        assert_eq!(pip_spec_problem("requests>=2"), None);
+        assert_eq!(pip_spec_problem(" numpy"), None);
+        for spec in [
+            "git+https://github.com/a/b",
+            "pkg @ https://x/y.whl",
+            "file:../wheel",
+        ] {
+            assert_eq!(
+                pip_spec_problem(spec),
+                Some("is a VCS/URL/direct reference, which is not allowed"),
+                "{spec}"
+            );
+        }
+        assert!(pip_spec_problem("--index-url=x").is_some());
+        assert!(pip_spec_problem(".").is_some());
     }
 }

@@ -134,3 +134,11 @@ pub(crate) fn touch_missing(root: &Path, files: &[String]) {
         }
     }
 }
+
+/// What a user sees from `plugins validate` run inside `root` (so paths show
+/// relative, e.g. `aoe-plugin.toml`): (exit code, stdout).
+pub(crate) fn validate_screen(root: &Path, extra: &[&str]) -> (i32, String) {
+    let (code, stdout, stderr) = run(plugins().arg("validate").args(extra).current_dir(root));
+    assert!(stderr.is_empty(), "{stderr}");
+    (code, stdout)
+}
