@@ -59,27 +59,6 @@ pub(super) fn run_build(
     Ok(())
 }
 
-/// protoAgent's `_validate_pip_specs`: why a requirement is refused, if it is.
-pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
-    let s = spec.trim();
-    if s.starts_with('-') {
-        return Some("looks like a pip option, not a package");
-    }
-    if s.contains("://")
-        || s.contains('@')
-        || ["git+", "hg+", "svn+", "bzr+", "file:"]
-            .iter()
-            .any(|p| s.starts_with(p))
-    {
-        return Some("is a VCS/URL/direct reference, which is not allowed");
-    }
-    let mut chars = s.chars();
-    if !chars.next().is_some_and(|c| c.is_ascii_alphanumeric()) {
-        return Some("is not a valid PEP 508 package requirement");
-    }
-    None
-}
-
 /// `--deps`: a plugin-local virtualenv with the hard requirements (optional ones best-effort).
 pub(super) fn install_deps(
     request: &Request,

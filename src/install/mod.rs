@@ -75,7 +75,7 @@ mod plan;
 mod stage;
 pub mod txn;
 
-pub use build::pip_spec_problem;
+use crate::manifest::protoagent::pip_spec_problem;
 pub use plan::Request;
 
 /// Progress worth telling a user about.
