@@ -21,6 +21,9 @@ pub struct Context {
     pub gh_base: Option<String>,
     /// `PLUGINS_GITHUB_API`: the GitHub API base for release downloads (tests, mirrors).
     pub github_api: String,
+    /// `PLUGINS_NET_TIMEOUT` (seconds, default 30): how long a git transfer or a
+    /// download may go without progress before it fails.
+    pub net_timeout: std::time::Duration,
     /// `PROTOAGENT_CONFIG_DIR`: protoAgent's instance root.
     pub protoagent_config_dir: Option<PathBuf>,
     /// `PROTOAGENT_PLUGINS_DIR` and `PROTOAGENT_PLUGINS_LOCK`: protoAgent's overrides.
@@ -53,6 +56,13 @@ impl Context {
                 .ok()
                 .filter(|v| !v.is_empty())
                 .unwrap_or_else(|| "https://api.github.com".into()),
+            net_timeout: std::time::Duration::from_secs(
+                std::env::var("PLUGINS_NET_TIMEOUT")
+                    .ok()
+                    .and_then(|v| v.parse::<u64>().ok())
+                    .filter(|s| *s > 0)
+                    .unwrap_or(30),
+            ),
             protoagent_config_dir: path("PROTOAGENT_CONFIG_DIR"),
             protoagent_plugins_dir: path("PROTOAGENT_PLUGINS_DIR"),
             protoagent_plugins_lock: path("PROTOAGENT_PLUGINS_LOCK"),

@@ -42,6 +42,35 @@ pub struct Fetched {
     pub refname: Option<String>,
 }
 
+/// Make every git transfer fail after `limit` without progress (connect, and
+/// each read or write on the connection). Called by [`crate::net::configure`]
+/// before any thread starts.
+pub fn set_timeout(limit: std::time::Duration) {
+    let ms = i32::try_from(limit.as_millis()).unwrap_or(i32::MAX);
+    // SAFETY: called from `run` before any thread is spawned.
+    unsafe {
+        let _ = git2::opts::set_server_connect_timeout_in_milliseconds(ms);
+        let _ = git2::opts::set_server_timeout_in_milliseconds(ms);
+    }
+}
+
+/// A remote error, named as a stall when libgit2 gave up waiting.
+fn remote_error(url: &str, phase: &'static str, source: git2::Error) -> GitError {
+    let msg = source.message().to_ascii_lowercase();
+    if msg.contains("timed out") || msg.contains("timeout") {
+        GitError::Stalled {
+            url: url.to_owned(),
+            phase,
+            secs: crate::net::timeout().as_secs(),
+        }
+    } else {
+        GitError::Remote {
+            url: url.to_owned(),
+            source,
+        }
+    }
+}
+
 /// Why a fetch failed.
 #[derive(Debug, thiserror::Error)]
 pub enum GitError {
@@ -53,6 +82,14 @@ pub enum GitError {
     },
     #[error("cannot reach {url}: {source}")]
     Remote { url: String, source: git2::Error },
+    #[error(
+        "{url} stalled while {phase}: no progress for {secs} s (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)"
+    )]
+    Stalled {
+        url: String,
+        phase: &'static str,
+        secs: u64,
+    },
     #[error("the commit's tree has an entry no host can install: {0:?}")]
     UnsafeEntry(String),
     #[error("git: {0}")]
@@ -96,10 +133,7 @@ fn list_refs(remote: &git2::Remote<'_>) -> Result<Refs, GitError> {
 fn connect(remote: &mut git2::Remote<'_>, url: &str) -> Result<(), GitError> {
     remote
         .connect(Direction::Fetch)
-        .map_err(|source| GitError::Remote {
-            url: url.to_owned(),
-            source,
-        })
+        .map_err(|source| remote_error(url, "connecting and listing refs", source))
 }
 
 /// The refs a remote advertises (annotated tags peeled), without fetching objects.
@@ -272,6 +306,19 @@ fn unsafe_entry(name: &[u8]) -> GitError {
     GitError::UnsafeEntry(String::from_utf8_lossy(name).into_owned())
 }
 
+/// Copy a blob into `out`, streamed where the object database can stream it
+/// (loose objects); a packed object is inflated whole by libgit2.
+fn write_blob(repo: &Repository, oid: Oid, out: &mut std::fs::File) -> std::io::Result<()> {
+    use std::io::Write;
+    let odb = repo.odb().map_err(std::io::Error::other)?;
+    if let Ok((mut reader, _, _)) = odb.reader(oid) {
+        std::io::copy(&mut reader, out)?;
+        return Ok(());
+    }
+    let blob = repo.find_blob(oid).map_err(std::io::Error::other)?;
+    out.write_all(blob.content())
+}
+
 /// Write a commit's tree into `dest` (created) from the object database, as
 /// `git checkout` would lay it out: files with their executable bit, symlinks
 /// as symlinks, submodules as empty directories. No index or work tree of any
@@ -282,7 +329,6 @@ fn write_tree(
     dest: &Path,
     depth: usize,
 ) -> Result<(), GitError> {
-    use std::io::Write;
     if depth > MAX_TREE_DEPTH {
         return Err(GitError::UnsafeEntry(format!(
             "{} (nested too deep)",
@@ -309,9 +355,8 @@ fn write_tree(
             }
             0o160000 => std::fs::create_dir(&path).map_err(|e| fail(e, &path))?,
             mode @ (0o100644 | 0o100755 | 0o100664) => {
-                let blob = repo.find_blob(entry.id())?;
                 let mut file = std::fs::File::create_new(&path).map_err(|e| fail(e, &path))?;
-                file.write_all(blob.content()).map_err(|e| fail(e, &path))?;
+                write_blob(repo, entry.id(), &mut file).map_err(|e| fail(e, &path))?;
                 #[cfg(unix)]
                 if mode == 0o100755 {
                     use std::os::unix::fs::PermissionsExt;
@@ -374,10 +419,7 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
     // The commit is found by id afterwards, so no refs need updating.
     remote
         .download(&refspecs, Some(&mut opts))
-        .map_err(|source| GitError::Remote {
-            url: url.to_owned(),
-            source,
-        })?;
+        .map_err(|source| remote_error(url, "downloading", source))?;
     let _ = remote.disconnect();
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
     write_tree(&repo, &commit.tree()?, dest, 0)?;

@@ -34,6 +34,21 @@ impl std::io::Write for Writer<'_> {
     }
 }
 
+/// An incremental `sha256:` hash.
+#[derive(Default)]
+pub struct Hasher(Sha256);
+
+impl Hasher {
+    pub fn update(&mut self, data: &[u8]) {
+        self.0.update(data);
+    }
+
+    /// `sha256:<hex>`.
+    pub fn finish(self) -> String {
+        hex(&self.0.finalize())
+    }
+}
+
 /// `sha256:<hex>` of everything a reader yields, streamed.
 pub fn reader(mut r: impl Read) -> std::io::Result<String> {
     let mut h = Sha256::new();
@@ -63,45 +78,94 @@ pub enum TreeError {
 /// read from where the walk found it and streamed, so memory does not grow with
 /// file sizes; names with `\` (which aoe would convert) are refused by the walk.
 pub fn tree(root: &Path) -> Result<String, TreeError> {
+    digest(root, false)
+}
+
+/// The hash `verify` compares for any installed tree: aoe's tree hash, except
+/// that a symlink counts by its link text (`link\0<path>\0<target>`) and a
+/// name that is not UTF-8 by its bytes. On a tree aoe can hash, both agree.
+pub fn installed(root: &Path) -> Result<String, TreeError> {
+    digest(root, true)
+}
+
+enum Item {
+    File(std::path::PathBuf),
+    Link(Vec<u8>),
+}
+
+fn digest(root: &Path, lenient: bool) -> Result<String, TreeError> {
     let entries = crate::tree::walk(root, &|rel, depth| {
         rel.file_name().is_some_and(|n| n == ".git")
             || (depth == 0 && rel == Path::new(".aoe-build"))
     })?;
-    let mut files = Vec::new();
+    let mut items: Vec<(Vec<u8>, Item)> = Vec::new();
     for e in entries {
+        let rel = match e.rel_str() {
+            Some(rel) => rel.into_bytes(),
+            None if lenient => rel_bytes(&e.rel),
+            None => return Err(TreeError::NotUtf8(e.display())),
+        };
         match e.kind {
+            crate::tree::Kind::Symlink if lenient => {
+                let target = std::fs::read_link(&e.path).map_err(|source| TreeError::Io {
+                    path: e.display(),
+                    source,
+                })?;
+                items.push((rel, Item::Link(rel_bytes(&target))));
+            }
             crate::tree::Kind::Symlink => return Err(TreeError::Symlink(e.display())),
             crate::tree::Kind::Dir => {}
-            crate::tree::Kind::File => {
-                let rel = e.rel_str().ok_or_else(|| TreeError::NotUtf8(e.display()))?;
-                files.push((rel, e.path));
-            }
+            crate::tree::Kind::File => items.push((rel, Item::File(e.path))),
         }
     }
     // Byte-wise order of the `/`-separated path (the walk sorts by components).
-    files.sort();
+    items.sort_by(|a, b| a.0.cmp(&b.0));
     let mut h = Sha256::new();
     h.update(b"aoe-plugin-tree-hash-v1\0");
-    for (rel, path) in files {
+    for (rel, item) in items {
+        let path = String::from_utf8_lossy(&rel).into_owned();
         let io = |source| TreeError::Io {
-            path: rel.clone(),
+            path: path.clone(),
             source,
         };
-        let mut file = crate::tree::open_file(&path).map_err(io)?;
-        let len = file.metadata().map_err(io)?.len();
-        h.update(b"file\0");
-        h.update(rel.as_bytes());
-        h.update(b"\0");
-        h.update(len.to_le_bytes());
-        let copied = std::io::copy(&mut (&mut file).take(len), &mut Writer(&mut h)).map_err(io)?;
-        if copied != len {
-            return Err(io(std::io::Error::new(
-                std::io::ErrorKind::UnexpectedEof,
-                "the file changed while it was hashed",
-            )));
+        match item {
+            Item::Link(target) => {
+                h.update(b"link\0");
+                h.update(&rel);
+                h.update(b"\0");
+                h.update(&target);
+            }
+            Item::File(disk) => {
+                let mut file = crate::tree::open_file(&disk).map_err(io)?;
+                let len = file.metadata().map_err(io)?.len();
+                h.update(b"file\0");
+                h.update(&rel);
+                h.update(b"\0");
+                h.update(len.to_le_bytes());
+                let copied =
+                    std::io::copy(&mut (&mut file).take(len), &mut Writer(&mut h)).map_err(io)?;
+                if copied != len {
+                    return Err(io(std::io::Error::new(
+                        std::io::ErrorKind::UnexpectedEof,
+                        "the file changed while it was hashed",
+                    )));
+                }
+            }
         }
     }
     Ok(hex(&h.finalize()))
+}
+
+/// A path's bytes with `/` between components.
+fn rel_bytes(path: &Path) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (i, part) in path.iter().enumerate() {
+        if i > 0 {
+            out.push(b'/');
+        }
+        out.extend_from_slice(part.as_encoded_bytes());
+    }
+    out
 }
 
 #[cfg(test)]

@@ -17,6 +17,7 @@ pub mod install;
 pub mod lock;
 pub mod manifest;
 pub mod name;
+pub mod net;
 pub mod printer;
 pub mod release;
 pub mod render;
@@ -45,6 +46,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     let cx = context::Context::from_env();
+    // Before any thread starts: libgit2's timeouts are process-wide.
+    net::configure(cx.net_timeout);
     let printer = printer::Printer::new(cli.global.color, cli.global.quiet, &cx);
     match commands::dispatch(cli.command, &cx, &printer) {
         Ok(status) => status.into(),

@@ -73,6 +73,10 @@ pub enum ReleaseError {
         name: String,
         why: crate::name::NameError,
     },
+    #[error("{url} is rate limited; {when}")]
+    RateLimited { url: String, when: String },
+    #[error("archive {asset} is too large: {detail}")]
+    TooLarge { asset: String, detail: String },
     #[error("{0}")]
     Http(String),
     #[error("{context}: {source}")]
@@ -114,16 +118,65 @@ fn client() -> Result<reqwest::blocking::Client, ReleaseError> {
     PROVIDER.call_once(|| {
         let _ = rustls::crypto::ring::default_provider().install_default();
     });
+    // Blocking reqwest applies `timeout` to each read: a no-progress limit.
     reqwest::blocking::Client::builder()
         .user_agent(concat!("plugins/", env!("CARGO_PKG_VERSION")))
-        .connect_timeout(std::time::Duration::from_secs(30))
-        .timeout(std::time::Duration::from_secs(600))
+        .connect_timeout(crate::net::timeout())
+        .timeout(crate::net::timeout())
         .build()
         .map_err(|e| ReleaseError::Http(e.to_string()))
 }
 
+/// The largest release listing read, and the most asset names shown.
+const MAX_LISTING: u64 = 16 * 1024 * 1024;
+const SHOWN_ASSETS: usize = 20;
+/// The largest asset downloaded when the release does not give a size.
+const MAX_ASSET: u64 = 1024 * 1024 * 1024;
+
+/// A request's failure, with the phase that stalled named.
+fn http_error(what: &str, e: &reqwest::Error) -> ReleaseError {
+    if e.is_timeout() {
+        ReleaseError::Http(format!(
+            "{what}: no progress for {} s (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)",
+            crate::net::timeout().as_secs()
+        ))
+    } else {
+        ReleaseError::Http(crate::net::cap(&format!("{what}: {e}")))
+    }
+}
+
+/// A non-2xx answer: rate limits say when they reset; other texts are capped.
+fn status_error(url: &str, resp: reqwest::blocking::Response) -> ReleaseError {
+    let status = resp.status();
+    let header = |k: &str| {
+        resp.headers()
+            .get(k)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned)
+    };
+    let remaining = header("x-ratelimit-remaining");
+    if status == reqwest::StatusCode::TOO_MANY_REQUESTS
+        || (status == reqwest::StatusCode::FORBIDDEN && remaining.as_deref() == Some("0"))
+    {
+        let when = header("retry-after")
+            .map(|s| format!("retry after {s} s"))
+            .or_else(|| {
+                header("x-ratelimit-reset").map(|s| format!("the limit resets at {s} (Unix time)"))
+            })
+            .unwrap_or_else(|| "try again later".to_owned());
+        return ReleaseError::RateLimited {
+            url: url.to_owned(),
+            when,
+        };
+    }
+    let mut body = String::new();
+    let _ = resp.take(4096).read_to_string(&mut body);
+    ReleaseError::Http(crate::net::cap(&format!("{url}: {status}: {body}")))
+}
+
 /// Download and place the release asset into `plugin_dir` (the staged tree).
-/// `progress(done, total)` is called as bytes arrive.
+/// `progress(done, total)` is called as bytes arrive. The asset streams to a
+/// file while it is hashed, so memory does not grow with its size.
 pub fn install(
     req: &ReleaseRequest,
     plugin_dir: &Path,
@@ -158,7 +211,7 @@ pub fn install(
         .get(&url)
         .header("Accept", "application/vnd.github+json")
         .send()
-        .map_err(|e| ReleaseError::Http(format!("cannot reach {url}: {e}")))?;
+        .map_err(|e| http_error(&format!("cannot reach {url}"), &e))?;
     if resp.status() == reqwest::StatusCode::NOT_FOUND {
         return Err(ReleaseError::NoRelease {
             owner: req.owner.clone(),
@@ -166,19 +219,32 @@ pub fn install(
             tag: req.tag.clone().unwrap_or_else(|| "(latest)".into()),
         });
     }
-    let body = resp
-        .error_for_status()
-        .and_then(reqwest::blocking::Response::text)
-        .map_err(|e| ReleaseError::Http(format!("{url}: {e}")))?;
-    let release: serde_json::Value = serde_json::from_str(&body)
+    if !resp.status().is_success() {
+        return Err(status_error(&url, resp));
+    }
+    let mut body = Vec::new();
+    resp.take(MAX_LISTING + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| ReleaseError::Http(crate::net::cap(&format!("{url}: {e}"))))?;
+    if body.len() as u64 > MAX_LISTING {
+        return Err(ReleaseError::Http(format!(
+            "{url}: the release listing is larger than {} MiB",
+            MAX_LISTING >> 20
+        )));
+    }
+    let release: serde_json::Value = serde_json::from_slice(&body)
         .map_err(|e| ReleaseError::Http(format!("{url}: not a release: {e}")))?;
     let tag = release["tag_name"].as_str().unwrap_or_default().to_owned();
     let assets = release["assets"].as_array().cloned().unwrap_or_default();
     let Some(asset) = assets.iter().find(|a| a["name"] == name.as_str()) else {
-        let available = assets
+        let mut available: Vec<String> = assets
             .iter()
-            .filter_map(|a| a["name"].as_str().map(str::to_owned))
+            .filter_map(|a| a["name"].as_str().map(crate::net::cap))
+            .take(SHOWN_ASSETS)
             .collect();
+        if assets.len() > SHOWN_ASSETS {
+            available.push(format!("and {} more", assets.len() - SHOWN_ASSETS));
+        }
         return Err(ReleaseError::NoAsset {
             tag,
             name,
@@ -189,42 +255,75 @@ pub fn install(
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    let mut resp = client
+    let resp = client
         .get(&download)
         .header("Accept", "application/octet-stream")
         .send()
-        .and_then(reqwest::blocking::Response::error_for_status)
-        .map_err(|e| ReleaseError::Http(format!("cannot download {name}: {e}")))?;
-    let total = resp.content_length().or_else(|| asset["size"].as_u64());
-    let mut bytes = Vec::with_capacity(usize::try_from(total.unwrap_or(0)).unwrap_or(0));
+        .map_err(|e| http_error(&format!("cannot download {name}"), &e))?;
+    if !resp.status().is_success() {
+        return Err(status_error(&download, resp));
+    }
+    let declared = resp.content_length();
+    let size = asset["size"].as_u64();
+    if let (Some(d), Some(s)) = (declared, size)
+        && d != s
+    {
+        return Err(ReleaseError::Truncated {
+            asset: name,
+            detail: format!("the server sends {d} bytes but the release says {s}"),
+        });
+    }
+    let total = declared.or(size);
+    let limit = total.unwrap_or(MAX_ASSET);
+    // Keep the asset for `verify`: stream into a part file, then rename.
+    let keep = plugin_dir.join(KEEP_DIR);
+    std::fs::create_dir_all(&keep).map_err(io(format!("cannot create {}", keep.display())))?;
+    let part = keep.join(format!(".part-{asset_name}"));
+    let kept = asset_name.under(&keep);
+    let mut file = std::fs::File::create(&part).map_err(io("cannot keep the downloaded asset"))?;
+    let mut hasher = crate::hash::Hasher::default();
+    let mut done: u64 = 0;
     let mut buf = vec![0u8; 64 * 1024];
+    let mut resp = resp.take(limit + 1);
     loop {
         let n = resp.read(&mut buf).map_err(|e| ReleaseError::Truncated {
             asset: name.clone(),
-            detail: e.to_string(),
+            detail: crate::net::cap(&e.to_string()),
         })?;
         if n == 0 {
             break;
         }
-        bytes.extend_from_slice(&buf[..n]);
-        progress(bytes.len() as u64, total);
+        done += n as u64;
+        if done > limit {
+            return Err(ReleaseError::Truncated {
+                asset: name,
+                detail: format!("more than the {limit} bytes expected"),
+            });
+        }
+        hasher.update(&buf[..n]);
+        file.write_all(&buf[..n])
+            .map_err(io("cannot keep the downloaded asset"))?;
+        progress(done, total);
     }
     if let Some(total) = total
-        && bytes.len() as u64 != total
+        && done != total
     {
         return Err(ReleaseError::Truncated {
             asset: name,
-            detail: format!("got {} of {total} bytes", bytes.len()),
+            detail: format!("got {done} of {total} bytes"),
         });
     }
-    let sha256 = crate::hash::bytes(&bytes);
+    file.sync_all()
+        .map_err(io("cannot keep the downloaded asset"))?;
+    drop(file);
+    let sha256 = hasher.finish();
     if let Some(digest) = asset["digest"].as_str()
         && digest != sha256
     {
         return Err(ReleaseError::HashMismatch {
             asset: name,
             got: sha256,
-            expected: digest.to_owned(),
+            expected: crate::net::cap(digest),
             expected_from: "the release",
         });
     }
@@ -238,15 +337,11 @@ pub fn install(
             expected_from: "the lock",
         });
     }
-    // Keep the asset for `verify`, then unpack or place it.
-    let keep = plugin_dir.join(KEEP_DIR);
-    std::fs::create_dir_all(&keep).map_err(io(format!("cannot create {}", keep.display())))?;
-    std::fs::write(asset_name.under(&keep), &bytes)
-        .map_err(io("cannot keep the downloaded asset"))?;
+    std::fs::rename(&part, &kept).map_err(io("cannot keep the downloaded asset"))?;
     let bin_path = if archive {
         let bin = req.bin.clone().expect("checked above");
-        unpack(&bytes, plugin_dir, &name)?;
-        let path = plugin_dir.join(&bin);
+        unpack(&kept, done, plugin_dir, &name)?;
+        let path = plugin_dir.join(crate::name::relative_path(&bin).expect("checked above"));
         if !path.is_file() {
             return Err(ReleaseError::MissingBin { asset: name, bin });
         }
@@ -259,10 +354,7 @@ pub fn install(
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent).map_err(io("cannot create the binary's directory"))?;
         }
-        let mut f =
-            std::fs::File::create(&path).map_err(io(format!("cannot write {}", path.display())))?;
-        f.write_all(&bytes)
-            .map_err(io(format!("cannot write {}", path.display())))?;
+        std::fs::copy(&kept, &path).map_err(io(format!("cannot write {}", path.display())))?;
         path
     };
     #[cfg(unix)]
@@ -278,18 +370,45 @@ pub fn install(
     })
 }
 
-/// Unpack a `.tar.gz` into `dir`, refusing entries that would land outside it.
-fn unpack(bytes: &[u8], dir: &Path, asset: &str) -> Result<(), ReleaseError> {
+/// The most an archive may unpack to: cargo's rule after CVE-2022-36114,
+/// max(512 MiB, 20 × the compressed size).
+pub fn unpack_limit(compressed: u64) -> u64 {
+    (512 * 1024 * 1024).max(compressed.saturating_mul(20))
+}
+
+/// The most entries an archive may hold.
+const MAX_ARCHIVE_ENTRIES: usize = 100_000;
+
+/// Unpack a `.tar.gz` into `dir`, refusing entries that would land outside it
+/// and archives that unpack to more than [`unpack_limit`].
+fn unpack(archive: &Path, compressed: u64, dir: &Path, asset: &str) -> Result<(), ReleaseError> {
     let escape = |entry: String| ReleaseError::Escape {
         asset: asset.to_owned(),
         entry,
     };
-    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes));
+    let file = std::fs::File::open(archive).map_err(io(format!("cannot read {asset}")))?;
+    let mut archive =
+        tar::Archive::new(flate2::read::GzDecoder::new(std::io::BufReader::new(file)));
+    let limit = unpack_limit(compressed);
+    let mut unpacked: u64 = 0;
     let entries = archive
         .entries()
         .map_err(io(format!("cannot read {asset}")))?;
-    for entry in entries {
+    for (i, entry) in entries.enumerate() {
         let mut entry = entry.map_err(io(format!("cannot read {asset}")))?;
+        if i >= MAX_ARCHIVE_ENTRIES {
+            return Err(ReleaseError::TooLarge {
+                asset: asset.to_owned(),
+                detail: format!("more than {MAX_ARCHIVE_ENTRIES} entries"),
+            });
+        }
+        unpacked = unpacked.saturating_add(entry.header().size().unwrap_or(u64::MAX));
+        if unpacked > limit {
+            return Err(ReleaseError::TooLarge {
+                asset: asset.to_owned(),
+                detail: format!("it unpacks to more than {} MiB", limit >> 20),
+            });
+        }
         let raw = String::from_utf8_lossy(&entry.path_bytes()).into_owned();
         let Some(rel) = crate::name::relative_path(&raw) else {
             return Err(escape(raw));

@@ -67,33 +67,164 @@ pub fn for_this_platform(steps: &[Step]) -> Vec<&Step> {
         .collect()
 }
 
-fn tail(path: &Path, lines: usize) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let all: Vec<&str> = text.lines().collect();
-    all[all.len().saturating_sub(lines)..].join("\n")
+/// The most build output kept in the log file per install.
+pub const LOG_CAP: usize = 1024 * 1024;
+/// The most recent output kept in memory for the tail shown on failure.
+const TAIL_CAP: usize = 64 * 1024;
+/// Lines and line length of the tail shown on failure.
+const TAIL_LINES: usize = 20;
+const TAIL_LINE_CHARS: usize = 300;
+
+/// A build log: truncated when an install starts, capped at [`LOG_CAP`] bytes
+/// (what comes after is counted, and its tail kept), never read back whole.
+pub struct Log {
+    path: PathBuf,
+    file: std::fs::File,
+    written: usize,
+}
+
+impl Log {
+    /// Start the log for one install (an earlier install's log is replaced).
+    pub fn create(path: &Path) -> Result<Log, StepError> {
+        let log_err = |source| StepError::Log {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(log_err)?;
+        }
+        let file = std::fs::File::create(path).map_err(log_err)?;
+        Ok(Log {
+            path: path.to_path_buf(),
+            file,
+            written: 0,
+        })
+    }
+
+    /// Append within the cap; what does not fit is dropped.
+    fn write(&mut self, bytes: &[u8]) -> Result<(), StepError> {
+        let room = LOG_CAP.saturating_sub(self.written);
+        let take = bytes.len().min(room);
+        self.append(&bytes[..take])?;
+        self.written += take;
+        Ok(())
+    }
+
+    /// Append past the cap (a bounded note: what was cut, and the tail).
+    fn append(&mut self, bytes: &[u8]) -> Result<(), StepError> {
+        self.file.write_all(bytes).map_err(|source| StepError::Log {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+/// One step's output as it arrives: the bytes for the log (until the cap),
+/// the bytes past it (counted), and a bounded tail.
+#[derive(Default)]
+struct Captured {
+    for_log: Vec<u8>,
+    omitted: u64,
+    tail: std::collections::VecDeque<u8>,
+}
+
+/// Read `pipe` until every writer is gone, keeping at most `log_room` bytes
+/// for the log and [`TAIL_CAP`] bytes of tail.
+fn capture(
+    mut pipe: std::io::PipeReader,
+    log_room: usize,
+) -> (
+    std::sync::Arc<std::sync::Mutex<Captured>>,
+    std::thread::JoinHandle<()>,
+) {
+    let shared = std::sync::Arc::new(std::sync::Mutex::new(Captured::default()));
+    let out = shared.clone();
+    let reader = std::thread::spawn(move || {
+        let mut buf = [0u8; 16 * 1024];
+        while let Ok(n) = std::io::Read::read(&mut pipe, &mut buf) {
+            if n == 0 {
+                break;
+            }
+            let mut c = out.lock().expect("not poisoned");
+            let room = log_room.saturating_sub(c.for_log.len());
+            let keep = n.min(room);
+            c.for_log.extend_from_slice(&buf[..keep]);
+            c.omitted += (n - keep) as u64;
+            c.tail.extend(&buf[..n]);
+            let excess = c.tail.len().saturating_sub(TAIL_CAP);
+            c.tail.drain(..excess);
+        }
+    });
+    (shared, reader)
+}
+
+/// The last lines of a step's output, each cut to a readable length.
+fn tail_text(tail: &std::collections::VecDeque<u8>) -> String {
+    let bytes: Vec<u8> = tail.iter().copied().collect();
+    let text = String::from_utf8_lossy(&bytes);
+    let lines: Vec<&str> = text.lines().collect();
+    lines[lines.len().saturating_sub(TAIL_LINES)..]
+        .iter()
+        .map(|l| {
+            if l.chars().count() > TAIL_LINE_CHARS {
+                let cut: String = l.chars().take(TAIL_LINE_CHARS).collect();
+                format!("{cut} [... line cut]")
+            } else {
+                (*l).to_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The process group of the step running now, for the signal handler.
+static RUNNING_GROUP: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
+
+/// Kill a whole process group (the step and everything it started).
+fn kill_group(pgid: i32) {
+    if pgid > 0 {
+        // SAFETY: kill(2) on a process group we created.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+    }
+}
+
+extern "C" fn on_signal(sig: libc::c_int) {
+    kill_group(RUNNING_GROUP.load(std::sync::atomic::Ordering::SeqCst));
+    // SAFETY: async-signal-safe calls only: restore the default and re-raise.
+    unsafe {
+        libc::signal(sig, libc::SIG_DFL);
+        libc::raise(sig);
+    }
+}
+
+/// On Ctrl-C or termination of `plugins`, the running step's group dies too
+/// (the interrupted install is undone by the next command's recovery).
+fn install_signal_handlers() {
+    static ONCE: std::sync::Once = std::sync::Once::new();
+    ONCE.call_once(|| {
+        for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+            // SAFETY: the handler only calls async-signal-safe functions.
+            unsafe {
+                libc::signal(sig, on_signal as *const () as libc::sighandler_t);
+            }
+        }
+    });
 }
 
 /// Run `steps` in `dir`; `on_step(n, total, argv)` is called before each.
+/// Each step runs in its own process group, which is killed when the step
+/// ends (success, failure or timeout) so that nothing it started outlives it.
 pub fn run(
     steps: &[&Step],
     dir: &Path,
     plugin_id: &str,
     timeout: Duration,
-    log: &Path,
+    log: &mut Log,
     mut on_step: impl FnMut(usize, usize, &[String]),
 ) -> Result<(), StepError> {
-    let log_err = |source| StepError::Log {
-        path: log.to_path_buf(),
-        source,
-    };
-    if let Some(parent) = log.parent() {
-        std::fs::create_dir_all(parent).map_err(log_err)?;
-    }
-    let mut file = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .open(log)
-        .map_err(log_err)?;
+    install_signal_handlers();
     for (i, step) in steps.iter().enumerate() {
         let n = i + 1;
         let cmd = step.argv.join(" ");
@@ -111,50 +242,91 @@ pub fn run(
         } else {
             program.into()
         };
-        writeln!(file, "$ {cmd}").map_err(log_err)?;
-        let out = file.try_clone().map_err(log_err)?;
-        let err = file.try_clone().map_err(log_err)?;
-        let mut child = Command::new(resolved)
+        log.write(format!("$ {cmd}\n").as_bytes())?;
+        let spawn_err = |source| StepError::Spawn {
+            n,
+            cmd: cmd.clone(),
+            source,
+        };
+        let (reader, writer) = std::io::pipe().map_err(spawn_err)?;
+        let writer_err = writer.try_clone().map_err(spawn_err)?;
+        let mut command = Command::new(resolved);
+        command
             .args(&step.argv[1..])
             .current_dir(dir)
             .env("AOE_PLUGIN_ID", plugin_id)
             .stdin(Stdio::null())
-            .stdout(out)
-            .stderr(err)
-            .spawn()
-            .map_err(|source| StepError::Spawn {
-                n,
-                cmd: cmd.clone(),
-                source,
-            })?;
+            .stdout(writer)
+            .stderr(writer_err);
+        #[cfg(unix)]
+        {
+            use std::os::unix::process::CommandExt;
+            command.process_group(0);
+            // SAFETY: prctl in the child before exec; async-signal-safe.
+            unsafe {
+                command.pre_exec(|| {
+                    #[cfg(target_os = "linux")]
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    Ok(())
+                });
+            }
+        }
+        let mut child = command.spawn().map_err(spawn_err)?;
+        // The pipe's write ends now live only in the child (and its children).
+        drop(command);
+        let pgid = child.id() as i32;
+        RUNNING_GROUP.store(pgid, std::sync::atomic::Ordering::SeqCst);
+        let (captured, reading) = capture(reader, LOG_CAP.saturating_sub(log.written));
         let start = Instant::now();
         let status = loop {
-            if let Some(status) = child.try_wait().map_err(|source| StepError::Spawn {
-                n,
-                cmd: cmd.clone(),
-                source,
-            })? {
-                break status;
+            match child.try_wait() {
+                Ok(Some(status)) => break Some(status),
+                Ok(None) if start.elapsed() > timeout => break None,
+                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
+                Err(source) => {
+                    kill_group(pgid);
+                    return Err(spawn_err(source));
+                }
             }
-            if start.elapsed() > timeout {
-                let _ = child.kill();
-                let _ = child.wait();
+        };
+        kill_group(pgid);
+        RUNNING_GROUP.store(0, std::sync::atomic::Ordering::SeqCst);
+        let _ = child.wait();
+        // The group is gone, so the pipe reaches its end; a process that left
+        // the group (setsid) may hold it open, so wait only briefly.
+        let drained = Instant::now();
+        while !reading.is_finished() && drained.elapsed() < Duration::from_secs(1) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        let (tail, for_log, omitted) = {
+            let c = captured.lock().expect("not poisoned");
+            (tail_text(&c.tail), c.for_log.clone(), c.omitted)
+        };
+        log.write(&for_log)?;
+        if omitted > 0 {
+            log.append(
+                format!("\n[... {omitted} more bytes not logged; the last lines:]\n{tail}\n")
+                    .as_bytes(),
+            )?;
+        }
+        match status {
+            None => {
                 return Err(StepError::TimedOut {
                     n,
                     cmd,
                     secs: timeout.as_secs(),
-                    log_tail: tail(log, 20),
+                    log_tail: tail,
                 });
             }
-            std::thread::sleep(Duration::from_millis(20));
-        };
-        if !status.success() {
-            return Err(StepError::Failed {
-                n,
-                cmd,
-                status: status.to_string(),
-                log_tail: tail(log, 20),
-            });
+            Some(status) if !status.success() => {
+                return Err(StepError::Failed {
+                    n,
+                    cmd,
+                    status: status.to_string(),
+                    log_tail: tail,
+                });
+            }
+            Some(_) => {}
         }
     }
     Ok(())

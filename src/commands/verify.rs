@@ -77,18 +77,21 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                         r.asset, r.sha256
                     ));
                 }
-                let locked = e
-                    .installed_hash
-                    .clone()
-                    .filter(|h| !h.is_empty())
-                    .unwrap_or_else(|| e.tree_hash.clone());
-                if !locked.is_empty() {
-                    match crate::hash::tree(&dir) {
+                // The installed hash covers symlinks and any name; aoe's tree
+                // hash (what a host-written lock has) does not.
+                let (locked, now) = match e.installed_hash.as_deref().filter(|h| !h.is_empty()) {
+                    Some(h) => (h.to_owned(), crate::hash::installed(&dir)),
+                    None => (e.tree_hash.clone(), crate::hash::tree(&dir)),
+                };
+                if locked.is_empty() {
+                    problems.push("cannot verify: the lock records no hash of its files".into());
+                } else {
+                    match now {
                         Ok(h) if h == locked => {}
                         Ok(h) => problems.push(format!(
                             "the files changed since install (tree {h}, locked {locked})"
                         )),
-                        Err(err) => problems.push(err.to_string()),
+                        Err(err) => problems.push(format!("cannot verify: {err}")),
                     }
                 }
             }

@@ -19,12 +19,13 @@ pub(super) fn run_build(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(), InstallError> {
     let steps = steps::for_this_platform(build);
+    let mut log = steps::Log::create(&home.build_log(id))?;
     steps::run(
         &steps,
         target,
         id.as_str(),
         timeout,
-        &home.build_log(id),
+        &mut log,
         |n, total, argv| {
             on_event(Event::Building {
                 n,
@@ -87,13 +88,13 @@ pub(super) fn install_deps(
     if !request.pip.is_empty() {
         steps.push(&hard);
     }
-    let log = home.build_log(id);
+    let mut log = steps::Log::create(&home.build_log(id))?;
     steps::run(
         &steps,
         target,
         id.as_str(),
         timeout,
-        &log,
+        &mut log,
         |n, total, argv| {
             on_event(Event::Building {
                 n,
@@ -115,7 +116,7 @@ pub(super) fn install_deps(
             target,
             id.as_str(),
             timeout,
-            &log,
+            &mut log,
             |n, total, argv| {
                 on_event(Event::Building {
                     n,

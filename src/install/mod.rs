@@ -432,7 +432,7 @@ pub fn install(
             on_event,
         )?;
     }
-    entry.installed_hash = crate::hash::tree(&target).ok();
+    entry.installed_hash = crate::hash::installed(&target).ok();
     let written = swap.commit(&entry)?;
     Ok(Installed {
         id,

@@ -3,6 +3,7 @@
 mod support;
 
 mod bad_input;
+mod bounds;
 mod cli;
 mod codes;
 mod corpus_aoe;

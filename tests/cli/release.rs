@@ -316,8 +316,21 @@ fn bad_downloads_never_install() {
     server.route(&format!("/download/v1.2.0/{name}"), good.clone(), None);
     assert_eq!(install_tool(&mirror, &server, &home).0, 0);
     let other = targz(&[("worker", b"#!/bin/sh\necho changed\n")]);
-    server.route(&format!("/download/v1.2.0/{name}"), other, None);
+    server.route(&format!("/download/v1.2.0/{name}"), other.clone(), None);
     std::fs::remove_dir_all(home.join("plugins/dev.example.tool")).unwrap();
+    // A body whose length differs from the release's `size` is refused first.
+    let (code, _, stderr) = tool(&mirror, &server, &home, &["sync", "--yes"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains(&format!(
+            "the server sends {} bytes but the release says {}",
+            other.len(),
+            good.len()
+        )),
+        "{stderr}"
+    );
+    // The release now lists the new asset: the lock's pin refuses it.
+    server.release("v1.2.0", &[(&name, &other, None)]);
     let (code, _, stderr) = tool(&mirror, &server, &home, &["sync", "--yes"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("but the lock says"), "{stderr}");
@@ -458,4 +471,31 @@ fn asset_names_that_leave_the_plugin_are_refused_before_any_download() {
         assert_eq!(after, before, "nothing written beside the home");
         assert!(!home.join("plugins.lock").exists());
     }
+}
+
+#[test]
+fn an_archive_that_unpacks_too_large_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home, server, name) = tarball_plugin(tmp.path());
+    // One entry whose header claims 600 MiB: more than max(512 MiB, 20 x the
+    // compressed size). Nothing past the header is read.
+    let mut header = tar::Header::new_gnu();
+    header.set_path("worker").unwrap();
+    header.set_size(600 * 1024 * 1024);
+    header.set_mode(0o755);
+    header.set_cksum();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, header.as_bytes()).unwrap();
+    std::io::Write::write_all(&mut gz, &[0u8; 4096]).unwrap();
+    let bomb = gz.finish().unwrap();
+    server.release("v1.2.0", &[(&name, &bomb, None)]);
+    let (code, _, stderr) = install_tool(&mirror, &server, &home);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("is too large: it unpacks to more than 512 MiB"),
+        "{stderr}"
+    );
+    assert!(!home.join("plugins/dev.example.tool").exists());
+    assert_eq!(plugins::release::unpack_limit(1 << 20), 512 << 20);
+    assert_eq!(plugins::release::unpack_limit(100 << 20), 2000 << 20);
 }
