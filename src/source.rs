@@ -120,8 +120,15 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         }
         return Ok(Source::Local { path });
     }
+    // `owner/repo` that is not a directory most likely means GitHub.
+    let hint = match input.split_once('/') {
+        Some((o, r)) if github_owner(o) && github_repo(r.split('@').next().unwrap_or(r)) => {
+            format!(" (did you mean gh:{input}?)")
+        }
+        _ => String::new(),
+    };
     Err(format!(
-        "unsupported source {input:?}: use gh:owner/repo[@ref], an https://, ssh:// or file:// git URL, or a local directory"
+        "unsupported source {input:?}: use gh:owner/repo[@ref], an https://, git:// or file:// git URL, or a local directory{hint}"
     ))
 }
 
@@ -189,6 +196,10 @@ mod tests {
         ));
         assert!(parse("https://example.com/x.git", Some("../evil"), "x").is_err());
         assert!(matches!(parse(".", None, "x"), Ok(Source::Local { .. })));
+        assert_eq!(
+            parse("acme/kit@v1", None, "x").unwrap_err(),
+            "unsupported source \"acme/kit@v1\": use gh:owner/repo[@ref], an https://, git:// or file:// git URL, or a local directory (did you mean gh:acme/kit@v1?)"
+        );
         assert!(
             parse("no/such/dir", None, "x")
                 .unwrap_err()

@@ -150,19 +150,26 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         paths.push(PathBuf::from("."));
     }
     let mut roots = discover(&paths, args.recursive)?;
-    if !args.ids.is_empty() {
-        let home = cx.plugins_home(args.home.clone()).ok_or_else(|| {
-            Error::InvalidArgument("no plugin home: pass --home or set PLUGINS_HOME".into())
-        })?;
-        for id in &args.ids {
-            let root = Error::plugin_name(id)?.under(&home.join("plugins"));
-            if !root.is_dir() {
+    // Installed ids are looked up in every host's home, as `info` and `remove` do.
+    let homes = super::install::homes(args.home.as_ref(), cx);
+    for id in &args.ids {
+        let name = Error::plugin_name(id)?;
+        let found = homes
+            .iter()
+            .map(|(home, _)| home.plugin_dir(&name))
+            .find(|dir| dir.is_dir());
+        match found {
+            Some(root) => roots.push(root),
+            None => {
                 return Err(Error::NotInstalled {
                     id: id.clone(),
-                    home,
+                    home: homes
+                        .first()
+                        .map(|(h, _)| h.root.clone())
+                        .or_else(|| cx.plugins_home(args.home.clone()))
+                        .unwrap_or_default(),
                 });
             }
-            roots.push(root);
         }
     }
     let reports: Vec<_> = roots

@@ -467,3 +467,59 @@ plugins::usage::invalid_argument
         .raw()
     );
 }
+
+#[test]
+fn an_up_to_date_install_into_a_read_only_home_says_so() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    let (code, o, e) = install(&home, &[&repo.url()]);
+    assert_eq!(code, 0, "{o}{e}");
+    let bin = tmp.path().join("plugins");
+    std::fs::copy(env!("CARGO_BIN_EXE_plugins"), &bin).unwrap();
+    let is_root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let mut cmd = if is_root {
+        // As root, permissions do not bind: `nobody` owns the read-only home.
+        for path in [&home, &repo.dir] {
+            let ok = std::process::Command::new("chown")
+                .args(["-R", "65534:65534"])
+                .arg(path)
+                .status()
+                .unwrap()
+                .success();
+            assert!(ok);
+        }
+        let mut c = std::process::Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&bin);
+        c
+    } else {
+        std::process::Command::new(&bin)
+    };
+    let ok = std::process::Command::new("chmod")
+        .args(["-R", "a-w"])
+        .arg(&home)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let (code, stdout, stderr) = run(cmd
+        .args(["install", &repo.url(), "--yes", "--home"])
+        .arg(&home)
+        .env("HOME", tmp.path())
+        .env("NO_COLOR", "1"));
+    std::process::Command::new("chmod")
+        .args(["-R", "u+w"])
+        .arg(&home)
+        .status()
+        .unwrap();
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("Up to date dev.example.pinned"), "{stdout}");
+}

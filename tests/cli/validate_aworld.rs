@@ -400,3 +400,27 @@ plugins::aworld::reserved_name
 "#]]
     );
 }
+
+#[test]
+fn installed_ids_are_found_in_every_hosts_home() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    std::fs::create_dir_all(src.join(".aworld-plugin")).unwrap();
+    std::fs::write(
+        src.join(".aworld-plugin/plugin.json"),
+        r#"{"id": "helper", "version": "1.0.0"}"#,
+    )
+    .unwrap();
+    let user = tmp.path().join("user");
+    let (code, o, e) = run(plugins()
+        .args(["install", src.to_str().unwrap(), "--yes"])
+        .env("HOME", &user)
+        .env_remove("XDG_CONFIG_HOME"));
+    assert_eq!(code, 0, "{o}{e}");
+    let (code, stdout, stderr) = run(plugins()
+        .args(["validate", "helper"])
+        .env("HOME", &user)
+        .env_remove("XDG_CONFIG_HOME"));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("Valid aworld plugin `helper`"), "{stdout}");
+}
