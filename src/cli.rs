@@ -83,3 +83,23 @@ pub enum Command {
     /// Print shell completions
     Completions(CompletionsArgs),
 }
+
+/// `--aoe-api`: the aoe host profiles `plugins` knows.
+pub fn aoe_api_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
+    use clap::builder::TypedValueParser;
+    clap::builder::PossibleValuesParser::new(["12", "15"]).map(|s| s.parse::<u32>().unwrap_or(15))
+}
+
+/// Options shared by `outdated`, `update` and `autoupdate`.
+#[derive(Debug, Clone, Args)]
+pub struct CheckArgs {
+    /// How many remotes to query at once
+    #[arg(short, long, value_name = "N", default_value_t = 8)]
+    pub jobs: usize,
+    /// Seconds to wait for each remote
+    #[arg(long, value_name = "SECS", default_value_t = 20)]
+    pub timeout: u64,
+    /// Consider pre-release tags (v2.0.0-rc1) newer releases
+    #[arg(long)]
+    pub pre: bool,
+}

@@ -2,6 +2,10 @@
 
 use std::path::PathBuf;
 
+use crate::lock::Lock;
+use crate::manifest::Dialect;
+use crate::store::Home;
+
 /// What the command line and environment say about where things live and how to print.
 #[derive(Clone, Debug)]
 pub struct Context {
@@ -99,6 +103,43 @@ impl Context {
                 lock: self.protoagent_plugins_lock.clone(),
             }),
         }
+    }
+
+    /// Where `gh:` sources clone from.
+    pub fn gh_base(&self) -> String {
+        self.gh_base
+            .clone()
+            .unwrap_or_else(|| "https://github.com".into())
+    }
+
+    /// The homes a command looks at: `--home` or `PLUGINS_HOME`, else every
+    /// host's default home that has a lock.
+    pub fn homes(&self, flag: Option<&PathBuf>) -> Vec<(Home, Dialect)> {
+        if let Some(root) = flag.cloned().or_else(|| self.plugins_home.clone()) {
+            let home = Home::new(root);
+            let dialect = crate::lock::detect(&home.lockfile()).unwrap_or(Dialect::Aoe);
+            return vec![(home, dialect)];
+        }
+        let defaults = self.default_homes();
+        Dialect::ALL
+            .into_iter()
+            .filter_map(|d| defaults.for_dialect(d).map(|h| (h.clone(), d)))
+            .filter(|(h, _)| h.lockfile().exists())
+            .collect()
+    }
+
+    /// [`Context::homes`], each with its lock loaded.
+    pub fn locked_homes(
+        &self,
+        flag: Option<&PathBuf>,
+    ) -> Result<Vec<(Home, Dialect, Lock)>, crate::lock::LockError> {
+        self.homes(flag)
+            .into_iter()
+            .map(|(home, dialect)| {
+                let lock = Lock::load(&home.lockfile(), dialect)?;
+                Ok((home, dialect, lock))
+            })
+            .collect()
     }
 
     /// The home holding `plugins/<id>/`: `--home`, else `PLUGINS_HOME`, else the aoe app dir.

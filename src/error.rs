@@ -35,6 +35,15 @@ pub enum Error {
         #[source]
         source: std::io::Error,
     },
+    /// An install, update, sync or remove stopped (its code and help are its own).
+    #[error(transparent)]
+    Install(Box<crate::install::InstallError>),
+}
+
+impl From<crate::install::InstallError> for Error {
+    fn from(e: crate::install::InstallError) -> Self {
+        Error::Install(Box::new(e))
+    }
 }
 
 impl Error {
@@ -53,6 +62,16 @@ impl Error {
         })
     }
 
+    /// How the command ends: an invalid plugin is exit 1, anything else 2.
+    pub fn exit_status(&self) -> crate::commands::ExitStatus {
+        match self {
+            Error::Install(e) if matches!(**e, crate::install::InstallError::Invalid(_)) => {
+                crate::commands::ExitStatus::Failure
+            }
+            _ => crate::commands::ExitStatus::Error,
+        }
+    }
+
     pub fn code(&self) -> Code {
         match self {
             Error::PathNotFound(_) => Code::UsagePathNotFound,
@@ -62,6 +81,7 @@ impl Error {
             Error::UnsafeName { .. } => Code::InstallUnsafeName,
             Error::Refused { code, .. } => *code,
             Error::Io { .. } => Code::Io,
+            Error::Install(e) => e.code(),
         }
     }
 
@@ -74,6 +94,7 @@ impl Error {
                 "pass `--home DIR` or set PLUGINS_HOME to the directory that holds `plugins/<id>/`".into(),
             ),
             Error::Refused { help, .. } => help.clone(),
+            Error::Install(e) => e.help(),
             Error::UnsafeName { .. } => {
                 Some("`plugins list` shows the ids of installed plugins".into())
             }

@@ -7,6 +7,7 @@
 
 pub mod autoupdate;
 pub mod cli;
+pub mod clock;
 pub mod commands;
 pub mod context;
 pub mod diagnostic;
@@ -21,6 +22,7 @@ pub mod net;
 pub mod printer;
 pub mod release;
 pub mod render;
+pub mod reporter;
 pub mod resolve;
 pub mod scaffold;
 pub mod source;
@@ -52,8 +54,8 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     match commands::dispatch(cli.command, &cx, &printer) {
         Ok(status) => status.into(),
         Err(e) => {
-            printer.error(&e);
-            commands::ExitStatus::Error.into()
+            printer.fail(&e);
+            e.exit_status().into()
         }
     }
 }

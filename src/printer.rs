@@ -98,6 +98,17 @@ impl Printer {
         }
     }
 
+    /// Report an error that stopped the command; an invalid plugin's report
+    /// goes to stdout first.
+    pub fn fail(&self, e: &crate::error::Error) {
+        if let crate::error::Error::Install(install) = e
+            && let crate::install::InstallError::Invalid(report) = &**install
+        {
+            let _ = self.out(&crate::render::human::report(report, self.stdout_style()));
+        }
+        self.error(e);
+    }
+
     /// Report an error that stopped the command.
     pub fn error(&self, e: &dyn miette::Diagnostic) {
         let mut s = String::new();

@@ -24,6 +24,24 @@ impl Source {
         }
     }
 
+    /// The source a lock entry was installed from: a local directory when no
+    /// commit was locked, `gh:` resolved against `gh_base`, else the URL.
+    pub fn of_entry(entry: &crate::lock::Entry, gh_base: &str) -> Result<Source, String> {
+        if entry.commit.as_deref().is_none_or(str::is_empty) {
+            return Ok(Source::Local {
+                path: PathBuf::from(&entry.source),
+            });
+        }
+        if entry.source.starts_with("gh:") {
+            return parse(&entry.source, None, gh_base);
+        }
+        Ok(Source::Git {
+            url: entry.source.clone(),
+            reference: None,
+            display: entry.source.clone(),
+        })
+    }
+
     pub fn reference(&self) -> Option<&str> {
         match self {
             Source::Git { reference, .. } => reference.as_deref(),

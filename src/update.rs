@@ -167,6 +167,59 @@ pub fn check_all(
     results.into_iter().flatten().collect()
 }
 
+/// Check every locked plugin of each home; sources resolve `gh:` against `gh_base`.
+pub fn check_homes(
+    homes: Vec<(
+        crate::store::Home,
+        crate::manifest::Dialect,
+        crate::lock::Lock,
+    )>,
+    jobs: usize,
+    timeout: Duration,
+    pre: bool,
+    gh_base: &str,
+) -> Vec<(crate::store::Home, crate::manifest::Dialect, Check)> {
+    let url_of = |e: &Entry| match crate::source::Source::of_entry(e, gh_base) {
+        Ok(crate::source::Source::Git { url, .. }) => Some(url),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (home, dialect, lock) in homes {
+        for c in check_all(&lock.entries(), jobs, timeout, pre, &url_of) {
+            out.push((home.clone(), dialect, c));
+        }
+    }
+    out
+}
+
+/// Install the newer `new_ref` of a locked plugin (the same id must come back).
+pub fn apply(
+    home: &crate::store::Home,
+    entry: &Entry,
+    new_ref: &str,
+    base: crate::install::InstallOptions,
+    consent: &mut dyn FnMut(&crate::install::Request) -> bool,
+    on_event: &mut dyn FnMut(crate::install::Event),
+) -> Result<crate::install::Installed, crate::install::InstallError> {
+    use crate::source::Source;
+    let source = match &base.source {
+        Source::Git { url, display, .. } => Source::Git {
+            url: url.clone(),
+            reference: (!new_ref.is_empty()).then(|| new_ref.to_owned()),
+            display: display.clone(),
+        },
+        other => other.clone(),
+    };
+    let opts = crate::install::InstallOptions {
+        source,
+        home: Some(home.root.clone()),
+        force: true,
+        expect_id: Some(entry.id.clone()),
+        ..base
+    };
+    crate::install::install(&opts, consent, on_event)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,10 +6,11 @@ use std::time::Duration;
 use clap::Args;
 
 use super::ExitStatus;
-use super::outdated::CheckArgs;
 use crate::autoupdate::{self, Activity};
+use crate::cli::CheckArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::install::InstallOptions;
 use crate::install::Request;
 use crate::printer::Printer;
 use crate::update::Status;
@@ -60,7 +61,7 @@ struct Sweep {
 pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut sweep = Sweep::default();
     let grace = Duration::from_secs(args.grace);
-    for (home, _, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
+    for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
         let file = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
         printer.file_diagnostics(&file.warnings, &file.path, &file.text);
         let policy = file.policy;
@@ -96,7 +97,8 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
                 .filter(|r| !r.always && busy)
                 .map(|r| r.id.clone()),
         );
-        let url_of = |e: &crate::lock::Entry| match super::install::source_of(e, cx) {
+        let gh_base = cx.gh_base();
+        let url_of = |e: &crate::lock::Entry| match crate::source::Source::of_entry(e, &gh_base) {
             Ok(crate::source::Source::Git { url, .. }) => Some(url),
             _ => None,
         };
@@ -116,19 +118,32 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
                         held = true;
                         false
                     };
-                    match super::update::apply(
+                    let base = match crate::source::Source::of_entry(&entry, &gh_base) {
+                        Ok(source) => InstallOptions::new(
+                            source,
+                            None,
+                            cx.default_homes(),
+                            &cx.github_api,
+                            "autoupdate",
+                        ),
+                        Err(e) => {
+                            sweep.failed.push((c.id, e));
+                            continue;
+                        }
+                    };
+                    let mut on_event = crate::reporter::progress(printer);
+                    match crate::update::apply(
                         &home,
                         &entry,
                         &new_ref,
-                        "autoupdate",
-                        cx,
-                        printer,
+                        base,
                         &mut consent,
+                        &mut on_event,
                     ) {
                         Ok(i) => {
                             let event = serde_json::json!({
                                 "event": "plugin.updated", "id": i.id, "version": i.entry.version,
-                                "resolved_sha": i.entry.commit, "by": "autoupdate", "at": super::install::now(),
+                                "resolved_sha": i.entry.commit, "by": "autoupdate", "at": crate::clock::now(),
                             });
                             autoupdate::append_event(&home, &event)
                                 .map_err(|e| Error::io("cannot append to events.jsonl", e))?;

@@ -30,7 +30,7 @@ pub struct InfoArgs {
 
 pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     Error::plugin_name(&args.id)?;
-    for (home, dialect, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
+    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
         let Some(e) = lock.get(&args.id) else {
             continue;
         };

@@ -10,7 +10,7 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::install::{self, Event, InstallError, InstallOptions, Request};
+use crate::install::{self, InstallError, InstallOptions, Request};
 use crate::printer::Printer;
 use crate::render;
 use crate::source;
@@ -62,232 +62,8 @@ pub struct InstallArgs {
     #[arg(long)]
     pub no_wait: bool,
     /// aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)
-    #[arg(long, value_name = "API", default_value = "15", value_parser = super::validate::aoe_api_parser())]
+    #[arg(long, value_name = "API", default_value = "15", value_parser = crate::cli::aoe_api_parser())]
     pub aoe_api: u32,
-}
-
-/// The consent prompt text: what the plugin asks for.
-fn describe(r: &Request) -> String {
-    let mut s = format!(
-        "{} plugin `{}` {} from {}",
-        r.dialect, r.id, r.version, r.source
-    );
-    if let Some(c) = &r.commit {
-        s.push_str(&format!(" @ {}", &c[..c.len().min(12)]));
-    }
-    s.push('\n');
-    let list = |items: &[String]| {
-        if items.is_empty() {
-            "none".to_owned()
-        } else {
-            items.join(", ")
-        }
-    };
-    s.push_str(&format!("  capabilities: {}\n", list(&r.capabilities)));
-    s.push_str(&format!("  build steps:  {}\n", list(&r.build_steps)));
-    if !r.ui.is_empty() {
-        s.push_str(&format!("  ui:           {}\n", r.ui.join(", ")));
-    }
-    if !r.pip.is_empty() || !r.optional_pip.is_empty() {
-        let optional = if r.optional_pip.is_empty() {
-            String::new()
-        } else {
-            format!(" (optional: {})", r.optional_pip.join(", "))
-        };
-        s.push_str(&format!("  pip:          {}{optional}\n", list(&r.pip)));
-    }
-    if r.runs_code {
-        s.push_str("  runs code inside the host process\n");
-    }
-    s
-}
-
-pub(crate) fn now() -> String {
-    // RFC 3339 in UTC without a date crate: seconds since the epoch, formatted by hand.
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    let (days, rem) = (secs / 86_400, secs % 86_400);
-    let (h, m, s) = (rem / 3600, rem % 3600 / 60, rem % 60);
-    // Civil date from days since 1970-01-01 (Howard Hinnant's algorithm).
-    let z = days as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = doy - (153 * mp + 2) / 5 + 1;
-    let mo = if mp < 10 { mp + 3 } else { mp - 9 };
-    let y = yoe + era * 400 + i64::from(mo <= 2);
-    format!("{y:04}-{mo:02}-{d:02}T{h:02}:{m:02}:{s:02}+00:00")
-}
-
-/// Map an install failure to the CLI's error (invalid plugins are rendered, exit 1).
-pub(crate) fn fail(e: InstallError, printer: &Printer) -> Result<ExitStatus> {
-    match e {
-        InstallError::Invalid(report) => {
-            let text = render::human::report(&report, printer.stdout_style());
-            printer
-                .out(&text)
-                .map_err(|e| Error::io("cannot write output", e))?;
-            Err(Error::Refused {
-                code: Code::InstallInvalid,
-                message: format!("refusing to install: {} is invalid or would be refused by its host", report.outcome.id.as_deref().unwrap_or("the plugin")),
-                help: Some("the diagnostics above say why; `plugins validate` on a checkout shows the same".into()),
-            })
-        }
-        InstallError::Refused {
-            code,
-            message,
-            help,
-        } => Err(Error::Refused {
-            code,
-            message,
-            help,
-        }),
-        InstallError::Git(g) => {
-            let code = match &g {
-                crate::git::GitError::RefNotFound { .. } => Code::GitRefNotFound,
-                crate::git::GitError::UnsafeEntry(_) => Code::InstallUnsafeTree,
-                _ => Code::GitFetch,
-            };
-            let help = match &g {
-                crate::git::GitError::RefNotFound { available, .. } if !available.is_empty() => {
-                    Some(format!(
-                        "available: {}",
-                        available
-                            .iter()
-                            .take(12)
-                            .cloned()
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ))
-                }
-                _ => None,
-            };
-            Err(Error::Refused {
-                code,
-                message: g.to_string(),
-                help,
-            })
-        }
-        InstallError::Build(b) => {
-            let help = b.log_tail().map(|t| format!("last output:\n{t}"));
-            Err(Error::Refused {
-                code: Code::InstallBuild,
-                message: b.to_string(),
-                help,
-            })
-        }
-        InstallError::Lock(l) | InstallError::Txn(crate::install::txn::TxnError::Lock(l)) => {
-            Err(l.into())
-        }
-        InstallError::Txn(crate::install::txn::TxnError::Io { context, source }) => {
-            Err(Error::io(context, source))
-        }
-        InstallError::Release(r) => Err(Error::Refused {
-            code: match r {
-                crate::release::ReleaseError::BadName { .. } => Code::InstallUnsafeName,
-                _ => Code::InstallRelease,
-            },
-            message: r.to_string(),
-            help: None,
-        }),
-        InstallError::Tree(t) => Err(Error::Refused {
-            code: Code::InstallUnsafeTree,
-            message: format!("refusing to install: {t}"),
-            help: Some("remove or rename the entry in the plugin's source".into()),
-        }),
-        InstallError::Io { context, source } => Err(Error::io(context, source)),
-    }
-}
-
-/// A spinner that clears itself when the command is done with it.
-struct Spinner(indicatif::ProgressBar);
-
-impl Drop for Spinner {
-    fn drop(&mut self) {
-        self.0.finish_and_clear();
-    }
-}
-
-fn download_style() -> indicatif::ProgressStyle {
-    indicatif::ProgressStyle::with_template(
-        "{spinner} {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
-    )
-    .expect("a valid template")
-    .progress_chars("=> ")
-}
-
-/// Progress on stderr: a spinner on a terminal, plain lines otherwise.
-pub(crate) fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
-    let tty = std::io::stderr().is_terminal();
-    let spinner = tty.then(|| Spinner(indicatif::ProgressBar::new_spinner()));
-    move |event| {
-        let line = match event {
-            Event::Fetching(src) => format!("    Fetching {src}"),
-            Event::Fetched {
-                commit: Some(c), ..
-            } => format!("     Fetched {}", &c[..12]),
-            Event::Fetched {
-                commit: None,
-                ignored: 0,
-            } => "      Copied".to_owned(),
-            Event::Fetched {
-                commit: None,
-                ignored,
-            } => format!("      Copied (left out {ignored} git-ignored entries)"),
-            Event::WaitingForLock(home) => format!(
-                "     Waiting for another plugins process to release {}",
-                home.display()
-            ),
-            Event::Recovered(r) => {
-                let mut line = String::from("   Recovered");
-                if !r.plugins.is_empty() {
-                    line.push_str(&format!(
-                        " the interrupted change to {}",
-                        r.plugins.join(", ")
-                    ));
-                }
-                if r.cleaned > 0 {
-                    line.push_str(&format!(" (removed {} leftovers)", r.cleaned));
-                }
-                line
-            }
-            Event::Building { n, total, command } => {
-                format!("    Building step {n}/{total}: {command}")
-            }
-            Event::Downloading { asset, done, total } => {
-                if let (Some(Spinner(bar)), Some(t)) = (&spinner, total) {
-                    // A byte progress bar while a release asset downloads.
-                    if bar.length() != Some(t) {
-                        bar.set_message(format!("Downloading {asset}"));
-                        bar.set_length(t);
-                        bar.set_style(download_style());
-                    }
-                    bar.set_position(done);
-                    return;
-                }
-                // Without a terminal, one line when the download completes.
-                if spinner.is_none() && total != Some(done) {
-                    return;
-                }
-                format!(" Downloading {asset} {} KiB", done / 1024)
-            }
-        };
-        match &spinner {
-            Some(Spinner(bar)) => {
-                if bar.length().is_some() {
-                    bar.set_style(indicatif::ProgressStyle::default_spinner());
-                    bar.unset_length();
-                }
-                bar.enable_steady_tick(Duration::from_millis(100));
-                bar.set_message(line.trim_start().to_owned());
-            }
-            None if !printer.quiet => printer.status(&line),
-            None => {}
-        }
-    }
 }
 
 pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -318,12 +94,12 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         wait: !args.no_wait,
         by: "cli".into(),
         pin: None,
-        now: now(),
+        now: crate::clock::now(),
     };
     let interactive = std::io::stdin().is_terminal();
     let mut no_terminal: Option<String> = None;
     let mut consent = |r: &Request| {
-        printer.status(&describe(r));
+        printer.status(&crate::reporter::consent_text(r));
         if args.yes {
             return true;
         }
@@ -344,7 +120,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             .prompt(&format!("Install {} and grant this? [y/N]", r.id))
             .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
     };
-    let mut on_event = progress(printer);
+    let mut on_event = crate::reporter::progress(printer);
     let result = install::install(&opts, &mut consent, &mut on_event);
     let installed = match result {
         Ok(i) => i,
@@ -358,7 +134,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
                 help: Some("pass --yes to grant what is listed above".into()),
             });
         }
-        Err(e) => return fail(e, printer),
+        Err(e) => return Err(e.into()),
     };
     let at = installed
         .entry
@@ -380,65 +156,4 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         ))
         .map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
-}
-
-/// The homes a command looks at: the one given, or every host's default home that has a lock.
-pub(crate) fn homes(
-    flag: Option<&PathBuf>,
-    cx: &Context,
-) -> Vec<(crate::store::Home, crate::manifest::Dialect)> {
-    use crate::manifest::Dialect;
-    use crate::store::Home;
-    if let Some(root) = flag.cloned().or_else(|| cx.plugins_home.clone()) {
-        let home = Home::new(root);
-        let dialect = crate::lock::detect(&home.lockfile()).unwrap_or(Dialect::Aoe);
-        return vec![(home, dialect)];
-    }
-    let defaults = cx.default_homes();
-    Dialect::ALL
-        .into_iter()
-        .filter_map(|d| defaults.for_dialect(d).map(|h| (h.clone(), d)))
-        .filter(|(h, _)| h.lockfile().exists())
-        .collect()
-}
-
-/// `homes`, each with its lock loaded.
-pub(crate) fn locked_homes(
-    flag: Option<&PathBuf>,
-    cx: &Context,
-) -> Result<
-    Vec<(
-        crate::store::Home,
-        crate::manifest::Dialect,
-        crate::lock::Lock,
-    )>,
-> {
-    homes(flag, cx)
-        .into_iter()
-        .map(|(home, dialect)| {
-            let lock = crate::lock::Lock::load(&home.lockfile(), dialect)?;
-            Ok((home, dialect, lock))
-        })
-        .collect()
-}
-
-/// The source a lock entry was installed from, as an installable source.
-pub(crate) fn source_of(entry: &crate::lock::Entry, cx: &Context) -> Result<source::Source> {
-    if entry.commit.is_none() {
-        return Ok(source::Source::Local {
-            path: PathBuf::from(&entry.source),
-        });
-    }
-    if entry.source.starts_with("gh:") {
-        let base = cx
-            .gh_base
-            .clone()
-            .unwrap_or_else(|| "https://github.com".into());
-        return source::parse(&entry.source, None, &base).map_err(Error::InvalidArgument);
-    }
-    Ok(source::Source::Git {
-        url: entry.source.clone(),
-        reference: None,
-        display: entry.source.clone(),
-    })
 }

@@ -25,7 +25,7 @@ pub struct ListArgs {
 
 pub fn run(args: &ListArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut rows = Vec::new();
-    for (home, dialect, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
+    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
         for e in lock.entries() {
             let present = home.locked_dir(&e).is_ok_and(|d| d.is_dir());
             rows.push((dialect, home.root.clone(), e, present));

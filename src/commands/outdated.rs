@@ -6,25 +6,11 @@ use std::time::Duration;
 use clap::Args;
 
 use super::ExitStatus;
+use crate::cli::CheckArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::printer::Printer;
-use crate::source::Source;
-use crate::update::{self, Check, Status};
-
-/// Options shared by `outdated`, `update` and `autoupdate`.
-#[derive(Debug, Clone, Args)]
-pub struct CheckArgs {
-    /// How many remotes to query at once
-    #[arg(short, long, value_name = "N", default_value_t = 8)]
-    pub jobs: usize,
-    /// Seconds to wait for each remote
-    #[arg(long, value_name = "SECS", default_value_t = 20)]
-    pub timeout: u64,
-    /// Consider pre-release tags (v2.0.0-rc1) newer releases
-    #[arg(long)]
-    pub pre: bool,
-}
+use crate::update::{Check, Status};
 
 /// List locked plugins with what they are pinned to and what is newer.
 ///
@@ -48,34 +34,14 @@ pub struct OutdatedArgs {
     pub json: bool,
 }
 
-/// Check every locked plugin in the given homes.
-pub(crate) fn check(
-    home: Option<&PathBuf>,
-    args: &CheckArgs,
-    cx: &Context,
-) -> Result<Vec<(crate::store::Home, crate::manifest::Dialect, Check)>> {
-    let mut out = Vec::new();
-    for (home, dialect, lock) in super::install::locked_homes(home, cx)? {
-        let entries = lock.entries();
-        let url_of = |e: &crate::lock::Entry| match super::install::source_of(e, cx) {
-            Ok(Source::Git { url, .. }) => Some(url),
-            _ => None,
-        };
-        for c in update::check_all(
-            &entries,
-            args.jobs,
-            Duration::from_secs(args.timeout),
-            args.pre,
-            &url_of,
-        ) {
-            out.push((home.clone(), dialect, c));
-        }
-    }
-    Ok(out)
-}
-
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let checks = check(args.home.as_ref(), &args.check, cx)?;
+    let checks = crate::update::check_homes(
+        cx.locked_homes(args.home.as_ref())?,
+        args.check.jobs,
+        Duration::from_secs(args.check.timeout),
+        args.check.pre,
+        &cx.gh_base(),
+    );
     let failed = checks
         .iter()
         .filter(|(_, _, c)| matches!(c.status, Status::Error { .. }))

@@ -29,8 +29,8 @@ pub struct RemoveArgs {
 
 pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let name = Error::plugin_name(&args.id)?;
-    let mut on_event = super::install::progress(printer);
-    for (home, dialect) in super::install::homes(args.home.as_ref(), cx) {
+    let mut on_event = crate::reporter::progress(printer);
+    for (home, dialect) in cx.homes(args.home.as_ref()) {
         let removed = crate::install::remove(&home, &name, dialect, !args.no_wait, &mut on_event);
         match removed {
             Ok(true) => {
@@ -44,7 +44,7 @@ pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 return Ok(ExitStatus::Success);
             }
             Ok(false) => {}
-            Err(e) => return super::install::fail(e, printer),
+            Err(e) => return Err(e.into()),
         }
     }
     Err(Error::Refused {

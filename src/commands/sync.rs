@@ -38,7 +38,7 @@ pub struct SyncArgs {
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let mut on_event = super::install::progress(printer);
+    let mut on_event = crate::reporter::progress(printer);
     let mut consent = |r: &Request| {
         printer.status(&format!(
             "{} plugin `{}` asks for: {}",
@@ -49,20 +49,21 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         args.yes
     };
     // Finish or undo what a killed command left before comparing the lock with the plugins.
-    for (home, _) in super::install::homes(args.home.as_ref(), cx) {
+    for (home, _) in cx.homes(args.home.as_ref()) {
         if (home.lockfile().exists() || home.root.join(".plugins").exists())
             && let Err(e) = crate::install::lock_home(&home, true, &mut on_event)
         {
-            return super::install::fail(e, printer);
+            return Err(e.into());
         }
     }
     let mut count = 0;
-    for (home, _, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
+    for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
         for entry in lock.entries() {
             if home.locked_dir(&entry)?.is_dir() && !args.force {
                 continue;
             }
-            let source = super::install::source_of(&entry, cx)?;
+            let source = crate::source::Source::of_entry(&entry, &cx.gh_base())
+                .map_err(Error::InvalidArgument)?;
             let opts = InstallOptions {
                 source,
                 home: Some(home.root.clone()),
@@ -77,7 +78,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 wait: true,
                 by: "sync".into(),
                 pin: Some(entry.clone()),
-                now: super::install::now(),
+                now: crate::clock::now(),
             };
             let installed = match install::install(&opts, &mut consent, &mut on_event) {
                 Ok(i) => i,
@@ -91,7 +92,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                     ));
                     continue;
                 }
-                Err(e) => return super::install::fail(e, printer),
+                Err(e) => return Err(e.into()),
             };
             if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
                 return Err(Error::Refused {

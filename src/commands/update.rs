@@ -7,15 +7,14 @@ use std::time::Duration;
 use clap::Args;
 
 use super::ExitStatus;
-use super::outdated::CheckArgs;
+use crate::cli::CheckArgs;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::install::{self, InstallError, InstallOptions, Request};
+use crate::install::{InstallOptions, Request};
 use crate::printer::Printer;
 use crate::source::Source;
 use crate::update::Status;
-use crate::validate::ValidateOptions;
 
 /// Update plugins to what `plugins outdated` reports as newer.
 ///
@@ -48,59 +47,6 @@ pub struct UpdateArgs {
     pub check: CheckArgs,
 }
 
-/// Install the newer commit for one checked plugin. `by` is recorded where the host keeps it.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn apply(
-    home: &crate::store::Home,
-    entry: &crate::lock::Entry,
-    new_ref: &str,
-    by: &str,
-    cx: &Context,
-    printer: &Printer,
-    consent: &mut dyn FnMut(&Request) -> bool,
-) -> std::result::Result<install::Installed, InstallError> {
-    let source = match super::install::source_of(entry, cx) {
-        Ok(Source::Git { url, display, .. }) => {
-            let reference = if new_ref.is_empty() {
-                None
-            } else {
-                Some(new_ref.to_owned())
-            };
-            Source::Git {
-                url,
-                reference,
-                display,
-            }
-        }
-        Ok(other) => other,
-        Err(e) => {
-            return Err(InstallError::Refused {
-                code: Code::UsageInvalidArgument,
-                message: e.to_string(),
-                help: None,
-            });
-        }
-    };
-    let opts = InstallOptions {
-        source,
-        home: Some(home.root.clone()),
-        defaults: cx.default_homes(),
-        validate: ValidateOptions::default(),
-        build: true,
-        force: true,
-        build_timeout: Duration::from_secs(600),
-        wait: true,
-        by: by.to_owned(),
-        pin: None,
-        now: super::install::now(),
-        deps: false,
-        expect_id: Some(entry.id.clone()),
-        github_api: cx.github_api.clone(),
-    };
-    let mut on_event = super::install::progress(printer);
-    install::install(&opts, consent, &mut on_event)
-}
-
 /// What an update went to: `v0.11.1 @ abc1234567` when the tag names the version (with
 /// or without a `v`), `0.11.1 (main @ abc1234567)` for another ref, `0.11.1 @ abc1234567`
 /// for the default branch.
@@ -116,7 +62,13 @@ fn updated_to(version: &str, new_ref: &str, commit: &str) -> String {
 }
 
 pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let checks = super::outdated::check(args.home.as_ref(), &args.check, cx)?;
+    let checks = crate::update::check_homes(
+        cx.locked_homes(args.home.as_ref())?,
+        args.check.jobs,
+        Duration::from_secs(args.check.timeout),
+        args.check.pre,
+        &cx.gh_base(),
+    );
     for id in &args.ids {
         if !checks.iter().any(|(_, _, c)| c.id == *id) {
             return Err(Error::Refused {
@@ -170,7 +122,10 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                     .prompt(&format!("Update {} and grant this? [y/N]", r.id))
                     .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
         };
-        match apply(home, &entry, new_ref, "cli", cx, printer, &mut consent) {
+        let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
+        let base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
+        let mut on_event = crate::reporter::progress(printer);
+        match crate::update::apply(home, &entry, new_ref, base, &mut consent, &mut on_event) {
             Ok(i) => {
                 updated += 1;
                 printer
@@ -183,9 +138,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             }
             Err(e) => {
                 failed += 1;
-                if let Err(err) = super::install::fail(e, printer) {
-                    printer.error(&err);
-                }
+                printer.fail(&e.into());
             }
         }
     }

@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use clap::builder::TypedValueParser;
 use clap::{Args, ValueEnum};
 
 use super::ExitStatus;
@@ -56,7 +55,7 @@ pub struct ValidateArgs {
     #[arg(long, value_enum)]
     pub dialect: Option<Dialect>,
     /// aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)
-    #[arg(long, value_name = "API", default_value = "15", value_parser = aoe_api_parser())]
+    #[arg(long, value_name = "API", default_value = "15", value_parser = crate::cli::aoe_api_parser())]
     pub aoe_api: u32,
     /// Check the manifest's version requirement (aoe_version) against this host version
     #[arg(long, value_name = "X.Y.Z")]
@@ -79,11 +78,6 @@ pub struct ValidateArgs {
     /// Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
-}
-
-/// `--aoe-api`: the profiles `plugins` knows, as numbers.
-pub fn aoe_api_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
-    clap::builder::PossibleValuesParser::new(["12", "15"]).map(|s| s.parse::<u32>().unwrap_or(15))
 }
 
 fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
@@ -151,7 +145,7 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
     }
     let mut roots = discover(&paths, args.recursive)?;
     // Installed ids are looked up in every host's home, as `info` and `remove` do.
-    let homes = super::install::homes(args.home.as_ref(), cx);
+    let homes = cx.homes(args.home.as_ref());
     for id in &args.ids {
         let name = Error::plugin_name(id)?;
         let found = homes

@@ -33,7 +33,7 @@ pub struct VerifyArgs {
 
 pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut results = Vec::new();
-    for (home, dialect, lock) in super::install::locked_homes(args.home.as_ref(), cx)? {
+    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
         for e in lock
             .entries()
             .into_iter()

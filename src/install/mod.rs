@@ -70,6 +70,35 @@ pub struct InstallOptions {
     pub now: String,
 }
 
+impl InstallOptions {
+    /// The options every install starts from: build, wait for the home lock,
+    /// the host's validation defaults, 600 s per build step, stamped now.
+    pub fn new(
+        source: Source,
+        home: Option<PathBuf>,
+        defaults: DefaultHomes,
+        github_api: &str,
+        by: &str,
+    ) -> InstallOptions {
+        InstallOptions {
+            source,
+            home,
+            defaults,
+            validate: ValidateOptions::default(),
+            build: true,
+            force: false,
+            build_timeout: Duration::from_secs(600),
+            wait: true,
+            by: by.to_owned(),
+            deps: false,
+            expect_id: None,
+            github_api: github_api.to_owned(),
+            pin: None,
+            now: crate::clock::now(),
+        }
+    }
+}
+
 mod build;
 mod plan;
 mod stage;
@@ -125,7 +154,10 @@ pub enum InstallError {
         message: String,
         help: Option<String>,
     },
-    #[error("the plugin is invalid")]
+    #[error(
+        "refusing to install: {} is invalid or would be refused by its host",
+        .0.outcome.id.as_deref().unwrap_or("the plugin")
+    )]
     Invalid(Box<PluginReport>),
     #[error(transparent)]
     Git(#[from] crate::git::GitError),
@@ -137,13 +169,65 @@ pub enum InstallError {
     Lock(#[from] crate::lock::LockError),
     #[error(transparent)]
     Txn(#[from] txn::TxnError),
-    #[error("the plugin tree cannot be installed: {0}")]
-    Tree(#[from] crate::tree::WalkError),
+    // Not `#[from]`: that would make the walk error a cause, shown twice.
+    #[error("refusing to install: {0}")]
+    Tree(crate::tree::WalkError),
     #[error("{context}: {source}")]
     Io {
         context: String,
         source: std::io::Error,
     },
+}
+
+impl From<crate::tree::WalkError> for InstallError {
+    fn from(e: crate::tree::WalkError) -> Self {
+        InstallError::Tree(e)
+    }
+}
+
+impl InstallError {
+    /// The stable code a user sees.
+    pub fn code(&self) -> Code {
+        use crate::git::GitError;
+        use crate::release::ReleaseError;
+        match self {
+            InstallError::Refused { code, .. } => *code,
+            InstallError::Invalid(_) => Code::InstallInvalid,
+            InstallError::Git(GitError::RefNotFound { .. }) => Code::GitRefNotFound,
+            InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
+                Code::InstallUnsafeTree
+            }
+            InstallError::Git(_) => Code::GitFetch,
+            InstallError::Build(_) => Code::InstallBuild,
+            InstallError::Release(ReleaseError::BadName { .. }) => Code::InstallUnsafeName,
+            InstallError::Release(_) => Code::InstallRelease,
+            InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.code(),
+            InstallError::Txn(txn::TxnError::Io { .. }) | InstallError::Io { .. } => Code::Io,
+        }
+    }
+
+    /// The way out, where there is one.
+    pub fn help(&self) -> Option<String> {
+        match self {
+            InstallError::Refused { help, .. } => help.clone(),
+            InstallError::Invalid(_) => Some(
+                "the diagnostics above say why; `plugins validate` on a checkout shows the same"
+                    .into(),
+            ),
+            InstallError::Git(crate::git::GitError::RefNotFound { available, .. })
+                if !available.is_empty() =>
+            {
+                let shown: Vec<&str> = available.iter().take(12).map(String::as_str).collect();
+                Some(format!("available: {}", shown.join(", ")))
+            }
+            InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
+            InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
+            InstallError::Tree(_) => {
+                Some("remove or rename the entry in the plugin's source".into())
+            }
+            _ => None,
+        }
+    }
 }
 
 fn refused(

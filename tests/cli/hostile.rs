@@ -310,7 +310,7 @@ plugins::install::unsafe_tree
             .arg(&home),
         Duration::from_secs(60),
     );
-    assert_eq!(code, 2, "{stderr}");
+    assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("plugins::install::invalid"), "{stderr}");
     assert!(!stderr.contains("unsafe_tree"), "{stderr}");
 }

@@ -309,7 +309,7 @@ fn escaping_symlinks_are_refused() {
     std::os::unix::fs::symlink("aoe-plugin.toml", repo.dir.join("alias.toml")).unwrap();
     repo.commit("link");
     let (code, stdout, stderr) = install(&tmp.path().join("home2"), &[&repo.url()]);
-    assert_eq!(code, 2);
+    assert_eq!(code, 1, "an invalid plugin is exit 1, as documented");
     assert!(
         stdout.contains("plugins::aoe::symlink") && stderr.contains("plugins::install::invalid"),
         "{stdout}{stderr}"

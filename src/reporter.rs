@@ -1,0 +1,132 @@
+//! What the user sees while an install runs: progress (a spinner or byte bar on a
+//! terminal, plain status lines otherwise) and the consent text.
+
+use std::io::IsTerminal;
+use std::time::Duration;
+
+use crate::install::{Event, Request};
+use crate::printer::Printer;
+
+/// The consent prompt text: what the plugin asks for.
+pub fn consent_text(r: &Request) -> String {
+    let mut s = format!(
+        "{} plugin `{}` {} from {}",
+        r.dialect, r.id, r.version, r.source
+    );
+    if let Some(c) = &r.commit {
+        s.push_str(&format!(" @ {}", &c[..c.len().min(12)]));
+    }
+    s.push('\n');
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "none".to_owned()
+        } else {
+            items.join(", ")
+        }
+    };
+    s.push_str(&format!("  capabilities: {}\n", list(&r.capabilities)));
+    s.push_str(&format!("  build steps:  {}\n", list(&r.build_steps)));
+    if !r.ui.is_empty() {
+        s.push_str(&format!("  ui:           {}\n", r.ui.join(", ")));
+    }
+    if !r.pip.is_empty() || !r.optional_pip.is_empty() {
+        let optional = if r.optional_pip.is_empty() {
+            String::new()
+        } else {
+            format!(" (optional: {})", r.optional_pip.join(", "))
+        };
+        s.push_str(&format!("  pip:          {}{optional}\n", list(&r.pip)));
+    }
+    if r.runs_code {
+        s.push_str("  runs code inside the host process\n");
+    }
+    s
+}
+
+/// A spinner that clears itself when the command is done with it.
+struct Spinner(indicatif::ProgressBar);
+
+impl Drop for Spinner {
+    fn drop(&mut self) {
+        self.0.finish_and_clear();
+    }
+}
+
+fn download_style() -> indicatif::ProgressStyle {
+    indicatif::ProgressStyle::with_template(
+        "{spinner} {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
+    )
+    .expect("a valid template")
+    .progress_chars("=> ")
+}
+
+/// Progress on stderr: a spinner on a terminal, plain lines otherwise.
+pub fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
+    let tty = std::io::stderr().is_terminal();
+    let spinner = tty.then(|| Spinner(indicatif::ProgressBar::new_spinner()));
+    move |event| {
+        let line = match event {
+            Event::Fetching(src) => format!("    Fetching {src}"),
+            Event::Fetched {
+                commit: Some(c), ..
+            } => format!("     Fetched {}", &c[..12]),
+            Event::Fetched {
+                commit: None,
+                ignored: 0,
+            } => "      Copied".to_owned(),
+            Event::Fetched {
+                commit: None,
+                ignored,
+            } => format!("      Copied (left out {ignored} git-ignored entries)"),
+            Event::WaitingForLock(home) => format!(
+                "     Waiting for another plugins process to release {}",
+                home.display()
+            ),
+            Event::Recovered(r) => {
+                let mut line = String::from("   Recovered");
+                if !r.plugins.is_empty() {
+                    line.push_str(&format!(
+                        " the interrupted change to {}",
+                        r.plugins.join(", ")
+                    ));
+                }
+                if r.cleaned > 0 {
+                    line.push_str(&format!(" (removed {} leftovers)", r.cleaned));
+                }
+                line
+            }
+            Event::Building { n, total, command } => {
+                format!("    Building step {n}/{total}: {command}")
+            }
+            Event::Downloading { asset, done, total } => {
+                if let (Some(Spinner(bar)), Some(t)) = (&spinner, total) {
+                    // A byte progress bar while a release asset downloads.
+                    if bar.length() != Some(t) {
+                        bar.set_message(format!("Downloading {asset}"));
+                        bar.set_length(t);
+                        bar.set_style(download_style());
+                    }
+                    bar.set_position(done);
+                    return;
+                }
+                // Without a terminal, one line when the download completes.
+                if spinner.is_none() && total != Some(done) {
+                    return;
+                }
+                format!(" Downloading {asset} {} KiB", done / 1024)
+            }
+        };
+        match &spinner {
+            Some(Spinner(bar)) => {
+                if bar.length().is_some() {
+                    bar.set_style(indicatif::ProgressStyle::default_spinner());
+                    bar.unset_length();
+                }
+                bar.enable_steady_tick(Duration::from_millis(100));
+                bar.set_message(line.trim_start().to_owned());
+            }
+            None if !printer.quiet => printer.status(&line),
+            None => {}
+        }
+    }
+}
