@@ -28,6 +28,9 @@ _plugins() {
             plugins,help)
                 cmd="plugins__subcmd__help"
                 ;;
+            plugins,homes)
+                cmd="plugins__subcmd__homes"
+                ;;
             plugins,info)
                 cmd="plugins__subcmd__info"
                 ;;
@@ -94,6 +97,9 @@ _plugins() {
             plugins__subcmd__help,help)
                 cmd="plugins__subcmd__help__subcmd__help"
                 ;;
+            plugins__subcmd__help,homes)
+                cmd="plugins__subcmd__help__subcmd__homes"
+                ;;
             plugins__subcmd__help,info)
                 cmd="plugins__subcmd__help__subcmd__info"
                 ;;
@@ -143,7 +149,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --help --version new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="-q -h -V --color --quiet --help --version new validate install list info homes remove verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -339,7 +345,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="new validate install list info homes remove verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -423,6 +429,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__homes)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -597,6 +617,24 @@ _plugins() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__homes)
+            opts="-q -h -V --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

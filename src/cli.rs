@@ -4,9 +4,9 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompletionsArgs,
-    info::InfoArgs, install::InstallArgs, list::ListArgs, new::NewArgs, outdated::OutdatedArgs,
-    remove::RemoveArgs, resolve::ResolveArgs, schema::SchemaArgs, sync::SyncArgs,
-    update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
+    homes::HomesArgs, info::InfoArgs, install::InstallArgs, list::ListArgs, new::NewArgs,
+    outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs, schema::SchemaArgs,
+    sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -62,6 +62,8 @@ pub enum Command {
     List(ListArgs),
     /// Show one installed plugin
     Info(InfoArgs),
+    /// Show where each host keeps its plugins, lock and config
+    Homes(HomesArgs),
     /// Remove an installed plugin and its lock entry
     Remove(RemoveArgs),
     /// Check installed plugins against the hashes in the lock

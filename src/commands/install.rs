@@ -30,8 +30,8 @@ Examples:
   plugins install https://github.com/acme/kit.git --ref main --yes
   plugins install ./my-plugin --home /tmp/aoe-home
 
-Homes: --home, else $PLUGINS_HOME, else the host's own (aoe: ~/.config/agent-of-empires,
-protoAgent: $PROTOAGENT_CONFIG_DIR or ~/.protoagent, AWorld: ~/.aworld).
+Homes: --home, else $PLUGINS_HOME, else the host's own (`plugins homes` shows them; aoe:
+~/.config/agent-of-empires, protoAgent: its instance as 0.218 resolves it, AWorld: ~/.aworld).
 Exit codes: 0 installed (or already up to date), 1 the plugin is invalid, 2 refused or failed.")]
 pub struct InstallArgs {
     /// gh:owner/repo[@ref], a git URL, or a local directory
@@ -299,7 +299,11 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         .map_err(Error::InvalidArgument)?;
     let opts = InstallOptions {
         source,
-        home: args.home.clone().or_else(|| cx.plugins_home.clone()),
+        home: args
+            .home
+            .as_deref()
+            .map(|h| cx.absolute(h))
+            .or_else(|| cx.plugins_home.clone()),
         defaults: cx.default_homes(),
         validate: ValidateOptions {
             aoe: crate::manifest::aoe::Options {
@@ -389,7 +393,10 @@ pub(crate) fn homes(
 ) -> Vec<(crate::store::Home, crate::manifest::Dialect)> {
     use crate::manifest::Dialect;
     use crate::store::Home;
-    if let Some(root) = flag.cloned().or_else(|| cx.plugins_home.clone()) {
+    if let Some(root) = flag
+        .map(|f| cx.absolute(f))
+        .or_else(|| cx.plugins_home.clone())
+    {
         let home = Home::new(root);
         let dialect = crate::lock::detect(&home.lockfile()).unwrap_or(Dialect::Aoe);
         return vec![(home, dialect)];

@@ -12,6 +12,7 @@ mod crash;
 mod docs;
 mod formats;
 mod hostile;
+mod hosts;
 mod install;
 mod install_sh;
 mod lock;
