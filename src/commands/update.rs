@@ -83,7 +83,8 @@ pub(crate) fn apply(
     };
     let opts = InstallOptions {
         source,
-        home: Some(home.root.clone()),
+        // A host's own home keeps its overrides (protoAgent's plugins dir and lock).
+        home: (!cx.default_homes().is_default(home)).then(|| home.root.clone()),
         defaults: cx.default_homes(),
         validate: ValidateOptions::default(),
         build: true,

@@ -16,6 +16,7 @@ mod hosts;
 mod install;
 mod install_sh;
 mod lock;
+mod lock_fuzz;
 mod missing_corpus;
 mod new;
 mod release;
