@@ -221,6 +221,57 @@ pub fn resolve(env: &Env) -> Paths {
     }
 }
 
+/// protoAgent's `plugins.enabled` and `plugins.disabled` lists in its config, as read.
+pub fn plugin_lists(config: &Path) -> (Vec<String>, Vec<String>) {
+    let doc: Option<serde_json::Value> = std::fs::read_to_string(config)
+        .ok()
+        .and_then(|t| serde_saphyr::from_str(&t).ok());
+    let list = |k: &str| -> Vec<String> {
+        doc.as_ref()
+            .and_then(|d| d.get("plugins")?.get(k)?.as_array().cloned())
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    (list("enabled"), list("disabled"))
+}
+
+/// The `plugins:` lines that turn `id` on or off (a plugin runs when it is not in
+/// `disabled` and is in `enabled` or enables itself), given the lists as they are;
+/// `None` when they already say so. YAML cannot be edited here without losing the
+/// file's comments and layout, so the lines are for the user to put in.
+pub fn switch_lines(config: &Path, id: &str, enable: bool) -> Option<String> {
+    let (mut enabled, mut disabled) = plugin_lists(config);
+    let before = (enabled.clone(), disabled.clone());
+    if enable {
+        disabled.retain(|d| d != id);
+        if !enabled.iter().any(|e| e == id) {
+            enabled.push(id.to_owned());
+        }
+    } else {
+        enabled.retain(|e| e != id);
+        if !disabled.iter().any(|d| d == id) {
+            disabled.push(id.to_owned());
+        }
+    }
+    if (enabled.clone(), disabled.clone()) == before {
+        return None;
+    }
+    let flow = |v: &[String]| {
+        let items: Vec<String> = v
+            .iter()
+            .map(|s| serde_json::Value::String(s.clone()).to_string())
+            .collect();
+        format!("[{}]", items.join(", "))
+    };
+    Some(format!(
+        "plugins:\n  enabled: {}\n  disabled: {}\n",
+        flow(&enabled),
+        flow(&disabled)
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -307,5 +358,25 @@ mod tests {
         let p = resolve(&e);
         assert_eq!(p.refused, [Refused::Config("5".into())]);
         assert_eq!(p.plugins_dir, Path::new("/from/env"));
+    }
+
+    #[test]
+    fn switch_lines_from_the_current_lists() {
+        let tmp = tempfile::tempdir().unwrap();
+        let cfg = tmp.path().join("c.yaml");
+        std::fs::write(&cfg, "plugins:\n  enabled: [a, b]\n  disabled: [c]\n").unwrap();
+        assert_eq!(
+            switch_lines(&cfg, "c", true).unwrap(),
+            "plugins:\n  enabled: [\"a\", \"b\", \"c\"]\n  disabled: []\n"
+        );
+        assert_eq!(
+            switch_lines(&cfg, "a", false).unwrap(),
+            "plugins:\n  enabled: [\"b\"]\n  disabled: [\"c\", \"a\"]\n"
+        );
+        assert_eq!(switch_lines(&cfg, "a", true), None);
+        assert_eq!(
+            switch_lines(&tmp.path().join("none.yaml"), "x", true).unwrap(),
+            "plugins:\n  enabled: [\"x\"]\n  disabled: []\n"
+        );
     }
 }

@@ -403,3 +403,110 @@ fn aoe_install_grants_in_config_toml_and_remove_forgets() {
         original
     );
 }
+
+#[test]
+fn enable_and_disable_flip_each_hosts_switch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    // aoe: config.toml, the rest kept.
+    let aoe_home = t.join("aoe");
+    let src = clean_aoe_root();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        src.path().join("bin/worker"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let (code, out, err) = run(plugins()
+        .args(["install", "--yes", "--home"])
+        .arg(&aoe_home)
+        .arg(src.path()));
+    assert_eq!(code, 0, "{out}{err}");
+    let before = std::fs::read_to_string(aoe_home.join("config.toml")).unwrap();
+    let (code, out, err) = run(plugins()
+        .args(["disable", "dev.example.hello", "--home"])
+        .arg(&aoe_home));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("    Disabled dev.example.hello in "),
+        "{out}"
+    );
+    let after = std::fs::read_to_string(aoe_home.join("config.toml")).unwrap();
+    assert_eq!(after, before.replace("enabled = true", "enabled = false"));
+    let (_, out, _) = run(plugins()
+        .args(["disable", "dev.example.hello", "--home"])
+        .arg(&aoe_home));
+    assert!(out.trim_end().ends_with("(already)"), "{out}");
+    run(plugins()
+        .args(["enable", "dev.example.hello", "--home"])
+        .arg(&aoe_home));
+    assert_eq!(
+        std::fs::read_to_string(aoe_home.join("config.toml")).unwrap(),
+        before
+    );
+
+    // AWorld: the record in .manifest.json.
+    let aw_src = t.join("aw-src");
+    std::fs::create_dir_all(aw_src.join(".aworld-plugin")).unwrap();
+    std::fs::write(
+        aw_src.join(".aworld-plugin/plugin.json"),
+        r#"{"id": "aw", "name": "aw", "version": "0.1.0"}"#,
+    )
+    .unwrap();
+    let (code, out, err) = run(plugins()
+        .args(["install", "--yes"])
+        .arg(&aw_src)
+        .env("HOME", t.join("h")));
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = run(plugins().args(["disable", "aw"]).env("HOME", t.join("h")));
+    assert_eq!(code, 0, "{err}");
+    let reg: Value = serde_json::from_str(
+        &std::fs::read_to_string(t.join("h/.aworld/plugins/.manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(reg["aw"]["enabled"], false);
+
+    // protoAgent: the lines to put in the config, from its current lists.
+    let inst = t.join("inst");
+    std::fs::create_dir_all(inst.join("config")).unwrap();
+    std::fs::write(
+        inst.join("config/langgraph-config.yaml"),
+        "# mine\nplugins:\n  enabled: [notes]\n",
+    )
+    .unwrap();
+    let repo = proto_repo(&t.join("pa-src"), "pa_x");
+    let env = |cmd: &mut Command| {
+        for v in PROTO_VARS {
+            cmd.env_remove(v);
+        }
+        cmd.env("HOME", t.join("h")).env("PROTOAGENT_HOME", &inst);
+    };
+    let mut cmd = plugins();
+    cmd.args(["install", "--yes", &repo.url()]);
+    env(&mut cmd);
+    let (code, out, err) = run(&mut cmd);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut cmd = plugins();
+    cmd.args(["enable", "pa_x"]);
+    env(&mut cmd);
+    let (code, out, err) = run(&mut cmd);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "To enable pa_x, set these in {} (plugins does not rewrite it), then restart protoAgent:\nplugins:\n  enabled: [\"notes\", \"pa_x\"]\n  disabled: []\n",
+            inst.join("config/langgraph-config.yaml").display()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(inst.join("config/langgraph-config.yaml")).unwrap(),
+        "# mine\nplugins:\n  enabled: [notes]\n",
+        "never rewritten"
+    );
+    let mut cmd = plugins();
+    cmd.args(["disable", "nope"]);
+    env(&mut cmd);
+    let (code, _, err) = run(&mut cmd);
+    assert_eq!(code, 2);
+    assert!(err.contains("plugins::install::not_installed"), "{err}");
+}
