@@ -25,8 +25,17 @@ _plugins() {
             plugins,completions)
                 cmd="plugins__subcmd__completions"
                 ;;
+            plugins,disable)
+                cmd="plugins__subcmd__disable"
+                ;;
+            plugins,enable)
+                cmd="plugins__subcmd__enable"
+                ;;
             plugins,help)
                 cmd="plugins__subcmd__help"
+                ;;
+            plugins,homes)
+                cmd="plugins__subcmd__homes"
                 ;;
             plugins,info)
                 cmd="plugins__subcmd__info"
@@ -91,8 +100,17 @@ _plugins() {
             plugins__subcmd__help,completions)
                 cmd="plugins__subcmd__help__subcmd__completions"
                 ;;
+            plugins__subcmd__help,disable)
+                cmd="plugins__subcmd__help__subcmd__disable"
+                ;;
+            plugins__subcmd__help,enable)
+                cmd="plugins__subcmd__help__subcmd__enable"
+                ;;
             plugins__subcmd__help,help)
                 cmd="plugins__subcmd__help__subcmd__help"
+                ;;
+            plugins__subcmd__help,homes)
+                cmd="plugins__subcmd__help__subcmd__homes"
                 ;;
             plugins__subcmd__help,info)
                 cmd="plugins__subcmd__help__subcmd__info"
@@ -143,7 +161,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --help --version new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="-q -h -V --color --quiet --help --version new validate install list info homes enable disable remove verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -338,8 +356,52 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__disable)
+            opts="-q -h -V --home --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__enable)
+            opts="-q -h -V --home --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__help)
-            opts="new validate install list info remove verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="new validate install list info homes enable disable remove verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -422,7 +484,49 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__help__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__enable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__homes)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -597,6 +701,24 @@ _plugins() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__homes)
+            opts="-q -h -V --json --color --quiet --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;

@@ -30,6 +30,9 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand install 'Install a plugin from git or a local directory, pinned in the lock'
             cand list 'List installed plugins'
             cand info 'Show one installed plugin'
+            cand homes 'Show where each host keeps its plugins, lock and config'
+            cand enable 'Turn an installed plugin on where its host reads it'
+            cand disable 'Turn an installed plugin off where its host reads it'
             cand remove 'Remove an installed plugin and its lock entry'
             cand verify 'Check installed plugins against the hashes in the lock'
             cand sync 'Install what the lock says, at the locked commits'
@@ -120,6 +123,36 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --json 'Print one JSON document'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;homes'= {
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --json 'Print one JSON document'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;enable'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand -q 'Print only problems (no status lines for clean plugins, no summary)'
+            cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;disable'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand -q 'Print only problems (no status lines for clean plugins, no summary)'
             cand --quiet 'Print only problems (no status lines for clean plugins, no summary)'
             cand -h 'Print help'
@@ -294,6 +327,9 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand install 'Install a plugin from git or a local directory, pinned in the lock'
             cand list 'List installed plugins'
             cand info 'Show one installed plugin'
+            cand homes 'Show where each host keeps its plugins, lock and config'
+            cand enable 'Turn an installed plugin on where its host reads it'
+            cand disable 'Turn an installed plugin off where its host reads it'
             cand remove 'Remove an installed plugin and its lock entry'
             cand verify 'Check installed plugins against the hashes in the lock'
             cand sync 'Install what the lock says, at the locked commits'
@@ -315,6 +351,12 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;list'= {
         }
         &'plugins;help;info'= {
+        }
+        &'plugins;help;homes'= {
+        }
+        &'plugins;help;enable'= {
+        }
+        &'plugins;help;disable'= {
         }
         &'plugins;help;remove'= {
         }

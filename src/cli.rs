@@ -4,9 +4,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompletionsArgs,
-    info::InfoArgs, install::InstallArgs, list::ListArgs, new::NewArgs, outdated::OutdatedArgs,
-    remove::RemoveArgs, resolve::ResolveArgs, schema::SchemaArgs, sync::SyncArgs,
-    update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
+    enable::SwitchArgs, homes::HomesArgs, info::InfoArgs, install::InstallArgs, list::ListArgs,
+    new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs,
+    schema::SchemaArgs, sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs,
+    verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -62,6 +63,12 @@ pub enum Command {
     List(ListArgs),
     /// Show one installed plugin
     Info(InfoArgs),
+    /// Show where each host keeps its plugins, lock and config
+    Homes(HomesArgs),
+    /// Turn an installed plugin on where its host reads it
+    Enable(SwitchArgs),
+    /// Turn an installed plugin off where its host reads it
+    Disable(SwitchArgs),
     /// Remove an installed plugin and its lock entry
     Remove(RemoveArgs),
     /// Check installed plugins against the hashes in the lock

@@ -28,11 +28,14 @@ pub struct Context {
     /// `PLUGINS_NET_TIMEOUT` (seconds, default 30): how long a git transfer or a
     /// download may go without progress before it fails.
     pub net_timeout: std::time::Duration,
-    /// `PROTOAGENT_CONFIG_DIR`: protoAgent's instance root.
-    pub protoagent_config_dir: Option<PathBuf>,
-    /// `PROTOAGENT_PLUGINS_DIR` and `PROTOAGENT_PLUGINS_LOCK`: protoAgent's overrides.
-    pub protoagent_plugins_dir: Option<PathBuf>,
-    pub protoagent_plugins_lock: Option<PathBuf>,
+    /// protoAgent's `PROTOAGENT_HOME`, `PROTOAGENT_INSTANCE`, `PROTOAGENT_BOX_ROOT`,
+    /// `PROTOAGENT_PLUGINS_DIR` and `PROTOAGENT_PLUGINS_LOCK`, and whether `/sandbox`
+    /// is a directory (`protoagent-0218.md` §1.1).
+    pub protoagent: crate::host::protoagent::Env,
+    /// The working directory: relative homes and sources are taken against it.
+    pub cwd: PathBuf,
+    /// The featured index: `PLUGINS_FEATURED_INDEX`, else aoe's `AOE_FEATURED_INDEX_PATH`.
+    pub featured_index: Option<PathBuf>,
     /// Names of the environment variables set to a non-empty value (protoAgent's
     /// `requires_env` gate).
     pub env_names: std::collections::BTreeSet<String>,
@@ -45,8 +48,16 @@ impl Context {
                 .filter(|v| !v.is_empty())
                 .map(PathBuf::from)
         };
+        // protoAgent strips its variables and ignores empty ones.
+        let stripped = |k: &str| {
+            std::env::var(k)
+                .ok()
+                .map(|v| v.trim().to_owned())
+                .filter(|v| !v.is_empty())
+        };
+        let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
         Context {
-            plugins_home: path("PLUGINS_HOME"),
+            plugins_home: path("PLUGINS_HOME").map(|p| cwd.join(p)),
             xdg_config_home: path("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
             home: path("HOME"),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
@@ -67,9 +78,20 @@ impl Context {
                     .filter(|s| *s > 0)
                     .unwrap_or(30),
             ),
-            protoagent_config_dir: path("PROTOAGENT_CONFIG_DIR"),
-            protoagent_plugins_dir: path("PROTOAGENT_PLUGINS_DIR"),
-            protoagent_plugins_lock: path("PROTOAGENT_PLUGINS_LOCK"),
+            protoagent: crate::host::protoagent::Env {
+                home: stripped("PROTOAGENT_HOME"),
+                instance: stripped("PROTOAGENT_INSTANCE"),
+                box_root: stripped("PROTOAGENT_BOX_ROOT"),
+                plugins_dir: stripped("PROTOAGENT_PLUGINS_DIR"),
+                plugins_lock: stripped("PROTOAGENT_PLUGINS_LOCK"),
+                user_home: path("HOME"),
+                cwd: cwd.clone(),
+                sandbox: std::path::Path::new("/sandbox").is_dir(),
+            },
+            featured_index: path("PLUGINS_FEATURED_INDEX")
+                .or_else(|| path("AOE_FEATURED_INDEX_PATH"))
+                .map(|p| cwd.join(p)),
+            cwd,
             env_names: std::env::vars_os()
                 .filter(|(_, v)| !v.is_empty())
                 .filter_map(|(k, _)| k.into_string().ok())
@@ -77,31 +99,29 @@ impl Context {
         }
     }
 
-    /// The aoe app dir on Linux (`aoe.md` §17): `$XDG_CONFIG_HOME/agent-of-empires`,
-    /// else `~/.config/agent-of-empires`.
+    /// The aoe app dir for this OS (`aoe.md` §17; Linux: `$XDG_CONFIG_HOME/agent-of-empires`,
+    /// else `~/.config/agent-of-empires`).
     pub fn aoe_app_dir(&self) -> Option<PathBuf> {
-        match (&self.xdg_config_home, &self.home) {
-            (Some(xdg), _) => Some(xdg.join("agent-of-empires")),
-            (None, Some(home)) => Some(home.join(".config").join("agent-of-empires")),
-            (None, None) => None,
-        }
+        crate::host::aoe::app_dir(
+            std::env::consts::OS,
+            self.xdg_config_home.as_deref(),
+            self.home.as_deref(),
+            &|p: &std::path::Path| p.is_dir(),
+        )
     }
 
-    /// Each host's own home: aoe's app dir, `$PROTOAGENT_CONFIG_DIR` or `~/.protoagent`, `~/.aworld`.
+    /// protoAgent's instance paths, resolved as protoAgent 0.218 resolves them.
+    pub fn protoagent_paths(&self) -> crate::host::protoagent::Paths {
+        crate::host::protoagent::resolve(&self.protoagent)
+    }
+
+    /// Each host's own home: aoe's app dir, protoAgent's instance, `~/.aworld`.
     pub fn default_homes(&self) -> crate::install::DefaultHomes {
         use crate::store::Home;
-        let protoagent = self
-            .protoagent_config_dir
-            .clone()
-            .or_else(|| self.home.as_ref().map(|h| h.join(".protoagent")));
         crate::install::DefaultHomes {
             aoe: self.aoe_app_dir().map(Home::new),
             aworld: self.home.as_ref().map(|h| Home::new(h.join(".aworld"))),
-            protoagent: protoagent.map(|root| Home {
-                root,
-                plugins: self.protoagent_plugins_dir.clone(),
-                lock: self.protoagent_plugins_lock.clone(),
-            }),
+            protoagent: Some(self.protoagent_paths().home()),
         }
     }
 
@@ -115,7 +135,10 @@ impl Context {
     /// The homes a command looks at: `--home` or `PLUGINS_HOME`, else every
     /// host's default home that has a lock.
     pub fn homes(&self, flag: Option<&PathBuf>) -> Vec<(Home, Dialect)> {
-        if let Some(root) = flag.cloned().or_else(|| self.plugins_home.clone()) {
+        if let Some(root) = flag
+            .map(|f| self.absolute(f))
+            .or_else(|| self.plugins_home.clone())
+        {
             let home = Home::new(root);
             let dialect = crate::lock::detect(&home.lockfile()).unwrap_or(Dialect::Aoe);
             return vec![(home, dialect)];
@@ -142,9 +165,15 @@ impl Context {
             .collect()
     }
 
+    /// `path` made absolute against the working directory.
+    pub fn absolute(&self, path: &std::path::Path) -> PathBuf {
+        crate::host::protoagent::absolute(path, &self.cwd)
+    }
+
     /// The home holding `plugins/<id>/`: `--home`, else `PLUGINS_HOME`, else the aoe app dir.
     pub fn plugins_home(&self, flag: Option<PathBuf>) -> Option<PathBuf> {
-        flag.or_else(|| self.plugins_home.clone())
+        flag.map(|f| self.absolute(&f))
+            .or_else(|| self.plugins_home.clone())
             .or_else(|| self.aoe_app_dir())
     }
 }

@@ -14,6 +14,7 @@ pub mod diagnostic;
 pub mod error;
 pub mod git;
 pub mod hash;
+pub mod host;
 pub mod install;
 pub mod lock;
 pub mod manifest;

@@ -136,6 +136,9 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         if flag_ref.is_some() {
             return Err("--ref needs a git source; a local directory is copied as it is".into());
         }
+        // Recorded canonical (as aoe records a local source), so the lock and the
+        // host's records name the directory wherever the command ran.
+        let path = path.canonicalize().unwrap_or(path);
         return Ok(Source::Local { path });
     }
     // `owner/repo` that is not a directory most likely means GitHub.

@@ -69,7 +69,21 @@ pub fn decide(entry: &Entry, refs: &[(String, String)], pre: bool) -> Status {
     };
     match entry.ref_kind {
         Some(RefKind::Commit) => Status::Pinned,
-        None => Status::Local,
+        None if entry.commit.is_none() => Status::Local,
+        // A lock the host wrote records no ref kind: the remote's refs say what the ref is.
+        None => match infer_kind(&entry.requested_ref, refs) {
+            Some(kind) => decide(
+                &Entry {
+                    ref_kind: Some(kind),
+                    ..entry.clone()
+                },
+                refs,
+                pre,
+            ),
+            None => Status::Error {
+                message: format!("the remote has no branch or tag `{}`", entry.requested_ref),
+            },
+        },
         Some(RefKind::Default) => compare("", find("HEAD")),
         Some(RefKind::Branch) => compare(
             &entry.requested_ref,
@@ -98,6 +112,24 @@ pub fn decide(entry: &Entry, refs: &[(String, String)], pre: bool) -> Status {
     }
 }
 
+/// What a requested ref is among a remote's refs: a tag before a branch, as git resolves
+/// it; the default branch when empty; a commit when 40-hex and no ref has that name.
+pub fn infer_kind(requested: &str, refs: &[(String, String)]) -> Option<RefKind> {
+    if requested.is_empty() {
+        return Some(RefKind::Default);
+    }
+    let has = |name: String| refs.iter().any(|(n, _)| *n == name);
+    if has(format!("refs/tags/{requested}")) {
+        Some(RefKind::Tag)
+    } else if has(format!("refs/heads/{requested}")) {
+        Some(RefKind::Branch)
+    } else if crate::lock::is_commit(requested) {
+        Some(RefKind::Commit)
+    } else {
+        None
+    }
+}
+
 /// Check every entry, at most `jobs` remotes at a time, each within `timeout`.
 /// `url_of` turns a lock entry's source into a fetchable URL.
 pub fn check_all(
@@ -120,7 +152,8 @@ pub fn check_all(
     for (i, e) in entries.iter().enumerate() {
         match (e.ref_kind, url_of(e)) {
             (Some(RefKind::Commit), _) => results[i] = Some(check(e, Status::Pinned)),
-            (None, _) | (_, None) => results[i] = Some(check(e, Status::Local)),
+            (None, _) if e.commit.is_none() => results[i] = Some(check(e, Status::Local)),
+            (_, None) => results[i] = Some(check(e, Status::Local)),
             (_, Some(url)) => queue.push((i, e, url)),
         }
     }
@@ -212,7 +245,8 @@ pub fn apply(
     };
     let opts = crate::install::InstallOptions {
         source,
-        home: Some(home.root.clone()),
+        // A host's own home keeps its overrides (protoAgent's plugins dir and lock).
+        home: (!base.defaults.is_default(home)).then(|| home.root.clone()),
         force: true,
         expect_id: Some(entry.id.clone()),
         ..base

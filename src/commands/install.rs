@@ -30,8 +30,8 @@ Examples:
   plugins install https://github.com/acme/kit.git --ref main --yes
   plugins install ./my-plugin --home /tmp/aoe-home
 
-Homes: --home, else $PLUGINS_HOME, else the host's own (aoe: ~/.config/agent-of-empires,
-protoAgent: $PROTOAGENT_CONFIG_DIR or ~/.protoagent, AWorld: ~/.aworld).
+Homes: --home, else $PLUGINS_HOME, else the host's own (`plugins homes` shows them; aoe:
+~/.config/agent-of-empires, protoAgent: its instance as 0.218 resolves it, AWorld: ~/.aworld).
 Exit codes: 0 installed (or already up to date), 1 the plugin is invalid, 2 refused or failed.")]
 pub struct InstallArgs {
     /// gh:owner/repo[@ref], a git URL, or a local directory
@@ -75,7 +75,11 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         .map_err(Error::InvalidArgument)?;
     let opts = InstallOptions {
         source,
-        home: args.home.clone().or_else(|| cx.plugins_home.clone()),
+        home: args
+            .home
+            .as_deref()
+            .map(|h| cx.absolute(h))
+            .or_else(|| cx.plugins_home.clone()),
         defaults: cx.default_homes(),
         validate: ValidateOptions {
             aoe: crate::manifest::aoe::Options {

@@ -3,6 +3,8 @@
 pub mod activity;
 pub mod autoupdate;
 pub mod completions;
+pub mod enable;
+pub mod homes;
 pub mod info;
 pub mod install;
 pub mod list;
@@ -56,6 +58,9 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::New(args) => new::run(&args, printer),
         Command::Install(args) => install::run(&args, cx, printer),
         Command::List(args) => list::run(&args, cx, printer),
+        Command::Homes(args) => homes::run(&args, cx, printer),
+        Command::Enable(args) => enable::run(&args, true, cx, printer),
+        Command::Disable(args) => enable::run(&args, false, cx, printer),
         Command::Info(args) => info::run(&args, cx, printer),
         Command::Remove(args) => remove::run(&args, cx, printer),
         Command::Verify(args) => verify::run(&args, cx, printer),

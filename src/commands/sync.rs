@@ -66,7 +66,8 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 .map_err(Error::InvalidArgument)?;
             let opts = InstallOptions {
                 source,
-                home: Some(home.root.clone()),
+                // A host's own home keeps its overrides (protoAgent's plugins dir and lock).
+                home: (!cx.default_homes().is_default(&home)).then(|| home.root.clone()),
                 defaults: cx.default_homes(),
                 validate: ValidateOptions::default(),
                 build: !args.no_build,

@@ -132,6 +132,7 @@ codes! {
     ProtoPipSpec => "plugins::protoagent::pip_spec", Warning, "a `requires_pip` entry `install-deps` refuses: a pip option, a URL/VCS/direct reference, or not a PEP 508 name";
     ProtoMinVersion => "plugins::protoagent::min_version", Warning, "`min_protoagent_version` is not a PEP 440 version, so the host ignores it";
     ProtoRequiresEnv => "plugins::protoagent::requires_env", Warning, "`requires_env` names variables unset here; the host does not load the plugin without them";
+    ProtoRelativePluginsDir => "plugins::protoagent::relative_plugins_dir", Warning, "`PROTOAGENT_PLUGINS_DIR` or the config's `plugins.dir` is relative, which protoAgent 0.218 ignores; plugins go to the instance's own directory";
     ProtoEntrypointEscapes => "plugins::protoagent::entrypoint_escapes", Warning, "`entrypoint` resolves outside the plugin directory (the host does not check)";
     // `<home>/plugins.toml`, the auto-update policy (warnings: the default is used instead).
     ConfigUnknownKey => "plugins::config::unknown_key", Warning, "a `plugins.toml` key `plugins` does not know (often a typo); it is ignored";

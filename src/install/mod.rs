@@ -41,6 +41,13 @@ impl DefaultHomes {
             Dialect::Protoagent => self.protoagent.as_ref(),
         }
     }
+
+    /// Whether `home` is one of the hosts' own homes.
+    pub fn is_default(&self, home: &Home) -> bool {
+        [&self.aoe, &self.aworld, &self.protoagent]
+            .into_iter()
+            .any(|h| h.as_ref() == Some(home))
+    }
 }
 
 /// What to install and how.

@@ -144,6 +144,11 @@ fn write_entry(
         let name = home.locked_name(entry)?;
         crate::lock::registry::upsert(home, entry, &home.plugin_dir(&name), now)?;
     }
+    if dialect == Dialect::Aoe {
+        // aoe loads a plugin only with a grant in its config.toml.
+        let name = home.locked_name(entry)?;
+        crate::host::aoe::record_install(home, entry, &home.plugin_dir(&name), now)?;
+    }
     Ok(written)
 }
 
@@ -155,6 +160,9 @@ fn drop_entry(home: &Home, dialect: Dialect, id: &str) -> Result<(), TxnError> {
     }
     if dialect == Dialect::Aworld {
         crate::lock::registry::remove(home, id)?;
+    }
+    if dialect == Dialect::Aoe {
+        crate::host::aoe::forget(home, id)?;
     }
     Ok(())
 }
@@ -369,7 +377,8 @@ fn clean_staging(home: &Home) -> Result<usize, TxnError> {
 
 /// What earlier versions left in the plugins directory (`.staging-*`, the
 /// `.<id>.old-<pid>` backup of a swap, restored when its plugin is missing) and
-/// the temp files of atomic writes killed midway (the lock's, AWorld's registry's).
+/// the temp files of atomic writes killed midway (the lock's, AWorld's registry's,
+/// aoe's config.toml's).
 fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
     let plugins = home.plugins_dir();
@@ -397,8 +406,16 @@ fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
             }
         }
     }
-    let lockfile = home.lockfile();
-    if let (Some(dir), Some(file)) = (lockfile.parent(), lockfile.file_name()) {
+    for written in [home.lockfile(), crate::host::aoe::config_path(home)] {
+        n += clean_temp_files(&written)?;
+    }
+    Ok(n)
+}
+
+/// The temp files (`<name>.<random>.tmp`) of atomic writes of `written` killed midway.
+fn clean_temp_files(written: &Path) -> Result<usize, TxnError> {
+    let mut n = 0;
+    if let (Some(dir), Some(file)) = (written.parent(), written.file_name()) {
         let prefix = format!("{}.", file.to_string_lossy());
         for e in std::fs::read_dir(dir)
             .into_iter()

@@ -47,36 +47,44 @@ pub(super) fn normalize(mut v: Value) -> Result<Value, String> {
     Ok(v)
 }
 
+/// The entries as protoAgent 0.218's `_lock_rows_by_id` reads them: rows with a
+/// non-empty string id, the last row for an id winning.
 pub(super) fn entries(v: &Value) -> Vec<Entry> {
     let rows = v
         .get("plugins")
         .and_then(Value::as_array)
         .map(Vec::as_slice)
         .unwrap_or_default();
-    rows.iter()
-        .filter_map(|row| {
-            let s = |k: &str| row.get(k).and_then(Value::as_str).map(str::to_owned);
-            let kind = match s("ref_kind").as_deref() {
-                Some("branch") => Some(RefKind::Branch),
-                Some("tag") => Some(RefKind::Tag),
-                Some("commit") => Some(RefKind::Commit),
-                Some("default") => Some(RefKind::Default),
-                _ => None,
-            };
-            Some(Entry {
-                id: s("id")?,
-                source: s("source_url").unwrap_or_default(),
-                requested_ref: s("requested_ref").unwrap_or_default(),
-                ref_kind: kind,
-                commit: s("resolved_sha"),
-                version: s("version").unwrap_or_default(),
-                manifest_hash: s("manifest_hash").unwrap_or_default(),
-                tree_hash: s("tree_hash").unwrap_or_default(),
-                installed_hash: s("installed_tree_hash"),
-                release: None,
-            })
+    let mut by_id: std::collections::BTreeMap<String, Entry> = Default::default();
+    let all = rows.iter().filter_map(|row| {
+        let s = |k: &str| row.get(k).and_then(Value::as_str).map(str::to_owned);
+        let kind = match s("ref_kind").as_deref() {
+            Some("branch") => Some(RefKind::Branch),
+            Some("tag") => Some(RefKind::Tag),
+            Some("commit") => Some(RefKind::Commit),
+            Some("default") => Some(RefKind::Default),
+            _ => None,
+        };
+        let commit = super::read_commit(s("resolved_sha"));
+        let requested_ref = s("requested_ref").unwrap_or_default();
+        Some(Entry {
+            id: s("id")?,
+            source: s("source_url").unwrap_or_default(),
+            ref_kind: super::adopt_kind(kind, &requested_ref, commit.as_deref()),
+            requested_ref,
+            commit,
+            version: s("version").unwrap_or_default(),
+            manifest_hash: s("manifest_hash").unwrap_or_default(),
+            tree_hash: s("tree_hash").unwrap_or_default(),
+            installed_hash: s("installed_tree_hash"),
+            release: None,
         })
-        .collect()
+        .filter(|e| !e.id.is_empty())
+    });
+    for e in all {
+        by_id.insert(e.id.clone(), e);
+    }
+    by_id.into_values().collect()
 }
 
 /// Drop the entry with this id and append the new one, keeping the old entry's

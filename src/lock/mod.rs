@@ -82,6 +82,34 @@ impl LockError {
     }
 }
 
+/// A full 40-hex commit id.
+pub fn is_commit(s: &str) -> bool {
+    s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// A locked commit as read: a host writes `""` for a copy that is not a git checkout
+/// (and anything but 40 hex cannot be fetched), which is no commit.
+pub(crate) fn read_commit(s: Option<String>) -> Option<String> {
+    s.filter(|c| is_commit(c))
+}
+
+/// The ref kind of an entry a host wrote without one: a local copy has none; an empty
+/// ref is the default branch and a 40-hex ref a commit; otherwise only the remote's ref
+/// list can tell (`update::infer_kind`), so it stays unknown.
+pub(crate) fn adopt_kind(
+    recorded: Option<RefKind>,
+    requested: &str,
+    commit: Option<&str>,
+) -> Option<RefKind> {
+    match (recorded, commit) {
+        (_, None) => None,
+        (Some(k), _) => Some(k),
+        (None, Some(_)) if requested.is_empty() => Some(RefKind::Default),
+        (None, Some(_)) if is_commit(requested) => Some(RefKind::Commit),
+        (None, Some(_)) => None,
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 enum Doc {
     Toml(toml::Table),
@@ -292,12 +320,14 @@ fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         "commit" => Some(RefKind::Commit),
         _ => None,
     });
+    let commit = read_commit(s("resolved_commit"));
+    let requested_ref = s("requested_ref").unwrap_or_default();
     Some(Entry {
         id: id.to_owned(),
         source: s("source")?,
-        requested_ref: s("requested_ref").unwrap_or_default(),
-        ref_kind: kind,
-        commit: s("resolved_commit"),
+        ref_kind: adopt_kind(kind, &requested_ref, commit.as_deref()),
+        requested_ref,
+        commit,
         version: s("version").unwrap_or_default(),
         manifest_hash: s("manifest_hash").unwrap_or_default(),
         tree_hash: s("tree_hash").unwrap_or_default(),

@@ -52,3 +52,26 @@ pub fn remove(home: &Home, id: &str) -> Result<(), LockError> {
     }
     Ok(())
 }
+
+/// Set a record's `enabled` (AWorld's `plugins enable|disable`): `None` when there is
+/// no record, else whether the file changed.
+pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<Option<bool>, LockError> {
+    let path = home.aworld_registry();
+    let Some(mut doc) = std::fs::read_to_string(&path)
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&t).ok())
+    else {
+        return Ok(None);
+    };
+    let Some(rec) = doc.get_mut(id).and_then(|v| v.as_object_mut()) else {
+        return Ok(None);
+    };
+    if rec.get("enabled") == Some(&serde_json::Value::Bool(enabled)) {
+        return Ok(Some(false));
+    }
+    rec.insert("enabled".into(), enabled.into());
+    let mut text = serde_json::to_string_pretty(&doc).expect("serializes");
+    text.push('\n');
+    write_atomic(&path, text.as_bytes())?;
+    Ok(Some(true))
+}

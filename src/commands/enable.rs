@@ -1,0 +1,100 @@
+//! `plugins enable|disable <id>`: flip the host's own switch for an installed plugin.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::manifest::Dialect;
+use crate::printer::Printer;
+
+/// Turn an installed plugin on or off where its host reads it.
+///
+/// aoe: `enabled` in `[plugins."<id>"]` of `<app_dir>/config.toml` (the rest of the file is
+/// kept byte for byte). AWorld: `enabled` in `<home>/plugins/.manifest.json`. protoAgent:
+/// `plugins.enabled` / `plugins.disabled` in the instance's `langgraph-config.yaml`, which
+/// `plugins` does not rewrite (it would lose the file's comments): it prints the lines to
+/// put there instead.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins disable dev.example.hello\n  plugins enable notes --home ~/.protoagent/default"
+)]
+pub struct SwitchArgs {
+    /// The plugin id
+    #[arg(value_name = "ID")]
+    pub id: String,
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+}
+
+pub fn run(args: &SwitchArgs, enable: bool, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let verb = if enable { "Enabled" } else { "Disabled" };
+    let found = cx
+        .locked_homes(args.home.as_ref())?
+        .into_iter()
+        .find(|(_, _, lock)| lock.get(&args.id).is_some());
+    let Some((home, dialect, _)) = found else {
+        return Err(Error::Refused {
+            code: Code::InstallNotInstalled,
+            message: format!("plugin '{}' is not installed", args.id),
+            help: Some("`plugins list` shows what is installed".into()),
+        });
+    };
+    let line = match dialect {
+        Dialect::Aoe => {
+            let changed = crate::host::aoe::set_enabled(&home, &args.id, enable)?;
+            let path = crate::host::aoe::config_path(&home);
+            format!(
+                "{:>12} {} in {}{}\n",
+                verb,
+                args.id,
+                crate::render::display_path(&path),
+                if changed { "" } else { " (already)" }
+            )
+        }
+        Dialect::Aworld => {
+            let path = home.aworld_registry();
+            match crate::lock::registry::set_enabled(&home, &args.id, enable)? {
+                Some(changed) => format!(
+                    "{:>12} {} in {}{}\n",
+                    verb,
+                    args.id,
+                    crate::render::display_path(&path),
+                    if changed { "" } else { " (already)" }
+                ),
+                None => {
+                    return Err(Error::Refused {
+                        code: Code::InstallNotInstalled,
+                        message: format!("{} has no record of '{}'", path.display(), args.id),
+                        help: Some("reinstall it with `plugins install --force`".into()),
+                    });
+                }
+            }
+        }
+        Dialect::Protoagent => {
+            let config = home.root.join("config").join("langgraph-config.yaml");
+            match crate::host::protoagent::switch_lines(&config, &args.id, enable) {
+                None => format!(
+                    "{:>12} {} in {} (already)\n",
+                    verb,
+                    args.id,
+                    crate::render::display_path(&config)
+                ),
+                Some(lines) => format!(
+                    "To {} {}, set these in {} (plugins does not rewrite it), then restart protoAgent:\n{lines}",
+                    if enable { "enable" } else { "disable" },
+                    args.id,
+                    crate::render::display_path(&config)
+                ),
+            }
+        }
+    };
+    printer
+        .out(&line)
+        .map_err(|e| Error::io("cannot write output", e))?;
+    Ok(ExitStatus::Success)
+}

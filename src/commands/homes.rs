@@ -1,0 +1,83 @@
+//! `plugins homes`: where each host looks for plugins, resolved as the host resolves it.
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::error::{Error, Result};
+use crate::manifest::Dialect;
+use crate::printer::Printer;
+
+/// Show each host's own home: its plugins directory, lock and config file.
+///
+/// aoe: its app dir for this OS. protoAgent 0.218: `$PROTOAGENT_HOME`, else
+/// `$PROTOAGENT_BOX_ROOT` (or `/sandbox`, or `~/.protoagent`) with
+/// `$PROTOAGENT_INSTANCE` or `default`; plugins in the config's absolute `plugins.dir`,
+/// else an absolute `$PROTOAGENT_PLUGINS_DIR`, else `<instance>/plugins`; the lock at
+/// `$PROTOAGENT_PLUGINS_LOCK` or `<instance>/plugins.lock`. AWorld: `~/.aworld`.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins homes\n  PROTOAGENT_INSTANCE=work plugins homes --json"
+)]
+pub struct HomesArgs {
+    /// Print one JSON document
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &HomesArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let defaults = cx.default_homes();
+    let proto = cx.protoagent_paths();
+    let mut rows = Vec::new();
+    for d in Dialect::ALL {
+        let Some(home) = defaults.for_dialect(d) else {
+            continue;
+        };
+        let config = match d {
+            Dialect::Aoe => Some(crate::host::aoe::config_path(home)),
+            Dialect::Protoagent => Some(proto.config.clone()),
+            Dialect::Aworld => None,
+        };
+        rows.push((d, home.clone(), config));
+    }
+    for r in &proto.refused {
+        let d = Diagnostic::new(Code::ProtoRelativePluginsDir, r.message(&proto.plugins_dir))
+            .with_severity(Severity::Warning)
+            .with_help("protoAgent ignores a relative plugins directory; so does `plugins`");
+        printer.file_diagnostics(&[d], &proto.config, "");
+    }
+    let text = if args.json {
+        let homes: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|(d, h, config)| {
+                serde_json::json!({
+                    "dialect": d, "root": h.root, "plugins": h.plugins_dir(),
+                    "lock": h.lockfile(), "config": config,
+                })
+            })
+            .collect();
+        let doc = serde_json::json!({"format_version": 1, "homes": homes});
+        format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).expect("serializes")
+        )
+    } else {
+        let mut out = String::new();
+        for (d, h, config) in &rows {
+            out.push_str(&format!(
+                "{d}\n  plugins: {}\n  lock:    {}\n",
+                h.plugins_dir().display(),
+                h.lockfile().display()
+            ));
+            if let Some(c) = config {
+                out.push_str(&format!("  config:  {}\n", c.display()));
+            }
+        }
+        out
+    };
+    printer
+        .out(&text)
+        .map_err(|e| Error::io("cannot write output", e))?;
+    Ok(ExitStatus::Success)
+}

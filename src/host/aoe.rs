@@ -1,0 +1,384 @@
+//! aoe's app dir and its `config.toml` records of installed plugins (spec `aoe.md` §17):
+//! `[plugins."<id>"]` with `source`, `enabled` and
+//! `grant = { manifest_hash, capabilities, granted_at }`. aoe loads a community plugin
+//! only while `enabled` is true and the grant covers the installed manifest's hash and
+//! every capability it declares, so an install that does not write the grant does not
+//! take effect. Edits keep the rest of the file byte for byte (`toml_edit`).
+
+use std::path::{Path, PathBuf};
+
+use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, Value};
+
+use crate::lock::{LockError, write_atomic};
+use crate::store::Home;
+
+/// aoe's `<app_dir>` for an OS (`std::env::consts::OS`):
+/// * Linux: `$XDG_CONFIG_HOME/agent-of-empires` (absolute only), else `~/.config/agent-of-empires`;
+/// * macOS: that XDG dir if it exists; else `~/.agent-of-empires` if it exists; else the
+///   XDG dir if `$XDG_CONFIG_HOME` is set; else `~/.agent-of-empires`;
+/// * other: `~/.agent-of-empires`.
+pub fn app_dir(
+    os: &str,
+    xdg_config_home: Option<&Path>,
+    home: Option<&Path>,
+    exists: &dyn Fn(&Path) -> bool,
+) -> Option<PathBuf> {
+    let xdg = xdg_config_home
+        .map(Path::to_path_buf)
+        .or_else(|| home.map(|h| h.join(".config")))
+        .map(|d| d.join("agent-of-empires"));
+    let dotted = home.map(|h| h.join(".agent-of-empires"));
+    match os {
+        "linux" => xdg,
+        "macos" => {
+            if let Some(x) = xdg.as_ref().filter(|x| exists(x)) {
+                return Some(x.clone());
+            }
+            if let Some(d) = dotted.as_ref().filter(|d| exists(d)) {
+                return Some(d.clone());
+            }
+            if xdg_config_home.is_some() {
+                return xdg;
+            }
+            dotted
+        }
+        _ => dotted,
+    }
+}
+
+/// `<app_dir>/config.toml`.
+pub fn config_path(home: &Home) -> PathBuf {
+    home.root.join("config.toml")
+}
+
+fn load(path: &Path) -> Result<(Option<String>, DocumentMut), LockError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => Some(t),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
+        Err(source) => {
+            return Err(LockError::Io {
+                action: "read",
+                path: path.display().to_string(),
+                source,
+            });
+        }
+    };
+    let doc = text
+        .as_deref()
+        .unwrap_or_default()
+        .parse::<DocumentMut>()
+        .map_err(|e| LockError::Corrupt {
+            path: path.display().to_string(),
+            message: e.message().to_owned(),
+        })?;
+    Ok((text, doc))
+}
+
+fn save(path: &Path, before: Option<&str>, doc: &DocumentMut) -> Result<bool, LockError> {
+    let after = doc.to_string();
+    if before == Some(after.as_str()) {
+        return Ok(false);
+    }
+    write_atomic(path, after.as_bytes())?;
+    Ok(true)
+}
+
+/// The `[plugins]` table, made (implicit, so no empty header is written) when missing.
+fn plugins_table(doc: &mut DocumentMut) -> Result<&mut Table, String> {
+    let plugins = doc.entry("plugins").or_insert_with(|| {
+        let mut t = Table::new();
+        t.set_implicit(true);
+        Item::Table(t)
+    });
+    plugins
+        .as_table_mut()
+        .ok_or_else(|| "`plugins` is not a table".to_owned())
+}
+
+/// The capabilities a manifest declares (`capabilities = [...]`), in order.
+pub fn declared_capabilities(manifest: &str) -> Vec<String> {
+    manifest
+        .parse::<toml::Table>()
+        .ok()
+        .and_then(|t| t.get("capabilities")?.as_array().cloned())
+        .unwrap_or_default()
+        .iter()
+        .filter_map(|v| v.as_str().map(str::to_owned))
+        .collect()
+}
+
+/// What an install grants.
+#[derive(Clone, Debug)]
+pub struct Grant<'a> {
+    pub id: &'a str,
+    /// The install string aoe persists (a local source canonicalized).
+    pub source: &'a str,
+    pub manifest_hash: &'a str,
+    pub capabilities: &'a [String],
+    pub now: &'a str,
+}
+
+/// Record an install's grant in `config.toml`. A new entry is enabled; an existing one
+/// keeps `enabled`, `settings` and everything else. The grant is re-pinned to the new
+/// manifest hash; `granted_at` moves only when the capability set changes (the install
+/// asked again then, by aoe's update rules). Returns whether the file changed.
+pub fn grant(home: &Home, g: &Grant<'_>) -> Result<bool, LockError> {
+    let path = config_path(home);
+    let (before, mut doc) = load(&path)?;
+    let corrupt = |message: String| LockError::Corrupt {
+        path: path.display().to_string(),
+        message,
+    };
+    let plugins = plugins_table(&mut doc).map_err(corrupt)?;
+    let fresh = !plugins.contains_key(g.id);
+    let entry = plugins
+        .entry(g.id)
+        .or_insert_with(|| Item::Table(Table::new()));
+    if let Some(inline) = entry.as_inline_table().cloned() {
+        *entry = Item::Table(inline.into_table());
+    }
+    let entry = entry
+        .as_table_mut()
+        .ok_or_else(|| corrupt(format!("`plugins.{:?}` is not a table", g.id)))?;
+    let set_str = |t: &mut Table, k: &str, v: &str| {
+        if t.get(k).and_then(Item::as_str) != Some(v) {
+            t[k] = toml_edit::value(v);
+        }
+    };
+    set_str(entry, "source", g.source);
+    if fresh || !entry.contains_key("enabled") {
+        entry["enabled"] = toml_edit::value(true);
+    }
+    let prior = entry.get("grant").and_then(|g| match g {
+        Item::Value(Value::InlineTable(t)) => Some(t.clone().into_table()),
+        Item::Table(t) => Some(t.clone()),
+        _ => None,
+    });
+    let prior_caps: Option<Vec<String>> = prior
+        .as_ref()
+        .and_then(|p| p.get("capabilities")?.as_array().cloned())
+        .map(|a| {
+            a.iter()
+                .filter_map(|v| v.as_str().map(str::to_owned))
+                .collect()
+        });
+    let sorted = |v: &[String]| {
+        let mut v = v.to_vec();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let same_caps = prior_caps
+        .as_deref()
+        .is_some_and(|p| sorted(p) == sorted(g.capabilities));
+    let granted_at = prior
+        .as_ref()
+        .filter(|_| same_caps)
+        .and_then(|p| p.get("granted_at")?.as_str().map(str::to_owned))
+        .unwrap_or_else(|| g.now.to_owned());
+    let unchanged = same_caps
+        && prior
+            .as_ref()
+            .and_then(|p| p.get("manifest_hash")?.as_str().map(str::to_owned))
+            .as_deref()
+            == Some(g.manifest_hash);
+    if !unchanged {
+        let mut caps = Array::new();
+        for c in g.capabilities {
+            caps.push(c.as_str());
+        }
+        let mut t = InlineTable::new();
+        t.insert("manifest_hash", g.manifest_hash.into());
+        t.insert("capabilities", Value::Array(caps));
+        t.insert("granted_at", granted_at.as_str().into());
+        entry["grant"] = Item::Value(Value::InlineTable(t));
+    }
+    save(&path, before.as_deref(), &doc)
+}
+
+/// Drop `[plugins."<id>"]`; whether the file changed.
+pub fn forget(home: &Home, id: &str) -> Result<bool, LockError> {
+    let path = config_path(home);
+    if !path.exists() {
+        return Ok(false);
+    }
+    let (before, mut doc) = load(&path)?;
+    let removed = doc
+        .get_mut("plugins")
+        .and_then(|p| p.as_table_like_mut())
+        .is_some_and(|p| p.remove(id).is_some());
+    if !removed {
+        return Ok(false);
+    }
+    save(&path, before.as_deref(), &doc)
+}
+
+/// Set `[plugins."<id>"] enabled`; whether the file changed.
+pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockError> {
+    let path = config_path(home);
+    let (before, mut doc) = load(&path)?;
+    let corrupt = |message: String| LockError::Corrupt {
+        path: path.display().to_string(),
+        message,
+    };
+    let plugins = plugins_table(&mut doc).map_err(corrupt)?;
+    let entry = plugins
+        .entry(id)
+        .or_insert_with(|| Item::Table(Table::new()));
+    let entry = entry
+        .as_table_like_mut()
+        .ok_or_else(|| corrupt(format!("`plugins.{id:?}` is not a table")))?;
+    if entry.get("enabled").and_then(Item::as_bool) != Some(enabled) {
+        entry.insert("enabled", toml_edit::value(enabled));
+    }
+    save(&path, before.as_deref(), &doc)
+}
+
+/// Record an installed aoe plugin in `config.toml`: the one call the install
+/// transaction makes when it commits. The source is the lock's (with `@ref` for an
+/// explicit ref, as typed), the capabilities those of the installed manifest.
+pub fn record_install(
+    home: &Home,
+    entry: &crate::lock::Entry,
+    plugin_dir: &Path,
+    now: &str,
+) -> Result<bool, LockError> {
+    let manifest = std::fs::read_to_string(plugin_dir.join("aoe-plugin.toml")).unwrap_or_default();
+    let capabilities = declared_capabilities(&manifest);
+    let source = if entry.source.starts_with("gh:") && !entry.requested_ref.is_empty() {
+        format!("{}@{}", entry.source, entry.requested_ref)
+    } else {
+        entry.source.clone()
+    };
+    grant(
+        home,
+        &Grant {
+            id: &entry.id,
+            source: &source,
+            manifest_hash: &entry.manifest_hash,
+            capabilities: &capabilities,
+            now,
+        },
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn app_dir_per_os() {
+        let (x, h) = (Path::new("/x"), Path::new("/h"));
+        let none = |_: &Path| false;
+        assert_eq!(
+            app_dir("linux", Some(x), Some(h), &none).unwrap(),
+            Path::new("/x/agent-of-empires")
+        );
+        assert_eq!(
+            app_dir("linux", None, Some(h), &none).unwrap(),
+            Path::new("/h/.config/agent-of-empires")
+        );
+        assert_eq!(
+            app_dir("macos", None, Some(h), &none).unwrap(),
+            Path::new("/h/.agent-of-empires")
+        );
+        assert_eq!(
+            app_dir("macos", Some(x), Some(h), &none).unwrap(),
+            Path::new("/x/agent-of-empires")
+        );
+        let xdg_exists = |p: &Path| p == Path::new("/h/.config/agent-of-empires");
+        assert_eq!(
+            app_dir("macos", None, Some(h), &xdg_exists).unwrap(),
+            Path::new("/h/.config/agent-of-empires")
+        );
+        let dotted = |p: &Path| p == Path::new("/h/.agent-of-empires");
+        assert_eq!(
+            app_dir("macos", Some(x), Some(h), &dotted).unwrap(),
+            Path::new("/h/.agent-of-empires")
+        );
+        assert_eq!(
+            app_dir("windows", Some(x), Some(h), &none).unwrap(),
+            Path::new("/h/.agent-of-empires")
+        );
+        assert_eq!(app_dir("linux", None, None, &none), None);
+    }
+
+    fn caps(c: &[&str]) -> Vec<String> {
+        c.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn grant_keeps_the_rest_of_the_file() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = Home::new(tmp.path());
+        let original = "# my settings\ntheme = \"dark\"   # keep me\n\n[updates]\nauto_update_plugins = true\n\n[plugins.\"x.other\"]\nenabled = false\n";
+        std::fs::write(config_path(&home), original).unwrap();
+        let c = caps(&["net", "fs.read"]);
+        let g = Grant {
+            id: "dev.a",
+            source: "gh:o/r",
+            manifest_hash: "sha256:1",
+            capabilities: &c,
+            now: "T1",
+        };
+        assert!(grant(&home, &g).unwrap());
+        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        assert!(text.starts_with(original), "{text}");
+        assert!(
+            text.ends_with("\n[plugins.\"dev.a\"]\nsource = \"gh:o/r\"\nenabled = true\ngrant = { manifest_hash = \"sha256:1\", capabilities = [\"net\", \"fs.read\"], granted_at = \"T1\" }\n"),
+            "{text}"
+        );
+        assert!(!grant(&home, &g).unwrap(), "nothing changed");
+        // Disabled stays disabled; same capabilities keep granted_at; a new hash re-pins.
+        set_enabled(&home, "dev.a", false).unwrap();
+        let g2 = Grant {
+            manifest_hash: "sha256:2",
+            now: "T2",
+            ..g.clone()
+        };
+        grant(&home, &g2).unwrap();
+        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        assert!(text.contains("enabled = false\ngrant = { manifest_hash = \"sha256:2\", capabilities = [\"net\", \"fs.read\"], granted_at = \"T1\" }"), "{text}");
+        let c3 = caps(&["net"]);
+        let g3 = Grant {
+            capabilities: &c3,
+            now: "T3",
+            ..g2
+        };
+        grant(&home, &g3).unwrap();
+        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        assert!(
+            text.contains("capabilities = [\"net\"], granted_at = \"T3\""),
+            "{text}"
+        );
+        assert!(forget(&home, "dev.a").unwrap());
+        assert_eq!(
+            std::fs::read_to_string(config_path(&home)).unwrap(),
+            original
+        );
+        assert!(!forget(&home, "dev.a").unwrap());
+    }
+
+    #[test]
+    fn a_missing_config_is_created_and_junk_is_an_error() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = Home::new(tmp.path());
+        let g = Grant {
+            id: "a",
+            source: "/src",
+            manifest_hash: "h",
+            capabilities: &[],
+            now: "T",
+        };
+        grant(&home, &g).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(config_path(&home)).unwrap(),
+            "[plugins.a]\nsource = \"/src\"\nenabled = true\ngrant = { manifest_hash = \"h\", capabilities = [], granted_at = \"T\" }\n"
+        );
+        std::fs::write(config_path(&home), "plugins = 3\n").unwrap();
+        assert!(grant(&home, &g).is_err());
+        std::fs::write(config_path(&home), "[[[").unwrap();
+        assert!(grant(&home, &g).is_err());
+        assert!(set_enabled(&home, "a", true).is_err());
+    }
+}

@@ -1,0 +1,512 @@
+//! `plugins` against the hosts' own code: protoAgent 0.218.1 and AWorld 0.3.2 from the
+//! venv `.ci/hosts-venv` makes. Python is `$PLUGINS_HOST_PYTHON`, else
+//! `${PLUGINS_HOST_VENV:-target/hosts-venv}/bin/python`; without it these tests skip
+//! with one line, and fail when `CI` is set.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::support::git::Repo;
+use crate::support::*;
+
+/// The hosts' Python, or `None` (after one `skipped` line) when there is none.
+pub(crate) fn host_python() -> Option<PathBuf> {
+    let python = std::env::var_os("PLUGINS_HOST_PYTHON")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let venv = std::env::var_os("PLUGINS_HOST_VENV")
+                .map(PathBuf::from)
+                .unwrap_or_else(|| "target/hosts-venv".into());
+            Path::new(env!("CARGO_MANIFEST_DIR"))
+                .join(venv)
+                .join("bin/python")
+        });
+    if python.is_file() {
+        return Some(python);
+    }
+    let why = format!(
+        "no host Python at {}; run .ci/hosts-venv or set PLUGINS_HOST_PYTHON",
+        python.display()
+    );
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{why} (CI is set, so host tests fail instead of skipping)"
+    );
+    let test = std::thread::current()
+        .name()
+        .filter(|n| *n != "main")
+        .map_or(String::new(), |n| format!(" {n}"));
+    let _ = writeln!(std::io::stderr(), "skipped{test}: {why}");
+    None
+}
+
+const PROTO_VARS: &[&str] = &[
+    "PROTOAGENT_HOME",
+    "PROTOAGENT_INSTANCE",
+    "PROTOAGENT_BOX_ROOT",
+    "PROTOAGENT_PLUGINS_DIR",
+    "PROTOAGENT_PLUGINS_LOCK",
+    "PROTOAGENT_AUTO_SCOPE",
+    "PROTOAGENT_CONFIG_DIR",
+];
+
+/// Run `code` in the host's Python with `env` (and nothing of protoAgent's from outside)
+/// in `cwd`; returns stdout, parsed as JSON.
+fn python(py: &Path, cwd: &Path, env: &[(&str, String)], code: &str) -> Value {
+    let mut cmd = Command::new(py);
+    cmd.arg("-c").arg(code).current_dir(cwd);
+    for v in PROTO_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{code}\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let last = stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(last).unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// protoAgent's own answer: instance root, live plugins dir, lock (relative values
+/// joined to the working directory, nothing resolved).
+const PATHS_PY: &str = r#"
+import json, logging, os
+from pathlib import Path
+logging.disable(logging.CRITICAL)
+from infra import paths
+from graph.plugins import installer
+ip = paths.instance_paths()
+a = lambda p: str(p if Path(p).is_absolute() else Path.cwd() / p)
+print(json.dumps({"root": a(ip.instance_root), "plugins": a(installer.live_plugins_dir()), "lock": a(ip.plugins_lock)}))
+"#;
+
+#[test]
+fn protoagent_homes_resolve_as_the_host_resolves_them() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let s = |p: &Path| p.display().to_string();
+    let config = |root: &Path, text: &str| {
+        std::fs::create_dir_all(root.join("config")).unwrap();
+        std::fs::write(root.join("config/langgraph-config.yaml"), text).unwrap();
+    };
+    config(
+        &t.join("cfg-abs"),
+        &format!("model: x\nplugins:\n  dir: {}\n", s(&t.join("from-config"))),
+    );
+    config(&t.join("cfg-rel"), "plugins:\n  dir: rel/plugins\n");
+    config(&t.join("cfg-bad"), "plugins: [1, 2]\n");
+    let cases: Vec<Vec<(&str, String)>> = vec![
+        vec![],
+        vec![("PROTOAGENT_HOME", s(&t.join("abs-home")))],
+        vec![("PROTOAGENT_HOME", "rel/inst".into())],
+        vec![
+            ("PROTOAGENT_HOME", " ~/h ".into()),
+            ("PROTOAGENT_INSTANCE", "x".into()),
+        ],
+        vec![("PROTOAGENT_INSTANCE", "../evil x".into())],
+        vec![("PROTOAGENT_INSTANCE", "".into())],
+        vec![("PROTOAGENT_INSTANCE", "..".into())],
+        vec![
+            ("PROTOAGENT_INSTANCE", "work".into()),
+            ("PROTOAGENT_BOX_ROOT", s(&t.join("box"))),
+        ],
+        vec![("PROTOAGENT_BOX_ROOT", "~/box ".into())],
+        vec![("PROTOAGENT_BOX_ROOT", "relbox".into())],
+        vec![("PROTOAGENT_PLUGINS_DIR", s(&t.join("pd")))],
+        vec![("PROTOAGENT_PLUGINS_DIR", "rel/pd".into())],
+        vec![("PROTOAGENT_PLUGINS_DIR", "~/pd".into())],
+        vec![("PROTOAGENT_PLUGINS_LOCK", "state/p.lock".into())],
+        vec![("PROTOAGENT_PLUGINS_LOCK", s(&t.join("abs.lock")))],
+        vec![("PROTOAGENT_AUTO_SCOPE", "1".into())],
+        vec![
+            ("PROTOAGENT_HOME", s(&t.join("cfg-abs"))),
+            ("PROTOAGENT_PLUGINS_DIR", s(&t.join("pd"))),
+        ],
+        vec![
+            ("PROTOAGENT_HOME", s(&t.join("cfg-rel"))),
+            ("PROTOAGENT_PLUGINS_DIR", s(&t.join("pd"))),
+        ],
+        vec![("PROTOAGENT_HOME", s(&t.join("cfg-rel")))],
+        vec![("PROTOAGENT_HOME", s(&t.join("cfg-bad")))],
+    ];
+    for case in cases {
+        let mut env = case.clone();
+        env.push(("HOME", s(&home)));
+        let want = python(&py, &t, &env, PATHS_PY);
+        let mut cmd = plugins();
+        cmd.args(["homes", "--json"]).current_dir(&t);
+        for v in PROTO_VARS {
+            cmd.env_remove(v);
+        }
+        for (k, v) in &env {
+            cmd.env(k, v);
+        }
+        let (code, stdout, stderr) = run(&mut cmd);
+        assert_eq!(code, 0, "{stderr}");
+        let doc: Value = serde_json::from_str(&stdout).unwrap();
+        let proto = doc["homes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|h| h["dialect"] == "protoagent")
+            .unwrap();
+        let got = serde_json::json!({
+            "root": proto["root"], "plugins": proto["plugins"], "lock": proto["lock"],
+        });
+        assert_eq!(got, want, "{case:?}");
+        let relative = case
+            .iter()
+            .any(|(k, v)| *k == "PROTOAGENT_PLUGINS_DIR" && v.starts_with("rel"))
+            || case.iter().any(|(_, v)| v.ends_with("cfg-rel"));
+        assert_eq!(
+            stderr.contains("plugins::protoagent::relative_plugins_dir"),
+            relative,
+            "{case:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn relative_plugins_dir_warning_is_the_hosts() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(plugins()
+        .args(["homes"])
+        .env("HOME", tmp.path())
+        .env("PROTOAGENT_HOME", tmp.path().join("i"))
+        .env("PROTOAGENT_PLUGINS_DIR", "rel")
+        .env_remove("PROTOAGENT_INSTANCE")
+        .env_remove("PROTOAGENT_BOX_ROOT"));
+    assert_eq!(code, 0);
+    let want = format!(
+        "PROTOAGENT_PLUGINS_DIR 'rel' is not absolute, so it is ignored and plugins load from {} instead.",
+        tmp.path().join("i/plugins").display()
+    );
+    let flat: String = stderr.split_whitespace().collect::<Vec<_>>().join(" ");
+    let flat = flat.replace("│ ", "");
+    assert!(
+        stderr.contains("plugins::protoagent::relative_plugins_dir"),
+        "{stderr}"
+    );
+    let want: String = want.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        flat.replace(' ', "").contains(&want.replace(' ', "")),
+        "{stderr}"
+    );
+}
+
+/// A protoAgent plugin repository.
+fn proto_repo(dir: &Path, id: &str) -> Repo {
+    let repo = Repo::init(dir);
+    repo.file(
+        "protoagent.plugin.yaml",
+        &format!("id: {id}\nname: {id}\nversion: 1.2.0\n"),
+    )
+    .file("__init__.py", "def register(registry):\n    pass\n");
+    repo.commit("plugin");
+    repo
+}
+
+#[test]
+fn protoagent_reads_what_plugins_installed_and_plugins_reads_the_hosts_lock() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let instance = t.join("inst");
+    let repo = proto_repo(&t.join("notes-src"), "notes_x");
+    let env = vec![
+        ("HOME", t.join("home").display().to_string()),
+        ("PROTOAGENT_HOME", instance.display().to_string()),
+    ];
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--yes"]).current_dir(&t);
+    for v in PROTO_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in &env {
+        cmd.env(k, v);
+    }
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(instance.join("plugins/notes_x").is_dir(), "{stdout}");
+    let seen = python(
+        &py,
+        &t,
+        &env,
+        r#"
+import json, logging
+logging.disable(logging.CRITICAL)
+from graph.plugins import installer, loader
+found = [m.id for m in loader.discover_plugins(installer.loader_roots()) if m.id == "notes_x"]
+rows = installer._lock_rows_by_id()
+listed = [r for r in installer.list_installed() if r.get("id") == "notes_x"]
+print(json.dumps({"found": found, "row": rows.get("notes_x"), "listed": listed}))
+"#,
+    );
+    assert_eq!(seen["found"], serde_json::json!(["notes_x"]), "{seen}");
+    assert_eq!(seen["row"]["source_url"], repo.url());
+    assert_eq!(seen["row"]["resolved_sha"].as_str().unwrap().len(), 40);
+    assert_eq!(seen["listed"].as_array().unwrap().len(), 1, "{seen}");
+
+    // The host's own installer writes a row without `plugins`' fields (no ref kind, no
+    // hashes): `plugins` lists, checks and verifies it without complaint.
+    let other = proto_repo(&t.join("other-src"), "other_x");
+    let installed = python(
+        &py,
+        &t,
+        &env,
+        &format!(
+            r#"
+import json, logging
+logging.disable(logging.CRITICAL)
+from graph.plugins import installer
+print(json.dumps(installer.install({:?}, allow=["*"])["id"]))
+"#,
+            other.dir.display().to_string()
+        ),
+    );
+    assert_eq!(installed, "other_x");
+    let lock = std::fs::read_to_string(instance.join("plugins.lock")).unwrap();
+    assert!(lock.contains("\"other_x\""), "{lock}");
+    for args in [
+        vec!["list"],
+        vec!["list", "--json"],
+        vec!["outdated"],
+        vec!["verify"],
+    ] {
+        let mut cmd = plugins();
+        cmd.args(&args).current_dir(&t);
+        for v in PROTO_VARS {
+            cmd.env_remove(v);
+        }
+        for (k, v) in &env {
+            cmd.env(k, v);
+        }
+        let (code, stdout, stderr) = run(&mut cmd);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stdout}{stderr}");
+        assert!(code == 0 || code == 1, "{args:?}: {code} {stdout}{stderr}");
+        if args == ["list"] {
+            assert!(
+                stdout.contains("other_x") && stdout.contains("notes_x"),
+                "{stdout}"
+            );
+        }
+    }
+}
+
+#[test]
+fn aworld_accepts_what_plugins_installed() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = Repo::init(&t.join("src"));
+    repo.file(
+        ".aworld-plugin/plugin.json",
+        r#"{"id": "hello-aw", "name": "hello-aw", "version": "0.1.0", "entrypoints": {"commands": [{"id": "hi", "target": "commands/hi.md"}]}}"#,
+    )
+    .file("commands/hi.md", "# hi\n");
+    repo.commit("aworld plugin");
+    let home = t.join("home");
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", &repo.url(), "--yes"])
+        .env("HOME", &home)
+        .current_dir(&t));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let plugins_dir = home.join(".aworld/plugins");
+    let registry: Value =
+        serde_json::from_str(&std::fs::read_to_string(plugins_dir.join(".manifest.json")).unwrap())
+            .unwrap();
+    let path = registry["hello-aw"]["path"].as_str().unwrap();
+    assert!(Path::new(path).is_absolute(), "{registry}");
+    let seen = python(
+        &py,
+        &t,
+        &[("HOME", home.display().to_string())],
+        &format!(
+            r#"
+import json
+from pathlib import Path
+from aworld.plugins.discovery import discover_plugins
+from aworld.plugins.validation import validate_plugin_path
+found = [p.manifest.plugin_id for p in discover_plugins([Path({path:?})])]
+report = validate_plugin_path(Path({path:?}))
+print(json.dumps({{"found": found, "report": report}}))
+"#,
+            path = path
+        ),
+    );
+    assert_eq!(seen["found"], serde_json::json!(["hello-aw"]), "{seen}");
+    assert_eq!(seen["report"]["valid"], true, "{seen}");
+    assert_eq!(seen["report"]["plugin_id"], "hello-aw", "{seen}");
+    assert_eq!(seen["report"]["path"], path, "{seen}");
+}
+
+#[test]
+fn aoe_install_grants_in_config_toml_and_remove_forgets() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("aoe-home");
+    std::fs::create_dir_all(&home).unwrap();
+    let original = "# my aoe settings\ntheme = \"dark\"  # keep this comment\n\n[plugins.\"dev.other\"]\nenabled = false\nsettings = { a = 1 }\n";
+    std::fs::write(home.join("config.toml"), original).unwrap();
+    let src = t.join("hello");
+    crate::support::git::git(&t, &["init", "-q", "hello"]);
+    std::fs::write(src.join("aoe-plugin.toml"), CLEAN_AOE).unwrap();
+    std::fs::create_dir_all(src.join("bin")).unwrap();
+    std::fs::write(src.join("bin/worker"), "#!/bin/sh\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        src.join("bin/worker"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    // A relative local source and home: both recorded absolute.
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", "hello", "--yes", "--home", "aoe-home"])
+        .current_dir(&t));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let config = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    let hash = plugins::hash::bytes(CLEAN_AOE.as_bytes());
+    assert!(config.starts_with(original), "{config}");
+    let rest = &config[original.len()..];
+    let (head, granted_at) = rest.split_once("granted_at = \"").unwrap();
+    assert_eq!(
+        head,
+        format!(
+            "\n[plugins.\"dev.example.hello\"]\nsource = \"{}\"\nenabled = true\ngrant = {{ manifest_hash = \"{hash}\", capabilities = [\"runtime.worker\"], ",
+            src.display()
+        )
+    );
+    assert!(granted_at.ends_with("\" }\n"), "{granted_at}");
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    assert!(
+        lock.contains(&format!("source = \"{}\"", src.display())),
+        "{lock}"
+    );
+
+    let (code, stdout, stderr) = run(plugins()
+        .args(["remove", "dev.example.hello", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(home.join("config.toml")).unwrap(),
+        original
+    );
+}
+
+#[test]
+fn enable_and_disable_flip_each_hosts_switch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    // aoe: config.toml, the rest kept.
+    let aoe_home = t.join("aoe");
+    let src = clean_aoe_root();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(
+        src.path().join("bin/worker"),
+        std::fs::Permissions::from_mode(0o755),
+    )
+    .unwrap();
+    let (code, out, err) = run(plugins()
+        .args(["install", "--yes", "--home"])
+        .arg(&aoe_home)
+        .arg(src.path()));
+    assert_eq!(code, 0, "{out}{err}");
+    let before = std::fs::read_to_string(aoe_home.join("config.toml")).unwrap();
+    let (code, out, err) = run(plugins()
+        .args(["disable", "dev.example.hello", "--home"])
+        .arg(&aoe_home));
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.starts_with("    Disabled dev.example.hello in "),
+        "{out}"
+    );
+    let after = std::fs::read_to_string(aoe_home.join("config.toml")).unwrap();
+    assert_eq!(after, before.replace("enabled = true", "enabled = false"));
+    let (_, out, _) = run(plugins()
+        .args(["disable", "dev.example.hello", "--home"])
+        .arg(&aoe_home));
+    assert!(out.trim_end().ends_with("(already)"), "{out}");
+    run(plugins()
+        .args(["enable", "dev.example.hello", "--home"])
+        .arg(&aoe_home));
+    assert_eq!(
+        std::fs::read_to_string(aoe_home.join("config.toml")).unwrap(),
+        before
+    );
+
+    // AWorld: the record in .manifest.json.
+    let aw_src = t.join("aw-src");
+    std::fs::create_dir_all(aw_src.join(".aworld-plugin")).unwrap();
+    std::fs::write(
+        aw_src.join(".aworld-plugin/plugin.json"),
+        r#"{"id": "aw", "name": "aw", "version": "0.1.0"}"#,
+    )
+    .unwrap();
+    let (code, out, err) = run(plugins()
+        .args(["install", "--yes"])
+        .arg(&aw_src)
+        .env("HOME", t.join("h")));
+    assert_eq!(code, 0, "{out}{err}");
+    let (code, _, err) = run(plugins().args(["disable", "aw"]).env("HOME", t.join("h")));
+    assert_eq!(code, 0, "{err}");
+    let reg: Value = serde_json::from_str(
+        &std::fs::read_to_string(t.join("h/.aworld/plugins/.manifest.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(reg["aw"]["enabled"], false);
+
+    // protoAgent: the lines to put in the config, from its current lists.
+    let inst = t.join("inst");
+    std::fs::create_dir_all(inst.join("config")).unwrap();
+    std::fs::write(
+        inst.join("config/langgraph-config.yaml"),
+        "# mine\nplugins:\n  enabled: [notes]\n",
+    )
+    .unwrap();
+    let repo = proto_repo(&t.join("pa-src"), "pa_x");
+    let env = |cmd: &mut Command| {
+        for v in PROTO_VARS {
+            cmd.env_remove(v);
+        }
+        cmd.env("HOME", t.join("h")).env("PROTOAGENT_HOME", &inst);
+    };
+    let mut cmd = plugins();
+    cmd.args(["install", "--yes", &repo.url()]);
+    env(&mut cmd);
+    let (code, out, err) = run(&mut cmd);
+    assert_eq!(code, 0, "{out}{err}");
+    let mut cmd = plugins();
+    cmd.args(["enable", "pa_x"]);
+    env(&mut cmd);
+    let (code, out, err) = run(&mut cmd);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out,
+        format!(
+            "To enable pa_x, set these in {} (plugins does not rewrite it), then restart protoAgent:\nplugins:\n  enabled: [\"notes\", \"pa_x\"]\n  disabled: []\n",
+            inst.join("config/langgraph-config.yaml").display()
+        )
+    );
+    assert_eq!(
+        std::fs::read_to_string(inst.join("config/langgraph-config.yaml")).unwrap(),
+        "# mine\nplugins:\n  enabled: [notes]\n",
+        "never rewritten"
+    );
+    let mut cmd = plugins();
+    cmd.args(["disable", "nope"]);
+    env(&mut cmd);
+    let (code, _, err) = run(&mut cmd);
+    assert_eq!(code, 2);
+    assert!(err.contains("plugins::install::not_installed"), "{err}");
+}
