@@ -77,9 +77,10 @@ fn roots(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 fn candidate(root: PathBuf) -> std::result::Result<Candidate, Decision> {
     let manifest = root.join(Dialect::Aworld.spec().manifest);
     let (outcome, summary) = if manifest.exists() {
-        match std::fs::read_to_string(&manifest) {
+        // The same guards as `validate`: size, file type, UTF-8.
+        match crate::validate::read_manifest(&manifest, Dialect::Aworld) {
             Ok(text) => aworld::validate(&text, &root, &aworld::Options::default()),
-            Err(e) => {
+            Err((e, _)) => {
                 let name = root
                     .file_name()
                     .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -87,7 +88,7 @@ fn candidate(root: PathBuf) -> std::result::Result<Candidate, Decision> {
                     id: name,
                     path: root,
                     framework: "manifest",
-                    skipped: Some(format!("unreadable manifest: {e}")),
+                    skipped: Some(format!("unreadable manifest: {}", e.message)),
                 });
             }
         }

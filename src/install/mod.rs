@@ -2,7 +2,7 @@
 //! build, swap, lock. Any failure leaves the previous install and the lock as
 //! they were. Domain code: it reports through callbacks and never prints.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::diagnostic::Code;
@@ -10,9 +10,8 @@ use crate::lock::{Entry, Lock};
 use crate::manifest::Dialect;
 use crate::name::Name;
 use crate::source::Source;
-use crate::steps;
 use crate::store::Home;
-use crate::validate::{PluginReport, ValidateOptions, validate_root};
+use crate::validate::{ValidateOptions, validate_root};
 
 /// aoe install-time refusals that `validate` reports as warnings.
 const INSTALL_REFUSALS: &[Code] = &[
@@ -107,9 +106,15 @@ impl InstallOptions {
 }
 
 mod build;
+mod decide;
+mod error;
 mod plan;
 mod stage;
 pub mod txn;
+
+use decide::{changed, decide, under_lock, up_to_date};
+pub use error::InstallError;
+use error::{io, refused};
 
 use crate::manifest::protoagent::pip_spec_problem;
 pub use plan::Request;
@@ -152,103 +157,6 @@ pub struct Installed {
     pub lock_written: bool,
 }
 
-/// Why an install stopped.
-#[derive(Debug, thiserror::Error)]
-pub enum InstallError {
-    #[error("{message}")]
-    Refused {
-        code: Code,
-        message: String,
-        help: Option<String>,
-    },
-    #[error(
-        "refusing to install: {} is invalid or would be refused by its host",
-        .0.outcome.id.as_deref().unwrap_or("the plugin")
-    )]
-    Invalid(Box<PluginReport>),
-    #[error(transparent)]
-    Git(#[from] crate::git::GitError),
-    #[error(transparent)]
-    Build(#[from] steps::StepError),
-    #[error(transparent)]
-    Release(#[from] crate::release::ReleaseError),
-    #[error(transparent)]
-    Lock(#[from] crate::lock::LockError),
-    #[error(transparent)]
-    Txn(#[from] txn::TxnError),
-    // Not `#[from]`: that would make the walk error a cause, shown twice.
-    #[error("refusing to install: {0}")]
-    Tree(crate::tree::WalkError),
-    #[error("{context}: {source}")]
-    Io {
-        context: String,
-        source: std::io::Error,
-    },
-}
-
-impl From<crate::tree::WalkError> for InstallError {
-    fn from(e: crate::tree::WalkError) -> Self {
-        InstallError::Tree(e)
-    }
-}
-
-impl InstallError {
-    /// The stable code a user sees.
-    pub fn code(&self) -> Code {
-        use crate::git::GitError;
-        use crate::release::ReleaseError;
-        match self {
-            InstallError::Refused { code, .. } => *code,
-            InstallError::Invalid(_) => Code::InstallInvalid,
-            InstallError::Git(GitError::RefNotFound { .. }) => Code::GitRefNotFound,
-            InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
-                Code::InstallUnsafeTree
-            }
-            InstallError::Git(_) => Code::GitFetch,
-            InstallError::Build(_) => Code::InstallBuild,
-            InstallError::Release(ReleaseError::BadName { .. }) => Code::InstallUnsafeName,
-            InstallError::Release(_) => Code::InstallRelease,
-            InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.code(),
-            InstallError::Txn(txn::TxnError::Io { .. }) | InstallError::Io { .. } => Code::Io,
-        }
-    }
-
-    /// The way out, where there is one.
-    pub fn help(&self) -> Option<String> {
-        match self {
-            InstallError::Refused { help, .. } => help.clone(),
-            InstallError::Invalid(_) => Some(
-                "the diagnostics above say why; `plugins validate` on a checkout shows the same"
-                    .into(),
-            ),
-            InstallError::Git(crate::git::GitError::RefNotFound { available, .. })
-                if !available.is_empty() =>
-            {
-                let shown: Vec<&str> = available.iter().take(12).map(String::as_str).collect();
-                Some(format!("available: {}", shown.join(", ")))
-            }
-            InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
-            InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
-            InstallError::Tree(_) => {
-                Some("remove or rename the entry in the plugin's source".into())
-            }
-            _ => None,
-        }
-    }
-}
-
-fn refused(
-    code: Code,
-    message: impl Into<String>,
-    help: impl Into<Option<String>>,
-) -> InstallError {
-    InstallError::Refused {
-        code,
-        message: message.into(),
-        help: help.into(),
-    }
-}
-
 /// A manifest's plugin id as a directory name, or the refusal.
 fn plugin_name(id: &str) -> Result<Name, InstallError> {
     Name::new(id).map_err(|why| {
@@ -258,11 +166,6 @@ fn plugin_name(id: &str) -> Result<Name, InstallError> {
             "ids and names become directory names: use letters, digits, `-`, `_` and `.` (not first)".to_owned(),
         )
     })
-}
-
-fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> InstallError {
-    let context = context.into();
-    move |source| InstallError::Io { context, source }
 }
 
 /// Staging for one install: a directory only this process uses, named with
@@ -534,100 +437,6 @@ pub fn install(
         up_to_date: false,
         lock_written: written,
     })
-}
-
-/// Whether the lock's entry already has these files (returns the entry to keep),
-/// or why the install cannot replace what is there.
-fn decide(
-    opts: &InstallOptions,
-    home: &Home,
-    entry: &Entry,
-    prior: Option<&Entry>,
-    target: &Path,
-) -> Result<Option<Entry>, InstallError> {
-    match prior {
-        Some(p) if p.source != entry.source && !opts.force && opts.pin.is_none() => Err(refused(
-            Code::InstallExists,
-            format!(
-                "{} is already installed from {}; use --force to replace it",
-                entry.id, p.source
-            ),
-            "`plugins remove` it first, or pass --force".to_owned(),
-        )),
-        Some(p)
-            if p.commit == entry.commit
-                && p.tree_hash == entry.tree_hash
-                && target.is_dir()
-                && !opts.force =>
-        {
-            let mut kept = p.clone();
-            kept.requested_ref.clone_from(&entry.requested_ref);
-            kept.ref_kind = entry.ref_kind;
-            Ok(Some(kept))
-        }
-        None if target.exists() && !opts.force => Err(refused(
-            Code::InstallExists,
-            format!(
-                "{} exists but is not in {}; use --force to replace it",
-                target.display(),
-                home.lockfile().display()
-            ),
-            None,
-        )),
-        _ => Ok(None),
-    }
-}
-
-/// The decision again, under the home lock: `Some` when the lock already has
-/// these files (the entry kept, and whether the lock was written); `None` to go
-/// on with the install, which is only allowed while the entry is still `prior`.
-fn under_lock(
-    opts: &InstallOptions,
-    home: &Home,
-    entry: &Entry,
-    prior: Option<&Entry>,
-    target: &Path,
-    dialect: Dialect,
-) -> Result<Option<(Entry, bool)>, InstallError> {
-    let mut lock = Lock::load(&home.lockfile(), dialect)?;
-    let now = lock.get(&entry.id);
-    match decide(opts, home, entry, now.as_ref(), target)? {
-        Some(kept) if now.as_ref() == Some(&kept) => Ok(Some((kept, false))),
-        Some(kept) => {
-            lock.upsert(&kept, &opts.by, &opts.now);
-            let written = lock.save()?;
-            Ok(Some((kept, written)))
-        }
-        None if now.as_ref() != prior => Err(changed(&entry.id)),
-        None => Ok(None),
-    }
-}
-
-fn up_to_date(
-    id: String,
-    dialect: Dialect,
-    home: Home,
-    dir: PathBuf,
-    entry: Entry,
-    lock_written: bool,
-) -> Installed {
-    Installed {
-        id,
-        dialect,
-        dir,
-        home,
-        entry,
-        up_to_date: true,
-        lock_written,
-    }
-}
-
-fn changed(id: &str) -> InstallError {
-    refused(
-        Code::InstallConcurrent,
-        format!("{id} changed in the home while this command was fetching; nothing was changed"),
-        "run the command again".to_owned(),
-    )
 }
 
 /// Remove an installed plugin and its lock entry, as a transaction. A lock

@@ -78,3 +78,36 @@ fn upstream_activation_example_in_sorted_order() {
     let (code, _, _) = run(plugins().args(["resolve", "--path", "/nonexistent"]));
     assert_eq!(code, 2);
 }
+
+#[test]
+fn unreadable_manifests_are_skipped_with_the_validate_guards() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bad = tmp.path().join("bad/.aworld-plugin");
+    std::fs::create_dir_all(&bad).unwrap();
+    std::fs::write(
+        bad.join("plugin.json"),
+        b"{\"id\": \"bad\", \"version\": \"1\xff\"}",
+    )
+    .unwrap();
+    let pipe = tmp.path().join("pipe/.aworld-plugin");
+    std::fs::create_dir_all(&pipe).unwrap();
+    let ok = std::process::Command::new("mkfifo")
+        .arg(pipe.join("plugin.json"))
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    // A FIFO manifest must not hang `resolve`.
+    let (code, stdout, _) = run(plugins().args(["resolve", "--path"]).arg(tmp.path()));
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        stdout,
+        snapbox::str![[r#"
+active (0):
+skipped (2):
+  bad                          unreadable manifest: .aworld-plugin/plugin.json is not valid UTF-8
+  pipe                         unreadable manifest: .aworld-plugin/plugin.json is not a regular file
+
+"#]]
+    );
+}

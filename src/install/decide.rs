@@ -1,0 +1,104 @@
+//! Whether an install has anything to do: the decision from the lock as read
+//! before fetching, and again under the home lock.
+
+use std::path::{Path, PathBuf};
+
+use super::{InstallError, InstallOptions, Installed, refused};
+use crate::diagnostic::Code;
+use crate::lock::{Entry, Lock};
+use crate::manifest::Dialect;
+use crate::store::Home;
+
+/// Whether the lock's entry already has these files (returns the entry to keep),
+/// or why the install cannot replace what is there.
+pub(super) fn decide(
+    opts: &InstallOptions,
+    home: &Home,
+    entry: &Entry,
+    prior: Option<&Entry>,
+    target: &Path,
+) -> Result<Option<Entry>, InstallError> {
+    match prior {
+        Some(p) if p.source != entry.source && !opts.force && opts.pin.is_none() => Err(refused(
+            Code::InstallExists,
+            format!(
+                "{} is already installed from {}; use --force to replace it",
+                entry.id, p.source
+            ),
+            "`plugins remove` it first, or pass --force".to_owned(),
+        )),
+        Some(p)
+            if p.commit == entry.commit
+                && p.tree_hash == entry.tree_hash
+                && target.is_dir()
+                && !opts.force =>
+        {
+            let mut kept = p.clone();
+            kept.requested_ref.clone_from(&entry.requested_ref);
+            kept.ref_kind = entry.ref_kind;
+            Ok(Some(kept))
+        }
+        None if target.exists() && !opts.force => Err(refused(
+            Code::InstallExists,
+            format!(
+                "{} exists but is not in {}; use --force to replace it",
+                target.display(),
+                home.lockfile().display()
+            ),
+            None,
+        )),
+        _ => Ok(None),
+    }
+}
+
+/// The decision again, under the home lock: `Some` when the lock already has
+/// these files (the entry kept, and whether the lock was written); `None` to go
+/// on with the install, which is only allowed while the entry is still `prior`.
+pub(super) fn under_lock(
+    opts: &InstallOptions,
+    home: &Home,
+    entry: &Entry,
+    prior: Option<&Entry>,
+    target: &Path,
+    dialect: Dialect,
+) -> Result<Option<(Entry, bool)>, InstallError> {
+    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+    let now = lock.get(&entry.id);
+    match decide(opts, home, entry, now.as_ref(), target)? {
+        Some(kept) if now.as_ref() == Some(&kept) => Ok(Some((kept, false))),
+        Some(kept) => {
+            lock.upsert(&kept, &opts.by, &opts.now);
+            let written = lock.save()?;
+            Ok(Some((kept, written)))
+        }
+        None if now.as_ref() != prior => Err(changed(&entry.id)),
+        None => Ok(None),
+    }
+}
+
+pub(super) fn up_to_date(
+    id: String,
+    dialect: Dialect,
+    home: Home,
+    dir: PathBuf,
+    entry: Entry,
+    lock_written: bool,
+) -> Installed {
+    Installed {
+        id,
+        dialect,
+        dir,
+        home,
+        entry,
+        up_to_date: true,
+        lock_written,
+    }
+}
+
+pub(super) fn changed(id: &str) -> InstallError {
+    refused(
+        Code::InstallConcurrent,
+        format!("{id} changed in the home while this command was fetching; nothing was changed"),
+        "run the command again".to_owned(),
+    )
+}

@@ -1,0 +1,108 @@
+//! Why an install stopped: each failure carries its stable code and help.
+
+use super::txn;
+use crate::diagnostic::Code;
+use crate::steps;
+use crate::validate::PluginReport;
+
+/// Why an install stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum InstallError {
+    #[error("{message}")]
+    Refused {
+        code: Code,
+        message: String,
+        help: Option<String>,
+    },
+    #[error(
+        "refusing to install: {} is invalid or would be refused by its host",
+        .0.outcome.id.as_deref().unwrap_or("the plugin")
+    )]
+    Invalid(Box<PluginReport>),
+    #[error(transparent)]
+    Git(#[from] crate::git::GitError),
+    #[error(transparent)]
+    Build(#[from] steps::StepError),
+    #[error(transparent)]
+    Release(#[from] crate::release::ReleaseError),
+    #[error(transparent)]
+    Lock(#[from] crate::lock::LockError),
+    #[error(transparent)]
+    Txn(#[from] txn::TxnError),
+    // Not `#[from]`: that would make the walk error a cause, shown twice.
+    #[error("refusing to install: {0}")]
+    Tree(crate::tree::WalkError),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+}
+
+impl From<crate::tree::WalkError> for InstallError {
+    fn from(e: crate::tree::WalkError) -> Self {
+        InstallError::Tree(e)
+    }
+}
+
+impl InstallError {
+    /// The stable code a user sees.
+    pub fn code(&self) -> Code {
+        use crate::git::GitError;
+        use crate::release::ReleaseError;
+        match self {
+            InstallError::Refused { code, .. } => *code,
+            InstallError::Invalid(_) => Code::InstallInvalid,
+            InstallError::Git(GitError::RefNotFound { .. }) => Code::GitRefNotFound,
+            InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
+                Code::InstallUnsafeTree
+            }
+            InstallError::Git(_) => Code::GitFetch,
+            InstallError::Build(_) => Code::InstallBuild,
+            InstallError::Release(ReleaseError::BadName { .. }) => Code::InstallUnsafeName,
+            InstallError::Release(_) => Code::InstallRelease,
+            InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.code(),
+            InstallError::Txn(txn::TxnError::Io { .. }) | InstallError::Io { .. } => Code::Io,
+        }
+    }
+
+    /// The way out, where there is one.
+    pub fn help(&self) -> Option<String> {
+        match self {
+            InstallError::Refused { help, .. } => help.clone(),
+            InstallError::Invalid(_) => Some(
+                "the diagnostics above say why; `plugins validate` on a checkout shows the same"
+                    .into(),
+            ),
+            InstallError::Git(crate::git::GitError::RefNotFound { available, .. })
+                if !available.is_empty() =>
+            {
+                let shown: Vec<&str> = available.iter().take(12).map(String::as_str).collect();
+                Some(format!("available: {}", shown.join(", ")))
+            }
+            InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
+            InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
+            InstallError::Tree(_) => {
+                Some("remove or rename the entry in the plugin's source".into())
+            }
+            _ => None,
+        }
+    }
+}
+
+pub(super) fn refused(
+    code: Code,
+    message: impl Into<String>,
+    help: impl Into<Option<String>>,
+) -> InstallError {
+    InstallError::Refused {
+        code,
+        message: message.into(),
+        help: help.into(),
+    }
+}
+
+pub(super) fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> InstallError {
+    let context = context.into();
+    move |source| InstallError::Io { context, source }
+}
