@@ -916,7 +916,7 @@ _plugins() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --home)

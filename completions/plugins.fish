@@ -77,7 +77,8 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -l host-versio
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s A -l allow -d 'Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Graphical diagnostics with source snippets (plain text without a terminal)'
 json\t'One JSON document for the whole run'
-github\t'GitHub Actions workflow commands that annotate the diff'"
+github\t'GitHub Actions workflow commands that annotate the diff'
+sarif\t'One SARIF 2.1.0 log, for GitHub code scanning and SARIF viewers'"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l home -d 'Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''

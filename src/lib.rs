@@ -18,6 +18,7 @@ pub mod lock;
 pub mod manifest;
 pub mod name;
 pub mod printer;
+pub mod project;
 pub mod release;
 pub mod render;
 pub mod resolve;

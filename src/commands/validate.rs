@@ -12,8 +12,9 @@ use crate::error::{Error, Result};
 use crate::manifest::Dialect;
 use crate::manifest::aoe::{self, profile::Profile};
 use crate::printer::Printer;
+use crate::project;
 use crate::render;
-use crate::validate::{ValidateOptions, discover, validate_root};
+use crate::validate::{PluginReport, ValidateOptions, discover, validate_root};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -23,6 +24,8 @@ pub enum OutputFormat {
     Json,
     /// GitHub Actions workflow commands that annotate the diff
     Github,
+    /// One SARIF 2.1.0 log, for GitHub code scanning and SARIF viewers
+    Sarif,
 }
 
 /// Check plugin manifests exactly as the host does, plus lints.
@@ -79,6 +82,29 @@ pub struct ValidateArgs {
     /// Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
+}
+
+/// The SARIF log, with paths relative to the repository root (else the
+/// current directory), which is what code scanning resolves them against.
+fn sarif(reports: &[PluginReport]) -> String {
+    let cwd = std::env::current_dir().ok();
+    let base = reports
+        .first()
+        .and_then(|r| project::repo_root(&r.root))
+        .or_else(|| cwd.as_deref().and_then(project::repo_root))
+        .or_else(|| cwd.and_then(|d| d.canonicalize().ok()))
+        .unwrap_or_default();
+    let artifact = |r: &PluginReport| match project::relative_to(&r.manifest, &base) {
+        Some(rel) => render::sarif::Artifact::relative(&rel),
+        None => match std::path::absolute(&r.manifest) {
+            Ok(abs) => render::sarif::Artifact::absolute(&abs),
+            Err(_) => render::sarif::Artifact::relative(&render::display_path(&r.manifest)),
+        },
+    };
+    let base = render::sarif::Base {
+        uri: render::sarif::directory_uri(&base),
+    };
+    render::sarif::render(reports, &base, artifact)
 }
 
 /// `--aoe-api`: the profiles `plugins` knows, as numbers.
@@ -172,6 +198,7 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
     let text = match args.format {
         OutputFormat::Json => render::json::render(&reports, args.aoe_api),
         OutputFormat::Github => render::github::render(&reports),
+        OutputFormat::Sarif => sarif(&reports),
         OutputFormat::Human => {
             let style = printer.stdout_style();
             let mut out = String::new();

@@ -19,6 +19,7 @@ mod missing_corpus;
 mod new;
 mod release;
 mod resolve;
+mod sarif;
 mod update;
 mod validate_aoe;
 mod validate_aworld;
