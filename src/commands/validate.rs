@@ -84,6 +84,31 @@ pub struct ValidateArgs {
     pub home: Option<PathBuf>,
 }
 
+/// A manifest's path relative to its repository root, as GitHub annotations
+/// need it; the path as given outside a repository.
+fn repo_file(r: &PluginReport) -> String {
+    project::repo_root(&r.root)
+        .and_then(|base| project::relative_to(&r.manifest, &base))
+        .unwrap_or_else(|| render::github::default_file(r))
+}
+
+/// Append the Markdown job summary. A summary that cannot be written is
+/// worth a warning, not a different verdict.
+fn append_job_summary(path: &std::path::Path, reports: &[PluginReport], printer: &Printer) {
+    use std::io::Write;
+    let text = render::github::job_summary(reports, repo_file);
+    let written = fs_err::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    if let Err(e) = written {
+        printer.status(&format!(
+            "warning: cannot write the job summary (GITHUB_STEP_SUMMARY): {e}"
+        ));
+    }
+}
+
 /// The SARIF log, with paths relative to the repository root (else the
 /// current directory), which is what code scanning resolves them against.
 fn sarif(reports: &[PluginReport]) -> String {
@@ -197,7 +222,12 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         .collect();
     let text = match args.format {
         OutputFormat::Json => render::json::render(&reports, args.aoe_api),
-        OutputFormat::Github => render::github::render(&reports),
+        OutputFormat::Github => {
+            if let Some(summary) = &cx.github_step_summary {
+                append_job_summary(summary, &reports, printer);
+            }
+            render::github::render(&reports, repo_file)
+        }
         OutputFormat::Sarif => sarif(&reports),
         OutputFormat::Human => {
             let style = printer.stdout_style();

@@ -11,6 +11,7 @@ mod corpus_protoagent;
 mod crash;
 mod docs;
 mod formats;
+mod github;
 mod hostile;
 mod install;
 mod install_sh;
