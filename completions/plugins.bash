@@ -881,7 +881,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__validate)
-            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --home --color --quiet --help --version"
+            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --home --stdin --stdin-filename --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -920,6 +920,10 @@ _plugins() {
                     return 0
                     ;;
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -17,6 +17,23 @@ pub fn repo_root(path: &Path) -> Option<PathBuf> {
         .map(Path::to_path_buf)
 }
 
+/// `path` (a file under `root`) relative to the root of the repository
+/// holding `root`; `None` outside a repository.
+pub fn repo_relative(path: &Path, root: &Path) -> Option<String> {
+    relative_to(path, &repo_root(root)?)
+}
+
+/// The directory report paths are relative to: the repository holding
+/// `root` (the first plugin), else the current directory's repository, else
+/// the current directory itself.
+pub fn base_dir(root: Option<&Path>) -> PathBuf {
+    let cwd = std::env::current_dir().ok();
+    root.and_then(repo_root)
+        .or_else(|| cwd.as_deref().and_then(repo_root))
+        .or_else(|| cwd.and_then(|d| d.canonicalize().ok()))
+        .unwrap_or_default()
+}
+
 /// The plugin root at or above `dir`, as a path relative to `dir` (`.`, `..`,
 /// `../..`), so reports keep naming files relative to where the user stands.
 ///

@@ -1,6 +1,7 @@
 //! `plugins validate`: the host's verdict on plugin manifests, with lints.
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use clap::builder::TypedValueParser;
 use clap::{Args, ValueEnum};
@@ -14,7 +15,10 @@ use crate::manifest::aoe::{self, profile::Profile};
 use crate::printer::Printer;
 use crate::project;
 use crate::render;
-use crate::validate::{PluginReport, ValidateOptions, discover, validate_root};
+use crate::validate::{
+    MAX_MANIFEST_BYTES, PluginReport, ValidateOptions, discover, root_of_manifest, validate_bytes,
+    validate_root,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -43,6 +47,8 @@ Examples:
   plugins validate -r --path plugins/ --format json
   plugins validate --aoe-api 12 --host-version 1.14.0
   plugins validate --home ~/.config/agent-of-empires dev.example.kanban
+  plugins validate --format sarif > plugins.sarif
+  plugins validate --stdin --stdin-filename aoe-plugin.toml --format json < buffer
 
 Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run.")]
 pub struct ValidateArgs {
@@ -82,14 +88,99 @@ pub struct ValidateArgs {
     /// Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// Read the manifest from standard input (an editor's buffer); needs --stdin-filename
+    #[arg(long, requires = "stdin_filename", conflicts_with_all = ["paths", "ids", "recursive"])]
+    pub stdin: bool,
+    /// With --stdin: the manifest's path, which names its dialect and plugin root in reports
+    #[arg(long, value_name = "PATH", requires = "stdin")]
+    pub stdin_filename: Option<PathBuf>,
+}
+
+/// Every plugin root the arguments name, validated. With neither a path nor
+/// an id, the plugin root is the current directory or the nearest one above
+/// it with a manifest (within the repository), as cargo finds `Cargo.toml`.
+fn validate_paths(
+    args: &ValidateArgs,
+    cx: &Context,
+    opts: &ValidateOptions,
+) -> Result<Vec<PluginReport>> {
+    let mut paths = args.paths.clone();
+    if paths.is_empty() && args.ids.is_empty() {
+        let here = Path::new(".");
+        paths.push(project::find_plugin_root(here).unwrap_or_else(|| here.to_path_buf()));
+    }
+    let mut roots = discover(&paths, args.recursive)?;
+    if !args.ids.is_empty() {
+        let home = cx.plugins_home(args.home.clone()).ok_or_else(|| {
+            Error::InvalidArgument("no plugin home: pass --home or set PLUGINS_HOME".into())
+        })?;
+        for id in &args.ids {
+            let root = Error::plugin_name(id)?.under(&home.join("plugins"));
+            if !root.is_dir() {
+                return Err(Error::NotInstalled {
+                    id: id.clone(),
+                    home,
+                });
+            }
+            roots.push(root);
+        }
+    }
+    Ok(roots.iter().map(|root| validate_root(root, opts)).collect())
+}
+
+/// `--stdin`: the manifest text on stdin, reported as `path`.
+fn validate_stdin(
+    path: &Path,
+    args: &ValidateArgs,
+    opts: &ValidateOptions,
+) -> Result<PluginReport> {
+    let dialect = args
+        .dialect
+        .or_else(|| Dialect::from_manifest_path(path))
+        .ok_or_else(|| {
+            let names: Vec<String> = Dialect::ALL
+                .iter()
+                .map(|d| format!("`{}`", d.spec().manifest))
+                .collect();
+            Error::Refused {
+                code: Code::UsageInvalidArgument,
+                message: format!(
+                    "`--stdin-filename {}` does not end in a manifest name",
+                    path.display()
+                ),
+                help: Some(format!(
+                    "name the file ({}) or pass `--dialect`",
+                    names.join(", ")
+                )),
+            }
+        })?;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("cannot read the manifest from stdin", e))?;
+    let root = if Dialect::from_manifest_path(path) == Some(dialect) {
+        root_of_manifest(path, dialect)
+    } else {
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    };
+    Ok(validate_bytes(
+        &root,
+        dialect,
+        path.to_path_buf(),
+        bytes,
+        opts,
+    ))
 }
 
 /// A manifest's path relative to its repository root, as GitHub annotations
 /// need it; the path as given outside a repository.
 fn repo_file(r: &PluginReport) -> String {
-    project::repo_root(&r.root)
-        .and_then(|base| project::relative_to(&r.manifest, &base))
-        .unwrap_or_else(|| render::github::default_file(r))
+    project::repo_relative(&r.manifest, &r.root)
+        .unwrap_or_else(|| render::display_path(&r.manifest))
 }
 
 /// Append the Markdown job summary. A summary that cannot be written is
@@ -112,24 +203,17 @@ fn append_job_summary(path: &std::path::Path, reports: &[PluginReport], printer:
 /// The SARIF log, with paths relative to the repository root (else the
 /// current directory), which is what code scanning resolves them against.
 fn sarif(reports: &[PluginReport]) -> String {
-    let cwd = std::env::current_dir().ok();
-    let base = reports
-        .first()
-        .and_then(|r| project::repo_root(&r.root))
-        .or_else(|| cwd.as_deref().and_then(project::repo_root))
-        .or_else(|| cwd.and_then(|d| d.canonicalize().ok()))
-        .unwrap_or_default();
+    use render::sarif::{Artifact, Base, directory_uri};
+    let base = project::base_dir(reports.first().map(|r| r.root.as_path()));
     let artifact = |r: &PluginReport| match project::relative_to(&r.manifest, &base) {
-        Some(rel) => render::sarif::Artifact::relative(&rel),
-        None => match std::path::absolute(&r.manifest) {
-            Ok(abs) => render::sarif::Artifact::absolute(&abs),
-            Err(_) => render::sarif::Artifact::relative(&render::display_path(&r.manifest)),
-        },
+        Some(rel) => Artifact::relative(&rel),
+        None => std::path::absolute(&r.manifest).map_or_else(
+            |_| Artifact::relative(&render::display_path(&r.manifest)),
+            |abs| Artifact::absolute(&abs),
+        ),
     };
-    let base = render::sarif::Base {
-        uri: render::sarif::directory_uri(&base),
-    };
-    render::sarif::render(reports, &base, artifact)
+    let uri = directory_uri(&base);
+    render::sarif::render(reports, &Base { uri }, artifact)
 }
 
 /// `--aoe-api`: the profiles `plugins` knows, as numbers.
@@ -196,30 +280,10 @@ fn unknown_code(given: &str, message: String) -> Error {
 
 pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let opts = options(&args, cx)?;
-    let mut paths = args.paths.clone();
-    if paths.is_empty() && args.ids.is_empty() {
-        paths.push(PathBuf::from("."));
-    }
-    let mut roots = discover(&paths, args.recursive)?;
-    if !args.ids.is_empty() {
-        let home = cx.plugins_home(args.home.clone()).ok_or_else(|| {
-            Error::InvalidArgument("no plugin home: pass --home or set PLUGINS_HOME".into())
-        })?;
-        for id in &args.ids {
-            let root = Error::plugin_name(id)?.under(&home.join("plugins"));
-            if !root.is_dir() {
-                return Err(Error::NotInstalled {
-                    id: id.clone(),
-                    home,
-                });
-            }
-            roots.push(root);
-        }
-    }
-    let reports: Vec<_> = roots
-        .iter()
-        .map(|root| validate_root(root, &opts))
-        .collect();
+    let reports = match &args.stdin_filename {
+        Some(path) if args.stdin => vec![validate_stdin(path, &args, &opts)?],
+        _ => validate_paths(&args, cx, &opts)?,
+    };
     let text = match args.format {
         OutputFormat::Json => render::json::render(&reports, args.aoe_api),
         OutputFormat::Github => {

@@ -2,7 +2,7 @@
 //! Markdown job summary. See "Workflow commands for GitHub Actions":
 //! `::error file=…,line=…,col=…::message`.
 
-use super::{display_path, line_col};
+use super::line_col;
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::validate::PluginReport;
 
@@ -245,12 +245,6 @@ fn html(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
-}
-
-/// The file to name in annotations when no repository root applies: the path
-/// as given.
-pub fn default_file(r: &PluginReport) -> String {
-    display_path(&r.manifest)
 }
 
 #[cfg(test)]

@@ -10,6 +10,7 @@ mod corpus_aworld;
 mod corpus_protoagent;
 mod crash;
 mod docs;
+mod editor;
 mod formats;
 mod github;
 mod hostile;
