@@ -55,7 +55,8 @@ pub struct ValidateArgs {
     /// A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]
     #[arg(short, long = "path", value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/
+    /// Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; an existing
+    /// manifest file's path counts as --path (so pre-commit can pass file names)
     #[arg(value_name = "PLUGIN-ID")]
     pub ids: Vec<String>,
     /// Find every plugin root below each --path
@@ -105,16 +106,22 @@ fn validate_paths(
     opts: &ValidateOptions,
 ) -> Result<Vec<PluginReport>> {
     let mut paths = args.paths.clone();
-    if paths.is_empty() && args.ids.is_empty() {
+    // A manifest file given where an id goes (`pre-commit` passes file names).
+    let (files, ids): (Vec<&String>, Vec<&String>) = args.ids.iter().partition(|id| {
+        let path = Path::new(id.as_str());
+        Dialect::from_manifest_path(path).is_some() && path.is_file()
+    });
+    paths.extend(files.into_iter().map(PathBuf::from));
+    if paths.is_empty() && ids.is_empty() {
         let here = Path::new(".");
         paths.push(project::find_plugin_root(here).unwrap_or_else(|| here.to_path_buf()));
     }
     let mut roots = discover(&paths, args.recursive)?;
-    if !args.ids.is_empty() {
+    if !ids.is_empty() {
         let home = cx.plugins_home(args.home.clone()).ok_or_else(|| {
             Error::InvalidArgument("no plugin home: pass --home or set PLUGINS_HOME".into())
         })?;
-        for id in &args.ids {
+        for id in ids {
             let root = Error::plugin_name(id)?.under(&home.join("plugins"));
             if !root.is_dir() {
                 return Err(Error::NotInstalled {

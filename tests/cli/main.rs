@@ -19,6 +19,7 @@ mod install_sh;
 mod lock;
 mod missing_corpus;
 mod new;
+mod pre_commit;
 mod release;
 mod resolve;
 mod sarif;
