@@ -2,6 +2,7 @@
 
 mod support;
 
+mod action;
 mod bad_input;
 mod cli;
 mod codes;
@@ -16,6 +17,7 @@ mod github;
 mod hostile;
 mod install;
 mod install_sh;
+mod install_sh_release;
 mod lock;
 mod missing_corpus;
 mod new;
