@@ -158,7 +158,9 @@ fn manifest_files_given_as_plugin_ids_are_validated_as_paths() {
         ],
     );
     assert_eq!(code, 1);
-    assert_data_eq!(stdout, str![[r#"
+    assert_data_eq!(
+        stdout,
+        str![[r#"
     Valid aoe plugin `dev.example.hello` 0.1.0 at good
 plugins::aworld::missing_field
 
@@ -183,7 +185,8 @@ plugins::aworld::schema
 2 plugins: 1 valid, 1 invalid; 2 errors
 
 "#]]
-    .raw());
+        .raw()
+    );
     // A name that is not an existing manifest file is still a plugin id.
     let (code, _, stderr) = run(plugins()
         .args(["validate", "--home"])
