@@ -5,11 +5,17 @@
 #   ./install.sh --root DIR      install into DIR/bin instead (relative to where you run it)
 #   ./install.sh --no-completions
 #   ./install.sh --dry-run       print the cargo install command, run nothing
+#   ./install.sh --from-source   never download a release build
+#
+# When this checkout's GitHub repository is known (PLUGINS_REPOSITORY=owner/name, else the
+# `origin` remote) and it publishes a release build of this version for the platform (Linux
+# x86_64, macOS), that build is downloaded and checked against its SHA-256 instead.
 set -euo pipefail
 
 root=""
 completions=1
 dry_run=0
+from_source=0
 no_root() {
   echo "install.sh: --root needs a directory (--root DIR)" >&2
   exit 2
@@ -20,6 +26,7 @@ while [ $# -gt 0 ]; do
     --root=*) root="${1#--root=}"; [ -n "$root" ] || no_root; shift ;;
     --no-completions) completions=0; shift ;;
     --dry-run) dry_run=1; shift ;;
+    --from-source) from_source=1; shift ;;
     # The comment block under the shebang, up to the first line that is not a comment.
     -h|--help) sed -n '1d; /^#/!q; s/^# \{0,1\}//; p' "$0"; exit 0 ;;
     *) echo "install.sh: unknown option $1" >&2; exit 2 ;;
@@ -36,21 +43,71 @@ cd "$(dirname "$0")"
 checkout="$PWD"
 args=(install --path "$checkout" --locked --force)
 [ -n "$root" ] && args+=(--root "$root")
-if [ "$dry_run" = 1 ]; then
-  printf 'cargo'; printf ' %q' "${args[@]}"; echo
-  exit 0
-fi
-
-if ! command -v cargo >/dev/null 2>&1; then
-  echo "install.sh: cargo not found; install Rust from https://rustup.rs first" >&2
-  exit 1
-fi
-cargo "${args[@]}"
-
 if [ -n "$root" ]; then
   bin="$root/bin/plugins"
 else
   bin="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin/plugins"
+fi
+
+# The release build for this version and platform, if there may be one: its URL.
+release_url() {
+  local repo="${PLUGINS_REPOSITORY:-}" target version
+  if [ -z "$repo" ]; then
+    repo="$(git -C "$checkout" remote get-url origin 2>/dev/null || true)"
+    case "$repo" in
+      https://github.com/*/* | git@github.com:*/*) repo="${repo#*github.com[:/]}"; repo="${repo%.git}" ;;
+      *) repo="" ;;
+    esac
+  fi
+  [ -n "$repo" ] || return 0
+  case "$(uname -s)/$(uname -m)" in
+    Linux/x86_64) target=x86_64-unknown-linux-musl ;;
+    Darwin/arm64) target=aarch64-apple-darwin ;;
+    Darwin/x86_64) target=x86_64-apple-darwin ;;
+    *) return 0 ;;
+  esac
+  version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$checkout/Cargo.toml" | head -n1)"
+  echo "${PLUGINS_RELEASE_BASE:-https://github.com/$repo/releases/download}/v$version/plugins-$target.tar.gz"
+}
+
+# Download, verify and unpack the release build into $bin's directory; 1 if there is none.
+prebuilt() {
+  local url="$1" tmp want got
+  command -v curl >/dev/null 2>&1 || return 1
+  tmp="$(mktemp -d)"
+  curl -fsSL --retry 2 -o "$tmp/plugins.tar.gz" "$url" 2>/dev/null || return 1
+  curl -fsSL --retry 2 -o "$tmp/plugins.tar.gz.sha256" "$url.sha256" 2>/dev/null || return 1
+  want="$(cut -d' ' -f1 < "$tmp/plugins.tar.gz.sha256")"
+  if command -v sha256sum >/dev/null 2>&1; then got="$(sha256sum "$tmp/plugins.tar.gz")"
+  else got="$(shasum -a 256 "$tmp/plugins.tar.gz")"; fi
+  got="${got%% *}"
+  if [ "$want" != "$got" ]; then
+    echo "install.sh: checksum mismatch for $url: expected $want, got $got" >&2
+    exit 1
+  fi
+  tar -xzf "$tmp/plugins.tar.gz" -C "$tmp"
+  mkdir -p "$(dirname "$bin")"
+  cp "$tmp"/plugins-*/plugins "$bin.tmp" && mv "$bin.tmp" "$bin"
+  echo "installed the release build from $url (sha256 $got)"
+}
+
+url=""
+[ "$from_source" = 1 ] || url="$(release_url)"
+if [ "$dry_run" = 1 ]; then
+  [ -n "$url" ] && echo "download $url (and its .sha256) into $(dirname "$bin"); if there is none:"
+  printf 'cargo'; printf ' %q' "${args[@]}"; echo
+  exit 0
+fi
+
+if [ -n "$url" ] && prebuilt "$url"; then
+  :
+else
+  [ -n "$url" ] && echo "no release build at $url; building from source"
+  if ! command -v cargo >/dev/null 2>&1; then
+    echo "install.sh: cargo not found; install Rust from https://rustup.rs first" >&2
+    exit 1
+  fi
+  cargo "${args[@]}"
 fi
 
 if [ "$completions" = 1 ]; then

@@ -1003,7 +1003,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__validate)
-            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --home --color --quiet --help --version"
+            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --home --stdin --stdin-filename --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1038,10 +1038,14 @@ _plugins() {
                     return 0
                     ;;
                 --format)
-                    COMPREPLY=($(compgen -W "human json github" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "human json github sarif" -- "${cur}"))
                     return 0
                     ;;
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --stdin-filename)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

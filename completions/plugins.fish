@@ -80,8 +80,10 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -l host-versio
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s A -l allow -d 'Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Graphical diagnostics with source snippets (plain text without a terminal)'
 json\t'One JSON document for the whole run'
-github\t'GitHub Actions workflow commands that annotate the diff'"
+github\t'GitHub Actions workflow commands that annotate the diff'
+sarif\t'One SARIF 2.1.0 log, for GitHub code scanning and SARIF viewers'"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l home -d 'Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l stdin-filename -d 'With --stdin: the manifest\'s path, which names its dialect and plugin root in reports' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -89,6 +91,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -s r -l recurs
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l strict -l deny-warnings -d 'Warnings fail validation too (exit 1)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l featured -d 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l bundled -d 'Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l stdin -d 'Read the manifest from standard input (an editor\'s buffer); needs --stdin-filename'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'

@@ -39,6 +39,8 @@ pub struct Context {
     /// Names of the environment variables set to a non-empty value (protoAgent's
     /// `requires_env` gate).
     pub env_names: std::collections::BTreeSet<String>,
+    /// `GITHUB_STEP_SUMMARY`: the job summary file `--format github` appends to.
+    pub github_step_summary: Option<PathBuf>,
 }
 
 impl Context {
@@ -96,6 +98,7 @@ impl Context {
                 .filter(|(_, v)| !v.is_empty())
                 .filter_map(|(k, _)| k.into_string().ok())
                 .collect(),
+            github_step_summary: path("GITHUB_STEP_SUMMARY"),
         }
     }
 

@@ -21,6 +21,7 @@ pub mod manifest;
 pub mod name;
 pub mod net;
 pub mod printer;
+pub mod project;
 pub mod release;
 pub mod render;
 pub mod reporter;

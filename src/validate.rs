@@ -77,15 +77,7 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>> {
         }
         // A path to a manifest file names its plugin root.
         if let Some(d) = Dialect::from_manifest_path(path) {
-            let mut root = path.clone();
-            for _ in Path::new(d.spec().manifest).components() {
-                root.pop();
-            }
-            roots.push(if root.as_os_str().is_empty() {
-                PathBuf::from(".")
-            } else {
-                root
-            });
+            roots.push(root_of_manifest(path, d));
             continue;
         }
         if !recursive || !Dialect::detect(path).is_empty() {
@@ -152,7 +144,46 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
         apply_policy(&mut outcome.diagnostics, opts);
         return report(root, Some(dialect), root.to_path_buf(), None, None, outcome);
     }
-    let text = match read_manifest(&manifest, dialect) {
+    match read_bytes(&manifest, dialect) {
+        Ok(bytes) => validate_bytes(root, dialect, manifest, bytes, opts),
+        Err(d) => report(
+            root,
+            Some(dialect),
+            manifest,
+            None,
+            None,
+            Outcome::file_error(d),
+        ),
+    }
+}
+
+/// Validate manifest bytes that did not come from `root`'s file (an editor's
+/// unsaved buffer on stdin) as if they were `manifest`, the file's path. The
+/// bytes get the checks a file gets (size, UTF-8); files the manifest names
+/// are still looked up under `root`.
+pub fn validate_bytes(
+    root: &Path,
+    dialect: Dialect,
+    manifest: PathBuf,
+    bytes: Vec<u8>,
+    opts: &ValidateOptions,
+) -> PluginReport {
+    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+        let d = Diagnostic::new(
+            Code::FileTooLarge,
+            format!("{} is over 1 MiB", dialect.spec().manifest),
+        );
+        return report(
+            root,
+            Some(dialect),
+            manifest,
+            None,
+            None,
+            Outcome::file_error(d),
+        );
+    }
+    let hash = crate::hash::bytes(&bytes);
+    let text = match decode(bytes, dialect) {
         Ok(text) => text,
         Err((d, lossy)) => {
             return report(
@@ -165,7 +196,6 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
             );
         }
     };
-    let hash = crate::hash::bytes(text.as_bytes());
     let mut outcome = match dialect {
         Dialect::Aoe => aoe::validate(&text, Some(root), &opts.aoe),
         Dialect::Aworld => aworld::validate(&text, root, &opts.aworld).0,
@@ -180,6 +210,20 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
         Some(hash),
         outcome,
     )
+}
+
+/// The plugin root a manifest path names: the path without the dialect's
+/// manifest components (`.` when nothing is left).
+pub fn root_of_manifest(path: &Path, dialect: Dialect) -> PathBuf {
+    let mut root = path.to_path_buf();
+    for _ in Path::new(dialect.spec().manifest).components() {
+        root.pop();
+    }
+    if root.as_os_str().is_empty() {
+        PathBuf::from(".")
+    } else {
+        root
+    }
 }
 
 fn report(
@@ -220,19 +264,25 @@ pub fn read_manifest(
 ) -> std::result::Result<String, (Diagnostic, Option<String>)> {
     read_bytes(path, dialect)
         .map_err(|d| (d, None))
-        .and_then(|bytes| {
-            String::from_utf8(bytes).map_err(|e| {
-                let at = e.utf8_error().valid_up_to();
-                let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
-                let d = Diagnostic::new(
-                    Code::FileNotUtf8,
-                    format!("{} is not valid UTF-8", dialect.spec().manifest),
-                )
-                .with_label(at..at + 1, Some(format!("invalid byte at offset {at}")))
-                .with_help("save the file as UTF-8");
-                (d, Some(lossy))
-            })
-        })
+        .and_then(|bytes| decode(bytes, dialect))
+}
+
+/// Manifest bytes as text; not UTF-8 is refused with a lossy rendering to label.
+fn decode(
+    bytes: Vec<u8>,
+    dialect: Dialect,
+) -> std::result::Result<String, (Diagnostic, Option<String>)> {
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let lossy = String::from_utf8_lossy(e.as_bytes()).into_owned();
+        let d = Diagnostic::new(
+            Code::FileNotUtf8,
+            format!("{} is not valid UTF-8", dialect.spec().manifest),
+        )
+        .with_label(at..at + 1, Some(format!("invalid byte at offset {at}")))
+        .with_help("save the file as UTF-8");
+        (d, Some(lossy))
+    })
 }
 
 fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Diagnostic> {

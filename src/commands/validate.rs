@@ -1,6 +1,7 @@
 //! `plugins validate`: the host's verdict on plugin manifests, with lints.
 
-use std::path::PathBuf;
+use std::io::Read;
+use std::path::{Path, PathBuf};
 
 use clap::{Args, ValueEnum};
 
@@ -11,8 +12,12 @@ use crate::error::{Error, Result};
 use crate::manifest::Dialect;
 use crate::manifest::aoe::{self, profile::Profile};
 use crate::printer::Printer;
+use crate::project;
 use crate::render;
-use crate::validate::{ValidateOptions, discover, validate_root};
+use crate::validate::{
+    MAX_MANIFEST_BYTES, PluginReport, ValidateOptions, discover, root_of_manifest, validate_bytes,
+    validate_root,
+};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum OutputFormat {
@@ -22,6 +27,8 @@ pub enum OutputFormat {
     Json,
     /// GitHub Actions workflow commands that annotate the diff
     Github,
+    /// One SARIF 2.1.0 log, for GitHub code scanning and SARIF viewers
+    Sarif,
 }
 
 /// Check plugin manifests exactly as the host does, plus lints.
@@ -39,13 +46,16 @@ Examples:
   plugins validate -r --path plugins/ --format json
   plugins validate --aoe-api 12 --host-version 1.14.0
   plugins validate --home ~/.config/agent-of-empires dev.example.kanban
+  plugins validate --format sarif > plugins.sarif
+  plugins validate --stdin --stdin-filename aoe-plugin.toml --format json < buffer
 
 Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run.")]
 pub struct ValidateArgs {
     /// A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]
     #[arg(short, long = "path", value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/
+    /// Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; an existing
+    /// manifest file's path counts as --path (so pre-commit can pass file names)
     #[arg(value_name = "PLUGIN-ID")]
     pub ids: Vec<String>,
     /// Find every plugin root below each --path
@@ -78,6 +88,145 @@ pub struct ValidateArgs {
     /// Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// Read the manifest from standard input (an editor's buffer); needs --stdin-filename
+    #[arg(long, requires = "stdin_filename", conflicts_with_all = ["paths", "ids", "recursive"])]
+    pub stdin: bool,
+    /// With --stdin: the manifest's path, which names its dialect and plugin root in reports
+    #[arg(long, value_name = "PATH", requires = "stdin")]
+    pub stdin_filename: Option<PathBuf>,
+}
+
+/// Every plugin root the arguments name, validated. With neither a path nor
+/// an id, the plugin root is the current directory or the nearest one above
+/// it with a manifest (within the repository), as cargo finds `Cargo.toml`.
+fn validate_paths(
+    args: &ValidateArgs,
+    cx: &Context,
+    opts: &ValidateOptions,
+) -> Result<Vec<PluginReport>> {
+    let mut paths = args.paths.clone();
+    // A manifest file given where an id goes (`pre-commit` passes file names).
+    let (files, ids): (Vec<&String>, Vec<&String>) = args.ids.iter().partition(|id| {
+        let path = Path::new(id.as_str());
+        Dialect::from_manifest_path(path).is_some() && path.is_file()
+    });
+    paths.extend(files.into_iter().map(PathBuf::from));
+    if paths.is_empty() && ids.is_empty() {
+        let here = Path::new(".");
+        paths.push(project::find_plugin_root(here).unwrap_or_else(|| here.to_path_buf()));
+    }
+    let mut roots = discover(&paths, args.recursive)?;
+    // Installed ids are looked up in every host's home, as `info` and `remove` do.
+    let homes = cx.homes(args.home.as_ref());
+    for id in ids {
+        let name = Error::plugin_name(id)?;
+        let found = homes
+            .iter()
+            .map(|(home, _)| home.plugin_dir(&name))
+            .find(|dir| dir.is_dir());
+        match found {
+            Some(root) => roots.push(root),
+            None => {
+                return Err(Error::NotInstalled {
+                    id: id.clone(),
+                    home: homes
+                        .first()
+                        .map(|(h, _)| h.root.clone())
+                        .or_else(|| cx.plugins_home(args.home.clone()))
+                        .unwrap_or_default(),
+                });
+            }
+        }
+    }
+    Ok(roots.iter().map(|root| validate_root(root, opts)).collect())
+}
+
+/// `--stdin`: the manifest text on stdin, reported as `path`.
+fn validate_stdin(
+    path: &Path,
+    args: &ValidateArgs,
+    opts: &ValidateOptions,
+) -> Result<PluginReport> {
+    let dialect = args
+        .dialect
+        .or_else(|| Dialect::from_manifest_path(path))
+        .ok_or_else(|| {
+            let names: Vec<String> = Dialect::ALL
+                .iter()
+                .map(|d| format!("`{}`", d.spec().manifest))
+                .collect();
+            Error::Refused {
+                code: Code::UsageInvalidArgument,
+                message: format!(
+                    "`--stdin-filename {}` does not end in a manifest name",
+                    path.display()
+                ),
+                help: Some(format!(
+                    "name the file ({}) or pass `--dialect`",
+                    names.join(", ")
+                )),
+            }
+        })?;
+    let mut bytes = Vec::new();
+    std::io::stdin()
+        .lock()
+        .take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| Error::io("cannot read the manifest from stdin", e))?;
+    let root = if Dialect::from_manifest_path(path) == Some(dialect) {
+        root_of_manifest(path, dialect)
+    } else {
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    };
+    Ok(validate_bytes(
+        &root,
+        dialect,
+        path.to_path_buf(),
+        bytes,
+        opts,
+    ))
+}
+
+/// A manifest's path relative to its repository root, as GitHub annotations
+/// need it; the path as given outside a repository.
+fn repo_file(r: &PluginReport) -> String {
+    project::repo_relative(&r.manifest, &r.root)
+        .unwrap_or_else(|| render::display_path(&r.manifest))
+}
+
+/// Append the Markdown job summary. A summary that cannot be written is
+/// worth a warning, not a different verdict.
+fn append_job_summary(path: &std::path::Path, reports: &[PluginReport], printer: &Printer) {
+    use std::io::Write;
+    let text = render::github::job_summary(reports, repo_file);
+    let written = fs_err::OpenOptions::new()
+        .append(true)
+        .create(true)
+        .open(path)
+        .and_then(|mut f| f.write_all(text.as_bytes()));
+    if let Err(e) = written {
+        printer.status(&format!(
+            "warning: cannot write the job summary (GITHUB_STEP_SUMMARY): {e}"
+        ));
+    }
+}
+
+/// The SARIF log, with paths relative to the repository root (else the
+/// current directory), which is what code scanning resolves them against.
+fn sarif(reports: &[PluginReport]) -> String {
+    use render::sarif::{Artifact, Base, directory_uri};
+    let base = project::base_dir(reports.first().map(|r| r.root.as_path()));
+    let artifact = |r: &PluginReport| match project::relative_to(&r.manifest, &base) {
+        Some(rel) => Artifact::relative(&rel),
+        None => std::path::absolute(&r.manifest).map_or_else(
+            |_| Artifact::relative(&render::display_path(&r.manifest)),
+            |abs| Artifact::absolute(&abs),
+        ),
+    };
+    let uri = directory_uri(&base);
+    render::sarif::render(reports, &Base { uri }, artifact)
 }
 
 fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
@@ -139,40 +288,19 @@ fn unknown_code(given: &str, message: String) -> Error {
 
 pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let opts = options(&args, cx)?;
-    let mut paths = args.paths.clone();
-    if paths.is_empty() && args.ids.is_empty() {
-        paths.push(PathBuf::from("."));
-    }
-    let mut roots = discover(&paths, args.recursive)?;
-    // Installed ids are looked up in every host's home, as `info` and `remove` do.
-    let homes = cx.homes(args.home.as_ref());
-    for id in &args.ids {
-        let name = Error::plugin_name(id)?;
-        let found = homes
-            .iter()
-            .map(|(home, _)| home.plugin_dir(&name))
-            .find(|dir| dir.is_dir());
-        match found {
-            Some(root) => roots.push(root),
-            None => {
-                return Err(Error::NotInstalled {
-                    id: id.clone(),
-                    home: homes
-                        .first()
-                        .map(|(h, _)| h.root.clone())
-                        .or_else(|| cx.plugins_home(args.home.clone()))
-                        .unwrap_or_default(),
-                });
-            }
-        }
-    }
-    let reports: Vec<_> = roots
-        .iter()
-        .map(|root| validate_root(root, &opts))
-        .collect();
+    let reports = match &args.stdin_filename {
+        Some(path) if args.stdin => vec![validate_stdin(path, &args, &opts)?],
+        _ => validate_paths(&args, cx, &opts)?,
+    };
     let text = match args.format {
         OutputFormat::Json => render::json::render(&reports, args.aoe_api),
-        OutputFormat::Github => render::github::render(&reports),
+        OutputFormat::Github => {
+            if let Some(summary) = &cx.github_step_summary {
+                append_job_summary(summary, &reports, printer);
+            }
+            render::github::render(&reports, repo_file)
+        }
+        OutputFormat::Sarif => sarif(&reports),
         OutputFormat::Human => {
             let style = printer.stdout_style();
             let mut out = String::new();

@@ -1,9 +1,14 @@
-//! `--format github`: workflow commands, so Actions annotates the diff.
-//! See "Workflow commands for GitHub Actions": `::error file=…,line=…,col=…::message`.
+//! `--format github`: workflow commands, so Actions annotates the diff, and a
+//! Markdown job summary. See "Workflow commands for GitHub Actions":
+//! `::error file=…,line=…,col=…::message`.
 
-use super::{display_path, line_col};
-use crate::diagnostic::Severity;
+use super::line_col;
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::validate::PluginReport;
+
+/// GitHub shows at most this many annotations of each kind (error, warning,
+/// notice) per step and drops the rest silently.
+pub const ANNOTATIONS_PER_KIND: usize = 10;
 
 /// Escape a message (`%`, CR, LF).
 fn escape_data(s: &str) -> String {
@@ -17,21 +22,54 @@ fn escape_property(s: &str) -> String {
     escape_data(s).replace(':', "%3A").replace(',', "%2C")
 }
 
-/// One workflow command per diagnostic.
-pub fn render(reports: &[PluginReport]) -> String {
+/// Annotations left per kind, and what went over.
+#[derive(Default)]
+struct Budget {
+    used: [usize; 3],
+    over: Vec<String>,
+    over_counts: [usize; 3],
+}
+
+impl Budget {
+    /// Take one annotation of `kind` (0 error, 1 warning, 2 notice); `false`
+    /// once the kind's cap is reached.
+    fn take(&mut self, kind: usize) -> bool {
+        self.used[kind] += 1;
+        if self.used[kind] <= ANNOTATIONS_PER_KIND {
+            return true;
+        }
+        self.over_counts[kind] += 1;
+        false
+    }
+}
+
+/// One workflow command per diagnostic, up to GitHub's caps; the rest as plain
+/// log lines in a group, then a line saying how many were not annotated.
+/// `file` names a report's manifest as the annotation's `file=` (relative to
+/// the repository root, so annotations land under any `working-directory:`).
+pub fn render(reports: &[PluginReport], file: impl Fn(&PluginReport) -> String) -> String {
     let mut out = String::new();
+    let mut budget = Budget::default();
     for r in reports {
-        let file = display_path(&r.manifest);
+        let file = file(r);
         let text = r.source.as_deref().unwrap_or_default();
         for d in &r.outcome.diagnostics {
-            let kind = match d.severity {
-                Severity::Error => "error",
-                Severity::Warning => "warning",
+            let (kind, index) = match d.severity {
+                Severity::Error => ("error", 0),
+                Severity::Warning => ("warning", 1),
             };
+            let position = d.labels.first().filter(|_| !text.is_empty()).map(|label| {
+                (
+                    line_col(text, label.span.start),
+                    line_col(text, label.span.end),
+                )
+            });
+            if !budget.take(index) {
+                budget.over.push(plain_line(&file, position, kind, d));
+                continue;
+            }
             let mut props = vec![format!("file={}", escape_property(&file))];
-            if let (Some(label), false) = (d.labels.first(), text.is_empty()) {
-                let (line, col) = line_col(text, label.span.start);
-                let (end_line, end_col) = line_col(text, label.span.end);
+            if let Some(((line, col), (end_line, end_col))) = position {
                 props.push(format!("line={line}"));
                 props.push(format!("col={col}"));
                 if end_line == line && end_col > col {
@@ -41,28 +79,172 @@ pub fn render(reports: &[PluginReport]) -> String {
                 }
             }
             props.push(format!("title={}", escape_property(d.code.as_str())));
-            let mut message = d.message.clone();
-            if let Some(help) = &d.help {
-                message.push_str("\nhelp: ");
-                message.push_str(help);
-            }
             out.push_str(&format!(
                 "::{kind} {}::{}\n",
                 props.join(","),
-                escape_data(&message)
+                escape_data(&message(d))
             ));
         }
         if let Some(note) = super::human::skipped_note(r) {
-            out.push_str(&format!(
-                "::notice file={}::{}\n",
-                escape_property(&file),
-                escape_data(&note)
-            ));
+            if budget.take(2) {
+                out.push_str(&format!(
+                    "::notice file={}::{}\n",
+                    escape_property(&file),
+                    escape_data(&note)
+                ));
+            } else {
+                budget.over.push(indent(&format!("{file}: note: {note}")));
+            }
         }
+    }
+    if !budget.over.is_empty() {
+        let [errors, warnings, notices] = budget.over_counts;
+        let mut what = Vec::new();
+        for (n, word) in [(errors, "error"), (warnings, "warning"), (notices, "note")] {
+            if n > 0 {
+                what.push(plural(n, word));
+            }
+        }
+        let what = match what.as_slice() {
+            [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+            _ => what.join(""),
+        };
+        out.push_str(&format!("::group::Not annotated: {what}\n"));
+        for line in &budget.over {
+            out.push_str(line);
+            out.push('\n');
+        }
+        out.push_str("::endgroup::\n");
+        out.push_str(&format!(
+            "note: GitHub annotates at most {ANNOTATIONS_PER_KIND} errors, \
+             {ANNOTATIONS_PER_KIND} warnings and {ANNOTATIONS_PER_KIND} notes per step; \
+             {what} are listed in the group above instead\n"
+        ));
     }
     out.push_str(&super::human::summary(reports));
     out.push('\n');
     out
+}
+
+fn message(d: &Diagnostic) -> String {
+    let mut message = d.message.clone();
+    if let Some(help) = &d.help {
+        message.push_str("\nhelp: ");
+        message.push_str(help);
+    }
+    message
+}
+
+/// `file:line:col: error plugins::area::kind: message`, as compilers print.
+fn plain_line(
+    file: &str,
+    position: Option<((usize, usize), (usize, usize))>,
+    kind: &str,
+    d: &Diagnostic,
+) -> String {
+    let at = match position {
+        Some(((line, col), _)) => format!("{file}:{line}:{col}"),
+        None => file.to_owned(),
+    };
+    indent(&format!("{at}: {kind} {}: {}", d.code, message(d)))
+}
+
+/// Continuation lines are indented, so no line of a message can start a
+/// workflow command (`::`).
+fn indent(s: &str) -> String {
+    s.replace('\r', "").replace('\n', "\n    ")
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
+/// The job summary (`$GITHUB_STEP_SUMMARY`): a table of plugins with their
+/// verdicts and counts, then every diagnostic, annotated or not.
+pub fn job_summary(reports: &[PluginReport], file: impl Fn(&PluginReport) -> String) -> String {
+    let mut out = String::from("\n### `plugins validate`\n\n");
+    out.push_str("| plugin | dialect | manifest | verdict | errors | warnings |\n");
+    out.push_str("|---|---|---|---|---:|---:|\n");
+    for r in reports {
+        let plugin = match (&r.outcome.id, &r.outcome.version) {
+            (Some(id), Some(v)) => format!("{} {}", cell(&code(id)), cell(&html(v))),
+            (Some(id), None) => cell(&code(id)),
+            _ => "—".to_owned(),
+        };
+        let dialect = r.dialect.map_or("—".to_owned(), |d| d.to_string());
+        let verdict = if r.is_valid() {
+            "✅ valid"
+        } else {
+            "❌ invalid"
+        };
+        out.push_str(&format!(
+            "| {plugin} | {dialect} | {} | {verdict} | {} | {} |\n",
+            cell(&code(&file(r))),
+            r.errors(),
+            r.warnings()
+        ));
+    }
+    out.push_str(&format!("\n{}\n", super::human::summary(reports)));
+    let any = reports.iter().any(|r| !r.outcome.diagnostics.is_empty());
+    if any {
+        out.push_str("\n<details><summary>Diagnostics</summary>\n\n");
+        for r in reports {
+            let file = file(r);
+            let text = r.source.as_deref().unwrap_or_default();
+            for d in &r.outcome.diagnostics {
+                let at = match d.labels.first().filter(|_| !text.is_empty()) {
+                    Some(l) => {
+                        let (line, col) = line_col(text, l.span.start);
+                        format!("{file}:{line}:{col}")
+                    }
+                    None => file.clone(),
+                };
+                let mark = if d.is_error() { "❌" } else { "⚠️" };
+                out.push_str(&format!(
+                    "- {mark} {} {}: {}\n",
+                    code(&at),
+                    code(d.code.as_str()),
+                    html(&d.message).replace('\n', " ")
+                ));
+            }
+        }
+        out.push_str("\n</details>\n");
+    }
+    out.push('\n');
+    out
+}
+
+/// Inline code that survives any content: fenced with more backticks than
+/// it contains.
+fn code(s: &str) -> String {
+    let longest = s
+        .split(|c| c != '`')
+        .map(str::len)
+        .max()
+        .unwrap_or_default();
+    let fence = "`".repeat(longest + 1);
+    let pad = if s.starts_with('`') || s.ends_with('`') {
+        " "
+    } else {
+        ""
+    };
+    format!("{fence}{pad}{s}{pad}{fence}")
+}
+
+/// A table cell: `|` escaped (GitHub unescapes it inside code spans too).
+fn cell(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+/// Text from a manifest never becomes markup.
+fn html(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
 }
 
 #[cfg(test)]
@@ -73,5 +255,10 @@ mod tests {
     fn escapes() {
         assert_eq!(escape_data("a%b\nc"), "a%25b%0Ac");
         assert_eq!(escape_property("a:b,c"), "a%3Ab%2Cc");
+        assert_eq!(indent("a\n::error::x"), "a\n    ::error::x");
+        assert_eq!(cell(&code("a|b")), "`a\\|b`");
+        assert_eq!(code("x`y"), "``x`y``");
+        assert_eq!(code("`y"), "`` `y ``");
+        assert_eq!(html("<b>&"), "&lt;b&gt;&amp;");
     }
 }

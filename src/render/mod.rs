@@ -1,10 +1,11 @@
-//! Turn validation reports into text: miette graphics, one JSON document, or
-//! GitHub workflow commands. Rendering is pure (returns strings); `printer`
+//! Turn validation reports into text: miette graphics, one JSON document,
+//! GitHub workflow commands, or a SARIF log. Rendering is pure (returns strings); `printer`
 //! writes them.
 
 pub mod github;
 pub mod human;
 pub mod json;
+pub mod sarif;
 
 use std::path::Path;
 

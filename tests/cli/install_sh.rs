@@ -38,6 +38,11 @@ Install `plugins` with cargo, then its shell completions for bash, zsh and fish.
   ./install.sh --root DIR      install into DIR/bin instead (relative to where you run it)
   ./install.sh --no-completions
   ./install.sh --dry-run       print the cargo install command, run nothing
+  ./install.sh --from-source   never download a release build
+
+When this checkout's GitHub repository is known (PLUGINS_REPOSITORY=owner/name, else the
+`origin` remote) and it publishes a release build of this version for the platform (Linux
+x86_64, macOS), that build is downloaded and checked against its SHA-256 instead.
 
 "#]]
     );

@@ -2,6 +2,7 @@
 
 mod support;
 
+mod action;
 mod bad_input;
 mod bounds;
 mod cli;
@@ -11,17 +12,22 @@ mod corpus_aworld;
 mod corpus_protoagent;
 mod crash;
 mod docs;
+mod editor;
 mod formats;
+mod github;
 mod hostile;
 mod hosts;
 mod install;
 mod install_sh;
+mod install_sh_release;
 mod lock;
 mod lock_fuzz;
 mod missing_corpus;
 mod new;
+mod pre_commit;
 mod release;
 mod resolve;
+mod sarif;
 mod update;
 mod validate_aoe;
 mod validate_aworld;

@@ -1,0 +1,141 @@
+//! Where a plugin sits on disk: the plugin root above a directory (found as
+//! cargo and git find theirs) and the repository root that CI annotations and
+//! SARIF paths are relative to. Reads the file system, never writes.
+
+use std::path::{Component, Path, PathBuf};
+
+use crate::manifest::Dialect;
+
+/// The git work tree holding `path`: the nearest ancestor (or `path` itself)
+/// with a `.git` directory or file (worktrees and submodules have a file).
+/// The result is canonical; `None` outside a repository.
+pub fn repo_root(path: &Path) -> Option<PathBuf> {
+    let start = path.canonicalize().ok()?;
+    start
+        .ancestors()
+        .find(|dir| dir.join(".git").symlink_metadata().is_ok())
+        .map(Path::to_path_buf)
+}
+
+/// `path` (a file under `root`) relative to the root of the repository
+/// holding `root`; `None` outside a repository.
+pub fn repo_relative(path: &Path, root: &Path) -> Option<String> {
+    relative_to(path, &repo_root(root)?)
+}
+
+/// The directory report paths are relative to: the repository holding
+/// `root` (the first plugin), else the current directory's repository, else
+/// the current directory itself.
+pub fn base_dir(root: Option<&Path>) -> PathBuf {
+    let cwd = std::env::current_dir().ok();
+    root.and_then(repo_root)
+        .or_else(|| cwd.as_deref().and_then(repo_root))
+        .or_else(|| cwd.and_then(|d| d.canonicalize().ok()))
+        .unwrap_or_default()
+}
+
+/// The plugin root at or above `dir`, as a path relative to `dir` (`.`, `..`,
+/// `../..`), so reports keep naming files relative to where the user stands.
+///
+/// `dir` itself may be any plugin root, an AWorld legacy one included. Above it
+/// only a directory holding a manifest file counts (a stray `skills/` folder
+/// in a home directory is not a plugin), and the search stops at the
+/// repository root, which a plugin never sits above.
+pub fn find_plugin_root(dir: &Path) -> Option<PathBuf> {
+    if !Dialect::detect(dir).is_empty() {
+        return Some(PathBuf::from("."));
+    }
+    let start = dir.canonicalize().ok()?;
+    let stop = repo_root(&start);
+    let mut up = PathBuf::new();
+    for ancestor in start.ancestors().skip(1) {
+        up.push("..");
+        let has_manifest = Dialect::ALL
+            .iter()
+            .any(|d| ancestor.join(d.spec().manifest).symlink_metadata().is_ok());
+        if has_manifest {
+            return Some(up);
+        }
+        if stop.as_deref() == Some(ancestor) {
+            break;
+        }
+    }
+    None
+}
+
+/// `path` relative to `base` (a canonical repository root), with `/`
+/// separators; `None` when it lies outside `base` or does not exist.
+/// The last component is kept as is, so a symlinked manifest is named by its
+/// own path rather than its target's.
+pub fn relative_to(path: &Path, base: &Path) -> Option<String> {
+    let absolute = match (path.parent(), path.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            parent.canonicalize().ok()?.join(name)
+        }
+        _ => path.canonicalize().ok()?,
+    };
+    let rel = absolute.strip_prefix(base).ok()?;
+    let parts: Vec<String> = rel
+        .components()
+        .map(|c| match c {
+            Component::Normal(s) => Some(s.to_string_lossy().into_owned()),
+            _ => None,
+        })
+        .collect::<Option<_>>()?;
+    Some(if parts.is_empty() {
+        ".".to_owned()
+    } else {
+        parts.join("/")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn repo_root_and_relative_paths() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("plugins/kanban")).unwrap();
+        std::fs::write(repo.join("plugins/kanban/aoe-plugin.toml"), "").unwrap();
+        let root = repo_root(&repo.join("plugins/kanban")).unwrap();
+        assert_eq!(root, repo.canonicalize().unwrap());
+        assert_eq!(
+            relative_to(&repo.join("plugins/kanban/aoe-plugin.toml"), &root).as_deref(),
+            Some("plugins/kanban/aoe-plugin.toml")
+        );
+        assert_eq!(relative_to(&repo, &root).as_deref(), Some("."));
+        assert_eq!(relative_to(tmp.path(), &root), None, "outside the repo");
+        assert_eq!(repo_root(tmp.path()), None);
+    }
+
+    #[test]
+    fn plugin_root_is_found_above_but_not_past_the_repository() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        std::fs::create_dir_all(repo.join(".git")).unwrap();
+        std::fs::create_dir_all(repo.join("src/deep")).unwrap();
+        std::fs::write(repo.join("protoagent.plugin.yaml"), "").unwrap();
+        assert_eq!(
+            find_plugin_root(&repo.join("src/deep")),
+            Some(PathBuf::from("../.."))
+        );
+        assert_eq!(find_plugin_root(&repo), Some(PathBuf::from(".")));
+
+        // A manifest above the repository root does not count.
+        std::fs::remove_file(repo.join("protoagent.plugin.yaml")).unwrap();
+        std::fs::write(tmp.path().join("aoe-plugin.toml"), "").unwrap();
+        assert_eq!(find_plugin_root(&repo.join("src")), None);
+        // A legacy AWorld folder counts only where the search starts.
+        std::fs::create_dir(repo.join("skills")).unwrap();
+        assert_eq!(find_plugin_root(&repo.join("src")), None);
+        assert_eq!(find_plugin_root(&repo), Some(PathBuf::from(".")));
+    }
+}
