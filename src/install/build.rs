@@ -9,6 +9,31 @@ use crate::name::Name;
 use crate::steps::{self, Step};
 use crate::store::Home;
 
+/// Run steps in the plugin directory, reporting each as it starts.
+fn run_steps(
+    steps: &[&Step],
+    target: &Path,
+    id: &Name,
+    timeout: Duration,
+    log: &mut steps::Log,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(), steps::StepError> {
+    steps::run(
+        steps,
+        target,
+        id.as_str(),
+        timeout,
+        log,
+        |n, total, argv| {
+            on_event(Event::Building {
+                n,
+                total,
+                command: argv.join(" "),
+            });
+        },
+    )
+}
+
 pub(super) fn run_build(
     build: &[Step],
     target: &Path,
@@ -20,20 +45,7 @@ pub(super) fn run_build(
 ) -> Result<(), InstallError> {
     let steps = steps::for_this_platform(build);
     let mut log = steps::Log::create(&home.build_log(id))?;
-    steps::run(
-        &steps,
-        target,
-        id.as_str(),
-        timeout,
-        &mut log,
-        |n, total, argv| {
-            on_event(Event::Building {
-                n,
-                total,
-                command: argv.join(" "),
-            });
-        },
-    )?;
+    run_steps(&steps, target, id, timeout, &mut log, on_event)?;
     if let Some((program, false)) = entrypoint {
         let path = target.join(program);
         let runnable = std::fs::metadata(&path).is_ok_and(|m| {
@@ -89,20 +101,7 @@ pub(super) fn install_deps(
         steps.push(&hard);
     }
     let mut log = steps::Log::create(&home.build_log(id))?;
-    steps::run(
-        &steps,
-        target,
-        id.as_str(),
-        timeout,
-        &mut log,
-        |n, total, argv| {
-            on_event(Event::Building {
-                n,
-                total,
-                command: argv.join(" "),
-            })
-        },
-    )?;
+    run_steps(&steps, target, id, timeout, &mut log, on_event)?;
     if !request.optional_pip.is_empty() {
         pip.truncate(4);
         pip.extend(request.optional_pip.iter().cloned());
@@ -111,20 +110,7 @@ pub(super) fn install_deps(
             platforms: Vec::new(),
         };
         // Optional requirements never fail the install (protoAgent only warns).
-        let _ = steps::run(
-            &[&optional],
-            target,
-            id.as_str(),
-            timeout,
-            &mut log,
-            |n, total, argv| {
-                on_event(Event::Building {
-                    n,
-                    total,
-                    command: argv.join(" "),
-                })
-            },
-        );
+        let _ = run_steps(&[&optional], target, id, timeout, &mut log, on_event);
     }
     Ok(())
 }

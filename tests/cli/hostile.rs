@@ -355,6 +355,32 @@ fn local_git_sources_are_only_read() {
     assert_eq!(tree_state(&repo.dir), before);
 }
 
+/// The binary, run as `nobody` when the tests run as root (permissions do not
+/// bind root), owning `owned`; else as the current user. The binary is copied
+/// into `dir` (which must be world-readable) so `nobody` can run it.
+fn as_unprivileged(dir: &Path, owned: &[&Path]) -> std::process::Command {
+    let bin = dir.join("plugins");
+    std::fs::copy(env!("CARGO_BIN_EXE_plugins"), &bin).unwrap();
+    let is_root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    if !is_root {
+        return std::process::Command::new(&bin);
+    }
+    let ok = std::process::Command::new("chown")
+        .args(["-R", "65534:65534"])
+        .args(owned)
+        .status()
+        .unwrap()
+        .success();
+    assert!(ok);
+    let mut c = std::process::Command::new("setpriv");
+    c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+        .arg(&bin);
+    c
+}
+
 #[test]
 fn a_read_only_source_repository_can_be_installed_from() {
     use std::os::unix::fs::PermissionsExt;
@@ -371,30 +397,9 @@ fn a_read_only_source_repository_can_be_installed_from() {
     assert!(status.success());
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
-    let bin = tmp.path().join("plugins");
-    std::fs::copy(env!("CARGO_BIN_EXE_plugins"), &bin).unwrap();
-    // As root, permissions do not bind: run as `nobody`, who may write only the home.
-    let is_root = std::process::Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
-    let mut cmd = if is_root {
-        // `nobody` owns the home and the (read-only) repository, as a user owns
-        // a checkout on a read-only mount.
-        let status = std::process::Command::new("chown")
-            .args(["-R", "65534:65534"])
-            .arg(&home)
-            .arg(&repo.dir)
-            .status()
-            .unwrap();
-        assert!(status.success());
-        let mut c = std::process::Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(&bin);
-        c
-    } else {
-        std::process::Command::new(&bin)
-    };
+    // `nobody` owns the home and the (read-only) repository, as a user owns
+    // a checkout on a read-only mount.
+    let mut cmd = as_unprivileged(tmp.path(), &[&home, &repo.dir]);
     let before = tree_state(&repo.dir);
     let (code, stdout, stderr) = run(cmd
         .args(["install", &repo.url(), "--yes", "--home"])
@@ -479,30 +484,8 @@ fn an_up_to_date_install_into_a_read_only_home_says_so() {
     let home = tmp.path().join("home");
     let (code, o, e) = install(&home, &[&repo.url()]);
     assert_eq!(code, 0, "{o}{e}");
-    let bin = tmp.path().join("plugins");
-    std::fs::copy(env!("CARGO_BIN_EXE_plugins"), &bin).unwrap();
-    let is_root = std::process::Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
-    let mut cmd = if is_root {
-        // As root, permissions do not bind: `nobody` owns the read-only home.
-        for path in [&home, &repo.dir] {
-            let ok = std::process::Command::new("chown")
-                .args(["-R", "65534:65534"])
-                .arg(path)
-                .status()
-                .unwrap()
-                .success();
-            assert!(ok);
-        }
-        let mut c = std::process::Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(&bin);
-        c
-    } else {
-        std::process::Command::new(&bin)
-    };
+    // `nobody` owns the read-only home.
+    let mut cmd = as_unprivileged(tmp.path(), &[&home, &repo.dir]);
     let ok = std::process::Command::new("chmod")
         .args(["-R", "a-w"])
         .arg(&home)
