@@ -205,6 +205,8 @@ impl<'h> Swap<'h> {
             done: false,
         };
         if swap.intent.had_old {
+            // Recovery ran under this lock, so a backup here is no one's.
+            remove_tree(&backup(home, id))?;
             rename(&target, &backup(home, id))?;
         }
         rename(staged, &target)?;
