@@ -197,6 +197,9 @@ impl<'h> Swap<'h> {
             by: by.to_owned(),
             now: now.to_owned(),
         };
+        // A backup without a record is no one's (recovery ran under this lock);
+        // it goes before the record exists, so recovery never mistakes it for ours.
+        remove_tree(&backup(home, id))?;
         write_record(home, id, &intent)?;
         let swap = Swap {
             home,
@@ -205,8 +208,6 @@ impl<'h> Swap<'h> {
             done: false,
         };
         if swap.intent.had_old {
-            // Recovery ran under this lock, so a backup here is no one's.
-            remove_tree(&backup(home, id))?;
             rename(&target, &backup(home, id))?;
         }
         rename(staged, &target)?;
