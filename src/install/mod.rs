@@ -134,6 +134,11 @@ pub enum Event {
         done: u64,
         total: Option<u64>,
     },
+    /// Something the user should know that does not stop the install.
+    Warning {
+        code: Code,
+        message: String,
+    },
     /// Under the home lock, what killed processes left was finished or undone.
     Recovered(txn::Recovered),
 }
@@ -201,6 +206,7 @@ impl InstallError {
             InstallError::Refused { code, .. } => *code,
             InstallError::Invalid(_) => Code::InstallInvalid,
             InstallError::Git(GitError::RefNotFound { .. }) => Code::GitRefNotFound,
+            InstallError::Git(GitError::Auth { .. }) => Code::GitAuth,
             InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
                 Code::InstallUnsafeTree
             }
@@ -227,6 +233,10 @@ impl InstallError {
                 let shown: Vec<&str> = available.iter().take(12).map(String::as_str).collect();
                 Some(format!("available: {}", shown.join(", ")))
             }
+            InstallError::Git(crate::git::GitError::Auth { .. }) => Some(format!(
+                "plugins looks for credentials in {}; it never prompts",
+                crate::git::CREDENTIAL_SOURCES
+            )),
             InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
             InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
             InstallError::Tree(_) => {
