@@ -28,6 +28,10 @@ pub struct Context {
     /// `PLUGINS_NET_TIMEOUT` (seconds, default 30): how long a git transfer or a
     /// download may go without progress before it fails.
     pub net_timeout: std::time::Duration,
+    /// Proxies (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`, upper or
+    /// lower case) and credential sources (`GITHUB_TOKEN`/`GH_TOKEN`, `NETRC`,
+    /// `GIT_CONFIG_GLOBAL`) for every transfer.
+    pub net: crate::net::Settings,
     /// protoAgent's `PROTOAGENT_HOME`, `PROTOAGENT_INSTANCE`, `PROTOAGENT_BOX_ROOT`,
     /// `PROTOAGENT_PLUGINS_DIR` and `PROTOAGENT_PLUGINS_LOCK`, and whether `/sandbox`
     /// is a directory (`protoagent-0218.md` §1.1).
@@ -41,6 +45,40 @@ pub struct Context {
     pub env_names: std::collections::BTreeSet<String>,
     /// `GITHUB_STEP_SUMMARY`: the job summary file `--format github` appends to.
     pub github_step_summary: Option<PathBuf>,
+}
+
+/// Proxies and credential sources from the environment.
+fn net_settings(
+    gh_base: Option<&str>,
+    github_api: &str,
+    home: Option<PathBuf>,
+) -> crate::net::Settings {
+    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    // Like curl and git: the lowercase name first.
+    let either = |k: &str| var(&k.to_ascii_lowercase()).or_else(|| var(k));
+    let mut github_hosts = vec!["github.com".to_owned(), "api.github.com".to_owned()];
+    for base in gh_base.into_iter().chain([github_api]) {
+        if (base.starts_with("https://") || base.starts_with("http://"))
+            && let Some(h) = crate::auth::host(base)
+            && !github_hosts.contains(&h)
+        {
+            github_hosts.push(h);
+        }
+    }
+    crate::net::Settings {
+        github_token: var("GITHUB_TOKEN")
+            .or_else(|| var("GH_TOKEN"))
+            .map(|t| crate::net::Secret(t.trim().to_owned())),
+        github_hosts,
+        netrc: var("NETRC")
+            .map(PathBuf::from)
+            .or_else(|| home.map(|h| h.join(".netrc"))),
+        git_config_global: var("GIT_CONFIG_GLOBAL").map(PathBuf::from),
+        https_proxy: either("HTTPS_PROXY"),
+        http_proxy: either("HTTP_PROXY"),
+        all_proxy: either("ALL_PROXY"),
+        no_proxy: either("NO_PROXY"),
+    }
 }
 
 impl Context {
@@ -58,6 +96,15 @@ impl Context {
                 .filter(|v| !v.is_empty())
         };
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
+        let gh_base = std::env::var("PLUGINS_GH_BASE")
+            .ok()
+            .or_else(|| std::env::var("AOE_GITHUB_CLONE_BASE").ok())
+            .filter(|v| !v.is_empty());
+        let github_api = std::env::var("PLUGINS_GITHUB_API")
+            .ok()
+            .filter(|v| !v.is_empty())
+            .unwrap_or_else(|| "https://api.github.com".into());
+        let net = net_settings(gh_base.as_deref(), &github_api, path("HOME"));
         Context {
             plugins_home: path("PLUGINS_HOME").map(|p| cwd.join(p)),
             xdg_config_home: path("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
@@ -65,14 +112,9 @@ impl Context {
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()),
-            gh_base: std::env::var("PLUGINS_GH_BASE")
-                .ok()
-                .or_else(|| std::env::var("AOE_GITHUB_CLONE_BASE").ok())
-                .filter(|v| !v.is_empty()),
-            github_api: std::env::var("PLUGINS_GITHUB_API")
-                .ok()
-                .filter(|v| !v.is_empty())
-                .unwrap_or_else(|| "https://api.github.com".into()),
+            gh_base,
+            github_api,
+            net,
             net_timeout: std::time::Duration::from_secs(
                 std::env::var("PLUGINS_NET_TIMEOUT")
                     .ok()

@@ -6,9 +6,16 @@
 //! libgit2's local transport refuses shallow fetches, so `file://` and paths
 //! fetch in full. A bare commit needs a full fetch on any transport.
 
+use std::cell::RefCell;
 use std::path::Path;
+use std::rc::Rc;
 
-use git2::{AutotagOption, Direction, FetchOptions, Oid, Repository};
+use git2::{
+    AutotagOption, Cred, CredentialType, Direction, FetchOptions, Oid, ProxyOptions,
+    RemoteCallbacks, Repository,
+};
+
+use crate::auth::Userinfo;
 
 /// What kind of ref the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -54,9 +61,141 @@ pub fn set_timeout(limit: std::time::Duration) {
     }
 }
 
-/// A remote error, named as a stall when libgit2 gave up waiting.
-fn remote_error(url: &str, phase: &'static str, source: git2::Error) -> GitError {
+/// Where credentials are looked for, in order (named in [`GitError::Auth`]).
+pub const CREDENTIAL_SOURCES: &str = "the URL's user:password@, git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc";
+
+/// What the credentials callback offered during one transfer.
+#[derive(Default)]
+struct AuthState {
+    /// The sources whose credentials the server was given, in order.
+    offered: Vec<&'static str>,
+    /// Every source was tried (or none had credentials).
+    exhausted: bool,
+}
+
+/// The git config that credential helpers and `http.proxy` come from: the
+/// user's (or `GIT_CONFIG_GLOBAL`'s) and the system's.
+fn user_config() -> Option<git2::Config> {
+    match &crate::net::settings().git_config_global {
+        Some(path) => {
+            let mut cfg = git2::Config::new().ok()?;
+            let _ = cfg.add_file(path, git2::ConfigLevel::Global, false);
+            Some(cfg)
+        }
+        None => git2::Config::open_default().ok(),
+    }
+}
+
+/// Callbacks that answer the server's credential requests from, in turn: the
+/// URL's userinfo, git's credential helpers, the GitHub token (GitHub hosts
+/// only) and `.netrc`. Each source is offered once; nothing ever prompts.
+fn callbacks<'a>(
+    url: &'a str,
+    userinfo: Option<&'a Userinfo>,
+    state: &Rc<RefCell<AuthState>>,
+) -> RemoteCallbacks<'a> {
+    let state = state.clone();
+    let mut step = 0;
+    let mut cb = RemoteCallbacks::new();
+    cb.credentials(move |_, username, allowed| {
+        let mut state = state.borrow_mut();
+        if !allowed.contains(CredentialType::USER_PASS_PLAINTEXT) {
+            state.exhausted = true;
+            return Err(git2::Error::from_str(
+                "the server asks for a kind of credential plugins cannot give",
+            ));
+        }
+        while step < 4 {
+            step += 1;
+            let found: Option<(&'static str, Cred)> = match step {
+                1 => userinfo.and_then(|u| {
+                    Some((
+                        "the URL's user:password@",
+                        Cred::userpass_plaintext(&u.user, &u.password).ok()?,
+                    ))
+                }),
+                2 => user_config().and_then(|cfg| {
+                    Some((
+                        "a git credential helper",
+                        Cred::credential_helper(&cfg, url, username).ok()?,
+                    ))
+                }),
+                3 => crate::net::github_token_for(url).and_then(|t| {
+                    Some((
+                        "GITHUB_TOKEN/GH_TOKEN",
+                        Cred::userpass_plaintext("x-access-token", &t.0).ok()?,
+                    ))
+                }),
+                _ => {
+                    let host = crate::auth::host(url);
+                    let netrc = crate::net::settings().netrc.as_deref();
+                    host.zip(netrc)
+                        .and_then(|(h, path)| crate::auth::netrc_file(path, &h))
+                        .and_then(|(login, password)| {
+                            Some((".netrc", Cred::userpass_plaintext(&login, &password).ok()?))
+                        })
+                }
+            };
+            if let Some((name, cred)) = found {
+                state.offered.push(name);
+                return Ok(cred);
+            }
+        }
+        state.exhausted = true;
+        Err(git2::Error::from_str("no credentials were accepted"))
+    });
+    cb
+}
+
+/// The proxy for a transfer to `url`: git's `http.proxy`, else `HTTPS_PROXY`,
+/// `HTTP_PROXY` or `ALL_PROXY`; none for hosts `NO_PROXY` covers.
+fn proxy_options(url: &str) -> ProxyOptions<'static> {
+    let mut opts = ProxyOptions::new();
+    let configured = user_config()
+        .and_then(|c| c.get_string("http.proxy").ok())
+        .filter(|p| !p.trim().is_empty())
+        .filter(|_| {
+            let excluded = crate::net::settings()
+                .no_proxy
+                .as_deref()
+                .is_some_and(|list| {
+                    crate::auth::host(url).is_some_and(|h| {
+                        crate::auth::no_proxy_matches(list, &h, crate::auth::port(url))
+                    })
+                });
+            !excluded
+        });
+    if let Some(proxy) = configured.or_else(|| crate::net::env_proxy(url)) {
+        let proxy = if proxy.contains("://") {
+            proxy
+        } else {
+            format!("http://{proxy}")
+        };
+        opts.url(&proxy);
+    }
+    opts
+}
+
+/// A remote error, named as a stall when libgit2 gave up waiting and as an
+/// authentication failure when the server wanted credentials none could give.
+fn remote_error(
+    url: &str,
+    phase: &'static str,
+    source: git2::Error,
+    auth: &RefCell<AuthState>,
+) -> GitError {
     let msg = source.message().to_ascii_lowercase();
+    let auth = auth.borrow();
+    if auth.exhausted
+        || source.code() == git2::ErrorCode::Auth
+        || msg.contains("authentication")
+        || msg.contains("401")
+    {
+        return GitError::Auth {
+            url: url.to_owned(),
+            offered: auth.offered.clone(),
+        };
+    }
     if msg.contains("timed out") || msg.contains("timeout") {
         GitError::Stalled {
             url: url.to_owned(),
@@ -82,6 +221,15 @@ pub enum GitError {
     },
     #[error("cannot reach {url}: {source}")]
     Remote { url: String, source: git2::Error },
+    #[error(
+        "{url} needs credentials and {}",
+        if offered.is_empty() { "none were found".to_owned() } else { format!("it refused those from {}", offered.join(", then ")) }
+    )]
+    Auth {
+        url: String,
+        /// The sources whose credentials the server refused, in order.
+        offered: Vec<&'static str>,
+    },
     #[error(
         "{url} stalled while {phase}: no progress for {secs} s (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)"
     )]
@@ -129,19 +277,33 @@ fn list_refs(remote: &git2::Remote<'_>) -> Result<Refs, GitError> {
     Ok((refs, default))
 }
 
-/// Open the fetch connection, naming the URL when the remote cannot be reached.
-fn connect(remote: &mut git2::Remote<'_>, url: &str) -> Result<(), GitError> {
+/// Open the fetch connection (with credentials and proxy), naming the URL when
+/// the remote cannot be reached.
+fn connect<'r, 'cb>(
+    remote: &'cb mut git2::Remote<'r>,
+    url: &'cb str,
+    userinfo: Option<&'cb Userinfo>,
+    auth: &Rc<RefCell<AuthState>>,
+) -> Result<git2::RemoteConnection<'r, 'cb, 'cb>, GitError> {
     remote
-        .connect(Direction::Fetch)
-        .map_err(|source| remote_error(url, "connecting and listing refs", source))
+        .connect_auth(
+            Direction::Fetch,
+            Some(callbacks(url, userinfo, auth)),
+            Some(proxy_options(url)),
+        )
+        .map_err(|source| remote_error(url, "connecting and listing refs", source, auth))
 }
 
 /// The refs a remote advertises (annotated tags peeled), without fetching objects.
-pub fn ls_remote(url: &str) -> Result<Vec<(String, String)>, GitError> {
+pub fn ls_remote(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+) -> Result<Vec<(String, String)>, GitError> {
     let mut remote = git2::Remote::create_detached(url)?;
-    connect(&mut remote, url)?;
-    let (refs, _) = list_refs(&remote)?;
-    let _ = remote.disconnect();
+    let auth = Rc::default();
+    let mut conn = connect(&mut remote, url, userinfo, &auth)?;
+    let (refs, _) = list_refs(conn.remote())?;
+    drop(conn);
     Ok(refs
         .into_iter()
         .map(|(n, oid)| (n, oid.to_string()))
@@ -384,7 +546,12 @@ fn write_tree(
 /// Resolve `reference` on `url` and write its commit's tree into `dest`
 /// (created). The objects are fetched into a scratch repository beside `dest`,
 /// which is removed afterwards.
-pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched, GitError> {
+pub fn fetch_tree(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: Option<&str>,
+    dest: &Path,
+) -> Result<Fetched, GitError> {
     if is_local(url) {
         return local_tree(url, reference, dest);
     }
@@ -401,11 +568,14 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
     let repo = Repository::init_bare(scratch.path())?;
     // One connection lists the refs and then downloads what was chosen.
     let mut remote = repo.remote_anonymous(url)?;
-    connect(&mut remote, url)?;
-    let (refs, default) = list_refs(&remote)?;
+    let auth = Rc::default();
+    let mut conn = connect(&mut remote, url, userinfo, &auth)?;
+    let (refs, default) = list_refs(conn.remote())?;
     let choice = choose(url, &refs, default, reference)?;
     let mut opts = FetchOptions::new();
-    opts.download_tags(AutotagOption::None);
+    opts.download_tags(AutotagOption::None)
+        .remote_callbacks(callbacks(url, userinfo, &auth))
+        .proxy_options(proxy_options(url));
     let refspecs: Vec<String> = match (&choice.kind, &choice.refname) {
         (RefKind::Commit, _) | (_, None) => vec![
             "+refs/heads/*:refs/remotes/origin/*".into(),
@@ -417,10 +587,10 @@ pub fn fetch_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fet
         }
     };
     // The commit is found by id afterwards, so no refs need updating.
-    remote
+    conn.remote()
         .download(&refspecs, Some(&mut opts))
-        .map_err(|source| remote_error(url, "downloading", source))?;
-    let _ = remote.disconnect();
+        .map_err(|source| remote_error(url, "downloading", source, &auth))?;
+    drop(conn);
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
     write_tree(&repo, &commit.tree()?, dest, 0)?;
     Ok(Fetched {

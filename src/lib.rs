@@ -5,6 +5,7 @@
 //! orchestrate, domain modules (`manifest`, `validate`) compute, `render`
 //! formats and `printer` writes.
 
+pub mod auth;
 pub mod autoupdate;
 pub mod cli;
 pub mod clock;
@@ -51,7 +52,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     };
     let cx = context::Context::from_env();
     // Before any thread starts: libgit2's timeouts are process-wide.
-    net::configure(cx.net_timeout);
+    net::configure(cx.net_timeout, cx.net.clone());
     let printer = printer::Printer::new(cli.global.color, cli.global.quiet, &cx);
     match commands::dispatch(cli.command, &cx, &printer) {
         Ok(status) => status.into(),

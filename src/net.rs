@@ -1,17 +1,97 @@
-//! Network limits shared by git transfers and HTTP downloads: one no-progress
-//! timeout (`PLUGINS_NET_TIMEOUT`), set once at start-up.
+//! Network settings shared by git transfers and HTTP downloads, set once at
+//! start-up from the environment ([`crate::context::Context`] reads it): one
+//! no-progress timeout (`PLUGINS_NET_TIMEOUT`), the proxies (`HTTPS_PROXY`,
+//! `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`) and where credentials come from
+//! (`GITHUB_TOKEN`/`GH_TOKEN`, `NETRC`, `GIT_CONFIG_GLOBAL`).
 
+use std::path::PathBuf;
+use std::sync::OnceLock;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 static TIMEOUT_MS: AtomicU64 = AtomicU64::new(30_000);
+
+static SETTINGS: OnceLock<Settings> = OnceLock::new();
+
+/// What the environment says about proxies and credentials.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    /// `GITHUB_TOKEN`, else `GH_TOKEN`: sent to GitHub hosts only.
+    pub github_token: Option<Secret>,
+    /// Hosts the token is sent to: `github.com`, `api.github.com`, and the
+    /// hosts of `PLUGINS_GH_BASE` and `PLUGINS_GITHUB_API` when they are http(s).
+    pub github_hosts: Vec<String>,
+    /// `NETRC`, else `~/.netrc`.
+    pub netrc: Option<PathBuf>,
+    /// `GIT_CONFIG_GLOBAL`: the git config file read instead of `~/.gitconfig`
+    /// (credential helpers, `http.proxy`).
+    pub git_config_global: Option<PathBuf>,
+    /// `HTTPS_PROXY` (or `https_proxy`).
+    pub https_proxy: Option<String>,
+    /// `HTTP_PROXY` (or `http_proxy`).
+    pub http_proxy: Option<String>,
+    /// `ALL_PROXY` (or `all_proxy`).
+    pub all_proxy: Option<String>,
+    /// `NO_PROXY` (or `no_proxy`).
+    pub no_proxy: Option<String>,
+}
+
+/// A secret string: `Debug` never shows it.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(pub String);
+
+impl std::fmt::Debug for Secret {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("<redacted>")
+    }
+}
+
+/// The settings given to [`configure`] (defaults before it is called).
+pub fn settings() -> &'static Settings {
+    SETTINGS.get_or_init(Settings::default)
+}
+
+/// The proxy for `url` from the environment: `HTTPS_PROXY` for https, `HTTP_PROXY`
+/// for http, else `ALL_PROXY`; none when `NO_PROXY` covers the host. A proxy
+/// without a scheme is taken as `http://`.
+pub fn env_proxy(url: &str) -> Option<String> {
+    let s = settings();
+    let scheme = url.split_once("://")?.0;
+    let proxy = match scheme {
+        "https" => s.https_proxy.clone(),
+        "http" => s.http_proxy.clone(),
+        _ => None,
+    }
+    .or_else(|| s.all_proxy.clone())?;
+    let host = crate::auth::host(url)?;
+    if let Some(list) = &s.no_proxy
+        && crate::auth::no_proxy_matches(list, &host, crate::auth::port(url))
+    {
+        return None;
+    }
+    Some(if proxy.contains("://") {
+        proxy
+    } else {
+        format!("http://{proxy}")
+    })
+}
+
+/// The GitHub token, when `url`'s host is one it may be sent to.
+pub fn github_token_for(url: &str) -> Option<&'static Secret> {
+    let s = settings();
+    let host = crate::auth::host(url)?;
+    s.github_token
+        .as_ref()
+        .filter(|_| s.github_hosts.contains(&host))
+}
 
 /// The longest an error text taken from a server is shown, in bytes.
 pub const MAX_ERROR_TEXT: usize = 2_000;
 
 /// Set the no-progress limit for every transfer. Call before any thread starts
 /// (libgit2's setting is process-wide).
-pub fn configure(limit: Duration) {
+pub fn configure(limit: Duration, settings: Settings) {
+    let _ = SETTINGS.set(settings);
     TIMEOUT_MS.store(
         u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
         Ordering::Relaxed,

@@ -119,12 +119,29 @@ fn client() -> Result<reqwest::blocking::Client, ReleaseError> {
         let _ = rustls::crypto::ring::default_provider().install_default();
     });
     // Blocking reqwest applies `timeout` to each read: a no-progress limit.
+    // Proxies come from the settings (`HTTPS_PROXY`, `NO_PROXY`, ...) like git's,
+    // not from reqwest's own reading of the environment.
+    let proxy = reqwest::Proxy::custom(|url| crate::net::env_proxy(url.as_str()));
     reqwest::blocking::Client::builder()
+        .no_proxy()
+        .proxy(proxy)
         .user_agent(concat!("plugins/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(crate::net::timeout())
         .timeout(crate::net::timeout())
         .build()
         .map_err(|e| ReleaseError::Http(e.to_string()))
+}
+
+/// The request with `Authorization: Bearer` when `url` is on a GitHub host and a
+/// token is set (reqwest drops the header on a redirect to another host).
+fn authorized(
+    req: reqwest::blocking::RequestBuilder,
+    url: &str,
+) -> reqwest::blocking::RequestBuilder {
+    match crate::net::github_token_for(url) {
+        Some(token) => req.bearer_auth(&token.0),
+        None => req,
+    }
 }
 
 /// The largest release listing read, and the most asset names shown.
@@ -207,8 +224,7 @@ pub fn install(
         req.owner,
         req.repo
     );
-    let resp = client
-        .get(&url)
+    let resp = authorized(client.get(&url), &url)
         .header("Accept", "application/vnd.github+json")
         .send()
         .map_err(|e| http_error(&format!("cannot reach {url}"), &e))?;
@@ -255,8 +271,7 @@ pub fn install(
         .as_str()
         .unwrap_or_default()
         .to_owned();
-    let resp = client
-        .get(&download)
+    let resp = authorized(client.get(&download), &download)
         .header("Accept", "application/octet-stream")
         .send()
         .map_err(|e| http_error(&format!("cannot download {name}"), &e))?;

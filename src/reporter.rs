@@ -78,6 +78,15 @@ pub fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
                 commit: None,
                 ignored,
             } => format!("      Copied (left out {ignored} git-ignored entries)"),
+            Event::Warning { code, message } => {
+                // A warning stays on screen (printed above a running spinner), even with --quiet.
+                let line = format!("warning[{code}]: {message}");
+                match &spinner {
+                    Some(Spinner(bar)) => bar.suspend(|| printer.status(&line)),
+                    None => printer.status(&line),
+                }
+                return;
+            }
             Event::WaitingForLock(home) => format!(
                 "     Waiting for another plugins process to release {}",
                 home.display()

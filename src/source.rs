@@ -5,11 +5,14 @@ use std::path::PathBuf;
 /// Where a plugin comes from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Source {
-    /// A git remote, with an optional ref (branch, tag or commit).
+    /// A git remote, with an optional ref (branch, tag or commit). `url` and
+    /// `display` never hold userinfo: a URL's `user:password@` is split off into
+    /// `userinfo`, used for the transfer only and never recorded or shown.
     Git {
         url: String,
         reference: Option<String>,
         display: String,
+        userinfo: Option<crate::auth::Userinfo>,
     },
     /// A local directory, copied as it is (no git involved).
     Local { path: PathBuf },
@@ -35,10 +38,14 @@ impl Source {
         if entry.source.starts_with("gh:") {
             return parse(&entry.source, None, gh_base);
         }
+        // A lock written by hand or by another tool may hold userinfo: it is
+        // used, but not written back.
+        let (url, userinfo) = crate::auth::split_userinfo(&entry.source);
         Ok(Source::Git {
-            url: entry.source.clone(),
+            display: url.clone(),
+            url,
             reference: None,
-            display: entry.source.clone(),
+            userinfo,
         })
     }
 
@@ -107,6 +114,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             url,
             reference: with_ref(reference)?,
             display: format!("gh:{owner}/{repo}"),
+            userinfo: None,
         });
     }
     if input.starts_with("ssh://") || input.starts_with("git@") {
@@ -125,10 +133,12 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
                 "invalid ref {r:?}: use a branch, tag, or commit SHA"
             ));
         }
+        let (url, userinfo) = crate::auth::split_userinfo(input);
         return Ok(Source::Git {
-            url: input.to_owned(),
+            display: url.clone(),
+            url,
             reference: with_ref(None)?,
-            display: input.to_owned(),
+            userinfo,
         });
     }
     let path = PathBuf::from(input);
@@ -165,7 +175,8 @@ mod tests {
             Source::Git {
                 url: "https://github.com/acme/kit.git".into(),
                 reference: Some("v1.2.0".into()),
-                display: "gh:acme/kit".into()
+                display: "gh:acme/kit".into(),
+                userinfo: None,
             }
         );
         assert_eq!(
@@ -207,6 +218,18 @@ mod tests {
         let e = parse("git@github.com:acme/kit.git", None, "x").unwrap_err();
         assert!(e.contains("use the https:// URL or gh:owner/repo"), "{e}");
         assert!(parse("ssh://git@host/x.git", None, "x").is_err());
+    }
+
+    #[test]
+    fn userinfo_is_never_recorded() {
+        let s = parse("https://me:hunter2@git.example/o/r.git", None, "x").unwrap();
+        assert_eq!(s.recorded(), "https://git.example/o/r.git");
+        let Source::Git { url, userinfo, .. } = &s else {
+            panic!("{s:?}")
+        };
+        assert_eq!(url, "https://git.example/o/r.git");
+        assert_eq!(userinfo.as_ref().unwrap().password, "hunter2");
+        assert!(!format!("{s:?}").contains("hunter2"));
     }
 
     #[test]

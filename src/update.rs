@@ -168,7 +168,7 @@ pub fn check_all(
             let (tx1, rx1) = mpsc::channel();
             let worker_url = url.clone();
             std::thread::spawn(move || {
-                let _ = tx1.send(git::ls_remote(&worker_url));
+                let _ = tx1.send(git::ls_remote(&worker_url, None));
             });
             let status = match rx1.recv_timeout(timeout) {
                 Ok(Ok(refs)) => decide(&entry, &refs, pre),
@@ -236,10 +236,16 @@ pub fn apply(
 ) -> Result<crate::install::Installed, crate::install::InstallError> {
     use crate::source::Source;
     let source = match &base.source {
-        Source::Git { url, display, .. } => Source::Git {
+        Source::Git {
+            url,
+            display,
+            userinfo,
+            ..
+        } => Source::Git {
             url: url.clone(),
             reference: (!new_ref.is_empty()).then(|| new_ref.to_owned()),
             display: display.clone(),
+            userinfo: userinfo.clone(),
         },
         other => other.clone(),
     };

@@ -158,6 +158,8 @@ codes! {
     InstallTampered => "plugins::install::tampered", Error, "an installed plugin's files differ from what the lock pinned";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";
+    GitAuth => "plugins::git::auth", Error, "the remote needs credentials and none that plugins found were accepted (it never prompts)";
+    GitCleartext => "plugins::git::cleartext", Warning, "the source is fetched over unencrypted `http://` or `git://`";
     LockUnsafeId => "plugins::lock::unsafe_id", Error, "a lock entry's id cannot name a plugin directory (`..`, `/`, empty, ...); it is never used as a path";
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";
     NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";

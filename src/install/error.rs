@@ -54,6 +54,7 @@ impl InstallError {
             InstallError::Refused { code, .. } => *code,
             InstallError::Invalid(_) => Code::InstallInvalid,
             InstallError::Git(GitError::RefNotFound { .. }) => Code::GitRefNotFound,
+            InstallError::Git(GitError::Auth { .. }) => Code::GitAuth,
             InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
                 Code::InstallUnsafeTree
             }
@@ -80,6 +81,10 @@ impl InstallError {
                 let shown: Vec<&str> = available.iter().take(12).map(String::as_str).collect();
                 Some(format!("available: {}", shown.join(", ")))
             }
+            InstallError::Git(crate::git::GitError::Auth { .. }) => Some(format!(
+                "plugins looks for credentials in {}; it never prompts",
+                crate::git::CREDENTIAL_SOURCES
+            )),
             InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
             InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
             InstallError::Tree(_) => {

@@ -139,6 +139,11 @@ pub enum Event {
         done: u64,
         total: Option<u64>,
     },
+    /// Something the user should know that does not stop the install.
+    Warning {
+        code: Code,
+        message: String,
+    },
     /// Under the home lock, what killed processes left was finished or undone.
     Recovered(txn::Recovered),
 }

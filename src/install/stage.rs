@@ -19,14 +19,27 @@ pub(super) fn fetch(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(Option<String>, Option<RefKind>, String), InstallError> {
     match &opts.source {
-        Source::Git { url, reference, .. } => {
+        Source::Git {
+            url,
+            reference,
+            userinfo,
+            ..
+        } => {
             on_event(Event::Fetching(url.clone()));
+            if crate::auth::is_cleartext(url) {
+                on_event(Event::Warning {
+                    code: Code::GitCleartext,
+                    message: format!(
+                        "{url} is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL"
+                    ),
+                });
+            }
             let want = opts
                 .pin
                 .as_ref()
                 .and_then(|p| p.commit.clone())
                 .or_else(|| reference.clone());
-            let fetched = git::fetch_tree(url, want.as_deref(), dest)?;
+            let fetched = git::fetch_tree(url, userinfo.as_ref(), want.as_deref(), dest)?;
             on_event(Event::Fetched {
                 commit: Some(fetched.commit.clone()),
                 ignored: 0,

@@ -11,6 +11,8 @@ use crate::support::*;
 
 /// Path → (body, declared length).
 type Routes = Mutex<HashMap<String, (Vec<u8>, Option<usize>)>>;
+/// Each request's line and `Authorization` header, in order.
+type Seen = Mutex<Vec<(String, Option<String>)>>;
 
 /// A route table served on 127.0.0.1 by a minimal
 /// HTTP/1.1 server that closes every connection after one response, so a
@@ -18,6 +20,7 @@ type Routes = Mutex<HashMap<String, (Vec<u8>, Option<usize>)>>;
 struct Server {
     base: String,
     routes: Arc<Routes>,
+    seen: Arc<Seen>,
 }
 
 impl Server {
@@ -25,14 +28,15 @@ impl Server {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let routes: Arc<Routes> = Arc::default();
-        let table = routes.clone();
+        let seen: Arc<Seen> = Arc::default();
+        let (table, log) = (routes.clone(), seen.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                let _ = respond(stream, &table);
+                let _ = respond(stream, &table, &log);
             }
         });
-        Server { base, routes }
+        Server { base, routes, seen }
     }
 
     fn route(&self, path: &str, body: Vec<u8>, declared: Option<usize>) {
@@ -67,17 +71,26 @@ impl Server {
     }
 }
 
-fn respond(mut stream: std::net::TcpStream, routes: &Routes) -> std::io::Result<()> {
+fn respond(mut stream: std::net::TcpStream, routes: &Routes, seen: &Seen) -> std::io::Result<()> {
     use std::io::{BufRead, Write};
     let mut reader = std::io::BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
     reader.read_line(&mut request_line)?;
+    let mut authorization = None;
     loop {
         let mut header = String::new();
         if reader.read_line(&mut header)? == 0 || header == "\r\n" {
             break;
         }
+        if let Some((k, v)) = header.split_once(':')
+            && k.eq_ignore_ascii_case("authorization")
+        {
+            authorization = Some(v.trim().to_owned());
+        }
     }
+    seen.lock()
+        .unwrap()
+        .push((request_line.trim_end().to_owned(), authorization));
     let path = request_line
         .split_whitespace()
         .nth(1)
@@ -498,4 +511,59 @@ fn an_archive_that_unpacks_too_large_is_refused() {
     assert!(!home.join("plugins/dev.example.tool").exists());
     assert_eq!(plugins::release::unpack_limit(1 << 20), 512 << 20);
     assert_eq!(plugins::release::unpack_limit(100 << 20), 2000 << 20);
+}
+
+/// `GITHUB_TOKEN` reaches the API host as a Bearer token, and API and download
+/// traffic goes through `HTTP_PROXY` (reqwest's own reading of the environment
+/// is off: the same settings as git's decide).
+#[test]
+fn the_token_and_the_proxy_reach_the_api() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home) = plugin(tmp.path(), "asset = \"tool-${os}-${arch}\"\n");
+    let server = Server::start();
+    let (os, arch) = os_arch();
+    let name = format!("tool-{os}-{arch}");
+    server.release("v1.2.0", &[(&name, b"#!/bin/sh\necho raw\n", None)]);
+    let proxy = crate::support::net::Proxy::start();
+    let token = "ghp_t0ken-never-shown";
+    let mut cmd = plugins();
+    for k in [
+        "HTTPS_PROXY",
+        "https_proxy",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+        "NO_PROXY",
+        "no_proxy",
+        "GH_TOKEN",
+    ] {
+        cmd.env_remove(k);
+    }
+    let (code, stdout, stderr) = run(cmd
+        .args(["install", "gh:acme/tool@v1.2.0", "--yes", "--home"])
+        .arg(&home)
+        .env("PLUGINS_GH_BASE", &mirror)
+        .env("PLUGINS_GITHUB_API", &server.base)
+        .env("GITHUB_TOKEN", token)
+        .env("HTTP_PROXY", &proxy.url));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let seen = server.seen.lock().unwrap().clone();
+    let bearer = format!("Bearer {token}");
+    assert!(
+        seen.iter().any(|(line, auth)| line
+            .starts_with("GET /repos/acme/tool/releases/tags/v1.2.0 ")
+            && auth.as_deref() == Some(&bearer)),
+        "{seen:?}"
+    );
+    let api = format!("GET {}/repos/acme/tool/releases/tags/v1.2.0 ", server.base);
+    let download = format!("GET {}/download/v1.2.0/{name} ", server.base);
+    let through = proxy.lines();
+    assert!(through.iter().any(|l| l.starts_with(&api)), "{through:?}");
+    assert!(
+        through.iter().any(|l| l.starts_with(&download)),
+        "{through:?}"
+    );
+    assert!(!format!("{stdout}{stderr}").contains(token));
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    assert!(!lock.contains(token), "{lock}");
 }

@@ -1,0 +1,352 @@
+//! Private, proxied and authenticated sources (issue #15): a loopback smart-HTTP
+//! git server that demands Basic auth; every credential source is tried, and no
+//! secret is ever stored or shown.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::install::static_aoe;
+use crate::support::git::{Repo, git};
+use crate::support::net::{GitServer, Proxy, basic};
+use crate::support::*;
+
+const SECRET: &str = "s3cr3t-t0ken-4711";
+
+/// A bare `acme/kit.git` under `tmp/srv` served with Basic auth, and the server.
+fn served(tmp: &Path) -> GitServer {
+    let repo = Repo::init(&tmp.join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    std::fs::create_dir_all(tmp.join("srv/acme")).unwrap();
+    git(
+        tmp,
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.dir.to_str().unwrap(),
+            tmp.join("srv/acme/kit.git").to_str().unwrap(),
+        ],
+    );
+    GitServer::start(&tmp.join("srv"), SECRET)
+}
+
+/// `plugins` with no credential or proxy from the outside: an empty HOME and git
+/// config, no netrc, no token, no proxy.
+fn cmd(tmp: &Path) -> Command {
+    let user = tmp.join("user");
+    std::fs::create_dir_all(&user).unwrap();
+    let config = tmp.join("gitconfig");
+    if !config.exists() {
+        std::fs::write(&config, "").unwrap();
+    }
+    let mut c = plugins();
+    for k in [
+        "GITHUB_TOKEN",
+        "GH_TOKEN",
+        "PLUGINS_GH_BASE",
+        "AOE_GITHUB_CLONE_BASE",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+        "NO_PROXY",
+        "no_proxy",
+    ] {
+        c.env_remove(k);
+    }
+    c.env("HOME", &user)
+        .env("GIT_CONFIG_GLOBAL", &config)
+        .env("NETRC", tmp.join("no-netrc"))
+        .env("COLUMNS", "400");
+    c
+}
+
+fn install(mut c: Command, source: &str, home: &Path) -> (i32, String, String) {
+    run(c.args(["install", source, "--yes", "--home"]).arg(home))
+}
+
+/// The server's base with `user:password@` put in.
+fn with_userinfo(base: &str, info: &str) -> String {
+    base.replacen("http://", &format!("http://{info}@"), 1)
+}
+
+/// Every file under `dir`, as (path, bytes).
+fn files(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(&d).unwrap().flatten() {
+            let p = e.path();
+            if e.file_type().unwrap().is_dir() {
+                stack.push(p);
+            } else if e.file_type().unwrap().is_file() {
+                out.push((p.clone(), std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out
+}
+
+fn contains(hay: &[u8], needle: &str) -> bool {
+    hay.windows(needle.len()).any(|w| w == needle.as_bytes())
+}
+
+/// Nothing under `home` and no output holds the secret (or its Basic form).
+fn assert_no_secret(home: &Path, outputs: &[&str]) {
+    let encoded = basic("me", SECRET);
+    let encoded = encoded.trim_start_matches("Basic ");
+    for (path, bytes) in files(home) {
+        assert!(
+            !contains(&bytes, SECRET) && !contains(&bytes, encoded),
+            "{} holds the secret",
+            path.display()
+        );
+    }
+    for out in outputs {
+        assert!(!out.contains(SECRET), "output shows the secret:\n{out}");
+    }
+}
+
+#[test]
+fn url_userinfo_is_used_for_the_transfer_and_never_stored_or_shown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = served(tmp.path());
+    let home = tmp.path().join("home");
+    let url = format!("{}/acme/kit.git", server.base);
+    let source = with_userinfo(&url, &format!("me:{SECRET}"));
+    let (code, stdout, stderr) = install(cmd(tmp.path()), &source, &home);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        server
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|s| s.authorization.as_deref() == Some(&basic("me", SECRET))),
+        "the URL's credentials reached the server"
+    );
+    assert!(stderr.contains(&format!("Fetching {url}\n")), "{stderr}");
+    assert!(stderr.contains("plugins::git::cleartext"), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "warning[plugins::git::cleartext]: {url} is fetched unencrypted"
+        )),
+        "{stderr}"
+    );
+    assert_eq!(
+        crate::install::locked(&home, "dev.example.pinned", "source"),
+        url
+    );
+    let mut outputs = vec![stdout, stderr];
+    for args in [
+        &["list"][..],
+        &["list", "--json"],
+        &["info", "dev.example.pinned"],
+        &["info", "dev.example.pinned", "--json"],
+        &["verify"],
+        &["outdated"],
+    ] {
+        let (_, out, err) = run(cmd(tmp.path()).args(args).arg("--home").arg(&home));
+        outputs.push(out);
+        outputs.push(err);
+    }
+    assert!(outputs.iter().any(|o| o.contains(&url)), "{outputs:?}");
+    let shown: Vec<&str> = outputs.iter().map(String::as_str).collect();
+    assert_no_secret(&home, &shown);
+    // A refused password is not shown either.
+    let (code, stdout, stderr) = install(
+        cmd(tmp.path()),
+        &with_userinfo(&url, "me:wrong-password-99"),
+        &tmp.path().join("home2"),
+    );
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("plugins::git::auth")
+            && stderr.contains("refused those from the URL's user:password@"),
+        "{stderr}"
+    );
+    assert!(
+        !format!("{stdout}{stderr}").contains("wrong-password-99"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn without_credentials_the_error_names_where_it_looked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = served(tmp.path());
+    let url = format!("{}/acme/kit.git", server.base);
+    let (code, _, stderr) = install(cmd(tmp.path()), &url, &tmp.path().join("home"));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("plugins::git::auth")
+            && stderr.contains(&format!("× {url} needs credentials and none were found")),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc; it never prompts"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_git_credential_helper_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = served(tmp.path());
+    let helper = tmp.path().join("helper.sh");
+    std::fs::write(
+        &helper,
+        format!("#!/bin/sh\ntest \"$1\" = get || exit 0\necho username=helper-user\necho password={SECRET}\n"),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        tmp.path().join("gitconfig"),
+        format!("[credential]\n\thelper = {}\n", helper.display()),
+    )
+    .unwrap();
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = install(
+        cmd(tmp.path()),
+        &format!("{}/acme/kit.git", server.base),
+        &home,
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        server
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|s| s.authorization.as_deref() == Some(&basic("helper-user", SECRET)))
+    );
+    assert_no_secret(&home, &[&stdout, &stderr]);
+}
+
+#[test]
+fn the_github_token_goes_to_github_hosts_only() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = served(tmp.path());
+    for var in ["GITHUB_TOKEN", "GH_TOKEN"] {
+        let home = tmp.path().join(format!("home-{var}"));
+        let mut c = cmd(tmp.path());
+        c.env(var, SECRET).env("PLUGINS_GH_BASE", &server.base);
+        let (code, stdout, stderr) = install(c, "gh:acme/kit", &home);
+        assert_eq!(code, 0, "{var}: {stdout}{stderr}");
+        assert_eq!(
+            crate::install::locked(&home, "dev.example.pinned", "source"),
+            "gh:acme/kit"
+        );
+        assert_no_secret(&home, &[&stdout, &stderr]);
+    }
+    assert!(
+        server
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|s| s.authorization.as_deref() == Some(&basic("x-access-token", SECRET)))
+    );
+    // The same server under another name is not a GitHub host: no token is sent.
+    let before = server.seen.lock().unwrap().len();
+    let other = server.base.replace("127.0.0.1", "localhost");
+    let mut c = cmd(tmp.path());
+    c.env("GITHUB_TOKEN", SECRET);
+    let (code, _, stderr) = install(
+        c,
+        &format!("{other}/acme/kit.git"),
+        &tmp.path().join("home-other"),
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("none were found"), "{stderr}");
+    let seen = server.seen.lock().unwrap();
+    assert!(seen[before..].iter().all(|s| s.authorization.is_none()));
+}
+
+#[test]
+fn netrc_answers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = served(tmp.path());
+    let netrc = tmp.path().join("netrc");
+    std::fs::write(
+        &netrc,
+        format!("machine example.invalid login no password no\nmachine 127.0.0.1\n  login netrc-user\n  password {SECRET}\n"),
+    )
+    .unwrap();
+    let home = tmp.path().join("home");
+    let mut c = cmd(tmp.path());
+    c.env("NETRC", &netrc);
+    let (code, stdout, stderr) = install(c, &format!("{}/acme/kit.git", server.base), &home);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        server
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|s| s.authorization.as_deref() == Some(&basic("netrc-user", SECRET)))
+    );
+    assert_no_secret(&home, &[&stdout, &stderr]);
+    // ~/.netrc when NETRC is not set.
+    std::fs::copy(&netrc, tmp.path().join("user/.netrc")).unwrap();
+    let mut c = cmd(tmp.path());
+    c.env_remove("NETRC");
+    let (code, stdout, stderr) = install(
+        c,
+        &format!("{}/acme/kit.git", server.base),
+        &tmp.path().join("home2"),
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+}
+
+/// libgit2 reaches a proxy only for https:// remotes (a CONNECT tunnel; its
+/// http:// requests go to the server even with a proxy set), so the proxy is
+/// checked on the CONNECT it sees: the TLS handshake after it fails, as the
+/// loopback server speaks plain HTTP.
+#[test]
+fn git_traffic_goes_through_the_proxy_unless_no_proxy_covers_the_host() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = served(tmp.path());
+    let proxy = Proxy::start();
+    let authority = server.base.trim_start_matches("http://").to_owned();
+    let source = format!("https://me:{SECRET}@{authority}/acme/kit.git");
+    let connect = format!("CONNECT {authority} ");
+    let attempt = |mut c: Command, what: &str| {
+        c.env("PLUGINS_NET_TIMEOUT", "5");
+        let before = proxy.lines().len();
+        let home = tmp.path().join(format!("home-{what}"));
+        let (code, stdout, stderr) = install(c, &source, &home);
+        assert_ne!(code, 0, "{what}: {stdout}{stderr}");
+        assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
+        proxy.lines()[before..].to_vec()
+    };
+    for var in ["HTTPS_PROXY", "https_proxy", "ALL_PROXY"] {
+        let mut c = cmd(tmp.path());
+        c.env(var, &proxy.url);
+        let seen = attempt(c, var);
+        assert!(
+            seen.iter().any(|l| l.starts_with(&connect)),
+            "{var}: {seen:?}"
+        );
+    }
+    // NO_PROXY covers the host: straight to the server.
+    let mut c = cmd(tmp.path());
+    c.env("HTTPS_PROXY", &proxy.url)
+        .env("NO_PROXY", "localhost,127.0.0.1");
+    assert_eq!(attempt(c, "no-proxy"), Vec::<String>::new());
+    // git's http.proxy, too (and NO_PROXY covers it as well).
+    std::fs::write(
+        tmp.path().join("gitconfig"),
+        format!("[http]\n\tproxy = {}\n", proxy.url),
+    )
+    .unwrap();
+    let seen = attempt(cmd(tmp.path()), "http.proxy");
+    assert!(seen.iter().any(|l| l.starts_with(&connect)), "{seen:?}");
+    let mut c = cmd(tmp.path());
+    c.env("NO_PROXY", "127.0.0.1");
+    assert_eq!(attempt(c, "config-no-proxy"), Vec::<String>::new());
+}

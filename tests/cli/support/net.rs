@@ -1,0 +1,310 @@
+//! Loopback servers for transfer tests: a smart-HTTP git server (git's own
+//! `git http-backend` as CGI) that demands Basic auth, and a forwarding HTTP
+//! proxy (CONNECT and absolute-URI requests) that logs what passes through it.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+/// One request as a server or proxy saw it.
+#[derive(Clone, Debug)]
+pub(crate) struct Seen {
+    pub(crate) line: String,
+    pub(crate) authorization: Option<String>,
+}
+
+fn base64(bytes: &[u8]) -> String {
+    const T: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = String::new();
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (u32::from(b[0]) << 16) | (u32::from(b[1]) << 8) | u32::from(b[2]);
+        for i in 0..4 {
+            if i <= chunk.len() {
+                out.push(T[(n >> (18 - 6 * i) & 63) as usize] as char);
+            } else {
+                out.push('=');
+            }
+        }
+    }
+    out
+}
+
+/// The `Authorization` value for Basic `user:password`.
+pub(crate) fn basic(user: &str, password: &str) -> String {
+    format!("Basic {}", base64(format!("{user}:{password}").as_bytes()))
+}
+
+/// A request's head (request line and headers, names lowercased) and body.
+struct Request {
+    line: String,
+    headers: Vec<(String, String)>,
+    body: Vec<u8>,
+}
+
+impl Request {
+    fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(k, _)| k == name)
+            .map(|(_, v)| v.as_str())
+    }
+}
+
+fn read_head(reader: &mut impl BufRead) -> std::io::Result<(String, Vec<(String, String)>)> {
+    let mut line = String::new();
+    reader.read_line(&mut line)?;
+    let mut headers = Vec::new();
+    loop {
+        let mut h = String::new();
+        if reader.read_line(&mut h)? == 0 || h == "\r\n" || h == "\n" {
+            break;
+        }
+        if let Some((k, v)) = h.split_once(':') {
+            headers.push((k.trim().to_ascii_lowercase(), v.trim().to_owned()));
+        }
+    }
+    Ok((line.trim_end().to_owned(), headers))
+}
+
+fn read_request(reader: &mut impl BufRead) -> std::io::Result<Request> {
+    let (line, headers) = read_head(reader)?;
+    let get = |k: &str| headers.iter().find(|(n, _)| n == k).map(|(_, v)| v.clone());
+    let mut body = Vec::new();
+    if let Some(len) = get("content-length").and_then(|v| v.parse::<usize>().ok()) {
+        body.resize(len, 0);
+        reader.read_exact(&mut body)?;
+    } else if get("transfer-encoding").is_some_and(|v| v.eq_ignore_ascii_case("chunked")) {
+        loop {
+            let mut size = String::new();
+            reader.read_line(&mut size)?;
+            let n = usize::from_str_radix(size.trim().split(';').next().unwrap_or("0"), 16)
+                .unwrap_or(0);
+            let mut chunk = vec![0; n + 2];
+            reader.read_exact(&mut chunk)?;
+            if n == 0 {
+                break;
+            }
+            body.extend_from_slice(&chunk[..n]);
+        }
+    }
+    Ok(Request {
+        line,
+        headers,
+        body,
+    })
+}
+
+/// A smart-HTTP git server over the bare repositories under `root`, answering
+/// 401 to any request without Basic credentials whose password is `secret`.
+pub(crate) struct GitServer {
+    pub(crate) base: String,
+    pub(crate) seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl GitServer {
+    pub(crate) fn start(root: &Path, secret: &str) -> GitServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let (log, root, secret) = (seen.clone(), root.to_path_buf(), secret.to_owned());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (log, root, secret) = (log.clone(), root.clone(), secret.clone());
+                std::thread::spawn(move || {
+                    let _ = serve_git(stream, &root, &secret, &log);
+                });
+            }
+        });
+        GitServer { base, seen }
+    }
+}
+
+/// Whether `authorization` is Basic credentials with password `secret`.
+fn authorized(authorization: Option<&str>, secret: &str) -> bool {
+    let Some(value) = authorization.and_then(|a| a.strip_prefix("Basic ")) else {
+        return false;
+    };
+    // Any user name, as GitHub accepts for a token.
+    [
+        "",
+        "me",
+        "x-access-token",
+        "helper-user",
+        "netrc-user",
+        "git",
+    ]
+    .iter()
+    .any(|user| basic(user, secret) == format!("Basic {value}"))
+}
+
+fn git_exec_path() -> PathBuf {
+    let out = std::process::Command::new("git")
+        .arg("--exec-path")
+        .output()
+        .unwrap();
+    PathBuf::from(String::from_utf8(out.stdout).unwrap().trim())
+}
+
+fn serve_git(
+    mut stream: TcpStream,
+    root: &Path,
+    secret: &str,
+    log: &Mutex<Vec<Seen>>,
+) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let req = read_request(&mut reader)?;
+    log.lock().unwrap().push(Seen {
+        line: req.line.clone(),
+        authorization: req.header("authorization").map(str::to_owned),
+    });
+    if !authorized(req.header("authorization"), secret) {
+        write!(
+            stream,
+            "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Basic realm=\"git\"\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+        )?;
+        return stream.flush();
+    }
+    let mut parts = req.line.split_whitespace();
+    let method = parts.next().unwrap_or("GET").to_owned();
+    let target = parts.next().unwrap_or("/").to_owned();
+    let (path, query) = target.split_once('?').unwrap_or((&target, ""));
+    let mut cgi = std::process::Command::new(git_exec_path().join("git-http-backend"))
+        .env_clear()
+        .env("GIT_PROJECT_ROOT", root)
+        .env("GIT_HTTP_EXPORT_ALL", "1")
+        .env("REQUEST_METHOD", &method)
+        .env("PATH_INFO", path)
+        .env("QUERY_STRING", query)
+        .env("CONTENT_TYPE", req.header("content-type").unwrap_or(""))
+        .env("CONTENT_LENGTH", req.body.len().to_string())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("REMOTE_USER", "test")
+        .env("REMOTE_ADDR", "127.0.0.1")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()?;
+    let mut stdin = cgi.stdin.take().unwrap();
+    let body = req.body;
+    let writer = std::thread::spawn(move || {
+        let _ = stdin.write_all(&body);
+    });
+    let out = cgi.wait_with_output()?;
+    let _ = writer.join();
+    let text = out.stdout;
+    let split = text
+        .windows(4)
+        .position(|w| w == b"\r\n\r\n")
+        .map(|i| (i, 4))
+        .or_else(|| text.windows(2).position(|w| w == b"\n\n").map(|i| (i, 2)));
+    let (head, body) = match split {
+        Some((i, n)) => (
+            String::from_utf8_lossy(&text[..i]).into_owned(),
+            &text[i + n..],
+        ),
+        None => (String::new(), &text[..]),
+    };
+    let mut status = "200 OK".to_owned();
+    let mut headers = String::new();
+    for h in head.lines() {
+        match h.split_once(':') {
+            Some((k, v)) if k.eq_ignore_ascii_case("status") => status = v.trim().to_owned(),
+            Some(_) => headers.push_str(&format!("{h}\r\n")),
+            None => {}
+        }
+    }
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    stream.write_all(body)?;
+    stream.flush()
+}
+
+/// A forwarding proxy: CONNECT tunnels and absolute-URI requests, each logged.
+pub(crate) struct Proxy {
+    pub(crate) url: String,
+    pub(crate) seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Proxy {
+    pub(crate) fn start() -> Proxy {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let url = format!("http://{}", listener.local_addr().unwrap());
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let log = seen.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let log = log.clone();
+                std::thread::spawn(move || {
+                    let _ = forward(stream, &log);
+                });
+            }
+        });
+        Proxy { url, seen }
+    }
+
+    /// The request lines the proxy has seen.
+    pub(crate) fn lines(&self) -> Vec<String> {
+        self.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .map(|s| s.line.clone())
+            .collect()
+    }
+}
+
+fn pipe(mut from: impl Read, mut to: TcpStream) {
+    let _ = std::io::copy(&mut from, &mut to);
+    let _ = to.shutdown(std::net::Shutdown::Write);
+}
+
+fn forward(mut client: TcpStream, log: &Mutex<Vec<Seen>>) -> std::io::Result<()> {
+    let mut reader = BufReader::new(client.try_clone()?);
+    let (line, headers) = read_head(&mut reader)?;
+    log.lock().unwrap().push(Seen {
+        line: line.clone(),
+        authorization: None,
+    });
+    let mut parts = line.split_whitespace();
+    let (method, target) = (parts.next().unwrap_or(""), parts.next().unwrap_or(""));
+    if method == "CONNECT" {
+        let upstream = TcpStream::connect(target)?;
+        client.write_all(b"HTTP/1.1 200 Connection established\r\n\r\n")?;
+        let up2 = upstream.try_clone()?;
+        let c2 = client.try_clone()?;
+        let t = std::thread::spawn(move || pipe(reader, up2));
+        pipe(upstream, c2);
+        let _ = t.join();
+        return Ok(());
+    }
+    // An absolute URI: connect to its host and send the request with a path.
+    let rest = target.strip_prefix("http://").unwrap_or(target);
+    let (authority, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+    let mut upstream = TcpStream::connect(authority)?;
+    let path = if path.is_empty() { "/" } else { path };
+    let version = parts.next().unwrap_or("HTTP/1.1");
+    let mut head = format!("{method} {path} {version}\r\n");
+    for (k, v) in &headers {
+        if !k.starts_with("proxy-") && k != "connection" {
+            head.push_str(&format!("{k}: {v}\r\n"));
+        }
+    }
+    head.push_str("Connection: close\r\n\r\n");
+    upstream.write_all(head.as_bytes())?;
+    let up2 = upstream.try_clone()?;
+    let t = std::thread::spawn(move || pipe(reader, up2));
+    pipe(upstream, client);
+    let _ = t.join();
+    Ok(())
+}
