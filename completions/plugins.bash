@@ -301,7 +301,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__autoupdate)
-            opts="-j -q -h -V --home --force --grace --jobs --timeout --pre --json --color --quiet --help --version"
+            opts="-j -q -h -V --home --force --grace --jobs --timeout --pre --json --exit-code --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -843,7 +843,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__outdated)
-            opts="-j -q -h -V --home --jobs --timeout --pre --json --color --quiet --help --version"
+            opts="-j -q -h -V --home --jobs --timeout --pre --json --exit-code --color --quiet --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -27,10 +27,12 @@ use crate::update::Status;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
-  plugins autoupdate                          # from cron: 0 * * * * plugins autoupdate
+  plugins autoupdate                          # from cron: 0 * * * * /usr/local/bin/plugins autoupdate -q
   plugins autoupdate --home ~/.protoagent --json --force
+  plugins autoupdate --exit-code || [ $? -eq 3 ] && echo updated
 
-Exit codes: 0 nothing to do, 3 something was updated, 1 some update failed, 2 could not run.")]
+Exit codes: 0 updated or nothing to do (3 with --exit-code when something was updated),
+1 some update failed, 2 could not run.")]
 pub struct AutoupdateArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
     #[arg(long, value_name = "DIR")]
@@ -46,6 +48,9 @@ pub struct AutoupdateArgs {
     /// Print one JSON document instead of the summary line
     #[arg(long)]
     pub json: bool,
+    /// Exit 3 (instead of 0) when at least one plugin was updated
+    #[arg(long)]
+    pub exit_code: bool,
 }
 
 #[derive(Default, serde::Serialize)]
@@ -68,16 +73,18 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
         if policy.interval_hours == 0 || policy.rules.is_empty() {
             sweep
                 .skipped_homes
-                .push(format!("{}: disabled", home.root.display()));
+                .push(format!("{}: skipped (disabled)", home.root.display()));
             continue;
         }
         if let Some(age) = autoupdate::since_last_sweep(&home)
             && age < policy.interval_hours * 3600
             && !args.force
         {
-            sweep
-                .skipped_homes
-                .push(format!("{}: last sweep {age} s ago", home.root.display()));
+            sweep.skipped_homes.push(format!(
+                "{}: skipped (interval): last sweep {age} s ago, interval {} h",
+                home.root.display(),
+                policy.interval_hours
+            ));
             continue;
         }
         let busy = autoupdate::activity(&home, grace) != Activity::Idle;
@@ -173,6 +180,9 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
             sweep.needs_approval.len(),
             sweep.failed.len()
         );
+        for home in &sweep.skipped_homes {
+            s.push_str(&format!("\n  {home}"));
+        }
         for (id, why) in &sweep.failed {
             s.push_str(&format!("\n  failed {id}: {why}"));
         }
@@ -189,7 +199,7 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
         .map_err(|e| Error::io("cannot write output", e))?;
     Ok(if !sweep.failed.is_empty() {
         ExitStatus::Failure
-    } else if !sweep.updated.is_empty() {
+    } else if args.exit_code && !sweep.updated.is_empty() {
         ExitStatus::Updated
     } else {
         ExitStatus::Success

@@ -69,6 +69,15 @@ fn branches_tags_and_pins() {
         (Some("behind"), Some(c4.as_str()))
     );
     let t = outdated(&tag).1;
+    // --exit-code: 3 when something is behind; 0 without it.
+    let (code, _, _) = run(plugins()
+        .args(["outdated", "--exit-code", "--home"])
+        .arg(&tag));
+    assert_eq!((outdated(&tag).0, code), (0, 3));
+    let (code, _, _) = run(plugins()
+        .args(["outdated", "--exit-code", "--home"])
+        .arg(&pin));
+    assert_eq!(code, 0, "a commit pin is never behind");
     assert_eq!(
         row(&t, "dev.example.pinned")["new_ref"],
         "v2.1.0",
@@ -173,7 +182,7 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
         "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
     );
     let (code, doc) = autoupdate(&home, &[]);
-    assert_eq!(code, 3, "exit 3: something was updated: {doc}");
+    assert_eq!(code, 0, "exit 0: updated, and cron sees success: {doc}");
     assert_eq!(doc["updated"][0], "dev.example.pinned");
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
     let events = std::fs::read_to_string(home.join("events.jsonl")).unwrap();
@@ -205,13 +214,20 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
         doc["skipped_homes"][0]
             .as_str()
             .unwrap()
-            .contains("last sweep"),
+            .contains("skipped (interval): last sweep"),
         "{doc}"
     );
-    let (code, doc) = autoupdate(&home, &["--force"]);
+    let (code, stdout, _) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(": skipped (interval): last sweep ") && stdout.ends_with(" interval 6 h\n"),
+        "{stdout}"
+    );
+    let (code, doc) = autoupdate(&home, &["--force", "--exit-code"]);
     assert_eq!(
         (code, doc["updated"][0].as_str()),
-        (3, Some("dev.example.pinned"))
+        (3, Some("dev.example.pinned")),
+        "--exit-code: 3 when something was updated"
     );
     // Quiet by default: one summary line.
     let (code, stdout, _) = run(plugins()
@@ -266,7 +282,7 @@ fn idle_policy_defers_while_busy() {
     assert_eq!(doc["deferred"][0], "dev.example.pinned", "{doc}");
     holder.kill().unwrap();
     holder.wait().unwrap();
-    let (code, doc) = autoupdate(&home, &["--force", "--grace", "0"]);
+    let (code, doc) = autoupdate(&home, &["--force", "--grace", "0", "--exit-code"]);
     assert_eq!(
         (code, doc["updated"][0].as_str()),
         (3, Some("dev.example.pinned")),
