@@ -172,26 +172,32 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
             serde_json::to_string_pretty(&sweep).expect("serializes")
         )
     } else {
-        let mut s = format!(
-            "autoupdate: {} updated, {} up to date, {} deferred (busy), {} need approval, {} failed",
-            sweep.updated.len(),
-            sweep.up_to_date.len(),
-            sweep.deferred.len(),
-            sweep.needs_approval.len(),
-            sweep.failed.len()
-        );
-        for home in &sweep.skipped_homes {
-            s.push_str(&format!("\n  {home}"));
+        // -q: only failures and pending approvals.
+        let mut s = if printer.quiet {
+            String::new()
+        } else {
+            format!(
+                "autoupdate: {} updated, {} up to date, {} deferred (busy), {} need approval, {} failed",
+                sweep.updated.len(),
+                sweep.up_to_date.len(),
+                sweep.deferred.len(),
+                sweep.needs_approval.len(),
+                sweep.failed.len()
+            ) + "\n"
+        };
+        if !printer.quiet {
+            for home in &sweep.skipped_homes {
+                s.push_str(&format!("  {home}\n"));
+            }
         }
         for (id, why) in &sweep.failed {
-            s.push_str(&format!("\n  failed {id}: {why}"));
+            s.push_str(&format!("  failed {id}: {why}\n"));
         }
         for id in &sweep.needs_approval {
             s.push_str(&format!(
-                "\n  update for {id} needs approval: run `plugins update {id}`"
+                "  update for {id} needs approval: run `plugins update {id}`\n"
             ));
         }
-        s.push('\n');
         s
     };
     printer

@@ -126,6 +126,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
     };
     let mut on_event = crate::reporter::progress(printer);
     let result = install::install(&opts, &mut consent, &mut on_event);
+    drop(on_event);
     let installed = match result {
         Ok(i) => i,
         Err(InstallError::Refused {
@@ -152,7 +153,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         "Installed"
     };
     printer
-        .out(&format!(
+        .outcome(&format!(
             "{verb:>12} {} {}{at} in {}\n",
             installed.id,
             installed.entry.version,

@@ -59,10 +59,20 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
             .expect("serializes")
         )
     } else if checks.is_empty() {
-        "no plugins installed\n".to_owned()
+        if printer.quiet {
+            String::new()
+        } else {
+            "no plugins installed\n".to_owned()
+        }
     } else {
         let mut s = String::new();
-        for (_, _, c) in &checks {
+        // -q: only the rows that need attention (newer, or the check failed).
+        let attention =
+            |c: &Check| matches!(c.status, Status::Behind { .. } | Status::Error { .. });
+        for (_, _, c) in checks
+            .iter()
+            .filter(|(_, _, c)| !printer.quiet || attention(c))
+        {
             let pinned = match (&c.current, c.requested_ref.is_empty()) {
                 (Some(sha), true) => format!("@ {}", &sha[..sha.len().min(10)]),
                 (Some(sha), false) => {

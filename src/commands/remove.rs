@@ -34,8 +34,9 @@ pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let removed = crate::install::remove(&home, &name, dialect, !args.no_wait, &mut on_event);
         match removed {
             Ok(true) => {
+                drop(on_event);
                 printer
-                    .out(&format!(
+                    .outcome(&format!(
                         "     Removed {} from {}\n",
                         args.id,
                         home.root.display()

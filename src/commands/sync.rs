@@ -56,7 +56,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             return Err(e.into());
         }
     }
-    let mut count = 0;
+    let mut synced = Vec::new();
     for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
         for entry in lock.entries() {
             if home.locked_dir(&entry)?.is_dir() && !args.force {
@@ -102,16 +102,16 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                     help: Some("the source changed under the same commit or path; inspect it before trusting it".into()),
                 });
             }
-            count += 1;
-            printer
-                .out(&format!("      Synced {} {}\n", entry.id, entry.version))
-                .map_err(|e| Error::io("cannot write output", e))?;
+            synced.push(format!("      Synced {} {}\n", entry.id, entry.version));
         }
     }
-    if count == 0 {
-        printer
-            .out("everything locked is installed\n")
-            .map_err(|e| Error::io("cannot write output", e))?;
+    // The spinner is cleared before the outcome is printed.
+    drop(on_event);
+    if synced.is_empty() {
+        synced.push("everything locked is installed\n".to_owned());
     }
+    printer
+        .outcome(&synced.concat())
+        .map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
 }

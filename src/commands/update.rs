@@ -125,11 +125,14 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
         let base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
         let mut on_event = crate::reporter::progress(printer);
-        match crate::update::apply(home, &entry, new_ref, base, &mut consent, &mut on_event) {
+        let applied =
+            crate::update::apply(home, &entry, new_ref, base, &mut consent, &mut on_event);
+        drop(on_event);
+        match applied {
             Ok(i) => {
                 updated += 1;
                 printer
-                    .out(&format!(
+                    .outcome(&format!(
                         "     Updated {} to {}\n",
                         i.id,
                         updated_to(&i.entry.version, new_ref, commit)
@@ -144,7 +147,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     }
     if updated == 0 && failed == 0 && !args.dry_run {
         printer
-            .out("nothing to update\n")
+            .outcome("nothing to update\n")
             .map_err(|e| Error::io("cannot write output", e))?;
     }
     Ok(if failed == 0 {

@@ -484,3 +484,159 @@ fn update_names_a_version_tag_once() {
 "#]]
     );
 }
+
+/// The crontab line in docs/cli.md, run as written (binary and home paths swapped for the
+/// test's) under `env -i`: no PATH, no HOME, no PLUGINS_HOME.
+#[test]
+fn the_documented_cron_line_works_under_env_i() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cli.md")).unwrap();
+    let line = docs
+        .split("```crontab\n")
+        .nth(1)
+        .and_then(|b| b.lines().next())
+        .expect("docs/cli.md has a crontab block");
+    let command = line.splitn(6, ' ').nth(5).unwrap();
+    assert!(command.starts_with("/usr/local/bin/plugins autoupdate -q --home /home/me/"));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let me = tmp.path().join("me");
+    let home = me.join(".config/agent-of-empires");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    std::fs::create_dir_all(me.join(".local/state")).unwrap();
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    let c5 = repo.commit("v5");
+    policy(
+        &home,
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    );
+    let command = command
+        .replace("/usr/local/bin/plugins", env!("CARGO_BIN_EXE_plugins"))
+        .replace("/home/me", me.to_str().unwrap());
+    let status = std::process::Command::new("/usr/bin/env")
+        .args(["-i", "/bin/sh", "-c", &command])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
+    let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
+    assert_eq!(log, "", "-q: an update that went well is silent");
+
+    // A failing remote is a problem: it reaches the log, and the exit code says so.
+    std::fs::rename(&repo.dir, tmp.path().join("gone")).unwrap();
+    let forced = command.replace(" -q ", " -q --force ");
+    let status = std::process::Command::new("/usr/bin/env")
+        .args(["-i", "/bin/sh", "-c", &forced])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
+    assert!(
+        log.starts_with("  failed dev.example.pinned: ") && log.lines().count() == 1,
+        "{log}"
+    );
+}
+
+/// `-q` prints only problems on every command that changes or checks a home.
+#[test]
+fn quiet_prints_only_problems() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, [_, _, c3]) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    let quiet = |args: &[&str]| run(plugins().arg("-q").args(args).arg("--home").arg(&home));
+    let src = repo.url();
+    for args in [
+        &["install", &src, "--ref", "main", "--yes"][..],
+        &["verify"],
+        &["outdated"],
+        &["outdated", "--exit-code"],
+        &["update", "--all", "--yes"],
+        &["sync", "--force", "--yes"],
+        &["autoupdate"],
+    ] {
+        assert_eq!(quiet(args), (0, String::new(), String::new()), "{args:?}");
+    }
+    // Something behind: outdated -q shows that row only; autoupdate -q stays silent.
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    let c5 = repo.commit("v5");
+    let (code, stdout, stderr) = quiet(&["outdated", "--exit-code"]);
+    assert_eq!((code, stderr.as_str()), (3, ""));
+    assert_data_eq!(
+        stdout
+            .replace(&c5[..10], "[NEW]")
+            .replace(&c3[..10], "[OLD]"),
+        str![[r#"
+dev.example.pinned               main @ [OLD]            newer: [NEW]
+
+"#]]
+    );
+    // A tampered file: verify -q shows the problem and no summary.
+    std::fs::write(home.join("plugins/dev.example.pinned/extra"), "x").unwrap();
+    let (code, stdout, _) = quiet(&["verify"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.starts_with("    tampered dev.example.pinned: the files changed since install"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let (code, stdout, stderr) = quiet(&["remove", "dev.example.pinned"]);
+    assert_eq!((code, stdout, stderr), (0, String::new(), String::new()));
+}
+
+/// `--log-format json`: each status line and error is one JSON object with a timestamp.
+#[test]
+fn log_format_json_writes_timestamped_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = run(plugins()
+        .args([
+            "--log-format",
+            "json",
+            "install",
+            &repo.url(),
+            "--yes",
+            "--home",
+        ])
+        .arg(&home));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("   Installed dev.example.pinned 3.0.0"),
+        "{stdout}"
+    );
+    let lines: Vec<Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(lines.len() >= 2, "{stderr}");
+    for l in &lines {
+        assert_eq!(l["level"], "status");
+        let at = l["at"].as_str().unwrap();
+        assert!(
+            at.len() == 25 && at.ends_with("+00:00") && at.as_bytes()[10] == b'T',
+            "{at}"
+        );
+    }
+    assert!(
+        lines[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Fetching ")
+    );
+    let (code, _, stderr) = run(plugins()
+        .args([
+            "--log-format",
+            "json",
+            "remove",
+            "dev.example.nope",
+            "--home",
+        ])
+        .arg(&home));
+    assert_eq!(code, 2);
+    let err: Value = serde_json::from_str(stderr.trim()).unwrap();
+    assert_eq!(
+        (err["level"].as_str(), err["code"].as_str()),
+        (Some("error"), Some("plugins::install::not_installed"))
+    );
+}
