@@ -789,7 +789,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --aoe-api --color --quiet --log-format --help --version"
+            opts="-y -q -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --json --aoe-api --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -933,7 +933,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__remove)
-            opts="-q -h -V --home --no-wait --color --quiet --log-format --help --version"
+            opts="-q -h -V --home --json --no-wait --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1015,7 +1015,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -q -h -V --home --yes --force --no-build --color --quiet --log-format --help --version"
+            opts="-y -q -h -V --home --yes --force --no-build --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1041,7 +1041,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__update)
-            opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --color --quiet --log-format --help --version"
+            opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1079,7 +1079,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__validate)
-            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --home --color --quiet --log-format --help --version"
+            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --json --home --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

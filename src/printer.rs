@@ -88,6 +88,19 @@ impl Printer {
         }
     }
 
+    /// One JSON document on stdout (`--json`; never silenced by `-q`), inside the
+    /// envelope every command shares: `{"format_version": 1, ...fields}`.
+    pub fn json(&self, fields: serde_json::Value) -> std::io::Result<()> {
+        let mut doc = serde_json::json!({ "format_version": 1 });
+        if let (Some(doc), serde_json::Value::Object(fields)) = (doc.as_object_mut(), fields) {
+            doc.extend(fields);
+        }
+        self.out(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).expect("serializes")
+        ))
+    }
+
     /// A status line on stderr (progress, what is about to happen).
     pub fn status(&self, line: &str) {
         if self.log_json {

@@ -35,6 +35,9 @@ pub struct SyncArgs {
     /// Do not run build steps
     #[arg(long)]
     pub no_build: bool,
+    /// Print one JSON document instead of the outcome lines
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -57,6 +60,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         }
     }
     let mut synced = Vec::new();
+    let mut rows = Vec::new();
     for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
         for entry in lock.entries() {
             if home.locked_dir(&entry)?.is_dir() && !args.force {
@@ -91,6 +95,8 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                         "     Skipped {}: another command changed it meanwhile",
                         entry.id
                     ));
+                    rows.push(serde_json::json!({"id": entry.id, "status": "skipped",
+                        "message": "another command changed it meanwhile", "home": home.root}));
                     continue;
                 }
                 Err(e) => return Err(e.into()),
@@ -103,10 +109,18 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 });
             }
             synced.push(format!("      Synced {} {}\n", entry.id, entry.version));
+            rows.push(serde_json::json!({"id": entry.id, "status": "synced",
+                "version": entry.version, "commit": entry.commit, "home": home.root}));
         }
     }
     // The spinner is cleared before the outcome is printed.
     drop(on_event);
+    if args.json {
+        printer
+            .json(serde_json::json!({ "plugins": rows }))
+            .map_err(|e| Error::io("cannot write output", e))?;
+        return Ok(ExitStatus::Success);
+    }
     if synced.is_empty() {
         synced.push("everything locked is installed\n".to_owned());
     }

@@ -75,6 +75,9 @@ pub struct ValidateArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Same as --format json
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
     /// Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
@@ -170,7 +173,12 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         .iter()
         .map(|root| validate_root(root, &opts))
         .collect();
-    let text = match args.format {
+    let format = if args.json {
+        OutputFormat::Json
+    } else {
+        args.format
+    };
+    let text = match format {
         OutputFormat::Json => render::json::render(&reports, args.aoe_api),
         OutputFormat::Github => render::github::render(&reports),
         OutputFormat::Human => {

@@ -210,13 +210,15 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
     repo.commit("v6");
     let (code, doc) = autoupdate(&home, &[]);
     assert_eq!(code, 0);
-    assert!(
-        doc["skipped_homes"][0]
-            .as_str()
-            .unwrap()
-            .contains("skipped (interval): last sweep"),
+    assert_eq!(
+        (
+            doc["skipped_homes"][0]["reason"].as_str(),
+            doc["skipped_homes"][0]["interval_hours"].as_u64()
+        ),
+        (Some("interval"), Some(6)),
         "{doc}"
     );
+    assert!(doc["skipped_homes"][0]["last_sweep_secs"].as_u64().unwrap() < 60);
     let (code, stdout, _) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
     assert_eq!(code, 0);
     assert!(
@@ -365,7 +367,8 @@ fn one_failing_remote_does_not_stop_a_sweep_of_five() {
     let (code, doc) = autoupdate(&home, &[]);
     assert_eq!(code, 1, "some failed: {doc}");
     assert_eq!(doc["updated"].as_array().unwrap().len(), 4);
-    assert_eq!(doc["failed"][0][0], "dev.example.p2");
+    assert_eq!(doc["failed"][0]["id"], "dev.example.p2");
+    assert!(!doc["failed"][0]["message"].as_str().unwrap().is_empty());
     let (code, doc) = outdated(&home);
     assert_eq!(code, 1);
     assert_eq!(
@@ -639,4 +642,111 @@ fn log_format_json_writes_timestamped_lines() {
         (err["level"].as_str(), err["code"].as_str()),
         (Some("error"), Some("plugins::install::not_installed"))
     );
+}
+
+/// Every `--json` document of the home-changing and checking commands shares the
+/// `{format_version, ...}` envelope and matches its schema in docs/schema/output/.
+#[test]
+fn json_outputs_match_their_schemas() {
+    let schema = |name: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs/schema/output")
+            .join(name);
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        jsonschema::validator_for(&doc).unwrap()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    let mut seen = std::collections::BTreeSet::new();
+    let mut check = |file: &str, args: &[&str], code: i32| {
+        let (got, stdout, stderr) = run(plugins().args(args).arg("--home").arg(&home));
+        assert_eq!(got, code, "{args:?}: {stdout}{stderr}");
+        let doc: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
+        assert_eq!(doc["format_version"], 1, "{args:?}");
+        let errors: Vec<String> = schema(file)
+            .iter_errors(&doc)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{args:?} against {file}: {errors:#?}\n{doc:#}"
+        );
+        for row in doc["plugins"].as_array().into_iter().flatten() {
+            if let Some(status) = row["status"].as_str() {
+                seen.insert(status.to_owned());
+            }
+        }
+        doc
+    };
+    let src = repo.url();
+    check(
+        "change.json",
+        &["install", &src, "--ref", "main", "--yes", "--json"],
+        0,
+    );
+    check(
+        "change.json",
+        &["install", &src, "--ref", "main", "--yes", "--json"],
+        0,
+    );
+    check("verify.json", &["verify", "--json"], 0);
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    repo.commit("v5");
+    check("outdated.json", &["outdated", "--json"], 0);
+    check(
+        "change.json",
+        &["update", "--all", "--dry-run", "--json"],
+        0,
+    );
+    let doc = check("change.json", &["update", "--all", "--yes", "--json"], 0);
+    assert_eq!(doc["plugins"][0]["version"], "5.0.0");
+    check("change.json", &["sync", "--force", "--yes", "--json"], 0);
+    policy(
+        &home,
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\n",
+    );
+    repo.file("aoe-plugin.toml", &static_aoe("6.0.0"));
+    repo.commit("v6");
+    let doc = check("autoupdate.json", &["autoupdate", "--json"], 0);
+    assert_eq!(doc["updated"][0], "dev.example.pinned");
+    check("autoupdate.json", &["autoupdate", "--json"], 0);
+    // A remote that is gone: failures are objects, in every document.
+    std::fs::rename(&repo.dir, tmp.path().join("gone")).unwrap();
+    let doc = check("autoupdate.json", &["autoupdate", "--json", "--force"], 1);
+    assert_eq!(doc["failed"][0]["id"], "dev.example.pinned");
+    check("outdated.json", &["outdated", "--json"], 1);
+    check("change.json", &["update", "--all", "--json"], 1);
+    std::fs::write(home.join("plugins/dev.example.pinned/extra"), "x").unwrap();
+    check("verify.json", &["verify", "--json"], 1);
+    check(
+        "change.json",
+        &["remove", "dev.example.pinned", "--json"],
+        0,
+    );
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        [
+            "behind",
+            "error",
+            "failed",
+            "installed",
+            "removed",
+            "synced",
+            "up_to_date",
+            "updated",
+            "would_update"
+        ]
+    );
+}
+
+#[test]
+fn validate_json_is_format_json() {
+    let root = clean_aoe_root();
+    let (code, alias) = validate_screen(root.path(), &["--json"]);
+    let (_, format) = validate_screen(root.path(), &["--format", "json"]);
+    assert_eq!((code, alias), (0, format));
+    let (code, _, _) = run(plugins().args(["validate", "--json", "--format", "human"]));
+    assert_eq!(code, 2, "the alias conflicts with another --format");
 }
