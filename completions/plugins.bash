@@ -161,7 +161,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --help --version new validate install list info homes enable disable remove verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="-q -h -V --color --quiet --log-format --help --version new validate install list info homes enable disable remove verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -169,6 +169,10 @@ _plugins() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -179,7 +183,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity)
-            opts="-q -h -V --home --color --quiet --help --version touch hold help"
+            opts="-q -h -V --home --color --quiet --log-format --help --version touch hold help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -191,6 +195,10 @@ _plugins() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -257,7 +265,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity__subcmd__hold)
-            opts="-q -h -V --home --color --quiet --help --version"
+            opts="-q -h -V --home --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -269,6 +277,10 @@ _plugins() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -279,7 +291,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity__subcmd__touch)
-            opts="-q -h -V --home --color --quiet --help --version"
+            opts="-q -h -V --home --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -293,6 +305,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -301,7 +317,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__autoupdate)
-            opts="-j -q -h -V --home --force --grace --jobs --timeout --pre --json --color --quiet --help --version"
+            opts="-j -q -h -V --home --force --grace --jobs --timeout --pre --json --exit-code --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -331,6 +347,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -339,7 +359,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__completions)
-            opts="-q -h -V --color --quiet --help --version bash elvish fish powershell zsh"
+            opts="-q -h -V --color --quiet --log-format --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -347,6 +367,10 @@ _plugins() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -357,7 +381,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__disable)
-            opts="-q -h -V --home --color --quiet --help --version"
+            opts="-q -h -V --home --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -369,6 +393,10 @@ _plugins() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -379,7 +407,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__enable)
-            opts="-q -h -V --home --color --quiet --help --version"
+            opts="-q -h -V --home --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -391,6 +419,10 @@ _plugins() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -709,7 +741,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__homes)
-            opts="-q -h -V --json --color --quiet --help --version"
+            opts="-q -h -V --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -717,6 +749,10 @@ _plugins() {
             case "${prev}" in
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)
@@ -727,7 +763,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__info)
-            opts="-q -h -V --home --json --color --quiet --help --version"
+            opts="-q -h -V --home --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -741,6 +777,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -749,7 +789,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --aoe-api --color --quiet --help --version"
+            opts="-y -q -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --json --aoe-api --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -775,6 +815,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -783,7 +827,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__list)
-            opts="-q -h -V --home --json --color --quiet --help --version"
+            opts="-q -h -V --home --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -797,6 +841,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -805,7 +853,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__new)
-            opts="-y -q -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --no-git --color --quiet --help --version"
+            opts="-y -q -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --no-git --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -835,6 +883,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -843,7 +895,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__outdated)
-            opts="-j -q -h -V --home --jobs --timeout --pre --json --color --quiet --help --version"
+            opts="-j -q -h -V --home --jobs --timeout --pre --json --exit-code --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -869,6 +921,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -877,7 +933,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__remove)
-            opts="-q -h -V --home --no-wait --color --quiet --help --version"
+            opts="-q -h -V --home --json --no-wait --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -891,6 +947,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -899,7 +959,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__resolve)
-            opts="-p -q -h -V --path --json --color --quiet --help --version"
+            opts="-p -q -h -V --path --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -917,6 +977,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -925,7 +989,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__schema)
-            opts="-q -h -V --aoe-api --color --quiet --help --version aoe aworld protoagent"
+            opts="-q -h -V --aoe-api --color --quiet --log-format --help --version aoe aworld protoagent"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -939,6 +1003,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -947,7 +1015,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -q -h -V --home --yes --force --no-build --color --quiet --help --version"
+            opts="-y -q -h -V --home --yes --force --no-build --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -961,6 +1029,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -969,7 +1041,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__update)
-            opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --color --quiet --help --version"
+            opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -995,6 +1067,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1003,7 +1079,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__validate)
-            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --home --stdin --stdin-filename --color --quiet --help --version"
+            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --json --home --stdin --stdin-filename --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1053,6 +1129,10 @@ _plugins() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -1061,7 +1141,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__verify)
-            opts="-q -h -V --home --json --color --quiet --help --version"
+            opts="-q -h -V --home --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1073,6 +1153,10 @@ _plugins() {
                     ;;
                 --color)
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_plugins_global_optspecs
-    string join \n color= q/quiet h/help V/version
+    string join \n color= q/quiet log-format= h/help V/version
 end
 
 function __fish_plugins_needs_command
@@ -27,7 +27,9 @@ end
 complete -c plugins -n "__fish_plugins_needs_command" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plugins -n "__fish_plugins_needs_command" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_needs_command" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_needs_command" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_needs_command" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_needs_command" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
@@ -62,12 +64,14 @@ complete -c plugins -n "__fish_plugins_using_subcommand new" -l dir -d 'Where to
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l with-tests -d 'Include tests and a CI workflow that runs them'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s y -l yes -d 'Accept defaults instead of asking (for scripts)'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l list -d 'List the templates and their variables, then exit'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l json -d 'Print what was written as JSON'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l no-git -d 'Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)'
-complete -c plugins -n "__fish_plugins_using_subcommand new" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s p -l path -d 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]' -r -F
@@ -87,12 +91,15 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -l stdin-filen
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s r -l recursive -d 'Find every plugin root below each --path'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l strict -l deny-warnings -d 'Warnings fail validation too (exit 1)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l featured -d 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l bundled -d 'Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l json -d 'Same as --format json'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l stdin -d 'Read the manifest from standard input (an editor\'s buffer); needs --stdin-filename'
-complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
@@ -103,75 +110,96 @@ complete -c plugins -n "__fish_plugins_using_subcommand install" -l aoe-api -d '
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s y -l yes -d 'Grant what the plugin asks for without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l force -d 'Replace an install from another source, or reinstall the same commit'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'protoAgent: install `requires_pip` into a plugin-local .venv (never into the host\'s Python)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
-complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l json -d 'Print one JSON document instead of the outcome line'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand list" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l json -d 'Print one JSON document'
-complete -c plugins -n "__fish_plugins_using_subcommand list" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand list" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand info" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l json -d 'Print one JSON document'
-complete -c plugins -n "__fish_plugins_using_subcommand info" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand info" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand homes" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -l json -d 'Print one JSON document'
-complete -c plugins -n "__fish_plugins_using_subcommand homes" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand homes" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plugins -n "__fish_plugins_using_subcommand enable" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand enable" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand enable" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plugins -n "__fish_plugins_using_subcommand disable" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand disable" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand disable" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
-complete -c plugins -n "__fish_plugins_using_subcommand remove" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l json -d 'Print one JSON document'
-complete -c plugins -n "__fish_plugins_using_subcommand verify" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s y -l yes -d 'Grant what each plugin asks for without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l force -d 'Reinstall plugins that are present too'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do not run build steps'
-complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l json -d 'Print one JSON document instead of the outcome lines'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -180,9 +208,12 @@ complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l timeout -d 
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l json -d 'Print one JSON document'
-complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l exit-code -d 'Exit 3 (instead of 0) when any plugin has a newer version'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -191,11 +222,14 @@ complete -c plugins -n "__fish_plugins_using_subcommand update" -l timeout -d 'S
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l all -d 'Update every locked plugin'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l dry-run -d 'Show what would change without installing'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s y -l yes -d 'Grant changed permissions without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
-complete -c plugins -n "__fish_plugins_using_subcommand update" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l json -d 'Print one JSON document instead of the outcome lines'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -205,17 +239,22 @@ complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l timeout -
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l force -d 'Sweep even if the last sweep is younger than the interval'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l json -d 'Print one JSON document instead of the summary line'
-complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l exit-code -d 'Exit 3 (instead of 0) when at least one plugin was updated'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
@@ -225,14 +264,18 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_see
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
@@ -242,8 +285,10 @@ complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s p -l path -d
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l json -d 'Print one JSON document instead of a table'
-complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -l aoe-api -d 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
@@ -251,13 +296,17 @@ complete -c plugins -n "__fish_plugins_using_subcommand schema" -l aoe-api -d 'a
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plugins -n "__fish_plugins_using_subcommand schema" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
-complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems (no status lines for clean plugins, no summary)'
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove verify sync outdated update autoupdate activity resolve schema completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'

@@ -39,9 +39,19 @@ pub struct GlobalArgs {
     /// When to use color: auto honours NO_COLOR and whether output is a terminal
     #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
     pub color: ColorChoice,
-    /// Print only problems (no status lines for clean plugins, no summary)
+    /// Print only problems: no status lines, no progress, no summary of what went well
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Status lines and errors on stderr as text, or one JSON object per line with an
+    /// RFC 3339 timestamp (for logs)
+    #[arg(long, value_enum, global = true, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    pub log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

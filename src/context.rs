@@ -19,6 +19,8 @@ pub struct Context {
     pub no_color: bool,
     /// `CLICOLOR_FORCE` is set (to anything but `0`).
     pub force_color: bool,
+    /// `TERM=dumb`: a terminal that cannot draw color or redraw a spinner line.
+    pub term_dumb: bool,
     /// `COLUMNS`, the terminal width to wrap diagnostics at.
     pub columns: Option<usize>,
     /// `PLUGINS_GH_BASE`, else aoe's `AOE_GITHUB_CLONE_BASE`: where `gh:` sources clone from.
@@ -111,6 +113,7 @@ impl Context {
             home: path("HOME"),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
+            term_dumb: std::env::var_os("TERM").is_some_and(|v| v == "dumb"),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()),
             gh_base,
             github_api,

@@ -53,7 +53,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let cx = context::Context::from_env();
     // Before any thread starts: libgit2's timeouts are process-wide.
     net::configure(cx.net_timeout, cx.net.clone());
-    let printer = printer::Printer::new(cli.global.color, cli.global.quiet, &cx);
+    let printer = printer::Printer::new(&cli.global, &cx);
     match commands::dispatch(cli.command, &cx, &printer) {
         Ok(status) => status.into(),
         Err(e) => {

@@ -9,7 +9,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use crate::cli::ColorChoice;
+use crate::cli::{ColorChoice, GlobalArgs, LogFormat};
 use crate::context::Context;
 use crate::diagnostic::Diagnostic;
 use crate::render::human::Style;
@@ -20,22 +20,55 @@ pub struct Printer {
     pub quiet: bool,
     stdout_color: bool,
     stderr_color: bool,
+    /// stderr is a terminal that can redraw a line (not `TERM=dumb`).
+    stderr_live: bool,
+    /// `--log-format json`: status lines and errors as JSON lines.
+    log_json: bool,
     width: usize,
 }
 
 impl Printer {
-    pub fn new(choice: ColorChoice, quiet: bool, cx: &Context) -> Self {
-        let decide = |tty: bool| match choice {
+    pub fn new(global: &GlobalArgs, cx: &Context) -> Self {
+        let decide = |tty: bool| match global.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => (tty || cx.force_color) && !cx.no_color,
+            ColorChoice::Auto => (tty && !cx.term_dumb || cx.force_color) && !cx.no_color,
         };
+        let stderr_tty = std::io::stderr().is_terminal();
+        let log_json = global.log_format == LogFormat::Json;
         Printer {
-            quiet,
+            quiet: global.quiet,
             stdout_color: decide(std::io::stdout().is_terminal()),
-            stderr_color: decide(std::io::stderr().is_terminal()),
+            stderr_color: decide(stderr_tty) && !log_json,
+            stderr_live: stderr_tty && !cx.term_dumb && !log_json,
+            log_json,
             width: cx.columns.unwrap_or(100).clamp(40, 200),
         }
+    }
+
+    /// Whether a spinner or progress bar may be drawn: stderr is a live terminal,
+    /// not `-q`, not `--log-format json`.
+    pub fn live_progress(&self) -> bool {
+        self.stderr_live && !self.quiet
+    }
+
+    /// One `--log-format json` line: `{"at", "level", "message", ...}`.
+    fn log_line(&self, level: &str, message: &str, extra: serde_json::Value) {
+        let mut doc = serde_json::json!({
+            "at": crate::clock::now(),
+            "level": level,
+            "message": message.trim(),
+        });
+        if let (Some(doc), serde_json::Value::Object(extra)) = (doc.as_object_mut(), extra) {
+            doc.extend(extra);
+        }
+        let mut err = std::io::stderr().lock();
+        let _ = writeln!(err, "{doc}");
+    }
+
+    /// Data to stdout unless `-q`: the line saying what went well (`Installed …`).
+    pub fn outcome(&self, text: &str) -> std::io::Result<()> {
+        if self.quiet { Ok(()) } else { self.out(text) }
     }
 
     /// How reports on stdout are drawn.
@@ -55,8 +88,24 @@ impl Printer {
         }
     }
 
+    /// One JSON document on stdout (`--json`; never silenced by `-q`), inside the
+    /// envelope every command shares: `{"format_version": 1, ...fields}`.
+    pub fn json(&self, fields: serde_json::Value) -> std::io::Result<()> {
+        let mut doc = serde_json::json!({ "format_version": 1 });
+        if let (Some(doc), serde_json::Value::Object(fields)) = (doc.as_object_mut(), fields) {
+            doc.extend(fields);
+        }
+        self.out(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&doc).expect("serializes")
+        ))
+    }
+
     /// A status line on stderr (progress, what is about to happen).
     pub fn status(&self, line: &str) {
+        if self.log_json {
+            return self.log_line("status", line, serde_json::Value::Null);
+        }
         let mut err = std::io::stderr().lock();
         let _ = writeln!(err, "{}", line.trim_end());
     }
@@ -85,6 +134,15 @@ impl Printer {
         if diagnostics.is_empty() {
             return;
         }
+        if self.log_json {
+            for d in diagnostics {
+                let extra = serde_json::json!({
+                    "code": d.code.as_str(), "file": path.display().to_string(), "help": d.help,
+                });
+                self.log_line("warning", &d.message, extra);
+            }
+            return;
+        }
         let src = miette::NamedSource::new(crate::render::display_path(path), text.to_owned())
             .with_language("toml");
         let style = Style {
@@ -111,6 +169,13 @@ impl Printer {
 
     /// Report an error that stopped the command.
     pub fn error(&self, e: &dyn miette::Diagnostic) {
+        if self.log_json {
+            let extra = serde_json::json!({
+                "code": e.code().map(|c| c.to_string()),
+                "help": e.help().map(|h| h.to_string()),
+            });
+            return self.log_line("error", &e.to_string(), extra);
+        }
         let mut s = String::new();
         let handler = crate::render::human::handler(Style {
             color: self.stderr_color,

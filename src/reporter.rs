@@ -1,7 +1,6 @@
 //! What the user sees while an install runs: progress (a spinner or byte bar on a
 //! terminal, plain status lines otherwise) and the consent text.
 
-use std::io::IsTerminal;
 use std::time::Duration;
 
 use crate::install::{Event, Request};
@@ -60,10 +59,13 @@ fn download_style() -> indicatif::ProgressStyle {
     .progress_chars("=> ")
 }
 
-/// Progress on stderr: a spinner on a terminal, plain lines otherwise.
+/// Progress on stderr: a spinner on a live terminal (cleared when the returned
+/// closure is dropped: drop it before printing the outcome), plain lines otherwise,
+/// nothing with `-q`.
 pub fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
-    let tty = std::io::stderr().is_terminal();
-    let spinner = tty.then(|| Spinner(indicatif::ProgressBar::new_spinner()));
+    let spinner = printer
+        .live_progress()
+        .then(|| Spinner(indicatif::ProgressBar::new_spinner()));
     move |event| {
         let line = match event {
             Event::Fetching(src) => format!("    Fetching {src}"),

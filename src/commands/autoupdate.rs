@@ -27,10 +27,12 @@ use crate::update::Status;
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
-  plugins autoupdate                          # from cron: 0 * * * * plugins autoupdate
+  plugins autoupdate                          # from cron: 0 * * * * /usr/local/bin/plugins autoupdate -q
   plugins autoupdate --home ~/.protoagent --json --force
+  plugins autoupdate --exit-code || [ $? -eq 3 ] && echo updated
 
-Exit codes: 0 nothing to do, 3 something was updated, 1 some update failed, 2 could not run.")]
+Exit codes: 0 updated or nothing to do (3 with --exit-code when something was updated),
+1 some update failed, 2 could not run.")]
 pub struct AutoupdateArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
     #[arg(long, value_name = "DIR")]
@@ -46,6 +48,9 @@ pub struct AutoupdateArgs {
     /// Print one JSON document instead of the summary line
     #[arg(long)]
     pub json: bool,
+    /// Exit 3 (instead of 0) when at least one plugin was updated
+    #[arg(long)]
+    pub exit_code: bool,
 }
 
 #[derive(Default, serde::Serialize)]
@@ -54,8 +59,36 @@ struct Sweep {
     up_to_date: Vec<String>,
     deferred: Vec<String>,
     needs_approval: Vec<String>,
-    failed: Vec<(String, String)>,
-    skipped_homes: Vec<String>,
+    failed: Vec<Failed>,
+    skipped_homes: Vec<Skipped>,
+}
+
+#[derive(serde::Serialize)]
+struct Failed {
+    id: String,
+    message: String,
+}
+
+#[derive(serde::Serialize)]
+struct Skipped {
+    home: PathBuf,
+    /// `interval` or `disabled`.
+    reason: &'static str,
+    /// Seconds since the last sweep (`interval` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    last_sweep_secs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    interval_hours: Option<u64>,
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: skipped ({})", self.home.display(), self.reason)?;
+        if let (Some(age), Some(h)) = (self.last_sweep_secs, self.interval_hours) {
+            write!(f, ": last sweep {age} s ago, interval {h} h")?;
+        }
+        Ok(())
+    }
 }
 
 pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -66,18 +99,24 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
         printer.file_diagnostics(&file.warnings, &file.path, &file.text);
         let policy = file.policy;
         if policy.interval_hours == 0 || policy.rules.is_empty() {
-            sweep
-                .skipped_homes
-                .push(format!("{}: disabled", home.root.display()));
+            sweep.skipped_homes.push(Skipped {
+                home: home.root.clone(),
+                reason: "disabled",
+                last_sweep_secs: None,
+                interval_hours: None,
+            });
             continue;
         }
         if let Some(age) = autoupdate::since_last_sweep(&home)
             && age < policy.interval_hours * 3600
             && !args.force
         {
-            sweep
-                .skipped_homes
-                .push(format!("{}: last sweep {age} s ago", home.root.display()));
+            sweep.skipped_homes.push(Skipped {
+                home: home.root.clone(),
+                reason: "interval",
+                last_sweep_secs: Some(age),
+                interval_hours: Some(policy.interval_hours),
+            });
             continue;
         }
         let busy = autoupdate::activity(&home, grace) != Activity::Idle;
@@ -127,7 +166,10 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
                             "autoupdate",
                         ),
                         Err(e) => {
-                            sweep.failed.push((c.id, e));
+                            sweep.failed.push(Failed {
+                                id: c.id,
+                                message: e,
+                            });
                             continue;
                         }
                     };
@@ -150,38 +192,50 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
                             sweep.updated.push(c.id);
                         }
                         Err(_) if held => sweep.needs_approval.push(c.id),
-                        Err(e) => sweep.failed.push((c.id, e.to_string())),
+                        Err(e) => sweep.failed.push(Failed {
+                            id: c.id,
+                            message: e.to_string(),
+                        }),
                     }
                 }
-                Status::Error { message } => sweep.failed.push((c.id, message)),
+                Status::Error { message } => sweep.failed.push(Failed { id: c.id, message }),
                 _ => sweep.up_to_date.push(c.id),
             }
         }
         autoupdate::record_sweep(&home)?;
     }
     let text = if args.json {
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&sweep).expect("serializes")
-        )
+        printer
+            .json(serde_json::to_value(&sweep).expect("serializes"))
+            .map_err(|e| Error::io("cannot write output", e))?;
+        String::new()
     } else {
-        let mut s = format!(
-            "autoupdate: {} updated, {} up to date, {} deferred (busy), {} need approval, {} failed",
-            sweep.updated.len(),
-            sweep.up_to_date.len(),
-            sweep.deferred.len(),
-            sweep.needs_approval.len(),
-            sweep.failed.len()
-        );
-        for (id, why) in &sweep.failed {
-            s.push_str(&format!("\n  failed {id}: {why}"));
+        // -q: only failures and pending approvals.
+        let mut s = if printer.quiet {
+            String::new()
+        } else {
+            format!(
+                "autoupdate: {} updated, {} up to date, {} deferred (busy), {} need approval, {} failed",
+                sweep.updated.len(),
+                sweep.up_to_date.len(),
+                sweep.deferred.len(),
+                sweep.needs_approval.len(),
+                sweep.failed.len()
+            ) + "\n"
+        };
+        if !printer.quiet {
+            for home in &sweep.skipped_homes {
+                s.push_str(&format!("  {home}\n"));
+            }
+        }
+        for Failed { id, message } in &sweep.failed {
+            s.push_str(&format!("  failed {id}: {message}\n"));
         }
         for id in &sweep.needs_approval {
             s.push_str(&format!(
-                "\n  update for {id} needs approval: run `plugins update {id}`"
+                "  update for {id} needs approval: run `plugins update {id}`\n"
             ));
         }
-        s.push('\n');
         s
     };
     printer
@@ -189,7 +243,7 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
         .map_err(|e| Error::io("cannot write output", e))?;
     Ok(if !sweep.failed.is_empty() {
         ExitStatus::Failure
-    } else if !sweep.updated.is_empty() {
+    } else if args.exit_code && !sweep.updated.is_empty() {
         ExitStatus::Updated
     } else {
         ExitStatus::Success

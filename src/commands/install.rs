@@ -61,6 +61,9 @@ pub struct InstallArgs {
     /// Fail at once if another plugins process holds the home, instead of waiting
     #[arg(long)]
     pub no_wait: bool,
+    /// Print one JSON document instead of the outcome line
+    #[arg(long)]
+    pub json: bool,
     /// aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)
     #[arg(long, value_name = "API", default_value = "15", value_parser = crate::cli::aoe_api_parser())]
     pub aoe_api: u32,
@@ -126,6 +129,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
     };
     let mut on_event = crate::reporter::progress(printer);
     let result = install::install(&opts, &mut consent, &mut on_event);
+    drop(on_event);
     let installed = match result {
         Ok(i) => i,
         Err(InstallError::Refused {
@@ -146,13 +150,27 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         .as_deref()
         .map(|c| format!(" @ {}", &c[..10]))
         .unwrap_or_default();
+    if args.json {
+        let row = serde_json::json!({
+            "id": installed.id,
+            "status": if installed.up_to_date { "up_to_date" } else { "installed" },
+            "version": installed.entry.version,
+            "commit": installed.entry.commit,
+            "dir": installed.dir,
+            "home": installed.home.root,
+        });
+        printer
+            .json(serde_json::json!({ "plugins": [row] }))
+            .map_err(|e| Error::io("cannot write output", e))?;
+        return Ok(ExitStatus::Success);
+    }
     let verb = if installed.up_to_date {
         "Up to date"
     } else {
         "Installed"
     };
     printer
-        .out(&format!(
+        .outcome(&format!(
             "{verb:>12} {} {}{at} in {}\n",
             installed.id,
             installed.entry.version,

@@ -32,7 +32,8 @@ pub enum ExitStatus {
     Failure,
     /// 2: the command could not run.
     Error,
-    /// 3: `autoupdate` applied at least one update (and none failed).
+    /// 3, only with `--exit-code`: `autoupdate` applied at least one update (and none
+    /// failed); `outdated` found a newer version (and no check failed).
     Updated,
     /// A child's exit code, passed through (`activity hold`).
     Child(u8),

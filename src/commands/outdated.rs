@@ -21,7 +21,7 @@ use crate::update::{Check, Status};
 /// in its row and never stops the others.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n\nExit codes: 0 checked (with or without updates), 1 some remote could not be checked, 2 could not run."
+    after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n  plugins outdated --exit-code -q || echo \"updates or failures\"\n\nExit codes: 0 checked (with or without updates; 3 with --exit-code when an update exists),\n1 some remote could not be checked, 2 could not run."
 )]
 pub struct OutdatedArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
@@ -32,6 +32,9 @@ pub struct OutdatedArgs {
     /// Print one JSON document
     #[arg(long)]
     pub json: bool,
+    /// Exit 3 (instead of 0) when any plugin has a newer version
+    #[arg(long)]
+    pub exit_code: bool,
 }
 
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -56,10 +59,20 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
             .expect("serializes")
         )
     } else if checks.is_empty() {
-        "no plugins installed\n".to_owned()
+        if printer.quiet {
+            String::new()
+        } else {
+            "no plugins installed\n".to_owned()
+        }
     } else {
         let mut s = String::new();
-        for (_, _, c) in &checks {
+        // -q: only the rows that need attention (newer, or the check failed).
+        let attention =
+            |c: &Check| matches!(c.status, Status::Behind { .. } | Status::Error { .. });
+        for (_, _, c) in checks
+            .iter()
+            .filter(|(_, _, c)| !printer.quiet || attention(c))
+        {
             let pinned = match (&c.current, c.requested_ref.is_empty()) {
                 (Some(sha), true) => format!("@ {}", &sha[..sha.len().min(10)]),
                 (Some(sha), false) => {
@@ -88,9 +101,14 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
     printer
         .out(&text)
         .map_err(|e| Error::io("cannot write output", e))?;
-    Ok(if failed == 0 {
-        ExitStatus::Success
-    } else {
+    let behind = checks
+        .iter()
+        .any(|(_, _, c)| matches!(c.status, Status::Behind { .. }));
+    Ok(if failed > 0 {
         ExitStatus::Failure
+    } else if args.exit_code && behind {
+        ExitStatus::Updated
+    } else {
+        ExitStatus::Success
     })
 }

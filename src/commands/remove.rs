@@ -22,6 +22,9 @@ pub struct RemoveArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// Print one JSON document instead of the outcome line
+    #[arg(long)]
+    pub json: bool,
     /// Fail at once if another plugins process holds the home, instead of waiting
     #[arg(long)]
     pub no_wait: bool,
@@ -34,13 +37,19 @@ pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let removed = crate::install::remove(&home, &name, dialect, !args.no_wait, &mut on_event);
         match removed {
             Ok(true) => {
-                printer
-                    .out(&format!(
+                drop(on_event);
+                let written = if args.json {
+                    printer.json(serde_json::json!({"plugins": [
+                        {"id": args.id, "status": "removed", "home": home.root}
+                    ]}))
+                } else {
+                    printer.outcome(&format!(
                         "     Removed {} from {}\n",
                         args.id,
                         home.root.display()
                     ))
-                    .map_err(|e| Error::io("cannot write output", e))?;
+                };
+                written.map_err(|e| Error::io("cannot write output", e))?;
                 return Ok(ExitStatus::Success);
             }
             Ok(false) => {}

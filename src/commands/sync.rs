@@ -35,6 +35,9 @@ pub struct SyncArgs {
     /// Do not run build steps
     #[arg(long)]
     pub no_build: bool,
+    /// Print one JSON document instead of the outcome lines
+    #[arg(long)]
+    pub json: bool,
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -56,7 +59,8 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             return Err(e.into());
         }
     }
-    let mut count = 0;
+    let mut synced = Vec::new();
+    let mut rows = Vec::new();
     for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
         for entry in lock.entries() {
             if home.locked_dir(&entry)?.is_dir() && !args.force {
@@ -91,6 +95,8 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                         "     Skipped {}: another command changed it meanwhile",
                         entry.id
                     ));
+                    rows.push(serde_json::json!({"id": entry.id, "status": "skipped",
+                        "message": "another command changed it meanwhile", "home": home.root}));
                     continue;
                 }
                 Err(e) => return Err(e.into()),
@@ -102,16 +108,24 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                     help: Some("the source changed under the same commit or path; inspect it before trusting it".into()),
                 });
             }
-            count += 1;
-            printer
-                .out(&format!("      Synced {} {}\n", entry.id, entry.version))
-                .map_err(|e| Error::io("cannot write output", e))?;
+            synced.push(format!("      Synced {} {}\n", entry.id, entry.version));
+            rows.push(serde_json::json!({"id": entry.id, "status": "synced",
+                "version": entry.version, "commit": entry.commit, "home": home.root}));
         }
     }
-    if count == 0 {
+    // The spinner is cleared before the outcome is printed.
+    drop(on_event);
+    if args.json {
         printer
-            .out("everything locked is installed\n")
+            .json(serde_json::json!({ "plugins": rows }))
             .map_err(|e| Error::io("cannot write output", e))?;
+        return Ok(ExitStatus::Success);
     }
+    if synced.is_empty() {
+        synced.push("everything locked is installed\n".to_owned());
+    }
+    printer
+        .outcome(&synced.concat())
+        .map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
 }

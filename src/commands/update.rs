@@ -45,6 +45,9 @@ pub struct UpdateArgs {
     pub home: Option<PathBuf>,
     #[command(flatten)]
     pub check: CheckArgs,
+    /// Print one JSON document instead of the outcome lines
+    #[arg(long)]
+    pub json: bool,
 }
 
 /// What an update went to: `v0.11.1 @ abc1234567` when the tag names the version (with
@@ -81,6 +84,8 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     let interactive = std::io::stdin().is_terminal();
     let mut failed = 0;
     let mut updated = 0;
+    let mut rows = Vec::new();
+    let mut text = String::new();
     for (home, dialect, c) in checks
         .iter()
         .filter(|(_, _, c)| args.all || args.ids.contains(&c.id))
@@ -88,6 +93,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let Status::Behind { new_ref, commit } = &c.status else {
             if let Status::Error { message } = &c.status {
                 printer.status(&format!("      Failed {}: {message}", c.id));
+                rows.push(serde_json::json!({"id": c.id, "status": "failed", "message": message, "home": home.root}));
                 failed += 1;
             }
             continue;
@@ -98,9 +104,11 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             format!("{new_ref} @ {}", &commit[..10])
         };
         if args.dry_run {
-            printer
-                .out(&format!("Would update {} to {target}\n", c.id))
-                .map_err(|e| Error::io("cannot write output", e))?;
+            text.push_str(&format!("Would update {} to {target}\n", c.id));
+            rows.push(
+                serde_json::json!({"id": c.id, "status": "would_update", "from_commit": c.current,
+                "new_ref": new_ref, "commit": commit, "home": home.root}),
+            );
             continue;
         }
         let lock = crate::lock::Lock::load(&home.lockfile(), *dialect)?;
@@ -125,28 +133,42 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
         let base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
         let mut on_event = crate::reporter::progress(printer);
-        match crate::update::apply(home, &entry, new_ref, base, &mut consent, &mut on_event) {
+        let applied =
+            crate::update::apply(home, &entry, new_ref, base, &mut consent, &mut on_event);
+        drop(on_event);
+        match applied {
             Ok(i) => {
                 updated += 1;
-                printer
-                    .out(&format!(
+                if !printer.quiet {
+                    text.push_str(&format!(
                         "     Updated {} to {}\n",
                         i.id,
                         updated_to(&i.entry.version, new_ref, commit)
-                    ))
-                    .map_err(|e| Error::io("cannot write output", e))?;
+                    ));
+                }
+                rows.push(serde_json::json!({"id": i.id, "status": "updated", "from_commit": c.current,
+                    "new_ref": new_ref, "commit": commit, "version": i.entry.version, "home": home.root}));
             }
             Err(e) => {
                 failed += 1;
-                printer.fail(&e.into());
+                let e: Error = e.into();
+                rows.push(
+                    serde_json::json!({"id": c.id, "status": "failed", "message": e.to_string(),
+                    "code": e.code().as_str(), "home": home.root}),
+                );
+                printer.fail(&e);
             }
         }
     }
-    if updated == 0 && failed == 0 && !args.dry_run {
-        printer
-            .out("nothing to update\n")
-            .map_err(|e| Error::io("cannot write output", e))?;
+    if updated == 0 && failed == 0 && !args.dry_run && !printer.quiet {
+        text.push_str("nothing to update\n");
     }
+    let written = if args.json {
+        printer.json(serde_json::json!({ "dry_run": args.dry_run, "plugins": rows }))
+    } else {
+        printer.out(&text)
+    };
+    written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(if failed == 0 {
         ExitStatus::Success
     } else {

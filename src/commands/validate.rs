@@ -85,6 +85,9 @@ pub struct ValidateArgs {
     /// Output format
     #[arg(long, value_enum, default_value_t = OutputFormat::Human)]
     pub format: OutputFormat,
+    /// Same as --format json
+    #[arg(long, conflicts_with = "format")]
+    pub json: bool,
     /// Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
@@ -292,7 +295,12 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         Some(path) if args.stdin => vec![validate_stdin(path, &args, &opts)?],
         _ => validate_paths(&args, cx, &opts)?,
     };
-    let text = match args.format {
+    let format = if args.json {
+        OutputFormat::Json
+    } else {
+        args.format
+    };
+    let text = match format {
         OutputFormat::Json => render::json::render(&reports, args.aoe_api),
         OutputFormat::Github => {
             if let Some(summary) = &cx.github_step_summary {

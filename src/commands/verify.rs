@@ -132,14 +132,18 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 "invalid"
             };
             if problems.is_empty() {
-                s.push_str(&format!("          ok {id}\n"));
+                if !printer.quiet {
+                    s.push_str(&format!("          ok {id}\n"));
+                }
             } else {
                 for p in problems {
                     s.push_str(&format!("{verdict:>12} {id}: {p}\n"));
                 }
             }
         }
-        s.push_str(&format!("{} verified, {bad} changed\n", results.len()));
+        if !printer.quiet {
+            s.push_str(&format!("{} verified, {bad} changed\n", results.len()));
+        }
         s
     };
     printer

@@ -69,6 +69,15 @@ fn branches_tags_and_pins() {
         (Some("behind"), Some(c4.as_str()))
     );
     let t = outdated(&tag).1;
+    // --exit-code: 3 when something is behind; 0 without it.
+    let (code, _, _) = run(plugins()
+        .args(["outdated", "--exit-code", "--home"])
+        .arg(&tag));
+    assert_eq!((outdated(&tag).0, code), (0, 3));
+    let (code, _, _) = run(plugins()
+        .args(["outdated", "--exit-code", "--home"])
+        .arg(&pin));
+    assert_eq!(code, 0, "a commit pin is never behind");
     assert_eq!(
         row(&t, "dev.example.pinned")["new_ref"],
         "v2.1.0",
@@ -173,7 +182,7 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
         "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
     );
     let (code, doc) = autoupdate(&home, &[]);
-    assert_eq!(code, 3, "exit 3: something was updated: {doc}");
+    assert_eq!(code, 0, "exit 0: updated, and cron sees success: {doc}");
     assert_eq!(doc["updated"][0], "dev.example.pinned");
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
     let events = std::fs::read_to_string(home.join("events.jsonl")).unwrap();
@@ -201,17 +210,26 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
     repo.commit("v6");
     let (code, doc) = autoupdate(&home, &[]);
     assert_eq!(code, 0);
-    assert!(
-        doc["skipped_homes"][0]
-            .as_str()
-            .unwrap()
-            .contains("last sweep"),
+    assert_eq!(
+        (
+            doc["skipped_homes"][0]["reason"].as_str(),
+            doc["skipped_homes"][0]["interval_hours"].as_u64()
+        ),
+        (Some("interval"), Some(6)),
         "{doc}"
     );
-    let (code, doc) = autoupdate(&home, &["--force"]);
+    assert!(doc["skipped_homes"][0]["last_sweep_secs"].as_u64().unwrap() < 60);
+    let (code, stdout, _) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains(": skipped (interval): last sweep ") && stdout.ends_with(" interval 6 h\n"),
+        "{stdout}"
+    );
+    let (code, doc) = autoupdate(&home, &["--force", "--exit-code"]);
     assert_eq!(
         (code, doc["updated"][0].as_str()),
-        (3, Some("dev.example.pinned"))
+        (3, Some("dev.example.pinned")),
+        "--exit-code: 3 when something was updated"
     );
     // Quiet by default: one summary line.
     let (code, stdout, _) = run(plugins()
@@ -266,7 +284,7 @@ fn idle_policy_defers_while_busy() {
     assert_eq!(doc["deferred"][0], "dev.example.pinned", "{doc}");
     holder.kill().unwrap();
     holder.wait().unwrap();
-    let (code, doc) = autoupdate(&home, &["--force", "--grace", "0"]);
+    let (code, doc) = autoupdate(&home, &["--force", "--grace", "0", "--exit-code"]);
     assert_eq!(
         (code, doc["updated"][0].as_str()),
         (3, Some("dev.example.pinned")),
@@ -349,7 +367,8 @@ fn one_failing_remote_does_not_stop_a_sweep_of_five() {
     let (code, doc) = autoupdate(&home, &[]);
     assert_eq!(code, 1, "some failed: {doc}");
     assert_eq!(doc["updated"].as_array().unwrap().len(), 4);
-    assert_eq!(doc["failed"][0][0], "dev.example.p2");
+    assert_eq!(doc["failed"][0]["id"], "dev.example.p2");
+    assert!(!doc["failed"][0]["message"].as_str().unwrap().is_empty());
     let (code, doc) = outdated(&home);
     assert_eq!(code, 1);
     assert_eq!(
@@ -467,4 +486,267 @@ fn update_names_a_version_tag_once() {
 
 "#]]
     );
+}
+
+/// The crontab line in docs/cli.md, run as written (binary and home paths swapped for the
+/// test's) under `env -i`: no PATH, no HOME, no PLUGINS_HOME.
+#[test]
+fn the_documented_cron_line_works_under_env_i() {
+    let docs =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/cli.md")).unwrap();
+    let line = docs
+        .split("```crontab\n")
+        .nth(1)
+        .and_then(|b| b.lines().next())
+        .expect("docs/cli.md has a crontab block");
+    let command = line.splitn(6, ' ').nth(5).unwrap();
+    assert!(command.starts_with("/usr/local/bin/plugins autoupdate -q --home /home/me/"));
+
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let me = tmp.path().join("me");
+    let home = me.join(".config/agent-of-empires");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    std::fs::create_dir_all(me.join(".local/state")).unwrap();
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    let c5 = repo.commit("v5");
+    policy(
+        &home,
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    );
+    let command = command
+        .replace("/usr/local/bin/plugins", env!("CARGO_BIN_EXE_plugins"))
+        .replace("/home/me", me.to_str().unwrap());
+    let status = std::process::Command::new("/usr/bin/env")
+        .args(["-i", "/bin/sh", "-c", &command])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0));
+    assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
+    let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
+    assert_eq!(log, "", "-q: an update that went well is silent");
+
+    // A failing remote is a problem: it reaches the log, and the exit code says so.
+    std::fs::rename(&repo.dir, tmp.path().join("gone")).unwrap();
+    let forced = command.replace(" -q ", " -q --force ");
+    let status = std::process::Command::new("/usr/bin/env")
+        .args(["-i", "/bin/sh", "-c", &forced])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(1));
+    let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
+    assert!(
+        log.starts_with("  failed dev.example.pinned: ") && log.lines().count() == 1,
+        "{log}"
+    );
+}
+
+/// `-q` prints only problems on every command that changes or checks a home.
+#[test]
+fn quiet_prints_only_problems() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, [_, _, c3]) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    let quiet = |args: &[&str]| run(plugins().arg("-q").args(args).arg("--home").arg(&home));
+    let src = repo.url();
+    for args in [
+        &["install", &src, "--ref", "main", "--yes"][..],
+        &["verify"],
+        &["outdated"],
+        &["outdated", "--exit-code"],
+        &["update", "--all", "--yes"],
+        &["sync", "--force", "--yes"],
+        &["autoupdate"],
+    ] {
+        assert_eq!(quiet(args), (0, String::new(), String::new()), "{args:?}");
+    }
+    // Something behind: outdated -q shows that row only; autoupdate -q stays silent.
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    let c5 = repo.commit("v5");
+    let (code, stdout, stderr) = quiet(&["outdated", "--exit-code"]);
+    assert_eq!((code, stderr.as_str()), (3, ""));
+    assert_data_eq!(
+        stdout
+            .replace(&c5[..10], "[NEW]")
+            .replace(&c3[..10], "[OLD]"),
+        str![[r#"
+dev.example.pinned               main @ [OLD]            newer: [NEW]
+
+"#]]
+    );
+    // A tampered file: verify -q shows the problem and no summary.
+    std::fs::write(home.join("plugins/dev.example.pinned/extra"), "x").unwrap();
+    let (code, stdout, _) = quiet(&["verify"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.starts_with("    tampered dev.example.pinned: the files changed since install"),
+        "{stdout}"
+    );
+    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    let (code, stdout, stderr) = quiet(&["remove", "dev.example.pinned"]);
+    assert_eq!((code, stdout, stderr), (0, String::new(), String::new()));
+}
+
+/// `--log-format json`: each status line and error is one JSON object with a timestamp.
+#[test]
+fn log_format_json_writes_timestamped_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = run(plugins()
+        .args([
+            "--log-format",
+            "json",
+            "install",
+            &repo.url(),
+            "--yes",
+            "--home",
+        ])
+        .arg(&home));
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("   Installed dev.example.pinned 3.0.0"),
+        "{stdout}"
+    );
+    let lines: Vec<Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert!(lines.len() >= 2, "{stderr}");
+    for l in &lines {
+        assert_eq!(l["level"], "status");
+        let at = l["at"].as_str().unwrap();
+        assert!(
+            at.len() == 25 && at.ends_with("+00:00") && at.as_bytes()[10] == b'T',
+            "{at}"
+        );
+    }
+    assert!(
+        lines[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("Fetching ")
+    );
+    let (code, _, stderr) = run(plugins()
+        .args([
+            "--log-format",
+            "json",
+            "remove",
+            "dev.example.nope",
+            "--home",
+        ])
+        .arg(&home));
+    assert_eq!(code, 2);
+    let err: Value = serde_json::from_str(stderr.trim()).unwrap();
+    assert_eq!(
+        (err["level"].as_str(), err["code"].as_str()),
+        (Some("error"), Some("plugins::install::not_installed"))
+    );
+}
+
+/// Every `--json` document of the home-changing and checking commands shares the
+/// `{format_version, ...}` envelope and matches its schema in docs/schema/output/.
+#[test]
+fn json_outputs_match_their_schemas() {
+    let schema = |name: &str| {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("docs/schema/output")
+            .join(name);
+        let doc: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+        jsonschema::validator_for(&doc).unwrap()
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    let mut seen = std::collections::BTreeSet::new();
+    let mut check = |file: &str, args: &[&str], code: i32| {
+        let (got, stdout, stderr) = run(plugins().args(args).arg("--home").arg(&home));
+        assert_eq!(got, code, "{args:?}: {stdout}{stderr}");
+        let doc: Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
+        assert_eq!(doc["format_version"], 1, "{args:?}");
+        let errors: Vec<String> = schema(file)
+            .iter_errors(&doc)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{args:?} against {file}: {errors:#?}\n{doc:#}"
+        );
+        for row in doc["plugins"].as_array().into_iter().flatten() {
+            if let Some(status) = row["status"].as_str() {
+                seen.insert(status.to_owned());
+            }
+        }
+        doc
+    };
+    let src = repo.url();
+    check(
+        "change.json",
+        &["install", &src, "--ref", "main", "--yes", "--json"],
+        0,
+    );
+    check(
+        "change.json",
+        &["install", &src, "--ref", "main", "--yes", "--json"],
+        0,
+    );
+    check("verify.json", &["verify", "--json"], 0);
+    repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
+    repo.commit("v5");
+    check("outdated.json", &["outdated", "--json"], 0);
+    check(
+        "change.json",
+        &["update", "--all", "--dry-run", "--json"],
+        0,
+    );
+    let doc = check("change.json", &["update", "--all", "--yes", "--json"], 0);
+    assert_eq!(doc["plugins"][0]["version"], "5.0.0");
+    check("change.json", &["sync", "--force", "--yes", "--json"], 0);
+    policy(
+        &home,
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\n",
+    );
+    repo.file("aoe-plugin.toml", &static_aoe("6.0.0"));
+    repo.commit("v6");
+    let doc = check("autoupdate.json", &["autoupdate", "--json"], 0);
+    assert_eq!(doc["updated"][0], "dev.example.pinned");
+    check("autoupdate.json", &["autoupdate", "--json"], 0);
+    // A remote that is gone: failures are objects, in every document.
+    std::fs::rename(&repo.dir, tmp.path().join("gone")).unwrap();
+    let doc = check("autoupdate.json", &["autoupdate", "--json", "--force"], 1);
+    assert_eq!(doc["failed"][0]["id"], "dev.example.pinned");
+    check("outdated.json", &["outdated", "--json"], 1);
+    check("change.json", &["update", "--all", "--json"], 1);
+    std::fs::write(home.join("plugins/dev.example.pinned/extra"), "x").unwrap();
+    check("verify.json", &["verify", "--json"], 1);
+    check(
+        "change.json",
+        &["remove", "dev.example.pinned", "--json"],
+        0,
+    );
+    assert_eq!(
+        seen.into_iter().collect::<Vec<_>>(),
+        [
+            "behind",
+            "error",
+            "failed",
+            "installed",
+            "removed",
+            "synced",
+            "up_to_date",
+            "updated",
+            "would_update"
+        ]
+    );
+}
+
+#[test]
+fn validate_json_is_format_json() {
+    let root = clean_aoe_root();
+    let (code, alias) = validate_screen(root.path(), &["--json"]);
+    let (_, format) = validate_screen(root.path(), &["--format", "json"]);
+    assert_eq!((code, alias), (0, format));
+    let (code, _, _) = run(plugins().args(["validate", "--json", "--format", "human"]));
+    assert_eq!(code, 2, "the alias conflicts with another --format");
 }
