@@ -120,3 +120,27 @@ pub struct CheckArgs {
     #[arg(long)]
     pub pre: bool,
 }
+
+impl CheckArgs {
+    /// Check every locked plugin of the homes `--home` (or the hosts' own) names.
+    pub fn check_homes(
+        &self,
+        home: Option<&std::path::PathBuf>,
+        cx: &crate::context::Context,
+    ) -> Result<
+        Vec<(
+            crate::store::Home,
+            crate::manifest::Dialect,
+            crate::update::Check,
+        )>,
+        crate::lock::LockError,
+    > {
+        Ok(crate::update::check_homes(
+            cx.locked_homes(home)?,
+            self.jobs,
+            std::time::Duration::from_secs(self.timeout),
+            self.pre,
+            &cx.gh_base(),
+        ))
+    }
+}

@@ -1,7 +1,6 @@
 //! `plugins outdated`: what is pinned, and what is newer, without fetching objects.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
 
@@ -38,13 +37,7 @@ pub struct OutdatedArgs {
 }
 
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let checks = crate::update::check_homes(
-        cx.locked_homes(args.home.as_ref())?,
-        args.check.jobs,
-        Duration::from_secs(args.check.timeout),
-        args.check.pre,
-        &cx.gh_base(),
-    );
+    let checks = args.check.check_homes(args.home.as_ref(), cx)?;
     let failed = checks
         .iter()
         .filter(|(_, _, c)| matches!(c.status, Status::Error { .. }))

@@ -2,7 +2,6 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
 
@@ -65,13 +64,7 @@ fn updated_to(version: &str, new_ref: &str, commit: &str) -> String {
 }
 
 pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let checks = crate::update::check_homes(
-        cx.locked_homes(args.home.as_ref())?,
-        args.check.jobs,
-        Duration::from_secs(args.check.timeout),
-        args.check.pre,
-        &cx.gh_base(),
-    );
+    let checks = args.check.check_homes(args.home.as_ref(), cx)?;
     for id in &args.ids {
         if !checks.iter().any(|(_, _, c)| c.id == *id) {
             return Err(Error::Refused {
