@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 pub(crate) mod git;
+pub(crate) mod hosts;
 
 use std::process::{Command, Output};
 
