@@ -33,6 +33,7 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
             let message = e.to_string();
             let first = message.lines().next().unwrap_or_default().to_owned();
             SyntaxError {
+                exception: None,
                 message: first,
                 display: message,
                 span,
