@@ -72,12 +72,10 @@ pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
     None
 }
 
-/// A required scalar as `str(v).strip()`, `None` when absent, null or blank.
+/// A required scalar as `str(data.get(key, "")).strip()`, `None` when absent
+/// or blank. A null is `str(None)`, the valid "None" (`id: ~` is an id).
 fn required_str(doc: &Node, key: &str) -> Option<String> {
     let node = &doc.get(key)?.node;
-    if matches!(node.value, Value::Null) {
-        return None;
-    }
     Some(py_str(node).trim().to_owned()).filter(|s| !s.is_empty())
 }
 
@@ -95,15 +93,27 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
     let doc = match format::parse_yaml(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let mut d = Diagnostic::new(Code::SyntaxYaml, e.message.clone())
+            // A Python exception PyYAML does not wrap escapes `load_manifest`
+            // (it catches only OSError and YAMLError): no `[plugins]` line.
+            let (message, host_message) = match e.exception {
+                Some(exception) => {
+                    let m = format!("{exception}: {}", e.message);
+                    (m.clone(), m)
+                }
+                None => (
+                    e.message.clone(),
+                    format!("[plugins] {dir}: unreadable manifest: {}", e.message),
+                ),
+            };
+            let mut d = Diagnostic::new(Code::SyntaxYaml, message)
                 .with_label(e.span.clone().unwrap_or(0..0), None);
-            d.help = format::template_help(text, e.span.map(|s| s.start));
+            d.help = match e.exception {
+                Some(_) => Some("PyYAML raises this while building the value, and protoAgent's load_manifest does not catch it: loading plugins fails with this exception instead of skipping the plugin; quote the value to keep it a string".to_owned()),
+                None => format::template_help(text, e.span.map(|s| s.start)),
+            };
             return Outcome {
                 class: HostClass::Parse,
-                host_message: Some(format!(
-                    "[plugins] {dir}: unreadable manifest: {}",
-                    e.message
-                )),
+                host_message: Some(host_message),
                 diagnostics: vec![d],
                 id: None,
                 version: None,
