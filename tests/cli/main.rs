@@ -17,6 +17,7 @@ mod install_sh;
 mod lock;
 mod missing_corpus;
 mod new;
+mod parity;
 mod release;
 mod resolve;
 mod update;

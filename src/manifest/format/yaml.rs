@@ -154,7 +154,7 @@ fn pyyaml_scanner_refusal(text: &str, quoted: &[(Span, bool)]) -> Result<(), Syn
     let mut prev = '\n';
     for (i, c) in text.char_indices() {
         if inside(i) {
-            prev = 'x';
+            prev = c;
             continue;
         }
         match c {
@@ -417,6 +417,24 @@ fn compose(text: &str) -> Result<Composed, SyntaxError> {
             Some(Frame::Map(pairs, key, _, _, _, flow)) => match key.take() {
                 Some(k) => pairs.push((k, node)),
                 None => {
+                    // An empty implicit key (`: 1` on its own line) is PyYAML's
+                    // "expected <block end>, but found ':'".
+                    if !*flow
+                        && let Raw::Scalar {
+                            plain: true,
+                            tag: None,
+                            span,
+                            ..
+                        } = &node
+                        && span.is_empty()
+                        && !text[..span.start].trim_end().ends_with('?')
+                    {
+                        return Err(error_at(
+                            text,
+                            "while parsing a block mapping: expected <block end>, but found ':'",
+                            span.start,
+                        ));
+                    }
                     // PyYAML's simple keys are single-line, in flow mappings too.
                     if *flow
                         && let Raw::Scalar { span, .. } = &node
@@ -1493,6 +1511,7 @@ mod tests {
             "k: {\"a\n b\": 1}\n",
             "k: {a: LayoutDashboard?, b: 1}\n",
             "k: >-\n  wit\u{2029}h no\n",
+            "id: evil\n: 1\n",
         ] {
             assert!(parse_yaml(text).is_err(), "{text:?}");
         }
@@ -1505,6 +1524,8 @@ mod tests {
             "k: [a\n  b]\n",
             "id: a\rname: b\r",
             "k: [?a]\n",
+            "k: >-\n  text\n# a\tcomment after a block scalar\n",
+            "? \n: 1\n",
         ] {
             assert!(parse_yaml(text).is_ok(), "{text:?}: {:?}", parse_yaml(text));
         }
