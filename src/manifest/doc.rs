@@ -22,6 +22,8 @@ pub enum Value {
     Null,
     Bool(bool),
     Int(i64),
+    /// An integer past `i64` (Python's are unbounded), as its decimal text.
+    BigInt(String),
     Float(f64),
     Str(String),
     /// A TOML datetime, kept as its source text.
@@ -208,7 +210,7 @@ impl Node {
         match &self.value {
             Value::Null => "null",
             Value::Bool(_) => "boolean",
-            Value::Int(_) => "integer",
+            Value::Int(_) | Value::BigInt(_) => "integer",
             Value::Float(_) => "float",
             Value::Str(_) => "string",
             Value::Datetime(_) => "datetime",
@@ -223,6 +225,7 @@ impl Node {
             Value::Null => Some("null".into()),
             Value::Bool(b) => Some(b.to_string()),
             Value::Int(i) => Some(i.to_string()),
+            Value::BigInt(i) => Some(i.clone()),
             Value::Float(x) => Some(x.to_string()),
             Value::Str(s) => Some(format!("{s:?}")),
             Value::Datetime(d) => Some(d.clone()),
@@ -238,6 +241,11 @@ impl Node {
             Value::Null => J::Null,
             Value::Bool(b) => J::Bool(*b),
             Value::Int(i) => J::from(*i),
+            Value::BigInt(i) => i
+                .parse::<f64>()
+                .ok()
+                .and_then(serde_json::Number::from_f64)
+                .map_or(J::Null, J::Number),
             Value::Float(x) => serde_json::Number::from_f64(*x).map_or(J::Null, J::Number),
             Value::Str(s) => J::String(s.clone()),
             Value::Datetime(d) => {

@@ -207,10 +207,10 @@ plugins::syntax::json
   Invalid aworld plugin at aworld (1 error)
 plugins::syntax::yaml
 
-  × found unhashable key at line 1, column 5
-   ╭─[protoagent/protoagent.plugin.yaml:1:5]
+  × found unhashable key
+   ╭─[protoagent/protoagent.plugin.yaml:1:6]
  1 │ id: {{ cookiecutter.id }}
-   ·     ─
+   ·      ───────────────────
  2 │ name: {{ cookiecutter.name }}
    ╰────
   help: this looks like an unrendered template (`{{ cookiecutter.id }}`): render it first

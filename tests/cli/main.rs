@@ -25,6 +25,7 @@ mod lock;
 mod lock_fuzz;
 mod missing_corpus;
 mod new;
+mod parity;
 mod pre_commit;
 mod release;
 mod resolve;

@@ -134,7 +134,7 @@ pub fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
     if let Some(lc) = root.get("lifecycle")
         && matches!(
             lc.node.value,
-            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_)
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::BigInt(_) | Value::Float(_)
         )
     {
         return Err(not_iterable(&lc.node, ptr!["lifecycle"]));

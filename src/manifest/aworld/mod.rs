@@ -52,7 +52,15 @@ pub fn schema() -> serde_json::Value {
 pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Summary>) {
     let doc = match format::parse_json(text) {
         Ok(doc) => doc,
-        Err(e) => {
+        Err(mut e) => {
+            // The host reads with universal newlines: CRLF and CR are `\n` to
+            // `json.loads`, so its positions count lines (and chars) that way.
+            if text.contains('\r')
+                && let Err(host) =
+                    format::parse_json(&text.replace("\r\n", "\n").replace('\r', "\n"))
+            {
+                e.display = host.display;
+            }
             let mut d = Diagnostic::new(Code::SyntaxJson, e.display.clone())
                 .with_label(e.span.clone().unwrap_or(0..0), None);
             d.help = format::template_help(text, e.span.map(|s| s.start));
@@ -88,7 +96,12 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Sum
     let (class, host_message, summary) = match verdict {
         Err((f, unchecked)) => {
             skipped = Some(unchecked);
-            let message = f.message.clone();
+            // `item["id"]` raises KeyError, whose `str()` is just the key's repr.
+            let message = if f.message == "entrypoint is missing required field: id" {
+                "'id'".to_owned()
+            } else {
+                f.message.clone()
+            };
             // The schema's view of the same value would only repeat the error.
             schema_view.retain(|s| s.at != f.at);
             diagnostics.push(resolve_error(f, &doc));

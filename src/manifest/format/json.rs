@@ -6,12 +6,35 @@
 use super::SyntaxError;
 use crate::manifest::doc::{Entry, Node, Value};
 
-/// Deeper nesting is refused instead of exhausting the stack (Python would
-/// raise `RecursionError` near 1,000 levels).
-const MAX_DEPTH: usize = 512;
+/// Python's C scanner raises `RecursionError` when the interpreter's recursion
+/// limit (1,000 frames, less the caller's own) runs out: 991 nested containers
+/// pass under the parity harness, 992 fail. The host's exact limit depends on
+/// its call stack (a few frames either way), so the parity sweep avoids 950–1,000.
+const MAX_DEPTH: usize = 991;
+
+/// Python's `int()` refuses decimal strings longer than this (`sys.get_int_max_str_digits()`).
+const MAX_INT_DIGITS: usize = 4300;
 
 /// Parse JSON text into a [`Node`] tree.
+///
+/// The parser recurses once per container; text that could nest deeply is
+/// parsed on a thread with a stack big enough for [`MAX_DEPTH`] levels.
 pub fn parse_json(text: &str) -> Result<Node, SyntaxError> {
+    if text.bytes().filter(|b| matches!(b, b'[' | b'{')).count() <= 64 {
+        return parse(text);
+    }
+    std::thread::scope(|s| {
+        std::thread::Builder::new()
+            .stack_size(64 << 20)
+            .spawn_scoped(s, || parse(text))
+            .map_or_else(
+                |_| parse(text),
+                |h| h.join().expect("the JSON parser does not panic"),
+            )
+    })
+}
+
+fn parse(text: &str) -> Result<Node, SyntaxError> {
     let mut p = Parser {
         text,
         bytes: text.as_bytes(),
@@ -50,6 +73,7 @@ impl Parser<'_> {
             .next()
             .map_or(at, |c| at + c.len_utf8());
         SyntaxError {
+            exception: None,
             message: msg.to_owned(),
             display: format!("{msg}: line {line} column {col} (char {char_index})"),
             span: Some(at..end),
@@ -66,8 +90,8 @@ impl Parser<'_> {
         let start = self.pos;
         let rest = &self.text[start..];
         let value = match self.bytes.get(start) {
-            Some(b'{') => return self.nested(Self::object),
-            Some(b'[') => return self.nested(Self::array),
+            Some(b'{') => return self.nested("object", Self::object),
+            Some(b'[') => return self.nested("array", Self::array),
             Some(b'"') => Value::Str(self.string()?),
             Some(b'-' | b'0'..=b'9') if !rest.starts_with("-Infinity") => return self.number(),
             _ => {
@@ -95,11 +119,18 @@ impl Parser<'_> {
 
     fn nested(
         &mut self,
+        kind: &str,
         f: fn(&mut Self) -> Result<Node, SyntaxError>,
     ) -> Result<Node, SyntaxError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
-            return Err(self.error(&format!("nesting deeper than {MAX_DEPTH} levels"), self.pos));
+            // `RecursionError` has no position.
+            let mut e = self.error("", self.pos);
+            e.message = format!(
+                "maximum recursion depth exceeded while decoding a JSON {kind} from a unicode string"
+            );
+            e.display = e.message.clone();
+            return Err(e);
         }
         let node = f(self);
         self.depth -= 1;
@@ -228,15 +259,24 @@ impl Parser<'_> {
             }
         }
         let text = &self.text[start..i];
+        let digits = text.trim_start_matches('-').len();
+        if !float && digits > MAX_INT_DIGITS {
+            // `int(s)` raises a ValueError that escapes `json.loads` unpositioned.
+            let mut e = self.error("", start);
+            e.span = Some(start..i);
+            e.message = format!(
+                "Exceeds the limit ({MAX_INT_DIGITS} digits) for integer string conversion: value has {digits} digits; use sys.set_int_max_str_digits() to increase the limit"
+            );
+            e.display = e.message.clone();
+            return Err(e);
+        }
         self.pos = i;
         let value = if float {
             Value::Float(text.parse().unwrap_or(f64::NAN))
         } else {
-            // Python ints are unbounded; past i64 keep the magnitude as a float.
-            text.parse::<i64>().map_or_else(
-                |_| Value::Float(text.parse().unwrap_or(f64::NAN)),
-                Value::Int,
-            )
+            // Python ints are unbounded; past i64 keep the exact text.
+            text.parse::<i64>()
+                .map_or_else(|_| Value::BigInt(text.to_owned()), Value::Int)
         };
         Ok(Node {
             span: start..i,
@@ -288,13 +328,16 @@ impl Parser<'_> {
         }
     }
 
-    fn hex4(&mut self, esc_at: usize) -> Result<u32, SyntaxError> {
+    /// Four hex digits after `\u` (at byte `u_at`). Python reports the error at
+    /// the `u`, and also when the digits would end the text (`end >= len`).
+    fn hex4(&mut self, u_at: usize) -> Result<u32, SyntaxError> {
         let digits = self
             .text
             .get(self.pos..self.pos + 4)
-            .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()));
+            .filter(|d| d.bytes().all(|b| b.is_ascii_hexdigit()))
+            .filter(|_| self.pos + 4 < self.bytes.len());
         let Some(digits) = digits else {
-            return Err(self.error("Invalid \\uXXXX escape", esc_at));
+            return Err(self.error("Invalid \\uXXXX escape", u_at));
         };
         self.pos += 4;
         Ok(u32::from_str_radix(digits, 16).unwrap_or(0))
@@ -302,11 +345,15 @@ impl Parser<'_> {
 
     /// `\uXXXX`, joining surrogate pairs; a lone surrogate (legal in Python) becomes U+FFFD.
     fn unicode_escape(&mut self, esc_at: usize) -> Result<char, SyntaxError> {
-        let hi = self.hex4(esc_at)?;
-        if (0xD800..0xDC00).contains(&hi) && self.text[self.pos..].starts_with("\\u") {
+        let hi = self.hex4(esc_at + 1)?;
+        // Python tries a pair only when a character follows it (`end + 6 < len`).
+        if (0xD800..0xDC00).contains(&hi)
+            && self.text[self.pos..].starts_with("\\u")
+            && self.bytes.len() > self.pos + 6
+        {
             let save = self.pos;
             self.pos += 2;
-            let lo = self.hex4(esc_at)?;
+            let lo = self.hex4(save + 1)?;
             if (0xDC00..0xE000).contains(&lo) {
                 return Ok(
                     char::from_u32(0x10000 + ((hi - 0xD800) << 10) + (lo - 0xDC00))
@@ -384,9 +431,53 @@ mod tests {
     }
 
     #[test]
+    fn python_int_digit_limit_and_escape_positions() {
+        let e = parse_json(&format!("[1, -{}]", "9".repeat(4301))).unwrap_err();
+        assert_eq!(
+            e.display,
+            "Exceeds the limit (4300 digits) for integer string conversion: value has 4301 digits; use sys.set_int_max_str_digits() to increase the limit"
+        );
+        assert!(parse_json(&format!("[{}]", "9".repeat(4300))).is_ok());
+        // The position is the `u`, as in `json.loads`.
+        let e = parse_json(r#"["\u12G4"]"#).unwrap_err();
+        assert_eq!(
+            e.display,
+            r"Invalid \uXXXX escape: line 1 column 4 (char 3)"
+        );
+        let e = parse_json(r#"["\ud800\u12G4"]"#).unwrap_err();
+        assert_eq!(
+            e.display,
+            r"Invalid \uXXXX escape: line 1 column 10 (char 9)"
+        );
+        // Digits that would end the text are an escape error, not an unterminated string.
+        let e = parse_json(r#""\u0041"#).unwrap_err();
+        assert_eq!(
+            e.display,
+            r"Invalid \uXXXX escape: line 1 column 3 (char 2)"
+        );
+    }
+
+    #[test]
     fn deep_nesting_is_refused() {
         let deep = "[".repeat(100_000);
         let e = parse_json(&deep).unwrap_err();
-        assert!(e.message.contains("nesting deeper than"), "{}", e.message);
+        assert_eq!(
+            e.display,
+            "maximum recursion depth exceeded while decoding a JSON array from a unicode string"
+        );
+        // Python's recursion limit, not an arbitrary 512, bounds what AWorld reads.
+        let ok = format!("{}{}", "[".repeat(991), "]".repeat(991));
+        assert!(parse_json(&ok).is_ok());
+        let e = parse_json(&format!(
+            "{{\"a\": {}1{}}}",
+            "[".repeat(991),
+            "]".repeat(991)
+        ))
+        .unwrap_err();
+        assert!(
+            e.display.starts_with("maximum recursion depth exceeded"),
+            "{}",
+            e.display
+        );
     }
 }

@@ -30,6 +30,11 @@ pub struct SyntaxError {
     /// The parser's full `Display` text (what hosts embed in their errors).
     pub display: String,
     pub span: Option<Span>,
+    /// The Python exception type when the host's parser raises something its
+    /// caller does not catch (PyYAML's constructors: `ValueError` for
+    /// `2001-13-45`, `KeyError` for `!!bool maybe`): not a syntax error to the
+    /// host, but the same failure to load.
+    pub exception: Option<&'static str>,
 }
 
 /// A help for a syntax error in what looks like an unrendered Jinja or

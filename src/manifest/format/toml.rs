@@ -10,6 +10,7 @@ use crate::manifest::doc::{Entry, Node, Value};
 /// nesting bomb is a syntax error here, not a stack overflow.
 pub fn parse_toml(text: &str) -> Result<Node, SyntaxError> {
     let table = DeTable::parse(text).map_err(|e| SyntaxError {
+        exception: None,
         message: e.message().trim_end().to_owned(),
         display: e.to_string(),
         span: e.span(),

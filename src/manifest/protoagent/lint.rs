@@ -140,7 +140,7 @@ fn truthy_help(key: &str, node: &Node, effective: &str) -> String {
             "false" | "no" | "off" | "n" | "0" | "" => Some("false"),
             _ => None,
         },
-        Value::Int(_) | Value::Float(_) => Some(effective),
+        Value::Int(_) | Value::BigInt(_) | Value::Float(_) => Some(effective),
         _ => None,
     };
     match written {

@@ -18,7 +18,8 @@ use crate::ptr;
 /// The manifest JSON Schema `plugins schema protoagent` prints.
 pub const SCHEMA: &str = include_str!("plugin.schema.json");
 
-/// Ids that would shadow a core `/api/plugins/<…>` route (compared lowercase).
+/// Ids that would shadow a core `/api/plugins/<…>` route (compared lowercase),
+/// as protoAgent 0.145 reserves them.
 pub const RESERVED_IDS: &[&str] = &[
     "install",
     "installed",
@@ -27,6 +28,34 @@ pub const RESERVED_IDS: &[&str] = &[
     "catalog",
     "enabled",
 ];
+
+/// The reserved ids of protoAgent 0.218 (`protoagent-0218.md` §2.1): three more routes.
+pub const RESERVED_IDS_0218: &[&str] = &[
+    "install",
+    "installed",
+    "sync",
+    "updates",
+    "catalog",
+    "enabled",
+    "bundles",
+    "ack",
+    "install-deps",
+];
+
+/// The reserved ids of the host version validated against: the 0.218 list
+/// unless `--host-version` names an older release (the newest is the default).
+pub fn reserved_ids(opts: &Options) -> &'static [&'static str] {
+    let older = opts
+        .host_version
+        .as_deref()
+        .and_then(pep440::Version::parse)
+        .is_some_and(|v| pep440::Version::parse("0.218.0").is_some_and(|new| v < new));
+    if older {
+        RESERVED_IDS
+    } else {
+        RESERVED_IDS_0218
+    }
+}
 
 /// How to validate.
 #[derive(Clone, Debug, Default)]
@@ -72,12 +101,10 @@ pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
     None
 }
 
-/// A required scalar as `str(v).strip()`, `None` when absent, null or blank.
+/// A required scalar as `str(data.get(key, "")).strip()`, `None` when absent
+/// or blank. A null is `str(None)`, the valid "None" (`id: ~` is an id).
 fn required_str(doc: &Node, key: &str) -> Option<String> {
     let node = &doc.get(key)?.node;
-    if matches!(node.value, Value::Null) {
-        return None;
-    }
     Some(py_str(node).trim().to_owned()).filter(|s| !s.is_empty())
 }
 
@@ -95,15 +122,27 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
     let doc = match format::parse_yaml(text) {
         Ok(doc) => doc,
         Err(e) => {
-            let mut d = Diagnostic::new(Code::SyntaxYaml, e.message.clone())
+            // A Python exception PyYAML does not wrap escapes `load_manifest`
+            // (it catches only OSError and YAMLError): no `[plugins]` line.
+            let (message, host_message) = match e.exception {
+                Some(exception) => {
+                    let m = format!("{exception}: {}", e.message);
+                    (m.clone(), m)
+                }
+                None => (
+                    e.message.clone(),
+                    format!("[plugins] {dir}: unreadable manifest: {}", e.message),
+                ),
+            };
+            let mut d = Diagnostic::new(Code::SyntaxYaml, message)
                 .with_label(e.span.clone().unwrap_or(0..0), None);
-            d.help = format::template_help(text, e.span.map(|s| s.start));
+            d.help = match e.exception {
+                Some(_) => Some("PyYAML raises this while building the value, and protoAgent's load_manifest does not catch it: loading plugins fails with this exception instead of skipping the plugin; quote the value to keep it a string".to_owned()),
+                None => format::template_help(text, e.span.map(|s| s.start)),
+            };
             return Outcome {
                 class: HostClass::Parse,
-                host_message: Some(format!(
-                    "[plugins] {dir}: unreadable manifest: {}",
-                    e.message
-                )),
+                host_message: Some(host_message),
                 diagnostics: vec![d],
                 id: None,
                 version: None,
@@ -158,8 +197,9 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
         }
         return outcome;
     };
-    if !id_grammar_ok(&id) || RESERVED_IDS.contains(&id.to_lowercase().as_str()) {
-        let reserved = RESERVED_IDS.contains(&id.to_lowercase().as_str());
+    let reserved_ids = reserved_ids(opts);
+    if !id_grammar_ok(&id) || reserved_ids.contains(&id.to_lowercase().as_str()) {
+        let reserved = reserved_ids.contains(&id.to_lowercase().as_str());
         let message = format!(
             "invalid or reserved plugin id {} — must match ^[A-Za-z0-9][A-Za-z0-9_-]*$ and must not shadow a core /api/plugins/ route",
             repr_str(&id)
@@ -168,7 +208,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
             format!(
                 "`{}` is a core /api/plugins/ route (reserved, any case): {}",
                 id.to_lowercase(),
-                RESERVED_IDS.join(", ")
+                reserved_ids.join(", ")
             )
         } else {
             "start with a letter or digit; then letters, digits, `_` and `-` only".to_owned()
@@ -204,6 +244,25 @@ mod tests {
         assert!(!id_grammar_ok("-x"));
         assert!(!id_grammar_ok("a.b"));
         assert!(!id_grammar_ok(""));
+    }
+
+    #[test]
+    fn reserved_ids_follow_the_host_version() {
+        let at = |v: Option<&str>| Options {
+            host_version: v.map(str::to_owned),
+            env: None,
+        };
+        let dir = std::env::temp_dir();
+        let id_of = |v: Option<&str>, id: &str| {
+            validate(&format!("id: {id}\nname: x\n"), &dir, &at(v)).class
+        };
+        // 0.218 (the default, the newest) reserves three more core routes, any case.
+        for id in ["bundles", "Ack", "install-deps"] {
+            assert_eq!(id_of(None, id), HostClass::Invalid, "{id}");
+            assert_eq!(id_of(Some("0.218.1"), id), HostClass::Invalid, "{id}");
+            assert_eq!(id_of(Some("0.145.0"), id), HostClass::Valid, "{id}");
+        }
+        assert_eq!(id_of(Some("0.145.0"), "install"), HostClass::Invalid);
     }
 
     #[test]

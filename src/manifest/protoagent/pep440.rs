@@ -3,7 +3,7 @@
 
 use std::cmp::Ordering;
 
-/// A parsed PEP 440 version (the local segment is kept but not compared).
+/// A parsed PEP 440 version, ordered as `packaging.version.Version` orders it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Version {
     epoch: u64,
@@ -11,6 +11,9 @@ pub struct Version {
     pre: Option<(u8, u64)>,
     post: Option<u64>,
     dev: Option<u64>,
+    /// The local segment's parts (`+ubuntu.1`): numbers sort above words, and
+    /// any local version above the same public one, as `packaging` does.
+    local: Option<Vec<(u64, String)>>,
 }
 
 fn number(s: &str) -> Option<(u64, &str)> {
@@ -28,15 +31,39 @@ fn sep_number(s: &str) -> (u64, &str) {
 }
 
 /// (epoch, release without trailing zeros, pre, post, dev), each phase as (rank, number).
-type SortKey = (u64, Vec<u64>, (i8, u64), (i8, u64), (i8, u64));
+type SortKey = (
+    u64,
+    Vec<u64>,
+    (i8, u64),
+    (i8, u64),
+    (i8, u64),
+    Option<Vec<(u8, u64, String)>>,
+);
 
 impl Version {
     /// Parse with PEP 440's normalisation (case, `v` prefix, spellings, separators).
     pub fn parse(text: &str) -> Option<Version> {
         let lower = text.trim().to_ascii_lowercase();
         let mut s = lower.strip_prefix('v').unwrap_or(&lower);
-        if let Some((local_start, _)) = s.split_once('+') {
-            s = local_start;
+        let mut local = None;
+        if let Some((public, segment)) = s.split_once('+') {
+            s = public;
+            let parts: Vec<&str> = segment.split(['.', '-', '_']).collect();
+            if parts
+                .iter()
+                .any(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_alphanumeric()))
+            {
+                return None;
+            }
+            local = Some(
+                parts
+                    .iter()
+                    .map(|p| match p.parse::<u64>() {
+                        Ok(n) => (n, String::new()),
+                        Err(_) => (u64::MAX, (*p).to_owned()),
+                    })
+                    .collect(),
+            );
         }
         let (epoch, rest) = match s.split_once('!') {
             Some((e, r)) => (e.parse().ok()?, r),
@@ -56,6 +83,7 @@ impl Version {
             pre: None,
             post: None,
             dev: None,
+            local,
         };
         let pre_words: [(&str, u8); 8] = [
             ("alpha", 0),
@@ -107,7 +135,19 @@ impl Version {
         };
         let post = self.post.map_or((-1, 0), |n| (0, n));
         let dev = self.dev.map_or((1, 0), |n| (0, n));
-        (self.epoch, release, pre, post, dev)
+        let local = self.local.as_ref().map(|parts| {
+            parts
+                .iter()
+                .map(|(n, word)| {
+                    if word.is_empty() {
+                        (1, *n, String::new())
+                    } else {
+                        (0, 0, word.clone())
+                    }
+                })
+                .collect()
+        });
+        (self.epoch, release, pre, post, dev, local)
     }
 }
 
@@ -142,12 +182,27 @@ mod tests {
         assert!(v("1!0.1") > v("99.0"));
         assert_eq!(v("V1.0-RC.1"), v("1.0rc1"));
         assert_eq!(v("1.0-1"), v("1.0.post1"));
-        assert_eq!(v("1.0+local.7").cmp(&v("1.0")), Ordering::Equal);
+        // Local versions order as `packaging` orders them: above the public
+        // version, numbers above words, a longer segment above its prefix.
+        assert!(v("1.0+local.7") > v("1.0"));
+        assert!(v("0.218.1+local") > v("0.218.1"));
+        assert!(v("1.0+2") > v("1.0+abc"));
+        assert!(v("1.0+abc.1") > v("1.0+abc"));
+        assert!(v("1.0+local") < v("1.0.post1"));
+        assert_eq!(v("1.0+Ubuntu-1"), v("1.0+ubuntu.1"));
     }
 
     #[test]
     fn garbage() {
-        for bad in ["not-a-version", "", "1.0.x", "one"] {
+        for bad in [
+            "not-a-version",
+            "",
+            "1.0.x",
+            "one",
+            "1.0+",
+            "1.0+a..b",
+            "1.0+a!",
+        ] {
             assert_eq!(Version::parse(bad), None, "{bad}");
         }
     }

@@ -5,6 +5,7 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 pub(crate) mod git;
+pub(crate) mod hosts;
 pub(crate) mod net;
 
 use std::process::{Command, Output};
