@@ -89,6 +89,27 @@ pub fn validate<'a>(doc: &'a Node, root: &Path) -> Result<Loaded<'a>, Finding> {
     Ok(loaded)
 }
 
+/// What the host's loader raises for a top level that is not an object: its
+/// `"id" not in raw` is a membership test on a list, a substring test on a
+/// string and a `TypeError` on anything else; past both tests, `.get` fails.
+pub fn non_object_host_message(root: &Node) -> String {
+    let has = |key: &str| match &root.value {
+        Value::Array(items) => Some(
+            items
+                .iter()
+                .any(|i| matches!(&i.value, Value::Str(s) if s == key)),
+        ),
+        Value::Str(s) => Some(s.contains(key)),
+        _ => None,
+    };
+    match (has("id"), has("version")) {
+        (None, _) => format!("argument of type '{}' is not iterable", type_name(root)),
+        (Some(false), _) => "missing required field: id".to_owned(),
+        (_, Some(false)) => "missing required field: version".to_owned(),
+        _ => format!("'{}' object has no attribute 'get'", type_name(root)),
+    }
+}
+
 /// `load_plugin_manifest`: the first failing check, or what the manifest declares.
 pub fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
     if !matches!(root.value, Value::Table(_)) {

@@ -99,6 +99,8 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Sum
             // `item["id"]` raises KeyError, whose `str()` is just the key's repr.
             let message = if f.message == "entrypoint is missing required field: id" {
                 "'id'".to_owned()
+            } else if f.code == Code::AworldNotObject {
+                loader::non_object_host_message(&doc)
             } else {
                 f.message.clone()
             };
