@@ -38,6 +38,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin on where its host reads it')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin off where its host reads it')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
+            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put back a version an update replaced (the last two are kept)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show what is pinned and what is newer (reads remote refs only)')
@@ -186,6 +187,21 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;remove' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome line')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;rollback' {
+            [CompletionResult]::new('--to', '--to', [CompletionResultType]::ParameterName, 'The kept version to restore, by commit (a prefix will do) [default: the most recent]')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
@@ -389,6 +405,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin on where its host reads it')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin off where its host reads it')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
+            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put back a version an update replaced (the last two are kept)')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show what is pinned and what is newer (reads remote refs only)')
@@ -426,6 +443,9 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;help;remove' {
+            break
+        }
+        'plugins;help;rollback' {
             break
         }
         'plugins;help;verify' {

@@ -58,6 +58,9 @@ _plugins() {
             plugins,resolve)
                 cmd="plugins__subcmd__resolve"
                 ;;
+            plugins,rollback)
+                cmd="plugins__subcmd__rollback"
+                ;;
             plugins,schema)
                 cmd="plugins__subcmd__schema"
                 ;;
@@ -133,6 +136,9 @@ _plugins() {
             plugins__subcmd__help,resolve)
                 cmd="plugins__subcmd__help__subcmd__resolve"
                 ;;
+            plugins__subcmd__help,rollback)
+                cmd="plugins__subcmd__help__subcmd__rollback"
+                ;;
             plugins__subcmd__help,schema)
                 cmd="plugins__subcmd__help__subcmd__schema"
                 ;;
@@ -161,7 +167,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --log-format --help --version new validate install list info homes enable disable remove verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="-q -h -V --color --quiet --log-format --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -433,7 +439,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate install list info homes enable disable remove verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -657,6 +663,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__resolve)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__rollback)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -970,6 +990,36 @@ _plugins() {
                     return 0
                     ;;
                 -p)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__rollback)
+            opts="-q -h -V --to --home --json --no-wait --color --quiet --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --to)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --home)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -35,6 +35,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand enable 'Turn an installed plugin on where its host reads it'
             cand disable 'Turn an installed plugin off where its host reads it'
             cand remove 'Remove an installed plugin and its lock entry'
+            cand rollback 'Put back a version an update replaced (the last two are kept)'
             cand verify 'Check installed plugins against the hashes in the lock'
             cand sync 'Install what the lock says, at the locked commits'
             cand outdated 'Show what is pinned and what is newer (reads remote refs only)'
@@ -174,6 +175,20 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --version 'Print version'
         }
         &'plugins;remove'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
+            cand --json 'Print one JSON document instead of the outcome line'
+            cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
+            cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;rollback'= {
+            cand --to 'The kept version to restore, by commit (a prefix will do) [default: the most recent]'
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
@@ -361,6 +376,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand enable 'Turn an installed plugin on where its host reads it'
             cand disable 'Turn an installed plugin off where its host reads it'
             cand remove 'Remove an installed plugin and its lock entry'
+            cand rollback 'Put back a version an update replaced (the last two are kept)'
             cand verify 'Check installed plugins against the hashes in the lock'
             cand sync 'Install what the lock says, at the locked commits'
             cand outdated 'Show what is pinned and what is newer (reads remote refs only)'
@@ -389,6 +405,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;disable'= {
         }
         &'plugins;help;remove'= {
+        }
+        &'plugins;help;rollback'= {
         }
         &'plugins;help;verify'= {
         }

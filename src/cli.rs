@@ -6,8 +6,8 @@ use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompletionsArgs,
     enable::SwitchArgs, homes::HomesArgs, info::InfoArgs, install::InstallArgs, list::ListArgs,
     new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs,
-    schema::SchemaArgs, sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs,
-    verify::VerifyArgs,
+    rollback::RollbackArgs, schema::SchemaArgs, sync::SyncArgs, update::UpdateArgs,
+    validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -81,6 +81,8 @@ pub enum Command {
     Disable(SwitchArgs),
     /// Remove an installed plugin and its lock entry
     Remove(RemoveArgs),
+    /// Put back a version an update replaced (the last two are kept)
+    Rollback(RollbackArgs),
     /// Check installed plugins against the hashes in the lock
     Verify(VerifyArgs),
     /// Install what the lock says, at the locked commits

@@ -12,6 +12,7 @@ pub mod new;
 pub mod outdated;
 pub mod remove;
 pub mod resolve;
+pub mod rollback;
 pub mod schema;
 pub mod sync;
 pub mod update;
@@ -64,6 +65,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Disable(args) => enable::run(&args, false, cx, printer),
         Command::Info(args) => info::run(&args, cx, printer),
         Command::Remove(args) => remove::run(&args, cx, printer),
+        Command::Rollback(args) => rollback::run(&args, cx, printer),
         Command::Verify(args) => verify::run(&args, cx, printer),
         Command::Sync(args) => sync::run(&args, cx, printer),
         Command::Outdated(args) => outdated::run(&args, cx, printer),

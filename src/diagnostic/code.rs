@@ -156,6 +156,8 @@ codes! {
     InstallUnsafeTree => "plugins::install::unsafe_tree", Error, "the plugin tree holds an entry no host can install (a `\\` in a name, a FIFO, socket or device, or too many or too deep entries)";
     InstallConcurrent => "plugins::install::concurrent", Error, "another command changed the plugin in the home while this one was fetching; nothing was changed";
     InstallTampered => "plugins::install::tampered", Error, "an installed plugin's files differ from what the lock pinned";
+    RollbackNoHistory => "plugins::rollback::no_history", Error, "`plugins rollback`: no previous version of the plugin is kept (it was never updated here)";
+    RollbackNotKept => "plugins::rollback::not_kept", Error, "`plugins rollback --to`: no kept version is at that commit";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";
     GitAuth => "plugins::git::auth", Error, "the remote needs credentials and none that plugins found were accepted (it never prompts)";

@@ -39,6 +39,13 @@ struct Intent {
     had_old: bool,
     /// The entry an install writes (set in the `commit` phase).
     entry: Option<Entry>,
+    /// The lock entry of the previous install: its tree (the backup) is kept in
+    /// the history when the change commits.
+    #[serde(default)]
+    prior: Option<Entry>,
+    /// A rollback: the history slot it restored, deleted when it commits.
+    #[serde(default)]
+    restored: Option<u32>,
     by: String,
     now: String,
 }
@@ -194,6 +201,8 @@ impl<'h> Swap<'h> {
             dialect,
             had_old: target.exists(),
             entry: None,
+            prior: Lock::load(&home.lockfile(), dialect)?.get(id.as_str()),
+            restored: None,
             by: by.to_owned(),
             now: now.to_owned(),
         };
@@ -229,9 +238,15 @@ impl<'h> Swap<'h> {
             &self.intent.by,
             &self.intent.now,
         )?;
-        remove_tree(&backup(self.home, &self.id))?;
-        remove_record(self.home, &self.id)?;
+        finish_commit(self.home, &self.id, &self.intent)?;
         Ok(written)
+    }
+
+    /// [`Swap::commit`] for a rollback to history slot `slot`: the slot is
+    /// deleted (its tree is now installed) when the change commits.
+    pub fn commit_rollback(mut self, entry: &Entry, slot: u32) -> Result<bool, TxnError> {
+        self.intent.restored = Some(slot);
+        self.commit(entry)
     }
 }
 
@@ -264,6 +279,8 @@ pub fn remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> 
         dialect,
         had_old: true,
         entry: None,
+        prior: None,
+        restored: None,
         by: String::new(),
         now: String::new(),
     };
@@ -280,7 +297,149 @@ fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnErro
     }
     drop_entry(home, dialect, id.as_str())?;
     remove_tree(&trash)?;
+    drop_history(home, id)?;
     remove_record(home, id)
+}
+
+/// After the lock entry is written: delete the history slot a rollback
+/// restored, keep the previous install (the backup) in the history, delete
+/// the record. Every step can be run again (recovery does).
+fn finish_commit(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
+    if let Some(n) = intent.restored {
+        drop_slot(home, id, n)?;
+    }
+    match &intent.prior {
+        Some(prior) => keep(home, id, prior, intent.restored.unwrap_or(0))?,
+        None => remove_tree(&backup(home, id))?,
+    }
+    remove_record(home, id)
+}
+
+/// How many previous versions of each plugin are kept for `plugins rollback`.
+pub const HISTORY_KEEP: usize = 2;
+
+/// `<home>/.plugins/history/<id>/`: slots `<n>/` (`tree/` and `entry.json`),
+/// the highest `n` the most recent. Names starting with `.` are work in progress.
+fn history_dir(home: &Home, id: &Name) -> PathBuf {
+    id.under(&state(home).join("history"))
+}
+
+const NEW_SLOT: &str = ".new";
+const GONE_PREFIX: &str = ".gone-";
+
+/// A previous version kept for `plugins rollback`.
+#[derive(Clone, Debug)]
+pub struct Kept {
+    /// The slot number (higher is more recent).
+    pub slot: u32,
+    /// Its lock entry.
+    pub entry: Entry,
+    /// Its installed tree.
+    pub tree: PathBuf,
+}
+
+/// The complete slots of a plugin's history, most recent first.
+pub fn history(home: &Home, id: &Name) -> Vec<Kept> {
+    let dir = history_dir(home, id);
+    let mut out: Vec<Kept> = slots(&dir)
+        .into_iter()
+        .filter_map(|slot| {
+            let path = dir.join(slot.to_string());
+            let entry = std::fs::read(path.join("entry.json"))
+                .ok()
+                .and_then(|b| serde_json::from_slice::<Entry>(&b).ok())?;
+            let tree = path.join("tree");
+            tree.is_dir().then_some(Kept { slot, entry, tree })
+        })
+        .collect();
+    out.sort_by_key(|k| std::cmp::Reverse(k.slot));
+    out
+}
+
+/// The numbered slots in a history directory, ascending.
+fn slots(dir: &Path) -> Vec<u32> {
+    let mut out: Vec<u32> = std::fs::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter_map(|e| e.file_name().to_str()?.parse().ok())
+        .collect();
+    out.sort_unstable();
+    out
+}
+
+/// Move the backup (the previous install) into a new history slot with its
+/// lock entry, then drop the oldest slots beyond [`HISTORY_KEEP`]. The slot is
+/// assembled under `.new` and renamed into place, so a slot is always whole.
+/// Its number is above `floor` (a restored slot's), so a rerun never deletes it.
+fn keep(home: &Home, id: &Name, prior: &Entry, floor: u32) -> Result<(), TxnError> {
+    let dir = history_dir(home, id);
+    let new = dir.join(NEW_SLOT);
+    let saved = backup(home, id);
+    if saved.exists() {
+        remove_tree(&new)?;
+        std::fs::create_dir_all(&new).map_err(io(format!("cannot create {}", new.display())))?;
+        let text = serde_json::to_vec_pretty(prior).expect("serializes");
+        crate::lock::write_atomic(&new.join("entry.json"), &text)?;
+        rename(&saved, &new.join("tree"))?;
+    }
+    if new.join("tree").is_dir() {
+        let next = slots(&dir).last().copied().unwrap_or(0).max(floor) + 1;
+        rename(&new, &dir.join(next.to_string()))?;
+    } else {
+        remove_tree(&new)?;
+    }
+    let all = slots(&dir);
+    for n in &all[..all.len().saturating_sub(HISTORY_KEEP)] {
+        drop_slot(home, id, *n)?;
+    }
+    Ok(())
+}
+
+/// Delete one slot: renamed out of the numbered names first, so a kill midway
+/// never leaves a partial slot that looks whole.
+fn drop_slot(home: &Home, id: &Name, n: u32) -> Result<(), TxnError> {
+    let dir = history_dir(home, id);
+    let slot = dir.join(n.to_string());
+    let gone = dir.join(format!("{GONE_PREFIX}{n}"));
+    if slot.exists() {
+        remove_tree(&gone)?;
+        rename(&slot, &gone)?;
+    }
+    remove_tree(&gone)
+}
+
+/// A removed plugin's history goes with it.
+fn drop_history(home: &Home, id: &Name) -> Result<(), TxnError> {
+    let dir = history_dir(home, id);
+    for n in slots(&dir) {
+        drop_slot(home, id, n)?;
+    }
+    remove_tree(&dir)
+}
+
+/// Work in progress of history writes killed midway (no record is pending
+/// any more, so nothing will finish them).
+fn clean_history(home: &Home) -> Result<usize, TxnError> {
+    let mut n = 0;
+    let root = state(home).join("history");
+    for e in std::fs::read_dir(&root)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+    {
+        for w in std::fs::read_dir(e.path())
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+        {
+            if w.file_name().to_string_lossy().starts_with('.') {
+                remove_tree(&w.path())?;
+                n += 1;
+            }
+        }
+    }
+    Ok(n)
 }
 
 /// Whether an interrupted change to `id` waits for recovery (the plugin's
@@ -329,8 +488,7 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
         match (intent.phase, &intent.entry) {
             (Phase::Commit, Some(entry)) => {
                 write_entry(home, intent.dialect, entry, &intent.by, &intent.now)?;
-                remove_tree(&backup(home, &id))?;
-                remove_record(home, &id)?;
+                finish_commit(home, &id, &intent)?;
             }
             (Phase::Remove, _) => finish_remove(home, &id, intent.dialect)?,
             _ => undo(home, &id, &intent)?,
@@ -338,6 +496,7 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
         out.plugins.push(intent.id);
     }
     out.cleaned += clean_staging(home)?;
+    out.cleaned += clean_history(home)?;
     out.cleaned += clean_legacy(home)?;
     Ok(out)
 }

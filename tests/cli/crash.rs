@@ -64,6 +64,18 @@ fn leftovers(home: &Path) -> Vec<String> {
             out.extend(rd.map(|e| format!(".plugins/{sub}/{:?}", e.unwrap().file_name())));
         }
     }
+    // Half-written or half-deleted history slots (`.new`, `.gone-<n>`).
+    for plugin in std::fs::read_dir(home.join(".plugins/history"))
+        .into_iter()
+        .flatten()
+    {
+        for e in std::fs::read_dir(plugin.unwrap().path()).unwrap() {
+            let name = e.unwrap().file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') {
+                out.push(format!(".plugins/history/{name}"));
+            }
+        }
+    }
     for dir in [home.to_path_buf(), home.join("plugins")] {
         if let Ok(rd) = std::fs::read_dir(&dir) {
             for e in rd {
@@ -225,6 +237,10 @@ fn kill_nine_at_every_syscall_loses_nothing() {
     let with_v1 = t.join("aoe-v1-home");
     let (code, o, e) = install(&with_v1, &[&repo.url(), "--ref", "main"]);
     assert_eq!(code, 0, "{o}{e}");
+    let v1 = git(&repo.dir, &["rev-parse", "HEAD"]).trim().to_owned();
+    let updated = t.join("aoe-updated-home");
+    let (code, o, e) = install(&updated, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
     scenarios.push(Scenario {
         name: "aoe-remove",
         template: with_v1.clone(),
@@ -237,6 +253,23 @@ fn kill_nine_at_every_syscall_loses_nothing() {
         name: "aoe-update",
         template: with_v1,
         args: vec!["update".into(), "--all".into(), "--yes".into()],
+        rerun_may_fail: false,
+    });
+    // An update keeps v1 in the history; rolling back to it restores it (a
+    // rerun finds v1 installed: up to date).
+    let (code, o, e) = run(plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&updated));
+    assert_eq!(code, 0, "{o}{e}");
+    scenarios.push(Scenario {
+        name: "aoe-rollback",
+        template: updated,
+        args: vec![
+            "rollback".into(),
+            "dev.example.pinned".into(),
+            "--to".into(),
+            v1,
+        ],
         rerun_may_fail: false,
     });
 
@@ -289,7 +322,7 @@ fn kill_nine_at_every_syscall_loses_nothing() {
         counts.points, counts.ok
     );
     assert!(
-        counts.points >= 6 * 5,
+        counts.points >= 7 * 5,
         "kills were injected: {}",
         counts.points
     );

@@ -29,6 +29,7 @@ mod parity;
 mod pre_commit;
 mod release;
 mod resolve;
+mod rollback;
 mod sarif;
 mod update;
 mod validate_aoe;

@@ -703,6 +703,11 @@ fn json_outputs_match_their_schemas() {
     let doc = check("change.json", &["update", "--all", "--yes", "--json"], 0);
     assert_eq!(doc["plugins"][0]["version"], "5.0.0");
     check("change.json", &["sync", "--force", "--yes", "--json"], 0);
+    check(
+        "change.json",
+        &["rollback", "dev.example.pinned", "--json"],
+        0,
+    );
     policy(
         &home,
         "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\n",
@@ -733,6 +738,7 @@ fn json_outputs_match_their_schemas() {
             "failed",
             "installed",
             "removed",
+            "rolled_back",
             "synced",
             "up_to_date",
             "updated",

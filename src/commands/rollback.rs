@@ -1,0 +1,99 @@
+//! `plugins rollback`: put back a version an update replaced.
+
+use std::path::PathBuf;
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::printer::Printer;
+
+/// Put back a previous version of an installed plugin. Updates keep the last two
+/// versions they replaced (files and lock entry) in `<home>/.plugins/history/`;
+/// the version rolled back from is kept in turn.
+#[derive(Debug, Args)]
+#[command(
+    after_help = "Examples:\n  plugins rollback dev.example.kanban\n  plugins rollback dev.example.kanban --to 3f2c1a9"
+)]
+pub struct RollbackArgs {
+    /// The plugin id
+    #[arg(value_name = "PLUGIN-ID")]
+    pub id: String,
+    /// The kept version to restore, by commit (a prefix will do) [default: the most recent]
+    #[arg(long, value_name = "COMMIT")]
+    pub to: Option<String>,
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    /// Print one JSON document instead of the outcome line
+    #[arg(long)]
+    pub json: bool,
+    /// Fail at once if another plugins process holds the home, instead of waiting
+    #[arg(long)]
+    pub no_wait: bool,
+}
+
+pub fn run(args: &RollbackArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let name = Error::plugin_name(&args.id)?;
+    let now = crate::clock::now();
+    let mut on_event = crate::reporter::progress(printer);
+    for (home, dialect) in cx.homes(args.home.as_ref()) {
+        let done = crate::rollback::rollback(
+            &home,
+            &name,
+            dialect,
+            args.to.as_deref(),
+            !args.no_wait,
+            &now,
+            &mut on_event,
+        )?;
+        let Some(done) = done else { continue };
+        drop(on_event);
+        let status = if done.up_to_date {
+            "up_to_date"
+        } else {
+            "rolled_back"
+        };
+        let written = if args.json {
+            printer.json(serde_json::json!({"plugins": [{
+                "id": args.id, "status": status, "home": home.root,
+                "dir": home.plugin_dir(&name), "version": done.to.version,
+                "commit": done.to.commit, "from_commit": done.from.commit,
+            }]}))
+        } else {
+            let short = |c: &Option<String>| {
+                c.as_deref().map_or_else(
+                    || "no commit".to_owned(),
+                    |c| c[..c.len().min(7)].to_owned(),
+                )
+            };
+            printer.outcome(&if done.up_to_date {
+                format!(
+                    "  Up to date {} {} ({})\n",
+                    args.id,
+                    done.to.version,
+                    short(&done.to.commit)
+                )
+            } else {
+                format!(
+                    " Rolled back {} {} ({}) -> {} ({}) in {}\n",
+                    args.id,
+                    done.from.version,
+                    short(&done.from.commit),
+                    done.to.version,
+                    short(&done.to.commit),
+                    home.root.display()
+                )
+            })
+        };
+        written.map_err(|e| Error::io("cannot write output", e))?;
+        return Ok(ExitStatus::Success);
+    }
+    Err(Error::Refused {
+        code: Code::InstallNotInstalled,
+        message: format!("plugin '{}' is not installed", args.id),
+        help: Some("`plugins list` shows what is installed; pass --home for another home".into()),
+    })
+}

@@ -1,0 +1,115 @@
+//! `plugins rollback`: put a kept previous version back, as a transaction.
+//!
+//! Updates keep the previous install (tree and lock entry) in the home's
+//! history ([`crate::install::txn::history`]); a rollback stages a copy of one,
+//! swaps it in and commits its entry. The version it replaces is kept in turn.
+
+use crate::diagnostic::Code;
+use crate::install::{Event, InstallError, lock_home, txn};
+use crate::lock::{Entry, Lock};
+use crate::manifest::Dialect;
+use crate::name::Name;
+use crate::store::Home;
+
+/// What a rollback did.
+#[derive(Clone, Debug)]
+pub struct RolledBack {
+    /// The entry that was installed before.
+    pub from: Entry,
+    /// The entry installed now.
+    pub to: Entry,
+    /// `--to` named the installed commit: nothing changed.
+    pub up_to_date: bool,
+}
+
+fn refused(code: Code, message: String, help: &str) -> InstallError {
+    InstallError::Refused {
+        code,
+        message,
+        help: Some(help.to_owned()),
+    }
+}
+
+/// Roll `id` back to the most recent kept version, or the one whose commit
+/// starts with `to`. `Ok(None)`: the plugin is not installed in this home.
+pub fn rollback(
+    home: &Home,
+    id: &Name,
+    dialect: Dialect,
+    to: Option<&str>,
+    wait: bool,
+    now: &str,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Option<RolledBack>, InstallError> {
+    let _guard = lock_home(home, wait, on_event)?;
+    let Some(current) = Lock::load(&home.lockfile(), dialect)?.get(id.as_str()) else {
+        return Ok(None);
+    };
+    let matches = |e: &Entry, to: &str| {
+        e.commit
+            .as_deref()
+            .is_some_and(|c| !to.is_empty() && c.starts_with(to))
+    };
+    if let Some(to) = to
+        && matches(&current, to)
+    {
+        return Ok(Some(RolledBack {
+            from: current.clone(),
+            to: current,
+            up_to_date: true,
+        }));
+    }
+    let kept = txn::history(home, id);
+    let chosen = match to {
+        None => kept.first(),
+        Some(to) => kept.iter().find(|k| matches(&k.entry, to)),
+    };
+    let Some(chosen) = chosen else {
+        return Err(match to {
+            None => refused(
+                Code::RollbackNoHistory,
+                format!(
+                    "no previous version of {id} is kept in {}",
+                    home.root.display()
+                ),
+                "updates keep the previous version; a plugin that was only installed has none",
+            ),
+            Some(to) => refused(
+                Code::RollbackNotKept,
+                format!(
+                    "no kept version of {id} is at commit {to} (kept: {})",
+                    kept.iter()
+                        .map(|k| k.entry.commit.as_deref().unwrap_or("none"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+                "the last two versions an update replaced are kept; `plugins info` shows the installed commit",
+            ),
+        });
+    };
+    let staging = staging(home)?;
+    let tree = staging.path().join("tree");
+    crate::tree::copy(&chosen.tree, &tree, &|_, _| false)?;
+    let swap = txn::Swap::begin(home, id, dialect, &tree, "rollback", now)?;
+    swap.commit_rollback(&chosen.entry, chosen.slot)?;
+    Ok(Some(RolledBack {
+        from: current,
+        to: chosen.entry.clone(),
+        up_to_date: false,
+    }))
+}
+
+/// A staging directory named for this process (recovery deletes it once the
+/// process is gone).
+fn staging(home: &Home) -> Result<tempfile::TempDir, InstallError> {
+    let parent = txn::staging_dir(home);
+    let fail = |source| InstallError::Io {
+        context: format!("cannot create a staging directory in {}", parent.display()),
+        source,
+    };
+    std::fs::create_dir_all(&parent).map_err(fail)?;
+    tempfile::Builder::new()
+        .prefix(&format!("{}{}-", txn::STAGING_PREFIX, std::process::id()))
+        .tempdir_in(&parent)
+        .map_err(fail)
+}
