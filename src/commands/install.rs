@@ -102,6 +102,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         by: "cli".into(),
         pin: None,
         now: crate::clock::now(),
+        featured_index: cx.featured_index.clone(),
     };
     let interactive = std::io::stdin().is_terminal();
     let mut no_terminal: Option<String> = None;

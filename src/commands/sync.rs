@@ -84,6 +84,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 by: "sync".into(),
                 pin: Some(entry.clone()),
                 now: crate::clock::now(),
+                featured_index: cx.featured_index.clone(),
             };
             let installed = match install::install(&opts, &mut consent, &mut on_event) {
                 Ok(i) => i,

@@ -124,7 +124,8 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                     .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
         };
         let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
-        let base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
+        let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
+        base.featured_index.clone_from(&cx.featured_index);
         let mut on_event = crate::reporter::progress(printer);
         let applied =
             crate::update::apply(home, &entry, new_ref, base, &mut consent, &mut on_event);

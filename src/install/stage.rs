@@ -96,7 +96,7 @@ pub(super) fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree:
 }
 
 /// The GitHub owner and repo of a source, if it is on GitHub (or a `gh:` mirror).
-fn github_repo(source: &Source) -> Option<(String, String)> {
+pub(super) fn github_repo(source: &Source) -> Option<(String, String)> {
     let Source::Git { url, display, .. } = source else {
         return None;
     };
@@ -110,6 +110,14 @@ fn github_repo(source: &Source) -> Option<(String, String)> {
     })?;
     let (owner, repo) = path.split_once('/')?;
     Some((owner.to_owned(), repo.to_owned()))
+}
+
+/// Whether a valid aoe manifest's worker is a release binary.
+pub(super) fn is_release_binary(report: &PluginReport) -> bool {
+    let text = report.source.as_deref().unwrap_or_default();
+    raw::parse(text, aoe::profile::Profile::H15)
+        .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
+        .is_ok_and(|m| matches!(m.runtime, Some(Runtime::ReleaseBinary { .. })))
 }
 
 /// Download and place an aoe release-binary worker, if the manifest declares one.

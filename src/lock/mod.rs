@@ -37,6 +37,9 @@ pub struct Entry {
     pub installed_hash: Option<String>,
     /// An aoe release-binary worker: the release, asset and its `sha256:`.
     pub release: Option<crate::release::Placed>,
+    /// aoe: the tree is pinned in the featured index (`trust = "featured"`, else `community`).
+    #[serde(default)]
+    pub featured: bool,
 }
 
 /// Why a lockfile cannot be used.
@@ -271,10 +274,12 @@ impl Lock {
                     "asset_sha256",
                     entry.release.as_ref().map(|r| r.sha256.clone()),
                 );
-                let trust = row.contains_key("trust");
-                if !trust {
-                    row.insert("trust".into(), toml::Value::String("community".into()));
-                }
+                let trust = if entry.featured {
+                    "featured"
+                } else {
+                    "community"
+                };
+                row.insert("trust".into(), toml::Value::String(trust.into()));
                 plugins.insert(entry.id.clone(), toml::Value::Table(row));
             }
         }
@@ -338,6 +343,7 @@ fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
             }
             _ => None,
         },
+        featured: s("trust").as_deref() == Some("featured"),
     })
 }
 
