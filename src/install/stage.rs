@@ -34,6 +34,19 @@ pub(super) fn fetch(
                     ),
                 });
             }
+            // aoe: installing `gh:owner/repo` without a ref takes the latest release's
+            // tag, else the default branch. `sync` (a pin) and `update` (an expected id)
+            // fetch what they already decided.
+            let fresh = opts.pin.is_none() && opts.expect_id.is_none();
+            let latest = match (reference, github_repo(&opts.source)) {
+                (None, Some((owner, repo)))
+                    if fresh && opts.source.recorded().starts_with("gh:") =>
+                {
+                    crate::release::latest_tag(&opts.github_api, &owner, &repo)?
+                }
+                _ => None,
+            };
+            let reference = reference.clone().or(latest);
             let want = opts
                 .pin
                 .as_ref()

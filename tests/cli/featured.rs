@@ -91,7 +91,8 @@ fn an_unpinned_tree_of_a_featured_id_is_community_and_refused_the_reserved_names
     let (base, _) = plugin_github(tmp.path(), &corpus, "agent-of-empires", None);
     let home = tmp.path().join("home");
     // The built-in index pins the real plugin-github trees; this one (the manifest only) is not.
-    let (code, stdout, stderr) = install(&base, &home, "gh:agent-of-empires/plugin-github", None);
+    let (code, stdout, stderr) =
+        install(&base, &home, "gh:agent-of-empires/plugin-github@main", None);
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stdout.contains("plugins::aoe::reserved_namespace"),
@@ -123,7 +124,7 @@ fn a_pinned_tree_is_featured_verified_and_locked_as_featured() {
     let (code, stdout, stderr) = install(
         &base,
         &home,
-        "gh:agent-of-empires/plugin-github",
+        "gh:agent-of-empires/plugin-github@main",
         Some(&index),
     );
     assert_eq!(code, 0, "{stdout}{stderr}");
@@ -155,7 +156,7 @@ fn a_featured_id_from_another_source_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let (base, _) = plugin_github(tmp.path(), &corpus, "fork", None);
     let home = tmp.path().join("home");
-    let (code, _, stderr) = install(&base, &home, "gh:fork/plugin-github", None);
+    let (code, _, stderr) = install(&base, &home, "gh:fork/plugin-github@main", None);
     assert_eq!(code, 2, "{stderr}");
     assert_data_eq!(
         stderr,
@@ -179,7 +180,7 @@ fn a_featured_id_with_a_release_binary_worker_is_refused() {
     let runtime = "[runtime]\nkind = \"release-binary\"\nasset = \"worker\"\n";
     let (base, _) = plugin_github(tmp.path(), &corpus, "agent-of-empires", Some(runtime));
     let home = tmp.path().join("home");
-    let (code, _, stderr) = install(&base, &home, "gh:agent-of-empires/plugin-github", None);
+    let (code, _, stderr) = install(&base, &home, "gh:agent-of-empires/plugin-github@main", None);
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("plugins::install::featured"), "{stderr}");
     assert!(
@@ -198,7 +199,7 @@ fn an_unreadable_index_override_is_an_error() {
     let (code, _, stderr) = install(
         &base,
         &tmp.path().join("home"),
-        "gh:agent-of-empires/plugin-github",
+        "gh:agent-of-empires/plugin-github@main",
         Some(&index),
     );
     assert_eq!(code, 2, "{stderr}");
