@@ -276,6 +276,7 @@ mod tests {
             tree_hash: String::new(),
             installed_hash: None,
             release: None,
+            unbuilt: false,
             featured: false,
         }
     }

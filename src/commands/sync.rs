@@ -63,7 +63,9 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     let mut rows = Vec::new();
     for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
         for entry in lock.entries() {
-            if home.locked_dir(&entry)?.is_dir() && !args.force {
+            // An entry installed with `--no-build` is built now (unless this sync skips builds too).
+            let build = entry.unbuilt && !args.no_build;
+            if home.locked_dir(&entry)?.is_dir() && !args.force && !build {
                 continue;
             }
             let source = crate::source::Source::of_entry(&entry, &cx.gh_base())

@@ -342,6 +342,7 @@ pub fn install(
         tree_hash,
         installed_hash: None,
         release: None,
+        unbuilt: false,
         featured,
     };
 
@@ -431,6 +432,12 @@ pub fn install(
         entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
     }
 
+    // `--no-build` with something to build: locked as unbuilt, so `verify` reports it and
+    // `sync` builds it.
+    entry.unbuilt = !opts.build
+        && dialect == Dialect::Aoe
+        && (!crate::steps::for_this_platform(&build).is_empty()
+            || stage::is_release_binary(&report));
     let _guard = lock_home(&home, opts.wait, on_event)?;
     if let Some((kept, written)) =
         under_lock(opts, &home, &entry, prior.as_ref(), &target, dialect)?

@@ -37,6 +37,10 @@ pub struct Entry {
     pub installed_hash: Option<String>,
     /// An aoe release-binary worker: the release, asset and its `sha256:`.
     pub release: Option<crate::release::Placed>,
+    /// Installed with `--no-build`: its build steps (or release-binary download) did not
+    /// run; `verify` reports it and `sync` builds it. Locked as `unbuilt = true`.
+    #[serde(default)]
+    pub unbuilt: bool,
     /// aoe: the tree is pinned in the featured index (`trust = "featured"`, else `community`).
     #[serde(default)]
     pub featured: bool,
@@ -274,6 +278,11 @@ impl Lock {
                     "asset_sha256",
                     entry.release.as_ref().map(|r| r.sha256.clone()),
                 );
+                if entry.unbuilt {
+                    row.insert("unbuilt".into(), toml::Value::Boolean(true));
+                } else {
+                    row.remove("unbuilt");
+                }
                 let trust = if entry.featured {
                     "featured"
                 } else {
@@ -343,6 +352,7 @@ fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
             }
             _ => None,
         },
+        unbuilt: row.get("unbuilt").and_then(toml::Value::as_bool) == Some(true),
         featured: s("trust").as_deref() == Some("featured"),
     })
 }
