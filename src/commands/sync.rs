@@ -41,14 +41,16 @@ pub struct SyncArgs {
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let mut on_event = crate::reporter::progress(printer);
+    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
     let mut consent = |r: &Request| {
-        printer.status(&format!(
-            "{} plugin `{}` asks for: {}",
-            r.dialect,
-            r.id,
-            r.capabilities.join(", ")
-        ));
+        pause.during(|| {
+            printer.status(&format!(
+                "{} plugin `{}` asks for: {}",
+                r.dialect,
+                r.id,
+                r.capabilities.join(", ")
+            ));
+        });
         args.yes
     };
     // Finish or undo what a killed command left before comparing the lock with the plugins.

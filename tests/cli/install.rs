@@ -1011,3 +1011,78 @@ fn reinstalling_an_unbuilt_plugin_builds_it() {
             .is_none()
     );
 }
+
+/// On a terminal the progress spinner is off the screen while consent is asked: after
+/// the prompt nothing is drawn (no spinner tick over the question) until it is answered.
+#[test]
+fn the_consent_prompt_is_not_drawn_over_by_the_spinner() {
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = tmp.path().join("home");
+    let bin = env!("CARGO_BIN_EXE_plugins");
+    let mut child = std::process::Command::new("script")
+        .args([
+            "-qfec",
+            &format!(
+                "'{bin}' install '{}' --home '{}'",
+                repo.url(),
+                home.display()
+            ),
+            "/dev/null",
+        ])
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` is installed");
+    let screen = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = {
+        let screen = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        })
+    };
+    let prompt = "Install dev.example.built and grant this? [y/N]: ";
+    let shown = || String::from_utf8_lossy(&screen.lock().unwrap()).into_owned();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !shown().contains(prompt) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no prompt: {:?}",
+            shown()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Several spinner ticks (100 ms each) would have happened by now.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let at_prompt = shown();
+    let after = &at_prompt[at_prompt.rfind(prompt).unwrap() + prompt.len()..];
+    assert_eq!(after, "", "drawn after the prompt: {at_prompt:?}");
+    let before = &at_prompt[..at_prompt.rfind(prompt).unwrap()];
+    assert!(
+        before.contains("  capabilities: runtime.worker")
+            && before.contains("  build steps:  ./build.sh"),
+        "the consent text is on screen: {at_prompt:?}"
+    );
+    child.stdin.as_mut().unwrap().write_all(b"n\n").unwrap();
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    assert!(!status.success());
+    assert!(
+        shown().contains("install cancelled; no capabilities were granted"),
+        "{:?}",
+        shown()
+    );
+    assert!(!home.join("plugins/dev.example.built").exists());
+}
