@@ -415,7 +415,7 @@ pub fn install(
                 &request,
                 p.manifest_hash != entry.manifest_hash,
                 p.tree_hash != entry.tree_hash,
-            )
+            ) || (p.featured && !entry.featured) // aoe: trust downgraded to community
         }
         _ => request.needs_consent(),
     };

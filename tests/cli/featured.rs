@@ -206,3 +206,47 @@ fn an_unreadable_index_override_is_an_error() {
     assert!(stderr.contains("plugins::install::featured"), "{stderr}");
     assert!(stderr.contains("cannot use the featured index"), "{stderr}");
 }
+
+#[test]
+fn an_update_from_featured_to_community_asks_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    // dev.example.pinned: v1.0.0, v2.0.0 (tags), main; featured at v1.0.0 only.
+    let (repo, _) = crate::install::history(&tmp.path().join("work"));
+    git(&repo.dir, &["checkout", "-q", "v1.0.0"]);
+    let v1 = tree_hash(&repo.dir);
+    git(&repo.dir, &["checkout", "-q", "main"]);
+    std::fs::create_dir_all(tmp.path().join("mirror/acme")).unwrap();
+    git(
+        tmp.path(),
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.dir.to_str().unwrap(),
+            tmp.path().join("mirror/acme/pinned.git").to_str().unwrap(),
+        ],
+    );
+    let base = format!("file://{}", tmp.path().join("mirror").display());
+    let index = tmp.path().join("featured.toml");
+    std::fs::write(
+        &index,
+        format!("[plugins.\"dev.example.pinned\"]\nsource = \"gh:acme/pinned\"\nversions = {{ \"1.0.0\" = \"{v1}\" }}\n"),
+    )
+    .unwrap();
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = install(&base, &home, "gh:acme/pinned@v1.0.0", Some(&index));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(locked(&home, "dev.example.pinned", "trust"), "featured");
+    // v2.0.0 is not pinned: it would be community, which needs consent (none without --yes).
+    let (code, _, stderr) = run(plugins()
+        .args(["install", "gh:acme/pinned@v2.0.0", "--home"])
+        .arg(&home)
+        .env("PLUGINS_GH_BASE", &base)
+        .env("PLUGINS_FEATURED_INDEX", &index));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(stderr.contains("plugins::install::declined"), "{stderr}");
+    assert_eq!(locked(&home, "dev.example.pinned", "trust"), "featured");
+    let (code, stdout, stderr) = install(&base, &home, "gh:acme/pinned@v2.0.0", Some(&index));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(locked(&home, "dev.example.pinned", "trust"), "community");
+}
