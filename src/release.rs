@@ -191,6 +191,53 @@ fn status_error(url: &str, resp: reqwest::blocking::Response) -> ReleaseError {
     ReleaseError::Http(crate::net::cap(&format!("{url}: {status}: {body}")))
 }
 
+/// The release listing for `tag` (else the latest release); `None` when there is none.
+fn listing(
+    client: &reqwest::blocking::Client,
+    api: &str,
+    owner: &str,
+    repo: &str,
+    tag: Option<&str>,
+) -> Result<Option<serde_json::Value>, ReleaseError> {
+    let which = tag.map_or_else(|| "latest".to_owned(), |t| format!("tags/{t}"));
+    let url = format!(
+        "{}/repos/{owner}/{repo}/releases/{which}",
+        api.trim_end_matches('/'),
+    );
+    let resp = authorized(client.get(&url), &url)
+        .header("Accept", "application/vnd.github+json")
+        .send()
+        .map_err(|e| http_error(&format!("cannot reach {url}"), &e))?;
+    if resp.status() == reqwest::StatusCode::NOT_FOUND {
+        return Ok(None);
+    }
+    if !resp.status().is_success() {
+        return Err(status_error(&url, resp));
+    }
+    let mut body = Vec::new();
+    resp.take(MAX_LISTING + 1)
+        .read_to_end(&mut body)
+        .map_err(|e| ReleaseError::Http(crate::net::cap(&format!("{url}: {e}"))))?;
+    if body.len() as u64 > MAX_LISTING {
+        return Err(ReleaseError::Http(format!(
+            "{url}: the release listing is larger than {} MiB",
+            MAX_LISTING >> 20
+        )));
+    }
+    serde_json::from_slice(&body)
+        .map(Some)
+        .map_err(|e| ReleaseError::Http(format!("{url}: not a release: {e}")))
+}
+
+/// The tag of the repository's latest release (`/releases/latest`, as aoe resolves a
+/// `gh:owner/repo` without a ref); `None` when it has no release.
+pub fn latest_tag(api: &str, owner: &str, repo: &str) -> Result<Option<String>, ReleaseError> {
+    let client = client()?;
+    Ok(listing(&client, api, owner, repo, None)?
+        .and_then(|r| r["tag_name"].as_str().map(str::to_owned))
+        .filter(|t| !t.is_empty()))
+}
+
 /// Download and place the release asset into `plugin_dir` (the staged tree).
 /// `progress(done, total)` is called as bytes arrive. The asset streams to a
 /// file while it is hashed, so memory does not grow with its size.
@@ -214,42 +261,14 @@ pub fn install(
         return Err(ReleaseError::BadPath(bin.clone()));
     }
     let client = client()?;
-    let which = req
-        .tag
-        .as_ref()
-        .map_or_else(|| "latest".to_owned(), |t| format!("tags/{t}"));
-    let url = format!(
-        "{}/repos/{}/{}/releases/{which}",
-        req.api.trim_end_matches('/'),
-        req.owner,
-        req.repo
-    );
-    let resp = authorized(client.get(&url), &url)
-        .header("Accept", "application/vnd.github+json")
-        .send()
-        .map_err(|e| http_error(&format!("cannot reach {url}"), &e))?;
-    if resp.status() == reqwest::StatusCode::NOT_FOUND {
+    let Some(release) = listing(&client, &req.api, &req.owner, &req.repo, req.tag.as_deref())?
+    else {
         return Err(ReleaseError::NoRelease {
             owner: req.owner.clone(),
             repo: req.repo.clone(),
             tag: req.tag.clone().unwrap_or_else(|| "(latest)".into()),
         });
-    }
-    if !resp.status().is_success() {
-        return Err(status_error(&url, resp));
-    }
-    let mut body = Vec::new();
-    resp.take(MAX_LISTING + 1)
-        .read_to_end(&mut body)
-        .map_err(|e| ReleaseError::Http(crate::net::cap(&format!("{url}: {e}"))))?;
-    if body.len() as u64 > MAX_LISTING {
-        return Err(ReleaseError::Http(format!(
-            "{url}: the release listing is larger than {} MiB",
-            MAX_LISTING >> 20
-        )));
-    }
-    let release: serde_json::Value = serde_json::from_slice(&body)
-        .map_err(|e| ReleaseError::Http(format!("{url}: not a release: {e}")))?;
+    };
     let tag = release["tag_name"].as_str().unwrap_or_default().to_owned();
     let assets = release["assets"].as_array().cloned().unwrap_or_default();
     let Some(asset) = assets.iter().find(|a| a["name"] == name.as_str()) else {

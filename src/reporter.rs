@@ -59,14 +59,39 @@ fn download_style() -> indicatif::ProgressStyle {
     .progress_chars("=> ")
 }
 
+/// A handle on the progress spinner (if any) that takes it off the screen while the
+/// user is asked something.
+#[derive(Clone, Debug, Default)]
+pub struct Pause(Option<indicatif::ProgressBar>);
+
+impl Pause {
+    /// Run `f` (print the consent text, prompt, read the answer) with the spinner
+    /// stopped and cleared, so nothing redraws over the question; it comes back after.
+    pub fn during<R>(&self, f: impl FnOnce() -> R) -> R {
+        match &self.0 {
+            Some(bar) => {
+                bar.disable_steady_tick();
+                bar.suspend(f)
+            }
+            None => f(),
+        }
+    }
+}
+
 /// Progress on stderr: a spinner on a live terminal (cleared when the returned
 /// closure is dropped: drop it before printing the outcome), plain lines otherwise,
 /// nothing with `-q`.
 pub fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
+    progress_pausable(printer).0
+}
+
+/// [`progress`], and the [`Pause`] a consent prompt runs under.
+pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
     let spinner = printer
         .live_progress()
         .then(|| Spinner(indicatif::ProgressBar::new_spinner()));
-    move |event| {
+    let pause = Pause(spinner.as_ref().map(|Spinner(bar)| bar.clone()));
+    let on_event = move |event| {
         let line = match event {
             Event::Fetching(src) => format!("    Fetching {src}"),
             Event::Fetched {
@@ -139,5 +164,6 @@ pub fn progress(printer: &Printer) -> impl FnMut(Event) + '_ {
             None if !printer.quiet => printer.status(&line),
             None => {}
         }
-    }
+    };
+    (on_event, pause)
 }

@@ -276,6 +276,8 @@ mod tests {
             tree_hash: String::new(),
             installed_hash: None,
             release: None,
+            unbuilt: false,
+            featured: false,
         }
     }
 

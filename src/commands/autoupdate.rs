@@ -158,13 +158,16 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
                         false
                     };
                     let base = match crate::source::Source::of_entry(&entry, &gh_base) {
-                        Ok(source) => InstallOptions::new(
-                            source,
-                            None,
-                            cx.default_homes(),
-                            &cx.github_api,
-                            "autoupdate",
-                        ),
+                        Ok(source) => InstallOptions {
+                            featured_index: cx.featured_index.clone(),
+                            ..InstallOptions::new(
+                                source,
+                                None,
+                                cx.default_homes(),
+                                &cx.github_api,
+                                "autoupdate",
+                            )
+                        },
                         Err(e) => {
                             sweep.failed.push(Failed {
                                 id: c.id,

@@ -44,7 +44,7 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 "id": e.id, "dialect": dialect, "version": e.version, "source": e.source,
                 "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
                 "manifest_hash": e.manifest_hash, "tree_hash": e.tree_hash, "path": dir.display().to_string(),
-                "present": dir.is_dir(), "valid": valid,
+                "present": dir.is_dir(), "valid": valid, "unbuilt": e.unbuilt,
                 "release": e.release.as_ref().map(|r| serde_json::json!({"tag": r.tag, "asset": r.asset, "sha256": r.sha256})),
             });
             format!(
@@ -77,6 +77,11 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 dir.display(),
                 if dir.is_dir() { "" } else { " (missing)" }
             ));
+            if e.unbuilt {
+                s.push_str(
+                    "  built:    no (installed with --no-build; `plugins sync` builds it)\n",
+                );
+            }
             if let Some(valid) = valid {
                 s.push_str(&format!(
                     "  valid:    {}\n",

@@ -102,32 +102,36 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         by: "cli".into(),
         pin: None,
         now: crate::clock::now(),
+        featured_index: cx.featured_index.clone(),
     };
     let interactive = std::io::stdin().is_terminal();
     let mut no_terminal: Option<String> = None;
+    // The spinner is off the screen while the consent text and prompt are.
+    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
     let mut consent = |r: &Request| {
-        printer.status(&crate::reporter::consent_text(r));
-        if args.yes {
-            return true;
-        }
-        if !interactive {
-            let suffix = if r.build_steps.is_empty() {
-                ""
-            } else {
-                " and declares build steps"
-            };
-            no_terminal = Some(format!(
-                "{} requests capabilities [{}]{suffix} but stdin is not a terminal; re-run with --yes to grant them",
-                r.id,
-                r.capabilities.join(", ")
-            ));
-            return false;
-        }
-        printer
-            .prompt(&format!("Install {} and grant this? [y/N]", r.id))
-            .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
+        pause.during(|| {
+            printer.status(&crate::reporter::consent_text(r));
+            if args.yes {
+                return true;
+            }
+            if !interactive {
+                let suffix = if r.build_steps.is_empty() {
+                    ""
+                } else {
+                    " and declares build steps"
+                };
+                no_terminal = Some(format!(
+                    "{} requests capabilities [{}]{suffix} but stdin is not a terminal; re-run with --yes to grant them",
+                    r.id,
+                    r.capabilities.join(", ")
+                ));
+                return false;
+            }
+            printer
+                .prompt(&format!("Install {} and grant this? [y/N]", r.id))
+                .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
+        })
     };
-    let mut on_event = crate::reporter::progress(printer);
     let result = install::install(&opts, &mut consent, &mut on_event);
     drop(on_event);
     let installed = match result {

@@ -38,7 +38,7 @@ pub fn run(args: &ListArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 serde_json::json!({
                     "id": e.id, "dialect": d, "version": e.version, "source": e.source,
                     "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
-                    "home": home.display().to_string(), "present": present,
+                    "home": home.display().to_string(), "present": present, "unbuilt": e.unbuilt,
                 })
             })
             .collect();
@@ -77,10 +77,12 @@ fn table(rows: &[(Dialect, PathBuf, Entry, bool)]) -> String {
             Some(c) => (e.requested_ref.clone(), c[..10].to_owned()),
             None => ("(local copy)".to_owned(), "-".to_owned()),
         };
-        let missing = if *present {
-            ""
-        } else {
+        let missing = if !*present {
             "  (missing: run `plugins sync`)"
+        } else if e.unbuilt {
+            "  (not built: run `plugins sync`)"
+        } else {
+            ""
         };
         cells.push([
             e.id.clone(),

@@ -41,14 +41,16 @@ pub struct SyncArgs {
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let mut on_event = crate::reporter::progress(printer);
+    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
     let mut consent = |r: &Request| {
-        printer.status(&format!(
-            "{} plugin `{}` asks for: {}",
-            r.dialect,
-            r.id,
-            r.capabilities.join(", ")
-        ));
+        pause.during(|| {
+            printer.status(&format!(
+                "{} plugin `{}` asks for: {}",
+                r.dialect,
+                r.id,
+                r.capabilities.join(", ")
+            ));
+        });
         args.yes
     };
     // Finish or undo what a killed command left before comparing the lock with the plugins.
@@ -63,7 +65,9 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     let mut rows = Vec::new();
     for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
         for entry in lock.entries() {
-            if home.locked_dir(&entry)?.is_dir() && !args.force {
+            // An entry installed with `--no-build` is built now (unless this sync skips builds too).
+            let build = entry.unbuilt && !args.no_build;
+            if home.locked_dir(&entry)?.is_dir() && !args.force && !build {
                 continue;
             }
             let source = crate::source::Source::of_entry(&entry, &cx.gh_base())
@@ -84,6 +88,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 by: "sync".into(),
                 pin: Some(entry.clone()),
                 now: crate::clock::now(),
+                featured_index: cx.featured_index.clone(),
             };
             let installed = match install::install(&opts, &mut consent, &mut on_event) {
                 Ok(i) => i,

@@ -108,24 +108,28 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let Some(entry) = lock.get(&c.id) else {
             continue;
         };
+        // The spinner is off the screen while the consent text and prompt are.
+        let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
         let mut consent = |r: &Request| {
-            printer.status(&format!(
-                "{} now asks for: capabilities [{}], build steps [{}]",
-                r.id,
-                r.capabilities.join(", "),
-                r.build_steps.join("; ")
-            ));
-            if args.yes {
-                return true;
-            }
-            interactive
-                && printer
-                    .prompt(&format!("Update {} and grant this? [y/N]", r.id))
-                    .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
+            pause.during(|| {
+                printer.status(&format!(
+                    "{} now asks for: capabilities [{}], build steps [{}]",
+                    r.id,
+                    r.capabilities.join(", "),
+                    r.build_steps.join("; ")
+                ));
+                if args.yes {
+                    return true;
+                }
+                interactive
+                    && printer
+                        .prompt(&format!("Update {} and grant this? [y/N]", r.id))
+                        .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
+            })
         };
         let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
-        let base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
-        let mut on_event = crate::reporter::progress(printer);
+        let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
+        base.featured_index.clone_from(&cx.featured_index);
         let applied =
             crate::update::apply(home, &entry, new_ref, base, &mut consent, &mut on_event);
         drop(on_event);

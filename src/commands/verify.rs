@@ -95,7 +95,17 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                     }
                 }
             }
-            results.push((e.id.clone(), Code::InstallTampered, problems));
+            let mut code = Code::InstallTampered;
+            if e.unbuilt && dir.is_dir() {
+                if problems.is_empty() {
+                    code = Code::InstallUnbuilt;
+                }
+                problems.push(
+                    "installed with --no-build: its build did not run; `plugins sync` builds it"
+                        .to_owned(),
+                );
+            }
+            results.push((e.id.clone(), code, problems));
         }
     }
     if let Some(id) = &args.id
@@ -126,10 +136,10 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     } else {
         let mut s = String::new();
         for (id, code, problems) in &results {
-            let verdict = if *code == Code::InstallTampered {
-                "tampered"
-            } else {
-                "invalid"
+            let verdict = match code {
+                Code::InstallTampered => "tampered",
+                Code::InstallUnbuilt => "unbuilt",
+                _ => "invalid",
             };
             if problems.is_empty() {
                 if !printer.quiet {

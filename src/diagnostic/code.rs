@@ -150,6 +150,8 @@ codes! {
     InstallNotRunnable => "plugins::install::not_runnable", Error, "after the build, the worker program does not exist or is not executable";
     InstallBuild => "plugins::install::build", Error, "a build step failed, timed out or could not start";
     InstallDeps => "plugins::install::deps", Error, "a protoAgent `requires_pip` entry is not a plain package requirement (with `--deps`)";
+    InstallFeatured => "plugins::install::featured", Error, "a featured aoe plugin id from another source than the featured index names, or with a release-binary worker, or an unusable index override";
+    InstallUnbuilt => "plugins::install::unbuilt", Error, "the plugin was installed with `--no-build`: its build steps or release-binary worker are missing until `plugins sync` builds it";
     InstallRelease => "plugins::install::release", Error, "an aoe release-binary worker could not be downloaded, verified or unpacked";
     InstallNotInstalled => "plugins::install::not_installed", Error, "the plugin is not installed in the home";
     InstallUnsafeName => "plugins::install::unsafe_name", Error, "a plugin id, release asset name or `gh:` part cannot be used as a directory or file name";

@@ -31,6 +31,7 @@ pub(super) fn decide(
             if p.commit == entry.commit
                 && p.tree_hash == entry.tree_hash
                 && target.is_dir()
+                && !(p.unbuilt && opts.build)
                 && !opts.force =>
         {
             let mut kept = p.clone();

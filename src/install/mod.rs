@@ -74,6 +74,8 @@ pub struct InstallOptions {
     pub pin: Option<Entry>,
     /// An RFC 3339 timestamp for hosts whose lock records one.
     pub now: String,
+    /// aoe's featured index override (`PLUGINS_FEATURED_INDEX`); `None`: the built-in one.
+    pub featured_index: Option<PathBuf>,
 }
 
 impl InstallOptions {
@@ -101,6 +103,7 @@ impl InstallOptions {
             github_api: github_api.to_owned(),
             pin: None,
             now: crate::clock::now(),
+            featured_index: None,
         }
     }
 }
@@ -108,6 +111,7 @@ impl InstallOptions {
 mod build;
 mod decide;
 mod error;
+pub mod featured;
 mod plan;
 mod stage;
 pub mod txn;
@@ -208,6 +212,28 @@ impl Staging {
     }
 }
 
+/// aoe's `verify_featured` for a valid aoe report: whether the tree is pinned in the
+/// featured index (a featured id from another source, or with a release-binary worker,
+/// is refused). Other hosts have no featured index.
+fn featured_verified(
+    opts: &InstallOptions,
+    report: &crate::validate::PluginReport,
+    tree: &std::path::Path,
+) -> Result<bool, InstallError> {
+    let (Some(Dialect::Aoe), Some(id)) = (report.dialect, report.outcome.id.as_deref()) else {
+        return Ok(false);
+    };
+    let index = featured::Index::load(opts.featured_index.as_deref())?;
+    if !index.plugins.contains_key(id) {
+        return Ok(false);
+    }
+    let slug = stage::github_repo(&opts.source)
+        .map(|(owner, repo)| format!("gh:{owner}/{repo}"))
+        .unwrap_or_else(|| opts.source.recorded());
+    let tree_hash = crate::hash::tree(tree).unwrap_or_default();
+    index.verify(id, &slug, &tree_hash, stage::is_release_binary(report))
+}
+
 /// Take the home lock and finish or undo whatever a killed process left.
 pub fn lock_home(
     home: &Home,
@@ -247,12 +273,15 @@ pub fn install(
     let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
 
     let report = validate_root(&tree, &opts.validate);
-    let install_refusal = report
-        .outcome
-        .diagnostics
-        .iter()
-        .any(|d| INSTALL_REFUSALS.contains(&d.code));
-    if !report.is_valid() || install_refusal {
+    if !report.is_valid() {
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    // aoe's gates in order: the featured index, then the reserved namespace and the rest.
+    let featured = featured_verified(opts, &report, &tree)?;
+    let install_refusal = report.outcome.diagnostics.iter().any(|d| {
+        INSTALL_REFUSALS.contains(&d.code) && !(featured && d.code == Code::AoeReservedNamespace)
+    });
+    if install_refusal {
         return Err(InstallError::Invalid(Box::new(report)));
     }
     let dialect = report.dialect.expect("a valid report has a dialect");
@@ -313,6 +342,8 @@ pub fn install(
         tree_hash,
         installed_hash: None,
         release: None,
+        unbuilt: false,
+        featured,
     };
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
@@ -384,7 +415,7 @@ pub fn install(
                 &request,
                 p.manifest_hash != entry.manifest_hash,
                 p.tree_hash != entry.tree_hash,
-            )
+            ) || (p.featured && !entry.featured) // aoe: trust downgraded to community
         }
         _ => request.needs_consent(),
     };
@@ -401,6 +432,12 @@ pub fn install(
         entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
     }
 
+    // `--no-build` with something to build: locked as unbuilt, so `verify` reports it and
+    // `sync` builds it.
+    entry.unbuilt = !opts.build
+        && dialect == Dialect::Aoe
+        && (!crate::steps::for_this_platform(&build).is_empty()
+            || stage::is_release_binary(&report));
     let _guard = lock_home(&home, opts.wait, on_event)?;
     if let Some((kept, written)) =
         under_lock(opts, &home, &entry, prior.as_ref(), &target, dialect)?

@@ -34,6 +34,19 @@ pub(super) fn fetch(
                     ),
                 });
             }
+            // aoe: installing `gh:owner/repo` without a ref takes the latest release's
+            // tag, else the default branch. `sync` (a pin) and `update` (an expected id)
+            // fetch what they already decided.
+            let fresh = opts.pin.is_none() && opts.expect_id.is_none();
+            let latest = match (reference, github_repo(&opts.source)) {
+                (None, Some((owner, repo)))
+                    if fresh && opts.source.recorded().starts_with("gh:") =>
+                {
+                    crate::release::latest_tag(&opts.github_api, &owner, &repo)?
+                }
+                _ => None,
+            };
+            let reference = reference.clone().or(latest);
             let want = opts
                 .pin
                 .as_ref()
@@ -96,7 +109,7 @@ pub(super) fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree:
 }
 
 /// The GitHub owner and repo of a source, if it is on GitHub (or a `gh:` mirror).
-fn github_repo(source: &Source) -> Option<(String, String)> {
+pub(super) fn github_repo(source: &Source) -> Option<(String, String)> {
     let Source::Git { url, display, .. } = source else {
         return None;
     };
@@ -110,6 +123,14 @@ fn github_repo(source: &Source) -> Option<(String, String)> {
     })?;
     let (owner, repo) = path.split_once('/')?;
     Some((owner.to_owned(), repo.to_owned()))
+}
+
+/// Whether a valid aoe manifest's worker is a release binary.
+pub(super) fn is_release_binary(report: &PluginReport) -> bool {
+    let text = report.source.as_deref().unwrap_or_default();
+    raw::parse(text, aoe::profile::Profile::H15)
+        .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
+        .is_ok_and(|m| matches!(m.runtime, Some(Runtime::ReleaseBinary { .. })))
 }
 
 /// Download and place an aoe release-binary worker, if the manifest declares one.

@@ -78,6 +78,8 @@ pub(super) fn entries(v: &Value) -> Vec<Entry> {
             tree_hash: s("tree_hash").unwrap_or_default(),
             installed_hash: s("installed_tree_hash"),
             release: None,
+            unbuilt: false,
+            featured: false,
         })
         .filter(|e| !e.id.is_empty())
     });

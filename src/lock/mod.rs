@@ -37,6 +37,13 @@ pub struct Entry {
     pub installed_hash: Option<String>,
     /// An aoe release-binary worker: the release, asset and its `sha256:`.
     pub release: Option<crate::release::Placed>,
+    /// Installed with `--no-build`: its build steps (or release-binary download) did not
+    /// run; `verify` reports it and `sync` builds it. Locked as `unbuilt = true`.
+    #[serde(default)]
+    pub unbuilt: bool,
+    /// aoe: the tree is pinned in the featured index (`trust = "featured"`, else `community`).
+    #[serde(default)]
+    pub featured: bool,
 }
 
 /// Why a lockfile cannot be used.
@@ -271,10 +278,17 @@ impl Lock {
                     "asset_sha256",
                     entry.release.as_ref().map(|r| r.sha256.clone()),
                 );
-                let trust = row.contains_key("trust");
-                if !trust {
-                    row.insert("trust".into(), toml::Value::String("community".into()));
+                if entry.unbuilt {
+                    row.insert("unbuilt".into(), toml::Value::Boolean(true));
+                } else {
+                    row.remove("unbuilt");
                 }
+                let trust = if entry.featured {
+                    "featured"
+                } else {
+                    "community"
+                };
+                row.insert("trust".into(), toml::Value::String(trust.into()));
                 plugins.insert(entry.id.clone(), toml::Value::Table(row));
             }
         }
@@ -338,6 +352,8 @@ fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
             }
             _ => None,
         },
+        unbuilt: row.get("unbuilt").and_then(toml::Value::as_bool) == Some(true),
+        featured: s("trust").as_deref() == Some("featured"),
     })
 }
 

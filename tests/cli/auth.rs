@@ -235,7 +235,7 @@ fn the_github_token_goes_to_github_hosts_only() {
         let home = tmp.path().join(format!("home-{var}"));
         let mut c = cmd(tmp.path());
         c.env(var, SECRET).env("PLUGINS_GH_BASE", &server.base);
-        let (code, stdout, stderr) = install(c, "gh:acme/kit", &home);
+        let (code, stdout, stderr) = install(c, "gh:acme/kit@main", &home);
         assert_eq!(code, 0, "{var}: {stdout}{stderr}");
         assert_eq!(
             crate::install::locked(&home, "dev.example.pinned", "source"),

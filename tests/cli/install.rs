@@ -921,3 +921,168 @@ dev.example.pinned                   1.0.0    aoe      v1.0.0        98dbc36b17 
 "#]]
     );
 }
+
+#[test]
+fn no_build_is_locked_shown_reported_by_verify_and_built_by_sync() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = install(&home, &[&repo.url(), "--no-build"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let id = "dev.example.built";
+    let worker = home.join("plugins/dev.example.built/.aoe-build/bin/worker");
+    assert!(!worker.exists());
+    assert_eq!(lock(&home)["plugins"][id]["unbuilt"].as_bool(), Some(true));
+
+    let at = |args: &[&str]| run(plugins().args(args).arg("--home").arg(&home));
+    let (_, info, _) = at(&["info", id]);
+    assert!(
+        info.contains("  built:    no (installed with --no-build; `plugins sync` builds it)\n"),
+        "{info}"
+    );
+    let (_, json, _) = at(&["info", id, "--json"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&json).unwrap()["unbuilt"],
+        true
+    );
+    let (_, list, _) = at(&["list"]);
+    assert!(list.contains("(not built: run `plugins sync`)"), "{list}");
+    let (_, json, _) = at(&["list", "--json"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&json).unwrap()["plugins"][0]["unbuilt"],
+        true
+    );
+    let (code, out, _) = at(&["verify"]);
+    assert_eq!(code, 1, "{out}");
+    assert_data_eq!(
+        out,
+        str![[r#"
+     unbuilt dev.example.built: installed with --no-build: its build did not run; `plugins sync` builds it
+1 verified, 1 changed
+
+"#]]
+    );
+    let (_, json, _) = at(&["verify", "--json"]);
+    assert_eq!(
+        serde_json::from_str::<Value>(&json).unwrap()["plugins"][0]["code"],
+        "plugins::install::unbuilt"
+    );
+    // Installing again without --no-build builds it; so does sync.
+    let (code, out, err) = at(&["sync", "--yes"]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(worker.exists(), "sync built it: {out}{err}");
+    assert!(lock(&home)["plugins"][id].get("unbuilt").is_none());
+    let (code, out, _) = at(&["verify"]);
+    assert_eq!(code, 0, "{out}");
+    let (_, list, _) = at(&["list"]);
+    assert!(!list.contains("not built"), "{list}");
+
+    // A plugin with nothing to build is not unbuilt.
+    let plain = Repo::init(&tmp.path().join("plain"));
+    plain.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    plain.commit("one");
+    let (code, stdout, stderr) = install(&home, &[&plain.url(), "--no-build"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        lock(&home)["plugins"]["dev.example.pinned"]
+            .get("unbuilt")
+            .is_none()
+    );
+}
+
+#[test]
+fn reinstalling_an_unbuilt_plugin_builds_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = install(&home, &[&repo.url(), "--no-build"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, stderr) = install(&home, &[&repo.url()]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        home.join("plugins/dev.example.built/.aoe-build/bin/worker")
+            .exists()
+    );
+    assert!(
+        lock(&home)["plugins"]["dev.example.built"]
+            .get("unbuilt")
+            .is_none()
+    );
+}
+
+/// On a terminal the progress spinner is off the screen while consent is asked: after
+/// the prompt nothing is drawn (no spinner tick over the question) until it is answered.
+#[test]
+fn the_consent_prompt_is_not_drawn_over_by_the_spinner() {
+    use std::io::{Read, Write};
+    use std::sync::{Arc, Mutex};
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = tmp.path().join("home");
+    let bin = env!("CARGO_BIN_EXE_plugins");
+    let mut child = std::process::Command::new("script")
+        .args([
+            "-qfec",
+            &format!(
+                "'{bin}' install '{}' --home '{}'",
+                repo.url(),
+                home.display()
+            ),
+            "/dev/null",
+        ])
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .expect("util-linux `script` is installed");
+    let screen = Arc::new(Mutex::new(Vec::<u8>::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let reader = {
+        let screen = Arc::clone(&screen);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 4096];
+            while let Ok(n) = stdout.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                screen.lock().unwrap().extend_from_slice(&buf[..n]);
+            }
+        })
+    };
+    let prompt = "Install dev.example.built and grant this? [y/N]: ";
+    let shown = || String::from_utf8_lossy(&screen.lock().unwrap()).into_owned();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !shown().contains(prompt) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "no prompt: {:?}",
+            shown()
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Several spinner ticks (100 ms each) would have happened by now.
+    std::thread::sleep(std::time::Duration::from_millis(700));
+    let at_prompt = shown();
+    let after = &at_prompt[at_prompt.rfind(prompt).unwrap() + prompt.len()..];
+    assert_eq!(after, "", "drawn after the prompt: {at_prompt:?}");
+    let before = &at_prompt[..at_prompt.rfind(prompt).unwrap()];
+    assert!(
+        before.contains("  capabilities: runtime.worker")
+            && before.contains("  build steps:  ./build.sh"),
+        "the consent text is on screen: {at_prompt:?}"
+    );
+    child.stdin.as_mut().unwrap().write_all(b"n\n").unwrap();
+    let status = child.wait().unwrap();
+    reader.join().unwrap();
+    assert!(!status.success());
+    assert!(
+        shown().contains("install cancelled; no capabilities were granted"),
+        "{:?}",
+        shown()
+    );
+    assert!(!home.join("plugins/dev.example.built").exists());
+}

@@ -14,6 +14,7 @@ mod corpus_protoagent;
 mod crash;
 mod docs;
 mod editor;
+mod featured;
 mod formats;
 mod github;
 mod hostile;

@@ -567,3 +567,115 @@ fn the_token_and_the_proxy_reach_the_api() {
     let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
     assert!(!lock.contains(token), "{lock}");
 }
+
+/// `gh:acme/tool` on a mirror whose main is one commit past tag v1.0.0 (1.0.0, then 2.0.0).
+fn released_then_moved(tmp: &Path) -> (String, std::path::PathBuf, [String; 2]) {
+    let repo = Repo::init(&tmp.join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    let c1 = repo.commit("one");
+    repo.tag("v1.0.0");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    let c2 = repo.commit("two");
+    std::fs::create_dir_all(tmp.join("mirror/acme")).unwrap();
+    git(
+        tmp,
+        &[
+            "clone",
+            "-q",
+            "--bare",
+            repo.dir.to_str().unwrap(),
+            tmp.join("mirror/acme/tool.git").to_str().unwrap(),
+        ],
+    );
+    (
+        format!("file://{}", tmp.join("mirror").display()),
+        tmp.join("home"),
+        [c1, c2],
+    )
+}
+
+#[test]
+fn a_gh_source_without_a_ref_installs_the_latest_release() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home, [c1, _]) = released_then_moved(tmp.path());
+    let server = Server::start();
+    server.release("v1.0.0", &[]);
+    let (code, stdout, stderr) = tool(
+        &mirror,
+        &server,
+        &home,
+        &["install", "gh:acme/tool", "--yes"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let id = "dev.example.pinned";
+    assert_eq!(locked(&home, id, "version"), "1.0.0");
+    assert_eq!(locked(&home, id, "requested_ref"), "v1.0.0");
+    assert_eq!(locked(&home, id, "ref_kind"), "tag");
+    assert_eq!(locked(&home, id, "resolved_commit"), c1);
+    assert!(
+        server
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(line, _)| line.starts_with("GET /repos/acme/tool/releases/latest ")),
+    );
+}
+
+#[test]
+fn a_gh_source_without_a_release_installs_the_default_branch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home, [_, c2]) = released_then_moved(tmp.path());
+    // The server has no release: /releases/latest is 404.
+    let server = Server::start();
+    let (code, stdout, stderr) = tool(
+        &mirror,
+        &server,
+        &home,
+        &["install", "gh:acme/tool", "--yes"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let id = "dev.example.pinned";
+    assert_eq!(locked(&home, id, "version"), "2.0.0");
+    assert_eq!(locked(&home, id, "requested_ref"), "");
+    assert_eq!(locked(&home, id, "ref_kind"), "default");
+    assert_eq!(locked(&home, id, "resolved_commit"), c2);
+    // An explicit ref asks no release.
+    let before = server.seen.lock().unwrap().len();
+    let (code, stdout, stderr) = tool(
+        &mirror,
+        &server,
+        &tmp.path().join("home2"),
+        &["install", "gh:acme/tool@v1.0.0", "--yes"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(server.seen.lock().unwrap().len(), before);
+}
+
+#[test]
+fn a_failing_release_lookup_stops_the_install() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home, _) = released_then_moved(tmp.path());
+    let server = Server::start();
+    server.route(
+        "/repos/acme/tool/releases/latest",
+        b"{not json".to_vec(),
+        None,
+    );
+    let (code, stdout, stderr) = tool(
+        &mirror,
+        &server,
+        &home,
+        &["install", "gh:acme/tool", "--yes"],
+    );
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("plugins::install::release"), "{stderr}");
+    assert!(stderr.contains("not a release"), "{stderr}");
+    assert!(
+        !home.join("plugins").exists()
+            || std::fs::read_dir(home.join("plugins"))
+                .unwrap()
+                .next()
+                .is_none()
+    );
+}
