@@ -16,6 +16,26 @@ mod embedded {
     include!(concat!(env!("OUT_DIR"), "/templates.rs"));
 }
 
+/// The manifest's JSON Schema, written into every new plugin's root so editors
+/// validate as the author types: the aoe manifest's `#:schema` directive
+/// (taplo, Even Better TOML), protoAgent's `yaml-language-server` modeline and
+/// AWorld's `"$schema"` key point at it by a relative path.
+pub const SCHEMA_FILE: &str = ".plugins-schema.json";
+
+/// What `plugins schema <dialect>` prints (aoe: the default host profile).
+pub fn schema_text(dialect: Dialect) -> String {
+    let value = match dialect {
+        Dialect::Aoe => {
+            crate::manifest::aoe::schema::build(crate::manifest::aoe::profile::Profile::default())
+        }
+        Dialect::Aworld => crate::manifest::aworld::schema(),
+        Dialect::Protoagent => crate::manifest::protoagent::schema_value().clone(),
+    };
+    let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
+    text.push('\n');
+    text
+}
+
 /// The worker language of the generated plugin.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Runtime {
@@ -273,6 +293,7 @@ pub fn plan(opts: &NewOptions) -> Result<Plan, Refusal> {
             }
         }
     }
+    files.push((PathBuf::from(SCHEMA_FILE), schema_text(opts.dialect)));
     files.sort_by(|a, b| a.0.cmp(&b.0));
     Ok(Plan {
         id,
@@ -460,6 +481,44 @@ mod tests {
         let r = derive_id(Dialect::Protoagent, "Sync", None).unwrap_err();
         assert_eq!(r.help.as_deref(), Some("try `--id sync-plugin`"));
         assert!(derive_id(Dialect::Protoagent, "日本", None).is_err());
+    }
+
+    #[test]
+    fn every_manifest_points_editors_at_the_schema_file() {
+        for (dialect, runtime) in available() {
+            let opts = NewOptions {
+                dialect,
+                runtime,
+                name: "Demo".to_owned(),
+                id: None,
+                description: None,
+                with_tests: false,
+            };
+            let plan = plan(&opts).expect("plans");
+            let text = |p: &str| {
+                plan.files
+                    .iter()
+                    .find(|(path, _)| path == Path::new(p))
+                    .map(|(_, t)| t.clone())
+                    .unwrap_or_else(|| panic!("{dialect}/{runtime:?}: no {p}"))
+            };
+            assert_eq!(text(SCHEMA_FILE), schema_text(dialect));
+            let (manifest, directive) = match dialect {
+                Dialect::Aoe => ("aoe-plugin.toml", "#:schema ./.plugins-schema.json\n"),
+                Dialect::Aworld => (
+                    ".aworld-plugin/plugin.json",
+                    "{\n  \"$schema\": \"../.plugins-schema.json\",\n",
+                ),
+                Dialect::Protoagent => (
+                    "protoagent.plugin.yaml",
+                    "# yaml-language-server: $schema=./.plugins-schema.json\n",
+                ),
+            };
+            assert!(
+                text(manifest).starts_with(directive),
+                "{dialect}/{runtime:?}"
+            );
+        }
     }
 
     #[test]

@@ -28,13 +28,15 @@ pub struct SchemaArgs {
 }
 
 pub fn run(args: &SchemaArgs, printer: &Printer) -> Result<ExitStatus> {
-    let value = match args.dialect {
-        Dialect::Aoe => schema::build(Profile::from_api(args.aoe_api).unwrap_or_default()),
-        Dialect::Aworld => crate::manifest::aworld::schema(),
-        Dialect::Protoagent => crate::manifest::protoagent::schema_value().clone(),
+    let text = match args.dialect {
+        Dialect::Aoe => {
+            let value = schema::build(Profile::from_api(args.aoe_api).unwrap_or_default());
+            let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
+            text.push('\n');
+            text
+        }
+        d => crate::scaffold::schema_text(d),
     };
-    let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
-    text.push('\n');
     printer
         .out(&text)
         .map_err(|e| Error::io("cannot write output", e))?;

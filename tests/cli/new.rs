@@ -408,6 +408,7 @@ Runtime (python, node, rust, none) [python]:
    Created aoe plugin `dev.example.tty-demo` (python runtime) in tty-demo
             .github/workflows/plugin.yml
             .gitignore
+            .plugins-schema.json
             CHANGELOG.md
             README.md
             aoe-plugin.toml
@@ -441,6 +442,7 @@ unknown dialect "aeo"; choose aoe, aworld, protoagent, or press Enter for aoe
 Dialect (aoe, aworld, protoagent) [aoe]: ProtoAgent
    Created protoagent plugin `tty-demo` (python runtime) in tty-demo
             .github/workflows/plugin.yml
+            .plugins-schema.json
             README.md
             __init__.py
             protoagent.plugin.yaml
@@ -526,6 +528,7 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
         snapbox::str![[r#"
    Created aoe plugin `dev.example.demo-board` (none runtime) in demo-board
             .github/workflows/plugin.yml
+            .plugins-schema.json
             CHANGELOG.md
             aoe-plugin.toml
       Kept .gitignore (it exists; `plugins new` never overwrites files)
@@ -609,6 +612,7 @@ fn a_new_directory_becomes_a_git_repository() {
    Created aoe plugin `dev.example.demo` (none runtime) in d
             .github/workflows/plugin.yml
             .gitignore
+            .plugins-schema.json
             CHANGELOG.md
             README.md
             aoe-plugin.toml
