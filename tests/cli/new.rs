@@ -117,6 +117,36 @@ fn every_generated_plugin_validates_strict_on_every_profile() {
     }
 }
 
+/// The editor directives (`"$schema"` in AWorld's plugin.json, the
+/// yaml-language-server modeline in protoagent.plugin.yaml) leave the real
+/// hosts' verdict alone: valid, with no warnings.
+#[test]
+fn generated_manifests_are_valid_to_the_real_hosts() {
+    let Some(python) = crate::support::hosts::host_python() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut cases = Vec::new();
+    for (host, manifest, directive) in [
+        ("aworld", ".aworld-plugin/plugin.json", "\"$schema\""),
+        (
+            "protoagent",
+            "protoagent.plugin.yaml",
+            "yaml-language-server",
+        ),
+    ] {
+        let root = generate(tmp.path(), host, "python", false);
+        let text = std::fs::read_to_string(root.join(manifest)).unwrap();
+        assert!(text.contains(directive), "{host}: {text}");
+        cases.push(serde_json::json!({ "host": host, "text": text }));
+    }
+    let verdicts = crate::support::hosts::Host::start(&python).judge(&cases);
+    for v in &verdicts {
+        assert_eq!(v["verdict"], "valid", "{v}");
+        assert_eq!(v["warnings"], serde_json::json!([]), "{v}");
+    }
+}
+
 fn has(tool: &str) -> bool {
     Command::new(tool)
         .arg("--version")
