@@ -65,7 +65,7 @@ pub fn build(profile: Profile) -> Value {
                 "type": "integer", "minimum": 0, "maximum": 4294967295u64,
                 "description": format!("Manifest API version, 1..={api} on this host")
             },
-            "description": { "type": "string" },
+            "description": { "type": "string", "description": "Short description of the plugin" },
             "screenshots": {
                 "type": "array", "description": "api_version >= 5; at most 8",
                 "items": {
@@ -86,6 +86,7 @@ pub fn build(profile: Profile) -> Value {
             },
             "commands": {
                 "type": "array",
+                "description": "Commands the plugin contributes; the host namespaces them as plugin.<plugin-id>.<id>",
                 "items": {
                     "type": "object", "required": ["id"],
                     "properties": {
@@ -106,6 +107,7 @@ pub fn build(profile: Profile) -> Value {
             },
             "keybinds": {
                 "type": "array",
+                "description": "Key chords bound to commands (ctrl/shift + one key; core bindings win a collision)",
                 "items": {
                     "type": "object", "required": ["command", "key"],
                     "properties": { "command": { "type": "string" }, "key": { "type": "string" } }
@@ -113,6 +115,7 @@ pub fn build(profile: Profile) -> Value {
             },
             "settings": {
                 "type": "array",
+                "description": "Plugin settings, stored under [plugins.\"<id>\".settings.<key>]",
                 "items": {
                     "type": "object", "required": ["key"],
                     "properties": {
@@ -141,6 +144,7 @@ pub fn build(profile: Profile) -> Value {
             },
             "themes": {
                 "type": "array",
+                "description": "Themes: a name and a plugin-relative path to a theme file",
                 "items": {
                     "type": "object", "required": ["name", "path"],
                     "properties": { "name": { "type": "string" }, "path": { "type": "string" } }
@@ -155,6 +159,7 @@ pub fn build(profile: Profile) -> Value {
             },
             "ui": {
                 "type": "array",
+                "description": "UI contributions, each in a slot",
                 "items": {
                     "type": "object", "required": ["slot"],
                     "properties": { "slot": slot, "id": { "type": "string" } }
@@ -162,12 +167,14 @@ pub fn build(profile: Profile) -> Value {
             },
             "runtime": {
                 "type": "object", "required": ["kind"],
+                "description": "The plugin's worker process: a command, or a prebuilt release binary",
                 "properties": {
                     "kind": { "enum": RUNTIME_KINDS },
                     "command": { "type": "array", "items": { "type": "string" }, "description": "argv; argv[0] plugin-relative unless system = true" },
-                    "system": { "type": "boolean" },
+                    "system": { "type": "boolean", "description": "argv[0] is a bare program name resolved on PATH instead of a plugin-relative path" },
                     "build": {
                         "type": "array",
+                        "description": "Build steps run at install, in order, in the plugin dir (steps for other platforms are skipped); build into .aoe-build/",
                         "items": {
                             "type": "object", "required": ["command"], "additionalProperties": false,
                             "properties": {
@@ -177,7 +184,7 @@ pub fn build(profile: Profile) -> Value {
                         }
                     },
                     "asset": { "type": "string", "description": "release asset name template (${os}, ${arch}, ${version})" },
-                    "bin": { "type": "string" }
+                    "bin": { "type": "string", "description": "plugin-relative path of the worker binary (required for a .tar.gz/.tgz asset)" }
                 },
                 "allOf": [
                     { "if": { "required": ["kind"], "properties": { "kind": { "const": "command" } } }, "then": { "required": ["command"] } },
