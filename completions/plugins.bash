@@ -388,6 +388,7 @@ _plugins() {
             ;;
         plugins__subcmd__disable)
             opts="-q -h -V --home --color --quiet --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -414,6 +415,7 @@ _plugins() {
             ;;
         plugins__subcmd__enable)
             opts="-q -h -V --home --color --quiet --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -784,6 +786,7 @@ _plugins() {
             ;;
         plugins__subcmd__info)
             opts="-q -h -V --home --json --color --quiet --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -954,6 +957,7 @@ _plugins() {
             ;;
         plugins__subcmd__remove)
             opts="-q -h -V --home --json --no-wait --color --quiet --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1010,6 +1014,7 @@ _plugins() {
             ;;
         plugins__subcmd__rollback)
             opts="-q -h -V --to --home --json --no-wait --color --quiet --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1092,6 +1097,7 @@ _plugins() {
             ;;
         plugins__subcmd__update)
             opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --json --color --quiet --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1192,6 +1198,7 @@ _plugins() {
             ;;
         plugins__subcmd__verify)
             opts="-q -h -V --home --json --color --quiet --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

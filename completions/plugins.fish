@@ -344,3 +344,10 @@ complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_see
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and __fish_seen_subcommand_from activity" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and __fish_seen_subcommand_from activity" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
+complete -c plugins -n "__fish_plugins_using_subcommand info" -f -a "(plugins __complete ids 2>/dev/null)"
+complete -c plugins -n "__fish_plugins_using_subcommand enable" -f -a "(plugins __complete ids 2>/dev/null)"
+complete -c plugins -n "__fish_plugins_using_subcommand disable" -f -a "(plugins __complete ids 2>/dev/null)"
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -f -a "(plugins __complete ids 2>/dev/null)"
+complete -c plugins -n "__fish_plugins_using_subcommand rollback" -f -a "(plugins __complete ids 2>/dev/null)"
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -f -a "(plugins __complete ids 2>/dev/null)"
+complete -c plugins -n "__fish_plugins_using_subcommand update" -f -a "(plugins __complete ids 2>/dev/null)"

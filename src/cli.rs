@@ -3,11 +3,11 @@
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{
-    activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompletionsArgs,
-    enable::SwitchArgs, homes::HomesArgs, info::InfoArgs, install::InstallArgs, list::ListArgs,
-    new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs,
-    rollback::RollbackArgs, schema::SchemaArgs, sync::SyncArgs, update::UpdateArgs,
-    validate::ValidateArgs, verify::VerifyArgs,
+    activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompleteArgs,
+    completions::CompletionsArgs, enable::SwitchArgs, homes::HomesArgs, info::InfoArgs,
+    install::InstallArgs, list::ListArgs, new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs,
+    resolve::ResolveArgs, rollback::RollbackArgs, schema::SchemaArgs, sync::SyncArgs,
+    update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -101,6 +101,15 @@ pub enum Command {
     Schema(SchemaArgs),
     /// Print shell completions
     Completions(CompletionsArgs),
+}
+
+/// `plugins __complete`: what the completion scripts ask for. It is parsed apart from [`Cli`]
+/// so that the generated scripts do not offer it.
+#[derive(Debug, Parser)]
+#[command(name = "plugins __complete")]
+pub struct CompleteCli {
+    #[command(flatten)]
+    pub args: CompleteArgs,
 }
 
 /// `--aoe-api`: the aoe host profiles `plugins` knows.

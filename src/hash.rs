@@ -156,6 +156,47 @@ fn digest(root: &Path, lenient: bool) -> Result<String, TreeError> {
     Ok(hex(&h.finalize()))
 }
 
+/// [`files`] gives up on trees with more regular files and symlinks than this.
+pub const FILES_MAX: usize = 20_000;
+
+/// Per file of the tree [`installed`] hashes: its `/`-separated path (lossy where not
+/// UTF-8) and `sha256:` of its bytes (of its link text for a symlink, prefixed `link:`).
+/// `None` when the tree holds more than [`FILES_MAX`] of them.
+pub fn files(root: &Path) -> Result<Option<std::collections::BTreeMap<String, String>>, TreeError> {
+    let entries = crate::tree::walk(root, &|rel, depth| {
+        rel.file_name().is_some_and(|n| n == ".git")
+            || (depth == 0 && rel == Path::new(".aoe-build"))
+    })?;
+    if entries
+        .iter()
+        .filter(|e| e.kind != crate::tree::Kind::Dir)
+        .count()
+        > FILES_MAX
+    {
+        return Ok(None);
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for e in entries {
+        let rel = String::from_utf8_lossy(&rel_bytes(&e.rel)).into_owned();
+        let io = |source| TreeError::Io {
+            path: e.display(),
+            source,
+        };
+        let hash = match e.kind {
+            crate::tree::Kind::Dir => continue,
+            crate::tree::Kind::Symlink => {
+                let target = std::fs::read_link(&e.path).map_err(io)?;
+                format!("link:{}", bytes(&rel_bytes(&target)))
+            }
+            crate::tree::Kind::File => {
+                reader(crate::tree::open_file(&e.path).map_err(io)?).map_err(io)?
+            }
+        };
+        out.insert(rel, hash);
+    }
+    Ok(Some(out))
+}
+
 /// A path's bytes with `/` between components.
 fn rel_bytes(path: &Path) -> Vec<u8> {
     let mut out = Vec::new();
@@ -171,6 +212,31 @@ fn rel_bytes(path: &Path) -> Vec<u8> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn files_maps_paths_to_hashes_and_gives_up_on_huge_trees() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(dir.path().join("sub/.git")).unwrap();
+        std::fs::write(dir.path().join("sub/a.txt"), "a").unwrap();
+        std::fs::write(dir.path().join("sub/.git/HEAD"), "x").unwrap();
+        std::os::unix::fs::symlink("sub/a.txt", dir.path().join("link")).unwrap();
+        let map = files(dir.path()).unwrap().unwrap();
+        assert_eq!(
+            map.into_iter().collect::<Vec<_>>(),
+            [
+                ("link".to_owned(), format!("link:{}", bytes(b"sub/a.txt"))),
+                ("sub/a.txt".to_owned(), bytes(b"a")),
+            ]
+        );
+        for i in 0..FILES_MAX {
+            std::fs::write(dir.path().join(format!("f{i}")), "").unwrap();
+        }
+        assert!(
+            files(dir.path()).unwrap().is_none(),
+            "{} files",
+            FILES_MAX + 2
+        );
+    }
 
     #[test]
     fn manifest_hash_is_sha256_of_raw_bytes() {

@@ -43,6 +43,22 @@ use clap::Parser;
 
 /// Run the CLI with `args` (including the program name) and return the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    let args: Vec<OsString> = args.into_iter().collect();
+    if args.get(1).is_some_and(|a| a == "__complete") {
+        // Asked by a completion script: never an error, never a message.
+        let Ok(complete) = cli::CompleteCli::try_parse_from(&args[1..]) else {
+            return ExitCode::SUCCESS;
+        };
+        let cx = context::Context::from_env();
+        let global = cli::GlobalArgs {
+            color: cli::ColorChoice::Never,
+            quiet: true,
+            log_format: cli::LogFormat::Text,
+        };
+        let printer = printer::Printer::new(&global, &cx);
+        let _ = commands::completions::run_complete(&complete.args, &cx, &printer);
+        return ExitCode::SUCCESS;
+    }
     let cli = match cli::Cli::try_parse_from(args) {
         Ok(cli) => cli,
         Err(e) => {

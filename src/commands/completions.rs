@@ -4,6 +4,7 @@ use clap::{Args, CommandFactory};
 use clap_complete::Shell;
 
 use super::ExitStatus;
+use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::printer::Printer;
 
@@ -20,12 +21,114 @@ pub struct CompletionsArgs {
     pub shell: Shell,
 }
 
-/// The completion script for `shell`.
+/// What the completion scripts ask `plugins __complete` for.
+#[derive(Debug, Args)]
+pub struct CompleteArgs {
+    #[arg(value_enum)]
+    pub what: Completable,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Completable {
+    /// The ids installed in every home `plugins list` reads
+    Ids,
+}
+
+/// The subcommands whose plugin-id arguments complete to installed ids.
+const TAKE_IDS: [&str; 7] = [
+    "info", "enable", "disable", "remove", "rollback", "verify", "update",
+];
+
+/// The completion script for `shell`: clap's, taught to complete installed plugin ids (from
+/// `plugins __complete ids`) where a command takes one.
 pub fn script(shell: Shell) -> String {
     let mut cmd = crate::cli::Cli::command();
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, "plugins", &mut buf);
-    String::from_utf8(buf).expect("completion scripts are UTF-8")
+    let script = String::from_utf8(buf).expect("completion scripts are UTF-8");
+    match shell {
+        Shell::Bash => bash_ids(&script),
+        Shell::Zsh => zsh_ids(&script),
+        Shell::Fish => fish_ids(script),
+        _ => script,
+    }
+}
+
+/// After each id-taking command's `opts=` line, put the ids first unless an option is being
+/// typed.
+fn bash_ids(script: &str) -> String {
+    let mut out = String::with_capacity(script.len());
+    let mut pending = false;
+    for line in script.split_inclusive('\n') {
+        out.push_str(line);
+        let trimmed = line.trim();
+        if let Some(cmd) = trimmed
+            .strip_prefix("plugins__subcmd__")
+            .and_then(|r| r.strip_suffix(')'))
+        {
+            pending = TAKE_IDS.contains(&cmd);
+        } else if pending && trimmed.starts_with("opts=") {
+            out.push_str(
+                "            [[ ${cur} == -* ]] || opts=\"$(plugins __complete ids 2>/dev/null) ${opts}\"\n",
+            );
+            pending = false;
+        }
+    }
+    out
+}
+
+/// The id arguments' action becomes `_plugins_ids`, defined before the script's last block.
+fn zsh_ids(script: &str) -> String {
+    let mut out = script
+        .replace(
+            ":id -- The plugin id:_default'",
+            ":id -- The plugin id:_plugins_ids'",
+        )
+        .replace(
+            "::id -- Only this plugin:_default'",
+            "::id -- Only this plugin:_plugins_ids'",
+        )
+        .replace(
+            "::ids -- Plugins to update:_default'",
+            "::ids -- Plugins to update:_plugins_ids'",
+        );
+    let helper = "(( $+functions[_plugins_ids] )) ||\n_plugins_ids() {\n    local -a ids\n    \
+                  ids=(${(f)\"$(plugins __complete ids 2>/dev/null)\"})\n    \
+                  compadd -a ids\n}\n\n";
+    let at = out
+        .rfind("if [ \"$funcstack[1]\" = \"_plugins\" ]")
+        .unwrap_or(out.len());
+    out.insert_str(at, helper);
+    out
+}
+
+/// One more rule per id-taking command.
+fn fish_ids(mut script: String) -> String {
+    for cmd in TAKE_IDS {
+        script.push_str(&format!(
+            "complete -c plugins -n \"__fish_plugins_using_subcommand {cmd}\" -f -a \"(plugins __complete ids 2>/dev/null)\"\n"
+        ));
+    }
+    script
+}
+
+/// `plugins __complete ids`: one installed id a line; a home that cannot be read adds nothing.
+pub fn run_complete(args: &CompleteArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let mut ids = Vec::new();
+    match args.what {
+        Completable::Ids => {
+            for (home, dialect) in cx.homes(None) {
+                if let Ok(lock) = crate::lock::Lock::load(&home.lockfile(), dialect) {
+                    ids.extend(lock.entries().into_iter().map(|e| e.id));
+                }
+            }
+        }
+    }
+    ids.sort();
+    ids.dedup();
+    let text: String = ids.iter().map(|id| format!("{id}\n")).collect();
+    let _ = printer.out(&text);
+    Ok(ExitStatus::Success)
 }
 
 pub fn run(args: &CompletionsArgs, printer: &Printer) -> Result<ExitStatus> {

@@ -14,7 +14,8 @@ use crate::printer::Printer;
 /// Recompute each installed plugin's manifest and tree hashes and compare them with the lock.
 ///
 /// A changed manifest also means aoe's capability grant, pinned to the manifest
-/// hash, no longer covers the plugin: aoe deactivates it until re-approved.
+/// hash, no longer covers the plugin: aoe deactivates it until re-approved. When the files
+/// changed, up to 20 changed, added and removed paths each are listed.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  plugins verify\n  plugins verify dev.example.kanban --json\n\nExit codes: 0 all match, 1 something was changed or is missing, 2 could not run."
@@ -42,11 +43,12 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             let dir = match home.locked_dir(&e) {
                 Ok(dir) => dir,
                 Err(err) => {
-                    results.push((e.id.clone(), err.code(), vec![err.to_string()]));
+                    results.push((e.id.clone(), err.code(), vec![err.to_string()], None));
                     continue;
                 }
             };
             let mut problems = Vec::new();
+            let mut changes = None;
             if home
                 .locked_name(&e)
                 .is_ok_and(|n| crate::install::txn::pending(&home, &n))
@@ -88,9 +90,15 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 } else {
                     match now {
                         Ok(h) if h == locked => {}
-                        Ok(h) => problems.push(format!(
-                            "the files changed since install (tree {h}, locked {locked})"
-                        )),
+                        Ok(h) => {
+                            problems.push(format!(
+                                "the files changed since install (tree {h}, locked {locked})"
+                            ));
+                            changes = home
+                                .locked_name(&e)
+                                .ok()
+                                .and_then(|n| crate::install::txn::file_changes(&home, &n, &dir));
+                        }
                         Err(err) => problems.push(format!("cannot verify: {err}")),
                     }
                 }
@@ -105,7 +113,7 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                         .to_owned(),
                 );
             }
-            results.push((e.id.clone(), code, problems));
+            results.push((e.id.clone(), code, problems, changes));
         }
     }
     if let Some(id) = &args.id
@@ -117,13 +125,25 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             help: None,
         });
     }
-    let bad = results.iter().filter(|(_, _, p)| !p.is_empty()).count();
+    let bad = results.iter().filter(|(_, _, p, _)| !p.is_empty()).count();
     let text = if args.json {
         let plugins: Vec<_> = results
             .iter()
-            .map(|(id, code, p)| {
+            .map(|(id, code, p, changes)| {
                 let code = (!p.is_empty()).then_some(code);
-                serde_json::json!({"id": id, "ok": p.is_empty(), "code": code, "problems": p})
+                let mut doc =
+                    serde_json::json!({"id": id, "ok": p.is_empty(), "code": code, "problems": p});
+                if let Some(c) = changes {
+                    for (key, paths) in [
+                        ("changed", &c.changed),
+                        ("added", &c.added),
+                        ("removed", &c.removed),
+                    ] {
+                        doc[key] = serde_json::json!(paths.iter().take(SHOWN).collect::<Vec<_>>());
+                    }
+                    doc["files_not_shown"] = serde_json::json!(not_shown(c));
+                }
+                doc
             })
             .collect();
         format!(
@@ -135,7 +155,7 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         )
     } else {
         let mut s = String::new();
-        for (id, code, problems) in &results {
+        for (id, code, problems, changes) in &results {
             let verdict = match code {
                 Code::InstallTampered => "tampered",
                 Code::InstallUnbuilt => "unbuilt",
@@ -148,6 +168,21 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             } else {
                 for p in problems {
                     s.push_str(&format!("{verdict:>12} {id}: {p}\n"));
+                }
+                if let Some(c) = changes {
+                    for (what, paths) in [
+                        ("changed", &c.changed),
+                        ("added", &c.added),
+                        ("removed", &c.removed),
+                    ] {
+                        for path in paths.iter().take(SHOWN) {
+                            s.push_str(&format!("{what:>12} {path}\n"));
+                        }
+                    }
+                    let more = not_shown(c);
+                    if more > 0 {
+                        s.push_str(&format!("             and {more} more\n"));
+                    }
                 }
             }
         }
@@ -164,4 +199,15 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     } else {
         ExitStatus::Failure
     })
+}
+
+/// How many changed, added and removed paths `verify` shows of each plugin, per kind.
+const SHOWN: usize = 20;
+
+/// The paths beyond [`SHOWN`] of each kind.
+fn not_shown(c: &crate::install::txn::FileChanges) -> usize {
+    [&c.changed, &c.added, &c.removed]
+        .iter()
+        .map(|v| v.len().saturating_sub(SHOWN))
+        .sum()
 }

@@ -8,6 +8,7 @@
 //! `commit`; from then on it is finished (lock entry and host files written
 //! again, the backup deleted). A removal is always finished.
 
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -136,7 +137,75 @@ fn rename(from: &Path, to: &Path) -> Result<(), TxnError> {
     Ok(())
 }
 
-/// Write the lock entry and the host's own records for an installed plugin.
+/// `<home>/.plugins/files/<id>.json`: the installed plugin's per-file hashes, so that
+/// `verify` can say which files changed.
+fn files_record(home: &Home, id: &Name) -> PathBuf {
+    // Not `with_extension`: ids have dots.
+    let mut path = id.under(&state(home).join("files")).into_os_string();
+    path.push(".json");
+    PathBuf::from(path)
+}
+
+/// The per-file hashes [`files_record`] holds.
+#[derive(Debug, Serialize, Deserialize)]
+struct FilesRecord {
+    format_version: u32,
+    files: BTreeMap<String, String>,
+}
+
+/// Record the per-file hashes of `dir`, or none when it has too many files or cannot be
+/// read (then `verify` can still say that something changed, not what).
+fn write_files(home: &Home, id: &Name, dir: &Path) -> Result<(), TxnError> {
+    match crate::hash::files(dir) {
+        Ok(Some(files)) => {
+            let record = FilesRecord {
+                format_version: 1,
+                files,
+            };
+            let text = serde_json::to_vec(&record).expect("serializes");
+            crate::lock::write_atomic(&files_record(home, id), &text)?;
+            Ok(())
+        }
+        _ => remove_tree(&files_record(home, id)),
+    }
+}
+
+/// Which files of an installed plugin differ from the ones its install recorded, each
+/// list sorted by path.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct FileChanges {
+    pub changed: Vec<String>,
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+/// Compare `dir` with the per-file hashes recorded when `id` was installed. `None` when
+/// there is no record (installed before records were kept, or too many files) or `dir`
+/// cannot be walked.
+pub fn file_changes(home: &Home, id: &Name, dir: &Path) -> Option<FileChanges> {
+    let record: FilesRecord = std::fs::read(files_record(home, id))
+        .ok()
+        .and_then(|b| serde_json::from_slice(&b).ok())?;
+    let now = crate::hash::files(dir).ok().flatten()?;
+    let mut out = FileChanges::default();
+    for (path, hash) in &now {
+        match record.files.get(path) {
+            None => out.added.push(path.clone()),
+            Some(h) if h != hash => out.changed.push(path.clone()),
+            Some(_) => {}
+        }
+    }
+    out.removed = record
+        .files
+        .keys()
+        .filter(|p| !now.contains_key(*p))
+        .cloned()
+        .collect();
+    Some(out)
+}
+
+/// Write the lock entry, the per-file hashes and the host's own records for an installed
+/// plugin.
 fn write_entry(
     home: &Home,
     dialect: Dialect,
@@ -147,6 +216,8 @@ fn write_entry(
     let mut lock = Lock::load(&home.lockfile(), dialect)?;
     lock.upsert(entry, by, now);
     let written = lock.save()?;
+    let name = home.locked_name(entry)?;
+    write_files(home, &name, &home.plugin_dir(&name))?;
     if dialect == Dialect::Aworld {
         let name = home.locked_name(entry)?;
         crate::lock::registry::upsert(home, entry, &home.plugin_dir(&name), now)?;
@@ -159,12 +230,14 @@ fn write_entry(
     Ok(written)
 }
 
-/// Drop the lock entry and the host's own records of a plugin.
-fn drop_entry(home: &Home, dialect: Dialect, id: &str) -> Result<(), TxnError> {
+/// Drop the lock entry, the per-file hashes and the host's own records of a plugin.
+fn drop_entry(home: &Home, dialect: Dialect, id: &Name) -> Result<(), TxnError> {
     let mut lock = Lock::load(&home.lockfile(), dialect)?;
-    if lock.remove(id) {
+    if lock.remove(id.as_str()) {
         lock.save()?;
     }
+    remove_tree(&files_record(home, id))?;
+    let id = id.as_str();
     if dialect == Dialect::Aworld {
         crate::lock::registry::remove(home, id)?;
     }
@@ -295,7 +368,7 @@ fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnErro
         remove_tree(&trash)?;
         rename(&target, &trash)?;
     }
-    drop_entry(home, dialect, id.as_str())?;
+    drop_entry(home, dialect, id)?;
     remove_tree(&trash)?;
     drop_history(home, id)?;
     remove_record(home, id)
@@ -498,6 +571,7 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
     out.cleaned += clean_staging(home)?;
     out.cleaned += clean_history(home)?;
     out.cleaned += clean_legacy(home)?;
+    out.cleaned += clean_files_temp(home)?;
     Ok(out)
 }
 
@@ -570,6 +644,22 @@ fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
     }
     for written in [home.lockfile(), crate::host::aoe::config_path(home)] {
         n += clean_temp_files(&written)?;
+    }
+    Ok(n)
+}
+
+/// The temp files of per-file hash records whose write was killed midway.
+fn clean_files_temp(home: &Home) -> Result<usize, TxnError> {
+    let mut n = 0;
+    for e in std::fs::read_dir(state(home).join("files"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+    {
+        if e.file_name().to_string_lossy().ends_with(".tmp") {
+            remove_tree(&e.path())?;
+            n += 1;
+        }
     }
     Ok(n)
 }

@@ -5,6 +5,8 @@ use std::path::Path;
 
 use clap::CommandFactory;
 
+use snapbox::{assert_data_eq, str};
+
 use crate::support::*;
 
 #[test]
@@ -177,4 +179,132 @@ plugins::usage::invalid_argument
 
 "#]]
     );
+}
+
+/// A home with two installed plugins, for completion tests.
+fn home_with_two_plugins(tmp: &Path) -> std::path::PathBuf {
+    let home = tmp.join("home");
+    for id in ["dev.example.alpha", "dev.example.beta"] {
+        let dir = tmp.join(id);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("aoe-plugin.toml"),
+            format!(
+                "id = \"{id}\"\nname = \"P\"\nversion = \"1.0.0\"\napi_version = 6\n\n[[commands]]\nid = \"hello\"\n"
+            ),
+        )
+        .unwrap();
+        let (code, _, stderr) = run(plugins()
+            .arg("install")
+            .arg(&dir)
+            .arg("--yes")
+            .arg("--home")
+            .arg(&home));
+        assert_eq!(code, 0, "{stderr}");
+    }
+    home
+}
+
+/// `sh` run with the binary's directory first on PATH and `PLUGINS_HOME` at `home`.
+fn shell_with_home(sh: &str, home: &Path) -> std::process::Command {
+    let bin = Path::new(env!("CARGO_BIN_EXE_plugins")).parent().unwrap();
+    let path = std::env::join_paths(
+        std::iter::once(bin.to_path_buf())
+            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
+    )
+    .unwrap();
+    let mut cmd = std::process::Command::new(sh);
+    cmd.env("PATH", path)
+        .env("PLUGINS_HOME", home)
+        .env("HOME", home.parent().unwrap());
+    cmd
+}
+
+#[test]
+fn complete_ids_prints_installed_ids_and_nothing_on_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = home_with_two_plugins(tmp.path());
+    let (code, stdout, stderr) = run(plugins()
+        .args(["__complete", "ids"])
+        .env("PLUGINS_HOME", &home));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+dev.example.alpha
+dev.example.beta
+
+"#]]
+    );
+    std::fs::write(home.join("plugins.lock"), "not = [toml").unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["__complete", "ids"])
+        .env("PLUGINS_HOME", &home));
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
+    // The command is not offered by the completion scripts.
+    let (_, script, _) = run(plugins().args(["completions", "bash"]));
+    assert!(!script.contains("plugins,__complete"));
+}
+
+/// Call `_plugins` as bash does: the command, the word being completed and the one before.
+const CALL: &str = r#"_plugins plugins "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}""#;
+
+#[test]
+fn bash_completes_installed_ids() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = home_with_two_plugins(tmp.path());
+    for words in [
+        "plugins remove \"\"",
+        "plugins update dev.example.alpha \"\"",
+    ] {
+        let cword = words.split(' ').count() - 1;
+        let script = format!(
+            "source completions/plugins.bash; COMP_WORDS=({words}); COMP_CWORD={cword}; {CALL}; printf '%s\\n' \"${{COMPREPLY[@]}}\""
+        );
+        let (code, stdout, stderr) = run(shell_with_home("bash", &home).args(["-c", &script]));
+        assert_eq!(code, 0, "{stderr}");
+        let got: Vec<&str> = stdout.lines().collect();
+        assert!(got.contains(&"dev.example.alpha"), "{words}: {got:?}");
+        assert!(got.contains(&"dev.example.beta"), "{words}: {got:?}");
+    }
+    // An option being typed completes options only.
+    let script = "source completions/plugins.bash; COMP_WORDS=(plugins remove --); COMP_CWORD=2; _plugins plugins -- remove; printf '%s\\n' \"${COMPREPLY[@]}\"";
+    let (_, stdout, _) = run(shell_with_home("bash", &home).args(["-c", script]));
+    assert!(
+        stdout.contains("--home") && !stdout.contains("dev.example"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn fish_completes_installed_ids() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = home_with_two_plugins(tmp.path());
+    let script = "source completions/plugins.fish; complete -C 'plugins remove '";
+    let (code, stdout, stderr) = run(shell_with_home("fish", &home).args(["-c", script]));
+    assert_eq!(code, 0, "{stderr}");
+    let got: Vec<&str> = stdout
+        .lines()
+        .map(|l| l.split('\t').next().unwrap())
+        .collect();
+    assert!(got.contains(&"dev.example.alpha"), "{got:?}");
+    assert!(got.contains(&"dev.example.beta"), "{got:?}");
+}
+
+#[test]
+fn zsh_id_completion_offers_installed_ids() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = home_with_two_plugins(tmp.path());
+    let dump = tmp.path().join("zcompdump");
+    let script = format!(
+        "autoload -U compinit; compinit -u -d '{}'; source completions/_plugins; \
+         compadd() {{ print -l -- ${{(P)2}} }}; _plugins_ids",
+        dump.display()
+    );
+    let (code, stdout, stderr) = run(shell_with_home("zsh", &home).args(["-fc", &script]));
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(stdout, "dev.example.alpha\ndev.example.beta\n");
+    let committed = std::fs::read_to_string("completions/_plugins").unwrap();
+    assert!(committed.contains("':id -- The plugin id:_plugins_ids'"));
+    assert!(committed.contains("'*::ids -- Plugins to update:_plugins_ids'"));
 }

@@ -1086,3 +1086,86 @@ fn the_consent_prompt_is_not_drawn_over_by_the_spinner() {
     );
     assert!(!home.join("plugins/dev.example.built").exists());
 }
+
+#[test]
+fn verify_lists_changed_added_and_removed_files() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("src");
+    std::fs::create_dir_all(src.join("lib")).unwrap();
+    std::fs::write(src.join("aoe-plugin.toml"), static_aoe("1.0.0")).unwrap();
+    std::fs::write(src.join("README.md"), "readme\n").unwrap();
+    std::fs::write(src.join("lib/a.txt"), "a\n").unwrap();
+    std::fs::write(src.join("lib/b.txt"), "b\n").unwrap();
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[src.to_str().unwrap()]).0, 0);
+    let record = home.join(".plugins/files/dev.example.pinned.json");
+    let doc: Value = serde_json::from_slice(&std::fs::read(&record).unwrap()).unwrap();
+    assert_eq!(
+        doc["files"].as_object().unwrap().keys().collect::<Vec<_>>(),
+        ["README.md", "aoe-plugin.toml", "lib/a.txt", "lib/b.txt"]
+    );
+
+    let dir = home.join("plugins/dev.example.pinned");
+    std::fs::write(dir.join("lib/a.txt"), "tampered\n").unwrap();
+    std::fs::write(dir.join("lib/new.sh"), "echo hi\n").unwrap();
+    std::fs::remove_file(dir.join("README.md")).unwrap();
+    let verify = |extra: &[&str]| run(plugins().args(["verify", "--home"]).arg(&home).args(extra));
+    let (code, stdout, _) = verify(&[]);
+    assert_eq!(code, 1);
+    let stdout = stdout
+        .lines()
+        .map(|l| match l.split_once(" (tree ") {
+            Some((head, _)) => format!("{head} (tree [..])"),
+            None => l.to_owned(),
+        })
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+    tampered dev.example.pinned: the files changed since install (tree [..])
+     changed lib/a.txt
+       added lib/new.sh
+     removed README.md
+1 verified, 1 changed
+"#]]
+    );
+    let (code, stdout, _) = verify(&["--json"]);
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let p = &doc["plugins"][0];
+    assert_eq!(
+        (
+            &p["changed"],
+            &p["added"],
+            &p["removed"],
+            &p["files_not_shown"]
+        ),
+        (
+            &serde_json::json!(["lib/a.txt"]),
+            &serde_json::json!(["lib/new.sh"]),
+            &serde_json::json!(["README.md"]),
+            &serde_json::json!(0)
+        )
+    );
+
+    // More than 20 of a kind: 20 shown, the rest counted.
+    for i in 0..25 {
+        std::fs::write(dir.join(format!("lib/extra{i:02}.txt")), "x").unwrap();
+    }
+    let (_, stdout, _) = verify(&["--json"]);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["plugins"][0]["added"].as_array().unwrap().len(), 20);
+    assert_eq!(doc["plugins"][0]["files_not_shown"], 6);
+    let (_, stdout, _) = verify(&[]);
+    assert!(stdout.contains("             and 6 more\n"), "{stdout}");
+
+    // A repairing reinstall records the files again; remove deletes the record.
+    assert_eq!(install(&home, &[src.to_str().unwrap(), "--force"]).0, 0);
+    assert_eq!(verify(&[]).0, 0);
+    let (code, _, _) = run(plugins()
+        .args(["remove", "dev.example.pinned", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0);
+    assert!(!record.exists());
+}

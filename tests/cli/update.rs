@@ -582,7 +582,12 @@ dev.example.pinned               main @ [OLD]            newer: [NEW]
         stdout.starts_with("    tampered dev.example.pinned: the files changed since install"),
         "{stdout}"
     );
-    assert_eq!(stdout.lines().count(), 1, "{stdout}");
+    // The problem and the path that changed; no summary line.
+    assert_eq!(
+        stdout.lines().skip(1).collect::<Vec<_>>(),
+        ["       added extra"],
+        "{stdout}"
+    );
     let (code, stdout, stderr) = quiet(&["remove", "dev.example.pinned"]);
     assert_eq!((code, stdout, stderr), (0, String::new(), String::new()));
 }
