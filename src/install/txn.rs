@@ -73,8 +73,10 @@ fn state(home: &Home) -> PathBuf {
     home.root.join(".plugins")
 }
 
+/// `<state>/txn/<id>.json`. Not `with_extension`: ids have dots, and
+/// `dev.example.a` and `dev.example.b` would share `dev.example.json`.
 fn record(home: &Home, id: &Name) -> PathBuf {
-    id.under(&state(home).join("txn")).with_extension("json")
+    state(home).join("txn").join(format!("{id}.json"))
 }
 
 /// Where the previous install waits while a change is under way.
@@ -682,4 +684,19 @@ fn clean_temp_files(written: &Path) -> Result<usize, TxnError> {
         }
     }
     Ok(n)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_with_dots_get_their_own_records() {
+        let home = Home::new("/h");
+        let a = record(&home, &Name::new("dev.example.a").unwrap());
+        let b = record(&home, &Name::new("dev.example.b").unwrap());
+        assert_ne!(a, b);
+        assert_eq!(a, Path::new("/h/.plugins/txn/dev.example.a.json"));
+        assert_eq!(a.parent(), Some(Path::new("/h/.plugins/txn")));
+    }
 }
