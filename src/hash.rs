@@ -93,11 +93,17 @@ enum Item {
     Link(Vec<u8>),
 }
 
-fn digest(root: &Path, lenient: bool) -> Result<String, TreeError> {
-    let entries = crate::tree::walk(root, &|rel, depth| {
+/// The entries aoe's tree hash covers: `.git` is skipped at every level and
+/// `.aoe-build` at the root.
+fn hashed_entries(root: &Path) -> Result<Vec<crate::tree::Entry>, crate::tree::WalkError> {
+    crate::tree::walk(root, &|rel, depth| {
         rel.file_name().is_some_and(|n| n == ".git")
             || (depth == 0 && rel == Path::new(".aoe-build"))
-    })?;
+    })
+}
+
+fn digest(root: &Path, lenient: bool) -> Result<String, TreeError> {
+    let entries = hashed_entries(root)?;
     let mut items: Vec<(Vec<u8>, Item)> = Vec::new();
     for e in entries {
         let rel = match e.rel_str() {
@@ -163,10 +169,7 @@ pub const FILES_MAX: usize = 20_000;
 /// UTF-8) and `sha256:` of its bytes (of its link text for a symlink, prefixed `link:`).
 /// `None` when the tree holds more than [`FILES_MAX`] of them.
 pub fn files(root: &Path) -> Result<Option<std::collections::BTreeMap<String, String>>, TreeError> {
-    let entries = crate::tree::walk(root, &|rel, depth| {
-        rel.file_name().is_some_and(|n| n == ".git")
-            || (depth == 0 && rel == Path::new(".aoe-build"))
-    })?;
+    let entries = hashed_entries(root)?;
     if entries
         .iter()
         .filter(|e| e.kind != crate::tree::Kind::Dir)

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::install::static_aoe;
-use crate::support::git::{Repo, git};
+use crate::support::git::Repo;
 use crate::support::net::{GitServer, Proxy, basic};
 use crate::support::*;
 
@@ -17,17 +17,7 @@ fn served(tmp: &Path) -> GitServer {
     let repo = Repo::init(&tmp.join("work"));
     repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
     repo.commit("v1");
-    std::fs::create_dir_all(tmp.join("srv/acme")).unwrap();
-    git(
-        tmp,
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.dir.to_str().unwrap(),
-            tmp.join("srv/acme/kit.git").to_str().unwrap(),
-        ],
-    );
+    repo.clone_bare(&tmp.join("srv/acme/kit.git"));
     GitServer::start(&tmp.join("srv"), SECRET)
 }
 

@@ -160,17 +160,7 @@ fn a_stalled_download_gives_up_within_the_limit() {
     repo.file("aoe-plugin.toml", &manifest);
     repo.commit("tool");
     repo.tag("v1.2.0");
-    std::fs::create_dir_all(tmp.path().join("mirror/acme")).unwrap();
-    crate::support::git::git(
-        tmp.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.dir.to_str().unwrap(),
-            tmp.path().join("mirror/acme/tool.git").to_str().unwrap(),
-        ],
-    );
+    repo.clone_bare(&tmp.path().join("mirror/acme/tool.git"));
     let api = stalling_release_server();
     let start = Instant::now();
     let (code, _, stderr) = run(plugins()

@@ -55,19 +55,7 @@ fn plugin_github(tmp: &Path, corpus: &Path, owner: &str, runtime: Option<&str>) 
     }
     repo.file("aoe-plugin.toml", &manifest);
     repo.commit("1.6.1");
-    std::fs::create_dir_all(tmp.join("mirror").join(owner)).unwrap();
-    git(
-        tmp,
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.dir.to_str().unwrap(),
-            tmp.join(format!("mirror/{owner}/plugin-github.git"))
-                .to_str()
-                .unwrap(),
-        ],
-    );
+    repo.clone_bare(&tmp.join(format!("mirror/{owner}/plugin-github.git")));
     (format!("file://{}", tmp.join("mirror").display()), repo)
 }
 
@@ -215,17 +203,7 @@ fn an_update_from_featured_to_community_asks_again() {
     git(&repo.dir, &["checkout", "-q", "v1.0.0"]);
     let v1 = tree_hash(&repo.dir);
     git(&repo.dir, &["checkout", "-q", "main"]);
-    std::fs::create_dir_all(tmp.path().join("mirror/acme")).unwrap();
-    git(
-        tmp.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.dir.to_str().unwrap(),
-            tmp.path().join("mirror/acme/pinned.git").to_str().unwrap(),
-        ],
-    );
+    repo.clone_bare(&tmp.path().join("mirror/acme/pinned.git"));
     let base = format!("file://{}", tmp.path().join("mirror").display());
     let index = tmp.path().join("featured.toml");
     std::fs::write(

@@ -115,17 +115,7 @@ fn gh_sources_use_the_clone_base() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, [_, c2, _]) = history(&tmp.path().join("work"));
     let base = tmp.path().join("mirror");
-    std::fs::create_dir_all(base.join("acme")).unwrap();
-    git(
-        tmp.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.dir.to_str().unwrap(),
-            base.join("acme/pinned.git").to_str().unwrap(),
-        ],
-    );
+    repo.clone_bare(&base.join("acme/pinned.git"));
     let home = tmp.path().join("home");
     let (code, stdout, stderr) = run(plugins()
         .args(["install", "gh:acme/pinned@v2.0.0", "--yes", "--home"])
@@ -698,17 +688,7 @@ fn network_fetches_over_git_daemon() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, [c1, c2, c3]) = history(&tmp.path().join("work"));
     let served = tmp.path().join("served");
-    std::fs::create_dir_all(&served).unwrap();
-    git(
-        tmp.path(),
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.dir.to_str().unwrap(),
-            served.join("pinned.git").to_str().unwrap(),
-        ],
-    );
+    repo.clone_bare(&served.join("pinned.git"));
     let daemon = Daemon::serve(&served);
     let url = format!("git://127.0.0.1:{}/pinned.git", daemon.port);
     for (i, (args, commit, kind)) in [

@@ -136,17 +136,7 @@ fn plugin(tmp: &Path, runtime: &str) -> (String, std::path::PathBuf) {
     repo.file("aoe-plugin.toml", &manifest);
     repo.commit("tool");
     repo.tag("v1.2.0");
-    std::fs::create_dir_all(tmp.join("mirror/acme")).unwrap();
-    git(
-        tmp,
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.dir.to_str().unwrap(),
-            tmp.join("mirror/acme/tool.git").to_str().unwrap(),
-        ],
-    );
+    repo.clone_bare(&tmp.join("mirror/acme/tool.git"));
     (
         format!("file://{}", tmp.join("mirror").display()),
         tmp.join("home"),
@@ -576,17 +566,7 @@ fn released_then_moved(tmp: &Path) -> (String, std::path::PathBuf, [String; 2]) 
     repo.tag("v1.0.0");
     repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
     let c2 = repo.commit("two");
-    std::fs::create_dir_all(tmp.join("mirror/acme")).unwrap();
-    git(
-        tmp,
-        &[
-            "clone",
-            "-q",
-            "--bare",
-            repo.dir.to_str().unwrap(),
-            tmp.join("mirror/acme/tool.git").to_str().unwrap(),
-        ],
-    );
+    repo.clone_bare(&tmp.join("mirror/acme/tool.git"));
     (
         format!("file://{}", tmp.join("mirror").display()),
         tmp.join("home"),

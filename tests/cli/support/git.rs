@@ -73,6 +73,21 @@ impl Repo {
         self
     }
 
+    /// A bare clone at `dest` (parents created), as a forge or mirror serves it.
+    pub(crate) fn clone_bare(&self, dest: &Path) {
+        std::fs::create_dir_all(dest.parent().unwrap()).unwrap();
+        git(
+            dest.parent().unwrap(),
+            &[
+                "clone",
+                "-q",
+                "--bare",
+                self.dir.to_str().unwrap(),
+                dest.to_str().unwrap(),
+            ],
+        );
+    }
+
     pub(crate) fn url(&self) -> String {
         format!("file://{}", self.dir.display())
     }
