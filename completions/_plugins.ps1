@@ -235,6 +235,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Grant what each plugin asks for without asking (required without a terminal)')
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Grant what each plugin asks for without asking (required without a terminal)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Reinstall plugins that are present too')
+            [CompletionResult]::new('--repair', '--repair', [CompletionResultType]::ParameterName, 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source')
             [CompletionResult]::new('--no-build', '--no-build', [CompletionResultType]::ParameterName, 'Do not run build steps')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome lines')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')

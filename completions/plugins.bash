@@ -1070,7 +1070,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -q -h -V --home --yes --force --no-build --json --color --quiet --log-format --help --version"
+            opts="-y -q -h -V --home --yes --force --repair --no-build --json --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

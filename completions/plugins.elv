@@ -220,6 +220,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -y 'Grant what each plugin asks for without asking (required without a terminal)'
             cand --yes 'Grant what each plugin asks for without asking (required without a terminal)'
             cand --force 'Reinstall plugins that are present too'
+            cand --repair 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source'
             cand --no-build 'Do not run build steps'
             cand --json 'Print one JSON document instead of the outcome lines'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'

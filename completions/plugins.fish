@@ -210,6 +210,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l log-format -d '
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s y -l yes -d 'Grant what each plugin asks for without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l force -d 'Reinstall plugins that are present too'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l repair -d 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l json -d 'Print one JSON document instead of the outcome lines'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'

@@ -35,6 +35,7 @@ pub mod store;
 pub mod tree;
 pub mod update;
 pub mod validate;
+pub mod verify;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

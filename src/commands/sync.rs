@@ -16,11 +16,13 @@ use crate::validate::ValidateOptions;
 /// Install every locked plugin that is missing, at its locked commit (like `npm ci`).
 ///
 /// The lock keeps each entry's requested ref and its kind: a branch or tag pin is
-/// never rewritten into a commit pin. A plugin whose files no longer hash to the
-/// locked tree is refused. `--force` reinstalls present plugins too.
+/// never rewritten into a commit pin. A source whose files no longer hash to the
+/// locked tree is refused. Present plugins are verified as `plugins verify` does: one
+/// whose files changed since install is reported (exit 1) and, with `--repair`,
+/// reinstalled from its locked source. `--force` reinstalls every present plugin.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  plugins sync --home ./ci-home --yes\n\nExit codes: 0 everything locked is installed, 2 something could not be installed."
+    after_help = "Examples:\n  plugins sync --home ./ci-home --yes\n  plugins sync --repair --yes        reinstall what `plugins verify` reports changed\n\nExit codes: 0 everything locked is installed, 1 a present plugin changed since install (without --repair), 2 something could not be installed."
 )]
 pub struct SyncArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
@@ -32,6 +34,10 @@ pub struct SyncArgs {
     /// Reinstall plugins that are present too
     #[arg(long)]
     pub force: bool,
+    /// Reinstall present plugins whose files changed since install (as `plugins verify`
+    /// reports them) from their locked source
+    #[arg(long)]
+    pub repair: bool,
     /// Do not run build steps
     #[arg(long)]
     pub no_build: bool,
@@ -63,12 +69,29 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     }
     let mut synced = Vec::new();
     let mut rows = Vec::new();
-    for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
+    let mut tampered = Vec::new();
+    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
         for entry in lock.entries() {
             // An entry installed with `--no-build` is built now (unless this sync skips builds too).
             let build = entry.unbuilt && !args.no_build;
+            let mut repair = false;
             if home.locked_dir(&entry)?.is_dir() && !args.force && !build {
-                continue;
+                let verdict = crate::verify::entry(&home, dialect, &entry);
+                if !verdict.changed {
+                    continue;
+                }
+                if !args.repair {
+                    let problem = verdict.problems.first().cloned().unwrap_or_default();
+                    tampered.push(format!(
+                        "warning[{}]: {} changed since install: {problem}; `plugins sync --repair` reinstalls it",
+                        Code::InstallTampered.as_str(),
+                        entry.id
+                    ));
+                    rows.push(serde_json::json!({"id": entry.id, "status": "tampered",
+                        "message": problem, "home": home.root}));
+                    continue;
+                }
+                repair = true;
             }
             let source = crate::source::Source::of_entry(&entry, &cx.gh_base())
                 .map_err(Error::InvalidArgument)?;
@@ -113,24 +136,37 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                     help: Some("the source changed under the same commit or path; inspect it before trusting it".into()),
                 });
             }
-            synced.push(format!("      Synced {} {}\n", entry.id, entry.version));
-            rows.push(serde_json::json!({"id": entry.id, "status": "synced",
+            let (verb, status) = if repair {
+                ("Repaired", "repaired")
+            } else {
+                ("Synced", "synced")
+            };
+            synced.push(format!("{verb:>12} {} {}\n", entry.id, entry.version));
+            rows.push(serde_json::json!({"id": entry.id, "status": status,
                 "version": entry.version, "commit": entry.commit, "home": home.root}));
         }
     }
     // The spinner is cleared before the outcome is printed.
     drop(on_event);
+    for line in &tampered {
+        printer.status(line);
+    }
+    let status = if !tampered.is_empty() {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    };
     if args.json {
         printer
             .json(serde_json::json!({ "plugins": rows }))
             .map_err(|e| Error::io("cannot write output", e))?;
-        return Ok(ExitStatus::Success);
+        return Ok(status);
     }
-    if synced.is_empty() {
+    if synced.is_empty() && tampered.is_empty() {
         synced.push("everything locked is installed\n".to_owned());
     }
     printer
         .outcome(&synced.concat())
         .map_err(|e| Error::io("cannot write output", e))?;
-    Ok(ExitStatus::Success)
+    Ok(status)
 }

@@ -8,7 +8,6 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::manifest::Dialect;
 use crate::printer::Printer;
 
 /// Recompute each installed plugin's manifest and tree hashes and compare them with the lock.
@@ -40,80 +39,8 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             .into_iter()
             .filter(|e| args.id.as_ref().is_none_or(|id| *id == e.id))
         {
-            let dir = match home.locked_dir(&e) {
-                Ok(dir) => dir,
-                Err(err) => {
-                    results.push((e.id.clone(), err.code(), vec![err.to_string()], None));
-                    continue;
-                }
-            };
-            let mut problems = Vec::new();
-            let mut changes = None;
-            if home
-                .locked_name(&e)
-                .is_ok_and(|n| crate::install::txn::pending(&home, &n))
-            {
-                problems.push(
-                    "a change to it was interrupted; the next `plugins sync` finishes or undoes it"
-                        .to_owned(),
-                );
-            }
-            if !dir.is_dir() {
-                problems.push(format!("{} is missing", dir.display()));
-            } else {
-                let manifest = std::fs::read(dir.join(dialect.spec().manifest))
-                    .map(|b| crate::hash::bytes(&b));
-                if !e.manifest_hash.is_empty() && manifest.as_ref().ok() != Some(&e.manifest_hash) {
-                    let grant = if dialect == Dialect::Aoe {
-                        "; aoe's capability grant no longer covers it"
-                    } else {
-                        ""
-                    };
-                    problems.push(format!("the manifest changed since install{grant}"));
-                }
-                if let Some(r) = &e.release
-                    && crate::release::kept_hash(&dir, &r.asset).as_ref() != Some(&r.sha256)
-                {
-                    problems.push(format!(
-                        "the release asset {} no longer hashes to the locked {}",
-                        r.asset, r.sha256
-                    ));
-                }
-                // The installed hash covers symlinks and any name; aoe's tree
-                // hash (what a host-written lock has) does not.
-                let (locked, now) = match e.installed_hash.as_deref().filter(|h| !h.is_empty()) {
-                    Some(h) => (h.to_owned(), crate::hash::installed(&dir)),
-                    None => (e.tree_hash.clone(), crate::hash::tree(&dir)),
-                };
-                if locked.is_empty() {
-                    problems.push("cannot verify: the lock records no hash of its files".into());
-                } else {
-                    match now {
-                        Ok(h) if h == locked => {}
-                        Ok(h) => {
-                            problems.push(format!(
-                                "the files changed since install (tree {h}, locked {locked})"
-                            ));
-                            changes = home
-                                .locked_name(&e)
-                                .ok()
-                                .and_then(|n| crate::install::txn::file_changes(&home, &n, &dir));
-                        }
-                        Err(err) => problems.push(format!("cannot verify: {err}")),
-                    }
-                }
-            }
-            let mut code = Code::InstallTampered;
-            if e.unbuilt && dir.is_dir() {
-                if problems.is_empty() {
-                    code = Code::InstallUnbuilt;
-                }
-                problems.push(
-                    "installed with --no-build: its build did not run; `plugins sync` builds it"
-                        .to_owned(),
-                );
-            }
-            results.push((e.id.clone(), code, problems, changes));
+            let v = crate::verify::entry(&home, dialect, &e);
+            results.push((e.id.clone(), v.code, v.problems, v.changes));
         }
     }
     if let Some(id) = &args.id

@@ -584,6 +584,81 @@ fn sync_installs_the_locked_commits_on_an_empty_home() {
 }
 
 #[test]
+fn sync_reports_tampered_plugins_and_repair_reinstalls_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let dir = home.join("plugins/dev.example.pinned");
+    let manifest = dir.join("aoe-plugin.toml");
+    let original = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, original.clone() + "# edited\n").unwrap();
+    std::fs::write(dir.join("dropped-in.txt"), "x").unwrap();
+    let sync = |extra: &[&str]| {
+        run(plugins()
+            .args(["sync", "--yes", "--home"])
+            .arg(&home)
+            .args(extra)
+            .env("COLUMNS", "400"))
+    };
+
+    // Plain sync does not say "everything is installed" over changed files: exit 1, one
+    // warning naming the way out, nothing reinstalled.
+    let (code, stdout, stderr) = sync(&[]);
+    assert_eq!(code, 1);
+    assert_data_eq!(stdout, str![""]);
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+warning[plugins::install::tampered]: dev.example.pinned changed since install: the manifest changed since install; aoe's capability grant no longer covers it; `plugins sync --repair` reinstalls it
+
+"#]]
+    );
+    assert!(
+        std::fs::read_to_string(&manifest)
+            .unwrap()
+            .ends_with("# edited\n")
+    );
+
+    let (code, stdout, stderr) = sync(&["--repair"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+    Repaired dev.example.pinned 3.0.0
+
+"#]]
+    );
+    assert_eq!(std::fs::read_to_string(&manifest).unwrap(), original);
+    assert!(
+        !dir.join("dropped-in.txt").exists(),
+        "the reinstall is the locked tree, exactly"
+    );
+    assert_eq!(run(plugins().args(["verify", "--home"]).arg(&home)).0, 0);
+    let (code, stdout, _) = sync(&["--repair", "--json"]);
+    assert_eq!(code, 0);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        doc["plugins"],
+        serde_json::json!([]),
+        "nothing left to repair"
+    );
+
+    // --json reports a tampered plugin as a row, with exit 1.
+    std::fs::write(dir.join("dropped-in.txt"), "x").unwrap();
+    let (code, stdout, _) = sync(&["--json"]);
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (&doc["plugins"][0]["id"], &doc["plugins"][0]["status"]),
+        (
+            &serde_json::json!("dev.example.pinned"),
+            &serde_json::json!("tampered")
+        )
+    );
+}
+
+#[test]
 fn unreachable_remotes_are_clear_errors() {
     let tmp = tempfile::tempdir().unwrap();
     let (code, _, stderr) = install(&tmp.path().join("home"), &["file:///nonexistent/repo.git"]);
