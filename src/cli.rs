@@ -118,6 +118,40 @@ pub fn aoe_api_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
     clap::builder::PossibleValuesParser::new(["12", "15"]).map(|s| s.parse::<u32>().unwrap_or(15))
 }
 
+/// `--allow CODE`: any string (an unknown code is refused later, with a did-you-mean), but
+/// the completion scripts offer every warning code (only warnings can be dropped).
+#[derive(Clone, Copy, Debug)]
+pub struct AllowCodeParser;
+
+impl clap::builder::TypedValueParser for AllowCodeParser {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        use crate::diagnostic::{Code, Severity};
+        Some(Box::new(
+            Code::ALL
+                .iter()
+                .filter(|c| c.default_severity() == Severity::Warning)
+                // The shells' quoting of descriptions is fragile (`${target}` breaks fish).
+                .map(|c| {
+                    let help = c.description().replace(['`', '$', '"', '\'', '\\'], "");
+                    clap::builder::PossibleValue::new(c.as_str()).help(help)
+                }),
+        ))
+    }
+}
+
 /// Options shared by `outdated`, `update` and `autoupdate`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {

@@ -35,8 +35,8 @@ pub enum Completable {
 }
 
 /// The subcommands whose plugin-id arguments complete to installed ids.
-const TAKE_IDS: [&str; 7] = [
-    "info", "enable", "disable", "remove", "rollback", "verify", "update",
+const TAKE_IDS: [&str; 8] = [
+    "info", "enable", "disable", "remove", "rollback", "verify", "update", "validate",
 ];
 
 /// The completion script for `shell`: clap's, taught to complete installed plugin ids (from
@@ -47,8 +47,8 @@ pub fn script(shell: Shell) -> String {
     clap_complete::generate(shell, &mut cmd, "plugins", &mut buf);
     let script = String::from_utf8(buf).expect("completion scripts are UTF-8");
     match shell {
-        Shell::Bash => bash_ids(&script),
-        Shell::Zsh => zsh_ids(&script),
+        Shell::Bash => bash_codes(&bash_ids(&script)),
+        Shell::Zsh => zsh_codes(&zsh_ids(&script)),
         Shell::Fish => fish_ids(script),
         _ => script,
     }
@@ -77,6 +77,69 @@ fn bash_ids(script: &str) -> String {
     out
 }
 
+/// bash splits the word being completed at `:` (`COMP_WORDBREAKS`), so clap's own
+/// `--allow` rule never sees `-A plugins::aoe::ver` as one word: complete the whole code from
+/// the line, then drop the part bash already treats as typed.
+fn bash_codes(script: &str) -> String {
+    let codes: Vec<&str> = warning_codes().collect();
+    let block = format!(
+        r#"    local line="${{COMP_LINE:0:COMP_POINT}}"
+    if [[ $line =~ (^|[[:space:]])(-A|--allow)(=|[[:space:]]+)([^[:space:]=]*)$ ]]; then
+        local word="${{BASH_REMATCH[4]}}"
+        local typed="${{word%"${{word##*:}}"}}"
+        COMPREPLY=($(compgen -W "{}" -- "$word"))
+        COMPREPLY=("${{COMPREPLY[@]#"$typed"}}")
+        return 0
+    fi
+"#,
+        codes.join(" ")
+    );
+    match script.find("_plugins() {\n") {
+        Some(at) => {
+            let at = at + "_plugins() {\n".len();
+            format!("{}{block}{}", &script[..at], &script[at..])
+        }
+        None => script.to_owned(),
+    }
+}
+
+/// zsh takes the `\\:` clap writes inside a `((value\\:description))` action for the
+/// separator, so `plugins::aoe::x` would complete as `plugins`: `--allow`'s action becomes
+/// `_plugins_codes`, defined before the script's last block.
+fn zsh_codes(script: &str) -> String {
+    let mut out = String::with_capacity(script.len());
+    let mut rest = script;
+    while let Some(at) = rest.find(":CODE:((") {
+        out.push_str(&rest[..at]);
+        out.push_str(":CODE:_plugins_codes'");
+        rest = &rest[at..];
+        match rest.find("))'") {
+            Some(end) => rest = &rest[end + "))'".len()..],
+            None => return script.to_owned(),
+        }
+    }
+    out.push_str(rest);
+    let codes: Vec<&str> = warning_codes().collect();
+    let helper = format!(
+        "(( $+functions[_plugins_codes] )) ||\n_plugins_codes() {{\n    local -a codes\n    \
+         codes=({})\n    compadd -a codes\n}}\n\n",
+        codes.join(" ")
+    );
+    let at = out
+        .rfind("if [ \"$funcstack[1]\" = \"_plugins\" ]")
+        .unwrap_or(out.len());
+    out.insert_str(at, &helper);
+    out
+}
+
+/// The codes `--allow` can drop: every warning code.
+fn warning_codes() -> impl Iterator<Item = &'static str> {
+    crate::diagnostic::Code::ALL
+        .iter()
+        .filter(|c| c.default_severity() == crate::diagnostic::Severity::Warning)
+        .map(|c| c.as_str())
+}
+
 /// The id arguments' action becomes `_plugins_ids`, defined before the script's last block.
 fn zsh_ids(script: &str) -> String {
     let mut out = script
@@ -91,6 +154,11 @@ fn zsh_ids(script: &str) -> String {
         .replace(
             "::ids -- Plugins to update:_default'",
             "::ids -- Plugins to update:_plugins_ids'",
+        )
+        // `validate` takes ids and manifest paths alike.
+        .replace(
+            "(so pre-commit can pass file names):_default'",
+            "(so pre-commit can pass file names):{_plugins_ids; _files}'",
         );
     let helper = "(( $+functions[_plugins_ids] )) ||\n_plugins_ids() {\n    local -a ids\n    \
                   ids=(${(f)\"$(plugins __complete ids 2>/dev/null)\"})\n    \
@@ -105,8 +173,10 @@ fn zsh_ids(script: &str) -> String {
 /// One more rule per id-taking command.
 fn fish_ids(mut script: String) -> String {
     for cmd in TAKE_IDS {
+        // `validate` takes manifest paths too: files stay offered.
+        let no_files = if cmd == "validate" { "" } else { " -f" };
         script.push_str(&format!(
-            "complete -c plugins -n \"__fish_plugins_using_subcommand {cmd}\" -f -a \"(plugins __complete ids 2>/dev/null)\"\n"
+            "complete -c plugins -n \"__fish_plugins_using_subcommand {cmd}\"{no_files} -a \"(plugins __complete ids 2>/dev/null)\"\n"
         ));
     }
     script

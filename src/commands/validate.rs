@@ -74,7 +74,7 @@ pub struct ValidateArgs {
     #[arg(long, visible_alias = "deny-warnings")]
     pub strict: bool,
     /// Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)
-    #[arg(short = 'A', long, value_name = "CODE")]
+    #[arg(short = 'A', long, value_name = "CODE", value_parser = crate::cli::AllowCodeParser, hide_possible_values = true)]
     pub allow: Vec<String>,
     /// Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)
     #[arg(long)]

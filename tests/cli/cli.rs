@@ -182,7 +182,7 @@ plugins::usage::invalid_argument
 }
 
 /// A home with two installed plugins, for completion tests.
-fn home_with_two_plugins(tmp: &Path) -> std::path::PathBuf {
+pub(crate) fn home_with_two_plugins(tmp: &Path) -> std::path::PathBuf {
     let home = tmp.join("home");
     for id in ["dev.example.alpha", "dev.example.beta"] {
         let dir = tmp.join(id);
