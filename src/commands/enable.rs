@@ -8,7 +8,7 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::manifest::Dialect;
+use crate::host::Switch;
 use crate::printer::Printer;
 
 /// Turn an installed plugin on or off where its host reads it.
@@ -44,54 +44,27 @@ pub fn run(args: &SwitchArgs, enable: bool, cx: &Context, printer: &Printer) -> 
             help: Some("`plugins list` shows what is installed".into()),
         });
     };
-    let line = match dialect {
-        Dialect::Aoe => {
-            let changed = crate::host::aoe::set_enabled(&home, &args.id, enable)?;
-            let path = crate::host::aoe::config_path(&home);
-            format!(
-                "{:>12} {} in {}{}\n",
-                verb,
-                args.id,
-                crate::render::display_path(&path),
-                if changed { "" } else { " (already)" }
-            )
+    let path = |p: &std::path::Path| crate::render::display_path(p);
+    let line = match crate::host::set_enabled(dialect, &home, &args.id, enable)? {
+        Switch::Set { path: p, changed } => format!(
+            "{verb:>12} {} in {}{}\n",
+            args.id,
+            path(&p),
+            if changed { "" } else { " (already)" }
+        ),
+        Switch::NoRecord { path: p } => {
+            return Err(Error::Refused {
+                code: Code::InstallNotInstalled,
+                message: format!("{} has no record of '{}'", p.display(), args.id),
+                help: Some("reinstall it with `plugins install --force`".into()),
+            });
         }
-        Dialect::Aworld => {
-            let path = home.aworld_registry();
-            match crate::lock::registry::set_enabled(&home, &args.id, enable)? {
-                Some(changed) => format!(
-                    "{:>12} {} in {}{}\n",
-                    verb,
-                    args.id,
-                    crate::render::display_path(&path),
-                    if changed { "" } else { " (already)" }
-                ),
-                None => {
-                    return Err(Error::Refused {
-                        code: Code::InstallNotInstalled,
-                        message: format!("{} has no record of '{}'", path.display(), args.id),
-                        help: Some("reinstall it with `plugins install --force`".into()),
-                    });
-                }
-            }
-        }
-        Dialect::Protoagent => {
-            let config = home.root.join("config").join("langgraph-config.yaml");
-            match crate::host::protoagent::switch_lines(&config, &args.id, enable) {
-                None => format!(
-                    "{:>12} {} in {} (already)\n",
-                    verb,
-                    args.id,
-                    crate::render::display_path(&config)
-                ),
-                Some(lines) => format!(
-                    "To {} {}, set these in {} (plugins does not rewrite it), then restart protoAgent:\n{lines}",
-                    if enable { "enable" } else { "disable" },
-                    args.id,
-                    crate::render::display_path(&config)
-                ),
-            }
-        }
+        Switch::ByHand { path: p, lines } => format!(
+            "To {} {}, set these in {} (plugins does not rewrite it), then restart protoAgent:\n{lines}",
+            if enable { "enable" } else { "disable" },
+            args.id,
+            path(&p)
+        ),
     };
     printer
         .out(&line)
