@@ -106,7 +106,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--ref', '--ref', [CompletionResultType]::ParameterName, 'Branch, tag, or full or short commit to install')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the host''s own]')
             [CompletionResult]::new('--build-timeout', '--build-timeout', [CompletionResultType]::ParameterName, 'Seconds each build step may take')
-            [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)')
+            [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
+            [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Grant what the plugin asks for without asking (required without a terminal)')
@@ -230,6 +231,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;sync' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
+            [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('-y', '-y', [CompletionResultType]::ParameterName, 'Grant what each plugin asks for without asking (required without a terminal)')

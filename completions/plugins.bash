@@ -820,7 +820,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --json --aoe-api --color --quiet --log-format --help --version"
+            opts="-y -q -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --json --aoe-api --host-version --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -840,6 +840,10 @@ _plugins() {
                     ;;
                 --aoe-api)
                     COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --host-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1078,13 +1082,21 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -q -h -V --home --yes --force --repair --no-build --json --color --quiet --log-format --help --version"
+            opts="-y -q -h -V --home --yes --force --repair --no-build --json --aoe-api --host-version --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --aoe-api)
+                    COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --host-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

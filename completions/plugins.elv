@@ -100,7 +100,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --ref 'Branch, tag, or full or short commit to install'
             cand --home 'The plugin home [default: $PLUGINS_HOME, else the host''s own]'
             cand --build-timeout 'Seconds each build step may take'
-            cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)'
+            cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
+            cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand -y 'Grant what the plugin asks for without asking (required without a terminal)'
@@ -215,6 +216,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;sync'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
+            cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand -y 'Grant what each plugin asks for without asking (required without a terminal)'

@@ -153,8 +153,9 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l versio
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the host\'s own]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l build-timeout -d 'Seconds each build step may take' -r
-complete -c plugins -n "__fish_plugins_using_subcommand install" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
 15\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l host-version -d 'The host\'s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home\'s remembered one]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -250,6 +251,9 @@ complete -c plugins -n "__fish_plugins_using_subcommand verify" -s q -l quiet -d
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
+15\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l host-version -d 'The host\'s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home\'s remembered one]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -51,7 +51,7 @@ pub struct PolicyFile {
     pub warnings: Vec<Diagnostic>,
 }
 
-const TOP_KEYS: [&str; 2] = ["autoupdate_interval_hours", "update_policy"];
+const TOP_KEYS: [&str; 3] = ["autoupdate_interval_hours", "update_policy", "host"];
 const RULE_KEYS: [&str; 2] = ["track", "when"];
 const WHEN_VALUES: [&str; 2] = ["idle", "always"];
 
@@ -178,6 +178,8 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
                     }
                 }
             }
+            // The host profile (`crate::profile`).
+            "host" => {}
             _ => warnings.push(unknown_key(entry, "plugins.toml", &TOP_KEYS)),
         }
     }

@@ -118,6 +118,30 @@ pub fn aoe_api_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
     clap::builder::PossibleValuesParser::new(["12", "15"]).map(|s| s.parse::<u32>().unwrap_or(15))
 }
 
+/// `--aoe-api` and `--host-version` on the commands that install: which host to validate as.
+/// Given, they win over the home's remembered profile (`[host]` in `plugins.toml`) and are
+/// remembered; not given, the home's profile applies, else the newest.
+#[derive(Debug, Clone, Default, Args)]
+pub struct ProfileArgs {
+    /// aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the
+    /// home's remembered profile, else 15]
+    #[arg(long, value_name = "API", value_parser = aoe_api_parser())]
+    pub aoe_api: Option<u32>,
+    /// The host's version (aoe: X.Y.Z for aoe_version; protoAgent: for
+    /// min_protoagent_version and its 0.145/0.218 rules) [default: the home's remembered one]
+    #[arg(long, value_name = "VERSION")]
+    pub host_version: Option<String>,
+}
+
+impl ProfileArgs {
+    pub fn profile(&self) -> crate::profile::HostProfile {
+        crate::profile::HostProfile {
+            aoe_api: self.aoe_api,
+            version: self.host_version.clone(),
+        }
+    }
+}
+
 /// `--allow CODE`: any string (an unknown code is refused later, with a did-you-mean), but
 /// the completion scripts offer every warning code (only warnings can be dropped).
 #[derive(Clone, Copy, Debug)]

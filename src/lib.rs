@@ -22,6 +22,7 @@ pub mod manifest;
 pub mod name;
 pub mod net;
 pub mod printer;
+pub mod profile;
 pub mod project;
 pub mod release;
 pub mod render;

@@ -9,6 +9,7 @@ use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::printer::Printer;
+use crate::profile::HostProfile;
 use crate::validate::{ValidateOptions, validate_root};
 
 /// Show an installed plugin: source, ref, commit, hashes, and the host's verdict on it now.
@@ -35,9 +36,11 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             continue;
         };
         let dir = home.locked_dir(&e)?;
-        let report = dir
-            .is_dir()
-            .then(|| validate_root(&dir, &ValidateOptions::default()));
+        // Valid to the host the home remembers (`[host]` in plugins.toml).
+        let host = HostProfile::load(&home);
+        let mut opts = ValidateOptions::default();
+        host.apply(&mut opts);
+        let report = dir.is_dir().then(|| validate_root(&dir, &opts));
         let valid = report.as_ref().map(crate::validate::PluginReport::is_valid);
         let text = if args.json {
             let doc = serde_json::json!({
@@ -45,6 +48,7 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
                 "manifest_hash": e.manifest_hash, "tree_hash": e.tree_hash, "path": dir.display().to_string(),
                 "present": dir.is_dir(), "valid": valid, "unbuilt": e.unbuilt,
+                "host": (!host.is_empty()).then(|| serde_json::json!({"aoe_api": host.aoe_api, "version": host.version})),
                 "release": e.release.as_ref().map(|r| serde_json::json!({"tag": r.tag, "asset": r.asset, "sha256": r.sha256})),
             });
             format!(
@@ -81,6 +85,20 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 s.push_str(
                     "  built:    no (installed with --no-build; `plugins sync` builds it)\n",
                 );
+            }
+            if !host.is_empty() {
+                let mut what = Vec::new();
+                if let Some(api) = host.aoe_api {
+                    what.push(format!("aoe api {api}"));
+                }
+                if let Some(v) = &host.version {
+                    what.push(format!("version {v}"));
+                }
+                s.push_str(&format!(
+                    "  host:     {} (remembered in {})\n",
+                    what.join(", "),
+                    home.root.join("plugins.toml").display()
+                ));
             }
             if let Some(valid) = valid {
                 s.push_str(&format!(

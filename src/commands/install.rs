@@ -64,9 +64,8 @@ pub struct InstallArgs {
     /// Print one JSON document instead of the outcome line
     #[arg(long)]
     pub json: bool,
-    /// aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14)
-    #[arg(long, value_name = "API", default_value = "15", value_parser = crate::cli::aoe_api_parser())]
-    pub aoe_api: u32,
+    #[command(flatten)]
+    pub profile: crate::cli::ProfileArgs,
 }
 
 pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -84,14 +83,8 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             .map(|h| cx.absolute(h))
             .or_else(|| cx.plugins_home.clone()),
         defaults: cx.default_homes(),
-        validate: ValidateOptions {
-            aoe: crate::manifest::aoe::Options {
-                profile: crate::manifest::aoe::profile::Profile::from_api(args.aoe_api)
-                    .unwrap_or_default(),
-                ..Default::default()
-            },
-            ..ValidateOptions::default()
-        },
+        validate: ValidateOptions::default(),
+        profile: args.profile.profile(),
         build: !args.no_build,
         force: args.force,
         deps: args.deps,

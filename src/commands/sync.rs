@@ -44,6 +44,8 @@ pub struct SyncArgs {
     /// Print one JSON document instead of the outcome lines
     #[arg(long)]
     pub json: bool,
+    #[command(flatten)]
+    pub profile: crate::cli::ProfileArgs,
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -112,6 +114,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 pin: Some(entry.clone()),
                 now: crate::clock::now(),
                 featured_index: cx.featured_index.clone(),
+                profile: args.profile.profile(),
             };
             let installed = match install::install(&opts, &mut consent, &mut on_event) {
                 Ok(i) => i,

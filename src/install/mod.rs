@@ -9,6 +9,7 @@ use crate::diagnostic::Code;
 use crate::lock::{Entry, Lock};
 use crate::manifest::Dialect;
 use crate::name::Name;
+use crate::profile::HostProfile;
 use crate::source::Source;
 use crate::store::Home;
 use crate::validate::{ValidateOptions, validate_root};
@@ -76,6 +77,9 @@ pub struct InstallOptions {
     pub now: String,
     /// aoe's featured index override (`PLUGINS_FEATURED_INDEX`); `None`: the built-in one.
     pub featured_index: Option<PathBuf>,
+    /// The host profile given on the command line: it wins over the one the home
+    /// remembers (`[host]` in `plugins.toml`), and is remembered once the install succeeds.
+    pub profile: HostProfile,
 }
 
 impl InstallOptions {
@@ -104,6 +108,7 @@ impl InstallOptions {
             pin: None,
             now: crate::clock::now(),
             featured_index: None,
+            profile: HostProfile::default(),
         }
     }
 }
@@ -268,11 +273,38 @@ pub fn install(
     consent: &mut dyn FnMut(&Request) -> bool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Installed, InstallError> {
+    let installed = fetch_check_swap(opts, consent, on_event)?;
+    opts.profile.remember(&installed.home).map_err(io(format!(
+        "cannot record the host profile in {}",
+        installed.home.root.join("plugins.toml").display()
+    )))?;
+    Ok(installed)
+}
+
+/// How to validate `tree`: as the host the command line names, else the one the home it
+/// goes to remembers.
+pub(super) fn validate_options(opts: &InstallOptions, tree: &std::path::Path) -> ValidateOptions {
+    let home = match Dialect::detect(tree).as_slice() {
+        [d] => home_for(opts, Some(*d)),
+        _ => home_for(opts, None),
+    };
+    let remembered = home.map(|h| HostProfile::load(&h)).unwrap_or_default();
+    let mut v = opts.validate.clone();
+    opts.profile.or(remembered).apply(&mut v);
+    v
+}
+
+fn fetch_check_swap(
+    opts: &InstallOptions,
+    consent: &mut dyn FnMut(&Request) -> bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Installed, InstallError> {
     let staging = Staging::new(home_for(opts, None).as_ref())?;
     let tree = staging.tree();
     let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
 
-    let report = validate_root(&tree, &opts.validate);
+    let validate = validate_options(opts, &tree);
+    let report = validate_root(&tree, &validate);
     if !report.is_valid() {
         return Err(InstallError::Invalid(Box::new(report)));
     }
@@ -407,7 +439,7 @@ pub fn install(
     // An update asks again only when what was granted changes (aoe §17's rules).
     let ask = match (&prior, target.is_dir()) {
         (Some(p), true) => {
-            let installed = validate_root(&target, &opts.validate);
+            let installed = validate_root(&target, &validate);
             let (before, _, _) =
                 plan::describe(&installed, &target, &p.source, p.commit.as_deref());
             plan::reconsent(

@@ -66,7 +66,7 @@ pub(super) fn fetch(
         Source::Local { path } => {
             on_event(Event::Fetching(path.display().to_string()));
             // The source is checked where it is before anything is copied.
-            let report = validate_root(path, &opts.validate);
+            let report = validate_root(path, &super::validate_options(opts, path));
             if !report.is_valid() {
                 return Err(InstallError::Invalid(Box::new(report)));
             }

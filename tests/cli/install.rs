@@ -658,6 +658,74 @@ warning[plugins::install::tampered]: dev.example.pinned changed since install: t
     );
 }
 
+/// A plugin aoe 1.14 (API 12) loads and aoe 1.19 (API 15) refuses: its UI slot was removed.
+const API12_ONLY: &str = "id = \"dev.example.old\"\nname = \"Old\"\nversion = \"0.1.0\"\napi_version = 12\ncapabilities = [\"runtime.worker\"]\n\n[[ui]]\nslot = \"tool-card-badge\"\nid = \"badge\"\n\n[runtime]\nkind = \"command\"\ncommand = [\"./bin/worker\"]\n";
+
+#[test]
+fn the_host_profile_given_at_install_is_remembered_by_the_home() {
+    let tmp = tempfile::tempdir().unwrap();
+    let src = tmp.path().join("old");
+    std::fs::create_dir_all(src.join("bin")).unwrap();
+    std::fs::write(src.join("aoe-plugin.toml"), API12_ONLY).unwrap();
+    std::fs::write(src.join("bin/worker"), "#!/bin/sh\n").unwrap();
+    let mut perms = std::fs::metadata(src.join("bin/worker"))
+        .unwrap()
+        .permissions();
+    std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+    std::fs::set_permissions(src.join("bin/worker"), perms).unwrap();
+    let home = tmp.path().join("home");
+    let src = src.display().to_string();
+    assert_eq!(install(&home, &[&src]).0, 1, "aoe 1.19 refuses it");
+    let (code, _, stderr) = install(&home, &[&src, "--aoe-api", "12"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(home.join("plugins.toml")).unwrap(),
+        "[host]\naoe_api = 12\n"
+    );
+    let (_, info, _) = run(plugins()
+        .args(["info", "dev.example.old", "--home"])
+        .arg(&home));
+    let host: Vec<&str> = info
+        .lines()
+        .filter(|l| l.contains("host:") || l.contains("valid:"))
+        .collect();
+    assert_eq!(
+        host,
+        [
+            format!(
+                "  host:     aoe api 12 (remembered in {})",
+                home.join("plugins.toml").display()
+            )
+            .as_str(),
+            "  valid:    yes"
+        ]
+    );
+    // Later commands validate as the remembered host without being told again.
+    let sync = |extra: &[&str]| {
+        run(plugins()
+            .args(["sync", "--force", "--yes", "--home"])
+            .arg(&home)
+            .args(extra))
+    };
+    let (code, stdout, stderr) = sync(&[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    // A flag wins over the home's profile, and a failed install does not record it.
+    let (code, _, stderr) = sync(&["--aoe-api", "15"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stderr.contains("plugins::install::invalid"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(home.join("plugins.toml")).unwrap(),
+        "[host]\naoe_api = 12\n"
+    );
+    // plugins.toml's other readers accept the table.
+    let (code, _, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
+    assert_eq!(
+        (code, stderr.contains("unknown key")),
+        (0, false),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn unreachable_remotes_are_clear_errors() {
     let tmp = tempfile::tempdir().unwrap();

@@ -1,0 +1,155 @@
+//! The host profile a home's plugins are validated against, remembered per home in
+//! `<home>/plugins.toml`:
+//!
+//! ```toml
+//! [host]
+//! aoe_api = 12             # aoe's plugin API profile: 15 (aoe 1.19) or 12 (aoe 1.14)
+//! version = "1.14.0"       # the host's version: aoe_version / min_protoagent_version
+//! ```
+//!
+//! `install --aoe-api 12` records it, so that `update`, `sync` and `autoupdate` of the same
+//! home validate as that host would instead of refusing what it accepts. A flag on the
+//! command line wins over the file, and is remembered when the install succeeds.
+
+use std::path::Path;
+
+use crate::manifest::aoe::profile::Profile;
+use crate::store::Home;
+use crate::validate::ValidateOptions;
+
+/// What a home's host is. `None` fields: the newest profile `plugins` knows.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HostProfile {
+    /// aoe's plugin API: 15 or 12.
+    pub aoe_api: Option<u32>,
+    /// The host's version (semver for aoe, PEP 440 for protoAgent).
+    pub version: Option<String>,
+}
+
+impl HostProfile {
+    /// `[host]` of `<home>/plugins.toml`; a missing file, table or key means none. Values of
+    /// the wrong type are ignored here (`plugins autoupdate` reports them with the file).
+    pub fn load(home: &Home) -> HostProfile {
+        Self::read(&home.root.join("plugins.toml")).unwrap_or_default()
+    }
+
+    fn read(path: &Path) -> Option<HostProfile> {
+        let text = fs_err::read_to_string(path).ok()?;
+        let doc: toml::Table = text.parse().ok()?;
+        let host = doc.get("host")?.as_table()?;
+        Some(HostProfile {
+            aoe_api: host
+                .get("aoe_api")
+                .and_then(toml::Value::as_integer)
+                .and_then(|n| u32::try_from(n).ok())
+                .filter(|n| Profile::from_api(*n).is_some()),
+            version: host
+                .get("version")
+                .and_then(toml::Value::as_str)
+                .map(str::to_owned),
+        })
+    }
+
+    /// These values where given, else `remembered`'s.
+    pub fn or(&self, remembered: HostProfile) -> HostProfile {
+        HostProfile {
+            aoe_api: self.aoe_api.or(remembered.aoe_api),
+            version: self.version.clone().or(remembered.version),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self == &HostProfile::default()
+    }
+
+    /// Validate as this host: the aoe profile and the version each dialect checks.
+    pub fn apply(&self, v: &mut ValidateOptions) {
+        if let Some(p) = self.aoe_api.and_then(Profile::from_api) {
+            v.aoe.profile = p;
+        }
+        if let Some(version) = &self.version {
+            if let Ok(semver) = semver::Version::parse(version) {
+                v.aoe.host_version = Some(semver);
+            }
+            v.protoagent.host_version = Some(version.clone());
+        }
+    }
+
+    /// Write the given values into `[host]` of `<home>/plugins.toml`, keeping the rest of the
+    /// file byte for byte; atomic (a temporary file renamed over it). `false` when nothing
+    /// changed.
+    pub fn remember(&self, home: &Home) -> std::io::Result<bool> {
+        if self.is_empty() {
+            return Ok(false);
+        }
+        let path = home.root.join("plugins.toml");
+        let text = match fs_err::read_to_string(&path) {
+            Ok(t) => t,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(e),
+        };
+        let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| {
+            std::io::Error::new(
+                std::io::ErrorKind::InvalidData,
+                format!("{}: {e}", path.display()),
+            )
+        })?;
+        if !doc.contains_key("host") || !doc["host"].is_table() {
+            doc["host"] = toml_edit::table();
+        }
+        if let Some(api) = self.aoe_api {
+            doc["host"]["aoe_api"] = toml_edit::value(i64::from(api));
+        }
+        if let Some(v) = &self.version {
+            doc["host"]["version"] = toml_edit::value(v.as_str());
+        }
+        let new = doc.to_string();
+        if new == text {
+            return Ok(false);
+        }
+        let mode = fs_err::metadata(&path).map_or(0o644, |m| {
+            std::os::unix::fs::PermissionsExt::mode(&m.permissions())
+        });
+        let mut tmp = tempfile::NamedTempFile::new_in(&home.root)?;
+        fs_err::set_permissions(
+            tmp.path(),
+            std::os::unix::fs::PermissionsExt::from_mode(mode),
+        )?;
+        std::io::Write::write_all(&mut tmp, new.as_bytes())?;
+        tmp.as_file().sync_all()?;
+        tmp.persist(&path).map_err(|e| e.error)?;
+        Ok(true)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn remembered_flags_and_the_rest_of_the_file_kept() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = Home::new(tmp.path());
+        assert_eq!(HostProfile::load(&home), HostProfile::default());
+        let original = "# cron policy\nautoupdate_interval_hours = 2 # every two hours\n";
+        std::fs::write(tmp.path().join("plugins.toml"), original).unwrap();
+        let given = HostProfile {
+            aoe_api: Some(12),
+            version: None,
+        };
+        assert!(given.remember(&home).unwrap());
+        assert!(!given.remember(&home).unwrap(), "no change the second time");
+        let text = std::fs::read_to_string(tmp.path().join("plugins.toml")).unwrap();
+        assert_eq!(text, format!("{original}\n[host]\naoe_api = 12\n"));
+        assert_eq!(HostProfile::load(&home), given);
+        let flag = HostProfile {
+            aoe_api: Some(15),
+            version: Some("1.19.0".into()),
+        };
+        assert_eq!(HostProfile::default().or(HostProfile::load(&home)), given);
+        assert_eq!(flag.or(HostProfile::load(&home)), flag);
+        // A value aoe has no profile for is not a profile.
+        std::fs::write(tmp.path().join("plugins.toml"), "[host]\naoe_api = 13\n").unwrap();
+        assert_eq!(HostProfile::load(&home), HostProfile::default());
+    }
+}
