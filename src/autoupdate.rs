@@ -487,6 +487,40 @@ mod tests {
     }
 
     #[test]
+    fn cooldowns() {
+        let read = |text: &str| {
+            let dir = tempfile::tempdir().unwrap();
+            let home = Home::new(dir.path());
+            std::fs::write(policy_path(&home), text).unwrap();
+            load_policy(&home).unwrap()
+        };
+        assert_eq!(read("cooldown = \"3d\"\n").policy.cooldown_secs, 259_200);
+        assert_eq!(read("cooldown = \"1d12h\"\n").policy.cooldown_secs, 129_600);
+        assert_eq!(read("cooldown = \"0\"\n").policy.cooldown_secs, 0);
+        assert_eq!(read("").policy.cooldown_secs, 0, "none by default");
+        let (found, _) = warnings("cooldown = \"3 days\"\n");
+        assert_eq!(
+            found,
+            [(
+                Code::ConfigInvalidValue,
+                "`cooldown = \"3 days\"` is not a duration; no cooldown is used".into(),
+                "\"3 days\"".into(),
+                "`cooldown` is a string of days, hours or minutes: \"3d\", \"72h\", \"1d12h\"; \"0\" for none".into()
+            )]
+        );
+        let file = read("cooldown = 72\n");
+        assert_eq!(
+            (file.policy.cooldown_secs, file.warnings[0].message.as_str()),
+            (
+                0,
+                "`cooldown` must be a string, not an integer; no cooldown is used"
+            )
+        );
+        let (found, _) = warnings("cooldwn = \"3d\"\n");
+        assert_eq!(found[0].3, "did you mean `cooldown`?");
+    }
+
+    #[test]
     fn idle_signal() {
         let dir = tempfile::tempdir().unwrap();
         let home = Home::new(dir.path());

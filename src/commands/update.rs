@@ -118,6 +118,17 @@ fn review_text(r: &review::Review, from: Option<&str>) -> String {
 
 pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
+    for id in &args.ids {
+        if !checks.iter().any(|(_, _, c)| c.id == *id) {
+            return Err(Error::Refused {
+                code: Code::InstallNotInstalled,
+                message: format!("plugin '{id}' is not installed"),
+                help: None,
+            });
+        }
+    }
+    // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
+    checks.retain(|(_, _, c)| args.all || args.ids.contains(&c.id));
     let (cooldowns, files) =
         crate::update::cooldowns(&checks, args.check.cooldown).map_err(Error::InvalidArgument)?;
     for f in &files {
@@ -130,24 +141,12 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         std::time::Duration::from_secs(args.check.timeout),
         &cx.gh_base(),
     );
-    for id in &args.ids {
-        if !checks.iter().any(|(_, _, c)| c.id == *id) {
-            return Err(Error::Refused {
-                code: Code::InstallNotInstalled,
-                message: format!("plugin '{id}' is not installed"),
-                help: None,
-            });
-        }
-    }
     let interactive = std::io::stdin().is_terminal();
     let mut failed = 0;
     let mut updated = 0;
     let mut rows = Vec::new();
     let mut text = String::new();
-    for (home, dialect, c) in checks
-        .iter()
-        .filter(|(_, _, c)| args.all || args.ids.contains(&c.id))
-    {
+    for (home, dialect, c) in &checks {
         if let Status::HeldBack {
             new_ref,
             commit,

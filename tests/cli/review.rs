@@ -387,13 +387,20 @@ For more information, try '--help'.
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("newer: "), "{stdout}");
     assert!(!stdout.contains("held back"), "{stdout}");
-    assert!(
-        stderr.contains("plugins::config::invalid_value"),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("`cooldown` must be a string, not an integer; no cooldown is used"),
-        "{stderr}"
+    assert_data_eq!(
+        stderr.replace(home.to_str().unwrap(), "[HOME]"),
+        str![[r#"
+plugins::config::invalid_value
+
+  ⚠ `cooldown` must be a string, not an integer; no cooldown is used
+   ╭─[[HOME]/plugins.toml:1:12]
+ 1 │ cooldown = 3
+   ·            ┬
+   ·            ╰── not a string
+   ╰────
+  help: `cooldown` is a string of days, hours or minutes: "3d", "72h", "1d12h"; "0" for none
+
+"#]]
     );
 }
 
@@ -515,5 +522,42 @@ Would update dev.example.pinned to main @ [..]
             row["commits_complete"].as_bool()
         ),
         (Some(180), Some(false))
+    );
+}
+
+/// A worker that changes runtime is shown; whether it asks is the install's rule, and
+/// aoe's rules do not ask again for a release binary that replaces a built command.
+#[test]
+fn a_dry_run_shows_a_runtime_change() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file(
+        "aoe-plugin.toml",
+        &worker("1.0.0", "\"runtime.worker\"", "\"./build.sh\"", ""),
+    );
+    repo.executable("build.sh", BUILD);
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    repo.file(
+        "aoe-plugin.toml",
+        "id = \"dev.example.rev\"\nname = \"Rev\"\nversion = \"2.0.0\"\napi_version = 6\ncapabilities = [\"runtime.worker\"]\n\n[runtime]\nkind = \"release-binary\"\nasset = \"worker\"\n",
+    );
+    repo.executable("worker", "#!/bin/sh\necho hi\n");
+    std::fs::remove_file(repo.dir.join("build.sh")).unwrap();
+    repo.commit("v2: a release binary");
+    let (code, stdout, stderr) = at(&home, &["update", "--all", "--dry-run"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+Would update dev.example.rev to main @ [..]
+  1 commit since [..]:
+    [..] v2: a release binary
+  build steps: - ./build.sh
+  runtime: command -> release binary worker
+  consent: not needed
+
+"#]]
     );
 }
