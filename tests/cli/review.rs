@@ -411,7 +411,7 @@ fn over_the_network() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = Repo::init(&tmp.path().join("work"));
     repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
-    repo.commit("v1");
+    let first = repo.commit("v1");
     let bare = tmp.path().join("srv/acme/kit.git");
     repo.clone_bare(&bare);
     let server = GitServer::start(&tmp.path().join("srv"), SECRET);
@@ -437,10 +437,10 @@ fn over_the_network() {
     // The default branch: the remote's HEAD is what is read.
     let (code, stdout, stderr) = at(&["install", &url, "--yes"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    for v in ["1.1.0", "1.2.0"] {
-        repo.file("aoe-plugin.toml", &static_aoe(v));
-        repo.commit(v);
-    }
+    repo.file("aoe-plugin.toml", &static_aoe("1.1.0"));
+    repo.commit("1.1.0");
+    repo.file("aoe-plugin.toml", &static_aoe("1.2.0"));
+    let c12 = repo.commit("1.2.0");
     commit_ago(&repo, "1.3.0", 3600);
     git(&repo.dir, &["push", "-q", bare.to_str().unwrap(), "main"]);
     let (code, stdout, stderr) = at(&["update", "--all", "--dry-run"]);
@@ -464,6 +464,32 @@ Would update dev.example.pinned to [..]
         "{stdout}{stderr}"
     );
     assert!(!stdout.contains(SECRET) && !stderr.contains(SECRET));
+
+    // An annotated tag over the network: its own date (two hours ago), not its commit's.
+    let tagged = tmp.path().join("tagged");
+    git(&repo.dir, &["tag", "v1.0.0", &first]);
+    git(&repo.dir, &["push", "-q", bare.to_str().unwrap(), "v1.0.0"]);
+    let (code, _, stderr) = run(plugins()
+        .args(["install", &url, "--ref", "v1.0.0", "--yes", "--home"])
+        .arg(&tagged)
+        .env("NETRC", &netrc)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null"));
+    assert_eq!(code, 0, "{stderr}");
+    git_ago(
+        &repo.dir,
+        &["tag", "-a", "v1.2.0", "-m", "v1.2.0", &c12],
+        2 * 3600,
+    );
+    git(&repo.dir, &["push", "-q", bare.to_str().unwrap(), "v1.2.0"]);
+    let (_, stdout, stderr) = run(plugins()
+        .args(["outdated", "--cooldown", "3h", "--home"])
+        .arg(&tagged)
+        .env("NETRC", &netrc)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null"));
+    assert!(
+        stdout.contains("newer: v1.2.0 @ ") && stdout.contains("held back: 1h left (cooldown 3h)"),
+        "{stdout}{stderr}"
+    );
 }
 
 /// The walk is bounded: past 200 commits the review says "at least" and lists 20.
