@@ -23,7 +23,7 @@ use crate::update::{Check, Status};
 /// the time left; its date (the tag's, else the commit's) is read by fetching its tip.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n  plugins outdated --exit-code -q || echo \"updates or failures\"\n\nExit codes: 0 checked (with or without updates; 3 with --exit-code when an update exists),\n1 some remote could not be checked, 2 could not run."
+    after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n  plugins outdated --cooldown 72h\n  plugins outdated --exit-code -q || echo \"updates or failures\"\n\nExit codes: 0 checked (with or without updates; 3 with --exit-code when an update exists),\n1 some remote could not be checked, 2 could not run."
 )]
 pub struct OutdatedArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]

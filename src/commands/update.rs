@@ -31,7 +31,7 @@ use crate::update::Status;
 /// else `cooldown` in <home>/plugins.toml) is held back and not taken.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  plugins update --all --dry-run\n  plugins update dev.example.kanban --yes\n\nExit codes: 0 updated or nothing to do, 1 some update failed, 2 could not run."
+    after_help = "Examples:\n  plugins update --all --dry-run\n  plugins update dev.example.kanban --yes\n  plugins update --all --yes --cooldown 3d   # only versions at least 3 days old\n\nExit codes: 0 updated or nothing to do, 1 some update failed, 2 could not run."
 )]
 pub struct UpdateArgs {
     /// Plugins to update
