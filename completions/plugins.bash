@@ -331,7 +331,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__autoupdate)
-            opts="-j -q -h -V --home --force --grace --jobs --timeout --pre --json --exit-code --color --quiet --log-format --help --version"
+            opts="-j -q -h -V --home --force --grace --jobs --timeout --pre --cooldown --json --exit-code --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -354,6 +354,10 @@ _plugins() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cooldown)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -930,7 +934,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__outdated)
-            opts="-j -q -h -V --home --jobs --timeout --pre --json --exit-code --color --quiet --log-format --help --version"
+            opts="-j -q -h -V --home --jobs --timeout --pre --cooldown --json --exit-code --color --quiet --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -949,6 +953,10 @@ _plugins() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cooldown)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1116,7 +1124,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__update)
-            opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --json --color --quiet --log-format --help --version"
+            opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --json --color --quiet --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1136,6 +1144,10 @@ _plugins() {
                     return 0
                     ;;
                 --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --cooldown)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

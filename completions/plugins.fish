@@ -270,6 +270,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -s V -l version -d
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s j -l jobs -d 'How many remotes to query at once' -r
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l timeout -d 'Seconds to wait for each remote' -r
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -284,13 +285,14 @@ complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s V -l versio
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s j -l jobs -d 'How many remotes to query at once' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l timeout -d 'Seconds to wait for each remote' -r
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l all -d 'Update every locked plugin'
-complete -c plugins -n "__fish_plugins_using_subcommand update" -l dry-run -d 'Show what would change without installing'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l dry-run -d 'Show what each update would bring (commits, permission changes, consent) without installing'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s y -l yes -d 'Grant changed permissions without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l json -d 'Print one JSON document instead of the outcome lines'
@@ -301,6 +303,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l home -d '
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l grace -d 'Seconds after the last activity during which the host counts as busy' -r
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s j -l jobs -d 'How many remotes to query at once' -r
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l timeout -d 'Seconds to wait for each remote' -r
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"

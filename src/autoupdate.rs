@@ -34,6 +34,8 @@ pub struct Policy {
     pub interval_hours: u64,
     /// Only plugins listed with a non-empty `track` auto-update (opt-in).
     pub rules: Vec<Rule>,
+    /// `cooldown`: a newer version younger than this many seconds is held back (0: none).
+    pub cooldown_secs: u64,
 }
 
 pub fn policy_path(home: &Home) -> PathBuf {
@@ -51,7 +53,12 @@ pub struct PolicyFile {
     pub warnings: Vec<Diagnostic>,
 }
 
-const TOP_KEYS: [&str; 3] = ["autoupdate_interval_hours", "update_policy", "host"];
+const TOP_KEYS: [&str; 4] = [
+    "autoupdate_interval_hours",
+    "cooldown",
+    "update_policy",
+    "host",
+];
 const RULE_KEYS: [&str; 2] = ["track", "when"];
 const WHEN_VALUES: [&str; 2] = ["idle", "always"];
 
@@ -64,11 +71,13 @@ fn suggest(word: &str, known: &[&'static str], otherwise: String) -> String {
 }
 
 fn unknown_key(entry: &Entry, place: &str, known: &[&'static str]) -> Diagnostic {
-    let list = known
-        .iter()
-        .map(|k| format!("`{k}`"))
-        .collect::<Vec<_>>()
-        .join(" and ");
+    let mut list = known.iter().map(|k| format!("`{k}`")).collect::<Vec<_>>();
+    let last = list.pop().unwrap_or_default();
+    let list = if list.is_empty() {
+        last
+    } else {
+        format!("{} and {last}", list.join(", "))
+    };
     Diagnostic::new(
         Code::ConfigUnknownKey,
         format!("unknown key `{}` in {place}; it is ignored", entry.key),
@@ -123,6 +132,32 @@ fn parse_when(node: &Node, warnings: &mut Vec<Diagnostic>) -> bool {
     }
 }
 
+/// `cooldown = "3d"`: a duration (`3d`, `72h`, `1d12h`, `90m`, `"0"`). Anything else is
+/// reported and taken as no cooldown.
+fn parse_cooldown(node: &Node, warnings: &mut Vec<Diagnostic>) -> u64 {
+    let help = "`cooldown` is a string of days, hours or minutes: \"3d\", \"72h\", \"1d12h\"; \"0\" for none";
+    let parsed = match node.as_str() {
+        Some(raw) => crate::review::parse_duration(raw).map_err(|_| {
+            (
+                format!("`cooldown = {raw:?}` is not a duration; no cooldown is used"),
+                "not a duration",
+            )
+        }),
+        None => Err((
+            format!(
+                "`cooldown` must be a string, not {} {}; no cooldown is used",
+                article(node.type_name()),
+                node.type_name()
+            ),
+            "not a string",
+        )),
+    };
+    parsed.unwrap_or_else(|(message, label)| {
+        warnings.push(invalid_value(node, message, label).with_help(help));
+        0
+    })
+}
+
 fn article(type_name: &str) -> &'static str {
     if type_name.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"
@@ -145,8 +180,10 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
     let mut warnings = Vec::new();
     let mut interval_hours = 6;
     let mut rules = Vec::new();
+    let mut cooldown_secs = 0;
     for entry in root.as_table().unwrap_or_default() {
         match entry.key.as_str() {
+            "cooldown" => cooldown_secs = parse_cooldown(&entry.node, &mut warnings),
             "autoupdate_interval_hours" => {
                 interval_hours = match entry.node.value {
                     Value::Int(i) => u64::try_from(i).ok(),
@@ -188,6 +225,7 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
         policy: Policy {
             interval_hours,
             rules,
+            cooldown_secs,
         },
         path,
         text,
@@ -246,9 +284,7 @@ fn state_path(home: &Home) -> PathBuf {
 }
 
 fn now_secs() -> u64 {
-    SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs())
+    crate::clock::now_secs()
 }
 
 /// Seconds since the last sweep, if one ran.
@@ -341,7 +377,8 @@ mod tests {
             (
                 Policy {
                     interval_hours: 6,
-                    rules: vec![]
+                    rules: vec![],
+                    cooldown_secs: 0,
                 },
                 vec![]
             )
@@ -408,7 +445,7 @@ mod tests {
                     Code::ConfigUnknownKey,
                     "unknown key `frequency` in plugins.toml; it is ignored".into(),
                     "frequency".into(),
-                    "plugins.toml knows `autoupdate_interval_hours` and `update_policy`".into()
+                    "plugins.toml knows `autoupdate_interval_hours`, `cooldown` and `update_policy`".into()
                 ),
                 (
                     Code::ConfigInvalidValue,
@@ -454,6 +491,40 @@ mod tests {
                 "write it as [update_policy.\"a\"] with `track = \"…\"` under it"
             )
         );
+    }
+
+    #[test]
+    fn cooldowns() {
+        let read = |text: &str| {
+            let dir = tempfile::tempdir().unwrap();
+            let home = Home::new(dir.path());
+            std::fs::write(policy_path(&home), text).unwrap();
+            load_policy(&home).unwrap()
+        };
+        assert_eq!(read("cooldown = \"3d\"\n").policy.cooldown_secs, 259_200);
+        assert_eq!(read("cooldown = \"1d12h\"\n").policy.cooldown_secs, 129_600);
+        assert_eq!(read("cooldown = \"0\"\n").policy.cooldown_secs, 0);
+        assert_eq!(read("").policy.cooldown_secs, 0, "none by default");
+        let (found, _) = warnings("cooldown = \"3 days\"\n");
+        assert_eq!(
+            found,
+            [(
+                Code::ConfigInvalidValue,
+                "`cooldown = \"3 days\"` is not a duration; no cooldown is used".into(),
+                "\"3 days\"".into(),
+                "`cooldown` is a string of days, hours or minutes: \"3d\", \"72h\", \"1d12h\"; \"0\" for none".into()
+            )]
+        );
+        let file = read("cooldown = 72\n");
+        assert_eq!(
+            (file.policy.cooldown_secs, file.warnings[0].message.as_str()),
+            (
+                0,
+                "`cooldown` must be a string, not an integer; no cooldown is used"
+            )
+        );
+        let (found, _) = warnings("cooldwn = \"3d\"\n");
+        assert_eq!(found[0].3, "did you mean `cooldown`?");
     }
 
     #[test]

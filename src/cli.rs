@@ -188,6 +188,10 @@ pub struct CheckArgs {
     /// Consider pre-release tags (v2.0.0-rc1) newer releases
     #[arg(long)]
     pub pre: bool,
+    /// Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none)
+    /// [default: `cooldown` in <home>/plugins.toml, else none]
+    #[arg(long, value_name = "DURATION", value_parser = crate::review::parse_duration)]
+    pub cooldown: Option<u64>,
 }
 
 impl CheckArgs {

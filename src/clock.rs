@@ -2,11 +2,14 @@
 
 /// Now, in UTC, as RFC 3339 (`2026-12-02T21:02:00+00:00`).
 pub fn now() -> String {
-    rfc3339(
-        std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.as_secs()),
-    )
+    rfc3339(now_secs())
+}
+
+/// Now, in seconds since the Unix epoch.
+pub fn now_secs() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs())
 }
 
 /// Seconds since the Unix epoch as RFC 3339 in UTC, without a date crate.

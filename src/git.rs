@@ -628,3 +628,132 @@ impl Ignored {
             .unwrap_or(false)
     }
 }
+
+/// A ref as `update` reviews it: when it was made and the commits it adds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walked {
+    /// The 40-hex commit the ref names.
+    pub commit: String,
+    /// Unix seconds: an annotated tag's tagger date, else the commit's committer date.
+    pub date: i64,
+    /// The commits after `since` up to the ref, newest first, as (40-hex id, subject);
+    /// at most `bound`.
+    pub commits: Vec<(String, String)>,
+    /// `commits` is all of them: the walk reached `since` within `bound` commits.
+    pub complete: bool,
+}
+
+/// Read `reference` on `url` (`HEAD`, a full `refs/…` name, or a short name tried as a
+/// tag, then a branch): its date and, with `since`, the commits after `since`, walking
+/// at most `bound` commits. A local repository is only read; a remote's objects are
+/// fetched (the tip only without `since`, else `bound` deep) into a scratch repository
+/// in the temp directory, removed afterwards.
+pub fn walk(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: &str,
+    since: Option<&str>,
+    bound: usize,
+) -> Result<Walked, GitError> {
+    let candidates: Vec<String> = if reference == "HEAD" || reference.starts_with("refs/") {
+        vec![reference.to_owned()]
+    } else {
+        vec![
+            format!("refs/tags/{reference}"),
+            format!("refs/heads/{reference}"),
+        ]
+    };
+    let scratch;
+    let (repo, tip) = if is_local(url) {
+        let repo = Repository::open(local_path(url)).map_err(|source| GitError::Remote {
+            url: url.to_owned(),
+            source,
+        })?;
+        let tip = candidates.iter().find_map(|n| repo.refname_to_id(n).ok());
+        (repo, tip)
+    } else {
+        scratch = tempfile::Builder::new()
+            .prefix("plugins-walk-")
+            .tempdir()
+            .map_err(|e| {
+                git2::Error::from_str(&format!("cannot create a scratch repository: {e}"))
+            })?;
+        let repo = Repository::init_bare(scratch.path())?;
+        let mut remote = repo.remote_anonymous(url)?;
+        let auth = Rc::default();
+        let mut conn = connect(&mut remote, url, userinfo, &auth)?;
+        // The unpeeled ids: an annotated tag's own object carries its date.
+        let heads: Vec<(String, Oid)> = conn
+            .remote()
+            .list()?
+            .iter()
+            .map(|h| (h.name().to_owned(), h.oid()))
+            .collect();
+        let found = candidates
+            .iter()
+            .find_map(|n| heads.iter().find(|(h, _)| h == n).cloned());
+        if let Some((name, _)) = &found {
+            let mut opts = FetchOptions::new();
+            let depth = if since.is_some() {
+                bound.saturating_add(1)
+            } else {
+                1
+            };
+            opts.download_tags(AutotagOption::None)
+                .remote_callbacks(callbacks(url, userinfo, &auth))
+                .proxy_options(proxy_options(url))
+                .depth(i32::try_from(depth).unwrap_or(i32::MAX));
+            conn.remote()
+                .download(&[format!("+{name}:refs/remotes/walk/tip")], Some(&mut opts))
+                .map_err(|source| remote_error(url, "downloading", source, &auth))?;
+        }
+        drop(conn);
+        drop(remote);
+        (repo, found.map(|(_, oid)| oid))
+    };
+    let tip = tip.ok_or_else(|| not_found(url, reference, &[]))?;
+    let object = repo.find_object(tip, None)?;
+    let commit = object.peel_to_commit()?;
+    let date = object
+        .as_tag()
+        .and_then(git2::Tag::tagger)
+        .map_or(commit.committer().when().seconds(), |t| t.when().seconds());
+    let mut walked = Walked {
+        commit: commit.id().to_string(),
+        date,
+        commits: Vec::new(),
+        complete: true,
+    };
+    let Some(since) = since else {
+        return Ok(walked);
+    };
+    let since = Oid::from_str(since)?;
+    let mut revwalk = repo.revwalk()?;
+    revwalk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::TIME)?;
+    revwalk.push(commit.id())?;
+    // In a shallow fetch `since` may be missing: the walk then stops at it or at the cut.
+    let hidden = revwalk.hide(since).is_ok();
+    // Complete when the walk reaches `since`, or runs out with `since` hidden; not when
+    // it reaches the bound or the end of a shallow history.
+    walked.complete = hidden;
+    for oid in revwalk.by_ref() {
+        let found = oid
+            .ok()
+            .and_then(|oid| Some((oid, repo.find_commit(oid).ok()?)));
+        let Some((oid, c)) = found else {
+            walked.complete = false;
+            break;
+        };
+        if oid == since {
+            walked.complete = true;
+            break;
+        }
+        if walked.commits.len() == bound {
+            walked.complete = false;
+            break;
+        }
+        let subject = String::from_utf8_lossy(c.summary_bytes().unwrap_or_default());
+        walked.commits.push((oid.to_string(), subject.into_owned()));
+    }
+    Ok(walked)
+}

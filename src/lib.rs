@@ -28,6 +28,7 @@ pub mod release;
 pub mod render;
 pub mod reporter;
 pub mod resolve;
+pub mod review;
 pub mod rollback;
 pub mod scaffold;
 pub mod source;

@@ -29,6 +29,16 @@ pub enum Status {
         new_ref: String,
         commit: String,
     },
+    /// Newer, but younger than the home's cooldown: not taken yet.
+    HeldBack {
+        new_ref: String,
+        commit: String,
+        /// When the newer version was made (the tag's or the commit's date), RFC 3339.
+        released_at: String,
+        /// Seconds until it is old enough.
+        left_secs: u64,
+        cooldown_secs: u64,
+    },
     /// The remote could not be checked; other plugins are unaffected.
     Error {
         message: String,
@@ -157,47 +167,206 @@ pub fn check_all(
             (_, Some(url)) => queue.push((i, e, url)),
         }
     }
-    // Each remote is listed on its own thread so a hung one can be abandoned at its
-    // timeout; `jobs` bounds how many run at once.
-    let (done_tx, done_rx) = mpsc::channel::<(usize, Status)>();
-    let mut pending = queue.into_iter();
-    let mut running = 0;
-    let spawn = |(i, e, url): (usize, &Entry, String), tx: mpsc::Sender<(usize, Status)>| {
-        let entry = e.clone();
-        std::thread::spawn(move || {
-            let (tx1, rx1) = mpsc::channel();
-            let worker_url = url.clone();
-            std::thread::spawn(move || {
-                let _ = tx1.send(git::ls_remote(&worker_url, None));
-            });
-            let status = match rx1.recv_timeout(timeout) {
-                Ok(Ok(refs)) => decide(&entry, &refs, pre),
-                Ok(Err(e)) => Status::Error {
+    let urls: Vec<(usize, String)> = queue.iter().map(|(i, _, u)| (*i, u.clone())).collect();
+    let work = queue
+        .into_iter()
+        .map(|(i, e, url)| (i, (e.clone(), url)))
+        .collect();
+    let listed = bounded(
+        work,
+        jobs,
+        timeout,
+        std::sync::Arc::new(move |(entry, url): (Entry, String)| {
+            match git::ls_remote(&url, None) {
+                Ok(refs) => decide(&entry, &refs, pre),
+                Err(e) => Status::Error {
                     message: e.to_string(),
                 },
-                Err(_) => Status::Error {
-                    message: format!("listing {url} timed out after {} s", timeout.as_secs()),
-                },
-            };
-            let _ = tx.send((i, status));
+            }
+        }),
+    );
+    for (i, status) in listed {
+        let status = status.unwrap_or_else(|| {
+            let url = urls.iter().find(|(j, _)| *j == i).map(|(_, u)| u.as_str());
+            Status::Error {
+                message: format!(
+                    "listing {} timed out after {} s",
+                    url.unwrap_or_default(),
+                    timeout.as_secs()
+                ),
+            }
+        });
+        results[i] = Some(check(&entries[i], status));
+    }
+    results.into_iter().flatten().collect()
+}
+
+/// Run `work` on each item on its own thread, at most `jobs` at a time, each abandoned
+/// at `timeout` (its result is then `None`), so a hung remote never holds up the rest.
+fn bounded<T, R>(
+    items: Vec<(usize, T)>,
+    jobs: usize,
+    timeout: Duration,
+    work: std::sync::Arc<dyn Fn(T) -> R + Send + Sync>,
+) -> Vec<(usize, Option<R>)>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+{
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Option<R>)>();
+    let mut pending = items.into_iter();
+    let mut running = 0;
+    let spawn = |(i, item): (usize, T), tx: mpsc::Sender<(usize, Option<R>)>| {
+        let work = work.clone();
+        std::thread::spawn(move || {
+            let (tx1, rx1) = mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = tx1.send(work(item));
+            });
+            let _ = tx.send((i, rx1.recv_timeout(timeout).ok()));
         });
     };
     for item in pending.by_ref().take(jobs.max(1)) {
         spawn(item, done_tx.clone());
         running += 1;
     }
+    let mut out = Vec::new();
     while running > 0 {
-        let Ok((i, status)) = done_rx.recv() else {
+        let Ok(done) = done_rx.recv() else {
             break;
         };
         running -= 1;
-        results[i] = Some(check(&entries[i], status));
+        out.push(done);
         if let Some(item) = pending.next() {
             spawn(item, done_tx.clone());
             running += 1;
         }
     }
-    results.into_iter().flatten().collect()
+    out
+}
+
+/// The ref whose date says how old a newer version is: the new tag, the branch, or the
+/// remote's HEAD; a short name (a lock the host wrote) is tried as a tag, then a branch.
+fn dated_ref(c: &Check, new_ref: &str) -> String {
+    match c.ref_kind {
+        _ if new_ref.is_empty() => "HEAD".to_owned(),
+        Some(RefKind::Tag) => format!("refs/tags/{new_ref}"),
+        Some(RefKind::Branch) => format!("refs/heads/{new_ref}"),
+        _ => new_ref.to_owned(),
+    }
+}
+
+/// Hold back newer versions younger than their home's cooldown (seconds; 0: none). Each
+/// such row reads its new version's date (the tip only is fetched), at most `jobs` at a
+/// time, each within `timeout`; a date that cannot be read fails the row's check.
+pub fn hold_back(
+    checks: &mut [(crate::store::Home, crate::manifest::Dialect, Check)],
+    cooldown: &dyn Fn(&crate::store::Home) -> u64,
+    jobs: usize,
+    timeout: Duration,
+    gh_base: &str,
+) {
+    let now = i64::try_from(crate::clock::now_secs()).unwrap_or(i64::MAX);
+    let mut work = Vec::new();
+    for (i, (home, _, c)) in checks.iter().enumerate() {
+        let Status::Behind { new_ref, .. } = &c.status else {
+            continue;
+        };
+        let secs = cooldown(home);
+        if secs == 0 {
+            continue;
+        }
+        let remote = if c.source.starts_with("gh:") {
+            crate::source::parse(&c.source, None, gh_base).ok()
+        } else {
+            let (url, userinfo) = crate::auth::split_userinfo(&c.source);
+            Some(crate::source::Source::Git {
+                display: url.clone(),
+                url,
+                reference: None,
+                userinfo,
+            })
+        };
+        if let Some(crate::source::Source::Git { url, userinfo, .. }) = remote {
+            work.push((i, (url, userinfo, dated_ref(c, new_ref), secs)));
+        }
+    }
+    let dated = bounded(
+        work,
+        jobs,
+        timeout,
+        std::sync::Arc::new(
+            |(url, userinfo, reference, secs): (
+                String,
+                Option<crate::auth::Userinfo>,
+                String,
+                u64,
+            )| {
+                git::walk(&url, userinfo.as_ref(), &reference, None, 0)
+                    .map(|w| (w.date, secs))
+                    .map_err(|e| e.to_string())
+            },
+        ),
+    );
+    for (i, found) in dated {
+        let c = &mut checks[i].2;
+        let Status::Behind { new_ref, commit } = &c.status else {
+            continue;
+        };
+        c.status = match found {
+            Some(Ok((date, secs))) => match crate::review::left(secs, date, now) {
+                Some(left_secs) => Status::HeldBack {
+                    new_ref: new_ref.clone(),
+                    commit: commit.clone(),
+                    released_at: crate::clock::rfc3339(u64::try_from(date).unwrap_or(0)),
+                    left_secs,
+                    cooldown_secs: secs,
+                },
+                None => continue,
+            },
+            Some(Err(message)) => Status::Error {
+                message: format!("cannot read the age of the newer version: {message}"),
+            },
+            None => Status::Error {
+                message: format!(
+                    "reading the age of the newer version timed out after {} s",
+                    timeout.as_secs()
+                ),
+            },
+        };
+    }
+}
+
+/// The cooldown (seconds) of each home the checks come from: `flag` when given, else the
+/// home's `plugins.toml` `cooldown`; with the policy files read, whose warnings are shown.
+pub fn cooldowns(
+    checks: &[(crate::store::Home, crate::manifest::Dialect, Check)],
+    flag: Option<u64>,
+) -> Result<
+    (
+        std::collections::BTreeMap<std::path::PathBuf, u64>,
+        Vec<crate::autoupdate::PolicyFile>,
+    ),
+    String,
+> {
+    let mut secs = std::collections::BTreeMap::new();
+    let mut files = Vec::new();
+    for (home, _, _) in checks {
+        if secs.contains_key(&home.root) {
+            continue;
+        }
+        let cooldown = match flag {
+            Some(s) => s,
+            None => {
+                let file = crate::autoupdate::load_policy(home)?;
+                let s = file.policy.cooldown_secs;
+                files.push(file);
+                s
+            }
+        };
+        secs.insert(home.root.clone(), cooldown);
+    }
+    Ok((secs, files))
 }
 
 /// Check every locked plugin of each home; sources resolve `gh:` against `gh_base`.
@@ -234,6 +403,41 @@ pub fn apply(
     consent: &mut dyn FnMut(&crate::install::Request) -> bool,
     on_event: &mut dyn FnMut(crate::install::Event),
 ) -> Result<crate::install::Installed, crate::install::InstallError> {
+    crate::install::install(&options(home, entry, new_ref, base), consent, on_event)
+}
+
+/// What the update of a locked plugin to `new_ref` would bring (`update --dry-run`):
+/// its commits since the locked one and its permission changes. Changes nothing.
+pub fn review(
+    home: &crate::store::Home,
+    entry: &Entry,
+    new_ref: &str,
+    base: crate::install::InstallOptions,
+    on_event: &mut dyn FnMut(crate::install::Event),
+) -> Result<crate::review::Review, crate::install::InstallError> {
+    let check = Check {
+        id: entry.id.clone(),
+        source: entry.source.clone(),
+        requested_ref: entry.requested_ref.clone(),
+        ref_kind: entry.ref_kind,
+        current: entry.commit.clone(),
+        status: Status::UpToDate,
+    };
+    crate::review::review(
+        &options(home, entry, new_ref, base),
+        &dated_ref(&check, new_ref),
+        entry.commit.as_deref(),
+        on_event,
+    )
+}
+
+/// The install options that update a locked plugin to `new_ref`.
+fn options(
+    home: &crate::store::Home,
+    entry: &Entry,
+    new_ref: &str,
+    base: crate::install::InstallOptions,
+) -> crate::install::InstallOptions {
     use crate::source::Source;
     let source = match &base.source {
         Source::Git {
@@ -249,15 +453,14 @@ pub fn apply(
         },
         other => other.clone(),
     };
-    let opts = crate::install::InstallOptions {
+    crate::install::InstallOptions {
         source,
         // A host's own home keeps its overrides (protoAgent's plugins dir and lock).
         home: (!base.defaults.is_default(home)).then(|| home.root.clone()),
         force: true,
         expect_id: Some(entry.id.clone()),
         ..base
-    };
-    crate::install::install(&opts, consent, on_event)
+    }
 }
 
 #[cfg(test)]

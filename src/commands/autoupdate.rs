@@ -24,6 +24,8 @@ use crate::update::Status;
 /// --grace seconds (`plugins activity` produces both); `when = "always"` ignores it.
 /// An update that needs consent is never applied: it is reported as "needs approval".
 /// Each applied update appends a `plugin.updated` event to `<home>/events.jsonl`.
+/// A newer version younger than the cooldown (--cooldown, else `cooldown` in
+/// plugins.toml) is held back until it is old enough.
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
@@ -59,6 +61,7 @@ struct Sweep {
     up_to_date: Vec<String>,
     deferred: Vec<String>,
     needs_approval: Vec<String>,
+    held_back: Vec<HeldBack>,
     failed: Vec<Failed>,
     skipped_homes: Vec<Skipped>,
 }
@@ -67,6 +70,17 @@ struct Sweep {
 struct Failed {
     id: String,
     message: String,
+}
+
+/// A newer version younger than the cooldown, not taken this sweep.
+#[derive(serde::Serialize)]
+struct HeldBack {
+    id: String,
+    new_ref: String,
+    commit: String,
+    released_at: String,
+    left_secs: u64,
+    cooldown_secs: u64,
 }
 
 #[derive(serde::Serialize)]
@@ -94,7 +108,7 @@ impl std::fmt::Display for Skipped {
 pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut sweep = Sweep::default();
     let grace = Duration::from_secs(args.grace);
-    for (home, _, lock) in cx.locked_homes(args.home.as_ref())? {
+    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
         let file = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
         printer.file_diagnostics(&file.warnings, &file.path, &file.text);
         let policy = file.policy;
@@ -141,15 +155,40 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
             Ok(crate::source::Source::Git { url, .. }) => Some(url),
             _ => None,
         };
-        let checks = crate::update::check_all(
+        let mut checks: Vec<_> = crate::update::check_all(
             &entries,
             args.check.jobs,
             Duration::from_secs(args.check.timeout),
             args.check.pre,
             &url_of,
+        )
+        .into_iter()
+        .map(|c| (home.clone(), dialect, c))
+        .collect();
+        let cooldown = args.check.cooldown.unwrap_or(policy.cooldown_secs);
+        crate::update::hold_back(
+            &mut checks,
+            &|_| cooldown,
+            args.check.jobs,
+            Duration::from_secs(args.check.timeout),
+            &gh_base,
         );
-        for c in checks {
+        for (_, _, c) in checks {
             match c.status {
+                Status::HeldBack {
+                    new_ref,
+                    commit,
+                    released_at,
+                    left_secs,
+                    cooldown_secs,
+                } => sweep.held_back.push(HeldBack {
+                    id: c.id,
+                    new_ref,
+                    commit,
+                    released_at,
+                    left_secs,
+                    cooldown_secs,
+                }),
                 Status::Behind { new_ref, .. } => {
                     let entry = lock.get(&c.id).expect("checked entries are locked");
                     let mut held = false;
@@ -227,6 +266,14 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
             ) + "\n"
         };
         if !printer.quiet {
+            for h in &sweep.held_back {
+                s.push_str(&format!(
+                    "  held back {}: {} left (cooldown {})\n",
+                    h.id,
+                    crate::review::format_left(h.left_secs),
+                    crate::review::format_duration(h.cooldown_secs)
+                ));
+            }
             for home in &sweep.skipped_homes {
                 s.push_str(&format!("  {home}\n"));
             }

@@ -9,6 +9,7 @@ use crate::cli::CheckArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::printer::Printer;
+use crate::review;
 use crate::update::{Check, Status};
 
 /// List locked plugins with what they are pinned to and what is newer.
@@ -17,10 +18,12 @@ use crate::update::{Check, Status};
 /// A commit pin is never queried; a branch compares its head; a release tag
 /// `v?X.Y.Z` looks for the greatest newer release (never a downgrade; pre-releases
 /// with --pre); another tag checks whether it moved. A failing remote is reported
-/// in its row and never stops the others.
+/// in its row and never stops the others. A newer version younger than the cooldown
+/// (--cooldown, else `cooldown` in <home>/plugins.toml) is shown as held back, with
+/// the time left; its date (the tag's, else the commit's) is read by fetching its tip.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n  plugins outdated --exit-code -q || echo \"updates or failures\"\n\nExit codes: 0 checked (with or without updates; 3 with --exit-code when an update exists),\n1 some remote could not be checked, 2 could not run."
+    after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n  plugins outdated --cooldown 72h\n  plugins outdated --exit-code -q || echo \"updates or failures\"\n\nExit codes: 0 checked (with or without updates; 3 with --exit-code when an update exists),\n1 some remote could not be checked, 2 could not run."
 )]
 pub struct OutdatedArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
@@ -37,7 +40,19 @@ pub struct OutdatedArgs {
 }
 
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let checks = args.check.check_homes(args.home.as_ref(), cx)?;
+    let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
+    let (cooldowns, files) =
+        crate::update::cooldowns(&checks, args.check.cooldown).map_err(Error::InvalidArgument)?;
+    for f in &files {
+        printer.file_diagnostics(&f.warnings, &f.path, &f.text);
+    }
+    crate::update::hold_back(
+        &mut checks,
+        &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
+        args.check.jobs,
+        std::time::Duration::from_secs(args.check.timeout),
+        &cx.gh_base(),
+    );
     let failed = checks
         .iter()
         .filter(|(_, _, c)| matches!(c.status, Status::Error { .. }))
@@ -84,6 +99,24 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
                 }
                 Status::Behind { new_ref, commit } => {
                     format!("newer: {new_ref} @ {}", &commit[..10])
+                }
+                Status::HeldBack {
+                    new_ref,
+                    commit,
+                    left_secs,
+                    cooldown_secs,
+                    ..
+                } => {
+                    let newer = if new_ref.is_empty() || *new_ref == c.requested_ref {
+                        commit[..10].to_owned()
+                    } else {
+                        format!("{new_ref} @ {}", &commit[..10])
+                    };
+                    format!(
+                        "newer: {newer}, held back: {} left (cooldown {})",
+                        review::format_left(*left_secs),
+                        review::format_duration(*cooldown_secs)
+                    )
                 }
                 Status::Error { message } => format!("check failed: {message}"),
             };

@@ -12,6 +12,7 @@ use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::install::{InstallOptions, Request};
 use crate::printer::Printer;
+use crate::review;
 use crate::source::Source;
 use crate::update::Status;
 
@@ -22,9 +23,15 @@ use crate::update::Status;
 /// id must not change. If the update changes the capability set, adds build
 /// steps to changed files or UI to a changed manifest, consent is asked again
 /// (`--yes` grants).
+///
+/// --dry-run fetches each newer version into a temporary directory (the home is not
+/// changed) and shows what it brings: the commits since the locked one (at most 20
+/// listed), the changed capabilities, build steps, UI, runtime and code, and whether
+/// consent would be asked. A newer version younger than the cooldown (--cooldown,
+/// else `cooldown` in <home>/plugins.toml) is held back and not taken.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  plugins update --all --dry-run\n  plugins update dev.example.kanban --yes\n\nExit codes: 0 updated or nothing to do, 1 some update failed, 2 could not run."
+    after_help = "Examples:\n  plugins update --all --dry-run\n  plugins update dev.example.kanban --yes\n  plugins update --all --yes --cooldown 3d   # only versions at least 3 days old\n\nExit codes: 0 updated or nothing to do, 1 some update failed, 2 could not run."
 )]
 pub struct UpdateArgs {
     /// Plugins to update
@@ -33,7 +40,7 @@ pub struct UpdateArgs {
     /// Update every locked plugin
     #[arg(long, conflicts_with = "ids")]
     pub all: bool,
-    /// Show what would change without installing
+    /// Show what each update would bring (commits, permission changes, consent) without installing
     #[arg(long)]
     pub dry_run: bool,
     /// Grant changed permissions without asking (required without a terminal)
@@ -63,8 +70,54 @@ fn updated_to(version: &str, new_ref: &str, commit: &str) -> String {
     }
 }
 
+/// The version an update goes to: `v2.0.0 @ abc1234567`, or the commit alone for the
+/// default branch.
+fn target(new_ref: &str, commit: &str) -> String {
+    if new_ref.is_empty() {
+        commit[..10].to_owned()
+    } else {
+        format!("{new_ref} @ {}", &commit[..10])
+    }
+}
+
+/// A dry run's review, indented under its `Would update` line: the commits (at most
+/// [`review::LISTED`], then how many more), the permission changes, and whether consent
+/// would be asked.
+fn review_text(r: &review::Review, from: Option<&str>) -> String {
+    let total = r.commits.len() + r.more_commits;
+    let since = from.map_or(String::new(), |c| {
+        format!(" since {}", &c[..c.len().min(10)])
+    });
+    let mut s = match (total, r.commits_complete) {
+        (0, true) => format!("  no new commits{since}\n"),
+        (1, true) => format!("  1 commit{since}:\n"),
+        (n, true) => format!("  {n} commits{since}:\n"),
+        (n, false) => format!("  at least {n} commits{since} (the history read stops there):\n"),
+    };
+    for c in &r.commits {
+        s.push_str(&format!("    {} {}\n", &c.id[..7], c.subject));
+    }
+    if r.more_commits > 0 {
+        let least = if r.commits_complete { "" } else { "at least " };
+        s.push_str(&format!("    … and {least}{} more\n", r.more_commits));
+    }
+    let lines = r.permissions.lines();
+    if lines.is_empty() {
+        s.push_str("  permissions: unchanged\n");
+    }
+    for l in lines {
+        s.push_str(&format!("  {l}\n"));
+    }
+    s.push_str(if r.consent_needed {
+        "  consent: would be asked (--yes grants it)\n"
+    } else {
+        "  consent: not needed\n"
+    });
+    s
+}
+
 pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let checks = args.check.check_homes(args.home.as_ref(), cx)?;
+    let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
     for id in &args.ids {
         if !checks.iter().any(|(_, _, c)| c.id == *id) {
             return Err(Error::Refused {
@@ -74,15 +127,48 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             });
         }
     }
+    // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
+    checks.retain(|(_, _, c)| args.all || args.ids.contains(&c.id));
+    let (cooldowns, files) =
+        crate::update::cooldowns(&checks, args.check.cooldown).map_err(Error::InvalidArgument)?;
+    for f in &files {
+        printer.file_diagnostics(&f.warnings, &f.path, &f.text);
+    }
+    crate::update::hold_back(
+        &mut checks,
+        &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
+        args.check.jobs,
+        std::time::Duration::from_secs(args.check.timeout),
+        &cx.gh_base(),
+    );
     let interactive = std::io::stdin().is_terminal();
     let mut failed = 0;
     let mut updated = 0;
     let mut rows = Vec::new();
     let mut text = String::new();
-    for (home, dialect, c) in checks
-        .iter()
-        .filter(|(_, _, c)| args.all || args.ids.contains(&c.id))
-    {
+    for (home, dialect, c) in &checks {
+        if let Status::HeldBack {
+            new_ref,
+            commit,
+            released_at,
+            left_secs,
+            cooldown_secs,
+        } = &c.status
+        {
+            text.push_str(&format!(
+                "   Held back {} at {}: {} left (cooldown {})\n",
+                c.id,
+                target(new_ref, commit),
+                review::format_left(*left_secs),
+                review::format_duration(*cooldown_secs)
+            ));
+            rows.push(
+                serde_json::json!({"id": c.id, "status": "held_back", "from_commit": c.current,
+                "new_ref": new_ref, "commit": commit, "released_at": released_at,
+                "left_secs": left_secs, "cooldown_secs": cooldown_secs, "home": home.root}),
+            );
+            continue;
+        }
         let Status::Behind { new_ref, commit } = &c.status else {
             if let Status::Error { message } = &c.status {
                 printer.status(&format!("      Failed {}: {message}", c.id));
@@ -91,23 +177,48 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             }
             continue;
         };
-        let target = if new_ref.is_empty() {
-            commit[..10].to_owned()
-        } else {
-            format!("{new_ref} @ {}", &commit[..10])
-        };
-        if args.dry_run {
-            text.push_str(&format!("Would update {} to {target}\n", c.id));
-            rows.push(
-                serde_json::json!({"id": c.id, "status": "would_update", "from_commit": c.current,
-                "new_ref": new_ref, "commit": commit, "home": home.root}),
-            );
-            continue;
-        }
         let lock = crate::lock::Lock::load(&home.lockfile(), *dialect)?;
         let Some(entry) = lock.get(&c.id) else {
             continue;
         };
+        if args.dry_run {
+            let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
+            let mut base =
+                InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
+            base.featured_index.clone_from(&cx.featured_index);
+            let mut on_event = crate::reporter::progress(printer);
+            let reviewed = crate::update::review(home, &entry, new_ref, base, &mut on_event);
+            drop(on_event);
+            match reviewed {
+                Ok(r) => {
+                    text.push_str(&format!(
+                        "Would update {} to {}\n",
+                        c.id,
+                        target(new_ref, commit)
+                    ));
+                    text.push_str(&review_text(&r, c.current.as_deref()));
+                    let mut row = serde_json::json!({"id": c.id, "status": "would_update", "from_commit": c.current,
+                        "new_ref": new_ref, "commit": commit, "home": home.root});
+                    if let (Some(row), serde_json::Value::Object(more)) = (
+                        row.as_object_mut(),
+                        serde_json::to_value(&r).expect("serializes"),
+                    ) {
+                        row.extend(more);
+                    }
+                    rows.push(row);
+                }
+                Err(e) => {
+                    failed += 1;
+                    let e: Error = e.into();
+                    rows.push(
+                        serde_json::json!({"id": c.id, "status": "failed", "message": e.to_string(),
+                        "code": e.code().as_str(), "home": home.root}),
+                    );
+                    printer.fail(&e);
+                }
+            }
+            continue;
+        }
         // The spinner is off the screen while the consent text and prompt are.
         let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
         let mut consent = |r: &Request| {

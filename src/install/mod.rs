@@ -118,6 +118,7 @@ mod decide;
 mod error;
 pub mod featured;
 mod plan;
+mod preview;
 mod stage;
 pub mod txn;
 
@@ -127,6 +128,7 @@ use error::{io, refused};
 
 use crate::manifest::protoagent::pip_spec_problem;
 pub use plan::Request;
+pub use preview::{Preview, preview};
 
 /// Progress worth telling a user about.
 #[derive(Clone, Debug)]
@@ -263,11 +265,103 @@ fn home_for(opts: &InstallOptions, dialect: Option<Dialect>) -> Option<Home> {
     }
 }
 
+/// A fetched tree that passed every check an install makes before it looks at the home.
+struct Checked {
+    report: crate::validate::PluginReport,
+    featured: bool,
+    dialect: Dialect,
+    id: String,
+    name: Name,
+}
+
+/// Validate a fetched tree as an install does: a valid manifest, aoe's gates (the featured
+/// index, the reserved namespace and the rest), an id that names a directory (and is the
+/// expected one for `sync` and `update`), no symlink out of the tree.
+fn check_tree(opts: &InstallOptions, tree: &std::path::Path) -> Result<Checked, InstallError> {
+    let report = validate_root(tree, &validate_options(opts, tree));
+    if !report.is_valid() {
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    // aoe's gates in order: the featured index, then the reserved namespace and the rest.
+    let featured = featured_verified(opts, &report, tree)?;
+    let install_refusal = report.outcome.diagnostics.iter().any(|d| {
+        INSTALL_REFUSALS.contains(&d.code) && !(featured && d.code == Code::AoeReservedNamespace)
+    });
+    if install_refusal {
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    let dialect = report.dialect.expect("a valid report has a dialect");
+    let id = report
+        .outcome
+        .id
+        .clone()
+        .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
+    let name = plugin_name(&id)?;
+    let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
+    if let Some(expected) = expected
+        && *expected != id
+    {
+        return Err(refused(
+            Code::InstallIdChanged,
+            format!(
+                "source {} now resolves to plugin {id:?}, not {expected}",
+                opts.source.recorded()
+            ),
+            None,
+        ));
+    }
+    let escaping = stage::escaping_symlinks(tree)?;
+    if !escaping.is_empty() {
+        return Err(refused(
+            Code::InstallSymlink,
+            format!(
+                "the plugin tree has symlinks pointing outside it: {}",
+                escaping.join(", ")
+            ),
+            "a plugin must be self-contained".to_owned(),
+        ));
+    }
+    Ok(Checked {
+        report,
+        featured,
+        dialect,
+        id,
+        name,
+    })
+}
+
+/// Whether installing `entry` (asking for `request`) over the home's `prior` asks consent,
+/// and what the installed plugin was granted: an update asks again only when what was
+/// granted changes (aoe §17's rules), or when the trust is downgraded from featured.
+fn asks(
+    opts: &InstallOptions,
+    prior: Option<&Entry>,
+    target: &std::path::Path,
+    entry: &Entry,
+    request: &Request,
+) -> (bool, Option<(Request, crate::validate::PluginReport)>) {
+    match prior {
+        Some(p) if target.is_dir() => {
+            let installed = validate_root(target, &validate_options(opts, target));
+            let (before, _, _) = plan::describe(&installed, target, &p.source, p.commit.as_deref());
+            let ask = plan::reconsent(
+                &before,
+                request,
+                p.manifest_hash != entry.manifest_hash,
+                p.tree_hash != entry.tree_hash,
+            ) || (p.featured && !entry.featured); // aoe: trust downgraded to community
+            (ask, Some((before, installed)))
+        }
+        _ => (request.needs_consent(), None),
+    }
+}
+
 /// Install `opts.source`. `consent` decides whether to go on (given what the plugin asks for).
 ///
 /// Network work (fetch, release download) and consent happen before the home
 /// lock is taken; under the lock, the decision is checked against the lock
-/// entry again, and the change is a [`txn::Swap`].
+/// entry again, and the change is a [`txn::Swap`]. A host profile given in `opts` is
+/// remembered by the home once the install succeeded.
 pub fn install(
     opts: &InstallOptions,
     consent: &mut dyn FnMut(&Request) -> bool,
@@ -302,51 +396,13 @@ fn fetch_check_swap(
     let staging = Staging::new(home_for(opts, None).as_ref())?;
     let tree = staging.tree();
     let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
-
-    let validate = validate_options(opts, &tree);
-    let report = validate_root(&tree, &validate);
-    if !report.is_valid() {
-        return Err(InstallError::Invalid(Box::new(report)));
-    }
-    // aoe's gates in order: the featured index, then the reserved namespace and the rest.
-    let featured = featured_verified(opts, &report, &tree)?;
-    let install_refusal = report.outcome.diagnostics.iter().any(|d| {
-        INSTALL_REFUSALS.contains(&d.code) && !(featured && d.code == Code::AoeReservedNamespace)
-    });
-    if install_refusal {
-        return Err(InstallError::Invalid(Box::new(report)));
-    }
-    let dialect = report.dialect.expect("a valid report has a dialect");
-    let id = report
-        .outcome
-        .id
-        .clone()
-        .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
-    let name = plugin_name(&id)?;
-    let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
-    if let Some(expected) = expected
-        && *expected != id
-    {
-        return Err(refused(
-            Code::InstallIdChanged,
-            format!(
-                "source {} now resolves to plugin {id:?}, not {expected}",
-                opts.source.recorded()
-            ),
-            None,
-        ));
-    }
-    let escaping = stage::escaping_symlinks(&tree)?;
-    if !escaping.is_empty() {
-        return Err(refused(
-            Code::InstallSymlink,
-            format!(
-                "the plugin tree has symlinks pointing outside it: {}",
-                escaping.join(", ")
-            ),
-            "a plugin must be self-contained".to_owned(),
-        ));
-    }
+    let Checked {
+        report,
+        featured,
+        dialect,
+        id,
+        name,
+    } = check_tree(opts, &tree)?;
     let home = home_for(opts, Some(dialect)).ok_or_else(|| {
         refused(
             Code::UsageInvalidArgument,
@@ -437,20 +493,7 @@ fn fetch_check_swap(
         }
     }
     // An update asks again only when what was granted changes (aoe §17's rules).
-    let ask = match (&prior, target.is_dir()) {
-        (Some(p), true) => {
-            let installed = validate_root(&target, &validate);
-            let (before, _, _) =
-                plan::describe(&installed, &target, &p.source, p.commit.as_deref());
-            plan::reconsent(
-                &before,
-                &request,
-                p.manifest_hash != entry.manifest_hash,
-                p.tree_hash != entry.tree_hash,
-            ) || (p.featured && !entry.featured) // aoe: trust downgraded to community
-        }
-        _ => request.needs_consent(),
-    };
+    let ask = asks(opts, prior.as_ref(), &target, &entry, &request).0;
     if ask && !consent(&request) {
         return Err(refused(
             Code::InstallDeclined,

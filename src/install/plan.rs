@@ -165,3 +165,16 @@ fn pip_requirements(doc: &crate::manifest::doc::Node) -> (Vec<String>, Vec<Strin
     }
     (hard, optional)
 }
+
+/// An aoe worker's runtime as shown in an update's review: `command` or
+/// `release binary <asset>`; none for other hosts or without a runtime.
+pub(super) fn runtime(report: &PluginReport) -> Option<String> {
+    let text = report.source.as_deref().unwrap_or_default();
+    let m = raw::parse(text, aoe::profile::Profile::H15)
+        .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
+        .ok()?;
+    match m.runtime? {
+        Runtime::Command { .. } => Some("command".to_owned()),
+        Runtime::ReleaseBinary { asset, .. } => Some(format!("release binary {asset}")),
+    }
+}

@@ -30,6 +30,7 @@ mod parity;
 mod pre_commit;
 mod release;
 mod resolve;
+mod review;
 mod rollback;
 mod sarif;
 mod shells;

@@ -722,6 +722,26 @@ fn json_outputs_match_their_schemas() {
     let doc = check("autoupdate.json", &["autoupdate", "--json"], 0);
     assert_eq!(doc["updated"][0], "dev.example.pinned");
     check("autoupdate.json", &["autoupdate", "--json"], 0);
+    // A cooldown longer than the test commits' age (2026-01-01) holds the next one back.
+    repo.file("aoe-plugin.toml", &static_aoe("7.0.0"));
+    repo.commit("v7");
+    let doc = check(
+        "outdated.json",
+        &["outdated", "--json", "--cooldown", "9999d"],
+        0,
+    );
+    assert_eq!(doc["plugins"][0]["status"], "held_back");
+    check(
+        "change.json",
+        &["update", "--all", "--json", "--cooldown", "9999d"],
+        0,
+    );
+    let doc = check(
+        "autoupdate.json",
+        &["autoupdate", "--json", "--force", "--cooldown", "9999d"],
+        0,
+    );
+    assert_eq!(doc["held_back"][0]["id"], "dev.example.pinned");
     // A remote that is gone: failures are objects, in every document.
     std::fs::rename(&repo.dir, tmp.path().join("gone")).unwrap();
     let doc = check("autoupdate.json", &["autoupdate", "--json", "--force"], 1);
@@ -741,6 +761,7 @@ fn json_outputs_match_their_schemas() {
             "behind",
             "error",
             "failed",
+            "held_back",
             "installed",
             "removed",
             "rolled_back",
