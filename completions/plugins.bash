@@ -28,6 +28,9 @@ _plugins() {
             plugins,disable)
                 cmd="plugins__subcmd__disable"
                 ;;
+            plugins,doctor)
+                cmd="plugins__subcmd__doctor"
+                ;;
             plugins,enable)
                 cmd="plugins__subcmd__enable"
                 ;;
@@ -106,6 +109,9 @@ _plugins() {
             plugins__subcmd__help,disable)
                 cmd="plugins__subcmd__help__subcmd__disable"
                 ;;
+            plugins__subcmd__help,doctor)
+                cmd="plugins__subcmd__help__subcmd__doctor"
+                ;;
             plugins__subcmd__help,enable)
                 cmd="plugins__subcmd__help__subcmd__enable"
                 ;;
@@ -167,7 +173,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -h -V --color --quiet --log-format --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="-q -v -h -V --color --quiet --verbose --log-format --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -189,7 +195,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity)
-            opts="-q -h -V --home --color --quiet --log-format --help --version touch hold help"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version touch hold help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -271,7 +277,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity__subcmd__hold)
-            opts="-q -h -V --home --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -297,7 +303,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity__subcmd__touch)
-            opts="-q -h -V --home --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -323,7 +329,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__autoupdate)
-            opts="-j -q -h -V --home --force --grace --jobs --timeout --pre --json --exit-code --color --quiet --log-format --help --version"
+            opts="-j -q -v -h -V --home --force --grace --jobs --timeout --pre --json --exit-code --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -365,7 +371,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__completions)
-            opts="-q -h -V --color --quiet --log-format --help --version bash elvish fish powershell zsh"
+            opts="-q -v -h -V --color --quiet --verbose --log-format --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -387,7 +393,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__disable)
-            opts="-q -h -V --home --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -413,8 +419,50 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__doctor)
+            opts="-j -q -v -h -V --home --jobs --timeout --pre --offline --grace --json --color --quiet --verbose --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --timeout)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --grace)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__enable)
-            opts="-q -h -V --home --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -441,7 +489,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help"
+            opts="new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -525,6 +573,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__disable)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__doctor)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -763,7 +825,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__homes)
-            opts="-q -h -V --json --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --json --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -785,7 +847,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__info)
-            opts="-q -h -V --home --json --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -812,7 +874,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --json --aoe-api --color --quiet --log-format --help --version"
+            opts="-y -q -v -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --json --aoe-api --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -850,7 +912,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__list)
-            opts="-q -h -V --home --json --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -876,7 +938,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__new)
-            opts="-y -q -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --no-git --color --quiet --log-format --help --version"
+            opts="-y -q -v -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --no-git --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -918,7 +980,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__outdated)
-            opts="-j -q -h -V --home --jobs --timeout --pre --json --exit-code --color --quiet --log-format --help --version"
+            opts="-j -q -v -h -V --home --jobs --timeout --pre --json --exit-code --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -956,7 +1018,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__remove)
-            opts="-q -h -V --home --json --no-wait --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --home --json --no-wait --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -983,7 +1045,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__resolve)
-            opts="-p -q -h -V --path --json --color --quiet --log-format --help --version"
+            opts="-p -q -v -h -V --path --json --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1013,7 +1075,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__rollback)
-            opts="-q -h -V --to --home --json --no-wait --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --to --home --json --no-wait --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1044,7 +1106,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__schema)
-            opts="-q -h -V --aoe-api --color --quiet --log-format --help --version aoe aworld protoagent"
+            opts="-q -v -h -V --aoe-api --color --quiet --verbose --log-format --help --version aoe aworld protoagent"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1070,7 +1132,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -q -h -V --home --yes --force --no-build --json --color --quiet --log-format --help --version"
+            opts="-y -q -v -h -V --home --yes --force --no-build --json --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1096,7 +1158,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__update)
-            opts="-y -j -q -h -V --all --dry-run --yes --home --jobs --timeout --pre --json --color --quiet --log-format --help --version"
+            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --json --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1135,7 +1197,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__validate)
-            opts="-p -r -A -q -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --json --home --stdin --stdin-filename --color --quiet --log-format --help --version"
+            opts="-p -r -A -q -v -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --json --home --stdin --stdin-filename --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1197,7 +1259,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__verify)
-            opts="-q -h -V --home --json --color --quiet --log-format --help --version"
+            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
