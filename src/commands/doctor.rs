@@ -142,7 +142,7 @@ fn text(report: &doctor::Report, homes: &[HomeToCheck], quiet: bool) -> String {
     }
     if !quiet {
         out.push_str(&format!(
-            "doctor: {} ok, {} warnings, {} failed\n",
+            "doctor: {} ok, {} warn, {} fail\n",
             report.count(Mark::Ok),
             report.count(Mark::Warn),
             report.count(Mark::Fail)

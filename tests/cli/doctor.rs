@@ -174,7 +174,7 @@ sources
   fail  dev.example.far: cannot reach http://127.0.0.1:[PORT]/acme/far.git: failed to connect to 127.0.0.1: Connection refused; class=Os (2) [plugins::git::fetch]
         help: proxy: none; credentials if asked: none (PLUGINS_NET_TIMEOUT and --timeout bound each attempt)
   ok    dev.example.gone: file://[TMP]/src/dev.example.gone is readable
-doctor: 4 ok, 2 warnings, 3 failed
+doctor: 4 ok, 2 warn, 3 fail
 
 "#]]
     );
@@ -261,7 +261,7 @@ hosts
   info  aoe: aoe 1.15.0
   info  protoagent: protolabs-agent 0.218.1 (python3)
   info  aworld: aworld 0.3.2 (python3)
-doctor: 0 ok, 0 warnings, 1 failed
+doctor: 0 ok, 0 warn, 1 fail
 
 "#]]
     );
@@ -290,7 +290,7 @@ hosts
   info  aoe: aoe 1.15.0
   info  protoagent: protolabs-agent 0.218.1 (python3)
   info  aworld: aworld 0.3.2 (python3)
-doctor: 0 ok, 0 warnings, 0 failed
+doctor: 0 ok, 0 warn, 0 fail
 
 "#]]
     );
@@ -409,7 +409,7 @@ sources
   ok    dev.example.kit: [GIT]/acme/kit.git answers (up to date); proxy: none; credentials if asked: GITHUB_TOKEN
 github
   ok    [API]/rate_limit: 4999 of 5000 requests left, resets in [..] d; proxy: none; credentials if asked: GITHUB_TOKEN
-doctor: 5 ok, 0 warnings, 0 failed
+doctor: 5 ok, 0 warn, 0 fail
 
 "#]]
     );
