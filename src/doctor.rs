@@ -219,6 +219,7 @@ fn examine_home(
     out.extend(examine_lock(h, locked).into_iter().map(at));
     out.extend(examine_leftovers(home).into_iter().map(at));
     out.push(at(examine_activity(home, opts.grace)));
+    out.extend(examine_policy(home).into_iter().map(at));
     if let Some(line) = cron_line(home, opts) {
         out.push(at(Check::new("cron", Mark::Info, line)));
     }
@@ -422,6 +423,58 @@ fn examine_activity(home: &Home, grace: Duration) -> Check {
         None => message.push_str("; no autoupdate sweep yet"),
     }
     Check::new("activity", Mark::Info, message)
+}
+
+/// The autoupdate policy (`<home>/plugins.toml`): what is armed, and what is wrong
+/// with the file (as `autoupdate` would warn).
+fn examine_policy(home: &Home) -> Vec<Check> {
+    let file = match crate::autoupdate::load_policy(home) {
+        Ok(file) => file,
+        Err(message) => {
+            return vec![
+                Check::new("activity", Mark::Fail, message)
+                    .code(Code::ConfigInvalidValue)
+                    .help("`plugins autoupdate` cannot run for this home until the file is fixed"),
+            ];
+        }
+    };
+    let p = &file.policy;
+    let armed: Vec<&str> = p.rules.iter().map(|r| r.id.as_str()).collect();
+    let message = if file.text.is_empty() {
+        format!(
+            "autoupdate policy {}: none (nothing is auto-updated)",
+            file.path.display()
+        )
+    } else if p.interval_hours == 0 {
+        format!(
+            "autoupdate policy {}: sweeping disabled (interval 0)",
+            file.path.display()
+        )
+    } else if armed.is_empty() {
+        format!(
+            "autoupdate policy {}: no plugin is armed",
+            file.path.display()
+        )
+    } else {
+        format!(
+            "autoupdate policy {}: every {} h: {}",
+            file.path.display(),
+            p.interval_hours,
+            armed.join(", ")
+        )
+    };
+    let mut out = vec![Check::new("activity", Mark::Info, message)];
+    for d in &file.warnings {
+        let mut c = Check::new(
+            "activity",
+            Mark::Warn,
+            format!("{}: {}", file.path.display(), d.message),
+        )
+        .code(d.code);
+        c.help = d.help.clone();
+        out.push(c);
+    }
+    out
 }
 
 /// `path` as one shell word.

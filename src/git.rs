@@ -594,6 +594,11 @@ pub fn fetch_tree(
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, default) = list_refs(conn.remote())?;
     let choice = choose(url, &refs, default, reference)?;
+    log::debug!(
+        "git: {url}: listed {} refs, resolved {}",
+        refs.len(),
+        choice.refname.as_deref().unwrap_or("a commit")
+    );
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None)
         .remote_callbacks(callbacks(url, userinfo, &auth))

@@ -145,6 +145,12 @@ fn doctor_reports_leftovers_missing_and_changed_plugins_and_unreachable_sources(
     )
     .unwrap();
     std::fs::create_dir_all(home.join(".plugins/staging/s-999999999-abc/tree")).unwrap();
+    // An autoupdate policy with a typo, which `autoupdate` would warn about.
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.\"dev.example.far\"]\ntrack = \"main\"\nwhen = \"idel\"\n",
+    )
+    .unwrap();
 
     let (code, stdout, stderr) = run(cmd(t, &python).args(["doctor", "--home"]).arg(&home));
     assert_eq!((code, stderr.as_str()), (1, ""), "{stdout}");
@@ -164,6 +170,9 @@ aoe home [TMP]/home
   warn  [TMP]/home/.plugins/staging/s-999999999-abc is a staging directory of a process that is gone [plugins::doctor::leftover]
         help: the next command that changes this home (install, update, remove, sync, rollback) recovers it first: it deletes it
   info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet
+  info  autoupdate policy [TMP]/home/plugins.toml: every 6 h: dev.example.far
+  warn  [TMP]/home/plugins.toml: `when = "idel"` is not "idle" or "always"; using the default, "idle" [plugins::config::invalid_value]
+        help: did you mean `idle`?
   info  17 * * * * [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
 hosts
   info  aoe: aoe 1.15.0
@@ -174,7 +183,7 @@ sources
   fail  dev.example.far: cannot reach http://127.0.0.1:[PORT]/acme/far.git: failed to connect to 127.0.0.1: Connection refused; class=Os (2) [plugins::git::fetch]
         help: proxy: none; credentials if asked: none (PLUGINS_NET_TIMEOUT and --timeout bound each attempt)
   ok    dev.example.gone: file://[TMP]/src/dev.example.gone is readable
-doctor: 4 ok, 2 warn, 3 fail
+doctor: 4 ok, 3 warn, 3 fail
 
 "#]]
     );
@@ -213,6 +222,7 @@ doctor: 4 ok, 2 warn, 3 fail
             "plugins::install::tampered",
             "plugins::doctor::leftover",
             "plugins::doctor::leftover",
+            "plugins::config::invalid_value",
             "plugins::git::fetch"
         ]
     );
@@ -307,7 +317,9 @@ struct Api {
 }
 
 impl Api {
-    fn start(body: &'static str) -> Api {
+    /// `/rate_limit` answers `body`; with `redirect`, it redirects to `/v2/rate_limit`,
+    /// which does.
+    fn start(body: &'static str, redirect: bool) -> Api {
         let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let seen: Seen = Arc::default();
@@ -333,11 +345,18 @@ impl Api {
                 log.lock()
                     .unwrap()
                     .push((line.trim_end().to_owned(), authorization));
-                let _ = write!(
-                    stream,
-                    "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                    body.len()
-                );
+                let _ = if redirect && line.starts_with("GET /rate_limit ") {
+                    write!(
+                        stream,
+                        "HTTP/1.1 302 Found\r\nLocation: /v2/rate_limit\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    )
+                } else {
+                    write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                };
             }
         });
         Api { base, seen }
@@ -347,16 +366,35 @@ impl Api {
 /// Far in the future, so "resets in" is large and stable in days.
 const RATE: &str = r#"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":4102444800}},"rate":{"limit":5000,"remaining":4999,"reset":4102444800}}"#;
 
-/// A `gh:` plugin served with Basic auth that only the token opens.
+/// A `gh:` plugin served with Basic auth that only the token opens, installed with
+/// `-v`: the steps are shown, the token is not.
 fn gh_home(t: &Path, python: &Path, server: &GitServer, api: &Api) -> PathBuf {
     let home = t.join("home");
     let (code, stdout, stderr) = run(cmd(t, python)
         .env("GITHUB_TOKEN", SECRET)
         .env("PLUGINS_GH_BASE", &server.base)
         .env("PLUGINS_GITHUB_API", &api.base)
-        .args(["install", "gh:acme/kit@main", "--yes", "--home"])
+        .args(["-v", "install", "gh:acme/kit@main", "--yes", "--home"])
         .arg(&home));
     assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
+    let debug: Vec<String> = stderr
+        .lines()
+        .filter(|l| l.starts_with("debug: "))
+        .map(|l| l.replace(&server.base, "[GIT]"))
+        .collect();
+    assert_data_eq!(
+        debug.join("\n") + "\n",
+        str![[r#"
+debug: git: [GIT]/acme/kit.git: connecting
+debug: git: [GIT]/acme/kit.git: proxy none
+debug: git: [GIT]/acme/kit.git: offering credentials from GITHUB_TOKEN/GH_TOKEN
+debug: git: [GIT]/acme/kit.git: listed 2 refs, resolved refs/heads/main
+debug: git: [GIT]/acme/kit.git: proxy none
+debug: git: [GIT]/acme/kit.git: fetching +refs/heads/main:refs/heads/main
+
+"#]]
+    );
     home
 }
 
@@ -372,7 +410,7 @@ fn a_token_is_named_by_its_source_and_never_shown() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let server = served(t);
-    let api = Api::start(RATE);
+    let api = Api::start(RATE, false);
     let home = gh_home(t, &python, &server, &api);
     let doctor = |args: &[&str], json: bool, token: Option<(&str, &str)>| {
         let mut c = cmd(t, &python);
@@ -400,6 +438,7 @@ aoe home [TMP]/home
   ok    [TMP]/home/plugins.lock (aoe) loads: 1 plugin, every directory present
   ok    no interrupted change, no stale staging directory
   info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet
+  info  autoupdate policy [TMP]/home/plugins.toml: none (nothing is auto-updated)
   info  17 * * * * [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
 hosts
   info  aoe: aoe 1.15.0
@@ -408,7 +447,7 @@ hosts
 sources
   ok    dev.example.kit: [GIT]/acme/kit.git answers (up to date); proxy: none; credentials if asked: GITHUB_TOKEN
 github
-  ok    [API]/rate_limit: 4999 of 5000 requests left, resets in [..] d; proxy: none; credentials if asked: GITHUB_TOKEN
+  ok    [API]/rate_limit: 4999 of 5000 requests left, resets in 26691 d; proxy: none; credentials if asked: GITHUB_TOKEN
 doctor: 5 ok, 0 warn, 0 fail
 
 "#]]
@@ -451,9 +490,27 @@ doctor: 5 ok, 0 warn, 0 fail
     for out in &outputs {
         assert!(!out.contains(SECRET), "a secret is shown:\n{out}");
     }
+    // -v shows a redirect, and where it goes.
+    let moved = Api::start(RATE, true);
+    let (code, stdout, stderr) = run(cmd(t, &python)
+        .env("GITHUB_TOKEN", SECRET)
+        .env("PLUGINS_GH_BASE", &server.base)
+        .env("PLUGINS_GITHUB_API", &moved.base)
+        .args(["-v", "doctor", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "debug: http: redirected to {}/v2/rate_limit (proxy: none)\n",
+            moved.base
+        )),
+        "{stderr}"
+    );
+    assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
     // A used-up rate limit is a warning, not a failure.
     let spent = Api::start(
         r#"{"resources":{"core":{"limit":60,"used":60,"remaining":0,"reset":4102444800}}}"#,
+        false,
     );
     let (code, stdout, _) = run(cmd(t, &python)
         .env("GITHUB_TOKEN", SECRET)
@@ -490,7 +547,7 @@ fn verbose_shows_the_proxy_of_each_transfer() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let server = served(t);
-    let api = Api::start(RATE);
+    let api = Api::start(RATE, false);
     let home = gh_home(t, &python, &server, &api);
     let proxy = Proxy::start();
     let https = server.base.replace("http://", "https://");
