@@ -631,6 +631,21 @@ fn describe(route: &Route) -> String {
     format!("proxy: {proxy}; credentials if asked: {credentials}")
 }
 
+/// The code of a failed check, from its message (`update::Status::Error` carries text
+/// only): credentials refused or missing (`git::GitError::Auth`), the locked ref gone
+/// from the remote (`update::decide`), else the remote could not be listed.
+fn failure_code(message: &str) -> Code {
+    if message.contains(" needs credentials and ") {
+        Code::GitAuth
+    } else if message.starts_with("the remote no longer has ")
+        || message.starts_with("the remote has no branch or tag ")
+    {
+        Code::GitRefNotFound
+    } else {
+        Code::GitFetch
+    }
+}
+
 /// Each locked git source answers a ref listing, through `outdated`'s checks (a
 /// commit pin is listed too: reachability is the question here).
 fn sources(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Vec<Check> {
@@ -667,7 +682,7 @@ fn sources(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Vec<Check> {
         let check = match &c.status {
             Status::Error { message } => {
                 Check::new("source", Mark::Fail, format!("{}: {message}", entry.id))
-                    .code(Code::GitFetch)
+                    .code(failure_code(message))
                     .help(format!(
                         "{} ({})",
                         describe(&route),
@@ -770,6 +785,41 @@ fn github_rate_limit(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Optio
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn failures_are_classified_by_what_the_check_says() {
+        let auth = crate::git::GitError::Auth {
+            url: "https://h/x".into(),
+            offered: vec![],
+        };
+        assert_eq!(failure_code(&auth.to_string()), Code::GitAuth);
+        let mut e = Entry {
+            id: "x".into(),
+            source: "s".into(),
+            requested_ref: "gone".into(),
+            ref_kind: Some(crate::git::RefKind::Branch),
+            commit: Some("a".repeat(40)),
+            version: String::new(),
+            manifest_hash: String::new(),
+            tree_hash: String::new(),
+            installed_hash: None,
+            release: None,
+            unbuilt: false,
+            featured: false,
+        };
+        for kind in [Some(crate::git::RefKind::Branch), None] {
+            e.ref_kind = kind;
+            let crate::update::Status::Error { message } = crate::update::decide(&e, &[], false)
+            else {
+                panic!("a missing ref is an error")
+            };
+            assert_eq!(failure_code(&message), Code::GitRefNotFound, "{message}");
+        }
+        assert_eq!(
+            failure_code("listing x timed out after 5 s"),
+            Code::GitFetch
+        );
+    }
 
     #[test]
     fn ages_and_shell_words() {

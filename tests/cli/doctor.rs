@@ -533,7 +533,7 @@ doctor: 5 ok, 0 warn, 0 fail
     let (code, stdout, _) = doctor(&[], false, None);
     assert_eq!(code, 1, "{stdout}");
     assert!(
-        stdout.contains("needs credentials and none were found [plugins::git::fetch]"),
+        stdout.contains("needs credentials and none were found [plugins::git::auth]"),
         "{stdout}"
     );
 }
