@@ -72,7 +72,7 @@ pub struct Check {
 }
 
 impl Check {
-    fn new(area: &'static str, status: Mark, message: impl Into<String>) -> Check {
+    pub fn new(area: &'static str, status: Mark, message: impl Into<String>) -> Check {
         Check {
             area,
             status,
@@ -85,12 +85,12 @@ impl Check {
         }
     }
 
-    fn code(mut self, code: Code) -> Check {
+    pub fn code(mut self, code: Code) -> Check {
         self.code = Some(code);
         self
     }
 
-    fn help(mut self, help: impl Into<String>) -> Check {
+    pub fn help(mut self, help: impl Into<String>) -> Check {
         self.help = Some(help.into());
         self
     }
@@ -114,6 +114,9 @@ pub struct HomeToCheck {
     /// Named with `--home` or `PLUGINS_HOME`: its absence is a failure, not an
     /// uninstalled host.
     pub given: bool,
+    /// What resolving the home found (protoAgent's refused relative plugins directory),
+    /// reported after the home's own check.
+    pub notes: Vec<Check>,
 }
 
 /// What to examine and how.
@@ -213,9 +216,18 @@ fn examine_home(
             )
         };
         out.push(at(check));
+        out.extend(h.notes.iter().cloned().map(at));
         return out;
     }
     out.push(at(Check::new("home", Mark::Ok, format!("{root} exists"))));
+    out.extend(h.notes.iter().cloned().map(at));
+    if home.is_locked() {
+        out.push(at(Check::new(
+            "home",
+            Mark::Info,
+            "another plugins process holds the home lock: a changing command waits for it (or fails with --no-wait)",
+        )));
+    }
     out.extend(examine_lock(h, locked).into_iter().map(at));
     out.extend(examine_leftovers(home).into_iter().map(at));
     out.push(at(examine_activity(home, opts.grace)));

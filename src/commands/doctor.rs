@@ -8,6 +8,7 @@ use clap::Args;
 use super::ExitStatus;
 use crate::cli::CheckArgs;
 use crate::context::Context;
+use crate::diagnostic::Code;
 use crate::doctor::{self, HomeToCheck, Mark};
 use crate::error::{Error, Result};
 use crate::manifest::Dialect;
@@ -57,10 +58,12 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 dialect,
                 home,
                 given: true,
+                notes: Vec::new(),
             })
             .collect()
     } else {
         let defaults = cx.default_homes();
+        let proto = cx.protoagent_paths();
         Dialect::ALL
             .into_iter()
             .filter_map(|d| {
@@ -68,6 +71,23 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                     dialect: d,
                     home: h.clone(),
                     given: false,
+                    notes: if d == Dialect::Protoagent {
+                        proto
+                            .refused
+                            .iter()
+                            .map(|r| {
+                                doctor::Check::new(
+                                    "home",
+                                    Mark::Warn,
+                                    r.message(&proto.plugins_dir),
+                                )
+                                .code(Code::ProtoRelativePluginsDir)
+                                .help("protoAgent ignores a relative plugins directory; so does `plugins`")
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
                 })
             })
             .collect()

@@ -152,7 +152,11 @@ fn doctor_reports_leftovers_missing_and_changed_plugins_and_unreachable_sources(
     )
     .unwrap();
 
+    // Another process works on the home (the guard `install::lock_home` takes).
+    let guard = std::fs::File::open(home.join(".plugins.guard")).unwrap();
+    guard.lock().unwrap();
     let (code, stdout, stderr) = run(cmd(t, &python).args(["doctor", "--home"]).arg(&home));
+    drop(guard);
     assert_eq!((code, stderr.as_str()), (1, ""), "{stdout}");
     let stdout = redact(&stdout, t).replace(&closed_port_of(&closed), "[PORT]");
     assert_data_eq!(
@@ -160,6 +164,7 @@ fn doctor_reports_leftovers_missing_and_changed_plugins_and_unreachable_sources(
         str![[r#"
 aoe home [TMP]/home
   ok    [TMP]/home exists
+  info  another plugins process holds the home lock: a changing command waits for it (or fails with --no-wait)
   ok    [TMP]/home/plugins.lock (aoe) loads: 3 plugins
   fail  dev.example.changed: the manifest changed since install [plugins::install::tampered]
         help: `plugins verify` lists what changed; `plugins sync --force` puts the locked files back
@@ -284,8 +289,11 @@ doctor: 0 ok, 0 warn, 1 fail
         (code, doc["checks"][0]["code"].as_str()),
         (1, Some("plugins::doctor::home"))
     );
-    // Without --home: each host's own home, absent ones as information.
-    let (code, stdout, _) = run(cmd(t, &python).args(["doctor", "--offline"]));
+    // Without --home: each host's own home, absent ones as information; protoAgent's
+    // relative plugins directory is refused, as the host refuses it.
+    let (code, stdout, _) = run(cmd(t, &python)
+        .env("PROTOAGENT_PLUGINS_DIR", "rel/plugins")
+        .args(["doctor", "--offline"]));
     assert_eq!(code, 0, "{stdout}");
     assert_data_eq!(
         redact(&stdout, t),
@@ -296,11 +304,13 @@ aworld home [TMP]/user/.aworld
   info  [TMP]/user/.aworld does not exist: nothing is installed for aworld
 protoagent home [TMP]/user/.protoagent/default
   info  [TMP]/user/.protoagent/default does not exist: nothing is installed for protoagent
+  warn  PROTOAGENT_PLUGINS_DIR 'rel/plugins' is not absolute, so it is ignored and plugins load from [TMP]/user/.protoagent/default/plugins instead. Set an absolute path. [plugins::protoagent::relative_plugins_dir]
+        help: protoAgent ignores a relative plugins directory; so does `plugins`
 hosts
   info  aoe: aoe 1.15.0
   info  protoagent: protolabs-agent 0.218.1 (python3)
   info  aworld: aworld 0.3.2 (python3)
-doctor: 0 ok, 0 warn, 0 fail
+doctor: 0 ok, 1 warn, 0 fail
 
 "#]]
     );
