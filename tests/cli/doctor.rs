@@ -489,6 +489,12 @@ doctor: 5 ok, 0 warn, 0 fail
             stderr.contains("offering credentials from GITHUB_TOKEN/GH_TOKEN"),
             "{stderr}"
         );
+        if args.contains(&"json") {
+            for line in stderr.lines() {
+                let doc: Value = serde_json::from_str(line).unwrap();
+                assert_eq!(doc["level"], "debug", "{line}");
+            }
+        }
         outputs.push(stdout);
         outputs.push(stderr);
     }
