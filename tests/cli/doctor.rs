@@ -9,7 +9,7 @@ use std::process::Command;
 use std::sync::{Arc, Mutex};
 
 use serde_json::Value;
-use snapbox::{assert_data_eq, str};
+use snapbox::{IntoData, str};
 
 use crate::install::static_aoe;
 use crate::support::git::Repo;
@@ -73,10 +73,28 @@ fn cmd(tmp: &Path, python: &Path) -> Command {
     c
 }
 
-/// Temp paths and the binary's path as placeholders.
-fn redact(s: &str, tmp: &Path) -> String {
-    s.replace(env!("CARGO_BIN_EXE_plugins"), "[EXE]")
-        .replace(&tmp.display().to_string(), "[TMP]")
+/// Compare with a snapshot (`SNAPSHOTS=overwrite` fills it), the binary's path, the
+/// temp directory and `vars` (server addresses, ports) redacted to placeholders.
+fn assert_screen(
+    actual: impl Into<String>,
+    tmp: &Path,
+    vars: &[(&'static str, &str)],
+    expected: impl IntoData,
+) {
+    let mut redactions = snapbox::Redactions::new();
+    redactions
+        .insert("[EXE]", env!("CARGO_BIN_EXE_plugins"))
+        .unwrap();
+    redactions
+        .insert("[TMP]", tmp.display().to_string())
+        .unwrap();
+    for (placeholder, value) in vars {
+        redactions.insert(placeholder, (*value).to_owned()).unwrap();
+    }
+    snapbox::Assert::new()
+        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+        .redact_with(redactions)
+        .eq(actual.into(), expected);
 }
 
 /// A repository holding one aoe plugin with `id`.
@@ -158,9 +176,10 @@ fn doctor_reports_leftovers_missing_and_changed_plugins_and_unreachable_sources(
     let (code, stdout, stderr) = run(cmd(t, &python).args(["doctor", "--home"]).arg(&home));
     drop(guard);
     assert_eq!((code, stderr.as_str()), (1, ""), "{stdout}");
-    let stdout = redact(&stdout, t).replace(&closed_port_of(&closed), "[PORT]");
-    assert_data_eq!(
+    assert_screen(
         stdout,
+        t,
+        &[("[PORT]", &closed_port_of(&closed))],
         str![[r#"
 aoe home [TMP]/home
   ok    [TMP]/home exists
@@ -190,7 +209,7 @@ sources
   ok    dev.example.gone: file://[TMP]/src/dev.example.gone is readable
 doctor: 4 ok, 3 warn, 3 fail
 
-"#]]
+"#]],
     );
 
     // -q: only what needs a person.
@@ -266,8 +285,10 @@ fn a_home_that_does_not_exist_fails_and_default_homes_are_listed() {
         .args(["doctor", "--offline", "--home"])
         .arg(t.join("nowhere")));
     assert_eq!(code, 1, "{stdout}");
-    assert_data_eq!(
-        redact(&stdout, t),
+    assert_screen(
+        stdout,
+        t,
+        &[],
         str![[r#"
 aoe home [TMP]/nowhere
   fail  [TMP]/nowhere does not exist [plugins::doctor::home]
@@ -278,7 +299,7 @@ hosts
   info  aworld: aworld 0.3.2 (python3)
 doctor: 0 ok, 0 warn, 1 fail
 
-"#]]
+"#]],
     );
     let (code, stdout, _) = run(cmd(t, &python)
         .args(["doctor", "--offline", "--json", "--home"])
@@ -295,8 +316,10 @@ doctor: 0 ok, 0 warn, 1 fail
         .env("PROTOAGENT_PLUGINS_DIR", "rel/plugins")
         .args(["doctor", "--offline"]));
     assert_eq!(code, 0, "{stdout}");
-    assert_data_eq!(
-        redact(&stdout, t),
+    assert_screen(
+        stdout,
+        t,
+        &[],
         str![[r#"
 aoe home [TMP]/user/.config/agent-of-empires
   info  [TMP]/user/.config/agent-of-empires does not exist: nothing is installed for aoe
@@ -312,7 +335,7 @@ hosts
   info  aworld: aworld 0.3.2 (python3)
 doctor: 0 ok, 1 warn, 0 fail
 
-"#]]
+"#]],
     );
 }
 
@@ -388,13 +411,14 @@ fn gh_home(t: &Path, python: &Path, server: &GitServer, api: &Api) -> PathBuf {
         .arg(&home));
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
-    let debug: Vec<String> = stderr
+    let debug: Vec<&str> = stderr
         .lines()
         .filter(|l| l.starts_with("debug: "))
-        .map(|l| l.replace(&server.base, "[GIT]"))
         .collect();
-    assert_data_eq!(
+    assert_screen(
         debug.join("\n") + "\n",
+        t,
+        &[("[GIT]", &server.base)],
         str![[r#"
 debug: git: [GIT]/acme/kit.git: connecting
 debug: git: [GIT]/acme/kit.git: proxy none
@@ -403,7 +427,7 @@ debug: git: [GIT]/acme/kit.git: listed 2 refs, resolved refs/heads/main
 debug: git: [GIT]/acme/kit.git: proxy none
 debug: git: [GIT]/acme/kit.git: fetching +refs/heads/main:refs/heads/main
 
-"#]]
+"#]],
     );
     home
 }
@@ -437,11 +461,10 @@ fn a_token_is_named_by_its_source_and_never_shown() {
     };
     let (code, stdout, stderr) = doctor(&[], false, Some(("GITHUB_TOKEN", SECRET)));
     assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
-    let shown = redact(&stdout, t)
-        .replace(&server.base, "[GIT]")
-        .replace(&api.base, "[API]");
-    assert_data_eq!(
-        shown,
+    assert_screen(
+        &stdout,
+        t,
+        &[("[GIT]", &server.base), ("[API]", &api.base)],
         str![[r#"
 aoe home [TMP]/home
   ok    [TMP]/home exists
@@ -460,7 +483,7 @@ github
   ok    [API]/rate_limit: 4999 of 5000 requests left, resets in 26691 d; proxy: none; credentials if asked: GITHUB_TOKEN
 doctor: 5 ok, 0 warn, 0 fail
 
-"#]]
+"#]],
     );
     // The rate limit was read with the token.
     assert!(
@@ -596,21 +619,23 @@ fn verbose_shows_the_proxy_of_each_transfer() {
     let mut debug: Vec<String> = stderr
         .lines()
         .filter(|l| l.starts_with("debug: "))
-        .map(|l| {
-            l.replace(&https, "[GIT]")
-                .replace(&api.base, "[API]")
-                .replace(&proxy.url, "[PROXY]")
-        })
+        .map(str::to_owned)
         .collect();
     debug.sort();
-    assert_data_eq!(
+    assert_screen(
         debug.join("\n") + "\n",
+        t,
+        &[
+            ("[GIT]", &https),
+            ("[API]", &api.base),
+            ("[PROXY]", &proxy.url),
+        ],
         str![[r#"
 debug: git: [GIT]/acme/kit.git: connecting
 debug: git: [GIT]/acme/kit.git: proxy [PROXY]
 debug: http: GET [API]/rate_limit (proxy: [PROXY])
 
-"#]]
+"#]],
     );
     // Without -v, no debug line.
     let (_, _, stderr) = run(cmd(t, &python)
