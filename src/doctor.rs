@@ -635,12 +635,10 @@ pub fn git_route(url: &str) -> Route {
 
 fn describe(route: &Route) -> String {
     let proxy = route.proxy.as_deref().unwrap_or("none");
-    let credentials = if route.credentials.is_empty() {
-        "none".to_owned()
-    } else {
-        route.credentials.join(", then ")
-    };
-    format!("proxy: {proxy}; credentials if asked: {credentials}")
+    format!(
+        "proxy: {proxy}; credentials if asked: {}",
+        crate::net::describe_sources(&route.credentials)
+    )
 }
 
 /// The code of a failed check, from its message (`update::Status::Error` carries text

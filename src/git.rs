@@ -304,7 +304,14 @@ fn connect<'r, 'cb>(
     userinfo: Option<&'cb Userinfo>,
     auth: &Rc<RefCell<AuthState>>,
 ) -> Result<git2::RemoteConnection<'r, 'cb, 'cb>, GitError> {
-    log::debug!("git: {url}: connecting");
+    log::debug!(
+        "git: {url}: connecting (credentials if asked: {})",
+        crate::net::describe_sources(&crate::net::credential_sources(
+            url,
+            userinfo.is_some(),
+            credential_helper_configured()
+        ))
+    );
     remote
         .connect_auth(
             Direction::Fetch,

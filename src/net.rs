@@ -88,6 +88,15 @@ pub fn github_token_for(url: &str) -> Option<&'static Secret> {
     settings().github_token.as_ref().filter(|_| is_github(url))
 }
 
+/// Credential sources in words: `a git credential helper, then GITHUB_TOKEN`, or `none`.
+pub fn describe_sources(sources: &[String]) -> String {
+    if sources.is_empty() {
+        "none".to_owned()
+    } else {
+        sources.join(", then ")
+    }
+}
+
 /// Where a git transfer to `url` would take credentials from if the server asks, in
 /// the order they are offered: the names of the sources, never a secret. `helper` says
 /// whether git's config names a credential helper (it is not run to find out whether it

@@ -420,7 +420,7 @@ fn gh_home(t: &Path, python: &Path, server: &GitServer, api: &Api) -> PathBuf {
         t,
         &[("[GIT]", &server.base)],
         str![[r#"
-debug: git: [GIT]/acme/kit.git: connecting
+debug: git: [GIT]/acme/kit.git: connecting (credentials if asked: GITHUB_TOKEN)
 debug: git: [GIT]/acme/kit.git: proxy none
 debug: git: [GIT]/acme/kit.git: offering credentials from GITHUB_TOKEN/GH_TOKEN
 debug: git: [GIT]/acme/kit.git: listed 2 refs, resolved refs/heads/main
@@ -631,7 +631,7 @@ fn verbose_shows_the_proxy_of_each_transfer() {
             ("[PROXY]", &proxy.url),
         ],
         str![[r#"
-debug: git: [GIT]/acme/kit.git: connecting
+debug: git: [GIT]/acme/kit.git: connecting (credentials if asked: none)
 debug: git: [GIT]/acme/kit.git: proxy [PROXY]
 debug: http: GET [API]/rate_limit (proxy: [PROXY])
 
