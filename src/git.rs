@@ -157,6 +157,7 @@ pub fn credential_helper_configured() -> bool {
     })
 }
 
+/// libgit2's proxy options for a transfer to `url` ([`proxy_for`]).
 fn proxy_options(url: &str) -> ProxyOptions<'static> {
     let mut opts = ProxyOptions::new();
     let proxy = proxy_for(url);
