@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_plugins_global_optspecs
-    string join \n color= q/quiet log-format= h/help V/version
+    string join \n color= q/quiet v/verbose log-format= h/help V/version
 end
 
 function __fish_plugins_needs_command
@@ -30,6 +30,7 @@ never\t''"
 complete -c plugins -n "__fish_plugins_needs_command" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_needs_command" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_needs_command" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_needs_command" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_needs_command" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
@@ -48,6 +49,7 @@ complete -c plugins -n "__fish_plugins_needs_command" -f -a "outdated" -d 'Show 
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "update" -d 'Update plugins to their newer commits'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "doctor" -d 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "completions" -d 'Print shell completions'
@@ -73,6 +75,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand new" -l list -d 'List th
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l json -d 'Print what was written as JSON'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l no-git -d 'Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s p -l path -d 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]' -r -F
@@ -129,7 +132,9 @@ plugins::protoagent::relative_plugins_dir\t'PROTOAGENT_PLUGINS_DIR or the config
 plugins::protoagent::entrypoint_escapes\t'entrypoint resolves outside the plugin directory (the host does not check)'
 plugins::config::unknown_key\t'a plugins.toml key plugins does not know (often a typo); it is ignored'
 plugins::config::invalid_value\t'a plugins.toml value of the wrong type or outside its closed set; the default is used'
-plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'"
+plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
+plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
+plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Graphical diagnostics with source snippets (plain text without a terminal)'
 json\t'One JSON document for the whole run'
 github\t'GitHub Actions workflow commands that annotate the diff'
@@ -148,6 +153,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -l bundled -d 
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l json -d 'Same as --format json'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l stdin -d 'Read the manifest from standard input (an editor\'s buffer); needs --stdin-filename'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
@@ -168,6 +174,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'pro
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -178,6 +185,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand list" -l log-format -d '
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand list" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -188,6 +196,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand info" -l log-format -d '
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand info" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
@@ -197,6 +206,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand homes" -l log-format -d 
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand homes" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -206,6 +216,7 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand enable" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -215,6 +226,7 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand disable" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -226,6 +238,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l to -d 'The kept version to restore, by commit (a prefix will do) [default: the most recent]' -r
@@ -238,6 +251,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -248,6 +262,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand verify" -l log-format -d
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -265,6 +280,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l repair -d 'Rein
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l json -d 'Print one JSON document instead of the outcome lines'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -280,6 +296,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l pre -d 'Con
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l exit-code -d 'Exit 3 (instead of 0) when any plugin has a newer version'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -297,6 +314,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand update" -s y -l yes -d '
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l json -d 'Print one JSON document instead of the outcome lines'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -314,6 +332,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l pre -d 'C
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l json -d 'Print one JSON document instead of the summary line'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l exit-code -d 'Exit 3 (instead of 0) when at least one plugin was updated'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
@@ -323,6 +342,7 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
@@ -335,6 +355,7 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
@@ -344,11 +365,29 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s j -l jobs -d 'How many remotes to query at once' -r
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l timeout -d 'Seconds to wait for each remote' -r
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l grace -d 'Seconds after the last activity during which the host counts as busy' -r
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l offline -d 'Skip the remotes and the GitHub API: local checks only'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l json -d 'Print one JSON document'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s p -l path -d 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
@@ -357,6 +396,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l log-format -
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l json -d 'Print one JSON document instead of a table'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -l aoe-api -d 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
@@ -367,6 +407,7 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
@@ -375,28 +416,30 @@ never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "list" -d 'List installed plugins'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "info" -d 'Show one installed plugin'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "homes" -d 'Show where each host keeps its plugins, lock and config'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "enable" -d 'Turn an installed plugin on where its host reads it'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "disable" -d 'Turn an installed plugin off where its host reads it'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "rollback" -d 'Put back a version an update replaced (the last two are kept)'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "sync" -d 'Install what the lock says, at the locked commits'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "update" -d 'Update plugins to their newer commits'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "completions" -d 'Print shell completions'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "list" -d 'List installed plugins'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "info" -d 'Show one installed plugin'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "homes" -d 'Show where each host keeps its plugins, lock and config'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "enable" -d 'Turn an installed plugin on where its host reads it'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "disable" -d 'Turn an installed plugin off where its host reads it'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "rollback" -d 'Put back a version an update replaced (the last two are kept)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "sync" -d 'Install what the lock says, at the locked commits'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "update" -d 'Update plugins to their newer commits'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "doctor" -d 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "completions" -d 'Print shell completions'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and __fish_seen_subcommand_from activity" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and __fish_seen_subcommand_from activity" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -f -a "(plugins __complete ids 2>/dev/null)"

@@ -70,9 +70,68 @@ pub fn split_userinfo(url: &str) -> (String, Option<Userinfo>) {
     (bare, Some(userinfo))
 }
 
+/// Query parameters whose values are credentials.
+const SECRET_PARAMS: [&str; 6] = [
+    "access_token=",
+    "token=",
+    "private_token=",
+    "password=",
+    "sig=",
+    "x-amz-signature=",
+];
+
+/// Words after which the next word is a credential (`Authorization: Bearer …`; not
+/// `token `, which prose uses too).
+const SECRET_SCHEMES: [&str; 2] = ["bearer ", "basic "];
+
 /// `text` with the userinfo of every URL in it removed (for anything shown that
-/// may quote a URL given by a server or a user).
+/// may quote a URL given by a server or a user), and the values of credential query
+/// parameters (`?access_token=…`) and of `Bearer`/`Basic` authorizations
+/// replaced by `<redacted>`.
 pub fn redact(text: &str) -> String {
+    redact_values(&strip_userinfo(text))
+}
+
+/// Replace the word after each marker (case-insensitive) with `<redacted>`.
+fn redact_values(text: &str) -> String {
+    let lower = text.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < text.len() {
+        let rest = &lower[i..];
+        let hit = SECRET_PARAMS
+            .iter()
+            .chain(SECRET_SCHEMES.iter())
+            .filter(|m| rest.starts_with(**m))
+            // A parameter name starts after `?`, `&` or a non-word character.
+            .find(|_| {
+                i == 0
+                    || !lower.as_bytes()[i - 1].is_ascii_alphanumeric()
+                        && lower.as_bytes()[i - 1] != b'_'
+            });
+        match hit {
+            Some(m) => {
+                let start = i + m.len();
+                let end = text[start..]
+                    .find(|c: char| c.is_whitespace() || matches!(c, '&' | '#' | '"' | '\'' | '`'))
+                    .map_or(text.len(), |e| start + e);
+                out.push_str(&text[i..start]);
+                if end > start {
+                    out.push_str("<redacted>");
+                }
+                i = end;
+            }
+            None => {
+                let c = text[i..].chars().next().expect("in bounds");
+                out.push(c);
+                i += c.len_utf8();
+            }
+        }
+    }
+    out
+}
+
+fn strip_userinfo(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find("://") {
@@ -245,6 +304,22 @@ mod tests {
             "https://example.com/a@b"
         );
         assert!(split_userinfo("file:///tmp/x").1.is_none());
+    }
+
+    #[test]
+    fn credentials_in_queries_and_headers_are_redacted() {
+        assert_eq!(
+            redact(
+                "GET https://u:p@h/x?a=1&access_token=ghp_abc&b=2 Authorization: Bearer ghp_xyz"
+            ),
+            "GET https://h/x?a=1&access_token=<redacted>&b=2 Authorization: Bearer <redacted>"
+        );
+        assert_eq!(
+            redact("?token=t0k basic dXNlcjpwYXNz"),
+            "?token=<redacted> basic <redacted>"
+        );
+        // Words that merely end in a marker are left alone.
+        assert_eq!(redact("mytoken=1 a_token=2"), "mytoken=1 a_token=2");
     }
 
     #[test]

@@ -4,10 +4,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompleteArgs,
-    completions::CompletionsArgs, enable::SwitchArgs, homes::HomesArgs, info::InfoArgs,
-    install::InstallArgs, list::ListArgs, new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs,
-    resolve::ResolveArgs, rollback::RollbackArgs, schema::SchemaArgs, sync::SyncArgs,
-    update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
+    completions::CompletionsArgs, doctor::DoctorArgs, enable::SwitchArgs, homes::HomesArgs,
+    info::InfoArgs, install::InstallArgs, list::ListArgs, new::NewArgs, outdated::OutdatedArgs,
+    remove::RemoveArgs, resolve::ResolveArgs, rollback::RollbackArgs, schema::SchemaArgs,
+    sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -42,6 +42,10 @@ pub struct GlobalArgs {
     /// Print only problems: no status lines, no progress, no summary of what went well
     #[arg(short, long, global = true)]
     pub quiet: bool,
+    /// Show the git and HTTP steps on stderr: each URL with its proxy and credential
+    /// source, ref listings, fetches, downloads, redirects (secrets redacted)
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
     /// Status lines and errors on stderr as text, or one JSON object per line with an
     /// RFC 3339 timestamp (for logs)
     #[arg(long, value_enum, global = true, default_value_t = LogFormat::Text, value_name = "FORMAT")]
@@ -95,6 +99,8 @@ pub enum Command {
     Autoupdate(AutoupdateArgs),
     /// Mark a home busy so auto-update waits (touch, or hold while a command runs)
     Activity(ActivityArgs),
+    /// Check homes, locks, leftovers, hosts, sources, proxies and credentials
+    Doctor(DoctorArgs),
     /// Show which AWorld plugins activate, in discovery order, and why others do not
     Resolve(ResolveArgs),
     /// Print the JSON Schema of a dialect's manifest

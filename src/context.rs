@@ -71,6 +71,11 @@ fn net_settings(
         github_token: var("GITHUB_TOKEN")
             .or_else(|| var("GH_TOKEN"))
             .map(|t| crate::net::Secret(t.trim().to_owned())),
+        github_token_from: if var("GITHUB_TOKEN").is_some() {
+            "GITHUB_TOKEN"
+        } else {
+            "GH_TOKEN"
+        },
         github_hosts,
         netrc: var("NETRC")
             .map(PathBuf::from)

@@ -137,6 +137,7 @@ fn callbacks<'a>(
                 }
             };
             if let Some((name, cred)) = found {
+                log::debug!("git: {url}: offering credentials from {name}");
                 state.offered.push(name);
                 return Ok(cred);
             }
@@ -147,10 +148,29 @@ fn callbacks<'a>(
     cb
 }
 
-/// The proxy for a transfer to `url`: git's `http.proxy`, else `HTTPS_PROXY`,
-/// `HTTP_PROXY` or `ALL_PROXY`; none for hosts `NO_PROXY` covers.
+/// Whether git's config (the user's or `GIT_CONFIG_GLOBAL`'s, and the system's) names a
+/// credential helper; it is never run here (`plugins doctor`).
+pub fn credential_helper_configured() -> bool {
+    user_config().is_some_and(|c| {
+        c.get_string("credential.helper")
+            .is_ok_and(|h| !h.is_empty())
+    })
+}
+
+/// libgit2's proxy options for a transfer to `url` ([`proxy_for`]).
 fn proxy_options(url: &str) -> ProxyOptions<'static> {
     let mut opts = ProxyOptions::new();
+    let proxy = proxy_for(url);
+    log::debug!("git: {url}: proxy {}", proxy.as_deref().unwrap_or("none"));
+    if let Some(proxy) = proxy {
+        opts.url(&proxy);
+    }
+    opts
+}
+
+/// The proxy for a transfer to `url`: git's `http.proxy`, else `HTTPS_PROXY`,
+/// `HTTP_PROXY` or `ALL_PROXY`; none for hosts `NO_PROXY` covers.
+pub fn proxy_for(url: &str) -> Option<String> {
     let configured = user_config()
         .and_then(|c| c.get_string("http.proxy").ok())
         .filter(|p| !p.trim().is_empty())
@@ -165,15 +185,15 @@ fn proxy_options(url: &str) -> ProxyOptions<'static> {
                 });
             !excluded
         });
-    if let Some(proxy) = configured.or_else(|| crate::net::env_proxy(url)) {
-        let proxy = if proxy.contains("://") {
-            proxy
-        } else {
-            format!("http://{proxy}")
-        };
-        opts.url(&proxy);
-    }
-    opts
+    configured
+        .or_else(|| crate::net::env_proxy(url))
+        .map(|proxy| {
+            if proxy.contains("://") {
+                proxy
+            } else {
+                format!("http://{proxy}")
+            }
+        })
 }
 
 /// A remote error, named as a stall when libgit2 gave up waiting and as an
@@ -285,6 +305,14 @@ fn connect<'r, 'cb>(
     userinfo: Option<&'cb Userinfo>,
     auth: &Rc<RefCell<AuthState>>,
 ) -> Result<git2::RemoteConnection<'r, 'cb, 'cb>, GitError> {
+    log::debug!(
+        "git: {url}: connecting (credentials if asked: {})",
+        crate::net::describe_sources(&crate::net::credential_sources(
+            url,
+            userinfo.is_some(),
+            credential_helper_configured()
+        ))
+    );
     remote
         .connect_auth(
             Direction::Fetch,
@@ -303,6 +331,7 @@ pub fn ls_remote(
     let auth = Rc::default();
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, _) = list_refs(conn.remote())?;
+    log::debug!("git: {url}: listed {} refs", refs.len());
     drop(conn);
     Ok(refs
         .into_iter()
@@ -423,6 +452,7 @@ fn commit_of<'r>(
 /// read: its index, working tree and locks are never touched, so read-only and
 /// concurrently used repositories work.
 fn local_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched, GitError> {
+    log::debug!("git: reading the local repository {url}");
     let repo = Repository::open(local_path(url)).map_err(|source| GitError::Remote {
         url: url.to_owned(),
         source,
@@ -572,6 +602,11 @@ pub fn fetch_tree(
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, default) = list_refs(conn.remote())?;
     let choice = choose(url, &refs, default, reference)?;
+    log::debug!(
+        "git: {url}: listed {} refs, resolved {}",
+        refs.len(),
+        choice.refname.as_deref().unwrap_or("a commit")
+    );
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None)
         .remote_callbacks(callbacks(url, userinfo, &auth))
@@ -587,6 +622,7 @@ pub fn fetch_tree(
         }
     };
     // The commit is found by id afterwards, so no refs need updating.
+    log::debug!("git: {url}: fetching {}", refspecs.join(" "));
     conn.remote()
         .download(&refspecs, Some(&mut opts))
         .map_err(|source| remote_error(url, "downloading", source, &auth))?;

@@ -12,6 +12,7 @@ pub mod clock;
 pub mod commands;
 pub mod context;
 pub mod diagnostic;
+pub mod doctor;
 pub mod error;
 pub mod git;
 pub mod hash;
@@ -56,6 +57,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         let global = cli::GlobalArgs {
             color: cli::ColorChoice::Never,
             quiet: true,
+            verbose: false,
             log_format: cli::LogFormat::Text,
         };
         let printer = printer::Printer::new(&global, &cx);
@@ -74,6 +76,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     // Before any thread starts: libgit2's timeouts are process-wide.
     net::configure(cx.net_timeout, cx.net.clone());
     let printer = printer::Printer::new(&cli.global, &cx);
+    printer.start_log();
     match commands::dispatch(cli.command, &cx, &printer) {
         Ok(status) => status.into(),
         Err(e) => {

@@ -18,6 +18,8 @@ static SETTINGS: OnceLock<Settings> = OnceLock::new();
 pub struct Settings {
     /// `GITHUB_TOKEN`, else `GH_TOKEN`: sent to GitHub hosts only.
     pub github_token: Option<Secret>,
+    /// Which of the two the token came from (shown; the token never is).
+    pub github_token_from: &'static str,
     /// Hosts the token is sent to: `github.com`, `api.github.com`, and the
     /// hosts of `PLUGINS_GH_BASE` and `PLUGINS_GITHUB_API` when they are http(s).
     pub github_hosts: Vec<String>,
@@ -76,13 +78,47 @@ pub fn env_proxy(url: &str) -> Option<String> {
     })
 }
 
+/// Whether `url`'s host is a GitHub host (the token may be sent to it).
+pub fn is_github(url: &str) -> bool {
+    crate::auth::host(url).is_some_and(|h| settings().github_hosts.contains(&h))
+}
+
 /// The GitHub token, when `url`'s host is one it may be sent to.
 pub fn github_token_for(url: &str) -> Option<&'static Secret> {
+    settings().github_token.as_ref().filter(|_| is_github(url))
+}
+
+/// Credential sources in words: `a git credential helper, then GITHUB_TOKEN`, or `none`.
+pub fn describe_sources(sources: &[String]) -> String {
+    if sources.is_empty() {
+        "none".to_owned()
+    } else {
+        sources.join(", then ")
+    }
+}
+
+/// Where a git transfer to `url` would take credentials from if the server asks, in
+/// the order they are offered: the names of the sources, never a secret. `helper` says
+/// whether git's config names a credential helper (it is not run to find out whether it
+/// knows the host); a `.netrc` counts only with an entry for the host.
+pub fn credential_sources(url: &str, userinfo: bool, helper: bool) -> Vec<String> {
     let s = settings();
-    let host = crate::auth::host(url)?;
-    s.github_token
-        .as_ref()
-        .filter(|_| s.github_hosts.contains(&host))
+    let mut out = Vec::new();
+    if userinfo {
+        out.push("the URL's user:password@".to_owned());
+    }
+    if helper {
+        out.push("a git credential helper".to_owned());
+    }
+    if github_token_for(url).is_some() {
+        out.push(s.github_token_from.to_owned());
+    }
+    if let (Some(host), Some(netrc)) = (crate::auth::host(url), &s.netrc)
+        && crate::auth::netrc_file(netrc, &host).is_some()
+    {
+        out.push(format!(".netrc ({})", netrc.display()));
+    }
+    out
 }
 
 /// The longest an error text taken from a server is shown, in bytes.

@@ -24,7 +24,44 @@ pub struct Printer {
     stderr_live: bool,
     /// `--log-format json`: status lines and errors as JSON lines.
     log_json: bool,
+    /// `-v` (and not `-q`): the domain's `log::debug!` steps go to stderr.
+    verbose: bool,
     width: usize,
+}
+
+/// Writes the domain's `log` records (git and HTTP steps) to stderr under `-v`:
+/// `debug: <message>`, or a `{"at", "level": "debug", "message"}` line with
+/// `--log-format json`. Only this crate's records; every message is redacted again.
+struct Logger {
+    json: std::sync::atomic::AtomicBool,
+}
+
+static LOGGER: Logger = Logger {
+    json: std::sync::atomic::AtomicBool::new(false),
+};
+
+impl log::Log for Logger {
+    fn enabled(&self, metadata: &log::Metadata<'_>) -> bool {
+        metadata.level() <= log::Level::Debug && metadata.target().starts_with("plugins")
+    }
+
+    fn log(&self, record: &log::Record<'_>) {
+        if !self.enabled(record.metadata()) {
+            return;
+        }
+        let message = crate::auth::redact(&record.args().to_string());
+        let mut err = std::io::stderr().lock();
+        if self.json.load(std::sync::atomic::Ordering::Relaxed) {
+            let doc = serde_json::json!({
+                "at": crate::clock::now(), "level": "debug", "message": message,
+            });
+            let _ = writeln!(err, "{doc}");
+        } else {
+            let _ = writeln!(err, "debug: {message}");
+        }
+    }
+
+    fn flush(&self) {}
 }
 
 impl Printer {
@@ -36,13 +73,30 @@ impl Printer {
         };
         let stderr_tty = std::io::stderr().is_terminal();
         let log_json = global.log_format == LogFormat::Json;
+        let verbose = global.verbose && !global.quiet;
         Printer {
             quiet: global.quiet,
+            verbose,
             stdout_color: decide(std::io::stdout().is_terminal()),
             stderr_color: decide(stderr_tty) && !log_json,
-            stderr_live: stderr_tty && !cx.term_dumb && !log_json,
+            // A spinner would redraw over `-v`'s lines.
+            stderr_live: stderr_tty && !cx.term_dumb && !log_json && !verbose,
             log_json,
             width: cx.columns.unwrap_or(100).clamp(40, 200),
+        }
+    }
+
+    /// With `-v`, send the domain's `log::debug!` records to stderr (once per process;
+    /// without `-v` nothing is logged).
+    pub fn start_log(&self) {
+        if !self.verbose {
+            return;
+        }
+        LOGGER
+            .json
+            .store(self.log_json, std::sync::atomic::Ordering::Relaxed);
+        if log::set_logger(&LOGGER).is_ok() {
+            log::set_max_level(log::LevelFilter::Debug);
         }
     }
 

@@ -122,14 +122,33 @@ fn client() -> Result<reqwest::blocking::Client, ReleaseError> {
     // Proxies come from the settings (`HTTPS_PROXY`, `NO_PROXY`, ...) like git's,
     // not from reqwest's own reading of the environment.
     let proxy = reqwest::Proxy::custom(|url| crate::net::env_proxy(url.as_str()));
+    // reqwest's default policy (at most 10 redirects), with each redirect logged.
+    let redirects = reqwest::redirect::Policy::custom(|attempt| {
+        log::debug!(
+            "http: redirected to {} (proxy: {})",
+            crate::auth::redact(attempt.url().as_str()),
+            via(attempt.url().as_str())
+        );
+        if attempt.previous().len() >= 10 {
+            attempt.error("too many redirects")
+        } else {
+            attempt.follow()
+        }
+    });
     reqwest::blocking::Client::builder()
         .no_proxy()
         .proxy(proxy)
+        .redirect(redirects)
         .user_agent(concat!("plugins/", env!("CARGO_PKG_VERSION")))
         .connect_timeout(crate::net::timeout())
         .timeout(crate::net::timeout())
         .build()
         .map_err(|e| ReleaseError::Http(e.to_string()))
+}
+
+/// The proxy a request to `url` goes through, for `-v`.
+fn via(url: &str) -> String {
+    crate::net::env_proxy(url).map_or_else(|| "none".to_owned(), |p| crate::auth::redact(&p))
 }
 
 /// The request with `Authorization: Bearer` when `url` is on a GitHub host and a
@@ -138,10 +157,61 @@ fn authorized(
     req: reqwest::blocking::RequestBuilder,
     url: &str,
 ) -> reqwest::blocking::RequestBuilder {
+    log::debug!(
+        "http: GET {} (proxy: {})",
+        crate::auth::redact(url),
+        via(url)
+    );
     match crate::net::github_token_for(url) {
-        Some(token) => req.bearer_auth(&token.0),
+        Some(token) => {
+            log::debug!(
+                "http: {}: credentials from {}",
+                crate::auth::redact(url),
+                crate::net::settings().github_token_from
+            );
+            req.bearer_auth(&token.0)
+        }
         None => req,
     }
+}
+
+/// The GitHub API's core rate limit, as `GET <api>/rate_limit` reports it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct RateLimit {
+    pub limit: u64,
+    pub remaining: u64,
+    /// When the window resets (Unix time).
+    pub reset: u64,
+}
+
+/// Read the rate limit left for this client (with the token, if any, as every API
+/// call sends it). Reading it does not count against it.
+pub fn rate_limit(api: &str) -> Result<RateLimit, ReleaseError> {
+    let client = client()?;
+    let url = format!("{}/rate_limit", api.trim_end_matches('/'));
+    let resp = authorized(client.get(&url), &url)
+        .header("Accept", "application/vnd.github+json")
+        .send()
+        .map_err(|e| http_error(&format!("cannot reach {url}"), &e))?;
+    if !resp.status().is_success() {
+        return Err(status_error(&url, resp));
+    }
+    let mut body = Vec::new();
+    resp.take(1024 * 1024)
+        .read_to_end(&mut body)
+        .map_err(|e| ReleaseError::Http(crate::net::cap(&format!("{url}: {e}"))))?;
+    let doc: serde_json::Value = serde_json::from_slice(&body)
+        .map_err(|e| ReleaseError::Http(format!("{url}: not a rate limit: {e}")))?;
+    let core = doc
+        .pointer("/resources/core")
+        .or_else(|| doc.get("rate"))
+        .ok_or_else(|| ReleaseError::Http(format!("{url}: not a rate limit")))?;
+    let field = |k: &str| core[k].as_u64().unwrap_or_default();
+    Ok(RateLimit {
+        limit: field("limit"),
+        remaining: field("remaining"),
+        reset: field("reset"),
+    })
 }
 
 /// The largest release listing read, and the most asset names shown.

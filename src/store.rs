@@ -71,6 +71,12 @@ impl Home {
         self.root.join(".plugins.guard")
     }
 
+    /// Whether a process holds the home's lock right now (read only: nothing is created).
+    pub fn is_locked(&self) -> bool {
+        File::open(self.guard_path())
+            .is_ok_and(|f| matches!(f.try_lock_shared(), Err(TryLockError::WouldBlock)))
+    }
+
     /// Take the home's advisory lock. `wait = false` fails at once when another
     /// process holds it; otherwise `on_wait` is called once before blocking.
     pub fn lock(&self, wait: bool, on_wait: impl FnOnce()) -> std::io::Result<Guard> {

@@ -3,6 +3,7 @@
 pub mod activity;
 pub mod autoupdate;
 pub mod completions;
+pub mod doctor;
 pub mod enable;
 pub mod homes;
 pub mod info;
@@ -72,6 +73,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Update(args) => update::run(&args, cx, printer),
         Command::Autoupdate(args) => autoupdate::run(&args, cx, printer),
         Command::Activity(args) => activity::run(&args, cx, printer),
+        Command::Doctor(args) => doctor::run(&args, cx, printer),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }

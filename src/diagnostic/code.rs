@@ -166,6 +166,9 @@ codes! {
     GitCleartext => "plugins::git::cleartext", Warning, "the source is fetched over unencrypted `http://` or `git://`";
     LockUnsafeId => "plugins::lock::unsafe_id", Error, "a lock entry's id cannot name a plugin directory (`..`, `/`, empty, ...); it is never used as a path";
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";
+    DoctorHome => "plugins::doctor::home", Error, "`plugins doctor`: the home named with `--home` or `PLUGINS_HOME` does not exist";
+    DoctorLeftover => "plugins::doctor::leftover", Warning, "`plugins doctor`: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it";
+    DoctorRateLimit => "plugins::doctor::rate_limit", Warning, "`plugins doctor`: the GitHub API rate limit is used up, or could not be read";
     NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";
     NewExists => "plugins::new::exists", Error, "`plugins new` would overwrite an existing file";
     NewCancelled => "plugins::new::cancelled", Error, "`plugins new` was cancelled at a prompt (end of input, Ctrl-D); nothing was written";

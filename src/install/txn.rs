@@ -598,6 +598,53 @@ fn owner_gone(name: &str) -> bool {
     r == -1 && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH)
 }
 
+/// What [`recover`] would find in a home, read without changing anything (`plugins
+/// doctor`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Leftovers {
+    /// Plugins whose change was interrupted (their intent records), by id.
+    pub pending: Vec<String>,
+    /// Unreadable intent records and temp files of interrupted record writes.
+    pub broken_records: Vec<PathBuf>,
+    /// Staging directories whose process is gone.
+    pub stale_staging: Vec<PathBuf>,
+    /// Staging directories of processes still running.
+    pub live_staging: usize,
+}
+
+/// Look for leftovers of killed processes (see [`recover`], which removes them).
+pub fn leftovers(home: &Home) -> Leftovers {
+    let mut out = Leftovers::default();
+    let list = |dir: PathBuf| {
+        let mut v: Vec<_> = std::fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .collect();
+        v.sort_by_key(std::fs::DirEntry::file_name);
+        v
+    };
+    for e in list(state(home).join("txn")) {
+        let path = e.path();
+        let intent: Option<Intent> = (path.extension().is_some_and(|x| x == "json"))
+            .then(|| std::fs::read(&path).ok())
+            .flatten()
+            .and_then(|b| serde_json::from_slice(&b).ok());
+        match intent {
+            Some(i) => out.pending.push(i.id),
+            None => out.broken_records.push(path),
+        }
+    }
+    for e in list(staging_dir(home)) {
+        if owner_gone(&e.file_name().to_string_lossy()) {
+            out.stale_staging.push(e.path());
+        } else {
+            out.live_staging += 1;
+        }
+    }
+    out
+}
+
 /// Delete staging directories whose process is gone.
 fn clean_staging(home: &Home) -> Result<usize, TxnError> {
     let Ok(rd) = std::fs::read_dir(staging_dir(home)) else {

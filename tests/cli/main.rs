@@ -13,6 +13,7 @@ mod corpus_aworld;
 mod corpus_protoagent;
 mod crash;
 mod docs;
+mod doctor;
 mod editor;
 mod featured;
 mod formats;

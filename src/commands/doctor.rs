@@ -1,0 +1,172 @@
+//! `plugins doctor`: what an operator needs when something is off, in one report.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::cli::CheckArgs;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::doctor::{self, HomeToCheck, Mark};
+use crate::error::{Error, Result};
+use crate::manifest::Dialect;
+use crate::printer::Printer;
+
+/// Check the homes, locks, leftovers, hosts, sources, credentials and proxies.
+///
+/// For each home: whether it exists, whether its lock loads, whether every locked
+/// plugin's directory is there with its manifest unchanged, what interrupted commands
+/// left (intent records, staging directories: the next command that changes the home
+/// recovers them), the idle signal's age and the crontab line for `autoupdate`. Then the
+/// hosts' versions (`aoe --version`, the protoAgent and AWorld packages of `python3`),
+/// whether each locked source answers a ref listing, with the proxy and the credential
+/// sources it uses (names only, never a secret), and the GitHub API rate limit when a
+/// source is on GitHub. Read only: nothing is changed.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  plugins doctor
+  plugins doctor --home ~/.protoagent --json
+  plugins -v doctor --offline
+
+Exit codes: 0 nothing failed (warnings allowed), 1 a check failed, 2 could not run.")]
+pub struct DoctorArgs {
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
+    #[arg(long, value_name = "DIR")]
+    pub home: Option<PathBuf>,
+    #[command(flatten)]
+    pub check: CheckArgs,
+    /// Skip the remotes and the GitHub API: local checks only
+    #[arg(long)]
+    pub offline: bool,
+    /// Seconds after the last activity during which the host counts as busy
+    #[arg(long, value_name = "SECS", default_value_t = 300)]
+    pub grace: u64,
+    /// Print one JSON document
+    #[arg(long)]
+    pub json: bool,
+}
+
+pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    let given = args.home.is_some() || cx.plugins_home.is_some();
+    let homes: Vec<HomeToCheck> = if given {
+        cx.homes(args.home.as_ref())
+            .into_iter()
+            .map(|(home, dialect)| HomeToCheck {
+                dialect,
+                home,
+                given: true,
+                notes: Vec::new(),
+            })
+            .collect()
+    } else {
+        let defaults = cx.default_homes();
+        let proto = cx.protoagent_paths();
+        Dialect::ALL
+            .into_iter()
+            .filter_map(|d| {
+                defaults.for_dialect(d).map(|h| HomeToCheck {
+                    dialect: d,
+                    home: h.clone(),
+                    given: false,
+                    notes: if d == Dialect::Protoagent {
+                        proto
+                            .refused
+                            .iter()
+                            .map(|r| {
+                                doctor::Check::new(
+                                    "home",
+                                    Mark::Warn,
+                                    r.message(&proto.plugins_dir),
+                                )
+                                .code(Code::ProtoRelativePluginsDir)
+                                .help("protoAgent ignores a relative plugins directory; so does `plugins`")
+                            })
+                            .collect()
+                    } else {
+                        Vec::new()
+                    },
+                })
+            })
+            .collect()
+    };
+    let opts = doctor::Options {
+        homes: homes.clone(),
+        network: !args.offline,
+        jobs: args.check.jobs,
+        timeout: Duration::from_secs(args.check.timeout),
+        pre: args.check.pre,
+        gh_base: cx.gh_base(),
+        github_api: cx.github_api.clone(),
+        grace: Duration::from_secs(args.grace),
+        binary: std::env::current_exe().ok(),
+        user_home: cx.home.clone(),
+    };
+    let report = doctor::examine(&opts);
+    let summary = serde_json::json!({
+        "ok": report.count(Mark::Ok), "warn": report.count(Mark::Warn),
+        "fail": report.count(Mark::Fail), "info": report.count(Mark::Info),
+    });
+    if args.json {
+        printer
+            .json(serde_json::json!({
+                "ok": !report.failed(), "summary": summary, "checks": report.checks,
+            }))
+            .map_err(|e| Error::io("cannot write output", e))?;
+    } else {
+        printer
+            .out(&text(&report, &homes, printer.quiet))
+            .map_err(|e| Error::io("cannot write output", e))?;
+    }
+    Ok(if report.failed() {
+        ExitStatus::Failure
+    } else {
+        ExitStatus::Success
+    })
+}
+
+/// The report under one heading per home, then `hosts`, `sources` and `github`; with
+/// `-q` only the warnings and failures, without headings or summary.
+fn text(report: &doctor::Report, homes: &[HomeToCheck], quiet: bool) -> String {
+    let heading = |c: &doctor::Check| match c.area {
+        "host" => "hosts".to_owned(),
+        "source" => "sources".to_owned(),
+        "github" => "github".to_owned(),
+        _ => {
+            let home = c.home.clone().unwrap_or_default();
+            let dialect = homes
+                .iter()
+                .find(|h| h.home.root == home)
+                .map_or(String::new(), |h| format!("{} ", h.dialect));
+            format!("{dialect}home {}", home.display())
+        }
+    };
+    let mut out = String::new();
+    let mut last = None;
+    for c in &report.checks {
+        if quiet && c.status < Mark::Warn {
+            continue;
+        }
+        let h = heading(c);
+        if !quiet && last.as_ref() != Some(&h) {
+            out.push_str(&format!("{h}\n"));
+            last = Some(h);
+        }
+        let code = c.code.map_or(String::new(), |code| format!(" [{code}]"));
+        out.push_str(&format!("  {:<5} {}{code}\n", c.status.as_str(), c.message));
+        if let Some(help) = &c.help {
+            out.push_str(&format!("        help: {help}\n"));
+        }
+    }
+    if !quiet {
+        out.push_str(&format!(
+            "doctor: {} ok, {} warn, {} fail\n",
+            report.count(Mark::Ok),
+            report.count(Mark::Warn),
+            report.count(Mark::Fail)
+        ));
+    }
+    out
+}

@@ -1,0 +1,646 @@
+//! `plugins doctor` (issue #17) and `-v` (issue #15): a home with leftovers and a
+//! missing and a changed plugin; reachable and unreachable sources (a loopback
+//! smart-HTTP git server, a closed port); a GitHub token shown only as its source;
+//! the GitHub rate limit from a loopback API; a proxy seen by `-v`.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::{Arc, Mutex};
+
+use serde_json::Value;
+use snapbox::{IntoData, str};
+
+use crate::install::static_aoe;
+use crate::support::git::Repo;
+use crate::support::hosts::host_python;
+use crate::support::net::{GitServer, Proxy};
+use crate::support::*;
+
+const SECRET: &str = "s3cr3t-d0ct0r-4711";
+
+/// `plugins` with nothing from the outside: an empty HOME and git config, no netrc,
+/// token or proxy, and a PATH holding only `aoe` (which prints its version) and a
+/// `python3` that runs the host venv's interpreter.
+fn cmd(tmp: &Path, python: &Path) -> Command {
+    let bin = tmp.join("bin");
+    if !bin.exists() {
+        std::fs::create_dir_all(&bin).unwrap();
+        let script = |name: &str, body: String| {
+            let path = bin.join(name);
+            std::fs::write(&path, body).unwrap();
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+        };
+        script("aoe", "#!/bin/sh\necho \"aoe 1.15.0\"\n".into());
+        script(
+            "python3",
+            format!("#!/bin/sh\nexec {} \"$@\"\n", python.display()),
+        );
+        std::fs::create_dir_all(tmp.join("user")).unwrap();
+        std::fs::write(tmp.join("gitconfig"), "").unwrap();
+    }
+    let mut c = plugins();
+    for k in [
+        "GITHUB_TOKEN",
+        "GH_TOKEN",
+        "PLUGINS_GH_BASE",
+        "AOE_GITHUB_CLONE_BASE",
+        "PLUGINS_GITHUB_API",
+        "HTTPS_PROXY",
+        "https_proxy",
+        "HTTP_PROXY",
+        "http_proxy",
+        "ALL_PROXY",
+        "all_proxy",
+        "NO_PROXY",
+        "no_proxy",
+        "XDG_CONFIG_HOME",
+        "PROTOAGENT_HOME",
+        "PROTOAGENT_INSTANCE",
+        "PROTOAGENT_BOX_ROOT",
+        "PROTOAGENT_PLUGINS_DIR",
+        "PROTOAGENT_PLUGINS_LOCK",
+    ] {
+        c.env_remove(k);
+    }
+    c.env("PATH", &bin)
+        .env("HOME", tmp.join("user"))
+        .env("GIT_CONFIG_GLOBAL", tmp.join("gitconfig"))
+        .env("NETRC", tmp.join("no-netrc"))
+        .env("PLUGINS_NET_TIMEOUT", "5")
+        .env("COLUMNS", "400");
+    c
+}
+
+/// Compare with a snapshot (`SNAPSHOTS=overwrite` fills it), the binary's path, the
+/// temp directory and `vars` (server addresses, ports) redacted to placeholders.
+fn assert_screen(
+    actual: impl Into<String>,
+    tmp: &Path,
+    vars: &[(&'static str, &str)],
+    expected: impl IntoData,
+) {
+    let mut redactions = snapbox::Redactions::new();
+    redactions
+        .insert("[EXE]", env!("CARGO_BIN_EXE_plugins"))
+        .unwrap();
+    redactions
+        .insert("[TMP]", tmp.display().to_string())
+        .unwrap();
+    for (placeholder, value) in vars {
+        redactions.insert(placeholder, (*value).to_owned()).unwrap();
+    }
+    snapbox::Assert::new()
+        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
+        .redact_with(redactions)
+        .eq(actual.into(), expected);
+}
+
+/// A repository holding one aoe plugin with `id`.
+fn plugin_repo(dir: &Path, id: &str) -> Repo {
+    let repo = Repo::init(dir);
+    repo.file(
+        "aoe-plugin.toml",
+        &static_aoe("1.0.0").replace("dev.example.pinned", id),
+    );
+    repo.commit("v1");
+    repo
+}
+
+/// A port nothing listens on.
+fn closed_port() -> u16 {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    listener.local_addr().unwrap().port()
+}
+
+/// Replace `from` with `to` in the home's lock.
+fn edit_lock(home: &Path, from: &str, to: &str) {
+    let path = home.join("plugins.lock");
+    let text = std::fs::read_to_string(&path).unwrap();
+    assert!(text.contains(from), "{text}");
+    std::fs::write(&path, text.replace(from, to)).unwrap();
+}
+
+fn schema_errors(doc: &Value) -> Vec<String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/doctor.json");
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    jsonschema::validator_for(&schema)
+        .unwrap()
+        .iter_errors(doc)
+        .map(|e| e.to_string())
+        .collect()
+}
+
+#[test]
+fn doctor_reports_leftovers_missing_and_changed_plugins_and_unreachable_sources() {
+    let Some(python) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let home = t.join("home");
+    for id in ["dev.example.gone", "dev.example.changed", "dev.example.far"] {
+        let repo = plugin_repo(&t.join(format!("src/{id}")), id);
+        let (code, stdout, stderr) = run(cmd(t, &python)
+            .args(["install", &repo.url(), "--yes", "--home"])
+            .arg(&home));
+        assert_eq!(code, 0, "{stdout}{stderr}");
+    }
+    // A plugin directory deleted, a manifest edited, a source moved to a closed port.
+    std::fs::remove_dir_all(home.join("plugins/dev.example.gone")).unwrap();
+    std::fs::write(
+        home.join("plugins/dev.example.changed/aoe-plugin.toml"),
+        static_aoe("6.6.6").replace("dev.example.pinned", "dev.example.changed"),
+    )
+    .unwrap();
+    let far = format!("file://{}", t.join("src/dev.example.far").display());
+    let closed = format!("http://127.0.0.1:{}/acme/far.git", closed_port());
+    edit_lock(&home, &far, &closed);
+    // What a killed install leaves: its intent record and its staging directory.
+    std::fs::create_dir_all(home.join(".plugins/txn")).unwrap();
+    std::fs::write(
+        home.join(".plugins/txn/dev.example.ghost.json"),
+        r#"{"phase":"swap","id":"dev.example.ghost","dialect":"aoe","had_old":false,"entry":null,"by":"install","now":"2026-01-01T00:00:00Z"}"#,
+    )
+    .unwrap();
+    std::fs::create_dir_all(home.join(".plugins/staging/s-999999999-abc/tree")).unwrap();
+    // An autoupdate policy with a typo, which `autoupdate` would warn about.
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.\"dev.example.far\"]\ntrack = \"main\"\nwhen = \"idel\"\n",
+    )
+    .unwrap();
+
+    // Another process works on the home (the guard `install::lock_home` takes).
+    let guard = std::fs::File::open(home.join(".plugins.guard")).unwrap();
+    guard.lock().unwrap();
+    let (code, stdout, stderr) = run(cmd(t, &python).args(["doctor", "--home"]).arg(&home));
+    drop(guard);
+    assert_eq!((code, stderr.as_str()), (1, ""), "{stdout}");
+    assert_screen(
+        stdout,
+        t,
+        &[("[PORT]", &closed_port_of(&closed))],
+        str![[r#"
+aoe home [TMP]/home
+  ok    [TMP]/home exists
+  info  another plugins process holds the home lock: a changing command waits for it (or fails with --no-wait)
+  ok    [TMP]/home/plugins.lock (aoe) loads: 3 plugins
+  fail  dev.example.changed: the manifest changed since install [plugins::install::tampered]
+        help: `plugins verify` lists what changed; `plugins sync --force` puts the locked files back
+  fail  dev.example.gone: [TMP]/home/plugins/dev.example.gone is missing [plugins::install::tampered]
+        help: `plugins sync` installs it again at the locked commit
+  warn  a change to dev.example.ghost was interrupted (its intent record is pending) [plugins::doctor::leftover]
+        help: the next command that changes this home (install, update, remove, sync, rollback) recovers it first: it finishes or undoes the change; `plugins sync` does so now
+  warn  [TMP]/home/.plugins/staging/s-999999999-abc is a staging directory of a process that is gone [plugins::doctor::leftover]
+        help: the next command that changes this home (install, update, remove, sync, rollback) recovers it first: it deletes it
+  info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet
+  info  autoupdate policy [TMP]/home/plugins.toml: every 6 h: dev.example.far
+  warn  [TMP]/home/plugins.toml: `when = "idel"` is not "idle" or "always"; using the default, "idle" [plugins::config::invalid_value]
+        help: did you mean `idle`?
+  info  17 * * * * [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
+hosts
+  info  aoe: aoe 1.15.0
+  info  protoagent: protolabs-agent 0.218.1 (python3)
+  info  aworld: aworld 0.3.2 (python3)
+sources
+  ok    dev.example.changed: file://[TMP]/src/dev.example.changed is readable
+  fail  dev.example.far: cannot reach http://127.0.0.1:[PORT]/acme/far.git: failed to connect to 127.0.0.1: Connection refused; class=Os (2) [plugins::git::fetch]
+        help: proxy: none; credentials if asked: none (PLUGINS_NET_TIMEOUT and --timeout bound each attempt)
+  ok    dev.example.gone: file://[TMP]/src/dev.example.gone is readable
+doctor: 4 ok, 3 warn, 3 fail
+
+"#]],
+    );
+
+    // -q: only what needs a person.
+    let (code, stdout, _) = run(cmd(t, &python).args(["doctor", "-q", "--home"]).arg(&home));
+    assert_eq!(code, 1);
+    assert!(
+        stdout
+            .lines()
+            .all(|l| !l.starts_with("  ok") && !l.starts_with("  info")),
+        "{stdout}"
+    );
+
+    // --json: the schema, and the same verdict.
+    let (code, stdout, _) = run(cmd(t, &python)
+        .args(["doctor", "--json", "--home"])
+        .arg(&home));
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(schema_errors(&doc), Vec::<String>::new(), "{doc:#}");
+    assert_eq!(
+        (doc["ok"].as_bool(), doc["summary"]["fail"].as_u64()),
+        (Some(false), Some(3))
+    );
+    let codes: Vec<&str> = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|c| c["code"].as_str())
+        .collect();
+    assert_eq!(
+        codes,
+        [
+            "plugins::install::tampered",
+            "plugins::install::tampered",
+            "plugins::doctor::leftover",
+            "plugins::doctor::leftover",
+            "plugins::config::invalid_value",
+            "plugins::git::fetch"
+        ]
+    );
+
+    // The next changing command recovers the leftovers, as doctor says.
+    let (code, stdout, stderr) = run(cmd(t, &python)
+        .args(["remove", "dev.example.far", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (_, stdout, _) = run(cmd(t, &python)
+        .args(["doctor", "--offline", "--home"])
+        .arg(&home));
+    assert!(
+        stdout.contains("  ok    no interrupted change, no stale staging directory\n"),
+        "{stdout}"
+    );
+}
+
+/// `http://127.0.0.1:PORT/...` → `PORT`.
+fn closed_port_of(url: &str) -> String {
+    url.rsplit_once(':')
+        .unwrap()
+        .1
+        .split('/')
+        .next()
+        .unwrap()
+        .to_owned()
+}
+
+#[test]
+fn a_home_that_does_not_exist_fails_and_default_homes_are_listed() {
+    let Some(python) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let (code, stdout, _) = run(cmd(t, &python)
+        .args(["doctor", "--offline", "--home"])
+        .arg(t.join("nowhere")));
+    assert_eq!(code, 1, "{stdout}");
+    assert_screen(
+        stdout,
+        t,
+        &[],
+        str![[r#"
+aoe home [TMP]/nowhere
+  fail  [TMP]/nowhere does not exist [plugins::doctor::home]
+        help: check --home or PLUGINS_HOME; `plugins homes` shows each host's own home
+hosts
+  info  aoe: aoe 1.15.0
+  info  protoagent: protolabs-agent 0.218.1 (python3)
+  info  aworld: aworld 0.3.2 (python3)
+doctor: 0 ok, 0 warn, 1 fail
+
+"#]],
+    );
+    let (code, stdout, _) = run(cmd(t, &python)
+        .args(["doctor", "--offline", "--json", "--home"])
+        .arg(t.join("nowhere")));
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(schema_errors(&doc), Vec::<String>::new(), "{doc:#}");
+    assert_eq!(
+        (code, doc["checks"][0]["code"].as_str()),
+        (1, Some("plugins::doctor::home"))
+    );
+    // Without --home: each host's own home, absent ones as information; protoAgent's
+    // relative plugins directory is refused, as the host refuses it.
+    let (code, stdout, _) = run(cmd(t, &python)
+        .env("PROTOAGENT_PLUGINS_DIR", "rel/plugins")
+        .args(["doctor", "--offline"]));
+    assert_eq!(code, 0, "{stdout}");
+    assert_screen(
+        stdout,
+        t,
+        &[],
+        str![[r#"
+aoe home [TMP]/user/.config/agent-of-empires
+  info  [TMP]/user/.config/agent-of-empires does not exist: nothing is installed for aoe
+aworld home [TMP]/user/.aworld
+  info  [TMP]/user/.aworld does not exist: nothing is installed for aworld
+protoagent home [TMP]/user/.protoagent/default
+  info  [TMP]/user/.protoagent/default does not exist: nothing is installed for protoagent
+  warn  PROTOAGENT_PLUGINS_DIR 'rel/plugins' is not absolute, so it is ignored and plugins load from [TMP]/user/.protoagent/default/plugins instead. Set an absolute path. [plugins::protoagent::relative_plugins_dir]
+        help: protoAgent ignores a relative plugins directory; so does `plugins`
+hosts
+  info  aoe: aoe 1.15.0
+  info  protoagent: protolabs-agent 0.218.1 (python3)
+  info  aworld: aworld 0.3.2 (python3)
+doctor: 0 ok, 1 warn, 0 fail
+
+"#]],
+    );
+}
+
+/// Each request's line and `Authorization` header, in order.
+type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
+
+/// A route table on 127.0.0.1 for the GitHub API (`/rate_limit`), logging each
+/// request's line and `Authorization` header.
+struct Api {
+    base: String,
+    seen: Seen,
+}
+
+impl Api {
+    /// `/rate_limit` answers `body`; with `redirect`, it redirects to `/v2/rate_limit`,
+    /// which does.
+    fn start(body: &'static str, redirect: bool) -> Api {
+        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let seen: Seen = Arc::default();
+        let log = seen.clone();
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let mut line = String::new();
+                let _ = reader.read_line(&mut line);
+                let mut authorization = None;
+                loop {
+                    let mut h = String::new();
+                    if reader.read_line(&mut h).unwrap_or(0) == 0 || h == "\r\n" {
+                        break;
+                    }
+                    if let Some((k, v)) = h.split_once(':')
+                        && k.eq_ignore_ascii_case("authorization")
+                    {
+                        authorization = Some(v.trim().to_owned());
+                    }
+                }
+                log.lock()
+                    .unwrap()
+                    .push((line.trim_end().to_owned(), authorization));
+                let _ = if redirect && line.starts_with("GET /rate_limit ") {
+                    write!(
+                        stream,
+                        "HTTP/1.1 302 Found\r\nLocation: /v2/rate_limit\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    )
+                } else {
+                    write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                };
+            }
+        });
+        Api { base, seen }
+    }
+}
+
+/// Far in the future, so "resets in" is large and stable in days.
+const RATE: &str = r#"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":4102444800}},"rate":{"limit":5000,"remaining":4999,"reset":4102444800}}"#;
+
+/// A `gh:` plugin served with Basic auth that only the token opens, installed with
+/// `-v`: the steps are shown, the token is not.
+fn gh_home(t: &Path, python: &Path, server: &GitServer, api: &Api) -> PathBuf {
+    let home = t.join("home");
+    let (code, stdout, stderr) = run(cmd(t, python)
+        .env("GITHUB_TOKEN", SECRET)
+        .env("PLUGINS_GH_BASE", &server.base)
+        .env("PLUGINS_GITHUB_API", &api.base)
+        .args(["-v", "install", "gh:acme/kit@main", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
+    let debug: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.starts_with("debug: "))
+        .collect();
+    assert_screen(
+        debug.join("\n") + "\n",
+        t,
+        &[("[GIT]", &server.base)],
+        str![[r#"
+debug: git: [GIT]/acme/kit.git: connecting (credentials if asked: GITHUB_TOKEN)
+debug: git: [GIT]/acme/kit.git: proxy none
+debug: git: [GIT]/acme/kit.git: offering credentials from GITHUB_TOKEN/GH_TOKEN
+debug: git: [GIT]/acme/kit.git: listed 2 refs, resolved refs/heads/main
+debug: git: [GIT]/acme/kit.git: proxy none
+debug: git: [GIT]/acme/kit.git: fetching +refs/heads/main:refs/heads/main
+
+"#]],
+    );
+    home
+}
+
+fn served(t: &Path) -> GitServer {
+    let repo = plugin_repo(&t.join("work"), "dev.example.kit");
+    repo.clone_bare(&t.join("srv/acme/kit.git"));
+    GitServer::start(&t.join("srv"), SECRET)
+}
+
+#[test]
+fn a_token_is_named_by_its_source_and_never_shown() {
+    let Some(python) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let server = served(t);
+    let api = Api::start(RATE, false);
+    let home = gh_home(t, &python, &server, &api);
+    let doctor = |args: &[&str], json: bool, token: Option<(&str, &str)>| {
+        let mut c = cmd(t, &python);
+        c.env("PLUGINS_GH_BASE", &server.base)
+            .env("PLUGINS_GITHUB_API", &api.base);
+        if let Some((var, value)) = token {
+            c.env(var, value);
+        }
+        c.args(args).arg("doctor").arg("--home").arg(&home);
+        if json {
+            c.arg("--json");
+        }
+        run(&mut c)
+    };
+    let (code, stdout, stderr) = doctor(&[], false, Some(("GITHUB_TOKEN", SECRET)));
+    assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
+    assert_screen(
+        &stdout,
+        t,
+        &[("[GIT]", &server.base), ("[API]", &api.base)],
+        str![[r#"
+aoe home [TMP]/home
+  ok    [TMP]/home exists
+  ok    [TMP]/home/plugins.lock (aoe) loads: 1 plugin, every directory present
+  ok    no interrupted change, no stale staging directory
+  info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet
+  info  autoupdate policy [TMP]/home/plugins.toml: none (nothing is auto-updated)
+  info  17 * * * * [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
+hosts
+  info  aoe: aoe 1.15.0
+  info  protoagent: protolabs-agent 0.218.1 (python3)
+  info  aworld: aworld 0.3.2 (python3)
+sources
+  ok    dev.example.kit: [GIT]/acme/kit.git answers (up to date); proxy: none; credentials if asked: GITHUB_TOKEN
+github
+  ok    [API]/rate_limit: 4999 of 5000 requests left, resets in 26691 d; proxy: none; credentials if asked: GITHUB_TOKEN
+doctor: 5 ok, 0 warn, 0 fail
+
+"#]],
+    );
+    // The rate limit was read with the token.
+    assert!(
+        api.seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|(line, auth)| line.starts_with("GET /rate_limit ")
+                && auth.as_deref() == Some(&format!("Bearer {SECRET}") as &str)),
+        "{:?}",
+        api.seen.lock().unwrap()
+    );
+    let mut outputs = vec![stdout, stderr];
+    for (args, token) in [
+        (&["-v"][..], ("GITHUB_TOKEN", SECRET)),
+        (&["-v", "--log-format", "json"], ("GITHUB_TOKEN", SECRET)),
+        (&["-v"], ("GH_TOKEN", SECRET)),
+    ] {
+        let (code, stdout, stderr) = doctor(args, false, Some(token));
+        assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
+        assert!(
+            stdout.contains(&format!("credentials if asked: {}", token.0)),
+            "{stdout}"
+        );
+        assert!(
+            stderr.contains("offering credentials from GITHUB_TOKEN/GH_TOKEN"),
+            "{stderr}"
+        );
+        if args.contains(&"json") {
+            for line in stderr.lines() {
+                let doc: Value = serde_json::from_str(line).unwrap();
+                assert_eq!(doc["level"], "debug", "{line}");
+            }
+        }
+        outputs.push(stdout);
+        outputs.push(stderr);
+    }
+    let (_, stdout, stderr) = doctor(&[], true, Some(("GITHUB_TOKEN", SECRET)));
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(schema_errors(&doc), Vec::<String>::new(), "{doc:#}");
+    outputs.push(stdout);
+    outputs.push(stderr);
+    for out in &outputs {
+        assert!(!out.contains(SECRET), "a secret is shown:\n{out}");
+    }
+    // -v shows a redirect, and where it goes.
+    let moved = Api::start(RATE, true);
+    let (code, stdout, stderr) = run(cmd(t, &python)
+        .env("GITHUB_TOKEN", SECRET)
+        .env("PLUGINS_GH_BASE", &server.base)
+        .env("PLUGINS_GITHUB_API", &moved.base)
+        .args(["-v", "doctor", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "debug: http: redirected to {}/v2/rate_limit (proxy: none)\n",
+            moved.base
+        )),
+        "{stderr}"
+    );
+    assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
+    // A used-up rate limit is a warning, not a failure.
+    let spent = Api::start(
+        r#"{"resources":{"core":{"limit":60,"used":60,"remaining":0,"reset":4102444800}}}"#,
+        false,
+    );
+    let (code, stdout, _) = run(cmd(t, &python)
+        .env("GITHUB_TOKEN", SECRET)
+        .env("PLUGINS_GH_BASE", &server.base)
+        .env("PLUGINS_GITHUB_API", &spent.base)
+        .args(["doctor", "--json", "--home"])
+        .arg(&home));
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let github = doc["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["area"] == "github")
+        .unwrap();
+    assert_eq!(
+        (code, github["status"].as_str(), github["code"].as_str()),
+        (0, Some("warn"), Some("plugins::doctor::rate_limit"))
+    );
+    // Without the token the server refuses: the source fails, naming where it looked.
+    let (code, stdout, _) = doctor(&[], false, None);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("needs credentials and none were found [plugins::git::auth]"),
+        "{stdout}"
+    );
+}
+
+/// libgit2 takes a proxy only for https:// remotes (a CONNECT tunnel, which fails
+/// here at the TLS handshake: the loopback server speaks plain HTTP); the API call is
+/// plain HTTP through the proxy. `-v` shows both routes.
+#[test]
+fn verbose_shows_the_proxy_of_each_transfer() {
+    let Some(python) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let server = served(t);
+    let api = Api::start(RATE, false);
+    let home = gh_home(t, &python, &server, &api);
+    let proxy = Proxy::start();
+    let https = server.base.replace("http://", "https://");
+    let (code, stdout, stderr) = run(cmd(t, &python)
+        .env("PLUGINS_GH_BASE", &https)
+        .env("PLUGINS_GITHUB_API", &api.base)
+        .env("HTTPS_PROXY", &proxy.url)
+        .env("HTTP_PROXY", &proxy.url)
+        .args(["-v", "doctor", "--timeout", "10", "--home"])
+        .arg(&home));
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let authority = server.base.trim_start_matches("http://");
+    assert!(
+        proxy
+            .lines()
+            .iter()
+            .any(|l| l.starts_with(&format!("CONNECT {authority} "))),
+        "{:?}",
+        proxy.lines()
+    );
+    assert!(
+        proxy
+            .lines()
+            .iter()
+            .any(|l| l.starts_with(&format!("GET {}/rate_limit ", api.base))),
+        "{:?}",
+        proxy.lines()
+    );
+    // Sorted: the sources and the API are checked at the same time.
+    let mut debug: Vec<String> = stderr
+        .lines()
+        .filter(|l| l.starts_with("debug: "))
+        .map(str::to_owned)
+        .collect();
+    debug.sort();
+    assert_screen(
+        debug.join("\n") + "\n",
+        t,
+        &[
+            ("[GIT]", &https),
+            ("[API]", &api.base),
+            ("[PROXY]", &proxy.url),
+        ],
+        str![[r#"
+debug: git: [GIT]/acme/kit.git: connecting (credentials if asked: none)
+debug: git: [GIT]/acme/kit.git: proxy [PROXY]
+debug: http: GET [API]/rate_limit (proxy: [PROXY])
+
+"#]],
+    );
+    // Without -v, no debug line.
+    let (_, _, stderr) = run(cmd(t, &python)
+        .env("PLUGINS_GH_BASE", &https)
+        .args(["doctor", "--offline", "--home"])
+        .arg(&home));
+    assert_eq!(stderr, "");
+}
