@@ -32,6 +32,7 @@ mod release;
 mod resolve;
 mod rollback;
 mod sarif;
+mod ssh;
 mod update;
 mod validate_aoe;
 mod validate_aworld;
