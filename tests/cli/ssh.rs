@@ -332,9 +332,33 @@ fn ssh_url_installs_checks_and_updates() {
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c2);
     assert_eq!(locked(&home, "dev.example.pinned", "source"), url);
     assert_eq!(outdated(&c), ("up_to_date".into(), String::new()));
+
+    // sync on a fresh home fetches the locked commit (a full fetch) after main moved
+    // on, through the user's own GIT_SSH_COMMAND, which is used as it is.
+    repo.file("aoe-plugin.toml", &static_aoe("1.2.0"));
+    repo.commit("v1.2");
+    git(&repo.dir, &["push", "-q", bare.to_str().unwrap(), "main"]);
+    let fresh = tmp.path().join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let marker = tmp.path().join("user-ssh-ran");
+    let (code, stdout, stderr) = run(c
+        .plugins()
+        .env(
+            "GIT_SSH_COMMAND",
+            format!("touch {}; ssh", marker.display()),
+        )
+        .args(["sync", "--yes", "--home"])
+        .arg(&fresh));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(marker.exists(), "the user's GIT_SSH_COMMAND ran");
+    assert_eq!(locked(&fresh, "dev.example.pinned", "resolved_commit"), c2);
+    let installed =
+        std::fs::read_to_string(fresh.join("plugins/dev.example.pinned/aoe-plugin.toml")).unwrap();
+    assert!(installed.contains("version = \"1.1.0\""), "{installed}");
     let _ = writeln!(
         std::io::stderr(),
-        "ssh install, 3 outdated checks and an update took {:?}",
+        "ssh install, 3 outdated checks, an update and a sync took {:?}",
         started.elapsed()
     );
 }
