@@ -712,3 +712,91 @@ plugins::git::fetch
 "#]]
     );
 }
+
+/// On a terminal (here a pty from util-linux `script`), ssh may ask about a new host
+/// key as `git clone` would: answered yes, the install goes on and known_hosts
+/// learns the key.
+#[test]
+fn on_a_terminal_ssh_asks_about_a_new_host_key() {
+    let tmp = tempfile::tempdir().unwrap();
+    let Some(sshd) = sshd(tmp.path()) else {
+        return;
+    };
+    if Command::new("script").arg("--version").output().is_err() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no `script` (util-linux) for a pty"
+        );
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped: no `script` (util-linux) for a pty"
+        );
+        return;
+    }
+    let (_, bare) = served(tmp.path());
+    let c = client(tmp.path(), &sshd, "", Some(&sshd.client_key));
+    let home = tmp.path().join("home");
+    let url = format!("ssh://{}@127.0.0.1:{}{}", me(), sshd.port, bare.display());
+    let inner = c.plugins();
+    let line = format!(
+        "{} install {url} --yes --home {}",
+        inner.get_program().to_str().unwrap(),
+        home.display()
+    );
+    let mut script = Command::new("script");
+    script.args(["-qefc", &line, "/dev/null"]);
+    for (k, v) in inner.get_envs() {
+        match v {
+            Some(v) => script.env(k, v),
+            None => script.env_remove(k),
+        };
+    }
+    let mut child = script
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let seen = std::sync::Arc::new(std::sync::Mutex::new(String::new()));
+    let mut stdout = child.stdout.take().unwrap();
+    let log = seen.clone();
+    std::thread::spawn(move || {
+        let mut buf = [0u8; 4096];
+        while let Ok(n) = std::io::Read::read(&mut stdout, &mut buf) {
+            if n == 0 {
+                break;
+            }
+            log.lock()
+                .unwrap()
+                .push_str(&String::from_utf8_lossy(&buf[..n]));
+        }
+    });
+    let start = Instant::now();
+    while !seen.lock().unwrap().contains("continue connecting") {
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "no host key question: {}",
+            seen.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.stdin.as_mut().unwrap().write_all(b"yes\n").unwrap();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{}",
+            seen.lock().unwrap()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{}", seen.lock().unwrap());
+    let known = std::fs::read_to_string(tmp.path().join("client/known_hosts")).unwrap();
+    assert!(
+        known.contains(&format!("[127.0.0.1]:{}", sshd.port)),
+        "{known}"
+    );
+    assert_eq!(locked(&home, "dev.example.pinned", "source"), url);
+}
