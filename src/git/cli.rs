@@ -74,7 +74,8 @@ const MAX_STDERR: usize = 64 << 10;
 /// Why the git command failed, when it is more than an unreachable remote.
 #[derive(Debug, thiserror::Error)]
 pub enum CliError {
-    #[error("{url}: refused: {why}")]
+    /// A URL refused before git runs, or a protocol git was not allowed to use.
+    #[error("{why}")]
     Refused { url: String, why: String },
     #[error("{url} is fetched with the system `git`, which could not be run: {reason}")]
     NoGit { url: String, reason: String },
@@ -483,7 +484,10 @@ fn failure(url: &str, verb: &'static str, stderr: &str, userinfo: Option<&Userin
         return CliError::Auth { url, detail }.into();
     }
     if lower.contains("transport '") && lower.contains("not allowed") {
-        return CliError::Refused { url, why: detail }.into();
+        let why = format!(
+            "{url}: git may use only the ssh, https, http, git and file protocols, also after `insteadOf` rewrites: {detail}"
+        );
+        return CliError::Refused { url, why }.into();
     }
     if lower.contains("timed out") {
         return GitError::Stalled {

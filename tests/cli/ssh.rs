@@ -548,6 +548,43 @@ plugins::usage::invalid_argument
 
 "#]]
     );
+
+    // A rewrite to `ext::` (here by git config) is refused by git itself: only the
+    // ssh, https, http, git and file protocols are allowed.
+    let config = tmp.path().join("gitconfig");
+    std::fs::write(
+        &config,
+        format!("[url \"ext::sh -c touch% {m}% \"]\n\tinsteadOf = https://rewritten.invalid/\n"),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args([
+            "install",
+            "https://rewritten.invalid/x.git",
+            "--yes",
+            "--home",
+        ])
+        .arg(&home)
+        .env("PLUGINS_GIT_FETCH_WITH_CLI", "1")
+        .env("GIT_CONFIG_GLOBAL", &config)
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_ALLOW_PROTOCOL", "ext:https")
+        .env("COLUMNS", "400"));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        !marker.exists(),
+        "an insteadOf rewrite to ext:: ran a command"
+    );
+    assert_data_eq!(
+        norm(&(stdout + &stderr), tmp.path(), None),
+        str![[r#"
+    Fetching https://rewritten.invalid/x.git
+plugins::usage::invalid_argument
+
+  × https://rewritten.invalid/x.git: git may use only the ssh, https, http, git and file protocols, also after `insteadOf` rewrites: fatal: transport 'ext' not allowed
+
+"#]]
+    );
 }
 
 #[test]
