@@ -308,6 +308,7 @@ pub fn ls_remote(
     url: &str,
     userinfo: Option<&Userinfo>,
 ) -> Result<Vec<(String, String)>, GitError> {
+    cli::refuse_hostile(url)?;
     if cli::wanted(url) {
         return cli::ls_remote(url, userinfo);
     }
@@ -564,6 +565,7 @@ pub fn fetch_tree(
     reference: Option<&str>,
     dest: &Path,
 ) -> Result<Fetched, GitError> {
+    cli::refuse_hostile(url)?;
     if is_local(url) {
         return local_tree(url, reference, dest);
     }

@@ -154,6 +154,18 @@ impl CliError {
     }
 }
 
+/// Refuse, before any transfer, a remote git or ssh could read as an option or
+/// a command (a hand-edited lock can hold one).
+pub(super) fn refuse_hostile(url: &str) -> Result<(), GitError> {
+    super::check_url(url).map_err(|why| {
+        CliError::Refused {
+            url: url.to_owned(),
+            why,
+        }
+        .into()
+    })
+}
+
 /// Whether `url` is fetched with the git command.
 pub(super) fn wanted(url: &str) -> bool {
     super::is_ssh(url)
@@ -511,10 +523,7 @@ fn neutral_dir() -> std::path::PathBuf {
 /// A remote's refs (annotated tags peeled) and its default branch, from
 /// `git ls-remote --symref`.
 fn list(url: &str, userinfo: Option<&Userinfo>, prompt: bool) -> Result<super::Refs, GitError> {
-    super::check_url(url).map_err(|why| CliError::Refused {
-        url: url.to_owned(),
-        why,
-    })?;
+    refuse_hostile(url)?;
     let mut cmd = command(url, &neutral_dir(), userinfo, prompt);
     cmd.args(["ls-remote", "--symref", "--"]).arg(url);
     let ran = run(cmd, url, "connecting and listing refs", !prompt)?;

@@ -585,6 +585,37 @@ plugins::usage::invalid_argument
 
 "#]]
     );
+
+    // A hand-edited lock with a hostile source: `outdated` reports it, `sync` refuses
+    // it, and nothing runs.
+    let locked_home = tmp.path().join("locked");
+    std::fs::create_dir_all(locked_home.join("plugins")).unwrap();
+    std::fs::write(
+        locked_home.join("plugins.lock"),
+        format!(
+            "lock_version = 2\n\n[plugins.\"dev.example.x\"]\nsource = \"ext::sh -c touch% {m}\"\nversion = \"1.0.0\"\nmanifest_hash = \"sha256:00\"\ntree_hash = \"sha256:00\"\nrequested_ref = \"main\"\nresolved_commit = \"0000000000000000000000000000000000000000\"\n"
+        ),
+    )
+    .unwrap();
+    let mut seen = String::new();
+    for args in [&["outdated", "--home"][..], &["sync", "--yes", "--home"]] {
+        let (code, stdout, stderr) =
+            run(plugins().args(args).arg(&locked_home).env("COLUMNS", "400"));
+        assert_ne!(code, 0, "{args:?}: {stdout}{stderr}");
+        seen.push_str(&norm(&(stdout + &stderr), tmp.path(), None));
+    }
+    assert!(!marker.exists(), "a hostile lock entry ran a command");
+    assert_data_eq!(
+        seen,
+        str![[r#"
+dev.example.x                    main @ 0000000000            check failed: refusing source "ext::sh -c touch% [TMP]/pwned": git's `ext::` remote-helper transports can run commands; use an https://, ssh:// or file:// URL
+    Fetching ext::sh -c touch% [TMP]/pwned
+plugins::usage::invalid_argument
+
+  × refusing source "ext::sh -c touch% [TMP]/pwned": git's `ext::` remote-helper transports can run commands; use an https://, ssh:// or file:// URL
+
+"#]]
+    );
 }
 
 #[test]
