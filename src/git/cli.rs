@@ -346,6 +346,8 @@ fn run(
             Err(_) => break None,
         }
     };
+    #[cfg(not(unix))]
+    let _ = own_session;
     if status.is_none() {
         #[cfg(unix)]
         if own_session && let Ok(pid) = i32::try_from(child.id()) {
