@@ -147,7 +147,7 @@ impl CliError {
                 "ssh offers the keys of your ssh-agent (`ssh-add -l` lists them) and those ~/.ssh/config names (IdentityFile); add the right one, and check that the account has access".into(),
             ),
             CliError::Auth { .. } => Some(
-                "with the git command, credentials come from the URL's user:password@ alone, else git's credential helpers and then GITHUB_TOKEN/GH_TOKEN (GitHub hosts), and git reads ~/.netrc; nothing prompts without a terminal".into(),
+                "with the git command, credentials come from the URL's user:password@ alone (for its own host only), else git's credential helpers and then GITHUB_TOKEN/GH_TOKEN (GitHub hosts), and git reads ~/.netrc; nothing prompts without a terminal".into(),
             ),
             CliError::Failed { .. } => None,
         }
@@ -183,8 +183,9 @@ fn user_ssh_command() -> bool {
 
 /// The credential helper that answers with `PLUGINS_GIT_USERNAME` and
 /// `PLUGINS_GIT_PASSWORD` (the secret travels in the child's environment, not
-/// its arguments).
-const ENV_HELPER: &str = "!f() { test \"$1\" = get && printf 'username=%s\\npassword=%s\\n' \"$PLUGINS_GIT_USERNAME\" \"$PLUGINS_GIT_PASSWORD\"; }; f";
+/// its arguments), and only for the source's own host `PLUGINS_GIT_HOST`: never
+/// after a redirect or an `insteadOf` rewrite to another host.
+const ENV_HELPER: &str = "!f() { test \"$1\" = get || return 0; h=; while read -r l; do case \"$l\" in host=*) h=\"${l#host=}\";; esac; done; h=\"${h%:[0-9]*}\"; test -n \"$h\" && test \"$h\" = \"$PLUGINS_GIT_HOST\" && printf 'username=%s\\npassword=%s\\n' \"$PLUGINS_GIT_USERNAME\" \"$PLUGINS_GIT_PASSWORD\"; }; f";
 
 /// `git -c ... <args>` with a clean, bounded environment, in `dir`. `prompt`:
 /// git and ssh may ask on the terminal (an install with one on stdin).
@@ -233,11 +234,20 @@ fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt: bool) -> 
     if let Some((user, password)) = secret {
         c.arg("-c")
             .arg(format!("credential.helper={ENV_HELPER}"))
+            .env(
+                "PLUGINS_GIT_HOST",
+                crate::auth::host(url).unwrap_or_default(),
+            )
             .env("PLUGINS_GIT_USERNAME", user)
             .env("PLUGINS_GIT_PASSWORD", password);
     } else {
-        c.env_remove("PLUGINS_GIT_USERNAME")
-            .env_remove("PLUGINS_GIT_PASSWORD");
+        for k in [
+            "PLUGINS_GIT_HOST",
+            "PLUGINS_GIT_USERNAME",
+            "PLUGINS_GIT_PASSWORD",
+        ] {
+            c.env_remove(k);
+        }
     }
     #[cfg(unix)]
     {

@@ -646,9 +646,10 @@ plugins::git::no_git
     );
 }
 
-/// The git-command mode for any remote: opted into by the git config key (so the
-/// user's `insteadOf` applies, which libgit2 would ignore) or the variable; the
-/// URL's userinfo reaches the server through git and is never stored or shown.
+/// The git-command mode for any remote, opted into by the git config key or the
+/// variable: the user's `insteadOf` applies (libgit2 would ignore it); the URL's
+/// userinfo reaches its own host through git, never another host a rewrite points
+/// at, and is never stored or shown.
 #[test]
 fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
     const SECRET: &str = "s3cr3t-cli-4711";
@@ -659,15 +660,7 @@ fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
     repo.clone_bare(&tmp.path().join("srv/acme/kit.git"));
     let server = crate::support::net::GitServer::start(&tmp.path().join("srv"), SECRET);
     let config = tmp.path().join("gitconfig");
-    std::fs::write(
-        &config,
-        format!(
-            "[plugins]\n\tgitFetchWithCli = true\n[url \"{}/\"]\n\tinsteadOf = http://mirror.invalid/\n",
-            server.base
-        ),
-    )
-    .unwrap();
-    let cmd = |config: &Path| {
+    let cmd = || {
         let mut c = plugins();
         for k in [
             "GITHUB_TOKEN",
@@ -676,10 +669,11 @@ fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
             "http_proxy",
             "ALL_PROXY",
             "all_proxy",
+            "PLUGINS_GIT_FETCH_WITH_CLI",
         ] {
             c.env_remove(k);
         }
-        c.env("GIT_CONFIG_GLOBAL", config)
+        c.env("GIT_CONFIG_GLOBAL", &config)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("HOME", tmp.path())
             .env("NETRC", tmp.path().join("no-netrc"))
@@ -687,49 +681,80 @@ fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
             .stdin(Stdio::null());
         c
     };
+    let sent = || {
+        let basic = crate::support::net::basic("me", SECRET);
+        let seen = server.seen.lock().unwrap();
+        seen.iter()
+            .filter(|s| s.authorization.as_deref() == Some(basic.as_str()))
+            .count()
+    };
+
+    // The config key, and a rewrite on the same host (only git resolves `alias/`).
+    std::fs::write(
+        &config,
+        format!(
+            "[plugins]\n\tgitFetchWithCli = true\n[url \"{base}/acme/\"]\n\tinsteadOf = {base}/alias/\n",
+            base = server.base
+        ),
+    )
+    .unwrap();
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = run(cmd(&config)
-        .args([
-            "install",
-            &format!("http://me:{SECRET}@mirror.invalid/acme/kit.git"),
-        ])
-        .args(["--yes", "--home"])
+    let source = format!("{}/alias/kit.git", server.base).replacen(
+        "http://",
+        &format!("http://me:{SECRET}@"),
+        1,
+    );
+    let (code, stdout, stderr) = run(cmd()
+        .args(["install", &source, "--yes", "--home"])
         .arg(&home));
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
-        server
-            .seen
-            .lock()
-            .unwrap()
-            .iter()
-            .any(|s| s.authorization.as_deref() == Some(&crate::support::net::basic("me", SECRET))),
+        sent() > 0,
         "the URL's credentials reached the server through git"
     );
     let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
     assert!(!lock.contains(SECRET) && !stdout.contains(SECRET) && !stderr.contains(SECRET));
     assert_eq!(
         locked(&home, "dev.example.pinned", "source"),
-        "http://mirror.invalid/acme/kit.git"
+        format!("{}/alias/kit.git", server.base)
     );
 
-    // With the variable and no credentials: git never prompts, and says what it tried.
-    std::fs::write(&config, "").unwrap();
-    let url = format!("{}/acme/kit.git", server.base);
-    let (code, stdout, stderr) = run(cmd(&config)
+    // The variable, and a rewrite to another host: the credentials stay behind,
+    // and git, which never prompts here, says so.
+    std::fs::write(
+        &config,
+        format!(
+            "[url \"{}/\"]\n\tinsteadOf = http://mirror.invalid/\n",
+            server.base
+        ),
+    )
+    .unwrap();
+    let before = sent();
+    let (code, stdout, stderr) = run(cmd()
         .env("PLUGINS_GIT_FETCH_WITH_CLI", "1")
-        .args(["install", &url, "--yes", "--home"])
+        .args([
+            "install",
+            &format!("http://me:{SECRET}@mirror.invalid/acme/kit.git"),
+        ])
+        .args(["--yes", "--home"])
         .arg(tmp.path().join("other")));
     assert_eq!(code, 2, "{stdout}{stderr}");
+    assert_eq!(
+        sent(),
+        before,
+        "no credentials for the host a rewrite points at"
+    );
+    assert!(!stdout.contains(SECRET) && !stderr.contains(SECRET));
     assert_data_eq!(
         (stdout + &stderr).replace(&server.base, "http://[SERVER]"),
         str![[r#"
-    Fetching http://[SERVER]/acme/kit.git
-warning[plugins::git::cleartext]: http://[SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+    Fetching http://mirror.invalid/acme/kit.git
+warning[plugins::git::cleartext]: http://mirror.invalid/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
 plugins::git::auth
 
-  × http://[SERVER]/acme/kit.git needs credentials and git found none that were accepted: fatal: could not read Username for 'http://[SERVER]': terminal prompts disabled
-  help: with the git command, credentials come from the URL's user:password@ alone, else git's credential helpers and then GITHUB_TOKEN/GH_TOKEN (GitHub hosts), and git reads ~/.netrc; nothing
-        prompts without a terminal
+  × http://mirror.invalid/acme/kit.git needs credentials and git found none that were accepted: fatal: could not read Username for 'http://[SERVER]': terminal prompts disabled
+  help: with the git command, credentials come from the URL's user:password@ alone (for its own host only), else git's credential helpers and then GITHUB_TOKEN/GH_TOKEN (GitHub hosts), and git reads
+        ~/.netrc; nothing prompts without a terminal
 
 "#]]
     );
