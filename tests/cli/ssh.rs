@@ -758,6 +758,29 @@ plugins::git::auth
 
 "#]]
     );
+
+    // A GitHub token for a `gh:` source (its clone base is a GitHub host).
+    std::fs::write(&config, "").unwrap();
+    let gh = tmp.path().join("gh");
+    let (code, stdout, stderr) = run(cmd()
+        .env("PLUGINS_GIT_FETCH_WITH_CLI", "1")
+        .env("GITHUB_TOKEN", SECRET)
+        .env("PLUGINS_GH_BASE", &server.base)
+        .args(["install", "gh:acme/kit@main", "--yes", "--home"])
+        .arg(&gh));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let token = crate::support::net::basic("x-access-token", SECRET);
+    assert!(
+        server
+            .seen
+            .lock()
+            .unwrap()
+            .iter()
+            .any(|s| s.authorization.as_deref() == Some(token.as_str())),
+        "the token reached the server through git"
+    );
+    let lock = std::fs::read_to_string(gh.join("plugins.lock")).unwrap();
+    assert!(!lock.contains(SECRET) && !stdout.contains(SECRET) && !stderr.contains(SECRET));
 }
 
 /// A server that accepts the connection and then says nothing: git and its ssh are
