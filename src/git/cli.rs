@@ -101,7 +101,7 @@ pub enum CliError {
     SshAuth { url: String, detail: String },
     #[error("{url} needs credentials and git found none that were accepted: {detail}")]
     Auth { url: String, detail: String },
-    #[error("cannot reach {url}: git {verb} failed: {detail}")]
+    #[error("cannot reach {url} while {verb}: {detail}")]
     Failed {
         url: String,
         verb: &'static str,
