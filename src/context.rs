@@ -85,6 +85,12 @@ fn net_settings(
         http_proxy: either("HTTP_PROXY"),
         all_proxy: either("ALL_PROXY"),
         no_proxy: either("NO_PROXY"),
+        git_cli: crate::git::CliSettings {
+            always: var("PLUGINS_GIT_FETCH_WITH_CLI")
+                .is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes")),
+            user_ssh: var("GIT_SSH_COMMAND").is_some() || var("GIT_SSH").is_some(),
+            interactive: std::io::IsTerminal::is_terminal(&std::io::stdin()),
+        },
     }
 }
 

@@ -17,6 +17,12 @@ use git2::{
 
 use crate::auth::Userinfo;
 
+mod cli;
+mod ssh;
+
+pub use cli::{CliError, CliSettings};
+pub use ssh::{check_url, is_ssh};
+
 /// What kind of ref the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -260,6 +266,9 @@ pub enum GitError {
     },
     #[error("the commit's tree has an entry no host can install: {0:?}")]
     UnsafeEntry(String),
+    /// The git command (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`) failed.
+    #[error(transparent)]
+    Cli(#[from] CliError),
     #[error("git: {0}")]
     Other(#[from] git2::Error),
 }
@@ -327,6 +336,10 @@ pub fn ls_remote(
     url: &str,
     userinfo: Option<&Userinfo>,
 ) -> Result<Vec<(String, String)>, GitError> {
+    cli::refuse_hostile(url)?;
+    if cli::wanted(url) {
+        return cli::ls_remote(url, userinfo);
+    }
     let mut remote = git2::Remote::create_detached(url)?;
     let auth = Rc::default();
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
@@ -582,8 +595,12 @@ pub fn fetch_tree(
     reference: Option<&str>,
     dest: &Path,
 ) -> Result<Fetched, GitError> {
+    cli::refuse_hostile(url)?;
     if is_local(url) {
         return local_tree(url, reference, dest);
+    }
+    if cli::wanted(url) {
+        return cli::fetch_tree(url, userinfo, reference, dest);
     }
     let parent = dest.parent().unwrap_or(Path::new("."));
     let scratch = tempfile::Builder::new()

@@ -36,6 +36,8 @@ pub struct Settings {
     pub all_proxy: Option<String>,
     /// `NO_PROXY` (or `no_proxy`).
     pub no_proxy: Option<String>,
+    /// How the git command runs (`PLUGINS_GIT_FETCH_WITH_CLI`, `GIT_SSH_COMMAND`).
+    pub git_cli: crate::git::CliSettings,
 }
 
 /// A secret string: `Debug` never shows it.

@@ -38,6 +38,16 @@ impl Source {
         if entry.source.starts_with("gh:") {
             return parse(&entry.source, None, gh_base);
         }
+        // A hostile source (`ext::`, a leading `-`) in a hand-edited lock is refused
+        // by the transfer, so `outdated` reports it as an error.
+        if crate::git::is_ssh(&entry.source) {
+            return Ok(Source::Git {
+                url: entry.source.clone(),
+                display: entry.source.clone(),
+                reference: None,
+                userinfo: None,
+            });
+        }
         // A lock written by hand or by another tool may hold userinfo: it is
         // used, but not written back.
         let (url, userinfo) = crate::auth::split_userinfo(&entry.source);
@@ -117,18 +127,28 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             userinfo: None,
         });
     }
-    if input.starts_with("ssh://") || input.starts_with("git@") {
-        return Err(format!(
-            "{input:?}: ssh sources are not supported by this build (libgit2 without ssh); use the https:// URL or gh:owner/repo"
-        ));
+    crate::git::check_url(input)?;
+    let bad_ref = |r: &str| r.is_empty() || r.contains("..") || r.starts_with('-');
+    // An ssh remote (`ssh://`, or scp-like `[user@]host:path` that is not an
+    // existing path) is fetched with the system git and recorded as given.
+    if crate::git::is_ssh(input) && (input.contains("://") || !PathBuf::from(input).exists()) {
+        if let Some(r) = flag_ref.filter(|r| bad_ref(r)) {
+            return Err(format!(
+                "invalid ref {r:?}: use a branch, tag, or commit SHA"
+            ));
+        }
+        return Ok(Source::Git {
+            url: input.to_owned(),
+            display: input.to_owned(),
+            reference: with_ref(None)?,
+            userinfo: None,
+        });
     }
     let is_url = ["https://", "http://", "git://", "file://"]
         .iter()
         .any(|p| input.starts_with(p));
     if is_url {
-        if let Some(r) = flag_ref
-            && (r.is_empty() || r.contains("..") || r.starts_with('-'))
-        {
+        if let Some(r) = flag_ref.filter(|r| bad_ref(r)) {
             return Err(format!(
                 "invalid ref {r:?}: use a branch, tag, or commit SHA"
             ));
@@ -159,7 +179,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         _ => String::new(),
     };
     Err(format!(
-        "unsupported source {input:?}: use gh:owner/repo[@ref], an https://, git:// or file:// git URL, or a local directory{hint}"
+        "unsupported source {input:?}: use gh:owner/repo[@ref], an https://, ssh://, git:// or file:// git URL, git@host:owner/repo, or a local directory{hint}"
     ))
 }
 
@@ -213,11 +233,65 @@ mod tests {
         );
     }
 
+    fn locked(source: &str) -> crate::lock::Entry {
+        crate::lock::Entry {
+            id: "x".into(),
+            source: source.into(),
+            requested_ref: String::new(),
+            ref_kind: None,
+            commit: Some("0".repeat(40)),
+            version: String::new(),
+            manifest_hash: String::new(),
+            tree_hash: String::new(),
+            installed_hash: None,
+            release: None,
+            unbuilt: false,
+            featured: false,
+        }
+    }
+
     #[test]
-    fn ssh_is_refused_with_an_alternative() {
-        let e = parse("git@github.com:acme/kit.git", None, "x").unwrap_err();
-        assert!(e.contains("use the https:// URL or gh:owner/repo"), "{e}");
-        assert!(parse("ssh://git@host/x.git", None, "x").is_err());
+    fn ssh_sources_are_recorded_as_given() {
+        for given in [
+            "git@github.com:acme/kit.git",
+            "ssh://git@git.example:2222/acme/kit.git",
+            "alias:/srv/kit.git",
+        ] {
+            let s = parse(given, Some("v1"), "x").unwrap();
+            assert_eq!(s.recorded(), given);
+            assert_eq!(s.reference(), Some("v1"));
+            let entry = locked(given);
+            assert_eq!(Source::of_entry(&entry, "x").unwrap().recorded(), given);
+        }
+        assert!(parse("git@h:o/r", Some("--upload-pack=x"), "x").is_err());
+        let e = parse("ssh://git:hunter2@h/o/r", None, "x").unwrap_err();
+        assert!(!e.contains("hunter2"), "{e}");
+    }
+
+    #[test]
+    fn hostile_sources_are_refused() {
+        for bad in [
+            "ext::sh -c touch% /tmp/pwned",
+            "--upload-pack=touch /tmp/pwned",
+            "ssh://-oProxyCommand=x/y",
+        ] {
+            assert!(
+                parse(bad, None, "x")
+                    .unwrap_err()
+                    .starts_with("refusing source")
+            );
+            let Ok(Source::Git { url, .. }) = Source::of_entry(&locked(bad), "x") else {
+                panic!("{bad}")
+            };
+            let e = crate::git::ls_remote(&url, None).unwrap_err();
+            assert!(
+                matches!(
+                    e,
+                    crate::git::GitError::Cli(crate::git::CliError::Refused { .. })
+                ),
+                "{bad}: {e:?}"
+            );
+        }
     }
 
     #[test]
@@ -242,7 +316,7 @@ mod tests {
         assert!(matches!(parse(".", None, "x"), Ok(Source::Local { .. })));
         assert_eq!(
             parse("acme/kit@v1", None, "x").unwrap_err(),
-            "unsupported source \"acme/kit@v1\": use gh:owner/repo[@ref], an https://, git:// or file:// git URL, or a local directory (did you mean gh:acme/kit@v1?)"
+            "unsupported source \"acme/kit@v1\": use gh:owner/repo[@ref], an https://, ssh://, git:// or file:// git URL, git@host:owner/repo, or a local directory (did you mean gh:acme/kit@v1?)"
         );
         assert!(
             parse("no/such/dir", None, "x")

@@ -55,6 +55,7 @@ impl InstallError {
             InstallError::Invalid(_) => Code::InstallInvalid,
             InstallError::Git(GitError::RefNotFound { .. }) => Code::GitRefNotFound,
             InstallError::Git(GitError::Auth { .. }) => Code::GitAuth,
+            InstallError::Git(GitError::Cli(e)) => e.code(),
             InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
                 Code::InstallUnsafeTree
             }
@@ -85,6 +86,7 @@ impl InstallError {
                 "plugins looks for credentials in {}; it never prompts",
                 crate::git::CREDENTIAL_SOURCES
             )),
+            InstallError::Git(crate::git::GitError::Cli(e)) => e.help(),
             InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
             InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
             InstallError::Tree(_) => {

@@ -35,6 +35,7 @@ mod review;
 mod rollback;
 mod sarif;
 mod shells;
+mod ssh;
 mod update;
 mod validate_aoe;
 mod validate_aworld;
