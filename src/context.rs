@@ -236,3 +236,37 @@ impl Context {
             .or_else(|| self.aoe_app_dir())
     }
 }
+
+/// The color clap draws its own help and usage errors in, before the command line is
+/// parsed: `--color` as given, else what the printer would do (`NO_COLOR`, `TERM=dumb`,
+/// `CLICOLOR_FORCE`; clap itself checks whether the stream is a terminal).
+pub fn clap_color(args: &[std::ffi::OsString]) -> clap::ColorChoice {
+    let mut given = None;
+    let mut it = args.iter().skip(1).map(|a| a.to_str().unwrap_or(""));
+    while let Some(a) = it.next() {
+        match a {
+            "--" => break,
+            "--color" => given = it.next(),
+            _ => {
+                if let Some(v) = a.strip_prefix("--color=") {
+                    given = Some(v);
+                }
+            }
+        }
+    }
+    match given {
+        Some("never") => return clap::ColorChoice::Never,
+        Some("always") => return clap::ColorChoice::Always,
+        _ => {}
+    }
+    let env = |k: &str| std::env::var_os(k);
+    if env("NO_COLOR").is_some_and(|v| !v.is_empty()) {
+        clap::ColorChoice::Never
+    } else if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
+        clap::ColorChoice::Always
+    } else if env("TERM").is_some_and(|v| v == "dumb") {
+        clap::ColorChoice::Never
+    } else {
+        clap::ColorChoice::Auto
+    }
+}

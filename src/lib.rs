@@ -43,7 +43,7 @@ pub mod verify;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::Parser;
+use clap::{CommandFactory, FromArgMatches, Parser};
 
 /// Run the CLI with `args` (including the program name) and return the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
@@ -64,7 +64,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         let _ = commands::completions::run_complete(&complete.args, &cx, &printer);
         return ExitCode::SUCCESS;
     }
-    let cli = match cli::Cli::try_parse_from(args) {
+    let color = context::clap_color(&args);
+    let parsed = cli::Cli::command()
+        .color(color)
+        .try_get_matches_from(args)
+        .and_then(|m| cli::Cli::from_arg_matches(&m));
+    let cli = match parsed {
         Ok(cli) => cli,
         Err(e) => {
             // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).

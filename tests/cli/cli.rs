@@ -308,3 +308,58 @@ fn zsh_id_completion_offers_installed_ids() {
     assert!(committed.contains("':id -- The plugin id:_plugins_ids'"));
     assert!(committed.contains("'*::ids -- Plugins to update:_plugins_ids'"));
 }
+
+/// `plugins ARGS` on a pseudo-terminal (util-linux `script`) with `env` set: what the
+/// terminal received.
+fn on_terminal(args: &str, env: &[(&str, &str)]) -> String {
+    let mut cmd = std::process::Command::new("script");
+    cmd.args([
+        "-qec",
+        &format!("{} {args}", env!("CARGO_BIN_EXE_plugins")),
+        "/dev/null",
+    ])
+    .env_remove("NO_COLOR")
+    .env_remove("CLICOLOR_FORCE")
+    .env("COLUMNS", "100");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().expect("script runs");
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+#[test]
+fn dumb_terminals_no_color_and_color_never_get_no_escape_codes_anywhere() {
+    if std::process::Command::new("script")
+        .arg("--version")
+        .output()
+        .is_err()
+    {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "util-linux script is missing"
+        );
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(tmp.path().join("aoe-plugin.toml"), "id = \"x\"\nname = 3\n").unwrap();
+    let report = format!("validate --path {}", tmp.path().display());
+    // A report (miette) and a usage error (clap) each, on a color terminal: escapes.
+    for args in [report.as_str(), "validate --bogus"] {
+        assert!(
+            on_terminal(args, &[("TERM", "xterm")]).contains("\x1b["),
+            "{args}: a color terminal gets color"
+        );
+        for (what, env, extra) in [
+            ("TERM=dumb", &[("TERM", "dumb")][..], ""),
+            ("NO_COLOR", &[("TERM", "xterm"), ("NO_COLOR", "1")][..], ""),
+            ("--color never", &[("TERM", "xterm")][..], " --color never"),
+        ] {
+            let seen = on_terminal(&format!("{args}{extra}"), env);
+            assert!(
+                !seen.contains('\x1b') && seen.contains("plugins"),
+                "{what} {args}: {seen:?}"
+            );
+        }
+    }
+}
