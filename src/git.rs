@@ -231,7 +231,7 @@ fn remote_error(
     } else {
         GitError::Remote {
             url: url.to_owned(),
-            source,
+            error: source,
         }
     }
 }
@@ -245,8 +245,10 @@ pub enum GitError {
         reference: String,
         available: Vec<String>,
     },
-    #[error("cannot reach {url}: {source}")]
-    Remote { url: String, source: git2::Error },
+    // libgit2's message only: its class and code are noise to a user, and the cause is
+    // shown once (not again as a `source`).
+    #[error("cannot reach {url}: {}", error.message())]
+    Remote { url: String, error: git2::Error },
     #[error(
         "{url} needs credentials and {}",
         if offered.is_empty() { "none were found".to_owned() } else { format!("it refused those from {}", offered.join(", then ")) }
@@ -269,8 +271,14 @@ pub enum GitError {
     /// The git command (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`) failed.
     #[error(transparent)]
     Cli(#[from] CliError),
-    #[error("git: {0}")]
-    Other(#[from] git2::Error),
+    #[error("git: {}", .0.message())]
+    Other(git2::Error),
+}
+
+impl From<git2::Error> for GitError {
+    fn from(e: git2::Error) -> Self {
+        GitError::Other(e)
+    }
 }
 
 /// Whether libgit2 would use its local transport (which cannot fetch shallow).
@@ -466,9 +474,9 @@ fn commit_of<'r>(
 /// concurrently used repositories work.
 fn local_tree(url: &str, reference: Option<&str>, dest: &Path) -> Result<Fetched, GitError> {
     log::debug!("git: reading the local repository {url}");
-    let repo = Repository::open(local_path(url)).map_err(|source| GitError::Remote {
+    let repo = Repository::open(local_path(url)).map_err(|error| GitError::Remote {
         url: url.to_owned(),
-        source,
+        error,
     })?;
     let mut refs: Vec<(String, Oid)> = Vec::new();
     for r in repo.references()? {
@@ -718,9 +726,9 @@ pub fn walk(
     };
     let scratch;
     let (repo, tip) = if is_local(url) {
-        let repo = Repository::open(local_path(url)).map_err(|source| GitError::Remote {
+        let repo = Repository::open(local_path(url)).map_err(|error| GitError::Remote {
             url: url.to_owned(),
-            source,
+            error,
         })?;
         let tip = candidates.iter().find_map(|n| repo.refname_to_id(n).ok());
         (repo, tip)

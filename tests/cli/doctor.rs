@@ -204,7 +204,7 @@ hosts
   info  aworld: aworld 0.3.2 (python3)
 sources
   ok    dev.example.changed: file://[TMP]/src/dev.example.changed is readable
-  fail  dev.example.far: cannot reach http://127.0.0.1:[PORT]/acme/far.git: failed to connect to 127.0.0.1: Connection refused; class=Os (2) [plugins::git::fetch]
+  fail  dev.example.far: cannot reach http://127.0.0.1:[PORT]/acme/far.git: failed to connect to 127.0.0.1: Connection refused [plugins::git::fetch]
         help: proxy: none; credentials if asked: none (PLUGINS_NET_TIMEOUT and --timeout bound each attempt)
   ok    dev.example.gone: file://[TMP]/src/dev.example.gone is readable
 doctor: 4 ok, 3 warn, 3 fail
