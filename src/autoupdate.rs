@@ -56,8 +56,8 @@ pub struct PolicyFile {
 const TOP_KEYS: [&str; 4] = [
     "autoupdate_interval_hours",
     "cooldown",
-    "update_policy",
     "host",
+    "update_policy",
 ];
 const RULE_KEYS: [&str; 2] = ["track", "when"];
 const WHEN_VALUES: [&str; 2] = ["idle", "always"];
@@ -445,7 +445,7 @@ mod tests {
                     Code::ConfigUnknownKey,
                     "unknown key `frequency` in plugins.toml; it is ignored".into(),
                     "frequency".into(),
-                    "plugins.toml knows `autoupdate_interval_hours`, `cooldown` and `update_policy`".into()
+                    "plugins.toml knows `autoupdate_interval_hours`, `cooldown`, `host` and `update_policy`".into()
                 ),
                 (
                     Code::ConfigInvalidValue,

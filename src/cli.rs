@@ -1,6 +1,6 @@
 //! Command-line definition (clap derive). Help text here is the user manual's first page.
 
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompleteArgs,
@@ -31,38 +31,6 @@ pub struct Cli {
     pub global: GlobalArgs,
     #[command(subcommand)]
     pub command: Command,
-}
-
-/// Options every command accepts.
-#[derive(Debug, Args)]
-pub struct GlobalArgs {
-    /// When to use color: auto honours NO_COLOR and whether output is a terminal
-    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
-    pub color: ColorChoice,
-    /// Print only problems: no status lines, no progress, no summary of what went well
-    #[arg(short, long, global = true)]
-    pub quiet: bool,
-    /// Show the git and HTTP steps on stderr: each URL with its proxy and credential
-    /// source, ref listings, fetches, downloads, redirects (secrets redacted)
-    #[arg(short, long, global = true)]
-    pub verbose: bool,
-    /// Status lines and errors on stderr as text, or one JSON object per line with an
-    /// RFC 3339 timestamp (for logs)
-    #[arg(long, value_enum, global = true, default_value_t = LogFormat::Text, value_name = "FORMAT")]
-    pub log_format: LogFormat,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum LogFormat {
-    Text,
-    Json,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ColorChoice {
-    Auto,
-    Always,
-    Never,
 }
 
 #[derive(Debug, Subcommand)]
@@ -118,108 +86,37 @@ pub struct CompleteCli {
     pub args: CompleteArgs,
 }
 
-/// `--aoe-api`: the aoe host profiles `plugins` knows.
-pub fn aoe_api_parser() -> impl clap::builder::TypedValueParser<Value = u32> {
-    use clap::builder::TypedValueParser;
-    clap::builder::PossibleValuesParser::new(["12", "15"]).map(|s| s.parse::<u32>().unwrap_or(15))
-}
+use crate::context::Context;
+use crate::error::Result;
+use crate::exit::ExitStatus;
+use crate::printer::Printer;
 
-/// `--aoe-api` and `--host-version` on the commands that install: which host to validate as.
-/// Given, they win over the home's remembered profile (`[host]` in `plugins.toml`) and are
-/// remembered; not given, the home's profile applies, else the newest.
-#[derive(Debug, Clone, Default, Args)]
-pub struct ProfileArgs {
-    /// aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the
-    /// home's remembered profile, else 15]
-    #[arg(long, value_name = "API", value_parser = aoe_api_parser())]
-    pub aoe_api: Option<u32>,
-    /// The host's version (aoe: X.Y.Z for aoe_version; protoAgent: for
-    /// min_protoagent_version and its 0.145/0.218 rules) [default: the home's remembered one]
-    #[arg(long, value_name = "VERSION")]
-    pub host_version: Option<String>,
-}
-
-impl ProfileArgs {
-    pub fn profile(&self) -> crate::profile::HostProfile {
-        crate::profile::HostProfile {
-            aoe_api: self.aoe_api,
-            version: self.host_version.clone(),
-        }
+/// Run the parsed command: the one place that knows every command.
+pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    use crate::commands::*;
+    match command {
+        Command::Validate(args) => validate::run(args, cx, printer),
+        Command::Schema(args) => schema::run(&args, printer),
+        Command::Resolve(args) => resolve::run(&args, printer),
+        Command::New(args) => new::run(&args, printer),
+        Command::Install(args) => install::run(&args, cx, printer),
+        Command::List(args) => list::run(&args, cx, printer),
+        Command::Homes(args) => homes::run(&args, cx, printer),
+        Command::Enable(args) => enable::run(&args, true, cx, printer),
+        Command::Disable(args) => enable::run(&args, false, cx, printer),
+        Command::Info(args) => info::run(&args, cx, printer),
+        Command::Remove(args) => remove::run(&args, cx, printer),
+        Command::Rollback(args) => rollback::run(&args, cx, printer),
+        Command::Verify(args) => verify::run(&args, cx, printer),
+        Command::Sync(args) => sync::run(&args, cx, printer),
+        Command::Outdated(args) => outdated::run(&args, cx, printer),
+        Command::Update(args) => update::run(&args, cx, printer),
+        Command::Autoupdate(args) => autoupdate::run(&args, cx, printer),
+        Command::Activity(args) => activity::run(&args, cx, printer),
+        Command::Doctor(args) => doctor::run(&args, cx, printer),
+        Command::Completions(args) => completions::run(&args, Cli::command(), printer),
     }
 }
 
-/// `--allow CODE`: any string (an unknown code is refused later, with a did-you-mean), but
-/// the completion scripts offer every warning code (only warnings can be dropped).
-#[derive(Clone, Copy, Debug)]
-pub struct AllowCodeParser;
-
-impl clap::builder::TypedValueParser for AllowCodeParser {
-    type Value = String;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<String, clap::Error> {
-        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        use crate::diagnostic::{Code, Severity};
-        Some(Box::new(
-            Code::ALL
-                .iter()
-                .filter(|c| c.default_severity() == Severity::Warning)
-                // The shells' quoting of descriptions is fragile (`${target}` breaks fish).
-                .map(|c| {
-                    let help = c.description().replace(['`', '$', '"', '\'', '\\'], "");
-                    clap::builder::PossibleValue::new(c.as_str()).help(help)
-                }),
-        ))
-    }
-}
-
-/// Options shared by `outdated`, `update` and `autoupdate`.
-#[derive(Debug, Clone, Args)]
-pub struct CheckArgs {
-    /// How many remotes to query at once
-    #[arg(short, long, value_name = "N", default_value_t = 8)]
-    pub jobs: usize,
-    /// Seconds to wait for each remote
-    #[arg(long, value_name = "SECS", default_value_t = 20)]
-    pub timeout: u64,
-    /// Consider pre-release tags (v2.0.0-rc1) newer releases
-    #[arg(long)]
-    pub pre: bool,
-    /// Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none)
-    /// [default: `cooldown` in <home>/plugins.toml, else none]
-    #[arg(long, value_name = "DURATION", value_parser = crate::review::parse_duration)]
-    pub cooldown: Option<u64>,
-}
-
-impl CheckArgs {
-    /// Check every locked plugin of the homes `--home` (or the hosts' own) names.
-    pub fn check_homes(
-        &self,
-        home: Option<&std::path::PathBuf>,
-        cx: &crate::context::Context,
-    ) -> Result<
-        Vec<(
-            crate::store::Home,
-            crate::manifest::Dialect,
-            crate::update::Check,
-        )>,
-        crate::lock::LockError,
-    > {
-        Ok(crate::update::check_homes(
-            cx.locked_homes(home)?,
-            self.jobs,
-            std::time::Duration::from_secs(self.timeout),
-            self.pre,
-            &cx.gh_base(),
-        ))
-    }
-}
+pub use crate::commands::args::{AllowCodeParser, CheckArgs, ProfileArgs, aoe_api_parser};
+pub use crate::printer::{ColorChoice, GlobalArgs, LogFormat};

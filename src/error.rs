@@ -63,12 +63,12 @@ impl Error {
     }
 
     /// How the command ends: an invalid plugin is exit 1, anything else 2.
-    pub fn exit_status(&self) -> crate::commands::ExitStatus {
+    pub fn exit_status(&self) -> crate::exit::ExitStatus {
         match self {
             Error::Install(e) if matches!(**e, crate::install::InstallError::Invalid(_)) => {
-                crate::commands::ExitStatus::Failure
+                crate::exit::ExitStatus::Failure
             }
-            _ => crate::commands::ExitStatus::Error,
+            _ => crate::exit::ExitStatus::Error,
         }
     }
 

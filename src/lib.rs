@@ -14,6 +14,7 @@ pub mod context;
 pub mod diagnostic;
 pub mod doctor;
 pub mod error;
+pub mod exit;
 pub mod git;
 pub mod hash;
 pub mod host;
@@ -54,11 +55,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             return ExitCode::SUCCESS;
         };
         let cx = context::Context::from_env();
-        let global = cli::GlobalArgs {
-            color: cli::ColorChoice::Never,
+        let global = printer::GlobalArgs {
+            color: printer::ColorChoice::Never,
             quiet: true,
             verbose: false,
-            log_format: cli::LogFormat::Text,
+            log_format: printer::LogFormat::Text,
         };
         let printer = printer::Printer::new(&global, &cx);
         let _ = commands::completions::run_complete(&complete.args, &cx, &printer);
@@ -82,7 +83,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     net::configure(cx.net_timeout, cx.net.clone());
     let printer = printer::Printer::new(&cli.global, &cx);
     printer.start_log();
-    match commands::dispatch(cli.command, &cx, &printer) {
+    match cli::dispatch(cli.command, &cx, &printer) {
         Ok(status) => status.into(),
         Err(e) => {
             printer.fail(&e);

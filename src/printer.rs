@@ -6,10 +6,10 @@
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
+use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use crate::cli::{ColorChoice, GlobalArgs, LogFormat};
 use crate::context::Context;
 use crate::diagnostic::Diagnostic;
 use crate::render::human::Style;
@@ -240,4 +240,36 @@ impl Printer {
         }
         eprint!("{s}");
     }
+}
+
+/// Options every command accepts.
+#[derive(Debug, Args)]
+pub struct GlobalArgs {
+    /// When to use color: auto honours NO_COLOR and whether output is a terminal
+    #[arg(long, value_enum, global = true, default_value_t = ColorChoice::Auto, value_name = "WHEN")]
+    pub color: ColorChoice,
+    /// Print only problems: no status lines, no progress, no summary of what went well
+    #[arg(short, long, global = true)]
+    pub quiet: bool,
+    /// Show the git and HTTP steps on stderr: each URL with its proxy and credential
+    /// source, ref listings, fetches, downloads, redirects (secrets redacted)
+    #[arg(short, long, global = true)]
+    pub verbose: bool,
+    /// Status lines and errors on stderr as text, or one JSON object per line with an
+    /// RFC 3339 timestamp (for logs)
+    #[arg(long, value_enum, global = true, default_value_t = LogFormat::Text, value_name = "FORMAT")]
+    pub log_format: LogFormat,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum LogFormat {
+    Text,
+    Json,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ColorChoice {
+    Auto,
+    Always,
+    Never,
 }

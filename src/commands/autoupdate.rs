@@ -6,8 +6,8 @@ use std::time::Duration;
 use clap::Args;
 
 use super::ExitStatus;
+use super::args::CheckArgs;
 use crate::autoupdate::{self, Activity};
-use crate::cli::CheckArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::install::InstallOptions;

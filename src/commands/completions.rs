@@ -1,6 +1,6 @@
 //! `plugins completions`: shell completion scripts.
 
-use clap::{Args, CommandFactory};
+use clap::Args;
 use clap_complete::Shell;
 
 use super::ExitStatus;
@@ -41,8 +41,7 @@ const TAKE_IDS: [&str; 8] = [
 
 /// The completion script for `shell`: clap's, taught to complete installed plugin ids (from
 /// `plugins __complete ids`) where a command takes one.
-pub fn script(shell: Shell) -> String {
-    let mut cmd = crate::cli::Cli::command();
+pub fn script(shell: Shell, mut cmd: clap::Command) -> String {
     let mut buf = Vec::new();
     clap_complete::generate(shell, &mut cmd, "plugins", &mut buf);
     let script = String::from_utf8(buf).expect("completion scripts are UTF-8");
@@ -201,9 +200,9 @@ pub fn run_complete(args: &CompleteArgs, cx: &Context, printer: &Printer) -> Res
     Ok(ExitStatus::Success)
 }
 
-pub fn run(args: &CompletionsArgs, printer: &Printer) -> Result<ExitStatus> {
+pub fn run(args: &CompletionsArgs, cli: clap::Command, printer: &Printer) -> Result<ExitStatus> {
     printer
-        .out(&script(args.shell))
+        .out(&script(args.shell, cli))
         .map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
 }

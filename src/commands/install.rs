@@ -65,7 +65,7 @@ pub struct InstallArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub profile: crate::cli::ProfileArgs,
+    pub profile: super::args::ProfileArgs,
 }
 
 pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {

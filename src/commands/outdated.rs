@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::ExitStatus;
-use crate::cli::CheckArgs;
+use super::args::CheckArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
 use crate::printer::Printer;

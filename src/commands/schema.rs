@@ -23,7 +23,7 @@ pub struct SchemaArgs {
     #[arg(value_enum)]
     pub dialect: Dialect,
     /// aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)
-    #[arg(long, value_name = "API", default_value = "15", value_parser = crate::cli::aoe_api_parser())]
+    #[arg(long, value_name = "API", default_value = "15", value_parser = super::args::aoe_api_parser())]
     pub aoe_api: u32,
 }
 

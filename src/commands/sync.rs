@@ -45,7 +45,7 @@ pub struct SyncArgs {
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
-    pub profile: crate::cli::ProfileArgs,
+    pub profile: super::args::ProfileArgs,
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {

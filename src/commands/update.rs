@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::ExitStatus;
-use crate::cli::CheckArgs;
+use super::args::CheckArgs;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};

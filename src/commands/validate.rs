@@ -65,7 +65,7 @@ pub struct ValidateArgs {
     #[arg(long, value_enum)]
     pub dialect: Option<Dialect>,
     /// aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)
-    #[arg(long, value_name = "API", default_value = "15", value_parser = crate::cli::aoe_api_parser())]
+    #[arg(long, value_name = "API", default_value = "15", value_parser = super::args::aoe_api_parser())]
     pub aoe_api: u32,
     /// Check the manifest's version requirement (aoe_version) against this host version
     #[arg(long, value_name = "X.Y.Z")]
@@ -74,7 +74,7 @@ pub struct ValidateArgs {
     #[arg(long, visible_alias = "deny-warnings")]
     pub strict: bool,
     /// Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)
-    #[arg(short = 'A', long, value_name = "CODE", value_parser = crate::cli::AllowCodeParser, hide_possible_values = true)]
+    #[arg(short = 'A', long, value_name = "CODE", value_parser = super::args::AllowCodeParser, hide_possible_values = true)]
     pub allow: Vec<String>,
     /// Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)
     #[arg(long)]
