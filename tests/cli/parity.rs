@@ -327,6 +327,148 @@ const YAML_CHARS: &[&str] = &[
     "é",
 ];
 
+/// Shapes of the keys protoAgent 0.218 added or changed, valid and not
+/// (`protoagent-0218.md` §2); `@ID@` becomes the manifest's id.
+const NEW_KEYS: &[(&str, &[&str])] = &[
+    (
+        "settings_tabs",
+        &[
+            "[{id: t, label: T}]",
+            "[{id: t, label: T}, {id: t, label: Again}]",
+            "[x, {id: '-bad', label: L}, {id: ok, label: ''}, {id: ' ', label: x}]",
+            "[{id: ~, label: ~}]",
+            "[{id: 7, label: Seven, apply: LIVE}, {id: s, label: S, apply: true}, {id: n, label: N, apply: ~}]",
+            "[{id: pg, label: Page, path: '/plugins/@ID@/settings?tab=1#x'}]",
+            "[{id: pg, label: Page, path: /plugins/@ID@/%2e%2e/x}, {id: pg, label: Again}]",
+            "[{id: pg, label: Page, path: /api/plugins/@ID@/x}, {id: d, label: D, path: /plugins/@ID@/./x}]",
+            "[{id: root, label: Root, path: /plugins/@ID@/}]",
+            "[{id: bs, label: B, path: '/plugins/@ID@/a\\b'}, {id: e, label: E, path: ''}, {id: f, label: F, path: ~}]",
+            "[{id: q, label: \"it's\", path: \"/plugins/@ID@/it's\"}]",
+            "{id: t}",
+        ],
+    ),
+    (
+        "settings",
+        &[
+            "[{key: a, tab: t}, {key: b, tab: pg}, {key: c, tab: nope}, {key: d, tab: ~}, {key: e, tab: ' t '}]",
+            "[{key: a, tab: None}, {tab: t}, {key: 7, tab: 7}, {key: \"it's\", tab: root}]",
+        ],
+    ),
+    (
+        "views",
+        &[
+            "[{id: v, path: /plugins/@ID@/view, palette: inline}]",
+            "[{id: v, path: /plugins/@ID@/view, palette: true}, {id: w, path: /plugins/@ID@/w, palette: ~}]",
+            "[{id: v, path: /plugins/@ID@/view, palette: {}}, {id: w, path: /plugins/@ID@/w, palette: {path: '  '}}]",
+            "[{id: v, path: /plugins/@ID@/view, palette: Inline}, {id: 7, path: /plugins/@ID@/w, palette: []}]",
+            "[{id: v, path: /plugins/@ID@/view, palette: {path: 'http://x/y'}}]",
+            "[{id: v, path: /plugins/@ID@/view, palette: {path: '/plugins/@ID@/q%3Fx?m=1'}}]",
+            "[{id: v, path: '/plugins/@ID@/v%69ew?q=1#f'}, {id: w, path: /plugins/@ID@/%252e%252e/z}]",
+            "[{id: v, path: /api/plugins/@ID@/update}, {id: w, path: /api/plugins/@ID@/enabled/}]",
+            "[{id: v, path: /api/plugins/@ID@/upd%61te}, {id: w, path: '/other/x?y'}]",
+            "[{id: v, path: 'http://localhost:8080/x'}, {id: w, path: /plugins/@ID@/a:1}]",
+            "[{id: c, path: /plugins/@ID@/c, slot: chat}, {id: u, path: /plugins/@ID@/u, utility: {}}, {id: f, path: /plugins/@ID@/f, utility: false}, {id: v, path: /plugins/@ID@/v}]",
+            "[{id: v, path: /plugins/@ID@/%C3%A9%FF}]",
+        ],
+    ),
+    (
+        "commands",
+        &[
+            "[{id: go, title: Go, action: {type: navigate, view: v}}]",
+            "[x, {id: '', title: T}, {id: a, title: ''}, {id: 'a b', title: T}, {id: ~, title: ~}]",
+            "[{id: d, title: D, action: {type: tool, route: x}}, {id: d, title: Again, action: {type: tool, route: y}}]",
+            "[{id: n, title: N}, {id: m, title: M, action: ~}, {id: o, title: O, action: [1]}]",
+            "[{id: n, title: N, action: {type: Navigate}}, {id: m, title: M, action: {}}]",
+            "[{id: n, title: N, action: {type: open_view, view: c}}, {id: m, title: M, action: {type: navigate, view: nope}}, {id: o, title: O, action: {type: navigate, view: u}}]",
+            "[{id: t, title: T, action: {type: tool, route: /abs}}, {id: u, title: U, action: {type: tool, route: ../x}}]",
+            "[{id: t, title: T, action: {type: tool, route: '%2e%2e/config'}}, {id: u, title: U, action: {type: tool, route: 'a?b'}}]",
+            "[{id: t, title: T, action: {type: tool, route: localhost-sync}}, {id: u, title: U, action: {type: tool, route: 'v:2'}}]",
+            "[{id: t, title: T, action: {type: tool, route: \"a\\tb\"}}, {id: u, title: U, action: {type: tool, route: ./}}]",
+            "[{id: t, title: T, action: {type: tool, route: ./a/./b/, method: get}}, {id: u, title: U, action: {type: tool, route: x, method: FETCH}}]",
+            "[{id: t, title: T, action: {type: tool}}, {id: u, title: U, action: {type: tool, route: 'a\\b'}}]",
+            "[{id: e, title: E, action: {type: emit, topic: done}}, {id: f, title: F, action: {type: emit, topic: other.x}}]",
+            "[{id: e, title: E, action: {type: emit, topic: '@ID@.a.b', data: [1]}}, {id: f, title: F, action: {type: emit, topic: x, data: {a: 1}}}]",
+            "[{id: e, title: E, action: {type: emit, topic: a..b}}, {id: g, title: G, action: {type: emit, topic: 'x*'}}, {id: h, title: H, action: {type: emit}}]",
+            "[{id: a, title: A, action: {type: command, command: b}}, {id: b, title: B, action: {type: command, command: a}}]",
+            "[{id: a, title: A, action: {type: command, command: zz}}, {id: c, title: C, action: {type: command}}, {id: d, title: D, action: {type: command, command: c}}]",
+            "[{id: a, title: A, action: {type: command, command: b}}, {id: b, title: B, action: {type: emit, topic: x}}]",
+            "[{id: p, title: P, provider: {route: search, result_action: {type: navigate, view: v}}}]",
+            "[{id: p, title: P, provider: {route: search}}, {id: q, title: Q, provider: x}]",
+            "[{id: p, title: P, provider: {route: '', result_action: {type: tool, route: x}}}]",
+            "[{id: p, title: P, provider: {route: s, result_action: {type: tool, route: /x}}}, {id: q, title: Q, provider: {route: s, result_action: ~}}]",
+            "[{id: p, title: P, hint: h, keywords: find, action: {type: tool, route: x}, provider: {route: s, result_action: {type: command, command: p}}}]",
+            "{id: c}",
+        ],
+    ),
+    (
+        "federation_paths",
+        &[
+            "[/api/plugins/@ID@/sync/]",
+            "[/api/plugins/@ID@/update, /x, '', /plugins/@ID@/ok, /api/plugins/@ID@/enabled/]",
+            "/api/plugins/@ID@/sync/",
+        ],
+    ),
+    (
+        "public_paths",
+        &[
+            "[/api/plugins/@ID@/update, /api/plugins/@ID@/update/, /api/plugins/@ID@/enabled, /api/plugins/@ID@/Update]",
+            "[/api/plugins/@ID@/updates, /api/plugins/@ID@/update/sub, /api/plugins/@ID@/upd%61te, /plugins/@ID@/update]",
+            "[/api/config, \"/it's\", ' /api/plugins/@ID@/enabled/ ', /api/plugins/bundles/]",
+        ],
+    ),
+    (
+        "requires_runtimes",
+        &[
+            "{node: \">=20\"}",
+            "{node: 20}",
+            "{node: 20.6}",
+            "{node: \"20.6\"}",
+            "{node: v20, NODE: '^20'}",
+            "{python: 3, ' Node ': '>= v20.1.2'}",
+            "[node]",
+            "~",
+            "{node: true}",
+            "{node: '20.x'}",
+            "{node: ~}",
+            "node",
+            "{node: '>=20 <22'}",
+        ],
+    ),
+    (
+        "supersedes",
+        &[
+            "https://github.com/a/b",
+            "[https://github.com/a/b, 'git@github.com:A/B.git']",
+            "[file:///x, 'ftp://h/o/r', 'a b', '*', github.com/o/r, 7, '']",
+            "{a: 1}",
+            "~",
+            "[https://h, 'git+ssh://h/o/r', 'https://evil.example#@github.com/o/r']",
+            "[HTTPS://github.com/o/r, 'ssh://git@github.com/o/r', 'https://token@www.github.com:443/o/r?ref=main#readme']",
+            "[/local/path, 'git@host:', 'user@host:o/r', 'h:o/r?x', 'https://h:99999/o/r']",
+        ],
+    ),
+    (
+        "enables",
+        &[
+            "[execute_code]",
+            "execute_code",
+            "[@ID@, a.b, '-x', 7, '', ~, ' y ']",
+            "{a: 1}",
+            "~",
+            "[x, x, .x, x.]",
+        ],
+    ),
+];
+
+/// The manifest's id as written on its `id:` line (`p` if none).
+fn current_id(text: &str) -> String {
+    text.lines()
+        .find_map(|l| l.strip_prefix("id:"))
+        .map(|v| v.trim().trim_matches(['\'', '"']).to_owned())
+        .filter(|v| !v.is_empty())
+        .unwrap_or_else(|| "p".to_owned())
+}
+
 fn yaml_set(text: &str, key: &str, value: &str) -> String {
     let lines: Vec<&str> = text.lines().collect();
     let prefix = format!("{key}:");
@@ -367,7 +509,12 @@ fn mutate_yaml(seed: &str, rng: &mut Rng) -> String {
     let mut text = seed.to_owned();
     let rounds = 1 + rng.below(3);
     for _ in 0..rounds {
-        text = match rng.below(100) {
+        text = match rng.below(125) {
+            100.. => {
+                let (k, values) = *rng.pick(NEW_KEYS);
+                let v = rng.pick(values).replace("@ID@", &current_id(&text));
+                yaml_set(&text, k, &v)
+            }
             0..=44 => {
                 let (k, v) = (*rng.pick(YAML_KEYS), *rng.pick(YAML_SCALARS));
                 yaml_set(&text, k, v)
@@ -655,17 +802,33 @@ struct Judged {
     id: Option<String>,
     version: Option<String>,
     gate: Option<String>,
+    /// For a valid manifest, the warnings the host logs while reading it.
+    warnings: Vec<String>,
 }
 
 impl Judged {
     fn from_host(v: &Value) -> Judged {
         let s = |k: &str| v[k].as_str().map(str::to_owned);
+        let verdict = s("verdict").unwrap();
+        let warnings = if verdict == "valid" {
+            v["warnings"]
+                .as_array()
+                .map(|ws| {
+                    ws.iter()
+                        .filter_map(|w| w.as_str().map(str::to_owned))
+                        .collect()
+                })
+                .unwrap_or_default()
+        } else {
+            Vec::new()
+        };
         Judged {
-            verdict: s("verdict").unwrap(),
+            verdict,
             message: s("message"),
             id: s("id"),
             version: s("version"),
             gate: s("gate"),
+            warnings,
         }
     }
 }
@@ -696,12 +859,14 @@ fn ours(host: &str, text: &str, root: &Path) -> Judged {
             _ => "invalid",
         };
         let valid = o.class == HostClass::Valid;
+        let warnings = protoagent::host_log(&o);
         Judged {
             verdict: verdict.to_owned(),
             message: o.host_message,
             id: o.id.filter(|_| valid),
             version: o.version.filter(|_| valid),
             gate,
+            warnings,
         }
     } else {
         let (o, summary) = aworld::validate(text, root, &aworld::Options::default());
@@ -712,20 +877,42 @@ fn ours(host: &str, text: &str, root: &Path) -> Judged {
             id: summary.map(|s| s.id),
             version: None,
             gate: None,
+            warnings: Vec::new(),
         }
     }
 }
 
 const UNREADABLE: &str = "[plugins] p: unreadable manifest: ";
 
+/// The exception text of an unreadable `emits` schema `$ref` names the host's
+/// own temporary directory: lines agree up to it.
+const UNREADABLE_REF: &str = " is unreadable (";
+
+fn same_line(h: &str, o: &str) -> bool {
+    match (h.find(UNREADABLE_REF), o.find(UNREADABLE_REF)) {
+        (Some(i), Some(j)) => h[..i] == o[..j],
+        _ => h == o,
+    }
+}
+
 /// How `ours` may differ from `host` and still agree: PyYAML's error text (its
 /// problem and marks) is not reproduced, only that the manifest is unreadable.
+/// For a valid manifest, the host's warnings must match in text and order.
 fn agree(host: &Judged, ours: &Judged) -> bool {
     if host.verdict != ours.verdict || host.gate != ours.gate {
         return false;
     }
     match host.verdict.as_str() {
-        "valid" => host.id == ours.id && (host.version.is_none() || host.version == ours.version),
+        "valid" => {
+            host.id == ours.id
+                && (host.version.is_none() || host.version == ours.version)
+                && host.warnings.len() == ours.warnings.len()
+                && host
+                    .warnings
+                    .iter()
+                    .zip(&ours.warnings)
+                    .all(|(h, o)| same_line(h, o))
+        }
         _ => {
             let (h, o) = (host.message.as_deref(), ours.message.as_deref());
             match (h, o) {
@@ -760,6 +947,31 @@ const DOCUMENTED: &[Documented] = &[
             .any(|tag| t.contains(tag))
             && h.verdict == o.verdict
     }),
+    // Known: a `...` document-end marker followed by more content is a PyYAML
+    // parse error; the event parser starts a new document.
+    ("known: yaml-document-end-before-content", |t, h, o| {
+        h.verdict == "invalid" && o.verdict == "valid" && t.lines().any(|l| l.trim_end() == "...")
+    }),
+    // Known: in a multi-line plain scalar PyYAML keeps a U+2028/U+2029 line
+    // break as the character; the event parser folds it to a space. Verdicts
+    // agree; a warning quoting the value differs.
+    ("known: yaml-unicode-break-folding", |t, h, o| {
+        t.contains(['\u{2028}', '\u{2029}'])
+            && h.verdict == o.verdict
+            && h.id == o.id
+            && h.warnings
+                .iter()
+                .any(|w| w.contains("\\u2028") || w.contains("\\u2029"))
+    }),
+    // Known: mapping keys are strings in the value tree, so a warning that
+    // quotes a mapping with a non-string key (`{True: None}`) quotes the key.
+    ("known: yaml-non-string-key-repr", |_, h, o| {
+        h.verdict == o.verdict
+            && h.warnings.len() == o.warnings.len()
+            && h.warnings.iter().zip(&o.warnings).all(|(a, b)| {
+                a == b || (a.contains('{') && a.replace('\'', "") == b.replace('\'', ""))
+            })
+    }),
     // Known: a lone surrogate escape (`"\ud800"`) in an entrypoint target makes
     // the host's path resolution raise UnicodeEncodeError; plugins reads it as U+FFFD.
     ("known: json-lone-surrogate-target", |_, h, _| {
@@ -783,8 +995,27 @@ fn signature(h: &Judged, o: &Judged) -> String {
             .map(|m| m.split([':', '\n']).take(2).collect::<Vec<_>>().join(":"))
             .unwrap_or_default()
     };
+    // For warnings, the first line that differs, cut before its quoted values.
+    let line = |ws: &[String], i: usize| {
+        ws.get(i)
+            .map(|w| w.split(['\'', '"']).next().unwrap_or_default().to_owned())
+            .unwrap_or_else(|| "-".to_owned())
+    };
+    let first = (0..h.warnings.len().max(o.warnings.len())).find(|&i| {
+        match (h.warnings.get(i), o.warnings.get(i)) {
+            (Some(a), Some(b)) => !same_line(a, b),
+            _ => true,
+        }
+    });
+    let warned = first.map_or(String::new(), |i| {
+        format!(
+            " warning {{{}}} / {{{}}}",
+            line(&h.warnings, i),
+            line(&o.warnings, i)
+        )
+    });
     format!(
-        "host {} [{}] / ours {} [{}]",
+        "host {} [{}] / ours {} [{}]{warned}",
         h.verdict,
         head(h),
         o.verdict,
@@ -814,6 +1045,7 @@ fn minimise(
             id: None,
             version: None,
             gate: None,
+            warnings: Vec::new(),
         };
         return (best, none.clone(), none);
     };
@@ -970,6 +1202,30 @@ fn run(host_name: &str, manifest: &str, inline: &[&str]) {
     }
 }
 
+/// A manifest using every key protoAgent 0.218 added, validly.
+const PROTOAGENT_0218_SEED: &str = "id: neo
+name: Neo
+version: 0.2.0
+settings_tabs:
+  - {id: general, label: General, apply: live}
+  - {id: page, label: Page, path: /plugins/neo/settings}
+settings:
+  - {key: token, label: Token, type: secret, tab: general}
+views:
+  - {id: board, label: Board, path: /plugins/neo/board, palette: inline}
+  - {id: quick, label: Quick, path: /plugins/neo/quick, palette: {path: /plugins/neo/mini}}
+commands:
+  - {id: open, title: Open board, action: {type: navigate, view: board}}
+  - {id: refresh, title: Refresh, action: {type: tool, route: refresh, method: post}}
+  - {id: find, title: Find, provider: {route: search, result_action: {type: emit, topic: picked}}}
+  - {id: again, title: Again, action: {type: command, command: refresh}}
+public_paths: [/api/plugins/neo/webhook/]
+federation_paths: [/api/plugins/neo/sync/]
+requires_runtimes: {node: \">=20\"}
+supersedes: [https://github.com/acme/neo-plugin]
+enables: [helper]
+";
+
 #[test]
 fn parity_protoagent_with_the_host() {
     run(
@@ -978,6 +1234,7 @@ fn parity_protoagent_with_the_host() {
         &[
             "id: hello\nname: Hello\nversion: 0.1.0\n",
             "id: p\nname: P\nversion: 1.0\nenabled: true\nmin_protoagent_version: 0.100\n",
+            PROTOAGENT_0218_SEED,
         ],
     );
 }
