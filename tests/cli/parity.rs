@@ -1072,6 +1072,10 @@ fn minimise(
 }
 
 struct Tally {
+    /// Cases using a key protoAgent 0.218 added (or `palette`, `tab`).
+    new_keys: usize,
+    /// Host warnings compared line by line (valid manifests).
+    warnings: usize,
     agree: usize,
     deliberate: BTreeMap<&'static str, usize>,
     disagree: BTreeMap<String, (usize, String)>,
@@ -1099,6 +1103,8 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
     let root = tmp.path().join("p");
     std::fs::create_dir(&root).unwrap();
     let mut tally = Tally {
+        new_keys: 0,
+        warnings: 0,
         agree: 0,
         deliberate: BTreeMap::new(),
         disagree: BTreeMap::new(),
@@ -1106,6 +1112,10 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
     for (text, v) in texts.iter().zip(&verdicts) {
         let h = Judged::from_host(v);
         let o = ours(host_name, text, &root);
+        if host_name == "protoagent" && uses_0218_keys(text) {
+            tally.new_keys += 1;
+        }
+        tally.warnings += h.warnings.len();
         if agree(&h, &o) {
             tally.agree += 1;
         } else if let Some(name) = deliberate(text, &h, &o) {
@@ -1121,10 +1131,22 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
     tally
 }
 
+/// Whether a manifest text uses a key protoAgent 0.218 added or started to check.
+fn uses_0218_keys(text: &str) -> bool {
+    NEW_KEYS
+        .iter()
+        .map(|(k, _)| *k)
+        .filter(|k| !["settings", "views", "public_paths"].contains(k))
+        .chain(["palette", "tab"])
+        .any(|k| text.contains(&format!("{k}:")))
+}
+
 fn report(host_name: &str, t: &Tally, cases: usize, python: &Path) -> Option<String> {
     let pct = |n: usize| 100.0 * n as f64 / cases as f64;
     let mut out = format!(
-        "parity {host_name}: {cases} cases, agree {} ({:.2}%), documented {:?}, disagree {}\n",
+        "parity {host_name}: {cases} cases ({} with 0.218 keys, {} host warnings), agree {} ({:.2}%), documented {:?}, disagree {}\n",
+        t.new_keys,
+        t.warnings,
         t.agree,
         pct(t.agree),
         t.deliberate,
@@ -1197,6 +1219,13 @@ fn run(host_name: &str, manifest: &str, inline: &[&str]) {
     let seeds = seeds(&corpus.join(host_name), manifest, inline);
     let (cases, seed) = knobs();
     let tally = sweep(host_name, &seeds, &python, cases, seed);
+    if host_name == "protoagent" {
+        assert!(
+            tally.new_keys * 5 >= cases,
+            "only {} of {cases} cases use the keys protoAgent 0.218 added",
+            tally.new_keys
+        );
+    }
     if let Some(failure) = report(host_name, &tally, cases, &python) {
         panic!("{failure}");
     }
@@ -1249,4 +1278,37 @@ fn parity_aworld_with_the_host() {
             "{\n  \"id\": \"p\",\n  \"name\": \"P\",\n  \"version\": \"1.0.0\",\n  \"entrypoints\": {\"commands\": [{\"id\": \"c\", \"target\": \"commands/c.md\"}]}\n}\n",
         ],
     );
+}
+
+/// Every protoAgent seed as it is (corpus manifests and the inline seeds),
+/// judged by the host and by `plugins`: the same verdict and the same warnings.
+#[test]
+fn parity_protoagent_seeds_unmutated() {
+    let Some(python) = host_python() else { return };
+    let Some(corpus) = corpus_dir() else { return };
+    let mut texts = seeds(
+        &corpus.join("protoagent"),
+        "protoagent.plugin.yaml",
+        &[PROTOAGENT_0218_SEED],
+    );
+    // The delta's verified examples (protoagent-0218.md §2), each warning once.
+    texts.push(
+        "id: x\nname: X\nviews:\n  - {id: a, path: '/plugins/x/v%69ew?q=1#f'}\n  - {id: b, path: /plugins/x/%2e%2e/%2e%2e/api/config}\n  - {id: c, path: /api/plugins/x/update, palette: ~}\npublic_paths: [/api/plugins/x/upd%61te, /api/plugins/x/update/]\n"
+            .to_owned(),
+    );
+    let requests: Vec<Value> = texts
+        .iter()
+        .map(|t| json!({"host": "protoagent", "text": t, "host_version": HOST_VERSION}))
+        .collect();
+    let verdicts = Host::start(&python).judge(&requests);
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p");
+    std::fs::create_dir(&root).unwrap();
+    let mut warned = 0;
+    for (text, v) in texts.iter().zip(&verdicts) {
+        let (h, o) = (Judged::from_host(v), ours("protoagent", text, &root));
+        assert!(agree(&h, &o), "{text}\nhost: {h:#?}\nours: {o:#?}");
+        warned += h.warnings.len();
+    }
+    assert!(warned >= 10, "the seeds exercise host warnings ({warned})");
 }
