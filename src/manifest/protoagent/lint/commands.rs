@@ -383,3 +383,44 @@ pub(super) fn commands(doc: &Node, id: &str, views: &[View], out: &mut Out) {
         ).help("a `type: command` action must name another command of this manifest, and the chain has to reach a command that runs something else"));
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::manifest::doc::Node;
+
+    fn route_of(raw: &str) -> (Option<String>, Vec<String>) {
+        let node = Node {
+            span: 0..0,
+            value: Value::Str(raw.to_owned()),
+        };
+        let ctx = Ctx {
+            id: "x",
+            cid: "c".to_owned(),
+            views: &[],
+        };
+        let mut out = Vec::new();
+        let r = route(&ctx, Some(&node), "action route", ptr![], &mut out);
+        (r, out.into_iter().map(|(f, _)| f.message).collect())
+    }
+
+    #[test]
+    fn routes_normalize_or_drop() {
+        assert_eq!(route_of("./a/./b/").0.as_deref(), Some("a/b"));
+        assert_eq!(route_of(" search ").0.as_deref(), Some("search"));
+        for (raw, reason) in [
+            ("", "is empty"),
+            ("%2e%09%2e/x", "carries a tab, newline"),
+            ("localhost-sync", "carries a scheme, host or port"),
+            ("v:2", "carries a scheme, host or port"),
+            ("/abs", "is absolute"),
+            ("a?b", "carries a backslash, query or fragment"),
+            ("%252e%252e/config", "contains a '..' segment"),
+            ("./", "normalizes outside the plugin namespace"),
+        ] {
+            let (r, ws) = route_of(raw);
+            assert_eq!(r, None, "{raw}");
+            assert!(ws[0].contains(reason), "{raw}: {ws:?}");
+        }
+    }
+}

@@ -235,3 +235,28 @@ pub(super) fn requires_runtimes(doc: &Node, out: &mut Out) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::version_floor;
+
+    #[test]
+    fn runtime_floors_as_the_delta_lists_them() {
+        for ok in [
+            ">=20",
+            ">= 20.1.2",
+            "20",
+            "20.6",
+            "v20",
+            ">= v20",
+            ">=\u{a0}20",
+        ] {
+            assert!(version_floor(ok), "{ok}");
+        }
+        for bad in [
+            "^20", "<22", "20.x", ">=20 <22", "V20", "", "1.2.3.4", ">=", "v",
+        ] {
+            assert!(!version_floor(bad), "{bad}");
+        }
+    }
+}
