@@ -1,6 +1,8 @@
-//! protoAgent (`protoagent.plugin.yaml`): `load_manifest`'s verdict, the load
-//! gates that can be checked statically, and lints for everything the host
-//! silently drops or coerces (spec `protoagent.md` §1–§3, §10).
+//! protoAgent (`protoagent.plugin.yaml`): `load_manifest`'s verdict and
+//! warnings, the load gates that can be checked statically, and lints for
+//! everything the host silently drops or coerces (spec `protoagent.md` §1–§3,
+//! §10), for the host profile `--host-version` selects: 0.218 (the default,
+//! `protoagent-0218.md` §2, §10, §13) or 0.145.
 
 mod lint;
 pub mod pep440;
