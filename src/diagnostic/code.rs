@@ -145,6 +145,7 @@ codes! {
     ProtoRequiresRuntimes => "plugins::protoagent::requires_runtimes", Warning, "`requires_runtimes` that is not a mapping, names a runtime other than `node`, or a spec that is not a version floor";
     ProtoSupersedes => "plugins::protoagent::supersedes", Warning, "`supersedes` that is not a list, or an entry that is not one remote git repository URL";
     ProtoEnables => "plugins::protoagent::enables", Warning, "`enables` that is not a list, or an entry that is not another plugin's id";
+    ProtoBundledOnly => "plugins::protoagent::bundled_only", Warning, "`supersedes` or `enables` in a manifest: protoAgent honours them only on its own bundled plugins";
     ProtoPipSpec => "plugins::protoagent::pip_spec", Warning, "a `requires_pip` entry `install-deps` refuses: a pip option, a URL/VCS/direct reference, or not a PEP 508 name";
     ProtoMinVersion => "plugins::protoagent::min_version", Warning, "`min_protoagent_version` is not a PEP 440 version, so the host ignores it";
     ProtoRequiresEnv => "plugins::protoagent::requires_env", Warning, "`requires_env` names variables unset here; the host does not load the plugin without them";

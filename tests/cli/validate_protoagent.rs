@@ -1051,6 +1051,18 @@ plugins::protoagent::unknown_key
    ·                                              ────
  4 │ supersedes:
    ╰────
+plugins::protoagent::bundled_only
+
+  ⚠ `supersedes` is honoured only on a plugin bundled with protoAgent; installed from git, it is
+  │ parsed and ignored
+   ╭─[protoagent.plugin.yaml:4:1]
+ 3 │ requires_runtimes: {node: 20.6, python: '3', NODE: '>= v20'}
+ 4 │ supersedes:
+   · ──────────
+ 5 │   - https://github.com/acme/demo-plugin
+   ╰────
+  help: it cannot retire the listed repositories' copies from a third-party plugin; leave it out
+        unless this manifest ships in protoAgent's own plugins/ tree
 plugins::protoagent::supersedes
 
   ⚠ supersedes entry 'file:///src/demo' uses file:// (expected https, http, ssh or git) — ignored
@@ -1096,6 +1108,17 @@ plugins::protoagent::supersedes
     ╰────
   help: name one remote git repository, like https://github.com/<owner>/<repo> or
         git@github.com:<owner>/<repo>.git
+plugins::protoagent::bundled_only
+
+  ⚠ `enables` is honoured only on a plugin bundled with protoAgent; installed from git, it is
+  │ parsed and ignored
+    ╭─[protoagent.plugin.yaml:11:1]
+ 10 │   - 7
+ 11 │ enables: [demo, a.b, ' helper ', '-x']
+    · ───────
+    ╰────
+  help: it cannot turn the listed plugins on from a third-party plugin; leave it out unless this
+        manifest ships in protoAgent's own plugins/ tree
 plugins::protoagent::enables
 
   ⚠ enables entry 'demo' is not another plugin's id — dropped
@@ -1114,7 +1137,7 @@ plugins::protoagent::enables
     ·                                  ────
     ╰────
   help: name another plugin by its id; a plugin cannot enable itself
-    Valid protoagent plugin `demo` 0.0.0 at . (10 warnings)
+    Valid protoagent plugin `demo` 0.0.0 at . (12 warnings)
 
 "#]]
     );
@@ -1208,6 +1231,8 @@ enables: [helper]
             "plugins::protoagent::core_route",
             "/api/plugins/demo/enabled",
         ),
+        ("plugins::protoagent::bundled_only", "supersedes"),
+        ("plugins::protoagent::bundled_only", "enables"),
     ]);
     assert_eq!(codes(&[]), want, "the newest profile is the default");
     assert_eq!(codes(&["--host-version", "0.218.1"]), want);

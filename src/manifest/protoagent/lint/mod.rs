@@ -120,6 +120,7 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
             deps::requires_runtimes(doc, &mut out);
             sources::supersedes(doc, &mut out);
             sources::enables(doc, id, &mut out);
+            sources::bundled_only(doc, &mut out);
         }
         Profile::V0145 => {
             settings::settings(doc, None, &mut out);

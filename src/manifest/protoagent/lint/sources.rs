@@ -171,6 +171,29 @@ pub(super) fn enables(doc: &Node, id: &str, out: &mut Out) {
     }
 }
 
+/// `supersedes` and `enables` are honoured only on the copy bundled with
+/// protoAgent (its own `plugins/` tree): anywhere else they are inert.
+pub(super) fn bundled_only(doc: &Node, out: &mut Out) {
+    for (key, effect) in [
+        ("supersedes", "retire the listed repositories' copies"),
+        ("enables", "turn the listed plugins on"),
+    ] {
+        let declared = matches!(items_or_str(doc, key).as_deref(), Some([_, ..]));
+        if declared {
+            warn(
+                out,
+                Finding::new(
+                    Code::ProtoBundledOnly,
+                    format!("`{key}` is honoured only on a plugin bundled with protoAgent; installed from git, it is parsed and ignored"),
+                    ptr![key],
+                )
+                .on_key()
+                .help(format!("it cannot {effect} from a third-party plugin; leave it out unless this manifest ships in protoAgent's own plugins/ tree")),
+            );
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::canonical_source;
