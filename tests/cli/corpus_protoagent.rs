@@ -292,3 +292,36 @@ fn min_version_against_the_host_version() {
         "a pre-release is older"
     );
 }
+
+/// `protoagent-0218.md` §12: over the corpus, no verdict and no host warning
+/// changes between the 0.145 and 0.218 parsers; six plugins warn, identically.
+#[test]
+fn the_two_host_profiles_read_the_corpus_alike() {
+    let Some(corpus) = corpus_dir() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut warned = Vec::new();
+    for entry in entries(&corpus) {
+        let root = recreate(&corpus, &entry, tmp.path());
+        let old = validate_root(&root, &opts(Some("0.145.0"))).outcome;
+        let new = validate_root(&root, &opts(Some("0.218.1"))).outcome;
+        assert_eq!(old.class, new.class, "{}", entry.name);
+        assert_eq!(old.host_message, new.host_message, "{}", entry.name);
+        let (a, b) = (
+            plugins::manifest::protoagent::host_log(&old),
+            plugins::manifest::protoagent::host_log(&new),
+        );
+        assert_eq!(a, b, "{}", entry.name);
+        if !b.is_empty() {
+            warned.push((entry.name.clone(), b.len()));
+        }
+    }
+    warned.sort();
+    assert_eq!(
+        warned,
+        [
+            ("fixture-emits-invalid-refs".to_owned(), 4),
+            ("fixture-public-paths-scoped".to_owned(), 2),
+            ("fixture-requires-pip-malformed".to_owned(), 2),
+        ]
+    );
+}

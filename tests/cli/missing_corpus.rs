@@ -54,6 +54,7 @@ skipped corpus_aworld::the_schema_agrees_with_sources_md: the shared corpus is n
 skipped corpus_protoagent::degraded_plugins_warn_as_the_host_does: the shared corpus is not at [EMPTY]; set PLUGINS_CORPUS_DIR
 skipped corpus_protoagent::every_corpus_plugin_matches_the_upstream_verdict: the shared corpus is not at [EMPTY]; set PLUGINS_CORPUS_DIR
 skipped corpus_protoagent::min_version_against_the_host_version: the shared corpus is not at [EMPTY]; set PLUGINS_CORPUS_DIR
+skipped corpus_protoagent::the_two_host_profiles_read_the_corpus_alike: the shared corpus is not at [EMPTY]; set PLUGINS_CORPUS_DIR
 skipped lock::protoagent_locks_round_trip_byte_stable: the shared corpus is not at [EMPTY]; set PLUGINS_CORPUS_DIR
 
 "#]]
@@ -61,7 +62,7 @@ skipped lock::protoagent_locks_round_trip_byte_stable: the shared corpus is not 
     assert_data_eq!(
         lines(&stdout, "test result"),
         str![[r#"
-test result: ok. 12 passed; 0 failed; 0 ignored; 0 measured; [..] filtered out; finished in [..]s
+test result: ok. 13 passed; 0 failed; 0 ignored; 0 measured; [..] filtered out; finished in [..]s
 
 "#]]
     );
@@ -76,7 +77,7 @@ fn under_ci_a_missing_corpus_fails() {
         str![[r#"
 the shared corpus is not at [EMPTY]; set PLUGINS_CORPUS_DIR (CI is set, so corpus tests fail instead of skipping)
 ...
-test result: FAILED. 0 passed; 12 failed; 0 ignored; 0 measured; [..] filtered out; finished in [..]s
+test result: FAILED. 0 passed; 13 failed; 0 ignored; 0 measured; [..] filtered out; finished in [..]s
 
 "#]]
     );

@@ -152,10 +152,9 @@ fn coercions_and_unknown_keys() {
         "`requires_env` is a str, not a list, so the host ignores it"
     );
     assert_eq!(find("plugins::protoagent::setting").2, "password");
-    assert!(
-        find("plugins::protoagent::view")
-            .1
-            .contains("not same-origin relative")
+    assert_eq!(
+        find("plugins::protoagent::view_origin").1,
+        "view 'v' path 'http://localhost:8080/x' is not same-origin relative — a scheme/host breaks the fleet proxy + the postMessage token handshake; use a relative path"
     );
     let unknown: Vec<&str> = ds
         .iter()
@@ -394,4 +393,925 @@ plugins::protoagent::pip_spec
     assert_eq!(validate_screen(dir.path(), &["--strict"]).0, 1);
     let allow = ["--strict", "-A", "plugins::protoagent::pip_spec"];
     assert_eq!(validate_screen(dir.path(), &allow).0, 0);
+}
+
+/// (code, labelled text) of every diagnostic whose code is one of `codes`.
+fn labelled(root: &Path, yaml: &str, extra: &[&str], codes: &[&str]) -> Vec<(String, String)> {
+    let (_, p) = validate(root, extra);
+    diags(&p, yaml)
+        .into_iter()
+        .filter(|d| codes.contains(&d.0.as_str()))
+        .map(|d| (d.0, d.2))
+        .collect()
+}
+
+#[test]
+fn settings_tabs_and_setting_tabs_as_0218_reads_them() {
+    let yaml = "id: demo
+name: Demo
+settings_tabs:
+  - general
+  - {id: '-bad', label: Bad}
+  - {id: general, label: General, apply: true}
+  - {id: general, label: Again}
+  - {id: live, label: Live, apply: LIVE}
+  - {id: page, label: Page, path: /api/plugins/demo/settings}
+  - {id: raw, label: Raw, path: /plugins/demo/%2e%2e/x}
+  - {id: own, label: Own, path: '/plugins/demo/cfg?tab=1'}
+settings:
+  - {key: token, tab: advanced}
+  - {key: theme, tab: own}
+  - {key: mode, tab: ' live '}
+";
+    let dir = plugin(yaml);
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0, "the host loads it, without the dropped tabs");
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::settings_tab
+
+  ⚠ settings_tabs entry must be a mapping — ignored
+   ╭─[protoagent.plugin.yaml:4:5]
+ 3 │ settings_tabs:
+ 4 │   - general
+   ·     ───────
+ 5 │   - {id: '-bad', label: Bad}
+   ╰────
+plugins::protoagent::settings_tab
+
+  ⚠ settings_tabs entry needs a safe id and non-empty label — ignored
+   ╭─[protoagent.plugin.yaml:5:10]
+ 4 │   - general
+ 5 │   - {id: '-bad', label: Bad}
+   ·          ──────
+ 6 │   - {id: general, label: General, apply: true}
+   ╰────
+  help: a tab needs an `id` matching ^[A-Za-z0-9][A-Za-z0-9_-]*$ and a non-empty `label`
+plugins::protoagent::settings_tab_apply
+
+  ⚠ settings tab 'general' apply True is not 'live' — ignored (the tab keeps save-then-apply)
+   ╭─[protoagent.plugin.yaml:6:42]
+ 5 │   - {id: '-bad', label: Bad}
+ 6 │   - {id: general, label: General, apply: true}
+   ·                                          ────
+ 7 │   - {id: general, label: Again}
+   ╰────
+  help: write `apply: live`, or leave `apply` out for save-then-apply
+plugins::protoagent::settings_tab
+
+  ⚠ duplicate settings tab id 'general' — keeping first
+   ╭─[protoagent.plugin.yaml:7:10]
+ 6 │   - {id: general, label: General, apply: true}
+ 7 │   - {id: general, label: Again}
+   ·          ───────
+ 8 │   - {id: live, label: Live, apply: LIVE}
+   ╰────
+plugins::protoagent::settings_tab_path
+
+  ⚠ settings tab 'page' Configure path '/api/plugins/demo/settings' must be a same-origin page
+  │ under /plugins/demo/... — ignored
+    ╭─[protoagent.plugin.yaml:9:35]
+  8 │   - {id: live, label: Live, apply: LIVE}
+  9 │   - {id: page, label: Page, path: /api/plugins/demo/settings}
+    ·                                   ──────────────────────────
+ 10 │   - {id: raw, label: Raw, path: /plugins/demo/%2e%2e/x}
+    ╰────
+  help: the whole tab is dropped; point `path` at a page of this plugin, like /plugins/demo/
+        settings (no `..`, no backslash)
+plugins::protoagent::settings_tab_path
+
+  ⚠ settings tab 'raw' Configure path '/plugins/demo/%2e%2e/x' must be a same-origin page under /
+  │ plugins/demo/... — ignored
+    ╭─[protoagent.plugin.yaml:10:33]
+  9 │   - {id: page, label: Page, path: /api/plugins/demo/settings}
+ 10 │   - {id: raw, label: Raw, path: /plugins/demo/%2e%2e/x}
+    ·                                 ──────────────────────
+ 11 │   - {id: own, label: Own, path: '/plugins/demo/cfg?tab=1'}
+    ╰────
+  help: the whole tab is dropped; point `path` at a page of this plugin, like /plugins/demo/
+        settings (no `..`, no backslash)
+plugins::protoagent::setting_tab
+
+  ⚠ setting 'token' references unknown settings tab 'advanced' — using Configuration
+    ╭─[protoagent.plugin.yaml:13:23]
+ 12 │ settings:
+ 13 │   - {key: token, tab: advanced}
+    ·                       ────────
+ 14 │   - {key: theme, tab: own}
+    ╰────
+  help: declared tabs: general, live, own
+plugins::protoagent::setting_tab
+
+  ⚠ setting 'theme' cannot target path-backed settings tab 'own' — using Configuration
+    ╭─[protoagent.plugin.yaml:14:23]
+ 13 │   - {key: token, tab: advanced}
+ 14 │   - {key: theme, tab: own}
+    ·                       ───
+ 15 │   - {key: mode, tab: ' live '}
+    ╰────
+  help: a tab with a `path` shows the plugin's own page; target a tab without `path`
+    Valid protoagent plugin `demo` 0.0.0 at . (8 warnings)
+
+"#]]
+    );
+    let codes = [
+        "plugins::protoagent::settings_tab",
+        "plugins::protoagent::settings_tab_apply",
+        "plugins::protoagent::settings_tab_path",
+        "plugins::protoagent::setting_tab",
+    ];
+    assert_eq!(
+        labelled(dir.path(), yaml, &[], &codes),
+        [
+            (codes[0], "general"),
+            (codes[0], "'-bad'"),
+            (codes[1], "true"),
+            (codes[0], "general"),
+            (codes[2], "/api/plugins/demo/settings"),
+            (codes[2], "/plugins/demo/%2e%2e/x"),
+            (codes[3], "advanced"),
+            (codes[3], "own"),
+        ]
+        .map(|(c, t)| (c.to_owned(), t.to_owned()))
+    );
+}
+
+#[test]
+fn views_palettes_and_derived_public_paths() {
+    let yaml = "id: demo
+name: Demo
+views:
+  - {id: v, path: 'http://localhost:8080/x', palette: true}
+  - {id: w, path: /plugins/demo/w, palette: {path: '  '}}
+  - {id: q, path: /plugins/demo/q, palette: {path: '//cdn/x'}}
+  - {id: u, path: /api/plugins/demo/upd%61te}
+  - {id: i, path: '/plugins/demo/v%69ew?q=1#f', palette: inline}
+";
+    let dir = plugin(yaml);
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::view_origin
+
+  ⚠ view 'v' path 'http://localhost:8080/x' is not same-origin relative — a scheme/host breaks the
+  │ fleet proxy + the postMessage token handshake; use a relative path
+   ╭─[protoagent.plugin.yaml:4:19]
+ 3 │ views:
+ 4 │   - {id: v, path: 'http://localhost:8080/x', palette: true}
+   ·                   ─────────────────────────
+ 5 │   - {id: w, path: /plugins/demo/w, palette: {path: '  '}}
+   ╰────
+  help: use a path such as /plugins/<id>/view, without a scheme, host or port
+plugins::protoagent::public_path
+
+  ⚠ public_path 'http://localhost:8080/x' is outside the plugin namespace (/plugins/demo/… or /
+  │ api/plugins/demo/…) — ignored
+   ╭─[protoagent.plugin.yaml:4:19]
+ 3 │ views:
+ 4 │   - {id: v, path: 'http://localhost:8080/x', palette: true}
+   ·                   ─────────────────────────
+ 5 │   - {id: w, path: /plugins/demo/w, palette: {path: '  '}}
+   ╰────
+  help: paths must start with /plugins/demo/ or /api/plugins/demo/ (the trailing slash counts)
+plugins::protoagent::view_palette
+
+  ⚠ view 'v' palette True is neither the literal 'inline' nor a {path: …} mapping — the console
+  │ reads only those two, so the inline morph is dropped (the view itself still loads, and is
+  │ already a palette entry without opting in — `palette` only ever selects the inline morph)
+   ╭─[protoagent.plugin.yaml:4:55]
+ 3 │ views:
+ 4 │   - {id: v, path: 'http://localhost:8080/x', palette: true}
+   ·                                                       ────
+ 5 │   - {id: w, path: /plugins/demo/w, palette: {path: '  '}}
+   ╰────
+  help: write `palette: inline`, or `palette: {path: /plugins/<id>/…}` for a different page
+plugins::protoagent::view_palette
+
+  ⚠ view 'w' palette {'path': '  '} is neither the literal 'inline' nor a {path: …} mapping — the
+  │ console reads only those two, so the inline morph is dropped (the view itself still loads, and
+  │ is already a palette entry without opting in — `palette` only ever selects the inline morph)
+   ╭─[protoagent.plugin.yaml:5:45]
+ 4 │   - {id: v, path: 'http://localhost:8080/x', palette: true}
+ 5 │   - {id: w, path: /plugins/demo/w, palette: {path: '  '}}
+   ·                                             ────────────
+ 6 │   - {id: q, path: /plugins/demo/q, palette: {path: '//cdn/x'}}
+   ╰────
+  help: write `palette: inline`, or `palette: {path: /plugins/<id>/…}` for a different page
+plugins::protoagent::view_palette
+
+  ⚠ view 'q' palette path '//cdn/x' is not same-origin relative — a scheme/host breaks the fleet
+  │ proxy + the postMessage token handshake; use a relative path
+   ╭─[protoagent.plugin.yaml:6:52]
+ 5 │   - {id: w, path: /plugins/demo/w, palette: {path: '  '}}
+ 6 │   - {id: q, path: /plugins/demo/q, palette: {path: '//cdn/x'}}
+   ·                                                    ─────────
+ 7 │   - {id: u, path: /api/plugins/demo/upd%61te}
+   ╰────
+plugins::protoagent::public_path
+
+  ⚠ public_path '//cdn/x' is outside the plugin namespace (/plugins/demo/… or /api/plugins/demo/…)
+  │ — ignored
+   ╭─[protoagent.plugin.yaml:6:52]
+ 5 │   - {id: w, path: /plugins/demo/w, palette: {path: '  '}}
+ 6 │   - {id: q, path: /plugins/demo/q, palette: {path: '//cdn/x'}}
+   ·                                                    ─────────
+ 7 │   - {id: u, path: /api/plugins/demo/upd%61te}
+   ╰────
+  help: paths must start with /plugins/demo/ or /api/plugins/demo/ (the trailing slash counts)
+plugins::protoagent::core_route
+
+  ⚠ public_path '/api/plugins/demo/update' is a core operator route (plugin update / enable) —
+  │ ignored
+   ╭─[protoagent.plugin.yaml:7:19]
+ 6 │   - {id: q, path: /plugins/demo/q, palette: {path: '//cdn/x'}}
+ 7 │   - {id: u, path: /api/plugins/demo/upd%61te}
+   ·                   ──────────────────────────
+ 8 │   - {id: i, path: '/plugins/demo/v%69ew?q=1#f', palette: inline}
+   ╰────
+  help: /api/plugins/demo/update and /api/plugins/demo/enabled stay behind the operator
+        credential; declare the plugin's own routes instead
+    Valid protoagent plugin `demo` 0.0.0 at . (7 warnings)
+
+"#]]
+    );
+    let codes = [
+        "plugins::protoagent::view_origin",
+        "plugins::protoagent::view_palette",
+        "plugins::protoagent::public_path",
+        "plugins::protoagent::core_route",
+    ];
+    assert_eq!(
+        labelled(dir.path(), yaml, &[], &codes),
+        [
+            (codes[0], "'http://localhost:8080/x'"),
+            (codes[2], "'http://localhost:8080/x'"),
+            (codes[1], "true"),
+            (codes[1], "{path: '  '}"),
+            (codes[1], "'//cdn/x'"),
+            (codes[2], "'//cdn/x'"),
+            (codes[3], "/api/plugins/demo/upd%61te"),
+        ]
+        .map(|(c, t)| (c.to_owned(), t.to_owned()))
+    );
+}
+
+#[test]
+fn core_routes_and_federation_paths() {
+    let yaml = "id: demo
+name: Demo
+public_paths:
+  - /api/plugins/demo/update
+  - /api/plugins/demo/enabled/
+  - /api/plugins/demo/Update
+  - /api/plugins/demo/upd%61te
+  - /api/plugins/demo/
+federation_paths:
+  - /api/plugins/demo/sync/
+  - /api/plugins/demo/update
+  - /api/sync/
+";
+    let dir = plugin(yaml);
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::core_route
+
+  ⚠ public_path '/api/plugins/demo/update' is a core operator route (plugin update / enable) —
+  │ ignored
+   ╭─[protoagent.plugin.yaml:4:5]
+ 3 │ public_paths:
+ 4 │   - /api/plugins/demo/update
+   ·     ────────────────────────
+ 5 │   - /api/plugins/demo/enabled/
+   ╰────
+  help: /api/plugins/demo/update and /api/plugins/demo/enabled stay behind the operator
+        credential; declare the plugin's own routes instead
+plugins::protoagent::core_route
+
+  ⚠ public_path '/api/plugins/demo/enabled/' is a core operator route (plugin update / enable) —
+  │ ignored
+   ╭─[protoagent.plugin.yaml:5:5]
+ 4 │   - /api/plugins/demo/update
+ 5 │   - /api/plugins/demo/enabled/
+   ·     ──────────────────────────
+ 6 │   - /api/plugins/demo/Update
+   ╰────
+  help: /api/plugins/demo/update and /api/plugins/demo/enabled stay behind the operator
+        credential; declare the plugin's own routes instead
+plugins::protoagent::core_route
+
+  ⚠ federation_path '/api/plugins/demo/update' is a core operator route (plugin update / enable) —
+  │ ignored
+    ╭─[protoagent.plugin.yaml:11:5]
+ 10 │   - /api/plugins/demo/sync/
+ 11 │   - /api/plugins/demo/update
+    ·     ────────────────────────
+ 12 │   - /api/sync/
+    ╰────
+  help: /api/plugins/demo/update and /api/plugins/demo/enabled stay behind the operator
+        credential; declare the plugin's own routes instead
+plugins::protoagent::federation_path
+
+  ⚠ federation_path '/api/sync/' is outside the plugin namespace (/plugins/demo/… or /api/plugins/
+  │ demo/…) — ignored
+    ╭─[protoagent.plugin.yaml:12:5]
+ 11 │   - /api/plugins/demo/update
+ 12 │   - /api/sync/
+    ·     ──────────
+    ╰────
+  help: paths must start with /plugins/demo/ or /api/plugins/demo/ (the trailing slash counts)
+    Valid protoagent plugin `demo` 0.0.0 at . (4 warnings)
+
+"#]]
+    );
+    let codes = [
+        "plugins::protoagent::core_route",
+        "plugins::protoagent::federation_path",
+    ];
+    assert_eq!(
+        labelled(dir.path(), yaml, &[], &codes),
+        [
+            (codes[0], "/api/plugins/demo/update"),
+            (codes[0], "/api/plugins/demo/enabled/"),
+            (codes[0], "/api/plugins/demo/update"),
+            (codes[1], "/api/sync/"),
+        ]
+        .map(|(c, t)| (c.to_owned(), t.to_owned()))
+    );
+}
+
+#[test]
+fn commands_that_cannot_run_are_dropped_whole() {
+    let yaml = "id: demo
+name: Demo
+views:
+  - {id: board, path: /plugins/demo/board}
+  - {id: pill, path: /plugins/demo/pill, utility: {}}
+commands:
+  - open
+  - {id: 'a b', title: Spaces}
+  - {id: refresh, title: Refresh}
+  - {id: go, title: Go, action: {type: navigate, view: board}}
+  - {id: go, title: Again, action: {type: navigate, view: board}}
+  - {id: nav, title: Nav, action: {type: Navigate}}
+  - {id: pill, title: Pill, action: {type: open_view, view: pill}}
+  - {id: gone, title: Gone, action: {type: navigate, view: nope}}
+  - {id: cfg, title: Config, action: {type: tool, route: '%2e%2e/config'}}
+  - {id: put, title: Put, action: {type: tool, route: items, method: FETCH}}
+  - {id: port, title: Port, action: {type: tool, route: 'v:2'}}
+  - {id: wipe, title: Wipe, action: {type: emit, topic: other.wipe}}
+  - {id: data, title: Data, action: {type: emit, topic: done, data: [1]}}
+  - {id: empty, title: Empty, action: {type: command}}
+  - {id: find, title: Find, provider: {route: search}}
+  - {id: loop1, title: L1, action: {type: command, command: loop2}}
+  - {id: loop2, title: L2, action: {type: command, command: loop1}}
+  - {id: far, title: Far, action: {type: command, command: elsewhere}}
+  - {id: ok, title: OK, action: {type: command, command: go}}
+";
+    let dir = plugin(yaml);
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::command
+
+  ⚠ commands entry must be a mapping — ignored
+   ╭─[protoagent.plugin.yaml:7:5]
+ 6 │ commands:
+ 7 │   - open
+   ·     ────
+ 8 │   - {id: 'a b', title: Spaces}
+   ╰────
+plugins::protoagent::command
+
+  ⚠ commands entry (id 'a b', title 'Spaces') needs a safe id (^[A-Za-z0-9][A-Za-z0-9_-]*$) and a
+  │ non-empty title — ignored
+   ╭─[protoagent.plugin.yaml:8:5]
+ 7 │   - open
+ 8 │   - {id: 'a b', title: Spaces}
+   ·     ──────────────────────────
+ 9 │   - {id: refresh, title: Refresh}
+   ╰────
+plugins::protoagent::command
+
+  ⚠ command 'refresh' declares neither an action nor a provider — there is nothing for the palette
+  │ to run; ignored
+    ╭─[protoagent.plugin.yaml:9:10]
+  8 │   - {id: 'a b', title: Spaces}
+  9 │   - {id: refresh, title: Refresh}
+    ·          ───────
+ 10 │   - {id: go, title: Go, action: {type: navigate, view: board}}
+    ╰────
+plugins::protoagent::command
+
+  ⚠ duplicate command id 'go' — keeping first
+    ╭─[protoagent.plugin.yaml:11:10]
+ 10 │   - {id: go, title: Go, action: {type: navigate, view: board}}
+ 11 │   - {id: go, title: Again, action: {type: navigate, view: board}}
+    ·          ──
+ 12 │   - {id: nav, title: Nav, action: {type: Navigate}}
+    ╰────
+plugins::protoagent::command_action
+
+  ⚠ command 'nav' action type 'Navigate' is not one of navigate, open_view, tool, emit, command —
+  │ dropped
+    ╭─[protoagent.plugin.yaml:12:42]
+ 11 │   - {id: go, title: Again, action: {type: navigate, view: board}}
+ 12 │   - {id: nav, title: Nav, action: {type: Navigate}}
+    ·                                          ────────
+ 13 │   - {id: pill, title: Pill, action: {type: open_view, view: pill}}
+    ╰────
+plugins::protoagent::command_action
+
+  ⚠ command 'pill' action targets view 'pill', which is a chat-slot claimant or a utility widget —
+  │ the console gives those no rail/dock surface, so there is nowhere for the row to go; dropped
+    ╭─[protoagent.plugin.yaml:13:61]
+ 12 │   - {id: nav, title: Nav, action: {type: Navigate}}
+ 13 │   - {id: pill, title: Pill, action: {type: open_view, view: pill}}
+    ·                                                             ────
+ 14 │   - {id: gone, title: Gone, action: {type: navigate, view: nope}}
+    ╰────
+plugins::protoagent::command_action
+
+  ⚠ command 'gone' action targets view 'nope', which this manifest does not declare — a command
+  │ may only open its own plugin's views; dropped
+    ╭─[protoagent.plugin.yaml:14:60]
+ 13 │   - {id: pill, title: Pill, action: {type: open_view, view: pill}}
+ 14 │   - {id: gone, title: Gone, action: {type: navigate, view: nope}}
+    ·                                                            ────
+ 15 │   - {id: cfg, title: Config, action: {type: tool, route: '%2e%2e/config'}}
+    ╰────
+plugins::protoagent::command_route
+
+  ⚠ command 'cfg' action route '%2e%2e/config' contains a '..' segment — it must be a relative
+  │ route inside /api/plugins/demo/… (the console calls it with the operator bearer attached);
+  │ dropped
+    ╭─[protoagent.plugin.yaml:15:58]
+ 14 │   - {id: gone, title: Gone, action: {type: navigate, view: nope}}
+ 15 │   - {id: cfg, title: Config, action: {type: tool, route: '%2e%2e/config'}}
+    ·                                                          ───────────────
+ 16 │   - {id: put, title: Put, action: {type: tool, route: items, method: FETCH}}
+    ╰────
+  help: write a route relative to /api/plugins/demo/, like `search` or `items/refresh`
+plugins::protoagent::command_action
+
+  ⚠ command 'put' action method 'FETCH' is not one of GET, POST, PUT, PATCH, DELETE — dropped
+    ╭─[protoagent.plugin.yaml:16:70]
+ 15 │   - {id: cfg, title: Config, action: {type: tool, route: '%2e%2e/config'}}
+ 16 │   - {id: put, title: Put, action: {type: tool, route: items, method: FETCH}}
+    ·                                                                      ─────
+ 17 │   - {id: port, title: Port, action: {type: tool, route: 'v:2'}}
+    ╰────
+plugins::protoagent::command_route
+
+  ⚠ command 'port' action route 'v:2' carries a scheme, host or port — it must be a relative route
+  │ inside /api/plugins/demo/… (the console calls it with the operator bearer attached); dropped
+    ╭─[protoagent.plugin.yaml:17:57]
+ 16 │   - {id: put, title: Put, action: {type: tool, route: items, method: FETCH}}
+ 17 │   - {id: port, title: Port, action: {type: tool, route: 'v:2'}}
+    ·                                                         ─────
+ 18 │   - {id: wipe, title: Wipe, action: {type: emit, topic: other.wipe}}
+    ╰────
+  help: write a route relative to /api/plugins/demo/, like `search` or `items/refresh`
+plugins::protoagent::command_topic
+
+  ⚠ command 'wipe' emit topic 'other.wipe' is outside the plugin's own namespace (use a bare name,
+  │ or prefix it with 'demo.') — dropped
+    ╭─[protoagent.plugin.yaml:18:57]
+ 17 │   - {id: port, title: Port, action: {type: tool, route: 'v:2'}}
+ 18 │   - {id: wipe, title: Wipe, action: {type: emit, topic: other.wipe}}
+    ·                                                         ──────────
+ 19 │   - {id: data, title: Data, action: {type: emit, topic: done, data: [1]}}
+    ╰────
+plugins::protoagent::command_action
+
+  ⚠ command 'data' action data must be a mapping — dropped
+    ╭─[protoagent.plugin.yaml:19:69]
+ 18 │   - {id: wipe, title: Wipe, action: {type: emit, topic: other.wipe}}
+ 19 │   - {id: data, title: Data, action: {type: emit, topic: done, data: [1]}}
+    ·                                                                     ───
+ 20 │   - {id: empty, title: Empty, action: {type: command}}
+    ╰────
+plugins::protoagent::command_action
+
+  ⚠ command 'empty' action needs the id of the command to run — dropped
+    ╭─[protoagent.plugin.yaml:20:39]
+ 19 │   - {id: data, title: Data, action: {type: emit, topic: done, data: [1]}}
+ 20 │   - {id: empty, title: Empty, action: {type: command}}
+    ·                                       ───────────────
+ 21 │   - {id: find, title: Find, provider: {route: search}}
+    ╰────
+plugins::protoagent::command_action
+
+  ⚠ command 'find' provider declares no result_action — its result rows would have nothing to run
+  │ when they are picked; dropped
+    ╭─[protoagent.plugin.yaml:21:39]
+ 20 │   - {id: empty, title: Empty, action: {type: command}}
+ 21 │   - {id: find, title: Find, provider: {route: search}}
+    ·                                       ───────────────
+ 22 │   - {id: loop1, title: L1, action: {type: command, command: loop2}}
+    ╰────
+plugins::protoagent::command_chain
+
+  ⚠ command 'loop1' chain does not end — it loops, or leads only into commands that were
+  │ themselves dropped; a command may only run another command this manifest declares, and the
+  │ chain has to terminate; dropped
+    ╭─[protoagent.plugin.yaml:22:10]
+ 21 │   - {id: find, title: Find, provider: {route: search}}
+ 22 │   - {id: loop1, title: L1, action: {type: command, command: loop2}}
+    ·          ─────
+ 23 │   - {id: loop2, title: L2, action: {type: command, command: loop1}}
+    ╰────
+  help: a `type: command` action must name another command of this manifest, and the chain has to
+        reach a command that runs something else
+plugins::protoagent::command_chain
+
+  ⚠ command 'loop2' chain does not end — it loops, or leads only into commands that were
+  │ themselves dropped; a command may only run another command this manifest declares, and the
+  │ chain has to terminate; dropped
+    ╭─[protoagent.plugin.yaml:23:10]
+ 22 │   - {id: loop1, title: L1, action: {type: command, command: loop2}}
+ 23 │   - {id: loop2, title: L2, action: {type: command, command: loop1}}
+    ·          ─────
+ 24 │   - {id: far, title: Far, action: {type: command, command: elsewhere}}
+    ╰────
+  help: a `type: command` action must name another command of this manifest, and the chain has to
+        reach a command that runs something else
+plugins::protoagent::command_chain
+
+  ⚠ command 'far' chain does not end — it names elsewhere, which this manifest does not declare; a
+  │ command may only run another command this manifest declares, and the chain has to terminate;
+  │ dropped
+    ╭─[protoagent.plugin.yaml:24:10]
+ 23 │   - {id: loop2, title: L2, action: {type: command, command: loop1}}
+ 24 │   - {id: far, title: Far, action: {type: command, command: elsewhere}}
+    ·          ───
+ 25 │   - {id: ok, title: OK, action: {type: command, command: go}}
+    ╰────
+  help: a `type: command` action must name another command of this manifest, and the chain has to
+        reach a command that runs something else
+    Valid protoagent plugin `demo` 0.0.0 at . (17 warnings)
+
+"#]]
+    );
+    let codes = [
+        "plugins::protoagent::command",
+        "plugins::protoagent::command_action",
+        "plugins::protoagent::command_route",
+        "plugins::protoagent::command_topic",
+        "plugins::protoagent::command_chain",
+    ];
+    let got: Vec<(String, String)> = labelled(dir.path(), yaml, &[], &codes);
+    let want: Vec<(String, String)> = [
+        (codes[0], "open"),
+        (codes[0], "{id: 'a b', title: Spaces}"),
+        (codes[0], "refresh"),
+        (codes[0], "go"),
+        (codes[1], "Navigate"),
+        (codes[1], "pill"),
+        (codes[1], "nope"),
+        (codes[2], "'%2e%2e/config'"),
+        (codes[1], "FETCH"),
+        (codes[2], "'v:2'"),
+        (codes[3], "other.wipe"),
+        (codes[1], "[1]"),
+        (codes[1], "{type: command}"),
+        (codes[1], "{route: search}"),
+        (codes[4], "loop1"),
+        (codes[4], "loop2"),
+        (codes[4], "far"),
+    ]
+    .iter()
+    .map(|(c, t)| ((*c).to_owned(), (*t).to_owned()))
+    .collect();
+    assert_eq!(got, want);
+}
+
+#[test]
+fn runtimes_supersedes_and_enables() {
+    let yaml = "id: demo
+name: Demo
+requires_runtimes: {node: 20.6, python: '3', NODE: '>= v20'}
+supersedes:
+  - https://github.com/acme/demo-plugin
+  - git@github.com:ACME/demo-plugin.git
+  - file:///src/demo
+  - 'https://github.com/acme/*'
+  - github.com/acme/demo
+  - 7
+enables: [demo, a.b, ' helper ', '-x']
+";
+    let dir = plugin(yaml);
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::requires_runtimes
+
+  ⚠ requires_runtimes.node spec 20.6 is not a version floor ('>=N[.N[.N]]' or 'N[.N[.N]]') —
+  │ ignored
+   ╭─[protoagent.plugin.yaml:3:27]
+ 2 │ name: Demo
+ 3 │ requires_runtimes: {node: 20.6, python: '3', NODE: '>= v20'}
+   ·                           ────
+ 4 │ supersedes:
+   ╰────
+  help: write a floor such as ">=20" or ">=20.6" (quoted; a YAML float like 20.6 is refused)
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `python` in requires_runtimes is ignored by the host
+   ╭─[protoagent.plugin.yaml:3:33]
+ 2 │ name: Demo
+ 3 │ requires_runtimes: {node: 20.6, python: '3', NODE: '>= v20'}
+   ·                                 ──────
+ 4 │ supersedes:
+   ╰────
+plugins::protoagent::requires_runtimes
+
+  ⚠ requires_runtimes names unknown runtime 'python' (known: node) — ignored
+   ╭─[protoagent.plugin.yaml:3:33]
+ 2 │ name: Demo
+ 3 │ requires_runtimes: {node: 20.6, python: '3', NODE: '>= v20'}
+   ·                                 ──────
+ 4 │ supersedes:
+   ╰────
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `NODE` in requires_runtimes is ignored by the host
+   ╭─[protoagent.plugin.yaml:3:46]
+ 2 │ name: Demo
+ 3 │ requires_runtimes: {node: 20.6, python: '3', NODE: '>= v20'}
+   ·                                              ────
+ 4 │ supersedes:
+   ╰────
+plugins::protoagent::bundled_only
+
+  ⚠ `supersedes` is honoured only on a plugin bundled with protoAgent; installed from git, it is
+  │ parsed and ignored
+   ╭─[protoagent.plugin.yaml:4:1]
+ 3 │ requires_runtimes: {node: 20.6, python: '3', NODE: '>= v20'}
+ 4 │ supersedes:
+   · ──────────
+ 5 │   - https://github.com/acme/demo-plugin
+   ╰────
+  help: it cannot retire the listed repositories' copies from a third-party plugin; leave it out
+        unless this manifest ships in protoAgent's own plugins/ tree
+plugins::protoagent::supersedes
+
+  ⚠ supersedes entry 'file:///src/demo' uses file:// (expected https, http, ssh or git) — ignored
+   ╭─[protoagent.plugin.yaml:7:5]
+ 6 │   - git@github.com:ACME/demo-plugin.git
+ 7 │   - file:///src/demo
+   ·     ────────────────
+ 8 │   - 'https://github.com/acme/*'
+   ╰────
+  help: name one remote git repository, like https://github.com/<owner>/<repo> or
+        git@github.com:<owner>/<repo>.git
+plugins::protoagent::supersedes
+
+  ⚠ supersedes entry 'https://github.com/acme/*' carries a glob character or whitespace (it must
+  │ name one exact repo) — ignored
+   ╭─[protoagent.plugin.yaml:8:5]
+ 7 │   - file:///src/demo
+ 8 │   - 'https://github.com/acme/*'
+   ·     ───────────────────────────
+ 9 │   - github.com/acme/demo
+   ╰────
+  help: name one remote git repository, like https://github.com/<owner>/<repo> or
+        git@github.com:<owner>/<repo>.git
+plugins::protoagent::supersedes
+
+  ⚠ supersedes entry 'github.com/acme/demo' is not a remote git URL naming a repository — ignored
+    ╭─[protoagent.plugin.yaml:9:5]
+  8 │   - 'https://github.com/acme/*'
+  9 │   - github.com/acme/demo
+    ·     ────────────────────
+ 10 │   - 7
+    ╰────
+  help: name one remote git repository, like https://github.com/<owner>/<repo> or
+        git@github.com:<owner>/<repo>.git
+plugins::protoagent::supersedes
+
+  ⚠ supersedes entry 7 is empty or not a string — ignored
+    ╭─[protoagent.plugin.yaml:10:5]
+  9 │   - github.com/acme/demo
+ 10 │   - 7
+    ·     ─
+ 11 │ enables: [demo, a.b, ' helper ', '-x']
+    ╰────
+  help: name one remote git repository, like https://github.com/<owner>/<repo> or
+        git@github.com:<owner>/<repo>.git
+plugins::protoagent::bundled_only
+
+  ⚠ `enables` is honoured only on a plugin bundled with protoAgent; installed from git, it is
+  │ parsed and ignored
+    ╭─[protoagent.plugin.yaml:11:1]
+ 10 │   - 7
+ 11 │ enables: [demo, a.b, ' helper ', '-x']
+    · ───────
+    ╰────
+  help: it cannot turn the listed plugins on from a third-party plugin; leave it out unless this
+        manifest ships in protoAgent's own plugins/ tree
+plugins::protoagent::enables
+
+  ⚠ enables entry 'demo' is not another plugin's id — dropped
+    ╭─[protoagent.plugin.yaml:11:11]
+ 10 │   - 7
+ 11 │ enables: [demo, a.b, ' helper ', '-x']
+    ·           ────
+    ╰────
+  help: name another plugin by its id; a plugin cannot enable itself
+plugins::protoagent::enables
+
+  ⚠ enables entry '-x' is not another plugin's id — dropped
+    ╭─[protoagent.plugin.yaml:11:34]
+ 10 │   - 7
+ 11 │ enables: [demo, a.b, ' helper ', '-x']
+    ·                                  ────
+    ╰────
+  help: name another plugin by its id; a plugin cannot enable itself
+    Valid protoagent plugin `demo` 0.0.0 at . (12 warnings)
+
+"#]]
+    );
+    let codes = [
+        "plugins::protoagent::requires_runtimes",
+        "plugins::protoagent::supersedes",
+        "plugins::protoagent::enables",
+    ];
+    assert_eq!(
+        labelled(dir.path(), yaml, &[], &codes),
+        [
+            (codes[0], "20.6"),
+            (codes[0], "python"),
+            (codes[1], "file:///src/demo"),
+            (codes[1], "'https://github.com/acme/*'"),
+            (codes[1], "github.com/acme/demo"),
+            (codes[1], "7"),
+            (codes[2], "demo"),
+            (codes[2], "'-x'"),
+        ]
+        .map(|(c, t)| (c.to_owned(), t.to_owned()))
+    );
+    // Shapes the host refuses whole.
+    let yaml = "id: demo\nname: Demo\nrequires_runtimes: [node]\nsupersedes: {a: 1}\nenables: 7\n";
+    let dir = plugin(yaml);
+    let (_, p) = validate(dir.path(), &[]);
+    let got: Vec<(String, String)> = diags(&p, yaml).into_iter().map(|d| (d.0, d.1)).collect();
+    assert_eq!(
+        got,
+        [
+            (
+                codes[0],
+                "requires_runtimes must be a mapping like {node: '>=20'} — ignored"
+            ),
+            (codes[1], "supersedes must be a list of git URLs — ignored"),
+            (codes[2], "enables must be a list of plugin ids — ignored"),
+        ]
+        .map(|(c, t)| (c.to_owned(), t.to_owned()))
+    );
+}
+
+/// The keys and rules protoAgent 0.218 added, read by the 0.145 profile and the default.
+#[test]
+fn host_profiles_0145_and_0218() {
+    let yaml = "id: demo
+name: Demo
+settings_tabs: [{id: general, label: General}]
+settings: [{key: token, tab: general}]
+views: [{id: v, path: '/api/plugins/demo/update?x', palette: true}]
+commands: [{id: go, title: Go, action: {type: navigate, view: v}}]
+public_paths: [/api/plugins/demo/enabled]
+federation_paths: [/api/plugins/demo/sync/]
+requires_runtimes: {node: '>=20'}
+supersedes: [https://github.com/acme/demo-plugin]
+enables: [helper]
+";
+    let dir = plugin(yaml);
+    let codes = |extra: &[&str]| -> Vec<(String, String)> {
+        let (code, p) = validate(dir.path(), extra);
+        assert_eq!(code, 0, "{extra:?}");
+        diags(&p, yaml).into_iter().map(|d| (d.0, d.2)).collect()
+    };
+    let pairs = |xs: &[(&str, &str)]| -> Vec<(String, String)> {
+        xs.iter()
+            .map(|(c, t)| ((*c).to_owned(), (*t).to_owned()))
+            .collect()
+    };
+    let unknown = "plugins::protoagent::unknown_key";
+    assert_eq!(
+        codes(&["--host-version", "0.145.0"]),
+        pairs(&[
+            (unknown, "settings_tabs"),
+            (unknown, "tab"),
+            (unknown, "commands"),
+            (unknown, "federation_paths"),
+            (unknown, "requires_runtimes"),
+            (unknown, "supersedes"),
+            (unknown, "enables"),
+        ]),
+        "0.145 ignores the new keys, keeps core routes and palettes"
+    );
+    // Diagnostics are listed by position; `plugins::manifest::protoagent::host_log`
+    // keeps the host's order (the parity test compares it).
+    let want = pairs(&[
+        (
+            "plugins::protoagent::core_route",
+            "'/api/plugins/demo/update?x'",
+        ),
+        ("plugins::protoagent::view_palette", "true"),
+        (
+            "plugins::protoagent::core_route",
+            "/api/plugins/demo/enabled",
+        ),
+        ("plugins::protoagent::bundled_only", "supersedes"),
+        ("plugins::protoagent::bundled_only", "enables"),
+    ]);
+    assert_eq!(codes(&[]), want, "the newest profile is the default");
+    assert_eq!(codes(&["--host-version", "0.218.1"]), want);
+    let dir145 = plugin(yaml);
+    let (_, screen) = validate_screen(dir145.path(), &["--host-version", "0.145.0"]);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `settings_tabs` in the manifest is ignored by protoAgent 0.145
+   ╭─[protoagent.plugin.yaml:3:1]
+ 2 │ name: Demo
+ 3 │ settings_tabs: [{id: general, label: General}]
+   · ─────────────
+ 4 │ settings: [{key: token, tab: general}]
+   ╰────
+  help: protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `tab` in settings[0] is ignored by protoAgent 0.145
+   ╭─[protoagent.plugin.yaml:4:25]
+ 3 │ settings_tabs: [{id: general, label: General}]
+ 4 │ settings: [{key: token, tab: general}]
+   ·                         ───
+ 5 │ views: [{id: v, path: '/api/plugins/demo/update?x', palette: true}]
+   ╰────
+  help: protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `commands` in the manifest is ignored by protoAgent 0.145
+   ╭─[protoagent.plugin.yaml:6:1]
+ 5 │ views: [{id: v, path: '/api/plugins/demo/update?x', palette: true}]
+ 6 │ commands: [{id: go, title: Go, action: {type: navigate, view: v}}]
+   · ────────
+ 7 │ public_paths: [/api/plugins/demo/enabled]
+   ╰────
+  help: protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `federation_paths` in the manifest is ignored by protoAgent 0.145
+   ╭─[protoagent.plugin.yaml:8:1]
+ 7 │ public_paths: [/api/plugins/demo/enabled]
+ 8 │ federation_paths: [/api/plugins/demo/sync/]
+   · ────────────────
+ 9 │ requires_runtimes: {node: '>=20'}
+   ╰────
+  help: protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `requires_runtimes` in the manifest is ignored by protoAgent 0.145
+    ╭─[protoagent.plugin.yaml:9:1]
+  8 │ federation_paths: [/api/plugins/demo/sync/]
+  9 │ requires_runtimes: {node: '>=20'}
+    · ─────────────────
+ 10 │ supersedes: [https://github.com/acme/demo-plugin]
+    ╰────
+  help: protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `supersedes` in the manifest is ignored by protoAgent 0.145
+    ╭─[protoagent.plugin.yaml:10:1]
+  9 │ requires_runtimes: {node: '>=20'}
+ 10 │ supersedes: [https://github.com/acme/demo-plugin]
+    · ──────────
+ 11 │ enables: [helper]
+    ╰────
+  help: protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules
+plugins::protoagent::unknown_key
+
+  ⚠ unknown key `enables` in the manifest is ignored by protoAgent 0.145
+    ╭─[protoagent.plugin.yaml:11:1]
+ 10 │ supersedes: [https://github.com/acme/demo-plugin]
+ 11 │ enables: [helper]
+    · ───────
+    ╰────
+  help: protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules
+    Valid protoagent plugin `demo` 0.0.0 at . (7 warnings)
+
+"#]]
+    );
 }

@@ -1,6 +1,8 @@
-//! protoAgent (`protoagent.plugin.yaml`): `load_manifest`'s verdict, the load
-//! gates that can be checked statically, and lints for everything the host
-//! silently drops or coerces (spec `protoagent.md` §1–§3, §10).
+//! protoAgent (`protoagent.plugin.yaml`): `load_manifest`'s verdict and
+//! warnings, the load gates that can be checked statically, and lints for
+//! everything the host silently drops or coerces (spec `protoagent.md` §1–§3,
+//! §10), for the host profile `--host-version` selects: 0.218 (the default,
+//! `protoagent-0218.md` §2, §10, §13) or 0.145.
 
 mod lint;
 pub mod pep440;
@@ -42,18 +44,36 @@ pub const RESERVED_IDS_0218: &[&str] = &[
     "install-deps",
 ];
 
-/// The reserved ids of the host version validated against: the 0.218 list
-/// unless `--host-version` names an older release (the newest is the default).
-pub fn reserved_ids(opts: &Options) -> &'static [&'static str] {
+/// The protoAgent release whose manifest rules apply (`protoagent-0218.md` §13).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Profile {
+    /// protoAgent 0.145: no palette commands, settings tabs, federation paths,
+    /// runtimes, supersedes or enables; no core-route filter; no decoding.
+    V0145,
+    /// protoAgent 0.218 (the newest, and the default).
+    V0218,
+}
+
+/// The profile of the host version validated against: 0.218 unless
+/// `--host-version` names an older release (the newest is the default).
+pub fn profile(opts: &Options) -> Profile {
     let older = opts
         .host_version
         .as_deref()
         .and_then(pep440::Version::parse)
         .is_some_and(|v| pep440::Version::parse("0.218.0").is_some_and(|new| v < new));
     if older {
-        RESERVED_IDS
+        Profile::V0145
     } else {
-        RESERVED_IDS_0218
+        Profile::V0218
+    }
+}
+
+/// The reserved ids of the host version validated against.
+pub fn reserved_ids(opts: &Options) -> &'static [&'static str] {
+    match profile(opts) {
+        Profile::V0145 => RESERVED_IDS,
+        Profile::V0218 => RESERVED_IDS_0218,
     }
 }
 
@@ -106,6 +126,48 @@ pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
 fn required_str(doc: &Node, key: &str) -> Option<String> {
     let node = &doc.get(key)?.node;
     Some(py_str(node).trim().to_owned()).filter(|s| !s.is_empty())
+}
+
+/// Codes whose diagnostics are `load_manifest`'s own warnings, with the host's
+/// text after `[plugins] <id>: ` (and in its order among themselves).
+pub const HOST_LOGGED: &[Code] = &[
+    Code::ProtoSettingsTab,
+    Code::ProtoSettingsTabApply,
+    Code::ProtoSettingsTabPath,
+    Code::ProtoSettingTab,
+    Code::ProtoViewOrigin,
+    Code::ProtoViewPalette,
+    Code::ProtoCommand,
+    Code::ProtoCommandAction,
+    Code::ProtoCommandRoute,
+    Code::ProtoCommandTopic,
+    Code::ProtoCommandChain,
+    Code::ProtoPublicPath,
+    Code::ProtoCoreRoute,
+    Code::ProtoFederationPath,
+    Code::ProtoEmits,
+    Code::ProtoRequiresPip,
+    Code::ProtoRequiresRuntimes,
+    Code::ProtoSupersedes,
+    Code::ProtoEnables,
+];
+
+/// The warnings the host logs while reading a manifest `validate` found valid,
+/// as the host prints them (`[plugins] <id>: …`), in the host's order.
+pub fn host_log(outcome: &Outcome) -> Vec<String> {
+    let Some(id) = outcome
+        .id
+        .as_deref()
+        .filter(|_| outcome.class == HostClass::Valid)
+    else {
+        return Vec::new();
+    };
+    outcome
+        .diagnostics
+        .iter()
+        .filter(|d| HOST_LOGGED.contains(&d.code))
+        .map(|d| format!("[plugins] {id}: {}", d.message))
+        .collect()
 }
 
 /// What is left unchecked when the host skips the manifest (it stops there too).
