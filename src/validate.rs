@@ -68,8 +68,24 @@ impl PluginReport {
     }
 }
 
+/// A plugin root to validate, with the dialect found there (the first whose
+/// manifest exists, else an AWorld legacy root), so it is detected once.
+#[derive(Clone, Debug)]
+pub struct Root {
+    pub path: PathBuf,
+    pub detected: Option<Dialect>,
+}
+
+impl Root {
+    /// Look at `path` for a manifest.
+    pub fn detect(path: PathBuf) -> Root {
+        let detected = Dialect::detect_first(&path);
+        Root { path, detected }
+    }
+}
+
 /// Expand `--path` arguments into plugin roots, in a stable order.
-pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>> {
+pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
     let mut roots = Vec::new();
     for path in paths {
         if path.symlink_metadata().is_err() {
@@ -77,15 +93,15 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>> {
         }
         // A path to a manifest file names its plugin root.
         if let Some(d) = Dialect::from_manifest_path(path) {
-            roots.push(root_of_manifest(path, d));
-            continue;
-        }
-        if !recursive || !Dialect::detect(path).is_empty() {
-            roots.push(path.clone());
+            roots.push(Root::detect(root_of_manifest(path, d)));
             continue;
         }
         let before = roots.len();
-        find_roots(path, &mut roots, 0)?;
+        if recursive {
+            find_roots(path, &mut roots, 0)?;
+        } else {
+            roots.push(Root::detect(path.clone()));
+        }
         if roots.len() == before {
             return Err(Error::NoPlugins(path.clone()));
         }
@@ -93,9 +109,12 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>> {
     Ok(roots)
 }
 
-fn find_roots(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()> {
-    if !Dialect::detect(dir).is_empty() {
-        out.push(dir.to_path_buf());
+fn find_roots(dir: &Path, out: &mut Vec<Root>, depth: usize) -> Result<()> {
+    if let Some(first) = Dialect::detect_first(dir) {
+        out.push(Root {
+            path: dir.to_path_buf(),
+            detected: Some(first),
+        });
         return Ok(());
     }
     if depth > 32 {
@@ -117,8 +136,13 @@ fn find_roots(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()> {
 
 /// Validate one plugin root.
 pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
-    let detected = Dialect::detect(root);
-    let dialect = opts.dialect.or_else(|| detected.first().copied());
+    validate_found(&Root::detect(root.to_path_buf()), opts)
+}
+
+/// Validate a root [`discover`] found.
+pub fn validate_found(found: &Root, opts: &ValidateOptions) -> PluginReport {
+    let root = found.path.as_path();
+    let dialect = opts.dialect.or(found.detected);
     let Some(dialect) = dialect else {
         let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.spec().manifest).collect();
         let d = Diagnostic::new(
@@ -139,6 +163,12 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
         );
     };
     let manifest = root.join(dialect.spec().manifest);
+    // The common case in one open and one fstat; anything unusual (missing,
+    // a symlink aoe refuses, unreadable) takes the careful path below, which
+    // words the diagnostic.
+    if let Some(bytes) = read_plain(&manifest, dialect) {
+        return validate_bytes(root, dialect, manifest, bytes, opts);
+    }
     if dialect == Dialect::Aworld && !manifest.exists() {
         let (mut outcome, _) = aworld::validate_legacy(root);
         apply_policy(&mut outcome.diagnostics, opts);
@@ -283,6 +313,40 @@ fn decode(
         .with_help("save the file as UTF-8");
         (d, Some(lossy))
     })
+}
+
+/// A manifest that opens (without following a symlink for aoe, which refuses
+/// them), is a regular file within the size bound and reads whole: its bytes.
+/// `None` for anything else, which [`read_bytes`] then words. Opened
+/// non-blocking, so a FIFO cannot hang the open; nothing but a regular file
+/// is read.
+#[cfg(unix)]
+fn read_plain(path: &Path, dialect: Dialect) -> Option<Vec<u8>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
+    if dialect == Dialect::Aoe {
+        flags |= libc::O_NOFOLLOW;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_MANIFEST_BYTES {
+        return None;
+    }
+    // Room for one byte more than the size, so a file that grew is seen.
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).ok()? + 1);
+    file.take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= MAX_MANIFEST_BYTES).then_some(bytes)
+}
+
+#[cfg(not(unix))]
+fn read_plain(_: &Path, _: Dialect) -> Option<Vec<u8>> {
+    None
 }
 
 fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Diagnostic> {
