@@ -3,6 +3,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::error::{Error, Result};
@@ -74,13 +75,32 @@ impl PluginReport {
 pub struct Root {
     pub path: PathBuf,
     pub detected: Option<Dialect>,
+    /// The `--path` a recursive search started from and its canonical path:
+    /// the search descends only into real directories (never symlinks), so
+    /// the root's canonical path is that one joined with the rest of `path`.
+    base: Option<Arc<(PathBuf, PathBuf)>>,
 }
 
 impl Root {
     /// Look at `path` for a manifest.
     pub fn detect(path: PathBuf) -> Root {
         let detected = Dialect::detect_first(&path);
-        Root { path, detected }
+        Root {
+            path,
+            detected,
+            base: None,
+        }
+    }
+
+    /// The canonical path, when discovery knows it without asking the file system.
+    pub fn canonical(&self) -> Option<PathBuf> {
+        let (start, canonical) = self.base.as_deref()?;
+        let rest = self.path.strip_prefix(start).ok()?;
+        Some(if rest.as_os_str().is_empty() {
+            canonical.clone()
+        } else {
+            canonical.join(rest)
+        })
     }
 }
 
@@ -98,7 +118,11 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
         }
         let before = roots.len();
         if recursive {
-            find_roots(path, &mut roots, 0)?;
+            let base = path
+                .canonicalize()
+                .ok()
+                .map(|c| Arc::new((path.clone(), c)));
+            find_roots(path, &base, &mut roots, 0)?;
         } else {
             roots.push(Root::detect(path.clone()));
         }
@@ -109,11 +133,17 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
     Ok(roots)
 }
 
-fn find_roots(dir: &Path, out: &mut Vec<Root>, depth: usize) -> Result<()> {
+fn find_roots(
+    dir: &Path,
+    base: &Option<Arc<(PathBuf, PathBuf)>>,
+    out: &mut Vec<Root>,
+    depth: usize,
+) -> Result<()> {
     if let Some(first) = Dialect::detect_first(dir) {
         out.push(Root {
             path: dir.to_path_buf(),
             detected: Some(first),
+            base: base.clone(),
         });
         return Ok(());
     }
@@ -129,7 +159,7 @@ fn find_roots(dir: &Path, out: &mut Vec<Root>, depth: usize) -> Result<()> {
         .collect();
     dirs.sort();
     for d in dirs {
-        find_roots(&d, out, depth + 1)?;
+        find_roots(&d, base, out, depth + 1)?;
     }
     Ok(())
 }
@@ -167,7 +197,8 @@ pub fn validate_found(found: &Root, opts: &ValidateOptions) -> PluginReport {
     // a symlink aoe refuses, unreadable) takes the careful path below, which
     // words the diagnostic.
     if let Some(bytes) = read_plain(&manifest, dialect) {
-        return validate_bytes(root, dialect, manifest, bytes, opts);
+        let canonical = found.canonical();
+        return validate_bytes_at(root, canonical.as_deref(), dialect, manifest, bytes, opts);
     }
     if dialect == Dialect::Aworld && !manifest.exists() {
         let (mut outcome, _) = aworld::validate_legacy(root);
@@ -175,7 +206,10 @@ pub fn validate_found(found: &Root, opts: &ValidateOptions) -> PluginReport {
         return report(root, Some(dialect), root.to_path_buf(), None, None, outcome);
     }
     match read_bytes(&manifest, dialect) {
-        Ok(bytes) => validate_bytes(root, dialect, manifest, bytes, opts),
+        Ok(bytes) => {
+            let canonical = found.canonical();
+            validate_bytes_at(root, canonical.as_deref(), dialect, manifest, bytes, opts)
+        }
         Err(d) => report(
             root,
             Some(dialect),
@@ -193,6 +227,18 @@ pub fn validate_found(found: &Root, opts: &ValidateOptions) -> PluginReport {
 /// are still looked up under `root`.
 pub fn validate_bytes(
     root: &Path,
+    dialect: Dialect,
+    manifest: PathBuf,
+    bytes: Vec<u8>,
+    opts: &ValidateOptions,
+) -> PluginReport {
+    validate_bytes_at(root, None, dialect, manifest, bytes, opts)
+}
+
+/// [`validate_bytes`], with `root`'s canonical path when it is known.
+fn validate_bytes_at(
+    root: &Path,
+    canonical: Option<&Path>,
     dialect: Dialect,
     manifest: PathBuf,
     bytes: Vec<u8>,
@@ -228,7 +274,7 @@ pub fn validate_bytes(
     };
     let mut outcome = match dialect {
         Dialect::Aoe => aoe::validate(&text, Some(root), &opts.aoe),
-        Dialect::Aworld => aworld::validate(&text, root, &opts.aworld).0,
+        Dialect::Aworld => aworld::validate_at(&text, root, canonical, &opts.aworld).0,
         Dialect::Protoagent => protoagent::validate(&text, root, &opts.protoagent),
     };
     apply_policy(&mut outcome.diagnostics, opts);

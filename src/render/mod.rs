@@ -52,13 +52,18 @@ impl Tally {
 /// in an anonymous temporary file.
 pub struct Spool {
     file: tempfile::SpooledTempFile,
+    /// What is not in `file` yet: written in pieces of [`SPOOL_BUFFER`] bytes.
+    buffer: String,
     items: usize,
 }
+
+const SPOOL_BUFFER: usize = 64 * 1024;
 
 impl Default for Spool {
     fn default() -> Self {
         Spool {
             file: tempfile::spooled_tempfile(1 << 20),
+            buffer: String::new(),
             items: 0,
         }
     }
@@ -68,10 +73,15 @@ impl Spool {
     /// Append one item, after `separator` unless it is the first.
     pub fn push(&mut self, separator: &str, item: &str) -> std::io::Result<()> {
         if self.items > 0 {
-            self.file.write_all(separator.as_bytes())?;
+            self.buffer.push_str(separator);
         }
         self.items += 1;
-        self.file.write_all(item.as_bytes())
+        self.buffer.push_str(item);
+        if self.buffer.len() >= SPOOL_BUFFER {
+            self.file.write_all(self.buffer.as_bytes())?;
+            self.buffer.clear();
+        }
+        Ok(())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -81,6 +91,7 @@ impl Spool {
     /// Write everything held to `sink`, every line prefixed by `indent`, with
     /// no newline after the last line.
     pub fn drain(mut self, indent: &str, sink: &mut Sink<'_>) -> std::io::Result<()> {
+        self.file.write_all(self.buffer.as_bytes())?;
         self.file.seek(SeekFrom::Start(0))?;
         let mut lines = BufReader::with_capacity(64 * 1024, self.file);
         let mut line = String::new();

@@ -247,7 +247,16 @@ fn entrypoints_of<'a>(kind: &'a str, items: &'a Node) -> Result<Vec<(usize, &'a 
 
 /// `validate_plugin_path`'s containment pass: the first escaping target.
 pub fn check_targets(loaded: &Loaded<'_>, root: &Path) -> Result<(), Finding> {
-    let canonical = root.canonicalize();
+    check_targets_at(loaded, root, None)
+}
+
+/// [`check_targets`] with `root`'s canonical path, when known.
+pub fn check_targets_at(
+    loaded: &Loaded<'_>,
+    root: &Path,
+    canonical: Option<&Path>,
+) -> Result<(), Finding> {
+    let canonical = canonical.map_or_else(|| root.canonicalize(), |c| Ok(c.to_path_buf()));
     // Each target is resolved below the canonical root (as the host's
     // `(root / target).resolve()`); a root that cannot be canonicalized is
     // resolved from `/`, component by component.
