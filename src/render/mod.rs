@@ -162,6 +162,41 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_spliced_document_is_what_serde_json_prints_whole() {
+        // Past the spool's 1 MiB in memory, so the temporary file is used too.
+        let items: Vec<serde_json::Value> = (0..6000)
+            .map(|i| serde_json::json!({ "i": i, "text": "x\ny ".repeat(40), "list": [1, [], {}] }))
+            .collect();
+        let doc = |items: serde_json::Value, notes: serde_json::Value| serde_json::json!({ "head": { "n": 1 }, "deep": [{ "notes": notes }], "items": items });
+        let whole = serde_json::to_string_pretty(&doc(
+            serde_json::Value::from(items.clone()),
+            serde_json::json!(["a", "b"]),
+        ))
+        .unwrap();
+        let (mut spool, mut notes) = (Spool::default(), Spool::default());
+        for item in &items {
+            spool
+                .push(",\n", &serde_json::to_string_pretty(item).unwrap())
+                .unwrap();
+        }
+        notes.push(",\n", "\"a\"").unwrap();
+        notes.push(",\n", "\"b\"").unwrap();
+        let skeleton = serde_json::to_string_pretty(&doc(
+            serde_json::json!([HOLE]),
+            serde_json::json!([HOLE]),
+        ))
+        .unwrap();
+        let mut out = String::new();
+        splice(&skeleton, vec![notes, spool], &mut |s: &str| {
+            out.push_str(s);
+            Ok(())
+        })
+        .unwrap();
+        assert!(out.len() > 1 << 20);
+        assert!(out == whole, "the spliced document differs");
+    }
+
+    #[test]
     fn line_col_counts_chars() {
         let t = "a = 1\né = \"x\"\n";
         assert_eq!(line_col(t, 0), (1, 1));
