@@ -49,6 +49,18 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 /// Run the CLI with `args` (including the program name) and return the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     let args: Vec<OsString> = args.into_iter().collect();
+    if let [_, flag] = args.as_slice()
+        && (flag == "--version" || flag == "-V")
+    {
+        // What clap prints, without building every subcommand's arguments first.
+        use std::io::Write;
+        let _ = writeln!(
+            std::io::stdout().lock(),
+            "plugins {}",
+            env!("CARGO_PKG_VERSION")
+        );
+        return ExitCode::SUCCESS;
+    }
     if args.get(1).is_some_and(|a| a == "__complete") {
         // Asked by a completion script: never an error, never a message.
         let Ok(complete) = cli::CompleteCli::try_parse_from(&args[1..]) else {
@@ -79,8 +91,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         }
     };
     let cx = context::Context::from_env();
-    // Before any thread starts: libgit2's timeouts are process-wide.
-    net::configure(cx.net_timeout, cx.net.clone());
+    // Before any thread starts: libgit2's timeouts are process-wide. Setting
+    // them initializes libgit2, which loads the system's CA certificates: the
+    // commands that never touch the network do without.
+    let offline = matches!(
+        cli.command,
+        cli::Command::Validate(_) | cli::Command::Schema(_) | cli::Command::Completions(_)
+    );
+    if !offline {
+        net::configure(cx.net_timeout, cx.net.clone());
+    }
     let printer = printer::Printer::new(&cli.global, &cx);
     printer.start_log();
     match cli::dispatch(cli.command, &cx, &printer) {

@@ -42,7 +42,7 @@ pub fn base_dir(root: Option<&Path>) -> PathBuf {
 /// in a home directory is not a plugin), and the search stops at the
 /// repository root, which a plugin never sits above.
 pub fn find_plugin_root(dir: &Path) -> Option<PathBuf> {
-    if !Dialect::detect(dir).is_empty() {
+    if Dialect::detect_first(dir).is_some() {
         return Some(PathBuf::from("."));
     }
     let start = dir.canonicalize().ok()?;

@@ -3,6 +3,7 @@
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::error::{Error, Result};
@@ -68,8 +69,43 @@ impl PluginReport {
     }
 }
 
+/// A plugin root to validate, with the dialect found there (the first whose
+/// manifest exists, else an AWorld legacy root), so it is detected once.
+#[derive(Clone, Debug)]
+pub struct Root {
+    pub path: PathBuf,
+    pub detected: Option<Dialect>,
+    /// The `--path` a recursive search started from and its canonical path:
+    /// the search descends only into real directories (never symlinks), so
+    /// the root's canonical path is that one joined with the rest of `path`.
+    base: Option<Arc<(PathBuf, PathBuf)>>,
+}
+
+impl Root {
+    /// Look at `path` for a manifest.
+    pub fn detect(path: PathBuf) -> Root {
+        let detected = Dialect::detect_first(&path);
+        Root {
+            path,
+            detected,
+            base: None,
+        }
+    }
+
+    /// The canonical path, when discovery knows it without asking the file system.
+    pub fn canonical(&self) -> Option<PathBuf> {
+        let (start, canonical) = self.base.as_deref()?;
+        let rest = self.path.strip_prefix(start).ok()?;
+        Some(if rest.as_os_str().is_empty() {
+            canonical.clone()
+        } else {
+            canonical.join(rest)
+        })
+    }
+}
+
 /// Expand `--path` arguments into plugin roots, in a stable order.
-pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>> {
+pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
     let mut roots = Vec::new();
     for path in paths {
         if path.symlink_metadata().is_err() {
@@ -77,15 +113,19 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>> {
         }
         // A path to a manifest file names its plugin root.
         if let Some(d) = Dialect::from_manifest_path(path) {
-            roots.push(root_of_manifest(path, d));
-            continue;
-        }
-        if !recursive || !Dialect::detect(path).is_empty() {
-            roots.push(path.clone());
+            roots.push(Root::detect(root_of_manifest(path, d)));
             continue;
         }
         let before = roots.len();
-        find_roots(path, &mut roots, 0)?;
+        if recursive {
+            let base = path
+                .canonicalize()
+                .ok()
+                .map(|c| Arc::new((path.clone(), c)));
+            find_roots(path, &base, &mut roots, 0)?;
+        } else {
+            roots.push(Root::detect(path.clone()));
+        }
         if roots.len() == before {
             return Err(Error::NoPlugins(path.clone()));
         }
@@ -93,9 +133,18 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<PathBuf>> {
     Ok(roots)
 }
 
-fn find_roots(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()> {
-    if !Dialect::detect(dir).is_empty() {
-        out.push(dir.to_path_buf());
+fn find_roots(
+    dir: &Path,
+    base: &Option<Arc<(PathBuf, PathBuf)>>,
+    out: &mut Vec<Root>,
+    depth: usize,
+) -> Result<()> {
+    if let Some(first) = Dialect::detect_first(dir) {
+        out.push(Root {
+            path: dir.to_path_buf(),
+            detected: Some(first),
+            base: base.clone(),
+        });
         return Ok(());
     }
     if depth > 32 {
@@ -110,15 +159,20 @@ fn find_roots(dir: &Path, out: &mut Vec<PathBuf>, depth: usize) -> Result<()> {
         .collect();
     dirs.sort();
     for d in dirs {
-        find_roots(&d, out, depth + 1)?;
+        find_roots(&d, base, out, depth + 1)?;
     }
     Ok(())
 }
 
 /// Validate one plugin root.
 pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
-    let detected = Dialect::detect(root);
-    let dialect = opts.dialect.or_else(|| detected.first().copied());
+    validate_found(&Root::detect(root.to_path_buf()), opts)
+}
+
+/// Validate a root [`discover`] found.
+pub fn validate_found(found: &Root, opts: &ValidateOptions) -> PluginReport {
+    let root = found.path.as_path();
+    let dialect = opts.dialect.or(found.detected);
     let Some(dialect) = dialect else {
         let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.spec().manifest).collect();
         let d = Diagnostic::new(
@@ -139,13 +193,23 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
         );
     };
     let manifest = root.join(dialect.spec().manifest);
+    // The common case in one open and one fstat; anything unusual (missing,
+    // a symlink aoe refuses, unreadable) takes the careful path below, which
+    // words the diagnostic.
+    if let Some(bytes) = read_plain(&manifest, dialect) {
+        let canonical = found.canonical();
+        return validate_bytes_at(root, canonical.as_deref(), dialect, manifest, bytes, opts);
+    }
     if dialect == Dialect::Aworld && !manifest.exists() {
         let (mut outcome, _) = aworld::validate_legacy(root);
         apply_policy(&mut outcome.diagnostics, opts);
         return report(root, Some(dialect), root.to_path_buf(), None, None, outcome);
     }
     match read_bytes(&manifest, dialect) {
-        Ok(bytes) => validate_bytes(root, dialect, manifest, bytes, opts),
+        Ok(bytes) => {
+            let canonical = found.canonical();
+            validate_bytes_at(root, canonical.as_deref(), dialect, manifest, bytes, opts)
+        }
         Err(d) => report(
             root,
             Some(dialect),
@@ -163,6 +227,18 @@ pub fn validate_root(root: &Path, opts: &ValidateOptions) -> PluginReport {
 /// are still looked up under `root`.
 pub fn validate_bytes(
     root: &Path,
+    dialect: Dialect,
+    manifest: PathBuf,
+    bytes: Vec<u8>,
+    opts: &ValidateOptions,
+) -> PluginReport {
+    validate_bytes_at(root, None, dialect, manifest, bytes, opts)
+}
+
+/// [`validate_bytes`], with `root`'s canonical path when it is known.
+fn validate_bytes_at(
+    root: &Path,
+    canonical: Option<&Path>,
     dialect: Dialect,
     manifest: PathBuf,
     bytes: Vec<u8>,
@@ -198,7 +274,7 @@ pub fn validate_bytes(
     };
     let mut outcome = match dialect {
         Dialect::Aoe => aoe::validate(&text, Some(root), &opts.aoe),
-        Dialect::Aworld => aworld::validate(&text, root, &opts.aworld).0,
+        Dialect::Aworld => aworld::validate_at(&text, root, canonical, &opts.aworld).0,
         Dialect::Protoagent => protoagent::validate(&text, root, &opts.protoagent),
     };
     apply_policy(&mut outcome.diagnostics, opts);
@@ -283,6 +359,40 @@ fn decode(
         .with_help("save the file as UTF-8");
         (d, Some(lossy))
     })
+}
+
+/// A manifest that opens (without following a symlink for aoe, which refuses
+/// them), is a regular file within the size bound and reads whole: its bytes.
+/// `None` for anything else, which [`read_bytes`] then words. Opened
+/// non-blocking, so a FIFO cannot hang the open; nothing but a regular file
+/// is read.
+#[cfg(unix)]
+fn read_plain(path: &Path, dialect: Dialect) -> Option<Vec<u8>> {
+    use std::os::unix::fs::OpenOptionsExt;
+    let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
+    if dialect == Dialect::Aoe {
+        flags |= libc::O_NOFOLLOW;
+    }
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(flags)
+        .open(path)
+        .ok()?;
+    let meta = file.metadata().ok()?;
+    if !meta.is_file() || meta.len() > MAX_MANIFEST_BYTES {
+        return None;
+    }
+    // Room for one byte more than the size, so a file that grew is seen.
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).ok()? + 1);
+    file.take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= MAX_MANIFEST_BYTES).then_some(bytes)
+}
+
+#[cfg(not(unix))]
+fn read_plain(_: &Path, _: Dialect) -> Option<Vec<u8>> {
+    None
 }
 
 fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Diagnostic> {

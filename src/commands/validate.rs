@@ -15,8 +15,8 @@ use crate::printer::Printer;
 use crate::project;
 use crate::render;
 use crate::validate::{
-    MAX_MANIFEST_BYTES, PluginReport, ValidateOptions, discover, root_of_manifest, validate_bytes,
-    validate_root,
+    MAX_MANIFEST_BYTES, PluginReport, Root, ValidateOptions, discover, root_of_manifest,
+    validate_bytes, validate_found,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -99,14 +99,10 @@ pub struct ValidateArgs {
     pub stdin_filename: Option<PathBuf>,
 }
 
-/// Every plugin root the arguments name, validated. With neither a path nor
-/// an id, the plugin root is the current directory or the nearest one above
-/// it with a manifest (within the repository), as cargo finds `Cargo.toml`.
-fn validate_paths(
-    args: &ValidateArgs,
-    cx: &Context,
-    opts: &ValidateOptions,
-) -> Result<Vec<PluginReport>> {
+/// Every plugin root the arguments name. With neither a path nor an id, the
+/// plugin root is the current directory or the nearest one above it with a
+/// manifest (within the repository), as cargo finds `Cargo.toml`.
+fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
     let mut paths = args.paths.clone();
     // A manifest file given where an id goes (`pre-commit` passes file names).
     let (files, ids): (Vec<&String>, Vec<&String>) = args.ids.iter().partition(|id| {
@@ -128,7 +124,7 @@ fn validate_paths(
             .map(|(home, _)| home.plugin_dir(&name))
             .find(|dir| dir.is_dir());
         match found {
-            Some(root) => roots.push(root),
+            Some(root) => roots.push(Root::detect(root)),
             None => {
                 return Err(Error::NotInstalled {
                     id: id.clone(),
@@ -141,7 +137,7 @@ fn validate_paths(
             }
         }
     }
-    Ok(roots.iter().map(|root| validate_root(root, opts)).collect())
+    Ok(roots)
 }
 
 /// `--stdin`: the manifest text on stdin, reported as `path`.
@@ -201,14 +197,13 @@ fn repo_file(r: &PluginReport) -> String {
 
 /// Append the Markdown job summary. A summary that cannot be written is
 /// worth a warning, not a different verdict.
-fn append_job_summary(path: &std::path::Path, reports: &[PluginReport], printer: &Printer) {
+fn append_job_summary(path: &Path, summary: render::github::JobSummary, printer: &Printer) {
     use std::io::Write;
-    let text = render::github::job_summary(reports, repo_file);
     let written = fs_err::OpenOptions::new()
         .append(true)
         .create(true)
         .open(path)
-        .and_then(|mut f| f.write_all(text.as_bytes()));
+        .and_then(|mut f| summary.finish(&mut |s: &str| f.write_all(s.as_bytes())));
     if let Err(e) = written {
         printer.status(&format!(
             "warning: cannot write the job summary (GITHUB_STEP_SUMMARY): {e}"
@@ -216,20 +211,24 @@ fn append_job_summary(path: &std::path::Path, reports: &[PluginReport], printer:
     }
 }
 
-/// The SARIF log, with paths relative to the repository root (else the
-/// current directory), which is what code scanning resolves them against.
-fn sarif(reports: &[PluginReport]) -> String {
-    use render::sarif::{Artifact, Base, directory_uri};
-    let base = project::base_dir(reports.first().map(|r| r.root.as_path()));
-    let artifact = |r: &PluginReport| match project::relative_to(&r.manifest, &base) {
+/// Where SARIF paths are relative to: the repository root (else the current
+/// directory), which is what code scanning resolves them against.
+fn sarif_base(first_root: Option<&Path>) -> (PathBuf, render::sarif::Base) {
+    let base = project::base_dir(first_root);
+    let uri = render::sarif::directory_uri(&base);
+    (base, render::sarif::Base { uri })
+}
+
+/// A report's manifest as a SARIF artifact, relative to `base` where it can be.
+fn sarif_artifact(r: &PluginReport, base: &Path) -> render::sarif::Artifact {
+    use render::sarif::Artifact;
+    match project::relative_to(&r.manifest, base) {
         Some(rel) => Artifact::relative(&rel),
         None => std::path::absolute(&r.manifest).map_or_else(
             |_| Artifact::relative(&render::display_path(&r.manifest)),
             |abs| Artifact::absolute(&abs),
         ),
-    };
-    let uri = directory_uri(&base);
-    render::sarif::render(reports, &Base { uri }, artifact)
+    }
 }
 
 fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
@@ -289,48 +288,163 @@ fn unknown_code(given: &str, message: String) -> Error {
     }
 }
 
+/// Output in pieces of about this size: one write per piece, not per root.
+const BATCH: usize = 64 * 1024;
+
 pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let opts = options(&args, cx)?;
-    let reports = match &args.stdin_filename {
-        Some(path) if args.stdin => vec![validate_stdin(path, &args, &opts)?],
-        _ => validate_paths(&args, cx, &opts)?,
+    // Each report is rendered as soon as it is validated, then dropped.
+    let (stdin_report, roots) = match &args.stdin_filename {
+        Some(path) if args.stdin => (Some(validate_stdin(path, &args, &opts)?), Vec::new()),
+        _ => (None, roots(&args, cx)?),
     };
+    let first_root = stdin_report
+        .as_ref()
+        .map(|r| r.root.as_path())
+        .or_else(|| roots.first().map(|r| r.path.as_path()));
     let format = if args.json {
         OutputFormat::Json
     } else {
         args.format
     };
-    let text = match format {
-        OutputFormat::Json => render::json::render(&reports, args.aoe_api),
-        OutputFormat::Github => {
-            if let Some(summary) = &cx.github_step_summary {
-                append_job_summary(summary, &reports, printer);
-            }
-            render::github::render(&reports, repo_file)
+    let mut stream = Stream::new(format, &args, cx, printer, first_root);
+    let mut pending = String::new();
+    let written = |e| Error::io("cannot write output", e);
+    let mut all_valid = true;
+    let reports = stdin_report
+        .into_iter()
+        .chain(roots.iter().map(|root| validate_found(root, &opts)));
+    for r in reports {
+        all_valid &= r.is_valid();
+        stream.push(&r, &mut pending).map_err(written)?;
+        if pending.len() >= BATCH {
+            printer.out(&pending).map_err(written)?;
+            pending.clear();
         }
-        OutputFormat::Sarif => sarif(&reports),
-        OutputFormat::Human => {
-            let style = printer.stdout_style();
-            let mut out = String::new();
-            for r in &reports {
-                if printer.quiet && r.outcome.diagnostics.is_empty() {
-                    continue;
-                }
-                out.push_str(&render::human::report(r, style));
+    }
+    stream
+        .finish(&mut |s: &str| {
+            pending.push_str(s);
+            if pending.len() >= BATCH {
+                printer.out(&pending)?;
+                pending.clear();
             }
-            if !printer.quiet && reports.len() > 1 {
-                out.push_str(&render::human::summary(&reports));
-                out.push('\n');
-            }
-            out
-        }
-    };
-    printer
-        .out(&text)
-        .map_err(|e| Error::io("cannot write output", e))?;
-    Ok(if reports.iter().all(|r| r.is_valid()) {
+            Ok(())
+        })
+        .map_err(written)?;
+    printer.out(&pending).map_err(written)?;
+    Ok(if all_valid {
         ExitStatus::Success
     } else {
         ExitStatus::Failure
     })
+}
+
+/// The report being written, in its format.
+enum Stream<'a> {
+    Human {
+        style: render::human::Style,
+        quiet: bool,
+        tally: render::Tally,
+    },
+    Json(render::json::JsonStream),
+    Github {
+        annotations: render::github::GithubStream,
+        summary: Option<(&'a Path, render::github::JobSummary)>,
+        printer: &'a Printer,
+    },
+    Sarif {
+        log: render::sarif::SarifStream,
+        base: PathBuf,
+    },
+}
+
+impl<'a> Stream<'a> {
+    fn new(
+        format: OutputFormat,
+        args: &ValidateArgs,
+        cx: &'a Context,
+        printer: &'a Printer,
+        first_root: Option<&Path>,
+    ) -> Self {
+        match format {
+            OutputFormat::Human => Stream::Human {
+                style: printer.stdout_style(),
+                quiet: printer.quiet,
+                tally: render::Tally::default(),
+            },
+            OutputFormat::Json => Stream::Json(render::json::JsonStream::new(args.aoe_api)),
+            OutputFormat::Github => Stream::Github {
+                annotations: render::github::GithubStream::default(),
+                summary: cx
+                    .github_step_summary
+                    .as_deref()
+                    .map(|path| (path, render::github::JobSummary::default())),
+                printer,
+            },
+            OutputFormat::Sarif => {
+                let (base, uri) = sarif_base(first_root);
+                Stream::Sarif {
+                    log: render::sarif::SarifStream::new(uri),
+                    base,
+                }
+            }
+        }
+    }
+
+    /// Render one report: what can be written now goes to `out`.
+    fn push(&mut self, r: &PluginReport, out: &mut String) -> std::io::Result<()> {
+        match self {
+            Stream::Human {
+                style,
+                quiet,
+                tally,
+            } => {
+                tally.add(r);
+                if !(*quiet && r.outcome.diagnostics.is_empty()) {
+                    out.push_str(&render::human::report(r, *style));
+                }
+                Ok(())
+            }
+            Stream::Json(json) => json.push(r),
+            Stream::Github {
+                annotations,
+                summary,
+                ..
+            } => {
+                let file = repo_file(r);
+                out.push_str(&annotations.push(r, &file)?);
+                if let Some((_, summary)) = summary {
+                    summary.push(r, &file)?;
+                }
+                Ok(())
+            }
+            Stream::Sarif { log, base } => log.push(r, &sarif_artifact(r, base)),
+        }
+    }
+
+    /// What comes after the last report.
+    fn finish(self, sink: &mut render::Sink<'_>) -> std::io::Result<()> {
+        match self {
+            Stream::Human { quiet, tally, .. } => {
+                if !quiet && tally.plugins > 1 {
+                    sink(&render::human::summary_of(&tally))?;
+                    sink("\n")?;
+                }
+                Ok(())
+            }
+            Stream::Json(json) => json.finish(sink),
+            Stream::Github {
+                annotations,
+                summary,
+                printer,
+            } => {
+                if let Some((path, summary)) = summary {
+                    append_job_summary(path, summary, printer);
+                }
+                annotations.finish(sink)
+            }
+            Stream::Sarif { log, .. } => log.finish(sink),
+        }
+    }
 }

@@ -86,6 +86,14 @@ impl Dialect {
         found
     }
 
+    /// The first of [`Dialect::detect`]'s answer, looking no further than needed.
+    pub fn detect_first(root: &Path) -> Option<Dialect> {
+        Dialect::ALL
+            .into_iter()
+            .find(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
+            .or_else(|| aworld::is_legacy_root(root).then_some(Dialect::Aworld))
+    }
+
     /// The dialect whose manifest file is named like `path`'s last components.
     pub fn from_manifest_path(path: &Path) -> Option<Dialect> {
         Dialect::ALL

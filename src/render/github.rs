@@ -2,7 +2,7 @@
 //! Markdown job summary. See "Workflow commands for GitHub Actions":
 //! `::error file=…,line=…,col=…::message`.
 
-use super::line_col;
+use super::{Sink, Spool, Tally, line_col};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::validate::PluginReport;
 
@@ -26,7 +26,8 @@ fn escape_property(s: &str) -> String {
 #[derive(Default)]
 struct Budget {
     used: [usize; 3],
-    over: Vec<String>,
+    /// The plain lines of what went over, one per line.
+    over: Spool,
     over_counts: [usize; 3],
 }
 
@@ -48,10 +49,39 @@ impl Budget {
 /// `file` names a report's manifest as the annotation's `file=` (relative to
 /// the repository root, so annotations land under any `working-directory:`).
 pub fn render(reports: &[PluginReport], file: impl Fn(&PluginReport) -> String) -> String {
+    let mut stream = GithubStream::default();
     let mut out = String::new();
-    let mut budget = Budget::default();
     for r in reports {
-        let file = file(r);
+        out.push_str(
+            &stream
+                .push(r, &file(r))
+                .expect("a spool in memory does not fail"),
+        );
+    }
+    let mut sink = |s: &str| {
+        out.push_str(s);
+        Ok(())
+    };
+    stream
+        .finish(&mut sink)
+        .expect("rendering into a String does not fail");
+    out
+}
+
+/// The workflow commands, one report at a time: annotations are written at
+/// once, what goes over GitHub's caps waits in a [`Spool`] for the group at the end.
+#[derive(Default)]
+pub struct GithubStream {
+    budget: Budget,
+    tally: Tally,
+}
+
+impl GithubStream {
+    /// The annotations for one report, whose manifest is `file`.
+    pub fn push(&mut self, r: &PluginReport, file: &str) -> std::io::Result<String> {
+        self.tally.add(r);
+        let budget = &mut self.budget;
+        let mut out = String::new();
         let text = r.source.as_deref().unwrap_or_default();
         for d in &r.outcome.diagnostics {
             let (kind, index) = match d.severity {
@@ -65,10 +95,12 @@ pub fn render(reports: &[PluginReport], file: impl Fn(&PluginReport) -> String) 
                 )
             });
             if !budget.take(index) {
-                budget.over.push(plain_line(&file, position, kind, d));
+                budget
+                    .over
+                    .push("\n", &plain_line(file, position, kind, d))?;
                 continue;
             }
-            let mut props = vec![format!("file={}", escape_property(&file))];
+            let mut props = vec![format!("file={}", escape_property(file))];
             if let Some(((line, col), (end_line, end_col))) = position {
                 props.push(format!("line={line}"));
                 props.push(format!("col={col}"));
@@ -89,41 +121,45 @@ pub fn render(reports: &[PluginReport], file: impl Fn(&PluginReport) -> String) 
             if budget.take(2) {
                 out.push_str(&format!(
                     "::notice file={}::{}\n",
-                    escape_property(&file),
+                    escape_property(file),
                     escape_data(&note)
                 ));
             } else {
-                budget.over.push(indent(&format!("{file}: note: {note}")));
+                budget
+                    .over
+                    .push("\n", &indent(&format!("{file}: note: {note}")))?;
             }
         }
+        Ok(out)
     }
-    if !budget.over.is_empty() {
-        let [errors, warnings, notices] = budget.over_counts;
-        let mut what = Vec::new();
-        for (n, word) in [(errors, "error"), (warnings, "warning"), (notices, "note")] {
-            if n > 0 {
-                what.push(plural(n, word));
+
+    /// The group of what was not annotated, and the summary line.
+    pub fn finish(self, sink: &mut Sink<'_>) -> std::io::Result<()> {
+        let budget = self.budget;
+        if !budget.over.is_empty() {
+            let [errors, warnings, notices] = budget.over_counts;
+            let mut what = Vec::new();
+            for (n, word) in [(errors, "error"), (warnings, "warning"), (notices, "note")] {
+                if n > 0 {
+                    what.push(plural(n, word));
+                }
             }
+            let what = match what.as_slice() {
+                [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => what.join(""),
+            };
+            sink(&format!("::group::Not annotated: {what}\n"))?;
+            budget.over.drain("", sink)?;
+            sink("\n::endgroup::\n")?;
+            sink(&format!(
+                "note: GitHub annotates at most {ANNOTATIONS_PER_KIND} errors, \
+                 {ANNOTATIONS_PER_KIND} warnings and {ANNOTATIONS_PER_KIND} notes per step; \
+                 {what} are listed in the group above instead\n"
+            ))?;
         }
-        let what = match what.as_slice() {
-            [rest @ .., last] if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
-            _ => what.join(""),
-        };
-        out.push_str(&format!("::group::Not annotated: {what}\n"));
-        for line in &budget.over {
-            out.push_str(line);
-            out.push('\n');
-        }
-        out.push_str("::endgroup::\n");
-        out.push_str(&format!(
-            "note: GitHub annotates at most {ANNOTATIONS_PER_KIND} errors, \
-             {ANNOTATIONS_PER_KIND} warnings and {ANNOTATIONS_PER_KIND} notes per step; \
-             {what} are listed in the group above instead\n"
-        ));
+        sink(&super::human::summary_of(&self.tally))?;
+        sink("\n")
     }
-    out.push_str(&super::human::summary(reports));
-    out.push('\n');
-    out
 }
 
 fn message(d: &Diagnostic) -> String {
@@ -166,10 +202,36 @@ fn plural(n: usize, word: &str) -> String {
 /// The job summary (`$GITHUB_STEP_SUMMARY`): a table of plugins with their
 /// verdicts and counts, then every diagnostic, annotated or not.
 pub fn job_summary(reports: &[PluginReport], file: impl Fn(&PluginReport) -> String) -> String {
-    let mut out = String::from("\n### `plugins validate`\n\n");
-    out.push_str("| plugin | dialect | manifest | verdict | errors | warnings |\n");
-    out.push_str("|---|---|---|---|---:|---:|\n");
+    let mut summary = JobSummary::default();
     for r in reports {
+        summary
+            .push(r, &file(r))
+            .expect("a spool in memory does not fail");
+    }
+    let mut out = String::new();
+    let mut sink = |s: &str| {
+        out.push_str(s);
+        Ok(())
+    };
+    summary
+        .finish(&mut sink)
+        .expect("rendering into a String does not fail");
+    out
+}
+
+/// The job summary, one report at a time: the table rows and the diagnostics
+/// wait in a [`Spool`] each.
+#[derive(Default)]
+pub struct JobSummary {
+    rows: Spool,
+    details: Spool,
+    tally: Tally,
+}
+
+impl JobSummary {
+    /// Add one report, whose manifest is `file`.
+    pub fn push(&mut self, r: &PluginReport, file: &str) -> std::io::Result<()> {
+        self.tally.add(r);
         let plugin = match (&r.outcome.id, &r.outcome.version) {
             (Some(id), Some(v)) => format!("{} {}", cell(&code(id)), cell(&html(v))),
             (Some(id), None) => cell(&code(id)),
@@ -181,41 +243,51 @@ pub fn job_summary(reports: &[PluginReport], file: impl Fn(&PluginReport) -> Str
         } else {
             "❌ invalid"
         };
-        out.push_str(&format!(
-            "| {plugin} | {dialect} | {} | {verdict} | {} | {} |\n",
-            cell(&code(&file(r))),
-            r.errors(),
-            r.warnings()
-        ));
-    }
-    out.push_str(&format!("\n{}\n", super::human::summary(reports)));
-    let any = reports.iter().any(|r| !r.outcome.diagnostics.is_empty());
-    if any {
-        out.push_str("\n<details><summary>Diagnostics</summary>\n\n");
-        for r in reports {
-            let file = file(r);
-            let text = r.source.as_deref().unwrap_or_default();
-            for d in &r.outcome.diagnostics {
-                let at = match d.labels.first().filter(|_| !text.is_empty()) {
-                    Some(l) => {
-                        let (line, col) = line_col(text, l.span.start);
-                        format!("{file}:{line}:{col}")
-                    }
-                    None => file.clone(),
-                };
-                let mark = if d.is_error() { "❌" } else { "⚠️" };
-                out.push_str(&format!(
+        self.rows.push(
+            "",
+            &format!(
+                "| {plugin} | {dialect} | {} | {verdict} | {} | {} |\n",
+                cell(&code(file)),
+                r.errors(),
+                r.warnings()
+            ),
+        )?;
+        let text = r.source.as_deref().unwrap_or_default();
+        for d in &r.outcome.diagnostics {
+            let at = match d.labels.first().filter(|_| !text.is_empty()) {
+                Some(l) => {
+                    let (line, col) = line_col(text, l.span.start);
+                    format!("{file}:{line}:{col}")
+                }
+                None => file.to_owned(),
+            };
+            let mark = if d.is_error() { "❌" } else { "⚠️" };
+            self.details.push(
+                "",
+                &format!(
                     "- {mark} {} {}: {}\n",
                     code(&at),
                     code(d.code.as_str()),
                     html(&d.message).replace('\n', " ")
-                ));
-            }
+                ),
+            )?;
         }
-        out.push_str("\n</details>\n");
+        Ok(())
     }
-    out.push('\n');
-    out
+
+    pub fn finish(self, sink: &mut Sink<'_>) -> std::io::Result<()> {
+        sink("\n### `plugins validate`\n\n")?;
+        sink("| plugin | dialect | manifest | verdict | errors | warnings |\n")?;
+        sink("|---|---|---|---|---:|---:|\n")?;
+        self.rows.drain("", sink)?;
+        sink(&format!("\n{}\n", super::human::summary_of(&self.tally)))?;
+        if !self.details.is_empty() {
+            sink("\n<details><summary>Diagnostics</summary>\n\n")?;
+            self.details.drain("", sink)?;
+            sink("\n</details>\n")?;
+        }
+        sink("\n")
+    }
 }
 
 /// Inline code that survives any content: fenced with more backticks than

@@ -88,20 +88,32 @@ pub fn handler(style: Style) -> GraphicalReportHandler {
 /// Render one diagnostic against its (optional) source.
 pub fn diagnostic(d: &Diagnostic, src: Option<&NamedSource<String>>, style: Style) -> String {
     let mut out = String::new();
+    render_with(&handler(style), d, src, &mut out);
+    out
+}
+
+fn render_with(
+    handler: &GraphicalReportHandler,
+    d: &Diagnostic,
+    src: Option<&NamedSource<String>>,
+    out: &mut String,
+) {
     let shown = Shown { d, src };
     // Rendering into a String cannot fail.
-    let _ = handler(style).render_report(&mut out, &shown);
-    out
+    let _ = handler.render_report(out, &shown);
 }
 
 /// Everything for one plugin: its diagnostics, then a status line.
 pub fn report(r: &PluginReport, style: Style) -> String {
-    let src = r.source.as_ref().map(|text| {
-        NamedSource::new(display_path(&r.manifest), text.clone()).with_language("toml")
-    });
     let mut out = String::new();
-    for d in &r.outcome.diagnostics {
-        out.push_str(&diagnostic(d, src.as_ref(), style));
+    if !r.outcome.diagnostics.is_empty() {
+        let src = r.source.as_ref().map(|text| {
+            NamedSource::new(display_path(&r.manifest), text.clone()).with_language("toml")
+        });
+        let handler = handler(style);
+        for d in &r.outcome.diagnostics {
+            render_with(&handler, d, src.as_ref(), &mut out);
+        }
     }
     if let Some(note) = skipped_note(r) {
         let options = textwrap::Options::new(style.width.saturating_sub(2))
@@ -161,18 +173,20 @@ fn count_phrase(errors: usize, warnings: usize) -> String {
 
 /// The closing line for a run.
 pub fn summary(reports: &[PluginReport]) -> String {
-    let invalid = reports.iter().filter(|r| !r.is_valid()).count();
-    let errors: usize = reports.iter().map(PluginReport::errors).sum();
-    let warnings: usize = reports.iter().map(PluginReport::warnings).sum();
-    let tally = if errors + warnings == 0 {
+    summary_of(&super::Tally::of(reports))
+}
+
+/// The closing line for a run, from its counts.
+pub fn summary_of(t: &super::Tally) -> String {
+    let tally = if t.errors + t.warnings == 0 {
         String::new()
     } else {
-        format!("; {}", count_phrase(errors, warnings))
+        format!("; {}", count_phrase(t.errors, t.warnings))
     };
     format!(
         "{}: {} valid, {} invalid{tally}",
-        plural(reports.len(), "plugin"),
-        reports.len() - invalid,
-        invalid
+        plural(t.plugins, "plugin"),
+        t.plugins - t.invalid,
+        t.invalid
     )
 }

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{display_path, line_col};
+use super::{HOLE, Sink, Spool, Tally, display_path, line_col};
 use crate::diagnostic::{Code, Severity};
 use crate::manifest::{Dialect, HostClass};
 use crate::validate::PluginReport;
@@ -11,12 +11,12 @@ use crate::validate::PluginReport;
 pub const FORMAT_VERSION: u32 = 1;
 
 #[derive(Serialize)]
-struct Document<'a> {
+struct Document<P> {
     format_version: u32,
     valid: bool,
     aoe_api: u32,
     summary: Summary,
-    plugins: Vec<Plugin<'a>>,
+    plugins: P,
 }
 
 #[derive(Serialize)]
@@ -71,24 +71,69 @@ struct Label<'a> {
 
 /// Render the run as pretty JSON.
 pub fn render(reports: &[PluginReport], aoe_api: u32) -> String {
-    let plugins: Vec<Plugin<'_>> = reports.iter().map(plugin).collect();
-    let invalid = reports.iter().filter(|r| !r.is_valid()).count();
-    let doc = Document {
-        format_version: FORMAT_VERSION,
-        valid: invalid == 0,
-        aoe_api,
-        summary: Summary {
-            plugins: reports.len(),
-            valid: reports.len() - invalid,
-            invalid,
-            errors: reports.iter().map(PluginReport::errors).sum(),
-            warnings: reports.iter().map(PluginReport::warnings).sum(),
-        },
-        plugins,
+    let mut stream = JsonStream::new(aoe_api);
+    let mut out = String::new();
+    let mut sink = |s: &str| {
+        out.push_str(s);
+        Ok(())
     };
-    let mut s = serde_json::to_string_pretty(&doc).expect("report serializes");
-    s.push('\n');
-    s
+    for r in reports {
+        stream.push(r).expect("a spool in memory does not fail");
+    }
+    stream
+        .finish(&mut sink)
+        .expect("rendering into a String does not fail");
+    out
+}
+
+/// The JSON document, one report at a time: the summary comes first, so the
+/// plugins wait in a [`Spool`] until the last one is in.
+pub struct JsonStream {
+    aoe_api: u32,
+    tally: Tally,
+    plugins: Spool,
+}
+
+impl JsonStream {
+    pub fn new(aoe_api: u32) -> Self {
+        JsonStream {
+            aoe_api,
+            tally: Tally::default(),
+            plugins: Spool::default(),
+        }
+    }
+
+    pub fn push(&mut self, r: &PluginReport) -> std::io::Result<()> {
+        self.tally.add(r);
+        let text = serde_json::to_string_pretty(&plugin(r)).expect("report serializes");
+        self.plugins.push(",\n", &text)
+    }
+
+    pub fn finish(self, sink: &mut Sink<'_>) -> std::io::Result<()> {
+        let t = self.tally;
+        let summary = Summary {
+            plugins: t.plugins,
+            valid: t.plugins - t.invalid,
+            invalid: t.invalid,
+            errors: t.errors,
+            warnings: t.warnings,
+        };
+        let doc = |plugins| Document {
+            format_version: FORMAT_VERSION,
+            valid: t.invalid == 0,
+            aoe_api: self.aoe_api,
+            summary,
+            plugins,
+        };
+        let holes: &[&str] = if self.plugins.is_empty() {
+            &[]
+        } else {
+            &[HOLE]
+        };
+        let mut skeleton = serde_json::to_string_pretty(&doc(holes)).expect("report serializes");
+        skeleton.push('\n');
+        super::splice(&skeleton, vec![self.plugins], sink)
+    }
 }
 
 fn plugin(r: &PluginReport) -> Plugin<'_> {

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::line_col;
+use super::{HOLE, Sink, Spool, line_col};
 use crate::diagnostic::{Code, Diagnostic, Label, Severity};
 use crate::validate::PluginReport;
 
@@ -59,24 +59,60 @@ pub fn render(
     base: &Base,
     artifact: impl Fn(&PluginReport) -> Artifact,
 ) -> String {
-    let rules: Vec<Code> = Code::ALL
-        .iter()
-        .copied()
-        .filter(|c| VALIDATE_AREAS.contains(&area(*c)))
-        .collect();
-    let mut results = Vec::new();
-    let mut notes = Vec::new();
+    let base = Base {
+        uri: base.uri.clone(),
+    };
+    let mut stream = SarifStream::new(base);
     for r in reports {
-        let uri = artifact(r);
+        stream
+            .push(r, &artifact(r))
+            .expect("a spool in memory does not fail");
+    }
+    let mut out = String::new();
+    let mut sink = |s: &str| {
+        out.push_str(s);
+        Ok(())
+    };
+    stream
+        .finish(&mut sink)
+        .expect("rendering into a String does not fail");
+    out
+}
+
+/// The SARIF log, one report at a time: results and notes wait in a
+/// [`Spool`] each, since the notes come first in the log.
+pub struct SarifStream {
+    rules: Vec<Code>,
+    base: Base,
+    results: Spool,
+    notes: Spool,
+}
+
+impl SarifStream {
+    pub fn new(base: Base) -> Self {
+        SarifStream {
+            rules: Code::ALL
+                .iter()
+                .copied()
+                .filter(|c| VALIDATE_AREAS.contains(&area(*c)))
+                .collect(),
+            base,
+            results: Spool::default(),
+            notes: Spool::default(),
+        }
+    }
+
+    /// Add one report, whose manifest is at `uri`.
+    pub fn push(&mut self, r: &PluginReport, uri: &Artifact) -> std::io::Result<()> {
         let text = r.source.as_deref().unwrap_or_default();
         for d in &r.outcome.diagnostics {
             let mut result = json!({
                 "ruleId": d.code.as_str(),
                 "level": level(d.severity),
                 "message": { "text": message(d) },
-                "locations": [location(&uri, text, d.labels.first())],
+                "locations": [location(uri, text, d.labels.first())],
             });
-            if let Some(i) = rules.iter().position(|c| *c == d.code) {
+            if let Some(i) = self.rules.iter().position(|c| *c == d.code) {
                 result["ruleIndex"] = json!(i);
             }
             if d.labels.len() > 1 {
@@ -84,40 +120,57 @@ pub fn render(
                     .iter()
                     .enumerate()
                     .map(|(i, l)| {
-                        let mut loc = location(&uri, text, Some(l));
+                        let mut loc = location(uri, text, Some(l));
                         loc["id"] = json!(i + 1);
                         loc
                     })
                     .collect();
             }
-            results.push(result);
+            self.results.push(",\n", &pretty(&result))?;
         }
         if let Some(note) = super::human::skipped_note(r) {
-            notes.push(json!({
+            let note = json!({
                 "level": "note",
                 "message": { "text": note },
-                "locations": [location(&uri, text, None)],
-            }));
+                "locations": [location(uri, text, None)],
+            });
+            self.notes.push(",\n", &pretty(&note))?;
         }
+        Ok(())
     }
-    let mut invocation = json!({ "executionSuccessful": true });
-    if !notes.is_empty() {
-        invocation["toolExecutionNotifications"] = Value::Array(notes);
+
+    pub fn finish(self, sink: &mut Sink<'_>) -> std::io::Result<()> {
+        let mut invocation = json!({ "executionSuccessful": true });
+        let mut spools = Vec::new();
+        if !self.notes.is_empty() {
+            invocation["toolExecutionNotifications"] = json!([HOLE]);
+            spools.push(self.notes);
+        }
+        let results = if self.results.is_empty() {
+            json!([])
+        } else {
+            spools.push(self.results);
+            json!([HOLE])
+        };
+        let log = json!({
+            "$schema": SCHEMA_URI,
+            "version": "2.1.0",
+            "runs": [{
+                "tool": { "driver": driver(&self.rules) },
+                "invocations": [invocation],
+                "originalUriBaseIds": { SRCROOT: { "uri": self.base.uri } },
+                "columnKind": "unicodeCodePoints",
+                "results": results,
+            }],
+        });
+        let mut skeleton = pretty(&log);
+        skeleton.push('\n');
+        super::splice(&skeleton, spools, sink)
     }
-    let log = json!({
-        "$schema": SCHEMA_URI,
-        "version": "2.1.0",
-        "runs": [{
-            "tool": { "driver": driver(&rules) },
-            "invocations": [invocation],
-            "originalUriBaseIds": { SRCROOT: { "uri": base.uri } },
-            "columnKind": "unicodeCodePoints",
-            "results": results,
-        }],
-    });
-    let mut s = serde_json::to_string_pretty(&log).expect("SARIF serializes");
-    s.push('\n');
-    s
+}
+
+fn pretty(value: &Value) -> String {
+    serde_json::to_string_pretty(value).expect("SARIF serializes")
 }
 
 fn driver(rules: &[Code]) -> Value {

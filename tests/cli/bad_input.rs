@@ -223,3 +223,50 @@ plugins::syntax::yaml
 "#]]
     );
 }
+
+/// Manifests are opened before they are stat'ed: a FIFO (or a symlink to one,
+/// which the Python hosts follow) must be refused, not waited on.
+#[test]
+fn a_manifest_that_is_a_fifo_is_refused_without_blocking() {
+    for (manifest, through_symlink) in [
+        ("aoe-plugin.toml", false),
+        (".aworld-plugin/plugin.json", true),
+        ("protoagent.plugin.yaml", false),
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join(manifest);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        let fifo = if through_symlink {
+            dir.path().join("pipe")
+        } else {
+            path.clone()
+        };
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        if through_symlink {
+            std::os::unix::fs::symlink(&fifo, &path).unwrap();
+        }
+        let mut child = plugins()
+            .args(["validate", "--format", "json", "--path"])
+            .arg(dir.path())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+        while child.try_wait().unwrap().is_none() {
+            if std::time::Instant::now() > deadline {
+                let _ = child.kill();
+                panic!("{manifest}: validate waits on a FIFO");
+            }
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        let out = child.wait_with_output().unwrap();
+        assert_eq!(out.status.code(), Some(1), "{manifest}");
+        let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let d = &doc["plugins"][0]["diagnostics"][0];
+        assert_eq!(d["code"], "plugins::file::not_regular", "{manifest}: {d}");
+    }
+}

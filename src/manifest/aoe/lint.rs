@@ -432,9 +432,10 @@ fn runtime(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
                     );
                 } else if let Some(root) = root {
                     let full = root.join(program);
-                    if full.symlink_metadata().is_ok() && escapes(root, &full) {
+                    let exists = full.symlink_metadata().is_ok();
+                    if exists && escapes(root, &full) {
                         out.push(Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} resolves outside the plugin directory (through a symlink)"), at));
-                    } else if full.symlink_metadata().is_err() && build.is_empty() {
+                    } else if !exists && build.is_empty() {
                         out.push(
                             Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} does not exist and no build step creates it"), at)
                                 .help("commit the program or add a `[[runtime.build]]` step that produces it"),

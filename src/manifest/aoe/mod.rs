@@ -55,8 +55,10 @@ const EVERYTHING_ELSE: &str = "the structural and semantic passes, install refus
 /// checks that look at the plugin tree; `None` validates the text alone.
 pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     let profile = opts.profile;
-    let doc = match format::parse_toml(text) {
-        Ok(doc) => doc,
+    // One parse: the spanned tree for labels and lints, and the document the
+    // host's typed parse deserializes from.
+    let (doc, table) = match format::parse_toml_table(text) {
+        Ok(parsed) => parsed,
         Err(e) => {
             let mut d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
                 .with_label(e.span.clone().unwrap_or(0..0), None);
@@ -95,7 +97,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     let mut diagnostics = Vec::new();
     let mut lints = lint::ignored_keys(&doc, &compiled.schema);
     let mut skipped = None;
-    let (class, host_message) = match raw::parse(text, profile) {
+    let (class, host_message) = match raw::from_table(table, text, profile) {
         Err(e) => {
             // The host's semantic pass needs the typed manifest serde could not build.
             skipped = Some("the semantic pass, install refusals and the remaining lints");

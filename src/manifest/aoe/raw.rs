@@ -26,6 +26,21 @@ pub fn parse(text: &str, profile: Profile) -> Result<Manifest, toml::de::Error> 
     toml::from_str(text)
 }
 
+/// The host's typed parse of a document already parsed from `text`: what
+/// [`parse`] returns, errors included, without parsing the text again.
+pub fn from_table(
+    table: toml::Spanned<toml::de::DeTable<'_>>,
+    text: &str,
+    profile: Profile,
+) -> Result<Manifest, toml::de::Error> {
+    PROFILE.with(|p| p.set(profile));
+    Manifest::deserialize(toml::de::Deserializer::from(table)).map_err(|mut e| {
+        // `from_str` attaches the text, which its `Display` quotes.
+        e.set_input(Some(text));
+        e
+    })
+}
+
 /// Which closed set a [`Closed`] value belongs to.
 pub trait Set {
     fn variants(profile: Profile) -> &'static [&'static str];

@@ -247,7 +247,24 @@ fn entrypoints_of<'a>(kind: &'a str, items: &'a Node) -> Result<Vec<(usize, &'a 
 
 /// `validate_plugin_path`'s containment pass: the first escaping target.
 pub fn check_targets(loaded: &Loaded<'_>, root: &Path) -> Result<(), Finding> {
-    let canonical = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    check_targets_at(loaded, root, None)
+}
+
+/// [`check_targets`] with `root`'s canonical path, when known.
+pub fn check_targets_at(
+    loaded: &Loaded<'_>,
+    root: &Path,
+    canonical: Option<&Path>,
+) -> Result<(), Finding> {
+    let canonical = canonical.map_or_else(|| root.canonicalize(), |c| Ok(c.to_path_buf()));
+    // Each target is resolved below the canonical root (as the host's
+    // `(root / target).resolve()`); a root that cannot be canonicalized is
+    // resolved from `/`, component by component.
+    let resolve = |target: &str| match &canonical {
+        Ok(canonical) => contain::resolve_below(canonical, target),
+        Err(_) => contain::resolve(root, target),
+    };
+    let canonical = canonical.as_deref().unwrap_or(root);
     for (kind, eps) in &loaded.kinds {
         for (i, ep) in eps {
             let Some(target) = ep.get("target").map(|e| &e.node).filter(|t| truthy(t)) else {
@@ -264,8 +281,8 @@ pub fn check_targets(loaded: &Loaded<'_>, root: &Path) -> Result<(), Finding> {
                     at,
                 ));
             };
-            match contain::resolve(&canonical, target) {
-                Ok(p) if contain::inside(&canonical, &p) => {}
+            match resolve(target) {
+                Ok(p) if contain::inside(canonical, &p) => {}
                 Ok(_) => {
                     return Err(fail(
                         Code::AworldEscapesRoot,

@@ -50,6 +50,17 @@ pub fn schema() -> serde_json::Value {
 
 /// Validate a manifest plugin whose `plugin.json` text is `text`.
 pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Summary>) {
+    validate_at(text, root, None, opts)
+}
+
+/// [`validate`], given `root`'s canonical path when the caller already knows
+/// it (recursive discovery does), so it is not resolved again.
+pub fn validate_at(
+    text: &str,
+    root: &Path,
+    canonical: Option<&Path>,
+    opts: &Options,
+) -> (Outcome, Option<Summary>) {
     let doc = match format::parse_json(text) {
         Ok(doc) => doc,
         Err(mut e) => {
@@ -84,7 +95,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Sum
             f,
             "the loader's later checks, the target containment check and lints",
         )),
-        Ok(loaded) => match loader::check_targets(&loaded, root) {
+        Ok(loaded) => match loader::check_targets_at(&loaded, root, canonical) {
             Ok(()) => Ok(loaded),
             Err(f) => Err((
                 f,

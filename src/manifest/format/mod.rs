@@ -9,7 +9,7 @@ mod toml;
 mod yaml;
 
 pub use self::json::parse_json;
-pub use self::toml::parse_toml;
+pub use self::toml::{parse_toml, parse_toml_table};
 pub use self::yaml::parse_yaml;
 
 use crate::diagnostic::Span;

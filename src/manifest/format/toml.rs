@@ -1,5 +1,6 @@
 //! TOML, parsed with the `toml` crate (the parser aoe itself uses).
 
+use ::toml::Spanned;
 use ::toml::de::{DeTable, DeValue};
 
 use super::SyntaxError;
@@ -9,6 +10,12 @@ use crate::manifest::doc::{Entry, Node, Value};
 /// Parse TOML into a [`Node`] tree. The `toml` crate bounds nesting depth, so a
 /// nesting bomb is a syntax error here, not a stack overflow.
 pub fn parse_toml(text: &str) -> Result<Node, SyntaxError> {
+    parse_toml_table(text).map(|(node, _)| node)
+}
+
+/// Parse TOML into a [`Node`] tree, and keep the parsed document, from which
+/// `toml`'s serde deserializer builds typed values without parsing again.
+pub fn parse_toml_table(text: &str) -> Result<(Node, Spanned<DeTable<'_>>), SyntaxError> {
     let table = DeTable::parse(text).map_err(|e| SyntaxError {
         exception: None,
         message: e.message().trim_end().to_owned(),
@@ -16,10 +23,11 @@ pub fn parse_toml(text: &str) -> Result<Node, SyntaxError> {
         span: e.span(),
     })?;
     let span = 0..text.len();
-    Ok(Node {
+    let node = Node {
         span,
         value: Value::Table(convert_table(table.get_ref(), text)),
-    })
+    };
+    Ok((node, table))
 }
 
 fn convert_table(table: &DeTable<'_>, text: &str) -> Vec<Entry> {
