@@ -50,7 +50,7 @@ impl Runner {
         let stage = self.path(&format!("stage/plugins-{TARGET}"));
         std::fs::create_dir_all(&stage).unwrap();
         std::fs::create_dir_all(&dl).unwrap();
-        std::fs::copy(env!("CARGO_BIN_EXE_plugins"), stage.join("plugins")).unwrap();
+        crate::support::copy_binary(&stage.join("plugins"));
         let archive = format!("plugins-{TARGET}.tar.gz");
         let ok = Command::new("tar")
             .arg("-czf")

@@ -96,7 +96,7 @@ fn an_unreadable_manifest_is_reported() {
     let bin_dir = tempfile::tempdir().unwrap();
     std::fs::set_permissions(bin_dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
     let bin = bin_dir.path().join("plugins");
-    std::fs::copy(env!("CARGO_BIN_EXE_plugins"), &bin).unwrap();
+    crate::support::copy_binary(&bin);
     let mut cmd = if is_root {
         let mut c = std::process::Command::new("setpriv");
         c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])

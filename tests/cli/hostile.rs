@@ -360,7 +360,7 @@ fn local_git_sources_are_only_read() {
 /// into `dir` (which must be world-readable) so `nobody` can run it.
 fn as_unprivileged(dir: &Path, owned: &[&Path]) -> std::process::Command {
     let bin = dir.join("plugins");
-    std::fs::copy(env!("CARGO_BIN_EXE_plugins"), &bin).unwrap();
+    crate::support::copy_binary(&bin);
     let is_root = std::process::Command::new("id")
         .arg("-u")
         .output()

@@ -42,7 +42,7 @@ fn publish(server: &Path) -> String {
     let stage = server.join("stage").join(format!("plugins-{TARGET}"));
     std::fs::create_dir_all(&stage).unwrap();
     std::fs::create_dir_all(&dir).unwrap();
-    std::fs::copy(env!("CARGO_BIN_EXE_plugins"), stage.join("plugins")).unwrap();
+    crate::support::copy_binary(&stage.join("plugins"));
     let archive = dir.join(format!("plugins-{TARGET}.tar.gz"));
     let ok = Command::new("tar")
         .arg("-czf")

@@ -144,3 +144,15 @@ pub(crate) fn validate_screen(root: &Path, extra: &[&str]) -> (i32, String) {
     assert!(stderr.is_empty(), "{stderr}");
     (code, stdout)
 }
+
+/// Copy the binary under test to `dest`, through `cp`: a file this multi-threaded test
+/// process had open for writing could leak into a child another test forks meanwhile, and
+/// executing the copy would then fail with "Text file busy" (ETXTBSY).
+pub(crate) fn copy_binary(dest: &Path) {
+    let status = Command::new("cp")
+        .arg(env!("CARGO_BIN_EXE_plugins"))
+        .arg(dest)
+        .status()
+        .expect("cp runs");
+    assert!(status.success(), "cp {}", dest.display());
+}
