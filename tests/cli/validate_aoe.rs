@@ -625,3 +625,75 @@ plugins::aoe::placeholder_id
     .unwrap();
     assert_eq!(validate_screen(dir.path(), &["--strict"]).0, 0);
 }
+
+/// The lines of aoe's own error text: each line of `manifest is invalid:`, or serde's message
+/// (the last line) of `manifest is not valid TOML: …`.
+fn host_lines(message: &str) -> Vec<String> {
+    match message.strip_prefix("manifest is invalid:\n") {
+        Some(rest) => rest.lines().map(str::to_owned).collect(),
+        None => vec![message.trim_end().lines().last().unwrap_or("").to_owned()],
+    }
+}
+
+#[test]
+fn every_host_error_text_is_a_diagnostic_verbatim() {
+    // Each replaces or adds one line of the clean manifest; serde's words (`sequence`, `map`,
+    // `floating point`, `u32`, `internally tagged enum`) are the host's.
+    let cases = [
+        ("name = \"Hello\"", "name = [1]"),
+        ("name = \"Hello\"", "name = { a = 1 }"),
+        ("name = \"Hello\"", "name = 1.5"),
+        ("api_version = 15", "api_version = \"x\""),
+        ("api_version = 15", "api_version = -1"),
+        (
+            "capabilities = [\"runtime.worker\"]",
+            "capabilities = \"runtime.worker\"",
+        ),
+        (
+            "[runtime]\nkind = \"command\"\ncommand = [\"./bin/worker\"]",
+            "runtime = 3",
+        ),
+        ("title = \"Greet\"", "title = 2"),
+        ("title = \"Greet\"", "title = \"Greet\"\nhidden = \"yes\""),
+        ("[runtime]", "[runtime]\nbuild = \"make\""),
+        (
+            "version = \"0.1.0\"",
+            "version = \"0.1.0\"\n[[ui]]\nslot = \"cardz\"\nid = \"x\"",
+        ),
+        (
+            "version = \"0.1.0\"",
+            "version = \"0.1.0\"\n[[keybinds]]\nkey = 5",
+        ),
+        ("version = \"0.1.0\"", "version = \"0.1.0\"\nsettings = {}"),
+        (
+            "capabilities = [\"runtime.worker\"]",
+            "capabilities = [\"runtime.worker\", 7]",
+        ),
+    ];
+    let mut rejected = 0;
+    for (from, to) in cases {
+        assert!(CLEAN_AOE.contains(from), "{from}");
+        let text = CLEAN_AOE.replacen(from, to, 1);
+        let dir = aoe_root(&text);
+        std::fs::create_dir(dir.path().join("bin")).unwrap();
+        std::fs::write(dir.path().join("bin/worker"), "").unwrap();
+        let (_, plugin) = validate_json(dir.path(), &[]);
+        let Some(message) = plugin["host"]["message"].as_str() else {
+            continue;
+        };
+        rejected += 1;
+        let ours: Vec<&str> = plugin["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["message"].as_str().unwrap())
+            .collect();
+        for line in host_lines(message) {
+            assert!(
+                ours.contains(&line.as_str()),
+                "{to:?}: the host says {line:?}; we say {ours:?}"
+            );
+        }
+    }
+    assert!(rejected >= 12, "the cases exercise rejections: {rejected}");
+}

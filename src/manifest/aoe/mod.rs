@@ -102,14 +102,29 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
             // The host's semantic pass needs the typed manifest serde could not build.
             skipped = Some("the semantic pass, install refusals and the remaining lints");
             let host_message = format!("manifest is not valid TOML: {e}");
-            if structural.is_empty() {
-                // The schema missed what serde caught: report serde's own error.
-                diagnostics.push(
-                    Diagnostic::new(Code::AoeParse, e.message().trim_end())
-                        .with_label(e.span().unwrap_or(0..0), None),
-                );
+            let mut structural: Vec<Diagnostic> =
+                resolve(structural, &doc, Severity::Error).collect();
+            // The error the host stops at carries the host's own words (serde's: `sequence`,
+            // `map`, `u32`, …), on the diagnostic at the same place; the others keep ours.
+            let host_text = e.message().trim_end();
+            let at_host = e.span().and_then(|span| {
+                structural
+                    .iter()
+                    .position(|d| d.labels.first().is_some_and(|l| l.span == span))
+            });
+            match at_host {
+                Some(i) => host_text.clone_into(&mut structural[i].message),
+                None if !structural.iter().any(|d| d.message == host_text) => {
+                    // The schema missed what serde caught, or put it elsewhere: report
+                    // serde's own error too.
+                    diagnostics.push(
+                        Diagnostic::new(Code::AoeParse, host_text)
+                            .with_label(e.span().unwrap_or(0..0), None),
+                    );
+                }
+                None => {}
             }
-            diagnostics.extend(resolve(structural, &doc, Severity::Error));
+            diagnostics.extend(structural);
             (HostClass::Parse, Some(host_message))
         }
         Ok(m) => {
