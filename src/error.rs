@@ -40,6 +40,17 @@ pub enum Error {
     Install(Box<crate::install::InstallError>),
 }
 
+impl From<crate::validate::DiscoverError> for Error {
+    fn from(e: crate::validate::DiscoverError) -> Self {
+        use crate::validate::DiscoverError as D;
+        match e {
+            D::PathNotFound(p) => Error::PathNotFound(p),
+            D::NoPlugins(p) => Error::NoPlugins(p),
+            D::List(e) => Error::io("cannot list directory", e),
+        }
+    }
+}
+
 impl From<crate::install::InstallError> for Error {
     fn from(e: crate::install::InstallError) -> Self {
         Error::Install(Box::new(e))

@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::error::{Error, Result};
 use crate::manifest::{Dialect, Outcome, aoe, aworld, protoagent};
 
 /// Manifests larger than this are refused unread.
@@ -104,12 +103,25 @@ impl Root {
     }
 }
 
+/// Why `--path` arguments name no plugin root.
+#[derive(Debug, thiserror::Error)]
+pub enum DiscoverError {
+    #[error("path `{}` does not exist", .0.display())]
+    PathNotFound(PathBuf),
+    #[error("no plugin root found under `{}`", .0.display())]
+    NoPlugins(PathBuf),
+    #[error("cannot list directory: {0}")]
+    List(std::io::Error),
+}
+
+type Result<T> = std::result::Result<T, DiscoverError>;
+
 /// Expand `--path` arguments into plugin roots, in a stable order.
 pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
     let mut roots = Vec::new();
     for path in paths {
         if path.symlink_metadata().is_err() {
-            return Err(Error::PathNotFound(path.clone()));
+            return Err(DiscoverError::PathNotFound(path.clone()));
         }
         // A path to a manifest file names its plugin root.
         if let Some(d) = Dialect::from_manifest_path(path) {
@@ -127,7 +139,7 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
             roots.push(Root::detect(path.clone()));
         }
         if roots.len() == before {
-            return Err(Error::NoPlugins(path.clone()));
+            return Err(DiscoverError::NoPlugins(path.clone()));
         }
     }
     Ok(roots)
@@ -150,7 +162,7 @@ fn find_roots(
     if depth > 32 {
         return Ok(());
     }
-    let entries = fs_err::read_dir(dir).map_err(|e| Error::io("cannot list directory", e))?;
+    let entries = fs_err::read_dir(dir).map_err(DiscoverError::List)?;
     let mut dirs: Vec<PathBuf> = entries
         .filter_map(std::result::Result::ok)
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
