@@ -5,9 +5,10 @@ use clap::{Args, Parser, Subcommand, ValueEnum};
 use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompleteArgs,
     completions::CompletionsArgs, doctor::DoctorArgs, enable::SwitchArgs, homes::HomesArgs,
-    info::InfoArgs, install::InstallArgs, list::ListArgs, new::NewArgs, outdated::OutdatedArgs,
-    remove::RemoveArgs, resolve::ResolveArgs, rollback::RollbackArgs, schema::SchemaArgs,
-    sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
+    info::InfoArgs, install::InstallArgs, list::ListArgs, lsp::LspArgs, new::NewArgs,
+    outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs, rollback::RollbackArgs,
+    schema::SchemaArgs, sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs,
+    verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -105,6 +106,8 @@ pub enum Command {
     Resolve(ResolveArgs),
     /// Print the JSON Schema of a dialect's manifest
     Schema(SchemaArgs),
+    /// Run a language server that publishes validate's diagnostics as you type
+    Lsp(LspArgs),
     /// Print shell completions
     Completions(CompletionsArgs),
 }

@@ -9,6 +9,7 @@ pub mod homes;
 pub mod info;
 pub mod install;
 pub mod list;
+pub mod lsp;
 pub mod new;
 pub mod outdated;
 pub mod remove;
@@ -74,6 +75,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Autoupdate(args) => autoupdate::run(&args, cx, printer),
         Command::Activity(args) => activity::run(&args, cx, printer),
         Command::Doctor(args) => doctor::run(&args, cx, printer),
+        Command::Lsp(args) => lsp::run(&args, cx),
         Command::Completions(args) => completions::run(&args, printer),
     }
 }
