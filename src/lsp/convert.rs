@@ -131,12 +131,25 @@ pub(crate) fn diagnostics(report: &PluginReport, text: &str, uri: &str) -> Vec<V
     // Spans index the text the validator read (a lossy one if it refused it).
     let source = report.source.as_deref().unwrap_or(text);
     let index = LineIndex::new(source);
-    report
+    let mut out: Vec<Value> = report
         .outcome
         .diagnostics
         .iter()
         .map(|d| diagnostic(d, &index, uri))
-        .collect()
+        .collect();
+    // Where the host stops, say what it did not check yet, on the error that stopped it.
+    let stopped = report
+        .outcome
+        .diagnostics
+        .iter()
+        .position(Diagnostic::is_error);
+    if let (Some(note), Some(i)) = (crate::render::human::skipped_note(report), stopped)
+        && let Some(Value::String(message)) = out[i].get_mut("message")
+    {
+        message.push_str("\nnote: ");
+        message.push_str(&note);
+    }
+    out
 }
 
 #[cfg(test)]
