@@ -64,7 +64,7 @@ pub fn run(args: &LspArgs, cx: &Context) -> Result<ExitStatus> {
         ..ValidateOptions::default()
     };
     // The protocol owns stdout: nothing else may write there while it runs.
-    let ended = lsp::serve(std::io::stdin().lock(), std::io::stdout().lock(), &opts)
+    let ended = lsp::serve(std::io::stdin(), std::io::stdout().lock(), &opts)
         .map_err(|e| Error::io("the language server's stdin or stdout failed", e))?;
     Ok(match ended {
         Ended::Clean => ExitStatus::Success,

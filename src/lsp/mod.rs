@@ -2,8 +2,10 @@
 //! diagnostics `plugins validate --stdin --stdin-filename PATH` gives, for
 //! each open manifest, as its text changes.
 //!
-//! One synchronous loop: read a message, answer it, validate the document it
-//! changed, publish. Documents are synced in full (incremental edits are
+//! One synchronous loop (no async runtime): a thread reads and frames
+//! messages, the loop answers them in order and, once it has handled every
+//! message already read, validates the documents they changed and publishes.
+//! Documents are synced in full (incremental edits are
 //! applied too, in case a client sends them). Nothing here panics on what the
 //! client sends: bad framing or JSON gets a parse error, unknown requests
 //! `MethodNotFound`, and the loop goes on.
@@ -12,8 +14,9 @@ mod convert;
 mod rpc;
 
 use std::collections::HashMap;
-use std::io::{self, BufRead, Write};
+use std::io::{self, Read, Write};
 use std::path::PathBuf;
+use std::sync::mpsc;
 
 use serde_json::{Value, json};
 
@@ -58,31 +61,68 @@ struct Server<'a, W: Write> {
     output: W,
     opts: &'a ValidateOptions,
     documents: HashMap<String, Document>,
+    /// Documents changed since they were last validated, in order.
+    dirty: Vec<String>,
     initialized: bool,
     shutdown: bool,
 }
 
+/// Messages read ahead of the one being handled, at most (each is at most
+/// [`MAX_BODY`]).
+const READ_AHEAD: usize = 8;
+
 /// Serve one client until `exit` or the end of `input`.
-pub fn serve(input: impl BufRead, output: impl Write, opts: &ValidateOptions) -> io::Result<Ended> {
-    let mut input = input;
+///
+/// A thread reads and frames messages ahead; the loop handles every message
+/// already read before it validates, so a burst of edits (typing faster than
+/// a large manifest validates) is validated once, at its last version.
+pub fn serve(
+    input: impl Read + Send + 'static,
+    output: impl Write,
+    opts: &ValidateOptions,
+) -> io::Result<Ended> {
+    let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
+    std::thread::spawn(move || {
+        let mut input = io::BufReader::with_capacity(64 * 1024, input);
+        loop {
+            let read = rpc::read_message(&mut input, MAX_BODY);
+            let last = !matches!(
+                read,
+                Ok(rpc::Incoming::Message(_) | rpc::Incoming::Malformed(_))
+            );
+            // The server stopped listening (it exited): stop reading.
+            if tx.send(read).is_err() || last {
+                return;
+            }
+        }
+    });
     let mut server = Server {
         output,
         opts,
         documents: HashMap::new(),
+        dirty: Vec::new(),
         initialized: false,
         shutdown: false,
     };
     loop {
-        match rpc::read_message(&mut input, MAX_BODY)? {
-            rpc::Incoming::Eof => return Ok(Ended::Abruptly),
-            rpc::Incoming::Malformed(problem) => {
-                server.respond_error(Value::Null, PARSE_ERROR, &problem)?;
-            }
-            rpc::Incoming::Message(message) => {
-                if let Some(ended) = server.handle(message)? {
-                    return Ok(ended);
+        // Wait for a message, then take the ones already read too.
+        let mut next = Some(rx.recv().unwrap_or(Ok(rpc::Incoming::Eof)));
+        while let Some(read) = next.take() {
+            match read? {
+                rpc::Incoming::Eof => return Ok(Ended::Abruptly),
+                rpc::Incoming::Malformed(problem) => {
+                    server.respond_error(Value::Null, PARSE_ERROR, &problem)?;
+                }
+                rpc::Incoming::Message(message) => {
+                    if let Some(ended) = server.handle(message)? {
+                        return Ok(ended);
+                    }
                 }
             }
+            next = rx.try_recv().ok();
+        }
+        for uri in std::mem::take(&mut server.dirty) {
+            server.publish(&uri)?;
         }
     }
 }
@@ -176,7 +216,8 @@ impl<W: Write> Server<'_, W> {
                         dialect,
                     },
                 );
-                self.publish(&uri)
+                self.mark(uri);
+                Ok(())
             }
             "textDocument/didChange" => {
                 let Some(doc) = self.documents.get_mut(&uri) else {
@@ -201,7 +242,8 @@ impl<W: Write> Server<'_, W> {
                     }
                 }
                 doc.version = version.or(doc.version);
-                self.publish(&uri)
+                self.mark(uri);
+                Ok(())
             }
             "textDocument/didSave" => {
                 // Files the manifest names may have changed on disk too.
@@ -211,9 +253,11 @@ impl<W: Write> Server<'_, W> {
                 if let Some(text) = params.get("text").and_then(Value::as_str) {
                     doc.text = Text::Kept(text.to_owned());
                 }
-                self.publish(&uri)
+                self.mark(uri);
+                Ok(())
             }
             "textDocument/didClose" => {
+                self.dirty.retain(|d| *d != uri);
                 if self.documents.remove(&uri).is_some() {
                     self.notify(
                         "textDocument/publishDiagnostics",
@@ -223,6 +267,13 @@ impl<W: Write> Server<'_, W> {
                 Ok(())
             }
             _ => Ok(()),
+        }
+    }
+
+    /// Validate `uri` once the messages already read are handled.
+    fn mark(&mut self, uri: String) {
+        if !self.dirty.contains(&uri) {
+            self.dirty.push(uri);
         }
     }
 
@@ -433,7 +484,7 @@ mod tests {
         let opts = ValidateOptions::default();
         let mut output = Vec::new();
         assert_eq!(
-            serve(&session[..], &mut output, &opts).unwrap(),
+            serve(io::Cursor::new(session.clone()), &mut output, &opts).unwrap(),
             Ended::Clean
         );
         let mut seed = 0x2545_f491_4f6c_dd1d_u64;
@@ -456,7 +507,7 @@ mod tests {
                 }
             }
             output.clear();
-            serve(&bytes[..], &mut output, &opts).unwrap();
+            serve(io::Cursor::new(bytes), &mut output, &opts).unwrap();
         }
     }
 
