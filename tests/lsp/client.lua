@@ -1,5 +1,6 @@
--- A real editor as the LSP client: Neovim's built-in client (0.7 and later),
--- headless. tests/cli/lsp.rs runs it as
+-- A real editor as the LSP client: Neovim's built-in client (0.7 and later:
+-- vim.lsp.start where it exists, else vim.lsp.start_client), headless.
+-- tests/cli/lsp.rs runs it as
 --
 --   PLUGINS_BIN=... PLUGINS_LSP_FILE=... PLUGINS_LSP_FIXED=... \
 --     nvim --headless -n -u NONE -i NONE -c 'luafile tests/lsp/client.lua'
@@ -29,7 +30,7 @@ local function main()
 
   local published = {}
   local exit_code = nil
-  local client_id = vim.lsp.start_client({
+  local config = {
     name = 'plugins',
     cmd = { bin, 'lsp' },
     root_dir = vim.fn.fnamemodify(file, ':p:h'),
@@ -42,11 +43,20 @@ local function main()
     on_exit = function(code, _signal, _id)
       exit_code = code
     end,
-  })
-  if not client_id then
-    return fail('vim.lsp.start_client failed')
+  }
+  -- vim.lsp.start (0.8+) attaches the current buffer; 0.7 has only start_client.
+  local client_id
+  if vim.lsp.start then
+    client_id = vim.lsp.start(config)
+  else
+    client_id = vim.lsp.start_client(config)
+    if client_id then
+      vim.lsp.buf_attach_client(bufnr, client_id)
+    end
   end
-  vim.lsp.buf_attach_client(bufnr, client_id)
+  if not client_id then
+    return fail('the LSP client did not start')
+  end
 
   local function last()
     return published[#published]
@@ -90,7 +100,7 @@ local function main()
     published = broken,
     stored = stored,
     cleared = #last().diagnostics == 0,
-    modified = vim.api.nvim_buf_get_option(bufnr, 'modified'),
+    modified = vim.bo[bufnr].modified,
     exit_code = exit_code,
   }) .. '\n')
   vim.cmd('qall!')
