@@ -5,10 +5,10 @@
 //! One synchronous loop (no async runtime): a thread reads and frames
 //! messages, the loop answers them in order and, once it has handled every
 //! message already read, validates the documents they changed and publishes.
-//! Documents are synced in full (incremental edits are
-//! applied too, in case a client sends them). Nothing here panics on what the
-//! client sends: bad framing or JSON gets a parse error, unknown requests
-//! `MethodNotFound`, and the loop goes on.
+//! Documents are synced in full (incremental edits are applied too, in case a
+//! client sends them). Nothing here panics on what the client sends: bad
+//! framing or JSON gets a parse error, unknown requests `MethodNotFound`, and
+//! the loop goes on.
 
 mod convert;
 mod rpc;
