@@ -23,8 +23,13 @@ struct Client {
 
 impl Client {
     fn start(cwd: &Path) -> Self {
+        Self::start_with(cwd, &[])
+    }
+
+    fn start_with(cwd: &Path, args: &[&str]) -> Self {
         let mut child = plugins()
             .arg("lsp")
+            .args(args)
             .current_dir(cwd)
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -392,6 +397,44 @@ fn publishes_each_dialects_diagnostics_as_the_buffer_changes() {
     client.recv();
     client.notify("exit", Value::Null);
     assert_eq!(client.wait(), 0);
+}
+
+/// `--strict` and `-A` as `validate` takes them; an unknown code is refused at start.
+#[test]
+fn strict_and_allow_apply_to_the_published_diagnostics() {
+    let tmp = tempfile::tempdir().unwrap();
+    let aoe = tmp.path().join("aoe-plugin.toml");
+    let broken = CLEAN_AOE
+        .replace("version = \"0.1.0\"", "version = \"é1\"")
+        .replace("[\"runtime.worker\"]", "[\"runtime.workr\"]");
+    let mut client = Client::start_with(
+        tmp.path(),
+        &["--strict", "-A", "plugins::aoe::version_not_semver"],
+    );
+    client.initialize();
+    client.open(&aoe, &broken);
+    assert_data_eq!(show(&client.recv()), str![[r#"
+5:16-5:31 error plugins::aoe::unknown_capability
+  | plugin requests capabilities this host does not support: runtime.workr; upgrade aoe
+  | not a capability of aoe 1.19.0
+  | help: did you mean: `runtime.workr` → `runtime.worker`
+13:11-13:25 error plugins::aoe::entrypoint
+  | runtime command program "./bin/worker" does not exist and no build step creates it
+  | help: commit the program or add a `[[runtime.build]]` step that produces it
+
+"#]].raw());
+
+    let (code, stdout, stderr) = run(plugins()
+        .args(["lsp", "-A", "plugins::aoe::nope"])
+        .stdin(Stdio::null()));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_data_eq!(stderr, str![[r#"
+plugins::usage::invalid_argument
+
+  × unknown diagnostic code `plugins::aoe::nope`
+  help: `--allow` takes a full code; docs/diagnostics.md lists them
+
+"#]].raw());
 }
 
 /// Neovim, or `None` after one `skipped` line (a failure when `CI` is set).
