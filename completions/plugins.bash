@@ -57,6 +57,9 @@ _plugins() {
             plugins,list)
                 cmd="plugins__subcmd__list"
                 ;;
+            plugins,lsp)
+                cmd="plugins__subcmd__lsp"
+                ;;
             plugins,new)
                 cmd="plugins__subcmd__new"
                 ;;
@@ -138,6 +141,9 @@ _plugins() {
             plugins__subcmd__help,list)
                 cmd="plugins__subcmd__help__subcmd__list"
                 ;;
+            plugins__subcmd__help,lsp)
+                cmd="plugins__subcmd__help__subcmd__lsp"
+                ;;
             plugins__subcmd__help,new)
                 cmd="plugins__subcmd__help__subcmd__new"
                 ;;
@@ -181,7 +187,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -v -h -V --color --quiet --verbose --log-format --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help"
+            opts="-q -v -h -V --color --quiet --verbose --log-format --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -505,7 +511,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema completions help"
+            opts="new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -687,6 +693,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__list)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__lsp)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -940,6 +960,40 @@ _plugins() {
             case "${prev}" in
                 --home)
                     COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__lsp)
+            opts="-A -q -v -h -V --aoe-api --strict --allow --color --quiet --verbose --log-format --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --aoe-api)
+                    COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --allow)
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    return 0
+                    ;;
+                -A)
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 --color)

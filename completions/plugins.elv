@@ -47,6 +47,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand doctor 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
+            cand lsp 'Run a language server that publishes validate''s diagnostics as you type'
             cand completions 'Print shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -427,6 +428,22 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'plugins;lsp'= {
+            cand --aoe-api 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)'
+            cand -A 'Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)'
+            cand --allow 'Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
+            cand --strict 'Report warnings as errors, as `validate --strict` does'
+            cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --verbose 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'plugins;completions'= {
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
@@ -459,6 +476,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand doctor 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
             cand schema 'Print the JSON Schema of a dialect''s manifest'
+            cand lsp 'Run a language server that publishes validate''s diagnostics as you type'
             cand completions 'Print shell completions'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
@@ -505,6 +523,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;resolve'= {
         }
         &'plugins;help;schema'= {
+        }
+        &'plugins;help;lsp'= {
         }
         &'plugins;help;completions'= {
         }

@@ -5,9 +5,10 @@ use clap::{CommandFactory, Parser, Subcommand};
 use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompleteArgs,
     completions::CompletionsArgs, doctor::DoctorArgs, enable::SwitchArgs, homes::HomesArgs,
-    info::InfoArgs, install::InstallArgs, list::ListArgs, new::NewArgs, outdated::OutdatedArgs,
-    remove::RemoveArgs, resolve::ResolveArgs, rollback::RollbackArgs, schema::SchemaArgs,
-    sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
+    info::InfoArgs, install::InstallArgs, list::ListArgs, lsp::LspArgs, new::NewArgs,
+    outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs, rollback::RollbackArgs,
+    schema::SchemaArgs, sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs,
+    verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -73,6 +74,8 @@ pub enum Command {
     Resolve(ResolveArgs),
     /// Print the JSON Schema of a dialect's manifest
     Schema(SchemaArgs),
+    /// Run a language server that publishes validate's diagnostics as you type
+    Lsp(LspArgs),
     /// Print shell completions
     Completions(CompletionsArgs),
 }
@@ -114,6 +117,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Autoupdate(args) => autoupdate::run(&args, cx, printer),
         Command::Activity(args) => activity::run(&args, cx, printer),
         Command::Doctor(args) => doctor::run(&args, cx, printer),
+        Command::Lsp(args) => lsp::run(&args, cx),
         Command::Completions(args) => completions::run(&args, Cli::command(), printer),
     }
 }

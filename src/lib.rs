@@ -20,6 +20,7 @@ pub mod hash;
 pub mod host;
 pub mod install;
 pub mod lock;
+pub mod lsp;
 pub mod manifest;
 pub mod name;
 pub mod net;

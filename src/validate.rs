@@ -314,6 +314,19 @@ pub fn root_of_manifest(path: &Path, dialect: Dialect) -> PathBuf {
     }
 }
 
+/// The plugin root for a buffer saved as `path` and validated as `dialect`
+/// (`--stdin-filename`, an editor's document): the manifest's root when the
+/// name is the dialect's, else the file's directory.
+pub fn buffer_root(path: &Path, dialect: Dialect) -> PathBuf {
+    if Dialect::from_manifest_path(path) == Some(dialect) {
+        root_of_manifest(path, dialect)
+    } else {
+        path.parent()
+            .filter(|p| !p.as_os_str().is_empty())
+            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
+    }
+}
+
 fn report(
     root: &Path,
     dialect: Option<Dialect>,

@@ -10,6 +10,7 @@ pub mod homes;
 pub mod info;
 pub mod install;
 pub mod list;
+pub mod lsp;
 pub mod new;
 pub mod outdated;
 pub mod remove;

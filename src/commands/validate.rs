@@ -15,8 +15,8 @@ use crate::printer::Printer;
 use crate::project;
 use crate::render;
 use crate::validate::{
-    MAX_MANIFEST_BYTES, PluginReport, Root, ValidateOptions, discover, root_of_manifest,
-    validate_bytes, validate_found,
+    MAX_MANIFEST_BYTES, PluginReport, Root, ValidateOptions, buffer_root, discover, validate_bytes,
+    validate_found,
 };
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -172,15 +172,8 @@ fn validate_stdin(
         .take(MAX_MANIFEST_BYTES + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| Error::io("cannot read the manifest from stdin", e))?;
-    let root = if Dialect::from_manifest_path(path) == Some(dialect) {
-        root_of_manifest(path, dialect)
-    } else {
-        path.parent()
-            .filter(|p| !p.as_os_str().is_empty())
-            .map_or_else(|| PathBuf::from("."), Path::to_path_buf)
-    };
     Ok(validate_bytes(
-        &root,
+        &buffer_root(path, dialect),
         dialect,
         path.to_path_buf(),
         bytes,

@@ -25,6 +25,7 @@ mod install_sh;
 mod install_sh_release;
 mod lock;
 mod lock_fuzz;
+mod lsp;
 mod missing_corpus;
 mod new;
 mod parity;

@@ -1,0 +1,73 @@
+//! `plugins lsp`: the language server for editors, over stdin and stdout.
+
+use clap::Args;
+
+use super::ExitStatus;
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::lsp::{self, Ended};
+use crate::manifest::aoe::{self, profile::Profile};
+use crate::validate::ValidateOptions;
+
+/// Run a language server on stdin/stdout that publishes `plugins validate`'s
+/// diagnostics for open manifests as you type.
+///
+/// It speaks the Language Server Protocol (JSON-RPC 2.0 with Content-Length
+/// framing) and checks `aoe-plugin.toml`, `.aworld-plugin/plugin.json` and
+/// `protoagent.plugin.yaml` buffers exactly as `plugins validate --stdin
+/// --stdin-filename PATH` does, with the plugin tree on disk around the file
+/// for the checks that need it (entrypoints, named files). Other files are
+/// left alone. Start it from the editor, not by hand: docs/cli.md#editors.
+#[derive(Debug, Args)]
+#[command(after_help = "\
+Examples:
+  plugins lsp
+  plugins lsp --aoe-api 12 --strict
+
+Exit codes: 0 after shutdown and exit, 1 when the client left without shutdown, 2 on an I/O error.")]
+pub struct LspArgs {
+    /// aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)
+    #[arg(long, value_name = "API", default_value = "15", value_parser = crate::cli::aoe_api_parser())]
+    pub aoe_api: u32,
+    /// Report warnings as errors, as `validate --strict` does
+    #[arg(long)]
+    pub strict: bool,
+    /// Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)
+    #[arg(short = 'A', long, value_name = "CODE", value_parser = crate::cli::AllowCodeParser, hide_possible_values = true)]
+    pub allow: Vec<String>,
+}
+
+pub fn run(args: &LspArgs, cx: &Context) -> Result<ExitStatus> {
+    let allow = args
+        .allow
+        .iter()
+        .map(|c| {
+            c.parse::<Code>().map_err(|message| Error::Refused {
+                code: Code::UsageInvalidArgument,
+                message,
+                help: Some("`--allow` takes a full code; docs/diagnostics.md lists them".into()),
+            })
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let opts = ValidateOptions {
+        aoe: aoe::Options {
+            profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
+            ..aoe::Options::default()
+        },
+        protoagent: crate::manifest::protoagent::Options {
+            env: Some(cx.env_names.clone()),
+            ..Default::default()
+        },
+        strict: args.strict,
+        allow,
+        ..ValidateOptions::default()
+    };
+    // The protocol owns stdout: nothing else may write there while it runs.
+    let ended = lsp::serve(std::io::stdin(), std::io::stdout().lock(), &opts)
+        .map_err(|e| Error::io("the language server's stdin or stdout failed", e))?;
+    Ok(match ended {
+        Ended::Clean => ExitStatus::Success,
+        Ended::Abruptly => ExitStatus::Failure,
+    })
+}

@@ -1,0 +1,526 @@
+//! `plugins lsp`: a language server over stdio that publishes the same
+//! diagnostics `plugins validate --stdin --stdin-filename PATH` gives, for
+//! each open manifest, as its text changes.
+//!
+//! One synchronous loop (no async runtime): a thread reads and frames
+//! messages, the loop answers them in order and, once it has handled every
+//! message already read, validates the documents they changed and publishes.
+//! Documents are synced in full (incremental edits are applied too, in case a
+//! client sends them). Nothing here panics on what the client sends: bad
+//! framing or JSON gets a parse error, unknown requests `MethodNotFound`, and
+//! the loop goes on.
+
+mod convert;
+mod rpc;
+
+use std::collections::HashMap;
+use std::io::{self, Read, Write};
+use std::path::PathBuf;
+use std::sync::mpsc;
+
+use serde_json::{Value, json};
+
+use crate::manifest::Dialect;
+use crate::validate::{MAX_MANIFEST_BYTES, ValidateOptions, buffer_root, validate_bytes};
+
+// JSON-RPC and LSP error codes.
+const PARSE_ERROR: i64 = -32700;
+const INVALID_REQUEST: i64 = -32600;
+const METHOD_NOT_FOUND: i64 = -32601;
+const SERVER_NOT_INITIALIZED: i64 = -32002;
+
+/// A message body may hold a whole manifest, JSON-escaped (up to 6 bytes a
+/// byte), plus the envelope.
+const MAX_BODY: u64 = 6 * MAX_MANIFEST_BYTES + 64 * 1024;
+
+/// How the session ended, which decides the exit code.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// `shutdown`, then `exit`: exit code 0.
+    Clean,
+    /// `exit` without `shutdown`, or the input closed: exit code 1.
+    Abruptly,
+}
+
+/// An open manifest.
+struct Document {
+    text: Text,
+    version: Option<i64>,
+    path: PathBuf,
+    dialect: Dialect,
+}
+
+/// A document's text, unless it is over the validator's size cap: then only
+/// the refusal is kept.
+enum Text {
+    Kept(String),
+    TooLarge(Vec<Value>),
+}
+
+struct Server<'a, W: Write> {
+    output: W,
+    opts: &'a ValidateOptions,
+    documents: HashMap<String, Document>,
+    /// Documents changed since they were last validated, in order.
+    dirty: Vec<String>,
+    initialized: bool,
+    shutdown: bool,
+}
+
+/// Messages read ahead of the one being handled, at most (each is at most
+/// [`MAX_BODY`]).
+const READ_AHEAD: usize = 8;
+
+/// Serve one client until `exit` or the end of `input`.
+///
+/// A thread reads and frames messages ahead; the loop handles every message
+/// already read before it validates, so a burst of edits (typing faster than
+/// a large manifest validates) is validated once, at its last version.
+pub fn serve(
+    input: impl Read + Send + 'static,
+    output: impl Write,
+    opts: &ValidateOptions,
+) -> io::Result<Ended> {
+    let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
+    std::thread::spawn(move || {
+        let mut input = io::BufReader::with_capacity(64 * 1024, input);
+        loop {
+            let read = rpc::read_message(&mut input, MAX_BODY);
+            let last = !matches!(
+                read,
+                Ok(rpc::Incoming::Message(_) | rpc::Incoming::Malformed(_))
+            );
+            // The server stopped listening (it exited): stop reading.
+            if tx.send(read).is_err() || last {
+                return;
+            }
+        }
+    });
+    let mut server = Server {
+        output,
+        opts,
+        documents: HashMap::new(),
+        dirty: Vec::new(),
+        initialized: false,
+        shutdown: false,
+    };
+    loop {
+        // Wait for a message, then take the ones already read too.
+        let mut next = Some(rx.recv().unwrap_or(Ok(rpc::Incoming::Eof)));
+        while let Some(read) = next.take() {
+            match read? {
+                rpc::Incoming::Eof => return Ok(Ended::Abruptly),
+                rpc::Incoming::Malformed(problem) => {
+                    server.respond_error(Value::Null, PARSE_ERROR, &problem)?;
+                }
+                rpc::Incoming::Message(message) => {
+                    if let Some(ended) = server.handle(message)? {
+                        return Ok(ended);
+                    }
+                }
+            }
+            next = rx.try_recv().ok();
+        }
+        for uri in std::mem::take(&mut server.dirty) {
+            server.publish(&uri)?;
+        }
+    }
+}
+
+impl<W: Write> Server<'_, W> {
+    fn handle(&mut self, message: Value) -> io::Result<Option<Ended>> {
+        let id = message.get("id").cloned();
+        let Some(method) = message.get("method").and_then(Value::as_str) else {
+            // A response to a request we never send, or not a message at all.
+            if message.get("result").is_none() && message.get("error").is_none() {
+                self.respond_error(
+                    id.unwrap_or(Value::Null),
+                    INVALID_REQUEST,
+                    "not a JSON-RPC request or notification",
+                )?;
+            }
+            return Ok(None);
+        };
+        let params = message.get("params").cloned().unwrap_or(Value::Null);
+        if method == "exit" {
+            return Ok(Some(if self.shutdown {
+                Ended::Clean
+            } else {
+                Ended::Abruptly
+            }));
+        }
+        let Some(id) = id else {
+            if self.initialized && !self.shutdown {
+                self.notification(method, &params)?;
+            }
+            return Ok(None);
+        };
+        if method == "initialize" {
+            self.initialized = true;
+            return self.respond(id, initialize_result()).map(|()| None);
+        }
+        if !self.initialized {
+            return self
+                .respond_error(id, SERVER_NOT_INITIALIZED, "initialize first")
+                .map(|()| None);
+        }
+        if self.shutdown {
+            return self
+                .respond_error(id, INVALID_REQUEST, "the server is shutting down")
+                .map(|()| None);
+        }
+        match method {
+            "shutdown" => {
+                self.shutdown = true;
+                self.documents.clear();
+                self.respond(id, Value::Null)?;
+            }
+            _ => self.respond_error(
+                id,
+                METHOD_NOT_FOUND,
+                &format!("method {method:?} is not supported"),
+            )?,
+        }
+        Ok(None)
+    }
+
+    fn notification(&mut self, method: &str, params: &Value) -> io::Result<()> {
+        let Some(uri) = params
+            .pointer("/textDocument/uri")
+            .and_then(Value::as_str)
+            .map(str::to_owned)
+        else {
+            return Ok(()); // `initialized`, `$/cancelRequest`, settings: nothing to do.
+        };
+        let version = params
+            .pointer("/textDocument/version")
+            .and_then(Value::as_i64);
+        match method {
+            "textDocument/didOpen" => {
+                let Some(text) = params.pointer("/textDocument/text").and_then(Value::as_str)
+                else {
+                    return self.log(&format!("didOpen without text for {uri}"));
+                };
+                let Some(path) = uri_path(&uri) else {
+                    return Ok(());
+                };
+                let Some(dialect) = Dialect::from_manifest_path(&path) else {
+                    return Ok(()); // Not a manifest: a TOML/JSON/YAML file like any other.
+                };
+                self.documents.insert(
+                    uri.clone(),
+                    Document {
+                        text: Text::Kept(text.to_owned()),
+                        version,
+                        path,
+                        dialect,
+                    },
+                );
+                self.mark(uri);
+                Ok(())
+            }
+            "textDocument/didChange" => {
+                let Some(doc) = self.documents.get_mut(&uri) else {
+                    return Ok(());
+                };
+                let changes = params
+                    .get("contentChanges")
+                    .and_then(Value::as_array)
+                    .map_or(&[][..], Vec::as_slice);
+                for change in changes {
+                    match &mut doc.text {
+                        Text::Kept(text) => apply_change(text, change),
+                        // Only a whole new text can replace one that was not kept.
+                        Text::TooLarge(_) => {
+                            if let (None, Some(text)) = (
+                                change.get("range"),
+                                change.get("text").and_then(Value::as_str),
+                            ) {
+                                doc.text = Text::Kept(text.to_owned());
+                            }
+                        }
+                    }
+                }
+                doc.version = version.or(doc.version);
+                self.mark(uri);
+                Ok(())
+            }
+            "textDocument/didSave" => {
+                // Files the manifest names may have changed on disk too.
+                let Some(doc) = self.documents.get_mut(&uri) else {
+                    return Ok(());
+                };
+                if let Some(text) = params.get("text").and_then(Value::as_str) {
+                    doc.text = Text::Kept(text.to_owned());
+                }
+                self.mark(uri);
+                Ok(())
+            }
+            "textDocument/didClose" => {
+                self.dirty.retain(|d| *d != uri);
+                if self.documents.remove(&uri).is_some() {
+                    self.notify(
+                        "textDocument/publishDiagnostics",
+                        json!({ "uri": uri, "diagnostics": [] }),
+                    )?;
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+
+    /// Validate `uri` once the messages already read are handled.
+    fn mark(&mut self, uri: String) {
+        if !self.dirty.contains(&uri) {
+            self.dirty.push(uri);
+        }
+    }
+
+    /// Validate an open document as `validate --stdin --stdin-filename` does
+    /// and publish what it found.
+    fn publish(&mut self, uri: &str) -> io::Result<()> {
+        let Some(doc) = self.documents.get_mut(uri) else {
+            return Ok(());
+        };
+        let diagnostics = match &mut doc.text {
+            Text::TooLarge(refusal) => refusal.clone(),
+            Text::Kept(text) => {
+                let oversized = text.len() as u64 > MAX_MANIFEST_BYTES;
+                let bytes = if oversized {
+                    std::mem::take(text).into_bytes()
+                } else {
+                    text.as_bytes().to_vec()
+                };
+                let report = validate_bytes(
+                    &buffer_root(&doc.path, doc.dialect),
+                    doc.dialect,
+                    doc.path.clone(),
+                    bytes,
+                    self.opts,
+                );
+                let diagnostics = convert::diagnostics(&report, text, uri);
+                if oversized {
+                    doc.text = Text::TooLarge(diagnostics.clone());
+                }
+                diagnostics
+            }
+        };
+        let mut params = json!({ "uri": uri, "diagnostics": diagnostics });
+        if let Some(v) = doc.version {
+            params["version"] = json!(v);
+        }
+        self.notify("textDocument/publishDiagnostics", params)
+    }
+
+    fn respond(&mut self, id: Value, result: Value) -> io::Result<()> {
+        rpc::write_message(
+            &mut self.output,
+            &json!({ "jsonrpc": "2.0", "id": id, "result": result }),
+        )
+    }
+
+    fn respond_error(&mut self, id: Value, code: i64, message: &str) -> io::Result<()> {
+        rpc::write_message(
+            &mut self.output,
+            &json!({ "jsonrpc": "2.0", "id": id, "error": { "code": code, "message": message } }),
+        )
+    }
+
+    fn notify(&mut self, method: &str, params: Value) -> io::Result<()> {
+        rpc::write_message(
+            &mut self.output,
+            &json!({ "jsonrpc": "2.0", "method": method, "params": params }),
+        )
+    }
+
+    /// A message for the client's log (`window/logMessage`, type Warning).
+    fn log(&mut self, message: &str) -> io::Result<()> {
+        self.notify(
+            "window/logMessage",
+            json!({ "type": 2, "message": message }),
+        )
+    }
+}
+
+fn initialize_result() -> Value {
+    json!({
+        "capabilities": {
+            "textDocumentSync": {
+                "openClose": true,
+                "change": 1, // Full
+                "save": { "includeText": true },
+            },
+        },
+        "serverInfo": { "name": "plugins", "version": env!("CARGO_PKG_VERSION") },
+    })
+}
+
+/// Apply one `contentChanges` entry: a whole new text, or a range edit.
+fn apply_change(text: &mut String, change: &Value) {
+    let Some(new) = change.get("text").and_then(Value::as_str) else {
+        return;
+    };
+    let Some(range) = change.get("range") else {
+        new.clone_into(text);
+        return;
+    };
+    let at = |key: &str| -> Option<(usize, usize)> {
+        let p = range.get(key)?;
+        let line = usize::try_from(p.get("line")?.as_u64()?).ok()?;
+        let character = usize::try_from(p.get("character")?.as_u64()?).ok()?;
+        Some((line, character))
+    };
+    let (Some(start), Some(end)) = (at("start"), at("end")) else {
+        return;
+    };
+    let index = convert::LineIndex::new(text);
+    let start = index.offset(start.0, start.1);
+    let end = index.offset(end.0, end.1).max(start);
+    text.replace_range(start..end, new);
+}
+
+/// The path of a `file:` URI; other schemes (`untitled:`) by their path part,
+/// which still names the dialect.
+fn uri_path(uri: &str) -> Option<PathBuf> {
+    let (scheme, rest) = uri.split_once(':')?;
+    let rest = if scheme.eq_ignore_ascii_case("file") {
+        // file:///path, or file://host/path with the host ignored.
+        let rest = rest.strip_prefix("//").unwrap_or(rest);
+        &rest[rest.find('/')?..]
+    } else {
+        rest
+    };
+    let bytes = percent_decode(rest)?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
+    }
+    #[cfg(not(unix))]
+    {
+        // file:///C:/x → C:/x
+        let s = String::from_utf8(bytes).ok()?;
+        let s = match s.as_bytes() {
+            [b'/', _, b':', ..] => s[1..].to_owned(),
+            _ => s,
+        };
+        Some(PathBuf::from(s))
+    }
+}
+
+fn percent_decode(s: &str) -> Option<Vec<u8>> {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
+            out.push(u8::from_str_radix(hex, 16).ok()?);
+            i += 3;
+        } else {
+            out.push(bytes[i]);
+            i += 1;
+        }
+    }
+    Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn file_uris_become_paths() {
+        assert_eq!(
+            uri_path("file:///w/my%20plugin/.aworld-plugin/plugin.json"),
+            Some(PathBuf::from("/w/my plugin/.aworld-plugin/plugin.json"))
+        );
+        assert_eq!(
+            uri_path("untitled:aoe-plugin.toml"),
+            Some(PathBuf::from("aoe-plugin.toml"))
+        );
+        assert_eq!(uri_path("file:///x%2"), None);
+        assert_eq!(uri_path("nonsense"), None);
+    }
+
+    fn frame(message: &Value) -> Vec<u8> {
+        let body = message.to_string();
+        let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+        out.extend(body.into_bytes());
+        out
+    }
+
+    /// A session with odd but well-framed messages, then random damage to its
+    /// bytes: the server answers or skips, and never panics.
+    #[test]
+    fn survives_odd_and_damaged_input() {
+        let uri = "file:///nonexistent/p/aoe-plugin.toml";
+        let range = |a: i64, b: i64, c: i64, d: i64| json!({ "start": { "line": a, "character": b }, "end": { "line": c, "character": d } });
+        let messages = [
+            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {} }),
+            json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": uri, "version": 1, "text": "id = \"é😀\"\r\nname = [\n" } } }),
+            json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": { "textDocument": { "uri": uri, "version": "x" }, "contentChanges": [
+                { "range": range(0, 6, 0, 7), "text": "z" },
+                { "range": range(5, 0, 0, 0), "text": "end" },
+                { "range": range(0, 99, 9, 99), "text": "" },
+                { "range": range(-1, 0, 0, 1), "text": "" },
+                { "range": "no", "text": "x" },
+                { "text": 7 },
+                7,
+            ] } }),
+            json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": { "textDocument": { "uri": uri }, "contentChanges": "all" } }),
+            json!({ "jsonrpc": "2.0", "method": "textDocument/didSave", "params": { "textDocument": { "uri": uri }, "text": null } }),
+            json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": 5 } } }),
+            json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": "file://", "text": "" } } }),
+            json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": "untitled:.aworld-plugin/plugin.json", "text": "{\"id\": [" } } }),
+            json!({ "jsonrpc": "2.0", "method": 5, "id": [1] }),
+            json!({ "jsonrpc": "2.0", "id": { "a": 1 }, "method": "textDocument/hover" }),
+            json!({ "jsonrpc": "2.0", "method": "textDocument/didClose", "params": { "textDocument": { "uri": uri } } }),
+            json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }),
+            json!({ "jsonrpc": "2.0", "method": "exit" }),
+        ];
+        let session: Vec<u8> = messages.iter().flat_map(frame).collect();
+        let opts = ValidateOptions::default();
+        let mut output = Vec::new();
+        assert_eq!(
+            serve(io::Cursor::new(session.clone()), &mut output, &opts).unwrap(),
+            Ended::Clean
+        );
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..300 {
+            let mut bytes = session.clone();
+            for _ in 0..1 + next() % 8 {
+                let at = usize::try_from(next()).unwrap() % bytes.len();
+                match next() % 3 {
+                    0 => bytes[at] = next().to_le_bytes()[0],
+                    1 => {
+                        bytes.remove(at);
+                    }
+                    _ => bytes.insert(at, b"{}[]\":0\r\n\\"[usize::try_from(next() % 10).unwrap()]),
+                }
+            }
+            output.clear();
+            serve(io::Cursor::new(bytes), &mut output, &opts).unwrap();
+        }
+    }
+
+    #[test]
+    fn applies_range_edits() {
+        let mut text = "a = \"é\"\nb = 2\n".to_owned();
+        let edit = json!({
+            "range": { "start": { "line": 0, "character": 5 }, "end": { "line": 1, "character": 1 } },
+            "text": "x\"\nc",
+        });
+        apply_change(&mut text, &edit);
+        assert_eq!(text, "a = \"x\"\nc = 2\n");
+        apply_change(&mut text, &json!({ "text": "whole" }));
+        assert_eq!(text, "whole");
+    }
+}

@@ -1,0 +1,545 @@
+//! `plugins lsp`: the protocol over pipes (framing, errors, lifecycle, what
+//! each manifest's diagnostics look like on the wire), and a real editor as
+//! the client (Neovim's built-in LSP client, headless: tests/lsp/client.lua).
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::Path;
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use snapbox::{IntoData, assert_data_eq, str};
+
+use crate::support::*;
+
+/// A client speaking to `plugins lsp` over its stdin and stdout.
+struct Client {
+    child: Child,
+    stdin: Option<ChildStdin>,
+    messages: mpsc::Receiver<Value>,
+    next_id: i64,
+}
+
+impl Client {
+    fn start(cwd: &Path) -> Self {
+        Self::start_with(cwd, &[])
+    }
+
+    fn start_with(cwd: &Path, args: &[&str]) -> Self {
+        let mut child = plugins()
+            .arg("lsp")
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .unwrap();
+        let stdin = child.stdin.take();
+        let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        let (tx, messages) = mpsc::channel();
+        std::thread::spawn(move || {
+            while let Some(message) = read_framed(&mut stdout) {
+                if tx.send(message).is_err() {
+                    return;
+                }
+            }
+        });
+        Client {
+            child,
+            stdin,
+            messages,
+            next_id: 0,
+        }
+    }
+
+    fn raw(&mut self, bytes: &[u8]) {
+        let stdin = self.stdin.as_mut().unwrap();
+        stdin.write_all(bytes).unwrap();
+        stdin.flush().unwrap();
+    }
+
+    fn send(&mut self, message: &Value) {
+        let body = message.to_string();
+        self.raw(format!("Content-Length: {}\r\n\r\n{body}", body.len()).as_bytes());
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(&json!({ "jsonrpc": "2.0", "method": method, "params": params }));
+    }
+
+    /// Send a request; its id.
+    fn request(&mut self, method: &str, params: Value) -> i64 {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(&json!({ "jsonrpc": "2.0", "id": id, "method": method, "params": params }));
+        id
+    }
+
+    fn recv(&self) -> Value {
+        self.messages
+            .recv_timeout(Duration::from_secs(30))
+            .expect("the server answers within 30 s")
+    }
+
+    fn initialize(&mut self) -> Value {
+        self.request(
+            "initialize",
+            json!({ "processId": null, "rootUri": null, "capabilities": {} }),
+        );
+        let answer = self.recv();
+        self.notify("initialized", json!({}));
+        answer
+    }
+
+    fn open(&mut self, path: &Path, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({ "textDocument": { "uri": uri(path), "languageId": "", "version": 1, "text": text } }),
+        );
+    }
+
+    fn change(&mut self, path: &Path, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({
+                "textDocument": { "uri": uri(path), "version": version },
+                "contentChanges": [{ "text": text }],
+            }),
+        );
+    }
+
+    /// Close stdin and wait: the exit code.
+    fn wait(mut self) -> i32 {
+        drop(self.stdin.take());
+        let status = self.child.wait().unwrap();
+        status.code().unwrap()
+    }
+}
+
+impl Drop for Client {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn read_framed(input: &mut impl BufRead) -> Option<Value> {
+    let mut length = None;
+    loop {
+        let mut line = String::new();
+        if input.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(n) = line.strip_prefix("Content-Length: ") {
+            length = n.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; length?];
+    input.read_exact(&mut body).ok()?;
+    Some(serde_json::from_slice(&body).expect("the server sends JSON"))
+}
+
+fn uri(path: &Path) -> String {
+    let s = path.to_str().unwrap();
+    format!("file://{}", s.replace('%', "%25").replace(' ', "%20"))
+}
+
+/// Published diagnostics as lines: range, severity, code, message (indented),
+/// related information.
+fn show(published: &Value) -> String {
+    let pos = |p: &Value| format!("{}:{}", p["line"], p["character"]);
+    let range = |r: &Value| format!("{}-{}", pos(&r["start"]), pos(&r["end"]));
+    let mut out = String::new();
+    for d in published["params"]["diagnostics"].as_array().unwrap() {
+        let severity = match d["severity"].as_u64() {
+            Some(1) => "error",
+            Some(2) => "warning",
+            _ => "?",
+        };
+        out.push_str(&format!(
+            "{} {severity} {}\n",
+            range(&d["range"]),
+            d["code"].as_str().unwrap()
+        ));
+        for line in d["message"].as_str().unwrap().lines() {
+            out.push_str(&format!("  | {line}\n"));
+        }
+        for r in d["relatedInformation"].as_array().into_iter().flatten() {
+            out.push_str(&format!(
+                "  related {}: {}\n",
+                range(&r["location"]["range"]),
+                r["message"].as_str().unwrap()
+            ));
+        }
+    }
+    out
+}
+
+/// A message with the framing headers and all, and what answers it.
+#[test]
+fn protocol_errors_and_lifecycle() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(tmp.path());
+    // Before initialize: refused, not dropped.
+    let early = client.request("shutdown", Value::Null);
+    assert_data_eq!(
+        client.recv().to_string(),
+        str![[r#"{"jsonrpc":"2.0","id":1,"error":{"code":-32002,"message":"initialize first"}}"#]]
+            .raw()
+    );
+    assert_eq!(early, 1);
+    let initialized = client
+        .initialize()
+        .to_string()
+        .replace(env!("CARGO_PKG_VERSION"), "[VERSION]");
+    assert_data_eq!(initialized, str![[r#"{"jsonrpc":"2.0","id":2,"result":{"capabilities":{"textDocumentSync":{"openClose":true,"change":1,"save":{"includeText":true}}},"serverInfo":{"name":"plugins","version":"[VERSION]"}}}"#]].raw());
+    // Framing the server cannot read: a parse error each, and it goes on.
+    client.raw(b"Content-Lenght: 2\r\n\r\n");
+    assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the message has no Content-Length header"}}"#]].raw());
+    client.raw(b"Content-Length: many\r\n\r\n");
+    assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"Content-Length \"many\" is not a number"}}"#]].raw());
+    client.raw(b"Content-Length: 9\r\n\r\n{\"id\": 1,");
+    assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the body is not JSON: EOF while parsing a value at line 1 column 9"}}"#]].raw());
+    client.raw(b"Content-Length: 2\r\n\r\n[]");
+    assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"not a JSON-RPC request or notification"}}"#]].raw());
+    // Requests the server does not know.
+    client.request("textDocument/hover", json!({}));
+    assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"method \"textDocument/hover\" is not supported"}}"#]].raw());
+    // A notification it does not know, and a file that is not a manifest: no answer
+    // (the next message is the shutdown's).
+    client.notify("$/setTrace", json!({ "value": "off" }));
+    client.open(&tmp.path().join("Cargo.toml"), "[package]\nname = 1\n");
+    client.request("shutdown", Value::Null);
+    assert_data_eq!(
+        client.recv().to_string(),
+        str![[r#"{"jsonrpc":"2.0","id":4,"result":null}"#]].raw()
+    );
+    client.request("shutdown", Value::Null);
+    assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":5,"error":{"code":-32600,"message":"the server is shutting down"}}"#]].raw());
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+
+    // exit without shutdown, and a client that goes away: exit code 1.
+    let mut client = Client::start(tmp.path());
+    client.initialize();
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 1);
+    let mut client = Client::start(tmp.path());
+    client.raw(b"Content-Length: 100\r\n\r\n{");
+    assert_eq!(client.wait(), 1);
+}
+
+#[test]
+fn publishes_each_dialects_diagnostics_as_the_buffer_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(tmp.path());
+    client.initialize();
+
+    // aoe: UTF-16 columns after an emoji, a did-you-mean help, a secondary label.
+    let aoe = tmp.path().join("kanban dir/aoe-plugin.toml");
+    std::fs::create_dir_all(aoe.parent().unwrap().join("bin")).unwrap();
+    std::fs::write(aoe.parent().unwrap().join("bin/worker"), "#!/bin/sh\n").unwrap();
+    let broken = CLEAN_AOE
+        .replace("version = \"0.1.0\"", "version = \"é1\"")
+        .replace("[\"runtime.worker\"]", "[\"😀\", \"runtime.workr\"]");
+    client.open(&aoe, &broken);
+    let published = client.recv();
+    assert_eq!(published["params"]["uri"], uri(&aoe));
+    assert_eq!(published["params"]["version"], 1);
+    assert_data_eq!(show(&published), str![[r#"
+2:10-2:14 warning plugins::aoe::version_not_semver
+  | version "é1" is not a semantic version
+  | help: the host does not check it, but updates and the featured index compare versions as semver, e.g. "1.2.0"
+5:16-5:20 warning plugins::aoe::unknown_capability
+  | plugin requests capabilities this host does not support: 😀, runtime.workr; upgrade aoe
+  | not a capability of aoe 1.19.0
+  | help: did you mean: `runtime.workr` → `runtime.worker`
+  related 5:22-5:37: also unknown
+
+"#]].raw());
+    // The whole wire form of one, once.
+    assert_data_eq!(
+        serde_json::to_string_pretty(&published["params"]["diagnostics"][1])
+            .unwrap()
+            .replace(&uri(tmp.path()), "file://[TMP]"),
+        str![[r#"
+{
+  "range": {
+    "start": {
+      "line": 5,
+      "character": 16
+    },
+    "end": {
+      "line": 5,
+      "character": 20
+    }
+  },
+  "severity": 2,
+  "code": "plugins::aoe::unknown_capability",
+  "source": "plugins",
+  "message": "plugin requests capabilities this host does not support: 😀, runtime.workr; upgrade aoe\nnot a capability of aoe 1.19.0\nhelp: did you mean: `runtime.workr` → `runtime.worker`",
+  "relatedInformation": [
+    {
+      "location": {
+        "uri": "file://[TMP]/kanban%20dir/aoe-plugin.toml",
+        "range": {
+          "start": {
+            "line": 5,
+            "character": 22
+          },
+          "end": {
+            "line": 5,
+            "character": 37
+          }
+        }
+      },
+      "message": "also unknown"
+    }
+  ]
+}
+"#]].raw()
+    );
+    client.change(&aoe, 2, CLEAN_AOE);
+    let published = client.recv();
+    assert_eq!(published["params"]["version"], 2);
+    assert_data_eq!(show(&published), str![""].raw());
+
+    // AWorld: the loader's refusal with the first use as related information.
+    let aworld = tmp.path().join("aw/.aworld-plugin/plugin.json");
+    std::fs::create_dir_all(aworld.parent().unwrap()).unwrap();
+    client.open(
+        &aworld,
+        "{\"id\": \"a\", \"version\": \"1\",\n \"entrypoints\": {\"commands\": [{\"id\": \"x\"}, {\"id\": \"x\"}]}}\n",
+    );
+    assert_data_eq!(show(&client.recv()), str![[r#"
+1:50-1:53 error plugins::aworld::duplicate_entrypoint
+  | duplicate entrypoint id: commands:x
+  | note: further checks skipped until this is fixed: the loader's later checks, the target containment check and lints
+  related 1:37-1:40: first used here
+
+"#]].raw());
+
+    // protoAgent: the entry module is looked up on disk beside the buffer's file, and
+    // saving re-checks it.
+    let proto = tmp.path().join("pa/protoagent.plugin.yaml");
+    std::fs::create_dir_all(proto.parent().unwrap()).unwrap();
+    let yaml = "id: demo\nname: Demo\nversion: \"1.0\"\nnmae: dup\n";
+    client.open(&proto, yaml);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+0:4-0:8 error plugins::protoagent::entrypoint
+  | no entry module (expected __init__.py or plugin.py)
+  | this plugin has no module to import
+  | help: add __init__.py with a `register(registry)` function, or set `entrypoint`
+3:0-3:4 warning plugins::protoagent::unknown_key
+  | unknown key `nmae` in the manifest is ignored by the host
+  | help: did you mean `name`?
+
+"#]]
+        .raw()
+    );
+    std::fs::write(
+        proto.with_file_name("__init__.py"),
+        "def register(registry):\n    pass\n",
+    )
+    .unwrap();
+    client.notify(
+        "textDocument/didSave",
+        json!({ "textDocument": { "uri": uri(&proto) } }),
+    );
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+3:0-3:4 warning plugins::protoagent::unknown_key
+  | unknown key `nmae` in the manifest is ignored by the host
+  | help: did you mean `name`?
+
+"#]]
+        .raw()
+    );
+    client.change(&proto, 2, "id: demo\nname: Demo\nversion: \"1.0\"\n");
+    assert_data_eq!(show(&client.recv()), str![""].raw());
+
+    // Over the validator's size cap: refused unread, as `validate` refuses the file.
+    let big = format!("{CLEAN_AOE}# {}\n", "x".repeat(1024 * 1024));
+    client.change(&aoe, 3, &big);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+0:0-0:0 error plugins::file::too_large
+  | aoe-plugin.toml is over 1 MiB
+
+"#]]
+        .raw()
+    );
+    client.change(&aoe, 4, CLEAN_AOE);
+    assert_data_eq!(show(&client.recv()), str![""].raw());
+
+    // Closing clears the document's diagnostics.
+    client.notify(
+        "textDocument/didClose",
+        json!({ "textDocument": { "uri": uri(&aworld) } }),
+    );
+    let cleared = client.recv();
+    assert_eq!(
+        cleared["params"],
+        json!({ "uri": uri(&aworld), "diagnostics": [] })
+    );
+
+    client.request("shutdown", Value::Null);
+    client.recv();
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+}
+
+/// `--strict` and `-A` as `validate` takes them; an unknown code is refused at start.
+#[test]
+fn strict_and_allow_apply_to_the_published_diagnostics() {
+    let tmp = tempfile::tempdir().unwrap();
+    let aoe = tmp.path().join("aoe-plugin.toml");
+    let broken = CLEAN_AOE
+        .replace("version = \"0.1.0\"", "version = \"é1\"")
+        .replace("[\"runtime.worker\"]", "[\"runtime.workr\"]");
+    let mut client = Client::start_with(
+        tmp.path(),
+        &["--strict", "-A", "plugins::aoe::version_not_semver"],
+    );
+    client.initialize();
+    client.open(&aoe, &broken);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+5:16-5:31 error plugins::aoe::unknown_capability
+  | plugin requests capabilities this host does not support: runtime.workr; upgrade aoe
+  | not a capability of aoe 1.19.0
+  | help: did you mean: `runtime.workr` → `runtime.worker`
+13:11-13:25 error plugins::aoe::entrypoint
+  | runtime command program "./bin/worker" does not exist and no build step creates it
+  | help: commit the program or add a `[[runtime.build]]` step that produces it
+
+"#]]
+        .raw()
+    );
+
+    let (code, stdout, stderr) = run(plugins()
+        .args(["lsp", "-A", "plugins::aoe::nope"])
+        .stdin(Stdio::null()));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+plugins::usage::invalid_argument
+
+  × unknown diagnostic code `plugins::aoe::nope`
+  help: `--allow` takes a full code; docs/diagnostics.md lists them
+
+"#]]
+        .raw()
+    );
+}
+
+/// Neovim, or `None` after one `skipped` line (a failure when `CI` is set).
+fn nvim() -> Option<&'static str> {
+    let found = Command::new("nvim")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if found {
+        return Some("nvim");
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "nvim is not installed (CI is set, so this test fails instead of skipping; .ci/run installs it)"
+    );
+    let _ = writeln!(
+        std::io::stderr(),
+        "skipped lsp::neovim_shows_the_diagnostics_and_clears_them: nvim is not installed"
+    );
+    None
+}
+
+#[test]
+fn neovim_shows_the_diagnostics_and_clears_them() {
+    let Some(nvim) = nvim() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("kanban");
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    std::fs::write(root.join("bin/worker"), "#!/bin/sh\n").unwrap();
+    let broken = CLEAN_AOE
+        .replace("version = \"0.1.0\"", "version = \"é1\"")
+        .replace("[\"runtime.worker\"]", "[\"😀\", \"runtime.workr\"]");
+    std::fs::write(root.join("aoe-plugin.toml"), &broken).unwrap();
+    std::fs::write(tmp.path().join("fixed.toml"), CLEAN_AOE).unwrap();
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/lsp/client.lua");
+    let home = tmp.path().join("home");
+    let (code, stdout, stderr) = run(Command::new(nvim)
+        .args(["--headless", "-n", "-u", "NONE", "-i", "NONE", "-c"])
+        .arg(format!("luafile {}", script.display()))
+        .env("PLUGINS_BIN", env!("CARGO_BIN_EXE_plugins"))
+        .env("PLUGINS_LSP_FILE", root.join("aoe-plugin.toml"))
+        .env("PLUGINS_LSP_FIXED", tmp.path().join("fixed.toml"))
+        // Neovim's own files (the LSP log) stay in the temp dir.
+        .env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join("config"))
+        .env("XDG_DATA_HOME", home.join("data"))
+        .env("XDG_STATE_HOME", home.join("state"))
+        .env("XDG_CACHE_HOME", home.join("cache"))
+        .current_dir(tmp.path()));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let doc: Value =
+        serde_json::from_str(stdout.trim()).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+    // What the server published, as the editor received it.
+    let published = json!({ "params": { "diagnostics": doc["published"] } });
+    assert_data_eq!(show(&published), str![[r#"
+2:10-2:14 warning plugins::aoe::version_not_semver
+  | version "é1" is not a semantic version
+  | help: the host does not check it, but updates and the featured index compare versions as semver, e.g. "1.2.0"
+5:16-5:20 warning plugins::aoe::unknown_capability
+  | plugin requests capabilities this host does not support: 😀, runtime.workr; upgrade aoe
+  | not a capability of aoe 1.19.0
+  | help: did you mean: `runtime.workr` → `runtime.worker`
+  related 5:22-5:37: also unknown
+
+"#]].raw());
+    // What Neovim made of it: byte columns in its buffer (the UTF-16 columns
+    // converted back), 0-based lines; severity 1 is error, 2 warning.
+    let stored: Vec<String> = doc["stored"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            format!(
+                "{}:{}-{}:{} severity {} {}",
+                d["lnum"],
+                d["col"],
+                d["end_lnum"],
+                d["end_col"],
+                d["severity"],
+                d["code"].as_str().unwrap()
+            )
+        })
+        .collect();
+    assert_data_eq!(
+        stored.join("\n"),
+        str![[r#"
+2:10-2:15 severity 2 plugins::aoe::version_not_semver
+5:16-5:22 severity 2 plugins::aoe::unknown_capability
+"#]]
+        .raw()
+    );
+    // The buffer was fixed unsaved, the diagnostics cleared, and the server left
+    // after shutdown and exit.
+    assert_eq!(
+        (&doc["cleared"], &doc["modified"], &doc["exit_code"]),
+        (&json!(true), &json!(true), &json!(0))
+    );
+}
