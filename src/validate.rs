@@ -206,9 +206,9 @@ pub fn validate_found(found: &Root, opts: &ValidateOptions) -> PluginReport {
     };
     let manifest = root.join(dialect.spec().manifest);
     // The common case in one open and one fstat; anything unusual (missing,
-    // a symlink aoe refuses, unreadable) takes the careful path below, which
+    // unreadable) takes the careful path below, which
     // words the diagnostic.
-    if let Some(bytes) = read_plain(&manifest, dialect) {
+    if let Some(bytes) = read_plain(&manifest) {
         let canonical = found.canonical();
         return validate_bytes_at(root, canonical.as_deref(), dialect, manifest, bytes, opts);
     }
@@ -386,18 +386,15 @@ fn decode(
     })
 }
 
-/// A manifest that opens (without following a symlink for aoe, which refuses
-/// them), is a regular file within the size bound and reads whole: its bytes.
+/// A manifest that opens, is a regular file within the size bound and reads whole: its
+/// bytes.
 /// `None` for anything else, which [`read_bytes`] then words. Opened
 /// non-blocking, so a FIFO cannot hang the open; nothing but a regular file
 /// is read.
 #[cfg(unix)]
-fn read_plain(path: &Path, dialect: Dialect) -> Option<Vec<u8>> {
+fn read_plain(path: &Path) -> Option<Vec<u8>> {
     use std::os::unix::fs::OpenOptionsExt;
-    let mut flags = libc::O_NONBLOCK | libc::O_NOCTTY;
-    if dialect == Dialect::Aoe {
-        flags |= libc::O_NOFOLLOW;
-    }
+    let flags = libc::O_NONBLOCK | libc::O_NOCTTY;
     let file = std::fs::OpenOptions::new()
         .read(true)
         .custom_flags(flags)
@@ -416,7 +413,7 @@ fn read_plain(path: &Path, dialect: Dialect) -> Option<Vec<u8>> {
 }
 
 #[cfg(not(unix))]
-fn read_plain(_: &Path, _: Dialect) -> Option<Vec<u8>> {
+fn read_plain(_: &Path) -> Option<Vec<u8>> {
     None
 }
 
@@ -431,15 +428,9 @@ fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Dia
             ));
         }
     };
-    // aoe refuses symlinks anywhere in a plugin tree; the Python hosts read through them.
+    // Every host reads a manifest through a symlink; aoe's install refuses any symlink in the
+    // tree, which its tree walk reports (`plugins::aoe::symlink`), the manifest included.
     let meta = if meta.file_type().is_symlink() {
-        if dialect == Dialect::Aoe {
-            return Err(
-                Diagnostic::new(Code::FileSymlink, format!("{name} is a symlink")).with_help(
-                    "aoe refuses symlinks in a plugin tree; commit the manifest as a regular file",
-                ),
-            );
-        }
         path.metadata().map_err(|e| {
             Diagnostic::new(
                 Code::FileMissing,

@@ -37,7 +37,6 @@ codes! {
     // Reading the manifest file.
     FileMissing => "plugins::file::missing", Error, "no manifest file was found in the plugin root";
     FileNotRegular => "plugins::file::not_regular", Error, "the manifest path is a directory or another non-file";
-    FileSymlink => "plugins::file::symlink", Error, "the manifest is a symlink, which hosts refuse in a plugin tree";
     FileTooLarge => "plugins::file::too_large", Error, "the manifest is larger than 1 MiB";
     FileUnreadable => "plugins::file::unreadable", Error, "the manifest could not be read (permissions, I/O error)";
     FileNotUtf8 => "plugins::file::not_utf8", Error, "the manifest is not valid UTF-8";
@@ -279,7 +278,7 @@ mod tests {
         );
         assert_eq!(
             Code::suggestions("symlink"),
-            [Code::FileSymlink, Code::AoeSymlink, Code::InstallSymlink]
+            [Code::AoeSymlink, Code::InstallSymlink]
         );
         assert_eq!(
             Code::suggestions("plugins::aoe::version_not_semvar"),

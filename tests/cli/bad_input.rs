@@ -2,6 +2,8 @@
 
 use std::os::unix::fs::PermissionsExt;
 
+use snapbox::{assert_data_eq, str};
+
 use crate::support::*;
 
 /// Run `validate --format json` on a root and return (exit code, first diagnostic code, message).
@@ -63,16 +65,71 @@ fn toml_nesting_bombs_are_syntax_errors() {
 }
 
 #[test]
-fn a_symlinked_manifest_is_refused() {
-    let real = clean_aoe_root();
-    let dir = tempfile::tempdir().unwrap();
-    std::os::unix::fs::symlink(
-        real.path().join("aoe-plugin.toml"),
-        dir.path().join("aoe-plugin.toml"),
-    )
-    .unwrap();
-    let (code, diag, _) = first_diagnostic(dir.path());
-    assert_eq!((code, diag.as_str()), (1, "plugins::file::symlink"));
+fn a_symlinked_manifest_is_read_like_any_symlink_in_the_tree() {
+    // One rule for every symlink in an aoe tree: the host's validate reads through it, its
+    // install refuses it (the tree hash), so it is the same warning wherever it is.
+    let dir = clean_aoe_root();
+    let real = dir.path().join("real.toml");
+    std::fs::rename(dir.path().join("aoe-plugin.toml"), &real).unwrap();
+    std::os::unix::fs::symlink("real.toml", dir.path().join("aoe-plugin.toml")).unwrap();
+    std::os::unix::fs::symlink("real.toml", dir.path().join("other-link")).unwrap();
+    let (code, out) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 0, "{out}");
+    assert_data_eq!(
+        out,
+        str![[r#"
+plugins::aoe::symlink
+
+  ⚠ plugin tree contains a symlink (aoe-plugin.toml); symlinks are not allowed in a hashed tree
+    ╭─[aoe-plugin.toml:1:1]
+  1 │ ╭─▶ id = "dev.example.hello"
+  2 │ │   name = "Hello"
+  3 │ │   version = "0.1.0"
+  4 │ │   api_version = 15
+  5 │ │   description = "Says hello."
+  6 │ │   capabilities = ["runtime.worker"]
+  7 │ │   
+  8 │ │   [[commands]]
+  9 │ │   id = "greet"
+ 10 │ │   title = "Greet"
+ 11 │ │   
+ 12 │ │   [runtime]
+ 13 │ │   kind = "command"
+ 14 │ ╰─▶ command = ["./bin/worker"]
+    ╰────
+  help: replace it with a copy of the file, or create it in a build step
+plugins::aoe::symlink
+
+  ⚠ plugin tree contains a symlink (other-link); symlinks are not allowed in a hashed tree
+    ╭─[aoe-plugin.toml:1:1]
+  1 │ ╭─▶ id = "dev.example.hello"
+  2 │ │   name = "Hello"
+  3 │ │   version = "0.1.0"
+  4 │ │   api_version = 15
+  5 │ │   description = "Says hello."
+  6 │ │   capabilities = ["runtime.worker"]
+  7 │ │   
+  8 │ │   [[commands]]
+  9 │ │   id = "greet"
+ 10 │ │   title = "Greet"
+ 11 │ │   
+ 12 │ │   [runtime]
+ 13 │ │   kind = "command"
+ 14 │ ╰─▶ command = ["./bin/worker"]
+    ╰────
+  help: replace it with a copy of the file, or create it in a build step
+    Valid aoe plugin `dev.example.hello` 0.1.0 at . (2 warnings)
+
+"#]]
+    );
+    // And install refuses it, as aoe does.
+    let home = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(plugins()
+        .arg("install")
+        .arg(dir.path())
+        .args(["--yes", "--home"])
+        .arg(home.path()));
+    assert_eq!(code, 1, "{stderr}");
 }
 
 #[test]

@@ -174,8 +174,7 @@ plugins::usage::invalid_argument
 plugins::usage::invalid_argument
 
   × unknown diagnostic code `symlink`
-  help: did you mean `plugins::file::symlink`, `plugins::aoe::symlink` or
-        `plugins::install::symlink`?
+  help: did you mean `plugins::aoe::symlink` or `plugins::install::symlink`?
 
 "#]]
     );
