@@ -241,6 +241,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;sync'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand -j 'How many sources to fetch at once (installs still happen one at a time, in lock order)'
+            cand --jobs 'How many sources to fetch at once (installs still happen one at a time, in lock order)'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
             cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'

@@ -266,6 +266,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand verify" -s v -l verbose 
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -s j -l jobs -d 'How many sources to fetch at once (installs still happen one at a time, in lock order)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
 15\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l host-version -d 'The host\'s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home\'s remembered one]' -r

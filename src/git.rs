@@ -4,7 +4,8 @@
 //!
 //! Branches and tags are fetched shallow (depth 1) over network transports;
 //! libgit2's local transport refuses shallow fetches, so `file://` and paths
-//! fetch in full. A bare commit needs a full fetch on any transport.
+//! fetch in full. A full commit id is fetched alone and shallow where the server
+//! allows wanting an id, else with every branch and tag in full.
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -624,6 +625,40 @@ pub fn fetch_tree(
         refs.len(),
         choice.refname.as_deref().unwrap_or("a commit")
     );
+    // A full commit id is asked for alone, one commit deep, where the server allows
+    // wanting an id (GitHub, git's `uploadpack.allowReachableSHA1InWant`); a server that
+    // refuses gets the full fetch, on a new connection.
+    let pinned = reference
+        .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
+        .and_then(|r| Oid::from_str(r).ok());
+    if let Some(oid) = pinned {
+        let mut opts = FetchOptions::new();
+        opts.download_tags(AutotagOption::None)
+            .remote_callbacks(callbacks(url, userinfo, &auth))
+            .proxy_options(proxy_options(url))
+            .depth(1);
+        log::debug!("git: {url}: fetching {oid} alone, 1 deep");
+        match conn
+            .remote()
+            .download(&[format!("+{oid}:refs/plugins/pin")], Some(&mut opts))
+        {
+            Ok(()) if repo.find_commit(oid).is_ok() => {
+                drop(conn);
+                let commit = repo.find_commit(oid)?;
+                write_tree(&repo, &commit.tree()?, dest, 0)?;
+                return Ok(Fetched {
+                    commit: oid.to_string(),
+                    kind: RefKind::Commit,
+                    refname: None,
+                });
+            }
+            Ok(()) => log::debug!("git: {url}: {oid} did not come: fetching every ref"),
+            Err(e) => log::debug!("git: {url}: {oid} refused ({e}): fetching every ref"),
+        }
+        drop(conn);
+        remote = repo.remote_anonymous(url)?;
+        conn = connect(&mut remote, url, userinfo, &auth)?;
+    }
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None)
         .remote_callbacks(callbacks(url, userinfo, &auth))

@@ -245,6 +245,53 @@ where
     out
 }
 
+/// Run `work` on each item, at most `jobs` at a time, and yield the results in the
+/// items' order as they become ready: the caller handles the first while the next ones
+/// are still running (`sync` and `update --all` fetch ahead and install in lock order).
+/// Dropping the iterator early lets the running items finish and starts no more.
+pub fn ordered<T, R>(
+    items: Vec<T>,
+    jobs: usize,
+    work: impl Fn(T) -> R + Send + Sync + 'static,
+) -> impl Iterator<Item = R>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+{
+    let total = items.len();
+    let queue = std::sync::Arc::new(std::sync::Mutex::new(items.into_iter().enumerate()));
+    let work = std::sync::Arc::new(work);
+    let (tx, rx) = mpsc::channel::<(usize, R)>();
+    for _ in 0..jobs.max(1).min(total) {
+        let (queue, work, tx) = (queue.clone(), work.clone(), tx.clone());
+        std::thread::spawn(move || {
+            loop {
+                let next = queue.lock().map(|mut q| q.next()).ok().flatten();
+                let Some((i, item)) = next else {
+                    break;
+                };
+                if tx.send((i, work(item))).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    drop(tx);
+    let mut ready = std::collections::BTreeMap::new();
+    let mut next = 0;
+    std::iter::from_fn(move || {
+        if next == total {
+            return None;
+        }
+        while !ready.contains_key(&next) {
+            let (i, r) = rx.recv().ok()?;
+            ready.insert(i, r);
+        }
+        next += 1;
+        ready.remove(&(next - 1))
+    })
+}
+
 /// The ref whose date says how old a newer version is: the new tag, the branch, or the
 /// remote's HEAD; a short name (a lock the host wrote) is tried as a tag, then a branch.
 fn dated_ref(c: &Check, new_ref: &str) -> String {
@@ -432,7 +479,7 @@ pub fn review(
 }
 
 /// The install options that update a locked plugin to `new_ref`.
-fn options(
+pub fn options(
     home: &crate::store::Home,
     entry: &Entry,
     new_ref: &str,
@@ -531,6 +578,26 @@ mod tests {
             decide(&entry(RefKind::Commit, "abc1234", "a"), &r, false),
             Status::Pinned
         );
+    }
+
+    #[test]
+    fn ordered_keeps_the_order_and_the_bound() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let running = std::sync::Arc::new(AtomicUsize::new(0));
+        let most = std::sync::Arc::new(AtomicUsize::new(0));
+        let (r, m) = (running.clone(), most.clone());
+        let out: Vec<usize> = ordered((0..24).collect(), 3, move |i: usize| {
+            let now = r.fetch_add(1, Ordering::SeqCst) + 1;
+            m.fetch_max(now, Ordering::SeqCst);
+            // Later items finish first, so results arrive out of order.
+            std::thread::sleep(Duration::from_millis(((24 - i) % 5) as u64));
+            r.fetch_sub(1, Ordering::SeqCst);
+            i * 10
+        })
+        .collect();
+        assert_eq!(out, (0..24).map(|i| i * 10).collect::<Vec<_>>());
+        assert!(most.load(Ordering::SeqCst) <= 3);
+        assert_eq!(ordered(Vec::<usize>::new(), 4, |i| i).count(), 0);
     }
 
     #[test]

@@ -612,6 +612,39 @@ pub(super) fn fetch_tree(
             ))
         })?;
     let repo = Repository::init_bare(scratch.path())?;
+    // A full commit id alone, one commit deep, where the server allows wanting an id;
+    // else (`not our ref`) the full fetch below.
+    let pinned = reference
+        .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
+        .and_then(|r| Oid::from_str(r).ok());
+    if let Some(oid) = pinned {
+        let mut cmd = command(url, scratch.path(), userinfo, prompt);
+        cmd.args([
+            "fetch",
+            "--progress",
+            "--no-tags",
+            "--no-recurse-submodules",
+            "--depth=1",
+            "--",
+            url,
+        ])
+        .arg(format!("+{oid}:refs/plugins/pin"));
+        let ran = run(cmd, url, "downloading", !prompt)?;
+        match repo.find_commit(oid) {
+            Ok(commit) if ran.ok => {
+                super::write_tree(&repo, &commit.tree()?, dest, 0)?;
+                return Ok(Fetched {
+                    commit: oid.to_string(),
+                    kind: RefKind::Commit,
+                    refname: None,
+                });
+            }
+            _ => log::debug!(
+                "git: {url}: {oid} alone was refused: fetching every ref ({})",
+                detail(&ran.stderr, userinfo)
+            ),
+        }
+    }
     let mut cmd = command(url, scratch.path(), userinfo, prompt);
     cmd.args([
         "fetch",

@@ -28,6 +28,7 @@ mod lock_fuzz;
 mod missing_corpus;
 mod new;
 mod parity;
+mod pool;
 mod pre_commit;
 mod release;
 mod resolve;
