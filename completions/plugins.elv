@@ -264,8 +264,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;outdated'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once'
-            cand --jobs 'How many remotes to query at once'
+            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
+            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -284,8 +284,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;update'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once'
-            cand --jobs 'How many remotes to query at once'
+            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
+            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -308,8 +308,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;autoupdate'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
             cand --grace 'Seconds after the last activity during which the host counts as busy'
-            cand -j 'How many remotes to query at once'
-            cand --jobs 'How many remotes to query at once'
+            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
+            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -382,8 +382,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;doctor'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once'
-            cand --jobs 'How many remotes to query at once'
+            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
+            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --grace 'Seconds after the last activity during which the host counts as busy'

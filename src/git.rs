@@ -19,6 +19,7 @@ use git2::{
 use crate::auth::Userinfo;
 
 mod cli;
+mod daemon;
 mod ssh;
 
 pub use cli::{CliError, CliSettings};
@@ -173,6 +174,39 @@ fn proxy_options(url: &str) -> ProxyOptions<'static> {
         opts.url(&proxy);
     }
     opts
+}
+
+/// Forges whose git servers take many connections at once.
+const FORGES: &[&str] = &["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"];
+
+/// The most transfers to one server that update checks run at once, and the server's
+/// key (`scheme://host:port`): few for `git://` and ssh (`git daemon`'s accept queue
+/// holds 5 and a dropped connect waits 1 s, then 3 s and 7 s; sshd starts refusing at
+/// 10 unauthenticated connections), more for a self-hosted HTTP server, many for a
+/// known forge; a local repository has no limit.
+pub fn host_limit(url: &str) -> (String, usize) {
+    if is_local(url) {
+        return ("local".to_owned(), usize::MAX);
+    }
+    let scheme = if is_ssh(url) {
+        "ssh"
+    } else {
+        url.split_once("://").map_or("", |(s, _)| s)
+    };
+    let host = crate::auth::host(url).unwrap_or_default();
+    let key = format!(
+        "{scheme}://{host}:{}",
+        crate::auth::port(url).unwrap_or_default()
+    );
+    let forge = FORGES
+        .iter()
+        .any(|f| host == *f || host.ends_with(&format!(".{f}")));
+    let limit = match scheme {
+        "https" | "http" if forge => 64,
+        "https" | "http" => 8,
+        _ => 4,
+    };
+    (key, limit)
 }
 
 /// The proxy for a transfer to `url`: git's `http.proxy`, else `HTTPS_PROXY`,
@@ -340,6 +374,9 @@ pub fn ls_remote(
     cli::refuse_hostile(url)?;
     if cli::wanted(url) {
         return cli::ls_remote(url, userinfo);
+    }
+    if url.starts_with("git://") {
+        return daemon::ls_remote(url);
     }
     let mut remote = git2::Remote::create_detached(url)?;
     let auth = Rc::default();

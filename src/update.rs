@@ -174,6 +174,7 @@ pub fn check_all(
         .collect();
     let listed = bounded(
         work,
+        &|(_, url): &(Entry, String)| url.as_str(),
         jobs,
         timeout,
         std::sync::Arc::new(move |(entry, url): (Entry, String)| {
@@ -201,10 +202,13 @@ pub fn check_all(
     results.into_iter().flatten().collect()
 }
 
-/// Run `work` on each item on its own thread, at most `jobs` at a time, each abandoned
-/// at `timeout` (its result is then `None`), so a hung remote never holds up the rest.
+/// Run `work` on each item on its own thread, at most `jobs` at a time and at most
+/// [`git::host_limit`] at a time per server (`url` names an item's remote), each
+/// abandoned at `timeout` (its result is then `None`), so a hung remote never holds up
+/// the rest. A server at its limit lets later items of other servers go first.
 fn bounded<T, R>(
     items: Vec<(usize, T)>,
+    url: &dyn Fn(&T) -> &str,
     jobs: usize,
     timeout: Duration,
     work: std::sync::Arc<dyn Fn(T) -> R + Send + Sync>,
@@ -214,9 +218,17 @@ where
     R: Send + 'static,
 {
     let (done_tx, done_rx) = mpsc::channel::<(usize, Option<R>)>();
-    let mut pending = items.into_iter();
+    let mut pending: std::collections::VecDeque<(usize, T, String, usize)> = items
+        .into_iter()
+        .map(|(i, item)| {
+            let (key, limit) = git::host_limit(url(&item));
+            (i, item, key, limit)
+        })
+        .collect();
+    let mut per_host: std::collections::HashMap<String, usize> = Default::default();
+    let mut host_of: std::collections::HashMap<usize, String> = Default::default();
     let mut running = 0;
-    let spawn = |(i, item): (usize, T), tx: mpsc::Sender<(usize, Option<R>)>| {
+    let spawn = |i: usize, item: T, tx: mpsc::Sender<(usize, Option<R>)>| {
         let work = work.clone();
         std::thread::spawn(move || {
             let (tx1, rx1) = mpsc::channel();
@@ -226,21 +238,31 @@ where
             let _ = tx.send((i, rx1.recv_timeout(timeout).ok()));
         });
     };
-    for item in pending.by_ref().take(jobs.max(1)) {
-        spawn(item, done_tx.clone());
-        running += 1;
-    }
     let mut out = Vec::new();
-    while running > 0 {
+    loop {
+        while running < jobs.max(1) {
+            let ready = pending
+                .iter()
+                .position(|(_, _, key, limit)| per_host.get(key).copied().unwrap_or(0) < *limit);
+            let Some((i, item, key, _)) = ready.and_then(|p| pending.remove(p)) else {
+                break;
+            };
+            *per_host.entry(key.clone()).or_default() += 1;
+            host_of.insert(i, key);
+            spawn(i, item, done_tx.clone());
+            running += 1;
+        }
+        if running == 0 {
+            break;
+        }
         let Ok(done) = done_rx.recv() else {
             break;
         };
         running -= 1;
-        out.push(done);
-        if let Some(item) = pending.next() {
-            spawn(item, done_tx.clone());
-            running += 1;
+        if let Some(n) = host_of.get(&done.0).and_then(|k| per_host.get_mut(k)) {
+            *n -= 1;
         }
+        out.push(done);
     }
     out
 }
@@ -340,6 +362,7 @@ pub fn hold_back(
     }
     let dated = bounded(
         work,
+        &|(url, _, _, _): &(String, Option<crate::auth::Userinfo>, String, u64)| url.as_str(),
         jobs,
         timeout,
         std::sync::Arc::new(

@@ -161,7 +161,9 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         base.featured_index.clone_from(&cx.featured_index);
         ahead.push((i, crate::update::options(home, &entry, new_ref, base)));
     }
-    let mut prepared = crate::update::ordered(ahead, args.check.jobs, |(i, opts)| {
+    // Fetches move objects, not ref lists: at most 8 at once, as `sync`.
+    let fetch_jobs = args.check.jobs.min(8);
+    let mut prepared = crate::update::ordered(ahead, fetch_jobs, |(i, opts)| {
         let p = crate::install::prepare(&opts);
         (i, opts, p)
     })

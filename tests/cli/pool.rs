@@ -259,3 +259,74 @@ fn update_all_fetches_several_at_once_and_updates_in_lock_order() {
         );
     }
 }
+
+#[test]
+fn outdated_checks_many_git_daemon_remotes_at_the_default_jobs_without_a_failed_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let served = t.join("served");
+    let n = 24;
+    let repos = plugins_served(t, &served, n);
+    let daemon = Daemon::serve(&served);
+    let urls: Vec<String> = (0..n)
+        .map(|i| format!("git://127.0.0.1:{}/p{i}.git", daemon.port))
+        .collect();
+    let home = home_with(t, "home", &urls, "v1.0.0");
+    // Every third gets a newer release (annotated: the peeled commit is reported).
+    let mut newer = std::collections::BTreeMap::new();
+    for (i, repo) in repos.iter().enumerate().filter(|(i, _)| i % 3 == 0) {
+        repo.annotated_tag("v1.1.0");
+        let commit = git(&repo.dir, &["rev-parse", "HEAD"]);
+        git(
+            &repo.dir,
+            &[
+                "push",
+                "-q",
+                served.join(format!("p{i}.git")).to_str().unwrap(),
+                "v1.1.0",
+            ],
+        );
+        newer.insert(format!("dev.pool.p{i}"), commit);
+    }
+    let (code, stdout, stderr) = run(plugins().args(["outdated", "--json", "--home"]).arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mut rows = Vec::new();
+    for row in json["plugins"].as_array().unwrap() {
+        let id = row["id"].as_str().unwrap();
+        let status = row["status"].as_str().unwrap();
+        match newer.get(id) {
+            Some(commit) => {
+                assert_eq!(status, "behind", "{row}");
+                assert_eq!(row["commit"].as_str(), Some(commit.as_str()), "{row}");
+                assert_eq!(row["new_ref"].as_str(), Some("v1.1.0"), "{row}");
+            }
+            None => assert_eq!(status, "up_to_date", "{row}"),
+        }
+        rows.push(id.to_owned());
+    }
+    assert_eq!(rows.len(), n, "{stdout}");
+    // A repository the daemon does not serve fails its own row, named.
+    let gone = t.join("gone");
+    std::fs::create_dir_all(&gone).unwrap();
+    let text = std::fs::read_to_string(home.join("plugins.lock"))
+        .unwrap()
+        .replace("/p1.git", "/missing.git");
+    std::fs::write(gone.join("plugins.lock"), text).unwrap();
+    let (code, stdout, _) = run(plugins().args(["outdated", "--json", "--home"]).arg(&gone));
+    assert_eq!(code, 1, "{stdout}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let failed: Vec<String> = json["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "error")
+        .map(|r| format!("{}: {}", r["id"], r["message"]))
+        .collect();
+    assert_data_eq!(
+        failed.join("\n"),
+        str![[
+            r#""dev.pool.p1": "cannot reach git://127.0.0.1:[..]/missing.git: the server says: access denied or repository not exported: /missing.git""#
+        ]]
+    );
+}
