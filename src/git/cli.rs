@@ -166,13 +166,25 @@ pub(super) fn refuse_hostile(url: &str) -> Result<(), GitError> {
     })
 }
 
-/// Whether `url` is fetched with the git command.
+/// Whether `url` is fetched with the git command: ssh, an `http://` remote a proxy
+/// applies to (libgit2 sends plain-HTTP requests to the server itself, never to the
+/// proxy), or every remote when the user asks for it.
 pub(super) fn wanted(url: &str) -> bool {
     super::is_ssh(url)
+        || proxied_http(url)
         || crate::net::settings().git_cli.always
         || super::user_config()
             .and_then(|c| c.get_bool("plugins.gitFetchWithCli").ok())
             .unwrap_or(false)
+}
+
+/// Whether `url` is `http://` and a proxy applies to it ([`super::proxy_for`]).
+fn proxied_http(url: &str) -> bool {
+    let proxied = url.starts_with("http://") && super::proxy_for(url).is_some();
+    if proxied {
+        log::debug!("git: {url}: through a proxy over http://: with the git command");
+    }
+    proxied
 }
 
 /// Whether the user configured an ssh command git would use.
@@ -219,6 +231,15 @@ fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt: bool) -> 
                 format!("ssh -o BatchMode=yes -o ConnectTimeout={secs}"),
             );
         }
+    }
+    // The proxy `plugins` chose, given to git as config: curl ignores an upper-case
+    // HTTP_PROXY, and the value (which may hold a proxy password) stays out of argv.
+    if (url.starts_with("http://") || url.starts_with("https://"))
+        && let Some(proxy) = super::proxy_for(url)
+    {
+        c.env("GIT_CONFIG_COUNT", "1")
+            .env("GIT_CONFIG_KEY_0", "http.proxy")
+            .env("GIT_CONFIG_VALUE_0", proxy);
     }
     // The URL's userinfo comes first (git's own helpers are not asked); a
     // GitHub token comes after them.

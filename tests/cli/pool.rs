@@ -330,3 +330,113 @@ fn outdated_checks_many_git_daemon_remotes_at_the_default_jobs_without_a_failed_
         ]]
     );
 }
+
+/// libgit2 sends an http:// remote's requests to the server even with a proxy set, so
+/// such a remote is fetched and listed with the system git, given the proxy `plugins`
+/// chose (here an upper-case HTTP_PROXY, which curl itself would ignore): the proxy sees
+/// every request, for `install` and for `outdated`; with NO_PROXY covering the host it
+/// sees none.
+#[test]
+fn http_sources_go_through_the_proxy_for_install_and_outdated() {
+    use crate::support::net::{GitServer, Proxy};
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let repo = Repo::init(&t.join("work"));
+    repo.file("aoe-plugin.toml", &manifest(0, "1.0.0"));
+    repo.commit("one");
+    repo.tag("v1.0.0");
+    repo.clone_bare(&t.join("srv/acme/kit.git"));
+    let server = GitServer::start(&t.join("srv"), "pr0xy-s3cret");
+    let proxy = Proxy::start();
+    let source = format!("{}/acme/kit.git", server.base);
+    // The credentials come from a git credential helper, for the install and the check.
+    std::fs::write(
+        t.join("gitconfig"),
+        "[credential]\n\thelper = \"!f() { echo username=me; echo password=pr0xy-s3cret; }; f\"\n",
+    )
+    .unwrap();
+    let cmd = |proxy_url: &str, no_proxy: Option<&str>| {
+        let mut c = plugins();
+        for k in [
+            "HTTPS_PROXY",
+            "https_proxy",
+            "HTTP_PROXY",
+            "http_proxy",
+            "ALL_PROXY",
+            "all_proxy",
+            "NO_PROXY",
+            "no_proxy",
+            "PLUGINS_GIT_FETCH_WITH_CLI",
+        ] {
+            c.env_remove(k);
+        }
+        c.env("GIT_CONFIG_GLOBAL", t.join("gitconfig"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HTTP_PROXY", proxy_url)
+            .env("PLUGINS_NET_TIMEOUT", "10");
+        if let Some(n) = no_proxy {
+            c.env("NO_PROXY", n);
+        }
+        c
+    };
+    let home = t.join("home");
+    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+        .args(["install", &source, "--ref", "v1.0.0", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!format!("{stdout}{stderr}").contains("pr0xy-s3cret"));
+    let through = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| {
+                let l = l.replace(&server.base, "[GIT]");
+                let mut parts = l.split_whitespace();
+                let method = parts.next().unwrap_or_default();
+                let target = parts.next().unwrap_or_default().split('?').next();
+                format!("{method} {}", target.unwrap_or_default())
+            })
+            .collect()
+    };
+    let mut seen = through(&proxy.lines());
+    seen.dedup();
+    assert_data_eq!(
+        seen.join("\n"),
+        str![[r#"
+GET [GIT]/acme/kit.git/info/refs
+POST [GIT]/acme/kit.git/git-upload-pack
+"#]]
+    );
+    let before = proxy.lines().len();
+    repo.file("README.md", "newer\n");
+    repo.commit("two");
+    repo.tag("v1.1.0");
+    git(
+        &repo.dir,
+        &[
+            "push",
+            "-q",
+            t.join("srv/acme/kit.git").to_str().unwrap(),
+            "v1.1.0",
+        ],
+    );
+    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+        .args(["outdated", "--json", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["plugins"][0]["status"], "behind", "{stdout}");
+    assert_eq!(json["plugins"][0]["new_ref"], "v1.1.0", "{stdout}");
+    let mut seen = through(&proxy.lines()[before..]);
+    seen.dedup();
+    assert_data_eq!(
+        seen.join("\n"),
+        str![[r#"GET [GIT]/acme/kit.git/info/refs"#]]
+    );
+    // NO_PROXY covers the host: libgit2 goes straight to the server.
+    let before = proxy.lines().len();
+    let (code, stdout, stderr) = run(cmd(&proxy.url, Some("127.0.0.1"))
+        .args(["outdated", "--json", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(proxy.lines()[before..].to_vec(), Vec::<String>::new());
+}
