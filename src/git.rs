@@ -804,6 +804,17 @@ pub fn walk(
                 git2::Error::from_str(&format!("cannot create a scratch repository: {e}"))
             })?;
         let repo = Repository::init_bare(scratch.path())?;
+        cli::refuse_hostile(url)?;
+        if cli::wanted(url) {
+            let depth = if since.is_some() {
+                bound.saturating_add(1)
+            } else {
+                1
+            };
+            let tip =
+                cli::fetch_walk_tip(url, userinfo, &candidates, depth, &repo, scratch.path())?;
+            return walked(&repo, url, reference, tip, since, bound);
+        }
         let mut remote = repo.remote_anonymous(url)?;
         let auth = Rc::default();
         let mut conn = connect(&mut remote, url, userinfo, &auth)?;
@@ -836,6 +847,18 @@ pub fn walk(
         drop(remote);
         (repo, found.map(|(_, oid)| oid))
     };
+    walked(&repo, url, reference, tip, since, bound)
+}
+
+/// [`walk`] once `tip` (the ref's id, if the remote has it) is in `repo`.
+fn walked(
+    repo: &Repository,
+    url: &str,
+    reference: &str,
+    tip: Option<Oid>,
+    since: Option<&str>,
+    bound: usize,
+) -> Result<Walked, GitError> {
     let tip = tip.ok_or_else(|| not_found(url, reference, &[]))?;
     let object = repo.find_object(tip, None)?;
     let commit = object.peel_to_commit()?;

@@ -611,6 +611,43 @@ pub(super) fn ls_remote(
         .collect())
 }
 
+/// For [`super::walk`] with the git command: fetch the first of `candidates` the remote
+/// has, `depth` commits deep, into the bare repository `repo` (at `dir`) as
+/// `refs/remotes/walk/tip`; its id (an annotated tag's own object), or `None` when the
+/// remote has none of them.
+pub(super) fn fetch_walk_tip(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    candidates: &[String],
+    depth: usize,
+    repo: &Repository,
+    dir: &Path,
+) -> Result<Option<Oid>, GitError> {
+    let prompt = crate::net::settings().git_cli.interactive;
+    let (refs, _) = list(url, userinfo, prompt)?;
+    let Some(name) = candidates
+        .iter()
+        .find(|c| refs.iter().any(|(n, _)| n == *c))
+    else {
+        return Ok(None);
+    };
+    let mut cmd = command(url, dir, userinfo, prompt);
+    cmd.args([
+        "fetch",
+        "--progress",
+        "--no-tags",
+        "--no-recurse-submodules",
+    ])
+    .arg(format!("--depth={}", depth.max(1)))
+    .args(["--", url])
+    .arg(format!("+{name}:refs/remotes/walk/tip"));
+    let ran = run(cmd, url, "downloading", !prompt)?;
+    if !ran.ok {
+        return Err(failure(url, "downloading", &ran.stderr, userinfo));
+    }
+    Ok(repo.refname_to_id("refs/remotes/walk/tip").ok())
+}
+
 /// [`super::fetch_tree`] with the git command: list the refs, choose, fetch
 /// what was chosen into a scratch repository beside `dest`, write the tree.
 pub(super) fn fetch_tree(

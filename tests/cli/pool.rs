@@ -419,8 +419,9 @@ POST [GIT]/acme/kit.git/git-upload-pack
             "v1.1.0",
         ],
     );
+    // The cooldown reads the newer version's date: its tip is fetched, through the proxy too.
     let (code, stdout, stderr) = run(cmd(&proxy.url, None)
-        .args(["outdated", "--json", "--home"])
+        .args(["outdated", "--json", "--cooldown", "1d", "--home"])
         .arg(&home));
     assert_eq!(code, 0, "{stdout}{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -430,8 +431,29 @@ POST [GIT]/acme/kit.git/git-upload-pack
     seen.dedup();
     assert_data_eq!(
         seen.join("\n"),
-        str![[r#"GET [GIT]/acme/kit.git/info/refs"#]]
+        str![[r#"
+GET [GIT]/acme/kit.git/info/refs
+POST [GIT]/acme/kit.git/git-upload-pack
+"#]]
     );
+    // `update --dry-run` reviews the commits it would bring, read through the proxy.
+    let before = proxy.lines().len();
+    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+        .args(["update", "--all", "--dry-run", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+Would update dev.pool.p0 to v1.1.0 @ [..]
+  1 commit since [..]:
+    [..] two
+  permissions: unchanged
+  consent: not needed
+
+"#]]
+    );
+    assert!(proxy.lines().len() > before);
     // NO_PROXY covers the host: libgit2 goes straight to the server.
     let before = proxy.lines().len();
     let (code, stdout, stderr) = run(cmd(&proxy.url, Some("127.0.0.1"))
