@@ -905,3 +905,30 @@ fn walked(
     }
     Ok(walked)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::host_limit;
+
+    #[test]
+    fn servers_are_capped_by_kind() {
+        assert_eq!(
+            host_limit("git://127.0.0.1:9000/a.git"),
+            ("git://127.0.0.1:9000".into(), 4)
+        );
+        assert_eq!(
+            host_limit("https://github.com/o/r.git"),
+            ("https://github.com:443".into(), 64)
+        );
+        assert_eq!(host_limit("https://gitlab.com/o/r").1, 64);
+        assert_eq!(
+            host_limit("https://git.example.org/o/r"),
+            ("https://git.example.org:443".into(), 8)
+        );
+        assert_eq!(host_limit("git@github.com:o/r.git").1, 4);
+        assert_eq!(host_limit("ssh://git@host:2222/o/r").1, 4);
+        assert_eq!(host_limit("/srv/repo").1, usize::MAX);
+        // The same server under two ports is two servers.
+        assert_ne!(host_limit("http://h:1/a").0, host_limit("http://h:2/a").0);
+    }
+}
