@@ -257,6 +257,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;sync' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many sources to fetch at once (installs still happen one at a time, in lock order)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many sources to fetch at once (installs still happen one at a time, in lock order)')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
             [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
@@ -279,8 +281,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;outdated' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
@@ -300,8 +302,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;update' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
@@ -325,8 +327,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         'plugins;autoupdate' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Seconds after the last activity during which the host counts as busy')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
@@ -407,8 +409,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;doctor' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Seconds after the last activity during which the host counts as busy')

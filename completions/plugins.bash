@@ -1210,13 +1210,21 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -q -v -h -V --home --yes --force --repair --no-build --json --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
+            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --jobs --json --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --jobs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -242,6 +242,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;sync'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand -j 'How many sources to fetch at once (installs still happen one at a time, in lock order)'
+            cand --jobs 'How many sources to fetch at once (installs still happen one at a time, in lock order)'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
             cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -263,8 +265,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;outdated'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once'
-            cand --jobs 'How many remotes to query at once'
+            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
+            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -283,8 +285,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;update'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once'
-            cand --jobs 'How many remotes to query at once'
+            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
+            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -307,8 +309,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;autoupdate'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
             cand --grace 'Seconds after the last activity during which the host counts as busy'
-            cand -j 'How many remotes to query at once'
-            cand --jobs 'How many remotes to query at once'
+            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
+            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -381,8 +383,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;doctor'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once'
-            cand --jobs 'How many remotes to query at once'
+            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
+            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --grace 'Seconds after the last activity during which the host counts as busy'

@@ -4,7 +4,8 @@
 //!
 //! Branches and tags are fetched shallow (depth 1) over network transports;
 //! libgit2's local transport refuses shallow fetches, so `file://` and paths
-//! fetch in full. A bare commit needs a full fetch on any transport.
+//! fetch in full. A full commit id is fetched alone and shallow where the server
+//! allows wanting an id, else with every branch and tag in full.
 
 use std::cell::RefCell;
 use std::path::Path;
@@ -18,6 +19,7 @@ use git2::{
 use crate::auth::Userinfo;
 
 mod cli;
+mod daemon;
 mod ssh;
 
 pub use cli::{CliError, CliSettings};
@@ -172,6 +174,39 @@ fn proxy_options(url: &str) -> ProxyOptions<'static> {
         opts.url(&proxy);
     }
     opts
+}
+
+/// Forges whose git servers take many connections at once.
+const FORGES: &[&str] = &["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"];
+
+/// The most transfers to one server that update checks run at once, and the server's
+/// key (`scheme://host:port`): few for `git://` and ssh (`git daemon`'s accept queue
+/// holds 5 and a dropped connect waits 1 s, then 3 s and 7 s; sshd starts refusing at
+/// 10 unauthenticated connections), more for a self-hosted HTTP server, many for a
+/// known forge; a local repository has no limit.
+pub fn host_limit(url: &str) -> (String, usize) {
+    if is_local(url) {
+        return ("local".to_owned(), usize::MAX);
+    }
+    let scheme = if is_ssh(url) {
+        "ssh"
+    } else {
+        url.split_once("://").map_or("", |(s, _)| s)
+    };
+    let host = crate::auth::host(url).unwrap_or_default();
+    let key = format!(
+        "{scheme}://{host}:{}",
+        crate::auth::port(url).unwrap_or_default()
+    );
+    let forge = FORGES
+        .iter()
+        .any(|f| host == *f || host.ends_with(&format!(".{f}")));
+    let limit = match scheme {
+        "https" | "http" if forge => 64,
+        "https" | "http" => 8,
+        _ => 4,
+    };
+    (key, limit)
 }
 
 /// The proxy for a transfer to `url`: git's `http.proxy`, else `HTTPS_PROXY`,
@@ -347,6 +382,9 @@ pub fn ls_remote(
     cli::refuse_hostile(url)?;
     if cli::wanted(url) {
         return cli::ls_remote(url, userinfo);
+    }
+    if url.starts_with("git://") {
+        return daemon::ls_remote(url);
     }
     let mut remote = git2::Remote::create_detached(url)?;
     let auth = Rc::default();
@@ -632,6 +670,40 @@ pub fn fetch_tree(
         refs.len(),
         choice.refname.as_deref().unwrap_or("a commit")
     );
+    // A full commit id is asked for alone, one commit deep, where the server allows
+    // wanting an id (GitHub, git's `uploadpack.allowReachableSHA1InWant`); a server that
+    // refuses gets the full fetch, on a new connection.
+    let pinned = reference
+        .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
+        .and_then(|r| Oid::from_str(r).ok());
+    if let Some(oid) = pinned {
+        let mut opts = FetchOptions::new();
+        opts.download_tags(AutotagOption::None)
+            .remote_callbacks(callbacks(url, userinfo, &auth))
+            .proxy_options(proxy_options(url))
+            .depth(1);
+        log::debug!("git: {url}: fetching {oid} alone, 1 deep");
+        match conn
+            .remote()
+            .download(&[format!("+{oid}:refs/plugins/pin")], Some(&mut opts))
+        {
+            Ok(()) if repo.find_commit(oid).is_ok() => {
+                drop(conn);
+                let commit = repo.find_commit(oid)?;
+                write_tree(&repo, &commit.tree()?, dest, 0)?;
+                return Ok(Fetched {
+                    commit: oid.to_string(),
+                    kind: RefKind::Commit,
+                    refname: None,
+                });
+            }
+            Ok(()) => log::debug!("git: {url}: {oid} did not come: fetching every ref"),
+            Err(e) => log::debug!("git: {url}: {oid} refused ({e}): fetching every ref"),
+        }
+        drop(conn);
+        remote = repo.remote_anonymous(url)?;
+        conn = connect(&mut remote, url, userinfo, &auth)?;
+    }
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None)
         .remote_callbacks(callbacks(url, userinfo, &auth))
@@ -740,6 +812,17 @@ pub fn walk(
                 git2::Error::from_str(&format!("cannot create a scratch repository: {e}"))
             })?;
         let repo = Repository::init_bare(scratch.path())?;
+        cli::refuse_hostile(url)?;
+        if cli::wanted(url) {
+            let depth = if since.is_some() {
+                bound.saturating_add(1)
+            } else {
+                1
+            };
+            let tip =
+                cli::fetch_walk_tip(url, userinfo, &candidates, depth, &repo, scratch.path())?;
+            return walked(&repo, url, reference, tip, since, bound);
+        }
         let mut remote = repo.remote_anonymous(url)?;
         let auth = Rc::default();
         let mut conn = connect(&mut remote, url, userinfo, &auth)?;
@@ -772,6 +855,18 @@ pub fn walk(
         drop(remote);
         (repo, found.map(|(_, oid)| oid))
     };
+    walked(&repo, url, reference, tip, since, bound)
+}
+
+/// [`walk`] once `tip` (the ref's id, if the remote has it) is in `repo`.
+fn walked(
+    repo: &Repository,
+    url: &str,
+    reference: &str,
+    tip: Option<Oid>,
+    since: Option<&str>,
+    bound: usize,
+) -> Result<Walked, GitError> {
     let tip = tip.ok_or_else(|| not_found(url, reference, &[]))?;
     let object = repo.find_object(tip, None)?;
     let commit = object.peel_to_commit()?;
@@ -817,4 +912,31 @@ pub fn walk(
         walked.commits.push((oid.to_string(), subject.into_owned()));
     }
     Ok(walked)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::host_limit;
+
+    #[test]
+    fn servers_are_capped_by_kind() {
+        assert_eq!(
+            host_limit("git://127.0.0.1:9000/a.git"),
+            ("git://127.0.0.1:9000".into(), 4)
+        );
+        assert_eq!(
+            host_limit("https://github.com/o/r.git"),
+            ("https://github.com:443".into(), 64)
+        );
+        assert_eq!(host_limit("https://gitlab.com/o/r").1, 64);
+        assert_eq!(
+            host_limit("https://git.example.org/o/r"),
+            ("https://git.example.org:443".into(), 8)
+        );
+        assert_eq!(host_limit("git@github.com:o/r.git").1, 4);
+        assert_eq!(host_limit("ssh://git@host:2222/o/r").1, 4);
+        assert_eq!(host_limit("/srv/repo").1, usize::MAX);
+        // The same server under two ports is two servers.
+        assert_ne!(host_limit("http://h:1/a").0, host_limit("http://h:2/a").0);
+    }
 }

@@ -174,6 +174,7 @@ pub fn check_all(
         .collect();
     let listed = bounded(
         work,
+        &|(_, url): &(Entry, String)| url.as_str(),
         jobs,
         timeout,
         std::sync::Arc::new(move |(entry, url): (Entry, String)| {
@@ -201,10 +202,13 @@ pub fn check_all(
     results.into_iter().flatten().collect()
 }
 
-/// Run `work` on each item on its own thread, at most `jobs` at a time, each abandoned
-/// at `timeout` (its result is then `None`), so a hung remote never holds up the rest.
+/// Run `work` on each item on its own thread, at most `jobs` at a time and at most
+/// [`git::host_limit`] at a time per server (`url` names an item's remote), each
+/// abandoned at `timeout` (its result is then `None`), so a hung remote never holds up
+/// the rest. A server at its limit lets later items of other servers go first.
 fn bounded<T, R>(
     items: Vec<(usize, T)>,
+    url: &dyn Fn(&T) -> &str,
     jobs: usize,
     timeout: Duration,
     work: std::sync::Arc<dyn Fn(T) -> R + Send + Sync>,
@@ -214,9 +218,17 @@ where
     R: Send + 'static,
 {
     let (done_tx, done_rx) = mpsc::channel::<(usize, Option<R>)>();
-    let mut pending = items.into_iter();
+    let mut pending: std::collections::VecDeque<(usize, T, String, usize)> = items
+        .into_iter()
+        .map(|(i, item)| {
+            let (key, limit) = git::host_limit(url(&item));
+            (i, item, key, limit)
+        })
+        .collect();
+    let mut per_host: std::collections::HashMap<String, usize> = Default::default();
+    let mut host_of: std::collections::HashMap<usize, String> = Default::default();
     let mut running = 0;
-    let spawn = |(i, item): (usize, T), tx: mpsc::Sender<(usize, Option<R>)>| {
+    let spawn = |i: usize, item: T, tx: mpsc::Sender<(usize, Option<R>)>| {
         let work = work.clone();
         std::thread::spawn(move || {
             let (tx1, rx1) = mpsc::channel();
@@ -226,23 +238,80 @@ where
             let _ = tx.send((i, rx1.recv_timeout(timeout).ok()));
         });
     };
-    for item in pending.by_ref().take(jobs.max(1)) {
-        spawn(item, done_tx.clone());
-        running += 1;
-    }
     let mut out = Vec::new();
-    while running > 0 {
+    loop {
+        while running < jobs.max(1) {
+            let ready = pending
+                .iter()
+                .position(|(_, _, key, limit)| per_host.get(key).copied().unwrap_or(0) < *limit);
+            let Some((i, item, key, _)) = ready.and_then(|p| pending.remove(p)) else {
+                break;
+            };
+            *per_host.entry(key.clone()).or_default() += 1;
+            host_of.insert(i, key);
+            spawn(i, item, done_tx.clone());
+            running += 1;
+        }
+        if running == 0 {
+            break;
+        }
         let Ok(done) = done_rx.recv() else {
             break;
         };
         running -= 1;
-        out.push(done);
-        if let Some(item) = pending.next() {
-            spawn(item, done_tx.clone());
-            running += 1;
+        if let Some(n) = host_of.get(&done.0).and_then(|k| per_host.get_mut(k)) {
+            *n -= 1;
         }
+        out.push(done);
     }
     out
+}
+
+/// Run `work` on each item, at most `jobs` at a time, and yield the results in the
+/// items' order as they become ready: the caller handles the first while the next ones
+/// are still running (`sync` and `update --all` fetch ahead and install in lock order).
+/// Dropping the iterator early lets the running items finish and starts no more.
+pub fn ordered<T, R>(
+    items: Vec<T>,
+    jobs: usize,
+    work: impl Fn(T) -> R + Send + Sync + 'static,
+) -> impl Iterator<Item = R>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+{
+    let total = items.len();
+    let queue = std::sync::Arc::new(std::sync::Mutex::new(items.into_iter().enumerate()));
+    let work = std::sync::Arc::new(work);
+    let (tx, rx) = mpsc::channel::<(usize, R)>();
+    for _ in 0..jobs.max(1).min(total) {
+        let (queue, work, tx) = (queue.clone(), work.clone(), tx.clone());
+        std::thread::spawn(move || {
+            loop {
+                let next = queue.lock().map(|mut q| q.next()).ok().flatten();
+                let Some((i, item)) = next else {
+                    break;
+                };
+                if tx.send((i, work(item))).is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    drop(tx);
+    let mut ready = std::collections::BTreeMap::new();
+    let mut next = 0;
+    std::iter::from_fn(move || {
+        if next == total {
+            return None;
+        }
+        while !ready.contains_key(&next) {
+            let (i, r) = rx.recv().ok()?;
+            ready.insert(i, r);
+        }
+        next += 1;
+        ready.remove(&(next - 1))
+    })
 }
 
 /// The ref whose date says how old a newer version is: the new tag, the branch, or the
@@ -293,6 +362,7 @@ pub fn hold_back(
     }
     let dated = bounded(
         work,
+        &|(url, _, _, _): &(String, Option<crate::auth::Userinfo>, String, u64)| url.as_str(),
         jobs,
         timeout,
         std::sync::Arc::new(
@@ -432,7 +502,7 @@ pub fn review(
 }
 
 /// The install options that update a locked plugin to `new_ref`.
-fn options(
+pub fn options(
     home: &crate::store::Home,
     entry: &Entry,
     new_ref: &str,
@@ -531,6 +601,26 @@ mod tests {
             decide(&entry(RefKind::Commit, "abc1234", "a"), &r, false),
             Status::Pinned
         );
+    }
+
+    #[test]
+    fn ordered_keeps_the_order_and_the_bound() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let running = std::sync::Arc::new(AtomicUsize::new(0));
+        let most = std::sync::Arc::new(AtomicUsize::new(0));
+        let (r, m) = (running.clone(), most.clone());
+        let out: Vec<usize> = ordered((0..24).collect(), 3, move |i: usize| {
+            let now = r.fetch_add(1, Ordering::SeqCst) + 1;
+            m.fetch_max(now, Ordering::SeqCst);
+            // Later items finish first, so results arrive out of order.
+            std::thread::sleep(Duration::from_millis(((24 - i) % 5) as u64));
+            r.fetch_sub(1, Ordering::SeqCst);
+            i * 10
+        })
+        .collect();
+        assert_eq!(out, (0..24).map(|i| i * 10).collect::<Vec<_>>());
+        assert!(most.load(Ordering::SeqCst) <= 3);
+        assert_eq!(ordered(Vec::<usize>::new(), 4, |i| i).count(), 0);
     }
 
     #[test]

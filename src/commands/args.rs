@@ -70,8 +70,9 @@ impl clap::builder::TypedValueParser for AllowCodeParser {
 /// Options shared by `outdated`, `update` and `autoupdate`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
-    /// How many remotes to query at once
-    #[arg(short, long, value_name = "N", default_value_t = 8)]
+    /// How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other
+    /// self-hosted server)
+    #[arg(short, long, value_name = "N", default_value_t = 64)]
     pub jobs: usize,
     /// Seconds to wait for each remote
     #[arg(long, value_name = "SECS", default_value_t = 20)]

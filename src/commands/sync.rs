@@ -41,11 +41,26 @@ pub struct SyncArgs {
     /// Do not run build steps
     #[arg(long)]
     pub no_build: bool,
+    /// How many sources to fetch at once (installs still happen one at a time, in lock order)
+    #[arg(short, long, value_name = "N", default_value_t = 8)]
+    pub jobs: usize,
     /// Print one JSON document instead of the outcome lines
     #[arg(long)]
     pub json: bool,
     #[command(flatten)]
     pub profile: super::args::ProfileArgs,
+}
+
+/// One locked plugin's part of a sync, in lock order.
+enum Todo {
+    /// A changed plugin left as it is (without --repair): its JSON row.
+    Report(serde_json::Value),
+    Install {
+        home: PathBuf,
+        entry: Box<crate::lock::Entry>,
+        repair: bool,
+        opts: Box<InstallOptions>,
+    },
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -72,6 +87,8 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     let mut synced = Vec::new();
     let mut rows = Vec::new();
     let mut tampered = Vec::new();
+    // What to install, in lock order; a changed plugin without --repair is only reported.
+    let mut todo = Vec::new();
     for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
         for entry in lock.entries() {
             // An entry installed with `--no-build` is built now (unless this sync skips builds too).
@@ -89,8 +106,10 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                         Code::InstallTampered.as_str(),
                         entry.id
                     ));
-                    rows.push(serde_json::json!({"id": entry.id, "status": "tampered",
-                        "message": problem, "home": home.root}));
+                    todo.push(Todo::Report(
+                        serde_json::json!({"id": entry.id, "status": "tampered",
+                        "message": problem, "home": home.root}),
+                    ));
                     continue;
                 }
                 repair = true;
@@ -116,7 +135,39 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 featured_index: cx.featured_index.clone(),
                 profile: args.profile.profile(),
             };
-            let installed = match install::install(&opts, &mut consent, &mut on_event) {
+            todo.push(Todo::Install {
+                home: home.root.clone(),
+                entry: Box::new(entry),
+                repair,
+                opts: Box::new(opts),
+            });
+        }
+    }
+    // The sources are fetched and checked `--jobs` at a time, ahead of the installs, which
+    // ask consent, lock the home and swap one at a time, in lock order.
+    let fetches = crate::update::ordered(todo, args.jobs, |todo| match todo {
+        Todo::Install { ref opts, .. } => {
+            let prepared = install::prepare(opts);
+            (todo, Some(prepared))
+        }
+        Todo::Report(_) => (todo, None),
+    });
+    for (todo, prepared) in fetches {
+        let (home, entry, repair, opts) = match todo {
+            Todo::Report(row) => {
+                rows.push(row);
+                continue;
+            }
+            Todo::Install {
+                home,
+                entry,
+                repair,
+                opts,
+            } => (home, entry, repair, opts),
+        };
+        let prepared = prepared.expect("an install is prepared");
+        let installed =
+            match install::install_prepared(&opts, prepared, &mut consent, &mut on_event) {
                 Ok(i) => i,
                 Err(InstallError::Refused {
                     code: Code::InstallConcurrent,
@@ -127,27 +178,26 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                         entry.id
                     ));
                     rows.push(serde_json::json!({"id": entry.id, "status": "skipped",
-                        "message": "another command changed it meanwhile", "home": home.root}));
+                        "message": "another command changed it meanwhile", "home": home}));
                     continue;
                 }
                 Err(e) => return Err(e.into()),
             };
-            if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
-                return Err(Error::Refused {
-                    code: Code::InstallTampered,
-                    message: format!("{} at {} no longer hashes to the locked tree", entry.id, entry.commit.as_deref().unwrap_or("the locked source")),
-                    help: Some("the source changed under the same commit or path; inspect it before trusting it".into()),
-                });
-            }
-            let (verb, status) = if repair {
-                ("Repaired", "repaired")
-            } else {
-                ("Synced", "synced")
-            };
-            synced.push(format!("{verb:>12} {} {}\n", entry.id, entry.version));
-            rows.push(serde_json::json!({"id": entry.id, "status": status,
-                "version": entry.version, "commit": entry.commit, "home": home.root}));
+        if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
+            return Err(Error::Refused {
+                code: Code::InstallTampered,
+                message: format!("{} at {} no longer hashes to the locked tree", entry.id, entry.commit.as_deref().unwrap_or("the locked source")),
+                help: Some("the source changed under the same commit or path; inspect it before trusting it".into()),
+            });
         }
+        let (verb, status) = if repair {
+            ("Repaired", "repaired")
+        } else {
+            ("Synced", "synced")
+        };
+        synced.push(format!("{verb:>12} {} {}\n", entry.id, entry.version));
+        rows.push(serde_json::json!({"id": entry.id, "status": status,
+            "version": entry.version, "commit": entry.commit, "home": home}));
     }
     // The spinner is cleared before the outcome is printed.
     drop(on_event);

@@ -142,11 +142,37 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         &cx.gh_base(),
     );
     let interactive = std::io::stdin().is_terminal();
+    // The newer versions are fetched and checked `--jobs` at a time, ahead of the
+    // installs, which ask consent, lock the home and swap one at a time, in order.
+    let mut ahead = Vec::new();
+    for (i, (home, dialect, c)) in checks.iter().enumerate() {
+        let Status::Behind { new_ref, .. } = &c.status else {
+            continue;
+        };
+        if args.dry_run {
+            continue;
+        }
+        let lock = crate::lock::Lock::load(&home.lockfile(), *dialect)?;
+        let Some(entry) = lock.get(&c.id) else {
+            continue;
+        };
+        let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
+        let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
+        base.featured_index.clone_from(&cx.featured_index);
+        ahead.push((i, crate::update::options(home, &entry, new_ref, base)));
+    }
+    // Fetches move objects, not ref lists: at most 8 at once, as `sync`.
+    let fetch_jobs = args.check.jobs.min(8);
+    let mut prepared = crate::update::ordered(ahead, fetch_jobs, |(i, opts)| {
+        let p = crate::install::prepare(&opts);
+        (i, opts, p)
+    })
+    .peekable();
     let mut failed = 0;
     let mut updated = 0;
     let mut rows = Vec::new();
     let mut text = String::new();
-    for (home, dialect, c) in &checks {
+    for (i, (home, dialect, c)) in checks.iter().enumerate() {
         if let Status::HeldBack {
             new_ref,
             commit,
@@ -177,11 +203,15 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             }
             continue;
         };
-        let lock = crate::lock::Lock::load(&home.lockfile(), *dialect)?;
-        let Some(entry) = lock.get(&c.id) else {
-            continue;
-        };
-        if args.dry_run {
+        if !args.dry_run {
+            if prepared.peek().is_none_or(|(j, _, _)| *j != i) {
+                continue;
+            }
+        } else {
+            let lock = crate::lock::Lock::load(&home.lockfile(), *dialect)?;
+            let Some(entry) = lock.get(&c.id) else {
+                continue;
+            };
             let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
             let mut base =
                 InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
@@ -238,11 +268,10 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                         .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
             })
         };
-        let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
-        let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
-        base.featured_index.clone_from(&cx.featured_index);
-        let applied =
-            crate::update::apply(home, &entry, new_ref, base, &mut consent, &mut on_event);
+        let Some((_, opts, ready)) = prepared.next() else {
+            continue;
+        };
+        let applied = crate::install::install_prepared(&opts, ready, &mut consent, &mut on_event);
         drop(on_event);
         match applied {
             Ok(i) => {

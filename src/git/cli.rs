@@ -166,13 +166,25 @@ pub(super) fn refuse_hostile(url: &str) -> Result<(), GitError> {
     })
 }
 
-/// Whether `url` is fetched with the git command.
+/// Whether `url` is fetched with the git command: ssh, an `http://` remote a proxy
+/// applies to (libgit2 sends plain-HTTP requests to the server itself, never to the
+/// proxy), or every remote when the user asks for it.
 pub(super) fn wanted(url: &str) -> bool {
     super::is_ssh(url)
+        || proxied_http(url)
         || crate::net::settings().git_cli.always
         || super::user_config()
             .and_then(|c| c.get_bool("plugins.gitFetchWithCli").ok())
             .unwrap_or(false)
+}
+
+/// Whether `url` is `http://` and a proxy applies to it ([`super::proxy_for`]).
+fn proxied_http(url: &str) -> bool {
+    let proxied = url.starts_with("http://") && super::proxy_for(url).is_some();
+    if proxied {
+        log::debug!("git: {url}: through a proxy over http://: with the git command");
+    }
+    proxied
 }
 
 /// Whether the user configured an ssh command git would use.
@@ -219,6 +231,15 @@ fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt: bool) -> 
                 format!("ssh -o BatchMode=yes -o ConnectTimeout={secs}"),
             );
         }
+    }
+    // The proxy `plugins` chose, given to git as config: curl ignores an upper-case
+    // HTTP_PROXY, and the value (which may hold a proxy password) stays out of argv.
+    if (url.starts_with("http://") || url.starts_with("https://"))
+        && let Some(proxy) = super::proxy_for(url)
+    {
+        c.env("GIT_CONFIG_COUNT", "1")
+            .env("GIT_CONFIG_KEY_0", "http.proxy")
+            .env("GIT_CONFIG_VALUE_0", proxy);
     }
     // The URL's userinfo comes first (git's own helpers are not asked); a
     // GitHub token comes after them.
@@ -590,6 +611,43 @@ pub(super) fn ls_remote(
         .collect())
 }
 
+/// For [`super::walk`] with the git command: fetch the first of `candidates` the remote
+/// has, `depth` commits deep, into the bare repository `repo` (at `dir`) as
+/// `refs/remotes/walk/tip`; its id (an annotated tag's own object), or `None` when the
+/// remote has none of them.
+pub(super) fn fetch_walk_tip(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    candidates: &[String],
+    depth: usize,
+    repo: &Repository,
+    dir: &Path,
+) -> Result<Option<Oid>, GitError> {
+    let prompt = crate::net::settings().git_cli.interactive;
+    let (refs, _) = list(url, userinfo, prompt)?;
+    let Some(name) = candidates
+        .iter()
+        .find(|c| refs.iter().any(|(n, _)| n == *c))
+    else {
+        return Ok(None);
+    };
+    let mut cmd = command(url, dir, userinfo, prompt);
+    cmd.args([
+        "fetch",
+        "--progress",
+        "--no-tags",
+        "--no-recurse-submodules",
+    ])
+    .arg(format!("--depth={}", depth.max(1)))
+    .args(["--", url])
+    .arg(format!("+{name}:refs/remotes/walk/tip"));
+    let ran = run(cmd, url, "downloading", !prompt)?;
+    if !ran.ok {
+        return Err(failure(url, "downloading", &ran.stderr, userinfo));
+    }
+    Ok(repo.refname_to_id("refs/remotes/walk/tip").ok())
+}
+
 /// [`super::fetch_tree`] with the git command: list the refs, choose, fetch
 /// what was chosen into a scratch repository beside `dest`, write the tree.
 pub(super) fn fetch_tree(
@@ -612,6 +670,39 @@ pub(super) fn fetch_tree(
             ))
         })?;
     let repo = Repository::init_bare(scratch.path())?;
+    // A full commit id alone, one commit deep, where the server allows wanting an id;
+    // else (`not our ref`) the full fetch below.
+    let pinned = reference
+        .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
+        .and_then(|r| Oid::from_str(r).ok());
+    if let Some(oid) = pinned {
+        let mut cmd = command(url, scratch.path(), userinfo, prompt);
+        cmd.args([
+            "fetch",
+            "--progress",
+            "--no-tags",
+            "--no-recurse-submodules",
+            "--depth=1",
+            "--",
+            url,
+        ])
+        .arg(format!("+{oid}:refs/plugins/pin"));
+        let ran = run(cmd, url, "downloading", !prompt)?;
+        match repo.find_commit(oid) {
+            Ok(commit) if ran.ok => {
+                super::write_tree(&repo, &commit.tree()?, dest, 0)?;
+                return Ok(Fetched {
+                    commit: oid.to_string(),
+                    kind: RefKind::Commit,
+                    refname: None,
+                });
+            }
+            _ => log::debug!(
+                "git: {url}: {oid} alone was refused: fetching every ref ({})",
+                detail(&ran.stderr, userinfo)
+            ),
+        }
+    }
     let mut cmd = command(url, scratch.path(), userinfo, prompt);
     cmd.args([
         "fetch",

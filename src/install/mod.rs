@@ -367,7 +367,7 @@ pub fn install(
     consent: &mut dyn FnMut(&Request) -> bool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Installed, InstallError> {
-    let installed = fetch_check_swap(opts, consent, on_event)?;
+    let installed = fetch_check_swap(opts, None, consent, on_event)?;
     opts.profile.remember(&installed.home).map_err(io(format!(
         "cannot record the host profile in {}",
         installed.home.root.join("plugins.toml").display()
@@ -388,21 +388,90 @@ pub(super) fn validate_options(opts: &InstallOptions, tree: &std::path::Path) ->
     v
 }
 
-fn fetch_check_swap(
+/// The network part of an install, done ahead (`sync`, `update --all` run several at
+/// once): the source fetched into staging and checked, and the events it reported,
+/// replayed in order by [`install_prepared`]. Nothing in any home changes.
+pub struct Prepared {
+    fetched: Result<Fetched, InstallError>,
+    events: Vec<Event>,
+}
+
+/// A staged tree that passed [`check_tree`].
+struct Fetched {
+    staging: Staging,
+    commit: Option<String>,
+    kind: Option<crate::git::RefKind>,
+    requested: String,
+    checked: Checked,
+}
+
+fn fetch_and_check(
     opts: &InstallOptions,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Fetched, InstallError> {
+    let staging = Staging::new(home_for(opts, None).as_ref())?;
+    let (commit, kind, requested) = stage::fetch(opts, &staging.tree(), on_event)?;
+    let checked = check_tree(opts, &staging.tree())?;
+    Ok(Fetched {
+        staging,
+        commit,
+        kind,
+        requested,
+        checked,
+    })
+}
+
+/// Fetch and check `opts.source` without taking any lock or asking anything; safe on
+/// any thread.
+pub fn prepare(opts: &InstallOptions) -> Prepared {
+    let mut events = Vec::new();
+    let fetched = fetch_and_check(opts, &mut |e| events.push(e));
+    Prepared { fetched, events }
+}
+
+/// [`install`] from what [`prepare`] fetched: its events are reported first, then the
+/// install goes on (consent, home lock, swap) as [`install`] does.
+pub fn install_prepared(
+    opts: &InstallOptions,
+    prepared: Prepared,
     consent: &mut dyn FnMut(&Request) -> bool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Installed, InstallError> {
-    let staging = Staging::new(home_for(opts, None).as_ref())?;
+    for e in prepared.events {
+        on_event(e);
+    }
+    let installed = fetch_check_swap(opts, Some(prepared.fetched?), consent, on_event)?;
+    opts.profile.remember(&installed.home).map_err(io(format!(
+        "cannot record the host profile in {}",
+        installed.home.root.join("plugins.toml").display()
+    )))?;
+    Ok(installed)
+}
+
+fn fetch_check_swap(
+    opts: &InstallOptions,
+    fetched: Option<Fetched>,
+    consent: &mut dyn FnMut(&Request) -> bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Installed, InstallError> {
+    let Fetched {
+        staging,
+        commit,
+        kind,
+        requested,
+        checked,
+    } = match fetched {
+        Some(f) => f,
+        None => fetch_and_check(opts, on_event)?,
+    };
     let tree = staging.tree();
-    let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
     let Checked {
         report,
         featured,
         dialect,
         id,
         name,
-    } = check_tree(opts, &tree)?;
+    } = checked;
     let home = home_for(opts, Some(dialect)).ok_or_else(|| {
         refused(
             Code::UsageInvalidArgument,

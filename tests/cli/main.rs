@@ -29,6 +29,7 @@ mod lsp;
 mod missing_corpus;
 mod new;
 mod parity;
+mod pool;
 mod pre_commit;
 mod release;
 mod resolve;

@@ -1,0 +1,193 @@
+//! Ref listing over `git://` without libgit2, for update checks: one TCP
+//! connection, the request line, the ref advertisement, a flush. Done here so
+//! that a connect which gets no answer is retried at once: `git daemon`'s accept
+//! queue holds 5, and a SYN it drops is only resent by the kernel after 1 s,
+//! then 3 s and 7 s. A refused or failed connection is not retried.
+
+use std::io::{Read, Write};
+use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::time::{Duration, Instant};
+
+use super::GitError;
+
+/// How long each of the first connects waits for an answer before a new one is tried;
+/// the last waits for what is left of the transfer timeout.
+const QUICK_CONNECTS: [Duration; 3] = [
+    Duration::from_millis(250),
+    Duration::from_millis(500),
+    Duration::from_millis(1000),
+];
+
+/// The largest pkt-line (git's own limit).
+const MAX_PKT: usize = 65520;
+
+fn remote(url: &str, why: impl std::fmt::Display) -> GitError {
+    GitError::Remote {
+        url: url.to_owned(),
+        error: git2::Error::from_str(&why.to_string()),
+    }
+}
+
+fn stalled(url: &str) -> GitError {
+    GitError::Stalled {
+        url: url.to_owned(),
+        phase: "connecting and listing refs",
+        secs: crate::net::timeout().as_secs(),
+    }
+}
+
+/// The host (brackets kept for IPv6), port and path of a `git://` URL.
+fn split(url: &str) -> Option<(String, u16, String)> {
+    let rest = url.strip_prefix("git://")?;
+    let (authority, path) = rest.split_at(rest.find('/')?);
+    let (host, port) = match authority.rsplit_once(':') {
+        Some((h, p)) if !p.contains(']') => (h, p.parse().ok()?),
+        _ => (authority, 9418),
+    };
+    if host.is_empty() || path.len() < 2 {
+        return None;
+    }
+    Some((host.to_owned(), port, path.to_owned()))
+}
+
+/// Connect to one of `addrs`, trying again at once when a connect gets no answer.
+fn connect(url: &str, addrs: &[SocketAddr]) -> Result<TcpStream, GitError> {
+    let limit = crate::net::timeout();
+    let start = Instant::now();
+    for (attempt, wait) in QUICK_CONNECTS.iter().chain([&limit]).enumerate() {
+        let left = limit.saturating_sub(start.elapsed());
+        if left.is_zero() {
+            break;
+        }
+        let wait = (*wait).min(left);
+        for addr in addrs {
+            match TcpStream::connect_timeout(addr, wait) {
+                Ok(s) => {
+                    if attempt > 0 {
+                        log::debug!("git: {url}: connected at attempt {}", attempt + 1);
+                    }
+                    return Ok(s);
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::TimedOut => {
+                    log::debug!("git: {url}: no answer from {addr} within {wait:?}: trying again");
+                }
+                Err(e) => return Err(remote(url, format!("cannot connect to {addr}: {e}"))),
+            }
+        }
+    }
+    Err(stalled(url))
+}
+
+fn read_pkt(stream: &mut TcpStream, url: &str) -> Result<Option<Vec<u8>>, GitError> {
+    let io = |e: std::io::Error| {
+        if matches!(
+            e.kind(),
+            std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
+        ) {
+            stalled(url)
+        } else if e.kind() == std::io::ErrorKind::UnexpectedEof {
+            remote(
+                url,
+                "the server closed the connection (no such repository, or not exported)",
+            )
+        } else {
+            remote(url, format!("reading the ref list: {e}"))
+        }
+    };
+    let mut len = [0u8; 4];
+    stream.read_exact(&mut len).map_err(io)?;
+    let len = std::str::from_utf8(&len)
+        .ok()
+        .and_then(|s| usize::from_str_radix(s, 16).ok())
+        .ok_or_else(|| remote(url, "the server does not speak the git protocol"))?;
+    if len == 0 {
+        return Ok(None);
+    }
+    if !(4..=MAX_PKT).contains(&len) {
+        return Err(remote(url, "the server does not speak the git protocol"));
+    }
+    let mut data = vec![0; len - 4];
+    stream.read_exact(&mut data).map_err(io)?;
+    Ok(Some(data))
+}
+
+/// The refs a `git://` remote advertises, as (name, 40-hex id) with annotated tags peeled.
+pub(super) fn ls_remote(url: &str) -> Result<Vec<(String, String)>, GitError> {
+    let (host, port, path) = split(url).ok_or_else(|| remote(url, "not a git:// URL"))?;
+    let bare = host.trim_start_matches('[').trim_end_matches(']');
+    let addrs: Vec<SocketAddr> = (bare, port)
+        .to_socket_addrs()
+        .map_err(|e| remote(url, format!("cannot resolve {host}: {e}")))?
+        .collect();
+    let mut stream = connect(url, &addrs)?;
+    let limit = Some(crate::net::timeout());
+    let _ = stream.set_read_timeout(limit);
+    let _ = stream.set_write_timeout(limit);
+    let _ = stream.set_nodelay(true);
+    let authority = if port == 9418 {
+        host.clone()
+    } else {
+        format!("{host}:{port}")
+    };
+    let request = format!("git-upload-pack {path}\0host={authority}\0");
+    stream
+        .write_all(format!("{:04x}{request}", request.len() + 4).as_bytes())
+        .map_err(|e| remote(url, format!("sending the request: {e}")))?;
+    let mut refs: Vec<(String, String)> = Vec::new();
+    while let Some(line) = read_pkt(&mut stream, url)? {
+        let line = line.split(|b| *b == 0).next().unwrap_or_default();
+        let line = String::from_utf8_lossy(line);
+        let line = line.trim_end_matches('\n');
+        if let Some(message) = line.strip_prefix("ERR ") {
+            return Err(remote(url, format!("the server says: {message}")));
+        }
+        let Some((id, name)) = line.split_once(' ') else {
+            continue;
+        };
+        if id.len() != 40 || !id.bytes().all(|b| b.is_ascii_hexdigit()) {
+            continue;
+        }
+        if let Some(base) = name.strip_suffix("^{}") {
+            // The peeled commit of an annotated tag replaces the tag object.
+            if let Some(slot) = refs.iter_mut().find(|(n, _)| n == base) {
+                slot.1 = id.to_owned();
+            }
+            continue;
+        }
+        if name == "capabilities^{}" {
+            continue;
+        }
+        refs.push((name.to_owned(), id.to_owned()));
+    }
+    // A flush ends the conversation before any want.
+    let _ = stream.write_all(b"0000");
+    log::debug!("git: {url}: listed {} refs", refs.len());
+    Ok(refs)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::split;
+
+    #[test]
+    fn urls_split() {
+        assert_eq!(
+            split("git://127.0.0.1:9000/a/b.git"),
+            Some(("127.0.0.1".into(), 9000, "/a/b.git".into()))
+        );
+        assert_eq!(
+            split("git://example.org/x.git"),
+            Some(("example.org".into(), 9418, "/x.git".into()))
+        );
+        assert_eq!(
+            split("git://[::1]:9001/x"),
+            Some(("[::1]".into(), 9001, "/x".into()))
+        );
+        assert_eq!(
+            split("git://[::1]/x"),
+            Some(("[::1]".into(), 9418, "/x".into()))
+        );
+        assert_eq!(split("git://host"), None);
+        assert_eq!(split("https://host/x"), None);
+    }
+}

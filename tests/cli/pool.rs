@@ -1,0 +1,464 @@
+//! `sync`, `update --all` and `outdated` over many remotes at once: a real `git-daemon`
+//! on 127.0.0.1, results in lock order, locked commits fetched alone where the server
+//! allows it and in full where it does not.
+
+use std::path::{Path, PathBuf};
+
+use snapbox::{assert_data_eq, str};
+
+use crate::install::locked;
+use crate::support::git::{Repo, git};
+use crate::support::*;
+
+/// A `git-daemon` serving `base` on 127.0.0.1, killed on drop. Spawned directly:
+/// killing the `git daemon` wrapper would leave the real daemon running.
+pub(crate) struct Daemon {
+    child: std::process::Child,
+    pub(crate) port: u16,
+}
+
+impl Daemon {
+    pub(crate) fn serve(base: &Path) -> Daemon {
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let exec = git(base, &["--exec-path"]);
+        let child = std::process::Command::new(Path::new(&exec).join("git-daemon"))
+            .args([
+                "--reuseaddr",
+                "--export-all",
+                "--listen=127.0.0.1",
+                &format!("--port={port}"),
+            ])
+            .arg(format!("--base-path={}", base.display()))
+            .arg(base)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("git-daemon starts");
+        for _ in 0..100 {
+            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        Daemon { child, port }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn manifest(i: usize, version: &str) -> String {
+    format!(
+        "id = \"dev.pool.p{i}\"\nname = \"P{i}\"\nversion = \"{version}\"\napi_version = 6\n\n[[commands]]\nid = \"hello\"\n"
+    )
+}
+
+/// `n` plugins `dev.pool.p<i>`, each with a history (v1.0.0, then two more commits,
+/// the last tagged v2.0.0), served bare as `p<i>.git` under `served`; the even ones
+/// allow wanting any reachable commit (as GitHub does), the odd ones do not (git's
+/// default). Returns the work repositories.
+fn plugins_served(t: &Path, served: &Path, n: usize) -> Vec<Repo> {
+    (0..n)
+        .map(|i| {
+            let repo = Repo::init(&t.join(format!("work/p{i}")));
+            repo.file("aoe-plugin.toml", &manifest(i, "1.0.0"));
+            repo.commit("one");
+            repo.tag("v1.0.0");
+            repo.file("README.md", "more history\n");
+            repo.commit("two");
+            let bare = served.join(format!("p{i}.git"));
+            repo.clone_bare(&bare);
+            if i % 2 == 0 {
+                git(
+                    &bare,
+                    &["config", "uploadpack.allowReachableSHA1InWant", "true"],
+                );
+            }
+            repo
+        })
+        .collect()
+}
+
+fn home_with(t: &Path, name: &str, urls: &[String], reference: &str) -> PathBuf {
+    let home = t.join(name);
+    for url in urls {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["install", url, "--ref", reference, "--yes", "--home"])
+            .arg(&home));
+        assert_eq!(code, 0, "{url}: {stdout}{stderr}");
+    }
+    home
+}
+
+#[test]
+fn sync_fetches_several_at_once_and_installs_in_lock_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let served = t.join("served");
+    let repos = plugins_served(t, &served, 6);
+    let daemon = Daemon::serve(&served);
+    let urls: Vec<String> = (0..6)
+        .map(|i| format!("git://127.0.0.1:{}/p{i}.git", daemon.port))
+        .collect();
+    let first = home_with(t, "first", &urls, "v1.0.0");
+    // The tags move on; a fresh home synced from the lock gets the locked commits.
+    for (i, repo) in repos.iter().enumerate() {
+        repo.file("aoe-plugin.toml", &manifest(i, "9.0.0"));
+        repo.commit("moved");
+        git(&repo.dir, &["tag", "-f", "v1.0.0"]);
+        git(
+            &repo.dir,
+            &[
+                "push",
+                "-q",
+                "-f",
+                served.join(format!("p{i}.git")).to_str().unwrap(),
+                "main",
+                "v1.0.0",
+            ],
+        );
+    }
+    let fresh = t.join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(first.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["-v", "sync", "--yes", "--jobs", "3", "--home"])
+        .arg(&fresh));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+      Synced dev.pool.p0 1.0.0
+      Synced dev.pool.p1 1.0.0
+      Synced dev.pool.p2 1.0.0
+      Synced dev.pool.p3 1.0.0
+      Synced dev.pool.p4 1.0.0
+      Synced dev.pool.p5 1.0.0
+
+"#]]
+    );
+    for i in 0..6 {
+        let id = format!("dev.pool.p{i}");
+        assert_eq!(
+            locked(&fresh, &id, "resolved_commit"),
+            locked(&first, &id, "resolved_commit")
+        );
+        let text =
+            std::fs::read_to_string(fresh.join(format!("plugins/{id}/aoe-plugin.toml"))).unwrap();
+        assert!(text.contains("version = \"1.0.0\""), "{id}: {text}");
+    }
+    // The even servers gave the locked commit alone; the odd ones refused, and their whole
+    // history was fetched instead.
+    let mut alone = Vec::new();
+    let mut refused = Vec::new();
+    for line in stderr.lines() {
+        let Some(rest) = line.strip_prefix("debug: git: git://127.0.0.1:") else {
+            continue;
+        };
+        let path = rest.split('/').nth(1).unwrap_or_default();
+        let repo = path.split(':').next().unwrap_or_default().to_owned();
+        if rest.contains(" alone, 1 deep") {
+            alone.push(repo.clone());
+        }
+        if rest.contains(" refused (") {
+            refused.push(repo);
+        }
+    }
+    alone.sort();
+    refused.sort();
+    assert_eq!(
+        (alone.join(" "), refused.join(" ")),
+        (
+            "p0.git p1.git p2.git p3.git p4.git p5.git".to_owned(),
+            "p1.git p3.git p5.git".to_owned()
+        ),
+        "{stderr}"
+    );
+    let (code, stdout, _) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (0, "everything locked is installed\n")
+    );
+    // The git-command mode gets the same commits. git speaks protocol v2, whose servers
+    // give any reachable commit asked for by id: each comes alone.
+    let cli = t.join("cli");
+    std::fs::create_dir_all(&cli).unwrap();
+    std::fs::copy(first.join("plugins.lock"), cli.join("plugins.lock")).unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["-v", "sync", "--yes", "--jobs", "4", "--home"])
+        .arg(&cli)
+        .env("PLUGINS_GIT_FETCH_WITH_CLI", "1"));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let refused: Vec<&str> = stderr
+        .lines()
+        .filter(|l| l.contains("alone was refused"))
+        .collect();
+    assert_eq!(refused, Vec::<&str>::new(), "{stderr}");
+    for i in 0..6 {
+        let id = format!("dev.pool.p{i}");
+        assert_eq!(
+            locked(&cli, &id, "resolved_commit"),
+            locked(&first, &id, "resolved_commit")
+        );
+    }
+}
+
+#[test]
+fn update_all_fetches_several_at_once_and_updates_in_lock_order() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let served = t.join("served");
+    let repos = plugins_served(t, &served, 5);
+    let daemon = Daemon::serve(&served);
+    let urls: Vec<String> = (0..5)
+        .map(|i| format!("git://127.0.0.1:{}/p{i}.git", daemon.port))
+        .collect();
+    let home = home_with(t, "home", &urls, "v1.0.0");
+    for (i, repo) in repos.iter().enumerate() {
+        repo.file("aoe-plugin.toml", &manifest(i, "2.0.0"));
+        repo.commit("two");
+        repo.tag("v2.0.0");
+        git(
+            &repo.dir,
+            &[
+                "push",
+                "-q",
+                served.join(format!("p{i}.git")).to_str().unwrap(),
+                "main",
+                "v2.0.0",
+            ],
+        );
+    }
+    let (code, stdout, stderr) = run(plugins()
+        .args(["update", "--all", "--yes", "--jobs", "3", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+     Updated dev.pool.p0 to v2.0.0 @ [..]
+     Updated dev.pool.p1 to v2.0.0 @ [..]
+     Updated dev.pool.p2 to v2.0.0 @ [..]
+     Updated dev.pool.p3 to v2.0.0 @ [..]
+     Updated dev.pool.p4 to v2.0.0 @ [..]
+
+"#]]
+    );
+    for i in 0..5 {
+        assert_eq!(
+            locked(&home, &format!("dev.pool.p{i}"), "requested_ref"),
+            "v2.0.0"
+        );
+    }
+}
+
+#[test]
+fn outdated_checks_many_git_daemon_remotes_at_the_default_jobs_without_a_failed_row() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let served = t.join("served");
+    let n = 24;
+    let repos = plugins_served(t, &served, n);
+    let daemon = Daemon::serve(&served);
+    let urls: Vec<String> = (0..n)
+        .map(|i| format!("git://127.0.0.1:{}/p{i}.git", daemon.port))
+        .collect();
+    let home = home_with(t, "home", &urls, "v1.0.0");
+    // Every third gets a newer release (annotated: the peeled commit is reported).
+    let mut newer = std::collections::BTreeMap::new();
+    for (i, repo) in repos.iter().enumerate().filter(|(i, _)| i % 3 == 0) {
+        repo.annotated_tag("v1.1.0");
+        let commit = git(&repo.dir, &["rev-parse", "HEAD"]);
+        git(
+            &repo.dir,
+            &[
+                "push",
+                "-q",
+                served.join(format!("p{i}.git")).to_str().unwrap(),
+                "v1.1.0",
+            ],
+        );
+        newer.insert(format!("dev.pool.p{i}"), commit);
+    }
+    let (code, stdout, stderr) = run(plugins().args(["outdated", "--json", "--home"]).arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let mut rows = Vec::new();
+    for row in json["plugins"].as_array().unwrap() {
+        let id = row["id"].as_str().unwrap();
+        let status = row["status"].as_str().unwrap();
+        match newer.get(id) {
+            Some(commit) => {
+                assert_eq!(status, "behind", "{row}");
+                assert_eq!(row["commit"].as_str(), Some(commit.as_str()), "{row}");
+                assert_eq!(row["new_ref"].as_str(), Some("v1.1.0"), "{row}");
+            }
+            None => assert_eq!(status, "up_to_date", "{row}"),
+        }
+        rows.push(id.to_owned());
+    }
+    assert_eq!(rows.len(), n, "{stdout}");
+    // A repository the daemon does not serve fails its own row, named.
+    let gone = t.join("gone");
+    std::fs::create_dir_all(&gone).unwrap();
+    let text = std::fs::read_to_string(home.join("plugins.lock"))
+        .unwrap()
+        .replace("/p1.git", "/missing.git");
+    std::fs::write(gone.join("plugins.lock"), text).unwrap();
+    let (code, stdout, _) = run(plugins().args(["outdated", "--json", "--home"]).arg(&gone));
+    assert_eq!(code, 1, "{stdout}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let failed: Vec<String> = json["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["status"] == "error")
+        .map(|r| format!("{}: {}", r["id"], r["message"]))
+        .collect();
+    assert_data_eq!(
+        failed.join("\n"),
+        str![[
+            r#""dev.pool.p1": "cannot reach git://127.0.0.1:[..]/missing.git: the server says: access denied or repository not exported: /missing.git""#
+        ]]
+    );
+}
+
+/// libgit2 sends an http:// remote's requests to the server even with a proxy set, so
+/// such a remote is fetched and listed with the system git, given the proxy `plugins`
+/// chose (here an upper-case HTTP_PROXY, which curl itself would ignore): the proxy sees
+/// every request, for `install` and for `outdated`; with NO_PROXY covering the host it
+/// sees none.
+#[test]
+fn http_sources_go_through_the_proxy_for_install_and_outdated() {
+    use crate::support::net::{GitServer, Proxy};
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let repo = Repo::init(&t.join("work"));
+    repo.file("aoe-plugin.toml", &manifest(0, "1.0.0"));
+    repo.commit("one");
+    repo.tag("v1.0.0");
+    repo.clone_bare(&t.join("srv/acme/kit.git"));
+    let server = GitServer::start(&t.join("srv"), "pr0xy-s3cret");
+    let proxy = Proxy::start();
+    let source = format!("{}/acme/kit.git", server.base);
+    // The credentials come from a git credential helper, for the install and the check.
+    std::fs::write(
+        t.join("gitconfig"),
+        "[credential]\n\thelper = \"!f() { echo username=me; echo password=pr0xy-s3cret; }; f\"\n",
+    )
+    .unwrap();
+    let cmd = |proxy_url: &str, no_proxy: Option<&str>| {
+        let mut c = plugins();
+        for k in [
+            "HTTPS_PROXY",
+            "https_proxy",
+            "HTTP_PROXY",
+            "http_proxy",
+            "ALL_PROXY",
+            "all_proxy",
+            "NO_PROXY",
+            "no_proxy",
+            "PLUGINS_GIT_FETCH_WITH_CLI",
+        ] {
+            c.env_remove(k);
+        }
+        c.env("GIT_CONFIG_GLOBAL", t.join("gitconfig"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("HTTP_PROXY", proxy_url)
+            .env("PLUGINS_NET_TIMEOUT", "10");
+        if let Some(n) = no_proxy {
+            c.env("NO_PROXY", n);
+        }
+        c
+    };
+    let home = t.join("home");
+    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+        .args(["install", &source, "--ref", "v1.0.0", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!format!("{stdout}{stderr}").contains("pr0xy-s3cret"));
+    let through = |lines: &[String]| -> Vec<String> {
+        lines
+            .iter()
+            .map(|l| {
+                let l = l.replace(&server.base, "[GIT]");
+                let mut parts = l.split_whitespace();
+                let method = parts.next().unwrap_or_default();
+                let target = parts.next().unwrap_or_default().split('?').next();
+                format!("{method} {}", target.unwrap_or_default())
+            })
+            .collect()
+    };
+    let mut seen = through(&proxy.lines());
+    seen.dedup();
+    assert_data_eq!(
+        seen.join("\n"),
+        str![[r#"
+GET [GIT]/acme/kit.git/info/refs
+POST [GIT]/acme/kit.git/git-upload-pack
+"#]]
+    );
+    let before = proxy.lines().len();
+    repo.file("README.md", "newer\n");
+    repo.commit("two");
+    repo.tag("v1.1.0");
+    git(
+        &repo.dir,
+        &[
+            "push",
+            "-q",
+            t.join("srv/acme/kit.git").to_str().unwrap(),
+            "v1.1.0",
+        ],
+    );
+    // The cooldown reads the newer version's date: its tip is fetched, through the proxy too.
+    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+        .args(["outdated", "--json", "--cooldown", "1d", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["plugins"][0]["status"], "behind", "{stdout}");
+    assert_eq!(json["plugins"][0]["new_ref"], "v1.1.0", "{stdout}");
+    let mut seen = through(&proxy.lines()[before..]);
+    seen.dedup();
+    assert_data_eq!(
+        seen.join("\n"),
+        str![[r#"
+GET [GIT]/acme/kit.git/info/refs
+POST [GIT]/acme/kit.git/git-upload-pack
+"#]]
+    );
+    // `update --dry-run` reviews the commits it would bring, read through the proxy.
+    let before = proxy.lines().len();
+    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+        .args(["update", "--all", "--dry-run", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+Would update dev.pool.p0 to v1.1.0 @ [..]
+  1 commit since [..]:
+    [..] two
+  permissions: unchanged
+  consent: not needed
+
+"#]]
+    );
+    assert!(proxy.lines().len() > before);
+    // NO_PROXY covers the host: libgit2 goes straight to the server.
+    let before = proxy.lines().len();
+    let (code, stdout, stderr) = run(cmd(&proxy.url, Some("127.0.0.1"))
+        .args(["outdated", "--json", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(proxy.lines()[before..].to_vec(), Vec::<String>::new());
+}
