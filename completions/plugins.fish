@@ -132,6 +132,7 @@ plugins::protoagent::relative_plugins_dir\t'PROTOAGENT_PLUGINS_DIR or the config
 plugins::protoagent::entrypoint_escapes\t'entrypoint resolves outside the plugin directory (the host does not check)'
 plugins::config::unknown_key\t'a plugins.toml key plugins does not know (often a typo); it is ignored'
 plugins::config::invalid_value\t'a plugins.toml value of the wrong type or outside its closed set; the default is used'
+plugins::install::deps_skipped\t'with --deps, optional requirements that could not be resolved, or packages the hosts Python already has at another version, were not installed'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
@@ -170,7 +171,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s y -l yes -d 'Grant what the plugin asks for without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l force -d 'Replace an install from another source, or reinstall the same commit'
-complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'protoAgent: install `requires_pip` into a plugin-local .venv (never into the host\'s Python)'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'

@@ -52,7 +52,7 @@ pub struct InstallArgs {
     /// Replace an install from another source, or reinstall the same commit
     #[arg(long)]
     pub force: bool,
-    /// protoAgent: install `requires_pip` into a plugin-local .venv (never into the host's Python)
+    /// protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)
     #[arg(long)]
     pub deps: bool,
     /// Seconds each build step may take

@@ -65,7 +65,8 @@ pub struct InstallOptions {
     pub wait: bool,
     /// Who installs, recorded by hosts that keep it (protoAgent's `by`).
     pub by: String,
-    /// protoAgent: install `requires_pip` into a plugin-local `.venv`.
+    /// protoAgent: install `requires_pip` into `<deps root>/<id>` as the host's wheel
+    /// installer does (with the `python3` on PATH), in the install's transaction.
     pub deps: bool,
     /// `update`: the id the source must still hold.
     pub expect_id: Option<String>,
@@ -446,13 +447,19 @@ fn fetch_check_swap(
         ));
     }
     let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
+    let (request, build, entrypoint) =
+        plan::describe(&report, &tree, &entry.source, commit.as_deref());
+    // `--deps` installs the requirements again even when the plugin is up to date.
+    let with_deps = opts.deps
+        && dialect == Dialect::Protoagent
+        && !(request.pip.is_empty() && request.optional_pip.is_empty());
     if opts.pin.is_some() && prior != opts.pin {
         // `sync` read the lock before another command changed (or removed) the entry.
         return Err(changed(&id));
     }
     let target = home.plugin_dir(&name);
     // A change another process has under way is judged under the lock, after recovery.
-    let early = decide(opts, &home, &entry, prior.as_ref(), &target).or_else(|e| {
+    let early = decide(opts, with_deps, &home, &entry, prior.as_ref(), &target).or_else(|e| {
         if txn::pending(&home, &name) {
             Ok(None)
         } else {
@@ -465,22 +472,28 @@ fn fetch_check_swap(
         }
         // Same files: only a changed request (a tag now tracked as a branch) is recorded.
         let _guard = lock_home(&home, opts.wait, on_event)?;
-        return under_lock(opts, &home, &entry, prior.as_ref(), &target, dialect)?
-            .map(|(kept, written)| {
-                up_to_date(
-                    id.clone(),
-                    dialect,
-                    home.clone(),
-                    target.clone(),
-                    kept,
-                    written,
-                )
-            })
-            .ok_or_else(|| changed(&id));
+        return under_lock(
+            opts,
+            with_deps,
+            &home,
+            &entry,
+            prior.as_ref(),
+            &target,
+            dialect,
+        )?
+        .map(|(kept, written)| {
+            up_to_date(
+                id.clone(),
+                dialect,
+                home.clone(),
+                target.clone(),
+                kept,
+                written,
+            )
+        })
+        .ok_or_else(|| changed(&id));
     }
 
-    let (request, build, entrypoint) =
-        plan::describe(&report, &tree, &entry.source, commit.as_deref());
     if opts.deps {
         for spec in request.pip.iter().chain(&request.optional_pip) {
             if let Some(why) = pip_spec_problem(spec) {
@@ -507,6 +520,20 @@ fn fetch_check_swap(
         entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
     }
 
+    // `--deps`: staged in full (network work) before the home lock; swapped in with the tree.
+    let deps = if with_deps {
+        Some(build::install_deps(
+            &request,
+            staging.dir.path(),
+            &name,
+            &home,
+            opts.build_timeout,
+            on_event,
+        )?)
+    } else {
+        None
+    };
+
     // `--no-build` with something to build: locked as unbuilt, so `verify` reports it and
     // `sync` builds it.
     entry.unbuilt = !opts.build
@@ -514,25 +541,30 @@ fn fetch_check_swap(
         && (!crate::steps::for_this_platform(&build).is_empty()
             || stage::is_release_binary(&report));
     let _guard = lock_home(&home, opts.wait, on_event)?;
-    if let Some((kept, written)) =
-        under_lock(opts, &home, &entry, prior.as_ref(), &target, dialect)?
-    {
+    if let Some((kept, written)) = under_lock(
+        opts,
+        with_deps,
+        &home,
+        &entry,
+        prior.as_ref(),
+        &target,
+        dialect,
+    )? {
         return Ok(up_to_date(id, dialect, home, target, kept, written));
     }
-    let swap = txn::Swap::begin(&home, &name, dialect, &tree, &opts.by, &opts.now)?;
-    if opts.deps
-        && dialect == Dialect::Protoagent
-        && !(request.pip.is_empty() && request.optional_pip.is_empty())
-    {
-        build::install_deps(
-            &request,
-            &target,
-            &name,
-            &home,
-            opts.build_timeout,
-            on_event,
-        )?;
-    } else if opts.build && dialect == Dialect::Aoe {
+    let swap = txn::Swap::begin_with_deps(
+        &home,
+        &name,
+        dialect,
+        &tree,
+        deps.as_ref().map(|(pins, dir)| txn::StagedDeps {
+            dir,
+            pins: pins.clone(),
+        }),
+        &opts.by,
+        &opts.now,
+    )?;
+    if opts.build && dialect == Dialect::Aoe {
         build::run_build(
             &build,
             &target,

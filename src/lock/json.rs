@@ -138,6 +138,32 @@ pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     plugins.push(Value::Object(row));
 }
 
+/// The last row for `id` (the one the host reads) gets `deps: [{name, version, sha256}]`,
+/// or loses `deps` when there are none.
+pub(super) fn set_deps(v: &mut Value, id: &str, pins: &[super::DepPin]) {
+    let Some(row) = v
+        .get_mut("plugins")
+        .and_then(Value::as_array_mut)
+        .and_then(|rows| {
+            rows.iter_mut()
+                .rev()
+                .find(|p| p.get("id").and_then(Value::as_str) == Some(id))
+        })
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    if pins.is_empty() {
+        row.shift_remove("deps");
+        return;
+    }
+    let deps = pins
+        .iter()
+        .map(|p| serde_json::json!({"name": p.name, "version": p.version, "sha256": p.sha256}))
+        .collect();
+    row.insert("deps".into(), Value::Array(deps));
+}
+
 pub(super) fn remove(v: &mut Value, id: &str) -> bool {
     let plugins = v
         .get_mut("plugins")

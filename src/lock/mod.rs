@@ -46,6 +46,16 @@ pub struct Entry {
     pub featured: bool,
 }
 
+/// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel
+/// installer pins it (`deps: [{name, version, sha256}]` in the plugin's lock row).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DepPin {
+    pub name: String,
+    pub version: String,
+    /// The wheel's sha256, lower-case hex.
+    pub sha256: String,
+}
+
 /// Why a lockfile cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
@@ -291,6 +301,14 @@ impl Lock {
                 row.insert("trust".into(), toml::Value::String(trust.into()));
                 plugins.insert(entry.id.clone(), toml::Value::Table(row));
             }
+        }
+    }
+
+    /// protoAgent: set the `deps` pins of `id`'s row (dropped when `pins` is empty),
+    /// as the host's wheel installer records them. Other formats have no such key.
+    pub fn set_deps(&mut self, id: &str, pins: &[DepPin]) {
+        if let Doc::Json(v) = &mut self.doc {
+            json::set_deps(v, id, pins);
         }
     }
 
