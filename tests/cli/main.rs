@@ -12,6 +12,7 @@ mod corpus_aoe;
 mod corpus_aworld;
 mod corpus_protoagent;
 mod crash;
+mod deps;
 mod docs;
 mod doctor;
 mod editor;
