@@ -331,6 +331,72 @@ fn check_tree(opts: &InstallOptions, tree: &std::path::Path) -> Result<Checked, 
     })
 }
 
+/// An invalid staged tree's report, pointing at the source instead of the staging
+/// directory (deleted by the time it is read): `gh:o/r@ref:aoe-plugin.toml`, the URL the
+/// same way, or the local source's own path. The ref is the one asked for, else the commit.
+fn at_source(
+    e: InstallError,
+    source: &Source,
+    tree: &std::path::Path,
+    requested: &str,
+    commit: Option<&str>,
+) -> InstallError {
+    let InstallError::Invalid(mut report) = e else {
+        return e;
+    };
+    let rel = report
+        .manifest
+        .strip_prefix(&report.root)
+        .or_else(|_| report.manifest.strip_prefix(tree))
+        .map(crate::render::display_path)
+        .unwrap_or_default();
+    let (root, inside) = match source {
+        Source::Git { display, .. } => {
+            let at = match (requested, commit) {
+                ("", Some(c)) => format!("@{}", &c[..c.len().min(10)]),
+                ("", None) => String::new(),
+                (r, _) => format!("@{r}"),
+            };
+            let root = format!("{display}{at}");
+            let inside = format!("{root}:");
+            (root, inside)
+        }
+        Source::Local { path } => {
+            let root = path.display().to_string();
+            let inside = format!("{root}/");
+            (root, inside)
+        }
+    };
+    let staged = [report.root.clone(), tree.to_path_buf()];
+    let relabel = |text: &mut String| {
+        for dir in &staged {
+            let dir = dir.display().to_string();
+            if !dir.is_empty() && text.contains(&dir) {
+                *text = text
+                    .replace(&format!("{dir}/"), &inside)
+                    .replace(&dir, &root);
+            }
+        }
+    };
+    for d in &mut report.outcome.diagnostics {
+        relabel(&mut d.message);
+        if let Some(h) = &mut d.help {
+            relabel(h);
+        }
+        for l in &mut d.labels {
+            if let Some(t) = &mut l.text {
+                relabel(t);
+            }
+        }
+    }
+    if let Some(m) = &mut report.outcome.host_message {
+        relabel(m);
+    }
+    report.manifest = std::path::PathBuf::from(format!("{inside}{rel}"));
+    report.root = std::path::PathBuf::from(root);
+    InstallError::Invalid(report)
+}
+
 /// Whether installing `entry` (asking for `request`) over the home's `prior` asks consent,
 /// and what the installed plugin was granted: an update asks again only when what was
 /// granted changes (aoe §17's rules), or when the trust is downgraded from featured.
@@ -403,7 +469,8 @@ fn fetch_check_swap(
         dialect,
         id,
         name,
-    } = check_tree(opts, &tree)?;
+    } = check_tree(opts, &tree)
+        .map_err(|e| at_source(e, &opts.source, &tree, &requested, commit.as_deref()))?;
     let home = home_for(opts, Some(dialect)).ok_or_else(|| {
         refused(
             Code::UsageInvalidArgument,

@@ -1385,3 +1385,85 @@ fn verify_lists_changed_added_and_removed_files() {
     assert_eq!(code, 0);
     assert!(!record.exists());
 }
+
+/// `plugins install` of an invalid tree, with the output's temp directories replaced.
+fn install_invalid(home: &Path, source: &str, gh_base: &str, tmp: &Path) -> (i32, String, String) {
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", source, "--yes", "--home"])
+        .arg(home)
+        .env("PLUGINS_GH_BASE", gh_base));
+    let t = tmp.display().to_string();
+    (
+        code,
+        stdout.replace(&t, "[TMP]"),
+        stderr.replace(&t, "[TMP]"),
+    )
+}
+
+#[test]
+fn install_time_diagnostics_point_at_the_source_not_the_staging_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    // A git source whose tree is invalid (no `name`).
+    let repo = Repo::init(&t.join("work"));
+    repo.file(
+        "aoe-plugin.toml",
+        "id = \"dev.example.bad\"\nversion = \"1.0.0\"\napi_version = 15\n\n[[commands]]\nid = \"hello\"\n",
+    );
+    repo.commit("bad");
+    repo.tag("v1.0.0");
+    repo.clone_bare(&t.join("mirror/acme/bad.git"));
+    let base = format!("file://{}", t.join("mirror").display());
+    let (code, stdout, stderr) = install_invalid(&t.join("home"), "gh:acme/bad@v1.0.0", &base, &t);
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(!stdout.contains("staging"), "{stdout}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+plugins::aoe::missing_key
+
+  × missing field `name`
+   ╭─[gh:acme/bad@v1.0.0:aoe-plugin.toml:1:1]
+ 1 │ id = "dev.example.bad"
+   · ▲
+   · ╰── `name` is required in the top level
+ 2 │ version = "1.0.0"
+   ╰────
+  note: further checks skipped until this is fixed: the semantic pass, install refusals and the
+        remaining lints
+  Invalid aoe plugin `dev.example.bad` 1.0.0 at gh:acme/bad@v1.0.0 (1 error)
+
+"#]]
+    );
+
+    // A local source refused at install time (aoe's reserved namespace): its own path.
+    let local = t.join("local");
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::write(
+        local.join("aoe-plugin.toml"),
+        "id = \"agent-of-empires.mine\"\nname = \"Mine\"\nversion = \"1.0.0\"\napi_version = 15\n\n[[commands]]\nid = \"hello\"\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) =
+        install_invalid(&t.join("home"), &local.display().to_string(), &base, &t);
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(!stdout.contains("staging"), "{stdout}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+plugins::aoe::reserved_namespace
+
+  ⚠ plugin id "agent-of-empires.mine" uses a reserved namespace (aoe.* / agent-of-empires.*); only
+  │ a featured-verified plugin may claim one
+   ╭─[[TMP]/local/aoe-plugin.toml:1:6]
+ 1 │ id = "agent-of-empires.mine"
+   ·      ───────────────────────
+ 2 │ name = "Mine"
+   ╰────
+  help: pass `--featured` if this exact tree is pinned in aoe's featured index; otherwise choose
+        your own namespace, e.g. "dev.example.name"
+    Valid aoe plugin `agent-of-empires.mine` 1.0.0 at [TMP]/local (1 warning)
+
+"#]]
+    );
+}
