@@ -111,6 +111,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;install' {
             [CompletionResult]::new('--ref', '--ref', [CompletionResultType]::ParameterName, 'Branch, tag, or full or short commit to install')
+            [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'The plugin''s directory inside the git repository (a monorepo); also gh:owner/repo/PATH')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the host''s own]')
             [CompletionResult]::new('--build-timeout', '--build-timeout', [CompletionResultType]::ParameterName, 'Seconds each build step may take')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')

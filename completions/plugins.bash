@@ -890,13 +890,17 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -v -h -V --ref --home --yes --no-build --force --deps --build-timeout --no-wait --json --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
+            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --build-timeout --no-wait --json --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --ref)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --subdir)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -105,6 +105,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;install'= {
             cand --ref 'Branch, tag, or full or short commit to install'
+            cand --subdir 'The plugin''s directory inside the git repository (a monorepo); also gh:owner/repo/PATH'
             cand --home 'The plugin home [default: $PLUGINS_HOME, else the host''s own]'
             cand --build-timeout 'Seconds each build step may take'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'

@@ -158,6 +158,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -s v -l verbos
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l subdir -d 'The plugin\'s directory inside the git repository (a monorepo); also gh:owner/repo/PATH' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the host\'s own]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l build-timeout -d 'Seconds each build step may take' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''

@@ -285,6 +285,7 @@ pub fn hold_back(
                 url,
                 reference: None,
                 userinfo,
+                subdir: None,
             })
         };
         if let Some(crate::source::Source::Git { url, userinfo, .. }) = remote {
@@ -444,12 +445,14 @@ fn options(
             url,
             display,
             userinfo,
+            subdir,
             ..
         } => Source::Git {
             url: url.clone(),
             reference: (!new_ref.is_empty()).then(|| new_ref.to_owned()),
             display: display.clone(),
             userinfo: userinfo.clone(),
+            subdir: subdir.clone(),
         },
         other => other.clone(),
     };
@@ -481,6 +484,7 @@ mod tests {
             release: None,
             unbuilt: false,
             featured: false,
+            subdir: None,
         }
     }
 

@@ -351,15 +351,26 @@ fn at_source(
         .map(crate::render::display_path)
         .unwrap_or_default();
     let (root, inside) = match source {
-        Source::Git { display, .. } => {
+        Source::Git {
+            display, subdir, ..
+        } => {
             let at = match (requested, commit) {
                 ("", Some(c)) => format!("@{}", &c[..c.len().min(10)]),
                 ("", None) => String::new(),
                 (r, _) => format!("@{r}"),
             };
-            let root = format!("{display}{at}");
-            let inside = format!("{root}:");
-            (root, inside)
+            match subdir {
+                Some(s) => {
+                    let root = format!("{display}{at}:{s}");
+                    let inside = format!("{root}/");
+                    (root, inside)
+                }
+                None => {
+                    let root = format!("{display}{at}");
+                    let inside = format!("{root}:");
+                    (root, inside)
+                }
+            }
         }
         Source::Local { path } => {
             let root = path.display().to_string();
@@ -500,6 +511,7 @@ fn fetch_check_swap(
         release: None,
         unbuilt: false,
         featured,
+        subdir: opts.source.subdir().map(str::to_owned),
     };
 
     // Decide from the lock as it is now; the decision is checked again under the lock.

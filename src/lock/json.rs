@@ -80,6 +80,7 @@ pub(super) fn entries(v: &Value) -> Vec<Entry> {
             release: None,
             unbuilt: false,
             featured: false,
+            subdir: s("subdir"),
         })
         .filter(|e| !e.id.is_empty())
     });
@@ -119,6 +120,7 @@ pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
                     "manifest_hash",
                     "tree_hash",
                     "installed_tree_hash",
+                    "subdir",
                 ]
                 .contains(&k.as_str())
             {
@@ -134,6 +136,9 @@ pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     row.insert("tree_hash".into(), e.tree_hash.clone().into());
     if let Some(h) = &e.installed_hash {
         row.insert("installed_tree_hash".into(), h.clone().into());
+    }
+    if let Some(s) = &e.subdir {
+        row.insert("subdir".into(), s.clone().into());
     }
     plugins.push(Value::Object(row));
 }

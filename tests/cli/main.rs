@@ -37,6 +37,7 @@ mod rollback;
 mod sarif;
 mod shells;
 mod ssh;
+mod subdir;
 mod update;
 mod validate_aoe;
 mod validate_aworld;
