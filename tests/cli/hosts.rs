@@ -639,3 +639,60 @@ fn protoagent_imports_the_deps_plugins_installed() {
 "#]]
     );
 }
+
+#[test]
+fn protoagent_reads_a_subdirectory_install_and_ignores_its_subdir_key() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = Repo::init(&t.join("mono"));
+    repo.file("README.md", "a monorepo\n")
+        .file(
+            "plugins/notes/protoagent.plugin.yaml",
+            "id: notes_sub\nname: Notes\nversion: 1.0.0\n",
+        )
+        .file(
+            "plugins/notes/__init__.py",
+            "def register(registry):\n    pass\n",
+        );
+    repo.commit("mono");
+    let instance = t.join("inst");
+    let env = vec![
+        ("HOME", t.join("home").display().to_string()),
+        ("PROTOAGENT_HOME", instance.display().to_string()),
+    ];
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--subdir", "plugins/notes", "--yes"])
+        .current_dir(&t);
+    for v in PROTO_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in &env {
+        cmd.env(k, v);
+    }
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let seen = python(
+        &py,
+        &t,
+        &env,
+        r#"
+import json, logging
+logging.disable(logging.CRITICAL)
+from graph.plugins import installer, loader
+found = [m.id for m in loader.discover_plugins(installer.loader_roots()) if m.id == "notes_sub"]
+row = installer._lock_rows_by_id().get("notes_sub") or {}
+listed = [r.get("id") for r in installer.list_installed() if r.get("id") == "notes_sub"]
+print(json.dumps({"found": found, "source": row.get("source_url"), "subdir": row.get("subdir"), "listed": listed}))
+"#,
+    );
+    assert_eq!(
+        seen,
+        serde_json::json!({
+            "found": ["notes_sub"],
+            "source": repo.url(),
+            "subdir": "plugins/notes",
+            "listed": ["notes_sub"],
+        })
+    );
+}
