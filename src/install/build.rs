@@ -156,9 +156,8 @@ fn read_report(path: &Path) -> Result<Vec<DepPin>, InstallError> {
 }
 
 /// Lists the distributions `python3` already has (PEP 503 names), one per line.
-const PRESENT_PY: &str = "import importlib.metadata as m, sys\n\
-names = {(d.metadata['Name'] or '') for d in m.distributions()}\n\
-open(sys.argv[1], 'w').write('\\n'.join(sorted(n for n in names if n)))\n";
+const PRESENT_PY: &str = "import importlib.metadata as m, sys; \
+open(sys.argv[1], 'w').write(chr(10).join(sorted({d.metadata['Name'] or '' for d in m.distributions()})))";
 
 /// `--deps`, as protoAgent 0.218's wheel installer lays them out (spec §5.4): the
 /// marker-applicable `requires_pip` (optional ones best-effort) and what they need, minus
