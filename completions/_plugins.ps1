@@ -112,6 +112,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;install' {
             [CompletionResult]::new('--ref', '--ref', [CompletionResultType]::ParameterName, 'Branch, tag, or full or short commit to install')
+            [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'The plugin''s directory inside the git repository (a monorepo); also gh:owner/repo/PATH')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the host''s own]')
             [CompletionResult]::new('--build-timeout', '--build-timeout', [CompletionResultType]::ParameterName, 'Seconds each build step may take')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
@@ -122,7 +123,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Grant what the plugin asks for without asking (required without a terminal)')
             [CompletionResult]::new('--no-build', '--no-build', [CompletionResultType]::ParameterName, 'Do not run build steps')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an install from another source, or reinstall the same commit')
-            [CompletionResult]::new('--deps', '--deps', [CompletionResultType]::ParameterName, 'protoAgent: install `requires_pip` into a plugin-local .venv (never into the host''s Python)')
+            [CompletionResult]::new('--deps', '--deps', [CompletionResultType]::ParameterName, 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)')
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome line')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')

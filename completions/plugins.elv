@@ -106,6 +106,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;install'= {
             cand --ref 'Branch, tag, or full or short commit to install'
+            cand --subdir 'The plugin''s directory inside the git repository (a monorepo); also gh:owner/repo/PATH'
             cand --home 'The plugin home [default: $PLUGINS_HOME, else the host''s own]'
             cand --build-timeout 'Seconds each build step may take'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
@@ -116,7 +117,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --yes 'Grant what the plugin asks for without asking (required without a terminal)'
             cand --no-build 'Do not run build steps'
             cand --force 'Replace an install from another source, or reinstall the same commit'
-            cand --deps 'protoAgent: install `requires_pip` into a plugin-local .venv (never into the host''s Python)'
+            cand --deps 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)'
             cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
             cand --json 'Print one JSON document instead of the outcome line'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'

@@ -150,6 +150,7 @@ plugins::protoagent::relative_plugins_dir\t'PROTOAGENT_PLUGINS_DIR or the config
 plugins::protoagent::entrypoint_escapes\t'entrypoint resolves outside the plugin directory (the host does not check)'
 plugins::config::unknown_key\t'a plugins.toml key plugins does not know (often a typo); it is ignored'
 plugins::config::invalid_value\t'a plugins.toml value of the wrong type or outside its closed set; the default is used'
+plugins::install::deps_skipped\t'with --deps, optional requirements that could not be resolved, or packages the hosts Python already has at another version, were not installed'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
@@ -175,6 +176,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -s v -l verbos
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l subdir -d 'The plugin\'s directory inside the git repository (a monorepo); also gh:owner/repo/PATH' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the host\'s own]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l build-timeout -d 'Seconds each build step may take' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
@@ -188,7 +190,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s y -l yes -d 'Grant what the plugin asks for without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l force -d 'Replace an install from another source, or reinstall the same commit'
-complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'protoAgent: install `requires_pip` into a plugin-local .venv (never into the host\'s Python)'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
@@ -495,6 +497,7 @@ plugins::protoagent::relative_plugins_dir\t'PROTOAGENT_PLUGINS_DIR or the config
 plugins::protoagent::entrypoint_escapes\t'entrypoint resolves outside the plugin directory (the host does not check)'
 plugins::config::unknown_key\t'a plugins.toml key plugins does not know (often a typo); it is ignored'
 plugins::config::invalid_value\t'a plugins.toml value of the wrong type or outside its closed set; the default is used'
+plugins::install::deps_skipped\t'with --deps, optional requirements that could not be resolved, or packages the hosts Python already has at another version, were not installed'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"

@@ -816,6 +816,7 @@ mod tests {
             release: None,
             unbuilt: false,
             featured: false,
+            subdir: None,
         };
         for kind in [Some(crate::git::RefKind::Branch), None] {
             e.ref_kind = kind;

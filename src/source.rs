@@ -13,6 +13,9 @@ pub enum Source {
         reference: Option<String>,
         display: String,
         userinfo: Option<crate::auth::Userinfo>,
+        /// The plugin's directory inside the repository (a monorepo), checked by
+        /// [`subdir_path`]; `None`: the repository root.
+        subdir: Option<String>,
     },
     /// A local directory, copied as it is (no git involved).
     Local { path: PathBuf },
@@ -35,6 +38,14 @@ impl Source {
                 path: PathBuf::from(&entry.source),
             });
         }
+        let source = Source::of_git_entry(entry, gh_base)?;
+        match &entry.subdir {
+            Some(s) => source.with_subdir(s),
+            None => Ok(source),
+        }
+    }
+
+    fn of_git_entry(entry: &crate::lock::Entry, gh_base: &str) -> Result<Source, String> {
         if entry.source.starts_with("gh:") {
             return parse(&entry.source, None, gh_base);
         }
@@ -46,6 +57,7 @@ impl Source {
                 display: entry.source.clone(),
                 reference: None,
                 userinfo: None,
+                subdir: None,
             });
         }
         // A lock written by hand or by another tool may hold userinfo: it is
@@ -56,7 +68,43 @@ impl Source {
             url,
             reference: None,
             userinfo,
+            subdir: None,
         })
+    }
+
+    /// The plugin's directory inside a git repository, if not its root.
+    pub fn subdir(&self) -> Option<&str> {
+        match self {
+            Source::Git { subdir, .. } => subdir.as_deref(),
+            Source::Local { .. } => None,
+        }
+    }
+
+    /// `--subdir PATH`: the plugin is that directory of the repository. A local source
+    /// names its directory itself; a `gh:owner/repo/path` that says otherwise is refused.
+    pub fn with_subdir(self, path: &str) -> Result<Source, String> {
+        let wanted = subdir_path(path)?;
+        match self {
+            Source::Local { .. } => Err(
+                "--subdir needs a git source; for a local directory, name the plugin's directory itself".into(),
+            ),
+            Source::Git { subdir: Some(s), .. } if s != wanted => Err(format!(
+                "the source names subdirectory {s:?} but --subdir says {wanted:?}"
+            )),
+            Source::Git {
+                url,
+                reference,
+                display,
+                userinfo,
+                ..
+            } => Ok(Source::Git {
+                url,
+                reference,
+                display,
+                userinfo,
+                subdir: Some(wanted),
+            }),
+        }
     }
 
     pub fn reference(&self) -> Option<&str> {
@@ -65,6 +113,17 @@ impl Source {
             Source::Local { .. } => None,
         }
     }
+}
+
+/// A plugin's directory inside a repository, normalized (`plugins/web`): relative, every
+/// part a plain name (no `..`, `.`-only, absolute or empty parts, `\\`, control characters).
+pub fn subdir_path(s: &str) -> Result<String, String> {
+    let rel = crate::name::relative_path(s.trim_end_matches('/')).ok_or_else(|| {
+        format!(
+            "subdirectory {s:?} is not a relative path inside the repository (no `..`, absolute or empty parts)"
+        )
+    })?;
+    Ok(crate::render::display_path(&rel))
 }
 
 /// GitHub's user and organization names: 1 to 39 ASCII letters, digits and
@@ -107,10 +166,12 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             Some((s, r)) => (s, Some(r.to_owned())),
             None => (rest, None),
         };
-        let mut parts = slug.split('/');
-        let (Some(owner), Some(repo), None) = (parts.next(), parts.next(), parts.next()) else {
+        // `gh:owner/repo/path`: the plugin is `path` of the repository (a monorepo).
+        let mut parts = slug.splitn(3, '/');
+        let (Some(owner), Some(repo), rest) = (parts.next(), parts.next(), parts.next()) else {
             return Err(format!("expected gh:owner/repo, got {input:?}"));
         };
+        let subdir = rest.map(subdir_path).transpose()?;
         if owner.is_empty() || repo.is_empty() {
             return Err(format!("expected gh:owner/repo, got {input:?}"));
         }
@@ -125,6 +186,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             reference: with_ref(reference)?,
             display: format!("gh:{owner}/{repo}"),
             userinfo: None,
+            subdir,
         });
     }
     crate::git::check_url(input)?;
@@ -142,6 +204,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             display: input.to_owned(),
             reference: with_ref(None)?,
             userinfo: None,
+            subdir: None,
         });
     }
     let is_url = ["https://", "http://", "git://", "file://"]
@@ -159,6 +222,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             url,
             reference: with_ref(None)?,
             userinfo,
+            subdir: None,
         });
     }
     let path = PathBuf::from(input);
@@ -197,6 +261,7 @@ mod tests {
                 reference: Some("v1.2.0".into()),
                 display: "gh:acme/kit".into(),
                 userinfo: None,
+                subdir: None,
             }
         );
         assert_eq!(
@@ -208,7 +273,24 @@ mod tests {
                 .unwrap_err()
                 .starts_with("expected gh:owner/repo")
         );
-        assert!(parse("gh:a/b/c", None, "x").is_err());
+        assert_eq!(
+            parse("gh:a/b/plugins/web/@v1", None, "x").unwrap().subdir(),
+            Some("plugins/web")
+        );
+        for bad in ["gh:a/b/../c", "gh:a/b//etc", "gh:a/b/x/../../y"] {
+            assert!(
+                parse(bad, None, "x")
+                    .unwrap_err()
+                    .contains("is not a relative path inside the repository"),
+                "{bad}"
+            );
+        }
+        assert!(
+            parse("gh:a/b/web", None, "x")
+                .unwrap()
+                .with_subdir("other")
+                .is_err()
+        );
         for bad in [
             "gh:../x",
             "gh:a/..",
@@ -247,6 +329,7 @@ mod tests {
             release: None,
             unbuilt: false,
             featured: false,
+            subdir: None,
         }
     }
 

@@ -15,6 +15,9 @@ pub struct Home {
     pub plugins: Option<PathBuf>,
     /// The lockfile, when not `<root>/plugins.lock` (protoAgent's `$PROTOAGENT_PLUGINS_LOCK`).
     pub lock: Option<PathBuf>,
+    /// protoAgent's wheel-deps root, when not `plugin-deps` beside the plugins dir (the
+    /// host keeps it beside the instance's plugins dir, which `plugins.dir` does not move).
+    pub deps: Option<PathBuf>,
 }
 
 impl Home {
@@ -23,6 +26,7 @@ impl Home {
             root: root.into(),
             plugins: None,
             lock: None,
+            deps: None,
         }
     }
 
@@ -56,6 +60,19 @@ impl Home {
         self.lock
             .clone()
             .unwrap_or_else(|| self.root.join("plugins.lock"))
+    }
+
+    /// protoAgent's wheel-deps root (`<instance root>/plugin-deps`, spec 0.218 §5.4).
+    pub fn deps_root(&self) -> PathBuf {
+        self.deps.clone().unwrap_or_else(|| {
+            let plugins = self.plugins_dir();
+            plugins.parent().unwrap_or(&self.root).join("plugin-deps")
+        })
+    }
+
+    /// `<deps root>/<id>`: where protoAgent imports a plugin's `requires_pip` from.
+    pub fn plugin_deps_dir(&self, id: &Name) -> PathBuf {
+        id.under(&self.deps_root())
     }
 
     pub fn build_log(&self, id: &Name) -> PathBuf {

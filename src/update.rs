@@ -354,6 +354,7 @@ pub fn hold_back(
                 url,
                 reference: None,
                 userinfo,
+                subdir: None,
             })
         };
         if let Some(crate::source::Source::Git { url, userinfo, .. }) = remote {
@@ -514,12 +515,14 @@ pub fn options(
             url,
             display,
             userinfo,
+            subdir,
             ..
         } => Source::Git {
             url: url.clone(),
             reference: (!new_ref.is_empty()).then(|| new_ref.to_owned()),
             display: display.clone(),
             userinfo: userinfo.clone(),
+            subdir: subdir.clone(),
         },
         other => other.clone(),
     };
@@ -551,6 +554,7 @@ mod tests {
             release: None,
             unbuilt: false,
             featured: false,
+            subdir: None,
         }
     }
 

@@ -29,6 +29,7 @@ Examples:
   plugins install gh:agent-of-empires/plugin-github@v1.6.1
   plugins install https://github.com/acme/kit.git --ref main --yes
   plugins install ./my-plugin --home /tmp/aoe-home
+  plugins install gh:acme/monorepo/plugins/web@v2.0.0
 
 Homes: --home, else $PLUGINS_HOME, else the host's own (`plugins homes` shows them; aoe:
 ~/.config/agent-of-empires, protoAgent: its instance as 0.218 resolves it, AWorld: ~/.aworld).
@@ -40,6 +41,9 @@ pub struct InstallArgs {
     /// Branch, tag, or full or short commit to install
     #[arg(long = "ref", value_name = "REF")]
     pub reference: Option<String>,
+    /// The plugin's directory inside the git repository (a monorepo); also gh:owner/repo/PATH
+    #[arg(long, value_name = "PATH")]
+    pub subdir: Option<String>,
     /// The plugin home [default: $PLUGINS_HOME, else the host's own]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
@@ -52,7 +56,7 @@ pub struct InstallArgs {
     /// Replace an install from another source, or reinstall the same commit
     #[arg(long)]
     pub force: bool,
-    /// protoAgent: install `requires_pip` into a plugin-local .venv (never into the host's Python)
+    /// protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)
     #[arg(long)]
     pub deps: bool,
     /// Seconds each build step may take
@@ -73,8 +77,11 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         .gh_base
         .clone()
         .unwrap_or_else(|| "https://github.com".into());
-    let source = source::parse(&args.source, args.reference.as_deref(), &gh_base)
+    let mut source = source::parse(&args.source, args.reference.as_deref(), &gh_base)
         .map_err(Error::InvalidArgument)?;
+    if let Some(subdir) = &args.subdir {
+        source = source.with_subdir(subdir).map_err(Error::InvalidArgument)?;
+    }
     let opts = InstallOptions {
         source,
         home: args

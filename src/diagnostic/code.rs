@@ -165,7 +165,9 @@ codes! {
     InstallIdChanged => "plugins::install::id_changed", Error, "the source now holds a plugin with another id";
     InstallNotRunnable => "plugins::install::not_runnable", Error, "after the build, the worker program does not exist or is not executable";
     InstallBuild => "plugins::install::build", Error, "a build step failed, timed out or could not start";
-    InstallDeps => "plugins::install::deps", Error, "a protoAgent `requires_pip` entry is not a plain package requirement (with `--deps`)";
+    InstallDeps => "plugins::install::deps", Error, "a protoAgent `requires_pip` entry is not a plain package requirement, or pip's resolution cannot be pinned (with `--deps`)";
+    InstallDepsSkipped => "plugins::install::deps_skipped", Warning, "with `--deps`, optional requirements that could not be resolved, or packages the host's Python already has at another version, were not installed";
+    InstallSubdir => "plugins::install::subdir", Error, "the subdirectory of a git source is not a directory of the repository at the fetched commit, or passes through a symlink";
     InstallFeatured => "plugins::install::featured", Error, "a featured aoe plugin id from another source than the featured index names, or with a release-binary worker, or an unusable index override";
     InstallUnbuilt => "plugins::install::unbuilt", Error, "the plugin was installed with `--no-build`: its build steps or release-binary worker are missing until `plugins sync` builds it";
     InstallRelease => "plugins::install::release", Error, "an aoe release-binary worker could not be downloaded, verified or unpacked";

@@ -9,7 +9,10 @@
 //!   when absolute, else `$PROTOAGENT_PLUGINS_DIR` when absolute, else
 //!   `<instance root>/plugins` (a relative override is refused, as the host refuses it);
 //! * lock: `$PROTOAGENT_PLUGINS_LOCK` (`~` expanded, relative accepted), else
-//!   `<instance root>/plugins.lock`: never moved by `plugins.dir`.
+//!   `<instance root>/plugins.lock`: never moved by `plugins.dir`;
+//! * wheel deps (§5.4): `plugin-deps/<id>` beside the instance's plugins dir
+//!   (`$PROTOAGENT_PLUGINS_DIR` when absolute, else `<instance root>/plugins`): never moved
+//!   by `plugins.dir` either.
 //!
 //! The host keeps a relative `PROTOAGENT_HOME` relative to its working directory; here
 //! every path is made absolute against the working directory the command runs in, which
@@ -74,6 +77,10 @@ pub struct Paths {
     pub lock: PathBuf,
     /// `<instance root>/config/langgraph-config.yaml`.
     pub config: PathBuf,
+    /// The wheel-deps root: `plugin-deps` beside the instance's plugins dir
+    /// (`$PROTOAGENT_PLUGINS_DIR` when absolute, else `<instance root>/plugins`), which
+    /// `plugins.dir` does not move (§5.4).
+    pub deps_root: PathBuf,
     /// Overrides the host ignores, in the order it reports them.
     pub refused: Vec<Refused>,
 }
@@ -84,6 +91,7 @@ impl Paths {
             root: self.instance_root.clone(),
             plugins: Some(self.plugins_dir.clone()),
             lock: Some(self.lock.clone()),
+            deps: Some(self.deps_root.clone()),
         }
     }
 }
@@ -205,9 +213,14 @@ pub fn resolve(env: &Env) -> Paths {
             None
         }
     });
-    let plugins_dir = from_config
-        .or(from_env)
+    let instance_plugins = from_env
+        .clone()
         .unwrap_or_else(|| instance_root.join("plugins"));
+    let deps_root = instance_plugins
+        .parent()
+        .unwrap_or(&instance_root)
+        .join("plugin-deps");
+    let plugins_dir = from_config.or(from_env).unwrap_or(instance_plugins);
     let lock = match &env.plugins_lock {
         Some(l) => abs(l),
         None => instance_root.join("plugins.lock"),
@@ -217,6 +230,7 @@ pub fn resolve(env: &Env) -> Paths {
         plugins_dir,
         lock,
         config,
+        deps_root,
         refused,
     }
 }
@@ -290,6 +304,8 @@ mod tests {
         assert_eq!(p.instance_root, Path::new("/u/.protoagent/default"));
         assert_eq!(p.plugins_dir, Path::new("/u/.protoagent/default/plugins"));
         assert_eq!(p.lock, Path::new("/u/.protoagent/default/plugins.lock"));
+        assert_eq!(p.deps_root, Path::new("/u/.protoagent/default/plugin-deps"));
+        assert_eq!(p.home().deps_root(), p.deps_root);
         let p = resolve(&Env {
             sandbox: true,
             ..env()
@@ -353,6 +369,12 @@ mod tests {
         ] {
             std::fs::write(cfg.join("langgraph-config.yaml"), text).unwrap();
             assert_eq!(resolve(&e).plugins_dir, Path::new(want), "{text}");
+            // The wheel-deps root follows the env's plugins dir, never `plugins.dir`.
+            assert_eq!(
+                resolve(&e).deps_root,
+                Path::new("/from/plugin-deps"),
+                "{text}"
+            );
         }
         std::fs::write(cfg.join("langgraph-config.yaml"), "plugins:\n  dir: 5\n").unwrap();
         let p = resolve(&e);

@@ -1,10 +1,11 @@
-//! Running what an install builds: aoe build steps and protoAgent `--deps`.
+//! Running what an install builds: aoe build steps and protoAgent `--deps` (staged).
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{Event, InstallError, Request, refused};
+use super::{Event, InstallError, Request, io, refused};
 use crate::diagnostic::Code;
+use crate::lock::DepPin;
 use crate::name::Name;
 use crate::steps::{self, Step};
 use crate::store::Home;
@@ -72,45 +73,197 @@ pub(super) fn run_build(
     Ok(())
 }
 
-/// `--deps`: a plugin-local virtualenv with the hard requirements (optional ones best-effort).
+/// The interpreter whose pip installs `--deps`: protoAgent's own (activate the host's
+/// environment so that `python3` is it; wheels and markers are judged for it).
+const PYTHON: &str = "python3";
+
+fn pip(args: &[&str], specs: &[String]) -> Step {
+    let mut argv: Vec<String> = [
+        PYTHON,
+        "-m",
+        "pip",
+        "install",
+        "--disable-pip-version-check",
+        "--no-input",
+    ]
+    .iter()
+    .chain(args)
+    .map(|s| (*s).to_owned())
+    .collect();
+    if !specs.is_empty() {
+        argv.push("--".to_owned());
+        argv.extend(specs.iter().cloned());
+    }
+    Step {
+        argv,
+        platforms: Vec::new(),
+    }
+}
+
+/// PEP 503's normalized name (`Foo_Bar.baz` → `foo-bar-baz`).
+fn canonical(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if matches!(c, '-' | '_' | '.') {
+            if !out.ends_with('-') {
+                out.push('-');
+            }
+        } else {
+            out.push(c.to_ascii_lowercase());
+        }
+    }
+    out
+}
+
+/// The wheels a `pip install --dry-run --report` would install: name, version, sha256.
+fn read_report(path: &Path) -> Result<Vec<DepPin>, InstallError> {
+    let bad = |why: String| {
+        refused(
+            Code::InstallDeps,
+            format!("cannot read pip's install report {}: {why}", path.display()),
+            "`--deps` needs pip 22.2 or later in the `python3` on PATH".to_owned(),
+        )
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let report: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
+    let items = report
+        .get("install")
+        .and_then(serde_json::Value::as_array)
+        .ok_or_else(|| bad("no `install` list".into()))?;
+    items
+        .iter()
+        .map(|item| {
+            let s = |ptr: &str| item.pointer(ptr).and_then(serde_json::Value::as_str);
+            let name = s("/metadata/name").ok_or_else(|| bad("an item without a name".into()))?;
+            let version = s("/metadata/version").unwrap_or_default();
+            let sha256 = s("/download_info/archive_info/hashes/sha256")
+                .or_else(|| s("/download_info/archive_info/hash")?.strip_prefix("sha256="))
+                .filter(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
+                .ok_or_else(|| {
+                    refused(
+                        Code::InstallDeps,
+                        format!("{name} {version} is not a downloaded archive with a sha256, so it cannot be pinned"),
+                        "requirements must resolve to wheels or sdists from an index".to_owned(),
+                    )
+                })?;
+            Ok(DepPin {
+                name: name.to_owned(),
+                version: version.to_owned(),
+                sha256: sha256.to_ascii_lowercase(),
+            })
+        })
+        .collect()
+}
+
+/// Lists the distributions `python3` already has (PEP 503 names), one per line.
+const PRESENT_PY: &str = "import importlib.metadata as m, sys; \
+open(sys.argv[1], 'w').write(chr(10).join(sorted({d.metadata['Name'] or '' for d in m.distributions()})))";
+
+/// `--deps`, as protoAgent 0.218's wheel installer lays them out (spec §5.4): the
+/// marker-applicable `requires_pip` (optional ones best-effort) and what they need, minus
+/// what the host's Python already has, unpacked flat into `<staging>/deps` (pip
+/// `--target`, `--no-compile`), each pinned by name, version and sha256. pip resolves
+/// once (`--dry-run --report`), and the target install takes exactly those files
+/// (`--require-hashes --no-deps`). Nothing outside `staging` changes.
 pub(super) fn install_deps(
     request: &Request,
-    target: &Path,
+    staging: &Path,
     id: &Name,
     home: &Home,
     timeout: Duration,
     on_event: &mut dyn FnMut(Event),
-) -> Result<(), InstallError> {
-    let mut pip = vec![
-        ".venv/bin/pip".to_owned(),
-        "install".to_owned(),
-        "--disable-pip-version-check".to_owned(),
-        "--".to_owned(),
-    ];
-    pip.extend(request.pip.iter().cloned());
-    let venv = Step {
-        argv: vec!["python3".into(), "-m".into(), "venv".into(), ".venv".into()],
-        platforms: Vec::new(),
-    };
-    let hard = Step {
-        argv: pip.clone(),
-        platforms: Vec::new(),
-    };
-    let mut steps = vec![&venv];
-    if !request.pip.is_empty() {
-        steps.push(&hard);
-    }
+) -> Result<(Vec<DepPin>, PathBuf), InstallError> {
+    let report = "deps-report.json";
+    let resolve = |specs: &[String]| pip(&["--dry-run", "--quiet", "--report", report], specs);
     let mut log = steps::Log::create(&home.build_log(id))?;
-    run_steps(&steps, target, id, timeout, &mut log, on_event)?;
-    if !request.optional_pip.is_empty() {
-        pip.truncate(4);
-        pip.extend(request.optional_pip.iter().cloned());
-        let optional = Step {
-            argv: pip,
+    let all: Vec<String> = request
+        .pip
+        .iter()
+        .chain(&request.optional_pip)
+        .cloned()
+        .collect();
+    let resolved = run_steps(&[&resolve(&all)], staging, id, timeout, &mut log, on_event);
+    let resolved = match resolved {
+        Err(e) if !request.optional_pip.is_empty() => {
+            // Optional requirements never fail the install (protoAgent only warns).
+            on_event(Event::Warning {
+                code: Code::InstallDepsSkipped,
+                message: format!(
+                    "{id}: optional requirements {} could not be resolved ({e}); installing the required ones only",
+                    request.optional_pip.join(", ")
+                ),
+            });
+            if request.pip.is_empty() {
+                Ok(false)
+            } else {
+                run_steps(
+                    &[&resolve(&request.pip)],
+                    staging,
+                    id,
+                    timeout,
+                    &mut log,
+                    on_event,
+                )
+                .map(|()| true)
+            }
+        }
+        other => other.map(|()| true),
+    }?;
+    let mut pins = if resolved {
+        read_report(&staging.join(report))?
+    } else {
+        Vec::new()
+    };
+    // What the host's Python has is never shadowed (the wheel installer's
+    // `already_satisfied`): pip listed it only because the installed version does not fit.
+    if !pins.is_empty() {
+        let present = Step {
+            argv: [PYTHON, "-c", PRESENT_PY, "deps-present.txt"]
+                .map(str::to_owned)
+                .to_vec(),
             platforms: Vec::new(),
         };
-        // Optional requirements never fail the install (protoAgent only warns).
-        let _ = run_steps(&[&optional], target, id, timeout, &mut log, on_event);
+        run_steps(&[&present], staging, id, timeout, &mut log, on_event)?;
+        let text = std::fs::read_to_string(staging.join("deps-present.txt"))
+            .map_err(io("cannot read what python3 has installed"))?;
+        let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
+        pins.retain(|p| {
+            let shadows = have.contains(&canonical(&p.name));
+            if shadows {
+                on_event(Event::Warning {
+                    code: Code::InstallDepsSkipped,
+                    message: format!(
+                        "{id}: {} {} is not installed into plugin-deps: the host's Python has another version of it, which protoAgent would keep using",
+                        p.name, p.version
+                    ),
+                });
+            }
+            !shadows
+        });
     }
-    Ok(())
+    let dir = staging.join("deps");
+    if pins.is_empty() {
+        std::fs::create_dir_all(&dir).map_err(io(format!("cannot create {}", dir.display())))?;
+    } else {
+        let reqs: String = pins
+            .iter()
+            .map(|p| format!("{}=={} --hash=sha256:{}\n", p.name, p.version, p.sha256))
+            .collect();
+        std::fs::write(staging.join("deps-requirements.txt"), reqs)
+            .map_err(io("cannot write the pinned requirements"))?;
+        let target = pip(
+            &[
+                "--no-deps",
+                "--no-compile",
+                "--require-hashes",
+                "--target",
+                "deps",
+                "-r",
+                "deps-requirements.txt",
+            ],
+            &[],
+        );
+        run_steps(&[&target], staging, id, timeout, &mut log, on_event)?;
+    }
+    Ok((pins, dir))
 }

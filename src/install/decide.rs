@@ -10,9 +10,11 @@ use crate::manifest::Dialect;
 use crate::store::Home;
 
 /// Whether the lock's entry already has these files (returns the entry to keep),
-/// or why the install cannot replace what is there.
+/// or why the install cannot replace what is there. `redo`: install again even so
+/// (protoAgent `--deps` for a plugin with requirements).
 pub(super) fn decide(
     opts: &InstallOptions,
+    redo: bool,
     home: &Home,
     entry: &Entry,
     prior: Option<&Entry>,
@@ -32,7 +34,8 @@ pub(super) fn decide(
                 && p.tree_hash == entry.tree_hash
                 && target.is_dir()
                 && !(p.unbuilt && opts.build)
-                && !opts.force =>
+                && !opts.force
+                && !redo =>
         {
             let mut kept = p.clone();
             kept.requested_ref.clone_from(&entry.requested_ref);
@@ -57,6 +60,7 @@ pub(super) fn decide(
 /// on with the install, which is only allowed while the entry is still `prior`.
 pub(super) fn under_lock(
     opts: &InstallOptions,
+    redo: bool,
     home: &Home,
     entry: &Entry,
     prior: Option<&Entry>,
@@ -65,7 +69,7 @@ pub(super) fn under_lock(
 ) -> Result<Option<(Entry, bool)>, InstallError> {
     let mut lock = Lock::load(&home.lockfile(), dialect)?;
     let now = lock.get(&entry.id);
-    match decide(opts, home, entry, now.as_ref(), target)? {
+    match decide(opts, redo, home, entry, now.as_ref(), target)? {
         Some(kept) if now.as_ref() == Some(&kept) => Ok(Some((kept, false))),
         Some(kept) => {
             lock.upsert(&kept, &opts.by, &opts.now);

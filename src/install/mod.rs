@@ -65,7 +65,8 @@ pub struct InstallOptions {
     pub wait: bool,
     /// Who installs, recorded by hosts that keep it (protoAgent's `by`).
     pub by: String,
-    /// protoAgent: install `requires_pip` into a plugin-local `.venv`.
+    /// protoAgent: install `requires_pip` into `<deps root>/<id>` as the host's wheel
+    /// installer does (with the `python3` on PATH), in the install's transaction.
     pub deps: bool,
     /// `update`: the id the source must still hold.
     pub expect_id: Option<String>,
@@ -330,6 +331,83 @@ fn check_tree(opts: &InstallOptions, tree: &std::path::Path) -> Result<Checked, 
     })
 }
 
+/// An invalid staged tree's report, pointing at the source instead of the staging
+/// directory (deleted by the time it is read): `gh:o/r@ref:aoe-plugin.toml`, the URL the
+/// same way, or the local source's own path. The ref is the one asked for, else the commit.
+fn at_source(
+    e: InstallError,
+    source: &Source,
+    tree: &std::path::Path,
+    requested: &str,
+    commit: Option<&str>,
+) -> InstallError {
+    let InstallError::Invalid(mut report) = e else {
+        return e;
+    };
+    let rel = report
+        .manifest
+        .strip_prefix(&report.root)
+        .or_else(|_| report.manifest.strip_prefix(tree))
+        .map(crate::render::display_path)
+        .unwrap_or_default();
+    let (root, inside) = match source {
+        Source::Git {
+            display, subdir, ..
+        } => {
+            let at = match (requested, commit) {
+                ("", Some(c)) => format!("@{}", &c[..c.len().min(10)]),
+                ("", None) => String::new(),
+                (r, _) => format!("@{r}"),
+            };
+            match subdir {
+                Some(s) => {
+                    let root = format!("{display}{at}:{s}");
+                    let inside = format!("{root}/");
+                    (root, inside)
+                }
+                None => {
+                    let root = format!("{display}{at}");
+                    let inside = format!("{root}:");
+                    (root, inside)
+                }
+            }
+        }
+        Source::Local { path } => {
+            let root = path.display().to_string();
+            let inside = format!("{root}/");
+            (root, inside)
+        }
+    };
+    let staged = [report.root.clone(), tree.to_path_buf()];
+    let relabel = |text: &mut String| {
+        for dir in &staged {
+            let dir = dir.display().to_string();
+            if !dir.is_empty() && text.contains(&dir) {
+                *text = text
+                    .replace(&format!("{dir}/"), &inside)
+                    .replace(&dir, &root);
+            }
+        }
+    };
+    for d in &mut report.outcome.diagnostics {
+        relabel(&mut d.message);
+        if let Some(h) = &mut d.help {
+            relabel(h);
+        }
+        for l in &mut d.labels {
+            if let Some(t) = &mut l.text {
+                relabel(t);
+            }
+        }
+    }
+    if let Some(m) = &mut report.outcome.host_message {
+        relabel(m);
+    }
+    report.manifest = std::path::PathBuf::from(format!("{inside}{rel}"));
+    report.root = std::path::PathBuf::from(root);
+    InstallError::Invalid(report)
+}
+
 /// Whether installing `entry` (asking for `request`) over the home's `prior` asks consent,
 /// and what the installed plugin was granted: an update asks again only when what was
 /// granted changes (aoe §17's rules), or when the trust is downgraded from featured.
@@ -410,8 +488,11 @@ fn fetch_and_check(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Fetched, InstallError> {
     let staging = Staging::new(home_for(opts, None).as_ref())?;
-    let (commit, kind, requested) = stage::fetch(opts, &staging.tree(), on_event)?;
-    let checked = check_tree(opts, &staging.tree())?;
+    let tree = staging.tree();
+    let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
+    // An invalid tree's report names the source, not the staging directory it is deleted from.
+    let checked = check_tree(opts, &tree)
+        .map_err(|e| at_source(e, &opts.source, &tree, &requested, commit.as_deref()))?;
     Ok(Fetched {
         staging,
         commit,
@@ -501,6 +582,7 @@ fn fetch_check_swap(
         release: None,
         unbuilt: false,
         featured,
+        subdir: opts.source.subdir().map(str::to_owned),
     };
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
@@ -515,13 +597,19 @@ fn fetch_check_swap(
         ));
     }
     let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
+    let (request, build, entrypoint) =
+        plan::describe(&report, &tree, &entry.source, commit.as_deref());
+    // `--deps` installs the requirements again even when the plugin is up to date.
+    let with_deps = opts.deps
+        && dialect == Dialect::Protoagent
+        && !(request.pip.is_empty() && request.optional_pip.is_empty());
     if opts.pin.is_some() && prior != opts.pin {
         // `sync` read the lock before another command changed (or removed) the entry.
         return Err(changed(&id));
     }
     let target = home.plugin_dir(&name);
     // A change another process has under way is judged under the lock, after recovery.
-    let early = decide(opts, &home, &entry, prior.as_ref(), &target).or_else(|e| {
+    let early = decide(opts, with_deps, &home, &entry, prior.as_ref(), &target).or_else(|e| {
         if txn::pending(&home, &name) {
             Ok(None)
         } else {
@@ -534,22 +622,28 @@ fn fetch_check_swap(
         }
         // Same files: only a changed request (a tag now tracked as a branch) is recorded.
         let _guard = lock_home(&home, opts.wait, on_event)?;
-        return under_lock(opts, &home, &entry, prior.as_ref(), &target, dialect)?
-            .map(|(kept, written)| {
-                up_to_date(
-                    id.clone(),
-                    dialect,
-                    home.clone(),
-                    target.clone(),
-                    kept,
-                    written,
-                )
-            })
-            .ok_or_else(|| changed(&id));
+        return under_lock(
+            opts,
+            with_deps,
+            &home,
+            &entry,
+            prior.as_ref(),
+            &target,
+            dialect,
+        )?
+        .map(|(kept, written)| {
+            up_to_date(
+                id.clone(),
+                dialect,
+                home.clone(),
+                target.clone(),
+                kept,
+                written,
+            )
+        })
+        .ok_or_else(|| changed(&id));
     }
 
-    let (request, build, entrypoint) =
-        plan::describe(&report, &tree, &entry.source, commit.as_deref());
     if opts.deps {
         for spec in request.pip.iter().chain(&request.optional_pip) {
             if let Some(why) = pip_spec_problem(spec) {
@@ -576,6 +670,20 @@ fn fetch_check_swap(
         entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
     }
 
+    // `--deps`: staged in full (network work) before the home lock; swapped in with the tree.
+    let deps = if with_deps {
+        Some(build::install_deps(
+            &request,
+            staging.dir.path(),
+            &name,
+            &home,
+            opts.build_timeout,
+            on_event,
+        )?)
+    } else {
+        None
+    };
+
     // `--no-build` with something to build: locked as unbuilt, so `verify` reports it and
     // `sync` builds it.
     entry.unbuilt = !opts.build
@@ -583,25 +691,30 @@ fn fetch_check_swap(
         && (!crate::steps::for_this_platform(&build).is_empty()
             || stage::is_release_binary(&report));
     let _guard = lock_home(&home, opts.wait, on_event)?;
-    if let Some((kept, written)) =
-        under_lock(opts, &home, &entry, prior.as_ref(), &target, dialect)?
-    {
+    if let Some((kept, written)) = under_lock(
+        opts,
+        with_deps,
+        &home,
+        &entry,
+        prior.as_ref(),
+        &target,
+        dialect,
+    )? {
         return Ok(up_to_date(id, dialect, home, target, kept, written));
     }
-    let swap = txn::Swap::begin(&home, &name, dialect, &tree, &opts.by, &opts.now)?;
-    if opts.deps
-        && dialect == Dialect::Protoagent
-        && !(request.pip.is_empty() && request.optional_pip.is_empty())
-    {
-        build::install_deps(
-            &request,
-            &target,
-            &name,
-            &home,
-            opts.build_timeout,
-            on_event,
-        )?;
-    } else if opts.build && dialect == Dialect::Aoe {
+    let swap = txn::Swap::begin_with_deps(
+        &home,
+        &name,
+        dialect,
+        &tree,
+        deps.as_ref().map(|(pins, dir)| txn::StagedDeps {
+            dir,
+            pins: pins.clone(),
+        }),
+        &opts.by,
+        &opts.now,
+    )?;
+    if opts.build && dialect == Dialect::Aoe {
         build::run_build(
             &build,
             &target,

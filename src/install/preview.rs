@@ -56,6 +56,7 @@ pub fn preview(
             release: None,
             unbuilt: false,
             featured: false,
+            subdir: None,
         })
     };
     let (consent, installed) = match &target {

@@ -23,6 +23,7 @@ pub(super) fn fetch(
             url,
             reference,
             userinfo,
+            subdir,
             ..
         } => {
             on_event(Event::Fetching(url.clone()));
@@ -52,7 +53,14 @@ pub(super) fn fetch(
                 .as_ref()
                 .and_then(|p| p.commit.clone())
                 .or_else(|| reference.clone());
-            let fetched = git::fetch_tree(url, userinfo.as_ref(), want.as_deref(), dest)?;
+            // A monorepo's plugin: the whole tree is fetched beside `dest`, then only the
+            // subdirectory becomes the plugin's tree.
+            let repo = dest.with_file_name("repo");
+            let into = if subdir.is_some() { &repo } else { dest };
+            let fetched = git::fetch_tree(url, userinfo.as_ref(), want.as_deref(), into)?;
+            if let Some(subdir) = subdir {
+                take_subdir(&repo, subdir, dest, &fetched.commit)?;
+            }
             on_event(Event::Fetched {
                 commit: Some(fetched.commit.clone()),
                 ignored: 0,
@@ -89,6 +97,43 @@ pub(super) fn fetch(
             Ok((None, None, String::new()))
         }
     }
+}
+
+/// Move `repo/<subdir>` to `dest`, refusing a path that leaves the repository or passes
+/// through a symlink, and one that is not a directory at `commit`.
+fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(), InstallError> {
+    let bad = |why: String| {
+        refused(
+            Code::InstallSubdir,
+            format!("subdirectory {subdir:?} {why}"),
+            "name a directory of the repository that holds the plugin's manifest".to_owned(),
+        )
+    };
+    let rel = crate::name::relative_path(subdir)
+        .ok_or_else(|| bad("is not a relative path inside the repository".into()))?;
+    let mut at = repo.to_path_buf();
+    for part in rel.components() {
+        at.push(part);
+        match std::fs::symlink_metadata(&at) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(bad(format!(
+                    "passes through a symlink ({}) at commit {}",
+                    crate::render::display_path(at.strip_prefix(repo).unwrap_or(&at)),
+                    &commit[..commit.len().min(10)]
+                )));
+            }
+            Ok(m) if m.is_dir() => {}
+            _ => {
+                return Err(bad(format!(
+                    "is not a directory of the repository at commit {}",
+                    &commit[..commit.len().min(10)]
+                )));
+            }
+        }
+    }
+    std::fs::rename(&at, dest).map_err(super::io(format!("cannot move {}", at.display())))?;
+    let _ = std::fs::remove_dir_all(repo);
+    Ok(())
 }
 
 /// Symlinks anywhere in the tree that resolve outside it.

@@ -7,13 +7,18 @@
 //! An install is undone until its build has succeeded and the record says
 //! `commit`; from then on it is finished (lock entry and host files written
 //! again, the backup deleted). A removal is always finished.
+//!
+//! protoAgent `--deps` swaps the plugin's wheel-deps directory (`<deps root>/<id>`,
+//! outside the plugins directory) in the same transaction: staged in full before the
+//! record is written, moved in after the tree, put back by an undo, its backup
+//! deleted by the commit; a removal removes it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use crate::lock::{Entry, Lock, LockError};
+use crate::lock::{DepPin, Entry, Lock, LockError};
 use crate::manifest::Dialect;
 use crate::name::Name;
 use crate::store::Home;
@@ -47,8 +52,26 @@ struct Intent {
     /// A rollback: the history slot it restored, deleted when it commits.
     #[serde(default)]
     restored: Option<u32>,
+    /// protoAgent `--deps`: the change also swaps the plugin's wheel-deps directory.
+    #[serde(default)]
+    deps: Option<DepsChange>,
     by: String,
     now: String,
+}
+
+/// The wheel-deps part of an install.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct DepsChange {
+    /// Whether a previous deps directory was there (and is moved to the deps backup).
+    had_old: bool,
+    /// What the new directory holds, for the lock's `deps`.
+    pins: Vec<DepPin>,
+}
+
+/// A plugin's wheel deps, complete in a staging directory, to swap in with the tree.
+pub struct StagedDeps<'a> {
+    pub dir: &'a Path,
+    pub pins: Vec<DepPin>,
 }
 
 /// Why a transaction step failed.
@@ -82,6 +105,11 @@ fn record(home: &Home, id: &Name) -> PathBuf {
 /// Where the previous install waits while a change is under way.
 fn backup(home: &Home, id: &Name) -> PathBuf {
     id.under(&state(home).join("backup"))
+}
+
+/// Where the previous wheel-deps directory waits while a change is under way.
+fn deps_backup(home: &Home, id: &Name) -> PathBuf {
+    id.under(&state(home).join("backup-deps"))
 }
 
 /// Where staged trees are fetched, next to the plugins so the swap is a rename.
@@ -212,11 +240,15 @@ fn write_entry(
     home: &Home,
     dialect: Dialect,
     entry: &Entry,
+    deps: Option<&[DepPin]>,
     by: &str,
     now: &str,
 ) -> Result<bool, TxnError> {
     let mut lock = Lock::load(&home.lockfile(), dialect)?;
     lock.upsert(entry, by, now);
+    if let Some(pins) = deps {
+        lock.set_deps(&entry.id, pins);
+    }
     let written = lock.save()?;
     let name = home.locked_name(entry)?;
     write_files(home, &name, &home.plugin_dir(&name))?;
@@ -269,7 +301,22 @@ impl<'h> Swap<'h> {
         by: &str,
         now: &str,
     ) -> Result<Swap<'h>, TxnError> {
+        Swap::begin_with_deps(home, id, dialect, staged, None, by, now)
+    }
+
+    /// [`Swap::begin`], swapping the plugin's wheel-deps directory too when `deps` is
+    /// given (its previous one, if any, to the deps backup).
+    pub fn begin_with_deps(
+        home: &'h Home,
+        id: &Name,
+        dialect: Dialect,
+        staged: &Path,
+        deps: Option<StagedDeps<'_>>,
+        by: &str,
+        now: &str,
+    ) -> Result<Swap<'h>, TxnError> {
         let target = home.plugin_dir(id);
+        let deps_target = home.plugin_deps_dir(id);
         let intent = Intent {
             phase: Phase::Swap,
             id: id.to_string(),
@@ -278,12 +325,17 @@ impl<'h> Swap<'h> {
             entry: None,
             prior: Lock::load(&home.lockfile(), dialect)?.get(id.as_str()),
             restored: None,
+            deps: deps.as_ref().map(|d| DepsChange {
+                had_old: deps_target.exists(),
+                pins: d.pins.clone(),
+            }),
             by: by.to_owned(),
             now: now.to_owned(),
         };
         // A backup without a record is no one's (recovery ran under this lock);
         // it goes before the record exists, so recovery never mistakes it for ours.
         remove_tree(&backup(home, id))?;
+        remove_tree(&deps_backup(home, id))?;
         write_record(home, id, &intent)?;
         let swap = Swap {
             home,
@@ -295,6 +347,12 @@ impl<'h> Swap<'h> {
             rename(&target, &backup(home, id))?;
         }
         rename(staged, &target)?;
+        if let (Some(change), Some(d)) = (&swap.intent.deps, &deps) {
+            if change.had_old {
+                rename(&deps_target, &deps_backup(home, id))?;
+            }
+            rename(d.dir, &deps_target)?;
+        }
         Ok(swap)
     }
 
@@ -310,6 +368,7 @@ impl<'h> Swap<'h> {
             self.home,
             self.intent.dialect,
             entry,
+            self.intent.deps.as_ref().map(|d| d.pins.as_slice()),
             &self.intent.by,
             &self.intent.now,
         )?;
@@ -333,7 +392,7 @@ impl Drop for Swap<'_> {
     }
 }
 
-/// Put the previous install back (or nothing, for a fresh install).
+/// Put the previous install back (or nothing, for a fresh install), and its wheel deps.
 fn undo(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
     let target = home.plugin_dir(id);
     let saved = backup(home, id);
@@ -342,6 +401,16 @@ fn undo(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
         rename(&saved, &target)?;
     } else if !intent.had_old {
         remove_tree(&target)?;
+    }
+    if let Some(change) = &intent.deps {
+        let deps_target = home.plugin_deps_dir(id);
+        let saved = deps_backup(home, id);
+        if saved.exists() {
+            remove_tree(&deps_target)?;
+            rename(&saved, &deps_target)?;
+        } else if !change.had_old {
+            remove_tree(&deps_target)?;
+        }
     }
     remove_record(home, id)
 }
@@ -356,6 +425,7 @@ pub fn remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> 
         entry: None,
         prior: None,
         restored: None,
+        deps: None,
         by: String::new(),
         now: String::new(),
     };
@@ -370,8 +440,18 @@ fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnErro
         remove_tree(&trash)?;
         rename(&target, &trash)?;
     }
+    // protoAgent's wheel deps of the plugin go with it (the host never removes them).
+    let deps_trash = deps_backup(home, id);
+    if dialect == Dialect::Protoagent {
+        let deps = home.plugin_deps_dir(id);
+        if std::fs::symlink_metadata(&deps).is_ok() {
+            remove_tree(&deps_trash)?;
+            rename(&deps, &deps_trash)?;
+        }
+    }
     drop_entry(home, dialect, id)?;
     remove_tree(&trash)?;
+    remove_tree(&deps_trash)?;
     drop_history(home, id)?;
     remove_record(home, id)
 }
@@ -383,6 +463,7 @@ fn finish_commit(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError
     if let Some(n) = intent.restored {
         drop_slot(home, id, n)?;
     }
+    remove_tree(&deps_backup(home, id))?;
     match &intent.prior {
         Some(prior) => keep(home, id, prior, intent.restored.unwrap_or(0))?,
         None => remove_tree(&backup(home, id))?,
@@ -562,7 +643,8 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
         };
         match (intent.phase, &intent.entry) {
             (Phase::Commit, Some(entry)) => {
-                write_entry(home, intent.dialect, entry, &intent.by, &intent.now)?;
+                let pins = intent.deps.as_ref().map(|d| d.pins.as_slice());
+                write_entry(home, intent.dialect, entry, pins, &intent.by, &intent.now)?;
                 finish_commit(home, &id, &intent)?;
             }
             (Phase::Remove, _) => finish_remove(home, &id, intent.dialect)?,

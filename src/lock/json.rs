@@ -80,6 +80,7 @@ pub(super) fn entries(v: &Value) -> Vec<Entry> {
             release: None,
             unbuilt: false,
             featured: false,
+            subdir: s("subdir"),
         })
         .filter(|e| !e.id.is_empty())
     });
@@ -119,6 +120,7 @@ pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
                     "manifest_hash",
                     "tree_hash",
                     "installed_tree_hash",
+                    "subdir",
                 ]
                 .contains(&k.as_str())
             {
@@ -135,7 +137,36 @@ pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     if let Some(h) = &e.installed_hash {
         row.insert("installed_tree_hash".into(), h.clone().into());
     }
+    if let Some(s) = &e.subdir {
+        row.insert("subdir".into(), s.clone().into());
+    }
     plugins.push(Value::Object(row));
+}
+
+/// The last row for `id` (the one the host reads) gets `deps: [{name, version, sha256}]`,
+/// or loses `deps` when there are none.
+pub(super) fn set_deps(v: &mut Value, id: &str, pins: &[super::DepPin]) {
+    let Some(row) = v
+        .get_mut("plugins")
+        .and_then(Value::as_array_mut)
+        .and_then(|rows| {
+            rows.iter_mut()
+                .rev()
+                .find(|p| p.get("id").and_then(Value::as_str) == Some(id))
+        })
+        .and_then(Value::as_object_mut)
+    else {
+        return;
+    };
+    if pins.is_empty() {
+        row.shift_remove("deps");
+        return;
+    }
+    let deps = pins
+        .iter()
+        .map(|p| serde_json::json!({"name": p.name, "version": p.version, "sha256": p.sha256}))
+        .collect();
+    row.insert("deps".into(), Value::Array(deps));
 }
 
 pub(super) fn remove(v: &mut Value, id: &str) -> bool {

@@ -44,6 +44,21 @@ pub struct Entry {
     /// aoe: the tree is pinned in the featured index (`trust = "featured"`, else `community`).
     #[serde(default)]
     pub featured: bool,
+    /// The plugin's directory inside its git repository (a monorepo); `None`: the root.
+    /// Locked as `subdir`, a key of `plugins` that the hosts ignore (none of them can
+    /// fetch a subdirectory: their own update or sync of the entry fetches the root).
+    #[serde(default)]
+    pub subdir: Option<String>,
+}
+
+/// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel
+/// installer pins it (`deps: [{name, version, sha256}]` in the plugin's lock row).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DepPin {
+    pub name: String,
+    pub version: String,
+    /// The wheel's sha256, lower-case hex.
+    pub sha256: String,
 }
 
 /// Why a lockfile cannot be used.
@@ -269,6 +284,7 @@ impl Lock {
                 set("manifest_hash", Some(entry.manifest_hash.clone()));
                 set("tree_hash", Some(entry.tree_hash.clone()));
                 set("installed_tree_hash", entry.installed_hash.clone());
+                set("subdir", entry.subdir.clone());
                 set("release_tag", entry.release.as_ref().map(|r| r.tag.clone()));
                 set(
                     "asset_name",
@@ -291,6 +307,14 @@ impl Lock {
                 row.insert("trust".into(), toml::Value::String(trust.into()));
                 plugins.insert(entry.id.clone(), toml::Value::Table(row));
             }
+        }
+    }
+
+    /// protoAgent: set the `deps` pins of `id`'s row (dropped when `pins` is empty),
+    /// as the host's wheel installer records them. Other formats have no such key.
+    pub fn set_deps(&mut self, id: &str, pins: &[DepPin]) {
+        if let Doc::Json(v) = &mut self.doc {
+            json::set_deps(v, id, pins);
         }
     }
 
@@ -354,6 +378,7 @@ fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         },
         unbuilt: row.get("unbuilt").and_then(toml::Value::as_bool) == Some(true),
         featured: s("trust").as_deref() == Some("featured"),
+        subdir: s("subdir"),
     })
 }
 

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use serde_json::Value;
+use snapbox::{assert_data_eq, str};
 
 use crate::support::git::Repo;
 use crate::support::*;
@@ -509,4 +510,189 @@ fn enable_and_disable_flip_each_hosts_switch() {
     let (code, _, err) = run(&mut cmd);
     assert_eq!(code, 2);
     assert!(err.contains("plugins::install::not_installed"), "{err}");
+}
+
+/// A pure-Python wheel `<name>-1.0.0` with `VALUE = 42`, written by hand into `dir` with the
+/// host's Python (no network, no build backend).
+fn proto_wheel(py: &Path, dir: &Path, name: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    let script = format!(
+        "import zipfile\n\
+         with zipfile.ZipFile('{name}-1.0.0-py3-none-any.whl', 'w') as z:\n\
+         \x20   z.writestr('{name}/__init__.py', 'VALUE = 42\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0.0\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/RECORD', '')\n"
+    );
+    let out = Command::new(py)
+        .args(["-c", &script])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// protoAgent's loader, as it boots: the wheel-deps dirs on `sys.path`, then every enabled
+/// plugin imported and registered, with its `deps_missing`.
+const LOAD_PY: &str = r#"
+import json, logging, sys, types
+logging.disable(logging.CRITICAL)
+from graph.plugins import installer, loader, wheel_installer
+m = installer.effective_copies()["deppy"]
+before = installer.missing_deps(m.requires_pip)
+config = types.SimpleNamespace(plugins_enabled=["deppy"], plugins_disabled=[], plugins_dir="", plugin_config={})
+result = loader.load_plugins(config)
+meta = [p for p in result.meta if p["id"] == "deppy"][0]
+print(json.dumps({
+    "deps_dirs": [str(d) for d in wheel_installer.existing_deps_dirs()],
+    "missing_before_boot": before,
+    "loaded": meta["loaded"],
+    "error": meta.get("error"),
+    "deps_missing": meta["deps_missing"],
+    "detail": installer.missing_deps_detail(m),
+    "lock_deps": installer._lock_rows_by_id()["deppy"].get("deps"),
+}))
+"#;
+
+#[test]
+fn protoagent_imports_the_deps_plugins_installed() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let index = t.join("wheels");
+    proto_wheel(&py, &index, "demolib");
+    let repo = Repo::init(&t.join("deppy-src"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 1.0.0\nrequires_pip:\n  - demolib>=1.0\n  - \"pywinpty>=2.0; sys_platform == 'win32'\"\n",
+    )
+    .file(
+        "__init__.py",
+        "import demolib\n\ndef register(registry):\n    assert demolib.VALUE == 42\n",
+    );
+    repo.commit("plugin");
+    let instance = t.join("inst");
+    // `--deps` uses the `python3` on PATH: the host's, as with its environment activated.
+    let path = format!(
+        "{}:{}",
+        py.parent().unwrap().display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let env = vec![
+        ("HOME", t.join("home").display().to_string()),
+        ("PROTOAGENT_HOME", instance.display().to_string()),
+    ];
+    let with_env = |cmd: &mut Command| {
+        for v in PROTO_VARS {
+            cmd.env_remove(v);
+        }
+        for (k, v) in &env {
+            cmd.env(k, v);
+        }
+        cmd.env("PATH", &path)
+            .env("PIP_NO_INDEX", "1")
+            .env("PIP_FIND_LINKS", &index)
+            .current_dir(&t);
+    };
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--yes", "--deps"]);
+    with_env(&mut cmd);
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        instance
+            .join("plugin-deps/deppy/demolib/__init__.py")
+            .is_file()
+    );
+
+    let seen = python(&py, &t, &env, LOAD_PY);
+    let sha = seen["lock_deps"][0]["sha256"].clone();
+    assert_eq!(sha.as_str().map(str::len), Some(64), "{seen}");
+    assert_eq!(
+        seen,
+        serde_json::json!({
+            "deps_dirs": [instance.join("plugin-deps/deppy").display().to_string()],
+            "missing_before_boot": ["demolib"],
+            "loaded": true,
+            "error": null,
+            "deps_missing": [],
+            "detail": [],
+            "lock_deps": [{"name": "demolib", "version": "1.0.0", "sha256": sha}],
+        })
+    );
+
+    let mut cmd = plugins();
+    cmd.args(["verify"]);
+    with_env(&mut cmd);
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+          ok deppy
+1 verified, 0 changed
+
+"#]]
+    );
+}
+
+#[test]
+fn protoagent_reads_a_subdirectory_install_and_ignores_its_subdir_key() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = Repo::init(&t.join("mono"));
+    repo.file("README.md", "a monorepo\n")
+        .file(
+            "plugins/notes/protoagent.plugin.yaml",
+            "id: notes_sub\nname: Notes\nversion: 1.0.0\n",
+        )
+        .file(
+            "plugins/notes/__init__.py",
+            "def register(registry):\n    pass\n",
+        );
+    repo.commit("mono");
+    let instance = t.join("inst");
+    let env = vec![
+        ("HOME", t.join("home").display().to_string()),
+        ("PROTOAGENT_HOME", instance.display().to_string()),
+    ];
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--subdir", "plugins/notes", "--yes"])
+        .current_dir(&t);
+    for v in PROTO_VARS {
+        cmd.env_remove(v);
+    }
+    for (k, v) in &env {
+        cmd.env(k, v);
+    }
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let seen = python(
+        &py,
+        &t,
+        &env,
+        r#"
+import json, logging
+logging.disable(logging.CRITICAL)
+from graph.plugins import installer, loader
+found = [m.id for m in loader.discover_plugins(installer.loader_roots()) if m.id == "notes_sub"]
+row = installer._lock_rows_by_id().get("notes_sub") or {}
+listed = [r.get("id") for r in installer.list_installed() if r.get("id") == "notes_sub"]
+print(json.dumps({"found": found, "source": row.get("source_url"), "subdir": row.get("subdir"), "listed": listed}))
+"#,
+    );
+    assert_eq!(
+        seen,
+        serde_json::json!({
+            "found": ["notes_sub"],
+            "source": repo.url(),
+            "subdir": "plugins/notes",
+            "listed": ["notes_sub"],
+        })
+    );
 }

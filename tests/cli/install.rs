@@ -888,43 +888,123 @@ fn wheel(dir: &Path, name: &str) {
 }
 
 #[test]
-fn protoagent_deps_go_into_a_plugin_local_venv() {
+fn protoagent_deps_go_into_plugin_deps_outside_the_hashed_tree() {
     let tmp = tempfile::tempdir().unwrap();
     let index = tmp.path().join("wheels");
     wheel(&index, "demolib");
+    // Every Python with pip has pip, at another version than this one.
+    wheel(&index, "pip");
     let repo = Repo::init(&tmp.path().join("repo"));
     repo.file(
         "protoagent.plugin.yaml",
-        "id: deppy\nname: Deppy\nrequires_pip:\n  - demolib\n  - {pkg: notthere, optional: true}\n",
+        "id: deppy\nname: Deppy\nrequires_pip:\n  - demolib\n  - \"pywinpty>=2.0; sys_platform == 'win32'\"\n  - pip==1.0.0\n  - {pkg: notthere, optional: true}\n",
     )
     .file("__init__.py", "def register(r):\n    pass\n");
     repo.commit("deps");
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = run(plugins()
-        .args(["install", &repo.url(), "--yes", "--deps", "--home"])
-        .arg(&home)
-        .env("PIP_NO_INDEX", "1")
-        .env("PIP_FIND_LINKS", &index));
+    let pip = |cmd: &mut std::process::Command| {
+        cmd.env("PIP_NO_INDEX", "1")
+            .env("PIP_FIND_LINKS", &index)
+            .env("COLUMNS", "400");
+    };
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--yes", "--deps", "--home"])
+        .arg(&home);
+    pip(&mut cmd);
+    let (code, stdout, stderr) = run(&mut cmd);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
-        stderr.contains("pip:          demolib (optional: notthere)"),
+        stderr.contains(
+            "pip:          demolib, pywinpty>=2.0; sys_platform == 'win32', pip==1.0.0 (optional: notthere)"
+        ),
         "consent shows the deps: {stderr}"
     );
-    let python = home.join("plugins/deppy/.venv/bin/python");
-    let out = std::process::Command::new(&python)
+    let skipped = "plugins::install::deps_skipped";
+    let warnings: Vec<&str> = stderr.lines().filter(|l| l.contains(skipped)).collect();
+    assert_data_eq!(
+        warnings.join("\n"),
+        str![[r#"
+warning[plugins::install::deps_skipped]: deppy: optional requirements notthere could not be resolved (build step 1 (python3 -m pip install --disable-pip-version-check --no-input --dry-run --quiet --report deps-report.json -- demolib pywinpty>=2.0; sys_platform == 'win32' pip==1.0.0 notthere) failed with exit status: 1); installing the required ones only
+warning[plugins::install::deps_skipped]: deppy: pip 1.0.0 is not installed into plugin-deps: the host's Python has another version of it, which protoAgent would keep using
+"#]]
+    );
+    // protoAgent's layout: the wheel unpacked flat into <instance>/plugin-deps/<id>, nothing
+    // in the plugin's own (hashed) tree; the Windows-only requirement is not installed.
+    let deps = home.join("plugin-deps/deppy");
+    let mut listed: Vec<String> = std::fs::read_dir(&deps)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    listed.sort();
+    assert_eq!(listed, ["demolib", "demolib-1.0.0.dist-info"]);
+    assert!(!home.join("plugins/deppy/.venv").exists());
+    let out = std::process::Command::new("python3")
         .args(["-c", "import demolib; print(demolib.VALUE)"])
+        .env("PYTHONPATH", &deps)
         .output()
         .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "42");
+    // Pinned in the lock row as the host's wheel installer pins (`deps`).
+    let lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join("plugins.lock")).unwrap()).unwrap();
+    let sha = sha2_of(&index.join("demolib-1.0.0-py3-none-any.whl"));
     assert_eq!(
-        String::from_utf8_lossy(&out.stdout).trim(),
-        "42",
-        "the hard requirement is installed; the missing optional one did not fail the install"
+        lock["plugins"][0]["deps"],
+        serde_json::json!([{"name": "demolib", "version": "1.0.0", "sha256": sha}])
     );
+    let (code, stdout, stderr) = run(plugins().args(["verify", "--home"]).arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+          ok deppy
+1 verified, 0 changed
+
+"#]]
+    );
+
+    // Installing again with --deps redoes them (the plugin is otherwise up to date); without
+    // --deps the deps and their pins are kept as they are.
+    std::fs::remove_dir_all(deps.join("demolib")).unwrap();
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--yes", "--deps", "--home"])
+        .arg(&home);
+    pip(&mut cmd);
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(deps.join("demolib/__init__.py").is_file());
+    let (code, stdout, _) = install(&home, &[&repo.url()]);
+    assert_eq!(code, 0);
+    assert!(stdout.contains("Up to date"), "{stdout}");
+    assert!(deps.join("demolib/__init__.py").is_file());
+
+    // A failing required dep leaves the previous deps as they were.
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 2.0.0\nrequires_pip: [demolib, missinglib]\n",
+    );
+    repo.commit("a missing dep");
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--yes", "--deps", "--home"])
+        .arg(&home);
+    pip(&mut cmd);
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(deps.join("demolib/__init__.py").is_file());
+    assert!(
+        !home.join(".plugins/backup-deps").join("deppy").exists()
+            && !home.join(".plugins/txn/deppy.json").exists()
+    );
+
+    // `remove` removes them with the plugin.
+    let (code, stdout, stderr) = run(plugins().args(["remove", "deppy", "--home"]).arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!deps.exists() && !home.join("plugins/deppy").exists());
 
     // Without --deps nothing is installed; with a URL requirement, --deps refuses up front.
     let (code, _, _) = install(&tmp.path().join("home2"), &[&repo.url()]);
     assert_eq!(code, 0);
-    assert!(!tmp.path().join("home2/plugins/deppy/.venv").exists());
+    assert!(!tmp.path().join("home2/plugin-deps").exists());
     repo.file(
         "protoagent.plugin.yaml",
         "id: deppy\nname: Deppy\nrequires_pip: [\"git+https://example.invalid/x.git\"]\n",
@@ -940,6 +1020,19 @@ fn protoagent_deps_go_into_a_plugin_local_venv() {
             && stderr.contains("is a VCS/URL/direct reference, which is not allowed"),
         "{stderr}"
     );
+}
+
+/// The sha256 of a file, through `sha256sum`.
+fn sha2_of(path: &Path) -> String {
+    let out = std::process::Command::new("sha256sum")
+        .arg(path)
+        .output()
+        .unwrap();
+    String::from_utf8_lossy(&out.stdout)
+        .split_whitespace()
+        .next()
+        .unwrap()
+        .to_owned()
 }
 
 #[test]
@@ -1298,4 +1391,86 @@ fn verify_lists_changed_added_and_removed_files() {
         .arg(&home));
     assert_eq!(code, 0);
     assert!(!record.exists());
+}
+
+/// `plugins install` of an invalid tree, with the output's temp directories replaced.
+fn install_invalid(home: &Path, source: &str, gh_base: &str, tmp: &Path) -> (i32, String, String) {
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", source, "--yes", "--home"])
+        .arg(home)
+        .env("PLUGINS_GH_BASE", gh_base));
+    let t = tmp.display().to_string();
+    (
+        code,
+        stdout.replace(&t, "[TMP]"),
+        stderr.replace(&t, "[TMP]"),
+    )
+}
+
+#[test]
+fn install_time_diagnostics_point_at_the_source_not_the_staging_directory() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    // A git source whose tree is invalid (no `name`).
+    let repo = Repo::init(&t.join("work"));
+    repo.file(
+        "aoe-plugin.toml",
+        "id = \"dev.example.bad\"\nversion = \"1.0.0\"\napi_version = 15\n\n[[commands]]\nid = \"hello\"\n",
+    );
+    repo.commit("bad");
+    repo.tag("v1.0.0");
+    repo.clone_bare(&t.join("mirror/acme/bad.git"));
+    let base = format!("file://{}", t.join("mirror").display());
+    let (code, stdout, stderr) = install_invalid(&t.join("home"), "gh:acme/bad@v1.0.0", &base, &t);
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(!stdout.contains("staging"), "{stdout}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+plugins::aoe::missing_key
+
+  × missing field `name`
+   ╭─[gh:acme/bad@v1.0.0:aoe-plugin.toml:1:1]
+ 1 │ id = "dev.example.bad"
+   · ▲
+   · ╰── `name` is required in the top level
+ 2 │ version = "1.0.0"
+   ╰────
+  note: further checks skipped until this is fixed: the semantic pass, install refusals and the
+        remaining lints
+  Invalid aoe plugin `dev.example.bad` 1.0.0 at gh:acme/bad@v1.0.0 (1 error)
+
+"#]]
+    );
+
+    // A local source refused at install time (aoe's reserved namespace): its own path.
+    let local = t.join("local");
+    std::fs::create_dir_all(&local).unwrap();
+    std::fs::write(
+        local.join("aoe-plugin.toml"),
+        "id = \"agent-of-empires.mine\"\nname = \"Mine\"\nversion = \"1.0.0\"\napi_version = 15\n\n[[commands]]\nid = \"hello\"\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) =
+        install_invalid(&t.join("home"), &local.display().to_string(), &base, &t);
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(!stdout.contains("staging"), "{stdout}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+plugins::aoe::reserved_namespace
+
+  ⚠ plugin id "agent-of-empires.mine" uses a reserved namespace (aoe.* / agent-of-empires.*); only
+  │ a featured-verified plugin may claim one
+   ╭─[[TMP]/local/aoe-plugin.toml:1:6]
+ 1 │ id = "agent-of-empires.mine"
+   ·      ───────────────────────
+ 2 │ name = "Mine"
+   ╰────
+  help: pass `--featured` if this exact tree is pinned in aoe's featured index; otherwise choose
+        your own namespace, e.g. "dev.example.name"
+    Valid aoe plugin `agent-of-empires.mine` 1.0.0 at [TMP]/local (1 warning)
+
+"#]]
+    );
 }
