@@ -120,6 +120,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --deps 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)'
             cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
             cand --json 'Print one JSON document instead of the outcome line'
+            cand --strict 'Refuse what would only warn: validation warnings, and a cleartext (http://, git://) source'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
             cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
             cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'

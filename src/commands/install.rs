@@ -68,6 +68,10 @@ pub struct InstallArgs {
     /// Print one JSON document instead of the outcome line
     #[arg(long)]
     pub json: bool,
+    /// Refuse what would only warn: validation warnings, and a cleartext (http://, git://)
+    /// source
+    #[arg(long)]
+    pub strict: bool,
     #[command(flatten)]
     pub profile: super::args::ProfileArgs,
 }
@@ -82,6 +86,16 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
     if let Some(subdir) = &args.subdir {
         source = source.with_subdir(subdir).map_err(Error::InvalidArgument)?;
     }
+    if args.strict
+        && let source::Source::Git { url, .. } = &source
+        && crate::auth::is_cleartext(url)
+    {
+        return Err(Error::Refused {
+            code: Code::GitCleartext,
+            message: format!("{url} would be fetched unencrypted, which --strict refuses"),
+            help: Some("use the https:// (or ssh://) URL of the repository".into()),
+        });
+    }
     let opts = InstallOptions {
         source,
         home: args
@@ -90,7 +104,10 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             .map(|h| cx.absolute(h))
             .or_else(|| cx.plugins_home.clone()),
         defaults: cx.default_homes(),
-        validate: ValidateOptions::default(),
+        validate: ValidateOptions {
+            strict: args.strict,
+            ..ValidateOptions::default()
+        },
         profile: args.profile.profile(),
         build: !args.no_build,
         force: args.force,

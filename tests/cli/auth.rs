@@ -5,6 +5,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use snapbox::{assert_data_eq, str};
+
 use crate::install::static_aoe;
 use crate::support::git::Repo;
 use crate::support::net::{GitServer, Proxy, basic};
@@ -339,4 +341,35 @@ fn git_traffic_goes_through_the_proxy_unless_no_proxy_covers_the_host() {
     let mut c = cmd(tmp.path());
     c.env("NO_PROXY", "127.0.0.1");
     assert_eq!(attempt(c, "config-no-proxy"), Vec::<String>::new());
+}
+
+#[test]
+fn install_strict_refuses_cleartext_sources_before_any_transfer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    for source in [
+        format!("http://me:{SECRET}@127.0.0.1:9/acme/kit.git"),
+        "git://127.0.0.1:9/acme/kit.git".to_owned(),
+    ] {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["install", "--strict", "--yes", &source, "--home"])
+            .arg(&home)
+            .env("COLUMNS", "200"));
+        assert_eq!((code, stdout.as_str()), (2, ""));
+        assert!(
+            !stderr.contains(SECRET) && !stderr.contains("Fetching"),
+            "{stderr}"
+        );
+        assert_data_eq!(
+            stderr.replace("git://", "http://"),
+            str![[r#"
+plugins::git::cleartext
+
+  × http://127.0.0.1:9/acme/kit.git would be fetched unencrypted, which --strict refuses
+  help: use the https:// (or ssh://) URL of the repository
+
+"#]]
+        );
+    }
+    assert!(!home.exists(), "nothing was written");
 }

@@ -135,7 +135,7 @@ fn sarif_is_valid_and_paths_are_relative_to_the_repository() {
           }
         }
       ],
-      "ruleIndex": 13
+      "ruleIndex": 12
     },
     {
       "ruleId": "plugins::aoe::version_not_semver",
@@ -159,7 +159,7 @@ fn sarif_is_valid_and_paths_are_relative_to_the_repository() {
           }
         }
       ],
-      "ruleIndex": 40
+      "ruleIndex": 39
     },
     {
       "ruleId": "plugins::aoe::unknown_capability",
@@ -186,7 +186,7 @@ fn sarif_is_valid_and_paths_are_relative_to_the_repository() {
           }
         }
       ],
-      "ruleIndex": 28,
+      "ruleIndex": 27,
       "relatedLocations": [
         {
           "message": {
