@@ -58,7 +58,7 @@ pub struct Fetched {
 }
 
 /// Make every git transfer fail after `limit` without progress (connect, and
-/// each read or write on the connection). Called by [`crate::net::configure`]
+/// each read or write on the connection). Called at start-up, with [`crate::net::configure`]
 /// before any thread starts.
 pub fn set_timeout(limit: std::time::Duration) {
     let ms = i32::try_from(limit.as_millis()).unwrap_or(i32::MAX);

@@ -101,6 +101,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     );
     if !offline {
         net::configure(cx.net_timeout, cx.net.clone());
+        git::set_timeout(cx.net_timeout);
     }
     let printer = printer::Printer::new(&cli.global, &cx);
     printer.start_log();

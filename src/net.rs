@@ -37,7 +37,7 @@ pub struct Settings {
     /// `NO_PROXY` (or `no_proxy`).
     pub no_proxy: Option<String>,
     /// How the git command runs (`PLUGINS_GIT_FETCH_WITH_CLI`, `GIT_SSH_COMMAND`).
-    pub git_cli: crate::git::CliSettings,
+    pub git_cli: CliSettings,
 }
 
 /// A secret string: `Debug` never shows it.
@@ -134,7 +134,6 @@ pub fn configure(limit: Duration, settings: Settings) {
         u64::try_from(limit.as_millis()).unwrap_or(u64::MAX),
         Ordering::Relaxed,
     );
-    crate::git::set_timeout(limit);
 }
 
 /// How long a transfer may go without progress.
@@ -152,4 +151,15 @@ pub fn cap(text: &str) -> String {
         end -= 1;
     }
     format!("{} [... {} more bytes]", &text[..end], text.len() - end)
+}
+
+/// How the git command runs, from the environment (read by `Context`).
+#[derive(Clone, Debug, Default)]
+pub struct CliSettings {
+    /// `PLUGINS_GIT_FETCH_WITH_CLI` is `1` or `true`: every remote is fetched with git.
+    pub always: bool,
+    /// `GIT_SSH_COMMAND` or `GIT_SSH` is set: the user's ssh command is used as it is.
+    pub user_ssh: bool,
+    /// stdin is a terminal: git and ssh may prompt (a key's passphrase, a new host key).
+    pub interactive: bool,
 }

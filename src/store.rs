@@ -4,7 +4,6 @@
 use std::fs::{File, TryLockError};
 use std::path::{Path, PathBuf};
 
-use crate::lock::{Entry, LockError};
 use crate::name::Name;
 
 /// The layout of one home.
@@ -39,21 +38,6 @@ impl Home {
     /// `<plugins>/<id>`: the only way a plugin id becomes a directory.
     pub fn plugin_dir(&self, id: &Name) -> PathBuf {
         id.under(&self.plugins_dir())
-    }
-
-    /// The directory of a locked plugin. A lock entry whose id cannot be a
-    /// directory name is an error naming the entry, never a path elsewhere.
-    pub fn locked_dir(&self, entry: &Entry) -> Result<PathBuf, LockError> {
-        Ok(self.plugin_dir(&self.locked_name(entry)?))
-    }
-
-    /// A lock entry's id as a [`Name`], or an error naming the entry.
-    pub fn locked_name(&self, entry: &Entry) -> Result<Name, LockError> {
-        Name::new(&entry.id).map_err(|why| LockError::UnsafeId {
-            path: self.lockfile().display().to_string(),
-            id: entry.id.clone(),
-            why,
-        })
     }
 
     pub fn lockfile(&self) -> PathBuf {

@@ -30,16 +30,7 @@ use super::{Choice, Fetched, GitError, RefKind};
 use crate::auth::Userinfo;
 use crate::diagnostic::Code;
 
-/// How the git command runs, from the environment (read by `Context`).
-#[derive(Clone, Debug, Default)]
-pub struct CliSettings {
-    /// `PLUGINS_GIT_FETCH_WITH_CLI` is `1` or `true`: every remote is fetched with git.
-    pub always: bool,
-    /// `GIT_SSH_COMMAND` or `GIT_SSH` is set: the user's ssh command is used as it is.
-    pub user_ssh: bool,
-    /// stdin is a terminal: git and ssh may prompt (a key's passphrase, a new host key).
-    pub interactive: bool,
-}
+pub use crate::net::CliSettings;
 
 /// The protocols git may use, also after the user's `url.<base>.insteadOf`
 /// rewrites: never a remote helper such as `ext::` (which runs commands).

@@ -447,6 +447,25 @@ fn follow_links(path: &Path) -> std::io::Result<PathBuf> {
     Err(std::io::Error::other("too many levels of symbolic links"))
 }
 
+/// Where a lock entry's plugin lives in a home (here, not in `store`, so that `store` does
+/// not depend on the lock).
+impl crate::store::Home {
+    /// The directory of a locked plugin. A lock entry whose id cannot be a
+    /// directory name is an error naming the entry, never a path elsewhere.
+    pub fn locked_dir(&self, entry: &Entry) -> Result<std::path::PathBuf, LockError> {
+        Ok(self.plugin_dir(&self.locked_name(entry)?))
+    }
+
+    /// A lock entry's id as a [`crate::name::Name`], or an error naming the entry.
+    pub fn locked_name(&self, entry: &Entry) -> Result<crate::name::Name, LockError> {
+        crate::name::Name::new(&entry.id).map_err(|why| LockError::UnsafeId {
+            path: self.lockfile().display().to_string(),
+            id: entry.id.clone(),
+            why,
+        })
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

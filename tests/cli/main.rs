@@ -3,6 +3,7 @@
 mod support;
 
 mod action;
+mod architecture;
 mod auth;
 mod bad_input;
 mod bounds;
