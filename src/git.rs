@@ -316,6 +316,23 @@ impl From<git2::Error> for GitError {
     }
 }
 
+/// A bare repository beside `dest` (the same file system, so the tree can be renamed out
+/// of it), deleted with the returned guard.
+pub(crate) fn scratch_repo(dest: &Path) -> Result<(tempfile::TempDir, Repository), GitError> {
+    let parent = dest.parent().unwrap_or(Path::new("."));
+    let scratch = tempfile::Builder::new()
+        .prefix(".git-")
+        .tempdir_in(parent)
+        .map_err(|e| {
+            git2::Error::from_str(&format!(
+                "cannot create a scratch repository in {}: {e}",
+                parent.display()
+            ))
+        })?;
+    let repo = Repository::init_bare(scratch.path())?;
+    Ok((scratch, repo))
+}
+
 /// Whether libgit2 would use its local transport (which cannot fetch shallow).
 pub fn is_local(url: &str) -> bool {
     url.starts_with("file://") || url.starts_with('/') || url.starts_with('.')
@@ -648,17 +665,8 @@ pub fn fetch_tree(
     if cli::wanted(url) {
         return cli::fetch_tree(url, userinfo, reference, dest);
     }
-    let parent = dest.parent().unwrap_or(Path::new("."));
-    let scratch = tempfile::Builder::new()
-        .prefix(".git-")
-        .tempdir_in(parent)
-        .map_err(|e| {
-            git2::Error::from_str(&format!(
-                "cannot create a scratch repository in {}: {e}",
-                parent.display()
-            ))
-        })?;
-    let repo = Repository::init_bare(scratch.path())?;
+    // The guard deletes the scratch repository when the fetch is done.
+    let (_scratch, repo) = scratch_repo(dest)?;
     // One connection lists the refs and then downloads what was chosen.
     let mut remote = repo.remote_anonymous(url)?;
     let auth = Rc::default();

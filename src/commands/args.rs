@@ -108,4 +108,28 @@ impl CheckArgs {
             &cx.gh_base(),
         ))
     }
+
+    /// Hold back the newer versions younger than each home's cooldown (`--cooldown`, else
+    /// `cooldown` in its `plugins.toml`): their tags or commits are dated, in the same bounded
+    /// pool. Returns the policy files read, whose warnings the command shows.
+    pub fn hold_back(
+        &self,
+        checks: &mut [(
+            crate::store::Home,
+            crate::manifest::Dialect,
+            crate::update::Check,
+        )],
+        cx: &crate::context::Context,
+    ) -> crate::error::Result<Vec<crate::autoupdate::PolicyFile>> {
+        let (cooldowns, files) = crate::update::cooldowns(checks, self.cooldown)
+            .map_err(crate::error::Error::InvalidArgument)?;
+        crate::update::hold_back(
+            checks,
+            &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
+            self.jobs,
+            std::time::Duration::from_secs(self.timeout),
+            &cx.gh_base(),
+        );
+        Ok(files)
+    }
 }

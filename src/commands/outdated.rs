@@ -41,18 +41,9 @@ pub struct OutdatedArgs {
 
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
-    let (cooldowns, files) =
-        crate::update::cooldowns(&checks, args.check.cooldown).map_err(Error::InvalidArgument)?;
-    for f in &files {
+    for f in &args.check.hold_back(&mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
-    crate::update::hold_back(
-        &mut checks,
-        &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
-        args.check.jobs,
-        std::time::Duration::from_secs(args.check.timeout),
-        &cx.gh_base(),
-    );
     let failed = checks
         .iter()
         .filter(|(_, _, c)| matches!(c.status, Status::Error { .. }))

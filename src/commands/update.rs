@@ -129,18 +129,9 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     }
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
     checks.retain(|(_, _, c)| args.all || args.ids.contains(&c.id));
-    let (cooldowns, files) =
-        crate::update::cooldowns(&checks, args.check.cooldown).map_err(Error::InvalidArgument)?;
-    for f in &files {
+    for f in &args.check.hold_back(&mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
-    crate::update::hold_back(
-        &mut checks,
-        &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
-        args.check.jobs,
-        std::time::Duration::from_secs(args.check.timeout),
-        &cx.gh_base(),
-    );
     let interactive = std::io::stdin().is_terminal();
     // The newer versions are fetched and checked `--jobs` at a time, ahead of the
     // installs, which ask consent, lock the home and swap one at a time, in order.

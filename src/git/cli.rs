@@ -650,17 +650,7 @@ pub(super) fn fetch_tree(
     let prompt = crate::net::settings().git_cli.interactive;
     let (refs, default) = list(url, userinfo, prompt)?;
     let choice = super::choose(url, &refs, default, reference)?;
-    let parent = dest.parent().unwrap_or(Path::new("."));
-    let scratch = tempfile::Builder::new()
-        .prefix(".git-")
-        .tempdir_in(parent)
-        .map_err(|e| {
-            git2::Error::from_str(&format!(
-                "cannot create a scratch repository in {}: {e}",
-                parent.display()
-            ))
-        })?;
-    let repo = Repository::init_bare(scratch.path())?;
+    let (scratch, repo) = super::scratch_repo(dest)?;
     // A full commit id alone, one commit deep, where the server allows wanting an id;
     // else (`not our ref`) the full fetch below.
     let pinned = reference
