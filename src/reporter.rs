@@ -36,6 +36,9 @@ pub fn consent_text(r: &Request) -> String {
         };
         s.push_str(&format!("  pip:          {}{optional}\n", list(&r.pip)));
     }
+    if r.unverified {
+        s.push_str("  unverified:   un-audited code (not a GitHub release of the repository)\n");
+    }
     if r.runs_code {
         s.push_str("  runs code inside the host process\n");
     }

@@ -131,6 +131,12 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             if args.yes {
                 return true;
             }
+            if !interactive && r.unverified {
+                // aoe's own words (§17).
+                no_terminal =
+                    Some("this is unverified, un-audited code; re-run with --yes to install it".into());
+                return false;
+            }
             if !interactive {
                 let suffix = if r.build_steps.is_empty() {
                     ""

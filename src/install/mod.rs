@@ -597,8 +597,22 @@ fn fetch_check_swap(
         ));
     }
     let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
-    let (request, build, entrypoint) =
+    let (mut request, build, entrypoint) =
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
+    // aoe §17: a `gh:` install from an explicit ref, or from the default branch of a
+    // repository without a release, is unverified code and asks, unless featured-verified.
+    request.unverified = dialect == Dialect::Aoe
+        && !featured
+        && opts.pin.is_none()
+        && opts.expect_id.is_none()
+        && opts.source.recorded().starts_with("gh:")
+        && (matches!(
+            &opts.source,
+            crate::source::Source::Git {
+                reference: Some(_),
+                ..
+            }
+        ) || kind == Some(crate::git::RefKind::Default));
     // `--deps` installs the requirements again even when the plugin is up to date.
     let with_deps = opts.deps
         && dialect == Dialect::Protoagent

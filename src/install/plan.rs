@@ -24,11 +24,15 @@ pub struct Request {
     /// protoAgent `requires_pip`: hard requirements, then optional ones.
     pub pip: Vec<String>,
     pub optional_pip: Vec<String>,
+    /// aoe: a `gh:` source at an explicit ref, or at the default branch of a repository with
+    /// no release, is unverified, un-audited code: it always asks (aoe §17).
+    pub unverified: bool,
 }
 
 impl Request {
     pub fn needs_consent(&self) -> bool {
-        !self.capabilities.is_empty()
+        self.unverified
+            || !self.capabilities.is_empty()
             || !self.build_steps.is_empty()
             || !self.ui.is_empty()
             || self.runs_code
@@ -57,6 +61,7 @@ pub(super) fn describe(
         runs_code: false,
         pip: Vec::new(),
         optional_pip: Vec::new(),
+        unverified: false,
     };
     let mut build = Vec::new();
     let mut entrypoint = None;

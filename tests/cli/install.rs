@@ -727,6 +727,47 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
 }
 
 #[test]
+fn an_explicit_gh_ref_is_unverified_code_that_asks_as_aoe_does() {
+    // aoe §17: `gh:o/r@ref` (and the default branch of a repository without a release) is
+    // unverified, un-audited code: without a terminal it needs --yes even when the plugin
+    // asks for nothing.
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("work"));
+    let base = tmp.path().join("mirror");
+    repo.clone_bare(&base.join("acme/pinned.git"));
+    let home = tmp.path().join("home");
+    let gh = |extra: &[&str]| {
+        run(plugins()
+            .args(["install", "gh:acme/pinned@v2.0.0", "--home"])
+            .arg(&home)
+            .args(extra)
+            .env("PLUGINS_GH_BASE", format!("file://{}", base.display()))
+            .env("COLUMNS", "200"))
+    };
+    let (code, stdout, stderr) = gh(&[]);
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    let stderr = stderr.replace(&base.display().to_string(), "[MIRROR]");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+    Fetching [..]
+     Fetched [..]
+aoe plugin `dev.example.pinned` 2.0.0 from gh:acme/pinned @ [..]
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+plugins::install::declined
+
+  × this is unverified, un-audited code; re-run with --yes to install it
+  help: pass --yes to grant what is listed above
+
+"#]]
+    );
+    assert!(!home.join("plugins/dev.example.pinned").exists());
+    assert_eq!(gh(&["--yes"]).0, 0);
+}
+
+#[test]
 fn unreachable_remotes_are_clear_errors() {
     let tmp = tempfile::tempdir().unwrap();
     let (code, _, stderr) = install(&tmp.path().join("home"), &["file:///nonexistent/repo.git"]);
