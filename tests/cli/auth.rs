@@ -295,10 +295,10 @@ fn netrc_answers() {
     assert_eq!(code, 0, "{stdout}{stderr}");
 }
 
-/// libgit2 reaches a proxy only for https:// remotes (a CONNECT tunnel; its
-/// http:// requests go to the server even with a proxy set), so the proxy is
-/// checked on the CONNECT it sees: the TLS handshake after it fails, as the
-/// loopback server speaks plain HTTP.
+/// libgit2 reaches a proxy for https:// remotes through a CONNECT tunnel, so the proxy is
+/// checked on the CONNECT it sees: the TLS handshake after it fails, as the loopback server
+/// speaks plain HTTP. (libgit2 does not proxy http:// remotes; `plugins` fetches those with
+/// the system git when a proxy applies: `tests/cli/pool.rs`.)
 #[test]
 fn git_traffic_goes_through_the_proxy_unless_no_proxy_covers_the_host() {
     let tmp = tempfile::tempdir().unwrap();
