@@ -809,14 +809,7 @@ mod tests {
             requested_ref: "gone".into(),
             ref_kind: Some(crate::git::RefKind::Branch),
             commit: Some("a".repeat(40)),
-            version: String::new(),
-            manifest_hash: String::new(),
-            tree_hash: String::new(),
-            installed_hash: None,
-            release: None,
-            unbuilt: false,
-            featured: false,
-            subdir: None,
+            ..Entry::default()
         };
         for kind in [Some(crate::git::RefKind::Branch), None] {
             e.ref_kind = kind;

@@ -322,14 +322,7 @@ mod tests {
             requested_ref: String::new(),
             ref_kind: None,
             commit: Some("0".repeat(40)),
-            version: String::new(),
-            manifest_hash: String::new(),
-            tree_hash: String::new(),
-            installed_hash: None,
-            release: None,
-            unbuilt: false,
-            featured: false,
-            subdir: None,
+            ..crate::lock::Entry::default()
         }
     }
 

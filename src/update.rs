@@ -547,14 +547,7 @@ mod tests {
             requested_ref: r.into(),
             ref_kind: Some(kind),
             commit: Some(commit.into()),
-            version: String::new(),
-            manifest_hash: String::new(),
-            tree_hash: String::new(),
-            installed_hash: None,
-            release: None,
-            unbuilt: false,
-            featured: false,
-            subdir: None,
+            ..Entry::default()
         }
     }
 

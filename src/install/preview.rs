@@ -49,14 +49,7 @@ pub fn preview(
             requested_ref: String::new(),
             ref_kind: None,
             commit: None,
-            version: String::new(),
-            manifest_hash: String::new(),
-            tree_hash: String::new(),
-            installed_hash: None,
-            release: None,
-            unbuilt: false,
-            featured: false,
-            subdir: None,
+            ..Entry::default()
         })
     };
     let (consent, installed) = match &target {

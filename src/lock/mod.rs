@@ -18,7 +18,7 @@ use crate::manifest::Dialect;
 pub const AOE_LOCK_VERSION: i64 = 2;
 
 /// One locked plugin, in format-neutral terms.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Entry {
     pub id: String,
     /// The source as given (aoe: `gh:owner/repo` without the ref).
