@@ -8,52 +8,8 @@ use snapbox::{assert_data_eq, str};
 
 use crate::install::locked;
 use crate::support::git::{Repo, git};
+use crate::support::net::Daemon;
 use crate::support::*;
-
-/// A `git-daemon` serving `base` on 127.0.0.1, killed on drop. Spawned directly:
-/// killing the `git daemon` wrapper would leave the real daemon running.
-pub(crate) struct Daemon {
-    child: std::process::Child,
-    pub(crate) port: u16,
-}
-
-impl Daemon {
-    pub(crate) fn serve(base: &Path) -> Daemon {
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let exec = git(base, &["--exec-path"]);
-        let child = std::process::Command::new(Path::new(&exec).join("git-daemon"))
-            .args([
-                "--reuseaddr",
-                "--export-all",
-                "--listen=127.0.0.1",
-                &format!("--port={port}"),
-            ])
-            .arg(format!("--base-path={}", base.display()))
-            .arg(base)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .expect("git-daemon starts");
-        for _ in 0..100 {
-            if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
-                break;
-            }
-            std::thread::sleep(std::time::Duration::from_millis(50));
-        }
-        Daemon { child, port }
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
 
 fn manifest(i: usize, version: &str) -> String {
     format!(
