@@ -1,0 +1,265 @@
+//! PyYAML parity cases: each expectation is what `yaml.safe_load` gives.
+
+use super::*;
+
+fn scalar(text: &str) -> Value {
+    parse_yaml(&format!("v: {text}\n"))
+        .unwrap()
+        .get("v")
+        .unwrap()
+        .node
+        .value
+        .clone()
+}
+
+fn str_of(text: &str) -> String {
+    let root = parse_yaml(&format!("v: {text}\n")).unwrap();
+    crate::manifest::pyval::py_str(&root.get("v").unwrap().node)
+}
+
+#[test]
+fn spans_scalars_and_duplicates() {
+    let text = "id: hello\nversion: 1.0\nenabled: yes\nlist:\n  - a\n  - 2\nid: again\n";
+    let root = parse_yaml(text).unwrap();
+    let id = root.get("id").unwrap();
+    assert_eq!(
+        id.node.as_str(),
+        Some("again"),
+        "last duplicate wins, as PyYAML"
+    );
+    assert_eq!(&text[id.key_span.clone()], "id");
+    assert_eq!(&text[id.node.span.clone()], "again");
+    assert_eq!(root.get("version").unwrap().node.value, Value::Float(1.0));
+    assert_eq!(
+        root.get("enabled").unwrap().node.value,
+        Value::Bool(true),
+        "YAML 1.1 booleans"
+    );
+    assert_eq!(
+        root.as_table().unwrap().len(),
+        5,
+        "duplicates are kept for linting"
+    );
+}
+
+#[test]
+fn pyyaml_implicit_resolution() {
+    for (text, want) in [
+        ("017", "15"),
+        ("08", "08"),
+        ("0o17", "0o17"),
+        ("0x1F", "31"),
+        ("-0b101", "-5"),
+        ("12:30", "750"),
+        ("1:60", "1:60"),
+        ("190:20:30", "685230"),
+        ("1_000", "1000"),
+        ("0_", "0"),
+        ("1e3", "1e3"),
+        ("1.0e+3", "1000.0"),
+        ("1e+300", "1e+300"),
+        ("1.0e+300", "1e+300"),
+        ("685.230_15e+03", "685230.15"),
+        ("12:30.5", "750.5"),
+        ("+.5", "+.5"),
+        (".5", "0.5"),
+        ("1.", "1.0"),
+        (".nan", "nan"),
+        ("-.inf", "-inf"),
+        ("y", "y"),
+        ("n", "n"),
+        ("yes", "True"),
+        ("Off", "False"),
+        ("tRUE", "tRUE"),
+        ("~", "None"),
+        ("null", "None"),
+        ("nULL", "nULL"),
+        ("", "None"),
+        ("2001-01-01", "2001-01-01"),
+        ("2001-1-1", "2001-1-1"),
+        (
+            "2001-12-14t21:59:43.10-05:00",
+            "2001-12-14 21:59:43.100000-05:00",
+        ),
+        ("2001-12-15 2:59:43.1234567", "2001-12-15 02:59:43.123456"),
+        ("2001-12-15T02:59:43.1Z", "2001-12-15 02:59:43.100000+00:00"),
+        ("!!timestamp 2001-01-01", "2001-01-01"),
+        ("!!str 017", "017"),
+        ("!!int \"3\"", "3"),
+        ("!!float 1", "1.0"),
+        ("! 017", "15"),
+        ("! \"017\"", "15"),
+        ("!!binary aGVsbG8=", "b'hello'"),
+        ("12345678901234567890", "12345678901234567890"),
+        ("'017'", "017"),
+        ("=", "="),
+    ] {
+        if text == "=" {
+            continue;
+        }
+        assert_eq!(str_of(text), want, "{text}");
+    }
+    assert_eq!(scalar("017"), Value::Int(15));
+    assert_eq!(scalar("1e3"), Value::Str("1e3".into()));
+}
+
+#[test]
+fn constructor_failures_escape_as_python_exceptions() {
+    for (text, exception, message) in [
+        ("2001-13-45", Some("ValueError"), "month must be in 1..12"),
+        (
+            "2001-02-29",
+            Some("ValueError"),
+            "day is out of range for month",
+        ),
+        (
+            "1999-12-31T24:00:00Z",
+            Some("ValueError"),
+            "hour must be in 0..23",
+        ),
+        (
+            "2001-12-14 21:59:43.10 +25:00",
+            Some("ValueError"),
+            "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not datetime.timedelta(days=1, seconds=3600).",
+        ),
+        ("!!bool maybe", Some("KeyError"), "'maybe'"),
+        (
+            "!!int 3.5",
+            Some("ValueError"),
+            "invalid literal for int() with base 10: '3.5'",
+        ),
+        (
+            "!!float x",
+            Some("ValueError"),
+            "could not convert string to float: 'x'",
+        ),
+        (
+            "!!timestamp x",
+            Some("AttributeError"),
+            "'NoneType' object has no attribute 'groupdict'",
+        ),
+        (
+            "!!python/name:os.system",
+            None,
+            "could not determine a constructor for the tag 'tag:yaml.org,2002:python/name:os.system'",
+        ),
+        (
+            "!foo bar",
+            None,
+            "could not determine a constructor for the tag '!foo'",
+        ),
+        (
+            "=",
+            None,
+            "could not determine a constructor for the tag 'tag:yaml.org,2002:value'",
+        ),
+        (
+            "!!str [a]",
+            None,
+            "expected a scalar node, but found sequence",
+        ),
+    ] {
+        let e = parse_yaml(&format!("v: {text}\n")).unwrap_err();
+        assert_eq!(
+            (e.exception, e.message.as_str()),
+            (exception, message),
+            "{text}"
+        );
+    }
+}
+
+#[test]
+fn merge_keys_and_value_keys() {
+    let root = parse_yaml("<<: {id: merged, name: m}\nid: own\n=: eq\n").unwrap();
+    assert_eq!(root.get("id").unwrap().node.as_str(), Some("own"));
+    assert_eq!(root.get("name").unwrap().node.as_str(), Some("m"));
+    assert_eq!(root.get("=").unwrap().node.as_str(), Some("eq"));
+    assert!(parse_yaml("<<: x\n").is_err());
+}
+
+#[test]
+fn billion_laughs_is_refused() {
+    let mut text = String::from(
+        "a: &a [\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\",\"lol\"]\n",
+    );
+    for (i, name) in ["b", "c", "d", "e", "f", "g", "h", "i"].iter().enumerate() {
+        let prev = ["a", "b", "c", "d", "e", "f", "g", "h"][i];
+        let refs = vec![format!("*{prev}"); 9].join(",");
+        text.push_str(&format!("{name}: &{name} [{refs}]\n"));
+    }
+    let e = parse_yaml(&text).unwrap_err();
+    assert!(
+        e.message.contains("budget") || e.message.contains("alias"),
+        "{}",
+        e.message
+    );
+}
+
+#[test]
+fn unhashable_keys_are_errors_as_in_pyyaml() {
+    for text in ["id: {{ cookiecutter.id }}\n", "? [a, b]\n: 1\n", "[1]: x\n"] {
+        let e = parse_yaml(text).unwrap_err();
+        assert!(
+            e.message.starts_with("found unhashable key"),
+            "{text}: {e:?}"
+        );
+    }
+}
+
+#[test]
+fn deep_nesting_and_tabs_are_errors() {
+    let deep = format!("a: {}{}", "[".repeat(10_000), "]".repeat(10_000));
+    assert!(parse_yaml(&deep).is_err());
+    assert!(parse_yaml("a:\n\tb: 1\n").is_err());
+}
+
+#[test]
+fn scanner_refusals_as_in_pyyaml() {
+    for text in [
+        "k:\tv\n",
+        "k: a\tb\n",
+        "k: v\t# c\n",
+        "k: [a,\tb]\n",
+        "k: a\u{2028}b\n",
+        "k: a\u{85}b\n",
+        "k: a # x\u{2028}y\n",
+        "k: { a\n  b: 1 }\n",
+        "k: {\"a\n b\": 1}\n",
+        "k: {a: LayoutDashboard?, b: 1}\n",
+        "k: >-\n  wit\u{2029}h no\n",
+        "id: evil\n: 1\n",
+    ] {
+        assert!(parse_yaml(text).is_err(), "{text:?}");
+    }
+    for text in [
+        "k: |\n  \tx\n",
+        "k: \"a\tb\"\n",
+        "k: v # a\tb\n",
+        "k: \"a\u{2028}b\"\n",
+        "k:\n  a\u{2028}  b\n",
+        "k: [a\n  b]\n",
+        "id: a\rname: b\r",
+        "k: [?a]\n",
+        "k: >-\n  text\n# a\tcomment after a block scalar\n",
+        "? \n: 1\n",
+    ] {
+        assert!(parse_yaml(text).is_ok(), "{text:?}: {:?}", parse_yaml(text));
+    }
+    // A second BOM is content: the key is "\u{feff}id", not `id`.
+    let root = parse_yaml("\u{feff}\u{feff}id: x\n").unwrap();
+    assert!(root.get("id").is_none());
+    // U+0085 is a line break: `name` is a key of its own.
+    let root = parse_yaml("id: a\n\u{85}name: b\n").unwrap();
+    assert_eq!(root.get("name").unwrap().node.as_str(), Some("b"));
+}
+
+#[test]
+fn reader_refuses_non_printable() {
+    let e = parse_yaml("id: a\u{7}b\n").unwrap_err();
+    assert!(
+        e.message.starts_with("unacceptable character #x0007"),
+        "{}",
+        e.message
+    );
+    assert!(parse_yaml("\u{feff}id: x\n").is_ok());
+}
