@@ -1,0 +1,276 @@
+//! The git-command fetch mode (like cargo's `net.git-fetch-with-cli`): a remote
+//! is listed and fetched by running the system `git`, into the same scratch
+//! repository and with the same ref choice and tree writing as the libgit2
+//! path, so nothing after the fetch differs. ssh remotes always take this path
+//! (this build's libgit2 has no ssh); every remote does when
+//! `PLUGINS_GIT_FETCH_WITH_CLI=1` or the git config key `plugins.gitFetchWithCli`
+//! is true, so the user's whole git and ssh setup applies (`insteadOf`,
+//! `core.sshCommand`, ssh-agent, `~/.ssh/config`, known_hosts, proxies and
+//! credential helpers).
+//!
+//! git runs bounded: the URL after `--` and checked first ([`super::check_url`]),
+//! only the ssh, https, http, git and file protocols allowed (never `ext::`),
+//! the variables that would point it at another repository removed, stdin
+//! closed, killed (with its ssh) after `PLUGINS_NET_TIMEOUT` without output,
+//! and its stderr kept to the last 64 KiB and redacted before it is shown.
+//! Without a terminal on stdin nothing prompts: `GIT_TERMINAL_PROMPT=0`, ssh
+//! in `BatchMode` (unless the user set their own ssh command), and git runs in
+//! its own session, away from any controlling terminal.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use git2::{Oid, Repository};
+
+use super::{Choice, Fetched, GitError, RefKind};
+use crate::auth::Userinfo;
+use crate::diagnostic::Code;
+
+pub use crate::net::CliSettings;
+
+mod error;
+mod process;
+#[cfg(test)]
+mod tests;
+
+pub use error::CliError;
+use error::*;
+use process::*;
+
+/// Refuse, before any transfer, a remote git or ssh could read as an option or
+/// a command (a hand-edited lock can hold one).
+pub(super) fn refuse_hostile(url: &str) -> Result<(), GitError> {
+    super::check_url(url).map_err(|why| {
+        CliError::Refused {
+            url: url.to_owned(),
+            why,
+        }
+        .into()
+    })
+}
+
+/// Whether `url` is fetched with the git command: ssh, an `http://` remote a proxy
+/// applies to (libgit2 sends plain-HTTP requests to the server itself, never to the
+/// proxy), or every remote when the user asks for it.
+pub(super) fn wanted(url: &str) -> bool {
+    super::is_ssh(url)
+        || proxied_http(url)
+        || crate::net::settings().git_cli.always
+        || super::user_config()
+            .and_then(|c| c.get_bool("plugins.gitFetchWithCli").ok())
+            .unwrap_or(false)
+}
+
+/// Whether `url` is `http://` and a proxy applies to it ([`super::proxy_for`]).
+fn proxied_http(url: &str) -> bool {
+    let proxied = url.starts_with("http://") && super::proxy_for(url).is_some();
+    if proxied {
+        log::debug!("git: {url}: through a proxy over http://: with the git command");
+    }
+    proxied
+}
+
+/// Whether the user configured an ssh command git would use.
+fn user_ssh_command() -> bool {
+    crate::net::settings().git_cli.user_ssh
+        || super::user_config().is_some_and(|c| c.get_string("core.sshCommand").is_ok())
+}
+
+/// The directory ref listings run in: outside any repository.
+fn neutral_dir() -> std::path::PathBuf {
+    if cfg!(unix) {
+        "/".into()
+    } else {
+        std::env::temp_dir()
+    }
+}
+
+/// A remote's refs (annotated tags peeled) and its default branch, from
+/// `git ls-remote --symref`.
+fn list(url: &str, userinfo: Option<&Userinfo>, prompt: bool) -> Result<super::Refs, GitError> {
+    refuse_hostile(url)?;
+    let mut cmd = command(url, &neutral_dir(), userinfo, prompt);
+    cmd.args(["ls-remote", "--symref", "--"]).arg(url);
+    let ran = run(cmd, url, "connecting and listing refs", !prompt)?;
+    if !ran.ok {
+        return Err(failure(
+            url,
+            "connecting and listing refs",
+            &ran.stderr,
+            userinfo,
+        ));
+    }
+    Ok(parse_ls_remote(&String::from_utf8_lossy(&ran.stdout)))
+}
+
+fn parse_ls_remote(text: &str) -> super::Refs {
+    let mut refs: Vec<(String, Oid)> = Vec::new();
+    let mut default = None;
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("ref: ") {
+            if let Some((target, "HEAD")) = rest.split_once('\t') {
+                default = Some(target.to_owned());
+            }
+            continue;
+        }
+        let Some((oid, name)) = line.split_once('\t') else {
+            continue;
+        };
+        let Ok(oid) = Oid::from_str(oid) else {
+            continue;
+        };
+        if let Some(base) = name.strip_suffix("^{}") {
+            if let Some(slot) = refs.iter_mut().find(|(n, _)| n == base) {
+                slot.1 = oid;
+            }
+            continue;
+        }
+        refs.push((name.to_owned(), oid));
+    }
+    (refs, default)
+}
+
+/// The refs a remote advertises, with the git command. Never prompts: update
+/// checks run in parallel and from cron.
+pub(super) fn ls_remote(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+) -> Result<Vec<(String, String)>, GitError> {
+    let (refs, _) = list(url, userinfo, false)?;
+    Ok(refs
+        .into_iter()
+        .map(|(n, oid)| (n, oid.to_string()))
+        .collect())
+}
+
+/// For [`super::walk`] with the git command: fetch the first of `candidates` the remote
+/// has, `depth` commits deep, into the bare repository `repo` (at `dir`) as
+/// `refs/remotes/walk/tip`; its id (an annotated tag's own object), or `None` when the
+/// remote has none of them.
+pub(super) fn fetch_walk_tip(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    candidates: &[String],
+    depth: usize,
+    repo: &Repository,
+    dir: &Path,
+) -> Result<Option<Oid>, GitError> {
+    let prompt = crate::net::settings().git_cli.interactive;
+    let (refs, _) = list(url, userinfo, prompt)?;
+    let Some(name) = candidates
+        .iter()
+        .find(|c| refs.iter().any(|(n, _)| n == *c))
+    else {
+        return Ok(None);
+    };
+    let mut cmd = command(url, dir, userinfo, prompt);
+    cmd.args([
+        "fetch",
+        "--progress",
+        "--no-tags",
+        "--no-recurse-submodules",
+    ])
+    .arg(format!("--depth={}", depth.max(1)))
+    .args(["--", url])
+    .arg(format!("+{name}:refs/remotes/walk/tip"));
+    let ran = run(cmd, url, "downloading", !prompt)?;
+    if !ran.ok {
+        return Err(failure(url, "downloading", &ran.stderr, userinfo));
+    }
+    Ok(repo.refname_to_id("refs/remotes/walk/tip").ok())
+}
+
+/// [`super::fetch_tree`] with the git command: list the refs, choose, fetch
+/// what was chosen into a scratch repository beside `dest`, write the tree.
+pub(super) fn fetch_tree(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: Option<&str>,
+    dest: &Path,
+) -> Result<Fetched, GitError> {
+    let prompt = crate::net::settings().git_cli.interactive;
+    let (refs, default) = list(url, userinfo, prompt)?;
+    let choice = super::choose(url, &refs, default, reference)?;
+    let (scratch, repo) = super::scratch_repo(dest)?;
+    // A full commit id alone, one commit deep, where the server allows wanting an id;
+    // else (`not our ref`) the full fetch below.
+    let pinned = reference
+        .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
+        .and_then(|r| Oid::from_str(r).ok());
+    if let Some(oid) = pinned {
+        let mut cmd = command(url, scratch.path(), userinfo, prompt);
+        cmd.args([
+            "fetch",
+            "--progress",
+            "--no-tags",
+            "--no-recurse-submodules",
+            "--depth=1",
+            "--",
+            url,
+        ])
+        .arg(format!("+{oid}:refs/plugins/pin"));
+        let ran = run(cmd, url, "downloading", !prompt)?;
+        match repo.find_commit(oid) {
+            Ok(commit) if ran.ok => {
+                super::write_tree(&repo, &commit.tree()?, dest, 0)?;
+                return Ok(Fetched {
+                    commit: oid.to_string(),
+                    kind: RefKind::Commit,
+                    refname: None,
+                });
+            }
+            _ => log::debug!(
+                "git: {url}: {oid} alone was refused: fetching every ref ({})",
+                detail(&ran.stderr, userinfo)
+            ),
+        }
+    }
+    let mut cmd = command(url, scratch.path(), userinfo, prompt);
+    cmd.args([
+        "fetch",
+        "--progress",
+        "--no-tags",
+        "--no-recurse-submodules",
+    ]);
+    match (&choice.kind, &choice.refname) {
+        (RefKind::Commit, _) | (_, None) => {
+            cmd.args([
+                "--",
+                url,
+                "+refs/heads/*:refs/remotes/origin/*",
+                "+refs/tags/*:refs/tags/*",
+            ]);
+        }
+        (_, Some(name)) => {
+            cmd.args(["--depth=1", "--", url])
+                .arg(format!("+{name}:{name}"));
+        }
+    }
+    let ran = run(cmd, url, "downloading", !prompt)?;
+    if !ran.ok {
+        return Err(failure(url, "downloading", &ran.stderr, userinfo));
+    }
+    // The ref may have moved since it was listed: then its fetched tip is used.
+    let choice = match (&choice.tip, &choice.refname) {
+        (Some(tip), Some(name)) if repo.find_commit(*tip).is_err() => Choice {
+            tip: repo
+                .find_reference(name)
+                .and_then(|r| r.peel_to_commit())
+                .map(|c| c.id())
+                .ok(),
+            ..choice
+        },
+        _ => choice,
+    };
+    let commit = super::commit_of(&repo, url, &choice, reference, &refs)?;
+    super::write_tree(&repo, &commit.tree()?, dest, 0)?;
+    Ok(Fetched {
+        commit: commit.id().to_string(),
+        kind: choice.kind,
+        refname: choice.refname,
+    })
+}

@@ -1,0 +1,261 @@
+//! Running the system git: a clean, bounded environment, stdout and stderr
+//! pumped with caps, killed after the idle timeout.
+
+use super::*;
+/// The protocols git may use, also after the user's `url.<base>.insteadOf`
+/// rewrites: never a remote helper such as `ext::` (which runs commands).
+pub(super) const ALLOWED_PROTOCOLS: &str = "ssh:https:http:git:file";
+
+/// The variables that point git at another repository or config
+/// (`git rev-parse --local-env-vars`), removed so the caller's never leak in.
+pub(super) const LOCAL_ENV: &[&str] = &[
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_CONFIG",
+    "GIT_CONFIG_PARAMETERS",
+    "GIT_CONFIG_COUNT",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_IMPLICIT_WORK_TREE",
+    "GIT_GRAFT_FILE",
+    "GIT_INDEX_FILE",
+    "GIT_NO_REPLACE_OBJECTS",
+    "GIT_REPLACE_REF_BASE",
+    "GIT_PREFIX",
+    "GIT_SHALLOW_FILE",
+    "GIT_COMMON_DIR",
+    "GIT_NAMESPACE",
+];
+
+/// The most of git's standard output kept (a ref listing); more is an error.
+pub(super) const MAX_STDOUT: usize = 64 << 20;
+/// The tail of git's standard error kept for the error message.
+pub(super) const MAX_STDERR: usize = 64 << 10;
+/// The credential helper that answers with `PLUGINS_GIT_USERNAME` and
+/// `PLUGINS_GIT_PASSWORD` (the secret travels in the child's environment, not
+/// its arguments), and only for the source's own host `PLUGINS_GIT_HOST`: never
+/// after a redirect or an `insteadOf` rewrite to another host.
+pub(super) const ENV_HELPER: &str = "!f() { test \"$1\" = get || return 0; h=; while read -r l; do case \"$l\" in host=*) h=\"${l#host=}\";; esac; done; h=\"${h%:[0-9]*}\"; test -n \"$h\" && test \"$h\" = \"$PLUGINS_GIT_HOST\" && printf 'username=%s\\npassword=%s\\n' \"$PLUGINS_GIT_USERNAME\" \"$PLUGINS_GIT_PASSWORD\"; }; f";
+
+/// `git -c ... <args>` with a clean, bounded environment, in `dir`. `prompt`:
+/// git and ssh may ask on the terminal (an install with one on stdin).
+pub(super) fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt: bool) -> Command {
+    let secs = crate::net::timeout().as_secs().max(1);
+    let mut c = Command::new("git");
+    for k in LOCAL_ENV {
+        c.env_remove(k);
+    }
+    c.current_dir(dir)
+        .env("GIT_ALLOW_PROTOCOL", ALLOWED_PROTOCOLS)
+        .env("LC_ALL", "C")
+        .args(["-c", "protocol.allow=never"])
+        .args(["-c", "gc.auto=0", "-c", "maintenance.auto=false"])
+        .args(["-c", "http.lowSpeedLimit=1"])
+        .arg("-c")
+        .arg(format!("http.lowSpeedTime={secs}"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for p in ALLOWED_PROTOCOLS.split(':') {
+        c.arg("-c").arg(format!("protocol.{p}.allow=always"));
+    }
+    if !prompt {
+        c.env("GIT_TERMINAL_PROMPT", "0")
+            .env("GCM_INTERACTIVE", "never")
+            .env("SSH_ASKPASS_REQUIRE", "never");
+        if !user_ssh_command() {
+            c.env(
+                "GIT_SSH_COMMAND",
+                format!("ssh -o BatchMode=yes -o ConnectTimeout={secs}"),
+            );
+        }
+    }
+    // The proxy `plugins` chose, given to git as config: curl ignores an upper-case
+    // HTTP_PROXY, and the value (which may hold a proxy password) stays out of argv.
+    if (url.starts_with("http://") || url.starts_with("https://"))
+        && let Some(proxy) = super::super::proxy_for(url)
+    {
+        c.env("GIT_CONFIG_COUNT", "1")
+            .env("GIT_CONFIG_KEY_0", "http.proxy")
+            .env("GIT_CONFIG_VALUE_0", proxy);
+    }
+    // The URL's userinfo comes first (git's own helpers are not asked); a
+    // GitHub token comes after them.
+    let secret = match userinfo {
+        Some(u) => {
+            c.args(["-c", "credential.helper="]);
+            Some((u.user.clone(), u.password.clone()))
+        }
+        None => {
+            crate::net::github_token_for(url).map(|t| ("x-access-token".to_owned(), t.0.clone()))
+        }
+    };
+    if let Some((user, password)) = secret {
+        c.arg("-c")
+            .arg(format!("credential.helper={ENV_HELPER}"))
+            .env(
+                "PLUGINS_GIT_HOST",
+                crate::auth::host(url).unwrap_or_default(),
+            )
+            .env("PLUGINS_GIT_USERNAME", user)
+            .env("PLUGINS_GIT_PASSWORD", password);
+    } else {
+        for k in [
+            "PLUGINS_GIT_HOST",
+            "PLUGINS_GIT_USERNAME",
+            "PLUGINS_GIT_PASSWORD",
+        ] {
+            c.env_remove(k);
+        }
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        let own_session = !prompt;
+        // SAFETY: setsid and prctl in the child before exec; async-signal-safe.
+        unsafe {
+            c.pre_exec(move || {
+                if own_session && libc::setsid() == -1 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                #[cfg(target_os = "linux")]
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
+    c
+}
+
+/// Copy a pipe into `buf`, marking activity; `tail` keeps only the last
+/// [`MAX_STDERR`] bytes, otherwise more than [`MAX_STDOUT`] sets `over`.
+pub(super) fn pump(
+    mut pipe: impl Read + Send + 'static,
+    buf: Arc<Mutex<Vec<u8>>>,
+    seen: Arc<AtomicU64>,
+    start: Instant,
+    tail: bool,
+    over: Arc<AtomicBool>,
+) -> std::thread::JoinHandle<()> {
+    std::thread::spawn(move || {
+        let mut chunk = [0u8; 16 * 1024];
+        loop {
+            let n = match pipe.read(&mut chunk) {
+                Ok(0) | Err(_) => break,
+                Ok(n) => n,
+            };
+            let now = u64::try_from(start.elapsed().as_millis()).unwrap_or(u64::MAX);
+            seen.store(now, Ordering::Relaxed);
+            let mut b = buf.lock().expect("not poisoned");
+            b.extend_from_slice(&chunk[..n]);
+            if tail && b.len() > 2 * MAX_STDERR {
+                let cut = b.len() - MAX_STDERR;
+                b.drain(..cut);
+            } else if !tail && b.len() > MAX_STDOUT {
+                over.store(true, Ordering::Relaxed);
+                b.clear();
+            }
+        }
+    })
+}
+
+/// What a finished git command left.
+pub(super) struct Ran {
+    pub(super) ok: bool,
+    pub(super) stdout: Vec<u8>,
+    pub(super) stderr: String,
+}
+
+/// Run `cmd`, killing it (and, without a terminal, the ssh it started) when
+/// it writes nothing for `PLUGINS_NET_TIMEOUT`.
+pub(super) fn run(
+    mut cmd: Command,
+    url: &str,
+    phase: &'static str,
+    own_session: bool,
+) -> Result<Ran, GitError> {
+    let limit = crate::net::timeout();
+    let mut child = cmd.spawn().map_err(|e| CliError::NoGit {
+        url: url.to_owned(),
+        reason: e.to_string(),
+    })?;
+    drop(cmd);
+    let start = Instant::now();
+    let seen = Arc::new(AtomicU64::new(0));
+    let over = Arc::new(AtomicBool::new(false));
+    let (out, err) = (Arc::default(), Arc::default());
+    let readers = [
+        child.stdout.take().map(|p| {
+            pump(
+                p,
+                Arc::clone(&out),
+                seen.clone(),
+                start,
+                false,
+                over.clone(),
+            )
+        }),
+        child
+            .stderr
+            .take()
+            .map(|p| pump(p, Arc::clone(&err), seen.clone(), start, true, over.clone())),
+    ];
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {
+                let idle = start
+                    .elapsed()
+                    .saturating_sub(Duration::from_millis(seen.load(Ordering::Relaxed)));
+                if idle > limit || over.load(Ordering::Relaxed) {
+                    break None;
+                }
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            Err(_) => break None,
+        }
+    };
+    #[cfg(not(unix))]
+    let _ = own_session;
+    if status.is_none() {
+        #[cfg(unix)]
+        if own_session && let Ok(pid) = i32::try_from(child.id()) {
+            // SAFETY: kill(2) on the session (and group) git leads.
+            unsafe {
+                libc::kill(-pid, libc::SIGKILL);
+            }
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+    // The pipes end with git and its ssh; one that outlives a kill (a prompt on
+    // a terminal) is not waited for.
+    let drained = Instant::now();
+    for r in readers.into_iter().flatten() {
+        while !r.is_finished() && drained.elapsed() < Duration::from_secs(1) {
+            std::thread::sleep(Duration::from_millis(5));
+        }
+    }
+    let stderr = String::from_utf8_lossy(&err.lock().expect("not poisoned")).into_owned();
+    if over.load(Ordering::Relaxed) {
+        return Err(CliError::Failed {
+            url: url.to_owned(),
+            verb: phase,
+            detail: format!("git wrote more than {} MiB", MAX_STDOUT >> 20),
+        }
+        .into());
+    }
+    let Some(status) = status else {
+        return Err(GitError::Stalled {
+            url: url.to_owned(),
+            phase,
+            secs: limit.as_secs(),
+        });
+    };
+    let stdout = std::mem::take(&mut *out.lock().expect("not poisoned"));
+    Ok(Ran {
+        ok: status.success(),
+        stdout,
+        stderr,
+    })
+}
