@@ -3,8 +3,7 @@
 
 use std::path::Path;
 
-use crate::manifest::aoe::raw::{self, Runtime};
-use crate::manifest::{Dialect, aoe};
+use crate::manifest::Dialect;
 use crate::steps::Step;
 use crate::validate::PluginReport;
 
@@ -63,66 +62,14 @@ pub(super) fn describe(
         optional_pip: Vec::new(),
         unverified: false,
     };
-    let mut build = Vec::new();
-    let mut entrypoint = None;
-    let text = report.source.as_deref().unwrap_or_default();
-    match dialect {
-        Dialect::Aoe => {
-            if let Ok(m) = raw::parse(text, aoe::profile::Profile::H15)
-                .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
-            {
-                req.capabilities = m.capabilities.clone();
-                req.ui =
-                    m.ui.iter()
-                        .map(|u| format!("{} {}", u.slot.as_str(), u.id))
-                        .collect();
-                if let Some(Runtime::Command {
-                    command,
-                    system,
-                    build: steps,
-                }) = &m.runtime
-                {
-                    build = steps
-                        .iter()
-                        .map(|s| Step {
-                            argv: s.command.clone(),
-                            platforms: s.platforms.clone(),
-                        })
-                        .collect();
-                    entrypoint = command.first().map(|p| (p.clone(), *system));
-                }
-                req.build_steps = build.iter().map(|s: &Step| s.argv.join(" ")).collect();
-            }
-        }
-        Dialect::Protoagent => {
-            req.runs_code = true;
-            if let Ok(doc) = crate::manifest::format::parse_yaml(text)
-                && let Some(caps) = doc.get("capabilities").and_then(|e| {
-                    e.node
-                        .as_table()
-                        .map(|t| t.iter().map(|e| e.key.clone()).collect::<Vec<_>>())
-                })
-            {
-                req.capabilities = caps;
-            }
-            if let Ok(doc) = crate::manifest::format::parse_yaml(text) {
-                (req.pip, req.optional_pip) = pip_requirements(&doc);
-            }
-        }
-        Dialect::Aworld => {
-            req.runs_code = has_python(tree);
-        }
-    }
-    (req, build, entrypoint)
-}
-
-/// Whether a tree holds Python code (AWorld runs it inside the host).
-pub(super) fn has_python(dir: &Path) -> bool {
-    crate::tree::walk(dir, &|_, _| false).is_ok_and(|entries| {
-        entries.iter().any(|e| {
-            e.kind == crate::tree::Kind::File && e.rel.extension().is_some_and(|x| x == "py")
-        })
-    })
+    let facts = &report.outcome.facts;
+    req.capabilities.clone_from(&facts.capabilities);
+    req.ui.clone_from(&facts.ui);
+    req.build_steps = facts.build.iter().map(|s| s.argv.join(" ")).collect();
+    req.pip.clone_from(&facts.pip);
+    req.optional_pip.clone_from(&facts.optional_pip);
+    req.runs_code = dialect.runs_code_in_host(tree);
+    (req, facts.build.clone(), facts.entrypoint.clone())
 }
 
 /// Whether an update must ask again: the capability set changed (and is not empty),
@@ -142,44 +89,13 @@ pub(super) fn reconsent(
         || set(&before.pip) != set(&after.pip)
 }
 
-/// protoAgent's `requires_pip`: (hard, optional) requirement strings.
-fn pip_requirements(doc: &crate::manifest::doc::Node) -> (Vec<String>, Vec<String>) {
-    use crate::manifest::doc::Value;
-    use crate::manifest::pyval::{py_str, truthy};
-    let (mut hard, mut optional) = (Vec::new(), Vec::new());
-    if let Some(Value::Array(items)) = doc.get("requires_pip").map(|e| &e.node.value) {
-        for item in items {
-            match &item.value {
-                Value::Table(_) => {
-                    let pkg = item
-                        .get("pkg")
-                        .map(|p| py_str(&p.node).trim().to_owned())
-                        .unwrap_or_default();
-                    if pkg.is_empty() || pkg == "None" {
-                        continue;
-                    }
-                    if item.get("optional").is_some_and(|o| truthy(&o.node)) {
-                        optional.push(pkg);
-                    } else {
-                        hard.push(pkg);
-                    }
-                }
-                _ => hard.push(py_str(item)),
-            }
-        }
-    }
-    (hard, optional)
-}
-
 /// An aoe worker's runtime as shown in an update's review: `command` or
 /// `release binary <asset>`; none for other hosts or without a runtime.
 pub(super) fn runtime(report: &PluginReport) -> Option<String> {
-    let text = report.source.as_deref().unwrap_or_default();
-    let m = raw::parse(text, aoe::profile::Profile::H15)
-        .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
-        .ok()?;
-    match m.runtime? {
-        Runtime::Command { .. } => Some("command".to_owned()),
-        Runtime::ReleaseBinary { asset, .. } => Some(format!("release binary {asset}")),
+    let facts = &report.outcome.facts;
+    match (&facts.release, &facts.entrypoint) {
+        (Some(r), _) => Some(format!("release binary {}", r.asset)),
+        (None, Some(_)) => Some("command".to_owned()),
+        (None, None) => None,
     }
 }

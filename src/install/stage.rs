@@ -7,8 +7,7 @@ use super::{Event, InstallError, InstallOptions, refused};
 use crate::diagnostic::Code;
 use crate::git::{self, RefKind};
 use crate::lock::Entry;
-use crate::manifest::aoe;
-use crate::manifest::aoe::raw::{self, Runtime};
+use crate::manifest::ReleaseWorker;
 use crate::source::Source;
 use crate::validate::{PluginReport, validate_root};
 
@@ -172,10 +171,7 @@ pub(super) fn github_repo(source: &Source) -> Option<(String, String)> {
 
 /// Whether a valid aoe manifest's worker is a release binary.
 pub(super) fn is_release_binary(report: &PluginReport) -> bool {
-    let text = report.source.as_deref().unwrap_or_default();
-    raw::parse(text, aoe::profile::Profile::H15)
-        .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
-        .is_ok_and(|m| matches!(m.runtime, Some(Runtime::ReleaseBinary { .. })))
+    report.outcome.facts.release.is_some()
 }
 
 /// Download and place an aoe release-binary worker, if the manifest declares one.
@@ -186,20 +182,19 @@ pub(super) fn fetch_release(
     tree: &Path,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Option<crate::release::Placed>, InstallError> {
-    let text = report.source.as_deref().unwrap_or_default();
-    let Ok(m) = raw::parse(text, aoe::profile::Profile::H15)
-        .or_else(|_| raw::parse(text, aoe::profile::Profile::H12))
+    let Some(ReleaseWorker {
+        asset,
+        bin,
+        version,
+    }) = &report.outcome.facts.release
     else {
-        return Ok(None);
-    };
-    let Some(Runtime::ReleaseBinary { asset, bin }) = &m.runtime else {
         return Ok(None);
     };
     let Some((owner, repo)) = github_repo(&opts.source) else {
         // aoe: a local (or non-GitHub) source does not download; the binary must be there.
         let name = bin
             .clone()
-            .unwrap_or_else(|| crate::release::render(asset, &m.version));
+            .unwrap_or_else(|| crate::release::render(asset, version));
         if !crate::name::relative_path(&name).is_some_and(|rel| tree.join(rel).is_file()) {
             return Err(refused(
                 Code::InstallNotRunnable,
@@ -226,13 +221,13 @@ pub(super) fn fetch_release(
             }),
         asset_template: asset.clone(),
         bin: bin.clone(),
-        version: m.version.clone(),
+        version: version.clone(),
         locked_sha256: opts
             .pin
             .as_ref()
             .and_then(|p| p.release.as_ref().map(|r| r.sha256.clone())),
     };
-    let name = crate::release::render(asset, &m.version);
+    let name = crate::release::render(asset, version);
     let placed = crate::release::install(&request, tree, &mut |done, total| {
         on_event(Event::Downloading {
             asset: name.clone(),

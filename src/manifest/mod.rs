@@ -94,6 +94,22 @@ impl Dialect {
             .or_else(|| aworld::is_legacy_root(root).then_some(Dialect::Aworld))
     }
 
+    /// Whether a plugin of this dialect runs code inside the host process (which
+    /// install asks consent for): protoAgent always imports its module; AWorld
+    /// only when the tree holds Python; aoe runs workers as separate processes.
+    pub fn runs_code_in_host(self, tree: &Path) -> bool {
+        match self {
+            Dialect::Aoe => false,
+            Dialect::Protoagent => true,
+            Dialect::Aworld => crate::tree::walk(tree, &|_, _| false).is_ok_and(|entries| {
+                entries.iter().any(|e| {
+                    e.kind == crate::tree::Kind::File
+                        && e.rel.extension().is_some_and(|x| x == "py")
+                })
+            }),
+        }
+    }
+
     /// The dialect whose manifest file is named like `path`'s last components.
     pub fn from_manifest_path(path: &Path) -> Option<Dialect> {
         Dialect::ALL
@@ -204,6 +220,38 @@ pub struct Outcome {
     /// (e.g. "the semantic pass, install refusals and the remaining lints"):
     /// renderers say these further checks are skipped until the error is fixed.
     pub skipped: Option<&'static str>,
+    /// What install needs from a manifest the host accepts, taken from the
+    /// parse validation already did (empty otherwise).
+    pub facts: Facts,
+}
+
+/// The normalized facts of a valid manifest that install, consent and update
+/// reviews use: nothing downstream parses the manifest again.
+#[derive(Clone, Debug, Default)]
+pub struct Facts {
+    /// Capabilities asked for (aoe `capabilities`, protoAgent `capabilities` keys).
+    pub capabilities: Vec<String>,
+    /// aoe UI contributions, as `<slot> <id>`.
+    pub ui: Vec<String>,
+    /// aoe build steps of a command worker.
+    pub build: Vec<crate::steps::Step>,
+    /// aoe: a command worker's program and whether it is a system command.
+    pub entrypoint: Option<(String, bool)>,
+    /// aoe: a release-binary worker.
+    pub release: Option<ReleaseWorker>,
+    /// protoAgent `requires_pip`: hard requirements, then optional ones.
+    pub pip: Vec<String>,
+    pub optional_pip: Vec<String>,
+}
+
+/// An aoe worker downloaded from the plugin repository's GitHub release.
+#[derive(Clone, Debug)]
+pub struct ReleaseWorker {
+    /// The asset name template (`{version}`, `{os}`, … placeholders).
+    pub asset: String,
+    pub bin: Option<String>,
+    /// The manifest's version, which the template renders with.
+    pub version: String,
 }
 
 impl Outcome {
@@ -216,6 +264,7 @@ impl Outcome {
             id: None,
             version: None,
             skipped: None,
+            facts: Facts::default(),
         }
     }
 }

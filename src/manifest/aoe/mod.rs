@@ -16,7 +16,9 @@ use self::profile::Profile;
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::manifest::doc::Node;
 use crate::manifest::schema::{Problem, SchemaError};
-use crate::manifest::{Finding, HostClass, Outcome, format, schema as json_schema};
+use crate::manifest::{
+    Facts, Finding, HostClass, Outcome, ReleaseWorker, format, schema as json_schema,
+};
 use crate::ptr;
 
 /// How to validate: which host, and what the caller asserts about it.
@@ -70,6 +72,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
                 id: None,
                 version: None,
                 skipped: Some(EVERYTHING_ELSE),
+                facts: Facts::default(),
             };
         }
     };
@@ -97,6 +100,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     let mut diagnostics = Vec::new();
     let mut lints = lint::ignored_keys(&doc, &compiled.schema);
     let mut skipped = None;
+    let mut facts = Facts::default();
     let (class, host_message) = match raw::from_table(table, text, profile) {
         Err(e) => {
             // The host's semantic pass needs the typed manifest serde could not build.
@@ -155,6 +159,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
                     .map(|(f, sev)| f.resolve(&doc, sev)),
             );
             lints.extend(lint::check(&m, &doc, root, profile));
+            facts = install_facts(&m);
             class_msg
         }
     };
@@ -166,7 +171,46 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         id,
         version,
         skipped,
+        facts,
     }
+}
+
+/// What install needs from the typed manifest the host's parse built.
+fn install_facts(m: &raw::Manifest) -> Facts {
+    let mut facts = Facts {
+        capabilities: m.capabilities.clone(),
+        ui: m
+            .ui
+            .iter()
+            .map(|u| format!("{} {}", u.slot.as_str(), u.id))
+            .collect(),
+        ..Facts::default()
+    };
+    match &m.runtime {
+        Some(raw::Runtime::Command {
+            command,
+            system,
+            build,
+        }) => {
+            facts.build = build
+                .iter()
+                .map(|s| crate::steps::Step {
+                    argv: s.command.clone(),
+                    platforms: s.platforms.clone(),
+                })
+                .collect();
+            facts.entrypoint = command.first().map(|p| (p.clone(), *system));
+        }
+        Some(raw::Runtime::ReleaseBinary { asset, bin }) => {
+            facts.release = Some(ReleaseWorker {
+                asset: asset.clone(),
+                bin: bin.clone(),
+                version: m.version.clone(),
+            });
+        }
+        None => {}
+    }
+    facts
 }
 
 fn resolve(
@@ -208,6 +252,7 @@ fn unsupported(doc: &Node, profile: Profile) -> Option<Outcome> {
         id: None,
         version: None,
         skipped: Some(EVERYTHING_ELSE),
+        facts: Facts::default(),
     })
 }
 

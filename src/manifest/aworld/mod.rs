@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::manifest::doc::{Node, Part};
-use crate::manifest::{HostClass, Outcome, format, schema as json_schema};
+use crate::manifest::{Facts, HostClass, Outcome, format, schema as json_schema};
 
 /// The shipped `plugin.schema.json`, which the host never evaluates.
 pub const SCHEMA: &str = include_str!("plugin.schema.json");
@@ -82,6 +82,7 @@ pub fn validate_at(
                 id: None,
                 version: None,
                 skipped: Some("the loader, the target containment check and lints"),
+                facts: Facts::default(),
             };
             return (outcome, None);
         }
@@ -151,6 +152,7 @@ pub fn validate_at(
         id: scalar("id"),
         version: scalar("version"),
         skipped,
+        facts: Facts::default(),
     };
     (outcome, summary)
 }
@@ -192,6 +194,7 @@ pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
             id: None,
             version: None,
             skipped: None,
+            facts: Facts::default(),
         };
         return (outcome, None);
     }
@@ -210,6 +213,7 @@ pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
         id: Some(name),
         version: None,
         skipped: None,
+        facts: Facts::default(),
     };
     (outcome, Some(summary))
 }

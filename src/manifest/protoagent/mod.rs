@@ -4,6 +4,7 @@
 //! §10), for the host profile `--host-version` selects: 0.218 (the default,
 //! `protoagent-0218.md` §2, §10, §13) or 0.145.
 
+mod facts;
 mod lint;
 pub mod pep440;
 
@@ -14,7 +15,7 @@ use std::sync::LazyLock;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::manifest::doc::{Node, Value};
 use crate::manifest::pyval::{py_str, repr_str, truthy};
-use crate::manifest::{Finding, HostClass, Outcome, format};
+use crate::manifest::{Facts, Finding, HostClass, Outcome, format};
 use crate::ptr;
 
 /// The manifest JSON Schema `plugins schema protoagent` prints.
@@ -209,6 +210,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
                 id: None,
                 version: None,
                 skipped: Some(GATES_AND_LINTS),
+                facts: Facts::default(),
             };
         }
     };
@@ -225,6 +227,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
         id: None,
         version: None,
         skipped: Some(GATES_AND_LINTS),
+        facts: Facts::default(),
     };
     if !matches!(doc.value, Value::Table(_)) {
         let f = Finding::new(Code::ProtoNotMapping, "manifest is not a mapping", ptr![]);
@@ -291,6 +294,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
         id: Some(id),
         version: Some(version),
         skipped: None,
+        facts: facts::install_facts(&doc),
     }
 }
 
