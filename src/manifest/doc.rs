@@ -134,6 +134,10 @@ pub enum Part {
     Key,
     /// The value.
     Value,
+    /// No bytes: the start of the file. For findings about the plugin's files
+    /// rather than the manifest (a symlink in the tree), which would otherwise
+    /// underline the whole document.
+    File,
 }
 
 impl Node {
@@ -183,6 +187,9 @@ impl Node {
     /// The best span for `pointer`: the requested part if it exists, else the
     /// nearest ancestor that does (a missing key labels its parent table).
     pub fn span_of(&self, pointer: &Pointer, part: Part) -> Span {
+        if part == Part::File {
+            return 0..0;
+        }
         let mut p = pointer.clone();
         loop {
             if let Some((node, key_span)) = self.locate(&p) {

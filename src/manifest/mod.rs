@@ -151,6 +151,14 @@ impl Finding {
         }
     }
 
+    /// Label the start of the file rather than the manifest: the finding is
+    /// about the plugin's files.
+    #[must_use]
+    pub fn on_file(mut self) -> Self {
+        self.part = Part::File;
+        self
+    }
+
     #[must_use]
     pub fn on_key(mut self) -> Self {
         self.part = Part::Key;

@@ -81,42 +81,20 @@ fn a_symlinked_manifest_is_read_like_any_symlink_in_the_tree() {
 plugins::aoe::symlink
 
   ⚠ plugin tree contains a symlink (aoe-plugin.toml); symlinks are not allowed in a hashed tree
-    ╭─[aoe-plugin.toml:1:1]
-  1 │ ╭─▶ id = "dev.example.hello"
-  2 │ │   name = "Hello"
-  3 │ │   version = "0.1.0"
-  4 │ │   api_version = 15
-  5 │ │   description = "Says hello."
-  6 │ │   capabilities = ["runtime.worker"]
-  7 │ │   
-  8 │ │   [[commands]]
-  9 │ │   id = "greet"
- 10 │ │   title = "Greet"
- 11 │ │   
- 12 │ │   [runtime]
- 13 │ │   kind = "command"
- 14 │ ╰─▶ command = ["./bin/worker"]
-    ╰────
+   ╭─[aoe-plugin.toml:1:1]
+ 1 │ id = "dev.example.hello"
+   · ▲
+ 2 │ name = "Hello"
+   ╰────
   help: replace it with a copy of the file, or create it in a build step
 plugins::aoe::symlink
 
   ⚠ plugin tree contains a symlink (other-link); symlinks are not allowed in a hashed tree
-    ╭─[aoe-plugin.toml:1:1]
-  1 │ ╭─▶ id = "dev.example.hello"
-  2 │ │   name = "Hello"
-  3 │ │   version = "0.1.0"
-  4 │ │   api_version = 15
-  5 │ │   description = "Says hello."
-  6 │ │   capabilities = ["runtime.worker"]
-  7 │ │   
-  8 │ │   [[commands]]
-  9 │ │   id = "greet"
- 10 │ │   title = "Greet"
- 11 │ │   
- 12 │ │   [runtime]
- 13 │ │   kind = "command"
- 14 │ ╰─▶ command = ["./bin/worker"]
-    ╰────
+   ╭─[aoe-plugin.toml:1:1]
+ 1 │ id = "dev.example.hello"
+   · ▲
+ 2 │ name = "Hello"
+   ╰────
   help: replace it with a copy of the file, or create it in a build step
     Valid aoe plugin `dev.example.hello` 0.1.0 at . (2 warnings)
 

@@ -131,6 +131,7 @@ fn tree(root: &Path) -> Vec<Finding> {
                 "plugin source ships the reserved build-output directory \".aoe-build\"; it must only be produced by build steps, not committed",
                 ptr![],
             )
+            .on_file()
             .help("delete `.aoe-build/` from the repository and add it to .gitignore"),
         );
     }
@@ -144,7 +145,8 @@ fn tree(root: &Path) -> Vec<Finding> {
                 "plugin tree contains a symlink ({rel}); symlinks are not allowed in a hashed tree"
             ),
             ptr![],
-        );
+        )
+        .on_file();
         f = if escapes {
             f.help("it also points outside the plugin directory")
         } else {
@@ -153,11 +155,14 @@ fn tree(root: &Path) -> Vec<Finding> {
         out.push(f);
     }
     if extra > 0 {
-        out.push(Finding::new(
-            Code::AoeSymlink,
-            format!("{extra} more symlinks in the plugin tree"),
-            ptr![],
-        ));
+        out.push(
+            Finding::new(
+                Code::AoeSymlink,
+                format!("{extra} more symlinks in the plugin tree"),
+                ptr![],
+            )
+            .on_file(),
+        );
     }
     out
 }
