@@ -298,6 +298,7 @@ fn check_tree(opts: &InstallOptions, tree: &std::path::Path) -> Result<Checked, 
         .clone()
         .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
     let name = plugin_name(&id)?;
+    plan::host_gates(opts, dialect, &id)?;
     let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
     if let Some(expected) = expected
         && *expected != id
@@ -487,6 +488,7 @@ fn fetch_and_check(
     opts: &InstallOptions,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Fetched, InstallError> {
+    plan::superseded(opts)?;
     let staging = Staging::new(home_for(opts, None).as_ref())?;
     let tree = staging.tree();
     let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;

@@ -33,6 +33,7 @@ mod new;
 mod parity;
 mod pool;
 mod pre_commit;
+mod protoagent_0218;
 mod release;
 mod resolve;
 mod review;

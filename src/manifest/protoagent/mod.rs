@@ -5,6 +5,10 @@
 //! `protoagent-0218.md` §2, §10, §13) or 0.145.
 
 mod lint;
+
+/// `canonical_source` (0.218 §2.9): `host/owner/repo`, lowercased, or "" for no remote
+/// git source.
+pub use lint::canonical_source;
 pub mod pep440;
 
 use std::collections::BTreeSet;
@@ -67,6 +71,38 @@ pub fn profile(opts: &Options) -> Profile {
     } else {
         Profile::V0218
     }
+}
+
+/// The version the `min_protoagent_version` gate compares with (`protoagent-0218.md`
+/// §13): the one `--host-version` names, where the profile names `0.145` and `0.218`
+/// stand for the releases the profiles were read from (0.145.0 and 0.218.1); without
+/// one, the newest profile's 0.218.1.
+pub fn gate_host_version(opts: &Options) -> String {
+    match opts.host_version.as_deref().map(str::trim) {
+        None => "0.218.1".to_owned(),
+        Some("0.145") => "0.145.0".to_owned(),
+        Some("0.218") => "0.218.1".to_owned(),
+        Some(v) => v.to_owned(),
+    }
+}
+
+/// Whether protoAgent's discovery skips a protoAgent plugin root that a recursive search
+/// found (`protoagent-0218.md` §1.3): under 0.218 a folder named `*.bak` is the
+/// installer's swap copy and is never discovered; 0.145 discovers it.
+pub fn discovery_skips(root: &Path, opts: &Options) -> bool {
+    crate::host::protoagent::is_swap_leftover(root, profile(opts))
+}
+
+/// Leave out of a recursive search's roots the protoAgent ones [`discovery_skips`] (as
+/// the host version `host_version` discovers plugins).
+pub fn drop_swap_leftovers(roots: &mut Vec<crate::validate::Root>, host_version: Option<&str>) {
+    let opts = Options {
+        host_version: host_version.map(str::to_owned),
+        env: None,
+    };
+    roots.retain(|r| {
+        r.detected != Some(crate::manifest::Dialect::Protoagent) || !discovery_skips(&r.path, &opts)
+    });
 }
 
 /// The reserved ids of the host version validated against.
