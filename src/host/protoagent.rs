@@ -19,6 +19,7 @@
 //! names the same place. Pure: the caller passes the environment in.
 
 mod bundled;
+pub mod node;
 
 use std::path::{Component, Path, PathBuf};
 

@@ -601,6 +601,7 @@ fn fetch_check_swap(
     let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
     let (mut request, build, entrypoint) =
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
+    plan::runtime_gap(opts, &home, &report, on_event);
     // aoe §17: a `gh:` install from an explicit ref, or from the default branch of a
     // repository without a release, is unverified code and asks, unless featured-verified.
     request.unverified = dialect == Dialect::Aoe

@@ -291,3 +291,32 @@ pub(super) fn host_gates(
     }
     Ok(())
 }
+
+/// protoAgent 0.218's Node.js check (`requires_runtimes`): the host loads such a plugin
+/// and raises a setup gap when no `node` meets the floor; an install says so up front.
+pub(super) fn runtime_gap(
+    opts: &super::InstallOptions,
+    home: &crate::store::Home,
+    report: &PluginReport,
+    on_event: &mut dyn FnMut(super::Event),
+) {
+    use crate::host::protoagent::node;
+    if report.dialect != Some(Dialect::Protoagent)
+        || protoagent_profile(opts, Some(home)) != crate::manifest::protoagent::Profile::V0218
+    {
+        return;
+    }
+    let text = report.source.as_deref().unwrap_or_default();
+    let Some(spec) = crate::manifest::format::parse_yaml(text)
+        .ok()
+        .and_then(|doc| node::node_floor(&doc))
+    else {
+        return;
+    };
+    if let Some(message) = node::gap_message(&spec, node::node_on_path()) {
+        on_event(super::Event::Warning {
+            code: crate::diagnostic::Code::InstallRuntimeMissing,
+            message,
+        });
+    }
+}

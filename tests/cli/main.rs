@@ -34,6 +34,7 @@ mod parity;
 mod pool;
 mod pre_commit;
 mod protoagent_0218;
+mod protoagent_0218_install;
 mod release;
 mod resolve;
 mod review;
