@@ -207,6 +207,11 @@ fn source_matches_is_the_hosts_predicate() {
         "git://example.com/a/b.git",
         "/srv/git/a",
         "file:///srv/git/a",
+        "git://example.com/]/b",
+        "git://example.com/-/b",
+        "git://example.com/a[",
+        "https://example.com/%2e%2e/b",
+        "srv/git/a",
     ];
     let patterns = [
         "github.com/protoLabsAI/*",
@@ -221,6 +226,17 @@ fn source_matches_is_the_hosts_predicate() {
         "file:///srv/git/*",
         "",
         "  ",
+        // Hostile globs: reversed and dangling ranges, brackets, stars.
+        "example.com/[z-a]/b",
+        "example.com/[!z-a]/b",
+        "example.com/[a-]/b",
+        "example.com/[]a]/b",
+        "example.com/[!]]/b",
+        "example.com/a[",
+        "**/*.git",
+        "git@*",
+        "*/[!/]/?",
+        "\u{17f}rv/git/a",
     ];
     let got = host(
         &py,

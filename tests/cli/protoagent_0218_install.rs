@@ -37,7 +37,7 @@ fn installs_are_refused_and_short_circuited_as_the_hosts_installer_does() {
         let want = host_install(&py, &host_home, url, *force);
         let force_flag: &[&str] = if *force { &["--force"] } else { &[] };
         let (code, err, message) = plugins_install(&ours, url, force_flag);
-        assert_ne!(code, 0, "{url}: {want}");
+        assert_eq!(code, 2, "{url}: {want}");
         if want["superseded"] == true {
             // The host installs nothing and says the bundled copy runs: plugins says so.
             assert_eq!(err, "plugins::install::superseded", "{url}");
