@@ -116,7 +116,7 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
     }
     let mut roots = discover(&paths, args.recursive)?;
     if args.recursive {
-        crate::manifest::protoagent::drop_swap_leftovers(&mut roots, args.host_version.as_deref());
+        crate::host::protoagent::drop_swap_leftovers(&mut roots, args.host_version.as_deref());
     }
     // Installed ids are looked up in every host's home, as `info` and `remove` do.
     let homes = cx.homes(args.home.as_ref());

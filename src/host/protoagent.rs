@@ -25,7 +25,8 @@ use std::path::{Component, Path, PathBuf};
 
 pub use bundled::{
     Allow, BUNDLED_0145, BUNDLED_0218_ADDED, SUPERSEDING_0218, allow_refusal, allowlist,
-    builtin_message, fnmatch, is_bundled, is_swap_leftover, source_matches, superseding,
+    builtin_message, drop_swap_leftovers, fnmatch, is_bundled, is_swap_leftover, source_matches,
+    superseding,
 };
 
 use crate::store::Home;

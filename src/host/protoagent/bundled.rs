@@ -72,6 +72,20 @@ pub fn is_swap_leftover(dir: &Path, profile: Profile) -> bool {
             .is_some_and(|n| n.to_string_lossy().ends_with(".bak"))
 }
 
+/// Leave out of a recursive search's roots the protoAgent ones the host's discovery skips
+/// ([`is_swap_leftover`], for the host version `host_version` names).
+pub fn drop_swap_leftovers(roots: &mut Vec<crate::validate::Root>, host_version: Option<&str>) {
+    let opts = crate::manifest::protoagent::Options {
+        host_version: host_version.map(str::to_owned),
+        env: None,
+    };
+    let profile = crate::manifest::protoagent::profile(&opts);
+    roots.retain(|r| {
+        r.detected != Some(crate::manifest::Dialect::Protoagent)
+            || !is_swap_leftover(&r.path, profile)
+    });
+}
+
 /// The host's `plugins.built_in` message (`installer.install` step 8).
 pub fn builtin_message(id: &str) -> String {
     format!("plugin id '{id}' is a built-in — cannot install over it.")

@@ -86,25 +86,6 @@ pub fn gate_host_version(opts: &Options) -> String {
     }
 }
 
-/// Whether protoAgent's discovery skips a protoAgent plugin root that a recursive search
-/// found (`protoagent-0218.md` §1.3): under 0.218 a folder named `*.bak` is the
-/// installer's swap copy and is never discovered; 0.145 discovers it.
-pub fn discovery_skips(root: &Path, opts: &Options) -> bool {
-    crate::host::protoagent::is_swap_leftover(root, profile(opts))
-}
-
-/// Leave out of a recursive search's roots the protoAgent ones [`discovery_skips`] (as
-/// the host version `host_version` discovers plugins).
-pub fn drop_swap_leftovers(roots: &mut Vec<crate::validate::Root>, host_version: Option<&str>) {
-    let opts = Options {
-        host_version: host_version.map(str::to_owned),
-        env: None,
-    };
-    roots.retain(|r| {
-        r.detected != Some(crate::manifest::Dialect::Protoagent) || !discovery_skips(&r.path, &opts)
-    });
-}
-
 /// The reserved ids of the host version validated against.
 pub fn reserved_ids(opts: &Options) -> &'static [&'static str] {
     match profile(opts) {
