@@ -82,7 +82,7 @@ def serve_http(root: str) -> None:
 
 def start_servers(net, served: Path):
     exec_path = subprocess.run(["git", "--exec-path"], capture_output=True, text=True, check=True).stdout.strip()
-    daemon = subprocess.Popen(net.server([os.path.join(exec_path, "git-daemon"), "--reuseaddr", "--export-all",
+    daemon = subprocess.Popen(net.server([os.path.join(exec_path, "git-daemon"), "--reuseaddr", "--export-all", "--max-connections=0",
                                           f"--listen={net.server_ip}", f"--port={GIT_PORT}",
                                           f"--base-path={served}", str(served)]),
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=ENV)

@@ -151,6 +151,7 @@ plugins::protoagent::entrypoint_escapes\t'entrypoint resolves outside the plugin
 plugins::config::unknown_key\t'a plugins.toml key plugins does not know (often a typo); it is ignored'
 plugins::config::invalid_value\t'a plugins.toml value of the wrong type or outside its closed set; the default is used'
 plugins::install::deps_skipped\t'with --deps, optional requirements that could not be resolved, or packages the hosts Python already has at another version, were not installed'
+plugins::install::runtime_missing\t'the plugins requires_runtimes Node.js floor is not met by the node on PATH; protoAgent 0.218 loads it with a setup gap'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
@@ -499,6 +500,7 @@ plugins::protoagent::entrypoint_escapes\t'entrypoint resolves outside the plugin
 plugins::config::unknown_key\t'a plugins.toml key plugins does not know (often a typo); it is ignored'
 plugins::config::invalid_value\t'a plugins.toml value of the wrong type or outside its closed set; the default is used'
 plugins::install::deps_skipped\t'with --deps, optional requirements that could not be resolved, or packages the hosts Python already has at another version, were not installed'
+plugins::install::runtime_missing\t'the plugins requires_runtimes Node.js floor is not met by the node on PATH; protoAgent 0.218 loads it with a setup gap'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"

@@ -115,6 +115,9 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
         paths.push(project::find_plugin_root(here).unwrap_or_else(|| here.to_path_buf()));
     }
     let mut roots = discover(&paths, args.recursive)?;
+    if args.recursive {
+        crate::host::protoagent::drop_swap_leftovers(&mut roots, args.host_version.as_deref());
+    }
     // Installed ids are looked up in every host's home, as `info` and `remove` do.
     let homes = cx.homes(args.home.as_ref());
     for id in ids {

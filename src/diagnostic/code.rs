@@ -176,6 +176,10 @@ codes! {
     InstallUnsafeTree => "plugins::install::unsafe_tree", Error, "the plugin tree holds an entry no host can install (a `\\` in a name, a FIFO, socket or device, or too many or too deep entries)";
     InstallConcurrent => "plugins::install::concurrent", Error, "another command changed the plugin in the home while this one was fetching; nothing was changed";
     InstallTampered => "plugins::install::tampered", Error, "an installed plugin's files differ from what the lock pinned";
+    InstallBuiltin => "plugins::install::builtin", Error, "protoAgent ships a plugin with this id (bundled, per `--host-version`); its installer refuses to install over it";
+    InstallSuperseded => "plugins::install::superseded", Error, "the source is a repository a plugin bundled with protoAgent 0.218 supersedes: the host fetches nothing and runs its bundled copy";
+    InstallAllowlist => "plugins::install::allowlist", Error, "protoAgent's `plugins.sources.allow` does not admit the source, or cannot be read (0.218 fails closed)";
+    InstallRuntimeMissing => "plugins::install::runtime_missing", Warning, "the plugin's `requires_runtimes` Node.js floor is not met by the `node` on PATH; protoAgent 0.218 loads it with a setup gap";
     RollbackNoHistory => "plugins::rollback::no_history", Error, "`plugins rollback`: no previous version of the plugin is kept (it was never updated here)";
     RollbackNotKept => "plugins::rollback::not_kept", Error, "`plugins rollback --to`: no kept version is at that commit";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";

@@ -18,7 +18,16 @@
 //! every path is made absolute against the working directory the command runs in, which
 //! names the same place. Pure: the caller passes the environment in.
 
+mod bundled;
+pub mod node;
+
 use std::path::{Component, Path, PathBuf};
+
+pub use bundled::{
+    Allow, BUNDLED_0145, BUNDLED_0218_ADDED, SUPERSEDING_0218, allow_refusal, allowlist,
+    builtin_message, drop_swap_leftovers, fnmatch, is_bundled, is_swap_leftover, source_matches,
+    superseding,
+};
 
 use crate::store::Home;
 

@@ -298,6 +298,7 @@ fn check_tree(opts: &InstallOptions, tree: &std::path::Path) -> Result<Checked, 
         .clone()
         .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
     let name = plugin_name(&id)?;
+    plan::host_gates(opts, dialect, &id)?;
     let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
     if let Some(expected) = expected
         && *expected != id
@@ -487,6 +488,7 @@ fn fetch_and_check(
     opts: &InstallOptions,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Fetched, InstallError> {
+    plan::superseded(opts)?;
     let staging = Staging::new(home_for(opts, None).as_ref())?;
     let tree = staging.tree();
     let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
@@ -599,6 +601,7 @@ fn fetch_check_swap(
     let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
     let (mut request, build, entrypoint) =
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
+    plan::runtime_gap(opts, &home, &report, on_event);
     // aoe §17: a `gh:` install from an explicit ref, or from the default branch of a
     // repository without a release, is unverified code and asks, unless featured-verified.
     request.unverified = dialect == Dialect::Aoe

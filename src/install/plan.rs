@@ -45,7 +45,10 @@ pub(super) fn describe(
     source: &str,
     commit: Option<&str>,
 ) -> (Request, Vec<Step>, Option<(String, bool)>) {
-    let dialect = report.dialect.expect("validated");
+    // An installed copy without a manifest (an emptied directory under a tracked id) was
+    // granted nothing: its request is empty, so an update asks again.
+    let known = report.dialect;
+    let dialect = known.unwrap_or(Dialect::Protoagent);
     let id = report.outcome.id.clone().unwrap_or_default();
     let version = report.outcome.version.clone().unwrap_or_default();
     let mut req = Request {
@@ -61,6 +64,9 @@ pub(super) fn describe(
         pip: Vec::new(),
         optional_pip: Vec::new(),
         unverified: false,
+    };
+    let Some(dialect) = known else {
+        return (req, Vec::new(), None);
     };
     let facts = &report.outcome.facts;
     req.capabilities.clone_from(&facts.capabilities);
@@ -97,5 +103,136 @@ pub(super) fn runtime(report: &PluginReport) -> Option<String> {
         (Some(r), _) => Some(format!("release binary {}", r.asset)),
         (None, Some(_)) => Some("command".to_owned()),
         (None, None) => None,
+    }
+}
+
+/// The protoAgent host profile an install into `home` validates as: the command line's,
+/// else the one the home remembers, else the newest.
+fn protoagent_profile(
+    opts: &super::InstallOptions,
+    home: Option<&crate::store::Home>,
+) -> crate::manifest::protoagent::Profile {
+    let remembered = home
+        .map(crate::profile::HostProfile::load)
+        .unwrap_or_default();
+    let mut v = opts.validate.clone();
+    opts.profile.or(remembered).apply(&mut v);
+    crate::manifest::protoagent::profile(&v.protoagent)
+}
+
+/// The URL protoAgent's installer is given for a source (a local source is its path).
+fn host_url(source: &crate::source::Source) -> String {
+    match source {
+        crate::source::Source::Git { url, .. } => url.clone(),
+        crate::source::Source::Local { path } => path.display().to_string(),
+    }
+}
+
+/// protoAgent 0.218's superseded short-circuit (`protoagent-0218.md` §5.2 step 3), before
+/// anything is fetched: a source a bundled plugin supersedes installs nothing (the host
+/// runs its bundled copy), whatever `--force` says; an update of such a lock entry has
+/// nothing to update (the update route's 409, §7.1).
+pub(super) fn superseded(opts: &super::InstallOptions) -> Result<(), super::InstallError> {
+    use crate::host::protoagent;
+    let url = host_url(&opts.source);
+    let home = super::home_for(opts, Some(Dialect::Protoagent));
+    let profile = protoagent_profile(opts, home.as_ref());
+    let Some((id, version)) = protoagent::superseding(&url, profile) else {
+        return Ok(());
+    };
+    let shown = opts.source.recorded();
+    let (message, help) = if opts.pin.is_some() || opts.expect_id.is_some() {
+        (
+            format!(
+                "'{id}' now ships with protoAgent (bundled v{version}), which supersedes {shown} — the copy installed from there is ignored and has nothing to update. The bundled copy updates with protoAgent itself; uninstall the old copy to clean it up (your settings and enabled state are kept)."
+            ),
+            format!("`plugins remove {id}` removes the ignored copy"),
+        )
+    } else {
+        (
+            format!(
+                "{id} ships with protoAgent now (bundled v{version}) — nothing fetched from {shown}."
+            ),
+            format!("To turn it on, add '{id}' to plugins.enabled in your config, then restart."),
+        )
+    };
+    Err(super::refused(
+        crate::diagnostic::Code::InstallSuperseded,
+        message,
+        help,
+    ))
+}
+
+/// protoAgent's installer gates on a fetched, valid plugin, in the host's order: the
+/// source allowlist of the instance config (§5.2 step 4), then the built-in guard (step
+/// 8: a bundled id of the home's host profile).
+pub(super) fn host_gates(
+    opts: &super::InstallOptions,
+    dialect: Dialect,
+    id: &str,
+) -> Result<(), super::InstallError> {
+    use crate::diagnostic::Code;
+    use crate::host::protoagent;
+    if dialect != Dialect::Protoagent {
+        return Ok(());
+    }
+    let home = super::home_for(opts, Some(dialect));
+    let profile = protoagent_profile(opts, home.as_ref());
+    if let Some(home) = &home {
+        let config = home.root.join("config").join("langgraph-config.yaml");
+        let allow = protoagent::allowlist(&config, profile).map_err(|why| {
+            super::refused(
+                Code::InstallAllowlist,
+                format!("Cannot read plugin source allowlist: {why}"),
+                format!("fix `plugins.sources.allow` in {}", config.display()),
+            )
+        })?;
+        if let Some(why) = protoagent::allow_refusal(&host_url(&opts.source), &allow) {
+            return Err(super::refused(
+                Code::InstallAllowlist,
+                why,
+                format!(
+                    "the allowlist is `plugins.sources.allow` in {}",
+                    config.display()
+                ),
+            ));
+        }
+    }
+    if protoagent::is_bundled(id, profile) {
+        return Err(super::refused(
+            Code::InstallBuiltin,
+            protoagent::builtin_message(id),
+            "protoAgent runs its own bundled copy of this plugin; enable that one instead (or choose another id for a fork)".to_owned(),
+        ));
+    }
+    Ok(())
+}
+
+/// protoAgent 0.218's Node.js check (`requires_runtimes`): the host loads such a plugin
+/// and raises a setup gap when no `node` meets the floor; an install says so up front.
+pub(super) fn runtime_gap(
+    opts: &super::InstallOptions,
+    home: &crate::store::Home,
+    report: &PluginReport,
+    on_event: &mut dyn FnMut(super::Event),
+) {
+    use crate::host::protoagent::node;
+    if report.dialect != Some(Dialect::Protoagent)
+        || protoagent_profile(opts, Some(home)) != crate::manifest::protoagent::Profile::V0218
+    {
+        return;
+    }
+    let text = report.source.as_deref().unwrap_or_default();
+    let Some(spec) = crate::manifest::format::parse_yaml(text)
+        .ok()
+        .and_then(|doc| node::node_floor(&doc))
+    else {
+        return;
+    };
+    if let Some(message) = node::gap_message(&spec, node::node_on_path()) {
+        on_event(super::Event::Warning {
+            code: crate::diagnostic::Code::InstallRuntimeMissing,
+            message,
+        });
     }
 }

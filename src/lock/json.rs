@@ -19,7 +19,9 @@ pub(super) fn normalize(mut v: Value) -> Result<Value, String> {
         .filter(|(k, val)| {
             *k != "plugins"
                 && *k != "bundles"
-                && val.as_object().is_some_and(|o| o.contains_key("deps"))
+                && val
+                    .as_object()
+                    .is_some_and(|o| o.get("deps").is_some_and(Value::is_array))
         })
         .map(|(k, _)| k.clone())
         .collect();
@@ -31,9 +33,10 @@ pub(super) fn normalize(mut v: Value) -> Result<Value, String> {
             .get_mut("plugins")
             .and_then(Value::as_array_mut)
             .expect("made above");
+        // The host's `by_id` keeps the last row of an id.
         let pos = plugins
             .iter()
-            .position(|p| p.get("id").and_then(Value::as_str) == Some(id.as_str()));
+            .rposition(|p| p.get("id").and_then(Value::as_str) == Some(id.as_str()));
         let pos = pos.unwrap_or_else(|| {
             let mut m = Map::new();
             m.insert("id".into(), Value::String(id.clone()));
@@ -90,17 +93,22 @@ pub(super) fn entries(v: &Value) -> Vec<Entry> {
     by_id.into_values().collect()
 }
 
-/// Drop the entry with this id and append the new one, keeping the old entry's
-/// other keys (`deps` and anything unknown), as the host does.
+/// Drop every row with this id and append the new one, keeping the other keys of the
+/// last of them (the row the host reads: `deps` and anything unknown), as the host's
+/// install does (`protoagent-0218.md` §4, §5.2 step 12).
 pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     let plugins = v
         .get_mut("plugins")
         .and_then(Value::as_array_mut)
         .expect("normalized");
-    let prior = plugins
-        .iter()
-        .position(|p| p.get("id").and_then(Value::as_str) == Some(e.id.as_str()))
-        .map(|i| plugins.remove(i));
+    let mut prior = None;
+    plugins.retain(|p| {
+        let same = p.get("id").and_then(Value::as_str) == Some(e.id.as_str());
+        if same {
+            prior = Some(p.clone());
+        }
+        !same
+    });
     let mut row = Map::new();
     row.insert("id".into(), e.id.clone().into());
     row.insert("source_url".into(), e.source.clone().into());
@@ -258,6 +266,30 @@ fn string(s: &str, out: &mut String) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn upsert_replaces_every_row_of_the_id_and_keeps_the_last_ones_keys() {
+        let mut v = serde_json::json!({"plugins": [
+            {"id": "a", "source_url": "u1", "deps": ["first"]},
+            "junk",
+            {"id": "b", "source_url": "ub"},
+            {"id": "a", "source_url": "u2", "deps": ["last"], "x-host": 1},
+        ], "bundles": [{"id": "k", "plugins": ["a"], "superseded": ["agent_browser"]}]});
+        let e = Entry {
+            id: "a".into(),
+            source: "u3".into(),
+            ..Entry::default()
+        };
+        upsert(&mut v, &e, "cli", "now");
+        let rows = v["plugins"].as_array().unwrap();
+        assert_eq!(rows.len(), 3, "{v}");
+        assert_eq!(rows[0], "junk", "non-dict rows survive, as in the host");
+        assert_eq!(rows[2]["source_url"], "u3");
+        assert_eq!(rows[2]["deps"], serde_json::json!(["last"]));
+        assert_eq!(rows[2]["x-host"], 1);
+        assert_eq!(v["bundles"][0]["superseded"][0], "agent_browser");
+        assert_eq!(entries(&v).iter().filter(|e| e.id == "a").count(), 1);
+    }
 
     #[test]
     fn python_ascii_escapes() {

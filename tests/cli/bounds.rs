@@ -254,7 +254,7 @@ fn verify_covers_symlinks_where_a_host_allows_them() {
     let repo = Repo::init(&tmp.path().join("repo"));
     repo.file(
         "protoagent.plugin.yaml",
-        "id: notes\nname: Notes\nversion: 0.2.0\n",
+        "id: notebook\nname: Notes\nversion: 0.2.0\n",
     )
     .file("__init__.py", "def register(r):\n    pass\n")
     .file("data/a.txt", "a");
@@ -266,7 +266,7 @@ fn verify_covers_symlinks_where_a_host_allows_them() {
     let (code, o, e) = run(plugins().args(["verify", "--home"]).arg(&home));
     assert_eq!(code, 0, "{o}{e}");
     // Re-pointing the link is a change verify sees.
-    let link = home.join("plugins/notes/current");
+    let link = home.join("plugins/notebook/current");
     std::fs::remove_file(&link).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", &link).unwrap();
     let (code, stdout, _) = run(plugins().args(["verify", "--home"]).arg(&home));

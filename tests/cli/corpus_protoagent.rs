@@ -14,6 +14,8 @@ struct Entry {
     valid: bool,
     /// The host's log line for invalid entries, `<dir>` filled in.
     message: Option<String>,
+    /// A valid manifest the upstream loader refuses (`REFUSED at load`).
+    refused_at_load: bool,
     files: Vec<String>,
     dirs: Vec<String>,
 }
@@ -87,6 +89,7 @@ fn entries(corpus: &Path) -> Vec<Entry> {
             name,
             valid,
             message,
+            refused_at_load: verdict.contains("REFUSED at load"),
             files,
             dirs,
         });
@@ -146,6 +149,14 @@ fn every_corpus_plugin_matches_the_upstream_verdict() {
         let root = recreate(&corpus, entry, tmp.path());
         let report = validate_root(&root, &opts(None));
         let got = &report.outcome;
+        // A loader refusal (`min_protoagent_version` newer than the default host, 0.218.1):
+        // the host's manifest verdict, and not installable as it is.
+        if entry.refused_at_load {
+            if got.class != plugins::manifest::HostClass::Valid || report.is_valid() {
+                failures.push(format!("{}: not refused at load: {got:#?}", entry.name));
+            }
+            continue;
+        }
         if let Some(failure) = verdict_failure(&entry.name, entry.valid, &report) {
             failures.push(failure);
             continue;

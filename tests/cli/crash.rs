@@ -299,7 +299,7 @@ fn kill_nine_at_every_syscall_loses_nothing() {
     let proto = Repo::init(&t.join("proto"));
     proto.file(
         "protoagent.plugin.yaml",
-        "id: notes\nname: Notes\nversion: 0.2.0\n",
+        "id: notebook\nname: Notes\nversion: 0.2.0\n",
     );
     proto.file("__init__.py", "def register(r):\n    pass\n");
     proto.commit("notes");

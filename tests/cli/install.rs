@@ -473,7 +473,7 @@ fn protoagent_and_aworld_homes_get_their_native_records() {
     let repo = Repo::init(&tmp.path().join("proto"));
     repo.file(
         "protoagent.plugin.yaml",
-        "id: notes\nname: Notes\nversion: 0.2.0\n",
+        "id: notebook\nname: Notes\nversion: 0.2.0\n",
     )
     .file("__init__.py", "def register(r):\n    pass\n");
     let commit = repo.commit("notes");
@@ -492,7 +492,7 @@ fn protoagent_and_aworld_homes_get_their_native_records() {
             row["by"].as_str()
         ),
         (
-            Some("notes"),
+            Some("notebook"),
             Some("v0.2.0"),
             Some(commit.as_str()),
             Some("cli")
@@ -500,7 +500,7 @@ fn protoagent_and_aworld_homes_get_their_native_records() {
     );
     assert!(
         text.starts_with(
-            "{\n  \"plugins\": [\n    {\n      \"id\": \"notes\",\n      \"source_url\": "
+            "{\n  \"plugins\": [\n    {\n      \"id\": \"notebook\",\n      \"source_url\": "
         ),
         "protoAgent's json.dumps(indent=2) layout: {text}"
     );
@@ -1036,7 +1036,7 @@ fn sha2_of(path: &Path) -> String {
 fn default_homes_follow_each_hosts_environment() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = Repo::init(&tmp.path().join("proto"));
-    repo.file("protoagent.plugin.yaml", "id: notes\nname: Notes\n")
+    repo.file("protoagent.plugin.yaml", "id: notebook\nname: Notes\n")
         .file("__init__.py", "def register(r):\n    pass\n");
     repo.commit("notes");
     let aoe = Repo::init(&tmp.path().join("aoe"));
@@ -1061,7 +1061,7 @@ fn default_homes_follow_each_hosts_environment() {
     }
     assert!(
         tmp.path()
-            .join("pa-plugins/notes/protoagent.plugin.yaml")
+            .join("pa-plugins/notebook/protoagent.plugin.yaml")
             .is_file(),
         "PROTOAGENT_PLUGINS_DIR"
     );
@@ -1094,7 +1094,7 @@ fn default_homes_follow_each_hosts_environment() {
         .collect();
     assert_eq!(
         ids,
-        ["dev.example.pinned", "notes"],
+        ["dev.example.pinned", "notebook"],
         "list finds every host's default home"
     );
 }

@@ -33,6 +33,8 @@ mod new;
 mod parity;
 mod pool;
 mod pre_commit;
+mod protoagent_0218;
+mod protoagent_0218_install;
 mod release;
 mod resolve;
 mod review;

@@ -17,7 +17,7 @@ fn monorepo(t: &Path) -> Repo {
         .file("plugins/web/aoe-plugin.toml", &static_aoe("1.0.0"))
         .file(
             "plugins/notes/protoagent.plugin.yaml",
-            "id: notes\nname: Notes\nversion: 1.0.0\n",
+            "id: notebook\nname: Notes\nversion: 1.0.0\n",
         )
         .file("plugins/notes/__init__.py", "def register(r):\n    pass\n")
         .file(
@@ -105,7 +105,11 @@ fn a_monorepo_plugin_installs_updates_and_syncs_from_its_subdirectory() {
             .unwrap();
     assert_eq!(lock["plugins"][0]["subdir"], "plugins/notes");
     assert_eq!(lock["plugins"][0]["source_url"], url.as_str());
-    assert!(proto.join("plugins/notes/protoagent.plugin.yaml").is_file());
+    assert!(
+        proto
+            .join("plugins/notebook/protoagent.plugin.yaml")
+            .is_file()
+    );
 
     // AWorld: `plugins`' own lock holds it.
     let aworld = t.join("aworld-home");
@@ -211,10 +215,10 @@ fn hostile_subdirectories_are_refused() {
 2 gh:acme/mono/../x@main --yes => plugins::usage::invalid_argument   × subdirectory "../x" is not a relative path inside the repository (no `..`, absolute or empty parts)
 2 gh:acme/mono@main --subdir /etc --yes => plugins::usage::invalid_argument   × subdirectory "/etc" is not a relative path inside the repository (no `..`, absolute or empty parts)
 2 gh:acme/mono/plugins/web@main --subdir plugins/notes --yes => plugins::usage::invalid_argument   × the source names subdirectory "plugins/web" but --subdir says "plugins/notes"
-2 gh:acme/mono@main --subdir plugins/up/acme --yes => plugins::install::subdir   × subdirectory "plugins/up/acme" passes through a symlink (plugins/up) at commit a609c2f33e
-2 gh:acme/mono@main --subdir plugins/etc --yes => plugins::install::subdir   × subdirectory "plugins/etc" passes through a symlink (plugins/etc) at commit a609c2f33e
-2 gh:acme/mono@main --subdir plugins/nope --yes => plugins::install::subdir   × subdirectory "plugins/nope" is not a directory of the repository at commit a609c2f33e
-2 gh:acme/mono@main --subdir README.md --yes => plugins::install::subdir   × subdirectory "README.md" is not a directory of the repository at commit a609c2f33e
+2 gh:acme/mono@main --subdir plugins/up/acme --yes => plugins::install::subdir   × subdirectory "plugins/up/acme" passes through a symlink (plugins/up) at commit 951baa9b02
+2 gh:acme/mono@main --subdir plugins/etc --yes => plugins::install::subdir   × subdirectory "plugins/etc" passes through a symlink (plugins/etc) at commit 951baa9b02
+2 gh:acme/mono@main --subdir plugins/nope --yes => plugins::install::subdir   × subdirectory "plugins/nope" is not a directory of the repository at commit 951baa9b02
+2 gh:acme/mono@main --subdir README.md --yes => plugins::install::subdir   × subdirectory "README.md" is not a directory of the repository at commit 951baa9b02
 1 gh:acme/mono@main --subdir plugins/leaky --yes => plugins::install::invalid   × refusing to install: dev.example.pinned is invalid or would be refused by its host
 
 "#]]

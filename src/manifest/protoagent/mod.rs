@@ -6,6 +6,10 @@
 
 mod facts;
 mod lint;
+
+/// `canonical_source` (0.218 §2.9): `host/owner/repo`, lowercased, or "" for no remote
+/// git source.
+pub use lint::canonical_source;
 pub mod pep440;
 
 use std::collections::BTreeSet;
@@ -67,6 +71,19 @@ pub fn profile(opts: &Options) -> Profile {
         Profile::V0145
     } else {
         Profile::V0218
+    }
+}
+
+/// The version the `min_protoagent_version` gate compares with (`protoagent-0218.md`
+/// §13): the one `--host-version` names, where the profile names `0.145` and `0.218`
+/// stand for the releases the profiles were read from (0.145.0 and 0.218.1); without
+/// one, the newest profile's 0.218.1.
+pub fn gate_host_version(opts: &Options) -> String {
+    match opts.host_version.as_deref().map(str::trim) {
+        None => "0.218.1".to_owned(),
+        Some("0.145") => "0.145.0".to_owned(),
+        Some("0.218") => "0.218.1".to_owned(),
+        Some(v) => v.to_owned(),
     }
 }
 

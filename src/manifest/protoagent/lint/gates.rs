@@ -55,12 +55,12 @@ pub(super) fn gates(doc: &Node, root: &Path, opts: &Options, out: &mut Out) {
     }
     if let Some(e) = doc.get("min_protoagent_version") {
         let declared = py_str(&e.node).trim().to_owned();
-        let host = opts.host_version.as_deref();
-        match (pep440::Version::parse(&declared), host.map(pep440::Version::parse)) {
-            (None, _) if !declared.is_empty() => warn(out, Finding::new(Code::ProtoMinVersion, format!("unparseable min_protoagent_version '{declared}' (host '{}') — loading anyway", host.unwrap_or("unknown")), ptr!["min_protoagent_version"])
+        let host = super::super::gate_host_version(opts);
+        match (pep440::Version::parse(&declared), Some(pep440::Version::parse(&host))) {
+            (None, _) if !declared.is_empty() => warn(out, Finding::new(Code::ProtoMinVersion, format!("unparseable min_protoagent_version '{declared}' (host '{host}') — loading anyway"), ptr!["min_protoagent_version"])
                 .help("use a PEP 440 version such as \"0.85.0\"")),
             (Some(need), Some(Some(have))) if need > have => out.push((
-                Finding::new(Code::ProtoHostVersion, format!("requires protoAgent >= {declared} but this host is {}", host.unwrap_or_default()), ptr!["min_protoagent_version"])
+                Finding::new(Code::ProtoHostVersion, format!("requires protoAgent >= {declared} but this host is {host}"), ptr!["min_protoagent_version"])
                     .help("the host refuses to load the plugin; upgrade protoAgent or lower the requirement"),
                 Severity::Error,
             )),

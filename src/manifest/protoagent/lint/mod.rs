@@ -15,6 +15,8 @@ mod paths;
 mod settings;
 mod sources;
 
+pub use sources::canonical_source;
+
 use std::path::Path;
 
 use super::{Options, Profile, profile, schema_value};

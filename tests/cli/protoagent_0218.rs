@@ -1,0 +1,432 @@
+//! The protoAgent 0.218 host profile's install-side rules (`protoagent-0218.md` §13), judged
+//! by protoAgent 0.218.1's own code from the hosts' venv where it runs without network:
+//! `installer.install` against local git repositories (bundled-id refusal, source
+//! allowlist, the superseded short-circuit, which fetches nothing), `configured_allowlist`,
+//! `trust.source_matches`, `_lock_rows_by_id`, `discover_plugins` and the loader's host
+//! version. The 0.145 profile is checked against the spec (no 0.145 venv).
+
+use std::path::Path;
+use std::process::Command;
+
+use plugins::host::protoagent::{self as pa, Allow};
+use plugins::manifest::protoagent::Profile;
+use serde_json::{Value, json};
+
+use crate::hosts::host_python;
+use crate::support::git::Repo;
+use crate::support::*;
+
+/// Run `code` in the host's Python with `PROTOAGENT_HOME=home` (nothing else of
+/// protoAgent's from outside); the last stdout line, parsed as JSON.
+pub(crate) fn host(py: &Path, home: &Path, code: &str) -> Value {
+    host_env(py, home, &[], code)
+}
+
+/// [`host`] with more environment.
+pub(crate) fn host_env(py: &Path, home: &Path, env: &[(&str, &str)], code: &str) -> Value {
+    let mut cmd = Command::new(py);
+    cmd.envs(env.iter().copied());
+    for v in [
+        "PROTOAGENT_INSTANCE",
+        "PROTOAGENT_BOX_ROOT",
+        "PROTOAGENT_PLUGINS_DIR",
+        "PROTOAGENT_PLUGINS_LOCK",
+        "PROTOAGENT_CONFIG_DIR",
+    ] {
+        cmd.env_remove(v);
+    }
+    let full = format!(
+        "import json, logging\nlogging.disable(logging.CRITICAL)\nfrom graph.plugins import installer, loader, manifest, trust\n{code}"
+    );
+    let out = cmd
+        .arg("-c")
+        .arg(full)
+        .env("PROTOAGENT_HOME", home)
+        .current_dir(home)
+        .output()
+        .expect("python runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{code}\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_str(stdout.lines().last().unwrap_or_default())
+        .unwrap_or_else(|e| panic!("{e}: {stdout}"))
+}
+
+/// The host CLI's install (`install(url, force, by="cli", allow=configured_allowlist())`):
+/// `{"ok": id, "superseded": bool}` or `{"err": message}`.
+const HOST_INSTALL: &str = r#"
+import sys
+def run(url, force):
+    try:
+        s = installer.install(url, force=force, allow=installer.configured_allowlist())
+        return {"ok": s["id"], "version": s["version"], "superseded": bool(s.get("superseded"))}
+    except Exception as e:
+        return {"err": str(e)}
+print(json.dumps(run(URL, FORCE)))
+"#;
+
+pub(crate) fn host_install(py: &Path, home: &Path, url: &str, force: bool) -> Value {
+    let code = HOST_INSTALL
+        .replace("URL", &serde_json::to_string(url).unwrap())
+        .replace("FORCE", if force { "True" } else { "False" });
+    host(py, home, &code)
+}
+
+/// `plugins install <url> --yes --home <home> [extra]`: (exit code, the error's code and
+/// first message line, or the empty strings).
+pub(crate) fn plugins_install(home: &Path, url: &str, extra: &[&str]) -> (i32, String, String) {
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", url, "--yes", "--home"])
+        .arg(home)
+        .args(extra)
+        .envs(NO_NETWORK)
+        .env("COLUMNS", "1000"));
+    let err_code = stderr
+        .lines()
+        .find(|l| l.starts_with("plugins::"))
+        .unwrap_or_default()
+        .to_owned();
+    let message = stderr
+        .lines()
+        .find_map(|l| l.trim_start().strip_prefix("× "))
+        .unwrap_or_default()
+        .to_owned();
+    let _ = stdout;
+    (code, err_code, message)
+}
+
+/// Should a check that fetches nothing regress, the fetch goes to a closed loopback port.
+pub(crate) const NO_NETWORK: [(&str, &str); 4] = [
+    ("HTTPS_PROXY", "http://127.0.0.1:9"),
+    ("https_proxy", "http://127.0.0.1:9"),
+    ("ALL_PROXY", "http://127.0.0.1:9"),
+    ("GIT_SSH_COMMAND", "false"),
+];
+
+pub(crate) fn instance(root: &Path, config: Option<&str>) {
+    std::fs::create_dir_all(root.join("config")).unwrap();
+    if let Some(c) = config {
+        std::fs::write(root.join("config/langgraph-config.yaml"), c).unwrap();
+    }
+}
+
+pub(crate) fn plugin_repo(dir: &Path, id: &str) -> Repo {
+    let repo = Repo::init(dir);
+    repo.file(
+        "protoagent.plugin.yaml",
+        &format!("id: {id}\nname: N\nversion: 1.0.0\n"),
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit(id);
+    repo
+}
+
+#[test]
+fn the_bundled_set_and_the_superseded_sources_are_the_hosts() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let ids = [
+        pa::BUNDLED_0145,
+        pa::BUNDLED_0218_ADDED,
+        &["coding_agent", "Cowork", "notebook", "agent-browser", "x"],
+    ]
+    .concat();
+    let got = host(
+        &py,
+        tmp.path(),
+        &format!(
+            "ids = {}\nprint(json.dumps({{'index': sorted(installer._bundled_index()), 'builtin': [installer._is_builtin(i) for i in ids]}}))",
+            serde_json::to_string(&ids).unwrap()
+        ),
+    );
+    let mut all: Vec<&str> = [pa::BUNDLED_0145, pa::BUNDLED_0218_ADDED].concat();
+    all.sort_unstable();
+    assert_eq!(got["index"], json!(all));
+    let ours: Vec<bool> = ids
+        .iter()
+        .map(|i| pa::is_bundled(i, Profile::V0218))
+        .collect();
+    assert_eq!(got["builtin"], json!(ours));
+    // 0.145 (spec §13): the 0.218 additions were installable.
+    assert!(
+        pa::BUNDLED_0145
+            .iter()
+            .all(|i| pa::is_bundled(i, Profile::V0145))
+    );
+    assert!(
+        !pa::BUNDLED_0218_ADDED
+            .iter()
+            .any(|i| pa::is_bundled(i, Profile::V0145))
+    );
+
+    let urls = [
+        "https://github.com/protoLabsAI/agent-browser-plugin",
+        "git@github.com:protoLabsAI/Agent-Browser-Plugin.git",
+        "https://token@www.github.com:443/protolabsai/agent-browser-plugin.git/?ref=main#x",
+        "ssh://git@GitHub.com/protoLabsAI/cowork-plugin",
+        "http://github.com./protoLabsAI/cowork-plugin/",
+        "git+ssh://git@github.com/protoLabsAI/cowork-plugin",
+        "https://github.com/protoLabsAI/cowork-plugin-fork",
+        "https://gitlab.com/protoLabsAI/cowork-plugin",
+        "github.com/protoLabsAI/cowork-plugin",
+        "/tmp/agent-browser-plugin",
+        "file:///github.com/protoLabsAI/cowork-plugin",
+    ];
+    let got = host(
+        &py,
+        tmp.path(),
+        &format!(
+            "urls = {}\nout = []\nfor u in urls:\n    s = installer.superseding_plugin(u)\n    out.append(s and [s.id, s.version])\nprint(json.dumps(out))",
+            serde_json::to_string(&urls).unwrap()
+        ),
+    );
+    let ours: Vec<Value> = urls
+        .iter()
+        .map(|u| pa::superseding(u, Profile::V0218).map_or(Value::Null, |(id, v)| json!([id, v])))
+        .collect();
+    assert_eq!(got, json!(ours));
+    assert!(
+        urls.iter()
+            .all(|u| pa::superseding(u, Profile::V0145).is_none())
+    );
+}
+
+#[test]
+fn source_matches_is_the_hosts_predicate() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let urls = [
+        "https://github.com/protoLabsAI/x",
+        "git@github.com:protoLabsAI/x.git",
+        "ssh://git@github.com/protoLabsAI/x/",
+        "https://github.com/protoLabsAI/x-evil",
+        "https://github.com/protolabsai/x",
+        "git://example.com/a/b.git",
+        "/srv/git/a",
+        "file:///srv/git/a",
+        "git://example.com/]/b",
+        "git://example.com/-/b",
+        "git://example.com/a[",
+        "https://example.com/%2e%2e/b",
+        "srv/git/a",
+    ];
+    let patterns = [
+        "github.com/protoLabsAI/*",
+        "github.com/protoLabsAI",
+        "github.com/protoLabsAI/x",
+        "https://github.com/protoLabsAI/x.git",
+        "github.com/*/x.git",
+        "*",
+        "example.com/[ab]/?",
+        "example.com/[!a]/b",
+        "/srv/git",
+        "file:///srv/git/*",
+        "",
+        "  ",
+        // Hostile globs: reversed and dangling ranges, brackets, stars.
+        "example.com/[z-a]/b",
+        "example.com/[!z-a]/b",
+        "example.com/[a-]/b",
+        "example.com/[]a]/b",
+        "example.com/[!]]/b",
+        "example.com/a[",
+        "**/*.git",
+        "git@*",
+        "*/[!/]/?",
+        "\u{17f}rv/git/a",
+    ];
+    let got = host(
+        &py,
+        tmp.path(),
+        &format!(
+            "urls = {}\npats = {}\nprint(json.dumps([[trust.source_matches(u, [p]) for p in pats] for u in urls]))",
+            serde_json::to_string(&urls).unwrap(),
+            serde_json::to_string(&patterns).unwrap()
+        ),
+    );
+    let ours: Vec<Vec<bool>> = urls
+        .iter()
+        .map(|u| {
+            patterns
+                .iter()
+                .map(|p| pa::source_matches(u, &[(*p).to_owned()]))
+                .collect()
+        })
+        .collect();
+    assert_eq!(got, json!(ours));
+    // 0.145 read a scalar as its characters and an unreadable config as open.
+    let cfg = tmp.path().join("c.yaml");
+    std::fs::write(&cfg, "plugins:\n  sources:\n    allow: ab\n").unwrap();
+    assert_eq!(
+        pa::allowlist(&cfg, Profile::V0145),
+        Ok(Allow::List(vec!["a".into(), "b".into()]))
+    );
+    std::fs::write(&cfg, "plugins: [\n").unwrap();
+    assert_eq!(pa::allowlist(&cfg, Profile::V0145), Ok(Allow::Open));
+    assert!(pa::allowlist(&cfg, Profile::V0218).is_err());
+}
+
+#[test]
+fn bak_folders_are_not_plugins_under_0218() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let dir = t.join("plugins");
+    for (folder, id) in [
+        ("alpha", "alpha"),
+        ("alpha.bak", "alpha_old"),
+        ("beta.1.bak", "beta"),
+    ] {
+        std::fs::create_dir_all(dir.join(folder)).unwrap();
+        std::fs::write(
+            dir.join(folder).join("protoagent.plugin.yaml"),
+            format!("id: {id}\nname: N\n"),
+        )
+        .unwrap();
+        std::fs::write(dir.join(folder).join("__init__.py"), "").unwrap();
+    }
+    let got = host(
+        &py,
+        &t,
+        &format!(
+            "from pathlib import Path\nprint(json.dumps(sorted(m.id for m in loader.discover_plugins([Path({:?})]))))",
+            dir.display().to_string()
+        ),
+    );
+    let ids = |extra: &[&str]| -> Vec<String> {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["validate", "-r", "--format", "json", "--path"])
+            .arg(&dir)
+            .args(extra));
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let doc: Value = serde_json::from_str(&stdout).unwrap();
+        let mut ids: Vec<String> = doc["plugins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_str().unwrap().to_owned())
+            .collect();
+        ids.sort();
+        ids
+    };
+    assert_eq!(json!(ids(&[])), got, "0.218 discovers only alpha");
+    assert_eq!(json!(ids(&["--host-version", "0.218.1"])), got);
+    assert_eq!(
+        ids(&["--host-version", "0.145"]),
+        ["alpha", "alpha_old", "beta"],
+        "0.145 discovers the .bak folders"
+    );
+}
+
+#[test]
+fn lock_rows_last_per_id_and_host_keys_kept() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("home");
+    instance(&home, None);
+    let own = plugin_repo(&t.join("own"), "own_plugin");
+    // A lock the host wrote (a bundle row with `superseded`), with a duplicated id and junk.
+    let lock = json!({"plugins": [
+        {"id": "dup", "source_url": "https://example.com/first", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli"},
+        "junk",
+        {"id": "dup", "source_url": "https://example.com/last", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli"},
+        {"id": "own_plugin", "source_url": "old", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "a", "version": "1", "sha256": "x"}]},
+        {"id": "own_plugin", "source_url": "old2", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "b", "version": "2", "sha256": "y"}]},
+    ], "bundles": [{"id": "kit", "name": "Kit", "source_url": "u", "requested_ref": "", "resolved_sha": "", "plugins": ["own_plugin"], "superseded": ["agent_browser"], "enabled": [], "installed_at": "t", "by": "cli"}]});
+    std::fs::write(
+        home.join("plugins.lock"),
+        serde_json::to_string_pretty(&lock).unwrap(),
+    )
+    .unwrap();
+    let rows = |home: &Path| {
+        host(
+            &py,
+            home,
+            "print(json.dumps({k: v.get('source_url') for k, v in installer._lock_rows_by_id().items()}))",
+        )
+    };
+    let before = rows(&home);
+    assert_eq!(before["dup"], "https://example.com/last");
+    let l = plugins::lock::Lock::load(
+        &home.join("plugins.lock"),
+        plugins::manifest::Dialect::Protoagent,
+    )
+    .unwrap();
+    assert_eq!(
+        l.get("dup").map(|e| e.source),
+        Some("https://example.com/last".to_owned())
+    );
+    // plugins rewrites the lock (an install over the untracked... tracked id, forced).
+    std::fs::create_dir_all(home.join("plugins/own_plugin")).unwrap();
+    let (code, err, message) = plugins_install(&home, &own.dir.display().to_string(), &["--force"]);
+    assert_eq!(code, 0, "{err} {message}");
+    let after = rows(&home);
+    assert_eq!(after["dup"], before["dup"]);
+    assert_eq!(after["own_plugin"], json!(own.dir.display().to_string()));
+    let text = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    let doc: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(
+        doc["bundles"], lock["bundles"],
+        "the host's bundle row, byte for byte"
+    );
+    let own_rows: Vec<&Value> = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|r| r["id"] == "own_plugin")
+        .collect();
+    assert_eq!(own_rows.len(), 1, "every row of the id replaced: {text}");
+    assert_eq!(own_rows[0]["deps"][0]["name"], "b", "deps of the last row");
+    assert!(doc["plugins"].as_array().unwrap().contains(&json!("junk")));
+}
+
+#[test]
+fn the_version_gate_defaults_to_the_profiles_release() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let host_version = host(&py, tmp.path(), "print(json.dumps(loader._host_version()))");
+    let opts = plugins::manifest::protoagent::Options::default();
+    assert_eq!(
+        json!(plugins::manifest::protoagent::gate_host_version(&opts)),
+        host_version
+    );
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("__init__.py"), "").unwrap();
+    let gate = |min: &str, extra: &[&str]| -> Option<String> {
+        std::fs::write(
+            dir.path().join("protoagent.plugin.yaml"),
+            format!("id: demo\nname: Demo\nmin_protoagent_version: '{min}'\n"),
+        )
+        .unwrap();
+        let (_, stdout, _) = run(plugins()
+            .args(["validate", "--format", "json", "--path"])
+            .arg(dir.path())
+            .args(extra));
+        let doc: Value = serde_json::from_str(&stdout).unwrap();
+        doc["plugins"][0]["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["code"] == "plugins::protoagent::host_version")
+            .map(|d| d["message"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(gate("0.218.1", &[]), None);
+    assert_eq!(
+        gate("0.218.2", &[]).as_deref(),
+        Some("requires protoAgent >= 0.218.2 but this host is 0.218.1")
+    );
+    assert_eq!(
+        gate("0.218.1", &["--host-version", "0.218"]),
+        None,
+        "the profile name is its release"
+    );
+    assert_eq!(
+        gate("0.146", &["--host-version", "0.145"]).as_deref(),
+        Some("requires protoAgent >= 0.146 but this host is 0.145.0")
+    );
+    assert_eq!(gate("0.145.0", &["--host-version", "0.145"]), None);
+}

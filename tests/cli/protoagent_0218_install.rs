@@ -1,0 +1,249 @@
+//! The protoAgent 0.218 profile's installer rules, judged by protoAgent 0.218.1's own
+//! `installer.install`, `configured_allowlist`, `superseded_reason` and `_runtime_gap`
+//! on local git repositories (the helpers are in `protoagent_0218`).
+
+use serde_json::{Value, json};
+
+use crate::hosts::host_python;
+use crate::protoagent_0218::{
+    NO_NETWORK, host, host_env, host_install, instance, plugin_repo, plugins_install,
+};
+use crate::support::git::Repo;
+use crate::support::*;
+
+#[test]
+fn installs_are_refused_and_short_circuited_as_the_hosts_installer_does() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let cowork = plugin_repo(&t.join("cowork"), "cowork");
+    let artifact = plugin_repo(&t.join("artifact"), "artifact");
+    let own = plugin_repo(&t.join("own"), "own_plugin");
+    let superseded = "https://github.com/protoLabsAI/agent-browser-plugin";
+    let cases: Vec<(String, bool)> = vec![
+        (cowork.dir.display().to_string(), false),
+        (artifact.dir.display().to_string(), true),
+        (superseded.to_owned(), true),
+        (
+            "git@github.com:protoLabsAI/Cowork-Plugin.git".to_owned(),
+            false,
+        ),
+    ];
+    for (i, (url, force)) in cases.iter().enumerate() {
+        let host_home = t.join(format!("host-{i}"));
+        let ours = t.join(format!("ours-{i}"));
+        instance(&host_home, None);
+        instance(&ours, None);
+        let want = host_install(&py, &host_home, url, *force);
+        let force_flag: &[&str] = if *force { &["--force"] } else { &[] };
+        let (code, err, message) = plugins_install(&ours, url, force_flag);
+        assert_eq!(code, 2, "{url}: {want}");
+        if want["superseded"] == true {
+            // The host installs nothing and says the bundled copy runs: plugins says so.
+            assert_eq!(err, "plugins::install::superseded", "{url}");
+            assert_eq!(
+                message,
+                format!(
+                    "{} ships with protoAgent now (bundled v{}) — nothing fetched from {url}.",
+                    want["ok"].as_str().unwrap(),
+                    want["version"].as_str().unwrap()
+                )
+            );
+            assert!(!host_home.join("plugins.lock").exists(), "no lock row");
+        } else {
+            assert_eq!(err, "plugins::install::builtin", "{url}: {want}");
+            assert_eq!(json!(message), want["err"], "{url}");
+        }
+        assert!(
+            !ours.join("plugins.lock").exists(),
+            "{url}: nothing installed"
+        );
+    }
+    // A plugin of one's own installs on both.
+    let host_home = t.join("host-own");
+    instance(&host_home, None);
+    assert_eq!(
+        host_install(&py, &host_home, &own.dir.display().to_string(), false)["ok"],
+        "own_plugin"
+    );
+    let (code, _, _) = plugins_install(&t.join("ours-own"), &own.dir.display().to_string(), &[]);
+    assert_eq!(code, 0);
+    // The 0.145 profile: `cowork` was not bundled yet, `artifact` was.
+    let old = t.join("old");
+    let (code, err, _) = plugins_install(
+        &old,
+        &cowork.dir.display().to_string(),
+        &["--host-version", "0.145"],
+    );
+    assert_eq!((code, err.as_str()), (0, ""));
+    let (code, err, message) = plugins_install(&old, &artifact.dir.display().to_string(), &[]);
+    assert_ne!(code, 0);
+    assert_eq!(err, "plugins::install::builtin", "the home remembers 0.145");
+    assert_eq!(
+        message,
+        "plugin id 'artifact' is a built-in — cannot install over it."
+    );
+}
+
+#[test]
+fn the_source_allowlist_is_read_and_matched_as_the_host_does() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let own = plugin_repo(&t.join("src/own"), "own_plugin");
+    let url = own.dir.display().to_string();
+    let parent = t.join("src").display().to_string();
+    let configs = [
+        None,
+        Some("model: x\n".to_owned()),
+        Some("plugins:\n  sources: {}\n".to_owned()),
+        Some("plugins:\n  sources:\n    allow: []\n".to_owned()),
+        Some("plugins:\n  sources:\n    allow:\n".to_owned()),
+        Some(format!("plugins:\n  sources:\n    allow: ['{parent}']\n")),
+        Some(format!("plugins:\n  sources:\n    allow: ['{parent}/*']\n")),
+        Some(format!("plugins:\n  sources:\n    allow: ['{url}.git']\n")),
+        Some(format!(
+            "plugins:\n  sources:\n    allow: ['{parent}/o?n']\n"
+        )),
+        Some(format!(
+            "plugins:\n  sources:\n    allow: ['{parent}/[!o]wn']\n"
+        )),
+        Some("plugins:\n  sources:\n    allow: ['github.com/protoLabsAI/*']\n".to_owned()),
+        Some(format!("plugins:\n  sources:\n    allow: '{url}'\n")),
+        Some("plugins:\n  sources:\n    allow: [1]\n".to_owned()),
+        Some("plugins:\n  sources:\n    allow: {a: 1}\n".to_owned()),
+        Some("plugins: [1]\n".to_owned()),
+        Some("plugins:\n  sources: [allow]\n".to_owned()),
+        Some("plugins:\n  sources: [other]\n".to_owned()),
+        Some("plugins:\n  sources: 7\n".to_owned()),
+        Some("- a\n".to_owned()),
+        Some("plugins: {sources: {allow: [unclosed\n".to_owned()),
+    ];
+    for (i, config) in configs.iter().enumerate() {
+        let host_home = t.join(format!("host-{i}"));
+        let ours = t.join(format!("ours-{i}"));
+        instance(&host_home, config.as_deref());
+        instance(&ours, config.as_deref());
+        let want = host_install(&py, &host_home, &url, false);
+        let (code, err, message) = plugins_install(&ours, &url, &[]);
+        match want.get("err").and_then(Value::as_str) {
+            None => assert_eq!(code, 0, "{config:?}: {message}"),
+            Some(text) => {
+                assert_eq!(err, "plugins::install::allowlist", "{config:?}");
+                if config.as_deref().is_some_and(|c| c.contains("[unclosed")) {
+                    // PyYAML's parse error text is its own (docs/PARITY.md).
+                    let prefix = "Cannot read plugin source allowlist: ";
+                    assert!(text.starts_with(prefix) && message.starts_with(prefix));
+                } else {
+                    assert_eq!(message, text, "{config:?}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_node_floor_the_path_does_not_meet_warns_with_the_hosts_gap() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let fake = t.join("fake");
+    std::fs::create_dir_all(&fake).unwrap();
+    let node = fake.join("node");
+    std::fs::write(&node, "#!/bin/sh\necho v18.1.0\n").unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&node, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let system = "/usr/bin:/bin";
+    let with_fake = format!("{}:{system}", fake.display());
+    let home = t.join("user");
+    let boxes = t.join("box");
+    std::fs::create_dir_all(&home).unwrap();
+    let mut gaps = 0;
+    for (i, floor) in ["{node: '>=20', NODE: v20.6}", "{node: 99}", "{node: '>=1'}"]
+        .iter()
+        .enumerate()
+    {
+        let repo = Repo::init(&t.join(format!("repo-{i}")));
+        repo.file(
+            "protoagent.plugin.yaml",
+            &format!("id: nodey\nname: N\nrequires_runtimes: {floor}\n"),
+        )
+        .file("__init__.py", "");
+        repo.commit("n");
+        for path in [with_fake.as_str(), system] {
+            let want = host_env(
+                &py,
+                &t,
+                &[
+                    ("PATH", path),
+                    ("HOME", home.to_str().unwrap()),
+                    ("PROTOAGENT_BOX_ROOT", boxes.to_str().unwrap()),
+                ],
+                &format!(
+                    "from pathlib import Path\nm = manifest.load_manifest(Path({:?}))\nprint(json.dumps(loader._runtime_gap(m)[0]))",
+                    repo.dir.display().to_string()
+                ),
+            );
+            gaps += usize::from(!want.is_null());
+            for (profile, expect) in [("0.218", want.clone()), ("0.145", Value::Null)] {
+                let (code, stdout, stderr) = run(plugins()
+                    .args(["install", &repo.dir.display().to_string(), "--yes"])
+                    .args(["--host-version", profile, "--home"])
+                    .arg(t.join(format!("h-{i}-{}-{profile}", path.len())))
+                    .env("PATH", path)
+                    .env("COLUMNS", "1000"));
+                assert_eq!(code, 0, "{stdout}{stderr}");
+                let got = stderr
+                    .lines()
+                    .find_map(|l| {
+                        l.strip_prefix(&format!(
+                            "warning[{}]: ",
+                            "plugins::install::runtime_missing"
+                        ))
+                    })
+                    .map_or(Value::Null, |m| json!(m));
+                assert_eq!(got, expect, "{floor} PATH={path} {profile}");
+            }
+        }
+    }
+    assert!(gaps >= 2, "the fake node and the floor of 99 raise the gap");
+}
+
+#[test]
+fn sync_of_a_superseded_row_has_nothing_to_update_in_the_hosts_words() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let url = "https://github.com/protoLabsAI/agent-browser-plugin.git";
+    let want = host(
+        &py,
+        &t,
+        &format!(
+            "print(json.dumps(installer.superseded_reason('agent_browser', {url:?}, installer._bundled_manifest('agent_browser'))))"
+        ),
+    );
+    let home = t.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let row = json!({"plugins": [{"id": "agent_browser", "source_url": url, "requested_ref": "v0.6.3",
+        "resolved_sha": "0123456789012345678901234567890123456789", "installed_at": "t", "by": "cli"}]});
+    std::fs::write(home.join("plugins.lock"), row.to_string()).unwrap();
+    // The plugin's directory is gone: sync would fetch it again; the host has nothing to
+    // fetch (the bundled copy runs), and neither does plugins (no network is touched).
+    let (code, _, stderr) = run(plugins()
+        .args(["sync", "--yes", "--home"])
+        .arg(&home)
+        .envs(NO_NETWORK)
+        .env("COLUMNS", "1000"));
+    assert_ne!(code, 0);
+    assert!(stderr.contains("plugins::install::superseded"), "{stderr}");
+    let flat = |t: &str| {
+        t.split_whitespace()
+            .filter(|w| *w != "│")
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    assert!(
+        flat(&stderr).contains(&flat(want.as_str().unwrap())),
+        "{stderr}\nwant: {want}"
+    );
+}
