@@ -11,7 +11,9 @@
 //! the loop goes on.
 
 mod convert;
+mod features;
 mod rpc;
+mod text;
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -28,6 +30,7 @@ const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const SERVER_NOT_INITIALIZED: i64 = -32002;
+const INVALID_PARAMS: i64 = -32602;
 
 /// A message body may hold a whole manifest, JSON-escaped (up to 6 bytes a
 /// byte), plus the envelope.
@@ -48,6 +51,9 @@ struct Document {
     version: Option<i64>,
     path: PathBuf,
     dialect: Dialect,
+    /// What its last validation found, in bytes of the text it had then
+    /// (the current text unless the document is in `dirty`).
+    found: Vec<convert::Found>,
 }
 
 /// A document's text, unless it is over the validator's size cap: then only
@@ -175,6 +181,25 @@ impl<W: Write> Server<'_, W> {
                 self.documents.clear();
                 self.respond(id, Value::Null)?;
             }
+            "textDocument/codeAction" | "textDocument/hover" | "textDocument/completion" => {
+                let uri = params.pointer("/textDocument/uri").and_then(Value::as_str);
+                // Answer about the text as it is now: validate a pending change first.
+                if let Some(uri) = uri.filter(|u| self.dirty.iter().any(|d| d == u)) {
+                    let uri = uri.to_owned();
+                    self.dirty.retain(|d| *d != uri);
+                    self.publish(&uri)?;
+                }
+                let doc = uri.and_then(|u| self.documents.get(u));
+                let answer = match method {
+                    "textDocument/codeAction" => features::code_actions(doc, &params),
+                    "textDocument/hover" => features::hover(doc, &params),
+                    _ => features::completion(doc, &params),
+                };
+                match answer {
+                    Ok(result) => self.respond(id, result)?,
+                    Err(problem) => self.respond_error(id, INVALID_PARAMS, &problem)?,
+                }
+            }
             _ => self.respond_error(
                 id,
                 METHOD_NOT_FOUND,
@@ -201,7 +226,7 @@ impl<W: Write> Server<'_, W> {
                 else {
                     return self.log(&format!("didOpen without text for {uri}"));
                 };
-                let Some(path) = uri_path(&uri) else {
+                let Some(path) = text::uri_path(&uri) else {
                     return Ok(());
                 };
                 let Some(dialect) = Dialect::from_manifest_path(&path) else {
@@ -214,6 +239,7 @@ impl<W: Write> Server<'_, W> {
                         version,
                         path,
                         dialect,
+                        found: Vec::new(),
                     },
                 );
                 self.mark(uri);
@@ -229,7 +255,7 @@ impl<W: Write> Server<'_, W> {
                     .map_or(&[][..], Vec::as_slice);
                 for change in changes {
                     match &mut doc.text {
-                        Text::Kept(text) => apply_change(text, change),
+                        Text::Kept(text) => text::apply_change(text, change),
                         // Only a whole new text can replace one that was not kept.
                         Text::TooLarge(_) => {
                             if let (None, Some(text)) = (
@@ -299,8 +325,10 @@ impl<W: Write> Server<'_, W> {
                     bytes,
                     self.opts,
                 );
-                let diagnostics = convert::diagnostics(&report, text, uri);
+                doc.found = convert::diagnostics(&report, text, uri);
+                let diagnostics: Vec<Value> = doc.found.iter().map(|f| f.lsp.clone()).collect();
                 if oversized {
+                    doc.found.clear();
                     doc.text = Text::TooLarge(diagnostics.clone());
                 }
                 diagnostics
@@ -351,98 +379,17 @@ fn initialize_result() -> Value {
                 "change": 1, // Full
                 "save": { "includeText": true },
             },
+            "codeActionProvider": { "codeActionKinds": ["quickfix"] },
+            "hoverProvider": true,
+            "completionProvider": { "triggerCharacters": [] },
         },
         "serverInfo": { "name": "plugins", "version": env!("CARGO_PKG_VERSION") },
     })
 }
 
-/// Apply one `contentChanges` entry: a whole new text, or a range edit.
-fn apply_change(text: &mut String, change: &Value) {
-    let Some(new) = change.get("text").and_then(Value::as_str) else {
-        return;
-    };
-    let Some(range) = change.get("range") else {
-        new.clone_into(text);
-        return;
-    };
-    let at = |key: &str| -> Option<(usize, usize)> {
-        let p = range.get(key)?;
-        let line = usize::try_from(p.get("line")?.as_u64()?).ok()?;
-        let character = usize::try_from(p.get("character")?.as_u64()?).ok()?;
-        Some((line, character))
-    };
-    let (Some(start), Some(end)) = (at("start"), at("end")) else {
-        return;
-    };
-    let index = convert::LineIndex::new(text);
-    let start = index.offset(start.0, start.1);
-    let end = index.offset(end.0, end.1).max(start);
-    text.replace_range(start..end, new);
-}
-
-/// The path of a `file:` URI; other schemes (`untitled:`) by their path part,
-/// which still names the dialect.
-fn uri_path(uri: &str) -> Option<PathBuf> {
-    let (scheme, rest) = uri.split_once(':')?;
-    let rest = if scheme.eq_ignore_ascii_case("file") {
-        // file:///path, or file://host/path with the host ignored.
-        let rest = rest.strip_prefix("//").unwrap_or(rest);
-        &rest[rest.find('/')?..]
-    } else {
-        rest
-    };
-    let bytes = percent_decode(rest)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStringExt;
-        Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
-    }
-    #[cfg(not(unix))]
-    {
-        // file:///C:/x → C:/x
-        let s = String::from_utf8(bytes).ok()?;
-        let s = match s.as_bytes() {
-            [b'/', _, b':', ..] => s[1..].to_owned(),
-            _ => s,
-        };
-        Some(PathBuf::from(s))
-    }
-}
-
-fn percent_decode(s: &str) -> Option<Vec<u8>> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn file_uris_become_paths() {
-        assert_eq!(
-            uri_path("file:///w/my%20plugin/.aworld-plugin/plugin.json"),
-            Some(PathBuf::from("/w/my plugin/.aworld-plugin/plugin.json"))
-        );
-        assert_eq!(
-            uri_path("untitled:aoe-plugin.toml"),
-            Some(PathBuf::from("aoe-plugin.toml"))
-        );
-        assert_eq!(uri_path("file:///x%2"), None);
-        assert_eq!(uri_path("nonsense"), None);
-    }
 
     fn frame(message: &Value) -> Vec<u8> {
         let body = message.to_string();
@@ -509,18 +456,5 @@ mod tests {
             output.clear();
             serve(io::Cursor::new(bytes), &mut output, &opts).unwrap();
         }
-    }
-
-    #[test]
-    fn applies_range_edits() {
-        let mut text = "a = \"é\"\nb = 2\n".to_owned();
-        let edit = json!({
-            "range": { "start": { "line": 0, "character": 5 }, "end": { "line": 1, "character": 1 } },
-            "text": "x\"\nc",
-        });
-        apply_change(&mut text, &edit);
-        assert_eq!(text, "a = \"x\"\nc = 2\n");
-        apply_change(&mut text, &json!({ "text": "whole" }));
-        assert_eq!(text, "whole");
     }
 }

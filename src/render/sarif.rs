@@ -126,6 +126,15 @@ impl SarifStream {
                     })
                     .collect();
             }
+            let fixes: Vec<Value> = d
+                .fixes
+                .iter()
+                .filter_map(|f| f.edit(text))
+                .map(|(span, replacement)| fix(uri, text, span, &replacement))
+                .collect();
+            if !fixes.is_empty() {
+                result["fixes"] = Value::Array(fixes);
+            }
             self.results.push(",\n", &pretty(&result))?;
         }
         if let Some(note) = super::human::skipped_note(r) {
@@ -248,6 +257,31 @@ fn location(artifact: &Artifact, text: &str, label: Option<&Label>) -> Value {
     }
     location["physicalLocation"] = physical;
     location
+}
+
+/// A SARIF `fix`: one replacement in the manifest.
+fn fix(artifact: &Artifact, text: &str, span: crate::diagnostic::Span, replacement: &str) -> Value {
+    let mut location = json!({ "uri": artifact.uri });
+    if artifact.relative {
+        location["uriBaseId"] = json!(SRCROOT);
+    }
+    let (start_line, start_column) = line_col(text, span.start);
+    let (end_line, end_column) = line_col(text, span.end);
+    json!({
+        "description": { "text": format!("Replace with `{replacement}`") },
+        "artifactChanges": [{
+            "artifactLocation": location,
+            "replacements": [{
+                "deletedRegion": {
+                    "startLine": start_line,
+                    "startColumn": start_column,
+                    "endLine": end_line,
+                    "endColumn": end_column,
+                },
+                "insertedContent": { "text": replacement },
+            }],
+        }],
+    })
 }
 
 /// The section of `docs/diagnostics.md` under the code's heading, trimmed.
