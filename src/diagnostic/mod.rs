@@ -155,6 +155,23 @@ impl Diagnostic {
     }
 }
 
+const DIAGNOSTICS_MD: &str = include_str!("../../docs/diagnostics.md");
+
+/// A code's documentation: its section of `docs/diagnostics.md` (under its
+/// `### \`code\`` heading), trimmed. SARIF rules and the language server's
+/// hover show it.
+pub fn documentation(code: Code) -> Option<&'static str> {
+    let heading = format!("### `{code}`\n");
+    let start = DIAGNOSTICS_MD.find(&heading)? + heading.len();
+    let rest = &DIAGNOSTICS_MD[start..];
+    let end = ["\n### ", "\n## "]
+        .iter()
+        .filter_map(|h| rest.find(h))
+        .min()
+        .unwrap_or(rest.len());
+    Some(rest[..end].trim())
+}
+
 /// The closest candidate to `word`, if one is close enough to be a likely typo,
 /// or else the only candidate that is a prefix of `word` or that `word` is a
 /// prefix of (`network` → `net`, `desc` → `description`). Prefixes shorter than

@@ -131,7 +131,6 @@ fn diagnostic(d: &Diagnostic, index: &LineIndex<'_>, uri: &str) -> Value {
 pub(crate) struct Found {
     /// The LSP `Diagnostic` as published.
     pub(crate) lsp: Value,
-    #[allow(dead_code)] // read by hover (next)
     pub(crate) code: Code,
     /// The first label's bytes.
     pub(crate) span: Span,

@@ -10,6 +10,7 @@
 //! framing or JSON gets a parse error, unknown requests `MethodNotFound`, and
 //! the loop goes on.
 
+mod complete;
 mod convert;
 mod features;
 mod rpc;
@@ -192,8 +193,8 @@ impl<W: Write> Server<'_, W> {
                 let doc = uri.and_then(|u| self.documents.get(u));
                 let answer = match method {
                     "textDocument/codeAction" => features::code_actions(doc, &params),
-                    "textDocument/hover" => features::hover(doc, &params),
-                    _ => features::completion(doc, &params),
+                    "textDocument/hover" => features::hover(doc, &params, self.opts),
+                    _ => complete::completion(doc, &params, self.opts),
                 };
                 match answer {
                     Ok(result) => self.respond(id, result)?,

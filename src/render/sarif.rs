@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{HOLE, Sink, Spool, line_col};
-use crate::diagnostic::{Code, Diagnostic, Label, Severity};
+use crate::diagnostic::{Code, Diagnostic, Label, Severity, documentation};
 use crate::validate::PluginReport;
 
 /// The schema the log declares (SchemaStore's copy of the OASIS schema).
@@ -17,8 +17,6 @@ pub const SRCROOT: &str = "%SRCROOT%";
 /// The areas whose codes `validate` reports; the rest (install, git, ...)
 /// are operational errors that never become results.
 const VALIDATE_AREAS: &[&str] = &["file", "syntax", "aoe", "aworld", "protoagent"];
-
-const DIAGNOSTICS_MD: &str = include_str!("../../docs/diagnostics.md");
 
 /// Where artifact paths are relative to.
 pub struct Base {
@@ -197,7 +195,7 @@ fn driver(rules: &[Code]) -> Value {
 }
 
 fn rule(code: Code, repository: Option<&str>) -> Value {
-    let section = doc_section(code).unwrap_or(code.description());
+    let section = documentation(code).unwrap_or(code.description());
     let mut rule = json!({
         "id": code.as_str(),
         "shortDescription": { "text": sentence(code.description()) },
@@ -284,19 +282,6 @@ fn fix(artifact: &Artifact, text: &str, span: crate::diagnostic::Span, replaceme
     })
 }
 
-/// The section of `docs/diagnostics.md` under the code's heading, trimmed.
-fn doc_section(code: Code) -> Option<&'static str> {
-    let heading = format!("### `{code}`\n");
-    let start = DIAGNOSTICS_MD.find(&heading)? + heading.len();
-    let rest = &DIAGNOSTICS_MD[start..];
-    let end = ["\n### ", "\n## "]
-        .iter()
-        .filter_map(|h| rest.find(h))
-        .min()
-        .unwrap_or(rest.len());
-    Some(rest[..end].trim())
-}
-
 fn first_paragraph(section: &str) -> String {
     section
         .split("\n\n")
@@ -367,12 +352,12 @@ mod tests {
             .iter()
             .filter(|c| VALIDATE_AREAS.contains(&area(**c)))
         {
-            let section = doc_section(*code).unwrap_or_else(|| panic!("{code}"));
+            let section = documentation(*code).unwrap_or_else(|| panic!("{code}"));
             assert!(!first_paragraph(section).is_empty(), "{code}");
             assert!(!section.contains("\n### "), "{code}");
         }
         assert_eq!(
-            first_paragraph(doc_section(Code::FileNotRegular).unwrap()),
+            first_paragraph(documentation(Code::FileNotRegular).unwrap()),
             "The manifest path is a directory (or a socket, FIFO, device)."
         );
     }

@@ -694,10 +694,189 @@ textDocument/hover: null
 textDocument/hover: {"code":-32602,"message":"/position must be a position with non-negative integer `line` and `character`"}
 textDocument/hover: null
 textDocument/completion: []
-textDocument/completion: []
+textDocument/completion: an answer
 textDocument/completion: {"code":-32602,"message":"/position must be a position with non-negative integer `line` and `character`"}
 
 "#]].raw());
+    client.request("shutdown", Value::Null);
+    client.recv();
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+}
+
+/// Hover: a diagnostic's code documentation (its section of
+/// docs/diagnostics.md) and a key's schema description. Completion: the
+/// schema's keys for the table, mapping or object at the cursor, less those
+/// already there, in all three formats as they are being typed.
+#[test]
+fn hover_and_completion_come_from_the_docs_and_schemas() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(tmp.path());
+    client.initialize();
+    let aoe = tmp.path().join("k/aoe-plugin.toml");
+    std::fs::create_dir_all(aoe.parent().unwrap().join("bin")).unwrap();
+    std::fs::write(aoe.parent().unwrap().join("bin/worker"), "#!/bin/sh\n").unwrap();
+    let text = CLEAN_AOE.replace("version = \"0.1.0\"", "version = \"v1\"");
+    client.open(&aoe, &text);
+    client.recv();
+    let hover = |client: &mut Client, path: &Path, line: u64, character: u64| -> String {
+        client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri(path) }, "position": { "line": line, "character": character } }),
+        );
+        let answer = client.recv();
+        let r = &answer["result"];
+        if r.is_null() {
+            return "null\n".to_owned();
+        }
+        format!(
+            "{}:{}-{}:{} {}\n{}\n",
+            r["range"]["start"]["line"],
+            r["range"]["start"]["character"],
+            r["range"]["end"]["line"],
+            r["range"]["end"]["character"],
+            r["contents"]["kind"].as_str().unwrap(),
+            r["contents"]["value"].as_str().unwrap()
+        )
+    };
+    // On the version's value: the warning's documentation.
+    assert_data_eq!(
+        hover(&mut client, &aoe, 2, 12),
+        str![[r#"
+2:10-2:14 markdown
+**`plugins::aoe::version_not_semver`** (warning)
+
+`version` is not semver. The host does not check, but updates and the featured index compare versions.
+
+```toml
+version = "v1"
+```
+
+```text
+version "v1" is not a semantic version
+```
+
+"#]]
+        .raw()
+    );
+    // On a key: its description from the schema; on a blank line, nothing.
+    assert_data_eq!(
+        hover(&mut client, &aoe, 12, 1),
+        str![[r#"
+12:0-12:4 markdown
+**`runtime.kind`**: command: run argv from the plugin directory; release-binary: download a prebuilt worker from the release
+
+"#]]
+        .raw()
+    );
+    assert_data_eq!(
+        hover(&mut client, &aoe, 6, 0),
+        str![[r#"
+null
+
+"#]]
+        .raw()
+    );
+
+    let complete = |client: &mut Client, path: &Path, line: u64, character: u64| -> String {
+        client.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri(path) }, "position": { "line": line, "character": character } }),
+        );
+        let answer = client.recv();
+        let items = answer["result"]["items"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let mut out = String::new();
+        for item in items {
+            out.push_str(&format!(
+                "{}{}: {}\n",
+                item["label"].as_str().unwrap(),
+                item.get("insertText")
+                    .map_or_else(String::new, |t| format!(" (insert {t})")),
+                item["documentation"]["value"]
+                    .as_str()
+                    .unwrap_or("-")
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+            ));
+        }
+        out
+    };
+    // aoe: under [runtime], typing a new key.
+    let typing = text.replace(
+        "command = [\"./bin/worker\"]",
+        "command = [\"./bin/worker\"]\nbu",
+    );
+    client.change(&aoe, 2, &typing);
+    client.recv();
+    assert_data_eq!(
+        complete(&mut client, &aoe, 14, 2),
+        str![[r#"
+system: argv[0] is a bare program name resolved on PATH instead of a plugin-relative path
+build: Build steps run at install, in order, in the plugin dir (steps for other platforms are skipped); build into .aoe-build/
+asset: release asset name template (${os}, ${arch}, ${version})
+bin: plugin-relative path of the worker binary (required for a .tar.gz/.tgz asset)
+
+"#]]
+        .raw()
+    );
+
+    // protoAgent: inside a settings item, mid-edit.
+    let proto = tmp.path().join("pa/protoagent.plugin.yaml");
+    std::fs::create_dir_all(proto.parent().unwrap()).unwrap();
+    client.open(
+        &proto,
+        "id: demo\nname: Demo\nsettings:\n  - key: a\n    la\n",
+    );
+    client.recv();
+    assert_data_eq!(
+        complete(&mut client, &proto, 4, 6),
+        str![[r#"
+label: -
+type: -
+description: -
+restart: -
+options: -
+minimum: -
+maximum: -
+group: -
+path_kind: -
+depends_on: -
+required: -
+tab: Id of a `settings_tabs` entry without `path` (protoAgent 0.218; unknown or path-backed tabs fall back to Configuration)
+multiple: With `type: path`: a list of paths, stored newline-joined (protoAgent 0.218)
+spawns: Names a program the plugin runs; the agent's set_config tool refuses to write it (protoAgent 0.218)
+
+"#]]
+        .raw()
+    );
+
+    // AWorld: an entrypoint object, its key half typed; the key gets its quotes.
+    let aworld = tmp.path().join("aw/.aworld-plugin/plugin.json");
+    std::fs::create_dir_all(aworld.parent().unwrap()).unwrap();
+    client.open(
+        &aworld,
+        "{\"id\": \"a\", \"entrypoints\": {\"commands\": [{\"id\": \"x\", }]}}",
+    );
+    client.recv();
+    assert_data_eq!(
+        complete(&mut client, &aworld, 0, 53),
+        str![[r#"
+name (insert "\"name\""): Name (a command's name; defaults to the id)
+target (insert "\"target\""): Path of the entrypoint's file, relative to the plugin root (must stay inside it)
+scope (insert "\"scope\""): State scope: global, session, or workspace (the default; any other value)
+visibility (insert "\"visibility\""): public (the default) or hidden, which hides a command from listings
+description (insert "\"description\""): Help text (a slash command's help)
+metadata (insert "\"metadata\""): Kind-specific settings, e.g. a hook's hook_point
+permissions (insert "\"permissions\""): Permissions, e.g. allowed_tools for a command
+
+"#]]
+        .raw()
+    );
+
     client.request("shutdown", Value::Null);
     client.recv();
     client.notify("exit", Value::Null);
