@@ -483,4 +483,26 @@ mod tests {
         assert_eq!(at(json_place, "{\"id\": |}"), None);
         assert_eq!(at(json_place, "[|]"), None);
     }
+
+    /// Every format's reader at every position of odd texts: no panic.
+    #[test]
+    fn any_position_of_any_text_is_safe() {
+        let texts = [
+            "",
+            "[",
+            "[[a.\"b\nc = 'x",
+            "\"\\",
+            "{\"a\\\": [{\"é\": {\"😀\"",
+            "- - -\n  -\n- a: b:\n    c:\n\t- x",
+            "a:\r\n  b:\r  - c: d\n    '😀': 1\n",
+            "}}]]{[,,\":\",{",
+        ];
+        for text in texts {
+            for (at, _) in text.char_indices().chain([(text.len(), ' ')]) {
+                for f in [toml_place, yaml_place, json_place] {
+                    let _ = f(text, at);
+                }
+            }
+        }
+    }
 }
