@@ -883,6 +883,72 @@ permissions (insert "\"permissions\""): Permissions, e.g. allowed_tools for a co
     assert_eq!(client.wait(), 0);
 }
 
+/// Files a manifest names change on disk: with a client that watches files,
+/// the server registers a watcher and validates the manifests whose plugin
+/// holds a changed file again.
+#[test]
+fn watched_file_changes_revalidate_the_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(tmp.path());
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": null, "capabilities": {
+            "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } },
+        } }),
+    );
+    client.recv();
+    client.notify("initialized", json!({}));
+    let register = client.recv();
+    assert_data_eq!(
+        register.to_string(),
+        str![[r#"{"jsonrpc":"2.0","id":"plugins/watch","method":"client/registerCapability","params":{"registrations":[{"id":"plugins/watched-files","method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[{"globPattern":"**/*"}]}}]}}"#]]
+            .raw()
+    );
+    client.send(&json!({ "jsonrpc": "2.0", "id": "plugins/watch", "result": null }));
+
+    let aoe = tmp.path().join("k/aoe-plugin.toml");
+    std::fs::create_dir_all(aoe.parent().unwrap()).unwrap();
+    client.open(&aoe, CLEAN_AOE);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+13:11-13:25 warning plugins::aoe::entrypoint
+  | runtime command program "./bin/worker" does not exist and no build step creates it
+  | help: commit the program or add a `[[runtime.build]]` step that produces it
+
+"#]]
+        .raw()
+    );
+    // The worker appears: one change notification, and the error is gone.
+    let worker = tmp.path().join("k/bin/worker");
+    std::fs::create_dir_all(worker.parent().unwrap()).unwrap();
+    std::fs::write(&worker, "#!/bin/sh\n").unwrap();
+    let changed = |paths: &[&Path]| json!({ "changes": paths.iter().map(|p| json!({ "uri": uri(p), "type": 1 })).collect::<Vec<_>>() });
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        changed(&[&tmp.path().join("elsewhere/x"), &worker]),
+    );
+    assert_data_eq!(show(&client.recv()), str![""].raw());
+    // Changes outside the plugin, to the manifest itself (the buffer wins), or
+    // malformed: nothing is published; the next message is the shutdown's answer.
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        changed(&[&tmp.path().join("elsewhere/x"), &aoe]),
+    );
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": 5 }, "x", { "uri": "file:///%zz" }] }),
+    );
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": "all" }),
+    );
+    let id = client.request("shutdown", Value::Null);
+    assert_eq!(client.recv()["id"], id);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+}
+
 /// Neovim, or `None` after one `skipped` line (a failure when `CI` is set).
 fn nvim() -> Option<&'static str> {
     let found = Command::new("nvim")
