@@ -1047,6 +1047,8 @@ fn neovim_shows_the_diagnostics_and_clears_them() {
             "actions": doc["actions"],
             "fixed_line": doc["fixed_line"],
             "after_action": doc["after_action"],
+            "hover": doc["hover"],
+            "completion": doc["completion"],
         }))
         .unwrap(),
         str![[r#"
@@ -1058,6 +1060,13 @@ fn neovim_shows_the_diagnostics_and_clears_them() {
   "after_action": [
     "plugins::aoe::version_not_semver",
     "plugins::aoe::unknown_capability"
+  ],
+  "hover": "**`plugins::aoe::unknown_capability`** (warning)",
+  "completion": [
+    "system",
+    "build",
+    "asset",
+    "bin"
   ]
 }
 "#]]

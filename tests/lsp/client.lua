@@ -7,7 +7,7 @@
 --
 -- It opens PLUGINS_LSP_FILE (a broken manifest), starts `plugins lsp`, waits
 -- for its diagnostics, applies the code action offered at one of them,
--- waits for that diagnostic to go, replaces the buffer with the lines of PLUGINS_LSP_FIXED
+-- waits for that diagnostic to go, asks for hover and completion, replaces the buffer with the lines of PLUGINS_LSP_FIXED
 -- (as if typed: no save), waits for the diagnostics to clear, stops the server
 -- (shutdown, exit) and prints one JSON document to stdout: what the server
 -- published, what Neovim stored (vim.diagnostic, byte columns), the code
@@ -126,7 +126,33 @@ local function main()
     table.insert(after_action, d.code)
   end
 
-  -- 3. Typed fix: replace every line, unsaved.
+  -- 3. Hover over the diagnostic, and key completion on a new line under
+  -- [runtime] (typed at the end of the buffer).
+  local position = { line = target.range.start.line, character = target.range.start.character }
+  local hovered = vim.lsp.buf_request_sync(bufnr, 'textDocument/hover', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = position,
+  }, 20000)
+  local hover = nil
+  for _, answer in pairs(hovered or {}) do
+    if answer.result then
+      hover = vim.split(answer.result.contents.value, '\n')[1]
+    end
+  end
+  local count = vim.api.nvim_buf_line_count(bufnr)
+  vim.api.nvim_buf_set_lines(bufnr, count, count, false, { 'sy' })
+  local completed = vim.lsp.buf_request_sync(bufnr, 'textDocument/completion', {
+    textDocument = { uri = vim.uri_from_bufnr(bufnr) },
+    position = { line = count, character = 2 },
+  }, 20000)
+  local labels = {}
+  for _, answer in pairs(completed or {}) do
+    for _, item in ipairs((answer.result or {}).items or {}) do
+      table.insert(labels, item.label)
+    end
+  end
+
+  -- 4. Typed fix: replace every line, unsaved.
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, vim.fn.readfile(fixed))
   ok = vim.wait(20000, function()
     return #last().diagnostics == 0
@@ -135,7 +161,7 @@ local function main()
     return fail('the diagnostics did not clear: ' .. vim.fn.json_encode(last().diagnostics))
   end
 
-  -- 4. shutdown, exit.
+  -- 5. shutdown, exit.
   vim.lsp.stop_client(client_id)
   ok = vim.wait(20000, function()
     return exit_code ~= nil
@@ -150,6 +176,8 @@ local function main()
     actions = titles,
     fixed_line = fixed_line,
     after_action = after_action,
+    hover = hover,
+    completion = labels,
     cleared = #last().diagnostics == 0,
     modified = vim.bo[bufnr].modified,
     exit_code = exit_code,
