@@ -1,6 +1,8 @@
 //! `plugins lsp`: a language server over stdio that publishes the same
 //! diagnostics `plugins validate --stdin --stdin-filename PATH` gives, for
-//! each open manifest, as its text changes.
+//! each open manifest, as its text changes, and answers about it: the
+//! did-you-mean fixes as code actions, hover and key completion
+//! (`features`, `complete`).
 //!
 //! One synchronous loop (no async runtime): a thread reads and frames
 //! messages, the loop answers them in order and, once it has handled every
@@ -218,7 +220,10 @@ impl<W: Write> Server<'_, W> {
 
     fn notification(&mut self, method: &str, params: &Value) -> io::Result<()> {
         match method {
-            "initialized" if self.watches => return self.watch(),
+            "initialized" if self.watches => {
+                self.watches = false; // Once, however often the client says it.
+                return self.watch();
+            }
             "workspace/didChangeWatchedFiles" => {
                 self.files_changed(params);
                 return Ok(());
