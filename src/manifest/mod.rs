@@ -190,8 +190,14 @@ impl Finding {
             d = d.with_help(help);
         }
         for (at, part, text) in self.fixes {
+            // A key renamed to one its table already has would make a duplicate.
+            let taken = part == Part::Key
+                && at
+                    .parent()
+                    .and_then(|p| root.locate(&p))
+                    .is_some_and(|(table, _)| table.get(&text).is_some());
             // Only where the pointer lands exactly: a fix never edits a parent.
-            if let Some((node, key)) = root.locate(&at) {
+            if let Some((node, key)) = root.locate(&at).filter(|_| !taken) {
                 // A value fix replaces a string, never a table or list.
                 let span = match (part, key) {
                     (Part::Key, Some(key)) => Some(key),

@@ -195,6 +195,28 @@ fn json_matches_its_schema_and_its_fixes_fix() {
         assert!(problems.is_empty(), "{problems:#?}\n{doc:#}");
         doc
     };
+    // A rename to a key the table already has is no fix: it would make a duplicate.
+    std::fs::create_dir_all(t.join("dup")).unwrap();
+    std::fs::write(
+        t.join("dup/protoagent.plugin.yaml"),
+        "id: demo\nname: Demo\nversion: \"1.0\"\ndescription: a\ndescripton: b\n",
+    )
+    .unwrap();
+    std::fs::write(
+        t.join("dup/__init__.py"),
+        "def register(registry):\n    pass\n",
+    )
+    .unwrap();
+    let dup = json(&["dup"]);
+    let d = &dup["plugins"][0]["diagnostics"][0];
+    assert_eq!(
+        (&d["code"], &d["help"], &d["fixes"]),
+        (
+            &serde_json::json!("plugins::protoagent::unknown_key"),
+            &serde_json::json!("did you mean `description`?"),
+            &serde_json::json!([])
+        )
+    );
     let doc = json(&["aoe", "aw", "pa", "empty"]);
     // Every fix, as `code: old -> new`.
     let mut fixes = String::new();
