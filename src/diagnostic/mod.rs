@@ -35,6 +35,67 @@ pub struct Diagnostic {
     pub message: String,
     pub labels: Vec<Label>,
     pub help: Option<String>,
+    /// Exact replacements that fix it (a did-you-mean made an edit), for
+    /// `--format json`/`sarif` and the language server's code actions.
+    /// (A boxed slice: diagnostics travel in `Err`s, which stay small.)
+    pub fixes: Box<[Fix]>,
+}
+
+/// A suggested edit: the key or scalar at `span` should read `text`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fix {
+    pub span: Span,
+    pub text: String,
+    /// `text` is the new content of a key or string, which keeps the quotes
+    /// the source has around it (or gets them if it cannot stand bare);
+    /// otherwise it replaces the span's bytes as they are.
+    pub requote: bool,
+}
+
+impl Fix {
+    /// The edit on `source` (the text the spans index): the byte range to
+    /// replace and what goes there, or `None` when the span does not fit the
+    /// source or the text cannot be written there without escaping.
+    pub fn edit(&self, source: &str) -> Option<(Span, String)> {
+        let old = source.get(self.span.clone())?;
+        if !self.requote {
+            return Some((self.span.clone(), self.text.clone()));
+        }
+        let quoted = |q: char| old.len() >= 2 && old.starts_with(q) && old.ends_with(q);
+        let inner = self.span.start + 1..self.span.end - 1;
+        if quoted('"') {
+            let plain = !self
+                .text
+                .chars()
+                .any(|c| c == '"' || c == '\\' || c.is_control());
+            return plain.then(|| (inner, self.text.clone()));
+        }
+        if quoted('\'') {
+            let plain = !self.text.chars().any(|c| c == '\'' || c.is_control());
+            return plain.then(|| (inner, self.text.clone()));
+        }
+        if bare_safe(&self.text) {
+            Some((self.span.clone(), self.text.clone()))
+        } else {
+            let quoted = serde_json::to_string(&self.text).ok()?;
+            Some((self.span.clone(), quoted))
+        }
+    }
+}
+
+/// Whether `text` reads as the same string bare as a TOML key and a YAML
+/// plain scalar: a name of letters, digits, `_` and `-` that YAML does not
+/// take for a boolean or null.
+fn bare_safe(text: &str) -> bool {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "y" | "n" | "null"
+        )
 }
 
 impl Diagnostic {
@@ -46,6 +107,7 @@ impl Diagnostic {
             message: message.into(),
             labels: Vec::new(),
             help: None,
+            fixes: Box::default(),
         }
     }
 
@@ -64,6 +126,19 @@ impl Diagnostic {
         self
     }
 
+    /// A fix: the key or scalar at `span` should read `text` (quotes kept).
+    #[must_use]
+    pub fn with_fix(mut self, span: Span, text: impl Into<String>) -> Self {
+        let mut fixes = std::mem::take(&mut self.fixes).into_vec();
+        fixes.push(Fix {
+            span,
+            text: text.into(),
+            requote: true,
+        });
+        self.fixes = fixes.into_boxed_slice();
+        self
+    }
+
     #[must_use]
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;
@@ -78,6 +153,23 @@ impl Diagnostic {
     pub fn offset(&self) -> usize {
         self.labels.first().map_or(0, |l| l.span.start)
     }
+}
+
+const DIAGNOSTICS_MD: &str = include_str!("../../docs/diagnostics.md");
+
+/// A code's documentation: its section of `docs/diagnostics.md` (under its
+/// `### \`code\`` heading), trimmed. SARIF rules and the language server's
+/// hover show it.
+pub fn documentation(code: Code) -> Option<&'static str> {
+    let heading = format!("### `{code}`\n");
+    let start = DIAGNOSTICS_MD.find(&heading)? + heading.len();
+    let rest = &DIAGNOSTICS_MD[start..];
+    let end = ["\n### ", "\n## "]
+        .iter()
+        .filter_map(|h| rest.find(h))
+        .min()
+        .unwrap_or(rest.len());
+    Some(rest[..end].trim())
 }
 
 /// The closest candidate to `word`, if one is close enough to be a likely typo,
@@ -117,6 +209,43 @@ mod tests {
         assert_eq!(did_you_mean("platform", keys), Some("platforms"));
         assert_eq!(did_you_mean("comand", keys), Some("command"));
         assert_eq!(did_you_mean("zzz", keys), None);
+    }
+
+    #[test]
+    fn fixes_keep_the_quotes_they_replace_inside() {
+        let fix = |src: &str, span: Span, text: &str| {
+            Fix {
+                span,
+                text: text.into(),
+                requote: true,
+            }
+            .edit(src)
+            .map(|(span, text)| {
+                let mut out = src.to_owned();
+                out.replace_range(span, &text);
+                out
+            })
+        };
+        assert_eq!(
+            fix("platform = 1", 0..8, "platforms").unwrap(),
+            "platforms = 1"
+        );
+        assert_eq!(fix("\"a\" = 1", 0..3, "b").unwrap(), "\"b\" = 1");
+        assert_eq!(fix("k: 'a'", 3..6, "b").unwrap(), "k: 'b'");
+        // Bare text that would read differently bare gets quotes.
+        assert_eq!(fix("k = 1", 0..1, "a.b").unwrap(), "\"a.b\" = 1");
+        assert_eq!(fix("k: x", 3..4, "true").unwrap(), "k: \"true\"");
+        // Text a quoted string cannot hold unescaped, and spans off the source.
+        assert_eq!(fix("\"a\"", 0..3, "b\"c"), None);
+        assert_eq!(fix("'a'", 0..3, "b'c"), None);
+        assert_eq!(fix("é", 1..2, "x"), None);
+        assert_eq!(fix("ab", 1..9, "x"), None);
+        let literal = Fix {
+            span: 3..9,
+            text: "true".into(),
+            requote: false,
+        };
+        assert_eq!(literal.edit("k: \"true\""), Some((3..9, "true".to_owned())));
     }
 
     #[test]

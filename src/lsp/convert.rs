@@ -126,16 +126,38 @@ fn diagnostic(d: &Diagnostic, index: &LineIndex<'_>, uri: &str) -> Value {
     out
 }
 
+/// One published diagnostic and what the server needs to answer requests
+/// about it later, in bytes of the text it was found in.
+pub(crate) struct Found {
+    /// The LSP `Diagnostic` as published.
+    pub(crate) lsp: Value,
+    pub(crate) code: Code,
+    /// The first label's bytes.
+    pub(crate) span: Span,
+    /// Exact edits that fix it: the bytes to replace and their replacement.
+    pub(crate) edits: Vec<(Span, String)>,
+}
+
 /// Every diagnostic of a report on the document `uri` whose text is `text`.
-pub(crate) fn diagnostics(report: &PluginReport, text: &str, uri: &str) -> Vec<Value> {
+pub(crate) fn diagnostics(report: &PluginReport, text: &str, uri: &str) -> Vec<Found> {
     // Spans index the text the validator read (a lossy one if it refused it).
     let source = report.source.as_deref().unwrap_or(text);
     let index = LineIndex::new(source);
-    let mut out: Vec<Value> = report
+    let mut out: Vec<Found> = report
         .outcome
         .diagnostics
         .iter()
-        .map(|d| diagnostic(d, &index, uri))
+        .map(|d| Found {
+            lsp: diagnostic(d, &index, uri),
+            code: d.code,
+            span: d.labels.first().map_or(0..0, |l| l.span.clone()),
+            // Edits only apply to the text the client has.
+            edits: if source == text {
+                d.fixes.iter().filter_map(|f| f.edit(text)).collect()
+            } else {
+                Vec::new()
+            },
+        })
         .collect();
     // Where the host stops, say what it did not check yet, on the error that stopped it.
     let stopped = report
@@ -144,7 +166,7 @@ pub(crate) fn diagnostics(report: &PluginReport, text: &str, uri: &str) -> Vec<V
         .iter()
         .position(Diagnostic::is_error);
     if let (Some(note), Some(i)) = (crate::render::human::skipped_note(report), stopped)
-        && let Some(Value::String(message)) = out[i].get_mut("message")
+        && let Some(Value::String(message)) = out[i].lsp.get_mut("message")
     {
         message.push_str("\nnote: ");
         message.push_str(&note);

@@ -1,6 +1,8 @@
 //! `plugins lsp`: a language server over stdio that publishes the same
 //! diagnostics `plugins validate --stdin --stdin-filename PATH` gives, for
-//! each open manifest, as its text changes.
+//! each open manifest, as its text changes, and answers about it: the
+//! did-you-mean fixes as code actions, hover and key completion
+//! (`features`, `complete`).
 //!
 //! One synchronous loop (no async runtime): a thread reads and frames
 //! messages, the loop answers them in order and, once it has handled every
@@ -10,8 +12,11 @@
 //! framing or JSON gets a parse error, unknown requests `MethodNotFound`, and
 //! the loop goes on.
 
+mod complete;
 mod convert;
+mod features;
 mod rpc;
+mod text;
 
 use std::collections::HashMap;
 use std::io::{self, Read, Write};
@@ -28,6 +33,7 @@ const PARSE_ERROR: i64 = -32700;
 const INVALID_REQUEST: i64 = -32600;
 const METHOD_NOT_FOUND: i64 = -32601;
 const SERVER_NOT_INITIALIZED: i64 = -32002;
+const INVALID_PARAMS: i64 = -32602;
 
 /// A message body may hold a whole manifest, JSON-escaped (up to 6 bytes a
 /// byte), plus the envelope.
@@ -48,6 +54,9 @@ struct Document {
     version: Option<i64>,
     path: PathBuf,
     dialect: Dialect,
+    /// What its last validation found, in bytes of the text it had then
+    /// (the current text unless the document is in `dirty`).
+    found: Vec<convert::Found>,
 }
 
 /// A document's text, unless it is over the validator's size cap: then only
@@ -64,6 +73,8 @@ struct Server<'a, W: Write> {
     /// Documents changed since they were last validated, in order.
     dirty: Vec<String>,
     initialized: bool,
+    /// The client registers file watchers when asked (`client/registerCapability`).
+    watches: bool,
     shutdown: bool,
 }
 
@@ -102,6 +113,7 @@ pub fn serve(
         documents: HashMap::new(),
         dirty: Vec::new(),
         initialized: false,
+        watches: false,
         shutdown: false,
     };
     loop {
@@ -157,6 +169,9 @@ impl<W: Write> Server<'_, W> {
         };
         if method == "initialize" {
             self.initialized = true;
+            self.watches = params
+                .pointer("/capabilities/workspace/didChangeWatchedFiles/dynamicRegistration")
+                == Some(&Value::Bool(true));
             return self.respond(id, initialize_result()).map(|()| None);
         }
         if !self.initialized {
@@ -175,6 +190,25 @@ impl<W: Write> Server<'_, W> {
                 self.documents.clear();
                 self.respond(id, Value::Null)?;
             }
+            "textDocument/codeAction" | "textDocument/hover" | "textDocument/completion" => {
+                let uri = params.pointer("/textDocument/uri").and_then(Value::as_str);
+                // Answer about the text as it is now: validate a pending change first.
+                if let Some(uri) = uri.filter(|u| self.dirty.iter().any(|d| d == u)) {
+                    let uri = uri.to_owned();
+                    self.dirty.retain(|d| *d != uri);
+                    self.publish(&uri)?;
+                }
+                let doc = uri.and_then(|u| self.documents.get(u));
+                let answer = match method {
+                    "textDocument/codeAction" => features::code_actions(doc, &params),
+                    "textDocument/hover" => features::hover(doc, &params, self.opts),
+                    _ => complete::completion(doc, &params, self.opts),
+                };
+                match answer {
+                    Ok(result) => self.respond(id, result)?,
+                    Err(problem) => self.respond_error(id, INVALID_PARAMS, &problem)?,
+                }
+            }
             _ => self.respond_error(
                 id,
                 METHOD_NOT_FOUND,
@@ -185,6 +219,17 @@ impl<W: Write> Server<'_, W> {
     }
 
     fn notification(&mut self, method: &str, params: &Value) -> io::Result<()> {
+        match method {
+            "initialized" if self.watches => {
+                self.watches = false; // Once, however often the client says it.
+                return self.watch();
+            }
+            "workspace/didChangeWatchedFiles" => {
+                self.files_changed(params);
+                return Ok(());
+            }
+            _ => {}
+        }
         let Some(uri) = params
             .pointer("/textDocument/uri")
             .and_then(Value::as_str)
@@ -201,7 +246,7 @@ impl<W: Write> Server<'_, W> {
                 else {
                     return self.log(&format!("didOpen without text for {uri}"));
                 };
-                let Some(path) = uri_path(&uri) else {
+                let Some(path) = text::uri_path(&uri) else {
                     return Ok(());
                 };
                 let Some(dialect) = Dialect::from_manifest_path(&path) else {
@@ -214,6 +259,7 @@ impl<W: Write> Server<'_, W> {
                         version,
                         path,
                         dialect,
+                        found: Vec::new(),
                     },
                 );
                 self.mark(uri);
@@ -229,7 +275,7 @@ impl<W: Write> Server<'_, W> {
                     .map_or(&[][..], Vec::as_slice);
                 for change in changes {
                     match &mut doc.text {
-                        Text::Kept(text) => apply_change(text, change),
+                        Text::Kept(text) => text::apply_change(text, change),
                         // Only a whole new text can replace one that was not kept.
                         Text::TooLarge(_) => {
                             if let (None, Some(text)) = (
@@ -270,6 +316,54 @@ impl<W: Write> Server<'_, W> {
         }
     }
 
+    /// Ask the client to report changes to files on disk: the workers, icons
+    /// and entry modules manifests name (the answer needs no handling).
+    fn watch(&mut self) -> io::Result<()> {
+        let watcher = json!({ "globPattern": "**/*" });
+        rpc::write_message(
+            &mut self.output,
+            &json!({
+                "jsonrpc": "2.0",
+                "id": "plugins/watch",
+                "method": "client/registerCapability",
+                "params": { "registrations": [{
+                    "id": "plugins/watched-files",
+                    "method": "workspace/didChangeWatchedFiles",
+                    "registerOptions": { "watchers": [watcher] },
+                }] },
+            }),
+        )
+    }
+
+    /// Files changed on disk: validate again each open manifest whose plugin
+    /// root holds one (other than the manifest itself, whose buffer wins).
+    fn files_changed(&mut self, params: &Value) {
+        let changed: Vec<PathBuf> = params
+            .get("changes")
+            .and_then(Value::as_array)
+            .into_iter()
+            .flatten()
+            .filter_map(|c| c.get("uri")?.as_str())
+            .filter_map(text::uri_path)
+            .collect();
+        let mut hit: Vec<String> = self
+            .documents
+            .iter()
+            .filter(|(_, doc)| {
+                let root = buffer_root(&doc.path, doc.dialect);
+                root.is_absolute()
+                    && changed
+                        .iter()
+                        .any(|p| p.starts_with(&root) && *p != doc.path)
+            })
+            .map(|(uri, _)| uri.clone())
+            .collect();
+        hit.sort();
+        for uri in hit {
+            self.mark(uri);
+        }
+    }
+
     /// Validate `uri` once the messages already read are handled.
     fn mark(&mut self, uri: String) {
         if !self.dirty.contains(&uri) {
@@ -299,8 +393,10 @@ impl<W: Write> Server<'_, W> {
                     bytes,
                     self.opts,
                 );
-                let diagnostics = convert::diagnostics(&report, text, uri);
+                doc.found = convert::diagnostics(&report, text, uri);
+                let diagnostics: Vec<Value> = doc.found.iter().map(|f| f.lsp.clone()).collect();
                 if oversized {
+                    doc.found.clear();
                     doc.text = Text::TooLarge(diagnostics.clone());
                 }
                 diagnostics
@@ -351,176 +447,13 @@ fn initialize_result() -> Value {
                 "change": 1, // Full
                 "save": { "includeText": true },
             },
+            "codeActionProvider": { "codeActionKinds": ["quickfix"] },
+            "hoverProvider": true,
+            "completionProvider": { "triggerCharacters": [] },
         },
         "serverInfo": { "name": "plugins", "version": env!("CARGO_PKG_VERSION") },
     })
 }
 
-/// Apply one `contentChanges` entry: a whole new text, or a range edit.
-fn apply_change(text: &mut String, change: &Value) {
-    let Some(new) = change.get("text").and_then(Value::as_str) else {
-        return;
-    };
-    let Some(range) = change.get("range") else {
-        new.clone_into(text);
-        return;
-    };
-    let at = |key: &str| -> Option<(usize, usize)> {
-        let p = range.get(key)?;
-        let line = usize::try_from(p.get("line")?.as_u64()?).ok()?;
-        let character = usize::try_from(p.get("character")?.as_u64()?).ok()?;
-        Some((line, character))
-    };
-    let (Some(start), Some(end)) = (at("start"), at("end")) else {
-        return;
-    };
-    let index = convert::LineIndex::new(text);
-    let start = index.offset(start.0, start.1);
-    let end = index.offset(end.0, end.1).max(start);
-    text.replace_range(start..end, new);
-}
-
-/// The path of a `file:` URI; other schemes (`untitled:`) by their path part,
-/// which still names the dialect.
-fn uri_path(uri: &str) -> Option<PathBuf> {
-    let (scheme, rest) = uri.split_once(':')?;
-    let rest = if scheme.eq_ignore_ascii_case("file") {
-        // file:///path, or file://host/path with the host ignored.
-        let rest = rest.strip_prefix("//").unwrap_or(rest);
-        &rest[rest.find('/')?..]
-    } else {
-        rest
-    };
-    let bytes = percent_decode(rest)?;
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStringExt;
-        Some(PathBuf::from(std::ffi::OsString::from_vec(bytes)))
-    }
-    #[cfg(not(unix))]
-    {
-        // file:///C:/x → C:/x
-        let s = String::from_utf8(bytes).ok()?;
-        let s = match s.as_bytes() {
-            [b'/', _, b':', ..] => s[1..].to_owned(),
-            _ => s,
-        };
-        Some(PathBuf::from(s))
-    }
-}
-
-fn percent_decode(s: &str) -> Option<Vec<u8>> {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = std::str::from_utf8(bytes.get(i + 1..i + 3)?).ok()?;
-            out.push(u8::from_str_radix(hex, 16).ok()?);
-            i += 3;
-        } else {
-            out.push(bytes[i]);
-            i += 1;
-        }
-    }
-    Some(out)
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn file_uris_become_paths() {
-        assert_eq!(
-            uri_path("file:///w/my%20plugin/.aworld-plugin/plugin.json"),
-            Some(PathBuf::from("/w/my plugin/.aworld-plugin/plugin.json"))
-        );
-        assert_eq!(
-            uri_path("untitled:aoe-plugin.toml"),
-            Some(PathBuf::from("aoe-plugin.toml"))
-        );
-        assert_eq!(uri_path("file:///x%2"), None);
-        assert_eq!(uri_path("nonsense"), None);
-    }
-
-    fn frame(message: &Value) -> Vec<u8> {
-        let body = message.to_string();
-        let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
-        out.extend(body.into_bytes());
-        out
-    }
-
-    /// A session with odd but well-framed messages, then random damage to its
-    /// bytes: the server answers or skips, and never panics.
-    #[test]
-    fn survives_odd_and_damaged_input() {
-        let uri = "file:///nonexistent/p/aoe-plugin.toml";
-        let range = |a: i64, b: i64, c: i64, d: i64| json!({ "start": { "line": a, "character": b }, "end": { "line": c, "character": d } });
-        let messages = [
-            json!({ "jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {} }),
-            json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": uri, "version": 1, "text": "id = \"é😀\"\r\nname = [\n" } } }),
-            json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": { "textDocument": { "uri": uri, "version": "x" }, "contentChanges": [
-                { "range": range(0, 6, 0, 7), "text": "z" },
-                { "range": range(5, 0, 0, 0), "text": "end" },
-                { "range": range(0, 99, 9, 99), "text": "" },
-                { "range": range(-1, 0, 0, 1), "text": "" },
-                { "range": "no", "text": "x" },
-                { "text": 7 },
-                7,
-            ] } }),
-            json!({ "jsonrpc": "2.0", "method": "textDocument/didChange", "params": { "textDocument": { "uri": uri }, "contentChanges": "all" } }),
-            json!({ "jsonrpc": "2.0", "method": "textDocument/didSave", "params": { "textDocument": { "uri": uri }, "text": null } }),
-            json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": 5 } } }),
-            json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": "file://", "text": "" } } }),
-            json!({ "jsonrpc": "2.0", "method": "textDocument/didOpen", "params": { "textDocument": { "uri": "untitled:.aworld-plugin/plugin.json", "text": "{\"id\": [" } } }),
-            json!({ "jsonrpc": "2.0", "method": 5, "id": [1] }),
-            json!({ "jsonrpc": "2.0", "id": { "a": 1 }, "method": "textDocument/hover" }),
-            json!({ "jsonrpc": "2.0", "method": "textDocument/didClose", "params": { "textDocument": { "uri": uri } } }),
-            json!({ "jsonrpc": "2.0", "id": 2, "method": "shutdown" }),
-            json!({ "jsonrpc": "2.0", "method": "exit" }),
-        ];
-        let session: Vec<u8> = messages.iter().flat_map(frame).collect();
-        let opts = ValidateOptions::default();
-        let mut output = Vec::new();
-        assert_eq!(
-            serve(io::Cursor::new(session.clone()), &mut output, &opts).unwrap(),
-            Ended::Clean
-        );
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
-        for _ in 0..300 {
-            let mut bytes = session.clone();
-            for _ in 0..1 + next() % 8 {
-                let at = usize::try_from(next()).unwrap() % bytes.len();
-                match next() % 3 {
-                    0 => bytes[at] = next().to_le_bytes()[0],
-                    1 => {
-                        bytes.remove(at);
-                    }
-                    _ => bytes.insert(at, b"{}[]\":0\r\n\\"[usize::try_from(next() % 10).unwrap()]),
-                }
-            }
-            output.clear();
-            serve(io::Cursor::new(bytes), &mut output, &opts).unwrap();
-        }
-    }
-
-    #[test]
-    fn applies_range_edits() {
-        let mut text = "a = \"é\"\nb = 2\n".to_owned();
-        let edit = json!({
-            "range": { "start": { "line": 0, "character": 5 }, "end": { "line": 1, "character": 1 } },
-            "text": "x\"\nc",
-        });
-        apply_change(&mut text, &edit);
-        assert_eq!(text, "a = \"x\"\nc = 2\n");
-        apply_change(&mut text, &json!({ "text": "whole" }));
-        assert_eq!(text, "whole");
-    }
-}
+mod tests;

@@ -136,6 +136,8 @@ pub struct Finding {
     pub help: Option<String>,
     /// A secondary location, e.g. the `api_version` a gate compares against.
     pub also: Option<(Pointer, String)>,
+    /// Exact replacements: the key or value at a pointer should read a text.
+    pub fixes: Vec<(Pointer, Part, String)>,
 }
 
 impl Finding {
@@ -148,6 +150,7 @@ impl Finding {
             label: None,
             help: None,
             also: None,
+            fixes: Vec::new(),
         }
     }
 
@@ -183,6 +186,21 @@ impl Finding {
         self
     }
 
+    /// A fix: the labelled key or value should read `text` (a did-you-mean
+    /// that names one exact replacement).
+    #[must_use]
+    pub fn fix(mut self, text: impl Into<String>) -> Self {
+        self.fixes.push((self.at.clone(), self.part, text.into()));
+        self
+    }
+
+    /// A fix elsewhere than the label: the value at `at` should read `text`.
+    #[must_use]
+    pub fn fix_at(mut self, at: Pointer, text: impl Into<String>) -> Self {
+        self.fixes.push((at, Part::Value, text.into()));
+        self
+    }
+
     /// Resolve the pointers against `root` into a labelled diagnostic.
     pub fn resolve(self, root: &Node, severity: Severity) -> Diagnostic {
         let span = root.span_of(&self.at, self.part);
@@ -194,6 +212,25 @@ impl Finding {
         }
         if let Some(help) = self.help {
             d = d.with_help(help);
+        }
+        for (at, part, text) in self.fixes {
+            // A key renamed to one its table already has would make a duplicate.
+            let taken = part == Part::Key
+                && at
+                    .parent()
+                    .and_then(|p| root.locate(&p))
+                    .is_some_and(|(table, _)| table.get(&text).is_some());
+            // Only where the pointer lands exactly: a fix never edits a parent.
+            if let Some((node, key)) = root.locate(&at).filter(|_| !taken) {
+                // A value fix replaces a string, never a table or list.
+                let span = match (part, key) {
+                    (Part::Key, Some(key)) => Some(key),
+                    _ => node.as_str().map(|_| node.span.clone()),
+                };
+                if let Some(span) = span {
+                    d = d.with_fix(span, text);
+                }
+            }
         }
         d
     }

@@ -133,3 +133,110 @@ pub fn declared_keys(schema: &Json) -> Option<(Vec<&str>, bool)> {
     let closed = schema.get("additionalProperties") == Some(&Json::Bool(false));
     Some((props.keys().map(String::as_str).collect(), closed))
 }
+
+/// Every sub-schema that may describe the value at `pointer`, for editors:
+/// `properties`, then `additionalProperties` for keys not declared, `items`,
+/// through local `$ref`s and the branches of `allOf`/`anyOf`/`oneOf` and
+/// `then`/`else`.
+pub fn sub_schemas<'s>(schema: &'s Json, pointer: &Pointer) -> Vec<&'s Json> {
+    let mut here = Vec::new();
+    expand(schema, schema, 0, &mut here);
+    for seg in &pointer.0 {
+        let mut next = Vec::new();
+        for s in here {
+            let child = match seg {
+                Seg::Key(k) => s
+                    .get("properties")
+                    .and_then(|p| p.get(k.as_ref()))
+                    .or_else(|| s.get("additionalProperties").filter(|a| a.is_object())),
+                Seg::Index(_) => s.get("items").filter(|i| i.is_object()),
+            };
+            if let Some(child) = child {
+                expand(schema, child, 0, &mut next);
+            }
+        }
+        here = next;
+    }
+    here
+}
+
+/// `s` and the schemas it is made of, local `$ref`s followed (a bounded depth).
+fn expand<'s>(root: &'s Json, s: &'s Json, depth: usize, out: &mut Vec<&'s Json>) {
+    if depth > 8 {
+        return;
+    }
+    if let Some(r) = s.get("$ref").and_then(Json::as_str) {
+        if let Some(target) = r.strip_prefix('#').and_then(|p| root.pointer(p)) {
+            expand(root, target, depth + 1, out);
+        }
+        return;
+    }
+    out.push(s);
+    for key in ["allOf", "anyOf", "oneOf"] {
+        for branch in s.get(key).and_then(Json::as_array).into_iter().flatten() {
+            expand(root, branch, depth + 1, out);
+        }
+    }
+    for key in ["then", "else"] {
+        if let Some(branch) = s.get(key) {
+            expand(root, branch, depth + 1, out);
+        }
+    }
+}
+
+/// The first `description` among `schemas`.
+pub fn description<'s>(schemas: &[&'s Json]) -> Option<&'s str> {
+    schemas
+        .iter()
+        .find_map(|s| s.get("description").and_then(Json::as_str))
+}
+
+/// The keys the schemas declare for a table, each with its description,
+/// in declaration order, without repeats.
+pub fn properties<'s>(schemas: &[&'s Json]) -> Vec<(&'s str, Option<&'s str>)> {
+    let mut out: Vec<(&str, Option<&str>)> = Vec::new();
+    for s in schemas {
+        for (key, prop) in s
+            .get("properties")
+            .and_then(Json::as_object)
+            .into_iter()
+            .flatten()
+        {
+            let text = prop.get("description").and_then(Json::as_str);
+            match out.iter_mut().find(|(k, _)| k == key) {
+                Some(seen) => seen.1 = seen.1.or(text),
+                None => out.push((key, text)),
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::ptr;
+    use serde_json::json;
+
+    #[test]
+    fn sub_schemas_follow_refs_branches_and_open_maps() {
+        let schema = json!({
+            "$defs": { "ep": { "properties": { "id": { "description": "the id" } } } },
+            "properties": {
+                "kinds": { "additionalProperties": { "type": "array", "items": { "$ref": "#/$defs/ep" } } },
+                "x": { "anyOf": [{ "properties": { "a": {} } }, { "properties": { "b": { "description": "b" } } }] },
+                "loop": { "$ref": "#/properties/loop" }
+            }
+        });
+        let at = |p| sub_schemas(&schema, &p);
+        assert_eq!(
+            description(&at(ptr!["kinds", "commands", 0, "id"])),
+            Some("the id")
+        );
+        let keys: Vec<&str> = properties(&at(ptr!["x"])).iter().map(|(k, _)| *k).collect();
+        assert_eq!(keys, ["a", "b"]);
+        assert!(at(ptr!["nope", "deeper"]).is_empty());
+        // A $ref to itself ends, with nothing.
+        assert!(at(ptr!["loop"]).is_empty());
+    }
+}

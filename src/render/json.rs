@@ -56,6 +56,19 @@ struct Diag<'a> {
     message: &'a str,
     help: Option<&'a str>,
     labels: Vec<Label<'a>>,
+    /// Exact edits that fix it (a did-you-mean with one answer).
+    fixes: Vec<Fix>,
+}
+
+#[derive(Serialize)]
+struct Fix {
+    start: usize,
+    end: usize,
+    line: usize,
+    column: usize,
+    end_line: usize,
+    end_column: usize,
+    replacement: String,
 }
 
 #[derive(Serialize)]
@@ -173,6 +186,24 @@ fn plugin(r: &PluginReport) -> Plugin<'_> {
                             end_line,
                             end_column,
                             text: l.text.as_deref(),
+                        }
+                    })
+                    .collect(),
+                fixes: d
+                    .fixes
+                    .iter()
+                    .filter_map(|f| f.edit(text))
+                    .map(|(span, replacement)| {
+                        let (line, column) = line_col(text, span.start);
+                        let (end_line, end_column) = line_col(text, span.end);
+                        Fix {
+                            start: span.start,
+                            end: span.end,
+                            line,
+                            column,
+                            end_line,
+                            end_column,
+                            replacement,
                         }
                     })
                     .collect(),

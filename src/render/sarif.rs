@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use super::{HOLE, Sink, Spool, line_col};
-use crate::diagnostic::{Code, Diagnostic, Label, Severity};
+use crate::diagnostic::{Code, Diagnostic, Label, Severity, documentation};
 use crate::validate::PluginReport;
 
 /// The schema the log declares (SchemaStore's copy of the OASIS schema).
@@ -17,8 +17,6 @@ pub const SRCROOT: &str = "%SRCROOT%";
 /// The areas whose codes `validate` reports; the rest (install, git, ...)
 /// are operational errors that never become results.
 const VALIDATE_AREAS: &[&str] = &["file", "syntax", "aoe", "aworld", "protoagent"];
-
-const DIAGNOSTICS_MD: &str = include_str!("../../docs/diagnostics.md");
 
 /// Where artifact paths are relative to.
 pub struct Base {
@@ -126,6 +124,15 @@ impl SarifStream {
                     })
                     .collect();
             }
+            let fixes: Vec<Value> = d
+                .fixes
+                .iter()
+                .filter_map(|f| f.edit(text))
+                .map(|(span, replacement)| fix(uri, text, span, &replacement))
+                .collect();
+            if !fixes.is_empty() {
+                result["fixes"] = Value::Array(fixes);
+            }
             self.results.push(",\n", &pretty(&result))?;
         }
         if let Some(note) = super::human::skipped_note(r) {
@@ -188,7 +195,7 @@ fn driver(rules: &[Code]) -> Value {
 }
 
 fn rule(code: Code, repository: Option<&str>) -> Value {
-    let section = doc_section(code).unwrap_or(code.description());
+    let section = documentation(code).unwrap_or(code.description());
     let mut rule = json!({
         "id": code.as_str(),
         "shortDescription": { "text": sentence(code.description()) },
@@ -250,17 +257,29 @@ fn location(artifact: &Artifact, text: &str, label: Option<&Label>) -> Value {
     location
 }
 
-/// The section of `docs/diagnostics.md` under the code's heading, trimmed.
-fn doc_section(code: Code) -> Option<&'static str> {
-    let heading = format!("### `{code}`\n");
-    let start = DIAGNOSTICS_MD.find(&heading)? + heading.len();
-    let rest = &DIAGNOSTICS_MD[start..];
-    let end = ["\n### ", "\n## "]
-        .iter()
-        .filter_map(|h| rest.find(h))
-        .min()
-        .unwrap_or(rest.len());
-    Some(rest[..end].trim())
+/// A SARIF `fix`: one replacement in the manifest.
+fn fix(artifact: &Artifact, text: &str, span: crate::diagnostic::Span, replacement: &str) -> Value {
+    let mut location = json!({ "uri": artifact.uri });
+    if artifact.relative {
+        location["uriBaseId"] = json!(SRCROOT);
+    }
+    let (start_line, start_column) = line_col(text, span.start);
+    let (end_line, end_column) = line_col(text, span.end);
+    json!({
+        "description": { "text": format!("Replace with `{replacement}`") },
+        "artifactChanges": [{
+            "artifactLocation": location,
+            "replacements": [{
+                "deletedRegion": {
+                    "startLine": start_line,
+                    "startColumn": start_column,
+                    "endLine": end_line,
+                    "endColumn": end_column,
+                },
+                "insertedContent": { "text": replacement },
+            }],
+        }],
+    })
 }
 
 fn first_paragraph(section: &str) -> String {
@@ -333,12 +352,12 @@ mod tests {
             .iter()
             .filter(|c| VALIDATE_AREAS.contains(&area(**c)))
         {
-            let section = doc_section(*code).unwrap_or_else(|| panic!("{code}"));
+            let section = documentation(*code).unwrap_or_else(|| panic!("{code}"));
             assert!(!first_paragraph(section).is_empty(), "{code}");
             assert!(!section.contains("\n### "), "{code}");
         }
         assert_eq!(
-            first_paragraph(doc_section(Code::FileNotRegular).unwrap()),
+            first_paragraph(documentation(Code::FileNotRegular).unwrap()),
             "The manifest path is a directory (or a socket, FIFO, device)."
         );
     }

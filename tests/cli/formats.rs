@@ -1,5 +1,7 @@
 //! `--format human|json|github`: the same verdict and exit code in every format.
 
+use snapbox::{IntoData, assert_data_eq, str};
+
 use crate::support::*;
 
 const BROKEN: &str = "id = \"dev.example.x\"\nname = \"X\"\nversion = \"1.0.0\"\napi_version = 12\n\n[[ui]]\nslot = \"sidebar\"\nid = \"s\"\n";
@@ -134,4 +136,152 @@ fn quiet_hides_clean_plugins() {
     let dir = clean_aoe_root();
     let (code, stdout, _) = run(plugins().args(["validate", "-q", "--path"]).arg(dir.path()));
     assert_eq!((code, stdout.as_str()), (0, ""));
+}
+
+/// `--format json` matches docs/schema/output/validate.json for every dialect
+/// and a missing manifest, and a did-you-mean's `fixes`, applied at their
+/// byte offsets, fix the manifest.
+#[test]
+fn json_matches_its_schema_and_its_fixes_fix() {
+    let path =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/validate.json");
+    let schema: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let aoe = t.join("aoe/aoe-plugin.toml");
+    std::fs::create_dir_all(t.join("aoe/bin")).unwrap();
+    std::fs::write(t.join("aoe/bin/worker"), "#!/bin/sh\n").unwrap();
+    let broken = CLEAN_AOE
+        .replace(
+            "[\"runtime.worker\"]",
+            "[\"runtime.workr\", \"notificatons\"]",
+        )
+        .replace("[[commands]]", "[[commands]]\n'descripton' = \"é\"");
+    std::fs::write(&aoe, &broken).unwrap();
+    std::fs::create_dir_all(t.join("aw/.aworld-plugin")).unwrap();
+    std::fs::write(
+        t.join("aw/.aworld-plugin/plugin.json"),
+        "{\"id\": \"a\", \"version\": \"1\", \"entrypoints\": {\"comands\": [{\"id\": \"x\", \"target\": \"x.py\"}]}}\n",
+    )
+    .unwrap();
+    std::fs::write(t.join("aw/x.py"), "").unwrap();
+    std::fs::create_dir_all(t.join("pa")).unwrap();
+    std::fs::write(
+        t.join("pa/protoagent.plugin.yaml"),
+        "id: demo\nname: Demo\nversion: \"1.0\"\ndescripton: Hi\n",
+    )
+    .unwrap();
+    std::fs::write(
+        t.join("pa/__init__.py"),
+        "def register(registry):\n    pass\n",
+    )
+    .unwrap();
+    std::fs::create_dir_all(t.join("empty")).unwrap();
+    let json = |paths: &[&str]| -> serde_json::Value {
+        let mut cmd = plugins();
+        cmd.args(["validate", "--format", "json"]).current_dir(t);
+        for p in paths {
+            cmd.args(["--path", p]);
+        }
+        let (_, stdout, stderr) = run(&mut cmd);
+        let doc: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+        let problems: Vec<String> = validator
+            .iter_errors(&doc)
+            .map(|e| format!("{e} at {}", e.instance_path()))
+            .collect();
+        assert!(problems.is_empty(), "{problems:#?}\n{doc:#}");
+        doc
+    };
+    // A rename to a key the table already has is no fix: it would make a duplicate.
+    std::fs::create_dir_all(t.join("dup")).unwrap();
+    std::fs::write(
+        t.join("dup/protoagent.plugin.yaml"),
+        "id: demo\nname: Demo\nversion: \"1.0\"\ndescription: a\ndescripton: b\n",
+    )
+    .unwrap();
+    std::fs::write(
+        t.join("dup/__init__.py"),
+        "def register(registry):\n    pass\n",
+    )
+    .unwrap();
+    let dup = json(&["dup"]);
+    let d = &dup["plugins"][0]["diagnostics"][0];
+    assert_eq!(
+        (&d["code"], &d["help"], &d["fixes"]),
+        (
+            &serde_json::json!("plugins::protoagent::unknown_key"),
+            &serde_json::json!("did you mean `description`?"),
+            &serde_json::json!([])
+        )
+    );
+    let doc = json(&["aoe", "aw", "pa", "empty"]);
+    // Every fix, as `code: old -> new`.
+    let mut fixes = String::new();
+    for p in doc["plugins"].as_array().unwrap() {
+        let text =
+            std::fs::read_to_string(t.join(p["manifest"].as_str().unwrap())).unwrap_or_default();
+        for d in p["diagnostics"].as_array().unwrap() {
+            for f in d["fixes"].as_array().unwrap() {
+                let span = usize::try_from(f["start"].as_u64().unwrap()).unwrap()
+                    ..usize::try_from(f["end"].as_u64().unwrap()).unwrap();
+                fixes.push_str(&format!(
+                    "{} {}:{}: {} -> {}\n",
+                    d["code"].as_str().unwrap(),
+                    f["line"],
+                    f["column"],
+                    &text[span],
+                    f["replacement"].as_str().unwrap()
+                ));
+            }
+        }
+    }
+    assert_data_eq!(
+        fixes,
+        str![[r#"
+plugins::aoe::unknown_capability 6:18: runtime.workr -> runtime.worker
+plugins::aoe::unknown_capability 6:35: notificatons -> notifications
+plugins::aoe::ignored_key 9:2: descripton -> description
+plugins::aworld::unknown_kind 1:46: comands -> commands
+plugins::protoagent::unknown_key 4:1: descripton -> description
+
+"#]]
+        .raw()
+    );
+    // Applied (last first, so offsets hold), the fixed diagnostics are gone.
+    for p in doc["plugins"].as_array().unwrap() {
+        let manifest = t.join(p["manifest"].as_str().unwrap());
+        let Ok(mut text) = std::fs::read_to_string(&manifest) else {
+            continue;
+        };
+        let mut edits: Vec<(usize, usize, String)> = p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .flat_map(|d| d["fixes"].as_array().unwrap().clone())
+            .map(|f| {
+                (
+                    usize::try_from(f["start"].as_u64().unwrap()).unwrap(),
+                    usize::try_from(f["end"].as_u64().unwrap()).unwrap(),
+                    f["replacement"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+        for (a, b, new) in edits {
+            text.replace_range(a..b, &new);
+        }
+        std::fs::write(&manifest, text).unwrap();
+    }
+    let doc = json(&["aoe", "aw", "pa"]);
+    let left: Vec<&str> = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|p| p["diagnostics"].as_array().unwrap())
+        .map(|d| d["code"].as_str().unwrap())
+        .collect();
+    assert_data_eq!(left.join("\n"), str![""].raw());
 }

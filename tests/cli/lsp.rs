@@ -198,7 +198,7 @@ fn protocol_errors_and_lifecycle() {
         .initialize()
         .to_string()
         .replace(env!("CARGO_PKG_VERSION"), "[VERSION]");
-    assert_data_eq!(initialized, str![[r#"{"jsonrpc":"2.0","id":2,"result":{"capabilities":{"textDocumentSync":{"openClose":true,"change":1,"save":{"includeText":true}}},"serverInfo":{"name":"plugins","version":"[VERSION]"}}}"#]].raw());
+    assert_data_eq!(initialized, str![[r#"{"jsonrpc":"2.0","id":2,"result":{"capabilities":{"textDocumentSync":{"openClose":true,"change":1,"save":{"includeText":true}},"codeActionProvider":{"codeActionKinds":["quickfix"]},"hoverProvider":true,"completionProvider":{"triggerCharacters":[]}},"serverInfo":{"name":"plugins","version":"[VERSION]"}}}"#]].raw());
     // Framing the server cannot read: a parse error each, and it goes on.
     client.raw(b"Content-Lenght: 2\r\n\r\n");
     assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"the message has no Content-Length header"}}"#]].raw());
@@ -209,8 +209,8 @@ fn protocol_errors_and_lifecycle() {
     client.raw(b"Content-Length: 2\r\n\r\n[]");
     assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32600,"message":"not a JSON-RPC request or notification"}}"#]].raw());
     // Requests the server does not know.
-    client.request("textDocument/hover", json!({}));
-    assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"method \"textDocument/hover\" is not supported"}}"#]].raw());
+    client.request("textDocument/definition", json!({}));
+    assert_data_eq!(client.recv().to_string(), str![[r#"{"jsonrpc":"2.0","id":3,"error":{"code":-32601,"message":"method \"textDocument/definition\" is not supported"}}"#]].raw());
     // A notification it does not know, and a file that is not a manifest: no answer
     // (the next message is the shutdown's).
     client.notify("$/setTrace", json!({ "value": "off" }));
@@ -445,6 +445,510 @@ plugins::usage::invalid_argument
     );
 }
 
+/// Apply LSP `TextEdit`s (UTF-16 positions) to `text`, last first.
+fn apply_edits(text: &str, edits: &Value) -> String {
+    let offset = |p: &Value| {
+        let line = usize::try_from(p["line"].as_u64().unwrap()).unwrap();
+        let character = usize::try_from(p["character"].as_u64().unwrap()).unwrap();
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        let mut units = 0;
+        for (i, c) in text[start..].char_indices() {
+            if units >= character {
+                return start + i;
+            }
+            units += c.len_utf16();
+        }
+        text.len()
+    };
+    let mut edits: Vec<&Value> = edits.as_array().unwrap().iter().collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(offset(&e["range"]["start"])));
+    let mut out = text.to_owned();
+    for e in edits {
+        let (a, b) = (offset(&e["range"]["start"]), offset(&e["range"]["end"]));
+        out.replace_range(a..b, e["newText"].as_str().unwrap());
+    }
+    out
+}
+
+/// Code actions as lines: title, kind, preferred, the edits.
+fn show_actions(actions: &Value) -> String {
+    let mut out = String::new();
+    for a in actions.as_array().unwrap() {
+        out.push_str(&format!(
+            "{} [{}{}] for {}\n",
+            a["title"].as_str().unwrap(),
+            a["kind"].as_str().unwrap(),
+            if a["isPreferred"] == true {
+                ", preferred"
+            } else {
+                ""
+            },
+            a["diagnostics"][0]["code"].as_str().unwrap(),
+        ));
+        for edits in a["edit"]["changes"].as_object().unwrap().values() {
+            for e in edits.as_array().unwrap() {
+                let r = &e["range"];
+                out.push_str(&format!(
+                    "  {}:{}-{}:{} -> {}\n",
+                    r["start"]["line"],
+                    r["start"]["character"],
+                    r["end"]["line"],
+                    r["end"]["character"],
+                    e["newText"]
+                ));
+            }
+        }
+    }
+    out
+}
+
+fn range(a: u64, b: u64, c: u64, d: u64) -> Value {
+    json!({ "start": { "line": a, "character": b }, "end": { "line": c, "character": d } })
+}
+
+/// The did-you-mean fixes as `quickfix` code actions: applied by the client,
+/// the diagnostic goes away. Requests the server cannot answer get an empty
+/// result or an error, never a crash.
+#[test]
+fn code_actions_apply_the_did_you_mean_fixes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(tmp.path());
+    client.initialize();
+
+    // aoe: two misspelt capabilities (one fix each) after an emoji in a comment.
+    let aoe = tmp.path().join("k/aoe-plugin.toml");
+    std::fs::create_dir_all(aoe.parent().unwrap().join("bin")).unwrap();
+    std::fs::write(aoe.parent().unwrap().join("bin/worker"), "#!/bin/sh\n").unwrap();
+    let broken = CLEAN_AOE.replace(
+        "capabilities = [\"runtime.worker\"]",
+        "capabilities = [\"runtime.workr\", \"😀\", \"notificatons\"]",
+    );
+    client.open(&aoe, &broken);
+    assert_data_eq!(show(&client.recv()), str![[r#"
+5:16-5:31 warning plugins::aoe::unknown_capability
+  | plugin requests capabilities this host does not support: runtime.workr, 😀, notificatons; upgrade aoe
+  | not a capability of aoe 1.19.0
+  | help: did you mean: `runtime.workr` → `runtime.worker`, `notificatons` → `notifications`
+  related 5:33-5:37: also unknown
+
+"#]].raw());
+    let id = client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&aoe) }, "range": range(5, 17, 5, 17), "context": { "diagnostics": [] } }),
+    );
+    let answer = client.recv();
+    assert_eq!(answer["id"], id);
+    assert_data_eq!(
+        show_actions(&answer["result"]),
+        str![[r#"
+Replace `runtime.workr` with `runtime.worker` [quickfix] for plugins::aoe::unknown_capability
+  5:17-5:30 -> "runtime.worker"
+Replace `notificatons` with `notifications` [quickfix] for plugins::aoe::unknown_capability
+  5:40-5:52 -> "notifications"
+
+"#]]
+        .raw()
+    );
+    // Apply every edit the actions offer: the diagnostic is gone but for 😀.
+    let edits: Vec<Value> = answer["result"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|a| a["edit"]["changes"][uri(&aoe)].as_array().unwrap().clone())
+        .collect();
+    let fixed = apply_edits(&broken, &Value::Array(edits));
+    assert!(
+        fixed.contains("[\"runtime.worker\", \"😀\", \"notifications\"]"),
+        "{fixed}"
+    );
+    client.change(&aoe, 2, &fixed);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+5:34-5:38 warning plugins::aoe::unknown_capability
+  | plugin requests capabilities this host does not support: 😀; upgrade aoe
+  | not a capability of aoe 1.19.0
+
+"#]]
+        .raw()
+    );
+    // Away from any fix, and for kinds other than quickfix: nothing.
+    client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&aoe) }, "range": range(0, 0, 0, 0), "context": { "diagnostics": [] } }),
+    );
+    assert_eq!(client.recv()["result"], json!([]));
+
+    // protoAgent: a misspelt key, fixed as the client types (no save).
+    let proto = tmp.path().join("pa/protoagent.plugin.yaml");
+    std::fs::create_dir_all(proto.parent().unwrap()).unwrap();
+    std::fs::write(
+        proto.with_file_name("__init__.py"),
+        "def register(registry):\n    pass\n",
+    )
+    .unwrap();
+    let yaml = "id: demo\nname: Demo\nversion: \"1.0\"\n'descripton': Hi\n";
+    client.open(&proto, yaml);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+3:0-3:12 warning plugins::protoagent::unknown_key
+  | unknown key `descripton` in the manifest is ignored by the host
+  | help: did you mean `description`?
+
+"#]]
+        .raw()
+    );
+    client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&proto) }, "range": range(3, 2, 3, 2), "context": { "diagnostics": [], "only": ["quickfix"] } }),
+    );
+    let actions = client.recv()["result"].clone();
+    assert_data_eq!(
+        show_actions(&actions),
+        str![[r#"
+Replace `descripton` with `description` [quickfix, preferred] for plugins::protoagent::unknown_key
+  3:1-3:11 -> "description"
+
+"#]]
+        .raw()
+    );
+    let fixed = apply_edits(yaml, &actions[0]["edit"]["changes"][uri(&proto)]);
+    assert_eq!(
+        fixed,
+        "id: demo\nname: Demo\nversion: \"1.0\"\n'description': Hi\n"
+    );
+    client.change(&proto, 2, &fixed);
+    assert_data_eq!(show(&client.recv()), str![""].raw());
+    client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&proto) }, "range": range(1, 0, 1, 4), "context": { "diagnostics": [], "only": ["refactor"] } }),
+    );
+    assert_eq!(client.recv()["result"], json!([]));
+
+    // Hostile requests: an unopened document, positions far past the text or
+    // not positions at all. Empty answers and InvalidParams errors; the server stays up.
+    let nowhere = json!({ "uri": uri(&tmp.path().join("nope/aoe-plugin.toml")) });
+    let mut hostile = String::new();
+    for (method, params) in [
+        (
+            "textDocument/codeAction",
+            json!({ "textDocument": nowhere, "range": range(0, 0, 0, 0), "context": {} }),
+        ),
+        (
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri(&aoe) }, "range": range(1 << 40, 0, u64::MAX, u64::MAX), "context": {} }),
+        ),
+        (
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri(&aoe) }, "range": { "start": { "line": -1, "character": 0 }, "end": "x" } }),
+        ),
+        (
+            "textDocument/codeAction",
+            json!({ "textDocument": { "uri": uri(&aoe) } }),
+        ),
+        ("textDocument/codeAction", json!(null)),
+        (
+            "textDocument/hover",
+            json!({ "textDocument": nowhere, "position": { "line": 0, "character": 0 } }),
+        ),
+        (
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri(&aoe) }, "position": { "line": 0.5, "character": 0 } }),
+        ),
+        (
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri(&aoe) }, "position": { "line": u64::MAX, "character": u64::MAX } }),
+        ),
+        (
+            "textDocument/completion",
+            json!({ "textDocument": nowhere, "position": { "line": 0, "character": 0 } }),
+        ),
+        (
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri(&aoe) }, "position": { "line": 99_999, "character": 99_999 } }),
+        ),
+        (
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri(&aoe) }, "position": [] }),
+        ),
+    ] {
+        let id = client.request(method, params);
+        let answer = client.recv();
+        assert_eq!(answer["id"], id);
+        let what = match (&answer["result"], &answer["error"]) {
+            (Value::Array(items), _) if items.is_empty() => "[]".to_owned(),
+            (Value::Array(_) | Value::Object(_), _) => "an answer".to_owned(),
+            (Value::Null, Value::Null) => "null".to_owned(),
+            (_, error) => error.to_string(),
+        };
+        hostile.push_str(&format!("{method}: {what}\n"));
+    }
+    assert_data_eq!(hostile, str![[r#"
+textDocument/codeAction: []
+textDocument/codeAction: []
+textDocument/codeAction: {"code":-32602,"message":"/range/start must be a position with non-negative integer `line` and `character`"}
+textDocument/codeAction: {"code":-32602,"message":"/range/start must be a position with non-negative integer `line` and `character`"}
+textDocument/codeAction: []
+textDocument/hover: null
+textDocument/hover: {"code":-32602,"message":"/position must be a position with non-negative integer `line` and `character`"}
+textDocument/hover: null
+textDocument/completion: []
+textDocument/completion: an answer
+textDocument/completion: {"code":-32602,"message":"/position must be a position with non-negative integer `line` and `character`"}
+
+"#]].raw());
+    client.request("shutdown", Value::Null);
+    client.recv();
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+}
+
+/// Hover: a diagnostic's code documentation (its section of
+/// docs/diagnostics.md) and a key's schema description. Completion: the
+/// schema's keys for the table, mapping or object at the cursor, less those
+/// already there, in all three formats as they are being typed.
+#[test]
+fn hover_and_completion_come_from_the_docs_and_schemas() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(tmp.path());
+    client.initialize();
+    let aoe = tmp.path().join("k/aoe-plugin.toml");
+    std::fs::create_dir_all(aoe.parent().unwrap().join("bin")).unwrap();
+    std::fs::write(aoe.parent().unwrap().join("bin/worker"), "#!/bin/sh\n").unwrap();
+    let text = CLEAN_AOE.replace("version = \"0.1.0\"", "version = \"v1\"");
+    client.open(&aoe, &text);
+    client.recv();
+    let hover = |client: &mut Client, path: &Path, line: u64, character: u64| -> String {
+        client.request(
+            "textDocument/hover",
+            json!({ "textDocument": { "uri": uri(path) }, "position": { "line": line, "character": character } }),
+        );
+        let answer = client.recv();
+        let r = &answer["result"];
+        if r.is_null() {
+            return "null\n".to_owned();
+        }
+        format!(
+            "{}:{}-{}:{} {}\n{}\n",
+            r["range"]["start"]["line"],
+            r["range"]["start"]["character"],
+            r["range"]["end"]["line"],
+            r["range"]["end"]["character"],
+            r["contents"]["kind"].as_str().unwrap(),
+            r["contents"]["value"].as_str().unwrap()
+        )
+    };
+    // On the version's value: the warning's documentation.
+    assert_data_eq!(
+        hover(&mut client, &aoe, 2, 12),
+        str![[r#"
+2:10-2:14 markdown
+**`plugins::aoe::version_not_semver`** (warning)
+
+`version` is not semver. The host does not check, but updates and the featured index compare versions.
+
+```toml
+version = "v1"
+```
+
+```text
+version "v1" is not a semantic version
+```
+
+"#]]
+        .raw()
+    );
+    // On a key: its description from the schema; on a blank line, nothing.
+    assert_data_eq!(
+        hover(&mut client, &aoe, 12, 1),
+        str![[r#"
+12:0-12:4 markdown
+**`runtime.kind`**: command: run argv from the plugin directory; release-binary: download a prebuilt worker from the release
+
+"#]]
+        .raw()
+    );
+    assert_data_eq!(
+        hover(&mut client, &aoe, 6, 0),
+        str![[r#"
+null
+
+"#]]
+        .raw()
+    );
+
+    let complete = |client: &mut Client, path: &Path, line: u64, character: u64| -> String {
+        client.request(
+            "textDocument/completion",
+            json!({ "textDocument": { "uri": uri(path) }, "position": { "line": line, "character": character } }),
+        );
+        let answer = client.recv();
+        let items = answer["result"]["items"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        let mut out = String::new();
+        for item in items {
+            out.push_str(&format!(
+                "{}{}: {}\n",
+                item["label"].as_str().unwrap(),
+                item.get("insertText")
+                    .map_or_else(String::new, |t| format!(" (insert {t})")),
+                item["documentation"]["value"]
+                    .as_str()
+                    .unwrap_or("-")
+                    .lines()
+                    .next()
+                    .unwrap_or_default()
+            ));
+        }
+        out
+    };
+    // aoe: under [runtime], typing a new key.
+    let typing = text.replace(
+        "command = [\"./bin/worker\"]",
+        "command = [\"./bin/worker\"]\nbu",
+    );
+    client.change(&aoe, 2, &typing);
+    client.recv();
+    assert_data_eq!(
+        complete(&mut client, &aoe, 14, 2),
+        str![[r#"
+system: argv[0] is a bare program name resolved on PATH instead of a plugin-relative path
+build: Build steps run at install, in order, in the plugin dir (steps for other platforms are skipped); build into .aoe-build/
+asset: release asset name template (${os}, ${arch}, ${version})
+bin: plugin-relative path of the worker binary (required for a .tar.gz/.tgz asset)
+
+"#]]
+        .raw()
+    );
+
+    // protoAgent: inside a settings item, mid-edit.
+    let proto = tmp.path().join("pa/protoagent.plugin.yaml");
+    std::fs::create_dir_all(proto.parent().unwrap()).unwrap();
+    client.open(
+        &proto,
+        "id: demo\nname: Demo\nsettings:\n  - key: a\n    la\n",
+    );
+    client.recv();
+    assert_data_eq!(
+        complete(&mut client, &proto, 4, 6),
+        str![[r#"
+label: -
+type: -
+description: -
+restart: -
+options: -
+minimum: -
+maximum: -
+group: -
+path_kind: -
+depends_on: -
+required: -
+tab: Id of a `settings_tabs` entry without `path` (protoAgent 0.218; unknown or path-backed tabs fall back to Configuration)
+multiple: With `type: path`: a list of paths, stored newline-joined (protoAgent 0.218)
+spawns: Names a program the plugin runs; the agent's set_config tool refuses to write it (protoAgent 0.218)
+
+"#]]
+        .raw()
+    );
+
+    // AWorld: an entrypoint object, its key half typed; the key gets its quotes.
+    let aworld = tmp.path().join("aw/.aworld-plugin/plugin.json");
+    std::fs::create_dir_all(aworld.parent().unwrap()).unwrap();
+    client.open(
+        &aworld,
+        "{\"id\": \"a\", \"entrypoints\": {\"commands\": [{\"id\": \"x\", }]}}",
+    );
+    client.recv();
+    assert_data_eq!(
+        complete(&mut client, &aworld, 0, 53),
+        str![[r#"
+name (insert "\"name\""): Name (a command's name; defaults to the id)
+target (insert "\"target\""): Path of the entrypoint's file, relative to the plugin root (must stay inside it)
+scope (insert "\"scope\""): State scope: global, session, or workspace (the default; any other value)
+visibility (insert "\"visibility\""): public (the default) or hidden, which hides a command from listings
+description (insert "\"description\""): Help text (a slash command's help)
+metadata (insert "\"metadata\""): Kind-specific settings, e.g. a hook's hook_point
+permissions (insert "\"permissions\""): Permissions, e.g. allowed_tools for a command
+
+"#]]
+        .raw()
+    );
+
+    client.request("shutdown", Value::Null);
+    client.recv();
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+}
+
+/// Files a manifest names change on disk: with a client that watches files,
+/// the server registers a watcher and validates the manifests whose plugin
+/// holds a changed file again.
+#[test]
+fn watched_file_changes_revalidate_the_manifest() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(tmp.path());
+    client.request(
+        "initialize",
+        json!({ "processId": null, "rootUri": null, "capabilities": {
+            "workspace": { "didChangeWatchedFiles": { "dynamicRegistration": true } },
+        } }),
+    );
+    client.recv();
+    client.notify("initialized", json!({}));
+    let register = client.recv();
+    assert_data_eq!(
+        register.to_string(),
+        str![[r#"{"jsonrpc":"2.0","id":"plugins/watch","method":"client/registerCapability","params":{"registrations":[{"id":"plugins/watched-files","method":"workspace/didChangeWatchedFiles","registerOptions":{"watchers":[{"globPattern":"**/*"}]}}]}}"#]]
+            .raw()
+    );
+    client.send(&json!({ "jsonrpc": "2.0", "id": "plugins/watch", "result": null }));
+
+    let aoe = tmp.path().join("k/aoe-plugin.toml");
+    std::fs::create_dir_all(aoe.parent().unwrap()).unwrap();
+    client.open(&aoe, CLEAN_AOE);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+13:11-13:25 warning plugins::aoe::entrypoint
+  | runtime command program "./bin/worker" does not exist and no build step creates it
+  | help: commit the program or add a `[[runtime.build]]` step that produces it
+
+"#]]
+        .raw()
+    );
+    // The worker appears: one change notification, and the error is gone.
+    let worker = tmp.path().join("k/bin/worker");
+    std::fs::create_dir_all(worker.parent().unwrap()).unwrap();
+    std::fs::write(&worker, "#!/bin/sh\n").unwrap();
+    let changed = |paths: &[&Path]| json!({ "changes": paths.iter().map(|p| json!({ "uri": uri(p), "type": 1 })).collect::<Vec<_>>() });
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        changed(&[&tmp.path().join("elsewhere/x"), &worker]),
+    );
+    assert_data_eq!(show(&client.recv()), str![""].raw());
+    // Changes outside the plugin, to the manifest itself (the buffer wins), or
+    // malformed: nothing is published; the next message is the shutdown's answer.
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        changed(&[&tmp.path().join("elsewhere/x"), &aoe]),
+    );
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": [{ "uri": 5 }, "x", { "uri": "file:///%zz" }] }),
+    );
+    client.notify(
+        "workspace/didChangeWatchedFiles",
+        json!({ "changes": "all" }),
+    );
+    let id = client.request("shutdown", Value::Null);
+    assert_eq!(client.recv()["id"], id);
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+}
+
 /// Neovim, or `None` after one `skipped` line (a failure when `CI` is set).
 fn nvim() -> Option<&'static str> {
     let found = Command::new("nvim")
@@ -533,6 +1037,38 @@ fn neovim_shows_the_diagnostics_and_clears_them() {
         str![[r#"
 2:10-2:15 severity 2 plugins::aoe::version_not_semver
 5:16-5:22 severity 2 plugins::aoe::unknown_capability
+"#]]
+        .raw()
+    );
+    // The did-you-mean's code action, applied by Neovim: the capability fixed
+    // in the buffer, and the diagnostic republished without it.
+    assert_data_eq!(
+        serde_json::to_string_pretty(&json!({
+            "actions": doc["actions"],
+            "fixed_line": doc["fixed_line"],
+            "after_action": doc["after_action"],
+            "hover": doc["hover"],
+            "completion": doc["completion"],
+        }))
+        .unwrap(),
+        str![[r#"
+{
+  "actions": [
+    "Replace `runtime.workr` with `runtime.worker`"
+  ],
+  "fixed_line": "capabilities = [\"😀\", \"runtime.worker\"]",
+  "after_action": [
+    "plugins::aoe::version_not_semver",
+    "plugins::aoe::unknown_capability"
+  ],
+  "hover": "**`plugins::aoe::unknown_capability`** (warning)",
+  "completion": [
+    "system",
+    "build",
+    "asset",
+    "bin"
+  ]
+}
 "#]]
         .raw()
     );

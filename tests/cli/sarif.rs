@@ -298,3 +298,78 @@ fn sarif_outside_a_repository_is_relative_to_the_current_directory() {
         "file://[TMP]/"
     );
 }
+
+/// A did-you-mean with one answer is a SARIF `fix`: applying its replacement
+/// (1-based lines, code-point columns) fixes the manifest.
+#[test]
+fn sarif_fixes_apply_and_fix() {
+    let dir = clean_aoe_root();
+    let manifest = dir.path().join("aoe-plugin.toml");
+    let broken = CLEAN_AOE.replace(
+        "capabilities = [\"runtime.worker\"]",
+        "capabilities = [\"é\", \"runtime.workr\"]",
+    );
+    std::fs::write(&manifest, &broken).unwrap();
+    let (_, log) = sarif(dir.path(), &[]);
+    let result = &log["runs"][0]["results"][0];
+    assert_data_eq!(
+        serde_json::to_string_pretty(&result["fixes"]).unwrap(),
+        str![[r#"
+[
+  {
+    "description": {
+      "text": "Replace with `runtime.worker`"
+    },
+    "artifactChanges": [
+      {
+        "artifactLocation": {
+          "uri": "aoe-plugin.toml",
+          "uriBaseId": "%SRCROOT%"
+        },
+        "replacements": [
+          {
+            "deletedRegion": {
+              "startLine": 6,
+              "startColumn": 23,
+              "endLine": 6,
+              "endColumn": 36
+            },
+            "insertedContent": {
+              "text": "runtime.worker"
+            }
+          }
+        ]
+      }
+    ]
+  }
+]
+"#]]
+        .raw()
+    );
+    let replacement = &result["fixes"][0]["artifactChanges"][0]["replacements"][0];
+    let region = &replacement["deletedRegion"];
+    let line = broken
+        .lines()
+        .nth(usize::try_from(region["startLine"].as_u64().unwrap() - 1).unwrap())
+        .unwrap();
+    let column = |key: &str| usize::try_from(region[key].as_u64().unwrap() - 1).unwrap();
+    let chars: Vec<char> = line.chars().collect();
+    let fixed_line: String = chars[..column("startColumn")]
+        .iter()
+        .chain(
+            replacement["insertedContent"]["text"]
+                .as_str()
+                .unwrap()
+                .chars()
+                .collect::<Vec<_>>()
+                .iter(),
+        )
+        .chain(chars[column("endColumn")..].iter())
+        .collect();
+    assert_eq!(fixed_line, "capabilities = [\"é\", \"runtime.worker\"]");
+    std::fs::write(&manifest, broken.replace(line, &fixed_line)).unwrap();
+    let (_, log) = sarif(dir.path(), &[]);
+    let results = log["runs"][0]["results"].as_array().unwrap();
+    assert_eq!(results.len(), 1);
+    assert!(results[0].get("fixes").is_none(), "{results:#?}");
+}

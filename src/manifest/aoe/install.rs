@@ -106,10 +106,13 @@ fn capabilities(m: &Manifest, profile: Profile) -> Option<Finding> {
         ptr!["capabilities", first],
     )
     .label(format!("not a capability of aoe {}", profile.aoe_release()));
-    let hints: Vec<String> = list
-        .iter()
-        .filter_map(|c| did_you_mean(c, known.iter().copied()).map(|s| format!("`{c}` → `{s}`")))
-        .collect();
+    let mut hints = Vec::new();
+    for (i, c) in &unknown {
+        if let Some(s) = did_you_mean(c, known.iter().copied()) {
+            hints.push(format!("`{c}` → `{s}`"));
+            f = f.fix_at(ptr!["capabilities", *i], s);
+        }
+    }
     if !hints.is_empty() {
         f = f.help(format!("did you mean: {}", hints.join(", ")));
     } else if profile == Profile::H12 && list.contains(&"session.message") {

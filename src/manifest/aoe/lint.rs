@@ -101,7 +101,7 @@ fn walk_keys(node: &Node, schema: &serde_json::Value, at: &Pointer, out: &mut Ve
                         )
                         .on_key();
                         out.push(match did_you_mean(&e.key, known.iter().copied()) {
-                            Some(s) => f.help(format!("did you mean `{s}`?")),
+                            Some(s) => f.help(format!("did you mean `{s}`?")).fix(s),
                             None => f,
                         });
                     }

@@ -307,7 +307,7 @@ fn structural_finding(
                 ("actions", _) => {
                     f.help("declare `[[commands]]`, optionally with a `[commands.action]` table")
                 }
-                (_, Some(s)) => f.help(format!("did you mean `{s}`?")),
+                (_, Some(s)) => f.help(format!("did you mean `{s}`?")).fix(s),
                 _ => f,
             }
         }
@@ -343,7 +343,7 @@ fn structural_finding(
             if let Some(why) = profile.slot_history(&value) {
                 f.help(format!("`{value}` was {why}"))
             } else if let Some(s) = did_you_mean(&value, allowed.iter().map(String::as_str)) {
-                f.help(format!("did you mean `{s}`?"))
+                f.help(format!("did you mean `{s}`?")).fix(s)
             } else {
                 f
             }

@@ -16,6 +16,11 @@ fn strings() -> Value {
     json!({ "type": "array", "items": { "type": "string" } })
 }
 
+fn described(mut schema: Value, description: &str) -> Value {
+    schema["description"] = json!(description);
+    schema
+}
+
 fn with_alias(types: &[&str]) -> Vec<String> {
     let mut out: Vec<String> = types.iter().map(|t| (*t).to_owned()).collect();
     out.push("boolean".into());
@@ -32,18 +37,18 @@ pub fn build(profile: Profile) -> Value {
         "type": "object",
         "required": ["key"],
         "properties": {
-            "key": { "type": "string" },
-            "label": { "type": "string" },
-            "description": { "type": "string" },
-            "type": { "enum": with_alias(profile.field_types()), "default": "string" },
-            "required": { "type": "boolean" },
-            "multiline": { "type": "boolean" },
-            "options": strings(),
-            "min": { "type": "integer" },
-            "max": { "type": "integer" },
-            "default": {},
+            "key": { "type": "string", "description": "Field key inside each list item (non-empty)" },
+            "label": { "type": "string", "description": "Label shown for the field" },
+            "description": { "type": "string", "description": "Help text shown for the field" },
+            "type": { "enum": with_alias(profile.field_types()), "default": "string", "description": "Field type (closed set; unknown types are a parse error)" },
+            "required": { "type": "boolean", "description": "Each item must set this field" },
+            "multiline": { "type": "boolean", "description": "Multi-line editor (string fields only)" },
+            "options": described(strings(), "Choices of a select field"),
+            "min": { "type": "integer", "description": "Smallest allowed integer" },
+            "max": { "type": "integer", "description": "Largest allowed integer" },
+            "default": { "description": "Default value (any TOML value)" },
             "option_source": option_source,
-            "depends_on": strings()
+            "depends_on": described(strings(), "Sibling field keys a dynamic_select's options depend on")
         }
     });
     json!({
@@ -67,13 +72,13 @@ pub fn build(profile: Profile) -> Value {
             },
             "description": { "type": "string", "description": "Short description of the plugin" },
             "screenshots": {
-                "type": "array", "description": "api_version >= 5; at most 8",
+                "type": "array", "description": "Screenshots for the plugin's listing (api_version >= 5; at most 8)",
                 "items": {
                     "type": "object", "required": ["path", "alt"], "additionalProperties": false,
                     "properties": {
                         "path": { "type": "string", "description": "repository-relative png/jpg/jpeg/gif/webp path" },
-                        "alt": { "type": "string" },
-                        "caption": { "type": "string" }
+                        "alt": { "type": "string", "description": "Alt text (required, non-blank)" },
+                        "caption": { "type": "string", "description": "Caption shown under the screenshot" }
                     }
                 }
             },
@@ -90,16 +95,16 @@ pub fn build(profile: Profile) -> Value {
                 "items": {
                     "type": "object", "required": ["id"],
                     "properties": {
-                        "id": { "type": "string" },
-                        "title": { "type": "string" },
-                        "description": { "type": "string" },
+                        "id": { "type": "string", "description": "Command id (non-empty), unique in the plugin" },
+                        "title": { "type": "string", "description": "Title shown in the command palette" },
+                        "description": { "type": "string", "description": "What the command does" },
                         "action": {
                             "type": "object", "required": ["kind", "slot", "id"],
                             "description": "client action (api_version >= 6, needs browser_open)",
                             "properties": {
-                                "kind": { "enum": ACTION_KINDS },
+                                "kind": { "enum": ACTION_KINDS, "description": "Action kind: open-ui-link opens a declared [[ui]] entry" },
                                 "slot": slot,
-                                "id": { "type": "string" }
+                                "id": { "type": "string", "description": "The id of the [[ui]] entry with this slot to open" }
                             }
                         }
                     }
@@ -110,7 +115,10 @@ pub fn build(profile: Profile) -> Value {
                 "description": "Key chords bound to commands (ctrl/shift + one key; core bindings win a collision)",
                 "items": {
                     "type": "object", "required": ["command", "key"],
-                    "properties": { "command": { "type": "string" }, "key": { "type": "string" } }
+                    "properties": {
+                        "command": { "type": "string", "description": "Command to run: a plugin command id, a qualified plugin.<id>.<command>, or a core command" },
+                        "key": { "type": "string", "description": "Chord: ctrl/shift modifiers and one key (a character or F<n>), joined with +" }
+                    }
                 }
             },
             "settings": {
@@ -119,22 +127,22 @@ pub fn build(profile: Profile) -> Value {
                 "items": {
                     "type": "object", "required": ["key"],
                     "properties": {
-                        "key": { "type": "string" },
-                        "label": { "type": "string" },
-                        "description": { "type": "string" },
-                        "type": { "enum": with_alias(profile.setting_types()), "default": "string" },
-                        "options": strings(),
-                        "min": { "type": "integer" },
-                        "max": { "type": "integer" },
-                        "default": {},
-                        "advanced": { "type": "boolean" },
-                        "multiline": { "type": "boolean" },
+                        "key": { "type": "string", "description": "Setting key (non-empty); stored as [plugins.\"<id>\".settings.<key>]" },
+                        "label": { "type": "string", "description": "Label shown in the settings UI" },
+                        "description": { "type": "string", "description": "Help text shown in the settings UI" },
+                        "type": { "enum": with_alias(profile.setting_types()), "default": "string", "description": "Setting type (closed set; unknown types are a parse error)" },
+                        "options": described(strings(), "Choices of a select setting"),
+                        "min": { "type": "integer", "description": "Smallest allowed integer" },
+                        "max": { "type": "integer", "description": "Largest allowed integer" },
+                        "default": { "description": "Default value (any TOML value)" },
+                        "advanced": { "type": "boolean", "description": "Shown under the advanced settings" },
+                        "multiline": { "type": "boolean", "description": "Multi-line editor (string settings only)" },
                         "option_source": option_source,
-                        "depends_on": strings(),
-                        "fields": { "type": "array", "items": field },
-                        "item_id_key": { "type": "string" },
-                        "min_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64 },
-                        "max_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64 }
+                        "depends_on": described(strings(), "Sibling setting keys a dynamic_select's options depend on (api_version >= 9)"),
+                        "fields": { "type": "array", "items": field, "description": "Fields of each item of an object_list setting (api_version >= 9)" },
+                        "item_id_key": { "type": "string", "description": "The field that identifies an object_list item (default _id; api_version >= 9)" },
+                        "min_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64, "description": "Fewest items of an object_list (api_version >= 9)" },
+                        "max_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64, "description": "Most items of an object_list (api_version >= 9)" }
                     }
                 }
             },
@@ -147,14 +155,20 @@ pub fn build(profile: Profile) -> Value {
                 "description": "Themes: a name and a plugin-relative path to a theme file",
                 "items": {
                     "type": "object", "required": ["name", "path"],
-                    "properties": { "name": { "type": "string" }, "path": { "type": "string" } }
+                    "properties": {
+                        "name": { "type": "string", "description": "Theme name shown in the theme picker" },
+                        "path": { "type": "string", "description": "Plugin-relative path of the theme file" }
+                    }
                 }
             },
             "status": {
-                "type": "array", "description": "api_version >= 4",
+                "type": "array", "description": "Status entries the worker updates (api_version >= 4)",
                 "items": {
                     "type": "object", "required": ["id"],
-                    "properties": { "id": { "type": "string" }, "label": { "type": "string" } }
+                    "properties": {
+                        "id": { "type": "string", "description": "Status id (non-empty)" },
+                        "label": { "type": "string", "description": "Label shown with the status" }
+                    }
                 }
             },
             "ui": {
@@ -162,14 +176,14 @@ pub fn build(profile: Profile) -> Value {
                 "description": "UI contributions, each in a slot",
                 "items": {
                     "type": "object", "required": ["slot"],
-                    "properties": { "slot": slot, "id": { "type": "string" } }
+                    "properties": { "slot": slot, "id": { "type": "string", "description": "Entry id (non-empty); the worker addresses the entry by slot and id" } }
                 }
             },
             "runtime": {
                 "type": "object", "required": ["kind"],
                 "description": "The plugin's worker process: a command, or a prebuilt release binary",
                 "properties": {
-                    "kind": { "enum": RUNTIME_KINDS },
+                    "kind": { "enum": RUNTIME_KINDS, "description": "command: run argv from the plugin directory; release-binary: download a prebuilt worker from the release" },
                     "command": { "type": "array", "items": { "type": "string" }, "description": "argv; argv[0] plugin-relative unless system = true" },
                     "system": { "type": "boolean", "description": "argv[0] is a bare program name resolved on PATH instead of a plugin-relative path" },
                     "build": {
@@ -178,8 +192,8 @@ pub fn build(profile: Profile) -> Value {
                         "items": {
                             "type": "object", "required": ["command"], "additionalProperties": false,
                             "properties": {
-                                "command": strings(),
-                                "platforms": { "type": "array", "items": { "type": "string", "examples": PLATFORMS } }
+                                "command": described(strings(), "argv of the build step"),
+                                "platforms": { "type": "array", "items": { "type": "string", "examples": PLATFORMS }, "description": "Platforms the step runs on (linux, macos, windows); all when absent" }
                             }
                         }
                     },

@@ -125,7 +125,7 @@ pub(super) fn check(loaded: &Loaded<'_>, root: &Path, opts: &Options) -> Vec<(Fi
             )
             .on_key();
             if let Some(s) = did_you_mean(kind, KNOWN_KINDS.iter().copied()) {
-                f = f.help(format!("did you mean `{s}`?"));
+                f = f.help(format!("did you mean `{s}`?")).fix(s);
             }
             out.push(warn(f));
         }
@@ -269,7 +269,7 @@ fn hooks(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<Finding> {
                 at.join("metadata").join("hook_point"),
             );
             if let Some(s) = did_you_mean(&p, HOOK_POINTS.iter().copied()) {
-                f = f.help(format!("did you mean \"{s}\"?"));
+                f = f.help(format!("did you mean \"{s}\"?")).fix(s);
             }
             out.push(f);
         }

@@ -50,7 +50,7 @@ pub(super) fn runtime(cx: &mut Cx, m: &Manifest) {
                 let at = ptr!["runtime", "command", 0];
                 if *system {
                     cx.check(!rules::looks_like_path(program), || {
-                        err(
+                        let f = err(
                             Code::AoeRuntimeCommand,
                             format!(
                                 "runtime command program {program:?} has `system = true` but is a path; \
@@ -62,12 +62,16 @@ pub(super) fn runtime(cx: &mut Cx, m: &Manifest) {
                         .help(bare_name(program).map_or_else(
                             || "write a bare program name, or drop `system = true` for a program inside the plugin".to_owned(),
                             |name| format!("write the bare name \"{name}\", or drop `system = true` for a program inside the plugin"),
-                        ))
+                        ));
+                        match bare_name(program) {
+                            Some(name) => f.fix(name),
+                            None => f,
+                        }
                     });
                 } else {
                     let ok = rules::looks_like_path(program) && !rules::is_absolute(program);
                     cx.check(ok, || {
-                        err(
+                        let f = err(
                             Code::AoeRuntimeCommand,
                             format!(
                                 "runtime command program {program:?} must be a plugin-relative path \
@@ -80,7 +84,12 @@ pub(super) fn runtime(cx: &mut Cx, m: &Manifest) {
                             absolute_program_help(program)
                         } else {
                             format!("write \"./{program}\" for a file in the plugin root, or add `system = true`")
-                        })
+                        });
+                        if rules::is_absolute(program) {
+                            f
+                        } else {
+                            f.fix(format!("./{program}"))
+                        }
                     });
                 }
             }
@@ -110,7 +119,7 @@ pub(super) fn runtime(cx: &mut Cx, m: &Manifest) {
                             ptr!["runtime", "build", i, "platforms", j],
                         );
                         match crate::diagnostic::did_you_mean(p, PLATFORMS.iter().copied()) {
-                            Some(s) => f.help(format!("did you mean \"{s}\"?")),
+                            Some(s) => f.help(format!("did you mean \"{s}\"?")).fix(s),
                             None => f,
                         }
                     });

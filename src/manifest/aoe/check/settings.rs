@@ -81,7 +81,7 @@ pub(super) fn depends_on(
                 here.clone(),
             );
             match crate::diagnostic::did_you_mean(dep, siblings.iter().copied()) {
-                Some(s) => f.help(format!("did you mean \"{s}\"?")),
+                Some(s) => f.help(format!("did you mean \"{s}\"?")).fix(s),
                 None => f,
             }
         });

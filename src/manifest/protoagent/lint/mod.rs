@@ -333,6 +333,7 @@ fn walk(node: &Node, schema: &serde_json::Value, at: &Pointer, profile: Profile,
                     .on_key();
                     if let Some(s) = did_you_mean(&e.key, known.iter().copied()) {
                         f = f.help(format!("did you mean `{s}`?"));
+                        f = f.fix(s);
                     }
                     warn(out, f);
                 }

@@ -229,6 +229,7 @@ pub(super) fn settings(doc: &Node, tabs: Option<&[Tab]>, out: &mut Out) {
             );
             if let Some((_, to)) = SETTING_TYPE_HINTS.iter().find(|(from, _)| *from == ty) {
                 f = f.help(format!("did you mean `{to}`?"));
+                f = f.fix(*to);
             } else {
                 f = f.help(format!("documented types: {}", SETTING_TYPES.join(", ")));
             }
