@@ -114,6 +114,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--ref', '--ref', [CompletionResultType]::ParameterName, 'Branch, tag, or full or short commit to install')
             [CompletionResult]::new('--subdir', '--subdir', [CompletionResultType]::ParameterName, 'The plugin''s directory inside the git repository (a monorepo); also gh:owner/repo/PATH')
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the host''s own]')
+            [CompletionResult]::new('--python', '--python', [CompletionResultType]::ParameterName, 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps (remembered) [default: the home''s remembered one, else python3 on PATH]')
             [CompletionResult]::new('--build-timeout', '--build-timeout', [CompletionResultType]::ParameterName, 'Seconds each build step may take')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
             [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
@@ -123,7 +124,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--yes', '--yes', [CompletionResultType]::ParameterName, 'Grant what the plugin asks for without asking (required without a terminal)')
             [CompletionResult]::new('--no-build', '--no-build', [CompletionResultType]::ParameterName, 'Do not run build steps')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace an install from another source, or reinstall the same commit')
-            [CompletionResult]::new('--deps', '--deps', [CompletionResultType]::ParameterName, 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)')
+            [CompletionResult]::new('--deps', '--deps', [CompletionResultType]::ParameterName, 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of --python); updates and syncs keep them matching the plugin')
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome line')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse what would only warn: validation warnings, and a cleartext (http://, git://) source')
@@ -259,6 +260,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;sync' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--python', '--python', [CompletionResultType]::ParameterName, 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps [default: the home''s remembered one, else python3 on PATH]')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many sources to fetch at once (installs still happen one at a time, in lock order)')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many sources to fetch at once (installs still happen one at a time, in lock order)')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
@@ -308,6 +310,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
+            [CompletionResult]::new('--python', '--python', [CompletionResultType]::ParameterName, 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps [default: the home''s remembered one, else python3 on PATH]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('--all', '--all', [CompletionResultType]::ParameterName, 'Update every locked plugin')

@@ -108,6 +108,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --ref 'Branch, tag, or full or short commit to install'
             cand --subdir 'The plugin''s directory inside the git repository (a monorepo); also gh:owner/repo/PATH'
             cand --home 'The plugin home [default: $PLUGINS_HOME, else the host''s own]'
+            cand --python 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps (remembered) [default: the home''s remembered one, else python3 on PATH]'
             cand --build-timeout 'Seconds each build step may take'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
             cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
@@ -117,7 +118,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --yes 'Grant what the plugin asks for without asking (required without a terminal)'
             cand --no-build 'Do not run build steps'
             cand --force 'Replace an install from another source, or reinstall the same commit'
-            cand --deps 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)'
+            cand --deps 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of --python); updates and syncs keep them matching the plugin'
             cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
             cand --json 'Print one JSON document instead of the outcome line'
             cand --strict 'Refuse what would only warn: validation warnings, and a cleartext (http://, git://) source'
@@ -244,6 +245,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;sync'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --python 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps [default: the home''s remembered one, else python3 on PATH]'
             cand -j 'How many sources to fetch at once (installs still happen one at a time, in lock order)'
             cand --jobs 'How many sources to fetch at once (installs still happen one at a time, in lock order)'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
@@ -291,6 +293,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
+            cand --python 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps [default: the home''s remembered one, else python3 on PATH]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand --all 'Update every locked plugin'

@@ -54,6 +54,10 @@ pub struct UpdateArgs {
     /// Print one JSON document instead of the outcome lines
     #[arg(long)]
     pub json: bool,
+    /// protoAgent: the host's Python, whose pip installs plugins' `requires_pip` into
+    /// plugin-deps [default: the home's remembered one, else python3 on PATH]
+    #[arg(long, value_name = "PYTHON")]
+    pub python: Option<PathBuf>,
 }
 
 /// What an update went to: `v0.11.1 @ abc1234567` when the tag names the version (with
@@ -150,6 +154,13 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
         let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
         base.featured_index.clone_from(&cx.featured_index);
+        base.python = args.python.as_deref().map(|p| {
+            if p.components().count() > 1 {
+                cx.absolute(p)
+            } else {
+                p.to_path_buf()
+            }
+        });
         ahead.push((i, crate::update::options(home, &entry, new_ref, base)));
     }
     // Fetches move objects, not ref lists: at most 8 at once, as `sync`.

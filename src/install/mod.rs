@@ -66,8 +66,13 @@ pub struct InstallOptions {
     /// Who installs, recorded by hosts that keep it (protoAgent's `by`).
     pub by: String,
     /// protoAgent: install `requires_pip` into `<deps root>/<id>` as the host's wheel
-    /// installer does (with the `python3` on PATH), in the install's transaction.
+    /// installer does, in the install's transaction. A plugin whose lock row has `deps`
+    /// (installed with `--deps`, or by the host's wheel installer) gets them again with
+    /// every change of its code, without this.
     pub deps: bool,
+    /// The host's interpreter whose pip installs the deps (`--python`); else the one the
+    /// home remembers (`[host] python` in `plugins.toml`), else `python3` on PATH.
+    pub python: Option<PathBuf>,
     /// `update`: the id the source must still hold.
     pub expect_id: Option<String>,
     /// The GitHub API base for release-binary downloads.
@@ -104,6 +109,7 @@ impl InstallOptions {
             wait: true,
             by: by.to_owned(),
             deps: false,
+            python: None,
             expect_id: None,
             github_api: github_api.to_owned(),
             pin: None,
@@ -446,11 +452,27 @@ pub fn install(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Installed, InstallError> {
     let installed = fetch_check_swap(opts, None, consent, on_event)?;
+    remember(opts, &installed)?;
+    Ok(installed)
+}
+
+/// Remember the host profile and the host's interpreter given on the command line, in
+/// the home the install went to.
+fn remember(opts: &InstallOptions, installed: &Installed) -> Result<(), InstallError> {
+    let file = installed.home.root.join("plugins.toml");
     opts.profile.remember(&installed.home).map_err(io(format!(
         "cannot record the host profile in {}",
-        installed.home.root.join("plugins.toml").display()
+        file.display()
     )))?;
-    Ok(installed)
+    if let Some(python) = &opts.python
+        && installed.dialect == Dialect::Protoagent
+    {
+        build::remember_python(&installed.home, python).map_err(io(format!(
+            "cannot record the host's Python in {}",
+            file.display()
+        )))?;
+    }
+    Ok(())
 }
 
 /// How to validate `tree`: as the host the command line names, else the one the home it
@@ -522,10 +544,7 @@ pub fn install_prepared(
         on_event(e);
     }
     let installed = fetch_check_swap(opts, Some(prepared.fetched?), consent, on_event)?;
-    opts.profile.remember(&installed.home).map_err(io(format!(
-        "cannot record the host profile in {}",
-        installed.home.root.join("plugins.toml").display()
-    )))?;
+    remember(opts, &installed)?;
     Ok(installed)
 }
 
@@ -617,6 +636,10 @@ fn fetch_check_swap(
     let with_deps = opts.deps
         && dialect == Dialect::Protoagent
         && !(request.pip.is_empty() && request.optional_pip.is_empty());
+    // A plugin installed with deps keeps them matching its code: any change of the code
+    // swaps its deps too (an update, a sync, a repair, an autoupdate).
+    let keep_deps = dialect == Dialect::Protoagent
+        && (opts.deps || Lock::load(&home.lockfile(), dialect)?.deps(&id).is_some());
     if opts.pin.is_some() && prior != opts.pin {
         // `sync` read the lock before another command changed (or removed) the entry.
         return Err(changed(&id));
@@ -658,7 +681,7 @@ fn fetch_check_swap(
         .ok_or_else(|| changed(&id));
     }
 
-    if opts.deps {
+    if keep_deps {
         for spec in request.pip.iter().chain(&request.optional_pip) {
             if let Some(why) = pip_spec_problem(spec) {
                 return Err(refused(
@@ -685,15 +708,22 @@ fn fetch_check_swap(
     }
 
     // `--deps`: staged in full (network work) before the home lock; swapped in with the tree.
-    let deps = if with_deps {
-        Some(build::install_deps(
+    let deps = if keep_deps && !(request.pip.is_empty() && request.optional_pip.is_empty()) {
+        let python = build::python_for(opts.python.as_deref(), &home);
+        let (pins, dir) = build::install_deps(
             &request,
             staging.dir.path(),
             &name,
             &home,
+            &python,
             opts.build_timeout,
             on_event,
-        )?)
+        )?;
+        Some((pins, Some(dir)))
+    } else if keep_deps {
+        // This version needs no wheels: the previous ones go with the previous code.
+        log::debug!("{id}: no requires_pip; its plugin-deps directory goes");
+        Some((Vec::new(), None))
     } else {
         None
     };
@@ -722,7 +752,7 @@ fn fetch_check_swap(
         dialect,
         &tree,
         deps.as_ref().map(|(pins, dir)| txn::StagedDeps {
-            dir,
+            dir: dir.as_deref(),
             pins: pins.clone(),
         }),
         &opts.by,
