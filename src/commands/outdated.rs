@@ -41,6 +41,8 @@ pub struct OutdatedArgs {
 
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
+    // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
+    crate::update::follow_latest_releases(&mut checks, &cx.gh_base(), &cx.github_api);
     for f in &args.check.hold_back(&mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }

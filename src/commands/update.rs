@@ -133,6 +133,12 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     }
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
     checks.retain(|(_, _, c)| args.all || args.ids.contains(&c.id));
+    // aoe: `gh:owner/repo` without a ref follows the latest release, not the default branch.
+    let refused: std::collections::HashMap<_, Error> =
+        crate::update::follow_latest_releases(&mut checks, &cx.gh_base(), &cx.github_api)
+            .into_iter()
+            .map(|(k, e)| (k, e.into()))
+            .collect();
     for f in &args.check.hold_back(&mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
@@ -198,7 +204,14 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             continue;
         }
         let Status::Behind { new_ref, commit } = &c.status else {
-            if let Status::Error { message } = &c.status {
+            if let Some(e) = refused.get(&(home.root.clone(), c.id.clone())) {
+                printer.fail(e);
+                rows.push(
+                    serde_json::json!({"id": c.id, "status": "failed", "message": e.to_string(),
+                    "code": e.code().as_str(), "home": home.root}),
+                );
+                failed += 1;
+            } else if let Status::Error { message } = &c.status {
                 printer.status(&format!("      Failed {}: {message}", c.id));
                 rows.push(serde_json::json!({"id": c.id, "status": "failed", "message": message, "home": home.root}));
                 failed += 1;
