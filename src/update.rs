@@ -555,6 +555,67 @@ pub fn follow_latest_releases(
     refused
 }
 
+/// Monorepo plugins (a locked `subdir`) that a check found `Behind` are newer only when
+/// their subdirectory changed: the new commit is fetched (depth 1, into a temp directory)
+/// and its subdirectory hashed as an install hashes it. Those whose subdirectory is the
+/// same become `UpToDate`; returned by home root and id, with the commit the repository
+/// moved to (`update` moves the lock's pin there without reinstalling). A fetch that fails
+/// leaves the check `Behind` (the update's own fetch reports it).
+pub fn unchanged_subdirs(
+    checks: &mut [(crate::store::Home, crate::manifest::Dialect, Check)],
+    gh_base: &str,
+) -> std::collections::HashMap<(std::path::PathBuf, String), (String, String)> {
+    let mut out = std::collections::HashMap::new();
+    for (home, dialect, c) in checks {
+        let Status::Behind { commit, .. } = &c.status else {
+            continue;
+        };
+        let Ok(lock) = crate::lock::Lock::load(&home.lockfile(), *dialect) else {
+            continue;
+        };
+        let Some(entry) = lock.get(&c.id) else {
+            continue;
+        };
+        let (Some(subdir), false) = (entry.subdir.clone(), entry.tree_hash.is_empty()) else {
+            continue;
+        };
+        let Ok(crate::source::Source::Git { url, userinfo, .. }) =
+            crate::source::Source::of_entry(&entry, gh_base)
+        else {
+            continue;
+        };
+        let Some(rel) = crate::name::relative_path(&subdir) else {
+            continue;
+        };
+        let Ok(tmp) = tempfile::tempdir() else {
+            continue;
+        };
+        let repo = tmp.path().join("repo");
+        if let Err(e) = git::fetch_tree(&url, userinfo.as_ref(), Some(commit), &repo) {
+            log::debug!("{}: cannot fetch {commit} to compare {subdir}: {e}", c.id);
+            continue;
+        }
+        let dir = repo.join(&rel);
+        // Inside the fetched tree, through no symlink.
+        let inside = std::fs::canonicalize(&dir)
+            .ok()
+            .zip(std::fs::canonicalize(&repo).ok())
+            .is_some_and(|(d, r)| d == r.join(&rel));
+        if !inside || !dir.is_dir() {
+            continue;
+        }
+        if crate::hash::tree(&dir).is_ok_and(|h| h == entry.tree_hash) {
+            log::debug!("{}: {subdir} is the same at {commit}", c.id);
+            out.insert(
+                (home.root.clone(), c.id.clone()),
+                (commit.clone(), subdir.clone()),
+            );
+            c.status = Status::UpToDate;
+        }
+    }
+    out
+}
+
 /// `(owner, repo)` of an aoe `gh:owner/repo` entry installed without a ref, which follows
 /// the latest release (it came from the default branch when there was none).
 fn aoe_release_follower(

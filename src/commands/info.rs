@@ -47,7 +47,7 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 "id": e.id, "dialect": dialect, "version": e.version, "source": e.source,
                 "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
                 "manifest_hash": e.manifest_hash, "tree_hash": e.tree_hash, "path": dir.display().to_string(),
-                "present": dir.is_dir(), "valid": valid, "unbuilt": e.unbuilt,
+                "present": dir.is_dir(), "valid": valid, "unbuilt": e.unbuilt, "subdir": e.subdir,
                 "host": (!host.is_empty()).then(|| serde_json::json!({"aoe_api": host.aoe_api, "version": host.version})),
                 "release": e.release.as_ref().map(|r| serde_json::json!({"tag": r.tag, "asset": r.asset, "sha256": r.sha256})),
             });
@@ -58,6 +58,9 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         } else {
             let mut s = format!("{} {} ({dialect})\n", e.id, e.version);
             s.push_str(&format!("  source:   {}\n", e.source));
+            if let Some(subdir) = &e.subdir {
+                s.push_str(&format!("  subdir:   {subdir}\n"));
+            }
             if !e.requested_ref.is_empty() {
                 s.push_str(&format!(
                     "  ref:      {} ({})\n",

@@ -178,6 +178,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     .peekable();
     let mut failed = 0;
     let mut updated = 0;
+    let mut unchanged = 0;
     let mut rows = Vec::new();
     let mut text = String::new();
     for (i, (home, dialect, c)) in checks.iter().enumerate() {
@@ -289,6 +290,21 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let applied = crate::install::install_prepared(&opts, ready, &mut consent, &mut on_event);
         drop(on_event);
         match applied {
+            Ok(i) if i.up_to_date && i.entry.subdir.is_some() => {
+                // A monorepo moved but the plugin's subdirectory did not: only the pin moved.
+                let subdir = i.entry.subdir.clone().unwrap_or_default();
+                let message = format!(
+                    "the repository moved to {}; {subdir} did not change (only the lock's pin moved)",
+                    target(new_ref, commit)
+                );
+                unchanged += 1;
+                if !printer.quiet {
+                    text.push_str(&format!("  Up to date {}: {message}\n", i.id));
+                }
+                rows.push(serde_json::json!({"id": i.id, "status": "up_to_date", "from_commit": c.current,
+                    "new_ref": new_ref, "commit": commit, "version": i.entry.version, "subdir": subdir,
+                    "message": message, "home": home.root}));
+            }
             Ok(i) => {
                 updated += 1;
                 if !printer.quiet {
@@ -312,7 +328,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             }
         }
     }
-    if updated == 0 && failed == 0 && !args.dry_run && !printer.quiet {
+    if updated == 0 && failed == 0 && unchanged == 0 && !args.dry_run && !printer.quiet {
         text.push_str("nothing to update\n");
     }
     let written = if args.json {

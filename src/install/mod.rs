@@ -645,6 +645,30 @@ fn fetch_check_swap(
         return Err(changed(&id));
     }
     let target = home.plugin_dir(&name);
+    // A monorepo's plugin whose subdirectory is the same at the new commit: nothing to
+    // install; only the lock's pin moves (under the lock, while the entry is still `prior`).
+    if let Some(p) = prior.as_ref()
+        && subdir_unchanged(opts, p, &entry, &target, with_deps)
+        && !stage::is_release_binary(&report)
+    {
+        let _guard = lock_home(&home, opts.wait, on_event)?;
+        let mut lock = Lock::load(&home.lockfile(), dialect)?;
+        if lock.get(&id).as_ref() != Some(p) || txn::pending(&home, &name) {
+            return Err(changed(&id));
+        }
+        let mut kept = p.clone();
+        kept.commit.clone_from(&entry.commit);
+        kept.requested_ref.clone_from(&entry.requested_ref);
+        kept.ref_kind = entry.ref_kind;
+        lock.upsert(&kept, &opts.by, &opts.now);
+        let written = lock.save()?;
+        log::debug!(
+            "{id}: {} is the same at {}; only the lock's pin moved",
+            kept.subdir.as_deref().unwrap_or_default(),
+            kept.commit.as_deref().unwrap_or_default()
+        );
+        return Ok(up_to_date(id, dialect, home, target, kept, written));
+    }
     // A change another process has under way is judged under the lock, after recovery.
     let early = decide(opts, with_deps, &home, &entry, prior.as_ref(), &target).or_else(|e| {
         if txn::pending(&home, &name) {
@@ -780,6 +804,32 @@ fn fetch_check_swap(
         up_to_date: false,
         lock_written: written,
     })
+}
+
+/// Whether `entry` (fetched from a monorepo's subdirectory at a new commit) has exactly the
+/// installed plugin's files: the same source, subdirectory and source tree, installed and
+/// built. An explicit `install --force` or `--deps` still reinstalls; `update` (which
+/// forces a source change through) does not.
+fn subdir_unchanged(
+    opts: &InstallOptions,
+    prior: &Entry,
+    entry: &Entry,
+    target: &std::path::Path,
+    with_deps: bool,
+) -> bool {
+    entry.subdir.is_some()
+        && prior.subdir == entry.subdir
+        && prior.source == entry.source
+        && prior.commit.is_some()
+        && prior.commit != entry.commit
+        && !prior.tree_hash.is_empty()
+        && prior.tree_hash == entry.tree_hash
+        && prior.manifest_hash == entry.manifest_hash
+        && !prior.unbuilt
+        && !with_deps
+        && opts.pin.is_none()
+        && (opts.expect_id.is_some() || !opts.force)
+        && target.is_dir()
 }
 
 /// Remove an installed plugin and its lock entry, as a transaction. A lock
