@@ -128,6 +128,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome line')
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Refuse what would only warn: validation warnings, and a cleartext (http://, git://) source')
+            [CompletionResult]::new('--no-detect', '--no-detect', [CompletionResultType]::ParameterName, 'Do not run the installed host (`aoe --version`, the host''s Python) to pick the profile when neither a flag nor the home names one: validate as the newest')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)')

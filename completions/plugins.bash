@@ -910,7 +910,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --python --build-timeout --no-wait --json --strict --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
+            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --python --build-timeout --no-wait --json --strict --aoe-api --host-version --no-detect --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -122,6 +122,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
             cand --json 'Print one JSON document instead of the outcome line'
             cand --strict 'Refuse what would only warn: validation warnings, and a cleartext (http://, git://) source'
+            cand --no-detect 'Do not run the installed host (`aoe --version`, the host''s Python) to pick the profile when neither a flag nor the home names one: validate as the newest'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
             cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
             cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'

@@ -195,6 +195,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'pro
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l strict -d 'Refuse what would only warn: validation warnings, and a cleartext (http://, git://) source'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-detect -d 'Do not run the installed host (`aoe --version`, the host\'s Python) to pick the profile when neither a flag nor the home names one: validate as the newest'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s h -l help -d 'Print help'

@@ -79,6 +79,10 @@ pub struct InstallArgs {
     pub strict: bool,
     #[command(flatten)]
     pub profile: super::args::ProfileArgs,
+    /// Do not run the installed host (`aoe --version`, the host's Python) to pick the
+    /// profile when neither a flag nor the home names one: validate as the newest
+    #[arg(long)]
+    pub no_detect: bool,
 }
 
 pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -117,6 +121,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         build: !args.no_build,
         force: args.force,
         deps: args.deps,
+        detect: !args.no_detect,
         python: args.python.as_deref().map(|p| {
             if p.components().count() > 1 {
                 cx.absolute(p)

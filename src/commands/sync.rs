@@ -129,6 +129,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 build: !args.no_build,
                 force: true,
                 deps: false,
+                detect: true,
                 python: args.python.as_deref().map(|p| {
                     if p.components().count() > 1 {
                         cx.absolute(p)

@@ -84,7 +84,7 @@ const PYTHON: &str = "python3";
 pub(super) fn python_for(given: Option<&Path>, home: &Home) -> String {
     let (python, why) = match given {
         Some(p) => (p.display().to_string(), "--python"),
-        None => match remembered_python(home) {
+        None => match crate::host::detect::remembered_python(home) {
             Some(p) => (p, "[host] python in plugins.toml"),
             None => (
                 PYTHON.to_owned(),
@@ -94,17 +94,6 @@ pub(super) fn python_for(given: Option<&Path>, home: &Home) -> String {
     };
     log::debug!("deps: pip of {python} ({why})");
     python
-}
-
-/// `[host] python` of `<home>/plugins.toml`.
-fn remembered_python(home: &Home) -> Option<String> {
-    let text = fs_err::read_to_string(home.root.join("plugins.toml")).ok()?;
-    let doc: toml::Table = text.parse().ok()?;
-    doc.get("host")?
-        .get("python")?
-        .as_str()
-        .filter(|p| !p.is_empty())
-        .map(str::to_owned)
 }
 
 /// Remember `python` as the home's host interpreter (`[host] python` in

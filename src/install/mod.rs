@@ -73,6 +73,9 @@ pub struct InstallOptions {
     /// The host's interpreter whose pip installs the deps (`--python`); else the one the
     /// home remembers (`[host] python` in `plugins.toml`), else `python3` on PATH.
     pub python: Option<PathBuf>,
+    /// Detect the installed host's version when neither the command line nor the home
+    /// names a profile ([`crate::host::detect`]).
+    pub detect: bool,
     /// `update`: the id the source must still hold.
     pub expect_id: Option<String>,
     /// The GitHub API base for release-binary downloads.
@@ -110,6 +113,7 @@ impl InstallOptions {
             by: by.to_owned(),
             deps: false,
             python: None,
+            detect: true,
             expect_id: None,
             github_api: github_api.to_owned(),
             pin: None,
@@ -477,14 +481,29 @@ fn remember(opts: &InstallOptions, installed: &Installed) -> Result<(), InstallE
 
 /// How to validate `tree`: as the host the command line names, else the one the home it
 /// goes to remembers.
+///
+/// With neither, the installed host's version is detected (`aoe --version`, the
+/// protoAgent package of the host's Python: [`crate::host::detect`]) and its profile used
+/// (not remembered: a host upgrade is seen by the next command); `-v` says so.
 pub(super) fn validate_options(opts: &InstallOptions, tree: &std::path::Path) -> ValidateOptions {
-    let home = match Dialect::detect(tree).as_slice() {
-        [d] => home_for(opts, Some(*d)),
-        _ => home_for(opts, None),
+    let dialect = match Dialect::detect(tree).as_slice() {
+        [d] => Some(*d),
+        _ => None,
     };
-    let remembered = home.map(|h| HostProfile::load(&h)).unwrap_or_default();
+    let home = home_for(opts, dialect);
+    let remembered = home.as_ref().map(HostProfile::load).unwrap_or_default();
+    let mut profile = opts.profile.or(remembered);
+    if let Some(d) = dialect
+        && opts.detect
+        && crate::host::detect::wanted(d, &profile)
+    {
+        let python = crate::host::detect::host_python(opts.python.as_deref(), home.as_ref());
+        if let Some(found) = crate::host::detect::detect(d, &python) {
+            profile = profile.or(found.profile);
+        }
+    }
     let mut v = opts.validate.clone();
-    opts.profile.or(remembered).apply(&mut v);
+    profile.apply(&mut v);
     v
 }
 

@@ -374,6 +374,14 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
         )),
         "-v names the interpreter: {e}"
     );
+    // Nothing names protoAgent's version: the home's Python says which is installed.
+    assert!(
+        e.contains(&format!(
+            "host: detected version 0.218.1 ({}: protolabs-agent); validating as it",
+            py.display()
+        )),
+        "{e}"
+    );
     assert_eq!(deps_dir(&instance), "helperlib helperlib-2.0.0.dist-info");
     assert_eq!(
         boot(&py, &t, &instance),
