@@ -505,3 +505,59 @@ fn kill_at_every_rename(
     }
     (points, failures)
 }
+
+/// `autoupdate` (cron) of a plugin installed with `--deps` installs its deps again with its
+/// new code (here the same requirement, which now resolves to a newer wheel; a changed
+/// requirement would need consent, which autoupdate never gives).
+#[test]
+fn autoupdate_keeps_the_deps_matching_the_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let index = t.join("wheels");
+    wheel(&index, "demolib", "1.0.0");
+    let repo = Repo::init(&t.join("repo"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 1.0.0\nrequires_pip: [demolib]\n",
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("v1");
+    let home = t.join("home");
+    let mut cmd = plugins();
+    cmd.args([
+        "install",
+        &repo.url(),
+        "--ref",
+        "main",
+        "--yes",
+        "--deps",
+        "--home",
+    ])
+    .arg(&home);
+    with_index(&mut cmd, &index);
+    let (code, o, e) = run(&mut cmd);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(state(&home).contains("demolib-1.0.0.dist-info"));
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.deppy]\ntrack = \"main\"\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    wheel(&index, "demolib", "2.0.0");
+    repo.file("__init__.py", "def register(r):\n    return None\n");
+    repo.commit("v2");
+    let mut cmd = plugins();
+    cmd.args(["autoupdate", "--json", "--home"]).arg(&home);
+    with_index(&mut cmd, &index);
+    let (code, o, e) = run(&mut cmd);
+    assert_eq!(code, 0, "{o}{e}");
+    let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(doc["updated"].as_array().map(Vec::len), Some(1), "{doc}");
+    let now = state(&home);
+    assert!(
+        now.contains("plugin-deps/deppy/demolib-2.0.0.dist-info/METADATA")
+            && !now.contains("demolib-1.0.0"),
+        "{now}"
+    );
+    assert!(now.contains(r#""version":"2.0.0""#), "{now}");
+}
