@@ -567,7 +567,7 @@ pub fn unchanged_subdirs(
 ) -> std::collections::HashMap<(std::path::PathBuf, String), (String, String)> {
     let mut out = std::collections::HashMap::new();
     for (home, dialect, c) in checks {
-        let Status::Behind { commit, .. } = &c.status else {
+        let Status::Behind { commit, new_ref } = &c.status else {
             continue;
         };
         let Ok(lock) = crate::lock::Lock::load(&home.lockfile(), *dialect) else {
@@ -576,6 +576,10 @@ pub fn unchanged_subdirs(
         let Some(entry) = lock.get(&c.id) else {
             continue;
         };
+        // aoe's config.toml names the ref: a new tag is an update even with the same files.
+        if *dialect == crate::manifest::Dialect::Aoe && *new_ref != entry.requested_ref {
+            continue;
+        }
         let (Some(subdir), false) = (entry.subdir.clone(), entry.tree_hash.is_empty()) else {
             continue;
         };

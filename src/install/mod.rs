@@ -669,6 +669,8 @@ fn fetch_check_swap(
     if let Some(p) = prior.as_ref()
         && subdir_unchanged(opts, p, &entry, &target, with_deps)
         && !stage::is_release_binary(&report)
+        // aoe's config.toml names the ref (`gh:o/r@ref`): a new ref is a full install.
+        && (dialect != Dialect::Aoe || p.requested_ref == entry.requested_ref)
     {
         let _guard = lock_home(&home, opts.wait, on_event)?;
         let mut lock = Lock::load(&home.lockfile(), dialect)?;
