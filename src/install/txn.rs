@@ -11,7 +11,8 @@
 //! protoAgent `--deps` swaps the plugin's wheel-deps directory (`<deps root>/<id>`,
 //! outside the plugins directory) in the same transaction: staged in full before the
 //! record is written, moved in after the tree, put back by an undo, its backup
-//! deleted by the commit; a removal removes it.
+//! kept with the replaced tree in the history by the commit (so that a rollback swaps
+//! both back); a removal removes it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

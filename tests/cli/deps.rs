@@ -244,6 +244,30 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     eprintln!("deps update crash consistency: {points} kill points (renames)");
     assert!(points >= 5, "kills were injected: {points}");
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+
+    // And the rollback from v2 to v1 (the history's tree and deps swapped back).
+    let rollback = |home: &Path| -> Command {
+        let mut cmd = plugins();
+        cmd.args(["rollback", "deppy", "--home"]).arg(home);
+        with_index(&mut cmd, &index);
+        cmd
+    };
+    let back = t.join("back-home");
+    copy_dir(&reference, &back);
+    let (code, o, e) = run(&mut rollback(&back));
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(state(&back), old, "the rollback restored v1 and its deps");
+    let (points, failures) = kill_at_every_rename(
+        &strace,
+        &reference,
+        &t.join("run-back"),
+        (&new, &old),
+        &index,
+        rollback,
+    );
+    eprintln!("deps rollback crash consistency: {points} kill points (renames)");
+    assert!(points >= 5, "kills were injected: {points}");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
 /// protoAgent's loader booting `inst` (`PROTOAGENT_HOME`): whether `deppy` loaded, its
