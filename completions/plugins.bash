@@ -910,7 +910,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --build-timeout --no-wait --json --strict --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
+            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --python --build-timeout --no-wait --json --strict --aoe-api --host-version --no-detect --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -925,6 +925,10 @@ _plugins() {
                     return 0
                     ;;
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --python)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1214,13 +1218,17 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --jobs --json --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
+            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --python)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1256,7 +1264,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__update)
-            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --json --color --quiet --verbose --log-format --help --version"
+            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --json --python --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1280,6 +1288,10 @@ _plugins() {
                     return 0
                     ;;
                 --cooldown)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --python)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

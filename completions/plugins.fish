@@ -179,6 +179,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l versio
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l subdir -d 'The plugin\'s directory inside the git repository (a monorepo); also gh:owner/repo/PATH' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the host\'s own]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l python -d 'protoAgent: the host\'s Python, whose pip installs plugins\' `requires_pip` into plugin-deps (remembered) [default: the home\'s remembered one, else python3 on PATH]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l build-timeout -d 'Seconds each build step may take' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
 15\t''"
@@ -191,10 +192,11 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s y -l yes -d 'Grant what the plugin asks for without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l force -d 'Replace an install from another source, or reinstall the same commit'
-complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of --python); updates and syncs keep them matching the plugin'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l strict -d 'Refuse what would only warn: validation warnings, and a cleartext (http://, git://) source'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-detect -d 'Do not run the installed host (`aoe --version`, the host\'s Python) to pick the profile when neither a flag nor the home names one: validate as the newest'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s h -l help -d 'Print help'
@@ -288,6 +290,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand verify" -s v -l verbose 
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l python -d 'protoAgent: the host\'s Python, whose pip installs plugins\' `requires_pip` into plugin-deps [default: the home\'s remembered one, else python3 on PATH]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s j -l jobs -d 'How many sources to fetch at once (installs still happen one at a time, in lock order)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
 15\t''"
@@ -326,6 +329,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The 
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s j -l jobs -d 'How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other self-hosted server)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l timeout -d 'Seconds to wait for each remote' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l python -d 'protoAgent: the host\'s Python, whose pip installs plugins\' `requires_pip` into plugin-deps [default: the home\'s remembered one, else python3 on PATH]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"

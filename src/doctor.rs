@@ -8,10 +8,10 @@
 //! and the cron line. Nothing here changes a home or prints.
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, SystemTime};
 
 use crate::diagnostic::Code;
+use crate::host::detect::PYTHON_HOSTS;
 use crate::lock::{Entry, Lock};
 use crate::manifest::Dialect;
 use crate::store::Home;
@@ -517,84 +517,28 @@ fn cron_line(home: &Home, opts: &Options) -> Option<String> {
     ))
 }
 
-/// Run a command for at most `timeout`; its trimmed stdout, or why not.
-fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, String> {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "not found on PATH".to_owned(),
-            _ => e.to_string(),
-        })?;
-    let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        s
-    });
-    let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(format!("no answer within {} s", timeout.as_secs()));
-            }
-            Err(e) => return Err(e.to_string()),
-        }
-    };
-    let text = reader.join().unwrap_or_default();
-    if !status.success() {
-        return Err(format!("exited with {status}"));
-    }
-    Ok(text.trim().to_owned())
-}
-
-/// Python distributions of the hosts: (host, distribution).
-const PYTHON_HOSTS: [(&str, &str); 2] = [("protoagent", "protolabs-agent"), ("aworld", "aworld")];
-
 /// The hosts' versions: `aoe --version`, and the protoAgent and AWorld packages of
-/// the `python3` on PATH. Absent hosts are `info`, never a failure.
+/// the `python3` on PATH (`crate::host::detect`). Absent hosts are `info`, never a failure.
 fn host_versions(timeout: Duration) -> Vec<Check> {
     let (aoe, python) = std::thread::scope(|s| {
-        let aoe = s.spawn(|| {
-            let mut cmd = Command::new("aoe");
-            cmd.arg("--version");
-            output_of(cmd, timeout)
-        });
-        let python = s.spawn(|| {
-            let script = "import importlib.metadata as m\nfor d in ('protolabs-agent', 'aworld'):\n    try: print(m.version(d))\n    except Exception: print('-')\n";
-            let mut cmd = Command::new("python3");
-            cmd.args(["-I", "-c", script]);
-            output_of(cmd, timeout)
-        });
+        let aoe = s.spawn(|| crate::host::detect::aoe_version(timeout));
+        let python = s.spawn(|| crate::host::detect::python_hosts("python3", timeout));
         (
             aoe.join().unwrap_or_else(|_| Err("failed".into())),
             python.join().unwrap_or_else(|_| Err("failed".into())),
         )
     });
     let mut out = vec![match aoe {
-        Ok(v) if !v.is_empty() => Check::new(
-            "host",
-            Mark::Info,
-            format!("aoe: {}", v.lines().next().unwrap_or(&v)),
-        ),
+        Ok(v) if !v.is_empty() => Check::new("host", Mark::Info, format!("aoe: {v}")),
         Ok(_) => Check::new("host", Mark::Info, "aoe: `aoe --version` printed nothing"),
         Err(why) => Check::new("host", Mark::Info, format!("aoe: {why}")),
     }];
     match python {
-        Ok(text) => {
-            let versions: Vec<&str> = text.lines().map(str::trim).collect();
+        Ok(versions) => {
             for (i, (host, dist)) in PYTHON_HOSTS.iter().enumerate() {
-                let message = match versions.get(i) {
-                    Some(v) if *v != "-" && !v.is_empty() => {
-                        format!("{host}: {dist} {v} (python3)")
-                    }
-                    _ => format!("{host}: python3 has no {dist} package"),
+                let message = match versions.get(i).cloned().flatten() {
+                    Some(v) => format!("{host}: {dist} {v} (python3)"),
+                    None => format!("{host}: python3 has no {dist} package"),
                 };
                 out.push(Check::new("host", Mark::Info, message));
             }

@@ -90,7 +90,17 @@ pub fn rollback(
     let staging = staging(home)?;
     let tree = staging.path().join("tree");
     crate::tree::copy(&chosen.tree, &tree, &|_, _| false)?;
-    let swap = txn::Swap::begin(home, id, dialect, &tree, "rollback", now)?;
+    // protoAgent: the wheel deps kept with that version come back with it (a version kept
+    // before deps were kept leaves the current ones as they are).
+    let deps_copy = staging.path().join("deps");
+    if let Some(kept) = &chosen.deps_tree {
+        crate::tree::copy(kept, &deps_copy, &|_, _| false)?;
+    }
+    let deps = chosen.deps.as_ref().map(|pins| txn::StagedDeps {
+        dir: chosen.deps_tree.as_ref().map(|_| deps_copy.as_path()),
+        pins: pins.clone(),
+    });
+    let swap = txn::Swap::begin_with_deps(home, id, dialect, &tree, deps, "rollback", now)?;
     swap.commit_rollback(&chosen.entry, chosen.slot)?;
     Ok(Some(RolledBack {
         from: current,

@@ -222,6 +222,31 @@ pub fn run(
     plugin_id: &str,
     timeout: Duration,
     log: &mut Log,
+    on_step: impl FnMut(usize, usize, &[String]),
+) -> Result<(), StepError> {
+    run_steps(steps, dir, plugin_id, timeout, log, false, on_step)
+}
+
+/// [`run`] for commands `plugins` itself composes (never a plugin's): the program may be
+/// an absolute path (the host's interpreter given with `--python`).
+pub fn run_own(
+    steps: &[&Step],
+    dir: &Path,
+    plugin_id: &str,
+    timeout: Duration,
+    log: &mut Log,
+    on_step: impl FnMut(usize, usize, &[String]),
+) -> Result<(), StepError> {
+    run_steps(steps, dir, plugin_id, timeout, log, true, on_step)
+}
+
+fn run_steps(
+    steps: &[&Step],
+    dir: &Path,
+    plugin_id: &str,
+    timeout: Duration,
+    log: &mut Log,
+    own: bool,
     mut on_step: impl FnMut(usize, usize, &[String]),
 ) -> Result<(), StepError> {
     install_signal_handlers();
@@ -230,14 +255,18 @@ pub fn run(
         let cmd = step.argv.join(" ");
         on_step(n, steps.len(), &step.argv);
         let program = &step.argv[0];
-        if program.starts_with('/') {
+        if own && program.starts_with('/') {
+            // Taken as given, not relative to the plugin.
+        } else if program.starts_with('/') {
             return Err(StepError::Absolute {
                 n,
                 program: program.clone(),
             });
         }
         // A separator means plugin-relative; a bare name is resolved on PATH.
-        let resolved = if program.contains('/') {
+        let resolved = if own && program.starts_with('/') {
+            program.into()
+        } else if program.contains('/') {
             dir.join(program).into_os_string()
         } else {
             program.into()

@@ -165,6 +165,8 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
         .into_iter()
         .map(|c| (home.clone(), dialect, c))
         .collect();
+        // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
+        crate::update::follow_latest_releases(&mut checks, &gh_base, &cx.github_api);
         let cooldown = args.check.cooldown.unwrap_or(policy.cooldown_secs);
         crate::update::hold_back(
             &mut checks,

@@ -37,7 +37,18 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         };
         let dir = home.locked_dir(&e)?;
         // Valid to the host the home remembers (`[host]` in plugins.toml).
-        let host = HostProfile::load(&home);
+        let remembered = HostProfile::load(&home);
+        // Else the installed host's, detected (`aoe --version`, the host's Python).
+        let detected = crate::host::detect::wanted(dialect, &remembered)
+            .then(|| {
+                let python = crate::host::detect::host_python(None, Some(&home));
+                crate::host::detect::detect(dialect, &python)
+            })
+            .flatten();
+        let host = match &detected {
+            Some(d) => remembered.or(d.profile.clone()),
+            None => remembered.clone(),
+        };
         let mut opts = ValidateOptions::default();
         host.apply(&mut opts);
         let report = dir.is_dir().then(|| validate_root(&dir, &opts));
@@ -47,8 +58,9 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 "id": e.id, "dialect": dialect, "version": e.version, "source": e.source,
                 "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
                 "manifest_hash": e.manifest_hash, "tree_hash": e.tree_hash, "path": dir.display().to_string(),
-                "present": dir.is_dir(), "valid": valid, "unbuilt": e.unbuilt,
-                "host": (!host.is_empty()).then(|| serde_json::json!({"aoe_api": host.aoe_api, "version": host.version})),
+                "present": dir.is_dir(), "valid": valid, "unbuilt": e.unbuilt, "subdir": e.subdir,
+                "host": (!host.is_empty()).then(|| serde_json::json!({"aoe_api": host.aoe_api, "version": host.version,
+                    "detected": detected.as_ref().map(|d| d.how.clone())})),
                 "release": e.release.as_ref().map(|r| serde_json::json!({"tag": r.tag, "asset": r.asset, "sha256": r.sha256})),
             });
             format!(
@@ -58,6 +70,9 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         } else {
             let mut s = format!("{} {} ({dialect})\n", e.id, e.version);
             s.push_str(&format!("  source:   {}\n", e.source));
+            if let Some(subdir) = &e.subdir {
+                s.push_str(&format!("  subdir:   {subdir}\n"));
+            }
             if !e.requested_ref.is_empty() {
                 s.push_str(&format!(
                     "  ref:      {} ({})\n",
@@ -86,18 +101,18 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                     "  built:    no (installed with --no-build; `plugins sync` builds it)\n",
                 );
             }
-            if !host.is_empty() {
-                let mut what = Vec::new();
-                if let Some(api) = host.aoe_api {
-                    what.push(format!("aoe api {api}"));
-                }
-                if let Some(v) = &host.version {
-                    what.push(format!("version {v}"));
-                }
+            if !remembered.is_empty() {
                 s.push_str(&format!(
                     "  host:     {} (remembered in {})\n",
-                    what.join(", "),
+                    crate::host::detect::describe(&remembered),
                     home.root.join("plugins.toml").display()
+                ));
+            }
+            if let Some(d) = &detected {
+                s.push_str(&format!(
+                    "  host:     {} (detected: {})\n",
+                    crate::host::detect::describe(&d.profile),
+                    d.how
                 ));
             }
             if let Some(valid) = valid {

@@ -56,9 +56,14 @@ pub struct InstallArgs {
     /// Replace an install from another source, or reinstall the same commit
     #[arg(long)]
     pub force: bool,
-    /// protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does (pip of python3 on PATH)
+    /// protoAgent: install `requires_pip` into <instance>/plugin-deps/<id>, as the host does
+    /// (pip of --python); updates and syncs keep them matching the plugin
     #[arg(long)]
     pub deps: bool,
+    /// protoAgent: the host's Python, whose pip installs plugins' `requires_pip` into
+    /// plugin-deps (remembered) [default: the home's remembered one, else python3 on PATH]
+    #[arg(long, value_name = "PYTHON")]
+    pub python: Option<PathBuf>,
     /// Seconds each build step may take
     #[arg(long, value_name = "SECS", default_value_t = 600)]
     pub build_timeout: u64,
@@ -74,6 +79,10 @@ pub struct InstallArgs {
     pub strict: bool,
     #[command(flatten)]
     pub profile: super::args::ProfileArgs,
+    /// Do not run the installed host (`aoe --version`, the host's Python) to pick the
+    /// profile when neither a flag nor the home names one: validate as the newest
+    #[arg(long)]
+    pub no_detect: bool,
 }
 
 pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -112,6 +121,14 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         build: !args.no_build,
         force: args.force,
         deps: args.deps,
+        detect: !args.no_detect,
+        python: args.python.as_deref().map(|p| {
+            if p.components().count() > 1 {
+                cx.absolute(p)
+            } else {
+                p.to_path_buf()
+            }
+        }),
         expect_id: None,
         github_api: cx.github_api.clone(),
         build_timeout: Duration::from_secs(args.build_timeout),

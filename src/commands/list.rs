@@ -39,6 +39,7 @@ pub fn run(args: &ListArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                     "id": e.id, "dialect": d, "version": e.version, "source": e.source,
                     "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
                     "home": home.display().to_string(), "present": present, "unbuilt": e.unbuilt,
+                    "subdir": e.subdir,
                 })
             })
             .collect();
@@ -58,6 +59,13 @@ pub fn run(args: &ListArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         .out(&text)
         .map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
+}
+
+/// A monorepo plugin's directory in its repository, as a suffix of its source.
+fn in_subdir(e: &Entry) -> String {
+    e.subdir
+        .as_deref()
+        .map_or_else(String::new, |s| format!(" (subdir {s})"))
 }
 
 /// One row per plugin under a header, columns padded to their widest cell. The source
@@ -90,7 +98,7 @@ fn table(rows: &[(Dialect, PathBuf, Entry, bool)]) -> String {
             dialect.to_string(),
             reference,
             commit,
-            format!("{}{missing}", e.source),
+            format!("{}{}{missing}", e.source, in_subdir(e)),
         ]);
     }
     let mut widths = [0; 5];

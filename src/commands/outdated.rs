@@ -39,8 +39,20 @@ pub struct OutdatedArgs {
     pub exit_code: bool,
 }
 
+/// A monorepo that moved while the plugin's subdirectory did not.
+fn moved_text(commit: &str, subdir: &str) -> String {
+    format!(
+        "the repository moved to {}; {subdir} did not change",
+        &commit[..commit.len().min(10)]
+    )
+}
+
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
+    // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
+    crate::update::follow_latest_releases(&mut checks, &cx.gh_base(), &cx.github_api);
+    // A monorepo plugin is newer only when its subdirectory changed.
+    let moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base());
     for f in &args.check.hold_back(&mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
@@ -49,7 +61,21 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
         .filter(|(_, _, c)| matches!(c.status, Status::Error { .. }))
         .count();
     let text = if args.json {
-        let rows: Vec<&Check> = checks.iter().map(|(_, _, c)| c).collect();
+        let rows: Vec<serde_json::Value> = checks
+            .iter()
+            .map(|(home, _, c)| {
+                let mut row = serde_json::to_value(c).expect("serializes");
+                if let (Some((commit, subdir)), Some(obj)) = (
+                    moved.get(&(home.root.clone(), c.id.clone())),
+                    row.as_object_mut(),
+                ) {
+                    obj.insert("commit".into(), commit.clone().into());
+                    obj.insert("subdir".into(), subdir.clone().into());
+                    obj.insert("message".into(), moved_text(commit, subdir).into());
+                }
+                row
+            })
+            .collect();
         format!(
             "{}\n",
             serde_json::to_string_pretty(
@@ -68,7 +94,7 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
         // -q: only the rows that need attention (newer, or the check failed).
         let attention =
             |c: &Check| matches!(c.status, Status::Behind { .. } | Status::Error { .. });
-        for (_, _, c) in checks
+        for (home, _, c) in checks
             .iter()
             .filter(|(_, _, c)| !printer.quiet || attention(c))
         {
@@ -82,7 +108,12 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
             let what = match &c.status {
                 Status::Pinned => "pinned to a commit".to_owned(),
                 Status::Local => "not from git".to_owned(),
-                Status::UpToDate => "up to date".to_owned(),
+                Status::UpToDate => match moved.get(&(home.root.clone(), c.id.clone())) {
+                    Some((commit, subdir)) => {
+                        format!("up to date ({})", moved_text(commit, subdir))
+                    }
+                    None => "up to date".to_owned(),
+                },
                 Status::Behind { new_ref, commit }
                     if new_ref.is_empty() || *new_ref == c.requested_ref =>
                 {

@@ -41,6 +41,10 @@ pub struct SyncArgs {
     /// Do not run build steps
     #[arg(long)]
     pub no_build: bool,
+    /// protoAgent: the host's Python, whose pip installs plugins' `requires_pip` into
+    /// plugin-deps [default: the home's remembered one, else python3 on PATH]
+    #[arg(long, value_name = "PYTHON")]
+    pub python: Option<PathBuf>,
     /// How many sources to fetch at once (installs still happen one at a time, in lock order)
     #[arg(short, long, value_name = "N", default_value_t = 8)]
     pub jobs: usize,
@@ -125,6 +129,14 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 build: !args.no_build,
                 force: true,
                 deps: false,
+                detect: true,
+                python: args.python.as_deref().map(|p| {
+                    if p.components().count() > 1 {
+                        cx.absolute(p)
+                    } else {
+                        p.to_path_buf()
+                    }
+                }),
                 expect_id: None,
                 github_api: cx.github_api.clone(),
                 build_timeout: Duration::from_secs(600),

@@ -54,6 +54,10 @@ pub struct UpdateArgs {
     /// Print one JSON document instead of the outcome lines
     #[arg(long)]
     pub json: bool,
+    /// protoAgent: the host's Python, whose pip installs plugins' `requires_pip` into
+    /// plugin-deps [default: the home's remembered one, else python3 on PATH]
+    #[arg(long, value_name = "PYTHON")]
+    pub python: Option<PathBuf>,
 }
 
 /// What an update went to: `v0.11.1 @ abc1234567` when the tag names the version (with
@@ -129,6 +133,12 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     }
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
     checks.retain(|(_, _, c)| args.all || args.ids.contains(&c.id));
+    // aoe: `gh:owner/repo` without a ref follows the latest release, not the default branch.
+    let refused: std::collections::HashMap<_, Error> =
+        crate::update::follow_latest_releases(&mut checks, &cx.gh_base(), &cx.github_api)
+            .into_iter()
+            .map(|(k, e)| (k, e.into()))
+            .collect();
     for f in &args.check.hold_back(&mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
@@ -150,6 +160,13 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
         let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
         base.featured_index.clone_from(&cx.featured_index);
+        base.python = args.python.as_deref().map(|p| {
+            if p.components().count() > 1 {
+                cx.absolute(p)
+            } else {
+                p.to_path_buf()
+            }
+        });
         ahead.push((i, crate::update::options(home, &entry, new_ref, base)));
     }
     // Fetches move objects, not ref lists: at most 8 at once, as `sync`.
@@ -161,6 +178,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     .peekable();
     let mut failed = 0;
     let mut updated = 0;
+    let mut unchanged = 0;
     let mut rows = Vec::new();
     let mut text = String::new();
     for (i, (home, dialect, c)) in checks.iter().enumerate() {
@@ -187,7 +205,14 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             continue;
         }
         let Status::Behind { new_ref, commit } = &c.status else {
-            if let Status::Error { message } = &c.status {
+            if let Some(e) = refused.get(&(home.root.clone(), c.id.clone())) {
+                printer.fail(e);
+                rows.push(
+                    serde_json::json!({"id": c.id, "status": "failed", "message": e.to_string(),
+                    "code": e.code().as_str(), "home": home.root}),
+                );
+                failed += 1;
+            } else if let Status::Error { message } = &c.status {
                 printer.status(&format!("      Failed {}: {message}", c.id));
                 rows.push(serde_json::json!({"id": c.id, "status": "failed", "message": message, "home": home.root}));
                 failed += 1;
@@ -265,6 +290,21 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let applied = crate::install::install_prepared(&opts, ready, &mut consent, &mut on_event);
         drop(on_event);
         match applied {
+            Ok(i) if i.up_to_date && i.entry.subdir.is_some() => {
+                // A monorepo moved but the plugin's subdirectory did not: only the pin moved.
+                let subdir = i.entry.subdir.clone().unwrap_or_default();
+                let message = format!(
+                    "the repository moved to {}; {subdir} did not change (only the lock's pin moved)",
+                    target(new_ref, commit)
+                );
+                unchanged += 1;
+                if !printer.quiet {
+                    text.push_str(&format!("  Up to date {}: {message}\n", i.id));
+                }
+                rows.push(serde_json::json!({"id": i.id, "status": "up_to_date", "from_commit": c.current,
+                    "new_ref": new_ref, "commit": commit, "version": i.entry.version, "subdir": subdir,
+                    "message": message, "home": home.root}));
+            }
             Ok(i) => {
                 updated += 1;
                 if !printer.quiet {
@@ -288,7 +328,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             }
         }
     }
-    if updated == 0 && failed == 0 && !args.dry_run && !printer.quiet {
+    if updated == 0 && failed == 0 && unchanged == 0 && !args.dry_run && !printer.quiet {
         text.push_str("nothing to update\n");
     }
     let written = if args.json {

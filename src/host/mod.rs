@@ -4,6 +4,7 @@
 //! Domain code: no printing, no environment reads.
 
 pub mod aoe;
+pub mod detect;
 pub mod protoagent;
 
 use std::path::PathBuf;

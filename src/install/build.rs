@@ -17,22 +17,22 @@ fn run_steps(
     id: &Name,
     timeout: Duration,
     log: &mut steps::Log,
+    own: bool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(), steps::StepError> {
-    steps::run(
-        steps,
-        target,
-        id.as_str(),
-        timeout,
-        log,
-        |n, total, argv| {
-            on_event(Event::Building {
-                n,
-                total,
-                command: argv.join(" "),
-            });
-        },
-    )
+    let on_step = |n: usize, total: usize, argv: &[String]| {
+        on_event(Event::Building {
+            n,
+            total,
+            command: argv.join(" "),
+        });
+    };
+    // `plugins`' own pip commands may name the host's interpreter by its absolute path.
+    if own {
+        steps::run_own(steps, target, id.as_str(), timeout, log, on_step)
+    } else {
+        steps::run(steps, target, id.as_str(), timeout, log, on_step)
+    }
 }
 
 pub(super) fn run_build(
@@ -46,7 +46,7 @@ pub(super) fn run_build(
 ) -> Result<(), InstallError> {
     let steps = steps::for_this_platform(build);
     let mut log = steps::Log::create(&home.build_log(id))?;
-    run_steps(&steps, target, id, timeout, &mut log, on_event)?;
+    run_steps(&steps, target, id, timeout, &mut log, false, on_event)?;
     if let Some((program, false)) = entrypoint {
         let path = target.join(program);
         let runnable = std::fs::metadata(&path).is_ok_and(|m| {
@@ -73,13 +73,58 @@ pub(super) fn run_build(
     Ok(())
 }
 
-/// The interpreter whose pip installs `--deps`: protoAgent's own (activate the host's
-/// environment so that `python3` is it; wheels and markers are judged for it).
+/// The interpreter whose pip installs `--deps` when none is known: the `python3` on PATH
+/// (wheels and markers are judged for it, so it should be the host's).
 const PYTHON: &str = "python3";
 
-fn pip(args: &[&str], specs: &[String]) -> Step {
+/// The interpreter whose pip installs a plugin's deps, as protoAgent's own `_host_pip()`
+/// uses the server's `sys.executable`: `--python`, else the one the home remembers
+/// (`[host] python` in `<home>/plugins.toml`, recorded by `install --python`), else
+/// `python3` on PATH. Said in `-v`.
+pub(super) fn python_for(given: Option<&Path>, home: &Home) -> String {
+    let (python, why) = match given {
+        Some(p) => (p.display().to_string(), "--python"),
+        None => match crate::host::detect::remembered_python(home) {
+            Some(p) => (p, "[host] python in plugins.toml"),
+            None => (
+                PYTHON.to_owned(),
+                "on PATH; pass --python for the host's own",
+            ),
+        },
+    };
+    log::debug!("deps: pip of {python} ({why})");
+    python
+}
+
+/// Remember `python` as the home's host interpreter (`[host] python` in
+/// `<home>/plugins.toml`), keeping the rest of the file byte for byte; atomic.
+pub(super) fn remember_python(home: &Home, python: &Path) -> std::io::Result<()> {
+    let path = home.root.join("plugins.toml");
+    let text = match fs_err::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e),
+    };
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{}: {e}", path.display()),
+        )
+    })?;
+    if !doc.contains_key("host") || !doc["host"].is_table() {
+        doc["host"] = toml_edit::table();
+    }
+    doc["host"]["python"] = toml_edit::value(python.display().to_string());
+    let new = doc.to_string();
+    if new == text {
+        return Ok(());
+    }
+    crate::lock::write_atomic(&path, new.as_bytes()).map_err(std::io::Error::other)
+}
+
+fn pip(python: &str, args: &[&str], specs: &[String]) -> Step {
     let mut argv: Vec<String> = [
-        PYTHON,
+        python,
         "-m",
         "pip",
         "install",
@@ -121,7 +166,7 @@ fn read_report(path: &Path) -> Result<Vec<DepPin>, InstallError> {
         refused(
             Code::InstallDeps,
             format!("cannot read pip's install report {}: {why}", path.display()),
-            "`--deps` needs pip 22.2 or later in the `python3` on PATH".to_owned(),
+            "`--deps` needs pip 22.2 or later in the host's Python (`--python`, else `python3` on PATH)".to_owned(),
         )
     };
     let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
@@ -170,11 +215,13 @@ pub(super) fn install_deps(
     staging: &Path,
     id: &Name,
     home: &Home,
+    python: &str,
     timeout: Duration,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(Vec<DepPin>, PathBuf), InstallError> {
     let report = "deps-report.json";
-    let resolve = |specs: &[String]| pip(&["--dry-run", "--quiet", "--report", report], specs);
+    let resolve =
+        |specs: &[String]| pip(python, &["--dry-run", "--quiet", "--report", report], specs);
     let mut log = steps::Log::create(&home.build_log(id))?;
     let all: Vec<String> = request
         .pip
@@ -182,7 +229,15 @@ pub(super) fn install_deps(
         .chain(&request.optional_pip)
         .cloned()
         .collect();
-    let resolved = run_steps(&[&resolve(&all)], staging, id, timeout, &mut log, on_event);
+    let resolved = run_steps(
+        &[&resolve(&all)],
+        staging,
+        id,
+        timeout,
+        &mut log,
+        true,
+        on_event,
+    );
     let resolved = match resolved {
         Err(e) if !request.optional_pip.is_empty() => {
             // Optional requirements never fail the install (protoAgent only warns).
@@ -202,6 +257,7 @@ pub(super) fn install_deps(
                     id,
                     timeout,
                     &mut log,
+                    true,
                     on_event,
                 )
                 .map(|()| true)
@@ -218,14 +274,14 @@ pub(super) fn install_deps(
     // `already_satisfied`): pip listed it only because the installed version does not fit.
     if !pins.is_empty() {
         let present = Step {
-            argv: [PYTHON, "-c", PRESENT_PY, "deps-present.txt"]
+            argv: [python, "-c", PRESENT_PY, "deps-present.txt"]
                 .map(str::to_owned)
                 .to_vec(),
             platforms: Vec::new(),
         };
-        run_steps(&[&present], staging, id, timeout, &mut log, on_event)?;
+        run_steps(&[&present], staging, id, timeout, &mut log, true, on_event)?;
         let text = std::fs::read_to_string(staging.join("deps-present.txt"))
-            .map_err(io("cannot read what python3 has installed"))?;
+            .map_err(io(format!("cannot read what {python} has installed")))?;
         let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
         pins.retain(|p| {
             let shadows = have.contains(&canonical(&p.name));
@@ -252,6 +308,7 @@ pub(super) fn install_deps(
         std::fs::write(staging.join("deps-requirements.txt"), reqs)
             .map_err(io("cannot write the pinned requirements"))?;
         let target = pip(
+            python,
             &[
                 "--no-deps",
                 "--no-compile",
@@ -263,7 +320,7 @@ pub(super) fn install_deps(
             ],
             &[],
         );
-        run_steps(&[&target], staging, id, timeout, &mut log, on_event)?;
+        run_steps(&[&target], staging, id, timeout, &mut log, true, on_event)?;
     }
     Ok((pins, dir))
 }

@@ -66,8 +66,16 @@ pub struct InstallOptions {
     /// Who installs, recorded by hosts that keep it (protoAgent's `by`).
     pub by: String,
     /// protoAgent: install `requires_pip` into `<deps root>/<id>` as the host's wheel
-    /// installer does (with the `python3` on PATH), in the install's transaction.
+    /// installer does, in the install's transaction. A plugin whose lock row has `deps`
+    /// (installed with `--deps`, or by the host's wheel installer) gets them again with
+    /// every change of its code, without this.
     pub deps: bool,
+    /// The host's interpreter whose pip installs the deps (`--python`); else the one the
+    /// home remembers (`[host] python` in `plugins.toml`), else `python3` on PATH.
+    pub python: Option<PathBuf>,
+    /// Detect the installed host's version when neither the command line nor the home
+    /// names a profile ([`crate::host::detect`]).
+    pub detect: bool,
     /// `update`: the id the source must still hold.
     pub expect_id: Option<String>,
     /// The GitHub API base for release-binary downloads.
@@ -104,6 +112,8 @@ impl InstallOptions {
             wait: true,
             by: by.to_owned(),
             deps: false,
+            python: None,
+            detect: true,
             expect_id: None,
             github_api: github_api.to_owned(),
             pin: None,
@@ -447,23 +457,54 @@ pub fn install(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Installed, InstallError> {
     let installed = fetch_check_swap(opts, None, consent, on_event)?;
+    remember(opts, &installed)?;
+    Ok(installed)
+}
+
+/// Remember the host profile and the host's interpreter given on the command line, in
+/// the home the install went to.
+fn remember(opts: &InstallOptions, installed: &Installed) -> Result<(), InstallError> {
+    let file = installed.home.root.join("plugins.toml");
     opts.profile.remember(&installed.home).map_err(io(format!(
         "cannot record the host profile in {}",
-        installed.home.root.join("plugins.toml").display()
+        file.display()
     )))?;
-    Ok(installed)
+    if let Some(python) = &opts.python
+        && installed.dialect == Dialect::Protoagent
+    {
+        build::remember_python(&installed.home, python).map_err(io(format!(
+            "cannot record the host's Python in {}",
+            file.display()
+        )))?;
+    }
+    Ok(())
 }
 
 /// How to validate `tree`: as the host the command line names, else the one the home it
 /// goes to remembers.
+///
+/// With neither, the installed host's version is detected (`aoe --version`, the
+/// protoAgent package of the host's Python: [`crate::host::detect`]) and its profile used
+/// (not remembered: a host upgrade is seen by the next command); `-v` says so.
 pub(super) fn validate_options(opts: &InstallOptions, tree: &std::path::Path) -> ValidateOptions {
-    let home = match Dialect::detect(tree).as_slice() {
-        [d] => home_for(opts, Some(*d)),
-        _ => home_for(opts, None),
+    let dialect = match Dialect::detect(tree).as_slice() {
+        [d] => Some(*d),
+        _ => None,
     };
-    let remembered = home.map(|h| HostProfile::load(&h)).unwrap_or_default();
+    let home = home_for(opts, dialect);
+    let remembered = home.as_ref().map(HostProfile::load).unwrap_or_default();
+    let mut profile = opts.profile.or(remembered);
+    if let Some(d) = dialect
+        && opts.detect
+        && crate::host::detect::wanted(d, &profile)
+    {
+        let python = crate::host::detect::host_python(opts.python.as_deref(), home.as_ref());
+        if let Some(found) = crate::host::detect::detect(d, &python) {
+            profile = profile.or(found.profile);
+        }
+    }
     let mut v = opts.validate.clone();
-    opts.profile.or(remembered).apply(&mut v);
+    profile.apply(&mut v);
     v
 }
 
@@ -524,10 +565,7 @@ pub fn install_prepared(
         on_event(e);
     }
     let installed = fetch_check_swap(opts, Some(prepared.fetched?), consent, on_event)?;
-    opts.profile.remember(&installed.home).map_err(io(format!(
-        "cannot record the host profile in {}",
-        installed.home.root.join("plugins.toml").display()
-    )))?;
+    remember(opts, &installed)?;
     Ok(installed)
 }
 
@@ -620,11 +658,41 @@ fn fetch_check_swap(
     let with_deps = opts.deps
         && dialect == Dialect::Protoagent
         && !(request.pip.is_empty() && request.optional_pip.is_empty());
+    // A plugin installed with deps keeps them matching its code: any change of the code
+    // swaps its deps too (an update, a sync, a repair, an autoupdate).
+    let keep_deps = dialect == Dialect::Protoagent
+        && (opts.deps || Lock::load(&home.lockfile(), dialect)?.deps(&id).is_some());
     if opts.pin.is_some() && prior != opts.pin {
         // `sync` read the lock before another command changed (or removed) the entry.
         return Err(changed(&id));
     }
     let target = home.plugin_dir(&name);
+    // A monorepo's plugin whose subdirectory is the same at the new commit: nothing to
+    // install; only the lock's pin moves (under the lock, while the entry is still `prior`).
+    if let Some(p) = prior.as_ref()
+        && subdir_unchanged(opts, p, &entry, &target, with_deps)
+        && !stage::is_release_binary(&report)
+        // aoe's config.toml names the ref (`gh:o/r@ref`): a new ref is a full install.
+        && (dialect != Dialect::Aoe || p.requested_ref == entry.requested_ref)
+    {
+        let _guard = lock_home(&home, opts.wait, on_event)?;
+        let mut lock = Lock::load(&home.lockfile(), dialect)?;
+        if lock.get(&id).as_ref() != Some(p) || txn::pending(&home, &name) {
+            return Err(changed(&id));
+        }
+        let mut kept = p.clone();
+        kept.commit.clone_from(&entry.commit);
+        kept.requested_ref.clone_from(&entry.requested_ref);
+        kept.ref_kind = entry.ref_kind;
+        lock.upsert(&kept, &opts.by, &opts.now);
+        let written = lock.save()?;
+        log::debug!(
+            "{id}: {} is the same at {}; only the lock's pin moved",
+            kept.subdir.as_deref().unwrap_or_default(),
+            kept.commit.as_deref().unwrap_or_default()
+        );
+        return Ok(up_to_date(id, dialect, home, target, kept, written));
+    }
     // A change another process has under way is judged under the lock, after recovery.
     let early = decide(opts, with_deps, &home, &entry, prior.as_ref(), &target).or_else(|e| {
         if txn::pending(&home, &name) {
@@ -661,7 +729,7 @@ fn fetch_check_swap(
         .ok_or_else(|| changed(&id));
     }
 
-    if opts.deps {
+    if keep_deps {
         for spec in request.pip.iter().chain(&request.optional_pip) {
             if let Some(why) = pip_spec_problem(spec) {
                 return Err(refused(
@@ -688,15 +756,22 @@ fn fetch_check_swap(
     }
 
     // `--deps`: staged in full (network work) before the home lock; swapped in with the tree.
-    let deps = if with_deps {
-        Some(build::install_deps(
+    let deps = if keep_deps && !(request.pip.is_empty() && request.optional_pip.is_empty()) {
+        let python = build::python_for(opts.python.as_deref(), &home);
+        let (pins, dir) = build::install_deps(
             &request,
             staging.dir.path(),
             &name,
             &home,
+            &python,
             opts.build_timeout,
             on_event,
-        )?)
+        )?;
+        Some((pins, Some(dir)))
+    } else if keep_deps {
+        // This version needs no wheels: the previous ones go with the previous code.
+        log::debug!("{id}: no requires_pip; its plugin-deps directory goes");
+        Some((Vec::new(), None))
     } else {
         None
     };
@@ -725,7 +800,7 @@ fn fetch_check_swap(
         dialect,
         &tree,
         deps.as_ref().map(|(pins, dir)| txn::StagedDeps {
-            dir,
+            dir: dir.as_deref(),
             pins: pins.clone(),
         }),
         &opts.by,
@@ -753,6 +828,32 @@ fn fetch_check_swap(
         up_to_date: false,
         lock_written: written,
     })
+}
+
+/// Whether `entry` (fetched from a monorepo's subdirectory at a new commit) has exactly the
+/// installed plugin's files: the same source, subdirectory and source tree, installed and
+/// built. An explicit `install --force` or `--deps` still reinstalls; `update` (which
+/// forces a source change through) does not.
+fn subdir_unchanged(
+    opts: &InstallOptions,
+    prior: &Entry,
+    entry: &Entry,
+    target: &std::path::Path,
+    with_deps: bool,
+) -> bool {
+    entry.subdir.is_some()
+        && prior.subdir == entry.subdir
+        && prior.source == entry.source
+        && prior.commit.is_some()
+        && prior.commit != entry.commit
+        && !prior.tree_hash.is_empty()
+        && prior.tree_hash == entry.tree_hash
+        && prior.manifest_hash == entry.manifest_hash
+        && !prior.unbuilt
+        && !with_deps
+        && opts.pin.is_none()
+        && (opts.expect_id.is_some() || !opts.force)
+        && target.is_dir()
 }
 
 /// Remove an installed plugin and its lock entry, as a transaction. A lock

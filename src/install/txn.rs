@@ -11,7 +11,8 @@
 //! protoAgent `--deps` swaps the plugin's wheel-deps directory (`<deps root>/<id>`,
 //! outside the plugins directory) in the same transaction: staged in full before the
 //! record is written, moved in after the tree, put back by an undo, its backup
-//! deleted by the commit; a removal removes it.
+//! kept with the replaced tree in the history by the commit (so that a rollback swaps
+//! both back); a removal removes it.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -55,6 +56,10 @@ struct Intent {
     /// protoAgent `--deps`: the change also swaps the plugin's wheel-deps directory.
     #[serde(default)]
     deps: Option<DepsChange>,
+    /// The `deps` pins of the previous install when its wheel deps are swapped out: kept
+    /// with its tree in the history, so that a rollback puts them back too.
+    #[serde(default)]
+    prior_deps: Option<Vec<DepPin>>,
     by: String,
     now: String,
 }
@@ -70,7 +75,9 @@ struct DepsChange {
 
 /// A plugin's wheel deps, complete in a staging directory, to swap in with the tree.
 pub struct StagedDeps<'a> {
-    pub dir: &'a Path,
+    /// `None`: the new version needs no wheels; the previous directory goes (to the
+    /// history) and none takes its place.
+    pub dir: Option<&'a Path>,
     pub pins: Vec<DepPin>,
 }
 
@@ -317,17 +324,23 @@ impl<'h> Swap<'h> {
     ) -> Result<Swap<'h>, TxnError> {
         let target = home.plugin_dir(id);
         let deps_target = home.plugin_deps_dir(id);
+        let lock = Lock::load(&home.lockfile(), dialect)?;
+        let had_old_deps = std::fs::symlink_metadata(&deps_target).is_ok();
         let intent = Intent {
             phase: Phase::Swap,
             id: id.to_string(),
             dialect,
             had_old: target.exists(),
             entry: None,
-            prior: Lock::load(&home.lockfile(), dialect)?.get(id.as_str()),
+            prior: lock.get(id.as_str()),
             restored: None,
             deps: deps.as_ref().map(|d| DepsChange {
-                had_old: deps_target.exists(),
+                had_old: had_old_deps,
                 pins: d.pins.clone(),
+            }),
+            prior_deps: deps.as_ref().and_then(|_| {
+                lock.deps(id.as_str())
+                    .or_else(|| had_old_deps.then(Vec::new))
             }),
             by: by.to_owned(),
             now: now.to_owned(),
@@ -351,7 +364,9 @@ impl<'h> Swap<'h> {
             if change.had_old {
                 rename(&deps_target, &deps_backup(home, id))?;
             }
-            rename(d.dir, &deps_target)?;
+            if let Some(dir) = d.dir {
+                rename(dir, &deps_target)?;
+            }
         }
         Ok(swap)
     }
@@ -426,6 +441,7 @@ pub fn remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> 
         prior: None,
         restored: None,
         deps: None,
+        prior_deps: None,
         by: String::new(),
         now: String::new(),
     };
@@ -463,11 +479,17 @@ fn finish_commit(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError
     if let Some(n) = intent.restored {
         drop_slot(home, id, n)?;
     }
-    remove_tree(&deps_backup(home, id))?;
     match &intent.prior {
-        Some(prior) => keep(home, id, prior, intent.restored.unwrap_or(0))?,
+        Some(prior) => keep(
+            home,
+            id,
+            prior,
+            intent.prior_deps.as_deref(),
+            intent.restored.unwrap_or(0),
+        )?,
         None => remove_tree(&backup(home, id))?,
     }
+    remove_tree(&deps_backup(home, id))?;
     remove_record(home, id)
 }
 
@@ -481,6 +503,8 @@ fn history_dir(home: &Home, id: &Name) -> PathBuf {
 }
 
 const NEW_SLOT: &str = ".new";
+/// A slot's `deps` pins, when its wheel deps were kept with it.
+const DEPS_PINS: &str = "deps.json";
 const GONE_PREFIX: &str = ".gone-";
 
 /// A previous version kept for `plugins rollback`.
@@ -492,6 +516,11 @@ pub struct Kept {
     pub entry: Entry,
     /// Its installed tree.
     pub tree: PathBuf,
+    /// protoAgent: its `deps` pins, when its wheel deps were kept with it (`deps.json`);
+    /// `None` for a version whose deps were not swapped when it was replaced.
+    pub deps: Option<Vec<DepPin>>,
+    /// Its `plugin-deps/<id>` directory (`deps/`), when it had one.
+    pub deps_tree: Option<PathBuf>,
 }
 
 /// The complete slots of a plugin's history, most recent first.
@@ -505,7 +534,17 @@ pub fn history(home: &Home, id: &Name) -> Vec<Kept> {
                 .ok()
                 .and_then(|b| serde_json::from_slice::<Entry>(&b).ok())?;
             let tree = path.join("tree");
-            tree.is_dir().then_some(Kept { slot, entry, tree })
+            let deps: Option<Vec<DepPin>> = std::fs::read(path.join(DEPS_PINS))
+                .ok()
+                .and_then(|b| serde_json::from_slice(&b).ok());
+            let deps_tree = Some(path.join("deps")).filter(|d| deps.is_some() && d.is_dir());
+            tree.is_dir().then_some(Kept {
+                slot,
+                entry,
+                tree,
+                deps,
+                deps_tree,
+            })
         })
         .collect();
     out.sort_by_key(|k| std::cmp::Reverse(k.slot));
@@ -525,10 +564,17 @@ fn slots(dir: &Path) -> Vec<u32> {
 }
 
 /// Move the backup (the previous install) into a new history slot with its
-/// lock entry, then drop the oldest slots beyond [`HISTORY_KEEP`]. The slot is
-/// assembled under `.new` and renamed into place, so a slot is always whole.
-/// Its number is above `floor` (a restored slot's), so a rerun never deletes it.
-fn keep(home: &Home, id: &Name, prior: &Entry, floor: u32) -> Result<(), TxnError> {
+/// lock entry (and its wheel deps with their pins when they were swapped out too), then
+/// drop the oldest slots beyond [`HISTORY_KEEP`]. The slot is assembled under `.new`
+/// and renamed into place, so a slot is always whole. Its number is above `floor` (a
+/// restored slot's), so a rerun never deletes it.
+fn keep(
+    home: &Home,
+    id: &Name,
+    prior: &Entry,
+    prior_deps: Option<&[DepPin]>,
+    floor: u32,
+) -> Result<(), TxnError> {
     let dir = history_dir(home, id);
     let new = dir.join(NEW_SLOT);
     let saved = backup(home, id);
@@ -537,9 +583,19 @@ fn keep(home: &Home, id: &Name, prior: &Entry, floor: u32) -> Result<(), TxnErro
         std::fs::create_dir_all(&new).map_err(io(format!("cannot create {}", new.display())))?;
         let text = serde_json::to_vec_pretty(prior).expect("serializes");
         crate::lock::write_atomic(&new.join("entry.json"), &text)?;
+        if let Some(pins) = prior_deps {
+            let text = serde_json::to_vec_pretty(pins).expect("serializes");
+            crate::lock::write_atomic(&new.join(DEPS_PINS), &text)?;
+        }
         rename(&saved, &new.join("tree"))?;
     }
     if new.join("tree").is_dir() {
+        // After the tree (a rerun rebuilds `.new` only while the tree backup is there).
+        let saved_deps = deps_backup(home, id);
+        if new.join(DEPS_PINS).is_file() && std::fs::symlink_metadata(&saved_deps).is_ok() {
+            remove_tree(&new.join("deps"))?;
+            rename(&saved_deps, &new.join("deps"))?;
+        }
         let next = slots(&dir).last().copied().unwrap_or(0).max(floor) + 1;
         rename(&new, &dir.join(next.to_string()))?;
     } else {

@@ -310,12 +310,53 @@ impl Lock {
         }
     }
 
-    /// protoAgent: set the `deps` pins of `id`'s row (dropped when `pins` is empty),
-    /// as the host's wheel installer records them. Other formats have no such key.
+    /// protoAgent: set the `deps` pins of `id`'s row, as the host's wheel installer records
+    /// them. An empty list is kept (`deps: []`): the plugin was installed with `--deps`
+    /// and nothing needed installing, and its updates install its deps again (see
+    /// [`Lock::deps`]). Other formats have no such key.
     pub fn set_deps(&mut self, id: &str, pins: &[DepPin]) {
         if let Doc::Json(v) = &mut self.doc {
             json::set_deps(v, id, pins);
+            if pins.is_empty()
+                && let Some(row) = last_json_row(v, id)
+            {
+                row.insert("deps".into(), serde_json::Value::Array(Vec::new()));
+            }
         }
+    }
+
+    /// protoAgent: the `deps` pins of `id`'s row (the last one, which the host reads), or
+    /// `None` when the row has no `deps` key. A row with `deps` (written by the host's
+    /// wheel installer or by `plugins install --deps`) is a plugin whose wheel deps live in
+    /// `plugin-deps/<id>`: `update`, `sync`, `autoupdate` and `rollback` keep them matching
+    /// the installed version. Pins that are not `{name, version, sha256}` strings are skipped.
+    pub fn deps(&self, id: &str) -> Option<Vec<DepPin>> {
+        let Doc::Json(v) = &self.doc else {
+            return None;
+        };
+        let rows = v.get("plugins")?.as_array()?;
+        let row = rows
+            .iter()
+            .rev()
+            .find(|p| p.get("id").and_then(serde_json::Value::as_str) == Some(id))?;
+        let deps = row.get("deps")?;
+        Some(
+            deps.as_array()
+                .map(|items| {
+                    items
+                        .iter()
+                        .filter_map(|d| {
+                            let s = |k: &str| d.get(k)?.as_str().map(str::to_owned);
+                            Some(DepPin {
+                                name: s("name")?,
+                                version: s("version")?,
+                                sha256: s("sha256")?,
+                            })
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+        )
     }
 
     /// Remove `id`; whether it was there.
@@ -347,6 +388,19 @@ impl Lock {
         self.loaded = Some(self.doc.clone());
         Ok(true)
     }
+}
+
+/// The last row of `id` in a protoAgent lock, the one the host reads.
+fn last_json_row<'a>(
+    v: &'a mut serde_json::Value,
+    id: &str,
+) -> Option<&'a mut serde_json::Map<String, serde_json::Value>> {
+    v.get_mut("plugins")?
+        .as_array_mut()?
+        .iter_mut()
+        .rev()
+        .find(|p| p.get("id").and_then(serde_json::Value::as_str) == Some(id))?
+        .as_object_mut()
 }
 
 fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {

@@ -154,7 +154,330 @@ fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
         "{new}"
     );
 
-    let home = t.join("run");
+    let (points, failures) = kill_at_every_rename(
+        &strace,
+        &template,
+        &t.join("run"),
+        (&old, &new),
+        &index,
+        |home| install(home, "main"),
+    );
+    eprintln!("deps crash consistency: {points} kill points (renames)");
+    assert!(points >= 5, "kills were injected: {points}");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// A `plugins update` (no `--deps`: the lock remembers them) killed at any rename leaves
+/// the old code with the old deps, or the new code with the new deps.
+#[test]
+#[allow(clippy::print_stderr)] // the count of kill points
+fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_together() {
+    let Some(strace) = ["/usr/bin/strace", "/bin/strace"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists())
+    else {
+        assert!(std::env::var_os("CI").is_none(), "CI must have strace");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let index = t.join("wheels");
+    wheel(&index, "demolib", "1.0.0");
+    wheel(&index, "helperlib", "2.0.0");
+    let repo = Repo::init(&t.join("repo"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 1.0.0\nrequires_pip: [demolib]\n",
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("v1");
+    git(&repo.dir, &["tag", "v1.0.0"]);
+    let template = t.join("v1-home");
+    let mut cmd = plugins();
+    cmd.args([
+        "install",
+        &repo.url(),
+        "--ref",
+        "v1.0.0",
+        "--yes",
+        "--deps",
+        "--home",
+    ])
+    .arg(&template);
+    with_index(&mut cmd, &index);
+    let (code, o, e) = run(&mut cmd);
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 2.0.0\nrequires_pip: [helperlib]\n",
+    );
+    repo.commit("v2");
+    git(&repo.dir, &["tag", "v2.0.0"]);
+    let update = |home: &Path| -> Command {
+        let mut cmd = plugins();
+        cmd.args(["update", "deppy", "--yes", "--home"]).arg(home);
+        with_index(&mut cmd, &index);
+        cmd
+    };
+    let reference = t.join("v2-home");
+    copy_dir(&template, &reference);
+    let (code, o, e) = run(&mut update(&reference));
+    assert_eq!(code, 0, "{o}{e}");
+    let (old, new) = (state(&template), state(&reference));
+    assert!(
+        old.contains("plugin-deps/deppy/demolib/__init__.py"),
+        "{old}"
+    );
+    assert!(
+        new.contains("plugin-deps/deppy/helperlib/__init__.py") && !new.contains("demolib"),
+        "the update swapped the deps: {new}"
+    );
+    let (points, failures) = kill_at_every_rename(
+        &strace,
+        &template,
+        &t.join("run"),
+        (&old, &new),
+        &index,
+        update,
+    );
+    eprintln!("deps update crash consistency: {points} kill points (renames)");
+    assert!(points >= 5, "kills were injected: {points}");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+
+    // And the rollback from v2 to v1 (the history's tree and deps swapped back).
+    let rollback = |home: &Path| -> Command {
+        let mut cmd = plugins();
+        cmd.args(["rollback", "deppy", "--home"]).arg(home);
+        with_index(&mut cmd, &index);
+        cmd
+    };
+    let back = t.join("back-home");
+    copy_dir(&reference, &back);
+    let (code, o, e) = run(&mut rollback(&back));
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(state(&back), old, "the rollback restored v1 and its deps");
+    let (points, failures) = kill_at_every_rename(
+        &strace,
+        &reference,
+        &t.join("run-back"),
+        (&new, &old),
+        &index,
+        rollback,
+    );
+    eprintln!("deps rollback crash consistency: {points} kill points (renames)");
+    assert!(points >= 5, "kills were injected: {points}");
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+}
+
+/// protoAgent's loader booting `inst` (`PROTOAGENT_HOME`): whether `deppy` loaded, its
+/// `deps_missing`, and the lock's `deps` pins the host reads (names and versions).
+const BOOT_PY: &str = r#"
+import json, logging, types
+logging.disable(logging.CRITICAL)
+from graph.plugins import installer, loader
+config = types.SimpleNamespace(plugins_enabled=["deppy"], plugins_disabled=[], plugins_dir="", plugin_config={})
+result = loader.load_plugins(config)
+meta = [p for p in result.meta if p["id"] == "deppy"][0]
+deps = installer._lock_rows_by_id()["deppy"].get("deps")
+print(json.dumps({
+    "version": meta.get("version"),
+    "loaded": meta["loaded"],
+    "error": meta.get("error"),
+    "deps_missing": meta["deps_missing"],
+    "lock_deps": None if deps is None else [[d["name"], d["version"]] for d in deps],
+}))
+"#;
+
+/// What protoAgent's own loader makes of the instance, as one line.
+fn boot(py: &Path, t: &Path, instance: &Path) -> String {
+    let out = Command::new(py)
+        .args(["-c", BOOT_PY])
+        .current_dir(t)
+        .env("HOME", t.join("user"))
+        .env("PROTOAGENT_HOME", instance)
+        .env_remove("PROTOAGENT_INSTANCE")
+        .env_remove("PROTOAGENT_BOX_ROOT")
+        .env_remove("PROTOAGENT_PLUGINS_DIR")
+        .env_remove("PROTOAGENT_PLUGINS_LOCK")
+        .env("PYTHONDONTWRITEBYTECODE", "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout.lines().last().unwrap_or_default().to_owned()
+}
+
+/// The top-level entries of `plugin-deps/deppy` (`-` when there is no such directory).
+fn deps_dir(instance: &Path) -> String {
+    match std::fs::read_dir(instance.join("plugin-deps/deppy")) {
+        Ok(rd) => {
+            let mut names: Vec<String> = rd
+                .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                .collect();
+            names.sort();
+            names.join(" ")
+        }
+        Err(_) => "-".into(),
+    }
+}
+
+#[test]
+fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any() {
+    let Some(py) = crate::support::hosts::host_python() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let index = t.join("wheels");
+    wheel(&index, "demolib", "1.0.0");
+    wheel(&index, "helperlib", "2.0.0");
+    let repo = Repo::init(&t.join("repo"));
+    let version = |v: &str, requires: &str, init: &str| {
+        repo.file(
+            "protoagent.plugin.yaml",
+            &format!("id: deppy\nname: Deppy\nversion: {v}\n{requires}"),
+        )
+        .file("__init__.py", init);
+        repo.commit(v);
+        git(&repo.dir, &["tag", &format!("v{v}")]);
+    };
+    version(
+        "1.0.0",
+        "requires_pip: [demolib]\n",
+        "import demolib\n\ndef register(registry):\n    assert demolib.VERSION == '1.0.0'\n",
+    );
+    let instance = t.join("inst");
+    let plugins_in = |args: &[&str]| -> (i32, String, String) {
+        let mut cmd = plugins();
+        cmd.args(args).arg("--home").arg(&instance).current_dir(&t);
+        with_index(&mut cmd, &index);
+        // No python3 with pip on PATH: the interpreter is the host's, given once.
+        cmd.env("PATH", "/usr/bin:/bin");
+        run(&mut cmd)
+    };
+    let py_arg = py.display().to_string();
+    let (code, o, e) = plugins_in(&[
+        "install",
+        &repo.url(),
+        "--ref",
+        "v1.0.0",
+        "--yes",
+        "--deps",
+        "--python",
+        &py_arg,
+    ]);
+    assert_eq!(code, 0, "{o}{e}");
+    let remembered = std::fs::read_to_string(instance.join("plugins.toml")).unwrap();
+    assert_eq!(
+        remembered,
+        format!("[host]\npython = \"{}\"\n", py.display())
+    );
+    assert_eq!(deps_dir(&instance), "demolib demolib-1.0.0.dist-info");
+    assert_eq!(
+        boot(&py, &t, &instance),
+        r#"{"version": "1.0.0", "loaded": true, "error": null, "deps_missing": [], "lock_deps": [["demolib", "1.0.0"]]}"#
+    );
+
+    // An update (no --deps, no --python) swaps the deps with the code.
+    version(
+        "2.0.0",
+        "requires_pip: [helperlib]\n",
+        "import helperlib\n\ndef register(registry):\n    assert helperlib.VERSION == '2.0.0'\n",
+    );
+    let (code, o, e) = plugins_in(&["-v", "update", "deppy", "--yes"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(
+        e.contains(&format!(
+            "deps: pip of {} ([host] python in plugins.toml)",
+            py.display()
+        )),
+        "-v names the interpreter: {e}"
+    );
+    // Nothing names protoAgent's version: the home's Python says which is installed.
+    assert!(
+        e.contains(&format!(
+            "host: detected version 0.218.1 ({}: protolabs-agent); validating as it",
+            py.display()
+        )),
+        "{e}"
+    );
+    assert_eq!(deps_dir(&instance), "helperlib helperlib-2.0.0.dist-info");
+    assert_eq!(
+        boot(&py, &t, &instance),
+        r#"{"version": "2.0.0", "loaded": true, "error": null, "deps_missing": [], "lock_deps": [["helperlib", "2.0.0"]]}"#
+    );
+
+    // A rollback puts the old code back with its old deps.
+    let (code, o, e) = plugins_in(&["rollback", "deppy"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(deps_dir(&instance), "demolib demolib-1.0.0.dist-info");
+    assert_eq!(
+        boot(&py, &t, &instance),
+        r#"{"version": "1.0.0", "loaded": true, "error": null, "deps_missing": [], "lock_deps": [["demolib", "1.0.0"]]}"#
+    );
+
+    // A repair reinstalls the deps too.
+    std::fs::write(instance.join("plugins/deppy/__init__.py"), "broken\n").unwrap();
+    std::fs::remove_dir_all(instance.join("plugin-deps/deppy")).unwrap();
+    let (code, o, e) = plugins_in(&["sync", "--repair", "--yes"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(deps_dir(&instance), "demolib demolib-1.0.0.dist-info");
+    assert_eq!(
+        boot(&py, &t, &instance),
+        r#"{"version": "1.0.0", "loaded": true, "error": null, "deps_missing": [], "lock_deps": [["demolib", "1.0.0"]]}"#
+    );
+
+    // A version that needs nothing: its deps go, and it stays recorded as a deps plugin
+    // (`deps: []`), so that a later version's requirements are installed again.
+    version("3.0.0", "", "def register(registry):\n    pass\n");
+    let (code, o, e) = plugins_in(&["update", "deppy", "--yes"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(deps_dir(&instance), "-");
+    assert_eq!(
+        boot(&py, &t, &instance),
+        r#"{"version": "3.0.0", "loaded": true, "error": null, "deps_missing": [], "lock_deps": []}"#
+    );
+    version(
+        "4.0.0",
+        "requires_pip: [helperlib]\n",
+        "import helperlib\n\ndef register(registry):\n    pass\n",
+    );
+    let (code, o, e) = plugins_in(&["update", "deppy", "--yes"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(deps_dir(&instance), "helperlib helperlib-2.0.0.dist-info");
+    assert_eq!(
+        boot(&py, &t, &instance),
+        r#"{"version": "4.0.0", "loaded": true, "error": null, "deps_missing": [], "lock_deps": [["helperlib", "2.0.0"]]}"#
+    );
+    // And back to 3.0.0: no deps directory, as it was.
+    let (code, o, e) = plugins_in(&["rollback", "deppy"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(deps_dir(&instance), "-");
+    let (code, o, e) = plugins_in(&["verify"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(
+        leftovers(&instance).is_empty(),
+        "{:?}",
+        leftovers(&instance)
+    );
+}
+
+/// Run `cmd` (on a copy of `template`) killed at each rename in turn; after each kill, a
+/// `sync` recovers and the home must be `old` or `new`, with no leftovers, verified.
+/// Returns the number of kill points and what went wrong.
+fn kill_at_every_rename(
+    strace: &Path,
+    template: &Path,
+    home: &Path,
+    (old, new): (&str, &str),
+    index: &Path,
+    cmd: impl Fn(&Path) -> Command,
+) -> (usize, Vec<String>) {
     let mut points = 0;
     let mut failures = Vec::new();
     // strace counts `when=N` per syscall, so each is injected on its own.
@@ -166,9 +489,9 @@ fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
         if done.contains(syscall) || failures.len() > 3 {
             continue;
         }
-        copy_dir(&template, &home);
-        let cmd = install(&home, "main");
-        let mut traced = Command::new(&strace);
+        copy_dir(template, home);
+        let cmd = cmd(home);
+        let mut traced = Command::new(strace);
         traced
             .args(["-o", "/dev/null", "-e"])
             .arg(format!("trace={syscall}"))
@@ -176,7 +499,7 @@ fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
             .arg(format!("inject={syscall}:signal=KILL:when={n}"))
             .arg(cmd.get_program())
             .args(cmd.get_args());
-        with_index(&mut traced, &index);
+        with_index(&mut traced, index);
         traced.env("COLUMNS", "100");
         let status = traced.output().unwrap().status;
         let killed = {
@@ -189,22 +512,76 @@ fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
         }
         points += 1;
         // Any command under the home lock recovers first.
-        let (code, o, e) = run(plugins().args(["sync", "--home"]).arg(&home));
-        let now = state(&home);
+        let (code, o, e) = run(plugins().args(["sync", "--home"]).arg(home));
+        let now = state(home);
         if code != 0 {
             failures.push(format!("{syscall} #{n}: recovering sync: {o}{e}"));
         } else if now != old && now != new {
             failures.push(format!("{syscall} #{n}: neither old nor new:\n{now}"));
-        } else if !leftovers(&home).is_empty() {
-            failures.push(format!("{syscall} #{n}: leftovers {:?}", leftovers(&home)));
+        } else if !leftovers(home).is_empty() {
+            failures.push(format!("{syscall} #{n}: leftovers {:?}", leftovers(home)));
         } else {
-            let (code, o, e) = run(plugins().args(["verify", "--home"]).arg(&home));
+            let (code, o, e) = run(plugins().args(["verify", "--home"]).arg(home));
             if code != 0 {
                 failures.push(format!("{syscall} #{n}: verify: {o}{e}"));
             }
         }
     }
-    eprintln!("deps crash consistency: {points} kill points (renames)");
-    assert!(points >= 5, "kills were injected: {points}");
-    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    (points, failures)
+}
+
+/// `autoupdate` (cron) of a plugin installed with `--deps` installs its deps again with its
+/// new code (here the same requirement, which now resolves to a newer wheel; a changed
+/// requirement would need consent, which autoupdate never gives).
+#[test]
+fn autoupdate_keeps_the_deps_matching_the_code() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let index = t.join("wheels");
+    wheel(&index, "demolib", "1.0.0");
+    let repo = Repo::init(&t.join("repo"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 1.0.0\nrequires_pip: [demolib]\n",
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("v1");
+    let home = t.join("home");
+    let mut cmd = plugins();
+    cmd.args([
+        "install",
+        &repo.url(),
+        "--ref",
+        "main",
+        "--yes",
+        "--deps",
+        "--home",
+    ])
+    .arg(&home);
+    with_index(&mut cmd, &index);
+    let (code, o, e) = run(&mut cmd);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(state(&home).contains("demolib-1.0.0.dist-info"));
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.deppy]\ntrack = \"main\"\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    wheel(&index, "demolib", "2.0.0");
+    repo.file("__init__.py", "def register(r):\n    return None\n");
+    repo.commit("v2");
+    let mut cmd = plugins();
+    cmd.args(["autoupdate", "--json", "--home"]).arg(&home);
+    with_index(&mut cmd, &index);
+    let (code, o, e) = run(&mut cmd);
+    assert_eq!(code, 0, "{o}{e}");
+    let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(doc["updated"].as_array().map(Vec::len), Some(1), "{doc}");
+    let now = state(&home);
+    assert!(
+        now.contains("plugin-deps/deppy/demolib-2.0.0.dist-info/METADATA")
+            && !now.contains("demolib-1.0.0"),
+        "{now}"
+    );
+    assert!(now.contains(r#""version":"2.0.0""#), "{now}");
 }

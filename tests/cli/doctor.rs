@@ -426,6 +426,7 @@ debug: git: [GIT]/acme/kit.git: offering credentials from GITHUB_TOKEN/GH_TOKEN
 debug: git: [GIT]/acme/kit.git: listed 2 refs, resolved refs/heads/main
 debug: git: [GIT]/acme/kit.git: proxy none
 debug: git: [GIT]/acme/kit.git: fetching +refs/heads/main:refs/heads/main
+debug: host: detected aoe api 12, version 1.15.0 (aoe --version); validating as it
 
 "#]],
     );

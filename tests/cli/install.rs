@@ -727,6 +727,81 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
     );
 }
 
+/// With no flag and nothing remembered, the installed host picks the profile: an `aoe` on
+/// PATH that says 1.14.0 validates as API 12 (and 1.19.0 as 15), said in `-v` and `info`;
+/// a hanging or absent `aoe` is not waited for past the probe's bound; `--no-detect` and
+/// a remembered profile skip it.
+#[test]
+fn the_installed_aoe_picks_the_profile_when_nothing_names_one() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let src = t.join("old");
+    std::fs::create_dir_all(src.join("bin")).unwrap();
+    std::fs::write(src.join("aoe-plugin.toml"), API12_ONLY).unwrap();
+    let script = |path: &Path, text: &str| {
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+        let mut perms = std::fs::metadata(path).unwrap().permissions();
+        std::os::unix::fs::PermissionsExt::set_mode(&mut perms, 0o755);
+        std::fs::set_permissions(path, perms).unwrap();
+    };
+    script(&src.join("bin/worker"), "#!/bin/sh\n");
+    let bin = t.join("bin");
+    let src = src.display().to_string();
+    let with_aoe = |home: &Path, aoe: Option<&str>, extra: &[&str]| {
+        let _ = std::fs::remove_file(bin.join("aoe"));
+        if let Some(text) = aoe {
+            script(&bin.join("aoe"), text);
+        }
+        run(plugins()
+            .arg("-v")
+            .args(["install", &src, "--yes", "--home"])
+            .arg(home)
+            .args(extra)
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display())))
+    };
+    let old = "#!/bin/sh\necho 'aoe 1.14.0'\n";
+    let (code, stdout, stderr) = with_aoe(&t.join("h1"), Some(old), &[]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains(
+            "host: detected aoe api 12, version 1.14.0 (aoe --version); validating as it"
+        ),
+        "{stderr}"
+    );
+    assert!(
+        !t.join("h1/plugins.toml").exists(),
+        "a detection is not remembered"
+    );
+    let (_, info, _) = run(plugins()
+        .args(["info", "dev.example.old", "--home"])
+        .arg(t.join("h1"))
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display())));
+    assert!(
+        info.contains(
+            "  host:     aoe api 12, version 1.14.0 (detected: aoe --version)\n  valid:    yes\n"
+        ),
+        "{info}"
+    );
+    let (code, _, stderr) = with_aoe(&t.join("h2"), Some("#!/bin/sh\necho 'aoe 1.19.0'\n"), &[]);
+    assert_eq!(code, 1, "aoe 1.19 refuses it: {stderr}");
+    // No aoe, a hanging one, or --no-detect: the newest profile, which refuses it.
+    for (aoe, extra) in [
+        (None, &[][..]),
+        (Some("#!/bin/sh\nexec sleep 30\n"), &[][..]),
+        (Some(old), &["--no-detect"][..]),
+    ] {
+        let (code, _, stderr) = with_aoe(&t.join("h3"), aoe, extra);
+        assert_eq!(code, 1, "{aoe:?} {extra:?}: {stderr}");
+    }
+    // A remembered profile wins over the installed host.
+    std::fs::create_dir_all(t.join("h4")).unwrap();
+    std::fs::write(t.join("h4/plugins.toml"), "[host]\naoe_api = 15\n").unwrap();
+    let (code, _, stderr) = with_aoe(&t.join("h4"), Some(old), &[]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(!stderr.contains("host: detected"), "{stderr}");
+}
+
 #[test]
 fn an_explicit_gh_ref_is_unverified_code_that_asks_as_aoe_does() {
     // aoe §17: `gh:o/r@ref` (and the default branch of a repository without a release) is

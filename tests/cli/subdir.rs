@@ -224,3 +224,117 @@ fn hostile_subdirectories_are_refused() {
 "#]]
     );
 }
+
+/// The monorepo moves (a commit outside `plugins/web`): the plugin is not outdated, and an
+/// update only moves the lock's pin, saying so; a change inside the subdirectory is an
+/// update. `list` and `info` show the subdirectory.
+#[test]
+fn a_commit_outside_the_subdirectory_is_not_an_update() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = monorepo(&t);
+    let home = t.join("home");
+    let (code, stdout, stderr) = plugins_at(
+        &t,
+        &home,
+        &["install", "gh:acme/mono/plugins/web@main", "--yes"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, _) = plugins_at(&t, &home, &["list"]);
+    assert_eq!(code, 0);
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+ID                  VERSION  DIALECT  REF   COMMIT      SOURCE
+dev.example.pinned  1.0.0    aoe      main  [..]  gh:acme/mono (subdir plugins/web)
+
+"#]]
+    );
+    let (_, stdout, _) = plugins_at(&t, &home, &["list", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["plugins"][0]["subdir"], "plugins/web");
+    let (_, stdout, _) = plugins_at(&t, &home, &["info", "dev.example.pinned"]);
+    assert!(
+        stdout.contains("  source:   gh:acme/mono\n  subdir:   plugins/web\n"),
+        "{stdout}"
+    );
+    let (_, stdout, _) = plugins_at(&t, &home, &["info", "dev.example.pinned", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["subdir"], "plugins/web");
+
+    let config = std::fs::read_to_string(home.join("config.toml")).unwrap_or_default();
+    repo.file("README.md", "the monorepo moved\n").file(
+        "plugins/notes/__init__.py",
+        "def register(r):\n    return None\n",
+    );
+    let moved = repo.commit("elsewhere");
+    let (code, stdout, stderr) = plugins_at(&t, &home, &["outdated", "--exit-code"]);
+    assert_eq!(code, 0, "not outdated: {stdout}{stderr}");
+    assert_eq!(
+        stdout,
+        format!(
+            "dev.example.pinned               {:<28} up to date (the repository moved to {}; plugins/web did not change)\n",
+            format!(
+                "main @ {}",
+                &crate::install::locked(&home, "dev.example.pinned", "resolved_commit")[..10]
+            ),
+            &moved[..10]
+        )
+    );
+    let (_, stdout, _) = plugins_at(&t, &home, &["outdated", "--json"]);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let row = &doc["plugins"][0];
+    assert_eq!(
+        (
+            row["status"].as_str(),
+            row["subdir"].as_str(),
+            row["commit"].as_str()
+        ),
+        (
+            Some("up_to_date"),
+            Some("plugins/web"),
+            Some(moved.as_str())
+        )
+    );
+
+    let before = std::fs::read(home.join("plugins/dev.example.pinned/aoe-plugin.toml")).unwrap();
+    let (code, stdout, stderr) = plugins_at(&t, &home, &["update", "--all", "--yes"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        stdout,
+        format!(
+            "  Up to date dev.example.pinned: the repository moved to main @ {}; plugins/web did not change (only the lock's pin moved)\n",
+            &moved[..10]
+        )
+    );
+    assert_eq!(
+        crate::install::locked(&home, "dev.example.pinned", "resolved_commit"),
+        moved
+    );
+    assert_eq!(
+        std::fs::read(home.join("plugins/dev.example.pinned/aoe-plugin.toml")).unwrap(),
+        before
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.join("config.toml")).unwrap_or_default(),
+        config,
+        "the grant is untouched"
+    );
+    let (code, stdout, stderr) = plugins_at(&t, &home, &["verify"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (_, stdout, _) = plugins_at(&t, &home, &["outdated"]);
+    assert!(stdout.ends_with("  up to date\n"), "{stdout}");
+
+    // A change inside the subdirectory is an update.
+    repo.file("plugins/web/aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("web 2");
+    let (code, _, _) = plugins_at(&t, &home, &["outdated", "--exit-code"]);
+    assert_eq!(code, 3, "outdated");
+    let (code, stdout, stderr) = plugins_at(&t, &home, &["update", "--all", "--yes"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("Updated dev.example.pinned"), "{stdout}");
+    assert_eq!(
+        crate::install::locked(&home, "dev.example.pinned", "version"),
+        "2.0.0"
+    );
+}

@@ -782,3 +782,125 @@ fn validate_json_is_format_json() {
     let (code, _, _) = run(plugins().args(["validate", "--json", "--format", "human"]));
     assert_eq!(code, 2, "the alias conflicts with another --format");
 }
+
+/// A GitHub API on loopback whose `/repos/acme/tool/releases/latest` is `latest` (a JSON
+/// body), or 404 (no release) when `None`; every other path is 404. Returns its base URL.
+fn release_api(latest: Option<&'static str>) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut first = String::new();
+            let _ = reader.read_line(&mut first);
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+            }
+            let reply = match latest {
+                Some(body) if first.starts_with("GET /repos/acme/tool/releases/latest ") => {
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                }
+                _ => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_owned(),
+            };
+            let _ = stream.write_all(reply.as_bytes());
+        }
+    });
+    base
+}
+
+#[test]
+fn an_aoe_gh_plugin_without_a_release_is_not_updated_as_aoe_refuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let repo = Repo::init(&t.join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("one");
+    let mirror = t.join("mirror");
+    let bare = mirror.join("acme/tool.git");
+    repo.clone_bare(&bare);
+    let home = t.join("home");
+    let plugins_with = |api: &str, args: &[&str]| {
+        run(plugins()
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .env("PLUGINS_GH_BASE", format!("file://{}", mirror.display()))
+            .env("PLUGINS_GITHUB_API", api)
+            .env("COLUMNS", "200"))
+    };
+    let none = release_api(None);
+    // No release: aoe installs the default branch (unverified code, so --yes).
+    let (code, o, e) = plugins_with(&none, &["install", "gh:acme/tool", "--yes"]);
+    assert_eq!(code, 0, "{o}{e}");
+    let lock_before = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    assert!(
+        lock_before.contains("ref_kind = \"default\""),
+        "{lock_before}"
+    );
+
+    // The branch moves; aoe's update still only takes a release, so nothing changes.
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("two");
+    git(&repo.dir, &["tag", "v2.0.0"]);
+    std::fs::remove_dir_all(&bare).unwrap();
+    repo.clone_bare(&bare);
+    let (code, stdout, stderr) = plugins_with(&none, &["update", "dev.example.pinned", "--yes"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+plugins::update::no_release
+
+  × acme/tool has no published release to update to; the prior version is kept
+  help: aoe updates `gh:acme/tool` only to its latest release; to follow a branch, reinstall it as `gh:acme/tool@<branch>`
+
+"#]]
+    );
+    assert_eq!(stdout, "");
+    assert_eq!(
+        std::fs::read_to_string(home.join("plugins.lock")).unwrap(),
+        lock_before
+    );
+    assert!(
+        std::fs::read_to_string(home.join("plugins/dev.example.pinned/aoe-plugin.toml"))
+            .unwrap()
+            .contains("version = \"1.0.0\"")
+    );
+    let (_, stdout, _) = plugins_with(&none, &["outdated", "--json"]);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["plugins"][0]["status"], "error", "{doc}");
+    let (code, stdout, _) =
+        plugins_with(&none, &["update", "dev.example.pinned", "--yes", "--json"]);
+    assert_eq!(code, 1);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["plugins"][0]["status"], "failed");
+    assert_eq!(doc["plugins"][0]["code"], "plugins::update::no_release");
+
+    // Once a release is published, the update goes to it (not to the branch head).
+    let released = release_api(Some(r#"{"tag_name": "v2.0.0"}"#));
+    repo.file("aoe-plugin.toml", &static_aoe("3.0.0"));
+    repo.commit("three, unreleased");
+    std::fs::remove_dir_all(&bare).unwrap();
+    repo.clone_bare(&bare);
+    let (code, stdout, stderr) =
+        plugins_with(&released, &["update", "dev.example.pinned", "--yes"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("Updated dev.example.pinned to v2.0.0 @ "),
+        "{stdout}"
+    );
+    assert_eq!(
+        locked(&home, "dev.example.pinned", "requested_ref"),
+        "v2.0.0"
+    );
+    assert_eq!(locked(&home, "dev.example.pinned", "version"), "2.0.0");
+}

@@ -1,0 +1,238 @@
+//! Which host is installed here, and so which profile to validate as when neither a flag
+//! nor the home says: `aoe --version`, and the protoAgent and AWorld packages of the
+//! host's Python (`--python`, the home's `[host] python`, else `python3` on PATH). Each
+//! probe runs for at most [`TIMEOUT`]; a host that is absent, hangs or answers nonsense is
+//! simply not detected. Used by installs (and so `update`, `sync`, `autoupdate`), `info`
+//! and `doctor`. Domain code: it reports through `log::debug!` and never prints.
+
+use std::collections::HashMap;
+use std::process::{Command, Stdio};
+use std::sync::{Mutex, OnceLock};
+use std::time::{Duration, Instant};
+
+use crate::manifest::Dialect;
+use crate::profile::HostProfile;
+use crate::store::Home;
+
+/// How long one probe (`aoe --version`, the Python query) may take.
+pub const TIMEOUT: Duration = Duration::from_secs(3);
+
+/// Python distributions of the hosts: (host, distribution).
+pub const PYTHON_HOSTS: [(&str, &str); 2] =
+    [("protoagent", "protolabs-agent"), ("aworld", "aworld")];
+
+/// Run a command for at most `timeout`; its trimmed stdout, or why not.
+pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, String> {
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| match e.kind() {
+            std::io::ErrorKind::NotFound => "not found on PATH".to_owned(),
+            _ => e.to_string(),
+        })?;
+    let mut stdout = child.stdout.take().expect("piped");
+    let reader = std::thread::spawn(move || {
+        let mut s = String::new();
+        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
+        s
+    });
+    let deadline = Instant::now() + timeout;
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
+            Ok(None) => {
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(format!("no answer within {} s", timeout.as_secs()));
+            }
+            Err(e) => return Err(e.to_string()),
+        }
+    };
+    let text = reader.join().unwrap_or_default();
+    if !status.success() {
+        return Err(format!("exited with {status}"));
+    }
+    Ok(text.trim().to_owned())
+}
+
+/// The first line of `aoe --version`.
+pub fn aoe_version(timeout: Duration) -> Result<String, String> {
+    let mut cmd = Command::new("aoe");
+    cmd.arg("--version");
+    let text = output_of(cmd, timeout)?;
+    Ok(text.lines().next().unwrap_or_default().to_owned())
+}
+
+/// The versions of [`PYTHON_HOSTS`] in `python` (`None`: not installed there).
+pub fn python_hosts(python: &str, timeout: Duration) -> Result<Vec<Option<String>>, String> {
+    let script = "import importlib.metadata as m\nfor d in ('protolabs-agent', 'aworld'):\n    try: print(m.version(d))\n    except Exception: print('-')\n";
+    let mut cmd = Command::new(python);
+    cmd.args(["-I", "-c", script]);
+    let text = output_of(cmd, timeout)?;
+    let lines: Vec<&str> = text.lines().map(str::trim).collect();
+    Ok((0..PYTHON_HOSTS.len())
+        .map(|i| {
+            lines
+                .get(i)
+                .filter(|v| **v != "-" && !v.is_empty())
+                .map(|v| (*v).to_owned())
+        })
+        .collect())
+}
+
+/// The version in `aoe --version`'s line (`aoe 1.14.0`, `v1.19.0`).
+pub fn parse_aoe_version(line: &str) -> Option<semver::Version> {
+    line.split_whitespace()
+        .find_map(|w| semver::Version::parse(w.strip_prefix('v').unwrap_or(w)).ok())
+}
+
+/// The aoe plugin API profile of an aoe release: 15 from 1.19.0 (the release it was read
+/// from), else 12 (read from 1.14.0, the closest older profile `plugins` knows).
+pub fn aoe_api_for(version: &semver::Version) -> u32 {
+    if *version >= semver::Version::new(1, 19, 0) {
+        15
+    } else {
+        12
+    }
+}
+
+/// The interpreter the home's host runs: `given` (`--python`), else the home's
+/// `[host] python` in `plugins.toml`, else `python3` on PATH.
+pub fn host_python(given: Option<&std::path::Path>, home: Option<&Home>) -> String {
+    given
+        .map(|p| p.display().to_string())
+        .or_else(|| home.and_then(remembered_python))
+        .unwrap_or_else(|| "python3".to_owned())
+}
+
+/// `[host] python` of `<home>/plugins.toml`.
+pub fn remembered_python(home: &Home) -> Option<String> {
+    let text = fs_err::read_to_string(home.root.join("plugins.toml")).ok()?;
+    let doc: toml::Table = text.parse().ok()?;
+    doc.get("host")?
+        .get("python")?
+        .as_str()
+        .filter(|p| !p.is_empty())
+        .map(str::to_owned)
+}
+
+/// A profile found on this machine, and how.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Detected {
+    pub profile: HostProfile,
+    /// What answered (`aoe --version`, `python3: protolabs-agent`).
+    pub how: String,
+}
+
+/// Whether `profile` (from flags and the home) leaves anything for detection to fill for
+/// `dialect`: aoe when neither the api nor the version is given, protoAgent when its
+/// version is not; AWorld has no profile.
+pub fn wanted(dialect: Dialect, profile: &HostProfile) -> bool {
+    match dialect {
+        Dialect::Aoe => profile.aoe_api.is_none() && profile.version.is_none(),
+        Dialect::Protoagent => profile.version.is_none(),
+        Dialect::Aworld => false,
+    }
+}
+
+/// What each (dialect, interpreter) detected, once per process.
+type Cache = HashMap<(String, String), Option<Detected>>;
+
+/// Detect `dialect`'s installed host (once per process, interpreter and dialect).
+pub fn detect(dialect: Dialect, python: &str) -> Option<Detected> {
+    static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
+    let cache = CACHE.get_or_init(Mutex::default);
+    let key = (dialect.to_string(), python.to_owned());
+    if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
+        return hit;
+    }
+    let found = probe(dialect, python);
+    match &found {
+        Some(d) => log::debug!(
+            "host: detected {} ({}); validating as it",
+            describe(&d.profile),
+            d.how
+        ),
+        None => log::debug!("host: no {dialect} host detected; validating as the newest"),
+    }
+    if let Ok(mut c) = cache.lock() {
+        c.insert(key, found.clone());
+    }
+    found
+}
+
+fn probe(dialect: Dialect, python: &str) -> Option<Detected> {
+    match dialect {
+        Dialect::Aoe => {
+            let line = aoe_version(TIMEOUT)
+                .map_err(|why| log::debug!("host: `aoe --version`: {why}"))
+                .ok()?;
+            let version = parse_aoe_version(&line)?;
+            Some(Detected {
+                profile: HostProfile {
+                    aoe_api: Some(aoe_api_for(&version)),
+                    version: Some(version.to_string()),
+                },
+                how: "aoe --version".to_owned(),
+            })
+        }
+        Dialect::Protoagent => {
+            let versions = python_hosts(python, TIMEOUT)
+                .map_err(|why| log::debug!("host: {python}: {why}"))
+                .ok()?;
+            let version = versions.first().cloned().flatten()?;
+            Some(Detected {
+                profile: HostProfile {
+                    aoe_api: None,
+                    version: Some(version),
+                },
+                how: format!("{python}: {}", PYTHON_HOSTS[0].1),
+            })
+        }
+        Dialect::Aworld => None,
+    }
+}
+
+/// `aoe api 12, version 1.14.0`.
+pub fn describe(profile: &HostProfile) -> String {
+    let mut what = Vec::new();
+    if let Some(api) = profile.aoe_api {
+        what.push(format!("aoe api {api}"));
+    }
+    if let Some(v) = &profile.version {
+        what.push(format!("version {v}"));
+    }
+    what.join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn aoe_versions_pick_the_profile() {
+        let v = |s: &str| parse_aoe_version(s).map(|v| aoe_api_for(&v));
+        assert_eq!(v("aoe 1.14.0"), Some(12));
+        assert_eq!(v("aoe v1.18.3"), Some(12));
+        assert_eq!(v("aoe 1.19.0"), Some(15));
+        assert_eq!(v("aoe 2.0.0-beta.1 (abc)"), Some(15));
+        assert_eq!(v("aoe"), None);
+        assert_eq!(v(""), None);
+    }
+
+    #[test]
+    fn only_what_flags_and_the_home_leave_open_is_detected() {
+        let none = HostProfile::default();
+        let api = HostProfile {
+            aoe_api: Some(12),
+            version: None,
+        };
+        assert!(wanted(Dialect::Aoe, &none));
+        assert!(!wanted(Dialect::Aoe, &api));
+        assert!(wanted(Dialect::Protoagent, &api));
+        assert!(!wanted(Dialect::Aworld, &none));
+    }
+}
