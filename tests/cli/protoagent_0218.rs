@@ -334,8 +334,8 @@ fn lock_rows_last_per_id_and_host_keys_kept() {
         {"id": "dup", "source_url": "https://example.com/first", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli"},
         "junk",
         {"id": "dup", "source_url": "https://example.com/last", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli"},
-        {"id": "own_plugin", "source_url": "old", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "a", "version": "1", "sha256": "x"}]},
-        {"id": "own_plugin", "source_url": "old2", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "b", "version": "2", "sha256": "y"}]},
+        {"id": "own_plugin", "source_url": "old", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "a", "version": "1", "sha256": "x"}], "note": "first"},
+        {"id": "own_plugin", "source_url": "old2", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "b", "version": "2", "sha256": "y"}], "note": "last"},
     ], "bundles": [{"id": "kit", "name": "Kit", "source_url": "u", "requested_ref": "", "resolved_sha": "", "plugins": ["own_plugin"], "superseded": ["agent_browser"], "enabled": [], "installed_at": "t", "by": "cli"}]});
     std::fs::write(
         home.join("plugins.lock"),
@@ -380,7 +380,9 @@ fn lock_rows_last_per_id_and_host_keys_kept() {
         .filter(|r| r["id"] == "own_plugin")
         .collect();
     assert_eq!(own_rows.len(), 1, "every row of the id replaced: {text}");
-    assert_eq!(own_rows[0]["deps"][0]["name"], "b", "deps of the last row");
+    assert_eq!(own_rows[0]["note"], "last", "the keys of the last row");
+    // The row had deps, so they follow the plugin: the new copy requires nothing.
+    assert_eq!(own_rows[0]["deps"], json!([]), "{text}");
     assert!(doc["plugins"].as_array().unwrap().contains(&json!("junk")));
 }
 
