@@ -418,3 +418,46 @@ Would update dev.pool.p0 to v1.1.0 @ [..]
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(proxy.lines()[before..].to_vec(), Vec::<String>::new());
 }
+
+/// Forty plugins on one `git daemon`, whose accept queue holds 5 and whose dropped
+/// connects would wait 1 s, 3 s, 7 s: `outdated` at the default jobs and `sync` at 16 jobs
+/// keep to the per-server cap, so every row succeeds within a 3-second transfer limit
+/// (which a single dropped connect's second retry would exceed).
+#[test]
+fn forty_remotes_on_one_daemon_all_succeed_for_outdated_and_sync() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let served = t.join("served");
+    let n = 40;
+    plugins_served(t, &served, n);
+    let daemon = Daemon::serve(&served);
+    let urls: Vec<String> = (0..n)
+        .map(|i| format!("git://127.0.0.1:{}/p{i}.git", daemon.port))
+        .collect();
+    let home = home_with(t, "home", &urls, "v1.0.0");
+    let (code, stdout, stderr) = run(plugins()
+        .args(["outdated", "--json", "--home"])
+        .arg(&home)
+        .env("PLUGINS_NET_TIMEOUT", "3"));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let rows = json["plugins"].as_array().unwrap();
+    assert_eq!(rows.len(), n, "{stdout}");
+    assert!(rows.iter().all(|r| r["status"] == "up_to_date"), "{stdout}");
+    let fresh = t.join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["sync", "--yes", "--jobs", "16", "--home"])
+        .arg(&fresh)
+        .env("PLUGINS_NET_TIMEOUT", "3"));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(stdout.matches("Synced dev.pool.p").count(), n, "{stdout}");
+    for i in 0..n {
+        let id = format!("dev.pool.p{i}");
+        assert_eq!(
+            locked(&fresh, &id, "resolved_commit"),
+            locked(&home, &id, "resolved_commit")
+        );
+    }
+}
