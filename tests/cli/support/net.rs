@@ -345,6 +345,43 @@ pub(crate) fn full_listener() -> TcpListener {
     listener
 }
 
+/// A server that answers every request with a redirect to the same path on `to`,
+/// logging what it was sent.
+pub(crate) struct Redirector {
+    pub(crate) base: String,
+    pub(crate) seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Redirector {
+    pub(crate) fn start(to: &str) -> Redirector {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let (log, to) = (seen.clone(), to.to_owned());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let Ok(mut reader) = stream.try_clone().map(BufReader::new) else {
+                    continue;
+                };
+                let Ok(req) = read_request(&mut reader) else {
+                    continue;
+                };
+                log.lock().unwrap().push(Seen {
+                    line: req.line.clone(),
+                    authorization: req.header("authorization").map(str::to_owned),
+                });
+                let target = req.line.split_whitespace().nth(1).unwrap_or("/");
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 302 Found\r\nLocation: {to}{target}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+            }
+        });
+        Redirector { base, seen }
+    }
+}
+
 /// A forwarding proxy: CONNECT tunnels and absolute-URI requests, each logged.
 pub(crate) struct Proxy {
     pub(crate) url: String,
