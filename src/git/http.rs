@@ -437,6 +437,8 @@ struct Bounded {
     resp: Response,
     left: u64,
     limit: u64,
+    /// A read failed (or went over the limit): the connection is not worth keeping.
+    broken: bool,
 }
 
 impl Bounded {
@@ -445,12 +447,21 @@ impl Bounded {
             resp,
             left: limit,
             limit,
+            broken: false,
         }
     }
 }
 
 impl Read for Bounded {
     fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        let read = self.read_within(buf);
+        self.broken |= read.is_err();
+        read
+    }
+}
+
+impl Bounded {
+    fn read_within(&mut self, buf: &mut [u8]) -> io::Result<usize> {
         if self.left == 0 {
             // One more byte means the response is over the limit.
             let mut probe = [0u8; 1];
@@ -529,7 +540,7 @@ const DRAIN: u64 = 64 << 10;
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        if let Some(resp) = &mut self.resp {
+        if let Some(resp) = self.resp.as_mut().filter(|r| !r.broken) {
             let _ = io::copy(&mut (&mut resp.resp).take(DRAIN), &mut io::sink());
         }
     }
