@@ -308,6 +308,24 @@ impl<T> Slots<T> {
     }
 }
 
+/// Gives an item's server slot back, and wakes the waiting workers, when dropped.
+struct Release<'a, T> {
+    slots: &'a (std::sync::Mutex<Slots<T>>, std::sync::Condvar),
+    key: Option<String>,
+}
+
+impl<T> Drop for Release<'_, T> {
+    fn drop(&mut self) {
+        let (lock, wake) = self.slots;
+        if let (Some(key), Ok(mut s)) = (self.key.take(), lock.lock())
+            && let Some(n) = s.per_host.get_mut(&key)
+        {
+            *n -= 1;
+        }
+        wake.notify_all();
+    }
+}
+
 /// [`ordered`], with at most [`git::host_limit`] items at a time per server (`url` names
 /// an item's remote; `None`: not a remote). A server at its limit lets later items of
 /// other servers go first; the results still come in the items' order.
@@ -365,13 +383,11 @@ where
                     wake.notify_all();
                     break;
                 };
+                // The server's slot is given back even if `work` panics, so that workers
+                // waiting for it do not wait forever.
+                let done = Release { slots: &slots, key };
                 let sent = tx.send((i, work(item)));
-                if let (Some(key), Ok(mut s)) = (key, lock.lock())
-                    && let Some(n) = s.per_host.get_mut(&key)
-                {
-                    *n -= 1;
-                }
-                wake.notify_all();
+                drop(done);
                 if sent.is_err() {
                     break;
                 }
@@ -796,6 +812,31 @@ mod tests {
         assert_eq!(out, urls);
         assert!(gauge.most("git://127.0.0.1:9/p0.git") <= 4);
         assert_eq!(gauge.most("https://github.com/o/p0"), 12);
+    }
+
+    #[test]
+    fn a_panicking_item_gives_its_servers_slot_back() {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            // Ten items of one git:// server (4 at a time); four of them panic, which
+            // would hold all four slots if a panic kept its slot. The items after them
+            // still run, and the results stop where the first panicked item's would be.
+            let out: Vec<usize> = ordered_per_host(
+                (0..10).collect(),
+                |_: &usize| Some("git://127.0.0.1:9/x.git".to_owned()),
+                8,
+                |i: usize| {
+                    assert!(!(4..8).contains(&i), "item {i} fails");
+                    i
+                },
+            )
+            .collect();
+            let _ = tx.send(out);
+        });
+        let out = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the pool finished");
+        assert_eq!(out, vec![0, 1, 2, 3]);
     }
 
     #[test]

@@ -417,7 +417,9 @@ fn advertisement(base: &str, moved: &Mutex<Option<String>>) -> Result<Response, 
             .get("content-type")
             .and_then(|v| v.to_str().ok())
             .unwrap_or_default();
-        if kind != "application/x-git-upload-pack-advertisement" {
+        if kind.split(';').next().map(str::trim)
+            != Some("application/x-git-upload-pack-advertisement")
+        {
             return Err(git2::Error::new(
                 ErrorCode::GenericError,
                 ErrorClass::Http,
