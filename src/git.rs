@@ -336,7 +336,7 @@ pub fn ls_remote(
     }
     let mut remote = git2::Remote::create_detached(url)?;
     let auth = Rc::default();
-    let _scope = http::scope(url, userinfo, &auth);
+    let _scope = credentials::scope(url, userinfo, &auth);
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, _) = list_refs(conn.remote())?;
     log::debug!("git: {url}: listed {} refs", refs.len());
@@ -602,7 +602,7 @@ pub fn fetch_tree(
     // One connection lists the refs and then downloads what was chosen.
     let mut remote = repo.remote_anonymous(url)?;
     let auth = Rc::default();
-    let _scope = http::scope(url, userinfo, &auth);
+    let _scope = credentials::scope(url, userinfo, &auth);
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, default) = list_refs(conn.remote())?;
     let choice = choose(url, &refs, default, reference)?;
@@ -766,7 +766,7 @@ pub fn walk(
         }
         let mut remote = repo.remote_anonymous(url)?;
         let auth = Rc::default();
-        let _scope = http::scope(url, userinfo, &auth);
+        let _scope = credentials::scope(url, userinfo, &auth);
         let mut conn = connect(&mut remote, url, userinfo, &auth)?;
         // The unpeeled ids: an annotated tag's own object carries its date.
         let heads: Vec<(String, Oid)> = conn

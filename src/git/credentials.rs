@@ -1,7 +1,8 @@
 //! Where a transfer's credentials come from, in order: the URL's userinfo, git's
 //! credential helpers, the GitHub token (GitHub hosts only) and `.netrc`. Each source is
 //! offered once per transfer; nothing ever prompts. Used by libgit2's credentials
-//! callback and by the smart-HTTP transport ([`super::http`]).
+//! callback and by the smart-HTTP transport ([`super::http`]), which finds the current
+//! transfer's sources in a thread-local [`Scope`].
 
 use std::cell::RefCell;
 use std::rc::Rc;
@@ -96,4 +97,110 @@ pub(super) fn callbacks<'a>(
         Err(git2::Error::from_str("no credentials were accepted"))
     });
     cb
+}
+
+/// The transfer the current thread runs: whose credentials may be offered, and to which
+/// server. libgit2 calls the transport on the thread that started the transfer.
+struct Transfer {
+    url: String,
+    userinfo: Option<Userinfo>,
+    auth: Rc<RefCell<AuthState>>,
+    /// The last source tried ([`credential`]'s step).
+    step: usize,
+    /// The credentials the server accepted (or that were offered last).
+    current: Option<(String, String)>,
+}
+
+thread_local! {
+    static TRANSFER: RefCell<Option<Transfer>> = const { RefCell::new(None) };
+}
+
+/// While this lives, the current thread's transfers to `url` take credentials from
+/// `userinfo` and the other sources, recording what was offered in `auth`.
+pub(super) struct Scope(());
+
+pub(super) fn scope(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    auth: &Rc<RefCell<AuthState>>,
+) -> Scope {
+    TRANSFER.with(|t| {
+        *t.borrow_mut() = Some(Transfer {
+            url: url.to_owned(),
+            userinfo: userinfo.cloned(),
+            auth: auth.clone(),
+            step: 0,
+            current: None,
+        });
+    });
+    Scope(())
+}
+
+impl Drop for Scope {
+    fn drop(&mut self) {
+        TRANSFER.with(|t| t.borrow_mut().take());
+    }
+}
+
+/// Whether two URLs name the same server (scheme, host and port).
+fn same_server(a: &str, b: &str) -> bool {
+    let scheme = |u: &str| u.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
+    scheme(a) == scheme(b)
+        && crate::auth::host(a) == crate::auth::host(b)
+        && crate::auth::port(a) == crate::auth::port(b)
+}
+
+/// The credentials to send to `url`: the current ones, only to the transfer's server.
+pub(super) fn current_credentials(url: &str) -> Option<(String, String)> {
+    TRANSFER.with(|t| {
+        let t = t.borrow();
+        let t = t.as_ref()?;
+        same_server(&t.url, url)
+            .then(|| t.current.clone())
+            .flatten()
+    })
+}
+
+/// After a 401 from `url`: the next source's credentials, if the transfer's server
+/// asked and a source is left; else the transfer's sources are exhausted.
+pub(super) fn next_credentials(url: &str) -> Option<(String, String)> {
+    TRANSFER.with(|t| {
+        let mut t = t.borrow_mut();
+        let t = t.as_mut()?;
+        if !same_server(&t.url, url) {
+            t.auth.borrow_mut().exhausted = true;
+            return None;
+        }
+        while t.step < SOURCES {
+            t.step += 1;
+            if let Some(found) = credential(t.step, &t.url, None, t.userinfo.as_ref()) {
+                log::debug!("git: {}: offering credentials from {}", t.url, found.source);
+                t.auth.borrow_mut().offered.push(found.source);
+                t.current = Some((found.user, found.password));
+                return t.current.clone();
+            }
+        }
+        t.auth.borrow_mut().exhausted = true;
+        t.current = None;
+        None
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::same_server;
+
+    #[test]
+    fn credentials_stay_on_the_sources_server() {
+        assert!(same_server(
+            "https://h.example/a",
+            "https://H.example:443/b"
+        ));
+        assert!(!same_server("https://h.example/a", "http://h.example/a"));
+        assert!(!same_server("http://h:1/a", "http://h:2/a"));
+        assert!(!same_server(
+            "https://h.example/a",
+            "https://evil.example/a"
+        ));
+    }
 }

@@ -15,9 +15,7 @@
 //! * Each read waits at most the transfer timeout ([`crate::net::timeout`]); a ref
 //!   advertisement over [`MAX_ADVERTISEMENT`] or a pack over [`MAX_PACK`] is refused.
 
-use std::cell::RefCell;
 use std::io::{self, Read, Write};
-use std::rc::Rc;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
@@ -25,8 +23,7 @@ use git2::transport::{Service, SmartSubtransport, SmartSubtransportStream, Trans
 use git2::{ErrorClass, ErrorCode};
 use reqwest::blocking::{Client, Response};
 
-use super::credentials::{AuthState, SOURCES, credential};
-use crate::auth::Userinfo;
+use super::credentials::{current_credentials, next_credentials};
 
 /// How long a first connect waits for an answer before it is tried again.
 const QUICK_CONNECT: Duration = Duration::from_millis(400);
@@ -55,93 +52,6 @@ pub(crate) fn register() {
             }
         }
     });
-}
-
-/// The transfer the current thread runs: whose credentials may be offered, and to which
-/// server. libgit2 calls the transport on the thread that started the transfer.
-struct Transfer {
-    url: String,
-    userinfo: Option<Userinfo>,
-    auth: Rc<RefCell<AuthState>>,
-    /// The last source tried ([`credential`]'s step).
-    step: usize,
-    /// The credentials the server accepted (or that were offered last).
-    current: Option<(String, String)>,
-}
-
-thread_local! {
-    static TRANSFER: RefCell<Option<Transfer>> = const { RefCell::new(None) };
-}
-
-/// While this lives, the current thread's transfers to `url` take credentials from
-/// `userinfo` and the other sources, recording what was offered in `auth`.
-pub(super) struct Scope(());
-
-pub(super) fn scope(
-    url: &str,
-    userinfo: Option<&Userinfo>,
-    auth: &Rc<RefCell<AuthState>>,
-) -> Scope {
-    TRANSFER.with(|t| {
-        *t.borrow_mut() = Some(Transfer {
-            url: url.to_owned(),
-            userinfo: userinfo.cloned(),
-            auth: auth.clone(),
-            step: 0,
-            current: None,
-        });
-    });
-    Scope(())
-}
-
-impl Drop for Scope {
-    fn drop(&mut self) {
-        TRANSFER.with(|t| t.borrow_mut().take());
-    }
-}
-
-/// Whether two URLs name the same server (scheme, host and port).
-fn same_server(a: &str, b: &str) -> bool {
-    let scheme = |u: &str| u.split_once("://").map(|(s, _)| s.to_ascii_lowercase());
-    scheme(a) == scheme(b)
-        && crate::auth::host(a) == crate::auth::host(b)
-        && crate::auth::port(a) == crate::auth::port(b)
-}
-
-/// The credentials to send to `url`: the current ones, only to the transfer's server.
-fn current_credentials(url: &str) -> Option<(String, String)> {
-    TRANSFER.with(|t| {
-        let t = t.borrow();
-        let t = t.as_ref()?;
-        same_server(&t.url, url)
-            .then(|| t.current.clone())
-            .flatten()
-    })
-}
-
-/// After a 401 from `url`: the next source's credentials, if the transfer's server
-/// asked and a source is left; else the transfer's sources are exhausted.
-fn next_credentials(url: &str) -> Option<(String, String)> {
-    TRANSFER.with(|t| {
-        let mut t = t.borrow_mut();
-        let t = t.as_mut()?;
-        if !same_server(&t.url, url) {
-            t.auth.borrow_mut().exhausted = true;
-            return None;
-        }
-        while t.step < SOURCES {
-            t.step += 1;
-            if let Some(found) = credential(t.step, &t.url, None, t.userinfo.as_ref()) {
-                log::debug!("git: {}: offering credentials from {}", t.url, found.source);
-                t.auth.borrow_mut().offered.push(found.source);
-                t.current = Some((found.user, found.password));
-                return t.current.clone();
-            }
-        }
-        t.auth.borrow_mut().exhausted = true;
-        t.current = None;
-        None
-    })
 }
 
 /// A client for one scheme, with a quick or a patient connect.
@@ -561,24 +471,5 @@ impl Write for Stream {
 
     fn flush(&mut self) -> io::Result<()> {
         Ok(())
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::same_server;
-
-    #[test]
-    fn credentials_stay_on_the_sources_server() {
-        assert!(same_server(
-            "https://h.example/a",
-            "https://H.example:443/b"
-        ));
-        assert!(!same_server("https://h.example/a", "http://h.example/a"));
-        assert!(!same_server("http://h:1/a", "http://h:2/a"));
-        assert!(!same_server(
-            "https://h.example/a",
-            "https://evil.example/a"
-        ));
     }
 }
