@@ -11,16 +11,17 @@ use std::cell::RefCell;
 use std::path::Path;
 use std::rc::Rc;
 
-use git2::{
-    AutotagOption, Cred, CredentialType, Direction, FetchOptions, Oid, ProxyOptions,
-    RemoteCallbacks, Repository,
-};
+use git2::{AutotagOption, Direction, FetchOptions, Oid, ProxyOptions, Repository};
 
 use crate::auth::Userinfo;
 
 mod cli;
+mod credentials;
 mod daemon;
+mod http;
 mod ssh;
+
+use credentials::{AuthState, callbacks};
 
 pub use cli::{CliError, CliSettings};
 pub use ssh::{check_url, is_ssh};
@@ -61,6 +62,7 @@ pub struct Fetched {
 /// each read or write on the connection). Called at start-up, with [`crate::net::configure`]
 /// before any thread starts.
 pub fn set_timeout(limit: std::time::Duration) {
+    http::register();
     let ms = i32::try_from(limit.as_millis()).unwrap_or(i32::MAX);
     // SAFETY: called from `run` before any thread is spawned.
     unsafe {
@@ -71,15 +73,6 @@ pub fn set_timeout(limit: std::time::Duration) {
 
 /// Where credentials are looked for, in order (named in [`GitError::Auth`]).
 pub const CREDENTIAL_SOURCES: &str = "the URL's user:password@, git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc";
-
-/// What the credentials callback offered during one transfer.
-#[derive(Default)]
-struct AuthState {
-    /// The sources whose credentials the server was given, in order.
-    offered: Vec<&'static str>,
-    /// Every source was tried (or none had credentials).
-    exhausted: bool,
-}
 
 /// The git config that credential helpers and `http.proxy` come from: the
 /// user's (or `GIT_CONFIG_GLOBAL`'s) and the system's.
@@ -92,68 +85,6 @@ fn user_config() -> Option<git2::Config> {
         }
         None => git2::Config::open_default().ok(),
     }
-}
-
-/// Callbacks that answer the server's credential requests from, in turn: the
-/// URL's userinfo, git's credential helpers, the GitHub token (GitHub hosts
-/// only) and `.netrc`. Each source is offered once; nothing ever prompts.
-fn callbacks<'a>(
-    url: &'a str,
-    userinfo: Option<&'a Userinfo>,
-    state: &Rc<RefCell<AuthState>>,
-) -> RemoteCallbacks<'a> {
-    let state = state.clone();
-    let mut step = 0;
-    let mut cb = RemoteCallbacks::new();
-    cb.credentials(move |_, username, allowed| {
-        let mut state = state.borrow_mut();
-        if !allowed.contains(CredentialType::USER_PASS_PLAINTEXT) {
-            state.exhausted = true;
-            return Err(git2::Error::from_str(
-                "the server asks for a kind of credential plugins cannot give",
-            ));
-        }
-        while step < 4 {
-            step += 1;
-            let found: Option<(&'static str, Cred)> = match step {
-                1 => userinfo.and_then(|u| {
-                    Some((
-                        "the URL's user:password@",
-                        Cred::userpass_plaintext(&u.user, &u.password).ok()?,
-                    ))
-                }),
-                2 => user_config().and_then(|cfg| {
-                    Some((
-                        "a git credential helper",
-                        Cred::credential_helper(&cfg, url, username).ok()?,
-                    ))
-                }),
-                3 => crate::net::github_token_for(url).and_then(|t| {
-                    Some((
-                        "GITHUB_TOKEN/GH_TOKEN",
-                        Cred::userpass_plaintext("x-access-token", &t.0).ok()?,
-                    ))
-                }),
-                _ => {
-                    let host = crate::auth::host(url);
-                    let netrc = crate::net::settings().netrc.as_deref();
-                    host.zip(netrc)
-                        .and_then(|(h, path)| crate::auth::netrc_file(path, &h))
-                        .and_then(|(login, password)| {
-                            Some((".netrc", Cred::userpass_plaintext(&login, &password).ok()?))
-                        })
-                }
-            };
-            if let Some((name, cred)) = found {
-                log::debug!("git: {url}: offering credentials from {name}");
-                state.offered.push(name);
-                return Ok(cred);
-            }
-        }
-        state.exhausted = true;
-        Err(git2::Error::from_str("no credentials were accepted"))
-    });
-    cb
 }
 
 /// Whether git's config (the user's or `GIT_CONFIG_GLOBAL`'s, and the system's) names a
@@ -405,6 +336,7 @@ pub fn ls_remote(
     }
     let mut remote = git2::Remote::create_detached(url)?;
     let auth = Rc::default();
+    let _scope = credentials::scope(url, userinfo, &auth);
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, _) = list_refs(conn.remote())?;
     log::debug!("git: {url}: listed {} refs", refs.len());
@@ -670,6 +602,7 @@ pub fn fetch_tree(
     // One connection lists the refs and then downloads what was chosen.
     let mut remote = repo.remote_anonymous(url)?;
     let auth = Rc::default();
+    let _scope = credentials::scope(url, userinfo, &auth);
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, default) = list_refs(conn.remote())?;
     let choice = choose(url, &refs, default, reference)?;
@@ -833,6 +766,7 @@ pub fn walk(
         }
         let mut remote = repo.remote_anonymous(url)?;
         let auth = Rc::default();
+        let _scope = credentials::scope(url, userinfo, &auth);
         let mut conn = connect(&mut remote, url, userinfo, &auth)?;
         // The unpeeled ids: an annotated tag's own object carries its date.
         let heads: Vec<(String, Oid)> = conn

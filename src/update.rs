@@ -280,19 +280,115 @@ where
     T: Send + 'static,
     R: Send + 'static,
 {
+    ordered_per_host(items, |_: &T| None, jobs, work)
+}
+
+/// An item's server key and its limit ([`git::host_limit`]); `None`: not a remote.
+type Server = Option<(String, usize)>;
+
+/// Which item a worker takes next: the first whose server is under its limit.
+struct Slots<T> {
+    pending: std::collections::VecDeque<(usize, T, Server)>,
+    per_host: std::collections::HashMap<String, usize>,
+}
+
+impl<T> Slots<T> {
+    fn take(&mut self) -> Option<(usize, T, Option<String>)> {
+        let per_host = &self.per_host;
+        let p = self.pending.iter().position(|(_, _, host)| {
+            host.as_ref()
+                .is_none_or(|(key, limit)| per_host.get(key).copied().unwrap_or(0) < *limit)
+        })?;
+        let (i, item, host) = self.pending.remove(p)?;
+        let key = host.map(|(key, _)| key);
+        if let Some(key) = &key {
+            *self.per_host.entry(key.clone()).or_default() += 1;
+        }
+        Some((i, item, key))
+    }
+}
+
+/// Gives an item's server slot back, and wakes the waiting workers, when dropped.
+struct Release<'a, T> {
+    slots: &'a (std::sync::Mutex<Slots<T>>, std::sync::Condvar),
+    key: Option<String>,
+}
+
+impl<T> Drop for Release<'_, T> {
+    fn drop(&mut self) {
+        let (lock, wake) = self.slots;
+        if let (Some(key), Ok(mut s)) = (self.key.take(), lock.lock())
+            && let Some(n) = s.per_host.get_mut(&key)
+        {
+            *n -= 1;
+        }
+        wake.notify_all();
+    }
+}
+
+/// [`ordered`], with at most [`git::host_limit`] items at a time per server (`url` names
+/// an item's remote; `None`: not a remote). A server at its limit lets later items of
+/// other servers go first; the results still come in the items' order.
+pub fn ordered_per_host<T, R>(
+    items: Vec<T>,
+    url: impl Fn(&T) -> Option<String>,
+    jobs: usize,
+    work: impl Fn(T) -> R + Send + Sync + 'static,
+) -> impl Iterator<Item = R>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+{
+    use std::sync::{Arc, Condvar, Mutex};
     let total = items.len();
-    let queue = std::sync::Arc::new(std::sync::Mutex::new(items.into_iter().enumerate()));
-    let work = std::sync::Arc::new(work);
+    let pending = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let host = url(&item).map(|u| git::host_limit(&u));
+            (i, item, host)
+        })
+        .collect();
+    let slots = Arc::new((
+        Mutex::new(Slots {
+            pending,
+            per_host: Default::default(),
+        }),
+        Condvar::new(),
+    ));
+    let work = Arc::new(work);
     let (tx, rx) = mpsc::channel::<(usize, R)>();
     for _ in 0..jobs.max(1).min(total) {
-        let (queue, work, tx) = (queue.clone(), work.clone(), tx.clone());
+        let (slots, work, tx) = (slots.clone(), work.clone(), tx.clone());
         std::thread::spawn(move || {
+            let (lock, wake) = &*slots;
             loop {
-                let next = queue.lock().map(|mut q| q.next()).ok().flatten();
-                let Some((i, item)) = next else {
+                let next = {
+                    let Ok(mut s) = lock.lock() else { break };
+                    loop {
+                        if s.pending.is_empty() {
+                            break None;
+                        }
+                        if let Some(next) = s.take() {
+                            break Some(next);
+                        }
+                        // Every pending item's server is at its limit: wait for a release.
+                        match wake.wait(s) {
+                            Ok(g) => s = g,
+                            Err(_) => return,
+                        }
+                    }
+                };
+                let Some((i, item, key)) = next else {
+                    wake.notify_all();
                     break;
                 };
-                if tx.send((i, work(item))).is_err() {
+                // The server's slot is given back even if `work` panics, so that workers
+                // waiting for it do not wait forever.
+                let done = Release { slots: &slots, key };
+                let sent = tx.send((i, work(item)));
+                drop(done);
+                if sent.is_err() {
                     break;
                 }
             }
@@ -792,6 +888,129 @@ mod tests {
         assert_eq!(out, (0..24).map(|i| i * 10).collect::<Vec<_>>());
         assert!(most.load(Ordering::SeqCst) <= 3);
         assert_eq!(ordered(Vec::<usize>::new(), 4, |i| i).count(), 0);
+    }
+
+    /// A worker that records, per server, how many items run at once; items of
+    /// `wait_for` wait (up to 10 s) until that many of them run together.
+    struct Gauge {
+        running: std::sync::Mutex<std::collections::HashMap<String, (usize, usize)>>,
+        wake: std::sync::Condvar,
+    }
+
+    impl Gauge {
+        fn new() -> std::sync::Arc<Gauge> {
+            std::sync::Arc::new(Gauge {
+                running: Default::default(),
+                wake: std::sync::Condvar::new(),
+            })
+        }
+
+        fn run(&self, url: &str, wait_for: Option<(&str, usize)>) {
+            let key = git::host_limit(url).0;
+            let mut m = self.running.lock().unwrap();
+            let slot = m.entry(key.clone()).or_default();
+            slot.0 += 1;
+            slot.1 = slot.1.max(slot.0);
+            self.wake.notify_all();
+            match wait_for {
+                Some((host, n)) if url.contains(host) => {
+                    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                    while m[&key].1 < n && std::time::Instant::now() < deadline {
+                        m = self
+                            .wake
+                            .wait_timeout(m, Duration::from_millis(50))
+                            .unwrap()
+                            .0;
+                    }
+                }
+                _ => {
+                    drop(m);
+                    std::thread::sleep(Duration::from_millis(5));
+                    m = self.running.lock().unwrap();
+                }
+            }
+            m.get_mut(&key).unwrap().0 -= 1;
+        }
+
+        fn most(&self, url: &str) -> usize {
+            self.running.lock().unwrap()[&git::host_limit(url).0].1
+        }
+    }
+
+    fn mixed() -> Vec<String> {
+        (0..12)
+            .flat_map(|i| {
+                [
+                    format!("git://127.0.0.1:9/p{i}.git"),
+                    format!("https://github.com/o/p{i}"),
+                ]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_pool_caps_each_server_and_lets_other_servers_pass() {
+        let gauge = Gauge::new();
+        let g = gauge.clone();
+        let items: Vec<(usize, String)> = mixed().into_iter().enumerate().collect();
+        let out = bounded(
+            items,
+            &|u: &String| u.as_str(),
+            16,
+            Duration::from_secs(60),
+            std::sync::Arc::new(move |u: String| g.run(&u, Some(("github", 12)))),
+        );
+        assert_eq!(out.len(), 24);
+        assert!(out.iter().all(|(_, r)| r.is_some()));
+        // git:// is held to 4; the 12 github.com items all ran together, past the
+        // queued git:// ones.
+        assert!(gauge.most("git://127.0.0.1:9/p0.git") <= 4);
+        assert_eq!(gauge.most("https://github.com/o/p0"), 12);
+    }
+
+    #[test]
+    fn ordered_caps_each_server_and_keeps_the_order() {
+        let gauge = Gauge::new();
+        let g = gauge.clone();
+        let urls = mixed();
+        let out: Vec<String> = ordered_per_host(
+            urls.clone(),
+            |u: &String| Some(u.clone()),
+            16,
+            move |u: String| {
+                g.run(&u, Some(("github", 12)));
+                u
+            },
+        )
+        .collect();
+        assert_eq!(out, urls);
+        assert!(gauge.most("git://127.0.0.1:9/p0.git") <= 4);
+        assert_eq!(gauge.most("https://github.com/o/p0"), 12);
+    }
+
+    #[test]
+    fn a_panicking_item_gives_its_servers_slot_back() {
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            // Ten items of one git:// server (4 at a time); four of them panic, which
+            // would hold all four slots if a panic kept its slot. The items after them
+            // still run, and the results stop where the first panicked item's would be.
+            let out: Vec<usize> = ordered_per_host(
+                (0..10).collect(),
+                |_: &usize| Some("git://127.0.0.1:9/x.git".to_owned()),
+                8,
+                |i: usize| {
+                    assert!(!(4..8).contains(&i), "item {i} fails");
+                    i
+                },
+            )
+            .collect();
+            let _ = tx.send(out);
+        });
+        let out = rx
+            .recv_timeout(Duration::from_secs(60))
+            .expect("the pool finished");
+        assert_eq!(out, vec![0, 1, 2, 3]);
     }
 
     #[test]

@@ -157,7 +157,14 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     }
     // The sources are fetched and checked `--jobs` at a time, ahead of the installs, which
     // ask consent, lock the home and swap one at a time, in lock order.
-    let fetches = crate::update::ordered(todo, args.jobs, |todo| match todo {
+    let url = |todo: &Todo| match todo {
+        Todo::Install { opts, .. } => match &opts.source {
+            crate::source::Source::Git { url, .. } => Some(url.clone()),
+            crate::source::Source::Local { .. } => None,
+        },
+        Todo::Report(_) => None,
+    };
+    let fetches = crate::update::ordered_per_host(todo, url, args.jobs, |todo| match todo {
         Todo::Install { ref opts, .. } => {
             let prepared = install::prepare(opts);
             (todo, Some(prepared))

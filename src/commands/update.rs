@@ -171,7 +171,11 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     }
     // Fetches move objects, not ref lists: at most 8 at once, as `sync`.
     let fetch_jobs = args.check.jobs.min(8);
-    let mut prepared = crate::update::ordered(ahead, fetch_jobs, |(i, opts)| {
+    let url = |(_, opts): &(usize, InstallOptions)| match &opts.source {
+        Source::Git { url, .. } => Some(url.clone()),
+        Source::Local { .. } => None,
+    };
+    let mut prepared = crate::update::ordered_per_host(ahead, url, fetch_jobs, |(i, opts)| {
         let p = crate::install::prepare(&opts);
         (i, opts, p)
     })

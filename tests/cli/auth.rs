@@ -373,3 +373,28 @@ plugins::git::cleartext
     }
     assert!(!home.exists(), "nothing was written");
 }
+
+/// Credentials go to the source's own server only: a redirect to another server (here
+/// the same machine under another port) is followed without them, and that server's
+/// 401 is not answered with the source's credentials.
+#[test]
+fn credentials_do_not_follow_a_redirect_to_another_server() {
+    let tmp = tempfile::tempdir().unwrap();
+    let server = served(tmp.path());
+    let redirector = crate::support::net::Redirector::start(&server.base);
+    let source = with_userinfo(
+        &format!("{}/acme/kit.git", redirector.base),
+        &format!("me:{SECRET}"),
+    );
+    let (code, stdout, stderr) = install(cmd(tmp.path()), &source, &tmp.path().join("home"));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(stderr.contains("plugins::git::auth"), "{stderr}");
+    let seen = server.seen.lock().unwrap();
+    assert!(
+        seen.iter()
+            .any(|s| s.line.contains("/acme/kit.git/info/refs")),
+        "the redirect was followed: {seen:?}"
+    );
+    assert!(seen.iter().all(|s| s.authorization.is_none()), "{seen:?}");
+    assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
+}

@@ -418,3 +418,141 @@ Would update dev.pool.p0 to v1.1.0 @ [..]
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(proxy.lines()[before..].to_vec(), Vec::<String>::new());
 }
+
+/// Forty plugins on one `git daemon`, whose accept queue holds 5 and whose dropped
+/// connects would wait 1 s, 3 s, 7 s: `outdated` at the default jobs and `sync` at 16 jobs
+/// keep to the per-server cap, so every row succeeds within a 3-second transfer limit
+/// (which a single dropped connect's second retry would exceed).
+#[test]
+fn forty_remotes_on_one_daemon_all_succeed_for_outdated_and_sync() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let served = t.join("served");
+    let n = 40;
+    plugins_served(t, &served, n);
+    let daemon = Daemon::serve(&served);
+    let urls: Vec<String> = (0..n)
+        .map(|i| format!("git://127.0.0.1:{}/p{i}.git", daemon.port))
+        .collect();
+    let home = home_with(t, "home", &urls, "v1.0.0");
+    let (code, stdout, stderr) = run(plugins()
+        .args(["outdated", "--json", "--home"])
+        .arg(&home)
+        .env("PLUGINS_NET_TIMEOUT", "3"));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let rows = json["plugins"].as_array().unwrap();
+    assert_eq!(rows.len(), n, "{stdout}");
+    assert!(rows.iter().all(|r| r["status"] == "up_to_date"), "{stdout}");
+    let fresh = t.join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["sync", "--yes", "--jobs", "16", "--home"])
+        .arg(&fresh)
+        .env("PLUGINS_NET_TIMEOUT", "3"));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(stdout.matches("Synced dev.pool.p").count(), n, "{stdout}");
+    for i in 0..n {
+        let id = format!("dev.pool.p{i}");
+        assert_eq!(
+            locked(&fresh, &id, "resolved_commit"),
+            locked(&home, &id, "resolved_commit")
+        );
+    }
+}
+
+/// `n` plugins served by a keep-alive smart-HTTP server, installed into one home.
+fn http_home(t: &Path, n: usize) -> (crate::support::net::KeepAliveServer, PathBuf) {
+    let served = t.join("served");
+    plugins_served(t, &served, n);
+    let server = crate::support::net::KeepAliveServer::start(&served);
+    let urls: Vec<String> = (0..n)
+        .map(|i| format!("{}/p{i}.git", server.base))
+        .collect();
+    let home = home_with(t, "home", &urls, "v1.0.0");
+    (server, home)
+}
+
+/// The checks of one run share one connection pool: over a server that keeps
+/// connections alive, checked one at a time, they all go over fewer connections than
+/// there are remotes (one, here); checked at the default jobs, never more connections than the
+/// per-server cap (8 for a self-hosted HTTP server).
+#[test]
+fn http_checks_of_one_run_reuse_connections() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let n = 12;
+    let (server, home) = http_home(t, n);
+    for (jobs, most) in [("1", 1), ("64", 8)] {
+        *server.connections.lock().unwrap() = 0;
+        *server.requests.lock().unwrap() = 0;
+        let (code, stdout, stderr) = run(plugins()
+            .args(["outdated", "--json", "--jobs", jobs, "--home"])
+            .arg(&home));
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let rows = json["plugins"].as_array().unwrap();
+        assert_eq!(rows.len(), n, "{stdout}");
+        assert!(rows.iter().all(|r| r["status"] == "up_to_date"), "{stdout}");
+        let connections = *server.connections.lock().unwrap();
+        let requests = *server.requests.lock().unwrap();
+        assert!(requests >= n, "jobs {jobs}: {requests} requests");
+        assert!(
+            connections <= most,
+            "jobs {jobs}: {connections} connections for {requests} requests"
+        );
+    }
+}
+
+/// A server whose ref list never ends is cut off at the limit, with the limit named.
+#[test]
+fn an_endless_ref_list_is_refused_at_the_limit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let server = crate::support::net::KeepAliveServer::start(&t.join("served"));
+    let (code, stdout, stderr) = run(plugins()
+        .args([
+            "install",
+            &format!("{}/huge.git", server.base),
+            "--yes",
+            "--home",
+        ])
+        .arg(t.join("home")));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("the server sent more than 64 MiB"),
+        "{stderr}"
+    );
+}
+
+/// A server whose accept queue is full drops the connect's SYN, which the kernel would
+/// only resend after 1 s, then 3 s: the check tries a connect that gets no answer again
+/// at once, and succeeds once the server accepts.
+#[cfg(target_os = "linux")]
+#[test]
+fn an_unanswered_http_connect_is_tried_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let (first, home) = http_home(t, 1);
+    let busy = crate::support::net::KeepAliveServer::start_on(
+        crate::support::net::full_listener(),
+        &t.join("served"),
+        Some(std::time::Duration::from_millis(1500)),
+    );
+    let lock = home.join("plugins.lock");
+    let text = std::fs::read_to_string(&lock)
+        .unwrap()
+        .replace(&first.base, &busy.base);
+    std::fs::write(&lock, text).unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["-v", "outdated", "--json", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["plugins"][0]["status"], "up_to_date", "{stdout}");
+    assert!(
+        stderr.contains("no answer to connect: trying again"),
+        "{stderr}"
+    );
+}

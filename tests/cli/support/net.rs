@@ -171,6 +171,20 @@ fn serve_git(
         )?;
         return stream.flush();
     }
+    let (status, headers, body) = cgi(root, req)?;
+    let body = &body[..];
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    stream.write_all(body)?;
+    stream.flush()
+}
+
+/// Run `git http-backend` on one request: the status, the other headers (CRLF-ended)
+/// and the body.
+fn cgi(root: &Path, req: Request) -> std::io::Result<(String, String, Vec<u8>)> {
     let mut parts = req.line.split_whitespace();
     let method = parts.next().unwrap_or("GET").to_owned();
     let target = parts.next().unwrap_or("/").to_owned();
@@ -207,9 +221,9 @@ fn serve_git(
     let (head, body) = match split {
         Some((i, n)) => (
             String::from_utf8_lossy(&text[..i]).into_owned(),
-            &text[i + n..],
+            text[i + n..].to_vec(),
         ),
-        None => (String::new(), &text[..]),
+        None => (String::new(), text.clone()),
     };
     let mut status = "200 OK".to_owned();
     let mut headers = String::new();
@@ -220,13 +234,152 @@ fn serve_git(
             None => {}
         }
     }
-    write!(
-        stream,
-        "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
-        body.len()
-    )?;
-    stream.write_all(body)?;
-    stream.flush()
+    Ok((status, headers, body))
+}
+
+/// A smart-HTTP git server over the bare repositories under `root` (no credentials
+/// asked) that keeps connections alive, as forges do, and counts the connections and
+/// requests it served. `/huge.git` answers its ref list with an endless advertisement.
+pub(crate) struct KeepAliveServer {
+    pub(crate) base: String,
+    pub(crate) connections: Arc<Mutex<usize>>,
+    pub(crate) requests: Arc<Mutex<usize>>,
+}
+
+impl KeepAliveServer {
+    pub(crate) fn start(root: &Path) -> KeepAliveServer {
+        Self::start_on(TcpListener::bind("127.0.0.1:0").unwrap(), root, None)
+    }
+
+    /// The same on `listener`, which starts accepting only after `wait` (when given).
+    pub(crate) fn start_on(
+        listener: TcpListener,
+        root: &Path,
+        wait: Option<std::time::Duration>,
+    ) -> KeepAliveServer {
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let connections: Arc<Mutex<usize>> = Arc::default();
+        let requests: Arc<Mutex<usize>> = Arc::default();
+        let (conns, reqs, root) = (connections.clone(), requests.clone(), root.to_path_buf());
+        std::thread::spawn(move || {
+            if let Some(wait) = wait {
+                std::thread::sleep(wait);
+            }
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                *conns.lock().unwrap() += 1;
+                let (reqs, root) = (reqs.clone(), root.clone());
+                std::thread::spawn(move || {
+                    let _ = serve_kept(stream, &root, &reqs);
+                });
+            }
+        });
+        KeepAliveServer {
+            base,
+            connections,
+            requests,
+        }
+    }
+}
+
+fn serve_kept(mut stream: TcpStream, root: &Path, requests: &Mutex<usize>) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    loop {
+        if reader.fill_buf()?.is_empty() {
+            return Ok(());
+        }
+        let req = read_request(&mut reader)?;
+        *requests.lock().unwrap() += 1;
+        if req.line.contains("/huge.git/info/refs") {
+            write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: application/x-git-upload-pack-advertisement\r\nTransfer-Encoding: chunked\r\n\r\n"
+            )?;
+            let line = format!("{:04x}# service=git-upload-pack\n0000", 4 + 26);
+            let chunk = format!("{:x}\r\n{line}\r\n", line.len());
+            stream.write_all(chunk.as_bytes())?;
+            // Ref lines without end, 1 MiB at a time, until the client hangs up.
+            let pkt = format!("{:04x}{} refs/heads/b\n", 4 + 41 + 13, "1".repeat(40));
+            let block = pkt.repeat((1 << 20) / pkt.len());
+            loop {
+                stream.write_all(format!("{:x}\r\n", block.len()).as_bytes())?;
+                stream.write_all(block.as_bytes())?;
+                stream.write_all(b"\r\n")?;
+            }
+        }
+        let (status, headers, body) = cgi(root, req)?;
+        write!(
+            stream,
+            "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\n\r\n",
+            body.len()
+        )?;
+        stream.write_all(&body)?;
+        stream.flush()?;
+    }
+}
+
+/// A listener on 127.0.0.1 whose accept queue is full: it holds one connection (made
+/// here, never accepted) and drops the SYNs of every further connect until something
+/// accepts, as a busy `git daemon` or web server does.
+#[cfg(target_os = "linux")]
+pub(crate) fn full_listener() -> TcpListener {
+    use std::os::fd::FromRawFd;
+    // SAFETY: plain socket calls on a descriptor owned here, then by the listener.
+    let listener = unsafe {
+        let fd = libc::socket(libc::AF_INET, libc::SOCK_STREAM, 0);
+        assert!(fd >= 0);
+        let mut addr: libc::sockaddr_in = std::mem::zeroed();
+        addr.sin_family = libc::AF_INET as libc::sa_family_t;
+        addr.sin_addr.s_addr = u32::from_ne_bytes([127, 0, 0, 1]);
+        let len = std::mem::size_of::<libc::sockaddr_in>() as libc::socklen_t;
+        assert_eq!(libc::bind(fd, (&raw const addr).cast(), len), 0);
+        assert_eq!(libc::listen(fd, 0), 0);
+        TcpListener::from_raw_fd(fd)
+    };
+    let addr = listener.local_addr().unwrap();
+    let held = TcpStream::connect(addr).unwrap();
+    // The queue is full once a second connect gets no answer.
+    let probe = TcpStream::connect_timeout(&addr, std::time::Duration::from_millis(300));
+    assert!(probe.is_err(), "the accept queue of {addr} is not full");
+    std::mem::forget(held);
+    listener
+}
+
+/// A server that answers every request with a redirect to the same path on `to`,
+/// logging what it was sent.
+pub(crate) struct Redirector {
+    pub(crate) base: String,
+    pub(crate) seen: Arc<Mutex<Vec<Seen>>>,
+}
+
+impl Redirector {
+    pub(crate) fn start(to: &str) -> Redirector {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
+        let (log, to) = (seen.clone(), to.to_owned());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let Ok(mut reader) = stream.try_clone().map(BufReader::new) else {
+                    continue;
+                };
+                let Ok(req) = read_request(&mut reader) else {
+                    continue;
+                };
+                log.lock().unwrap().push(Seen {
+                    line: req.line.clone(),
+                    authorization: req.header("authorization").map(str::to_owned),
+                });
+                let target = req.line.split_whitespace().nth(1).unwrap_or("/");
+                let _ = write!(
+                    stream,
+                    "HTTP/1.1 302 Found\r\nLocation: {to}{target}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                );
+            }
+        });
+        Redirector { base, seen }
+    }
 }
 
 /// A forwarding proxy: CONNECT tunnels and absolute-URI requests, each logged.
