@@ -43,6 +43,14 @@ pub enum Status {
     Error {
         message: String,
     },
+    /// protoAgent 0.218: a plugin bundled with the host supersedes this source, so the
+    /// host ignores the installed copy and its update check answers `superseded: true`
+    /// without asking the remote (`protoagent-0218.md` §6).
+    Superseded {
+        /// The bundled plugin's id and version.
+        by: String,
+        bundled_version: String,
+    },
 }
 
 /// One plugin's check.
@@ -554,11 +562,58 @@ pub fn check_homes(
     };
     let mut out = Vec::new();
     for (home, dialect, lock) in homes {
-        for c in check_all(&lock.entries(), jobs, timeout, pre, &url_of) {
-            out.push((home.clone(), dialect, c));
-        }
+        let entries = lock.entries();
+        let superseded: Vec<Option<Status>> = entries
+            .iter()
+            .map(|e| superseded_by(&home, dialect, e))
+            .collect();
+        let asked: Vec<Entry> = entries
+            .iter()
+            .zip(&superseded)
+            .filter(|(_, s)| s.is_none())
+            .map(|(e, _)| e.clone())
+            .collect();
+        // check_all answers in its input's order: put the superseded rows back in place.
+        let mut checked = check_all(&asked, jobs, timeout, pre, &url_of).into_iter();
+        let rows: Vec<Check> = entries
+            .into_iter()
+            .zip(superseded)
+            .filter_map(|(e, s)| match s {
+                Some(status) => Some(Check {
+                    id: e.id,
+                    source: e.source,
+                    requested_ref: e.requested_ref,
+                    ref_kind: e.ref_kind,
+                    current: e.commit,
+                    status,
+                }),
+                None => checked.next(),
+            })
+            .collect();
+        out.extend(rows.into_iter().map(|c| (home.clone(), dialect, c)));
     }
     out
+}
+
+/// protoAgent 0.218's check before any network: the bundled plugin that supersedes
+/// `entry`'s source under the home's host profile, if any.
+fn superseded_by(
+    home: &crate::store::Home,
+    dialect: crate::manifest::Dialect,
+    entry: &Entry,
+) -> Option<Status> {
+    if dialect != crate::manifest::Dialect::Protoagent {
+        return None;
+    }
+    let mut v = crate::validate::ValidateOptions::default();
+    crate::profile::HostProfile::load(home).apply(&mut v);
+    let profile = crate::manifest::protoagent::profile(&v.protoagent);
+    crate::host::protoagent::superseding(&entry.source, profile).map(|(id, version)| {
+        Status::Superseded {
+            by: id.to_owned(),
+            bundled_version: version.to_owned(),
+        }
+    })
 }
 
 /// aoe §17: `gh:owner/repo` without a ref means the latest published release, and aoe's

@@ -92,8 +92,12 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
     } else {
         let mut s = String::new();
         // -q: only the rows that need attention (newer, or the check failed).
-        let attention =
-            |c: &Check| matches!(c.status, Status::Behind { .. } | Status::Error { .. });
+        let attention = |c: &Check| {
+            matches!(
+                c.status,
+                Status::Behind { .. } | Status::Error { .. } | Status::Superseded { .. }
+            )
+        };
         for (home, _, c) in checks
             .iter()
             .filter(|(_, _, c)| !printer.quiet || attention(c))
@@ -141,6 +145,13 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
                     )
                 }
                 Status::Error { message } => format!("check failed: {message}"),
+                Status::Superseded {
+                    by,
+                    bundled_version,
+                } => format!(
+                    "superseded: protoAgent runs its bundled {by} v{bundled_version} and ignores this copy (`plugins remove {}` cleans it up)",
+                    c.id
+                ),
             };
             s.push_str(&format!("{:<32} {:<28} {what}\n", c.id, pinned));
         }

@@ -432,3 +432,65 @@ fn the_version_gate_defaults_to_the_profiles_release() {
     );
     assert_eq!(gate("0.145.0", &["--host-version", "0.145"]), None);
 }
+
+#[test]
+fn a_superseded_source_is_superseded_in_outdated_without_the_network() {
+    // A lock the host wrote before 0.218 bundled agent_browser: its update check answers
+    // `superseded: true` and asks no remote (§6); the other row is still checked.
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("home");
+    instance(&home, None);
+    let own = plugin_repo(&t.join("own"), "own_plugin");
+    let url = "https://github.com/protoLabsAI/agent-browser-plugin.git";
+    let lock = json!({"plugins": [
+        {"id": "agent_browser", "source_url": url, "requested_ref": "", "resolved_sha": "0123456789012345678901234567890123456789", "installed_at": "t", "by": "cli"},
+    ]});
+    std::fs::create_dir_all(home.join("plugins")).unwrap();
+    std::fs::write(
+        home.join("plugins.lock"),
+        serde_json::to_string_pretty(&lock).unwrap(),
+    )
+    .unwrap();
+    let (code, err, message) = plugins_install(&home, &own.dir.display().to_string(), &[]);
+    assert_eq!(code, 0, "{err} {message}");
+    let judge = host_env(
+        &py,
+        &home,
+        &NO_NETWORK,
+        "print(json.dumps({r['id']: bool(r.get('superseded')) for r in installer.check_updates()}))",
+    );
+    assert_eq!(judge["agent_browser"], true);
+    assert_eq!(judge["own_plugin"], false);
+    let (code, stdout, stderr) = run(plugins()
+        .args(["outdated", "--json", "--home"])
+        .arg(&home)
+        .envs(NO_NETWORK));
+    assert_eq!(code, 0, "{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let rows = doc["plugins"].as_array().unwrap();
+    let status = |id: &str| {
+        rows.iter()
+            .find(|r| r["id"] == id)
+            .map(|r| (r["status"].clone(), r["by"].clone()))
+    };
+    assert_eq!(
+        status("agent_browser"),
+        Some((json!("superseded"), json!("agent_browser")))
+    );
+    assert_eq!(status("own_plugin").map(|s| s.0), Some(json!("local")));
+    let (code, stdout, _) = run(plugins()
+        .args(["outdated", "-q", "--home"])
+        .arg(&home)
+        .envs(NO_NETWORK)
+        .env("COLUMNS", "200"));
+    assert_eq!(code, 0);
+    snapbox::assert_data_eq!(
+        stdout,
+        snapbox::str![[r#"
+agent_browser                    @ 0123456789                 superseded: protoAgent runs its bundled agent_browser v0.7.0 and ignores this copy (`plugins remove agent_browser` cleans it up)
+
+"#]]
+    );
+}
