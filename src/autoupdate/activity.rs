@@ -1,0 +1,72 @@
+//! The idle signal (`<home>/activity`) and the applied-events log (`<home>/events.jsonl`).
+
+use std::fs::{File, TryLockError};
+use std::io::Write;
+use std::path::PathBuf;
+use std::time::{Duration, SystemTime};
+
+use crate::store::Home;
+
+/// The host's activity, as the idle gate sees it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Activity {
+    Idle,
+    /// The marker was touched this many seconds ago, within the grace window.
+    Recent(u64),
+    /// A turn holds the marker's lock right now.
+    InFlight,
+}
+
+pub fn activity_path(home: &Home) -> PathBuf {
+    home.root.join("activity")
+}
+
+pub fn activity(home: &Home, grace: Duration) -> Activity {
+    let path = activity_path(home);
+    let Ok(file) = File::open(&path) else {
+        return Activity::Idle;
+    };
+    if let Err(TryLockError::WouldBlock) = file.try_lock_shared() {
+        return Activity::InFlight;
+    }
+    let age = file
+        .metadata()
+        .and_then(|m| m.modified())
+        .ok()
+        .and_then(|t| t.elapsed().ok())
+        .unwrap_or(Duration::MAX);
+    if age < grace {
+        Activity::Recent(age.as_secs())
+    } else {
+        Activity::Idle
+    }
+}
+
+/// Mark activity now (a turn started or ended).
+pub fn touch(home: &Home) -> std::io::Result<File> {
+    std::fs::create_dir_all(&home.root)?;
+    let file = File::options()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(activity_path(home))?;
+    file.set_modified(SystemTime::now())?;
+    Ok(file)
+}
+
+/// Hold the activity lock (a turn in flight) until the returned file is dropped.
+pub fn hold(home: &Home) -> std::io::Result<File> {
+    let file = touch(home)?;
+    file.lock()?;
+    Ok(file)
+}
+
+/// Append one event as a JSON line to `<home>/events.jsonl`.
+pub fn append_event(home: &Home, event: &serde_json::Value) -> std::io::Result<()> {
+    let mut f = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(home.root.join("events.jsonl"))?;
+    writeln!(f, "{event}")?;
+    f.sync_all()
+}

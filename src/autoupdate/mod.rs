@@ -1,0 +1,40 @@
+//! Auto-update policy and state in a home: `<home>/plugins.toml` (the policy),
+//! `<home>/.autoupdate.json` (when the last sweep ran), `<home>/activity` (the idle
+//! signal) and `<home>/events.jsonl` (what was applied).
+//!
+//! The idle signal: the host (or a wrapper, `plugins activity hold -- CMD`) holds an
+//! advisory lock on `<home>/activity` while a turn runs, and touches it when a turn
+//! starts and ends. A held lock means "in flight"; a modification time within the
+//! grace window means "was just in flight". Either defers `when = "idle"` updates.
+
+use std::path::PathBuf;
+
+use crate::store::Home;
+
+mod activity;
+mod policy;
+#[cfg(test)]
+mod tests;
+
+pub use activity::{Activity, activity, activity_path, append_event, hold, touch};
+pub use policy::{Policy, PolicyFile, Rule, load_policy, policy_path};
+
+fn state_path(home: &Home) -> PathBuf {
+    home.root.join(".autoupdate.json")
+}
+
+fn now_secs() -> u64 {
+    crate::clock::now_secs()
+}
+
+/// Seconds since the last sweep, if one ran.
+pub fn since_last_sweep(home: &Home) -> Option<u64> {
+    let text = std::fs::read_to_string(state_path(home)).ok()?;
+    let v: serde_json::Value = serde_json::from_str(&text).ok()?;
+    Some(now_secs().saturating_sub(v.get("last_sweep")?.as_u64()?))
+}
+
+pub fn record_sweep(home: &Home) -> Result<(), crate::lock::LockError> {
+    let text = format!("{{\"last_sweep\": {}}}\n", now_secs());
+    crate::lock::write_atomic(&state_path(home), text.as_bytes())
+}

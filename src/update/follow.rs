@@ -1,0 +1,179 @@
+//! aoe's latest-release following and monorepo subdirectories that did not change.
+
+use super::{Check, Status};
+use crate::git::{self, RefKind};
+use crate::lock::Entry;
+
+/// aoe §17: `gh:owner/repo` without a ref means the latest published release, and aoe's
+/// update of such a plugin goes to it: `None` when `entry` does not follow the latest
+/// release (another host, another source, an explicit ref, a commit pin). Otherwise what
+/// the update does instead of following the default branch: `Behind` the latest release's
+/// tag (at the commit `refs` names, the remote's ref list), `UpToDate` at it, or the
+/// refusal aoe words as `{owner}/{repo} has no published release to update to; the prior
+/// version is kept` (nothing changes).
+pub fn latest_release(
+    entry: &Entry,
+    dialect: crate::manifest::Dialect,
+    github_api: &str,
+    refs: impl FnOnce() -> Result<Vec<(String, String)>, String>,
+) -> Option<Result<Status, crate::install::InstallError>> {
+    let (owner, repo) = aoe_release_follower(entry, dialect)?;
+    let tag = match crate::release::latest_tag(github_api, &owner, &repo) {
+        Ok(Some(tag)) => tag,
+        Ok(None) => {
+            return Some(Err(crate::install::InstallError::Refused {
+                code: crate::diagnostic::Code::UpdateNoRelease,
+                message: format!(
+                    "{owner}/{repo} has no published release to update to; the prior version is kept"
+                ),
+                help: Some(format!(
+                    "aoe updates `gh:{owner}/{repo}` only to its latest release; to follow a branch, reinstall it as `gh:{owner}/{repo}@<branch>`"
+                )),
+            }));
+        }
+        Err(e) => return Some(Err(e.into())),
+    };
+    let refs = match refs() {
+        Ok(r) => r,
+        Err(message) => return Some(Ok(Status::Error { message })),
+    };
+    let find = |name: String| {
+        refs.iter()
+            .find(|(n, _)| *n == name)
+            .map(|(_, c)| c.clone())
+    };
+    let commit = find(format!("refs/tags/{tag}^{{}}")).or_else(|| find(format!("refs/tags/{tag}")));
+    Some(Ok(match commit {
+        None => Status::Error {
+            message: format!("the latest release's tag `{tag}` is not on the remote"),
+        },
+        Some(c) if entry.commit.as_deref() == Some(c.as_str()) => Status::UpToDate,
+        Some(c) => Status::Behind {
+            new_ref: tag,
+            commit: c,
+        },
+    }))
+}
+
+/// [`latest_release`] for every check that is `Behind` or `UpToDate`: its status becomes
+/// the release's, and a refusal becomes `Error` (returned too, by home root and id, with
+/// its code).
+pub fn follow_latest_releases(
+    checks: &mut [(crate::store::Home, crate::manifest::Dialect, Check)],
+    gh_base: &str,
+    github_api: &str,
+) -> std::collections::HashMap<(std::path::PathBuf, String), crate::install::InstallError> {
+    let mut refused = std::collections::HashMap::new();
+    for (home, dialect, c) in checks {
+        if !matches!(c.status, Status::Behind { .. } | Status::UpToDate) {
+            continue;
+        }
+        let Ok(lock) = crate::lock::Lock::load(&home.lockfile(), *dialect) else {
+            continue;
+        };
+        let Some(entry) = lock.get(&c.id) else {
+            continue;
+        };
+        let Ok(crate::source::Source::Git { url, userinfo, .. }) =
+            crate::source::Source::of_entry(&entry, gh_base)
+        else {
+            continue;
+        };
+        let refs = || git::ls_remote(&url, userinfo.as_ref()).map_err(|e| e.to_string());
+        match latest_release(&entry, *dialect, github_api, refs) {
+            None => {}
+            Some(Ok(status)) => c.status = status,
+            Some(Err(e)) => {
+                c.status = Status::Error {
+                    message: e.to_string(),
+                };
+                refused.insert((home.root.clone(), c.id.clone()), e);
+            }
+        }
+    }
+    refused
+}
+
+/// Monorepo plugins (a locked `subdir`) that a check found `Behind` are newer only when
+/// their subdirectory changed: the new commit is fetched (depth 1, into a temp directory)
+/// and its subdirectory hashed as an install hashes it. Those whose subdirectory is the
+/// same become `UpToDate`; returned by home root and id, with the commit the repository
+/// moved to (`update` moves the lock's pin there without reinstalling). A fetch that fails
+/// leaves the check `Behind` (the update's own fetch reports it).
+pub fn unchanged_subdirs(
+    checks: &mut [(crate::store::Home, crate::manifest::Dialect, Check)],
+    gh_base: &str,
+) -> std::collections::HashMap<(std::path::PathBuf, String), (String, String)> {
+    let mut out = std::collections::HashMap::new();
+    for (home, dialect, c) in checks {
+        let Status::Behind { commit, new_ref } = &c.status else {
+            continue;
+        };
+        let Ok(lock) = crate::lock::Lock::load(&home.lockfile(), *dialect) else {
+            continue;
+        };
+        let Some(entry) = lock.get(&c.id) else {
+            continue;
+        };
+        // aoe's config.toml names the ref: a new tag is an update even with the same files.
+        if *dialect == crate::manifest::Dialect::Aoe && *new_ref != entry.requested_ref {
+            continue;
+        }
+        let (Some(subdir), false) = (entry.subdir.clone(), entry.tree_hash.is_empty()) else {
+            continue;
+        };
+        let Ok(crate::source::Source::Git { url, userinfo, .. }) =
+            crate::source::Source::of_entry(&entry, gh_base)
+        else {
+            continue;
+        };
+        let Some(rel) = crate::name::relative_path(&subdir) else {
+            continue;
+        };
+        let Ok(tmp) = tempfile::tempdir() else {
+            continue;
+        };
+        let repo = tmp.path().join("repo");
+        if let Err(e) = git::fetch_tree(&url, userinfo.as_ref(), Some(commit), &repo) {
+            log::debug!("{}: cannot fetch {commit} to compare {subdir}: {e}", c.id);
+            continue;
+        }
+        let dir = repo.join(&rel);
+        // Inside the fetched tree, through no symlink.
+        let inside = std::fs::canonicalize(&dir)
+            .ok()
+            .zip(std::fs::canonicalize(&repo).ok())
+            .is_some_and(|(d, r)| d == r.join(&rel));
+        if !inside || !dir.is_dir() {
+            continue;
+        }
+        if crate::hash::tree(&dir).is_ok_and(|h| h == entry.tree_hash) {
+            log::debug!("{}: {subdir} is the same at {commit}", c.id);
+            out.insert(
+                (home.root.clone(), c.id.clone()),
+                (commit.clone(), subdir.clone()),
+            );
+            c.status = Status::UpToDate;
+        }
+    }
+    out
+}
+
+/// `(owner, repo)` of an aoe `gh:owner/repo` entry installed without a ref, which follows
+/// the latest release (it came from the default branch when there was none).
+fn aoe_release_follower(
+    entry: &Entry,
+    dialect: crate::manifest::Dialect,
+) -> Option<(String, String)> {
+    if dialect != crate::manifest::Dialect::Aoe
+        || !entry.requested_ref.is_empty()
+        || !matches!(entry.ref_kind, None | Some(RefKind::Default))
+        || entry.commit.is_none()
+    {
+        return None;
+    }
+    let rest = entry.source.strip_prefix("gh:")?;
+    let mut parts = rest.split('/');
+    let (owner, repo) = (parts.next()?, parts.next()?);
+    (!owner.is_empty() && !repo.is_empty()).then(|| (owner.to_owned(), repo.to_owned()))
+}

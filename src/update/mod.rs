@@ -1,0 +1,296 @@
+//! Update checks: compare each locked plugin with what its remote now offers,
+//! listing refs only (no objects fetched), in parallel with a bounded pool.
+//!
+//! Rules (spec `protoagent.md` §6, `aoe.md` §17):
+//! * a commit pin is never updated and never queried;
+//! * a branch (or the default branch) compares the remote head with the locked commit;
+//! * a release tag `v?X.Y.Z` moves to the greatest release tag above it (`v` and bare
+//!   tags compared together, annotated tags peeled, never a downgrade, pre-releases
+//!   only with `pre`); with none newer, it checks whether the tag itself moved;
+//! * any other tag checks whether it moved.
+
+use std::time::Duration;
+
+use crate::git::{self, RefKind};
+use crate::lock::Entry;
+
+mod apply;
+mod cooldown;
+mod follow;
+mod pool;
+#[cfg(test)]
+mod tests;
+
+pub use apply::{apply, options, review};
+pub use cooldown::{cooldowns, hold_back};
+pub use follow::{follow_latest_releases, latest_release, unchanged_subdirs};
+pub use pool::{ordered, ordered_per_host};
+
+use pool::bounded;
+
+/// What a check found for one plugin.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum Status {
+    /// A commit pin: never updated.
+    Pinned,
+    /// Installed from a local directory: nothing to query.
+    Local,
+    UpToDate,
+    /// Newer: install `new_ref` at `commit`.
+    Behind {
+        new_ref: String,
+        commit: String,
+    },
+    /// Newer, but younger than the home's cooldown: not taken yet.
+    HeldBack {
+        new_ref: String,
+        commit: String,
+        /// When the newer version was made (the tag's or the commit's date), RFC 3339.
+        released_at: String,
+        /// Seconds until it is old enough.
+        left_secs: u64,
+        cooldown_secs: u64,
+    },
+    /// The remote could not be checked; other plugins are unaffected.
+    Error {
+        message: String,
+    },
+    /// protoAgent 0.218: a plugin bundled with the host supersedes this source, so the
+    /// host ignores the installed copy and its update check answers `superseded: true`
+    /// without asking the remote (`protoagent-0218.md` §6).
+    Superseded {
+        /// The bundled plugin's id and version.
+        by: String,
+        bundled_version: String,
+    },
+}
+
+/// One plugin's check.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Check {
+    pub id: String,
+    pub source: String,
+    pub requested_ref: String,
+    pub ref_kind: Option<RefKind>,
+    pub current: Option<String>,
+    #[serde(flatten)]
+    pub status: Status,
+}
+
+/// A release version from a tag name (`v1.2.3` or `1.2.3`); pre-releases only when `pre`.
+pub fn release(tag: &str, pre: bool) -> Option<semver::Version> {
+    let v = semver::Version::parse(tag.strip_prefix('v').unwrap_or(tag)).ok()?;
+    (v.build.is_empty() && (pre || v.pre.is_empty())).then_some(v)
+}
+
+/// Decide from the remote's refs (`refs/...` name, 40-hex commit).
+pub fn decide(entry: &Entry, refs: &[(String, String)], pre: bool) -> Status {
+    let current = entry.commit.clone().unwrap_or_default();
+    let find = |name: &str| refs.iter().find(|(n, _)| n == name).map(|(_, c)| c.clone());
+    let compare = |new_ref: &str, latest: Option<String>| match latest {
+        None => Status::Error {
+            message: format!("the remote no longer has `{new_ref}`"),
+        },
+        Some(c) if c == current => Status::UpToDate,
+        Some(c) => Status::Behind {
+            new_ref: new_ref.to_owned(),
+            commit: c,
+        },
+    };
+    match entry.ref_kind {
+        Some(RefKind::Commit) => Status::Pinned,
+        None if entry.commit.is_none() => Status::Local,
+        // A lock the host wrote records no ref kind: the remote's refs say what the ref is.
+        None => match infer_kind(&entry.requested_ref, refs) {
+            Some(kind) => decide(
+                &Entry {
+                    ref_kind: Some(kind),
+                    ..entry.clone()
+                },
+                refs,
+                pre,
+            ),
+            None => Status::Error {
+                message: format!("the remote has no branch or tag `{}`", entry.requested_ref),
+            },
+        },
+        Some(RefKind::Default) => compare("", find("HEAD")),
+        Some(RefKind::Branch) => compare(
+            &entry.requested_ref,
+            find(&format!("refs/heads/{}", entry.requested_ref)),
+        ),
+        Some(RefKind::Tag) => {
+            let r = &entry.requested_ref;
+            if let Some(mine) = release(r, true) {
+                let newest = refs
+                    .iter()
+                    .filter_map(|(n, c)| {
+                        let tag = n.strip_prefix("refs/tags/")?;
+                        Some((release(tag, pre)?, tag, c))
+                    })
+                    .filter(|(v, _, _)| *v > mine)
+                    .max_by(|a, b| a.0.cmp(&b.0));
+                if let Some((_, tag, commit)) = newest {
+                    return Status::Behind {
+                        new_ref: tag.to_owned(),
+                        commit: commit.clone(),
+                    };
+                }
+            }
+            compare(r, find(&format!("refs/tags/{r}")))
+        }
+    }
+}
+
+/// What a requested ref is among a remote's refs: a tag before a branch, as git resolves
+/// it; the default branch when empty; a commit when 40-hex and no ref has that name.
+pub fn infer_kind(requested: &str, refs: &[(String, String)]) -> Option<RefKind> {
+    if requested.is_empty() {
+        return Some(RefKind::Default);
+    }
+    let has = |name: String| refs.iter().any(|(n, _)| *n == name);
+    if has(format!("refs/tags/{requested}")) {
+        Some(RefKind::Tag)
+    } else if has(format!("refs/heads/{requested}")) {
+        Some(RefKind::Branch)
+    } else if crate::lock::is_commit(requested) {
+        Some(RefKind::Commit)
+    } else {
+        None
+    }
+}
+
+/// Check every entry, at most `jobs` remotes at a time, each within `timeout`.
+/// `url_of` turns a lock entry's source into a fetchable URL.
+pub fn check_all(
+    entries: &[Entry],
+    jobs: usize,
+    timeout: Duration,
+    pre: bool,
+    url_of: &(dyn Fn(&Entry) -> Option<String> + Sync),
+) -> Vec<Check> {
+    let check = |e: &Entry, status: Status| Check {
+        id: e.id.clone(),
+        source: e.source.clone(),
+        requested_ref: e.requested_ref.clone(),
+        ref_kind: e.ref_kind,
+        current: e.commit.clone(),
+        status,
+    };
+    let mut results: Vec<Option<Check>> = vec![None; entries.len()];
+    let mut queue: Vec<(usize, &Entry, String)> = Vec::new();
+    for (i, e) in entries.iter().enumerate() {
+        match (e.ref_kind, url_of(e)) {
+            (Some(RefKind::Commit), _) => results[i] = Some(check(e, Status::Pinned)),
+            (None, _) if e.commit.is_none() => results[i] = Some(check(e, Status::Local)),
+            (_, None) => results[i] = Some(check(e, Status::Local)),
+            (_, Some(url)) => queue.push((i, e, url)),
+        }
+    }
+    let urls: Vec<(usize, String)> = queue.iter().map(|(i, _, u)| (*i, u.clone())).collect();
+    let work = queue
+        .into_iter()
+        .map(|(i, e, url)| (i, (e.clone(), url)))
+        .collect();
+    let listed = bounded(
+        work,
+        &|(_, url): &(Entry, String)| url.as_str(),
+        jobs,
+        timeout,
+        std::sync::Arc::new(move |(entry, url): (Entry, String)| {
+            match git::ls_remote(&url, None) {
+                Ok(refs) => decide(&entry, &refs, pre),
+                Err(e) => Status::Error {
+                    message: e.to_string(),
+                },
+            }
+        }),
+    );
+    for (i, status) in listed {
+        let status = status.unwrap_or_else(|| {
+            let url = urls.iter().find(|(j, _)| *j == i).map(|(_, u)| u.as_str());
+            Status::Error {
+                message: format!(
+                    "listing {} timed out after {} s",
+                    url.unwrap_or_default(),
+                    timeout.as_secs()
+                ),
+            }
+        });
+        results[i] = Some(check(&entries[i], status));
+    }
+    results.into_iter().flatten().collect()
+}
+
+/// Check every locked plugin of each home; sources resolve `gh:` against `gh_base`.
+pub fn check_homes(
+    homes: Vec<(
+        crate::store::Home,
+        crate::manifest::Dialect,
+        crate::lock::Lock,
+    )>,
+    jobs: usize,
+    timeout: Duration,
+    pre: bool,
+    gh_base: &str,
+) -> Vec<(crate::store::Home, crate::manifest::Dialect, Check)> {
+    let url_of = |e: &Entry| match crate::source::Source::of_entry(e, gh_base) {
+        Ok(crate::source::Source::Git { url, .. }) => Some(url),
+        _ => None,
+    };
+    let mut out = Vec::new();
+    for (home, dialect, lock) in homes {
+        let entries = lock.entries();
+        let superseded: Vec<Option<Status>> = entries
+            .iter()
+            .map(|e| superseded_by(&home, dialect, e))
+            .collect();
+        let asked: Vec<Entry> = entries
+            .iter()
+            .zip(&superseded)
+            .filter(|(_, s)| s.is_none())
+            .map(|(e, _)| e.clone())
+            .collect();
+        // check_all answers in its input's order: put the superseded rows back in place.
+        let mut checked = check_all(&asked, jobs, timeout, pre, &url_of).into_iter();
+        let rows: Vec<Check> = entries
+            .into_iter()
+            .zip(superseded)
+            .filter_map(|(e, s)| match s {
+                Some(status) => Some(Check {
+                    id: e.id,
+                    source: e.source,
+                    requested_ref: e.requested_ref,
+                    ref_kind: e.ref_kind,
+                    current: e.commit,
+                    status,
+                }),
+                None => checked.next(),
+            })
+            .collect();
+        out.extend(rows.into_iter().map(|c| (home.clone(), dialect, c)));
+    }
+    out
+}
+
+/// protoAgent 0.218's check before any network: the bundled plugin that supersedes
+/// `entry`'s source under the home's host profile, if any.
+fn superseded_by(
+    home: &crate::store::Home,
+    dialect: crate::manifest::Dialect,
+    entry: &Entry,
+) -> Option<Status> {
+    if dialect != crate::manifest::Dialect::Protoagent {
+        return None;
+    }
+    let mut v = crate::validate::ValidateOptions::default();
+    crate::profile::HostProfile::load(home).apply(&mut v);
+    let profile = crate::manifest::protoagent::profile(&v.protoagent);
+    crate::host::protoagent::superseding(&entry.source, profile).map(|(id, version)| {
+        Status::Superseded {
+            by: id.to_owned(),
+            bundled_version: version.to_owned(),
+        }
+    })
+}

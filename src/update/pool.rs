@@ -1,0 +1,215 @@
+//! The bounded per-server pool: run items on threads, at most `jobs` at a time and at
+//! most [`git::host_limit`] per server, in order or abandoned at a timeout.
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::git;
+
+/// Run `work` on each item on its own thread, at most `jobs` at a time and at most
+/// [`git::host_limit`] at a time per server (`url` names an item's remote), each
+/// abandoned at `timeout` (its result is then `None`), so a hung remote never holds up
+/// the rest. A server at its limit lets later items of other servers go first.
+pub(super) fn bounded<T, R>(
+    items: Vec<(usize, T)>,
+    url: &dyn Fn(&T) -> &str,
+    jobs: usize,
+    timeout: Duration,
+    work: std::sync::Arc<dyn Fn(T) -> R + Send + Sync>,
+) -> Vec<(usize, Option<R>)>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+{
+    let (done_tx, done_rx) = mpsc::channel::<(usize, Option<R>)>();
+    let mut pending: std::collections::VecDeque<(usize, T, String, usize)> = items
+        .into_iter()
+        .map(|(i, item)| {
+            let (key, limit) = git::host_limit(url(&item));
+            (i, item, key, limit)
+        })
+        .collect();
+    let mut per_host: std::collections::HashMap<String, usize> = Default::default();
+    let mut host_of: std::collections::HashMap<usize, String> = Default::default();
+    let mut running = 0;
+    let spawn = |i: usize, item: T, tx: mpsc::Sender<(usize, Option<R>)>| {
+        let work = work.clone();
+        std::thread::spawn(move || {
+            let (tx1, rx1) = mpsc::channel();
+            std::thread::spawn(move || {
+                let _ = tx1.send(work(item));
+            });
+            let _ = tx.send((i, rx1.recv_timeout(timeout).ok()));
+        });
+    };
+    let mut out = Vec::new();
+    loop {
+        while running < jobs.max(1) {
+            let ready = pending
+                .iter()
+                .position(|(_, _, key, limit)| per_host.get(key).copied().unwrap_or(0) < *limit);
+            let Some((i, item, key, _)) = ready.and_then(|p| pending.remove(p)) else {
+                break;
+            };
+            *per_host.entry(key.clone()).or_default() += 1;
+            host_of.insert(i, key);
+            spawn(i, item, done_tx.clone());
+            running += 1;
+        }
+        if running == 0 {
+            break;
+        }
+        let Ok(done) = done_rx.recv() else {
+            break;
+        };
+        running -= 1;
+        if let Some(n) = host_of.get(&done.0).and_then(|k| per_host.get_mut(k)) {
+            *n -= 1;
+        }
+        out.push(done);
+    }
+    out
+}
+
+/// Run `work` on each item, at most `jobs` at a time, and yield the results in the
+/// items' order as they become ready: the caller handles the first while the next ones
+/// are still running (`sync` and `update --all` fetch ahead and install in lock order).
+/// Dropping the iterator early lets the running items finish and starts no more.
+pub fn ordered<T, R>(
+    items: Vec<T>,
+    jobs: usize,
+    work: impl Fn(T) -> R + Send + Sync + 'static,
+) -> impl Iterator<Item = R>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+{
+    ordered_per_host(items, |_: &T| None, jobs, work)
+}
+
+/// An item's server key and its limit ([`git::host_limit`]); `None`: not a remote.
+type Server = Option<(String, usize)>;
+
+/// Which item a worker takes next: the first whose server is under its limit.
+struct Slots<T> {
+    pending: std::collections::VecDeque<(usize, T, Server)>,
+    per_host: std::collections::HashMap<String, usize>,
+}
+
+impl<T> Slots<T> {
+    fn take(&mut self) -> Option<(usize, T, Option<String>)> {
+        let per_host = &self.per_host;
+        let p = self.pending.iter().position(|(_, _, host)| {
+            host.as_ref()
+                .is_none_or(|(key, limit)| per_host.get(key).copied().unwrap_or(0) < *limit)
+        })?;
+        let (i, item, host) = self.pending.remove(p)?;
+        let key = host.map(|(key, _)| key);
+        if let Some(key) = &key {
+            *self.per_host.entry(key.clone()).or_default() += 1;
+        }
+        Some((i, item, key))
+    }
+}
+
+/// Gives an item's server slot back, and wakes the waiting workers, when dropped.
+struct Release<'a, T> {
+    slots: &'a (std::sync::Mutex<Slots<T>>, std::sync::Condvar),
+    key: Option<String>,
+}
+
+impl<T> Drop for Release<'_, T> {
+    fn drop(&mut self) {
+        let (lock, wake) = self.slots;
+        if let (Some(key), Ok(mut s)) = (self.key.take(), lock.lock())
+            && let Some(n) = s.per_host.get_mut(&key)
+        {
+            *n -= 1;
+        }
+        wake.notify_all();
+    }
+}
+
+/// [`ordered`], with at most [`git::host_limit`] items at a time per server (`url` names
+/// an item's remote; `None`: not a remote). A server at its limit lets later items of
+/// other servers go first; the results still come in the items' order.
+pub fn ordered_per_host<T, R>(
+    items: Vec<T>,
+    url: impl Fn(&T) -> Option<String>,
+    jobs: usize,
+    work: impl Fn(T) -> R + Send + Sync + 'static,
+) -> impl Iterator<Item = R>
+where
+    T: Send + 'static,
+    R: Send + 'static,
+{
+    use std::sync::{Arc, Condvar, Mutex};
+    let total = items.len();
+    let pending = items
+        .into_iter()
+        .enumerate()
+        .map(|(i, item)| {
+            let host = url(&item).map(|u| git::host_limit(&u));
+            (i, item, host)
+        })
+        .collect();
+    let slots = Arc::new((
+        Mutex::new(Slots {
+            pending,
+            per_host: Default::default(),
+        }),
+        Condvar::new(),
+    ));
+    let work = Arc::new(work);
+    let (tx, rx) = mpsc::channel::<(usize, R)>();
+    for _ in 0..jobs.max(1).min(total) {
+        let (slots, work, tx) = (slots.clone(), work.clone(), tx.clone());
+        std::thread::spawn(move || {
+            let (lock, wake) = &*slots;
+            loop {
+                let next = {
+                    let Ok(mut s) = lock.lock() else { break };
+                    loop {
+                        if s.pending.is_empty() {
+                            break None;
+                        }
+                        if let Some(next) = s.take() {
+                            break Some(next);
+                        }
+                        // Every pending item's server is at its limit: wait for a release.
+                        match wake.wait(s) {
+                            Ok(g) => s = g,
+                            Err(_) => return,
+                        }
+                    }
+                };
+                let Some((i, item, key)) = next else {
+                    wake.notify_all();
+                    break;
+                };
+                // The server's slot is given back even if `work` panics, so that workers
+                // waiting for it do not wait forever.
+                let done = Release { slots: &slots, key };
+                let sent = tx.send((i, work(item)));
+                drop(done);
+                if sent.is_err() {
+                    break;
+                }
+            }
+        });
+    }
+    drop(tx);
+    let mut ready = std::collections::BTreeMap::new();
+    let mut next = 0;
+    std::iter::from_fn(move || {
+        if next == total {
+            return None;
+        }
+        while !ready.contains_key(&next) {
+            let (i, r) = rx.recv().ok()?;
+            ready.insert(i, r);
+        }
+        next += 1;
+        ready.remove(&(next - 1))
+    })
+}

@@ -1,0 +1,231 @@
+use std::sync::mpsc;
+use std::time::Duration;
+
+use super::*;
+
+fn entry(kind: RefKind, r: &str, commit: &str) -> Entry {
+    Entry {
+        id: "x".into(),
+        source: "s".into(),
+        requested_ref: r.into(),
+        ref_kind: Some(kind),
+        commit: Some(commit.into()),
+        ..Entry::default()
+    }
+}
+
+fn refs(items: &[(&str, &str)]) -> Vec<(String, String)> {
+    items
+        .iter()
+        .map(|(a, b)| ((*a).to_owned(), (*b).to_owned()))
+        .collect()
+}
+
+#[test]
+fn release_tags_move_to_the_greatest_newer_release() {
+    let r = refs(&[
+        ("refs/tags/v0.2.1", "a"),
+        ("refs/tags/v0.10.0", "b"),
+        ("refs/tags/0.11.1", "c"),
+        ("refs/tags/v0.12.0-rc1", "d"),
+        ("refs/tags/nightly", "e"),
+    ]);
+    assert_eq!(
+        decide(&entry(RefKind::Tag, "v0.2.1", "a"), &r, false),
+        Status::Behind {
+            new_ref: "0.11.1".into(),
+            commit: "c".into()
+        }
+    );
+    assert_eq!(
+        decide(&entry(RefKind::Tag, "v0.2.1", "a"), &r, true),
+        Status::Behind {
+            new_ref: "v0.12.0-rc1".into(),
+            commit: "d".into()
+        }
+    );
+    assert_eq!(
+        decide(&entry(RefKind::Tag, "0.11.1", "c"), &r, false),
+        Status::UpToDate,
+        "never a downgrade"
+    );
+    assert_eq!(
+        decide(&entry(RefKind::Tag, "nightly", "old"), &r, false),
+        Status::Behind {
+            new_ref: "nightly".into(),
+            commit: "e".into()
+        },
+        "a moved tag"
+    );
+    assert_eq!(
+        decide(&entry(RefKind::Commit, "abc1234", "a"), &r, false),
+        Status::Pinned
+    );
+}
+
+#[test]
+fn ordered_keeps_the_order_and_the_bound() {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let running = std::sync::Arc::new(AtomicUsize::new(0));
+    let most = std::sync::Arc::new(AtomicUsize::new(0));
+    let (r, m) = (running.clone(), most.clone());
+    let out: Vec<usize> = ordered((0..24).collect(), 3, move |i: usize| {
+        let now = r.fetch_add(1, Ordering::SeqCst) + 1;
+        m.fetch_max(now, Ordering::SeqCst);
+        // Later items finish first, so results arrive out of order.
+        std::thread::sleep(Duration::from_millis(((24 - i) % 5) as u64));
+        r.fetch_sub(1, Ordering::SeqCst);
+        i * 10
+    })
+    .collect();
+    assert_eq!(out, (0..24).map(|i| i * 10).collect::<Vec<_>>());
+    assert!(most.load(Ordering::SeqCst) <= 3);
+    assert_eq!(ordered(Vec::<usize>::new(), 4, |i| i).count(), 0);
+}
+
+/// A worker that records, per server, how many items run at once; items of
+/// `wait_for` wait (up to 10 s) until that many of them run together.
+struct Gauge {
+    running: std::sync::Mutex<std::collections::HashMap<String, (usize, usize)>>,
+    wake: std::sync::Condvar,
+}
+
+impl Gauge {
+    fn new() -> std::sync::Arc<Gauge> {
+        std::sync::Arc::new(Gauge {
+            running: Default::default(),
+            wake: std::sync::Condvar::new(),
+        })
+    }
+
+    fn run(&self, url: &str, wait_for: Option<(&str, usize)>) {
+        let key = git::host_limit(url).0;
+        let mut m = self.running.lock().unwrap();
+        let slot = m.entry(key.clone()).or_default();
+        slot.0 += 1;
+        slot.1 = slot.1.max(slot.0);
+        self.wake.notify_all();
+        match wait_for {
+            Some((host, n)) if url.contains(host) => {
+                let deadline = std::time::Instant::now() + Duration::from_secs(10);
+                while m[&key].1 < n && std::time::Instant::now() < deadline {
+                    m = self
+                        .wake
+                        .wait_timeout(m, Duration::from_millis(50))
+                        .unwrap()
+                        .0;
+                }
+            }
+            _ => {
+                drop(m);
+                std::thread::sleep(Duration::from_millis(5));
+                m = self.running.lock().unwrap();
+            }
+        }
+        m.get_mut(&key).unwrap().0 -= 1;
+    }
+
+    fn most(&self, url: &str) -> usize {
+        self.running.lock().unwrap()[&git::host_limit(url).0].1
+    }
+}
+
+fn mixed() -> Vec<String> {
+    (0..12)
+        .flat_map(|i| {
+            [
+                format!("git://127.0.0.1:9/p{i}.git"),
+                format!("https://github.com/o/p{i}"),
+            ]
+        })
+        .collect()
+}
+
+#[test]
+fn the_pool_caps_each_server_and_lets_other_servers_pass() {
+    let gauge = Gauge::new();
+    let g = gauge.clone();
+    let items: Vec<(usize, String)> = mixed().into_iter().enumerate().collect();
+    let out = bounded(
+        items,
+        &|u: &String| u.as_str(),
+        16,
+        Duration::from_secs(60),
+        std::sync::Arc::new(move |u: String| g.run(&u, Some(("github", 12)))),
+    );
+    assert_eq!(out.len(), 24);
+    assert!(out.iter().all(|(_, r)| r.is_some()));
+    // git:// is held to 4; the 12 github.com items all ran together, past the
+    // queued git:// ones.
+    assert!(gauge.most("git://127.0.0.1:9/p0.git") <= 4);
+    assert_eq!(gauge.most("https://github.com/o/p0"), 12);
+}
+
+#[test]
+fn ordered_caps_each_server_and_keeps_the_order() {
+    let gauge = Gauge::new();
+    let g = gauge.clone();
+    let urls = mixed();
+    let out: Vec<String> = ordered_per_host(
+        urls.clone(),
+        |u: &String| Some(u.clone()),
+        16,
+        move |u: String| {
+            g.run(&u, Some(("github", 12)));
+            u
+        },
+    )
+    .collect();
+    assert_eq!(out, urls);
+    assert!(gauge.most("git://127.0.0.1:9/p0.git") <= 4);
+    assert_eq!(gauge.most("https://github.com/o/p0"), 12);
+}
+
+#[test]
+fn a_panicking_item_gives_its_servers_slot_back() {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        // Ten items of one git:// server (4 at a time); four of them panic, which
+        // would hold all four slots if a panic kept its slot. The items after them
+        // still run, and the results stop where the first panicked item's would be.
+        let out: Vec<usize> = ordered_per_host(
+            (0..10).collect(),
+            |_: &usize| Some("git://127.0.0.1:9/x.git".to_owned()),
+            8,
+            |i: usize| {
+                assert!(!(4..8).contains(&i), "item {i} fails");
+                i
+            },
+        )
+        .collect();
+        let _ = tx.send(out);
+    });
+    let out = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the pool finished");
+    assert_eq!(out, vec![0, 1, 2, 3]);
+}
+
+#[test]
+fn branches_compare_heads() {
+    let r = refs(&[
+        ("HEAD", "h"),
+        ("refs/heads/main", "h"),
+        ("refs/heads/dev", "d"),
+    ]);
+    assert_eq!(
+        decide(&entry(RefKind::Branch, "dev", "d"), &r, false),
+        Status::UpToDate
+    );
+    assert_eq!(
+        decide(&entry(RefKind::Default, "", "old"), &r, false),
+        Status::Behind {
+            new_ref: String::new(),
+            commit: "h".into()
+        }
+    );
+    assert!(matches!(
+        decide(&entry(RefKind::Branch, "gone", "d"), &r, false),
+        Status::Error { .. }
+    ));
+}
