@@ -1,0 +1,200 @@
+//! The checks a fetched tree passes before an install looks at the home (manifest,
+//! aoe's gates, the id, symlinks), and an invalid report relabelled to name the source.
+
+use crate::diagnostic::Code;
+use crate::manifest::Dialect;
+use crate::name::Name;
+use crate::source::Source;
+use crate::validate::validate_root;
+
+use super::{InstallError, InstallOptions, featured, plan, refused, stage, validate_options};
+
+/// aoe install-time refusals that `validate` reports as warnings.
+const INSTALL_REFUSALS: &[Code] = &[
+    Code::AoeUnknownCapability,
+    Code::AoeReservedNamespace,
+    Code::AoeBuiltinId,
+    Code::AoeShippedBuildDir,
+    Code::AoeSymlink,
+    Code::AoeArchiveWithoutBin,
+    Code::AoeBinPath,
+];
+
+/// A manifest's plugin id as a directory name, or the refusal.
+fn plugin_name(id: &str) -> Result<Name, InstallError> {
+    Name::new(id).map_err(|why| {
+        refused(
+            Code::InstallUnsafeName,
+            format!("plugin id {id:?} cannot name a plugin directory: {why}"),
+            "ids and names become directory names: use letters, digits, `-`, `_` and `.` (not first)".to_owned(),
+        )
+    })
+}
+
+/// aoe's `verify_featured` for a valid aoe report: whether the tree is pinned in the
+/// featured index (a featured id from another source, or with a release-binary worker,
+/// is refused). Other hosts have no featured index.
+fn featured_verified(
+    opts: &InstallOptions,
+    report: &crate::validate::PluginReport,
+    tree: &std::path::Path,
+) -> Result<bool, InstallError> {
+    let (Some(Dialect::Aoe), Some(id)) = (report.dialect, report.outcome.id.as_deref()) else {
+        return Ok(false);
+    };
+    let index = featured::Index::load(opts.featured_index.as_deref())?;
+    if !index.plugins.contains_key(id) {
+        return Ok(false);
+    }
+    let slug = stage::github_repo(&opts.source)
+        .map(|(owner, repo)| format!("gh:{owner}/{repo}"))
+        .unwrap_or_else(|| opts.source.recorded());
+    let tree_hash = crate::hash::tree(tree).unwrap_or_default();
+    index.verify(id, &slug, &tree_hash, stage::is_release_binary(report))
+}
+
+/// A fetched tree that passed every check an install makes before it looks at the home.
+pub(super) struct Checked {
+    pub(super) report: crate::validate::PluginReport,
+    pub(super) featured: bool,
+    pub(super) dialect: Dialect,
+    pub(super) id: String,
+    pub(super) name: Name,
+}
+
+/// Validate a fetched tree as an install does: a valid manifest, aoe's gates (the featured
+/// index, the reserved namespace and the rest), an id that names a directory (and is the
+/// expected one for `sync` and `update`), no symlink out of the tree.
+pub(super) fn check_tree(
+    opts: &InstallOptions,
+    tree: &std::path::Path,
+) -> Result<Checked, InstallError> {
+    let report = validate_root(tree, &validate_options(opts, tree));
+    if !report.is_valid() {
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    // aoe's gates in order: the featured index, then the reserved namespace and the rest.
+    let featured = featured_verified(opts, &report, tree)?;
+    let install_refusal = report.outcome.diagnostics.iter().any(|d| {
+        INSTALL_REFUSALS.contains(&d.code) && !(featured && d.code == Code::AoeReservedNamespace)
+    });
+    if install_refusal {
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    let dialect = report.dialect.expect("a valid report has a dialect");
+    let id = report
+        .outcome
+        .id
+        .clone()
+        .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
+    let name = plugin_name(&id)?;
+    plan::host_gates(opts, dialect, &id)?;
+    let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
+    if let Some(expected) = expected
+        && *expected != id
+    {
+        return Err(refused(
+            Code::InstallIdChanged,
+            format!(
+                "source {} now resolves to plugin {id:?}, not {expected}",
+                opts.source.recorded()
+            ),
+            None,
+        ));
+    }
+    let escaping = stage::escaping_symlinks(tree)?;
+    if !escaping.is_empty() {
+        return Err(refused(
+            Code::InstallSymlink,
+            format!(
+                "the plugin tree has symlinks pointing outside it: {}",
+                escaping.join(", ")
+            ),
+            "a plugin must be self-contained".to_owned(),
+        ));
+    }
+    Ok(Checked {
+        report,
+        featured,
+        dialect,
+        id,
+        name,
+    })
+}
+
+/// An invalid staged tree's report, pointing at the source instead of the staging
+/// directory (deleted by the time it is read): `gh:o/r@ref:aoe-plugin.toml`, the URL the
+/// same way, or the local source's own path. The ref is the one asked for, else the commit.
+pub(super) fn at_source(
+    e: InstallError,
+    source: &Source,
+    tree: &std::path::Path,
+    requested: &str,
+    commit: Option<&str>,
+) -> InstallError {
+    let InstallError::Invalid(mut report) = e else {
+        return e;
+    };
+    let rel = report
+        .manifest
+        .strip_prefix(&report.root)
+        .or_else(|_| report.manifest.strip_prefix(tree))
+        .map(crate::render::display_path)
+        .unwrap_or_default();
+    let (root, inside) = match source {
+        Source::Git {
+            display, subdir, ..
+        } => {
+            let at = match (requested, commit) {
+                ("", Some(c)) => format!("@{}", &c[..c.len().min(10)]),
+                ("", None) => String::new(),
+                (r, _) => format!("@{r}"),
+            };
+            match subdir {
+                Some(s) => {
+                    let root = format!("{display}{at}:{s}");
+                    let inside = format!("{root}/");
+                    (root, inside)
+                }
+                None => {
+                    let root = format!("{display}{at}");
+                    let inside = format!("{root}:");
+                    (root, inside)
+                }
+            }
+        }
+        Source::Local { path } => {
+            let root = path.display().to_string();
+            let inside = format!("{root}/");
+            (root, inside)
+        }
+    };
+    let staged = [report.root.clone(), tree.to_path_buf()];
+    let relabel = |text: &mut String| {
+        for dir in &staged {
+            let dir = dir.display().to_string();
+            if !dir.is_empty() && text.contains(&dir) {
+                *text = text
+                    .replace(&format!("{dir}/"), &inside)
+                    .replace(&dir, &root);
+            }
+        }
+    };
+    for d in &mut report.outcome.diagnostics {
+        relabel(&mut d.message);
+        if let Some(h) = &mut d.help {
+            relabel(h);
+        }
+        for l in &mut d.labels {
+            if let Some(t) = &mut l.text {
+                relabel(t);
+            }
+        }
+    }
+    if let Some(m) = &mut report.outcome.host_message {
+        relabel(m);
+    }
+    report.manifest = std::path::PathBuf::from(format!("{inside}{rel}"));
+    report.root = std::path::PathBuf::from(root);
+    InstallError::Invalid(report)
+}

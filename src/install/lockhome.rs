@@ -1,0 +1,59 @@
+//! The home lock (taken with recovery of what killed processes left) and the staging
+//! directory of one install.
+
+use std::path::PathBuf;
+
+use crate::store::Home;
+
+use super::{Event, InstallError, io, txn};
+
+/// Staging for one install: a directory only this process uses, named with
+/// its pid so that recovery can tell a live staging from a killed one.
+pub(super) struct Staging {
+    pub(super) dir: tempfile::TempDir,
+}
+
+impl Staging {
+    /// In the home's state directory when the home is known (one file system,
+    /// so the swap is a rename), else in the temp directory. A home that cannot
+    /// be written (read-only) stages in the temp directory too.
+    pub(super) fn new(home: Option<&Home>) -> Result<Staging, InstallError> {
+        let prefix = format!("{}{}-", txn::STAGING_PREFIX, std::process::id());
+        let in_home = home.and_then(|h| {
+            let parent = txn::staging_dir(h);
+            std::fs::create_dir_all(&parent).ok()?;
+            tempfile::Builder::new()
+                .prefix(&prefix)
+                .tempdir_in(parent)
+                .ok()
+        });
+        let dir = match in_home {
+            Some(d) => d,
+            None => tempfile::Builder::new()
+                .prefix("plugins-staging-")
+                .tempdir()
+                .map_err(io("cannot create a staging directory"))?,
+        };
+        Ok(Staging { dir })
+    }
+
+    pub(super) fn tree(&self) -> PathBuf {
+        self.dir.path().join("tree")
+    }
+}
+
+/// Take the home lock and finish or undo whatever a killed process left.
+pub fn lock_home(
+    home: &Home,
+    wait: bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<crate::store::Guard, InstallError> {
+    let guard = home
+        .lock(wait, || on_event(Event::WaitingForLock(home.root.clone())))
+        .map_err(io(format!("cannot lock {}", home.root.display())))?;
+    let recovered = txn::recover(home)?;
+    if !recovered.plugins.is_empty() || recovered.cleaned > 0 {
+        on_event(Event::Recovered(recovered));
+    }
+    Ok(guard)
+}

@@ -1,0 +1,147 @@
+//! What to install and how: [`InstallOptions`], the hosts' default homes, and the home
+//! and validation options an install derives from them.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::lock::Entry;
+use crate::manifest::Dialect;
+use crate::profile::HostProfile;
+use crate::source::Source;
+use crate::store::Home;
+use crate::validate::ValidateOptions;
+
+/// Where each host keeps its plugins when no home is given.
+#[derive(Clone, Debug, Default)]
+pub struct DefaultHomes {
+    pub aoe: Option<Home>,
+    pub aworld: Option<Home>,
+    pub protoagent: Option<Home>,
+}
+
+impl DefaultHomes {
+    pub fn for_dialect(&self, d: Dialect) -> Option<&Home> {
+        match d {
+            Dialect::Aoe => self.aoe.as_ref(),
+            Dialect::Aworld => self.aworld.as_ref(),
+            Dialect::Protoagent => self.protoagent.as_ref(),
+        }
+    }
+
+    /// Whether `home` is one of the hosts' own homes.
+    pub fn is_default(&self, home: &Home) -> bool {
+        [&self.aoe, &self.aworld, &self.protoagent]
+            .into_iter()
+            .any(|h| h.as_ref() == Some(home))
+    }
+}
+
+/// What to install and how.
+#[derive(Clone, Debug)]
+pub struct InstallOptions {
+    pub source: Source,
+    /// `--home` or `PLUGINS_HOME`; else the dialect's default home.
+    pub home: Option<PathBuf>,
+    pub defaults: DefaultHomes,
+    pub validate: ValidateOptions,
+    pub build: bool,
+    pub force: bool,
+    pub build_timeout: Duration,
+    /// Wait for another process's home lock (else fail at once).
+    pub wait: bool,
+    /// Who installs, recorded by hosts that keep it (protoAgent's `by`).
+    pub by: String,
+    /// protoAgent: install `requires_pip` into `<deps root>/<id>` as the host's wheel
+    /// installer does, in the install's transaction. A plugin whose lock row has `deps`
+    /// (installed with `--deps`, or by the host's wheel installer) gets them again with
+    /// every change of its code, without this.
+    pub deps: bool,
+    /// The host's interpreter whose pip installs the deps (`--python`); else the one the
+    /// home remembers (`[host] python` in `plugins.toml`), else `python3` on PATH.
+    pub python: Option<PathBuf>,
+    /// Detect the installed host's version when neither the command line nor the home
+    /// names a profile ([`crate::host::detect`]).
+    pub detect: bool,
+    /// `update`: the id the source must still hold.
+    pub expect_id: Option<String>,
+    /// The GitHub API base for release-binary downloads.
+    pub github_api: String,
+    /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
+    pub pin: Option<Entry>,
+    /// An RFC 3339 timestamp for hosts whose lock records one.
+    pub now: String,
+    /// aoe's featured index override (`PLUGINS_FEATURED_INDEX`); `None`: the built-in one.
+    pub featured_index: Option<PathBuf>,
+    /// The host profile given on the command line: it wins over the one the home
+    /// remembers (`[host]` in `plugins.toml`), and is remembered once the install succeeds.
+    pub profile: HostProfile,
+}
+
+impl InstallOptions {
+    /// The options every install starts from: build, wait for the home lock,
+    /// the host's validation defaults, 600 s per build step, stamped now.
+    pub fn new(
+        source: Source,
+        home: Option<PathBuf>,
+        defaults: DefaultHomes,
+        github_api: &str,
+        by: &str,
+    ) -> InstallOptions {
+        InstallOptions {
+            source,
+            home,
+            defaults,
+            validate: ValidateOptions::default(),
+            build: true,
+            force: false,
+            build_timeout: Duration::from_secs(600),
+            wait: true,
+            by: by.to_owned(),
+            deps: false,
+            python: None,
+            detect: true,
+            expect_id: None,
+            github_api: github_api.to_owned(),
+            pin: None,
+            now: crate::clock::now(),
+            featured_index: None,
+            profile: HostProfile::default(),
+        }
+    }
+}
+
+/// The home an install goes to.
+pub(super) fn home_for(opts: &InstallOptions, dialect: Option<Dialect>) -> Option<Home> {
+    match &opts.home {
+        Some(h) => Some(Home::new(h.clone())),
+        None => dialect.and_then(|d| opts.defaults.for_dialect(d).cloned()),
+    }
+}
+
+/// How to validate `tree`: as the host the command line names, else the one the home it
+/// goes to remembers.
+///
+/// With neither, the installed host's version is detected (`aoe --version`, the
+/// protoAgent package of the host's Python: [`crate::host::detect`]) and its profile used
+/// (not remembered: a host upgrade is seen by the next command); `-v` says so.
+pub(super) fn validate_options(opts: &InstallOptions, tree: &std::path::Path) -> ValidateOptions {
+    let dialect = match Dialect::detect(tree).as_slice() {
+        [d] => Some(*d),
+        _ => None,
+    };
+    let home = home_for(opts, dialect);
+    let remembered = home.as_ref().map(HostProfile::load).unwrap_or_default();
+    let mut profile = opts.profile.or(remembered);
+    if let Some(d) = dialect
+        && opts.detect
+        && crate::host::detect::wanted(d, &profile)
+    {
+        let python = crate::host::detect::host_python(opts.python.as_deref(), home.as_ref());
+        if let Some(found) = crate::host::detect::detect(d, &python) {
+            profile = profile.or(found.profile);
+        }
+    }
+    let mut v = opts.validate.clone();
+    profile.apply(&mut v);
+    v
+}

@@ -1,0 +1,359 @@
+//! The install pipeline: fetch and check, consent, then under the home lock decide,
+//! swap, build and commit.
+
+use crate::diagnostic::Code;
+use crate::lock::{Entry, Lock};
+use crate::manifest::Dialect;
+use crate::validate::validate_root;
+
+use crate::manifest::protoagent::pip_spec_problem;
+
+use super::check::{Checked, at_source, check_tree};
+use super::decide::{changed, decide, under_lock, up_to_date};
+use super::lockhome::Staging;
+use super::{
+    Event, InstallError, InstallOptions, Installed, Request, build, home_for, lock_home, plan,
+    refused, stage, txn, validate_options,
+};
+
+/// Whether installing `entry` (asking for `request`) over the home's `prior` asks consent,
+/// and what the installed plugin was granted: an update asks again only when what was
+/// granted changes (aoe §17's rules), or when the trust is downgraded from featured.
+pub(super) fn asks(
+    opts: &InstallOptions,
+    prior: Option<&Entry>,
+    target: &std::path::Path,
+    entry: &Entry,
+    request: &Request,
+) -> (bool, Option<(Request, crate::validate::PluginReport)>) {
+    match prior {
+        Some(p) if target.is_dir() => {
+            let installed = validate_root(target, &validate_options(opts, target));
+            let (before, _, _) = plan::describe(&installed, target, &p.source, p.commit.as_deref());
+            let ask = plan::reconsent(
+                &before,
+                request,
+                p.manifest_hash != entry.manifest_hash,
+                p.tree_hash != entry.tree_hash,
+            ) || (p.featured && !entry.featured); // aoe: trust downgraded to community
+            (ask, Some((before, installed)))
+        }
+        _ => (request.needs_consent(), None),
+    }
+}
+
+/// A staged tree that passed [`check_tree`].
+pub(super) struct Fetched {
+    staging: Staging,
+    commit: Option<String>,
+    kind: Option<crate::git::RefKind>,
+    requested: String,
+    checked: Checked,
+}
+
+pub(super) fn fetch_and_check(
+    opts: &InstallOptions,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Fetched, InstallError> {
+    plan::superseded(opts)?;
+    let staging = Staging::new(home_for(opts, None).as_ref())?;
+    let tree = staging.tree();
+    let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
+    // An invalid tree's report names the source, not the staging directory it is deleted from.
+    let checked = check_tree(opts, &tree)
+        .map_err(|e| at_source(e, &opts.source, &tree, &requested, commit.as_deref()))?;
+    Ok(Fetched {
+        staging,
+        commit,
+        kind,
+        requested,
+        checked,
+    })
+}
+
+pub(super) fn fetch_check_swap(
+    opts: &InstallOptions,
+    fetched: Option<Fetched>,
+    consent: &mut dyn FnMut(&Request) -> bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Installed, InstallError> {
+    let Fetched {
+        staging,
+        commit,
+        kind,
+        requested,
+        checked,
+    } = match fetched {
+        Some(f) => f,
+        None => fetch_and_check(opts, on_event)?,
+    };
+    let tree = staging.tree();
+    let Checked {
+        report,
+        featured,
+        dialect,
+        id,
+        name,
+    } = checked;
+    let home = home_for(opts, Some(dialect)).ok_or_else(|| {
+        refused(
+            Code::UsageInvalidArgument,
+            format!("no default home for {dialect} plugins: pass --home or set PLUGINS_HOME"),
+            None,
+        )
+    })?;
+    let tree_hash = match crate::hash::tree(&tree) {
+        Ok(h) => h,
+        Err(crate::hash::TreeError::Walk(w)) => return Err(w.into()),
+        // Only aoe hashes refuse symlinks; the Python hosts copy through them.
+        Err(e) if dialect == Dialect::Aoe => {
+            return Err(refused(Code::InstallSymlink, e.to_string(), None));
+        }
+        Err(_) => String::new(),
+    };
+    let mut entry = Entry {
+        id: id.clone(),
+        source: opts.source.recorded(),
+        requested_ref: requested,
+        ref_kind: kind,
+        commit: commit.clone(),
+        version: report.outcome.version.clone().unwrap_or_default(),
+        manifest_hash: report.manifest_hash.clone().unwrap_or_default(),
+        tree_hash,
+        installed_hash: None,
+        release: None,
+        unbuilt: false,
+        featured,
+        subdir: opts.source.subdir().map(str::to_owned),
+    };
+
+    // Decide from the lock as it is now; the decision is checked again under the lock.
+    if let Some(other) = crate::lock::detect(&home.lockfile()).filter(|d| *d != dialect) {
+        return Err(refused(
+            Code::LockError,
+            format!(
+                "{} is in the {other} format; {dialect} plugins need their own home",
+                home.lockfile().display()
+            ),
+            "pass a different --home for each host".to_owned(),
+        ));
+    }
+    let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
+    let (mut request, build, entrypoint) =
+        plan::describe(&report, &tree, &entry.source, commit.as_deref());
+    plan::runtime_gap(opts, &home, &report, on_event);
+    // aoe §17: a `gh:` install from an explicit ref, or from the default branch of a
+    // repository without a release, is unverified code and asks, unless featured-verified.
+    request.unverified = dialect == Dialect::Aoe
+        && !featured
+        && opts.pin.is_none()
+        && opts.expect_id.is_none()
+        && opts.source.recorded().starts_with("gh:")
+        && (matches!(
+            &opts.source,
+            crate::source::Source::Git {
+                reference: Some(_),
+                ..
+            }
+        ) || kind == Some(crate::git::RefKind::Default));
+    // `--deps` installs the requirements again even when the plugin is up to date.
+    let with_deps = opts.deps
+        && dialect == Dialect::Protoagent
+        && !(request.pip.is_empty() && request.optional_pip.is_empty());
+    // A plugin installed with deps keeps them matching its code: any change of the code
+    // swaps its deps too (an update, a sync, a repair, an autoupdate).
+    let keep_deps = dialect == Dialect::Protoagent
+        && (opts.deps || Lock::load(&home.lockfile(), dialect)?.deps(&id).is_some());
+    if opts.pin.is_some() && prior != opts.pin {
+        // `sync` read the lock before another command changed (or removed) the entry.
+        return Err(changed(&id));
+    }
+    let target = home.plugin_dir(&name);
+    // A monorepo's plugin whose subdirectory is the same at the new commit: nothing to
+    // install; only the lock's pin moves (under the lock, while the entry is still `prior`).
+    if let Some(p) = prior.as_ref()
+        && subdir_unchanged(opts, p, &entry, &target, with_deps)
+        && !stage::is_release_binary(&report)
+        // aoe's config.toml names the ref (`gh:o/r@ref`): a new ref is a full install.
+        && (dialect != Dialect::Aoe || p.requested_ref == entry.requested_ref)
+    {
+        let _guard = lock_home(&home, opts.wait, on_event)?;
+        let mut lock = Lock::load(&home.lockfile(), dialect)?;
+        if lock.get(&id).as_ref() != Some(p) || txn::pending(&home, &name) {
+            return Err(changed(&id));
+        }
+        let mut kept = p.clone();
+        kept.commit.clone_from(&entry.commit);
+        kept.requested_ref.clone_from(&entry.requested_ref);
+        kept.ref_kind = entry.ref_kind;
+        lock.upsert(&kept, &opts.by, &opts.now);
+        let written = lock.save()?;
+        log::debug!(
+            "{id}: {} is the same at {}; only the lock's pin moved",
+            kept.subdir.as_deref().unwrap_or_default(),
+            kept.commit.as_deref().unwrap_or_default()
+        );
+        return Ok(up_to_date(id, dialect, home, target, kept, written));
+    }
+    // A change another process has under way is judged under the lock, after recovery.
+    let early = decide(opts, with_deps, &home, &entry, prior.as_ref(), &target).or_else(|e| {
+        if txn::pending(&home, &name) {
+            Ok(None)
+        } else {
+            Err(e)
+        }
+    })?;
+    if let Some(kept) = early {
+        if Some(&kept) == prior.as_ref() {
+            return Ok(up_to_date(id, dialect, home, target, kept, false));
+        }
+        // Same files: only a changed request (a tag now tracked as a branch) is recorded.
+        let _guard = lock_home(&home, opts.wait, on_event)?;
+        return under_lock(
+            opts,
+            with_deps,
+            &home,
+            &entry,
+            prior.as_ref(),
+            &target,
+            dialect,
+        )?
+        .map(|(kept, written)| {
+            up_to_date(
+                id.clone(),
+                dialect,
+                home.clone(),
+                target.clone(),
+                kept,
+                written,
+            )
+        })
+        .ok_or_else(|| changed(&id));
+    }
+
+    if keep_deps {
+        for spec in request.pip.iter().chain(&request.optional_pip) {
+            if let Some(why) = pip_spec_problem(spec) {
+                return Err(refused(
+                    Code::InstallDeps,
+                    format!("requires_pip entry {spec:?} {why}"),
+                    "only plain PEP 508 requirements are installed, never options, URLs or VCS references".to_owned(),
+                ));
+            }
+        }
+    }
+    // An update asks again only when what was granted changes (aoe §17's rules).
+    let ask = asks(opts, prior.as_ref(), &target, &entry, &request).0;
+    if ask && !consent(&request) {
+        return Err(refused(
+            Code::InstallDeclined,
+            "install cancelled; no capabilities were granted",
+            None,
+        ));
+    }
+    // A release-binary worker is downloaded into the staged tree: a failed or corrupt
+    // download never reaches the installed plugin.
+    if opts.build && dialect == Dialect::Aoe {
+        entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
+    }
+
+    // `--deps`: staged in full (network work) before the home lock; swapped in with the tree.
+    let deps = if keep_deps && !(request.pip.is_empty() && request.optional_pip.is_empty()) {
+        let python = build::python_for(opts.python.as_deref(), &home);
+        let (pins, dir) = build::install_deps(
+            &request,
+            staging.dir.path(),
+            &name,
+            &home,
+            &python,
+            opts.build_timeout,
+            on_event,
+        )?;
+        Some((pins, Some(dir)))
+    } else if keep_deps {
+        // This version needs no wheels: the previous ones go with the previous code.
+        log::debug!("{id}: no requires_pip; its plugin-deps directory goes");
+        Some((Vec::new(), None))
+    } else {
+        None
+    };
+
+    // `--no-build` with something to build: locked as unbuilt, so `verify` reports it and
+    // `sync` builds it.
+    entry.unbuilt = !opts.build
+        && dialect == Dialect::Aoe
+        && (!crate::steps::for_this_platform(&build).is_empty()
+            || stage::is_release_binary(&report));
+    let _guard = lock_home(&home, opts.wait, on_event)?;
+    if let Some((kept, written)) = under_lock(
+        opts,
+        with_deps,
+        &home,
+        &entry,
+        prior.as_ref(),
+        &target,
+        dialect,
+    )? {
+        return Ok(up_to_date(id, dialect, home, target, kept, written));
+    }
+    let swap = txn::Swap::begin_with_deps(
+        &home,
+        &name,
+        dialect,
+        &tree,
+        deps.as_ref().map(|(pins, dir)| txn::StagedDeps {
+            dir: dir.as_deref(),
+            pins: pins.clone(),
+        }),
+        &opts.by,
+        &opts.now,
+    )?;
+    if opts.build && dialect == Dialect::Aoe {
+        build::run_build(
+            &build,
+            &target,
+            &name,
+            entrypoint.as_ref(),
+            &home,
+            opts.build_timeout,
+            on_event,
+        )?;
+    }
+    entry.installed_hash = crate::hash::installed(&target).ok();
+    let written = swap.commit(&entry)?;
+    Ok(Installed {
+        id,
+        dialect,
+        dir: target,
+        home,
+        entry,
+        up_to_date: false,
+        lock_written: written,
+    })
+}
+
+/// Whether `entry` (fetched from a monorepo's subdirectory at a new commit) has exactly the
+/// installed plugin's files: the same source, subdirectory and source tree, installed and
+/// built. An explicit `install --force` or `--deps` still reinstalls; `update` (which
+/// forces a source change through) does not.
+fn subdir_unchanged(
+    opts: &InstallOptions,
+    prior: &Entry,
+    entry: &Entry,
+    target: &std::path::Path,
+    with_deps: bool,
+) -> bool {
+    entry.subdir.is_some()
+        && prior.subdir == entry.subdir
+        && prior.source == entry.source
+        && prior.commit.is_some()
+        && prior.commit != entry.commit
+        && !prior.tree_hash.is_empty()
+        && prior.tree_hash == entry.tree_hash
+        && prior.manifest_hash == entry.manifest_hash
+        && !prior.unbuilt
+        && !with_deps
+        && opts.pin.is_none()
+        && (opts.expect_id.is_some() || !opts.force)
+        && target.is_dir()
+}
