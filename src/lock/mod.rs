@@ -5,14 +5,21 @@
 //! * protoagent: JSON `{"plugins": [...]}` sorted by id (spec `protoagent.md` §4);
 //! * aworld has none: `plugins` keeps its own TOML `plugins.lock` there.
 
+mod aoe;
+mod atomic;
 mod json;
 pub mod registry;
+#[cfg(test)]
+mod tests;
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use crate::git::RefKind;
 use crate::manifest::Dialect;
+
+use aoe::toml_entry;
+
+pub use atomic::write_atomic;
 
 /// The aoe lock format version `plugins` writes and understands.
 pub const AOE_LOCK_VERSION: i64 = 2;
@@ -403,104 +410,6 @@ fn last_json_row<'a>(
         .as_object_mut()
 }
 
-fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
-    let s = |k: &str| row.get(k).and_then(toml::Value::as_str).map(str::to_owned);
-    let kind = s("ref_kind").and_then(|k| match k.as_str() {
-        "default" => Some(RefKind::Default),
-        "branch" => Some(RefKind::Branch),
-        "tag" => Some(RefKind::Tag),
-        "commit" => Some(RefKind::Commit),
-        _ => None,
-    });
-    let commit = read_commit(s("resolved_commit"));
-    let requested_ref = s("requested_ref").unwrap_or_default();
-    Some(Entry {
-        id: id.to_owned(),
-        source: s("source")?,
-        ref_kind: adopt_kind(kind, &requested_ref, commit.as_deref()),
-        requested_ref,
-        commit,
-        version: s("version").unwrap_or_default(),
-        manifest_hash: s("manifest_hash").unwrap_or_default(),
-        tree_hash: s("tree_hash").unwrap_or_default(),
-        installed_hash: s("installed_tree_hash"),
-        release: match (s("release_tag"), s("asset_name"), s("asset_sha256")) {
-            (Some(tag), Some(asset), Some(sha256)) => {
-                Some(crate::release::Placed { tag, asset, sha256 })
-            }
-            _ => None,
-        },
-        unbuilt: row.get("unbuilt").and_then(toml::Value::as_bool) == Some(true),
-        featured: s("trust").as_deref() == Some("featured"),
-        subdir: s("subdir"),
-    })
-}
-
-/// Replace `path` with `bytes` atomically: a reader sees the old or the new file, never a mix.
-///
-/// A symlinked `path` (a lock kept in a dotfiles repository) stays a link: the file it
-/// points to is replaced, by a temp file written beside it. An existing file keeps its
-/// mode; a new one gets 0644 less the umask, as a plain create would.
-pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LockError> {
-    let target = follow_links(path).map_err(io("resolve", path))?;
-    let dir = match target.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    std::fs::create_dir_all(dir).map_err(io("create", dir))?;
-    let existing = match std::fs::metadata(&target) {
-        Ok(m) => Some(m.permissions()),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
-        Err(e) => return Err(io("read the mode of", &target)(e)),
-    };
-    let prefix = format!(
-        "{}.",
-        target
-            .file_name()
-            .map_or_else(|| "lock".into(), |n| n.to_string_lossy().into_owned())
-    );
-    let mut builder = tempfile::Builder::new();
-    builder.prefix(&prefix).suffix(".tmp");
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::PermissionsExt;
-        // Subject to the umask, like any create (tempfile's own default is 0600).
-        builder.permissions(std::fs::Permissions::from_mode(0o644));
-    }
-    let mut tmp = builder
-        .tempfile_in(dir)
-        .map_err(io("create a temp file in", dir))?;
-    if let Some(mode) = existing {
-        // fchmod is not subject to the umask: the mode is kept exactly.
-        tmp.as_file()
-            .set_permissions(mode)
-            .map_err(io("set the mode of", &target))?;
-    }
-    tmp.write_all(bytes).map_err(io("write", &target))?;
-    tmp.as_file().sync_all().map_err(io("sync", &target))?;
-    tmp.persist(&target)
-        .map_err(|e| io("replace", &target)(e.error))?;
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
-}
-
-/// The file `path` names once its symlinks are followed (it need not exist yet). A
-/// relative link target is relative to the link's directory.
-fn follow_links(path: &Path) -> std::io::Result<PathBuf> {
-    let mut p = path.to_path_buf();
-    // The kernel's limit; past it, `metadata` reports the loop.
-    for _ in 0..40 {
-        match std::fs::read_link(&p) {
-            Ok(next) => p = p.parent().map_or_else(|| next.clone(), |d| d.join(&next)),
-            Err(_) => return Ok(p),
-        }
-    }
-    std::fs::metadata(path)?;
-    Err(std::io::Error::other("too many levels of symbolic links"))
-}
-
 /// Where a lock entry's plugin lives in a home (here, not in `store`, so that `store` does
 /// not depend on the lock).
 impl crate::store::Home {
@@ -517,21 +426,5 @@ impl crate::store::Home {
             id: entry.id.clone(),
             why,
         })
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn follows_chains_and_dangling_links() {
-        let dir = tempfile::tempdir().unwrap();
-        let d = dir.path();
-        std::os::unix::fs::symlink("b", d.join("a")).unwrap();
-        std::os::unix::fs::symlink(d.join("sub/c"), d.join("b")).unwrap();
-        assert_eq!(follow_links(&d.join("a")).unwrap(), d.join("sub/c"));
-        std::os::unix::fs::symlink("loop", d.join("loop")).unwrap();
-        assert!(follow_links(&d.join("loop")).is_err());
     }
 }

@@ -1,0 +1,194 @@
+//! The network checks: whether each locked git source answers a ref listing, how
+//! its transfer is routed, and the GitHub API rate limit.
+
+use std::time::SystemTime;
+
+use super::local::age;
+use super::{Check, Mark, Options, Route};
+use crate::diagnostic::Code;
+use crate::lock::Entry;
+use crate::manifest::Dialect;
+use crate::store::Home;
+
+/// The git URL of a locked entry, if it has one.
+fn git_url(e: &Entry, gh_base: &str) -> Option<String> {
+    match crate::source::Source::of_entry(e, gh_base) {
+        Ok(crate::source::Source::Git { url, .. }) => Some(url),
+        _ => None,
+    }
+}
+
+/// How a git transfer to `url` is routed.
+pub fn git_route(url: &str) -> Route {
+    Route {
+        url: url.to_owned(),
+        proxy: crate::git::proxy_for(url),
+        credentials: crate::net::credential_sources(
+            url,
+            false,
+            crate::git::credential_helper_configured(),
+        ),
+    }
+}
+
+fn describe(route: &Route) -> String {
+    let proxy = route.proxy.as_deref().unwrap_or("none");
+    format!(
+        "proxy: {proxy}; credentials if asked: {}",
+        crate::net::describe_sources(&route.credentials)
+    )
+}
+
+/// The code of a failed check, from its message (`update::Status::Error` carries text
+/// only): credentials refused or missing (`git::GitError::Auth`), the locked ref gone
+/// from the remote (`update::decide`), else the remote could not be listed.
+pub(super) fn failure_code(message: &str) -> Code {
+    if message.contains(" needs credentials and ") {
+        Code::GitAuth
+    } else if message.starts_with("the remote no longer has ")
+        || message.starts_with("the remote has no branch or tag ")
+    {
+        Code::GitRefNotFound
+    } else {
+        Code::GitFetch
+    }
+}
+
+/// Each locked git source answers a ref listing, through `outdated`'s checks (a
+/// commit pin is listed too: reachability is the question here).
+pub(super) fn sources(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Vec<Check> {
+    let entries: Vec<Entry> = locked
+        .iter()
+        .map(|(_, _, e)| match e.ref_kind {
+            Some(crate::git::RefKind::Commit) => Entry {
+                ref_kind: Some(crate::git::RefKind::Default),
+                ..e.clone()
+            },
+            _ => e.clone(),
+        })
+        .collect();
+    let url_of = |e: &Entry| git_url(e, &opts.gh_base);
+    let checks = crate::update::check_all(&entries, opts.jobs, opts.timeout, opts.pre, &url_of);
+    let mut out = Vec::new();
+    for ((home, _, entry), c) in locked.iter().zip(checks) {
+        use crate::update::Status;
+        let Some(url) = url_of(entry) else { continue };
+        if crate::git::is_local(&url) && !matches!(c.status, Status::Error { .. }) {
+            out.push(
+                Check::new(
+                    "source",
+                    Mark::Ok,
+                    format!("{}: {url} is readable", entry.id),
+                )
+                .home(home)
+                .id(&entry.id),
+            );
+            continue;
+        }
+        let route = git_route(&url);
+        let pinned = entry.ref_kind == Some(crate::git::RefKind::Commit);
+        let check = match &c.status {
+            Status::Error { message } => {
+                Check::new("source", Mark::Fail, format!("{}: {message}", entry.id))
+                    .code(failure_code(message))
+                    .help(format!(
+                        "{} ({})",
+                        describe(&route),
+                        "PLUGINS_NET_TIMEOUT and --timeout bound each attempt"
+                    ))
+            }
+            status => {
+                let state = match status {
+                    _ if pinned => "pinned to a commit".to_owned(),
+                    Status::UpToDate => "up to date".to_owned(),
+                    Status::Behind { new_ref, commit }
+                        if new_ref.is_empty() || *new_ref == entry.requested_ref =>
+                    {
+                        format!("newer: {}", &commit[..commit.len().min(10)])
+                    }
+                    Status::Behind { new_ref, .. } => format!("newer: {new_ref}"),
+                    _ => "listed".to_owned(),
+                };
+                Check::new(
+                    "source",
+                    Mark::Ok,
+                    format!(
+                        "{}: {url} answers ({state}); {}",
+                        entry.id,
+                        describe(&route)
+                    ),
+                )
+            }
+        };
+        let mut check = check.home(home).id(&entry.id);
+        check.route = Some(route);
+        out.push(check);
+    }
+    out
+}
+
+/// The GitHub API's rate limit, when a locked source is on GitHub.
+pub(super) fn github_rate_limit(
+    locked: &[(Home, Dialect, Entry)],
+    opts: &Options,
+) -> Option<Check> {
+    let on_github = locked.iter().any(|(_, _, e)| {
+        e.source.starts_with("gh:")
+            || git_url(e, &opts.gh_base).is_some_and(|u| crate::net::is_github(&u))
+    });
+    if !on_github {
+        return None;
+    }
+    let api = opts.github_api.clone();
+    let url = format!("{}/rate_limit", api.trim_end_matches('/'));
+    let route = Route {
+        url: url.clone(),
+        proxy: crate::net::env_proxy(&url),
+        credentials: crate::net::github_token_for(&url)
+            .map(|_| vec![crate::net::settings().github_token_from.to_owned()])
+            .unwrap_or_default(),
+    };
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(crate::release::rate_limit(&api));
+    });
+    let mut check = match rx.recv_timeout(opts.timeout) {
+        Ok(Ok(r)) => {
+            let resets = r.reset.saturating_sub(
+                SystemTime::now()
+                    .duration_since(SystemTime::UNIX_EPOCH)
+                    .map_or(0, |d| d.as_secs()),
+            );
+            let message = format!(
+                "{url}: {} of {} requests left, resets in {}; {}",
+                r.remaining,
+                r.limit,
+                age(resets),
+                describe(&route)
+            );
+            if r.remaining == 0 {
+                Check::new("github", Mark::Warn, message)
+                    .code(Code::DoctorRateLimit)
+                    .help("installs of `gh:` sources without a ref and release downloads wait until it resets; a GITHUB_TOKEN raises the limit")
+            } else {
+                Check::new("github", Mark::Ok, message)
+            }
+        }
+        Ok(Err(e)) => Check::new(
+            "github",
+            Mark::Warn,
+            format!("cannot read the rate limit: {e}"),
+        )
+        .code(Code::DoctorRateLimit)
+        .help(describe(&route)),
+        Err(_) => Check::new(
+            "github",
+            Mark::Warn,
+            format!("{url} did not answer within {} s", opts.timeout.as_secs()),
+        )
+        .code(Code::DoctorRateLimit)
+        .help(describe(&route)),
+    };
+    check.route = Some(route);
+    Some(check)
+}

@@ -1,0 +1,288 @@
+//! Fetching a reference's tree into a directory, and walking a remote's
+//! candidates for a plugin directory.
+
+use std::path::Path;
+use std::rc::Rc;
+
+use git2::{AutotagOption, FetchOptions, Oid, Repository};
+
+use super::credentials::{self, callbacks};
+use super::refs::{choose, commit_of, connect, list_refs, local_path, not_found};
+use super::tree::{local_tree, write_tree};
+use super::{Fetched, GitError, RefKind, cli, is_local, proxy_options, remote_error, scratch_repo};
+use crate::auth::Userinfo;
+
+/// Resolve `reference` on `url` and write its commit's tree into `dest`
+/// (created). The objects are fetched into a scratch repository beside `dest`,
+/// which is removed afterwards.
+pub fn fetch_tree(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: Option<&str>,
+    dest: &Path,
+) -> Result<Fetched, GitError> {
+    cli::refuse_hostile(url)?;
+    if is_local(url) {
+        return local_tree(url, reference, dest);
+    }
+    if cli::wanted(url) {
+        return cli::fetch_tree(url, userinfo, reference, dest);
+    }
+    // The guard deletes the scratch repository when the fetch is done.
+    let (_scratch, repo) = scratch_repo(dest)?;
+    // One connection lists the refs and then downloads what was chosen.
+    let mut remote = repo.remote_anonymous(url)?;
+    let auth = Rc::default();
+    let _scope = credentials::scope(url, userinfo, &auth);
+    let mut conn = connect(&mut remote, url, userinfo, &auth)?;
+    let (refs, default) = list_refs(conn.remote())?;
+    let choice = choose(url, &refs, default, reference)?;
+    log::debug!(
+        "git: {url}: listed {} refs, resolved {}",
+        refs.len(),
+        choice.refname.as_deref().unwrap_or("a commit")
+    );
+    // A full commit id is asked for alone, one commit deep, where the server allows
+    // wanting an id (GitHub, git's `uploadpack.allowReachableSHA1InWant`); a server that
+    // refuses gets the full fetch, on a new connection.
+    let pinned = reference
+        .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
+        .and_then(|r| Oid::from_str(r).ok());
+    if let Some(oid) = pinned {
+        let mut opts = FetchOptions::new();
+        opts.download_tags(AutotagOption::None)
+            .remote_callbacks(callbacks(url, userinfo, &auth))
+            .proxy_options(proxy_options(url))
+            .depth(1);
+        log::debug!("git: {url}: fetching {oid} alone, 1 deep");
+        match conn
+            .remote()
+            .download(&[format!("+{oid}:refs/plugins/pin")], Some(&mut opts))
+        {
+            Ok(()) if repo.find_commit(oid).is_ok() => {
+                drop(conn);
+                let commit = repo.find_commit(oid)?;
+                write_tree(&repo, &commit.tree()?, dest, 0)?;
+                return Ok(Fetched {
+                    commit: oid.to_string(),
+                    kind: RefKind::Commit,
+                    refname: None,
+                });
+            }
+            Ok(()) => log::debug!("git: {url}: {oid} did not come: fetching every ref"),
+            Err(e) => log::debug!("git: {url}: {oid} refused ({e}): fetching every ref"),
+        }
+        drop(conn);
+        remote = repo.remote_anonymous(url)?;
+        conn = connect(&mut remote, url, userinfo, &auth)?;
+    }
+    let mut opts = FetchOptions::new();
+    opts.download_tags(AutotagOption::None)
+        .remote_callbacks(callbacks(url, userinfo, &auth))
+        .proxy_options(proxy_options(url));
+    let refspecs: Vec<String> = match (&choice.kind, &choice.refname) {
+        (RefKind::Commit, _) | (_, None) => vec![
+            "+refs/heads/*:refs/remotes/origin/*".into(),
+            "+refs/tags/*:refs/tags/*".into(),
+        ],
+        (_, Some(name)) => {
+            opts.depth(1);
+            vec![format!("+{name}:{name}")]
+        }
+    };
+    // The commit is found by id afterwards, so no refs need updating.
+    log::debug!("git: {url}: fetching {}", refspecs.join(" "));
+    conn.remote()
+        .download(&refspecs, Some(&mut opts))
+        .map_err(|source| remote_error(url, "downloading", source, &auth))?;
+    drop(conn);
+    let commit = commit_of(&repo, url, &choice, reference, &refs)?;
+    write_tree(&repo, &commit.tree()?, dest, 0)?;
+    Ok(Fetched {
+        commit: commit.id().to_string(),
+        kind: choice.kind,
+        refname: choice.refname,
+    })
+}
+
+/// Git's ignore rules for a local directory inside a work tree, read-only.
+pub struct Ignored {
+    repo: Repository,
+    /// The directory, relative to the work tree.
+    prefix: std::path::PathBuf,
+}
+
+impl Ignored {
+    /// The rules for `dir`, when it is inside a git work tree.
+    pub fn for_dir(dir: &Path) -> Option<Ignored> {
+        let repo = Repository::discover(dir).ok()?;
+        let workdir = repo.workdir()?.canonicalize().ok()?;
+        let prefix = dir
+            .canonicalize()
+            .ok()?
+            .strip_prefix(&workdir)
+            .ok()?
+            .to_path_buf();
+        Some(Ignored { repo, prefix })
+    }
+
+    /// Whether git ignores `rel` (relative to the directory).
+    pub fn is_ignored(&self, rel: &Path) -> bool {
+        self.repo
+            .is_path_ignored(self.prefix.join(rel))
+            .unwrap_or(false)
+    }
+}
+
+/// A ref as `update` reviews it: when it was made and the commits it adds.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Walked {
+    /// The 40-hex commit the ref names.
+    pub commit: String,
+    /// Unix seconds: an annotated tag's tagger date, else the commit's committer date.
+    pub date: i64,
+    /// The commits after `since` up to the ref, newest first, as (40-hex id, subject);
+    /// at most `bound`.
+    pub commits: Vec<(String, String)>,
+    /// `commits` is all of them: the walk reached `since` within `bound` commits.
+    pub complete: bool,
+}
+
+/// Read `reference` on `url` (`HEAD`, a full `refs/…` name, or a short name tried as a
+/// tag, then a branch): its date and, with `since`, the commits after `since`, walking
+/// at most `bound` commits. A local repository is only read; a remote's objects are
+/// fetched (the tip only without `since`, else `bound` deep) into a scratch repository
+/// in the temp directory, removed afterwards.
+pub fn walk(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: &str,
+    since: Option<&str>,
+    bound: usize,
+) -> Result<Walked, GitError> {
+    let candidates: Vec<String> = if reference == "HEAD" || reference.starts_with("refs/") {
+        vec![reference.to_owned()]
+    } else {
+        vec![
+            format!("refs/tags/{reference}"),
+            format!("refs/heads/{reference}"),
+        ]
+    };
+    let scratch;
+    let (repo, tip) = if is_local(url) {
+        let repo = Repository::open(local_path(url)).map_err(|error| GitError::Remote {
+            url: url.to_owned(),
+            error,
+        })?;
+        let tip = candidates.iter().find_map(|n| repo.refname_to_id(n).ok());
+        (repo, tip)
+    } else {
+        scratch = tempfile::Builder::new()
+            .prefix("plugins-walk-")
+            .tempdir()
+            .map_err(|e| {
+                git2::Error::from_str(&format!("cannot create a scratch repository: {e}"))
+            })?;
+        let repo = Repository::init_bare(scratch.path())?;
+        cli::refuse_hostile(url)?;
+        if cli::wanted(url) {
+            let depth = if since.is_some() {
+                bound.saturating_add(1)
+            } else {
+                1
+            };
+            let tip =
+                cli::fetch_walk_tip(url, userinfo, &candidates, depth, &repo, scratch.path())?;
+            return walked(&repo, url, reference, tip, since, bound);
+        }
+        let mut remote = repo.remote_anonymous(url)?;
+        let auth = Rc::default();
+        let _scope = credentials::scope(url, userinfo, &auth);
+        let mut conn = connect(&mut remote, url, userinfo, &auth)?;
+        // The unpeeled ids: an annotated tag's own object carries its date.
+        let heads: Vec<(String, Oid)> = conn
+            .remote()
+            .list()?
+            .iter()
+            .map(|h| (h.name().to_owned(), h.oid()))
+            .collect();
+        let found = candidates
+            .iter()
+            .find_map(|n| heads.iter().find(|(h, _)| h == n).cloned());
+        if let Some((name, _)) = &found {
+            let mut opts = FetchOptions::new();
+            let depth = if since.is_some() {
+                bound.saturating_add(1)
+            } else {
+                1
+            };
+            opts.download_tags(AutotagOption::None)
+                .remote_callbacks(callbacks(url, userinfo, &auth))
+                .proxy_options(proxy_options(url))
+                .depth(i32::try_from(depth).unwrap_or(i32::MAX));
+            conn.remote()
+                .download(&[format!("+{name}:refs/remotes/walk/tip")], Some(&mut opts))
+                .map_err(|source| remote_error(url, "downloading", source, &auth))?;
+        }
+        drop(conn);
+        drop(remote);
+        (repo, found.map(|(_, oid)| oid))
+    };
+    walked(&repo, url, reference, tip, since, bound)
+}
+
+/// [`walk`] once `tip` (the ref's id, if the remote has it) is in `repo`.
+fn walked(
+    repo: &Repository,
+    url: &str,
+    reference: &str,
+    tip: Option<Oid>,
+    since: Option<&str>,
+    bound: usize,
+) -> Result<Walked, GitError> {
+    let tip = tip.ok_or_else(|| not_found(url, reference, &[]))?;
+    let object = repo.find_object(tip, None)?;
+    let commit = object.peel_to_commit()?;
+    let date = object
+        .as_tag()
+        .and_then(git2::Tag::tagger)
+        .map_or(commit.committer().when().seconds(), |t| t.when().seconds());
+    let mut walked = Walked {
+        commit: commit.id().to_string(),
+        date,
+        commits: Vec::new(),
+        complete: true,
+    };
+    let Some(since) = since else {
+        return Ok(walked);
+    };
+    let since = Oid::from_str(since)?;
+    let mut revwalk = repo.revwalk()?;
+    revwalk.set_sorting(git2::Sort::TOPOLOGICAL | git2::Sort::TIME)?;
+    revwalk.push(commit.id())?;
+    // In a shallow fetch `since` may be missing: the walk then stops at it or at the cut.
+    let hidden = revwalk.hide(since).is_ok();
+    // Complete when the walk reaches `since`, or runs out with `since` hidden; not when
+    // it reaches the bound or the end of a shallow history.
+    walked.complete = hidden;
+    for oid in revwalk.by_ref() {
+        let found = oid
+            .ok()
+            .and_then(|oid| Some((oid, repo.find_commit(oid).ok()?)));
+        let Some((oid, c)) = found else {
+            walked.complete = false;
+            break;
+        };
+        if oid == since {
+            walked.complete = true;
+            break;
+        }
+        if walked.commits.len() == bound {
+            walked.complete = false;
+            break;
+        }
+        let subject = String::from_utf8_lossy(c.summary_bytes().unwrap_or_default());
+        walked.commits.push((oid.to_string(), subject.into_owned()));
+    }
+    Ok(walked)
+}

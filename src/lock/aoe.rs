@@ -1,0 +1,37 @@
+//! Reading one row of aoe's TOML lock (`[plugins."<id>"]`) as an [`Entry`].
+
+use super::{Entry, adopt_kind, read_commit};
+use crate::git::RefKind;
+
+pub(super) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
+    let s = |k: &str| row.get(k).and_then(toml::Value::as_str).map(str::to_owned);
+    let kind = s("ref_kind").and_then(|k| match k.as_str() {
+        "default" => Some(RefKind::Default),
+        "branch" => Some(RefKind::Branch),
+        "tag" => Some(RefKind::Tag),
+        "commit" => Some(RefKind::Commit),
+        _ => None,
+    });
+    let commit = read_commit(s("resolved_commit"));
+    let requested_ref = s("requested_ref").unwrap_or_default();
+    Some(Entry {
+        id: id.to_owned(),
+        source: s("source")?,
+        ref_kind: adopt_kind(kind, &requested_ref, commit.as_deref()),
+        requested_ref,
+        commit,
+        version: s("version").unwrap_or_default(),
+        manifest_hash: s("manifest_hash").unwrap_or_default(),
+        tree_hash: s("tree_hash").unwrap_or_default(),
+        installed_hash: s("installed_tree_hash"),
+        release: match (s("release_tag"), s("asset_name"), s("asset_sha256")) {
+            (Some(tag), Some(asset), Some(sha256)) => {
+                Some(crate::release::Placed { tag, asset, sha256 })
+            }
+            _ => None,
+        },
+        unbuilt: row.get("unbuilt").and_then(toml::Value::as_bool) == Some(true),
+        featured: s("trust").as_deref() == Some("featured"),
+        subdir: s("subdir"),
+    })
+}

@@ -1,0 +1,304 @@
+//! aoe `release-binary` workers (spec `aoe.md` §14): pick the release, render the
+//! asset name, download it (verifying size and hash), and unpack or place it.
+//! Everything is written under the staged plugin tree, so an interrupted or
+//! corrupt download never touches a working install.
+
+use std::io::{Read, Write};
+use std::path::Path;
+
+mod github;
+mod unpack;
+
+use github::{MAX_ASSET, SHOWN_ASSETS, authorized, client, http_error, listing, status_error};
+use unpack::unpack;
+
+pub use github::{RateLimit, latest_tag, rate_limit};
+pub use unpack::{kept_hash, unpack_limit};
+
+/// Where the downloaded asset is kept (excluded from the source tree hash), so
+/// `verify` can re-hash it.
+pub const KEEP_DIR: &str = ".aoe-build/release";
+
+/// What to download.
+#[derive(Clone, Debug)]
+pub struct ReleaseRequest {
+    /// The GitHub API base, e.g. `https://api.github.com`.
+    pub api: String,
+    pub owner: String,
+    pub repo: String,
+    /// A release tag, or `None` for the latest release.
+    pub tag: Option<String>,
+    pub asset_template: String,
+    pub bin: Option<String>,
+    /// The manifest's `version`, for `${version}`.
+    pub version: String,
+    /// `sha256:<hex>` the lock pinned; a different download is refused.
+    pub locked_sha256: Option<String>,
+}
+
+/// What was installed.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Placed {
+    pub tag: String,
+    pub asset: String,
+    pub sha256: String,
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ReleaseError {
+    #[error("{owner}/{repo} has no release {tag}")]
+    NoRelease {
+        owner: String,
+        repo: String,
+        tag: String,
+    },
+    #[error("release {tag} has no asset {name:?} for this platform; available: [{}]", .available.join(", "))]
+    NoAsset {
+        tag: String,
+        name: String,
+        available: Vec<String>,
+    },
+    #[error("a release-binary archive asset must set `bin`")]
+    ArchiveWithoutBin,
+    #[error(
+        "plugin path {0:?} must be a relative path inside the plugin (no absolute path or `..`)"
+    )]
+    BadPath(String),
+    #[error("the download of {asset} was cut short: {detail}")]
+    Truncated { asset: String, detail: String },
+    #[error("{asset} hashes to {got}, but {expected_from} says {expected}")]
+    HashMismatch {
+        asset: String,
+        got: String,
+        expected: String,
+        expected_from: &'static str,
+    },
+    #[error("archive {asset} has an entry that escapes the plugin directory: {entry}")]
+    Escape { asset: String, entry: String },
+    #[error("archive {asset} has no `{bin}`")]
+    MissingBin { asset: String, bin: String },
+    #[error("the release asset name {name:?} cannot be a file name: {why}")]
+    BadName {
+        name: String,
+        why: crate::name::NameError,
+    },
+    #[error("{url} is rate limited; {when}")]
+    RateLimited { url: String, when: String },
+    #[error("archive {asset} is too large: {detail}")]
+    TooLarge { asset: String, detail: String },
+    #[error("{0}")]
+    Http(String),
+    #[error("{context}: {source}")]
+    Io {
+        context: String,
+        source: std::io::Error,
+    },
+}
+
+fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> ReleaseError {
+    let context = context.into();
+    move |source| ReleaseError::Io { context, source }
+}
+
+/// The platform's words for the asset template: (os, arch, target triple).
+pub fn platform() -> (&'static str, &'static str, String) {
+    let (os, arch) = (std::env::consts::OS, std::env::consts::ARCH);
+    let target = match os {
+        "macos" => format!("{arch}-apple-darwin"),
+        "windows" => format!("{arch}-pc-windows-msvc"),
+        _ => format!("{arch}-unknown-linux-gnu"),
+    };
+    (os, arch, target)
+}
+
+/// Substitute `${os}`, `${arch}`, `${version}` (as aoe does) and `${target}` (which aoe
+/// documents but does not substitute; `plugins validate` lints it).
+pub fn render(template: &str, version: &str) -> String {
+    let (os, arch, target) = platform();
+    template
+        .replace("${os}", os)
+        .replace("${arch}", arch)
+        .replace("${version}", version)
+        .replace("${target}", &target)
+}
+
+/// Download and place the release asset into `plugin_dir` (the staged tree).
+/// `progress(done, total)` is called as bytes arrive. The asset streams to a
+/// file while it is hashed, so memory does not grow with its size.
+pub fn install(
+    req: &ReleaseRequest,
+    plugin_dir: &Path,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<Placed, ReleaseError> {
+    let name = render(&req.asset_template, &req.version);
+    let asset_name = crate::name::Name::new(&name).map_err(|why| ReleaseError::BadName {
+        name: name.clone(),
+        why,
+    })?;
+    let archive = name.ends_with(".tar.gz") || name.ends_with(".tgz");
+    if archive && req.bin.is_none() {
+        return Err(ReleaseError::ArchiveWithoutBin);
+    }
+    if let Some(bin) = &req.bin
+        && crate::name::relative_path(bin).is_none()
+    {
+        return Err(ReleaseError::BadPath(bin.clone()));
+    }
+    let client = client()?;
+    let Some(release) = listing(&client, &req.api, &req.owner, &req.repo, req.tag.as_deref())?
+    else {
+        return Err(ReleaseError::NoRelease {
+            owner: req.owner.clone(),
+            repo: req.repo.clone(),
+            tag: req.tag.clone().unwrap_or_else(|| "(latest)".into()),
+        });
+    };
+    let tag = release["tag_name"].as_str().unwrap_or_default().to_owned();
+    let assets = release["assets"].as_array().cloned().unwrap_or_default();
+    let Some(asset) = assets.iter().find(|a| a["name"] == name.as_str()) else {
+        let mut available: Vec<String> = assets
+            .iter()
+            .filter_map(|a| a["name"].as_str().map(crate::net::cap))
+            .take(SHOWN_ASSETS)
+            .collect();
+        if assets.len() > SHOWN_ASSETS {
+            available.push(format!("and {} more", assets.len() - SHOWN_ASSETS));
+        }
+        return Err(ReleaseError::NoAsset {
+            tag,
+            name,
+            available,
+        });
+    };
+    let download = asset["browser_download_url"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    let resp = authorized(client.get(&download), &download)
+        .header("Accept", "application/octet-stream")
+        .send()
+        .map_err(|e| http_error(&format!("cannot download {name}"), &e))?;
+    if !resp.status().is_success() {
+        return Err(status_error(&download, resp));
+    }
+    let declared = resp.content_length();
+    let size = asset["size"].as_u64();
+    if let (Some(d), Some(s)) = (declared, size)
+        && d != s
+    {
+        return Err(ReleaseError::Truncated {
+            asset: name,
+            detail: format!("the server sends {d} bytes but the release says {s}"),
+        });
+    }
+    let total = declared.or(size);
+    let limit = total.unwrap_or(MAX_ASSET);
+    // Keep the asset for `verify`: stream into a part file, then rename.
+    let keep = plugin_dir.join(KEEP_DIR);
+    std::fs::create_dir_all(&keep).map_err(io(format!("cannot create {}", keep.display())))?;
+    let part = keep.join(format!(".part-{asset_name}"));
+    let kept = asset_name.under(&keep);
+    let mut file = std::fs::File::create(&part).map_err(io("cannot keep the downloaded asset"))?;
+    let mut hasher = crate::hash::Hasher::default();
+    let mut done: u64 = 0;
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut resp = resp.take(limit + 1);
+    loop {
+        let n = resp.read(&mut buf).map_err(|e| ReleaseError::Truncated {
+            asset: name.clone(),
+            detail: crate::net::cap(&e.to_string()),
+        })?;
+        if n == 0 {
+            break;
+        }
+        done += n as u64;
+        if done > limit {
+            return Err(ReleaseError::Truncated {
+                asset: name,
+                detail: format!("more than the {limit} bytes expected"),
+            });
+        }
+        hasher.update(&buf[..n]);
+        file.write_all(&buf[..n])
+            .map_err(io("cannot keep the downloaded asset"))?;
+        progress(done, total);
+    }
+    if let Some(total) = total
+        && done != total
+    {
+        return Err(ReleaseError::Truncated {
+            asset: name,
+            detail: format!("got {done} of {total} bytes"),
+        });
+    }
+    file.sync_all()
+        .map_err(io("cannot keep the downloaded asset"))?;
+    drop(file);
+    let sha256 = hasher.finish();
+    if let Some(digest) = asset["digest"].as_str()
+        && digest != sha256
+    {
+        return Err(ReleaseError::HashMismatch {
+            asset: name,
+            got: sha256,
+            expected: crate::net::cap(digest),
+            expected_from: "the release",
+        });
+    }
+    if let Some(locked) = &req.locked_sha256
+        && *locked != sha256
+    {
+        return Err(ReleaseError::HashMismatch {
+            asset: name,
+            got: sha256,
+            expected: locked.clone(),
+            expected_from: "the lock",
+        });
+    }
+    std::fs::rename(&part, &kept).map_err(io("cannot keep the downloaded asset"))?;
+    let bin_path = if archive {
+        let bin = req.bin.clone().expect("checked above");
+        unpack(&kept, done, plugin_dir, &name)?;
+        let path = plugin_dir.join(crate::name::relative_path(&bin).expect("checked above"));
+        if !path.is_file() {
+            return Err(ReleaseError::MissingBin { asset: name, bin });
+        }
+        path
+    } else {
+        let path = match req.bin.as_deref().and_then(crate::name::relative_path) {
+            Some(bin) => plugin_dir.join(bin),
+            None => asset_name.under(plugin_dir),
+        };
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io("cannot create the binary's directory"))?;
+        }
+        std::fs::copy(&kept, &path).map_err(io(format!("cannot write {}", path.display())))?;
+        path
+    };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&bin_path, std::fs::Permissions::from_mode(0o755))
+            .map_err(io("cannot make the binary executable"))?;
+    }
+    Ok(Placed {
+        tag,
+        asset: name,
+        sha256,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_every_token() {
+        let (os, arch, target) = platform();
+        assert_eq!(
+            render("w-${os}-${arch}-${version}.tar.gz", "1.2.0"),
+            format!("w-{os}-{arch}-1.2.0.tar.gz")
+        );
+        assert_eq!(render("w-${target}", "1"), format!("w-{target}"));
+    }
+}
