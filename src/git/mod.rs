@@ -117,9 +117,8 @@ const FORGES: &[&str] = &["github.com", "gitlab.com", "bitbucket.org", "codeberg
 /// The most transfers to one server that update checks run at once, and the server's
 /// key (`scheme://host:port`): few for `git://` and ssh (`git daemon`'s accept queue
 /// holds 5 and a dropped connect waits 1 s, then 3 s and 7 s; sshd starts refusing at
-/// 10 unauthenticated connections), more for a self-hosted HTTP server (whose accept
-/// queue is a web server's, 511 for nginx; 32 at once keeps a 40 ms round trip from
-/// dominating a check of a hundred plugins on one server), many for a known forge; a local repository has no limit.
+/// 10 unauthenticated connections), more for a self-hosted HTTP server, many for a
+/// known forge; a local repository has no limit.
 pub fn host_limit(url: &str) -> (String, usize) {
     if is_local(url) {
         return ("local".to_owned(), usize::MAX);
@@ -139,7 +138,7 @@ pub fn host_limit(url: &str) -> (String, usize) {
         .any(|f| host == *f || host.ends_with(&format!(".{f}")));
     let limit = match scheme {
         "https" | "http" if forge => 64,
-        "https" | "http" => 32,
+        "https" | "http" => 8,
         _ => 4,
     };
     (key, limit)
@@ -291,7 +290,7 @@ mod tests {
         assert_eq!(host_limit("https://gitlab.com/o/r").1, 64);
         assert_eq!(
             host_limit("https://git.example.org/o/r"),
-            ("https://git.example.org:443".into(), 32)
+            ("https://git.example.org:443".into(), 8)
         );
         assert_eq!(host_limit("git@github.com:o/r.git").1, 4);
         assert_eq!(host_limit("ssh://git@host:2222/o/r").1, 4);

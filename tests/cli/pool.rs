@@ -477,14 +477,14 @@ fn http_home(t: &Path, n: usize) -> (crate::support::net::KeepAliveServer, PathB
 /// The checks of one run share one connection pool: over a server that keeps
 /// connections alive, checked one at a time, they all go over fewer connections than
 /// there are remotes (one, here); checked at the default jobs, never more connections than the
-/// per-server cap (32 for a self-hosted HTTP server; 40 remotes, so the cap shows).
+/// per-server cap (8 for a self-hosted HTTP server).
 #[test]
 fn http_checks_of_one_run_reuse_connections() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
-    let n = 40;
+    let n = 12;
     let (server, home) = http_home(t, n);
-    for (jobs, most) in [("1", 1), ("64", 32)] {
+    for (jobs, most) in [("1", 1), ("64", 8)] {
         *server.connections.lock().unwrap() = 0;
         *server.requests.lock().unwrap() = 0;
         let (code, stdout, stderr) = run(plugins()
