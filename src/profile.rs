@@ -82,44 +82,61 @@ impl HostProfile {
         if self.is_empty() {
             return Ok(false);
         }
-        let path = home.root.join("plugins.toml");
-        let text = match fs_err::read_to_string(&path) {
-            Ok(t) => t,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-            Err(e) => return Err(e),
-        };
-        let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| {
-            std::io::Error::new(
-                std::io::ErrorKind::InvalidData,
-                format!("{}: {e}", path.display()),
-            )
-        })?;
-        if !doc.contains_key("host") || !doc["host"].is_table() {
-            doc["host"] = toml_edit::table();
-        }
-        if let Some(api) = self.aoe_api {
-            doc["host"]["aoe_api"] = toml_edit::value(i64::from(api));
-        }
-        if let Some(v) = &self.version {
-            doc["host"]["version"] = toml_edit::value(v.as_str());
-        }
-        let new = doc.to_string();
-        if new == text {
-            return Ok(false);
-        }
-        let mode = fs_err::metadata(&path).map_or(0o644, |m| {
-            std::os::unix::fs::PermissionsExt::mode(&m.permissions())
-        });
-        let mut tmp = tempfile::NamedTempFile::new_in(&home.root)?;
-        fs_err::set_permissions(
-            tmp.path(),
-            std::os::unix::fs::PermissionsExt::from_mode(mode),
-        )?;
-        std::io::Write::write_all(&mut tmp, new.as_bytes())?;
-        tmp.as_file().sync_all()?;
-        tmp.persist(&path).map_err(|e| e.error)?;
-        Ok(true)
+        edit_host(home, |host| {
+            if let Some(api) = self.aoe_api {
+                host["aoe_api"] = toml_edit::value(i64::from(api));
+            }
+            if let Some(v) = &self.version {
+                host["version"] = toml_edit::value(v.as_str());
+            }
+        })
     }
+}
+
+/// Remember `python` as the home's host interpreter (`[host] python` in
+/// `<home>/plugins.toml`), as [`HostProfile::remember`] writes.
+pub fn remember_python(home: &Home, python: &std::path::Path) -> std::io::Result<bool> {
+    edit_host(home, |host| {
+        host["python"] = toml_edit::value(python.display().to_string());
+    })
+}
+
+/// Apply `edit` to the `[host]` table of `<home>/plugins.toml` (made if missing), keeping
+/// the rest of the file byte for byte and its mode; atomic (a temporary file renamed over
+/// it). `false` when nothing changed.
+fn edit_host(home: &Home, edit: impl FnOnce(&mut toml_edit::Item)) -> std::io::Result<bool> {
+    let path = home.root.join("plugins.toml");
+    let text = match fs_err::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e),
+    };
+    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("{}: {e}", path.display()),
+        )
+    })?;
+    if !doc.contains_key("host") || !doc["host"].is_table() {
+        doc["host"] = toml_edit::table();
+    }
+    edit(&mut doc["host"]);
+    let new = doc.to_string();
+    if new == text {
+        return Ok(false);
+    }
+    let mode = fs_err::metadata(&path).map_or(0o644, |m| {
+        std::os::unix::fs::PermissionsExt::mode(&m.permissions())
+    });
+    let mut tmp = tempfile::NamedTempFile::new_in(&home.root)?;
+    fs_err::set_permissions(
+        tmp.path(),
+        std::os::unix::fs::PermissionsExt::from_mode(mode),
+    )?;
+    std::io::Write::write_all(&mut tmp, new.as_bytes())?;
+    tmp.as_file().sync_all()?;
+    tmp.persist(&path).map_err(|e| e.error)?;
+    Ok(true)
 }
 
 #[cfg(test)]

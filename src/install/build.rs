@@ -96,32 +96,6 @@ pub(super) fn python_for(given: Option<&Path>, home: &Home) -> String {
     python
 }
 
-/// Remember `python` as the home's host interpreter (`[host] python` in
-/// `<home>/plugins.toml`), keeping the rest of the file byte for byte; atomic.
-pub(super) fn remember_python(home: &Home, python: &Path) -> std::io::Result<()> {
-    let path = home.root.join("plugins.toml");
-    let text = match fs_err::read_to_string(&path) {
-        Ok(t) => t,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e),
-    };
-    let mut doc: toml_edit::DocumentMut = text.parse().map_err(|e| {
-        std::io::Error::new(
-            std::io::ErrorKind::InvalidData,
-            format!("{}: {e}", path.display()),
-        )
-    })?;
-    if !doc.contains_key("host") || !doc["host"].is_table() {
-        doc["host"] = toml_edit::table();
-    }
-    doc["host"]["python"] = toml_edit::value(python.display().to_string());
-    let new = doc.to_string();
-    if new == text {
-        return Ok(());
-    }
-    crate::lock::write_atomic(&path, new.as_bytes()).map_err(std::io::Error::other)
-}
-
 fn pip(python: &str, args: &[&str], specs: &[String]) -> Step {
     let mut argv: Vec<String> = [
         python,

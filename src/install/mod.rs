@@ -105,7 +105,7 @@ fn remember(opts: &InstallOptions, installed: &Installed) -> Result<(), InstallE
     if let Some(python) = &opts.python
         && installed.dialect == Dialect::Protoagent
     {
-        build::remember_python(&installed.home, python).map_err(io(format!(
+        crate::profile::remember_python(&installed.home, python).map_err(io(format!(
             "cannot record the host's Python in {}",
             file.display()
         )))?;
