@@ -242,10 +242,9 @@ pub fn check_homes(
     let mut out = Vec::new();
     for (home, dialect, lock) in homes {
         let entries = lock.entries();
-        let superseded: Vec<Option<Status>> = entries
-            .iter()
-            .map(|e| superseded_by(&home, dialect, e))
-            .collect();
+        let profile = protoagent_profile(&home, dialect);
+        let superseded: Vec<Option<Status>> =
+            entries.iter().map(|e| superseded_by(profile, e)).collect();
         let asked: Vec<Entry> = entries
             .iter()
             .zip(&superseded)
@@ -274,20 +273,27 @@ pub fn check_homes(
     out
 }
 
-/// protoAgent 0.218's check before any network: the bundled plugin that supersedes
-/// `entry`'s source under the home's host profile, if any.
-fn superseded_by(
+/// The protoAgent host profile a home's checks use (the one it remembers, else the
+/// newest); `None` for the other hosts.
+fn protoagent_profile(
     home: &crate::store::Home,
     dialect: crate::manifest::Dialect,
-    entry: &Entry,
-) -> Option<Status> {
+) -> Option<crate::manifest::protoagent::Profile> {
     if dialect != crate::manifest::Dialect::Protoagent {
         return None;
     }
     let mut v = crate::validate::ValidateOptions::default();
     crate::profile::HostProfile::load(home).apply(&mut v);
-    let profile = crate::manifest::protoagent::profile(&v.protoagent);
-    crate::host::protoagent::superseding(&entry.source, profile).map(|(id, version)| {
+    Some(crate::manifest::protoagent::profile(&v.protoagent))
+}
+
+/// protoAgent 0.218's check before any network: the bundled plugin that supersedes
+/// `entry`'s source, if any.
+fn superseded_by(
+    profile: Option<crate::manifest::protoagent::Profile>,
+    entry: &Entry,
+) -> Option<Status> {
+    crate::host::protoagent::superseding(&entry.source, profile?).map(|(id, version)| {
         Status::Superseded {
             by: id.to_owned(),
             bundled_version: version.to_owned(),
