@@ -23,7 +23,8 @@ const SYSCALLS: &[&str] = &[
 /// The most kill points tried per family in one scenario.
 const MAX_POINTS: usize = 60;
 
-fn strace() -> Option<PathBuf> {
+/// The strace binary, if installed (the kill-point tests need it; CI installs it).
+pub(crate) fn strace() -> Option<PathBuf> {
     ["/usr/bin/strace", "/bin/strace"]
         .iter()
         .map(PathBuf::from)

@@ -96,27 +96,13 @@ fn with_index(cmd: &mut Command, index: &Path) {
 #[test]
 #[allow(clippy::print_stderr)] // the count of kill points
 fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
-    let Some(strace) = ["/usr/bin/strace", "/bin/strace"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-    else {
+    let Some(strace) = crate::crash::strace() else {
         assert!(std::env::var_os("CI").is_none(), "CI must have strace");
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
-    let index = t.join("wheels");
-    wheel(&index, "demolib", "1.0.0");
-    wheel(&index, "helperlib", "2.0.0");
-    let repo = Repo::init(&t.join("repo"));
-    repo.file(
-        "protoagent.plugin.yaml",
-        "id: deppy\nname: Deppy\nversion: 1.0.0\nrequires_pip: [demolib]\n",
-    )
-    .file("__init__.py", "def register(r):\n    pass\n");
-    repo.commit("v1");
-    git(&repo.dir, &["tag", "v1"]);
+    let (index, repo) = deppy_v1(t, "v1");
     repo.file(
         "protoagent.plugin.yaml",
         "id: deppy\nname: Deppy\nversion: 2.0.0\nrequires_pip: [helperlib]\n",
@@ -167,21 +153,9 @@ fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 }
 
-/// A `plugins update` (no `--deps`: the lock remembers them) killed at any rename leaves
-/// the old code with the old deps, or the new code with the new deps.
-#[test]
-#[allow(clippy::print_stderr)] // the count of kill points
-fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_together() {
-    let Some(strace) = ["/usr/bin/strace", "/bin/strace"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists())
-    else {
-        assert!(std::env::var_os("CI").is_none(), "CI must have strace");
-        return;
-    };
-    let tmp = tempfile::tempdir().unwrap();
-    let t = tmp.path();
+/// A wheel index with `demolib` 1.0.0 and `helperlib` 2.0.0, and the plugin `deppy`
+/// 1.0.0 requiring `demolib`, committed and tagged `tag`.
+fn deppy_v1(t: &Path, tag: &str) -> (PathBuf, Repo) {
     let index = t.join("wheels");
     wheel(&index, "demolib", "1.0.0");
     wheel(&index, "helperlib", "2.0.0");
@@ -192,7 +166,22 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     )
     .file("__init__.py", "def register(r):\n    pass\n");
     repo.commit("v1");
-    git(&repo.dir, &["tag", "v1.0.0"]);
+    git(&repo.dir, &["tag", tag]);
+    (index, repo)
+}
+
+/// A `plugins update` (no `--deps`: the lock remembers them) killed at any rename leaves
+/// the old code with the old deps, or the new code with the new deps.
+#[test]
+#[allow(clippy::print_stderr)] // the count of kill points
+fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_together() {
+    let Some(strace) = crate::crash::strace() else {
+        assert!(std::env::var_os("CI").is_none(), "CI must have strace");
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let (index, repo) = deppy_v1(t, "v1.0.0");
     let template = t.join("v1-home");
     let mut cmd = plugins();
     cmd.args([
