@@ -70,8 +70,7 @@ impl clap::builder::TypedValueParser for AllowCodeParser {
 /// Options shared by `outdated`, `update` and `autoupdate`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
-    /// How many remotes to query at once (at most 4 per git:// or ssh server, 8 per other
-    /// self-hosted server)
+    /// How many remotes to query at once (at most 4 per git:// or ssh server)
     #[arg(short, long, value_name = "N", default_value_t = 64)]
     pub jobs: usize,
     /// Seconds to wait for each remote
@@ -87,6 +86,11 @@ pub struct CheckArgs {
 }
 
 impl CheckArgs {
+    /// `--timeout`: how long one remote may take.
+    pub fn timeout(&self) -> std::time::Duration {
+        std::time::Duration::from_secs(self.timeout)
+    }
+
     /// Check every locked plugin of the homes `--home` (or the hosts' own) names.
     pub fn check_homes(
         &self,
@@ -103,7 +107,7 @@ impl CheckArgs {
         Ok(crate::update::check_homes(
             cx.locked_homes(home)?,
             self.jobs,
-            std::time::Duration::from_secs(self.timeout),
+            self.timeout(),
             self.pre,
             &cx.gh_base(),
         ))
@@ -127,7 +131,7 @@ impl CheckArgs {
             checks,
             &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
             self.jobs,
-            std::time::Duration::from_secs(self.timeout),
+            self.timeout(),
             &cx.gh_base(),
         );
         Ok(files)

@@ -158,7 +158,7 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
         let mut checks: Vec<_> = crate::update::check_all(
             &entries,
             args.check.jobs,
-            Duration::from_secs(args.check.timeout),
+            args.check.timeout(),
             args.check.pre,
             &url_of,
         )
@@ -166,13 +166,19 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
         .map(|c| (home.clone(), dialect, c))
         .collect();
         // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
-        crate::update::follow_latest_releases(&mut checks, &gh_base, &cx.github_api);
+        crate::update::follow_latest_releases(
+            &mut checks,
+            &gh_base,
+            &cx.github_api,
+            args.check.jobs,
+            args.check.timeout(),
+        );
         let cooldown = args.check.cooldown.unwrap_or(policy.cooldown_secs);
         crate::update::hold_back(
             &mut checks,
             &|_| cooldown,
             args.check.jobs,
-            Duration::from_secs(args.check.timeout),
+            args.check.timeout(),
             &gh_base,
         );
         for (_, _, c) in checks {

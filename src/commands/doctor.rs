@@ -96,7 +96,7 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         homes: homes.clone(),
         network: !args.offline,
         jobs: args.check.jobs,
-        timeout: Duration::from_secs(args.check.timeout),
+        timeout: args.check.timeout(),
         pre: args.check.pre,
         gh_base: cx.gh_base(),
         github_api: cx.github_api.clone(),

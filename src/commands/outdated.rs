@@ -50,9 +50,16 @@ fn moved_text(commit: &str, subdir: &str) -> String {
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
     // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
-    crate::update::follow_latest_releases(&mut checks, &cx.gh_base(), &cx.github_api);
+    let (jobs, timeout) = (args.check.jobs, args.check.timeout());
+    crate::update::follow_latest_releases(
+        &mut checks,
+        &cx.gh_base(),
+        &cx.github_api,
+        jobs,
+        timeout,
+    );
     // A monorepo plugin is newer only when its subdirectory changed.
-    let moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base());
+    let moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), jobs, timeout);
     for f in &args.check.hold_back(&mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }

@@ -134,11 +134,16 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
     checks.retain(|(_, _, c)| args.all || args.ids.contains(&c.id));
     // aoe: `gh:owner/repo` without a ref follows the latest release, not the default branch.
-    let refused: std::collections::HashMap<_, Error> =
-        crate::update::follow_latest_releases(&mut checks, &cx.gh_base(), &cx.github_api)
-            .into_iter()
-            .map(|(k, e)| (k, e.into()))
-            .collect();
+    let refused: std::collections::HashMap<_, Error> = crate::update::follow_latest_releases(
+        &mut checks,
+        &cx.gh_base(),
+        &cx.github_api,
+        args.check.jobs,
+        args.check.timeout(),
+    )
+    .into_iter()
+    .map(|(k, e)| (k, e.into()))
+    .collect();
     for f in &args.check.hold_back(&mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }

@@ -111,14 +111,12 @@ fn proxy_options(url: &str) -> ProxyOptions<'static> {
     opts
 }
 
-/// Forges whose git servers take many connections at once.
-const FORGES: &[&str] = &["github.com", "gitlab.com", "bitbucket.org", "codeberg.org"];
-
 /// The most transfers to one server that update checks run at once, and the server's
-/// key (`scheme://host:port`): few for `git://` and ssh (`git daemon`'s accept queue
-/// holds 5 and a dropped connect waits 1 s, then 3 s and 7 s; sshd starts refusing at
-/// 10 unauthenticated connections), more for a self-hosted HTTP server, many for a
-/// known forge; a local repository has no limit.
+/// key (`scheme://host:port`): few for `git://` and ssh (`git daemon` listens with an
+/// accept queue of 5 and a dropped connect waits 1 s, then 3 s and 7 s; sshd starts
+/// refusing at 10 unauthenticated connections), as many as the default jobs for HTTP(S),
+/// whose servers queue hundreds of connects (nginx and Apache 511, Go's and Java's the
+/// kernel's `somaxconn`); a local repository has no limit.
 pub fn host_limit(url: &str) -> (String, usize) {
     if is_local(url) {
         return ("local".to_owned(), usize::MAX);
@@ -133,12 +131,8 @@ pub fn host_limit(url: &str) -> (String, usize) {
         "{scheme}://{host}:{}",
         crate::auth::port(url).unwrap_or_default()
     );
-    let forge = FORGES
-        .iter()
-        .any(|f| host == *f || host.ends_with(&format!(".{f}")));
     let limit = match scheme {
-        "https" | "http" if forge => 64,
-        "https" | "http" => 8,
+        "https" | "http" => 64,
         _ => 4,
     };
     (key, limit)
@@ -287,10 +281,9 @@ mod tests {
             host_limit("https://github.com/o/r.git"),
             ("https://github.com:443".into(), 64)
         );
-        assert_eq!(host_limit("https://gitlab.com/o/r").1, 64);
         assert_eq!(
-            host_limit("https://git.example.org/o/r"),
-            ("https://git.example.org:443".into(), 8)
+            host_limit("http://git.example.org/o/r"),
+            ("http://git.example.org:80".into(), 64)
         );
         assert_eq!(host_limit("git@github.com:o/r.git").1, 4);
         assert_eq!(host_limit("ssh://git@host:2222/o/r").1, 4);

@@ -1,8 +1,15 @@
 //! aoe's latest-release following and monorepo subdirectories that did not change.
 
-use super::{Check, Status};
+use std::collections::HashMap;
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::{Check, Status, bounded};
 use crate::git::{self, RefKind};
 use crate::lock::Entry;
+use crate::manifest::Dialect;
+use crate::store::Home;
 
 /// aoe §17: `gh:owner/repo` without a ref means the latest published release, and aoe's
 /// update of such a plugin goes to it: `None` when `entry` does not follow the latest
@@ -55,68 +62,126 @@ pub fn latest_release(
     }))
 }
 
+/// Each home's lock entries by id, read once per home rather than once per row (a lock
+/// that cannot be read has none).
+#[derive(Default)]
+struct Entries(HashMap<PathBuf, HashMap<String, Entry>>);
+
+impl Entries {
+    fn get(&mut self, home: &Home, dialect: Dialect, id: &str) -> Option<Entry> {
+        self.0
+            .entry(home.root.clone())
+            .or_insert_with(|| {
+                crate::lock::Lock::load(&home.lockfile(), dialect)
+                    .map(|lock| {
+                        lock.entries()
+                            .into_iter()
+                            .map(|e| (e.id.clone(), e))
+                            .collect()
+                    })
+                    .unwrap_or_default()
+            })
+            .get(id)
+            .cloned()
+    }
+}
+
 /// [`latest_release`] for every check that is `Behind` or `UpToDate`: its status becomes
 /// the release's, and a refusal becomes `Error` (returned too, by home root and id, with
-/// its code).
+/// its code). The release lookups run in the update checks' bounded pool (`jobs`, at most
+/// [`git::host_limit`] per server, each abandoned at `timeout`).
 pub fn follow_latest_releases(
-    checks: &mut [(crate::store::Home, crate::manifest::Dialect, Check)],
+    checks: &mut [(Home, Dialect, Check)],
     gh_base: &str,
     github_api: &str,
-) -> std::collections::HashMap<(std::path::PathBuf, String), crate::install::InstallError> {
-    let mut refused = std::collections::HashMap::new();
-    for (home, dialect, c) in checks {
+    jobs: usize,
+    timeout: Duration,
+) -> HashMap<(PathBuf, String), crate::install::InstallError> {
+    let mut entries = Entries::default();
+    let mut work = Vec::new();
+    for (i, (home, dialect, c)) in checks.iter().enumerate() {
         if !matches!(c.status, Status::Behind { .. } | Status::UpToDate) {
             continue;
         }
-        let Ok(lock) = crate::lock::Lock::load(&home.lockfile(), *dialect) else {
+        let Some(entry) = entries.get(home, *dialect, &c.id) else {
             continue;
         };
-        let Some(entry) = lock.get(&c.id) else {
+        if aoe_release_follower(&entry, *dialect).is_none() {
             continue;
-        };
+        }
         let Ok(crate::source::Source::Git { url, userinfo, .. }) =
             crate::source::Source::of_entry(&entry, gh_base)
         else {
             continue;
         };
-        let refs = || git::ls_remote(&url, userinfo.as_ref()).map_err(|e| e.to_string());
-        match latest_release(&entry, *dialect, github_api, refs) {
-            None => {}
-            Some(Ok(status)) => c.status = status,
-            Some(Err(e)) => {
+        work.push((i, (url, userinfo, entry, *dialect)));
+    }
+    if work.is_empty() {
+        return HashMap::new();
+    }
+    let api = github_api.to_owned();
+    let followed = bounded(
+        work,
+        &|(url, ..): &Follow| url.as_str(),
+        jobs,
+        timeout,
+        Arc::new(move |(url, userinfo, entry, dialect): Follow| {
+            let refs = || git::ls_remote(&url, userinfo.as_ref()).map_err(|e| e.to_string());
+            latest_release(&entry, dialect, &api, refs)
+        }),
+    );
+    let mut refused = HashMap::new();
+    for (i, found) in followed {
+        let (home, _, c) = &mut checks[i];
+        match found {
+            Some(None) => {}
+            Some(Some(Ok(status))) => c.status = status,
+            Some(Some(Err(e))) => {
                 c.status = Status::Error {
                     message: e.to_string(),
                 };
                 refused.insert((home.root.clone(), c.id.clone()), e);
+            }
+            None => {
+                c.status = Status::Error {
+                    message: format!(
+                        "looking up the latest release timed out after {} s",
+                        timeout.as_secs()
+                    ),
+                }
             }
         }
     }
     refused
 }
 
+/// A release lookup's input: the remote, its credentials, the lock row and its host.
+type Follow = (String, Option<crate::auth::Userinfo>, Entry, Dialect);
+
 /// Monorepo plugins (a locked `subdir`) that a check found `Behind` are newer only when
 /// their subdirectory changed: the new commit is fetched (depth 1, into a temp directory)
-/// and its subdirectory hashed as an install hashes it. Those whose subdirectory is the
-/// same become `UpToDate`; returned by home root and id, with the commit the repository
-/// moved to (`update` moves the lock's pin there without reinstalling). A fetch that fails
-/// leaves the check `Behind` (the update's own fetch reports it).
+/// and its subdirectory hashed as an install hashes it, in the update checks' bounded pool.
+/// Those whose subdirectory is the same become `UpToDate`; returned by home root and id,
+/// with the commit the repository moved to (`update` moves the lock's pin there without
+/// reinstalling). A fetch that fails or times out leaves the check `Behind` (the update's
+/// own fetch reports it).
 pub fn unchanged_subdirs(
-    checks: &mut [(crate::store::Home, crate::manifest::Dialect, Check)],
+    checks: &mut [(Home, Dialect, Check)],
     gh_base: &str,
-) -> std::collections::HashMap<(std::path::PathBuf, String), (String, String)> {
-    let mut out = std::collections::HashMap::new();
-    for (home, dialect, c) in checks {
+    jobs: usize,
+    timeout: Duration,
+) -> HashMap<(PathBuf, String), (String, String)> {
+    let mut entries = Entries::default();
+    let mut work = Vec::new();
+    for (i, (home, dialect, c)) in checks.iter().enumerate() {
         let Status::Behind { commit, new_ref } = &c.status else {
             continue;
         };
-        let Ok(lock) = crate::lock::Lock::load(&home.lockfile(), *dialect) else {
-            continue;
-        };
-        let Some(entry) = lock.get(&c.id) else {
+        let Some(entry) = entries.get(home, *dialect, &c.id) else {
             continue;
         };
         // aoe's config.toml names the ref: a new tag is an update even with the same files.
-        if *dialect == crate::manifest::Dialect::Aoe && *new_ref != entry.requested_ref {
+        if *dialect == Dialect::Aoe && *new_ref != entry.requested_ref {
             continue;
         }
         let (Some(subdir), false) = (entry.subdir.clone(), entry.tree_hash.is_empty()) else {
@@ -130,33 +195,70 @@ pub fn unchanged_subdirs(
         let Some(rel) = crate::name::relative_path(&subdir) else {
             continue;
         };
-        let Ok(tmp) = tempfile::tempdir() else {
+        let job = Subdir {
+            url,
+            userinfo,
+            commit: commit.clone(),
+            rel,
+            tree_hash: entry.tree_hash,
+            id: c.id.clone(),
+        };
+        work.push((i, (job, subdir)));
+    }
+    let mut out = HashMap::new();
+    if work.is_empty() {
+        return out;
+    }
+    let same = bounded(
+        work,
+        &|(job, _): &(Subdir, String)| job.url.as_str(),
+        jobs,
+        timeout,
+        Arc::new(|(job, subdir): (Subdir, String)| job.unchanged().then_some(subdir)),
+    );
+    for (i, found) in same {
+        let (home, _, c) = &mut checks[i];
+        let (Some(Some(subdir)), Status::Behind { commit, .. }) = (found, &c.status) else {
             continue;
         };
+        log::debug!("{}: {subdir} is the same at {commit}", c.id);
+        out.insert((home.root.clone(), c.id.clone()), (commit.clone(), subdir));
+        c.status = Status::UpToDate;
+    }
+    out
+}
+
+/// One monorepo row to compare: its subdirectory at the new commit against the locked hash.
+struct Subdir {
+    url: String,
+    userinfo: Option<crate::auth::Userinfo>,
+    commit: String,
+    rel: PathBuf,
+    tree_hash: String,
+    id: String,
+}
+
+impl Subdir {
+    /// Whether the subdirectory hashes the same at the new commit (a failure: no).
+    fn unchanged(&self) -> bool {
+        let Ok(tmp) = tempfile::tempdir() else {
+            return false;
+        };
         let repo = tmp.path().join("repo");
-        if let Err(e) = git::fetch_tree(&url, userinfo.as_ref(), Some(commit), &repo) {
-            log::debug!("{}: cannot fetch {commit} to compare {subdir}: {e}", c.id);
-            continue;
+        if let Err(e) =
+            git::fetch_tree(&self.url, self.userinfo.as_ref(), Some(&self.commit), &repo)
+        {
+            log::debug!("{}: cannot fetch {} to compare: {e}", self.id, self.commit);
+            return false;
         }
-        let dir = repo.join(&rel);
+        let dir = repo.join(&self.rel);
         // Inside the fetched tree, through no symlink.
         let inside = std::fs::canonicalize(&dir)
             .ok()
             .zip(std::fs::canonicalize(&repo).ok())
-            .is_some_and(|(d, r)| d == r.join(&rel));
-        if !inside || !dir.is_dir() {
-            continue;
-        }
-        if crate::hash::tree(&dir).is_ok_and(|h| h == entry.tree_hash) {
-            log::debug!("{}: {subdir} is the same at {commit}", c.id);
-            out.insert(
-                (home.root.clone(), c.id.clone()),
-                (commit.clone(), subdir.clone()),
-            );
-            c.status = Status::UpToDate;
-        }
+            .is_some_and(|(d, r)| d == r.join(&self.rel));
+        inside && dir.is_dir() && crate::hash::tree(&dir).is_ok_and(|h| h == self.tree_hash)
     }
-    out
 }
 
 /// `(owner, repo)` of an aoe `gh:owner/repo` entry installed without a ref, which follows
