@@ -37,8 +37,14 @@ pub struct SchemaError {
 }
 
 /// Compile a schema; a failure is a bug in `plugins`, so it panics with the reason.
+///
+/// The built-in schemas declare 2020-12 but use only keywords that mean the same in draft 7
+/// (a test walks them), so they are compiled as draft 7: checking a schema against draft 7's
+/// meta-schema costs a fraction of 2020-12's vocabularies, which was most of the compile and
+/// a quarter of validating one root per process (3.6 ms to 2.7 ms of CPU for one aoe root).
 pub fn compile(schema: &Json) -> jsonschema::Validator {
     jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft7)
         .build(schema)
         .unwrap_or_else(|e| panic!("built-in schema does not compile: {e}"))
 }
@@ -217,6 +223,120 @@ mod tests {
     use super::*;
     use crate::ptr;
     use serde_json::json;
+
+    /// Keywords whose meaning is the same in draft 7 and 2020-12 ([`compile`] builds the
+    /// 2020-12 built-in schemas as draft 7). Not here: `$ref` (draft 7 ignores its
+    /// siblings), `format` (draft 7 asserts it), `items` as an array, `$defs`/`dependencies`.
+    const SAME_IN_DRAFT_7: &[&str] = &[
+        "$schema",
+        "$id",
+        "$comment",
+        "title",
+        "description",
+        "default",
+        "examples",
+        "type",
+        "enum",
+        "const",
+        "properties",
+        "patternProperties",
+        "additionalProperties",
+        "propertyNames",
+        "required",
+        "minProperties",
+        "maxProperties",
+        "items",
+        "minItems",
+        "maxItems",
+        "uniqueItems",
+        "minLength",
+        "maxLength",
+        "pattern",
+        "minimum",
+        "maximum",
+        "exclusiveMinimum",
+        "exclusiveMaximum",
+        "multipleOf",
+        "anyOf",
+        "oneOf",
+        "allOf",
+        "not",
+        "if",
+        "then",
+        "else",
+    ];
+
+    fn draft_7_keywords_only(schema: &Json, at: &str, bad: &mut Vec<String>) {
+        let Some(obj) = schema.as_object() else {
+            return;
+        };
+        for (key, value) in obj {
+            if !SAME_IN_DRAFT_7.contains(&key.as_str()) {
+                bad.push(format!("{at}/{key}"));
+                continue;
+            }
+            let here = format!("{at}/{key}");
+            match key.as_str() {
+                "properties" | "patternProperties" => {
+                    for (name, sub) in value.as_object().into_iter().flatten() {
+                        draft_7_keywords_only(sub, &format!("{here}/{name}"), bad);
+                    }
+                }
+                "anyOf" | "oneOf" | "allOf" => {
+                    for (i, sub) in value.as_array().into_iter().flatten().enumerate() {
+                        draft_7_keywords_only(sub, &format!("{here}/{i}"), bad);
+                    }
+                }
+                "items" if value.is_array() => bad.push(format!("{here} (an array)")),
+                "items"
+                | "additionalProperties"
+                | "propertyNames"
+                | "not"
+                | "if"
+                | "then"
+                | "else" => draft_7_keywords_only(value, &here, bad),
+                _ => {}
+            }
+        }
+    }
+
+    #[test]
+    fn built_in_schemas_mean_the_same_compiled_as_draft_7() {
+        let schemas = [
+            (
+                "aoe api 12",
+                crate::manifest::aoe::schema::build(crate::manifest::aoe::profile::Profile::H12),
+            ),
+            (
+                "aoe api 15",
+                crate::manifest::aoe::schema::build(crate::manifest::aoe::profile::Profile::H15),
+            ),
+            (
+                "aworld",
+                serde_json::from_str(crate::manifest::aworld::SCHEMA).unwrap(),
+            ),
+            (
+                "protoagent",
+                serde_json::from_str(crate::manifest::protoagent::SCHEMA).unwrap(),
+            ),
+        ];
+        for (name, schema) in schemas {
+            let mut bad = Vec::new();
+            draft_7_keywords_only(&schema, "", &mut bad);
+            assert!(bad.is_empty(), "{name}: not the same in draft 7: {bad:?}");
+            // Still a valid 2020-12 schema, as declared.
+            assert!(jsonschema::meta::is_valid(&schema), "{name}");
+        }
+        // The walk can fail.
+        let mut bad = Vec::new();
+        draft_7_keywords_only(
+            &json!({"properties": {"a": {"$ref": "#/x"}}, "items": [{}]}),
+            "",
+            &mut bad,
+        );
+        bad.sort();
+        assert_eq!(bad, ["/items (an array)", "/properties/a/$ref"]);
+    }
 
     #[test]
     fn sub_schemas_follow_refs_branches_and_open_maps() {
