@@ -75,6 +75,14 @@ impl HostProfile {
         }
     }
 
+    /// The protoAgent profile `base` validates as once this host is applied to it (install:
+    /// the command line's profile over the home's; checks: the home's alone).
+    pub fn protoagent(&self, base: &ValidateOptions) -> crate::manifest::protoagent::Profile {
+        let mut v = base.clone();
+        self.apply(&mut v);
+        crate::manifest::protoagent::profile(&v.protoagent)
+    }
+
     /// Write the given values into `[host]` of `<home>/plugins.toml`, keeping the rest of the
     /// file byte for byte; atomic (a temporary file renamed over it). `false` when nothing
     /// changed.

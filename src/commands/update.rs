@@ -151,6 +151,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     // The newer versions are fetched and checked `--jobs` at a time, ahead of the
     // installs, which ask consent, lock the home and swap one at a time, in order.
     let mut ahead = Vec::new();
+    let mut lock_rows = crate::update::LockRows::default();
     for (i, (home, dialect, c)) in checks.iter().enumerate() {
         let Status::Behind { new_ref, .. } = &c.status else {
             continue;
@@ -158,8 +159,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         if args.dry_run {
             continue;
         }
-        let lock = crate::lock::Lock::load(&home.lockfile(), *dialect)?;
-        let Some(entry) = lock.get(&c.id) else {
+        let Some(entry) = lock_rows.get(home, *dialect, &c.id)? else {
             continue;
         };
         let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
@@ -233,8 +233,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 continue;
             }
         } else {
-            let lock = crate::lock::Lock::load(&home.lockfile(), *dialect)?;
-            let Some(entry) = lock.get(&c.id) else {
+            let Some(entry) = lock_rows.get(home, *dialect, &c.id)? else {
                 continue;
             };
             let source = Source::of_entry(&entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;

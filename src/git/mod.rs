@@ -114,9 +114,9 @@ fn proxy_options(url: &str) -> ProxyOptions<'static> {
 /// The most transfers to one server that update checks run at once, and the server's
 /// key (`scheme://host:port`): few for `git://` and ssh (`git daemon` listens with an
 /// accept queue of 5 and a dropped connect waits 1 s, then 3 s and 7 s; sshd starts
-/// refusing at 10 unauthenticated connections), as many as the default jobs for HTTP(S),
+/// refusing at 10 unauthenticated connections); none below the caller's jobs for HTTP(S),
 /// whose servers queue hundreds of connects (nginx and Apache 511, Go's and Java's the
-/// kernel's `somaxconn`); a local repository has no limit.
+/// kernel's `somaxconn`), nor for a local repository.
 pub fn host_limit(url: &str) -> (String, usize) {
     if is_local(url) {
         return ("local".to_owned(), usize::MAX);
@@ -132,7 +132,7 @@ pub fn host_limit(url: &str) -> (String, usize) {
         crate::auth::port(url).unwrap_or_default()
     );
     let limit = match scheme {
-        "https" | "http" => 64,
+        "https" | "http" => usize::MAX,
         _ => 4,
     };
     (key, limit)
@@ -279,11 +279,11 @@ mod tests {
         );
         assert_eq!(
             host_limit("https://github.com/o/r.git"),
-            ("https://github.com:443".into(), 64)
+            ("https://github.com:443".into(), usize::MAX)
         );
         assert_eq!(
             host_limit("http://git.example.org/o/r"),
-            ("http://git.example.org:80".into(), 64)
+            ("http://git.example.org:80".into(), usize::MAX)
         );
         assert_eq!(host_limit("git@github.com:o/r.git").1, 4);
         assert_eq!(host_limit("ssh://git@host:2222/o/r").1, 4);

@@ -115,9 +115,7 @@ fn protoagent_profile(
     let remembered = home
         .map(crate::profile::HostProfile::load)
         .unwrap_or_default();
-    let mut v = opts.validate.clone();
-    opts.profile.or(remembered).apply(&mut v);
-    crate::manifest::protoagent::profile(&v.protoagent)
+    opts.profile.or(remembered).protoagent(&opts.validate)
 }
 
 /// The URL protoAgent's installer is given for a source (a local source is its path).

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::{Check, Status, bounded};
+use super::{Check, LockRows, Status, bounded};
 use crate::git::{self, RefKind};
 use crate::lock::Entry;
 use crate::manifest::Dialect;
@@ -62,30 +62,6 @@ pub fn latest_release(
     }))
 }
 
-/// Each home's lock entries by id, read once per home rather than once per row (a lock
-/// that cannot be read has none).
-#[derive(Default)]
-struct Entries(HashMap<PathBuf, HashMap<String, Entry>>);
-
-impl Entries {
-    fn get(&mut self, home: &Home, dialect: Dialect, id: &str) -> Option<Entry> {
-        self.0
-            .entry(home.root.clone())
-            .or_insert_with(|| {
-                crate::lock::Lock::load(&home.lockfile(), dialect)
-                    .map(|lock| {
-                        lock.entries()
-                            .into_iter()
-                            .map(|e| (e.id.clone(), e))
-                            .collect()
-                    })
-                    .unwrap_or_default()
-            })
-            .get(id)
-            .cloned()
-    }
-}
-
 /// [`latest_release`] for every check that is `Behind` or `UpToDate`: its status becomes
 /// the release's, and a refusal becomes `Error` (returned too, by home root and id, with
 /// its code). The release lookups run in the update checks' bounded pool (`jobs`, at most
@@ -97,13 +73,13 @@ pub fn follow_latest_releases(
     jobs: usize,
     timeout: Duration,
 ) -> HashMap<(PathBuf, String), crate::install::InstallError> {
-    let mut entries = Entries::default();
+    let mut rows = LockRows::default();
     let mut work = Vec::new();
     for (i, (home, dialect, c)) in checks.iter().enumerate() {
         if !matches!(c.status, Status::Behind { .. } | Status::UpToDate) {
             continue;
         }
-        let Some(entry) = entries.get(home, *dialect, &c.id) else {
+        let Ok(Some(entry)) = rows.get(home, *dialect, &c.id) else {
             continue;
         };
         if aoe_release_follower(&entry, *dialect).is_none() {
@@ -145,7 +121,8 @@ pub fn follow_latest_releases(
             None => {
                 c.status = Status::Error {
                     message: format!(
-                        "looking up the latest release timed out after {} s",
+                        "looking up the latest release of {} timed out after {} s",
+                        c.source,
                         timeout.as_secs()
                     ),
                 }
@@ -160,24 +137,23 @@ type Follow = (String, Option<crate::auth::Userinfo>, Entry, Dialect);
 
 /// Monorepo plugins (a locked `subdir`) that a check found `Behind` are newer only when
 /// their subdirectory changed: the new commit is fetched (depth 1, into a temp directory)
-/// and its subdirectory hashed as an install hashes it, in the update checks' bounded pool.
-/// Those whose subdirectory is the same become `UpToDate`; returned by home root and id,
-/// with the commit the repository moved to (`update` moves the lock's pin there without
-/// reinstalling). A fetch that fails or times out leaves the check `Behind` (the update's
-/// own fetch reports it).
+/// and its subdirectory hashed as an install hashes it, at most `jobs` (and 8) at a time and
+/// [`git::host_limit`] per server. Those whose subdirectory is the same become `UpToDate`;
+/// returned by home root and id, with the commit the repository moved to (`update` moves the
+/// lock's pin there without reinstalling). A fetch that fails leaves the check `Behind` (the
+/// update's own fetch reports it).
 pub fn unchanged_subdirs(
     checks: &mut [(Home, Dialect, Check)],
     gh_base: &str,
     jobs: usize,
-    timeout: Duration,
 ) -> HashMap<(PathBuf, String), (String, String)> {
-    let mut entries = Entries::default();
+    let mut rows = LockRows::default();
     let mut work = Vec::new();
     for (i, (home, dialect, c)) in checks.iter().enumerate() {
         let Status::Behind { commit, new_ref } = &c.status else {
             continue;
         };
-        let Some(entry) = entries.get(home, *dialect, &c.id) else {
+        let Ok(Some(entry)) = rows.get(home, *dialect, &c.id) else {
             continue;
         };
         // aoe's config.toml names the ref: a new tag is an update even with the same files.
@@ -199,22 +175,25 @@ pub fn unchanged_subdirs(
             url,
             userinfo,
             commit: commit.clone(),
+            subdir,
             rel,
             tree_hash: entry.tree_hash,
             id: c.id.clone(),
         };
-        work.push((i, (job, subdir)));
+        work.push((i, job));
     }
     let mut out = HashMap::new();
     if work.is_empty() {
         return out;
     }
+    // Fetches move objects, not ref lists: at most 8 at once, as `sync` and `update`; each
+    // is bounded by the transfer's own no-progress limit, not the checks' `--timeout`.
     let same = bounded(
         work,
-        &|(job, _): &(Subdir, String)| job.url.as_str(),
-        jobs,
-        timeout,
-        Arc::new(|(job, subdir): (Subdir, String)| job.unchanged().then_some(subdir)),
+        &|job: &Subdir| job.url.as_str(),
+        jobs.min(8),
+        Duration::MAX,
+        Arc::new(|job: Subdir| job.unchanged().then_some(job.subdir)),
     );
     for (i, found) in same {
         let (home, _, c) = &mut checks[i];
@@ -233,6 +212,7 @@ struct Subdir {
     url: String,
     userinfo: Option<crate::auth::Userinfo>,
     commit: String,
+    subdir: String,
     rel: PathBuf,
     tree_hash: String,
     id: String,
@@ -248,7 +228,12 @@ impl Subdir {
         if let Err(e) =
             git::fetch_tree(&self.url, self.userinfo.as_ref(), Some(&self.commit), &repo)
         {
-            log::debug!("{}: cannot fetch {} to compare: {e}", self.id, self.commit);
+            log::debug!(
+                "{}: cannot fetch {} to compare {}: {e}",
+                self.id,
+                self.commit,
+                self.subdir
+            );
             return false;
         }
         let dir = repo.join(&self.rel);

@@ -28,6 +28,37 @@ pub use pool::{ordered, ordered_per_host};
 
 use pool::bounded;
 
+/// Each lock's rows by id, read once per lock rather than once per row (a 200-row lock read
+/// for each of its rows was most of `outdated`'s CPU).
+#[derive(Default)]
+pub struct LockRows(
+    std::collections::HashMap<
+        (std::path::PathBuf, crate::manifest::Dialect),
+        std::collections::HashMap<String, Entry>,
+    >,
+);
+
+impl LockRows {
+    /// `id`'s row in `home`'s lock, read as `dialect`'s.
+    pub fn get(
+        &mut self,
+        home: &crate::store::Home,
+        dialect: crate::manifest::Dialect,
+        id: &str,
+    ) -> Result<Option<Entry>, crate::lock::LockError> {
+        let key = (home.lockfile(), dialect);
+        if !self.0.contains_key(&key) {
+            let rows = crate::lock::Lock::load(&key.0, dialect)?
+                .entries()
+                .into_iter()
+                .map(|e| (e.id.clone(), e))
+                .collect();
+            self.0.insert(key.clone(), rows);
+        }
+        Ok(self.0.get(&key).and_then(|rows| rows.get(id)).cloned())
+    }
+}
+
 /// What a check found for one plugin.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(tag = "status", rename_all = "snake_case")]
@@ -282,9 +313,7 @@ fn protoagent_profile(
     if dialect != crate::manifest::Dialect::Protoagent {
         return None;
     }
-    let mut v = crate::validate::ValidateOptions::default();
-    crate::profile::HostProfile::load(home).apply(&mut v);
-    Some(crate::manifest::protoagent::profile(&v.protoagent))
+    Some(crate::profile::HostProfile::load(home).protoagent(&Default::default()))
 }
 
 /// protoAgent 0.218's check before any network: the bundled plugin that supersedes
