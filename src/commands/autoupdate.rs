@@ -181,7 +181,44 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
             args.check.timeout(),
             &gh_base,
         );
-        for (_, _, c) in checks {
+        // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
+        // and `sync`), while the installs lock the home and swap one at a time, in order.
+        let mut ahead = Vec::new();
+        let mut unusable = std::collections::HashMap::new();
+        for (i, (_, _, c)) in checks.iter().enumerate() {
+            let Status::Behind { new_ref, .. } = &c.status else {
+                continue;
+            };
+            let entry = lock.get(&c.id).expect("checked entries are locked");
+            match crate::source::Source::of_entry(&entry, &gh_base) {
+                Ok(source) => {
+                    let base = InstallOptions {
+                        featured_index: cx.featured_index.clone(),
+                        ..InstallOptions::new(
+                            source,
+                            None,
+                            cx.default_homes(),
+                            &cx.github_api,
+                            "autoupdate",
+                        )
+                    };
+                    ahead.push((i, crate::update::options(&home, &entry, new_ref, base)));
+                }
+                Err(e) => {
+                    unusable.insert(i, e);
+                }
+            }
+        }
+        let url = |(_, opts): &(usize, InstallOptions)| match &opts.source {
+            crate::source::Source::Git { url, .. } => Some(url.clone()),
+            crate::source::Source::Local { .. } => None,
+        };
+        let mut prepared =
+            crate::update::ordered_per_host(ahead, url, args.check.jobs.min(8), |(i, opts)| {
+                let p = crate::install::prepare(&opts);
+                (i, opts, p)
+            });
+        for (i, (_, _, c)) in checks.into_iter().enumerate() {
             match c.status {
                 Status::HeldBack {
                     new_ref,
@@ -197,38 +234,23 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
                     left_secs,
                     cooldown_secs,
                 }),
-                Status::Behind { new_ref, .. } => {
-                    let entry = lock.get(&c.id).expect("checked entries are locked");
+                Status::Behind { .. } => {
+                    if let Some(message) = unusable.remove(&i) {
+                        sweep.failed.push(Failed { id: c.id, message });
+                        continue;
+                    }
+                    let Some((_, opts, ready)) = prepared.next() else {
+                        continue;
+                    };
                     let mut held = false;
                     let mut consent = |_: &Request| {
                         held = true;
                         false
                     };
-                    let base = match crate::source::Source::of_entry(&entry, &gh_base) {
-                        Ok(source) => InstallOptions {
-                            featured_index: cx.featured_index.clone(),
-                            ..InstallOptions::new(
-                                source,
-                                None,
-                                cx.default_homes(),
-                                &cx.github_api,
-                                "autoupdate",
-                            )
-                        },
-                        Err(e) => {
-                            sweep.failed.push(Failed {
-                                id: c.id,
-                                message: e,
-                            });
-                            continue;
-                        }
-                    };
                     let mut on_event = crate::reporter::progress(printer);
-                    match crate::update::apply(
-                        &home,
-                        &entry,
-                        &new_ref,
-                        base,
+                    match crate::install::install_prepared(
+                        &opts,
+                        ready,
                         &mut consent,
                         &mut on_event,
                     ) {

@@ -3,18 +3,6 @@
 use super::{Check, Status, cooldown::dated_ref};
 use crate::lock::Entry;
 
-/// Install the newer `new_ref` of a locked plugin (the same id must come back).
-pub fn apply(
-    home: &crate::store::Home,
-    entry: &Entry,
-    new_ref: &str,
-    base: crate::install::InstallOptions,
-    consent: &mut dyn FnMut(&crate::install::Request) -> bool,
-    on_event: &mut dyn FnMut(crate::install::Event),
-) -> Result<crate::install::Installed, crate::install::InstallError> {
-    crate::install::install(&options(home, entry, new_ref, base), consent, on_event)
-}
-
 /// What the update of a locked plugin to `new_ref` would bring (`update --dry-run`):
 /// its commits since the locked one and its permission changes. Changes nothing.
 pub fn review(

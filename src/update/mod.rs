@@ -21,7 +21,7 @@ mod pool;
 #[cfg(test)]
 mod tests;
 
-pub use apply::{apply, options, review};
+pub use apply::{options, review};
 pub use cooldown::{cooldowns, hold_back};
 pub use follow::{follow_latest_releases, latest_release, unchanged_subdirs};
 pub use pool::{ordered, ordered_per_host};
