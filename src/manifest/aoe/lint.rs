@@ -9,8 +9,7 @@ use super::raw::{Manifest, Runtime};
 use super::rules;
 use crate::diagnostic::{Code, did_you_mean};
 use crate::manifest::Finding;
-use crate::manifest::doc::{Node, Pointer, Seg, Value};
-use crate::manifest::schema::{declared_keys, sub_schema};
+use crate::manifest::doc::{Node, Pointer, Value};
 use crate::ptr;
 
 /// An id still in an example namespace (`plugins new` and the aoe template
@@ -79,15 +78,23 @@ pub(super) fn ignored_keys(doc: &Node, schema: &serde_json::Value) -> Vec<Findin
     out
 }
 
+/// Keys the schema does not declare where it leaves the table open: the host ignores them.
+/// Only tables and arrays are descended into, and a key's pointer is built only when it is
+/// needed (this walk runs on every manifest of a `-r` run).
 fn walk_keys(node: &Node, schema: &serde_json::Value, at: &Pointer, out: &mut Vec<Finding>) {
+    let nested = |n: &Node| matches!(n.value, Value::Table(_) | Value::Array(_));
     match &node.value {
         Value::Table(entries) => {
-            let Some((known, closed)) = declared_keys(schema) else {
+            let Some(props) = schema
+                .get("properties")
+                .and_then(serde_json::Value::as_object)
+            else {
                 return;
             };
+            let closed =
+                schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false));
             for e in entries {
-                let here = at.join(e.key.clone());
-                if !known.contains(&e.key.as_str()) {
+                let Some(sub) = props.get(e.key.as_str()) else {
                     if !closed {
                         let place = if at.0.is_empty() {
                             "the top level".to_owned()
@@ -97,27 +104,29 @@ fn walk_keys(node: &Node, schema: &serde_json::Value, at: &Pointer, out: &mut Ve
                         let f = Finding::new(
                             Code::AoeIgnoredKey,
                             format!("unknown key `{}` in {place} is ignored by the host", e.key),
-                            here,
+                            at.join(e.key.clone()),
                         )
                         .on_key();
-                        out.push(match did_you_mean(&e.key, known.iter().copied()) {
-                            Some(s) => f.help(format!("did you mean `{s}`?")).fix(s),
-                            None => f,
-                        });
+                        out.push(
+                            match did_you_mean(&e.key, props.keys().map(String::as_str)) {
+                                Some(s) => f.help(format!("did you mean `{s}`?")).fix(s),
+                                None => f,
+                            },
+                        );
                     }
                     continue;
-                }
-                if let Some(sub) =
-                    sub_schema(schema, &Pointer(vec![Seg::Key(e.key.clone().into())]))
-                {
-                    walk_keys(&e.node, sub, &here, out);
+                };
+                if nested(&e.node) {
+                    walk_keys(&e.node, sub, &at.join(e.key.clone()), out);
                 }
             }
         }
         Value::Array(items) => {
             if let Some(item_schema) = schema.get("items") {
                 for (i, item) in items.iter().enumerate() {
-                    walk_keys(item, item_schema, &at.join(i), out);
+                    if nested(item) {
+                        walk_keys(item, item_schema, &at.join(i), out);
+                    }
                 }
             }
         }
