@@ -62,24 +62,42 @@ struct Diag<'a> {
 
 #[derive(Serialize)]
 struct Fix {
-    start: usize,
-    end: usize,
-    line: usize,
-    column: usize,
-    end_line: usize,
-    end_column: usize,
+    #[serde(flatten)]
+    at: Place,
     replacement: String,
 }
 
 #[derive(Serialize)]
 struct Label<'a> {
+    #[serde(flatten)]
+    at: Place,
+    text: Option<&'a str>,
+}
+
+/// Where a label or a fix is: byte offsets and 1-based lines and columns of both ends.
+#[derive(Serialize)]
+struct Place {
     start: usize,
     end: usize,
     line: usize,
     column: usize,
     end_line: usize,
     end_column: usize,
-    text: Option<&'a str>,
+}
+
+impl Place {
+    fn of(text: &str, span: &std::ops::Range<usize>) -> Place {
+        let (line, column) = line_col(text, span.start);
+        let (end_line, end_column) = line_col(text, span.end);
+        Place {
+            start: span.start,
+            end: span.end,
+            line,
+            column,
+            end_line,
+            end_column,
+        }
+    }
 }
 
 /// Render the run as pretty JSON.
@@ -175,36 +193,18 @@ fn plugin(r: &PluginReport) -> Plugin<'_> {
                 labels: d
                     .labels
                     .iter()
-                    .map(|l| {
-                        let (line, column) = line_col(text, l.span.start);
-                        let (end_line, end_column) = line_col(text, l.span.end);
-                        Label {
-                            start: l.span.start,
-                            end: l.span.end,
-                            line,
-                            column,
-                            end_line,
-                            end_column,
-                            text: l.text.as_deref(),
-                        }
+                    .map(|l| Label {
+                        at: Place::of(text, &l.span),
+                        text: l.text.as_deref(),
                     })
                     .collect(),
                 fixes: d
                     .fixes
                     .iter()
                     .filter_map(|f| f.edit(text))
-                    .map(|(span, replacement)| {
-                        let (line, column) = line_col(text, span.start);
-                        let (end_line, end_column) = line_col(text, span.end);
-                        Fix {
-                            start: span.start,
-                            end: span.end,
-                            line,
-                            column,
-                            end_line,
-                            end_column,
-                            replacement,
-                        }
+                    .map(|(span, replacement)| Fix {
+                        at: Place::of(text, &span),
+                        replacement,
                     })
                     .collect(),
             })
