@@ -8,7 +8,7 @@ use git2::{AutotagOption, FetchOptions, Oid, Repository};
 
 use super::credentials::{self, callbacks};
 use super::refs::{choose, commit_of, connect, list_refs, local_path, not_found};
-use super::tree::{local_tree, write_tree};
+use super::tree::{check_out, local_tree};
 use super::{Fetched, GitError, RefKind, cli, is_local, proxy_options, remote_error, scratch_repo};
 use crate::auth::Userinfo;
 
@@ -62,12 +62,7 @@ pub fn fetch_tree(
             Ok(()) if repo.find_commit(oid).is_ok() => {
                 drop(conn);
                 let commit = repo.find_commit(oid)?;
-                write_tree(&repo, &commit.tree()?, dest, 0)?;
-                return Ok(Fetched {
-                    commit: oid.to_string(),
-                    kind: RefKind::Commit,
-                    refname: None,
-                });
+                return check_out(&repo, &commit, dest, RefKind::Commit, None);
             }
             Ok(()) => log::debug!("git: {url}: {oid} did not come: fetching every ref"),
             Err(e) => log::debug!("git: {url}: {oid} refused ({e}): fetching every ref"),
@@ -97,12 +92,7 @@ pub fn fetch_tree(
         .map_err(|source| remote_error(url, "downloading", source, &auth))?;
     drop(conn);
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
-    write_tree(&repo, &commit.tree()?, dest, 0)?;
-    Ok(Fetched {
-        commit: commit.id().to_string(),
-        kind: choice.kind,
-        refname: choice.refname,
-    })
+    check_out(&repo, &commit, dest, choice.kind, choice.refname)
 }
 
 /// Git's ignore rules for a local directory inside a work tree, read-only.

@@ -23,7 +23,7 @@ mod tree;
 
 use credentials::AuthState;
 use refs::{Choice, Refs, choose, commit_of};
-use tree::write_tree;
+use tree::check_out;
 
 pub use cli::{CliError, CliSettings};
 pub use fetch::{Ignored, Walked, fetch_tree, walk};

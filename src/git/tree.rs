@@ -6,7 +6,7 @@ use std::path::Path;
 use git2::{Oid, Repository};
 
 use super::refs::{choose, commit_of, local_path};
-use super::{Fetched, GitError};
+use super::{Fetched, GitError, RefKind};
 
 /// A local repository needs no fetch: resolve the ref in it and write the
 /// commit's tree straight into `dest` (libgit2's local transport cannot fetch
@@ -36,12 +36,7 @@ pub(super) fn local_tree(
         .and_then(|h| h.symbolic_target().ok().flatten().map(str::to_owned));
     let choice = choose(url, &refs, head, reference)?;
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
-    write_tree(&repo, &commit.tree()?, dest, 0)?;
-    Ok(Fetched {
-        commit: commit.id().to_string(),
-        kind: choice.kind,
-        refname: choice.refname,
-    })
+    check_out(&repo, &commit, dest, choice.kind, choice.refname)
 }
 
 /// The deepest tree nesting written out.
@@ -75,6 +70,23 @@ fn write_blob(repo: &Repository, oid: Oid, out: &mut std::fs::File) -> std::io::
     }
     let blob = repo.find_blob(oid).map_err(std::io::Error::other)?;
     out.write_all(blob.content())
+}
+
+/// Write `commit`'s tree into `dest` (as [`write_tree`]): what a fetch of `kind`/`refname`
+/// checked out.
+pub(super) fn check_out(
+    repo: &Repository,
+    commit: &git2::Commit<'_>,
+    dest: &Path,
+    kind: RefKind,
+    refname: Option<String>,
+) -> Result<Fetched, GitError> {
+    write_tree(repo, &commit.tree()?, dest, 0)?;
+    Ok(Fetched {
+        commit: commit.id().to_string(),
+        kind,
+        refname,
+    })
 }
 
 /// Write a commit's tree into `dest` (created) from the object database, as

@@ -34,6 +34,7 @@ pub use crate::net::CliSettings;
 
 mod error;
 mod process;
+
 #[cfg(test)]
 mod tests;
 
@@ -167,16 +168,10 @@ pub(super) fn fetch_walk_tip(
     else {
         return Ok(None);
     };
-    let mut cmd = command(url, dir, userinfo, prompt);
-    cmd.args([
-        "fetch",
-        "--progress",
-        "--no-tags",
-        "--no-recurse-submodules",
-    ])
-    .arg(format!("--depth={}", depth.max(1)))
-    .args(["--", url])
-    .arg(format!("+{name}:refs/remotes/walk/tip"));
+    let mut cmd = fetch_command(url, dir, userinfo, prompt);
+    cmd.arg(format!("--depth={}", depth.max(1)))
+        .args(["--", url])
+        .arg(format!("+{name}:refs/remotes/walk/tip"));
     let ran = run(cmd, url, "downloading", !prompt)?;
     if !ran.ok {
         return Err(failure(url, "downloading", &ran.stderr, userinfo));
@@ -202,26 +197,13 @@ pub(super) fn fetch_tree(
         .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
         .and_then(|r| Oid::from_str(r).ok());
     if let Some(oid) = pinned {
-        let mut cmd = command(url, scratch.path(), userinfo, prompt);
-        cmd.args([
-            "fetch",
-            "--progress",
-            "--no-tags",
-            "--no-recurse-submodules",
-            "--depth=1",
-            "--",
-            url,
-        ])
-        .arg(format!("+{oid}:refs/plugins/pin"));
+        let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
+        cmd.args(["--depth=1", "--", url])
+            .arg(format!("+{oid}:refs/plugins/pin"));
         let ran = run(cmd, url, "downloading", !prompt)?;
         match repo.find_commit(oid) {
             Ok(commit) if ran.ok => {
-                super::write_tree(&repo, &commit.tree()?, dest, 0)?;
-                return Ok(Fetched {
-                    commit: oid.to_string(),
-                    kind: RefKind::Commit,
-                    refname: None,
-                });
+                return super::check_out(&repo, &commit, dest, RefKind::Commit, None);
             }
             _ => log::debug!(
                 "git: {url}: {oid} alone was refused: fetching every ref ({})",
@@ -229,13 +211,7 @@ pub(super) fn fetch_tree(
             ),
         }
     }
-    let mut cmd = command(url, scratch.path(), userinfo, prompt);
-    cmd.args([
-        "fetch",
-        "--progress",
-        "--no-tags",
-        "--no-recurse-submodules",
-    ]);
+    let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
     match (&choice.kind, &choice.refname) {
         (RefKind::Commit, _) | (_, None) => {
             cmd.args([
@@ -267,10 +243,18 @@ pub(super) fn fetch_tree(
         _ => choice,
     };
     let commit = super::commit_of(&repo, url, &choice, reference, &refs)?;
-    super::write_tree(&repo, &commit.tree()?, dest, 0)?;
-    Ok(Fetched {
-        commit: commit.id().to_string(),
-        kind: choice.kind,
-        refname: choice.refname,
-    })
+    super::check_out(&repo, &commit, dest, choice.kind, choice.refname)
+}
+
+/// `git fetch` of `url` into `dir` as every fetch here runs it: with progress, no tags, no
+/// submodules; the caller adds depth, URL and refspecs.
+fn fetch_command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt: bool) -> Command {
+    let mut cmd = command(url, dir, userinfo, prompt);
+    cmd.args([
+        "fetch",
+        "--progress",
+        "--no-tags",
+        "--no-recurse-submodules",
+    ]);
+    cmd
 }
