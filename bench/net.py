@@ -19,16 +19,7 @@ import time
 from pathlib import Path
 
 from common import ENV, free_port, git_daemon
-
-
-def make_repo(path: Path, i: int) -> None:
-    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(path)], check=True, env=ENV)
-    manifest = f'id = "dev.bench.p{i}"\nname = "P{i}"\nversion = "1.0.0"\napi_version = 6\n\n[[commands]]\nid = "hello"\n'
-    stream = [b"commit refs/heads/main\ncommitter B <b@example.invalid> 1700000000 +0000\ndata 3\none\n",
-              b"M 100644 inline aoe-plugin.toml\n", b"data %d\n" % len(manifest) + manifest.encode() + b"\n"]
-    for t in range(20):
-        stream.append(b"reset refs/tags/v1.%d.0\nfrom refs/heads/main\n" % t)
-    subprocess.run(["git", "fast-import", "--quiet"], input=b"".join(stream), cwd=path, check=True, env=ENV)
+from outdated import make_repo  # the same repositories as bench/outdated.py
 
 
 def task_clock_ms(cmd) -> float:
