@@ -44,12 +44,14 @@ impl Dialect {
 
     fn schema(self) -> serde_json::Value {
         match self {
-            Dialect::Aoe => {
-                plugins::manifest::aoe::schema::build(plugins::manifest::aoe::profile::Profile::H15)
+            Dialect::Aoe => plugins::host::aoe::manifest::schema::build(
+                plugins::host::aoe::manifest::profile::Profile::H15,
+            ),
+            Dialect::Aworld => {
+                serde_json::from_str(plugins::host::aworld::manifest::SCHEMA).unwrap()
             }
-            Dialect::Aworld => serde_json::from_str(plugins::manifest::aworld::SCHEMA).unwrap(),
             Dialect::Protoagent => {
-                serde_json::from_str(plugins::manifest::protoagent::SCHEMA).unwrap()
+                serde_json::from_str(plugins::host::protoagent::manifest::SCHEMA).unwrap()
             }
         }
     }

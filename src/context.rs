@@ -1,9 +1,12 @@
 //! The process environment, read in one place (domain modules never read env vars).
 
+// The one module that reads the environment (clippy.toml bans it elsewhere).
+#![allow(clippy::disallowed_methods)]
+
 use std::path::PathBuf;
 
+use crate::dialect::Dialect;
 use crate::lock::Lock;
-use crate::manifest::Dialect;
 use crate::store::Home;
 
 /// What the command line and environment say about where things live and how to print.
@@ -176,12 +179,19 @@ impl Context {
 
     /// Each host's own home: aoe's app dir, protoAgent's instance, `~/.aworld`.
     pub fn default_homes(&self) -> crate::install::DefaultHomes {
+        use crate::dialect::DefaultHome;
         use crate::store::Home;
-        crate::install::DefaultHomes {
-            aoe: self.aoe_app_dir().map(Home::new),
-            aworld: self.home.as_ref().map(|h| Home::new(h.join(".aworld"))),
-            protoagent: Some(self.protoagent_paths().home()),
-        }
+        let home_of = |rule: DefaultHome| match rule {
+            DefaultHome::AoeAppDir => self.aoe_app_dir().map(Home::new),
+            DefaultHome::UnderUserHome(dir) => self.home.as_ref().map(|h| Home::new(h.join(dir))),
+            DefaultHome::ProtoagentInstance => Some(self.protoagent_paths().home()),
+        };
+        crate::install::DefaultHomes(
+            crate::dialect::ALL
+                .into_iter()
+                .filter_map(|d| home_of(d.spec().default_home).map(|h| (d, h)))
+                .collect(),
+        )
     }
 
     /// Where `gh:` sources clone from.
@@ -199,11 +209,11 @@ impl Context {
             .or_else(|| self.plugins_home.clone())
         {
             let home = Home::new(root);
-            let dialect = crate::lock::detect(&home.lockfile()).unwrap_or(Dialect::Aoe);
+            let dialect = crate::dialect::of_lockfile(&home.lockfile());
             return vec![(home, dialect)];
         }
         let defaults = self.default_homes();
-        Dialect::ALL
+        crate::dialect::ALL
             .into_iter()
             .filter_map(|d| defaults.for_dialect(d).map(|h| (h.clone(), d)))
             .filter(|(h, _)| h.lockfile().exists())

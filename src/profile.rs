@@ -13,9 +13,9 @@
 
 use std::path::Path;
 
-use crate::manifest::aoe::profile::Profile;
+use crate::host::ValidateOptions;
+use crate::host::aoe::manifest::profile::Profile;
 use crate::store::Home;
-use crate::validate::ValidateOptions;
 
 /// What a home's host is. `None` fields: the newest profile `plugins` knows.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -30,7 +30,7 @@ impl HostProfile {
     /// `[host]` of `<home>/plugins.toml`; a missing file, table or key means none. Values of
     /// the wrong type are ignored here (`plugins autoupdate` reports them with the file).
     pub fn load(home: &Home) -> HostProfile {
-        Self::read(&home.root.join("plugins.toml")).unwrap_or_default()
+        Self::read(&home.settings()).unwrap_or_default()
     }
 
     fn read(path: &Path) -> Option<HostProfile> {
@@ -77,10 +77,10 @@ impl HostProfile {
 
     /// The protoAgent profile `base` validates as once this host is applied to it (install:
     /// the command line's profile over the home's; checks: the home's alone).
-    pub fn protoagent(&self, base: &ValidateOptions) -> crate::manifest::protoagent::Profile {
+    pub fn protoagent(&self, base: &ValidateOptions) -> crate::host::protoagent::manifest::Profile {
         let mut v = base.clone();
         self.apply(&mut v);
-        crate::manifest::protoagent::profile(&v.protoagent)
+        crate::host::protoagent::manifest::profile(&v.protoagent)
     }
 
     /// Write the given values into `[host]` of `<home>/plugins.toml`, keeping the rest of the
@@ -113,7 +113,7 @@ pub fn remember_python(home: &Home, python: &std::path::Path) -> std::io::Result
 /// the rest of the file byte for byte and its mode; atomic (a temporary file renamed over
 /// it). `false` when nothing changed.
 fn edit_host(home: &Home, edit: impl FnOnce(&mut toml_edit::Item)) -> std::io::Result<bool> {
-    let path = home.root.join("plugins.toml");
+    let path = home.settings();
     let text = match fs_err::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),

@@ -4,8 +4,6 @@
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::manifest::Dialect;
-
 /// The git work tree holding `path`: the nearest ancestor (or `path` itself)
 /// with a `.git` directory or file (worktrees and submodules have a file).
 /// The result is canonical; `None` outside a repository.
@@ -42,7 +40,7 @@ pub fn base_dir(root: Option<&Path>) -> PathBuf {
 /// in a home directory is not a plugin), and the search stops at the
 /// repository root, which a plugin never sits above.
 pub fn find_plugin_root(dir: &Path) -> Option<PathBuf> {
-    if Dialect::detect_first(dir).is_some() {
+    if crate::host::detect_first(dir).is_some() {
         return Some(PathBuf::from("."));
     }
     let start = dir.canonicalize().ok()?;
@@ -50,7 +48,7 @@ pub fn find_plugin_root(dir: &Path) -> Option<PathBuf> {
     let mut up = PathBuf::new();
     for ancestor in start.ancestors().skip(1) {
         up.push("..");
-        let has_manifest = Dialect::ALL
+        let has_manifest = crate::dialect::ALL
             .iter()
             .any(|d| ancestor.join(d.spec().manifest).symlink_metadata().is_ok());
         if has_manifest {

@@ -5,9 +5,9 @@
 //! swaps it in and commits its entry. The version it replaces is kept in turn.
 
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::install::{Event, InstallError, lock_home, txn};
 use crate::lock::{Entry, Lock};
-use crate::manifest::Dialect;
 use crate::name::Name;
 use crate::store::Home;
 

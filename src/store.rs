@@ -59,6 +59,23 @@ impl Home {
         id.under(&self.deps_root())
     }
 
+    /// When autoupdate last swept this home (`{"last_sweep": <unix secs>}`).
+    pub fn autoupdate_state(&self) -> PathBuf {
+        self.root.join(".autoupdate.json")
+    }
+
+    /// The home's `plugins` settings (autoupdate policy, remembered host profile).
+    pub fn settings(&self) -> PathBuf {
+        self.root.join("plugins.toml")
+    }
+
+    /// Every file `plugins` writes atomically in the home outside its state directory: a
+    /// kill during the write leaves `<file>.<random>.tmp` beside it, which recovery deletes.
+    /// (aoe's `config.toml` is the host's: `host::aoe::config_path`.)
+    pub fn atomic_files(&self) -> [PathBuf; 3] {
+        [self.lockfile(), self.autoupdate_state(), self.settings()]
+    }
+
     pub fn build_log(&self, id: &Name) -> PathBuf {
         self.root.join("logs").join(format!("{id}-build.log"))
     }

@@ -6,7 +6,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::manifest::{Dialect, Outcome, aoe, aworld, protoagent};
+use crate::dialect::Dialect;
+use crate::manifest::Outcome;
 
 /// Manifests larger than this are refused unread.
 pub const MAX_MANIFEST_BYTES: u64 = 1024 * 1024;
@@ -22,19 +23,7 @@ const SKIP_DIRS: &[&str] = &[
     "__pycache__",
 ];
 
-/// How to validate.
-#[derive(Clone, Debug, Default)]
-pub struct ValidateOptions {
-    /// Force a dialect instead of detecting it from the manifest name.
-    pub dialect: Option<Dialect>,
-    pub aoe: aoe::Options,
-    pub aworld: aworld::Options,
-    pub protoagent: protoagent::Options,
-    /// Warnings fail validation.
-    pub strict: bool,
-    /// Codes to drop entirely.
-    pub allow: Vec<Code>,
-}
+pub use crate::host::ValidateOptions;
 
 /// The result for one plugin root.
 #[derive(Clone, Debug)]
@@ -83,7 +72,7 @@ pub struct Root {
 impl Root {
     /// Look at `path` for a manifest.
     pub fn detect(path: PathBuf) -> Root {
-        let detected = Dialect::detect_first(&path);
+        let detected = crate::host::detect_first(&path);
         Root {
             path,
             detected,
@@ -124,7 +113,7 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
             return Err(DiscoverError::PathNotFound(path.clone()));
         }
         // A path to a manifest file names its plugin root.
-        if let Some(d) = Dialect::from_manifest_path(path) {
+        if let Some(d) = crate::dialect::from_manifest_path(path) {
             roots.push(Root::detect(root_of_manifest(path, d)));
             continue;
         }
@@ -151,7 +140,7 @@ fn find_roots(
     out: &mut Vec<Root>,
     depth: usize,
 ) -> Result<()> {
-    if let Some(first) = Dialect::detect_first(dir) {
+    if let Some(first) = crate::host::detect_first(dir) {
         out.push(Root {
             path: dir.to_path_buf(),
             detected: Some(first),
@@ -186,7 +175,10 @@ pub fn validate_found(found: &Root, opts: &ValidateOptions) -> PluginReport {
     let root = found.path.as_path();
     let dialect = opts.dialect.or(found.detected);
     let Some(dialect) = dialect else {
-        let names: Vec<&str> = Dialect::ALL.iter().map(|d| d.spec().manifest).collect();
+        let names: Vec<&str> = crate::dialect::ALL
+            .iter()
+            .map(|d| d.spec().manifest)
+            .collect();
         let d = Diagnostic::new(
             Code::FileMissing,
             format!("no plugin manifest at {}", root.display()),
@@ -212,8 +204,9 @@ pub fn validate_found(found: &Root, opts: &ValidateOptions) -> PluginReport {
         let canonical = found.canonical();
         return validate_bytes_at(root, canonical.as_deref(), dialect, manifest, bytes, opts);
     }
-    if dialect == Dialect::Aworld && !manifest.exists() {
-        let (mut outcome, _) = aworld::validate_legacy(root);
+    if !manifest.exists()
+        && let Some(mut outcome) = crate::host::validate_without_manifest(dialect, root)
+    {
         apply_policy(&mut outcome.diagnostics, opts);
         return report(root, Some(dialect), root.to_path_buf(), None, None, outcome);
     }
@@ -284,11 +277,7 @@ fn validate_bytes_at(
             );
         }
     };
-    let mut outcome = match dialect {
-        Dialect::Aoe => aoe::validate(&text, Some(root), &opts.aoe),
-        Dialect::Aworld => aworld::validate_at(&text, root, canonical, &opts.aworld).0,
-        Dialect::Protoagent => protoagent::validate(&text, root, &opts.protoagent),
-    };
+    let mut outcome = crate::host::validate(dialect, &text, root, canonical, opts);
     apply_policy(&mut outcome.diagnostics, opts);
     report(
         root,
@@ -318,7 +307,7 @@ pub fn root_of_manifest(path: &Path, dialect: Dialect) -> PathBuf {
 /// (`--stdin-filename`, an editor's document): the manifest's root when the
 /// name is the dialect's, else the file's directory.
 pub fn buffer_root(path: &Path, dialect: Dialect) -> PathBuf {
-    if Dialect::from_manifest_path(path) == Some(dialect) {
+    if crate::dialect::from_manifest_path(path).is_some_and(|d| d.is(dialect)) {
         root_of_manifest(path, dialect)
     } else {
         path.parent()

@@ -2,9 +2,9 @@
 //! `plugins sync`, which reinstalls with `--repair` what no longer matches.)
 
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::install::txn::FileChanges;
 use crate::lock::Entry;
-use crate::manifest::Dialect;
 use crate::store::Home;
 
 /// The verdict on one locked plugin.
@@ -59,7 +59,7 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
         let manifest =
             fs_err::read(dir.join(dialect.spec().manifest)).map(|b| crate::hash::bytes(&b));
         if !e.manifest_hash.is_empty() && manifest.as_ref().ok() != Some(&e.manifest_hash) {
-            let grant = if dialect == Dialect::Aoe {
+            let grant = if crate::host::install_policy(dialect).manifest_grant {
                 "; aoe's capability grant no longer covers it"
             } else {
                 ""

@@ -20,18 +20,30 @@ pub use activity::{Activity, activity, activity_path, append_event, hold, touch}
 pub use policy::{Policy, PolicyFile, Rule, load_policy, policy_path};
 
 fn state_path(home: &Home) -> PathBuf {
-    home.root.join(".autoupdate.json")
+    home.autoupdate_state()
 }
 
 fn now_secs() -> u64 {
     crate::clock::now_secs()
 }
 
-/// Seconds since the last sweep, if one ran.
+/// Seconds since the last sweep, if one ran. A sweep recorded in the future (a clock that
+/// was once ahead) is taken as now and recorded so: the interval then counts from now,
+/// instead of every later sweep seeing "0 s ago" until the clock catches up.
 pub fn since_last_sweep(home: &Home) -> Option<u64> {
     let text = std::fs::read_to_string(state_path(home)).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
-    Some(now_secs().saturating_sub(v.get("last_sweep")?.as_u64()?))
+    let last = v.get("last_sweep")?.as_u64()?;
+    let now = now_secs();
+    if last > now {
+        log::warn!(
+            "{}: the last sweep is recorded {} s in the future; taken as now",
+            state_path(home).display(),
+            last - now
+        );
+        let _ = record_sweep(home);
+    }
+    Some(now.saturating_sub(last))
 }
 
 pub fn record_sweep(home: &Home) -> Result<(), crate::lock::LockError> {

@@ -30,7 +30,7 @@ pub struct Policy {
 }
 
 pub fn policy_path(home: &Home) -> PathBuf {
-    home.root.join("plugins.toml")
+    home.settings()
 }
 
 /// `<home>/plugins.toml` as read: the policy to act on, and what was wrong with the file.

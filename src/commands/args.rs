@@ -99,7 +99,7 @@ impl CheckArgs {
     ) -> Result<
         Vec<(
             crate::store::Home,
-            crate::manifest::Dialect,
+            crate::dialect::Dialect,
             crate::update::Check,
         )>,
         crate::lock::LockError,
@@ -120,7 +120,7 @@ impl CheckArgs {
         &self,
         checks: &mut [(
             crate::store::Home,
-            crate::manifest::Dialect,
+            crate::dialect::Dialect,
             crate::update::Check,
         )],
         cx: &crate::context::Context,

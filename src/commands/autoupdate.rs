@@ -108,6 +108,12 @@ impl std::fmt::Display for Skipped {
 pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let mut sweep = Sweep::default();
     let grace = Duration::from_secs(args.grace);
+    // Recovery first, also for a sweep that then has nothing to do.
+    let mut on_event = crate::reporter::progress(printer);
+    for (home, _) in cx.homes(args.home.as_ref()) {
+        crate::install::recover_first(&home, &mut on_event)?;
+    }
+    drop(on_event);
     for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
         let file = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
         printer.file_diagnostics(&file.warnings, &file.path, &file.text);

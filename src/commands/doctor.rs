@@ -9,9 +9,9 @@ use super::ExitStatus;
 use super::args::CheckArgs;
 use crate::context::Context;
 use crate::diagnostic::Code;
+use crate::dialect::DefaultHome;
 use crate::doctor::{self, HomeToCheck, Mark};
 use crate::error::{Error, Result};
-use crate::manifest::Dialect;
 use crate::printer::Printer;
 
 /// Check the homes, locks, leftovers, hosts, sources, credentials and proxies.
@@ -64,14 +64,14 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     } else {
         let defaults = cx.default_homes();
         let proto = cx.protoagent_paths();
-        Dialect::ALL
+        crate::dialect::ALL
             .into_iter()
             .filter_map(|d| {
                 defaults.for_dialect(d).map(|h| HomeToCheck {
                     dialect: d,
                     home: h.clone(),
                     given: false,
-                    notes: if d == Dialect::Protoagent {
+                    notes: if matches!(d.spec().default_home, DefaultHome::ProtoagentInstance) {
                         proto
                             .refused
                             .iter()

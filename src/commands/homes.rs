@@ -6,7 +6,6 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::error::{Error, Result};
-use crate::manifest::Dialect;
 use crate::printer::Printer;
 
 /// Show each host's own home: its plugins directory, lock and config file.
@@ -30,15 +29,11 @@ pub fn run(args: &HomesArgs, cx: &Context, printer: &Printer) -> Result<ExitStat
     let defaults = cx.default_homes();
     let proto = cx.protoagent_paths();
     let mut rows = Vec::new();
-    for d in Dialect::ALL {
+    for d in crate::dialect::ALL {
         let Some(home) = defaults.for_dialect(d) else {
             continue;
         };
-        let config = match d {
-            Dialect::Aoe => Some(crate::host::aoe::config_path(home)),
-            Dialect::Protoagent => Some(proto.config.clone()),
-            Dialect::Aworld => None,
-        };
+        let config = crate::host::config_file(d, home, &proto);
         rows.push((d, home.clone(), config));
     }
     for r in &proto.refused {

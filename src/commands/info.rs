@@ -105,7 +105,7 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 s.push_str(&format!(
                     "  host:     {} (remembered in {})\n",
                     crate::host::detect::describe(&remembered),
-                    home.root.join("plugins.toml").display()
+                    home.settings().display()
                 ));
             }
             if let Some(d) = &detected {

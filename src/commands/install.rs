@@ -10,11 +10,11 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
+use crate::host::ValidateOptions;
 use crate::install::{self, InstallError, InstallOptions, Request};
 use crate::printer::Printer;
 use crate::render;
 use crate::source;
-use crate::validate::ValidateOptions;
 
 /// Install a plugin from git (`gh:owner/repo[@ref]`, an https/ssh/file URL) or a local directory.
 ///

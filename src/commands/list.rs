@@ -6,9 +6,9 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
+use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::lock::Entry;
-use crate::manifest::Dialect;
 use crate::printer::Printer;
 
 /// List installed plugins from the lock: id, version, source, ref and commit.

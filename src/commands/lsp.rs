@@ -6,9 +6,9 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
+use crate::host::ValidateOptions;
+use crate::host::aoe::manifest::{self as aoe, profile::Profile};
 use crate::lsp::{self, Ended};
-use crate::manifest::aoe::{self, profile::Profile};
-use crate::validate::ValidateOptions;
 
 /// Run a language server on stdin/stdout that publishes `plugins validate`'s
 /// diagnostics for open manifests as you type.
@@ -28,13 +28,13 @@ Examples:
 Exit codes: 0 after shutdown and exit, 1 when the client left without shutdown, 2 on an I/O error.")]
 pub struct LspArgs {
     /// aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)
-    #[arg(long, value_name = "API", default_value = "15", value_parser = crate::cli::aoe_api_parser())]
+    #[arg(long, value_name = "API", default_value = "15", value_parser = super::args::aoe_api_parser())]
     pub aoe_api: u32,
     /// Report warnings as errors, as `validate --strict` does
     #[arg(long)]
     pub strict: bool,
     /// Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)
-    #[arg(short = 'A', long, value_name = "CODE", value_parser = crate::cli::AllowCodeParser, hide_possible_values = true)]
+    #[arg(short = 'A', long, value_name = "CODE", value_parser = super::args::AllowCodeParser, hide_possible_values = true)]
     pub allow: Vec<String>,
 }
 
@@ -55,7 +55,7 @@ pub fn run(args: &LspArgs, cx: &Context) -> Result<ExitStatus> {
             profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
             ..aoe::Options::default()
         },
-        protoagent: crate::manifest::protoagent::Options {
+        protoagent: crate::host::protoagent::manifest::Options {
             env: Some(cx.env_names.clone()),
             ..Default::default()
         },

@@ -7,11 +7,11 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::error::{Error, Result};
-use crate::manifest::Dialect;
+use crate::host::scaffold::{self, GitInit, NewOptions, Runtime, WriteError};
 use crate::printer::Printer;
 use crate::render::display_path;
-use crate::scaffold::{self, GitInit, NewOptions, Runtime, WriteError};
 
 /// Scaffold a plugin for any dialect from the built-in templates.
 ///
@@ -138,7 +138,10 @@ fn choose_dialect(printer: &Printer, args: &NewArgs, interactive: bool) -> Resul
     if let Some(d) = args.dialect {
         return Ok(d);
     }
-    let choices: Vec<(&str, Dialect)> = Dialect::ALL.iter().map(|d| (d.spec().name, *d)).collect();
+    let choices: Vec<(&str, Dialect)> = crate::dialect::ALL
+        .iter()
+        .map(|d| (d.spec().name, *d))
+        .collect();
     ask_choice(
         printer,
         "Dialect",

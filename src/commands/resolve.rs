@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::ExitStatus;
 use crate::error::{Error, Result};
-use crate::manifest::{Dialect, aworld};
+use crate::host::aworld::manifest as aworld;
 use crate::printer::Printer;
 use crate::render::display_path;
 use crate::resolve::{Candidate, Decision, resolve};
@@ -50,7 +50,7 @@ fn roots(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         if !path.is_dir() {
             return Err(Error::PathNotFound(path.clone()));
         }
-        if Dialect::detect(path).contains(&Dialect::Aworld) {
+        if crate::host::aworld::is_root(path) {
             out.push(path.clone());
             continue;
         }
@@ -75,10 +75,10 @@ fn roots(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn candidate(root: PathBuf) -> std::result::Result<Candidate, Decision> {
-    let manifest = root.join(Dialect::Aworld.spec().manifest);
+    let manifest = root.join(crate::host::aworld::DIALECT.spec().manifest);
     let (outcome, summary) = if manifest.exists() {
         // The same guards as `validate`: size, file type, UTF-8.
-        match crate::validate::read_manifest(&manifest, Dialect::Aworld) {
+        match crate::validate::read_manifest(&manifest, crate::host::aworld::DIALECT) {
             Ok(text) => aworld::validate(&text, &root, &aworld::Options::default()),
             Err((e, _)) => {
                 let name = root

@@ -3,9 +3,9 @@
 use clap::Args;
 
 use super::ExitStatus;
+use crate::dialect::Dialect;
 use crate::error::{Error, Result};
-use crate::manifest::Dialect;
-use crate::manifest::aoe::{profile::Profile, schema};
+use crate::host::aoe::manifest::profile::Profile;
 use crate::printer::Printer;
 
 /// Print the JSON Schema of a dialect's manifest, for editors and other tools.
@@ -28,15 +28,12 @@ pub struct SchemaArgs {
 }
 
 pub fn run(args: &SchemaArgs, printer: &Printer) -> Result<ExitStatus> {
-    let text = match args.dialect {
-        Dialect::Aoe => {
-            let value = schema::build(Profile::from_api(args.aoe_api).unwrap_or_default());
-            let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
-            text.push('\n');
-            text
-        }
-        d => crate::scaffold::schema_text(d),
-    };
+    let value = crate::host::schema(
+        args.dialect,
+        Profile::from_api(args.aoe_api).unwrap_or_default(),
+    );
+    let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
+    text.push('\n');
     printer
         .out(&text)
         .map_err(|e| Error::io("cannot write output", e))?;

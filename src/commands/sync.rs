@@ -9,9 +9,9 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
+use crate::host::ValidateOptions;
 use crate::install::{self, InstallError, InstallOptions, Request};
 use crate::printer::Printer;
-use crate::validate::ValidateOptions;
 
 /// Install every locked plugin that is missing, at its locked commit (like `npm ci`).
 ///

@@ -121,6 +121,12 @@ fn review_text(r: &review::Review, from: Option<&str>) -> String {
 }
 
 pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    // Recovery first: the checks read the lock as a killed command's recovery leaves it.
+    let mut on_event = crate::reporter::progress(printer);
+    for (home, _) in cx.homes(args.home.as_ref()) {
+        crate::install::recover_first(&home, &mut on_event)?;
+    }
+    drop(on_event);
     let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
     for id in &args.ids {
         if !checks.iter().any(|(_, _, c)| c.id == *id) {

@@ -8,9 +8,9 @@ use clap::{Args, ValueEnum};
 use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::error::{Error, Result};
-use crate::manifest::Dialect;
-use crate::manifest::aoe::{self, profile::Profile};
+use crate::host::aoe::manifest::{self as aoe, profile::Profile};
 use crate::printer::Printer;
 use crate::project;
 use crate::render;
@@ -107,7 +107,7 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
     // A manifest file given where an id goes (`pre-commit` passes file names).
     let (files, ids): (Vec<&String>, Vec<&String>) = args.ids.iter().partition(|id| {
         let path = Path::new(id.as_str());
-        Dialect::from_manifest_path(path).is_some() && path.is_file()
+        crate::dialect::from_manifest_path(path).is_some() && path.is_file()
     });
     paths.extend(files.into_iter().map(PathBuf::from));
     if paths.is_empty() && ids.is_empty() {
@@ -116,7 +116,11 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
     }
     let mut roots = discover(&paths, args.recursive)?;
     if args.recursive {
-        crate::host::protoagent::drop_swap_leftovers(&mut roots, args.host_version.as_deref());
+        roots.retain(|r| {
+            !r.detected.is_some_and(|d| {
+                crate::host::discovery_skips(d, &r.path, args.host_version.as_deref())
+            })
+        });
     }
     // Installed ids are looked up in every host's home, as `info` and `remove` do.
     let homes = cx.homes(args.home.as_ref());
@@ -151,9 +155,9 @@ fn validate_stdin(
 ) -> Result<PluginReport> {
     let dialect = args
         .dialect
-        .or_else(|| Dialect::from_manifest_path(path))
+        .or_else(|| crate::dialect::from_manifest_path(path))
         .ok_or_else(|| {
-            let names: Vec<String> = Dialect::ALL
+            let names: Vec<String> = crate::dialect::ALL
                 .iter()
                 .map(|d| format!("`{}`", d.spec().manifest))
                 .collect();
@@ -233,7 +237,7 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
     let semver_host = host.and_then(|v| semver::Version::parse(v).ok());
     if let Some(v) = host
         && semver_host.is_none()
-        && crate::manifest::protoagent::pep440::Version::parse(v).is_none()
+        && crate::host::protoagent::manifest::pep440::Version::parse(v).is_none()
     {
         return Err(Error::InvalidArgument(format!(
             "--host-version {v:?} is neither a semver (aoe) nor a PEP 440 (protoAgent) version"
@@ -254,10 +258,10 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
             host_version: semver_host,
             featured: args.featured,
         },
-        aworld: crate::manifest::aworld::Options {
+        aworld: crate::host::aworld::manifest::Options {
             bundled: args.bundled,
         },
-        protoagent: crate::manifest::protoagent::Options {
+        protoagent: crate::host::protoagent::manifest::Options {
             host_version: args.host_version.clone(),
             env: Some(cx.env_names.clone()),
         },

@@ -6,9 +6,9 @@ use std::time::{Duration, SystemTime};
 
 use super::{Check, HomeToCheck, Mark, Options};
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::host::detect::PYTHON_HOSTS;
 use crate::lock::{Entry, Lock};
-use crate::manifest::Dialect;
 use crate::store::Home;
 
 pub(super) fn examine_home(

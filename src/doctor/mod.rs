@@ -11,8 +11,8 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::lock::Entry;
-use crate::manifest::Dialect;
 use crate::store::Home;
 
 mod local;

@@ -6,8 +6,8 @@ use std::time::SystemTime;
 use super::local::age;
 use super::{Check, Mark, Options, Route};
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::lock::Entry;
-use crate::manifest::Dialect;
 use crate::store::Home;
 
 /// The git URL of a locked entry, if it has one.

@@ -10,7 +10,7 @@ use std::process::{Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
-use crate::manifest::Dialect;
+use crate::dialect::Dialect;
 use crate::profile::HostProfile;
 use crate::store::Home;
 
@@ -110,7 +110,7 @@ pub fn host_python(given: Option<&std::path::Path>, home: Option<&Home>) -> Stri
 
 /// `[host] python` of `<home>/plugins.toml`.
 pub fn remembered_python(home: &Home) -> Option<String> {
-    let text = fs_err::read_to_string(home.root.join("plugins.toml")).ok()?;
+    let text = fs_err::read_to_string(home.settings()).ok()?;
     let doc: toml::Table = text.parse().ok()?;
     doc.get("host")?
         .get("python")?

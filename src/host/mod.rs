@@ -4,14 +4,95 @@
 //! Domain code: no printing, no environment reads.
 
 pub mod aoe;
+pub mod aworld;
 pub mod detect;
 pub mod protoagent;
+pub mod scaffold;
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
+use crate::dialect::Dialect;
 use crate::lock::LockError;
-use crate::manifest::Dialect;
 use crate::store::Home;
+
+/// How to validate: the dialect (when forced), each host's options, and the policy.
+#[derive(Clone, Debug, Default)]
+pub struct ValidateOptions {
+    /// Force a dialect instead of detecting it from the manifest name.
+    pub dialect: Option<Dialect>,
+    pub aoe: aoe::manifest::Options,
+    pub aworld: aworld::manifest::Options,
+    pub protoagent: protoagent::manifest::Options,
+    /// Warnings fail validation.
+    pub strict: bool,
+    /// Codes to drop entirely.
+    pub allow: Vec<crate::diagnostic::Code>,
+}
+
+/// What a host decides about installing, updating and removing its plugins: plain flags,
+/// one `const` per host (`aoe::INSTALL`, …) so a new host must state every one of them.
+#[derive(Debug)]
+pub struct InstallPolicy {
+    /// The host refuses symlinks in a plugin tree (aoe's tree hash); the Python hosts copy
+    /// through them.
+    pub refuses_symlinks: bool,
+    /// Build steps and release-binary workers run at install (`--no-build` locks the plugin
+    /// as unbuilt).
+    pub builds: bool,
+    /// `requires_pip` wheels are installed per plugin and travel with it (protoAgent's
+    /// `plugin-deps/<id>`).
+    pub wheel_deps: bool,
+    /// The host's own config names the requested ref (aoe's `gh:o/r@ref`): a new ref is a
+    /// full install even when the files are the same.
+    pub ref_in_host_config: bool,
+    /// A `gh:` install from an explicit ref, or from a default branch without a release, is
+    /// unverified code and asks (aoe §17).
+    pub gh_ref_unverified: bool,
+    /// The host grants capabilities per manifest hash (aoe's `config.toml` grant).
+    pub manifest_grant: bool,
+    /// A default-branch `gh:` install follows the repository's latest release (aoe).
+    pub follows_gh_releases: bool,
+    /// `--python` is remembered for the home (the host imports wheels built for it).
+    pub remembers_python: bool,
+    /// The host's release changes what it accepts (protoAgent 0.145 / 0.218): its
+    /// instance checks (source allowlist, built-in ids, Node floor) run before install.
+    pub instance_checks: bool,
+    /// The host ships a featured index that verifies trees by hash (aoe).
+    pub featured_index: bool,
+}
+
+/// What `dialect`'s host decides about installs.
+pub fn install_policy(dialect: Dialect) -> &'static InstallPolicy {
+    match dialect {
+        Dialect::Aoe => &aoe::INSTALL,
+        Dialect::Aworld => &aworld::INSTALL,
+        Dialect::Protoagent => &protoagent::INSTALL,
+    }
+}
+
+/// Write the host's own record of an installed plugin (aoe's grant, AWorld's registry).
+pub fn record_install(
+    dialect: Dialect,
+    home: &Home,
+    entry: &crate::lock::Entry,
+    dir: &std::path::Path,
+    now: &str,
+) -> Result<(), LockError> {
+    match dialect {
+        Dialect::Aoe => aoe::record_install(home, entry, dir, now).map(drop),
+        Dialect::Aworld => aworld::registry::upsert(home, entry, dir, now),
+        Dialect::Protoagent => Ok(()),
+    }
+}
+
+/// Drop the host's own record of a removed plugin.
+pub fn forget(dialect: Dialect, home: &Home, id: &str) -> Result<(), LockError> {
+    match dialect {
+        Dialect::Aoe => aoe::forget(home, id).map(drop),
+        Dialect::Aworld => aworld::registry::remove(home, id),
+        Dialect::Protoagent => Ok(()),
+    }
+}
 
 /// What turning a plugin on or off did, in the file its host reads.
 #[derive(Debug)]
@@ -35,7 +116,7 @@ pub fn set_enabled(dialect: Dialect, home: &Home, id: &str, on: bool) -> Result<
         },
         Dialect::Aworld => {
             let path = home.aworld_registry();
-            match crate::lock::registry::set_enabled(home, id, on)? {
+            match crate::host::aworld::registry::set_enabled(home, id, on)? {
                 Some(changed) => Switch::Set { path, changed },
                 None => Switch::NoRecord { path },
             }
@@ -51,4 +132,93 @@ pub fn set_enabled(dialect: Dialect, home: &Home, id: &str, on: bool) -> Result<
             }
         }
     })
+}
+
+/// The dialects whose manifest exists (as any kind of entry) under `root`. Without any
+/// manifest, an `agents/` or `skills/` directory makes an AWorld legacy root.
+pub fn detect_all(root: &Path) -> Vec<Dialect> {
+    let found: Vec<Dialect> = crate::dialect::ALL
+        .into_iter()
+        .filter(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
+        .collect();
+    if found.is_empty() && aworld::manifest::is_legacy_root(root) {
+        return vec![Dialect::Aworld];
+    }
+    found
+}
+
+/// The first of [`detect_all`]'s answer, looking no further than needed.
+pub fn detect_first(root: &Path) -> Option<Dialect> {
+    crate::dialect::ALL
+        .into_iter()
+        .find(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
+        .or_else(|| aworld::manifest::is_legacy_root(root).then_some(Dialect::Aworld))
+}
+
+/// Whether a plugin of this dialect runs code inside the host process (which install asks
+/// consent for): protoAgent always imports its module; AWorld only when the tree holds
+/// Python; aoe runs workers as separate processes.
+pub fn runs_code_in_host(dialect: Dialect, tree: &Path) -> bool {
+    match dialect {
+        Dialect::Aoe => false,
+        Dialect::Aworld => aworld::holds_python(tree),
+        Dialect::Protoagent => true,
+    }
+}
+
+/// How `dialect`'s host judges a root without its manifest: AWorld's legacy layout
+/// (`agents/`, `skills/`); `None`: the other hosts report the missing manifest.
+pub fn validate_without_manifest(
+    dialect: Dialect,
+    root: &Path,
+) -> Option<crate::manifest::Outcome> {
+    match dialect {
+        Dialect::Aoe => None,
+        Dialect::Aworld => Some(aworld::manifest::validate_legacy(root).0),
+        Dialect::Protoagent => None,
+    }
+}
+
+/// Judge a decoded manifest as `dialect`'s host does (`canonical`: the root's resolved
+/// path when it differs, which AWorld's loader reports).
+pub fn validate(
+    dialect: Dialect,
+    text: &str,
+    root: &Path,
+    canonical: Option<&Path>,
+    opts: &ValidateOptions,
+) -> crate::manifest::Outcome {
+    match dialect {
+        Dialect::Aoe => aoe::manifest::validate(text, Some(root), &opts.aoe),
+        Dialect::Aworld => aworld::manifest::validate_at(text, root, canonical, &opts.aworld).0,
+        Dialect::Protoagent => protoagent::manifest::validate(text, root, &opts.protoagent),
+    }
+}
+
+/// `dialect`'s manifest JSON Schema (aoe's for the given host profile).
+pub fn schema(dialect: Dialect, aoe: aoe::manifest::profile::Profile) -> serde_json::Value {
+    match dialect {
+        Dialect::Aoe => aoe::manifest::schema::build(aoe),
+        Dialect::Aworld => aworld::manifest::schema(),
+        Dialect::Protoagent => protoagent::manifest::schema_value().clone(),
+    }
+}
+
+/// The host's own config file in `home`, which `plugins homes` names (AWorld has none).
+pub fn config_file(dialect: Dialect, home: &Home, proto: &protoagent::Paths) -> Option<PathBuf> {
+    match dialect {
+        Dialect::Aoe => Some(aoe::config_path(home)),
+        Dialect::Aworld => None,
+        Dialect::Protoagent => Some(proto.config.clone()),
+    }
+}
+
+/// Whether `dialect`'s host discovery skips the plugin root `dir` in a plugins directory
+/// (protoAgent 0.218's `*.bak` swap copies), for the host version `host_version` names.
+pub fn discovery_skips(dialect: Dialect, dir: &Path, host_version: Option<&str>) -> bool {
+    match dialect {
+        Dialect::Aoe => false,
+        Dialect::Aworld => false,
+        Dialect::Protoagent => protoagent::discovery_skips(dir, host_version),
+    }
 }

@@ -2,7 +2,7 @@
 //! aoe's gates, the id, symlinks), and an invalid report relabelled to name the source.
 
 use crate::diagnostic::Code;
-use crate::manifest::Dialect;
+use crate::dialect::Dialect;
 use crate::name::Name;
 use crate::source::Source;
 use crate::validate::validate_root;
@@ -39,9 +39,12 @@ fn featured_verified(
     report: &crate::validate::PluginReport,
     tree: &std::path::Path,
 ) -> Result<bool, InstallError> {
-    let (Some(Dialect::Aoe), Some(id)) = (report.dialect, report.outcome.id.as_deref()) else {
+    let (Some(dialect), Some(id)) = (report.dialect, report.outcome.id.as_deref()) else {
         return Ok(false);
     };
+    if !crate::host::install_policy(dialect).featured_index {
+        return Ok(false);
+    }
     let index = featured::Index::load(opts.featured_index.as_deref())?;
     if !index.plugins.contains_key(id) {
         return Ok(false);

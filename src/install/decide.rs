@@ -5,8 +5,8 @@ use std::path::{Path, PathBuf};
 
 use super::{InstallError, InstallOptions, Installed, refused};
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::lock::{Entry, Lock};
-use crate::manifest::Dialect;
 use crate::store::Home;
 
 /// Whether the lock's entry already has these files (returns the entry to keep),

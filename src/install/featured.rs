@@ -193,6 +193,7 @@ mod tests {
 
     /// The built-in table carries exactly the facts of aoe's published index.
     #[test]
+    #[allow(clippy::disallowed_methods)] // a test's own switch, not the program's environment
     fn builtin_matches_the_corpus_index() {
         let corpus = std::env::var_os("PLUGINS_CORPUS_DIR")
             .map(std::path::PathBuf::from)

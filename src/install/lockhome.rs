@@ -57,3 +57,24 @@ pub fn lock_home(
     }
     Ok(guard)
 }
+
+/// Recovery first, for a command that may end without changing the home ("up to date",
+/// "nothing to update"): when a killed command left an intent record, an unreadable record
+/// or a stale staging directory in `home`, take the home lock — which finishes or undoes
+/// the change and cleans up — and release it, so the command reads the home as recovery
+/// left it and never mistakes its own recovery for a concurrent change. A home another
+/// process holds is left to that process (it recovers under the lock it holds). Reads two
+/// directories when nothing is left.
+pub fn recover_first(home: &Home, on_event: &mut dyn FnMut(Event)) -> Result<(), InstallError> {
+    let left = txn::leftovers(home);
+    if left.pending.is_empty() && left.broken_records.is_empty() && left.stale_staging.is_empty() {
+        return Ok(());
+    }
+    match lock_home(home, false, on_event) {
+        Ok(_guard) => Ok(()),
+        Err(InstallError::Io { source, .. }) if source.kind() == std::io::ErrorKind::WouldBlock => {
+            Ok(())
+        }
+        Err(e) => Err(e),
+    }
+}

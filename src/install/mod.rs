@@ -5,8 +5,8 @@
 use std::path::PathBuf;
 
 use crate::diagnostic::Code;
+use crate::dialect::Dialect;
 use crate::lock::{Entry, Lock};
-use crate::manifest::Dialect;
 use crate::name::Name;
 use crate::store::Home;
 
@@ -28,7 +28,7 @@ use error::{io, refused};
 
 use check::check_tree;
 use lockhome::Staging;
-pub use lockhome::lock_home;
+pub use lockhome::{lock_home, recover_first};
 pub use options::{DefaultHomes, InstallOptions};
 use options::{home_for, validate_options};
 use pipeline::{Fetched, asks, fetch_and_check, fetch_check_swap};
@@ -97,13 +97,13 @@ pub fn install(
 /// Remember the host profile and the host's interpreter given on the command line, in
 /// the home the install went to.
 fn remember(opts: &InstallOptions, installed: &Installed) -> Result<(), InstallError> {
-    let file = installed.home.root.join("plugins.toml");
+    let file = installed.home.settings();
     opts.profile.remember(&installed.home).map_err(io(format!(
         "cannot record the host profile in {}",
         file.display()
     )))?;
     if let Some(python) = &opts.python
-        && installed.dialect == Dialect::Protoagent
+        && crate::host::install_policy(installed.dialect).remembers_python
     {
         crate::profile::remember_python(&installed.home, python).map_err(io(format!(
             "cannot record the host's Python in {}",

@@ -4,35 +4,28 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::dialect::Dialect;
+use crate::host::ValidateOptions;
 use crate::lock::Entry;
-use crate::manifest::Dialect;
 use crate::profile::HostProfile;
 use crate::source::Source;
 use crate::store::Home;
-use crate::validate::ValidateOptions;
 
 /// Where each host keeps its plugins when no home is given.
 #[derive(Clone, Debug, Default)]
-pub struct DefaultHomes {
-    pub aoe: Option<Home>,
-    pub aworld: Option<Home>,
-    pub protoagent: Option<Home>,
-}
+pub struct DefaultHomes(pub Vec<(Dialect, Home)>);
 
 impl DefaultHomes {
     pub fn for_dialect(&self, d: Dialect) -> Option<&Home> {
-        match d {
-            Dialect::Aoe => self.aoe.as_ref(),
-            Dialect::Aworld => self.aworld.as_ref(),
-            Dialect::Protoagent => self.protoagent.as_ref(),
-        }
+        self.0
+            .iter()
+            .find(|(dialect, _)| dialect.is(d))
+            .map(|(_, home)| home)
     }
 
     /// Whether `home` is one of the hosts' own homes.
     pub fn is_default(&self, home: &Home) -> bool {
-        [&self.aoe, &self.aworld, &self.protoagent]
-            .into_iter()
-            .any(|h| h.as_ref() == Some(home))
+        self.0.iter().any(|(_, h)| h == home)
     }
 }
 
@@ -125,7 +118,7 @@ pub(super) fn home_for(opts: &InstallOptions, dialect: Option<Dialect>) -> Optio
 /// protoAgent package of the host's Python: [`crate::host::detect`]) and its profile used
 /// (not remembered: a host upgrade is seen by the next command); `-v` says so.
 pub(super) fn validate_options(opts: &InstallOptions, tree: &std::path::Path) -> ValidateOptions {
-    let dialect = match Dialect::detect(tree).as_slice() {
+    let dialect = match crate::host::detect_all(tree).as_slice() {
         [d] => Some(*d),
         _ => None,
     };

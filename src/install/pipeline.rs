@@ -3,10 +3,9 @@
 
 use crate::diagnostic::Code;
 use crate::lock::{Entry, Lock};
-use crate::manifest::Dialect;
 use crate::validate::validate_root;
 
-use crate::manifest::protoagent::pip_spec_problem;
+use crate::host::protoagent::manifest::pip_spec_problem;
 
 use super::check::{Checked, at_source, check_tree};
 use super::decide::{changed, decide, under_lock, up_to_date};
@@ -102,11 +101,15 @@ pub(super) fn fetch_check_swap(
             None,
         )
     })?;
+    // Whatever this install then decides ("up to date" included), it decides on a home
+    // that a killed command's leftovers no longer hold.
+    super::lockhome::recover_first(&home, on_event)?;
+    let policy = crate::host::install_policy(dialect);
     let tree_hash = match crate::hash::tree(&tree) {
         Ok(h) => h,
         Err(crate::hash::TreeError::Walk(w)) => return Err(w.into()),
         // Only aoe hashes refuse symlinks; the Python hosts copy through them.
-        Err(e) if dialect == Dialect::Aoe => {
+        Err(e) if policy.refuses_symlinks => {
             return Err(refused(Code::InstallSymlink, e.to_string(), None));
         }
         Err(_) => String::new(),
@@ -128,7 +131,7 @@ pub(super) fn fetch_check_swap(
     };
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
-    if let Some(other) = crate::lock::detect(&home.lockfile()).filter(|d| *d != dialect) {
+    if let Some(other) = crate::lock::detect(&home.lockfile()).filter(|d| !d.is(dialect)) {
         return Err(refused(
             Code::LockError,
             format!(
@@ -144,7 +147,7 @@ pub(super) fn fetch_check_swap(
     plan::runtime_gap(opts, &home, &report, on_event);
     // aoe §17: a `gh:` install from an explicit ref, or from the default branch of a
     // repository without a release, is unverified code and asks, unless featured-verified.
-    request.unverified = dialect == Dialect::Aoe
+    request.unverified = policy.gh_ref_unverified
         && !featured
         && opts.pin.is_none()
         && opts.expect_id.is_none()
@@ -158,11 +161,11 @@ pub(super) fn fetch_check_swap(
         ) || kind == Some(crate::git::RefKind::Default));
     // `--deps` installs the requirements again even when the plugin is up to date.
     let with_deps = opts.deps
-        && dialect == Dialect::Protoagent
+        && policy.wheel_deps
         && !(request.pip.is_empty() && request.optional_pip.is_empty());
     // A plugin installed with deps keeps them matching its code: any change of the code
     // swaps its deps too (an update, a sync, a repair, an autoupdate).
-    let keep_deps = dialect == Dialect::Protoagent
+    let keep_deps = policy.wheel_deps
         && (opts.deps || Lock::load(&home.lockfile(), dialect)?.deps(&id).is_some());
     if opts.pin.is_some() && prior != opts.pin {
         // `sync` read the lock before another command changed (or removed) the entry.
@@ -175,7 +178,7 @@ pub(super) fn fetch_check_swap(
         && subdir_unchanged(opts, p, &entry, &target, with_deps)
         && !stage::is_release_binary(&report)
         // aoe's config.toml names the ref (`gh:o/r@ref`): a new ref is a full install.
-        && (dialect != Dialect::Aoe || p.requested_ref == entry.requested_ref)
+        && (!policy.ref_in_host_config || p.requested_ref == entry.requested_ref)
     {
         let _guard = lock_home(&home, opts.wait, on_event)?;
         let mut lock = Lock::load(&home.lockfile(), dialect)?;
@@ -253,7 +256,7 @@ pub(super) fn fetch_check_swap(
     }
     // A release-binary worker is downloaded into the staged tree: a failed or corrupt
     // download never reaches the installed plugin.
-    if opts.build && dialect == Dialect::Aoe {
+    if opts.build && policy.builds {
         entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
     }
 
@@ -281,7 +284,7 @@ pub(super) fn fetch_check_swap(
     // `--no-build` with something to build: locked as unbuilt, so `verify` reports it and
     // `sync` builds it.
     entry.unbuilt = !opts.build
-        && dialect == Dialect::Aoe
+        && policy.builds
         && (!crate::steps::for_this_platform(&build).is_empty()
             || stage::is_release_binary(&report));
     let _guard = lock_home(&home, opts.wait, on_event)?;
@@ -308,7 +311,7 @@ pub(super) fn fetch_check_swap(
         &opts.by,
         &opts.now,
     )?;
-    if opts.build && dialect == Dialect::Aoe {
+    if opts.build && policy.builds {
         build::run_build(
             &build,
             &target,

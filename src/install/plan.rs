@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::manifest::Dialect;
+use crate::dialect::Dialect;
 use crate::steps::Step;
 use crate::validate::PluginReport;
 
@@ -48,7 +48,7 @@ pub(super) fn describe(
     // An installed copy without a manifest (an emptied directory under a tracked id) was
     // granted nothing: its request is empty, so an update asks again.
     let known = report.dialect;
-    let dialect = known.unwrap_or(Dialect::Protoagent);
+    let dialect = known.unwrap_or(crate::host::protoagent::DIALECT);
     let id = report.outcome.id.clone().unwrap_or_default();
     let version = report.outcome.version.clone().unwrap_or_default();
     let mut req = Request {
@@ -74,7 +74,7 @@ pub(super) fn describe(
     req.build_steps = facts.build.iter().map(|s| s.argv.join(" ")).collect();
     req.pip.clone_from(&facts.pip);
     req.optional_pip.clone_from(&facts.optional_pip);
-    req.runs_code = dialect.runs_code_in_host(tree);
+    req.runs_code = crate::host::runs_code_in_host(dialect, tree);
     (req, facts.build.clone(), facts.entrypoint.clone())
 }
 
@@ -111,7 +111,7 @@ pub(super) fn runtime(report: &PluginReport) -> Option<String> {
 fn protoagent_profile(
     opts: &super::InstallOptions,
     home: Option<&crate::store::Home>,
-) -> crate::manifest::protoagent::Profile {
+) -> crate::host::protoagent::manifest::Profile {
     let remembered = home
         .map(crate::profile::HostProfile::load)
         .unwrap_or_default();
@@ -133,7 +133,7 @@ fn host_url(source: &crate::source::Source) -> String {
 pub(super) fn superseded(opts: &super::InstallOptions) -> Result<(), super::InstallError> {
     use crate::host::protoagent;
     let url = host_url(&opts.source);
-    let home = super::home_for(opts, Some(Dialect::Protoagent));
+    let home = super::home_for(opts, Some(crate::host::protoagent::DIALECT));
     let profile = protoagent_profile(opts, home.as_ref());
     let Some((id, version)) = protoagent::superseding(&url, profile) else {
         return Ok(());
@@ -171,7 +171,7 @@ pub(super) fn host_gates(
 ) -> Result<(), super::InstallError> {
     use crate::diagnostic::Code;
     use crate::host::protoagent;
-    if dialect != Dialect::Protoagent {
+    if !crate::host::install_policy(dialect).instance_checks {
         return Ok(());
     }
     let home = super::home_for(opts, Some(dialect));
@@ -215,8 +215,10 @@ pub(super) fn runtime_gap(
     on_event: &mut dyn FnMut(super::Event),
 ) {
     use crate::host::protoagent::node;
-    if report.dialect != Some(Dialect::Protoagent)
-        || protoagent_profile(opts, Some(home)) != crate::manifest::protoagent::Profile::V0218
+    if !report
+        .dialect
+        .is_some_and(|d| crate::host::install_policy(d).instance_checks)
+        || protoagent_profile(opts, Some(home)) != crate::host::protoagent::manifest::Profile::V0218
     {
         return;
     }

@@ -3,11 +3,11 @@
 
 use serde_json::{Map, Value};
 
-use super::Entry;
 use crate::git::RefKind;
+use crate::lock::Entry;
 
 /// Fold the legacy top-level `{"<id>": {"deps": [...]}}` layout into `plugins[]`.
-pub(super) fn normalize(mut v: Value) -> Result<Value, String> {
+pub(crate) fn normalize(mut v: Value) -> Result<Value, String> {
     let Value::Object(top) = &mut v else {
         return Err("the top level is not an object".into());
     };
@@ -52,7 +52,7 @@ pub(super) fn normalize(mut v: Value) -> Result<Value, String> {
 
 /// The entries as protoAgent 0.218's `_lock_rows_by_id` reads them: rows with a
 /// non-empty string id, the last row for an id winning.
-pub(super) fn entries(v: &Value) -> Vec<Entry> {
+pub(crate) fn entries(v: &Value) -> Vec<Entry> {
     let rows = v
         .get("plugins")
         .and_then(Value::as_array)
@@ -68,12 +68,12 @@ pub(super) fn entries(v: &Value) -> Vec<Entry> {
             Some("default") => Some(RefKind::Default),
             _ => None,
         };
-        let commit = super::read_commit(s("resolved_sha"));
+        let commit = crate::lock::read_commit(s("resolved_sha"));
         let requested_ref = s("requested_ref").unwrap_or_default();
         Some(Entry {
             id: s("id")?,
             source: s("source_url").unwrap_or_default(),
-            ref_kind: super::adopt_kind(kind, &requested_ref, commit.as_deref()),
+            ref_kind: crate::lock::adopt_kind(kind, &requested_ref, commit.as_deref()),
             requested_ref,
             commit,
             version: s("version").unwrap_or_default(),
@@ -96,7 +96,7 @@ pub(super) fn entries(v: &Value) -> Vec<Entry> {
 /// Drop every row with this id and append the new one, keeping the other keys of the
 /// last of them (the row the host reads: `deps` and anything unknown), as the host's
 /// install does (`protoagent-0218.md` §4, §5.2 step 12).
-pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
+pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     let plugins = v
         .get_mut("plugins")
         .and_then(Value::as_array_mut)
@@ -153,7 +153,7 @@ pub(super) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
 
 /// The last row for `id` (the one the host reads) gets `deps: [{name, version, sha256}]`,
 /// or loses `deps` when there are none.
-pub(super) fn set_deps(v: &mut Value, id: &str, pins: &[super::DepPin]) {
+pub(crate) fn set_deps(v: &mut Value, id: &str, pins: &[crate::lock::DepPin]) {
     let Some(row) = v
         .get_mut("plugins")
         .and_then(Value::as_array_mut)
@@ -177,7 +177,7 @@ pub(super) fn set_deps(v: &mut Value, id: &str, pins: &[super::DepPin]) {
     row.insert("deps".into(), Value::Array(deps));
 }
 
-pub(super) fn remove(v: &mut Value, id: &str) -> bool {
+pub(crate) fn remove(v: &mut Value, id: &str) -> bool {
     let plugins = v
         .get_mut("plugins")
         .and_then(Value::as_array_mut)
@@ -188,7 +188,7 @@ pub(super) fn remove(v: &mut Value, id: &str) -> bool {
 }
 
 /// `json.dumps(data, indent=2) + "\n"`, with `plugins[]` sorted by id.
-pub(super) fn render(v: &Value) -> String {
+pub(crate) fn render(v: &Value) -> String {
     let mut v = v.clone();
     if let Some(plugins) = v.get_mut("plugins").and_then(Value::as_array_mut) {
         plugins.sort_by(|a, b| {

@@ -5,24 +5,23 @@
 //! * protoagent: JSON `{"plugins": [...]}` sorted by id (spec `protoagent.md` §4);
 //! * aworld has none: `plugins` keeps its own TOML `plugins.lock` there.
 
-mod aoe;
 mod atomic;
 mod json;
-pub mod registry;
 #[cfg(test)]
 mod tests;
+mod toml_row;
 
 use std::path::{Path, PathBuf};
 
+use crate::dialect::{Dialect, LockFormat};
 use crate::git::RefKind;
-use crate::manifest::Dialect;
 
-use aoe::toml_entry;
+use toml_row::toml_entry;
 
 pub use atomic::write_atomic;
 
 /// The aoe lock format version `plugins` writes and understands.
-pub const AOE_LOCK_VERSION: i64 = 2;
+pub use crate::dialect::AOE_LOCK_VERSION;
 
 /// One locked plugin, in format-neutral terms.
 #[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -147,22 +146,14 @@ enum Doc {
 
 /// The dialect whose format an existing lockfile is in, if it exists.
 pub fn detect(path: &Path) -> Option<Dialect> {
-    let text = std::fs::read_to_string(path).ok()?;
-    if text.trim_start().starts_with('{') {
-        return Some(Dialect::Protoagent);
-    }
-    let table: toml::Table = text.parse().ok()?;
-    match table.get("lock_version").and_then(toml::Value::as_integer) {
-        Some(1) => Some(Dialect::Aworld),
-        _ => Some(Dialect::Aoe),
-    }
+    crate::dialect::from_lock_text(&std::fs::read_to_string(path).ok()?)
 }
 
 /// A lockfile, loaded (or empty when absent).
 #[derive(Clone, Debug)]
 pub struct Lock {
     pub path: PathBuf,
-    dialect: Dialect,
+    format: LockFormat,
     doc: Doc,
     /// The document as loaded (`None` when there was no file), to write only on change.
     loaded: Option<Doc>,
@@ -188,24 +179,28 @@ impl Lock {
             path: path.display().to_string(),
             message,
         };
-        let doc = match dialect {
-            Dialect::Protoagent => {
+        let format = dialect.spec().lock;
+        let doc = match format {
+            LockFormat::Json => {
                 let value = match &original {
                     Some(text) => serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?,
                     None => serde_json::json!({"plugins": []}),
                 };
                 Doc::Json(json::normalize(value).map_err(corrupt)?)
             }
-            Dialect::Aoe | Dialect::Aworld => {
+            LockFormat::Toml {
+                version,
+                refuse_newer,
+            } => {
                 let table: toml::Table = match &original {
                     Some(text) => text
                         .parse()
                         .map_err(|e: toml::de::Error| corrupt(e.message().to_owned()))?,
                     None => toml::Table::new(),
                 };
-                if dialect == Dialect::Aoe
+                if refuse_newer
                     && let Some(found) = table.get("lock_version").and_then(toml::Value::as_integer)
-                    && found > AOE_LOCK_VERSION
+                    && found > version
                 {
                     return Err(LockError::TooNew {
                         path: path.display().to_string(),
@@ -218,7 +213,7 @@ impl Lock {
         let loaded = original.is_some().then(|| doc.clone());
         Ok(Lock {
             path: path.to_path_buf(),
-            dialect,
+            format,
             doc,
             loaded,
         })
@@ -252,14 +247,11 @@ impl Lock {
         match &mut self.doc {
             Doc::Json(v) => json::upsert(v, entry, by, now),
             Doc::Toml(t) => {
-                if self.dialect == Dialect::Aoe {
-                    t.insert(
-                        "lock_version".into(),
-                        toml::Value::Integer(AOE_LOCK_VERSION),
-                    );
-                } else {
-                    t.insert("lock_version".into(), toml::Value::Integer(1));
-                }
+                let version = match self.format {
+                    LockFormat::Toml { version, .. } => version,
+                    LockFormat::Json => unreachable!("a TOML document has a TOML lock format"),
+                };
+                t.insert("lock_version".into(), toml::Value::Integer(version));
                 let plugins = t
                     .entry("plugins")
                     .or_insert_with(|| toml::Value::Table(toml::Table::new()));

@@ -11,9 +11,10 @@ use serde_json::{Value, json};
 use super::convert::LineIndex;
 use super::{Document, Text};
 use crate::diagnostic::{Span, documentation};
+use crate::dialect::Dialect;
+use crate::host::ValidateOptions;
 use crate::manifest::doc::{Node, Pointer, Value as Tree};
-use crate::manifest::{Dialect, Format, format, schema};
-use crate::validate::ValidateOptions;
+use crate::manifest::{Format, format, schema};
 
 /// A position's line and UTF-16 column, from `params` at `pointer`.
 pub(super) fn position(params: &Value, pointer: &str) -> Result<(usize, usize), String> {
@@ -159,11 +160,7 @@ pub(super) fn parse(dialect: Dialect, text: &str) -> Option<Node> {
 /// The dialect's JSON Schema, as `plugins schema` prints it (aoe at the
 /// server's `--aoe-api`).
 pub(super) fn dialect_schema(dialect: Dialect, opts: &ValidateOptions) -> Value {
-    match dialect {
-        Dialect::Aoe => crate::manifest::aoe::schema::build(opts.aoe.profile),
-        Dialect::Aworld => crate::manifest::aworld::schema(),
-        Dialect::Protoagent => crate::manifest::protoagent::schema_value().clone(),
-    }
+    crate::host::schema(dialect, opts.aoe.profile)
 }
 
 /// The key whose bytes hold `at`, as a pointer, and its span. (Every key is

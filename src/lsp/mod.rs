@@ -25,7 +25,7 @@ use std::sync::mpsc;
 
 use serde_json::{Value, json};
 
-use crate::manifest::Dialect;
+use crate::dialect::Dialect;
 use crate::validate::{MAX_MANIFEST_BYTES, ValidateOptions, buffer_root, validate_bytes};
 
 // JSON-RPC and LSP error codes.
@@ -249,7 +249,7 @@ impl<W: Write> Server<'_, W> {
                 let Some(path) = text::uri_path(&uri) else {
                     return Ok(());
                 };
-                let Some(dialect) = Dialect::from_manifest_path(&path) else {
+                let Some(dialect) = crate::dialect::from_manifest_path(&path) else {
                     return Ok(()); // Not a manifest: a TOML/JSON/YAML file like any other.
                 };
                 self.documents.insert(

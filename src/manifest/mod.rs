@@ -1,128 +1,16 @@
-//! Plugin manifests: dialects, formats, the spanned value tree and per-dialect rules.
+//! Host-neutral manifest machinery: formats, the spanned value tree, the schema check and
+//! findings. Each host's own rules live in `src/host/<host>/manifest/`.
 
-pub mod aoe;
-pub mod aworld;
 pub mod contain;
 pub mod doc;
 pub mod format;
-pub mod protoagent;
 pub mod pyval;
 pub mod remote;
 pub mod schema;
 
-use std::path::Path;
-
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use doc::{Node, Part, Pointer};
 pub use format::Format;
-
-/// The host families `plugins` serves.
-#[derive(
-    Clone,
-    Copy,
-    Debug,
-    PartialEq,
-    Eq,
-    Hash,
-    PartialOrd,
-    Ord,
-    clap::ValueEnum,
-    serde::Serialize,
-    serde::Deserialize,
-)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
-    /// Agent of Empires: `aoe-plugin.toml`.
-    Aoe,
-    /// AWorld: `.aworld-plugin/plugin.json`.
-    Aworld,
-    /// protoAgent: `protoagent.plugin.yaml`.
-    Protoagent,
-}
-
-/// Static facts about a dialect.
-#[derive(Debug)]
-pub struct DialectSpec {
-    pub name: &'static str,
-    /// The manifest path relative to the plugin root.
-    pub manifest: &'static str,
-    pub format: Format,
-}
-
-impl Dialect {
-    pub const ALL: [Dialect; 3] = [Dialect::Aoe, Dialect::Aworld, Dialect::Protoagent];
-
-    pub fn spec(self) -> &'static DialectSpec {
-        match self {
-            Dialect::Aoe => &DialectSpec {
-                name: "aoe",
-                manifest: "aoe-plugin.toml",
-                format: Format::Toml,
-            },
-            Dialect::Aworld => &DialectSpec {
-                name: "aworld",
-                manifest: ".aworld-plugin/plugin.json",
-                format: Format::Json,
-            },
-            Dialect::Protoagent => &DialectSpec {
-                name: "protoagent",
-                manifest: "protoagent.plugin.yaml",
-                format: Format::Yaml,
-            },
-        }
-    }
-
-    /// The dialects whose manifest exists (as any kind of entry) under `root`.
-    /// Without any manifest, an `agents/` or `skills/` directory makes an AWorld
-    /// legacy root.
-    pub fn detect(root: &Path) -> Vec<Dialect> {
-        let found: Vec<Dialect> = Dialect::ALL
-            .into_iter()
-            .filter(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
-            .collect();
-        if found.is_empty() && aworld::is_legacy_root(root) {
-            return vec![Dialect::Aworld];
-        }
-        found
-    }
-
-    /// The first of [`Dialect::detect`]'s answer, looking no further than needed.
-    pub fn detect_first(root: &Path) -> Option<Dialect> {
-        Dialect::ALL
-            .into_iter()
-            .find(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
-            .or_else(|| aworld::is_legacy_root(root).then_some(Dialect::Aworld))
-    }
-
-    /// Whether a plugin of this dialect runs code inside the host process (which
-    /// install asks consent for): protoAgent always imports its module; AWorld
-    /// only when the tree holds Python; aoe runs workers as separate processes.
-    pub fn runs_code_in_host(self, tree: &Path) -> bool {
-        match self {
-            Dialect::Aoe => false,
-            Dialect::Protoagent => true,
-            Dialect::Aworld => crate::tree::walk(tree, &|_, _| false).is_ok_and(|entries| {
-                entries.iter().any(|e| {
-                    e.kind == crate::tree::Kind::File
-                        && e.rel.extension().is_some_and(|x| x == "py")
-                })
-            }),
-        }
-    }
-
-    /// The dialect whose manifest file is named like `path`'s last components.
-    pub fn from_manifest_path(path: &Path) -> Option<Dialect> {
-        Dialect::ALL
-            .into_iter()
-            .find(|d| path.ends_with(d.spec().manifest))
-    }
-}
-
-impl std::fmt::Display for Dialect {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.spec().name)
-    }
-}
 
 /// A rule violation addressed by pointer; turned into a [`Diagnostic`] once
 /// the pointer is resolved against the source tree.

@@ -305,19 +305,23 @@ mod tests {
         let schemas = [
             (
                 "aoe api 12",
-                crate::manifest::aoe::schema::build(crate::manifest::aoe::profile::Profile::H12),
+                crate::host::aoe::manifest::schema::build(
+                    crate::host::aoe::manifest::profile::Profile::H12,
+                ),
             ),
             (
                 "aoe api 15",
-                crate::manifest::aoe::schema::build(crate::manifest::aoe::profile::Profile::H15),
+                crate::host::aoe::manifest::schema::build(
+                    crate::host::aoe::manifest::profile::Profile::H15,
+                ),
             ),
             (
                 "aworld",
-                serde_json::from_str(crate::manifest::aworld::SCHEMA).unwrap(),
+                serde_json::from_str(crate::host::aworld::manifest::SCHEMA).unwrap(),
             ),
             (
                 "protoagent",
-                serde_json::from_str(crate::manifest::protoagent::SCHEMA).unwrap(),
+                serde_json::from_str(crate::host::protoagent::manifest::SCHEMA).unwrap(),
             ),
         ];
         for (name, schema) in schemas {

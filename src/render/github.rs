@@ -199,26 +199,6 @@ fn plural(n: usize, word: &str) -> String {
     }
 }
 
-/// The job summary (`$GITHUB_STEP_SUMMARY`): a table of plugins with their
-/// verdicts and counts, then every diagnostic, annotated or not.
-pub fn job_summary(reports: &[PluginReport], file: impl Fn(&PluginReport) -> String) -> String {
-    let mut summary = JobSummary::default();
-    for r in reports {
-        summary
-            .push(r, &file(r))
-            .expect("a spool in memory does not fail");
-    }
-    let mut out = String::new();
-    let mut sink = |s: &str| {
-        out.push_str(s);
-        Ok(())
-    };
-    summary
-        .finish(&mut sink)
-        .expect("rendering into a String does not fail");
-    out
-}
-
 /// The job summary, one report at a time: the table rows and the diagnostics
 /// wait in a [`Spool`] each.
 #[derive(Default)]

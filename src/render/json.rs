@@ -4,7 +4,8 @@ use serde::Serialize;
 
 use super::{HOLE, Sink, Spool, Tally, display_path, line_col};
 use crate::diagnostic::{Code, Severity};
-use crate::manifest::{Dialect, HostClass};
+use crate::dialect::Dialect;
+use crate::manifest::HostClass;
 use crate::validate::PluginReport;
 
 /// Bumped when a field changes meaning or disappears; additions keep it.

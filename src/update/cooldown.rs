@@ -20,7 +20,7 @@ pub(super) fn dated_ref(c: &Check, new_ref: &str) -> String {
 /// such row reads its new version's date (the tip only is fetched), at most `jobs` at a
 /// time, each within `timeout`; a date that cannot be read fails the row's check.
 pub fn hold_back(
-    checks: &mut [(crate::store::Home, crate::manifest::Dialect, Check)],
+    checks: &mut [(crate::store::Home, crate::dialect::Dialect, Check)],
     cooldown: &dyn Fn(&crate::store::Home) -> u64,
     jobs: usize,
     timeout: Duration,
@@ -102,7 +102,7 @@ pub fn hold_back(
 /// The cooldown (seconds) of each home the checks come from: `flag` when given, else the
 /// home's `plugins.toml` `cooldown`; with the policy files read, whose warnings are shown.
 pub fn cooldowns(
-    checks: &[(crate::store::Home, crate::manifest::Dialect, Check)],
+    checks: &[(crate::store::Home, crate::dialect::Dialect, Check)],
     flag: Option<u64>,
 ) -> Result<
     (

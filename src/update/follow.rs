@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::{Check, LockRows, Status, bounded};
+use crate::dialect::Dialect;
 use crate::git::{self, RefKind};
 use crate::lock::Entry;
-use crate::manifest::Dialect;
 use crate::store::Home;
 
 /// aoe §17: `gh:owner/repo` without a ref means the latest published release, and aoe's
@@ -20,7 +20,7 @@ use crate::store::Home;
 /// version is kept` (nothing changes).
 pub fn latest_release(
     entry: &Entry,
-    dialect: crate::manifest::Dialect,
+    dialect: crate::dialect::Dialect,
     github_api: &str,
     refs: impl FnOnce() -> Result<Vec<(String, String)>, String>,
 ) -> Option<Result<Status, crate::install::InstallError>> {
@@ -157,7 +157,9 @@ pub fn unchanged_subdirs(
             continue;
         };
         // aoe's config.toml names the ref: a new tag is an update even with the same files.
-        if *dialect == Dialect::Aoe && *new_ref != entry.requested_ref {
+        if crate::host::install_policy(*dialect).ref_in_host_config
+            && *new_ref != entry.requested_ref
+        {
             continue;
         }
         let (Some(subdir), false) = (entry.subdir.clone(), entry.tree_hash.is_empty()) else {
@@ -250,9 +252,9 @@ impl Subdir {
 /// the latest release (it came from the default branch when there was none).
 fn aoe_release_follower(
     entry: &Entry,
-    dialect: crate::manifest::Dialect,
+    dialect: crate::dialect::Dialect,
 ) -> Option<(String, String)> {
-    if dialect != crate::manifest::Dialect::Aoe
+    if !crate::host::install_policy(dialect).follows_gh_releases
         || !entry.requested_ref.is_empty()
         || !matches!(entry.ref_kind, None | Some(RefKind::Default))
         || entry.commit.is_none()

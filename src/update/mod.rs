@@ -33,7 +33,7 @@ use pool::bounded;
 #[derive(Default)]
 pub struct LockRows(
     std::collections::HashMap<
-        (std::path::PathBuf, crate::manifest::Dialect),
+        (std::path::PathBuf, &'static str),
         std::collections::HashMap<String, Entry>,
     >,
 );
@@ -43,10 +43,10 @@ impl LockRows {
     pub fn get(
         &mut self,
         home: &crate::store::Home,
-        dialect: crate::manifest::Dialect,
+        dialect: crate::dialect::Dialect,
         id: &str,
     ) -> Result<Option<Entry>, crate::lock::LockError> {
-        let key = (home.lockfile(), dialect);
+        let key = (home.lockfile(), dialect.spec().name);
         if !self.0.contains_key(&key) {
             let rows = crate::lock::Lock::load(&key.0, dialect)?
                 .entries()
@@ -258,14 +258,14 @@ pub fn check_all(
 pub fn check_homes(
     homes: Vec<(
         crate::store::Home,
-        crate::manifest::Dialect,
+        crate::dialect::Dialect,
         crate::lock::Lock,
     )>,
     jobs: usize,
     timeout: Duration,
     pre: bool,
     gh_base: &str,
-) -> Vec<(crate::store::Home, crate::manifest::Dialect, Check)> {
+) -> Vec<(crate::store::Home, crate::dialect::Dialect, Check)> {
     let url_of = |e: &Entry| match crate::source::Source::of_entry(e, gh_base) {
         Ok(crate::source::Source::Git { url, .. }) => Some(url),
         _ => None,
@@ -308,9 +308,9 @@ pub fn check_homes(
 /// newest); `None` for the other hosts.
 fn protoagent_profile(
     home: &crate::store::Home,
-    dialect: crate::manifest::Dialect,
-) -> Option<crate::manifest::protoagent::Profile> {
-    if dialect != crate::manifest::Dialect::Protoagent {
+    dialect: crate::dialect::Dialect,
+) -> Option<crate::host::protoagent::manifest::Profile> {
+    if !crate::host::install_policy(dialect).instance_checks {
         return None;
     }
     Some(crate::profile::HostProfile::load(home).protoagent(&Default::default()))
@@ -319,7 +319,7 @@ fn protoagent_profile(
 /// protoAgent 0.218's check before any network: the bundled plugin that supersedes
 /// `entry`'s source, if any.
 fn superseded_by(
-    profile: Option<crate::manifest::protoagent::Profile>,
+    profile: Option<crate::host::protoagent::manifest::Profile>,
     entry: &Entry,
 ) -> Option<Status> {
     crate::host::protoagent::superseding(&entry.source, profile?).map(|(id, version)| {

@@ -1,5 +1,6 @@
 //! The house rules of docs/contributing.md that a reader of `src/` can check: no command
-//! imports another, and the top-level modules form no import cycle.
+//! imports another, the modules form no import cycle (grouped imports included), and host
+//! knowledge stays in `src/host/` and `src/dialect.rs`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -25,7 +26,12 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
-/// A module's node: `commands::<name>` for each command, else the top-level module.
+/// The folders whose submodules are nodes of their own: `commands::<name>` for each
+/// command (no command imports another), `host::<name>` for each host folder.
+const SPLIT: [&str; 2] = ["commands", "host"];
+
+/// A module's node: `commands::<name>` / `host::<name>` for a file under those folders,
+/// else the top-level module.
 fn node(rel: &Path) -> String {
     let parts: Vec<String> = rel
         .with_extension("")
@@ -34,9 +40,60 @@ fn node(rel: &Path) -> String {
         .filter(|p| p != "mod")
         .collect();
     match parts.as_slice() {
-        [c, name, ..] if c == "commands" => format!("commands::{name}"),
+        [c, name, ..] if SPLIT.contains(&c.as_str()) => format!("{c}::{name}"),
         [first, ..] => first.clone(),
         [] => unreachable!(),
+    }
+}
+
+/// An identifier at the start of `s`.
+fn ident(s: &str) -> &str {
+    let end = s
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(s.len());
+    &s[..end]
+}
+
+/// The paths a `use` or an expression names after `crate::` / `super::`: one for
+/// `a::b::c`, one per item for a group `{a::b, c, d::{e, f}}` (each as `a::b`, its first
+/// two segments).
+fn paths_after(s: &str) -> Vec<String> {
+    let s = s.trim_start();
+    if let Some(rest) = s.strip_prefix('{') {
+        let mut depth = 0;
+        let mut items = Vec::new();
+        let mut start = 0;
+        for (i, c) in rest.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    items.push(&rest[start..i]);
+                    break;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    items.push(&rest[start..i]);
+                    start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        return items.into_iter().flat_map(paths_after).collect();
+    }
+    let first = ident(s);
+    if first.is_empty() {
+        return Vec::new();
+    }
+    let rest = &s[first.len()..];
+    match rest.strip_prefix("::") {
+        Some(next) if !next.trim_start().starts_with('{') => {
+            vec![format!("{first}::{}", ident(next))]
+        }
+        Some(next) => paths_after(next)
+            .into_iter()
+            .map(|p| format!("{first}::{p}"))
+            .collect(),
+        None => vec![first.to_owned()],
     }
 }
 
@@ -44,11 +101,22 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     sources(&src, &mut files);
-    let commands: BTreeSet<String> = files
+    let nodes: BTreeSet<String> = files
         .iter()
         .map(|f| node(f.strip_prefix(&src).unwrap()))
-        .filter(|n| n.starts_with("commands::"))
         .collect();
+    // A path's node: `host::aoe` when that is a node, else its top-level module.
+    let to_node = |path: &str| -> String {
+        let mut parts = path.split("::");
+        let first = parts.next().unwrap_or_default().to_owned();
+        match parts.next() {
+            Some(second) if SPLIT.contains(&first.as_str()) => {
+                let sub = format!("{first}::{second}");
+                if nodes.contains(&sub) { sub } else { first }
+            }
+            _ => first,
+        }
+    };
     let mut g: BTreeMap<String, BTreeSet<String>> = BTreeMap::new();
     for f in &files {
         let from = node(f.strip_prefix(&src).unwrap());
@@ -56,30 +124,25 @@ fn graph() -> BTreeMap<String, BTreeSet<String>> {
         let edges = g.entry(from.clone()).or_default();
         for (prefix, nest) in [("crate::", false), ("super::", true)] {
             for hit in text.split(prefix).skip(1) {
-                let name: String = hit
-                    .chars()
-                    .take_while(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || *c == '_')
-                    .collect();
-                let to = if nest && from.starts_with("commands::") {
-                    format!("commands::{name}")
-                } else if !nest && name == "commands" {
-                    let sub: String = hit["commands::".len().min(hit.len())..]
-                        .chars()
-                        .take_while(|c| c.is_ascii_lowercase() || *c == '_')
-                        .collect();
-                    format!("commands::{sub}")
-                } else if nest {
-                    continue;
-                } else {
-                    name
-                };
-                let to = if to.starts_with("commands::") && !commands.contains(&to) {
-                    "commands".to_owned()
-                } else {
-                    to
-                };
-                if !to.is_empty() && to != from {
-                    edges.insert(to);
+                for path in paths_after(hit) {
+                    // `super::` inside a command names a sibling command (or the shared
+                    // `commands` module); elsewhere it stays inside the node.
+                    let to = if nest && from.starts_with("commands::") {
+                        to_node(&format!("commands::{path}"))
+                    } else if nest {
+                        continue;
+                    } else {
+                        to_node(&path)
+                    };
+                    // A split folder's parent and its children share one folder: their
+                    // mutual imports are not cycles between modules.
+                    let family = |n: &str| n.split("::").next().unwrap_or_default().to_owned();
+                    let same_folder = SPLIT.contains(&family(&to).as_str())
+                        && family(&to) == family(&from)
+                        && (to == family(&to) || from == family(&from));
+                    if !to.is_empty() && to != from && !same_folder {
+                        edges.insert(to);
+                    }
                 }
             }
         }
@@ -144,4 +207,78 @@ fn modules_form_no_import_cycle() {
             panic!("import cycle: {}", cycle.join(" -> "));
         }
     }
+}
+
+/// The files (relative to the repository) whose non-test code names a `Dialect` variant.
+fn files_naming_variants() -> BTreeSet<String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    files
+        .into_iter()
+        .filter(|f| {
+            let text = code(&std::fs::read_to_string(f).unwrap());
+            ["Aoe", "Aworld", "Protoagent"]
+                .iter()
+                .any(|v| text.contains(&format!("Dialect::{v}")))
+        })
+        .map(|f| {
+            f.strip_prefix(root)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/")
+        })
+        .collect()
+}
+
+/// Host knowledge stays in `src/host/` and `src/dialect.rs`: no other file names a
+/// variant (what a host decides is asked of `src/host/mod.rs`), and `Dialect` has no
+/// `PartialEq`, so `==`/`!=` on dialects does not compile anywhere.
+#[test]
+fn dialect_variants_are_named_only_in_the_host_folders() {
+    let outside: Vec<String> = files_naming_variants()
+        .into_iter()
+        .filter(|f| !f.starts_with("src/host/") && f != "src/dialect.rs")
+        .collect();
+    assert!(
+        outside.is_empty(),
+        "files outside src/host/ naming a Dialect variant (ask src/host/mod.rs instead): {outside:?}"
+    );
+}
+
+/// docs/contributing.md's "Recipe: add a host" lists every file that names a variant
+/// (each a `match` the compiler points at, or the host's own folder): the recipe stays
+/// true while this passes.
+#[test]
+fn the_add_a_host_recipe_lists_every_file_naming_a_variant() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let doc = std::fs::read_to_string(root.join("docs/contributing.md")).unwrap();
+    let recipe = doc
+        .split("## Recipe: add a host")
+        .nth(1)
+        .expect("docs/contributing.md has a `## Recipe: add a host` section");
+    let recipe = recipe.split("\n## ").next().unwrap();
+    let listed: BTreeSet<String> = recipe
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|s| s.starts_with("src/"))
+        .map(str::to_owned)
+        .collect();
+    let missing: Vec<String> = files_naming_variants()
+        .into_iter()
+        .filter(|f| {
+            !listed.contains(f)
+                && !listed.iter().any(|l| {
+                    l.ends_with("<host>/") && f.starts_with("src/host/") && {
+                        // `src/host/<host>/`: a host's own folder.
+                        f.matches('/').count() >= 3
+                    }
+                })
+        })
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "files naming a Dialect variant that the add-a-host recipe does not list: {missing:?}"
+    );
 }

@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use plugins::diagnostic::{Code, Severity};
+use plugins::host::aoe::manifest::{Options, profile::Profile};
 use plugins::manifest::HostClass;
-use plugins::manifest::aoe::{Options, profile::Profile};
 use plugins::validate::{PluginReport, ValidateOptions, validate_root};
 
 use crate::support::corpus_dir;

@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use plugins::diagnostic::Code;
+use plugins::host::aworld::manifest::{self as aworld, Options};
 use plugins::manifest::HostClass;
-use plugins::manifest::aworld::{self, Options};
 use plugins::validate::{ValidateOptions, validate_root};
 
 use crate::support::{corpus_dir, touch_missing, verdict_failure};

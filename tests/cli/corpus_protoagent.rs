@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use plugins::diagnostic::{Code, Severity};
-use plugins::manifest::protoagent::Options;
+use plugins::host::protoagent::manifest::Options;
 use plugins::validate::{ValidateOptions, validate_root};
 
 use crate::support::{corpus_dir, touch_missing, verdict_failure};
@@ -318,8 +318,8 @@ fn the_two_host_profiles_read_the_corpus_alike() {
         assert_eq!(old.class, new.class, "{}", entry.name);
         assert_eq!(old.host_message, new.host_message, "{}", entry.name);
         let (a, b) = (
-            plugins::manifest::protoagent::host_log(&old),
-            plugins::manifest::protoagent::host_log(&new),
+            plugins::host::protoagent::manifest::host_log(&old),
+            plugins::host::protoagent::manifest::host_log(&new),
         );
         assert_eq!(a, b, "{}", entry.name);
         if !b.is_empty() {

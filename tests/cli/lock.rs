@@ -1,7 +1,7 @@
 //! Lockfiles round-trip byte for byte against the hosts' real files.
 
+use plugins::dialect::Dialect;
 use plugins::lock::Lock;
-use plugins::manifest::Dialect;
 
 use crate::support::corpus_dir;
 

@@ -1,8 +1,8 @@
 //! Locks written by the hosts (or damaged) are read without panics: a deterministic
 //! loop of mutated lock texts through every reader, and `plugins list`/`info` on some.
 
+use plugins::dialect::Dialect;
 use plugins::lock::Lock;
-use plugins::manifest::Dialect;
 
 use crate::support::*;
 

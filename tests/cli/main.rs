@@ -1,5 +1,9 @@
 //! The one integration test binary: runs `plugins` as users do.
 
+// Tests read their own switches (PLUGINS_HOST_PYTHON, CI, …); the program reads the
+// environment only through Context (clippy.toml).
+#![allow(clippy::disallowed_methods)]
+
 mod support;
 
 mod action;

@@ -13,7 +13,8 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use plugins::diagnostic::Code;
-use plugins::manifest::{HostClass, aworld, protoagent};
+use plugins::host::{aworld::manifest as aworld, protoagent::manifest as protoagent};
+use plugins::manifest::HostClass;
 use serde_json::{Value, json};
 
 use crate::support::corpus_dir;

@@ -8,8 +8,8 @@
 use std::path::Path;
 use std::process::Command;
 
+use plugins::host::protoagent::manifest::Profile;
 use plugins::host::protoagent::{self as pa, Allow};
-use plugins::manifest::protoagent::Profile;
 use serde_json::{Value, json};
 
 use crate::hosts::host_python;
@@ -353,7 +353,7 @@ fn lock_rows_last_per_id_and_host_keys_kept() {
     assert_eq!(before["dup"], "https://example.com/last");
     let l = plugins::lock::Lock::load(
         &home.join("plugins.lock"),
-        plugins::manifest::Dialect::Protoagent,
+        plugins::dialect::Dialect::Protoagent,
     )
     .unwrap();
     assert_eq!(
@@ -391,9 +391,11 @@ fn the_version_gate_defaults_to_the_profiles_release() {
     let Some(py) = host_python() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let host_version = host(&py, tmp.path(), "print(json.dumps(loader._host_version()))");
-    let opts = plugins::manifest::protoagent::Options::default();
+    let opts = plugins::host::protoagent::manifest::Options::default();
     assert_eq!(
-        json!(plugins::manifest::protoagent::gate_host_version(&opts)),
+        json!(plugins::host::protoagent::manifest::gate_host_version(
+            &opts
+        )),
         host_version
     );
     let dir = tempfile::tempdir().unwrap();

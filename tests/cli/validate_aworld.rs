@@ -3,8 +3,8 @@
 use std::path::Path;
 
 use plugins::diagnostic::{Code, Severity};
+use plugins::host::aworld::manifest::{Options, validate, validate_legacy};
 use plugins::manifest::HostClass;
-use plugins::manifest::aworld::{Options, validate, validate_legacy};
 
 use crate::support::*;
 

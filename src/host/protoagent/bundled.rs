@@ -6,8 +6,8 @@
 
 use std::path::Path;
 
+use crate::host::protoagent::manifest::{Profile, canonical_source};
 use crate::manifest::doc::{Node, Value};
-use crate::manifest::protoagent::{Profile, canonical_source};
 use crate::manifest::pyval::{dict_items, type_name};
 
 /// The manifest ids of protoAgent 0.145's bundled tree (`app_root/plugins`).
@@ -72,18 +72,14 @@ pub fn is_swap_leftover(dir: &Path, profile: Profile) -> bool {
             .is_some_and(|n| n.to_string_lossy().ends_with(".bak"))
 }
 
-/// Leave out of a recursive search's roots the protoAgent ones the host's discovery skips
-/// ([`is_swap_leftover`], for the host version `host_version` names).
-pub fn drop_swap_leftovers(roots: &mut Vec<crate::validate::Root>, host_version: Option<&str>) {
-    let opts = crate::manifest::protoagent::Options {
+/// Whether the host's discovery skips the plugin root `dir` ([`is_swap_leftover`], for the
+/// host version `host_version` names).
+pub fn discovery_skips(dir: &Path, host_version: Option<&str>) -> bool {
+    let opts = crate::host::protoagent::manifest::Options {
         host_version: host_version.map(str::to_owned),
         env: None,
     };
-    let profile = crate::manifest::protoagent::profile(&opts);
-    roots.retain(|r| {
-        r.detected != Some(crate::manifest::Dialect::Protoagent)
-            || !is_swap_leftover(&r.path, profile)
-    });
+    is_swap_leftover(dir, crate::host::protoagent::manifest::profile(&opts))
 }
 
 /// The host's `plugins.built_in` message (`installer.install` step 8).

@@ -18,8 +18,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::dialect::Dialect;
 use crate::lock::{DepPin, Entry, Lock, LockError};
-use crate::manifest::Dialect;
 use crate::name::Name;
 use crate::store::Home;
 
@@ -204,15 +204,8 @@ fn write_entry(
     let written = lock.save()?;
     let name = home.locked_name(entry)?;
     write_files(home, &name, &home.plugin_dir(&name))?;
-    if dialect == Dialect::Aworld {
-        let name = home.locked_name(entry)?;
-        crate::lock::registry::upsert(home, entry, &home.plugin_dir(&name), now)?;
-    }
-    if dialect == Dialect::Aoe {
-        // aoe loads a plugin only with a grant in its config.toml.
-        let name = home.locked_name(entry)?;
-        crate::host::aoe::record_install(home, entry, &home.plugin_dir(&name), now)?;
-    }
+    // aoe loads a plugin only with a grant in its config.toml; AWorld reads its registry.
+    crate::host::record_install(dialect, home, entry, &home.plugin_dir(&name), now)?;
     Ok(written)
 }
 
@@ -223,12 +216,6 @@ fn drop_entry(home: &Home, dialect: Dialect, id: &Name) -> Result<(), TxnError> 
         lock.save()?;
     }
     remove_tree(&files_record(home, id))?;
-    let id = id.as_str();
-    if dialect == Dialect::Aworld {
-        crate::lock::registry::remove(home, id)?;
-    }
-    if dialect == Dialect::Aoe {
-        crate::host::aoe::forget(home, id)?;
-    }
+    crate::host::forget(dialect, home, id.as_str())?;
     Ok(())
 }

@@ -186,7 +186,8 @@ fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
             }
         }
     }
-    for written in [home.lockfile(), crate::host::aoe::config_path(home)] {
+    let aoe_config = crate::host::aoe::config_path(home);
+    for written in home.atomic_files().into_iter().chain([aoe_config]) {
         n += clean_temp_files(&written)?;
     }
     Ok(n)

@@ -8,8 +8,8 @@ use super::{
     DepsChange, Intent, Phase, StagedDeps, TxnError, backup, deps_backup, drop_entry,
     remove_record, remove_tree, rename, write_entry, write_record,
 };
+use crate::dialect::Dialect;
 use crate::lock::{Entry, Lock};
-use crate::manifest::Dialect;
 use crate::name::Name;
 use crate::store::Home;
 
@@ -183,7 +183,7 @@ pub(super) fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<
     }
     // protoAgent's wheel deps of the plugin go with it (the host never removes them).
     let deps_trash = deps_backup(home, id);
-    if dialect == Dialect::Protoagent {
+    if crate::host::install_policy(dialect).wheel_deps {
         let deps = home.plugin_deps_dir(id);
         if std::fs::symlink_metadata(&deps).is_ok() {
             remove_tree(&deps_trash)?;

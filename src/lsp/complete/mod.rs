@@ -11,9 +11,9 @@ use serde_json::{Value, json};
 use super::Document;
 use super::convert::LineIndex;
 use super::features::{dialect_schema, kept, position};
+use crate::host::ValidateOptions;
 use crate::manifest::doc::{Pointer, Seg};
 use crate::manifest::{Format, schema};
-use crate::validate::ValidateOptions;
 
 /// Where keys are being completed.
 #[derive(Debug, Default, PartialEq)]

@@ -219,7 +219,7 @@ fn gates(cx: &mut Cx, m: &Manifest, profile: Profile) {
 mod tests {
     use super::settings::debug_name;
     use super::*;
-    use crate::manifest::aoe::raw;
+    use crate::host::aoe::manifest::raw;
 
     fn messages(text: &str, profile: Profile) -> Vec<String> {
         let m = raw::parse(text, profile).expect("parses");

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use super::{Entry, LockError, write_atomic};
+use crate::lock::{Entry, LockError, write_atomic};
 use crate::store::Home;
 
 /// Record the plugin in AWorld's `.manifest.json`, keeping other records and fields.

@@ -5,6 +5,8 @@
 //! every capability it declares, so an install that does not write the grant does not
 //! take effect. Edits keep the rest of the file byte for byte (`toml_edit`).
 
+pub mod manifest;
+
 use std::path::{Path, PathBuf};
 
 use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, Value};
@@ -261,6 +263,23 @@ pub fn record_install(
         },
     )
 }
+
+/// What this host decides about installs (see [`crate::host::InstallPolicy`]).
+pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
+    refuses_symlinks: true,
+    builds: true,
+    wheel_deps: false,
+    ref_in_host_config: true,
+    gh_ref_unverified: true,
+    manifest_grant: true,
+    follows_gh_releases: true,
+    remembers_python: false,
+    featured_index: true,
+    instance_checks: false,
+};
+
+/// This host's dialect, for code that serves this host alone.
+pub const DIALECT: crate::dialect::Dialect = crate::dialect::Dialect::Aoe;
 
 #[cfg(test)]
 mod tests {

@@ -1,9 +1,10 @@
-//! Reading one row of aoe's TOML lock (`[plugins."<id>"]`) as an [`Entry`].
+//! Reading one row of a TOML lock (`[plugins."<id>"]`: aoe's, and AWorld's `plugins.lock` in the
+//! same layout) as an [`Entry`].
 
-use super::{Entry, adopt_kind, read_commit};
 use crate::git::RefKind;
+use crate::lock::{Entry, adopt_kind, read_commit};
 
-pub(super) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
+pub(crate) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
     let s = |k: &str| row.get(k).and_then(toml::Value::as_str).map(str::to_owned);
     let kind = s("ref_kind").and_then(|k| match k.as_str() {
         "default" => Some(RefKind::Default),

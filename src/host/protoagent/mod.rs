@@ -19,13 +19,14 @@
 //! names the same place. Pure: the caller passes the environment in.
 
 mod bundled;
+pub mod manifest;
 pub mod node;
 
 use std::path::{Component, Path, PathBuf};
 
 pub use bundled::{
     Allow, BUNDLED_0145, BUNDLED_0218_ADDED, SUPERSEDING_0218, allow_refusal, allowlist,
-    builtin_message, drop_swap_leftovers, fnmatch, is_bundled, is_swap_leftover, source_matches,
+    builtin_message, discovery_skips, fnmatch, is_bundled, is_swap_leftover, source_matches,
     superseding,
 };
 
@@ -294,6 +295,23 @@ pub fn switch_lines(config: &Path, id: &str, enable: bool) -> Option<String> {
         flow(&disabled)
     ))
 }
+
+/// What this host decides about installs (see [`crate::host::InstallPolicy`]).
+pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
+    refuses_symlinks: false,
+    builds: false,
+    wheel_deps: true,
+    ref_in_host_config: false,
+    gh_ref_unverified: false,
+    manifest_grant: false,
+    follows_gh_releases: false,
+    remembers_python: true,
+    featured_index: false,
+    instance_checks: true,
+};
+
+/// This host's dialect, for code that serves this host alone.
+pub const DIALECT: crate::dialect::Dialect = crate::dialect::Dialect::Protoagent;
 
 #[cfg(test)]
 mod tests {

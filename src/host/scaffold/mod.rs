@@ -7,10 +7,10 @@
 
 use std::path::PathBuf;
 
-use crate::manifest::Dialect;
-use crate::manifest::aoe::profile::BUILTIN_IDS;
-use crate::manifest::aoe::rules::{id_problem, is_reserved_namespace};
-use crate::manifest::protoagent::{RESERVED_IDS, id_grammar_ok};
+use crate::dialect::Dialect;
+use crate::host::aoe::manifest::profile::BUILTIN_IDS;
+use crate::host::aoe::manifest::rules::{id_problem, is_reserved_namespace};
+use crate::host::protoagent::manifest::{RESERVED_IDS, id_grammar_ok};
 
 mod write;
 pub use write::{GitInit, Kept, WriteError, Written, git_init, write};
@@ -27,13 +27,7 @@ pub const SCHEMA_FILE: &str = ".plugins-schema.json";
 
 /// What `plugins schema <dialect>` prints (aoe: the default host profile).
 pub fn schema_text(dialect: Dialect) -> String {
-    let value = match dialect {
-        Dialect::Aoe => {
-            crate::manifest::aoe::schema::build(crate::manifest::aoe::profile::Profile::default())
-        }
-        Dialect::Aworld => crate::manifest::aworld::schema(),
-        Dialect::Protoagent => crate::manifest::protoagent::schema_value().clone(),
-    };
+    let value = crate::host::schema(dialect, Default::default());
     let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
     text.push('\n');
     text
@@ -181,7 +175,8 @@ pub fn derive_id(dialect: Dialect, name: &str, explicit: Option<&str>) -> Result
             } else {
                 format!("{s}-plugin")
             };
-            if dialect == Dialect::Protoagent && RESERVED_IDS.contains(&id.to_lowercase().as_str())
+            if matches!(dialect, Dialect::Protoagent)
+                && RESERVED_IDS.contains(&id.to_lowercase().as_str())
             {
                 return Err(refuse(
                     format!(
@@ -236,7 +231,7 @@ fn render(text: &str, vars: &[(&str, String)]) -> String {
 
 /// The templates that exist: (dialect, runtime) pairs.
 pub fn available() -> Vec<(Dialect, Runtime)> {
-    Dialect::ALL
+    crate::dialect::ALL
         .into_iter()
         .flat_map(|d| Runtime::supported(d).iter().map(move |r| (d, *r)))
         .collect()

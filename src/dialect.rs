@@ -1,0 +1,139 @@
+//! The hosts `plugins` serves, as plain data: each dialect's name, manifest path, manifest
+//! format, lock format and the rule that finds its default home. What a host *decides*
+//! (rules, records, install policy) lives in `src/host/<host>/`, reached through the one
+//! dispatch file `src/host/mod.rs`; outside those two places no code names a variant or
+//! compares dialects (`tests/cli/architecture.rs` checks it, and `Dialect` has no
+//! `PartialEq`, so the compiler refuses `==`).
+
+use std::path::Path;
+
+use crate::manifest::Format;
+
+/// The host families `plugins` serves.
+#[derive(Clone, Copy, Debug, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Dialect {
+    /// Agent of Empires: `aoe-plugin.toml`.
+    Aoe,
+    /// AWorld: `.aworld-plugin/plugin.json`.
+    Aworld,
+    /// protoAgent: `protoagent.plugin.yaml`.
+    Protoagent,
+}
+
+/// The aoe lock format version `plugins` writes and understands (`aoe.md` §17).
+pub const AOE_LOCK_VERSION: i64 = 2;
+
+/// Every dialect, in the order `plugins` lists and detects them.
+pub const ALL: [Dialect; 3] = [Dialect::Aoe, Dialect::Aworld, Dialect::Protoagent];
+
+/// Static facts about a dialect.
+#[derive(Debug)]
+pub struct DialectSpec {
+    pub name: &'static str,
+    /// The manifest path relative to the plugin root.
+    pub manifest: &'static str,
+    pub format: Format,
+    /// The format of the home's `plugins.lock`.
+    pub lock: LockFormat,
+    /// Where the host keeps its plugins when no home is named.
+    pub default_home: DefaultHome,
+}
+
+/// How a home's `plugins.lock` is written.
+#[derive(Clone, Copy, Debug)]
+pub enum LockFormat {
+    /// TOML with `lock_version = version` and `[plugins."<id>"]` rows; with `refuse_newer`,
+    /// a higher `lock_version` is refused (aoe's own rule).
+    Toml { version: i64, refuse_newer: bool },
+    /// protoAgent's JSON `{"plugins": [...]}` sorted by id.
+    Json,
+}
+
+/// Where a host's own home is when no `--home` is given.
+#[derive(Clone, Copy, Debug)]
+pub enum DefaultHome {
+    /// aoe's app dir (`$XDG_CONFIG_HOME/agent-of-empires` on Linux).
+    AoeAppDir,
+    /// A directory under the user's home directory.
+    UnderUserHome(&'static str),
+    /// protoAgent's instance root, resolved from its environment and config.
+    ProtoagentInstance,
+}
+
+impl Dialect {
+    pub fn spec(self) -> &'static DialectSpec {
+        match self {
+            Dialect::Aoe => &DialectSpec {
+                name: "aoe",
+                manifest: "aoe-plugin.toml",
+                format: Format::Toml,
+                lock: LockFormat::Toml {
+                    version: AOE_LOCK_VERSION,
+                    refuse_newer: true,
+                },
+                default_home: DefaultHome::AoeAppDir,
+            },
+            Dialect::Aworld => &DialectSpec {
+                name: "aworld",
+                manifest: ".aworld-plugin/plugin.json",
+                format: Format::Json,
+                lock: LockFormat::Toml {
+                    version: 1,
+                    refuse_newer: false,
+                },
+                default_home: DefaultHome::UnderUserHome(".aworld"),
+            },
+            Dialect::Protoagent => &DialectSpec {
+                name: "protoagent",
+                manifest: "protoagent.plugin.yaml",
+                format: Format::Yaml,
+                lock: LockFormat::Json,
+                default_home: DefaultHome::ProtoagentInstance,
+            },
+        }
+    }
+
+    /// Whether `self` and `other` are the same dialect. Compare names, not variants: host
+    /// decisions go through `src/host/mod.rs`, never through `==` on a dialect.
+    pub fn is(self, other: Dialect) -> bool {
+        self.spec().name == other.spec().name
+    }
+}
+
+/// The dialect whose manifest file is named like `path`'s last components.
+pub fn from_manifest_path(path: &Path) -> Option<Dialect> {
+    ALL.into_iter().find(|d| path.ends_with(d.spec().manifest))
+}
+
+/// The dialect whose lock format `text` is written in: JSON is protoAgent's; a TOML lock
+/// names its `lock_version` (AWorld's `plugins.lock` is 1); aoe's lock_version is optional,
+/// so any other TOML is aoe's. `None` when the text is neither.
+pub fn from_lock_text(text: &str) -> Option<Dialect> {
+    if text.trim_start().starts_with('{') {
+        return ALL
+            .into_iter()
+            .find(|d| matches!(d.spec().lock, LockFormat::Json));
+    }
+    let table: toml::Table = text.parse().ok()?;
+    let version = table.get("lock_version").and_then(toml::Value::as_integer);
+    Some(match version {
+        Some(1) => Dialect::Aworld,
+        _ => Dialect::Aoe,
+    })
+}
+
+/// The host of a home named by `--home` or `PLUGINS_HOME`, from its lock's format; a home
+/// without a lock is taken as aoe's, the host `plugins` served first.
+pub fn of_lockfile(path: &Path) -> Dialect {
+    std::fs::read_to_string(path)
+        .ok()
+        .and_then(|text| from_lock_text(&text))
+        .unwrap_or(Dialect::Aoe)
+}
+
+impl std::fmt::Display for Dialect {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.spec().name)
+    }
+}

@@ -1,0 +1,40 @@
+//! Everything AWorld decides: its manifest rules (`manifest/`, the host's loader and
+//! lints) and its registry of installed plugins (`registry`, `plugins/.manifest.json`).
+//! AWorld keeps no lock of its own; `plugins` keeps a TOML `plugins.lock` in its home.
+
+pub mod manifest;
+pub mod registry;
+
+use std::path::Path;
+
+/// Whether `tree` holds Python, which AWorld imports into its own process.
+pub fn holds_python(tree: &Path) -> bool {
+    crate::tree::walk(tree, &|_, _| false).is_ok_and(|entries| {
+        entries.iter().any(|e| {
+            e.kind == crate::tree::Kind::File && e.rel.extension().is_some_and(|x| x == "py")
+        })
+    })
+}
+
+/// What this host decides about installs (see [`crate::host::InstallPolicy`]).
+pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
+    refuses_symlinks: false,
+    builds: false,
+    wheel_deps: false,
+    ref_in_host_config: false,
+    gh_ref_unverified: false,
+    manifest_grant: false,
+    follows_gh_releases: false,
+    remembers_python: false,
+    featured_index: false,
+    instance_checks: false,
+};
+
+/// Whether `path` is an AWorld plugin root (a manifest, or the legacy layout).
+pub fn is_root(path: &Path) -> bool {
+    crate::host::detect_all(path)
+        .iter()
+        .any(|d| matches!(d, crate::dialect::Dialect::Aworld))
+}
+/// This host's dialect, for code that serves this host alone.
+pub const DIALECT: crate::dialect::Dialect = crate::dialect::Dialect::Aworld;
