@@ -120,6 +120,20 @@ impl Printer {
         let _ = writeln!(err, "{doc}");
     }
 
+    /// A text report on stdout: every [`Line::Data`], and the [`Line::Outcome`]s unless
+    /// `-q` (the printer decides what quiet leaves out, not the command).
+    pub fn report(&self, lines: &[Line]) -> std::io::Result<()> {
+        let text: String = lines
+            .iter()
+            .filter_map(|l| match l {
+                Line::Data(t) => Some(t.as_str()),
+                Line::Outcome(t) if !self.quiet => Some(t.as_str()),
+                Line::Outcome(_) => None,
+            })
+            .collect();
+        self.out(&text)
+    }
+
     /// Data to stdout unless `-q`: the line saying what went well (`Installed …`).
     pub fn outcome(&self, text: &str) -> std::io::Result<()> {
         if self.quiet { Ok(()) } else { self.out(text) }
@@ -272,4 +286,13 @@ pub enum ColorChoice {
     Auto,
     Always,
     Never,
+}
+
+/// One line of a text report ([`Printer::report`]), newline included.
+#[derive(Clone, Debug)]
+pub enum Line {
+    /// Always printed: what the user asked to see (held back, would update, failed).
+    Data(String),
+    /// Left out under `-q`: what went well.
+    Outcome(String),
 }

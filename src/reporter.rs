@@ -6,6 +6,26 @@ use std::time::Duration;
 use crate::install::{Event, Request};
 use crate::printer::Printer;
 
+/// The line an update's consent prompt shows (`update`: the grant changed).
+pub fn update_consent(r: &Request) -> String {
+    format!(
+        "{} now asks for: capabilities [{}], build steps [{}]",
+        r.id,
+        r.capabilities.join(", "),
+        r.build_steps.join("; ")
+    )
+}
+
+/// The line a sync's consent prompt shows.
+pub fn sync_consent(r: &Request) -> String {
+    format!(
+        "{} plugin `{}` asks for: {}",
+        r.dialect,
+        r.id,
+        r.capabilities.join(", ")
+    )
+}
+
 /// The consent prompt text: what the plugin asks for.
 pub fn consent_text(r: &Request) -> String {
     let mut s = format!(

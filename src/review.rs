@@ -202,6 +202,16 @@ pub struct Commit {
     pub subject: String,
 }
 
+/// The version an update goes to: `v2.0.0 @ abc1234567`, or the commit alone for the
+/// default branch.
+pub fn target(new_ref: &str, commit: &str) -> String {
+    if new_ref.is_empty() {
+        commit[..10].to_owned()
+    } else {
+        format!("{new_ref} @ {}", &commit[..10])
+    }
+}
+
 /// What an update would bring.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Review {

@@ -91,49 +91,13 @@ impl CheckArgs {
         std::time::Duration::from_secs(self.timeout)
     }
 
-    /// Check every locked plugin of the homes `--home` (or the hosts' own) names.
-    pub fn check_homes(
-        &self,
-        home: Option<&std::path::PathBuf>,
-        cx: &crate::context::Context,
-    ) -> Result<
-        Vec<(
-            crate::store::Home,
-            crate::dialect::Dialect,
-            crate::update::Check,
-        )>,
-        crate::lock::LockError,
-    > {
-        Ok(crate::update::check_homes(
-            cx.locked_homes(home)?,
-            self.jobs,
-            self.timeout(),
-            self.pre,
-            &cx.gh_base(),
-        ))
-    }
-
-    /// Hold back the newer versions younger than each home's cooldown (`--cooldown`, else
-    /// `cooldown` in its `plugins.toml`): their tags or commits are dated, in the same bounded
-    /// pool. Returns the policy files read, whose warnings the command shows.
-    pub fn hold_back(
-        &self,
-        checks: &mut [(
-            crate::store::Home,
-            crate::dialect::Dialect,
-            crate::update::Check,
-        )],
-        cx: &crate::context::Context,
-    ) -> crate::error::Result<Vec<crate::autoupdate::PolicyFile>> {
-        let (cooldowns, files) = crate::update::cooldowns(checks, self.cooldown)
-            .map_err(crate::error::Error::InvalidArgument)?;
-        crate::update::hold_back(
-            checks,
-            &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
-            self.jobs,
-            self.timeout(),
-            &cx.gh_base(),
-        );
-        Ok(files)
+    /// The options the checks take.
+    pub fn options(&self) -> crate::ops::check::CheckOptions {
+        crate::ops::check::CheckOptions {
+            jobs: self.jobs,
+            timeout: self.timeout(),
+            pre: self.pre,
+            cooldown: self.cooldown,
+        }
     }
 }

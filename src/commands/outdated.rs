@@ -48,7 +48,7 @@ fn moved_text(commit: &str, subdir: &str) -> String {
 }
 
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let mut checks = args.check.check_homes(args.home.as_ref(), cx)?;
+    let mut checks = crate::ops::check::check_homes(&args.check.options(), args.home.as_ref(), cx)?;
     // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
     let (jobs, timeout) = (args.check.jobs, args.check.timeout());
     crate::update::follow_latest_releases(
@@ -60,7 +60,7 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
     );
     // A monorepo plugin is newer only when its subdirectory changed.
     let moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), jobs);
-    for f in &args.check.hold_back(&mut checks, cx)? {
+    for f in &crate::ops::check::hold_back(&args.check.options(), &mut checks, cx)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
     let failed = checks

@@ -1,17 +1,17 @@
 //! `plugins sync`: install exactly what the lock says, at the locked commits.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::host::ValidateOptions;
-use crate::install::{self, InstallError, InstallOptions, Request};
-use crate::printer::Printer;
+use crate::ops::{
+    self,
+    sync::{SyncDetail, SyncOptions, SyncRow, SyncStatus},
+};
+use crate::printer::{Line, Printer};
 
 /// Install every locked plugin that is missing, at its locked commit (like `npm ci`).
 ///
@@ -55,190 +55,54 @@ pub struct SyncArgs {
     pub profile: super::args::ProfileArgs,
 }
 
-/// One locked plugin's part of a sync, in lock order.
-enum Todo {
-    /// A changed plugin left as it is (without --repair): its JSON row.
-    Report(serde_json::Value),
-    Install {
-        home: PathBuf,
-        entry: Box<crate::lock::Entry>,
-        repair: bool,
-        opts: Box<InstallOptions>,
-    },
-}
-
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
-    let mut consent = |r: &Request| {
-        pause.during(|| {
-            printer.status(&format!(
-                "{} plugin `{}` asks for: {}",
-                r.dialect,
-                r.id,
-                r.capabilities.join(", ")
-            ));
-        });
-        args.yes
-    };
-    // Finish or undo what a killed command left before comparing the lock with the plugins.
-    for (home, _) in cx.homes(args.home.as_ref()) {
-        if (home.lockfile().exists() || home.root.join(".plugins").exists())
-            && let Err(e) = crate::install::lock_home(&home, true, &mut on_event)
-        {
-            return Err(e.into());
-        }
-    }
-    let mut synced = Vec::new();
-    let mut rows = Vec::new();
-    let mut tampered = Vec::new();
-    // What to install, in lock order; a changed plugin without --repair is only reported.
-    let mut todo = Vec::new();
-    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
-        for entry in lock.entries() {
-            // An entry installed with `--no-build` is built now (unless this sync skips builds too).
-            let build = entry.unbuilt && !args.no_build;
-            let mut repair = false;
-            if home.locked_dir(&entry)?.is_dir() && !args.force && !build {
-                let verdict = crate::verify::entry(&home, dialect, &entry);
-                if !verdict.changed {
-                    continue;
-                }
-                if !args.repair {
-                    let problem = verdict.problems.first().cloned().unwrap_or_default();
-                    tampered.push(format!(
-                        "warning[{}]: {} changed since install: {problem}; `plugins sync --repair` reinstalls it",
-                        Code::InstallTampered.as_str(),
-                        entry.id
-                    ));
-                    todo.push(Todo::Report(
-                        serde_json::json!({"id": entry.id, "status": "tampered",
-                        "message": problem, "home": home.root}),
-                    ));
-                    continue;
-                }
-                repair = true;
-            }
-            let source = crate::source::Source::of_entry(&entry, &cx.gh_base())
-                .map_err(Error::InvalidArgument)?;
-            let opts = InstallOptions {
-                source,
-                // A host's own home keeps its overrides (protoAgent's plugins dir and lock).
-                home: (!cx.default_homes().is_default(&home)).then(|| home.root.clone()),
-                defaults: cx.default_homes(),
-                validate: ValidateOptions::default(),
-                build: !args.no_build,
-                force: true,
-                deps: false,
-                detect: true,
-                python: args.python.as_deref().map(|p| {
-                    if p.components().count() > 1 {
-                        cx.absolute(p)
-                    } else {
-                        p.to_path_buf()
-                    }
-                }),
-                expect_id: None,
-                github_api: cx.github_api.clone(),
-                build_timeout: Duration::from_secs(600),
-                wait: true,
-                by: "sync".into(),
-                pin: Some(entry.clone()),
-                now: crate::clock::now(),
-                featured_index: cx.featured_index.clone(),
-                profile: args.profile.profile(),
-            };
-            todo.push(Todo::Install {
-                home: home.root.clone(),
-                entry: Box::new(entry),
-                repair,
-                opts: Box::new(opts),
-            });
-        }
-    }
-    // The sources are fetched and checked `--jobs` at a time, ahead of the installs, which
-    // ask consent, lock the home and swap one at a time, in lock order.
-    let url = |todo: &Todo| match todo {
-        Todo::Install { opts, .. } => match &opts.source {
-            crate::source::Source::Git { url, .. } => Some(url.clone()),
-            crate::source::Source::Local { .. } => None,
+    let rows = ops::sync::sync(
+        &SyncOptions {
+            home: args.home.as_ref(),
+            yes: args.yes,
+            force: args.force,
+            repair: args.repair,
+            no_build: args.no_build,
+            python: args.python.as_deref(),
+            jobs: args.jobs,
+            profile: args.profile.profile(),
         },
-        Todo::Report(_) => None,
+        cx,
+        printer,
+    )?;
+    let tampered = rows.iter().any(|r| r.status == SyncStatus::Tampered);
+    let written = if args.json {
+        printer.json(serde_json::json!({ "plugins": rows }))
+    } else {
+        printer.report(&report(&rows))
     };
-    let fetches = crate::update::ordered_per_host(todo, url, args.jobs, |todo| match todo {
-        Todo::Install { ref opts, .. } => {
-            let prepared = install::prepare(opts);
-            (todo, Some(prepared))
-        }
-        Todo::Report(_) => (todo, None),
-    });
-    for (todo, prepared) in fetches {
-        let (home, entry, repair, opts) = match todo {
-            Todo::Report(row) => {
-                rows.push(row);
-                continue;
-            }
-            Todo::Install {
-                home,
-                entry,
-                repair,
-                opts,
-            } => (home, entry, repair, opts),
-        };
-        let prepared = prepared.expect("an install is prepared");
-        let installed =
-            match install::install_prepared(&opts, prepared, &mut consent, &mut on_event) {
-                Ok(i) => i,
-                Err(InstallError::Refused {
-                    code: Code::InstallConcurrent,
-                    ..
-                }) => {
-                    printer.status(&format!(
-                        "     Skipped {}: another command changed it meanwhile",
-                        entry.id
-                    ));
-                    rows.push(serde_json::json!({"id": entry.id, "status": "skipped",
-                        "message": "another command changed it meanwhile", "home": home}));
-                    continue;
-                }
-                Err(e) => return Err(e.into()),
-            };
-        if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
-            return Err(Error::Refused {
-                code: Code::InstallTampered,
-                message: format!("{} at {} no longer hashes to the locked tree", entry.id, entry.commit.as_deref().unwrap_or("the locked source")),
-                help: Some("the source changed under the same commit or path; inspect it before trusting it".into()),
-            });
-        }
-        let (verb, status) = if repair {
-            ("Repaired", "repaired")
-        } else {
-            ("Synced", "synced")
-        };
-        synced.push(format!("{verb:>12} {} {}\n", entry.id, entry.version));
-        rows.push(serde_json::json!({"id": entry.id, "status": status,
-            "version": entry.version, "commit": entry.commit, "home": home}));
-    }
-    // The spinner is cleared before the outcome is printed.
-    drop(on_event);
-    for line in &tampered {
-        printer.status(line);
-    }
-    let status = if !tampered.is_empty() {
+    written.map_err(|e| Error::io("cannot write output", e))?;
+    Ok(if tampered {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
-    };
-    if args.json {
-        printer
-            .json(serde_json::json!({ "plugins": rows }))
-            .map_err(|e| Error::io("cannot write output", e))?;
-        return Ok(status);
+    })
+}
+
+/// The text report: a line per plugin installed or repaired, or that all is in place.
+fn report(rows: &[SyncRow]) -> Vec<Line> {
+    let mut lines: Vec<Line> = rows
+        .iter()
+        .filter_map(|r| {
+            let verb = match r.status {
+                SyncStatus::Synced => "Synced",
+                SyncStatus::Repaired => "Repaired",
+                SyncStatus::Tampered | SyncStatus::Skipped => return None,
+            };
+            let SyncDetail::Installed { version, .. } = &r.detail else {
+                return None;
+            };
+            Some(Line::Outcome(format!("{verb:>12} {} {version}\n", r.id)))
+        })
+        .collect();
+    let tampered = rows.iter().any(|r| r.status == SyncStatus::Tampered);
+    if lines.is_empty() && !tampered {
+        lines.push(Line::Outcome("everything locked is installed\n".to_owned()));
     }
-    if synced.is_empty() && tampered.is_empty() {
-        synced.push("everything locked is installed\n".to_owned());
-    }
-    printer
-        .outcome(&synced.concat())
-        .map_err(|e| Error::io("cannot write output", e))?;
-    Ok(status)
+    lines
 }

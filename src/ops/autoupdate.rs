@@ -1,0 +1,257 @@
+//! `plugins autoupdate`: one sweep for cron, under each home's `plugins.toml` policy.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::apply::{MAX_FETCHES, Step, prepared_in_order};
+use super::check::CheckOptions;
+use crate::autoupdate::{self, Activity};
+use crate::context::Context;
+use crate::error::{Error, Result};
+use crate::install::{InstallOptions, Request};
+use crate::printer::Printer;
+use crate::update::Status;
+
+/// How to sweep (`plugins autoupdate`'s flags).
+pub struct SweepOptions<'a> {
+    pub home: Option<&'a PathBuf>,
+    /// Sweep even if the last sweep is younger than the interval.
+    pub force: bool,
+    /// How long after the last activity the host counts as busy.
+    pub grace: Duration,
+    pub check: CheckOptions,
+}
+
+/// What one sweep did, per plugin and per home (`--json` prints it as it is).
+#[derive(Default, serde::Serialize)]
+pub struct Sweep {
+    pub updated: Vec<String>,
+    pub up_to_date: Vec<String>,
+    pub deferred: Vec<String>,
+    pub needs_approval: Vec<String>,
+    pub held_back: Vec<HeldBack>,
+    pub failed: Vec<Failed>,
+    pub skipped_homes: Vec<Skipped>,
+}
+
+/// A plugin whose check or update failed.
+#[derive(serde::Serialize)]
+pub struct Failed {
+    pub id: String,
+    pub message: String,
+}
+
+/// A newer version younger than the cooldown, not taken this sweep.
+#[derive(serde::Serialize)]
+pub struct HeldBack {
+    pub id: String,
+    pub new_ref: String,
+    pub commit: String,
+    pub released_at: String,
+    pub left_secs: u64,
+    pub cooldown_secs: u64,
+}
+
+/// A home the sweep skipped, and why.
+#[derive(serde::Serialize)]
+pub struct Skipped {
+    pub home: PathBuf,
+    /// `interval` or `disabled`.
+    pub reason: &'static str,
+    /// Seconds since the last sweep (`interval` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub last_sweep_secs: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub interval_hours: Option<u64>,
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: skipped ({})", self.home.display(), self.reason)?;
+        if let (Some(age), Some(h)) = (self.last_sweep_secs, self.interval_hours) {
+            write!(f, ": last sweep {age} s ago, interval {h} h")?;
+        }
+        Ok(())
+    }
+}
+
+/// One sweep over the homes `opts.home` names: under each home's policy, check the
+/// opted-in plugins, hold back what the cooldown holds, and apply the rest in lock order
+/// (fetched ahead). An update that needs consent is never applied.
+pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Sweep> {
+    let mut sweep = Sweep::default();
+    let grace = opts.grace;
+    // Recovery first, also for a sweep that then has nothing to do.
+    let mut on_event = crate::reporter::progress(printer);
+    for (home, _) in cx.homes(opts.home) {
+        crate::install::recover_first(&home, &mut on_event)?;
+    }
+    drop(on_event);
+    for (home, dialect, lock) in cx.locked_homes(opts.home)? {
+        let file = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
+        printer.file_diagnostics(&file.warnings, &file.path, &file.text);
+        let policy = file.policy;
+        if policy.interval_hours == 0 || policy.rules.is_empty() {
+            sweep.skipped_homes.push(Skipped {
+                home: home.root.clone(),
+                reason: "disabled",
+                last_sweep_secs: None,
+                interval_hours: None,
+            });
+            continue;
+        }
+        if let Some(age) = autoupdate::since_last_sweep(&home)
+            && age < policy.interval_hours * 3600
+            && !opts.force
+        {
+            sweep.skipped_homes.push(Skipped {
+                home: home.root.clone(),
+                reason: "interval",
+                last_sweep_secs: Some(age),
+                interval_hours: Some(policy.interval_hours),
+            });
+            continue;
+        }
+        let busy = autoupdate::activity(&home, grace) != Activity::Idle;
+        let armed: Vec<_> = policy
+            .rules
+            .iter()
+            .filter(|r| lock.get(&r.id).is_some())
+            .collect();
+        let entries: Vec<_> = armed
+            .iter()
+            .filter(|r| r.always || !busy)
+            .filter_map(|r| lock.get(&r.id))
+            .collect();
+        sweep.deferred.extend(
+            armed
+                .iter()
+                .filter(|r| !r.always && busy)
+                .map(|r| r.id.clone()),
+        );
+        let gh_base = cx.gh_base();
+        let url_of = |e: &crate::lock::Entry| match crate::source::Source::of_entry(e, &gh_base) {
+            Ok(crate::source::Source::Git { url, .. }) => Some(url),
+            _ => None,
+        };
+        let mut checks: Vec<_> = crate::update::check_all(
+            &entries,
+            opts.check.jobs,
+            opts.check.timeout,
+            opts.check.pre,
+            &url_of,
+        )
+        .into_iter()
+        .map(|c| (home.clone(), dialect, c))
+        .collect();
+        // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
+        crate::update::follow_latest_releases(
+            &mut checks,
+            &gh_base,
+            &cx.github_api,
+            opts.check.jobs,
+            opts.check.timeout,
+        );
+        let cooldown = opts.check.cooldown.unwrap_or(policy.cooldown_secs);
+        crate::update::hold_back(
+            &mut checks,
+            &|_| cooldown,
+            opts.check.jobs,
+            opts.check.timeout,
+            &gh_base,
+        );
+        // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
+        // and `sync`), while the installs lock the home and swap one at a time, in order.
+        let mut steps = Vec::new();
+        for (_, _, c) in checks {
+            let mut unusable = None;
+            let install = match &c.status {
+                Status::Behind { new_ref, .. } => {
+                    let entry = lock.get(&c.id).expect("checked entries are locked");
+                    match crate::source::Source::of_entry(&entry, &gh_base) {
+                        Ok(source) => {
+                            let base = InstallOptions {
+                                featured_index: cx.featured_index.clone(),
+                                ..InstallOptions::new(
+                                    source,
+                                    None,
+                                    cx.default_homes(),
+                                    &cx.github_api,
+                                    "autoupdate",
+                                )
+                            };
+                            Some(crate::update::options(&home, &entry, new_ref, base))
+                        }
+                        Err(e) => {
+                            unusable = Some(e);
+                            None
+                        }
+                    }
+                }
+                _ => None,
+            };
+            steps.push(Step {
+                item: (c, unusable),
+                install,
+            });
+        }
+        for ((c, unusable), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
+            match c.status {
+                Status::HeldBack {
+                    new_ref,
+                    commit,
+                    released_at,
+                    left_secs,
+                    cooldown_secs,
+                } => sweep.held_back.push(HeldBack {
+                    id: c.id,
+                    new_ref,
+                    commit,
+                    released_at,
+                    left_secs,
+                    cooldown_secs,
+                }),
+                Status::Behind { .. } => {
+                    if let Some(message) = unusable {
+                        sweep.failed.push(Failed { id: c.id, message });
+                        continue;
+                    }
+                    let Some((install, ready)) = fetched else {
+                        continue;
+                    };
+                    let mut held = false;
+                    let mut consent = |_: &Request| {
+                        held = true;
+                        false
+                    };
+                    let mut on_event = crate::reporter::progress(printer);
+                    match crate::install::install_prepared(
+                        &install,
+                        ready,
+                        &mut consent,
+                        &mut on_event,
+                    ) {
+                        Ok(i) => {
+                            let event = serde_json::json!({
+                                "event": "plugin.updated", "id": i.id, "version": i.entry.version,
+                                "resolved_sha": i.entry.commit, "by": "autoupdate", "at": crate::clock::now(),
+                            });
+                            autoupdate::append_event(&home, &event)
+                                .map_err(|e| Error::io("cannot append to events.jsonl", e))?;
+                            sweep.updated.push(c.id);
+                        }
+                        Err(_) if held => sweep.needs_approval.push(c.id),
+                        Err(e) => sweep.failed.push(Failed {
+                            id: c.id,
+                            message: e.to_string(),
+                        }),
+                    }
+                }
+                Status::Error { message } => sweep.failed.push(Failed { id: c.id, message }),
+                _ => sweep.up_to_date.push(c.id),
+            }
+        }
+        autoupdate::record_sweep(&home)?;
+    }
+    Ok(sweep)
+}

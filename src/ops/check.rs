@@ -1,0 +1,59 @@
+//! The checks `outdated`, `update` and `autoupdate` share: what is newer, then what the
+//! cooldown holds back.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use crate::context::Context;
+use crate::dialect::Dialect;
+use crate::error::{Error, Result};
+use crate::store::Home;
+use crate::update::Check;
+
+/// How to check remotes (`--jobs`, `--timeout`, `--pre`, `--cooldown`).
+#[derive(Clone, Debug)]
+pub struct CheckOptions {
+    /// How many remotes to query at once.
+    pub jobs: usize,
+    /// How long one remote may take.
+    pub timeout: Duration,
+    /// Pre-release tags count as newer releases.
+    pub pre: bool,
+    /// Hold back versions younger than this many seconds (`None`: each home's policy).
+    pub cooldown: Option<u64>,
+}
+
+/// Check every locked plugin of the homes `home` (or the hosts' own) names.
+pub fn check_homes(
+    opts: &CheckOptions,
+    home: Option<&PathBuf>,
+    cx: &Context,
+) -> Result<Vec<(Home, Dialect, Check)>> {
+    Ok(crate::update::check_homes(
+        cx.locked_homes(home)?,
+        opts.jobs,
+        opts.timeout,
+        opts.pre,
+        &cx.gh_base(),
+    ))
+}
+
+/// Hold back the newer versions younger than each home's cooldown (`cooldown`, else
+/// `cooldown` in its `plugins.toml`): their tags or commits are dated, in the same bounded
+/// pool. Returns the policy files read, whose warnings the command shows.
+pub fn hold_back(
+    opts: &CheckOptions,
+    checks: &mut [(Home, Dialect, Check)],
+    cx: &Context,
+) -> Result<Vec<crate::autoupdate::PolicyFile>> {
+    let (cooldowns, files) =
+        crate::update::cooldowns(checks, opts.cooldown).map_err(Error::InvalidArgument)?;
+    crate::update::hold_back(
+        checks,
+        &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
+        opts.jobs,
+        opts.timeout,
+        &cx.gh_base(),
+    );
+    Ok(files)
+}

@@ -1,0 +1,23 @@
+//! The flows that several commands share, between the commands (which parse arguments and
+//! render) and the domain modules (which never print): cargo's `ops` layer.
+//!
+//! * [`apply`]: the one apply pipeline — the sources of a list of installs are fetched and
+//!   checked ahead, `--jobs` at a time in the bounded per-server pool, and handed back in
+//!   lock order, where each install asks consent, takes the home lock (recovering first)
+//!   and swaps, one at a time. `update`, `sync` and `autoupdate` go through it.
+//! * [`autoupdate`]: one cron sweep under each home's policy (interval, idle/always,
+//!   cooldown), applied through the same pipeline; an update that needs consent is never
+//!   applied.
+//! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
+//! * [`sync`]: `plugins sync` from the lock to one output row per plugin.
+//! * [`update`]: `plugins update` from the checks to one output row per plugin.
+//!
+//! An `ops` function reports progress, consent prompts and failures as they happen
+//! through the printer (as cargo's ops report through its `Shell`); what the command
+//! prints at the end (text or `--json`) is the serde model it returns.
+
+pub mod apply;
+pub mod autoupdate;
+pub mod check;
+pub mod sync;
+pub mod update;

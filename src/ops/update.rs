@@ -1,0 +1,363 @@
+//! `plugins update`: check, hold back, then review (`--dry-run`) or apply, one row per
+//! plugin.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::apply::{MAX_FETCHES, Step, prepared_in_order};
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::dialect::Dialect;
+use crate::error::{Error, Result};
+use crate::install::{InstallOptions, Request};
+use crate::printer::Printer;
+use crate::review::Review;
+use crate::source::Source;
+use crate::store::Home;
+use crate::update::{Check, LockRows, Status};
+
+/// What to update and how (`plugins update`'s flags).
+pub struct UpdateOptions<'a> {
+    /// The plugins asked for; empty with `all`.
+    pub ids: &'a [String],
+    pub all: bool,
+    pub dry_run: bool,
+    /// Grant changed permissions without asking.
+    pub yes: bool,
+    pub home: Option<&'a PathBuf>,
+    pub check: &'a super::check::CheckOptions,
+    /// protoAgent: the host's Python, as given.
+    pub python: Option<&'a std::path::Path>,
+}
+
+/// One plugin's outcome, as `--json` prints it.
+#[derive(Debug, Serialize)]
+pub struct UpdateRow {
+    pub id: String,
+    pub status: UpdateStatus,
+    #[serde(flatten)]
+    pub detail: Detail,
+    pub home: PathBuf,
+    /// A dry run's review (commits, permission changes, consent).
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub review: Option<Review>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum UpdateStatus {
+    HeldBack,
+    WouldUpdate,
+    UpToDate,
+    Updated,
+    Failed,
+}
+
+/// The fields of a row between its status and its home.
+#[derive(Debug, Serialize)]
+#[serde(untagged)]
+pub enum Detail {
+    /// Newer, but younger than the cooldown.
+    HeldBack {
+        from_commit: Option<String>,
+        new_ref: String,
+        commit: String,
+        released_at: String,
+        left_secs: u64,
+        cooldown_secs: u64,
+    },
+    /// Would update (dry run).
+    Target {
+        from_commit: Option<String>,
+        new_ref: String,
+        commit: String,
+    },
+    /// Updated, or (a monorepo whose subdirectory did not change) only the pin moved.
+    Installed {
+        from_commit: Option<String>,
+        new_ref: String,
+        commit: String,
+        version: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        subdir: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<String>,
+    },
+    Failed {
+        message: String,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        code: Option<&'static str>,
+    },
+}
+
+impl UpdateRow {
+    fn failed(id: &str, home: &Home, e: &Error) -> UpdateRow {
+        UpdateRow {
+            id: id.to_owned(),
+            status: UpdateStatus::Failed,
+            detail: Detail::Failed {
+                message: e.to_string(),
+                code: Some(e.code().as_str()),
+            },
+            home: home.root.clone(),
+            review: None,
+        }
+    }
+}
+
+/// Check the locked plugins of the homes `opts.home` names, hold back what is under the
+/// cooldown, then review (`dry_run`) or install each newer version in lock order. Failures
+/// are reported as they happen; the rows say what became of every plugin asked for.
+pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Vec<UpdateRow>> {
+    // Recovery first: the checks read the lock as a killed command's recovery leaves it.
+    let mut on_event = crate::reporter::progress(printer);
+    for (home, _) in cx.homes(opts.home) {
+        crate::install::recover_first(&home, &mut on_event)?;
+    }
+    drop(on_event);
+    let mut checks = super::check::check_homes(opts.check, opts.home, cx)?;
+    if let Some(id) = opts
+        .ids
+        .iter()
+        .find(|id| !checks.iter().any(|(_, _, c)| c.id == **id))
+    {
+        return Err(Error::Refused {
+            code: Code::InstallNotInstalled,
+            message: format!("plugin '{id}' is not installed"),
+            help: None,
+        });
+    }
+    // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
+    checks.retain(|(_, _, c)| opts.all || opts.ids.contains(&c.id));
+    // aoe: `gh:owner/repo` without a ref follows the latest release, not the default branch.
+    let refused: HashMap<_, Error> = crate::update::follow_latest_releases(
+        &mut checks,
+        &cx.gh_base(),
+        &cx.github_api,
+        opts.check.jobs,
+        opts.check.timeout,
+    )
+    .into_iter()
+    .map(|(k, e)| (k, e.into()))
+    .collect();
+    for f in &super::check::hold_back(opts.check, &mut checks, cx)? {
+        printer.file_diagnostics(&f.warnings, &f.path, &f.text);
+    }
+    let mut lock_rows = LockRows::default();
+    let mut steps = Vec::new();
+    for (home, dialect, c) in checks {
+        let install = match (&c.status, opts.dry_run) {
+            (Status::Behind { new_ref, .. }, false) => {
+                match lock_rows.get(&home, dialect, &c.id)? {
+                    Some(entry) => Some(crate::update::options(
+                        &home,
+                        &entry,
+                        new_ref,
+                        base_options(cx, &entry, opts.python)?,
+                    )),
+                    // Gone from the lock since the check: nothing to do.
+                    None => continue,
+                }
+            }
+            _ => None,
+        };
+        steps.push(Step {
+            item: (home, dialect, c),
+            install,
+        });
+    }
+    // The newer versions are fetched and checked ahead, installed one at a time, in order.
+    let mut rows = Vec::new();
+    let interactive = std::io::stdin().is_terminal();
+    for ((home, dialect, c), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES))
+    {
+        let row = match &c.status {
+            Status::HeldBack {
+                new_ref,
+                commit,
+                released_at,
+                left_secs,
+                cooldown_secs,
+            } => Some(UpdateRow {
+                id: c.id.clone(),
+                status: UpdateStatus::HeldBack,
+                detail: Detail::HeldBack {
+                    from_commit: c.current.clone(),
+                    new_ref: new_ref.clone(),
+                    commit: commit.clone(),
+                    released_at: released_at.clone(),
+                    left_secs: *left_secs,
+                    cooldown_secs: *cooldown_secs,
+                },
+                home: home.root.clone(),
+                review: None,
+            }),
+            Status::Behind { .. } if opts.dry_run => {
+                review(cx, printer, &home, dialect, &c, &mut lock_rows)?
+            }
+            Status::Behind { .. } => fetched.map(|(install, prepared)| {
+                apply(
+                    printer,
+                    opts.yes,
+                    interactive,
+                    &home,
+                    &c,
+                    &install,
+                    prepared,
+                )
+            }),
+            // A refused release lookup is an error with its own code.
+            Status::Error { message } => match refused.get(&(home.root.clone(), c.id.clone())) {
+                Some(e) => {
+                    printer.fail(e);
+                    Some(UpdateRow::failed(&c.id, &home, e))
+                }
+                None => {
+                    printer.status(&format!("      Failed {}: {message}", c.id));
+                    Some(UpdateRow {
+                        id: c.id.clone(),
+                        status: UpdateStatus::Failed,
+                        detail: Detail::Failed {
+                            message: message.clone(),
+                            code: None,
+                        },
+                        home: home.root.clone(),
+                        review: None,
+                    })
+                }
+            },
+            _ => None,
+        };
+        rows.extend(row);
+    }
+    Ok(rows)
+}
+
+/// The install options of an update of `entry` before the new ref is applied.
+fn base_options(
+    cx: &Context,
+    entry: &crate::lock::Entry,
+    python: Option<&std::path::Path>,
+) -> Result<InstallOptions> {
+    let source = Source::of_entry(entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
+    let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
+    base.featured_index.clone_from(&cx.featured_index);
+    base.python = python.map(|p| {
+        if p.components().count() > 1 {
+            cx.absolute(p)
+        } else {
+            p.to_path_buf()
+        }
+    });
+    Ok(base)
+}
+
+/// A dry run's row: fetch the newer version into a temporary directory and review it.
+fn review(
+    cx: &Context,
+    printer: &Printer,
+    home: &Home,
+    dialect: Dialect,
+    c: &Check,
+    lock_rows: &mut LockRows,
+) -> Result<Option<UpdateRow>> {
+    let Status::Behind { new_ref, commit } = &c.status else {
+        return Ok(None);
+    };
+    let Some(entry) = lock_rows.get(home, dialect, &c.id)? else {
+        return Ok(None);
+    };
+    let base = base_options(cx, &entry, None)?;
+    let mut on_event = crate::reporter::progress(printer);
+    let reviewed = crate::update::review(home, &entry, new_ref, base, &mut on_event);
+    drop(on_event);
+    Ok(Some(match reviewed {
+        Ok(r) => UpdateRow {
+            id: c.id.clone(),
+            status: UpdateStatus::WouldUpdate,
+            detail: Detail::Target {
+                from_commit: c.current.clone(),
+                new_ref: new_ref.clone(),
+                commit: commit.clone(),
+            },
+            home: home.root.clone(),
+            review: Some(r),
+        },
+        Err(e) => {
+            let e: Error = e.into();
+            printer.fail(&e);
+            UpdateRow::failed(&c.id, home, &e)
+        }
+    }))
+}
+
+/// Install one fetched newer version: consent when the grant changes, then the swap.
+fn apply(
+    printer: &Printer,
+    yes: bool,
+    interactive: bool,
+    home: &Home,
+    c: &Check,
+    install: &InstallOptions,
+    prepared: crate::install::Prepared,
+) -> UpdateRow {
+    let Status::Behind { new_ref, commit } = &c.status else {
+        unreachable!("only newer versions are applied");
+    };
+    // The spinner is off the screen while the consent text and prompt are.
+    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
+    let mut consent = |r: &Request| {
+        pause.during(|| {
+            printer.status(&crate::reporter::update_consent(r));
+            if yes {
+                return true;
+            }
+            interactive
+                && printer
+                    .prompt(&format!("Update {} and grant this? [y/N]", r.id))
+                    .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
+        })
+    };
+    let applied = crate::install::install_prepared(install, prepared, &mut consent, &mut on_event);
+    drop(on_event);
+    let installed = |i: &crate::install::Installed, subdir, message| Detail::Installed {
+        from_commit: c.current.clone(),
+        new_ref: new_ref.clone(),
+        commit: commit.clone(),
+        version: i.entry.version.clone(),
+        subdir,
+        message,
+    };
+    match applied {
+        Ok(i) if i.up_to_date && i.entry.subdir.is_some() => {
+            // A monorepo moved but the plugin's subdirectory did not: only the pin moved.
+            let subdir = i.entry.subdir.clone().unwrap_or_default();
+            let message = format!(
+                "the repository moved to {}; {subdir} did not change (only the lock's pin moved)",
+                crate::review::target(new_ref, commit)
+            );
+            UpdateRow {
+                id: i.id.clone(),
+                status: UpdateStatus::UpToDate,
+                detail: installed(&i, Some(subdir), Some(message)),
+                home: home.root.clone(),
+                review: None,
+            }
+        }
+        Ok(i) => UpdateRow {
+            id: i.id.clone(),
+            status: UpdateStatus::Updated,
+            detail: installed(&i, None, None),
+            home: home.root.clone(),
+            review: None,
+        },
+        Err(e) => {
+            let e: Error = e.into();
+            printer.fail(&e);
+            UpdateRow::failed(&c.id, home, &e)
+        }
+    }
+}
