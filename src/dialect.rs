@@ -126,7 +126,7 @@ pub fn from_lock_text(text: &str) -> Option<Dialect> {
 /// The host of a home named by `--home` or `PLUGINS_HOME`, from its lock's format; a home
 /// without a lock is taken as aoe's, the host `plugins` served first.
 pub fn of_lockfile(path: &Path) -> Dialect {
-    std::fs::read_to_string(path)
+    crate::file::read_to_string(path)
         .ok()
         .and_then(|text| from_lock_text(&text))
         .unwrap_or(Dialect::Aoe)

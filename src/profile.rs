@@ -34,7 +34,7 @@ impl HostProfile {
     }
 
     fn read(path: &Path) -> Option<HostProfile> {
-        let text = fs_err::read_to_string(path).ok()?;
+        let text = crate::file::read_to_string(path).ok()?;
         let doc: toml::Table = text.parse().ok()?;
         let host = doc.get("host")?.as_table()?;
         Some(HostProfile {
@@ -114,7 +114,7 @@ pub fn remember_python(home: &Home, python: &std::path::Path) -> std::io::Result
 /// it). `false` when nothing changed.
 fn edit_host(home: &Home, edit: impl FnOnce(&mut toml_edit::Item)) -> std::io::Result<bool> {
     let path = home.settings();
-    let text = match fs_err::read_to_string(&path) {
+    let text = match crate::file::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(e),

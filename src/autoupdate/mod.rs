@@ -31,7 +31,7 @@ fn now_secs() -> u64 {
 /// was once ahead) is taken as now and recorded so: the interval then counts from now,
 /// instead of every later sweep seeing "0 s ago" until the clock catches up.
 pub fn since_last_sweep(home: &Home) -> Option<u64> {
-    let text = std::fs::read_to_string(state_path(home)).ok()?;
+    let text = crate::file::read_to_string(state_path(home)).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     let last = v.get("last_sweep")?.as_u64()?;
     let now = now_secs();

@@ -161,7 +161,7 @@ fn article(type_name: &str) -> &'static str {
 /// Unknown keys and invalid values are warnings, never silently taken for valid ones.
 pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
     let path = policy_path(home);
-    let text = match std::fs::read_to_string(&path) {
+    let text = match crate::file::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
         Err(e) => return Err(format!("cannot read {}: {e}", path.display())),

@@ -110,7 +110,7 @@ pub fn host_python(given: Option<&std::path::Path>, home: Option<&Home>) -> Stri
 
 /// `[host] python` of `<home>/plugins.toml`.
 pub fn remembered_python(home: &Home) -> Option<String> {
-    let text = fs_err::read_to_string(home.settings()).ok()?;
+    let text = crate::file::read_to_string(home.settings()).ok()?;
     let doc: toml::Table = text.parse().ok()?;
     doc.get("host")?
         .get("python")?

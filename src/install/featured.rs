@@ -113,7 +113,7 @@ impl Index {
                 "fix or unset PLUGINS_FEATURED_INDEX / AOE_FEATURED_INDEX_PATH".to_owned(),
             )
         };
-        let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+        let text = crate::file::read_to_string(path).map_err(|e| bad(e.to_string()))?;
         toml::from_str(&text).map_err(|e: toml::de::Error| bad(e.message().to_owned()))
     }
 

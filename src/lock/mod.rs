@@ -146,7 +146,7 @@ enum Doc {
 
 /// The dialect whose format an existing lockfile is in, if it exists.
 pub fn detect(path: &Path) -> Option<Dialect> {
-    crate::dialect::from_lock_text(&std::fs::read_to_string(path).ok()?)
+    crate::dialect::from_lock_text(&crate::file::read_to_string(path).ok()?)
 }
 
 /// A lockfile, loaded (or empty when absent).
@@ -170,7 +170,7 @@ fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -
 impl Lock {
     /// Load `path` as `dialect`'s lock; a missing file is an empty lock.
     pub fn load(path: &Path, dialect: Dialect) -> Result<Lock, LockError> {
-        let original = match std::fs::read_to_string(path) {
+        let original = match crate::file::read_to_string(path) {
             Ok(text) => Some(text),
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
             Err(e) => return Err(io("read", path)(e)),

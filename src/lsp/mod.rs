@@ -95,8 +95,9 @@ pub fn serve(
     let (tx, rx) = mpsc::sync_channel(READ_AHEAD);
     std::thread::spawn(move || {
         let mut input = io::BufReader::with_capacity(64 * 1024, input);
+        let mut framing = rpc::Framing::default();
         loop {
-            let read = rpc::read_message(&mut input, MAX_BODY);
+            let read = rpc::read_message(&mut input, MAX_BODY, &mut framing);
             let last = !matches!(
                 read,
                 Ok(rpc::Incoming::Message(_) | rpc::Incoming::Malformed(_))

@@ -19,13 +19,45 @@ pub(crate) enum Incoming {
     Eof,
 }
 
+/// What the reader knows between messages.
+#[derive(Debug, Default)]
+pub(crate) struct Framing {
+    /// The last frame's body had no known size: skip to the next `Content-Length:`
+    /// before reading (done on the next read, so the error is answered at once).
+    lost: bool,
+}
+
+/// The header a resynchronisation looks for, lower-case.
+const LENGTH_HEADER: &[u8] = b"content-length:";
+
 /// Read one framed message; a body over `max_body` bytes is read past, unkept.
-pub(crate) fn read_message(input: &mut impl BufRead, max_body: u64) -> io::Result<Incoming> {
+///
+/// A frame whose headers give no usable length (none, not a number, negative, two that
+/// disagree) has a body of unknown size: after reporting it, the reader skips to the next
+/// `Content-Length:` header, so one bad frame costs one error, never the session.
+pub(crate) fn read_message(
+    input: &mut impl BufRead,
+    max_body: u64,
+    framing: &mut Framing,
+) -> io::Result<Incoming> {
     let mut length: Option<u64> = None;
+    // A Content-Length header that does not parse, or two that disagree.
+    let mut bad_length = false;
     let mut problem: Option<String> = None;
     let mut line = Vec::new();
+    let mut after_resync = false;
+    if std::mem::take(&mut framing.lost) {
+        if !resync(input)? {
+            return Ok(Incoming::Eof);
+        }
+        after_resync = true;
+    }
     loop {
         line.clear();
+        if std::mem::take(&mut after_resync) {
+            // The resynchronisation stopped right after the header's name.
+            line.extend_from_slice(b"Content-Length:");
+        }
         input
             .by_ref()
             .take(MAX_HEADER_LINE)
@@ -49,8 +81,15 @@ pub(crate) fn read_message(input: &mut impl BufRead, max_body: u64) -> io::Resul
         match text.split_once(':') {
             Some((name, value)) if name.trim().eq_ignore_ascii_case("content-length") => {
                 match value.trim().parse::<u64>() {
+                    Ok(n) if length.is_some_and(|l| l != n) => {
+                        bad_length = true;
+                        problem.get_or_insert_with(|| {
+                            "two Content-Length headers disagree".to_owned()
+                        });
+                    }
                     Ok(n) => length = Some(n),
                     Err(_) => {
+                        bad_length = true;
                         problem.get_or_insert_with(|| {
                             format!("Content-Length {:?} is not a number", value.trim())
                         });
@@ -63,10 +102,15 @@ pub(crate) fn read_message(input: &mut impl BufRead, max_body: u64) -> io::Resul
             }
         }
     }
-    let Some(length) = length else {
-        return Ok(Incoming::Malformed(problem.unwrap_or_else(|| {
-            "the message has no Content-Length header".to_owned()
-        })));
+    let length = match length {
+        Some(n) if !bad_length => n,
+        _ => {
+            // The body's size is unknown: the next read skips to the next frame.
+            framing.lost = true;
+            return Ok(Incoming::Malformed(problem.unwrap_or_else(|| {
+                "the message has no Content-Length header".to_owned()
+            })));
+        }
     };
     if length > max_body {
         let skipped = io::copy(&mut input.by_ref().take(length), &mut io::sink())?;
@@ -89,6 +133,34 @@ pub(crate) fn read_message(input: &mut impl BufRead, max_body: u64) -> io::Resul
         Ok(value) => Incoming::Message(value),
         Err(e) => Incoming::Malformed(format!("the body is not JSON: {e}")),
     })
+}
+
+/// Read up to and including the next `Content-Length:` (any case); whether one was found
+/// before the input ended.
+fn resync(input: &mut impl BufRead) -> io::Result<bool> {
+    let mut matched = 0;
+    loop {
+        let buf = input.fill_buf()?;
+        if buf.is_empty() {
+            return Ok(false);
+        }
+        let mut used = 0;
+        for &b in buf {
+            used += 1;
+            matched = if b.to_ascii_lowercase() == LENGTH_HEADER[matched] {
+                matched + 1
+            } else if b.to_ascii_lowercase() == LENGTH_HEADER[0] {
+                1
+            } else {
+                0
+            };
+            if matched == LENGTH_HEADER.len() {
+                input.consume(used);
+                return Ok(true);
+            }
+        }
+        input.consume(used);
+    }
 }
 
 /// Read past the rest of an overlong line.
@@ -121,8 +193,9 @@ mod tests {
     fn read(bytes: &[u8]) -> Vec<String> {
         let mut input = bytes;
         let mut out = Vec::new();
+        let mut framing = Framing::default();
         loop {
-            match read_message(&mut input, 64).unwrap() {
+            match read_message(&mut input, 64, &mut framing).unwrap() {
                 Incoming::Message(v) => out.push(v.to_string()),
                 Incoming::Malformed(m) => out.push(format!("malformed: {m}")),
                 Incoming::Eof => return out,
@@ -144,7 +217,7 @@ Content-Length: 100\r\n\r\n";
                 "{}",
                 "null",
                 "malformed: Content-Length \"x\" is not a number",
-                "malformed: \"garbage\" is not a header",
+                // The frame without a length is skipped to the next header, garbage and all.
                 "malformed: the body is not JSON: key must be a string at line 1 column 2",
             ]
         );
@@ -165,5 +238,70 @@ Content-Length: 100\r\n\r\n";
                 "1",
             ]
         );
+    }
+
+    /// One bad frame, with a body, never costs the frames after it: each bad header
+    /// block is reported once and the next message is read (issue: a negative length,
+    /// two lengths, a non-ASCII header name desynchronised the server for good).
+    #[test]
+    fn a_bad_frame_with_a_body_costs_one_error() {
+        let body = br#"{"jsonrpc":"2.0","id":1,"method":"x"}"#;
+        let bad_headers: [&[u8]; 6] = [
+            b"Content-Length: -5\r\n\r\n",
+            b"Content-Length: 5\r\nContent-Length: 38\r\n\r\n",
+            "C\u{f6}ntent-Length: 38\r\n\r\n".as_bytes(),
+            b"Content-Length: 1e3\r\n\r\n",
+            b"\r\n",
+            b"garbage\r\n\r\n",
+        ];
+        for bad in bad_headers {
+            let mut bytes = bad.to_vec();
+            bytes.extend_from_slice(body);
+            for _ in 0..3 {
+                bytes.extend(format!("Content-Length: {}\r\n\r\n", body.len()).as_bytes());
+                bytes.extend_from_slice(body);
+            }
+            let got = read(&bytes);
+            let messages = got.iter().filter(|m| !m.starts_with("malformed")).count();
+            assert_eq!(
+                (got.len(), messages),
+                (4, 3),
+                "{:?}: {got:?}",
+                String::from_utf8_lossy(bad)
+            );
+        }
+    }
+
+    /// Framing fuzz: whatever bytes are spliced between frames, every frame after the next
+    /// well-formed header is read, and reading always ends.
+    #[test]
+    fn framing_survives_spliced_noise() {
+        let body = br#"{"jsonrpc":"2.0","method":"initialized"}"#;
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        for _ in 0..500 {
+            let mut bytes = Vec::new();
+            let mut rnd = || {
+                seed ^= seed << 13;
+                seed ^= seed >> 7;
+                seed ^= seed << 17;
+                seed
+            };
+            let noise = (rnd() % 80) as usize;
+            let alphabet = b"Content-Length: \r\n0123456789-x{}\xc3\xb6";
+            for _ in 0..noise {
+                bytes.push(alphabet[(rnd() % alphabet.len() as u64) as usize]);
+            }
+            for _ in 0..2 {
+                bytes.extend(format!("\r\nContent-Length: {}\r\n\r\n", body.len()).as_bytes());
+                bytes.extend_from_slice(body);
+            }
+            let got = read(&bytes);
+            let messages = got.iter().filter(|m| m.contains("initialized")).count();
+            assert!(
+                messages >= 1,
+                "{:?}: {got:?}",
+                String::from_utf8_lossy(&bytes)
+            );
+        }
     }
 }

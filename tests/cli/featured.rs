@@ -195,6 +195,32 @@ fn an_unreadable_index_override_is_an_error() {
     assert!(stderr.contains("cannot use the featured index"), "{stderr}");
 }
 
+/// An index named by the environment is read only as a regular file of bounded size: a
+/// FIFO does not hang the install and a device is not read until memory runs out.
+#[test]
+fn an_index_override_that_is_not_a_regular_file_is_refused_at_once() {
+    let Some(corpus) = corpus_dir() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let (base, _) = plugin_github(tmp.path(), &corpus, "agent-of-empires", None);
+    let fifo = tmp.path().join("featured.fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    for index in [fifo.clone(), PathBuf::from("/dev/zero")] {
+        let (code, _, stderr) = install(
+            &base,
+            &tmp.path().join("home"),
+            "gh:agent-of-empires/plugin-github@main",
+            Some(&index),
+        );
+        assert_eq!(code, 2, "{stderr}");
+        assert!(
+            stderr.contains("not a regular file") && stderr.contains("plugins::install::featured"),
+            "{stderr}"
+        );
+    }
+}
+
 #[test]
 fn an_update_from_featured_to_community_asks_again() {
     let tmp = tempfile::tempdir().unwrap();

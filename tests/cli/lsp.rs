@@ -182,6 +182,39 @@ fn show(published: &Value) -> String {
 }
 
 /// A message with the framing headers and all, and what answers it.
+/// One frame with an unusable length and a body (negative, two that disagree, a
+/// non-ASCII header name) costs one parse error; the next request is answered.
+#[test]
+fn a_bad_frame_with_a_body_does_not_desynchronise_the_server() {
+    let tmp = tempfile::tempdir().unwrap();
+    let mut client = Client::start(tmp.path());
+    client.initialize();
+    let body = r#"{"jsonrpc":"2.0","id":99,"method":"shutdown"}"#;
+    let bad: [String; 3] = [
+        format!("Content-Length: -{}\r\n\r\n{body}", body.len()),
+        format!(
+            "Content-Length: 3\r\nContent-Length: {}\r\n\r\n{body}",
+            body.len()
+        ),
+        format!("C\u{f6}ntent-Length: {}\r\n\r\n{body}", body.len()),
+    ];
+    for (n, frame) in bad.iter().enumerate() {
+        client.raw(frame.as_bytes());
+        let error = client.recv();
+        assert_eq!(error["error"]["code"], -32700, "{frame}: {error}");
+        let id = client.request("textDocument/definition", json!({}));
+        let answer = client.recv();
+        assert_eq!(
+            answer["id"], id,
+            "frame {n} desynchronised the server: {answer}"
+        );
+    }
+    client.request("shutdown", Value::Null);
+    client.recv();
+    client.notify("exit", Value::Null);
+    assert_eq!(client.wait(), 0);
+}
+
 #[test]
 fn protocol_errors_and_lifecycle() {
     let tmp = tempfile::tempdir().unwrap();

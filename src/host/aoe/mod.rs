@@ -54,7 +54,7 @@ pub fn config_path(home: &Home) -> PathBuf {
 }
 
 fn load(path: &Path) -> Result<(Option<String>, DocumentMut), LockError> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::file::read_to_string(path) {
         Ok(t) => Some(t),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(source) => {
@@ -245,7 +245,8 @@ pub fn record_install(
     plugin_dir: &Path,
     now: &str,
 ) -> Result<bool, LockError> {
-    let manifest = std::fs::read_to_string(plugin_dir.join("aoe-plugin.toml")).unwrap_or_default();
+    let manifest =
+        crate::file::read_to_string(plugin_dir.join("aoe-plugin.toml")).unwrap_or_default();
     let capabilities = declared_capabilities(&manifest);
     let source = if entry.source.starts_with("gh:") && !entry.requested_ref.is_empty() {
         format!("{}@{}", entry.source, entry.requested_ref)

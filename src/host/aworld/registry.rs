@@ -13,7 +13,7 @@ pub fn upsert(
     now: &str,
 ) -> Result<(), crate::lock::LockError> {
     let path = home.aworld_registry();
-    let mut doc: serde_json::Map<String, serde_json::Value> = std::fs::read_to_string(&path)
+    let mut doc: serde_json::Map<String, serde_json::Value> = crate::file::read_to_string(&path)
         .ok()
         .and_then(|t| serde_json::from_str(&t).ok())
         .unwrap_or_default();
@@ -41,7 +41,7 @@ pub fn upsert(
 /// Drop the plugin's record, if there is one.
 pub fn remove(home: &Home, id: &str) -> Result<(), LockError> {
     let path = home.aworld_registry();
-    if let Some(mut doc) = std::fs::read_to_string(&path)
+    if let Some(mut doc) = crate::file::read_to_string(&path)
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&t).ok())
         && doc.remove(id).is_some()
@@ -57,7 +57,7 @@ pub fn remove(home: &Home, id: &str) -> Result<(), LockError> {
 /// no record, else whether the file changed.
 pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<Option<bool>, LockError> {
     let path = home.aworld_registry();
-    let Some(mut doc) = std::fs::read_to_string(&path)
+    let Some(mut doc) = crate::file::read_to_string(&path)
         .ok()
         .and_then(|t| serde_json::from_str::<serde_json::Map<String, serde_json::Value>>(&t).ok())
     else {

@@ -151,7 +151,7 @@ pub fn absolute(p: &Path, cwd: &Path) -> PathBuf {
 /// The config's `plugins.dir` as protoAgent's `configured_plugins_dir` reads it: `None`
 /// when unset, falsy or unreadable; otherwise the text (`str(value)` for a non-string).
 pub fn configured_plugins_dir(config: &Path) -> Option<String> {
-    let text = std::fs::read_to_string(config).ok()?;
+    let text = crate::file::read_to_string(config).ok()?;
     let doc: serde_json::Value = if text.trim().is_empty() {
         serde_json::Value::Null
     } else {
@@ -247,7 +247,7 @@ pub fn resolve(env: &Env) -> Paths {
 
 /// protoAgent's `plugins.enabled` and `plugins.disabled` lists in its config, as read.
 pub fn plugin_lists(config: &Path) -> (Vec<String>, Vec<String>) {
-    let doc: Option<serde_json::Value> = std::fs::read_to_string(config)
+    let doc: Option<serde_json::Value> = crate::file::read_to_string(config)
         .ok()
         .and_then(|t| serde_saphyr::from_str(&t).ok());
     let list = |k: &str| -> Vec<String> {

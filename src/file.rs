@@ -1,0 +1,88 @@
+//! Reading files whose paths come from outside — an environment variable, a flag, a home
+//! the user names (its lock, its config): opened without blocking (a FIFO cannot hang the
+//! open), read only when a regular file, and never more than [`MAX_BYTES`].
+
+use std::io::{self, Read};
+use std::path::Path;
+
+/// The most any such file may hold (the largest real one, a 200-plugin lock, is under
+/// 200 KB).
+pub const MAX_BYTES: u64 = 64 << 20;
+
+/// `path`'s bytes, if it is a regular file of at most [`MAX_BYTES`]. A missing file is
+/// `NotFound`, as `std::fs::read` says; a FIFO, device or directory is `InvalidInput`.
+pub fn read(path: impl AsRef<Path>) -> io::Result<Vec<u8>> {
+    let path = path.as_ref();
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    }
+    let file = options.open(path)?;
+    let meta = file.metadata()?;
+    if !meta.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "not a regular file",
+        ));
+    }
+    let too_large = || {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!("larger than {} MiB", MAX_BYTES >> 20),
+        )
+    };
+    if meta.len() > MAX_BYTES {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0) + 1);
+    file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > MAX_BYTES {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
+
+/// [`read`], as UTF-8 text.
+pub fn read_to_string(path: impl AsRef<Path>) -> io::Result<String> {
+    String::from_utf8(read(path)?).map_err(|_| {
+        io::Error::new(
+            io::ErrorKind::InvalidData,
+            "stream did not contain valid UTF-8",
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fifos_directories_and_missing_files_are_refused_at_once() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) with a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(read(&fifo).unwrap_err().kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(
+            read(dir.path()).unwrap_err().kind(),
+            io::ErrorKind::InvalidInput
+        );
+        let missing = dir.path().join("missing");
+        assert_eq!(read(&missing).unwrap_err().kind(), io::ErrorKind::NotFound);
+        let file = dir.path().join("f");
+        std::fs::write(&file, "x").unwrap();
+        assert_eq!(read_to_string(&file).unwrap(), "x");
+    }
+
+    #[test]
+    fn devices_are_not_read() {
+        let zero = Path::new("/dev/zero");
+        if zero.exists() {
+            assert_eq!(read(zero).unwrap_err().kind(), io::ErrorKind::InvalidInput);
+        }
+    }
+}
