@@ -77,7 +77,7 @@ fn state(home: &Path) -> String {
 /// Files a crash must never leave behind once a command has recovered.
 fn leftovers(home: &Path) -> Vec<String> {
     let mut out = Vec::new();
-    for sub in ["txn", "staging", "backup"] {
+    for sub in ["txn", "staging", "backup", "incoming"] {
         if let Ok(rd) = std::fs::read_dir(home.join(".plugins").join(sub)) {
             out.extend(rd.map(|e| format!(".plugins/{sub}/{:?}", e.unwrap().file_name())));
         }
@@ -108,6 +108,18 @@ fn leftovers(home: &Path) -> Vec<String> {
     out
 }
 
+/// The plugin directories a host would load from `home` (dot-entries are not plugins).
+fn plugin_dirs(home: &Path) -> std::collections::BTreeSet<String> {
+    std::fs::read_dir(home.join("plugins"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.path().is_dir())
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .filter(|n| !n.starts_with('.'))
+        .collect()
+}
+
 fn copy_dir(from: &Path, to: &Path) {
     let _ = std::fs::remove_dir_all(to);
     let status = Command::new("cp")
@@ -132,6 +144,8 @@ struct Scenario {
 struct Counts {
     points: usize,
     ok: usize,
+    /// Kill points after which every plugin installed before and after was in place.
+    host_saw_plugins: usize,
     failures: Vec<String>,
 }
 
@@ -160,6 +174,12 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
     let old = state(&s.template);
     let new = state(&reference);
     assert_ne!(old, new, "{}: the command changes the home", s.name);
+    // A plugin installed before and after the command: a host started at any instant
+    // in between (a reboot is the common kill) must find its directory.
+    let kept: Vec<String> = plugin_dirs(&s.template)
+        .intersection(&plugin_dirs(&reference))
+        .cloned()
+        .collect();
     for family in SYSCALLS {
         for n in 1..=MAX_POINTS {
             let home = work.join(format!("{}-run", s.name));
@@ -186,6 +206,18 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
             }
             counts.points += 1;
             let point = format!("{} {family} #{n}", s.name);
+            // What a host sees right after the kill, before any recovery.
+            let missing: Vec<&String> = kept
+                .iter()
+                .filter(|id| !home.join("plugins").join(id).is_dir())
+                .collect();
+            if missing.is_empty() {
+                counts.host_saw_plugins += 1;
+            } else {
+                counts.failures.push(format!(
+                    "{point}: right after the kill a host finds no plugins/{missing:?}"
+                ));
+            }
             // The same command, rerun first on a copy of the killed home (as cron reruns
             // it): it recovers whatever it then finds to do, "up to date" included.
             let again = work.join(format!("{}-again", s.name));
@@ -355,8 +387,8 @@ fn kill_nine_at_every_syscall_loses_nothing() {
         exercise(&strace, s, &work, &mut counts);
     }
     eprintln!(
-        "crash consistency: {} kill points, {} recovered cleanly",
-        counts.points, counts.ok
+        "crash consistency: {} kill points, {} recovered cleanly, {} with every kept plugin in place for the host",
+        counts.points, counts.ok, counts.host_saw_plugins
     );
     assert!(
         counts.points >= 7 * 5,

@@ -72,8 +72,32 @@ struct Intent {
     /// with its tree in the history, so that a rollback puts them back too.
     #[serde(default)]
     prior_deps: Option<Vec<DepPin>>,
+    /// The new tree's identity (device and inode), recorded once it waits at `incoming`:
+    /// recovery tells by it which side of the exchange each tree is on. `None` in records
+    /// of the two-rename swap (earlier versions).
+    #[serde(default)]
+    new_tree: Option<TreeId>,
     by: String,
     now: String,
+}
+
+/// A directory's identity, kept by renames and exchanges within one file system.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+struct TreeId {
+    dev: u64,
+    ino: u64,
+}
+
+impl TreeId {
+    /// `path`'s identity, without following a symlink; `None` when it is not there.
+    fn of(path: &Path) -> Option<TreeId> {
+        use std::os::unix::fs::MetadataExt;
+        let m = std::fs::symlink_metadata(path).ok()?;
+        Some(TreeId {
+            dev: m.dev(),
+            ino: m.ino(),
+        })
+    }
 }
 
 /// The wheel-deps part of an install.
@@ -124,6 +148,49 @@ fn record(home: &Home, id: &Name) -> PathBuf {
 /// Where the previous install waits while a change is under way.
 fn backup(home: &Home, id: &Name) -> PathBuf {
     id.under(&state(home).join("backup"))
+}
+
+/// Where the new tree waits, beside the backup, for the exchange with the installed one
+/// (and where the previous tree is right after it).
+fn incoming(home: &Home, id: &Name) -> PathBuf {
+    id.under(&state(home).join("incoming"))
+}
+
+/// Swap two directories in one step, where the OS can (`renameat2(RENAME_EXCHANGE)` on
+/// Linux, `renamex_np(RENAME_SWAP)` on macOS): whoever looks at either path sees one tree
+/// or the other, never nothing. `Err` where it cannot (another OS, another file system, a
+/// file system without it): the caller falls back to two renames.
+fn exchange(a: &Path, b: &Path) -> std::io::Result<()> {
+    use std::os::unix::ffi::OsStrExt;
+    let c = |p: &Path| {
+        std::ffi::CString::new(p.as_os_str().as_bytes())
+            .map_err(|_| std::io::Error::from(std::io::ErrorKind::InvalidInput))
+    };
+    let (a, b) = (c(a)?, c(b)?);
+    #[cfg(any(target_os = "linux", target_os = "android"))]
+    // SAFETY: two valid C strings; renameat2(2) reads them and touches nothing else.
+    let r = unsafe {
+        libc::renameat2(
+            libc::AT_FDCWD,
+            a.as_ptr(),
+            libc::AT_FDCWD,
+            b.as_ptr(),
+            libc::RENAME_EXCHANGE,
+        )
+    };
+    #[cfg(target_vendor = "apple")]
+    // SAFETY: two valid C strings; renamex_np(2) reads them and touches nothing else.
+    let r = unsafe { libc::renamex_np(a.as_ptr(), b.as_ptr(), libc::RENAME_SWAP) };
+    #[cfg(not(any(target_os = "linux", target_os = "android", target_vendor = "apple")))]
+    let r = {
+        let _ = (a, b);
+        return Err(std::io::Error::from(std::io::ErrorKind::Unsupported));
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
 }
 
 /// Where the previous wheel-deps directory waits while a change is under way.

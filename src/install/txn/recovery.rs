@@ -65,11 +65,31 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
         }
         out.plugins.push(intent.id);
     }
+    out.cleaned += clean_incoming(home)?;
     out.cleaned += clean_staging(home)?;
     out.cleaned += clean_history(home)?;
     out.cleaned += clean_legacy(home)?;
     out.cleaned += clean_files_temp(home)?;
     Ok(out)
+}
+
+/// New trees at `incoming/<id>` whose record was never written (a kill between the move
+/// and the record): no one's.
+fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
+    let mut n = 0;
+    for e in std::fs::read_dir(state(home).join("incoming"))
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+    {
+        let pending =
+            Name::new(&e.file_name().to_string_lossy()).is_ok_and(|id| record(home, &id).exists());
+        if !pending {
+            remove_tree(&e.path())?;
+            n += 1;
+        }
+    }
+    Ok(n)
 }
 
 /// Staging directories are named `s-<pid>-<random>`.
@@ -128,6 +148,13 @@ pub fn leftovers(home: &Home) -> Leftovers {
         match intent {
             Some(i) => out.pending.push(i.id),
             None => out.broken_records.push(path),
+        }
+    }
+    for e in list(state(home).join("incoming")) {
+        let pending =
+            Name::new(&e.file_name().to_string_lossy()).is_ok_and(|id| record(home, &id).exists());
+        if !pending {
+            out.stale_staging.push(e.path());
         }
     }
     for e in list(staging_dir(home)) {

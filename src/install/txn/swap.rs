@@ -5,8 +5,8 @@ use std::path::Path;
 
 use super::history::{drop_history, drop_slot, keep};
 use super::{
-    DepsChange, Intent, Phase, StagedDeps, TxnError, backup, deps_backup, drop_entry,
-    remove_record, remove_tree, rename, write_entry, write_record,
+    DepsChange, Intent, Phase, StagedDeps, TreeId, TxnError, backup, deps_backup, drop_entry,
+    exchange, incoming, remove_record, remove_tree, rename, sync_dir, write_entry, write_record,
 };
 use crate::dialect::Dialect;
 use crate::lock::{Entry, Lock};
@@ -50,6 +50,15 @@ impl<'h> Swap<'h> {
         let target = home.plugin_dir(id);
         let deps_target = home.plugin_deps_dir(id);
         let lock = Lock::load(&home.lockfile(), dialect)?;
+        // A backup or incoming tree without a record is no one's (recovery ran under this
+        // lock); they go before the record exists, so recovery never mistakes them for ours.
+        remove_tree(&backup(home, id))?;
+        remove_tree(&deps_backup(home, id))?;
+        remove_tree(&incoming(home, id))?;
+        // The new tree waits beside the backup, on the home's file system: its identity
+        // goes into the record, and the swap is then one exchange.
+        let waiting = incoming(home, id);
+        rename(staged, &waiting)?;
         let had_old_deps = std::fs::symlink_metadata(&deps_target).is_ok();
         let intent = Intent {
             phase: Phase::Swap,
@@ -67,13 +76,10 @@ impl<'h> Swap<'h> {
                 lock.deps(id.as_str())
                     .or_else(|| had_old_deps.then(Vec::new))
             }),
+            new_tree: TreeId::of(&waiting),
             by: by.to_owned(),
             now: now.to_owned(),
         };
-        // A backup without a record is no one's (recovery ran under this lock);
-        // it goes before the record exists, so recovery never mistakes it for ours.
-        remove_tree(&backup(home, id))?;
-        remove_tree(&deps_backup(home, id))?;
         write_record(home, id, &intent)?;
         let swap = Swap {
             home,
@@ -81,10 +87,18 @@ impl<'h> Swap<'h> {
             intent,
             done: false,
         };
-        if swap.intent.had_old {
+        if !swap.intent.had_old {
+            rename(&waiting, &target)?;
+        } else if exchange(&waiting, &target).is_ok() {
+            // The host saw the old tree, then the new one, never neither.
+            sync_dir(waiting.parent().unwrap_or(&home.root));
+            sync_dir(target.parent().unwrap_or(&home.root));
+            rename(&waiting, &backup(home, id))?;
+        } else {
+            // No exchange here (another OS or file system): two renames.
             rename(&target, &backup(home, id))?;
+            rename(&waiting, &target)?;
         }
-        rename(staged, &target)?;
         if let (Some(change), Some(d)) = (&swap.intent.deps, &deps) {
             if change.had_old {
                 rename(&deps_target, &deps_backup(home, id))?;
@@ -136,11 +150,32 @@ impl Drop for Swap<'_> {
 pub(super) fn undo(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
     let target = home.plugin_dir(id);
     let saved = backup(home, id);
-    if saved.exists() {
+    let waiting = incoming(home, id);
+    if !intent.had_old {
+        // A fresh install: whatever is at either place is ours.
+        remove_tree(&waiting)?;
         remove_tree(&target)?;
-        rename(&saved, &target)?;
-    } else if !intent.had_old {
-        remove_tree(&target)?;
+    } else if exchanged(&target, &waiting, intent) {
+        // The new tree is installed; the previous one is at `incoming` (right after the
+        // exchange) or in the backup. Exchange it back, so the plugin is never missing.
+        match [&waiting, &saved].into_iter().find(|p| p.exists()) {
+            Some(old) => {
+                if exchange(old, &target).is_err() {
+                    remove_tree(&target)?;
+                    rename(old, &target)?;
+                }
+                remove_tree(old)?;
+            }
+            None => remove_tree(&target)?,
+        }
+    } else {
+        // The new tree never reached the plugin directory (or, with two renames, the
+        // previous one waits in the backup).
+        remove_tree(&waiting)?;
+        if saved.exists() {
+            remove_tree(&target)?;
+            rename(&saved, &target)?;
+        }
     }
     if let Some(change) = &intent.deps {
         let deps_target = home.plugin_deps_dir(id);
@@ -155,6 +190,33 @@ pub(super) fn undo(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnErr
     remove_record(home, id)
 }
 
+/// Whether the new tree is in the plugin directory (the exchange, or the second of two
+/// renames, happened). By the trees' identities when the home is where the record was
+/// written; when they are lost (the home was copied or moved), by content: the tree still
+/// at `incoming` is the previous install when it hashes as the lock's previous entry.
+fn exchanged(target: &Path, waiting: &Path, intent: &Intent) -> bool {
+    if let Some(new) = intent.new_tree {
+        if TreeId::of(target) == Some(new) {
+            return true;
+        }
+        if TreeId::of(waiting) == Some(new) {
+            return false;
+        }
+    }
+    if !waiting.exists() {
+        // Nothing waits: the new tree went in (the previous one is in the backup), or it
+        // never came (a record of the two-rename swap with the backup only).
+        return intent.new_tree.is_some() && target.exists();
+    }
+    intent.prior.as_ref().is_some_and(|p| {
+        p.installed_hash
+            .as_deref()
+            .is_some_and(|h| crate::hash::installed(waiting).ok().as_deref() == Some(h))
+            || (!p.tree_hash.is_empty()
+                && crate::hash::tree(waiting).ok().as_deref() == Some(p.tree_hash.as_str()))
+    })
+}
+
 /// Remove an installed plugin as a transaction. The caller holds the home lock.
 pub fn remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> {
     let intent = Intent {
@@ -167,6 +229,7 @@ pub fn remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> 
         restored: None,
         deps: None,
         prior_deps: None,
+        new_tree: None,
         by: String::new(),
         now: String::new(),
     };
