@@ -188,6 +188,7 @@ codes! {
     GitAuth => "plugins::git::auth", Error, "the remote needs credentials and none that plugins found were accepted (it never prompts)";
     GitHostKey => "plugins::git::host_key", Error, "the ssh host key of the remote is not in known_hosts, or differs from the one there; plugins never accepts a host key itself";
     GitNoGit => "plugins::git::no_git", Error, "the source is fetched with the system `git` (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`), which could not be run";
+    GitImpostorCommit => "plugins::git::impostor_commit", Error, "the commit is on no branch or tag of the remote (on GitHub any fork's commit is fetchable through the parent's URL), so it is refused";
     GitCleartext => "plugins::git::cleartext", Warning, "the source is fetched over unencrypted `http://` or `git://`";
     LockUnsafeId => "plugins::lock::unsafe_id", Error, "a lock entry's id cannot name a plugin directory (`..`, `/`, empty, ...); it is never used as a path";
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";
