@@ -156,3 +156,238 @@ fn sync_refuses_a_lock_row_pinned_to_an_impostor_commit() {
         assert!(!fresh.join("plugins/dev.example.pinned").exists());
     }
 }
+
+/// Secrets a user's or a CI job's environment may hold, each with a value found
+/// nowhere else.
+const PLANTED: &[(&str, &str)] = &[
+    ("GITHUB_TOKEN", "ghp_plantedGithubToken1"),
+    ("GH_TOKEN", "gho_plantedGhToken2"),
+    ("PLUGINS_GIT_USERNAME", "planted-git-user3"),
+    ("PLUGINS_GIT_PASSWORD", "planted-git-password4"),
+    ("GIT_ASKPASS", "/opt/planted-askpass5"),
+    ("SSH_ASKPASS", "/opt/planted-ssh-askpass6"),
+    (
+        "GIT_CONFIG_PARAMETERS",
+        "'credential.helper'='planted-helper7'",
+    ),
+    ("GIT_CONFIG_COUNT", "1"),
+    ("GIT_CONFIG_KEY_0", "http.extraHeader"),
+    (
+        "GIT_CONFIG_VALUE_0",
+        "Authorization: Bearer planted-header8",
+    ),
+    (
+        "HTTPS_PROXY",
+        "http://proxyuser:planted-proxy-pass9@127.0.0.1:9",
+    ),
+    ("ALL_PROXY", "socks5://u:planted-all-proxy10@127.0.0.1:9"),
+    ("AWS_SECRET_ACCESS_KEY", "planted-aws11"),
+    ("NPM_TOKEN", "planted-npm12"),
+    ("PYTHONPATH", "/opt/planted-pythonpath13"),
+    ("NODE_OPTIONS", "--require=/opt/planted-node14.js"),
+];
+
+/// Every planted value found in `text`.
+fn leaked(text: &str) -> Vec<&'static str> {
+    PLANTED
+        .iter()
+        .map(|(_, v)| *v)
+        .filter(|v| v.len() > 2 && text.contains(v))
+        .collect()
+}
+
+/// Every file under `dir` (following no symlink), with its text.
+fn files_under(dir: &Path) -> Vec<(PathBuf, String)> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_path_buf()];
+    while let Some(d) = todo.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for e in entries.flatten() {
+            let path = e.path();
+            let Ok(kind) = e.file_type() else { continue };
+            if kind.is_dir() {
+                todo.push(path);
+            } else if kind.is_file() {
+                let bytes = std::fs::read(&path).unwrap_or_default();
+                out.push((path, String::from_utf8_lossy(&bytes).into_owned()));
+            }
+        }
+    }
+    out
+}
+
+/// The variables the `env` dump in `text` names.
+fn names(text: &str) -> Vec<String> {
+    let mut names: Vec<String> = text
+        .lines()
+        .filter_map(|l| l.split_once('=').map(|(k, _)| k.to_owned()))
+        .filter(|k| !k.is_empty() && k.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .collect();
+    names.sort();
+    names.dedup();
+    names
+}
+
+#[test]
+fn build_steps_run_with_an_allow_listed_environment() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file(
+        "aoe-plugin.toml",
+        "id = \"dev.example.envdump\"\nname = \"Env\"\nversion = \"1.0.0\"\napi_version = 6\ncapabilities = [\"runtime.worker\"]\n\n\
+         [runtime]\nkind = \"command\"\ncommand = [\".aoe-build/worker\"]\n\n[[runtime.build]]\ncommand = [\"./build.sh\"]\n",
+    );
+    // The step writes its environment to a file and to its output (the build log).
+    repo.executable(
+        "build.sh",
+        "#!/bin/sh\nset -e\nmkdir -p .aoe-build\nenv > .aoe-build/env.txt\nenv\nprintf '#!/bin/sh\\n' > .aoe-build/worker\nchmod +x .aoe-build/worker\n",
+    );
+    repo.commit("env");
+    let home = tmp.path().join("home");
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--yes", "-v", "--home"])
+        .arg(&home)
+        .env("LANG", "C.UTF-8")
+        .env("LC_TIME", "C")
+        .env("HTTP_PROXY", "http://127.0.0.1:3128")
+        .env("NO_PROXY", "localhost");
+    for (k, v) in PLANTED {
+        cmd.env(k, v);
+    }
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let dump = std::fs::read_to_string(home.join("plugins/dev.example.envdump/.aoe-build/env.txt"))
+        .unwrap();
+    assert_eq!(leaked(&dump), Vec::<&str>::new(), "{dump}");
+    assert_eq!(leaked(&stdout), Vec::<&str>::new(), "{stdout}");
+    assert_eq!(leaked(&stderr), Vec::<&str>::new(), "{stderr}");
+    for (path, text) in files_under(&home) {
+        assert_eq!(leaked(&text), Vec::<&str>::new(), "{}", path.display());
+    }
+    // Only the allow-list (with what `sh` adds itself) and the host's AOE_PLUGIN_ID.
+    let shell_own = ["PWD", "OLDPWD", "SHLVL", "_"];
+    let extra: Vec<String> = names(&dump)
+        .into_iter()
+        .filter(|n| {
+            !(plugins::steps::PASSED.contains(&n.as_str())
+                || plugins::steps::PROXIES.contains(&n.as_str())
+                || n.starts_with("LC_")
+                || n == "AOE_PLUGIN_ID"
+                || shell_own.contains(&n.as_str()))
+        })
+        .collect();
+    assert_eq!(extra, Vec::<String>::new(), "{dump}");
+    for expected in [
+        "AOE_PLUGIN_ID=dev.example.envdump",
+        "LANG=C.UTF-8",
+        "LC_TIME=C",
+        "HTTP_PROXY=http://127.0.0.1:3128",
+        "NO_PROXY=localhost",
+        "PATH=",
+        "HOME=",
+    ] {
+        assert!(
+            dump.lines().any(|l| l.starts_with(expected)),
+            "{expected}: {dump}"
+        );
+    }
+    assert!(
+        !dump.contains("HTTPS_PROXY") && !dump.contains("ALL_PROXY"),
+        "a proxy with a password is not passed: {dump}"
+    );
+}
+
+/// A `--python` that records, for each pip run, its working directory, what is in it
+/// and its environment into `log`, then runs `python3`.
+fn recording_python(dir: &Path, log: &Path) -> PathBuf {
+    let path = dir.join("python.sh");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        &path,
+        format!(
+            "#!/bin/sh\nif [ \"$1\" = -m ] && [ \"$2\" = pip ]; then\n  {{ echo \"CWD=$(pwd)\"; echo \"LS=$(ls -A | tr '\\n' ' ')\"; env; echo ---; }} >> '{}'\nfi\nexec python3 \"$@\"\n",
+            log.display()
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path
+}
+
+#[test]
+fn pip_runs_with_the_allow_list_its_index_settings_and_no_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("wheels");
+    crate::install::wheel(&index, "demolib");
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nrequires_pip:\n  - demolib\n",
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("deps");
+    let log = tmp.path().join("pip-runs.txt");
+    let python = recording_python(&tmp.path().join("bin"), &log);
+    let home = tmp.path().join("home");
+    let mut cmd = plugins();
+    cmd.args(["install", &repo.url(), "--yes", "--deps", "-v", "--python"])
+        .arg(&python)
+        .arg("--home")
+        .arg(&home)
+        .env("PIP_NO_INDEX", "1")
+        .env("PIP_FIND_LINKS", &index)
+        .env("COLUMNS", "400");
+    for (k, v) in PLANTED {
+        cmd.env(k, v);
+    }
+    let (code, stdout, stderr) = run(&mut cmd);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let runs = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(
+        runs.matches("---").count(),
+        2,
+        "resolve, then install: {runs}"
+    );
+    assert_eq!(leaked(&runs), Vec::<&str>::new(), "{runs}");
+    assert_eq!(leaked(&stdout), Vec::<&str>::new(), "{stdout}");
+    assert_eq!(leaked(&stderr), Vec::<&str>::new(), "{stderr}");
+    for (path, text) in files_under(&home) {
+        assert_eq!(leaked(&text), Vec::<&str>::new(), "{}", path.display());
+    }
+    for expected in [
+        "PIP_CONFIG_FILE=/dev/null",
+        "PYTHONNOUSERSITE=1",
+        "PIP_NO_INDEX=1",
+        &format!("PIP_FIND_LINKS={}", index.display()),
+    ] {
+        assert_eq!(
+            runs.lines().filter(|l| *l == expected).count(),
+            2,
+            "{expected}: {runs}"
+        );
+    }
+    let shell_own = ["PWD", "OLDPWD", "SHLVL", "_", "CWD", "LS"];
+    let extra: Vec<String> = names(&runs)
+        .into_iter()
+        .filter(|n| {
+            !(plugins::steps::PASSED.contains(&n.as_str())
+                || plugins::steps::PROXIES.contains(&n.as_str())
+                || plugins::steps::PIP_INDEX.contains(&n.as_str())
+                || ["PIP_CONFIG_FILE", "PYTHONNOUSERSITE", "PYTHONSAFEPATH"].contains(&n.as_str())
+                || n.starts_with("LC_")
+                || n == "AOE_PLUGIN_ID"
+                || shell_own.contains(&n.as_str()))
+        })
+        .collect();
+    assert_eq!(extra, Vec::<String>::new(), "{runs}");
+    assert!(
+        home.join("plugin-deps/deppy/demolib/__init__.py").is_file()
+            || files_under(&home)
+                .iter()
+                .any(|(p, _)| p.ends_with("demolib/__init__.py")),
+        "the deps were installed"
+    );
+}
