@@ -391,3 +391,88 @@ fn pip_runs_with_the_allow_list_its_index_settings_and_no_config() {
         "the deps were installed"
     );
 }
+
+#[test]
+fn requires_pip_never_names_the_plugin_tree_or_a_local_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    let index = tmp.path().join("wheels");
+    crate::install::wheel(&index, "demolib");
+    let marker = tmp.path().join("plugin-code-ran");
+    // A plugin that is also a Python project (its setup.py, and an in-tree build backend,
+    // which pip runs without fetching anything) leaving a marker, and ships an sdist of
+    // itself: pip building any of them runs the plugin's code at `install --deps`.
+    let payload = format!(
+        "open({:?}, 'w').write('ran')\n",
+        marker.display().to_string()
+    );
+    let setup =
+        format!("{payload}from setuptools import setup\nsetup(name='evil', version='1.0')\n");
+    let backend = format!("{payload}def get_requires_for_build_wheel(c=None):\n    return []\n");
+    let pyproject = "[project]\nname = \"evil\"\nversion = \"1.0\"\n\n[build-system]\nrequires = []\nbuild-backend = \"evil_backend\"\nbackend-path = [\".\"]\n";
+    let cases = [
+        "tree/",
+        "tree/[x]",
+        "./tree",
+        "../tree",
+        "tree/ ; python_version > '2'",
+        "tree/evil-1.0.tar.gz",
+        "evil-1.0.tar.gz",
+        "file:tree",
+        "tree",
+    ];
+    for (i, spec) in cases.iter().enumerate() {
+        let repo = Repo::init(&tmp.path().join(format!("repo-{i}")));
+        repo.file(
+            "protoagent.plugin.yaml",
+            &format!("id: selfdep\nname: Selfdep\nrequires_pip:\n  - demolib\n  - {spec:?}\n"),
+        )
+        .file("__init__.py", "def register(r):\n    pass\n")
+        .file("setup.py", &setup)
+        .file("evil_backend.py", &backend)
+        .file("pyproject.toml", pyproject);
+        // The sdist of itself, made by hand.
+        let sdist = std::process::Command::new("python3")
+            .args([
+                "-c",
+                "import tarfile; t=tarfile.open('evil-1.0.tar.gz','w:gz'); [t.add(f,'evil-1.0/'+f) for f in ('setup.py','evil_backend.py','pyproject.toml')]; t.close()",
+            ])
+            .current_dir(&repo.dir)
+            .status()
+            .unwrap();
+        assert!(sdist.success());
+        repo.commit("self");
+        let home = tmp.path().join(format!("home-{i}"));
+        let (code, stdout, stderr) = run(plugins()
+            .args(["install", &repo.url(), "--yes", "--deps", "--home"])
+            .arg(&home)
+            .env("PIP_NO_INDEX", "1")
+            .env("PIP_FIND_LINKS", &index)
+            .env("COLUMNS", "400"));
+        assert!(!marker.exists(), "{spec}: the plugin's code ran: {stderr}");
+        assert_ne!(code, 0, "{spec}: {stdout}{stderr}");
+        if *spec != "tree" {
+            // Refused before anything runs: no pip, no build log.
+            assert!(
+                stderr.contains("plugins::install::deps")
+                    && stderr.contains("local path or archive")
+                    || stderr.contains("VCS/URL/direct reference")
+                    || stderr.contains("not a valid PEP 508"),
+                "{spec}: {stderr}"
+            );
+            assert!(
+                !home.join("logs/selfdep-build.log").exists(),
+                "{spec}: pip ran"
+            );
+        }
+    }
+    // `validate` says so too, as a lint.
+    let (_, stdout, _) = run(plugins()
+        .args(["validate", "--path"])
+        .arg(tmp.path().join("repo-0"))
+        .env("COLUMNS", "400"));
+    assert!(
+        stdout.contains("plugins::protoagent::pip_spec")
+            && stdout.contains("names a local path or archive"),
+        "{stdout}"
+    );
+}
