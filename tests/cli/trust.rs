@@ -369,6 +369,21 @@ fn pip_runs_with_the_allow_list_its_index_settings_and_no_config() {
             "{expected}: {runs}"
         );
     }
+    // pip runs in an empty directory of its own: nothing of the plugin's there.
+    let listings: Vec<&str> = runs.lines().filter(|l| l.starts_with("LS=")).collect();
+    assert_eq!(listings.first(), Some(&"LS="), "{runs}");
+    assert!(
+        listings
+            .iter()
+            .all(|l| !l.contains("tree") && !l.contains(".yaml")),
+        "{runs}"
+    );
+    assert!(
+        runs.lines()
+            .filter(|l| l.starts_with("CWD="))
+            .all(|l| l.ends_with("/pip")),
+        "{runs}"
+    );
     let shell_own = ["PWD", "OLDPWD", "SHLVL", "_", "CWD", "LS"];
     let extra: Vec<String> = names(&runs)
         .into_iter()
