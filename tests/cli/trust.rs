@@ -491,3 +491,164 @@ fn requires_pip_never_names_the_plugin_tree_or_a_local_file() {
         "{stdout}"
     );
 }
+
+/// Secrets `plugins` is handed (in URLs, the environment, a lock), each distinct.
+const SECRETS: &[&str] = &[
+    "w0rd-s3cr3t",
+    "prx-s3cr3t",
+    "prx2-s3cr3t",
+    "ghp_tok3nS3cr3t0123",
+    "gh-base-s3cr3t",
+    "aoe-base-s3cr3t",
+    "qry-s3cr3t",
+    "lock-s3cr3t",
+];
+
+/// Every secret (or a part of an odd-character password) in `text`, and raw bidi
+/// controls.
+fn exposed(text: &str) -> Vec<String> {
+    let mut found: Vec<String> = SECRETS
+        .iter()
+        .chain(&["p#ss", "l0ck#pw"])
+        .filter(|s| text.contains(**s))
+        .map(|s| (*s).to_owned())
+        .collect();
+    if text.contains(['\u{202e}', '\u{2066}']) {
+        found.push("a raw bidi control".to_owned());
+    }
+    found
+}
+
+#[test]
+fn no_secret_is_shown_or_written_in_any_output_or_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let env: &[(&str, &str)] = &[
+        ("HTTPS_PROXY", "http://user:prx-s3cr3t@127.0.0.1:1"),
+        ("HTTP_PROXY", "http://user:prx2-s3cr3t@127.0.0.1:1"),
+        ("GITHUB_TOKEN", "ghp_tok3nS3cr3t0123"),
+        (
+            "PLUGINS_GH_BASE",
+            "https://ghuser:gh-base-s3cr3t@127.0.0.1:1",
+        ),
+        ("PLUGINS_NET_TIMEOUT", "5"),
+        ("COLUMNS", "400"),
+    ];
+    let mut seen = String::new();
+    let mut sh = |args: &[&str], extra: &[(&str, &str)]| {
+        let mut cmd = plugins();
+        cmd.args(args);
+        for (k, v) in env.iter().chain(extra) {
+            cmd.env(k, v);
+        }
+        let (code, stdout, stderr) = run(&mut cmd);
+        let both = format!("{stdout}{stderr}");
+        assert_eq!(exposed(&both), Vec::<String>::new(), "{args:?}: {both}");
+        seen.push_str(&both);
+        code
+    };
+    let home = tmp.path().join("home");
+    let h = home.to_str().unwrap();
+    // Installs from unreachable loopback URLs holding credentials, in every log format.
+    let odd = "https://u:p#ss/w0rd-s3cr3t@127.0.0.1:1/o/r.git";
+    let bidi = "https://127.0.0.1:1/o/\u{202e}r.git";
+    for source in [
+        odd,
+        "gh:acme/kit",
+        "https://127.0.0.1:1/o/r.git?access_token=qry-s3cr3t",
+        bidi,
+    ] {
+        for flags in [
+            &[][..],
+            &["-v"],
+            &["--log-format", "json"],
+            &["-v", "--log-format", "json"],
+        ] {
+            let mut args = vec!["install", source, "--yes", "--home", h];
+            args.extend(flags);
+            assert_ne!(sh(&args, &[]), 0, "{source} is unreachable");
+        }
+    }
+    for source in [odd, "gh:acme/kit"] {
+        let args = ["install", "-v", source, "--yes", "--home", h];
+        assert_ne!(sh(&args, &[("PLUGINS_GIT_FETCH_WITH_CLI", "1")]), 0);
+    }
+    sh(
+        &["install", "-v", "gh:acme/kit", "--yes", "--home", h],
+        &[
+            ("PLUGINS_GH_BASE", ""),
+            (
+                "AOE_GITHUB_CLONE_BASE",
+                "https://a:aoe-base-s3cr3t@127.0.0.1:1",
+            ),
+        ],
+    );
+    // A home whose lock names the same sources (a lock written by hand or another tool).
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    assert_eq!(install(&home, &[&repo.url()]).0, 0);
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    let hostile = lock.replace(
+        &format!("source = \"{}\"", repo.url()),
+        "source = \"https://u:l0ck#pw/lock-s3cr3t@127.0.0.1:1/o/r.git\"",
+    );
+    assert_ne!(hostile, lock);
+    let second = hostile
+        .replace("dev.example.pinned", "dev.example.gh")
+        .replace(
+            "source = \"https://u:l0ck#pw/lock-s3cr3t@127.0.0.1:1/o/r.git\"",
+            "source = \"gh:acme/kit\"",
+        );
+    let rows = second.split_once("[plugins.").map(|(_, r)| r).unwrap();
+    std::fs::write(
+        home.join("plugins.lock"),
+        format!("{hostile}\n[plugins.{rows}"),
+    )
+    .unwrap();
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n\n[update_policy.\"dev.example.gh\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    for args in [
+        &["outdated"][..],
+        &["outdated", "--json"],
+        &["-v", "outdated", "--log-format", "json"],
+        &["update", "--all", "--yes"],
+        &["update", "--all", "--yes", "--json"],
+        &["update", "--all", "--dry-run"],
+        &["sync", "--yes", "--force"],
+        &["sync", "--yes", "--force", "--json", "--log-format", "json"],
+        &["doctor"],
+        &["doctor", "--json"],
+        &["-v", "doctor", "--log-format", "json"],
+        &["list", "--json"],
+        &["info", "dev.example.pinned"],
+        &["info", "dev.example.pinned", "--json"],
+        &["verify", "--json"],
+        &["autoupdate", "--force"],
+        &["autoupdate", "--force", "--json"],
+    ] {
+        let mut all = args.to_vec();
+        all.extend(["--home", h]);
+        sh(&all, &[]);
+    }
+    // The paths were taken: the URLs and the proxy were shown, redacted.
+    for shown in [
+        "https://***@127.0.0.1:1/o/r.git",
+        "https://127.0.0.1:1/acme/kit.git",
+        "proxy: http://***@127.0.0.1:1",
+        "https://127.0.0.1:1/o/\\u202er.git",
+        "carries a credential in its query",
+    ] {
+        assert!(seen.contains(shown), "{shown}: {seen}");
+    }
+    for (path, text) in files_under(&home) {
+        let mut found = exposed(&text);
+        // The lock was written with them by hand; every other file is clean.
+        if path == home.join("plugins.lock") {
+            found.retain(|s| s != "lock-s3cr3t" && s != "l0ck#pw");
+        }
+        assert_eq!(found, Vec::<String>::new(), "{}: {text}", path.display());
+    }
+}
