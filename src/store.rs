@@ -59,6 +59,12 @@ impl Home {
         id.under(&self.deps_root())
     }
 
+    /// When this home first saw each newer version (`<home>/.plugins/first-seen.json`): what
+    /// a cooldown counts from.
+    pub fn first_seen_record(&self) -> PathBuf {
+        self.root.join(".plugins").join("first-seen.json")
+    }
+
     pub fn build_log(&self, id: &Name) -> PathBuf {
         self.root.join("logs").join(format!("{id}-build.log"))
     }

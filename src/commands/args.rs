@@ -113,9 +113,10 @@ impl CheckArgs {
         ))
     }
 
-    /// Hold back the newer versions younger than each home's cooldown (`--cooldown`, else
-    /// `cooldown` in its `plugins.toml`): their tags or commits are dated, in the same bounded
-    /// pool. Returns the policy files read, whose warnings the command shows.
+    /// Note the newer versions in each home's first-seen record and hold back those younger
+    /// than its cooldown (`--cooldown`, else `cooldown` in its `plugins.toml`), counted from
+    /// when the home first saw them or from their GitHub release; `note`: write the record
+    /// (not on a dry run). Returns the policy files read, whose warnings the command shows.
     pub fn hold_back(
         &self,
         checks: &mut [(
@@ -124,6 +125,7 @@ impl CheckArgs {
             crate::update::Check,
         )],
         cx: &crate::context::Context,
+        note: bool,
     ) -> crate::error::Result<Vec<crate::autoupdate::PolicyFile>> {
         let (cooldowns, files) = crate::update::cooldowns(checks, self.cooldown)
             .map_err(crate::error::Error::InvalidArgument)?;
@@ -132,7 +134,8 @@ impl CheckArgs {
             &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
             self.jobs,
             self.timeout(),
-            &cx.gh_base(),
+            &cx.github_api,
+            note,
         );
         Ok(files)
     }

@@ -79,6 +79,7 @@ struct HeldBack {
     new_ref: String,
     commit: String,
     released_at: String,
+    age_from: &'static str,
     left_secs: u64,
     cooldown_secs: u64,
 }
@@ -179,7 +180,8 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
             &|_| cooldown,
             args.check.jobs,
             args.check.timeout(),
-            &gh_base,
+            &cx.github_api,
+            true,
         );
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
@@ -224,6 +226,7 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
                     new_ref,
                     commit,
                     released_at,
+                    age_from,
                     left_secs,
                     cooldown_secs,
                 } => sweep.held_back.push(HeldBack {
@@ -231,6 +234,7 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
                     new_ref,
                     commit,
                     released_at,
+                    age_from,
                     left_secs,
                     cooldown_secs,
                 }),

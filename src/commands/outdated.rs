@@ -60,7 +60,7 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
     );
     // A monorepo plugin is newer only when its subdirectory changed.
     let moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), jobs);
-    for f in &args.check.hold_back(&mut checks, cx)? {
+    for f in &args.check.hold_back(&mut checks, cx, true)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
     let failed = checks

@@ -144,7 +144,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     .into_iter()
     .map(|(k, e)| (k, e.into()))
     .collect();
-    for f in &args.check.hold_back(&mut checks, cx)? {
+    for f in &args.check.hold_back(&mut checks, cx, !args.dry_run)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
     let interactive = std::io::stdin().is_terminal();
@@ -195,6 +195,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             new_ref,
             commit,
             released_at,
+            age_from,
             left_secs,
             cooldown_secs,
         } = &c.status
@@ -209,7 +210,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             rows.push(
                 serde_json::json!({"id": c.id, "status": "held_back", "from_commit": c.current,
                 "new_ref": new_ref, "commit": commit, "released_at": released_at,
-                "left_secs": left_secs, "cooldown_secs": cooldown_secs, "home": home.root}),
+                "age_from": age_from, "left_secs": left_secs, "cooldown_secs": cooldown_secs, "home": home.root}),
             );
             continue;
         }

@@ -652,3 +652,230 @@ fn no_secret_is_shown_or_written_in_any_output_or_format() {
         assert_eq!(found, Vec::<String>::new(), "{}: {text}", path.display());
     }
 }
+
+/// git with the committer, author and tagger dates set to `date` (what a publisher can
+/// write into history).
+fn git_dated(dir: &Path, args: &[&str], date: &str) {
+    let out = std::process::Command::new("git")
+        .args(args)
+        .current_dir(dir)
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_AUTHOR_NAME", "Test")
+        .env("GIT_AUTHOR_EMAIL", "test@example.invalid")
+        .env("GIT_COMMITTER_NAME", "Test")
+        .env("GIT_COMMITTER_EMAIL", "test@example.invalid")
+        .env("GIT_AUTHOR_DATE", date)
+        .env("GIT_COMMITTER_DATE", date)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+}
+
+fn in_home(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
+    let mut cmd = plugins();
+    cmd.args(args).arg("--home").arg(home).env("COLUMNS", "200");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    run(&mut cmd)
+}
+
+const DAY: u64 = 86_400;
+
+#[test]
+fn a_backdated_commit_or_tag_is_new_to_a_cooldown() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = crate::install::history(&tmp.path().join("repo"));
+    let (branch, tag) = (tmp.path().join("branch"), tmp.path().join("tag"));
+    assert_eq!(install(&branch, &[&repo.url(), "--ref", "main"]).0, 0);
+    assert_eq!(install(&tag, &[&repo.url(), "--ref", "v2.0.0"]).0, 0);
+    for home in [&branch, &tag] {
+        std::fs::write(
+            home.join("plugins.toml"),
+            "cooldown = \"30d\"\n[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+        )
+        .unwrap();
+    }
+    // The publisher (or whoever took over the account) dates the new version 2001: a
+    // commit on the branch, and an annotated tag whose tagger date is 2001 too.
+    repo.file("aoe-plugin.toml", &static_aoe("6.6.6"));
+    git(&repo.dir, &["add", "-A"]);
+    git_dated(
+        &repo.dir,
+        &["commit", "-q", "-m", "old, honest"],
+        "2001-01-01T00:00:00Z",
+    );
+    git_dated(
+        &repo.dir,
+        &["tag", "-a", "v6.6.6", "-m", "v6.6.6"],
+        "2001-01-01T00:00:00Z",
+    );
+    for home in [&branch, &tag] {
+        let (code, stdout, stderr) = in_home(home, &["outdated"], &[]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(
+            stdout.contains("held back: 30d left (cooldown 30d)"),
+            "{}: {stdout}",
+            home.display()
+        );
+        let (code, stdout, stderr) = in_home(home, &["update", "--all", "--yes"], &[]);
+        assert_eq!(code, 0, "{stderr}");
+        assert!(stdout.contains("Held back dev.example.pinned"), "{stdout}");
+        let (_, stdout, _) = in_home(home, &["autoupdate", "--json"], &[]);
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(doc["updated"], serde_json::json!([]), "{stdout}");
+        assert_eq!(doc["held_back"][0]["age_from"], "first_seen", "{stdout}");
+        let left = doc["held_back"][0]["left_secs"].as_u64().unwrap();
+        assert!(left > 30 * DAY - 600, "{left}");
+        assert!(
+            !std::fs::read_to_string(home.join("plugins/dev.example.pinned/aoe-plugin.toml"))
+                .unwrap()
+                .contains("6.6.6")
+        );
+    }
+    // The record: JSON, written atomically; a write killed midway leaves a temp file that
+    // the next change to the home removes.
+    let record = branch.join(".plugins/first-seen.json");
+    let doc: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&record).unwrap()).unwrap();
+    assert_eq!(
+        doc["sources"][repo.url()]["commits"]
+            .as_object()
+            .unwrap()
+            .len(),
+        1
+    );
+    let stale = branch.join(".plugins/first-seen.json.a1b2c3.tmp");
+    std::fs::write(&stale, "{").unwrap();
+    let (code, stdout, stderr) = in_home(
+        &branch,
+        &["update", "--all", "--yes", "--cooldown", "0"],
+        &[],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("Updated dev.example.pinned to 6.6.6"),
+        "{stdout}"
+    );
+    assert!(!stale.exists(), "recovery removes the record's temp file");
+    assert!(record.is_file());
+}
+
+/// A GitHub API on loopback: `/repos/acme/kit/releases/tags/<tag>` answers with a
+/// release published `ago` seconds before now for the tags in `tags`, 404 otherwise.
+fn releases_api(tags: &'static [(&'static str, u64)]) -> String {
+    use std::io::{BufRead, BufReader, Write};
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let base = format!("http://{}", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { continue };
+            let mut reader = BufReader::new(stream.try_clone().unwrap());
+            let mut first = String::new();
+            let _ = reader.read_line(&mut first);
+            loop {
+                let mut line = String::new();
+                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
+                    break;
+                }
+            }
+            let now = std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .unwrap()
+                .as_secs();
+            let found = tags.iter().find(|(t, _)| {
+                first.starts_with(&format!("GET /repos/acme/kit/releases/tags/{t} "))
+            });
+            let reply = match found {
+                Some((t, ago)) => {
+                    let body = format!(
+                        "{{\"tag_name\":\"{t}\",\"published_at\":\"{}\"}}",
+                        rfc3339(now - ago)
+                    );
+                    format!(
+                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                        body.len()
+                    )
+                }
+                None => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+                    .to_owned(),
+            };
+            let _ = stream.write_all(reply.as_bytes());
+        }
+    });
+    base
+}
+
+/// Unix seconds as `YYYY-MM-DDTHH:MM:SSZ`, with the system's `date`.
+fn rfc3339(secs: u64) -> String {
+    let out = std::process::Command::new("date")
+        .args(["-u", "-d", &format!("@{secs}"), "+%Y-%m-%dT%H:%M:%SZ"])
+        .output()
+        .unwrap();
+    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+}
+
+#[test]
+fn a_github_release_dates_a_tag_unless_the_tag_moved() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    repo.tag("v1.0.0");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    repo.annotated_tag("v2.0.0");
+    let mirror = tmp.path().join("mirror");
+    let bare = mirror.join("acme/kit.git");
+    repo.clone_bare(&bare);
+    // v2.0.0 was published on GitHub 40 days ago.
+    let api = releases_api(&[("v2.0.0", 40 * DAY)]);
+    let base = format!("file://{}", mirror.display());
+    let env = [
+        ("PLUGINS_GH_BASE", base.as_str()),
+        ("PLUGINS_GITHUB_API", api.as_str()),
+    ];
+    let home = tmp.path().join("home");
+    let (code, o, e) = in_home(&home, &["install", "gh:acme/kit@v1.0.0", "--yes"], &env);
+    assert_eq!(code, 0, "{o}{e}");
+    let (code, stdout, stderr) = in_home(&home, &["outdated", "--json", "--cooldown", "30d"], &env);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["plugins"][0]["status"], "behind", "{stdout}");
+    assert_eq!(doc["plugins"][0]["new_ref"], "v2.0.0", "{stdout}");
+    // Under a longer cooldown the release's date is what it counts from.
+    let (_, stdout, _) = in_home(&home, &["outdated", "--json", "--cooldown", "50d"], &env);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let row = &doc["plugins"][0];
+    assert_eq!(
+        (row["status"].as_str(), row["age_from"].as_str()),
+        (Some("held_back"), Some("github_release")),
+        "{stdout}"
+    );
+    let left = row["left_secs"].as_u64().unwrap();
+    assert!((10 * DAY - 600..=10 * DAY).contains(&left), "{left}");
+
+    // The tag is moved to other code: its old release no longer dates it.
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.file("payload.txt", "not what was released\n");
+    repo.commit("moved");
+    git(&repo.dir, &["tag", "-f", "-a", "v2.0.0", "-m", "v2.0.0"]);
+    std::fs::remove_dir_all(&bare).unwrap();
+    repo.clone_bare(&bare);
+    let (_, stdout, _) = in_home(&home, &["outdated", "--json", "--cooldown", "30d"], &env);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let row = &doc["plugins"][0];
+    assert_eq!(
+        (row["status"].as_str(), row["age_from"].as_str()),
+        (Some("held_back"), Some("first_seen")),
+        "{stdout}"
+    );
+    let (code, stdout, stderr) = in_home(
+        &home,
+        &["update", "--all", "--yes", "--cooldown", "30d"],
+        &env,
+    );
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("Held back"), "{stdout}");
+}

@@ -158,7 +158,7 @@ fn clean_staging(home: &Home) -> Result<usize, TxnError> {
 /// What earlier versions left in the plugins directory (`.staging-*`, the
 /// `.<id>.old-<pid>` backup of a swap, restored when its plugin is missing) and
 /// the temp files of atomic writes killed midway (the lock's, AWorld's registry's,
-/// aoe's config.toml's).
+/// aoe's config.toml's, the first-seen record's).
 fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
     let plugins = home.plugins_dir();
@@ -186,7 +186,11 @@ fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
             }
         }
     }
-    for written in [home.lockfile(), crate::host::aoe::config_path(home)] {
+    for written in [
+        home.lockfile(),
+        crate::host::aoe::config_path(home),
+        home.first_seen_record(),
+    ] {
         n += clean_temp_files(&written)?;
     }
     Ok(n)
