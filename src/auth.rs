@@ -42,9 +42,41 @@ fn unescape(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-/// Where a URL's authority starts and ends (`scheme://` … first `/`, `?` or `#`).
-fn authority(url: &str) -> Option<(usize, usize)> {
+/// Where the userinfo of the URL at the start of `url` is: `(start, at)`, the byte range
+/// of `user:password` with the `@` at `at`. A password may hold raw `#`, `?`, `/` or `@`
+/// (written unescaped by hand): the userinfo runs to the *last* `@` before the path, the
+/// path starting at the first `/` after the first `@`. An `@` after a path or query that
+/// no `user:` precedes (`host/a@b`, `host:8080/a@b`) is not userinfo.
+fn userinfo_span(url: &str) -> Option<(usize, usize)> {
     let start = url.find("://")? + 3;
+    let rest = &url[start..];
+    let first_at = rest.find('@')?;
+    let head = &rest[..first_at];
+    if let Some(slash) = head.find('/') {
+        let before = &head[..slash];
+        let host_port = before.rsplit_once(':').is_some_and(|(h, p)| {
+            !p.is_empty()
+                && p.bytes().all(|b| b.is_ascii_digit())
+                && (!h.contains(':') || h.starts_with('['))
+        });
+        if !before.contains(':') || host_port {
+            return None;
+        }
+    }
+    let path = rest[first_at..]
+        .find('/')
+        .map_or(rest.len(), |i| first_at + i);
+    let at = rest[..path].rfind('@')?;
+    Some((start, start + at))
+}
+
+/// Where a URL's authority starts and ends (after `scheme://` and any userinfo, up to
+/// the first `/`, `?` or `#`).
+fn authority(url: &str) -> Option<(usize, usize)> {
+    let start = match userinfo_span(url) {
+        Some((_, at)) => at + 1,
+        None => url.find("://")? + 3,
+    };
     let end = url[start..]
         .find(['/', '?', '#'])
         .map_or(url.len(), |i| start + i);
@@ -54,14 +86,11 @@ fn authority(url: &str) -> Option<(usize, usize)> {
 /// Split `scheme://user:pass@host/...` into the URL without userinfo and the
 /// userinfo. URLs without userinfo come back unchanged.
 pub fn split_userinfo(url: &str) -> (String, Option<Userinfo>) {
-    let Some((start, end)) = authority(url) else {
+    let Some((start, at)) = userinfo_span(url) else {
         return (url.to_owned(), None);
     };
-    let Some(at) = url[start..end].rfind('@') else {
-        return (url.to_owned(), None);
-    };
-    let info = &url[start..start + at];
-    let bare = format!("{}{}", &url[..start], &url[start + at + 1..]);
+    let info = &url[start..at];
+    let bare = format!("{}{}", &url[..start], &url[at + 1..]);
     let (user, password) = info.split_once(':').unwrap_or((info, ""));
     let userinfo = Userinfo {
         user: unescape(user),
@@ -70,29 +99,133 @@ pub fn split_userinfo(url: &str) -> (String, Option<Userinfo>) {
     (bare, Some(userinfo))
 }
 
-/// Query parameters whose values are credentials.
-const SECRET_PARAMS: [&str; 6] = [
+/// Query parameters (and `key=value` words) whose values are credentials.
+const SECRET_PARAMS: [&str; 17] = [
     "access_token=",
     "token=",
     "private_token=",
+    "auth_token=",
     "password=",
+    "passwd=",
+    "secret=",
+    "client_secret=",
+    "key=",
+    "api_key=",
+    "apikey=",
     "sig=",
+    "signature=",
     "x-amz-signature=",
+    "x-amz-credential=",
+    "x-amz-security-token=",
+    "x-goog-signature=",
 ];
 
 /// Words after which the next word is a credential (`Authorization: Bearer …`; not
-/// `token `, which prose uses too).
+/// `token `, which prose uses too), when it looks like one ([`credential_like`]).
 const SECRET_SCHEMES: [&str; 2] = ["bearer ", "basic "];
 
-/// `text` with the userinfo of every URL in it removed (for anything shown that
-/// may quote a URL given by a server or a user), and the values of credential query
-/// parameters (`?access_token=…`) and of `Bearer`/`Basic` authorizations
-/// replaced by `<redacted>`.
-pub fn redact(text: &str) -> String {
-    redact_values(&strip_userinfo(text))
+/// The length of the credential at the start of `text` after a [`SECRET_SCHEMES`] word:
+/// a run of RFC 7235 token68 characters, at least 8 long and not a lowercase word
+/// (`bearer attached` is prose).
+fn credential_like(text: &str) -> usize {
+    let n = text
+        .find(|c: char| {
+            !(c.is_ascii_alphanumeric() || matches!(c, '-' | '.' | '_' | '~' | '+' | '/' | '='))
+        })
+        .unwrap_or(text.len());
+    let word = &text[..n];
+    if n >= 8 && !word.bytes().all(|b| b.is_ascii_lowercase()) {
+        n
+    } else {
+        0
+    }
 }
 
-/// Replace the word after each marker (case-insensitive) with `<redacted>`.
+/// What a secret is replaced with.
+const HIDDEN: &str = "***";
+
+/// The one redaction of everything `plugins` shows (status lines, `-v` logs, errors,
+/// reports in every format, events) that may quote a URL, a proxy or a server's words:
+/// a URL's userinfo becomes `***` (an ssh URL keeps a user without a password: `git@`),
+/// also when its password holds raw `#`, `?`, `/` or `@`; the values of credential
+/// query parameters (`?access_token=…`, `sig=`, `key=` …) and of `Bearer`/`Basic`
+/// authorizations become `***`; and control characters (but newlines and tabs) and
+/// Unicode bidi controls are escaped as `\uXXXX` (a valid JSON escape, so a JSON document
+/// stays one), so that a hostile source or server cannot rewrite what the terminal shows.
+pub fn redact(text: &str) -> String {
+    escape_controls(&redact_values(&redact_userinfo(text)), false)
+}
+
+/// [`redact`] for text the printer colored itself: its SGR sequences (`ESC [ … m`) stay.
+pub fn redact_styled(text: &str) -> String {
+    escape_controls(&redact_values(&redact_userinfo(text)), true)
+}
+
+/// Whether `text` holds a credential value [`redact`] would hide (`?access_token=…`).
+pub fn has_secret_values(text: &str) -> bool {
+    redact_values(text) != text
+}
+
+/// [`redact`] every string in a JSON value (keys too).
+pub fn redact_json(value: &mut serde_json::Value) {
+    match value {
+        serde_json::Value::String(s) => *s = redact(s),
+        serde_json::Value::Array(items) => items.iter_mut().for_each(redact_json),
+        serde_json::Value::Object(map) => {
+            let entries = std::mem::take(map);
+            for (k, mut v) in entries {
+                redact_json(&mut v);
+                map.insert(redact(&k), v);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Whether `c` is escaped when shown: C0 controls but `\n` and `\t` (a `\r` only when
+/// no `\n` follows), DEL, C1 controls, and the bidi and line-separator controls.
+fn hidden_control(c: char, next: Option<char>) -> bool {
+    match c {
+        '\n' | '\t' => false,
+        '\r' => next != Some('\n'),
+        '\u{0}'..='\u{1f}' | '\u{7f}'..='\u{9f}' => true,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{2028}' | '\u{2029}' => true,
+        '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}' => true,
+        _ => false,
+    }
+}
+
+/// Escape [`hidden_control`] characters as `\uXXXX`; with `keep_sgr`, an SGR color
+/// sequence (`ESC [` digits and `;` `m`) is kept as it is.
+fn escape_controls(text: &str, keep_sgr: bool) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        if keep_sgr && c == '\u{1b}' {
+            let rest = &text[i + 1..];
+            let sgr = rest.strip_prefix('[').and_then(|r| {
+                let n = r.find(|c: char| !(c.is_ascii_digit() || c == ';'))?;
+                r[n..].starts_with('m').then_some(n + 2)
+            });
+            if let Some(len) = sgr {
+                out.push_str(&text[i..i + 1 + len]);
+                for _ in 0..len {
+                    chars.next();
+                }
+                continue;
+            }
+        }
+        if hidden_control(c, chars.peek().map(|(_, n)| *n)) {
+            out.push_str(&format!("\\u{:04x}", u32::from(c)));
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// Replace the value after each marker (case-insensitive) with `***`: up to white
+/// space, `&`, `#`, a quote or a backslash, or a whole quoted value.
 fn redact_values(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
     let mut out = String::with_capacity(text.len());
@@ -109,15 +242,36 @@ fn redact_values(text: &str) -> String {
                     || !lower.as_bytes()[i - 1].is_ascii_alphanumeric()
                         && lower.as_bytes()[i - 1] != b'_'
             });
+        let hit = hit
+            .filter(|m| !SECRET_SCHEMES.contains(m) || credential_like(&text[i + m.len()..]) > 0);
         match hit {
-            Some(m) => {
+            Some(m) if SECRET_SCHEMES.contains(m) => {
                 let start = i + m.len();
-                let end = text[start..]
-                    .find(|c: char| c.is_whitespace() || matches!(c, '&' | '#' | '"' | '\'' | '`'))
-                    .map_or(text.len(), |e| start + e);
                 out.push_str(&text[i..start]);
+                out.push_str(HIDDEN);
+                i = start + credential_like(&text[start..]);
+            }
+            Some(m) => {
+                let mut start = i + m.len();
+                out.push_str(&text[i..start]);
+                let quote = text[start..]
+                    .chars()
+                    .next()
+                    .filter(|q| matches!(q, '"' | '\''));
+                let end = match quote {
+                    Some(q) => {
+                        out.push(q);
+                        start += 1;
+                        text[start..].find(q).map_or(text.len(), |e| start + e)
+                    }
+                    None => text[start..]
+                        .find(|c: char| {
+                            c.is_whitespace() || matches!(c, '&' | '#' | '"' | '\'' | '`' | '\\')
+                        })
+                        .map_or(text.len(), |e| start + e),
+                };
                 if end > start {
-                    out.push_str("<redacted>");
+                    out.push_str(HIDDEN);
                 }
                 i = end;
             }
@@ -131,18 +285,32 @@ fn redact_values(text: &str) -> String {
     out
 }
 
-fn strip_userinfo(text: &str) -> String {
+/// Every `scheme://` URL in `text` with its userinfo ([`userinfo_span`]) replaced by
+/// `***`; an ssh URL's user without a password is kept. A URL runs to white space, a
+/// quote, a backtick or `<`/`>`.
+fn redact_userinfo(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find("://") {
-        let (head, tail) = rest.split_at(i + 3);
-        out.push_str(head);
+        let scheme_start = rest[..i]
+            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+            .map_or(0, |j| j + 1);
+        let scheme = rest[scheme_start..i].to_ascii_lowercase();
+        let tail = &rest[i + 3..];
         let end = tail
-            .find(|c: char| c.is_whitespace() || matches!(c, '/' | '?' | '#' | '"' | '\'' | '`'))
+            .find(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>'))
             .unwrap_or(tail.len());
-        match tail[..end].rfind('@') {
-            Some(at) => out.push_str(&tail[at + 1..end]),
-            None => out.push_str(&tail[..end]),
+        let url = &rest[scheme_start..i + 3 + end];
+        out.push_str(&rest[..scheme_start]);
+        match userinfo_span(url) {
+            Some((start, at)) => {
+                let info = &url[start..at];
+                let ssh_user = scheme.ends_with("ssh") && !info.contains(':');
+                out.push_str(&url[..start]);
+                out.push_str(if ssh_user { info } else { HIDDEN });
+                out.push_str(&url[at..]);
+            }
+            None => out.push_str(url),
         }
         rest = &tail[end..];
     }
@@ -310,23 +478,96 @@ mod tests {
     fn credentials_in_queries_and_headers_are_redacted() {
         assert_eq!(
             redact(
-                "GET https://u:p@h/x?a=1&access_token=ghp_abc&b=2 Authorization: Bearer ghp_xyz"
+                "GET https://u:p@h/x?a=1&access_token=ghp_abc&b=2 Authorization: Bearer ghp_xyz0123456789"
             ),
-            "GET https://h/x?a=1&access_token=<redacted>&b=2 Authorization: Bearer <redacted>"
+            "GET https://***@h/x?a=1&access_token=***&b=2 Authorization: Bearer ***"
         );
         assert_eq!(
             redact("?token=t0k basic dXNlcjpwYXNz"),
-            "?token=<redacted> basic <redacted>"
+            "?token=*** basic ***"
         );
-        // Words that merely end in a marker are left alone.
+        // Words that merely end in a marker are left alone, and so is prose.
         assert_eq!(redact("mytoken=1 a_token=2"), "mytoken=1 a_token=2");
+        assert_eq!(
+            redact("the operator bearer attached); basic auth"),
+            "the operator bearer attached); basic auth"
+        );
+    }
+
+    #[test]
+    fn odd_passwords_are_split_and_redacted_whole() {
+        for (url, password) in [
+            ("https://u:s3#cr/et@h.example:8443/o/r.git", "s3#cr/et"),
+            ("https://u:p@ss?w@h.example/o/r.git", "p@ss?w"),
+            ("https://u:a/b/c@h.example", "a/b/c"),
+        ] {
+            let (bare, info) = split_userinfo(url);
+            assert_eq!(info.unwrap().password, password, "{url}");
+            assert!(bare.starts_with("https://h.example"), "{bare}");
+            assert_eq!(host(url).as_deref(), Some("h.example"), "{url}");
+            let shown = redact(&format!("cannot reach {url}: refused"));
+            assert!(!shown.contains(password), "{shown}");
+            assert!(
+                shown.starts_with("cannot reach https://***@h.example"),
+                "{shown}"
+            );
+        }
+        assert_eq!(port("https://u:s3#cr/et@h.example:8443/o"), Some(8443));
+        // An `@` in a path or query is not userinfo.
+        for url in [
+            "https://example.com/a@b",
+            "https://example.com:8080/a@b",
+            "https://[::1]:8080/a@b",
+            "https://example.com/x?mail=a@b.example",
+        ] {
+            assert_eq!(split_userinfo(url).0, url);
+            assert_eq!(redact(url), url);
+        }
+        // A token alone, and a proxy.
+        assert_eq!(
+            redact("proxy: http://user:s3cr3t@127.0.0.1:1; https://ghp_tok@github.com/o/r"),
+            "proxy: http://***@127.0.0.1:1; https://***@github.com/o/r"
+        );
+        // An ssh user is no secret; an ssh password is.
+        assert_eq!(
+            redact("ssh://git@h:2222/o/r and ssh://git:pw@h/o/r"),
+            "ssh://git@h:2222/o/r and ssh://***@h/o/r"
+        );
+    }
+
+    #[test]
+    fn control_and_bidi_characters_are_escaped() {
+        assert_eq!(
+            redact("https://h/o/\u{202e}r.git\x1b[2J\r\nnext\ttab\rover"),
+            "https://h/o/\\u202er.git\\u001b[2J\r\nnext\ttab\\u000dover"
+        );
+        assert_eq!(
+            redact_styled("\x1b[1;31merror\x1b[0m \x1b[8mhidden\x1b]0;title\x07"),
+            "\x1b[1;31merror\x1b[0m \x1b[8mhidden\\u001b]0;title\\u0007"
+        );
+        // A JSON document stays one.
+        let doc = serde_json::json!({"m": "a\u{2066}b ?token=x \"q\" https://u:p@h/"}).to_string();
+        let shown = redact(&doc);
+        assert!(!shown.contains('\u{2066}'), "{shown}");
+        let back: serde_json::Value = serde_json::from_str(&shown).unwrap();
+        assert_eq!(back["m"], "a\u{2066}b ?token=*** \"q\" https://***@h/");
+        assert_eq!(redact("token=\"x y\""), "token=\"***\"");
+        let mut v = serde_json::json!({"url": "https://u:p@h/x", "list": ["?sig=abc"]});
+        redact_json(&mut v);
+        assert_eq!(
+            v,
+            serde_json::json!({"url": "https://***@h/x", "list": ["?sig=***"]})
+        );
+        // Redacting twice changes nothing more.
+        let once = redact("https://u:p@h/?token=t \u{202e}");
+        assert_eq!(redact(&once), once);
     }
 
     #[test]
     fn redaction_and_hosts() {
         assert_eq!(
             redact("cannot reach `https://u:p@h.example/x.git`: 401 and http://t@x/y"),
-            "cannot reach `https://h.example/x.git`: 401 and http://x/y"
+            "cannot reach `https://***@h.example/x.git`: 401 and http://***@x/y"
         );
         assert_eq!(
             host("https://u:p@GitHub.com:443/x").as_deref(),

@@ -29,8 +29,79 @@ pub fn rfc3339(secs: u64) -> String {
     format!("{y:04}-{mo:02}-{d:02}T{h:02}:{m:02}:{s:02}+00:00")
 }
 
+/// An RFC 3339 timestamp (`2026-12-02T21:02:00Z`, `…+02:00`, fractions ignored) as
+/// seconds since the Unix epoch; `None` when it is not one or is before 1970.
+pub fn parse_rfc3339(s: &str) -> Option<u64> {
+    let b = s.as_bytes();
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = s.get(r)?;
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    if b.len() < 20 || b[4] != b'-' || b[7] != b'-' || !matches!(b[10], b'T' | b't' | b' ') {
+        return None;
+    }
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, sec) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || sec > 60 {
+        return None;
+    }
+    let mut rest = &s[19..];
+    if let Some(frac) = rest.strip_prefix('.') {
+        rest = frac.trim_start_matches(|c: char| c.is_ascii_digit());
+    }
+    let offset = match rest {
+        "Z" | "z" => 0,
+        _ => {
+            let sign = match rest.as_bytes().first()? {
+                b'+' => 1,
+                b'-' => -1,
+                _ => return None,
+            };
+            let (oh, om) = rest[1..].split_once(':')?;
+            if oh.len() != 2 || om.len() != 2 {
+                return None;
+            }
+            sign * (oh.parse::<i64>().ok()? * 3600 + om.parse::<i64>().ok()? * 60)
+        }
+    };
+    // Days from civil (Howard Hinnant's algorithm), the inverse of `rfc3339`.
+    let y = if mo <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let mp = if mo > 2 { mo - 3 } else { mo + 9 };
+    let doy = (153 * mp + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    let days = era * 146_097 + doe - 719_468;
+    u64::try_from(days * 86_400 + h * 3600 + mi * 60 + sec - offset).ok()
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn parses_what_it_formats_and_github_dates() {
+        for secs in [0, 951_782_400, 1_796_245_320, 978_307_200] {
+            assert_eq!(super::parse_rfc3339(&super::rfc3339(secs)), Some(secs));
+        }
+        assert_eq!(
+            super::parse_rfc3339("2026-12-02T21:02:00Z"),
+            Some(1_796_245_320)
+        );
+        assert_eq!(
+            super::parse_rfc3339("2026-12-02T23:02:00.123+02:00"),
+            Some(1_796_245_320)
+        );
+        for bad in [
+            "",
+            "yesterday",
+            "2026-13-02T21:02:00Z",
+            "2026-12-02T21:02:00",
+        ] {
+            assert_eq!(super::parse_rfc3339(bad), None, "{bad}");
+        }
+    }
+
     #[test]
     fn formats_civil_dates() {
         assert_eq!(super::rfc3339(0), "1970-01-01T00:00:00+00:00");

@@ -50,6 +50,8 @@ pub struct Context {
     pub env_names: std::collections::BTreeSet<String>,
     /// `GITHUB_STEP_SUMMARY`: the job summary file `--format github` appends to.
     pub github_step_summary: Option<PathBuf>,
+    /// The allow-listed variables build steps and pip run with.
+    pub steps: crate::steps::StepEnv,
 }
 
 /// Proxies and credential sources from the environment.
@@ -158,6 +160,7 @@ impl Context {
                 .filter_map(|(k, _)| k.into_string().ok())
                 .collect(),
             github_step_summary: path("GITHUB_STEP_SUMMARY"),
+            steps: crate::steps::StepEnv::from_vars(std::env::vars_os()),
         }
     }
 

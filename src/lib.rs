@@ -105,6 +105,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         net::configure(cx.net_timeout, cx.net.clone());
         git::set_timeout(cx.net_timeout);
     }
+    steps::configure(cx.steps.clone());
     let printer = printer::Printer::new(&cli.global, &cx);
     printer.start_log();
     match cli::dispatch(cli.command, &cx, &printer) {

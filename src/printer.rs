@@ -2,7 +2,9 @@
 //!
 //! stdout carries the command's output (reports, schemas, completions);
 //! stderr carries errors that stopped a command, status lines and warnings about
-//! configuration files.
+//! configuration files. Everything written goes through [`crate::auth::redact`] (URL
+//! userinfo, credential query values and authorizations hidden, control and bidi
+//! characters escaped), whatever format it is in.
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -107,7 +109,9 @@ impl Printer {
     }
 
     /// One `--log-format json` line: `{"at", "level", "message", ...}`.
-    fn log_line(&self, level: &str, message: &str, extra: serde_json::Value) {
+    fn log_line(&self, level: &str, message: &str, mut extra: serde_json::Value) {
+        crate::auth::redact_json(&mut extra);
+        let message = crate::auth::redact(message);
         let mut doc = serde_json::json!({
             "at": crate::clock::now(),
             "level": level,
@@ -149,6 +153,11 @@ impl Printer {
 
     /// Write data to stdout. A closed pipe (`| head`) is not an error.
     pub fn out(&self, text: &str) -> std::io::Result<()> {
+        let text = if self.stdout_color {
+            crate::auth::redact_styled(text)
+        } else {
+            crate::auth::redact(text)
+        };
         let mut out = std::io::stdout().lock();
         match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
@@ -163,6 +172,7 @@ impl Printer {
         if let (Some(doc), serde_json::Value::Object(fields)) = (doc.as_object_mut(), fields) {
             doc.extend(fields);
         }
+        crate::auth::redact_json(&mut doc);
         self.out(&format!(
             "{}\n",
             serde_json::to_string_pretty(&doc).expect("serializes")
@@ -175,7 +185,7 @@ impl Printer {
             return self.log_line("status", line, serde_json::Value::Null);
         }
         let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "{}", line.trim_end());
+        let _ = writeln!(err, "{}", crate::auth::redact(line.trim_end()));
     }
 
     /// Ask a question on stderr and read one line from stdin (empty at end of input).
@@ -186,7 +196,7 @@ impl Printer {
     /// Ask a question on stderr and read one trimmed line from stdin; `None` at
     /// end of input (Ctrl-D), after ending the prompt's line.
     pub fn prompt_line(&self, question: &str) -> std::io::Result<Option<String>> {
-        eprint!("{question}: ");
+        eprint!("{}: ", crate::auth::redact(question));
         std::io::stderr().flush()?;
         let mut line = String::new();
         if std::io::BufRead::read_line(&mut std::io::stdin().lock(), &mut line)? == 0 {
@@ -219,8 +229,8 @@ impl Printer {
         };
         let mut err = std::io::stderr().lock();
         for d in diagnostics {
-            let _ =
-                err.write_all(crate::render::human::diagnostic(d, Some(&src), style).as_bytes());
+            let shown = crate::render::human::diagnostic(d, Some(&src), style);
+            let _ = err.write_all(self.clean_stderr(&shown).as_bytes());
         }
     }
 
@@ -252,7 +262,17 @@ impl Printer {
         if handler.render_report(&mut s, e).is_err() {
             s = format!("error: {e}\n");
         }
-        eprint!("{s}");
+        // The handler never breaks a word, so a URL is redacted whole.
+        eprint!("{}", self.clean_stderr(&s));
+    }
+
+    /// [`crate::auth::redact`] for text to stderr, keeping the colors drawn there.
+    fn clean_stderr(&self, text: &str) -> String {
+        if self.stderr_color {
+            crate::auth::redact_styled(text)
+        } else {
+            crate::auth::redact(text)
+        }
     }
 }
 

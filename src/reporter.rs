@@ -161,7 +161,7 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 if let (Some(Spinner(bar)), Some(t)) = (&spinner, total) {
                     // A byte progress bar while a release asset downloads.
                     if bar.length() != Some(t) {
-                        bar.set_message(format!("Downloading {asset}"));
+                        bar.set_message(crate::auth::redact(&format!("Downloading {asset}")));
                         bar.set_length(t);
                         bar.set_style(download_style());
                     }
@@ -182,7 +182,8 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                     bar.unset_length();
                 }
                 bar.enable_steady_tick(Duration::from_millis(100));
-                bar.set_message(line.trim_start().to_owned());
+                // Straight to the terminal, not through the printer: redacted here.
+                bar.set_message(crate::auth::redact(line.trim_start()));
             }
             None if !printer.quiet => printer.status(&line),
             None => {}

@@ -180,12 +180,15 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
                 "{input:?} is not a GitHub repository: owners are letters, digits and `-`, repositories letters, digits, `-`, `_` and `.`"
             ));
         }
-        let url = format!("{}/{owner}/{repo}.git", gh_base.trim_end_matches('/'));
+        // A clone base with `user:password@` (`PLUGINS_GH_BASE`, `AOE_GITHUB_CLONE_BASE`)
+        // gives the transfer its credentials; the URL shown and passed on is bare.
+        let (base, userinfo) = crate::auth::split_userinfo(gh_base);
+        let url = format!("{}/{owner}/{repo}.git", base.trim_end_matches('/'));
         return Ok(Source::Git {
             url,
             reference: with_ref(reference)?,
             display: format!("gh:{owner}/{repo}"),
-            userinfo: None,
+            userinfo,
             subdir,
         });
     }
@@ -217,6 +220,12 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             ));
         }
         let (url, userinfo) = crate::auth::split_userinfo(input);
+        if crate::auth::has_secret_values(&url) {
+            return Err(format!(
+                "{url} carries a credential in its query, which the lock would record; give credentials as user:password@ in the URL (never recorded), or through {}",
+                crate::git::CREDENTIAL_SOURCES.trim_start_matches("the URL's user:password@, ")
+            ));
+        }
         return Ok(Source::Git {
             display: url.clone(),
             url,

@@ -1,11 +1,110 @@
 //! Build steps: aoe's `[[runtime.build]]` argv, run directly (no shell) in the
-//! plugin directory with stdin closed, `AOE_PLUGIN_ID` set, a per-step timeout,
-//! and all output appended to a log file.
+//! plugin directory with stdin closed, a scrubbed environment ([`StepEnv`]: an
+//! allow-list, and `AOE_PLUGIN_ID`), a per-step timeout, and all output appended
+//! to a log file.
 
+use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+
+/// The variables a build step gets from `plugins`' own environment, when set: where
+/// things are (`PATH`, `HOME`, temp, config and cache directories, the Rust
+/// toolchain's homes), who and where the user is (`USER`, `LOGNAME`, `SHELL`,
+/// `TERM`, `TZ`, the locale) and which TLS roots to trust. Nothing else: not
+/// `GITHUB_TOKEN`/`GH_TOKEN`, `PLUGINS_*`, git's (`GIT_ASKPASS`, `GIT_CONFIG_*`,
+/// `GIT_SSH_COMMAND`), `SSH_ASKPASS`, `SSH_AUTH_SOCK`, cloud or CI credentials, or
+/// `PYTHONPATH`/`LD_PRELOAD`-style injection points. `docs/SECURITY.md` lists them.
+pub const PASSED: &[&str] = &[
+    "PATH",
+    "HOME",
+    "USER",
+    "LOGNAME",
+    "SHELL",
+    "TERM",
+    "TMPDIR",
+    "TZ",
+    "LANG",
+    "LANGUAGE",
+    "XDG_CACHE_HOME",
+    "XDG_CONFIG_HOME",
+    "XDG_DATA_HOME",
+    "CARGO_HOME",
+    "RUSTUP_HOME",
+    "SSL_CERT_FILE",
+    "SSL_CERT_DIR",
+];
+
+/// Proxy variables, passed only when they carry no `user:password@`.
+pub const PROXIES: &[&str] = &[
+    "HTTPS_PROXY",
+    "https_proxy",
+    "HTTP_PROXY",
+    "http_proxy",
+    "ALL_PROXY",
+    "all_proxy",
+    "NO_PROXY",
+    "no_proxy",
+];
+
+/// What tells pip which index to use: passed to `plugins`' own pip commands
+/// (`install --deps`) only, never to a plugin's build step.
+pub const PIP_INDEX: &[&str] = &[
+    "PIP_INDEX_URL",
+    "PIP_EXTRA_INDEX_URL",
+    "PIP_FIND_LINKS",
+    "PIP_NO_INDEX",
+    "PIP_TRUSTED_HOST",
+    "PIP_CERT",
+];
+
+/// The environment build steps run with, chosen once from `plugins`' own
+/// ([`StepEnv::from_vars`], by `Context`) and given to [`configure`].
+#[derive(Clone, Debug, Default)]
+pub struct StepEnv {
+    /// Every step: [`PASSED`], `LC_*`, and [`PROXIES`] without credentials.
+    pub base: Vec<(OsString, OsString)>,
+    /// `plugins`' own pip commands, besides `base`: [`PIP_INDEX`].
+    pub pip: Vec<(OsString, OsString)>,
+}
+
+impl StepEnv {
+    /// Pick the allowed variables out of an environment.
+    pub fn from_vars(vars: impl IntoIterator<Item = (OsString, OsString)>) -> StepEnv {
+        let mut env = StepEnv::default();
+        for (k, v) in vars {
+            let Some(name) = k.to_str() else { continue };
+            if PASSED.contains(&name) || name.starts_with("LC_") {
+                env.base.push((k, v));
+            } else if PROXIES.contains(&name) {
+                // A proxy's `user:password@` stays with `plugins`' own transfers.
+                if !v.to_string_lossy().contains('@') {
+                    env.base.push((k, v));
+                }
+            } else if PIP_INDEX.contains(&name) {
+                env.pip.push((k, v));
+            }
+        }
+        env
+    }
+}
+
+static STEP_ENV: std::sync::OnceLock<StepEnv> = std::sync::OnceLock::new();
+
+/// Set the environment every build step runs with (at start-up; before it, steps get
+/// an empty one).
+pub fn configure(env: StepEnv) {
+    let _ = STEP_ENV.set(env);
+}
+
+/// What pip is run with besides [`StepEnv::pip`]: no pip config file (user, site or
+/// global), no user site-packages, and the working directory not on `sys.path`.
+const PIP_ISOLATION: &[(&str, &str)] = &[
+    ("PIP_CONFIG_FILE", "/dev/null"),
+    ("PYTHONNOUSERSITE", "1"),
+    ("PYTHONSAFEPATH", "1"),
+];
 
 /// One step to run.
 #[derive(Clone, Debug)]
@@ -280,6 +379,17 @@ fn run_steps(
         let (reader, writer) = std::io::pipe().map_err(spawn_err)?;
         let writer_err = writer.try_clone().map_err(spawn_err)?;
         let mut command = Command::new(resolved);
+        let env = STEP_ENV.get_or_init(StepEnv::default);
+        command
+            .env_clear()
+            .envs(env.base.iter().map(|(k, v)| (k, v)));
+        if own {
+            command.envs(env.pip.iter().map(|(k, v)| (k, v))).envs(
+                PIP_ISOLATION
+                    .iter()
+                    .map(|(k, v)| (OsStr::new(k), OsStr::new(v))),
+            );
+        }
         command
             .args(&step.argv[1..])
             .current_dir(dir)

@@ -69,11 +69,22 @@ impl Home {
         self.root.join("plugins.toml")
     }
 
-    /// Every file `plugins` writes atomically in the home outside its state directory: a
+    /// Every file `plugins` writes atomically in the home (beside the intent records): a
     /// kill during the write leaves `<file>.<random>.tmp` beside it, which recovery deletes.
     /// (aoe's `config.toml` is the host's: `host::aoe::config_path`.)
-    pub fn atomic_files(&self) -> [PathBuf; 3] {
-        [self.lockfile(), self.autoupdate_state(), self.settings()]
+    pub fn atomic_files(&self) -> [PathBuf; 4] {
+        [
+            self.lockfile(),
+            self.autoupdate_state(),
+            self.settings(),
+            self.first_seen_record(),
+        ]
+    }
+
+    /// When this home first saw each newer version (`<home>/.plugins/first-seen.json`): what
+    /// a cooldown counts from.
+    pub fn first_seen_record(&self) -> PathBuf {
+        self.root.join(".plugins").join("first-seen.json")
     }
 
     pub fn build_log(&self, id: &Name) -> PathBuf {

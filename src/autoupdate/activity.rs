@@ -61,8 +61,10 @@ pub fn hold(home: &Home) -> std::io::Result<File> {
     Ok(file)
 }
 
-/// Append one event as a JSON line to `<home>/events.jsonl`.
+/// Append one event as a JSON line to `<home>/events.jsonl`, redacted as output is.
 pub fn append_event(home: &Home, event: &serde_json::Value) -> std::io::Result<()> {
+    let mut event = event.clone();
+    crate::auth::redact_json(&mut event);
     let mut f = std::fs::OpenOptions::new()
         .create(true)
         .append(true)

@@ -60,7 +60,7 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
     );
     // A monorepo plugin is newer only when its subdirectory changed.
     let moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), jobs);
-    for f in &crate::ops::check::hold_back(&args.check.options(), &mut checks, cx)? {
+    for f in &crate::ops::check::hold_back(&args.check.options(), &mut checks, cx, true)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
     let failed = checks

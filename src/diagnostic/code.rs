@@ -145,7 +145,7 @@ codes! {
     ProtoSupersedes => "plugins::protoagent::supersedes", Warning, "`supersedes` that is not a list, or an entry that is not one remote git repository URL";
     ProtoEnables => "plugins::protoagent::enables", Warning, "`enables` that is not a list, or an entry that is not another plugin's id";
     ProtoBundledOnly => "plugins::protoagent::bundled_only", Warning, "`supersedes` or `enables` in a manifest: protoAgent honours them only on its own bundled plugins";
-    ProtoPipSpec => "plugins::protoagent::pip_spec", Warning, "a `requires_pip` entry `install-deps` refuses: a pip option, a URL/VCS/direct reference, or not a PEP 508 name";
+    ProtoPipSpec => "plugins::protoagent::pip_spec", Warning, "a `requires_pip` entry `install-deps` refuses: a pip option, a URL/VCS/direct reference, not a PEP 508 name, or (`plugins install --deps` only) a local path or archive";
     ProtoMinVersion => "plugins::protoagent::min_version", Warning, "`min_protoagent_version` is not a PEP 440 version, so the host ignores it";
     ProtoRequiresEnv => "plugins::protoagent::requires_env", Warning, "`requires_env` names variables unset here; the host does not load the plugin without them";
     ProtoRelativePluginsDir => "plugins::protoagent::relative_plugins_dir", Warning, "`PROTOAGENT_PLUGINS_DIR` or the config's `plugins.dir` is relative, which protoAgent 0.218 ignores; plugins go to the instance's own directory";
@@ -165,7 +165,7 @@ codes! {
     InstallIdChanged => "plugins::install::id_changed", Error, "the source now holds a plugin with another id";
     InstallNotRunnable => "plugins::install::not_runnable", Error, "after the build, the worker program does not exist or is not executable";
     InstallBuild => "plugins::install::build", Error, "a build step failed, timed out or could not start";
-    InstallDeps => "plugins::install::deps", Error, "a protoAgent `requires_pip` entry is not a plain package requirement, or pip's resolution cannot be pinned (with `--deps`)";
+    InstallDeps => "plugins::install::deps", Error, "a protoAgent `requires_pip` entry is not a plain package requirement (an option, URL, VCS reference, local path or archive), or pip's resolution cannot be pinned (with `--deps`)";
     InstallDepsSkipped => "plugins::install::deps_skipped", Warning, "with `--deps`, optional requirements that could not be resolved, or packages the host's Python already has at another version, were not installed";
     InstallSubdir => "plugins::install::subdir", Error, "the subdirectory of a git source is not a directory of the repository at the fetched commit, or passes through a symlink";
     InstallFeatured => "plugins::install::featured", Error, "a featured aoe plugin id from another source than the featured index names, or with a release-binary worker, or an unusable index override";
@@ -188,6 +188,7 @@ codes! {
     GitAuth => "plugins::git::auth", Error, "the remote needs credentials and none that plugins found were accepted (it never prompts)";
     GitHostKey => "plugins::git::host_key", Error, "the ssh host key of the remote is not in known_hosts, or differs from the one there; plugins never accepts a host key itself";
     GitNoGit => "plugins::git::no_git", Error, "the source is fetched with the system `git` (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`), which could not be run";
+    GitImpostorCommit => "plugins::git::impostor_commit", Error, "the commit is on no branch or tag of the remote (on GitHub any fork's commit is fetchable through the parent's URL), so it is refused";
     GitCleartext => "plugins::git::cleartext", Warning, "the source is fetched over unencrypted `http://` or `git://`";
     LockUnsafeId => "plugins::lock::unsafe_id", Error, "a lock entry's id cannot name a plugin directory (`..`, `/`, empty, ...); it is never used as a path";
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";

@@ -9,7 +9,9 @@ use git2::{AutotagOption, FetchOptions, Oid, Repository};
 use super::credentials::{self, callbacks};
 use super::refs::{choose, commit_of, connect, list_refs, local_path, not_found};
 use super::tree::{check_out, local_tree};
-use super::{Fetched, GitError, RefKind, cli, is_local, proxy_options, remote_error, scratch_repo};
+use super::{
+    Fetched, GitError, RefKind, cli, is_local, proxy_options, reach, remote_error, scratch_repo,
+};
 use crate::auth::Userinfo;
 
 /// Resolve `reference` on `url` and write its commit's tree into `dest`
@@ -62,6 +64,8 @@ pub fn fetch_tree(
             Ok(()) if repo.find_commit(oid).is_ok() => {
                 drop(conn);
                 let commit = repo.find_commit(oid)?;
+                let probe = probe(url, userinfo, &auth);
+                reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
                 return check_out(&repo, &commit, dest, RefKind::Commit, None);
             }
             Ok(()) => log::debug!("git: {url}: {oid} did not come: fetching every ref"),
@@ -75,6 +79,11 @@ pub fn fetch_tree(
     opts.download_tags(AutotagOption::None)
         .remote_callbacks(callbacks(url, userinfo, &auth))
         .proxy_options(proxy_options(url));
+    // Every branch and tag in full: the commit's reachability is known without more.
+    let complete = matches!(
+        (&choice.kind, &choice.refname),
+        (RefKind::Commit, _) | (_, None)
+    );
     let refspecs: Vec<String> = match (&choice.kind, &choice.refname) {
         (RefKind::Commit, _) | (_, None) => vec![
             "+refs/heads/*:refs/remotes/origin/*".into(),
@@ -92,7 +101,32 @@ pub fn fetch_tree(
         .map_err(|source| remote_error(url, "downloading", source, &auth))?;
     drop(conn);
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
+    let probe = probe(url, userinfo, &auth);
+    reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
     check_out(&repo, &commit, dest, choice.kind, choice.refname)
+}
+
+/// [`reach::ensure_published`]'s probe with libgit2: a new connection that fetches
+/// [`reach::probe_refspecs`] at `depth` into `repo`.
+fn probe<'a>(
+    url: &'a str,
+    userinfo: Option<&'a Userinfo>,
+    auth: &'a Rc<std::cell::RefCell<credentials::AuthState>>,
+) -> impl FnMut(&Repository, &Path, Option<i32>) -> Result<(), GitError> + 'a {
+    move |repo, _, depth| {
+        let mut remote = repo.remote_anonymous(url)?;
+        let mut conn = connect(&mut remote, url, userinfo, auth)?;
+        let mut opts = FetchOptions::new();
+        opts.download_tags(AutotagOption::None)
+            .remote_callbacks(callbacks(url, userinfo, auth))
+            .proxy_options(proxy_options(url));
+        if let Some(depth) = depth {
+            opts.depth(depth);
+        }
+        conn.remote()
+            .download(reach::probe_refspecs(depth), Some(&mut opts))
+            .map_err(|source| remote_error(url, "downloading", source, auth))
+    }
 }
 
 /// Git's ignore rules for a local directory inside a work tree, read-only.

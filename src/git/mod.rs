@@ -17,6 +17,7 @@ mod credentials;
 mod daemon;
 mod fetch;
 mod http;
+mod reach;
 mod refs;
 mod ssh;
 mod tree;
@@ -230,6 +231,10 @@ pub enum GitError {
         phase: &'static str,
         secs: u64,
     },
+    /// The commit is on no branch or tag the remote lists: anyone's fork may have
+    /// pushed it ([`reach`]).
+    #[error("commit {commit} is on no branch or tag of {url}")]
+    Impostor { url: String, commit: String },
     #[error("the commit's tree has an entry no host can install: {0:?}")]
     UnsafeEntry(String),
     /// The git command (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`) failed.

@@ -183,7 +183,9 @@ open(sys.argv[1], 'w').write(chr(10).join(sorted({d.metadata['Name'] or '' for d
 /// what the host's Python already has, unpacked flat into `<staging>/deps` (pip
 /// `--target`, `--no-compile`), each pinned by name, version and sha256. pip resolves
 /// once (`--dry-run --report`), and the target install takes exactly those files
-/// (`--require-hashes --no-deps`). Nothing outside `staging` changes.
+/// (`--require-hashes --no-deps`). pip runs in `<staging>/pip`, a directory made empty for
+/// it (never beside the plugin's tree, whose files a requirement could otherwise name), and
+/// its target moves to `<staging>/deps`. Nothing outside `staging` changes.
 pub(super) fn install_deps(
     request: &Request,
     staging: &Path,
@@ -197,6 +199,8 @@ pub(super) fn install_deps(
     let resolve =
         |specs: &[String]| pip(python, &["--dry-run", "--quiet", "--report", report], specs);
     let mut log = steps::Log::create(&home.build_log(id))?;
+    let work = staging.join("pip");
+    std::fs::create_dir(&work).map_err(io(format!("cannot create {}", work.display())))?;
     let all: Vec<String> = request
         .pip
         .iter()
@@ -205,7 +209,7 @@ pub(super) fn install_deps(
         .collect();
     let resolved = run_steps(
         &[&resolve(&all)],
-        staging,
+        &work,
         id,
         timeout,
         &mut log,
@@ -227,7 +231,7 @@ pub(super) fn install_deps(
             } else {
                 run_steps(
                     &[&resolve(&request.pip)],
-                    staging,
+                    &work,
                     id,
                     timeout,
                     &mut log,
@@ -240,7 +244,7 @@ pub(super) fn install_deps(
         other => other.map(|()| true),
     }?;
     let mut pins = if resolved {
-        read_report(&staging.join(report))?
+        read_report(&work.join(report))?
     } else {
         Vec::new()
     };
@@ -253,8 +257,8 @@ pub(super) fn install_deps(
                 .to_vec(),
             platforms: Vec::new(),
         };
-        run_steps(&[&present], staging, id, timeout, &mut log, true, on_event)?;
-        let text = std::fs::read_to_string(staging.join("deps-present.txt"))
+        run_steps(&[&present], &work, id, timeout, &mut log, true, on_event)?;
+        let text = std::fs::read_to_string(work.join("deps-present.txt"))
             .map_err(io(format!("cannot read what {python} has installed")))?;
         let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
         pins.retain(|p| {
@@ -279,7 +283,7 @@ pub(super) fn install_deps(
             .iter()
             .map(|p| format!("{}=={} --hash=sha256:{}\n", p.name, p.version, p.sha256))
             .collect();
-        std::fs::write(staging.join("deps-requirements.txt"), reqs)
+        std::fs::write(work.join("deps-requirements.txt"), reqs)
             .map_err(io("cannot write the pinned requirements"))?;
         let target = pip(
             python,
@@ -294,7 +298,9 @@ pub(super) fn install_deps(
             ],
             &[],
         );
-        run_steps(&[&target], staging, id, timeout, &mut log, true, on_event)?;
+        run_steps(&[&target], &work, id, timeout, &mut log, true, on_event)?;
+        std::fs::rename(work.join("deps"), &dir)
+            .map_err(io(format!("cannot move pip's target to {}", dir.display())))?;
     }
     Ok((pins, dir))
 }

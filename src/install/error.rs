@@ -56,6 +56,7 @@ impl InstallError {
             InstallError::Git(GitError::RefNotFound { .. }) => Code::GitRefNotFound,
             InstallError::Git(GitError::Auth { .. }) => Code::GitAuth,
             InstallError::Git(GitError::Cli(e)) => e.code(),
+            InstallError::Git(GitError::Impostor { .. }) => Code::GitImpostorCommit,
             InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
                 Code::InstallUnsafeTree
             }
@@ -87,6 +88,9 @@ impl InstallError {
                 crate::git::CREDENTIAL_SOURCES
             )),
             InstallError::Git(crate::git::GitError::Cli(e)) => e.help(),
+            InstallError::Git(crate::git::GitError::Impostor { .. }) => Some(
+                "a commit that no branch or tag holds can come from anyone's fork (GitHub serves every fork's commits through the parent's URL); install a branch or tag instead, or ask the publisher to push the commit to one; if a force-push dropped it from its branch, `plugins update` moves to the branch's new commit".into(),
+            ),
             InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
             InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
             InstallError::Tree(_) => {

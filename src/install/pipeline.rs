@@ -240,7 +240,7 @@ pub(super) fn fetch_check_swap(
                 return Err(refused(
                     Code::InstallDeps,
                     format!("requires_pip entry {spec:?} {why}"),
-                    "only plain PEP 508 requirements are installed, never options, URLs or VCS references".to_owned(),
+                    "only plain PEP 508 requirements are installed, never options, URLs, VCS references or local paths".to_owned(),
                 ));
             }
         }

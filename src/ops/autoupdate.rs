@@ -48,6 +48,7 @@ pub struct HeldBack {
     pub new_ref: String,
     pub commit: String,
     pub released_at: String,
+    pub age_from: &'static str,
     pub left_secs: u64,
     pub cooldown_secs: u64,
 }
@@ -158,7 +159,8 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             &|_| cooldown,
             opts.check.jobs,
             opts.check.timeout,
-            &gh_base,
+            &cx.github_api,
+            true,
         );
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
@@ -201,6 +203,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     new_ref,
                     commit,
                     released_at,
+                    age_from,
                     left_secs,
                     cooldown_secs,
                 } => sweep.held_back.push(HeldBack {
@@ -208,6 +211,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     new_ref,
                     commit,
                     released_at,
+                    age_from,
                     left_secs,
                     cooldown_secs,
                 }),

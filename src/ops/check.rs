@@ -38,13 +38,15 @@ pub fn check_homes(
     ))
 }
 
-/// Hold back the newer versions younger than each home's cooldown (`cooldown`, else
-/// `cooldown` in its `plugins.toml`): their tags or commits are dated, in the same bounded
-/// pool. Returns the policy files read, whose warnings the command shows.
+/// Note the newer versions in each home's first-seen record and hold back those younger
+/// than its cooldown (`cooldown`, else `cooldown` in its `plugins.toml`), counted from when
+/// the home first saw them or from their GitHub release; `note`: write the record (not on a
+/// dry run). Returns the policy files read, whose warnings the command shows.
 pub fn hold_back(
     opts: &CheckOptions,
     checks: &mut [(Home, Dialect, Check)],
     cx: &Context,
+    note: bool,
 ) -> Result<Vec<crate::autoupdate::PolicyFile>> {
     let (cooldowns, files) =
         crate::update::cooldowns(checks, opts.cooldown).map_err(Error::InvalidArgument)?;
@@ -53,7 +55,8 @@ pub fn hold_back(
         &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
         opts.jobs,
         opts.timeout,
-        &cx.gh_base(),
+        &cx.github_api,
+        note,
     );
     Ok(files)
 }

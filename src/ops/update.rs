@@ -66,6 +66,8 @@ pub enum Detail {
         new_ref: String,
         commit: String,
         released_at: String,
+        /// What the age counts from (`first_seen`, `release`).
+        age_from: &'static str,
         left_secs: u64,
         cooldown_secs: u64,
     },
@@ -143,7 +145,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     .into_iter()
     .map(|(k, e)| (k, e.into()))
     .collect();
-    for f in &super::check::hold_back(opts.check, &mut checks, cx)? {
+    for f in &super::check::hold_back(opts.check, &mut checks, cx, !opts.dry_run)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
     let mut lock_rows = LockRows::default();
@@ -179,6 +181,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                 new_ref,
                 commit,
                 released_at,
+                age_from,
                 left_secs,
                 cooldown_secs,
             } => Some(UpdateRow {
@@ -189,6 +192,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                     new_ref: new_ref.clone(),
                     commit: commit.clone(),
                     released_at: released_at.clone(),
+                    age_from,
                     left_secs: *left_secs,
                     cooldown_secs: *cooldown_secs,
                 },

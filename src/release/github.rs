@@ -199,3 +199,22 @@ pub fn latest_tag(api: &str, owner: &str, repo: &str) -> Result<Option<String>, 
         .and_then(|r| r["tag_name"].as_str().map(str::to_owned))
         .filter(|t| !t.is_empty()))
 }
+
+/// When GitHub published the release of `tag` (`published_at`, Unix seconds): set by
+/// GitHub when the release is published, not by the publisher's git. `None` when the tag
+/// has no release, or it is a draft.
+pub fn published_at(
+    api: &str,
+    owner: &str,
+    repo: &str,
+    tag: &str,
+) -> Result<Option<u64>, ReleaseError> {
+    let client = client()?;
+    Ok(
+        listing(&client, api, owner, repo, Some(tag))?.and_then(|r| {
+            r["published_at"]
+                .as_str()
+                .and_then(crate::clock::parse_rfc3339)
+        }),
+    )
+}

@@ -12,7 +12,7 @@ mod unpack;
 use github::{MAX_ASSET, SHOWN_ASSETS, authorized, client, http_error, listing, status_error};
 use unpack::unpack;
 
-pub use github::{RateLimit, latest_tag, rate_limit};
+pub use github::{RateLimit, latest_tag, published_at, rate_limit};
 pub use unpack::{kept_hash, unpack_limit};
 
 /// Where the downloaded asset is kept (excluded from the source tree hash), so

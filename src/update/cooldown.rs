@@ -1,9 +1,11 @@
-//! Cooldown: hold back newer versions younger than their home's cooldown.
+//! Cooldown: hold back newer versions younger than their home's cooldown, counted from
+//! when the home first saw them ([`super::seen`]) or from their GitHub release.
 
+use std::collections::BTreeMap;
 use std::time::Duration;
 
-use super::{Check, Status, pool::bounded};
-use crate::git::{self, RefKind};
+use super::{Check, Status, pool::bounded, seen};
+use crate::git::RefKind;
 
 /// The ref whose date says how old a newer version is: the new tag, the branch, or the
 /// remote's HEAD; a short name (a lock the host wrote) is tried as a tag, then a branch.
@@ -16,86 +18,126 @@ pub(super) fn dated_ref(c: &Check, new_ref: &str) -> String {
     }
 }
 
-/// Hold back newer versions younger than their home's cooldown (seconds; 0: none). Each
-/// such row reads its new version's date (the tip only is fetched), at most `jobs` at a
-/// time, each within `timeout`; a date that cannot be read fails the row's check.
+/// The GitHub owner and repository of a locked source (`gh:owner/repo`, or a
+/// `github.com` URL), whose releases carry a `published_at` GitHub sets.
+fn github_repo(source: &str) -> Option<(String, String)> {
+    let path = source.strip_prefix("gh:").map(str::to_owned).or_else(|| {
+        let rest = source
+            .strip_prefix("https://github.com/")
+            .or_else(|| source.strip_prefix("git@github.com:"))?;
+        Some(
+            rest.trim_end_matches('/')
+                .trim_end_matches(".git")
+                .to_owned(),
+        )
+    })?;
+    let mut parts = path.split('/');
+    let (owner, repo) = (parts.next()?, parts.next()?);
+    (!owner.is_empty() && !repo.is_empty()).then(|| (owner.to_owned(), repo.to_owned()))
+}
+
+/// Note every newer version the checks found in its home's first-seen record (written
+/// with `note`; a dry run reads it only), and hold back those younger than their home's
+/// cooldown (seconds; 0: none).
+///
+/// A version's age counts from when this home first saw it (a version never seen before
+/// is new), or, for a tag of a GitHub repository, from its release's `published_at` when
+/// that is earlier and this home never saw the tag name another commit; never from the
+/// commit's or tag's own dates, which the publisher writes. The releases are asked only
+/// for versions the record would hold back, at most `jobs` at a time, each within
+/// `timeout`; a release that cannot be read leaves the record's age.
 pub fn hold_back(
     checks: &mut [(crate::store::Home, crate::dialect::Dialect, Check)],
     cooldown: &dyn Fn(&crate::store::Home) -> u64,
     jobs: usize,
     timeout: Duration,
-    gh_base: &str,
+    github_api: &str,
+    note: bool,
 ) {
-    let now = i64::try_from(crate::clock::now_secs()).unwrap_or(i64::MAX);
-    let mut work = Vec::new();
+    let now = crate::clock::now_secs();
+    let mut records: BTreeMap<std::path::PathBuf, (seen::FirstSeen, bool)> = BTreeMap::new();
+    let mut young = Vec::new();
     for (i, (home, _, c)) in checks.iter().enumerate() {
-        let Status::Behind { new_ref, .. } = &c.status else {
+        let (Status::Behind { new_ref, commit }
+        | Status::HeldBack {
+            new_ref, commit, ..
+        }) = &c.status
+        else {
             continue;
         };
+        let (record, changed) = records
+            .entry(home.root.clone())
+            .or_insert_with(|| (seen::FirstSeen::load(home), false));
+        let tag = (c.ref_kind != Some(RefKind::Branch) && !new_ref.is_empty())
+            .then_some(new_ref.as_str());
+        let before = record.clone();
+        let noted = record.note(&c.source, commit, tag, now);
+        *changed |= *record != before;
         let secs = cooldown(home);
-        if secs == 0 {
+        if secs == 0 || now.saturating_sub(noted.first_seen) >= secs {
             continue;
         }
-        let remote = if c.source.starts_with("gh:") {
-            crate::source::parse(&c.source, None, gh_base).ok()
-        } else {
-            let (url, userinfo) = crate::auth::split_userinfo(&c.source);
-            Some(crate::source::Source::Git {
-                display: url.clone(),
-                url,
-                reference: None,
-                userinfo,
-                subdir: None,
-            })
-        };
-        if let Some(crate::source::Source::Git { url, userinfo, .. }) = remote {
-            work.push((i, (url, userinfo, dated_ref(c, new_ref), secs)));
+        // Too young by this home's record: a GitHub release may say it is older.
+        let release = tag
+            .filter(|_| !noted.tag_moved)
+            .and_then(|t| github_repo(&c.source).map(|(o, r)| (o, r, t.to_owned())));
+        young.push((i, (noted.first_seen, secs, release)));
+    }
+    for (root, (record, changed)) in &records {
+        if note
+            && *changed
+            && let Err(e) = record.save(&crate::store::Home::new(root.clone()))
+        {
+            // A home that cannot be written (another user's): its versions stay new.
+            log::debug!("cooldown: cannot write the first-seen record: {e}");
         }
     }
-    let dated = bounded(
-        work,
-        &|(url, _, _, _): &(String, Option<crate::auth::Userinfo>, String, u64)| url.as_str(),
+    let api = github_api.to_owned();
+    // One HTTPS API: bounded by `jobs` alone.
+    let published = bounded(
+        young
+            .iter()
+            .filter_map(|(i, (_, _, release))| release.clone().map(|r| (*i, r)))
+            .collect(),
+        &|_: &(String, String, String)| "https://api.github.com",
         jobs,
         timeout,
-        std::sync::Arc::new(
-            |(url, userinfo, reference, secs): (
-                String,
-                Option<crate::auth::Userinfo>,
-                String,
-                u64,
-            )| {
-                git::walk(&url, userinfo.as_ref(), &reference, None, 0)
-                    .map(|w| (w.date, secs))
-                    .map_err(|e| e.to_string())
-            },
-        ),
+        std::sync::Arc::new(move |(owner, repo, tag): (String, String, String)| {
+            crate::release::published_at(&api, &owner, &repo, &tag)
+                .map_err(|e| log::debug!("cooldown: {owner}/{repo} release {tag}: {e}"))
+                .ok()
+                .flatten()
+        }),
     );
-    for (i, found) in dated {
+    let published: std::collections::HashMap<usize, u64> = published
+        .into_iter()
+        .filter_map(|(i, p)| Some((i, p.flatten()?)))
+        .collect();
+    for (i, (first_seen, secs, _)) in young {
         let c = &mut checks[i].2;
-        let Status::Behind { new_ref, commit } = &c.status else {
+        let (Status::Behind { new_ref, commit }
+        | Status::HeldBack {
+            new_ref, commit, ..
+        }) = &c.status
+        else {
             continue;
         };
-        c.status = match found {
-            Some(Ok((date, secs))) => match crate::review::left(secs, date, now) {
-                Some(left_secs) => Status::HeldBack {
-                    new_ref: new_ref.clone(),
-                    commit: commit.clone(),
-                    released_at: crate::clock::rfc3339(u64::try_from(date).unwrap_or(0)),
-                    left_secs,
-                    cooldown_secs: secs,
-                },
-                None => continue,
-            },
-            Some(Err(message)) => Status::Error {
-                message: format!("cannot read the age of the newer version: {message}"),
-            },
-            None => Status::Error {
-                message: format!(
-                    "reading the age of the newer version timed out after {} s",
-                    timeout.as_secs()
-                ),
-            },
+        let (since, age_from) = match published.get(&i) {
+            Some(p) if *p < first_seen => (*p, "github_release"),
+            _ => (first_seen, "first_seen"),
         };
+        let since_i = i64::try_from(since).unwrap_or(i64::MAX);
+        let now_i = i64::try_from(now).unwrap_or(i64::MAX);
+        if let Some(left_secs) = crate::review::left(secs, since_i, now_i) {
+            c.status = Status::HeldBack {
+                new_ref: new_ref.clone(),
+                commit: commit.clone(),
+                released_at: crate::clock::rfc3339(since),
+                age_from,
+                left_secs,
+                cooldown_secs: secs,
+            };
+        }
     }
 }
 

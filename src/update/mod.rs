@@ -18,6 +18,7 @@ mod apply;
 mod cooldown;
 mod follow;
 mod pool;
+mod seen;
 #[cfg(test)]
 mod tests;
 
@@ -77,8 +78,11 @@ pub enum Status {
     HeldBack {
         new_ref: String,
         commit: String,
-        /// When the newer version was made (the tag's or the commit's date), RFC 3339.
+        /// What its age counts from, RFC 3339: when this home first saw it, or its GitHub
+        /// release's `published_at` (never the commit's or tag's own date).
         released_at: String,
+        /// `first_seen` or `github_release`.
+        age_from: &'static str,
         /// Seconds until it is old enough.
         left_secs: u64,
         cooldown_secs: u64,

@@ -937,7 +937,7 @@ fn network_fetches_over_git_daemon() {
 }
 
 /// A pure-Python wheel for `name`, written by hand into `dir` (no network, no build backend).
-fn wheel(dir: &Path, name: &str) {
+pub(crate) fn wheel(dir: &Path, name: &str) {
     std::fs::create_dir_all(dir).unwrap();
     let script = format!(
         "import zipfile\n\

@@ -48,6 +48,7 @@ mod shells;
 mod ssh;
 mod subdir;
 mod systemd;
+mod trust;
 mod update;
 mod validate_aoe;
 mod validate_aworld;

@@ -375,13 +375,14 @@ POST [GIT]/acme/kit.git/git-upload-pack
             "v1.1.0",
         ],
     );
-    // The cooldown reads the newer version's date: its tip is fetched, through the proxy too.
+    // The cooldown counts from this home's first sight of the newer version: nothing is
+    // fetched to date it, only the refs are listed, through the proxy.
     let (code, stdout, stderr) = run(cmd(&proxy.url, None)
         .args(["outdated", "--json", "--cooldown", "1d", "--home"])
         .arg(&home));
     assert_eq!(code, 0, "{stdout}{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(json["plugins"][0]["status"], "behind", "{stdout}");
+    assert_eq!(json["plugins"][0]["status"], "held_back", "{stdout}");
     assert_eq!(json["plugins"][0]["new_ref"], "v1.1.0", "{stdout}");
     let mut seen = through(&proxy.lines()[before..]);
     seen.dedup();
@@ -389,7 +390,6 @@ POST [GIT]/acme/kit.git/git-upload-pack
         seen.join("\n"),
         str![[r#"
 GET [GIT]/acme/kit.git/info/refs
-POST [GIT]/acme/kit.git/git-upload-pack
 "#]]
     );
     // `update --dry-run` reviews the commits it would bring, read through the proxy.

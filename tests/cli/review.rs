@@ -235,13 +235,26 @@ fn commit_ago(repo: &Repo, version: &str, ago: u64) -> String {
 
 const DAY: u64 = 86_400;
 
+/// Move every first-seen time in `home`'s record `secs` into the past (time passing).
+pub(crate) fn backdate_first_seen(home: &Path, secs: u64) {
+    let path = home.join(".plugins/first-seen.json");
+    let mut doc: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    for seen in doc["sources"].as_object_mut().unwrap().values_mut() {
+        for t in seen["commits"].as_object_mut().unwrap().values_mut() {
+            *t = Value::from(t.as_u64().unwrap() - secs);
+        }
+    }
+    std::fs::write(&path, doc.to_string()).unwrap();
+}
+
 #[test]
 fn a_cooldown_holds_back_versions_younger_than_it() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, _) = history(&tmp.path().join("repo"));
     let (tag, branch) = (tmp.path().join("tag"), tmp.path().join("branch"));
     assert_eq!(install(&tag, &[&repo.url(), "--ref", "v2.0.0"]).0, 0);
-    // v3.5.0: a commit made a day ago, tagged (lightweight: the commit's date counts).
+    // v3.5.0: a commit dated a day ago, tagged. Its age counts from when this home first
+    // sees it (now), not from the date its publisher wrote.
     commit_ago(&repo, "3.5.0", DAY);
     repo.tag("v3.5.0");
     assert_eq!(install(&branch, &[&repo.url(), "--ref", "main"]).0, 0);
@@ -251,10 +264,12 @@ fn a_cooldown_holds_back_versions_younger_than_it() {
     assert_data_eq!(
         stdout,
         str![[r#"
-dev.example.pinned               v2.0.0 @ c7849e65b9          newer: v3.5.0 @ [..], held back: 2d left (cooldown 3d)
+dev.example.pinned               v2.0.0 @ c7849e65b9          newer: v3.5.0 @ [..], held back: 3d left (cooldown 3d)
 
 "#]]
     );
+    // A day passes.
+    backdate_first_seen(&tag, DAY);
     // The file's cooldown; the flag overrides it (0: none).
     std::fs::write(tag.join("plugins.toml"), "cooldown = \"72h\"\n").unwrap();
     let (_, stdout, _) = at(&tag, &["outdated"]);
@@ -272,9 +287,15 @@ dev.example.pinned               v2.0.0 @ c7849e65b9          newer: v3.5.0 @ [.
         (
             row["status"].as_str(),
             row["new_ref"].as_str(),
-            row["cooldown_secs"].as_u64()
+            row["cooldown_secs"].as_u64(),
+            row["age_from"].as_str()
         ),
-        (Some("held_back"), Some("v3.5.0"), Some(3 * DAY))
+        (
+            Some("held_back"),
+            Some("v3.5.0"),
+            Some(3 * DAY),
+            Some("first_seen")
+        )
     );
     let left = row["left_secs"].as_u64().unwrap();
     assert!((2 * DAY - 120..=2 * DAY).contains(&left), "{left}");
@@ -298,8 +319,8 @@ nothing to update
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(doc["plugins"][0]["status"], "held_back");
 
-    // An annotated tag's own date counts, not its (old) commit's: v3.6.0 tags a commit
-    // dated 2026-01-01 two hours ago.
+    // An annotated tag's own date does not count either: v3.6.0, tagged "two hours ago",
+    // is first seen now.
     git(&repo.dir, &["checkout", "-q", "-b", "old", "v2.0.0"]);
     repo.file("aoe-plugin.toml", &static_aoe("3.6.0"));
     repo.commit("3.6.0 from old");
@@ -311,16 +332,15 @@ nothing to update
     git(&repo.dir, &["checkout", "-q", "main"]);
     let (_, stdout, _) = at(&tag, &["outdated"]);
     assert!(
-        stdout.contains("newer: v3.6.0 @ ")
-            && stdout.contains("held back: 2d 22h left (cooldown 3d)"),
+        stdout.contains("newer: v3.6.0 @ ") && stdout.contains("held back: 3d left (cooldown 3d)"),
         "{stdout}"
     );
 
-    // A branch head: the commit's date. An hour old, under a day's cooldown.
+    // A branch head, an hour old by its date, is new to this home: a day's cooldown is left.
     commit_ago(&repo, "4.0.0", 3600);
     let (_, stdout, _) = at(&branch, &["outdated", "--cooldown", "1d"]);
     assert!(
-        stdout.contains("held back: 23h left (cooldown 1d)"),
+        stdout.contains("held back: 1d left (cooldown 1d)"),
         "{stdout}"
     );
     let (code, stdout, stderr) = at(&branch, &["update", "--all", "--cooldown", "0", "--yes"]);
@@ -349,10 +369,12 @@ fn autoupdate_holds_back_young_versions() {
         stdout,
         str![[r#"
 autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
-  held back dev.example.pinned: 1d left (cooldown 2d)
+  held back dev.example.pinned: 2d left (cooldown 2d)
 
 "#]]
     );
+    // A day passes: under a 12 h cooldown it is old enough.
+    backdate_first_seen(&home, DAY);
     let (code, stdout, _) = at(
         &home,
         &["autoupdate", "--force", "--json", "--cooldown", "12h"],
@@ -458,14 +480,17 @@ Would update dev.example.pinned to [..]
 
 "#]]
     );
+    // The age is this home's first sight (now), not the commit's date: no object is
+    // fetched for it.
     let (_, stdout, stderr) = at(&["outdated", "--cooldown", "3h"]);
     assert!(
-        stdout.contains("held back: 2h left (cooldown 3h)"),
+        stdout.contains("held back: 3h left (cooldown 3h)"),
         "{stdout}{stderr}"
     );
     assert!(!stdout.contains(SECRET) && !stderr.contains(SECRET));
 
-    // An annotated tag over the network: its own date (two hours ago), not its commit's.
+    // An annotated tag over the network: neither its own date (two hours ago) nor its
+    // commit's counts.
     let tagged = tmp.path().join("tagged");
     git(&repo.dir, &["tag", "v1.0.0", &first]);
     git(&repo.dir, &["push", "-q", bare.to_str().unwrap(), "v1.0.0"]);
@@ -487,7 +512,7 @@ Would update dev.example.pinned to [..]
         .env("NETRC", &netrc)
         .env("GIT_CONFIG_GLOBAL", "/dev/null"));
     assert!(
-        stdout.contains("newer: v1.2.0 @ ") && stdout.contains("held back: 1h left (cooldown 3h)"),
+        stdout.contains("newer: v1.2.0 @ ") && stdout.contains("held back: 3h left (cooldown 3h)"),
         "{stdout}{stderr}"
     );
 }

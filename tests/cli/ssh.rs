@@ -544,7 +544,7 @@ plugins::usage::invalid_argument
   × refusing source "git@-oProxyCommand=x:y": an ssh host, user or path starting with `-` would be read by ssh as an option
 plugins::usage::invalid_argument
 
-  × refusing source "ssh://example.invalid/x.git": an ssh URL cannot carry a password (ssh authenticates with keys: ssh-agent or IdentityFile in ~/.ssh/config)
+  × refusing source "ssh://***@example.invalid/x.git": an ssh URL cannot carry a password (ssh authenticates with keys: ssh-agent or IdentityFile in ~/.ssh/config)
 
 "#]]
     );

@@ -116,7 +116,7 @@ pub(super) fn detail(stderr: &str, userinfo: Option<&Userinfo>) -> String {
             .map(|t| t.0.as_str()),
     ];
     for s in secrets.into_iter().flatten().filter(|s| s.len() >= 4) {
-        shown = shown.replace(s, "<redacted>");
+        shown = shown.replace(s, "***");
     }
     if shown.is_empty() {
         shown = "git gave no reason".into();

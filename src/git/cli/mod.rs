@@ -203,6 +203,8 @@ pub(super) fn fetch_tree(
         let ran = run(cmd, url, "downloading", !prompt)?;
         match repo.find_commit(oid) {
             Ok(commit) if ran.ok => {
+                let probe = probe(url, userinfo, prompt);
+                super::reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
                 return super::check_out(&repo, &commit, dest, RefKind::Commit, None);
             }
             _ => log::debug!(
@@ -211,6 +213,11 @@ pub(super) fn fetch_tree(
             ),
         }
     }
+    // Every branch and tag in full: the commit's reachability is known without more.
+    let complete = matches!(
+        (&choice.kind, &choice.refname),
+        (RefKind::Commit, _) | (_, None)
+    );
     let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
     match (&choice.kind, &choice.refname) {
         (RefKind::Commit, _) | (_, None) => {
@@ -243,7 +250,32 @@ pub(super) fn fetch_tree(
         _ => choice,
     };
     let commit = super::commit_of(&repo, url, &choice, reference, &refs)?;
+    let probe = probe(url, userinfo, prompt);
+    super::reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
     super::check_out(&repo, &commit, dest, choice.kind, choice.refname)
+}
+
+/// [`super::reach::ensure_published`]'s probe with the git command: fetch
+/// [`super::reach::probe_refspecs`] at `depth` into the repository at `dir`.
+fn probe<'a>(
+    url: &'a str,
+    userinfo: Option<&'a Userinfo>,
+    prompt: bool,
+) -> impl FnMut(&Repository, &Path, Option<i32>) -> Result<(), GitError> + 'a {
+    move |_, dir, depth| {
+        let mut cmd = fetch_command(url, dir, userinfo, prompt);
+        if let Some(depth) = depth {
+            cmd.arg(format!("--depth={depth}"));
+        }
+        cmd.args(["--", url])
+            .args(super::reach::probe_refspecs(depth));
+        let ran = run(cmd, url, "downloading", !prompt)?;
+        if ran.ok {
+            Ok(())
+        } else {
+            Err(failure(url, "downloading", &ran.stderr, userinfo))
+        }
+    }
 }
 
 /// `git fetch` of `url` into `dir` as every fetch here runs it: with progress, no tags, no

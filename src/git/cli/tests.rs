@@ -32,7 +32,7 @@ fn stderr_is_trimmed_and_redacted() {
     let text = "Receiving objects:  50% (1/2)\rReceiving objects: 100% (2/2), done.\nfatal: unable to access 'https://me:hunter2@h/x/': 403 hunter2\nPlease make sure you have the correct access rights\nand the repository exists.\n";
     assert_eq!(
         detail(text, Some(&u)),
-        "fatal: unable to access 'https://h/x/': 403 <redacted>"
+        "fatal: unable to access 'https://***@h/x/': 403 ***"
     );
     assert_eq!(
         known_hosts_name("No ED25519 host key is known for [127.0.0.1]:2222 and you"),

@@ -185,7 +185,7 @@ fn clean_staging(home: &Home) -> Result<usize, TxnError> {
 /// What earlier versions left in the plugins directory (`.staging-*`, the
 /// `.<id>.old-<pid>` backup of a swap, restored when its plugin is missing) and
 /// the temp files of atomic writes killed midway (the lock's, AWorld's registry's,
-/// aoe's config.toml's).
+/// aoe's config.toml's, the first-seen record's).
 fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
     let plugins = home.plugins_dir();

@@ -118,8 +118,28 @@ pub fn id_grammar_ok(id: &str) -> bool {
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
 }
 
+/// Archive names pip installs as a local file when one by that name exists
+/// (pip's `is_archive_file`).
+const ARCHIVE_EXTENSIONS: [&str; 12] = [
+    ".whl",
+    ".zip",
+    ".tar",
+    ".tar.gz",
+    ".tgz",
+    ".tar.bz2",
+    ".tbz",
+    ".tar.xz",
+    ".txz",
+    ".tlz",
+    ".tar.lz",
+    ".tar.lzma",
+];
+
 /// protoAgent's `_validate_pip_specs` (spec §5.4): why `install-deps` refuses a
-/// `requires_pip` requirement, if it does.
+/// `requires_pip` requirement, if it does; and, beyond the host, a requirement pip
+/// would take as a local directory or archive (a separator or a leading `.` before
+/// the markers, or an archive name), which would build and run the plugin's own
+/// files (`tree/`) during `install --deps`.
 pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
     let s = spec.trim();
     if s.starts_with('-') {
@@ -135,6 +155,19 @@ pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
     }
     if !s.chars().next().is_some_and(|c| c.is_ascii_alphanumeric()) {
         return Some("is not a valid PEP 508 package requirement");
+    }
+    // pip splits the markers off at the first `;`, then extras, then asks whether the
+    // rest names a path.
+    let req = s.split(';').next().unwrap_or(s).trim();
+    let name_end = req
+        .find(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-')))
+        .unwrap_or(req.len());
+    let name = req[..name_end].to_ascii_lowercase();
+    if req.contains(['/', '\\'])
+        || ARCHIVE_EXTENSIONS.iter().any(|e| name.ends_with(e))
+        || req.to_ascii_lowercase().starts_with("file:")
+    {
+        return Some("names a local path or archive, which pip would build and run");
     }
     None
 }
@@ -365,5 +398,29 @@ mod tests {
         }
         assert!(pip_spec_problem("--index-url=x").is_some());
         assert!(pip_spec_problem(".").is_some());
+        // Local paths and archives pip would build from the plugin's own files.
+        for spec in [
+            "tree/",
+            "tree/[extra]",
+            "tree/ ; python_version > '2'",
+            "sub\\dir",
+            "evil-1.0.tar.gz",
+            "Evil-1.0-py3-none-any.WHL",
+            "evil.zip[x]",
+        ] {
+            assert_eq!(
+                pip_spec_problem(spec),
+                Some("names a local path or archive, which pip would build and run"),
+                "{spec}"
+            );
+        }
+        for spec in [
+            "zope.interface>=5",
+            "requests[socks]; sys_platform != 'win32' and python_version >= '3.8'",
+            "tree",
+            "pywinpty>=2.0; sys_platform == 'win32'",
+        ] {
+            assert_eq!(pip_spec_problem(spec), None, "{spec}");
+        }
     }
 }
