@@ -108,7 +108,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     steps::configure(cx.steps.clone());
     let printer = printer::Printer::new(&cli.global, &cx);
     printer.start_log();
-    match cli::dispatch(cli.command, &cx, &printer) {
+    let ended = cli::dispatch(cli.command, &cx, &printer);
+    // A check abandoned at its `--timeout` may still have git (and its ssh or remote
+    // helper) running: nothing outlives the command.
+    git::kill_stragglers();
+    match ended {
         Ok(status) => status.into(),
         Err(e) => {
             printer.fail(&e);

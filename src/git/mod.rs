@@ -26,7 +26,7 @@ use credentials::AuthState;
 use refs::{Choice, Refs, choose, commit_of};
 use tree::check_out;
 
-pub use cli::{CliError, CliSettings};
+pub use cli::{CliError, CliSettings, kill_stragglers};
 pub use fetch::{Ignored, Walked, fetch_tree, walk};
 pub use refs::ls_remote;
 pub use ssh::{check_url, is_ssh};

@@ -919,3 +919,76 @@ fn on_a_terminal_ssh_asks_about_a_new_host_key() {
     );
     assert_eq!(locked(&home, "dev.example.pinned", "source"), url);
 }
+
+/// A server that answers the SSH banner and then says nothing: `outdated`, `update` and
+/// `doctor` give up at their `--timeout`, and no git, `sh -c ssh` or ssh they started
+/// outlives them (hourly cron runs used to pile them up).
+#[test]
+fn nothing_outlives_a_check_against_a_server_silent_after_its_banner() {
+    if !available() {
+        return;
+    }
+    use std::io::Write as _;
+    let tmp = tempfile::tempdir().unwrap();
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    std::thread::spawn(move || {
+        let mut held = Vec::new();
+        for mut s in listener.incoming().flatten() {
+            let _ = s.write_all(b"SSH-2.0-OpenSSH_9.2p1 silent\r\n");
+            held.push(s);
+        }
+    });
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("plugins.lock"),
+        format!(
+            "lock_version = 2\n\n[plugins.\"dev.example.silent\"]\nsource = \"ssh://git@127.0.0.1:{port}/x.git\"\nrequested_ref = \"main\"\nref_kind = \"branch\"\nresolved_commit = \"{}\"\nversion = \"1.0.0\"\n",
+            "a".repeat(40)
+        ),
+    )
+    .unwrap();
+    let survivors = || {
+        let out = Command::new("pgrep")
+            .args([
+                "-f",
+                &format!("127.0.0.1.*{port}|{port}.*127.0.0.1|-p {port}"),
+            ])
+            .output()
+            .unwrap();
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    for args in [
+        &["outdated", "--timeout", "2"][..],
+        &["update", "--all", "--yes", "--timeout", "2"][..],
+        &["doctor", "--timeout", "2"][..],
+    ] {
+        let started = Instant::now();
+        let (_, stdout, stderr) = run(plugins()
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .env("PLUGINS_NET_TIMEOUT", "60")
+            .env_remove("GIT_SSH_COMMAND")
+            .env_remove("GIT_SSH")
+            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .stdin(Stdio::null()));
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "{args:?} took {:?}: {stdout}{stderr}",
+            started.elapsed()
+        );
+        // SIGKILL is delivered before `plugins` exits; the kernel may take a moment to
+        // tear the processes down.
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while !survivors().is_empty() && Instant::now() < deadline {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        assert_eq!(
+            survivors(),
+            "",
+            "{args:?} left processes running: {stdout}{stderr}"
+        );
+    }
+}

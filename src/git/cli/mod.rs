@@ -40,6 +40,7 @@ mod tests;
 
 pub use error::CliError;
 use error::*;
+pub use process::kill_stragglers;
 use process::*;
 
 /// Refuse, before any transfer, a remote git or ssh could read as an option or

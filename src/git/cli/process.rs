@@ -64,9 +64,13 @@ pub(super) fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt
             .env("GCM_INTERACTIVE", "never")
             .env("SSH_ASKPASS_REQUIRE", "never");
         if !user_ssh_command() {
+            // Keepalives bound a server that answers the banner and then goes silent.
+            let interval = (secs / 3).max(1);
             c.env(
                 "GIT_SSH_COMMAND",
-                format!("ssh -o BatchMode=yes -o ConnectTimeout={secs}"),
+                format!(
+                    "ssh -o BatchMode=yes -o ConnectTimeout={secs} -o ServerAliveInterval={interval} -o ServerAliveCountMax=3"
+                ),
             );
         }
     }
@@ -159,6 +163,23 @@ pub(super) fn pump(
     })
 }
 
+/// The sessions (process groups) of git commands still running: git and everything it
+/// started — `sh -c ssh`, `ssh`, `git remote-http` — which [`kill_stragglers`] ends.
+static LIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
+
+/// Kill every git session still running: a check the pool gave up on at its `--timeout`
+/// goes on in its thread, and its git, ssh or remote helper would otherwise outlive the
+/// command (hourly cron runs piled them up against a server silent after its banner).
+pub fn kill_stragglers() {
+    #[cfg(unix)]
+    for pid in LIVE.lock().map(|v| v.clone()).unwrap_or_default() {
+        // SAFETY: kill(2) on a process group this process created with setsid.
+        unsafe {
+            libc::kill(-pid, libc::SIGKILL);
+        }
+    }
+}
+
 /// What a finished git command left.
 pub(super) struct Ran {
     pub(super) ok: bool,
@@ -180,6 +201,12 @@ pub(super) fn run(
         reason: e.to_string(),
     })?;
     drop(cmd);
+    let session = i32::try_from(child.id()).ok().filter(|_| own_session);
+    if let Some(pid) = session
+        && let Ok(mut live) = LIVE.lock()
+    {
+        live.push(pid);
+    }
     let start = Instant::now();
     let seen = Arc::new(AtomicU64::new(0));
     let over = Arc::new(AtomicBool::new(false));
@@ -217,10 +244,15 @@ pub(super) fn run(
     };
     #[cfg(not(unix))]
     let _ = own_session;
+    if let Some(pid) = session
+        && let Ok(mut live) = LIVE.lock()
+    {
+        live.retain(|p| *p != pid);
+    }
     if status.is_none() {
         #[cfg(unix)]
-        if own_session && let Ok(pid) = i32::try_from(child.id()) {
-            // SAFETY: kill(2) on the session (and group) git leads.
+        if let Some(pid) = session {
+            // SAFETY: kill(2) on the session (and group) git leads, not yet reaped.
             unsafe {
                 libc::kill(-pid, libc::SIGKILL);
             }
