@@ -59,10 +59,31 @@ pub fn rollback(
             up_to_date: true,
         }));
     }
-    let kept = txn::history(home, id);
+    let all = txn::slots_of(home, id);
+    let damaged = |(slot, why): &(u32, String)| {
+        refused(
+            Code::RollbackDamaged,
+            format!("history slot {slot} of {id} is damaged: {why}"),
+            &format!(
+                "delete {} to roll back to an older kept version, or reinstall with `plugins install --force`",
+                home.root
+                    .join(".plugins/history")
+                    .join(id.as_str())
+                    .join(slot.to_string())
+                    .display()
+            ),
+        )
+    };
+    // The newest slot is the default: a damaged one is named, not skipped for an older one.
+    if to.is_none()
+        && let Some(Err(d)) = all.first()
+    {
+        return Err(damaged(d));
+    }
+    let kept: Vec<&txn::Kept> = all.iter().filter_map(|r| r.as_ref().ok()).collect();
     let chosen = match to {
-        None => kept.first(),
-        Some(to) => kept.iter().find(|k| matches(&k.entry, to)),
+        None => kept.first().copied(),
+        Some(to) => kept.iter().copied().find(|k| matches(&k.entry, to)),
     };
     let Some(chosen) = chosen else {
         return Err(match to {
@@ -90,6 +111,19 @@ pub fn rollback(
     let staging = staging(home)?;
     let tree = staging.path().join("tree");
     crate::tree::copy(&chosen.tree, &tree, &|_, _| false)?;
+    // The copy is what gets installed: it must be what was installed then, and what the
+    // host accepts (aoe refuses symlinks in a plugin tree).
+    let slot = |why: &str| damaged(&(chosen.slot, why.to_owned()));
+    if crate::hash::tree(&tree).is_err() && crate::host::install_policy(dialect).refuses_symlinks {
+        return Err(slot(
+            "it holds symlinks, which the host refuses in a plugin tree",
+        ));
+    }
+    if let Some(kept_hash) = &chosen.entry.installed_hash
+        && crate::hash::installed(&tree).ok().as_ref() != Some(kept_hash)
+    {
+        return Err(slot("its files changed since it was kept"));
+    }
     // protoAgent: the wheel deps kept with that version come back with it (a version kept
     // before deps were kept leaves the current ones as they are).
     let deps_copy = staging.path().join("deps");

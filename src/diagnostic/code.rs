@@ -182,6 +182,7 @@ codes! {
     InstallRuntimeMissing => "plugins::install::runtime_missing", Warning, "the plugin's `requires_runtimes` Node.js floor is not met by the `node` on PATH; protoAgent 0.218 loads it with a setup gap";
     RollbackNoHistory => "plugins::rollback::no_history", Error, "`plugins rollback`: no previous version of the plugin is kept (it was never updated here)";
     RollbackNotKept => "plugins::rollback::not_kept", Error, "`plugins rollback --to`: no kept version is at that commit";
+    RollbackDamaged => "plugins::rollback::damaged", Error, "`plugins rollback`: the kept version is damaged (unreadable entry, a tree that is not a plain directory, another plugin's entry, files changed since it was kept, or symlinks the host refuses); nothing is restored";
     UpdateNoRelease => "plugins::update::no_release", Error, "aoe: a `gh:` plugin that follows the latest release cannot be updated: its repository has no published release; the prior version is kept";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";

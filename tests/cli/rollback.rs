@@ -112,3 +112,90 @@ fn rollback_restores_a_kept_version_and_keeps_two() {
         "{stderr}"
     );
 }
+
+/// Rollback re-checks a kept slot before restoring it: a modified file, a `tree` that is
+/// a symlink out of the home, symlinks aoe refuses, an entry naming another plugin, and a
+/// damaged newest slot are each refused by name, and the home is left as it was.
+#[test]
+fn a_tampered_history_slot_is_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let template = tmp.path().join("template");
+    let (code, o, e) = install(&template, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    update(&template);
+    assert_eq!(kept(&template), ["1"]);
+    let outside = tmp.path().join("outside");
+    std::fs::create_dir_all(&outside).unwrap();
+    std::fs::write(outside.join("aoe-plugin.toml"), static_aoe("1.0.0")).unwrap();
+    type Tamper = fn(&Path, &Path);
+    let cases: [(&str, Tamper, &str); 5] = [
+        (
+            "modified",
+            |slot, _| std::fs::write(slot.join("tree/aoe-plugin.toml"), "# changed\n").unwrap(),
+            "its files changed since it was kept",
+        ),
+        (
+            "tree-symlink",
+            |slot, outside| {
+                std::fs::remove_dir_all(slot.join("tree")).unwrap();
+                std::os::unix::fs::symlink(outside, slot.join("tree")).unwrap();
+            },
+            "its tree is not a plain directory",
+        ),
+        (
+            "symlink-inside",
+            |slot, _| std::os::unix::fs::symlink("/etc/passwd", slot.join("tree/passwd")).unwrap(),
+            "it holds symlinks, which the host refuses in a plugin tree",
+        ),
+        (
+            "other-id",
+            |slot, _| {
+                let p = slot.join("entry.json");
+                let text = std::fs::read_to_string(&p).unwrap();
+                std::fs::write(&p, text.replace(ID, "dev.example.other")).unwrap();
+            },
+            "its entry names another plugin (\"dev.example.other\")",
+        ),
+        (
+            "unreadable-entry",
+            |slot, _| std::fs::write(slot.join("entry.json"), "{").unwrap(),
+            "its entry.json does not read",
+        ),
+    ];
+    for (name, tamper, why) in cases {
+        let home = tmp.path().join(name);
+        let status = std::process::Command::new("cp")
+            .arg("-a")
+            .arg(&template)
+            .arg(&home)
+            .status()
+            .unwrap();
+        assert!(status.success());
+        tamper(&home.join(".plugins/history").join(ID).join("1"), &outside);
+        let before = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+        let (code, stdout, stderr) = rollback(&home, &[]);
+        assert_eq!(code, 2, "{name}: {stdout}{stderr}");
+        // The message as one line, whatever the terminal width wrapped.
+        let flat = stderr
+            .replace('│', " ")
+            .split_whitespace()
+            .collect::<Vec<_>>()
+            .join(" ");
+        assert!(
+            flat.contains("plugins::rollback::damaged")
+                && flat.contains(&format!("history slot 1 of {ID} is damaged: {why}")),
+            "{name}: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_to_string(home.join("plugins.lock")).unwrap(),
+            before,
+            "{name}: the lock changed"
+        );
+        assert_eq!(locked(&home, ID, "version"), "2.0.0", "{name}");
+    }
+}

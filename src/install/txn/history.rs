@@ -40,20 +40,43 @@ pub struct Kept {
 
 /// The complete slots of a plugin's history, most recent first.
 pub fn history(home: &Home, id: &Name) -> Vec<Kept> {
-    let dir = history_dir(home, id);
-    let mut out: Vec<Kept> = slots(&dir)
+    slots_of(home, id)
         .into_iter()
-        .filter_map(|slot| {
+        .filter_map(Result::ok)
+        .collect()
+}
+
+/// Every numbered slot of a plugin's history, most recent first: the kept version, or the
+/// slot number and why it cannot be used (rollback names a damaged slot, never skips it).
+pub fn slots_of(home: &Home, id: &Name) -> Vec<Result<Kept, (u32, String)>> {
+    let dir = history_dir(home, id);
+    let plain_dir = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+    let mut out: Vec<Result<Kept, (u32, String)>> = slots(&dir)
+        .into_iter()
+        .map(|slot| {
             let path = dir.join(slot.to_string());
-            let entry = std::fs::read(path.join("entry.json"))
+            let damaged = |why: &str| Err((slot, why.to_owned()));
+            if !plain_dir(&path) {
+                return damaged("it is not a plain directory");
+            }
+            let Some(entry) = crate::file::read(path.join("entry.json"))
                 .ok()
-                .and_then(|b| serde_json::from_slice::<Entry>(&b).ok())?;
+                .and_then(|b| serde_json::from_slice::<Entry>(&b).ok())
+            else {
+                return damaged("its entry.json does not read");
+            };
+            if entry.id != id.as_str() {
+                return damaged(&format!("its entry names another plugin ({:?})", entry.id));
+            }
             let tree = path.join("tree");
-            let deps: Option<Vec<DepPin>> = std::fs::read(path.join(DEPS_PINS))
+            if !plain_dir(&tree) {
+                return damaged("its tree is not a plain directory");
+            }
+            let deps: Option<Vec<DepPin>> = crate::file::read(path.join(DEPS_PINS))
                 .ok()
                 .and_then(|b| serde_json::from_slice(&b).ok());
-            let deps_tree = Some(path.join("deps")).filter(|d| deps.is_some() && d.is_dir());
-            tree.is_dir().then_some(Kept {
+            let deps_tree = Some(path.join("deps")).filter(|d| deps.is_some() && plain_dir(d));
+            Ok(Kept {
                 slot,
                 entry,
                 tree,
@@ -62,7 +85,11 @@ pub fn history(home: &Home, id: &Name) -> Vec<Kept> {
             })
         })
         .collect();
-    out.sort_by_key(|k| std::cmp::Reverse(k.slot));
+    let slot_of = |r: &Result<Kept, (u32, String)>| match r {
+        Ok(k) => k.slot,
+        Err((n, _)) => *n,
+    };
+    out.sort_by_key(|r| std::cmp::Reverse(slot_of(r)));
     out
 }
 

@@ -32,7 +32,7 @@ mod tests;
 
 pub use files::{FileChanges, file_changes};
 use files::{files_record, write_files};
-pub use history::{HISTORY_KEEP, Kept, history};
+pub use history::{HISTORY_KEEP, Kept, history, slots_of};
 pub use recovery::{Leftovers, Recovered, STAGING_PREFIX, leftovers, pending, recover};
 pub use swap::{Swap, remove};
 
