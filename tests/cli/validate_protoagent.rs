@@ -130,6 +130,52 @@ fn entry_module_rules() {
     );
 }
 
+/// `entrypoint: null` (also `~`, `Null` and an empty value) is `str(None)`, the file
+/// `None`: the host looks for it, does not fall back to `__init__.py`, and loads nothing
+/// (`loader._entry_file` in the hosts' venv agrees, see `parity::entrypoint_nulls_*`).
+/// Only `''` falls back.
+#[test]
+fn a_null_entrypoint_is_the_file_none() {
+    for value in ["null", "~", "Null", ""] {
+        let yaml = format!("id: demo\nname: Demo\nentrypoint: {value}\n");
+        let dir = plugin(&yaml);
+        let (code, p) = validate(dir.path(), &[]);
+        assert_eq!(code, 1, "{yaml}");
+        assert_eq!(
+            diags(&p, &yaml)[0].0,
+            "plugins::protoagent::entrypoint",
+            "{yaml}"
+        );
+        // A file named `None` is what the host imports.
+        std::fs::write(dir.path().join("None"), "").unwrap();
+        assert_eq!(validate(dir.path(), &["--strict"]).0, 0, "{yaml}");
+    }
+    let dir = plugin("id: demo\nname: Demo\nentrypoint: ''\n");
+    assert_eq!(validate(dir.path(), &["--strict"]).0, 0, "'' falls back");
+
+    let dir = plugin("id: demo\nname: Demo\nentrypoint: ~\n");
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::entrypoint
+
+  × no entry module (expected __init__.py or plugin.py)
+   ╭─[protoagent.plugin.yaml:3:13]
+ 2 │ name: Demo
+ 3 │ entrypoint: ~
+   ·             ┬
+   ·             ╰── read as the file `None`, which does not exist
+   ╰────
+  help: the host reads a null `entrypoint` as the file `None` (`str(None)`), which does not exist,
+        and does not fall back to __init__.py; remove the key or set it to ''
+  Invalid protoagent plugin `demo` 0.0.0 at . (1 error)
+
+"#]]
+    );
+}
+
 #[test]
 fn coercions_and_unknown_keys() {
     let yaml = "id: demo\nname: Demo\nenabled: \"false\"\nrequires_env: API_KEY\nsettngs: []\nsettings:\n  - key: k\n    lable: K\n    type: password\nviews:\n  - id: v\n    path: http://localhost:8080/x\n";
