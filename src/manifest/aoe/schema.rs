@@ -21,10 +21,15 @@ fn described(mut schema: Value, description: &str) -> Value {
     schema
 }
 
+/// The types with the `boolean` alias after `bool`, in the host enum's order.
 fn with_alias(types: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = types.iter().map(|t| (*t).to_owned()).collect();
-    out.push("boolean".into());
-    out
+    types
+        .iter()
+        .flat_map(|t| {
+            std::iter::once(*t).chain((*t == "bool").then_some(super::profile::BOOL_ALIAS))
+        })
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Build the schema for `profile`.
