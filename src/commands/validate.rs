@@ -79,7 +79,8 @@ pub struct ValidateArgs {
     /// Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)
     #[arg(long)]
     pub featured: bool,
-    /// Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)
+    /// Treat plugins as bundled with their host (AWorld: reserved command names allowed;
+    /// protoAgent: bundled plugin ids allowed)
     #[arg(long)]
     pub bundled: bool,
     /// Output format
@@ -260,6 +261,7 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
         protoagent: crate::manifest::protoagent::Options {
             host_version: args.host_version.clone(),
             env: Some(cx.env_names.clone()),
+            bundled: args.bundled,
         },
         strict: args.strict,
         allow,

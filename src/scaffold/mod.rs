@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use crate::manifest::Dialect;
 use crate::manifest::aoe::profile::BUILTIN_IDS;
 use crate::manifest::aoe::rules::{id_problem, is_reserved_namespace};
-use crate::manifest::protoagent::{RESERVED_IDS, id_grammar_ok};
+use crate::manifest::protoagent::{
+    Profile as ProtoProfile, RESERVED_IDS_0218, builtin_message, id_grammar_ok, is_bundled,
+};
 
 mod write;
 pub use write::{GitInit, Kept, WriteError, Written, git_init, write};
@@ -100,6 +102,9 @@ pub struct NewOptions {
 /// Why a plugin cannot be generated as asked.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Refusal {
+    /// Install's code where install would refuse the same (`plugins::install::builtin`);
+    /// `None` for `plugins new`'s own.
+    pub code: Option<crate::diagnostic::Code>,
     pub message: String,
     /// A valid alternative to suggest.
     pub help: Option<String>,
@@ -107,6 +112,7 @@ pub struct Refusal {
 
 fn refuse(message: impl Into<String>, help: impl Into<Option<String>>) -> Refusal {
     Refusal {
+        code: None,
         message: message.into(),
         help: help.into(),
     }
@@ -181,7 +187,9 @@ pub fn derive_id(dialect: Dialect, name: &str, explicit: Option<&str>) -> Result
             } else {
                 format!("{s}-plugin")
             };
-            if dialect == Dialect::Protoagent && RESERVED_IDS.contains(&id.to_lowercase().as_str())
+            // The newest protoAgent (0.218) is the one a new plugin is for.
+            if dialect == Dialect::Protoagent
+                && RESERVED_IDS_0218.contains(&id.to_lowercase().as_str())
             {
                 return Err(refuse(
                     format!(
@@ -189,6 +197,17 @@ pub fn derive_id(dialect: Dialect, name: &str, explicit: Option<&str>) -> Result
                     ),
                     format!("try `--id {proposal}`"),
                 ));
+            }
+            if dialect == Dialect::Protoagent && is_bundled(&id, ProtoProfile::V0218) {
+                return Err(Refusal {
+                    code: Some(crate::diagnostic::Code::InstallBuiltin),
+                    ..refuse(
+                        builtin_message(&id),
+                        format!(
+                            "protoAgent 0.218 ships a plugin with this id and its installer refuses to install over it; try `--id {proposal}`"
+                        ),
+                    )
+                });
             }
             if !id_grammar_ok(&id) {
                 return Err(refuse(

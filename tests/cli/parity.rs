@@ -974,7 +974,7 @@ fn ours(host: &str, text: &str, root: &Path) -> Judged {
     if host == "protoagent" {
         let opts = protoagent::Options {
             host_version: Some(HOST_VERSION.to_owned()),
-            env: None,
+            ..protoagent::Options::default()
         };
         let o = protoagent::validate(text, root, &opts);
         let gate = o

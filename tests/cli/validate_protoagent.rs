@@ -1361,3 +1361,52 @@ plugins::protoagent::unknown_key
 "#]]
     );
 }
+
+/// A bundled id loads (the manifest is valid) but the installer refuses it: validate warns
+/// in install's code and words, so `--strict` fails, per the host profile.
+#[test]
+fn a_bundled_id_is_an_install_refusal() {
+    let dir = plugin("id: notes\nname: Notes\n");
+    let (code, p) = validate(dir.path(), &[]);
+    assert_eq!(code, 0, "the host loads it: a warning");
+    assert_eq!(p["host"]["verdict"], "valid");
+    let (code, screen) = validate_screen(dir.path(), &["--strict"]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::install::builtin
+
+  × plugin id 'notes' is a built-in — cannot install over it.
+   ╭─[protoagent.plugin.yaml:1:5]
+ 1 │ id: notes
+   ·     ──┬──
+   ·       ╰── protoAgent 0.218 ships a plugin with this id
+ 2 │ name: Notes
+   ╰────
+  help: `protoagent plugin install` refuses it and runs its own bundled copy; choose another id
+        (for a fork, e.g. with a suffix)
+  Invalid protoagent plugin `notes` 0.0.0 at . (1 error)
+
+"#]]
+    );
+    // 0.218's additions are bundled only under 0.218.
+    let dir = plugin("id: cowork\nname: Cowork\n");
+    let warned = |extra: &[&str]| {
+        let (_, p) = validate(dir.path(), extra);
+        p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "plugins::install::builtin")
+    };
+    assert!(warned(&[]));
+    assert!(!warned(&["--host-version", "0.145"]));
+    assert_eq!(
+        validate(dir.path(), &["--strict", "--host-version", "0.145"]).0,
+        0
+    );
+    // protoAgent's own bundled tree: `--bundled`.
+    assert!(!warned(&["--bundled"]));
+    assert_eq!(validate(dir.path(), &["--strict", "--bundled"]).0, 0);
+}
