@@ -254,6 +254,7 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
             profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
             host_version: semver_host,
             featured: args.featured,
+            featured_index: featured_index(cx)?,
         },
         aworld: crate::manifest::aworld::Options {
             bundled: args.bundled,
@@ -266,6 +267,19 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
         strict: args.strict,
         allow,
     })
+}
+
+/// aoe's featured index as install reads it (built in, or `PLUGINS_FEATURED_INDEX` /
+/// `AOE_FEATURED_INDEX_PATH`): a tree at a pinned hash is featured-verified.
+fn featured_index(
+    cx: &Context,
+) -> Result<std::collections::BTreeMap<String, Vec<(String, String)>>> {
+    let index = crate::install::featured::Index::load(cx.featured_index.as_deref())?;
+    Ok(index
+        .plugins
+        .into_iter()
+        .map(|(id, f)| (id, f.versions.into_iter().collect()))
+        .collect())
 }
 
 /// An `--allow` value that is not a code, with the full codes it may mean.

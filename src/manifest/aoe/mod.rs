@@ -29,6 +29,9 @@ pub struct Options {
     pub host_version: Option<semver::Version>,
     /// The plugin is featured-verified, so a reserved namespace is allowed.
     pub featured: bool,
+    /// aoe's featured index (id → pinned version and tree hash): a tree whose hash one of
+    /// its id's versions pins is featured-verified, as aoe verifies it at load.
+    pub featured_index: std::collections::BTreeMap<String, Vec<(String, String)>>,
 }
 
 struct Compiled {
