@@ -206,8 +206,8 @@ pub fn build(profile: Profile) -> Value {
                     "bin": { "type": "string", "description": "plugin-relative path of the worker binary (required for a .tar.gz/.tgz asset)" }
                 },
                 "allOf": [
-                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "command" } } }, "then": { "required": ["command"] } },
-                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "release-binary" } } }, "then": { "required": ["asset"] } }
+                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "command", "description": "A command runtime needs `command`" } } }, "then": { "required": ["command"] } },
+                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "release-binary", "description": "A release-binary runtime needs `asset`" } } }, "then": { "required": ["asset"] } }
                 ]
             },
             "aoe_version": { "type": "string", "description": "semver requirement on the aoe version (api_version >= 4)" }
