@@ -278,6 +278,21 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
         match stack.last_mut() {
             Some(Frame::Seq(items, ..)) => items.push(node),
             Some(Frame::Map(pairs, key, _, _, _, flow)) => match key.take() {
+                // In a flow mapping's value `?` is PyYAML's key indicator where a node
+                // must start (`{key: ?x}`), not the start of a plain scalar.
+                Some(_)
+                    if *flow
+                        && let Raw::Scalar {
+                            plain: true, span, ..
+                        } = &node
+                        && text[span.clone()].starts_with('?') =>
+                {
+                    return Err(error_at(
+                        text,
+                        "while parsing a flow node: expected the node content, but found '?'",
+                        span.start,
+                    ));
+                }
                 Some(k) => pairs.push((k, node)),
                 None => {
                     // An empty implicit key (`: 1` on its own line) is PyYAML's
@@ -314,11 +329,14 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
                     {
                         return Err(flow_colon(text, span.start));
                     }
-                    // PyYAML's simple keys are single-line, in flow mappings too.
+                    // PyYAML's simple keys are single-line, in flow mappings too: a
+                    // multi-line scalar followed by `:` is an error there (one without a
+                    // value, `{a\n b}`, is a key of its own).
                     if *flow
                         && let Raw::Scalar { span, .. } = &node
                         && text[span.clone()].contains(['\n', '\r'])
                         && !text[..span.start].trim_end().ends_with('?')
+                        && text[span.end..].trim_start().starts_with(':')
                     {
                         return Err(error_at(
                             text,

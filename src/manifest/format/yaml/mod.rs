@@ -66,9 +66,12 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     // document prefix. A second one is content: read it as a private-use
     // character of the same length, restored once the value is built.
     let doubled;
-    let bom2 = text.starts_with("\u{feff}\u{feff}") && !text.contains('\u{e000}');
+    // The stand-in: a private-use character of the same length the text does not use.
+    let stand_in = ('\u{e000}'..='\u{e0ff}').find(|c| !text.contains(*c));
+    let bom2 = text.starts_with("\u{feff}\u{feff}") && stand_in.is_some();
+    let stand_in = stand_in.unwrap_or('\u{e000}');
     let text = if bom2 {
-        doubled = format!("\u{feff}\u{e000}{}", &text[6..]);
+        doubled = format!("\u{feff}{stand_in}{}", &text[6..]);
         doubled.as_str()
     } else {
         text
@@ -98,8 +101,8 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     } else {
         text
     };
-    let (text, (raw, quoted)) = composed(text)?;
-    pyyaml_scanner_refusal(&text, &quoted)?;
+    let (_, (raw, _)) = composed(text)?;
+    pyyaml_document_end(text)?;
     let Some(raw) = raw else {
         return Ok(Node {
             span: 0..0,
@@ -113,7 +116,7 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     }
     if bom2 {
         let restore = |s: &mut String| {
-            if let Some(rest) = s.strip_prefix('\u{e000}') {
+            if let Some(rest) = s.strip_prefix(stand_in) {
                 *s = format!("\u{feff}{rest}");
             }
         };
@@ -130,22 +133,39 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     Ok(node)
 }
 
-/// [`compose`], read as PyYAML's scanner reads two things the event parser refuses:
-/// a comment right after a token (`[a, b]#c`, `"x"#c`: PyYAML needs no blank before
-/// `#`), blanked out and parsed again, and a `\U` escape beyond U+10FFFF, which is
-/// `chr()`'s exception escaping PyYAML. Returns the text the events were read from.
+/// [`compose`] and the tab check, read as PyYAML's scanner reads two things the event
+/// parser refuses: a comment right after a token (`[a, b]#c`, `"x"#c`: PyYAML needs no
+/// blank before `#`), blanked out and parsed again, and a `\U` escape beyond U+10FFFF,
+/// which is `chr()`'s exception escaping PyYAML once its scanner gets there (read as
+/// U+FFFD meanwhile, so an earlier error wins). Returns the text the events were read from.
 fn composed(text: &str) -> Result<(std::borrow::Cow<'_, str>, Composed), SyntaxError> {
     // Each retry parses again up to the next such comment: a bounded number of them.
     let mut retries = (8 * 1024 * 1024 / text.len().max(1)).max(64);
     let mut text = std::borrow::Cow::Borrowed(text);
+    let mut raised: Option<SyntaxError> = None;
+    let first = |e: SyntaxError, raised: Option<SyntaxError>| match raised {
+        Some(r) if r.span.as_ref().map(|s| s.start) < e.span.as_ref().map(|s| s.start) => r,
+        _ => e,
+    };
     loop {
         let e = match compose(&text) {
-            Ok(c) => return Ok((text, c)),
+            Ok(c) => {
+                return match pyyaml_scanner_refusal(&text, &c.1) {
+                    Err(tab) => Err(first(tab, raised)),
+                    Ok(()) => match raised {
+                        Some(r) => Err(r),
+                        None => Ok((text, c)),
+                    },
+                };
+            }
             Err(e) => e,
         };
         let at = e.span.as_ref().map_or(0, |s| s.start);
+        // Only after a flow indicator or a closing quote: after a block scalar's header
+        // (`>-#`) PyYAML wants its indicators, and says so.
         if e.message == "comments must be separated from other tokens by whitespace"
             && text[at..].starts_with('#')
+            && text[..at].ends_with([']', '}', ',', '"', '\''])
             && retries > 0
         {
             retries -= 1;
@@ -159,9 +179,14 @@ fn composed(text: &str) -> Result<(std::borrow::Cow<'_, str>, Composed), SyntaxE
         if e.message == "while parsing a quoted scalar, found invalid Unicode character escape code"
             && let Some(err) = chr_out_of_range(&text, at)
         {
-            return Err(err);
+            let escape = err.span.clone().unwrap_or(at..at);
+            let mut t = text.into_owned();
+            t.replace_range(escape, "\\U0000FFFD");
+            text = std::borrow::Cow::Owned(t);
+            raised = Some(raised.map_or(err.clone(), |r| first(err, Some(r))));
+            continue;
         }
-        return Err(e);
+        return Err(first(e, raised));
     }
 }
 
@@ -302,6 +327,49 @@ fn restore_surrogates(node: &mut Node) {
         }
         _ => {}
     }
+}
+
+/// PyYAML's parser on a `...` document-end marker (a line starting `...` and a blank):
+/// before any content it is "expected the node content", and content after it is a
+/// second document `safe_load` refuses, where the event parser starts a new one.
+fn pyyaml_document_end(text: &str) -> Result<(), SyntaxError> {
+    let marker = |l: &str, m: &str| {
+        l.strip_prefix(m)
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']))
+    };
+    let blank = |l: &str| {
+        let t = l.trim_start_matches([' ', '\t', '\r', '\u{feff}']);
+        t.is_empty() || t.starts_with('#')
+    };
+    let mut at = 0;
+    let mut started = false;
+    let mut lines = text.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let l = line.trim_end_matches('\n').trim_start_matches('\u{feff}');
+        if marker(l, "...") {
+            let after = lines.clone().any(|l| !blank(l.trim_end_matches('\n')));
+            if !started {
+                return Err(error_at(
+                    text,
+                    "while parsing a block node: expected the node content, but found '<document end>'",
+                    at,
+                ));
+            }
+            if after {
+                return Err(error_at(
+                    text,
+                    "expected '<document start>' after the document end, but found more content",
+                    at,
+                ));
+            }
+            return Ok(());
+        }
+        if !blank(l) && !l.starts_with('%') {
+            started = true;
+        }
+        at += line.len();
+    }
+    Ok(())
 }
 
 /// What PyYAML's reader and scanner refuse that the event parser accepts.

@@ -238,6 +238,8 @@ fn scanner_refusals_as_in_pyyaml() {
         "k: \"a\u{2028}b\"\n",
         "k:\n  a\u{2028}  b\n",
         "k: [a\n  b]\n",
+        "k: {api\n  _key:x}\n",
+        "k: {a, api\u{85}_key:é ''}\n",
         "id: a\rname: b\r",
         "k: [?a]\n",
         "k: >-\n  text\n# a\tcomment after a block scalar\n",
@@ -245,9 +247,13 @@ fn scanner_refusals_as_in_pyyaml() {
     ] {
         assert!(parse_yaml(text).is_ok(), "{text:?}: {:?}", parse_yaml(text));
     }
-    // A second BOM is content: the key is "\u{feff}id", not `id`.
+    // A second BOM is content: the key is "\u{feff}id", not `id` (also in a text that
+    // uses U+E000 itself).
     let root = parse_yaml("\u{feff}\u{feff}id: x\n").unwrap();
     assert!(root.get("id").is_none());
+    let root = parse_yaml("\u{feff}\u{feff}id: x\nk\u{e000}: y\n").unwrap();
+    assert!(root.get("id").is_none());
+    assert!(root.get("\u{feff}id").is_some());
     // U+0085 is a line break: `name` is a key of its own.
     let root = parse_yaml("id: a\n\u{85}name: b\n").unwrap();
     assert_eq!(root.get("name").unwrap().node.as_str(), Some("b"));
@@ -385,6 +391,10 @@ fn a_comment_may_follow_a_token_directly() {
         let node = &root.get(key).unwrap().node;
         assert_eq!(crate::manifest::pyval::py_str(node), want, "{text:?}");
     }
+    // After a block scalar's header PyYAML wants its indicators instead.
+    for text in ["k: >-#\n  x\n", "k: |#\n  x\n"] {
+        assert!(parse_yaml(text).is_err(), "{text:?}");
+    }
     let many = format!("{}k: 1\n", "a: [x]#c\n".repeat(500));
     assert!(parse_yaml(&many).is_ok());
 }
@@ -444,5 +454,51 @@ fn surrogate_escapes_as_pyyaml() {
             (Some(exception), message),
             "{escape}"
         );
+    }
+}
+
+/// In a flow mapping's value a `?` starts PyYAML's explicit key, where a node must be.
+#[test]
+fn a_flow_value_cannot_start_with_a_question_mark() {
+    for text in [
+        "k: {a: ?x}\n",
+        "k: [a: ?x]\n",
+        "k: [{ pkg: p, optional: ?true }]\n",
+    ] {
+        assert_eq!(
+            parse_yaml(text).unwrap_err().message,
+            "while parsing a flow node: expected the node content, but found '?'",
+            "{text}"
+        );
+    }
+    assert!(
+        parse_yaml("j: ?x\nk: {a: b}\n").is_ok(),
+        "outside a flow collection"
+    );
+}
+
+/// A `...` document end: before any content PyYAML wants a node; content after it is
+/// a second document. A trailing one (with comments and blanks after) is fine.
+#[test]
+fn a_document_end_marker_as_pyyaml_reads_it() {
+    for text in [
+        "...\nid: x\n",
+        "# c\n...\nid: x\n",
+        "...\n",
+        "id: x\n...\nname: y\n",
+        "id: x\n...\n---\nname: y\n",
+        "---\n...\nid: x\n",
+    ] {
+        assert!(parse_yaml(text).is_err(), "{text:?}");
+    }
+    for text in [
+        "id: x\n...\n",
+        "id: x\n...\n# c\n\n  \n",
+        "id: x\n... # c\n",
+        "id: x\n...x: 1\n",
+        "%YAML 1.1\n---\nid: x\n...\n",
+        "---\n...\n",
+    ] {
+        assert!(parse_yaml(text).is_ok(), "{text:?}: {:?}", parse_yaml(text));
     }
 }
