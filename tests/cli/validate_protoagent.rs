@@ -132,7 +132,8 @@ fn entry_module_rules() {
 
 /// `entrypoint: null` (also `~`, `Null` and an empty value) is `str(None)`, the file
 /// `None`: the host looks for it, does not fall back to `__init__.py`, and loads nothing
-/// (`loader._entry_file` in the hosts' venv agrees, see `parity::entrypoint_nulls_*`).
+/// (`loader._entry_file` in the hosts' venv agrees:
+/// `parity::entrypoint_nulls_and_yaml_edge_shapes_are_judged_as_the_host_does`).
 /// Only `''` falls back.
 #[test]
 fn a_null_entrypoint_is_the_file_none() {
