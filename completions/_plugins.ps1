@@ -97,7 +97,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'Warnings fail validation too (exit 1)')
             [CompletionResult]::new('--deny-warnings', '--deny-warnings', [CompletionResultType]::ParameterName, 'Warnings fail validation too (exit 1)')
             [CompletionResult]::new('--featured', '--featured', [CompletionResultType]::ParameterName, 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)')
-            [CompletionResult]::new('--bundled', '--bundled', [CompletionResultType]::ParameterName, 'Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)')
+            [CompletionResult]::new('--bundled', '--bundled', [CompletionResultType]::ParameterName, 'Treat plugins as bundled with their host (AWorld: reserved command names allowed; protoAgent: bundled plugin ids allowed)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Same as --format json')
             [CompletionResult]::new('--stdin', '--stdin', [CompletionResultType]::ParameterName, 'Read the manifest from standard input (an editor''s buffer); needs --stdin-filename')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')

@@ -92,7 +92,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --strict 'Warnings fail validation too (exit 1)'
             cand --deny-warnings 'Warnings fail validation too (exit 1)'
             cand --featured 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)'
-            cand --bundled 'Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)'
+            cand --bundled 'Treat plugins as bundled with their host (AWorld: reserved command names allowed; protoAgent: bundled plugin ids allowed)'
             cand --json 'Same as --format json'
             cand --stdin 'Read the manifest from standard input (an editor''s buffer); needs --stdin-filename'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'

@@ -169,7 +169,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s r -l recursive -d 'Find every plugin root below each --path'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l strict -l deny-warnings -d 'Warnings fail validation too (exit 1)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l featured -d 'Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)'
-complete -c plugins -n "__fish_plugins_using_subcommand validate" -l bundled -d 'Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l bundled -d 'Treat plugins as bundled with their host (AWorld: reserved command names allowed; protoAgent: bundled plugin ids allowed)'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l json -d 'Same as --format json'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l stdin -d 'Read the manifest from standard input (an editor\'s buffer); needs --stdin-filename'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'

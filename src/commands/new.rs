@@ -25,7 +25,7 @@ use crate::render::display_path;
 #[command(after_help = "\
 Examples:
   plugins new \"Kanban Lite\" --dialect aoe --runtime rust --with-tests
-  plugins new notes --dialect protoagent --dir plugins/notes
+  plugins new journal --dialect protoagent --dir plugins/journal
   plugins new helper --dialect aworld --id helper-tools --yes
   plugins new --list")]
 pub struct NewArgs {
@@ -251,7 +251,7 @@ fn slashed(path: &std::path::Path) -> String {
 
 fn refused(r: scaffold::Refusal) -> Error {
     Error::Refused {
-        code: Code::NewRefused,
+        code: r.code.unwrap_or(Code::NewRefused),
         message: r.message,
         help: r.help,
     }

@@ -79,7 +79,8 @@ pub struct ValidateArgs {
     /// Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)
     #[arg(long)]
     pub featured: bool,
-    /// Treat AWorld plugins as bundled with aworld-cli (their reserved command names are allowed)
+    /// Treat plugins as bundled with their host (AWorld: reserved command names allowed;
+    /// protoAgent: bundled plugin ids allowed)
     #[arg(long)]
     pub bundled: bool,
     /// Output format
@@ -257,6 +258,7 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
             profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
             host_version: semver_host,
             featured: args.featured,
+            featured_index: featured_index(cx)?,
         },
         aworld: crate::host::aworld::manifest::Options {
             bundled: args.bundled,
@@ -264,10 +266,24 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
         protoagent: crate::host::protoagent::manifest::Options {
             host_version: args.host_version.clone(),
             env: Some(cx.env_names.clone()),
+            bundled: args.bundled,
         },
         strict: args.strict,
         allow,
     })
+}
+
+/// aoe's featured index as install reads it (built in, or `PLUGINS_FEATURED_INDEX` /
+/// `AOE_FEATURED_INDEX_PATH`): a tree at a pinned hash is featured-verified.
+fn featured_index(
+    cx: &Context,
+) -> Result<std::collections::BTreeMap<String, Vec<(String, String)>>> {
+    let index = crate::install::featured::Index::load(cx.featured_index.as_deref())?;
+    Ok(index
+        .plugins
+        .into_iter()
+        .map(|(id, f)| (id, f.versions.into_iter().collect()))
+        .collect())
 }
 
 /// An `--allow` value that is not a code, with the full codes it may mean.

@@ -69,6 +69,9 @@ pub fn repr_str(s: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
+            c if surrogate_of(c).is_some() => {
+                out.push_str(&format!("\\u{:04x}", surrogate_of(c).unwrap_or_default()));
+            }
             c if !py_printable(c) => {
                 let n = u32::from(c);
                 if n <= 0xff {
@@ -84,6 +87,21 @@ pub fn repr_str(s: &str) -> String {
     }
     out.push(quote);
     out
+}
+
+/// The char standing for the lone surrogate `unit` (U+D800–U+DFFF), which a Rust
+/// string cannot hold and PyYAML keeps (`"\ud800"`): U+10F800 + (unit − U+D800), in
+/// private use. [`repr_str`] shows it as Python shows the surrogate.
+pub fn surrogate(unit: u32) -> char {
+    char::from_u32(0x10_f800 + (unit.clamp(0xd800, 0xdfff) - 0xd800)).unwrap_or('\u{fffd}')
+}
+
+/// The surrogate `c` stands for, if it is one of [`surrogate`]'s chars.
+pub fn surrogate_of(c: char) -> Option<u32> {
+    let n = u32::from(c);
+    (0x10_f800..=0x10_ffff)
+        .contains(&n)
+        .then(|| n - 0x10_f800 + 0xd800)
 }
 
 /// `str.isprintable()` for the characters manifests hold: controls, the

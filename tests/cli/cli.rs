@@ -147,6 +147,64 @@ fn committed_schemas_match_the_cli_and_validate_documents() {
     }
 }
 
+/// Every property of every manifest schema `plugins` ships (`plugins schema`, and the
+/// `.plugins-schema.json` `plugins new` writes) says what it is: editors show the
+/// description on hover and in completion.
+#[test]
+fn every_shipped_schema_property_has_a_description() {
+    fn walk(schema: &serde_json::Value, at: &str, missing: &mut Vec<String>) {
+        match schema {
+            serde_json::Value::Object(map) => {
+                for (k, v) in map {
+                    let here = format!("{at}/{k}");
+                    if matches!(k.as_str(), "properties" | "patternProperties")
+                        && let Some(props) = v.as_object()
+                    {
+                        for (name, sub) in props {
+                            let described = sub
+                                .get("description")
+                                .and_then(serde_json::Value::as_str)
+                                .is_some_and(|d| !d.trim().is_empty());
+                            if !described {
+                                missing.push(format!("{here}/{name}"));
+                            }
+                        }
+                    }
+                    walk(v, &here, missing);
+                }
+            }
+            serde_json::Value::Array(items) => {
+                for (i, v) in items.iter().enumerate() {
+                    walk(v, &format!("{at}/{i}"), missing);
+                }
+            }
+            _ => {}
+        }
+    }
+    let mut checked = 0;
+    for args in [
+        &["schema", "aoe", "--aoe-api", "15"][..],
+        &["schema", "aoe", "--aoe-api", "12"],
+        &["schema", "aworld"],
+        &["schema", "protoagent"],
+    ] {
+        let (code, stdout, _) = run(plugins().args(args));
+        assert_eq!(code, 0);
+        let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let mut missing = Vec::new();
+        walk(&schema, "", &mut missing);
+        assert!(
+            missing.is_empty(),
+            "{args:?}: no description at {missing:#?}"
+        );
+        checked += stdout.matches("\"description\"").count();
+    }
+    assert!(
+        checked > 250,
+        "the walk sees the schemas' properties ({checked})"
+    );
+}
+
 #[test]
 fn allow_suggests_the_full_code() {
     let dir = clean_aoe_root();

@@ -124,7 +124,7 @@ fn opts(host: Option<&str>) -> ValidateOptions {
     ValidateOptions {
         protoagent: Options {
             host_version: host.map(str::to_owned),
-            env: None,
+            ..Options::default()
         },
         ..ValidateOptions::default()
     }
@@ -261,9 +261,18 @@ fn degraded_plugins_warn_as_the_host_does() {
             .iter()
             .any(|d| d.0 == Code::ProtoView)
     );
+    // protoAgent's own `hello`, validated as a plugin to install: the installer refuses
+    // its id (`--bundled` says it ships inside protoAgent).
+    assert_eq!(
+        warnings(&corpus, "bundled-hello", None),
+        [(
+            Code::InstallBuiltin,
+            Severity::Warning,
+            "plugin id 'hello' is a built-in — cannot install over it.".to_owned()
+        )]
+    );
     // Clean real-world plugins stay clean.
     for name in [
-        "bundled-hello",
         "ext-discord",
         "ext-rss-atom",
         "scaffold-default",

@@ -254,3 +254,90 @@ fn an_update_from_featured_to_community_asks_again() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(locked(&home, "dev.example.pinned", "trust"), "community");
 }
+
+/// `validate` consults the featured index as install does (and as aoe does at load: the
+/// tree hash among the id's pinned versions): plugin-github at a pinned hash validates
+/// under the GitHub Action's defaults (`--strict`, both profiles) without the reserved
+/// namespace; the same tree unpinned keeps that warning, saying which versions are pinned.
+/// (1.6.1 declares `session.read` at api_version 6, which aoe's docs put at 9: that
+/// lint, `plugins::aoe::doc_gate`, is the one thing left, and it is allowed here.)
+#[test]
+fn validate_treats_a_tree_at_a_pinned_hash_as_featured() {
+    let Some(corpus) = corpus_dir() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let tree = tmp.path().join("plugin-github");
+    std::fs::create_dir(&tree).unwrap();
+    std::fs::copy(
+        corpus.join("aoe/plugin-github-v1.6.1/aoe-plugin.toml"),
+        tree.join("aoe-plugin.toml"),
+    )
+    .unwrap();
+    // Its screenshots (the worker is built by its build steps).
+    std::fs::create_dir_all(tree.join("assets/screenshots")).unwrap();
+    for shot in ["session-rows", "ci", "comments"] {
+        std::fs::write(tree.join(format!("assets/screenshots/{shot}.png")), shot).unwrap();
+    }
+    let real = std::fs::read_to_string(corpus.join("aoe/featured.toml")).unwrap();
+    let index = tmp.path().join("featured.toml");
+    std::fs::write(
+        &index,
+        real.replace(
+            "versions = {",
+            &format!("versions = {{\"1.6.1-test\" = \"{}\", ", tree_hash(&tree)),
+        ),
+    )
+    .unwrap();
+    let validate = |index: Option<&Path>, api: &str| {
+        let mut cmd = plugins();
+        cmd.args([
+            "validate",
+            "--strict",
+            "--format",
+            "json",
+            "--aoe-api",
+            api,
+            "-A",
+            "plugins::aoe::doc_gate",
+            "--path",
+        ])
+        .arg(&tree)
+        .env_remove("AOE_FEATURED_INDEX_PATH")
+        .env_remove("PLUGINS_FEATURED_INDEX");
+        if let Some(index) = index {
+            cmd.env("PLUGINS_FEATURED_INDEX", index);
+        }
+        let (code, stdout, stderr) = run(&mut cmd);
+        let doc: serde_json::Value =
+            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+        (code, doc["plugins"][0]["diagnostics"].clone())
+    };
+    for api in ["15", "12"] {
+        let (code, diagnostics) = validate(Some(&index), api);
+        assert_eq!(
+            (code, &diagnostics),
+            (0, &serde_json::json!([])),
+            "--aoe-api {api}"
+        );
+    }
+    // The index built in pins the release's clean checkout, not this tree.
+    let (code, diagnostics) = validate(None, "15");
+    assert_eq!(code, 1);
+    assert_eq!(diagnostics.as_array().unwrap().len(), 1, "{diagnostics:#}");
+    assert_eq!(diagnostics[0]["code"], "plugins::aoe::reserved_namespace");
+    let help = diagnostics[0]["help"].as_str().unwrap();
+    assert!(
+        help.starts_with(&format!(
+            "agent-of-empires.github is featured, but this tree's hash {} is none of the 9 versions aoe's featured index pins (0.1.0, 1.0.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0, 1.6.0, 1.6.1, 1.7.0)",
+            tree_hash(&tree)
+        )),
+        "{help}"
+    );
+    // An unreadable override is the command's error, as at install.
+    std::fs::write(&index, "plugins = 3").unwrap();
+    let (code, _, stderr) = run(plugins()
+        .args(["validate", "--path"])
+        .arg(&tree)
+        .env("PLUGINS_FEATURED_INDEX", &index));
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot use the featured index"), "{stderr}");
+}

@@ -1539,7 +1539,7 @@ plugins::aoe::reserved_namespace
    ·      ───────────────────────
  2 │ name = "Mine"
    ╰────
-  help: pass `--featured` if this exact tree is pinned in aoe's featured index; otherwise choose
+  help: only a plugin of aoe's featured index, at a tree hash the index pins, may claim it; choose
         your own namespace, e.g. "dev.example.name"
     Valid aoe plugin `agent-of-empires.mine` 1.0.0 at [TMP]/local (1 warning)
 

@@ -868,17 +868,17 @@ bin: plugin-relative path of the worker binary (required for a .tar.gz/.tgz asse
     assert_data_eq!(
         complete(&mut client, &proto, 4, 6),
         str![[r#"
-label: -
-type: -
-description: -
-restart: -
-options: -
-minimum: -
-maximum: -
-group: -
-path_kind: -
-depends_on: -
-required: -
+label: Field label in the Settings UI (default: the key)
+type: Widget type (free-form: the host does not check it at load; on save it checks only bool, number and path)
+description: Help text shown with the field
+restart: Changing the value needs a restart
+options: Choices of a select (not enforced for plugin keys)
+minimum: Lowest value of a number field
+maximum: Highest value of a number field
+group: Group label in the Settings UI (default: the section name, title-cased)
+path_kind: With `type: path`: the Browse picker chooses a file, else a directory
+depends_on: Show the field only when another setting is truthy, equals a value, or is in a list
+required: Soft gate: while blank, the plugin loads but its tools answer that it needs setup
 tab: Id of a `settings_tabs` entry without `path` (protoAgent 0.218; unknown or path-backed tabs fall back to Configuration)
 multiple: With `type: path`: a list of paths, stored newline-joined (protoAgent 0.218)
 spawns: Names a program the plugin runs; the agent's set_config tool refuses to write it (protoAgent 0.218)

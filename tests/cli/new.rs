@@ -653,3 +653,55 @@ Next: cd d && plugins validate --strict
 "#]]
     );
 }
+
+/// protoAgent 0.218's bundled ids (`notes`, `artifact`, `cowork`, …) and 0.218's three new
+/// reserved routes: install refuses them, so `new` does, with install's code and words
+/// for a bundled id; and `validate --strict` of such a plugin fails with the same.
+#[test]
+fn protoagent_bundled_and_0218_reserved_ids_are_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["new", "notes", "--dialect", "protoagent", "--yes"])
+        .current_dir(tmp.path()));
+    assert_eq!((code, stdout.as_str()), (2, ""));
+    snapbox::assert_data_eq!(
+        stderr,
+        snapbox::str![[r#"
+plugins::install::builtin
+
+  × plugin id 'notes' is a built-in — cannot install over it.
+  help: protoAgent 0.218 ships a plugin with this id and its installer refuses to install over it;
+        try `--id notes-plugin`
+
+"#]]
+    );
+    for (args, code_) in [
+        (&["Artifact"][..], "plugins::install::builtin"),
+        (
+            &["Browser", "--id", "agent_browser"],
+            "plugins::install::builtin",
+        ),
+        (&["cowork"], "plugins::install::builtin"),
+        (&["bundles"], "plugins::new::refused"),
+        (&["x", "--id", "install-deps"], "plugins::new::refused"),
+    ] {
+        let name = args.join(" ");
+        let (code, _, stderr) = run(plugins()
+            .arg("new")
+            .args(args)
+            .args(["--dialect", "protoagent", "--yes"])
+            .current_dir(tmp.path()));
+        assert_eq!(code, 2, "{name}: {stderr}");
+        assert!(stderr.starts_with(code_), "{name}: {stderr}");
+    }
+    assert_eq!(
+        std::fs::read_dir(tmp.path()).unwrap().count(),
+        0,
+        "nothing written"
+    );
+    // Not bundled in AWorld: the same name is fine there.
+    let (code, _, stderr) = run(plugins()
+        .args(["new", "notes", "--dialect", "aworld", "--yes", "--no-git"])
+        .current_dir(tmp.path()));
+    assert_eq!(code, 0, "{stderr}");
+}

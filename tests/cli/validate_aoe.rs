@@ -697,3 +697,70 @@ fn every_host_error_text_is_a_diagnostic_verbatim() {
     }
     assert!(rejected >= 12, "the cases exercise rejections: {rejected}");
 }
+
+/// serde's words as aoe's own types produce them (spec `aoe.md` §2, §9, §12, §14; the host's
+/// type names from `aoe-plugin-api/src/manifest.rs`): an enum lists every spelling, aliases
+/// included (`bool`, `boolean`); a closed enum given another type is toml's `wanted string or
+/// table`; a table of the wrong type names the host's struct or internally tagged enum. The
+/// host stops at the first; each of these is that first error, and a later one in the same
+/// manifest gets the same words from the structural pass.
+#[test]
+fn serde_words_are_the_hosts() {
+    const SETTING_TYPES: &str = "expected one of `string`, `bool`, `boolean`, `integer`, `select`, `dynamic_select`, `object_list`, `cron`, `string_list`";
+    let cases = [
+        (
+            "[[settings]]\nkey = \"k\"\ntype = \"boo\"",
+            format!("unknown variant `boo`, {SETTING_TYPES}"),
+        ),
+        (
+            "[[settings]]\nkey = \"k\"\ntype = \"object_list\"\n[[settings.fields]]\nkey = \"f\"\ntype = \"object_list\"",
+            "unknown variant `object_list`, expected one of `string`, `bool`, `boolean`, `integer`, `select`, `dynamic_select`, `dynamic_multi_select`, `cron`, `string_list`".to_owned(),
+        ),
+        ("[[settings]]\nkey = \"k\"\ntype = 5", "wanted string or table".to_owned()),
+        ("[[settings]]\nkey = \"k\"\noption_source = true", "wanted string or table".to_owned()),
+        ("[[ui]]\nslot = 1\nid = \"x\"", "wanted string or table".to_owned()),
+        ("[[ui]]\nslot = {}\nid = \"x\"", "wanted exactly 1 element, found 0 elements".to_owned()),
+        ("[[ui]]\nslot = { pane = 1 }\nid = \"x\"", "expected table, found integer".to_owned()),
+        ("commands = [1]", "invalid type: integer `1`, expected struct CommandContribution".to_owned()),
+        ("keybinds = [\"k\"]", "invalid type: string \"k\", expected struct KeybindContribution".to_owned()),
+        ("settings = [true]", "invalid type: boolean `true`, expected struct SettingContribution".to_owned()),
+        (
+            "settings = [{ key = \"k\", type = \"object_list\", fields = [1] }]",
+            "invalid type: integer `1`, expected struct ObjectFieldContribution".to_owned(),
+        ),
+        ("themes = [\"t\"]", "invalid type: string \"t\", expected struct ThemeContribution".to_owned()),
+        ("status = [1.5]", "invalid type: floating point `1.5`, expected struct StatusContribution".to_owned()),
+        ("ui = [2]", "invalid type: integer `2`, expected struct UiContribution".to_owned()),
+        (
+            "[[commands]]\nid = \"c\"\naction = 3",
+            "invalid type: integer `3`, expected internally tagged enum ClientAction".to_owned(),
+        ),
+        ("runtime = \"x\"", "invalid type: string \"x\", expected internally tagged enum RuntimeSpec".to_owned()),
+    ];
+    let base = "id = \"dev.example.a\"\nname = \"A\"\nversion = \"1.0.0\"\napi_version = 15\n";
+    for (tail, want) in &cases {
+        let dir = aoe_root(&format!("{base}{tail}\n"));
+        let (code, plugin) = validate_json(dir.path(), &[]);
+        assert_eq!(code, 1, "{tail}");
+        let message = plugin["host"]["message"].as_str().unwrap();
+        assert_eq!(host_lines(message), std::slice::from_ref(want), "{tail}");
+        assert!(
+            plugin["diagnostics"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|d| d["message"] == *want),
+            "{tail}: {plugin:#}"
+        );
+        // Second in line, after an unknown top-level key the host stops at: same words.
+        let dir = aoe_root(&format!("{base}frobnicate = 1\n{tail}\n"));
+        let (_, plugin) = validate_json(dir.path(), &[]);
+        let ours: Vec<&str> = plugin["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["message"].as_str().unwrap())
+            .collect();
+        assert!(ours.contains(&want.as_str()), "{tail}: {ours:?}");
+    }
+}

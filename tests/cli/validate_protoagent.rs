@@ -130,6 +130,53 @@ fn entry_module_rules() {
     );
 }
 
+/// `entrypoint: null` (also `~`, `Null` and an empty value) is `str(None)`, the file
+/// `None`: the host looks for it, does not fall back to `__init__.py`, and loads nothing
+/// (`loader._entry_file` in the hosts' venv agrees:
+/// `parity::entrypoint_nulls_and_yaml_edge_shapes_are_judged_as_the_host_does`).
+/// Only `''` falls back.
+#[test]
+fn a_null_entrypoint_is_the_file_none() {
+    for value in ["null", "~", "Null", ""] {
+        let yaml = format!("id: demo\nname: Demo\nentrypoint: {value}\n");
+        let dir = plugin(&yaml);
+        let (code, p) = validate(dir.path(), &[]);
+        assert_eq!(code, 1, "{yaml}");
+        assert_eq!(
+            diags(&p, &yaml)[0].0,
+            "plugins::protoagent::entrypoint",
+            "{yaml}"
+        );
+        // A file named `None` is what the host imports.
+        std::fs::write(dir.path().join("None"), "").unwrap();
+        assert_eq!(validate(dir.path(), &["--strict"]).0, 0, "{yaml}");
+    }
+    let dir = plugin("id: demo\nname: Demo\nentrypoint: ''\n");
+    assert_eq!(validate(dir.path(), &["--strict"]).0, 0, "'' falls back");
+
+    let dir = plugin("id: demo\nname: Demo\nentrypoint: ~\n");
+    let (code, screen) = validate_screen(dir.path(), &[]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::protoagent::entrypoint
+
+  × no entry module (expected __init__.py or plugin.py)
+   ╭─[protoagent.plugin.yaml:3:13]
+ 2 │ name: Demo
+ 3 │ entrypoint: ~
+   ·             ┬
+   ·             ╰── read as the file `None`, which does not exist
+   ╰────
+  help: the host reads a null `entrypoint` as the file `None` (`str(None)`), which does not exist,
+        and does not fall back to __init__.py; remove the key or set it to ''
+  Invalid protoagent plugin `demo` 0.0.0 at . (1 error)
+
+"#]]
+    );
+}
+
 #[test]
 fn coercions_and_unknown_keys() {
     let yaml = "id: demo\nname: Demo\nenabled: \"false\"\nrequires_env: API_KEY\nsettngs: []\nsettings:\n  - key: k\n    lable: K\n    type: password\nviews:\n  - id: v\n    path: http://localhost:8080/x\n";
@@ -1314,4 +1361,53 @@ plugins::protoagent::unknown_key
 
 "#]]
     );
+}
+
+/// A bundled id loads (the manifest is valid) but the installer refuses it: validate warns
+/// in install's code and words, so `--strict` fails, per the host profile.
+#[test]
+fn a_bundled_id_is_an_install_refusal() {
+    let dir = plugin("id: notes\nname: Notes\n");
+    let (code, p) = validate(dir.path(), &[]);
+    assert_eq!(code, 0, "the host loads it: a warning");
+    assert_eq!(p["host"]["verdict"], "valid");
+    let (code, screen) = validate_screen(dir.path(), &["--strict"]);
+    assert_eq!(code, 1);
+    snapbox::assert_data_eq!(
+        screen,
+        snapbox::str![[r#"
+plugins::install::builtin
+
+  × plugin id 'notes' is a built-in — cannot install over it.
+   ╭─[protoagent.plugin.yaml:1:5]
+ 1 │ id: notes
+   ·     ──┬──
+   ·       ╰── protoAgent 0.218 ships a plugin with this id
+ 2 │ name: Notes
+   ╰────
+  help: `protoagent plugin install` refuses it and runs its own bundled copy; choose another id
+        (for a fork, e.g. with a suffix)
+  Invalid protoagent plugin `notes` 0.0.0 at . (1 error)
+
+"#]]
+    );
+    // 0.218's additions are bundled only under 0.218.
+    let dir = plugin("id: cowork\nname: Cowork\n");
+    let warned = |extra: &[&str]| {
+        let (_, p) = validate(dir.path(), extra);
+        p["diagnostics"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|d| d["code"] == "plugins::install::builtin")
+    };
+    assert!(warned(&[]));
+    assert!(!warned(&["--host-version", "0.145"]));
+    assert_eq!(
+        validate(dir.path(), &["--strict", "--host-version", "0.145"]).0,
+        0
+    );
+    // protoAgent's own bundled tree: `--bundled`.
+    assert!(!warned(&["--bundled"]));
+    assert_eq!(validate(dir.path(), &["--strict", "--bundled"]).0, 0);
 }

@@ -6,16 +6,19 @@ Case:    {"host": "protoagent" | "aworld", "text": "<manifest text>"}
          (optional "host_version" for protoagent's min_protoagent_version gate)
 Verdict: {"verdict": "valid" | "invalid" | "raise", "message": str | null,
           "id": str | null, "version": str | null, "warnings": [str, ...],
-          "gate": str | null}
+          "gate": str | null, "entry": bool | null}
 
 protoagent: `graph.plugins.manifest.load_manifest(<dir>/p)`; "invalid" is a
 None return (message: the skip warning), "raise" an exception that escapes it
 (message: "<Type>: <str>"); warnings are the `protoagent.plugins` log lines.
-For a valid manifest, "gate" is `loader._min_version_gate`'s refusal, if any.
+For a valid manifest, "gate" is `loader._min_version_gate`'s refusal, if any, and
+"entry" whether `loader._entry_file` finds an entry module file (the plugin directory
+holds an `__init__.py`; a directory `_entry_file` returns fails to import).
 aworld: `aworld.plugins.validation.validate_plugin_path(<dir>/p)`; any
 exception is "invalid" with message str(exc).
 The file is written as UTF-8 bytes exactly as given (CRLF kept), so the host's
-universal-newline read applies.
+universal-newline read applies. Lone surrogates in protoAgent's answers come back as
+U+10F800 + (s - U+D800), the stand-ins `plugins` reads them as; AWorld's as U+FFFD.
 """
 
 import contextlib
@@ -29,6 +32,7 @@ from pathlib import Path
 
 with contextlib.redirect_stdout(io.StringIO()):  # aworld prints a dotenv warning
     from aworld.plugins.validation import validate_plugin_path
+from graph.plugins import loader as ploader
 from graph.plugins import manifest as pmanifest
 
 class Capture(logging.Handler):
@@ -65,11 +69,12 @@ def min_version_gate(declared, host):
 
 
 def judge_protoagent(case, base):
-    d = base / "p"
-    d.mkdir(exist_ok=True)
+    d = base / "protoagent" / "p"
+    d.mkdir(parents=True, exist_ok=True)
+    (d / "__init__.py").write_text("def register(registry):\n    pass\n")
     (d / "protoagent.plugin.yaml").write_bytes(case["text"].encode("utf-8", "surrogatepass"))
     capture.lines = []
-    out = {"verdict": "valid", "message": None, "id": None, "version": None, "gate": None}
+    out = {"verdict": "valid", "message": None, "id": None, "version": None, "gate": None, "entry": None}
     try:
         m = pmanifest.load_manifest(d)
     except Exception as e:  # noqa: BLE001 - what escapes is the point
@@ -80,12 +85,14 @@ def judge_protoagent(case, base):
         else:
             out.update(id=m.id, version=m.version)
             out["gate"] = min_version_gate(m.min_protoagent_version, case.get("host_version", "0.218.1"))
+            entry = ploader._entry_file(m)
+            out["entry"] = entry is not None and entry.is_file()
     out["warnings"] = list(capture.lines)
     return out
 
 
 def judge_aworld(case, base):
-    d = base / "p"
+    d = base / "aworld" / "p"
     (d / ".aworld-plugin").mkdir(parents=True, exist_ok=True)
     (d / ".aworld-plugin" / "plugin.json").write_bytes(case["text"].encode("utf-8", "surrogatepass"))
     out = {"verdict": "valid", "message": None, "id": None, "version": None, "warnings": [], "gate": None}
@@ -97,14 +104,21 @@ def judge_aworld(case, base):
     return out
 
 
-def clean(value):
-    """Lone surrogates (from `\\ud800` in a manifest) as U+FFFD: Rust strings cannot hold them."""
+def clean(value, stand_ins):
+    """Lone surrogates (from `\\ud800` in a manifest), which Rust strings cannot hold:
+    protoAgent's (PyYAML keeps each code unit, a pair written as two escapes too) as the
+    private-use stand-ins `plugins` reads them as, AWorld's as U+FFFD (`plugins` reads a
+    JSON lone surrogate so, joining pairs as `json.loads` does)."""
     if isinstance(value, str):
+        if stand_ins:
+            return "".join(
+                chr(0x10F800 + ord(c) - 0xD800) if 0xD800 <= ord(c) <= 0xDFFF else c for c in value
+            )
         return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
     if isinstance(value, list):
-        return [clean(v) for v in value]
+        return [clean(v, stand_ins) for v in value]
     if isinstance(value, dict):
-        return {k: clean(v) for k, v in value.items()}
+        return {k: clean(v, stand_ins) for k, v in value.items()}
     return value
 
 
@@ -113,8 +127,9 @@ def main():
         base = Path(tmp)
         for line in sys.stdin:
             case = json.loads(line)
-            judge = judge_protoagent if case["host"] == "protoagent" else judge_aworld
-            sys.stdout.write(json.dumps(clean(judge(case, base))) + "\n")
+            proto = case["host"] == "protoagent"
+            judge = judge_protoagent if proto else judge_aworld
+            sys.stdout.write(json.dumps(clean(judge(case, base), proto)) + "\n")
             sys.stdout.flush()
 
 

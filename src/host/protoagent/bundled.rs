@@ -10,26 +10,11 @@ use crate::host::protoagent::manifest::{Profile, canonical_source};
 use crate::manifest::doc::{Node, Value};
 use crate::manifest::pyval::{dict_items, type_name};
 
-/// The manifest ids of protoAgent 0.145's bundled tree (`app_root/plugins`).
-pub const BUNDLED_0145: &[&str] = &[
-    "artifact",
-    "coder",
-    "craft",
-    "delegates",
-    "docs",
-    "execute_code",
-    "friction",
-    "hello",
-    "notes",
-    "orgchart",
-    "plugin-devkit",
-    "telegram",
-    "workflows",
-];
-
-/// The ids 0.218 added to the bundled tree (`coding_agent/` has no manifest).
-pub const BUNDLED_0218_ADDED: &[&str] =
-    &["agent_browser", "cowork", "engineer", "technical_writer"];
+/// The bundled ids live with the manifest rules (`validate` warns about them as `new`
+/// refuses them); install checks them here, after the allowlist.
+pub use crate::host::protoagent::manifest::{
+    BUNDLED_0145, BUNDLED_0218_ADDED, builtin_message, is_bundled,
+};
 
 /// The bundled plugins of 0.218 that supersede a git repository: (the repository's
 /// `canonical_source`, the bundled id, its version).
@@ -41,11 +26,6 @@ pub const SUPERSEDING_0218: &[(&str, &str, &str)] = &[
     ),
     ("github.com/protolabsai/cowork-plugin", "cowork", "0.4.0"),
 ];
-
-/// Whether `id` is a bundled plugin of the profile's host (`_is_builtin`: exact ids).
-pub fn is_bundled(id: &str, profile: Profile) -> bool {
-    BUNDLED_0145.contains(&id) || (profile == Profile::V0218 && BUNDLED_0218_ADDED.contains(&id))
-}
 
 /// The bundled plugin that supersedes `url` (`superseding_plugin`): its id and version.
 /// Only 0.218 has any.
@@ -77,14 +57,9 @@ pub fn is_swap_leftover(dir: &Path, profile: Profile) -> bool {
 pub fn discovery_skips(dir: &Path, host_version: Option<&str>) -> bool {
     let opts = crate::host::protoagent::manifest::Options {
         host_version: host_version.map(str::to_owned),
-        env: None,
+        ..Default::default()
     };
     is_swap_leftover(dir, crate::host::protoagent::manifest::profile(&opts))
-}
-
-/// The host's `plugins.built_in` message (`installer.install` step 8).
-pub fn builtin_message(id: &str) -> String {
-    format!("plugin id '{id}' is a built-in — cannot install over it.")
 }
 
 /// `plugins.sources.allow` as the CLI installer reads it (`configured_allowlist`).

@@ -10,7 +10,9 @@ use std::path::PathBuf;
 use crate::dialect::Dialect;
 use crate::host::aoe::manifest::profile::BUILTIN_IDS;
 use crate::host::aoe::manifest::rules::{id_problem, is_reserved_namespace};
-use crate::host::protoagent::manifest::{RESERVED_IDS, id_grammar_ok};
+use crate::host::protoagent::manifest::{
+    Profile as ProtoProfile, RESERVED_IDS_0218, builtin_message, id_grammar_ok, is_bundled,
+};
 
 mod write;
 pub use write::{GitInit, Kept, WriteError, Written, git_init, write};
@@ -94,6 +96,9 @@ pub struct NewOptions {
 /// Why a plugin cannot be generated as asked.
 #[derive(Debug, PartialEq, Eq)]
 pub struct Refusal {
+    /// Install's code where install would refuse the same (`plugins::install::builtin`);
+    /// `None` for `plugins new`'s own.
+    pub code: Option<crate::diagnostic::Code>,
     pub message: String,
     /// A valid alternative to suggest.
     pub help: Option<String>,
@@ -101,6 +106,7 @@ pub struct Refusal {
 
 fn refuse(message: impl Into<String>, help: impl Into<Option<String>>) -> Refusal {
     Refusal {
+        code: None,
         message: message.into(),
         help: help.into(),
     }
@@ -175,8 +181,9 @@ pub fn derive_id(dialect: Dialect, name: &str, explicit: Option<&str>) -> Result
             } else {
                 format!("{s}-plugin")
             };
+            // The newest protoAgent (0.218) is the one a new plugin is for.
             if matches!(dialect, Dialect::Protoagent)
-                && RESERVED_IDS.contains(&id.to_lowercase().as_str())
+                && RESERVED_IDS_0218.contains(&id.to_lowercase().as_str())
             {
                 return Err(refuse(
                     format!(
@@ -184,6 +191,17 @@ pub fn derive_id(dialect: Dialect, name: &str, explicit: Option<&str>) -> Result
                     ),
                     format!("try `--id {proposal}`"),
                 ));
+            }
+            if matches!(dialect, Dialect::Protoagent) && is_bundled(&id, ProtoProfile::V0218) {
+                return Err(Refusal {
+                    code: Some(crate::diagnostic::Code::InstallBuiltin),
+                    ..refuse(
+                        builtin_message(&id),
+                        format!(
+                            "protoAgent 0.218 ships a plugin with this id and its installer refuses to install over it; try `--id {proposal}`"
+                        ),
+                    )
+                });
             }
             if !id_grammar_ok(&id) {
                 return Err(refuse(

@@ -25,16 +25,34 @@ pub(super) fn check(m: &Manifest, root: Option<&Path>, opts: &Options) -> Vec<(F
     }
     let id = &m.id.0;
     if rules::is_reserved_namespace(id) && !opts.featured {
-        out.push(warn(
-            Finding::new(
-                Code::AoeReservedNamespace,
-                format!(
-                    "plugin id {id:?} uses a reserved namespace (aoe.* / agent-of-empires.*); only a featured-verified plugin may claim one"
+        // aoe's own check: the tree hash among the versions the featured index pins.
+        let pinned = opts.featured_index.get(id);
+        let hash = pinned
+            .zip(root)
+            .and_then(|(_, root)| crate::hash::tree(root).ok());
+        let verified = pinned
+            .zip(hash.as_ref())
+            .is_some_and(|(versions, hash)| versions.iter().any(|(_, h)| h == hash));
+        if !verified {
+            let help = match (pinned, &hash) {
+                (Some(versions), Some(hash)) => format!(
+                    "{id} is featured, but this tree's hash {hash} is none of the {} versions aoe's featured index pins ({}): aoe installs and loads it as a community plugin, which may not claim the namespace. Validate a clean checkout of a pinned release, or choose your own namespace, e.g. \"dev.example.name\"",
+                    versions.len(),
+                    versions.iter().map(|(v, _)| v.as_str()).collect::<Vec<_>>().join(", ")
                 ),
-                ptr!["id"],
-            )
-            .help("pass `--featured` if this exact tree is pinned in aoe's featured index; otherwise choose your own namespace, e.g. \"dev.example.name\""),
-        ));
+                _ => "only a plugin of aoe's featured index, at a tree hash the index pins, may claim it; choose your own namespace, e.g. \"dev.example.name\"".to_owned(),
+            };
+            out.push(warn(
+                Finding::new(
+                    Code::AoeReservedNamespace,
+                    format!(
+                        "plugin id {id:?} uses a reserved namespace (aoe.* / agent-of-empires.*); only a featured-verified plugin may claim one"
+                    ),
+                    ptr!["id"],
+                )
+                .help(help),
+            ));
+        }
     }
     if BUILTIN_IDS.contains(&id.as_str()) {
         out.push(warn(Finding::new(

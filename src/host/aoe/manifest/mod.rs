@@ -29,6 +29,9 @@ pub struct Options {
     pub host_version: Option<semver::Version>,
     /// The plugin is featured-verified, so a reserved namespace is allowed.
     pub featured: bool,
+    /// aoe's featured index (id → pinned version and tree hash): a tree whose hash one of
+    /// its id's versions pins is featured-verified, as aoe verifies it at load.
+    pub featured_index: std::collections::BTreeMap<String, Vec<(String, String)>>,
 }
 
 struct Compiled {
@@ -322,19 +325,64 @@ fn structural_finding(
             e.at.parent().unwrap_or_default().dotted()
         )),
         Problem::Type(expected) => {
-            let expected: Vec<&str> = expected.iter().map(|t| json_type_name(t)).collect();
-            Finding::new(
-                Code::AoeInvalidType,
-                format!(
+            // Where the host deserializes one of its structs or tagged enums, serde names it.
+            // Where the host deserializes one of its structs or tagged enums, the text is
+            // serde's whole (`invalid type: string "k", expected struct KeybindContribution`).
+            let message = match (expected.as_slice(), host_type(&e.at), node) {
+                ([object], Some(name), Some(n)) if object == "object" => {
+                    format!("invalid type: {}, expected {name}", serde_unexpected(n))
+                }
+                _ => format!(
                     "invalid type: {}, expected {}",
                     found(),
-                    expected.join(" or ")
+                    expected
+                        .iter()
+                        .map(|t| json_type_name(t))
+                        .collect::<Vec<_>>()
+                        .join(" or ")
                 ),
-                e.at,
-            )
+            };
+            Finding::new(Code::AoeInvalidType, message, e.at)
         }
         Problem::Enum(allowed) => {
-            let value = node.and_then(Node::as_str).unwrap_or_default().to_owned();
+            use crate::manifest::doc::Value;
+            // toml's enum access: a string names the variant, and so does the one key of
+            // a table whose value is then empty; any other type is refused outright.
+            let (value, message) = match node.map(|n| &n.value) {
+                Some(Value::Str(s)) => (s.clone(), None),
+                Some(Value::Table(entries)) => match entries.as_slice() {
+                    [] => (
+                        String::new(),
+                        Some("wanted exactly 1 element, found 0 elements".to_owned()),
+                    ),
+                    [one] if allowed.contains(&one.key) => (
+                        one.key.clone(),
+                        match &one.node.value {
+                            Value::Table(t) if !t.is_empty() => {
+                                Some("expected empty table".to_owned())
+                            }
+                            Value::Array(a) if !a.is_empty() => {
+                                Some("expected empty array".to_owned())
+                            }
+                            // The host reads it: the schema (strings only) disagrees.
+                            Value::Table(_) | Value::Array(_) => Some(format!(
+                                "a one-key table naming a variant is read as `{}` (toml's enum access); write the string",
+                                one.key
+                            )),
+                            _ => Some(format!("expected table, found {}", one.node.type_name())),
+                        },
+                    ),
+                    [one] => (one.key.clone(), None),
+                    _ => (
+                        String::new(),
+                        Some("wanted exactly 1 element, more than 1 element".to_owned()),
+                    ),
+                },
+                _ => (String::new(), Some("wanted string or table".to_owned())),
+            };
+            if let Some(message) = message {
+                return Finding::new(Code::AoeUnknownVariant, message, e.at);
+            }
             let f = Finding::new(
                 Code::AoeUnknownVariant,
                 format!("unknown variant `{value}`, {}", expected(&allowed)),
@@ -370,6 +418,58 @@ fn structural_finding(
         ),
         Problem::Other(message) => Finding::new(Code::AoeParse, message, e.at),
     }
+}
+
+/// serde's `Unexpected` words for a TOML value (`string "k"`, `floating point `1.5``,
+/// `sequence`, `map`).
+fn serde_unexpected(n: &Node) -> String {
+    use crate::manifest::doc::Value;
+    match &n.value {
+        Value::Str(s) => format!("string {s:?}"),
+        // serde's `WithDecimalPoint`: Rust's `Display`, with `.0` when it has no point.
+        Value::Float(x) => {
+            let text = x.to_string();
+            if x.is_finite() && !text.contains('.') {
+                format!("floating point `{text}.0`")
+            } else {
+                format!("floating point `{text}`")
+            }
+        }
+        Value::Array(_) => "sequence".to_owned(),
+        // toml hands a datetime to serde as a map.
+        Value::Table(_) | Value::Datetime(_) => "map".to_owned(),
+        _ => match n.scalar_text() {
+            Some(t) => format!("{} `{t}`", n.type_name()),
+            None => n.type_name().to_owned(),
+        },
+    }
+}
+
+/// What serde expects at `at` where the host's type is a struct or an internally tagged
+/// enum (`aoe-plugin-api/src/manifest.rs`): its words name the type.
+fn host_type(at: &crate::manifest::doc::Pointer) -> Option<&'static str> {
+    use crate::manifest::doc::Seg;
+    let keys: Vec<&str> =
+        at.0.iter()
+            .map(|s| match s {
+                Seg::Key(k) => k.as_ref(),
+                Seg::Index(_) => "*",
+            })
+            .collect();
+    Some(match keys.as_slice() {
+        ["screenshots", "*"] => "struct Screenshot",
+        ["commands", "*"] => "struct CommandContribution",
+        ["commands", "*", "action"] => "internally tagged enum ClientAction",
+        ["keybinds", "*"] => "struct KeybindContribution",
+        ["settings", "*"] => "struct SettingContribution",
+        ["settings", "*", "fields", "*"] => "struct ObjectFieldContribution",
+        ["themes", "*"] => "struct ThemeContribution",
+        ["status", "*"] => "struct StatusContribution",
+        ["ui", "*"] => "struct UiContribution",
+        ["runtime"] => "internally tagged enum RuntimeSpec",
+        ["runtime", "build", "*"] => "struct BuildStep",
+        _ => return None,
+    })
 }
 
 /// JSON Schema type names as TOML users know them.

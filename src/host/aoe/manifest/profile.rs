@@ -65,6 +65,9 @@ const SLOTS: &[(&str, On)] = &[
     ("notification", Both),
 ];
 
+/// The alias of `bool` in `SettingType` and `ObjectFieldType` (`#[serde(alias = "boolean")]`).
+pub const BOOL_ALIAS: &str = "boolean";
+
 /// `SettingType` (§9); `dynamic_multi_select` is a field type only.
 const SETTING_TYPES: &[(&str, On)] = &[
     ("string", Both),
@@ -95,6 +98,9 @@ struct Sets {
     slots: Vec<&'static str>,
     setting_types: Vec<&'static str>,
     field_types: Vec<&'static str>,
+    /// With the `boolean` alias after `bool`, as serde lists a variant's aliases.
+    setting_type_spellings: Vec<&'static str>,
+    field_type_spellings: Vec<&'static str>,
 }
 
 impl Sets {
@@ -110,9 +116,17 @@ impl Sets {
                 .map(|(name, _)| *name)
                 .collect()
         };
+        let spellings = |types: &[&'static str]| -> Vec<&'static str> {
+            types
+                .iter()
+                .flat_map(|t| std::iter::once(*t).chain((*t == "bool").then_some(BOOL_ALIAS)))
+                .collect()
+        };
         Sets {
             capabilities: select(CAPABILITIES),
             slots: select(SLOTS),
+            setting_type_spellings: spellings(&select(SETTING_TYPES)),
+            field_type_spellings: spellings(&select(FIELD_TYPES)),
             setting_types: select(SETTING_TYPES),
             field_types: select(FIELD_TYPES),
         }
@@ -250,6 +264,17 @@ impl Profile {
 
     pub fn slots(self) -> &'static [&'static str] {
         &sets(self).slots
+    }
+
+    /// Setting types with the `boolean` alias after `bool`: what the host's
+    /// `unknown variant` error lists.
+    pub fn setting_type_spellings(self) -> &'static [&'static str] {
+        &sets(self).setting_type_spellings
+    }
+
+    /// Field types with the `boolean` alias after `bool`.
+    pub fn field_type_spellings(self) -> &'static [&'static str] {
+        &sets(self).field_type_spellings
     }
 
     /// Setting types, canonical names (`boolean` is accepted as an alias of `bool`).

@@ -46,10 +46,15 @@ pub trait Set {
     fn variants(profile: Profile) -> &'static [&'static str];
     /// Spellings accepted as aliases, mapped to their canonical name.
     fn aliases() -> &'static [(&'static str, &'static str)];
+    /// Every accepted spelling in serde's order (each alias after its variant): the
+    /// host enum's `VARIANTS`, which its `unknown variant` error lists.
+    fn spellings(profile: Profile) -> &'static [&'static str];
 }
 
-/// A string restricted to a profile-dependent closed set, with serde's
-/// `unknown variant` error for anything else.
+/// A string restricted to a profile-dependent closed set, read as the host's unit-only
+/// enum is: through toml's enum access (`wanted string or table` for another type, a
+/// one-key table naming the variant accepted), with serde's `unknown variant` error
+/// listing every spelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Closed<S> {
     pub name: String,
@@ -70,21 +75,49 @@ impl<S> PartialEq<&str> for Closed<S> {
 
 impl<'de, S: Set> Deserialize<'de> for Closed<S> {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        let raw = String::deserialize(d)?;
-        let profile = PROFILE.with(Cell::get);
-        let name = S::aliases()
-            .iter()
-            .find(|(alias, _)| *alias == raw)
-            .map_or(raw, |(_, canonical)| (*canonical).to_owned());
-        let variants = S::variants(profile);
-        if variants.contains(&name.as_str()) {
-            Ok(Closed {
-                name,
-                set: PhantomData,
-            })
-        } else {
-            Err(serde::de::Error::unknown_variant(&name, variants))
+        use serde::de::{EnumAccess, VariantAccess};
+        /// The variant identifier, as the derived `__Field` visitor reads it.
+        struct Ident<S>(PhantomData<S>);
+        impl<'de, S: Set> serde::de::DeserializeSeed<'de> for Ident<S> {
+            type Value = String;
+            fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<String, D::Error> {
+                d.deserialize_identifier(self)
+            }
         }
+        impl<S: Set> serde::de::Visitor<'_> for Ident<S> {
+            type Value = String;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("variant identifier")
+            }
+            fn visit_str<E: serde::de::Error>(self, raw: &str) -> Result<String, E> {
+                let profile = PROFILE.with(Cell::get);
+                let name = S::aliases()
+                    .iter()
+                    .find(|(alias, _)| *alias == raw)
+                    .map_or(raw, |(_, canonical)| canonical);
+                if S::variants(profile).contains(&name) {
+                    Ok(name.to_owned())
+                } else {
+                    Err(E::unknown_variant(raw, S::spellings(profile)))
+                }
+            }
+        }
+        struct Enum<S>(PhantomData<S>);
+        impl<'de, S: Set> serde::de::Visitor<'de> for Enum<S> {
+            type Value = Closed<S>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a variant name")
+            }
+            fn visit_enum<A: EnumAccess<'de>>(self, data: A) -> Result<Closed<S>, A::Error> {
+                let (name, variant) = data.variant_seed(Ident::<S>(PhantomData))?;
+                variant.unit_variant()?;
+                Ok(Closed {
+                    name,
+                    set: PhantomData,
+                })
+            }
+        }
+        d.deserialize_enum("Closed", &[], Enum::<S>(PhantomData))
     }
 }
 
@@ -99,7 +132,7 @@ impl<S: Set> Default for Closed<S> {
 
 /// Declare a closed set: its marker type, its members per profile, its aliases.
 macro_rules! closed_set {
-    ($name:ident, $variants:expr, $aliases:expr) => {
+    ($name:ident, $variants:expr, $aliases:expr, $spellings:expr) => {
         #[derive(Clone, Debug, PartialEq, Eq)]
         pub struct $name;
         impl Set for $name {
@@ -109,18 +142,29 @@ macro_rules! closed_set {
             fn aliases() -> &'static [(&'static str, &'static str)] {
                 $aliases
             }
+            fn spellings(profile: Profile) -> &'static [&'static str] {
+                ($spellings)(profile)
+            }
         }
     };
 }
 
-closed_set!(SlotSet, Profile::slots, &[]);
+closed_set!(SlotSet, Profile::slots, &[], Profile::slots);
 closed_set!(
     SettingTypeSet,
     Profile::setting_types,
-    &[("boolean", "bool")]
+    &[("boolean", "bool")],
+    Profile::setting_type_spellings
 );
-closed_set!(FieldTypeSet, Profile::field_types, &[("boolean", "bool")]);
-closed_set!(OptionSourceSet, |_| profile::OPTION_SOURCES, &[]);
+closed_set!(
+    FieldTypeSet,
+    Profile::field_types,
+    &[("boolean", "bool")],
+    Profile::field_type_spellings
+);
+closed_set!(OptionSourceSet, |_| profile::OPTION_SOURCES, &[], |_| {
+    profile::OPTION_SOURCES
+});
 
 pub type Slot = Closed<SlotSet>;
 pub type SettingType = Closed<SettingTypeSet>;
@@ -143,6 +187,19 @@ impl<'de> Deserialize<'de> for PluginId {
     }
 }
 
+/// The host's type names, which serde's errors quote (`invalid type: integer `1`,
+/// expected struct CommandContribution`, `… expected internally tagged enum RuntimeSpec`),
+/// under the names the rest of `plugins` uses.
+pub type Command = CommandContribution;
+pub type Action = ClientAction;
+pub type Keybind = KeybindContribution;
+pub type Setting = SettingContribution;
+pub type Field = ObjectFieldContribution;
+pub type Theme = ThemeContribution;
+pub type Status = StatusContribution;
+pub type Ui = UiContribution;
+pub type Runtime = RuntimeSpec;
+
 /// `aoe-plugin.toml`, as the host's `PluginManifest`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -162,50 +219,50 @@ pub struct Manifest {
     #[serde(default)]
     pub capabilities: Vec<String>,
     #[serde(default)]
-    pub commands: Vec<Command>,
+    pub commands: Vec<CommandContribution>,
     #[serde(default)]
-    pub keybinds: Vec<Keybind>,
+    pub keybinds: Vec<KeybindContribution>,
     #[serde(default)]
-    pub settings: Vec<Setting>,
+    pub settings: Vec<SettingContribution>,
     #[serde(default)]
     pub setting_defaults: BTreeMap<String, toml::Value>,
     #[serde(default)]
-    pub themes: Vec<Theme>,
+    pub themes: Vec<ThemeContribution>,
     #[serde(default)]
-    pub status: Vec<Status>,
+    pub status: Vec<StatusContribution>,
     #[serde(default)]
-    pub ui: Vec<Ui>,
+    pub ui: Vec<UiContribution>,
     #[serde(default)]
-    pub runtime: Option<Runtime>,
+    pub runtime: Option<RuntimeSpec>,
     #[serde(default)]
     pub aoe_version: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct Command {
+pub struct CommandContribution {
     pub id: String,
     #[serde(default)]
     pub title: String,
     #[serde(default)]
     pub description: String,
     #[serde(default)]
-    pub action: Option<Action>,
+    pub action: Option<ClientAction>,
 }
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Action {
+pub enum ClientAction {
     OpenUiLink { slot: Slot, id: String },
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct Keybind {
+pub struct KeybindContribution {
     pub command: String,
     pub key: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct Setting {
+pub struct SettingContribution {
     pub key: String,
     #[serde(default)]
     pub label: String,
@@ -230,7 +287,7 @@ pub struct Setting {
     #[serde(default)]
     pub depends_on: Vec<String>,
     #[serde(default)]
-    pub fields: Vec<Field>,
+    pub fields: Vec<ObjectFieldContribution>,
     #[serde(default)]
     pub item_id_key: Option<String>,
     #[serde(default)]
@@ -240,7 +297,7 @@ pub struct Setting {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct Field {
+pub struct ObjectFieldContribution {
     pub key: String,
     #[serde(default)]
     pub label: String,
@@ -267,20 +324,20 @@ pub struct Field {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct Theme {
+pub struct ThemeContribution {
     pub name: String,
     pub path: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct Status {
+pub struct StatusContribution {
     pub id: String,
     #[serde(default)]
     pub label: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct Ui {
+pub struct UiContribution {
     pub slot: Slot,
     #[serde(default)]
     pub id: String,
@@ -297,7 +354,7 @@ pub struct Screenshot {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum Runtime {
+pub enum RuntimeSpec {
     Command {
         command: Vec<String>,
         #[serde(default)]
@@ -342,6 +399,41 @@ mod tests {
         let text = format!("{MIN}[[settings]]\nkey = \"k\"\ntype = \"boolean\"\n");
         let m = parse(&text, Profile::H12).unwrap();
         assert_eq!(m.settings[0].value_type.as_str(), "bool");
+    }
+
+    /// serde-derived enums list an alias after its variant, and toml's enum access
+    /// refuses a value that is neither a string nor a one-key table.
+    #[test]
+    fn closed_sets_err_as_the_hosts_derived_enums() {
+        let err = |tail: &str| {
+            parse(&format!("{MIN}{tail}\n"), Profile::H12)
+                .unwrap_err()
+                .message()
+                .to_owned()
+        };
+        assert_eq!(
+            err("[[settings]]\nkey = \"k\"\ntype = \"Bool\""),
+            "unknown variant `Bool`, expected one of `string`, `bool`, `boolean`, `integer`, `select`, `dynamic_select`, `object_list`, `cron`"
+        );
+        assert_eq!(err("[[ui]]\nslot = 7"), "wanted string or table");
+        assert_eq!(
+            err("[[ui]]\nslot = { pane = {}, card = {} }"),
+            "wanted exactly 1 element, more than 1 element"
+        );
+        let m = parse(
+            &format!("{MIN}[[ui]]\nslot = {{ pane = {{}} }}\nid = \"x\"\n"),
+            Profile::H12,
+        )
+        .unwrap();
+        assert_eq!(
+            m.ui[0].slot.as_str(),
+            "pane",
+            "a one-key table names the variant"
+        );
+        assert_eq!(
+            err("commands = [1]"),
+            "invalid type: integer `1`, expected struct CommandContribution"
+        );
     }
 
     #[test]

@@ -21,10 +21,15 @@ fn described(mut schema: Value, description: &str) -> Value {
     schema
 }
 
+/// The types with the `boolean` alias after `bool`, in the host enum's order.
 fn with_alias(types: &[&str]) -> Vec<String> {
-    let mut out: Vec<String> = types.iter().map(|t| (*t).to_owned()).collect();
-    out.push("boolean".into());
-    out
+    types
+        .iter()
+        .flat_map(|t| {
+            std::iter::once(*t).chain((*t == "bool").then_some(super::profile::BOOL_ALIAS))
+        })
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Build the schema for `profile`.
@@ -201,8 +206,8 @@ pub fn build(profile: Profile) -> Value {
                     "bin": { "type": "string", "description": "plugin-relative path of the worker binary (required for a .tar.gz/.tgz asset)" }
                 },
                 "allOf": [
-                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "command" } } }, "then": { "required": ["command"] } },
-                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "release-binary" } } }, "then": { "required": ["asset"] } }
+                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "command", "description": "A command runtime needs `command`" } } }, "then": { "required": ["command"] } },
+                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "release-binary", "description": "A release-binary runtime needs `asset`" } } }, "then": { "required": ["asset"] } }
                 ]
             },
             "aoe_version": { "type": "string", "description": "semver requirement on the aoe version (api_version >= 4)" }

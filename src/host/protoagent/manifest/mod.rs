@@ -49,6 +49,38 @@ pub const RESERVED_IDS_0218: &[&str] = &[
     "install-deps",
 ];
 
+/// The manifest ids of protoAgent 0.145's bundled tree (`app_root/plugins`), which its
+/// installer refuses to install over (`protoagent-0218.md` §5.2 step 8).
+pub const BUNDLED_0145: &[&str] = &[
+    "artifact",
+    "coder",
+    "craft",
+    "delegates",
+    "docs",
+    "execute_code",
+    "friction",
+    "hello",
+    "notes",
+    "orgchart",
+    "plugin-devkit",
+    "telegram",
+    "workflows",
+];
+
+/// The ids 0.218 added to the bundled tree (`coding_agent/` has no manifest).
+pub const BUNDLED_0218_ADDED: &[&str] =
+    &["agent_browser", "cowork", "engineer", "technical_writer"];
+
+/// Whether `id` is a bundled plugin of the profile's host (`_is_builtin`: exact ids).
+pub fn is_bundled(id: &str, profile: Profile) -> bool {
+    BUNDLED_0145.contains(&id) || (profile == Profile::V0218 && BUNDLED_0218_ADDED.contains(&id))
+}
+
+/// The host's `plugins.built_in` message (`installer.install` step 8).
+pub fn builtin_message(id: &str) -> String {
+    format!("plugin id '{id}' is a built-in — cannot install over it.")
+}
+
 /// The protoAgent release whose manifest rules apply (`protoagent-0218.md` §13).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Profile {
@@ -102,6 +134,8 @@ pub struct Options {
     pub host_version: Option<String>,
     /// Environment variables set (non-empty) where the host will run, for `requires_env`.
     pub env: Option<BTreeSet<String>>,
+    /// The plugin ships inside protoAgent (`--bundled`): its id is a bundled one by right.
+    pub bundled: bool,
 }
 
 /// The parsed schema.
@@ -333,7 +367,22 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
     let version = doc
         .get("version")
         .map_or_else(|| "0.0.0".to_owned(), |e| py_str(&e.node));
-    let diagnostics = lint::check(&doc, &id, root, opts)
+    let mut findings = lint::check(&doc, &id, root, opts);
+    // The manifest loads, but the installer refuses a bundled id (an install refusal:
+    // a warning, which `--strict` fails, in install's code and words).
+    if is_bundled(&id, profile(opts)) && !opts.bundled {
+        let release = match profile(opts) {
+            Profile::V0145 => "0.145",
+            Profile::V0218 => "0.218",
+        };
+        findings.push((
+            Finding::new(Code::InstallBuiltin, builtin_message(&id), ptr!["id"])
+                .label(format!("protoAgent {release} ships a plugin with this id"))
+                .help("`protoagent plugin install` refuses it and runs its own bundled copy; choose another id (for a fork, e.g. with a suffix)"),
+            Severity::Warning,
+        ));
+    }
+    let diagnostics = findings
         .into_iter()
         .map(|(f, sev)| f.resolve(&doc, sev))
         .collect();
@@ -366,7 +415,7 @@ mod tests {
     fn reserved_ids_follow_the_host_version() {
         let at = |v: Option<&str>| Options {
             host_version: v.map(str::to_owned),
-            env: None,
+            ..Options::default()
         };
         let dir = std::env::temp_dir();
         let id_of = |v: Option<&str>, id: &str| {

@@ -94,18 +94,24 @@ pub(super) type Composed = (Option<Raw>, Vec<(Span, bool)>);
 pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
     // libyaml's (and so PyYAML's) readings: a BOM past the start is content,
     // and a block scalar ending the file gets no line feed.
+    // Anchor events carry the names PyYAML checks (its name grammar, duplicates).
     let options = serde_saphyr::granit_parser::options! {
         block_scalar_eof_without_line_feed: true,
         bom_inside_document_as_content: true,
+        emit_anchor_events: true,
     };
     let mut quoted: Vec<(Span, bool)> = Vec::new();
     let mut anchors: Vec<(usize, Raw)> = Vec::new();
+    let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
     let mut stack: Vec<Frame> = Vec::new();
     let mut root: Option<Raw> = None;
     let mut documents = 0;
     let mut expanded = 0usize;
     for event in Parser::new_from_str_with_options(text, options) {
-        let (event, span) = event.map_err(|e| scan_error(text, &e))?;
+        let (event, span) = event.map_err(|e| unknown_alias(text, &names, &e))?;
+        // An empty plain key may stand for PyYAML's value indicator only if nothing
+        // (an anchor) gives it content.
+        let mut anchored = false;
         let node = match event {
             Event::DocumentStart(..) => {
                 documents += 1;
@@ -119,7 +125,25 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
                 }
                 continue;
             }
+            Event::Anchor(_, name) => {
+                let at = byte_span(&span).start;
+                pyyaml_name(text, at, "an anchor")?;
+                // PyYAML's composer: one node per anchor name in a document.
+                if let Some(first) = names.insert(name.into_owned(), at) {
+                    let (line, column) = line_column(text, first);
+                    return Err(error_at(
+                        text,
+                        &format!(
+                            "found duplicate anchor {}; first occurrence at line {line}, column {column}",
+                            crate::manifest::pyval::repr_str(&text[at + 1..byte_span(&span).end])
+                        ),
+                        at,
+                    ));
+                }
+                continue;
+            }
             Event::Scalar(value, style, anchor, tag) => {
+                anchored = anchor != 0;
                 let flow = stack.iter().any(|f| match f {
                     Frame::Seq(.., flow) | Frame::Map(.., flow) => *flow,
                 });
@@ -128,6 +152,11 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
                         // In flow context PyYAML ends a plain scalar at `?`,
                         // then finds a key indicator it cannot parse there.
                         let src = &text[byte_span(&span)];
+                        // And a `:` there is always its value indicator, never
+                        // the start of a plain scalar (`{id: :x}`, `[:x]`).
+                        if flow && src.starts_with(':') {
+                            return Err(flow_colon(text, byte_span(&span).start));
+                        }
                         if flow && let Some(q) = src.get(1..).and_then(|r| r.find('?')) {
                             return Err(error_at(
                                 text,
@@ -153,13 +182,37 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
                 node
             }
             Event::Alias(id) => {
+                let at = byte_span(&span).start;
+                let alias = &text[byte_span(&span)];
+                pyyaml_name(text, at, "an alias")?;
+                // PyYAML registers a collection's anchor before its content, so
+                // `&r [1, *r]` is a list holding itself. A value without end is
+                // deliberately not read (docs/PARITY.md): nothing that walks it ends.
+                if stack.iter().any(|f| match f {
+                    Frame::Seq(_, _, anchor, ..) | Frame::Map(_, _, _, anchor, ..) => *anchor == id,
+                }) {
+                    return Err(error_at(
+                        text,
+                        &format!(
+                            "found recursive alias {alias}: it refers to the collection it is inside, a self-referential value PyYAML builds and plugins does not read"
+                        ),
+                        at,
+                    ));
+                }
                 let node = anchors
                     .iter()
                     .rev()
                     .find(|(a, _)| *a == id)
                     .map(|(_, n)| n.clone())
                     .ok_or_else(|| {
-                        error_at(text, "found undefined alias", byte_span(&span).start)
+                        error_at(
+                            text,
+                            &format!(
+                                "found undefined alias {}",
+                                crate::manifest::pyval::repr_str(&alias[1..])
+                            ),
+                            at,
+                        )
                     })?;
                 expanded += node.size();
                 if expanded > ALIAS_BUDGET {
@@ -225,6 +278,21 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
         match stack.last_mut() {
             Some(Frame::Seq(items, ..)) => items.push(node),
             Some(Frame::Map(pairs, key, _, _, _, flow)) => match key.take() {
+                // In a flow mapping's value `?` is PyYAML's key indicator where a node
+                // must start (`{key: ?x}`), not the start of a plain scalar.
+                Some(_)
+                    if *flow
+                        && let Raw::Scalar {
+                            plain: true, span, ..
+                        } = &node
+                        && text[span.clone()].starts_with('?') =>
+                {
+                    return Err(error_at(
+                        text,
+                        "while parsing a flow node: expected the node content, but found '?'",
+                        span.start,
+                    ));
+                }
                 Some(k) => pairs.push((k, node)),
                 None => {
                     // An empty implicit key (`: 1` on its own line) is PyYAML's
@@ -245,11 +313,30 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
                             span.start,
                         ));
                     }
-                    // PyYAML's simple keys are single-line, in flow mappings too.
+                    // In a flow collection an empty key is PyYAML's value indicator
+                    // where a node must be (`{: x}`, `[a, : x]`), unless `?`, an
+                    // anchor or a tag gives the key a node.
+                    if *flow
+                        && !anchored
+                        && let Raw::Scalar {
+                            plain: true,
+                            tag: None,
+                            span,
+                            ..
+                        } = &node
+                        && span.is_empty()
+                        && !text[..span.start].trim_end().ends_with('?')
+                    {
+                        return Err(flow_colon(text, span.start));
+                    }
+                    // PyYAML's simple keys are single-line, in flow mappings too: a
+                    // multi-line scalar followed by `:` is an error there (one without a
+                    // value, `{a\n b}`, is a key of its own).
                     if *flow
                         && let Raw::Scalar { span, .. } = &node
                         && text[span.clone()].contains(['\n', '\r'])
                         && !text[..span.start].trim_end().ends_with('?')
+                        && text[span.end..].trim_start().starts_with(':')
                     {
                         return Err(error_at(
                             text,
@@ -264,4 +351,119 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
         }
     }
     Ok((root, quoted))
+}
+
+/// PyYAML's parser meeting its value indicator where a flow node must start.
+fn flow_colon(text: &str, at: usize) -> SyntaxError {
+    error_at(
+        text,
+        "while parsing a flow node: expected the node content, but found ':'",
+        at,
+    )
+}
+
+/// PyYAML's `scan_anchor` on the `&name` or `*name` at `at`: the name is ASCII letters,
+/// digits, `-` and `_`, and must be followed by a blank, a line break or one of
+/// `?:,]}%@``; of those, `%`, `@` and a backquote then start no token.
+pub(super) fn pyyaml_name(text: &str, at: usize, what: &str) -> Result<(), SyntaxError> {
+    let start = at + 1;
+    let len = text[start..]
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+        .count();
+    let end = start + len;
+    let next = text[end..].chars().next();
+    let repr = |c: Option<char>| crate::manifest::pyval::repr_str(&c.unwrap_or('\0').to_string());
+    let terminates = next.is_none_or(|c| {
+        matches!(
+            c,
+            '\0' | ' '
+                | '\t'
+                | '\r'
+                | '\n'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '?'
+                | ':'
+                | ','
+                | ']'
+                | '}'
+                | '%'
+                | '@'
+                | '`'
+        )
+    });
+    if len == 0 || !terminates {
+        return Err(error_at(
+            text,
+            &format!(
+                "while scanning {what}: expected alphabetic or numeric character, but found {}",
+                repr(next)
+            ),
+            end,
+        ));
+    }
+    if let Some(c @ ('%' | '@' | '`')) = next {
+        return Err(error_at(
+            text,
+            &format!(
+                "while scanning for the next token: found character {} that cannot start any token",
+                repr(Some(c))
+            ),
+            end,
+        ));
+    }
+    Ok(())
+}
+
+/// 1-based line and column of byte `at`, as PyYAML's marks count them.
+fn line_column(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.matches('\n').count() + 1;
+    let column = before
+        .rfind('\n')
+        .map_or(before, |i| &before[i + 1..])
+        .chars()
+        .count()
+        + 1;
+    (line, column)
+}
+
+/// The event parser's error, in PyYAML's words where it is an alias's: a name PyYAML
+/// does not scan, one whose anchor is still open (recursive), or an undefined one.
+fn unknown_alias(
+    text: &str,
+    names: &std::collections::HashMap<String, usize>,
+    e: &ScanError,
+) -> SyntaxError {
+    let err = scan_error(text, e);
+    let at = err.span.as_ref().map_or(0, |s| s.start);
+    if e.info() != "while parsing node, found unknown anchor" || !text[at..].starts_with('*') {
+        return err;
+    }
+    if let Err(named) = pyyaml_name(text, at, "an alias") {
+        return named;
+    }
+    let name: String = text[at + 1..]
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
+        .collect();
+    if names.contains_key(&name) {
+        return error_at(
+            text,
+            &format!(
+                "found recursive alias *{name}: it refers to the collection it is inside, a self-referential value PyYAML builds and plugins does not read"
+            ),
+            at,
+        );
+    }
+    error_at(
+        text,
+        &format!(
+            "found undefined alias {}",
+            crate::manifest::pyval::repr_str(&name)
+        ),
+        at,
+    )
 }

@@ -17,9 +17,16 @@
 //! wrap (`2001-13-45`: `ValueError: month must be in 1..12`; `!!bool maybe`:
 //! `KeyError`); they come back as a [`SyntaxError`] with `exception` set.
 //!
-//! Deliberately unlike PyYAML: alias expansion is bounded (a billion-laughs
-//! manifest is an error, not an out-of-memory kill) and so is nesting (255
-//! levels, where Python would hit its recursion limit near 1,000).
+//! Also as PyYAML reads them: a comment right after a token (`[a, b]#c`), a
+//! lone surrogate escape (`"\ud800"`, kept as a [`crate::manifest::pyval::surrogate`]
+//! char), anchor names (ASCII letters, digits, `-`, `_`; one definition each), and
+//! `:` where a flow node must start (an error).
+//!
+//! Deliberately unlike PyYAML (docs/PARITY.md): alias expansion is bounded (a
+//! billion-laughs manifest is an error, where PyYAML builds shared references and
+//! explodes only when the host stringifies one), so is nesting (255 levels, where
+//! Python would hit its recursion limit near 1,000), and a recursive alias
+//! (`&r [1, *r]`, a list holding itself) is refused rather than built.
 
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span as PSpan, Tag};
 
@@ -59,17 +66,30 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     // document prefix. A second one is content: read it as a private-use
     // character of the same length, restored once the value is built.
     let doubled;
-    let bom2 = text.starts_with("\u{feff}\u{feff}") && !text.contains('\u{e000}');
+    // The stand-in: a private-use character of the same length the text does not use.
+    let stand_in = ('\u{e000}'..='\u{e0ff}').find(|c| !text.contains(*c));
+    let bom2 = text.starts_with("\u{feff}\u{feff}") && stand_in.is_some();
+    let stand_in = stand_in.unwrap_or('\u{e000}');
     let text = if bom2 {
-        doubled = format!("\u{feff}\u{e000}{}", &text[6..]);
+        doubled = format!("\u{feff}{stand_in}{}", &text[6..]);
         doubled.as_str()
     } else {
         text
     };
+    // PyYAML keeps a lone surrogate escape (`"\ud800"`) as the code unit: read each
+    // through a private-use stand-in of the same length, restored once the value is built.
+    let surrogates;
+    let (text, stand_ins) = match surrogate_stand_ins(text) {
+        Some(t) => {
+            surrogates = t;
+            (surrogates.as_str(), true)
+        }
+        None => (text, false),
+    };
     let breaks;
     let text = if text.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
-        let flow_quoted: Vec<Span> = compose(text)
-            .map(|(_, q)| {
+        let flow_quoted: Vec<Span> = composed(text)
+            .map(|(_, (_, q))| {
                 q.into_iter()
                     .filter(|(_, block)| !block)
                     .map(|(r, _)| r)
@@ -81,8 +101,8 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     } else {
         text
     };
-    let (raw, quoted) = compose(text)?;
-    pyyaml_scanner_refusal(text, &quoted)?;
+    let (_, (raw, _)) = composed(text)?;
+    pyyaml_document_end(text)?;
     let Some(raw) = raw else {
         return Ok(Node {
             span: 0..0,
@@ -91,9 +111,12 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     };
     let mut budget = ALIAS_BUDGET;
     let mut node = construct(&raw, &mut budget)?;
+    if stand_ins {
+        restore_surrogates(&mut node);
+    }
     if bom2 {
         let restore = |s: &mut String| {
-            if let Some(rest) = s.strip_prefix('\u{e000}') {
+            if let Some(rest) = s.strip_prefix(stand_in) {
                 *s = format!("\u{feff}{rest}");
             }
         };
@@ -108,6 +131,245 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
         }
     }
     Ok(node)
+}
+
+/// [`compose`] and the tab check, read as PyYAML's scanner reads two things the event
+/// parser refuses: a comment right after a token (`[a, b]#c`, `"x"#c`: PyYAML needs no
+/// blank before `#`), blanked out and parsed again, and a `\U` escape beyond U+10FFFF,
+/// which is `chr()`'s exception escaping PyYAML once its scanner gets there (read as
+/// U+FFFD meanwhile, so an earlier error wins). Returns the text the events were read from.
+fn composed(text: &str) -> Result<(std::borrow::Cow<'_, str>, Composed), SyntaxError> {
+    // Each retry parses again up to the next such comment: a bounded number of them.
+    let mut retries = (8 * 1024 * 1024 / text.len().max(1)).max(64);
+    let mut text = std::borrow::Cow::Borrowed(text);
+    let mut raised: Option<SyntaxError> = None;
+    let first = |e: SyntaxError, raised: Option<SyntaxError>| match raised {
+        Some(r) if r.span.as_ref().map(|s| s.start) < e.span.as_ref().map(|s| s.start) => r,
+        _ => e,
+    };
+    loop {
+        let e = match compose(&text) {
+            Ok(c) => {
+                return match pyyaml_scanner_refusal(&text, &c.1) {
+                    Err(tab) => Err(first(tab, raised)),
+                    Ok(()) => match raised {
+                        Some(r) => Err(r),
+                        None => Ok((text, c)),
+                    },
+                };
+            }
+            Err(e) => e,
+        };
+        let at = e.span.as_ref().map_or(0, |s| s.start);
+        // Only after a flow indicator or a closing quote: after a block scalar's header
+        // (`>-#`) PyYAML wants its indicators, and says so.
+        if e.message == "comments must be separated from other tokens by whitespace"
+            && text[at..].starts_with('#')
+            && text[..at].ends_with([']', '}', ',', '"', '\''])
+            && retries > 0
+        {
+            retries -= 1;
+            let end = text[at..].find(['\n', '\r']).map_or(text.len(), |i| at + i);
+            // As many spaces as the comment has bytes: every span stays where it was.
+            let mut t = text.into_owned();
+            t.replace_range(at..end, &" ".repeat(end - at));
+            text = std::borrow::Cow::Owned(t);
+            continue;
+        }
+        if e.message == "while parsing a quoted scalar, found invalid Unicode character escape code"
+            && let Some(err) = chr_out_of_range(&text, at)
+        {
+            let escape = err.span.clone().unwrap_or(at..at);
+            let mut t = text.into_owned();
+            t.replace_range(escape, "\\U0000FFFD");
+            text = std::borrow::Cow::Owned(t);
+            raised = Some(raised.map_or(err.clone(), |r| first(err, Some(r))));
+            continue;
+        }
+        return Err(first(e, raised));
+    }
+}
+
+/// The first `\U` escape of the double-quoted scalar at `at` naming no code point:
+/// PyYAML's `chr()` raises (`ValueError` past U+10FFFF, `OverflowError` past a C int).
+fn chr_out_of_range(text: &str, at: usize) -> Option<SyntaxError> {
+    let body = text.get(at..)?.strip_prefix('"')?;
+    let mut chars = body.char_indices();
+    while let Some((i, c)) = chars.next() {
+        match c {
+            '"' => return None,
+            '\\' => {
+                let (_, kind) = chars.next()?;
+                let value = (kind == 'U')
+                    .then(|| body.get(i + 2..i + 10))
+                    .flatten()
+                    .and_then(|hex| u32::from_str_radix(hex, 16).ok());
+                if let Some(v) = value.filter(|v| *v > 0x10ffff) {
+                    let span = at + 1 + i..at + 1 + i + 10;
+                    return Some(if v > 0x7fff_ffff {
+                        raise(
+                            "OverflowError",
+                            "Python int too large to convert to C int".to_owned(),
+                            span,
+                        )
+                    } else {
+                        raise(
+                            "ValueError",
+                            "chr() arg not in range(0x110000)".to_owned(),
+                            span,
+                        )
+                    });
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Private-use stand-ins for lone surrogates while the event parser reads the text:
+/// U+F000 + (s − U+D800), one per code unit, so `\ud83d\ude00` stays two as PyYAML keeps
+/// it. `None` when the text has no surrogate escape in a double-quoted scalar, or uses
+/// that private-use range itself (then the event parser's refusal stands).
+fn surrogate_stand_ins(text: &str) -> Option<String> {
+    // (offset of the backslash, escape length, value) of every `\u`/`\U` escape.
+    let mut escapes = Vec::new();
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let len = match b.get(i + 1) {
+            Some(b'u') => 6,
+            Some(b'U') => 10,
+            _ => {
+                i += 2;
+                continue;
+            }
+        };
+        if let Some(v) = text
+            .get(i + 2..i + len)
+            .filter(|h| h.bytes().all(|c| c.is_ascii_hexdigit()))
+            .and_then(|h| u32::from_str_radix(h, 16).ok())
+        {
+            escapes.push((i, len, v));
+        }
+        i += 2;
+    }
+    let lone: Vec<(usize, usize, u32)> = escapes
+        .iter()
+        .copied()
+        .filter(|(_, _, v)| (0xd800..=0xdfff).contains(v))
+        .collect();
+    if lone.is_empty()
+        || escapes
+            .iter()
+            .any(|(_, _, v)| (0xf000..=0xf7ff).contains(v))
+        || text.contains(|c| ('\u{f000}'..='\u{f7ff}').contains(&c))
+    {
+        return None;
+    }
+    let rewrite = |which: &[(usize, usize, u32)]| {
+        let mut out = text.to_owned();
+        for (at, len, v) in which {
+            let hex = format!("{:0w$X}", v - 0xd800 + 0xf000, w = len - 2);
+            out.replace_range(at + 2..at + len, &hex);
+        }
+        out
+    };
+    let all = rewrite(&lone);
+    // Escapes mean something only in double-quoted scalars; elsewhere the text stays.
+    let Ok((_, (_, quoted))) = composed(&all) else {
+        return Some(all);
+    };
+    let inside: Vec<(usize, usize, u32)> = lone
+        .iter()
+        .copied()
+        .filter(|(at, ..)| {
+            quoted
+                .iter()
+                .any(|(r, block)| !block && all[r.clone()].starts_with('"') && r.contains(at))
+        })
+        .collect();
+    if inside.is_empty() {
+        None
+    } else if inside.len() == lone.len() {
+        Some(all)
+    } else {
+        Some(rewrite(&inside))
+    }
+}
+
+/// Lone surrogates back from their stand-ins, as [`crate::manifest::pyval::surrogate`]
+/// chars (U+10F800 + (s − U+D800)): `repr()` shows them as Python does (`'\ud800'`).
+fn restore_surrogates(node: &mut Node) {
+    fn fix(s: &mut String) {
+        if s.contains(|c| ('\u{f000}'..='\u{f7ff}').contains(&c)) {
+            *s = s
+                .chars()
+                .map(|c| match u32::from(c) {
+                    n @ 0xf000..=0xf7ff => crate::manifest::pyval::surrogate(n - 0xf000 + 0xd800),
+                    _ => c,
+                })
+                .collect();
+        }
+    }
+    match &mut node.value {
+        Value::Str(s) => fix(s),
+        Value::Array(items) => items.iter_mut().for_each(restore_surrogates),
+        Value::Table(entries) => {
+            for e in entries {
+                fix(&mut e.key);
+                restore_surrogates(&mut e.node);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// PyYAML's parser on a `...` document-end marker (a line starting `...` and a blank):
+/// before any content it is "expected the node content", and content after it is a
+/// second document `safe_load` refuses, where the event parser starts a new one.
+fn pyyaml_document_end(text: &str) -> Result<(), SyntaxError> {
+    let marker = |l: &str, m: &str| {
+        l.strip_prefix(m)
+            .is_some_and(|r| r.is_empty() || r.starts_with([' ', '\t', '\r']))
+    };
+    let blank = |l: &str| {
+        let t = l.trim_start_matches([' ', '\t', '\r', '\u{feff}']);
+        t.is_empty() || t.starts_with('#')
+    };
+    let mut at = 0;
+    let mut started = false;
+    let mut lines = text.split_inclusive('\n');
+    while let Some(line) = lines.next() {
+        let l = line.trim_end_matches('\n').trim_start_matches('\u{feff}');
+        if marker(l, "...") {
+            let after = lines.clone().any(|l| !blank(l.trim_end_matches('\n')));
+            if !started {
+                return Err(error_at(
+                    text,
+                    "while parsing a block node: expected the node content, but found '<document end>'",
+                    at,
+                ));
+            }
+            if after {
+                return Err(error_at(
+                    text,
+                    "expected '<document start>' after the document end, but found more content",
+                    at,
+                ));
+            }
+            return Ok(());
+        }
+        if !blank(l) && !l.starts_with('%') {
+            started = true;
+        }
+        at += line.len();
+    }
+    Ok(())
 }
 
 /// What PyYAML's reader and scanner refuse that the event parser accepts.

@@ -238,6 +238,8 @@ fn scanner_refusals_as_in_pyyaml() {
         "k: \"a\u{2028}b\"\n",
         "k:\n  a\u{2028}  b\n",
         "k: [a\n  b]\n",
+        "k: {api\n  _key:x}\n",
+        "k: {a, api\u{85}_key:é ''}\n",
         "id: a\rname: b\r",
         "k: [?a]\n",
         "k: >-\n  text\n# a\tcomment after a block scalar\n",
@@ -245,9 +247,13 @@ fn scanner_refusals_as_in_pyyaml() {
     ] {
         assert!(parse_yaml(text).is_ok(), "{text:?}: {:?}", parse_yaml(text));
     }
-    // A second BOM is content: the key is "\u{feff}id", not `id`.
+    // A second BOM is content: the key is "\u{feff}id", not `id` (also in a text that
+    // uses U+E000 itself).
     let root = parse_yaml("\u{feff}\u{feff}id: x\n").unwrap();
     assert!(root.get("id").is_none());
+    let root = parse_yaml("\u{feff}\u{feff}id: x\nk\u{e000}: y\n").unwrap();
+    assert!(root.get("id").is_none());
+    assert!(root.get("\u{feff}id").is_some());
     // U+0085 is a line break: `name` is a key of its own.
     let root = parse_yaml("id: a\n\u{85}name: b\n").unwrap();
     assert_eq!(root.get("name").unwrap().node.as_str(), Some("b"));
@@ -262,4 +268,237 @@ fn reader_refuses_non_printable() {
         e.message
     );
     assert!(parse_yaml("\u{feff}id: x\n").is_ok());
+}
+
+/// `x: &r [1, *r]` is a list holding itself for PyYAML; `plugins` refuses it, saying so
+/// (docs/PARITY.md, deliberate), and never loops on it.
+#[test]
+fn recursive_aliases_are_refused_by_name() {
+    for (text, alias) in [
+        ("x: &r [1, *r]\n", "*r"),
+        ("x: &r {a: *r}\n", "*r"),
+        ("x: &r {*r: 1}\n", "*r"),
+        ("x: &o [a, &i [b, *o]]\n", "*o"),
+        ("x: &o [a, &i [b, *i]]\n", "*i"),
+    ] {
+        let e = parse_yaml(text).unwrap_err();
+        assert_eq!(
+            e.message,
+            format!(
+                "found recursive alias {alias}: it refers to the collection it is inside, a self-referential value PyYAML builds and plugins does not read"
+            ),
+            "{text}"
+        );
+        assert_eq!(&text[e.span.unwrap()][..1], "*");
+    }
+    // An alias to a finished collection is not recursive.
+    let root = parse_yaml("a: &a [1]\nb: [*a, *a]\n").unwrap();
+    assert_eq!(
+        crate::manifest::pyval::py_str(&root.get("b").unwrap().node),
+        "[[1], [1]]"
+    );
+}
+
+/// PyYAML's anchor names are ASCII letters, digits, `-` and `_`, ended by a blank or one
+/// of `?:,]}%@``; an anchor may be defined once per document.
+#[test]
+fn anchor_names_and_duplicates_as_pyyaml() {
+    for (text, message) in [
+        (
+            "k: &a.b x\n",
+            "while scanning an anchor: expected alphabetic or numeric character, but found '.'",
+        ),
+        (
+            "k: &a[x]\n",
+            "while scanning an anchor: expected alphabetic or numeric character, but found '['",
+        ),
+        (
+            "k: &é x\n",
+            "while scanning an anchor: expected alphabetic or numeric character, but found 'é'",
+        ),
+        (
+            "k: &a@ x\n",
+            "while scanning for the next token: found character '@' that cannot start any token",
+        ),
+        (
+            "a: &a x\nk: *a.b\n",
+            "while scanning an alias: expected alphabetic or numeric character, but found '.'",
+        ),
+        (
+            "k: &a x\nj: &a y\n",
+            "found duplicate anchor 'a'; first occurrence at line 1, column 4",
+        ),
+        (
+            "k: [&a x, &a y]\n",
+            "found duplicate anchor 'a'; first occurrence at line 1, column 5",
+        ),
+    ] {
+        assert_eq!(parse_yaml(text).unwrap_err().message, message, "{text}");
+    }
+    for text in [
+        "k: &a-_9 x\nj: *a-_9\n",
+        "k: [&a x, *a]\n",
+        "k: {&a x: *a}\n",
+    ] {
+        assert!(parse_yaml(text).is_ok(), "{text}");
+    }
+}
+
+/// In a flow collection `:` is always PyYAML's value indicator: where a node must
+/// start (`{id: :x}`, `{: x}`, `[a, : x]`) it is an error, unless `?`, an anchor or a
+/// tag gives the empty key a node.
+#[test]
+fn a_flow_node_cannot_start_with_a_colon() {
+    for text in [
+        "k: {id: :x}\n",
+        "k: {label,: x}\n",
+        "k: [:x]\n",
+        "k: {: x}\n",
+        "k: [a, : x]\n",
+        "k: {a: b, : c}\n",
+    ] {
+        assert_eq!(
+            parse_yaml(text).unwrap_err().message,
+            "while parsing a flow node: expected the node content, but found ':'",
+            "{text}"
+        );
+    }
+    for text in [
+        "k: {? : x}\n",
+        "k: {&a : x}\n",
+        "k: {!!str : x}\n",
+        "k: [a:x]\n",
+        "k: {a::x}\n",
+        ": x\n".trim_start_matches(':'),
+    ] {
+        assert!(parse_yaml(text).is_ok(), "{text}: {:?}", parse_yaml(text));
+    }
+}
+
+/// PyYAML needs no blank before a comment after a token: `[a, b]#c`, `"x"#c`, `[a,#c`.
+#[test]
+fn a_comment_may_follow_a_token_directly() {
+    for (text, key, want) in [
+        ("k: [a, b]#c\n", "k", "['a', 'b']"),
+        ("k: {a: b}#c\nj: 2\n", "k", "{'a': 'b'}"),
+        ("k: \"a\"#c\n", "k", "a"),
+        ("k: 'a'#c é\n", "k", "a"),
+        ("k: [a,#c\n  b]\n", "k", "['a', 'b']"),
+        ("k: [a]#\n", "k", "['a']"),
+        ("k: x#c\n", "k", "x#c"),
+    ] {
+        let root = parse_yaml(text).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+        let node = &root.get(key).unwrap().node;
+        assert_eq!(crate::manifest::pyval::py_str(node), want, "{text:?}");
+    }
+    // After a block scalar's header PyYAML wants its indicators instead.
+    for text in ["k: >-#\n  x\n", "k: |#\n  x\n"] {
+        assert!(parse_yaml(text).is_err(), "{text:?}");
+    }
+    let many = format!("{}k: 1\n", "a: [x]#c\n".repeat(500));
+    assert!(parse_yaml(&many).is_ok());
+}
+
+/// A lone surrogate escape is the code unit for PyYAML (`"\ud800"`, and a pair written
+/// as two escapes stays two); `repr()` shows it as Python does. A `\U` escape past
+/// U+10FFFF is `chr()`'s exception escaping PyYAML.
+#[test]
+fn surrogate_escapes_as_pyyaml() {
+    use crate::manifest::pyval::{py_str, repr_str};
+    for (escape, repr) in [
+        ("\\ud800", "'\\ud800'"),
+        ("\\uDFFF", "'\\udfff'"),
+        ("x\\U0000d800y", "'x\\ud800y'"),
+        ("\\ud83d\\ude00", "'\\ud83d\\ude00'"),
+        ("\\udc00\\ud800", "'\\udc00\\ud800'"),
+    ] {
+        let text = format!("k: \"{escape}\"\nj: '{escape}'\ni: {escape}\n");
+        let root = parse_yaml(&text).unwrap_or_else(|e| panic!("{text:?}: {e:?}"));
+        assert_eq!(
+            repr_str(&py_str(&root.get("k").unwrap().node)),
+            repr,
+            "{text:?}"
+        );
+        // Single-quoted and plain scalars keep the backslash text.
+        assert_eq!(root.get("j").unwrap().node.as_str(), Some(escape));
+        assert_eq!(root.get("i").unwrap().node.as_str(), Some(escape));
+    }
+    // A key too, and a genuine pair of the BMP's private use stays what it is.
+    let root = parse_yaml("\"\\ud800\": 1\n").unwrap();
+    assert_eq!(repr_str(&root.as_table().unwrap()[0].key), "'\\ud800'");
+    let root = parse_yaml("k: \"\\uf000\"\nj: \"\\ud800\"\n");
+    assert!(
+        root.is_err(),
+        "a document using the stand-ins' range keeps the refusal"
+    );
+    for (escape, exception, message) in [
+        (
+            "\\U00110000",
+            "ValueError",
+            "chr() arg not in range(0x110000)",
+        ),
+        (
+            "\\U7FFFFFFF",
+            "ValueError",
+            "chr() arg not in range(0x110000)",
+        ),
+        (
+            "a\\tb\\U80000000",
+            "OverflowError",
+            "Python int too large to convert to C int",
+        ),
+    ] {
+        let e = parse_yaml(&format!("k: \"{escape}\"\n")).unwrap_err();
+        assert_eq!(
+            (e.exception, e.message.as_str()),
+            (Some(exception), message),
+            "{escape}"
+        );
+    }
+}
+
+/// In a flow mapping's value a `?` starts PyYAML's explicit key, where a node must be.
+#[test]
+fn a_flow_value_cannot_start_with_a_question_mark() {
+    for text in [
+        "k: {a: ?x}\n",
+        "k: [a: ?x]\n",
+        "k: [{ pkg: p, optional: ?true }]\n",
+    ] {
+        assert_eq!(
+            parse_yaml(text).unwrap_err().message,
+            "while parsing a flow node: expected the node content, but found '?'",
+            "{text}"
+        );
+    }
+    assert!(
+        parse_yaml("j: ?x\nk: {a: b}\n").is_ok(),
+        "outside a flow collection"
+    );
+}
+
+/// A `...` document end: before any content PyYAML wants a node; content after it is
+/// a second document. A trailing one (with comments and blanks after) is fine.
+#[test]
+fn a_document_end_marker_as_pyyaml_reads_it() {
+    for text in [
+        "...\nid: x\n",
+        "# c\n...\nid: x\n",
+        "...\n",
+        "id: x\n...\nname: y\n",
+        "id: x\n...\n---\nname: y\n",
+        "---\n...\nid: x\n",
+    ] {
+        assert!(parse_yaml(text).is_err(), "{text:?}");
+    }
+    for text in [
+        "id: x\n...\n",
+        "id: x\n...\n# c\n\n  \n",
+        "id: x\n... # c\n",
+        "id: x\n...x: 1\n",
+        "%YAML 1.1\n---\nid: x\n...\n",
+        "---\n...\n",
+    ] {
+        assert!(parse_yaml(text).is_ok(), "{text:?}: {:?}", parse_yaml(text));
+    }
 }

@@ -14,10 +14,14 @@ use crate::ptr;
 
 /// Load gates: the entry module, `min_protoagent_version`, `requires_env`.
 pub(super) fn gates(doc: &Node, root: &Path, opts: &Options, out: &mut Out) {
-    let entrypoint = doc
-        .get("entrypoint")
+    // `str(data.get("entrypoint", "")).strip()`: a null (`~`, `null`, an empty value)
+    // is the file "None", which the host looks for and does not find; only '' (or no
+    // key) falls back to __init__.py / plugin.py.
+    let entry = doc.get("entrypoint");
+    let null = entry.is_some_and(|e| matches!(e.node.value, Value::Null));
+    let entrypoint = entry
         .map(|e| py_str(&e.node).trim().to_owned())
-        .filter(|e| !e.is_empty() && e != "None");
+        .filter(|e| !e.is_empty());
     match &entrypoint {
         Some(ep) => {
             let base = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
@@ -36,9 +40,26 @@ pub(super) fn gates(doc: &Node, root: &Path, opts: &Options, out: &mut Out) {
                 );
             }
             if !root.join(ep).is_file() {
-                out.push((Finding::new(Code::ProtoEntrypoint, "no entry module (expected __init__.py or plugin.py)", ptr!["entrypoint"])
-                    .label("this file does not exist")
-                    .help("a set `entrypoint` that does not exist does not fall back to __init__.py; the plugin does not load"), Severity::Error));
+                let help = if null {
+                    "the host reads a null `entrypoint` as the file `None` (`str(None)`), which does not exist, and does not fall back to __init__.py; remove the key or set it to ''"
+                } else {
+                    "a set `entrypoint` that does not exist does not fall back to __init__.py; the plugin does not load"
+                };
+                let label = if null {
+                    "read as the file `None`, which does not exist"
+                } else {
+                    "this file does not exist"
+                };
+                out.push((
+                    Finding::new(
+                        Code::ProtoEntrypoint,
+                        "no entry module (expected __init__.py or plugin.py)",
+                        ptr!["entrypoint"],
+                    )
+                    .label(label)
+                    .help(help),
+                    Severity::Error,
+                ));
             }
         }
         None if !root.join("__init__.py").is_file() && !root.join("plugin.py").is_file() => {
