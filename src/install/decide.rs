@@ -76,9 +76,27 @@ pub(super) fn under_lock(
             let written = lock.save()?;
             Ok(Some((kept, written)))
         }
+        // Another command got there first with this very version: that is this command's
+        // outcome too, not a concurrent change to refuse.
+        None if now.as_ref().is_some_and(|n| same_version(n, entry, opts))
+            && target.is_dir()
+            && now.as_ref() != prior =>
+        {
+            Ok(now.map(|n| (n, false)))
+        }
         None if now.as_ref() != prior => Err(changed(&entry.id)),
         None => Ok(None),
     }
+}
+
+/// Whether the lock row `now` is the version `entry` would install: the same source,
+/// commit, subdirectory and files, built when this install builds.
+fn same_version(now: &Entry, entry: &Entry, opts: &InstallOptions) -> bool {
+    now.source == entry.source
+        && now.commit == entry.commit
+        && now.subdir == entry.subdir
+        && now.tree_hash == entry.tree_hash
+        && !(now.unbuilt && opts.build)
 }
 
 pub(super) fn up_to_date(

@@ -245,6 +245,12 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                             sweep.updated.push(c.id);
                         }
                         Err(_) if held => sweep.needs_approval.push(c.id),
+                        // Another command changed it meanwhile: the next sweep looks again
+                        // (a cron mail for a race would only alarm).
+                        Err(crate::install::InstallError::Refused {
+                            code: crate::diagnostic::Code::InstallConcurrent,
+                            ..
+                        }) => sweep.deferred.push(c.id),
                         Err(e) => sweep.failed.push(Failed {
                             id: c.id,
                             message: e.to_string(),

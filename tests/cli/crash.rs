@@ -530,3 +530,119 @@ fn eight_mixed_commands_on_one_home() {
     );
     assert!(!listed.contains("p1"), "{listed}");
 }
+
+/// Losing the race to an identical change is success: while `update` waits for the home
+/// lock, another process installs the very version it fetched; the update then finds it
+/// installed and exits 0 ("up to date"), and `autoupdate` defers instead of failing.
+#[test]
+fn losing_a_race_to_the_same_version_is_success() {
+    use std::io::BufRead;
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    // What the other process will have made: the same home, updated.
+    let other = tmp.path().join("other");
+    copy_dir(&home, &other);
+    let (code, o, e) = run(plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&other));
+    assert_eq!(code, 0, "{o}{e}");
+
+    let guard = std::fs::File::options()
+        .write(true)
+        .open(home.join(".plugins.guard"))
+        .unwrap();
+    guard.lock().unwrap();
+    let mut child = plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&home)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("Waiting for another plugins process") {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "{seen}");
+        seen.push_str(&line);
+    }
+    // The other process lands the same update (its lock and plugin), then lets go.
+    std::fs::remove_dir_all(home.join("plugins")).unwrap();
+    copy_dir(&other.join("plugins"), &home.join("plugins"));
+    std::fs::copy(other.join("plugins.lock"), home.join("plugins.lock")).unwrap();
+    drop(guard);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0), "{seen}{rest}");
+    assert!(
+        !rest.contains("plugins::install::concurrent"),
+        "{seen}{rest}"
+    );
+    assert_eq!(state(&home), state(&other));
+}
+
+/// An autoupdate that loses a race (another command changed the plugin while it fetched)
+/// defers it to the next sweep and exits 0: no cron mail for a race.
+#[test]
+fn an_autoupdate_that_loses_a_race_defers() {
+    use std::io::BufRead;
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    let guard = std::fs::File::options()
+        .write(true)
+        .open(home.join(".plugins.guard"))
+        .unwrap();
+    guard.lock().unwrap();
+    let mut child = plugins()
+        .args(["autoupdate", "--force", "--json", "--home"])
+        .arg(&home)
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut seen = String::new();
+    while !seen.contains("Waiting for another plugins process") {
+        let mut line = String::new();
+        assert!(stderr.read_line(&mut line).unwrap() > 0, "{seen}");
+        seen.push_str(&line);
+    }
+    // The other command removes the plugin, then lets go.
+    std::fs::remove_dir_all(home.join("plugins/dev.example.pinned")).unwrap();
+    std::fs::write(home.join("plugins.lock"), "lock_version = 2\n").unwrap();
+    drop(guard);
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
+    let out = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(0), "{stdout}{seen}{rest}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        doc["deferred"],
+        serde_json::json!(["dev.example.pinned"]),
+        "{stdout}"
+    );
+    assert_eq!(doc["failed"], serde_json::json!([]), "{stdout}");
+}
