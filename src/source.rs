@@ -118,11 +118,20 @@ impl Source {
 /// A plugin's directory inside a repository, normalized (`plugins/web`): relative, every
 /// part a plain name (no `..`, `.`-only, absolute or empty parts, `\\`, control characters).
 pub fn subdir_path(s: &str) -> Result<String, String> {
-    let rel = crate::name::relative_path(s.trim_end_matches('/')).ok_or_else(|| {
+    let bad = || {
         format!(
             "subdirectory {s:?} is not a relative path inside the repository (no `..`, absolute or empty parts)"
         )
-    })?;
+    };
+    let trimmed = s.strip_suffix('/').unwrap_or(s);
+    // `p//web` and `./web` name the same directory, but the docs promise plain parts only.
+    if trimmed
+        .split('/')
+        .any(|part| part.is_empty() || part == ".")
+    {
+        return Err(bad());
+    }
+    let rel = crate::name::relative_path(trimmed).ok_or_else(bad)?;
     Ok(crate::render::display_path(&rel))
 }
 
@@ -286,6 +295,11 @@ mod tests {
             parse("gh:a/b/plugins/web/@v1", None, "x").unwrap().subdir(),
             Some("plugins/web")
         );
+        // `--subdir` and a lock row's `subdir` take plain parts only.
+        for bad in ["p//web", "./web", "p/./web", "../..", "/etc", "", "p\\web"] {
+            assert!(subdir_path(bad).is_err(), "{bad:?}");
+        }
+        assert_eq!(subdir_path("plugins/web/").unwrap(), "plugins/web");
         for bad in ["gh:a/b/../c", "gh:a/b//etc", "gh:a/b/x/../../y"] {
             assert!(
                 parse(bad, None, "x")

@@ -44,6 +44,10 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
     let mut problems = Vec::new();
     let mut changes = None;
     let mut changed = false;
+    // A hand-edited row can name any subdirectory; update and sync refuse it, say so here.
+    if let Some(Err(why)) = e.subdir.as_deref().map(crate::source::subdir_path) {
+        problems.push(format!("the lock's subdir: {why}"));
+    }
     if home
         .locked_name(e)
         .is_ok_and(|n| crate::install::txn::pending(home, &n))

@@ -338,3 +338,49 @@ dev.example.pinned  1.0.0    aoe      main  [..]  gh:acme/mono (subdir plugins/w
         "2.0.0"
     );
 }
+
+/// `--subdir p//web` is refused (the docs promise plain parts), and a hand-edited lock row
+/// whose `subdir` climbs out of the repository is reported by `verify`.
+#[test]
+fn empty_parts_and_a_hand_edited_subdir_are_reported() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    monorepo(&t);
+    let home = t.join("home");
+    let (code, _, stderr) = plugins_at(
+        &t,
+        &home,
+        &[
+            "install",
+            "gh:acme/mono@main",
+            "--subdir",
+            "plugins//web",
+            "--yes",
+        ],
+    );
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("is not a relative path inside the repository"),
+        "{stderr}"
+    );
+    let (code, o, e) = plugins_at(
+        &t,
+        &home,
+        &["install", "gh:acme/mono/plugins/web@main", "--yes"],
+    );
+    assert_eq!(code, 0, "{o}{e}");
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    std::fs::write(
+        home.join("plugins.lock"),
+        lock.replace("subdir = \"plugins/web\"", "subdir = \"../..\""),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = plugins_at(&t, &home, &["verify"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        (stdout.clone() + &stderr).contains(
+            "the lock's subdir: subdirectory \"../..\" is not a relative path inside the repository"
+        ),
+        "{stdout}{stderr}"
+    );
+}
