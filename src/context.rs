@@ -237,6 +237,16 @@ impl Context {
             .collect()
     }
 
+    /// `--python` as given: a path with a directory part is made absolute (the command may
+    /// run elsewhere later); a bare name (`python3`) stays, to be looked up on `PATH`.
+    pub fn python_arg(&self, python: &std::path::Path) -> PathBuf {
+        if python.components().count() > 1 {
+            self.absolute(python)
+        } else {
+            python.to_path_buf()
+        }
+    }
+
     /// `path` made absolute against the working directory.
     pub fn absolute(&self, path: &std::path::Path) -> PathBuf {
         crate::host::protoagent::absolute(path, &self.cwd)

@@ -122,13 +122,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         force: args.force,
         deps: args.deps,
         detect: !args.no_detect,
-        python: args.python.as_deref().map(|p| {
-            if p.components().count() > 1 {
-                cx.absolute(p)
-            } else {
-                p.to_path_buf()
-            }
-        }),
+        python: args.python.as_deref().map(|p| cx.python_arg(p)),
         expect_id: None,
         github_api: cx.github_api.clone(),
         build_timeout: Duration::from_secs(args.build_timeout),

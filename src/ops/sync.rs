@@ -230,13 +230,7 @@ fn install_options(
         force: true,
         deps: false,
         detect: true,
-        python: opts.python.map(|p| {
-            if p.components().count() > 1 {
-                cx.absolute(p)
-            } else {
-                p.to_path_buf()
-            }
-        }),
+        python: opts.python.map(|p| cx.python_arg(p)),
         expect_id: None,
         github_api: cx.github_api.clone(),
         build_timeout: Duration::from_secs(600),

@@ -249,13 +249,7 @@ fn base_options(
     let source = Source::of_entry(entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
     let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
     base.featured_index.clone_from(&cx.featured_index);
-    base.python = python.map(|p| {
-        if p.components().count() > 1 {
-            cx.absolute(p)
-        } else {
-            p.to_path_buf()
-        }
-    });
+    base.python = python.map(|p| cx.python_arg(p));
     Ok(base)
 }
 

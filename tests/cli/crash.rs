@@ -404,30 +404,24 @@ fn kill_nine_at_every_syscall_loses_nothing() {
     );
 }
 
-/// A `remove` that lands while `update` is fetching is not undone: the update
-/// re-checks the lock entry under the home lock and stops.
-#[test]
-fn a_change_that_lands_while_fetching_is_not_undone() {
+/// Run `plugins ARGS --home HOME` while another process holds the home lock: once it waits
+/// for the lock, `land` makes the other process's change, then the lock is let go. Its
+/// exit code, stdout and stderr.
+fn while_another_holds_the_lock(
+    home: &Path,
+    args: &[&str],
+    land: impl FnOnce(),
+) -> (Option<i32>, String, String) {
     use std::io::BufRead;
-    let tmp = tempfile::tempdir().unwrap();
-    let repo = Repo::init(&tmp.path().join("repo"));
-    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
-    repo.commit("v1");
-    let home = tmp.path().join("home");
-    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
-    assert_eq!(code, 0, "{o}{e}");
-    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
-    repo.commit("v2");
-
-    // Hold the home lock as another plugins process would.
     let guard = std::fs::File::options()
         .write(true)
         .open(home.join(".plugins.guard"))
         .unwrap();
     guard.lock().unwrap();
     let mut child = plugins()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&home)
+        .args(args)
+        .arg("--home")
+        .arg(home)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
@@ -440,22 +434,45 @@ fn a_change_that_lands_while_fetching_is_not_undone() {
         assert!(stderr.read_line(&mut line).unwrap() > 0, "{seen}");
         seen.push_str(&line);
     }
-    // The other process removes the plugin, then releases the lock.
-    let (code, o, e) = run(plugins()
-        .args(["remove", "dev.example.pinned", "--no-wait", "--home"])
-        .arg(&home));
-    assert_eq!(code, 2, "the lock is held: {o}{e}");
-    std::fs::remove_dir_all(home.join("plugins/dev.example.pinned")).unwrap();
-    std::fs::write(home.join("plugins.lock"), "lock_version = 2\n").unwrap();
+    land();
     drop(guard);
     let mut rest = String::new();
     std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
     let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(1), "{seen}{rest}");
-    assert!(
-        rest.contains("plugins::install::concurrent"),
-        "{seen}{rest}"
-    );
+    (
+        out.status.code(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        seen + &rest,
+    )
+}
+
+/// A `remove` that lands while `update` is fetching is not undone: the update
+/// re-checks the lock entry under the home lock and stops.
+#[test]
+fn a_change_that_lands_while_fetching_is_not_undone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+
+    // Hold the home lock as another plugins process would.
+    // Another plugins process holds the home; it removes the plugin, then lets go.
+    let (code, _, stderr) =
+        while_another_holds_the_lock(&home, &["update", "--all", "--yes"], || {
+            let (code, o, e) = run(plugins()
+                .args(["remove", "dev.example.pinned", "--no-wait", "--home"])
+                .arg(&home));
+            assert_eq!(code, 2, "the lock is held: {o}{e}");
+            std::fs::remove_dir_all(home.join("plugins/dev.example.pinned")).unwrap();
+            std::fs::write(home.join("plugins.lock"), "lock_version = 2\n").unwrap();
+        });
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(stderr.contains("plugins::install::concurrent"), "{stderr}");
     assert!(
         !home.join("plugins/dev.example.pinned").exists(),
         "the removal stands"
@@ -536,7 +553,6 @@ fn eight_mixed_commands_on_one_home() {
 /// installed and exits 0 ("up to date"), and `autoupdate` defers instead of failing.
 #[test]
 fn losing_a_race_to_the_same_version_is_success() {
-    use std::io::BufRead;
     let tmp = tempfile::tempdir().unwrap();
     let repo = Repo::init(&tmp.path().join("repo"));
     repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
@@ -554,39 +570,15 @@ fn losing_a_race_to_the_same_version_is_success() {
         .arg(&other));
     assert_eq!(code, 0, "{o}{e}");
 
-    let guard = std::fs::File::options()
-        .write(true)
-        .open(home.join(".plugins.guard"))
-        .unwrap();
-    guard.lock().unwrap();
-    let mut child = plugins()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&home)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    while !seen.contains("Waiting for another plugins process") {
-        let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "{seen}");
-        seen.push_str(&line);
-    }
     // The other process lands the same update (its lock and plugin), then lets go.
-    std::fs::remove_dir_all(home.join("plugins")).unwrap();
-    copy_dir(&other.join("plugins"), &home.join("plugins"));
-    std::fs::copy(other.join("plugins.lock"), home.join("plugins.lock")).unwrap();
-    drop(guard);
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert_eq!(out.status.code(), Some(0), "{seen}{rest}");
-    assert!(
-        !rest.contains("plugins::install::concurrent"),
-        "{seen}{rest}"
-    );
+    let (code, _, stderr) =
+        while_another_holds_the_lock(&home, &["update", "--all", "--yes"], || {
+            std::fs::remove_dir_all(home.join("plugins")).unwrap();
+            copy_dir(&other.join("plugins"), &home.join("plugins"));
+            std::fs::copy(other.join("plugins.lock"), home.join("plugins.lock")).unwrap();
+        });
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(!stderr.contains("plugins::install::concurrent"), "{stderr}");
     assert_eq!(state(&home), state(&other));
 }
 
@@ -594,7 +586,6 @@ fn losing_a_race_to_the_same_version_is_success() {
 /// defers it to the next sweep and exits 0: no cron mail for a race.
 #[test]
 fn an_autoupdate_that_loses_a_race_defers() {
-    use std::io::BufRead;
     let tmp = tempfile::tempdir().unwrap();
     let repo = Repo::init(&tmp.path().join("repo"));
     repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
@@ -609,35 +600,13 @@ fn an_autoupdate_that_loses_a_race_defers() {
     .unwrap();
     repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
     repo.commit("v2");
-    let guard = std::fs::File::options()
-        .write(true)
-        .open(home.join(".plugins.guard"))
-        .unwrap();
-    guard.lock().unwrap();
-    let mut child = plugins()
-        .args(["autoupdate", "--force", "--json", "--home"])
-        .arg(&home)
-        .stdin(std::process::Stdio::null())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut seen = String::new();
-    while !seen.contains("Waiting for another plugins process") {
-        let mut line = String::new();
-        assert!(stderr.read_line(&mut line).unwrap() > 0, "{seen}");
-        seen.push_str(&line);
-    }
     // The other command removes the plugin, then lets go.
-    std::fs::remove_dir_all(home.join("plugins/dev.example.pinned")).unwrap();
-    std::fs::write(home.join("plugins.lock"), "lock_version = 2\n").unwrap();
-    drop(guard);
-    let mut rest = String::new();
-    std::io::Read::read_to_string(&mut stderr, &mut rest).unwrap();
-    let out = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8_lossy(&out.stdout);
-    assert_eq!(out.status.code(), Some(0), "{stdout}{seen}{rest}");
+    let (code, stdout, stderr) =
+        while_another_holds_the_lock(&home, &["autoupdate", "--force", "--json"], || {
+            std::fs::remove_dir_all(home.join("plugins/dev.example.pinned")).unwrap();
+            std::fs::write(home.join("plugins.lock"), "lock_version = 2\n").unwrap();
+        });
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
         doc["deferred"],
