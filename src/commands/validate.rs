@@ -123,6 +123,10 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
             })
         });
     }
+    if ids.is_empty() {
+        // No installed id to look up: no home (protoAgent's instance config included) is read.
+        return Ok(roots);
+    }
     // Installed ids are looked up in every host's home, as `info` and `remove` do.
     let homes = cx.homes(args.home.as_ref());
     for id in ids {

@@ -191,7 +191,9 @@ pub fn validate(
     match dialect {
         Dialect::Aoe => aoe::manifest::validate(text, Some(root), &opts.aoe),
         Dialect::Aworld => aworld::manifest::validate_at(text, root, canonical, &opts.aworld).0,
-        Dialect::Protoagent => protoagent::manifest::validate(text, root, &opts.protoagent),
+        Dialect::Protoagent => {
+            protoagent::manifest::validate_at(text, root, canonical, &opts.protoagent)
+        }
     }
 }
 

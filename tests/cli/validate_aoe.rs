@@ -764,3 +764,40 @@ fn serde_words_are_the_hosts() {
         assert!(ours.contains(&want.as_str()), "{tail}: {ours:?}");
     }
 }
+
+/// Validating a plugin reads nothing of the hosts' homes (no protoAgent instance config,
+/// no lock): a one-plugin run in CI only opens what its own root holds.
+#[test]
+fn validating_reads_no_host_home() {
+    let Some(strace) = crate::crash::strace() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let trace = tmp.path().join("trace");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aoe/hello");
+    let status = std::process::Command::new(strace)
+        .args([
+            "-f",
+            "-e",
+            "trace=openat,open,stat,statx,newfstatat,access",
+            "-o",
+        ])
+        .arg(&trace)
+        .arg(env!("CARGO_BIN_EXE_plugins"))
+        .args(["validate", "--path"])
+        .arg(&root)
+        .env("HOME", tmp.path())
+        .env_remove("PLUGINS_HOME")
+        .env_remove("XDG_CONFIG_HOME")
+        .stdout(std::process::Stdio::null())
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let trace = std::fs::read_to_string(trace).unwrap();
+    let home = tmp.path().display().to_string();
+    let touched: Vec<&str> = trace.lines().filter(|l| l.contains(&home)).collect();
+    assert!(
+        touched.is_empty(),
+        "validate looked into $HOME: {touched:#?}"
+    );
+}

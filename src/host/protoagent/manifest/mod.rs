@@ -261,11 +261,22 @@ const GATES_AND_LINTS: &str =
 
 /// Validate `text`, the manifest of the plugin directory `root`.
 pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
-    let dir = root
-        .canonicalize()
-        .ok()
+    validate_at(text, root, None, opts)
+}
+
+/// [`validate`], with `root`'s canonical path when the caller knows it (a recursive
+/// search resolves the start once): no per-directory canonicalisation.
+pub fn validate_at(text: &str, root: &Path, canonical: Option<&Path>, opts: &Options) -> Outcome {
+    let resolved = match canonical {
+        Some(c) => Some(c.to_path_buf()),
+        None => root.canonicalize().ok(),
+    };
+    let dir = resolved
+        .as_deref()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
+    // Paths the manifest names resolve against the real directory, as the host's do.
+    let root = resolved.as_deref().unwrap_or(root);
     let doc = match format::parse_yaml(text) {
         Ok(doc) => doc,
         Err(e) => {

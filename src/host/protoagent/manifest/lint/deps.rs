@@ -12,7 +12,8 @@ use crate::manifest::pyval::{dict_items, py_str, repr_str, type_name};
 use crate::ptr;
 
 pub(super) fn emits(doc: &Node, root: &Path, out: &mut Out) {
-    let base = root.canonicalize().unwrap_or_else(|_| root.to_path_buf());
+    // `root` is already resolved (`validate_at`).
+    let base = root.to_path_buf();
     for (i, e) in items(doc, "emits") {
         let at = ptr!["emits", i];
         let Value::Table(_) = e.value else { continue };
