@@ -66,9 +66,32 @@ pub fn aoe_version(timeout: Duration) -> Result<String, String> {
     Ok(text.lines().next().unwrap_or_default().to_owned())
 }
 
+/// Finds each distribution as `importlib.metadata.version` does — the first
+/// `<name>-<version>.dist-info` (or `.egg-info`) on `sys.path` under the normalized name —
+/// without importing `importlib.metadata`, which cost most of the probe (about 50 ms of a
+/// 60 ms probe; the directory scan takes about 12 ms in all, measured with the hosts venv).
+const PYTHON_HOSTS_SCRIPT: &str = r#"import sys, os, re
+want = ['protolabs_agent', 'aworld']
+found = {}
+for p in sys.path:
+    try:
+        names = os.listdir(p or '.')
+    except OSError:
+        continue
+    for n in names:
+        for ext in ('.dist-info', '.egg-info'):
+            if n.endswith(ext):
+                name, _, version = n[:-len(ext)].partition('-')
+                name = re.sub(r'[-_.]+', '_', name).lower()
+                if name in want and name not in found and version:
+                    found[name] = version.split('-py')[0]
+for w in want:
+    print(found.get(w, '-'))
+"#;
+
 /// The versions of [`PYTHON_HOSTS`] in `python` (`None`: not installed there).
 pub fn python_hosts(python: &str, timeout: Duration) -> Result<Vec<Option<String>>, String> {
-    let script = "import importlib.metadata as m\nfor d in ('protolabs-agent', 'aworld'):\n    try: print(m.version(d))\n    except Exception: print('-')\n";
+    let script = PYTHON_HOSTS_SCRIPT;
     let mut cmd = Command::new(python);
     cmd.args(["-I", "-c", script]);
     let text = output_of(cmd, timeout)?;

@@ -696,3 +696,38 @@ print(json.dumps({"found": found, "source": row.get("source_url"), "subdir": row
         })
     );
 }
+
+/// The protoAgent host is detected from the host's Python as `importlib.metadata` would
+/// find it (the probe scans `sys.path` for the distribution's metadata instead of importing
+/// it): the hosts venv holds protolabs-agent 0.218.1.
+#[test]
+fn the_protoagent_host_is_detected_from_its_python() {
+    let Some(python) = crate::support::hosts::host_python() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let plugin = tmp.path().join("notes-plugin");
+    std::fs::create_dir_all(&plugin).unwrap();
+    std::fs::write(
+        plugin.join("protoagent.plugin.yaml"),
+        "id: notebook\nname: Notes\nversion: 0.1.0\n",
+    )
+    .unwrap();
+    std::fs::write(plugin.join("__init__.py"), "def register(r):\n    pass\n").unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", "-v", "--yes", "--python"])
+        .arg(&python)
+        .arg(&plugin)
+        .arg("--home")
+        .arg(tmp.path().join("home")));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("host: detected"))
+        .unwrap_or_default()
+        .replace(&python.display().to_string(), "[PYTHON]");
+    assert_data_eq!(
+        line,
+        str!["debug: host: detected version 0.218.1 ([PYTHON]: protolabs-agent); validating as it"]
+    );
+}
