@@ -29,12 +29,20 @@ pub fn activity(home: &Home, grace: Duration) -> Activity {
     if let Err(TryLockError::WouldBlock) = file.try_lock_shared() {
         return Activity::InFlight;
     }
-    let age = file
-        .metadata()
-        .and_then(|m| m.modified())
-        .ok()
-        .and_then(|t| t.elapsed().ok())
-        .unwrap_or(Duration::MAX);
+    let modified = file.metadata().and_then(|m| m.modified()).ok();
+    let age = match modified.map(|t| t.elapsed()) {
+        Some(Ok(age)) => age,
+        // Touched "in the future" (a clock that was ahead): taken as now, and stamped so,
+        // so that the grace window counts from now rather than from a date to come.
+        Some(Err(_)) => {
+            let _ = File::options()
+                .write(true)
+                .open(&path)
+                .and_then(|f| f.set_modified(SystemTime::now()));
+            Duration::ZERO
+        }
+        None => Duration::MAX,
+    };
     if age < grace {
         Activity::Recent(age.as_secs())
     } else {

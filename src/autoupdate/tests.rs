@@ -179,3 +179,36 @@ fn idle_signal() {
     drop(held);
     assert_eq!(activity(&home, Duration::ZERO), Activity::Idle);
 }
+
+/// Timestamps from the future (a clock that was once ahead) are taken as now and stamped
+/// so: activity is recent for one grace window, then idle; a sweep recorded ahead is "0 s
+/// ago" once, and the interval counts from now.
+#[test]
+fn timestamps_from_the_future_are_taken_as_now() {
+    let dir = tempfile::tempdir().unwrap();
+    let home = Home::new(dir.path());
+    let future = std::time::SystemTime::now() + Duration::from_secs(365 * 24 * 3600);
+    touch(&home).unwrap().set_modified(future).unwrap();
+    assert_eq!(
+        activity(&home, Duration::from_secs(300)),
+        Activity::Recent(0)
+    );
+    let stamped = std::fs::metadata(activity_path(&home))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert!(stamped <= std::time::SystemTime::now(), "re-stamped to now");
+
+    let ahead = crate::clock::now_secs() + 365 * 24 * 3600;
+    std::fs::write(
+        home.autoupdate_state(),
+        format!("{{\"last_sweep\": {ahead}}}\n"),
+    )
+    .unwrap();
+    assert_eq!(super::since_last_sweep(&home), Some(0));
+    let text = std::fs::read_to_string(home.autoupdate_state()).unwrap();
+    assert!(
+        !text.contains(&ahead.to_string()),
+        "recorded as now: {text}"
+    );
+}
