@@ -282,3 +282,32 @@ fn the_add_a_host_recipe_lists_every_file_naming_a_variant() {
         "files naming a Dialect variant that the add-a-host recipe does not list: {missing:?}"
     );
 }
+
+/// Test files share fixtures through `tests/cli/support/` only: no test file imports
+/// another (a helper in `install.rs` that 18 files used made every change there ripple).
+#[test]
+fn no_test_file_imports_another() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let mut found = Vec::new();
+    for e in std::fs::read_dir(&dir).unwrap() {
+        let path = e.unwrap().path();
+        if path.extension().is_none_or(|x| x != "rs") {
+            continue;
+        }
+        let name = path.file_stem().unwrap().to_string_lossy().into_owned();
+        let text = std::fs::read_to_string(&path).unwrap();
+        for hit in text.split("crate::").skip(1) {
+            let module: String = hit
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !module.is_empty() && module != "support" && hit[module.len()..].starts_with("::") {
+                found.push(format!("{name} -> {module}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "test files importing other test files (move the helper to support/): {found:?}"
+    );
+}

@@ -7,7 +7,6 @@ use std::process::Command;
 
 use snapbox::{assert_data_eq, str};
 
-use crate::install::static_aoe;
 use crate::support::git::Repo;
 use crate::support::net::{GitServer, Proxy, basic};
 use crate::support::*;
@@ -129,7 +128,7 @@ fn url_userinfo_is_used_for_the_transfer_and_never_stored_or_shown() {
         "{stderr}"
     );
     assert_eq!(
-        crate::install::locked(&home, "dev.example.pinned", "source"),
+        crate::support::locked(&home, "dev.example.pinned", "source"),
         url
     );
     let mut outputs = vec![stdout, stderr];
@@ -230,7 +229,7 @@ fn the_github_token_goes_to_github_hosts_only() {
         let (code, stdout, stderr) = install(c, "gh:acme/kit@main", &home);
         assert_eq!(code, 0, "{var}: {stdout}{stderr}");
         assert_eq!(
-            crate::install::locked(&home, "dev.example.pinned", "source"),
+            crate::support::locked(&home, "dev.example.pinned", "source"),
             "gh:acme/kit"
         );
         assert_no_secret(&home, &[&stdout, &stderr]);

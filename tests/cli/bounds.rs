@@ -7,7 +7,6 @@ use std::net::TcpListener;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::install::{built_aoe, install, static_aoe};
 use crate::support::git::Repo;
 use crate::support::*;
 

@@ -238,30 +238,6 @@ plugins::usage::invalid_argument
     );
 }
 
-/// A home with two installed plugins, for completion tests.
-pub(crate) fn home_with_two_plugins(tmp: &Path) -> std::path::PathBuf {
-    let home = tmp.join("home");
-    for id in ["dev.example.alpha", "dev.example.beta"] {
-        let dir = tmp.join(id);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("aoe-plugin.toml"),
-            format!(
-                "id = \"{id}\"\nname = \"P\"\nversion = \"1.0.0\"\napi_version = 6\n\n[[commands]]\nid = \"hello\"\n"
-            ),
-        )
-        .unwrap();
-        let (code, _, stderr) = run(plugins()
-            .arg("install")
-            .arg(&dir)
-            .arg("--yes")
-            .arg("--home")
-            .arg(&home));
-        assert_eq!(code, 0, "{stderr}");
-    }
-    home
-}
-
 /// `sh` run with the binary's directory first on PATH and `PLUGINS_HOME` at `home`.
 fn shell_with_home(sh: &str, home: &Path) -> std::process::Command {
     let bin = Path::new(env!("CARGO_BIN_EXE_plugins")).parent().unwrap();

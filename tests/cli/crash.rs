@@ -7,7 +7,6 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::install::{GOOD_BUILD, built_aoe, install, static_aoe};
 use crate::support::git::{Repo, git};
 use crate::support::*;
 
@@ -22,31 +21,6 @@ const SYSCALLS: &[&str] = &[
 
 /// The most kill points tried per family in one scenario.
 const MAX_POINTS: usize = 60;
-
-/// The strace binary the tests that need it run under; `None` (with a line saying the test
-/// was skipped) where it is not installed, and a failure under CI, which installs it.
-pub(crate) fn strace() -> Option<PathBuf> {
-    let found = ["/usr/bin/strace", "/bin/strace"]
-        .iter()
-        .map(PathBuf::from)
-        .find(|p| p.exists());
-    if found.is_none() {
-        use std::io::Write as _;
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have strace (.ci/run installs it)"
-        );
-        let test = std::thread::current()
-            .name()
-            .map_or(String::new(), |n| format!(" {n}"));
-        // Straight to stderr: libtest hides what `eprintln!` prints in a passing test.
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped{test}: strace is not installed (apt-get install strace)"
-        );
-    }
-    found
-}
 
 /// What a home holds, as far as a user can tell: the lock's rows and the files.
 fn state(home: &Path) -> String {

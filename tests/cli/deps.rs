@@ -96,7 +96,7 @@ fn with_index(cmd: &mut Command, index: &Path) {
 #[test]
 #[allow(clippy::print_stderr)] // the count of kill points
 fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
-    let Some(strace) = crate::crash::strace() else {
+    let Some(strace) = crate::support::strace() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
@@ -174,7 +174,7 @@ fn deppy_v1(t: &Path, tag: &str) -> (PathBuf, Repo) {
 #[test]
 #[allow(clippy::print_stderr)] // the count of kill points
 fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_together() {
-    let Some(strace) = crate::crash::strace() else {
+    let Some(strace) = crate::support::strace() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

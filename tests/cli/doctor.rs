@@ -11,7 +11,6 @@ use std::sync::{Arc, Mutex};
 use serde_json::Value;
 use snapbox::{IntoData, str};
 
-use crate::install::static_aoe;
 use crate::support::git::Repo;
 use crate::support::hosts::host_python;
 use crate::support::net::{GitServer, Proxy};

@@ -5,7 +5,6 @@ use std::path::{Path, PathBuf};
 
 use snapbox::{assert_data_eq, str};
 
-use crate::install::locked;
 use crate::support::git::{Repo, git};
 use crate::support::*;
 
@@ -130,10 +129,10 @@ fn a_pinned_tree_is_featured_verified_and_locked_as_featured() {
 fn a_community_plugin_is_locked_as_community() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = Repo::init(&tmp.path().join("work"));
-    repo.file("aoe-plugin.toml", &crate::install::static_aoe("1.0.0"));
+    repo.file("aoe-plugin.toml", &crate::support::static_aoe("1.0.0"));
     repo.commit("one");
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = crate::install::install(&home, &[&repo.url()]);
+    let (code, stdout, stderr) = crate::support::install(&home, &[&repo.url()]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(locked(&home, "dev.example.pinned", "trust"), "community");
 }
@@ -225,7 +224,7 @@ fn an_index_override_that_is_not_a_regular_file_is_refused_at_once() {
 fn an_update_from_featured_to_community_asks_again() {
     let tmp = tempfile::tempdir().unwrap();
     // dev.example.pinned: v1.0.0, v2.0.0 (tags), main; featured at v1.0.0 only.
-    let (repo, _) = crate::install::history(&tmp.path().join("work"));
+    let (repo, _) = crate::support::history(&tmp.path().join("work"));
     git(&repo.dir, &["checkout", "-q", "v1.0.0"]);
     let v1 = tree_hash(&repo.dir);
     git(&repo.dir, &["checkout", "-q", "main"]);

@@ -7,7 +7,6 @@ use std::time::{Duration, Instant};
 
 use snapbox::{IntoData, assert_data_eq, str};
 
-use crate::install::{install, static_aoe};
 use crate::support::git::Repo;
 use crate::support::*;
 

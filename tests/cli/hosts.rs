@@ -3,46 +3,15 @@
 //! `${PLUGINS_HOST_VENV:-target/hosts-venv}/bin/python`; without it these tests skip
 //! with one line, and fail when `CI` is set.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command;
 
 use serde_json::Value;
 use snapbox::{assert_data_eq, str};
 
 use crate::support::git::Repo;
+use crate::support::hosts::host_python;
 use crate::support::*;
-
-/// The hosts' Python, or `None` (after one `skipped` line) when there is none.
-pub(crate) fn host_python() -> Option<PathBuf> {
-    let python = std::env::var_os("PLUGINS_HOST_PYTHON")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| {
-            let venv = std::env::var_os("PLUGINS_HOST_VENV")
-                .map(PathBuf::from)
-                .unwrap_or_else(|| "target/hosts-venv".into());
-            Path::new(env!("CARGO_MANIFEST_DIR"))
-                .join(venv)
-                .join("bin/python")
-        });
-    if python.is_file() {
-        return Some(python);
-    }
-    let why = format!(
-        "no host Python at {}; run .ci/hosts-venv or set PLUGINS_HOST_PYTHON",
-        python.display()
-    );
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{why} (CI is set, so host tests fail instead of skipping)"
-    );
-    let test = std::thread::current()
-        .name()
-        .filter(|n| *n != "main")
-        .map_or(String::new(), |n| format!(" {n}"));
-    let _ = writeln!(std::io::stderr(), "skipped{test}: {why}");
-    None
-}
 
 const PROTO_VARS: &[&str] = &[
     "PROTOAGENT_HOME",

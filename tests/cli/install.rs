@@ -9,53 +9,6 @@ use crate::support::git::{Repo, git};
 use crate::support::net::Daemon;
 use crate::support::*;
 
-/// A static aoe plugin (no worker) whose version is `version`.
-pub(crate) fn static_aoe(version: &str) -> String {
-    format!(
-        "id = \"dev.example.pinned\"\nname = \"Pinned\"\nversion = \"{version}\"\napi_version = 6\n\n[[commands]]\nid = \"hello\"\n"
-    )
-}
-
-pub(crate) fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
-    run(plugins()
-        .arg("install")
-        .args(args)
-        .arg("--home")
-        .arg(home)
-        .arg("--yes"))
-}
-
-pub(crate) fn lock(home: &Path) -> toml::Table {
-    std::fs::read_to_string(home.join("plugins.lock"))
-        .unwrap()
-        .parse()
-        .unwrap()
-}
-
-pub(crate) fn locked(home: &Path, id: &str, key: &str) -> String {
-    let lock = lock(home);
-    lock["plugins"][id]
-        .get(key)
-        .and_then(|v| v.as_str())
-        .unwrap_or_default()
-        .to_owned()
-}
-
-/// main: c1 (tag v1.0.0, lightweight) → c2 (tag v2.0.0, annotated; branch dev) → c3.
-pub(crate) fn history(dir: &Path) -> (Repo, [String; 3]) {
-    let repo = Repo::init(dir);
-    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
-    let c1 = repo.commit("v1");
-    repo.tag("v1.0.0");
-    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
-    let c2 = repo.commit("v2");
-    repo.annotated_tag("v2.0.0");
-    git(dir, &["branch", "dev"]);
-    repo.file("aoe-plugin.toml", &static_aoe("3.0.0"));
-    let c3 = repo.commit("v3");
-    (repo, [c1, c2, c3])
-}
-
 #[test]
 fn refs_resolve_to_commits_and_kinds() {
     let tmp = tempfile::tempdir().unwrap();
@@ -133,21 +86,6 @@ fn gh_sources_use_the_clone_base() {
     );
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c2);
 }
-
-/// An aoe plugin whose build step runs `build.sh` and must produce the worker.
-pub(crate) fn built_aoe(repo: &Repo, version: &str, build: &str) -> String {
-    repo.file(
-        "aoe-plugin.toml",
-        &format!(
-            "id = \"dev.example.built\"\nname = \"Built\"\nversion = \"{version}\"\napi_version = 6\ncapabilities = [\"runtime.worker\"]\n\n\
-             [runtime]\nkind = \"command\"\ncommand = [\".aoe-build/bin/worker\"]\n\n[[runtime.build]]\ncommand = [\"./build.sh\"]\n"
-        ),
-    );
-    repo.executable("build.sh", build);
-    repo.commit(version)
-}
-
-pub(crate) const GOOD_BUILD: &str = "#!/bin/sh\nset -e\nmkdir -p .aoe-build/bin\nprintf '#!/bin/sh\\necho %s\\n' \"$AOE_PLUGIN_ID\" > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\necho built for $AOE_PLUGIN_ID\n";
 
 #[test]
 fn build_steps_run_and_a_failing_update_keeps_the_old_version() {
@@ -934,29 +872,6 @@ fn network_fetches_over_git_daemon() {
         );
         assert_eq!(locked(&home, "dev.example.pinned", "ref_kind"), kind);
     }
-}
-
-/// A pure-Python wheel for `name`, written by hand into `dir` (no network, no build backend).
-pub(crate) fn wheel(dir: &Path, name: &str) {
-    std::fs::create_dir_all(dir).unwrap();
-    let script = format!(
-        "import zipfile\n\
-         with zipfile.ZipFile('{name}-1.0.0-py3-none-any.whl', 'w') as z:\n\
-         \x20   z.writestr('{name}/__init__.py', 'VALUE = 42\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0.0\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/RECORD', '')\n"
-    );
-    let out = std::process::Command::new("python3")
-        .args(["-c", &script])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
 }
 
 #[test]

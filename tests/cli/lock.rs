@@ -105,7 +105,7 @@ fn a_rewritten_lock_keeps_its_mode_and_a_new_one_is_a_plain_create() {
 #[test]
 fn a_symlinked_lock_is_written_through_and_stays_a_link() {
     let tmp = tempfile::tempdir().unwrap();
-    let (repo, [_, _, c3]) = crate::install::history(&tmp.path().join("repo"));
+    let (repo, [_, _, c3]) = crate::support::history(&tmp.path().join("repo"));
     let (home, dotfiles) = (tmp.path().join("home"), tmp.path().join("dotfiles"));
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(&dotfiles).unwrap();
@@ -113,7 +113,7 @@ fn a_symlinked_lock_is_written_through_and_stays_a_link() {
     set_mode(&dotfiles.join("plugins.lock"), 0o644);
     std::os::unix::fs::symlink("../dotfiles/plugins.lock", home.join("plugins.lock")).unwrap();
 
-    let (code, stdout, stderr) = crate::install::install(&home, &[&repo.url(), "--ref", "main"]);
+    let (code, stdout, stderr) = crate::support::install(&home, &[&repo.url(), "--ref", "main"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(
         std::fs::read_link(home.join("plugins.lock")).unwrap(),
@@ -121,7 +121,7 @@ fn a_symlinked_lock_is_written_through_and_stays_a_link() {
         "still the same link"
     );
     assert_eq!(
-        crate::install::locked(&home, "dev.example.pinned", "resolved_commit"),
+        crate::support::locked(&home, "dev.example.pinned", "resolved_commit"),
         c3
     );
     let target = std::fs::read_to_string(dotfiles.join("plugins.lock")).unwrap();

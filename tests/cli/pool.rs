@@ -6,7 +6,6 @@ use std::path::{Path, PathBuf};
 
 use snapbox::{assert_data_eq, str};
 
-use crate::install::locked;
 use crate::support::git::{Repo, git};
 use crate::support::net::Daemon;
 use crate::support::*;
@@ -510,7 +509,7 @@ fn http_checks_of_one_run_reuse_connections() {
 #[cfg(target_os = "linux")]
 #[test]
 fn outdated_reads_the_lock_a_fixed_number_of_times_not_per_row() {
-    let Some(strace) = crate::crash::strace() else {
+    let Some(strace) = crate::support::strace() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

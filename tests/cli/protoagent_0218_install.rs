@@ -1,14 +1,14 @@
 //! The protoAgent 0.218 profile's installer rules, judged by protoAgent 0.218.1's own
 //! `installer.install`, `configured_allowlist`, `superseded_reason` and `_runtime_gap`
-//! on local git repositories (the helpers are in `protoagent_0218`).
+//! on local git repositories (the helpers are in `support::protoagent`).
 
 use serde_json::{Value, json};
 
-use crate::hosts::host_python;
-use crate::protoagent_0218::{
+use crate::support::git::Repo;
+use crate::support::hosts::host_python;
+use crate::support::protoagent::{
     NO_NETWORK, host, host_env, host_install, instance, plugin_repo, plugins_install,
 };
-use crate::support::git::Repo;
 use crate::support::*;
 
 #[test]

@@ -5,7 +5,6 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use crate::install::{locked, static_aoe};
 use crate::support::git::{Repo, git};
 use crate::support::*;
 

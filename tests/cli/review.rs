@@ -7,7 +7,6 @@ use std::process::Command;
 use serde_json::Value;
 use snapbox::{assert_data_eq, str};
 
-use crate::install::{history, install, locked, static_aoe};
 use crate::support::git::{Repo, git};
 use crate::support::net::GitServer;
 use crate::support::*;

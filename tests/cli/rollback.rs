@@ -5,7 +5,6 @@ use std::path::Path;
 
 use snapbox::{assert_data_eq, str};
 
-use crate::install::{install, locked, static_aoe};
 use crate::support::git::Repo;
 use crate::support::*;
 

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use snapbox::{assert_data_eq, str};
 
-use crate::cli::home_with_two_plugins;
+use crate::support::home_with_two_plugins;
 
 /// Debian's bash-completion, which a user's interactive bash loads first.
 const BASH_COMPLETION: &str = "/usr/share/bash-completion/bash_completion";

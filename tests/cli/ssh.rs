@@ -14,7 +14,6 @@ use std::time::{Duration, Instant};
 
 use snapbox::{assert_data_eq, str};
 
-use crate::install::{locked, static_aoe};
 use crate::support::git::{Repo, git};
 use crate::support::*;
 

@@ -5,7 +5,6 @@ use std::path::Path;
 
 use snapbox::{assert_data_eq, str};
 
-use crate::install::static_aoe;
 use crate::support::git::Repo;
 use crate::support::*;
 
@@ -61,7 +60,7 @@ fn a_monorepo_plugin_installs_updates_and_syncs_from_its_subdirectory() {
             .is_file()
     );
     assert!(!home.join("plugins/dev.example.pinned/README.md").exists());
-    let lock = crate::install::lock(&home);
+    let lock = crate::support::lock(&home);
     let row = &lock["plugins"]["dev.example.pinned"];
     assert_eq!(row["source"].as_str(), Some("gh:acme/mono"));
     assert_eq!(row["subdir"].as_str(), Some("plugins/web"));
@@ -74,7 +73,7 @@ fn a_monorepo_plugin_installs_updates_and_syncs_from_its_subdirectory() {
     assert!(stdout.contains("dev.example.pinned"), "{stdout}{stderr}");
     let (code, stdout, stderr) = plugins_at(&t, &home, &["update", "--all", "--yes"]);
     assert_eq!(code, 0, "{stdout}{stderr}");
-    let lock = crate::install::lock(&home);
+    let lock = crate::support::lock(&home);
     let row = &lock["plugins"]["dev.example.pinned"];
     assert_eq!(row["version"].as_str(), Some("2.0.0"));
     assert_eq!(row["subdir"].as_str(), Some("plugins/web"));
@@ -276,7 +275,7 @@ dev.example.pinned  1.0.0    aoe      main  [..]  gh:acme/mono (subdir plugins/w
             "dev.example.pinned               {:<28} up to date (the repository moved to {}; plugins/web did not change)\n",
             format!(
                 "main @ {}",
-                &crate::install::locked(&home, "dev.example.pinned", "resolved_commit")[..10]
+                &crate::support::locked(&home, "dev.example.pinned", "resolved_commit")[..10]
             ),
             &moved[..10]
         )
@@ -308,7 +307,7 @@ dev.example.pinned  1.0.0    aoe      main  [..]  gh:acme/mono (subdir plugins/w
         )
     );
     assert_eq!(
-        crate::install::locked(&home, "dev.example.pinned", "resolved_commit"),
+        crate::support::locked(&home, "dev.example.pinned", "resolved_commit"),
         moved
     );
     assert_eq!(
@@ -334,7 +333,7 @@ dev.example.pinned  1.0.0    aoe      main  [..]  gh:acme/mono (subdir plugins/w
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("Updated dev.example.pinned"), "{stdout}");
     assert_eq!(
-        crate::install::locked(&home, "dev.example.pinned", "version"),
+        crate::support::locked(&home, "dev.example.pinned", "version"),
         "2.0.0"
     );
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::install::{history, install, locked, static_aoe};
+use crate::support::{history, install, locked, static_aoe};
 
 /// The `ExecStart=` of the documented `plugins-autoupdate.service`, as argv.
 fn documented_exec_start() -> Vec<String> {

@@ -3,7 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::install::{install, locked, static_aoe};
 use crate::support::git::{Repo, git};
 use crate::support::net::Daemon;
 use crate::support::*;
@@ -321,7 +320,7 @@ fn recording_python(dir: &Path, log: &Path) -> PathBuf {
 fn pip_runs_with_the_allow_list_its_index_settings_and_no_config() {
     let tmp = tempfile::tempdir().unwrap();
     let index = tmp.path().join("wheels");
-    crate::install::wheel(&index, "demolib");
+    crate::support::wheel(&index, "demolib");
     let repo = Repo::init(&tmp.path().join("repo"));
     repo.file(
         "protoagent.plugin.yaml",
@@ -411,7 +410,7 @@ fn pip_runs_with_the_allow_list_its_index_settings_and_no_config() {
 fn requires_pip_never_names_the_plugin_tree_or_a_local_file() {
     let tmp = tempfile::tempdir().unwrap();
     let index = tmp.path().join("wheels");
-    crate::install::wheel(&index, "demolib");
+    crate::support::wheel(&index, "demolib");
     let marker = tmp.path().join("plugin-code-ran");
     // A plugin that is also a Python project (its setup.py, and an in-tree build backend,
     // which pip runs without fetching anything) leaving a marker, and ships an sdist of
@@ -686,7 +685,7 @@ const DAY: u64 = 86_400;
 #[test]
 fn a_backdated_commit_or_tag_is_new_to_a_cooldown() {
     let tmp = tempfile::tempdir().unwrap();
-    let (repo, _) = crate::install::history(&tmp.path().join("repo"));
+    let (repo, _) = crate::support::history(&tmp.path().join("repo"));
     let (branch, tag) = (tmp.path().join("branch"), tmp.path().join("tag"));
     assert_eq!(install(&branch, &[&repo.url(), "--ref", "main"]).0, 0);
     assert_eq!(install(&tag, &[&repo.url(), "--ref", "v2.0.0"]).0, 0);

@@ -5,7 +5,6 @@ use std::path::Path;
 use serde_json::Value;
 use snapbox::{assert_data_eq, str};
 
-use crate::install::{GOOD_BUILD, built_aoe, history, install, locked, static_aoe};
 use crate::support::git::{Repo, git};
 use crate::support::*;
 

@@ -769,7 +769,7 @@ fn serde_words_are_the_hosts() {
 /// no lock): a one-plugin run in CI only opens what its own root holds.
 #[test]
 fn validating_reads_no_host_home() {
-    let Some(strace) = crate::crash::strace() else {
+    let Some(strace) = crate::support::strace() else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();

@@ -4,9 +4,13 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+pub(crate) mod fixtures;
 pub(crate) mod git;
 pub(crate) mod hosts;
 pub(crate) mod net;
+pub(crate) mod protoagent;
+
+pub(crate) use fixtures::*;
 
 use std::process::{Command, Output};
 

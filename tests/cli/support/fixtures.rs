@@ -1,0 +1,142 @@
+//! Fixtures several test files share: plugins, repositories with history, installs
+//! into a home and reading its lock, wheels, and strace for the kill-point tests. Test
+//! files import these from here, never from one another.
+
+use std::path::{Path, PathBuf};
+
+use super::git::{Repo, git};
+use super::{plugins, run};
+
+/// A static aoe plugin (no worker) whose version is `version`.
+pub(crate) fn static_aoe(version: &str) -> String {
+    format!(
+        "id = \"dev.example.pinned\"\nname = \"Pinned\"\nversion = \"{version}\"\napi_version = 6\n\n[[commands]]\nid = \"hello\"\n"
+    )
+}
+
+pub(crate) fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
+    run(plugins()
+        .arg("install")
+        .args(args)
+        .arg("--home")
+        .arg(home)
+        .arg("--yes"))
+}
+
+pub(crate) fn lock(home: &Path) -> toml::Table {
+    std::fs::read_to_string(home.join("plugins.lock"))
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+pub(crate) fn locked(home: &Path, id: &str, key: &str) -> String {
+    let lock = lock(home);
+    lock["plugins"][id]
+        .get(key)
+        .and_then(|v| v.as_str())
+        .unwrap_or_default()
+        .to_owned()
+}
+
+/// main: c1 (tag v1.0.0, lightweight) → c2 (tag v2.0.0, annotated; branch dev) → c3.
+pub(crate) fn history(dir: &Path) -> (Repo, [String; 3]) {
+    let repo = Repo::init(dir);
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    let c1 = repo.commit("v1");
+    repo.tag("v1.0.0");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    let c2 = repo.commit("v2");
+    repo.annotated_tag("v2.0.0");
+    git(dir, &["branch", "dev"]);
+    repo.file("aoe-plugin.toml", &static_aoe("3.0.0"));
+    let c3 = repo.commit("v3");
+    (repo, [c1, c2, c3])
+}
+
+/// An aoe plugin whose build step runs `build.sh` and must produce the worker.
+pub(crate) fn built_aoe(repo: &Repo, version: &str, build: &str) -> String {
+    repo.file(
+        "aoe-plugin.toml",
+        &format!(
+            "id = \"dev.example.built\"\nname = \"Built\"\nversion = \"{version}\"\napi_version = 6\ncapabilities = [\"runtime.worker\"]\n\n\
+             [runtime]\nkind = \"command\"\ncommand = [\".aoe-build/bin/worker\"]\n\n[[runtime.build]]\ncommand = [\"./build.sh\"]\n"
+        ),
+    );
+    repo.executable("build.sh", build);
+    repo.commit(version)
+}
+
+pub(crate) const GOOD_BUILD: &str = "#!/bin/sh\nset -e\nmkdir -p .aoe-build/bin\nprintf '#!/bin/sh\\necho %s\\n' \"$AOE_PLUGIN_ID\" > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\necho built for $AOE_PLUGIN_ID\n";
+
+/// A pure-Python wheel for `name`, written by hand into `dir` (no network, no build backend).
+pub(crate) fn wheel(dir: &Path, name: &str) {
+    std::fs::create_dir_all(dir).unwrap();
+    let script = format!(
+        "import zipfile\n\
+         with zipfile.ZipFile('{name}-1.0.0-py3-none-any.whl', 'w') as z:\n\
+         \x20   z.writestr('{name}/__init__.py', 'VALUE = 42\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0.0\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
+         \x20   z.writestr('{name}-1.0.0.dist-info/RECORD', '')\n"
+    );
+    let out = std::process::Command::new("python3")
+        .args(["-c", &script])
+        .current_dir(dir)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// The strace binary the tests that need it run under; `None` (with a line saying the test
+/// was skipped) where it is not installed, and a failure under CI, which installs it.
+pub(crate) fn strace() -> Option<PathBuf> {
+    let found = ["/usr/bin/strace", "/bin/strace"]
+        .iter()
+        .map(PathBuf::from)
+        .find(|p| p.exists());
+    if found.is_none() {
+        use std::io::Write as _;
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CI must have strace (.ci/run installs it)"
+        );
+        let test = std::thread::current()
+            .name()
+            .map_or(String::new(), |n| format!(" {n}"));
+        // Straight to stderr: libtest hides what `eprintln!` prints in a passing test.
+        let _ = writeln!(
+            std::io::stderr(),
+            "skipped{test}: strace is not installed (apt-get install strace)"
+        );
+    }
+    found
+}
+
+/// A home with two installed plugins, for completion tests.
+pub(crate) fn home_with_two_plugins(tmp: &Path) -> std::path::PathBuf {
+    let home = tmp.join("home");
+    for id in ["dev.example.alpha", "dev.example.beta"] {
+        let dir = tmp.join(id);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("aoe-plugin.toml"),
+            format!(
+                "id = \"{id}\"\nname = \"P\"\nversion = \"1.0.0\"\napi_version = 6\n\n[[commands]]\nid = \"hello\"\n"
+            ),
+        )
+        .unwrap();
+        let (code, _, stderr) = run(plugins()
+            .arg("install")
+            .arg(&dir)
+            .arg("--yes")
+            .arg("--home")
+            .arg(&home));
+        assert_eq!(code, 0, "{stderr}");
+    }
+    home
+}
