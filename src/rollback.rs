@@ -100,11 +100,16 @@ pub fn rollback(
         dir: chosen.deps_tree.as_ref().map(|_| deps_copy.as_path()),
         pins: pins.clone(),
     });
+    // A version kept before `plugins` locked protoAgent's fetch URL takes the current one.
+    let mut restored = chosen.entry.clone();
+    if restored.host_url.is_none() && restored.source == current.source {
+        restored.host_url.clone_from(&current.host_url);
+    }
     let swap = txn::Swap::begin_with_deps(home, id, dialect, &tree, deps, "rollback", now)?;
-    swap.commit_rollback(&chosen.entry, chosen.slot)?;
+    swap.commit_rollback(&restored, chosen.slot)?;
     Ok(Some(RolledBack {
         from: current,
-        to: chosen.entry.clone(),
+        to: restored,
         up_to_date: false,
     }))
 }

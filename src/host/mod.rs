@@ -59,6 +59,10 @@ pub struct InstallPolicy {
     pub instance_checks: bool,
     /// The host ships a featured index that verifies trees by hash (aoe).
     pub featured_index: bool,
+    /// The host's lock names the URL its own installer, update check and sync fetch
+    /// (protoAgent's `source_url`, which refuses `gh:`): a `gh:` source is locked as its
+    /// clone URL, `plugins`' spelling beside it in a key the host ignores.
+    pub lock_fetch_url: bool,
 }
 
 /// What `dialect`'s host decides about installs.

@@ -128,6 +128,14 @@ pub(super) fn fetch_check_swap(
         unbuilt: false,
         featured,
         subdir: opts.source.subdir().map(str::to_owned),
+        host_url: match &opts.source {
+            crate::source::Source::Git { url, display, .. }
+                if policy.lock_fetch_url && url != display =>
+            {
+                Some(url.clone())
+            }
+            _ => None,
+        },
     };
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
@@ -187,6 +195,9 @@ pub(super) fn fetch_check_swap(
         }
         let mut kept = p.clone();
         kept.commit.clone_from(&entry.commit);
+        if entry.host_url.is_some() {
+            kept.host_url.clone_from(&entry.host_url);
+        }
         kept.requested_ref.clone_from(&entry.requested_ref);
         kept.ref_kind = entry.ref_kind;
         lock.upsert(&kept, &opts.by, &opts.now);

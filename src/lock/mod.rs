@@ -55,6 +55,13 @@ pub struct Entry {
     /// fetch a subdirectory: their own update or sync of the entry fetches the root).
     #[serde(default)]
     pub subdir: Option<String>,
+    /// protoAgent: the URL the host's own installer, update check and sync fetch, when
+    /// `source` is `plugins`' spelling of it (`gh:owner/repo`, resolved against the gh base
+    /// in use). Locked as the row's `source_url`, with `source` beside it as
+    /// `plugins_source`, a key the host ignores; `None` when the two are the same (a URL,
+    /// an ssh remote, a path) and in the TOML locks, whose hosts resolve `gh:` themselves.
+    #[serde(default)]
+    pub host_url: Option<String>,
 }
 
 /// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel

@@ -277,6 +277,7 @@ pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     remembers_python: false,
     featured_index: true,
     instance_checks: false,
+    lock_fetch_url: false,
 };
 
 /// This host's dialect, for code that serves this host alone.

@@ -1,0 +1,260 @@
+//! Issue #28, "the lock is a contract": what `plugins` writes in a host's own files is
+//! what the host's own code can act on, judged by that code (protoAgent 0.218.1 from the
+//! hosts' venv) or by the spec where there is no host package (aoe).
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use crate::hosts::host_python;
+use crate::protoagent_0218::{host_env, instance};
+use crate::support::git::{Repo, git};
+use crate::support::net::KeepAliveServer;
+use crate::support::*;
+
+/// A protoAgent plugin repository with tag `v1.0.0`.
+fn proto_repo(dir: &Path, id: &str) -> Repo {
+    let repo = Repo::init(dir);
+    repo.file(
+        "protoagent.plugin.yaml",
+        &format!("id: {id}\nname: {id}\nversion: 1.0.0\n"),
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("v1");
+    repo.tag("v1.0.0");
+    repo
+}
+
+/// An `ssh` that runs the remote command here: git calls it as
+/// `ssh [options] <host> "git-upload-pack '<path>'"`, and the last argument is the command.
+fn local_ssh(dir: &Path) -> String {
+    let path = dir.join("local-ssh");
+    std::fs::create_dir_all(dir).unwrap();
+    std::fs::write(
+        &path,
+        "#!/bin/sh\nfor a in \"$@\"; do last=$a; done\nexec sh -c \"$last\"\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    path.display().to_string()
+}
+
+/// The host's own verdict on every row of the lock: `_validate_url(source_url)` (what its
+/// install and sync run first) and `check_updates()` (its update check, `git ls-remote`).
+const JUDGE_ROWS: &str = r#"
+from graph.plugins import updates
+out = {}
+for pid, row in installer._lock_rows_by_id().items():
+    try:
+        installer._validate_url(row.get("source_url", ""))
+        out[pid] = {"url_ok": True}
+    except Exception as e:
+        out[pid] = {"url_ok": str(e)}
+for c in updates.check_updates():
+    out[c["id"]].update(error=c["error"], behind=c["behind"], latest_ref=c["latest_ref"])
+print(json.dumps(out))
+"#;
+
+#[test]
+fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("inst");
+    instance(&home, None);
+    // gh: (against a loopback clone base), an http URL, an ssh-like remote, a local dir.
+    let served = t.join("served");
+    let gh = proto_repo(&t.join("gh-src"), "gh_plug");
+    gh.clone_bare(&served.join("acme/gh-plug.git"));
+    proto_repo(&t.join("url-src"), "url_plug").clone_bare(&served.join("acme/url-plug.git"));
+    proto_repo(&t.join("ssh-src"), "ssh_plug").clone_bare(&t.join("ssh/ssh-plug.git"));
+    let local = proto_repo(&t.join("local-plug"), "local_plug");
+    let server = KeepAliveServer::start(&served);
+    let ssh = local_ssh(&t.join("bin"));
+    let env = [
+        ("PLUGINS_GH_BASE", server.base.as_str()),
+        ("GIT_SSH_COMMAND", ssh.as_str()),
+        ("GIT_SSH_VARIANT", "simple"),
+    ];
+    let url_source = format!("{}/acme/url-plug.git", server.base);
+    let ssh_source = format!("git@localhost:{}", t.join("ssh/ssh-plug.git").display());
+    let local_source = local.dir.display().to_string();
+    for source in [
+        "gh:acme/gh-plug@v1.0.0",
+        url_source.as_str(),
+        ssh_source.as_str(),
+        local_source.as_str(),
+    ] {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["install", source, "--yes", "--home"])
+            .arg(&home)
+            .envs(env));
+        assert_eq!(code, 0, "{source}: {stdout}{stderr}");
+    }
+    let lock: Value =
+        serde_json::from_str(&std::fs::read_to_string(home.join("plugins.lock")).unwrap()).unwrap();
+    let row = |id: &str| {
+        lock["plugins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["id"] == id)
+            .cloned()
+            .unwrap()
+    };
+    // The host's key is the URL plugins fetched; plugins' spelling is beside it.
+    let gh_url = format!("{}/acme/gh-plug.git", server.base);
+    assert_eq!(row("gh_plug")["source_url"], gh_url.as_str());
+    assert_eq!(row("gh_plug")["plugins_source"], "gh:acme/gh-plug");
+    for (id, source) in [
+        ("url_plug", &url_source),
+        ("ssh_plug", &ssh_source),
+        ("local_plug", &local_source),
+    ] {
+        assert_eq!(row(id)["source_url"], source.as_str(), "{id}");
+        assert!(
+            row(id).get("plugins_source").is_none(),
+            "{id}: one spelling"
+        );
+    }
+    let judged = host_env(&py, &home, &env, JUDGE_ROWS);
+    let fine = json!({"url_ok": true, "error": null, "behind": false, "latest_ref": null});
+    assert_eq!(
+        judged,
+        json!({"gh_plug": fine, "url_plug": fine, "ssh_plug": fine, "local_plug": fine})
+    );
+    // plugins reads its own key back: the source is still `gh:`, and its check agrees with
+    // the host's once a newer release is tagged.
+    let list = |home: &Path| -> Value {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["list", "--json", "--home"])
+            .arg(home)
+            .envs(env));
+        assert_eq!(code, 0, "{stderr}");
+        serde_json::from_str(&stdout).unwrap()
+    };
+    let source_of = |doc: &Value, id: &str| {
+        doc["plugins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id)
+            .map(|p| p["source"].clone())
+            .unwrap()
+    };
+    assert_eq!(source_of(&list(&home), "gh_plug"), "gh:acme/gh-plug");
+    gh.file("CHANGES", "1.1\n").commit("v1.1");
+    gh.tag("v1.1.0");
+    git(
+        &gh.dir,
+        &[
+            "push",
+            "-q",
+            "--tags",
+            served.join("acme/gh-plug.git").to_str().unwrap(),
+            "main",
+        ],
+    );
+    let judged = host_env(&py, &home, &env, JUDGE_ROWS);
+    assert_eq!(judged["gh_plug"]["behind"], true, "{judged}");
+    assert_eq!(judged["gh_plug"]["latest_ref"], "v1.1.0", "{judged}");
+    let (code, stdout, stderr) = run(plugins()
+        .args(["outdated", "--json", "--home"])
+        .arg(&home)
+        .envs(env));
+    assert!(code == 0 || code == 1, "{stdout}{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let gh_row = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "gh_plug")
+        .cloned()
+        .unwrap();
+    assert_eq!(
+        (gh_row["status"].as_str(), gh_row["new_ref"].as_str()),
+        (Some("behind"), Some("v1.1.0")),
+        "{gh_row}"
+    );
+
+    // The host's own sync re-fetches a missing plugin from the row plugins wrote (it
+    // refused `gh:`); the row it writes back drops plugins' key, and plugins reads it.
+    std::fs::remove_dir_all(home.join("plugins/gh_plug")).unwrap();
+    let synced = host_env(
+        &py,
+        &home,
+        &env,
+        "print(json.dumps({r['id']: r.get('error') or r['status'] for r in installer.sync(allow=None)}))",
+    );
+    assert_eq!(synced["gh_plug"], "installed", "{synced}");
+    assert!(
+        home.join("plugins/gh_plug/protoagent.plugin.yaml")
+            .is_file()
+    );
+    assert_eq!(source_of(&list(&home), "gh_plug"), gh_url.as_str());
+    // `plugins install gh:…` again is the same source, not "already installed from <url>".
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
+        .arg(&home)
+        .envs(env));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(source_of(&list(&home), "gh_plug"), "gh:acme/gh-plug");
+}
+
+#[test]
+fn a_row_an_older_plugins_wrote_with_gh_is_read_and_rewritten_usable() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("inst");
+    instance(&home, None);
+    let served = t.join("served");
+    let gh = proto_repo(&t.join("gh-src"), "gh_plug");
+    let v1 = git(&gh.dir, &["rev-parse", "HEAD"]);
+    gh.clone_bare(&served.join("acme/gh-plug.git"));
+    let base = format!("file://{}", served.display());
+    let env = [("PLUGINS_GH_BASE", base.as_str())];
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
+        .arg(&home)
+        .envs(env));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    // The row as plugins 0.x wrote it: `gh:` in source_url, no plugins_source.
+    let path = home.join("plugins.lock");
+    let mut lock: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    let row = &mut lock["plugins"][0];
+    row["source_url"] = json!("gh:acme/gh-plug");
+    row.as_object_mut().unwrap().shift_remove("plugins_source");
+    std::fs::write(&path, serde_json::to_string_pretty(&lock).unwrap()).unwrap();
+    let judged = host_env(&py, &home, &[], JUDGE_ROWS);
+    assert_eq!(
+        judged["gh_plug"]["url_ok"],
+        "unsupported source 'gh:acme/gh-plug' — use https://, ssh://, git@, or a local path.",
+        "what an older plugins left the host: {judged}"
+    );
+    // plugins still reads it as its gh: source and checks it.
+    let (code, stdout, stderr) = run(plugins()
+        .args(["outdated", "--json", "--home"])
+        .arg(&home)
+        .envs(env));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(stdout.contains("\"up_to_date\""), "{stdout}");
+    // Installing it again (up to date) writes the URL the host can use.
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
+        .arg(&home)
+        .envs(env));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let lock: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(
+        lock["plugins"][0]["source_url"],
+        format!("{base}/acme/gh-plug.git")
+    );
+    assert_eq!(lock["plugins"][0]["resolved_sha"], v1.as_str());
+    let judged = host_env(&py, &home, &[], JUDGE_ROWS);
+    assert_eq!(
+        judged["gh_plug"],
+        json!({"url_ok": true, "error": null, "behind": false, "latest_ref": null})
+    );
+}
