@@ -102,8 +102,8 @@ pub fn rollback(
     });
     // A version kept before `plugins` locked protoAgent's fetch URL takes the current one.
     let mut restored = chosen.entry.clone();
-    if restored.host_url.is_none() && restored.source == current.source {
-        restored.host_url.clone_from(&current.host_url);
+    if restored.host_source.is_none() && restored.source == current.source {
+        restored.host_source.clone_from(&current.host_source);
     }
     let swap = txn::Swap::begin_with_deps(home, id, dialect, &tree, deps, "rollback", now)?;
     swap.commit_rollback(&restored, chosen.slot)?;

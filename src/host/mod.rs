@@ -42,8 +42,9 @@ pub struct InstallPolicy {
     /// `requires_pip` wheels are installed per plugin and travel with it (protoAgent's
     /// `plugin-deps/<id>`).
     pub wheel_deps: bool,
-    /// The host's own config names the requested ref (aoe's `gh:o/r@ref`): a new ref is a
-    /// full install even when the files are the same.
+    /// The host's own config names the source as the user typed it, with the requested
+    /// ref when one was given (aoe's `persisted_source`, `gh:o/r@ref`): a new ref is a full
+    /// install even when the files are the same.
     pub ref_in_host_config: bool,
     /// A `gh:` install from an explicit ref, or from a default branch without a release, is
     /// unverified code and asks (aoe §17).

@@ -24,7 +24,7 @@ pub(super) fn decide(
         // A row the host rewrote names the URL `plugins` resolved the `gh:` source to.
         Some(p)
             if p.source != entry.source
-                && entry.host_url.as_ref() != Some(&p.source)
+                && entry.host_source.as_ref() != Some(&p.source)
                 && !opts.force
                 && opts.pin.is_none() =>
         {
@@ -50,9 +50,9 @@ pub(super) fn decide(
             kept.ref_kind = entry.ref_kind;
             // A row the host cannot fetch from (`gh:` in `source_url`, written by an older
             // `plugins`), or one the host rewrote, gets the URL and `plugins`' spelling back.
-            if entry.host_url.is_some() {
+            if entry.host_source.is_some() {
                 kept.source.clone_from(&entry.source);
-                kept.host_url.clone_from(&entry.host_url);
+                kept.host_source.clone_from(&entry.host_source);
             }
             Ok(Some(kept))
         }
@@ -88,6 +88,10 @@ pub(super) fn under_lock(
         Some(kept) => {
             lock.upsert(&kept, &opts.by, &opts.now);
             let written = lock.save()?;
+            // The host's own record of the source (aoe's config.toml: as typed now).
+            if kept.host_source.is_some() {
+                crate::host::record_install(dialect, home, &kept, target, &opts.now)?;
+            }
             Ok(Some((kept, written)))
         }
         None if now.as_ref() != prior => Err(changed(&entry.id)),

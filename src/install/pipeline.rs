@@ -128,14 +128,7 @@ pub(super) fn fetch_check_swap(
         unbuilt: false,
         featured,
         subdir: opts.source.subdir().map(str::to_owned),
-        host_url: match &opts.source {
-            crate::source::Source::Git { url, display, .. }
-                if policy.lock_fetch_url && url != display =>
-            {
-                Some(url.clone())
-            }
-            _ => None,
-        },
+        host_source: host_source(opts, policy),
     };
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
@@ -195,13 +188,16 @@ pub(super) fn fetch_check_swap(
         }
         let mut kept = p.clone();
         kept.commit.clone_from(&entry.commit);
-        if entry.host_url.is_some() {
-            kept.host_url.clone_from(&entry.host_url);
+        if entry.host_source.is_some() {
+            kept.host_source.clone_from(&entry.host_source);
         }
         kept.requested_ref.clone_from(&entry.requested_ref);
         kept.ref_kind = entry.ref_kind;
         lock.upsert(&kept, &opts.by, &opts.now);
         let written = lock.save()?;
+        if kept.host_source.is_some() {
+            crate::host::record_install(dialect, &home, &kept, &target, &opts.now)?;
+        }
         log::debug!(
             "{id}: {} is the same at {}; only the lock's pin moved",
             kept.subdir.as_deref().unwrap_or_default(),
@@ -370,4 +366,26 @@ fn subdir_unchanged(
         && opts.pin.is_none()
         && (opts.expect_id.is_some() || !opts.force)
         && target.is_dir()
+}
+
+/// How the host's own records name the source, when not as `plugins` locks it (see
+/// [`Entry::host_source`]): protoAgent's lock, a `gh:` source's clone URL; aoe's
+/// `config.toml`, what the user typed at install (`gh:owner/repo` and `@ref` only when a
+/// ref was given, as aoe's `persisted_source`; a monorepo's subdirectory is left out, as no
+/// host can fetch one). An update, sync or repair (`pin`, `expect_id`) types nothing.
+fn host_source(opts: &InstallOptions, policy: &crate::host::InstallPolicy) -> Option<String> {
+    use crate::source::Source;
+    let typed = opts.pin.is_none() && opts.expect_id.is_none();
+    match &opts.source {
+        Source::Git { url, display, .. } if policy.lock_fetch_url => {
+            (url != display).then(|| url.clone())
+        }
+        _ if !policy.ref_in_host_config || !typed => None,
+        Source::Git {
+            display,
+            reference: Some(r),
+            ..
+        } if display.starts_with("gh:") => Some(format!("{display}@{r}")),
+        source => Some(source.recorded()),
+    }
 }

@@ -78,7 +78,7 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
         // host rewrote has none (its `source_url` is then the source), and a row an older
         // `plugins` wrote has `gh:` in `source_url` itself.
         let url = s("source_url").unwrap_or_default();
-        let (source, host_url) = match s(PLUGINS_SOURCE).filter(|o| !o.is_empty()) {
+        let (source, host_source) = match s(PLUGINS_SOURCE).filter(|o| !o.is_empty()) {
             Some(own) if own != url && !url.is_empty() => (own, Some(url)),
             Some(own) if url.is_empty() => (own, None),
             _ => (url, None),
@@ -86,7 +86,7 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
         Some(Entry {
             id: s("id")?,
             source,
-            host_url,
+            host_source,
             ref_kind: crate::lock::adopt_kind(kind, &requested_ref, commit.as_deref()),
             requested_ref,
             commit,
@@ -129,7 +129,7 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     // (`protoagent-0218.md` §4): the URL it can fetch; `plugins`' spelling goes beside it.
     row.insert(
         "source_url".into(),
-        e.host_url
+        e.host_source
             .clone()
             .unwrap_or_else(|| e.source.clone())
             .into(),
@@ -171,7 +171,7 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     if let Some(s) = &e.subdir {
         row.insert("subdir".into(), s.clone().into());
     }
-    if e.host_url.as_ref().is_some_and(|u| *u != e.source) {
+    if e.host_source.as_ref().is_some_and(|u| *u != e.source) {
         row.insert(PLUGINS_SOURCE.into(), e.source.clone().into());
     }
     plugins.push(Value::Object(row));
@@ -323,7 +323,7 @@ mod tests {
         let e = Entry {
             id: "a".into(),
             source: "gh:o/r".into(),
-            host_url: Some("https://github.com/o/r.git".into()),
+            host_source: Some("https://github.com/o/r.git".into()),
             commit: Some("1".repeat(40)),
             ref_kind: Some(RefKind::Default),
             ..Entry::default()
@@ -336,7 +336,7 @@ mod tests {
         // A URL source has one spelling: no second key.
         let url = Entry {
             source: "https://h/o/r".into(),
-            host_url: None,
+            host_source: None,
             ..e.clone()
         };
         upsert(&mut v, &url, "cli", "now");
@@ -350,7 +350,7 @@ mod tests {
             ]});
             let read = entries(&v);
             assert_eq!(read[0].source, source_url);
-            assert_eq!(read[0].host_url, None);
+            assert_eq!(read[0].host_source, None);
         }
     }
 

@@ -55,13 +55,18 @@ pub struct Entry {
     /// fetch a subdirectory: their own update or sync of the entry fetches the root).
     #[serde(default)]
     pub subdir: Option<String>,
-    /// protoAgent: the URL the host's own installer, update check and sync fetch, when
-    /// `source` is `plugins`' spelling of it (`gh:owner/repo`, resolved against the gh base
-    /// in use). Locked as the row's `source_url`, with `source` beside it as
-    /// `plugins_source`, a key the host ignores; `None` when the two are the same (a URL,
-    /// an ssh remote, a path) and in the TOML locks, whose hosts resolve `gh:` themselves.
+    /// The source as the host's own records name it, where they name it otherwise:
+    /// * protoAgent's lock `source_url`, which the host's installer, update check and sync
+    ///   fetch: a `gh:` source's clone URL (resolved against the gh base in use), with
+    ///   `source` locked beside it as `plugins_source`, a key the host ignores; read back;
+    /// * aoe's `config.toml` `source`, as the user typed it at install (`persisted_source`:
+    ///   `gh:owner/repo` without the ref it resolved to, so aoe's update follows the latest
+    ///   release); no lock holds it, so it is `None` once read back, and an update, sync or
+    ///   rollback keeps the form `config.toml` has (`host::aoe::record_install`).
+    ///
+    /// `None` when the host's spelling is `source` (a URL, an ssh remote, a path).
     #[serde(default)]
-    pub host_url: Option<String>,
+    pub host_source: Option<String>,
 }
 
 /// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel

@@ -258,3 +258,107 @@ fn a_row_an_older_plugins_wrote_with_gh_is_read_and_rewritten_usable() {
         json!({"url_ok": true, "error": null, "behind": false, "latest_ref": null})
     );
 }
+
+/// Whether aoe accepts `source` as an install string (spec `aoe.md` §17,
+/// `PluginSource::parse`): `gh:owner/repo[@ref]` with exactly one `/`, both parts and a ref
+/// after `@` non-empty; anything else is a local directory, which aoe's `persisted_source`
+/// canonicalized (so: absolute, existing, canonical). The ref, if any.
+fn aoe_source(source: &str) -> Result<Option<String>, String> {
+    if let Some(rest) = source.strip_prefix("gh:") {
+        let (slug, reference) = match rest.split_once('@') {
+            Some((_, "")) => return Err(format!("empty ref after '@' in {source:?}")),
+            Some((s, r)) => (s, Some(r.to_owned())),
+            None => (rest, None),
+        };
+        return match slug.split_once('/') {
+            Some((o, r)) if !o.is_empty() && !r.is_empty() && !r.contains('/') => Ok(reference),
+            _ => Err(format!("expected gh:owner/repo, got {source:?}")),
+        };
+    }
+    let path = Path::new(source);
+    match path.canonicalize() {
+        Ok(c) if c == path => Ok(None),
+        _ => Err(format!("{source:?} is not a canonical local directory")),
+    }
+}
+
+/// `[plugins."dev.example.pinned"] source` of `home`'s config.toml, checked by [`aoe_source`].
+fn config_source(home: &Path) -> String {
+    let text = std::fs::read_to_string(home.join("config.toml")).unwrap();
+    let doc: toml::Table = text.parse().unwrap();
+    let source = doc["plugins"]["dev.example.pinned"]["source"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    aoe_source(&source).unwrap_or_else(|e| panic!("aoe refuses it: {e}\n{text}"));
+    source
+}
+
+#[test]
+fn aoe_config_names_the_source_as_typed_and_keeps_its_form_across_updates() {
+    use crate::install::{locked, static_aoe};
+    use crate::update::release_api;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = Repo::init(&t.join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("one");
+    repo.tag("v1.0.0");
+    let bare = t.join("mirror/acme/tool.git");
+    repo.clone_bare(&bare);
+    let base = format!("file://{}", t.join("mirror").display());
+    let plugins_in = |home: &Path, api: &str, args: &[&str]| {
+        let (code, stdout, stderr) = run(plugins()
+            .args(args)
+            .arg("--home")
+            .arg(home)
+            .current_dir(&t)
+            .env("PLUGINS_GH_BASE", &base)
+            .env("PLUGINS_GITHUB_API", api));
+        assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
+    };
+    let v1 = release_api(Some(r#"{"tag_name": "v1.0.0"}"#));
+    let id = "dev.example.pinned";
+    let [follows, tagged, flag, local] = ["follows", "tagged", "flag", "local"].map(|h| t.join(h));
+    plugins_in(&follows, &v1, &["install", "gh:acme/tool", "--yes"]);
+    plugins_in(&tagged, &v1, &["install", "gh:acme/tool@v1.0.0", "--yes"]);
+    plugins_in(
+        &flag,
+        &v1,
+        &["install", "gh:acme/tool", "--ref", "v1.0.0", "--yes"],
+    );
+    plugins_in(&local, &v1, &["install", "work", "--yes"]);
+    // No ref typed: none recorded, though the lock pins the latest release's tag (aoe
+    // reads `@ref` in config.toml as an explicit pin and would never update it).
+    assert_eq!(config_source(&follows), "gh:acme/tool");
+    assert_eq!(locked(&follows, id, "requested_ref"), "v1.0.0");
+    assert_eq!(config_source(&tagged), "gh:acme/tool@v1.0.0");
+    assert_eq!(config_source(&flag), "gh:acme/tool@v1.0.0");
+    assert_eq!(config_source(&local), t.join("work").display().to_string());
+
+    // v2.0.0 is released. plugins' update keeps the form: the follower still follows; the
+    // explicit pin names the ref now installed (aoe's update re-fetches the ref it names).
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("two");
+    repo.tag("v2.0.0");
+    std::fs::remove_dir_all(&bare).unwrap();
+    repo.clone_bare(&bare);
+    let v2 = release_api(Some(r#"{"tag_name": "v2.0.0"}"#));
+    for home in [&follows, &tagged] {
+        plugins_in(home, &v2, &["update", id, "--yes"]);
+        assert_eq!(locked(home, id, "version"), "2.0.0");
+    }
+    assert_eq!(config_source(&follows), "gh:acme/tool");
+    assert_eq!(config_source(&tagged), "gh:acme/tool@v2.0.0");
+    // A rollback keeps the form too.
+    plugins_in(&follows, &v2, &["rollback", id]);
+    plugins_in(&tagged, &v2, &["rollback", id]);
+    assert_eq!(locked(&follows, id, "version"), "1.0.0");
+    assert_eq!(config_source(&follows), "gh:acme/tool");
+    assert_eq!(config_source(&tagged), "gh:acme/tool@v1.0.0");
+    // Installing again records what is typed now, even with the same files installed.
+    plugins_in(&follows, &v2, &["install", "gh:acme/tool@v1.0.0", "--yes"]);
+    assert_eq!(config_source(&follows), "gh:acme/tool@v1.0.0");
+    plugins_in(&tagged, &v1, &["install", "gh:acme/tool", "--yes"]);
+    assert_eq!(config_source(&tagged), "gh:acme/tool");
+}

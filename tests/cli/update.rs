@@ -785,7 +785,7 @@ fn validate_json_is_format_json() {
 
 /// A GitHub API on loopback whose `/repos/acme/tool/releases/latest` is `latest` (a JSON
 /// body), or 404 (no release) when `None`; every other path is 404. Returns its base URL.
-fn release_api(latest: Option<&'static str>) -> String {
+pub(crate) fn release_api(latest: Option<&'static str>) -> String {
     use std::io::{BufRead, BufReader, Write};
     let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
     let base = format!("http://{}", listener.local_addr().unwrap());
