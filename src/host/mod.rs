@@ -90,6 +90,18 @@ pub fn record_install(
     }
 }
 
+/// Whether the host's own record outside the lock (aoe's `config.toml`) already names the
+/// source as `entry` would record it (`Entry::host_source`): an install with nothing else to
+/// change has nothing to write then. Hosts whose spelling of the source is in the lock have
+/// no such record.
+pub fn names_source(dialect: Dialect, home: &Home, entry: &crate::lock::Entry) -> bool {
+    match dialect {
+        Dialect::Aoe => aoe::names_source(home, entry),
+        Dialect::Aworld => false,
+        Dialect::Protoagent => false,
+    }
+}
+
 /// Drop the host's own record of a removed plugin.
 pub fn forget(dialect: Dialect, home: &Home, id: &str) -> Result<(), LockError> {
     match dialect {

@@ -130,6 +130,10 @@ pub(super) fn fetch_check_swap(
         subdir: opts.source.subdir().map(str::to_owned),
         host_source: host_source(opts, policy),
     };
+    // aoe's config.toml that already names the source as typed has nothing to record.
+    if crate::host::names_source(dialect, &home, &entry) {
+        entry.host_source = None;
+    }
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
     if let Some(other) = crate::lock::detect(&home.lockfile()).filter(|d| !d.is(dialect)) {

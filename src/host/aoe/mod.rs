@@ -248,14 +248,7 @@ pub fn record_install(
     let manifest =
         crate::file::read_to_string(plugin_dir.join("aoe-plugin.toml")).unwrap_or_default();
     let capabilities = declared_capabilities(&manifest);
-    let path = config_path(home);
-    let recorded = load(&path)?
-        .1
-        .get("plugins")
-        .and_then(|p| p.get(&entry.id))
-        .and_then(|e| e.get("source"))
-        .and_then(Item::as_str)
-        .map(str::to_owned);
+    let recorded = recorded_source(home, &entry.id)?;
     let source = persisted_source(entry, recorded.as_deref());
     grant(
         home,
@@ -267,6 +260,26 @@ pub fn record_install(
             now,
         },
     )
+}
+
+/// `[plugins."<id>"] source` of `config.toml`, if any.
+fn recorded_source(home: &Home, id: &str) -> Result<Option<String>, LockError> {
+    Ok(load(&config_path(home))?
+        .1
+        .get("plugins")
+        .and_then(|p| p.get(id))
+        .and_then(|e| e.get("source"))
+        .and_then(Item::as_str)
+        .map(str::to_owned))
+}
+
+/// Whether `config.toml` already names the source as [`record_install`] would write it
+/// for `entry` (so an install with the same files has nothing to record).
+pub fn names_source(home: &Home, entry: &crate::lock::Entry) -> bool {
+    recorded_source(home, &entry.id)
+        .ok()
+        .flatten()
+        .is_some_and(|r| persisted_source(entry, Some(&r)) == r)
 }
 
 /// The `config.toml` `source` aoe's own update and update check act on (spec `aoe.md` §17:
