@@ -370,6 +370,43 @@ impl Lock {
         )
     }
 
+    /// Record the hashes `verify` compares (`installed_tree_hash`, and `manifest_hash` when
+    /// given) in `id`'s row (protoAgent: the last one, which the host reads), leaving every
+    /// other key as it is (a host's `installed_at` and `by` included). Whether there was a row.
+    pub fn set_hashes(&mut self, id: &str, manifest_hash: Option<&str>, installed: &str) -> bool {
+        let set = |row: &mut dyn FnMut(&str, &str)| {
+            if let Some(m) = manifest_hash {
+                row("manifest_hash", m);
+            }
+            row("installed_tree_hash", installed);
+        };
+        match &mut self.doc {
+            Doc::Json(v) => match last_json_row(v, id) {
+                Some(row) => {
+                    set(&mut |k, val| {
+                        row.insert(k.into(), val.into());
+                    });
+                    true
+                }
+                None => false,
+            },
+            Doc::Toml(t) => match t
+                .get_mut("plugins")
+                .and_then(toml::Value::as_table_mut)
+                .and_then(|p| p.get_mut(id))
+                .and_then(toml::Value::as_table_mut)
+            {
+                Some(row) => {
+                    set(&mut |k, val| {
+                        row.insert(k.into(), toml::Value::String(val.into()));
+                    });
+                    true
+                }
+                None => false,
+            },
+        }
+    }
+
     /// Remove `id`; whether it was there.
     pub fn remove(&mut self, id: &str) -> bool {
         match &mut self.doc {

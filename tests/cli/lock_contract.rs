@@ -362,3 +362,118 @@ fn aoe_config_names_the_source_as_typed_and_keeps_its_form_across_updates() {
     plugins_in(&tagged, &v1, &["install", "gh:acme/tool", "--yes"]);
     assert_eq!(config_source(&tagged), "gh:acme/tool");
 }
+
+#[test]
+fn verify_reports_a_row_the_host_installed_as_unverifiable_and_records_a_baseline() {
+    use snapbox::{assert_data_eq, str};
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("inst");
+    instance(&home, None);
+    // Installed by protoAgent's own installer: a row without any of plugins' hashes.
+    let repo = proto_repo(&t.join("notes-src"), "notes_x");
+    let installed = host_env(
+        &py,
+        &home,
+        &[],
+        &format!(
+            "print(json.dumps(installer.install({:?}, allow=None)['id']))",
+            repo.url()
+        ),
+    );
+    assert_eq!(installed, "notes_x");
+    let lock_path = home.join("plugins.lock");
+    let host_row: Value = serde_json::from_str::<Value>(
+        &std::fs::read_to_string(&lock_path).unwrap(),
+    )
+    .unwrap()["plugins"][0]
+        .clone();
+    assert!(host_row.get("installed_tree_hash").is_none(), "{host_row}");
+    let verify = |args: &[&str]| {
+        let (code, stdout, stderr) = run(plugins()
+            .arg("verify")
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .env("COLUMNS", "400"));
+        (code, stdout, stderr)
+    };
+    let (code, stdout, stderr) = verify(&[]);
+    assert_eq!(code, 0, "unverifiable is not a failure: {stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+unverifiable notes_x: the lock records no hash of its files (its host's own installer wrote the row): whether they changed cannot be told; `plugins verify --record` records them as they are now
+1 verified, 0 changed, 1 unverifiable
+
+"#]]
+    );
+    let (code, stdout, _) = verify(&["--strict"]);
+    assert_eq!(code, 1, "{stdout}");
+    let (code, stdout, _) = verify(&["--json"]);
+    assert_eq!(code, 0);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        (doc["ok"].clone(), doc["unverifiable"].clone()),
+        (json!(true), json!(1))
+    );
+    assert_eq!(doc["plugins"][0]["status"], "unverifiable");
+    assert_eq!(doc["plugins"][0]["code"], "plugins::install::unverifiable");
+
+    // --record takes the baseline: the hashes go into the row, the host's keys stay.
+    let (code, stdout, stderr) = verify(&["--record"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+    recorded notes_x: no hash was locked; its files as they are now are the baseline
+1 verified, 0 changed, 1 recorded
+
+"#]]
+    );
+    let row: Value = serde_json::from_str::<Value>(&std::fs::read_to_string(&lock_path).unwrap())
+        .unwrap()["plugins"][0]
+        .clone();
+    for key in [
+        "id",
+        "source_url",
+        "requested_ref",
+        "resolved_sha",
+        "installed_at",
+        "by",
+    ] {
+        assert_eq!(row[key], host_row[key], "{key}: {row}");
+    }
+    assert!(
+        row["installed_tree_hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+    assert!(
+        row["manifest_hash"]
+            .as_str()
+            .unwrap()
+            .starts_with("sha256:")
+    );
+    // The host still reads the lock and runs the plugin.
+    let seen = host_env(
+        &py,
+        &home,
+        &[],
+        "print(json.dumps({'row': installer._lock_rows_by_id()['notes_x']['by'], 'found': [m.id for m in loader.discover_plugins(installer.loader_roots()) if m.id == 'notes_x']}))",
+    );
+    assert_eq!(seen, json!({"row": "cli", "found": ["notes_x"]}));
+    let (code, stdout, _) = verify(&["--strict"]);
+    assert_eq!(code, 0, "{stdout}");
+    // A change after the baseline is a change, with its paths; --record does not bless it.
+    std::fs::write(home.join("plugins/notes_x/__init__.py"), "import os\n").unwrap();
+    let (code, stdout, _) = verify(&["--record"]);
+    assert_eq!(code, 1, "{stdout}");
+    assert!(
+        stdout.contains("    tampered notes_x: the files changed since install")
+            && stdout.contains("     changed __init__.py"),
+        "{stdout}"
+    );
+}

@@ -763,9 +763,11 @@ fn json_outputs_match_their_schemas() {
             "failed",
             "held_back",
             "installed",
+            "ok",
             "removed",
             "rolled_back",
             "synced",
+            "tampered",
             "up_to_date",
             "updated",
             "would_update"
