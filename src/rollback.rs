@@ -20,6 +20,9 @@ pub struct RolledBack {
     pub to: Entry,
     /// `--to` named the installed commit: nothing changed.
     pub up_to_date: bool,
+    /// The hold put on the restored version (`None` when nothing changed), so that
+    /// `update --all` and `autoupdate` do not install the version rolled back from again.
+    pub hold: Option<crate::hold::Hold>,
 }
 
 fn refused(code: Code, message: String, help: &str) -> InstallError {
@@ -57,6 +60,7 @@ pub fn rollback(
             from: current.clone(),
             to: current,
             up_to_date: true,
+            hold: None,
         }));
     }
     let kept = txn::history(home, id);
@@ -105,12 +109,25 @@ pub fn rollback(
     if restored.host_source.is_none() && restored.source == current.source {
         restored.host_source.clone_from(&current.host_source);
     }
-    let swap = txn::Swap::begin_with_deps(home, id, dialect, &tree, deps, "rollback", now)?;
+    // The hold goes first: a rollback whose swap cannot begin puts the prior hold back; one
+    // killed after this leaves the current version held, which updates skip, visibly (a
+    // commit that fails half-way is finished by the next recovery: the hold stays).
+    let prior_hold = crate::hold::get(home, id.as_str());
+    let hold = crate::hold::Hold::rollback(&current, now);
+    crate::hold::set(home, id.as_str(), &hold)?;
+    let swap = match txn::Swap::begin_with_deps(home, id, dialect, &tree, deps, "rollback", now) {
+        Ok(swap) => swap,
+        Err(e) => {
+            let _ = crate::hold::restore(home, id.as_str(), prior_hold.as_ref());
+            return Err(e.into());
+        }
+    };
     swap.commit_rollback(&restored, chosen.slot)?;
     Ok(Some(RolledBack {
         from: current,
         to: restored,
         up_to_date: false,
+        hold: Some(hold),
     }))
 }
 

@@ -477,3 +477,267 @@ unverifiable notes_x: the lock records no hash of its files (its host's own inst
         "{stdout}"
     );
 }
+
+/// `plugins <args> --home <home>`, with `[TIME]` for RFC 3339 times and `[HOME]`.
+fn at(home: &Path, args: &[&str]) -> (i32, String, String) {
+    let (code, stdout, stderr) = run(plugins()
+        .args(args)
+        .arg("--home")
+        .arg(home)
+        .env("COLUMNS", "400"));
+    let time = regex_lite_time(&stdout);
+    let clean = |s: &str| {
+        time.iter()
+            .fold(s.replace(&home.display().to_string(), "[HOME]"), |s, t| {
+                s.replace(t, "[TIME]")
+            })
+    };
+    (code, clean(&stdout), clean(&stderr))
+}
+
+/// The RFC 3339 times `plugins` wrote in `text` (`2026-01-01T00:00:00+00:00`).
+fn regex_lite_time(text: &str) -> Vec<String> {
+    let b = text.as_bytes();
+    (0..b.len().saturating_sub(24))
+        .filter(|&i| {
+            let w = &text[i..i + 25];
+            w.as_bytes()[4] == b'-'
+                && w.as_bytes()[10] == b'T'
+                && w.ends_with("+00:00")
+                && w[..4].bytes().all(|c| c.is_ascii_digit())
+        })
+        .map(|i| text[i..i + 25].to_owned())
+        .collect()
+}
+
+/// `doc` matches `docs/schema/output/<file>`.
+fn matches_schema(file: &str, doc: &Value) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/schema/output")
+        .join(file);
+    let schema: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let errors: Vec<String> = jsonschema::validator_for(&schema)
+        .unwrap()
+        .iter_errors(doc)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{file}: {errors:#?}\n{doc:#}");
+}
+
+#[test]
+fn a_rollback_holds_until_an_explicit_update_or_unhold() {
+    use crate::install::{locked, static_aoe};
+    use snapbox::{assert_data_eq, str};
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = Repo::init(&t.join("repo"));
+    let home = t.join("home");
+    let id = "dev.example.pinned";
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    let c1 = repo.commit("v1");
+    let url = repo.url();
+    assert_eq!(at(&home, &["install", &url, "--ref", "main", "--yes"]).0, 0);
+    let policy = "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n";
+    std::fs::write(home.join("plugins.toml"), policy).unwrap();
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    let c2 = repo.commit("v2");
+    let (code, o, e) = at(&home, &["autoupdate", "--force", "--json"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(locked(&home, id, "version"), "2.0.0");
+
+    // The rollback holds 1.0.0, beside the policy; the lock is what aoe reads, as before.
+    let (code, stdout, stderr) = at(&home, &["rollback", id]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let stdout = stdout.replace(&c1[..7], "[C1]").replace(&c2[..7], "[C2]");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+ Rolled back dev.example.pinned 2.0.0 ([C2]) -> 1.0.0 ([C1]) in [HOME]
+        Held dev.example.pinned at 1.0.0: `update --all` and `autoupdate` skip it until `plugins update dev.example.pinned` or `plugins unhold dev.example.pinned`
+
+"#]]
+    );
+    let settings = std::fs::read_to_string(home.join("plugins.toml")).unwrap();
+    assert!(settings.starts_with(policy), "{settings}");
+    assert!(
+        settings.contains(&format!(
+            "[hold.\"dev.example.pinned\"]\nsince = \"{}",
+            &crate::lock_contract::regex_lite_time(&settings)[0]
+        )) && settings.contains(&format!(
+            "reason = \"rolled back from 2.0.0 ({})\"",
+            &c2[..7]
+        )),
+        "{settings}"
+    );
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    assert!(!lock.contains("hold"), "the lock is the hosts': {lock}");
+    // aoe's rules (aoe.md §17): lock_version 2, its keys typed as aoe reads them.
+    let doc: toml::Table = lock.parse().unwrap();
+    assert_eq!(doc["lock_version"].as_integer(), Some(2));
+    let row = doc["plugins"][id].as_table().unwrap();
+    for key in ["source", "version", "manifest_hash", "tree_hash", "trust"] {
+        assert!(row[key].is_str(), "{key}: {row:?}");
+    }
+    assert_eq!(row["resolved_commit"].as_str(), Some(c1.as_str()));
+
+    // The next sweep, forced, and update --all skip it and say why; outdated shows it held.
+    let (code, o, e) = at(&home, &["autoupdate", "--force", "--json"]);
+    assert_eq!(code, 0, "{o}{e}");
+    let doc: Value = serde_json::from_str(&o).unwrap();
+    matches_schema("autoupdate.json", &doc);
+    assert_eq!(doc["updated"], json!([]));
+    assert_eq!(
+        doc["held"],
+        json!([{"id": id, "since": "[TIME]", "by": "rollback", "reason": format!("rolled back from 2.0.0 ({})", &c2[..7])}])
+    );
+    let (code, o, _) = at(&home, &["autoupdate", "--force"]);
+    assert_eq!(code, 0);
+    assert!(
+        o.contains(&format!(
+            "  held {id}: held since [TIME] (rolled back from 2.0.0 ({}))",
+            &c2[..7]
+        )),
+        "{o}"
+    );
+    let (code, o, e) = at(&home, &["update", "--all", "--yes"]);
+    assert_eq!(code, 0, "{o}{e}");
+    let o = o
+        .replace(&c1[..7], "[C1]")
+        .replace(&c2[..10], "[C2]")
+        .replace(&c2[..7], "[C2]");
+    assert_data_eq!(
+        o,
+        str![[r#"
+        Held dev.example.pinned; main @ [C2] not taken: held since [TIME] (rolled back from 2.0.0 ([C2])) (`plugins update dev.example.pinned` or `plugins unhold dev.example.pinned` lifts it)
+nothing to update
+
+"#]]
+    );
+    let (_, o, _) = at(&home, &["update", "--all", "--yes", "--json"]);
+    let doc: Value = serde_json::from_str(&o).unwrap();
+    matches_schema("change.json", &doc);
+    assert_eq!(doc["plugins"][0]["status"], "held");
+    assert_eq!(doc["plugins"][0]["commit"], c2.as_str());
+    assert_eq!(doc["plugins"][0]["hold"]["by"], "rollback");
+    let (code, o, _) = at(&home, &["outdated", "--json"]);
+    assert_eq!(code, 0);
+    let doc: Value = serde_json::from_str(&o).unwrap();
+    matches_schema("outdated.json", &doc);
+    assert_eq!(doc["plugins"][0]["status"], "held");
+    assert_eq!(doc["plugins"][0]["hold"]["since"], "[TIME]");
+    let (_, o, _) = at(&home, &["outdated"]);
+    assert!(o.contains(", not taken; held since [TIME]"), "{o}");
+    assert_eq!(locked(&home, id, "version"), "1.0.0");
+
+    // `plugins update <id>` takes it and lifts the hold.
+    let (code, o, e) = at(&home, &["update", id, "--yes"]);
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(
+        o.contains(&format!("      Unheld {id}: it was held since [TIME]")),
+        "{o}"
+    );
+    assert!(
+        o.contains(&format!("     Updated {id} to 2.0.0 (main @ {}", &c2[..10])),
+        "{o}"
+    );
+    assert_eq!(locked(&home, id, "version"), "2.0.0");
+    assert_eq!(
+        std::fs::read_to_string(home.join("plugins.toml")).unwrap(),
+        policy,
+        "the hold is gone, the policy kept"
+    );
+    // An explicit update of a held plugin with nothing newer lifts the hold too.
+    assert_eq!(at(&home, &["hold", id]).0, 0);
+    let (code, o, e) = at(&home, &["update", id, "--yes", "--json"]);
+    assert_eq!(code, 0, "{o}{e}");
+    let doc: Value = serde_json::from_str(&o).unwrap();
+    matches_schema("change.json", &doc);
+    assert_eq!(doc["plugins"][0]["status"], "up_to_date", "{doc}");
+    assert_eq!(doc["plugins"][0]["unheld"]["by"], "hold", "{doc}");
+    assert_eq!(
+        std::fs::read_to_string(home.join("plugins.toml")).unwrap(),
+        policy
+    );
+
+    // hold / unhold, as apt-mark: a held plugin stays; unhold lets the sweep take it.
+    let (code, o, _) = at(&home, &["hold", id]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        o,
+        format!("        Held {id} in [HOME]: held since [TIME] (held with `plugins hold`)\n")
+    );
+    let (_, o, _) = at(&home, &["hold", id, "--json"]);
+    matches_schema("change.json", &serde_json::from_str(&o).unwrap());
+    assert!(o.contains("\"already_held\""), "{o}");
+    repo.file("aoe-plugin.toml", &static_aoe("3.0.0"));
+    repo.commit("v3");
+    let (_, o, _) = at(&home, &["autoupdate", "--force", "--json"]);
+    let doc: Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(doc["held"][0]["by"], "hold", "{doc}");
+    assert_eq!(locked(&home, id, "version"), "2.0.0");
+    let (code, o, _) = at(&home, &["unhold", id]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        o,
+        format!(
+            "      Unheld {id} in [HOME]: it was held since [TIME] (held with `plugins hold`)\n"
+        )
+    );
+    let (_, o, _) = at(&home, &["unhold", id]);
+    assert_eq!(o, format!("    Not held {id} in [HOME]: nothing to lift\n"));
+    let (_, o, _) = at(&home, &["unhold", id, "--json"]);
+    matches_schema("change.json", &serde_json::from_str(&o).unwrap());
+    let (_, o, _) = at(&home, &["autoupdate", "--force", "--json"]);
+    let doc: Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(doc["updated"], json!([id]), "{doc}");
+    assert_eq!(locked(&home, id, "version"), "3.0.0");
+    let (code, _, e) = at(&home, &["hold", "dev.example.nope"]);
+    assert_eq!(code, 2);
+    assert!(e.contains("plugins::install::not_installed"), "{e}");
+}
+
+#[test]
+fn a_held_protoagent_plugin_is_still_loaded_and_its_lock_read_by_the_host() {
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("inst");
+    instance(&home, None);
+    let repo = proto_repo(&t.join("notes-src"), "notes_x");
+    let url = repo.url();
+    assert_eq!(at(&home, &["install", &url, "--ref", "main", "--yes"]).0, 0);
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: notes_x\nname: notes_x\nversion: 2.0.0\n",
+    )
+    .commit("v2");
+    let (code, o, e) = at(&home, &["update", "--all", "--yes"]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (code, o, e) = at(&home, &["rollback", "notes_x"]);
+    assert_eq!(code, 0, "{o}{e}");
+    // The host reads the lock plugins left, loads the rolled-back version, and its own
+    // update check sees the newer commit (the hold is plugins', in plugins.toml).
+    let seen = host_env(
+        &py,
+        &home,
+        &[],
+        r#"
+from graph.plugins import updates
+found = {m.id: m.version for m in loader.discover_plugins(installer.loader_roots()) if m.id == "notes_x"}
+rows = {r["id"]: r["behind"] for r in updates.check_updates()}
+print(json.dumps({"found": found, "behind": rows, "error": [r["error"] for r in updates.check_updates()]}))
+"#,
+    );
+    assert_eq!(
+        seen,
+        json!({"found": {"notes_x": "1.0.0"}, "behind": {"notes_x": true}, "error": [null]})
+    );
+    assert!(
+        !std::fs::read_to_string(home.join("plugins.lock"))
+            .unwrap()
+            .contains("hold")
+    );
+    let (_, o, _) = at(&home, &["outdated", "--json"]);
+    let doc: Value = serde_json::from_str(&o).unwrap();
+    assert_eq!(doc["plugins"][0]["status"], "held", "{doc}");
+}
