@@ -40,7 +40,9 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin on where its host reads it')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin off where its host reads it')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
-            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put back a version an update replaced (the last two are kept)')
+            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put back a version an update replaced (the last two are kept), and hold it')
+            [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Hold a plugin at its version: `update --all` and `autoupdate` skip it')
+            [CompletionResult]::new('unhold', 'unhold', [CompletionResultType]::ParameterValue, 'Lift a plugin''s hold: updates take it again')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show what is pinned and what is newer (reads remote refs only)')
@@ -244,11 +246,46 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'plugins;hold' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome line')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
+        'plugins;unhold' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome line')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'plugins;verify' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document')
+            [CompletionResult]::new('--strict', '--strict', [CompletionResultType]::ParameterName, 'A plugin the lock records no hash of is a failure (exit 1)')
+            [CompletionResult]::new('--record', '--record', [CompletionResultType]::ParameterName, 'Record the files of each plugin the lock records no hash of, as they are now, as its baseline (in the lock row, under the home lock); plugins with hashes are only verified')
+            [CompletionResult]::new('--no-wait', '--no-wait', [CompletionResultType]::ParameterName, 'Fail at once if another plugins process holds the home, instead of waiting (--record)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
             [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)')
@@ -505,7 +542,9 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('enable', 'enable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin on where its host reads it')
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin off where its host reads it')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
-            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put back a version an update replaced (the last two are kept)')
+            [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put back a version an update replaced (the last two are kept), and hold it')
+            [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Hold a plugin at its version: `update --all` and `autoupdate` skip it')
+            [CompletionResult]::new('unhold', 'unhold', [CompletionResultType]::ParameterValue, 'Lift a plugin''s hold: updates take it again')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show what is pinned and what is newer (reads remote refs only)')
@@ -548,6 +587,12 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;help;rollback' {
+            break
+        }
+        'plugins;help;hold' {
+            break
+        }
+        'plugins;help;unhold' {
             break
         }
         'plugins;help;verify' {

@@ -3,7 +3,7 @@ _plugins() {
     if [[ $line =~ (^|[[:space:]])(-A|--allow)(=|[[:space:]]+)([^[:space:]=]*)$ ]]; then
         local word="${BASH_REMATCH[4]}"
         local typed="${word%"${word##*:}"}"
-        COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "$word"))
+        COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::unverifiable plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "$word"))
         COMPREPLY=("${COMPREPLY[@]#"$typed"}")
         return 0
     fi
@@ -45,6 +45,9 @@ _plugins() {
             plugins,help)
                 cmd="plugins__subcmd__help"
                 ;;
+            plugins,hold)
+                cmd="plugins__subcmd__hold"
+                ;;
             plugins,homes)
                 cmd="plugins__subcmd__homes"
                 ;;
@@ -80,6 +83,9 @@ _plugins() {
                 ;;
             plugins,sync)
                 cmd="plugins__subcmd__sync"
+                ;;
+            plugins,unhold)
+                cmd="plugins__subcmd__unhold"
                 ;;
             plugins,update)
                 cmd="plugins__subcmd__update"
@@ -129,6 +135,9 @@ _plugins() {
             plugins__subcmd__help,help)
                 cmd="plugins__subcmd__help__subcmd__help"
                 ;;
+            plugins__subcmd__help,hold)
+                cmd="plugins__subcmd__help__subcmd__hold"
+                ;;
             plugins__subcmd__help,homes)
                 cmd="plugins__subcmd__help__subcmd__homes"
                 ;;
@@ -165,6 +174,9 @@ _plugins() {
             plugins__subcmd__help,sync)
                 cmd="plugins__subcmd__help__subcmd__sync"
                 ;;
+            plugins__subcmd__help,unhold)
+                cmd="plugins__subcmd__help__subcmd__unhold"
+                ;;
             plugins__subcmd__help,update)
                 cmd="plugins__subcmd__help__subcmd__update"
                 ;;
@@ -187,7 +199,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -v -h -V --color --quiet --verbose --log-format --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
+            opts="-q -v -h -V --color --quiet --verbose --log-format --help --version new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,7 +523,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
+            opts="new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -637,6 +649,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__help)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__hold)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -818,6 +844,20 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__help__subcmd__unhold)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__help__subcmd__update)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
@@ -853,6 +893,33 @@ _plugins() {
                 return 0
             fi
             case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__hold)
+            opts="-q -v -h -V --home --json --no-wait --color --quiet --verbose --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -997,11 +1064,11 @@ _plugins() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::unverifiable plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 -A)
-                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::unverifiable plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1263,6 +1330,33 @@ _plugins() {
             COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
             return 0
             ;;
+        plugins__subcmd__unhold)
+            opts="-q -v -h -V --home --json --no-wait --color --quiet --verbose --log-format --help --version"
+            [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
         plugins__subcmd__update)
             opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --json --python --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
@@ -1339,11 +1433,11 @@ _plugins() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::unverifiable plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 -A)
-                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::unverifiable plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1374,7 +1468,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__verify)
-            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --json --strict --record --no-wait --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

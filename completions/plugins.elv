@@ -37,7 +37,9 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand enable 'Turn an installed plugin on where its host reads it'
             cand disable 'Turn an installed plugin off where its host reads it'
             cand remove 'Remove an installed plugin and its lock entry'
-            cand rollback 'Put back a version an update replaced (the last two are kept)'
+            cand rollback 'Put back a version an update replaced (the last two are kept), and hold it'
+            cand hold 'Hold a plugin at its version: `update --all` and `autoupdate` skip it'
+            cand unhold 'Lift a plugin''s hold: updates take it again'
             cand verify 'Check installed plugins against the hashes in the lock'
             cand sync 'Install what the lock says, at the locked commits'
             cand outdated 'Show what is pinned and what is newer (reads remote refs only)'
@@ -230,11 +232,44 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'plugins;hold'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
+            cand --json 'Print one JSON document instead of the outcome line'
+            cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
+            cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --verbose 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;unhold'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
+            cand --json 'Print one JSON document instead of the outcome line'
+            cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting'
+            cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --verbose 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'plugins;verify'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand --json 'Print one JSON document'
+            cand --strict 'A plugin the lock records no hash of is a failure (exit 1)'
+            cand --record 'Record the files of each plugin the lock records no hash of, as they are now, as its baseline (in the lock row, under the home lock); plugins with hashes are only verified'
+            cand --no-wait 'Fail at once if another plugins process holds the home, instead of waiting (--record)'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
             cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
             cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
@@ -474,7 +509,9 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand enable 'Turn an installed plugin on where its host reads it'
             cand disable 'Turn an installed plugin off where its host reads it'
             cand remove 'Remove an installed plugin and its lock entry'
-            cand rollback 'Put back a version an update replaced (the last two are kept)'
+            cand rollback 'Put back a version an update replaced (the last two are kept), and hold it'
+            cand hold 'Hold a plugin at its version: `update --all` and `autoupdate` skip it'
+            cand unhold 'Lift a plugin''s hold: updates take it again'
             cand verify 'Check installed plugins against the hashes in the lock'
             cand sync 'Install what the lock says, at the locked commits'
             cand outdated 'Show what is pinned and what is newer (reads remote refs only)'
@@ -507,6 +544,10 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;remove'= {
         }
         &'plugins;help;rollback'= {
+        }
+        &'plugins;help;hold'= {
+        }
+        &'plugins;help;unhold'= {
         }
         &'plugins;help;verify'= {
         }

@@ -4,11 +4,11 @@ use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompleteArgs,
-    completions::CompletionsArgs, doctor::DoctorArgs, enable::SwitchArgs, homes::HomesArgs,
-    info::InfoArgs, install::InstallArgs, list::ListArgs, lsp::LspArgs, new::NewArgs,
-    outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs, rollback::RollbackArgs,
-    schema::SchemaArgs, sync::SyncArgs, update::UpdateArgs, validate::ValidateArgs,
-    verify::VerifyArgs,
+    completions::CompletionsArgs, doctor::DoctorArgs, enable::SwitchArgs, hold::HoldArgs,
+    homes::HomesArgs, info::InfoArgs, install::InstallArgs, list::ListArgs, lsp::LspArgs,
+    new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs,
+    rollback::RollbackArgs, schema::SchemaArgs, sync::SyncArgs, unhold::UnholdArgs,
+    update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -54,8 +54,12 @@ pub enum Command {
     Disable(SwitchArgs),
     /// Remove an installed plugin and its lock entry
     Remove(RemoveArgs),
-    /// Put back a version an update replaced (the last two are kept)
+    /// Put back a version an update replaced (the last two are kept), and hold it
     Rollback(RollbackArgs),
+    /// Hold a plugin at its version: `update --all` and `autoupdate` skip it
+    Hold(HoldArgs),
+    /// Lift a plugin's hold: updates take it again
+    Unhold(UnholdArgs),
     /// Check installed plugins against the hashes in the lock
     Verify(VerifyArgs),
     /// Install what the lock says, at the locked commits
@@ -110,6 +114,8 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Info(args) => info::run(&args, cx, printer),
         Command::Remove(args) => remove::run(&args, cx, printer),
         Command::Rollback(args) => rollback::run(&args, cx, printer),
+        Command::Hold(args) => hold::run(&args, cx, printer),
+        Command::Unhold(args) => unhold::run(&args, cx, printer),
         Command::Verify(args) => verify::run(&args, cx, printer),
         Command::Sync(args) => sync::run(&args, cx, printer),
         Command::Outdated(args) => outdated::run(&args, cx, printer),

@@ -19,6 +19,7 @@ pub mod exit;
 pub mod file;
 pub mod git;
 pub mod hash;
+pub mod hold;
 pub mod host;
 pub mod install;
 pub mod lock;

@@ -20,6 +20,9 @@ pub struct RolledBack {
     pub to: Entry,
     /// `--to` named the installed commit: nothing changed.
     pub up_to_date: bool,
+    /// The hold put on the restored version (`None` when nothing changed), so that
+    /// `update --all` and `autoupdate` do not install the version rolled back from again.
+    pub hold: Option<crate::hold::Hold>,
 }
 
 fn refused(code: Code, message: String, help: &str) -> InstallError {
@@ -57,6 +60,7 @@ pub fn rollback(
             from: current.clone(),
             to: current,
             up_to_date: true,
+            hold: None,
         }));
     }
     let all = txn::slots_of(home, id);
@@ -134,12 +138,30 @@ pub fn rollback(
         dir: chosen.deps_tree.as_ref().map(|_| deps_copy.as_path()),
         pins: pins.clone(),
     });
-    let swap = txn::Swap::begin_with_deps(home, id, dialect, &tree, deps, "rollback", now)?;
-    swap.commit_rollback(&chosen.entry, chosen.slot)?;
+    // A version kept before `plugins` locked protoAgent's fetch URL takes the current one.
+    let mut restored = chosen.entry.clone();
+    if restored.host_source.is_none() && restored.source == current.source {
+        restored.host_source.clone_from(&current.host_source);
+    }
+    // The hold goes first: a rollback whose swap cannot begin puts the prior hold back; one
+    // killed after this leaves the current version held, which updates skip, visibly (a
+    // commit that fails half-way is finished by the next recovery: the hold stays).
+    let prior_hold = crate::hold::get(home, id.as_str());
+    let hold = crate::hold::Hold::rollback(&current, now);
+    crate::hold::set(home, id.as_str(), &hold)?;
+    let swap = match txn::Swap::begin_with_deps(home, id, dialect, &tree, deps, "rollback", now) {
+        Ok(swap) => swap,
+        Err(e) => {
+            let _ = crate::hold::restore(home, id.as_str(), prior_hold.as_ref());
+            return Err(e.into());
+        }
+    };
+    swap.commit_rollback(&restored, chosen.slot)?;
     Ok(Some(RolledBack {
         from: current,
-        to: chosen.entry.clone(),
+        to: restored,
         up_to_date: false,
+        hold: Some(hold),
     }))
 }
 

@@ -19,6 +19,10 @@ pub struct Verdict {
     /// The directory is there but its manifest, release asset or files differ from the lock
     /// (what `plugins sync --repair` reinstalls).
     pub changed: bool,
+    /// The lock records no hash of the plugin's files (a row the host's own installer
+    /// wrote), and nothing else is wrong: `plugins::install::unverifiable`, which
+    /// `verify --record` takes a baseline of.
+    pub unverifiable: bool,
 }
 
 impl Verdict {
@@ -26,6 +30,9 @@ impl Verdict {
         self.problems.is_empty()
     }
 }
+
+/// What `verify` says of a row without hashes of its files.
+pub const NO_HASH: &str = "the lock records no hash of its files (its host's own installer wrote the row): whether they changed cannot be told; `plugins verify --record` records them as they are now";
 
 /// Recompute the manifest, release-asset and tree hashes of `entry`'s installed directory
 /// and compare them with the lock.
@@ -38,12 +45,14 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
                 problems: vec![err.to_string()],
                 changes: None,
                 changed: false,
+                unverifiable: false,
             };
         }
     };
     let mut problems = Vec::new();
     let mut changes = None;
     let mut changed = false;
+    let mut unverifiable = false;
     // A hand-edited row can name any subdirectory; update and sync refuse it, say so here.
     if let Some(Err(why)) = e.subdir.as_deref().map(crate::source::subdir_path) {
         problems.push(format!("the lock's subdir: {why}"));
@@ -87,7 +96,7 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
             None => (e.tree_hash.clone(), crate::hash::tree(&dir)),
         };
         if locked.is_empty() {
-            problems.push("cannot verify: the lock records no hash of its files".into());
+            unverifiable = true;
         } else {
             match now {
                 Ok(h) if h == locked => {}
@@ -106,6 +115,12 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
         }
     }
     let mut code = Code::InstallTampered;
+    // Only a row with nothing else wrong is unverifiable; a changed manifest stays tampered.
+    let unverifiable = unverifiable && problems.is_empty() && !e.unbuilt;
+    if unverifiable {
+        code = Code::InstallUnverifiable;
+        problems.push(NO_HASH.to_owned());
+    }
     if e.unbuilt && dir.is_dir() {
         if problems.is_empty() {
             code = Code::InstallUnbuilt;
@@ -119,5 +134,54 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
         problems,
         changes,
         changed,
+        unverifiable,
     }
+}
+
+/// `plugins verify --record`: under the home lock (recovery first), take a baseline of
+/// `id`'s installed files when its lock row records no hash of them (and nothing else is
+/// wrong): the per-file hashes, then the lock row's `installed_tree_hash` (and its
+/// `manifest_hash` when it has none), every other key left as the host wrote it. A row
+/// that has hashes is never re-recorded: changed files stay changed. Returns the entry
+/// as recorded, or `None` when there was nothing to record.
+pub fn record_baseline(
+    home: &Home,
+    dialect: Dialect,
+    id: &crate::name::Name,
+    wait: bool,
+    on_event: &mut dyn FnMut(crate::install::Event),
+) -> Result<Option<Entry>, crate::install::InstallError> {
+    let _guard = crate::install::lock_home(home, wait, on_event)?;
+    let mut lock = crate::lock::Lock::load(&home.lockfile(), dialect)?;
+    let Some(mut e) = lock.get(id.as_str()) else {
+        return Ok(None);
+    };
+    if !entry(home, dialect, &e).unverifiable {
+        return Ok(None);
+    }
+    let dir = home.plugin_dir(id);
+    let walk = |err: crate::hash::TreeError| crate::install::InstallError::Io {
+        context: format!("cannot hash {}", dir.display()),
+        source: std::io::Error::other(err.to_string()),
+    };
+    let installed = crate::hash::installed(&dir).map_err(walk)?;
+    let manifest = if e.manifest_hash.is_empty() {
+        let bytes = fs_err::read(dir.join(dialect.spec().manifest)).map_err(|source| {
+            crate::install::InstallError::Io {
+                context: format!("cannot read the manifest of {id}"),
+                source,
+            }
+        })?;
+        Some(crate::hash::bytes(&bytes))
+    } else {
+        None
+    };
+    crate::install::txn::record_files(home, id).map_err(crate::install::InstallError::from)?;
+    lock.set_hashes(id.as_str(), manifest.as_deref(), &installed);
+    lock.save()?;
+    if let Some(m) = manifest {
+        e.manifest_hash = m;
+    }
+    e.installed_hash = Some(installed);
+    Ok(Some(e))
 }

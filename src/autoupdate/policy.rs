@@ -44,9 +44,10 @@ pub struct PolicyFile {
     pub warnings: Vec<Diagnostic>,
 }
 
-const TOP_KEYS: [&str; 4] = [
+const TOP_KEYS: [&str; 5] = [
     "autoupdate_interval_hours",
     "cooldown",
+    "hold",
     "host",
     "update_policy",
 ];

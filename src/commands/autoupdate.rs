@@ -25,7 +25,8 @@ use crate::printer::{Line, Printer};
 /// An update that needs consent is never applied: it is reported as "needs approval".
 /// Each applied update appends a `plugin.updated` event to `<home>/events.jsonl`.
 /// A newer version younger than the cooldown (--cooldown, else `cooldown` in
-/// plugins.toml) is held back until it is old enough.
+/// plugins.toml) is held back until it is old enough. A held plugin (`plugins hold`, or
+/// the version `plugins rollback` restored) is skipped, even with --force.
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
@@ -98,6 +99,15 @@ fn report(sweep: &Sweep) -> Vec<Line> {
             h.id,
             crate::review::format_left(h.left_secs),
             crate::review::format_duration(h.cooldown_secs)
+        )));
+    }
+    for h in &sweep.held {
+        lines.push(Line::Outcome(format!(
+            "  held {}: {} (`plugins update {}` or `plugins unhold {}` lifts it)\n",
+            h.id,
+            h.hold.describe(),
+            h.id,
+            h.id
         )));
     }
     for home in &sweep.skipped_homes {

@@ -35,8 +35,9 @@ pub enum Completable {
 }
 
 /// The subcommands whose plugin-id arguments complete to installed ids.
-const TAKE_IDS: [&str; 8] = [
-    "info", "enable", "disable", "remove", "rollback", "verify", "update", "validate",
+const TAKE_IDS: [&str; 10] = [
+    "info", "enable", "disable", "remove", "rollback", "hold", "unhold", "verify", "update",
+    "validate",
 ];
 
 /// The completion script for `shell`: clap's, taught to complete installed plugin ids (from

@@ -21,6 +21,8 @@ use crate::update::{Check, Status};
 /// in its row and never stops the others. A newer version younger than the cooldown
 /// (--cooldown, else `cooldown` in <home>/plugins.toml) is shown as held back, with
 /// the time left; its date (the tag's, else the commit's) is read by fetching its tip.
+/// A held plugin (`plugins hold`, `plugins rollback`) says why and since when, and its
+/// newer version is `held`, not taken by `update --all` or `autoupdate`.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n  plugins outdated --cooldown 72h\n  plugins outdated --exit-code -q || echo \"updates or failures\"\n\nExit codes: 0 checked (with or without updates; 3 with --exit-code when an update exists),\n1 some remote could not be checked, 2 could not run."
@@ -63,6 +65,8 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
     for f in &crate::ops::check::hold_back(&args.check.options(), &mut checks, cx, true)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
+    // A held plugin's newer version is shown as held (`plugins hold`, `plugins rollback`).
+    crate::update::apply_holds(&mut checks, &[]);
     let failed = checks
         .iter()
         .filter(|(_, _, c)| matches!(c.status, Status::Error { .. }))
@@ -151,6 +155,14 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
                         review::format_duration(*cooldown_secs)
                     )
                 }
+                Status::Held { new_ref, commit } => {
+                    let newer = if new_ref.is_empty() || *new_ref == c.requested_ref {
+                        commit[..10].to_owned()
+                    } else {
+                        format!("{new_ref} @ {}", &commit[..10])
+                    };
+                    format!("newer: {newer}, not taken")
+                }
                 Status::Error { message } => format!("check failed: {message}"),
                 Status::Superseded {
                     by,
@@ -160,7 +172,14 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
                     c.id
                 ),
             };
-            s.push_str(&format!("{:<32} {:<28} {what}\n", c.id, pinned));
+            let held = c.hold.as_ref().map_or_else(String::new, |h| {
+                format!(
+                    "; {} (`plugins update {id}` or `plugins unhold {id}` lifts it)",
+                    h.describe(),
+                    id = c.id
+                )
+            });
+            s.push_str(&format!("{:<32} {:<28} {what}{held}\n", c.id, pinned));
         }
         s
     };

@@ -12,7 +12,9 @@ use crate::printer::Printer;
 
 /// Put back a previous version of an installed plugin. Updates keep the last two
 /// versions they replaced (files and lock entry) in `<home>/.plugins/history/`;
-/// the version rolled back from is kept in turn.
+/// the version rolled back from is kept in turn. The restored version is held
+/// (`[hold."<id>"]` in `<home>/plugins.toml`): `update --all` and `autoupdate` skip it
+/// until `plugins update <id>` or `plugins unhold <id>`.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  plugins rollback dev.example.kanban\n  plugins rollback dev.example.kanban --to 3f2c1a9"
@@ -60,7 +62,7 @@ pub fn run(args: &RollbackArgs, cx: &Context, printer: &Printer) -> Result<ExitS
             printer.json(serde_json::json!({"plugins": [{
                 "id": args.id, "status": status, "home": home.root,
                 "dir": home.plugin_dir(&name), "version": done.to.version,
-                "commit": done.to.commit, "from_commit": done.from.commit,
+                "commit": done.to.commit, "from_commit": done.from.commit, "hold": done.hold,
             }]}))
         } else {
             let short = |c: &Option<String>| {
@@ -78,13 +80,15 @@ pub fn run(args: &RollbackArgs, cx: &Context, printer: &Printer) -> Result<ExitS
                 )
             } else {
                 format!(
-                    " Rolled back {} {} ({}) -> {} ({}) in {}\n",
+                    " Rolled back {} {} ({}) -> {} ({}) in {}\n        Held {id} at {}: `update --all` and `autoupdate` skip it until `plugins update {id}` or `plugins unhold {id}`\n",
                     args.id,
                     done.from.version,
                     short(&done.from.commit),
                     done.to.version,
                     short(&done.to.commit),
-                    home.root.display()
+                    home.root.display(),
+                    done.to.version,
+                    id = args.id,
                 )
             })
         };

@@ -28,6 +28,10 @@ use crate::review;
 /// listed), the changed capabilities, build steps, UI, runtime and code, and whether
 /// consent would be asked. A newer version younger than the cooldown (--cooldown,
 /// else `cooldown` in <home>/plugins.toml) is held back and not taken.
+///
+/// A held plugin (`plugins hold`, or the version `plugins rollback` restored) is skipped
+/// by --all and shown as held; naming it (`plugins update <id>`) updates it and lifts
+/// the hold.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  plugins update --all --dry-run\n  plugins update dev.example.kanban --yes\n  plugins update --all --yes --cooldown 3d   # only versions at least 3 days old\n\nExit codes: 0 updated or nothing to do, 1 some update failed, 2 could not run."
@@ -142,7 +146,33 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
 fn report(rows: &[UpdateRow], dry_run: bool) -> Vec<Line> {
     let mut lines = Vec::new();
     for r in rows {
+        if let Some(h) = &r.unheld {
+            lines.push(Line::Outcome(format!(
+                "      Unheld {}: it was {}\n",
+                r.id,
+                h.describe()
+            )));
+        }
         match (&r.detail, &r.review) {
+            (
+                Detail::Held {
+                    new_ref,
+                    commit,
+                    hold,
+                    ..
+                },
+                _,
+            ) => {
+                let newer = match (new_ref, commit) {
+                    (Some(r), Some(c)) => format!("; {} not taken", review::target(r, c)),
+                    _ => String::new(),
+                };
+                lines.push(Line::Data(format!(
+                    "        Held {id}{newer}: {} (`plugins update {id}` or `plugins unhold {id}` lifts it)\n",
+                    hold.describe(),
+                    id = r.id,
+                )));
+            }
             (
                 Detail::HeldBack {
                     new_ref,

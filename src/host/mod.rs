@@ -42,8 +42,9 @@ pub struct InstallPolicy {
     /// `requires_pip` wheels are installed per plugin and travel with it (protoAgent's
     /// `plugin-deps/<id>`).
     pub wheel_deps: bool,
-    /// The host's own config names the requested ref (aoe's `gh:o/r@ref`): a new ref is a
-    /// full install even when the files are the same.
+    /// The host's own config names the source as the user typed it, with the requested
+    /// ref when one was given (aoe's `persisted_source`, `gh:o/r@ref`): a new ref is a full
+    /// install even when the files are the same.
     pub ref_in_host_config: bool,
     /// A `gh:` install from an explicit ref, or from a default branch without a release, is
     /// unverified code and asks (aoe §17).
@@ -59,6 +60,10 @@ pub struct InstallPolicy {
     pub instance_checks: bool,
     /// The host ships a featured index that verifies trees by hash (aoe).
     pub featured_index: bool,
+    /// The host's lock names the URL its own installer, update check and sync fetch
+    /// (protoAgent's `source_url`, which refuses `gh:`): a `gh:` source is locked as its
+    /// clone URL, `plugins`' spelling beside it in a key the host ignores.
+    pub lock_fetch_url: bool,
 }
 
 /// What `dialect`'s host decides about installs.
@@ -82,6 +87,18 @@ pub fn record_install(
         Dialect::Aoe => aoe::record_install(home, entry, dir, now).map(drop),
         Dialect::Aworld => aworld::registry::upsert(home, entry, dir, now),
         Dialect::Protoagent => Ok(()),
+    }
+}
+
+/// Whether the host's own record outside the lock (aoe's `config.toml`) already names the
+/// source as `entry` would record it (`Entry::host_source`): an install with nothing else to
+/// change has nothing to write then. Hosts whose spelling of the source is in the lock have
+/// no such record.
+pub fn names_source(dialect: Dialect, home: &Home, entry: &crate::lock::Entry) -> bool {
+    match dialect {
+        Dialect::Aoe => aoe::names_source(home, entry),
+        Dialect::Aworld => false,
+        Dialect::Protoagent => false,
     }
 }
 

@@ -21,14 +21,22 @@ pub(super) fn decide(
     target: &Path,
 ) -> Result<Option<Entry>, InstallError> {
     match prior {
-        Some(p) if p.source != entry.source && !opts.force && opts.pin.is_none() => Err(refused(
-            Code::InstallExists,
-            format!(
-                "{} is already installed from {}; use --force to replace it",
-                entry.id, p.source
-            ),
-            "`plugins remove` it first, or pass --force".to_owned(),
-        )),
+        // A row the host rewrote names the URL `plugins` resolved the `gh:` source to.
+        Some(p)
+            if p.source != entry.source
+                && entry.host_source.as_ref() != Some(&p.source)
+                && !opts.force
+                && opts.pin.is_none() =>
+        {
+            Err(refused(
+                Code::InstallExists,
+                format!(
+                    "{} is already installed from {}; use --force to replace it",
+                    entry.id, p.source
+                ),
+                "`plugins remove` it first, or pass --force".to_owned(),
+            ))
+        }
         Some(p)
             if p.commit == entry.commit
                 && p.tree_hash == entry.tree_hash
@@ -40,6 +48,12 @@ pub(super) fn decide(
             let mut kept = p.clone();
             kept.requested_ref.clone_from(&entry.requested_ref);
             kept.ref_kind = entry.ref_kind;
+            // A row the host cannot fetch from (`gh:` in `source_url`, written by an older
+            // `plugins`), or one the host rewrote, gets the URL and `plugins`' spelling back.
+            if entry.host_source.is_some() {
+                kept.source.clone_from(&entry.source);
+                kept.host_source.clone_from(&entry.host_source);
+            }
             Ok(Some(kept))
         }
         None if target.exists() && !opts.force => Err(refused(
@@ -74,6 +88,10 @@ pub(super) fn under_lock(
         Some(kept) => {
             lock.upsert(&kept, &opts.by, &opts.now);
             let written = lock.save()?;
+            // The host's own record of the source (aoe's config.toml: as typed now).
+            if kept.host_source.is_some() {
+                crate::host::record_install(dialect, home, &kept, target, &opts.now)?;
+            }
             Ok(Some((kept, written)))
         }
         // Another command got there first with this very version: that is this command's

@@ -128,7 +128,12 @@ pub(super) fn fetch_check_swap(
         unbuilt: false,
         featured,
         subdir: opts.source.subdir().map(str::to_owned),
+        host_source: host_source(opts, policy),
     };
+    // aoe's config.toml that already names the source as typed has nothing to record.
+    if crate::host::names_source(dialect, &home, &entry) {
+        entry.host_source = None;
+    }
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
     if let Some(other) = crate::lock::detect(&home.lockfile()).filter(|d| !d.is(dialect)) {
@@ -187,10 +192,16 @@ pub(super) fn fetch_check_swap(
         }
         let mut kept = p.clone();
         kept.commit.clone_from(&entry.commit);
+        if entry.host_source.is_some() {
+            kept.host_source.clone_from(&entry.host_source);
+        }
         kept.requested_ref.clone_from(&entry.requested_ref);
         kept.ref_kind = entry.ref_kind;
         lock.upsert(&kept, &opts.by, &opts.now);
         let written = lock.save()?;
+        if kept.host_source.is_some() {
+            crate::host::record_install(dialect, &home, &kept, &target, &opts.now)?;
+        }
         log::debug!(
             "{id}: {} is the same at {}; only the lock's pin moved",
             kept.subdir.as_deref().unwrap_or_default(),
@@ -359,4 +370,26 @@ fn subdir_unchanged(
         && opts.pin.is_none()
         && (opts.expect_id.is_some() || !opts.force)
         && target.is_dir()
+}
+
+/// How the host's own records name the source, when not as `plugins` locks it (see
+/// [`Entry::host_source`]): protoAgent's lock, a `gh:` source's clone URL; aoe's
+/// `config.toml`, what the user typed at install (`gh:owner/repo` and `@ref` only when a
+/// ref was given, as aoe's `persisted_source`; a monorepo's subdirectory is left out, as no
+/// host can fetch one). An update, sync or repair (`pin`, `expect_id`) types nothing.
+fn host_source(opts: &InstallOptions, policy: &crate::host::InstallPolicy) -> Option<String> {
+    use crate::source::Source;
+    let typed = opts.pin.is_none() && opts.expect_id.is_none();
+    match &opts.source {
+        Source::Git { url, display, .. } if policy.lock_fetch_url => {
+            (url != display).then(|| url.clone())
+        }
+        _ if !policy.ref_in_host_config || !typed => None,
+        Source::Git {
+            display,
+            reference: Some(r),
+            ..
+        } if display.starts_with("gh:") => Some(format!("{display}@{r}")),
+        source => Some(source.recorded()),
+    }
 }

@@ -6,6 +6,10 @@ use serde_json::{Map, Value};
 use crate::git::RefKind;
 use crate::lock::Entry;
 
+/// The row key holding `plugins`' spelling of the source (`gh:owner/repo`) when the
+/// host's `source_url` is the URL it resolves to; protoAgent reads no such key.
+pub(crate) const PLUGINS_SOURCE: &str = "plugins_source";
+
 /// Fold the legacy top-level `{"<id>": {"deps": [...]}}` layout into `plugins[]`.
 pub(crate) fn normalize(mut v: Value) -> Result<Value, String> {
     let Value::Object(top) = &mut v else {
@@ -70,9 +74,19 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
         };
         let commit = crate::lock::read_commit(s("resolved_sha"));
         let requested_ref = s("requested_ref").unwrap_or_default();
+        // `plugins`' own spelling of the source, beside the URL the host fetches; a row the
+        // host rewrote has none (its `source_url` is then the source), and a row an older
+        // `plugins` wrote has `gh:` in `source_url` itself.
+        let url = s("source_url").unwrap_or_default();
+        let (source, host_source) = match s(PLUGINS_SOURCE).filter(|o| !o.is_empty()) {
+            Some(own) if own != url && !url.is_empty() => (own, Some(url)),
+            Some(own) if url.is_empty() => (own, None),
+            _ => (url, None),
+        };
         Some(Entry {
             id: s("id")?,
-            source: s("source_url").unwrap_or_default(),
+            source,
+            host_source,
             ref_kind: crate::lock::adopt_kind(kind, &requested_ref, commit.as_deref()),
             requested_ref,
             commit,
@@ -111,7 +125,15 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     });
     let mut row = Map::new();
     row.insert("id".into(), e.id.clone().into());
-    row.insert("source_url".into(), e.source.clone().into());
+    // The host's installer, update check and sync act on `source_url`
+    // (`protoagent-0218.md` §4): the URL it can fetch; `plugins`' spelling goes beside it.
+    row.insert(
+        "source_url".into(),
+        e.host_source
+            .clone()
+            .unwrap_or_else(|| e.source.clone())
+            .into(),
+    );
     row.insert("requested_ref".into(), e.requested_ref.clone().into());
     row.insert(
         "resolved_sha".into(),
@@ -129,6 +151,7 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
                     "tree_hash",
                     "installed_tree_hash",
                     "subdir",
+                    PLUGINS_SOURCE,
                 ]
                 .contains(&k.as_str())
             {
@@ -147,6 +170,9 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     }
     if let Some(s) = &e.subdir {
         row.insert("subdir".into(), s.clone().into());
+    }
+    if e.host_source.as_ref().is_some_and(|u| *u != e.source) {
+        row.insert(PLUGINS_SOURCE.into(), e.source.clone().into());
     }
     plugins.push(Value::Object(row));
 }
@@ -289,6 +315,43 @@ mod tests {
         assert_eq!(rows[2]["x-host"], 1);
         assert_eq!(v["bundles"][0]["superseded"][0], "agent_browser");
         assert_eq!(entries(&v).iter().filter(|e| e.id == "a").count(), 1);
+    }
+
+    #[test]
+    fn a_gh_source_is_locked_as_its_url_with_plugins_spelling_beside_it() {
+        let mut v = serde_json::json!({"plugins": []});
+        let e = Entry {
+            id: "a".into(),
+            source: "gh:o/r".into(),
+            host_source: Some("https://github.com/o/r.git".into()),
+            commit: Some("1".repeat(40)),
+            ref_kind: Some(RefKind::Default),
+            ..Entry::default()
+        };
+        upsert(&mut v, &e, "cli", "now");
+        let row = &v["plugins"][0];
+        assert_eq!(row["source_url"], "https://github.com/o/r.git");
+        assert_eq!(row[PLUGINS_SOURCE], "gh:o/r");
+        assert_eq!(entries(&v), vec![e.clone()], "read back as written");
+        // A URL source has one spelling: no second key.
+        let url = Entry {
+            source: "https://h/o/r".into(),
+            host_source: None,
+            ..e.clone()
+        };
+        upsert(&mut v, &url, "cli", "now");
+        assert!(v["plugins"][0].get(PLUGINS_SOURCE).is_none(), "{v}");
+        assert_eq!(entries(&v), vec![url]);
+        // An older `plugins` wrote `gh:` into source_url; the host's own install rewrites
+        // the row without `plugins`' keys: both read as their source_url.
+        for source_url in ["gh:o/r", "https://github.com/o/r.git"] {
+            let v = serde_json::json!({"plugins": [
+                {"id": "a", "source_url": source_url, "requested_ref": "", "resolved_sha": "1".repeat(40), "plugins_source": null}
+            ]});
+            let read = entries(&v);
+            assert_eq!(read[0].source, source_url);
+            assert_eq!(read[0].host_source, None);
+        }
     }
 
     #[test]

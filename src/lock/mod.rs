@@ -55,6 +55,18 @@ pub struct Entry {
     /// fetch a subdirectory: their own update or sync of the entry fetches the root).
     #[serde(default)]
     pub subdir: Option<String>,
+    /// The source as the host's own records name it, where they name it otherwise:
+    /// * protoAgent's lock `source_url`, which the host's installer, update check and sync
+    ///   fetch: a `gh:` source's clone URL (resolved against the gh base in use), with
+    ///   `source` locked beside it as `plugins_source`, a key the host ignores; read back;
+    /// * aoe's `config.toml` `source`, as the user typed it at install (`persisted_source`:
+    ///   `gh:owner/repo` without the ref it resolved to, so aoe's update follows the latest
+    ///   release); no lock holds it, so it is `None` once read back, and an update, sync or
+    ///   rollback keeps the form `config.toml` has (`host::aoe::record_install`).
+    ///
+    /// `None` when the host's spelling is `source` (a URL, an ssh remote, a path).
+    #[serde(default)]
+    pub host_source: Option<String>,
 }
 
 /// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel
@@ -356,6 +368,43 @@ impl Lock {
                 })
                 .unwrap_or_default(),
         )
+    }
+
+    /// Record the hashes `verify` compares (`installed_tree_hash`, and `manifest_hash` when
+    /// given) in `id`'s row (protoAgent: the last one, which the host reads), leaving every
+    /// other key as it is (a host's `installed_at` and `by` included). Whether there was a row.
+    pub fn set_hashes(&mut self, id: &str, manifest_hash: Option<&str>, installed: &str) -> bool {
+        let set = |row: &mut dyn FnMut(&str, &str)| {
+            if let Some(m) = manifest_hash {
+                row("manifest_hash", m);
+            }
+            row("installed_tree_hash", installed);
+        };
+        match &mut self.doc {
+            Doc::Json(v) => match last_json_row(v, id) {
+                Some(row) => {
+                    set(&mut |k, val| {
+                        row.insert(k.into(), val.into());
+                    });
+                    true
+                }
+                None => false,
+            },
+            Doc::Toml(t) => match t
+                .get_mut("plugins")
+                .and_then(toml::Value::as_table_mut)
+                .and_then(|p| p.get_mut(id))
+                .and_then(toml::Value::as_table_mut)
+            {
+                Some(row) => {
+                    set(&mut |k, val| {
+                        row.insert(k.into(), toml::Value::String(val.into()));
+                    });
+                    true
+                }
+                None => false,
+            },
+        }
     }
 
     /// Remove `id`; whether it was there.

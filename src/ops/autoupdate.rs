@@ -30,6 +30,8 @@ pub struct Sweep {
     pub deferred: Vec<String>,
     pub needs_approval: Vec<String>,
     pub held_back: Vec<HeldBack>,
+    /// Held plugins (`plugins hold`, `plugins rollback`): not checked, not updated.
+    pub held: Vec<Held>,
     pub failed: Vec<Failed>,
     pub skipped_homes: Vec<Skipped>,
 }
@@ -39,6 +41,14 @@ pub struct Sweep {
 pub struct Failed {
     pub id: String,
     pub message: String,
+}
+
+/// A held plugin the sweep skipped, with why and since when.
+#[derive(serde::Serialize)]
+pub struct Held {
+    pub id: String,
+    #[serde(flatten)]
+    pub hold: crate::hold::Hold,
 }
 
 /// A newer version younger than the cooldown, not taken this sweep.
@@ -77,8 +87,8 @@ impl std::fmt::Display for Skipped {
 }
 
 /// One sweep over the homes `opts.home` names: under each home's policy, check the
-/// opted-in plugins, hold back what the cooldown holds, and apply the rest in lock order
-/// (fetched ahead). An update that needs consent is never applied.
+/// opted-in plugins that are not held, hold back what the cooldown holds, and apply the
+/// rest in lock order (fetched ahead). An update that needs consent is never applied.
 pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Sweep> {
     let mut sweep = Sweep::default();
     let grace = opts.grace;
@@ -114,10 +124,22 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             continue;
         }
         let busy = autoupdate::activity(&home, grace) != Activity::Idle;
+        // A held plugin is skipped, even with --force, until an explicit update or unhold.
+        let holds = crate::hold::holds(&home);
         let armed: Vec<_> = policy
             .rules
             .iter()
             .filter(|r| lock.get(&r.id).is_some())
+            .filter(|r| match holds.get(&r.id) {
+                Some(hold) => {
+                    sweep.held.push(Held {
+                        id: r.id.clone(),
+                        hold: hold.clone(),
+                    });
+                    false
+                }
+                None => true,
+            })
             .collect();
         let entries: Vec<_> = armed
             .iter()

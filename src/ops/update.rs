@@ -44,11 +44,16 @@ pub struct UpdateRow {
     /// A dry run's review (commits, permission changes, consent).
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub review: Option<Review>,
+    /// The hold this explicit `plugins update <id>` lifted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub unheld: Option<crate::hold::Hold>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum UpdateStatus {
+    /// Held (`plugins hold`, `plugins rollback`): skipped by `--all`.
+    Held,
     HeldBack,
     WouldUpdate,
     UpToDate,
@@ -60,6 +65,16 @@ pub enum UpdateStatus {
 #[derive(Debug, Serialize)]
 #[serde(untagged)]
 pub enum Detail {
+    /// Held: skipped until `plugins update <id>` or `plugins unhold <id>`; the newer
+    /// version it is not taking, if there is one.
+    Held {
+        from_commit: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        new_ref: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        commit: Option<String>,
+        hold: crate::hold::Hold,
+    },
     /// Newer, but younger than the cooldown.
     HeldBack {
         from_commit: Option<String>,
@@ -93,6 +108,8 @@ pub enum Detail {
         #[serde(skip_serializing_if = "Option::is_none")]
         code: Option<&'static str>,
     },
+    /// Nothing newer (a held plugin whose hold an explicit update lifted).
+    Nothing {},
 }
 
 impl UpdateRow {
@@ -106,6 +123,7 @@ impl UpdateRow {
             },
             home: home.root.clone(),
             review: None,
+            unheld: None,
         }
     }
 }
@@ -148,6 +166,9 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     for f in &super::check::hold_back(opts.check, &mut checks, cx, !opts.dry_run)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
+    // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
+    let lifting: &[String] = if opts.all { &[] } else { opts.ids };
+    crate::update::apply_holds(&mut checks, lifting);
     let mut lock_rows = LockRows::default();
     let mut steps = Vec::new();
     for (home, dialect, c) in checks {
@@ -198,6 +219,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                 },
                 home: home.root.clone(),
                 review: None,
+                unheld: None,
             }),
             Status::Behind { .. } if opts.dry_run => {
                 review(cx, printer, &home, dialect, &c, &mut lock_rows)?
@@ -230,14 +252,61 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                         },
                         home: home.root.clone(),
                         review: None,
+                        unheld: None,
                     })
                 }
             },
+            Status::Held { new_ref, commit } => Some(held_row(&home, &c, Some((new_ref, commit)))),
+            _ if c.hold.is_some() && !lifting.contains(&c.id) => Some(held_row(&home, &c, None)),
             _ => None,
         };
-        rows.extend(row);
+        let lifts = c.hold.is_some()
+            && lifting.contains(&c.id)
+            && !opts.dry_run
+            && row
+                .as_ref()
+                .is_none_or(|r| r.status != UpdateStatus::Failed);
+        if !lifts {
+            rows.extend(row);
+            continue;
+        }
+        let mut on_event = crate::reporter::progress(printer);
+        let guard = crate::install::lock_home(&home, true, &mut on_event)?;
+        let unheld = crate::hold::lift(&home, &c.id)?;
+        drop(guard);
+        drop(on_event);
+        let mut row = row.unwrap_or_else(|| UpdateRow {
+            id: c.id.clone(),
+            status: UpdateStatus::UpToDate,
+            detail: Detail::Nothing {},
+            home: home.root.clone(),
+            review: None,
+            unheld: None,
+        });
+        row.unheld = unheld;
+        rows.push(row);
     }
     Ok(rows)
+}
+
+/// The row of a held plugin that `--all` skipped, with the newer version it did not take.
+fn held_row(home: &Home, c: &Check, newer: Option<(&String, &String)>) -> UpdateRow {
+    UpdateRow {
+        id: c.id.clone(),
+        status: UpdateStatus::Held,
+        detail: Detail::Held {
+            from_commit: c.current.clone(),
+            new_ref: newer.map(|(r, _)| r.clone()),
+            commit: newer.map(|(_, c)| c.clone()),
+            hold: c
+                .hold
+                .clone()
+                .expect("a held plugin's check carries its hold"),
+        },
+        home: home.root.clone(),
+        review: None,
+        unheld: None,
+    }
 }
 
 /// The install options of an update of `entry` before the new ref is applied.
@@ -283,6 +352,7 @@ fn review(
             },
             home: home.root.clone(),
             review: Some(r),
+            unheld: None,
         },
         Err(e) => {
             let e: Error = e.into();
@@ -343,6 +413,7 @@ fn apply(
                 detail: installed(&i, Some(subdir), Some(message)),
                 home: home.root.clone(),
                 review: None,
+                unheld: None,
             }
         }
         Ok(i) => UpdateRow {
@@ -351,6 +422,7 @@ fn apply(
             detail: installed(&i, None, None),
             home: home.root.clone(),
             review: None,
+            unheld: None,
         },
         Err(e) => {
             let e: Error = e.into();

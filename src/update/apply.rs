@@ -19,6 +19,7 @@ pub fn review(
         ref_kind: entry.ref_kind,
         current: entry.commit.clone(),
         status: Status::UpToDate,
+        hold: None,
     };
     crate::review::review(
         &options(home, entry, new_ref, base),

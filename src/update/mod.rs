@@ -87,6 +87,12 @@ pub enum Status {
         left_secs: u64,
         cooldown_secs: u64,
     },
+    /// Newer, but the plugin is held (`plugins hold`, `plugins rollback`): not taken until
+    /// `plugins update <id>` or `plugins unhold <id>` lifts the hold (the check's `hold`).
+    Held {
+        new_ref: String,
+        commit: String,
+    },
     /// The remote could not be checked; other plugins are unaffected.
     Error {
         message: String,
@@ -111,6 +117,42 @@ pub struct Check {
     pub current: Option<String>,
     #[serde(flatten)]
     pub status: Status,
+    /// Why and since when the plugin is held, if it is (see [`apply_holds`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hold: Option<crate::hold::Hold>,
+}
+
+/// Mark the held plugins among `checks` (each home's `[hold]`, [`crate::hold`]): every
+/// check of a held plugin carries its hold, and one that found a newer version (`Behind`,
+/// or `HeldBack` by the cooldown) is `Held` instead, so nothing takes it, unless its id is
+/// in `lifting` (an explicit `plugins update <id>`, which lifts the hold once it is done).
+pub fn apply_holds(
+    checks: &mut [(crate::store::Home, crate::dialect::Dialect, Check)],
+    lifting: &[String],
+) {
+    let mut by_home: std::collections::HashMap<std::path::PathBuf, _> = Default::default();
+    for (home, _, c) in checks.iter_mut() {
+        let holds = by_home
+            .entry(home.root.clone())
+            .or_insert_with(|| crate::hold::holds(home));
+        let Some(hold) = holds.get(&c.id) else {
+            continue;
+        };
+        c.hold = Some(hold.clone());
+        if lifting.contains(&c.id) {
+            continue;
+        }
+        if let Status::Behind { new_ref, commit }
+        | Status::HeldBack {
+            new_ref, commit, ..
+        } = &c.status
+        {
+            c.status = Status::Held {
+                new_ref: new_ref.clone(),
+                commit: commit.clone(),
+            };
+        }
+    }
 }
 
 /// A release version from a tag name (`v1.2.3` or `1.2.3`); pre-releases only when `pre`.
@@ -212,6 +254,7 @@ pub fn check_all(
         ref_kind: e.ref_kind,
         current: e.commit.clone(),
         status,
+        hold: None,
     };
     let mut results: Vec<Option<Check>> = vec![None; entries.len()];
     let mut queue: Vec<(usize, &Entry, String)> = Vec::new();
@@ -299,6 +342,7 @@ pub fn check_homes(
                     ref_kind: e.ref_kind,
                     current: e.commit,
                     status,
+                    hold: None,
                 }),
                 None => checked.next(),
             })

@@ -142,6 +142,7 @@ fn a_hostile_lock_entry_is_an_error_never_a_path() {
   {
     "id": "../../outside",
     "ok": false,
+    "status": "invalid",
     "code": "plugins::lock::unsafe_id",
     "problems": [
       "[ROOT]/home/H/plugins.lock: the entry \"../../outside\" cannot name a plugin directory: it contains a path separator (`/` or `\\`)"

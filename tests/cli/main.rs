@@ -30,6 +30,7 @@ mod install;
 mod install_sh;
 mod install_sh_release;
 mod lock;
+mod lock_contract;
 mod lock_fuzz;
 mod lsp;
 mod missing_corpus;

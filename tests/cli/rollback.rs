@@ -71,6 +71,7 @@ fn rollback_restores_a_kept_version_and_keeps_two() {
         shown,
         str![[r#"
  Rolled back dev.example.pinned 4.0.0 ([C4]) -> 3.0.0 ([C3]) in [HOME]
+        Held dev.example.pinned at 3.0.0: `update --all` and `autoupdate` skip it until `plugins update dev.example.pinned` or `plugins unhold dev.example.pinned`
 
 "#]]
     );

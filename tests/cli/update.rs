@@ -762,9 +762,11 @@ fn json_outputs_match_their_schemas() {
             "failed",
             "held_back",
             "installed",
+            "ok",
             "removed",
             "rolled_back",
             "synced",
+            "tampered",
             "up_to_date",
             "updated",
             "would_update"
@@ -780,40 +782,6 @@ fn validate_json_is_format_json() {
     assert_eq!((code, alias), (0, format));
     let (code, _, _) = run(plugins().args(["validate", "--json", "--format", "human"]));
     assert_eq!(code, 2, "the alias conflicts with another --format");
-}
-
-/// A GitHub API on loopback whose `/repos/acme/tool/releases/latest` is `latest` (a JSON
-/// body), or 404 (no release) when `None`; every other path is 404. Returns its base URL.
-fn release_api(latest: Option<&'static str>) -> String {
-    use std::io::{BufRead, BufReader, Write};
-    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    let base = format!("http://{}", listener.local_addr().unwrap());
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { continue };
-            let mut reader = BufReader::new(stream.try_clone().unwrap());
-            let mut first = String::new();
-            let _ = reader.read_line(&mut first);
-            loop {
-                let mut line = String::new();
-                if reader.read_line(&mut line).unwrap_or(0) == 0 || line == "\r\n" {
-                    break;
-                }
-            }
-            let reply = match latest {
-                Some(body) if first.starts_with("GET /repos/acme/tool/releases/latest ") => {
-                    format!(
-                        "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
-                        body.len()
-                    )
-                }
-                _ => "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
-                    .to_owned(),
-            };
-            let _ = stream.write_all(reply.as_bytes());
-        }
-    });
-    base
 }
 
 #[test]

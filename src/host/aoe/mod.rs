@@ -237,8 +237,8 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockErr
 }
 
 /// Record an installed aoe plugin in `config.toml`: the one call the install
-/// transaction makes when it commits. The source is the lock's (with `@ref` for an
-/// explicit ref, as typed), the capabilities those of the installed manifest.
+/// transaction makes when it commits. The source is [`persisted_source`], the
+/// capabilities those of the installed manifest.
 pub fn record_install(
     home: &Home,
     entry: &crate::lock::Entry,
@@ -248,11 +248,8 @@ pub fn record_install(
     let manifest =
         crate::file::read_to_string(plugin_dir.join("aoe-plugin.toml")).unwrap_or_default();
     let capabilities = declared_capabilities(&manifest);
-    let source = if entry.source.starts_with("gh:") && !entry.requested_ref.is_empty() {
-        format!("{}@{}", entry.source, entry.requested_ref)
-    } else {
-        entry.source.clone()
-    };
+    let recorded = recorded_source(home, &entry.id)?;
+    let source = persisted_source(entry, recorded.as_deref());
     grant(
         home,
         &Grant {
@@ -263,6 +260,51 @@ pub fn record_install(
             now,
         },
     )
+}
+
+/// `[plugins."<id>"] source` of `config.toml`, if any.
+fn recorded_source(home: &Home, id: &str) -> Result<Option<String>, LockError> {
+    Ok(load(&config_path(home))?
+        .1
+        .get("plugins")
+        .and_then(|p| p.get(id))
+        .and_then(|e| e.get("source"))
+        .and_then(Item::as_str)
+        .map(str::to_owned))
+}
+
+/// Whether `config.toml` already names the source as [`record_install`] would write it
+/// for `entry` (so an install with the same files has nothing to record).
+pub fn names_source(home: &Home, entry: &crate::lock::Entry) -> bool {
+    recorded_source(home, &entry.id)
+        .ok()
+        .flatten()
+        .is_some_and(|r| persisted_source(entry, Some(&r)) == r)
+}
+
+/// The `config.toml` `source` aoe's own update and update check act on (spec `aoe.md` §17:
+/// aoe keeps the install string as typed, `persisted_source`, and reads `@ref` there as an
+/// explicit pin it re-fetches):
+/// * an install records what the user typed (`entry.host_source`): `gh:owner/repo` without
+///   a ref stays without one, though it installed the latest release's tag, so aoe's update
+///   follows the latest release; `gh:owner/repo@ref` keeps its ref; a local source is the
+///   canonical path;
+/// * an update, sync or rollback keeps the form `recorded` has: without `@ref` it stays as
+///   it is; with one, it names the ref now installed (else aoe's update would go back to
+///   the old one);
+/// * with no record (or one of another source), the lock's source with its ref.
+pub fn persisted_source(entry: &crate::lock::Entry, recorded: Option<&str>) -> String {
+    if let Some(typed) = &entry.host_source {
+        return typed.clone();
+    }
+    let gh = entry.source.starts_with("gh:");
+    match recorded {
+        Some(r) if r == entry.source => r.to_owned(),
+        _ if gh && !entry.requested_ref.is_empty() => {
+            format!("{}@{}", entry.source, entry.requested_ref)
+        }
+        _ => entry.source.clone(),
+    }
 }
 
 /// What this host decides about installs (see [`crate::host::InstallPolicy`]).
@@ -277,6 +319,7 @@ pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     remembers_python: false,
     featured_index: true,
     instance_checks: false,
+    lock_fetch_url: false,
 };
 
 /// This host's dialect, for code that serves this host alone.
@@ -377,6 +420,36 @@ mod tests {
             original
         );
         assert!(!forget(&home, "dev.a").unwrap());
+    }
+
+    #[test]
+    fn the_persisted_source_is_as_typed_then_keeps_its_form() {
+        let entry = |typed: Option<&str>, r: &str| crate::lock::Entry {
+            source: "gh:o/r".into(),
+            requested_ref: r.into(),
+            host_source: typed.map(str::to_owned),
+            ..Default::default()
+        };
+        // An install: what was typed, whatever config.toml had.
+        assert_eq!(
+            persisted_source(&entry(Some("gh:o/r"), "v2"), Some("gh:o/r@v1")),
+            "gh:o/r"
+        );
+        // An update or rollback: the recorded form.
+        assert_eq!(
+            persisted_source(&entry(None, "v2"), Some("gh:o/r")),
+            "gh:o/r"
+        );
+        assert_eq!(
+            persisted_source(&entry(None, "v2"), Some("gh:o/r@v1")),
+            "gh:o/r@v2"
+        );
+        // No record, or one of another source: the lock's source and ref.
+        assert_eq!(persisted_source(&entry(None, "v2"), None), "gh:o/r@v2");
+        assert_eq!(
+            persisted_source(&entry(None, ""), Some("/elsewhere")),
+            "gh:o/r"
+        );
     }
 
     #[test]

@@ -28,6 +28,7 @@ pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     remembers_python: false,
     featured_index: false,
     instance_checks: false,
+    lock_fetch_url: false,
 };
 
 /// Whether `path` is an AWorld plugin root (a manifest, or the legacy layout).

@@ -308,6 +308,7 @@ pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     remembers_python: true,
     featured_index: false,
     instance_checks: true,
+    lock_fetch_url: true,
 };
 
 /// This host's dialect, for code that serves this host alone.

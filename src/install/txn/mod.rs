@@ -276,6 +276,13 @@ fn write_entry(
     Ok(written)
 }
 
+/// Record the per-file hashes of installed plugin `id` as its files are now (the baseline
+/// `plugins verify --record` takes of a row whose lock has none). The caller holds the
+/// home lock and writes the lock's hashes after this.
+pub fn record_files(home: &Home, id: &Name) -> Result<(), TxnError> {
+    write_files(home, id, &home.plugin_dir(id))
+}
+
 /// Drop the lock entry, the per-file hashes and the host's own records of a plugin.
 fn drop_entry(home: &Home, dialect: Dialect, id: &Name) -> Result<(), TxnError> {
     let mut lock = Lock::load(&home.lockfile(), dialect)?;
