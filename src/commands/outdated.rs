@@ -8,7 +8,8 @@ use super::ExitStatus;
 use super::args::CheckArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::printer::Printer;
+use crate::ops::{self, outdated::OutdatedRow};
+use crate::printer::{Line, Printer};
 use crate::review;
 use crate::update::{Check, Status};
 
@@ -41,159 +42,104 @@ pub struct OutdatedArgs {
     pub exit_code: bool,
 }
 
-/// A monorepo that moved while the plugin's subdirectory did not.
-fn moved_text(commit: &str, subdir: &str) -> String {
-    format!(
-        "the repository moved to {}; {subdir} did not change",
-        &commit[..commit.len().min(10)]
-    )
-}
-
 pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let mut checks = crate::ops::check::check_homes(&args.check.options(), args.home.as_ref(), cx)?;
-    // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
-    let (jobs, timeout) = (args.check.jobs, args.check.timeout());
-    crate::update::follow_latest_releases(
-        &mut checks,
-        &cx.gh_base(),
-        &cx.github_api,
-        jobs,
-        timeout,
-    );
-    // A monorepo plugin is newer only when its subdirectory changed.
-    let moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), jobs);
-    for f in &crate::ops::check::hold_back(&args.check.options(), &mut checks, cx, true)? {
-        printer.file_diagnostics(&f.warnings, &f.path, &f.text);
-    }
-    // A held plugin's newer version is shown as held (`plugins hold`, `plugins rollback`).
-    crate::update::apply_holds(&mut checks, &[]);
-    let failed = checks
-        .iter()
-        .filter(|(_, _, c)| matches!(c.status, Status::Error { .. }))
-        .count();
-    let text = if args.json {
-        let rows: Vec<serde_json::Value> = checks
-            .iter()
-            .map(|(home, _, c)| {
-                let mut row = serde_json::to_value(c).expect("serializes");
-                if let (Some((commit, subdir)), Some(obj)) = (
-                    moved.get(&(home.root.clone(), c.id.clone())),
-                    row.as_object_mut(),
-                ) {
-                    obj.insert("commit".into(), commit.clone().into());
-                    obj.insert("subdir".into(), subdir.clone().into());
-                    obj.insert("message".into(), moved_text(commit, subdir).into());
-                }
-                row
-            })
-            .collect();
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(
-                &serde_json::json!({"format_version": 1, "plugins": rows})
-            )
-            .expect("serializes")
-        )
-    } else if checks.is_empty() {
-        if printer.quiet {
-            String::new()
-        } else {
-            "no plugins installed\n".to_owned()
-        }
+    let rows = ops::outdated::outdated(&args.check.options(), args.home.as_ref(), cx, printer)?;
+    let written = if args.json {
+        printer.json(serde_json::json!({ "plugins": rows }))
     } else {
-        let mut s = String::new();
-        // -q: only the rows that need attention (newer, or the check failed).
-        let attention = |c: &Check| {
-            matches!(
-                c.status,
-                Status::Behind { .. } | Status::Error { .. } | Status::Superseded { .. }
-            )
-        };
-        for (home, _, c) in checks
-            .iter()
-            .filter(|(_, _, c)| !printer.quiet || attention(c))
-        {
-            let pinned = match (&c.current, c.requested_ref.is_empty()) {
-                (Some(sha), true) => format!("@ {}", &sha[..sha.len().min(10)]),
-                (Some(sha), false) => {
-                    format!("{} @ {}", c.requested_ref, &sha[..sha.len().min(10)])
-                }
-                (None, _) => "local copy".to_owned(),
-            };
-            let what = match &c.status {
-                Status::Pinned => "pinned to a commit".to_owned(),
-                Status::Local => "not from git".to_owned(),
-                Status::UpToDate => match moved.get(&(home.root.clone(), c.id.clone())) {
-                    Some((commit, subdir)) => {
-                        format!("up to date ({})", moved_text(commit, subdir))
-                    }
-                    None => "up to date".to_owned(),
-                },
-                Status::Behind { new_ref, commit }
-                    if new_ref.is_empty() || *new_ref == c.requested_ref =>
-                {
-                    format!("newer: {}", &commit[..10])
-                }
-                Status::Behind { new_ref, commit } => {
-                    format!("newer: {new_ref} @ {}", &commit[..10])
-                }
-                Status::HeldBack {
-                    new_ref,
-                    commit,
-                    left_secs,
-                    cooldown_secs,
-                    ..
-                } => {
-                    let newer = if new_ref.is_empty() || *new_ref == c.requested_ref {
-                        commit[..10].to_owned()
-                    } else {
-                        format!("{new_ref} @ {}", &commit[..10])
-                    };
-                    format!(
-                        "newer: {newer}, held back: {} left (cooldown {})",
-                        review::format_left(*left_secs),
-                        review::format_duration(*cooldown_secs)
-                    )
-                }
-                Status::Held { new_ref, commit } => {
-                    let newer = if new_ref.is_empty() || *new_ref == c.requested_ref {
-                        commit[..10].to_owned()
-                    } else {
-                        format!("{new_ref} @ {}", &commit[..10])
-                    };
-                    format!("newer: {newer}, not taken")
-                }
-                Status::Error { message } => format!("check failed: {message}"),
-                Status::Superseded {
-                    by,
-                    bundled_version,
-                } => format!(
-                    "superseded: protoAgent runs its bundled {by} v{bundled_version} and ignores this copy (`plugins remove {}` cleans it up)",
-                    c.id
-                ),
-            };
-            let held = c.hold.as_ref().map_or_else(String::new, |h| {
-                format!(
-                    "; {} (`plugins update {id}` or `plugins unhold {id}` lifts it)",
-                    h.describe(),
-                    id = c.id
-                )
-            });
-            s.push_str(&format!("{:<32} {:<28} {what}{held}\n", c.id, pinned));
-        }
-        s
+        printer.report(&report(&rows))
     };
-    printer
-        .out(&text)
-        .map_err(|e| Error::io("cannot write output", e))?;
-    let behind = checks
-        .iter()
-        .any(|(_, _, c)| matches!(c.status, Status::Behind { .. }));
-    Ok(if failed > 0 {
+    written.map_err(|e| Error::io("cannot write output", e))?;
+    let status = |f: fn(&Status) -> bool| rows.iter().any(|r| f(&r.check.status));
+    Ok(if status(|s| matches!(s, Status::Error { .. })) {
         ExitStatus::Failure
-    } else if args.exit_code && behind {
+    } else if args.exit_code && status(|s| matches!(s, Status::Behind { .. })) {
         ExitStatus::Updated
     } else {
         ExitStatus::Success
+    })
+}
+
+/// The table: a line per plugin (under `-q` only those that need attention).
+fn report(rows: &[OutdatedRow]) -> Vec<Line> {
+    if rows.is_empty() {
+        return vec![Line::Outcome("no plugins installed\n".to_owned())];
+    }
+    rows.iter()
+        .map(|r| {
+            let c = &r.check;
+            let line = format!("{:<32} {:<28} {}{}\n", c.id, pinned(c), what(r), held(c));
+            if r.needs_attention() {
+                Line::Data(line)
+            } else {
+                Line::Outcome(line)
+            }
+        })
+        .collect()
+}
+
+/// What the lock pins: `v1.2.0 @ abc1234567`, `@ abc1234567`, or `local copy`.
+fn pinned(c: &Check) -> String {
+    match (&c.current, c.requested_ref.is_empty()) {
+        (Some(sha), true) => format!("@ {}", &sha[..sha.len().min(10)]),
+        (Some(sha), false) => format!("{} @ {}", c.requested_ref, &sha[..sha.len().min(10)]),
+        (None, _) => "local copy".to_owned(),
+    }
+}
+
+/// The newer version: its commit alone when the ref is the pinned one.
+fn newer(c: &Check, new_ref: &str, commit: &str) -> String {
+    if new_ref.is_empty() || new_ref == c.requested_ref {
+        commit[..10].to_owned()
+    } else {
+        format!("{new_ref} @ {}", &commit[..10])
+    }
+}
+
+/// What the check found.
+fn what(r: &OutdatedRow) -> String {
+    let c = &r.check;
+    match &c.status {
+        Status::Pinned => "pinned to a commit".to_owned(),
+        Status::Local => "not from git".to_owned(),
+        Status::UpToDate => match &r.moved {
+            Some(m) => format!("up to date ({})", m.message),
+            None => "up to date".to_owned(),
+        },
+        Status::Behind { new_ref, commit } => format!("newer: {}", newer(c, new_ref, commit)),
+        Status::HeldBack {
+            new_ref,
+            commit,
+            left_secs,
+            cooldown_secs,
+            ..
+        } => format!(
+            "newer: {}, held back: {} left (cooldown {})",
+            newer(c, new_ref, commit),
+            review::format_left(*left_secs),
+            review::format_duration(*cooldown_secs)
+        ),
+        Status::Held { new_ref, commit } => {
+            format!("newer: {}, not taken", newer(c, new_ref, commit))
+        }
+        Status::Error { message } => format!("check failed: {message}"),
+        Status::Superseded {
+            by,
+            bundled_version,
+        } => format!(
+            "superseded: protoAgent runs its bundled {by} v{bundled_version} and ignores this copy (`plugins remove {}` cleans it up)",
+            c.id
+        ),
+    }
+}
+
+/// Why the plugin is held, and how to lift it.
+fn held(c: &Check) -> String {
+    c.hold.as_ref().map_or_else(String::new, |h| {
+        format!(
+            "; {} (`plugins update {id}` or `plugins unhold {id}` lifts it)",
+            h.describe(),
+            id = c.id
+        )
     })
 }

@@ -9,6 +9,7 @@
 //!   cooldown), applied through the same pipeline; an update that needs consent is never
 //!   applied.
 //! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
+//! * [`outdated`]: the checks `outdated` shows, one row per plugin.
 //! * [`sync`]: `plugins sync` from the lock to one output row per plugin.
 //! * [`update`]: `plugins update` from the checks to one output row per plugin.
 //!
@@ -19,5 +20,6 @@
 pub mod apply;
 pub mod autoupdate;
 pub mod check;
+pub mod outdated;
 pub mod sync;
 pub mod update;

@@ -1,0 +1,91 @@
+//! `plugins outdated`: every locked plugin checked against its remote (ref lists only),
+//! aoe's releases followed, monorepo subdirectories compared, the cooldown and holds
+//! applied, one row per plugin.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::check::CheckOptions;
+use crate::context::Context;
+use crate::error::Result;
+use crate::printer::Printer;
+use crate::update::{Check, Status};
+
+/// One plugin's check, as `--json` prints it.
+#[derive(Debug, Serialize)]
+pub struct OutdatedRow {
+    #[serde(flatten)]
+    pub check: Check,
+    /// A monorepo that moved while the plugin's subdirectory did not.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub moved: Option<Moved>,
+}
+
+/// The commit a monorepo moved to, the plugin's unchanged subdirectory, and the sentence.
+#[derive(Debug, Serialize)]
+pub struct Moved {
+    pub commit: String,
+    pub subdir: String,
+    pub message: String,
+}
+
+impl OutdatedRow {
+    /// Whether the row needs the reader's attention (newer, or the check failed): what
+    /// `-q` keeps.
+    pub fn needs_attention(&self) -> bool {
+        matches!(
+            self.check.status,
+            Status::Behind { .. } | Status::Error { .. } | Status::Superseded { .. }
+        )
+    }
+}
+
+/// Check the locked plugins of the homes `home` names. Reads ref lists only (monorepo
+/// subdirectories and cooldown dates fetch a tip); nothing in a home changes but the
+/// first-seen record the cooldown counts from.
+pub fn outdated(
+    opts: &CheckOptions,
+    home: Option<&PathBuf>,
+    cx: &Context,
+    printer: &Printer,
+) -> Result<Vec<OutdatedRow>> {
+    let mut checks = super::check::check_homes(opts, home, cx)?;
+    // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
+    crate::update::follow_latest_releases(
+        &mut checks,
+        &cx.gh_base(),
+        &cx.github_api,
+        opts.jobs,
+        opts.timeout,
+    );
+    // A monorepo plugin is newer only when its subdirectory changed.
+    let mut moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), opts.jobs);
+    for f in &super::check::hold_back(opts, &mut checks, cx, true)? {
+        printer.file_diagnostics(&f.warnings, &f.path, &f.text);
+    }
+    // A held plugin's newer version is shown as held (`plugins hold`, `plugins rollback`).
+    crate::update::apply_holds(&mut checks, &[]);
+    Ok(checks
+        .into_iter()
+        .map(|(home, _, check)| {
+            let moved =
+                moved
+                    .remove(&(home.root.clone(), check.id.clone()))
+                    .map(|(commit, subdir)| Moved {
+                        message: moved_text(&commit, &subdir),
+                        commit,
+                        subdir,
+                    });
+            OutdatedRow { check, moved }
+        })
+        .collect())
+}
+
+/// A monorepo that moved while the plugin's subdirectory did not.
+fn moved_text(commit: &str, subdir: &str) -> String {
+    format!(
+        "the repository moved to {}; {subdir} did not change",
+        &commit[..commit.len().min(10)]
+    )
+}
