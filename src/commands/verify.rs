@@ -6,9 +6,12 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::printer::Printer;
+use crate::ops::{
+    self,
+    verify::{VerifyOptions, VerifyRow},
+};
+use crate::printer::{Line, Printer};
 
 /// Recompute each installed plugin's manifest and tree hashes and compare them with the lock.
 ///
@@ -43,156 +46,31 @@ pub struct VerifyArgs {
     pub no_wait: bool,
 }
 
-/// One plugin's outcome.
-struct Row {
-    id: String,
-    verdict: crate::verify::Verdict,
-    /// `--record` took the baseline of its files now.
-    recorded: bool,
-}
-
-impl Row {
-    fn status(&self) -> &'static str {
-        match (self.recorded, self.verdict.ok(), self.verdict.code) {
-            (true, _, _) => "recorded",
-            (_, true, _) => "ok",
-            (_, _, Code::InstallTampered) => "tampered",
-            (_, _, Code::InstallUnbuilt) => "unbuilt",
-            (_, _, Code::InstallUnverifiable) => "unverifiable",
-            _ => "invalid",
-        }
-    }
-}
-
 pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let mut results = Vec::new();
-    let mut on_event = crate::reporter::progress(printer);
-    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
-        for e in lock
-            .entries()
-            .into_iter()
-            .filter(|e| args.id.as_ref().is_none_or(|id| *id == e.id))
-        {
-            let mut verdict = crate::verify::entry(&home, dialect, &e);
-            let mut recorded = false;
-            if args.record && verdict.unverifiable {
-                let name = home.locked_name(&e)?;
-                let done = crate::verify::record_baseline(
-                    &home,
-                    dialect,
-                    &name,
-                    !args.no_wait,
-                    &mut on_event,
-                )?;
-                if let Some(now) = done {
-                    verdict = crate::verify::entry(&home, dialect, &now);
-                    recorded = verdict.ok();
-                }
-            }
-            results.push(Row {
-                id: e.id.clone(),
-                verdict,
-                recorded,
-            });
-        }
-    }
-    drop(on_event);
-    if let Some(id) = &args.id
-        && results.is_empty()
-    {
-        return Err(Error::Refused {
-            code: Code::InstallNotInstalled,
-            message: format!("plugin '{id}' is not installed"),
-            help: None,
-        });
-    }
-    let unverifiable = results.iter().filter(|r| r.verdict.unverifiable).count();
-    let bad = results
+    let rows = ops::verify::verify(
+        &VerifyOptions {
+            id: args.id.as_deref(),
+            home: args.home.as_ref(),
+            record: args.record,
+            wait: !args.no_wait,
+        },
+        cx,
+        printer,
+    )?;
+    let unverifiable = rows.iter().filter(|r| r.verdict.unverifiable).count();
+    let bad = rows
         .iter()
         .filter(|r| !r.verdict.ok() && !r.verdict.unverifiable)
         .count();
     let failed = bad + if args.strict { unverifiable } else { 0 };
-    let text = if args.json {
-        let plugins: Vec<_> = results
-            .iter()
-            .map(|r| {
-                let v = &r.verdict;
-                let code = (!v.ok()).then_some(v.code);
-                let mut doc = serde_json::json!({
-                    "id": r.id, "ok": v.ok(), "status": r.status(), "code": code,
-                    "problems": v.problems,
-                });
-                if let Some(c) = &v.changes {
-                    for (key, paths) in [
-                        ("changed", &c.changed),
-                        ("added", &c.added),
-                        ("removed", &c.removed),
-                    ] {
-                        doc[key] = serde_json::json!(paths.iter().take(SHOWN).collect::<Vec<_>>());
-                    }
-                    doc["files_not_shown"] = serde_json::json!(not_shown(c));
-                }
-                doc
-            })
-            .collect();
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&serde_json::json!({
-                "format_version": 1, "ok": failed == 0, "unverifiable": unverifiable,
-                "plugins": plugins,
-            }))
-            .expect("serializes")
-        )
+    let written = if args.json {
+        printer.json(serde_json::json!({
+            "ok": failed == 0, "unverifiable": unverifiable, "plugins": rows,
+        }))
     } else {
-        let mut s = String::new();
-        for r in &results {
-            let (id, problems) = (&r.id, &r.verdict.problems);
-            if r.recorded {
-                s.push_str(&format!(
-                    "    recorded {id}: no hash was locked; its files as they are now are the baseline\n"
-                ));
-            } else if problems.is_empty() {
-                if !printer.quiet {
-                    s.push_str(&format!("          ok {id}\n"));
-                }
-            } else {
-                let status = r.status();
-                for p in problems {
-                    s.push_str(&format!("{status:>12} {id}: {p}\n"));
-                }
-                if let Some(c) = &r.verdict.changes {
-                    for (what, paths) in [
-                        ("changed", &c.changed),
-                        ("added", &c.added),
-                        ("removed", &c.removed),
-                    ] {
-                        for path in paths.iter().take(SHOWN) {
-                            s.push_str(&format!("{what:>12} {path}\n"));
-                        }
-                    }
-                    let more = not_shown(c);
-                    if more > 0 {
-                        s.push_str(&format!("             and {more} more\n"));
-                    }
-                }
-            }
-        }
-        if !printer.quiet {
-            let recorded = results.iter().filter(|r| r.recorded).count();
-            s.push_str(&format!("{} verified, {bad} changed", results.len()));
-            if unverifiable > 0 {
-                s.push_str(&format!(", {unverifiable} unverifiable"));
-            }
-            if recorded > 0 {
-                s.push_str(&format!(", {recorded} recorded"));
-            }
-            s.push('\n');
-        }
-        s
+        printer.report(&report(&rows, bad, unverifiable))
     };
-    printer
-        .out(&text)
-        .map_err(|e| Error::io("cannot write output", e))?;
+    written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(if failed == 0 {
         ExitStatus::Success
     } else {
@@ -200,13 +78,50 @@ pub fn run(args: &VerifyArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     })
 }
 
-/// How many changed, added and removed paths `verify` shows of each plugin, per kind.
-const SHOWN: usize = 20;
-
-/// The paths beyond [`SHOWN`] of each kind.
-fn not_shown(c: &crate::install::txn::FileChanges) -> usize {
-    [&c.changed, &c.added, &c.removed]
-        .iter()
-        .map(|v| v.len().saturating_sub(SHOWN))
-        .sum()
+/// A line per problem (and per differing path), `ok` lines and the summary unless `-q`.
+fn report(rows: &[VerifyRow], bad: usize, unverifiable: usize) -> Vec<Line> {
+    let mut lines = Vec::new();
+    for r in rows {
+        let (id, problems) = (&r.id, &r.verdict.problems);
+        if r.recorded {
+            lines.push(Line::Data(format!(
+                "    recorded {id}: no hash was locked; its files as they are now are the baseline\n"
+            )));
+        } else if problems.is_empty() {
+            lines.push(Line::Outcome(format!("          ok {id}\n")));
+        } else {
+            let status = r.status;
+            for p in problems {
+                lines.push(Line::Data(format!("{status:>12} {id}: {p}\n")));
+            }
+            if let Some(f) = &r.files {
+                for (what, paths) in [
+                    ("changed", &f.changed),
+                    ("added", &f.added),
+                    ("removed", &f.removed),
+                ] {
+                    for path in paths {
+                        lines.push(Line::Data(format!("{what:>12} {path}\n")));
+                    }
+                }
+                if f.files_not_shown > 0 {
+                    lines.push(Line::Data(format!(
+                        "             and {} more\n",
+                        f.files_not_shown
+                    )));
+                }
+            }
+        }
+    }
+    let recorded = rows.iter().filter(|r| r.recorded).count();
+    let mut summary = format!("{} verified, {bad} changed", rows.len());
+    if unverifiable > 0 {
+        summary.push_str(&format!(", {unverifiable} unverifiable"));
+    }
+    if recorded > 0 {
+        summary.push_str(&format!(", {recorded} recorded"));
+    }
+    summary.push('\n');
+    lines.push(Line::Outcome(summary));
+    lines
 }

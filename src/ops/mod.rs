@@ -11,6 +11,7 @@
 //! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
 //! * [`outdated`]: the checks `outdated` shows, one row per plugin.
 //! * [`sync`]: `plugins sync` from the lock to one output row per plugin.
+//! * [`verify`]: each locked plugin's files against its row, and `--record`'s baselines.
 //! * [`update`]: `plugins update` from the checks to one output row per plugin.
 //!
 //! An `ops` function reports progress, consent prompts and failures as they happen
@@ -23,3 +24,4 @@ pub mod check;
 pub mod outdated;
 pub mod sync;
 pub mod update;
+pub mod verify;
