@@ -44,10 +44,11 @@ pub struct PolicyFile {
     pub warnings: Vec<Diagnostic>,
 }
 
-const TOP_KEYS: [&str; 4] = [
+const TOP_KEYS: [&str; 5] = [
     "autoupdate_interval_hours",
     "cooldown",
     "host",
+    "trust",
     "update_policy",
 ];
 const RULE_KEYS: [&str; 2] = ["track", "when"];
@@ -206,8 +207,9 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
                     }
                 }
             }
-            // The host profile (`crate::profile`).
-            "host" => {}
+            // The host profile (`crate::profile`); signing (`crate::signing`, read by installs,
+            // which refuse what is wrong in it).
+            "host" | "trust" => {}
             _ => warnings.push(unknown_key(entry, "plugins.toml", &TOP_KEYS)),
         }
     }

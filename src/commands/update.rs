@@ -50,6 +50,8 @@ pub struct UpdateArgs {
     pub home: Option<PathBuf>,
     #[command(flatten)]
     pub check: CheckArgs,
+    #[command(flatten)]
+    pub signing: super::args::SigningArgs,
     /// Print one JSON document instead of the outcome lines
     #[arg(long)]
     pub json: bool,
@@ -119,6 +121,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             home: args.home.as_ref(),
             check: &args.check.options(),
             python: args.python.as_deref(),
+            signing: args.signing.sign_args(cx)?,
         },
         cx,
         printer,

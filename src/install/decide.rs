@@ -40,6 +40,10 @@ pub(super) fn decide(
             let mut kept = p.clone();
             kept.requested_ref.clone_from(&entry.requested_ref);
             kept.ref_kind = entry.ref_kind;
+            // A first verified install of what is already there records its key.
+            if kept.signer_key.is_none() {
+                kept.signer_key.clone_from(&entry.signer_key);
+            }
             Ok(Some(kept))
         }
         None if target.exists() && !opts.force => Err(refused(

@@ -84,6 +84,7 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
             unbuilt: false,
             featured: false,
             subdir: s("subdir"),
+            signer_key: s("signer_key"),
         })
         .filter(|e| !e.id.is_empty())
     });
@@ -129,6 +130,7 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
                     "tree_hash",
                     "installed_tree_hash",
                     "subdir",
+                    "signer_key",
                 ]
                 .contains(&k.as_str())
             {
@@ -147,6 +149,9 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     }
     if let Some(s) = &e.subdir {
         row.insert("subdir".into(), s.clone().into());
+    }
+    if let Some(k) = &e.signer_key {
+        row.insert("signer_key".into(), k.clone().into());
     }
     plugins.push(Value::Object(row));
 }

@@ -55,6 +55,12 @@ pub struct Entry {
     /// fetch a subdirectory: their own update or sync of the entry fetches the root).
     #[serde(default)]
     pub subdir: Option<String>,
+    /// The fingerprint of the key that signed the plugin when it was last verified
+    /// (`require_signed`): recorded on the first verified install, compared with on every
+    /// later one (another key asks consent). Locked as `signer_key`, a key of `plugins` that
+    /// the hosts ignore.
+    #[serde(default)]
+    pub signer_key: Option<String>,
 }
 
 /// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel
@@ -284,6 +290,7 @@ impl Lock {
                 set("tree_hash", Some(entry.tree_hash.clone()));
                 set("installed_tree_hash", entry.installed_hash.clone());
                 set("subdir", entry.subdir.clone());
+                set("signer_key", entry.signer_key.clone());
                 set("release_tag", entry.release.as_ref().map(|r| r.tag.clone()));
                 set(
                     "asset_name",

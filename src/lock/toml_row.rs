@@ -34,5 +34,6 @@ pub(crate) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         unbuilt: row.get("unbuilt").and_then(toml::Value::as_bool) == Some(true),
         featured: s("trust").as_deref() == Some("featured"),
         subdir: s("subdir"),
+        signer_key: s("signer_key"),
     })
 }
