@@ -24,8 +24,17 @@ pub fn update_consent(r: &Request) -> String {
     )
 }
 
-/// The line a sync's consent prompt shows, and the signing key's change.
+/// The line a sync's consent prompt shows, and the signing key's change (alone when the
+/// plugin asks for no capabilities).
 pub fn sync_consent(r: &Request) -> String {
+    if let Some((old, new)) = &r.signer_change
+        && r.capabilities.is_empty()
+    {
+        return format!(
+            "{} plugin `{}` is signed by a different key: {old} -> {new}",
+            r.dialect, r.id
+        );
+    }
     format!(
         "{} plugin `{}` asks for: {}{}",
         r.dialect,

@@ -447,6 +447,28 @@ plugins::git::signer_changed
         assert_eq!(locked(&fresh, ID, "signer_key"), w.other.fingerprint);
     }
 
+    // A lock whose recorded key is not the one that signed its commit (a hostile edit, or
+    // a key rotated since): sync asks, and without a terminal or --yes installs nothing.
+    let edited = w.path("edited");
+    std::fs::create_dir_all(&edited).unwrap();
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    std::fs::write(
+        edited.join("plugins.lock"),
+        lock.replace(&w.other.fingerprint, &w.publisher.fingerprint),
+    )
+    .unwrap();
+    std::fs::write(edited.join("plugins.toml"), &trust).unwrap();
+    let (code, stdout, stderr) = run(w.plugins("0").args(["sync", "--home"]).arg(&edited));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let stderr = w.stable(&stderr);
+    assert!(
+        stderr.contains(
+            "aoe plugin `dev.example.pinned` is signed by a different key: [PUBLISHER] -> [OTHER]\n"
+        ) && stderr.contains("plugins::git::signer_changed"),
+        "{stderr}"
+    );
+    assert!(!edited.join("plugins").join(ID).exists());
+
     // autoupdate never applies a change of key: it waits for approval.
     w.commit("3.0.0", None);
     w.signed_tag("v3.0.0", &w.publisher);
