@@ -977,7 +977,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --python --build-timeout --no-wait --json --strict --aoe-api --host-version --no-detect --color --quiet --verbose --log-format --help --version"
+            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --python --build-timeout --no-wait --json --strict --aoe-api --host-version --require-signed --allowed-signers --no-detect --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1008,6 +1008,10 @@ _plugins() {
                     return 0
                     ;;
                 --host-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-signers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1285,7 +1289,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
+            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --aoe-api --host-version --require-signed --allowed-signers --color --quiet --verbose --log-format --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1312,6 +1316,10 @@ _plugins() {
                     return 0
                     ;;
                 --host-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-signers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1358,7 +1366,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__update)
-            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --json --python --color --quiet --verbose --log-format --help --version"
+            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --require-signed --allowed-signers --json --python --color --quiet --verbose --log-format --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1382,6 +1390,10 @@ _plugins() {
                     return 0
                     ;;
                 --cooldown)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --allowed-signers)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -187,6 +187,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand install" -l build-timeou
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
 15\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l host-version -d 'The host\'s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home\'s remembered one]' -r
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l allowed-signers -d 'The allowed signers file ssh signatures are checked against (git\'s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git\'s own setting]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -199,6 +200,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand install" -l deps -d 'pro
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l strict -d 'Refuse what would only warn: validation warnings, and a cleartext (http://, git://) source'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l require-signed -d 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer\'s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-detect -d 'Do not run the installed host (`aoe --version`, the host\'s Python) to pick the profile when neither a flag nor the home names one: validate as the newest'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
@@ -325,6 +327,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -s j -l jobs -d 'H
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
 15\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l host-version -d 'The host\'s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home\'s remembered one]' -r
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l allowed-signers -d 'The allowed signers file ssh signatures are checked against (git\'s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git\'s own setting]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -335,6 +338,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l force -d 'Reins
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l repair -d 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l json -d 'Print one JSON document instead of the outcome lines'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l require-signed -d 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer\'s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s h -l help -d 'Print help'
@@ -359,6 +363,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The 
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s j -l jobs -d 'How many remotes to query at once (at most 4 per git:// or ssh server)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l timeout -d 'Seconds to wait for each remote' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l allowed-signers -d 'The allowed signers file ssh signatures are checked against (git\'s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git\'s own setting]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l python -d 'protoAgent: the host\'s Python, whose pip installs plugins\' `requires_pip` into plugin-deps [default: the home\'s remembered one, else python3 on PATH]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
@@ -369,6 +374,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand update" -l all -d 'Updat
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l dry-run -d 'Show what each update would bring (commits, permission changes, consent) without installing'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s y -l yes -d 'Grant changed permissions without asking (required without a terminal)'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l require-signed -d 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer\'s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l json -d 'Print one JSON document instead of the outcome lines'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'

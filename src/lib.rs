@@ -37,6 +37,7 @@ pub mod reporter;
 pub mod resolve;
 pub mod review;
 pub mod rollback;
+pub mod signing;
 pub mod source;
 pub mod steps;
 pub mod store;

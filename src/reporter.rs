@@ -6,24 +6,51 @@ use std::time::Duration;
 use crate::install::{Event, Request};
 use crate::printer::Printer;
 
-/// The line an update's consent prompt shows (`update`: the grant changed).
+/// The line an update's consent prompt shows (`update`: the grant changed), and the
+/// signing key's change (alone when the plugin asks for nothing).
 pub fn update_consent(r: &Request) -> String {
+    if let Some((old, new)) = &r.signer_change
+        && r.capabilities.is_empty()
+        && r.build_steps.is_empty()
+    {
+        return format!("{} is signed by a different key: {old} -> {new}", r.id);
+    }
     format!(
-        "{} now asks for: capabilities [{}], build steps [{}]",
+        "{} now asks for: capabilities [{}], build steps [{}]{}",
         r.id,
         r.capabilities.join(", "),
-        r.build_steps.join("; ")
+        r.build_steps.join("; "),
+        signer_line(r)
     )
 }
 
-/// The line a sync's consent prompt shows.
+/// The line a sync's consent prompt shows, and the signing key's change (alone when the
+/// plugin asks for no capabilities).
 pub fn sync_consent(r: &Request) -> String {
+    if let Some((old, new)) = &r.signer_change
+        && r.capabilities.is_empty()
+    {
+        return format!(
+            "{} plugin `{}` is signed by a different key: {old} -> {new}",
+            r.dialect, r.id
+        );
+    }
     format!(
-        "{} plugin `{}` asks for: {}",
+        "{} plugin `{}` asks for: {}{}",
         r.dialect,
         r.id,
-        r.capabilities.join(", ")
+        r.capabilities.join(", "),
+        signer_line(r)
     )
+}
+
+/// `signed by a different key: OLD -> NEW` on a line of its own, when the key changed.
+fn signer_line(r: &Request) -> String {
+    r.signer_change
+        .as_ref()
+        .map_or(String::new(), |(old, new)| {
+            format!("\n  signed by a different key: {old} -> {new}")
+        })
 }
 
 /// The consent prompt text: what the plugin asks for.
@@ -61,6 +88,9 @@ pub fn consent_text(r: &Request) -> String {
     }
     if r.runs_code {
         s.push_str("  runs code inside the host process\n");
+    }
+    if let Some((old, new)) = &r.signer_change {
+        s.push_str(&format!("  signed by a different key: {old} -> {new}\n"));
     }
     s
 }
@@ -154,6 +184,14 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 }
                 line
             }
+            Event::Verified {
+                object,
+                fingerprint,
+                principal,
+            } => match principal {
+                Some(p) => format!("    Verified {object}: signed by {fingerprint} ({p})"),
+                None => format!("    Verified {object}: signed by {fingerprint}"),
+            },
             Event::Building { n, total, command } => {
                 format!("    Building step {n}/{total}: {command}")
             }

@@ -123,6 +123,9 @@ pub struct Permissions {
     /// The featured pin no longer holds: aoe's trust falls to community.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub trust_downgraded: bool,
+    /// Signed by another key than the one the lock recorded (`require_signed`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub signer_key: Option<Moved<String>>,
 }
 
 impl Permissions {
@@ -151,6 +154,11 @@ impl Permissions {
                 after: p.runtime_after.clone(),
             }),
             trust_downgraded: p.trust_downgraded,
+            signer_key: p
+                .after
+                .signer_change
+                .clone()
+                .map(|(before, after)| Moved { before, after }),
         }
     }
 
@@ -190,6 +198,12 @@ impl Permissions {
         }
         if self.trust_downgraded {
             out.push("trust: featured -> community".to_owned());
+        }
+        if let Some(m) = &self.signer_key {
+            out.push(format!(
+                "signed by a different key: {} -> {}",
+                m.before, m.after
+            ));
         }
         out
     }

@@ -44,11 +44,12 @@ pub struct PolicyFile {
     pub warnings: Vec<Diagnostic>,
 }
 
-const TOP_KEYS: [&str; 5] = [
+const TOP_KEYS: [&str; 6] = [
     "autoupdate_interval_hours",
     "cooldown",
     "hold",
     "host",
+    "trust",
     "update_policy",
 ];
 const RULE_KEYS: [&str; 2] = ["track", "when"];
@@ -207,8 +208,9 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
                     }
                 }
             }
-            // The host profile (`crate::profile`).
-            "host" => {}
+            // The host profile (`crate::profile`); signing (`crate::signing`, read by installs,
+            // which refuse what is wrong in it).
+            "host" | "trust" => {}
             _ => warnings.push(unknown_key(entry, "plugins.toml", &TOP_KEYS)),
         }
     }

@@ -33,6 +33,46 @@ impl ProfileArgs {
     }
 }
 
+/// `--require-signed` and `--allowed-signers` on the commands that install (`install`,
+/// `update`, `sync`): with `[trust]` of the home's `plugins.toml`, which plugins must be
+/// signed and whose ssh keys are allowed.
+#[derive(Debug, Clone, Default, Args)]
+pub struct SigningArgs {
+    /// Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock
+    /// records the signer's key, and another key later asks consent again [default:
+    /// `require_signed` in [trust] of <home>/plugins.toml]
+    #[arg(long)]
+    pub require_signed: bool,
+    /// The allowed signers file ssh signatures are checked against (git's
+    /// gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of
+    /// <home>/plugins.toml, else git's own setting]
+    #[arg(long, value_name = "PATH")]
+    pub allowed_signers: Option<std::path::PathBuf>,
+}
+
+impl SigningArgs {
+    /// The signing options, `--allowed-signers` made absolute; a file that does not exist
+    /// is refused before anything is fetched.
+    pub fn sign_args(
+        &self,
+        cx: &crate::context::Context,
+    ) -> crate::error::Result<crate::signing::SignArgs> {
+        let allowed_signers = self.allowed_signers.as_deref().map(|p| cx.absolute(p));
+        if let Some(file) = &allowed_signers
+            && !file.is_file()
+        {
+            return Err(crate::error::Error::InvalidArgument(format!(
+                "--allowed-signers {}: no such file",
+                file.display()
+            )));
+        }
+        Ok(crate::signing::SignArgs {
+            require: self.require_signed,
+            allowed_signers,
+        })
+    }
+}
+
 /// `--allow CODE`: any string (an unknown code is refused later, with a did-you-mean), but
 /// the completion scripts offer every warning code (only warnings can be dropped).
 #[derive(Clone, Copy, Debug)]

@@ -59,6 +59,7 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                 "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
                 "manifest_hash": e.manifest_hash, "tree_hash": e.tree_hash, "path": dir.display().to_string(),
                 "present": dir.is_dir(), "valid": valid, "unbuilt": e.unbuilt, "subdir": e.subdir,
+                "signer_key": e.signer_key,
                 "host": (!host.is_empty()).then(|| serde_json::json!({"aoe_api": host.aoe_api, "version": host.version,
                     "detected": detected.as_ref().map(|d| d.how.clone())})),
                 "release": e.release.as_ref().map(|r| serde_json::json!({"tag": r.tag, "asset": r.asset, "sha256": r.sha256})),
@@ -90,6 +91,9 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             ));
             if let Some(r) = &e.release {
                 s.push_str(&format!("  release:  {} {} {}\n", r.tag, r.asset, r.sha256));
+            }
+            if let Some(k) = &e.signer_key {
+                s.push_str(&format!("  signer:   {k}\n"));
             }
             s.push_str(&format!(
                 "  path:     {}{}\n",

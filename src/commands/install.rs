@@ -79,6 +79,8 @@ pub struct InstallArgs {
     pub strict: bool,
     #[command(flatten)]
     pub profile: super::args::ProfileArgs,
+    #[command(flatten)]
+    pub signing: super::args::SigningArgs,
     /// Do not run the installed host (`aoe --version`, the host's Python) to pick the
     /// profile when neither a flag nor the home names one: validate as the newest
     #[arg(long)]
@@ -131,6 +133,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         pin: None,
         now: crate::clock::now(),
         featured_index: cx.featured_index.clone(),
+        signing: args.signing.sign_args(cx)?,
     };
     let interactive = std::io::stdin().is_terminal();
     let mut no_terminal: Option<String> = None;
@@ -141,6 +144,10 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             printer.status(&crate::reporter::consent_text(r));
             if args.yes {
                 return true;
+            }
+            if !interactive && r.signer_change.is_some() {
+                // The pipeline refuses it as `plugins::git::signer_changed`.
+                return false;
             }
             if !interactive && r.unverified {
                 // aoe's own words (§17).

@@ -53,6 +53,8 @@ pub struct SyncArgs {
     pub json: bool,
     #[command(flatten)]
     pub profile: super::args::ProfileArgs,
+    #[command(flatten)]
+    pub signing: super::args::SigningArgs,
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
@@ -66,6 +68,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             python: args.python.as_deref(),
             jobs: args.jobs,
             profile: args.profile.profile(),
+            signing: args.signing.sign_args(cx)?,
         },
         cx,
         printer,

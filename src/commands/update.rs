@@ -20,8 +20,9 @@ use crate::review;
 /// Each update is a full install of the new commit: staged, validated, built,
 /// swapped, lock written last, the old version kept on any failure. The plugin
 /// id must not change. If the update changes the capability set, adds build
-/// steps to changed files or UI to a changed manifest, consent is asked again
-/// (`--yes` grants).
+/// steps to changed files or UI to a changed manifest, or (for a plugin that must be
+/// signed: --require-signed, `[trust]` in <home>/plugins.toml) is signed by another key
+/// than the one the lock recorded, consent is asked again (`--yes` grants).
 ///
 /// --dry-run fetches each newer version into a temporary directory (the home is not
 /// changed) and shows what it brings: the commits since the locked one (at most 20
@@ -54,6 +55,8 @@ pub struct UpdateArgs {
     pub home: Option<PathBuf>,
     #[command(flatten)]
     pub check: CheckArgs,
+    #[command(flatten)]
+    pub signing: super::args::SigningArgs,
     /// Print one JSON document instead of the outcome lines
     #[arg(long)]
     pub json: bool,
@@ -123,6 +126,7 @@ pub fn run(args: &UpdateArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             home: args.home.as_ref(),
             check: &args.check.options(),
             python: args.python.as_deref(),
+            signing: args.signing.sign_args(cx)?,
         },
         cx,
         printer,

@@ -153,6 +153,8 @@ codes! {
     // `<home>/plugins.toml`, the auto-update policy (warnings: the default is used instead).
     ConfigUnknownKey => "plugins::config::unknown_key", Warning, "a `plugins.toml` key `plugins` does not know (often a typo); it is ignored";
     ConfigInvalidValue => "plugins::config::invalid_value", Warning, "a `plugins.toml` value of the wrong type or outside its closed set; the default is used";
+    // `[trust]` fails closed: an error, nothing installed under it.
+    ConfigTrust => "plugins::config::trust", Error, "`[trust]` in `plugins.toml` has an unknown key or a value of the wrong type, or an allowed signers file that does not exist; nothing is installed under it until it is fixed";
     // Running the command (exit code 2).
     UsagePathNotFound => "plugins::usage::path_not_found", Error, "a `--path` does not exist";
     UsageNoPlugins => "plugins::usage::no_plugins", Error, "`--recursive` found no plugin root under a path";
@@ -191,6 +193,9 @@ codes! {
     GitHostKey => "plugins::git::host_key", Error, "the ssh host key of the remote is not in known_hosts, or differs from the one there; plugins never accepts a host key itself";
     GitNoGit => "plugins::git::no_git", Error, "the source is fetched with the system `git` (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`), which could not be run";
     GitImpostorCommit => "plugins::git::impostor_commit", Error, "the commit is on no branch or tag of the remote (on GitHub any fork's commit is fetchable through the parent's URL), so it is refused";
+    GitUnsigned => "plugins::git::unsigned", Error, "`require_signed`: neither the tag nor the commit to install carries a signature (or the source is a plain directory)";
+    GitBadSignature => "plugins::git::bad_signature", Error, "`require_signed`: git does not verify the tag's or commit's signature (a key the allowed signers file or the gpg keyring lacks, a signature that does not match, a signed tag served under another name)";
+    GitSignerChanged => "plugins::git::signer_changed", Error, "the new version is signed by another key than the one the lock recorded, and the change was not accepted (declined, or no terminal and no `--yes`)";
     GitCleartext => "plugins::git::cleartext", Warning, "the source is fetched over unencrypted `http://` or `git://`";
     LockUnsafeId => "plugins::lock::unsafe_id", Error, "a lock entry's id cannot name a plugin directory (`..`, `/`, empty, ...); it is never used as a path";
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";

@@ -8,7 +8,7 @@ use git2::{AutotagOption, FetchOptions, Oid, Repository};
 
 use super::credentials::{self, callbacks};
 use super::refs::{choose, commit_of, connect, list_refs, local_path, not_found};
-use super::tree::{check_out, local_tree};
+use super::tree::{check_out, local_tree, signed_tag_name};
 use super::{
     Fetched, GitError, RefKind, cli, is_local, proxy_options, reach, remote_error, scratch_repo,
 };
@@ -16,19 +16,22 @@ use crate::auth::Userinfo;
 
 /// Resolve `reference` on `url` and write its commit's tree into `dest`
 /// (created). The objects are fetched into a scratch repository beside `dest`,
-/// which is removed afterwards.
+/// which is removed afterwards. `tag_hint`: a tag whose signature may cover a commit
+/// asked for by id (`sync` of a row installed from that tag), fetched too when the
+/// remote's tag still names the commit; the returned [`Fetched::signed`] holds it.
 pub fn fetch_tree(
     url: &str,
     userinfo: Option<&Userinfo>,
     reference: Option<&str>,
+    tag_hint: Option<&str>,
     dest: &Path,
 ) -> Result<Fetched, GitError> {
     cli::refuse_hostile(url)?;
     if is_local(url) {
-        return local_tree(url, reference, dest);
+        return local_tree(url, reference, tag_hint, dest);
     }
     if cli::wanted(url) {
-        return cli::fetch_tree(url, userinfo, reference, dest);
+        return cli::fetch_tree(url, userinfo, reference, tag_hint, dest);
     }
     // The guard deletes the scratch repository when the fetch is done.
     let (_scratch, repo) = scratch_repo(dest)?;
@@ -38,6 +41,20 @@ pub fn fetch_tree(
     let _scope = credentials::scope(url, userinfo, &auth);
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, default) = list_refs(conn.remote())?;
+    // The tags' own ids (an annotated tag's object, not its commit): `download` writes no
+    // refs, so a tag object is found by the id it was advertised with.
+    let tag_ids: Vec<(String, Oid)> = conn
+        .remote()
+        .list()?
+        .iter()
+        .filter(|h| h.name().starts_with("refs/tags/") && !h.name().ends_with("^{}"))
+        .map(|h| (h.name().to_owned(), h.oid()))
+        .collect();
+    let advertised = |name: Option<String>| {
+        let name = name?;
+        let id = tag_ids.iter().find(|(n, _)| *n == name)?.1;
+        Some((name, id))
+    };
     let choice = choose(url, &refs, default, reference)?;
     log::debug!(
         "git: {url}: listed {} refs, resolved {}",
@@ -57,16 +74,20 @@ pub fn fetch_tree(
             .proxy_options(proxy_options(url))
             .depth(1);
         log::debug!("git: {url}: fetching {oid} alone, 1 deep");
-        match conn
-            .remote()
-            .download(&[format!("+{oid}:refs/plugins/pin")], Some(&mut opts))
-        {
+        let mut refspecs = vec![format!("+{oid}:refs/plugins/pin")];
+        // The hinted tag comes along while it still names the commit.
+        let hinted = tag_hint
+            .map(|t| format!("refs/tags/{t}"))
+            .filter(|name| refs.iter().any(|(n, peeled)| n == name && *peeled == oid));
+        refspecs.extend(hinted.iter().map(|name| format!("+{name}:{name}")));
+        match conn.remote().download(&refspecs, Some(&mut opts)) {
             Ok(()) if repo.find_commit(oid).is_ok() => {
                 drop(conn);
                 let commit = repo.find_commit(oid)?;
                 let probe = probe(url, userinfo, &auth);
                 reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
-                return check_out(&repo, &commit, dest, RefKind::Commit, None);
+                let tag = advertised(hinted);
+                return check_out(&repo, &commit, dest, RefKind::Commit, None, tag);
             }
             Ok(()) => log::debug!("git: {url}: {oid} did not come: fetching every ref"),
             Err(e) => log::debug!("git: {url}: {oid} refused ({e}): fetching every ref"),
@@ -103,7 +124,8 @@ pub fn fetch_tree(
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
     let probe = probe(url, userinfo, &auth);
     reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
-    check_out(&repo, &commit, dest, choice.kind, choice.refname)
+    let tag = advertised(signed_tag_name(&choice, tag_hint));
+    check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
 }
 
 /// [`reach::ensure_published`]'s probe with libgit2: a new connection that fetches

@@ -19,6 +19,7 @@ mod fetch;
 mod http;
 mod reach;
 mod refs;
+mod sign;
 mod ssh;
 mod tree;
 
@@ -29,6 +30,7 @@ use tree::check_out;
 pub use cli::{CliError, CliSettings, kill_stragglers};
 pub use fetch::{Ignored, Walked, fetch_tree, walk};
 pub use refs::ls_remote;
+pub use sign::{SignFormat, Signed, Signer, verify as verify_signature};
 pub use ssh::{check_url, is_ssh};
 
 /// What kind of ref the user asked for.
@@ -61,6 +63,9 @@ pub struct Fetched {
     pub kind: RefKind,
     /// The full ref name that was resolved (`refs/tags/v1.0.0`), if any.
     pub refname: Option<String>,
+    /// The commit's and its annotated tag's raw objects, whose signature
+    /// [`verify_signature`] checks.
+    pub signed: Signed,
 }
 
 /// Make every git transfer fail after `limit` without progress (connect, and
@@ -235,6 +240,16 @@ pub enum GitError {
     /// pushed it ([`reach`]).
     #[error("commit {commit} is on no branch or tag of {url}")]
     Impostor { url: String, commit: String },
+    /// `require_signed`: neither the tag nor the commit carries a signature ([`sign`]).
+    #[error("{message}")]
+    Unsigned { message: String },
+    /// `require_signed`: git refused the signature, or a signed tag came under another name.
+    #[error("the signature of {what} does not verify: {why}")]
+    BadSignature {
+        what: String,
+        why: String,
+        format: SignFormat,
+    },
     #[error("the commit's tree has an entry no host can install: {0:?}")]
     UnsafeEntry(String),
     /// The git command (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`) failed.

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use git2::{Oid, Repository};
 
-use super::refs::{choose, commit_of, local_path};
+use super::refs::{Choice, choose, commit_of, local_path};
 use super::{Fetched, GitError, RefKind};
 
 /// A local repository needs no fetch: resolve the ref in it and write the
@@ -16,6 +16,7 @@ use super::{Fetched, GitError, RefKind};
 pub(super) fn local_tree(
     url: &str,
     reference: Option<&str>,
+    tag_hint: Option<&str>,
     dest: &Path,
 ) -> Result<Fetched, GitError> {
     log::debug!("git: reading the local repository {url}");
@@ -36,7 +37,24 @@ pub(super) fn local_tree(
         .and_then(|h| h.symbolic_target().ok().flatten().map(str::to_owned));
     let choice = choose(url, &refs, head, reference)?;
     let commit = commit_of(&repo, url, &choice, reference, &refs)?;
-    check_out(&repo, &commit, dest, choice.kind, choice.refname)
+    let tag = tag_ref(&repo, signed_tag_name(&choice, tag_hint).as_deref());
+    check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
+}
+
+/// The tag whose signature may cover the fetched commit: the tag asked for, else
+/// `tag_hint` (`sync`: the tag a lock row pinned by commit was installed from).
+pub(super) fn signed_tag_name(choice: &Choice, tag_hint: Option<&str>) -> Option<String> {
+    match (&choice.kind, &choice.refname) {
+        (RefKind::Tag, Some(name)) => Some(name.clone()),
+        _ => tag_hint.map(|t| format!("refs/tags/{t}")),
+    }
+}
+
+/// `name` and the object its ref in `repo` points at, if the ref is there.
+pub(super) fn tag_ref(repo: &Repository, name: Option<&str>) -> Option<(String, Oid)> {
+    let name = name?;
+    let id = repo.find_reference(name).ok()?.target()?;
+    Some((name.to_owned(), id))
 }
 
 /// The deepest tree nesting written out.
@@ -73,19 +91,27 @@ fn write_blob(repo: &Repository, oid: Oid, out: &mut std::fs::File) -> std::io::
 }
 
 /// Write `commit`'s tree into `dest` (as [`write_tree`]): what a fetch of `kind`/`refname`
-/// checked out.
+/// checked out, with the signed objects: the commit, and `tag` (a `refs/tags/…` name and
+/// the object it names) when that is an annotated tag of the commit.
 pub(super) fn check_out(
     repo: &Repository,
     commit: &git2::Commit<'_>,
     dest: &Path,
     kind: RefKind,
     refname: Option<String>,
+    tag: Option<(String, Oid)>,
 ) -> Result<Fetched, GitError> {
     write_tree(repo, &commit.tree()?, dest, 0)?;
+    let signed = super::sign::material(
+        repo,
+        commit.id(),
+        tag.as_ref().map(|(n, id)| (n.as_str(), *id)),
+    );
     Ok(Fetched {
         commit: commit.id().to_string(),
         kind,
         refname,
+        signed,
     })
 }
 

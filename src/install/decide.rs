@@ -54,6 +54,10 @@ pub(super) fn decide(
                 kept.source.clone_from(&entry.source);
                 kept.host_source.clone_from(&entry.host_source);
             }
+            // A first verified install of what is already there records its key.
+            if kept.signer_key.is_none() {
+                kept.signer_key.clone_from(&entry.signer_key);
+            }
             Ok(Some(kept))
         }
         None if target.exists() && !opts.force => Err(refused(

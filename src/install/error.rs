@@ -57,6 +57,8 @@ impl InstallError {
             InstallError::Git(GitError::Auth { .. }) => Code::GitAuth,
             InstallError::Git(GitError::Cli(e)) => e.code(),
             InstallError::Git(GitError::Impostor { .. }) => Code::GitImpostorCommit,
+            InstallError::Git(GitError::Unsigned { .. }) => Code::GitUnsigned,
+            InstallError::Git(GitError::BadSignature { .. }) => Code::GitBadSignature,
             InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
                 Code::InstallUnsafeTree
             }
@@ -91,6 +93,16 @@ impl InstallError {
             InstallError::Git(crate::git::GitError::Impostor { .. }) => Some(
                 "a commit that no branch or tag holds can come from anyone's fork (GitHub serves every fork's commits through the parent's URL); install a branch or tag instead, or ask the publisher to push the commit to one; if a force-push dropped it from its branch, `plugins update` moves to the branch's new commit".into(),
             ),
+            InstallError::Git(crate::git::GitError::Unsigned { .. }) => Some(
+                "require_signed accepts only a tag or commit signed with a key you allow; ask the publisher to sign their releases (`git tag -s`), or set `require_signed = false` in [trust.\"<id>\"] of the home's plugins.toml for this plugin".into(),
+            ),
+            InstallError::Git(crate::git::GitError::BadSignature { format, .. }) => {
+                Some(match format {
+                    crate::git::SignFormat::Ssh => "check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type> <key>` as ssh-keygen reads it); nothing was installed",
+                    _ => "check the key's fingerprint with the publisher, then import it into your gpg keyring (`gpg --import`); nothing was installed",
+                }
+                .into())
+            }
             InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
             InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
             InstallError::Tree(_) => {

@@ -20,6 +20,7 @@ mod options;
 mod pipeline;
 mod plan;
 mod preview;
+mod signed;
 mod stage;
 pub mod txn;
 
@@ -62,6 +63,12 @@ pub enum Event {
     },
     /// Under the home lock, what killed processes left was finished or undone.
     Recovered(txn::Recovered),
+    /// `require_signed`: git verified the signature of `object` (`tag v1.0.0`, `commit …`).
+    Verified {
+        object: String,
+        fingerprint: String,
+        principal: Option<String>,
+    },
 }
 
 /// The result of an install.

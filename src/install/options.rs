@@ -68,6 +68,9 @@ pub struct InstallOptions {
     /// The host profile given on the command line: it wins over the one the home
     /// remembers (`[host]` in `plugins.toml`), and is remembered once the install succeeds.
     pub profile: HostProfile,
+    /// `--require-signed` and `--allowed-signers`: with `[trust]` of the home's
+    /// `plugins.toml`, whether the plugin must be signed, and by whom.
+    pub signing: crate::signing::SignArgs,
 }
 
 impl InstallOptions {
@@ -99,6 +102,7 @@ impl InstallOptions {
             now: crate::clock::now(),
             featured_index: None,
             profile: HostProfile::default(),
+            signing: crate::signing::SignArgs::default(),
         }
     }
 }

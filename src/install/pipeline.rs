@@ -12,7 +12,7 @@ use super::decide::{changed, decide, under_lock, up_to_date};
 use super::lockhome::Staging;
 use super::{
     Event, InstallError, InstallOptions, Installed, Request, build, home_for, lock_home, plan,
-    refused, stage, txn, validate_options,
+    refused, signed, stage, txn, validate_options,
 };
 
 /// Whether installing `entry` (asking for `request`) over the home's `prior` asks consent,
@@ -35,19 +35,28 @@ pub(super) fn asks(
                 p.manifest_hash != entry.manifest_hash,
                 p.tree_hash != entry.tree_hash,
             ) || (p.featured && !entry.featured); // aoe: trust downgraded to community
-            (ask, Some((before, installed)))
+            (
+                ask || request.signer_change.is_some(),
+                Some((before, installed)),
+            )
         }
-        _ => (request.needs_consent(), None),
+        _ => (
+            request.needs_consent() || request.signer_change.is_some(),
+            None,
+        ),
     }
 }
 
-/// A staged tree that passed [`check_tree`].
+/// A staged tree that passed [`check_tree`] (and, where required, whose signature git
+/// verified).
 pub(super) struct Fetched {
     staging: Staging,
     commit: Option<String>,
     kind: Option<crate::git::RefKind>,
     requested: String,
     checked: Checked,
+    /// The fingerprint of the key that signed it, when a signature was required.
+    signer: Option<String>,
 }
 
 pub(super) fn fetch_and_check(
@@ -57,16 +66,31 @@ pub(super) fn fetch_and_check(
     plan::superseded(opts)?;
     let staging = Staging::new(home_for(opts, None).as_ref())?;
     let tree = staging.tree();
-    let (commit, kind, requested) = stage::fetch(opts, &tree, on_event)?;
+    let stage::Staged {
+        commit,
+        kind,
+        requested,
+        signed,
+    } = stage::fetch(opts, &tree, on_event)?;
     // An invalid tree's report names the source, not the staging directory it is deleted from.
     let checked = check_tree(opts, &tree)
         .map_err(|e| at_source(e, &opts.source, &tree, &requested, commit.as_deref()))?;
+    // The plugin's id and home are known now: whether it must be signed, and by whom.
+    let signer = signed::check(
+        opts,
+        home_for(opts, Some(checked.dialect)).as_ref(),
+        &checked.id,
+        signed.as_ref(),
+        staging.dir.path(),
+        on_event,
+    )?;
     Ok(Fetched {
         staging,
         commit,
         kind,
         requested,
         checked,
+        signer,
     })
 }
 
@@ -82,6 +106,7 @@ pub(super) fn fetch_check_swap(
         kind,
         requested,
         checked,
+        signer,
     } = match fetched {
         Some(f) => f,
         None => fetch_and_check(opts, on_event)?,
@@ -129,6 +154,7 @@ pub(super) fn fetch_check_swap(
         featured,
         subdir: opts.source.subdir().map(str::to_owned),
         host_source: host_source(opts, policy),
+        signer_key: None,
     };
     // aoe's config.toml that already names the source as typed has nothing to record.
     if crate::host::names_source(dialect, &home, &entry) {
@@ -149,6 +175,9 @@ pub(super) fn fetch_check_swap(
     let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
     let (mut request, build, entrypoint) =
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
+    // Trust on first use: the key that signed it is pinned; another key asks again.
+    entry.signer_key = signed::pinned_key(signer.as_deref(), prior.as_ref(), &entry.source);
+    request.signer_change = signed::changed(signer.as_deref(), prior.as_ref());
     plan::runtime_gap(opts, &home, &report, on_event);
     // aoe §17: a `gh:` install from an explicit ref, or from the default branch of a
     // repository without a release, is unverified code and asks, unless featured-verified.
@@ -180,6 +209,7 @@ pub(super) fn fetch_check_swap(
     // A monorepo's plugin whose subdirectory is the same at the new commit: nothing to
     // install; only the lock's pin moves (under the lock, while the entry is still `prior`).
     if let Some(p) = prior.as_ref()
+        && request.signer_change.is_none()
         && subdir_unchanged(opts, p, &entry, &target, with_deps)
         && !stage::is_release_binary(&report)
         // aoe's config.toml names the ref (`gh:o/r@ref`): a new ref is a full install.
@@ -197,6 +227,7 @@ pub(super) fn fetch_check_swap(
         }
         kept.requested_ref.clone_from(&entry.requested_ref);
         kept.ref_kind = entry.ref_kind;
+        kept.signer_key.clone_from(&entry.signer_key);
         lock.upsert(&kept, &opts.by, &opts.now);
         let written = lock.save()?;
         if kept.host_source.is_some() {
@@ -259,6 +290,9 @@ pub(super) fn fetch_check_swap(
     // An update asks again only when what was granted changes (aoe §17's rules).
     let ask = asks(opts, prior.as_ref(), &target, &entry, &request).0;
     if ask && !consent(&request) {
+        if let Some(change) = &request.signer_change {
+            return Err(signed::refuse_change(&id, change));
+        }
         return Err(refused(
             Code::InstallDeclined,
             "install cancelled; no capabilities were granted",

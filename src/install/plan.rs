@@ -26,6 +26,9 @@ pub struct Request {
     /// aoe: a `gh:` source at an explicit ref, or at the default branch of a repository with
     /// no release, is unverified, un-audited code: it always asks (aoe §17).
     pub unverified: bool,
+    /// `(recorded, new)`: signed by another key than the one the lock recorded; an update
+    /// asks again.
+    pub signer_change: Option<(String, String)>,
 }
 
 impl Request {
@@ -64,6 +67,7 @@ pub(super) fn describe(
         pip: Vec::new(),
         optional_pip: Vec::new(),
         unverified: false,
+        signer_change: None,
     };
     let Some(dialect) = known else {
         return (req, Vec::new(), None);

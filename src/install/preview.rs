@@ -2,7 +2,9 @@
 //! a temporary directory (never the home's staging), checked as an install checks it, and
 //! compared with the installed plugin by the rules an install uses to ask again.
 
-use super::{InstallError, InstallOptions, Request, Staging, asks, check_tree, home_for, plan};
+use super::{
+    InstallError, InstallOptions, Request, Staging, asks, check_tree, home_for, plan, signed,
+};
 use crate::lock::{Entry, Lock};
 
 /// An update's permissions, before and after, and whether it would ask consent.
@@ -29,16 +31,27 @@ pub fn preview(
 ) -> Result<Preview, InstallError> {
     let staging = Staging::new(None)?;
     let tree = staging.tree();
-    let (commit, _, _) = super::stage::fetch(opts, &tree, on_event)?;
+    let staged = super::stage::fetch(opts, &tree, on_event)?;
+    let commit = staged.commit;
     let checked = check_tree(opts, &tree)?;
     let home = home_for(opts, Some(checked.dialect));
+    // Verified as the install would verify it: a dry run refuses what the update would.
+    let signer = signed::check(
+        opts,
+        home.as_ref(),
+        &checked.id,
+        staged.signed.as_ref(),
+        staging.dir.path(),
+        on_event,
+    )?;
     let prior = match &home {
         Some(h) => Lock::load(&h.lockfile(), checked.dialect)?.get(&checked.id),
         None => None,
     };
     let target = home.as_ref().map(|h| h.plugin_dir(&checked.name));
     let source = opts.source.recorded();
-    let (after, _, _) = plan::describe(&checked.report, &tree, &source, commit.as_deref());
+    let (mut after, _, _) = plan::describe(&checked.report, &tree, &source, commit.as_deref());
+    after.signer_change = signed::changed(signer.as_deref(), prior.as_ref());
     let entry = Entry {
         manifest_hash: checked.report.manifest_hash.clone().unwrap_or_default(),
         tree_hash: crate::hash::tree(&tree).unwrap_or_default(),

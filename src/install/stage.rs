@@ -11,12 +11,23 @@ use crate::manifest::ReleaseWorker;
 use crate::source::Source;
 use crate::validate::{PluginReport, validate_root};
 
+/// What was fetched into staging.
+pub(super) struct Staged {
+    /// The resolved commit (git sources).
+    pub(super) commit: Option<String>,
+    pub(super) kind: Option<RefKind>,
+    /// The ref as requested (recorded in the lock).
+    pub(super) requested: String,
+    /// The commit's and its tag's raw objects, for a signature check (git sources).
+    pub(super) signed: Option<git::Signed>,
+}
+
 /// Fetch the source into `dest`; returns the resolved commit and ref kind for git sources.
 pub(super) fn fetch(
     opts: &InstallOptions,
     dest: &Path,
     on_event: &mut dyn FnMut(Event),
-) -> Result<(Option<String>, Option<RefKind>, String), InstallError> {
+) -> Result<Staged, InstallError> {
     match &opts.source {
         Source::Git {
             url,
@@ -56,7 +67,14 @@ pub(super) fn fetch(
             // subdirectory becomes the plugin's tree.
             let repo = dest.with_file_name("repo");
             let into = if subdir.is_some() { &repo } else { dest };
-            let fetched = git::fetch_tree(url, userinfo.as_ref(), want.as_deref(), into)?;
+            // `sync` fetches the locked commit; the tag it was installed from, if it still
+            // names that commit, comes along for its signature.
+            let tag_hint = opts
+                .pin
+                .as_ref()
+                .filter(|p| p.ref_kind == Some(RefKind::Tag) && !p.requested_ref.is_empty())
+                .map(|p| p.requested_ref.as_str());
+            let fetched = git::fetch_tree(url, userinfo.as_ref(), want.as_deref(), tag_hint, into)?;
             if let Some(subdir) = subdir {
                 take_subdir(&repo, subdir, dest, &fetched.commit)?;
             }
@@ -68,7 +86,12 @@ pub(super) fn fetch(
                 Some(p) => (p.ref_kind, p.requested_ref.clone()),
                 None => (Some(fetched.kind), reference.clone().unwrap_or_default()),
             };
-            Ok((Some(fetched.commit), kind, requested))
+            Ok(Staged {
+                commit: Some(fetched.commit),
+                kind,
+                requested,
+                signed: Some(fetched.signed),
+            })
         }
         Source::Local { path } => {
             on_event(Event::Fetching(path.display().to_string()));
@@ -93,7 +116,12 @@ pub(super) fn fetch(
                 commit: None,
                 ignored: ignored.get(),
             });
-            Ok((None, None, String::new()))
+            Ok(Staged {
+                commit: None,
+                kind: None,
+                requested: String::new(),
+                signed: None,
+            })
         }
     }
 }

@@ -98,6 +98,7 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
             unbuilt: false,
             featured: false,
             subdir: s("subdir"),
+            signer_key: s("signer_key"),
         })
         .filter(|e| !e.id.is_empty())
     });
@@ -152,6 +153,7 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
                     "installed_tree_hash",
                     "subdir",
                     PLUGINS_SOURCE,
+                    "signer_key",
                 ]
                 .contains(&k.as_str())
             {
@@ -173,6 +175,9 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     }
     if e.host_source.as_ref().is_some_and(|u| *u != e.source) {
         row.insert(PLUGINS_SOURCE.into(), e.source.clone().into());
+    }
+    if let Some(k) = &e.signer_key {
+        row.insert("signer_key".into(), k.clone().into());
     }
     plugins.push(Value::Object(row));
 }

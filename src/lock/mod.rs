@@ -67,6 +67,12 @@ pub struct Entry {
     /// `None` when the host's spelling is `source` (a URL, an ssh remote, a path).
     #[serde(default)]
     pub host_source: Option<String>,
+    /// The fingerprint of the key that signed the plugin when it was last verified
+    /// (`require_signed`): recorded on the first verified install, compared with on every
+    /// later one (another key asks consent). Locked as `signer_key`, a key of `plugins` that
+    /// the hosts ignore.
+    #[serde(default)]
+    pub signer_key: Option<String>,
 }
 
 /// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel
@@ -296,6 +302,7 @@ impl Lock {
                 set("tree_hash", Some(entry.tree_hash.clone()));
                 set("installed_tree_hash", entry.installed_hash.clone());
                 set("subdir", entry.subdir.clone());
+                set("signer_key", entry.signer_key.clone());
                 set("release_tag", entry.release.as_ref().map(|r| r.tag.clone()));
                 set(
                     "asset_name",

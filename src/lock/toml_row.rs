@@ -35,5 +35,6 @@ pub(crate) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         featured: s("trust").as_deref() == Some("featured"),
         subdir: s("subdir"),
         host_source: None,
+        signer_key: s("signer_key"),
     })
 }

@@ -30,6 +30,8 @@ pub struct SyncOptions<'a> {
     /// How many sources to fetch at once.
     pub jobs: usize,
     pub profile: crate::profile::HostProfile,
+    /// `--require-signed`, `--allowed-signers`.
+    pub signing: crate::signing::SignArgs,
 }
 
 /// One plugin's outcome, as `--json` prints it.
@@ -240,5 +242,6 @@ fn install_options(
         now: crate::clock::now(),
         featured_index: cx.featured_index.clone(),
         profile: opts.profile.clone(),
+        signing: opts.signing.clone(),
     })
 }

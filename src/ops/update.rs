@@ -31,6 +31,8 @@ pub struct UpdateOptions<'a> {
     pub check: &'a super::check::CheckOptions,
     /// protoAgent: the host's Python, as given.
     pub python: Option<&'a std::path::Path>,
+    /// `--require-signed`, `--allowed-signers`.
+    pub signing: crate::signing::SignArgs,
 }
 
 /// One plugin's outcome, as `--json` prints it.
@@ -179,7 +181,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                         &home,
                         &entry,
                         new_ref,
-                        base_options(cx, &entry, opts.python)?,
+                        base_options(cx, &entry, opts.python, &opts.signing)?,
                     )),
                     // Gone from the lock since the check: nothing to do.
                     None => continue,
@@ -221,9 +223,15 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                 review: None,
                 unheld: None,
             }),
-            Status::Behind { .. } if opts.dry_run => {
-                review(cx, printer, &home, dialect, &c, &mut lock_rows)?
-            }
+            Status::Behind { .. } if opts.dry_run => review(
+                cx,
+                printer,
+                &home,
+                dialect,
+                &c,
+                &mut lock_rows,
+                &opts.signing,
+            )?,
             Status::Behind { .. } => fetched.map(|(install, prepared)| {
                 apply(
                     printer,
@@ -314,11 +322,13 @@ fn base_options(
     cx: &Context,
     entry: &crate::lock::Entry,
     python: Option<&std::path::Path>,
+    signing: &crate::signing::SignArgs,
 ) -> Result<InstallOptions> {
     let source = Source::of_entry(entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
     let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
     base.featured_index.clone_from(&cx.featured_index);
     base.python = python.map(|p| cx.python_arg(p));
+    base.signing = signing.clone();
     Ok(base)
 }
 
@@ -330,6 +340,7 @@ fn review(
     dialect: Dialect,
     c: &Check,
     lock_rows: &mut LockRows,
+    signing: &crate::signing::SignArgs,
 ) -> Result<Option<UpdateRow>> {
     let Status::Behind { new_ref, commit } = &c.status else {
         return Ok(None);
@@ -337,7 +348,7 @@ fn review(
     let Some(entry) = lock_rows.get(home, dialect, &c.id)? else {
         return Ok(None);
     };
-    let base = base_options(cx, &entry, None)?;
+    let base = base_options(cx, &entry, None, signing)?;
     let mut on_event = crate::reporter::progress(printer);
     let reviewed = crate::update::review(home, &entry, new_ref, base, &mut on_event);
     drop(on_event);

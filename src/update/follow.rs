@@ -227,9 +227,13 @@ impl Subdir {
             return false;
         };
         let repo = tmp.path().join("repo");
-        if let Err(e) =
-            git::fetch_tree(&self.url, self.userinfo.as_ref(), Some(&self.commit), &repo)
-        {
+        if let Err(e) = git::fetch_tree(
+            &self.url,
+            self.userinfo.as_ref(),
+            Some(&self.commit),
+            None,
+            &repo,
+        ) {
             log::debug!(
                 "{}: cannot fetch {} to compare {}: {e}",
                 self.id,

@@ -46,6 +46,7 @@ mod review;
 mod rollback;
 mod sarif;
 mod shells;
+mod signed;
 mod ssh;
 mod subdir;
 mod systemd;

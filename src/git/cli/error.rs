@@ -11,6 +11,8 @@ pub enum CliError {
     Refused { url: String, why: String },
     #[error("{url} is fetched with the system `git`, which could not be run: {reason}")]
     NoGit { url: String, reason: String },
+    #[error("signatures are verified with the system `git`, which could not be run: {reason}")]
+    NoGitToVerify { reason: String },
     #[error(
         "{url}: the ssh host key of {host} is not known (not in known_hosts), and plugins never accepts one itself"
     )]
@@ -46,7 +48,7 @@ impl CliError {
     pub fn code(&self) -> Code {
         match self {
             CliError::Refused { .. } => Code::UsageInvalidArgument,
-            CliError::NoGit { .. } => Code::GitNoGit,
+            CliError::NoGit { .. } | CliError::NoGitToVerify { .. } => Code::GitNoGit,
             CliError::HostKeyUnknown { .. } | CliError::HostKeyChanged { .. } => Code::GitHostKey,
             CliError::SshAuth { .. } | CliError::Auth { .. } => Code::GitAuth,
             CliError::Failed { .. } => Code::GitFetch,
@@ -63,6 +65,9 @@ impl CliError {
             CliError::Refused { .. } => None,
             CliError::NoGit { .. } => Some(
                 "install git (ssh sources and PLUGINS_GIT_FETCH_WITH_CLI run `git fetch`), or use an https:// URL".into(),
+            ),
+            CliError::NoGitToVerify { .. } => Some(
+                "install git (and ssh-keygen for ssh signatures, gpg for gpg ones): require_signed verifies with `git verify-tag` and `git verify-commit`".into(),
             ),
             CliError::HostKeyUnknown { host, port, login, .. } => Some(format!(
                 "check the host's key fingerprint with its owner, then accept it once with `ssh {login}` (answer yes) or add it with `{} >> ~/.ssh/known_hosts`",

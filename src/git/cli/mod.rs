@@ -34,6 +34,7 @@ pub use crate::net::CliSettings;
 
 mod error;
 mod process;
+mod verify;
 
 #[cfg(test)]
 mod tests;
@@ -42,6 +43,7 @@ pub use error::CliError;
 use error::*;
 pub use process::kill_stragglers;
 use process::*;
+pub(in crate::git) use verify::verify;
 
 /// Refuse, before any transfer, a remote git or ssh could read as an option or
 /// a command (a hand-edited lock can hold one).
@@ -186,6 +188,7 @@ pub(super) fn fetch_tree(
     url: &str,
     userinfo: Option<&Userinfo>,
     reference: Option<&str>,
+    tag_hint: Option<&str>,
     dest: &Path,
 ) -> Result<Fetched, GitError> {
     let prompt = crate::net::settings().git_cli.interactive;
@@ -201,12 +204,18 @@ pub(super) fn fetch_tree(
         let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
         cmd.args(["--depth=1", "--", url])
             .arg(format!("+{oid}:refs/plugins/pin"));
+        // The hinted tag comes along while it still names the commit.
+        let hinted = tag_hint
+            .map(|t| format!("refs/tags/{t}"))
+            .filter(|name| refs.iter().any(|(n, peeled)| n == name && *peeled == oid));
+        cmd.args(hinted.iter().map(|name| format!("+{name}:{name}")));
         let ran = run(cmd, url, "downloading", !prompt)?;
         match repo.find_commit(oid) {
             Ok(commit) if ran.ok => {
                 let probe = probe(url, userinfo, prompt);
                 super::reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
-                return super::check_out(&repo, &commit, dest, RefKind::Commit, None);
+                let tag = super::tree::tag_ref(&repo, hinted.as_deref());
+                return super::check_out(&repo, &commit, dest, RefKind::Commit, None, tag);
             }
             _ => log::debug!(
                 "git: {url}: {oid} alone was refused: fetching every ref ({})",
@@ -253,7 +262,9 @@ pub(super) fn fetch_tree(
     let commit = super::commit_of(&repo, url, &choice, reference, &refs)?;
     let probe = probe(url, userinfo, prompt);
     super::reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
-    super::check_out(&repo, &commit, dest, choice.kind, choice.refname)
+    let signed_tag = super::tree::signed_tag_name(&choice, tag_hint);
+    let tag = super::tree::tag_ref(&repo, signed_tag.as_deref());
+    super::check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
 }
 
 /// [`super::reach::ensure_published`]'s probe with the git command: fetch

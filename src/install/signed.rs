@@ -1,0 +1,114 @@
+//! `require_signed`: the fetched tag's or commit's signature, verified by git in staging
+//! before anything is swapped in, and the key the lock pins (trust on first use).
+
+use std::path::Path;
+
+use super::{Event, InstallError, InstallOptions, refused};
+use crate::diagnostic::Code;
+use crate::git;
+use crate::source::Source;
+use crate::store::Home;
+
+/// The fingerprint of the key that signed what was fetched, when plugin `id` must be
+/// signed (`--require-signed`, or `[trust]` of the home it goes to); `None` when it need not
+/// be (nothing is verified then). An unsigned source, a signature git refuses and a
+/// `[trust]` table that cannot be read are refused. `signed`: what the fetch kept (`None`:
+/// a plain directory); `within`: the staging directory git verifies in.
+pub(super) fn check(
+    opts: &InstallOptions,
+    home: Option<&Home>,
+    id: &str,
+    signed: Option<&git::Signed>,
+    within: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Option<String>, InstallError> {
+    let trust = match home {
+        Some(h) => crate::signing::load(h).map_err(|why| {
+            refused(
+                Code::ConfigTrust,
+                why,
+                "fix [trust] in the home's plugins.toml: `require_signed = true|false` and `allowed_signers = \"PATH\"`, for the home or under [trust.\"<id>\"]".to_owned(),
+            )
+        })?,
+        None => crate::signing::Trust::default(),
+    };
+    let settings = home.map(Home::settings).unwrap_or_default();
+    let rule = trust.rule(id, &opts.signing, &settings);
+    if !rule.required {
+        return Ok(None);
+    }
+    let (Source::Git { url, .. }, Some(signed)) = (&opts.source, signed) else {
+        return Err(refused(
+            Code::GitUnsigned,
+            format!(
+                "{id} must be signed, and a directory ({}) carries no signature",
+                opts.source.recorded()
+            ),
+            "install it from a git repository whose tags or commits are signed (a local repository as a file:// URL)".to_owned(),
+        ));
+    };
+    if let Some(file) = &rule.allowed_signers
+        && !file.starts_with("~/")
+        && !Path::new(file).is_file()
+    {
+        return Err(refused(
+            Code::ConfigTrust,
+            format!(
+                "the allowed signers file {file} (named by {}) does not exist",
+                rule.named_in
+            ),
+            "create it (one line per key: `<principal> <key type> <key>`, as ssh-keygen reads it), or name another file".to_owned(),
+        ));
+    }
+    let signer = git::verify_signature(signed, url, rule.allowed_signers.as_deref(), within)?;
+    log::debug!(
+        "{id}: {} signed by {} ({})",
+        signer.object,
+        signer.fingerprint,
+        signer.principal.as_deref().unwrap_or("no principal")
+    );
+    on_event(Event::Verified {
+        object: signer.object.clone(),
+        fingerprint: signer.fingerprint.clone(),
+        principal: signer.principal.clone(),
+    });
+    Ok(Some(signer.fingerprint))
+}
+
+/// The key the lock pins after an install of `verified` over `prior` from `source`: the
+/// key that signed it; unverified, the pin of the same source stays (a later verified
+/// update is compared with it).
+pub(super) fn pinned_key(
+    verified: Option<&str>,
+    prior: Option<&crate::lock::Entry>,
+    source: &str,
+) -> Option<String> {
+    verified.map(str::to_owned).or_else(|| {
+        prior
+            .filter(|p| p.source == source)
+            .and_then(|p| p.signer_key.clone())
+    })
+}
+
+/// `(recorded, new)` when a verified install is signed by another key than the one the
+/// lock recorded for the plugin: it asks consent again. A first verified install records
+/// its key without asking (trust on first use).
+pub(super) fn changed(
+    verified: Option<&str>,
+    prior: Option<&crate::lock::Entry>,
+) -> Option<(String, String)> {
+    let old = prior?.signer_key.as_deref()?;
+    let new = verified?;
+    (old != new).then(|| (old.to_owned(), new.to_owned()))
+}
+
+/// The refusal of an install whose new signing key was not accepted.
+pub(super) fn refuse_change(id: &str, (old, new): &(String, String)) -> InstallError {
+    refused(
+        Code::GitSignerChanged,
+        format!(
+            "{id} is signed by a different key than the one the lock recorded ({old} -> {new}), and the new key was not accepted; nothing was changed"
+        ),
+        "check the new key with the publisher; to trust it, run the command again on a terminal and accept it, or pass --yes (the lock then records the new key)".to_owned(),
+    )
+}

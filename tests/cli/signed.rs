@@ -1,0 +1,485 @@
+//! Signed releases (issue #27): under `require_signed`, a tag or commit installs only with a
+//! signature git's own verification accepts (`git verify-tag`/`verify-commit` against an
+//! allowed signers file); the lock pins the signer's key on first install, and an update
+//! signed by another key asks consent again. Keys come from `ssh-keygen`, signatures from
+//! `git tag -s`/`git commit -S` with `gpg.format=ssh` (no gpg); the repository is served by
+//! `git daemon` on loopback, and `plugins` runs with HOME and git's global config in the
+//! test's temp dir.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+
+use serde_json::Value;
+use snapbox::{assert_data_eq, str};
+
+use crate::support::git::{Repo, git};
+use crate::support::net::Daemon;
+use crate::support::*;
+
+const ID: &str = "dev.example.pinned";
+
+/// An ssh key made for the test: its private key file, its allowed-signers line and its
+/// fingerprint as git reports it (`SHA256:…`).
+struct Key {
+    private: PathBuf,
+    line: String,
+    fingerprint: String,
+}
+
+fn key(dir: &Path, name: &str, principal: &str) -> Key {
+    let private = dir.join(name);
+    let out = Command::new("ssh-keygen")
+        .args(["-q", "-t", "ed25519", "-N", "", "-C", principal, "-f"])
+        .arg(&private)
+        .output()
+        .expect("ssh-keygen runs");
+    assert!(out.status.success(), "{out:?}");
+    let public = std::fs::read_to_string(private.with_extension("pub")).unwrap();
+    let listed = Command::new("ssh-keygen")
+        .arg("-lf")
+        .arg(private.with_extension("pub"))
+        .output()
+        .unwrap();
+    let fingerprint = String::from_utf8(listed.stdout)
+        .unwrap()
+        .split_whitespace()
+        .nth(1)
+        .unwrap()
+        .to_owned();
+    Key {
+        private,
+        line: format!("{principal} {}", public.trim()),
+        fingerprint,
+    }
+}
+
+/// git in `dir` signing with `key` (ssh signatures).
+fn signing(dir: &Path, key: &Key, args: &[&str]) -> String {
+    let signing_key = format!("user.signingKey={}", key.private.display());
+    let mut all = vec!["-c", "gpg.format=ssh", "-c", &signing_key];
+    all.extend_from_slice(args);
+    git(dir, &all)
+}
+
+/// A repository served by `git daemon` as `kit`, the publisher's and another key, and the
+/// temp dir `plugins` takes as HOME.
+struct World {
+    _daemon: Daemon,
+    tmp: tempfile::TempDir,
+    repo: Repo,
+    url: String,
+    publisher: Key,
+    other: Key,
+}
+
+impl World {
+    fn new() -> World {
+        let tmp = tempfile::tempdir().unwrap();
+        let keys = tmp.path().join("keys");
+        std::fs::create_dir_all(&keys).unwrap();
+        let publisher = key(&keys, "publisher", "publisher@example.com");
+        let other = key(&keys, "other", "other@example.com");
+        let served = tmp.path().join("served");
+        let repo = Repo::init(&served.join("kit"));
+        // As GitHub does: `sync` fetches a locked commit by id (and its tag along with it).
+        git(
+            &repo.dir,
+            &["config", "uploadpack.allowReachableSHA1InWant", "true"],
+        );
+        let daemon = Daemon::serve(&served);
+        let url = format!("git://127.0.0.1:{}/kit", daemon.port);
+        std::fs::create_dir_all(tmp.path().join("user")).unwrap();
+        std::fs::write(tmp.path().join("gitconfig"), "").unwrap();
+        World {
+            _daemon: daemon,
+            tmp,
+            repo,
+            url,
+            publisher,
+            other,
+        }
+    }
+
+    fn path(&self, rel: &str) -> PathBuf {
+        self.tmp.path().join(rel)
+    }
+
+    /// Commit version `version` of the plugin; the commit is signed by `key`, if any.
+    fn commit(&self, version: &str, key: Option<&Key>) -> String {
+        self.repo.file("aoe-plugin.toml", &static_aoe(version));
+        git(&self.repo.dir, &["add", "-A"]);
+        let message = format!("v{version}");
+        match key {
+            Some(k) => signing(&self.repo.dir, k, &["commit", "-q", "-S", "-m", &message]),
+            None => git(&self.repo.dir, &["commit", "-q", "-m", &message]),
+        };
+        git(&self.repo.dir, &["rev-parse", "HEAD"])
+    }
+
+    /// An annotated tag signed by `key`.
+    fn signed_tag(&self, name: &str, key: &Key) {
+        signing(&self.repo.dir, key, &["tag", "-s", "-m", name, name]);
+    }
+
+    /// An allowed signers file listing `keys`.
+    fn allowed(&self, name: &str, keys: &[&Key]) -> PathBuf {
+        let path = self.path(name);
+        let lines: Vec<&str> = keys.iter().map(|k| k.line.as_str()).collect();
+        std::fs::write(&path, lines.join("\n") + "\n").unwrap();
+        path
+    }
+
+    /// `plugins` with HOME and git's global config in the temp dir, no terminal on stdin,
+    /// fetching with libgit2 (`mode` "0") or the git command ("1").
+    fn plugins(&self, mode: &str) -> Command {
+        let mut cmd = plugins();
+        cmd.env("HOME", self.path("user"))
+            .env("GIT_CONFIG_GLOBAL", self.path("gitconfig"))
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
+            .env("COLUMNS", "400")
+            .stdin(Stdio::null());
+        cmd
+    }
+
+    /// Replace what differs between runs: the fingerprints, the URL and the temp dir.
+    fn stable(&self, text: &str) -> String {
+        text.replace(&self.publisher.fingerprint, "[PUBLISHER]")
+            .replace(&self.other.fingerprint, "[OTHER]")
+            .replace(&self.url, "[URL]")
+            .replace(&self.tmp.path().display().to_string(), "[TMP]")
+    }
+}
+
+/// Both fetch modes: libgit2, and the git command (as ssh sources use).
+const MODES: [&str; 2] = ["0", "1"];
+
+#[test]
+fn a_signed_tag_installs_and_the_lock_pins_its_key() {
+    let w = World::new();
+    w.commit("1.0.0", None);
+    w.signed_tag("v1.0.0", &w.publisher);
+    let allowed = w.allowed("allowed_signers", &[&w.publisher]);
+    for mode in MODES {
+        let home = w.path(&format!("home-{mode}"));
+        let (code, stdout, stderr) = run(w
+            .plugins(mode)
+            .args([
+                "install",
+                &w.url,
+                "--ref",
+                "v1.0.0",
+                "--yes",
+                "--require-signed",
+            ])
+            .arg("--allowed-signers")
+            .arg(&allowed)
+            .arg("--home")
+            .arg(&home));
+        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "    Verified tag v1.0.0: signed by {} (publisher@example.com)\n",
+                w.publisher.fingerprint
+            )),
+            "mode {mode}: {stderr}"
+        );
+        assert_eq!(locked(&home, ID, "signer_key"), w.publisher.fingerprint);
+    }
+
+    // A signed commit on a branch, required by the home's `[trust]` (no flags), with the
+    // allowed signers file named relative to the home.
+    let c2 = w.commit("1.1.0", Some(&w.publisher));
+    let home = w.path("home-branch");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::copy(&allowed, home.join("signers")).unwrap();
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[trust]\nrequire_signed = true\nallowed_signers = \"signers\"\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = run(w
+        .plugins("0")
+        .args(["install", &w.url, "--ref", "main", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "    Verified commit {}: signed by {} (publisher@example.com)\n",
+            &c2[..10],
+            w.publisher.fingerprint
+        )),
+        "{stderr}"
+    );
+    assert_eq!(locked(&home, ID, "signer_key"), w.publisher.fingerprint);
+    assert_eq!(locked(&home, ID, "resolved_commit"), c2);
+}
+
+#[test]
+fn unsigned_and_unknown_signatures_are_refused() {
+    let w = World::new();
+    let c1 = w.commit("1.0.0", None);
+    w.repo.annotated_tag("v1.1.0");
+    w.repo.tag("v1.2.0");
+    w.signed_tag("v1.3.0", &w.other);
+    w.signed_tag("v1.0.0", &w.publisher);
+    // A hostile mirror serving the signed v1.0.0 as v9.0.0 (an old release as a new one).
+    let tag_object = git(&w.repo.dir, &["rev-parse", "v1.0.0"]);
+    git(
+        &w.repo.dir,
+        &["update-ref", "refs/tags/v9.0.0", tag_object.as_str()],
+    );
+    w.allowed("allowed_signers", &[&w.publisher]);
+    let home = w.path("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("plugins.toml"),
+        format!(
+            "[trust]\nallowed_signers = \"{}\"\n\n[trust.\"{ID}\"]\nrequire_signed = true\n",
+            w.path("allowed_signers").display()
+        ),
+    )
+    .unwrap();
+    let install = |tag: &str, mode: &str| {
+        let (code, stdout, stderr) = run(w
+            .plugins(mode)
+            .args(["install", &w.url, "--ref", tag, "--yes", "--home"])
+            .arg(&home));
+        assert_eq!(code, 2, "{tag}: {stdout}{stderr}");
+        assert!(
+            !home.join("plugins").join(ID).exists() && !home.join("plugins.lock").exists(),
+            "{tag}: nothing is installed or locked"
+        );
+        w.stable(&stderr)
+    };
+    for mode in MODES {
+        let stderr = install("v1.1.0", mode);
+        assert_data_eq!(
+            stderr,
+            str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched [..]
+plugins::git::unsigned
+
+  × tag v1.1.0 of [URL] is not signed, and neither is its commit [..]
+  help: require_signed accepts only a tag or commit signed with a key you allow; ask the publisher to sign their releases (`git tag -s`), or set `require_signed = false` in [trust."<id>"] of the
+        home's plugins.toml for this plugin
+
+"#]]
+        );
+        let stderr = install("v1.2.0", mode);
+        assert!(
+            stderr.contains(&format!("× commit {} of [URL] is not signed", &c1[..10])),
+            "a lightweight tag: the commit's signature, and there is none: {stderr}"
+        );
+        assert!(stderr.contains("plugins::git::unsigned"), "{stderr}");
+        let stderr = install("v1.3.0", mode);
+        assert_data_eq!(
+            stderr,
+            str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched [..]
+plugins::git::bad_signature
+
+  × the signature of tag v1.3.0 of [URL] does not verify: signed with the key [OTHER], which the allowed signers file does not list
+  help: check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type>
+        <key>` as ssh-keygen reads it); nothing was installed
+
+"#]]
+        );
+        let stderr = install("v9.0.0", mode);
+        assert!(
+            stderr.contains("plugins::git::bad_signature")
+                && stderr.contains("the signed tag object is named v1.0.0, not v9.0.0"),
+            "{stderr}"
+        );
+    }
+
+    // `[trust]` decides what is installed: a mistake in it refuses, never passes.
+    std::fs::write(home.join("plugins.toml"), "[trust]\nrequire_signd = true\n").unwrap();
+    let stderr = install("v1.0.0", "0");
+    assert!(
+        stderr.contains("plugins::config::trust")
+            && stderr.contains("unknown key `require_signd` in [trust]")
+            && stderr.contains("did you mean `require_signed`?"),
+        "{stderr}"
+    );
+    // A plain directory carries no signature at all.
+    let (code, _, stderr) = run(w
+        .plugins("0")
+        .args(["install", "--require-signed", "--yes", "--home"])
+        .arg(w.path("home-dir"))
+        .arg(&w.repo.dir));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("plugins::git::unsigned")
+            && stderr.contains("dev.example.pinned must be signed, and a directory (")
+            && !w.path("home-dir").join("plugins").join(ID).exists(),
+        "{stderr}"
+    );
+    // Without `require_signed` nothing is verified, and no key is pinned.
+    std::fs::remove_file(home.join("plugins.toml")).unwrap();
+    let (code, stdout, stderr) = run(w
+        .plugins("0")
+        .args(["install", &w.url, "--ref", "v1.1.0", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!stderr.contains("Verified"), "{stderr}");
+    assert_eq!(locked(&home, ID, "signer_key"), "");
+}
+
+#[test]
+fn an_update_signed_by_another_key_asks_consent_again() {
+    let w = World::new();
+    w.commit("1.0.0", None);
+    w.signed_tag("v1.0.0", &w.publisher);
+    w.allowed("allowed_signers", &[&w.publisher, &w.other]);
+    let home = w.path("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let trust = format!(
+        "[trust]\nrequire_signed = true\nallowed_signers = \"{}\"\n",
+        w.path("allowed_signers").display()
+    );
+    std::fs::write(home.join("plugins.toml"), &trust).unwrap();
+    let plugins = |args: &[&str]| {
+        let (code, stdout, stderr) = run(w.plugins("0").args(args).arg("--home").arg(&home));
+        (code, w.stable(&stdout), w.stable(&stderr))
+    };
+    let (code, _, stderr) = plugins(&["install", &w.url, "--ref", "v1.0.0", "--yes"]);
+    assert_eq!(code, 0, "{stderr}");
+    let c1 = locked(&home, ID, "resolved_commit");
+    assert_eq!(locked(&home, ID, "signer_key"), w.publisher.fingerprint);
+
+    // The next release is signed by another key, which the allowed signers file also lists.
+    let c2 = w.commit("2.0.0", None);
+    w.signed_tag("v2.0.0", &w.other);
+    let (code, stdout, stderr) = plugins(&["update", ID, "--dry-run"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+Would update dev.example.pinned to v2.0.0 @ [..]
+  1 commit since [..]:
+    [..] v2.0.0
+  signed by a different key: [PUBLISHER] -> [OTHER]
+  consent: would be asked (--yes grants it)
+
+"#]]
+    );
+    let (_, json, _) = plugins(&["update", ID, "--dry-run", "--json"]);
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(
+        doc["plugins"][0]["permissions"]["signer_key"],
+        serde_json::json!({"before": "[PUBLISHER]", "after": "[OTHER]"})
+    );
+    assert_eq!(doc["plugins"][0]["consent_needed"], true);
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/change.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+    assert!(errors.is_empty(), "{errors:#?}");
+
+    // Without a terminal and without --yes: refused, nothing changes.
+    let (code, stdout, stderr) = plugins(&["update", ID]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(stderr.contains("plugins::git::signer_changed"), "{stderr}");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched [..]
+    Verified tag v2.0.0: signed by [OTHER] (other@example.com)
+dev.example.pinned is signed by a different key: [PUBLISHER] -> [OTHER]
+plugins::git::signer_changed
+
+  × dev.example.pinned is signed by a different key than the one the lock recorded ([PUBLISHER] -> [OTHER]), and the
+  │ new key was not accepted; nothing was changed
+  help: check the new key with the publisher; to trust it, run the command again on a terminal and accept it, or pass --yes (the lock then records the new key)
+
+"#]]
+    );
+    assert_eq!(locked(&home, ID, "resolved_commit"), c1);
+    assert_eq!(locked(&home, ID, "signer_key"), w.publisher.fingerprint);
+    let manifest = home.join("plugins").join(ID).join("aoe-plugin.toml");
+    assert!(
+        std::fs::read_to_string(&manifest)
+            .unwrap()
+            .contains("1.0.0")
+    );
+
+    // `--yes` accepts the new key: the lock pins it.
+    let (code, _, stderr) = plugins(&["update", ID, "--yes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stderr.contains("dev.example.pinned is signed by a different key: [PUBLISHER] -> [OTHER]"),
+        "{stderr}"
+    );
+    assert_eq!(locked(&home, ID, "resolved_commit"), c2);
+    assert_eq!(locked(&home, ID, "signer_key"), w.other.fingerprint);
+    let (_, info, _) = plugins(&["info", ID]);
+    assert!(info.contains("  signer:   [OTHER]\n"), "{info}");
+
+    // `sync` from that lock into a fresh home fetches the locked commit and, with it, the
+    // tag the row was installed from, whose signature it verifies (the same key: no consent).
+    for mode in MODES {
+        let fresh = w.path(&format!("fresh-{mode}"));
+        std::fs::create_dir_all(&fresh).unwrap();
+        std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+        std::fs::write(fresh.join("plugins.toml"), &trust).unwrap();
+        let (code, stdout, stderr) = run(w.plugins(mode).args(["sync", "--home"]).arg(&fresh));
+        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "    Verified tag v2.0.0: signed by {}",
+                w.other.fingerprint
+            )),
+            "mode {mode}: {stderr}"
+        );
+        assert_eq!(locked(&fresh, ID, "signer_key"), w.other.fingerprint);
+    }
+
+    // A lock whose recorded key is not the one that signed its commit (a hostile edit, or
+    // a key rotated since): sync asks, and without a terminal or --yes installs nothing.
+    let edited = w.path("edited");
+    std::fs::create_dir_all(&edited).unwrap();
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    std::fs::write(
+        edited.join("plugins.lock"),
+        lock.replace(&w.other.fingerprint, &w.publisher.fingerprint),
+    )
+    .unwrap();
+    std::fs::write(edited.join("plugins.toml"), &trust).unwrap();
+    let (code, stdout, stderr) = run(w.plugins("0").args(["sync", "--home"]).arg(&edited));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    let stderr = w.stable(&stderr);
+    assert!(
+        stderr.contains(
+            "aoe plugin `dev.example.pinned` is signed by a different key: [PUBLISHER] -> [OTHER]\n"
+        ) && stderr.contains("plugins::git::signer_changed"),
+        "{stderr}"
+    );
+    assert!(!edited.join("plugins").join(ID).exists());
+
+    // autoupdate never applies a change of key: it waits for approval.
+    w.commit("3.0.0", None);
+    w.signed_tag("v3.0.0", &w.publisher);
+    std::fs::write(
+        home.join("plugins.toml"),
+        format!("{trust}\n[update_policy.\"{ID}\"]\ntrack = \"v3\"\nwhen = \"always\"\n"),
+    )
+    .unwrap();
+    let (code, stdout, stderr) = plugins(&["autoupdate", "--json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["needs_approval"], serde_json::json!([ID]), "{stdout}");
+    assert_eq!(locked(&home, ID, "resolved_commit"), c2);
+    assert_eq!(locked(&home, ID, "signer_key"), w.other.fingerprint);
+}
