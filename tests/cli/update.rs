@@ -500,14 +500,15 @@ fn the_documented_cron_line_works_under_env_i() {
         .and_then(|b| b.lines().next())
         .expect("docs/cli.md has a crontab block");
     let command = line.splitn(6, ' ').nth(5).unwrap();
-    assert!(command.starts_with("/usr/local/bin/plugins autoupdate -q --home /home/me/"));
+    assert!(command.starts_with(
+        "mkdir -p /home/me/.local/state && /usr/local/bin/plugins autoupdate -q --home /home/me/"
+    ));
 
     let tmp = tempfile::tempdir().unwrap();
     let (repo, _) = history(&tmp.path().join("repo"));
     let me = tmp.path().join("me");
     let home = me.join(".config/agent-of-empires");
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
-    std::fs::create_dir_all(me.join(".local/state")).unwrap();
     repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
     let c5 = repo.commit("v5");
     policy(
