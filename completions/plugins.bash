@@ -3,7 +3,7 @@ _plugins() {
     if [[ $line =~ (^|[[:space:]])(-A|--allow)(=|[[:space:]]+)([^[:space:]=]*)$ ]]; then
         local word="${BASH_REMATCH[4]}"
         local typed="${word%"${word##*:}"}"
-        COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "$word"))
+        COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::cron plugins::doctor::rate_limit" -- "$word"))
         COMPREPLY=("${COMPREPLY[@]#"$typed"}")
         return 0
     fi
@@ -187,7 +187,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -v -h -V --color --quiet --verbose --log-format --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
+            opts="-q -v -h -V --color --quiet --verbose --log-format --timestamps --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -209,7 +209,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity)
-            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version touch hold help"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --timestamps --help --version touch hold help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -291,7 +291,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity__subcmd__hold)
-            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -317,7 +317,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__activity__subcmd__touch)
-            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -343,7 +343,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__autoupdate)
-            opts="-j -q -v -h -V --home --force --grace --jobs --timeout --pre --cooldown --json --exit-code --color --quiet --verbose --log-format --help --version"
+            opts="-j -q -v -h -V --home --force --grace --jobs --timeout --pre --cooldown --json --exit-code --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -389,7 +389,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__completions)
-            opts="-q -v -h -V --color --quiet --verbose --log-format --help --version bash elvish fish powershell zsh"
+            opts="-q -v -h -V --color --quiet --verbose --log-format --timestamps --help --version bash elvish fish powershell zsh"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -411,7 +411,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__disable)
-            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -438,7 +438,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__doctor)
-            opts="-j -q -v -h -V --home --jobs --timeout --pre --cooldown --offline --grace --json --color --quiet --verbose --log-format --help --version"
+            opts="-j -q -v -h -V --home --jobs --timeout --pre --cooldown --offline --grace --json --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -484,7 +484,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__enable)
-            opts="-q -v -h -V --home --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -861,7 +861,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__homes)
-            opts="-q -v -h -V --json --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --json --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -883,7 +883,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__info)
-            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -910,7 +910,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__install)
-            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --python --build-timeout --no-wait --json --strict --aoe-api --host-version --no-detect --color --quiet --verbose --log-format --help --version"
+            opts="-y -q -v -h -V --ref --subdir --home --yes --no-build --force --deps --python --build-timeout --no-wait --json --strict --aoe-api --host-version --no-detect --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -960,7 +960,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__list)
-            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -986,7 +986,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__lsp)
-            opts="-A -q -v -h -V --aoe-api --strict --allow --color --quiet --verbose --log-format --help --version"
+            opts="-A -q -v -h -V --aoe-api --strict --allow --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -997,11 +997,11 @@ _plugins() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::cron plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 -A)
-                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::cron plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 --color)
@@ -1020,7 +1020,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__new)
-            opts="-y -q -v -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --no-git --color --quiet --verbose --log-format --help --version"
+            opts="-y -q -v -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --no-git --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1062,7 +1062,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__outdated)
-            opts="-j -q -v -h -V --home --jobs --timeout --pre --cooldown --json --exit-code --color --quiet --verbose --log-format --help --version"
+            opts="-j -q -v -h -V --home --jobs --timeout --pre --cooldown --json --exit-code --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1104,7 +1104,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__remove)
-            opts="-q -v -h -V --home --json --no-wait --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --json --no-wait --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1131,7 +1131,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__resolve)
-            opts="-p -q -v -h -V --path --json --color --quiet --verbose --log-format --help --version"
+            opts="-p -q -v -h -V --path --json --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1161,7 +1161,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__rollback)
-            opts="-q -v -h -V --to --home --json --no-wait --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --to --home --json --no-wait --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1192,7 +1192,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__schema)
-            opts="-q -v -h -V --aoe-api --color --quiet --verbose --log-format --help --version aoe aworld protoagent"
+            opts="-q -v -h -V --aoe-api --color --quiet --verbose --log-format --timestamps --help --version aoe aworld protoagent"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1218,7 +1218,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --aoe-api --host-version --color --quiet --verbose --log-format --help --version"
+            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --aoe-api --host-version --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1264,7 +1264,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__update)
-            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --json --python --color --quiet --verbose --log-format --help --version"
+            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --json --python --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1311,7 +1311,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__validate)
-            opts="-p -r -A -q -v -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --json --home --stdin --stdin-filename --color --quiet --verbose --log-format --help --version"
+            opts="-p -r -A -q -v -h -V --path --recursive --dialect --aoe-api --host-version --deny-warnings --strict --allow --featured --bundled --format --json --home --stdin --stdin-filename --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1339,11 +1339,11 @@ _plugins() {
                     return 0
                     ;;
                 --allow)
-                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::cron plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 -A)
-                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::rate_limit" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "plugins::aoe::unknown_capability plugins::aoe::reserved_namespace plugins::aoe::builtin_id plugins::aoe::shipped_build_dir plugins::aoe::symlink plugins::aoe::archive_without_bin plugins::aoe::bin_path plugins::aoe::ignored_key plugins::aoe::inert_property plugins::aoe::duplicate plugins::aoe::doc_gate plugins::aoe::version_not_semver plugins::aoe::placeholder_id plugins::aoe::keybind_chord plugins::aoe::theme_name plugins::aoe::theme_path plugins::aoe::entrypoint plugins::aoe::build_program plugins::aoe::asset_template plugins::aoe::missing_file plugins::aoe::schema_disagrees plugins::aworld::schema plugins::aworld::shadowed_name plugins::aworld::hook_point plugins::aworld::hook_priority plugins::aworld::context_phases plugins::aworld::missing_target plugins::aworld::unknown_kind plugins::aworld::id_not_installable plugins::aworld::legacy_undiscovered plugins::protoagent::unknown_key plugins::protoagent::duplicate_key plugins::protoagent::truthy_string plugins::protoagent::ignored_value plugins::protoagent::reserved_section plugins::protoagent::setting plugins::protoagent::view plugins::protoagent::view_origin plugins::protoagent::view_palette plugins::protoagent::public_path plugins::protoagent::core_route plugins::protoagent::federation_path plugins::protoagent::settings_tab plugins::protoagent::settings_tab_apply plugins::protoagent::settings_tab_path plugins::protoagent::setting_tab plugins::protoagent::command plugins::protoagent::command_action plugins::protoagent::command_route plugins::protoagent::command_topic plugins::protoagent::command_chain plugins::protoagent::emits plugins::protoagent::requires_pip plugins::protoagent::requires_runtimes plugins::protoagent::supersedes plugins::protoagent::enables plugins::protoagent::bundled_only plugins::protoagent::pip_spec plugins::protoagent::min_version plugins::protoagent::requires_env plugins::protoagent::relative_plugins_dir plugins::protoagent::entrypoint_escapes plugins::config::unknown_key plugins::config::invalid_value plugins::install::deps_skipped plugins::install::runtime_missing plugins::git::cleartext plugins::doctor::leftover plugins::doctor::cron plugins::doctor::rate_limit" -- "${cur}"))
                     return 0
                     ;;
                 --format)
@@ -1374,7 +1374,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__verify)
-            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --help --version"
+            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )

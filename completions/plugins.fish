@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_plugins_global_optspecs
-    string join \n color= q/quiet v/verbose log-format= h/help V/version
+    string join \n color= q/quiet v/verbose log-format= timestamps h/help V/version
 end
 
 function __fish_plugins_needs_command
@@ -31,6 +31,7 @@ complete -c plugins -n "__fish_plugins_needs_command" -l log-format -d 'Status l
 json\t''"
 complete -c plugins -n "__fish_plugins_needs_command" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_needs_command" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_needs_command" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_needs_command" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_needs_command" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
@@ -77,6 +78,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand new" -l json -d 'Print w
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l no-git -d 'Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s p -l path -d 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]' -r -F
@@ -154,6 +156,7 @@ plugins::install::deps_skipped\t'with --deps, optional requirements that could n
 plugins::install::runtime_missing\t'the plugins requires_runtimes Node.js floor is not met by the node on PATH; protoAgent 0.218 loads it with a setup gap'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
+plugins::doctor::cron\t'plugins doctor: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Graphical diagnostics with source snippets (plain text without a terminal)'
 json\t'One JSON document for the whole run'
@@ -174,6 +177,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -l json -d 'Sa
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l stdin -d 'Read the manifest from standard input (an editor\'s buffer); needs --stdin-filename'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
@@ -199,6 +203,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand install" -l strict -d 'R
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-detect -d 'Do not run the installed host (`aoe --version`, the host\'s Python) to pick the profile when neither a flag nor the home names one: validate as the newest'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -210,6 +215,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand list" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -221,6 +227,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand info" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
@@ -231,6 +238,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand homes" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -241,6 +249,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand enable" -l log-format -d
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand enable" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -251,6 +260,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand disable" -l log-format -
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand disable" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -263,6 +273,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand remove" -l json -d 'Prin
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l to -d 'The kept version to restore, by commit (a prefix will do) [default: the most recent]' -r
@@ -276,6 +287,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l json -d 'Pr
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -287,6 +299,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -307,6 +320,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l json -d 'Print one JSON document instead of the outcome lines'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -323,6 +337,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l json -d 'Pr
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l exit-code -d 'Exit 3 (instead of 0) when any plugin has a newer version'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -342,6 +357,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand update" -l pre -d 'Consi
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l json -d 'Print one JSON document instead of the outcome lines'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -360,6 +376,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l json -d '
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l exit-code -d 'Exit 3 (instead of 0) when at least one plugin was updated'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
@@ -370,6 +387,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
@@ -383,6 +401,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_see
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
@@ -393,6 +412,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_see
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
@@ -413,6 +433,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l offline -d 'S
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s p -l path -d 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]' -r -F
@@ -424,6 +445,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l json -d 'Print one JSON document instead of a table'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -l aoe-api -d 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
@@ -435,6 +457,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand schema" -l log-format -d
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l aoe-api -d 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
@@ -507,6 +530,7 @@ plugins::install::deps_skipped\t'with --deps, optional requirements that could n
 plugins::install::runtime_missing\t'the plugins requires_runtimes Node.js floor is not met by the node on PATH; protoAgent 0.218 loads it with a setup gap'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
+plugins::doctor::cron\t'plugins doctor: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
@@ -516,6 +540,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l strict -d 'Report warnings as errors, as `validate --strict` does'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
@@ -525,6 +550,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand completions" -l log-form
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'

@@ -75,6 +75,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             quiet: true,
             verbose: false,
             log_format: printer::LogFormat::Text,
+            timestamps: false,
         };
         let printer = printer::Printer::new(&global, &cx);
         let _ = commands::completions::run_complete(&complete.args, &cx, &printer);

@@ -6,6 +6,20 @@ use std::time::Duration;
 use crate::install::{Event, Request};
 use crate::printer::Printer;
 
+/// A version as the outcome lines name it: `v0.11.1 @ abc1234567` when the tag names the
+/// version (with or without a `v`), `0.11.1 (main @ abc1234567)` for another ref,
+/// `0.11.1 @ abc1234567` for the default branch.
+pub fn version_at(version: &str, git_ref: &str, commit: &str) -> String {
+    let commit = &commit[..commit.len().min(10)];
+    if git_ref.is_empty() {
+        format!("{version} @ {commit}")
+    } else if git_ref.strip_prefix('v').unwrap_or(git_ref) == version {
+        format!("{git_ref} @ {commit}")
+    } else {
+        format!("{version} ({git_ref} @ {commit})")
+    }
+}
+
 /// The line an update's consent prompt shows (`update`: the grant changed).
 pub fn update_consent(r: &Request) -> String {
     format!(
@@ -130,10 +144,9 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
             } => format!("      Copied (left out {ignored} git-ignored entries)"),
             Event::Warning { code, message } => {
                 // A warning stays on screen (printed above a running spinner), even with --quiet.
-                let line = format!("warning[{code}]: {message}");
                 match &spinner {
-                    Some(Spinner(bar)) => bar.suspend(|| printer.status(&line)),
-                    None => printer.status(&line),
+                    Some(Spinner(bar)) => bar.suspend(|| printer.warning(code, &message)),
+                    None => printer.warning(code, &message),
                 }
                 return;
             }
@@ -190,4 +203,25 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
         }
     };
     (on_event, pause)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::version_at;
+
+    #[test]
+    fn the_tag_is_named_once() {
+        let c = "abc1234567890";
+        assert_eq!(version_at("0.11.1", "v0.11.1", c), "v0.11.1 @ abc1234567");
+        assert_eq!(version_at("0.11.1", "0.11.1", c), "0.11.1 @ abc1234567");
+        assert_eq!(
+            version_at("0.11.1", "main", c),
+            "0.11.1 (main @ abc1234567)"
+        );
+        assert_eq!(
+            version_at("0.11.1", "v0.11.2", c),
+            "0.11.1 (v0.11.2 @ abc1234567)"
+        );
+        assert_eq!(version_at("0.11.1", "", c), "0.11.1 @ abc1234567");
+    }
 }

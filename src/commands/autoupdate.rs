@@ -56,6 +56,8 @@ pub struct AutoupdateArgs {
 }
 
 pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    // A log for cron: timestamped lines unless stderr is a terminal.
+    let printer = &printer.logging();
     let sweep = ops::autoupdate::sweep(
         &SweepOptions {
             home: args.home.as_ref(),
@@ -81,17 +83,34 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
     })
 }
 
-/// The text report: the counts, what was held back and which homes were skipped (left
-/// out under `-q`), then what failed and what needs approval (always).
+/// The text report: one line per update (from what to what, and why), then the counts,
+/// what was held back and which homes were skipped (left out under `-q`), then what failed
+/// and what needs approval. Under `-q` a sweep that changed nothing and where nothing
+/// failed prints nothing.
 fn report(sweep: &Sweep) -> Vec<Line> {
-    let mut lines = vec![Line::Outcome(format!(
+    let mut lines = Vec::new();
+    for c in &sweep.changes {
+        let at = |v: &ops::autoupdate::Version| match &v.commit {
+            Some(commit) => crate::reporter::version_at(&v.version, &v.ref_, commit),
+            None => v.version.clone(),
+        };
+        lines.push(Line::Data(format!(
+            "     Updated {} {} -> {} in {}: {}\n",
+            c.id,
+            at(&c.from),
+            at(&c.to),
+            c.home.display(),
+            c.why
+        )));
+    }
+    lines.push(Line::Outcome(format!(
         "autoupdate: {} updated, {} up to date, {} deferred (busy), {} need approval, {} failed\n",
         sweep.updated.len(),
         sweep.up_to_date.len(),
         sweep.deferred.len(),
         sweep.needs_approval.len(),
         sweep.failed.len()
-    ))];
+    )));
     for h in &sweep.held_back {
         lines.push(Line::Outcome(format!(
             "  held back {}: {} left (cooldown {})\n",
@@ -104,10 +123,10 @@ fn report(sweep: &Sweep) -> Vec<Line> {
         lines.push(Line::Outcome(format!("  {home}\n")));
     }
     for Failed { id, message } in &sweep.failed {
-        lines.push(Line::Data(format!("  failed {id}: {message}\n")));
+        lines.push(Line::Problem(format!("  failed {id}: {message}\n")));
     }
     for id in &sweep.needs_approval {
-        lines.push(Line::Data(format!(
+        lines.push(Line::Problem(format!(
             "  update for {id} needs approval: run `plugins update {id}`\n"
         )));
     }

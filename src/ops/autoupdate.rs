@@ -26,12 +26,52 @@ pub struct SweepOptions<'a> {
 #[derive(Default, serde::Serialize)]
 pub struct Sweep {
     pub updated: Vec<String>,
+    /// What each update changed, and why: one per id in `updated`.
+    pub changes: Vec<Change>,
     pub up_to_date: Vec<String>,
     pub deferred: Vec<String>,
     pub needs_approval: Vec<String>,
     pub held_back: Vec<HeldBack>,
     pub failed: Vec<Failed>,
     pub skipped_homes: Vec<Skipped>,
+}
+
+/// One applied update: from what to what, in which home, and which rule found it.
+#[derive(serde::Serialize)]
+pub struct Change {
+    pub id: String,
+    pub home: PathBuf,
+    pub from: Version,
+    pub to: Version,
+    /// Why it moved: `branch main has new commits`, `newer release v2.0.0`, `tag v1
+    /// moved`, `the latest GitHub release is v2.0.0`, `the default branch has new commits`.
+    pub why: String,
+}
+
+/// A plugin's version as locked: its manifest version, the ref it follows and the commit.
+#[derive(serde::Serialize)]
+pub struct Version {
+    pub version: String,
+    #[serde(rename = "ref")]
+    pub ref_: String,
+    pub commit: Option<String>,
+}
+
+/// Why the update check found `c` behind at `new_ref` (the update rules of
+/// `crate::update`).
+fn why(c: &crate::update::Check, new_ref: &str) -> String {
+    use crate::git::RefKind;
+    let old = c.requested_ref.as_str();
+    match c.ref_kind {
+        _ if new_ref.is_empty() => "the default branch has new commits".to_owned(),
+        Some(RefKind::Default) | None if old.is_empty() => {
+            format!("the latest GitHub release is {new_ref}")
+        }
+        Some(RefKind::Branch) => format!("branch {new_ref} has new commits"),
+        Some(RefKind::Tag) | None if new_ref != old => format!("newer release {new_ref}"),
+        Some(RefKind::Tag) => format!("tag {new_ref} moved"),
+        _ => format!("{new_ref} has new commits"),
+    }
 }
 
 /// A plugin whose check or update failed.
@@ -215,7 +255,8 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     left_secs,
                     cooldown_secs,
                 }),
-                Status::Behind { .. } => {
+                Status::Behind { ref new_ref, .. } => {
+                    let why = why(&c, new_ref);
                     if let Some(message) = unusable {
                         sweep.failed.push(Failed { id: c.id, message });
                         continue;
@@ -236,6 +277,24 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                         &mut on_event,
                     ) {
                         Ok(i) => {
+                            let from = lock.get(&c.id).map(|e| Version {
+                                version: e.version,
+                                ref_: e.requested_ref,
+                                commit: e.commit,
+                            });
+                            if let Some(from) = from {
+                                sweep.changes.push(Change {
+                                    id: c.id.clone(),
+                                    home: home.root.clone(),
+                                    from,
+                                    to: Version {
+                                        version: i.entry.version.clone(),
+                                        ref_: i.entry.requested_ref.clone(),
+                                        commit: i.entry.commit.clone(),
+                                    },
+                                    why,
+                                });
+                            }
                             let event = serde_json::json!({
                                 "event": "plugin.updated", "id": i.id, "version": i.entry.version,
                                 "resolved_sha": i.entry.commit, "by": "autoupdate", "at": crate::clock::now(),

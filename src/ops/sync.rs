@@ -111,8 +111,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
                 if !opts.repair {
                     let problem = verdict.problems.first().cloned().unwrap_or_default();
                     tampered.push(format!(
-                        "warning[{}]: {} changed since install: {problem}; `plugins sync --repair` reinstalls it",
-                        Code::InstallTampered.as_str(),
+                        "{} changed since install: {problem}; `plugins sync --repair` reinstalls it",
                         entry.id
                     ));
                     steps.push(Step {
@@ -205,8 +204,8 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     }
     // The spinner is cleared before the warnings are printed.
     drop(on_event);
-    for line in &tampered {
-        printer.status(line);
+    for message in &tampered {
+        printer.warning(Code::InstallTampered, message);
     }
     Ok(rows)
 }

@@ -225,22 +225,65 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
         stdout.contains(": skipped (interval): last sweep ") && stdout.ends_with(" interval 6 h\n"),
         "{stdout}"
     );
+    // Without a terminal (cron), each line starts with its time.
+    assert!(
+        untimed(&stdout)
+            .lines()
+            .all(|l| l.starts_with("[AT] ") && !l.starts_with("[AT]  ")),
+        "{stdout}"
+    );
     let (code, doc) = autoupdate(&home, &["--force", "--exit-code"]);
     assert_eq!(
         (code, doc["updated"][0].as_str()),
         (3, Some("dev.example.pinned")),
         "--exit-code: 3 when something was updated"
     );
-    // Quiet by default: one summary line.
+    // Nothing changed: one summary line, and none under -q.
     let (code, stdout, _) = run(plugins()
         .args(["autoupdate", "--force", "--home"])
         .arg(&home));
     assert_eq!(
-        (code, stdout.as_str()),
+        (code, untimed(&stdout).as_str()),
         (
             0,
-            "autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed\n"
+            "[AT] autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed\n"
         )
+    );
+    let (code, stdout, stderr) = run(plugins()
+        .args(["autoupdate", "-q", "--force", "--home"])
+        .arg(&home));
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
+    // One line per change: from what to what, and why; the summary only without -q.
+    let sweep = |quiet: bool, version: &str| {
+        let before = locked(&home, "dev.example.pinned", "resolved_commit");
+        repo.file("aoe-plugin.toml", &static_aoe(version));
+        let after = repo.commit(version);
+        let mut cmd = plugins();
+        if quiet {
+            cmd.arg("-q");
+        }
+        let (code, stdout, stderr) = run(cmd.args(["autoupdate", "--force", "--home"]).arg(&home));
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(!quiet || stderr.is_empty(), "{stderr}");
+        untimed(&stdout)
+            .replace(&before[..10], "[FROM]")
+            .replace(&after[..10], "[TO]")
+            .replace(&home.display().to_string(), "[HOME]")
+    };
+    assert_data_eq!(
+        sweep(false, "7.0.0"),
+        str![[r#"
+[AT] Updated dev.example.pinned 6.0.0 (main @ [FROM]) -> 7.0.0 (main @ [TO]) in [HOME]: branch main has new commits
+[AT] autoupdate: 1 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
+
+"#]]
+    );
+    assert_data_eq!(
+        sweep(true, "8.0.0"),
+        str![[r#"
+[AT] Updated dev.example.pinned 7.0.0 (main @ [FROM]) -> 8.0.0 (main @ [TO]) in [HOME]: branch main has new commits
+
+"#]]
     );
 }
 
@@ -422,35 +465,18 @@ fn a_misspelt_policy_warns_and_falls_back_to_the_default() {
     let (code, stdout, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
     assert_eq!(code, 0, "{stderr}");
     assert_data_eq!(
-        stdout,
+        untimed(&stdout),
         str![[r#"
-autoupdate: 0 updated, 0 up to date, 1 deferred (busy), 0 need approval, 0 failed
+[AT] autoupdate: 0 updated, 0 up to date, 1 deferred (busy), 0 need approval, 0 failed
 
 "#]]
     );
+    // A log: one line per finding, not a drawing of the file.
     assert_data_eq!(
-        stderr.replace(&home.display().to_string(), "[HOME]"),
+        untimed(&stderr).replace(&home.display().to_string(), "[HOME]"),
         str![[r#"
-plugins::config::unknown_key
-
-  ⚠ unknown key `autoupdate_interval` in plugins.toml; it is ignored
-   ╭─[[HOME]/plugins.toml:1:1]
- 1 │ autoupdate_interval = 1
-   · ─────────┬─────────
-   ·          ╰── unknown key
- 2 │ 
-   ╰────
-  help: did you mean `autoupdate_interval_hours`?
-plugins::config::invalid_value
-
-  ⚠ `when = "alwys"` is not "idle" or "always"; using the default, "idle"
-   ╭─[[HOME]/plugins.toml:5:8]
- 4 │ track = "main"
- 5 │ when = "alwys"
-   ·        ───┬───
-   ·           ╰── not "idle" or "always"
-   ╰────
-  help: did you mean `always`?
+[AT] warning[plugins::config::unknown_key]: [HOME]/plugins.toml:1:1: unknown key `autoupdate_interval` in plugins.toml; it is ignored (help: did you mean `autoupdate_interval_hours`?)
+[AT] warning[plugins::config::invalid_value]: [HOME]/plugins.toml:5:8: `when = "alwys"` is not "idle" or "always"; using the default, "idle" (help: did you mean `always`?)
 
 "#]]
     );
@@ -505,7 +531,7 @@ fn the_documented_cron_line_works_under_env_i() {
     ));
 
     let tmp = tempfile::tempdir().unwrap();
-    let (repo, _) = history(&tmp.path().join("repo"));
+    let (repo, [_, _, c3]) = history(&tmp.path().join("repo"));
     let me = tmp.path().join("me");
     let home = me.join(".config/agent-of-empires");
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
@@ -525,7 +551,16 @@ fn the_documented_cron_line_works_under_env_i() {
     assert_eq!(status.code(), Some(0));
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
     let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
-    assert_eq!(log, "", "-q: an update that went well is silent");
+    assert_eq!(
+        untimed(&log),
+        format!(
+            "[AT] Updated dev.example.pinned 3.0.0 (main @ {}) -> 5.0.0 (main @ {}) in {}: branch main has new commits\n",
+            &c3[..10],
+            &c5[..10],
+            home.display()
+        ),
+        "-q: the one line per change, timestamped"
+    );
 
     // A failing remote is a problem: it reaches the log, and the exit code says so.
     std::fs::rename(&repo.dir, tmp.path().join("gone")).unwrap();
@@ -536,8 +571,9 @@ fn the_documented_cron_line_works_under_env_i() {
         .unwrap();
     assert_eq!(status.code(), Some(1));
     let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
+    let last = untimed(&log).lines().skip(1).collect::<Vec<_>>().join("\n");
     assert!(
-        log.starts_with("  failed dev.example.pinned: ") && log.lines().count() == 1,
+        last.starts_with("[AT] failed dev.example.pinned: ") && last.lines().count() == 1,
         "{log}"
     );
 }
@@ -648,6 +684,55 @@ fn log_format_json_writes_timestamped_lines() {
         (err["level"].as_str(), err["code"].as_str()),
         (Some("error"), Some("plugins::install::not_installed"))
     );
+    // A warning is a warning object with its code, not a status line holding `warning[…]`.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/o/r.git");
+    let (code, _, stderr) = run(plugins()
+        .args(["--log-format", "json", "install", &url, "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 2, "{stderr}");
+    let lines: Vec<Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let warnings: Vec<_> = lines.iter().filter(|l| l["level"] == "warning").collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert_eq!(warnings[0]["code"], "plugins::git::cleartext", "{stderr}");
+    assert!(
+        warnings[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{url} is fetched unencrypted: ")),
+        "{stderr}"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l["message"].as_str().unwrap().contains("warning[")),
+        "{stderr}"
+    );
+
+    // --timestamps: text lines, each after its time; an error on one line.
+    let (code, _, stderr) = run(plugins()
+        .args(["--timestamps", "install", &url, "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 2, "{stderr}");
+    let stderr = untimed(&stderr).replace(&url, "[URL]");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines[0], "[AT] Fetching [URL]", "{stderr}");
+    assert_eq!(
+        lines[1],
+        "[AT] warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL",
+        "{stderr}"
+    );
+    assert!(
+        lines[2].starts_with("[AT] error[plugins::git::fetch]: ") && lines.len() == 3,
+        "{stderr}"
+    );
 }
 
 /// Every `--json` document of the home-changing and checking commands shares the
@@ -722,6 +807,21 @@ fn json_outputs_match_their_schemas() {
     repo.commit("v6");
     let doc = check("autoupdate.json", &["autoupdate", "--json"], 0);
     assert_eq!(doc["updated"][0], "dev.example.pinned");
+    assert_eq!(
+        (
+            doc["changes"][0]["from"]["version"].as_str(),
+            doc["changes"][0]["to"]["version"].as_str(),
+            doc["changes"][0]["to"]["ref"].as_str(),
+            doc["changes"][0]["why"].as_str()
+        ),
+        (
+            Some("5.0.0"),
+            Some("6.0.0"),
+            Some("main"),
+            Some("branch main has new commits")
+        ),
+        "{doc}"
+    );
     check("autoupdate.json", &["autoupdate", "--json"], 0);
     // A cooldown longer than the test commits' age (2026-01-01) holds the next one back.
     repo.file("aoe-plugin.toml", &static_aoe("7.0.0"));
