@@ -46,7 +46,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show what is pinned and what is newer (reads remote refs only)')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Update plugins to their newer commits')
-            [CompletionResult]::new('autoupdate', 'autoupdate', [CompletionResultType]::ParameterValue, 'One auto-update sweep under each home''s policy (for cron)')
+            [CompletionResult]::new('autoupdate', 'autoupdate', [CompletionResultType]::ParameterValue, 'One auto-update sweep under each home''s policy, <home>/plugins.toml (for cron)')
             [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Mark a home busy so auto-update waits (touch, or hold while a command runs)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check homes, locks, leftovers, hosts, sources, proxies and credentials')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Show which AWorld plugins activate, in discovery order, and why others do not')
@@ -370,7 +370,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;activity' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home with installed plugins]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
@@ -388,7 +388,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;activity;touch' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home with installed plugins]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
@@ -403,7 +403,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;activity;hold' {
-            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]')
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home with installed plugins]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
@@ -534,7 +534,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('sync', 'sync', [CompletionResultType]::ParameterValue, 'Install what the lock says, at the locked commits')
             [CompletionResult]::new('outdated', 'outdated', [CompletionResultType]::ParameterValue, 'Show what is pinned and what is newer (reads remote refs only)')
             [CompletionResult]::new('update', 'update', [CompletionResultType]::ParameterValue, 'Update plugins to their newer commits')
-            [CompletionResult]::new('autoupdate', 'autoupdate', [CompletionResultType]::ParameterValue, 'One auto-update sweep under each home''s policy (for cron)')
+            [CompletionResult]::new('autoupdate', 'autoupdate', [CompletionResultType]::ParameterValue, 'One auto-update sweep under each home''s policy, <home>/plugins.toml (for cron)')
             [CompletionResult]::new('activity', 'activity', [CompletionResultType]::ParameterValue, 'Mark a home busy so auto-update waits (touch, or hold while a command runs)')
             [CompletionResult]::new('doctor', 'doctor', [CompletionResultType]::ParameterValue, 'Check homes, locks, leftovers, hosts, sources, proxies and credentials')
             [CompletionResult]::new('resolve', 'resolve', [CompletionResultType]::ParameterValue, 'Show which AWorld plugins activate, in discovery order, and why others do not')

@@ -43,7 +43,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand sync 'Install what the lock says, at the locked commits'
             cand outdated 'Show what is pinned and what is newer (reads remote refs only)'
             cand update 'Update plugins to their newer commits'
-            cand autoupdate 'One auto-update sweep under each home''s policy (for cron)'
+            cand autoupdate 'One auto-update sweep under each home''s policy, <home>/plugins.toml (for cron)'
             cand activity 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
             cand doctor 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'
@@ -351,7 +351,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --version 'Print version'
         }
         &'plugins;activity'= {
-            cand --home 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]'
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home with installed plugins]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
@@ -368,7 +368,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'plugins;activity;touch'= {
-            cand --home 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]'
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home with installed plugins]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
@@ -382,7 +382,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --version 'Print version'
         }
         &'plugins;activity;hold'= {
-            cand --home 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]'
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home with installed plugins]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
@@ -503,7 +503,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand sync 'Install what the lock says, at the locked commits'
             cand outdated 'Show what is pinned and what is newer (reads remote refs only)'
             cand update 'Update plugins to their newer commits'
-            cand autoupdate 'One auto-update sweep under each home''s policy (for cron)'
+            cand autoupdate 'One auto-update sweep under each home''s policy, <home>/plugins.toml (for cron)'
             cand activity 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
             cand doctor 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
             cand resolve 'Show which AWorld plugins activate, in discovery order, and why others do not'

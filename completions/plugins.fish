@@ -48,7 +48,7 @@ complete -c plugins -n "__fish_plugins_needs_command" -f -a "verify" -d 'Check i
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "sync" -d 'Install what the lock says, at the locked commits'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "update" -d 'Update plugins to their newer commits'
-complete -c plugins -n "__fish_plugins_needs_command" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy, <home>/plugins.toml (for cron)'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "doctor" -d 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
@@ -379,7 +379,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s v -l verb
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home with installed plugins]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -393,7 +393,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home with installed plugins]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -404,7 +404,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_see
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home with installed plugins]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -567,7 +567,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_see
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "sync" -d 'Install what the lock says, at the locked commits'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "update" -d 'Update plugins to their newer commits'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy, <home>/plugins.toml (for cron)'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "doctor" -d 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'

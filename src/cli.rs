@@ -64,7 +64,7 @@ pub enum Command {
     Outdated(OutdatedArgs),
     /// Update plugins to their newer commits
     Update(UpdateArgs),
-    /// One auto-update sweep under each home's policy (for cron)
+    /// One auto-update sweep under each home's policy, <home>/plugins.toml (for cron)
     Autoupdate(AutoupdateArgs),
     /// Mark a home busy so auto-update waits (touch, or hold while a command runs)
     Activity(ActivityArgs),

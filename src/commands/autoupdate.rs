@@ -15,23 +15,32 @@ use crate::ops::{
 };
 use crate::printer::{Line, Printer};
 
-/// Apply the updates a home's policy allows: one sweep, quiet, for cron.
+/// Apply the updates each home's policy (<home>/plugins.toml) allows: one sweep, for cron.
 ///
-/// Opt-in: only plugins with `[update_policy.<id>] track = "…"` in `<home>/plugins.toml`
-/// are updated. A sweep younger than `autoupdate_interval_hours` (default 6; 0
-/// disables) is skipped unless --force. `when = "idle"` (the default) defers while
-/// the host is busy: `<home>/activity` locked by a running turn, or touched within
-/// --grace seconds (`plugins activity` produces both); `when = "always"` ignores it.
-/// An update that needs consent is never applied: it is reported as "needs approval".
-/// Each applied update appends a `plugin.updated` event to `<home>/events.jsonl`.
-/// A newer version younger than the cooldown (--cooldown, else `cooldown` in
-/// plugins.toml) is held back until it is old enough.
+/// Opt-in: only plugins with `[update_policy."<id>"] track = "…"` in `<home>/plugins.toml`
+/// are updated; a home without one is skipped (disabled). A sweep younger than
+/// `autoupdate_interval_hours` (default 6; 0 disables) is skipped unless --force. `when =
+/// "idle"` (the default) defers while the host is busy: `<home>/activity` locked by a
+/// running turn, or touched within --grace seconds (`plugins activity` produces both);
+/// `when = "always"` ignores it. An update that needs consent is never applied: it is
+/// reported as "needs approval". A newer version younger than the cooldown (--cooldown,
+/// else `cooldown` in plugins.toml) is held back until it is old enough. Each applied
+/// update prints one line (from what to what, and why; also under -q) and appends a
+/// `plugin.updated` event to `<home>/events.jsonl`. Lines carry timestamps when stderr is
+/// not a terminal.
 #[derive(Debug, Args)]
 #[command(after_help = "\
+The policy, <home>/plugins.toml:
+  autoupdate_interval_hours = 6
+  cooldown = \"3d\"
+  [update_policy.\"dev.example.kanban\"]
+  track = \"main\"      # opts the plugin in
+  when = \"idle\"       # or \"always\"
+
 Examples:
-  plugins autoupdate                          # from cron: 0 * * * * /usr/local/bin/plugins autoupdate -q
   plugins autoupdate --home ~/.protoagent --json --force
   plugins autoupdate --exit-code || [ $? -eq 3 ] && echo updated
+  plugins doctor                              # prints the crontab line for each home
 
 Exit codes: 0 updated or nothing to do (3 with --exit-code when something was updated),
 1 some update failed, 2 could not run.")]

@@ -104,6 +104,9 @@ pub struct Skipped {
     pub last_sweep_secs: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval_hours: Option<u64>,
+    /// `disabled`: how to turn the sweep on (the policy file and the key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 impl std::fmt::Display for Skipped {
@@ -111,6 +114,9 @@ impl std::fmt::Display for Skipped {
         write!(f, "{}: skipped ({})", self.home.display(), self.reason)?;
         if let (Some(age), Some(h)) = (self.last_sweep_secs, self.interval_hours) {
             write!(f, ": last sweep {age} s ago, interval {h} h")?;
+        }
+        if let Some(help) = &self.help {
+            write!(f, ": {help}")?;
         }
         Ok(())
     }
@@ -133,11 +139,35 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         printer.file_diagnostics(&file.warnings, &file.path, &file.text);
         let policy = file.policy;
         if policy.interval_hours == 0 || policy.rules.is_empty() {
+            let help = if policy.interval_hours == 0 {
+                format!(
+                    "`autoupdate_interval_hours = 0` in {} turns sweeping off",
+                    file.path.display()
+                )
+            } else {
+                // Opt-in: say how, for a plugin this home has.
+                let (id, track) = lock.entries().first().map_or(
+                    ("<plugin-id>".to_owned(), "main".to_owned()),
+                    |e| {
+                        let track = if e.requested_ref.is_empty() {
+                            "default".to_owned()
+                        } else {
+                            e.requested_ref.clone()
+                        };
+                        (e.id.clone(), track)
+                    },
+                );
+                format!(
+                    "no plugin is opted in; to opt one in, add `[update_policy.\"{id}\"]` with `track = \"{track}\"` to {}",
+                    file.path.display()
+                )
+            };
             sweep.skipped_homes.push(Skipped {
                 home: home.root.clone(),
                 reason: "disabled",
                 last_sweep_secs: None,
                 interval_hours: None,
+                help: Some(help),
             });
             continue;
         }
@@ -150,6 +180,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                 reason: "interval",
                 last_sweep_secs: Some(age),
                 interval_hours: Some(policy.interval_hours),
+                help: None,
             });
             continue;
         }

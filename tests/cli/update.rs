@@ -341,6 +341,86 @@ fn idle_policy_defers_while_busy() {
     assert_eq!(code, 7);
 }
 
+/// `activity touch` and `hold` without `--home` mark the homes `autoupdate` reads (every
+/// host's own home with installed plugins), never an aoe home a protoAgent-only user lacks.
+#[test]
+fn activity_marks_the_homes_with_plugins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let user = tmp.path().join("user");
+    let proto = tmp.path().join("proto");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::create_dir_all(&proto).unwrap();
+    std::fs::write(proto.join("plugins.lock"), "{\"plugins\": []}\n").unwrap();
+    let activity = |args: &[&str]| {
+        let mut cmd = plugins();
+        for k in [
+            "XDG_CONFIG_HOME",
+            "PROTOAGENT_INSTANCE",
+            "PROTOAGENT_BOX_ROOT",
+            "PROTOAGENT_PLUGINS_DIR",
+            "PROTOAGENT_PLUGINS_LOCK",
+        ] {
+            cmd.env_remove(k);
+        }
+        run(cmd
+            .env("HOME", &user)
+            .env("PROTOAGENT_HOME", &proto)
+            .arg("activity")
+            .args(args))
+    };
+    assert_eq!(activity(&["touch"]), (0, String::new(), String::new()));
+    assert!(proto.join("activity").is_file());
+    assert!(
+        !user.join(".config/agent-of-empires").exists(),
+        "no aoe home is made for a protoAgent-only user"
+    );
+    std::fs::remove_file(proto.join("activity")).unwrap();
+    assert_eq!(activity(&["hold", "--", "true"]).0, 0);
+    assert!(proto.join("activity").is_file());
+    assert!(!user.join(".config").exists());
+    // --home still names one home.
+    let other = tmp.path().join("other");
+    assert_eq!(activity(&["touch", "--home", other.to_str().unwrap()]).0, 0);
+    assert!(other.join("activity").is_file());
+}
+
+/// A home without a policy is skipped with how to opt in: the file and the key.
+#[test]
+fn autoupdate_without_a_policy_says_how_to_opt_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let (code, stdout, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        untimed(&stdout).replace(&home.display().to_string(), "[HOME]"),
+        str![[r#"
+[AT] autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
+[AT] [HOME]: skipped (disabled): no plugin is opted in; to opt one in, add `[update_policy."dev.example.pinned"]` with `track = "main"` to [HOME]/plugins.toml
+
+"#]]
+    );
+    policy(&home, "autoupdate_interval_hours = 0\n");
+    let (_, doc) = autoupdate(&home, &[]);
+    assert_eq!(
+        doc["skipped_homes"][0]["help"],
+        format!(
+            "`autoupdate_interval_hours = 0` in {} turns sweeping off",
+            home.join("plugins.toml").display()
+        )
+    );
+    // --help names the policy file and shows its keys.
+    let (code, stdout, _) = run(plugins().args(["autoupdate", "--help"]));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with(
+            "One auto-update sweep under each home's policy, <home>/plugins.toml (for cron)"
+        ) && stdout.contains("\n  [update_policy.\"dev.example.kanban\"]\n  track = \"main\""),
+        "{stdout}"
+    );
+}
+
 #[test]
 fn widened_capabilities_wait_for_approval() {
     let tmp = tempfile::tempdir().unwrap();
