@@ -20,24 +20,73 @@ pub fn version_at(version: &str, git_ref: &str, commit: &str) -> String {
     }
 }
 
+/// What granting `r` grants, only what it asks for: `capabilities [net], build steps
+/// [./build.sh], ui [pane p], pip [rich], code that runs inside the host, unverified code`.
+pub fn asks_for(r: &Request) -> String {
+    let mut parts = Vec::new();
+    if !r.capabilities.is_empty() {
+        parts.push(format!("capabilities [{}]", r.capabilities.join(", ")));
+    }
+    if !r.build_steps.is_empty() {
+        parts.push(format!("build steps [{}]", r.build_steps.join("; ")));
+    }
+    if !r.ui.is_empty() {
+        parts.push(format!("ui [{}]", r.ui.join(", ")));
+    }
+    if !r.pip.is_empty() || !r.optional_pip.is_empty() {
+        let all: Vec<&str> = r
+            .pip
+            .iter()
+            .map(String::as_str)
+            .chain(r.optional_pip.iter().map(String::as_str))
+            .collect();
+        parts.push(format!("pip [{}]", all.join(", ")));
+    }
+    if r.runs_code {
+        parts.push("code that runs inside the host".to_owned());
+    }
+    if r.unverified {
+        parts.push("unverified, un-audited code".to_owned());
+    }
+    if parts.is_empty() {
+        "nothing".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
 /// The line an update's consent prompt shows (`update`: the grant changed).
 pub fn update_consent(r: &Request) -> String {
-    format!(
-        "{} now asks for: capabilities [{}], build steps [{}]",
-        r.id,
-        r.capabilities.join(", "),
-        r.build_steps.join("; ")
-    )
+    format!("{} now asks for: {}", r.id, asks_for(r))
 }
 
 /// The line a sync's consent prompt shows.
 pub fn sync_consent(r: &Request) -> String {
-    format!(
-        "{} plugin `{}` asks for: {}",
-        r.dialect,
-        r.id,
-        r.capabilities.join(", ")
-    )
+    format!("{} plugin `{}` asks for: {}", r.dialect, r.id, asks_for(r))
+}
+
+/// A consent that could not be asked, as an error: which command, what it would have
+/// granted, and the flag that grants it. `why` says why nobody was asked (`stdin is not
+/// a terminal`); `again` is the command line to re-run with `--yes`, when it is not the
+/// user's own.
+pub fn consent_refused(
+    command: &str,
+    why: &str,
+    r: &Request,
+    again: Option<&str>,
+) -> crate::error::Error {
+    crate::error::Error::Refused {
+        code: crate::diagnostic::Code::InstallDeclined,
+        message: format!(
+            "`plugins {command}` cannot ask for consent ({why}): {} asks for {}; nothing was granted",
+            r.id,
+            asks_for(r)
+        ),
+        help: Some(match again {
+            Some(again) => format!("re-run with --yes to grant it: {again} --yes"),
+            None => format!("re-run the same `plugins {command}` with --yes to grant it"),
+        }),
+    }
 }
 
 /// The consent prompt text: what the plugin asks for.

@@ -82,8 +82,17 @@ enum Todo {
 /// changed meanwhile is skipped; any other failure stops the sync.
 pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<SyncRow>> {
     let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
+    let mut unasked = None;
     let mut consent = |r: &Request| {
         pause.during(|| printer.status(&crate::reporter::sync_consent(r)));
+        if !opts.yes {
+            unasked = Some(crate::reporter::consent_refused(
+                "sync",
+                "it never prompts",
+                r,
+                Some("plugins sync"),
+            ));
+        }
         opts.yes
     };
     // Finish or undo what a killed command left before comparing the lock with the plugins.
@@ -171,6 +180,12 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
                         home,
                     });
                     continue;
+                }
+                Err(InstallError::Refused {
+                    code: Code::InstallDeclined,
+                    ..
+                }) if unasked.is_some() => {
+                    return Err(unasked.take().expect("checked"));
                 }
                 Err(e) => return Err(e.into()),
             };

@@ -233,13 +233,106 @@ fn consent_is_required_without_a_terminal() {
         .stdin(std::process::Stdio::null()));
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("dev.example.built requests capabilities [runtime.worker] and declares build steps but stdin is not a terminal; re-run with --yes to grant them"),
+        stderr.contains("`plugins install` cannot ask for consent (stdin is not a terminal): dev.example.built asks for capabilities [runtime.worker], build steps [./build.sh]; nothing was granted"),
         "{stderr}"
     );
     assert!(stderr.contains("plugins::install::declined"), "{stderr}");
     assert!(
         !home.join("plugins/dev.example.built").exists() && !home.join("plugins.lock").exists()
     );
+}
+
+/// Without a terminal, `update`, `sync` and an AWorld `install` refuse by naming the
+/// command, what would be granted and the flag that grants it.
+#[test]
+fn refusals_without_a_terminal_say_what_and_how() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let refusal = |args: &[&str], home: &Path| {
+        let (code, _, stderr) = run(plugins()
+            .args(args)
+            .arg("--home")
+            .arg(home)
+            .env("COLUMNS", "400")
+            .stdin(std::process::Stdio::null()));
+        let stderr = stderr.replace(&t.display().to_string(), "[TMP]");
+        (code, stderr)
+    };
+    // An update whose capabilities widen.
+    let repo = Repo::init(&t.join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = t.join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let text = std::fs::read_to_string(repo.dir.join("aoe-plugin.toml"))
+        .unwrap()
+        .replace("version = \"1.0.0\"", "version = \"1.1.0\"")
+        .replace("[\"runtime.worker\"]", "[\"runtime.worker\", \"net\"]");
+    repo.file("aoe-plugin.toml", &text);
+    repo.commit("wants the network");
+    let (code, stderr) = refusal(&["update", "--all"], &home);
+    assert_eq!(code, 1, "{stderr}");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched e0806bf7f826
+dev.example.built now asks for: capabilities [runtime.worker, net], build steps [./build.sh]
+plugins::install::declined
+
+  × `plugins update` cannot ask for consent (stdin is not a terminal): dev.example.built asks for capabilities [runtime.worker, net], build steps [./build.sh]; nothing was granted
+  help: re-run with --yes to grant it: plugins update dev.example.built --yes
+
+"#]]
+    );
+    assert_eq!(locked(&home, "dev.example.built", "version"), "1.0.0");
+
+    // An AWorld plugin with Python: no capabilities, but its code runs inside the host.
+    let aw = Repo::init(&t.join("aworld"));
+    aw.file(
+        ".aworld-plugin/plugin.json",
+        r#"{"id": "helper", "version": "1.0.0"}"#,
+    )
+    .file("hooks/done.py", "def run():\n    pass\n");
+    aw.commit("helper");
+    let aw_home = t.join("aw-home");
+    let (code, stderr) = refusal(&["install", &aw.url()], &aw_home);
+    assert_eq!(code, 2, "{stderr}");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+    Fetching file://[TMP]/aworld
+     Fetched 935a24ee4228
+aworld plugin `helper` 1.0.0 from file://[TMP]/aworld @ 935a24ee4228
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+plugins::install::declined
+
+  × `plugins install` cannot ask for consent (stdin is not a terminal): helper asks for code that runs inside the host; nothing was granted
+  help: re-run the same `plugins install` with --yes to grant it
+
+"#]]
+    );
+    assert_eq!(install(&aw_home, &[&aw.url()]).0, 0);
+    let fresh = t.join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(aw_home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let (code, stderr) = refusal(&["sync"], &fresh);
+    assert_eq!(code, 2, "{stderr}");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+    Fetching file://[TMP]/aworld
+     Fetched 935a24ee4228
+aworld plugin `helper` asks for: code that runs inside the host
+plugins::install::declined
+
+  × `plugins sync` cannot ask for consent (it never prompts): helper asks for code that runs inside the host; nothing was granted
+  help: re-run with --yes to grant it: plugins sync --yes
+
+"#]]
+    );
+    assert!(!fresh.join("plugins/helper").exists());
 }
 
 #[test]
