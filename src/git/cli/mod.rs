@@ -40,6 +40,7 @@ mod tests;
 
 pub use error::CliError;
 use error::*;
+pub(super) use error::{SERVER_ABORTED, server_words};
 pub use process::kill_stragglers;
 use process::*;
 
