@@ -82,7 +82,9 @@ impl Printer {
         let decide = |tty: bool| match global.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => (tty && !cx.term_dumb || cx.force_color) && !cx.no_color,
+            ColorChoice::Auto => {
+                (tty && !cx.term_dumb && !cx.clicolor_off || cx.force_color) && !cx.no_color
+            }
         };
         let stderr_tty = std::io::stderr().is_terminal();
         let log_json = global.log_format == LogFormat::Json;

@@ -815,6 +815,48 @@ fn log_format_json_writes_timestamped_lines() {
     );
 }
 
+/// Every command's `--json` document opens with `format_version` (`info` and `new` did not).
+#[test]
+fn every_json_document_has_a_format_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let h = home.to_str().unwrap();
+    let fresh = tmp.path().join("new-plugin");
+    let f = fresh.to_str().unwrap();
+    for args in [
+        &["info", "dev.example.pinned", "--json", "--home", h][..],
+        &[
+            "new",
+            "kit",
+            "--dialect",
+            "aoe",
+            "--dir",
+            f,
+            "--no-git",
+            "--json",
+        ],
+        &["list", "--json", "--home", h],
+        &["homes", "--json"],
+        &["verify", "--json", "--home", h],
+        &["outdated", "--json", "--home", h],
+        &["doctor", "--offline", "--json", "--home", h],
+        &["resolve", "--path", f, "--json"],
+        &["validate", "--path", f, "--format", "json"],
+    ] {
+        let (_, stdout, stderr) = run(plugins().args(args));
+        let doc: Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}{stderr}"));
+        assert_eq!(doc["format_version"], 1, "{args:?}: {doc}");
+        let first = stdout.lines().nth(1).unwrap_or_default();
+        assert!(
+            first.contains("\"format_version\""),
+            "{args:?}: first key: {stdout}"
+        );
+    }
+}
+
 /// Every `--json` document of the home-changing and checking commands shares the
 /// `{format_version, ...}` envelope and matches its schema in docs/schema/output/.
 #[test]
