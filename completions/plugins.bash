@@ -78,6 +78,9 @@ _plugins() {
             plugins,schema)
                 cmd="plugins__subcmd__schema"
                 ;;
+            plugins,search)
+                cmd="plugins__subcmd__search"
+                ;;
             plugins,sync)
                 cmd="plugins__subcmd__sync"
                 ;;
@@ -162,6 +165,9 @@ _plugins() {
             plugins__subcmd__help,schema)
                 cmd="plugins__subcmd__help__subcmd__schema"
                 ;;
+            plugins__subcmd__help,search)
+                cmd="plugins__subcmd__help__subcmd__search"
+                ;;
             plugins__subcmd__help,sync)
                 cmd="plugins__subcmd__help__subcmd__sync"
                 ;;
@@ -187,7 +193,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -v -h -V --color --quiet --verbose --log-format --timestamps --help --version new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
+            opts="-q -v -h -V --color --quiet --verbose --log-format --timestamps --help --version new validate search install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -511,7 +517,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
+            opts="new validate search install list info homes enable disable remove rollback verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -791,6 +797,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__schema)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__search)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1200,6 +1220,32 @@ _plugins() {
             case "${prev}" in
                 --aoe-api)
                     COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__search)
+            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --timestamps --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --color)

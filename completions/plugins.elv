@@ -31,6 +31,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --version 'Print version'
             cand new 'Scaffold a plugin for any dialect from the built-in templates'
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
+            cand search 'Find plugins in the featured index and the installed homes, with the install command'
             cand install 'Install a plugin from git or a local directory, pinned in the lock'
             cand list 'List installed plugins'
             cand info 'Show one installed plugin'
@@ -104,6 +105,21 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --timestamps 'Text logs: start each status line, warning and error on stderr (and autoupdate''s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
             cand -h 'Print help (see more with ''--help'')'
             cand --help 'Print help (see more with ''--help'')'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
+        &'plugins;search'= {
+            cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
+            cand --json 'Print one JSON document'
+            cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --verbose 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --timestamps 'Text logs: start each status line, warning and error on stderr (and autoupdate''s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
+            cand -h 'Print help'
+            cand --help 'Print help'
             cand -V 'Print version'
             cand --version 'Print version'
         }
@@ -491,6 +507,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help'= {
             cand new 'Scaffold a plugin for any dialect from the built-in templates'
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
+            cand search 'Find plugins in the featured index and the installed homes, with the install command'
             cand install 'Install a plugin from git or a local directory, pinned in the lock'
             cand list 'List installed plugins'
             cand info 'Show one installed plugin'
@@ -515,6 +532,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;new'= {
         }
         &'plugins;help;validate'= {
+        }
+        &'plugins;help;search'= {
         }
         &'plugins;help;install'= {
         }

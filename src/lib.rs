@@ -36,6 +36,7 @@ pub mod reporter;
 pub mod resolve;
 pub mod review;
 pub mod rollback;
+pub mod search;
 pub mod source;
 pub mod steps;
 pub mod store;

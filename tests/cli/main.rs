@@ -44,6 +44,7 @@ mod resolve;
 mod review;
 mod rollback;
 mod sarif;
+mod search;
 mod shells;
 mod ssh;
 mod subdir;
