@@ -354,7 +354,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand --force 'Sweep even if the last sweep is younger than the interval'
             cand --pre 'Consider pre-release tags (v2.0.0-rc1) newer releases'
-            cand --json 'Print one JSON document instead of the summary line'
+            cand --json 'Print one JSON document instead of the text report'
             cand --exit-code 'Exit 3 (instead of 0) when at least one plugin was updated'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
             cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'

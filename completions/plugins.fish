@@ -385,7 +385,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l log-forma
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l force -d 'Sweep even if the last sweep is younger than the interval'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
-complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l json -d 'Print one JSON document instead of the summary line'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l json -d 'Print one JSON document instead of the text report'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l exit-code -d 'Exit 3 (instead of 0) when at least one plugin was updated'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'

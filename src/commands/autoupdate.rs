@@ -56,7 +56,7 @@ pub struct AutoupdateArgs {
     pub grace: u64,
     #[command(flatten)]
     pub check: CheckArgs,
-    /// Print one JSON document instead of the summary line
+    /// Print one JSON document instead of the text report
     #[arg(long)]
     pub json: bool,
     /// Exit 3 (instead of 0) when at least one plugin was updated
