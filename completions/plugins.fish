@@ -1,6 +1,6 @@
 # Print an optspec for argparse to handle cmd's options that are independent of any subcommand.
 function __fish_plugins_global_optspecs
-    string join \n color= q/quiet v/verbose log-format= h/help V/version
+    string join \n color= q/quiet v/verbose log-format= timestamps h/help V/version
 end
 
 function __fish_plugins_needs_command
@@ -31,10 +31,12 @@ complete -c plugins -n "__fish_plugins_needs_command" -l log-format -d 'Status l
 json\t''"
 complete -c plugins -n "__fish_plugins_needs_command" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_needs_command" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_needs_command" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_needs_command" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_needs_command" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "search" -d 'Find plugins in the featured index and the installed homes, with the install command'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "list" -d 'List installed plugins'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "info" -d 'Show one installed plugin'
@@ -49,7 +51,7 @@ complete -c plugins -n "__fish_plugins_needs_command" -f -a "verify" -d 'Check i
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "sync" -d 'Install what the lock says, at the locked commits'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "update" -d 'Update plugins to their newer commits'
-complete -c plugins -n "__fish_plugins_needs_command" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
+complete -c plugins -n "__fish_plugins_needs_command" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy, <home>/plugins.toml (for cron)'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "doctor" -d 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
 complete -c plugins -n "__fish_plugins_needs_command" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
@@ -79,6 +81,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand new" -l json -d 'Print w
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l no-git -d 'Skip `git init` (it runs when git is on PATH and DIR is not inside a git work tree)'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand new" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s p -l path -d 'A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]' -r -F
@@ -157,6 +160,7 @@ plugins::install::unverifiable\t'the lock records no hash of an installed plugin
 plugins::install::runtime_missing\t'the plugins requires_runtimes Node.js floor is not met by the node on PATH; protoAgent 0.218 loads it with a setup gap'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
+plugins::doctor::cron\t'plugins doctor: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Graphical diagnostics with source snippets (plain text without a terminal)'
 json\t'One JSON document for the whole run'
@@ -177,8 +181,21 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -l json -d 'Sa
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l stdin -d 'Read the manifest from standard input (an editor\'s buffer); needs --stdin-filename'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand validate" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
+complete -c plugins -n "__fish_plugins_using_subcommand search" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand search" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand search" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
+json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand search" -l json -d 'Print one JSON document'
+complete -c plugins -n "__fish_plugins_using_subcommand search" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
+complete -c plugins -n "__fish_plugins_using_subcommand search" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand search" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
+complete -c plugins -n "__fish_plugins_using_subcommand search" -s h -l help -d 'Print help'
+complete -c plugins -n "__fish_plugins_using_subcommand search" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l ref -d 'Branch, tag, or full or short commit to install' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l subdir -d 'The plugin\'s directory inside the git repository (a monorepo); also gh:owner/repo/PATH' -r
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the host\'s own]' -r -F
@@ -204,6 +221,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand install" -l require-sign
 complete -c plugins -n "__fish_plugins_using_subcommand install" -l no-detect -d 'Do not run the installed host (`aoe --version`, the host\'s Python) to pick the profile when neither a flag nor the home names one: validate as the newest'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand install" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand install" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -215,6 +233,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand list" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand list" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand list" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -226,6 +245,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand info" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand info" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
@@ -236,6 +256,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand homes" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand homes" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -246,6 +267,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand enable" -l log-format -d
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand enable" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand enable" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -256,6 +278,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand disable" -l log-format -
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand disable" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand disable" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -268,6 +291,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand remove" -l json -d 'Prin
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand remove" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand remove" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l to -d 'The kept version to restore, by commit (a prefix will do) [default: the most recent]' -r
@@ -281,6 +305,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l json -d 'Pr
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -293,6 +318,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand hold" -l json -d 'Print 
 complete -c plugins -n "__fish_plugins_using_subcommand hold" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand hold" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand hold" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand hold" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand hold" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand hold" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand unhold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -305,6 +331,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand unhold" -l json -d 'Prin
 complete -c plugins -n "__fish_plugins_using_subcommand unhold" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting'
 complete -c plugins -n "__fish_plugins_using_subcommand unhold" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand unhold" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand unhold" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand unhold" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand unhold" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -319,6 +346,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand verify" -l record -d 'Re
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -l no-wait -d 'Fail at once if another plugins process holds the home, instead of waiting (--record)'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand verify" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -341,6 +369,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l json -d 'Print 
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l require-signed -d 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer\'s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -357,6 +386,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l json -d 'Pr
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l exit-code -d 'Exit 3 (instead of 0) when any plugin has a newer version'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -378,6 +408,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand update" -l require-signe
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l json -d 'Print one JSON document instead of the outcome lines'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand update" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
@@ -392,13 +423,14 @@ complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l log-forma
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l force -d 'Sweep even if the last sweep is younger than the interval'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l pre -d 'Consider pre-release tags (v2.0.0-rc1) newer releases'
-complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l json -d 'Print one JSON document instead of the summary line'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l json -d 'Print one JSON document instead of the text report'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l exit-code -d 'Exit 3 (instead of 0) when at least one plugin was updated'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home with installed plugins]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -406,12 +438,13 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and not __fish_seen_subcommand_from touch hold help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home with installed plugins]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -419,9 +452,10 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_see
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from touch" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else the aoe app dir]' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home with installed plugins]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
@@ -429,6 +463,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_see
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from hold" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
@@ -449,6 +484,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l offline -d 'S
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l json -d 'Print one JSON document'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s p -l path -d 'A plugin root, or a directory whose subdirectories are plugin roots (repeatable) [default: .]' -r -F
@@ -460,6 +496,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l json -d 'Print one JSON document instead of a table'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand resolve" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand resolve" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -l aoe-api -d 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
@@ -471,6 +508,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand schema" -l log-format -d
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand schema" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand schema" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l aoe-api -d 'aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)' -r -f -a "12\t''
@@ -544,6 +582,7 @@ plugins::install::unverifiable\t'the lock records no hash of an installed plugin
 plugins::install::runtime_missing\t'the plugins requires_runtimes Node.js floor is not met by the node on PATH; protoAgent 0.218 loads it with a setup gap'
 plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git://'
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
+plugins::doctor::cron\t'plugins doctor: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
@@ -553,6 +592,7 @@ json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l strict -d 'Report warnings as errors, as `validate --strict` does'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
@@ -562,32 +602,34 @@ complete -c plugins -n "__fish_plugins_using_subcommand completions" -l log-form
 json\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+complete -c plugins -n "__fish_plugins_using_subcommand completions" -l timestamps -d 'Text logs: start each status line, warning and error on stderr (and autoupdate\'s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand completions" -s V -l version -d 'Print version'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "list" -d 'List installed plugins'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "info" -d 'Show one installed plugin'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "homes" -d 'Show where each host keeps its plugins, lock and config'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "enable" -d 'Turn an installed plugin on where its host reads it'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "disable" -d 'Turn an installed plugin off where its host reads it'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "rollback" -d 'Put back a version an update replaced (the last two are kept), and hold it'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "hold" -d 'Hold a plugin at its version: `update --all` and `autoupdate` skip it'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "unhold" -d 'Lift a plugin\'s hold: updates take it again'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "sync" -d 'Install what the lock says, at the locked commits'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "update" -d 'Update plugins to their newer commits'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy (for cron)'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "doctor" -d 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "lsp" -d 'Run a language server that publishes validate\'s diagnostics as you type'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "completions" -d 'Print shell completions'
-complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "new" -d 'Scaffold a plugin for any dialect from the built-in templates'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "validate" -d 'Check plugin manifests exactly as the host does, plus lints'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "search" -d 'Find plugins in the featured index and the installed homes, with the install command'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "install" -d 'Install a plugin from git or a local directory, pinned in the lock'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "list" -d 'List installed plugins'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "info" -d 'Show one installed plugin'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "homes" -d 'Show where each host keeps its plugins, lock and config'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "enable" -d 'Turn an installed plugin on where its host reads it'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "disable" -d 'Turn an installed plugin off where its host reads it'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "remove" -d 'Remove an installed plugin and its lock entry'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "rollback" -d 'Put back a version an update replaced (the last two are kept), and hold it'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "hold" -d 'Hold a plugin at its version: `update --all` and `autoupdate` skip it'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "unhold" -d 'Lift a plugin\'s hold: updates take it again'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "verify" -d 'Check installed plugins against the hashes in the lock'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "sync" -d 'Install what the lock says, at the locked commits'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "outdated" -d 'Show what is pinned and what is newer (reads remote refs only)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "update" -d 'Update plugins to their newer commits'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "autoupdate" -d 'One auto-update sweep under each home\'s policy, <home>/plugins.toml (for cron)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "activity" -d 'Mark a home busy so auto-update waits (touch, or hold while a command runs)'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "doctor" -d 'Check homes, locks, leftovers, hosts, sources, proxies and credentials'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "resolve" -d 'Show which AWorld plugins activate, in discovery order, and why others do not'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "schema" -d 'Print the JSON Schema of a dialect\'s manifest'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "lsp" -d 'Run a language server that publishes validate\'s diagnostics as you type'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "completions" -d 'Print shell completions'
+complete -c plugins -n "__fish_plugins_using_subcommand help; and not __fish_seen_subcommand_from new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and __fish_seen_subcommand_from activity" -f -a "touch" -d 'Touch `<home>/activity`: the host was just active'
 complete -c plugins -n "__fish_plugins_using_subcommand help; and __fish_seen_subcommand_from activity" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
 complete -c plugins -n "__fish_plugins_using_subcommand info" -f -a "(plugins __complete ids 2>/dev/null)"

@@ -403,32 +403,45 @@ pub fn netrc_file(path: &Path, host: &str) -> Option<(String, String)> {
     netrc_lookup(&text, host)
 }
 
-/// Whether `host` (and `port`) is excluded by a `NO_PROXY` list: `*`, exact
-/// hosts, or domain suffixes (`example.com` and `.example.com` both cover
-/// `a.example.com`), each optionally with `:port`.
+/// Whether `host` (and `port`) is excluded by a `NO_PROXY` list, with curl's rules as
+/// reqwest's matcher implements them: `*`, a host, a domain with or without a leading dot
+/// (`example.com` and `.example.com` both cover `a.example.com`), an IP address or a CIDR
+/// range (`127.0.0.0/8`, `fd00::/8`); each entry may end in `:port`, which must match too.
 pub fn no_proxy_matches(list: &str, host: &str, port: Option<u16>) -> bool {
     let host = host.trim_start_matches('[').trim_end_matches(']');
+    // The matcher is asked about a URL: an IPv6 host in brackets.
+    let Ok(uri) = (if host.contains(':') {
+        format!("http://[{host}]/")
+    } else {
+        format!("http://{host}/")
+    })
+    .parse() else {
+        return false;
+    };
     list.split([',', ' '])
         .map(str::trim)
         .filter(|e| !e.is_empty())
         .any(|entry| {
-            if entry == "*" {
-                return true;
-            }
             let (name, want_port) = match entry.rsplit_once(':') {
-                Some((n, p)) if !n.contains(':') || n.ends_with(']') => (n, p.parse::<u16>().ok()),
+                Some((n, p)) if !n.contains(':') || n.ends_with(']') => match p.parse::<u16>() {
+                    Ok(p) => (n, Some(p)),
+                    Err(_) => (entry, None),
+                },
                 _ => (entry, None),
             };
             if want_port.is_some() && want_port != port {
                 return false;
             }
+            // `*.example.com` (not curl's, but common) means `.example.com`.
             let name = name
-                .trim_start_matches('[')
-                .trim_end_matches(']')
-                .trim_start_matches("*.")
-                .trim_start_matches('.')
-                .to_ascii_lowercase();
-            host == name || host.ends_with(&format!(".{name}"))
+                .strip_prefix("*.")
+                .map_or(name.to_owned(), |d| format!(".{d}"));
+            let name = name.trim_start_matches('[').trim_end_matches(']');
+            let matcher = hyper_util::client::proxy::matcher::Matcher::builder()
+                .all("http://proxy.invalid")
+                .no(name)
+                .build();
+            matcher.intercept(&uri).is_none()
         })
 }
 
@@ -617,5 +630,26 @@ mod tests {
         assert!(!no_proxy_matches("127.0.0.1:8080", "127.0.0.1", Some(9000)));
         assert!(no_proxy_matches("[::1]", "[::1]", Some(80)));
         assert!(!no_proxy_matches("", "x", None));
+        // CIDR ranges and addresses, as curl (7.86) reads them.
+        assert!(no_proxy_matches("127.0.0.0/8", "127.0.0.1", Some(443)));
+        assert!(no_proxy_matches(
+            "10.0.0.0/8, 127.0.0.0/8",
+            "127.1.2.3",
+            None
+        ));
+        assert!(!no_proxy_matches("10.0.0.0/8", "127.0.0.1", Some(443)));
+        assert!(no_proxy_matches("::1", "[::1]", Some(443)));
+        assert!(no_proxy_matches("fd00::/8", "fd12::1", None));
+        assert!(!no_proxy_matches("fd00::/8", "fe80::1", None));
+        assert!(no_proxy_matches(
+            "127.0.0.0/8:8080",
+            "127.0.0.1",
+            Some(8080)
+        ));
+        // Leading dots and case.
+        assert!(no_proxy_matches(".Example.COM", "a.example.com", None));
+        assert!(no_proxy_matches(".example.com", "example.com", None));
+        assert!(no_proxy_matches("*.example.com", "a.example.com", None));
+        assert!(!no_proxy_matches(".example.com", "example.org", None));
     }
 }

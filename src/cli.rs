@@ -7,8 +7,8 @@ use crate::commands::{
     completions::CompletionsArgs, doctor::DoctorArgs, enable::SwitchArgs, hold::HoldArgs,
     homes::HomesArgs, info::InfoArgs, install::InstallArgs, list::ListArgs, lsp::LspArgs,
     new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs,
-    rollback::RollbackArgs, schema::SchemaArgs, sync::SyncArgs, unhold::UnholdArgs,
-    update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
+    rollback::RollbackArgs, schema::SchemaArgs, search::SearchArgs, sync::SyncArgs,
+    unhold::UnholdArgs, update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -17,6 +17,7 @@ Examples:
   plugins validate                          validate the plugin in the current directory
   plugins validate --path . --format github annotate a pull request from CI
   plugins validate -r --path plugins/       every plugin root below plugins/
+  plugins search github                     find a plugin, and the line that installs it
   plugins install gh:owner/repo@v1.2.0      install, pinned to the tag's commit
   plugins resolve --path ~/.aworld/plugins  AWorld activation order and skips
   plugins schema aoe > aoe.schema.json      JSON Schema for editors
@@ -40,6 +41,8 @@ pub enum Command {
     New(NewArgs),
     /// Check plugin manifests exactly as the host does, plus lints
     Validate(ValidateArgs),
+    /// Find plugins in the featured index and the installed homes, with the install command
+    Search(SearchArgs),
     /// Install a plugin from git or a local directory, pinned in the lock
     Install(InstallArgs),
     /// List installed plugins
@@ -68,7 +71,7 @@ pub enum Command {
     Outdated(OutdatedArgs),
     /// Update plugins to their newer commits
     Update(UpdateArgs),
-    /// One auto-update sweep under each home's policy (for cron)
+    /// One auto-update sweep under each home's policy, <home>/plugins.toml (for cron)
     Autoupdate(AutoupdateArgs),
     /// Mark a home busy so auto-update waits (touch, or hold while a command runs)
     Activity(ActivityArgs),
@@ -106,6 +109,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Schema(args) => schema::run(&args, printer),
         Command::Resolve(args) => resolve::run(&args, printer),
         Command::New(args) => new::run(&args, printer),
+        Command::Search(args) => search::run(&args, cx, printer),
         Command::Install(args) => install::run(&args, cx, printer),
         Command::List(args) => list::run(&args, cx, printer),
         Command::Homes(args) => homes::run(&args, cx, printer),

@@ -22,6 +22,8 @@ pub struct Context {
     pub no_color: bool,
     /// `CLICOLOR_FORCE` is set (to anything but `0`).
     pub force_color: bool,
+    /// `CLICOLOR=0`: no color, even on a terminal (`CLICOLOR_FORCE` still wins).
+    pub clicolor_off: bool,
     /// `TERM=dumb`: a terminal that cannot draw color or redraw a spinner line.
     pub term_dumb: bool,
     /// `COLUMNS`, the terminal width to wrap diagnostics at.
@@ -129,6 +131,7 @@ impl Context {
             home: path("HOME"),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
+            clicolor_off: std::env::var_os("CLICOLOR").is_some_and(|v| v == "0"),
             term_dumb: std::env::var_os("TERM").is_some_and(|v| v == "dumb"),
             columns: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()),
             gh_base,
@@ -262,7 +265,7 @@ impl Context {
 
 /// The color clap draws its own help and usage errors in, before the command line is
 /// parsed: `--color` as given, else what the printer would do (`NO_COLOR`, `TERM=dumb`,
-/// `CLICOLOR_FORCE`; clap itself checks whether the stream is a terminal).
+/// `CLICOLOR=0`, `CLICOLOR_FORCE`; clap itself checks whether the stream is a terminal).
 pub fn clap_color(args: &[std::ffi::OsString]) -> clap::ColorChoice {
     let mut given = None;
     let mut it = args.iter().skip(1).map(|a| a.to_str().unwrap_or(""));
@@ -287,7 +290,8 @@ pub fn clap_color(args: &[std::ffi::OsString]) -> clap::ColorChoice {
         clap::ColorChoice::Never
     } else if env("CLICOLOR_FORCE").is_some_and(|v| v != "0") {
         clap::ColorChoice::Always
-    } else if env("TERM").is_some_and(|v| v == "dumb") {
+    } else if env("TERM").is_some_and(|v| v == "dumb") || env("CLICOLOR").is_some_and(|v| v == "0")
+    {
         clap::ColorChoice::Never
     } else {
         clap::ColorChoice::Auto

@@ -37,6 +37,7 @@ pub mod reporter;
 pub mod resolve;
 pub mod review;
 pub mod rollback;
+pub mod search;
 pub mod signing;
 pub mod source;
 pub mod steps;
@@ -77,6 +78,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             quiet: true,
             verbose: false,
             log_format: printer::LogFormat::Text,
+            timestamps: false,
         };
         let printer = printer::Printer::new(&global, &cx);
         let _ = commands::completions::run_complete(&complete.args, &cx, &printer);

@@ -28,6 +28,13 @@ pub struct Printer {
     log_json: bool,
     /// `-v` (and not `-q`): the domain's `log::debug!` steps go to stderr.
     verbose: bool,
+    /// Text log lines (status, warnings, errors, a log-writing command's report) start
+    /// with an RFC 3339 timestamp: `--timestamps`, or [`Printer::logging`] off a terminal.
+    timestamps: bool,
+    /// The command writes a log ([`Printer::logging`]): with `--log-format json` its
+    /// report lines are JSON objects too.
+    log: bool,
+    stderr_tty: bool,
     width: usize,
 }
 
@@ -36,10 +43,12 @@ pub struct Printer {
 /// `--log-format json`. Only this crate's records; every message is redacted again.
 struct Logger {
     json: std::sync::atomic::AtomicBool,
+    timestamps: std::sync::atomic::AtomicBool,
 }
 
 static LOGGER: Logger = Logger {
     json: std::sync::atomic::AtomicBool::new(false),
+    timestamps: std::sync::atomic::AtomicBool::new(false),
 };
 
 impl log::Log for Logger {
@@ -58,6 +67,8 @@ impl log::Log for Logger {
                 "at": crate::clock::now(), "level": "debug", "message": message,
             });
             let _ = writeln!(err, "{doc}");
+        } else if self.timestamps.load(std::sync::atomic::Ordering::Relaxed) {
+            let _ = writeln!(err, "{} debug: {message}", crate::clock::now());
         } else {
             let _ = writeln!(err, "debug: {message}");
         }
@@ -71,7 +82,9 @@ impl Printer {
         let decide = |tty: bool| match global.color {
             ColorChoice::Always => true,
             ColorChoice::Never => false,
-            ColorChoice::Auto => (tty && !cx.term_dumb || cx.force_color) && !cx.no_color,
+            ColorChoice::Auto => {
+                (tty && !cx.term_dumb && !cx.clicolor_off || cx.force_color) && !cx.no_color
+            }
         };
         let stderr_tty = std::io::stderr().is_terminal();
         let log_json = global.log_format == LogFormat::Json;
@@ -84,7 +97,35 @@ impl Printer {
             // A spinner would redraw over `-v`'s lines.
             stderr_live: stderr_tty && !cx.term_dumb && !log_json && !verbose,
             log_json,
+            timestamps: global.timestamps && !log_json,
+            log: false,
+            stderr_tty,
             width: cx.columns.unwrap_or(100).clamp(40, 200),
+        }
+    }
+
+    /// The printer of a command that writes a log (`autoupdate`, run from cron or a
+    /// timer): its text lines carry timestamps unless stderr is a terminal, and with
+    /// `--log-format json` its report is JSON lines on stdout.
+    pub fn logging(&self) -> Printer {
+        let timestamps = self.timestamps || (!self.stderr_tty && !self.log_json);
+        LOGGER
+            .timestamps
+            .store(timestamps, std::sync::atomic::Ordering::Relaxed);
+        Printer {
+            timestamps,
+            log: true,
+            ..*self
+        }
+    }
+
+    /// `line` as a log line: after a timestamp (its indentation dropped) when the
+    /// printer stamps lines, else as it is.
+    fn stamp(&self, line: &str) -> String {
+        if self.timestamps {
+            format!("{} {}", crate::clock::now(), line.trim_start())
+        } else {
+            line.to_owned()
         }
     }
 
@@ -97,6 +138,9 @@ impl Printer {
         LOGGER
             .json
             .store(self.log_json, std::sync::atomic::Ordering::Relaxed);
+        LOGGER
+            .timestamps
+            .store(self.timestamps, std::sync::atomic::Ordering::Relaxed);
         if log::set_logger(&LOGGER).is_ok() {
             log::set_max_level(log::LevelFilter::Debug);
         }
@@ -125,15 +169,32 @@ impl Printer {
     }
 
     /// A text report on stdout: every [`Line::Data`], and the [`Line::Outcome`]s unless
-    /// `-q` (the printer decides what quiet leaves out, not the command).
+    /// `-q` (the printer decides what quiet leaves out, not the command). Each line
+    /// is timestamped when the printer stamps lines.
     pub fn report(&self, lines: &[Line]) -> std::io::Result<()> {
-        let text: String = lines
-            .iter()
-            .filter_map(|l| match l {
-                Line::Data(t) => Some(t.as_str()),
-                Line::Outcome(t) if !self.quiet => Some(t.as_str()),
-                Line::Outcome(_) => None,
-            })
+        let shown = lines.iter().filter_map(|l| match l {
+            Line::Data(t) => Some(("info", t.as_str())),
+            Line::Problem(t) => Some(("error", t.as_str())),
+            Line::Outcome(t) if !self.quiet => Some(("info", t.as_str())),
+            Line::Outcome(_) => None,
+        });
+        if self.log && self.log_json {
+            // A log collector's stdout: `{"at", "level", "message"}` per line.
+            let text: String = shown
+                .flat_map(|(level, t)| t.lines().map(move |l| (level, l)))
+                .map(|(level, l)| {
+                    let doc = serde_json::json!({
+                        "at": crate::clock::now(), "level": level, "message": l.trim(),
+                    });
+                    format!("{doc}\n")
+                })
+                .collect();
+            return self.out(&text);
+        }
+        let text: String = shown
+            .map(|(_, t)| t)
+            .flat_map(|t| t.split_inclusive('\n'))
+            .map(|line| self.stamp(line))
             .collect();
         self.out(&text)
     }
@@ -185,7 +246,20 @@ impl Printer {
             return self.log_line("status", line, serde_json::Value::Null);
         }
         let mut err = std::io::stderr().lock();
-        let _ = writeln!(err, "{}", crate::auth::redact(line.trim_end()));
+        let _ = writeln!(err, "{}", crate::auth::redact(&self.stamp(line.trim_end())));
+    }
+
+    /// A warning on stderr that is not about a file's text (a cleartext source, a
+    /// changed plugin): `warning[CODE]: message`, or with `--log-format json` one
+    /// `{"level": "warning", "code", ...}` object. Shown even with `-q`.
+    pub fn warning(&self, code: crate::diagnostic::Code, message: &str) {
+        if self.log_json {
+            let extra = serde_json::json!({ "code": code.as_str() });
+            return self.log_line("warning", message, extra);
+        }
+        let mut err = std::io::stderr().lock();
+        let line = self.stamp(&format!("warning[{code}]: {}", message.trim_end()));
+        let _ = writeln!(err, "{}", crate::auth::redact(&line));
     }
 
     /// Ask a question on stderr and read one line from stdin (empty at end of input).
@@ -221,6 +295,32 @@ impl Printer {
             }
             return;
         }
+        if self.timestamps {
+            // A log: one line per finding, not a drawing of the file.
+            let mut err = std::io::stderr().lock();
+            for d in diagnostics {
+                let at = d.labels.first().map_or(String::new(), |l| {
+                    let (line, col) = crate::render::line_col(text, l.span.start);
+                    format!(":{line}:{col}")
+                });
+                let help = d
+                    .help
+                    .as_ref()
+                    .map_or(String::new(), |h| format!(" (help: {h})"));
+                let line = format!(
+                    "{}[{}]: {}{at}: {}{help}",
+                    match d.severity {
+                        crate::diagnostic::Severity::Error => "error",
+                        crate::diagnostic::Severity::Warning => "warning",
+                    },
+                    d.code,
+                    path.display(),
+                    d.message
+                );
+                let _ = writeln!(err, "{}", crate::auth::redact(&self.stamp(&line)));
+            }
+            return;
+        }
         let src = miette::NamedSource::new(crate::render::display_path(path), text.to_owned())
             .with_language("toml");
         let style = Style {
@@ -253,6 +353,14 @@ impl Printer {
                 "help": e.help().map(|h| h.to_string()),
             });
             return self.log_line("error", &e.to_string(), extra);
+        }
+        if self.timestamps {
+            // A log: the error on one line.
+            let code = e.code().map_or(String::new(), |c| format!("[{c}]"));
+            let help = e.help().map_or(String::new(), |h| format!(" (help: {h})"));
+            let line = self.stamp(&format!("error{code}: {e}{help}"));
+            eprintln!("{}", crate::auth::redact(&line.replace('\n', " ")));
+            return;
         }
         let mut s = String::new();
         let handler = crate::render::human::handler(Style {
@@ -293,6 +401,11 @@ pub struct GlobalArgs {
     /// RFC 3339 timestamp (for logs)
     #[arg(long, value_enum, global = true, default_value_t = LogFormat::Text, value_name = "FORMAT")]
     pub log_format: LogFormat,
+    /// Text logs: start each status line, warning and error on stderr (and autoupdate's
+    /// report lines) with an RFC 3339 timestamp, one line each. autoupdate does so
+    /// whenever stderr is not a terminal
+    #[arg(long, global = true)]
+    pub timestamps: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -311,8 +424,11 @@ pub enum ColorChoice {
 /// One line of a text report ([`Printer::report`]), newline included.
 #[derive(Clone, Debug)]
 pub enum Line {
-    /// Always printed: what the user asked to see (held back, would update, failed).
+    /// Always printed: what the user asked to see (held back, would update, updated by
+    /// autoupdate).
     Data(String),
+    /// Always printed: what failed or needs a person (`"level": "error"` in a JSON log).
+    Problem(String),
     /// Left out under `-q`: what went well.
     Outcome(String),
 }

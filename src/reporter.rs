@@ -6,29 +6,71 @@ use std::time::Duration;
 use crate::install::{Event, Request};
 use crate::printer::Printer;
 
+/// A version as the outcome lines name it: `v0.11.1 @ abc1234567` when the tag names the
+/// version (with or without a `v`), `0.11.1 (main @ abc1234567)` for another ref,
+/// `0.11.1 @ abc1234567` for the default branch.
+pub fn version_at(version: &str, git_ref: &str, commit: &str) -> String {
+    let commit = &commit[..commit.len().min(10)];
+    if git_ref.is_empty() {
+        format!("{version} @ {commit}")
+    } else if git_ref.strip_prefix('v').unwrap_or(git_ref) == version {
+        format!("{git_ref} @ {commit}")
+    } else {
+        format!("{version} ({git_ref} @ {commit})")
+    }
+}
+
+/// What granting `r` grants, only what it asks for: `capabilities [net], build steps
+/// [./build.sh], ui [pane p], pip [rich], code that runs inside the host, unverified code`.
+pub fn asks_for(r: &Request) -> String {
+    let mut parts = Vec::new();
+    if !r.capabilities.is_empty() {
+        parts.push(format!("capabilities [{}]", r.capabilities.join(", ")));
+    }
+    if !r.build_steps.is_empty() {
+        parts.push(format!("build steps [{}]", r.build_steps.join("; ")));
+    }
+    if !r.ui.is_empty() {
+        parts.push(format!("ui [{}]", r.ui.join(", ")));
+    }
+    if !r.pip.is_empty() || !r.optional_pip.is_empty() {
+        let all: Vec<&str> = r
+            .pip
+            .iter()
+            .map(String::as_str)
+            .chain(r.optional_pip.iter().map(String::as_str))
+            .collect();
+        parts.push(format!("pip [{}]", all.join(", ")));
+    }
+    if r.runs_code {
+        parts.push("code that runs inside the host".to_owned());
+    }
+    if r.unverified {
+        parts.push("unverified, un-audited code".to_owned());
+    }
+    if parts.is_empty() {
+        "nothing".to_owned()
+    } else {
+        parts.join(", ")
+    }
+}
+
 /// The line an update's consent prompt shows (`update`: the grant changed), and the
 /// signing key's change (alone when the plugin asks for nothing).
 pub fn update_consent(r: &Request) -> String {
     if let Some((old, new)) = &r.signer_change
-        && r.capabilities.is_empty()
-        && r.build_steps.is_empty()
+        && asks_for(r) == "nothing"
     {
         return format!("{} is signed by a different key: {old} -> {new}", r.id);
     }
-    format!(
-        "{} now asks for: capabilities [{}], build steps [{}]{}",
-        r.id,
-        r.capabilities.join(", "),
-        r.build_steps.join("; "),
-        signer_line(r)
-    )
+    format!("{} now asks for: {}{}", r.id, asks_for(r), signer_line(r))
 }
 
 /// The line a sync's consent prompt shows, and the signing key's change (alone when the
 /// plugin asks for no capabilities).
 pub fn sync_consent(r: &Request) -> String {
     if let Some((old, new)) = &r.signer_change
-        && r.capabilities.is_empty()
+        && asks_for(r) == "nothing"
     {
         return format!(
             "{} plugin `{}` is signed by a different key: {old} -> {new}",
@@ -39,9 +81,33 @@ pub fn sync_consent(r: &Request) -> String {
         "{} plugin `{}` asks for: {}{}",
         r.dialect,
         r.id,
-        r.capabilities.join(", "),
+        asks_for(r),
         signer_line(r)
     )
+}
+
+/// A consent that could not be asked, as an error: which command, what it would have
+/// granted, and the flag that grants it. `why` says why nobody was asked (`stdin is not
+/// a terminal`); `again` is the command line to re-run with `--yes`, when it is not the
+/// user's own.
+pub fn consent_refused(
+    command: &str,
+    why: &str,
+    r: &Request,
+    again: Option<&str>,
+) -> crate::error::Error {
+    crate::error::Error::Refused {
+        code: crate::diagnostic::Code::InstallDeclined,
+        message: format!(
+            "`plugins {command}` cannot ask for consent ({why}): {} asks for {}; nothing was granted",
+            r.id,
+            asks_for(r)
+        ),
+        help: Some(match again {
+            Some(again) => format!("re-run with --yes to grant it: {again} --yes"),
+            None => format!("re-run the same `plugins {command}` with --yes to grant it"),
+        }),
+    }
 }
 
 /// `signed by a different key: OLD -> NEW` on a line of its own, when the key changed.
@@ -160,10 +226,9 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
             } => format!("      Copied (left out {ignored} git-ignored entries)"),
             Event::Warning { code, message } => {
                 // A warning stays on screen (printed above a running spinner), even with --quiet.
-                let line = format!("warning[{code}]: {message}");
                 match &spinner {
-                    Some(Spinner(bar)) => bar.suspend(|| printer.status(&line)),
-                    None => printer.status(&line),
+                    Some(Spinner(bar)) => bar.suspend(|| printer.warning(code, &message)),
+                    None => printer.warning(code, &message),
                 }
                 return;
             }
@@ -228,4 +293,25 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
         }
     };
     (on_event, pause)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::version_at;
+
+    #[test]
+    fn the_tag_is_named_once() {
+        let c = "abc1234567890";
+        assert_eq!(version_at("0.11.1", "v0.11.1", c), "v0.11.1 @ abc1234567");
+        assert_eq!(version_at("0.11.1", "0.11.1", c), "0.11.1 @ abc1234567");
+        assert_eq!(
+            version_at("0.11.1", "main", c),
+            "0.11.1 (main @ abc1234567)"
+        );
+        assert_eq!(
+            version_at("0.11.1", "v0.11.2", c),
+            "0.11.1 (v0.11.2 @ abc1234567)"
+        );
+        assert_eq!(version_at("0.11.1", "", c), "0.11.1 @ abc1234567");
+    }
 }

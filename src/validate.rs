@@ -123,7 +123,7 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
                 .canonicalize()
                 .ok()
                 .map(|c| Arc::new((path.clone(), c)));
-            find_roots(path, &base, &mut roots, 0)?;
+            find_roots(path, &base, &mut roots, 0, MAX_DEPTH)?;
         } else {
             roots.push(Root::detect(path.clone()));
         }
@@ -134,11 +134,23 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
     Ok(roots)
 }
 
+/// How deep `--recursive` descends (a root at this depth is found; nothing below it).
+const MAX_DEPTH: usize = 33;
+
+/// The plugin roots below `dir` (itself excluded unless it is one), at most `max_depth`
+/// directories down, as `--recursive` finds them; unreadable directories end the search.
+pub fn roots_below(dir: &Path, max_depth: usize) -> Vec<Root> {
+    let mut roots = Vec::new();
+    let _ = find_roots(dir, &None, &mut roots, 0, max_depth);
+    roots
+}
+
 fn find_roots(
     dir: &Path,
     base: &Option<Arc<(PathBuf, PathBuf)>>,
     out: &mut Vec<Root>,
     depth: usize,
+    max_depth: usize,
 ) -> Result<()> {
     if let Some(first) = crate::host::detect_first(dir) {
         out.push(Root {
@@ -148,7 +160,7 @@ fn find_roots(
         });
         return Ok(());
     }
-    if depth > 32 {
+    if depth >= max_depth {
         return Ok(());
     }
     let entries = fs_err::read_dir(dir).map_err(DiscoverError::List)?;
@@ -160,7 +172,7 @@ fn find_roots(
         .collect();
     dirs.sort();
     for d in dirs {
-        find_roots(&d, base, out, depth + 1)?;
+        find_roots(&d, base, out, depth + 1, max_depth)?;
     }
     Ok(())
 }

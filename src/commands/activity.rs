@@ -12,6 +12,9 @@ use crate::printer::Printer;
 use crate::store::Home;
 
 /// Mark a home busy, so `plugins autoupdate` defers `when = "idle"` updates.
+///
+/// Without --home or $PLUGINS_HOME, every host's own home that has installed plugins (a
+/// plugins.lock) is marked: the homes `autoupdate` sweeps. With none, nothing is marked.
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
@@ -20,7 +23,7 @@ Examples:
 pub struct ActivityArgs {
     #[command(subcommand)]
     pub action: Action,
-    /// The plugin home [default: $PLUGINS_HOME, else the aoe app dir]
+    /// The plugin home [default: $PLUGINS_HOME, else every host's own home with installed plugins]
     #[arg(long, value_name = "DIR", global = true)]
     pub home: Option<PathBuf>,
 }
@@ -38,24 +41,33 @@ pub enum Action {
 }
 
 pub fn run(args: &ActivityArgs, cx: &Context, _printer: &Printer) -> Result<ExitStatus> {
-    let root = cx.plugins_home(args.home.clone()).ok_or_else(|| {
-        Error::InvalidArgument("no plugin home: pass --home or set PLUGINS_HOME".into())
-    })?;
-    let home = Home::new(root);
+    // The homes the idle policy is read in: those `autoupdate` sweeps.
+    let homes: Vec<Home> = cx
+        .homes(args.home.as_ref())
+        .into_iter()
+        .map(|(home, _)| home)
+        .collect();
     match &args.action {
         Action::Touch => {
-            autoupdate::touch(&home)
-                .map_err(|e| Error::io("cannot touch the activity marker", e))?;
+            for home in &homes {
+                autoupdate::touch(home)
+                    .map_err(|e| Error::io("cannot touch the activity marker", e))?;
+            }
             Ok(ExitStatus::Success)
         }
         Action::Hold { command } => {
-            let held = autoupdate::hold(&home)
+            let held = homes
+                .iter()
+                .map(autoupdate::hold)
+                .collect::<std::io::Result<Vec<_>>>()
                 .map_err(|e| Error::io("cannot lock the activity marker", e))?;
             let status = std::process::Command::new(&command[0])
                 .args(&command[1..])
                 .status()
                 .map_err(|e| Error::io(format!("cannot run {}", command[0]), e))?;
-            let _ = autoupdate::touch(&home);
+            for home in &homes {
+                let _ = autoupdate::touch(home);
+            }
             drop(held);
             Ok(match status.code() {
                 Some(0) => ExitStatus::Success,

@@ -15,24 +15,33 @@ use crate::ops::{
 };
 use crate::printer::{Line, Printer};
 
-/// Apply the updates a home's policy allows: one sweep, quiet, for cron.
+/// Apply the updates each home's policy (<home>/plugins.toml) allows: one sweep, for cron.
 ///
-/// Opt-in: only plugins with `[update_policy.<id>] track = "…"` in `<home>/plugins.toml`
-/// are updated. A sweep younger than `autoupdate_interval_hours` (default 6; 0
-/// disables) is skipped unless --force. `when = "idle"` (the default) defers while
-/// the host is busy: `<home>/activity` locked by a running turn, or touched within
-/// --grace seconds (`plugins activity` produces both); `when = "always"` ignores it.
-/// An update that needs consent is never applied: it is reported as "needs approval".
-/// Each applied update appends a `plugin.updated` event to `<home>/events.jsonl`.
-/// A newer version younger than the cooldown (--cooldown, else `cooldown` in
-/// plugins.toml) is held back until it is old enough. A held plugin (`plugins hold`, or
-/// the version `plugins rollback` restored) is skipped, even with --force.
+/// Opt-in: only plugins with `[update_policy."<id>"] track = "…"` in `<home>/plugins.toml`
+/// are updated; a home without one is skipped (disabled). A sweep younger than
+/// `autoupdate_interval_hours` (default 6; 0 disables) is skipped unless --force. `when =
+/// "idle"` (the default) defers while the host is busy: `<home>/activity` locked by a
+/// running turn, or touched within --grace seconds (`plugins activity` produces both);
+/// `when = "always"` ignores it. An update that needs consent is never applied: it is
+/// reported as "needs approval". A newer version younger than the cooldown (--cooldown,
+/// else `cooldown` in plugins.toml) is held back until it is old enough. Each applied
+/// update prints one line (from what to what, and why; also under -q) and appends a
+/// `plugin.updated` event to `<home>/events.jsonl`. Lines carry timestamps when stderr is
+/// not a terminal. A held plugin (`plugins hold`, or the version `plugins rollback`
+/// restored) is skipped, even with --force.
 #[derive(Debug, Args)]
 #[command(after_help = "\
+The policy, <home>/plugins.toml:
+  autoupdate_interval_hours = 6
+  cooldown = \"3d\"
+  [update_policy.\"dev.example.kanban\"]
+  track = \"main\"      # opts the plugin in
+  when = \"idle\"       # or \"always\"
+
 Examples:
-  plugins autoupdate                          # from cron: 0 * * * * /usr/local/bin/plugins autoupdate -q
   plugins autoupdate --home ~/.protoagent --json --force
   plugins autoupdate --exit-code || [ $? -eq 3 ] && echo updated
+  plugins doctor                              # prints the crontab line for each home
 
 Exit codes: 0 updated or nothing to do (3 with --exit-code when something was updated),
 1 some update failed, 2 could not run.")]
@@ -48,7 +57,7 @@ pub struct AutoupdateArgs {
     pub grace: u64,
     #[command(flatten)]
     pub check: CheckArgs,
-    /// Print one JSON document instead of the summary line
+    /// Print one JSON document instead of the text report
     #[arg(long)]
     pub json: bool,
     /// Exit 3 (instead of 0) when at least one plugin was updated
@@ -57,6 +66,8 @@ pub struct AutoupdateArgs {
 }
 
 pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
+    // A log for cron: timestamped lines unless stderr is a terminal.
+    let printer = &printer.logging();
     let sweep = ops::autoupdate::sweep(
         &SweepOptions {
             home: args.home.as_ref(),
@@ -82,17 +93,34 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
     })
 }
 
-/// The text report: the counts, what was held back and which homes were skipped (left
-/// out under `-q`), then what failed and what needs approval (always).
+/// The text report: one line per update (from what to what, and why), then the counts,
+/// what was held back and which homes were skipped (left out under `-q`), then what failed
+/// and what needs approval. Under `-q` a sweep that changed nothing and where nothing
+/// failed prints nothing.
 fn report(sweep: &Sweep) -> Vec<Line> {
-    let mut lines = vec![Line::Outcome(format!(
+    let mut lines = Vec::new();
+    for c in &sweep.changes {
+        let at = |v: &ops::autoupdate::Version| match &v.commit {
+            Some(commit) => crate::reporter::version_at(&v.version, &v.ref_, commit),
+            None => v.version.clone(),
+        };
+        lines.push(Line::Data(format!(
+            "     Updated {} {} -> {} in {}: {}\n",
+            c.id,
+            at(&c.from),
+            at(&c.to),
+            c.home.display(),
+            c.why
+        )));
+    }
+    lines.push(Line::Outcome(format!(
         "autoupdate: {} updated, {} up to date, {} deferred (busy), {} need approval, {} failed\n",
         sweep.updated.len(),
         sweep.up_to_date.len(),
         sweep.deferred.len(),
         sweep.needs_approval.len(),
         sweep.failed.len()
-    ))];
+    )));
     for h in &sweep.held_back {
         lines.push(Line::Outcome(format!(
             "  held back {}: {} left (cooldown {})\n",
@@ -114,10 +142,10 @@ fn report(sweep: &Sweep) -> Vec<Line> {
         lines.push(Line::Outcome(format!("  {home}\n")));
     }
     for Failed { id, message } in &sweep.failed {
-        lines.push(Line::Data(format!("  failed {id}: {message}\n")));
+        lines.push(Line::Problem(format!("  failed {id}: {message}\n")));
     }
     for id in &sweep.needs_approval {
-        lines.push(Line::Data(format!(
+        lines.push(Line::Problem(format!(
             "  update for {id} needs approval: run `plugins update {id}`\n"
         )));
     }

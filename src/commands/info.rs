@@ -53,7 +53,8 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         host.apply(&mut opts);
         let report = dir.is_dir().then(|| validate_root(&dir, &opts));
         let valid = report.as_ref().map(crate::validate::PluginReport::is_valid);
-        let text = if args.json {
+        if args.json {
+            // The envelope every document shares: `{"format_version": 1, ...}`.
             let doc = serde_json::json!({
                 "id": e.id, "dialect": dialect, "version": e.version, "source": e.source,
                 "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
@@ -64,11 +65,12 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
                     "detected": detected.as_ref().map(|d| d.how.clone())})),
                 "release": e.release.as_ref().map(|r| serde_json::json!({"tag": r.tag, "asset": r.asset, "sha256": r.sha256})),
             });
-            format!(
-                "{}\n",
-                serde_json::to_string_pretty(&doc).expect("serializes")
-            )
-        } else {
+            printer
+                .json(doc)
+                .map_err(|e| Error::io("cannot write output", e))?;
+            return Ok(ExitStatus::Success);
+        }
+        let text = {
             let mut s = format!("{} {} ({dialect})\n", e.id, e.version);
             s.push_str(&format!("  source:   {}\n", e.source));
             if let Some(subdir) = &e.subdir {

@@ -136,7 +136,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         signing: args.signing.sign_args(cx)?,
     };
     let interactive = std::io::stdin().is_terminal();
-    let mut no_terminal: Option<String> = None;
+    let mut no_terminal: Option<Error> = None;
     // The spinner is off the screen while the consent text and prompt are.
     let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
     let mut consent = |r: &Request| {
@@ -151,20 +151,20 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             }
             if !interactive && r.unverified {
                 // aoe's own words (§17).
-                no_terminal =
-                    Some("this is unverified, un-audited code; re-run with --yes to install it".into());
+                no_terminal = Some(Error::Refused {
+                    code: Code::InstallDeclined,
+                    message: "this is unverified, un-audited code; re-run with --yes to install it"
+                        .into(),
+                    help: Some("pass --yes to grant what is listed above".into()),
+                });
                 return false;
             }
             if !interactive {
-                let suffix = if r.build_steps.is_empty() {
-                    ""
-                } else {
-                    " and declares build steps"
-                };
-                no_terminal = Some(format!(
-                    "{} requests capabilities [{}]{suffix} but stdin is not a terminal; re-run with --yes to grant them",
-                    r.id,
-                    r.capabilities.join(", ")
+                no_terminal = Some(crate::reporter::consent_refused(
+                    "install",
+                    "stdin is not a terminal",
+                    r,
+                    None,
                 ));
                 return false;
             }
@@ -181,11 +181,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             code: Code::InstallDeclined,
             ..
         }) if no_terminal.is_some() => {
-            return Err(Error::Refused {
-                code: Code::InstallDeclined,
-                message: no_terminal.unwrap_or_default(),
-                help: Some("pass --yes to grant what is listed above".into()),
-            });
+            return Err(no_terminal.expect("checked"));
         }
         Err(e) => return Err(e.into()),
     };

@@ -18,6 +18,7 @@ pub mod remove;
 pub mod resolve;
 pub mod rollback;
 pub mod schema;
+pub mod search;
 pub mod sync;
 pub mod unhold;
 pub mod update;

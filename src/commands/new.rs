@@ -179,7 +179,7 @@ struct Done<'a> {
     git: Option<&'a Result<GitInit, String>>,
 }
 
-fn json_summary(d: &Done<'_>) -> String {
+fn json_summary(d: &Done<'_>) -> serde_json::Value {
     let git = match d.git {
         None => "skipped",
         Some(Ok(GitInit::Initialized)) => "initialized",
@@ -187,7 +187,7 @@ fn json_summary(d: &Done<'_>) -> String {
         Some(Ok(GitInit::NotFound)) => "not-found",
         Some(Err(_)) => "failed",
     };
-    let doc = serde_json::json!({
+    serde_json::json!({
         "root": display_path(d.root),
         "dialect": d.dialect,
         "runtime": d.runtime.as_str(),
@@ -198,11 +198,7 @@ fn json_summary(d: &Done<'_>) -> String {
             "missing": k.missing,
         })).collect::<Vec<_>>(),
         "git": git,
-    });
-    format!(
-        "{}\n",
-        serde_json::to_string_pretty(&doc).expect("serializes")
-    )
+    })
 }
 
 fn human_summary(d: &Done<'_>, quiet: bool) -> String {
@@ -305,13 +301,11 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
         written: &written,
         git: git.as_ref(),
     };
-    let text = if args.json {
-        json_summary(&done)
+    let written = if args.json {
+        printer.json(json_summary(&done))
     } else {
-        human_summary(&done, printer.quiet)
+        printer.out(&human_summary(&done, printer.quiet))
     };
-    printer
-        .out(&text)
-        .map_err(|e| Error::io("cannot write output", e))?;
+    written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
 }

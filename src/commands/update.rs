@@ -66,20 +66,6 @@ pub struct UpdateArgs {
     pub python: Option<PathBuf>,
 }
 
-/// What an update went to: `v0.11.1 @ abc1234567` when the tag names the version (with
-/// or without a `v`), `0.11.1 (main @ abc1234567)` for another ref, `0.11.1 @ abc1234567`
-/// for the default branch.
-fn updated_to(version: &str, new_ref: &str, commit: &str) -> String {
-    let commit = &commit[..10];
-    if new_ref.is_empty() {
-        format!("{version} @ {commit}")
-    } else if new_ref.strip_prefix('v').unwrap_or(new_ref) == version {
-        format!("{new_ref} @ {commit}")
-    } else {
-        format!("{version} ({new_ref} @ {commit})")
-    }
-}
-
 /// A dry run's review, indented under its `Would update` line: the commits (at most
 /// [`review::LISTED`], then how many more), the permission changes, and whether consent
 /// would be asked.
@@ -224,7 +210,7 @@ fn report(rows: &[UpdateRow], dry_run: bool) -> Vec<Line> {
             ) => lines.push(Line::Outcome(format!(
                 "     Updated {} to {}\n",
                 r.id,
-                updated_to(version, new_ref, commit)
+                crate::reporter::version_at(version, new_ref, commit)
             ))),
             _ => {}
         }
@@ -239,25 +225,4 @@ fn report(rows: &[UpdateRow], dry_run: bool) -> Vec<Line> {
         lines.push(Line::Outcome("nothing to update\n".to_owned()));
     }
     lines
-}
-
-#[cfg(test)]
-mod tests {
-    use super::updated_to;
-
-    #[test]
-    fn the_tag_is_named_once() {
-        let c = "abc1234567890";
-        assert_eq!(updated_to("0.11.1", "v0.11.1", c), "v0.11.1 @ abc1234567");
-        assert_eq!(updated_to("0.11.1", "0.11.1", c), "0.11.1 @ abc1234567");
-        assert_eq!(
-            updated_to("0.11.1", "main", c),
-            "0.11.1 (main @ abc1234567)"
-        );
-        assert_eq!(
-            updated_to("0.11.1", "v0.11.2", c),
-            "0.11.1 (v0.11.2 @ abc1234567)"
-        );
-        assert_eq!(updated_to("0.11.1", "", c), "0.11.1 @ abc1234567");
-    }
 }

@@ -201,6 +201,7 @@ codes! {
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";
     DoctorHome => "plugins::doctor::home", Error, "`plugins doctor`: the home named with `--home` or `PLUGINS_HOME` does not exist";
     DoctorLeftover => "plugins::doctor::leftover", Warning, "`plugins doctor`: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it";
+    DoctorCron => "plugins::doctor::cron", Warning, "`plugins doctor`: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)";
     DoctorRateLimit => "plugins::doctor::rate_limit", Warning, "`plugins doctor`: the GitHub API rate limit is used up, or could not be read";
     NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";
     NewExists => "plugins::new::exists", Error, "`plugins new` would overwrite an existing file";

@@ -18,7 +18,13 @@ pub(super) struct AuthState {
     pub(super) offered: Vec<&'static str>,
     /// Every source was tried (or none had credentials).
     pub(super) exhausted: bool,
+    /// What the server wrote on its message channel (sideband 2: progress, and the
+    /// `fatal: …` of a server that aborts), its last 64 KiB.
+    pub(super) said: String,
 }
+
+/// How much of the server's messages is kept.
+const SAID_MAX: usize = 64 * 1024;
 
 /// How many sources there are ([`credential`]'s steps are `1..=SOURCES`).
 pub(super) const SOURCES: usize = 4;
@@ -71,9 +77,22 @@ pub(super) fn callbacks<'a>(
     userinfo: Option<&'a Userinfo>,
     state: &Rc<RefCell<AuthState>>,
 ) -> RemoteCallbacks<'a> {
+    let said = state.clone();
     let state = state.clone();
     let mut step = 0;
     let mut cb = RemoteCallbacks::new();
+    cb.sideband_progress(move |text| {
+        let mut said = said.borrow_mut();
+        said.said.push_str(&String::from_utf8_lossy(text));
+        if said.said.len() > SAID_MAX {
+            let mut cut = said.said.len() - SAID_MAX;
+            while !said.said.is_char_boundary(cut) {
+                cut += 1;
+            }
+            said.said.drain(..cut);
+        }
+        true
+    });
     cb.credentials(move |_, username, allowed| {
         let mut state = state.borrow_mut();
         if !allowed.contains(CredentialType::USER_PASS_PLAINTEXT) {

@@ -192,6 +192,16 @@ fn remote_error(
             offered: auth.offered.clone(),
         };
     }
+    // The server answered, then gave up: its own words say why (`remote: fatal: unable to
+    // read …`), not "cannot reach".
+    let said = cli::server_words(&auth.said, false);
+    if let Some(said) = said {
+        return GitError::Aborted {
+            url: url.to_owned(),
+            phase,
+            said,
+        };
+    }
     if msg.contains("timed out") || msg.contains("timeout") {
         GitError::Stalled {
             url: url.to_owned(),
@@ -219,6 +229,14 @@ pub enum GitError {
     // shown once (not again as a `source`).
     #[error("cannot reach {url}: {}", error.message())]
     Remote { url: String, error: git2::Error },
+    /// The server answered, then aborted with a message of its own.
+    #[error("{url} aborted while {phase}: {said}")]
+    Aborted {
+        url: String,
+        phase: &'static str,
+        /// The server's words (`remote: fatal: …`), redacted and capped.
+        said: String,
+    },
     #[error(
         "{url} needs credentials and {}",
         if offered.is_empty() { "none were found".to_owned() } else { format!("it refused those from {}", offered.join(", then ")) }
@@ -257,6 +275,17 @@ pub enum GitError {
     Cli(#[from] CliError),
     #[error("git: {}", .0.message())]
     Other(git2::Error),
+}
+
+impl GitError {
+    /// The way out, where the error alone has one.
+    pub fn help(&self) -> Option<String> {
+        match self {
+            GitError::Aborted { .. } => Some(cli::SERVER_ABORTED.into()),
+            GitError::Cli(e) => e.help(),
+            _ => None,
+        }
+    }
 }
 
 impl From<git2::Error> for GitError {

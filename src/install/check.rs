@@ -72,8 +72,11 @@ pub(super) fn check_tree(
     opts: &InstallOptions,
     tree: &std::path::Path,
 ) -> Result<Checked, InstallError> {
-    let report = validate_root(tree, &validate_options(opts, tree));
+    let mut report = validate_root(tree, &validate_options(opts, tree));
     if !report.is_valid() {
+        if report.dialect.is_none() {
+            plugins_below(opts, tree, &mut report);
+        }
         return Err(InstallError::Invalid(Box::new(report)));
     }
     // aoe's gates in order: the featured index, then the reserved namespace and the rest.
@@ -123,6 +126,81 @@ pub(super) fn check_tree(
         id,
         name,
     })
+}
+
+/// At most this many plugin roots are listed for a source without a root manifest.
+const LISTED_ROOTS: usize = 20;
+
+/// A tree without a manifest at its root (a template repository, a monorepo): its
+/// report's help lists the plugin roots below it and the command that installs each
+/// (`gh:owner/repo/PATH`, `--subdir PATH`, the local directory), in place of validate's
+/// `--recursive`, which install does not have.
+pub(super) fn plugins_below(
+    opts: &InstallOptions,
+    tree: &std::path::Path,
+    report: &mut crate::validate::PluginReport,
+) {
+    // A local source may be any directory (a home): look a few levels down only.
+    let roots = crate::validate::roots_below(tree, 4);
+    let found: Vec<(String, Dialect)> = roots
+        .into_iter()
+        .filter_map(|r| {
+            let rel = r.path.strip_prefix(tree).ok()?;
+            let rel = crate::render::display_path(rel);
+            Some((rel, r.detected?)).filter(|(rel, _)| !rel.is_empty())
+        })
+        .collect();
+    let command = |rel: &str| match &opts.source {
+        Source::Git {
+            display,
+            reference,
+            subdir,
+            ..
+        } => {
+            let path = subdir
+                .as_ref()
+                .map_or(rel.to_owned(), |s| format!("{s}/{rel}"));
+            match (display.starts_with("gh:"), reference) {
+                (true, Some(r)) => format!("plugins install {display}/{path}@{r}"),
+                (true, None) => format!("plugins install {display}/{path}"),
+                (false, Some(r)) => {
+                    format!("plugins install {display} --ref {r} --subdir {path}")
+                }
+                (false, None) => format!("plugins install {display} --subdir {path}"),
+            }
+        }
+        Source::Local { path } => format!("plugins install {}", path.join(rel).display()),
+    };
+    let help = if found.is_empty() {
+        let names: Vec<&str> = crate::dialect::ALL
+            .iter()
+            .map(|d| d.spec().manifest)
+            .collect();
+        format!(
+            "looked for {} at its root and below it, and found none: is this a plugin's repository?",
+            names.join(", ")
+        )
+    } else {
+        let mut help = format!(
+            "it holds {} below its root; install one by its directory:",
+            match found.len() {
+                1 => "a plugin".to_owned(),
+                n => format!("{n} plugins"),
+            }
+        );
+        for (rel, dialect) in found.iter().take(LISTED_ROOTS) {
+            help.push_str(&format!("\n  {}   ({dialect})", command(rel)));
+        }
+        if found.len() > LISTED_ROOTS {
+            help.push_str(&format!("\n  … and {} more", found.len() - LISTED_ROOTS));
+        }
+        help
+    };
+    for d in &mut report.outcome.diagnostics {
+        if d.code == Code::FileMissing {
+            d.help = Some(help.clone());
+        }
+    }
 }
 
 /// An invalid staged tree's report, pointing at the source instead of the staging

@@ -90,6 +90,7 @@ impl InstallError {
                 crate::git::CREDENTIAL_SOURCES
             )),
             InstallError::Git(crate::git::GitError::Cli(e)) => e.help(),
+            InstallError::Git(e @ crate::git::GitError::Aborted { .. }) => e.help(),
             InstallError::Git(crate::git::GitError::Impostor { .. }) => Some(
                 "a commit that no branch or tag holds can come from anyone's fork (GitHub serves every fork's commits through the parent's URL); install a branch or tag instead, or ask the publisher to push the commit to one; if a force-push dropped it from its branch, `plugins update` moves to the branch's new commit".into(),
             ),

@@ -96,8 +96,11 @@ pub(super) fn fetch(
         Source::Local { path } => {
             on_event(Event::Fetching(path.display().to_string()));
             // The source is checked where it is before anything is copied.
-            let report = validate_root(path, &super::validate_options(opts, path));
+            let mut report = validate_root(path, &super::validate_options(opts, path));
             if !report.is_valid() {
+                if report.dialect.is_none() {
+                    super::check::plugins_below(opts, path, &mut report);
+                }
                 return Err(InstallError::Invalid(Box::new(report)));
             }
             // Inside a git work tree, what git ignores (build output) is left out.

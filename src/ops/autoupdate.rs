@@ -26,6 +26,8 @@ pub struct SweepOptions<'a> {
 #[derive(Default, serde::Serialize)]
 pub struct Sweep {
     pub updated: Vec<String>,
+    /// What each update changed, and why: one per id in `updated`.
+    pub changes: Vec<Change>,
     pub up_to_date: Vec<String>,
     pub deferred: Vec<String>,
     pub needs_approval: Vec<String>,
@@ -34,6 +36,44 @@ pub struct Sweep {
     pub held: Vec<Held>,
     pub failed: Vec<Failed>,
     pub skipped_homes: Vec<Skipped>,
+}
+
+/// One applied update: from what to what, in which home, and which rule found it.
+#[derive(serde::Serialize)]
+pub struct Change {
+    pub id: String,
+    pub home: PathBuf,
+    pub from: Version,
+    pub to: Version,
+    /// Why it moved: `branch main has new commits`, `newer release v2.0.0`, `tag v1
+    /// moved`, `the latest GitHub release is v2.0.0`, `the default branch has new commits`.
+    pub why: String,
+}
+
+/// A plugin's version as locked: its manifest version, the ref it follows and the commit.
+#[derive(serde::Serialize)]
+pub struct Version {
+    pub version: String,
+    #[serde(rename = "ref")]
+    pub ref_: String,
+    pub commit: Option<String>,
+}
+
+/// Why the update check found `c` behind at `new_ref` (the update rules of
+/// `crate::update`).
+fn why(c: &crate::update::Check, new_ref: &str) -> String {
+    use crate::git::RefKind;
+    let old = c.requested_ref.as_str();
+    match c.ref_kind {
+        _ if new_ref.is_empty() => "the default branch has new commits".to_owned(),
+        Some(RefKind::Default) | None if old.is_empty() => {
+            format!("the latest GitHub release is {new_ref}")
+        }
+        Some(RefKind::Branch) => format!("branch {new_ref} has new commits"),
+        Some(RefKind::Tag) | None if new_ref != old => format!("newer release {new_ref}"),
+        Some(RefKind::Tag) => format!("tag {new_ref} moved"),
+        _ => format!("{new_ref} has new commits"),
+    }
 }
 
 /// A plugin whose check or update failed.
@@ -74,6 +114,9 @@ pub struct Skipped {
     pub last_sweep_secs: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval_hours: Option<u64>,
+    /// `disabled`: how to turn the sweep on (the policy file and the key).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 impl std::fmt::Display for Skipped {
@@ -81,6 +124,9 @@ impl std::fmt::Display for Skipped {
         write!(f, "{}: skipped ({})", self.home.display(), self.reason)?;
         if let (Some(age), Some(h)) = (self.last_sweep_secs, self.interval_hours) {
             write!(f, ": last sweep {age} s ago, interval {h} h")?;
+        }
+        if let Some(help) = &self.help {
+            write!(f, ": {help}")?;
         }
         Ok(())
     }
@@ -103,11 +149,35 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         printer.file_diagnostics(&file.warnings, &file.path, &file.text);
         let policy = file.policy;
         if policy.interval_hours == 0 || policy.rules.is_empty() {
+            let help = if policy.interval_hours == 0 {
+                format!(
+                    "`autoupdate_interval_hours = 0` in {} turns sweeping off",
+                    file.path.display()
+                )
+            } else {
+                // Opt-in: say how, for a plugin this home has.
+                let (id, track) = lock.entries().first().map_or(
+                    ("<plugin-id>".to_owned(), "main".to_owned()),
+                    |e| {
+                        let track = if e.requested_ref.is_empty() {
+                            "default".to_owned()
+                        } else {
+                            e.requested_ref.clone()
+                        };
+                        (e.id.clone(), track)
+                    },
+                );
+                format!(
+                    "no plugin is opted in; to opt one in, add `[update_policy.\"{id}\"]` with `track = \"{track}\"` to {}",
+                    file.path.display()
+                )
+            };
             sweep.skipped_homes.push(Skipped {
                 home: home.root.clone(),
                 reason: "disabled",
                 last_sweep_secs: None,
                 interval_hours: None,
+                help: Some(help),
             });
             continue;
         }
@@ -120,6 +190,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                 reason: "interval",
                 last_sweep_secs: Some(age),
                 interval_hours: Some(policy.interval_hours),
+                help: None,
             });
             continue;
         }
@@ -237,7 +308,8 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     left_secs,
                     cooldown_secs,
                 }),
-                Status::Behind { .. } => {
+                Status::Behind { ref new_ref, .. } => {
+                    let why = why(&c, new_ref);
                     if let Some(message) = unusable {
                         sweep.failed.push(Failed { id: c.id, message });
                         continue;
@@ -258,6 +330,24 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                         &mut on_event,
                     ) {
                         Ok(i) => {
+                            let from = lock.get(&c.id).map(|e| Version {
+                                version: e.version,
+                                ref_: e.requested_ref,
+                                commit: e.commit,
+                            });
+                            if let Some(from) = from {
+                                sweep.changes.push(Change {
+                                    id: c.id.clone(),
+                                    home: home.root.clone(),
+                                    from,
+                                    to: Version {
+                                        version: i.entry.version.clone(),
+                                        ref_: i.entry.requested_ref.clone(),
+                                        commit: i.entry.commit.clone(),
+                                    },
+                                    why,
+                                });
+                            }
                             let event = serde_json::json!({
                                 "event": "plugin.updated", "id": i.id, "version": i.entry.version,
                                 "resolved_sha": i.entry.commit, "by": "autoupdate", "at": crate::clock::now(),

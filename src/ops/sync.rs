@@ -84,8 +84,17 @@ enum Todo {
 /// changed meanwhile is skipped; any other failure stops the sync.
 pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<SyncRow>> {
     let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
+    let mut unasked = None;
     let mut consent = |r: &Request| {
         pause.during(|| printer.status(&crate::reporter::sync_consent(r)));
+        if !opts.yes {
+            unasked = Some(crate::reporter::consent_refused(
+                "sync",
+                "it never prompts",
+                r,
+                Some("plugins sync"),
+            ));
+        }
         opts.yes
     };
     // Finish or undo what a killed command left before comparing the lock with the plugins.
@@ -113,8 +122,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
                 if !opts.repair {
                     let problem = verdict.problems.first().cloned().unwrap_or_default();
                     tampered.push(format!(
-                        "warning[{}]: {} changed since install: {problem}; `plugins sync --repair` reinstalls it",
-                        Code::InstallTampered.as_str(),
+                        "{} changed since install: {problem}; `plugins sync --repair` reinstalls it",
                         entry.id
                     ));
                     steps.push(Step {
@@ -175,6 +183,12 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
                     });
                     continue;
                 }
+                Err(InstallError::Refused {
+                    code: Code::InstallDeclined,
+                    ..
+                }) if unasked.is_some() => {
+                    return Err(unasked.take().expect("checked"));
+                }
                 Err(e) => return Err(e.into()),
             };
         if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
@@ -207,8 +221,8 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     }
     // The spinner is cleared before the warnings are printed.
     drop(on_event);
-    for line in &tampered {
-        printer.status(line);
+    for message in &tampered {
+        printer.warning(Code::InstallTampered, message);
     }
     Ok(rows)
 }

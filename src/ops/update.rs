@@ -388,20 +388,42 @@ fn apply(
     };
     // The spinner is off the screen while the consent text and prompt are.
     let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
+    let mut no_terminal = None;
     let mut consent = |r: &Request| {
         pause.during(|| {
             printer.status(&crate::reporter::update_consent(r));
             if yes {
                 return true;
             }
-            interactive
-                && printer
-                    .prompt(&format!("Update {} and grant this? [y/N]", r.id))
-                    .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
+            if !interactive {
+                no_terminal = Some(crate::reporter::consent_refused(
+                    "update",
+                    "stdin is not a terminal",
+                    r,
+                    Some(&format!("plugins update {}", r.id)),
+                ));
+                return false;
+            }
+            printer
+                .prompt(&format!("Update {} and grant this? [y/N]", r.id))
+                .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
         })
     };
     let applied = crate::install::install_prepared(install, prepared, &mut consent, &mut on_event);
     drop(on_event);
+    let applied = match (applied, no_terminal) {
+        (
+            Err(crate::install::InstallError::Refused {
+                code: Code::InstallDeclined,
+                ..
+            }),
+            Some(refused),
+        ) => {
+            printer.fail(&refused);
+            return UpdateRow::failed(&c.id, home, &refused);
+        }
+        (applied, _) => applied,
+    };
     let installed = |i: &crate::install::Installed, subdir, message| Detail::Installed {
         from_commit: c.current.clone(),
         new_ref: new_ref.clone(),

@@ -329,6 +329,22 @@ fn git_traffic_goes_through_the_proxy_unless_no_proxy_covers_the_host() {
     c.env("HTTPS_PROXY", &proxy.url)
         .env("NO_PROXY", "localhost,127.0.0.1");
     assert_eq!(attempt(c, "no-proxy"), Vec::<String>::new());
+    // As curl reads it: a CIDR range covers the address, with or without a port.
+    for (no_proxy, direct) in [
+        ("127.0.0.0/8", true),
+        (" 10.0.0.0/8 , 127.0.0.0/8 ", true),
+        ("10.0.0.0/8", false),
+        (".localhost", false),
+    ] {
+        let mut c = cmd(tmp.path());
+        c.env("HTTPS_PROXY", &proxy.url).env("NO_PROXY", no_proxy);
+        let seen = attempt(c, &format!("cidr-{}", no_proxy.trim().replace('/', "_")));
+        assert_eq!(
+            seen.iter().all(|l| !l.starts_with(&connect)),
+            direct,
+            "NO_PROXY={no_proxy}: {seen:?}"
+        );
+    }
     // git's http.proxy, too (and NO_PROXY covers it as well).
     std::fs::write(
         tmp.path().join("gitconfig"),

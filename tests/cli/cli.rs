@@ -352,6 +352,7 @@ fn on_terminal(args: &str, env: &[(&str, &str)]) -> String {
         "/dev/null",
     ])
     .env_remove("NO_COLOR")
+    .env_remove("CLICOLOR")
     .env_remove("CLICOLOR_FORCE")
     .env("COLUMNS", "100");
     for (k, v) in env {
@@ -386,6 +387,11 @@ fn dumb_terminals_no_color_and_color_never_get_no_escape_codes_anywhere() {
         for (what, env, extra) in [
             ("TERM=dumb", &[("TERM", "dumb")][..], ""),
             ("NO_COLOR", &[("TERM", "xterm"), ("NO_COLOR", "1")][..], ""),
+            (
+                "CLICOLOR=0",
+                &[("TERM", "xterm"), ("CLICOLOR", "0")][..],
+                "",
+            ),
             ("--color never", &[("TERM", "xterm")][..], " --color never"),
         ] {
             let seen = on_terminal(&format!("{args}{extra}"), env);

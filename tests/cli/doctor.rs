@@ -196,7 +196,8 @@ aoe home [TMP]/home
   info  autoupdate policy [TMP]/home/plugins.toml: every 6 h: dev.example.far
   warn  [TMP]/home/plugins.toml: `when = "idel"` is not "idle" or "always"; using the default, "idle" [plugins::config::invalid_value]
         help: did you mean `idle`?
-  info  17 * * * * [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
+  info  17 * * * * mkdir -p [TMP]/user/.local/state && [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
+  ok    the crontab line can run: [EXE] is executable; [TMP]/user is writable (the line's `mkdir -p` creates [TMP]/user/.local/state)
 hosts
   info  aoe: aoe 1.15.0
   info  protoagent: protolabs-agent 0.218.1 (python3)
@@ -206,7 +207,7 @@ sources
   fail  dev.example.far: cannot reach http://127.0.0.1:[PORT]/acme/far.git: failed to connect to 127.0.0.1: Connection refused [plugins::git::fetch]
         help: proxy: none; credentials if asked: none (PLUGINS_NET_TIMEOUT and --timeout bound each attempt)
   ok    dev.example.gone: file://[TMP]/src/dev.example.gone is readable
-doctor: 4 ok, 3 warn, 3 fail
+doctor: 5 ok, 3 warn, 3 fail
 
 "#]],
     );
@@ -472,7 +473,8 @@ aoe home [TMP]/home
   ok    no interrupted change, no stale staging directory
   info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet
   info  autoupdate policy [TMP]/home/plugins.toml: none (nothing is auto-updated)
-  info  17 * * * * [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
+  info  17 * * * * mkdir -p [TMP]/user/.local/state && [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
+  ok    the crontab line can run: [EXE] is executable; [TMP]/user is writable (the line's `mkdir -p` creates [TMP]/user/.local/state)
 hosts
   info  aoe: aoe 1.15.0
   info  protoagent: protolabs-agent 0.218.1 (python3)
@@ -481,7 +483,7 @@ sources
   ok    dev.example.kit: [GIT]/acme/kit.git answers (up to date); proxy: none; credentials if asked: GITHUB_TOKEN
 github
   ok    [API]/rate_limit: 4999 of 5000 requests left, resets in 26691 d; proxy: none; credentials if asked: GITHUB_TOKEN
-doctor: 5 ok, 0 warn, 0 fail
+doctor: 6 ok, 0 warn, 0 fail
 
 "#]],
     );
@@ -643,4 +645,97 @@ debug: http: GET [API]/rate_limit (proxy: [PROXY])
         .args(["doctor", "--offline", "--home"])
         .arg(&home));
     assert_eq!(stderr, "");
+}
+
+/// The crontab line `doctor` prints, run as cron runs it on a fresh account: `env -i`
+/// with only HOME and cron's PATH, under `/bin/sh -c`, and no `~/.local/state` yet.
+#[test]
+fn the_printed_cron_line_runs_on_a_fresh_account() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let user = t.join("fresh");
+    let home = t.join("home");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::create_dir_all(t.join("empty-path")).unwrap();
+    let doctor = || {
+        let (code, stdout, stderr) = run(plugins()
+            .env("HOME", &user)
+            .env("PATH", t.join("empty-path"))
+            .args(["doctor", "--offline", "--json", "--home"])
+            .arg(&home));
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        let doc: Value = serde_json::from_str(&stdout).unwrap();
+        assert_eq!(schema_errors(&doc), Vec::<String>::new());
+        let cron: Vec<(String, String)> = doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["area"] == "cron")
+            .map(|c| {
+                let code = c["code"]
+                    .as_str()
+                    .map_or(String::new(), |c| format!(" [{c}]"));
+                (
+                    c["status"].as_str().unwrap().to_owned(),
+                    format!("{}{code}", c["message"].as_str().unwrap()),
+                )
+            })
+            .collect();
+        cron
+    };
+    let cron = doctor();
+    let line = &cron[0].1;
+    assert_eq!(cron[0].0, "info");
+    assert_eq!(
+        cron[1],
+        (
+            "ok".to_owned(),
+            format!(
+                "the crontab line can run: {} is executable; {} is writable (the line's `mkdir -p` creates {})",
+                env!("CARGO_BIN_EXE_plugins"),
+                user.display(),
+                user.join(".local/state").display()
+            )
+        )
+    );
+    // Minute, hour, day, month, weekday; then the shell command, verbatim.
+    let command = line.splitn(6, ' ').nth(5).unwrap();
+    assert!(!user.join(".local").exists());
+    let status = Command::new("/usr/bin/env")
+        .arg("-i")
+        .arg(format!("HOME={}", user.display()))
+        .arg("PATH=/usr/bin:/bin")
+        .args(["/bin/sh", "-c", command])
+        .status()
+        .unwrap();
+    assert_eq!(status.code(), Some(0), "{line}");
+    let log = user.join(".local/state/plugins-autoupdate.log");
+    assert!(log.is_file(), "{line}");
+
+    // A log directory the line cannot create is reported, with what to do.
+    std::fs::remove_dir_all(user.join(".local")).unwrap();
+    std::fs::write(user.join(".local"), "").unwrap();
+    let cron = doctor();
+    assert_eq!(
+        cron[1],
+        (
+            "warn".to_owned(),
+            format!(
+                "the crontab line would fail: {} is not a directory [{}]",
+                user.join(".local").display(),
+                "plugins::doctor::cron"
+            )
+        )
+    );
+    let (code, stdout, _) = run(plugins()
+        .env("HOME", &user)
+        .env("PATH", t.join("empty-path"))
+        .args(["doctor", "-q", "--offline", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("is not a directory [plugins::doctor::cron]"),
+        "{stdout}"
+    );
 }

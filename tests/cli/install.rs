@@ -171,13 +171,106 @@ fn consent_is_required_without_a_terminal() {
         .stdin(std::process::Stdio::null()));
     assert_eq!(code, 2);
     assert!(
-        stderr.contains("dev.example.built requests capabilities [runtime.worker] and declares build steps but stdin is not a terminal; re-run with --yes to grant them"),
+        stderr.contains("`plugins install` cannot ask for consent (stdin is not a terminal): dev.example.built asks for capabilities [runtime.worker], build steps [./build.sh]; nothing was granted"),
         "{stderr}"
     );
     assert!(stderr.contains("plugins::install::declined"), "{stderr}");
     assert!(
         !home.join("plugins/dev.example.built").exists() && !home.join("plugins.lock").exists()
     );
+}
+
+/// Without a terminal, `update`, `sync` and an AWorld `install` refuse by naming the
+/// command, what would be granted and the flag that grants it.
+#[test]
+fn refusals_without_a_terminal_say_what_and_how() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let refusal = |args: &[&str], home: &Path| {
+        let (code, _, stderr) = run(plugins()
+            .args(args)
+            .arg("--home")
+            .arg(home)
+            .env("COLUMNS", "400")
+            .stdin(std::process::Stdio::null()));
+        let stderr = stderr.replace(&t.display().to_string(), "[TMP]");
+        (code, stderr)
+    };
+    // An update whose capabilities widen.
+    let repo = Repo::init(&t.join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    let home = t.join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let text = std::fs::read_to_string(repo.dir.join("aoe-plugin.toml"))
+        .unwrap()
+        .replace("version = \"1.0.0\"", "version = \"1.1.0\"")
+        .replace("[\"runtime.worker\"]", "[\"runtime.worker\", \"net\"]");
+    repo.file("aoe-plugin.toml", &text);
+    repo.commit("wants the network");
+    let (code, stderr) = refusal(&["update", "--all"], &home);
+    assert_eq!(code, 1, "{stderr}");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched e0806bf7f826
+dev.example.built now asks for: capabilities [runtime.worker, net], build steps [./build.sh]
+plugins::install::declined
+
+  × `plugins update` cannot ask for consent (stdin is not a terminal): dev.example.built asks for capabilities [runtime.worker, net], build steps [./build.sh]; nothing was granted
+  help: re-run with --yes to grant it: plugins update dev.example.built --yes
+
+"#]]
+    );
+    assert_eq!(locked(&home, "dev.example.built", "version"), "1.0.0");
+
+    // An AWorld plugin with Python: no capabilities, but its code runs inside the host.
+    let aw = Repo::init(&t.join("aworld"));
+    aw.file(
+        ".aworld-plugin/plugin.json",
+        r#"{"id": "helper", "version": "1.0.0"}"#,
+    )
+    .file("hooks/done.py", "def run():\n    pass\n");
+    aw.commit("helper");
+    let aw_home = t.join("aw-home");
+    let (code, stderr) = refusal(&["install", &aw.url()], &aw_home);
+    assert_eq!(code, 2, "{stderr}");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+    Fetching file://[TMP]/aworld
+     Fetched 935a24ee4228
+aworld plugin `helper` 1.0.0 from file://[TMP]/aworld @ 935a24ee4228
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+plugins::install::declined
+
+  × `plugins install` cannot ask for consent (stdin is not a terminal): helper asks for code that runs inside the host; nothing was granted
+  help: re-run the same `plugins install` with --yes to grant it
+
+"#]]
+    );
+    assert_eq!(install(&aw_home, &[&aw.url()]).0, 0);
+    let fresh = t.join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(aw_home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let (code, stderr) = refusal(&["sync"], &fresh);
+    assert_eq!(code, 2, "{stderr}");
+    assert_data_eq!(
+        stderr,
+        str![[r#"
+    Fetching file://[TMP]/aworld
+     Fetched 935a24ee4228
+aworld plugin `helper` asks for: code that runs inside the host
+plugins::install::declined
+
+  × `plugins sync` cannot ask for consent (it never prompts): helper asks for code that runs inside the host; nothing was granted
+  help: re-run with --yes to grant it: plugins sync --yes
+
+"#]]
+    );
+    assert!(!fresh.join("plugins/helper").exists());
 }
 
 #[test]
@@ -871,6 +964,154 @@ fn network_fetches_over_git_daemon() {
             "{args:?}"
         );
         assert_eq!(locked(&home, "dev.example.pinned", "ref_kind"), kind);
+    }
+}
+
+/// A repository without a manifest at its root (a template, a monorepo): install lists
+/// the plugin roots below it and the command that installs each, never `--recursive`.
+#[test]
+fn a_repository_of_plugins_lists_how_to_install_each() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("acme/tpl"));
+    repo.file("README.md", "plugins\n")
+        .file("plugins/kanban/aoe-plugin.toml", &static_aoe("1.0.0"))
+        .file(
+            "plugins/notes/protoagent.plugin.yaml",
+            "id: notes\nname: Notes\n",
+        )
+        .file("plugins/notes/__init__.py", "");
+    repo.commit("two plugins");
+    let home = tmp.path().join("home");
+    let url = repo.url();
+    let show = |args: &[&str]| {
+        let (code, stdout, stderr) = run(plugins()
+            .arg("install")
+            .args(args)
+            .args(["--yes", "--home"])
+            .arg(&home)
+            .env("COLUMNS", "400"));
+        assert_eq!(code, 1, "invalid: {stdout}{stderr}");
+        assert!(!stdout.contains("--recursive"), "{stdout}");
+        stdout.replace(&tmp.path().display().to_string(), "[TMP]")
+    };
+    assert_data_eq!(
+        show(&[&url]),
+        str![[r#"
+plugins::file::missing
+
+  × no plugin manifest at file://[TMP]/acme/tpl@d757aac1bb
+  help: it holds 2 plugins below its root; install one by its directory:
+          plugins install file://[TMP]/acme/tpl --subdir plugins/kanban   (aoe)
+          plugins install file://[TMP]/acme/tpl --subdir plugins/notes   (protoagent)
+  Invalid plugin at file://[TMP]/acme/tpl@d757aac1bb (1 error)
+
+"#]]
+    );
+    // The `gh:` form names each by its path; a local directory by its own path.
+    assert_data_eq!(
+        show(&[&tmp.path().join("acme/tpl").display().to_string()]),
+        str![[r#"
+plugins::file::missing
+
+  × no plugin manifest at [TMP]/acme/tpl
+  help: it holds 2 plugins below its root; install one by its directory:
+          plugins install [TMP]/acme/tpl/plugins/kanban   (aoe)
+          plugins install [TMP]/acme/tpl/plugins/notes   (protoagent)
+  Invalid plugin at [TMP]/acme/tpl (1 error)
+
+"#]]
+    );
+    repo.clone_bare(&tmp.path().join("gh/acme/tpl.git"));
+    let (code, stdout, stderr) = run(plugins()
+        .args(["install", "gh:acme/tpl@main", "--yes", "--home"])
+        .arg(&home)
+        .env(
+            "PLUGINS_GH_BASE",
+            format!("file://{}/gh", tmp.path().display()),
+        )
+        .env("COLUMNS", "400"));
+    assert_eq!(code, 1, "invalid: {stdout}{stderr}");
+    assert!(
+        stdout.contains("plugins install gh:acme/tpl/plugins/kanban@main   (aoe)"),
+        "{stdout}"
+    );
+    // Nothing below either: no advice to pass a flag install does not have.
+    let empty = Repo::init(&tmp.path().join("empty"));
+    empty.file("README.md", "nothing\n");
+    empty.commit("none");
+    assert_data_eq!(
+        show(&[&empty.url()]),
+        str![[r#"
+plugins::file::missing
+
+  × no plugin manifest at file://[TMP]/empty@ef04ae283c
+  help: looked for aoe-plugin.toml, .aworld-plugin/plugin.json, protoagent.plugin.yaml at its root and below it, and found none: is this a plugin's repository?
+  Invalid plugin at file://[TMP]/empty@ef04ae283c (1 error)
+
+"#]]
+    );
+}
+
+/// A server that answers and then aborts is not "cannot reach": its own words are shown,
+/// with libgit2 and with the git command.
+#[test]
+fn a_server_that_aborts_is_quoted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"))
+        .file("README.md", "readme\n");
+    repo.commit("v1");
+    let served = tmp.path().join("served");
+    repo.clone_bare(&served.join("broken.git"));
+    // The server's copy loses an object: upload-pack dies sending the pack.
+    let blob = git(&served.join("broken.git"), &["rev-parse", "HEAD:README.md"]);
+    let objects = served.join("broken.git/objects");
+    let loose = objects.join(&blob[..2]).join(&blob[2..]);
+    if !loose.exists() {
+        // A packed clone: unpack it so the object can be removed.
+        git(&served.join("broken.git"), &["repack", "-a", "-d"]);
+        let packs: Vec<_> = std::fs::read_dir(objects.join("pack"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        let pack = packs
+            .iter()
+            .find(|p| p.extension().is_some_and(|e| e == "pack"))
+            .unwrap();
+        let moved = tmp.path().join("pack.pack");
+        std::fs::rename(pack, &moved).unwrap();
+        for p in &packs {
+            let _ = std::fs::remove_file(p);
+        }
+        let out = std::process::Command::new("git")
+            .args(["unpack-objects", "-q"])
+            .current_dir(served.join("broken.git"))
+            .stdin(std::fs::File::open(&moved).unwrap())
+            .status()
+            .unwrap();
+        assert!(out.success());
+    }
+    std::fs::remove_file(&loose).unwrap();
+    let daemon = Daemon::serve(&served);
+    let url = format!("git://127.0.0.1:{}/broken.git", daemon.port);
+    for cli in [false, true] {
+        let mut cmd = plugins();
+        if cli {
+            cmd.env("PLUGINS_GIT_FETCH_WITH_CLI", "1");
+        }
+        let (code, _, stderr) = run(cmd
+            .args(["install", &url, "--yes", "--home"])
+            .arg(tmp.path().join("home"))
+            .env("COLUMNS", "400"));
+        assert_eq!(code, 2, "{stderr}");
+        assert!(!stderr.contains("cannot reach"), "cli {cli}: {stderr}");
+        assert!(
+            stderr.contains(&format!(
+                "{url} aborted while downloading: remote: fatal: unable to read {blob}"
+            )),
+            "cli {cli}: {stderr}"
+        );
+        assert!(stderr.contains("plugins::git::fetch"), "{stderr}");
     }
 }
 

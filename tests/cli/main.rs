@@ -45,6 +45,7 @@ mod resolve;
 mod review;
 mod rollback;
 mod sarif;
+mod search;
 mod shells;
 mod signed;
 mod ssh;

@@ -365,10 +365,10 @@ fn autoupdate_holds_back_young_versions() {
     let (code, stdout, stderr) = at(&home, &["autoupdate"]);
     assert_eq!(code, 0, "{stderr}");
     assert_data_eq!(
-        stdout,
+        untimed(&stdout),
         str![[r#"
-autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
-  held back dev.example.pinned: 2d left (cooldown 2d)
+[AT] autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
+[AT] held back dev.example.pinned: 2d left (cooldown 2d)
 
 "#]]
     );

@@ -39,6 +39,7 @@ fn the_documented_systemd_service_runs_as_written() {
     let me = tmp.path().join("me");
     let home = me.join(".config/agent-of-empires");
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let locked_before = locked(&home, "dev.example.pinned", "resolved_commit");
     repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
     let c5 = repo.commit("v5");
     std::fs::write(
@@ -68,9 +69,24 @@ fn the_documented_systemd_service_runs_as_written() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
-    // -q with --log-format json: a sweep that went well writes nothing to the journal.
+    // -q with --log-format json: a sweep writes one JSON line per change to the journal,
+    // and nothing else when nothing failed.
+    assert_eq!(String::from_utf8_lossy(&out.stderr), "");
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let lines: Vec<serde_json::Value> = stdout
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    assert_eq!(lines.len(), 1, "{stdout}");
+    assert_eq!(lines[0]["level"], "info");
+    assert!(lines[0]["at"].as_str().unwrap().ends_with("+00:00"));
     assert_eq!(
-        (out.stdout.as_slice(), out.stderr.as_slice()),
-        (&b""[..], &b""[..])
+        lines[0]["message"],
+        format!(
+            "Updated dev.example.pinned 3.0.0 (main @ {}) -> 5.0.0 (main @ {}) in {}: branch main has new commits",
+            &locked_before[..10],
+            &c5[..10],
+            home.display()
+        )
     );
 }

@@ -224,22 +224,65 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
         stdout.contains(": skipped (interval): last sweep ") && stdout.ends_with(" interval 6 h\n"),
         "{stdout}"
     );
+    // Without a terminal (cron), each line starts with its time.
+    assert!(
+        untimed(&stdout)
+            .lines()
+            .all(|l| l.starts_with("[AT] ") && !l.starts_with("[AT]  ")),
+        "{stdout}"
+    );
     let (code, doc) = autoupdate(&home, &["--force", "--exit-code"]);
     assert_eq!(
         (code, doc["updated"][0].as_str()),
         (3, Some("dev.example.pinned")),
         "--exit-code: 3 when something was updated"
     );
-    // Quiet by default: one summary line.
+    // Nothing changed: one summary line, and none under -q.
     let (code, stdout, _) = run(plugins()
         .args(["autoupdate", "--force", "--home"])
         .arg(&home));
     assert_eq!(
-        (code, stdout.as_str()),
+        (code, untimed(&stdout).as_str()),
         (
             0,
-            "autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed\n"
+            "[AT] autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed\n"
         )
+    );
+    let (code, stdout, stderr) = run(plugins()
+        .args(["autoupdate", "-q", "--force", "--home"])
+        .arg(&home));
+    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
+    // One line per change: from what to what, and why; the summary only without -q.
+    let sweep = |quiet: bool, version: &str| {
+        let before = locked(&home, "dev.example.pinned", "resolved_commit");
+        repo.file("aoe-plugin.toml", &static_aoe(version));
+        let after = repo.commit(version);
+        let mut cmd = plugins();
+        if quiet {
+            cmd.arg("-q");
+        }
+        let (code, stdout, stderr) = run(cmd.args(["autoupdate", "--force", "--home"]).arg(&home));
+        assert_eq!(code, 0, "{stdout}{stderr}");
+        assert!(!quiet || stderr.is_empty(), "{stderr}");
+        untimed(&stdout)
+            .replace(&before[..10], "[FROM]")
+            .replace(&after[..10], "[TO]")
+            .replace(&home.display().to_string(), "[HOME]")
+    };
+    assert_data_eq!(
+        sweep(false, "7.0.0"),
+        str![[r#"
+[AT] Updated dev.example.pinned 6.0.0 (main @ [FROM]) -> 7.0.0 (main @ [TO]) in [HOME]: branch main has new commits
+[AT] autoupdate: 1 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
+
+"#]]
+    );
+    assert_data_eq!(
+        sweep(true, "8.0.0"),
+        str![[r#"
+[AT] Updated dev.example.pinned 7.0.0 (main @ [FROM]) -> 8.0.0 (main @ [TO]) in [HOME]: branch main has new commits
+
+"#]]
     );
 }
 
@@ -295,6 +338,86 @@ fn idle_policy_defers_while_busy() {
         .arg(&home)
         .args(["--", "sh", "-c", "exit 7"]));
     assert_eq!(code, 7);
+}
+
+/// `activity touch` and `hold` without `--home` mark the homes `autoupdate` reads (every
+/// host's own home with installed plugins), never an aoe home a protoAgent-only user lacks.
+#[test]
+fn activity_marks_the_homes_with_plugins() {
+    let tmp = tempfile::tempdir().unwrap();
+    let user = tmp.path().join("user");
+    let proto = tmp.path().join("proto");
+    std::fs::create_dir_all(&user).unwrap();
+    std::fs::create_dir_all(&proto).unwrap();
+    std::fs::write(proto.join("plugins.lock"), "{\"plugins\": []}\n").unwrap();
+    let activity = |args: &[&str]| {
+        let mut cmd = plugins();
+        for k in [
+            "XDG_CONFIG_HOME",
+            "PROTOAGENT_INSTANCE",
+            "PROTOAGENT_BOX_ROOT",
+            "PROTOAGENT_PLUGINS_DIR",
+            "PROTOAGENT_PLUGINS_LOCK",
+        ] {
+            cmd.env_remove(k);
+        }
+        run(cmd
+            .env("HOME", &user)
+            .env("PROTOAGENT_HOME", &proto)
+            .arg("activity")
+            .args(args))
+    };
+    assert_eq!(activity(&["touch"]), (0, String::new(), String::new()));
+    assert!(proto.join("activity").is_file());
+    assert!(
+        !user.join(".config/agent-of-empires").exists(),
+        "no aoe home is made for a protoAgent-only user"
+    );
+    std::fs::remove_file(proto.join("activity")).unwrap();
+    assert_eq!(activity(&["hold", "--", "true"]).0, 0);
+    assert!(proto.join("activity").is_file());
+    assert!(!user.join(".config").exists());
+    // --home still names one home.
+    let other = tmp.path().join("other");
+    assert_eq!(activity(&["touch", "--home", other.to_str().unwrap()]).0, 0);
+    assert!(other.join("activity").is_file());
+}
+
+/// A home without a policy is skipped with how to opt in: the file and the key.
+#[test]
+fn autoupdate_without_a_policy_says_how_to_opt_in() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let (code, stdout, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        untimed(&stdout).replace(&home.display().to_string(), "[HOME]"),
+        str![[r#"
+[AT] autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
+[AT] [HOME]: skipped (disabled): no plugin is opted in; to opt one in, add `[update_policy."dev.example.pinned"]` with `track = "main"` to [HOME]/plugins.toml
+
+"#]]
+    );
+    policy(&home, "autoupdate_interval_hours = 0\n");
+    let (_, doc) = autoupdate(&home, &[]);
+    assert_eq!(
+        doc["skipped_homes"][0]["help"],
+        format!(
+            "`autoupdate_interval_hours = 0` in {} turns sweeping off",
+            home.join("plugins.toml").display()
+        )
+    );
+    // --help names the policy file and shows its keys.
+    let (code, stdout, _) = run(plugins().args(["autoupdate", "--help"]));
+    assert_eq!(code, 0);
+    assert!(
+        stdout.starts_with(
+            "One auto-update sweep under each home's policy, <home>/plugins.toml (for cron)"
+        ) && stdout.contains("\n  [update_policy.\"dev.example.kanban\"]\n  track = \"main\""),
+        "{stdout}"
+    );
 }
 
 #[test]
@@ -421,35 +544,18 @@ fn a_misspelt_policy_warns_and_falls_back_to_the_default() {
     let (code, stdout, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
     assert_eq!(code, 0, "{stderr}");
     assert_data_eq!(
-        stdout,
+        untimed(&stdout),
         str![[r#"
-autoupdate: 0 updated, 0 up to date, 1 deferred (busy), 0 need approval, 0 failed
+[AT] autoupdate: 0 updated, 0 up to date, 1 deferred (busy), 0 need approval, 0 failed
 
 "#]]
     );
+    // A log: one line per finding, not a drawing of the file.
     assert_data_eq!(
-        stderr.replace(&home.display().to_string(), "[HOME]"),
+        untimed(&stderr).replace(&home.display().to_string(), "[HOME]"),
         str![[r#"
-plugins::config::unknown_key
-
-  ⚠ unknown key `autoupdate_interval` in plugins.toml; it is ignored
-   ╭─[[HOME]/plugins.toml:1:1]
- 1 │ autoupdate_interval = 1
-   · ─────────┬─────────
-   ·          ╰── unknown key
- 2 │ 
-   ╰────
-  help: did you mean `autoupdate_interval_hours`?
-plugins::config::invalid_value
-
-  ⚠ `when = "alwys"` is not "idle" or "always"; using the default, "idle"
-   ╭─[[HOME]/plugins.toml:5:8]
- 4 │ track = "main"
- 5 │ when = "alwys"
-   ·        ───┬───
-   ·           ╰── not "idle" or "always"
-   ╰────
-  help: did you mean `always`?
+[AT] warning[plugins::config::unknown_key]: [HOME]/plugins.toml:1:1: unknown key `autoupdate_interval` in plugins.toml; it is ignored (help: did you mean `autoupdate_interval_hours`?)
+[AT] warning[plugins::config::invalid_value]: [HOME]/plugins.toml:5:8: `when = "alwys"` is not "idle" or "always"; using the default, "idle" (help: did you mean `always`?)
 
 "#]]
     );
@@ -499,14 +605,15 @@ fn the_documented_cron_line_works_under_env_i() {
         .and_then(|b| b.lines().next())
         .expect("docs/cli.md has a crontab block");
     let command = line.splitn(6, ' ').nth(5).unwrap();
-    assert!(command.starts_with("/usr/local/bin/plugins autoupdate -q --home /home/me/"));
+    assert!(command.starts_with(
+        "mkdir -p /home/me/.local/state && /usr/local/bin/plugins autoupdate -q --home /home/me/"
+    ));
 
     let tmp = tempfile::tempdir().unwrap();
-    let (repo, _) = history(&tmp.path().join("repo"));
+    let (repo, [_, _, c3]) = history(&tmp.path().join("repo"));
     let me = tmp.path().join("me");
     let home = me.join(".config/agent-of-empires");
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
-    std::fs::create_dir_all(me.join(".local/state")).unwrap();
     repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
     let c5 = repo.commit("v5");
     policy(
@@ -523,7 +630,16 @@ fn the_documented_cron_line_works_under_env_i() {
     assert_eq!(status.code(), Some(0));
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
     let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
-    assert_eq!(log, "", "-q: an update that went well is silent");
+    assert_eq!(
+        untimed(&log),
+        format!(
+            "[AT] Updated dev.example.pinned 3.0.0 (main @ {}) -> 5.0.0 (main @ {}) in {}: branch main has new commits\n",
+            &c3[..10],
+            &c5[..10],
+            home.display()
+        ),
+        "-q: the one line per change, timestamped"
+    );
 
     // A failing remote is a problem: it reaches the log, and the exit code says so.
     std::fs::rename(&repo.dir, tmp.path().join("gone")).unwrap();
@@ -534,8 +650,9 @@ fn the_documented_cron_line_works_under_env_i() {
         .unwrap();
     assert_eq!(status.code(), Some(1));
     let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
+    let last = untimed(&log).lines().skip(1).collect::<Vec<_>>().join("\n");
     assert!(
-        log.starts_with("  failed dev.example.pinned: ") && log.lines().count() == 1,
+        last.starts_with("[AT] failed dev.example.pinned: ") && last.lines().count() == 1,
         "{log}"
     );
 }
@@ -646,6 +763,97 @@ fn log_format_json_writes_timestamped_lines() {
         (err["level"].as_str(), err["code"].as_str()),
         (Some("error"), Some("plugins::install::not_installed"))
     );
+    // A warning is a warning object with its code, not a status line holding `warning[…]`.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let url = format!("http://127.0.0.1:{port}/o/r.git");
+    let (code, _, stderr) = run(plugins()
+        .args(["--log-format", "json", "install", &url, "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 2, "{stderr}");
+    let lines: Vec<Value> = stderr
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect();
+    let warnings: Vec<_> = lines.iter().filter(|l| l["level"] == "warning").collect();
+    assert_eq!(warnings.len(), 1, "{stderr}");
+    assert_eq!(warnings[0]["code"], "plugins::git::cleartext", "{stderr}");
+    assert!(
+        warnings[0]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{url} is fetched unencrypted: ")),
+        "{stderr}"
+    );
+    assert!(
+        lines
+            .iter()
+            .all(|l| !l["message"].as_str().unwrap().contains("warning[")),
+        "{stderr}"
+    );
+
+    // --timestamps: text lines, each after its time; an error on one line.
+    let (code, _, stderr) = run(plugins()
+        .args(["--timestamps", "install", &url, "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 2, "{stderr}");
+    let stderr = untimed(&stderr).replace(&url, "[URL]");
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines[0], "[AT] Fetching [URL]", "{stderr}");
+    assert_eq!(
+        lines[1],
+        "[AT] warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL",
+        "{stderr}"
+    );
+    assert!(
+        lines[2].starts_with("[AT] error[plugins::git::fetch]: ") && lines.len() == 3,
+        "{stderr}"
+    );
+}
+
+/// Every command's `--json` document opens with `format_version` (`info` and `new` did not).
+#[test]
+fn every_json_document_has_a_format_version() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let h = home.to_str().unwrap();
+    let fresh = tmp.path().join("new-plugin");
+    let f = fresh.to_str().unwrap();
+    for args in [
+        &["info", "dev.example.pinned", "--json", "--home", h][..],
+        &[
+            "new",
+            "kit",
+            "--dialect",
+            "aoe",
+            "--dir",
+            f,
+            "--no-git",
+            "--json",
+        ],
+        &["list", "--json", "--home", h],
+        &["homes", "--json"],
+        &["verify", "--json", "--home", h],
+        &["outdated", "--json", "--home", h],
+        &["doctor", "--offline", "--json", "--home", h],
+        &["resolve", "--path", f, "--json"],
+        &["validate", "--path", f, "--format", "json"],
+    ] {
+        let (_, stdout, stderr) = run(plugins().args(args));
+        let doc: Value = serde_json::from_str(&stdout)
+            .unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}{stderr}"));
+        assert_eq!(doc["format_version"], 1, "{args:?}: {doc}");
+        let first = stdout.lines().nth(1).unwrap_or_default();
+        assert!(
+            first.contains("\"format_version\""),
+            "{args:?}: first key: {stdout}"
+        );
+    }
 }
 
 /// Every `--json` document of the home-changing and checking commands shares the
@@ -720,6 +928,21 @@ fn json_outputs_match_their_schemas() {
     repo.commit("v6");
     let doc = check("autoupdate.json", &["autoupdate", "--json"], 0);
     assert_eq!(doc["updated"][0], "dev.example.pinned");
+    assert_eq!(
+        (
+            doc["changes"][0]["from"]["version"].as_str(),
+            doc["changes"][0]["to"]["version"].as_str(),
+            doc["changes"][0]["to"]["ref"].as_str(),
+            doc["changes"][0]["why"].as_str()
+        ),
+        (
+            Some("5.0.0"),
+            Some("6.0.0"),
+            Some("main"),
+            Some("branch main has new commits")
+        ),
+        "{doc}"
+    );
     check("autoupdate.json", &["autoupdate", "--json"], 0);
     // A cooldown longer than the test commits' age (2026-01-01) holds the next one back.
     repo.file("aoe-plugin.toml", &static_aoe("7.0.0"));

@@ -35,6 +35,13 @@ pub enum CliError {
     SshAuth { url: String, detail: String },
     #[error("{url} needs credentials and git found none that were accepted: {detail}")]
     Auth { url: String, detail: String },
+    /// The server answered, then aborted (`remote: fatal: unable to read …`).
+    #[error("{url} aborted while {verb}: {detail}")]
+    Aborted {
+        url: String,
+        verb: &'static str,
+        detail: String,
+    },
     #[error("cannot reach {url} while {verb}: {detail}")]
     Failed {
         url: String,
@@ -51,7 +58,7 @@ impl CliError {
             CliError::NoGit { .. } | CliError::NoGitToVerify { .. } => Code::GitNoGit,
             CliError::HostKeyUnknown { .. } | CliError::HostKeyChanged { .. } => Code::GitHostKey,
             CliError::SshAuth { .. } | CliError::Auth { .. } => Code::GitAuth,
-            CliError::Failed { .. } => Code::GitFetch,
+            CliError::Aborted { .. } | CliError::Failed { .. } => Code::GitFetch,
         }
     }
 
@@ -86,6 +93,7 @@ impl CliError {
             CliError::Auth { .. } => Some(
                 "with the git command, credentials come from the URL's user:password@ alone (for its own host only), else git's credential helpers and then GITHUB_TOKEN/GH_TOKEN (GitHub hosts), and git reads ~/.netrc; nothing prompts without a terminal".into(),
             ),
+            CliError::Aborted { .. } => Some(SERVER_ABORTED.into()),
             CliError::Failed { .. } => None,
         }
     }
@@ -127,6 +135,38 @@ pub(super) fn detail(stderr: &str, userinfo: Option<&Userinfo>) -> String {
         shown = "git gave no reason".into();
     }
     crate::net::cap(&shown)
+}
+
+/// The way out of a server that aborted.
+pub(in crate::git) const SERVER_ABORTED: &str = "the server answered but could not send the repository (its words say why): tell its owner, or try again later";
+
+/// The server's own words, when it aborted: the lines of its message channel (git's
+/// `remote: ` lines when `from_git`, else libgit2's sideband text), progress left out, as
+/// `remote: …`, redacted and capped; `None` when it said nothing fatal.
+pub(in crate::git) fn server_words(said: &str, from_git: bool) -> Option<String> {
+    const PROGRESS: [&str; 5] = ["Enumerating", "Counting", "Compressing", "Total", "Finding"];
+    let lines: Vec<String> = said
+        .split('\n')
+        .map(|l| l.rsplit('\r').find(|s| !s.trim().is_empty()).unwrap_or(""))
+        .map(str::trim)
+        .filter_map(|l| match l.strip_prefix("remote:") {
+            Some(rest) => Some(rest.trim()),
+            // In git's stderr only `remote: ` lines are the server's.
+            None if from_git => None,
+            None => Some(l),
+        })
+        .filter(|l| !l.is_empty() && !PROGRESS.iter().any(|p| l.starts_with(p)))
+        .map(|l| format!("remote: {l}"))
+        .collect();
+    let fatal = lines.iter().any(|l| {
+        let l = l.to_ascii_lowercase();
+        l.contains("fatal") || l.contains("error") || l.contains("abort")
+    });
+    if !fatal {
+        return None;
+    }
+    let shown = lines[lines.len().saturating_sub(6)..].join("; ");
+    Some(crate::net::cap(&crate::auth::redact(&shown)))
 }
 
 /// The known_hosts name in ssh's "No ED25519 host key is known for NAME and ...".
@@ -213,6 +253,9 @@ pub(super) fn failure(
             phase: verb,
             secs: crate::net::timeout().as_secs(),
         };
+    }
+    if server_words(stderr, true).is_some() {
+        return CliError::Aborted { url, verb, detail }.into();
     }
     CliError::Failed { url, verb, detail }.into()
 }

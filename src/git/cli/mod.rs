@@ -41,6 +41,7 @@ mod tests;
 
 pub use error::CliError;
 use error::*;
+pub(super) use error::{SERVER_ABORTED, server_words};
 pub use process::kill_stragglers;
 use process::*;
 pub(in crate::git) use verify::verify;

@@ -83,3 +83,27 @@ fn failures_are_named_from_git_and_ssh_words() {
     };
     assert_eq!(missing.code(), Code::GitNoGit);
 }
+
+#[test]
+fn a_server_that_aborts_is_quoted_and_progress_is_not() {
+    // libgit2's sideband text: progress with carriage returns, then the server's fatal.
+    let said = "Enumerating objects: 3, done.\rCounting objects: 33% (1/3)\rCounting objects: 100% (3/3), done.\nfatal: unable to read 8178c7\naborting due to possible repository corruption on the remote side.\n";
+    assert_eq!(
+        server_words(said, false).as_deref(),
+        Some(
+            "remote: fatal: unable to read 8178c7; remote: aborting due to possible repository corruption on the remote side."
+        )
+    );
+    assert_eq!(
+        server_words("Counting objects: 100% (3/3), done.\n", false),
+        None
+    );
+    // git's stderr: only `remote: ` lines are the server's.
+    let stderr = "fatal: the remote end hung up unexpectedly\nremote: Total 3 (delta 0)\n";
+    assert_eq!(server_words(stderr, true), None);
+    let stderr = "remote: fatal: unable to read 8178c7\nfatal: protocol error: bad pack header\n";
+    assert_eq!(
+        server_words(stderr, true).as_deref(),
+        Some("remote: fatal: unable to read 8178c7")
+    );
+}

@@ -160,3 +160,28 @@ pub(crate) fn copy_binary(dest: &Path) {
         .expect("cp runs");
     assert!(status.success(), "cp {}", dest.display());
 }
+
+/// `text` with each RFC 3339 timestamp the printer writes (`2026-12-02T21:02:00+00:00`)
+/// replaced by `[AT]`, for snapshots of timestamped log lines.
+pub(crate) fn untimed(text: &str) -> String {
+    let shape = b"dddd-dd-ddTdd:dd:dd+00:00";
+    let bytes = text.as_bytes();
+    let mut out = String::with_capacity(text.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let fits = bytes.len() - i >= shape.len()
+            && shape.iter().zip(&bytes[i..]).all(|(s, b)| match s {
+                b'd' => b.is_ascii_digit(),
+                s => s == b,
+            });
+        if fits {
+            out.push_str("[AT]");
+            i += shape.len();
+        } else {
+            let c = text[i..].chars().next().unwrap();
+            out.push(c);
+            i += c.len_utf8();
+        }
+    }
+    out
+}

@@ -1,0 +1,227 @@
+//! `plugins search`: find plugins in the featured index shipped in the binary (or the file
+//! `PLUGINS_FEATURED_INDEX` / `AOE_FEATURED_INDEX_PATH` names) and in the installed homes,
+//! and say what `plugins install` would do for each: the command line and its effect.
+
+use std::path::PathBuf;
+
+use crate::dialect::Dialect;
+use crate::install::featured::Index;
+use crate::lock::{Entry, Lock};
+use crate::store::Home;
+
+/// One plugin found: featured, installed, or both (one hit per id and source).
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Hit {
+    pub id: String,
+    pub dialect: Dialect,
+    /// Where it installs from: the featured source, else the locked one.
+    pub source: String,
+    /// In the featured index: its pinned versions, newest first.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub featured: Option<Featured>,
+    /// Where it is installed.
+    pub installed: Vec<Installed>,
+    /// The command line that installs it.
+    pub install: String,
+    /// What that command does.
+    pub does: String,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Featured {
+    /// The versions whose files the index pins, newest first.
+    pub versions: Vec<String>,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Installed {
+    pub home: PathBuf,
+    pub version: String,
+    #[serde(rename = "ref")]
+    pub ref_: String,
+    pub commit: Option<String>,
+}
+
+/// Whether every word of `query` (case-insensitive) is in the id, the source or the
+/// dialect's name; an empty query matches everything.
+fn matches(query: &[String], id: &str, source: &str, dialect: Dialect) -> bool {
+    let hay = format!("{id} {source} {dialect}").to_lowercase();
+    query
+        .iter()
+        .flat_map(|q| q.split_whitespace())
+        .all(|word| hay.contains(&word.to_lowercase()))
+}
+
+/// The command line that installs `e` again as it was installed: `gh:owner/repo/PATH@ref`,
+/// else `URL --subdir PATH --ref REF`, else the local directory.
+fn install_line(e: &Entry, home: Option<&str>) -> String {
+    let at = |r: &str| {
+        if r.is_empty() {
+            String::new()
+        } else {
+            format!("@{r}")
+        }
+    };
+    let mut line = if e.commit.as_deref().is_none_or(str::is_empty) {
+        format!("plugins install {}", e.source)
+    } else if e.source.starts_with("gh:") {
+        let sub = e.subdir.as_ref().map_or(String::new(), |s| format!("/{s}"));
+        format!("plugins install {}{sub}{}", e.source, at(&e.requested_ref))
+    } else {
+        let mut line = format!("plugins install {}", e.source);
+        if let Some(s) = &e.subdir {
+            line.push_str(&format!(" --subdir {s}"));
+        }
+        if !e.requested_ref.is_empty() {
+            line.push_str(&format!(" --ref {}", e.requested_ref));
+        }
+        line
+    };
+    if let Some(h) = home {
+        line.push_str(&format!(" --home {h}"));
+    }
+    line
+}
+
+/// The semver-greatest first; versions that are not semver after them, as written.
+fn newest_first(versions: impl Iterator<Item = String>) -> Vec<String> {
+    let mut v: Vec<String> = versions.collect();
+    v.sort_by(|a, b| {
+        match (semver::Version::parse(a), semver::Version::parse(b)) {
+            (Ok(a), Ok(b)) => a.cmp(&b),
+            (Ok(_), Err(_)) => std::cmp::Ordering::Greater,
+            (Err(_), Ok(_)) => std::cmp::Ordering::Less,
+            (Err(_), Err(_)) => b.cmp(a),
+        }
+        .reverse()
+    });
+    v
+}
+
+/// Search `index` and the `homes` for `query`. `home` is the `--home` the user gave,
+/// repeated in the install command lines. Hits are sorted by id.
+pub fn search(
+    query: &[String],
+    index: &Index,
+    homes: &[(Home, Dialect, Lock)],
+    home: Option<&str>,
+) -> Vec<Hit> {
+    let mut hits: Vec<Hit> = Vec::new();
+    // The featured index is the host's whose install policy has one (aoe).
+    if let Some(dialect) = crate::dialect::ALL
+        .into_iter()
+        .find(|d| crate::host::install_policy(*d).featured_index)
+    {
+        for (id, f) in &index.plugins {
+            if !matches(query, id, &f.source, dialect) {
+                continue;
+            }
+            let versions = newest_first(f.versions.keys().cloned());
+            let pinned = match versions.as_slice() {
+                [] => "no version is pinned yet, so it installs as a community plugin".to_owned(),
+                [one] => format!("featured-verified when it is the pinned {one}"),
+                [newest, rest @ ..] => format!(
+                    "featured-verified when it is one of the {} pinned versions ({newest} and {} earlier)",
+                    rest.len() + 1,
+                    rest.len()
+                ),
+            };
+            let mut install = format!("plugins install {}", f.source);
+            if let Some(h) = home {
+                install.push_str(&format!(" --home {h}"));
+            }
+            hits.push(Hit {
+                id: id.clone(),
+                dialect,
+                source: f.source.clone(),
+                featured: Some(Featured { versions }),
+                installed: Vec::new(),
+                install,
+                does: format!(
+                    "installs the latest GitHub release of {}; {pinned}",
+                    f.source.trim_start_matches("gh:")
+                ),
+            });
+        }
+    }
+    for (home_dir, dialect, lock) in homes {
+        for e in lock.entries() {
+            if !matches(query, &e.id, &e.source, *dialect) {
+                continue;
+            }
+            let installed = Installed {
+                home: home_dir.root.clone(),
+                version: e.version.clone(),
+                ref_: e.requested_ref.clone(),
+                commit: e.commit.clone(),
+            };
+            let does = format!(
+                "installed in {} ({}): installing it again at the same commit changes nothing; `plugins update {}` takes a newer version",
+                home_dir.root.display(),
+                e.version,
+                e.id
+            );
+            // A featured plugin installed from its featured source is one hit.
+            if let Some(hit) = hits.iter_mut().find(|h| {
+                h.id == e.id && h.featured.is_some() && h.source.eq_ignore_ascii_case(&e.source)
+            }) {
+                hit.installed.push(installed);
+                hit.does = does;
+                continue;
+            }
+            hits.push(Hit {
+                id: e.id.clone(),
+                dialect: *dialect,
+                source: e.source.clone(),
+                featured: None,
+                installed: vec![installed],
+                install: install_line(&e, home),
+                does,
+            });
+        }
+    }
+    hits.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.source.cmp(&b.source)));
+    hits
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_must_all_match_in_any_field() {
+        let q = |s: &str| vec![s.to_owned()];
+        let gh = "gh:agent-of-empires/plugin-github";
+        let d = crate::dialect::ALL[0];
+        assert!(matches(&[], "x", "y", d));
+        assert!(matches(&q("GitHub"), "agent-of-empires.github", gh, d));
+        assert!(matches(&q("plugin-github empires"), "x", gh, d));
+        assert!(!matches(
+            &q("github kanban"),
+            "agent-of-empires.github",
+            gh,
+            d
+        ));
+    }
+
+    #[test]
+    fn the_builtin_index_is_searched() {
+        let hits = search(&["github".to_owned()], &Index::builtin(), &[], None);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(
+            hits[0].install,
+            "plugins install gh:agent-of-empires/plugin-github"
+        );
+        assert_eq!(
+            hits[0]
+                .featured
+                .as_ref()
+                .unwrap()
+                .versions
+                .first()
+                .map(String::as_str),
+            Some("1.7.0")
+        );
+        assert!(search(&["no-such-plugin".to_owned()], &Index::builtin(), &[], None).is_empty());
+    }
+}

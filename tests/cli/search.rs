@@ -1,0 +1,133 @@
+//! `plugins search` (issue #30): the featured index shipped in the binary (or the file
+//! `PLUGINS_FEATURED_INDEX` names) and the installed homes, each hit with the command line
+//! `install` would take, which works as printed.
+
+use std::path::Path;
+
+use serde_json::Value;
+use snapbox::{assert_data_eq, str};
+
+use crate::support::git::Repo;
+use crate::support::*;
+
+fn search(tmp: &Path, args: &[&str], index: Option<&Path>) -> (i32, String, String) {
+    let mut cmd = plugins();
+    cmd.env("HOME", tmp.join("user"))
+        .env_remove("XDG_CONFIG_HOME")
+        .env_remove("AOE_FEATURED_INDEX_PATH")
+        .env("PROTOAGENT_HOME", tmp.join("no-protoagent"));
+    match index {
+        Some(index) => cmd.env("PLUGINS_FEATURED_INDEX", index),
+        None => cmd.env_remove("PLUGINS_FEATURED_INDEX"),
+    };
+    run(cmd.arg("search").args(args))
+}
+
+#[test]
+fn search_lists_featured_and_installed_plugins_with_their_install_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::create_dir_all(t.join("user")).unwrap();
+    let repo = Repo::init(&t.join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = t.join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let index = t.join("featured.toml");
+    std::fs::write(
+        &index,
+        "[plugins.\"dev.acme.kanban\"]\nsource = \"gh:acme/kanban\"\n\
+         versions = { \"1.0.0\" = \"sha256:00\", \"1.10.0\" = \"sha256:01\", \"1.2.0\" = \"sha256:02\" }\n",
+    )
+    .unwrap();
+    let h = home.to_str().unwrap();
+    let shown = |out: &str| out.replace(&t.display().to_string(), "[TMP]");
+
+    let (code, stdout, stderr) = search(t, &["--home", h], Some(&index));
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        shown(&stdout),
+        str![[r#"
+dev.acme.kanban (aoe) from gh:acme/kanban: featured, pinned up to 1.10.0
+    plugins install gh:acme/kanban --home [TMP]/home
+    installs the latest GitHub release of acme/kanban; featured-verified when it is one of the 3 pinned versions (1.10.0 and 2 earlier)
+dev.example.pinned (aoe) from file://[TMP]/repo: installed 1.0.0 in [TMP]/home
+    plugins install file://[TMP]/repo --ref main --home [TMP]/home
+    installed in [TMP]/home (1.0.0): installing it again at the same commit changes nothing; `plugins update dev.example.pinned` takes a newer version
+
+"#]]
+    );
+    // Every word must match the id, the source or the host's name.
+    let (_, stdout, _) = search(t, &["KANBAN", "acme", "--home", h], Some(&index));
+    assert!(stdout.starts_with("dev.acme.kanban (aoe)") && !stdout.contains("pinned (aoe)"));
+    let (code, stdout, _) = search(t, &["nothing-like-it", "--home", h], Some(&index));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (
+            0,
+            "no plugin matches `nothing-like-it` (searched the featured index and the installed homes)\n"
+        )
+    );
+
+    // --json: the schema, and an install line that works as printed.
+    let (code, stdout, _) = search(t, &["pinned", "--json", "--home", h], Some(&index));
+    assert_eq!(code, 0);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/search.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let errors: Vec<String> = jsonschema::validator_for(&schema)
+        .unwrap()
+        .iter_errors(&doc)
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(errors, Vec::<String>::new(), "{doc:#}");
+    assert_eq!(doc["query"], "pinned");
+    let hit = &doc["plugins"][0];
+    assert_eq!(
+        hit["installed"][0]["commit"],
+        locked(&home, "dev.example.pinned", "resolved_commit")
+    );
+    let line = hit["install"].as_str().unwrap();
+    let other = t.join("other");
+    let words: Vec<String> = line
+        .replace(h, other.to_str().unwrap())
+        .split_whitespace()
+        .map(str::to_owned)
+        .collect();
+    assert_eq!(words[0], "plugins");
+    let (code, _, stderr) = run(plugins().args(&words[1..]).arg("--yes"));
+    assert_eq!(code, 0, "{line}: {stderr}");
+    assert_eq!(
+        locked(&other, "dev.example.pinned", "resolved_commit"),
+        locked(&home, "dev.example.pinned", "resolved_commit")
+    );
+}
+
+/// Without an override, the index shipped in the binary is searched.
+#[test]
+fn search_reads_the_featured_index_in_the_binary() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::create_dir_all(t.join("user")).unwrap();
+    let empty = t.join("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    let (code, stdout, stderr) = search(t, &["github", "--home", empty.to_str().unwrap()], None);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    let first = stdout.lines().next().unwrap_or_default();
+    assert_eq!(
+        first,
+        "agent-of-empires.github (aoe) from gh:agent-of-empires/plugin-github: featured, pinned up to 1.7.0"
+    );
+    assert!(
+        stdout.contains(&format!(
+            "    plugins install gh:agent-of-empires/plugin-github --home {}\n",
+            empty.display()
+        )),
+        "{stdout}"
+    );
+}
