@@ -7,26 +7,14 @@ use std::process::Command;
 use crate::support::git::{Repo, git};
 use crate::support::*;
 
-/// A pure-Python wheel `<name>-<version>` written by hand into `dir`.
+/// A pure-Python wheel `<name>-<version>` (`VERSION = "<version>"`) written into `dir`.
 fn wheel(dir: &Path, name: &str, version: &str) {
-    std::fs::create_dir_all(dir).unwrap();
-    let script = format!(
-        "import zipfile\n\
-         with zipfile.ZipFile('{name}-{version}-py3-none-any.whl', 'w') as z:\n\
-         \x20   z.writestr('{name}/__init__.py', 'VERSION = \"{version}\"\\n')\n\
-         \x20   z.writestr('{name}-{version}.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: {name}\\nVersion: {version}\\n')\n\
-         \x20   z.writestr('{name}-{version}.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
-         \x20   z.writestr('{name}-{version}.dist-info/RECORD', '')\n"
-    );
-    let out = Command::new("python3")
-        .args(["-c", &script])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    wheel_with(
+        Path::new("python3"),
+        dir,
+        name,
+        version,
+        &format!("VERSION = \"{version}\"\n"),
     );
 }
 

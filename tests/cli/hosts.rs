@@ -481,28 +481,10 @@ fn enable_and_disable_flip_each_hosts_switch() {
     assert!(err.contains("plugins::install::not_installed"), "{err}");
 }
 
-/// A pure-Python wheel `<name>-1.0.0` with `VALUE = 42`, written by hand into `dir` with the
-/// host's Python (no network, no build backend).
+/// A pure-Python wheel `<name>-1.0.0` with `VALUE = 42`, written into `dir` with the host's
+/// Python.
 fn proto_wheel(py: &Path, dir: &Path, name: &str) {
-    std::fs::create_dir_all(dir).unwrap();
-    let script = format!(
-        "import zipfile\n\
-         with zipfile.ZipFile('{name}-1.0.0-py3-none-any.whl', 'w') as z:\n\
-         \x20   z.writestr('{name}/__init__.py', 'VALUE = 42\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0.0\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/RECORD', '')\n"
-    );
-    let out = Command::new(py)
-        .args(["-c", &script])
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    wheel_with(py, dir, name, "1.0.0", "VALUE = 42\n");
 }
 
 /// protoAgent's loader, as it boots: the wheel-deps dirs on `sys.path`, then every enabled

@@ -69,19 +69,29 @@ pub(crate) fn built_aoe(repo: &Repo, version: &str, build: &str) -> String {
 
 pub(crate) const GOOD_BUILD: &str = "#!/bin/sh\nset -e\nmkdir -p .aoe-build/bin\nprintf '#!/bin/sh\\necho %s\\n' \"$AOE_PLUGIN_ID\" > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\necho built for $AOE_PLUGIN_ID\n";
 
-/// A pure-Python wheel for `name`, written by hand into `dir` (no network, no build backend).
+/// A pure-Python wheel for `name` 1.0.0 (`VALUE = 42`), written by hand into `dir`.
 pub(crate) fn wheel(dir: &Path, name: &str) {
+    wheel_with(Path::new("python3"), dir, name, "1.0.0", "VALUE = 42\n");
+}
+
+/// A pure-Python wheel `<name>-<version>` whose `__init__.py` is `init`, written into `dir`
+/// by `python` (no network, no build backend).
+pub(crate) fn wheel_with(python: &Path, dir: &Path, name: &str, version: &str, init: &str) {
     std::fs::create_dir_all(dir).unwrap();
-    let script = format!(
-        "import zipfile\n\
-         with zipfile.ZipFile('{name}-1.0.0-py3-none-any.whl', 'w') as z:\n\
-         \x20   z.writestr('{name}/__init__.py', 'VALUE = 42\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/METADATA', 'Metadata-Version: 2.1\\nName: {name}\\nVersion: 1.0.0\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/WHEEL', 'Wheel-Version: 1.0\\nGenerator: test\\nRoot-Is-Purelib: true\\nTag: py3-none-any\\n')\n\
-         \x20   z.writestr('{name}-1.0.0.dist-info/RECORD', '')\n"
-    );
-    let out = std::process::Command::new("python3")
-        .args(["-c", &script])
+    let script = r#"import os, zipfile
+name, version, init = os.environ["W_NAME"], os.environ["W_VERSION"], os.environ["W_INIT"]
+info = f"{name}-{version}.dist-info"
+with zipfile.ZipFile(f"{name}-{version}-py3-none-any.whl", "w") as z:
+    z.writestr(f"{name}/__init__.py", init)
+    z.writestr(f"{info}/METADATA", f"Metadata-Version: 2.1\nName: {name}\nVersion: {version}\n")
+    z.writestr(f"{info}/WHEEL", "Wheel-Version: 1.0\nGenerator: test\nRoot-Is-Purelib: true\nTag: py3-none-any\n")
+    z.writestr(f"{info}/RECORD", "")
+"#;
+    let out = std::process::Command::new(python)
+        .args(["-c", script])
+        .env("W_NAME", name)
+        .env("W_VERSION", version)
+        .env("W_INIT", init)
         .current_dir(dir)
         .output()
         .unwrap();
