@@ -140,6 +140,26 @@ fn verify_ok(home: &Path) -> Result<(), String> {
     }
 }
 
+/// The scenario's command, run again on `home`: it exits 0 (or may fail once the home is
+/// already new), reaches the new state and leaves nothing behind; `verify` passes.
+fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<(), String> {
+    let (code, stdout, stderr) = run(plugins().args(plugins_args(s, home)));
+    if code != 0 && !(s.rerun_may_fail && state(home) == new) {
+        return Err(format!("rerun: {stdout}{stderr}"));
+    }
+    if state(home) != new {
+        return Err(format!(
+            "rerun did not reach the new state:\n{}",
+            state(home)
+        ));
+    }
+    let left = leftovers(home);
+    if !left.is_empty() {
+        return Err(format!("leftovers after the rerun: {left:?}"));
+    }
+    verify_ok(home)
+}
+
 fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
     let reference = work.join(format!("{}-ref", s.name));
     copy_dir(&s.template, &reference);
@@ -196,25 +216,8 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
             // it): it recovers whatever it then finds to do, "up to date" included.
             let again = work.join(format!("{}-again", s.name));
             copy_dir(&home, &again);
-            let rerun_first = || -> Result<(), String> {
-                let (code, stdout, stderr) = run(plugins().args(plugins_args(s, &again)));
-                if code != 0 && !(s.rerun_may_fail && state(&again) == new) {
-                    return Err(format!("rerun first: {stdout}{stderr}"));
-                }
-                if state(&again) != new {
-                    return Err(format!(
-                        "rerun first did not reach the new state:\n{}",
-                        state(&again)
-                    ));
-                }
-                let left = leftovers(&again);
-                if !left.is_empty() {
-                    return Err(format!("leftovers after the first rerun: {left:?}"));
-                }
-                verify_ok(&again)
-            };
-            if let Err(e) = rerun_first() {
-                counts.failures.push(format!("{point}: {e}"));
+            if let Err(e) = rerun_reaches(s, &again, &new) {
+                counts.failures.push(format!("{point}: first {e}"));
             }
             let check = || -> Result<(), String> {
                 // Recover (sync takes the home lock first), then old or new state.
@@ -231,21 +234,7 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
                     return Err(format!("leftovers after recovery: {left:?}"));
                 }
                 verify_ok(&home)?;
-                let (code, stdout, stderr) = run(plugins().args(plugins_args(s, &home)));
-                if code != 0 && !(s.rerun_may_fail && state(&home) == new) {
-                    return Err(format!("rerun: {stdout}{stderr}"));
-                }
-                if state(&home) != new {
-                    return Err(format!(
-                        "rerun did not reach the new state:\n{}",
-                        state(&home)
-                    ));
-                }
-                let left = leftovers(&home);
-                if !left.is_empty() {
-                    return Err(format!("leftovers after the rerun: {left:?}"));
-                }
-                verify_ok(&home)
+                rerun_reaches(s, &home, &new)
             };
             match check() {
                 Ok(()) => counts.ok += 1,
