@@ -55,37 +55,6 @@ pub fn asks_for(r: &Request) -> String {
     }
 }
 
-/// The line an update's consent prompt shows (`update`: the grant changed), and the
-/// signing key's change (alone when the plugin asks for nothing).
-pub fn update_consent(r: &Request) -> String {
-    if let Some((old, new)) = &r.signer_change
-        && asks_for(r) == "nothing"
-    {
-        return format!("{} is signed by a different key: {old} -> {new}", r.id);
-    }
-    format!("{} now asks for: {}{}", r.id, asks_for(r), signer_line(r))
-}
-
-/// The line a sync's consent prompt shows, and the signing key's change (alone when the
-/// plugin asks for no capabilities).
-pub fn sync_consent(r: &Request) -> String {
-    if let Some((old, new)) = &r.signer_change
-        && asks_for(r) == "nothing"
-    {
-        return format!(
-            "{} plugin `{}` is signed by a different key: {old} -> {new}",
-            r.dialect, r.id
-        );
-    }
-    format!(
-        "{} plugin `{}` asks for: {}{}",
-        r.dialect,
-        r.id,
-        asks_for(r),
-        signer_line(r)
-    )
-}
-
 /// A consent that could not be asked, as an error: which command, what it would have
 /// granted, and the flag that grants it. `why` says why nobody was asked (`stdin is not
 /// a terminal`); `again` is the command line to re-run with `--yes`, when it is not the
@@ -110,15 +79,6 @@ pub fn consent_refused(
     }
 }
 
-/// `signed by a different key: OLD -> NEW` on a line of its own, when the key changed.
-fn signer_line(r: &Request) -> String {
-    r.signer_change
-        .as_ref()
-        .map_or(String::new(), |(old, new)| {
-            format!("\n  signed by a different key: {old} -> {new}")
-        })
-}
-
 /// The consent prompt text: what the plugin asks for.
 pub fn consent_text(r: &Request) -> String {
     let mut s = format!(
@@ -129,6 +89,9 @@ pub fn consent_text(r: &Request) -> String {
         s.push_str(&format!(" @ {}", &c[..c.len().min(12)]));
     }
     s.push('\n');
+    if !r.reasons.is_empty() {
+        s.push_str(&format!("  asked again:  {}\n", r.reasons.join("; ")));
+    }
     let list = |items: &[String]| {
         if items.is_empty() {
             "none".to_owned()
@@ -155,7 +118,9 @@ pub fn consent_text(r: &Request) -> String {
     if r.runs_code {
         s.push_str("  runs code inside the host process\n");
     }
-    if let Some((old, new)) = &r.signer_change {
+    if let Some((old, new)) = &r.signer_change
+        && r.reasons.is_empty()
+    {
         s.push_str(&format!("  signed by a different key: {old} -> {new}\n"));
     }
     s

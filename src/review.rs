@@ -239,6 +239,9 @@ pub struct Review {
     pub permissions: Permissions,
     /// The update would ask consent (`update` prompts or needs --yes).
     pub consent_needed: bool,
+    /// Why it would ask (what changed in the grant), as the update's prompt says.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub consent_reasons: Vec<String>,
 }
 
 /// Review the update of the plugin whose install `opts` describes: the commits after
@@ -267,6 +270,7 @@ pub fn review(
         commits_complete: walked.complete,
         permissions: Permissions::of(&preview),
         consent_needed: preview.consent,
+        consent_reasons: preview.reasons,
     })
 }
 

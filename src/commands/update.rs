@@ -94,10 +94,13 @@ fn review_text(r: &review::Review, from: Option<&str>) -> String {
     for l in lines {
         s.push_str(&format!("  {l}\n"));
     }
-    s.push_str(if r.consent_needed {
-        "  consent: would be asked (--yes grants it)\n"
-    } else {
-        "  consent: not needed\n"
+    s.push_str(&match (r.consent_needed, r.consent_reasons.as_slice()) {
+        (true, []) => "  consent: would be asked (--yes grants it)\n".to_owned(),
+        (true, why) => format!(
+            "  consent: would be asked (--yes grants it): {}\n",
+            why.join("; ")
+        ),
+        (false, _) => "  consent: not needed\n".to_owned(),
     });
     s
 }

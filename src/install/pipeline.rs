@@ -18,32 +18,48 @@ use super::{
 /// Whether installing `entry` (asking for `request`) over the home's `prior` asks consent,
 /// and what the installed plugin was granted: an update asks again only when what was
 /// granted changes (aoe §17's rules), or when the trust is downgraded from featured.
+/// Whether an install asks consent, why, and the installed plugin's grant and report.
+pub(super) type Asked = (
+    bool,
+    Vec<String>,
+    Option<(Request, crate::validate::PluginReport)>,
+);
+
 pub(super) fn asks(
     opts: &InstallOptions,
     prior: Option<&Entry>,
     target: &std::path::Path,
     entry: &Entry,
     request: &Request,
-) -> (bool, Option<(Request, crate::validate::PluginReport)>) {
+) -> Asked {
     match prior {
         Some(p) if target.is_dir() => {
             let installed = validate_root(target, &validate_options(opts, target));
             let (before, _, _) = plan::describe(&installed, target, &p.source, p.commit.as_deref());
-            let ask = plan::reconsent(
+            let mut why = plan::reconsent(
                 &before,
                 request,
                 p.manifest_hash != entry.manifest_hash,
                 p.tree_hash != entry.tree_hash,
-            ) || (p.featured && !entry.featured); // aoe: trust downgraded to community
-            (
-                ask || request.signer_change.is_some(),
-                Some((before, installed)),
-            )
+            );
+            if p.featured && !entry.featured {
+                // aoe: trust downgraded to community.
+                why.push("trust featured -> community (not a pinned featured version)".to_owned());
+            }
+            if let Some((old, new)) = &request.signer_change {
+                why.push(format!("signed by a different key: {old} -> {new}"));
+            }
+            (!why.is_empty(), why, Some((before, installed)))
         }
-        _ => (
-            request.needs_consent() || request.signer_change.is_some(),
-            None,
-        ),
+        // A first install asks for what it grants; there is no change to name.
+        _ => match &request.signer_change {
+            Some((old, new)) => (
+                true,
+                vec![format!("signed by a different key: {old} -> {new}")],
+                None,
+            ),
+            None => (request.needs_consent(), Vec::new(), None),
+        },
     }
 }
 
@@ -288,7 +304,8 @@ pub(super) fn fetch_check_swap(
         }
     }
     // An update asks again only when what was granted changes (aoe §17's rules).
-    let ask = asks(opts, prior.as_ref(), &target, &entry, &request).0;
+    let (ask, why, _) = asks(opts, prior.as_ref(), &target, &entry, &request);
+    request.reasons = why;
     if ask && !consent(&request) {
         if let Some(change) = &request.signer_change {
             return Err(signed::refuse_change(&id, change));

@@ -29,6 +29,9 @@ pub struct Request {
     /// `(recorded, new)`: signed by another key than the one the lock recorded; an update
     /// asks again.
     pub signer_change: Option<(String, String)>,
+    /// An update: why consent is asked again (what changed in the grant); empty for a
+    /// first install, or when nothing the host grants changed.
+    pub reasons: Vec<String>,
 }
 
 impl Request {
@@ -67,6 +70,7 @@ pub(super) fn describe(
         pip: Vec::new(),
         optional_pip: Vec::new(),
         unverified: false,
+        reasons: Vec::new(),
         signer_change: None,
     };
     let Some(dialect) = known else {
@@ -90,13 +94,30 @@ pub(super) fn reconsent(
     after: &Request,
     manifest_changed: bool,
     tree_changed: bool,
-) -> bool {
+) -> Vec<String> {
     let set = |v: &[String]| v.iter().cloned().collect::<std::collections::BTreeSet<_>>();
-    (set(&before.capabilities) != set(&after.capabilities) && !after.capabilities.is_empty())
-        || (tree_changed && !after.build_steps.is_empty())
-        || (manifest_changed && !after.ui.is_empty())
-        || (after.runs_code && !before.runs_code)
-        || set(&before.pip) != set(&after.pip)
+    let list = |v: &[String]| format!("[{}]", v.join(", "));
+    let mut why = Vec::new();
+    if set(&before.capabilities) != set(&after.capabilities) && !after.capabilities.is_empty() {
+        why.push(format!(
+            "capabilities {} -> {}",
+            list(&before.capabilities),
+            list(&after.capabilities)
+        ));
+    }
+    if tree_changed && !after.build_steps.is_empty() {
+        why.push("its files changed and it has build steps".to_owned());
+    }
+    if manifest_changed && !after.ui.is_empty() {
+        why.push("its manifest changed and it has UI".to_owned());
+    }
+    if after.runs_code && !before.runs_code {
+        why.push("it now runs code inside the host".to_owned());
+    }
+    if set(&before.pip) != set(&after.pip) {
+        why.push(format!("pip {} -> {}", list(&before.pip), list(&after.pip)));
+    }
+    why
 }
 
 /// An aoe worker's runtime as shown in an update's review: `command` or

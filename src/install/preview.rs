@@ -19,6 +19,8 @@ pub struct Preview {
     /// The install would ask consent (`update` without --yes would prompt; `autoupdate`
     /// would hold it for approval).
     pub consent: bool,
+    /// Why it would ask again (what changed in the grant), as the update's prompt says.
+    pub reasons: Vec<String>,
     /// The featured pin no longer holds: the trust falls to community.
     pub trust_downgraded: bool,
 }
@@ -65,9 +67,9 @@ pub fn preview(
             ..Entry::default()
         })
     };
-    let (consent, installed) = match &target {
+    let (consent, reasons, installed) = match &target {
         Some(t) => asks(opts, prior.as_ref(), t, &entry, &after),
-        None => (after.needs_consent(), None),
+        None => (after.needs_consent(), Vec::new(), None),
     };
     let (before, runtime_before) = match installed {
         Some((req, report)) => (Some(req), plan::runtime(&report)),
@@ -79,6 +81,7 @@ pub fn preview(
         runtime_before,
         runtime_after: plan::runtime(&checked.report),
         consent,
+        reasons,
         trust_downgraded: prior.is_some_and(|p| p.featured && !checked.featured),
     })
 }

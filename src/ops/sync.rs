@@ -86,7 +86,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
     let mut unasked = None;
     let mut consent = |r: &Request| {
-        pause.during(|| printer.status(&crate::reporter::sync_consent(r)));
+        pause.during(|| printer.status(&crate::reporter::consent_text(r)));
         if !opts.yes {
             unasked = Some(crate::reporter::consent_refused(
                 "sync",

@@ -391,7 +391,7 @@ fn apply(
     let mut no_terminal = None;
     let mut consent = |r: &Request| {
         pause.during(|| {
-            printer.status(&crate::reporter::update_consent(r));
+            printer.status(&crate::reporter::consent_text(r));
             if yes {
                 return true;
             }

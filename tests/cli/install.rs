@@ -214,7 +214,10 @@ fn refusals_without_a_terminal_say_what_and_how() {
         str![[r#"
     Fetching file://[TMP]/repo
      Fetched e0806bf7f826
-dev.example.built now asks for: capabilities [runtime.worker, net], build steps [./build.sh]
+aoe plugin `dev.example.built` 1.1.0 from file://[TMP]/repo @ e0806bf7f826
+  asked again:  capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps
+  capabilities: runtime.worker, net
+  build steps:  ./build.sh
 plugins::install::declined
 
   × `plugins update` cannot ask for consent (stdin is not a terminal): dev.example.built asks for capabilities [runtime.worker, net], build steps [./build.sh]; nothing was granted
@@ -262,7 +265,10 @@ plugins::install::declined
         str![[r#"
     Fetching file://[TMP]/aworld
      Fetched 935a24ee4228
-aworld plugin `helper` asks for: code that runs inside the host
+aworld plugin `helper` 1.0.0 from file://[TMP]/aworld @ 935a24ee4228
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
 plugins::install::declined
 
   × `plugins sync` cannot ask for consent (it never prompts): helper asks for code that runs inside the host; nothing was granted

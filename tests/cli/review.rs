@@ -106,7 +106,7 @@ Would update dev.example.rev to v2.0.0 @ 84ddaf8811
   capabilities: + net
   build steps: + ./build.sh --release, - ./build.sh
   ui: + pane p
-  consent: would be asked (--yes grants it)
+  consent: would be asked (--yes grants it): capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps; its manifest changed and it has UI
 
 "#]]
     );
@@ -175,7 +175,7 @@ Would update dev.example.rev to v2.0.0 @ 84ddaf8811
     let (code, _, stderr) = at(&home, &["update", "--all", "--yes"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        stderr.contains("dev.example.rev now asks for: capabilities [runtime.worker, net]"),
+        stderr.contains("  asked again:  capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps; its manifest changed and it has UI\n"),
         "{stderr}"
     );
 }

@@ -364,7 +364,7 @@ Would update dev.example.pinned to v2.0.0 @ [..]
   1 commit since [..]:
     [..] v2.0.0
   signed by a different key: [PUBLISHER] -> [OTHER]
-  consent: would be asked (--yes grants it)
+  consent: would be asked (--yes grants it): signed by a different key: [PUBLISHER] -> [OTHER]
 
 "#]]
     );
@@ -397,7 +397,10 @@ Would update dev.example.pinned to v2.0.0 @ [..]
 warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
      Fetched [..]
     Verified tag v2.0.0: signed by [OTHER] (other@example.com)
-dev.example.pinned is signed by a different key: [PUBLISHER] -> [OTHER]
+aoe plugin `dev.example.pinned` 2.0.0 from [URL] @ 0adb99d2e124
+  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]
+  capabilities: none
+  build steps:  none
 plugins::git::signer_changed
 
   × dev.example.pinned is signed by a different key than the one the lock recorded ([PUBLISHER] -> [OTHER]), and the
@@ -419,7 +422,7 @@ plugins::git::signer_changed
     let (code, _, stderr) = plugins(&["update", ID, "--yes"]);
     assert_eq!(code, 0, "{stderr}");
     assert!(
-        stderr.contains("dev.example.pinned is signed by a different key: [PUBLISHER] -> [OTHER]"),
+        stderr.contains("  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]\n"),
         "{stderr}"
     );
     assert_eq!(locked(&home, ID, "resolved_commit"), c2);
@@ -461,9 +464,8 @@ plugins::git::signer_changed
     assert_eq!(code, 2, "{stdout}{stderr}");
     let stderr = w.stable(&stderr);
     assert!(
-        stderr.contains(
-            "aoe plugin `dev.example.pinned` is signed by a different key: [PUBLISHER] -> [OTHER]\n"
-        ) && stderr.contains("plugins::git::signer_changed"),
+        stderr.contains("  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]\n")
+            && stderr.contains("plugins::git::signer_changed"),
         "{stderr}"
     );
     assert!(!edited.join("plugins").join(ID).exists());

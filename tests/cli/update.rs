@@ -454,8 +454,11 @@ fn widened_capabilities_wait_for_approval() {
         .args(["update", "dev.example.built", "--yes", "--home"])
         .arg(&home));
     assert_eq!(code, 0, "{stderr}");
+    // The one consent text: what changed, then everything granted.
     assert!(
-        stderr.contains("now asks for: capabilities [runtime.worker, net]"),
+        stderr.contains(
+            "  asked again:  capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps\n  capabilities: runtime.worker, net\n  build steps:  ./build.sh\n"
+        ),
         "{stderr}"
     );
     assert_eq!(locked(&home, "dev.example.built", "version"), "1.1.0");
