@@ -50,6 +50,10 @@ pub struct NewArgs {
     /// Include tests and a CI workflow that runs them
     #[arg(long)]
     pub with_tests: bool,
+    /// The git URL (https or ssh) the CI workflow installs `plugins` from with `cargo
+    /// install --git`; without it the workflow fails, saying to set PLUGINS_GIT
+    #[arg(long, value_name = "URL")]
+    pub ci_from: Option<String>,
     /// Accept defaults instead of asking (for scripts)
     #[arg(short, long)]
     pub yes: bool,
@@ -273,6 +277,7 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
         id: args.id.clone(),
         description: args.description.clone(),
         with_tests: args.with_tests,
+        ci_from: args.ci_from.clone(),
     };
     let plan = scaffold::plan(&opts).map_err(refused)?;
     let root = args

@@ -705,3 +705,102 @@ plugins::install::builtin
         .current_dir(tmp.path()));
     assert_eq!(code, 0, "{stderr}");
 }
+
+/// The generated workflow installs `plugins` from `--ci-from` with `cargo install --git`;
+/// it names no action but GitHub's own.
+#[test]
+fn ci_from_names_where_the_workflow_installs_plugins_from() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("demo");
+    let (code, _, stderr) = run(plugins()
+        .args(["new", "demo", "--dialect", "aworld", "--yes", "--no-git"])
+        .args(["--ci-from", "https://github.com/acme/plugins.git", "--dir"])
+        .arg(&dir));
+    assert_eq!(code, 0, "{stderr}");
+    let workflow = std::fs::read_to_string(dir.join(".github/workflows/plugin.yml")).unwrap();
+    snapbox::assert_data_eq!(
+        workflow,
+        snapbox::str![[r#"
+name: plugin
+on: [push, pull_request]
+permissions:
+  contents: read
+env:
+  # The git repository `plugins` is built from (`plugins new --ci-from URL` sets it). Add
+  # `--tag vX.Y.Z` to the `cargo install` line to pin the release you tested.
+  PLUGINS_GIT: "https://github.com/acme/plugins.git"
+jobs:
+  validate:
+    runs-on: ubuntu-latest
+    permissions:
+      contents: read
+      security-events: write # upload the SARIF log to code scanning
+    steps:
+      - uses: actions/checkout@v4
+      - name: install plugins
+        run: |
+          if [ -z "$PLUGINS_GIT" ]; then
+            echo "::error::set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)"
+            exit 1
+          fi
+          cargo install --locked --git "$PLUGINS_GIT" plugins
+      # Validates with --strict (annotations on the diff), then writes a SARIF log.
+      - name: plugins validate
+        run: |
+          status=0
+          plugins validate --path . --strict --format github || status=$?
+          plugins validate --path . --strict --format sarif > plugins.sarif || true
+          exit "$status"
+      - name: upload SARIF
+        if: always() && hashFiles('plugins.sarif') != ''
+        continue-on-error: true
+        uses: github/codeql-action/upload-sarif@v4
+        with:
+          sarif_file: plugins.sarif
+          category: plugins
+
+"#]]
+    );
+}
+
+/// Without `--ci-from` the install step fails, saying what to set.
+#[test]
+fn without_ci_from_the_workflow_fails_saying_what_to_set() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = generate(tmp.path(), "aoe", "none", false);
+    let workflow = std::fs::read_to_string(root.join(".github/workflows/plugin.yml")).unwrap();
+    assert!(workflow.contains("  PLUGINS_GIT: \"\"\n"), "{workflow}");
+    assert!(
+        workflow.contains(
+            "echo \"::error::set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)\""
+        ),
+        "{workflow}"
+    );
+    for line in workflow.lines().filter(|l| l.contains("uses:")) {
+        assert!(
+            line.contains("actions/checkout@") || line.contains("github/codeql-action/"),
+            "{line}"
+        );
+    }
+}
+
+#[test]
+fn ci_from_must_be_an_https_or_ssh_git_url() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = run(plugins()
+        .args(["new", "demo", "--dialect", "aworld", "--yes", "--no-git"])
+        .args(["--ci-from", "http://github.com/acme/plugins"])
+        .current_dir(tmp.path()));
+    assert_eq!(code, 2, "{stderr}");
+    snapbox::assert_data_eq!(
+        stderr,
+        snapbox::str![[r#"
+plugins::new::refused
+
+  × the --ci-from URL "http://github.com/acme/plugins" is not an https or ssh git URL
+  help: pass an https or ssh git URL, e.g. https://github.com/OWNER/plugins.git
+
+"#]]
+    );
+    assert!(!tmp.path().join("demo").exists());
+}

@@ -80,6 +80,10 @@ pub const VARIABLES: &[(&str, &str)] = &[
         "the slug with `_` for `-`, for Python modules and Rust crates",
     ),
     ("description", "one line, --description or a default"),
+    (
+        "plugins_git",
+        "the git URL the CI workflow installs `plugins` from (--ci-from), or empty",
+    ),
 ];
 
 /// What `plugins new` was asked for.
@@ -91,6 +95,8 @@ pub struct NewOptions {
     pub id: Option<String>,
     pub description: Option<String>,
     pub with_tests: bool,
+    /// The git URL the generated workflow installs `plugins` from (`--ci-from`).
+    pub ci_from: Option<String>,
 }
 
 /// Why a plugin cannot be generated as asked.
@@ -109,6 +115,50 @@ fn refuse(message: impl Into<String>, help: impl Into<Option<String>>) -> Refusa
         code: None,
         message: message.into(),
         help: help.into(),
+    }
+}
+
+/// Check a `--ci-from` URL: an https or ssh git URL (`https://host/path`,
+/// `ssh://[user@]host/path` or `user@host:path`) with nothing the workflow's YAML or
+/// shell would read specially.
+pub fn check_git_url(url: &str) -> Result<(), Refusal> {
+    let help = || {
+        Some("pass an https or ssh git URL, e.g. https://github.com/OWNER/plugins.git".to_owned())
+    };
+    if let Some(c) = url
+        .chars()
+        .find(|c| !(c.is_ascii_alphanumeric() || "-._~:/@%+".contains(*c)))
+    {
+        return Err(refuse(
+            format!("the --ci-from URL {url:?} contains {c:?}"),
+            help(),
+        ));
+    }
+    let host_and_path = |rest: &str, sep: char| {
+        rest.split_once(sep)
+            .is_some_and(|(host, path)| !host.is_empty() && !path.trim_matches('/').is_empty())
+    };
+    let ok = if let Some(rest) = url.strip_prefix("https://") {
+        host_and_path(rest, '/')
+    } else if let Some(rest) = url.strip_prefix("ssh://") {
+        let rest = rest.split_once('@').map_or(rest, |(_, r)| r);
+        host_and_path(rest, '/')
+    } else if let Some((user, rest)) = url.split_once('@') {
+        !user.is_empty()
+            && !user.starts_with('-')
+            && !user.contains('/')
+            && !rest.contains("//")
+            && host_and_path(rest, ':')
+    } else {
+        false
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(refuse(
+            format!("the --ci-from URL {url:?} is not an https or ssh git URL"),
+            help(),
+        ))
     }
 }
 
@@ -287,12 +337,16 @@ pub fn plan(opts: &NewOptions) -> Result<Plan, Refusal> {
             Dialect::Protoagent => "A protoAgent plugin.".to_owned(),
         });
     check_text("description", &description)?;
+    if let Some(url) = &opts.ci_from {
+        check_git_url(url)?;
+    }
     let vars = vec![
         ("name", opts.name.trim().to_owned()),
         ("id", id.clone()),
         ("module", slug.replace('-', "_")),
         ("slug", slug.clone()),
         ("description", description),
+        ("plugins_git", opts.ci_from.clone().unwrap_or_default()),
     ];
     let runtime = opts.runtime.as_str();
     let mut layers = vec!["common".to_owned(), runtime.to_owned()];
@@ -368,6 +422,7 @@ mod tests {
                 name: "Demo".to_owned(),
                 id: None,
                 description: None,
+                ci_from: None,
                 with_tests: false,
             };
             let plan = plan(&opts).expect("plans");
@@ -424,6 +479,31 @@ mod tests {
     }
 
     #[test]
+    fn ci_from_urls() {
+        for ok in [
+            "https://github.com/acme/plugins.git",
+            "https://git.example.com:8443/tools/plugins",
+            "ssh://git@github.com/acme/plugins.git",
+            "git@github.com:acme/plugins.git",
+        ] {
+            assert_eq!(check_git_url(ok), Ok(()), "{ok}");
+        }
+        for bad in [
+            "http://github.com/acme/plugins",
+            "file:///srv/plugins",
+            "github.com/acme/plugins",
+            "https://github.com",
+            "https://github.com/acme/plugins\"; rm -rf /",
+            "https://x/${{ github.token }}",
+            "git@github.com:",
+            "-u@host:path",
+            "",
+        ] {
+            assert!(check_git_url(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
     fn missing_gitignore_patterns() {
         assert_eq!(
             missing_patterns("# build\n.aoe-build/\ntarget/\n", "target/\n*.log\n"),
@@ -439,6 +519,7 @@ mod tests {
             name: "Bad \"name\"".into(),
             id: None,
             description: None,
+            ci_from: None,
             with_tests: false,
         };
         assert!(plan(&opts).unwrap_err().message.contains("cannot quote"));
