@@ -62,6 +62,7 @@ release_url() {
   [ -n "$repo" ] || return 0
   case "$(uname -s)/$(uname -m)" in
     Linux/x86_64) target=x86_64-unknown-linux-musl ;;
+    Linux/aarch64 | Linux/arm64) target=aarch64-unknown-linux-gnu ;;
     Darwin/arm64) target=aarch64-apple-darwin ;;
     Darwin/x86_64) target=x86_64-apple-darwin ;;
     *) return 0 ;;

@@ -21,6 +21,7 @@ die() {
 target() {
   case "${RUNNER_OS:-}/${RUNNER_ARCH:-}" in
     Linux/X64) echo x86_64-unknown-linux-musl ;;
+    Linux/ARM64) echo aarch64-unknown-linux-gnu ;;
     macOS/ARM64) echo aarch64-apple-darwin ;;
     macOS/X64) echo x86_64-apple-darwin ;;
     Windows/X64) echo x86_64-pc-windows-msvc ;;
