@@ -56,3 +56,4 @@ mod update;
 mod validate_aoe;
 mod validate_aworld;
 mod validate_protoagent;
+mod workflows;
