@@ -145,8 +145,13 @@ fn report(sweep: &Sweep) -> Vec<Line> {
         lines.push(Line::Problem(format!("  failed {id}: {message}\n")));
     }
     for id in &sweep.needs_approval {
+        let why = sweep
+            .approval_reasons
+            .get(id)
+            .filter(|w| !w.is_empty())
+            .map_or(String::new(), |w| format!(" ({})", w.join("; ")));
         lines.push(Line::Problem(format!(
-            "  update for {id} needs approval: run `plugins update {id}`\n"
+            "  update for {id} needs approval{why}: run `plugins update {id}`\n"
         )));
     }
     lines

@@ -31,6 +31,9 @@ pub struct Sweep {
     pub up_to_date: Vec<String>,
     pub deferred: Vec<String>,
     pub needs_approval: Vec<String>,
+    /// Why each update needs approval (what changed in the grant, as `update` would ask).
+    #[serde(skip)]
+    pub approval_reasons: std::collections::HashMap<String, Vec<String>>,
     pub held_back: Vec<HeldBack>,
     /// Held plugins (`plugins hold`, `plugins rollback`): not checked, not updated.
     pub held: Vec<Held>,
@@ -317,9 +320,9 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     let Some((install, ready)) = fetched else {
                         continue;
                     };
-                    let mut held = false;
-                    let mut consent = |_: &Request| {
-                        held = true;
+                    let mut held = None;
+                    let mut consent = |r: &Request| {
+                        held = Some(r.reasons.clone());
                         false
                     };
                     let mut on_event = crate::reporter::progress(printer);
@@ -356,7 +359,11 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                                 .map_err(|e| Error::io("cannot append to events.jsonl", e))?;
                             sweep.updated.push(c.id);
                         }
-                        Err(_) if held => sweep.needs_approval.push(c.id),
+                        Err(_) if held.is_some() => {
+                            let why = held.take().unwrap_or_default();
+                            sweep.approval_reasons.insert(c.id.clone(), why);
+                            sweep.needs_approval.push(c.id);
+                        }
                         // Another command changed it meanwhile: the next sweep looks again
                         // (a cron mail for a race would only alarm).
                         Err(crate::install::InstallError::Refused {

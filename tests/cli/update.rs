@@ -449,6 +449,15 @@ fn widened_capabilities_wait_for_approval() {
         "not applied"
     );
     assert!(!home.join("events.jsonl").exists());
+    // The cron log says why it waits, as `update` would ask.
+    let (code, stdout, _) = run(plugins()
+        .args(["autoupdate", "--force", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}");
+    assert!(
+        stdout.contains("update for dev.example.built needs approval (capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps): run `plugins update dev.example.built`"),
+        "{stdout}"
+    );
     // A person approves with update --yes.
     let (code, _, stderr) = run(plugins()
         .args(["update", "dev.example.built", "--yes", "--home"])
