@@ -1111,7 +1111,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__new)
-            opts="-y -q -v -h -V --dialect --runtime --id --description --dir --with-tests --yes --list --json --no-git --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-y -q -v -h -V --dialect --runtime --id --description --dir --with-tests --ci-from --yes --list --json --no-git --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1134,6 +1134,10 @@ _plugins() {
                     return 0
                     ;;
                 --dir)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ci-from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
