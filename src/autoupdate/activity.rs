@@ -32,21 +32,31 @@ pub fn activity(home: &Home, grace: Duration) -> Activity {
     let modified = file.metadata().and_then(|m| m.modified()).ok();
     let age = match modified.map(|t| t.elapsed()) {
         Some(Ok(age)) => age,
-        // Touched "in the future" (a clock that was ahead): taken as now, and stamped so,
-        // so that the grace window counts from now rather than from a date to come.
-        Some(Err(_)) => {
-            let _ = File::options()
-                .write(true)
-                .open(&path)
-                .and_then(|f| f.set_modified(SystemTime::now()));
-            Duration::ZERO
-        }
+        // Touched "in the future" (a clock that was ahead): taken as now (a sweep stamps
+        // it so first: [`restamp_future_activity`]).
+        Some(Err(_)) => Duration::ZERO,
         None => Duration::MAX,
     };
     if age < grace {
         Activity::Recent(age.as_secs())
     } else {
         Activity::Idle
+    }
+}
+
+/// A marker touched "in the future" (a clock that was ahead) is stamped now, so that the
+/// grace window counts from now rather than from a date to come. Run by a sweep before it
+/// reads [`activity`]; `doctor` only reads.
+pub fn restamp_future_activity(home: &Home) {
+    let path = activity_path(home);
+    let future = std::fs::metadata(&path)
+        .and_then(|m| m.modified())
+        .is_ok_and(|t| t > SystemTime::now());
+    if future {
+        let _ = File::options()
+            .write(true)
+            .open(&path)
+            .and_then(|f| f.set_modified(SystemTime::now()));
     }
 }
 

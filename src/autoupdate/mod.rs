@@ -16,7 +16,9 @@ mod policy;
 #[cfg(test)]
 mod tests;
 
-pub use activity::{Activity, activity, activity_path, append_event, hold, touch};
+pub use activity::{
+    Activity, activity, activity_path, append_event, hold, restamp_future_activity, touch,
+};
 pub use policy::{Policy, PolicyFile, Rule, load_policy, policy_path};
 
 fn state_path(home: &Home) -> PathBuf {
@@ -27,23 +29,37 @@ fn now_secs() -> u64 {
     crate::clock::now_secs()
 }
 
-/// Seconds since the last sweep, if one ran. A sweep recorded in the future (a clock that
-/// was once ahead) is taken as now and recorded so: the interval then counts from now,
-/// instead of every later sweep seeing "0 s ago" until the clock catches up.
-pub fn since_last_sweep(home: &Home) -> Option<u64> {
+/// When the last sweep ran, read only: `Ok(seconds ago)`, or `Err(seconds ahead)` for a
+/// sweep recorded in the future (a clock that was once ahead); `None`: no sweep yet.
+pub fn last_sweep(home: &Home) -> Option<Result<u64, u64>> {
     let text = crate::file::read_to_string(state_path(home)).ok()?;
     let v: serde_json::Value = serde_json::from_str(&text).ok()?;
     let last = v.get("last_sweep")?.as_u64()?;
     let now = now_secs();
-    if last > now {
+    Some(if last > now {
+        Err(last - now)
+    } else {
+        Ok(now - last)
+    })
+}
+
+/// Seconds since the last sweep, if one ran. A sweep recorded in the future (a clock that
+/// was once ahead) is taken as now and recorded so: the interval then counts from now,
+/// instead of every later sweep seeing "0 s ago" until the clock catches up. A sweep calls
+/// this; `doctor` reads [`last_sweep`] and only reports.
+pub fn since_last_sweep(home: &Home) -> Option<u64> {
+    let ahead = match last_sweep(home)? {
+        Ok(age) => return Some(age),
+        Err(ahead) => ahead,
+    };
+    {
         log::warn!(
-            "{}: the last sweep is recorded {} s in the future; taken as now",
+            "{}: the last sweep is recorded {ahead} s in the future; taken as now",
             state_path(home).display(),
-            last - now
         );
         let _ = record_sweep(home);
     }
-    Some(now.saturating_sub(last))
+    Some(0)
 }
 
 pub fn record_sweep(home: &Home) -> Result<(), crate::lock::LockError> {

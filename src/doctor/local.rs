@@ -251,8 +251,12 @@ fn examine_activity(home: &Home, grace: Duration) -> Check {
             )
         }
     };
-    match crate::autoupdate::since_last_sweep(home) {
-        Some(s) => message.push_str(&format!("; last autoupdate sweep {} ago", age(s))),
+    match crate::autoupdate::last_sweep(home) {
+        Some(Ok(s)) => message.push_str(&format!("; last autoupdate sweep {} ago", age(s))),
+        // Read only: the next sweep takes it as now.
+        Some(Err(ahead)) => message.push_str(&format!(
+            "; last autoupdate sweep recorded {ahead} s in the future (a clock that was ahead: the next sweep takes it as now)"
+        )),
         None => message.push_str("; no autoupdate sweep yet"),
     }
     Check::new("activity", Mark::Info, message)

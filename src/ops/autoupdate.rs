@@ -197,6 +197,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             });
             continue;
         }
+        autoupdate::restamp_future_activity(&home);
         let busy = autoupdate::activity(&home, grace) != Activity::Idle;
         // A held plugin is skipped, even with --force, until an explicit update or unhold.
         let holds = crate::hold::holds(&home);

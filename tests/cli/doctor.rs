@@ -739,3 +739,32 @@ fn the_printed_cron_line_runs_on_a_fresh_account() {
         "{stdout}"
     );
 }
+
+/// A last sweep recorded in the future (a clock that was ahead) is reported, and doctor,
+/// which only reads, leaves the record as it is (the next sweep takes it as now).
+#[test]
+fn a_sweep_recorded_in_the_future_is_reported_and_left_alone() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let ahead = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs()
+        + 365 * 24 * 3600;
+    let record = format!("{{\"last_sweep\": {ahead}}}\n");
+    std::fs::write(home.join(".autoupdate.json"), &record).unwrap();
+    let (_, stdout, stderr) = run(plugins()
+        .args(["doctor", "--home"])
+        .arg(&home)
+        .env("COLUMNS", "400"));
+    assert!(
+        (stdout.clone() + &stderr)
+            .contains("s in the future (a clock that was ahead: the next sweep takes it as now)"),
+        "{stdout}{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.join(".autoupdate.json")).unwrap(),
+        record
+    );
+}
