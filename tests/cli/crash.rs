@@ -409,21 +409,30 @@ fn while_another_holds_the_lock(
     )
 }
 
+/// A home with `dev.example.pinned` 1.0.0 installed from `main`, and the repository
+/// already one commit further (2.0.0): the update the race tests run.
+fn installed_with_a_newer_commit(tmp: &Path, policy: Option<&str>) -> (Repo, PathBuf) {
+    let repo = Repo::init(&tmp.join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.join("home");
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    if let Some(policy) = policy {
+        std::fs::write(home.join("plugins.toml"), policy).unwrap();
+    }
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    (repo, home)
+}
+
 /// A `remove` that lands while `update` is fetching is not undone: the update
 /// re-checks the lock entry under the home lock and stops.
 #[test]
 fn a_change_that_lands_while_fetching_is_not_undone() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = Repo::init(&tmp.path().join("repo"));
-    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
-    repo.commit("v1");
-    let home = tmp.path().join("home");
-    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
-    assert_eq!(code, 0, "{o}{e}");
-    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
-    repo.commit("v2");
+    let (_repo, home) = installed_with_a_newer_commit(tmp.path(), None);
 
-    // Hold the home lock as another plugins process would.
     // Another plugins process holds the home; it removes the plugin, then lets go.
     let (code, _, stderr) =
         while_another_holds_the_lock(&home, &["update", "--all", "--yes"], || {
@@ -513,18 +522,11 @@ fn eight_mixed_commands_on_one_home() {
 
 /// Losing the race to an identical change is success: while `update` waits for the home
 /// lock, another process installs the very version it fetched; the update then finds it
-/// installed and exits 0 ("up to date"), and `autoupdate` defers instead of failing.
+/// installed and exits 0 ("up to date").
 #[test]
 fn losing_a_race_to_the_same_version_is_success() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = Repo::init(&tmp.path().join("repo"));
-    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
-    repo.commit("v1");
-    let home = tmp.path().join("home");
-    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
-    assert_eq!(code, 0, "{o}{e}");
-    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
-    repo.commit("v2");
+    let (_repo, home) = installed_with_a_newer_commit(tmp.path(), None);
     // What the other process will have made: the same home, updated.
     let other = tmp.path().join("other");
     copy_dir(&home, &other);
@@ -550,19 +552,10 @@ fn losing_a_race_to_the_same_version_is_success() {
 #[test]
 fn an_autoupdate_that_loses_a_race_defers() {
     let tmp = tempfile::tempdir().unwrap();
-    let repo = Repo::init(&tmp.path().join("repo"));
-    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
-    repo.commit("v1");
-    let home = tmp.path().join("home");
-    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
-    assert_eq!(code, 0, "{o}{e}");
-    std::fs::write(
-        home.join("plugins.toml"),
-        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
-    )
-    .unwrap();
-    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
-    repo.commit("v2");
+    let (_repo, home) = installed_with_a_newer_commit(
+        tmp.path(),
+        Some("[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n"),
+    );
     // The other command removes the plugin, then lets go.
     let (code, stdout, stderr) =
         while_another_holds_the_lock(&home, &["autoupdate", "--force", "--json"], || {
