@@ -12,7 +12,11 @@ pub const MAX_BYTES: u64 = 64 << 20;
 /// `path`'s bytes, if it is a regular file of at most [`MAX_BYTES`]. A missing file is
 /// `NotFound`, as `std::fs::read` says; a FIFO, device or directory is `InvalidInput`.
 pub fn read(path: impl AsRef<Path>) -> io::Result<Vec<u8>> {
-    let path = path.as_ref();
+    read_at_most(path.as_ref(), MAX_BYTES)
+}
+
+/// [`read`] with another bound (`InvalidData` past it): a manifest's is smaller.
+pub fn read_at_most(path: &Path, max: u64) -> io::Result<Vec<u8>> {
     let mut options = std::fs::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
@@ -31,15 +35,15 @@ pub fn read(path: impl AsRef<Path>) -> io::Result<Vec<u8>> {
     let too_large = || {
         io::Error::new(
             io::ErrorKind::InvalidData,
-            format!("larger than {} MiB", MAX_BYTES >> 20),
+            format!("larger than {} MiB", max >> 20),
         )
     };
-    if meta.len() > MAX_BYTES {
+    if meta.len() > max {
         return Err(too_large());
     }
     let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0) + 1);
-    file.take(MAX_BYTES + 1).read_to_end(&mut bytes)?;
-    if bytes.len() as u64 > MAX_BYTES {
+    file.take(max + 1).read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > max {
         return Err(too_large());
     }
     Ok(bytes)

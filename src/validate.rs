@@ -394,23 +394,7 @@ fn decode(
 /// is read.
 #[cfg(unix)]
 fn read_plain(path: &Path) -> Option<Vec<u8>> {
-    use std::os::unix::fs::OpenOptionsExt;
-    let flags = libc::O_NONBLOCK | libc::O_NOCTTY;
-    let file = std::fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(flags)
-        .open(path)
-        .ok()?;
-    let meta = file.metadata().ok()?;
-    if !meta.is_file() || meta.len() > MAX_MANIFEST_BYTES {
-        return None;
-    }
-    // Room for one byte more than the size, so a file that grew is seen.
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).ok()? + 1);
-    file.take(MAX_MANIFEST_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .ok()?;
-    (bytes.len() as u64 <= MAX_MANIFEST_BYTES).then_some(bytes)
+    crate::file::read_at_most(path, MAX_MANIFEST_BYTES).ok()
 }
 
 #[cfg(not(unix))]
