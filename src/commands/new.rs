@@ -6,9 +6,8 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::ExitStatus;
-use crate::diagnostic::Code;
 use crate::dialect::Dialect;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::host::scaffold::{self, GitInit, NewOptions, Runtime, WriteError};
 use crate::printer::Printer;
 use crate::render::display_path;
@@ -115,10 +114,8 @@ fn ask_choice<T: Copy>(
         let answer = printer
             .prompt_line(&question)
             .map_err(|e| Error::io("cannot read the answer", e))?
-            .ok_or_else(|| Error::Refused {
-                code: Code::NewCancelled,
-                message: "cancelled: no answer (end of input); nothing was written".into(),
-                help: Some(format!("answer the prompts, or pass {flag} to skip them")),
+            .ok_or_else(|| Refusal::NoAnswer {
+                flag: flag.to_owned(),
             })?;
         if answer.is_empty() {
             return Ok(choices[0].1);
@@ -250,11 +247,7 @@ fn slashed(path: &std::path::Path) -> String {
 }
 
 fn refused(r: scaffold::Refusal) -> Error {
-    Error::Refused {
-        code: r.code.unwrap_or(Code::NewRefused),
-        message: r.message,
-        help: r.help,
-    }
+    Refusal::Scaffold(r).into()
 }
 
 pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -285,14 +278,7 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(&plan.slug));
     let written = scaffold::write(&plan, &root).map_err(|e| match e {
-        WriteError::Exists(path) => Error::Refused {
-            code: Code::NewExists,
-            message: format!(
-                "`{}` already exists; `plugins new` never overwrites files",
-                display_path(&path)
-            ),
-            help: Some("choose another --dir, or remove the existing files".into()),
-        },
+        WriteError::Exists(path) => Refusal::Exists { path }.into(),
         WriteError::Io { path, source } => {
             Error::io(format!("cannot write `{}`", path.display()), source)
         }
