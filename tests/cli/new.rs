@@ -759,10 +759,11 @@ jobs:
           echo "rev=$rev" >> "$GITHUB_OUTPUT"
           echo "source=$(printf '%s' "$PLUGINS_GIT" | sha256sum | cut -c1-16)" >> "$GITHUB_OUTPUT"
       # The installed binary, keyed on the URL and the commit: a later run at the same
-      # commit restores it and skips the build.
-      - name: cache plugins
+      # commit restores it and skips the build. Saved right after the build (actions/cache
+      # alone saves only when the whole job passes, and a plugin with findings fails it).
+      - name: restore plugins
         id: cache
-        uses: actions/cache@v6
+        uses: actions/cache/restore@v6
         with:
           path: ~/.cache/plugins-ci
           key: plugins-${{ runner.os }}-${{ runner.arch }}-${{ steps.plugins.outputs.source }}-${{ steps.plugins.outputs.rev }}
@@ -771,6 +772,12 @@ jobs:
         env:
           REV: ${{ steps.plugins.outputs.rev }}
         run: cargo install --locked --git "$PLUGINS_GIT" --rev "$REV" --root ~/.cache/plugins-ci agent-host-plugins
+      - name: save plugins
+        if: steps.cache.outputs.cache-hit != 'true'
+        uses: actions/cache/save@v6
+        with:
+          path: ~/.cache/plugins-ci
+          key: ${{ steps.cache.outputs.cache-primary-key }}
       - name: put plugins on PATH
         run: echo "$HOME/.cache/plugins-ci/bin" >> "$GITHUB_PATH"
       # Validates with --strict (annotations on the diff), then writes a SARIF log.
@@ -809,7 +816,7 @@ fn without_ci_from_the_workflow_fails_saying_what_to_set() {
         assert!(
             [
                 "actions/checkout@",
-                "actions/cache@",
+                "actions/cache/",
                 "github/codeql-action/"
             ]
             .iter()
