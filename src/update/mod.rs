@@ -21,6 +21,7 @@ mod pool;
 mod seen;
 #[cfg(test)]
 mod tests;
+pub mod trust;
 
 pub use apply::{options, review};
 pub use cooldown::{cooldowns, hold_back};
