@@ -30,6 +30,13 @@ pub use pool::{ordered, ordered_per_host};
 
 use pool::bounded;
 
+/// How many versions `home`'s first-seen record dates in the future (a clock that was once
+/// ahead: `outdated`, `update` and `autoupdate` take them as now), and the furthest, in
+/// seconds; read only.
+pub fn first_seen_ahead(home: &crate::store::Home) -> (usize, u64) {
+    seen::FirstSeen::load(home).ahead(crate::clock::now_secs())
+}
+
 /// Each lock's rows by id, read once per lock rather than once per row (a 200-row lock read
 /// for each of its rows was most of `outdated`'s CPU).
 #[derive(Default)]
