@@ -260,6 +260,64 @@ dev.example.pinned               [IMPOSTOR] @ [IMPOSTOR] pinned to a commit
     }
 }
 
+/// A branch moved to a commit whose committer time does not parse (written with
+/// `git hash-object --literally`): update says which commit cannot be read and why, in both
+/// fetch modes, never "cannot reach" or "ref not found"; the commit below it, still locked,
+/// is no impostor to outdated.
+#[test]
+fn a_commit_whose_time_does_not_parse_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    let c1 = repo.commit("v1");
+    let base = tmp.path().join("served");
+    let bare = base.join("kit.git");
+    repo.clone_bare(&bare);
+    let tree = git(&repo.dir, &["rev-parse", "HEAD^{tree}"]);
+    let object = format!(
+        "tree {tree}\nparent {c1}\nauthor t <t@x> 99999999999999999999 +0000\ncommitter t <t@x> 99999999999999999999 +0000\n\nv2\n"
+    );
+    let raw = tmp.path().join("bad-commit");
+    std::fs::write(&raw, object).unwrap();
+    let raw = raw.display().to_string();
+    let bad = git(
+        &bare,
+        &["hash-object", "-t", "commit", "-w", "--literally", &raw],
+    );
+    let daemon = Daemon::serve(&base);
+    let url = format!("git://127.0.0.1:{}/kit.git", daemon.port);
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&url, "--ref", "main"]).0, 0);
+    git(&bare, &["update-ref", "refs/heads/main", &bad]);
+    for mode in MODES {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["update", "--all", "--yes", "--home"])
+            .arg(&home)
+            .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
+            .env("COLUMNS", "400"));
+        assert_ne!(code, 0, "mode {mode}: {stdout}{stderr}");
+        assert!(
+            stderr.contains("plugins::git::bad_object")
+                && stderr.contains(&format!(
+                    "commit {bad} of {url} cannot be read: failed to parse signature"
+                )),
+            "mode {mode}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("cannot reach") && !stderr.contains("not found"),
+            "mode {mode}: {stderr}"
+        );
+        assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c1);
+        let (code, stdout, stderr) = run(plugins()
+            .args(["outdated", "--home"])
+            .arg(&home)
+            .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
+            .env("COLUMNS", "400"));
+        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
+        assert!(!stdout.contains("impostor"), "mode {mode}: {stdout}");
+    }
+}
+
 /// Secrets a user's or a CI job's environment may hold, each with a value found
 /// nowhere else.
 const PLANTED: &[(&str, &str)] = &[
