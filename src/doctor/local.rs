@@ -119,7 +119,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Dialect, Entry)>) -> Ve
                 .help("`plugins sync` installs it again at the locked commit"),
             );
         } else if !e.manifest_hash.is_empty()
-            && std::fs::read(dir.join(dialect.spec().manifest))
+            && crate::file::read(dir.join(dialect.spec().manifest))
                 .map(|b| crate::hash::bytes(&b))
                 .ok()
                 .as_ref()
