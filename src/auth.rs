@@ -480,7 +480,7 @@ mod tests {
         assert_eq!(netrc_file(&fifo, "h"), None);
         assert_eq!(netrc_file(Path::new("/dev/zero"), "h"), None);
         let plain = dir.path().join("netrc");
-        std::fs::write(&plain, "machine h login u password p\n").unwrap();
+        fs_err::write(&plain, "machine h login u password p\n").unwrap();
         assert_eq!(netrc_file(&plain, "h"), Some(("u".into(), "p".into())));
     }
 

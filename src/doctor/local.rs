@@ -221,7 +221,7 @@ pub(super) fn age(secs: u64) -> String {
 /// The idle signal `autoupdate` reads, and the last sweep.
 fn examine_activity(home: &Home, grace: Duration) -> Check {
     let path = crate::autoupdate::activity_path(home);
-    let touched = std::fs::metadata(&path)
+    let touched = fs_err::metadata(&path)
         .and_then(|m| m.modified())
         .ok()
         .map(|t| {
@@ -272,7 +272,7 @@ fn examine_clock(home: &Home) -> Option<Check> {
         ahead.push(format!("the last autoupdate sweep {} ahead", age(secs)));
     }
     let path = crate::autoupdate::activity_path(home);
-    let touched = std::fs::metadata(&path).and_then(|m| m.modified()).ok();
+    let touched = fs_err::metadata(&path).and_then(|m| m.modified()).ok();
     if let Some(Err(e)) = touched.map(|t| t.elapsed()) {
         ahead.push(format!(
             "the idle signal {} touched {} ahead",
