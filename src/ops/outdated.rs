@@ -100,24 +100,24 @@ pub fn outdated(
 /// Each checked row's trust problems ([`trust::check_rows`]), in the checks' order: every
 /// row locked to a commit of a git remote, but for those whose remote could not be listed
 /// (that failure is the row's status already). An up-to-date row's commit is its ref's tip
-/// (published), unless only its monorepo moved.
+/// (published), unless only its monorepo moved. The rows come with the checks (the lock
+/// is not read again).
 fn trust_problems(
     checks: &[(Home, Dialect, Check)],
     moved: &std::collections::HashMap<(PathBuf, String), (String, String)>,
     opts: &CheckOptions,
     cx: &Context,
 ) -> Vec<Vec<Problem>> {
-    let mut locks = crate::update::LockRows::default();
     let mut at = Vec::new();
     let mut rows = Vec::new();
-    for (i, (home, dialect, c)) in checks.iter().enumerate() {
+    for (i, (home, _, c)) in checks.iter().enumerate() {
         if matches!(
             c.status,
             Status::Local | Status::Error { .. } | Status::Superseded { .. }
         ) {
             continue;
         }
-        let Ok(Some(entry)) = locks.get(home, *dialect, &c.id) else {
+        let Some(entry) = c.row.as_deref().cloned() else {
             continue;
         };
         let Ok(crate::source::Source::Git { url, userinfo, .. }) =

@@ -780,6 +780,7 @@ fn times_recorded_in_the_future_are_reported_and_left_alone() {
         .args(["doctor", "-q", "--offline", "--home"])
         .arg(&home)
         .env("COLUMNS", "400"));
+    assert!(quiet.contains("plugins::doctor::clock_ahead"), "{quiet}");
     let quiet = quiet.replace(&home.display().to_string(), "[HOME]");
     snapbox::assert_data_eq!(
         quiet,

@@ -20,8 +20,6 @@ struct Server {
     base: String,
     routes: Arc<Routes>,
     seen: Arc<Seen>,
-    /// Connections of routes that stall, held open (silent) until the server goes.
-    _held: Arc<Mutex<Vec<std::net::TcpStream>>>,
 }
 
 impl Server {
@@ -30,20 +28,14 @@ impl Server {
         let base = format!("http://{}", listener.local_addr().unwrap());
         let routes: Arc<Routes> = Arc::default();
         let seen: Arc<Seen> = Arc::default();
-        let held: Arc<Mutex<Vec<std::net::TcpStream>>> = Arc::default();
-        let (table, log, hold) = (routes.clone(), seen.clone(), held.clone());
+        let (table, log) = (routes.clone(), seen.clone());
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(stream) = stream else { continue };
-                let _ = respond(stream, &table, &log, &hold);
+                let _ = respond(stream, &table, &log);
             }
         });
-        Server {
-            base,
-            routes,
-            seen,
-            _held: held,
-        }
+        Server { base, routes, seen }
     }
 
     fn route(&self, path: &str, body: Vec<u8>, declared: Option<usize>) {
@@ -78,16 +70,7 @@ impl Server {
     }
 }
 
-/// A declared length of `STALL` sends the headers with the body's true length and half
-/// the body, then holds the connection open without a word.
-const STALL: usize = usize::MAX;
-
-fn respond(
-    mut stream: std::net::TcpStream,
-    routes: &Routes,
-    seen: &Seen,
-    held: &Mutex<Vec<std::net::TcpStream>>,
-) -> std::io::Result<()> {
+fn respond(mut stream: std::net::TcpStream, routes: &Routes, seen: &Seen) -> std::io::Result<()> {
     use std::io::{BufRead, Write};
     let mut reader = std::io::BufReader::new(stream.try_clone()?);
     let mut request_line = String::new();
@@ -117,17 +100,6 @@ fn respond(
         Some((body, declared)) => ("200 OK", body.clone(), declared.unwrap_or(body.len())),
         None => ("404 Not Found", b"not found".to_vec(), 9),
     };
-    if declared == STALL {
-        write!(
-            stream,
-            "HTTP/1.1 {status}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
-            body.len()
-        )?;
-        stream.write_all(&body[..body.len() / 2])?;
-        stream.flush()?;
-        held.lock().unwrap().push(stream);
-        return Ok(());
-    }
     write!(
         stream,
         "HTTP/1.1 {status}\r\nContent-Length: {declared}\r\nConnection: close\r\n\r\n"
@@ -341,32 +313,6 @@ fn bad_downloads_never_install() {
         !home.join("plugins/dev.example.tool").exists(),
         "nothing was installed"
     );
-
-    // A download that stalls halfway (the server goes silent) names the stall, not
-    // "error decoding response body".
-    server.route(
-        &format!("/download/v1.2.0/{name}"),
-        good.clone(),
-        Some(STALL),
-    );
-    let (code, _, stderr) = run(plugins()
-        .args(["install", "gh:acme/tool@v1.2.0", "--yes", "--home"])
-        .arg(&home)
-        .env("PLUGINS_GH_BASE", &mirror)
-        .env("PLUGINS_GITHUB_API", &server.base)
-        .env("PLUGINS_NET_TIMEOUT", "2")
-        .env("COLUMNS", "400"));
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "the download of {name} stalled: no progress for 2 s after {} of {} bytes (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)",
-            good.len() / 2,
-            good.len()
-        )),
-        "{stderr}"
-    );
-    assert!(!stderr.contains("error decoding"), "{stderr}");
-    assert!(!home.join("plugins/dev.example.tool").exists());
 
     // A good download installs; a later different download under the same lock is refused.
     server.route(&format!("/download/v1.2.0/{name}"), good.clone(), None);
