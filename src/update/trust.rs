@@ -15,6 +15,7 @@ use serde::Serialize;
 use crate::diagnostic::Code;
 use crate::git::{self, GitError, RefKind};
 use crate::lock::Entry;
+use crate::signing::Trust;
 use crate::store::Home;
 
 /// A locked row that fails its trust check: the code, what is wrong, the way out.
@@ -47,13 +48,28 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
         .iter()
         .map(|r| (r.entry.id.clone(), r.url.clone()))
         .collect();
-    let work = rows.into_iter().enumerate().collect();
+    // Each home's `[trust]`, read once (not once per row).
+    let mut trusts: std::collections::HashMap<std::path::PathBuf, Result<Trust, String>> =
+        Default::default();
+    for r in &rows {
+        trusts
+            .entry(r.home.root.clone())
+            .or_insert_with(|| crate::signing::load(&r.home));
+    }
+    let work = rows
+        .into_iter()
+        .map(|r| {
+            let trust = trusts[&r.home.root].clone();
+            (r, trust)
+        })
+        .enumerate()
+        .collect();
     let done = super::pool::bounded(
         work,
-        &|r: &Row| r.url.as_str(),
+        &|(r, _): &(Row, Result<Trust, String>)| r.url.as_str(),
         jobs,
         timeout,
-        std::sync::Arc::new(|r: Row| check(&r)),
+        std::sync::Arc::new(|(r, trust): (Row, Result<Trust, String>)| check(&r, trust)),
     );
     let mut out: Vec<Vec<Problem>> = vec![Vec::new(); n];
     for (i, problems) in done {
@@ -72,13 +88,13 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
     out
 }
 
-/// The problems of one row (none when it holds).
-pub fn check(row: &Row) -> Vec<Problem> {
+/// The problems of one row (none when it holds), under its home's `[trust]`.
+fn check(row: &Row, trust: Result<Trust, String>) -> Vec<Problem> {
     let (id, url) = (row.entry.id.as_str(), row.url.as_str());
     let Some(commit) = row.entry.commit.as_deref() else {
         return Vec::new();
     };
-    let trust = match crate::signing::load(&row.home) {
+    let trust = match trust {
         Ok(t) => t,
         Err(why) => {
             return vec![Problem {
