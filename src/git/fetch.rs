@@ -84,9 +84,11 @@ pub fn fetch_tree(
             .filter(|name| refs.iter().any(|(n, peeled)| n == name && *peeled == oid));
         refspecs.extend(hinted.iter().map(|name| format!("+{name}:{name}")));
         match conn.remote().download(&refspecs, Some(&mut opts)) {
-            Ok(()) if repo.find_commit(oid).is_ok() => {
+            Ok(()) if repo.odb()?.exists(oid) => {
                 drop(conn);
-                let commit = repo.find_commit(oid)?;
+                let Some(commit) = super::read_commit(&repo, oid, url)? else {
+                    return Err(not_found(url, &oid.to_string(), &refs));
+                };
                 let probe = probe(url, userinfo, &auth);
                 reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
                 let tag = advertised(hinted);
@@ -303,7 +305,9 @@ fn walked(
 ) -> Result<Walked, GitError> {
     let tip = tip.ok_or_else(|| not_found(url, reference, &[]))?;
     let object = repo.find_object(tip, None)?;
-    let commit = object.peel_to_commit()?;
+    let commit = object
+        .peel_to_commit()
+        .map_err(|e| super::bad_object(url, tip, &e))?;
     let date = object
         .as_tag()
         .and_then(git2::Tag::tagger)

@@ -35,6 +35,7 @@ use options::{home_for, validate_options};
 use pipeline::{Fetched, asks, fetch_and_check, fetch_check_swap};
 pub use plan::Request;
 pub use preview::{Preview, preview};
+pub(crate) use stage::escaping_symlinks;
 
 /// Progress worth telling a user about.
 #[derive(Clone, Debug)]

@@ -174,7 +174,7 @@ fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(
 }
 
 /// Symlinks anywhere in the tree that resolve outside it.
-pub(super) fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree::WalkError> {
+pub(crate) fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree::WalkError> {
     let real_root = root.canonicalize().ok();
     Ok(crate::tree::walk(root, &|_, _| false)?
         .into_iter()

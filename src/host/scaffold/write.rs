@@ -61,7 +61,7 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
             todo.push((rel, contents));
         } else if KEPT_IF_PRESENT.iter().any(|k| Path::new(k) == rel) {
             let missing = if rel == Path::new(".gitignore") {
-                fs_err::read_to_string(&path)
+                crate::file::read_to_string(&path)
                     .map(|existing| missing_patterns(contents, &existing))
                     .unwrap_or_default()
             } else {
