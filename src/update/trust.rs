@@ -150,6 +150,7 @@ fn check(row: &Row, trust: Result<Trust, String>) -> Vec<Problem> {
         Some(commit),
         tag_hint,
         &tmp.path().join("tree"),
+        &mut |_| {},
     ) {
         Ok(f) => f,
         Err(e) => return vec![fetch_problem(id, commit, url, e)],
