@@ -7,9 +7,15 @@ pub fn now() -> String {
 
 /// Now, in seconds since the Unix epoch.
 pub fn now_secs() -> u64 {
-    std::time::SystemTime::now()
+    system_now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_secs())
+}
+
+/// Now, as the file system stamps times (a marker's mtime, a file's age).
+#[allow(clippy::disallowed_methods)] // the one place the clock is read
+pub fn system_now() -> std::time::SystemTime {
+    std::time::SystemTime::now()
 }
 
 /// Seconds since the Unix epoch as RFC 3339 in UTC, without a date crate.

@@ -4,7 +4,7 @@ use fs_err::File;
 use std::fs::TryLockError;
 use std::io::Write;
 use std::path::PathBuf;
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use crate::store::Home;
 
@@ -52,12 +52,12 @@ pub fn restamp_future_activity(home: &Home) {
     let path = activity_path(home);
     let future = fs_err::metadata(&path)
         .and_then(|m| m.modified())
-        .is_ok_and(|t| t > SystemTime::now());
+        .is_ok_and(|t| t > crate::clock::system_now());
     if future {
         let _ = File::options()
             .write(true)
             .open(&path)
-            .and_then(|f| f.set_modified(SystemTime::now()));
+            .and_then(|f| f.set_modified(crate::clock::system_now()));
     }
 }
 
@@ -69,7 +69,7 @@ pub fn touch(home: &Home) -> std::io::Result<File> {
         .truncate(false)
         .write(true)
         .open(activity_path(home))?;
-    file.set_modified(SystemTime::now())?;
+    file.set_modified(crate::clock::system_now())?;
     Ok(file)
 }
 

@@ -187,7 +187,7 @@ fn idle_signal() {
 fn timestamps_from_the_future_are_taken_as_now() {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::new(dir.path());
-    let future = std::time::SystemTime::now() + Duration::from_secs(365 * 24 * 3600);
+    let future = crate::clock::system_now() + Duration::from_secs(365 * 24 * 3600);
     touch(&home).unwrap().set_modified(future).unwrap();
     assert_eq!(
         activity(&home, Duration::from_secs(300)),
@@ -199,7 +199,7 @@ fn timestamps_from_the_future_are_taken_as_now() {
         .modified()
         .unwrap();
     assert!(
-        read > std::time::SystemTime::now(),
+        read > crate::clock::system_now(),
         "reading left it as it was"
     );
     super::restamp_future_activity(&home);
@@ -207,7 +207,7 @@ fn timestamps_from_the_future_are_taken_as_now() {
         .unwrap()
         .modified()
         .unwrap();
-    assert!(stamped <= std::time::SystemTime::now(), "re-stamped to now");
+    assert!(stamped <= crate::clock::system_now(), "re-stamped to now");
 
     let ahead = crate::clock::now_secs() + 365 * 24 * 3600;
     fs_err::write(

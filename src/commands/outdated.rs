@@ -22,7 +22,8 @@ use crate::update::{Check, Status};
 /// with --pre); another tag checks whether it moved. A failing remote is reported
 /// in its row and never stops the others. A newer version younger than the cooldown
 /// (--cooldown, else `cooldown` in <home>/plugins.toml) is shown as held back, with
-/// the time left; its date (the tag's, else the commit's) is read by fetching its tip.
+/// the time left; its age counts from when this home first saw it (never from commit or
+/// tag dates, which the publisher writes), or from a GitHub release's `published_at`.
 /// A held plugin (`plugins hold`, `plugins rollback`) says why and since when, and its
 /// newer version is `held`, not taken by `update --all` or `autoupdate`.
 ///

@@ -2,7 +2,7 @@
 //! leftovers, activity, policy), the cron line and the hosts' versions.
 
 use std::path::{Path, PathBuf};
-use std::time::{Duration, SystemTime};
+use std::time::Duration;
 
 use super::{Check, HomeToCheck, Mark, Options};
 use crate::diagnostic::Code;
@@ -225,7 +225,7 @@ fn examine_activity(home: &Home, grace: Duration) -> Check {
         .and_then(|m| m.modified())
         .ok()
         .map(|t| {
-            SystemTime::now()
+            crate::clock::system_now()
                 .duration_since(t)
                 .unwrap_or_default()
                 .as_secs()
