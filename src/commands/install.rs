@@ -133,6 +133,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         pin: None,
         now: crate::clock::now(),
         featured_index: cx.featured_index.clone(),
+        shared: None,
         signing: args.signing.sign_args(cx)?,
     };
     let interactive = std::io::stdin().is_terminal();

@@ -128,6 +128,43 @@ pub fn fetch_tree(
     check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
 }
 
+/// [`fetch_tree`] for a monorepo: resolve `reference` on `url` and write at least the
+/// directories `subdirs` of its commit under `dest` (created), each at its path, with the
+/// same checks. Over the network this is a partial fetch with the git command where git
+/// can be run: the commit and its trees without blobs, then the blobs of `subdirs` alone,
+/// so the transfer is about the size of the subdirectories, not of the repository (a
+/// server that does not filter sends everything, which is still correct). Without git,
+/// or when the server refuses to send blobs by id, the whole tree is fetched (with the
+/// same checks). A local repository is read in place.
+pub fn fetch_subdirs(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: Option<&str>,
+    tag_hint: Option<&str>,
+    subdirs: &[String],
+    dest: &Path,
+) -> Result<Fetched, GitError> {
+    cli::refuse_hostile(url)?;
+    if is_local(url) {
+        return local_tree(url, reference, tag_hint, dest);
+    }
+    match cli::fetch_subdirs(url, userinfo, reference, tag_hint, subdirs, dest) {
+        Err(GitError::Cli(cli::CliError::NoGit { reason, .. })) if !cli::wanted(url) => {
+            log::debug!("git: {url}: no partial fetch without git ({reason}): the whole tree");
+        }
+        Err(GitError::Cli(
+            cli::CliError::Failed { verb, detail, .. }
+            | cli::CliError::Aborted { verb, detail, .. },
+        )) if verb == cli::BLOBS_PHASE => {
+            log::debug!("git: {url}: the blobs were refused by id ({detail}): the whole tree");
+        }
+        done => return done,
+    }
+    // What a failed attempt left is removed before the full fetch writes there.
+    let _ = fs_err::remove_dir_all(dest);
+    fetch_tree(url, userinfo, reference, tag_hint, dest)
+}
+
 /// [`reach::ensure_published`]'s probe with libgit2: a new connection that fetches
 /// [`reach::probe_refspecs`] at `depth` into `repo`.
 fn probe<'a>(
@@ -199,12 +236,16 @@ pub struct Walked {
 /// at most `bound` commits. A local repository is only read; a remote's objects are
 /// fetched (the tip only without `since`, else `bound` deep) into a scratch repository
 /// in the temp directory, removed afterwards.
+///
+/// `path` (a monorepo plugin's subdirectory): only the commits that change it are listed
+/// (a commit whose parent the fetch did not bring counts as changing it).
 pub fn walk(
     url: &str,
     userinfo: Option<&Userinfo>,
     reference: &str,
     since: Option<&str>,
     bound: usize,
+    path: Option<&str>,
 ) -> Result<Walked, GitError> {
     let candidates: Vec<String> = if reference == "HEAD" || reference.starts_with("refs/") {
         vec![reference.to_owned()]
@@ -239,7 +280,7 @@ pub fn walk(
             };
             let tip =
                 cli::fetch_walk_tip(url, userinfo, &candidates, depth, &repo, scratch.path())?;
-            return walked(&repo, url, reference, tip, since, bound);
+            return walked(&repo, url, reference, tip, since, bound, path);
         }
         let mut remote = repo.remote_anonymous(url)?;
         let auth = Rc::default();
@@ -274,7 +315,7 @@ pub fn walk(
         drop(remote);
         (repo, found.map(|(_, oid)| oid))
     };
-    walked(&repo, url, reference, tip, since, bound)
+    walked(&repo, url, reference, tip, since, bound, path)
 }
 
 /// [`walk`] once `tip` (the ref's id, if the remote has it) is in `repo`.
@@ -285,6 +326,7 @@ fn walked(
     tip: Option<Oid>,
     since: Option<&str>,
     bound: usize,
+    path: Option<&str>,
 ) -> Result<Walked, GitError> {
     let tip = tip.ok_or_else(|| not_found(url, reference, &[]))?;
     let object = repo.find_object(tip, None)?;
@@ -327,8 +369,22 @@ fn walked(
             walked.complete = false;
             break;
         }
+        if path.is_some_and(|p| !changes(&c, p)) {
+            continue;
+        }
         let subject = String::from_utf8_lossy(c.summary_bytes().unwrap_or_default());
         walked.commits.push((oid.to_string(), subject.into_owned()));
     }
     Ok(walked)
+}
+
+/// Whether `commit` changes `path` (its entry differs from the first parent's); a commit
+/// whose parent is not here (a shallow history's end) counts as changing it.
+fn changes(commit: &git2::Commit<'_>, path: &str) -> bool {
+    let at = |tree: git2::Tree<'_>| tree.get_path(Path::new(path)).ok().map(|e| e.id());
+    let mine = commit.tree().ok().and_then(at);
+    match commit.parent(0) {
+        Ok(parent) => parent.tree().ok().and_then(at) != mine,
+        Err(_) => commit.parent_count() > 0 || mine.is_some(),
+    }
 }
