@@ -272,15 +272,28 @@ pub fn walk(
             })?;
         let repo = Repository::init_bare(scratch.path())?;
         cli::refuse_hostile(url)?;
-        if cli::wanted(url) {
+        // A monorepo plugin's walk needs commits and trees, not the repository's files:
+        // the git command fetches them without blobs (a server that does not filter sends
+        // them anyway).
+        if cli::wanted(url) || path.is_some() {
             let depth = if since.is_some() {
                 bound.saturating_add(1)
             } else {
                 1
             };
-            let tip =
-                cli::fetch_walk_tip(url, userinfo, &candidates, depth, &repo, scratch.path())?;
-            return walked(&repo, url, reference, tip, since, bound, path);
+            let no_blobs = path.is_some();
+            match cli::fetch_walk_tip(
+                url,
+                userinfo,
+                &candidates,
+                depth,
+                no_blobs,
+                &repo,
+                scratch.path(),
+            ) {
+                Err(GitError::Cli(cli::CliError::NoGit { .. })) if !cli::wanted(url) => {}
+                tip => return walked(&repo, url, reference, tip?, since, bound, path),
+            }
         }
         let mut remote = repo.remote_anonymous(url)?;
         let auth = Rc::default();

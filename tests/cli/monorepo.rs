@@ -122,6 +122,10 @@ fn one_fetch_per_repository_and_commit() {
             &repo.dir,
             &["push", "-q", bare.to_str().unwrap(), "main:main"],
         );
+        // The dry run reads the new commits over the network too (commits and trees).
+        let (code, o, e) = at(&server.base, &home, &["update", "--all", "--dry-run"]);
+        assert_eq!(code, 0, "{o}{e}");
+        assert_eq!(o.matches("every plugin changes").count(), 3, "{o}{e}");
         server.reset();
         let (code, o, e) = at(&server.base, &home, &["update", "--all", "--yes"]);
         assert_eq!(code, 0, "{o}{e}");
@@ -226,6 +230,19 @@ Would update p1 to main @ [..]
     );
     let (_, o, _) = at(&base, &home, &["update", "--all", "--dry-run", "--json"]);
     let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/change.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let errors: Vec<String> = jsonschema::validator_for(&schema)
+        .unwrap()
+        .iter_errors(&doc)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "{errors:#?}\n{doc:#}");
     let statuses: Vec<(String, String)> = doc["plugins"]
         .as_array()
         .or(doc["changes"].as_array())
@@ -251,4 +268,54 @@ Would update p1 to main @ [..]
     assert_eq!(code, 0, "{o}{e}");
     assert!(o.contains("Updated p1"), "{o}");
     assert_eq!(o.matches("only the lock's pin moved").count(), 2, "{o}");
+}
+
+/// The partial clone refuses what a whole-tree fetch refuses: a path through a symlink,
+/// a file, a path that is not there; and installs nothing for them.
+#[test]
+fn a_partial_clone_refuses_what_a_whole_tree_refuses() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = monorepo(&t.join("work"), 1, 1, 64, 0);
+    std::os::unix::fs::symlink("../..", repo.dir.join("plugins/up")).unwrap();
+    repo.commit("a link");
+    let served = t.join("srv");
+    serve(&repo, &served, "mono", true);
+    let server = CountingServer::start(&served);
+    let home = t.join("home");
+    let mut out = String::new();
+    // Each line: exit code, path, the fetches it took (partial: the commit with its root
+    // tree, then a tree a level, then the contents), what it said.
+    for path in [
+        "plugins/up/plugins/p1",
+        "README.md",
+        "plugins/nope",
+        "plugins/p1",
+    ] {
+        server.reset();
+        let (code, o, e) = at(
+            &server.base,
+            &home,
+            &["install", "gh:acme/mono@main", "--subdir", path, "--yes"],
+        );
+        let said = e
+            .lines()
+            .find(|l| l.contains('×'))
+            .unwrap_or(o.lines().last().unwrap_or_default())
+            .trim()
+            .to_owned();
+        let fetches = server.fetches("/acme/mono.git").0;
+        let said = said.replace(&t.display().to_string(), "[TMP]");
+        out.push_str(&format!("{code} {path} (fetches: {fetches}): {said}\n"));
+    }
+    assert_data_eq!(
+        out,
+        str![[r#"
+2 plugins/up/plugins/p1 (fetches: 3): × subdirectory "plugins/up/plugins/p1" passes through a symlink (plugins/up) at commit a017fe92b8
+2 README.md (fetches: 1): × subdirectory "README.md" is not a directory of the repository at commit a017fe92b8
+2 plugins/nope (fetches: 2): × subdirectory "plugins/nope" is not a directory of the repository at commit a017fe92b8
+0 plugins/p1 (fetches: 3): Installed p1 1.0.0 @ a017fe92b8 in [TMP]/home/plugins/p1
+
+"#]]
+    );
 }

@@ -153,7 +153,7 @@ pub(super) fn ls_remote(
 }
 
 /// For [`super::walk`] with the git command: fetch the first of `candidates` the remote
-/// has, `depth` commits deep, into the bare repository `repo` (at `dir`) as
+/// has, `depth` commits deep (`no_blobs`: commits and trees only), into the bare repository `repo` (at `dir`) as
 /// `refs/remotes/walk/tip`; its id (an annotated tag's own object), or `None` when the
 /// remote has none of them.
 pub(super) fn fetch_walk_tip(
@@ -161,6 +161,7 @@ pub(super) fn fetch_walk_tip(
     userinfo: Option<&Userinfo>,
     candidates: &[String],
     depth: usize,
+    no_blobs: bool,
     repo: &Repository,
     dir: &Path,
 ) -> Result<Option<Oid>, GitError> {
@@ -173,6 +174,9 @@ pub(super) fn fetch_walk_tip(
         return Ok(None);
     };
     let mut cmd = fetch_command(url, dir, userinfo, prompt);
+    if no_blobs {
+        cmd.arg("--filter=blob:none");
+    }
     cmd.arg(format!("--depth={}", depth.max(1)))
         .args(["--", url])
         .arg(format!("+{name}:refs/remotes/walk/tip"));
