@@ -19,12 +19,15 @@ use crate::auth::Userinfo;
 /// which is removed afterwards. `tag_hint`: a tag whose signature may cover a commit
 /// asked for by id (`sync` of a row installed from that tag), fetched too when the
 /// remote's tag still names the commit; the returned [`Fetched::signed`] holds it.
+/// `on_bytes` hears the bytes received so far while libgit2 downloads (not for local
+/// sources, nor those fetched with the git CLI).
 pub fn fetch_tree(
     url: &str,
     userinfo: Option<&Userinfo>,
     reference: Option<&str>,
     tag_hint: Option<&str>,
     dest: &Path,
+    on_bytes: &mut dyn FnMut(u64),
 ) -> Result<Fetched, GitError> {
     cli::refuse_hostile(url)?;
     if is_local(url) {
@@ -70,7 +73,7 @@ pub fn fetch_tree(
     if let Some(oid) = pinned {
         let mut opts = FetchOptions::new();
         opts.download_tags(AutotagOption::None)
-            .remote_callbacks(callbacks(url, userinfo, &auth))
+            .remote_callbacks(counting(callbacks(url, userinfo, &auth), &mut *on_bytes))
             .proxy_options(proxy_options(url))
             .depth(1);
         log::debug!("git: {url}: fetching {oid} alone, 1 deep");
@@ -98,7 +101,7 @@ pub fn fetch_tree(
     }
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None)
-        .remote_callbacks(callbacks(url, userinfo, &auth))
+        .remote_callbacks(counting(callbacks(url, userinfo, &auth), on_bytes))
         .proxy_options(proxy_options(url));
     // Every branch and tag in full: the commit's reachability is known without more.
     let complete = matches!(
@@ -130,12 +133,13 @@ pub fn fetch_tree(
 
 /// [`fetch_tree`] for a monorepo: resolve `reference` on `url` and write at least the
 /// directories `subdirs` of its commit under `dest` (created), each at its path, with the
-/// same checks. Over the network this is a partial fetch with the git command where git
-/// can be run: the commit and its trees without blobs, then the blobs of `subdirs` alone,
-/// so the transfer is about the size of the subdirectories, not of the repository (a
-/// server that does not filter sends everything, which is still correct). Without git,
-/// or when the server refuses to send blobs by id, the whole tree is fetched (with the
-/// same checks). A local repository is read in place.
+/// same checks. Over the network this is a partial clone with the git command where git
+/// can be run ([`cli::fetch_subdirs`]: the commit and its root tree, the trees on the way,
+/// then the subdirectories' contents), so the transfer is about the size of the
+/// subdirectories, not of the repository (a server that does not filter sends everything,
+/// which is still correct). Without git, or when the server refuses objects asked for by
+/// id, the whole tree is fetched (with the same checks; `on_bytes` as [`fetch_tree`]). A
+/// local repository is read in place.
 pub fn fetch_subdirs(
     url: &str,
     userinfo: Option<&Userinfo>,
@@ -143,6 +147,7 @@ pub fn fetch_subdirs(
     tag_hint: Option<&str>,
     subdirs: &[String],
     dest: &Path,
+    on_bytes: &mut dyn FnMut(u64),
 ) -> Result<Fetched, GitError> {
     cli::refuse_hostile(url)?;
     if is_local(url) {
@@ -162,7 +167,19 @@ pub fn fetch_subdirs(
     }
     // What a failed attempt left is removed before the full fetch writes there.
     let _ = fs_err::remove_dir_all(dest);
-    fetch_tree(url, userinfo, reference, tag_hint, dest)
+    fetch_tree(url, userinfo, reference, tag_hint, dest, on_bytes)
+}
+
+/// `cb` that also tells `on_bytes` the bytes received so far, as libgit2 reports them.
+fn counting<'a>(
+    mut cb: git2::RemoteCallbacks<'a>,
+    on_bytes: &'a mut dyn FnMut(u64),
+) -> git2::RemoteCallbacks<'a> {
+    cb.transfer_progress(move |progress| {
+        on_bytes(progress.received_bytes() as u64);
+        true
+    });
+    cb
 }
 
 /// [`reach::ensure_published`]'s probe with libgit2: a new connection that fetches

@@ -89,6 +89,7 @@ impl SharedFetches {
                     tag_hint,
                     &group.subdirs,
                     &dir.path().join("repo"),
+                    &mut |_| {},
                 )?;
                 Ok((dir, fetched))
             });

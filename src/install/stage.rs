@@ -80,12 +80,20 @@ pub(super) fn fetch(
                             tag_hint,
                             std::slice::from_ref(subdir),
                             &repo,
+                            &mut |bytes| on_event(Event::Received { bytes }),
                         )?,
                     };
                     take_subdir(&repo, subdir, dest, &fetched.commit)?;
                     fetched
                 }
-                None => git::fetch_tree(url, userinfo.as_ref(), want.as_deref(), tag_hint, dest)?,
+                None => git::fetch_tree(
+                    url,
+                    userinfo.as_ref(),
+                    want.as_deref(),
+                    tag_hint,
+                    dest,
+                    &mut |bytes| on_event(Event::Received { bytes }),
+                )?,
             };
             on_event(Event::Fetched {
                 commit: Some(fetched.commit.clone()),

@@ -255,6 +255,7 @@ fn unchanged(group: Vec<(usize, Subdir)>) -> Vec<(usize, Option<String>)> {
         None,
         &subdirs,
         &repo,
+        &mut |_| {},
     ) {
         log::debug!(
             "cannot fetch {} to compare {}: {e}",
