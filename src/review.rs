@@ -260,7 +260,15 @@ pub fn review(
     let crate::source::Source::Git { url, userinfo, .. } = &opts.source else {
         unreachable!("only git sources are updated")
     };
-    let walked = crate::git::walk(url, userinfo.as_ref(), reference, since, WALK_BOUND)?;
+    // A monorepo plugin lists the commits that change its subdirectory.
+    let walked = crate::git::walk(
+        url,
+        userinfo.as_ref(),
+        reference,
+        since,
+        WALK_BOUND,
+        opts.source.subdir(),
+    )?;
     let total = walked.commits.len();
     Ok(Review {
         commits: walked

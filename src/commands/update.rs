@@ -195,6 +195,13 @@ fn report(rows: &[UpdateRow], dry_run: bool) -> Vec<Line> {
                 review::target(new_ref, commit),
                 review_text(rv, from_commit.as_deref())
             ))),
+            (Detail::PinOnly { message, .. }, _) => {
+                lines.push(Line::Data(format!(
+                    "    Pin only {}: {message}
+",
+                    r.id
+                )));
+            }
             (
                 Detail::Installed {
                     message: Some(message),

@@ -133,6 +133,45 @@ pub fn fetch_tree(
     check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
 }
 
+/// [`fetch_tree`] for a monorepo: resolve `reference` on `url` and write at least the
+/// directories `subdirs` of its commit under `dest` (created), each at its path, with the
+/// same checks. Over the network this is a partial clone with the git command where git
+/// can be run ([`cli::fetch_subdirs`]: the commit and its root tree, the trees on the way,
+/// then the subdirectories' contents), so the transfer is about the size of the
+/// subdirectories, not of the repository (a server that does not filter sends everything,
+/// which is still correct). Without git, or when the server refuses objects asked for by
+/// id, the whole tree is fetched (with the same checks; `on_bytes` as [`fetch_tree`]). A
+/// local repository is read in place.
+pub fn fetch_subdirs(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: Option<&str>,
+    tag_hint: Option<&str>,
+    subdirs: &[String],
+    dest: &Path,
+    on_bytes: &mut dyn FnMut(u64),
+) -> Result<Fetched, GitError> {
+    cli::refuse_hostile(url)?;
+    if is_local(url) {
+        return local_tree(url, reference, tag_hint, dest);
+    }
+    match cli::fetch_subdirs(url, userinfo, reference, tag_hint, subdirs, dest) {
+        Err(GitError::Cli(cli::CliError::NoGit { reason, .. })) if !cli::wanted(url) => {
+            log::debug!("git: {url}: no partial fetch without git ({reason}): the whole tree");
+        }
+        Err(GitError::Cli(
+            cli::CliError::Failed { verb, detail, .. }
+            | cli::CliError::Aborted { verb, detail, .. },
+        )) if verb == cli::BLOBS_PHASE => {
+            log::debug!("git: {url}: the blobs were refused by id ({detail}): the whole tree");
+        }
+        done => return done,
+    }
+    // What a failed attempt left is removed before the full fetch writes there.
+    let _ = fs_err::remove_dir_all(dest);
+    fetch_tree(url, userinfo, reference, tag_hint, dest, on_bytes)
+}
+
 /// `cb` that also tells `on_bytes` the bytes received so far, as libgit2 reports them.
 fn counting<'a>(
     mut cb: git2::RemoteCallbacks<'a>,
@@ -216,12 +255,16 @@ pub struct Walked {
 /// at most `bound` commits. A local repository is only read; a remote's objects are
 /// fetched (the tip only without `since`, else `bound` deep) into a scratch repository
 /// in the temp directory, removed afterwards.
+///
+/// `path` (a monorepo plugin's subdirectory): only the commits that change it are listed
+/// (a commit whose parent the fetch did not bring counts as changing it).
 pub fn walk(
     url: &str,
     userinfo: Option<&Userinfo>,
     reference: &str,
     since: Option<&str>,
     bound: usize,
+    path: Option<&str>,
 ) -> Result<Walked, GitError> {
     let candidates: Vec<String> = if reference == "HEAD" || reference.starts_with("refs/") {
         vec![reference.to_owned()]
@@ -248,15 +291,28 @@ pub fn walk(
             })?;
         let repo = Repository::init_bare(scratch.path())?;
         cli::refuse_hostile(url)?;
-        if cli::wanted(url) {
+        // A monorepo plugin's walk needs commits and trees, not the repository's files:
+        // the git command fetches them without blobs (a server that does not filter sends
+        // them anyway).
+        if cli::wanted(url) || path.is_some() {
             let depth = if since.is_some() {
                 bound.saturating_add(1)
             } else {
                 1
             };
-            let tip =
-                cli::fetch_walk_tip(url, userinfo, &candidates, depth, &repo, scratch.path())?;
-            return walked(&repo, url, reference, tip, since, bound);
+            let no_blobs = path.is_some();
+            match cli::fetch_walk_tip(
+                url,
+                userinfo,
+                &candidates,
+                depth,
+                no_blobs,
+                &repo,
+                scratch.path(),
+            ) {
+                Err(GitError::Cli(cli::CliError::NoGit { .. })) if !cli::wanted(url) => {}
+                tip => return walked(&repo, url, reference, tip?, since, bound, path),
+            }
         }
         let mut remote = repo.remote_anonymous(url)?;
         let auth = Rc::default();
@@ -291,7 +347,7 @@ pub fn walk(
         drop(remote);
         (repo, found.map(|(_, oid)| oid))
     };
-    walked(&repo, url, reference, tip, since, bound)
+    walked(&repo, url, reference, tip, since, bound, path)
 }
 
 /// [`walk`] once `tip` (the ref's id, if the remote has it) is in `repo`.
@@ -302,6 +358,7 @@ fn walked(
     tip: Option<Oid>,
     since: Option<&str>,
     bound: usize,
+    path: Option<&str>,
 ) -> Result<Walked, GitError> {
     let tip = tip.ok_or_else(|| not_found(url, reference, &[]))?;
     let object = repo.find_object(tip, None)?;
@@ -346,8 +403,22 @@ fn walked(
             walked.complete = false;
             break;
         }
+        if path.is_some_and(|p| !changes(&c, p)) {
+            continue;
+        }
         let subject = String::from_utf8_lossy(c.summary_bytes().unwrap_or_default());
         walked.commits.push((oid.to_string(), subject.into_owned()));
     }
     Ok(walked)
+}
+
+/// Whether `commit` changes `path` (its entry differs from the first parent's); a commit
+/// whose parent is not here (a shallow history's end) counts as changing it.
+fn changes(commit: &git2::Commit<'_>, path: &str) -> bool {
+    let at = |tree: git2::Tree<'_>| tree.get_path(Path::new(path)).ok().map(|e| e.id());
+    let mine = commit.tree().ok().and_then(at);
+    match commit.parent(0) {
+        Ok(parent) => parent.tree().ok().and_then(at) != mine,
+        Err(_) => commit.parent_count() > 0 || mine.is_some(),
+    }
 }

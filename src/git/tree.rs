@@ -180,3 +180,188 @@ pub(super) fn write_tree(
     }
     Ok(())
 }
+
+/// What a wanted path of a commit is.
+enum AtPath {
+    /// A directory: its tree, written out whole.
+    Tree(Oid),
+    /// A symlink where the path (or one of its parents, at `.0`) is: written as the
+    /// symlink it is, so the caller refuses a path through it as it would in a full tree.
+    Symlink(String, Oid),
+    /// Nothing, or a file: nothing is written, and the caller finds no directory.
+    Missing,
+    /// A tree on the way that this repository lacks (a partial fetch).
+    Lacking(Oid),
+}
+
+/// Resolve `path` (plain `/`-separated parts) from the tree `root`, part by part.
+fn at_path(repo: &Repository, root: Oid, path: &str) -> Result<AtPath, GitError> {
+    let Ok(mut tree) = repo.find_tree(root) else {
+        return Ok(AtPath::Lacking(root));
+    };
+    let mut walked: Vec<&str> = Vec::new();
+    let parts: Vec<&str> = path.split('/').filter(|p| !p.is_empty()).collect();
+    for (i, part) in parts.iter().enumerate() {
+        if !entry_name_ok(part.as_bytes()) {
+            return Err(unsafe_entry(part.as_bytes()));
+        }
+        walked.push(part);
+        let Some((id, mode)) = tree.get_name(part).map(|e| (e.id(), e.filemode())) else {
+            return Ok(AtPath::Missing);
+        };
+        match mode {
+            0o040000 if i + 1 == parts.len() => return Ok(AtPath::Tree(id)),
+            0o040000 => match repo.find_tree(id) {
+                Ok(t) => tree = t,
+                Err(_) => return Ok(AtPath::Lacking(id)),
+            },
+            0o120000 => return Ok(AtPath::Symlink(walked.join("/"), id)),
+            _ => return Ok(AtPath::Missing),
+        }
+    }
+    Ok(AtPath::Tree(tree.id()))
+}
+
+/// Whether every tree and blob below the tree `id` is in the repository.
+fn complete(repo: &Repository, odb: &git2::Odb<'_>, id: Oid, depth: usize) -> bool {
+    if depth > MAX_TREE_DEPTH {
+        // Too deep to write: `write_tree` refuses it.
+        return true;
+    }
+    let Ok(tree) = repo.find_tree(id) else {
+        return false;
+    };
+    tree.iter().all(|e| match e.filemode() {
+        0o040000 => complete(repo, odb, e.id(), depth + 1),
+        0o160000 => true,
+        _ => odb.exists(e.id()),
+    })
+}
+
+/// How [`check_out_paths`] fetches what it lacks: these objects, as [`Want`] says.
+pub(super) type FetchObjects<'a> = dyn FnMut(&[Oid], Want) -> Result<(), GitError> + 'a;
+
+/// What [`check_out_paths`] asks a partial fetch for.
+pub(super) enum Want {
+    /// These trees alone (the directories on the way to a wanted path).
+    Trees,
+    /// These trees with everything below them, or these blobs.
+    Whole,
+}
+
+/// [`check_out`] of only `paths` (a monorepo's plugin directories): each written at its
+/// place under `dest` as [`write_tree`] writes a tree, every name checked; a path that
+/// passes through a symlink gets that symlink, one that is no directory gets nothing.
+/// What they need and `repo` lacks (a partial fetch) is asked of `fetch`, a round per
+/// level of trees on the way, then once for all their contents. `None`: `fetch` did not
+/// bring what was asked.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn check_out_paths(
+    repo: &Repository,
+    commit: &git2::Commit<'_>,
+    dest: &Path,
+    kind: RefKind,
+    refname: Option<String>,
+    tag: Option<(String, Oid)>,
+    paths: &[String],
+    fetch: &mut FetchObjects<'_>,
+) -> Result<Option<Fetched>, GitError> {
+    // A path inside another wanted one is written with it.
+    let mut wanted: Vec<&str> = paths.iter().map(String::as_str).collect();
+    wanted.sort_unstable();
+    wanted.dedup();
+    let outer: Vec<&str> = wanted
+        .iter()
+        .copied()
+        .filter(|p| {
+            !wanted
+                .iter()
+                .any(|o| o != p && p.starts_with(o) && p[o.len()..].starts_with('/'))
+        })
+        .collect();
+    let odb = repo.odb()?;
+    let mut asked_whole = false;
+    let found = loop {
+        let mut found = Vec::new();
+        let (mut trees, mut whole) = (Vec::new(), Vec::new());
+        for p in &outer {
+            let at = at_path(repo, commit.tree_id(), p)?;
+            match &at {
+                AtPath::Lacking(id) => trees.push(*id),
+                AtPath::Tree(id) if !complete(repo, &odb, *id, 0) => whole.push(*id),
+                AtPath::Symlink(_, id) if !odb.exists(*id) => whole.push(*id),
+                _ => {}
+            }
+            found.push((*p, at));
+        }
+        trees.sort_unstable();
+        trees.dedup();
+        whole.sort_unstable();
+        whole.dedup();
+        if !trees.is_empty() {
+            // Each round brings a level more (or gives up): bounded by the paths' depth.
+            log::debug!(
+                "git: fetching {} trees on the way to {}",
+                trees.len(),
+                outer.join(", ")
+            );
+            let before: Vec<Oid> = trees.clone();
+            fetch(&trees, Want::Trees)?;
+            if before.iter().any(|id| repo.find_tree(*id).is_err()) {
+                return Ok(None);
+            }
+            continue;
+        }
+        if whole.is_empty() {
+            break found;
+        }
+        if asked_whole {
+            return Ok(None);
+        }
+        log::debug!("git: fetching the contents of {}", outer.join(", "));
+        fetch(&whole, Want::Whole)?;
+        asked_whole = true;
+    };
+    fs_err::create_dir_all(dest).map_err(|e| git2::Error::from_str(&e.to_string()))?;
+    for (p, at) in found {
+        match at {
+            AtPath::Tree(id) => {
+                let depth = p.split('/').count();
+                write_tree(repo, &repo.find_tree(id)?, &dest.join(p), depth)?;
+            }
+            AtPath::Symlink(link, id) => {
+                let at = dest.join(link);
+                if at.symlink_metadata().is_ok() {
+                    continue;
+                }
+                if let Some(parent) = at.parent() {
+                    fs_err::create_dir_all(parent)
+                        .map_err(|e| git2::Error::from_str(&e.to_string()))?;
+                }
+                let blob = repo.find_blob(id)?;
+                #[cfg(unix)]
+                std::os::unix::fs::symlink(
+                    <std::ffi::OsStr as std::os::unix::ffi::OsStrExt>::from_bytes(blob.content()),
+                    &at,
+                )
+                .map_err(|e| {
+                    git2::Error::from_str(&format!("cannot write {}: {e}", at.display()))
+                })?;
+                #[cfg(not(unix))]
+                let _ = blob;
+            }
+            AtPath::Missing | AtPath::Lacking(_) => {}
+        }
+    }
+    let signed = super::sign::material(
+        repo,
+        commit.id(),
+        tag.as_ref().map(|(n, id)| (n.as_str(), *id)),
+    );
+    Ok(Some(Fetched {
+        commit: commit.id().to_string(),
+        kind,
+        refname,
+        signed,
+    }))
+}

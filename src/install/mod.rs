@@ -20,6 +20,7 @@ mod options;
 mod pipeline;
 mod plan;
 mod preview;
+mod shared;
 mod signed;
 mod stage;
 pub mod txn;
@@ -35,6 +36,7 @@ use options::{home_for, validate_options};
 use pipeline::{Fetched, asks, fetch_and_check, fetch_check_swap};
 pub use plan::Request;
 pub use preview::{Preview, preview};
+pub use shared::SharedFetches;
 pub(crate) use stage::escaping_symlinks;
 
 /// Progress worth telling a user about.

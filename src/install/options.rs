@@ -71,6 +71,8 @@ pub struct InstallOptions {
     /// `--require-signed` and `--allowed-signers`: with `[trust]` of the home's
     /// `plugins.toml`, whether the plugin must be signed, and by whom.
     pub signing: crate::signing::SignArgs,
+    /// The monorepo fetches this command's installs share ([`super::SharedFetches`]).
+    pub shared: Option<super::shared::Shared>,
 }
 
 impl InstallOptions {
@@ -103,6 +105,7 @@ impl InstallOptions {
             featured_index: None,
             profile: HostProfile::default(),
             signing: crate::signing::SignArgs::default(),
+            shared: None,
         }
     }
 }

@@ -58,33 +58,43 @@ pub(super) fn fetch(
                 _ => None,
             };
             let reference = reference.clone().or(latest);
-            let want = opts
-                .pin
-                .as_ref()
-                .and_then(|p| p.commit.clone())
-                .or_else(|| reference.clone());
-            // A monorepo's plugin: the whole tree is fetched beside `dest`, then only the
-            // subdirectory becomes the plugin's tree.
-            let repo = dest.with_file_name("repo");
-            let into = if subdir.is_some() { &repo } else { dest };
             // `sync` fetches the locked commit; the tag it was installed from, if it still
             // names that commit, comes along for its signature.
-            let tag_hint = opts
-                .pin
-                .as_ref()
-                .filter(|p| p.ref_kind == Some(RefKind::Tag) && !p.requested_ref.is_empty())
-                .map(|p| p.requested_ref.as_str());
-            let fetched = git::fetch_tree(
-                url,
-                userinfo.as_ref(),
-                want.as_deref(),
-                tag_hint,
-                into,
-                &mut |bytes| on_event(Event::Received { bytes }),
-            )?;
-            if let Some(subdir) = subdir {
-                take_subdir(&repo, subdir, dest, &fetched.commit)?;
-            }
+            let (pinned, tag_hint) = super::shared::wanted(opts);
+            let want = pinned
+                .filter(|_| opts.pin.is_some())
+                .or_else(|| reference.clone());
+            let fetched = match subdir {
+                // A monorepo's plugin: its subdirectory is fetched (with those of the
+                // command's other plugins of the same commit) beside `dest`, then
+                // becomes the plugin's tree.
+                Some(subdir) => {
+                    let repo = dest.with_file_name("repo");
+                    let shared = opts.shared.as_ref().and_then(|s| s.take(opts, &repo));
+                    let fetched = match shared {
+                        Some(fetched) => fetched?,
+                        None => git::fetch_subdirs(
+                            url,
+                            userinfo.as_ref(),
+                            want.as_deref(),
+                            tag_hint,
+                            std::slice::from_ref(subdir),
+                            &repo,
+                            &mut |bytes| on_event(Event::Received { bytes }),
+                        )?,
+                    };
+                    take_subdir(&repo, subdir, dest, &fetched.commit)?;
+                    fetched
+                }
+                None => git::fetch_tree(
+                    url,
+                    userinfo.as_ref(),
+                    want.as_deref(),
+                    tag_hint,
+                    dest,
+                    &mut |bytes| on_event(Event::Received { bytes }),
+                )?,
+            };
             on_event(Event::Fetched {
                 commit: Some(fetched.commit.clone()),
                 ignored: 0,

@@ -1,6 +1,6 @@
 //! The apply pipeline: fetch ahead in the bounded pool, then install in order.
 
-use crate::install::{InstallOptions, Prepared};
+use crate::install::{InstallOptions, Prepared, SharedFetches};
 use crate::source::Source;
 
 /// `update` and `autoupdate` fetch at most this many newer versions at once, whatever
@@ -19,10 +19,20 @@ pub struct Step<T> {
 /// as the checks are — and yield the steps in their
 /// order with what was fetched, for the caller to install one at a time
 /// ([`crate::install::install_prepared`]: consent, home lock, swap).
+///
+/// Monorepo plugins fetched at the same commit share one fetch
+/// ([`crate::install::SharedFetches`]): one per repository and commit for the command.
 pub fn prepared_in_order<T: Send + 'static>(
-    steps: Vec<Step<T>>,
+    mut steps: Vec<Step<T>>,
     jobs: usize,
 ) -> impl Iterator<Item = (T, Option<(InstallOptions, Prepared)>)> {
+    let shared = SharedFetches::of(steps.iter().filter_map(|s| s.install.as_ref()));
+    if !shared.is_empty() {
+        let shared = std::sync::Arc::new(shared);
+        for opts in steps.iter_mut().filter_map(|s| s.install.as_mut()) {
+            opts.shared = Some(shared.clone());
+        }
+    }
     let url = |step: &Step<T>| match step.install.as_ref().map(|o| &o.source) {
         Some(Source::Git { url, .. }) => Some(url.clone()),
         _ => None,

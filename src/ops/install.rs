@@ -98,6 +98,7 @@ pub fn install(req: InstallRequest<'_>, cx: &Context, printer: &Printer) -> Resu
         by: "cli".into(),
         pin: None,
         now: crate::clock::now(),
+        shared: None,
         featured_index: cx.featured_index.clone(),
         signing: req.signing,
     };

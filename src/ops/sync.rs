@@ -256,5 +256,6 @@ fn install_options(
         featured_index: cx.featured_index.clone(),
         profile: opts.profile.clone(),
         signing: opts.signing.clone(),
+        shared: None,
     })
 }

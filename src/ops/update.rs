@@ -58,6 +58,9 @@ pub enum UpdateStatus {
     Held,
     HeldBack,
     WouldUpdate,
+    /// Dry run: a monorepo moved but the plugin's subdirectory did not; the update would
+    /// move only the lock's pin.
+    WouldMovePin,
     UpToDate,
     Updated,
     Failed,
@@ -87,6 +90,14 @@ pub enum Detail {
         age_from: &'static str,
         left_secs: u64,
         cooldown_secs: u64,
+    },
+    /// Dry run of a monorepo plugin whose subdirectory is the same at the new commit.
+    PinOnly {
+        from_commit: Option<String>,
+        new_ref: String,
+        commit: String,
+        subdir: String,
+        message: String,
     },
     /// Would update (dry run).
     Target {
@@ -171,6 +182,26 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
     let lifting: &[String] = if opts.all { &[] } else { opts.ids };
     crate::update::apply_holds(&mut checks, lifting);
+    // A dry run says what the update would do: a monorepo plugin whose subdirectory did
+    // not change only has its pin moved (the update finds the same when it installs).
+    let mut pin_only = HashMap::new();
+    if opts.dry_run {
+        let new_refs: HashMap<(PathBuf, String), String> = checks
+            .iter()
+            .filter_map(|(home, _, c)| match &c.status {
+                Status::Behind { new_ref, .. } => {
+                    Some(((home.root.clone(), c.id.clone()), new_ref.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        for (key, (commit, subdir)) in
+            crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), opts.check.jobs)
+        {
+            let new_ref = new_refs.get(&key).cloned().unwrap_or_default();
+            pin_only.insert(key, (new_ref, commit, subdir));
+        }
+    }
     let mut lock_rows = LockRows::default();
     let mut steps = Vec::new();
     for (home, dialect, c) in checks {
@@ -264,6 +295,10 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                     })
                 }
             },
+            Status::UpToDate if pin_only.contains_key(&(home.root.clone(), c.id.clone())) => {
+                let moved = &pin_only[&(home.root.clone(), c.id.clone())];
+                Some(pin_only_row(&home, &c, moved))
+            }
             Status::Held { new_ref, commit } => Some(held_row(&home, &c, Some((new_ref, commit)))),
             _ if c.hold.is_some() && !lifting.contains(&c.id) => Some(held_row(&home, &c, None)),
             _ => None,
@@ -295,6 +330,33 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         rows.push(row);
     }
     Ok(rows)
+}
+
+/// A dry run's row of a monorepo plugin whose subdirectory is the same at `commit`: the
+/// update would move only the lock's pin.
+fn pin_only_row(
+    home: &Home,
+    c: &Check,
+    (new_ref, commit, subdir): &(String, String, String),
+) -> UpdateRow {
+    let message = format!(
+        "the repository moved to {}; {subdir} did not change (the update moves only the lock's pin; the tree stays as it is)",
+        crate::review::target(new_ref, commit)
+    );
+    UpdateRow {
+        id: c.id.clone(),
+        status: UpdateStatus::WouldMovePin,
+        detail: Detail::PinOnly {
+            from_commit: c.current.clone(),
+            new_ref: new_ref.clone(),
+            commit: commit.clone(),
+            subdir: subdir.clone(),
+            message,
+        },
+        home: home.root.clone(),
+        review: None,
+        unheld: None,
+    }
 }
 
 /// The row of a held plugin that `--all` skipped, with the newer version it did not take.

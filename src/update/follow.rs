@@ -180,7 +180,6 @@ pub fn unchanged_subdirs(
             subdir,
             rel,
             tree_hash: entry.tree_hash,
-            id: c.id.clone(),
         };
         work.push((i, job));
     }
@@ -188,18 +187,37 @@ pub fn unchanged_subdirs(
     if work.is_empty() {
         return out;
     }
+    // One fetch per repository and commit: the rows of one monorepo at one commit are
+    // compared from the same fetched subdirectories.
+    let mut groups: Vec<(usize, Vec<(usize, Subdir)>)> = Vec::new();
+    let mut group_of: HashMap<(String, Option<String>, String), usize> = HashMap::new();
+    for (i, job) in work {
+        let key = (
+            job.url
+                .trim_end_matches('/')
+                .trim_end_matches(".git")
+                .to_owned(),
+            job.userinfo.as_ref().map(|u| u.user.clone()),
+            job.commit.clone(),
+        );
+        let g = *group_of.entry(key).or_insert_with(|| {
+            groups.push((groups.len(), Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push((i, job));
+    }
     // Fetches move objects, not ref lists: at most 8 at once, as `sync` and `update`; each
     // is bounded by the transfer's own no-progress limit, not the checks' `--timeout`.
     let same = bounded(
-        work,
-        &|job: &Subdir| job.url.as_str(),
+        groups,
+        &|group: &Vec<(usize, Subdir)>| group[0].1.url.as_str(),
         jobs.min(8),
         Duration::MAX,
-        Arc::new(|job: Subdir| job.unchanged().then_some(job.subdir)),
+        Arc::new(unchanged),
     );
-    for (i, found) in same {
+    for (i, found) in same.into_iter().filter_map(|(_, r)| r).flatten() {
         let (home, _, c) = &mut checks[i];
-        let (Some(Some(subdir)), Status::Behind { commit, .. }) = (found, &c.status) else {
+        let (Some(subdir), Status::Behind { commit, .. }) = (found, &c.status) else {
             continue;
         };
         log::debug!("{}: {subdir} is the same at {commit}", c.id);
@@ -217,40 +235,50 @@ struct Subdir {
     subdir: String,
     rel: PathBuf,
     tree_hash: String,
-    id: String,
 }
 
-impl Subdir {
-    /// Whether the subdirectory hashes the same at the new commit (a failure: no).
-    fn unchanged(&self) -> bool {
-        let Ok(tmp) = tempfile::tempdir() else {
-            return false;
-        };
-        let repo = tmp.path().join("repo");
-        if let Err(e) = git::fetch_tree(
-            &self.url,
-            self.userinfo.as_ref(),
-            Some(&self.commit),
-            None,
-            &repo,
-            &mut |_| {},
-        ) {
-            log::debug!(
-                "{}: cannot fetch {} to compare {}: {e}",
-                self.id,
-                self.commit,
-                self.subdir
-            );
-            return false;
-        }
-        let dir = repo.join(&self.rel);
-        // Inside the fetched tree, through no symlink.
-        let inside = fs_err::canonicalize(&dir)
-            .ok()
-            .zip(fs_err::canonicalize(&repo).ok())
-            .is_some_and(|(d, r)| d == r.join(&self.rel));
-        inside && dir.is_dir() && crate::hash::tree(&dir).is_ok_and(|h| h == self.tree_hash)
+/// The rows of one repository at one commit, each with its subdirectory when that hashes
+/// the same at the commit (a failure: not the same). One fetch of their subdirectories.
+fn unchanged(group: Vec<(usize, Subdir)>) -> Vec<(usize, Option<String>)> {
+    let not_same =
+        |group: Vec<(usize, Subdir)>| group.into_iter().map(|(i, _)| (i, None)).collect();
+    let Ok(tmp) = tempfile::tempdir() else {
+        return not_same(group);
+    };
+    let repo = tmp.path().join("repo");
+    let first = &group[0].1;
+    let subdirs: Vec<String> = group.iter().map(|(_, j)| j.subdir.clone()).collect();
+    if let Err(e) = git::fetch_subdirs(
+        &first.url,
+        first.userinfo.as_ref(),
+        Some(&first.commit),
+        None,
+        &subdirs,
+        &repo,
+        &mut |_| {},
+    ) {
+        log::debug!(
+            "cannot fetch {} to compare {}: {e}",
+            first.commit,
+            subdirs.join(", ")
+        );
+        return not_same(group);
     }
+    let real_repo = fs_err::canonicalize(&repo).ok();
+    group
+        .into_iter()
+        .map(|(i, job)| {
+            let dir = repo.join(&job.rel);
+            // Inside the fetched tree, through no symlink.
+            let inside = fs_err::canonicalize(&dir)
+                .ok()
+                .zip(real_repo.as_ref())
+                .is_some_and(|(d, r)| d == r.join(&job.rel));
+            let same =
+                inside && dir.is_dir() && crate::hash::tree(&dir).is_ok_and(|h| h == job.tree_hash);
+            (i, same.then_some(job.subdir))
+        })
+        .collect()
 }
 
 /// `(owner, repo)` of an aoe `gh:owner/repo` entry installed without a ref, which follows

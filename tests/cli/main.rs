@@ -34,6 +34,7 @@ mod lock_contract;
 mod lock_fuzz;
 mod lsp;
 mod missing_corpus;
+mod monorepo;
 mod new;
 mod parity;
 mod pool;

@@ -153,7 +153,7 @@ pub(super) fn ls_remote(
 }
 
 /// For [`super::walk`] with the git command: fetch the first of `candidates` the remote
-/// has, `depth` commits deep, into the bare repository `repo` (at `dir`) as
+/// has, `depth` commits deep (`no_blobs`: commits and trees only), into the bare repository `repo` (at `dir`) as
 /// `refs/remotes/walk/tip`; its id (an annotated tag's own object), or `None` when the
 /// remote has none of them.
 pub(super) fn fetch_walk_tip(
@@ -161,6 +161,7 @@ pub(super) fn fetch_walk_tip(
     userinfo: Option<&Userinfo>,
     candidates: &[String],
     depth: usize,
+    no_blobs: bool,
     repo: &Repository,
     dir: &Path,
 ) -> Result<Option<Oid>, GitError> {
@@ -173,6 +174,9 @@ pub(super) fn fetch_walk_tip(
         return Ok(None);
     };
     let mut cmd = fetch_command(url, dir, userinfo, prompt);
+    if no_blobs {
+        cmd.arg("--filter=blob:none");
+    }
     cmd.arg(format!("--depth={}", depth.max(1)))
         .args(["--", url])
         .arg(format!("+{name}:refs/remotes/walk/tip"));
@@ -192,7 +196,109 @@ pub(super) fn fetch_tree(
     tag_hint: Option<&str>,
     dest: &Path,
 ) -> Result<Fetched, GitError> {
+    fetch(url, userinfo, reference, tag_hint, dest, None)
+}
+
+/// [`super::fetch_subdirs`] with the git command: as [`fetch_tree`], but a partial
+/// clone: every fetch asks the server for the commits and their root trees alone
+/// (`--filter=tree:1`; a server that does not filter sends everything, as git warns), then
+/// the trees on the way to `subdirs` by id, a level a round, then their contents, so only
+/// `subdirs` (and the directories above them) travel. Only `subdirs` are written.
+pub(super) fn fetch_subdirs(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: Option<&str>,
+    tag_hint: Option<&str>,
+    subdirs: &[String],
+    dest: &Path,
+) -> Result<Fetched, GitError> {
+    fetch(url, userinfo, reference, tag_hint, dest, Some(subdirs))
+}
+
+/// The filter of a partial fetch's commits: each with its root tree, nothing below.
+const ROOT_TREES: &str = "--filter=tree:1";
+
+/// What a partial fetch is doing when it asks for a subdirectory's objects by id (a
+/// server may refuse to be asked for objects by id: then the whole tree is fetched).
+pub(in crate::git) const BLOBS_PHASE: &str = "fetching the subdirectory's files by id";
+
+/// Write the fetched commit: its whole tree, or (`sparse`) only those paths, with the
+/// objects they lack fetched by id from `url` into the repository at `dir`.
+#[allow(clippy::too_many_arguments)]
+fn write_out(
+    repo: &Repository,
+    dir: &Path,
+    commit: &git2::Commit<'_>,
+    dest: &Path,
+    kind: RefKind,
+    refname: Option<String>,
+    tag: Option<(String, Oid)>,
+    sparse: Option<&[String]>,
+    (url, userinfo, prompt): (&str, Option<&Userinfo>, bool),
+) -> Result<Fetched, GitError> {
+    let Some(paths) = sparse else {
+        return super::check_out(repo, commit, dest, kind, refname, tag);
+    };
+    let mut fetch_objects = |ids: &[Oid], want: super::tree::Want| {
+        // Trees alone, or everything below them: a filter git sends as asked (without
+        // one, the remote's recorded `tree:1` would apply).
+        let filter = match want {
+            super::tree::Want::Trees => "--filter=tree:0",
+            super::tree::Want::Whole => "--filter=blob:limit=4g",
+        };
+        let mut cmd = command(url, dir, userinfo, prompt);
+        // No negotiation: the objects are wanted by id, and nothing here has them.
+        // `--depth` makes git ask even for objects its partial clone counts as promised.
+        cmd.args(["-c", "fetch.negotiationAlgorithm=noop"])
+            .args([
+                "fetch",
+                "--progress",
+                "--no-tags",
+                "--no-recurse-submodules",
+                "--no-write-fetch-head",
+                "--depth=1",
+                filter,
+                "--",
+                url,
+            ])
+            .args(ids.iter().map(Oid::to_string));
+        let ran = run(cmd, url, BLOBS_PHASE, !prompt)?;
+        if ran.ok {
+            Ok(())
+        } else {
+            Err(failure(url, BLOBS_PHASE, &ran.stderr, userinfo))
+        }
+    };
+    super::tree::check_out_paths(
+        repo,
+        commit,
+        dest,
+        kind,
+        refname,
+        tag,
+        paths,
+        &mut fetch_objects,
+    )?
+    .ok_or_else(|| {
+        CliError::Failed {
+            url: url.to_owned(),
+            verb: BLOBS_PHASE,
+            detail: "the server did not send the objects asked for".to_owned(),
+        }
+        .into()
+    })
+}
+
+fn fetch(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: Option<&str>,
+    tag_hint: Option<&str>,
+    dest: &Path,
+    sparse: Option<&[String]>,
+) -> Result<Fetched, GitError> {
     let prompt = crate::net::settings().git_cli.interactive;
+    let filter: &[&str] = if sparse.is_some() { &[ROOT_TREES] } else { &[] };
     let (refs, default) = list(url, userinfo, prompt)?;
     let choice = super::choose(url, &refs, default, reference)?;
     let (scratch, repo) = super::scratch_repo(dest)?;
@@ -203,7 +309,8 @@ pub(super) fn fetch_tree(
         .and_then(|r| Oid::from_str(r).ok());
     if let Some(oid) = pinned {
         let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
-        cmd.args(["--depth=1", "--", url])
+        cmd.args(filter)
+            .args(["--depth=1", "--", url])
             .arg(format!("+{oid}:refs/plugins/pin"));
         // The hinted tag comes along while it still names the commit.
         let hinted = tag_hint
@@ -213,10 +320,20 @@ pub(super) fn fetch_tree(
         let ran = run(cmd, url, "downloading", !prompt)?;
         match super::read_commit(&repo, oid, url)? {
             Some(commit) if ran.ok => {
-                let probe = probe(url, userinfo, prompt);
+                let probe = probe(url, userinfo, prompt, filter);
                 super::reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
                 let tag = super::tree::tag_ref(&repo, hinted.as_deref());
-                return super::check_out(&repo, &commit, dest, RefKind::Commit, None, tag);
+                return write_out(
+                    &repo,
+                    scratch.path(),
+                    &commit,
+                    dest,
+                    RefKind::Commit,
+                    None,
+                    tag,
+                    sparse,
+                    (url, userinfo, prompt),
+                );
             }
             _ => log::debug!(
                 "git: {url}: {oid} alone was refused: fetching every ref ({})",
@@ -230,6 +347,7 @@ pub(super) fn fetch_tree(
         (RefKind::Commit, _) | (_, None)
     );
     let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
+    cmd.args(filter);
     match (&choice.kind, &choice.refname) {
         (RefKind::Commit, _) | (_, None) => {
             cmd.args([
@@ -261,11 +379,21 @@ pub(super) fn fetch_tree(
         _ => choice,
     };
     let commit = super::commit_of(&repo, url, &choice, reference, &refs)?;
-    let probe = probe(url, userinfo, prompt);
+    let probe = probe(url, userinfo, prompt, filter);
     super::reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
     let signed_tag = super::tree::signed_tag_name(&choice, tag_hint);
     let tag = super::tree::tag_ref(&repo, signed_tag.as_deref());
-    super::check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
+    write_out(
+        &repo,
+        scratch.path(),
+        &commit,
+        dest,
+        choice.kind,
+        choice.refname,
+        tag,
+        sparse,
+        (url, userinfo, prompt),
+    )
 }
 
 /// [`super::reach::ensure_published`]'s probe with the git command: fetch
@@ -274,9 +402,11 @@ fn probe<'a>(
     url: &'a str,
     userinfo: Option<&'a Userinfo>,
     prompt: bool,
+    filter: &'a [&'a str],
 ) -> impl FnMut(&Repository, &Path, Option<i32>) -> Result<(), GitError> + 'a {
     move |_, dir, depth| {
         let mut cmd = fetch_command(url, dir, userinfo, prompt);
+        cmd.args(filter);
         if let Some(depth) = depth {
             cmd.arg(format!("--depth={depth}"));
         }

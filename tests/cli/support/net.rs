@@ -185,6 +185,12 @@ fn serve_git(
 /// Run `git http-backend` on one request: the status, the other headers (CRLF-ended)
 /// and the body.
 fn cgi(root: &Path, req: Request) -> std::io::Result<(String, String, Vec<u8>)> {
+    cgi_with(root, req, false)
+}
+
+/// [`cgi`]; `v2`: the protocol the client asks for (`Git-Protocol`) reaches git, as on a
+/// forge (protocol v2 for git, v0 for libgit2).
+fn cgi_with(root: &Path, req: Request, v2: bool) -> std::io::Result<(String, String, Vec<u8>)> {
     let mut parts = req.line.split_whitespace();
     let method = parts.next().unwrap_or("GET").to_owned();
     let target = parts.next().unwrap_or("/").to_owned();
@@ -202,6 +208,10 @@ fn cgi(root: &Path, req: Request) -> std::io::Result<(String, String, Vec<u8>)> 
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("REMOTE_USER", "test")
         .env("REMOTE_ADDR", "127.0.0.1")
+        .env(
+            "GIT_PROTOCOL",
+            req.header("git-protocol").filter(|_| v2).unwrap_or(""),
+        )
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()?;
@@ -308,6 +318,91 @@ fn serve_kept(mut stream: TcpStream, root: &Path, requests: &Mutex<usize>) -> st
             }
         }
         let (status, headers, body) = cgi(root, req)?;
+        write!(
+            stream,
+            "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\n\r\n",
+            body.len()
+        )?;
+        stream.write_all(&body)?;
+        stream.flush()?;
+    }
+}
+
+/// One upload-pack request a [`CountingServer`] answered.
+#[derive(Clone, Debug)]
+pub(crate) struct Served {
+    /// The repository's path (`/acme/mono.git`).
+    pub(crate) repo: String,
+    /// It asked for objects (a fetch), not for the ref list.
+    pub(crate) fetch: bool,
+    /// The bytes of the answer's body (the pack, in a fetch).
+    pub(crate) bytes: usize,
+}
+
+/// A smart-HTTP git server over the bare repositories under `root` (no credentials, kept
+/// connections, protocol v2 for the clients that ask) that logs every upload-pack request
+/// it answered: which repository, whether it fetched objects, and how many bytes it sent.
+pub(crate) struct CountingServer {
+    pub(crate) base: String,
+    pub(crate) served: Arc<Mutex<Vec<Served>>>,
+}
+
+impl CountingServer {
+    pub(crate) fn start(root: &Path) -> CountingServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let served: Arc<Mutex<Vec<Served>>> = Arc::default();
+        let (log, root) = (served.clone(), root.to_path_buf());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (log, root) = (log.clone(), root.clone());
+                std::thread::spawn(move || {
+                    let _ = serve_counted(stream, &root, &log);
+                });
+            }
+        });
+        CountingServer { base, served }
+    }
+
+    /// The fetches (object requests) of `repo` answered so far, and their bytes.
+    pub(crate) fn fetches(&self, repo: &str) -> (usize, usize) {
+        let served = self.served.lock().unwrap();
+        let fetches = served.iter().filter(|s| s.fetch && s.repo == repo);
+        fetches.fold((0, 0), |(n, b), s| (n + 1, b + s.bytes))
+    }
+
+    /// Forget what was served.
+    pub(crate) fn reset(&self) {
+        self.served.lock().unwrap().clear();
+    }
+}
+
+fn serve_counted(
+    mut stream: TcpStream,
+    root: &Path,
+    log: &Mutex<Vec<Served>>,
+) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    loop {
+        if reader.fill_buf()?.is_empty() {
+            return Ok(());
+        }
+        let req = read_request(&mut reader)?;
+        let target = req.line.split_whitespace().nth(1).unwrap_or("").to_owned();
+        let upload = req.line.starts_with("POST ") && target.ends_with("/git-upload-pack");
+        // v2 names its command; v0 fetches send `want` lines.
+        let has = |needle: &[u8]| req.body.windows(needle.len()).any(|w| w == needle);
+        let fetch = upload && (has(b"command=fetch") || (!has(b"command=") && has(b"want ")));
+        let repo = target.trim_end_matches("/git-upload-pack").to_owned();
+        let (status, headers, body) = cgi_with(root, req, true)?;
+        if upload {
+            log.lock().unwrap().push(Served {
+                repo,
+                fetch,
+                bytes: body.len(),
+            });
+        }
         write!(
             stream,
             "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\n\r\n",
