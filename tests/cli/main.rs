@@ -56,4 +56,5 @@ mod update;
 mod validate_aoe;
 mod validate_aworld;
 mod validate_protoagent;
+mod views;
 mod workflows;

@@ -236,6 +236,21 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockErr
     save(&path, before.as_deref(), &doc)
 }
 
+/// `[plugins."<id>"] enabled` in `config.toml`: `None` when the file has no record of the
+/// plugin or the record no `enabled` (aoe loads a community plugin only while it is true).
+pub fn enabled(home: &Home, id: &str) -> Option<bool> {
+    let text = crate::file::read_to_string(config_path(home)).ok()?;
+    let doc = text.parse::<toml::Table>().ok()?;
+    doc.get("plugins")?.get(id)?.get("enabled")?.as_bool()
+}
+
+/// The `version` the installed `aoe-plugin.toml` in `dir` declares.
+pub fn installed_version(dir: &Path) -> Option<String> {
+    let text = crate::file::read_to_string(dir.join("aoe-plugin.toml")).ok()?;
+    let doc = text.parse::<toml::Table>().ok()?;
+    doc.get("version")?.as_str().map(str::to_owned)
+}
+
 /// Record an installed aoe plugin in `config.toml`: the one call the install
 /// transaction makes when it commits. The source is [`persisted_source`], the
 /// capabilities those of the installed manifest.
