@@ -68,6 +68,7 @@ dev.example.pinned  1.0.0    aoe      v1.0.0     98dbc36b17  file://[TMP]/repo  
 
     let (code, stdout, _) = at(&home, &["list", "--json"]);
     assert_eq!(code, 0);
+    assert_matches_output_schema("list.json", &serde_json::from_str(&stdout).unwrap());
     assert_data_eq!(
         redact(&stdout, &t, &home),
         str![[r#"
@@ -154,8 +155,13 @@ dev.example.other 0.3.0 (aoe)
 
     // Switched back on, the row says nothing more.
     assert_eq!(at(&home, &["enable", "dev.example.pinned"]).0, 0);
+    let (_, stdout, _) = at(&home, &["info", "dev.example.other", "--json"]);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_matches_output_schema("info.json", &doc);
+    assert_eq!(doc["hold"]["by"], "hold");
     let (_, stdout, _) = at(&home, &["info", "dev.example.pinned", "--json"]);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_matches_output_schema("info.json", &doc);
     assert_eq!(
         (&doc["enabled"], &doc["hold"]),
         (&Value::Bool(true), &Value::Null)
@@ -222,6 +228,7 @@ quiet_x  0.2.1    protoagent  v0.2.1     e49f185f83  https://example.invalid/qui
 
     let (code, stdout, stderr) = at(&home, &["list", "--json"]);
     assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_matches_output_schema("list.json", &serde_json::from_str(&stdout).unwrap());
     assert_data_eq!(
         redact(&stdout, &t, &home),
         str![[r#"
@@ -294,6 +301,7 @@ notes_x 1.2 (protoagent)
     let (code, stdout, _) = at(&home, &["info", "notes_x", "--json"]);
     assert_eq!(code, 0);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_matches_output_schema("info.json", &doc);
     assert_eq!(doc["version"], "1.2");
     assert_eq!(doc["deps"][0]["name"], "demolib");
     assert_eq!(doc["enabled"], true);
