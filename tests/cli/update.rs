@@ -1175,3 +1175,40 @@ plugins::update::no_release
     );
     assert_eq!(locked(&home, "dev.example.pinned", "version"), "2.0.0");
 }
+
+/// An update re-pins aoe's grant where `config.toml` has it: a `[plugins."<id>".grant]`
+/// sub-table with comments stays one, byte for byte but the value that changes (it was
+/// rewritten as an inline `grant = { … }`).
+#[test]
+fn an_update_keeps_the_layout_of_aoes_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let config = home.join("config.toml");
+    let written: toml::Table = std::fs::read_to_string(&config).unwrap().parse().unwrap();
+    let rec = &written["plugins"]["dev.example.pinned"];
+    let (source, hash, at) = (
+        rec["source"].as_str().unwrap(),
+        rec["grant"]["manifest_hash"].as_str().unwrap(),
+        rec["grant"]["granted_at"].as_str().unwrap(),
+    );
+    let mine = format!(
+        "# my aoe settings\ntheme = \"dark\"\n\n[plugins.\"dev.example.pinned\"]  # the one I use\nsource = \"{source}\"\nenabled = true   # on\n\n# approved by me\n[plugins.\"dev.example.pinned\".grant]\nmanifest_hash = \"{hash}\"  # pinned\ncapabilities = []\ngranted_at = \"{at}\"\n"
+    );
+    std::fs::write(&config, &mine).unwrap();
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    let (code, o, e) = run(plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{o}{e}");
+    let new_hash = locked(&home, "dev.example.pinned", "manifest_hash");
+    assert_ne!(new_hash, hash);
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        mine.replace(hash, &new_hash)
+    );
+}
