@@ -857,6 +857,24 @@ bin: plugin-relative path of the worker binary (required for a .tar.gz/.tgz asse
         .raw()
     );
 
+    // aoe: a new top-level key, before the headers: `commands` and `runtime` are there as
+    // `[[commands]]` and `[runtime]`, so they are not offered (nor the keys above).
+    let typing = text.replace(
+        "capabilities = [\"runtime.worker\"]\n",
+        "capabilities = [\"runtime.worker\"]\nr\n",
+    );
+    client.change(&aoe, 3, &typing);
+    client.recv();
+    let top = complete(&mut client, &aoe, 6, 1);
+    let labels: Vec<&str> = top.lines().filter_map(|l| l.split(':').next()).collect();
+    assert!(
+        labels.contains(&"ui") && labels.contains(&"settings"),
+        "{top}"
+    );
+    for there in ["commands", "runtime", "id", "name", "capabilities"] {
+        assert!(!labels.contains(&there), "{there} is offered again: {top}");
+    }
+
     // protoAgent: inside a settings item, mid-edit.
     let proto = tmp.path().join("pa/protoagent.plugin.yaml");
     std::fs::create_dir_all(proto.parent().unwrap()).unwrap();
