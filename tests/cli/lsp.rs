@@ -659,6 +659,41 @@ Replace `descripton` with `description` [quickfix, preferred] for plugins::proto
     );
     assert_eq!(client.recv()["result"], json!([]));
 
+    // protoAgent: a quoted boolean gets its one boolean, written bare.
+    let quoted = "id: demo\nname: Demo\nversion: \"1.0\"\nenabled: \"no\"\n";
+    client.change(&proto, 3, quoted);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+3:9-3:13 warning plugins::protoagent::truthy_string
+  | `enabled` is a str, which Python's bool() reads as true
+  | help: write `enabled: false` (unquoted); as written, the host treats it as true
+
+"#]]
+        .raw()
+    );
+    client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&proto) }, "range": range(3, 10, 3, 10), "context": { "diagnostics": [] } }),
+    );
+    let actions = client.recv()["result"].clone();
+    assert_data_eq!(
+        show_actions(&actions),
+        str![[r#"
+Replace `"no"` with `false` [quickfix, preferred] for plugins::protoagent::truthy_string
+  3:9-3:13 -> "false"
+
+"#]]
+        .raw()
+    );
+    let fixed = apply_edits(quoted, &actions[0]["edit"]["changes"][uri(&proto)]);
+    assert_eq!(
+        fixed,
+        "id: demo\nname: Demo\nversion: \"1.0\"\nenabled: false\n"
+    );
+    client.change(&proto, 4, &fixed);
+    assert_data_eq!(show(&client.recv()), str![""].raw());
+
     // Hostile requests: an unopened document, positions far past the text or
     // not positions at all. Empty answers and InvalidParams errors; the server stays up.
     let nowhere = json!({ "uri": uri(&tmp.path().join("nope/aoe-plugin.toml")) });
