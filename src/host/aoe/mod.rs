@@ -485,7 +485,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let home = Home::new(tmp.path());
         let sub = "[plugins.\"dev.a\"]  # mine\nsource = 'gh:o/r'\nenabled = false # off for now\n\n# the grant\n[plugins.\"dev.a\".grant]\nmanifest_hash = \"sha256:1\"   # pinned\ncapabilities = [\n  \"net\",\n]\ngranted_at = \"T1\"\n";
-        std::fs::write(config_path(&home), sub).unwrap();
+        fs_err::write(config_path(&home), sub).unwrap();
         let c = caps(&["net"]);
         let mut g = Grant {
             id: "dev.a",
@@ -495,12 +495,12 @@ mod tests {
             now: "T2",
         };
         assert!(grant(&home, &g).unwrap());
-        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
         assert_eq!(text, sub.replace("sha256:1", "sha256:2"));
         let wider = caps(&["net", "fs.read"]);
         g.capabilities = &wider;
         assert!(grant(&home, &g).unwrap());
-        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
         assert_eq!(
             text,
             sub.replace("sha256:1", "sha256:2")
@@ -509,10 +509,10 @@ mod tests {
         );
         // An inline record stays inline.
         let inline = "[plugins]\n\"dev.a\" = { source = \"gh:o/r\", enabled = true, grant = { manifest_hash = \"sha256:1\", capabilities = [\"net\"], granted_at = \"T1\" } }\n";
-        std::fs::write(config_path(&home), inline).unwrap();
+        fs_err::write(config_path(&home), inline).unwrap();
         g.capabilities = &c;
         assert!(grant(&home, &g).unwrap());
-        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
         assert_eq!(text, inline.replace("sha256:1", "sha256:2"));
     }
 
