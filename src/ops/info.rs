@@ -7,8 +7,7 @@ use serde::Serialize;
 
 use super::list::ListRow;
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::profile::HostProfile;
 use crate::release::Placed;
 use crate::validate::{ValidateOptions, validate_root};
@@ -113,9 +112,5 @@ pub fn info(id: &str, home: Option<&PathBuf>, cx: &Context) -> Result<Info> {
             detected: detected.map(|d| (crate::host::detect::describe(&d.profile), d.how)),
         });
     }
-    Err(Error::Refused {
-        code: Code::InstallNotInstalled,
-        message: format!("plugin '{id}' is not installed"),
-        help: None,
-    })
+    Err(Refusal::NotInstalled { id: id.to_owned() }.into())
 }

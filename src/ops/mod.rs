@@ -9,6 +9,7 @@
 //!   cooldown), applied through the same pipeline; an update that needs consent is never
 //!   applied.
 //! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
+//! * [`install`]: `plugins install` from a typed source, through consent, to its row.
 //! * [`list`], [`info`]: the installed plugins with what their hosts' records say of them
 //!   (switched off, versions a host-written row does not record, wheel deps) and holds.
 //! * [`outdated`]: the checks `outdated` shows, one row per plugin.
@@ -24,6 +25,7 @@ pub mod apply;
 pub mod autoupdate;
 pub mod check;
 pub mod info;
+pub mod install;
 pub mod list;
 pub mod outdated;
 pub mod sync;
