@@ -64,10 +64,9 @@ pub fn install(req: InstallRequest<'_>, cx: &Context, printer: &Printer) -> Resu
         .gh_base
         .clone()
         .unwrap_or_else(|| "https://github.com".into());
-    let mut source =
-        source::parse(req.source, req.reference, &gh_base).map_err(Error::InvalidArgument)?;
+    let mut source = source::parse(req.source, req.reference, &gh_base)?;
     if let Some(subdir) = req.subdir {
-        source = source.with_subdir(subdir).map_err(Error::InvalidArgument)?;
+        source = source.with_subdir(subdir)?;
     }
     if req.strict
         && let source::Source::Git { url, .. } = &source
