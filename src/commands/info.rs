@@ -6,12 +6,16 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::error::{Error, Refusal, Result};
-use crate::printer::Printer;
-use crate::profile::HostProfile;
-use crate::validate::{ValidateOptions, validate_root};
+use crate::error::{Error, Result};
+use crate::ops::{self, info::Info};
+use crate::printer::{Line, Printer};
 
 /// Show an installed plugin: source, ref, commit, hashes, and the host's verdict on it now.
+///
+/// Also what its host's own records say: whether the host runs it (its enable/disable
+/// switch), the version a row the host's own installer wrote does not record (read from
+/// the installed manifest), a protoAgent plugin's installed wheel deps (the lock row's
+/// `deps`), and a hold (`plugins hold`, `plugins rollback`) with why and since when.
 #[derive(Debug, Args)]
 #[command(
     after_help = "Examples:\n  plugins info dev.example.kanban\n  plugins info notes --home ~/.protoagent --json"
@@ -29,116 +33,112 @@ pub struct InfoArgs {
 }
 
 pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    Error::plugin_name(&args.id)?;
-    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
-        let Some(e) = lock.get(&args.id) else {
-            continue;
+    let info = ops::info::info(&args.id, args.home.as_ref(), cx)?;
+    let written = if args.json {
+        printer.json(serde_json::to_value(&info).expect("serializes"))
+    } else {
+        printer.report(&[Line::Data(text(&info))])
+    };
+    written.map_err(|e| Error::io("cannot write output", e))?;
+    Ok(ExitStatus::Success)
+}
+
+/// `id version (dialect)`, then one `key: value` line per fact.
+fn text(i: &Info) -> String {
+    let version = if i.version.is_empty() {
+        "-"
+    } else {
+        &i.version
+    };
+    let mut s = format!("{} {version} ({})\n", i.id, i.dialect);
+    // `key:` padded to one column; an empty key continues the line above.
+    let mut line = |key: &str, value: &str| {
+        let key = if key.is_empty() {
+            String::new()
+        } else {
+            format!("{key}:")
         };
-        let dir = home.locked_dir(&e)?;
-        // Valid to the host the home remembers (`[host]` in plugins.toml).
-        let remembered = HostProfile::load(&home);
-        // Else the installed host's, detected (`aoe --version`, the host's Python).
-        let detected = crate::host::detect::wanted(dialect, &remembered)
-            .then(|| {
-                let python = crate::host::detect::host_python(None, Some(&home));
-                crate::host::detect::detect(dialect, &python)
-            })
-            .flatten();
-        let host = match &detected {
-            Some(d) => remembered.or(d.profile.clone()),
-            None => remembered.clone(),
-        };
-        let mut opts = ValidateOptions::default();
-        host.apply(&mut opts);
-        let report = dir.is_dir().then(|| validate_root(&dir, &opts));
-        let valid = report.as_ref().map(crate::validate::PluginReport::is_valid);
-        if args.json {
-            // The envelope every document shares: `{"format_version": 1, ...}`.
-            let doc = serde_json::json!({
-                "id": e.id, "dialect": dialect, "version": e.version, "source": e.source,
-                "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
-                "manifest_hash": e.manifest_hash, "tree_hash": e.tree_hash, "path": dir.display().to_string(),
-                "present": dir.is_dir(), "valid": valid, "unbuilt": e.unbuilt, "subdir": e.subdir,
-                "signer_key": e.signer_key,
-                "host": (!host.is_empty()).then(|| serde_json::json!({"aoe_api": host.aoe_api, "version": host.version,
-                    "detected": detected.as_ref().map(|d| d.how.clone())})),
-                "release": e.release.as_ref().map(|r| serde_json::json!({"tag": r.tag, "asset": r.asset, "sha256": r.sha256})),
-            });
-            printer
-                .json(doc)
-                .map_err(|e| Error::io("cannot write output", e))?;
-            return Ok(ExitStatus::Success);
+        s.push_str(&format!("  {key:<10}{value}\n"));
+    };
+    line("source", &i.source);
+    if let Some(subdir) = &i.subdir {
+        line("subdir", subdir);
+    }
+    if !i.requested_ref.is_empty() {
+        let kind = i.ref_kind.map_or("?", |k| k.as_str());
+        line("ref", &format!("{} ({kind})", i.requested_ref));
+    }
+    line("commit", i.commit.as_deref().unwrap_or("(local copy)"));
+    // A row the host's own installer wrote records no hashes.
+    let hash = |h: &str| {
+        if h.is_empty() {
+            "(not recorded; `plugins verify --record` records it)".to_owned()
+        } else {
+            h.to_owned()
         }
-        let text = {
-            let mut s = format!("{} {} ({dialect})\n", e.id, e.version);
-            s.push_str(&format!("  source:   {}\n", e.source));
-            if let Some(subdir) = &e.subdir {
-                s.push_str(&format!("  subdir:   {subdir}\n"));
-            }
-            if !e.requested_ref.is_empty() {
-                s.push_str(&format!(
-                    "  ref:      {} ({})\n",
-                    e.requested_ref,
-                    e.ref_kind.map_or("?", |k| k.as_str())
-                ));
-            }
-            s.push_str(&format!(
-                "  commit:   {}\n",
-                e.commit.as_deref().unwrap_or("(local copy)")
-            ));
-            s.push_str(&format!(
-                "  manifest: {}\n  tree:     {}\n",
-                e.manifest_hash, e.tree_hash
-            ));
-            if let Some(r) = &e.release {
-                s.push_str(&format!("  release:  {} {} {}\n", r.tag, r.asset, r.sha256));
-            }
-            if let Some(k) = &e.signer_key {
-                s.push_str(&format!("  signer:   {k}\n"));
-            }
-            s.push_str(&format!(
-                "  path:     {}{}\n",
-                dir.display(),
-                if dir.is_dir() { "" } else { " (missing)" }
-            ));
-            if e.unbuilt {
-                s.push_str(
-                    "  built:    no (installed with --no-build; `plugins sync` builds it)\n",
-                );
-            }
-            if !remembered.is_empty() {
-                s.push_str(&format!(
-                    "  host:     {} (remembered in {})\n",
-                    crate::host::detect::describe(&remembered),
-                    home.settings().display()
-                ));
-            }
-            if let Some(d) = &detected {
-                s.push_str(&format!(
-                    "  host:     {} (detected: {})\n",
-                    crate::host::detect::describe(&d.profile),
-                    d.how
-                ));
-            }
-            if let Some(valid) = valid {
-                s.push_str(&format!(
-                    "  valid:    {}\n",
-                    if valid {
-                        "yes"
-                    } else {
-                        "no (run `plugins validate` on it)"
-                    }
-                ));
-            }
-            s
+    };
+    line("manifest", &hash(&i.manifest_hash));
+    line("tree", &hash(&i.tree_hash));
+    if let Some(r) = &i.release {
+        line("release", &format!("{} {} {}", r.tag, r.asset, r.sha256));
+    }
+    if let Some(k) = &i.signer_key {
+        line("signer", k);
+    }
+    let missing = if i.present { "" } else { " (missing)" };
+    line("path", &format!("{}{missing}", i.path));
+    if i.unbuilt {
+        line(
+            "built",
+            "no (installed with --no-build; `plugins sync` builds it)",
+        );
+    }
+    match i.enabled {
+        Some(true) => line("enabled", "yes"),
+        Some(false) => line(
+            "enabled",
+            &format!("no (`plugins enable {}` turns it on)", i.id),
+        ),
+        None => {}
+    }
+    if let Some(h) = &i.hold {
+        line(
+            "held",
+            &format!(
+                "since {} ({}; `plugins unhold {}` lifts it)",
+                h.since, h.reason, i.id
+            ),
+        );
+    }
+    if let Some(deps) = &i.deps {
+        if deps.is_empty() {
+            line(
+                "deps",
+                "none (installed with --deps; nothing needed installing)",
+            );
+        }
+        for (n, d) in deps.iter().enumerate() {
+            let sha = &d.sha256[..d.sha256.len().min(12)];
+            let key = if n == 0 { "deps" } else { "" };
+            line(key, &format!("{} {} (sha256 {sha}…)", d.name, d.version));
+        }
+    }
+    if let Some((what, file)) = &i.remembered {
+        line(
+            "host",
+            &format!("{what} (remembered in {})", file.display()),
+        );
+    }
+    if let Some((what, how)) = &i.detected {
+        line("host", &format!("{what} (detected: {how})"));
+    }
+    if let Some(valid) = i.valid {
+        let verdict = if valid {
+            "yes"
+        } else {
+            "no (run `plugins validate` on it)"
         };
-        printer
-            .out(&text)
-            .map_err(|e| Error::io("cannot write output", e))?;
-        return Ok(ExitStatus::Success);
+        line("valid", verdict);
     }
-    Err(Refusal::NotInstalled {
-        id: args.id.clone(),
-    }
-    .into())
+    s
 }

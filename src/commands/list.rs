@@ -6,12 +6,16 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::dialect::Dialect;
 use crate::error::{Error, Result};
-use crate::lock::Entry;
-use crate::printer::Printer;
+use crate::ops::{self, list::ListRow};
+use crate::printer::{Line, Printer};
 
 /// List installed plugins from the lock: id, version, source, ref and commit.
+///
+/// A plugin its host does not run (switched off with `plugins disable` or in the host's
+/// own config) is shown as disabled; a held one (`plugins hold`, `plugins rollback`) says
+/// why and since when. A row the host's own installer wrote shows the version its
+/// installed manifest declares.
 #[derive(Debug, Args)]
 #[command(after_help = "Examples:\n  plugins list\n  plugins list --home /srv/aoe --json")]
 pub struct ListArgs {
@@ -24,53 +28,45 @@ pub struct ListArgs {
 }
 
 pub fn run(args: &ListArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let mut rows = Vec::new();
-    for (home, dialect, lock) in cx.locked_homes(args.home.as_ref())? {
-        for e in lock.entries() {
-            let present = home.locked_dir(&e).is_ok_and(|d| d.is_dir());
-            rows.push((dialect, home.root.clone(), e, present));
-        }
-    }
-    let text = if args.json {
-        let plugins: Vec<serde_json::Value> = rows
-            .iter()
-            .map(|(d, home, e, present)| {
-                serde_json::json!({
-                    "id": e.id, "dialect": d, "version": e.version, "source": e.source,
-                    "requested_ref": e.requested_ref, "ref_kind": e.ref_kind, "commit": e.commit,
-                    "home": home.display().to_string(), "present": present, "unbuilt": e.unbuilt,
-                    "subdir": e.subdir,
-                })
-            })
-            .collect();
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(
-                &serde_json::json!({"format_version": 1, "plugins": plugins})
-            )
-            .expect("serializes")
-        )
+    let rows = ops::list::list(args.home.as_ref(), cx)?;
+    let written = if args.json {
+        printer.json(serde_json::json!({ "plugins": rows }))
     } else if rows.is_empty() {
-        "no plugins installed\n".to_owned()
+        printer.report(&[Line::Outcome("no plugins installed\n".to_owned())])
     } else {
-        table(&rows)
+        printer.report(&[Line::Data(table(&rows))])
     };
-    printer
-        .out(&text)
-        .map_err(|e| Error::io("cannot write output", e))?;
+    written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
 }
 
-/// A monorepo plugin's directory in its repository, as a suffix of its source.
-fn in_subdir(e: &Entry) -> String {
-    e.subdir
+/// What the row's last cell adds after the source: its subdirectory in a monorepo, then
+/// what needs attention (missing, not built, disabled, held).
+fn notes(r: &ListRow) -> String {
+    let mut s = r
+        .subdir
         .as_deref()
-        .map_or_else(String::new, |s| format!(" (subdir {s})"))
+        .map_or_else(String::new, |d| format!(" (subdir {d})"));
+    if !r.present {
+        s.push_str("  (missing: run `plugins sync`)");
+    } else if r.unbuilt {
+        s.push_str("  (not built: run `plugins sync`)");
+    }
+    if r.enabled == Some(false) {
+        s.push_str(&format!(
+            "  (disabled: `plugins enable {}` turns it on)",
+            r.id
+        ));
+    }
+    if let Some(h) = &r.hold {
+        s.push_str(&format!("  (held since {}: {})", h.since, h.reason));
+    }
+    s
 }
 
 /// One row per plugin under a header, columns padded to their widest cell. The source
 /// comes last, unpadded, so a long URL or path never pushes the other columns out of line.
-fn table(rows: &[(Dialect, PathBuf, Entry, bool)]) -> String {
+fn table(rows: &[ListRow]) -> String {
     let mut cells = vec![[
         "ID".to_owned(),
         "VERSION".to_owned(),
@@ -79,26 +75,24 @@ fn table(rows: &[(Dialect, PathBuf, Entry, bool)]) -> String {
         "COMMIT".to_owned(),
         "SOURCE".to_owned(),
     ]];
-    for (dialect, _, e, present) in rows {
-        let (reference, commit) = match &e.commit {
-            Some(c) if e.requested_ref.is_empty() => ("(default)".to_owned(), c[..10].to_owned()),
-            Some(c) => (e.requested_ref.clone(), c[..10].to_owned()),
+    for r in rows {
+        let (reference, commit) = match &r.commit {
+            Some(c) if r.requested_ref.is_empty() => ("(default)".to_owned(), c[..10].to_owned()),
+            Some(c) => (r.requested_ref.clone(), c[..10].to_owned()),
             None => ("(local copy)".to_owned(), "-".to_owned()),
         };
-        let missing = if !*present {
-            "  (missing: run `plugins sync`)"
-        } else if e.unbuilt {
-            "  (not built: run `plugins sync`)"
+        let version = if r.version.is_empty() {
+            "-"
         } else {
-            ""
+            &r.version
         };
         cells.push([
-            e.id.clone(),
-            e.version.clone(),
-            dialect.to_string(),
+            r.id.clone(),
+            version.to_owned(),
+            r.dialect.to_string(),
             reference,
             commit,
-            format!("{}{}{missing}", e.source, in_subdir(e)),
+            format!("{}{}", r.source, notes(r)),
         ]);
     }
     let mut widths = [0; 5];

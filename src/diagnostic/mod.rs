@@ -139,6 +139,19 @@ impl Diagnostic {
         self
     }
 
+    /// A fix whose `text` replaces the span's bytes as they are (quotes included).
+    #[must_use]
+    pub fn with_raw_fix(mut self, span: Span, text: impl Into<String>) -> Self {
+        let mut fixes = std::mem::take(&mut self.fixes).into_vec();
+        fixes.push(Fix {
+            span,
+            text: text.into(),
+            requote: false,
+        });
+        self.fixes = fixes.into_boxed_slice();
+        self
+    }
+
     #[must_use]
     pub fn with_severity(mut self, severity: Severity) -> Self {
         self.severity = severity;

@@ -139,7 +139,7 @@ pub fn set_enabled(dialect: Dialect, home: &Home, id: &str, on: bool) -> Result<
             }
         }
         Dialect::Protoagent => {
-            let path = home.root.join("config").join("langgraph-config.yaml");
+            let path = protoagent::config_yaml(home);
             match protoagent::switch_lines(&path, id, on) {
                 None => Switch::Set {
                     path,
@@ -149,6 +149,28 @@ pub fn set_enabled(dialect: Dialect, home: &Home, id: &str, on: bool) -> Result<
             }
         }
     })
+}
+
+/// Whether `dialect`'s host runs the installed plugin `id` (in `dir`) by its own switch:
+/// aoe's `enabled` in `config.toml`, AWorld's `.manifest.json` record (a directory without
+/// one is enabled), protoAgent's `plugins.enabled`/`plugins.disabled` and the manifest's
+/// own `enabled`. `None`: the host keeps no switch for it (aoe without a record).
+pub fn enabled(dialect: Dialect, home: &Home, id: &str, dir: &Path) -> Option<bool> {
+    match dialect {
+        Dialect::Aoe => aoe::enabled(home, id),
+        Dialect::Aworld => Some(aworld::registry::enabled(home, id)),
+        Dialect::Protoagent => Some(protoagent::enabled(&protoagent::config_yaml(home), id, dir)),
+    }
+}
+
+/// The version the installed manifest in `dir` declares, as `dialect`'s host reads it: the
+/// version of a lock row the host's own installer wrote, which records none (protoAgent's).
+pub fn installed_version(dialect: Dialect, dir: &Path) -> Option<String> {
+    match dialect {
+        Dialect::Aoe => aoe::installed_version(dir),
+        Dialect::Aworld => aworld::installed_version(dir),
+        Dialect::Protoagent => protoagent::installed_version(dir),
+    }
 }
 
 /// The dialects whose manifest exists (as any kind of entry) under `root`. Without any

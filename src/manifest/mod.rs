@@ -26,6 +26,9 @@ pub struct Finding {
     pub also: Option<(Pointer, String)>,
     /// Exact replacements: the key or value at a pointer should read a text.
     pub fixes: Vec<(Pointer, Part, String)>,
+    /// Exact replacements written as they are over a scalar value, quotes and all
+    /// (`"false"` → `false`).
+    pub raw_fixes: Vec<(Pointer, String)>,
 }
 
 impl Finding {
@@ -39,6 +42,7 @@ impl Finding {
             help: None,
             also: None,
             fixes: Vec::new(),
+            raw_fixes: Vec::new(),
         }
     }
 
@@ -82,6 +86,14 @@ impl Finding {
         self
     }
 
+    /// A fix that writes `text` as it is over the labelled scalar value, replacing its
+    /// quotes too: a quoted `"false"` should be the boolean `false`.
+    #[must_use]
+    pub fn fix_raw(mut self, text: impl Into<String>) -> Self {
+        self.raw_fixes.push((self.at.clone(), text.into()));
+        self
+    }
+
     /// A fix elsewhere than the label: the value at `at` should read `text`.
     #[must_use]
     pub fn fix_at(mut self, at: Pointer, text: impl Into<String>) -> Self {
@@ -118,6 +130,14 @@ impl Finding {
                 if let Some(span) = span {
                     d = d.with_fix(span, text);
                 }
+            }
+        }
+        for (at, text) in self.raw_fixes {
+            // A scalar only: never a table or list.
+            if let Some((node, _)) = root.locate(&at)
+                && node.scalar_text().is_some()
+            {
+                d = d.with_raw_fix(node.span.clone(), text);
             }
         }
         d

@@ -10,6 +10,8 @@
 //!   applied.
 //! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
 //! * [`install`]: `plugins install` from a typed source, through consent, to its row.
+//! * [`list`], [`info`]: the installed plugins with what their hosts' records say of them
+//!   (switched off, versions a host-written row does not record, wheel deps) and holds.
 //! * [`outdated`]: the checks `outdated` shows, one row per plugin.
 //! * [`sync`]: `plugins sync` from the lock to one output row per plugin.
 //! * [`verify`]: each locked plugin's files against its row, and `--record`'s baselines.
@@ -22,7 +24,9 @@
 pub mod apply;
 pub mod autoupdate;
 pub mod check;
+pub mod info;
 pub mod install;
+pub mod list;
 pub mod outdated;
 pub mod sync;
 pub mod update;

@@ -271,6 +271,18 @@ print(json.dumps(installer.install({:?}, allow=["*"])["id"]))
                 "{stdout}"
             );
         }
+        if args == ["list", "--json"] {
+            // The host's row records no version: its installed manifest's is shown.
+            let doc: Value = serde_json::from_str(&stdout).unwrap();
+            let row = doc["plugins"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|r| r["id"] == "other_x")
+                .cloned()
+                .unwrap();
+            assert_eq!(row["version"], "1.2.0", "{stdout}");
+        }
     }
 }
 

@@ -660,6 +660,41 @@ Replace `descripton` with `description` [quickfix, preferred] for plugins::proto
     );
     assert_eq!(client.recv()["result"], json!([]));
 
+    // protoAgent: a quoted boolean gets its one boolean, written bare.
+    let quoted = "id: demo\nname: Demo\nversion: \"1.0\"\nenabled: \"no\"\n";
+    client.change(&proto, 3, quoted);
+    assert_data_eq!(
+        show(&client.recv()),
+        str![[r#"
+3:9-3:13 warning plugins::protoagent::truthy_string
+  | `enabled` is a str, which Python's bool() reads as true
+  | help: write `enabled: false` (unquoted); as written, the host treats it as true
+
+"#]]
+        .raw()
+    );
+    client.request(
+        "textDocument/codeAction",
+        json!({ "textDocument": { "uri": uri(&proto) }, "range": range(3, 10, 3, 10), "context": { "diagnostics": [] } }),
+    );
+    let actions = client.recv()["result"].clone();
+    assert_data_eq!(
+        show_actions(&actions),
+        str![[r#"
+Replace `"no"` with `false` [quickfix, preferred] for plugins::protoagent::truthy_string
+  3:9-3:13 -> "false"
+
+"#]]
+        .raw()
+    );
+    let fixed = apply_edits(quoted, &actions[0]["edit"]["changes"][uri(&proto)]);
+    assert_eq!(
+        fixed,
+        "id: demo\nname: Demo\nversion: \"1.0\"\nenabled: false\n"
+    );
+    client.change(&proto, 4, &fixed);
+    assert_data_eq!(show(&client.recv()), str![""].raw());
+
     // Hostile requests: an unopened document, positions far past the text or
     // not positions at all. Empty answers and InvalidParams errors; the server stays up.
     let nowhere = json!({ "uri": uri(&tmp.path().join("nope/aoe-plugin.toml")) });
@@ -857,6 +892,24 @@ bin: plugin-relative path of the worker binary (required for a .tar.gz/.tgz asse
 "#]]
         .raw()
     );
+
+    // aoe: a new top-level key, before the headers: `commands` and `runtime` are there as
+    // `[[commands]]` and `[runtime]`, so they are not offered (nor the keys above).
+    let typing = text.replace(
+        "capabilities = [\"runtime.worker\"]\n",
+        "capabilities = [\"runtime.worker\"]\nr\n",
+    );
+    client.change(&aoe, 3, &typing);
+    client.recv();
+    let top = complete(&mut client, &aoe, 6, 1);
+    let labels: Vec<&str> = top.lines().filter_map(|l| l.split(':').next()).collect();
+    assert!(
+        labels.contains(&"ui") && labels.contains(&"settings"),
+        "{top}"
+    );
+    for there in ["commands", "runtime", "id", "name", "capabilities"] {
+        assert!(!labels.contains(&there), "{there} is offered again: {top}");
+    }
 
     // protoAgent: inside a settings item, mid-edit.
     let proto = tmp.path().join("pa/protoagent.plugin.yaml");

@@ -57,4 +57,5 @@ mod update;
 mod validate_aoe;
 mod validate_aworld;
 mod validate_protoagent;
+mod views;
 mod workflows;

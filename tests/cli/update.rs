@@ -826,9 +826,12 @@ fn log_format_json_writes_timestamped_lines() {
     );
 }
 
-/// Every command's `--json` document opens with `format_version` (`info` and `new` did not).
+/// Every command's `--json` document opens with `format_version` (`info` and `new` did not)
+/// and matches its schema in docs/schema/output/ (`<command>.json`; `validate`'s is
+/// `--format json`). The home-changing commands and autoupdate are checked against theirs
+/// in `json_outputs_match_their_schemas`.
 #[test]
-fn every_json_document_has_a_format_version() {
+fn every_json_document_has_a_format_version_and_a_schema() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, _) = history(&tmp.path().join("repo"));
     let home = tmp.path().join("home");
@@ -850,6 +853,7 @@ fn every_json_document_has_a_format_version() {
         ],
         &["list", "--json", "--home", h],
         &["homes", "--json"],
+        &["search", "--json", "--home", h],
         &["verify", "--json", "--home", h],
         &["outdated", "--json", "--home", h],
         &["doctor", "--offline", "--json", "--home", h],
@@ -865,6 +869,58 @@ fn every_json_document_has_a_format_version() {
             first.contains("\"format_version\""),
             "{args:?}: first key: {stdout}"
         );
+        let file = format!("{}.json", args[0]);
+        let errors: Vec<String> = output_schema(&file)
+            .iter_errors(&doc)
+            .map(|e| e.to_string())
+            .collect();
+        assert!(
+            errors.is_empty(),
+            "{args:?} against {file}: {errors:#?}\n{doc:#}"
+        );
+    }
+}
+
+/// Every command whose `--help` offers `--json` (or `--format json`) has its schema file
+/// and is run by one of the two tests above: a new `--json` fails here until it has both.
+#[test]
+fn every_json_command_has_a_schema_that_a_test_checks() {
+    // The commands `every_json_document_has_a_format_version_and_a_schema` runs (each
+    // against `<command>.json`) and those `json_outputs_match_their_schemas` runs.
+    let own = [
+        "info", "new", "list", "homes", "search", "verify", "outdated", "doctor", "resolve",
+        "validate",
+    ];
+    let change = [
+        "install", "update", "remove", "sync", "rollback", "hold", "unhold",
+    ];
+    let (_, help, _) = run(plugins().arg("--help"));
+    let commands: Vec<&str> = help
+        .split("Commands:\n")
+        .nth(1)
+        .unwrap()
+        .lines()
+        .take_while(|l| l.starts_with("  "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert!(commands.contains(&"list"), "{help}");
+    for c in commands {
+        let (_, text, _) = run(plugins().args([c, "--help"]));
+        if !(text.contains("--json") || text.contains("--format <")) {
+            continue;
+        }
+        let file = if change.contains(&c) {
+            "change.json".to_owned()
+        } else if c == "autoupdate" {
+            "autoupdate.json".to_owned()
+        } else {
+            assert!(
+                own.contains(&c),
+                "`{c} --json` is checked against no schema"
+            );
+            format!("{c}.json")
+        };
+        output_schema(&file);
     }
 }
 
@@ -932,6 +988,17 @@ fn json_outputs_match_their_schemas() {
         &["rollback", "dev.example.pinned", "--json"],
         0,
     );
+    check(
+        "change.json",
+        &["unhold", "dev.example.pinned", "--json"],
+        0,
+    );
+    check("change.json", &["hold", "dev.example.pinned", "--json"], 0);
+    check(
+        "change.json",
+        &["unhold", "dev.example.pinned", "--json"],
+        0,
+    );
     policy(
         &home,
         "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\n",
@@ -995,6 +1062,7 @@ fn json_outputs_match_their_schemas() {
             "behind",
             "error",
             "failed",
+            "held",
             "held_back",
             "installed",
             "ok",
@@ -1002,6 +1070,7 @@ fn json_outputs_match_their_schemas() {
             "rolled_back",
             "synced",
             "tampered",
+            "unheld",
             "up_to_date",
             "updated",
             "would_update"
@@ -1105,4 +1174,41 @@ plugins::update::no_release
         "v2.0.0"
     );
     assert_eq!(locked(&home, "dev.example.pinned", "version"), "2.0.0");
+}
+
+/// An update re-pins aoe's grant where `config.toml` has it: a `[plugins."<id>".grant]`
+/// sub-table with comments stays one, byte for byte but the value that changes (it was
+/// rewritten as an inline `grant = { … }`).
+#[test]
+fn an_update_keeps_the_layout_of_aoes_config() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let config = home.join("config.toml");
+    let written: toml::Table = std::fs::read_to_string(&config).unwrap().parse().unwrap();
+    let rec = &written["plugins"]["dev.example.pinned"];
+    let (source, hash, at) = (
+        rec["source"].as_str().unwrap(),
+        rec["grant"]["manifest_hash"].as_str().unwrap(),
+        rec["grant"]["granted_at"].as_str().unwrap(),
+    );
+    let mine = format!(
+        "# my aoe settings\ntheme = \"dark\"\n\n[plugins.\"dev.example.pinned\"]  # the one I use\nsource = \"{source}\"\nenabled = true   # on\n\n# approved by me\n[plugins.\"dev.example.pinned\".grant]\nmanifest_hash = \"{hash}\"  # pinned\ncapabilities = []\ngranted_at = \"{at}\"\n"
+    );
+    std::fs::write(&config, &mine).unwrap();
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    let (code, o, e) = run(plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{o}{e}");
+    let new_hash = locked(&home, "dev.example.pinned", "manifest_hash");
+    assert_ne!(new_hash, hash);
+    assert_eq!(
+        std::fs::read_to_string(&config).unwrap(),
+        mine.replace(hash, &new_hash)
+    );
 }

@@ -9,7 +9,7 @@ pub mod manifest;
 
 use std::path::{Path, PathBuf};
 
-use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, Value};
+use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, TableLike, Value};
 
 use crate::lock::{LockError, write_atomic};
 use crate::store::Home;
@@ -133,31 +133,19 @@ pub fn grant(home: &Home, g: &Grant<'_>) -> Result<bool, LockError> {
     };
     let plugins = plugins_table(&mut doc).map_err(corrupt)?;
     let fresh = !plugins.contains_key(g.id);
+    // The record keeps the form the user gave it (`[plugins."<id>"]`, an inline table).
     let entry = plugins
         .entry(g.id)
-        .or_insert_with(|| Item::Table(Table::new()));
-    if let Some(inline) = entry.as_inline_table().cloned() {
-        *entry = Item::Table(inline.into_table());
-    }
-    let entry = entry
-        .as_table_mut()
+        .or_insert_with(|| Item::Table(Table::new()))
+        .as_table_like_mut()
         .ok_or_else(|| corrupt(format!("`plugins.{:?}` is not a table", g.id)))?;
-    let set_str = |t: &mut Table, k: &str, v: &str| {
-        if t.get(k).and_then(Item::as_str) != Some(v) {
-            t[k] = toml_edit::value(v);
-        }
-    };
     set_str(entry, "source", g.source);
     if fresh || !entry.contains_key("enabled") {
-        entry["enabled"] = toml_edit::value(true);
+        set_kept(entry, "enabled", true.into());
     }
-    let prior = entry.get("grant").and_then(|g| match g {
-        Item::Value(Value::InlineTable(t)) => Some(t.clone().into_table()),
-        Item::Table(t) => Some(t.clone()),
-        _ => None,
-    });
+    let prior = entry.get("grant").and_then(Item::as_table_like);
+    let prior_str = |k: &str| prior.and_then(|p| p.get(k)?.as_str().map(str::to_owned));
     let prior_caps: Option<Vec<String>> = prior
-        .as_ref()
         .and_then(|p| p.get("capabilities")?.as_array().cloned())
         .map(|a| {
             a.iter()
@@ -173,29 +161,54 @@ pub fn grant(home: &Home, g: &Grant<'_>) -> Result<bool, LockError> {
     let same_caps = prior_caps
         .as_deref()
         .is_some_and(|p| sorted(p) == sorted(g.capabilities));
-    let granted_at = prior
-        .as_ref()
+    let granted_at = prior_str("granted_at")
         .filter(|_| same_caps)
-        .and_then(|p| p.get("granted_at")?.as_str().map(str::to_owned))
         .unwrap_or_else(|| g.now.to_owned());
-    let unchanged = same_caps
-        && prior
-            .as_ref()
-            .and_then(|p| p.get("manifest_hash")?.as_str().map(str::to_owned))
-            .as_deref()
-            == Some(g.manifest_hash);
-    if !unchanged {
-        let mut caps = Array::new();
-        for c in g.capabilities {
-            caps.push(c.as_str());
+    let mut caps = Array::new();
+    for c in g.capabilities {
+        caps.push(c.as_str());
+    }
+    match entry.get_mut("grant").and_then(Item::as_table_like_mut) {
+        // A grant the file has (`[plugins."<id>".grant]` or `grant = { … }`) keeps its
+        // form, its keys' order and comments: only the values that change are written.
+        Some(t) => {
+            set_str(t, "manifest_hash", g.manifest_hash);
+            if !same_caps {
+                set_kept(t, "capabilities", Value::Array(caps));
+            }
+            set_str(t, "granted_at", &granted_at);
         }
-        let mut t = InlineTable::new();
-        t.insert("manifest_hash", g.manifest_hash.into());
-        t.insert("capabilities", Value::Array(caps));
-        t.insert("granted_at", granted_at.as_str().into());
-        entry["grant"] = Item::Value(Value::InlineTable(t));
+        None => {
+            let mut t = InlineTable::new();
+            t.insert("manifest_hash", g.manifest_hash.into());
+            t.insert("capabilities", Value::Array(caps));
+            t.insert("granted_at", granted_at.as_str().into());
+            entry.insert("grant", Item::Value(Value::InlineTable(t)));
+        }
     }
     save(&path, before.as_deref(), &doc)
+}
+
+/// Set `key` to the string `v` unless it already is (a literal `'…'` string stays as written).
+fn set_str(t: &mut dyn TableLike, key: &str, v: &str) {
+    if t.get(key).and_then(Item::as_str) != Some(v) {
+        set_kept(t, key, v.into());
+    }
+}
+
+/// Set `key` to `value`, keeping the key's place and the old value's decor (the spacing
+/// around it and a comment after it); a missing key is added at the end.
+fn set_kept(t: &mut dyn TableLike, key: &str, value: Value) {
+    match t.get_mut(key) {
+        Some(Item::Value(old)) => {
+            let decor = old.decor().clone();
+            *old = value;
+            *old.decor_mut() = decor;
+        }
+        _ => {
+            t.insert(key, Item::Value(value));
+        }
+    }
 }
 
 /// Drop `[plugins."<id>"]`; whether the file changed.
@@ -231,9 +244,24 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockErr
         .as_table_like_mut()
         .ok_or_else(|| corrupt(format!("`plugins.{id:?}` is not a table")))?;
     if entry.get("enabled").and_then(Item::as_bool) != Some(enabled) {
-        entry.insert("enabled", toml_edit::value(enabled));
+        set_kept(entry, "enabled", enabled.into());
     }
     save(&path, before.as_deref(), &doc)
+}
+
+/// `[plugins."<id>"] enabled` in `config.toml`: `None` when the file has no record of the
+/// plugin or the record no `enabled` (aoe loads a community plugin only while it is true).
+pub fn enabled(home: &Home, id: &str) -> Option<bool> {
+    let text = crate::file::read_to_string(config_path(home)).ok()?;
+    let doc = text.parse::<toml::Table>().ok()?;
+    doc.get("plugins")?.get(id)?.get("enabled")?.as_bool()
+}
+
+/// The `version` the installed `aoe-plugin.toml` in `dir` declares.
+pub fn installed_version(dir: &Path) -> Option<String> {
+    let text = crate::file::read_to_string(dir.join("aoe-plugin.toml")).ok()?;
+    let doc = text.parse::<toml::Table>().ok()?;
+    doc.get("version")?.as_str().map(str::to_owned)
 }
 
 /// Record an installed aoe plugin in `config.toml`: the one call the install
@@ -450,6 +478,42 @@ mod tests {
             persisted_source(&entry(None, ""), Some("/elsewhere")),
             "gh:o/r"
         );
+    }
+
+    #[test]
+    fn a_grant_keeps_the_form_and_comments_the_file_gave_it() {
+        let tmp = tempfile::tempdir().unwrap();
+        let home = Home::new(tmp.path());
+        let sub = "[plugins.\"dev.a\"]  # mine\nsource = 'gh:o/r'\nenabled = false # off for now\n\n# the grant\n[plugins.\"dev.a\".grant]\nmanifest_hash = \"sha256:1\"   # pinned\ncapabilities = [\n  \"net\",\n]\ngranted_at = \"T1\"\n";
+        fs_err::write(config_path(&home), sub).unwrap();
+        let c = caps(&["net"]);
+        let mut g = Grant {
+            id: "dev.a",
+            source: "gh:o/r",
+            manifest_hash: "sha256:2",
+            capabilities: &c,
+            now: "T2",
+        };
+        assert!(grant(&home, &g).unwrap());
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
+        assert_eq!(text, sub.replace("sha256:1", "sha256:2"));
+        let wider = caps(&["net", "fs.read"]);
+        g.capabilities = &wider;
+        assert!(grant(&home, &g).unwrap());
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
+        assert_eq!(
+            text,
+            sub.replace("sha256:1", "sha256:2")
+                .replace("[\n  \"net\",\n]", "[\"net\", \"fs.read\"]")
+                .replace("T1", "T2")
+        );
+        // An inline record stays inline.
+        let inline = "[plugins]\n\"dev.a\" = { source = \"gh:o/r\", enabled = true, grant = { manifest_hash = \"sha256:1\", capabilities = [\"net\"], granted_at = \"T1\" } }\n";
+        fs_err::write(config_path(&home), inline).unwrap();
+        g.capabilities = &c;
+        assert!(grant(&home, &g).unwrap());
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
+        assert_eq!(text, inline.replace("sha256:1", "sha256:2"));
     }
 
     #[test]

@@ -31,6 +31,17 @@ pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     lock_fetch_url: false,
 };
 
+/// The `version` the installed `.aworld-plugin/plugin.json` in `dir` declares.
+pub fn installed_version(dir: &Path) -> Option<String> {
+    let text = crate::file::read_to_string(dir.join(".aworld-plugin/plugin.json")).ok()?;
+    let doc = serde_json::from_str::<serde_json::Value>(&text).ok()?;
+    match doc.get("version")? {
+        serde_json::Value::String(s) => Some(s.clone()),
+        v @ serde_json::Value::Number(_) => Some(v.to_string()),
+        _ => None,
+    }
+}
+
 /// Whether `path` is an AWorld plugin root (a manifest, or the legacy layout).
 pub fn is_root(path: &Path) -> bool {
     crate::host::detect_all(path)

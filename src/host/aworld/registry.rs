@@ -75,3 +75,21 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<Option<bool>,
     write_atomic(&path, text.as_bytes())?;
     Ok(Some(true))
 }
+
+/// Whether AWorld loads `id`: its record's `enabled` (Python truthiness); a plugin
+/// directory without a record is an enabled "unmanaged plugin directory".
+pub fn enabled(home: &Home, id: &str) -> bool {
+    let rec = crate::file::read_to_string(home.aworld_registry())
+        .ok()
+        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
+        .and_then(|doc| doc.get(id)?.get("enabled").cloned());
+    match rec {
+        None => true,
+        Some(serde_json::Value::Null) => false,
+        Some(serde_json::Value::Bool(b)) => b,
+        Some(serde_json::Value::Number(n)) => n.as_f64() != Some(0.0),
+        Some(serde_json::Value::String(s)) => !s.is_empty(),
+        Some(serde_json::Value::Array(a)) => !a.is_empty(),
+        Some(serde_json::Value::Object(o)) => !o.is_empty(),
+    }
+}

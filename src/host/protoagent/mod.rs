@@ -245,6 +245,41 @@ pub fn resolve(env: &Env) -> Paths {
     }
 }
 
+/// The instance config (`<home>/config/langgraph-config.yaml`) that holds the
+/// `plugins.enabled` and `plugins.disabled` lists.
+pub fn config_yaml(home: &Home) -> PathBuf {
+    home.root.join("config").join("langgraph-config.yaml")
+}
+
+/// The installed manifest in `dir`, parsed as the host's loader reads it.
+fn installed_manifest(dir: &Path) -> Option<crate::manifest::doc::Node> {
+    let text = crate::file::read_to_string(dir.join("protoagent.plugin.yaml")).ok()?;
+    crate::manifest::format::parse_yaml(&text).ok()
+}
+
+/// The version the installed manifest declares, as the host shows it: `str(version)`,
+/// `0.0.0` when it declares none (`protoagent.md` §2).
+pub fn installed_version(dir: &Path) -> Option<String> {
+    let manifest = installed_manifest(dir)?;
+    Some(manifest.get("version").map_or_else(
+        || "0.0.0".to_owned(),
+        |v| crate::manifest::pyval::py_str(&v.node),
+    ))
+}
+
+/// Whether the host loads `id` (in `dir`): it is not in `plugins.disabled`, and it is in
+/// `plugins.enabled` or its manifest enables itself (`enabled`, Python truthiness; §3).
+pub fn enabled(config: &Path, id: &str, dir: &Path) -> bool {
+    let (enabled, disabled) = plugin_lists(config);
+    let own = installed_manifest(dir)
+        .and_then(|m| {
+            m.get("enabled")
+                .map(|e| crate::manifest::pyval::truthy(&e.node))
+        })
+        .unwrap_or(false);
+    (own || enabled.iter().any(|e| e == id)) && !disabled.iter().any(|d| d == id)
+}
+
 /// protoAgent's `plugins.enabled` and `plugins.disabled` lists in its config, as read.
 pub fn plugin_lists(config: &Path) -> (Vec<String>, Vec<String>) {
     let doc: Option<serde_json::Value> = crate::file::read_to_string(config)

@@ -133,14 +133,7 @@ fn toml_place(text: &str, at: usize) -> Option<Place> {
     if !typed.chars().all(is_key_char) {
         return None; // After the key: a value is being typed.
     }
-    let header = |line: &str| {
-        let l = line.trim();
-        let inner = l
-            .strip_prefix("[[")
-            .and_then(|l| l.split("]]").next())
-            .or_else(|| l.strip_prefix('[').and_then(|l| l.split(']').next()))?;
-        Some(toml_segments(inner))
-    };
+    let header = |line: &str| toml_header(line).map(|(_, segs)| segs);
     // The table: the nearest header above; its keys run to the next header.
     let mut path = Vec::new();
     let mut present = Vec::new();
@@ -157,11 +150,55 @@ fn toml_place(text: &str, at: usize) -> Option<Place> {
         }
         present.extend(toml_line_key(line));
     }
+    present.extend(header_keys(text, line_start, &path));
     Some(Place {
         path: path.into_iter().map(Seg::from).collect(),
         present,
         quote: false,
     })
+}
+
+/// A header line's segments, and whether it is an array of tables (`[[…]]`).
+fn toml_header(line: &str) -> Option<(bool, Vec<String>)> {
+    let l = line.trim();
+    if let Some(inner) = l.strip_prefix("[[") {
+        return Some((true, toml_segments(inner.split("]]").next()?)));
+    }
+    let inner = l.strip_prefix('[')?.split(']').next()?;
+    Some((false, toml_segments(inner)))
+}
+
+/// The keys of table `path` that headers define (`[path.key]`, `[[path.key]]`,
+/// `[path.key.more]`): keys it has though no `key = …` line names them. When `path` lies
+/// in an array of tables, only the headers of the element holding the cursor (at `at`).
+fn header_keys(text: &str, at: usize, path: &[String]) -> Vec<String> {
+    let mut headers = Vec::new();
+    let mut offset = 0;
+    for line in text.split_inclusive('\n') {
+        if let Some((array, segs)) = toml_header(line) {
+            headers.push((offset, array, segs));
+        }
+        offset += line.len();
+    }
+    // The element of the innermost array of tables `path` is in: from its `[[…]]` above the
+    // cursor to the next header of the same array.
+    let element = headers
+        .iter()
+        .filter(|(o, array, segs)| *o < at && *array && path.starts_with(segs))
+        .max_by_key(|(_, _, segs)| segs.len());
+    let (start, end) = element.map_or((0, text.len()), |(o, _, segs)| {
+        let end = headers
+            .iter()
+            .find(|(n, array, s)| *n > at && *array && s == segs)
+            .map_or(text.len(), |(n, _, _)| *n);
+        (*o, end)
+    });
+    headers
+        .iter()
+        .filter(|(o, _, segs)| (start..end).contains(o) && segs.len() > path.len())
+        .filter(|(_, _, segs)| segs.starts_with(path))
+        .map(|(_, _, segs)| segs[path.len()].clone())
+        .collect()
 }
 
 /// A YAML line's shape: the indent of its `- ` (if it starts an item), the

@@ -20,7 +20,7 @@ fn toml_tables_from_headers() {
     let text = "id = 1\nname = \"x\"\n|\n[runtime]\nkind = \"command\"\n";
     assert_eq!(
         at(toml_place, text),
-        Some((String::new(), keys(&["name", "id"]), false))
+        Some((String::new(), keys(&["name", "id", "runtime"]), false))
     );
     let text = "id = 1\n[runtime]\nkind = 1\nbu|\n\n[[commands]]\nid = 1\n";
     assert_eq!(
@@ -38,6 +38,27 @@ fn toml_tables_from_headers() {
     );
     // A value is being typed: no keys.
     assert_eq!(at(toml_place, "kind = |"), None);
+    // Keys that headers define are present, though no `key =` line names them.
+    let text = "id = 1\n|\n[runtime]\nkind = 1\n[[commands]]\nid = 1\n[settings.x]\n";
+    assert_eq!(
+        at(toml_place, text),
+        Some((
+            String::new(),
+            keys(&["id", "runtime", "commands", "settings"]),
+            false
+        ))
+    );
+    // In an array of tables, only the element's own sub-tables.
+    let text = "[[commands]]\nid = 1\n[commands.action]\nkind = 1\n[[commands]]\n|\n[[commands]]\n[commands.action]\n";
+    assert_eq!(
+        at(toml_place, text),
+        Some(("/commands".into(), vec![], false))
+    );
+    let text = "[[commands]]\nid = 1\n|\n[commands.action]\nkind = 1\n[[commands]]\n";
+    assert_eq!(
+        at(toml_place, text),
+        Some(("/commands".into(), keys(&["id", "action"]), false))
+    );
 }
 
 #[test]

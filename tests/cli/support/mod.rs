@@ -185,3 +185,27 @@ pub(crate) fn untimed(text: &str) -> String {
     }
     out
 }
+
+/// The schema `docs/schema/output/<file>`, compiled; a missing one fails the test that asks.
+pub(crate) fn output_schema(file: &str) -> jsonschema::Validator {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("docs/schema/output")
+        .join(file);
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| {
+        panic!(
+            "{}: {e} (every --json document has a schema)",
+            path.display()
+        )
+    });
+    let doc: serde_json::Value = serde_json::from_str(&text).unwrap();
+    jsonschema::validator_for(&doc).unwrap()
+}
+
+/// `doc` checked against `docs/schema/output/<file>`: panics with every error.
+pub(crate) fn assert_matches_output_schema(file: &str, doc: &serde_json::Value) {
+    let errors: Vec<String> = output_schema(file)
+        .iter_errors(doc)
+        .map(|e| e.to_string())
+        .collect();
+    assert!(errors.is_empty(), "against {file}: {errors:#?}\n{doc:#}");
+}

@@ -52,18 +52,20 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
             && !matches!(e.node.value, Value::Bool(_) | Value::Null)
         {
             let effective = if truthy(&e.node) { "true" } else { "false" };
-            warn(
-                &mut out,
-                Finding::new(
-                    Code::ProtoTruthyString,
-                    format!(
-                        "`{key}` is a {}, which Python's bool() reads as {effective}",
-                        type_name(&e.node)
-                    ),
-                    ptr![key],
-                )
-                .help(truthy_help(key, &e.node, effective)),
-            );
+            let mut f = Finding::new(
+                Code::ProtoTruthyString,
+                format!(
+                    "`{key}` is a {}, which Python's bool() reads as {effective}",
+                    type_name(&e.node)
+                ),
+                ptr![key],
+            )
+            .help(truthy_help(key, &e.node, effective));
+            // One boolean named: the quick fix writes it, unquoted.
+            if let Some(w) = truthy_written(&e.node, effective) {
+                f = f.fix_raw(w);
+            }
+            warn(&mut out, f);
         }
     }
     let mut shapes = vec![
@@ -215,10 +217,10 @@ fn get_str(node: &Node, key: &str) -> String {
     node.get(key).map(|e| py_str(&e.node)).unwrap_or_default()
 }
 
-/// The fix for a non-boolean flag follows what the author wrote (`"false"` →
-/// `false`), not what Python makes of it.
-fn truthy_help(key: &str, node: &Node, effective: &str) -> String {
-    let written = match &node.value {
+/// The boolean a non-boolean flag spells (`"false"`, `"no"`, a number), which its fix
+/// writes; `None` when it spells none (the help then names both).
+fn truthy_written(node: &Node, effective: &'static str) -> Option<&'static str> {
+    match &node.value {
         Value::Str(s) => match s.trim().to_lowercase().as_str() {
             "true" | "yes" | "on" | "y" | "1" => Some("true"),
             "false" | "no" | "off" | "n" | "0" | "" => Some("false"),
@@ -226,8 +228,13 @@ fn truthy_help(key: &str, node: &Node, effective: &str) -> String {
         },
         Value::Int(_) | Value::BigInt(_) | Value::Float(_) => Some(effective),
         _ => None,
-    };
-    match written {
+    }
+}
+
+/// The fix for a non-boolean flag follows what the author wrote (`"false"` →
+/// `false`), not what Python makes of it.
+fn truthy_help(key: &str, node: &Node, effective: &'static str) -> String {
+    match truthy_written(node, effective) {
         Some(w) if w == effective => format!("write `{key}: {w}` (unquoted)"),
         Some(w) => {
             format!("write `{key}: {w}` (unquoted); as written, the host treats it as {effective}")

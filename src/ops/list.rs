@@ -1,0 +1,100 @@
+//! `plugins list`: every locked plugin of the homes named, with what its host's own records
+//! say of it (switched off, the version a host-written row does not record, wheel deps) and
+//! whether `plugins` holds it.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use crate::context::Context;
+use crate::dialect::Dialect;
+use crate::error::Result;
+use crate::git::RefKind;
+use crate::hold::Hold;
+use crate::lock::{DepPin, Entry, Lock};
+use crate::store::Home;
+
+/// One installed plugin, as `list --json` prints it (and `info` builds on).
+#[derive(Debug, Serialize)]
+pub struct ListRow {
+    pub id: String,
+    pub dialect: Dialect,
+    /// The locked version; for a row the host's own installer wrote (which records none),
+    /// the version the installed manifest declares; empty when neither says.
+    pub version: String,
+    pub source: String,
+    pub requested_ref: String,
+    pub ref_kind: Option<RefKind>,
+    pub commit: Option<String>,
+    pub home: String,
+    /// The plugin's directory exists.
+    pub present: bool,
+    pub unbuilt: bool,
+    pub subdir: Option<String>,
+    /// Whether the host runs it by its own switch (aoe's `config.toml`, AWorld's
+    /// `.manifest.json`, protoAgent's `plugins.enabled`/`disabled`); `None`: the host keeps
+    /// no switch for it.
+    pub enabled: Option<bool>,
+    /// `plugins hold` or `plugins rollback` keeps it at this version: why and since when.
+    pub hold: Option<Hold>,
+    /// protoAgent: the wheels its lock row pins (`deps`); `None` when it records none.
+    pub deps: Option<Vec<DepPin>>,
+    /// The lock row, for the human renderers.
+    #[serde(skip)]
+    pub entry: Entry,
+    /// The plugin's directory.
+    #[serde(skip)]
+    pub dir: Option<PathBuf>,
+}
+
+impl ListRow {
+    /// The row of `e` in `home` (whose holds are `holds`), read from the lock and the
+    /// host's own records.
+    pub fn of(
+        home: &Home,
+        dialect: Dialect,
+        lock: &Lock,
+        e: Entry,
+        holds: &std::collections::BTreeMap<String, Hold>,
+    ) -> ListRow {
+        let dir = home.locked_dir(&e).ok();
+        let present = dir.as_ref().is_some_and(|d| d.is_dir());
+        let installed = dir.as_deref().filter(|_| present);
+        let version = match installed {
+            Some(d) if e.version.is_empty() => {
+                crate::host::installed_version(dialect, d).unwrap_or_default()
+            }
+            _ => e.version.clone(),
+        };
+        ListRow {
+            id: e.id.clone(),
+            dialect,
+            version,
+            source: e.source.clone(),
+            requested_ref: e.requested_ref.clone(),
+            ref_kind: e.ref_kind,
+            commit: e.commit.clone(),
+            home: home.root.display().to_string(),
+            present,
+            unbuilt: e.unbuilt,
+            subdir: e.subdir.clone(),
+            enabled: installed.and_then(|d| crate::host::enabled(dialect, home, &e.id, d)),
+            hold: holds.get(&e.id).cloned(),
+            deps: lock.deps(&e.id),
+            entry: e,
+            dir,
+        }
+    }
+}
+
+/// The locked plugins of the homes `home` names, home by home, each lock in its order.
+pub fn list(home: Option<&PathBuf>, cx: &Context) -> Result<Vec<ListRow>> {
+    let mut rows = Vec::new();
+    for (home, dialect, lock) in cx.locked_homes(home)? {
+        let holds = crate::hold::holds(&home);
+        for e in lock.entries() {
+            rows.push(ListRow::of(&home, dialect, &lock, e, &holds));
+        }
+    }
+    Ok(rows)
+}

@@ -1,0 +1,308 @@
+//! `plugins list` and `plugins info`: what the hosts' own records say of an installed
+//! plugin (switched off, the version a host-written row does not record, protoAgent's
+//! wheel deps) and holds, in the table, the text and `--json`.
+
+use std::path::Path;
+
+use serde_json::Value;
+use snapbox::{assert_data_eq, str};
+
+use crate::support::git::Repo;
+use crate::support::*;
+
+fn at(home: &Path, args: &[&str]) -> (i32, String, String) {
+    run(plugins().args(args).arg("--home").arg(home))
+}
+
+/// `text` with the temp dir and the hold's time (the clock's) replaced.
+fn redact(text: &str, tmp: &Path, home: &Path) -> String {
+    let settings = std::fs::read_to_string(home.join("plugins.toml")).unwrap_or_default();
+    let since = settings
+        .lines()
+        .find_map(|l| l.strip_prefix("since = \""))
+        .map(|s| s.trim_end_matches('"').to_owned());
+    let mut text = text.replace(&tmp.display().to_string(), "[TMP]");
+    if let Some(since) = since {
+        text = text.replace(&since, "[SINCE]");
+    }
+    text
+}
+
+/// An aoe home with one plugin switched off (`plugins disable`) and one held
+/// (`plugins hold`).
+fn aoe_home(tmp: &Path) -> std::path::PathBuf {
+    let home = tmp.join("home");
+    let (repo, _) = history(&tmp.join("repo"));
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "v1.0.0"]).0, 0);
+    let other = Repo::init(&tmp.join("other"));
+    other.file(
+        "aoe-plugin.toml",
+        &static_aoe("0.3.0").replace("dev.example.pinned", "dev.example.other"),
+    );
+    other.commit("one");
+    assert_eq!(install(&home, &[&other.url()]).0, 0);
+    let (code, o, e) = at(&home, &["disable", "dev.example.pinned"]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (code, o, e) = at(&home, &["hold", "dev.example.other"]);
+    assert_eq!(code, 0, "{o}{e}");
+    home
+}
+
+#[test]
+fn list_and_info_show_a_disabled_plugin_and_a_hold() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = aoe_home(&t);
+
+    let (code, stdout, stderr) = at(&home, &["list"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        redact(&stdout, &t, &home),
+        str![[r#"
+ID                  VERSION  DIALECT  REF        COMMIT      SOURCE
+dev.example.other   0.3.0    aoe      (default)  869c479fa2  file://[TMP]/other  (held since [SINCE]: held with `plugins hold`)
+dev.example.pinned  1.0.0    aoe      v1.0.0     98dbc36b17  file://[TMP]/repo  (disabled: `plugins enable dev.example.pinned` turns it on)
+
+"#]]
+    );
+
+    let (code, stdout, _) = at(&home, &["list", "--json"]);
+    assert_eq!(code, 0);
+    assert_matches_output_schema("list.json", &serde_json::from_str(&stdout).unwrap());
+    assert_data_eq!(
+        redact(&stdout, &t, &home),
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.other",
+      "dialect": "aoe",
+      "version": "0.3.0",
+      "source": "file://[TMP]/other",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "869c479fa277ae835975e939ab11e32dc4de0f95",
+      "home": "[TMP]/home",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": true,
+      "hold": {
+        "since": "[SINCE]",
+        "by": "hold",
+        "reason": "held with `plugins hold`"
+      },
+      "deps": null
+    },
+    {
+      "id": "dev.example.pinned",
+      "dialect": "aoe",
+      "version": "1.0.0",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "commit": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "home": "[TMP]/home",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]]
+    );
+
+    let (code, stdout, stderr) = at(&home, &["info", "dev.example.pinned"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        redact(&stdout, &t, &home),
+        str![[r#"
+dev.example.pinned 1.0.0 (aoe)
+  source:   file://[TMP]/repo
+  ref:      v1.0.0 (tag)
+  commit:   98dbc36b17da9b3db35834c2a7d382bb249e05d4
+  manifest: sha256:bf409a77e6f5ab1bb4aea228bc8cd3156f42928ac6d642d729ef43fc0539e6db
+  tree:     sha256:9aa39e730ca099a55b756e44556a8101307097c4f0520afb4764fd47a734bf57
+  path:     [TMP]/home/plugins/dev.example.pinned
+  enabled:  no (`plugins enable dev.example.pinned` turns it on)
+  valid:    yes
+
+"#]]
+    );
+
+    let (code, stdout, _) = at(&home, &["info", "dev.example.other"]);
+    assert_eq!(code, 0);
+    assert_data_eq!(
+        redact(&stdout, &t, &home),
+        str![[r#"
+dev.example.other 0.3.0 (aoe)
+  source:   file://[TMP]/other
+  commit:   869c479fa277ae835975e939ab11e32dc4de0f95
+  manifest: sha256:54f1f77f37da87040146e55295161a658225c73d3c8d4678a83a8d2ca2be4302
+  tree:     sha256:7bee568d79230be1353447c6cc7705d12b53d95e955e0d570fc2de648c822fd9
+  path:     [TMP]/home/plugins/dev.example.other
+  enabled:  yes
+  held:     since [SINCE] (held with `plugins hold`; `plugins unhold dev.example.other` lifts it)
+  valid:    yes
+
+"#]]
+    );
+
+    // Switched back on, the row says nothing more.
+    assert_eq!(at(&home, &["enable", "dev.example.pinned"]).0, 0);
+    let (_, stdout, _) = at(&home, &["info", "dev.example.other", "--json"]);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_matches_output_schema("info.json", &doc);
+    assert_eq!(doc["hold"]["by"], "hold");
+    let (_, stdout, _) = at(&home, &["info", "dev.example.pinned", "--json"]);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_matches_output_schema("info.json", &doc);
+    assert_eq!(
+        (&doc["enabled"], &doc["hold"]),
+        (&Value::Bool(true), &Value::Null)
+    );
+}
+
+const SHA: &str = "e49f185f8366bb371114ef3eb35f1cec3842f321";
+const WHEEL: &str = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef";
+
+/// A protoAgent home as the host's own installer leaves it: its lock row records no
+/// version (the manifest has it) and pins the wheels it installed; the instance config
+/// switches one plugin off.
+fn proto_home(t: &Path) -> std::path::PathBuf {
+    let home = t.join("instance");
+    let lock = serde_json::json!({"plugins": [
+        {"id": "notes_x", "source_url": "https://example.invalid/notes.git", "requested_ref": "",
+         "resolved_sha": SHA, "installed_at": "2026-06-12T22:33:42.127934+00:00", "by": "console",
+         "deps": [{"name": "demolib", "version": "1.0.0", "sha256": WHEEL}]},
+        {"id": "quiet_x", "source_url": "https://example.invalid/quiet.git", "requested_ref": "v0.2.1",
+         "resolved_sha": SHA, "installed_at": "2026-06-12T22:33:42.127934+00:00", "by": "cli"},
+    ]});
+    std::fs::create_dir_all(home.join("config")).unwrap();
+    std::fs::write(
+        home.join("plugins.lock"),
+        format!("{}\n", serde_json::to_string_pretty(&lock).unwrap()),
+    )
+    .unwrap();
+    for (id, version) in [("notes_x", "1.2"), ("quiet_x", "0.2.1")] {
+        let dir = home.join("plugins").join(id);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("protoagent.plugin.yaml"),
+            format!("id: {id}\nname: N\nversion: {version}\n"),
+        )
+        .unwrap();
+        std::fs::write(dir.join("__init__.py"), "def register(r):\n    pass\n").unwrap();
+    }
+    // The host's version, remembered: `info` asks no installed host.
+    std::fs::write(home.join("plugins.toml"), "[host]\nversion = \"0.218.0\"\n").unwrap();
+    std::fs::write(
+        home.join("config/langgraph-config.yaml"),
+        "plugins:\n  enabled: [notes_x, quiet_x]\n  disabled: [quiet_x]\n",
+    )
+    .unwrap();
+    home
+}
+
+#[test]
+fn host_written_protoagent_rows_show_their_version_deps_and_switch() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = proto_home(&t);
+    let (code, stdout, stderr) = at(&home, &["list"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        redact(&stdout, &t, &home),
+        str![[r#"
+ID       VERSION  DIALECT     REF        COMMIT      SOURCE
+notes_x  1.2      protoagent  (default)  e49f185f83  https://example.invalid/notes.git
+quiet_x  0.2.1    protoagent  v0.2.1     e49f185f83  https://example.invalid/quiet.git  (disabled: `plugins enable quiet_x` turns it on)
+
+"#]]
+    );
+
+    let (code, stdout, stderr) = at(&home, &["list", "--json"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_matches_output_schema("list.json", &serde_json::from_str(&stdout).unwrap());
+    assert_data_eq!(
+        redact(&stdout, &t, &home),
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "notes_x",
+      "dialect": "protoagent",
+      "version": "1.2",
+      "source": "https://example.invalid/notes.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "e49f185f8366bb371114ef3eb35f1cec3842f321",
+      "home": "[TMP]/instance",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": true,
+      "hold": null,
+      "deps": [
+        {
+          "name": "demolib",
+          "version": "1.0.0",
+          "sha256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+        }
+      ]
+    },
+    {
+      "id": "quiet_x",
+      "dialect": "protoagent",
+      "version": "0.2.1",
+      "source": "https://example.invalid/quiet.git",
+      "requested_ref": "v0.2.1",
+      "ref_kind": null,
+      "commit": "e49f185f8366bb371114ef3eb35f1cec3842f321",
+      "home": "[TMP]/instance",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]]
+    );
+
+    let (code, stdout, stderr) = at(&home, &["info", "notes_x"]);
+    assert_eq!((code, stderr.as_str()), (0, ""));
+    assert_data_eq!(
+        redact(&stdout, &t, &home),
+        str![[r#"
+notes_x 1.2 (protoagent)
+  source:   https://example.invalid/notes.git
+  commit:   e49f185f8366bb371114ef3eb35f1cec3842f321
+  manifest: (not recorded; `plugins verify --record` records it)
+  tree:     (not recorded; `plugins verify --record` records it)
+  path:     [TMP]/instance/plugins/notes_x
+  enabled:  yes
+  deps:     demolib 1.0.0 (sha256 0123456789ab…)
+  host:     version 0.218.0 (remembered in [TMP]/instance/plugins.toml)
+  valid:    yes
+
+"#]]
+    );
+
+    let (code, stdout, _) = at(&home, &["info", "notes_x", "--json"]);
+    assert_eq!(code, 0);
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_matches_output_schema("info.json", &doc);
+    assert_eq!(doc["version"], "1.2");
+    assert_eq!(doc["deps"][0]["name"], "demolib");
+    assert_eq!(doc["enabled"], true);
+}
