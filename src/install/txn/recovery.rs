@@ -4,10 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::history::clean_history;
-use super::swap::{finish_commit, finish_remove, undo};
-use super::{
-    Intent, Phase, TxnError, record, remove_tree, rename, staging_dir, state, write_entry,
-};
+use super::swap::{finish_install, finish_remove, undo};
+use super::{Intent, Phase, TxnError, record, remove_tree, rename, staging_dir, state};
 use crate::name::Name;
 use crate::store::Home;
 
@@ -56,9 +54,7 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
         };
         match (intent.phase, &intent.entry) {
             (Phase::Commit, Some(entry)) => {
-                let pins = intent.deps.as_ref().map(|d| d.pins.as_slice());
-                write_entry(home, intent.dialect, entry, pins, &intent.by, &intent.now)?;
-                finish_commit(home, &id, &intent)?;
+                finish_install(home, &id, &intent, entry)?;
             }
             (Phase::Remove, _) => finish_remove(home, &id, intent.dialect)?,
             _ => undo(home, &id, &intent)?,
@@ -73,13 +69,20 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
     Ok(out)
 }
 
-/// New trees at `incoming/<id>` whose record was never written (a kill between the move
+/// Where new trees and wheel-deps directories wait for their swap.
+const INCOMING: [&str; 2] = ["incoming", "incoming-deps"];
+
+/// New trees at `incoming/<id>` (and deps at `incoming-deps/<id>`) whose record was never written (a kill between the move
 /// and the record): no one's.
 fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
-    for e in std::fs::read_dir(state(home).join("incoming"))
-        .into_iter()
-        .flatten()
+    for e in INCOMING
+        .iter()
+        .flat_map(|dir| {
+            std::fs::read_dir(state(home).join(dir))
+                .into_iter()
+                .flatten()
+        })
         .filter_map(Result::ok)
     {
         let pending =
@@ -150,7 +153,7 @@ pub fn leftovers(home: &Home) -> Leftovers {
             None => out.broken_records.push(path),
         }
     }
-    for e in list(state(home).join("incoming")) {
+    for e in INCOMING.iter().flat_map(|dir| list(state(home).join(dir))) {
         let pending =
             Name::new(&e.file_name().to_string_lossy()).is_ok_and(|id| record(home, &id).exists());
         if !pending {
