@@ -147,37 +147,15 @@ pub(super) fn finish_install(
         &intent.by,
         &intent.now,
     )?;
+    stash_previous(home, id)?;
     finish_commit(home, id, intent)?;
     Ok(written)
 }
 
-/// Put the new tree into the plugin directory (one exchange with the installed one, the
-/// installed one then to the backup) and the new wheel deps into theirs, from whatever
-/// step a kill stopped at.
+/// Put the new wheel deps into their directory, then the new tree into the plugin
+/// directory (one exchange with the installed one, which then waits at `incoming`), from
+/// whatever step a kill stopped at. The tree goes last: the lock is written right after.
 fn place(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
-    let target = home.plugin_dir(id);
-    let waiting = incoming(home, id);
-    let saved = backup(home, id);
-    if !exchanged(&target, &waiting, intent) && waiting.exists() {
-        if std::fs::symlink_metadata(&target).is_err() {
-            // A fresh install, or the first of two renames was done.
-            rename(&waiting, &target)?;
-        } else if exchange(&waiting, &target).is_ok() {
-            // The host saw the old tree, then the new one, never neither.
-            sync_dir(waiting.parent().unwrap_or(&home.root));
-            sync_dir(target.parent().unwrap_or(&home.root));
-        } else {
-            // No exchange here (another OS or file system): two renames.
-            remove_tree(&saved)?;
-            rename(&target, &saved)?;
-            rename(&waiting, &target)?;
-        }
-    }
-    // Right after the exchange the previous tree is at `incoming`.
-    if waiting.exists() {
-        remove_tree(&saved)?;
-        rename(&waiting, &saved)?;
-    }
     if let Some(DepsChange {
         had_old,
         staged: Some(staged),
@@ -201,6 +179,36 @@ fn place(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
             remove_tree(&deps_target)?;
             rename(&deps_waiting, &deps_target)?;
         }
+    }
+    let target = home.plugin_dir(id);
+    let waiting = incoming(home, id);
+    let saved = backup(home, id);
+    if !exchanged(&target, &waiting, intent) && waiting.exists() {
+        if std::fs::symlink_metadata(&target).is_err() {
+            // A fresh install, or the first of two renames was done.
+            rename(&waiting, &target)?;
+        } else if exchange(&waiting, &target).is_ok() {
+            // The host saw the old tree, then the new one, never neither.
+            sync_dir(waiting.parent().unwrap_or(&home.root));
+            sync_dir(target.parent().unwrap_or(&home.root));
+        } else {
+            // No exchange here (another OS or file system): two renames.
+            remove_tree(&saved)?;
+            rename(&target, &saved)?;
+            rename(&waiting, &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// After the exchange the previous tree waits at `incoming`: to the backup, from which the
+/// commit keeps it in the history.
+fn stash_previous(home: &Home, id: &Name) -> Result<(), TxnError> {
+    let waiting = incoming(home, id);
+    if waiting.exists() {
+        let saved = backup(home, id);
+        remove_tree(&saved)?;
+        rename(&waiting, &saved)?;
     }
     Ok(())
 }
@@ -268,14 +276,20 @@ fn exchanged(target: &Path, waiting: &Path, intent: &Intent) -> bool {
         // never came (a record of the two-rename swap with the backup only).
         return intent.new_tree.is_some() && target.exists();
     }
-    // A committed change knows the new tree's files: still waiting, it is not in.
+    // A committed change knows the new tree's files: in place, it is in; still waiting,
+    // it is not.
     if let Some(h) = intent
         .entry
         .as_ref()
         .and_then(|e| e.installed_hash.as_deref())
-        && crate::hash::installed(waiting).ok().as_deref() == Some(h)
     {
-        return false;
+        let is_new = |p: &Path| crate::hash::installed(p).ok().as_deref() == Some(h);
+        if is_new(target) {
+            return true;
+        }
+        if is_new(waiting) {
+            return false;
+        }
     }
     intent.prior.as_ref().is_some_and(|p| {
         p.installed_hash
