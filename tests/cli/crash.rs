@@ -35,7 +35,8 @@ struct Scenario {
     /// The home before the command (copied for each run).
     template: PathBuf,
     args: Vec<String>,
-    /// `remove`: a rerun after the removal finished says it is not installed (exit 2).
+    /// `remove`: a rerun after the removal had finished (its record gone) says the
+    /// plugin is not installed (exit 2); one that finds the record finishes it, exit 0.
     rerun_may_fail: bool,
     /// aoe builds a tree with build steps in place: while it builds, the host sees the new
     /// files under the old lock (the sweep counts those points apart).
@@ -52,6 +53,8 @@ struct Counts {
     /// versions, by family (builds in place apart).
     disagreed: std::collections::BTreeMap<String, usize>,
     disagreed_building: usize,
+    /// `remove` killed after it had finished: its rerun says the plugin is not installed.
+    not_installed: usize,
     failures: Vec<String>,
 }
 
@@ -62,12 +65,19 @@ fn plugins_args(s: &Scenario, home: &Path) -> Vec<String> {
     a
 }
 
-/// The scenario's command, run again on `home`: it exits 0 (or, for `remove`, says the
-/// plugin is not installed once it is gone), reaches the new state and leaves nothing
-/// behind; `verify` passes.
-fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<(), String> {
+/// The scenario's command, run again on `home`: it exits 0 (or, for a `remove` killed
+/// after it had finished, says the plugin is not installed: `Ok(true)`), reaches the new
+/// state and leaves nothing behind; `verify` passes.
+fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<bool, String> {
+    // Whether the removal had finished before the kill (nothing left to recover).
+    let finished = s.rerun_may_fail
+        && !home
+            .join(".plugins/txn")
+            .read_dir()
+            .is_ok_and(|mut d| d.next().is_some())
+        && state(home) == new;
     let (code, stdout, stderr) = run(plugins().args(plugins_args(s, home)));
-    if code != 0 && !(s.rerun_may_fail && state(home) == new) {
+    if code != 0 && !(finished && stderr.contains("plugins::install::not_installed")) {
         return Err(format!("rerun exit {code}: {stdout}{stderr}"));
     }
     let now = state(home);
@@ -78,7 +88,8 @@ fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<(), String> {
     if !left.is_empty() {
         return Err(format!("leftovers after the rerun: {left:?}"));
     }
-    verify_ok(home)
+    verify_ok(home)?;
+    Ok(code != 0)
 }
 
 /// An installed plugin whose files and lock both change: its tree hashes and commits.
@@ -245,7 +256,10 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
             // The same command, rerun first (as cron reruns it): it recovers whatever it
             // then finds to do, "up to date" included, and reaches the new state.
             match rerun_reaches(s, &home, &new) {
-                Ok(()) => counts.ok += 1,
+                Ok(not_installed) => {
+                    counts.ok += 1;
+                    counts.not_installed += usize::from(not_installed);
+                }
                 Err(e) => counts.failures.push(format!("{point}: first {e}")),
             }
         }
@@ -417,10 +431,11 @@ fn kill_nine_at_every_syscall_loses_nothing() {
         exercise(&strace, s, &work, &mut counts);
     }
     eprintln!(
-        "crash consistency: {} commands, {} kill points, {} reran to the new state cleanly, {} with every kept plugin in place for the host; files and lock of an updated plugin disagreed at {:?} (and at {} points of builds in place)",
+        "crash consistency: {} commands, {} kill points, {} reran to the new state cleanly ({} of them a remove killed after it had finished, whose rerun says not installed), {} with every kept plugin in place for the host; files and lock of an updated plugin disagreed at {:?} (and at {} points of builds in place)",
         scenarios.len(),
         counts.points,
         counts.ok,
+        counts.not_installed,
         counts.host_saw_plugins,
         counts.disagreed,
         counts.disagreed_building,
@@ -642,4 +657,43 @@ fn an_autoupdate_that_loses_a_race_defers() {
         "{stdout}"
     );
     assert_eq!(doc["failed"], serde_json::json!([]), "{stdout}");
+}
+
+/// A temp file of an atomic write that a kill interrupted (here `.autoupdate.json`'s) is
+/// cleaned by the next command, even one with nothing to change; `doctor` names it first.
+#[test]
+fn a_temp_file_of_an_interrupted_write_is_cleaned_by_a_sweep_with_nothing_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    let stray = home.join(".autoupdate.json.k1ll3d.tmp");
+    std::fs::write(&stray, "{\"last_sw").unwrap();
+    let (_, stdout, stderr) = run(plugins().args(["doctor", "--home"]).arg(&home));
+    assert!(
+        stderr.contains(
+            ".autoupdate.json.k1ll3d.tmp is the temp file of a write that was interrupted"
+        ) || stdout.contains(
+            ".autoupdate.json.k1ll3d.tmp is the temp file of a write that was interrupted"
+        ),
+        "{stdout}{stderr}"
+    );
+    let (code, stdout, stderr) = run(plugins()
+        .args(["autoupdate", "--force", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains("1 up to date"),
+        "{stdout}{stderr}"
+    );
+    assert!(!stray.exists(), "{:?}", leftovers(&home));
+    assert!(leftovers(&home).is_empty(), "{:?}", leftovers(&home));
 }

@@ -42,7 +42,9 @@ mod tests;
 pub use files::{FileChanges, file_changes};
 use files::{files_record, write_files};
 pub use history::{HISTORY_KEEP, Kept, history, slots_of};
-pub use recovery::{Leftovers, Recovered, STAGING_PREFIX, leftovers, pending, recover};
+pub use recovery::{
+    Leftovers, Recovered, STAGING_PREFIX, leftovers, pending, pending_removal, recover,
+};
 pub use swap::{Swap, remove};
 
 /// What the record says is under way.
