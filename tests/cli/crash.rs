@@ -272,36 +272,11 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
     }
 }
 
-/// A plugin of one dialect at `dir`: its id and a function that commits version `v`.
+/// A plugin of one dialect: its repository and id.
 struct Fixture {
     repo: Repo,
+    dialect: &'static str,
     id: &'static str,
-    commit: fn(&Repo, &str),
-}
-
-fn aoe_commit(repo: &Repo, v: &str) {
-    repo.file("aoe-plugin.toml", &static_aoe(v));
-    repo.commit(v);
-}
-
-fn aworld_commit(repo: &Repo, v: &str) {
-    repo.file(
-        ".aworld-plugin/plugin.json",
-        &format!(r#"{{"id": "helper", "version": "{v}"}}"#),
-    );
-    repo.commit(v);
-}
-
-fn protoagent_commit(repo: &Repo, v: &str) {
-    repo.file(
-        "protoagent.plugin.yaml",
-        &format!("id: notebook\nname: Notes\nversion: {v}\n"),
-    );
-    repo.file(
-        "__init__.py",
-        &format!("def register(r):\n    pass  # {v}\n"),
-    );
-    repo.commit(v);
 }
 
 /// The seven commands on one dialect's plugin: install, update, autoupdate, sync (its
@@ -316,7 +291,7 @@ fn scenarios_of(t: &Path, dialect: &str, f: &Fixture, out: &mut Vec<Scenario>) {
         rerun_may_fail: name == "remove",
         builds_in_place: false,
     };
-    (f.commit)(&f.repo, "1.0.0");
+    commit_version(&f.repo, f.dialect, "1.0.0");
     let v1 = git(&f.repo.dir, &["rev-parse", "HEAD"]).trim().to_owned();
     let installed = home("v1");
     let (code, o, e) = install(&installed, &[&url, "--ref", "main"]);
@@ -337,7 +312,7 @@ fn scenarios_of(t: &Path, dialect: &str, f: &Fixture, out: &mut Vec<Scenario>) {
         ),
     )
     .unwrap();
-    (f.commit)(&f.repo, "2.0.0");
+    commit_version(&f.repo, f.dialect, "2.0.0");
     let updated = home("updated");
     copy_dir(&installed, &updated);
     let (code, o, e) = run(plugins()
@@ -376,16 +351,11 @@ fn kill_nine_at_every_syscall_loses_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let mut scenarios = Vec::new();
-    let fixtures = [
-        ("aoe", "dev.example.pinned", aoe_commit as fn(&Repo, &str)),
-        ("aworld", "helper", aworld_commit),
-        ("protoagent", "notebook", protoagent_commit),
-    ];
-    for (dialect, id, commit) in fixtures {
+    for (dialect, id) in DIALECT_PLUGINS {
         let f = Fixture {
             repo: Repo::init(&t.join(format!("{dialect}-repo"))),
+            dialect,
             id,
-            commit,
         };
         scenarios_of(t, dialect, &f, &mut scenarios);
     }
