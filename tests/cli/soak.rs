@@ -103,7 +103,7 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
     for n in 0..sweeps {
         let pick = (xorshift(&mut rng) % 3) as usize;
         let (dialect, id, repo, bare, home, version) = &mut homes[pick];
-        if xorshift(&mut rng) % 2 == 0 {
+        if xorshift(&mut rng).is_multiple_of(2) {
             *version += 1;
             commit_version(repo, dialect, &format!("{version}.0.0"));
             git(
@@ -129,7 +129,7 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
         }
         let activity = home.join("activity");
         let marked = std::fs::File::create(&activity).unwrap();
-        let at = if xorshift(&mut rng) % 2 == 0 {
+        let at = if xorshift(&mut rng).is_multiple_of(2) {
             SystemTime::now() + Duration::from_secs(skew)
         } else {
             SystemTime::now() - Duration::from_secs(skew)
@@ -137,9 +137,9 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
         marked.set_modified(at).unwrap();
         drop(marked);
 
-        let force = xorshift(&mut rng) % 3 != 0;
-        let kill_after =
-            (xorshift(&mut rng) % 3 == 0).then(|| Duration::from_millis(xorshift(&mut rng) % 150));
+        let force = !xorshift(&mut rng).is_multiple_of(3);
+        let kill_after = (xorshift(&mut rng).is_multiple_of(3))
+            .then(|| Duration::from_millis(xorshift(&mut rng) % 150));
         let mut cmd = Command::new(env!("CARGO_BIN_EXE_plugins"));
         cmd.args(["autoupdate", "--timeout", "1", "--grace", "60", "--home"])
             .arg(&*home)
