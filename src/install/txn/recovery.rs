@@ -17,7 +17,7 @@ pub fn pending(home: &Home, id: &Name) -> bool {
 
 /// Whether an interrupted removal of `id` waits for recovery (which finishes it).
 pub fn pending_removal(home: &Home, id: &Name) -> bool {
-    std::fs::read(record(home, id))
+    fs_err::read(record(home, id))
         .ok()
         .and_then(|b| serde_json::from_slice::<Intent>(&b).ok())
         .is_some_and(|i| i.phase == Phase::Remove)
@@ -37,7 +37,7 @@ pub struct Recovered {
 pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
     let mut out = Recovered::default();
     let txn = state(home).join("txn");
-    let records = match std::fs::read_dir(&txn) {
+    let records = match fs_err::read_dir(&txn) {
         Ok(rd) => rd.filter_map(Result::ok).map(|e| e.path()).collect(),
         Err(_) => Vec::new(),
     };
@@ -48,7 +48,7 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
             out.cleaned += 1;
             continue;
         }
-        let intent: Option<Intent> = std::fs::read(&path)
+        let intent: Option<Intent> = fs_err::read(&path)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok());
         let Some(intent) = intent else {
@@ -87,7 +87,7 @@ fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
     for e in INCOMING
         .iter()
         .flat_map(|dir| {
-            std::fs::read_dir(state(home).join(dir))
+            fs_err::read_dir(state(home).join(dir))
                 .into_iter()
                 .flatten()
         })
@@ -145,18 +145,18 @@ pub struct Leftovers {
 pub fn leftovers(home: &Home) -> Leftovers {
     let mut out = Leftovers::default();
     let list = |dir: PathBuf| {
-        let mut v: Vec<_> = std::fs::read_dir(dir)
+        let mut v: Vec<_> = fs_err::read_dir(dir)
             .into_iter()
             .flatten()
             .filter_map(Result::ok)
             .collect();
-        v.sort_by_key(std::fs::DirEntry::file_name);
+        v.sort_by_key(fs_err::DirEntry::file_name);
         v
     };
     for e in list(state(home).join("txn")) {
         let path = e.path();
         let intent: Option<Intent> = (path.extension().is_some_and(|x| x == "json"))
-            .then(|| std::fs::read(&path).ok())
+            .then(|| fs_err::read(&path).ok())
             .flatten()
             .and_then(|b| serde_json::from_slice(&b).ok());
         match intent {
@@ -194,7 +194,7 @@ fn temp_files(home: &Home) -> Vec<PathBuf> {
         .flat_map(|written| temp_files_of(&written))
         .collect();
     out.extend(
-        std::fs::read_dir(state(home).join("files"))
+        fs_err::read_dir(state(home).join("files"))
             .into_iter()
             .flatten()
             .filter_map(Result::ok)
@@ -211,7 +211,7 @@ fn temp_files_of(written: &Path) -> Vec<PathBuf> {
         return Vec::new();
     };
     let prefix = format!("{}.", file.to_string_lossy());
-    std::fs::read_dir(dir)
+    fs_err::read_dir(dir)
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
@@ -225,7 +225,7 @@ fn temp_files_of(written: &Path) -> Vec<PathBuf> {
 
 /// Delete staging directories whose process is gone.
 fn clean_staging(home: &Home) -> Result<usize, TxnError> {
-    let Ok(rd) = std::fs::read_dir(staging_dir(home)) else {
+    let Ok(rd) = fs_err::read_dir(staging_dir(home)) else {
         return Ok(0);
     };
     let mut n = 0;
@@ -243,7 +243,7 @@ fn clean_staging(home: &Home) -> Result<usize, TxnError> {
 fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
     let plugins = home.plugins_dir();
-    if let Ok(rd) = std::fs::read_dir(&plugins) {
+    if let Ok(rd) = fs_err::read_dir(&plugins) {
         for e in rd.filter_map(Result::ok) {
             let name = e.file_name().to_string_lossy().into_owned();
             let path = e.path();

@@ -65,7 +65,7 @@ impl<'h> Swap<'h> {
         if let Some(dir) = deps.as_ref().and_then(|d| d.dir) {
             rename(dir, &incoming_deps(home, id))?;
         }
-        let had_old_deps = std::fs::symlink_metadata(&deps_target).is_ok();
+        let had_old_deps = fs_err::symlink_metadata(&deps_target).is_ok();
         let intent = Intent {
             phase: Phase::Swap,
             id: id.to_string(),
@@ -170,8 +170,8 @@ fn place(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
         let new_not_in = deps_waiting.exists() || !staged;
         if *had_old
             && new_not_in
-            && std::fs::symlink_metadata(&deps_saved).is_err()
-            && std::fs::symlink_metadata(&deps_target).is_ok()
+            && fs_err::symlink_metadata(&deps_saved).is_err()
+            && fs_err::symlink_metadata(&deps_target).is_ok()
         {
             rename(&deps_target, &deps_saved)?;
         }
@@ -184,7 +184,7 @@ fn place(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
     let waiting = incoming(home, id);
     let saved = backup(home, id);
     if !exchanged(&target, &waiting, intent) && waiting.exists() {
-        if std::fs::symlink_metadata(&target).is_err() {
+        if fs_err::symlink_metadata(&target).is_err() {
             // A fresh install, or the first of two renames was done.
             rename(&waiting, &target)?;
         } else if exchange(&waiting, &target).is_ok() {
@@ -331,7 +331,7 @@ pub(super) fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<
     let deps_trash = deps_backup(home, id);
     if crate::host::install_policy(dialect).wheel_deps {
         let deps = home.plugin_deps_dir(id);
-        if std::fs::symlink_metadata(&deps).is_ok() {
+        if fs_err::symlink_metadata(&deps).is_ok() {
             remove_tree(&deps_trash)?;
             rename(&deps, &deps_trash)?;
         }
