@@ -7,7 +7,7 @@
 //! plugin directories and `verify` agree. The counts are reported in docs/RELIABILITY.md.
 //!
 //! The normal suite samples a few kill points of each family per command (a deterministic
-//! stride); `PLUGINS_SLOW_TESTS=1` tries every one.
+//! stride); `PLUGINS_FULL_SWEEP=1` tries every one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -27,7 +27,7 @@ const SYSCALLS: &[&str] = &[
 ];
 
 /// Kill points tried per family and command in the normal suite (all of them with
-/// `PLUGINS_SLOW_TESTS=1`).
+/// `PLUGINS_FULL_SWEEP=1`).
 const SAMPLED: usize = 3;
 
 struct Scenario {
@@ -152,10 +152,10 @@ fn calls(strace: &Path, s: &Scenario, work: &Path) -> Vec<usize> {
         .collect()
 }
 
-/// The kill points tried out of `n` calls: every one under `PLUGINS_SLOW_TESTS=1`, else
+/// The kill points tried out of `n` calls: every one under `PLUGINS_FULL_SWEEP=1`, else
 /// `SAMPLED` of them spread evenly (the first and the last included).
 fn points(n: usize) -> Vec<usize> {
-    let all = std::env::var_os("PLUGINS_SLOW_TESTS").is_some_and(|v| v == "1");
+    let all = std::env::var_os("PLUGINS_FULL_SWEEP").is_some_and(|v| v == "1");
     if all || n <= SAMPLED {
         return (1..=n).collect();
     }

@@ -573,6 +573,9 @@ fn serve_flaky(
 ) -> std::io::Result<()> {
     let mut reader = BufReader::new(stream.try_clone()?);
     let req = read_request(&mut reader)?;
+    if req.line.is_empty() {
+        return Ok(()); // a client that hung up without asking
+    }
     let is_pack = req.line.starts_with("POST");
     match roll {
         70..=77 => {
