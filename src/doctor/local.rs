@@ -188,6 +188,20 @@ fn examine_leftovers(home: &Home) -> Vec<Check> {
             .help(format!("{recovers}: it deletes it")),
         );
     }
+    for path in &found.temp_files {
+        out.push(
+            Check::new(
+                "leftovers",
+                Mark::Warn,
+                format!(
+                    "{} is the temp file of a write that was interrupted",
+                    path.display()
+                ),
+            )
+            .code(Code::DoctorLeftover)
+            .help(format!("{recovers}: it deletes it")),
+        );
+    }
     if found.live_staging > 0 {
         out.push(Check::new(
             "leftovers",

@@ -59,15 +59,19 @@ pub fn lock_home(
 }
 
 /// Recovery first, for a command that may end without changing the home ("up to date",
-/// "nothing to update"): when a killed command left an intent record, an unreadable record
-/// or a stale staging directory in `home`, take the home lock — which finishes or undoes
+/// "nothing to update"): when a killed command left an intent record, an unreadable record,
+/// a stale staging directory or the temp file of an atomic write in `home`, take the home lock — which finishes or undoes
 /// the change and cleans up — and release it, so the command reads the home as recovery
 /// left it and never mistakes its own recovery for a concurrent change. A home another
 /// process holds is left to that process (it recovers under the lock it holds). Reads two
 /// directories when nothing is left.
 pub fn recover_first(home: &Home, on_event: &mut dyn FnMut(Event)) -> Result<(), InstallError> {
     let left = txn::leftovers(home);
-    if left.pending.is_empty() && left.broken_records.is_empty() && left.stale_staging.is_empty() {
+    if left.pending.is_empty()
+        && left.broken_records.is_empty()
+        && left.stale_staging.is_empty()
+        && left.temp_files.is_empty()
+    {
         return Ok(());
     }
     match lock_home(home, false, on_event) {

@@ -161,7 +161,8 @@ pub fn install_prepared(
 
 /// Remove an installed plugin and its lock entry, as a transaction. A lock
 /// entry is matched by its id; the directory removed is always `<plugins>/<id>`
-/// for a checked id.
+/// for a checked id. A removal of it that a killed command left is finished by the
+/// recovery and is this removal (`true`): the rerun of a killed `remove` succeeds.
 pub fn remove(
     home: &Home,
     id: &Name,
@@ -169,10 +170,11 @@ pub fn remove(
     wait: bool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<bool, InstallError> {
+    let interrupted = txn::pending_removal(home, id);
     let _guard = lock_home(home, wait, on_event)?;
     let lock = Lock::load(&home.lockfile(), dialect)?;
     if lock.get(id.as_str()).is_none() && !home.plugin_dir(id).exists() {
-        return Ok(false);
+        return Ok(interrupted);
     }
     txn::remove(home, id, dialect)?;
     Ok(true)

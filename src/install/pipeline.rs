@@ -361,7 +361,23 @@ pub(super) fn fetch_check_swap(
     )? {
         return Ok(up_to_date(id, dialect, home, target, kept, written));
     }
-    let swap = txn::Swap::begin_with_deps(
+    // aoe builds in place (a build's outputs, such as a venv's scripts, name the directory
+    // they were built in): a tree with build steps goes in first and is built there. Any
+    // other tree is hashed while it waits, and goes in right before the lock is written.
+    let steps = opts.build && policy.builds && !crate::steps::for_this_platform(&build).is_empty();
+    if opts.build && policy.builds && !steps {
+        build::run_build(
+            &build,
+            &tree,
+            &name,
+            entrypoint.as_ref(),
+            &home,
+            opts.build_timeout,
+            on_event,
+        )?;
+    }
+    let waiting_hash = (!steps).then(|| crate::hash::installed(&tree).ok());
+    let mut swap = txn::Swap::begin_with_deps(
         &home,
         &name,
         dialect,
@@ -373,18 +389,22 @@ pub(super) fn fetch_check_swap(
         &opts.by,
         &opts.now,
     )?;
-    if opts.build && policy.builds {
-        build::run_build(
-            &build,
-            &target,
-            &name,
-            entrypoint.as_ref(),
-            &home,
-            opts.build_timeout,
-            on_event,
-        )?;
-    }
-    entry.installed_hash = crate::hash::installed(&target).ok();
+    entry.installed_hash = match waiting_hash {
+        Some(hash) => hash,
+        None => {
+            swap.place()?;
+            build::run_build(
+                &build,
+                &target,
+                &name,
+                entrypoint.as_ref(),
+                &home,
+                opts.build_timeout,
+                on_event,
+            )?;
+            crate::hash::installed(&target).ok()
+        }
+    };
     let written = swap.commit(&entry)?;
     Ok(Installed {
         id,

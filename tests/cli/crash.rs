@@ -1,13 +1,19 @@
-//! Crash consistency: `kill -9` injected (strace) at every rename, fsync, flock,
-//! unlink, rmdir and mkdir of each home-changing command. After the kill the lock
-//! parses and the home recovers to the old or the new state; one rerun reaches
-//! the new state; no leftovers; lock, plugin directories and `verify` agree.
-//! The counts are reported in docs/RELIABILITY.md.
+//! Crash consistency: `kill -9` injected (strace) at the rename, fsync, flock, unlink,
+//! mkdir and write calls of install, update, sync, sync --force, remove, rollback and
+//! autoupdate, for every dialect. At the instant of the kill (before any recovery) every
+//! plugin installed before and after is in place for a host, and an updated plugin's files
+//! disagree with its lock at one rename at most; the same command, rerun once as the first
+//! command after the kill, exits 0, reaches the new state and leaves nothing behind; lock,
+//! plugin directories and `verify` agree. The counts are reported in docs/RELIABILITY.md.
+//!
+//! The normal suite samples a few kill points of each family per command (a deterministic
+//! stride); `PLUGINS_FULL_SWEEP=1` tries every one.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::git::{Repo, git};
+use crate::support::home::{copy_dir, leftovers, plugin_dirs, state, tree_hash, verify_ok};
 use crate::support::*;
 
 /// Syscall families, each injected on its own (`when=N` counts within one family).
@@ -17,101 +23,24 @@ const SYSCALLS: &[&str] = &[
     "flock",
     "unlink,unlinkat,rmdir",
     "mkdir,mkdirat",
+    "write,pwrite64,writev",
 ];
 
-/// The most kill points tried per family in one scenario.
-const MAX_POINTS: usize = 60;
-
-/// What a home holds, as far as a user can tell: the lock's rows and the files.
-fn state(home: &Path) -> String {
-    let (code, stdout, stderr) = run(plugins().args(["list", "--json", "--home"]).arg(home));
-    assert_eq!(code, 0, "the lock parses: {stdout}{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    let mut rows: Vec<String> = doc["plugins"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|p| format!("lock {} {} {}", p["id"], p["version"], p["present"]))
-        .collect();
-    if let Ok(rd) = std::fs::read_dir(home.join("plugins")) {
-        for e in rd {
-            let e = e.unwrap();
-            let name = e.file_name().to_string_lossy().into_owned();
-            if !e.path().is_dir() {
-                continue;
-            }
-            let hash = plugins::hash::tree(&e.path()).unwrap_or_else(|e| e.to_string());
-            rows.push(format!("dir {name} {hash}"));
-        }
-    }
-    rows.sort();
-    rows.join("\n")
-}
-
-/// Files a crash must never leave behind once a command has recovered.
-fn leftovers(home: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for sub in ["txn", "staging", "backup", "incoming"] {
-        if let Ok(rd) = std::fs::read_dir(home.join(".plugins").join(sub)) {
-            out.extend(rd.map(|e| format!(".plugins/{sub}/{:?}", e.unwrap().file_name())));
-        }
-    }
-    // Half-written or half-deleted history slots (`.new`, `.gone-<n>`).
-    for plugin in std::fs::read_dir(home.join(".plugins/history"))
-        .into_iter()
-        .flatten()
-    {
-        for e in std::fs::read_dir(plugin.unwrap().path()).unwrap() {
-            let name = e.unwrap().file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') {
-                out.push(format!(".plugins/history/{name}"));
-            }
-        }
-    }
-    for dir in [home.to_path_buf(), home.join("plugins")] {
-        if let Ok(rd) = std::fs::read_dir(&dir) {
-            for e in rd {
-                let name = e.unwrap().file_name().to_string_lossy().into_owned();
-                if name.ends_with(".tmp") || name.starts_with(".staging-") || name.contains(".old-")
-                {
-                    out.push(name);
-                }
-            }
-        }
-    }
-    out
-}
-
-/// The plugin directories a host would load from `home` (dot-entries are not plugins).
-fn plugin_dirs(home: &Path) -> std::collections::BTreeSet<String> {
-    std::fs::read_dir(home.join("plugins"))
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-        .filter(|e| e.path().is_dir())
-        .map(|e| e.file_name().to_string_lossy().into_owned())
-        .filter(|n| !n.starts_with('.'))
-        .collect()
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    let status = Command::new("cp")
-        .arg("-a")
-        .arg(from)
-        .arg(to)
-        .status()
-        .unwrap();
-    assert!(status.success());
-}
+/// Kill points tried per family and command in the normal suite (all of them with
+/// `PLUGINS_FULL_SWEEP=1`).
+const SAMPLED: usize = 3;
 
 struct Scenario {
-    name: &'static str,
+    name: String,
     /// The home before the command (copied for each run).
     template: PathBuf,
     args: Vec<String>,
-    /// A rerun after the change finished may say so (`remove`: not installed).
+    /// `remove`: a rerun after the removal had finished (its record gone) says the
+    /// plugin is not installed (exit 2); one that finds the record finishes it, exit 0.
     rerun_may_fail: bool,
+    /// aoe builds a tree with build steps in place: while it builds, the host sees the new
+    /// files under the old lock (the sweep counts those points apart).
+    builds_in_place: bool,
 }
 
 #[derive(Default)]
@@ -120,6 +49,12 @@ struct Counts {
     ok: usize,
     /// Kill points after which every plugin installed before and after was in place.
     host_saw_plugins: usize,
+    /// Kill points at which an updated plugin's files and its lock named different
+    /// versions, by family (builds in place apart).
+    disagreed: std::collections::BTreeMap<String, usize>,
+    disagreed_building: usize,
+    /// `remove` killed after it had finished: its rerun says the plugin is not installed.
+    not_installed: usize,
     failures: Vec<String>,
 }
 
@@ -130,34 +65,105 @@ fn plugins_args(s: &Scenario, home: &Path) -> Vec<String> {
     a
 }
 
-fn verify_ok(home: &Path) -> Result<(), String> {
-    let (code, stdout, stderr) = run(plugins().args(["verify", "--home"]).arg(home));
-    // No lock at all (a fresh install that was undone) is fine too.
-    if code == 0 || (!home.join("plugins.lock").exists() && code == 2) {
-        Ok(())
-    } else {
-        Err(format!("verify: {stdout}{stderr}"))
-    }
-}
-
-/// The scenario's command, run again on `home`: it exits 0 (or may fail once the home is
-/// already new), reaches the new state and leaves nothing behind; `verify` passes.
-fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<(), String> {
+/// The scenario's command, run again on `home`: it exits 0 (or, for a `remove` killed
+/// after it had finished, says the plugin is not installed: `Ok(true)`), reaches the new
+/// state and leaves nothing behind; `verify` passes.
+fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<bool, String> {
+    // Whether the removal had finished before the kill (nothing left to recover).
+    let finished = s.rerun_may_fail
+        && !home
+            .join(".plugins/txn")
+            .read_dir()
+            .is_ok_and(|mut d| d.next().is_some())
+        && state(home) == new;
     let (code, stdout, stderr) = run(plugins().args(plugins_args(s, home)));
-    if code != 0 && !(s.rerun_may_fail && state(home) == new) {
-        return Err(format!("rerun: {stdout}{stderr}"));
+    if code != 0 && !(finished && stderr.contains("plugins::install::not_installed")) {
+        return Err(format!("rerun exit {code}: {stdout}{stderr}"));
     }
-    if state(home) != new {
-        return Err(format!(
-            "rerun did not reach the new state:\n{}",
-            state(home)
-        ));
+    let now = state(home);
+    if now != new {
+        return Err(format!("rerun did not reach the new state:\n{now}"));
     }
     let left = leftovers(home);
     if !left.is_empty() {
         return Err(format!("leftovers after the rerun: {left:?}"));
     }
-    verify_ok(home)
+    verify_ok(home)?;
+    Ok(code != 0)
+}
+
+/// An installed plugin whose files and lock both change: its tree hashes and commits.
+struct Watched {
+    id: String,
+    old_tree: String,
+    new_tree: String,
+    old_commit: String,
+    new_commit: String,
+}
+
+/// The locked commit of each plugin of a home.
+fn commits(home: &Path) -> std::collections::BTreeMap<String, String> {
+    let (code, stdout, stderr) = run(plugins().args(["list", "--json", "--home"]).arg(home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["id"].as_str().unwrap().to_owned(),
+                p["commit"].as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// How many calls of each family the command makes on a fresh copy of the template.
+fn calls(strace: &Path, s: &Scenario, work: &Path) -> Vec<usize> {
+    let home = work.join(format!("{}-count", s.name));
+    copy_dir(&s.template, &home);
+    let log = work.join("strace.log");
+    let status = Command::new(strace)
+        .arg("-o")
+        .arg(&log)
+        .arg("-e")
+        .arg(format!("trace={}", SYSCALLS.join(",")))
+        .arg(env!("CARGO_BIN_EXE_plugins"))
+        .args(plugins_args(s, &home))
+        .env("NO_COLOR", "1")
+        .env_remove("PLUGINS_HOME")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap()
+        .status;
+    assert!(status.success(), "{}: counting calls", s.name);
+    let text = std::fs::read_to_string(&log).unwrap();
+    SYSCALLS
+        .iter()
+        .map(|family| {
+            text.lines()
+                .filter(|l| {
+                    l.split_once('(')
+                        .is_some_and(|(name, _)| family.split(',').any(|f| f == name))
+                })
+                .count()
+        })
+        .collect()
+}
+
+/// The kill points tried out of `n` calls: every one under `PLUGINS_FULL_SWEEP=1`, else
+/// `SAMPLED` of them spread evenly (the first and the last included).
+fn points(n: usize) -> Vec<usize> {
+    let all = std::env::var_os("PLUGINS_FULL_SWEEP").is_some_and(|v| v == "1");
+    if all || n <= SAMPLED {
+        return (1..=n).collect();
+    }
+    let mut v: Vec<usize> = (0..SAMPLED)
+        .map(|i| 1 + i * (n - 1) / (SAMPLED - 1))
+        .collect();
+    v.dedup();
+    v
 }
 
 fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
@@ -174,15 +180,31 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
         .intersection(&plugin_dirs(&reference))
         .cloned()
         .collect();
-    for family in SYSCALLS {
-        for n in 1..=MAX_POINTS {
+    let (before, after) = (commits(&s.template), commits(&reference));
+    let watched: Vec<Watched> = kept
+        .iter()
+        .filter_map(|id| {
+            let (old_commit, new_commit) = (before.get(id)?, after.get(id)?);
+            (old_commit != new_commit).then(|| Watched {
+                id: id.clone(),
+                old_tree: tree_hash(&s.template.join("plugins").join(id)),
+                new_tree: tree_hash(&reference.join("plugins").join(id)),
+                old_commit: old_commit.clone(),
+                new_commit: new_commit.clone(),
+            })
+        })
+        .collect();
+    // Kill points at a rename at which files and lock disagreed: only the lock's own.
+    let mut renames_disagreed = Vec::new();
+    for (family, n) in SYSCALLS.iter().zip(calls(strace, s, work)) {
+        for when in points(n) {
             let home = work.join(format!("{}-run", s.name));
             copy_dir(&s.template, &home);
             let status = Command::new(strace)
                 .args(["-o", "/dev/null", "-e"])
                 .arg(format!("trace={family}"))
                 .arg("-e")
-                .arg(format!("inject={family}:signal=KILL:when={n}"))
+                .arg(format!("inject={family}:signal=KILL:when={when}"))
                 .arg(env!("CARGO_BIN_EXE_plugins"))
                 .args(plugins_args(s, &home))
                 .env("NO_COLOR", "1")
@@ -196,10 +218,10 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
                 status.signal() == Some(9) || status.code() == Some(128 + 9)
             };
             if !killed {
-                break; // fewer than n such calls: this family is done
+                continue; // this run made fewer calls (a timing-dependent write)
             }
             counts.points += 1;
-            let point = format!("{} {family} #{n}", s.name);
+            let point = format!("{} {family} #{when}/{n}", s.name);
             // What a host sees right after the kill, before any recovery.
             let missing: Vec<&String> = kept
                 .iter()
@@ -212,36 +234,112 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
                     "{point}: right after the kill a host finds no plugins/{missing:?}"
                 ));
             }
-            // The same command, rerun first on a copy of the killed home (as cron reruns
-            // it): it recovers whatever it then finds to do, "up to date" included.
-            let again = work.join(format!("{}-again", s.name));
-            copy_dir(&home, &again);
-            if let Err(e) = rerun_reaches(s, &again, &new) {
-                counts.failures.push(format!("{point}: first {e}"));
+            // Files and lock of an updated plugin, at the same instant.
+            let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap_or_default();
+            for w in &watched {
+                let files = tree_hash(&home.join("plugins").join(&w.id));
+                let files_new = files == w.new_tree && files != w.old_tree;
+                let files_old = files == w.old_tree && files != w.new_tree;
+                let lock_new = lock.contains(&w.new_commit);
+                let lock_old = lock.contains(&w.old_commit);
+                if (files_new && lock_old) || (files_old && lock_new) {
+                    if s.builds_in_place {
+                        counts.disagreed_building += 1;
+                    } else {
+                        *counts.disagreed.entry((*family).to_owned()).or_default() += 1;
+                        if *family == SYSCALLS[0] {
+                            renames_disagreed.push(when);
+                        }
+                    }
+                }
             }
-            let check = || -> Result<(), String> {
-                // Recover (sync takes the home lock first), then old or new state.
-                let (code, stdout, stderr) = run(plugins().args(["sync", "--home"]).arg(&home));
-                if code != 0 {
-                    return Err(format!("recovering sync: {stdout}{stderr}"));
+            // The same command, rerun first (as cron reruns it): it recovers whatever it
+            // then finds to do, "up to date" included, and reaches the new state.
+            match rerun_reaches(s, &home, &new) {
+                Ok(not_installed) => {
+                    counts.ok += 1;
+                    counts.not_installed += usize::from(not_installed);
                 }
-                let now = state(&home);
-                if now != old && now != new {
-                    return Err(format!("after recovery, neither old nor new:\n{now}"));
-                }
-                let left = leftovers(&home);
-                if !left.is_empty() {
-                    return Err(format!("leftovers after recovery: {left:?}"));
-                }
-                verify_ok(&home)?;
-                rerun_reaches(s, &home, &new)
-            };
-            match check() {
-                Ok(()) => counts.ok += 1,
-                Err(e) => counts.failures.push(format!("{point}: {e}")),
+                Err(e) => counts.failures.push(format!("{point}: first {e}")),
             }
         }
     }
+    if renames_disagreed.len() > 1 {
+        counts.failures.push(format!(
+            "{}: files and lock disagreed at renames {renames_disagreed:?}: more than the lock's own",
+            s.name
+        ));
+    }
+}
+
+/// A plugin of one dialect: its repository and id.
+struct Fixture {
+    repo: Repo,
+    dialect: &'static str,
+    id: &'static str,
+}
+
+/// The seven commands on one dialect's plugin: install, update, autoupdate, sync (its
+/// directory gone), sync --force (a file added), remove, rollback.
+fn scenarios_of(t: &Path, dialect: &str, f: &Fixture, out: &mut Vec<Scenario>) {
+    let home = |what: &str| t.join(format!("{dialect}-{what}"));
+    let url = f.repo.url();
+    let scenario = |name: &str, template: PathBuf, args: &[&str]| Scenario {
+        name: format!("{dialect}-{name}"),
+        template,
+        args: args.iter().map(|a| (*a).to_owned()).collect(),
+        rerun_may_fail: name == "remove",
+        builds_in_place: false,
+    };
+    commit_version(&f.repo, f.dialect, "1.0.0");
+    let v1 = git(&f.repo.dir, &["rev-parse", "HEAD"]).trim().to_owned();
+    let installed = home("v1");
+    let (code, o, e) = install(&installed, &[&url, "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    let gone = home("gone");
+    copy_dir(&installed, &gone);
+    std::fs::remove_dir_all(gone.join("plugins").join(f.id)).unwrap();
+    let added = home("added");
+    copy_dir(&installed, &added);
+    std::fs::write(added.join("plugins").join(f.id).join("notes.txt"), "mine\n").unwrap();
+    let policy = home("policy");
+    copy_dir(&installed, &policy);
+    std::fs::write(
+        policy.join("plugins.toml"),
+        format!(
+            "[update_policy.\"{}\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+            f.id
+        ),
+    )
+    .unwrap();
+    commit_version(&f.repo, f.dialect, "2.0.0");
+    let updated = home("updated");
+    copy_dir(&installed, &updated);
+    let (code, o, e) = run(plugins()
+        .args(["update", "--all", "--yes", "--home"])
+        .arg(&updated));
+    assert_eq!(code, 0, "{o}{e}");
+    let empty = home("empty");
+    std::fs::create_dir_all(&empty).unwrap();
+    out.push(scenario(
+        "install",
+        empty,
+        &["install", &url, "--ref", "main", "--yes"],
+    ));
+    out.push(scenario(
+        "update",
+        installed.clone(),
+        &["update", "--all", "--yes"],
+    ));
+    out.push(scenario("autoupdate", policy, &["autoupdate", "--force"]));
+    out.push(scenario("sync", gone, &["sync", "--yes"]));
+    out.push(scenario("sync-force", added, &["sync", "--force", "--yes"]));
+    out.push(scenario("remove", installed, &["remove", f.id]));
+    out.push(scenario(
+        "rollback",
+        updated,
+        &["rollback", f.id, "--to", &v1],
+    ));
 }
 
 #[test]
@@ -253,95 +351,48 @@ fn kill_nine_at_every_syscall_loses_nothing() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let mut scenarios = Vec::new();
+    for (dialect, id) in DIALECT_PLUGINS {
+        let f = Fixture {
+            repo: Repo::init(&t.join(format!("{dialect}-repo"))),
+            dialect,
+            id,
+        };
+        scenarios_of(t, dialect, &f, &mut scenarios);
+    }
 
-    // aoe: a fresh install, an update of a moved branch, a removal.
-    let repo = Repo::init(&t.join("aoe"));
-    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
-    repo.commit("v1");
-    let empty = t.join("empty-home");
-    std::fs::create_dir_all(&empty).unwrap();
-    scenarios.push(Scenario {
-        name: "aoe-install",
-        template: empty.clone(),
-        args: vec!["install".into(), repo.url(), "--yes".into()],
-        rerun_may_fail: false,
-    });
-    let with_v1 = t.join("aoe-v1-home");
-    let (code, o, e) = install(&with_v1, &[&repo.url(), "--ref", "main"]);
-    assert_eq!(code, 0, "{o}{e}");
-    let v1 = git(&repo.dir, &["rev-parse", "HEAD"]).trim().to_owned();
-    let updated = t.join("aoe-updated-home");
-    let (code, o, e) = install(&updated, &[&repo.url(), "--ref", "main"]);
-    assert_eq!(code, 0, "{o}{e}");
-    scenarios.push(Scenario {
-        name: "aoe-remove",
-        template: with_v1.clone(),
-        args: vec!["remove".into(), "dev.example.pinned".into()],
-        rerun_may_fail: true,
-    });
-    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
-    repo.commit("v2");
-    scenarios.push(Scenario {
-        name: "aoe-update",
-        template: with_v1,
-        args: vec!["update".into(), "--all".into(), "--yes".into()],
-        rerun_may_fail: false,
-    });
-    // An update keeps v1 in the history; rolling back to it restores it (a
-    // rerun finds v1 installed: up to date).
-    let (code, o, e) = run(plugins()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&updated));
-    assert_eq!(code, 0, "{o}{e}");
-    scenarios.push(Scenario {
-        name: "aoe-rollback",
-        template: updated,
-        args: vec![
-            "rollback".into(),
-            "dev.example.pinned".into(),
-            "--to".into(),
-            v1,
-        ],
-        rerun_may_fail: false,
-    });
-
-    // aoe with a build step that makes the worker.
+    // aoe with build steps: a fresh install and an update, built in place.
     let built = Repo::init(&t.join("built"));
     built_aoe(&built, "1.0.0", GOOD_BUILD);
-    scenarios.push(Scenario {
-        name: "aoe-build",
-        template: empty.clone(),
-        args: vec!["install".into(), built.url(), "--yes".into()],
-        rerun_may_fail: false,
-    });
-
-    // AWorld (registry) and protoAgent (JSON lock).
-    let aworld = Repo::init(&t.join("aworld"));
-    aworld.file(
-        ".aworld-plugin/plugin.json",
-        r#"{"id": "helper", "version": "1.0.0"}"#,
-    );
-    aworld.commit("helper");
-    scenarios.push(Scenario {
-        name: "aworld-install",
-        template: empty.clone(),
-        args: vec!["install".into(), aworld.url(), "--yes".into()],
-        rerun_may_fail: false,
-    });
-    let proto = Repo::init(&t.join("proto"));
-    proto.file(
-        "protoagent.plugin.yaml",
-        "id: notebook\nname: Notes\nversion: 0.2.0\n",
-    );
-    proto.file("__init__.py", "def register(r):\n    pass\n");
-    proto.commit("notes");
-    git(&proto.dir, &["tag", "v0.2.0"]);
-    scenarios.push(Scenario {
-        name: "protoagent-install",
-        template: empty,
-        args: vec!["install".into(), proto.url(), "--yes".into()],
-        rerun_may_fail: false,
-    });
+    let empty = t.join("empty-home");
+    std::fs::create_dir_all(&empty).unwrap();
+    let built_v1 = t.join("built-v1");
+    let (code, o, e) = install(&built_v1, &[&built.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    built_aoe(&built, "2.0.0", GOOD_BUILD);
+    for (name, template, args) in [
+        (
+            "aoe-build-install",
+            empty,
+            vec!["install", "--ref", "main", "--yes"],
+        ),
+        (
+            "aoe-build-update",
+            built_v1,
+            vec!["update", "--all", "--yes"],
+        ),
+    ] {
+        let mut args: Vec<String> = args.into_iter().map(str::to_owned).collect();
+        if name.ends_with("install") {
+            args.insert(1, built.url());
+        }
+        scenarios.push(Scenario {
+            name: name.to_owned(),
+            template,
+            args,
+            rerun_may_fail: false,
+            builds_in_place: true,
+        });
+    }
 
     let mut counts = Counts::default();
     let work = t.join("work");
@@ -350,11 +401,17 @@ fn kill_nine_at_every_syscall_loses_nothing() {
         exercise(&strace, s, &work, &mut counts);
     }
     eprintln!(
-        "crash consistency: {} kill points, {} recovered cleanly, {} with every kept plugin in place for the host",
-        counts.points, counts.ok, counts.host_saw_plugins
+        "crash consistency: {} commands, {} kill points, {} reran to the new state cleanly ({} of them a remove killed after it had finished, whose rerun says not installed), {} with every kept plugin in place for the host; files and lock of an updated plugin disagreed at {:?} (and at {} points of builds in place)",
+        scenarios.len(),
+        counts.points,
+        counts.ok,
+        counts.not_installed,
+        counts.host_saw_plugins,
+        counts.disagreed,
+        counts.disagreed_building,
     );
     assert!(
-        counts.points >= 7 * 5,
+        counts.points >= scenarios.len() * 5,
         "kills were injected: {}",
         counts.points
     );
@@ -570,4 +627,43 @@ fn an_autoupdate_that_loses_a_race_defers() {
         "{stdout}"
     );
     assert_eq!(doc["failed"], serde_json::json!([]), "{stdout}");
+}
+
+/// A temp file of an atomic write that a kill interrupted (here `.autoupdate.json`'s) is
+/// cleaned by the next command, even one with nothing to change; `doctor` names it first.
+#[test]
+fn a_temp_file_of_an_interrupted_write_is_cleaned_by_a_sweep_with_nothing_to_do() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    let stray = home.join(".autoupdate.json.k1ll3d.tmp");
+    std::fs::write(&stray, "{\"last_sw").unwrap();
+    let (_, stdout, stderr) = run(plugins().args(["doctor", "--home"]).arg(&home));
+    assert!(
+        stderr.contains(
+            ".autoupdate.json.k1ll3d.tmp is the temp file of a write that was interrupted"
+        ) || stdout.contains(
+            ".autoupdate.json.k1ll3d.tmp is the temp file of a write that was interrupted"
+        ),
+        "{stdout}{stderr}"
+    );
+    let (code, stdout, stderr) = run(plugins()
+        .args(["autoupdate", "--force", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        format!("{stdout}{stderr}").contains("1 up to date"),
+        "{stdout}{stderr}"
+    );
+    assert!(!stray.exists(), "{:?}", leftovers(&home));
+    assert!(leftovers(&home).is_empty(), "{:?}", leftovers(&home));
 }

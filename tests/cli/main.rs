@@ -49,6 +49,7 @@ mod sarif;
 mod search;
 mod shells;
 mod signed;
+mod soak;
 mod ssh;
 mod subdir;
 mod systemd;

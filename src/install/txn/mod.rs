@@ -4,9 +4,18 @@
 //! write. A `kill -9` anywhere leaves a record that the next command to take the
 //! home lock finishes or undoes ([`recover`]) before it does anything else.
 //!
-//! An install is undone until its build has succeeded and the record says
-//! `commit`; from then on it is finished (lock entry and host files written
-//! again, the backup deleted). A removal is always finished.
+//! An install is undone until the new tree is complete (built, where it builds) and
+//! the record says `commit`; from then on it is finished (the tree exchanged in if it
+//! is not yet, lock entry and host files written, the backup kept in the history). A
+//! removal is always finished.
+//!
+//! Everything slow happens before the host can see anything: the new tree waits at
+//! `incoming/<id>` (hashed, its wheel deps at `incoming-deps/<id>`), the record says
+//! `commit`, and then the exchange is immediately followed by the lock and the host's
+//! records, so that files and lock disagree for as long as one rename takes. Only a
+//! tree with build steps goes in first (aoe builds in place: a build's outputs, such as
+//! a venv's scripts, name the directory they were built in) and is built there under a
+//! `swap` record, which an interrupted build undoes.
 //!
 //! protoAgent `--deps` swaps the plugin's wheel-deps directory (`<deps root>/<id>`,
 //! outside the plugins directory) in the same transaction: staged in full before the
@@ -33,7 +42,9 @@ mod tests;
 pub use files::{FileChanges, file_changes};
 use files::{files_record, write_files};
 pub use history::{HISTORY_KEEP, Kept, history, slots_of};
-pub use recovery::{Leftovers, Recovered, STAGING_PREFIX, leftovers, pending, recover};
+pub use recovery::{
+    Leftovers, Recovered, STAGING_PREFIX, leftovers, pending, pending_removal, recover,
+};
 pub use swap::{Swap, remove};
 
 /// What the record says is under way.
@@ -105,6 +116,11 @@ impl TreeId {
 struct DepsChange {
     /// Whether a previous deps directory was there (and is moved to the deps backup).
     had_old: bool,
+    /// Whether a new deps directory comes (waiting at `incoming-deps/<id>` until it is
+    /// moved in); `None` in records of earlier versions, which moved it in before the
+    /// record said `commit`.
+    #[serde(default)]
+    staged: Option<bool>,
     /// What the new directory holds, for the lock's `deps`.
     pins: Vec<DepPin>,
 }
@@ -154,6 +170,11 @@ fn backup(home: &Home, id: &Name) -> PathBuf {
 /// (and where the previous tree is right after it).
 fn incoming(home: &Home, id: &Name) -> PathBuf {
     id.under(&state(home).join("incoming"))
+}
+
+/// Where the new wheel-deps directory waits until it is moved in.
+fn incoming_deps(home: &Home, id: &Name) -> PathBuf {
+    id.under(&state(home).join("incoming-deps"))
 }
 
 /// Swap two directories in one step, where the OS can (`renameat2(RENAME_EXCHANGE)` on

@@ -4,10 +4,8 @@
 use std::path::{Path, PathBuf};
 
 use super::history::clean_history;
-use super::swap::{finish_commit, finish_remove, undo};
-use super::{
-    Intent, Phase, TxnError, record, remove_tree, rename, staging_dir, state, write_entry,
-};
+use super::swap::{finish_install, finish_remove, undo};
+use super::{Intent, Phase, TxnError, record, remove_tree, rename, staging_dir, state};
 use crate::name::Name;
 use crate::store::Home;
 
@@ -15,6 +13,14 @@ use crate::store::Home;
 /// directory may be half-built until then).
 pub fn pending(home: &Home, id: &Name) -> bool {
     record(home, id).exists()
+}
+
+/// Whether an interrupted removal of `id` waits for recovery (which finishes it).
+pub fn pending_removal(home: &Home, id: &Name) -> bool {
+    fs_err::read(record(home, id))
+        .ok()
+        .and_then(|b| serde_json::from_slice::<Intent>(&b).ok())
+        .is_some_and(|i| i.phase == Phase::Remove)
 }
 
 /// What recovery did, for a status line.
@@ -56,9 +62,7 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
         };
         match (intent.phase, &intent.entry) {
             (Phase::Commit, Some(entry)) => {
-                let pins = intent.deps.as_ref().map(|d| d.pins.as_slice());
-                write_entry(home, intent.dialect, entry, pins, &intent.by, &intent.now)?;
-                finish_commit(home, &id, &intent)?;
+                finish_install(home, &id, &intent, entry)?;
             }
             (Phase::Remove, _) => finish_remove(home, &id, intent.dialect)?,
             _ => undo(home, &id, &intent)?,
@@ -69,17 +73,24 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
     out.cleaned += clean_staging(home)?;
     out.cleaned += clean_history(home)?;
     out.cleaned += clean_legacy(home)?;
-    out.cleaned += clean_files_temp(home)?;
+    out.cleaned += clean_temp_files(home)?;
     Ok(out)
 }
 
-/// New trees at `incoming/<id>` whose record was never written (a kill between the move
-/// and the record): no one's.
+/// Where new trees and wheel-deps directories wait for their swap.
+const INCOMING: [&str; 2] = ["incoming", "incoming-deps"];
+
+/// New trees at `incoming/<id>` (and deps at `incoming-deps/<id>`) whose record was never
+/// written (a kill between the move and the record): no one's.
 fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
-    for e in fs_err::read_dir(state(home).join("incoming"))
-        .into_iter()
-        .flatten()
+    for e in INCOMING
+        .iter()
+        .flat_map(|dir| {
+            fs_err::read_dir(state(home).join(dir))
+                .into_iter()
+                .flatten()
+        })
         .filter_map(Result::ok)
     {
         let pending =
@@ -125,6 +136,9 @@ pub struct Leftovers {
     pub stale_staging: Vec<PathBuf>,
     /// Staging directories of processes still running.
     pub live_staging: usize,
+    /// Temp files of atomic writes (the lock's, `.autoupdate.json`'s, a host record's)
+    /// that a killed process left.
+    pub temp_files: Vec<PathBuf>,
 }
 
 /// Look for leftovers of killed processes (see [`recover`], which removes them).
@@ -150,7 +164,7 @@ pub fn leftovers(home: &Home) -> Leftovers {
             None => out.broken_records.push(path),
         }
     }
-    for e in list(state(home).join("incoming")) {
+    for e in INCOMING.iter().flat_map(|dir| list(state(home).join(dir))) {
         let pending =
             Name::new(&e.file_name().to_string_lossy()).is_ok_and(|id| record(home, &id).exists());
         if !pending {
@@ -164,7 +178,49 @@ pub fn leftovers(home: &Home) -> Leftovers {
             out.live_staging += 1;
         }
     }
+    out.temp_files = temp_files(home);
     out
+}
+
+/// The temp files that [`recover`] deletes: of atomic writes killed midway (the lock's,
+/// AWorld's registry's, aoe's config.toml's, `.autoupdate.json`'s, the first-seen
+/// record's, the per-file hash records').
+fn temp_files(home: &Home) -> Vec<PathBuf> {
+    let aoe_config = crate::host::aoe::config_path(home);
+    let mut out: Vec<PathBuf> = home
+        .atomic_files()
+        .into_iter()
+        .chain([aoe_config, home.plugins_dir().join(".manifest.json")])
+        .flat_map(|written| temp_files_of(&written))
+        .collect();
+    out.extend(
+        fs_err::read_dir(state(home).join("files"))
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .map(|e| e.path()),
+    );
+    out.sort();
+    out
+}
+
+/// The temp files (`<name>.<random>.tmp`) of atomic writes of `written`.
+fn temp_files_of(written: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(file)) = (written.parent(), written.file_name()) else {
+        return Vec::new();
+    };
+    let prefix = format!("{}.", file.to_string_lossy());
+    fs_err::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| {
+            let name = e.file_name().to_string_lossy().into_owned();
+            name.starts_with(&prefix) && name.ends_with(".tmp")
+        })
+        .map(|e| e.path())
+        .collect()
 }
 
 /// Delete staging directories whose process is gone.
@@ -183,9 +239,7 @@ fn clean_staging(home: &Home) -> Result<usize, TxnError> {
 }
 
 /// What earlier versions left in the plugins directory (`.staging-*`, the
-/// `.<id>.old-<pid>` backup of a swap, restored when its plugin is missing) and
-/// the temp files of atomic writes killed midway (the lock's, AWorld's registry's,
-/// aoe's config.toml's, the first-seen record's).
+/// `.<id>.old-<pid>` backup of a swap, restored when its plugin is missing).
 fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
     let plugins = home.plugins_dir();
@@ -193,9 +247,7 @@ fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
         for e in rd.filter_map(Result::ok) {
             let name = e.file_name().to_string_lossy().into_owned();
             let path = e.path();
-            if name.starts_with(".staging-")
-                || (name.starts_with(".manifest.json.") && name.ends_with(".tmp"))
-            {
+            if name.starts_with(".staging-") {
                 remove_tree(&path)?;
                 n += 1;
             } else if let Some(rest) = name.strip_prefix('.')
@@ -213,45 +265,14 @@ fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
             }
         }
     }
-    let aoe_config = crate::host::aoe::config_path(home);
-    for written in home.atomic_files().into_iter().chain([aoe_config]) {
-        n += clean_temp_files(&written)?;
-    }
     Ok(n)
 }
 
-/// The temp files of per-file hash records whose write was killed midway.
-fn clean_files_temp(home: &Home) -> Result<usize, TxnError> {
-    let mut n = 0;
-    for e in fs_err::read_dir(state(home).join("files"))
-        .into_iter()
-        .flatten()
-        .filter_map(Result::ok)
-    {
-        if e.file_name().to_string_lossy().ends_with(".tmp") {
-            remove_tree(&e.path())?;
-            n += 1;
-        }
+/// Delete the temp files of atomic writes killed midway ([`temp_files`]).
+fn clean_temp_files(home: &Home) -> Result<usize, TxnError> {
+    let found = temp_files(home);
+    for path in &found {
+        remove_tree(path)?;
     }
-    Ok(n)
-}
-
-/// The temp files (`<name>.<random>.tmp`) of atomic writes of `written` killed midway.
-fn clean_temp_files(written: &Path) -> Result<usize, TxnError> {
-    let mut n = 0;
-    if let (Some(dir), Some(file)) = (written.parent(), written.file_name()) {
-        let prefix = format!("{}.", file.to_string_lossy());
-        for e in fs_err::read_dir(dir)
-            .into_iter()
-            .flatten()
-            .filter_map(Result::ok)
-        {
-            let name = e.file_name().to_string_lossy().into_owned();
-            if name.starts_with(&prefix) && name.ends_with(".tmp") {
-                remove_tree(&e.path())?;
-                n += 1;
-            }
-        }
-    }
-    Ok(n)
+    Ok(found.len())
 }

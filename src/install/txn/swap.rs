@@ -6,15 +6,17 @@ use std::path::Path;
 use super::history::{drop_history, drop_slot, keep};
 use super::{
     DepsChange, Intent, Phase, StagedDeps, TreeId, TxnError, backup, deps_backup, drop_entry,
-    exchange, incoming, remove_record, remove_tree, rename, sync_dir, write_entry, write_record,
+    exchange, incoming, incoming_deps, remove_record, remove_tree, rename, sync_dir, write_entry,
+    write_record,
 };
 use crate::dialect::Dialect;
 use crate::lock::{Entry, Lock};
 use crate::name::Name;
 use crate::store::Home;
 
-/// An install in progress: the new tree is in place (to be built) and the
-/// previous one in the backup. Dropping it without [`Swap::commit`] undoes it.
+/// An install in progress: the new tree (and its wheel deps) wait in the state
+/// directory under a `swap` record; [`Swap::place`] puts them in (to be built there),
+/// [`Swap::commit`] finishes. Dropping it without a commit undoes it.
 pub struct Swap<'h> {
     home: &'h Home,
     id: Name,
@@ -23,8 +25,8 @@ pub struct Swap<'h> {
 }
 
 impl<'h> Swap<'h> {
-    /// Move the previous install (if any) aside and `staged` into its place.
-    /// The caller holds the home lock.
+    /// Move `staged` next to the plugin directory (`incoming/<id>`) and record the change;
+    /// nothing a host reads changes yet. The caller holds the home lock.
     pub fn begin(
         home: &'h Home,
         id: &Name,
@@ -36,8 +38,8 @@ impl<'h> Swap<'h> {
         Swap::begin_with_deps(home, id, dialect, staged, None, by, now)
     }
 
-    /// [`Swap::begin`], swapping the plugin's wheel-deps directory too when `deps` is
-    /// given (its previous one, if any, to the deps backup).
+    /// [`Swap::begin`], with the plugin's wheel-deps directory when `deps` is given (its
+    /// new one waits at `incoming-deps/<id>`).
     pub fn begin_with_deps(
         home: &'h Home,
         id: &Name,
@@ -55,10 +57,14 @@ impl<'h> Swap<'h> {
         remove_tree(&backup(home, id))?;
         remove_tree(&deps_backup(home, id))?;
         remove_tree(&incoming(home, id))?;
+        remove_tree(&incoming_deps(home, id))?;
         // The new tree waits beside the backup, on the home's file system: its identity
         // goes into the record, and the swap is then one exchange.
         let waiting = incoming(home, id);
         rename(staged, &waiting)?;
+        if let Some(dir) = deps.as_ref().and_then(|d| d.dir) {
+            rename(dir, &incoming_deps(home, id))?;
+        }
         let had_old_deps = fs_err::symlink_metadata(&deps_target).is_ok();
         let intent = Intent {
             phase: Phase::Swap,
@@ -70,6 +76,7 @@ impl<'h> Swap<'h> {
             restored: None,
             deps: deps.as_ref().map(|d| DepsChange {
                 had_old: had_old_deps,
+                staged: Some(d.dir.is_some()),
                 pins: d.pins.clone(),
             }),
             prior_deps: deps.as_ref().and_then(|_| {
@@ -81,53 +88,30 @@ impl<'h> Swap<'h> {
             now: now.to_owned(),
         };
         write_record(home, id, &intent)?;
-        let swap = Swap {
+        Ok(Swap {
             home,
             id: id.clone(),
             intent,
             done: false,
-        };
-        if !swap.intent.had_old {
-            rename(&waiting, &target)?;
-        } else if exchange(&waiting, &target).is_ok() {
-            // The host saw the old tree, then the new one, never neither.
-            sync_dir(waiting.parent().unwrap_or(&home.root));
-            sync_dir(target.parent().unwrap_or(&home.root));
-            rename(&waiting, &backup(home, id))?;
-        } else {
-            // No exchange here (another OS or file system): two renames.
-            rename(&target, &backup(home, id))?;
-            rename(&waiting, &target)?;
-        }
-        if let (Some(change), Some(d)) = (&swap.intent.deps, &deps) {
-            if change.had_old {
-                rename(&deps_target, &deps_backup(home, id))?;
-            }
-            if let Some(dir) = d.dir {
-                rename(dir, &deps_target)?;
-            }
-        }
-        Ok(swap)
+        })
     }
 
-    /// The built tree is complete: record the entry, write the lock and the
-    /// host's records, and drop the backup. Returns whether the lock changed.
+    /// Put the new tree (and wheel deps) in now, to be built in place; an interrupted
+    /// build is undone. Without a build, [`Swap::commit`] alone puts it in.
+    pub fn place(&mut self) -> Result<(), TxnError> {
+        place(self.home, &self.id, &self.intent)
+    }
+
+    /// The new tree is complete (built): record the entry, then put the tree in, write
+    /// the lock and the host's records right after, and keep the previous version in the
+    /// history. Returns whether the lock changed.
     pub fn commit(mut self, entry: &Entry) -> Result<bool, TxnError> {
         self.intent.phase = Phase::Commit;
         self.intent.entry = Some(entry.clone());
         write_record(self.home, &self.id, &self.intent)?;
         // From here on the change is finished, here or by the next recovery.
         self.done = true;
-        let written = write_entry(
-            self.home,
-            self.intent.dialect,
-            entry,
-            self.intent.deps.as_ref().map(|d| d.pins.as_slice()),
-            &self.intent.by,
-            &self.intent.now,
-        )?;
-        finish_commit(self.home, &self.id, &self.intent)?;
-        Ok(written)
+        finish_install(self.home, &self.id, &self.intent, entry)
     }
 
     /// [`Swap::commit`] for a rollback to history slot `slot`: the slot is
@@ -144,6 +128,89 @@ impl Drop for Swap<'_> {
             let _ = undo(self.home, &self.id, &self.intent);
         }
     }
+}
+
+/// A committed install, from wherever it stopped: the tree in place, the lock entry and
+/// the host's records, the previous version to the history. Every step can be run again.
+pub(super) fn finish_install(
+    home: &Home,
+    id: &Name,
+    intent: &Intent,
+    entry: &Entry,
+) -> Result<bool, TxnError> {
+    place(home, id, intent)?;
+    let written = write_entry(
+        home,
+        intent.dialect,
+        entry,
+        intent.deps.as_ref().map(|d| d.pins.as_slice()),
+        &intent.by,
+        &intent.now,
+    )?;
+    stash_previous(home, id)?;
+    finish_commit(home, id, intent)?;
+    Ok(written)
+}
+
+/// Put the new wheel deps into their directory, then the new tree into the plugin
+/// directory (one exchange with the installed one, which then waits at `incoming`), from
+/// whatever step a kill stopped at. The tree goes last: the lock is written right after.
+fn place(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
+    if let Some(DepsChange {
+        had_old,
+        staged: Some(staged),
+        ..
+    }) = &intent.deps
+    {
+        let deps_target = home.plugin_deps_dir(id);
+        let deps_waiting = incoming_deps(home, id);
+        let deps_saved = deps_backup(home, id);
+        // The previous directory goes aside first, once (the new one is still waiting,
+        // or none comes).
+        let new_not_in = deps_waiting.exists() || !staged;
+        if *had_old
+            && new_not_in
+            && fs_err::symlink_metadata(&deps_saved).is_err()
+            && fs_err::symlink_metadata(&deps_target).is_ok()
+        {
+            rename(&deps_target, &deps_saved)?;
+        }
+        if deps_waiting.exists() {
+            remove_tree(&deps_target)?;
+            rename(&deps_waiting, &deps_target)?;
+        }
+    }
+    let target = home.plugin_dir(id);
+    let waiting = incoming(home, id);
+    let saved = backup(home, id);
+    if !exchanged(&target, &waiting, intent) && waiting.exists() {
+        if fs_err::symlink_metadata(&target).is_err() {
+            // A fresh install, or the first of two renames was done.
+            rename(&waiting, &target)?;
+        } else if exchange(&waiting, &target).is_ok() {
+            // The host saw the old tree, then the new one, never neither.
+            sync_dir(waiting.parent().unwrap_or(&home.root));
+            sync_dir(target.parent().unwrap_or(&home.root));
+        } else {
+            // No exchange here (another OS or file system): two renames.
+            remove_tree(&saved)?;
+            rename(&target, &saved)?;
+            rename(&waiting, &target)?;
+        }
+    }
+    Ok(())
+}
+
+/// After the exchange the previous tree waits at `incoming`: to the backup, from which the
+/// commit keeps it in the history.
+fn stash_previous(home: &Home, id: &Name) -> Result<(), TxnError> {
+    let waiting = incoming(home, id);
+    if waiting.exists() {
+        let saved = backup(home, id);
+        remove_tree(&saved)?;
+        rename(&waiting, &saved)?;
+    }
+    Ok(())
 }
 
 /// Put the previous install back (or nothing, for a fresh install), and its wheel deps.
@@ -178,6 +245,7 @@ pub(super) fn undo(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnErr
         }
     }
     if let Some(change) = &intent.deps {
+        remove_tree(&incoming_deps(home, id))?;
         let deps_target = home.plugin_deps_dir(id);
         let saved = deps_backup(home, id);
         if saved.exists() {
@@ -207,6 +275,21 @@ fn exchanged(target: &Path, waiting: &Path, intent: &Intent) -> bool {
         // Nothing waits: the new tree went in (the previous one is in the backup), or it
         // never came (a record of the two-rename swap with the backup only).
         return intent.new_tree.is_some() && target.exists();
+    }
+    // A committed change knows the new tree's files: in place, it is in; still waiting,
+    // it is not.
+    if let Some(h) = intent
+        .entry
+        .as_ref()
+        .and_then(|e| e.installed_hash.as_deref())
+    {
+        let is_new = |p: &Path| crate::hash::installed(p).ok().as_deref() == Some(h);
+        if is_new(target) {
+            return true;
+        }
+        if is_new(waiting) {
+            return false;
+        }
     }
     intent.prior.as_ref().is_some_and(|p| {
         p.installed_hash
@@ -263,7 +346,7 @@ pub(super) fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<
 /// After the lock entry is written: delete the history slot a rollback
 /// restored, keep the previous install (the backup) in the history, delete
 /// the record. Every step can be run again (recovery does).
-pub(super) fn finish_commit(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
+fn finish_commit(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError> {
     if let Some(n) = intent.restored {
         drop_slot(home, id, n)?;
     }

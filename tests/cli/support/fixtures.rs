@@ -184,3 +184,36 @@ pub(crate) fn release_api(latest: Option<&'static str>) -> String {
     });
     base
 }
+
+/// One plain plugin per dialect: the dialect and the plugin's id ([`commit_version`]).
+pub(crate) const DIALECT_PLUGINS: [(&str, &str); 3] = [
+    ("aoe", "dev.example.pinned"),
+    ("aworld", "helper"),
+    ("protoagent", "notebook"),
+];
+
+/// Commit version `v` of the dialect's plugin of [`DIALECT_PLUGINS`] to `repo`.
+pub(crate) fn commit_version(repo: &Repo, dialect: &str, v: &str) -> String {
+    match dialect {
+        "aoe" => {
+            repo.file("aoe-plugin.toml", &static_aoe(v));
+        }
+        "aworld" => {
+            repo.file(
+                ".aworld-plugin/plugin.json",
+                &format!(r#"{{"id": "helper", "version": "{v}"}}"#),
+            );
+        }
+        _ => {
+            repo.file(
+                "protoagent.plugin.yaml",
+                &format!("id: notebook\nname: Notes\nversion: {v}\n"),
+            );
+            repo.file(
+                "__init__.py",
+                &format!("def register(r):\n    pass  # {v}\n"),
+            );
+        }
+    }
+    repo.commit(v)
+}

@@ -6,6 +6,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 pub(crate) mod fixtures;
 pub(crate) mod git;
+pub(crate) mod home;
 pub(crate) mod hosts;
 pub(crate) mod net;
 pub(crate) mod protoagent;

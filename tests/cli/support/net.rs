@@ -601,3 +601,126 @@ impl Drop for Daemon {
         let _ = self.child.wait();
     }
 }
+
+/// What [`FlakyServer`] did with the requests it was sent.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Faults {
+    pub(crate) served: usize,
+    pub(crate) errors: usize,
+    pub(crate) resets: usize,
+    pub(crate) stalls: usize,
+    pub(crate) truncated: usize,
+}
+
+/// A smart-HTTP git server over the bare repositories under `root` that fails at random
+/// (seeded): a 500, a connection reset before any answer, a stall (no answer for `stall`,
+/// then the connection closes) or a pack cut off half-way (the full `Content-Length`
+/// announced). `calm` turns the faults off.
+pub(crate) struct FlakyServer {
+    pub(crate) base: String,
+    pub(crate) calm: Arc<std::sync::atomic::AtomicBool>,
+    pub(crate) faults: Arc<Mutex<Faults>>,
+}
+
+impl FlakyServer {
+    pub(crate) fn start(root: &Path, seed: u64, stall: std::time::Duration) -> FlakyServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let calm = Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let faults: Arc<Mutex<Faults>> = Arc::default();
+        let rng = Arc::new(Mutex::new(seed | 1));
+        let (quiet, log, root) = (calm.clone(), faults.clone(), root.to_path_buf());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(stream) = stream else { continue };
+                let (quiet, log, root, rng) =
+                    (quiet.clone(), log.clone(), root.clone(), rng.clone());
+                std::thread::spawn(move || {
+                    let roll = if quiet.load(std::sync::atomic::Ordering::SeqCst) {
+                        0
+                    } else {
+                        xorshift(&mut rng.lock().unwrap()) % 100
+                    };
+                    let _ = serve_flaky(stream, &root, roll, stall, &log);
+                });
+            }
+        });
+        FlakyServer { base, calm, faults }
+    }
+}
+
+/// The next number of a xorshift64 generator.
+pub(crate) fn xorshift(state: &mut u64) -> u64 {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    *state
+}
+
+/// One request, failed by `roll` (0..100): 70 and over fails (500, reset, stall; a pack
+/// request cut off half-way from 93).
+fn serve_flaky(
+    mut stream: TcpStream,
+    root: &Path,
+    roll: u64,
+    stall: std::time::Duration,
+    log: &Mutex<Faults>,
+) -> std::io::Result<()> {
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let req = read_request(&mut reader)?;
+    if req.line.is_empty() {
+        return Ok(()); // a client that hung up without asking
+    }
+    let is_pack = req.line.starts_with("POST");
+    match roll {
+        70..=77 => {
+            log.lock().unwrap().errors += 1;
+            write!(
+                stream,
+                "HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: close\r\n\r\n"
+            )?;
+            return stream.flush();
+        }
+        78..=85 => {
+            log.lock().unwrap().resets += 1;
+            // SO_LINGER 0: the close sends a reset.
+            use std::os::fd::AsRawFd;
+            let linger = libc::linger {
+                l_onoff: 1,
+                l_linger: 0,
+            };
+            // SAFETY: a valid socket and a linger struct of the size given.
+            unsafe {
+                libc::setsockopt(
+                    stream.as_raw_fd(),
+                    libc::SOL_SOCKET,
+                    libc::SO_LINGER,
+                    std::ptr::from_ref(&linger).cast(),
+                    std::mem::size_of::<libc::linger>() as libc::socklen_t,
+                );
+            }
+            return Ok(());
+        }
+        86..=92 => {
+            log.lock().unwrap().stalls += 1;
+            std::thread::sleep(stall);
+            return Ok(());
+        }
+        _ => {}
+    }
+    let (status, headers, body) = cgi(root, req)?;
+    let cut = roll >= 93 && is_pack;
+    write!(
+        stream,
+        "HTTP/1.1 {status}\r\n{headers}Content-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    )?;
+    if cut {
+        log.lock().unwrap().truncated += 1;
+        stream.write_all(&body[..body.len() / 2])?;
+    } else {
+        log.lock().unwrap().served += 1;
+        stream.write_all(&body)?;
+    }
+    stream.flush()
+}
