@@ -42,7 +42,7 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         let detected = crate::host::detect::wanted(dialect, &remembered)
             .then(|| {
                 let python = crate::host::detect::host_python(None, Some(&home));
-                crate::host::detect::detect(dialect, &python)
+                crate::host::detect::detect(dialect, &python, Some(&home))
             })
             .flatten();
         let host = match &detected {
