@@ -253,8 +253,7 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 // Straight to the terminal, not through the printer: redacted here.
                 bar.set_message(crate::auth::redact(line.trim_start()));
             }
-            None if !printer.quiet => printer.status(&line),
-            None => {}
+            None => printer.progress(&line),
         }
     };
     (on_event, pause)

@@ -9,7 +9,7 @@ use clap::Args;
 use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::host::ValidateOptions;
 use crate::install::{self, InstallError, InstallOptions, Request};
 use crate::printer::Printer;
@@ -101,11 +101,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         && let source::Source::Git { url, .. } = &source
         && crate::auth::is_cleartext(url)
     {
-        return Err(Error::Refused {
-            code: Code::GitCleartext,
-            message: format!("{url} would be fetched unencrypted, which --strict refuses"),
-            help: Some("use the https:// (or ssh://) URL of the repository".into()),
-        });
+        return Err(Refusal::Cleartext { url: url.clone() }.into());
     }
     let opts = InstallOptions {
         source,
@@ -151,12 +147,7 @@ pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
             }
             if !interactive && r.unverified {
                 // aoe's own words (§17).
-                no_terminal = Some(Error::Refused {
-                    code: Code::InstallDeclined,
-                    message: "this is unverified, un-audited code; re-run with --yes to install it"
-                        .into(),
-                    help: Some("pass --yes to grant what is listed above".into()),
-                });
+                no_terminal = Some(Refusal::UnverifiedWithoutTerminal.into());
                 return false;
             }
             if !interactive {
