@@ -301,7 +301,7 @@ def protoagent_install_rows(args, net, binaries, scheme, url, tmp):
         # host's Python answered is in its record, if this build keeps one.
         warm[b] = Path(tempfile.mkdtemp(dir=tmp))
         run(net.client([b, "install", url, "--yes", "--python", args.python, "--home", str(warm[b])]))
-        run(net.client([b, "remove", "notes", "--yes", "--home", str(warm[b])]), ok_codes=None)
+        run(net.client([b, "remove", "benchnotes", "--yes", "--home", str(warm[b])]), ok_codes=None)
 
     def install(binary, home_from=None):
         h = Path(tempfile.mkdtemp(dir=tmp))
@@ -328,7 +328,7 @@ def protoagent_install_rows(args, net, binaries, scheme, url, tmp):
 
 def make_protoagent_repo(path: Path) -> None:
     """A small protoAgent plugin (a manifest and an `__init__.py`) at one commit on `main`."""
-    manifest = "id: notes\nname: Notes\nversion: 0.1.0\n"
+    manifest = "id: benchnotes\nname: Bench notes\nversion: 0.1.0\n"
     init = "def register(r):\n    pass\n"
     subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(path)], check=True, env=ENV)
     stream = [b"commit refs/heads/main\ncommitter B <b@example.invalid> 1700000000 +0000\ndata 3\none\n"]
