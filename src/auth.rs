@@ -399,7 +399,7 @@ pub fn netrc_lookup(text: &str, host: &str) -> Option<(String, String)> {
 
 /// [`netrc_lookup`] on a file; a missing or unreadable file has no entries.
 pub fn netrc_file(path: &Path, host: &str) -> Option<(String, String)> {
-    let text = fs_err::read_to_string(path).ok()?;
+    let text = crate::file::read_to_string(path).ok()?;
     netrc_lookup(&text, host)
 }
 
@@ -466,6 +466,23 @@ pub fn port(url: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `NETRC` names the file: a FIFO or a device is no netrc (read at once, never
+    /// blocking or without end); a regular file is read.
+    #[cfg(unix)]
+    #[test]
+    fn a_netrc_that_is_no_regular_file_has_no_entries() {
+        let dir = tempfile::tempdir().unwrap();
+        let fifo = dir.path().join("netrc.fifo");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: mkfifo(3) with a valid C string.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+        assert_eq!(netrc_file(&fifo, "h"), None);
+        assert_eq!(netrc_file(Path::new("/dev/zero"), "h"), None);
+        let plain = dir.path().join("netrc");
+        fs_err::write(&plain, "machine h login u password p\n").unwrap();
+        assert_eq!(netrc_file(&plain, "h"), Some(("u".into(), "p".into())));
+    }
 
     #[test]
     fn userinfo_is_split_off() {

@@ -17,6 +17,9 @@ pub enum Error {
     NotInstalled { id: String, home: PathBuf },
     #[error("{0}")]
     InvalidArgument(String),
+    /// A source (typed, or a lock row's) that names nothing `plugins` can fetch.
+    #[error(transparent)]
+    Source(#[from] crate::source::SourceError),
     #[error("plugin id {id:?} cannot name a plugin directory: {why}")]
     UnsafeName {
         id: String,
@@ -92,7 +95,7 @@ impl Error {
             Error::PathNotFound(_) => Code::UsagePathNotFound,
             Error::NoPlugins(_) => Code::UsageNoPlugins,
             Error::NotInstalled { .. } => Code::UsageNotInstalled,
-            Error::InvalidArgument(_) => Code::UsageInvalidArgument,
+            Error::InvalidArgument(_) | Error::Source(_) => Code::UsageInvalidArgument,
             Error::UnsafeName { .. } => Code::InstallUnsafeName,
             Error::Refusal(r) => r.code(),
             Error::Refused { code, .. } => *code,

@@ -11,15 +11,18 @@ pub const WALK_BOUND: usize = 200;
 /// How many of them are listed.
 pub const LISTED: usize = 20;
 
+/// A text `parse_duration` cannot read (clap shows it for `--cooldown`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "`{0}` is not a duration: write days, hours or minutes such as \"3d\", \"72h\", \"1d12h\" or \"90m\" (\"0\" for none)"
+)]
+pub struct NotADuration(String);
+
 /// A duration for `cooldown`: `0` (none), or numbers with units `d`, `h` and `m`
 /// (`3d`, `72h`, `1d12h`, `90m`), as seconds.
-pub fn parse_duration(text: &str) -> Result<u64, String> {
+pub fn parse_duration(text: &str) -> Result<u64, NotADuration> {
     let t = text.trim();
-    let bad = || {
-        format!(
-            "`{text}` is not a duration: write days, hours or minutes such as \"3d\", \"72h\", \"1d12h\" or \"90m\" (\"0\" for none)"
-        )
-    };
+    let bad = || NotADuration(text.to_owned());
     if t == "0" {
         return Ok(0);
     }

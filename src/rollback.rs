@@ -123,10 +123,25 @@ pub fn rollback(
             "it holds symlinks, which the host refuses in a plugin tree",
         ));
     }
-    if let Some(kept_hash) = &chosen.entry.installed_hash
-        && crate::hash::installed(&tree).ok().as_ref() != Some(kept_hash)
-    {
-        return Err(slot("its files changed since it was kept"));
+    // Nothing it holds may lead out of it, whatever the host allows (install refuses the
+    // same, plugins::install::symlink).
+    let escaping = crate::install::escaping_symlinks(&tree)?;
+    if !escaping.is_empty() {
+        return Err(slot(&format!(
+            "it holds symlinks that point outside it: {}",
+            escaping.join(", ")
+        )));
+    }
+    match &chosen.entry.installed_hash {
+        None => {
+            return Err(slot(
+                "it records no hash of its files, so it cannot be checked",
+            ));
+        }
+        Some(kept_hash) if crate::hash::installed(&tree).ok().as_ref() != Some(kept_hash) => {
+            return Err(slot("its files changed since it was kept"));
+        }
+        Some(_) => {}
     }
     // protoAgent: the wheel deps kept with that version come back with it (a version kept
     // before deps were kept leaves the current ones as they are).

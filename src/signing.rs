@@ -59,6 +59,26 @@ pub struct Rule {
     pub named_in: String,
 }
 
+/// The way out of a `[trust]` table that cannot be read (`plugins::config::trust`).
+pub const FIX_TRUST: &str = "fix [trust] in the home's plugins.toml: `require_signed = true|false` and `allowed_signers = \"PATH\"`, for the home or under [trust.\"<id>\"]";
+
+/// The way out of an allowed signers file that does not exist.
+pub const FIX_SIGNERS_FILE: &str = "create it (one line per key: `<principal> <key type> <key>`, as ssh-keygen reads it), or name another file";
+
+impl Rule {
+    /// Why the allowed signers file this rule names cannot be used (it does not exist);
+    /// `~/…` is git's to expand and is not checked here.
+    pub fn missing_signers_file(&self) -> Option<String> {
+        let file = self.allowed_signers.as_deref()?;
+        (!file.starts_with("~/") && !std::path::Path::new(file).is_file()).then(|| {
+            format!(
+                "the allowed signers file {file} (named by {}) does not exist",
+                self.named_in
+            )
+        })
+    }
+}
+
 const TRUST_KEYS: [&str; 2] = ["require_signed", "allowed_signers"];
 
 impl Trust {

@@ -70,7 +70,7 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
         problems.push(format!("{} is missing", dir.display()));
     } else {
         let manifest =
-            fs_err::read(dir.join(dialect.spec().manifest)).map(|b| crate::hash::bytes(&b));
+            crate::file::read(dir.join(dialect.spec().manifest)).map(|b| crate::hash::bytes(&b));
         if !e.manifest_hash.is_empty() && manifest.as_ref().ok() != Some(&e.manifest_hash) {
             let grant = if crate::host::install_policy(dialect).manifest_grant {
                 "; aoe's capability grant no longer covers it"
@@ -166,7 +166,7 @@ pub fn record_baseline(
     };
     let installed = crate::hash::installed(&dir).map_err(walk)?;
     let manifest = if e.manifest_hash.is_empty() {
-        let bytes = fs_err::read(dir.join(dialect.spec().manifest)).map_err(|source| {
+        let bytes = crate::file::read(dir.join(dialect.spec().manifest)).map_err(|source| {
             crate::install::InstallError::Io {
                 context: format!("cannot read the manifest of {id}"),
                 source,

@@ -177,7 +177,7 @@ struct Done<'a> {
     plan: &'a scaffold::Plan,
     written: &'a scaffold::Written,
     /// `None` with `--no-git`.
-    git: Option<&'a Result<GitInit, String>>,
+    git: Option<&'a Result<GitInit, scaffold::GitInitError>>,
 }
 
 fn json_summary(d: &Done<'_>) -> serde_json::Value {

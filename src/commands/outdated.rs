@@ -1,4 +1,5 @@
-//! `plugins outdated`: what is pinned, and what is newer, without fetching objects.
+//! `plugins outdated`: what is pinned, what is newer, and which locked rows fail their
+//! trust check.
 
 use std::path::PathBuf;
 
@@ -15,8 +16,8 @@ use crate::update::{Check, Status};
 
 /// List locked plugins with what they are pinned to and what is newer.
 ///
-/// Only the remotes' ref lists are read (no objects are fetched), in parallel.
-/// A commit pin is never queried; a branch compares its head; a release tag
+/// The remotes' ref lists are read, in parallel. A commit pin is never updated; a
+/// branch compares its head; a release tag
 /// `v?X.Y.Z` looks for the greatest newer release (never a downgrade; pre-releases
 /// with --pre); another tag checks whether it moved. A failing remote is reported
 /// in its row and never stops the others. A newer version younger than the cooldown
@@ -24,9 +25,14 @@ use crate::update::{Check, Status};
 /// the time left; its date (the tag's, else the commit's) is read by fetching its tip.
 /// A held plugin (`plugins hold`, `plugins rollback`) says why and since when, and its
 /// newer version is `held`, not taken by `update --all` or `autoupdate`.
+///
+/// Every locked commit is checked to be on a branch or tag the remote lists (a commit
+/// only a fork holds is an impostor: plugins::git::impostor_commit), fetching it when it
+/// is no tip; under `require_signed` its tag's or commit's signature is verified again and
+/// compared with the key the lock recorded. A row that fails is reported with its code.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n  plugins outdated --cooldown 72h\n  plugins outdated --exit-code -q || echo \"updates or failures\"\n\nExit codes: 0 checked (with or without updates; 3 with --exit-code when an update exists),\n1 some remote could not be checked, 2 could not run."
+    after_help = "Examples:\n  plugins outdated\n  plugins outdated --json --jobs 16\n  plugins outdated --cooldown 72h\n  plugins outdated --exit-code -q || echo \"updates or failures\"\n\nExit codes: 0 checked (with or without updates; 3 with --exit-code when an update exists),\n1 some remote could not be checked or a locked row failed its trust check, 2 could not run."
 )]
 pub struct OutdatedArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
@@ -51,13 +57,16 @@ pub fn run(args: &OutdatedArgs, cx: &Context, printer: &Printer) -> Result<ExitS
     };
     written.map_err(|e| Error::io("cannot write output", e))?;
     let status = |f: fn(&Status) -> bool| rows.iter().any(|r| f(&r.check.status));
-    Ok(if status(|s| matches!(s, Status::Error { .. })) {
-        ExitStatus::Failure
-    } else if args.exit_code && status(|s| matches!(s, Status::Behind { .. })) {
-        ExitStatus::Updated
-    } else {
-        ExitStatus::Success
-    })
+    let distrusted = rows.iter().any(|r| !r.problems.is_empty());
+    Ok(
+        if distrusted || status(|s| matches!(s, Status::Error { .. })) {
+            ExitStatus::Failure
+        } else if args.exit_code && status(|s| matches!(s, Status::Behind { .. })) {
+            ExitStatus::Updated
+        } else {
+            ExitStatus::Success
+        },
+    )
 }
 
 /// The table: a line per plugin (under `-q` only those that need attention).
@@ -66,14 +75,22 @@ fn report(rows: &[OutdatedRow]) -> Vec<Line> {
         return vec![Line::Outcome("no plugins installed\n".to_owned())];
     }
     rows.iter()
-        .map(|r| {
+        .flat_map(|r| {
             let c = &r.check;
             let line = format!("{:<32} {:<28} {}{}\n", c.id, pinned(c), what(r), held(c));
-            if r.needs_attention() {
+            let row = if r.needs_attention() {
                 Line::Data(line)
             } else {
                 Line::Outcome(line)
-            }
+            };
+            // A row that fails its trust check: the problem and its way out, under the row.
+            let problems = r.problems.iter().map(|p| {
+                Line::Problem(format!(
+                    "  error[{}]: {}\n    help: {}\n",
+                    p.code, p.message, p.help
+                ))
+            });
+            std::iter::once(row).chain(problems)
         })
         .collect()
 }

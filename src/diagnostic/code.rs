@@ -192,6 +192,7 @@ codes! {
     GitAuth => "plugins::git::auth", Error, "the remote needs credentials and none that plugins found were accepted (it never prompts)";
     GitHostKey => "plugins::git::host_key", Error, "the ssh host key of the remote is not in known_hosts, or differs from the one there; plugins never accepts a host key itself";
     GitNoGit => "plugins::git::no_git", Error, "the source is fetched with the system `git` (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`), which could not be run";
+    GitBadObject => "plugins::git::bad_object", Error, "a fetched commit cannot be read: a malformed author, committer or tagger line (an unparsable time), which git's own fsck refuses too";
     GitImpostorCommit => "plugins::git::impostor_commit", Error, "the commit is on no branch or tag of the remote (on GitHub any fork's commit is fetchable through the parent's URL), so it is refused";
     GitUnsigned => "plugins::git::unsigned", Error, "`require_signed`: neither the tag nor the commit to install carries a signature (or the source is a plain directory)";
     GitBadSignature => "plugins::git::bad_signature", Error, "`require_signed`: git does not verify the tag's or commit's signature (a key the allowed signers file or the gpg keyring lacks, a signature that does not match, a signed tag served under another name)";
@@ -202,6 +203,7 @@ codes! {
     DoctorHome => "plugins::doctor::home", Error, "`plugins doctor`: the home named with `--home` or `PLUGINS_HOME` does not exist";
     DoctorLeftover => "plugins::doctor::leftover", Warning, "`plugins doctor`: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it";
     DoctorCron => "plugins::doctor::cron", Warning, "`plugins doctor`: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)";
+    DoctorClockAhead => "plugins::doctor::clock_ahead", Warning, "`plugins doctor`: the home records a time in the future (the last autoupdate sweep, the idle signal, a first-seen version): the clock was once ahead; each is taken as now";
     DoctorRateLimit => "plugins::doctor::rate_limit", Warning, "`plugins doctor`: the GitHub API rate limit is used up, or could not be read";
     NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";
     NewExists => "plugins::new::exists", Error, "`plugins new` would overwrite an existing file";

@@ -51,6 +51,7 @@ pub(super) fn examine_home(
     out.extend(examine_lock(h, locked).into_iter().map(at));
     out.extend(examine_leftovers(home).into_iter().map(at));
     out.push(at(examine_activity(home, opts.grace)));
+    out.extend(examine_clock(home).map(at));
     out.extend(examine_policy(home).into_iter().map(at));
     if let Some(line) = cron_line(home, opts) {
         out.push(at(Check::new("cron", Mark::Info, line)));
@@ -118,7 +119,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Dialect, Entry)>) -> Ve
                 .help("`plugins sync` installs it again at the locked commit"),
             );
         } else if !e.manifest_hash.is_empty()
-            && fs_err::read(dir.join(dialect.spec().manifest))
+            && crate::file::read(dir.join(dialect.spec().manifest))
                 .map(|b| crate::hash::bytes(&b))
                 .ok()
                 .as_ref()
@@ -260,6 +261,49 @@ fn examine_activity(home: &Home, grace: Duration) -> Check {
         None => message.push_str("; no autoupdate sweep yet"),
     }
     Check::new("activity", Mark::Info, message)
+}
+
+/// The times the home records in the future (a clock that was once ahead): the last sweep,
+/// the idle signal, first-seen versions. Each is taken as now where it is used (the next
+/// sweep restamps the first two, `outdated`/`update` the last); read only here.
+fn examine_clock(home: &Home) -> Option<Check> {
+    let mut ahead = Vec::new();
+    if let Some(Err(secs)) = crate::autoupdate::last_sweep(home) {
+        ahead.push(format!("the last autoupdate sweep {} ahead", age(secs)));
+    }
+    let path = crate::autoupdate::activity_path(home);
+    let touched = fs_err::metadata(&path).and_then(|m| m.modified()).ok();
+    if let Some(Err(e)) = touched.map(|t| t.elapsed()) {
+        ahead.push(format!(
+            "the idle signal {} touched {} ahead",
+            path.display(),
+            age(e.duration().as_secs())
+        ));
+    }
+    let (versions, far) = crate::update::first_seen_ahead(home);
+    if versions > 0 {
+        ahead.push(format!(
+            "{versions} version{} first seen up to {} ahead in {}",
+            if versions == 1 { "" } else { "s" },
+            age(far),
+            home.first_seen_record().display()
+        ));
+    }
+    if ahead.is_empty() {
+        return None;
+    }
+    Some(
+        Check::new(
+            "activity",
+            Mark::Warn,
+            format!(
+                "times recorded in the future (the clock was ahead): {}; each is taken as now",
+                ahead.join(", ")
+            ),
+        )
+        .code(Code::DoctorClockAhead)
+        .help("nothing to undo: the next `plugins autoupdate` sweep records the sweep and the idle signal as now, and `plugins outdated` or `update` the first-seen versions; if the clock is still ahead, fix it (timedatectl status)"),
+    )
 }
 
 /// The autoupdate policy (`<home>/plugins.toml`): what is armed, and what is wrong

@@ -4,7 +4,8 @@
 //! there with its manifest unchanged, what killed processes left), the hosts' versions
 //! where they are cheap to ask, whether each locked source answers a ref listing (the
 //! same listing as `outdated`, with its proxy and credential sources named, never a
-//! secret), the GitHub API rate limit when a GitHub source is locked, the idle signal
+//! secret), whether each locked commit is still published (and, under `require_signed`,
+//! signed by the key the lock recorded), the GitHub API rate limit when a GitHub source is locked, the idle signal
 //! and the cron line. Nothing here changes a home or prints.
 
 use std::path::PathBuf;

@@ -70,9 +70,24 @@ pub(super) fn sources(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Vec<
     let url_of = |e: &Entry| git_url(e, &opts.gh_base);
     let checks = crate::update::check_all(&entries, opts.jobs, opts.timeout, opts.pre, &url_of);
     let mut out = Vec::new();
+    let mut trust_rows = Vec::new();
     for ((home, _, entry), c) in locked.iter().zip(checks) {
         use crate::update::Status;
         let Some(url) = url_of(entry) else { continue };
+        // The row's trust, checked where the remote answered (an up-to-date commit is
+        // its ref's tip, published).
+        if !matches!(c.status, Status::Error { .. })
+            && let Ok(crate::source::Source::Git { url, userinfo, .. }) =
+                crate::source::Source::of_entry(entry, &opts.gh_base)
+        {
+            trust_rows.push(crate::update::trust::Row {
+                home: home.clone(),
+                entry: entry.clone(),
+                url,
+                userinfo,
+                tip: c.status == Status::UpToDate,
+            });
+        }
         if crate::git::is_local(&url) && !matches!(c.status, Status::Error { .. }) {
             out.push(
                 Check::new(
@@ -124,7 +139,31 @@ pub(super) fn sources(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Vec<
         check.route = Some(route);
         out.push(check);
     }
+    out.extend(trust(trust_rows, opts));
     out
+}
+
+/// The locked rows that fail their trust check ([`crate::update::trust`]): a commit on
+/// no branch or tag of the remote, a signature `require_signed` wants that no longer
+/// verifies or names another key than the lock; one failed check per problem.
+fn trust(rows: Vec<crate::update::trust::Row>, opts: &Options) -> Vec<Check> {
+    let who: Vec<(Home, String)> = rows
+        .iter()
+        .map(|r| (r.home.clone(), r.entry.id.clone()))
+        .collect();
+    let found = crate::update::trust::check_rows(rows, opts.jobs, opts.timeout);
+    who.iter()
+        .zip(found)
+        .flat_map(|((home, id), problems)| {
+            problems.into_iter().map(move |p| {
+                Check::new("source", Mark::Fail, p.message)
+                    .code(p.code)
+                    .help(p.help)
+                    .home(home)
+                    .id(id)
+            })
+        })
+        .collect()
 }
 
 /// The GitHub API's rate limit, when a locked source is on GitHub.

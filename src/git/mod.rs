@@ -31,7 +31,7 @@ pub use cli::{CliError, CliSettings, kill_stragglers};
 pub use fetch::{Ignored, Walked, fetch_tree, walk};
 pub use refs::ls_remote;
 pub use sign::{SignFormat, Signed, Signer, verify as verify_signature};
-pub use ssh::{check_url, is_ssh};
+pub use ssh::{Hostile, HostileUrl, check_url, is_ssh};
 
 /// What kind of ref the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
@@ -308,6 +308,14 @@ pub enum GitError {
         why: String,
         format: SignFormat,
     },
+    /// The commit came, and libgit2 cannot read it: a malformed author or committer line
+    /// (an unparsable time), which git's own `fsck` would refuse too.
+    #[error("commit {commit} of {url} cannot be read: {why}")]
+    BadObject {
+        url: String,
+        commit: String,
+        why: String,
+    },
     #[error("the commit's tree has an entry no host can install: {0:?}")]
     UnsafeEntry(String),
     /// The git command (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`) failed.
@@ -331,6 +339,34 @@ impl GitError {
 impl From<git2::Error> for GitError {
     fn from(e: git2::Error) -> Self {
         GitError::Other(e)
+    }
+}
+
+/// The commit `oid` of `repo`, fetched from `url`: missing is the caller's to tell (`Ok(None)`:
+/// the cut of a shallow fetch, a ref that moved), a commit that is there and cannot be
+/// parsed is [`GitError::BadObject`] (never "not found" or "cannot reach").
+pub(crate) fn read_commit<'r>(
+    repo: &'r Repository,
+    oid: git2::Oid,
+    url: &str,
+) -> Result<Option<git2::Commit<'r>>, GitError> {
+    match repo.find_commit(oid) {
+        Ok(c) => Ok(Some(c)),
+        Err(e) if e.code() == git2::ErrorCode::NotFound => Ok(None),
+        Err(e) if repo.odb().is_ok_and(|odb| odb.exists(oid)) => Err(bad_object(url, oid, &e)),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// A commit that is there and does not parse.
+pub(crate) fn bad_object(url: &str, oid: git2::Oid, e: &git2::Error) -> GitError {
+    GitError::BadObject {
+        url: url.to_owned(),
+        commit: oid.to_string(),
+        why: format!(
+            "{} (a malformed author, committer or tagger line; `git fsck` in a clone names it)",
+            e.message()
+        ),
     }
 }
 

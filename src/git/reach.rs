@@ -81,12 +81,34 @@ fn reachable_in(repo: &Repository, target: Oid, tips: &[Oid]) -> bool {
         if seen.len() >= MAX_WALK || !seen.insert(oid) {
             continue;
         }
-        // A shallow commit's parents are not there: `find_commit` fails for them.
-        if let Ok(c) = repo.find_commit(oid) {
-            todo.extend(c.parent_ids().filter(|p| !seen.contains(p)));
-        }
+        // A shallow commit's parents are not there: reading them fails. The parents are
+        // read from the raw object, so that a commit whose dates do not parse (which
+        // `find_commit` refuses) does not hide the commits below it.
+        todo.extend(parents(repo, oid).into_iter().filter(|p| !seen.contains(p)));
     }
     false
+}
+
+/// The parents a commit object names (its `parent` header lines); none when it is missing
+/// or no commit.
+fn parents(repo: &Repository, oid: Oid) -> Vec<Oid> {
+    let Ok(odb) = repo.odb() else {
+        return Vec::new();
+    };
+    let Ok(object) = odb.read(oid) else {
+        return Vec::new();
+    };
+    if object.kind() != git2::ObjectType::Commit {
+        return Vec::new();
+    }
+    object
+        .data()
+        .split(|b| *b == b'\n')
+        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.strip_prefix(b"parent "))
+        .filter_map(|hex| std::str::from_utf8(hex).ok())
+        .filter_map(|hex| Oid::from_str(hex.trim()).ok())
+        .collect()
 }
 
 /// Refuse `commit` unless a branch or tag `refs` (the server's advertisement) lists

@@ -186,12 +186,21 @@ pub(super) fn commit_of<'r>(
     refs: &[(String, Oid)],
 ) -> Result<git2::Commit<'r>, GitError> {
     match choice.tip {
-        Some(oid) => Ok(repo.find_commit(oid)?),
+        Some(oid) => super::read_commit(repo, oid, url)?
+            .ok_or_else(|| git2::Error::from_str(&format!("{oid} did not come")).into()),
         None => {
             let r = reference.unwrap_or("HEAD");
-            repo.revparse_single(r)
-                .and_then(|o| o.peel_to_commit())
-                .map_err(|_| not_found(url, r, refs))
+            let object = repo
+                .revparse_single(r)
+                .map_err(|_| not_found(url, r, refs))?;
+            let id = object.id();
+            object.peel_to_commit().map_err(|e| {
+                if e.code() == git2::ErrorCode::NotFound {
+                    not_found(url, r, refs)
+                } else {
+                    super::bad_object(url, id, &e)
+                }
+            })
         }
     }
 }

@@ -57,6 +57,7 @@ impl InstallError {
             InstallError::Git(GitError::Auth { .. }) => Code::GitAuth,
             InstallError::Git(GitError::Cli(e)) => e.code(),
             InstallError::Git(GitError::Impostor { .. }) => Code::GitImpostorCommit,
+            InstallError::Git(GitError::BadObject { .. }) => Code::GitBadObject,
             InstallError::Git(GitError::Unsigned { .. }) => Code::GitUnsigned,
             InstallError::Git(GitError::BadSignature { .. }) => Code::GitBadSignature,
             InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
@@ -93,6 +94,9 @@ impl InstallError {
             InstallError::Git(e @ crate::git::GitError::Aborted { .. }) => e.help(),
             InstallError::Git(crate::git::GitError::Impostor { .. }) => Some(
                 "a commit that no branch or tag holds can come from anyone's fork (GitHub serves every fork's commits through the parent's URL); install a branch or tag instead, or ask the publisher to push the commit to one; if a force-push dropped it from its branch, `plugins update` moves to the branch's new commit".into(),
+            ),
+            InstallError::Git(crate::git::GitError::BadObject { .. }) => Some(
+                "the publisher's repository holds a commit git cannot read; ask them to fix it (`git fsck` names it), or install a ref below it".into(),
             ),
             InstallError::Git(crate::git::GitError::Unsigned { .. }) => Some(
                 "require_signed accepts only a tag or commit signed with a key you allow; ask the publisher to sign their releases (`git tag -s`), or set `require_signed = false` in [trust.\"<id>\"] of the home's plugins.toml for this plugin".into(),

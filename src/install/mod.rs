@@ -35,11 +35,16 @@ use options::{home_for, validate_options};
 use pipeline::{Fetched, asks, fetch_and_check, fetch_check_swap};
 pub use plan::Request;
 pub use preview::{Preview, preview};
+pub(crate) use stage::escaping_symlinks;
 
 /// Progress worth telling a user about.
 #[derive(Clone, Debug)]
 pub enum Event {
     Fetching(String),
+    /// The bytes a git fetch has received so far (libgit2's transfers; repeated as they come).
+    Received {
+        bytes: u64,
+    },
     Fetched {
         commit: Option<String>,
         /// Local sources: entries left out because git ignores them.

@@ -23,13 +23,8 @@ pub(super) fn check(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Option<String>, InstallError> {
     let trust = match home {
-        Some(h) => crate::signing::load(h).map_err(|why| {
-            refused(
-                Code::ConfigTrust,
-                why,
-                "fix [trust] in the home's plugins.toml: `require_signed = true|false` and `allowed_signers = \"PATH\"`, for the home or under [trust.\"<id>\"]".to_owned(),
-            )
-        })?,
+        Some(h) => crate::signing::load(h)
+            .map_err(|why| refused(Code::ConfigTrust, why, crate::signing::FIX_TRUST.to_owned()))?,
         None => crate::signing::Trust::default(),
     };
     let settings = home.map(Home::settings).unwrap_or_default();
@@ -47,17 +42,11 @@ pub(super) fn check(
             "install it from a git repository whose tags or commits are signed (a local repository as a file:// URL)".to_owned(),
         ));
     };
-    if let Some(file) = &rule.allowed_signers
-        && !file.starts_with("~/")
-        && !Path::new(file).is_file()
-    {
+    if let Some(why) = rule.missing_signers_file() {
         return Err(refused(
             Code::ConfigTrust,
-            format!(
-                "the allowed signers file {file} (named by {}) does not exist",
-                rule.named_in
-            ),
-            "create it (one line per key: `<principal> <key type> <key>`, as ssh-keygen reads it), or name another file".to_owned(),
+            why,
+            crate::signing::FIX_SIGNERS_FILE.to_owned(),
         ));
     }
     let signer = git::verify_signature(signed, url, rule.allowed_signers.as_deref(), within)?;

@@ -74,7 +74,14 @@ pub(super) fn fetch(
                 .as_ref()
                 .filter(|p| p.ref_kind == Some(RefKind::Tag) && !p.requested_ref.is_empty())
                 .map(|p| p.requested_ref.as_str());
-            let fetched = git::fetch_tree(url, userinfo.as_ref(), want.as_deref(), tag_hint, into)?;
+            let fetched = git::fetch_tree(
+                url,
+                userinfo.as_ref(),
+                want.as_deref(),
+                tag_hint,
+                into,
+                &mut |bytes| on_event(Event::Received { bytes }),
+            )?;
             if let Some(subdir) = subdir {
                 take_subdir(&repo, subdir, dest, &fetched.commit)?;
             }
@@ -167,7 +174,7 @@ fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(
 }
 
 /// Symlinks anywhere in the tree that resolve outside it.
-pub(super) fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree::WalkError> {
+pub(crate) fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree::WalkError> {
     let real_root = root.canonicalize().ok();
     Ok(crate::tree::walk(root, &|_, _| false)?
         .into_iter()

@@ -10,10 +10,15 @@ use crate::lock::Entry;
 /// host's `source_url` is the URL it resolves to; protoAgent reads no such key.
 pub(crate) const PLUGINS_SOURCE: &str = "plugins_source";
 
+/// A JSON lock whose top level is not an object.
+#[derive(Debug, thiserror::Error)]
+#[error("the top level is not an object")]
+pub(crate) struct NotAnObject;
+
 /// Fold the legacy top-level `{"<id>": {"deps": [...]}}` layout into `plugins[]`.
-pub(crate) fn normalize(mut v: Value) -> Result<Value, String> {
+pub(crate) fn normalize(mut v: Value) -> Result<Value, NotAnObject> {
     let Value::Object(top) = &mut v else {
-        return Err("the top level is not an object".into());
+        return Err(NotAnObject);
     };
     if !top.get("plugins").is_some_and(Value::is_array) {
         top.insert("plugins".into(), Value::Array(Vec::new()));

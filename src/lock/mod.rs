@@ -204,7 +204,7 @@ impl Lock {
                     Some(text) => serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?,
                     None => serde_json::json!({"plugins": []}),
                 };
-                Doc::Json(json::normalize(value).map_err(corrupt)?)
+                Doc::Json(json::normalize(value).map_err(|e| corrupt(e.to_string()))?)
             }
             LockFormat::Toml {
                 version,

@@ -16,8 +16,14 @@ use crate::host::ValidateOptions;
 use crate::manifest::doc::{Node, Pointer, Value as Tree};
 use crate::manifest::{Format, format, schema};
 
+/// A request whose params do not say what it is about: answered with JSON-RPC's
+/// `InvalidParams` and this text.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub(super) struct InvalidParams(String);
+
 /// A position's line and UTF-16 column, from `params` at `pointer`.
-pub(super) fn position(params: &Value, pointer: &str) -> Result<(usize, usize), String> {
+pub(super) fn position(params: &Value, pointer: &str) -> Result<(usize, usize), InvalidParams> {
     let p = params.pointer(pointer);
     let field = |key: &str| {
         p.and_then(|p| p.get(key))
@@ -26,9 +32,9 @@ pub(super) fn position(params: &Value, pointer: &str) -> Result<(usize, usize), 
     };
     match (field("line"), field("character")) {
         (Some(line), Some(character)) => Ok((line, character)),
-        _ => Err(format!(
+        _ => Err(InvalidParams(format!(
             "{pointer} must be a position with non-negative integer `line` and `character`"
-        )),
+        ))),
     }
 }
 
@@ -58,7 +64,7 @@ fn short(s: &str) -> String {
 
 /// `textDocument/codeAction`: a `quickfix` for each exact fix of a diagnostic
 /// that touches the requested range (on its label or on the fix's own bytes).
-pub(super) fn code_actions(doc: Option<&Document>, params: &Value) -> Result<Value, String> {
+pub(super) fn code_actions(doc: Option<&Document>, params: &Value) -> Result<Value, InvalidParams> {
     let Some((doc, text)) = kept(doc) else {
         return Ok(json!([]));
     };
@@ -102,7 +108,7 @@ pub(super) fn hover(
     doc: Option<&Document>,
     params: &Value,
     opts: &ValidateOptions,
-) -> Result<Value, String> {
+) -> Result<Value, InvalidParams> {
     let Some((doc, text)) = kept(doc) else {
         return Ok(Value::Null);
     };

@@ -207,7 +207,7 @@ impl<W: Write> Server<'_, W> {
                 };
                 match answer {
                     Ok(result) => self.respond(id, result)?,
-                    Err(problem) => self.respond_error(id, INVALID_PARAMS, &problem)?,
+                    Err(problem) => self.respond_error(id, INVALID_PARAMS, &problem.to_string())?,
                 }
             }
             _ => self.respond_error(

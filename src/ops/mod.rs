@@ -9,6 +9,7 @@
 //!   cooldown), applied through the same pipeline; an update that needs consent is never
 //!   applied.
 //! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
+//! * [`install`]: `plugins install` from a typed source, through consent, to its row.
 //! * [`outdated`]: the checks `outdated` shows, one row per plugin.
 //! * [`sync`]: `plugins sync` from the lock to one output row per plugin.
 //! * [`verify`]: each locked plugin's files against its row, and `--record`'s baselines.
@@ -21,6 +22,7 @@
 pub mod apply;
 pub mod autoupdate;
 pub mod check;
+pub mod install;
 pub mod outdated;
 pub mod sync;
 pub mod update;

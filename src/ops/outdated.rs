@@ -8,8 +8,11 @@ use serde::Serialize;
 
 use super::check::CheckOptions;
 use crate::context::Context;
+use crate::dialect::Dialect;
 use crate::error::Result;
 use crate::printer::Printer;
+use crate::store::Home;
+use crate::update::trust::{self, Problem};
 use crate::update::{Check, Status};
 
 /// One plugin's check, as `--json` prints it.
@@ -20,6 +23,11 @@ pub struct OutdatedRow {
     /// A monorepo that moved while the plugin's subdirectory did not.
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub moved: Option<Moved>,
+    /// What fails the locked row's trust check: its commit on no branch or tag of the
+    /// remote (an impostor), or under `require_signed` a signature that no longer verifies
+    /// or another key than the lock recorded ([`crate::update::trust`]).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<Problem>,
 }
 
 /// The commit a monorepo moved to, the plugin's unchanged subdirectory, and the sentence.
@@ -34,10 +42,11 @@ impl OutdatedRow {
     /// Whether the row needs the reader's attention (newer, or the check failed): what
     /// `-q` keeps.
     pub fn needs_attention(&self) -> bool {
-        matches!(
-            self.check.status,
-            Status::Behind { .. } | Status::Error { .. } | Status::Superseded { .. }
-        )
+        !self.problems.is_empty()
+            || matches!(
+                self.check.status,
+                Status::Behind { .. } | Status::Error { .. } | Status::Superseded { .. }
+            )
     }
 }
 
@@ -66,9 +75,11 @@ pub fn outdated(
     }
     // A held plugin's newer version is shown as held (`plugins hold`, `plugins rollback`).
     crate::update::apply_holds(&mut checks, &[]);
+    let mut problems = trust_problems(&checks, &moved, opts, cx).into_iter();
     Ok(checks
         .into_iter()
         .map(|(home, _, check)| {
+            let problems = problems.next().unwrap_or_default();
             let moved =
                 moved
                     .remove(&(home.root.clone(), check.id.clone()))
@@ -77,9 +88,62 @@ pub fn outdated(
                         commit,
                         subdir,
                     });
-            OutdatedRow { check, moved }
+            OutdatedRow {
+                check,
+                moved,
+                problems,
+            }
         })
         .collect())
+}
+
+/// Each checked row's trust problems ([`trust::check_rows`]), in the checks' order: every
+/// row locked to a commit of a git remote, but for those whose remote could not be listed
+/// (that failure is the row's status already). An up-to-date row's commit is its ref's tip
+/// (published), unless only its monorepo moved. The rows come with the checks (the lock
+/// is not read again).
+fn trust_problems(
+    checks: &[(Home, Dialect, Check)],
+    moved: &std::collections::HashMap<(PathBuf, String), (String, String)>,
+    opts: &CheckOptions,
+    cx: &Context,
+) -> Vec<Vec<Problem>> {
+    let mut at = Vec::new();
+    let mut rows = Vec::new();
+    for (i, (home, _, c)) in checks.iter().enumerate() {
+        if matches!(
+            c.status,
+            Status::Local | Status::Error { .. } | Status::Superseded { .. }
+        ) {
+            continue;
+        }
+        let Some(entry) = c.row.as_deref().cloned() else {
+            continue;
+        };
+        let Ok(crate::source::Source::Git { url, userinfo, .. }) =
+            crate::source::Source::of_entry(&entry, &cx.gh_base())
+        else {
+            continue;
+        };
+        let tip =
+            c.status == Status::UpToDate && !moved.contains_key(&(home.root.clone(), c.id.clone()));
+        at.push(i);
+        rows.push(trust::Row {
+            home: home.clone(),
+            entry,
+            url,
+            userinfo,
+            tip,
+        });
+    }
+    let mut out = vec![Vec::new(); checks.len()];
+    for (i, p) in at
+        .into_iter()
+        .zip(trust::check_rows(rows, opts.jobs, opts.timeout))
+    {
+        out[i] = p;
+    }
+    out
 }
 
 /// A monorepo that moved while the plugin's subdirectory did not.

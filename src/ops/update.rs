@@ -324,7 +324,7 @@ fn base_options(
     python: Option<&std::path::Path>,
     signing: &crate::signing::SignArgs,
 ) -> Result<InstallOptions> {
-    let source = Source::of_entry(entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
+    let source = Source::of_entry(entry, &cx.gh_base())?;
     let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
     base.featured_index.clone_from(&cx.featured_index);
     base.python = python.map(|p| cx.python_arg(p));

@@ -66,6 +66,17 @@ pub enum ReleaseError {
     BadPath(String),
     #[error("the download of {asset} was cut short: {detail}")]
     Truncated { asset: String, detail: String },
+    /// The server stopped sending in the middle of the asset.
+    #[error(
+        "the download of {asset} stalled: no progress for {secs} s after {done} of {} (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)",
+        .total.map_or_else(|| "an unknown number of bytes".to_owned(), |t| format!("{t} bytes"))
+    )]
+    Stalled {
+        asset: String,
+        done: u64,
+        total: Option<u64>,
+        secs: u64,
+    },
     #[error("{asset} hashes to {got}, but {expected_from} says {expected}")]
     HashMismatch {
         asset: String,
@@ -204,9 +215,20 @@ pub fn install(
     let mut buf = vec![0u8; 64 * 1024];
     let mut resp = resp.take(limit + 1);
     loop {
-        let n = resp.read(&mut buf).map_err(|e| ReleaseError::Truncated {
-            asset: name.clone(),
-            detail: crate::net::cap(&e.to_string()),
+        let n = resp.read(&mut buf).map_err(|e| {
+            if stalled(&e) {
+                ReleaseError::Stalled {
+                    asset: name.clone(),
+                    done,
+                    total,
+                    secs: crate::net::timeout().as_secs(),
+                }
+            } else {
+                ReleaseError::Truncated {
+                    asset: name.clone(),
+                    detail: crate::net::cap(&e.to_string()),
+                }
+            }
         })?;
         if n == 0 {
             break;
@@ -286,6 +308,27 @@ pub fn install(
         asset: name,
         sha256,
     })
+}
+
+/// Whether a read of a response body failed because nothing came within the timeout
+/// (reqwest says "error decoding response body" and keeps the timeout as a source).
+fn stalled(e: &std::io::Error) -> bool {
+    if e.kind() == std::io::ErrorKind::TimedOut {
+        return true;
+    }
+    let mut source: Option<&(dyn std::error::Error + 'static)> =
+        e.get_ref().map(|r| r as &(dyn std::error::Error + 'static));
+    while let Some(s) = source {
+        if s.downcast_ref::<reqwest::Error>()
+            .is_some_and(reqwest::Error::is_timeout)
+            || s.downcast_ref::<std::io::Error>()
+                .is_some_and(|io| io.kind() == std::io::ErrorKind::TimedOut)
+        {
+            return true;
+        }
+        source = s.source();
+    }
+    false
 }
 
 #[cfg(test)]

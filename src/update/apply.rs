@@ -20,6 +20,7 @@ pub fn review(
         current: entry.commit.clone(),
         status: Status::UpToDate,
         hold: None,
+        row: Some(Box::new(entry.clone())),
     };
     crate::review::review(
         &options(home, entry, new_ref, base),

@@ -21,6 +21,7 @@ mod pool;
 mod seen;
 #[cfg(test)]
 mod tests;
+pub mod trust;
 
 pub use apply::{options, review};
 pub use cooldown::{cooldowns, hold_back};
@@ -28,6 +29,13 @@ pub use follow::{follow_latest_releases, latest_release, unchanged_subdirs};
 pub use pool::{ordered, ordered_per_host};
 
 use pool::bounded;
+
+/// How many versions `home`'s first-seen record dates in the future (a clock that was once
+/// ahead: `outdated`, `update` and `autoupdate` take them as now), and the furthest, in
+/// seconds; read only.
+pub fn first_seen_ahead(home: &crate::store::Home) -> (usize, u64) {
+    seen::FirstSeen::load(home).ahead(crate::clock::now_secs())
+}
 
 /// Each lock's rows by id, read once per lock rather than once per row (a 200-row lock read
 /// for each of its rows was most of `outdated`'s CPU).
@@ -120,6 +128,10 @@ pub struct Check {
     /// Why and since when the plugin is held, if it is (see [`apply_holds`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hold: Option<crate::hold::Hold>,
+    /// The lock row checked (not printed): what the trust check of `outdated` reads
+    /// ([`trust`]) without reading the lock again.
+    #[serde(skip)]
+    pub row: Option<Box<Entry>>,
 }
 
 /// Mark the held plugins among `checks` (each home's `[hold]`, [`crate::hold`]): every
@@ -255,6 +267,7 @@ pub fn check_all(
         current: e.commit.clone(),
         status,
         hold: None,
+        row: Some(Box::new(e.clone())),
     };
     let mut results: Vec<Option<Check>> = vec![None; entries.len()];
     let mut queue: Vec<(usize, &Entry, String)> = Vec::new();
@@ -336,13 +349,14 @@ pub fn check_homes(
             .zip(superseded)
             .filter_map(|(e, s)| match s {
                 Some(status) => Some(Check {
-                    id: e.id,
-                    source: e.source,
-                    requested_ref: e.requested_ref,
+                    id: e.id.clone(),
+                    source: e.source.clone(),
+                    requested_ref: e.requested_ref.clone(),
                     ref_kind: e.ref_kind,
-                    current: e.commit,
+                    current: e.commit.clone(),
                     status,
                     hold: None,
+                    row: Some(Box::new(e)),
                 }),
                 None => checked.next(),
             })

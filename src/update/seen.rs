@@ -49,7 +49,7 @@ pub(super) struct Noted {
 impl FirstSeen {
     /// The home's record; an absent or unreadable one is empty (every version is new).
     pub(super) fn load(home: &Home) -> FirstSeen {
-        fs_err::read(home.first_seen_record())
+        crate::file::read(home.first_seen_record())
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default()
@@ -64,7 +64,13 @@ impl FirstSeen {
         now: u64,
     ) -> Noted {
         let seen = self.sources.entry(source.to_owned()).or_default();
-        let first_seen = *seen.commits.entry(commit.to_owned()).or_insert(now);
+        let first = seen.commits.entry(commit.to_owned()).or_insert(now);
+        // Seen "in the future" (a clock that was once ahead): taken as now and recorded so,
+        // rather than held back until that date has come and the cooldown after it.
+        if *first > now {
+            *first = now;
+        }
+        let first_seen = *first;
         let tag_moved = tag.is_some_and(|t| {
             let before = seen.tags.insert(t.to_owned(), commit.to_owned());
             if before.is_some_and(|b| b != commit) && seen.moved.len() < KEEP {
@@ -93,6 +99,16 @@ impl FirstSeen {
             first_seen,
             tag_moved,
         }
+    }
+
+    /// How many versions the record dates after `now` (a clock that was once ahead), and
+    /// the furthest, in seconds ahead; read only (`doctor`).
+    pub(super) fn ahead(&self, now: u64) -> (usize, u64) {
+        self.sources
+            .values()
+            .flat_map(|s| s.commits.values())
+            .filter(|t| **t > now)
+            .fold((0, 0), |(n, far), t| (n + 1, far.max(t - now)))
     }
 
     /// Write the record atomically (a reader sees the old or the new one).
@@ -133,6 +149,16 @@ mod tests {
         assert!(r.note("gh:o/r", "bbbb", Some("v1"), 700).tag_moved);
         // Another source is another record.
         assert_eq!(r.note("gh:o/x", "aaaa", None, 700).first_seen, 700);
+    }
+
+    #[test]
+    fn a_first_sight_in_the_future_is_taken_as_now() {
+        let mut r = FirstSeen::default();
+        r.note("s", "aaaa", None, 1_000);
+        assert_eq!(r.ahead(500), (1, 500));
+        // The clock was ahead when it was noted; now it is 500.
+        assert_eq!(r.note("s", "aaaa", None, 500).first_seen, 500);
+        assert_eq!(r.ahead(500), (0, 0));
     }
 
     #[test]

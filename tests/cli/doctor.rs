@@ -740,10 +740,11 @@ fn the_printed_cron_line_runs_on_a_fresh_account() {
     );
 }
 
-/// A last sweep recorded in the future (a clock that was ahead) is reported, and doctor,
-/// which only reads, leaves the record as it is (the next sweep takes it as now).
+/// A last sweep, an idle signal and a first-seen version recorded in the future (a clock
+/// that was ahead) are reported, also under -q, and doctor, which only reads, leaves them as
+/// they are (the next sweep and `outdated` take them as now).
 #[test]
-fn a_sweep_recorded_in_the_future_is_reported_and_left_alone() {
+fn times_recorded_in_the_future_are_reported_and_left_alone() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
@@ -754,6 +755,18 @@ fn a_sweep_recorded_in_the_future_is_reported_and_left_alone() {
         + 365 * 24 * 3600;
     let record = format!("{{\"last_sweep\": {ahead}}}\n");
     std::fs::write(home.join(".autoupdate.json"), &record).unwrap();
+    let future = std::time::UNIX_EPOCH + std::time::Duration::from_secs(ahead);
+    std::fs::File::create(home.join("activity"))
+        .unwrap()
+        .set_modified(future)
+        .unwrap();
+    std::fs::create_dir_all(home.join(".plugins")).unwrap();
+    let seen = format!(
+        "{{\"sources\": {{\"gh:o/r\": {{\"commits\": {{\"{}\": {ahead}, \"{}\": 1}}}}}}}}\n",
+        "a".repeat(40),
+        "b".repeat(40)
+    );
+    std::fs::write(home.join(".plugins/first-seen.json"), &seen).unwrap();
     let (_, stdout, stderr) = run(plugins()
         .args(["doctor", "--home"])
         .arg(&home)
@@ -763,8 +776,31 @@ fn a_sweep_recorded_in_the_future_is_reported_and_left_alone() {
             .contains("s in the future (a clock that was ahead: the next sweep takes it as now)"),
         "{stdout}{stderr}"
     );
+    let (_, quiet, _) = run(plugins()
+        .args(["doctor", "-q", "--offline", "--home"])
+        .arg(&home)
+        .env("COLUMNS", "400"));
+    assert!(quiet.contains("plugins::doctor::clock_ahead"), "{quiet}");
+    let quiet = quiet.replace(&home.display().to_string(), "[HOME]");
+    snapbox::assert_data_eq!(
+        quiet,
+        snapbox::str![[r#"
+  warn  times recorded in the future (the clock was ahead): the last autoupdate sweep [..] d ahead, the idle signal [HOME]/activity touched [..] d ahead, 1 version first seen up to [..] d ahead in [HOME]/.plugins/first-seen.json; each is taken as now [plugins::doctor::clock_ahead]
+        help: nothing to undo: the next `plugins autoupdate` sweep records the sweep and the idle signal as now, and `plugins outdated` or `update` the first-seen versions; if the clock is still ahead, fix it (timedatectl status)
+
+"#]]
+    );
     assert_eq!(
         std::fs::read_to_string(home.join(".autoupdate.json")).unwrap(),
         record
     );
+    assert_eq!(
+        std::fs::read_to_string(home.join(".plugins/first-seen.json")).unwrap(),
+        seen
+    );
+    let modified = std::fs::metadata(home.join("activity"))
+        .unwrap()
+        .modified()
+        .unwrap();
+    assert_eq!(modified, future);
 }

@@ -133,7 +133,7 @@ fn a_tampered_history_slot_is_refused_by_name() {
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::write(outside.join("aoe-plugin.toml"), static_aoe("1.0.0")).unwrap();
     type Tamper = fn(&Path, &Path);
-    let cases: [(&str, Tamper, &str); 5] = [
+    let cases: [(&str, Tamper, &str); 6] = [
         (
             "modified",
             |slot, _| std::fs::write(slot.join("tree/aoe-plugin.toml"), "# changed\n").unwrap(),
@@ -160,6 +160,17 @@ fn a_tampered_history_slot_is_refused_by_name() {
                 std::fs::write(&p, text.replace(ID, "dev.example.other")).unwrap();
             },
             "its entry names another plugin (\"dev.example.other\")",
+        ),
+        (
+            "no-hash",
+            |slot, _| {
+                let p = slot.join("entry.json");
+                let mut entry: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+                entry.as_object_mut().unwrap().remove("installed_hash");
+                std::fs::write(&p, entry.to_string()).unwrap();
+            },
+            "it records no hash of its files, so it cannot be checked",
         ),
         (
             "unreadable-entry",
@@ -198,4 +209,41 @@ fn a_tampered_history_slot_is_refused_by_name() {
         );
         assert_eq!(locked(&home, ID, "version"), "2.0.0", "{name}");
     }
+}
+
+/// AWorld allows symlinks in a plugin tree, but none that leads out of it: a kept slot given
+/// one is refused by name (before its hash is compared), as install refuses such a tree.
+#[test]
+fn a_kept_slot_with_a_symlink_out_of_it_is_refused_where_symlinks_are_allowed() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    let manifest = |v: &str| format!(r#"{{"id": "helper", "version": "{v}"}}"#);
+    repo.file(".aworld-plugin/plugin.json", &manifest("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file(".aworld-plugin/plugin.json", &manifest("2.0.0"));
+    repo.commit("v2");
+    update(&home);
+    let slot = home.join(".plugins/history/helper/1");
+    assert!(slot.join("tree").is_dir(), "a slot was kept");
+    std::os::unix::fs::symlink("../../../../..", slot.join("tree/out")).unwrap();
+    let before = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["rollback", "helper", "--home"])
+        .arg(&home)
+        .env("COLUMNS", "400"));
+    assert_eq!(code, 2, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("plugins::rollback::damaged")
+            && stderr.contains(
+                "history slot 1 of helper is damaged: it holds symlinks that point outside it: out"
+            ),
+        "{stderr}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(home.join("plugins.lock")).unwrap(),
+        before
+    );
 }

@@ -4,7 +4,8 @@
 //! signed by another key asks consent again. Keys come from `ssh-keygen`, signatures from
 //! `git tag -s`/`git commit -S` with `gpg.format=ssh` (no gpg); the repository is served by
 //! `git daemon` on loopback, and `plugins` runs with HOME and git's global config in the
-//! test's temp dir.
+//! test's temp dir. gpg signatures come from keys made in a throwaway keyring (`GNUPGHOME`
+//! in the temp dir, `%no-protection` batch generation).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -12,7 +13,7 @@ use std::process::{Command, Stdio};
 use serde_json::Value;
 use snapbox::{assert_data_eq, str};
 
-use crate::support::git::{Repo, git};
+use crate::support::git::{Repo, git, git_env};
 use crate::support::net::Daemon;
 use crate::support::*;
 
@@ -484,4 +485,202 @@ plugins::git::signer_changed
     assert_eq!(doc["needs_approval"], serde_json::json!([ID]), "{stdout}");
     assert_eq!(locked(&home, ID, "resolved_commit"), c2);
     assert_eq!(locked(&home, ID, "signer_key"), w.other.fingerprint);
+}
+
+/// A throwaway gpg keyring (`GNUPGHOME` in the test's temp dir); the agent gpg starts for
+/// it is stopped when it goes.
+struct Gpg {
+    home: PathBuf,
+}
+
+impl Gpg {
+    fn new(home: PathBuf) -> Gpg {
+        std::fs::create_dir_all(&home).unwrap();
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o700)).unwrap();
+        }
+        Gpg { home }
+    }
+
+    fn gpg(&self, args: &[&str], stdin: Option<&str>) -> String {
+        use std::io::Write;
+        let mut child = Command::new("gpg")
+            .args(["--batch", "--quiet", "--no-tty"])
+            .args(args)
+            .env("GNUPGHOME", &self.home)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .expect("gpg runs");
+        let mut input = child.stdin.take().unwrap();
+        input
+            .write_all(stdin.unwrap_or_default().as_bytes())
+            .unwrap();
+        drop(input);
+        let out = child.wait_with_output().unwrap();
+        assert!(out.status.success(), "gpg {args:?}: {out:?}");
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// A new signing key without a passphrase; its primary key's fingerprint (what git's
+    /// `VALIDSIG` names and the lock records).
+    fn key(&self, name: &str, email: &str) -> String {
+        let batch = format!(
+            "%no-protection\nKey-Type: eddsa\nKey-Curve: ed25519\nKey-Usage: sign\nName-Real: {name}\nName-Email: {email}\nExpire-Date: 0\n%commit\n"
+        );
+        self.gpg(&["--gen-key"], Some(&batch));
+        let listed = self.gpg(&["--with-colons", "--list-keys", email], None);
+        listed
+            .lines()
+            .find_map(|l| l.strip_prefix("fpr:"))
+            .and_then(|l| l.split(':').find(|f| f.len() == 40))
+            .expect("a fingerprint")
+            .to_owned()
+    }
+
+    /// An annotated tag in `dir` signed with gpg key `fingerprint` (`-f`: moved if it exists).
+    fn tag(&self, dir: &Path, name: &str, fingerprint: &str) {
+        let key = format!("user.signingKey={fingerprint}");
+        git_env(
+            dir,
+            &[
+                "-c",
+                "gpg.format=openpgp",
+                "-c",
+                &key,
+                "tag",
+                "-f",
+                "-s",
+                "-m",
+                name,
+                name,
+            ],
+            &[("GNUPGHOME", &self.home)],
+        );
+    }
+}
+
+impl Drop for Gpg {
+    fn drop(&mut self) {
+        let _ = Command::new("gpgconf")
+            .args(["--kill", "all"])
+            .env("GNUPGHOME", &self.home)
+            .status();
+    }
+}
+
+#[test]
+fn a_gpg_signed_release_installs_and_a_rekeyed_one_asks_again() {
+    let w = World::new();
+    let gpg = Gpg::new(w.path("gnupg"));
+    let publisher = gpg.key("Publisher", "publisher@example.com");
+    let other = gpg.key("Other", "other@example.com");
+    let c1 = w.commit("1.0.0", None);
+    gpg.tag(&w.repo.dir, "v1.0.0", &publisher);
+    // `[trust]` of the home; gpg signatures are checked against the user's keyring.
+    let trust = "[trust]\nrequire_signed = true\n";
+    let stable = |text: &str| {
+        w.stable(text)
+            .replace(&publisher, "[PUBLISHER]")
+            .replace(&other, "[OTHER]")
+    };
+    let plugins = |mode: &str, home: &Path, args: &[&str]| {
+        let (code, stdout, stderr) = run(w
+            .plugins(mode)
+            .env("GNUPGHOME", &gpg.home)
+            .args(args)
+            .arg("--home")
+            .arg(home));
+        (code, stable(&stdout), stable(&stderr))
+    };
+    for mode in MODES {
+        let home = w.path(&format!("home-{mode}"));
+        std::fs::create_dir_all(&home).unwrap();
+        std::fs::write(home.join("plugins.toml"), trust).unwrap();
+        let (code, stdout, stderr) = plugins(
+            mode,
+            &home,
+            &["install", &w.url, "--ref", "v1.0.0", "--yes"],
+        );
+        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
+        assert!(
+            stderr.contains(
+                "    Verified tag v1.0.0: signed by [PUBLISHER] (Publisher <publisher@example.com>)\n"
+            ),
+            "mode {mode}: {stderr}"
+        );
+        assert_eq!(locked(&home, ID, "signer_key"), publisher);
+        assert_eq!(locked(&home, ID, "resolved_commit"), c1);
+    }
+    let home = w.path("home-0");
+    // outdated and doctor verify the locked tag again: it holds.
+    let (code, stdout, stderr) = plugins("0", &home, &["outdated"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!stdout.contains("error["), "{stdout}");
+
+    // The next release is signed by another key of the keyring: consent is asked again.
+    let c2 = w.commit("2.0.0", None);
+    gpg.tag(&w.repo.dir, "v2.0.0", &other);
+    let (code, stdout, stderr) = plugins("0", &home, &["update", ID]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]\n")
+            && stderr.contains("plugins::git::signer_changed"),
+        "{stderr}"
+    );
+    assert_eq!(locked(&home, ID, "resolved_commit"), c1);
+    assert_eq!(locked(&home, ID, "signer_key"), publisher);
+    let (code, _, stderr) = plugins("0", &home, &["update", ID, "--yes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(locked(&home, ID, "resolved_commit"), c2);
+    assert_eq!(locked(&home, ID, "signer_key"), other);
+
+    // The release is signed again, by the first key: the lock's key no longer signs it.
+    gpg.tag(&w.repo.dir, "v2.0.0", &publisher);
+    let (code, stdout, stderr) = plugins("0", &home, &["outdated"]);
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+dev.example.pinned               v2.0.0 @ [..]          up to date
+  error[plugins::git::signer_changed]: dev.example.pinned: tag v2.0.0 is now signed by [PUBLISHER], not by the key the lock recorded ([OTHER])
+    help: the release was signed again with another key, or the lock was edited: check the key with the publisher; `plugins sync --yes` (or an update accepted on a terminal) records the new key
+
+"#]]
+    );
+    for mode in MODES {
+        let (code, json, _) = plugins(mode, &home, &["doctor", "--json"]);
+        assert_eq!(code, 1, "mode {mode}: {json}");
+        let doc: Value = serde_json::from_str(&json).unwrap();
+        let found: Vec<&Value> = doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["code"] == "plugins::git::signer_changed")
+            .collect();
+        assert_eq!(found.len(), 1, "mode {mode}: {doc}");
+        assert_eq!(found[0]["status"], "fail");
+        assert_eq!(found[0]["id"], ID);
+    }
+
+    // The signing key leaves the keyring: the signature no longer verifies.
+    gpg.gpg(
+        &["--yes", "--delete-secret-and-public-key", &publisher],
+        None,
+    );
+    let (code, json, stderr) = plugins("1", &home, &["outdated", "--json"]);
+    assert_eq!(code, 1, "{json}{stderr}");
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    let problem = &doc["plugins"][0]["problems"][0];
+    assert_eq!(problem["code"], "plugins::git::bad_signature", "{doc}");
+    assert!(
+        problem["message"]
+            .as_str()
+            .unwrap()
+            .contains("which is not in your keyring"),
+        "{doc}"
+    );
 }

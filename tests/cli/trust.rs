@@ -156,6 +156,168 @@ fn sync_refuses_a_lock_row_pinned_to_an_impostor_commit() {
     }
 }
 
+#[test]
+fn outdated_and_doctor_report_a_lock_row_pinned_to_an_impostor_commit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let s = served(&tmp.path().join("s"));
+    // c1 is a commit pin below main's tip: published, found by fetching the branches.
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&s.url, "--ref", &s.c1]).0, 0);
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    let stable = |text: &str| {
+        text.replace(&s.url, "[URL]")
+            .replace(&home.display().to_string(), "[HOME]")
+    };
+    let outdated = |mode: &str, args: &[&str]| {
+        let (code, stdout, stderr) = run(plugins()
+            .arg("outdated")
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
+            .env("COLUMNS", "400"));
+        (code, stable(&stdout), stable(&stderr))
+    };
+    let doctor = |mode: &str, args: &[&str]| {
+        let (code, stdout, stderr) = run(plugins()
+            .arg("doctor")
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
+            .env("COLUMNS", "400"));
+        (code, stable(&stdout), stable(&stderr))
+    };
+    for mode in MODES {
+        let (code, stdout, stderr) = outdated(mode, &["--json"]);
+        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        assert!(doc["plugins"][0].get("problems").is_none(), "{doc}");
+        let (_, report, _) = doctor(mode, &["--json"]);
+        assert!(!report.contains("impostor_commit"), "mode {mode}: {report}");
+    }
+
+    // The row now names a commit only a fork pushed (a hostile edit of the lock).
+    std::fs::write(home.join("plugins.lock"), lock.replace(&s.c1, &s.impostor)).unwrap();
+    for mode in MODES {
+        let (code, stdout, stderr) = outdated(mode, &[]);
+        assert_eq!(code, 1, "mode {mode}: {stdout}{stderr}");
+        let stdout = stdout
+            .replace(&s.impostor, "[IMPOSTOR]")
+            .replace(&s.impostor[..10], "[IMPOSTOR]");
+        snapbox::assert_data_eq!(
+            stdout,
+            snapbox::str![[r#"
+dev.example.pinned               [IMPOSTOR] @ [IMPOSTOR] pinned to a commit
+  error[plugins::git::impostor_commit]: dev.example.pinned: the locked commit [IMPOSTOR] is on no branch or tag of [URL]: anyone's fork may have pushed it (install, update and sync refuse it)
+    help: reinstall dev.example.pinned from a branch or tag of its source, or remove it (`plugins remove dev.example.pinned`); if a force-push dropped the commit from its branch, `plugins update dev.example.pinned` moves to the branch's new commit
+
+"#]]
+        );
+        // Kept under -q: it needs a person.
+        let (_, quiet, _) = outdated(mode, &["-q"]);
+        assert!(quiet.contains("plugins::git::impostor_commit"), "{quiet}");
+        let (code, stdout, _) = outdated(mode, &["--json"]);
+        assert_eq!(code, 1);
+        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let problems = &doc["plugins"][0]["problems"];
+        assert_eq!(
+            problems[0]["code"], "plugins::git::impostor_commit",
+            "{doc}"
+        );
+        let schema: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(
+                Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/outdated.json"),
+            )
+            .unwrap(),
+        )
+        .unwrap();
+        let validator = jsonschema::validator_for(&schema).unwrap();
+        let errors: Vec<String> = validator.iter_errors(&doc).map(|e| e.to_string()).collect();
+        assert!(errors.is_empty(), "{errors:#?}");
+
+        let (code, stdout, stderr) = doctor(mode, &["-q"]);
+        assert_eq!(code, 1, "mode {mode}: {stdout}{stderr}");
+        let stdout = stdout
+            .replace(&s.impostor, "[IMPOSTOR]")
+            .replace(&s.impostor[..10], "[IMPOSTOR]");
+        assert!(
+            stdout.contains("  fail  dev.example.pinned: the locked commit [IMPOSTOR] is on no branch or tag of [URL]: anyone's fork may have pushed it (install, update and sync refuse it) [plugins::git::impostor_commit]\n        help: reinstall dev.example.pinned from a branch or tag"),
+            "mode {mode}: {stdout}"
+        );
+        let (_, json, _) = doctor(mode, &["--json"]);
+        let doc: serde_json::Value = serde_json::from_str(&json).unwrap();
+        let found: Vec<&serde_json::Value> = doc["checks"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|c| c["code"] == "plugins::git::impostor_commit")
+            .collect();
+        assert_eq!(found.len(), 1, "{doc}");
+        assert_eq!(found[0]["status"], "fail");
+        assert_eq!(found[0]["id"], "dev.example.pinned");
+        assert_eq!(doc["ok"], false);
+    }
+}
+
+/// A branch moved to a commit whose committer time does not parse (written with
+/// `git hash-object --literally`): update says which commit cannot be read and why, in both
+/// fetch modes, never "cannot reach" or "ref not found"; the commit below it, still locked,
+/// is no impostor to outdated.
+#[test]
+fn a_commit_whose_time_does_not_parse_is_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    let c1 = repo.commit("v1");
+    let base = tmp.path().join("served");
+    let bare = base.join("kit.git");
+    repo.clone_bare(&bare);
+    let tree = git(&repo.dir, &["rev-parse", "HEAD^{tree}"]);
+    let object = format!(
+        "tree {tree}\nparent {c1}\nauthor t <t@x> 99999999999999999999 +0000\ncommitter t <t@x> 99999999999999999999 +0000\n\nv2\n"
+    );
+    let raw = tmp.path().join("bad-commit");
+    std::fs::write(&raw, object).unwrap();
+    let raw = raw.display().to_string();
+    let bad = git(
+        &bare,
+        &["hash-object", "-t", "commit", "-w", "--literally", &raw],
+    );
+    let daemon = Daemon::serve(&base);
+    let url = format!("git://127.0.0.1:{}/kit.git", daemon.port);
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&url, "--ref", "main"]).0, 0);
+    git(&bare, &["update-ref", "refs/heads/main", &bad]);
+    for mode in MODES {
+        let (code, stdout, stderr) = run(plugins()
+            .args(["update", "--all", "--yes", "--home"])
+            .arg(&home)
+            .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
+            .env("COLUMNS", "400"));
+        assert_ne!(code, 0, "mode {mode}: {stdout}{stderr}");
+        assert!(
+            stderr.contains("plugins::git::bad_object")
+                && stderr.contains(&format!(
+                    "commit {bad} of {url} cannot be read: failed to parse signature"
+                )),
+            "mode {mode}: {stderr}"
+        );
+        assert!(
+            !stderr.contains("cannot reach") && !stderr.contains("not found"),
+            "mode {mode}: {stderr}"
+        );
+        assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c1);
+        let (code, stdout, stderr) = run(plugins()
+            .args(["outdated", "--home"])
+            .arg(&home)
+            .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
+            .env("COLUMNS", "400"));
+        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
+        assert!(!stdout.contains("impostor"), "mode {mode}: {stdout}");
+    }
+}
+
 /// Secrets a user's or a CI job's environment may hold, each with a value found
 /// nowhere else.
 const PLANTED: &[(&str, &str)] = &[

@@ -52,7 +52,7 @@ pub(super) fn refuse_hostile(url: &str) -> Result<(), GitError> {
     super::check_url(url).map_err(|why| {
         CliError::Refused {
             url: url.to_owned(),
-            why,
+            why: why.to_string(),
         }
         .into()
     })
@@ -211,8 +211,8 @@ pub(super) fn fetch_tree(
             .filter(|name| refs.iter().any(|(n, peeled)| n == name && *peeled == oid));
         cmd.args(hinted.iter().map(|name| format!("+{name}:{name}")));
         let ran = run(cmd, url, "downloading", !prompt)?;
-        match repo.find_commit(oid) {
-            Ok(commit) if ran.ok => {
+        match super::read_commit(&repo, oid, url)? {
+            Some(commit) if ran.ok => {
                 let probe = probe(url, userinfo, prompt);
                 super::reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
                 let tag = super::tree::tag_ref(&repo, hinted.as_deref());
@@ -250,7 +250,7 @@ pub(super) fn fetch_tree(
     }
     // The ref may have moved since it was listed: then its fetched tip is used.
     let choice = match (&choice.tip, &choice.refname) {
-        (Some(tip), Some(name)) if repo.find_commit(*tip).is_err() => Choice {
+        (Some(tip), Some(name)) if super::read_commit(&repo, *tip, url)?.is_none() => Choice {
             tip: repo
                 .find_reference(name)
                 .and_then(|r| r.peel_to_commit())

@@ -15,7 +15,7 @@ use crate::host::protoagent::manifest::{
 };
 
 mod write;
-pub use write::{GitInit, Kept, WriteError, Written, git_init, write};
+pub use write::{GitInit, GitInitError, Kept, WriteError, Written, git_init, write};
 
 mod embedded {
     include!(concat!(env!("OUT_DIR"), "/templates.rs"));

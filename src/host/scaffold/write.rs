@@ -61,7 +61,7 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
             todo.push((rel, contents));
         } else if KEPT_IF_PRESENT.iter().any(|k| Path::new(k) == rel) {
             let missing = if rel == Path::new(".gitignore") {
-                fs_err::read_to_string(&path)
+                crate::file::read_to_string(&path)
                     .map(|existing| missing_patterns(contents, &existing))
                     .unwrap_or_default()
             } else {
@@ -122,10 +122,19 @@ pub enum GitInit {
     NotFound,
 }
 
+/// Why `git init` failed: git could not be run, or it refused (its message).
+#[derive(Debug, thiserror::Error)]
+pub enum GitInitError {
+    #[error("{0}")]
+    Run(#[from] std::io::Error),
+    #[error("{0}")]
+    Git(String),
+}
+
 /// Run `git init` in `root` unless it is already inside a git work tree; do
 /// nothing without git on PATH. Git's output is captured, never shown; a
 /// failure returns git's message.
-pub fn git_init(root: &Path) -> Result<GitInit, String> {
+pub fn git_init(root: &Path) -> Result<GitInit, GitInitError> {
     let run = |args: &[&str]| {
         std::process::Command::new("git")
             .args(args)
@@ -135,7 +144,7 @@ pub fn git_init(root: &Path) -> Result<GitInit, String> {
     };
     let inside = match run(&["rev-parse", "--is-inside-work-tree"]) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(GitInit::NotFound),
-        Err(e) => return Err(e.to_string()),
+        Err(e) => return Err(e.into()),
         Ok(out) => out.status.success() && String::from_utf8_lossy(&out.stdout).trim() == "true",
     };
     if inside {
@@ -143,7 +152,9 @@ pub fn git_init(root: &Path) -> Result<GitInit, String> {
     }
     match run(&["init", "-q"]) {
         Ok(out) if out.status.success() => Ok(GitInit::Initialized),
-        Ok(out) => Err(String::from_utf8_lossy(&out.stderr).trim().to_owned()),
-        Err(e) => Err(e.to_string()),
+        Ok(out) => Err(GitInitError::Git(
+            String::from_utf8_lossy(&out.stderr).trim().to_owned(),
+        )),
+        Err(e) => Err(e.into()),
     }
 }

@@ -123,7 +123,13 @@ pub(super) fn keep(
     if saved.exists() {
         remove_tree(&new)?;
         fs_err::create_dir_all(&new).map_err(io(format!("cannot create {}", new.display())))?;
-        let text = serde_json::to_vec_pretty(prior).expect("serializes");
+        // The hash rollback checks the slot against: the row's, else (a row a host's own
+        // installer wrote, without hashes) the tree's as it is kept.
+        let mut kept = prior.clone();
+        if kept.installed_hash.is_none() {
+            kept.installed_hash = crate::hash::installed(&saved).ok();
+        }
+        let text = serde_json::to_vec_pretty(&kept).expect("serializes");
         crate::lock::write_atomic(&new.join("entry.json"), &text)?;
         if let Some(pins) = prior_deps {
             let text = serde_json::to_vec_pretty(pins).expect("serializes");

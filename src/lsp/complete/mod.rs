@@ -30,7 +30,7 @@ pub(super) fn completion(
     doc: Option<&Document>,
     params: &Value,
     opts: &ValidateOptions,
-) -> Result<Value, String> {
+) -> Result<Value, super::features::InvalidParams> {
     let Some((doc, text)) = kept(doc) else {
         return Ok(json!([]));
     };

@@ -6,8 +6,14 @@ use std::process::Command;
 
 /// Run git in `dir` and return stdout; panics with stderr on failure.
 pub(crate) fn git(dir: &Path, args: &[&str]) -> String {
+    git_env(dir, args, &[])
+}
+
+/// [`git`] with more environment (`GNUPGHOME` for a gpg signature).
+pub(crate) fn git_env(dir: &Path, args: &[&str], env: &[(&str, &Path)]) -> String {
     let out = Command::new("git")
         .args(args)
+        .envs(env.iter().copied())
         .current_dir(dir)
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("GIT_CONFIG_NOSYSTEM", "1")

@@ -1,0 +1,254 @@
+//! A locked row's trust, checked again by `outdated` and `doctor`: its commit is still on
+//! a branch or tag of the remote (the impostor check install, update and sync make after
+//! their fetch, [`git::fetch_tree`]), and under `require_signed` its tag's or commit's
+//! signature still verifies, by the key the lock recorded.
+//!
+//! A commit that is a branch or tag tip the remote lists costs one ref listing (none when
+//! the caller already saw it as the tip); otherwise, and whenever a signature is required,
+//! the commit is fetched as `sync` fetches it (with the tag it was installed from) into a
+//! temp directory, removed afterwards. Nothing in a home changes.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::diagnostic::Code;
+use crate::git::{self, GitError, RefKind};
+use crate::lock::Entry;
+use crate::signing::Trust;
+use crate::store::Home;
+
+/// A locked row that fails its trust check: the code, what is wrong, the way out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Problem {
+    pub code: Code,
+    pub message: String,
+    pub help: String,
+}
+
+/// One locked row to check.
+#[derive(Clone, Debug)]
+pub struct Row {
+    pub home: Home,
+    pub entry: Entry,
+    /// The fetchable URL of its source.
+    pub url: String,
+    pub userinfo: Option<crate::auth::Userinfo>,
+    /// The caller saw the locked commit as the tip of the row's branch or tag (an up-to-date
+    /// check): it is published, and no listing is needed.
+    pub tip: bool,
+}
+
+/// Check `rows`, at most `jobs` remotes at a time (and [`git::host_limit`] per server),
+/// each within `timeout`; the problems of each row, in the rows' order. A check that
+/// does not finish in time is a problem of its own (`plugins::git::fetch`).
+pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Problem>> {
+    let n = rows.len();
+    let names: Vec<(String, String)> = rows
+        .iter()
+        .map(|r| (r.entry.id.clone(), r.url.clone()))
+        .collect();
+    // Each home's `[trust]`, read once (not once per row).
+    let mut trusts: std::collections::HashMap<std::path::PathBuf, Result<Trust, String>> =
+        Default::default();
+    for r in &rows {
+        trusts
+            .entry(r.home.root.clone())
+            .or_insert_with(|| crate::signing::load(&r.home));
+    }
+    let work = rows
+        .into_iter()
+        .map(|r| {
+            let trust = trusts[&r.home.root].clone();
+            (r, trust)
+        })
+        .enumerate()
+        .collect();
+    let done = super::pool::bounded(
+        work,
+        &|(r, _): &(Row, Result<Trust, String>)| r.url.as_str(),
+        jobs,
+        timeout,
+        std::sync::Arc::new(|(r, trust): (Row, Result<Trust, String>)| check(&r, trust)),
+    );
+    let mut out: Vec<Vec<Problem>> = vec![Vec::new(); n];
+    for (i, problems) in done {
+        out[i] = problems.unwrap_or_else(|| {
+            let (id, url) = &names[i];
+            vec![Problem {
+                code: Code::GitFetch,
+                message: format!(
+                    "{id}: checking that its locked commit is published on {url} timed out after {} s",
+                    timeout.as_secs()
+                ),
+                help: "PLUGINS_NET_TIMEOUT and --timeout bound each attempt".to_owned(),
+            }]
+        });
+    }
+    out
+}
+
+/// The problems of one row (none when it holds), under its home's `[trust]`.
+fn check(row: &Row, trust: Result<Trust, String>) -> Vec<Problem> {
+    let (id, url) = (row.entry.id.as_str(), row.url.as_str());
+    let Some(commit) = row.entry.commit.as_deref() else {
+        return Vec::new();
+    };
+    let trust = match trust {
+        Ok(t) => t,
+        Err(why) => {
+            return vec![Problem {
+                code: Code::ConfigTrust,
+                message: format!("{id}: {why}"),
+                help: crate::signing::FIX_TRUST.to_owned(),
+            }];
+        }
+    };
+    let rule = trust.rule(id, &Default::default(), &row.home.settings());
+    if !rule.required {
+        // A local repository is the user's own: not checked, as install does not.
+        if row.tip || git::is_local(url) {
+            return Vec::new();
+        }
+        match git::ls_remote(url, row.userinfo.as_ref()) {
+            Ok(refs) if refs.iter().any(|(n, c)| published(n) && c == commit) => {
+                return Vec::new();
+            }
+            Ok(_) => {}
+            // The listing's own failure is what the caller's check reports.
+            Err(e) => {
+                log::debug!("{id}: {url}: cannot list refs for the trust check: {e}");
+                return Vec::new();
+            }
+        }
+    }
+    if let Some(why) = rule.missing_signers_file() {
+        return vec![Problem {
+            code: Code::ConfigTrust,
+            message: format!("{id}: {why}"),
+            help: crate::signing::FIX_SIGNERS_FILE.to_owned(),
+        }];
+    }
+    let tmp = match tempfile::Builder::new().prefix("plugins-trust-").tempdir() {
+        Ok(t) => t,
+        Err(e) => {
+            return vec![Problem {
+                code: Code::Io,
+                message: format!("{id}: cannot create a temp directory to fetch into: {e}"),
+                help: "free space in the temp directory (TMPDIR)".to_owned(),
+            }];
+        }
+    };
+    // As `sync` fetches a row: the locked commit, and the tag it came from while that
+    // tag still names it.
+    let tag_hint = (row.entry.ref_kind == Some(RefKind::Tag)
+        && !row.entry.requested_ref.is_empty())
+    .then_some(row.entry.requested_ref.as_str());
+    let fetched = match git::fetch_tree(
+        url,
+        row.userinfo.as_ref(),
+        Some(commit),
+        tag_hint,
+        &tmp.path().join("tree"),
+        &mut |_| {},
+    ) {
+        Ok(f) => f,
+        Err(e) => return vec![fetch_problem(id, commit, url, e)],
+    };
+    if !rule.required {
+        return Vec::new();
+    }
+    let signer = match git::verify_signature(
+        &fetched.signed,
+        url,
+        rule.allowed_signers.as_deref(),
+        tmp.path(),
+    ) {
+        Ok(s) => s,
+        Err(e) => return vec![signature_problem(id, e)],
+    };
+    match row.entry.signer_key.as_deref() {
+        Some(recorded) if recorded != signer.fingerprint => vec![Problem {
+            code: Code::GitSignerChanged,
+            message: format!(
+                "{id}: {} is now signed by {}, not by the key the lock recorded ({recorded})",
+                signer.object, signer.fingerprint
+            ),
+            help: "the release was signed again with another key, or the lock was edited: check the key with the publisher; `plugins sync --yes` (or an update accepted on a terminal) records the new key".to_owned(),
+        }],
+        _ => Vec::new(),
+    }
+}
+
+/// A branch or tag (what publishes a commit), not `HEAD` or a pull request's ref.
+fn published(name: &str) -> bool {
+    name.starts_with("refs/heads/") || name.starts_with("refs/tags/")
+}
+
+fn short(commit: &str) -> &str {
+    &commit[..commit.len().min(10)]
+}
+
+/// The problem of a fetch of the locked commit that failed.
+fn fetch_problem(id: &str, commit: &str, url: &str, e: GitError) -> Problem {
+    match e {
+        GitError::Impostor { .. } => Problem {
+            code: Code::GitImpostorCommit,
+            message: format!(
+                "{id}: the locked commit {} is on no branch or tag of {url}: anyone's fork may have pushed it (install, update and sync refuse it)",
+                short(commit)
+            ),
+            help: format!(
+                "reinstall {id} from a branch or tag of its source, or remove it (`plugins remove {id}`); if a force-push dropped the commit from its branch, `plugins update {id}` moves to the branch's new commit"
+            ),
+        },
+        GitError::RefNotFound { .. } => Problem {
+            code: Code::GitRefNotFound,
+            message: format!(
+                "{id}: the locked commit {} is no longer on {url}",
+                short(commit)
+            ),
+            help: format!(
+                "`plugins sync` cannot install it again; `plugins update {id}` moves to what its branch or tag names now"
+            ),
+        },
+        e => {
+            let code = crate::install::InstallError::Git(e).code();
+            Problem {
+                code,
+                message: format!("{id}: cannot fetch the locked commit {} from {url} to check it", short(commit)),
+                help: "PLUGINS_NET_TIMEOUT and --timeout bound each attempt; `plugins -v` shows the fetch".to_owned(),
+            }
+        }
+    }
+}
+
+/// The problem of a signature that no longer verifies.
+fn signature_problem(id: &str, e: GitError) -> Problem {
+    let (code, help) = match &e {
+        GitError::Unsigned { .. } => (
+            Code::GitUnsigned,
+            "require_signed holds for this plugin: ask the publisher to sign the release, or set `require_signed = false` in [trust.\"<id>\"] of the home's plugins.toml",
+        ),
+        GitError::BadSignature { format, .. } => (
+            Code::GitBadSignature,
+            match format {
+                git::SignFormat::Ssh => {
+                    "check the key with the publisher; the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml) must list it"
+                }
+                _ => {
+                    "check the key's fingerprint with the publisher; it must be in your gpg keyring (`gpg --import`), not expired or revoked"
+                }
+            },
+        ),
+        _ => (
+            Code::GitFetch,
+            "git must run for the signature check (`plugins -v` shows what it said)",
+        ),
+    };
+    Problem {
+        code,
+        message: format!("{id}: {e}"),
+        help: help.to_owned(),
+    }
+}
