@@ -17,7 +17,11 @@ start-up; the client trusts it through `SSL_CERT_FILE` and `GIT_SSL_CAINFO`, ver
   handshake adds one) and against `xargs -P 32 git ls-remote` (`-P 4` for git://, whose daemon
   resets connections beyond its accept queue);
 - `install` of one plugin, against `git clone --depth 1` of the same ref;
-- `sync` of 20 plugins (N if fewer) into an empty home, against `xargs -P 8 git clone --depth 1`.
+- `sync` of 20 plugins (N if fewer) into an empty home, against `xargs -P 8 git clone --depth 1`;
+- with `--python PY` (the hosts venv's, where protoAgent is installed), `install` of one small
+  protoAgent plugin with host detection on (`--python PY`): into an empty home, where the host's
+  Python is asked which host it holds, and into a home that has installed before (a copy of one),
+  where the answer is remembered (`<home>/.plugins/host-probe.json`); against the same clone.
 
 Each comparison runs interleaved (every round runs every command once, in turn); the table gives
 the ratios to read, with absolute times for reference.
@@ -188,6 +192,9 @@ def main():
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--scheme", choices=["http", "https", "git"], action="append",
                     help="measure only this transport (repeatable; default all three)")
+    ap.add_argument("--python", help="the host's Python (protoAgent installed): measure a protoAgent install")
+    ap.add_argument("--only", choices=["outdated", "install", "sync"], action="append",
+                    help="measure only this command (repeatable; default all)")
     args = ap.parse_args()
     if args.serve_http:
         serve_http(args.serve_http)
@@ -205,6 +212,8 @@ def main():
         served = tmp / "served"
         for i in range(args.n):
             make_repo(served / f"p{i}.git", i)
+        if args.python:
+            make_protoagent_repo(served / "proto.git")
         ca = make_certificate(tmp / "tls", net.server_ip)
         CLIENT_ENV.update(SSL_CERT_FILE=str(ca), GIT_SSL_CAINFO=str(ca))
         procs = start_servers(net, served, tmp / "tls")
@@ -217,59 +226,18 @@ def main():
                     continue
                 urls = [f"{base}/p{i}.git" for i in range(args.n)]
                 home_all, home20 = tmp / f"all-{scheme}", tmp / f"twenty-{scheme}"
+                wanted = lambda what: not args.only or what in args.only  # noqa: E731
                 for i, url in enumerate(urls):
-                    run(net.client([binaries[0], "install", url, "--ref", "v1.0.0", "--yes", "--home", str(home_all)]))
-                    if i < few:
+                    if wanted("outdated"):
+                        run(net.client([binaries[0], "install", url, "--ref", "v1.0.0", "--yes", "--home", str(home_all)]))
+                    if i < few and wanted("sync"):
                         run(net.client([binaries[0], "install", url, "--ref", "v1.0.0", "--yes", "--home", str(home20)]))
-                homes = {b: home_all for b in binaries}
-                cmds = {f"outdated {b}": (lambda b=b: run(net.client(
-                    [b, "outdated", "--json", "--home", str(homes[b])]), ok_codes=None)) for b in binaries}
-                listing = "\n".join(urls)
-                # git daemon resets connections beyond a few at once (its accept queue holds
-                # 5), so the script gets the same per-server cap as plugins' for git://.
-                par = 4 if scheme == "git" else 32
-                cmds[f"xargs -P {par} git ls-remote"] = lambda par=par: run(net.client(
-                    ["sh", "-c", f"xargs -P {par} -n 1 git ls-remote >/dev/null"]), input=listing.encode())
-                times = interleaved(cmds, args.runs)
-                for name, t in times.items():
-                    rows.append((f"outdated, {args.n} remotes, {scheme}://", name, t, t / floors[scheme]))
-                    print(rows[-1], file=sys.stderr, flush=True)
-                # install one plugin vs a shallow clone
-                def install(binary, url=urls[0]):
-                    with tempfile.TemporaryDirectory() as h:
-                        run(net.client([binary, "install", url, "--ref", "v1.3.0", "--yes", "--home", h]))
-
-                def clone(url=urls[0]):
-                    with tempfile.TemporaryDirectory() as d:
-                        run(net.client(["git", "clone", "-q", "--depth", "1", "--branch", "v1.3.0", url, d + "/c"]))
-                cmds = {f"install {b}": (lambda b=b: install(b)) for b in binaries}
-                cmds["git clone --depth 1"] = clone
-                times = interleaved(cmds, args.runs)
-                base_t = times["git clone --depth 1"]
-                for name, t in times.items():
-                    rows.append((f"install, {scheme}://", name, t, t / base_t))
-                    print(rows[-1], file=sys.stderr, flush=True)
-                # sync `few` plugins into an empty home vs xargs -P 8 shallow clones
-                def sync(binary):
-                    h = Path(tempfile.mkdtemp(dir=tmp))
-                    shutil.copytree(home20, h, dirs_exist_ok=True)
-                    shutil.rmtree(h / "plugins")
-                    run(net.client([binary, "sync", "--yes", "--home", str(h)]))
-                    assert len(list((h / "plugins").iterdir())) == few
-                    shutil.rmtree(h)
-
-                def clones():
-                    d = tempfile.mkdtemp(dir=tmp)
-                    script = f'cd {d} && xargs -P 8 -I U sh -c \'git clone -q --depth 1 --branch v1.0.0 U "$(basename U)"\''
-                    run(net.client(["sh", "-c", script]), input="\n".join(urls[:few]).encode())
-                    shutil.rmtree(d)
-                cmds = {f"sync {few} {b}": (lambda b=b: sync(b)) for b in binaries}
-                cmds["xargs -P 8 git clone --depth 1"] = clones
-                times = interleaved(cmds, args.runs)
-                base_t = times["xargs -P 8 git clone --depth 1"]
-                for name, t in times.items():
-                    rows.append((f"sync {few}, {scheme}://", name, t, t / base_t))
-                    print(rows[-1], file=sys.stderr, flush=True)
+                if wanted("outdated"):
+                    rows += outdated_rows(args, net, binaries, scheme, urls, home_all, floors)
+                if wanted("install"):
+                    rows += install_rows(args, net, binaries, scheme, urls, base, tmp)
+                if wanted("sync"):
+                    rows += sync_rows(args, net, binaries, scheme, urls, home20, few, tmp)
         finally:
             for p in procs:
                 p.kill()
@@ -281,6 +249,119 @@ def main():
     print("| case | command | median | ratio |\n|---|---|---:|---:|")
     for case, name, t, ratio in rows:
         print(f"| {case} | `{name}` | {t * 1000:.0f} ms | {ratio:.2f}x |")
+
+
+def outdated_rows(args, net, binaries, scheme, urls, home_all, floors):
+    rows = []
+    homes = {b: home_all for b in binaries}
+    cmds = {f"outdated {b}": (lambda b=b: run(net.client(
+        [b, "outdated", "--json", "--home", str(homes[b])]), ok_codes=None)) for b in binaries}
+    listing = "\n".join(urls)
+    # git daemon resets connections beyond a few at once (its accept queue holds
+    # 5), so the script gets the same per-server cap as plugins' for git://.
+    par = 4 if scheme == "git" else 32
+    cmds[f"xargs -P {par} git ls-remote"] = lambda par=par: run(net.client(
+        ["sh", "-c", f"xargs -P {par} -n 1 git ls-remote >/dev/null"]), input=listing.encode())
+    times = interleaved(cmds, args.runs)
+    for name, t in times.items():
+        rows.append((f"outdated, {args.n} remotes, {scheme}://", name, t, t / floors[scheme]))
+        print(rows[-1], file=sys.stderr, flush=True)
+    return rows
+
+
+def install_rows(args, net, binaries, scheme, urls, base, tmp):
+    rows = []
+    # install one plugin vs a shallow clone
+    def install(binary, url=urls[0]):
+        with tempfile.TemporaryDirectory() as h:
+            run(net.client([binary, "install", url, "--ref", "v1.3.0", "--yes", "--home", h]))
+
+    def clone(url=urls[0]):
+        with tempfile.TemporaryDirectory() as d:
+            run(net.client(["git", "clone", "-q", "--depth", "1", "--branch", "v1.3.0", url, d + "/c"]))
+    cmds = {f"install {b}": (lambda b=b: install(b)) for b in binaries}
+    cmds["git clone --depth 1"] = clone
+    times = interleaved(cmds, args.runs)
+    base_t = times["git clone --depth 1"]
+    for name, t in times.items():
+        rows.append((f"install, {scheme}://", name, t, t / base_t))
+        print(rows[-1], file=sys.stderr, flush=True)
+    if args.python:
+        rows += protoagent_install_rows(args, net, binaries, scheme, f"{base}/proto.git", tmp)
+    return rows
+
+
+def protoagent_install_rows(args, net, binaries, scheme, url, tmp):
+    """A small protoAgent plugin installed with host detection, into an empty home and into a
+    copy of a home that has installed before, against `git clone --depth 1`."""
+    rows = []
+    warm = {}
+    for b in binaries:
+        # A home that has installed (another copy of the plugin, then removed it): what the
+        # host's Python answered is in its record, if this build keeps one.
+        warm[b] = Path(tempfile.mkdtemp(dir=tmp))
+        run(net.client([b, "install", url, "--yes", "--python", args.python, "--home", str(warm[b])]))
+        run(net.client([b, "remove", "benchnotes", "--yes", "--home", str(warm[b])]), ok_codes=None)
+
+    def install(binary, home_from=None):
+        h = Path(tempfile.mkdtemp(dir=tmp))
+        if home_from:
+            shutil.copytree(home_from, h, dirs_exist_ok=True)
+        run(net.client([binary, "install", url, "--yes", "--force", "--python", args.python, "--home", str(h)]))
+        shutil.rmtree(h)
+
+    def clone():
+        with tempfile.TemporaryDirectory() as d:
+            run(net.client(["git", "clone", "-q", "--depth", "1", url, d + "/c"]))
+    cmds = {}
+    for b in binaries:
+        cmds[f"install (empty home) {b}"] = lambda b=b: install(b)
+        cmds[f"install (home that installed before) {b}"] = lambda b=b: install(b, warm[b])
+    cmds["git clone --depth 1"] = clone
+    times = interleaved(cmds, args.runs)
+    base_t = times["git clone --depth 1"]
+    for name, t in times.items():
+        rows.append((f"install protoAgent, {scheme}://", name, t, t / base_t))
+        print(rows[-1], file=sys.stderr, flush=True)
+    return rows
+
+
+def make_protoagent_repo(path: Path) -> None:
+    """A small protoAgent plugin (a manifest and an `__init__.py`) at one commit on `main`."""
+    manifest = "id: benchnotes\nname: Bench notes\nversion: 0.1.0\n"
+    init = "def register(r):\n    pass\n"
+    subprocess.run(["git", "init", "-q", "--bare", "-b", "main", str(path)], check=True, env=ENV)
+    stream = [b"commit refs/heads/main\ncommitter B <b@example.invalid> 1700000000 +0000\ndata 3\none\n"]
+    for name, text in (("protoagent.plugin.yaml", manifest), ("__init__.py", init)):
+        stream.append(b"M 100644 inline %s\n" % name.encode())
+        stream.append(b"data %d\n" % len(text) + text.encode() + b"\n")
+    subprocess.run(["git", "fast-import", "--quiet"], input=b"".join(stream), cwd=path, check=True, env=ENV)
+
+
+def sync_rows(args, net, binaries, scheme, urls, home20, few, tmp):
+    rows = []
+    # sync `few` plugins into an empty home vs xargs -P 8 shallow clones
+    def sync(binary):
+        h = Path(tempfile.mkdtemp(dir=tmp))
+        shutil.copytree(home20, h, dirs_exist_ok=True)
+        shutil.rmtree(h / "plugins")
+        run(net.client([binary, "sync", "--yes", "--home", str(h)]))
+        assert len(list((h / "plugins").iterdir())) == few
+        shutil.rmtree(h)
+
+    def clones():
+        d = tempfile.mkdtemp(dir=tmp)
+        script = f'cd {d} && xargs -P 8 -I U sh -c \'git clone -q --depth 1 --branch v1.0.0 U "$(basename U)"\''
+        run(net.client(["sh", "-c", script]), input="\n".join(urls[:few]).encode())
+        shutil.rmtree(d)
+    cmds = {f"sync {few} {b}": (lambda b=b: sync(b)) for b in binaries}
+    cmds["xargs -P 8 git clone --depth 1"] = clones
+    times = interleaved(cmds, args.runs)
+    base_t = times["xargs -P 8 git clone --depth 1"]
+    for name, t in times.items():
+        rows.append((f"sync {few}, {scheme}://", name, t, t / base_t))
+        print(rows[-1], file=sys.stderr, flush=True)
+    return rows
 
 
 def run(cmd, ok_codes=(0,), **kw):

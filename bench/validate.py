@@ -7,7 +7,7 @@
 Everything is measured in one run, interleaved (each round runs every command once, in
 turn), pinned to one core (taskset -c 0) where available; figures are medians:
   1. per dialect, one `plugins validate -r --format json` process over that corpus copied
-     25x, against the floor (`examples/validate_floor.rs`: find the same manifests, read,
+     25x (and the same with `--format human`, against the JSON run), against the floor (`examples/validate_floor.rs`: find the same manifests, read,
      hash, parse and schema-check them with the same crates, nothing else) and against the
      same files merely parsed by the host's own Python parser (tomllib for aoe, json for
      AWorld, PyYAML safe_load for protoAgent) in one process;
@@ -118,6 +118,7 @@ def main():
             n = len(manifests)
             total += n
             commands = {k: validate(b, base) for k, b in bins.items()}
+            commands |= {f"{k} human": validate(b, base, "human") for k, b in bins.items()}
             commands["floor"] = lambda base=base, dialect=dialect: run([floor, dialect, str(base)])
             commands["python"] = lambda parser=parser, manifests=manifests: run(
                 [sys.executable, "-c", parser + PARSE_LOOP] + manifests)
@@ -182,6 +183,13 @@ def main():
         print(f"| {dialect} | {n} | {ms(t['floor'])} | {cells} | {ms(t['python'])} | {t['python'] / t[cols[-1]]:.2f}x |")
     cells = " | ".join(f"{ms(t_all[k])} | " for k in cols)
     print(f"| all three, one run | {total} | | {cells} | |")
+
+    print("\nThe human renderer against the JSON one, same runs (`--format human` / `--format json`):\n")
+    print("| dialect | " + " | ".join(f"{label or k} human | {label or k} human / json" for k in cols) + " |")
+    print("|---|" + "---:|---:|" * len(cols))
+    for dialect, n, t in rows:
+        cells = " | ".join(f"{ms(t[k + ' human'])} | {t[k + ' human'] / t[k]:.2f}x" for k in cols)
+        print(f"| {dialect} | {cells} |")
 
     if identical:
         print("\nOutput of `validate -r` over the three corpora x25, before and after:\n")

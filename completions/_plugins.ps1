@@ -360,8 +360,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;outdated' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server)')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
@@ -382,8 +382,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;update' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server)')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--allowed-signers', '--allowed-signers', [CompletionResultType]::ParameterName, 'The allowed signers file ssh signatures are checked against (git''s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git''s own setting]')
@@ -411,8 +411,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         'plugins;autoupdate' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Seconds after the last activity during which the host counts as busy')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server)')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
@@ -497,8 +497,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;doctor' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server)')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 4 per git:// or ssh server)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Seconds after the last activity during which the host counts as busy')

@@ -341,8 +341,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;outdated'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server)'
-            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server)'
+            cand -j 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
+            cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -362,8 +362,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;update'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server)'
-            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server)'
+            cand -j 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
+            cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --allowed-signers 'The allowed signers file ssh signatures are checked against (git''s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git''s own setting]'
@@ -390,8 +390,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;autoupdate'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
             cand --grace 'Seconds after the last activity during which the host counts as busy'
-            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server)'
-            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server)'
+            cand -j 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
+            cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -468,8 +468,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;doctor'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once (at most 4 per git:// or ssh server)'
-            cand --jobs 'How many remotes to query at once (at most 4 per git:// or ssh server)'
+            cand -j 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
+            cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --grace 'Seconds after the last activity during which the host counts as busy'

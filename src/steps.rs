@@ -98,6 +98,17 @@ pub fn configure(env: StepEnv) {
     let _ = STEP_ENV.set(env);
 }
 
+/// Where a bare program name (`python3`) is found, as a spawn would find it: the first
+/// executable file of that name on the `PATH` the steps run with; `None` when there is none.
+pub fn on_path(name: &str) -> Option<std::path::PathBuf> {
+    let env = STEP_ENV.get()?;
+    let path = env.base.iter().find(|(k, _)| k == "PATH").map(|(_, v)| v)?;
+    std::env::split_paths(path)
+        .filter(|dir| !dir.as_os_str().is_empty())
+        .map(|dir| dir.join(name))
+        .find(|p| p.is_file())
+}
+
 /// What pip is run with besides [`StepEnv::pip`]: no pip config file (user, site or
 /// global), no user site-packages, and the working directory not on `sys.path`.
 const PIP_ISOLATION: &[(&str, &str)] = &[

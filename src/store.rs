@@ -73,13 +73,21 @@ impl Home {
     /// Every file `plugins` writes atomically in the home (beside the intent records): a
     /// kill during the write leaves `<file>.<random>.tmp` beside it, which recovery deletes.
     /// (aoe's `config.toml` is the host's: `host::aoe::config_path`.)
-    pub fn atomic_files(&self) -> [PathBuf; 4] {
+    pub fn atomic_files(&self) -> [PathBuf; 5] {
         [
             self.lockfile(),
             self.autoupdate_state(),
             self.settings(),
             self.first_seen_record(),
+            self.host_probe_record(),
         ]
+    }
+
+    /// What the host's Python answered when last asked which hosts it holds
+    /// (`<home>/.plugins/host-probe.json`), with what it depends on: asked again when the
+    /// interpreter or its packages change (`host::detect`).
+    pub fn host_probe_record(&self) -> PathBuf {
+        self.root.join(".plugins").join("host-probe.json")
     }
 
     /// When this home first saw each newer version (`<home>/.plugins/first-seen.json`): what

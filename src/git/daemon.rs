@@ -2,7 +2,10 @@
 //! connection, the request line, the ref advertisement, a flush. Done here so
 //! that a connect which gets no answer is retried at once: `git daemon`'s accept
 //! queue holds 5, and a SYN it drops is only resent by the kernel after 1 s,
-//! then 3 s and 7 s. A refused or failed connection is not retried.
+//! then 3 s and 7 s. A connection the server closes or resets before the end of its
+//! ref advertisement (`git daemon` past its `--max-connections` kills one) is tried once
+//! more, and the server held to fewer at once ([`super::back_off`]). A refused or failed
+//! connect is not retried.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
@@ -78,14 +81,29 @@ fn connect(url: &str, addrs: &[SocketAddr]) -> Result<TcpStream, GitError> {
     Err(stalled(url))
 }
 
-fn read_pkt(stream: &mut TcpStream, url: &str) -> Result<Option<Vec<u8>>, GitError> {
+/// Whether the server closed or reset the connection (rather than said something).
+fn dropped(e: &std::io::Error) -> bool {
+    matches!(
+        e.kind(),
+        std::io::ErrorKind::UnexpectedEof
+            | std::io::ErrorKind::ConnectionReset
+            | std::io::ErrorKind::ConnectionAborted
+    )
+}
+
+fn read_pkt(
+    stream: &mut TcpStream,
+    url: &str,
+    closed: &std::cell::Cell<bool>,
+) -> Result<Option<Vec<u8>>, GitError> {
     let io = |e: std::io::Error| {
         if matches!(
             e.kind(),
             std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut
         ) {
             stalled(url)
-        } else if e.kind() == std::io::ErrorKind::UnexpectedEof {
+        } else if dropped(&e) {
+            closed.set(true);
             remote(
                 url,
                 "the server closed the connection (no such repository, or not exported)",
@@ -111,6 +129,10 @@ fn read_pkt(stream: &mut TcpStream, url: &str) -> Result<Option<Vec<u8>>, GitErr
     Ok(Some(data))
 }
 
+/// How long a second try waits after the server dropped the first: `git daemon` stops
+/// accepting for a second after killing a connection past its `--max-connections`.
+const AFTER_A_DROP: Duration = Duration::from_millis(250);
+
 /// The refs a `git://` remote advertises, as (name, 40-hex id) with annotated tags peeled.
 pub(super) fn ls_remote(url: &str) -> Result<Vec<(String, String)>, GitError> {
     let (host, port, path) = split(url).ok_or_else(|| remote(url, "not a git:// URL"))?;
@@ -119,22 +141,50 @@ pub(super) fn ls_remote(url: &str) -> Result<Vec<(String, String)>, GitError> {
         .to_socket_addrs()
         .map_err(|e| remote(url, format!("cannot resolve {host}: {e}")))?
         .collect();
-    let mut stream = connect(url, &addrs)?;
+    let closed = std::cell::Cell::new(false);
+    match list(url, &addrs, &host, port, &path, &closed) {
+        Err(_) if closed.get() => {
+            // Dropped before the advertisement ended: the server may be past its limit
+            // (or the repository is not exported, which the second try says again).
+            log::debug!("git: {url}: the server closed the connection: trying once more");
+            super::back_off(url);
+            std::thread::sleep(AFTER_A_DROP);
+            closed.set(false);
+            list(url, &addrs, &host, port, &path, &closed)
+        }
+        listed => listed,
+    }
+}
+
+/// One connection's ref listing ([`ls_remote`]); `closed` says whether the server
+/// dropped it.
+fn list(
+    url: &str,
+    addrs: &[SocketAddr],
+    host: &str,
+    port: u16,
+    path: &str,
+    closed: &std::cell::Cell<bool>,
+) -> Result<Vec<(String, String)>, GitError> {
+    let mut stream = connect(url, addrs)?;
     let limit = Some(crate::net::timeout());
     let _ = stream.set_read_timeout(limit);
     let _ = stream.set_write_timeout(limit);
     let _ = stream.set_nodelay(true);
     let authority = if port == 9418 {
-        host.clone()
+        host.to_owned()
     } else {
         format!("{host}:{port}")
     };
     let request = format!("git-upload-pack {path}\0host={authority}\0");
     stream
         .write_all(format!("{:04x}{request}", request.len() + 4).as_bytes())
-        .map_err(|e| remote(url, format!("sending the request: {e}")))?;
+        .map_err(|e| {
+            closed.set(dropped(&e) || e.kind() == std::io::ErrorKind::BrokenPipe);
+            remote(url, format!("sending the request: {e}"))
+        })?;
     let mut refs: Vec<(String, String)> = Vec::new();
-    while let Some(line) = read_pkt(&mut stream, url)? {
+    while let Some(line) = read_pkt(&mut stream, url, closed)? {
         let line = line.split(|b| *b == 0).next().unwrap_or_default();
         let line = String::from_utf8_lossy(line);
         let line = line.trim_end_matches('\n');

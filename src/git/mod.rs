@@ -118,11 +118,11 @@ fn proxy_options(url: &str) -> ProxyOptions<'static> {
 }
 
 /// The most transfers to one server that update checks run at once, and the server's
-/// key (`scheme://host:port`): few for `git://` and ssh (`git daemon` listens with an
-/// accept queue of 5 and a dropped connect waits 1 s, then 3 s and 7 s; sshd starts
-/// refusing at 10 unauthenticated connections); none below the caller's jobs for HTTP(S),
-/// whose servers queue hundreds of connects (nginx and Apache 511, Go's and Java's the
-/// kernel's `somaxconn`), nor for a local repository.
+/// key (`scheme://host:port`). ssh: 4 (sshd starts refusing at 10 unauthenticated
+/// connections). `git://`: [`GIT_DAEMON_LIMIT`], halved (down to 4) each time the server
+/// is seen dropping a connection ([`back_off`]). None below the caller's jobs for
+/// HTTP(S), whose servers queue hundreds of connects (nginx and Apache 511, Go's and
+/// Java's the kernel's `somaxconn`), nor for a local repository.
 pub fn host_limit(url: &str) -> (String, usize) {
     if is_local(url) {
         return ("local".to_owned(), usize::MAX);
@@ -139,9 +139,49 @@ pub fn host_limit(url: &str) -> (String, usize) {
     );
     let limit = match scheme {
         "https" | "http" => usize::MAX,
+        "git" => GIT_DAEMON_LIMIT,
         _ => 4,
     };
+    let limit = limit_now(&key, limit);
     (key, limit)
+}
+
+/// Ref listings at once against one `git daemon`: under its default `--max-connections`
+/// of 32, past which it kills a connection from the same address and stops accepting for
+/// a second. Its accept queue of 5 drops some of the connects of a burst this large; each
+/// is tried again at once (after 250 ms, not the kernel's 1 s: `daemon::connect`).
+pub const GIT_DAEMON_LIMIT: usize = 24;
+
+/// Servers seen dropping connections, and the limit each is held to since.
+static BACKED_OFF: std::sync::Mutex<Vec<(String, usize)>> = std::sync::Mutex::new(Vec::new());
+static ANY_BACKED_OFF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+/// `limit` for the server `key`, or less if it has been seen dropping connections. The
+/// bounded pools ask again before each start, so a back-off takes effect at once.
+pub fn limit_now(key: &str, limit: usize) -> usize {
+    if !ANY_BACKED_OFF.load(std::sync::atomic::Ordering::Relaxed) {
+        return limit;
+    }
+    BACKED_OFF
+        .lock()
+        .ok()
+        .and_then(|b| b.iter().find(|(k, _)| k == key).map(|(_, l)| *l))
+        .map_or(limit, |l| l.min(limit))
+}
+
+/// `url`'s server dropped a connection: hold it to half its limit from now on (never
+/// under 4, the limit before back-off existed).
+pub(crate) fn back_off(url: &str) {
+    let (key, limit) = host_limit(url);
+    let halved = (limit / 2).max(4).min(limit);
+    if let Ok(mut b) = BACKED_OFF.lock() {
+        match b.iter_mut().find(|(k, _)| *k == key) {
+            Some(slot) => slot.1 = halved,
+            None => b.push((key.clone(), halved)),
+        }
+        ANY_BACKED_OFF.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
+    log::debug!("git: {key} dropped a connection: at most {halved} at once from now on");
 }
 
 /// The proxy for a transfer to `url`: git's `http.proxy`, else `HTTPS_PROXY`,
@@ -360,7 +400,7 @@ mod tests {
     fn servers_are_capped_by_kind() {
         assert_eq!(
             host_limit("git://127.0.0.1:9000/a.git"),
-            ("git://127.0.0.1:9000".into(), 4)
+            ("git://127.0.0.1:9000".into(), super::GIT_DAEMON_LIMIT)
         );
         assert_eq!(
             host_limit("https://github.com/o/r.git"),
@@ -375,5 +415,20 @@ mod tests {
         assert_eq!(host_limit("/srv/repo").1, usize::MAX);
         // The same server under two ports is two servers.
         assert_ne!(host_limit("http://h:1/a").0, host_limit("http://h:2/a").0);
+    }
+
+    /// A `git://` server seen dropping connections is held to half as many, down to 4;
+    /// other servers keep theirs.
+    #[test]
+    fn a_server_that_drops_connections_gets_fewer() {
+        let url = "git://192.0.2.7:9418/x.git";
+        let mut seen = vec![host_limit(url).1];
+        for _ in 0..4 {
+            super::back_off(url);
+            seen.push(host_limit(url).1);
+        }
+        assert_eq!(seen, [24, 12, 6, 4, 4]);
+        assert_eq!(host_limit("git://192.0.2.8:9418/x.git").1, 24);
+        assert_eq!(super::limit_now("git://192.0.2.7:9418", 64), 4);
     }
 }

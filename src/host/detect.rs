@@ -70,14 +70,23 @@ pub fn aoe_version(timeout: Duration) -> Result<String, String> {
 /// `<name>-<version>.dist-info` (or `.egg-info`) on `sys.path` under the normalized name —
 /// without importing `importlib.metadata`, which cost most of the probe (about 50 ms of a
 /// 60 ms probe; the directory scan takes about 12 ms in all, measured with the hosts venv).
+///
+/// After the versions, one `W <mtime_ns> <path>` line per directory the answer depends on:
+/// each `sys.path` directory it listed (installing, upgrading or removing a distribution
+/// adds or removes an entry there) and each metadata directory it found, each stated
+/// before it is read (a change after the stat changes the time); `!` when a path cannot be
+/// written on one line, so the answer is not remembered.
 const PYTHON_HOSTS_SCRIPT: &str = r#"import sys, os, re
 want = ['protolabs_agent', 'aworld']
 found = {}
+watch = []
 for p in sys.path:
     try:
+        st = os.stat(p or '.')
         names = os.listdir(p or '.')
     except OSError:
         continue
+    watch.append((st.st_mtime_ns, os.path.abspath(p or '.')))
     for n in names:
         for ext in ('.dist-info', '.egg-info'):
             if n.endswith(ext):
@@ -85,25 +94,161 @@ for p in sys.path:
                 name = re.sub(r'[-_.]+', '_', name).lower()
                 if name in want and name not in found and version:
                     found[name] = version.split('-py')[0]
+                    try:
+                        d = os.path.join(os.path.abspath(p or '.'), n)
+                        watch.append((os.stat(d).st_mtime_ns, d))
+                    except OSError:
+                        pass
 for w in want:
     print(found.get(w, '-'))
+for t, d in watch:
+    if '\n' in d or '\r' in d:
+        print('!')
+    else:
+        print('W', t, d)
 "#;
 
-/// The versions of [`PYTHON_HOSTS`] in `python` (`None`: not installed there).
-pub fn python_hosts(python: &str, timeout: Duration) -> Result<Vec<Option<String>>, String> {
-    let script = PYTHON_HOSTS_SCRIPT;
+/// What [`PYTHON_HOSTS_SCRIPT`] answered: the versions of [`PYTHON_HOSTS`] (`None`: not
+/// installed there) and the directories that answer depends on, with their mtimes (`None`:
+/// it cannot be remembered).
+type Answer = (Vec<Option<String>>, Option<Vec<(std::path::PathBuf, i128)>>);
+
+fn ask_python(python: &str, timeout: Duration) -> Result<Answer, String> {
     let mut cmd = Command::new(python);
-    cmd.args(["-I", "-c", script]);
+    cmd.args(["-I", "-c", PYTHON_HOSTS_SCRIPT]);
     let text = output_of(cmd, timeout)?;
-    let lines: Vec<&str> = text.lines().map(str::trim).collect();
-    Ok((0..PYTHON_HOSTS.len())
+    let lines: Vec<&str> = text.lines().collect();
+    let versions = (0..PYTHON_HOSTS.len())
         .map(|i| {
             lines
                 .get(i)
-                .filter(|v| **v != "-" && !v.is_empty())
-                .map(|v| (*v).to_owned())
+                .map(|v| v.trim())
+                .filter(|v| *v != "-" && !v.is_empty())
+                .map(str::to_owned)
         })
-        .collect())
+        .collect();
+    let watched = lines
+        .iter()
+        .skip(PYTHON_HOSTS.len())
+        .map(|l| {
+            let (t, path) = l.strip_prefix("W ")?.split_once(' ')?;
+            Some((std::path::PathBuf::from(path), t.parse().ok()?))
+        })
+        .collect();
+    Ok((versions, watched))
+}
+
+/// The versions of [`PYTHON_HOSTS`] in `python` (`None`: not installed there).
+pub fn python_hosts(python: &str, timeout: Duration) -> Result<Vec<Option<String>>, String> {
+    ask_python(python, timeout).map(|(versions, _)| versions)
+}
+
+/// A file's or directory's mtime in nanoseconds since the epoch, as Python's
+/// `os.stat(p).st_mtime_ns` gives it (symlinks followed).
+fn mtime_ns(path: &std::path::Path) -> Option<i128> {
+    let modified = fs_err::metadata(path).ok()?.modified().ok()?;
+    Some(match modified.duration_since(std::time::UNIX_EPOCH) {
+        Ok(d) => i128::try_from(d.as_nanos()).ok()?,
+        Err(e) => -i128::try_from(e.duration().as_nanos()).ok()?,
+    })
+}
+
+/// One interpreter's answer, remembered in the home with what it depends on.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+struct Remembered {
+    /// The interpreter as named (`python3`, `/opt/venv/bin/python`).
+    python: String,
+    /// The file that name found, and its size and mtime (symlinks followed), and the
+    /// mtime of the name itself (a venv's `python` is a symlink that can be repointed).
+    exe: std::path::PathBuf,
+    exe_size: u64,
+    exe_mtime_ns: i128,
+    link_mtime_ns: Option<i128>,
+    /// The directories the answer depends on ([`PYTHON_HOSTS_SCRIPT`]) and their mtimes.
+    watched: Vec<(std::path::PathBuf, i128)>,
+    versions: Vec<Option<String>>,
+}
+
+/// The interpreters whose answers a home keeps at most.
+const REMEMBERED: usize = 8;
+
+/// The file `python` names (a bare name is looked up on `PATH`), with its size, mtime and
+/// its own (unfollowed) mtime; `None` when it cannot be said.
+fn identify(python: &str) -> Option<(std::path::PathBuf, u64, i128, Option<i128>)> {
+    let named = std::path::Path::new(python);
+    let exe = if named.components().count() > 1 {
+        named.to_path_buf()
+    } else {
+        crate::steps::on_path(python)?
+    };
+    let meta = fs_err::metadata(&exe).ok()?;
+    let link = fs_err::symlink_metadata(&exe)
+        .ok()
+        .and_then(|m| m.modified().ok())
+        .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+        .and_then(|d| i128::try_from(d.as_nanos()).ok());
+    Some((exe.clone(), meta.len(), mtime_ns(&exe)?, link))
+}
+
+/// The versions of [`PYTHON_HOSTS`] in `python`, from `home`'s record when neither the
+/// interpreter nor any directory its answer came from changed since it was asked; else
+/// asked ([`python_hosts`]) and, when `home` exists, remembered there. About 1 ms of
+/// `stat`s instead of 50 to 180 ms of starting Python on every install.
+pub fn python_hosts_remembered(
+    python: &str,
+    home: Option<&Home>,
+    timeout: Duration,
+) -> Result<Vec<Option<String>>, String> {
+    let Some(home) = home else {
+        return python_hosts(python, timeout);
+    };
+    let record = home.host_probe_record();
+    let mut kept: Vec<Remembered> = crate::file::read_to_string(&record)
+        .ok()
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default();
+    let before = identify(python);
+    if let Some((exe, size, mtime, link)) = &before
+        && let Some(hit) = kept.iter().find(|r| {
+            r.python == python
+                && r.exe == *exe
+                && r.exe_size == *size
+                && r.exe_mtime_ns == *mtime
+                && r.link_mtime_ns == *link
+                && r.watched.iter().all(|(d, t)| mtime_ns(d) == Some(*t))
+        })
+    {
+        log::debug!(
+            "host: {python}: answered as remembered in {} (the interpreter and its packages are unchanged)",
+            record.display()
+        );
+        return Ok(hit.versions.clone());
+    }
+    let (versions, watched) = ask_python(python, timeout)?;
+    if let (Some((exe, exe_size, exe_mtime_ns, link_mtime_ns)), Some(watched)) = (before, watched)
+        && home.root.is_dir()
+    {
+        kept.retain(|r| r.python != python);
+        kept.insert(
+            0,
+            Remembered {
+                python: python.to_owned(),
+                exe,
+                exe_size,
+                exe_mtime_ns,
+                link_mtime_ns,
+                watched,
+                versions: versions.clone(),
+            },
+        );
+        kept.truncate(REMEMBERED);
+        let mut text = serde_json::to_string_pretty(&kept).expect("serializes");
+        text.push('\n');
+        if let Err(e) = crate::lock::write_atomic(&record, text.as_bytes()) {
+            log::debug!("host: not remembering {python}'s answer: {e}");
+        }
+    }
+    Ok(versions)
 }
 
 /// The version in `aoe --version`'s line (`aoe 1.14.0`, `v1.19.0`).
@@ -164,15 +309,17 @@ pub fn wanted(dialect: Dialect, profile: &HostProfile) -> bool {
 /// What each (dialect, interpreter) detected, once per process.
 type Cache = HashMap<(String, String), Option<Detected>>;
 
-/// Detect `dialect`'s installed host (once per process, interpreter and dialect).
-pub fn detect(dialect: Dialect, python: &str) -> Option<Detected> {
+/// Detect `dialect`'s installed host (once per process, interpreter and dialect; the
+/// Python probe's answer is remembered in `home` across processes until the interpreter or
+/// its packages change: [`python_hosts_remembered`]).
+pub fn detect(dialect: Dialect, python: &str, home: Option<&Home>) -> Option<Detected> {
     static CACHE: OnceLock<Mutex<Cache>> = OnceLock::new();
     let cache = CACHE.get_or_init(Mutex::default);
     let key = (dialect.to_string(), python.to_owned());
     if let Some(hit) = cache.lock().ok().and_then(|c| c.get(&key).cloned()) {
         return hit;
     }
-    let found = probe(dialect, python);
+    let found = probe(dialect, python, home);
     match &found {
         Some(d) => log::debug!(
             "host: detected {} ({}); validating as it",
@@ -187,7 +334,7 @@ pub fn detect(dialect: Dialect, python: &str) -> Option<Detected> {
     found
 }
 
-fn probe(dialect: Dialect, python: &str) -> Option<Detected> {
+fn probe(dialect: Dialect, python: &str, home: Option<&Home>) -> Option<Detected> {
     match dialect {
         Dialect::Aoe => {
             let line = aoe_version(TIMEOUT)
@@ -203,7 +350,7 @@ fn probe(dialect: Dialect, python: &str) -> Option<Detected> {
             })
         }
         Dialect::Protoagent => {
-            let versions = python_hosts(python, TIMEOUT)
+            let versions = python_hosts_remembered(python, home, TIMEOUT)
                 .map_err(|why| log::debug!("host: {python}: {why}"))
                 .ok()?;
             let version = versions.first().cloned().flatten()?;

@@ -137,7 +137,7 @@ pub(super) fn validate_options(opts: &InstallOptions, tree: &std::path::Path) ->
         && crate::host::detect::wanted(d, &profile)
     {
         let python = crate::host::detect::host_python(opts.python.as_deref(), home.as_ref());
-        if let Some(found) = crate::host::detect::detect(d, &python) {
+        if let Some(found) = crate::host::detect::detect(d, &python, home.as_ref()) {
             profile = profile.or(found.profile);
         }
     }

@@ -70,7 +70,7 @@ pub fn info(id: &str, home: Option<&PathBuf>, cx: &Context) -> Result<Info> {
         let detected = crate::host::detect::wanted(dialect, &remembered)
             .then(|| {
                 let python = crate::host::detect::host_python(None, Some(&home));
-                crate::host::detect::detect(dialect, &python)
+                crate::host::detect::detect(dialect, &python, Some(&home))
             })
             .flatten();
         let host = match &detected {

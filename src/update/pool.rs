@@ -45,9 +45,9 @@ where
     let mut out = Vec::new();
     loop {
         while running < jobs.max(1) {
-            let ready = pending
-                .iter()
-                .position(|(_, _, key, limit)| per_host.get(key).copied().unwrap_or(0) < *limit);
+            let ready = pending.iter().position(|(_, _, key, limit)| {
+                per_host.get(key).copied().unwrap_or(0) < git::limit_now(key, *limit)
+            });
             let Some((i, item, key, _)) = ready.and_then(|p| pending.remove(p)) else {
                 break;
             };
@@ -100,8 +100,9 @@ impl<T> Slots<T> {
     fn take(&mut self) -> Option<(usize, T, Option<String>)> {
         let per_host = &self.per_host;
         let p = self.pending.iter().position(|(_, _, host)| {
-            host.as_ref()
-                .is_none_or(|(key, limit)| per_host.get(key).copied().unwrap_or(0) < *limit)
+            host.as_ref().is_none_or(|(key, limit)| {
+                per_host.get(key).copied().unwrap_or(0) < git::limit_now(key, *limit)
+            })
         })?;
         let (i, item, host) = self.pending.remove(p)?;
         let key = host.map(|(key, _)| key);

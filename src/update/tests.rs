@@ -134,7 +134,7 @@ fn mixed() -> Vec<String> {
     (0..12)
         .flat_map(|i| {
             [
-                format!("git://127.0.0.1:9/p{i}.git"),
+                format!("ssh://git@127.0.0.1:9/p{i}.git"),
                 format!("https://github.com/o/p{i}"),
             ]
         })
@@ -155,9 +155,9 @@ fn the_pool_caps_each_server_and_lets_other_servers_pass() {
     );
     assert_eq!(out.len(), 24);
     assert!(out.iter().all(|(_, r)| r.is_some()));
-    // git:// is held to 4; the 12 github.com items all ran together, past the
-    // queued git:// ones.
-    assert!(gauge.most("git://127.0.0.1:9/p0.git") <= 4);
+    // ssh is held to 4; the 12 github.com items all ran together, past the
+    // queued ssh ones.
+    assert!(gauge.most("ssh://git@127.0.0.1:9/p0.git") <= 4);
     assert_eq!(gauge.most("https://github.com/o/p0"), 12);
 }
 
@@ -177,7 +177,7 @@ fn ordered_caps_each_server_and_keeps_the_order() {
     )
     .collect();
     assert_eq!(out, urls);
-    assert!(gauge.most("git://127.0.0.1:9/p0.git") <= 4);
+    assert!(gauge.most("ssh://git@127.0.0.1:9/p0.git") <= 4);
     assert_eq!(gauge.most("https://github.com/o/p0"), 12);
 }
 
@@ -185,12 +185,12 @@ fn ordered_caps_each_server_and_keeps_the_order() {
 fn a_panicking_item_gives_its_servers_slot_back() {
     let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        // Ten items of one git:// server (4 at a time); four of them panic, which
+        // Ten items of one ssh server (4 at a time); four of them panic, which
         // would hold all four slots if a panic kept its slot. The items after them
         // still run, and the results stop where the first panicked item's would be.
         let out: Vec<usize> = ordered_per_host(
             (0..10).collect(),
-            |_: &usize| Some("git://127.0.0.1:9/x.git".to_owned()),
+            |_: &usize| Some("ssh://git@127.0.0.1:9/x.git".to_owned()),
             8,
             |i: usize| {
                 assert!(!(4..8).contains(&i), "item {i} fails");

@@ -694,3 +694,98 @@ fn the_protoagent_host_is_detected_from_its_python() {
         str!["debug: host: detected version 0.218.1 ([PYTHON]: protolabs-agent); validating as it"]
     );
 }
+
+/// The host's Python is asked which hosts it holds once per home: the next install reads the
+/// answer from `<home>/.plugins/host-probe.json` without starting Python (strace sees no
+/// `execve` of it), until the host changes — its package's metadata touched, or replaced by
+/// another version — when it is asked again.
+#[test]
+fn the_python_probe_is_remembered_per_home_until_the_host_changes() {
+    let Some(strace) = crate::support::strace() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    // A Python of its own whose only package is the host's metadata (a real interpreter, so
+    // the probe is the real probe; nothing shared is touched).
+    let venv = t.join("venv");
+    let made = std::process::Command::new("python3")
+        .args(["-m", "venv", "--without-pip"])
+        .arg(&venv)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let site = std::fs::read_dir(venv.join("lib"))
+        .unwrap()
+        .map(|e| e.unwrap().path().join("site-packages"))
+        .find(|p| p.is_dir())
+        .expect("the venv's site-packages");
+    let dist = |v: &str| site.join(format!("protolabs_agent-{v}.dist-info"));
+    std::fs::create_dir(dist("0.218.1")).unwrap();
+    let python = venv.join("bin/python");
+    let home = t.join("home");
+    std::fs::create_dir(&home).unwrap();
+    let install = |n: u32| {
+        let plugin = t.join(format!("notes-{n}"));
+        std::fs::create_dir_all(&plugin).unwrap();
+        std::fs::write(
+            plugin.join("protoagent.plugin.yaml"),
+            format!("id: notes{n}\nname: Notes\nversion: 0.1.0\n"),
+        )
+        .unwrap();
+        std::fs::write(plugin.join("__init__.py"), "def register(r):\n    pass\n").unwrap();
+        let trace = t.join(format!("trace-{n}"));
+        let out = std::process::Command::new(&strace)
+            .args(["-f", "-e", "trace=execve", "-o"])
+            .arg(&trace)
+            .arg(env!("CARGO_BIN_EXE_plugins"))
+            .args(["-v", "install", "--yes", "--python"])
+            .arg(&python)
+            .arg(&plugin)
+            .arg("--home")
+            .arg(&home)
+            .env_remove("PLUGINS_HOME")
+            .env("NO_COLOR", "1")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        let detected = stderr
+            .lines()
+            .find(|l| l.contains("host: detected"))
+            .unwrap_or_default()
+            .replace(&python.display().to_string(), "[PYTHON]");
+        // A program run whose path names a python (its own, the symlink's target or any).
+        let asked = std::fs::read_to_string(trace).unwrap().lines().any(|l| {
+            l.split_once("execve(\"")
+                .and_then(|(_, rest)| rest.split_once('"'))
+                .is_some_and(|(program, _)| program.contains("python"))
+        });
+        (detected, asked, stderr.contains("answered as remembered"))
+    };
+    let first =
+        "debug: host: detected version 0.218.1 ([PYTHON]: protolabs-agent); validating as it";
+    assert_eq!(install(1), (first.to_owned(), true, false), "asked first");
+    assert!(home.join(".plugins/host-probe.json").is_file());
+    assert_eq!(
+        install(2),
+        (first.to_owned(), false, true),
+        "then remembered"
+    );
+    // The package's metadata touched (a reinstall of the same version): asked again.
+    let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+    std::fs::File::open(dist("0.218.1"))
+        .unwrap()
+        .set_modified(later)
+        .unwrap();
+    assert_eq!(install(3), (first.to_owned(), true, false), "touched");
+    assert_eq!(install(4), (first.to_owned(), false, true));
+    // Another version of the host: asked again, and it is what validation uses.
+    std::fs::rename(dist("0.218.1"), dist("0.219.0")).unwrap();
+    let (detected, asked, remembered) = install(5);
+    assert_data_eq!(
+        detected,
+        str!["debug: host: detected version 0.219.0 ([PYTHON]: protolabs-agent); validating as it"]
+    );
+    assert!(asked && !remembered);
+}

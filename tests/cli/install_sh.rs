@@ -43,6 +43,8 @@ Install `plugins` with cargo, then its shell completions for bash, zsh and fish.
 When this checkout's GitHub repository is known (PLUGINS_REPOSITORY=owner/name, else the
 `origin` remote) and it publishes a release build of this version for the platform (Linux
 x86_64, macOS), that build is downloaded and checked against its SHA-256 instead.
+A source build uses cargo's `release` profile (no LTO: minutes on 2 cores); the published
+builds use the heavier `dist` profile (thin LTO, see Cargo.toml and release.yml).
 
 "#]]
     );
