@@ -8,6 +8,8 @@
 //! * [`autoupdate`]: one cron sweep under each home's policy (interval, idle/always,
 //!   cooldown), applied through the same pipeline; an update that needs consent is never
 //!   applied.
+//! * [`bundle`]: `plugins bundle`'s archive of a lock, and its checked reading for
+//!   `sync --frozen --from`.
 //! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
 //! * [`outdated`]: the checks `outdated` shows, one row per plugin.
 //! * [`sync`]: `plugins sync` from the lock to one output row per plugin.
@@ -20,6 +22,7 @@
 
 pub mod apply;
 pub mod autoupdate;
+pub mod bundle;
 pub mod check;
 pub mod outdated;
 pub mod sync;
