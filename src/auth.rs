@@ -399,7 +399,7 @@ pub fn netrc_lookup(text: &str, host: &str) -> Option<(String, String)> {
 
 /// [`netrc_lookup`] on a file; a missing or unreadable file has no entries.
 pub fn netrc_file(path: &Path, host: &str) -> Option<(String, String)> {
-    let text = std::fs::read_to_string(path).ok()?;
+    let text = fs_err::read_to_string(path).ok()?;
     netrc_lookup(&text, host)
 }
 

@@ -29,7 +29,7 @@ pub enum Error {
         message: String,
         help: Option<String>,
     },
-    #[error("{context}: {source}")]
+    #[error("{context}: {}", crate::file::reason(source))]
     Io {
         context: String,
         #[source]

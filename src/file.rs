@@ -10,18 +10,18 @@ use std::path::Path;
 pub const MAX_BYTES: u64 = 64 << 20;
 
 /// `path`'s bytes, if it is a regular file of at most [`MAX_BYTES`]. A missing file is
-/// `NotFound`, as `std::fs::read` says; a FIFO, device or directory is `InvalidInput`.
+/// `NotFound`, as `fs_err::read` says; a FIFO, device or directory is `InvalidInput`.
 pub fn read(path: impl AsRef<Path>) -> io::Result<Vec<u8>> {
     read_at_most(path.as_ref(), MAX_BYTES)
 }
 
 /// [`read`] with another bound (`InvalidData` past it): a manifest's is smaller.
 pub fn read_at_most(path: &Path, max: u64) -> io::Result<Vec<u8>> {
-    let mut options = std::fs::OpenOptions::new();
+    let mut options = fs_err::OpenOptions::new();
     options.read(true);
     #[cfg(unix)]
     {
-        use std::os::unix::fs::OpenOptionsExt;
+        use fs_err::os::unix::fs::OpenOptionsExt;
         options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
     }
     let file = options.open(path)?;
@@ -59,9 +59,38 @@ pub fn read_to_string(path: impl AsRef<Path>) -> io::Result<String> {
     })
 }
 
+/// What the operating system said about an I/O error. `fs_err` wraps every error in one that
+/// restates the operation and the path ("failed to open file `<path>`: <reason>"); our errors
+/// already carry their own context ("cannot read <path>"), so they show only the reason, as
+/// they did before `fs_err`. fs_err keeps the original error private (without its
+/// `expose_original_error` feature, which would drop the reason from every other message),
+/// so the reason is the text after its fixed prefix; an OS reason never holds "`: ". Any
+/// other error is shown as it is.
+pub fn reason(error: &io::Error) -> std::borrow::Cow<'_, str> {
+    let text = error.to_string();
+    match (error.get_ref(), text.rfind("`: ")) {
+        (Some(_), Some(at)) if text.starts_with("failed to ") => text[at + 3..].to_owned().into(),
+        _ => text.into(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_reason_is_the_os_words_without_fs_errs_restatement() {
+        let dir = tempfile::tempdir().unwrap();
+        let missing = dir.path().join("missing");
+        let e = read(&missing).unwrap_err();
+        assert!(e.to_string().starts_with("failed to open file `"), "{e}");
+        assert_eq!(
+            reason(&e).to_string(),
+            io::Error::from_raw_os_error(libc::ENOENT).to_string()
+        );
+        let plain = io::Error::new(io::ErrorKind::InvalidData, "larger than 1 MiB");
+        assert_eq!(reason(&plain).to_string(), "larger than 1 MiB");
+    }
 
     #[test]
     fn fifos_directories_and_missing_files_are_refused_at_once() {
@@ -78,7 +107,7 @@ mod tests {
         let missing = dir.path().join("missing");
         assert_eq!(read(&missing).unwrap_err().kind(), io::ErrorKind::NotFound);
         let file = dir.path().join("f");
-        std::fs::write(&file, "x").unwrap();
+        fs_err::write(&file, "x").unwrap();
         assert_eq!(read_to_string(&file).unwrap(), "x");
     }
 

@@ -113,7 +113,7 @@ fn digest(root: &Path, lenient: bool) -> Result<String, TreeError> {
         };
         match e.kind {
             crate::tree::Kind::Symlink if lenient => {
-                let target = std::fs::read_link(&e.path).map_err(|source| TreeError::Io {
+                let target = fs_err::read_link(&e.path).map_err(|source| TreeError::Io {
                     path: e.display(),
                     source,
                 })?;
@@ -188,7 +188,7 @@ pub fn files(root: &Path) -> Result<Option<std::collections::BTreeMap<String, St
         let hash = match e.kind {
             crate::tree::Kind::Dir => continue,
             crate::tree::Kind::Symlink => {
-                let target = std::fs::read_link(&e.path).map_err(io)?;
+                let target = fs_err::read_link(&e.path).map_err(io)?;
                 format!("link:{}", bytes(&rel_bytes(&target)))
             }
             crate::tree::Kind::File => {
@@ -219,9 +219,9 @@ mod tests {
     #[test]
     fn files_maps_paths_to_hashes_and_gives_up_on_huge_trees() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("sub/.git")).unwrap();
-        std::fs::write(dir.path().join("sub/a.txt"), "a").unwrap();
-        std::fs::write(dir.path().join("sub/.git/HEAD"), "x").unwrap();
+        fs_err::create_dir_all(dir.path().join("sub/.git")).unwrap();
+        fs_err::write(dir.path().join("sub/a.txt"), "a").unwrap();
+        fs_err::write(dir.path().join("sub/.git/HEAD"), "x").unwrap();
         std::os::unix::fs::symlink("sub/a.txt", dir.path().join("link")).unwrap();
         let map = files(dir.path()).unwrap().unwrap();
         assert_eq!(
@@ -232,7 +232,7 @@ mod tests {
             ]
         );
         for i in 0..FILES_MAX {
-            std::fs::write(dir.path().join(format!("f{i}")), "").unwrap();
+            fs_err::write(dir.path().join(format!("f{i}")), "").unwrap();
         }
         assert!(
             files(dir.path()).unwrap().is_none(),
@@ -252,15 +252,15 @@ mod tests {
     #[test]
     fn tree_hash_skips_git_and_root_build_dir_only() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("a.txt"), "a").unwrap();
+        fs_err::write(dir.path().join("a.txt"), "a").unwrap();
         let base = tree(dir.path()).unwrap();
-        std::fs::create_dir_all(dir.path().join(".git")).unwrap();
-        std::fs::write(dir.path().join(".git/HEAD"), "x").unwrap();
-        std::fs::create_dir_all(dir.path().join(".aoe-build")).unwrap();
-        std::fs::write(dir.path().join(".aoe-build/bin"), "x").unwrap();
+        fs_err::create_dir_all(dir.path().join(".git")).unwrap();
+        fs_err::write(dir.path().join(".git/HEAD"), "x").unwrap();
+        fs_err::create_dir_all(dir.path().join(".aoe-build")).unwrap();
+        fs_err::write(dir.path().join(".aoe-build/bin"), "x").unwrap();
         assert_eq!(tree(dir.path()).unwrap(), base);
-        std::fs::create_dir_all(dir.path().join("sub/.aoe-build")).unwrap();
-        std::fs::write(dir.path().join("sub/.aoe-build/x"), "x").unwrap();
+        fs_err::create_dir_all(dir.path().join("sub/.aoe-build")).unwrap();
+        fs_err::write(dir.path().join("sub/.aoe-build/x"), "x").unwrap();
         assert_ne!(
             tree(dir.path()).unwrap(),
             base,
@@ -273,7 +273,7 @@ mod tests {
     #[test]
     fn tree_hash_format() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("f"), "hi").unwrap();
+        fs_err::write(dir.path().join("f"), "hi").unwrap();
         let mut h = Sha256::new();
         h.update(b"aoe-plugin-tree-hash-v1\0file\0f\0");
         h.update(2u64.to_le_bytes());

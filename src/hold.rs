@@ -219,11 +219,11 @@ mod tests {
         let home = Home::new(tmp.path());
         let original =
             "# my policy\ncooldown = \"3d\"\n\n[update_policy.\"dev.a\"]\ntrack = \"main\"\n";
-        std::fs::write(home.settings(), original).unwrap();
+        fs_err::write(home.settings(), original).unwrap();
         let h = Hold::asked("2026-01-01T00:00:00Z");
         assert!(set(&home, "dev.a", &h).unwrap());
         assert!(!set(&home, "dev.a", &h).unwrap(), "nothing changed");
-        let text = std::fs::read_to_string(home.settings()).unwrap();
+        let text = fs_err::read_to_string(home.settings()).unwrap();
         assert!(text.starts_with(original), "{text}");
         assert!(
             text.ends_with("\n[hold.\"dev.a\"]\nsince = \"2026-01-01T00:00:00Z\"\nby = \"hold\"\nreason = \"held with `plugins hold`\"\n"),
@@ -232,9 +232,9 @@ mod tests {
         assert_eq!(get(&home, "dev.a"), Some(h.clone()));
         assert_eq!(get(&home, "dev.b"), None);
         assert_eq!(lift(&home, "dev.a").unwrap(), Some(h));
-        assert_eq!(std::fs::read_to_string(home.settings()).unwrap(), original);
+        assert_eq!(fs_err::read_to_string(home.settings()).unwrap(), original);
         assert_eq!(lift(&home, "dev.a").unwrap(), None);
-        std::fs::write(home.settings(), "hold = 3\n").unwrap();
+        fs_err::write(home.settings(), "hold = 3\n").unwrap();
         assert!(holds(&home).is_empty());
         assert!(set(&home, "x", &Hold::asked("t")).is_err());
     }

@@ -199,14 +199,14 @@ mod tests {
         let home = Home::new(tmp.path());
         assert_eq!(HostProfile::load(&home), HostProfile::default());
         let original = "# cron policy\nautoupdate_interval_hours = 2 # every two hours\n";
-        std::fs::write(tmp.path().join("plugins.toml"), original).unwrap();
+        fs_err::write(tmp.path().join("plugins.toml"), original).unwrap();
         let given = HostProfile {
             aoe_api: Some(12),
             version: None,
         };
         assert!(given.remember(&home).unwrap());
         assert!(!given.remember(&home).unwrap(), "no change the second time");
-        let text = std::fs::read_to_string(tmp.path().join("plugins.toml")).unwrap();
+        let text = fs_err::read_to_string(tmp.path().join("plugins.toml")).unwrap();
         assert_eq!(text, format!("{original}\n[host]\naoe_api = 12\n"));
         assert_eq!(HostProfile::load(&home), given);
         let flag = HostProfile {
@@ -216,7 +216,7 @@ mod tests {
         assert_eq!(HostProfile::default().or(HostProfile::load(&home)), given);
         assert_eq!(flag.or(HostProfile::load(&home)), flag);
         // A value aoe has no profile for is not a profile.
-        std::fs::write(tmp.path().join("plugins.toml"), "[host]\naoe_api = 13\n").unwrap();
+        fs_err::write(tmp.path().join("plugins.toml"), "[host]\naoe_api = 13\n").unwrap();
         assert_eq!(HostProfile::load(&home), HostProfile::default());
     }
 }

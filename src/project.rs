@@ -100,9 +100,9 @@ mod tests {
     fn repo_root_and_relative_paths() {
         let tmp = tempfile::tempdir().unwrap();
         let repo = tmp.path().join("repo");
-        std::fs::create_dir_all(repo.join(".git")).unwrap();
-        std::fs::create_dir_all(repo.join("plugins/kanban")).unwrap();
-        std::fs::write(repo.join("plugins/kanban/aoe-plugin.toml"), "").unwrap();
+        fs_err::create_dir_all(repo.join(".git")).unwrap();
+        fs_err::create_dir_all(repo.join("plugins/kanban")).unwrap();
+        fs_err::write(repo.join("plugins/kanban/aoe-plugin.toml"), "").unwrap();
         let root = repo_root(&repo.join("plugins/kanban")).unwrap();
         assert_eq!(root, repo.canonicalize().unwrap());
         assert_eq!(
@@ -118,9 +118,9 @@ mod tests {
     fn plugin_root_is_found_above_but_not_past_the_repository() {
         let tmp = tempfile::tempdir().unwrap();
         let repo = tmp.path().join("repo");
-        std::fs::create_dir_all(repo.join(".git")).unwrap();
-        std::fs::create_dir_all(repo.join("src/deep")).unwrap();
-        std::fs::write(repo.join("protoagent.plugin.yaml"), "").unwrap();
+        fs_err::create_dir_all(repo.join(".git")).unwrap();
+        fs_err::create_dir_all(repo.join("src/deep")).unwrap();
+        fs_err::write(repo.join("protoagent.plugin.yaml"), "").unwrap();
         assert_eq!(
             find_plugin_root(&repo.join("src/deep")),
             Some(PathBuf::from("../.."))
@@ -128,11 +128,11 @@ mod tests {
         assert_eq!(find_plugin_root(&repo), Some(PathBuf::from(".")));
 
         // A manifest above the repository root does not count.
-        std::fs::remove_file(repo.join("protoagent.plugin.yaml")).unwrap();
-        std::fs::write(tmp.path().join("aoe-plugin.toml"), "").unwrap();
+        fs_err::remove_file(repo.join("protoagent.plugin.yaml")).unwrap();
+        fs_err::write(tmp.path().join("aoe-plugin.toml"), "").unwrap();
         assert_eq!(find_plugin_root(&repo.join("src")), None);
         // A legacy AWorld folder counts only where the search starts.
-        std::fs::create_dir(repo.join("skills")).unwrap();
+        fs_err::create_dir(repo.join("skills")).unwrap();
         assert_eq!(find_plugin_root(&repo.join("src")), None);
         assert_eq!(find_plugin_root(&repo), Some(PathBuf::from(".")));
     }

@@ -173,7 +173,7 @@ fn staging(home: &Home) -> Result<tempfile::TempDir, InstallError> {
         context: format!("cannot create a staging directory in {}", parent.display()),
         source,
     };
-    std::fs::create_dir_all(&parent).map_err(fail)?;
+    fs_err::create_dir_all(&parent).map_err(fail)?;
     tempfile::Builder::new()
         .prefix(&format!("{}{}-", txn::STAGING_PREFIX, std::process::id()))
         .tempdir_in(&parent)

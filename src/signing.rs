@@ -105,7 +105,13 @@ pub fn load(home: &Home) -> Result<Trust, String> {
     let text = match crate::file::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Trust::default()),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => {
+            return Err(format!(
+                "cannot read {}: {}",
+                path.display(),
+                crate::file::reason(&e)
+            ));
+        }
     };
     let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
         format!("{} is not valid TOML: {}", path.display(), e.message())
@@ -188,7 +194,7 @@ mod tests {
 
     fn home_with(text: &str) -> (tempfile::TempDir, Home) {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("plugins.toml"), text).unwrap();
+        fs_err::write(dir.path().join("plugins.toml"), text).unwrap();
         let home = Home::new(dir.path().to_path_buf());
         (dir, home)
     }

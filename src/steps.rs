@@ -178,7 +178,7 @@ const TAIL_LINE_CHARS: usize = 300;
 /// (what comes after is counted, and its tail kept), never read back whole.
 pub struct Log {
     path: PathBuf,
-    file: std::fs::File,
+    file: fs_err::File,
     written: usize,
 }
 
@@ -190,9 +190,9 @@ impl Log {
             source,
         };
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(log_err)?;
+            fs_err::create_dir_all(parent).map_err(log_err)?;
         }
-        let file = std::fs::File::create(path).map_err(log_err)?;
+        let file = fs_err::File::create(path).map_err(log_err)?;
         Ok(Log {
             path: path.to_path_buf(),
             file,

@@ -1,7 +1,8 @@
 //! A plugin home: `<home>/plugins/<id>/`, `<home>/plugins.lock`, build logs, and
 //! the advisory lock that serializes `plugins` processes working on one home.
 
-use std::fs::{File, TryLockError};
+use fs_err::File;
+use std::fs::TryLockError;
 use std::path::{Path, PathBuf};
 
 use crate::name::Name;
@@ -109,7 +110,7 @@ impl Home {
     /// Take the home's advisory lock. `wait = false` fails at once when another
     /// process holds it; otherwise `on_wait` is called once before blocking.
     pub fn lock(&self, wait: bool, on_wait: impl FnOnce()) -> std::io::Result<Guard> {
-        std::fs::create_dir_all(&self.root)?;
+        fs_err::create_dir_all(&self.root)?;
         let file = File::options()
             .create(true)
             .truncate(false)
@@ -141,8 +142,8 @@ pub struct Guard {
 
 /// Copy a directory tree, keeping symlinks as symlinks and skipping `.git`.
 pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
-    std::fs::create_dir_all(to)?;
-    for entry in std::fs::read_dir(from)? {
+    fs_err::create_dir_all(to)?;
+    for entry in fs_err::read_dir(from)? {
         let entry = entry?;
         if entry.file_name() == ".git" {
             continue;
@@ -151,11 +152,11 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
         let ft = entry.file_type()?;
         if ft.is_symlink() {
             #[cfg(unix)]
-            std::os::unix::fs::symlink(std::fs::read_link(&src)?, &dest)?;
+            std::os::unix::fs::symlink(fs_err::read_link(&src)?, &dest)?;
         } else if ft.is_dir() {
             copy_tree(&src, &dest)?;
         } else {
-            std::fs::copy(&src, &dest)?;
+            fs_err::copy(&src, &dest)?;
         }
     }
     Ok(())
@@ -163,11 +164,11 @@ pub fn copy_tree(from: &Path, to: &Path) -> std::io::Result<()> {
 
 /// Move a directory, renaming when possible and copying across filesystems.
 pub fn move_dir(from: &Path, to: &Path) -> std::io::Result<()> {
-    match std::fs::rename(from, to) {
+    match fs_err::rename(from, to) {
         Ok(()) => Ok(()),
         Err(_) => {
             copy_tree(from, to)?;
-            std::fs::remove_dir_all(from)
+            fs_err::remove_dir_all(from)
         }
     }
 }

@@ -3,8 +3,8 @@
 //! rebuilt from a converted name), refuses names a host cannot represent and
 //! file types that are not plugin content, and is bounded in size.
 
+use fs_err::File;
 use std::ffi::OsStr;
-use std::fs::File;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -109,7 +109,7 @@ fn walk_dir(
     if depth >= MAX_DEPTH {
         return Err(WalkError::TooDeep(rel.display().to_string()));
     }
-    for entry in std::fs::read_dir(dir).map_err(io_err(dir))? {
+    for entry in fs_err::read_dir(dir).map_err(io_err(dir))? {
         let entry = entry.map_err(io_err(dir))?;
         let name = entry.file_name();
         let rel = rel.join(&name);
@@ -149,11 +149,11 @@ fn walk_dir(
 /// blocking on a FIFO that replaced it since the walk; anything but a regular
 /// file is refused.
 pub fn open_file(path: &Path) -> io::Result<File> {
-    let mut opts = std::fs::OpenOptions::new();
+    let mut opts = fs_err::OpenOptions::new();
     opts.read(true);
     #[cfg(unix)]
     {
-        use std::os::unix::fs::OpenOptionsExt;
+        use fs_err::os::unix::fs::OpenOptionsExt;
         opts.custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
     }
     let file = opts.open(path)?;
@@ -171,13 +171,13 @@ pub fn open_file(path: &Path) -> io::Result<File> {
 /// before anything is opened.
 pub fn copy(from: &Path, to: &Path, skip: &dyn Fn(&Path, usize) -> bool) -> Result<(), WalkError> {
     let entries = walk(from, skip)?;
-    std::fs::create_dir_all(to).map_err(io_err(to))?;
+    fs_err::create_dir_all(to).map_err(io_err(to))?;
     for e in entries {
         let dest = to.join(&e.rel);
         match e.kind {
-            Kind::Dir => std::fs::create_dir(&dest).map_err(io_err(&dest))?,
+            Kind::Dir => fs_err::create_dir(&dest).map_err(io_err(&dest))?,
             Kind::Symlink => {
-                let target = std::fs::read_link(&e.path).map_err(io_err(&e.path))?;
+                let target = fs_err::read_link(&e.path).map_err(io_err(&e.path))?;
                 #[cfg(unix)]
                 std::os::unix::fs::symlink(target, &dest).map_err(io_err(&dest))?;
                 #[cfg(not(unix))]
@@ -197,11 +197,11 @@ pub fn copy(from: &Path, to: &Path, skip: &dyn Fn(&Path, usize) -> bool) -> Resu
 
 /// Move a directory, renaming when possible and copying across file systems.
 pub fn move_dir(from: &Path, to: &Path) -> Result<(), WalkError> {
-    if std::fs::rename(from, to).is_ok() {
+    if fs_err::rename(from, to).is_ok() {
         return Ok(());
     }
     copy(from, to, &|_, _| false)?;
-    std::fs::remove_dir_all(from).map_err(io_err(from))
+    fs_err::remove_dir_all(from).map_err(io_err(from))
 }
 
 #[cfg(test)]
@@ -211,10 +211,10 @@ mod tests {
     #[test]
     fn walks_sorted_and_skips() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::create_dir_all(dir.path().join("b/.git")).unwrap();
-        std::fs::write(dir.path().join("b/.git/x"), "").unwrap();
-        std::fs::write(dir.path().join("b/f"), "").unwrap();
-        std::fs::write(dir.path().join("a"), "").unwrap();
+        fs_err::create_dir_all(dir.path().join("b/.git")).unwrap();
+        fs_err::write(dir.path().join("b/.git/x"), "").unwrap();
+        fs_err::write(dir.path().join("b/f"), "").unwrap();
+        fs_err::write(dir.path().join("a"), "").unwrap();
         let rels: Vec<String> = walk(dir.path(), &|rel, _| rel.ends_with(".git"))
             .unwrap()
             .iter()
@@ -226,7 +226,7 @@ mod tests {
     #[test]
     fn refuses_backslashes_and_fifos_without_opening_them() {
         let dir = tempfile::tempdir().unwrap();
-        std::fs::write(dir.path().join("..\\..\\dev\\zero"), "").unwrap();
+        fs_err::write(dir.path().join("..\\..\\dev\\zero"), "").unwrap();
         assert!(matches!(
             walk(dir.path(), &|_, _| false),
             Err(WalkError::Backslash(_))
@@ -248,19 +248,18 @@ mod tests {
         use std::os::unix::fs::PermissionsExt;
         let dir = tempfile::tempdir().unwrap();
         let src = dir.path().join("src");
-        std::fs::create_dir_all(src.join("bin")).unwrap();
-        std::fs::write(src.join("bin/w"), "#!/bin/sh\n").unwrap();
-        std::fs::set_permissions(src.join("bin/w"), std::fs::Permissions::from_mode(0o755))
-            .unwrap();
+        fs_err::create_dir_all(src.join("bin")).unwrap();
+        fs_err::write(src.join("bin/w"), "#!/bin/sh\n").unwrap();
+        fs_err::set_permissions(src.join("bin/w"), std::fs::Permissions::from_mode(0o755)).unwrap();
         std::os::unix::fs::symlink("bin/w", src.join("link")).unwrap();
         copy(&src, &dir.path().join("dst"), &|_, _| false).unwrap();
-        let mode = std::fs::metadata(dir.path().join("dst/bin/w"))
+        let mode = fs_err::metadata(dir.path().join("dst/bin/w"))
             .unwrap()
             .permissions()
             .mode();
         assert_eq!(mode & 0o777, 0o755);
         assert_eq!(
-            std::fs::read_link(dir.path().join("dst/link")).unwrap(),
+            fs_err::read_link(dir.path().join("dst/link")).unwrap(),
             Path::new("bin/w")
         );
     }

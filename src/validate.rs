@@ -442,9 +442,12 @@ fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Dia
         ));
     }
     let unreadable = |e: std::io::Error| {
-        Diagnostic::new(Code::FileUnreadable, format!("cannot read {name}: {e}"))
+        Diagnostic::new(
+            Code::FileUnreadable,
+            format!("cannot read {name}: {}", crate::file::reason(&e)),
+        )
     };
-    let file = std::fs::File::open(path).map_err(unreadable)?;
+    let file = fs_err::File::open(path).map_err(unreadable)?;
     let mut bytes = Vec::new();
     // Bound the read too: the file may grow between the stat and the read.
     file.take(MAX_MANIFEST_BYTES + 1)

@@ -1,6 +1,7 @@
 //! The idle signal (`<home>/activity`) and the applied-events log (`<home>/events.jsonl`).
 
-use std::fs::{File, TryLockError};
+use fs_err::File;
+use std::fs::TryLockError;
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
@@ -49,7 +50,7 @@ pub fn activity(home: &Home, grace: Duration) -> Activity {
 /// reads [`activity`]; `doctor` only reads.
 pub fn restamp_future_activity(home: &Home) {
     let path = activity_path(home);
-    let future = std::fs::metadata(&path)
+    let future = fs_err::metadata(&path)
         .and_then(|m| m.modified())
         .is_ok_and(|t| t > SystemTime::now());
     if future {
@@ -62,7 +63,7 @@ pub fn restamp_future_activity(home: &Home) {
 
 /// Mark activity now (a turn started or ended).
 pub fn touch(home: &Home) -> std::io::Result<File> {
-    std::fs::create_dir_all(&home.root)?;
+    fs_err::create_dir_all(&home.root)?;
     let file = File::options()
         .create(true)
         .truncate(false)
@@ -83,7 +84,7 @@ pub fn hold(home: &Home) -> std::io::Result<File> {
 pub fn append_event(home: &Home, event: &serde_json::Value) -> std::io::Result<()> {
     let mut event = event.clone();
     crate::auth::redact_json(&mut event);
-    let mut f = std::fs::OpenOptions::new()
+    let mut f = fs_err::OpenOptions::new()
         .create(true)
         .append(true)
         .open(home.root.join("events.jsonl"))?;

@@ -166,7 +166,13 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
     let text = match crate::file::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(format!("cannot read {}: {e}", path.display())),
+        Err(e) => {
+            return Err(format!(
+                "cannot read {}: {}",
+                path.display(),
+                crate::file::reason(&e)
+            ));
+        }
     };
     let root = parse_toml(&text)
         .map_err(|e| format!("{} is not valid TOML: {}", path.display(), e.message))?;

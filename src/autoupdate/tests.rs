@@ -19,7 +19,7 @@ fn policy_defaults_and_opt_in() {
             vec![]
         )
     );
-    std::fs::write(policy_path(&home), "autoupdate_interval_hours = 0\n[update_policy.a]\ntrack = \"main\"\nwhen = \"ALWAYS\"\n[update_policy.b]\ntrack = \"\"\n[update_policy.c]\ntrack = \"v1\"\n").unwrap();
+    fs_err::write(policy_path(&home), "autoupdate_interval_hours = 0\n[update_policy.a]\ntrack = \"main\"\nwhen = \"ALWAYS\"\n[update_policy.b]\ntrack = \"\"\n[update_policy.c]\ntrack = \"v1\"\n").unwrap();
     let file = load_policy(&home).unwrap();
     assert_eq!(file.warnings, []);
     let p = file.policy;
@@ -40,7 +40,7 @@ type Shown = (Code, String, String, String);
 fn warnings(text: &str) -> (Vec<Shown>, Vec<(String, bool)>) {
     let dir = tempfile::tempdir().unwrap();
     let home = Home::new(dir.path());
-    std::fs::write(policy_path(&home), text).unwrap();
+    fs_err::write(policy_path(&home), text).unwrap();
     let file = load_policy(&home).unwrap();
     let warnings = file
         .warnings
@@ -134,7 +134,7 @@ fn cooldowns() {
     let read = |text: &str| {
         let dir = tempfile::tempdir().unwrap();
         let home = Home::new(dir.path());
-        std::fs::write(policy_path(&home), text).unwrap();
+        fs_err::write(policy_path(&home), text).unwrap();
         load_policy(&home).unwrap()
     };
     assert_eq!(read("cooldown = \"3d\"\n").policy.cooldown_secs, 259_200);
@@ -194,7 +194,7 @@ fn timestamps_from_the_future_are_taken_as_now() {
         Activity::Recent(0)
     );
     // Reading does not write (doctor reads); a sweep stamps it now first.
-    let read = std::fs::metadata(activity_path(&home))
+    let read = fs_err::metadata(activity_path(&home))
         .unwrap()
         .modified()
         .unwrap();
@@ -203,14 +203,14 @@ fn timestamps_from_the_future_are_taken_as_now() {
         "reading left it as it was"
     );
     super::restamp_future_activity(&home);
-    let stamped = std::fs::metadata(activity_path(&home))
+    let stamped = fs_err::metadata(activity_path(&home))
         .unwrap()
         .modified()
         .unwrap();
     assert!(stamped <= std::time::SystemTime::now(), "re-stamped to now");
 
     let ahead = crate::clock::now_secs() + 365 * 24 * 3600;
-    std::fs::write(
+    fs_err::write(
         home.autoupdate_state(),
         format!("{{\"last_sweep\": {ahead}}}\n"),
     )
@@ -218,7 +218,7 @@ fn timestamps_from_the_future_are_taken_as_now() {
     // doctor reads it as it is; a sweep takes it as now and records that.
     assert!(matches!(super::last_sweep(&home), Some(Err(_))));
     assert_eq!(super::since_last_sweep(&home), Some(0));
-    let text = std::fs::read_to_string(home.autoupdate_state()).unwrap();
+    let text = fs_err::read_to_string(home.autoupdate_state()).unwrap();
     assert!(
         !text.contains(&ahead.to_string()),
         "recorded as now: {text}"

@@ -118,7 +118,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Dialect, Entry)>) -> Ve
                 .help("`plugins sync` installs it again at the locked commit"),
             );
         } else if !e.manifest_hash.is_empty()
-            && std::fs::read(dir.join(dialect.spec().manifest))
+            && fs_err::read(dir.join(dialect.spec().manifest))
                 .map(|b| crate::hash::bytes(&b))
                 .ok()
                 .as_ref()
@@ -220,7 +220,7 @@ pub(super) fn age(secs: u64) -> String {
 /// The idle signal `autoupdate` reads, and the last sweep.
 fn examine_activity(home: &Home, grace: Duration) -> Check {
     let path = crate::autoupdate::activity_path(home);
-    let touched = std::fs::metadata(&path)
+    let touched = fs_err::metadata(&path)
         .and_then(|m| m.modified())
         .ok()
         .map(|t| {

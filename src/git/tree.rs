@@ -79,7 +79,7 @@ fn unsafe_entry(name: &[u8]) -> GitError {
 
 /// Copy a blob into `out`, streamed where the object database can stream it
 /// (loose objects); a packed object is inflated whole by libgit2.
-fn write_blob(repo: &Repository, oid: Oid, out: &mut std::fs::File) -> std::io::Result<()> {
+fn write_blob(repo: &Repository, oid: Oid, out: &mut fs_err::File) -> std::io::Result<()> {
     use std::io::Write;
     let odb = repo.odb().map_err(std::io::Error::other)?;
     if let Ok((mut reader, _, _)) = odb.reader(oid) {
@@ -132,9 +132,13 @@ pub(super) fn write_tree(
         )));
     }
     let fail = |e: std::io::Error, path: &Path| {
-        git2::Error::from_str(&format!("cannot write {}: {e}", path.display()))
+        git2::Error::from_str(&format!(
+            "cannot write {}: {}",
+            path.display(),
+            crate::file::reason(&e)
+        ))
     };
-    std::fs::create_dir_all(dest).map_err(|e| fail(e, dest))?;
+    fs_err::create_dir_all(dest).map_err(|e| fail(e, dest))?;
     for entry in tree {
         let name = entry.name_bytes();
         if !entry_name_ok(name) {
@@ -149,9 +153,9 @@ pub(super) fn write_tree(
                 let sub = repo.find_tree(entry.id())?;
                 write_tree(repo, &sub, &path, depth + 1)?;
             }
-            0o160000 => std::fs::create_dir(&path).map_err(|e| fail(e, &path))?,
+            0o160000 => fs_err::create_dir(&path).map_err(|e| fail(e, &path))?,
             mode @ (0o100644 | 0o100755 | 0o100664) => {
-                let mut file = std::fs::File::create_new(&path).map_err(|e| fail(e, &path))?;
+                let mut file = fs_err::File::create_new(&path).map_err(|e| fail(e, &path))?;
                 write_blob(repo, entry.id(), &mut file).map_err(|e| fail(e, &path))?;
                 #[cfg(unix)]
                 if mode == 0o100755 {

@@ -49,7 +49,7 @@ pub(super) fn run_build(
     run_steps(&steps, target, id, timeout, &mut log, false, on_event)?;
     if let Some((program, false)) = entrypoint {
         let path = target.join(program);
-        let runnable = std::fs::metadata(&path).is_ok_and(|m| {
+        let runnable = fs_err::metadata(&path).is_ok_and(|m| {
             #[cfg(unix)]
             {
                 use std::os::unix::fs::PermissionsExt;
@@ -143,7 +143,7 @@ fn read_report(path: &Path) -> Result<Vec<DepPin>, InstallError> {
             "`--deps` needs pip 22.2 or later in the host's Python (`--python`, else `python3` on PATH)".to_owned(),
         )
     };
-    let text = std::fs::read_to_string(path).map_err(|e| bad(e.to_string()))?;
+    let text = fs_err::read_to_string(path).map_err(|e| bad(e.to_string()))?;
     let report: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
     let items = report
         .get("install")
@@ -200,7 +200,7 @@ pub(super) fn install_deps(
         |specs: &[String]| pip(python, &["--dry-run", "--quiet", "--report", report], specs);
     let mut log = steps::Log::create(&home.build_log(id))?;
     let work = staging.join("pip");
-    std::fs::create_dir(&work).map_err(io(format!("cannot create {}", work.display())))?;
+    fs_err::create_dir(&work).map_err(io(format!("cannot create {}", work.display())))?;
     let all: Vec<String> = request
         .pip
         .iter()
@@ -258,7 +258,7 @@ pub(super) fn install_deps(
             platforms: Vec::new(),
         };
         run_steps(&[&present], &work, id, timeout, &mut log, true, on_event)?;
-        let text = std::fs::read_to_string(work.join("deps-present.txt"))
+        let text = fs_err::read_to_string(work.join("deps-present.txt"))
             .map_err(io(format!("cannot read what {python} has installed")))?;
         let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
         pins.retain(|p| {

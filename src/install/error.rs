@@ -32,7 +32,7 @@ pub enum InstallError {
     // Not `#[from]`: that would make the walk error a cause, shown twice.
     #[error("refusing to install: {0}")]
     Tree(crate::tree::WalkError),
-    #[error("{context}: {source}")]
+    #[error("{context}: {}", crate::file::reason(source))]
     Io {
         context: String,
         source: std::io::Error,

@@ -21,7 +21,7 @@ impl Staging {
         let prefix = format!("{}{}-", txn::STAGING_PREFIX, std::process::id());
         let in_home = home.and_then(|h| {
             let parent = txn::staging_dir(h);
-            std::fs::create_dir_all(&parent).ok()?;
+            fs_err::create_dir_all(&parent).ok()?;
             tempfile::Builder::new()
                 .prefix(&prefix)
                 .tempdir_in(parent)

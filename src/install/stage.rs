@@ -159,7 +159,7 @@ fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(
     let mut at = repo.to_path_buf();
     for part in rel.components() {
         at.push(part);
-        match std::fs::symlink_metadata(&at) {
+        match fs_err::symlink_metadata(&at) {
             Ok(m) if m.file_type().is_symlink() => {
                 return Err(bad(format!(
                     "passes through a symlink ({}) at commit {}",
@@ -176,8 +176,8 @@ fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(
             }
         }
     }
-    std::fs::rename(&at, dest).map_err(super::io(format!("cannot move {}", at.display())))?;
-    let _ = std::fs::remove_dir_all(repo);
+    fs_err::rename(&at, dest).map_err(super::io(format!("cannot move {}", at.display())))?;
+    let _ = fs_err::remove_dir_all(repo);
     Ok(())
 }
 

@@ -16,8 +16,8 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LockError> {
         Some(d) if !d.as_os_str().is_empty() => d,
         _ => Path::new("."),
     };
-    std::fs::create_dir_all(dir).map_err(io("create", dir))?;
-    let existing = match std::fs::metadata(&target) {
+    fs_err::create_dir_all(dir).map_err(io("create", dir))?;
+    let existing = match fs_err::metadata(&target) {
         Ok(m) => Some(m.permissions()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io("read the mode of", &target)(e)),
@@ -49,7 +49,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LockError> {
     tmp.as_file().sync_all().map_err(io("sync", &target))?;
     tmp.persist(&target)
         .map_err(|e| io("replace", &target)(e.error))?;
-    if let Ok(d) = std::fs::File::open(dir) {
+    if let Ok(d) = fs_err::File::open(dir) {
         let _ = d.sync_all();
     }
     Ok(())
@@ -61,11 +61,11 @@ pub(super) fn follow_links(path: &Path) -> std::io::Result<PathBuf> {
     let mut p = path.to_path_buf();
     // The kernel's limit; past it, `metadata` reports the loop.
     for _ in 0..40 {
-        match std::fs::read_link(&p) {
+        match fs_err::read_link(&p) {
             Ok(next) => p = p.parent().map_or_else(|| next.clone(), |d| d.join(&next)),
             Err(_) => return Ok(p),
         }
     }
-    std::fs::metadata(path)?;
+    fs_err::metadata(path)?;
     Err(std::io::Error::other("too many levels of symbolic links"))
 }

@@ -60,7 +60,7 @@ fn resolve_from(mut resolved: PathBuf, rest: &Path) -> Result<PathBuf, ResolveEr
             continue;
         }
         let candidate = resolved.join(&part);
-        match std::fs::read_link(&candidate) {
+        match fs_err::read_link(&candidate) {
             Ok(link) => {
                 links += 1;
                 if links > MAX_LINKS {
@@ -96,8 +96,8 @@ mod tests {
     fn fixture() -> (tempfile::TempDir, PathBuf) {
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().join("plug");
-        std::fs::create_dir_all(root.join("commands")).unwrap();
-        std::fs::create_dir_all(dir.path().join("outside/deep")).unwrap();
+        fs_err::create_dir_all(root.join("commands")).unwrap();
+        fs_err::create_dir_all(dir.path().join("outside/deep")).unwrap();
         let root = root.canonicalize().unwrap();
         (dir, root)
     }

@@ -13,16 +13,16 @@ pub fn url(root: &Path) -> Option<String> {
         dot_git
     } else if meta.is_file() {
         // A worktree or submodule: `gitdir: <path>`.
-        let text = std::fs::read_to_string(&dot_git).ok()?;
+        let text = fs_err::read_to_string(&dot_git).ok()?;
         root.join(text.lines().find_map(|l| l.strip_prefix("gitdir:"))?.trim())
     } else {
         return None;
     };
-    let common = match std::fs::read_to_string(git_dir.join("commondir")) {
+    let common = match fs_err::read_to_string(git_dir.join("commondir")) {
         Ok(rel) => git_dir.join(rel.trim()),
         Err(_) => git_dir,
     };
-    remote_in(&std::fs::read_to_string(common.join("config")).ok()?)
+    remote_in(&fs_err::read_to_string(common.join("config")).ok()?)
 }
 
 /// `remote.origin.url`, else the first `remote.*.url`, from git config text.

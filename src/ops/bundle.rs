@@ -290,7 +290,7 @@ pub fn open(file: &Path) -> Result<Opened> {
         let dest = dir.path().join(&rel);
         fs_err::create_dir_all(dest.parent().expect("a file has a parent"))
             .map_err(|e| Error::io("cannot unpack the bundle", e))?;
-        let mut out = std::fs::OpenOptions::new()
+        let mut out = fs_err::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&dest)

@@ -88,7 +88,7 @@ pub enum ReleaseError {
     TooLarge { asset: String, detail: String },
     #[error("{0}")]
     Http(String),
-    #[error("{context}: {source}")]
+    #[error("{context}: {}", crate::file::reason(source))]
     Io {
         context: String,
         source: std::io::Error,
@@ -195,10 +195,10 @@ pub fn install(
     let limit = total.unwrap_or(MAX_ASSET);
     // Keep the asset for `verify`: stream into a part file, then rename.
     let keep = plugin_dir.join(KEEP_DIR);
-    std::fs::create_dir_all(&keep).map_err(io(format!("cannot create {}", keep.display())))?;
+    fs_err::create_dir_all(&keep).map_err(io(format!("cannot create {}", keep.display())))?;
     let part = keep.join(format!(".part-{asset_name}"));
     let kept = asset_name.under(&keep);
-    let mut file = std::fs::File::create(&part).map_err(io("cannot keep the downloaded asset"))?;
+    let mut file = fs_err::File::create(&part).map_err(io("cannot keep the downloaded asset"))?;
     let mut hasher = crate::hash::Hasher::default();
     let mut done: u64 = 0;
     let mut buf = vec![0u8; 64 * 1024];
@@ -255,7 +255,7 @@ pub fn install(
             expected_from: "the lock",
         });
     }
-    std::fs::rename(&part, &kept).map_err(io("cannot keep the downloaded asset"))?;
+    fs_err::rename(&part, &kept).map_err(io("cannot keep the downloaded asset"))?;
     let bin_path = if archive {
         let bin = req.bin.clone().expect("checked above");
         unpack(&kept, done, plugin_dir, &name)?;
@@ -270,15 +270,15 @@ pub fn install(
             None => asset_name.under(plugin_dir),
         };
         if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io("cannot create the binary's directory"))?;
+            fs_err::create_dir_all(parent).map_err(io("cannot create the binary's directory"))?;
         }
-        std::fs::copy(&kept, &path).map_err(io(format!("cannot write {}", path.display())))?;
+        fs_err::copy(&kept, &path).map_err(io(format!("cannot write {}", path.display())))?;
         path
     };
     #[cfg(unix)]
     {
         use std::os::unix::fs::PermissionsExt;
-        std::fs::set_permissions(&bin_path, std::fs::Permissions::from_mode(0o755))
+        fs_err::set_permissions(&bin_path, std::fs::Permissions::from_mode(0o755))
             .map_err(io("cannot make the binary executable"))?;
     }
     Ok(Placed {

@@ -25,7 +25,7 @@ pub(super) fn unpack(
         asset: asset.to_owned(),
         entry,
     };
-    let file = std::fs::File::open(archive).map_err(io(format!("cannot read {asset}")))?;
+    let file = fs_err::File::open(archive).map_err(io(format!("cannot read {asset}")))?;
     let mut archive =
         tar::Archive::new(flate2::read::GzDecoder::new(std::io::BufReader::new(file)));
     let limit = unpack_limit(compressed);

@@ -244,9 +244,9 @@ impl Subdir {
         }
         let dir = repo.join(&self.rel);
         // Inside the fetched tree, through no symlink.
-        let inside = std::fs::canonicalize(&dir)
+        let inside = fs_err::canonicalize(&dir)
             .ok()
-            .zip(std::fs::canonicalize(&repo).ok())
+            .zip(fs_err::canonicalize(&repo).ok())
             .is_some_and(|(d, r)| d == r.join(&self.rel));
         inside && dir.is_dir() && crate::hash::tree(&dir).is_ok_and(|h| h == self.tree_hash)
     }

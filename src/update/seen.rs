@@ -49,7 +49,7 @@ pub(super) struct Noted {
 impl FirstSeen {
     /// The home's record; an absent or unreadable one is empty (every version is new).
     pub(super) fn load(home: &Home) -> FirstSeen {
-        std::fs::read(home.first_seen_record())
+        fs_err::read(home.first_seen_record())
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok())
             .unwrap_or_default()

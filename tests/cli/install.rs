@@ -764,9 +764,7 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
     let fresh = tmp.path().join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = run(plugins()
-        .args(["sync", "--yes", "--home"])
-        .arg(&fresh));
+    let (code, stdout, stderr) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(
         std::fs::read_to_string(fresh.join("plugins.toml")).unwrap(),
@@ -786,7 +784,14 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
     assert!(!fresh.join("plugins/dev.example.old").exists());
     // outdated (as update and autoupdate) takes the profile too.
     let (code, _, stderr) = run(plugins()
-        .args(["outdated", "--aoe-api", "12", "--host-version", "1.14.0", "--home"])
+        .args([
+            "outdated",
+            "--aoe-api",
+            "12",
+            "--host-version",
+            "1.14.0",
+            "--home",
+        ])
         .arg(&home));
     assert_eq!(code, 0, "{stderr}");
     // plugins.toml's other readers accept the table.

@@ -375,7 +375,7 @@ mod tests {
         let tmp = tempfile::tempdir().unwrap();
         let home = Home::new(tmp.path());
         let original = "# my settings\ntheme = \"dark\"   # keep me\n\n[updates]\nauto_update_plugins = true\n\n[plugins.\"x.other\"]\nenabled = false\n";
-        std::fs::write(config_path(&home), original).unwrap();
+        fs_err::write(config_path(&home), original).unwrap();
         let c = caps(&["net", "fs.read"]);
         let g = Grant {
             id: "dev.a",
@@ -385,7 +385,7 @@ mod tests {
             now: "T1",
         };
         assert!(grant(&home, &g).unwrap());
-        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
         assert!(text.starts_with(original), "{text}");
         assert!(
             text.ends_with("\n[plugins.\"dev.a\"]\nsource = \"gh:o/r\"\nenabled = true\ngrant = { manifest_hash = \"sha256:1\", capabilities = [\"net\", \"fs.read\"], granted_at = \"T1\" }\n"),
@@ -400,7 +400,7 @@ mod tests {
             ..g.clone()
         };
         grant(&home, &g2).unwrap();
-        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
         assert!(text.contains("enabled = false\ngrant = { manifest_hash = \"sha256:2\", capabilities = [\"net\", \"fs.read\"], granted_at = \"T1\" }"), "{text}");
         let c3 = caps(&["net"]);
         let g3 = Grant {
@@ -409,14 +409,14 @@ mod tests {
             ..g2
         };
         grant(&home, &g3).unwrap();
-        let text = std::fs::read_to_string(config_path(&home)).unwrap();
+        let text = fs_err::read_to_string(config_path(&home)).unwrap();
         assert!(
             text.contains("capabilities = [\"net\"], granted_at = \"T3\""),
             "{text}"
         );
         assert!(forget(&home, "dev.a").unwrap());
         assert_eq!(
-            std::fs::read_to_string(config_path(&home)).unwrap(),
+            fs_err::read_to_string(config_path(&home)).unwrap(),
             original
         );
         assert!(!forget(&home, "dev.a").unwrap());
@@ -465,12 +465,12 @@ mod tests {
         };
         grant(&home, &g).unwrap();
         assert_eq!(
-            std::fs::read_to_string(config_path(&home)).unwrap(),
+            fs_err::read_to_string(config_path(&home)).unwrap(),
             "[plugins.a]\nsource = \"/src\"\nenabled = true\ngrant = { manifest_hash = \"h\", capabilities = [], granted_at = \"T\" }\n"
         );
-        std::fs::write(config_path(&home), "plugins = 3\n").unwrap();
+        fs_err::write(config_path(&home), "plugins = 3\n").unwrap();
         assert!(grant(&home, &g).is_err());
-        std::fs::write(config_path(&home), "[[[").unwrap();
+        fs_err::write(config_path(&home), "[[[").unwrap();
         assert!(grant(&home, &g).is_err());
         assert!(set_enabled(&home, "a", true).is_err());
     }

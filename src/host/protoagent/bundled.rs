@@ -75,7 +75,7 @@ pub enum Allow {
 /// allowlist: ` (0.218 fails closed; 0.145 reads an unreadable config as open and
 /// iterates a scalar: a string `"abc"` is the patterns `a`, `b`, `c`).
 pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, String> {
-    let text = match std::fs::read(config) {
+    let text = match fs_err::read(config) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Allow::Open),
         Err(e) => return closed(profile, e.to_string()),
         Ok(bytes) => match String::from_utf8(bytes) {

@@ -381,7 +381,7 @@ mod tests {
     fn the_config_override() {
         let tmp = tempfile::tempdir().unwrap();
         let cfg = tmp.path().join("default/config");
-        std::fs::create_dir_all(&cfg).unwrap();
+        fs_err::create_dir_all(&cfg).unwrap();
         let e = Env {
             box_root: Some(tmp.path().display().to_string()),
             plugins_dir: Some("/from/env".into()),
@@ -395,7 +395,7 @@ mod tests {
             ("plugins: {dir: [unclosed\n", "/from/env"),
             ("", "/from/env"),
         ] {
-            std::fs::write(cfg.join("langgraph-config.yaml"), text).unwrap();
+            fs_err::write(cfg.join("langgraph-config.yaml"), text).unwrap();
             assert_eq!(resolve(&e).plugins_dir, Path::new(want), "{text}");
             // The wheel-deps root follows the env's plugins dir, never `plugins.dir`.
             assert_eq!(
@@ -404,7 +404,7 @@ mod tests {
                 "{text}"
             );
         }
-        std::fs::write(cfg.join("langgraph-config.yaml"), "plugins:\n  dir: 5\n").unwrap();
+        fs_err::write(cfg.join("langgraph-config.yaml"), "plugins:\n  dir: 5\n").unwrap();
         let p = resolve(&e);
         assert_eq!(p.refused, [Refused::Config("5".into())]);
         assert_eq!(p.plugins_dir, Path::new("/from/env"));
@@ -414,7 +414,7 @@ mod tests {
     fn switch_lines_from_the_current_lists() {
         let tmp = tempfile::tempdir().unwrap();
         let cfg = tmp.path().join("c.yaml");
-        std::fs::write(&cfg, "plugins:\n  enabled: [a, b]\n  disabled: [c]\n").unwrap();
+        fs_err::write(&cfg, "plugins:\n  enabled: [a, b]\n  disabled: [c]\n").unwrap();
         assert_eq!(
             switch_lines(&cfg, "c", true).unwrap(),
             "plugins:\n  enabled: [\"a\", \"b\", \"c\"]\n  disabled: []\n"

@@ -61,7 +61,7 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
             todo.push((rel, contents));
         } else if KEPT_IF_PRESENT.iter().any(|k| Path::new(k) == rel) {
             let missing = if rel == Path::new(".gitignore") {
-                std::fs::read_to_string(&path)
+                fs_err::read_to_string(&path)
                     .map(|existing| missing_patterns(contents, &existing))
                     .unwrap_or_default()
             } else {
@@ -81,9 +81,9 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
         let path = root.join(rel);
         let result = path
             .parent()
-            .map_or(Ok(()), std::fs::create_dir_all)
+            .map_or(Ok(()), fs_err::create_dir_all)
             .and_then(|()| {
-                std::fs::OpenOptions::new()
+                fs_err::OpenOptions::new()
                     .write(true)
                     .create_new(true)
                     .open(&path)
@@ -91,17 +91,17 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
             .and_then(|mut f| std::io::Write::write_all(&mut f, contents.as_bytes()));
         if let Err(source) = result {
             for p in &written {
-                let _ = std::fs::remove_file(root.join(p));
+                let _ = fs_err::remove_file(root.join(p));
             }
             if !root_existed {
-                let _ = std::fs::remove_dir_all(root);
+                let _ = fs_err::remove_dir_all(root);
             }
             return Err(WriteError::Io { path, source });
         }
         #[cfg(unix)]
         if contents.starts_with("#!") {
             use std::os::unix::fs::PermissionsExt;
-            let _ = std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
+            let _ = fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o755));
         }
         written.push(rel.clone());
     }

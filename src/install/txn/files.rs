@@ -56,7 +56,7 @@ pub struct FileChanges {
 /// there is no record (installed before records were kept, or too many files) or `dir`
 /// cannot be walked.
 pub fn file_changes(home: &Home, id: &Name, dir: &Path) -> Option<FileChanges> {
-    let record: FilesRecord = std::fs::read(files_record(home, id))
+    let record: FilesRecord = fs_err::read(files_record(home, id))
         .ok()
         .and_then(|b| serde_json::from_slice(&b).ok())?;
     let now = crate::hash::files(dir).ok().flatten()?;

@@ -50,7 +50,7 @@ pub fn history(home: &Home, id: &Name) -> Vec<Kept> {
 /// slot number and why it cannot be used (rollback names a damaged slot, never skips it).
 pub fn slots_of(home: &Home, id: &Name) -> Vec<Result<Kept, (u32, String)>> {
     let dir = history_dir(home, id);
-    let plain_dir = |p: &Path| std::fs::symlink_metadata(p).is_ok_and(|m| m.is_dir());
+    let plain_dir = |p: &Path| fs_err::symlink_metadata(p).is_ok_and(|m| m.is_dir());
     let mut out: Vec<Result<Kept, (u32, String)>> = slots(&dir)
         .into_iter()
         .map(|slot| {
@@ -95,7 +95,7 @@ pub fn slots_of(home: &Home, id: &Name) -> Vec<Result<Kept, (u32, String)>> {
 
 /// The numbered slots in a history directory, ascending.
 fn slots(dir: &Path) -> Vec<u32> {
-    let mut out: Vec<u32> = std::fs::read_dir(dir)
+    let mut out: Vec<u32> = fs_err::read_dir(dir)
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
@@ -122,7 +122,7 @@ pub(super) fn keep(
     let saved = backup(home, id);
     if saved.exists() {
         remove_tree(&new)?;
-        std::fs::create_dir_all(&new).map_err(io(format!("cannot create {}", new.display())))?;
+        fs_err::create_dir_all(&new).map_err(io(format!("cannot create {}", new.display())))?;
         let text = serde_json::to_vec_pretty(prior).expect("serializes");
         crate::lock::write_atomic(&new.join("entry.json"), &text)?;
         if let Some(pins) = prior_deps {
@@ -134,7 +134,7 @@ pub(super) fn keep(
     if new.join("tree").is_dir() {
         // After the tree (a rerun rebuilds `.new` only while the tree backup is there).
         let saved_deps = deps_backup(home, id);
-        if new.join(DEPS_PINS).is_file() && std::fs::symlink_metadata(&saved_deps).is_ok() {
+        if new.join(DEPS_PINS).is_file() && fs_err::symlink_metadata(&saved_deps).is_ok() {
             remove_tree(&new.join("deps"))?;
             rename(&saved_deps, &new.join("deps"))?;
         }
@@ -177,12 +177,12 @@ pub(super) fn drop_history(home: &Home, id: &Name) -> Result<(), TxnError> {
 pub(super) fn clean_history(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
     let root = state(home).join("history");
-    for e in std::fs::read_dir(&root)
+    for e in fs_err::read_dir(&root)
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
     {
-        for w in std::fs::read_dir(e.path())
+        for w in fs_err::read_dir(e.path())
             .into_iter()
             .flatten()
             .filter_map(Result::ok)

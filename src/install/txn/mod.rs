@@ -92,7 +92,7 @@ impl TreeId {
     /// `path`'s identity, without following a symlink; `None` when it is not there.
     fn of(path: &Path) -> Option<TreeId> {
         use std::os::unix::fs::MetadataExt;
-        let m = std::fs::symlink_metadata(path).ok()?;
+        let m = fs_err::symlink_metadata(path).ok()?;
         Some(TreeId {
             dev: m.dev(),
             ino: m.ino(),
@@ -120,7 +120,7 @@ pub struct StagedDeps<'a> {
 /// Why a transaction step failed.
 #[derive(Debug, thiserror::Error)]
 pub enum TxnError {
-    #[error("{context}: {source}")]
+    #[error("{context}: {}", crate::file::reason(source))]
     Io {
         context: String,
         source: std::io::Error,
@@ -204,7 +204,7 @@ pub fn staging_dir(home: &Home) -> PathBuf {
 }
 
 fn sync_dir(dir: &Path) {
-    if let Ok(d) = std::fs::File::open(dir) {
+    if let Ok(d) = fs_err::File::open(dir) {
         let _ = d.sync_all();
     }
 }
@@ -218,7 +218,7 @@ fn write_record(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError>
 
 fn remove_record(home: &Home, id: &Name) -> Result<(), TxnError> {
     let path = record(home, id);
-    match std::fs::remove_file(&path) {
+    match fs_err::remove_file(&path) {
         Ok(()) => {
             sync_dir(path.parent().expect("in txn/"));
             Ok(())
@@ -229,9 +229,9 @@ fn remove_record(home: &Home, id: &Name) -> Result<(), TxnError> {
 }
 
 fn remove_tree(path: &Path) -> Result<(), TxnError> {
-    match std::fs::symlink_metadata(path) {
-        Ok(m) if m.is_dir() => std::fs::remove_dir_all(path),
-        Ok(_) => std::fs::remove_file(path),
+    match fs_err::symlink_metadata(path) {
+        Ok(m) if m.is_dir() => fs_err::remove_dir_all(path),
+        Ok(_) => fs_err::remove_file(path),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
         Err(e) => Err(e),
     }
@@ -240,7 +240,7 @@ fn remove_tree(path: &Path) -> Result<(), TxnError> {
 
 fn rename(from: &Path, to: &Path) -> Result<(), TxnError> {
     if let Some(parent) = to.parent() {
-        std::fs::create_dir_all(parent)
+        fs_err::create_dir_all(parent)
             .map_err(io(format!("cannot create {}", parent.display())))?;
     }
     crate::tree::move_dir(from, to).map_err(|e| TxnError::Io {

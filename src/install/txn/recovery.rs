@@ -31,7 +31,7 @@ pub struct Recovered {
 pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
     let mut out = Recovered::default();
     let txn = state(home).join("txn");
-    let records = match std::fs::read_dir(&txn) {
+    let records = match fs_err::read_dir(&txn) {
         Ok(rd) => rd.filter_map(Result::ok).map(|e| e.path()).collect(),
         Err(_) => Vec::new(),
     };
@@ -42,7 +42,7 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
             out.cleaned += 1;
             continue;
         }
-        let intent: Option<Intent> = std::fs::read(&path)
+        let intent: Option<Intent> = fs_err::read(&path)
             .ok()
             .and_then(|b| serde_json::from_slice(&b).ok());
         let Some(intent) = intent else {
@@ -77,7 +77,7 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
 /// and the record): no one's.
 fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
-    for e in std::fs::read_dir(state(home).join("incoming"))
+    for e in fs_err::read_dir(state(home).join("incoming"))
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
@@ -131,18 +131,18 @@ pub struct Leftovers {
 pub fn leftovers(home: &Home) -> Leftovers {
     let mut out = Leftovers::default();
     let list = |dir: PathBuf| {
-        let mut v: Vec<_> = std::fs::read_dir(dir)
+        let mut v: Vec<_> = fs_err::read_dir(dir)
             .into_iter()
             .flatten()
             .filter_map(Result::ok)
             .collect();
-        v.sort_by_key(std::fs::DirEntry::file_name);
+        v.sort_by_key(fs_err::DirEntry::file_name);
         v
     };
     for e in list(state(home).join("txn")) {
         let path = e.path();
         let intent: Option<Intent> = (path.extension().is_some_and(|x| x == "json"))
-            .then(|| std::fs::read(&path).ok())
+            .then(|| fs_err::read(&path).ok())
             .flatten()
             .and_then(|b| serde_json::from_slice(&b).ok());
         match intent {
@@ -169,7 +169,7 @@ pub fn leftovers(home: &Home) -> Leftovers {
 
 /// Delete staging directories whose process is gone.
 fn clean_staging(home: &Home) -> Result<usize, TxnError> {
-    let Ok(rd) = std::fs::read_dir(staging_dir(home)) else {
+    let Ok(rd) = fs_err::read_dir(staging_dir(home)) else {
         return Ok(0);
     };
     let mut n = 0;
@@ -189,7 +189,7 @@ fn clean_staging(home: &Home) -> Result<usize, TxnError> {
 fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
     let plugins = home.plugins_dir();
-    if let Ok(rd) = std::fs::read_dir(&plugins) {
+    if let Ok(rd) = fs_err::read_dir(&plugins) {
         for e in rd.filter_map(Result::ok) {
             let name = e.file_name().to_string_lossy().into_owned();
             let path = e.path();
@@ -223,7 +223,7 @@ fn clean_legacy(home: &Home) -> Result<usize, TxnError> {
 /// The temp files of per-file hash records whose write was killed midway.
 fn clean_files_temp(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
-    for e in std::fs::read_dir(state(home).join("files"))
+    for e in fs_err::read_dir(state(home).join("files"))
         .into_iter()
         .flatten()
         .filter_map(Result::ok)
@@ -241,7 +241,7 @@ fn clean_temp_files(written: &Path) -> Result<usize, TxnError> {
     let mut n = 0;
     if let (Some(dir), Some(file)) = (written.parent(), written.file_name()) {
         let prefix = format!("{}.", file.to_string_lossy());
-        for e in std::fs::read_dir(dir)
+        for e in fs_err::read_dir(dir)
             .into_iter()
             .flatten()
             .filter_map(Result::ok)

@@ -59,7 +59,7 @@ impl<'h> Swap<'h> {
         // goes into the record, and the swap is then one exchange.
         let waiting = incoming(home, id);
         rename(staged, &waiting)?;
-        let had_old_deps = std::fs::symlink_metadata(&deps_target).is_ok();
+        let had_old_deps = fs_err::symlink_metadata(&deps_target).is_ok();
         let intent = Intent {
             phase: Phase::Swap,
             id: id.to_string(),
@@ -248,7 +248,7 @@ pub(super) fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<
     let deps_trash = deps_backup(home, id);
     if crate::host::install_policy(dialect).wheel_deps {
         let deps = home.plugin_deps_dir(id);
-        if std::fs::symlink_metadata(&deps).is_ok() {
+        if fs_err::symlink_metadata(&deps).is_ok() {
             remove_tree(&deps_trash)?;
             rename(&deps, &deps_trash)?;
         }

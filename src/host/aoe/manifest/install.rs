@@ -190,11 +190,11 @@ fn tree(root: &Path) -> Vec<Finding> {
 
 /// Collect symlinks below `dir`, skipping `.git` everywhere and `.aoe-build` at the root.
 fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, bool)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
+    let Ok(entries) = fs_err::read_dir(dir) else {
         return;
     };
     let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-    entries.sort_by_key(std::fs::DirEntry::file_name);
+    entries.sort_by_key(fs_err::DirEntry::file_name);
     for entry in entries {
         let name = entry.file_name();
         if name == ".git" || (dir == root && name == ".aoe-build") {

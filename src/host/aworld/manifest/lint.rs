@@ -327,7 +327,7 @@ fn contexts(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<Finding> {
 }
 
 fn has_skill_dirs(dir: &Path) -> bool {
-    std::fs::read_dir(dir).is_ok_and(|rd| {
+    fs_err::read_dir(dir).is_ok_and(|rd| {
         rd.filter_map(Result::ok)
             .any(|e| e.path().join("SKILL.md").is_file())
     })
@@ -335,7 +335,7 @@ fn has_skill_dirs(dir: &Path) -> bool {
 
 /// Skill packs directly under the root, which discovery loads but validate refuses.
 pub(super) fn direct_root_skills(root: &Path) -> bool {
-    std::fs::read_dir(root).is_ok_and(|rd| {
+    fs_err::read_dir(root).is_ok_and(|rd| {
         rd.filter_map(Result::ok).any(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
             !name.starts_with('.')

@@ -78,7 +78,7 @@ pub(super) fn emits(doc: &Node, root: &Path, out: &mut Out) {
             );
             continue;
         }
-        match std::fs::read_to_string(base.join(&r))
+        match fs_err::read_to_string(base.join(&r))
             .map_err(|e| e.to_string())
             .and_then(|t| crate::manifest::format::parse_yaml(&t).map_err(|e| e.message))
         {
