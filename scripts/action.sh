@@ -4,7 +4,8 @@
 #   scripts/action.sh install    put `plugins` on GITHUB_PATH: the release build for this
 #                                runner, checksum-verified, else `cargo install --git`
 #   scripts/action.sh validate   validate INPUT_PATH under each aoe profile in INPUT_AOE_API
-#                                (annotations and a job summary), then write a SARIF log
+#                                (annotations, a finding the profiles share annotated once,
+#                                and a job summary), then write a SARIF log
 #
 # Inputs come as INPUT_* variables (see action.yml); GitHub's own variables are read as
 # Actions sets them: GITHUB_SERVER_URL, GITHUB_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY,
@@ -86,6 +87,28 @@ install() {
   "$root/bin/plugins" --version
 }
 
+# Copy stdin to stdout, leaving out an annotation (a ::error, ::warning or ::notice line)
+# already in the file $1, and add each one printed to it; say how many were left out.
+once() {
+  local line dropped=0
+  while IFS= read -r line || [ -n "$line" ]; do
+    case "$line" in
+      ::error\ *|::error::*|::warning\ *|::warning::*|::notice\ *|::notice::*)
+        if grep -qxF -- "$line" "$1"; then
+          dropped=$((dropped + 1))
+          continue
+        fi
+        printf '%s\n' "$line" >> "$1" ;;
+    esac
+    printf '%s\n' "$line"
+  done
+  case "$dropped" in
+    0) ;;
+    1) echo "1 finding shared with an earlier profile is not annotated again" ;;
+    *) echo "$dropped findings shared with an earlier profile are not annotated again" ;;
+  esac
+}
+
 validate() {
   local path="${INPUT_PATH:-.}" status=0 common=()
   [ "${INPUT_STRICT:-true}" = true ] && common+=(--strict)
@@ -95,13 +118,21 @@ validate() {
   common+=(${extra[@]+"${extra[@]}"} --path "$path")
   read -r -a apis <<< "${INPUT_AOE_API:-15 12}"
   [ "${#apis[@]}" -gt 0 ] || apis=(15)
+  # Each profile's run annotates what it finds; a finding two profiles share (the same
+  # file, line, code and message: the same workflow command) is annotated once, by the first.
+  local seen
+  seen="$(mktemp)"
   for api in "${apis[@]}"; do
     if [ "${#apis[@]}" -gt 1 ] && [ -n "${GITHUB_STEP_SUMMARY:-}" ]; then
       printf '\n#### aoe API %s\n' "$api" >> "$GITHUB_STEP_SUMMARY"
     fi
     echo "plugins validate --format github --aoe-api $api ${common[*]}"
-    plugins validate --format github --aoe-api "$api" "${common[@]}" || status=$?
+    local code=0
+    plugins validate --format github --aoe-api "$api" "${common[@]}" > "$seen.out" || code=$?
+    [ "$code" -le "$status" ] || status="$code"
+    once "$seen" < "$seen.out"
   done
+  rm -f "$seen" "$seen.out"
   local sarif="${INPUT_SARIF_FILE:-}"
   if [ -n "$sarif" ]; then
     local code=0

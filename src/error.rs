@@ -17,12 +17,19 @@ pub enum Error {
     NotInstalled { id: String, home: PathBuf },
     #[error("{0}")]
     InvalidArgument(String),
+    /// A source (typed, or a lock row's) that names nothing `plugins` can fetch.
+    #[error(transparent)]
+    Source(#[from] crate::source::SourceError),
     #[error("plugin id {id:?} cannot name a plugin directory: {why}")]
     UnsafeName {
         id: String,
         why: crate::name::NameError,
     },
-    /// A refusal with its own code and a suggestion.
+    /// A refusal a command makes itself, with its code and way out.
+    #[error(transparent)]
+    Refusal(#[from] Refusal),
+    /// A refusal with its own code and a suggestion, made by a domain error
+    /// ([`crate::lock::LockError`], the consent text).
     #[error("{message}")]
     Refused {
         code: Code,
@@ -88,8 +95,9 @@ impl Error {
             Error::PathNotFound(_) => Code::UsagePathNotFound,
             Error::NoPlugins(_) => Code::UsageNoPlugins,
             Error::NotInstalled { .. } => Code::UsageNotInstalled,
-            Error::InvalidArgument(_) => Code::UsageInvalidArgument,
+            Error::InvalidArgument(_) | Error::Source(_) => Code::UsageInvalidArgument,
             Error::UnsafeName { .. } => Code::InstallUnsafeName,
+            Error::Refusal(r) => r.code(),
             Error::Refused { code, .. } => *code,
             Error::Io { .. } => Code::Io,
             Error::Install(e) => e.code(),
@@ -104,6 +112,7 @@ impl Error {
             Error::NotInstalled { .. } => Some(
                 "pass `--home DIR` or set PLUGINS_HOME to the directory that holds `plugins/<id>/`".into(),
             ),
+            Error::Refusal(r) => r.help(),
             Error::Refused { help, .. } => help.clone(),
             Error::Install(e) => e.help(),
             Error::UnsafeName { .. } => {
@@ -131,6 +140,95 @@ impl From<crate::lock::LockError> for Error {
             message: e.to_string(),
             help: e.help(),
         }
+    }
+}
+
+/// The refusals commands make themselves: each names what happened, and its code and help
+/// are fixed here (cargo-deny's diagnostic structs), not written at the call site.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// `remove`, `hold`, `unhold`, `enable`/`disable`, `info` of an id no home has.
+    #[error("plugin '{id}' is not installed")]
+    NotInstalled { id: String },
+    /// `enable`/`disable`: the host's record of installed plugins lacks the id.
+    #[error("{} has no record of '{id}'", path.display())]
+    NoRecord { path: PathBuf, id: String },
+    /// `plugins new`: a prompt met the end of input.
+    #[error("cancelled: no answer (end of input); nothing was written")]
+    NoAnswer { flag: String },
+    /// `plugins new`: a file it would write is there already.
+    #[error(
+        "`{}` already exists; `plugins new` never overwrites files",
+        crate::render::display_path(path)
+    )]
+    Exists { path: PathBuf },
+    /// `plugins new`: the scaffold's own refusal (or install's, where install would refuse
+    /// the same id).
+    #[error("{}", .0.message)]
+    Scaffold(crate::host::scaffold::Refusal),
+    /// `--allow` (validate, lsp): not a code; `given` is what was typed.
+    #[error("{message}")]
+    UnknownCode { given: String, message: String },
+    /// `validate --stdin-filename`: the name is no manifest's.
+    #[error("`--stdin-filename {}` does not end in a manifest name", path.display())]
+    NotAManifestName { path: PathBuf },
+    /// `install --strict` of a cleartext (`git://`, `http://`) source.
+    #[error("{url} would be fetched unencrypted, which --strict refuses")]
+    Cleartext { url: String },
+    /// `install` of aoe-unverified code with no terminal to ask on (aoe's own words, §17).
+    #[error("this is unverified, un-audited code; re-run with --yes to install it")]
+    UnverifiedWithoutTerminal,
+}
+
+impl Refusal {
+    pub fn code(&self) -> Code {
+        match self {
+            Refusal::NotInstalled { .. } | Refusal::NoRecord { .. } => Code::InstallNotInstalled,
+            Refusal::NoAnswer { .. } => Code::NewCancelled,
+            Refusal::Exists { .. } => Code::NewExists,
+            Refusal::Scaffold(r) => r.code.unwrap_or(Code::NewRefused),
+            Refusal::UnknownCode { .. } | Refusal::NotAManifestName { .. } => {
+                Code::UsageInvalidArgument
+            }
+            Refusal::Cleartext { .. } => Code::GitCleartext,
+            Refusal::UnverifiedWithoutTerminal => Code::InstallDeclined,
+        }
+    }
+
+    pub fn help(&self) -> Option<String> {
+        Some(match self {
+            Refusal::NotInstalled { .. } => {
+                "`plugins list` shows what is installed; pass --home for another home".into()
+            }
+            Refusal::NoRecord { .. } => "reinstall it with `plugins install --force`".into(),
+            Refusal::NoAnswer { flag } => {
+                format!("answer the prompts, or pass {flag} to skip them")
+            }
+            Refusal::Exists { .. } => "choose another --dir, or remove the existing files".into(),
+            Refusal::Scaffold(r) => return r.help.clone(),
+            Refusal::UnknownCode { given, .. } => {
+                let quoted: Vec<String> = Code::suggestions(given)
+                    .iter()
+                    .map(|c| format!("`{c}`"))
+                    .collect();
+                match quoted.as_slice() {
+                    [] => "`--allow` takes a full code, like `plugins::aoe::version_not_semver`; docs/diagnostics.md lists them".to_owned(),
+                    [one] => format!("did you mean {one}?"),
+                    [rest @ .., last] => format!("did you mean {} or {last}?", rest.join(", ")),
+                }
+            }
+            Refusal::NotAManifestName { .. } => {
+                let names: Vec<String> = crate::dialect::ALL
+                    .iter()
+                    .map(|d| format!("`{}`", d.spec().manifest))
+                    .collect();
+                format!("name the file ({}) or pass `--dialect`", names.join(", "))
+            }
+            Refusal::Cleartext { .. } => {
+                "use the https:// (or ssh://) URL of the repository".into()
+            }
+            Refusal::UnverifiedWithoutTerminal => "pass --yes to grant what is listed above".into(),
+        })
     }
 }
 

@@ -249,6 +249,13 @@ impl Printer {
         let _ = writeln!(err, "{}", crate::auth::redact(&self.stamp(line.trim_end())));
     }
 
+    /// A progress line on stderr (`Fetching …`, `Building …`), left out under `-q`.
+    pub fn progress(&self, line: &str) {
+        if !self.quiet {
+            self.status(line);
+        }
+    }
+
     /// A warning on stderr that is not about a file's text (a cleartext source, a
     /// changed plugin): `warning[CODE]: message`, or with `--log-format json` one
     /// `{"level": "warning", "code", ...}` object. Shown even with `-q`.

@@ -135,6 +135,12 @@ impl Drop for Spinner {
     }
 }
 
+/// The spinner while a git fetch receives: the bytes so far and the rate.
+fn fetch_style() -> indicatif::ProgressStyle {
+    indicatif::ProgressStyle::with_template("{spinner} {msg} {bytes} received, {bytes_per_sec}")
+        .expect("a valid template")
+}
+
 fn download_style() -> indicatif::ProgressStyle {
     indicatif::ProgressStyle::with_template(
         "{spinner} {msg} [{bar:30}] {bytes}/{total_bytes} {bytes_per_sec}",
@@ -175,9 +181,24 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
         .live_progress()
         .then(|| Spinner(indicatif::ProgressBar::new_spinner()));
     let pause = Pause(spinner.as_ref().map(|Spinner(bar)| bar.clone()));
+    // Whether the spinner shows a fetch's bytes (its style changes back on the next event).
+    let mut counting = false;
     let on_event = move |event| {
         let line = match event {
             Event::Fetching(src) => format!("    Fetching {src}"),
+            Event::Received { bytes } => {
+                // On a terminal the spinner's line gains the bytes and the rate; off one the
+                // `Fetched` line follows.
+                if let Some(Spinner(bar)) = &spinner {
+                    if !counting {
+                        counting = true;
+                        bar.reset();
+                        bar.set_style(fetch_style());
+                    }
+                    bar.set_position(bytes);
+                }
+                return;
+            }
             Event::Fetched {
                 commit: Some(c), ..
             } => format!("     Fetched {}", &c[..12]),
@@ -245,7 +266,8 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
         };
         match &spinner {
             Some(Spinner(bar)) => {
-                if bar.length().is_some() {
+                if bar.length().is_some() || counting {
+                    counting = false;
                     bar.set_style(indicatif::ProgressStyle::default_spinner());
                     bar.unset_length();
                 }
@@ -253,8 +275,7 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 // Straight to the terminal, not through the printer: redacted here.
                 bar.set_message(crate::auth::redact(line.trim_start()));
             }
-            None if !printer.quiet => printer.status(&line),
-            None => {}
+            None => printer.progress(&line),
         }
     };
     (on_event, pause)

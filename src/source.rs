@@ -32,7 +32,7 @@ impl Source {
 
     /// The source a lock entry was installed from: a local directory when no
     /// commit was locked, `gh:` resolved against `gh_base`, else the URL.
-    pub fn of_entry(entry: &crate::lock::Entry, gh_base: &str) -> Result<Source, String> {
+    pub fn of_entry(entry: &crate::lock::Entry, gh_base: &str) -> Result<Source, SourceError> {
         if entry.commit.as_deref().is_none_or(str::is_empty) {
             return Ok(Source::Local {
                 path: PathBuf::from(&entry.source),
@@ -45,7 +45,7 @@ impl Source {
         }
     }
 
-    fn of_git_entry(entry: &crate::lock::Entry, gh_base: &str) -> Result<Source, String> {
+    fn of_git_entry(entry: &crate::lock::Entry, gh_base: &str) -> Result<Source, SourceError> {
         if entry.source.starts_with("gh:") {
             return parse(&entry.source, None, gh_base);
         }
@@ -82,15 +82,16 @@ impl Source {
 
     /// `--subdir PATH`: the plugin is that directory of the repository. A local source
     /// names its directory itself; a `gh:owner/repo/path` that says otherwise is refused.
-    pub fn with_subdir(self, path: &str) -> Result<Source, String> {
+    pub fn with_subdir(self, path: &str) -> Result<Source, SourceError> {
         let wanted = subdir_path(path)?;
         match self {
-            Source::Local { .. } => Err(
-                "--subdir needs a git source; for a local directory, name the plugin's directory itself".into(),
-            ),
-            Source::Git { subdir: Some(s), .. } if s != wanted => Err(format!(
-                "the source names subdirectory {s:?} but --subdir says {wanted:?}"
-            )),
+            Source::Local { .. } => Err(SourceError::SubdirOfLocal),
+            Source::Git {
+                subdir: Some(s), ..
+            } if s != wanted => Err(SourceError::SubdirConflict {
+                named: s,
+                flag: wanted,
+            }),
             Source::Git {
                 url,
                 reference,
@@ -117,12 +118,8 @@ impl Source {
 
 /// A plugin's directory inside a repository, normalized (`plugins/web`): relative, every
 /// part a plain name (no `..`, `.`-only, absolute or empty parts, `\\`, control characters).
-pub fn subdir_path(s: &str) -> Result<String, String> {
-    let bad = || {
-        format!(
-            "subdirectory {s:?} is not a relative path inside the repository (no `..`, absolute or empty parts)"
-        )
-    };
+pub fn subdir_path(s: &str) -> Result<String, SourceError> {
+    let bad = || SourceError::Subdir(s.to_owned());
     let trimmed = s.strip_suffix('/').unwrap_or(s);
     // `p//web` and `./web` name the same directory, but the docs promise plain parts only.
     if trimmed
@@ -155,39 +152,38 @@ fn github_repo(s: &str) -> bool {
 
 /// Parse a source as given on the command line. `gh_base` is the clone base for
 /// `gh:` sources (`https://github.com` unless overridden for tests and mirrors).
-pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Source, String> {
+pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Source, SourceError> {
     let input = input.trim();
     if input.is_empty() {
-        return Err("empty plugin source".into());
+        return Err(SourceError::Empty);
     }
-    let with_ref = |reference: Option<String>| -> Result<Option<String>, String> {
+    let with_ref = |reference: Option<String>| -> Result<Option<String>, SourceError> {
         match (reference, flag_ref) {
-            (Some(a), Some(b)) if a != b => {
-                Err(format!("the source names ref {a:?} but --ref says {b:?}"))
-            }
+            (Some(a), Some(b)) if a != b => Err(SourceError::RefConflict {
+                named: a,
+                flag: b.to_owned(),
+            }),
             (Some(a), _) => Ok(Some(a)),
             (None, b) => Ok(b.map(str::to_owned)),
         }
     };
     if let Some(rest) = input.strip_prefix("gh:") {
         let (slug, reference) = match rest.split_once('@') {
-            Some((_, "")) => return Err(format!("empty ref after '@' in {input:?}")),
+            Some((_, "")) => return Err(SourceError::EmptyRef(input.to_owned())),
             Some((s, r)) => (s, Some(r.to_owned())),
             None => (rest, None),
         };
         // `gh:owner/repo/path`: the plugin is `path` of the repository (a monorepo).
         let mut parts = slug.splitn(3, '/');
         let (Some(owner), Some(repo), rest) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(format!("expected gh:owner/repo, got {input:?}"));
+            return Err(SourceError::NotOwnerRepo(input.to_owned()));
         };
         let subdir = rest.map(subdir_path).transpose()?;
         if owner.is_empty() || repo.is_empty() {
-            return Err(format!("expected gh:owner/repo, got {input:?}"));
+            return Err(SourceError::NotOwnerRepo(input.to_owned()));
         }
         if !github_owner(owner) || !github_repo(repo) {
-            return Err(format!(
-                "{input:?} is not a GitHub repository: owners are letters, digits and `-`, repositories letters, digits, `-`, `_` and `.`"
-            ));
+            return Err(SourceError::NotGitHub(input.to_owned()));
         }
         // A clone base with `user:password@` (`PLUGINS_GH_BASE`, `AOE_GITHUB_CLONE_BASE`)
         // gives the transfer its credentials; the URL shown and passed on is bare.
@@ -207,9 +203,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
     // existing path) is fetched with the system git and recorded as given.
     if crate::git::is_ssh(input) && (input.contains("://") || !PathBuf::from(input).exists()) {
         if let Some(r) = flag_ref.filter(|r| bad_ref(r)) {
-            return Err(format!(
-                "invalid ref {r:?}: use a branch, tag, or commit SHA"
-            ));
+            return Err(SourceError::BadRef(r.to_owned()));
         }
         return Ok(Source::Git {
             url: input.to_owned(),
@@ -224,16 +218,11 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         .any(|p| input.starts_with(p));
     if is_url {
         if let Some(r) = flag_ref.filter(|r| bad_ref(r)) {
-            return Err(format!(
-                "invalid ref {r:?}: use a branch, tag, or commit SHA"
-            ));
+            return Err(SourceError::BadRef(r.to_owned()));
         }
         let (url, userinfo) = crate::auth::split_userinfo(input);
         if crate::auth::has_secret_values(&url) {
-            return Err(format!(
-                "{url} carries a credential in its query, which the lock would record; give credentials as user:password@ in the URL (never recorded), or through {}",
-                crate::git::CREDENTIAL_SOURCES.trim_start_matches("the URL's user:password@, ")
-            ));
+            return Err(SourceError::CredentialInQuery { url });
         }
         return Ok(Source::Git {
             display: url.clone(),
@@ -246,7 +235,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
     let path = PathBuf::from(input);
     if path.is_dir() {
         if flag_ref.is_some() {
-            return Err("--ref needs a git source; a local directory is copied as it is".into());
+            return Err(SourceError::RefOfLocal);
         }
         // Recorded canonical (as aoe records a local source), so the lock and the
         // host's records name the directory wherever the command ran.
@@ -260,9 +249,52 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         }
         _ => String::new(),
     };
-    Err(format!(
+    Err(SourceError::Unsupported {
+        input: input.to_owned(),
+        hint,
+    })
+}
+
+/// Why a source (typed, or read from a lock row) names no plugin `plugins` can fetch.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum SourceError {
+    #[error("empty plugin source")]
+    Empty,
+    #[error("the source names ref {named:?} but --ref says {flag:?}")]
+    RefConflict { named: String, flag: String },
+    #[error("empty ref after '@' in {0:?}")]
+    EmptyRef(String),
+    #[error("expected gh:owner/repo, got {0:?}")]
+    NotOwnerRepo(String),
+    #[error(
+        "{0:?} is not a GitHub repository: owners are letters, digits and `-`, repositories letters, digits, `-`, `_` and `.`"
+    )]
+    NotGitHub(String),
+    #[error(transparent)]
+    Hostile(#[from] crate::git::HostileUrl),
+    #[error("invalid ref {0:?}: use a branch, tag, or commit SHA")]
+    BadRef(String),
+    #[error(
+        "{url} carries a credential in its query, which the lock would record; give credentials as user:password@ in the URL (never recorded), or through {}",
+        crate::git::CREDENTIAL_SOURCES.trim_start_matches("the URL's user:password@, ")
+    )]
+    CredentialInQuery { url: String },
+    #[error("--ref needs a git source; a local directory is copied as it is")]
+    RefOfLocal,
+    #[error(
         "unsupported source {input:?}: use gh:owner/repo[@ref], an https://, ssh://, git:// or file:// git URL, git@host:owner/repo, or a local directory{hint}"
-    ))
+    )]
+    Unsupported { input: String, hint: String },
+    #[error(
+        "--subdir needs a git source; for a local directory, name the plugin's directory itself"
+    )]
+    SubdirOfLocal,
+    #[error("the source names subdirectory {named:?} but --subdir says {flag:?}")]
+    SubdirConflict { named: String, flag: String },
+    #[error(
+        "subdirectory {0:?} is not a relative path inside the repository (no `..`, absolute or empty parts)"
+    )]
+    Subdir(String),
 }
 
 #[cfg(test)]
@@ -283,12 +315,13 @@ mod tests {
             }
         );
         assert_eq!(
-            parse("gh:acme/kit@", None, "x").unwrap_err(),
+            parse("gh:acme/kit@", None, "x").unwrap_err().to_string(),
             "empty ref after '@' in \"gh:acme/kit@\""
         );
         assert!(
             parse("gh:acme", None, "x")
                 .unwrap_err()
+                .to_string()
                 .starts_with("expected gh:owner/repo")
         );
         assert_eq!(
@@ -304,6 +337,7 @@ mod tests {
             assert!(
                 parse(bad, None, "x")
                     .unwrap_err()
+                    .to_string()
                     .contains("is not a relative path inside the repository"),
                 "{bad}"
             );
@@ -326,6 +360,7 @@ mod tests {
             assert!(
                 parse(bad, None, "x")
                     .unwrap_err()
+                    .to_string()
                     .contains("is not a GitHub repository"),
                 "{bad}"
             );
@@ -363,7 +398,9 @@ mod tests {
             assert_eq!(Source::of_entry(&entry, "x").unwrap().recorded(), given);
         }
         assert!(parse("git@h:o/r", Some("--upload-pack=x"), "x").is_err());
-        let e = parse("ssh://git:hunter2@h/o/r", None, "x").unwrap_err();
+        let e = parse("ssh://git:hunter2@h/o/r", None, "x")
+            .unwrap_err()
+            .to_string();
         assert!(!e.contains("hunter2"), "{e}");
     }
 
@@ -377,6 +414,7 @@ mod tests {
             assert!(
                 parse(bad, None, "x")
                     .unwrap_err()
+                    .to_string()
                     .starts_with("refusing source")
             );
             let Ok(Source::Git { url, .. }) = Source::of_entry(&locked(bad), "x") else {
@@ -414,14 +452,18 @@ mod tests {
         assert!(parse("https://example.com/x.git", Some("../evil"), "x").is_err());
         assert!(matches!(parse(".", None, "x"), Ok(Source::Local { .. })));
         assert_eq!(
-            parse("acme/kit@v1", None, "x").unwrap_err(),
+            parse("acme/kit@v1", None, "x").unwrap_err().to_string(),
             "unsupported source \"acme/kit@v1\": use gh:owner/repo[@ref], an https://, ssh://, git:// or file:// git URL, git@host:owner/repo, or a local directory (did you mean gh:acme/kit@v1?)"
         );
         assert!(
             parse("no/such/dir", None, "x")
                 .unwrap_err()
+                .to_string()
                 .starts_with("unsupported source")
         );
-        assert_eq!(parse("  ", None, "x").unwrap_err(), "empty plugin source");
+        assert_eq!(
+            parse("  ", None, "x").unwrap_err().to_string(),
+            "empty plugin source"
+        );
     }
 }

@@ -12,7 +12,7 @@ use crate::diagnostic::Code;
 use crate::dialect::DefaultHome;
 use crate::doctor::{self, HomeToCheck, Mark};
 use crate::error::{Error, Result};
-use crate::printer::Printer;
+use crate::printer::{Line, Printer};
 
 /// Check the homes, locks, leftovers, hosts, sources, credentials and proxies.
 ///
@@ -117,7 +117,7 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             .map_err(|e| Error::io("cannot write output", e))?;
     } else {
         printer
-            .out(&text(&report, &homes, printer.quiet))
+            .report(&text(&report, &homes))
             .map_err(|e| Error::io("cannot write output", e))?;
     }
     Ok(if report.failed() {
@@ -128,8 +128,9 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
 }
 
 /// The report under one heading per home, then `hosts`, `sources` and `github`; with
-/// `-q` only the warnings and failures, without headings or summary.
-fn text(report: &doctor::Report, homes: &[HomeToCheck], quiet: bool) -> String {
+/// `-q` (the printer leaves out outcomes) only the warnings and failures, without headings
+/// or summary.
+fn text(report: &doctor::Report, homes: &[HomeToCheck]) -> Vec<Line> {
     let heading = |c: &doctor::Check| match c.area {
         "host" => "hosts".to_owned(),
         "source" => "sources".to_owned(),
@@ -143,30 +144,30 @@ fn text(report: &doctor::Report, homes: &[HomeToCheck], quiet: bool) -> String {
             format!("{dialect}home {}", home.display())
         }
     };
-    let mut out = String::new();
+    let mut out = Vec::new();
     let mut last = None;
     for c in &report.checks {
-        if quiet && c.status < Mark::Warn {
-            continue;
-        }
         let h = heading(c);
-        if !quiet && last.as_ref() != Some(&h) {
-            out.push_str(&format!("{h}\n"));
+        if last.as_ref() != Some(&h) {
+            out.push(Line::Outcome(format!("{h}\n")));
             last = Some(h);
         }
         let code = c.code.map_or(String::new(), |code| format!(" [{code}]"));
-        out.push_str(&format!("  {:<5} {}{code}\n", c.status.as_str(), c.message));
+        let mut text = format!("  {:<5} {}{code}\n", c.status.as_str(), c.message);
         if let Some(help) = &c.help {
-            out.push_str(&format!("        help: {help}\n"));
+            text.push_str(&format!("        help: {help}\n"));
         }
+        out.push(if c.status < Mark::Warn {
+            Line::Outcome(text)
+        } else {
+            Line::Problem(text)
+        });
     }
-    if !quiet {
-        out.push_str(&format!(
-            "doctor: {} ok, {} warn, {} fail\n",
-            report.count(Mark::Ok),
-            report.count(Mark::Warn),
-            report.count(Mark::Fail)
-        ));
-    }
+    out.push(Line::Outcome(format!(
+        "doctor: {} ok, {} warn, {} fail\n",
+        report.count(Mark::Ok),
+        report.count(Mark::Warn),
+        report.count(Mark::Fail)
+    )));
     out
 }

@@ -6,8 +6,7 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::host::Switch;
 use crate::printer::Printer;
 
@@ -38,11 +37,10 @@ pub fn run(args: &SwitchArgs, enable: bool, cx: &Context, printer: &Printer) -> 
         .into_iter()
         .find(|(_, _, lock)| lock.get(&args.id).is_some());
     let Some((home, dialect, _)) = found else {
-        return Err(Error::Refused {
-            code: Code::InstallNotInstalled,
-            message: format!("plugin '{}' is not installed", args.id),
-            help: Some("`plugins list` shows what is installed".into()),
-        });
+        return Err(Refusal::NotInstalled {
+            id: args.id.clone(),
+        }
+        .into());
     };
     let path = |p: &std::path::Path| crate::render::display_path(p);
     let line = match crate::host::set_enabled(dialect, &home, &args.id, enable)? {
@@ -53,11 +51,11 @@ pub fn run(args: &SwitchArgs, enable: bool, cx: &Context, printer: &Printer) -> 
             if changed { "" } else { " (already)" }
         ),
         Switch::NoRecord { path: p } => {
-            return Err(Error::Refused {
-                code: Code::InstallNotInstalled,
-                message: format!("{} has no record of '{}'", p.display(), args.id),
-                help: Some("reinstall it with `plugins install --force`".into()),
-            });
+            return Err(Refusal::NoRecord {
+                path: p,
+                id: args.id.clone(),
+            }
+            .into());
         }
         Switch::ByHand { path: p, lines } => format!(
             "To {} {}, set these in {} (plugins does not rewrite it), then restart protoAgent:\n{lines}",

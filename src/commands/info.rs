@@ -6,8 +6,7 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::printer::Printer;
 use crate::profile::HostProfile;
 use crate::validate::{ValidateOptions, validate_root};
@@ -138,9 +137,8 @@ pub fn run(args: &InfoArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             .map_err(|e| Error::io("cannot write output", e))?;
         return Ok(ExitStatus::Success);
     }
-    Err(Error::Refused {
-        code: Code::InstallNotInstalled,
-        message: format!("plugin '{}' is not installed", args.id),
-        help: None,
-    })
+    Err(Refusal::NotInstalled {
+        id: args.id.clone(),
+    }
+    .into())
 }

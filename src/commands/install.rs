@@ -1,6 +1,5 @@
 //! `plugins install`: fetch, check, ask, build, swap, lock.
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
@@ -8,13 +7,13 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::Code;
 use crate::error::{Error, Result};
-use crate::host::ValidateOptions;
-use crate::install::{self, InstallError, InstallOptions, Request};
+use crate::ops::{
+    self,
+    install::{InstallRequest, InstallStatus},
+};
 use crate::printer::Printer;
 use crate::render;
-use crate::source;
 
 /// Install a plugin from git (`gh:owner/repo[@ref]`, an https/ssh/file URL) or a local directory.
 ///
@@ -88,138 +87,46 @@ pub struct InstallArgs {
 }
 
 pub fn run(args: &InstallArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let gh_base = cx
-        .gh_base
-        .clone()
-        .unwrap_or_else(|| "https://github.com".into());
-    let mut source = source::parse(&args.source, args.reference.as_deref(), &gh_base)
-        .map_err(Error::InvalidArgument)?;
-    if let Some(subdir) = &args.subdir {
-        source = source.with_subdir(subdir).map_err(Error::InvalidArgument)?;
-    }
-    if args.strict
-        && let source::Source::Git { url, .. } = &source
-        && crate::auth::is_cleartext(url)
-    {
-        return Err(Error::Refused {
-            code: Code::GitCleartext,
-            message: format!("{url} would be fetched unencrypted, which --strict refuses"),
-            help: Some("use the https:// (or ssh://) URL of the repository".into()),
-        });
-    }
-    let opts = InstallOptions {
-        source,
-        home: args
-            .home
-            .as_deref()
-            .map(|h| cx.absolute(h))
-            .or_else(|| cx.plugins_home.clone()),
-        defaults: cx.default_homes(),
-        validate: ValidateOptions {
+    let row = ops::install::install(
+        InstallRequest {
+            source: &args.source,
+            reference: args.reference.as_deref(),
+            subdir: args.subdir.as_deref(),
+            home: args.home.as_deref(),
+            yes: args.yes,
+            build: !args.no_build,
+            force: args.force,
+            deps: args.deps,
+            python: args.python.as_deref(),
+            build_timeout: Duration::from_secs(args.build_timeout),
+            wait: !args.no_wait,
             strict: args.strict,
-            ..ValidateOptions::default()
+            detect: !args.no_detect,
+            profile: args.profile.profile(),
+            signing: args.signing.sign_args(cx)?,
         },
-        profile: args.profile.profile(),
-        build: !args.no_build,
-        force: args.force,
-        deps: args.deps,
-        detect: !args.no_detect,
-        python: args.python.as_deref().map(|p| cx.python_arg(p)),
-        expect_id: None,
-        github_api: cx.github_api.clone(),
-        build_timeout: Duration::from_secs(args.build_timeout),
-        wait: !args.no_wait,
-        by: "cli".into(),
-        pin: None,
-        frozen: false,
-        tree_from: None,
-        wheels_from: None,
-        now: crate::clock::now(),
-        featured_index: cx.featured_index.clone(),
-        signing: args.signing.sign_args(cx)?,
-    };
-    let interactive = std::io::stdin().is_terminal();
-    let mut no_terminal: Option<Error> = None;
-    // The spinner is off the screen while the consent text and prompt are.
-    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
-    let mut consent = |r: &Request| {
-        pause.during(|| {
-            printer.status(&crate::reporter::consent_text(r));
-            if args.yes {
-                return true;
-            }
-            if !interactive && r.signer_change.is_some() {
-                // The pipeline refuses it as `plugins::git::signer_changed`.
-                return false;
-            }
-            if !interactive && r.unverified {
-                // aoe's own words (§17).
-                no_terminal = Some(Error::Refused {
-                    code: Code::InstallDeclined,
-                    message: "this is unverified, un-audited code; re-run with --yes to install it"
-                        .into(),
-                    help: Some("pass --yes to grant what is listed above".into()),
-                });
-                return false;
-            }
-            if !interactive {
-                no_terminal = Some(crate::reporter::consent_refused(
-                    "install",
-                    "stdin is not a terminal",
-                    r,
-                    None,
-                ));
-                return false;
-            }
-            printer
-                .prompt(&format!("Install {} and grant this? [y/N]", r.id))
-                .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
-        })
-    };
-    let result = install::install(&opts, &mut consent, &mut on_event);
-    drop(on_event);
-    let installed = match result {
-        Ok(i) => i,
-        Err(InstallError::Refused {
-            code: Code::InstallDeclined,
-            ..
-        }) if no_terminal.is_some() => {
-            return Err(no_terminal.expect("checked"));
-        }
-        Err(e) => return Err(e.into()),
-    };
-    let at = installed
-        .entry
-        .commit
-        .as_deref()
-        .map(|c| format!(" @ {}", &c[..10]))
-        .unwrap_or_default();
-    if args.json {
-        let row = serde_json::json!({
-            "id": installed.id,
-            "status": if installed.up_to_date { "up_to_date" } else { "installed" },
-            "version": installed.entry.version,
-            "commit": installed.entry.commit,
-            "dir": installed.dir,
-            "home": installed.home.root,
-        });
-        printer
-            .json(serde_json::json!({ "plugins": [row] }))
-            .map_err(|e| Error::io("cannot write output", e))?;
-        return Ok(ExitStatus::Success);
-    }
-    let verb = if installed.up_to_date {
-        "Up to date"
+        cx,
+        printer,
+    )?;
+    let written = if args.json {
+        printer.json(serde_json::json!({ "plugins": [row] }))
     } else {
-        "Installed"
-    };
-    printer
-        .outcome(&format!(
+        let verb = match row.status {
+            InstallStatus::UpToDate => "Up to date",
+            InstallStatus::Installed => "Installed",
+        };
+        let at = row
+            .commit
+            .as_deref()
+            .map(|c| format!(" @ {}", &c[..10]))
+            .unwrap_or_default();
+        printer.outcome(&format!(
             "{verb:>12} {} {}{at} in {}\n",
-            installed.id,
-            installed.entry.version,
-            render::display_path(&installed.dir)
+            row.id,
+            row.version,
+            render::display_path(&row.dir)
         ))
-        .map_err(|e| Error::io("cannot write output", e))?;
+    };
+    written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
 }

@@ -5,7 +5,7 @@ use clap::Args;
 use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::host::ValidateOptions;
 use crate::host::aoe::manifest::{self as aoe, profile::Profile};
 use crate::lsp::{self, Ended};
@@ -43,10 +43,12 @@ pub fn run(args: &LspArgs, cx: &Context) -> Result<ExitStatus> {
         .allow
         .iter()
         .map(|c| {
-            c.parse::<Code>().map_err(|message| Error::Refused {
-                code: Code::UsageInvalidArgument,
-                message,
-                help: Some("`--allow` takes a full code; docs/diagnostics.md lists them".into()),
+            c.parse::<Code>().map_err(|message| {
+                Refusal::UnknownCode {
+                    given: c.clone(),
+                    message,
+                }
+                .into()
             })
         })
         .collect::<Result<Vec<_>>>()?;

@@ -6,11 +6,10 @@ use std::path::PathBuf;
 use clap::Args;
 
 use super::ExitStatus;
-use crate::diagnostic::Code;
 use crate::dialect::Dialect;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::host::scaffold::{self, GitInit, NewOptions, Runtime, WriteError};
-use crate::printer::Printer;
+use crate::printer::{Line, Printer};
 use crate::render::display_path;
 
 /// Scaffold a plugin for any dialect from the built-in templates.
@@ -115,10 +114,8 @@ fn ask_choice<T: Copy>(
         let answer = printer
             .prompt_line(&question)
             .map_err(|e| Error::io("cannot read the answer", e))?
-            .ok_or_else(|| Error::Refused {
-                code: Code::NewCancelled,
-                message: "cancelled: no answer (end of input); nothing was written".into(),
-                help: Some(format!("answer the prompts, or pass {flag} to skip them")),
+            .ok_or_else(|| Refusal::NoAnswer {
+                flag: flag.to_owned(),
             })?;
         if answer.is_empty() {
             return Ok(choices[0].1);
@@ -205,44 +202,48 @@ fn json_summary(d: &Done<'_>) -> serde_json::Value {
     })
 }
 
-fn human_summary(d: &Done<'_>, quiet: bool) -> String {
+/// What `plugins new` did; the printer leaves the outcomes (the file list, the git line
+/// and the next step) out under `-q`.
+fn human_summary(d: &Done<'_>) -> Vec<Line> {
     let root = display_path(d.root);
-    let mut s = format!(
+    let mut lines = vec![Line::Data(format!(
         "   Created {} plugin `{}` ({} runtime) in {root}\n",
         d.dialect,
         d.plan.id,
         d.runtime.as_str(),
-    );
-    if !quiet {
-        for f in &d.written.files {
-            s.push_str(&format!("            {}\n", f.to_string_lossy()));
-        }
+    ))];
+    for f in &d.written.files {
+        lines.push(Line::Outcome(format!(
+            "            {}\n",
+            f.to_string_lossy()
+        )));
     }
     for k in &d.written.kept {
-        s.push_str(&format!(
+        let mut kept = format!(
             "      Kept {} (it exists; `plugins new` never overwrites files)\n",
             slashed(&k.path)
-        ));
+        );
         if !k.missing.is_empty() {
-            s.push_str(&format!(
+            kept.push_str(&format!(
                 "            the template also ignores: {}\n",
                 k.missing.join(" ")
             ));
         }
+        lines.push(Line::Data(kept));
     }
     match d.git {
-        Some(Ok(GitInit::Initialized)) if !quiet => {
-            s.push_str(&format!("       Git initialized a repository in {root}\n"));
-        }
-        Some(Err(why)) => {
-            s.push_str(&format!("   Warning `git init` failed: {why}\n"));
-        }
+        Some(Ok(GitInit::Initialized)) => lines.push(Line::Outcome(format!(
+            "       Git initialized a repository in {root}\n"
+        ))),
+        Some(Err(why)) => lines.push(Line::Problem(format!(
+            "   Warning `git init` failed: {why}\n"
+        ))),
         _ => {}
     }
-    if !quiet {
-        s.push_str(&format!("\nNext: cd {root} && plugins validate --strict\n"));
-    }
-    s
+    lines.push(Line::Outcome(format!(
+        "\nNext: cd {root} && plugins validate --strict\n"
+    )));
+    lines
 }
 
 fn slashed(path: &std::path::Path) -> String {
@@ -250,11 +251,7 @@ fn slashed(path: &std::path::Path) -> String {
 }
 
 fn refused(r: scaffold::Refusal) -> Error {
-    Error::Refused {
-        code: r.code.unwrap_or(Code::NewRefused),
-        message: r.message,
-        help: r.help,
-    }
+    Refusal::Scaffold(r).into()
 }
 
 pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
@@ -285,14 +282,7 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
         .clone()
         .unwrap_or_else(|| PathBuf::from(&plan.slug));
     let written = scaffold::write(&plan, &root).map_err(|e| match e {
-        WriteError::Exists(path) => Error::Refused {
-            code: Code::NewExists,
-            message: format!(
-                "`{}` already exists; `plugins new` never overwrites files",
-                display_path(&path)
-            ),
-            help: Some("choose another --dir, or remove the existing files".into()),
-        },
+        WriteError::Exists(path) => Refusal::Exists { path }.into(),
         WriteError::Io { path, source } => {
             Error::io(format!("cannot write `{}`", path.display()), source)
         }
@@ -309,7 +299,7 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
     let written = if args.json {
         printer.json(json_summary(&done))
     } else {
-        printer.out(&human_summary(&done, printer.quiet))
+        printer.report(&human_summary(&done))
     };
     written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)

@@ -6,8 +6,7 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::printer::Printer;
 
 /// Remove an installed plugin: its directory and its lock entry.
@@ -56,9 +55,8 @@ pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             Err(e) => return Err(e.into()),
         }
     }
-    Err(Error::Refused {
-        code: Code::InstallNotInstalled,
-        message: format!("plugin '{}' is not installed", args.id),
-        help: Some("`plugins list` shows what is installed; pass --home for another home".into()),
-    })
+    Err(Refusal::NotInstalled {
+        id: args.id.clone(),
+    }
+    .into())
 }

@@ -6,8 +6,7 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::printer::Printer;
 
 /// Put back a previous version of an installed plugin. Updates keep the last two
@@ -95,9 +94,8 @@ pub fn run(args: &RollbackArgs, cx: &Context, printer: &Printer) -> Result<ExitS
         written.map_err(|e| Error::io("cannot write output", e))?;
         return Ok(ExitStatus::Success);
     }
-    Err(Error::Refused {
-        code: Code::InstallNotInstalled,
-        message: format!("plugin '{}' is not installed", args.id),
-        help: Some("`plugins list` shows what is installed; pass --home for another home".into()),
-    })
+    Err(Refusal::NotInstalled {
+        id: args.id.clone(),
+    }
+    .into())
 }

@@ -9,7 +9,7 @@ use super::ExitStatus;
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::dialect::Dialect;
-use crate::error::{Error, Result};
+use crate::error::{Error, Refusal, Result};
 use crate::host::aoe::manifest::{self as aoe, profile::Profile};
 use crate::printer::Printer;
 use crate::project;
@@ -161,22 +161,8 @@ fn validate_stdin(
     let dialect = args
         .dialect
         .or_else(|| crate::dialect::from_manifest_path(path))
-        .ok_or_else(|| {
-            let names: Vec<String> = crate::dialect::ALL
-                .iter()
-                .map(|d| format!("`{}`", d.spec().manifest))
-                .collect();
-            Error::Refused {
-                code: Code::UsageInvalidArgument,
-                message: format!(
-                    "`--stdin-filename {}` does not end in a manifest name",
-                    path.display()
-                ),
-                help: Some(format!(
-                    "name the file ({}) or pass `--dialect`",
-                    names.join(", ")
-                )),
-            }
+        .ok_or_else(|| Refusal::NotAManifestName {
+            path: path.to_owned(),
         })?;
     let mut bytes = Vec::new();
     std::io::stdin()
@@ -252,8 +238,12 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
         .allow
         .iter()
         .map(|c| {
-            c.parse::<Code>()
-                .map_err(|message| unknown_code(c, message))
+            c.parse::<Code>().map_err(|message| {
+                Error::from(Refusal::UnknownCode {
+                    given: c.to_string(),
+                    message,
+                })
+            })
         })
         .collect::<Result<Vec<_>>>()?;
     Ok(ValidateOptions {
@@ -288,24 +278,6 @@ fn featured_index(
         .into_iter()
         .map(|(id, f)| (id, f.versions.into_iter().collect()))
         .collect())
-}
-
-/// An `--allow` value that is not a code, with the full codes it may mean.
-fn unknown_code(given: &str, message: String) -> Error {
-    let quoted: Vec<String> = Code::suggestions(given)
-        .iter()
-        .map(|c| format!("`{c}`"))
-        .collect();
-    let help = match quoted.as_slice() {
-        [] => "`--allow` takes a full code, like `plugins::aoe::version_not_semver`; docs/diagnostics.md lists them".to_owned(),
-        [one] => format!("did you mean {one}?"),
-        [rest @ .., last] => format!("did you mean {} or {last}?", rest.join(", ")),
-    };
-    Error::Refused {
-        code: Code::UsageInvalidArgument,
-        message,
-        help: Some(help),
-    }
 }
 
 /// Output in pieces of about this size: one write per piece, not per root.

@@ -19,12 +19,15 @@ use crate::auth::Userinfo;
 /// which is removed afterwards. `tag_hint`: a tag whose signature may cover a commit
 /// asked for by id (`sync` of a row installed from that tag), fetched too when the
 /// remote's tag still names the commit; the returned [`Fetched::signed`] holds it.
+/// `on_bytes` hears the bytes received so far while libgit2 downloads (not for local
+/// sources, nor those fetched with the git CLI).
 pub fn fetch_tree(
     url: &str,
     userinfo: Option<&Userinfo>,
     reference: Option<&str>,
     tag_hint: Option<&str>,
     dest: &Path,
+    on_bytes: &mut dyn FnMut(u64),
 ) -> Result<Fetched, GitError> {
     cli::refuse_hostile(url)?;
     if is_local(url) {
@@ -70,7 +73,7 @@ pub fn fetch_tree(
     if let Some(oid) = pinned {
         let mut opts = FetchOptions::new();
         opts.download_tags(AutotagOption::None)
-            .remote_callbacks(callbacks(url, userinfo, &auth))
+            .remote_callbacks(counting(callbacks(url, userinfo, &auth), &mut *on_bytes))
             .proxy_options(proxy_options(url))
             .depth(1);
         log::debug!("git: {url}: fetching {oid} alone, 1 deep");
@@ -98,7 +101,7 @@ pub fn fetch_tree(
     }
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None)
-        .remote_callbacks(callbacks(url, userinfo, &auth))
+        .remote_callbacks(counting(callbacks(url, userinfo, &auth), on_bytes))
         .proxy_options(proxy_options(url));
     // Every branch and tag in full: the commit's reachability is known without more.
     let complete = matches!(
@@ -126,6 +129,18 @@ pub fn fetch_tree(
     reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
     let tag = advertised(signed_tag_name(&choice, tag_hint));
     check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
+}
+
+/// `cb` that also tells `on_bytes` the bytes received so far, as libgit2 reports them.
+fn counting<'a>(
+    mut cb: git2::RemoteCallbacks<'a>,
+    on_bytes: &'a mut dyn FnMut(u64),
+) -> git2::RemoteCallbacks<'a> {
+    cb.transfer_progress(move |progress| {
+        on_bytes(progress.received_bytes() as u64);
+        true
+    });
+    cb
 }
 
 /// [`reach::ensure_published`]'s probe with libgit2: a new connection that fetches

@@ -31,7 +31,7 @@ pub use cli::{CliError, CliSettings, kill_stragglers};
 pub use fetch::{Ignored, Walked, fetch_tree, walk};
 pub use refs::ls_remote;
 pub use sign::{SignFormat, Signed, Signer, verify as verify_signature};
-pub use ssh::{check_url, is_ssh};
+pub use ssh::{Hostile, HostileUrl, check_url, is_ssh};
 
 /// What kind of ref the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

@@ -100,21 +100,58 @@ pub fn is_ssh(url: &str) -> bool {
     target(url).is_some()
 }
 
+/// A remote refused before any transfer: git or ssh could read it as an option or a
+/// command. `shown` is the URL without any password.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("refusing source {shown:?}: {why}")]
+pub struct HostileUrl {
+    pub shown: String,
+    pub why: Hostile,
+}
+
+/// Why a remote is refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum Hostile {
+    #[error("it starts with `-`, which git would read as an option")]
+    LeadingDash,
+    #[error("it holds a control character")]
+    ControlCharacter,
+    #[error(
+        "git's `{0}::` remote-helper transports can run commands; use an https://, ssh:// or file:// URL"
+    )]
+    RemoteHelper(String),
+    #[error(
+        "the `{0}://` transport is not supported; use an https://, ssh://, git:// or file:// URL"
+    )]
+    Transport(String),
+    #[error("no ssh host")]
+    NoSshHost,
+    #[error("an ssh host, user or path starting with `-` would be read by ssh as an option")]
+    SshOption,
+    #[error("`{0}` is not a host name")]
+    HostName(String),
+    #[error("the port is not a number")]
+    Port,
+    #[error(
+        "an ssh URL cannot carry a password (ssh authenticates with keys: ssh-agent or IdentityFile in ~/.ssh/config)"
+    )]
+    SshPassword,
+}
+
 /// Refuse a remote that git or ssh could read as an option or a command. The
-/// message names the URL without any password.
-pub fn check_url(url: &str) -> Result<(), String> {
-    let shown = || crate::auth::redact(url);
+/// error names the URL without any password.
+pub fn check_url(url: &str) -> Result<(), HostileUrl> {
+    let refuse = |why| {
+        Err(HostileUrl {
+            shown: crate::auth::redact(url),
+            why,
+        })
+    };
     if url.starts_with('-') {
-        return Err(format!(
-            "refusing source {:?}: it starts with `-`, which git would read as an option",
-            shown()
-        ));
+        return refuse(Hostile::LeadingDash);
     }
     if url.chars().any(char::is_control) {
-        return Err(format!(
-            "refusing source {:?}: it holds a control character",
-            shown()
-        ));
+        return refuse(Hostile::ControlCharacter);
     }
     // `<transport>::<address>` runs git's remote helper `git-remote-<transport>`;
     // `ext::` runs any command.
@@ -125,53 +162,34 @@ pub fn check_url(url: &str) -> Result<(), String> {
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.' | b'_'))
     {
-        return Err(format!(
-            "refusing source {:?}: git's `{helper}::` remote-helper transports can run commands; use an https://, ssh:// or file:// URL",
-            shown()
-        ));
+        return refuse(Hostile::RemoteHelper(helper.to_owned()));
     }
     if url.contains("://") && !SCHEMES.iter().any(|s| url.starts_with(s)) {
         let scheme = url.split("://").next().unwrap_or_default();
-        return Err(format!(
-            "refusing source {:?}: the `{scheme}://` transport is not supported; use an https://, ssh://, git:// or file:// URL",
-            shown()
-        ));
+        return refuse(Hostile::Transport(scheme.to_owned()));
     }
     if let Some(t) = target(url) {
         let optionish = |s: Option<&str>| s.is_some_and(|s| s.starts_with('-'));
         if t.host.is_empty() {
-            return Err(format!("refusing source {:?}: no ssh host", shown()));
+            return refuse(Hostile::NoSshHost);
         }
         if optionish(Some(t.host)) || optionish(t.user) || t.path.starts_with('-') {
-            return Err(format!(
-                "refusing source {:?}: an ssh host, user or path starting with `-` would be read by ssh as an option",
-                shown()
-            ));
+            return refuse(Hostile::SshOption);
         }
         if !t
             .host
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b':' | b'%'))
         {
-            return Err(format!(
-                "refusing source {:?}: `{}` is not a host name",
-                shown(),
-                t.host
-            ));
+            return refuse(Hostile::HostName(t.host.to_owned()));
         }
         if t.port
             .is_some_and(|p| p.is_empty() || !p.bytes().all(|b| b.is_ascii_digit()))
         {
-            return Err(format!(
-                "refusing source {:?}: the port is not a number",
-                shown()
-            ));
+            return refuse(Hostile::Port);
         }
         if t.password {
-            return Err(format!(
-                "refusing source {:?}: an ssh URL cannot carry a password (ssh authenticates with keys: ssh-agent or IdentityFile in ~/.ssh/config)",
-                shown()
-            ));
+            return refuse(Hostile::SshPassword);
         }
     }
     Ok(())
@@ -229,7 +247,9 @@ mod tests {
         ] {
             assert!(check_url(bad).is_err(), "{bad}");
         }
-        let e = check_url("ssh://git:hunter2@example.com/x.git").unwrap_err();
+        let e = check_url("ssh://git:hunter2@example.com/x.git")
+            .unwrap_err()
+            .to_string();
         assert!(!e.contains("hunter2"), "{e}");
         assert!(e.contains("cannot carry a password"), "{e}");
         for good in [

@@ -41,6 +41,10 @@ pub use preview::{Preview, preview};
 #[derive(Clone, Debug)]
 pub enum Event {
     Fetching(String),
+    /// The bytes a git fetch has received so far (libgit2's transfers; repeated as they come).
+    Received {
+        bytes: u64,
+    },
     Fetched {
         commit: Option<String>,
         /// Local sources: entries left out because git ignores them.

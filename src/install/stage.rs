@@ -89,7 +89,14 @@ pub(super) fn fetch(
                 .as_ref()
                 .filter(|p| p.ref_kind == Some(RefKind::Tag) && !p.requested_ref.is_empty())
                 .map(|p| p.requested_ref.as_str());
-            let fetched = git::fetch_tree(url, userinfo.as_ref(), want.as_deref(), tag_hint, into)?;
+            let fetched = git::fetch_tree(
+                url,
+                userinfo.as_ref(),
+                want.as_deref(),
+                tag_hint,
+                into,
+                &mut |bytes| on_event(Event::Received { bytes }),
+            )?;
             if let Some(subdir) = subdir {
                 take_subdir(&repo, subdir, dest, &fetched.commit)?;
             }

@@ -316,7 +316,10 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                 Status::Behind { ref new_ref, .. } => {
                     let why = why(&c, new_ref);
                     if let Some(message) = unusable {
-                        sweep.failed.push(Failed { id: c.id, message });
+                        sweep.failed.push(Failed {
+                            id: c.id,
+                            message: message.to_string(),
+                        });
                         continue;
                     }
                     let Some((install, ready)) = fetched else {

@@ -89,8 +89,7 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
     let mut bundled = Vec::new();
     for entry in lock.entries() {
         let name = home.locked_name(&entry)?;
-        let source = crate::source::Source::of_entry(&entry, &cx.gh_base())
-            .map_err(Error::InvalidArgument)?;
+        let source = crate::source::Source::of_entry(&entry, &cx.gh_base())?;
         let mut install = InstallOptions::new(
             source,
             Some(home.root.clone()),

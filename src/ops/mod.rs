@@ -11,6 +11,7 @@
 //! * [`bundle`]: `plugins bundle`'s archive of a lock, and its checked reading for
 //!   `sync --frozen --from`.
 //! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
+//! * [`install`]: `plugins install` from a typed source, through consent, to its row.
 //! * [`outdated`]: the checks `outdated` shows, one row per plugin.
 //! * [`sync`]: `plugins sync` from the lock to one output row per plugin.
 //! * [`verify`]: each locked plugin's files against its row, and `--record`'s baselines.
@@ -24,6 +25,7 @@ pub mod apply;
 pub mod autoupdate;
 pub mod bundle;
 pub mod check;
+pub mod install;
 pub mod outdated;
 pub mod sync;
 pub mod update;

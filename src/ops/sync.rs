@@ -378,8 +378,7 @@ fn install_options(
     home: &crate::store::Home,
     entry: &Entry,
 ) -> Result<InstallOptions> {
-    let source =
-        crate::source::Source::of_entry(entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
+    let source = crate::source::Source::of_entry(entry, &cx.gh_base())?;
     Ok(InstallOptions {
         source,
         // A host's own home keeps its overrides (protoAgent's plugins dir and lock).

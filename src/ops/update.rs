@@ -319,7 +319,7 @@ fn base_options(
     signing: &crate::signing::SignArgs,
     profile: &crate::profile::HostProfile,
 ) -> Result<InstallOptions> {
-    let source = Source::of_entry(entry, &cx.gh_base()).map_err(Error::InvalidArgument)?;
+    let source = Source::of_entry(entry, &cx.gh_base())?;
     let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
     base.featured_index.clone_from(&cx.featured_index);
     base.python = python.map(|p| cx.python_arg(p));

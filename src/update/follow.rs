@@ -233,6 +233,7 @@ impl Subdir {
             Some(&self.commit),
             None,
             &repo,
+            &mut |_| {},
         ) {
             log::debug!(
                 "{}: cannot fetch {} to compare {}: {e}",

@@ -248,8 +248,8 @@ plugins validate --format github --aoe-api 15 --strict --path plugins/broken
 1 plugin: 0 valid, 1 invalid; 1 error
 plugins validate --format github --aoe-api 12 --strict --path plugins/broken
 ::error file=plugins/broken/aoe-plugin.toml,line=7,col=8,endColumn=17,title=plugins%3A%3Aaoe%3A%3Aunknown_variant::unknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`, `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `settings-page`, `tool-card-badge`, `notification`
-::notice file=plugins/broken/aoe-plugin.toml::further checks skipped until this is fixed: the semantic pass, install refusals and the remaining lints
 1 plugin: 0 valid, 1 invalid; 1 error
+1 finding shared with an earlier profile is not annotated again
 
 "#]]
         .raw()
@@ -278,4 +278,41 @@ plugins validate --format github --aoe-api 12 --strict --path plugins/broken
     );
     assert_eq!(code, 0);
     assert!(!clean.path().join("plugins.sarif").exists());
+}
+
+/// A finding both profiles report the same (file, line, code and message) is annotated once,
+/// by the first profile's run; the second says it left it out. The step still fails.
+#[test]
+fn action_annotates_a_finding_two_profiles_share_once() {
+    let runner = Runner::new();
+    std::os::unix::fs::symlink(
+        env!("CARGO_BIN_EXE_plugins"),
+        runner.path("fake-bin/plugins"),
+    )
+    .unwrap();
+    let repo = Repo::init(&runner.path("repo"));
+    repo.file(
+        "aoe-plugin.toml",
+        "id = \"dev.example.x\"\nname = \"X\"\nversion = \"1.0.0\"\napi_version = 12\nunknown_key = 1\n",
+    );
+    let (code, stdout, stderr) = runner.step(
+        "validate",
+        &repo.dir,
+        &[("INPUT_AOE_API", "15 12"), ("INPUT_SARIF_FILE", "")],
+    );
+    assert_eq!((code, stderr.as_str()), (1, ""));
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+plugins validate --format github --aoe-api 15 --strict --path .
+::error file=aoe-plugin.toml,line=5,col=1,endColumn=12,title=plugins%3A%3Aaoe%3A%3Aunknown_key::unknown field `unknown_key`, expected one of `id`, `name`, `version`, `api_version`, `description`, `screenshots`, `icon`, `icon_asset`, `capabilities`, `commands`, `keybinds`, `settings`, `setting_defaults`, `themes`, `status`, `ui`, `runtime`, `aoe_version`
+::notice file=aoe-plugin.toml::further checks skipped until this is fixed: the semantic pass, install refusals and the remaining lints
+1 plugin: 0 valid, 1 invalid; 1 error
+plugins validate --format github --aoe-api 12 --strict --path .
+1 plugin: 0 valid, 1 invalid; 1 error
+2 findings shared with an earlier profile are not annotated again
+
+"#]]
+        .raw()
+    );
 }

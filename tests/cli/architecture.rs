@@ -167,6 +167,26 @@ fn no_command_imports_another() {
     assert!(found.is_empty(), "commands importing commands: {found:?}");
 }
 
+/// Commands refuse with named types (`error::Refusal`, the domain errors), whose code and
+/// help are written once, never with a hand-built `Error::Refused { code, message, help }`.
+#[test]
+fn no_command_builds_a_refusal_by_hand() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/commands");
+    let mut files = Vec::new();
+    sources(&root, &mut files);
+    let found: Vec<String> = files
+        .iter()
+        .filter(|f| {
+            let text = code(&std::fs::read_to_string(f).unwrap());
+            // `InstallError::Refused { code: …, .. }` in a match is a pattern, not a build.
+            text.match_indices("Error::Refused {")
+                .any(|(at, _)| at == 0 || !text.as_bytes()[at - 1].is_ascii_alphanumeric())
+        })
+        .map(|f| f.strip_prefix(&root).unwrap().display().to_string())
+        .collect();
+    assert!(found.is_empty(), "hand-built Error::Refused in {found:?}");
+}
+
 #[test]
 fn modules_form_no_import_cycle() {
     let g = graph();

@@ -1747,3 +1747,71 @@ plugins::aoe::reserved_namespace
 "#]]
     );
 }
+
+/// On a terminal the fetch spinner counts the bytes received and the rate while libgit2
+/// downloads (here 2 MiB of incompressible bytes from a git daemon); off a terminal the
+/// `Fetching`/`Fetched` lines stay as they were.
+#[test]
+fn a_fetch_on_a_terminal_shows_the_bytes_received() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    // xorshift bytes: zlib cannot shrink them, so the transfer is about their size.
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let blob: Vec<u8> = (0..2 * 1024 * 1024)
+        .map(|_| {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            x as u8
+        })
+        .collect();
+    std::fs::write(repo.dir.join("blob.bin"), blob).unwrap();
+    repo.commit("big");
+    let served = tmp.path().join("served");
+    repo.clone_bare(&served.join("big.git"));
+    let daemon = Daemon::serve(&served);
+    let url = format!("git://127.0.0.1:{}/big.git", daemon.port);
+    let bin = env!("CARGO_BIN_EXE_plugins");
+    let home = tmp.path().join("home");
+    let out = std::process::Command::new("script")
+        .args([
+            "-qfec",
+            &format!("'{bin}' install '{url}' --yes --home '{}'", home.display()),
+            "/dev/null",
+        ])
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "120")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("util-linux `script` is installed");
+    let screen = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{screen:?}");
+    // One redraw of the spinner's line: `⠁ Fetching URL 1.23 MiB received, 4.56 MiB/s`.
+    let counted = screen.split(['\r', '\n']).any(|frame| {
+        let Some(rest) = frame.split(&format!("Fetching {url} ")).nth(1) else {
+            return false;
+        };
+        let mut words = rest.split_whitespace();
+        let figure = words.next().unwrap_or("");
+        figure.parse::<f64>().is_ok()
+            && words.next().is_some_and(|unit| unit.ends_with('B'))
+            && words.next() == Some("received,")
+            && words.next().is_some()
+            && words.next().is_some_and(|unit| unit.ends_with("B/s"))
+    });
+    assert!(counted, "no byte count on the fetch line: {screen:?}");
+    assert!(
+        home.join("plugins/dev.example.pinned").is_dir(),
+        "{screen:?}"
+    );
+
+    // Off a terminal: the lines, no counts.
+    let (code, stdout, stderr) = install(&tmp.path().join("home2"), &[&url]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(!stderr.contains("received,"), "{stderr}");
+    assert!(
+        stderr.contains(&format!("    Fetching {url}\n")),
+        "{stderr}"
+    );
+}

@@ -471,7 +471,8 @@ fn strict_and_allow_apply_to_the_published_diagnostics() {
 plugins::usage::invalid_argument
 
   × unknown diagnostic code `plugins::aoe::nope`
-  help: `--allow` takes a full code; docs/diagnostics.md lists them
+  help: `--allow` takes a full code, like `plugins::aoe::version_not_semver`; docs/diagnostics.md
+        lists them
 
 "#]]
         .raw()

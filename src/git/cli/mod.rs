@@ -52,7 +52,7 @@ pub(super) fn refuse_hostile(url: &str) -> Result<(), GitError> {
     super::check_url(url).map_err(|why| {
         CliError::Refused {
             url: url.to_owned(),
-            why,
+            why: why.to_string(),
         }
         .into()
     })
