@@ -43,6 +43,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin off where its host reads it')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
             [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put back a version an update replaced (the last two are kept), and hold it')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Write one archive of everything a home''s lock pins, for `sync --frozen --from`')
             [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Hold a plugin at its version: `update --all` and `autoupdate` skip it')
             [CompletionResult]::new('unhold', 'unhold', [CompletionResultType]::ParameterValue, 'Lift a plugin''s hold: updates take it again')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
@@ -277,6 +278,25 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
             break
         }
+        'plugins;bundle' {
+            [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home whose lock to bundle [default: $PLUGINS_HOME, else the one host''s own home with a lock]')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The archive to write')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The archive to write')
+            [CompletionResult]::new('--python', '--python', [CompletionResultType]::ParameterName, 'protoAgent: the host''s Python, whose pip downloads the locked wheels [default: the home''s remembered one, else python3 on PATH]')
+            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
+            [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
+            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome line')
+            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
+            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
+            [CompletionResult]::new('-v', '-v', [CompletionResultType]::ParameterName, 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)')
+            [CompletionResult]::new('--verbose', '--verbose', [CompletionResultType]::ParameterName, 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)')
+            [CompletionResult]::new('--timestamps', '--timestamps', [CompletionResultType]::ParameterName, 'Text logs: start each status line, warning and error on stderr (and autoupdate''s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal')
+            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help')
+            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
+            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
+            break
+        }
         'plugins;hold' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
@@ -335,6 +355,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--python', '--python', [CompletionResultType]::ParameterName, 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps [default: the home''s remembered one, else python3 on PATH]')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many sources to fetch at once (installs still happen one at a time, in lock order)')
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many sources to fetch at once (installs still happen one at a time, in lock order)')
+            [CompletionResult]::new('--from', '--from', [CompletionResultType]::ParameterName, 'With --frozen: install from this archive (`plugins bundle`) instead of the network: every tree and wheel comes from it, checked against the lock')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
             [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
             [CompletionResult]::new('--allowed-signers', '--allowed-signers', [CompletionResultType]::ParameterName, 'The allowed signers file ssh signatures are checked against (git''s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git''s own setting]')
@@ -346,6 +367,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--repair', '--repair', [CompletionResultType]::ParameterName, 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source')
             [CompletionResult]::new('--no-build', '--no-build', [CompletionResultType]::ParameterName, 'Do not run build steps')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome lines')
+            [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place; anything that would change the lock is an error')
             [CompletionResult]::new('--require-signed', '--require-signed', [CompletionResultType]::ParameterName, 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer''s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
@@ -364,6 +386,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
+            [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
+            [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('--pre', '--pre', [CompletionResultType]::ParameterName, 'Consider pre-release tags (v2.0.0-rc1) newer releases')
@@ -386,6 +410,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
+            [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
+            [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
             [CompletionResult]::new('--allowed-signers', '--allowed-signers', [CompletionResultType]::ParameterName, 'The allowed signers file ssh signatures are checked against (git''s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git''s own setting]')
             [CompletionResult]::new('--python', '--python', [CompletionResultType]::ParameterName, 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps [default: the home''s remembered one, else python3 on PATH]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
@@ -415,6 +441,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
+            [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
+            [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Sweep even if the last sweep is younger than the interval')
@@ -501,6 +529,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
+            [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
+            [CompletionResult]::new('--host-version', '--host-version', [CompletionResultType]::ParameterName, 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Seconds after the last activity during which the host counts as busy')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
@@ -594,6 +624,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('disable', 'disable', [CompletionResultType]::ParameterValue, 'Turn an installed plugin off where its host reads it')
             [CompletionResult]::new('remove', 'remove', [CompletionResultType]::ParameterValue, 'Remove an installed plugin and its lock entry')
             [CompletionResult]::new('rollback', 'rollback', [CompletionResultType]::ParameterValue, 'Put back a version an update replaced (the last two are kept), and hold it')
+            [CompletionResult]::new('bundle', 'bundle', [CompletionResultType]::ParameterValue, 'Write one archive of everything a home''s lock pins, for `sync --frozen --from`')
             [CompletionResult]::new('hold', 'hold', [CompletionResultType]::ParameterValue, 'Hold a plugin at its version: `update --all` and `autoupdate` skip it')
             [CompletionResult]::new('unhold', 'unhold', [CompletionResultType]::ParameterValue, 'Lift a plugin''s hold: updates take it again')
             [CompletionResult]::new('verify', 'verify', [CompletionResultType]::ParameterValue, 'Check installed plugins against the hashes in the lock')
@@ -641,6 +672,9 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             break
         }
         'plugins;help;rollback' {
+            break
+        }
+        'plugins;help;bundle' {
             break
         }
         'plugins;help;hold' {

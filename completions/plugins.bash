@@ -30,6 +30,9 @@ _plugins() {
             plugins,autoupdate)
                 cmd="plugins__subcmd__autoupdate"
                 ;;
+            plugins,bundle)
+                cmd="plugins__subcmd__bundle"
+                ;;
             plugins,completions)
                 cmd="plugins__subcmd__completions"
                 ;;
@@ -123,6 +126,9 @@ _plugins() {
             plugins__subcmd__help,autoupdate)
                 cmd="plugins__subcmd__help__subcmd__autoupdate"
                 ;;
+            plugins__subcmd__help,bundle)
+                cmd="plugins__subcmd__help__subcmd__bundle"
+                ;;
             plugins__subcmd__help,completions)
                 cmd="plugins__subcmd__help__subcmd__completions"
                 ;;
@@ -205,7 +211,7 @@ _plugins() {
 
     case "${cmd}" in
         plugins)
-            opts="-q -v -h -V --color --quiet --verbose --log-format --timestamps --help --version new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
+            opts="-q -v -h -V --color --quiet --verbose --log-format --timestamps --help --version new validate search install list info homes enable disable remove rollback bundle hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -361,7 +367,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__autoupdate)
-            opts="-j -q -v -h -V --home --force --grace --jobs --timeout --pre --cooldown --json --exit-code --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-j -q -v -h -V --home --force --grace --jobs --timeout --pre --cooldown --aoe-api --host-version --json --exit-code --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -388,6 +394,52 @@ _plugins() {
                     return 0
                     ;;
                 --cooldown)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --aoe-api)
+                    COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --host-version)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --log-format)
+                    COMPREPLY=($(compgen -W "text json" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__bundle)
+            opts="-o -q -v -h -V --home --output --python --json --color --quiet --verbose --log-format --timestamps --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --python)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -456,7 +508,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__doctor)
-            opts="-j -q -v -h -V --home --jobs --timeout --pre --cooldown --offline --grace --json --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-j -q -v -h -V --home --jobs --timeout --pre --cooldown --aoe-api --host-version --offline --grace --json --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -479,6 +531,14 @@ _plugins() {
                     return 0
                     ;;
                 --cooldown)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --aoe-api)
+                    COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --host-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -529,7 +589,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help)
-            opts="new validate search install list info homes enable disable remove rollback hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
+            opts="new validate search install list info homes enable disable remove rollback bundle hold unhold verify sync outdated update autoupdate activity doctor resolve schema lsp completions help"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -585,6 +645,20 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__help__subcmd__autoupdate)
+            opts=""
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+        plugins__subcmd__help__subcmd__bundle)
             opts=""
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 3 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1157,7 +1231,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__outdated)
-            opts="-j -q -v -h -V --home --jobs --timeout --pre --cooldown --json --exit-code --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-j -q -v -h -V --home --jobs --timeout --pre --cooldown --aoe-api --host-version --json --exit-code --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1180,6 +1254,14 @@ _plugins() {
                     return 0
                     ;;
                 --cooldown)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --aoe-api)
+                    COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --host-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1339,7 +1421,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --aoe-api --host-version --require-signed --allowed-signers --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --frozen --from --aoe-api --host-version --require-signed --allowed-signers --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -1358,6 +1440,10 @@ _plugins() {
                     return 0
                     ;;
                 -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --from)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1416,7 +1502,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__update)
-            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --require-signed --allowed-signers --json --python --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-y -j -q -v -h -V --all --dry-run --yes --home --jobs --timeout --pre --cooldown --aoe-api --host-version --require-signed --allowed-signers --json --python --color --quiet --verbose --log-format --timestamps --help --version"
             [[ ${cur} == -* ]] || opts="$(plugins __complete ids 2>/dev/null) ${opts}"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
@@ -1440,6 +1526,14 @@ _plugins() {
                     return 0
                     ;;
                 --cooldown)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --aoe-api)
+                    COMPREPLY=($(compgen -W "12 15" -- "${cur}"))
+                    return 0
+                    ;;
+                --host-version)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

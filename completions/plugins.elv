@@ -40,6 +40,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand disable 'Turn an installed plugin off where its host reads it'
             cand remove 'Remove an installed plugin and its lock entry'
             cand rollback 'Put back a version an update replaced (the last two are kept), and hold it'
+            cand bundle 'Write one archive of everything a home''s lock pins, for `sync --frozen --from`'
             cand hold 'Hold a plugin at its version: `update --all` and `autoupdate` skip it'
             cand unhold 'Lift a plugin''s hold: updates take it again'
             cand verify 'Check installed plugins against the hashes in the lock'
@@ -262,6 +263,24 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'plugins;bundle'= {
+            cand --home 'The plugin home whose lock to bundle [default: $PLUGINS_HOME, else the one host''s own home with a lock]'
+            cand -o 'The archive to write'
+            cand --output 'The archive to write'
+            cand --python 'protoAgent: the host''s Python, whose pip downloads the locked wheels [default: the home''s remembered one, else python3 on PATH]'
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
+            cand --json 'Print one JSON document instead of the outcome line'
+            cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --verbose 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --timestamps 'Text logs: start each status line, warning and error on stderr (and autoupdate''s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'plugins;hold'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -317,6 +336,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --python 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps [default: the home''s remembered one, else python3 on PATH]'
             cand -j 'How many sources to fetch at once (installs still happen one at a time, in lock order)'
             cand --jobs 'How many sources to fetch at once (installs still happen one at a time, in lock order)'
+            cand --from 'With --frozen: install from this archive (`plugins bundle`) instead of the network: every tree and wheel comes from it, checked against the lock'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
             cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --allowed-signers 'The allowed signers file ssh signatures are checked against (git''s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git''s own setting]'
@@ -328,6 +348,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --repair 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source'
             cand --no-build 'Do not run build steps'
             cand --json 'Print one JSON document instead of the outcome lines'
+            cand --frozen 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place; anything that would change the lock is an error'
             cand --require-signed 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer''s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
             cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
@@ -345,6 +366,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
+            cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
+            cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand --pre 'Consider pre-release tags (v2.0.0-rc1) newer releases'
@@ -366,6 +389,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
+            cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
+            cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --allowed-signers 'The allowed signers file ssh signatures are checked against (git''s gpg.ssh.allowedSignersFile) [default: `allowed_signers` in [trust] of <home>/plugins.toml, else git''s own setting]'
             cand --python 'protoAgent: the host''s Python, whose pip installs plugins'' `requires_pip` into plugin-deps [default: the home''s remembered one, else python3 on PATH]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
@@ -394,6 +419,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
+            cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
+            cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand --force 'Sweep even if the last sweep is younger than the interval'
@@ -472,6 +499,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
+            cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
+            cand --host-version 'The host''s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home''s remembered one]'
             cand --grace 'Seconds after the last activity during which the host counts as busy'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
@@ -560,6 +589,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand disable 'Turn an installed plugin off where its host reads it'
             cand remove 'Remove an installed plugin and its lock entry'
             cand rollback 'Put back a version an update replaced (the last two are kept), and hold it'
+            cand bundle 'Write one archive of everything a home''s lock pins, for `sync --frozen --from`'
             cand hold 'Hold a plugin at its version: `update --all` and `autoupdate` skip it'
             cand unhold 'Lift a plugin''s hold: updates take it again'
             cand verify 'Check installed plugins against the hashes in the lock'
@@ -596,6 +626,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;remove'= {
         }
         &'plugins;help;rollback'= {
+        }
+        &'plugins;help;bundle'= {
         }
         &'plugins;help;hold'= {
         }

@@ -3,12 +3,13 @@
 use clap::{CommandFactory, Parser, Subcommand};
 
 use crate::commands::{
-    activity::ActivityArgs, autoupdate::AutoupdateArgs, completions::CompleteArgs,
-    completions::CompletionsArgs, doctor::DoctorArgs, enable::SwitchArgs, hold::HoldArgs,
-    homes::HomesArgs, info::InfoArgs, install::InstallArgs, list::ListArgs, lsp::LspArgs,
-    new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs, resolve::ResolveArgs,
-    rollback::RollbackArgs, schema::SchemaArgs, search::SearchArgs, sync::SyncArgs,
-    unhold::UnholdArgs, update::UpdateArgs, validate::ValidateArgs, verify::VerifyArgs,
+    activity::ActivityArgs, autoupdate::AutoupdateArgs, bundle::BundleArgs,
+    completions::CompleteArgs, completions::CompletionsArgs, doctor::DoctorArgs,
+    enable::SwitchArgs, hold::HoldArgs, homes::HomesArgs, info::InfoArgs, install::InstallArgs,
+    list::ListArgs, lsp::LspArgs, new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs,
+    resolve::ResolveArgs, rollback::RollbackArgs, schema::SchemaArgs, search::SearchArgs,
+    sync::SyncArgs, unhold::UnholdArgs, update::UpdateArgs, validate::ValidateArgs,
+    verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -59,6 +60,8 @@ pub enum Command {
     Remove(RemoveArgs),
     /// Put back a version an update replaced (the last two are kept), and hold it
     Rollback(RollbackArgs),
+    /// Write one archive of everything a home's lock pins, for `sync --frozen --from`
+    Bundle(BundleArgs),
     /// Hold a plugin at its version: `update --all` and `autoupdate` skip it
     Hold(HoldArgs),
     /// Lift a plugin's hold: updates take it again
@@ -119,6 +122,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Remove(args) => remove::run(&args, cx, printer),
         Command::Rollback(args) => rollback::run(&args, cx, printer),
         Command::Hold(args) => hold::run(&args, cx, printer),
+        Command::Bundle(args) => bundle::run(&args, cx, printer),
         Command::Unhold(args) => unhold::run(&args, cx, printer),
         Command::Verify(args) => verify::run(&args, cx, printer),
         Command::Sync(args) => sync::run(&args, cx, printer),

@@ -18,11 +18,13 @@ use crate::host::aoe::manifest::profile::Profile;
 use crate::store::Home;
 
 /// What a home's host is. `None` fields: the newest profile `plugins` knows.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HostProfile {
     /// aoe's plugin API: 15 or 12.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub aoe_api: Option<u32>,
     /// The host's version (semver for aoe, PEP 440 for protoAgent).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub version: Option<String>,
 }
 
@@ -60,6 +62,46 @@ impl HostProfile {
 
     pub fn is_empty(&self) -> bool {
         self == &HostProfile::default()
+    }
+
+    /// What the lock records of it: `None` when nothing is given.
+    pub fn recorded(self) -> Option<HostProfile> {
+        (!self.is_empty()).then_some(self)
+    }
+
+    /// The values given here that `locked` records otherwise (`--frozen`): `--aoe-api 15`
+    /// against a lock made under 12, `--host-version` against another version.
+    pub fn conflicts(&self, locked: &HostProfile) -> Vec<String> {
+        let mut out = Vec::new();
+        if let Some(api) = self.aoe_api
+            && locked.aoe_api.is_some_and(|l| l != api)
+        {
+            out.push(format!(
+                "--aoe-api {api} (the lock: {})",
+                locked.aoe_api.unwrap_or_default()
+            ));
+        }
+        if let Some(v) = &self.version
+            && locked.version.as_ref().is_some_and(|l| l != v)
+        {
+            out.push(format!(
+                "--host-version {v} (the lock: {})",
+                locked.version.as_deref().unwrap_or_default()
+            ));
+        }
+        out
+    }
+
+    /// As the command line spells it (`--aoe-api 12 --host-version 1.14.0`).
+    pub fn flags(&self) -> String {
+        let mut out = Vec::new();
+        if let Some(api) = self.aoe_api {
+            out.push(format!("--aoe-api {api}"));
+        }
+        if let Some(v) = &self.version {
+            out.push(format!("--host-version {v}"));
+        }
+        out.join(" ")
     }
 
     /// Validate as this host: the aoe profile and the version each dialect checks.

@@ -123,6 +123,8 @@ pub struct CheckArgs {
     /// [default: `cooldown` in <home>/plugins.toml, else none]
     #[arg(long, value_name = "DURATION", value_parser = crate::review::parse_duration)]
     pub cooldown: Option<u64>,
+    #[command(flatten)]
+    pub profile: ProfileArgs,
 }
 
 impl CheckArgs {
@@ -138,6 +140,7 @@ impl CheckArgs {
             timeout: self.timeout(),
             pre: self.pre,
             cooldown: self.cooldown,
+            profile: self.profile.profile(),
         }
     }
 }

@@ -3,6 +3,7 @@
 pub mod activity;
 pub mod args;
 pub mod autoupdate;
+pub mod bundle;
 pub mod completions;
 pub mod doctor;
 pub mod enable;

@@ -51,6 +51,15 @@ pub struct SyncArgs {
     /// Print one JSON document instead of the outcome lines
     #[arg(long)]
     pub json: bool,
+    /// Install exactly the lock, or change nothing: every plugin at its locked commit with
+    /// its locked tree hash, release asset sha256 and wheels, all fetched and checked
+    /// before any is put in place; anything that would change the lock is an error
+    #[arg(long)]
+    pub frozen: bool,
+    /// With --frozen: install from this archive (`plugins bundle`) instead of the network:
+    /// every tree and wheel comes from it, checked against the lock
+    #[arg(long, value_name = "FILE", requires = "frozen")]
+    pub from: Option<PathBuf>,
     #[command(flatten)]
     pub profile: super::args::ProfileArgs,
     #[command(flatten)]
@@ -69,6 +78,8 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             jobs: args.jobs,
             profile: args.profile.profile(),
             signing: args.signing.sign_args(cx)?,
+            frozen: args.frozen,
+            from: args.from.as_deref().map(|p| cx.absolute(p)),
         },
         cx,
         printer,

@@ -186,6 +186,12 @@ codes! {
     RollbackNoHistory => "plugins::rollback::no_history", Error, "`plugins rollback`: no previous version of the plugin is kept (it was never updated here)";
     RollbackNotKept => "plugins::rollback::not_kept", Error, "`plugins rollback --to`: no kept version is at that commit";
     RollbackDamaged => "plugins::rollback::damaged", Error, "`plugins rollback`: the kept version is damaged (unreadable entry, a tree that is not a plain directory, another plugin's entry, files changed since it was kept, or symlinks the host refuses); nothing is restored";
+    SyncLockedDeps => "plugins::sync::locked_deps", Error, "`plugins sync`: a protoAgent plugin's locked wheels (`name==version` and sha256) cannot be installed as pinned; sync never resolves again";
+    SyncMissingCommit => "plugins::sync::missing_commit", Error, "`plugins sync --frozen`: the locked commit (or a locked row without one) cannot be fetched from the source or the bundle; nothing was changed";
+    SyncTreeMismatch => "plugins::sync::tree_mismatch", Error, "`plugins sync --frozen`: the locked commit's files do not hash to the lock's `tree_hash` (or the lock records none); nothing was changed";
+    SyncProfileMismatch => "plugins::sync::profile_mismatch", Error, "`plugins sync --frozen`: `--aoe-api`/`--host-version` differ from the host profile the lock recorded, or the locked plugin is invalid under it; nothing was changed";
+    SyncAssetMismatch => "plugins::sync::asset_mismatch", Error, "`plugins sync --frozen`: an aoe release asset cannot be had with the locked sha256 (or a row locks none); nothing was changed";
+    SyncBundle => "plugins::sync::bundle", Error, "`plugins bundle` / `plugins sync --from`: the archive cannot be written, or is not one `plugins bundle` wrote for this lock (a bad path, a link, too large, a hash that differs, a release asset); nothing was changed";
     UpdateNoRelease => "plugins::update::no_release", Error, "aoe: a `gh:` plugin that follows the latest release cannot be updated: its repository has no published release; the prior version is kept";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";

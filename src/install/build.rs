@@ -275,32 +275,160 @@ pub(super) fn install_deps(
             !shadows
         });
     }
+    let dir = install_pins(
+        &pins,
+        None,
+        staging,
+        id,
+        (python, timeout),
+        &mut log,
+        on_event,
+    )?;
+    Ok((pins, dir))
+}
+
+/// `sync`: the wheels the lock pins, exactly (`name==version --hash=sha256:…`, pip
+/// `--require-hashes --no-deps`, no resolution), unpacked flat into `<staging>/deps` as
+/// [`install_deps`] does. A pin pip cannot install as locked (the version or its file gone
+/// from the index, another sha256) is refused with `plugins::sync::locked_deps`: `sync`
+/// never re-resolves, which only `install` and `update` do.
+pub(super) fn install_locked_deps(
+    pins: &[DepPin],
+    wheels_from: Option<&Path>,
+    staging: &Path,
+    id: &Name,
+    home: &Home,
+    (python, timeout): (&str, Duration),
+    on_event: &mut dyn FnMut(Event),
+) -> Result<PathBuf, InstallError> {
+    let mut log = steps::Log::create(&home.build_log(id))?;
+    let work = staging.join("pip");
+    fs_err::create_dir(&work).map_err(io(format!("cannot create {}", work.display())))?;
+    install_pins(
+        pins,
+        wheels_from,
+        staging,
+        id,
+        (python, timeout),
+        &mut log,
+        on_event,
+    )
+    .map_err(|e| {
+        let why = match &e {
+            InstallError::Build(b) => b.log_tail().unwrap_or_default().to_owned(),
+            other => other.to_string(),
+        };
+        let listed: Vec<String> = pins
+            .iter()
+            .map(|p| format!("{}=={}", p.name, p.version))
+            .collect();
+        refused(
+            Code::SyncLockedDeps,
+            format!(
+                "{id}: the locked wheels {} cannot be installed as pinned (name, version and sha256); nothing was changed",
+                listed.join(", ")
+            ),
+            format!(
+                "sync installs only what the lock pins and never resolves again; make the pinned files reachable (a pip index or find-links mirror: PIP_INDEX_URL, PIP_FIND_LINKS), or `plugins update {id}` to resolve and pin anew{}",
+                if why.is_empty() { String::new() } else { format!("\npip said:\n{why}") }
+            ),
+        )
+    })
+}
+
+/// `plugins bundle`: the locked wheels' files, downloaded into `dest` as pinned (pip
+/// `download --require-hashes --no-deps`, which checks each file's sha256).
+pub(super) fn download_locked_wheels(
+    pins: &[DepPin],
+    dest: &Path,
+    id: &Name,
+    home: &Home,
+    python: &str,
+    timeout: Duration,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(), InstallError> {
+    fs_err::create_dir_all(dest).map_err(io(format!("cannot create {}", dest.display())))?;
+    if pins.is_empty() {
+        return Ok(());
+    }
+    let mut log = steps::Log::create(&home.build_log(id))?;
+    let reqs: String = pins
+        .iter()
+        .map(|p| format!("{}=={} --hash=sha256:{}\n", p.name, p.version, p.sha256))
+        .collect();
+    fs_err::write(dest.join("requirements.txt"), reqs)
+        .map_err(io("cannot write the pinned requirements"))?;
+    let argv: Vec<String> = [
+        python,
+        "-m",
+        "pip",
+        "download",
+        "--disable-pip-version-check",
+        "--no-input",
+        "--no-deps",
+        "--require-hashes",
+        "-d",
+        ".",
+        "-r",
+        "requirements.txt",
+    ]
+    .map(str::to_owned)
+    .to_vec();
+    let step = Step {
+        argv,
+        platforms: Vec::new(),
+    };
+    run_steps(&[&step], dest, id, timeout, &mut log, true, on_event).map_err(|e| {
+        refused(
+            Code::SyncLockedDeps,
+            format!("{id}: the locked wheels cannot be downloaded as pinned: {e}"),
+            "the bundle is made where the pinned files are reachable (PIP_INDEX_URL, PIP_FIND_LINKS)".to_owned(),
+        )
+    })?;
+    fs_err::remove_file(dest.join("requirements.txt"))
+        .map_err(io("cannot remove the pinned requirements"))?;
+    Ok(())
+}
+
+/// pip `--require-hashes --no-deps --target` of exactly `pins` in `work`, moved to
+/// `<staging>/deps` (made empty when there is nothing to install).
+fn install_pins(
+    pins: &[DepPin],
+    wheels_from: Option<&Path>,
+    staging: &Path,
+    id: &Name,
+    (python, timeout): (&str, Duration),
+    log: &mut steps::Log,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<PathBuf, InstallError> {
+    let work = staging.join("pip");
     let dir = staging.join("deps");
     if pins.is_empty() {
         fs_err::create_dir_all(&dir).map_err(io(format!("cannot create {}", dir.display())))?;
-    } else {
-        let reqs: String = pins
-            .iter()
-            .map(|p| format!("{}=={} --hash=sha256:{}\n", p.name, p.version, p.sha256))
-            .collect();
-        fs_err::write(work.join("deps-requirements.txt"), reqs)
-            .map_err(io("cannot write the pinned requirements"))?;
-        let target = pip(
-            python,
-            &[
-                "--no-deps",
-                "--no-compile",
-                "--require-hashes",
-                "--target",
-                "deps",
-                "-r",
-                "deps-requirements.txt",
-            ],
-            &[],
-        );
-        run_steps(&[&target], &work, id, timeout, &mut log, true, on_event)?;
-        fs_err::rename(work.join("deps"), &dir)
-            .map_err(io(format!("cannot move pip's target to {}", dir.display())))?;
+        return Ok(dir);
     }
-    Ok((pins, dir))
+    let reqs: String = pins
+        .iter()
+        .map(|p| format!("{}=={} --hash=sha256:{}\n", p.name, p.version, p.sha256))
+        .collect();
+    fs_err::write(work.join("deps-requirements.txt"), reqs)
+        .map_err(io("cannot write the pinned requirements"))?;
+    let mut args = vec![
+        "--no-deps",
+        "--no-compile",
+        "--require-hashes",
+        "--target",
+        "deps",
+        "-r",
+        "deps-requirements.txt",
+    ];
+    let links = wheels_from.map(|d| d.display().to_string());
+    if let Some(links) = &links {
+        args.extend(["--no-index", "--find-links", links.as_str()]);
+    }
+    let target = pip(python, &args, &[]);
+    run_steps(&[&target], &work, id, timeout, log, true, on_event)?;
+    fs_err::rename(work.join("deps"), &dir)
+        .map_err(io(format!("cannot move pip's target to {}", dir.display())))?;
+    Ok(dir)
 }

@@ -33,6 +33,7 @@ use lockhome::Staging;
 pub use lockhome::{lock_home, recover_first};
 pub use options::{DefaultHomes, InstallOptions};
 use options::{home_for, validate_options};
+pub use pipeline::Stage;
 use pipeline::{Fetched, asks, fetch_and_check, fetch_check_swap};
 pub use plan::Request;
 pub use preview::{Preview, preview};
@@ -157,6 +158,94 @@ pub fn install_prepared(
     let installed = fetch_check_swap(opts, Some(prepared.fetched?), consent, on_event)?;
     remember(opts, &installed)?;
     Ok(installed)
+}
+
+/// [`install_prepared`] up to the home lock (`sync --frozen`: every plugin staged before
+/// any is swapped in): its events reported, consent asked, the release asset and deps
+/// staged. A [`Stage::Ready`] has changed nothing; [`finish`] puts it in place.
+pub fn stage_prepared(
+    opts: &InstallOptions,
+    prepared: Prepared,
+    consent: &mut dyn FnMut(&Request) -> bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Stage, InstallError> {
+    for e in prepared.events {
+        on_event(e);
+    }
+    pipeline::stage(opts, Some(prepared.fetched?), consent, on_event)
+}
+
+/// Finish what [`stage_prepared`] staged, as [`install`] does: under the home lock, swap
+/// and commit; the host profile given is remembered.
+pub fn finish(
+    opts: &InstallOptions,
+    stage: Stage,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Installed, InstallError> {
+    let installed = match stage {
+        Stage::Done(installed) => *installed,
+        Stage::Ready(ready) => pipeline::swap(opts, *ready, on_event)?,
+    };
+    remember(opts, &installed)?;
+    Ok(installed)
+}
+
+/// `plugins bundle`: fetch `opts.pin` at its locked commit as `sync` does, check that it
+/// hashes to the lock's `tree_hash`, copy the tree to `tree_dest`, and download the locked
+/// wheels `deps` into `wheels_dest` (pip `download --require-hashes`). Nothing in any home
+/// changes (but the pip log).
+pub fn bundle_entry(
+    opts: &InstallOptions,
+    deps: Option<&[crate::lock::DepPin]>,
+    tree_dest: &std::path::Path,
+    wheels_dest: &std::path::Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(), InstallError> {
+    let pin = opts.pin.as_ref().expect("a bundle takes a locked row");
+    if pin.release.is_some() {
+        return Err(refused(
+            Code::SyncBundle,
+            format!(
+                "{}: its release asset is not bundled (bundles hold trees and wheels)",
+                pin.id
+            ),
+            "sync that home online (`plugins sync --frozen` through a mirror: PLUGINS_GH_BASE, PLUGINS_GITHUB_API)".to_owned(),
+        ));
+    }
+    let fetched = fetch_and_check(opts, on_event)?;
+    let tree = fetched.tree();
+    let hash = crate::hash::tree(&tree).unwrap_or_default();
+    if hash != pin.tree_hash {
+        return Err(refused(
+            Code::SyncTreeMismatch,
+            format!(
+                "{} at {} hashes to {hash} but the lock pins {}; nothing was bundled",
+                pin.id,
+                pin.commit.as_deref().unwrap_or("its locked source"),
+                pin.tree_hash
+            ),
+            "the source serves other files under the locked commit, or the lock was edited"
+                .to_owned(),
+        ));
+    }
+    crate::tree::copy(&tree, tree_dest, &|_, _| false)?;
+    let home = home_for(opts, Some(fetched.dialect())).ok_or_else(|| {
+        refused(
+            Code::UsageInvalidArgument,
+            "no home to bundle: pass --home",
+            None,
+        )
+    })?;
+    let python = build::python_for(opts.python.as_deref(), &home);
+    build::download_locked_wheels(
+        deps.unwrap_or_default(),
+        wheels_dest,
+        fetched.name(),
+        &home,
+        &python,
+        opts.build_timeout,
+        on_event,
+    )
 }
 
 /// Remove an installed plugin and its lock entry, as a transaction. A lock

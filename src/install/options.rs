@@ -61,6 +61,15 @@ pub struct InstallOptions {
     pub github_api: String,
     /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
     pub pin: Option<Entry>,
+    /// `sync --frozen`: the fetched tree must hash to the pin's `tree_hash` (checked
+    /// before anything is asked or staged further).
+    pub frozen: bool,
+    /// `sync --from BUNDLE`: the pinned tree as `plugins bundle` wrote it, taken instead of
+    /// fetching (the pin's commit, ref and kind are kept; `--frozen` checks its tree hash).
+    pub tree_from: Option<PathBuf>,
+    /// `sync --from BUNDLE`: the locked wheels, installed from this directory only (pip
+    /// `--no-index --find-links`).
+    pub wheels_from: Option<PathBuf>,
     /// An RFC 3339 timestamp for hosts whose lock records one.
     pub now: String,
     /// aoe's featured index override (`PLUGINS_FEATURED_INDEX`); `None`: the built-in one.
@@ -101,6 +110,9 @@ impl InstallOptions {
             expect_id: None,
             github_api: github_api.to_owned(),
             pin: None,
+            frozen: false,
+            tree_from: None,
+            wheels_from: None,
             now: crate::clock::now(),
             featured_index: None,
             profile: HostProfile::default(),

@@ -75,6 +75,21 @@ pub(super) struct Fetched {
     signer: Option<String>,
 }
 
+impl Fetched {
+    /// The fetched tree, in staging.
+    pub(super) fn tree(&self) -> std::path::PathBuf {
+        self.staging.tree()
+    }
+
+    pub(super) fn dialect(&self) -> crate::dialect::Dialect {
+        self.checked.dialect
+    }
+
+    pub(super) fn name(&self) -> &crate::name::Name {
+        &self.checked.name
+    }
+}
+
 pub(super) fn fetch_and_check(
     opts: &InstallOptions,
     on_event: &mut dyn FnMut(Event),
@@ -116,6 +131,45 @@ pub(super) fn fetch_check_swap(
     consent: &mut dyn FnMut(&Request) -> bool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Installed, InstallError> {
+    match stage(opts, fetched, consent, on_event)? {
+        Stage::Done(installed) => Ok(*installed),
+        Stage::Ready(ready) => swap(opts, *ready, on_event),
+    }
+}
+
+/// How far [`stage`] got: nothing to swap (up to date, or only the lock's pin moved), or
+/// everything staged — the tree, its release asset and its deps — for [`swap`].
+pub enum Stage {
+    Done(Box<Installed>),
+    Ready(Box<Ready>),
+}
+
+/// An install staged in full, consent given, not yet under the home lock: [`swap`] puts it
+/// in place. Dropped, it leaves the home as it was (its staging directory goes).
+pub struct Ready {
+    staging: Staging,
+    home: crate::store::Home,
+    entry: Entry,
+    prior: Option<Entry>,
+    target: std::path::PathBuf,
+    dialect: crate::dialect::Dialect,
+    with_deps: bool,
+    deps: Option<(Vec<crate::lock::DepPin>, Option<std::path::PathBuf>)>,
+    build: Vec<crate::steps::Step>,
+    entrypoint: Option<(String, bool)>,
+    name: crate::name::Name,
+    builds: bool,
+}
+
+/// Everything of an install up to the home lock: fetch (unless `fetched`), check, decide,
+/// consent, the release asset and the deps staged. Only a decision that nothing but the
+/// lock's pin moves writes the home (under its lock); a [`Stage::Ready`] has changed nothing.
+pub(crate) fn stage(
+    opts: &InstallOptions,
+    fetched: Option<Fetched>,
+    consent: &mut dyn FnMut(&Request) -> bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Stage, InstallError> {
     let Fetched {
         staging,
         commit,
@@ -155,6 +209,21 @@ pub(super) fn fetch_check_swap(
         }
         Err(_) => String::new(),
     };
+    // `sync --frozen`: the locked commit's files are the locked files, or nothing goes on.
+    if let Some(pin) = opts.pin.as_ref().filter(|_| opts.frozen)
+        && pin.tree_hash != tree_hash
+    {
+        return Err(refused(
+            Code::SyncTreeMismatch,
+            format!(
+                "{id} at {} hashes to {} but the lock pins {}; nothing was changed",
+                commit.as_deref().unwrap_or("its locked source"),
+                if tree_hash.is_empty() { "nothing (a tree with symlinks)" } else { &tree_hash },
+                if pin.tree_hash.is_empty() { "no tree_hash" } else { &pin.tree_hash },
+            ),
+            "the source (or the mirror or bundle it came from) serves other files under the locked commit, or the lock was edited; inspect it before trusting it, or `plugins sync` without --frozen to pin what is served".to_owned(),
+        ));
+    }
     let mut entry = Entry {
         id: id.clone(),
         source: opts.source.recorded(),
@@ -171,10 +240,20 @@ pub(super) fn fetch_check_swap(
         subdir: opts.source.subdir().map(str::to_owned),
         host_source: host_source(opts, policy),
         signer_key: None,
+        // The profile given or remembered, which `sync` of the lock alone validates under.
+        profile: opts
+            .profile
+            .or(crate::profile::HostProfile::load(&home))
+            .recorded(),
     };
     // aoe's config.toml that already names the source as typed has nothing to record.
     if crate::host::names_source(dialect, &home, &entry) {
         entry.host_source = None;
+    }
+    // `--frozen` keeps the lock's own: fetched from a mirror, the host's row still names
+    // the origin (and the lock stays byte for byte).
+    if let Some(pin) = opts.pin.as_ref().filter(|_| opts.frozen) {
+        entry.host_source.clone_from(&pin.host_source);
     }
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
@@ -254,7 +333,9 @@ pub(super) fn fetch_check_swap(
             kept.subdir.as_deref().unwrap_or_default(),
             kept.commit.as_deref().unwrap_or_default()
         );
-        return Ok(up_to_date(id, dialect, home, target, kept, written));
+        return Ok(Stage::Done(Box::new(up_to_date(
+            id, dialect, home, target, kept, written,
+        ))));
     }
     // A change another process has under way is judged under the lock, after recovery.
     let early = decide(opts, with_deps, &home, &entry, prior.as_ref(), &target).or_else(|e| {
@@ -266,7 +347,9 @@ pub(super) fn fetch_check_swap(
     })?;
     if let Some(kept) = early {
         if Some(&kept) == prior.as_ref() {
-            return Ok(up_to_date(id, dialect, home, target, kept, false));
+            return Ok(Stage::Done(Box::new(up_to_date(
+                id, dialect, home, target, kept, false,
+            ))));
         }
         // Same files: only a changed request (a tag now tracked as a branch) is recorded.
         let _guard = lock_home(&home, opts.wait, on_event)?;
@@ -280,14 +363,14 @@ pub(super) fn fetch_check_swap(
             dialect,
         )?
         .map(|(kept, written)| {
-            up_to_date(
+            Stage::Done(Box::new(up_to_date(
                 id.clone(),
                 dialect,
                 home.clone(),
                 target.clone(),
                 kept,
                 written,
-            )
+            )))
         })
         .ok_or_else(|| changed(&id));
     }
@@ -322,8 +405,27 @@ pub(super) fn fetch_check_swap(
         entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
     }
 
-    // `--deps`: staged in full (network work) before the home lock; swapped in with the tree.
-    let deps = if keep_deps && !(request.pip.is_empty() && request.optional_pip.is_empty()) {
+    // `sync` installs the wheels the lock pins, exactly (no resolution); `--deps`, an update
+    // or an autoupdate resolve `requires_pip` again. Staged in full (network work) before
+    // the home lock; swapped in with the tree.
+    let locked = match &opts.pin {
+        Some(_) if keep_deps => Lock::load(&home.lockfile(), dialect)?.deps(&id),
+        _ => None,
+    };
+    let needs_pip = !(request.pip.is_empty() && request.optional_pip.is_empty());
+    let deps = if let Some(pins) = locked.filter(|p| needs_pip || !p.is_empty()) {
+        let python = build::python_for(opts.python.as_deref(), &home);
+        let dir = build::install_locked_deps(
+            &pins,
+            opts.wheels_from.as_deref(),
+            staging.dir.path(),
+            &name,
+            &home,
+            (&python, opts.build_timeout),
+            on_event,
+        )?;
+        Some((pins, Some(dir)))
+    } else if keep_deps && needs_pip {
         let python = build::python_for(opts.python.as_deref(), &home);
         let (pins, dir) = build::install_deps(
             &request,
@@ -349,6 +451,45 @@ pub(super) fn fetch_check_swap(
         && policy.builds
         && (!crate::steps::for_this_platform(&build).is_empty()
             || stage::is_release_binary(&report));
+    Ok(Stage::Ready(Box::new(Ready {
+        staging,
+        home,
+        entry,
+        prior,
+        target,
+        dialect,
+        with_deps,
+        deps,
+        build,
+        entrypoint,
+        name,
+        builds: policy.builds,
+    })))
+}
+
+/// Put a staged install in place: under the home lock, decide again (another command may
+/// have got there first), swap the tree and its deps in, build, and commit the lock.
+pub(crate) fn swap(
+    opts: &InstallOptions,
+    ready: Ready,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Installed, InstallError> {
+    let Ready {
+        staging,
+        home,
+        mut entry,
+        prior,
+        target,
+        dialect,
+        with_deps,
+        deps,
+        build,
+        entrypoint,
+        name,
+        builds,
+    } = ready;
+    let id = entry.id.clone();
+    let tree = staging.tree();
     let _guard = lock_home(&home, opts.wait, on_event)?;
     if let Some((kept, written)) = under_lock(
         opts,
@@ -364,8 +505,8 @@ pub(super) fn fetch_check_swap(
     // aoe builds in place (a build's outputs, such as a venv's scripts, name the directory
     // they were built in): a tree with build steps goes in first and is built there. Any
     // other tree is hashed while it waits, and goes in right before the lock is written.
-    let steps = opts.build && policy.builds && !crate::steps::for_this_platform(&build).is_empty();
-    if opts.build && policy.builds && !steps {
+    let steps = opts.build && builds && !crate::steps::for_this_platform(&build).is_empty();
+    if opts.build && builds && !steps {
         build::run_build(
             &build,
             &tree,
@@ -406,6 +547,7 @@ pub(super) fn fetch_check_swap(
         }
     };
     let written = swap.commit(&entry)?;
+    drop(staging);
     Ok(Installed {
         id,
         dialect,

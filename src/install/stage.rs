@@ -28,6 +28,21 @@ pub(super) fn fetch(
     dest: &Path,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Staged, InstallError> {
+    // `sync --from BUNDLE`: the pinned tree from the bundle, as if fetched at its commit.
+    if let (Some(dir), Some(pin)) = (&opts.tree_from, &opts.pin) {
+        on_event(Event::Fetching(dir.display().to_string()));
+        crate::tree::copy(dir, dest, &|_, _| false)?;
+        on_event(Event::Fetched {
+            commit: pin.commit.clone(),
+            ignored: 0,
+        });
+        return Ok(Staged {
+            commit: pin.commit.clone(),
+            kind: pin.ref_kind,
+            requested: pin.requested_ref.clone(),
+            signed: None,
+        });
+    }
     match &opts.source {
         Source::Git {
             url,
@@ -255,6 +270,16 @@ pub(super) fn fetch_release(
         }
         return Ok(None);
     };
+    if opts.frozen && opts.pin.as_ref().is_some_and(|p| p.release.is_none()) {
+        return Err(refused(
+            Code::SyncAssetMismatch,
+            format!(
+                "plugin {}: its release-binary worker is downloaded, but the lock pins no release asset (release_tag, asset_name, asset_sha256); nothing was changed",
+                entry.id
+            ),
+            "a row installed with --no-build pins none; `plugins sync` without --frozen downloads and pins it".to_owned(),
+        ));
+    }
     let request = crate::release::ReleaseRequest {
         api: opts.github_api.clone(),
         owner,

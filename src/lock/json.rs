@@ -104,6 +104,10 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
             featured: false,
             subdir: s("subdir"),
             signer_key: s("signer_key"),
+            profile: crate::lock::read_profile(
+                row.get("host_aoe_api").and_then(Value::as_i64),
+                s("host_version"),
+            ),
         })
         .filter(|e| !e.id.is_empty())
     });
@@ -159,6 +163,8 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
                     "subdir",
                     PLUGINS_SOURCE,
                     "signer_key",
+                    "host_aoe_api",
+                    "host_version",
                 ]
                 .contains(&k.as_str())
             {
@@ -183,6 +189,14 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     }
     if let Some(k) = &e.signer_key {
         row.insert("signer_key".into(), k.clone().into());
+    }
+    if let Some(p) = &e.profile {
+        if let Some(api) = p.aoe_api {
+            row.insert("host_aoe_api".into(), api.into());
+        }
+        if let Some(v) = &p.version {
+            row.insert("host_version".into(), v.clone().into());
+        }
     }
     plugins.push(Value::Object(row));
 }

@@ -73,6 +73,13 @@ pub struct Entry {
     /// the hosts ignore.
     #[serde(default)]
     pub signer_key: Option<String>,
+    /// The host profile the plugin was validated under when it was installed (`--aoe-api`,
+    /// `--host-version`, given or remembered by the home), so that `sync` into a fresh home
+    /// from the lock alone validates as the original install did. Locked as `host_aoe_api`
+    /// and `host_version`, keys of `plugins` that the hosts ignore; `None` when neither was
+    /// given (the newest profile, or the installed host's detected one).
+    #[serde(default)]
+    pub profile: Option<crate::profile::HostProfile>,
 }
 
 /// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel
@@ -126,6 +133,18 @@ impl LockError {
             _ => None,
         }
     }
+}
+
+/// The host profile a lock row records (`host_aoe_api`, `host_version`), if any.
+pub(crate) fn read_profile(
+    aoe_api: Option<i64>,
+    version: Option<String>,
+) -> Option<crate::profile::HostProfile> {
+    crate::profile::HostProfile {
+        aoe_api: aoe_api.and_then(|n| u32::try_from(n).ok()),
+        version,
+    }
+    .recorded()
 }
 
 /// A full 40-hex commit id.
@@ -303,6 +322,8 @@ impl Lock {
                 set("installed_tree_hash", entry.installed_hash.clone());
                 set("subdir", entry.subdir.clone());
                 set("signer_key", entry.signer_key.clone());
+                let profile = entry.profile.clone().unwrap_or_default();
+                set("host_version", profile.version);
                 set("release_tag", entry.release.as_ref().map(|r| r.tag.clone()));
                 set(
                     "asset_name",
@@ -312,6 +333,14 @@ impl Lock {
                     "asset_sha256",
                     entry.release.as_ref().map(|r| r.sha256.clone()),
                 );
+                match profile.aoe_api {
+                    Some(api) => {
+                        row.insert("host_aoe_api".into(), toml::Value::Integer(api.into()));
+                    }
+                    None => {
+                        row.remove("host_aoe_api");
+                    }
+                }
                 if entry.unbuilt {
                     row.insert("unbuilt".into(), toml::Value::Boolean(true));
                 } else {
@@ -375,6 +404,22 @@ impl Lock {
                 })
                 .unwrap_or_default(),
         )
+    }
+
+    /// protoAgent: who wrote `id`'s row and when (`by`, `installed_at` of the last row),
+    /// which `sync --frozen` writes back as they are, so that the lock stays byte for byte.
+    pub fn stamp(&self, id: &str) -> Option<(String, String)> {
+        let Doc::Json(v) = &self.doc else {
+            return None;
+        };
+        let row = v
+            .get("plugins")?
+            .as_array()?
+            .iter()
+            .rev()
+            .find(|p| p.get("id").and_then(serde_json::Value::as_str) == Some(id))?;
+        let s = |k: &str| row.get(k)?.as_str().map(str::to_owned);
+        Some((s("by")?, s("installed_at")?))
     }
 
     /// Record the hashes `verify` compares (`installed_tree_hash`, and `manifest_hash` when

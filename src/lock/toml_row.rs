@@ -36,5 +36,9 @@ pub(crate) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         subdir: s("subdir"),
         host_source: None,
         signer_key: s("signer_key"),
+        profile: crate::lock::read_profile(
+            row.get("host_aoe_api").and_then(toml::Value::as_integer),
+            s("host_version"),
+        ),
     })
 }

@@ -271,6 +271,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                         Ok(source) => {
                             let base = InstallOptions {
                                 featured_index: cx.featured_index.clone(),
+                                profile: opts.check.profile.clone(),
                                 ..InstallOptions::new(
                                     source,
                                     None,

@@ -21,6 +21,9 @@ pub struct CheckOptions {
     pub pre: bool,
     /// Hold back versions younger than this many seconds (`None`: each home's policy).
     pub cooldown: Option<u64>,
+    /// `--aoe-api`, `--host-version`: the host to check and validate as, over each row's
+    /// recorded profile and each home's remembered one.
+    pub profile: crate::profile::HostProfile,
 }
 
 /// Check every locked plugin of the homes `home` (or the hosts' own) names.
@@ -35,6 +38,7 @@ pub fn check_homes(
         opts.timeout,
         opts.pre,
         &cx.gh_base(),
+        &opts.profile,
     ))
 }
 

@@ -8,6 +8,8 @@
 //! * [`autoupdate`]: one cron sweep under each home's policy (interval, idle/always,
 //!   cooldown), applied through the same pipeline; an update that needs consent is never
 //!   applied.
+//! * [`bundle`]: `plugins bundle`'s archive of a lock, and its checked reading for
+//!   `sync --frozen --from`.
 //! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
 //! * [`install`]: `plugins install` from a typed source, through consent, to its row.
 //! * [`list`], [`info`]: the installed plugins with what their hosts' records say of them
@@ -23,6 +25,7 @@
 
 pub mod apply;
 pub mod autoupdate;
+pub mod bundle;
 pub mod check;
 pub mod info;
 pub mod install;

@@ -32,6 +32,11 @@ pub struct SyncOptions<'a> {
     pub profile: crate::profile::HostProfile,
     /// `--require-signed`, `--allowed-signers`.
     pub signing: crate::signing::SignArgs,
+    /// `--frozen`: exactly the lock, or nothing: every plugin is fetched, checked against
+    /// its locked tree hash, asset sha256 and deps, and staged before any is swapped in.
+    pub frozen: bool,
+    /// `--from FILE`: install from a bundle (with `--frozen`), no network.
+    pub from: Option<PathBuf>,
 }
 
 /// One plugin's outcome, as `--json` prints it.
@@ -105,6 +110,8 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
             return Err(e.into());
         }
     }
+    // `--from`: the bundle is read (bounded, checked) before anything else.
+    let opened = opts.from.as_deref().map(super::bundle::open).transpose()?;
     let mut rows = Vec::new();
     let mut tampered = Vec::new();
     // What to install, in lock order; a changed plugin without --repair is only reported.
@@ -138,7 +145,30 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
                 }
                 repair = true;
             }
-            let install = install_options(opts, cx, &home, &entry)?;
+            if opts.frozen {
+                frozen_row(opts, &entry)?;
+            }
+            let mut install = install_options(opts, cx, &home, &entry)?;
+            if let Some(b) = &opened {
+                b.check_lock(&home.lockfile())?;
+                let name = home.locked_name(&entry)?;
+                install.tree_from = Some(b.tree(&name).ok_or_else(|| Error::Refused {
+                    code: Code::SyncBundle,
+                    message: format!(
+                        "the bundle holds no tree of {}; nothing was changed",
+                        entry.id
+                    ),
+                    help: Some(
+                        "bundle the lock this home has: `plugins bundle --home H -o FILE`".into(),
+                    ),
+                })?);
+                install.wheels_from = Some(b.wheels(&name));
+            }
+            // A frozen sync writes the row back as it is (protoAgent's `by` and time too).
+            if let Some((by, now)) = lock.stamp(&entry.id).filter(|_| opts.frozen) {
+                install.by = by;
+                install.now = now;
+            }
             steps.push(Step {
                 item: Todo::Install {
                     home: home.root.clone(),
@@ -150,8 +180,35 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
         }
     }
     // The sources are fetched and checked `--jobs` at a time, ahead of the installs, which
-    // ask consent, lock the home and swap one at a time, in lock order.
-    for (todo, fetched) in prepared_in_order(steps, opts.jobs) {
+    // ask consent, lock the home and swap one at a time, in lock order. `--frozen` stages
+    // every one of them (consent, release asset, locked deps) before it swaps any in.
+    let prepared = prepared_in_order(steps, opts.jobs)
+        .map(|(todo, fetched)| (todo, fetched.map(|(i, p)| (i, How::Prepared(Box::new(p))))));
+    let work: Box<dyn Iterator<Item = Work>> = if opts.frozen {
+        let mut staged = Vec::new();
+        for (todo, fetched) in prepared {
+            let fetched = match (fetched, &todo) {
+                (Some((install, How::Prepared(p))), Todo::Install { entry, .. }) => {
+                    match install::stage_prepared(&install, *p, &mut consent, &mut on_event) {
+                        Ok(stage) => Some((install, How::Staged(stage))),
+                        Err(InstallError::Refused {
+                            code: Code::InstallDeclined,
+                            ..
+                        }) if unasked.is_some() => {
+                            return Err(unasked.take().expect("checked"));
+                        }
+                        Err(e) => return Err(frozen_error(e, entry)),
+                    }
+                }
+                (other, _) => other,
+            };
+            staged.push((todo, fetched));
+        }
+        Box::new(staged.into_iter())
+    } else {
+        Box::new(prepared)
+    };
+    for (todo, fetched) in work {
         let (home, entry, repair) = match todo {
             Todo::Report(row) => {
                 rows.push(row);
@@ -163,34 +220,39 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
                 repair,
             } => (home, entry, repair),
         };
-        let (install, prepared) = fetched.expect("an install is fetched ahead");
-        let installed =
-            match install::install_prepared(&install, prepared, &mut consent, &mut on_event) {
-                Ok(i) => i,
-                Err(InstallError::Refused {
-                    code: Code::InstallConcurrent,
-                    ..
-                }) => {
-                    let message = "another command changed it meanwhile";
-                    printer.status(&format!("     Skipped {}: {message}", entry.id));
-                    rows.push(SyncRow {
-                        id: entry.id.clone(),
-                        status: SyncStatus::Skipped,
-                        detail: SyncDetail::Message {
-                            message: message.to_owned(),
-                        },
-                        home,
-                    });
-                    continue;
-                }
-                Err(InstallError::Refused {
-                    code: Code::InstallDeclined,
-                    ..
-                }) if unasked.is_some() => {
-                    return Err(unasked.take().expect("checked"));
-                }
-                Err(e) => return Err(e.into()),
-            };
+        let (install, how) = fetched.expect("an install is fetched ahead");
+        let done = match how {
+            How::Prepared(p) => {
+                install::install_prepared(&install, *p, &mut consent, &mut on_event)
+            }
+            How::Staged(stage) => install::finish(&install, stage, &mut on_event),
+        };
+        let installed = match done {
+            Ok(i) => i,
+            Err(InstallError::Refused {
+                code: Code::InstallConcurrent,
+                ..
+            }) => {
+                let message = "another command changed it meanwhile";
+                printer.status(&format!("     Skipped {}: {message}", entry.id));
+                rows.push(SyncRow {
+                    id: entry.id.clone(),
+                    status: SyncStatus::Skipped,
+                    detail: SyncDetail::Message {
+                        message: message.to_owned(),
+                    },
+                    home,
+                });
+                continue;
+            }
+            Err(InstallError::Refused {
+                code: Code::InstallDeclined,
+                ..
+            }) if unasked.is_some() => {
+                return Err(unasked.take().expect("checked"));
+            }
+            Err(e) => return Err(e.into()),
+        };
         if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
             return Err(Error::Refused {
                 code: Code::InstallTampered,
@@ -227,6 +289,88 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     Ok(rows)
 }
 
+/// A step in lock order with its install, fetched ahead.
+type Work = (Todo, Option<(InstallOptions, How)>);
+
+/// A step's install, fetched ahead, or (`--frozen`) staged in full.
+enum How {
+    Prepared(Box<install::Prepared>),
+    Staged(install::Stage),
+}
+
+/// `--frozen`: a locked commit that cannot be fetched and a release asset that cannot be
+/// had as locked are errors of their own (the lock cannot be honoured as it is).
+fn frozen_error(e: InstallError, entry: &Entry) -> Error {
+    let way_out = "--frozen installs only what the lock pins; nothing was changed";
+    match e {
+        InstallError::Git(
+            g @ (crate::git::GitError::RefNotFound { .. }
+            | crate::git::GitError::Remote { .. }
+            | crate::git::GitError::Aborted { .. }
+            | crate::git::GitError::Stalled { .. }
+            | crate::git::GitError::Cli(_)),
+        ) => Error::Refused {
+            code: Code::SyncMissingCommit,
+            message: format!(
+                "{}: the locked commit {} cannot be fetched: {g}; nothing was changed",
+                entry.id,
+                entry.commit.as_deref().unwrap_or("(none)")
+            ),
+            help: Some(format!(
+                "{way_out}; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a bundle (`plugins sync --frozen --from FILE`)"
+            )),
+        },
+        InstallError::Release(r) => Error::Refused {
+            code: Code::SyncAssetMismatch,
+            message: format!(
+                "{}: the locked release asset cannot be had as locked: {r}; nothing was changed",
+                entry.id
+            ),
+            help: Some(format!(
+                "{way_out}; the release must still serve the asset with the lock's sha256"
+            )),
+        },
+        other => other.into(),
+    }
+}
+
+/// `--frozen`, before anything is fetched: each row pins what it installs (a commit for a
+/// git source, a tree hash) under the profile the command line names.
+fn frozen_row(opts: &SyncOptions, entry: &Entry) -> Result<()> {
+    let nothing = "nothing was changed";
+    if entry.commit.is_none() && !entry.source.starts_with('/') && !entry.source.starts_with('.') {
+        return Err(Error::Refused {
+            code: Code::SyncMissingCommit,
+            message: format!("{}: the lock names no commit for {}; {nothing}", entry.id, entry.source),
+            help: Some("a frozen sync installs only pinned commits; `plugins update` (or `plugins sync` without --frozen) pins one".into()),
+        });
+    }
+    if entry.tree_hash.is_empty() {
+        return Err(Error::Refused {
+            code: Code::SyncTreeMismatch,
+            message: format!("{}: the lock records no tree_hash, so its files cannot be checked; {nothing}", entry.id),
+            help: Some("a row the host's own installer wrote has none; `plugins sync` without --frozen (or `plugins update`) records one".into()),
+        });
+    }
+    let locked = entry.profile.clone().unwrap_or_default();
+    let conflicts = opts.profile.conflicts(&locked);
+    if !conflicts.is_empty() {
+        return Err(Error::Refused {
+            code: Code::SyncProfileMismatch,
+            message: format!(
+                "{}: the lock was made under another host profile: {}; {nothing}",
+                entry.id,
+                conflicts.join(", ")
+            ),
+            help: Some(format!(
+                "run it with the lock's profile ({}) or without the flags; to move to another host, `plugins update` under the new profile",
+                locked.flags()
+            )),
+        });
+    }
+    Ok(())
+}
+
 /// How to reinstall `entry` at its pin.
 fn install_options(
     opts: &SyncOptions,
@@ -252,9 +396,14 @@ fn install_options(
         wait: true,
         by: "sync".into(),
         pin: Some(entry.clone()),
+        frozen: opts.frozen,
+        tree_from: None,
+        wheels_from: None,
         now: crate::clock::now(),
         featured_index: cx.featured_index.clone(),
-        profile: opts.profile.clone(),
+        // The command line's profile, else the one the lock recorded at install (so a fresh
+        // home validates as the original did), else the home's.
+        profile: opts.profile.or(entry.profile.clone().unwrap_or_default()),
         signing: opts.signing.clone(),
         shared: None,
     })

@@ -212,7 +212,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                         &home,
                         &entry,
                         new_ref,
-                        base_options(cx, &entry, opts.python, &opts.signing)?,
+                        base_options(cx, &entry, opts.python, &opts.signing, &opts.check.profile)?,
                     )),
                     // Gone from the lock since the check: nothing to do.
                     None => continue,
@@ -254,15 +254,9 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                 review: None,
                 unheld: None,
             }),
-            Status::Behind { .. } if opts.dry_run => review(
-                cx,
-                printer,
-                &home,
-                dialect,
-                &c,
-                &mut lock_rows,
-                &opts.signing,
-            )?,
+            Status::Behind { .. } if opts.dry_run => {
+                review(cx, printer, &home, dialect, &c, &mut lock_rows, opts)?
+            }
             Status::Behind { .. } => fetched.map(|(install, prepared)| {
                 apply(
                     printer,
@@ -385,12 +379,14 @@ fn base_options(
     entry: &crate::lock::Entry,
     python: Option<&std::path::Path>,
     signing: &crate::signing::SignArgs,
+    profile: &crate::profile::HostProfile,
 ) -> Result<InstallOptions> {
     let source = Source::of_entry(entry, &cx.gh_base())?;
     let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
     base.featured_index.clone_from(&cx.featured_index);
     base.python = python.map(|p| cx.python_arg(p));
     base.signing = signing.clone();
+    base.profile = profile.clone();
     Ok(base)
 }
 
@@ -402,7 +398,7 @@ fn review(
     dialect: Dialect,
     c: &Check,
     lock_rows: &mut LockRows,
-    signing: &crate::signing::SignArgs,
+    opts: &UpdateOptions,
 ) -> Result<Option<UpdateRow>> {
     let Status::Behind { new_ref, commit } = &c.status else {
         return Ok(None);
@@ -410,7 +406,7 @@ fn review(
     let Some(entry) = lock_rows.get(home, dialect, &c.id)? else {
         return Ok(None);
     };
-    let base = base_options(cx, &entry, None, signing)?;
+    let base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
     let mut on_event = crate::reporter::progress(printer);
     let reviewed = crate::update::review(home, &entry, new_ref, base, &mut on_event);
     drop(on_event);

@@ -60,6 +60,8 @@ pub fn options(
         home: (!base.defaults.is_default(home)).then(|| home.root.clone()),
         force: true,
         expect_id: Some(entry.id.clone()),
+        // The command line's profile, else the one the row was installed under.
+        profile: base.profile.or(entry.profile.clone().unwrap_or_default()),
         ..base
     }
 }

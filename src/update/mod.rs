@@ -325,6 +325,7 @@ pub fn check_homes(
     timeout: Duration,
     pre: bool,
     gh_base: &str,
+    given: &crate::profile::HostProfile,
 ) -> Vec<(crate::store::Home, crate::dialect::Dialect, Check)> {
     let url_of = |e: &Entry| match crate::source::Source::of_entry(e, gh_base) {
         Ok(crate::source::Source::Git { url, .. }) => Some(url),
@@ -333,7 +334,7 @@ pub fn check_homes(
     let mut out = Vec::new();
     for (home, dialect, lock) in homes {
         let entries = lock.entries();
-        let profile = protoagent_profile(&home, dialect);
+        let profile = protoagent_profile(&home, dialect, given);
         let superseded: Vec<Option<Status>> =
             entries.iter().map(|e| superseded_by(profile, e)).collect();
         let asked: Vec<Entry> = entries
@@ -366,16 +367,21 @@ pub fn check_homes(
     out
 }
 
-/// The protoAgent host profile a home's checks use (the one it remembers, else the
-/// newest); `None` for the other hosts.
+/// The protoAgent host profile a home's checks use (the one given, else the one it
+/// remembers, else the newest); `None` for the other hosts.
 fn protoagent_profile(
     home: &crate::store::Home,
     dialect: crate::dialect::Dialect,
+    given: &crate::profile::HostProfile,
 ) -> Option<crate::host::protoagent::manifest::Profile> {
     if !crate::host::install_policy(dialect).instance_checks {
         return None;
     }
-    Some(crate::profile::HostProfile::load(home).protoagent(&Default::default()))
+    Some(
+        given
+            .or(crate::profile::HostProfile::load(home))
+            .protoagent(&Default::default()),
+    )
 }
 
 /// protoAgent 0.218's check before any network: the bundled plugin that supersedes

@@ -755,6 +755,45 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
         std::fs::read_to_string(home.join("plugins.toml")).unwrap(),
         "[host]\naoe_api = 12\n"
     );
+    // The lock row records the profile (a key aoe does not read), so a fresh home with the
+    // lock alone validates as the original did, and remembers it.
+    assert_eq!(
+        lock(&home)["plugins"]["dev.example.old"]["host_aoe_api"].as_integer(),
+        Some(12)
+    );
+    let fresh = tmp.path().join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let (code, stdout, stderr) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(fresh.join("plugins.toml")).unwrap(),
+        "[host]\naoe_api = 12\n"
+    );
+    // --frozen refuses another profile than the lock's, before anything is fetched.
+    std::fs::remove_dir_all(fresh.join("plugins")).unwrap();
+    let (code, _, stderr) = run(plugins()
+        .args(["sync", "--frozen", "--yes", "--aoe-api", "15", "--home"])
+        .arg(&fresh));
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("plugins::sync::profile_mismatch")
+            && stderr.contains("--aoe-api 15 (the lock: 12)"),
+        "{stderr}"
+    );
+    assert!(!fresh.join("plugins/dev.example.old").exists());
+    // outdated (as update and autoupdate) takes the profile too.
+    let (code, _, stderr) = run(plugins()
+        .args([
+            "outdated",
+            "--aoe-api",
+            "12",
+            "--host-version",
+            "1.14.0",
+            "--home",
+        ])
+        .arg(&home));
+    assert_eq!(code, 0, "{stderr}");
     // plugins.toml's other readers accept the table.
     let (code, _, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
     assert_eq!(

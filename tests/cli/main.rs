@@ -23,6 +23,7 @@ mod doctor;
 mod editor;
 mod featured;
 mod formats;
+mod frozen;
 mod github;
 mod hostile;
 mod hosts;

@@ -336,6 +336,17 @@ fn bad_downloads_never_install() {
     let (code, _, stderr) = tool(&mirror, &server, &home, &["sync", "--yes"]);
     assert_eq!(code, 2);
     assert!(stderr.contains("but the lock says"), "{stderr}");
+    // `--frozen`: the same refusal has its own code, and nothing is installed.
+    let lock = std::fs::read(home.join("plugins.lock")).unwrap();
+    let (code, _, stderr) = tool(&mirror, &server, &home, &["sync", "--frozen", "--yes"]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("plugins::sync::asset_mismatch")
+            && stderr.contains("the locked release asset cannot be had as locked"),
+        "{stderr}"
+    );
+    assert!(!home.join("plugins/dev.example.tool").exists());
+    assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), lock);
 }
 
 #[test]
