@@ -1,7 +1,6 @@
 //! The network checks: whether each locked git source answers a ref listing, how
 //! its transfer is routed, and the GitHub API rate limit.
 
-
 use super::local::age;
 use super::{Check, Mark, Options, Route};
 use crate::diagnostic::Code;
@@ -192,9 +191,7 @@ pub(super) fn github_rate_limit(
     });
     let mut check = match rx.recv_timeout(opts.timeout) {
         Ok(Ok(r)) => {
-            let resets = r.reset.saturating_sub(
-                crate::clock::now_secs(),
-            );
+            let resets = r.reset.saturating_sub(crate::clock::now_secs());
             let message = format!(
                 "{url}: {} of {} requests left, resets in {}; {}",
                 r.remaining,

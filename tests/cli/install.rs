@@ -6,7 +6,7 @@ use serde_json::Value;
 use snapbox::{assert_data_eq, str};
 
 use crate::support::git::{Repo, git};
-use crate::support::net::Daemon;
+use crate::support::net::{Daemon, Trickle};
 use crate::support::*;
 
 #[test]
@@ -1771,7 +1771,10 @@ fn a_fetch_on_a_terminal_shows_the_bytes_received() {
     let served = tmp.path().join("served");
     repo.clone_bare(&served.join("big.git"));
     let daemon = Daemon::serve(&served);
-    let url = format!("git://127.0.0.1:{}/big.git", daemon.port);
+    // Through a relay that trickles the answer, so the transfer outlasts a few spinner
+    // ticks however fast the machine is.
+    let trickle = Trickle::to(daemon.port);
+    let url = format!("git://127.0.0.1:{}/big.git", trickle.port);
     let bin = env!("CARGO_BIN_EXE_plugins");
     let home = tmp.path().join("home");
     let out = std::process::Command::new("script")

@@ -724,3 +724,43 @@ fn serve_flaky(
     }
     stream.flush()
 }
+
+/// A TCP relay on 127.0.0.1 to `target` that passes what the client sends at once and what
+/// the server answers in 64 KiB pieces 20 ms apart: a transfer of a few MiB then lasts long
+/// enough for a terminal's progress to be drawn mid-way, however fast the machine is.
+pub(crate) struct Trickle {
+    pub(crate) port: u16,
+}
+
+impl Trickle {
+    pub(crate) fn to(target: u16) -> Trickle {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        std::thread::spawn(move || {
+            for client in listener.incoming() {
+                let Ok(client) = client else { continue };
+                let Ok(server) = TcpStream::connect(("127.0.0.1", target)) else {
+                    continue;
+                };
+                let (mut up_from, mut up_to) =
+                    (client.try_clone().unwrap(), server.try_clone().unwrap());
+                std::thread::spawn(move || {
+                    let _ = std::io::copy(&mut up_from, &mut up_to);
+                    let _ = up_to.shutdown(std::net::Shutdown::Write);
+                });
+                let (mut down_from, mut down_to) = (server, client);
+                std::thread::spawn(move || {
+                    let mut buf = vec![0u8; 64 * 1024];
+                    while let Ok(n) = down_from.read(&mut buf) {
+                        if n == 0 || down_to.write_all(&buf[..n]).is_err() {
+                            break;
+                        }
+                        std::thread::sleep(std::time::Duration::from_millis(20));
+                    }
+                    let _ = down_to.shutdown(std::net::Shutdown::Write);
+                });
+            }
+        });
+        Trickle { port }
+    }
+}
