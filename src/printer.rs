@@ -228,7 +228,8 @@ impl Printer {
 
     /// One JSON document on stdout (`--json`; never silenced by `-q`), inside the
     /// envelope every command shares: `{"format_version": 1, ...fields}`.
-    pub fn json(&self, fields: serde_json::Value) -> std::io::Result<()> {
+    pub fn json(&self, fields: impl serde::Serialize) -> std::io::Result<()> {
+        let fields = serde_json::to_value(fields).map_err(std::io::Error::other)?;
         let mut doc = serde_json::json!({ "format_version": 1 });
         if let (Some(doc), serde_json::Value::Object(fields)) = (doc.as_object_mut(), fields) {
             doc.extend(fields);

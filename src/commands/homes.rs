@@ -42,21 +42,18 @@ pub fn run(args: &HomesArgs, cx: &Context, printer: &Printer) -> Result<ExitStat
             .with_help("protoAgent ignores a relative plugins directory; so does `plugins`");
         printer.file_diagnostics(&[d], &proto.config, "");
     }
-    let text = if args.json {
-        let homes: Vec<serde_json::Value> = rows
+    let written = if args.json {
+        let homes: Vec<HomeRow> = rows
             .iter()
-            .map(|(d, h, config)| {
-                serde_json::json!({
-                    "dialect": d, "root": h.root, "plugins": h.plugins_dir(),
-                    "lock": h.lockfile(), "config": config,
-                })
+            .map(|(d, h, config)| HomeRow {
+                dialect: *d,
+                root: &h.root,
+                plugins: h.plugins_dir(),
+                lock: h.lockfile(),
+                config: config.as_deref(),
             })
             .collect();
-        let doc = serde_json::json!({"format_version": 1, "homes": homes});
-        format!(
-            "{}\n",
-            serde_json::to_string_pretty(&doc).expect("serializes")
-        )
+        printer.json(serde_json::json!({ "homes": homes }))
     } else {
         let mut out = String::new();
         for (d, h, config) in &rows {
@@ -69,10 +66,18 @@ pub fn run(args: &HomesArgs, cx: &Context, printer: &Printer) -> Result<ExitStat
                 out.push_str(&format!("  config:  {}\n", c.display()));
             }
         }
-        out
+        printer.out(&out)
     };
-    printer
-        .out(&text)
-        .map_err(|e| Error::io("cannot write output", e))?;
+    written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(ExitStatus::Success)
+}
+
+/// One home in `plugins homes --json` (docs/schema/output/homes.json).
+#[derive(serde::Serialize)]
+struct HomeRow<'a> {
+    dialect: crate::dialect::Dialect,
+    root: &'a std::path::Path,
+    plugins: std::path::PathBuf,
+    lock: std::path::PathBuf,
+    config: Option<&'a std::path::Path>,
 }

@@ -180,26 +180,49 @@ struct Done<'a> {
     git: Option<&'a Result<GitInit, scaffold::GitInitError>>,
 }
 
-fn json_summary(d: &Done<'_>) -> serde_json::Value {
-    let git = match d.git {
-        None => "skipped",
-        Some(Ok(GitInit::Initialized)) => "initialized",
-        Some(Ok(GitInit::InsideWorkTree)) => "inside-work-tree",
-        Some(Ok(GitInit::NotFound)) => "not-found",
-        Some(Err(_)) => "failed",
-    };
-    serde_json::json!({
-        "root": display_path(d.root),
-        "dialect": d.dialect,
-        "runtime": d.runtime.as_str(),
-        "id": d.plan.id,
-        "files": d.written.files.iter().map(|p| slashed(p)).collect::<Vec<_>>(),
-        "kept": d.written.kept.iter().map(|k| serde_json::json!({
-            "path": slashed(&k.path),
-            "missing": k.missing,
-        })).collect::<Vec<_>>(),
-        "git": git,
-    })
+/// `plugins new --json` (docs/schema/output/new.json).
+#[derive(serde::Serialize)]
+struct NewSummary<'a> {
+    root: String,
+    dialect: Dialect,
+    runtime: &'static str,
+    id: &'a str,
+    files: Vec<String>,
+    kept: Vec<KeptFile<'a>>,
+    /// `skipped`, `initialized`, `inside-work-tree`, `not-found` or `failed`.
+    git: &'static str,
+}
+
+#[derive(serde::Serialize)]
+struct KeptFile<'a> {
+    path: String,
+    missing: &'a [String],
+}
+
+fn json_summary<'a>(d: &Done<'a>) -> NewSummary<'a> {
+    NewSummary {
+        root: display_path(d.root),
+        dialect: d.dialect,
+        runtime: d.runtime.as_str(),
+        id: &d.plan.id,
+        files: d.written.files.iter().map(|p| slashed(p)).collect(),
+        kept: d
+            .written
+            .kept
+            .iter()
+            .map(|k| KeptFile {
+                path: slashed(&k.path),
+                missing: &k.missing,
+            })
+            .collect(),
+        git: match d.git {
+            None => "skipped",
+            Some(Ok(GitInit::Initialized)) => "initialized",
+            Some(Ok(GitInit::InsideWorkTree)) => "inside-work-tree",
+            Some(Ok(GitInit::NotFound)) => "not-found",
+            Some(Err(_)) => "failed",
+        },
+    }
 }
 
 /// What `plugins new` did; the printer leaves the outcomes (the file list, the git line

@@ -226,6 +226,30 @@ fn a_fleet_syncs_frozen_from_a_mirror_while_the_origin_is_down_and_edited_locks_
     );
     assert_eq!(code, 0, "{o}{e}");
     assert!(o.starts_with("     Bundled 1 plugins ("), "{o}");
+    // The same bundle as `--json`, against its schema.
+    let again = t.join("plugins-bundle-2.tar");
+    let (code, o, e) = plugins_in(
+        &t.join("origin"),
+        &index,
+        &py,
+        &[("PLUGINS_GH_BASE", &dead)],
+        &[
+            "bundle",
+            "-o",
+            again.to_str().unwrap(),
+            "--python",
+            py.to_str().unwrap(),
+            "--json",
+        ],
+    );
+    assert_eq!(code, 0, "{o}{e}");
+    let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
+    assert_matches_output_schema("bundle.json", &doc);
+    assert_eq!(
+        doc["bundle"]["plugins"].as_array().map(Vec::len),
+        Some(1),
+        "{doc:#}"
+    );
     // The mirror: a copy of the served repositories on another server; the origin goes down.
     let mirror_dir = t.join("mirror");
     assert!(

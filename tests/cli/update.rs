@@ -889,7 +889,7 @@ fn every_json_command_has_a_schema_that_a_test_checks() {
     // against `<command>.json`) and those `json_outputs_match_their_schemas` runs.
     let own = [
         "info", "new", "list", "homes", "search", "verify", "outdated", "doctor", "resolve",
-        "validate",
+        "validate", "bundle",
     ];
     let change = [
         "install", "update", "remove", "sync", "rollback", "hold", "unhold",
