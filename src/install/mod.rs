@@ -199,19 +199,10 @@ pub fn bundle_entry(
     deps: Option<&[crate::lock::DepPin]>,
     tree_dest: &std::path::Path,
     wheels_dest: &std::path::Path,
+    assets_dest: &std::path::Path,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(), InstallError> {
     let pin = opts.pin.as_ref().expect("a bundle takes a locked row");
-    if pin.release.is_some() {
-        return Err(refused(
-            Code::SyncBundle,
-            format!(
-                "{}: its release asset is not bundled (bundles hold trees and wheels)",
-                pin.id
-            ),
-            "sync that home online (`plugins sync --frozen` through a mirror: PLUGINS_GH_BASE, PLUGINS_GITHUB_API)".to_owned(),
-        ));
-    }
     let fetched = fetch_and_check(opts, on_event)?;
     let tree = fetched.tree();
     let hash = crate::hash::tree(&tree).unwrap_or_default();
@@ -229,6 +220,31 @@ pub fn bundle_entry(
         ));
     }
     crate::tree::copy(&tree, tree_dest, &|_, _| false)?;
+    // aoe's release-binary worker: the locked asset, downloaded into a copy of the tree
+    // (its sha256 checked against the lock), then kept as the bundle's `assets/<id>/`.
+    if pin.release.is_some() {
+        let scratch =
+            tempfile::tempdir().map_err(io("cannot create a directory for the release asset"))?;
+        let built = scratch.path().join("tree");
+        crate::tree::copy(&tree, &built, &|_, _| false)?;
+        let entry = crate::lock::Entry::clone(pin);
+        if let Some(placed) =
+            stage::fetch_release(fetched.report(), opts, &entry, &built, on_event)?
+        {
+            let name = crate::name::Name::new(&placed.asset).map_err(|why| {
+                refused(
+                    Code::SyncBundle,
+                    format!("{}: release asset {:?}: {why}", pin.id, placed.asset),
+                    None,
+                )
+            })?;
+            let kept = name.under(&built.join(crate::release::KEEP_DIR));
+            fs_err::create_dir_all(assets_dest)
+                .map_err(io(format!("cannot create {}", assets_dest.display())))?;
+            fs_err::copy(&kept, name.under(assets_dest))
+                .map_err(io("cannot bundle the release asset"))?;
+        }
+    }
     let home = home_for(opts, Some(fetched.dialect())).ok_or_else(|| {
         refused(
             Code::UsageInvalidArgument,

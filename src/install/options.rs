@@ -70,6 +70,9 @@ pub struct InstallOptions {
     /// `sync --from BUNDLE`: the locked wheels, installed from this directory only (pip
     /// `--no-index --find-links`).
     pub wheels_from: Option<PathBuf>,
+    /// `sync --from BUNDLE`: the directory holding the locked release asset (aoe's
+    /// release-binary worker), taken instead of downloading it.
+    pub asset_from: Option<PathBuf>,
     /// An RFC 3339 timestamp for hosts whose lock records one.
     pub now: String,
     /// aoe's featured index override (`PLUGINS_FEATURED_INDEX`); `None`: the built-in one.
@@ -113,6 +116,7 @@ impl InstallOptions {
             frozen: false,
             tree_from: None,
             wheels_from: None,
+            asset_from: None,
             now: crate::clock::now(),
             featured_index: None,
             profile: HostProfile::default(),

@@ -88,6 +88,11 @@ impl Fetched {
     pub(super) fn name(&self) -> &crate::name::Name {
         &self.checked.name
     }
+
+    /// The validation of the fetched tree (its facts: the release worker, the runtime).
+    pub(super) fn report(&self) -> &crate::validate::PluginReport {
+        &self.checked.report
+    }
 }
 
 pub(super) fn fetch_and_check(

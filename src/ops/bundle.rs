@@ -107,6 +107,7 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
             deps.as_deref(),
             &work.path().join("trees").join(name.as_str()),
             &wheels,
+            &work.path().join("assets").join(name.as_str()),
             &mut on_event,
         )?;
         bundled.push(Bundled {
@@ -121,7 +122,7 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
         .map_err(|e| Error::io(format!("cannot read {}", home.lockfile().display()), e))?;
     let mut files = BTreeMap::new();
     let mut listed = Vec::new();
-    for top in ["trees", "wheels"] {
+    for top in ["trees", "wheels", "assets"] {
         let root = work.path().join(top);
         if !root.is_dir() {
             continue;
@@ -130,8 +131,20 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
             bundle_error(e.to_string(), "bundle a lock whose trees are plain files")
         })?;
         for e in walked {
-            if e.kind != crate::tree::Kind::File {
-                continue;
+            match e.kind {
+                crate::tree::Kind::File => {}
+                crate::tree::Kind::Dir => continue,
+                // A bundle holds regular files only (its reader refuses links as hostile):
+                // said here, not found out as a tree mismatch on the fleet.
+                crate::tree::Kind::Symlink => {
+                    return Err(bundle_error(
+                        format!(
+                            "{top}/{} is a symbolic link, which a bundle cannot carry; nothing was written",
+                            e.display()
+                        ),
+                        "sync such a plugin online (`plugins sync --frozen` through a mirror)",
+                    ));
+                }
             }
             let rel = format!("{top}/{}", e.display());
             let bytes = fs_err::read(&e.path)
@@ -203,6 +216,11 @@ impl Opened {
         self.dir.path().join("wheels").join(id.as_str())
     }
 
+    /// The directory of `id`'s locked release asset (empty when it has none).
+    pub fn assets(&self, id: &crate::name::Name) -> PathBuf {
+        self.dir.path().join("assets").join(id.as_str())
+    }
+
     /// Whether the bundle was made from this lock (byte for byte).
     pub fn check_lock(&self, lockfile: &Path) -> Result<()> {
         let bytes = crate::file::read(lockfile)
@@ -223,7 +241,7 @@ impl Opened {
 }
 
 /// A path of the archive that may be extracted: relative, plain components only, under
-/// the manifest, the lock, `trees/` or `wheels/`.
+/// the manifest, the lock, `trees/`, `wheels/` or `assets/`.
 fn safe_path(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for c in path.components() {
@@ -236,7 +254,7 @@ fn safe_path(path: &Path) -> Option<PathBuf> {
     let first = out.components().next()?.as_os_str().to_str()?.to_owned();
     match first.as_str() {
         MANIFEST | "plugins.lock" if out.components().count() == 1 => Some(out),
-        "trees" | "wheels" if out.components().count() > 2 => Some(out),
+        "trees" | "wheels" | "assets" if out.components().count() > 2 => Some(out),
         _ => None,
     }
 }

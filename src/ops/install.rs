@@ -100,6 +100,7 @@ pub fn install(req: InstallRequest<'_>, cx: &Context, printer: &Printer) -> Resu
         frozen: false,
         tree_from: None,
         wheels_from: None,
+        asset_from: None,
         now: crate::clock::now(),
         shared: None,
         featured_index: cx.featured_index.clone(),

@@ -163,6 +163,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
                     ),
                 })?);
                 install.wheels_from = Some(b.wheels(&name));
+                install.asset_from = Some(b.assets(&name));
             }
             // A frozen sync writes the row back as it is (protoAgent's `by` and time too).
             if let Some((by, now)) = lock.stamp(&entry.id).filter(|_| opts.frozen) {
@@ -399,6 +400,7 @@ fn install_options(
         frozen: opts.frozen,
         tree_from: None,
         wheels_from: None,
+        asset_from: None,
         now: crate::clock::now(),
         featured_index: cx.featured_index.clone(),
         // The command line's profile, else the one the lock recorded at install (so a fresh

@@ -278,12 +278,38 @@ pub fn install(
         });
     }
     fs_err::rename(&part, &kept).map_err(io("cannot keep the downloaded asset"))?;
+    place(req, &kept, done, plugin_dir, &name, &asset_name)?;
+    Ok(Placed {
+        tag,
+        asset: name,
+        sha256,
+    })
+}
+
+/// Put the kept asset `kept` (`done` bytes) to work in `plugin_dir`: an archive unpacked and
+/// its `bin` found, else the file copied to `bin` (or the asset's name); made executable.
+fn place(
+    req: &ReleaseRequest,
+    kept: &Path,
+    done: u64,
+    plugin_dir: &Path,
+    name: &str,
+    asset_name: &crate::name::Name,
+) -> Result<(), ReleaseError> {
+    let archive = name.ends_with(".tar.gz") || name.ends_with(".tgz");
     let bin_path = if archive {
-        let bin = req.bin.clone().expect("checked above");
-        unpack(&kept, done, plugin_dir, &name)?;
-        let path = plugin_dir.join(crate::name::relative_path(&bin).expect("checked above"));
+        let bin = req
+            .bin
+            .clone()
+            .expect("the caller checked: an archive names its bin");
+        unpack(kept, done, plugin_dir, name)?;
+        let path = plugin_dir
+            .join(crate::name::relative_path(&bin).expect("the caller checked: a relative path"));
         if !path.is_file() {
-            return Err(ReleaseError::MissingBin { asset: name, bin });
+            return Err(ReleaseError::MissingBin {
+                asset: name.to_owned(),
+                bin,
+            });
         }
         path
     } else {
@@ -294,7 +320,7 @@ pub fn install(
         if let Some(parent) = path.parent() {
             fs_err::create_dir_all(parent).map_err(io("cannot create the binary's directory"))?;
         }
-        fs_err::copy(&kept, &path).map_err(io(format!("cannot write {}", path.display())))?;
+        fs_err::copy(kept, &path).map_err(io(format!("cannot write {}", path.display())))?;
         path
     };
     #[cfg(unix)]
@@ -303,8 +329,55 @@ pub fn install(
         fs_err::set_permissions(&bin_path, std::fs::Permissions::from_mode(0o755))
             .map_err(io("cannot make the binary executable"))?;
     }
+    Ok(())
+}
+
+/// [`install`] from a file instead of the release (`sync --frozen --from BUNDLE`): the
+/// asset the lock pins, which must hash to `req.locked_sha256`; no network.
+pub fn install_from(
+    req: &ReleaseRequest,
+    file: &Path,
+    plugin_dir: &Path,
+) -> Result<Placed, ReleaseError> {
+    let name = render(&req.asset_template, &req.version);
+    let asset_name = crate::name::Name::new(&name).map_err(|why| ReleaseError::BadName {
+        name: name.clone(),
+        why,
+    })?;
+    if (name.ends_with(".tar.gz") || name.ends_with(".tgz")) && req.bin.is_none() {
+        return Err(ReleaseError::ArchiveWithoutBin);
+    }
+    if let Some(bin) = &req.bin
+        && crate::name::relative_path(bin).is_none()
+    {
+        return Err(ReleaseError::BadPath(bin.clone()));
+    }
+    let bytes = crate::file::read_at_most(file, MAX_ASSET)
+        .map_err(io(format!("cannot read {}", file.display())))?;
+    let sha256 = crate::hash::bytes(&bytes);
+    let locked = req.locked_sha256.clone().unwrap_or_default();
+    if locked != sha256 {
+        return Err(ReleaseError::HashMismatch {
+            asset: name,
+            got: sha256,
+            expected: locked,
+            expected_from: "the lock",
+        });
+    }
+    let keep = plugin_dir.join(KEEP_DIR);
+    fs_err::create_dir_all(&keep).map_err(io(format!("cannot create {}", keep.display())))?;
+    let kept = asset_name.under(&keep);
+    fs_err::write(&kept, &bytes).map_err(io("cannot keep the bundled asset"))?;
+    place(
+        req,
+        &kept,
+        bytes.len() as u64,
+        plugin_dir,
+        &name,
+        &asset_name,
+    )?;
     Ok(Placed {
-        tag,
+        tag: req.tag.clone().unwrap_or_default(),
         asset: name,
         sha256,
     })

@@ -460,3 +460,33 @@ fn a_fleet_syncs_frozen_from_a_mirror_while_the_origin_is_down_and_edited_locks_
         );
     }
 }
+
+/// A tree with a symbolic link (AWorld allows links inside the plugin) cannot be bundled: a
+/// bundle carries regular files only, and `bundle` says so instead of writing an archive that
+/// every fleet home would refuse as a tree mismatch.
+#[test]
+fn a_tree_with_a_symlink_is_refused_by_bundle_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("helper"));
+    repo.file("README.md", "docs\n");
+    std::os::unix::fs::symlink("README.md", repo.dir.join("LINK.md")).unwrap();
+    commit_version(&repo, "aworld", "1.0.0");
+    let home = tmp.path().join("home");
+    let url = format!("file://{}", repo.dir.display());
+    let (code, o, e) = run(plugins()
+        .args(["install", &url, "--yes", "--home"])
+        .arg(&home));
+    assert_eq!(code, 0, "{o}{e}");
+    let out = tmp.path().join("bundle.tar");
+    let (code, o, e) = run(plugins()
+        .args(["bundle", "-o"])
+        .arg(&out)
+        .arg("--home")
+        .arg(&home));
+    assert_eq!(code, 2, "{o}{e}");
+    assert!(
+        e.contains("plugins::sync::bundle") && e.contains("LINK.md is a symbolic link"),
+        "{e}"
+    );
+    assert!(!out.exists());
+}

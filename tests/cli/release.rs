@@ -435,6 +435,118 @@ fn sync_refetches_the_locked_release_not_the_latest() {
     assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "old");
 }
 
+/// `plugins bundle` carries the locked release asset, and `sync --frozen --from` installs it
+/// with neither the git mirror nor the release server reachable; a bundled asset that does
+/// not hash to the lock is refused with nothing installed.
+#[test]
+fn a_bundle_carries_the_locked_release_asset() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (mirror, home, server, name) = tarball_plugin(tmp.path());
+    let asset = targz(&[("worker", b"#!/bin/sh\necho bundled\n")]);
+    server.release("v1.2.0", &[(&name, &asset, None)]);
+    let (code, stdout, stderr) = install_tool(&mirror, &server, &home);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let bundle = tmp.path().join("plugins.tar");
+    let (code, stdout, stderr) = tool(
+        &mirror,
+        &server,
+        &home,
+        &["bundle", "-o", bundle.to_str().unwrap(), "--json"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_matches_output_schema("bundle.json", &serde_json::from_str(&stdout).unwrap());
+    let listed = std::process::Command::new("tar")
+        .arg("-tf")
+        .arg(&bundle)
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout);
+    assert!(
+        listed.contains(&format!("assets/dev.example.tool/{name}")),
+        "{listed}"
+    );
+
+    // A fresh home with the lock alone; nothing to fetch from: no mirror, no release server.
+    let fresh = tmp.path().join("fresh");
+    std::fs::create_dir_all(&fresh).unwrap();
+    std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    let nowhere = "http://127.0.0.1:9";
+    let (code, stdout, stderr) = run(plugins()
+        .args(["sync", "--frozen", "--yes", "--from"])
+        .arg(&bundle)
+        .arg("--home")
+        .arg(&fresh)
+        .env("PLUGINS_GH_BASE", nowhere)
+        .env("PLUGINS_GITHUB_API", nowhere));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let out = std::process::Command::new(fresh.join("plugins/dev.example.tool/worker"))
+        .output()
+        .unwrap();
+    assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "bundled");
+    assert_eq!(
+        std::fs::read(fresh.join("plugins.lock")).unwrap(),
+        std::fs::read(home.join("plugins.lock")).unwrap()
+    );
+
+    // A bundle whose asset was swapped (its manifest rewritten to match): the asset does
+    // not hash to the lock's pin, so it is refused and nothing is installed.
+    let swapped = tmp.path().join("swapped.tar");
+    let evil = targz(&[("worker", b"#!/bin/sh\necho evil\n")]);
+    let mut entries: Vec<(String, Vec<u8>)> = Vec::new();
+    let mut archive = tar::Archive::new(std::fs::File::open(&bundle).unwrap());
+    for e in archive.entries().unwrap() {
+        let mut e = e.unwrap();
+        let path = e.path().unwrap().to_string_lossy().into_owned();
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut e, &mut bytes).unwrap();
+        entries.push((path, bytes));
+    }
+    let asset_path = format!("assets/dev.example.tool/{name}");
+    for (path, bytes) in &mut entries {
+        if *path == asset_path {
+            *bytes = evil.clone();
+        }
+    }
+    for (path, bytes) in &mut entries {
+        if path.ends_with(".json") && !path.contains('/') {
+            let mut manifest: serde_json::Value = serde_json::from_slice(bytes).unwrap();
+            manifest["files"][&asset_path] = plugins::hash::bytes(&evil).into();
+            *bytes = serde_json::to_vec(&manifest).unwrap();
+        }
+    }
+    let mut builder = tar::Builder::new(std::fs::File::create(&swapped).unwrap());
+    for (path, bytes) in &entries {
+        let mut header = tar::Header::new_gnu();
+        header.set_size(bytes.len() as u64);
+        header.set_mode(0o644);
+        header.set_entry_type(tar::EntryType::Regular);
+        builder
+            .append_data(&mut header, path, bytes.as_slice())
+            .unwrap();
+    }
+    builder.finish().unwrap();
+    let again = tmp.path().join("again");
+    std::fs::create_dir_all(&again).unwrap();
+    std::fs::copy(home.join("plugins.lock"), again.join("plugins.lock")).unwrap();
+    let (code, stdout, stderr) = run(plugins()
+        .args(["sync", "--frozen", "--yes", "--from"])
+        .arg(&swapped)
+        .arg("--home")
+        .arg(&again)
+        .env("PLUGINS_GH_BASE", nowhere)
+        .env("PLUGINS_GITHUB_API", nowhere));
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("plugins::sync::asset_mismatch") && stderr.contains("the lock"),
+        "{stderr}"
+    );
+    assert!(!again.join("plugins").join("dev.example.tool").exists());
+    assert_eq!(
+        std::fs::read(again.join("plugins.lock")).unwrap(),
+        std::fs::read(home.join("plugins.lock")).unwrap()
+    );
+}
+
 #[test]
 fn asset_names_that_leave_the_plugin_are_refused_before_any_download() {
     for (runtime, version) in [
