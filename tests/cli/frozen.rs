@@ -306,6 +306,30 @@ fn a_fleet_syncs_frozen_from_a_mirror_while_the_origin_is_down_and_edited_locks_
         let (code, o, e) = plugins_in(&home, &index, &py, &env, &["verify"]);
         assert_eq!(code, 0, "home {n}: {o}{e}");
     }
+    // The same through git's own `url.<mirror>.insteadOf` (the docs' other online route): the
+    // lock names the dead origin, git's config sends the fetch to the mirror.
+    let gitconfig = t.join("gitconfig");
+    std::fs::write(
+        &gitconfig,
+        format!("[url \"{}/\"]\n\tinsteadOf = {dead}/\n", mirror.base),
+    )
+    .unwrap();
+    let home = fresh(&t.join("insteadof"), &lock);
+    let config = gitconfig.display().to_string();
+    let via_git = [
+        ("PLUGINS_GH_BASE", dead.as_str()),
+        ("PLUGINS_GIT_FETCH_WITH_CLI", "1"),
+        ("GIT_CONFIG_GLOBAL", config.as_str()),
+    ];
+    let (code, o, e) = plugins_in(&home, &index, &py, &via_git, &["sync", "--frozen", "--yes"]);
+    assert_eq!(code, 0, "insteadOf: {o}{e}");
+    assert_eq!(
+        std::fs::read_to_string(home.join("plugins.lock")).unwrap(),
+        lock,
+        "insteadOf"
+    );
+    assert!(files(&home) == origin_files, "insteadOf: the files differ");
+
     // (b) From the bundle, with no network at all: no git server, no pip index.
     let offline = [
         ("PLUGINS_GH_BASE", dead.as_str()),

@@ -86,8 +86,17 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
         ssh_source.as_str(),
         local_source.as_str(),
     ] {
+        // The profile goes into each row (`host_version`, a key the host does not read):
+        // the host's own readers below judge rows that carry it.
         let (code, stdout, stderr) = run(plugins()
-            .args(["install", source, "--yes", "--home"])
+            .args([
+                "install",
+                source,
+                "--yes",
+                "--host-version",
+                "0.218.1",
+                "--home",
+            ])
             .arg(&home)
             .envs(env));
         assert_eq!(code, 0, "{source}: {stdout}{stderr}");
@@ -107,6 +116,7 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
     let gh_url = format!("{}/acme/gh-plug.git", server.base);
     assert_eq!(row("gh_plug")["source_url"], gh_url.as_str());
     assert_eq!(row("gh_plug")["plugins_source"], "gh:acme/gh-plug");
+    assert_eq!(row("gh_plug")["host_version"], "0.218.1");
     for (id, source) in [
         ("url_plug", &url_source),
         ("ssh_plug", &ssh_source),
