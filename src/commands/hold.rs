@@ -44,10 +44,12 @@ pub fn run(args: &HoldArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         };
         drop(on_event);
         let written = if args.json {
-            printer.json(serde_json::json!({"plugins": [{
-                "id": args.id, "status": if already { "already_held" } else { "held" },
-                "home": home.root, "hold": hold,
-            }]}))
+            let status = if already { "already_held" } else { "held" };
+            let row = crate::ops::ChangedRow {
+                hold: Some(Some(&hold)),
+                ..crate::ops::ChangedRow::new(&args.id, status, &home.root)
+            };
+            printer.json(serde_json::json!({ "plugins": [row] }))
         } else {
             let what = if already { "Already held" } else { "Held" };
             printer.outcome(&format!(

@@ -38,9 +38,8 @@ pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             Ok(true) => {
                 drop(on_event);
                 let written = if args.json {
-                    printer.json(serde_json::json!({"plugins": [
-                        {"id": args.id, "status": "removed", "home": home.root}
-                    ]}))
+                    let row = crate::ops::ChangedRow::new(&args.id, "removed", &home.root);
+                    printer.json(serde_json::json!({ "plugins": [row] }))
                 } else {
                     printer.outcome(&format!(
                         "     Removed {} from {}\n",

@@ -58,11 +58,15 @@ pub fn run(args: &RollbackArgs, cx: &Context, printer: &Printer) -> Result<ExitS
             "rolled_back"
         };
         let written = if args.json {
-            printer.json(serde_json::json!({"plugins": [{
-                "id": args.id, "status": status, "home": home.root,
-                "dir": home.plugin_dir(&name), "version": done.to.version,
-                "commit": done.to.commit, "from_commit": done.from.commit, "hold": done.hold,
-            }]}))
+            let row = crate::ops::ChangedRow {
+                dir: Some(home.plugin_dir(&name)),
+                version: Some(&done.to.version),
+                commit: Some(done.to.commit.as_deref()),
+                from_commit: Some(done.from.commit.as_deref()),
+                hold: Some(done.hold.as_ref()),
+                ..crate::ops::ChangedRow::new(&args.id, status, &home.root)
+            };
+            printer.json(serde_json::json!({ "plugins": [row] }))
         } else {
             let short = |c: &Option<String>| {
                 c.as_deref().map_or_else(

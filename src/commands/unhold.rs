@@ -38,10 +38,12 @@ pub fn run(args: &UnholdArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         let Some(had) = lifted else { continue };
         drop(on_event);
         let written = if args.json {
-            printer.json(serde_json::json!({"plugins": [{
-                "id": args.id, "status": if had.is_some() { "unheld" } else { "not_held" },
-                "home": home.root, "hold": had,
-            }]}))
+            let status = if had.is_some() { "unheld" } else { "not_held" };
+            let row = crate::ops::ChangedRow {
+                hold: Some(had.as_ref()),
+                ..crate::ops::ChangedRow::new(&args.id, status, &home.root)
+            };
+            printer.json(serde_json::json!({ "plugins": [row] }))
         } else {
             printer.outcome(&match &had {
                 Some(h) => format!(

@@ -23,6 +23,42 @@
 //! through the printer (as cargo's ops report through its `Shell`); what the command
 //! prints at the end (text or `--json`) is the serde model it returns.
 
+/// One plugin that `remove`, `hold`, `unhold` or `rollback` changed, as `--json` prints it
+/// (`{"plugins": [row]}`, docs/schema/output/change.json). Keys a command has nothing for
+/// are left out.
+#[derive(Debug, serde::Serialize)]
+pub struct ChangedRow<'a> {
+    pub id: &'a str,
+    pub status: &'static str,
+    pub home: &'a std::path::Path,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub dir: Option<std::path::PathBuf>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub commit: Option<Option<&'a str>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub from_commit: Option<Option<&'a str>>,
+    /// `hold`/`unhold`/`rollback`: the hold (null when none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hold: Option<Option<&'a crate::hold::Hold>>,
+}
+
+impl<'a> ChangedRow<'a> {
+    pub fn new(id: &'a str, status: &'static str, home: &'a std::path::Path) -> Self {
+        ChangedRow {
+            id,
+            status,
+            home,
+            dir: None,
+            version: None,
+            commit: None,
+            from_commit: None,
+            hold: None,
+        }
+    }
+}
+
 pub mod apply;
 pub mod autoupdate;
 pub mod bundle;
