@@ -105,21 +105,21 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         user_home: cx.home.clone(),
     };
     let report = doctor::examine(&opts);
-    let summary = serde_json::json!({
-        "ok": report.count(Mark::Ok), "warn": report.count(Mark::Warn),
-        "fail": report.count(Mark::Fail), "info": report.count(Mark::Info),
-    });
-    if args.json {
-        printer
-            .json(serde_json::json!({
-                "ok": !report.failed(), "summary": summary, "checks": report.checks,
-            }))
-            .map_err(|e| Error::io("cannot write output", e))?;
+    let written = if args.json {
+        printer.json(DoctorDoc {
+            ok: !report.failed(),
+            summary: Summary {
+                ok: report.count(Mark::Ok),
+                warn: report.count(Mark::Warn),
+                fail: report.count(Mark::Fail),
+                info: report.count(Mark::Info),
+            },
+            checks: &report.checks,
+        })
     } else {
-        printer
-            .report(&text(&report, &homes))
-            .map_err(|e| Error::io("cannot write output", e))?;
-    }
+        printer.report(&text(&report, &homes))
+    };
+    written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(if report.failed() {
         ExitStatus::Failure
     } else {
@@ -170,4 +170,21 @@ fn text(report: &doctor::Report, homes: &[HomeToCheck]) -> Vec<Line> {
         report.count(Mark::Fail)
     )));
     out
+}
+
+/// `plugins doctor --json` (docs/schema/output/doctor.json).
+#[derive(serde::Serialize)]
+struct DoctorDoc<'a> {
+    ok: bool,
+    summary: Summary,
+    checks: &'a [doctor::Check],
+}
+
+/// How many checks ended in each mark.
+#[derive(serde::Serialize)]
+struct Summary {
+    ok: usize,
+    warn: usize,
+    fail: usize,
+    info: usize,
 }
