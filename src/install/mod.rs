@@ -227,10 +227,7 @@ pub fn bundle_entry(
             tempfile::tempdir().map_err(io("cannot create a directory for the release asset"))?;
         let built = scratch.path().join("tree");
         crate::tree::copy(&tree, &built, &|_, _| false)?;
-        let entry = crate::lock::Entry::clone(pin);
-        if let Some(placed) =
-            stage::fetch_release(fetched.report(), opts, &entry, &built, on_event)?
-        {
+        if let Some(placed) = stage::fetch_release(fetched.report(), opts, pin, &built, on_event)? {
             let name = crate::name::Name::new(&placed.asset).map_err(|why| {
                 refused(
                     Code::SyncBundle,

@@ -303,10 +303,7 @@ pub(super) fn fetch_release(
     let name = crate::release::render(asset, version);
     // `sync --frozen --from BUNDLE`: the asset the bundle holds, hashed against the lock.
     if let Some(dir) = &opts.asset_from {
-        let file = crate::name::Name::new(&name)
-            .map(|n| n.under(dir))
-            .unwrap_or_else(|_| dir.join("-"));
-        return Ok(Some(crate::release::install_from(&request, &file, tree)?));
+        return Ok(Some(crate::release::install_from(&request, dir, tree)?));
     }
     let placed = crate::release::install(&request, tree, &mut |done, total| {
         on_event(Event::Downloading {

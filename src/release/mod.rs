@@ -332,11 +332,11 @@ fn place(
     Ok(())
 }
 
-/// [`install`] from a file instead of the release (`sync --frozen --from BUNDLE`): the
-/// asset the lock pins, which must hash to `req.locked_sha256`; no network.
+/// [`install`] from the directory `dir` instead of the release (`sync --frozen --from
+/// BUNDLE`): the asset the lock pins, which must hash to `req.locked_sha256`; no network.
 pub fn install_from(
     req: &ReleaseRequest,
-    file: &Path,
+    dir: &Path,
     plugin_dir: &Path,
 ) -> Result<Placed, ReleaseError> {
     let name = render(&req.asset_template, &req.version);
@@ -352,7 +352,8 @@ pub fn install_from(
     {
         return Err(ReleaseError::BadPath(bin.clone()));
     }
-    let bytes = crate::file::read_at_most(file, MAX_ASSET)
+    let file = asset_name.under(dir);
+    let bytes = crate::file::read_at_most(&file, MAX_ASSET)
         .map_err(io(format!("cannot read {}", file.display())))?;
     let sha256 = crate::hash::bytes(&bytes);
     let locked = req.locked_sha256.clone().unwrap_or_default();
