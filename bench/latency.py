@@ -255,7 +255,7 @@ def outdated_rows(args, net, binaries, scheme, urls, home_all, floors):
     rows = []
     homes = {b: home_all for b in binaries}
     cmds = {f"outdated {b}": (lambda b=b: run(net.client(
-        [b, "outdated", "--json", "--home", str(homes[b])]), ok_codes=None)) for b in binaries}
+        [b, "outdated", "--json", "--home", str(homes[b])]))) for b in binaries}
     listing = "\n".join(urls)
     # git daemon resets connections beyond a few at once (its accept queue holds
     # 5), so the script gets the same per-server cap as plugins' for git://.

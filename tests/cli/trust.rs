@@ -1015,7 +1015,9 @@ fn a_github_release_dates_a_tag_unless_the_tag_moved() {
         "{stdout}"
     );
     let left = row["left_secs"].as_u64().unwrap();
-    assert!((10 * DAY - 600..=10 * DAY).contains(&left), "{left}");
+    // `plugins` reads its clock before it asks; the server dates the release when it
+    // answers, which may be a second later (seen once under load: 864001).
+    assert!((10 * DAY - 600..=10 * DAY + 1).contains(&left), "{left}");
 
     // The tag is moved to other code: its old release no longer dates it.
     repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
