@@ -133,6 +133,30 @@ pub fn render(template: &str, version: &str) -> String {
         .replace("${target}", &target)
 }
 
+/// The asset `req` names, checked before anything is downloaded or read: one safe file
+/// name, and an archive only with a `bin` that is a relative path inside the plugin.
+fn asset_of(req: &ReleaseRequest) -> Result<(String, crate::name::Name), ReleaseError> {
+    let name = render(&req.asset_template, &req.version);
+    let asset_name = crate::name::Name::new(&name).map_err(|why| ReleaseError::BadName {
+        name: name.clone(),
+        why,
+    })?;
+    if is_archive(&name) && req.bin.is_none() {
+        return Err(ReleaseError::ArchiveWithoutBin);
+    }
+    if let Some(bin) = &req.bin
+        && crate::name::relative_path(bin).is_none()
+    {
+        return Err(ReleaseError::BadPath(bin.clone()));
+    }
+    Ok((name, asset_name))
+}
+
+/// Whether the asset is a gzipped tarball (unpacked), not the binary itself.
+fn is_archive(name: &str) -> bool {
+    name.ends_with(".tar.gz") || name.ends_with(".tgz")
+}
+
 /// Download and place the release asset into `plugin_dir` (the staged tree).
 /// `progress(done, total)` is called as bytes arrive. The asset streams to a
 /// file while it is hashed, so memory does not grow with its size.
@@ -141,20 +165,7 @@ pub fn install(
     plugin_dir: &Path,
     progress: &mut dyn FnMut(u64, Option<u64>),
 ) -> Result<Placed, ReleaseError> {
-    let name = render(&req.asset_template, &req.version);
-    let asset_name = crate::name::Name::new(&name).map_err(|why| ReleaseError::BadName {
-        name: name.clone(),
-        why,
-    })?;
-    let archive = name.ends_with(".tar.gz") || name.ends_with(".tgz");
-    if archive && req.bin.is_none() {
-        return Err(ReleaseError::ArchiveWithoutBin);
-    }
-    if let Some(bin) = &req.bin
-        && crate::name::relative_path(bin).is_none()
-    {
-        return Err(ReleaseError::BadPath(bin.clone()));
-    }
+    let (name, asset_name) = asset_of(req)?;
     let client = client()?;
     let Some(release) = listing(&client, &req.api, &req.owner, &req.repo, req.tag.as_deref())?
     else {
@@ -296,15 +307,14 @@ fn place(
     name: &str,
     asset_name: &crate::name::Name,
 ) -> Result<(), ReleaseError> {
-    let archive = name.ends_with(".tar.gz") || name.ends_with(".tgz");
-    let bin_path = if archive {
+    let bin_path = if is_archive(name) {
         let bin = req
             .bin
             .clone()
-            .expect("the caller checked: an archive names its bin");
+            .expect("asset_of checked: an archive names its bin");
         unpack(kept, done, plugin_dir, name)?;
         let path = plugin_dir
-            .join(crate::name::relative_path(&bin).expect("the caller checked: a relative path"));
+            .join(crate::name::relative_path(&bin).expect("asset_of checked: a relative path"));
         if !path.is_file() {
             return Err(ReleaseError::MissingBin {
                 asset: name.to_owned(),
@@ -339,19 +349,7 @@ pub fn install_from(
     dir: &Path,
     plugin_dir: &Path,
 ) -> Result<Placed, ReleaseError> {
-    let name = render(&req.asset_template, &req.version);
-    let asset_name = crate::name::Name::new(&name).map_err(|why| ReleaseError::BadName {
-        name: name.clone(),
-        why,
-    })?;
-    if (name.ends_with(".tar.gz") || name.ends_with(".tgz")) && req.bin.is_none() {
-        return Err(ReleaseError::ArchiveWithoutBin);
-    }
-    if let Some(bin) = &req.bin
-        && crate::name::relative_path(bin).is_none()
-    {
-        return Err(ReleaseError::BadPath(bin.clone()));
-    }
+    let (name, asset_name) = asset_of(req)?;
     let file = asset_name.under(dir);
     let bytes = crate::file::read_at_most(&file, MAX_ASSET)
         .map_err(io(format!("cannot read {}", file.display())))?;
