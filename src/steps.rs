@@ -323,6 +323,143 @@ fn install_signal_handlers() {
     });
 }
 
+/// A build that runs "in" the plugin directory while the host still sees the installed
+/// version there (Linux): each step gets a private mount namespace (inside a user namespace
+/// that maps only the user's own ids) in which the staged tree is bind-mounted over the
+/// plugin directory. A build's outputs that name their directory (a venv's scripts) name
+/// the plugin directory, and the tree is swapped in whole once it is built.
+#[derive(Clone, Debug)]
+pub struct Overlay {
+    #[cfg(target_os = "linux")]
+    source: std::ffi::CString,
+    #[cfg(target_os = "linux")]
+    target: std::ffi::CString,
+    #[cfg(target_os = "linux")]
+    uid_map: Vec<u8>,
+    #[cfg(target_os = "linux")]
+    gid_map: Vec<u8>,
+}
+
+impl Overlay {
+    /// `source` shown at `target` to the build steps, when this system allows it (user and
+    /// mount namespaces; asked once per process); `None` otherwise, and the caller builds
+    /// in place.
+    pub fn new(source: &Path, target: &Path) -> Option<Overlay> {
+        #[cfg(target_os = "linux")]
+        {
+            let overlay = Overlay::linux(source, target)?;
+            static AVAILABLE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+            AVAILABLE.get_or_init(Overlay::probe).then_some(overlay)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = (source, target);
+            None
+        }
+    }
+
+    #[cfg(target_os = "linux")]
+    fn linux(source: &Path, target: &Path) -> Option<Overlay> {
+        use std::os::unix::ffi::OsStrExt;
+        let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).ok();
+        // SAFETY: geteuid/getegid cannot fail.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        Some(Overlay {
+            source: c(source)?,
+            target: c(target)?,
+            uid_map: format!("{uid} {uid} 1\n").into_bytes(),
+            gid_map: format!("{gid} {gid} 1\n").into_bytes(),
+        })
+    }
+
+    /// Whether a child can enter an overlay here: `/bin/sh -c :` run in one that shows a
+    /// temporary directory over itself.
+    #[cfg(target_os = "linux")]
+    fn probe() -> bool {
+        use std::os::unix::process::CommandExt;
+        let Ok(dir) = tempfile::tempdir() else {
+            return false;
+        };
+        let Some(overlay) = Overlay::linux(dir.path(), dir.path()) else {
+            return false;
+        };
+        let mut sh = Command::new("/bin/sh");
+        sh.args(["-c", ":"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        // SAFETY: as in run_steps: only async-signal-safe calls in the child.
+        unsafe {
+            sh.pre_exec(move || overlay.enter());
+        }
+        let ok = sh.status().is_ok_and(|s| s.success());
+        log::debug!(
+            "build: {} build in a private mount namespace here",
+            if ok { "steps" } else { "steps cannot" }
+        );
+        ok
+    }
+
+    /// In the child, before exec: a user and mount namespace of its own, the staged tree
+    /// bind-mounted over the plugin directory, and the working directory entered again
+    /// (the fork's `chdir` ran before the mount, into the directory under it).
+    #[cfg(target_os = "linux")]
+    fn enter(&self) -> std::io::Result<()> {
+        let fail = || Err(std::io::Error::last_os_error());
+        let write = |path: &std::ffi::CStr, data: &[u8]| -> std::io::Result<()> {
+            // SAFETY: open/write/close on a NUL-terminated path and a prepared buffer.
+            unsafe {
+                let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+                if fd < 0 {
+                    return Err(std::io::Error::last_os_error());
+                }
+                let n = libc::write(fd, data.as_ptr().cast(), data.len());
+                libc::close(fd);
+                if n < 0 || n as usize != data.len() {
+                    return Err(std::io::Error::last_os_error());
+                }
+            }
+            Ok(())
+        };
+        // SAFETY: unshare/mount/chdir with NUL-terminated strings prepared before the fork.
+        unsafe {
+            if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) != 0 {
+                return fail();
+            }
+            // Kernels before 3.19 have no setgroups file; nothing to deny there.
+            let _ = write(c"/proc/self/setgroups", b"deny");
+            write(c"/proc/self/uid_map", &self.uid_map)?;
+            write(c"/proc/self/gid_map", &self.gid_map)?;
+            let none = std::ptr::null();
+            if libc::mount(
+                none,
+                c"/".as_ptr(),
+                none,
+                libc::MS_REC | libc::MS_PRIVATE,
+                none.cast(),
+            ) != 0
+            {
+                return fail();
+            }
+            let bind = libc::MS_BIND | libc::MS_REC;
+            if libc::mount(
+                self.source.as_ptr(),
+                self.target.as_ptr(),
+                none,
+                bind,
+                none.cast(),
+            ) != 0
+            {
+                return fail();
+            }
+            if libc::chdir(self.target.as_ptr()) != 0 {
+                return fail();
+            }
+        }
+        Ok(())
+    }
+}
+
 /// Run `steps` in `dir`; `on_step(n, total, argv)` is called before each.
 /// Each step runs in its own process group, which is killed when the step
 /// ends (success, failure or timeout) so that nothing it started outlives it.
@@ -332,9 +469,10 @@ pub fn run(
     plugin_id: &str,
     timeout: Duration,
     log: &mut Log,
+    overlay: Option<&Overlay>,
     on_step: impl FnMut(usize, usize, &[String]),
 ) -> Result<(), StepError> {
-    run_steps(steps, dir, plugin_id, timeout, log, false, on_step)
+    run_steps(steps, dir, plugin_id, timeout, log, false, overlay, on_step)
 }
 
 /// [`run`] for commands `plugins` itself composes (never a plugin's): the program may be
@@ -347,9 +485,10 @@ pub fn run_own(
     log: &mut Log,
     on_step: impl FnMut(usize, usize, &[String]),
 ) -> Result<(), StepError> {
-    run_steps(steps, dir, plugin_id, timeout, log, true, on_step)
+    run_steps(steps, dir, plugin_id, timeout, log, true, None, on_step)
 }
 
+#[allow(clippy::too_many_arguments)]
 fn run_steps(
     steps: &[&Step],
     dir: &Path,
@@ -357,6 +496,7 @@ fn run_steps(
     timeout: Duration,
     log: &mut Log,
     own: bool,
+    overlay: Option<&Overlay>,
     mut on_step: impl FnMut(usize, usize, &[String]),
 ) -> Result<(), StepError> {
     install_signal_handlers();
@@ -412,11 +552,21 @@ fn run_steps(
         {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
-            // SAFETY: prctl in the child before exec; async-signal-safe.
+            #[cfg(target_os = "linux")]
+            let overlay = overlay.cloned();
+            #[cfg(not(target_os = "linux"))]
+            let _ = overlay;
+            // SAFETY: prctl, and the overlay's unshare/open/write/mount/chdir, in the child
+            // before exec: async-signal-safe calls on memory prepared before the fork.
             unsafe {
-                command.pre_exec(|| {
+                command.pre_exec(move || {
                     #[cfg(target_os = "linux")]
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                    {
+                        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                        if let Some(o) = &overlay {
+                            o.enter()?;
+                        }
+                    }
                     Ok(())
                 });
             }

@@ -11,6 +11,7 @@ use crate::steps::{self, Step};
 use crate::store::Home;
 
 /// Run steps in the plugin directory, reporting each as it starts.
+#[allow(clippy::too_many_arguments)]
 fn run_steps(
     steps: &[&Step],
     target: &Path,
@@ -18,6 +19,7 @@ fn run_steps(
     timeout: Duration,
     log: &mut steps::Log,
     own: bool,
+    overlay: Option<&steps::Overlay>,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(), steps::StepError> {
     let on_step = |n: usize, total: usize, argv: &[String]| {
@@ -31,13 +33,18 @@ fn run_steps(
     if own {
         steps::run_own(steps, target, id.as_str(), timeout, log, on_step)
     } else {
-        steps::run(steps, target, id.as_str(), timeout, log, on_step)
+        steps::run(steps, target, id.as_str(), timeout, log, overlay, on_step)
     }
 }
 
+/// Run a plugin's build steps in `target`; with `overlay`, `target` shows the staged tree to
+/// the steps while the installed one stays where it is ([`steps::Overlay`]), and `built`
+/// is where the outputs land (else `target`).
+#[allow(clippy::too_many_arguments)]
 pub(super) fn run_build(
     build: &[Step],
     target: &Path,
+    overlay: Option<(&steps::Overlay, &Path)>,
     id: &Name,
     entrypoint: Option<&(String, bool)>,
     home: &Home,
@@ -46,9 +53,15 @@ pub(super) fn run_build(
 ) -> Result<(), InstallError> {
     let steps = steps::for_this_platform(build);
     let mut log = steps::Log::create(&home.build_log(id))?;
-    run_steps(&steps, target, id, timeout, &mut log, false, on_event)?;
+    let (overlay, built) = match overlay {
+        Some((o, built)) => (Some(o), built),
+        None => (None, target),
+    };
+    run_steps(
+        &steps, target, id, timeout, &mut log, false, overlay, on_event,
+    )?;
     if let Some((program, false)) = entrypoint {
-        let path = target.join(program);
+        let path = built.join(program);
         let runnable = fs_err::metadata(&path).is_ok_and(|m| {
             #[cfg(unix)]
             {
@@ -214,6 +227,7 @@ pub(super) fn install_deps(
         timeout,
         &mut log,
         true,
+        None,
         on_event,
     );
     let resolved = match resolved {
@@ -236,6 +250,7 @@ pub(super) fn install_deps(
                     timeout,
                     &mut log,
                     true,
+                    None,
                     on_event,
                 )
                 .map(|()| true)
@@ -257,7 +272,16 @@ pub(super) fn install_deps(
                 .to_vec(),
             platforms: Vec::new(),
         };
-        run_steps(&[&present], &work, id, timeout, &mut log, true, on_event)?;
+        run_steps(
+            &[&present],
+            &work,
+            id,
+            timeout,
+            &mut log,
+            true,
+            None,
+            on_event,
+        )?;
         let text = fs_err::read_to_string(work.join("deps-present.txt"))
             .map_err(io(format!("cannot read what {python} has installed")))?;
         let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
@@ -378,7 +402,7 @@ pub(super) fn download_locked_wheels(
         argv,
         platforms: Vec::new(),
     };
-    run_steps(&[&step], dest, id, timeout, &mut log, true, on_event).map_err(|e| {
+    run_steps(&[&step], dest, id, timeout, &mut log, true, None, on_event).map_err(|e| {
         refused(
             Code::SyncLockedDeps,
             format!("{id}: the locked wheels cannot be downloaded as pinned: {e}"),
@@ -427,7 +451,7 @@ fn install_pins(
         args.extend(["--no-index", "--find-links", links.as_str()]);
     }
     let target = pip(python, &args, &[]);
-    run_steps(&[&target], &work, id, timeout, log, true, on_event)?;
+    run_steps(&[&target], &work, id, timeout, log, true, None, on_event)?;
     fs_err::rename(work.join("deps"), &dir)
         .map_err(io(format!("cannot move pip's target to {}", dir.display())))?;
     Ok(dir)

@@ -547,13 +547,17 @@ pub(crate) fn swap(
         return Ok(up_to_date(id, home, target, kept, written));
     }
     // aoe builds in place (a build's outputs, such as a venv's scripts, name the directory
-    // they were built in): a tree with build steps goes in first and is built there. Any
-    // other tree is hashed while it waits, and goes in right before the lock is written.
+    // they were built in). Where the system allows, an update's steps see the new tree at
+    // the plugin's path in a mount namespace of their own while the host still sees the
+    // installed version there ([`crate::steps::Overlay`]); elsewhere (a first install, or
+    // no namespaces) the tree goes in first and is built there. Any tree is hashed while it
+    // waits when it can be, and goes in right before the lock is written.
     let steps = opts.build && builds && !crate::steps::for_this_platform(&build).is_empty();
     if opts.build && builds && !steps {
         build::run_build(
             &build,
             &tree,
+            None,
             &name,
             entrypoint.as_ref(),
             &home,
@@ -576,17 +580,27 @@ pub(crate) fn swap(
     entry.installed_hash = match waiting_hash {
         Some(hash) => hash,
         None => {
-            swap.place()?;
+            let waiting = swap.waiting();
+            let overlay = (target.is_dir())
+                .then(|| crate::steps::Overlay::new(&waiting, &target))
+                .flatten();
+            if overlay.is_none() {
+                swap.place()?;
+            }
+            let built = overlay
+                .as_ref()
+                .map_or(target.as_path(), |_| waiting.as_path());
             build::run_build(
                 &build,
                 &target,
+                overlay.as_ref().map(|o| (o, built)),
                 &name,
                 entrypoint.as_ref(),
                 &home,
                 opts.build_timeout,
                 on_event,
             )?;
-            crate::hash::installed(&target).ok()
+            crate::hash::installed(built).ok()
         }
     };
     let written = swap.commit(&entry)?;

@@ -1212,3 +1212,69 @@ fn an_update_keeps_the_layout_of_aoes_config() {
         mine.replace(hash, &new_hash)
     );
 }
+
+/// An update whose plugin has build steps builds the new tree where it will live — its
+/// steps see it at the plugin's directory and what they write names that directory — while
+/// the host, looking at that directory during the build, still sees the installed version
+/// with its lock row (Linux, where user and mount namespaces are allowed: a private bind
+/// mount of the staged tree over the plugin directory). The new version goes in whole once
+/// it is built.
+#[test]
+fn the_host_sees_the_installed_version_while_an_update_builds() {
+    if !cfg!(target_os = "linux") {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = Repo::init(&t.join("repo"));
+    built_aoe(&repo, "1.0.0", GOOD_BUILD);
+    repo.tag("v1");
+    let home = t.join("home");
+    let (code, stdout, stderr) = install(&home, &[&repo.url(), "--ref", "v1"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (ready, go) = (t.join("ready"), t.join("go"));
+    // The new build records where it ran and what it saw there, then waits for the test.
+    let waiting_build = format!(
+        "{}pwd > built-in\ngrep '^version' aoe-plugin.toml > saw\n: > '{}'\nwhile [ ! -e '{}' ]; do sleep 0.05; done\n",
+        GOOD_BUILD,
+        ready.display(),
+        go.display()
+    );
+    built_aoe(&repo, "2.0.0", &waiting_build);
+    repo.tag("v2");
+    let mut update = plugins()
+        .args(["install", "--yes", &repo.url(), "--ref", "v2", "--home"])
+        .arg(&home)
+        .env_remove("PLUGINS_HOME")
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
+    while !ready.exists() {
+        assert!(
+            std::time::Instant::now() < deadline && update.try_wait().unwrap().is_none(),
+            "the build step never ran"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let dir = home.join("plugins/dev.example.built");
+    let host_sees = std::fs::read_to_string(dir.join("aoe-plugin.toml")).unwrap();
+    let locked_then = locked(&home, "dev.example.built", "version");
+    std::fs::write(&go, "").unwrap();
+    let out = update.wait_with_output().unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(host_sees.contains("version = \"1.0.0\""), "{host_sees}");
+    assert_eq!(locked_then, "1.0.0");
+    let read = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
+    assert_eq!(read("built-in").trim(), dir.display().to_string());
+    assert_eq!(read("saw").trim(), "version = \"2.0.0\"");
+    assert!(read("aoe-plugin.toml").contains("version = \"2.0.0\""));
+    assert!(dir.join(".aoe-build/bin/worker").is_file());
+    assert_eq!(locked(&home, "dev.example.built", "version"), "2.0.0");
+    assert_eq!(crate::support::home::verify_ok(&home), Ok(()));
+}

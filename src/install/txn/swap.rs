@@ -1,7 +1,7 @@
 //! The swap of an install (begin, commit, undo) and the removal of a plugin, each
 //! a transaction of renames after an intent record.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::history::{drop_history, drop_slot, keep};
 use super::{
@@ -95,6 +95,11 @@ impl<'h> Swap<'h> {
 
     /// Put the new tree (and wheel deps) in now, to be built in place; an interrupted
     /// build is undone. Without a build, [`Swap::commit`] alone puts it in.
+    /// Where the new tree waits (`incoming/<id>`) until it is put in.
+    pub fn waiting(&self) -> PathBuf {
+        incoming(self.home, &self.id)
+    }
+
     pub fn place(&mut self) -> Result<(), TxnError> {
         place(self.home, &self.id, &self.intent)
     }
