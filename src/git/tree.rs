@@ -90,6 +90,61 @@ fn write_blob(repo: &Repository, oid: Oid, out: &mut fs_err::File) -> std::io::R
     out.write_all(blob.content())
 }
 
+/// Refuse a file under the tree `id` (at `prefix` in the commit) larger than
+/// [`super::max_file`], before any file's contents are read: the sizes come from the
+/// objects' headers (libgit2 reads a packed object whole, so a file is as large in
+/// memory as on disk). A blob this repository lacks is left to the writing to report.
+fn refuse_large(
+    repo: &Repository,
+    odb: &git2::Odb<'_>,
+    commit: Oid,
+    id: Oid,
+    prefix: &str,
+    depth: usize,
+) -> Result<(), GitError> {
+    if depth > MAX_TREE_DEPTH {
+        // Too deep to write: `write_tree` refuses it.
+        return Ok(());
+    }
+    let Ok(tree) = repo.find_tree(id) else {
+        return Ok(());
+    };
+    let limit = super::max_file();
+    for entry in tree.iter() {
+        let name = String::from_utf8_lossy(entry.name_bytes());
+        let path = if prefix.is_empty() {
+            name.into_owned()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        match entry.filemode() {
+            0o040000 => refuse_large(repo, odb, commit, entry.id(), &path, depth + 1)?,
+            0o160000 => {}
+            _ => refuse_blob(odb, commit, entry.id(), path, limit)?,
+        }
+    }
+    Ok(())
+}
+
+/// [`refuse_large`] of one blob (a file or a symlink's target) at `path`.
+fn refuse_blob(
+    odb: &git2::Odb<'_>,
+    commit: Oid,
+    id: Oid,
+    path: String,
+    limit: u64,
+) -> Result<(), GitError> {
+    match odb.read_header(id) {
+        Ok((size, _)) if size as u64 > limit => Err(GitError::FileTooLarge {
+            path,
+            commit: commit.to_string(),
+            size: size as u64,
+            limit,
+        }),
+        _ => Ok(()),
+    }
+}
+
 /// Write `commit`'s tree into `dest` (as [`write_tree`]): what a fetch of `kind`/`refname`
 /// checked out, with the signed objects: the commit, and `tag` (a `refs/tags/…` name and
 /// the object it names) when that is an annotated tag of the commit.
@@ -101,6 +156,7 @@ pub(super) fn check_out(
     refname: Option<String>,
     tag: Option<(String, Oid)>,
 ) -> Result<Fetched, GitError> {
+    refuse_large(repo, &repo.odb()?, commit.id(), commit.tree_id(), "", 0)?;
     write_tree(repo, &commit.tree()?, dest, 0)?;
     let signed = super::sign::material(
         repo,
@@ -322,6 +378,18 @@ pub(super) fn check_out_paths(
         fetch(&whole, Want::Whole)?;
         asked_whole = true;
     };
+    for (p, at) in &found {
+        match at {
+            AtPath::Tree(id) => {
+                let depth = p.split('/').count();
+                refuse_large(repo, &odb, commit.id(), *id, p, depth)?;
+            }
+            AtPath::Symlink(link, id) => {
+                refuse_blob(&odb, commit.id(), *id, link.clone(), super::max_file())?;
+            }
+            AtPath::Missing | AtPath::Lacking(_) => {}
+        }
+    }
     fs_err::create_dir_all(dest).map_err(|e| git2::Error::from_str(&e.to_string()))?;
     for (p, at) in found {
         match at {
