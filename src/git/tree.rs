@@ -77,17 +77,42 @@ fn unsafe_entry(name: &[u8]) -> GitError {
     GitError::UnsafeEntry(String::from_utf8_lossy(name).into_owned())
 }
 
-/// Copy a blob into `out`, streamed where the object database can stream it
-/// (loose objects); a packed object is inflated whole by libgit2.
+/// Copy a blob into `out`. A loose object is inflated from its file in a stream (libgit2's
+/// own reader maps the whole object file, whose pages then stay resident as it is read); a
+/// packed one is read whole by libgit2, which cannot stream it: [`refuse_large`] bounds it.
 fn write_blob(repo: &Repository, oid: Oid, out: &mut fs_err::File) -> std::io::Result<()> {
     use std::io::Write;
-    let odb = repo.odb().map_err(std::io::Error::other)?;
-    if let Ok((mut reader, _, _)) = odb.reader(oid) {
-        std::io::copy(&mut reader, out)?;
-        return Ok(());
+    if let Some(copied) = copy_loose(repo, oid, out) {
+        return copied;
     }
     let blob = repo.find_blob(oid).map_err(std::io::Error::other)?;
     out.write_all(blob.content())
+}
+
+/// [`write_blob`] of a loose object (`objects/xx/yyyy`: zlib of `blob <size>\0` and the
+/// bytes); `None` when the object is not loose in `repo`.
+fn copy_loose(repo: &Repository, oid: Oid, out: &mut fs_err::File) -> Option<std::io::Result<()>> {
+    use std::io::{BufRead, Read};
+    let hex = oid.to_string();
+    let file =
+        fs_err::File::open(repo.path().join("objects").join(&hex[..2]).join(&hex[2..])).ok()?;
+    let bad = |why: &str| std::io::Error::other(format!("object {hex}: {why}"));
+    let copied = (|| {
+        let mut z = std::io::BufReader::new(flate2::read::ZlibDecoder::new(file));
+        let mut header = Vec::new();
+        (&mut z).take(32).read_until(0, &mut header)?;
+        let size: u64 = header
+            .strip_prefix(b"blob ")
+            .and_then(|h| h.strip_suffix(b"\0"))
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| h.parse().ok())
+            .ok_or_else(|| bad("not a blob"))?;
+        if std::io::copy(&mut z.take(size), out)? != size {
+            return Err(bad("cut short"));
+        }
+        Ok(())
+    })();
+    Some(copied)
 }
 
 /// Refuse a file under the tree `id` (at `prefix` in the commit) larger than

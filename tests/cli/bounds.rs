@@ -397,6 +397,26 @@ plugins::install::file_too_large
     assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), before);
     assert!(!home.join("plugins/helper/assets").exists());
 
+    // sync of a lock that pins the commit (installed under a higher cap): refused too.
+    let allowed = t.join("allowed");
+    let (code, text) = screen(
+        &["install", &git_url, "--yes"],
+        &allowed,
+        &[("PLUGINS_MAX_FILE_MIB", "4")],
+    );
+    assert_eq!(code, 0, "{text}");
+    let synced = t.join("synced");
+    std::fs::create_dir_all(&synced).unwrap();
+    std::fs::copy(allowed.join("plugins.lock"), synced.join("plugins.lock")).unwrap();
+    let (code, text) = screen(&["sync", "--yes"], &synced, &[]);
+    assert_ne!(code, 0, "{text}");
+    assert!(
+        text.contains("plugins::install::file_too_large")
+            && text.contains("assets/data.bin in commit [COMMIT] is 2097152 bytes"),
+        "{text}"
+    );
+    assert!(!synced.join("plugins/helper").exists());
+
     // A larger file is stopped before it is whole.
     random_file(&repo.dir.join("assets/data.bin"), 3);
     repo.commit("three MiB of data");
