@@ -225,8 +225,8 @@ fn random_file(path: &Path, mib: u64) {
 
 /// Peak memory does not follow the size of a committed file over a packed fetch: a 96 MiB
 /// incompressible file (under the 100 MiB cap) costs about its own size once (libgit2
-/// reads a packed file whole; the pack's mapped windows are capped), one over the cap is
-/// refused while it arrives, and a local directory and `verify` stream.
+/// reads a packed file whole; the pack's mapped windows are capped); a loose object, a
+/// local directory and `verify` stream it; one over the cap is refused while it arrives.
 #[test]
 fn memory_stays_bounded_with_a_large_incompressible_file() {
     if !Path::new("/usr/bin/time").exists() {
@@ -264,6 +264,15 @@ fn memory_stays_bounded_with_a_large_incompressible_file() {
     let (code, kib, out) = peak(&["verify"], &home, None);
     assert_eq!(code, 0, "{out}");
     assert!(kib < 48 * 1024, "verify: peak RSS {kib} KiB");
+
+    // A loose object (the work repository read in place) is inflated in a stream.
+    let loose = tmp.path().join("home-loose");
+    let (code, kib, out) = peak(&["install", &repo.url(), "--yes"], &loose, None);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        kib < 48 * 1024,
+        "file:// install of a loose object: peak RSS {kib} KiB"
+    );
 
     // Over the cap: stopped while it arrives, so the fetch never holds it.
     let refused = tmp.path().join("home-refused");
