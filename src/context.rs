@@ -35,6 +35,10 @@ pub struct Context {
     /// `PLUGINS_NET_TIMEOUT` (seconds, default 30): how long a git transfer or a
     /// download may go without progress before it fails.
     pub net_timeout: std::time::Duration,
+    /// `PLUGINS_MAX_FILE_MIB` (default [`crate::git::DEFAULT_MAX_FILE_MIB`]): the largest
+    /// committed file a git source may hold; libgit2 reads a file whole, so this bounds
+    /// what a checkout keeps in memory.
+    pub max_file_mib: u64,
     /// Proxies (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`, upper or
     /// lower case) and credential sources (`GITHUB_TOKEN`/`GH_TOKEN`, `NETRC`,
     /// `GIT_CONFIG_GLOBAL`) for every transfer.
@@ -144,6 +148,11 @@ impl Context {
                     .filter(|s| *s > 0)
                     .unwrap_or(30),
             ),
+            max_file_mib: std::env::var("PLUGINS_MAX_FILE_MIB")
+                .ok()
+                .and_then(|v| v.trim().parse::<u64>().ok())
+                .filter(|m| *m > 0)
+                .unwrap_or(crate::git::DEFAULT_MAX_FILE_MIB),
             protoagent: crate::host::protoagent::Env {
                 home: stripped("PROTOAGENT_HOME"),
                 instance: stripped("PROTOAGENT_INSTANCE"),

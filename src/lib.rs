@@ -108,6 +108,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     if !offline {
         net::configure(cx.net_timeout, cx.net.clone());
         git::set_timeout(cx.net_timeout);
+        git::bound_memory(cx.max_file_mib);
     }
     steps::configure(cx.steps.clone());
     let printer = printer::Printer::new(&cli.global, &cx);

@@ -183,6 +183,7 @@ codes! {
     InstallSuperseded => "plugins::install::superseded", Error, "the source is a repository a plugin bundled with protoAgent 0.218 supersedes: the host fetches nothing and runs its bundled copy";
     InstallAllowlist => "plugins::install::allowlist", Error, "protoAgent's `plugins.sources.allow` does not admit the source, or cannot be read (0.218 fails closed)";
     InstallRuntimeMissing => "plugins::install::runtime_missing", Warning, "the plugin's `requires_runtimes` Node.js floor is not met by the `node` on PATH; protoAgent 0.218 loads it with a setup gap";
+    InstallFileTooLarge => "plugins::install::file_too_large", Error, "a git source's commit holds a file larger than the cap (100 MiB, GitHub's own limit; `PLUGINS_MAX_FILE_MIB`): refused right after the fetch, before consent, nothing written";
     RollbackNoHistory => "plugins::rollback::no_history", Error, "`plugins rollback`: no previous version of the plugin is kept (it was never updated here)";
     RollbackNotKept => "plugins::rollback::not_kept", Error, "`plugins rollback --to`: no kept version is at that commit";
     RollbackDamaged => "plugins::rollback::damaged", Error, "`plugins rollback`: the kept version is damaged (unreadable entry, a tree that is not a plain directory, another plugin's entry, files changed since it was kept, or symlinks the host refuses); nothing is restored";

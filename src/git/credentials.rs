@@ -21,6 +21,35 @@ pub(super) struct AuthState {
     /// What the server wrote on its message channel (sideband 2: progress, and the
     /// `fatal: …` of a server that aborts), its last 64 KiB.
     pub(super) said: String,
+    /// The pack's objects received whole, and the bytes received when the last one was.
+    objects_seen: (usize, usize),
+    /// The transfer was stopped: one object took more than this many bytes
+    /// ([`object_fits`]).
+    pub(super) too_large: Option<u64>,
+}
+
+/// Whether the transfer may go on: `false` (and [`AuthState::too_large`] set) once the
+/// object being received has taken more than the largest file a commit may hold
+/// ([`super::max_file`]), with room for deflate's and the protocol's framing. libgit2's
+/// indexer maps a whole object to check it once it is received (its pack windows cannot
+/// be evicted while it indexes), so an object over the cap would cost its size in
+/// memory before its file could be refused by name: stopping the transfer first keeps
+/// the fetch bounded. Objects arrive one after the other, so the bytes since the last
+/// one was received whole are the current one's.
+pub(super) fn object_fits(state: &RefCell<AuthState>, progress: &git2::Progress<'_>) -> bool {
+    let mut state = state.borrow_mut();
+    let (objects, bytes) = (progress.received_objects(), progress.received_bytes());
+    if objects != state.objects_seen.0 || bytes < state.objects_seen.1 {
+        state.objects_seen = (objects, bytes);
+        return true;
+    }
+    let limit = super::max_file();
+    let slack = limit / 64 + (1 << 20);
+    if (bytes - state.objects_seen.1) as u64 > limit.saturating_add(slack) {
+        state.too_large = Some(limit);
+        return false;
+    }
+    true
 }
 
 /// How much of the server's messages is kept.
@@ -78,9 +107,11 @@ pub(super) fn callbacks<'a>(
     state: &Rc<RefCell<AuthState>>,
 ) -> RemoteCallbacks<'a> {
     let said = state.clone();
+    let seen = state.clone();
     let state = state.clone();
     let mut step = 0;
     let mut cb = RemoteCallbacks::new();
+    cb.transfer_progress(move |progress| object_fits(&seen, &progress));
     cb.sideband_progress(move |text| {
         let mut said = said.borrow_mut();
         said.said.push_str(&String::from_utf8_lossy(text));

@@ -73,7 +73,11 @@ pub fn fetch_tree(
     if let Some(oid) = pinned {
         let mut opts = FetchOptions::new();
         opts.download_tags(AutotagOption::None)
-            .remote_callbacks(counting(callbacks(url, userinfo, &auth), &mut *on_bytes))
+            .remote_callbacks(counting(
+                callbacks(url, userinfo, &auth),
+                &auth,
+                &mut *on_bytes,
+            ))
             .proxy_options(proxy_options(url))
             .depth(1);
         log::debug!("git: {url}: fetching {oid} alone, 1 deep");
@@ -95,6 +99,9 @@ pub fn fetch_tree(
                 return check_out(&repo, &commit, dest, RefKind::Commit, None, tag);
             }
             Ok(()) => log::debug!("git: {url}: {oid} did not come: fetching every ref"),
+            Err(e) if auth.borrow().too_large.is_some() => {
+                return Err(remote_error(url, "downloading", e, &auth));
+            }
             Err(e) => log::debug!("git: {url}: {oid} refused ({e}): fetching every ref"),
         }
         drop(conn);
@@ -103,7 +110,7 @@ pub fn fetch_tree(
     }
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None)
-        .remote_callbacks(counting(callbacks(url, userinfo, &auth), on_bytes))
+        .remote_callbacks(counting(callbacks(url, userinfo, &auth), &auth, on_bytes))
         .proxy_options(proxy_options(url));
     // Every branch and tag in full: the commit's reachability is known without more.
     let complete = matches!(
@@ -172,14 +179,17 @@ pub fn fetch_subdirs(
     fetch_tree(url, userinfo, reference, tag_hint, dest, on_bytes)
 }
 
-/// `cb` that also tells `on_bytes` the bytes received so far, as libgit2 reports them.
+/// `cb` that also tells `on_bytes` the bytes received so far, as libgit2 reports them
+/// (and stops an object over the cap, as [`callbacks`] does).
 fn counting<'a>(
     mut cb: git2::RemoteCallbacks<'a>,
+    auth: &Rc<std::cell::RefCell<credentials::AuthState>>,
     on_bytes: &'a mut dyn FnMut(u64),
 ) -> git2::RemoteCallbacks<'a> {
+    let auth = auth.clone();
     cb.transfer_progress(move |progress| {
         on_bytes(progress.received_bytes() as u64);
-        true
+        credentials::object_fits(&auth, &progress)
     });
     cb
 }

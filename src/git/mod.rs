@@ -81,6 +81,43 @@ pub fn set_timeout(limit: std::time::Duration) {
     }
 }
 
+/// The largest committed file installed by default: 100 MiB, the most GitHub accepts in a
+/// repository (it refuses a push with a larger file), so no plugin hosted there is refused.
+pub const DEFAULT_MAX_FILE_MIB: u64 = 100;
+
+/// The largest committed file [`tree::check_out`] writes, in bytes (`PLUGINS_MAX_FILE_MIB`).
+static MAX_FILE: std::sync::atomic::AtomicU64 =
+    std::sync::atomic::AtomicU64::new(DEFAULT_MAX_FILE_MIB << 20);
+
+/// The pack bytes libgit2 maps at once, in windows of [`PACK_WINDOW`]: its defaults (1 GiB
+/// windows, 8 GiB in all on 64-bit) map a whole pack while it is indexed and read, so the
+/// mapped pages of a fetched pack counted in resident memory as it grew.
+const PACK_MAPPED: usize = 16 << 20;
+/// One mapped window of a pack (git's `core.packedGitWindowSize` is 32 MiB on 32-bit).
+const PACK_WINDOW: usize = 4 << 20;
+
+/// Bound what a fetch and a checkout keep in memory, independently of the files fetched:
+/// libgit2 maps at most [`PACK_MAPPED`] of its packs at once, and a committed file over
+/// `max_file_mib` MiB is refused before any file's contents are read
+/// ([`GitError::FileTooLarge`]), since libgit2 reads a packed file whole into memory.
+/// Called at start-up, with [`set_timeout`], before any thread starts.
+pub fn bound_memory(max_file_mib: u64) {
+    MAX_FILE.store(
+        max_file_mib.saturating_mul(1 << 20),
+        std::sync::atomic::Ordering::Relaxed,
+    );
+    // SAFETY: called from `run` before any thread is spawned.
+    unsafe {
+        let _ = git2::opts::set_mwindow_size(PACK_WINDOW);
+        let _ = git2::opts::set_mwindow_mapped_limit(PACK_MAPPED);
+    }
+}
+
+/// The largest committed file written, in bytes.
+fn max_file() -> u64 {
+    MAX_FILE.load(std::sync::atomic::Ordering::Relaxed)
+}
+
 /// Where credentials are looked for, in order (named in [`GitError::Auth`]).
 pub const CREDENTIAL_SOURCES: &str = "the URL's user:password@, git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc";
 
@@ -222,6 +259,12 @@ fn remote_error(
 ) -> GitError {
     let msg = source.message().to_ascii_lowercase();
     let auth = auth.borrow();
+    if let Some(limit) = auth.too_large {
+        return GitError::ObjectTooLarge {
+            url: url.to_owned(),
+            limit,
+        };
+    }
     if auth.exhausted
         || source.code() == git2::ErrorCode::Auth
         || msg.contains("authentication")
@@ -318,6 +361,28 @@ pub enum GitError {
     },
     #[error("the commit's tree has an entry no host can install: {0:?}")]
     UnsafeEntry(String),
+    /// A committed file larger than the cap ([`bound_memory`]): refused before any file
+    /// is written or read, so a large file costs neither memory nor a half-written tree.
+    #[error(
+        "{path} in commit {commit} is {} bytes ({:.1} MiB), over the {} MiB a committed file may be",
+        size,
+        *size as f64 / 1_048_576.0,
+        limit >> 20
+    )]
+    FileTooLarge {
+        /// The file's path in the commit's tree.
+        path: String,
+        commit: String,
+        size: u64,
+        limit: u64,
+    },
+    /// [`GitError::FileTooLarge`] seen while the pack was still arriving: one object took
+    /// more than the cap, and the transfer was stopped before it was whole.
+    #[error(
+        "{url} sent a file over the {} MiB a committed file may be: the transfer was stopped",
+        limit >> 20
+    )]
+    ObjectTooLarge { url: String, limit: u64 },
     /// The git command (ssh sources, `PLUGINS_GIT_FETCH_WITH_CLI`) failed.
     #[error(transparent)]
     Cli(#[from] CliError),

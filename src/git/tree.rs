@@ -77,17 +77,97 @@ fn unsafe_entry(name: &[u8]) -> GitError {
     GitError::UnsafeEntry(String::from_utf8_lossy(name).into_owned())
 }
 
-/// Copy a blob into `out`, streamed where the object database can stream it
-/// (loose objects); a packed object is inflated whole by libgit2.
+/// Copy a blob into `out`. A loose object is inflated from its file in a stream (libgit2's
+/// own reader maps the whole object file, whose pages then stay resident as it is read); a
+/// packed one is read whole by libgit2, which cannot stream it: [`refuse_large`] bounds it.
 fn write_blob(repo: &Repository, oid: Oid, out: &mut fs_err::File) -> std::io::Result<()> {
     use std::io::Write;
-    let odb = repo.odb().map_err(std::io::Error::other)?;
-    if let Ok((mut reader, _, _)) = odb.reader(oid) {
-        std::io::copy(&mut reader, out)?;
-        return Ok(());
+    if let Some(copied) = copy_loose(repo, oid, out) {
+        return copied;
     }
     let blob = repo.find_blob(oid).map_err(std::io::Error::other)?;
     out.write_all(blob.content())
+}
+
+/// [`write_blob`] of a loose object (`objects/xx/yyyy`: zlib of `blob <size>\0` and the
+/// bytes); `None` when the object is not loose in `repo`.
+fn copy_loose(repo: &Repository, oid: Oid, out: &mut fs_err::File) -> Option<std::io::Result<()>> {
+    use std::io::{BufRead, Read};
+    let hex = oid.to_string();
+    let file =
+        fs_err::File::open(repo.path().join("objects").join(&hex[..2]).join(&hex[2..])).ok()?;
+    let bad = |why: &str| std::io::Error::other(format!("object {hex}: {why}"));
+    let copied = (|| {
+        let mut z = std::io::BufReader::new(flate2::read::ZlibDecoder::new(file));
+        let mut header = Vec::new();
+        (&mut z).take(32).read_until(0, &mut header)?;
+        let size: u64 = header
+            .strip_prefix(b"blob ")
+            .and_then(|h| h.strip_suffix(b"\0"))
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| h.parse().ok())
+            .ok_or_else(|| bad("not a blob"))?;
+        if std::io::copy(&mut z.take(size), out)? != size {
+            return Err(bad("cut short"));
+        }
+        Ok(())
+    })();
+    Some(copied)
+}
+
+/// Refuse a file under the tree `id` (at `prefix` in the commit) larger than
+/// [`super::max_file`], before any file's contents are read: the sizes come from the
+/// objects' headers (libgit2 reads a packed object whole, so a file is as large in
+/// memory as on disk). A blob this repository lacks is left to the writing to report.
+fn refuse_large(
+    repo: &Repository,
+    odb: &git2::Odb<'_>,
+    commit: Oid,
+    id: Oid,
+    prefix: &str,
+    depth: usize,
+) -> Result<(), GitError> {
+    if depth > MAX_TREE_DEPTH {
+        // Too deep to write: `write_tree` refuses it.
+        return Ok(());
+    }
+    let Ok(tree) = repo.find_tree(id) else {
+        return Ok(());
+    };
+    let limit = super::max_file();
+    for entry in tree.iter() {
+        let name = String::from_utf8_lossy(entry.name_bytes());
+        let path = if prefix.is_empty() {
+            name.into_owned()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        match entry.filemode() {
+            0o040000 => refuse_large(repo, odb, commit, entry.id(), &path, depth + 1)?,
+            0o160000 => {}
+            _ => refuse_blob(odb, commit, entry.id(), path, limit)?,
+        }
+    }
+    Ok(())
+}
+
+/// [`refuse_large`] of one blob (a file or a symlink's target) at `path`.
+fn refuse_blob(
+    odb: &git2::Odb<'_>,
+    commit: Oid,
+    id: Oid,
+    path: String,
+    limit: u64,
+) -> Result<(), GitError> {
+    match odb.read_header(id) {
+        Ok((size, _)) if size as u64 > limit => Err(GitError::FileTooLarge {
+            path,
+            commit: commit.to_string(),
+            size: size as u64,
+            limit,
+        }),
+        _ => Ok(()),
+    }
 }
 
 /// Write `commit`'s tree into `dest` (as [`write_tree`]): what a fetch of `kind`/`refname`
@@ -101,6 +181,7 @@ pub(super) fn check_out(
     refname: Option<String>,
     tag: Option<(String, Oid)>,
 ) -> Result<Fetched, GitError> {
+    refuse_large(repo, &repo.odb()?, commit.id(), commit.tree_id(), "", 0)?;
     write_tree(repo, &commit.tree()?, dest, 0)?;
     let signed = super::sign::material(
         repo,
@@ -322,6 +403,18 @@ pub(super) fn check_out_paths(
         fetch(&whole, Want::Whole)?;
         asked_whole = true;
     };
+    for (p, at) in &found {
+        match at {
+            AtPath::Tree(id) => {
+                let depth = p.split('/').count();
+                refuse_large(repo, &odb, commit.id(), *id, p, depth)?;
+            }
+            AtPath::Symlink(link, id) => {
+                refuse_blob(&odb, commit.id(), *id, link.clone(), super::max_file())?;
+            }
+            AtPath::Missing | AtPath::Lacking(_) => {}
+        }
+    }
     fs_err::create_dir_all(dest).map_err(|e| git2::Error::from_str(&e.to_string()))?;
     for (p, at) in found {
         match at {

@@ -58,6 +58,9 @@ impl InstallError {
             InstallError::Git(GitError::Cli(e)) => e.code(),
             InstallError::Git(GitError::Impostor { .. }) => Code::GitImpostorCommit,
             InstallError::Git(GitError::BadObject { .. }) => Code::GitBadObject,
+            InstallError::Git(GitError::FileTooLarge { .. } | GitError::ObjectTooLarge { .. }) => {
+                Code::InstallFileTooLarge
+            }
             InstallError::Git(GitError::Unsigned { .. }) => Code::GitUnsigned,
             InstallError::Git(GitError::BadSignature { .. }) => Code::GitBadSignature,
             InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
@@ -97,6 +100,12 @@ impl InstallError {
             ),
             InstallError::Git(crate::git::GitError::BadObject { .. }) => Some(
                 "the publisher's repository holds a commit git cannot read; ask them to fix it (`git fsck` names it), or install a ref below it".into(),
+            ),
+            InstallError::Git(
+                crate::git::GitError::FileTooLarge { .. }
+                | crate::git::GitError::ObjectTooLarge { .. },
+            ) => Some(
+                "ask the publisher to ship large files as a release asset or with Git LFS (GitHub refuses files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>, at the cost of about that much memory; nothing was installed or changed".into(),
             ),
             InstallError::Git(crate::git::GitError::Unsigned { .. }) => Some(
                 "require_signed accepts only a tag or commit signed with a key you allow; ask the publisher to sign their releases (`git tag -s`), or set `require_signed = false` in [trust.\"<id>\"] of the home's plugins.toml for this plugin".into(),

@@ -147,9 +147,11 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
                 }
             }
             let rel = format!("{top}/{}", e.display());
-            let bytes = fs_err::read(&e.path)
+            // Streamed: a bundled asset may be as large as a release asset (1 GiB).
+            let hash = fs_err::File::open(&e.path)
+                .and_then(crate::hash::reader)
                 .map_err(|err| Error::io("cannot read a bundled file", err))?;
-            files.insert(rel.clone(), crate::hash::bytes(&bytes));
+            files.insert(rel.clone(), hash);
             listed.push((rel, e.path.clone()));
         }
     }
@@ -165,18 +167,25 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
         let tmp = tempfile::NamedTempFile::new_in(dir)?;
         let mut tar = tar::Builder::new(std::io::BufWriter::new(tmp.as_file()));
         tar.mode(tar::HeaderMode::Deterministic);
-        let mut add = |path: &str, bytes: &[u8]| -> std::io::Result<()> {
+        let mut add = |path: &str, size: u64, data: &mut dyn Read| -> std::io::Result<()> {
             let mut header = tar::Header::new_gnu();
-            header.set_size(bytes.len() as u64);
+            header.set_size(size);
             header.set_mode(0o644);
             header.set_entry_type(tar::EntryType::Regular);
-            tar.append_data(&mut header, path, bytes)
+            tar.append_data(&mut header, path, data)
         };
         let text = serde_json::to_vec_pretty(&manifest).map_err(std::io::Error::other)?;
-        add(MANIFEST, &text)?;
-        add("plugins.lock", &lock_bytes)?;
+        add(MANIFEST, text.len() as u64, &mut text.as_slice())?;
+        add(
+            "plugins.lock",
+            lock_bytes.len() as u64,
+            &mut lock_bytes.as_slice(),
+        )?;
         for (rel, path) in &listed {
-            add(rel, &fs_err::read(path)?)?;
+            let file = fs_err::File::open(path)?;
+            let size = file.metadata()?.len();
+            // At most the size the header promised, should the file grow meanwhile.
+            add(rel, size, &mut file.take(size))?;
         }
         let mut inner = tar.into_inner()?;
         inner.flush()?;

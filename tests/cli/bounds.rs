@@ -3,11 +3,13 @@
 //! with file sizes.
 
 use std::io::{BufRead, Write};
+
+use snapbox::{assert_data_eq, str};
 use std::net::TcpListener;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use crate::support::git::Repo;
+use crate::support::git::{Repo, git};
 use crate::support::*;
 
 fn running(pattern: &str) -> bool {
@@ -212,43 +214,249 @@ fn peak_rss_kib(cmd: &mut std::process::Command) -> (i32, u64, String) {
     (code, kib, format!("{stdout}{stderr}"))
 }
 
-fn big_file(path: &Path, mib: usize) {
-    let mut f = std::fs::File::create(path).unwrap();
-    let chunk = vec![b'x'; 1024 * 1024];
-    for _ in 0..mib {
-        f.write_all(&chunk).unwrap();
-    }
+/// `mib` MiB of incompressible bytes: a file of one repeated byte deflates to almost
+/// nothing, so a packed fetch of it measures nothing.
+fn random_file(path: &Path, mib: u64) {
+    use std::io::Read;
+    let mut bytes = std::fs::File::open("/dev/urandom").unwrap().take(mib << 20);
+    let mut out = std::fs::File::create(path).unwrap();
+    std::io::copy(&mut bytes, &mut out).unwrap();
 }
 
+/// Peak memory does not follow the size of a committed file over a packed fetch: a 96 MiB
+/// incompressible file (under the 100 MiB cap) costs about its own size once (libgit2
+/// reads a packed file whole; the pack's mapped windows are capped); a loose object, a
+/// local directory and `verify` stream it; one over the cap is refused while it arrives.
 #[test]
-fn installing_a_200_mb_file_stays_under_64_mb() {
+fn memory_stays_bounded_with_a_large_incompressible_file() {
     if !Path::new("/usr/bin/time").exists() {
         assert!(std::env::var_os("CI").is_none(), "CI must have GNU time");
         return;
     }
+    const MIB: u64 = 96;
     let tmp = tempfile::tempdir().unwrap();
-    // A local directory, and a git repository (loose objects stream).
+    let repo = Repo::init(&tmp.path().join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    random_file(&repo.dir.join("data.bin"), MIB);
+    repo.commit("big");
+    let served = tmp.path().join("served");
+    repo.clone_bare(&served.join("big.git"));
+    let daemon = crate::support::net::Daemon::serve(&served);
+    let url = format!("git://127.0.0.1:{}/big.git", daemon.port);
+    let peak = |args: &[&str], home: &Path, cap: Option<&str>| {
+        let mut cmd = plugins();
+        cmd.args(args).arg("--home").arg(home);
+        if let Some(cap) = cap {
+            cmd.env("PLUGINS_MAX_FILE_MIB", cap);
+        }
+        peak_rss_kib(&mut cmd)
+    };
+
+    // Under the cap: the file once, and at most 16 MiB of mapped pack (without that cap
+    // the whole pack was mapped too: 2 x 96 MiB).
+    let home = tmp.path().join("home-git");
+    let (code, kib, out) = peak(&["install", &url, "--yes"], &home, None);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        kib < (MIB + 64) * 1024,
+        "git:// install: peak RSS {kib} KiB"
+    );
+    let (code, kib, out) = peak(&["verify"], &home, None);
+    assert_eq!(code, 0, "{out}");
+    assert!(kib < 48 * 1024, "verify: peak RSS {kib} KiB");
+
+    // A loose object (the work repository read in place) is inflated in a stream.
+    let loose = tmp.path().join("home-loose");
+    let (code, kib, out) = peak(&["install", &repo.url(), "--yes"], &loose, None);
+    assert_eq!(code, 0, "{out}");
+    assert!(
+        kib < 48 * 1024,
+        "file:// install of a loose object: peak RSS {kib} KiB"
+    );
+
+    // Over the cap: stopped while it arrives, so the fetch never holds it.
+    let refused = tmp.path().join("home-refused");
+    let (code, kib, out) = peak(&["install", &url, "--yes"], &refused, Some("16"));
+    assert_eq!(code, 2, "{out}");
+    assert!(out.contains("plugins::install::file_too_large"), "{out}");
+    assert!(
+        kib < 48 * 1024,
+        "refused git:// install: peak RSS {kib} KiB"
+    );
+    assert!(!refused.join("plugins").exists());
+
+    // A local directory is copied and hashed in streams.
     let dir = tmp.path().join("dir");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("aoe-plugin.toml"), static_aoe("1.0.0")).unwrap();
-    big_file(&dir.join("data.bin"), 200);
-    let repo = Repo::init(&tmp.path().join("repo"));
-    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
-    std::fs::copy(dir.join("data.bin"), repo.dir.join("data.bin")).unwrap();
-    repo.commit("big");
-    for (i, source) in [dir.display().to_string(), repo.url()].iter().enumerate() {
-        let home = tmp.path().join(format!("home{i}"));
-        let (code, kib, out) = peak_rss_kib(
-            plugins()
-                .args(["install", source, "--yes", "--home"])
-                .arg(&home),
-        );
-        assert_eq!(code, 0, "{out}");
-        assert!(kib < 64 * 1024, "{source}: peak RSS {kib} KiB");
-        let (code, kib, out) = peak_rss_kib(plugins().args(["verify", "--home"]).arg(&home));
-        assert_eq!(code, 0, "{out}");
-        assert!(kib < 64 * 1024, "verify: peak RSS {kib} KiB");
-    }
+    std::fs::rename(repo.dir.join("data.bin"), dir.join("data.bin")).unwrap();
+    let home = tmp.path().join("home-dir");
+    let (code, kib, out) = peak(&["install", dir.to_str().unwrap(), "--yes"], &home, None);
+    assert_eq!(code, 0, "{out}");
+    assert!(kib < 48 * 1024, "directory install: peak RSS {kib} KiB");
+    let (code, kib, out) = peak(&["verify"], &home, None);
+    assert_eq!(code, 0, "{out}");
+    assert!(kib < 48 * 1024, "verify: peak RSS {kib} KiB");
+}
+
+/// A committed file over the cap (1 MiB here, `PLUGINS_MAX_FILE_MIB`; 100 MiB by
+/// default) is refused by name before consent is asked, whichever way the source is
+/// fetched, and nothing is written to the home; `update` keeps what is installed.
+#[test]
+fn a_file_over_the_cap_is_refused_before_consent() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    // An AWorld plugin with Python asks for consent (its code runs inside the host).
+    let repo = Repo::init(&t.join("work"));
+    repo.file(
+        ".aworld-plugin/plugin.json",
+        r#"{"id": "helper", "version": "1.0.0"}"#,
+    )
+    .file("hooks/done.py", "def run():\n    pass\n");
+    repo.commit("helper");
+    let served = t.join("served");
+    repo.clone_bare(&served.join("helper.git"));
+    let daemon = crate::support::net::Daemon::serve(&served);
+    let git_url = format!("git://127.0.0.1:{}/helper.git", daemon.port);
+    let home = t.join("home");
+    assert_eq!(install(&home, &[&git_url]).0, 0);
+    let before = std::fs::read(home.join("plugins.lock")).unwrap();
+
+    // 2 MiB arrives whole and is refused by name; 3 MiB is stopped as it arrives.
+    std::fs::create_dir_all(repo.dir.join("assets")).unwrap();
+    random_file(&repo.dir.join("assets/data.bin"), 2);
+    let two = repo.commit("two MiB of data");
+    git(
+        &repo.dir,
+        &[
+            "push",
+            "-q",
+            served.join("helper.git").to_str().unwrap(),
+            "main",
+        ],
+    );
+    let screen = |args: &[&str], home: &Path, env: &[(&str, &str)]| {
+        let mut cmd = plugins();
+        cmd.args(args)
+            .arg("--home")
+            .arg(home)
+            .env("PLUGINS_MAX_FILE_MIB", "1")
+            .stdin(std::process::Stdio::null());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let (code, stdout, stderr) = run(&mut cmd);
+        let text = format!("{stdout}{stderr}")
+            .replace(&t.display().to_string(), "[TMP]")
+            .replace(&daemon.port.to_string(), "[PORT]")
+            .replace(&two, "[COMMIT]");
+        (code, text)
+    };
+
+    // file:// (read in place), and git:// with the git command: named with its size.
+    let fresh = t.join("fresh");
+    let (code, text) = screen(&["install", &repo.url()], &fresh, &[]);
+    assert_eq!(code, 2, "{text}");
+    assert_data_eq!(
+        text,
+        str![[r#"
+    Fetching file://[TMP]/work
+plugins::install::file_too_large
+
+  × assets/data.bin in commit [COMMIT] is 2097152 bytes (2.0 MiB),
+  │ over the 1 MiB a committed file may be
+  help: ask the publisher to ship large files as a release asset or with Git LFS (GitHub refuses
+        files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>,
+        at the cost of about that much memory; nothing was installed or changed
+
+"#]]
+    );
+    assert!(!fresh.exists() || !fresh.join("plugins").exists());
+    let (code, text) = screen(
+        &["install", &git_url],
+        &fresh,
+        &[("PLUGINS_GIT_FETCH_WITH_CLI", "1")],
+    );
+    assert_eq!(code, 2, "{text}");
+    assert!(
+        text.contains("plugins::install::file_too_large")
+            && text.contains("assets/data.bin in commit [COMMIT] is 2097152 bytes"),
+        "{text}"
+    );
+    assert!(!fresh.join("plugins").exists());
+
+    // update over git:// with libgit2: refused, the installed version kept.
+    let (code, text) = screen(&["update", "--all"], &home, &[]);
+    assert_eq!(code, 1, "{text}");
+    assert_data_eq!(
+        text,
+        str![[r#"
+    Fetching git://127.0.0.1:[PORT]/helper.git
+warning[plugins::git::cleartext]: git://127.0.0.1:[PORT]/helper.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::install::file_too_large
+
+  × assets/data.bin in commit [COMMIT] is 2097152 bytes (2.0 MiB),
+  │ over the 1 MiB a committed file may be
+  help: ask the publisher to ship large files as a release asset or with Git LFS (GitHub refuses
+        files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>,
+        at the cost of about that much memory; nothing was installed or changed
+
+"#]]
+    );
+    assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), before);
+    assert!(!home.join("plugins/helper/assets").exists());
+
+    // sync of a lock that pins the commit (installed under a higher cap): refused too.
+    let allowed = t.join("allowed");
+    let (code, text) = screen(
+        &["install", &git_url, "--yes"],
+        &allowed,
+        &[("PLUGINS_MAX_FILE_MIB", "4")],
+    );
+    assert_eq!(code, 0, "{text}");
+    let synced = t.join("synced");
+    std::fs::create_dir_all(&synced).unwrap();
+    std::fs::copy(allowed.join("plugins.lock"), synced.join("plugins.lock")).unwrap();
+    let (code, text) = screen(&["sync", "--yes"], &synced, &[]);
+    assert_ne!(code, 0, "{text}");
+    assert!(
+        text.contains("plugins::install::file_too_large")
+            && text.contains("assets/data.bin in commit [COMMIT] is 2097152 bytes"),
+        "{text}"
+    );
+    assert!(!synced.join("plugins/helper").exists());
+
+    // A larger file is stopped before it is whole.
+    random_file(&repo.dir.join("assets/data.bin"), 3);
+    repo.commit("three MiB of data");
+    git(
+        &repo.dir,
+        &[
+            "push",
+            "-q",
+            served.join("helper.git").to_str().unwrap(),
+            "main",
+        ],
+    );
+    let (code, text) = screen(&["install", &git_url], &fresh, &[]);
+    assert_eq!(code, 2, "{text}");
+    assert_data_eq!(
+        text,
+        str![[r#"
+    Fetching git://127.0.0.1:[PORT]/helper.git
+warning[plugins::git::cleartext]: git://127.0.0.1:[PORT]/helper.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::install::file_too_large
+
+  × git://127.0.0.1:[PORT]/helper.git sent a file over the 1 MiB a committed file may be: the
+  │ transfer was stopped
+  help: ask the publisher to ship large files as a release asset or with Git LFS (GitHub refuses
+        files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>,
+        at the cost of about that much memory; nothing was installed or changed
+
+"#]]
+    );
+    assert!(!fresh.join("plugins").exists());
+    assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), before);
 }
 
 #[test]

@@ -50,6 +50,9 @@ pub(super) fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt
         .env("LC_ALL", "C")
         .args(["-c", "protocol.allow=never"])
         .args(["-c", "gc.auto=0", "-c", "maintenance.auto=false"])
+        // `git index-pack` keeps each fetched file whole in memory up to this size (git's
+        // default is 512 MiB) and streams larger ones: a large file costs git no memory.
+        .args(["-c", "core.bigFileThreshold=8m"])
         .args(["-c", "http.lowSpeedLimit=1"])
         .arg("-c")
         .arg(format!("http.lowSpeedTime={secs}"))
