@@ -83,7 +83,7 @@ pub(super) fn sources(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Vec<
                 entry: entry.clone(),
                 url,
                 userinfo,
-                tip: c.status == Status::UpToDate,
+                tip: c.published || c.status == Status::UpToDate,
             });
         }
         if crate::git::is_local(&url) && !matches!(c.status, Status::Error { .. }) {

@@ -132,6 +132,10 @@ pub struct Check {
     /// ([`trust`]) without reading the lock again.
     #[serde(skip)]
     pub row: Option<Box<Entry>>,
+    /// The remote's listing showed the locked commit as the tip of a branch or tag (not
+    /// printed): the trust check of `outdated` and `doctor` needs no listing of its own.
+    #[serde(skip)]
+    pub published: bool,
 }
 
 /// Mark the held plugins among `checks` (each home's `[hold]`, [`crate::hold`]): every
@@ -268,6 +272,7 @@ pub fn check_all(
         status,
         hold: None,
         row: Some(Box::new(e.clone())),
+        published: false,
     };
     let mut results: Vec<Option<Check>> = vec![None; entries.len()];
     let mut queue: Vec<(usize, &Entry, String)> = Vec::new();
@@ -291,14 +296,24 @@ pub fn check_all(
         timeout,
         std::sync::Arc::new(move |(entry, url): (Entry, String)| {
             match git::ls_remote(&url, None) {
-                Ok(refs) => decide(&entry, &refs, pre),
-                Err(e) => Status::Error {
-                    message: e.to_string(),
-                },
+                Ok(refs) => {
+                    let published = entry
+                        .commit
+                        .as_deref()
+                        .is_some_and(|c| trust::published_in(&refs, c));
+                    (decide(&entry, &refs, pre), published)
+                }
+                Err(e) => (
+                    Status::Error {
+                        message: e.to_string(),
+                    },
+                    false,
+                ),
             }
         }),
     );
-    for (i, status) in listed {
+    for (i, done) in listed {
+        let (status, published) = done.unzip();
         let status = status.unwrap_or_else(|| {
             let url = urls.iter().find(|(j, _)| *j == i).map(|(_, u)| u.as_str());
             Status::Error {
@@ -309,7 +324,10 @@ pub fn check_all(
                 ),
             }
         });
-        results[i] = Some(check(&entries[i], status));
+        results[i] = Some(Check {
+            published: published.unwrap_or(false),
+            ..check(&entries[i], status)
+        });
     }
     results.into_iter().flatten().collect()
 }
@@ -358,6 +376,7 @@ pub fn check_homes(
                     status,
                     hold: None,
                     row: Some(Box::new(e)),
+                    published: false,
                 }),
                 None => checked.next(),
             })
