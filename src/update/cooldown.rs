@@ -70,9 +70,11 @@ pub fn hold_back(
             .or_insert_with(|| (seen::FirstSeen::load(home), false));
         let tag = (c.ref_kind != Some(RefKind::Branch) && !new_ref.is_empty())
             .then_some(new_ref.as_str());
-        let before = record.clone();
+        // `note` changes this source's entry only: compared alone (a copy of the whole
+        // record per row made a 1,000-row check quadratic).
+        let before = record.sources.get(&c.source).cloned();
         let noted = record.note(&c.source, commit, tag, now);
-        *changed |= *record != before;
+        *changed |= record.sources.get(&c.source) != before.as_ref();
         let secs = cooldown(home);
         if secs == 0 || now.saturating_sub(noted.first_seen) >= secs {
             continue;
