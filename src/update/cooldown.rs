@@ -44,7 +44,7 @@ fn github_repo(source: &str) -> Option<(String, String)> {
 /// is new), or, for a tag of a GitHub repository, from its release's `published_at` when
 /// that is earlier and this home never saw the tag name another commit; never from the
 /// commit's or tag's own dates, which the publisher writes. The releases are asked only
-/// for versions the record would hold back, at most `jobs` at a time, each within
+/// for versions the record would hold back, at most `jobs` (and 64) at a time, each within
 /// `timeout`; a release that cannot be read leaves the record's age.
 pub fn hold_back(
     checks: &mut [(crate::store::Home, crate::dialect::Dialect, Check)],
@@ -102,7 +102,7 @@ pub fn hold_back(
             .filter_map(|(i, (_, _, release))| release.clone().map(|r| (*i, r)))
             .collect(),
         &|_: &(String, String, String)| "https://api.github.com",
-        jobs,
+        jobs.min(super::API_JOBS),
         timeout,
         std::sync::Arc::new(move |(owner, repo, tag): (String, String, String)| {
             crate::release::published_at(&api, &owner, &repo, &tag)

@@ -99,7 +99,8 @@ pub fn follow_latest_releases(
     let followed = bounded(
         work,
         &|(url, ..): &Follow| url.as_str(),
-        jobs,
+        // Each asks the GitHub API.
+        jobs.min(super::API_JOBS),
         timeout,
         Arc::new(move |(url, userinfo, entry, dialect): Follow| {
             let refs = || git::ls_remote(&url, userinfo.as_ref()).map_err(|e| e.to_string());

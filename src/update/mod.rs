@@ -30,6 +30,10 @@ pub use pool::{ordered, ordered_per_host};
 
 use pool::bounded;
 
+/// The most GitHub API requests at once (release lookups), whatever `--jobs` says (256 by
+/// default, for ref listings): GitHub allows 100 concurrent REST requests.
+const API_JOBS: usize = 64;
+
 /// How many versions `home`'s first-seen record dates in the future (a clock that was once
 /// ahead: `outdated`, `update` and `autoupdate` take them as now), and the furthest, in
 /// seconds; read only.

@@ -34,7 +34,9 @@ where
     // order (one timeout for all). One thread per item: the wait for its timeout is this
     // loop's, not a second thread's.
     let mut running: std::collections::HashMap<usize, String> = Default::default();
-    let mut deadlines: std::collections::VecDeque<(std::time::Instant, usize)> = Default::default();
+    // (`None`: a timeout too long to count, `Duration::MAX`: never abandoned.)
+    let mut deadlines: std::collections::VecDeque<(Option<std::time::Instant>, usize)> =
+        Default::default();
     let mut out = Vec::new();
     loop {
         while running.len() < jobs.max(1) {
@@ -46,7 +48,7 @@ where
             };
             *per_host.entry(key.clone()).or_default() += 1;
             running.insert(i, key);
-            deadlines.push_back((std::time::Instant::now() + timeout, i));
+            deadlines.push_back((std::time::Instant::now().checked_add(timeout), i));
             let (work, tx) = (work.clone(), done_tx.clone());
             std::thread::spawn(move || {
                 // A panicking item answers `None` at once (its slot is not held until
@@ -65,14 +67,19 @@ where
         let Some(&(deadline, _)) = deadlines.front() else {
             break;
         };
-        let wait = deadline.saturating_duration_since(std::time::Instant::now());
-        let done: Vec<(usize, Option<R>)> = match done_rx.recv_timeout(wait) {
+        let answer = match deadline {
+            Some(d) => done_rx.recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
+            None => done_rx
+                .recv()
+                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        let done: Vec<(usize, Option<R>)> = match answer {
             // A result of an item abandoned before is dropped.
             Ok(done) => vec![done],
             Err(mpsc::RecvTimeoutError::Timeout) => {
                 let now = std::time::Instant::now();
                 let mut late = Vec::new();
-                while let Some(&(d, i)) = deadlines.front()
+                while let Some(&(Some(d), i)) = deadlines.front()
                     && d <= now
                 {
                     deadlines.pop_front();

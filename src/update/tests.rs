@@ -181,6 +181,21 @@ fn ordered_caps_each_server_and_keeps_the_order() {
     assert_eq!(gauge.most("https://github.com/o/p0"), 12);
 }
 
+/// A timeout too long to count (`Duration::MAX`: the monorepo fetches) waits for every item.
+#[test]
+fn bounded_takes_a_timeout_of_never() {
+    let items: Vec<(usize, usize)> = (0..3).map(|i| (i, i)).collect();
+    let mut out = bounded(
+        items,
+        &|_: &usize| "https://example.org/x.git",
+        2,
+        Duration::MAX,
+        std::sync::Arc::new(|i: usize| i + 1),
+    );
+    out.sort_by_key(|(i, _)| *i);
+    assert_eq!(out, vec![(0, Some(1)), (1, Some(2)), (2, Some(3))]);
+}
+
 /// The per-item pool abandons an item that does not finish within the timeout (`None`,
 /// its slot given to the next), and answers `None` for one that panics; the others answer.
 #[test]
