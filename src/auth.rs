@@ -153,7 +153,20 @@ const HIDDEN: &str = "***";
 /// Unicode bidi controls are escaped as `\uXXXX` (a valid JSON escape, so a JSON document
 /// stays one), so that a hostile source or server cannot rewrite what the terminal shows.
 pub fn redact(text: &str) -> String {
+    if plain(text) {
+        return text.to_owned();
+    }
     escape_controls(&redact_values(&redact_userinfo(text)), false)
+}
+
+/// Text [`redact`] leaves as it is, known without scanning for each secret: printable
+/// ASCII without `=` (every [`SECRET_PARAMS`] name ends in one), a space (every
+/// [`SECRET_SCHEMES`] word ends in one) or `:` (a URL's `://`). Most strings of a JSON
+/// document (ids, refs, commits, statuses) are such; `outdated --json` of 1,000 rows spent
+/// a tenth of its CPU redacting them one pattern at a time.
+fn plain(text: &str) -> bool {
+    text.bytes()
+        .all(|b| (0x21..0x7f).contains(&b) && !matches!(b, b'=' | b':'))
 }
 
 /// [`redact`] for text the printer colored itself: its SGR sequences (`ESC [ … m`) stay.
@@ -228,6 +241,11 @@ fn escape_controls(text: &str, keep_sgr: bool) -> String {
 /// space, `&`, `#`, a quote or a backslash, or a whole quoted value.
 fn redact_values(text: &str) -> String {
     let lower = text.to_ascii_lowercase();
+    // Every parameter name ends in `=`: text without one, and without a scheme word,
+    // has nothing to hide (a 1,000-row JSON document is not scanned pattern by pattern).
+    if !lower.contains('=') && !SECRET_SCHEMES.iter().any(|s| lower.contains(s)) {
+        return text.to_owned();
+    }
     let mut out = String::with_capacity(text.len());
     let mut i = 0;
     while i < text.len() {
@@ -466,6 +484,34 @@ pub fn port(url: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The shortcut of [`redact`] takes only text the full pass leaves as it is, and
+    /// never text with a secret or a control character in it.
+    #[test]
+    fn plain_text_is_what_redaction_leaves_alone() {
+        for text in [
+            "",
+            "dev.bench.p1",
+            "refs/tags/v1.19.0",
+            "b49000fcb57848e3bcde572cfe570406c8d814d7",
+            "a/b?c&d#e",
+        ] {
+            assert!(plain(text), "{text}");
+            let full = escape_controls(&redact_values(&redact_userinfo(text)), false);
+            assert_eq!(full, text);
+        }
+        for text in [
+            "x?token=abc123",
+            "https://u:p@h/x",
+            "Bearer abcdefgh12345",
+            "a\u{1b}b",
+            "a\tb",
+            "a\u{7f}b",
+        ] {
+            assert!(!plain(text), "{text:?}");
+        }
+        assert_eq!(redact("x?token=abc123"), format!("x?token={HIDDEN}"));
+    }
 
     /// `NETRC` names the file: a FIFO or a device is no netrc (read at once, never
     /// blocking or without end); a regular file is read.

@@ -82,7 +82,7 @@ pub(super) fn sources(locked: &[(Home, Entry)], opts: &Options) -> Vec<Check> {
                 entry: entry.clone(),
                 url,
                 userinfo,
-                tip: c.status == Status::UpToDate,
+                tip: c.published || c.status == Status::UpToDate,
             });
         }
         if crate::git::is_local(&url) && !matches!(c.status, Status::Error { .. }) {

@@ -134,13 +134,40 @@ fn user_config() -> Option<git2::Config> {
     }
 }
 
+/// What the transfers read from git's config ([`user_config`]), read once per process: it
+/// was opened and parsed up to four times per remote checked.
+struct UserGit {
+    /// `http.proxy`, when set and not blank.
+    http_proxy: Option<String>,
+    /// `plugins.gitFetchWithCli`.
+    fetch_with_cli: bool,
+    /// `core.sshCommand` is set.
+    ssh_command: bool,
+    /// `credential.helper` is set and not empty.
+    credential_helper: bool,
+}
+
+fn user_git() -> &'static UserGit {
+    static ONCE: std::sync::OnceLock<UserGit> = std::sync::OnceLock::new();
+    ONCE.get_or_init(|| {
+        let config = user_config();
+        let string = |key: &str| config.as_ref().and_then(|c| c.get_string(key).ok());
+        UserGit {
+            http_proxy: string("http.proxy").filter(|p| !p.trim().is_empty()),
+            fetch_with_cli: config
+                .as_ref()
+                .and_then(|c| c.get_bool("plugins.gitFetchWithCli").ok())
+                .unwrap_or(false),
+            ssh_command: string("core.sshCommand").is_some(),
+            credential_helper: string("credential.helper").is_some_and(|h| !h.is_empty()),
+        }
+    })
+}
+
 /// Whether git's config (the user's or `GIT_CONFIG_GLOBAL`'s, and the system's) names a
 /// credential helper; it is never run here (`plugins doctor`).
 pub fn credential_helper_configured() -> bool {
-    user_config().is_some_and(|c| {
-        c.get_string("credential.helper")
-            .is_ok_and(|h| !h.is_empty())
-    })
+    user_git().credential_helper
 }
 
 /// libgit2's proxy options for a transfer to `url` ([`proxy_for`]).
@@ -224,20 +251,17 @@ pub(crate) fn back_off(url: &str) {
 /// The proxy for a transfer to `url`: git's `http.proxy`, else `HTTPS_PROXY`,
 /// `HTTP_PROXY` or `ALL_PROXY`; none for hosts `NO_PROXY` covers.
 pub fn proxy_for(url: &str) -> Option<String> {
-    let configured = user_config()
-        .and_then(|c| c.get_string("http.proxy").ok())
-        .filter(|p| !p.trim().is_empty())
-        .filter(|_| {
-            let excluded = crate::net::settings()
-                .no_proxy
-                .as_deref()
-                .is_some_and(|list| {
-                    crate::auth::host(url).is_some_and(|h| {
-                        crate::auth::no_proxy_matches(list, &h, crate::auth::port(url))
-                    })
-                });
-            !excluded
-        });
+    let configured = user_git().http_proxy.clone().filter(|_| {
+        let excluded = crate::net::settings()
+            .no_proxy
+            .as_deref()
+            .is_some_and(|list| {
+                crate::auth::host(url).is_some_and(|h| {
+                    crate::auth::no_proxy_matches(list, &h, crate::auth::port(url))
+                })
+            });
+        !excluded
+    });
     configured
         .or_else(|| crate::net::env_proxy(url))
         .map(|proxy| {

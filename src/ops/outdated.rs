@@ -98,8 +98,9 @@ pub fn outdated(
 
 /// Each checked row's trust problems ([`trust::check_rows`]), in the checks' order: every
 /// row locked to a commit of a git remote, but for those whose remote could not be listed
-/// (that failure is the row's status already). An up-to-date row's commit is its ref's tip
-/// (published), unless only its monorepo moved. The rows come with the checks (the lock
+/// (that failure is the row's status already). A row whose check saw its commit as a
+/// branch or tag tip ([`Check::published`]) is published, and so is an up-to-date row's
+/// commit unless only its monorepo moved: neither is listed again. The rows come with the checks (the lock
 /// is not read again).
 fn trust_problems(
     checks: &[(Home, Check)],
@@ -124,8 +125,9 @@ fn trust_problems(
         else {
             continue;
         };
-        let tip =
-            c.status == Status::UpToDate && !moved.contains_key(&(home.root.clone(), c.id.clone()));
+        let tip = c.published
+            || (c.status == Status::UpToDate
+                && !moved.contains_key(&(home.root.clone(), c.id.clone())));
         at.push(i);
         rows.push(trust::Row {
             home: home.clone(),

@@ -21,6 +21,7 @@ pub fn review(
         status: Status::UpToDate,
         hold: None,
         row: Some(Box::new(entry.clone())),
+        published: false,
     };
     crate::review::review(
         &options(home, entry, new_ref, base),

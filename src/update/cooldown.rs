@@ -44,7 +44,7 @@ fn github_repo(source: &str) -> Option<(String, String)> {
 /// is new), or, for a tag of a GitHub repository, from its release's `published_at` when
 /// that is earlier and this home never saw the tag name another commit; never from the
 /// commit's or tag's own dates, which the publisher writes. The releases are asked only
-/// for versions the record would hold back, at most `jobs` at a time, each within
+/// for versions the record would hold back, at most `jobs` (and 64) at a time, each within
 /// `timeout`; a release that cannot be read leaves the record's age.
 pub fn hold_back(
     checks: &mut [(crate::store::Home, Check)],
@@ -71,9 +71,11 @@ pub fn hold_back(
             .or_insert_with(|| (home.clone(), seen::FirstSeen::load(home), false));
         let tag = (c.ref_kind != Some(RefKind::Branch) && !new_ref.is_empty())
             .then_some(new_ref.as_str());
-        let before = record.clone();
+        // `note` changes this source's entry only: compared alone (a copy of the whole
+        // record per row made a 1,000-row check quadratic).
+        let before = record.sources.get(&c.source).cloned();
         let noted = record.note(&c.source, commit, tag, now);
-        *changed |= *record != before;
+        *changed |= record.sources.get(&c.source) != before.as_ref();
         let secs = cooldown(home);
         if secs == 0 || now.saturating_sub(noted.first_seen) >= secs {
             continue;
@@ -101,7 +103,7 @@ pub fn hold_back(
             .filter_map(|(i, (_, _, release))| release.clone().map(|r| (*i, r)))
             .collect(),
         &|_: &(String, String, String)| "https://api.github.com",
-        jobs,
+        jobs.min(super::API_JOBS),
         timeout,
         std::sync::Arc::new(move |(owner, repo, tag): (String, String, String)| {
             crate::release::published_at(&api, &owner, &repo, &tag)

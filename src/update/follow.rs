@@ -84,7 +84,7 @@ pub fn follow_latest_releases(
         if !matches!(c.status, Status::Behind { .. } | Status::UpToDate) {
             continue;
         }
-        let Ok(Some(entry)) = rows.get(home, &c.id) else {
+        let Some(entry) = row_of(&mut rows, home, c) else {
             continue;
         };
         if aoe_release_follower(&entry, *dialect).is_none() {
@@ -104,7 +104,8 @@ pub fn follow_latest_releases(
     let followed = bounded(
         work,
         &|(url, ..): &Follow| url.as_str(),
-        jobs,
+        // Each asks the GitHub API.
+        jobs.min(super::API_JOBS),
         timeout,
         Arc::new(move |(url, userinfo, entry, dialect): Follow| {
             let refs = || git::ls_remote(&url, userinfo.as_ref());
@@ -137,6 +138,15 @@ pub fn follow_latest_releases(
     refused
 }
 
+/// The lock row a check was made for: the one it carries ([`Check::row`]), else the lock's
+/// (read once per lock).
+fn row_of(rows: &mut LockRows, home: &Home, c: &Check) -> Option<Entry> {
+    match c.row.as_deref() {
+        Some(entry) => Some(entry.clone()),
+        None => rows.get(home, &c.id).ok().flatten(),
+    }
+}
+
 /// A release lookup's input: the remote, its credentials, the lock row and its host.
 type Follow = (String, Option<crate::auth::Userinfo>, Entry, Dialect);
 
@@ -159,7 +169,7 @@ pub fn unchanged_subdirs(
         let Status::Behind { commit, new_ref } = &c.status else {
             continue;
         };
-        let Ok(Some(entry)) = rows.get(home, &c.id) else {
+        let Some(entry) = row_of(&mut rows, home, c) else {
             continue;
         };
         // aoe's config.toml names the ref: a new tag is an update even with the same files.

@@ -30,6 +30,10 @@ pub use pool::{ordered, ordered_per_host};
 
 use pool::bounded;
 
+/// The most GitHub API requests at once (release lookups), whatever `--jobs` says (256 by
+/// default, for ref listings): GitHub allows 100 concurrent REST requests.
+const API_JOBS: usize = 64;
+
 /// How many versions `home`'s first-seen record dates in the future (a clock that was once
 /// ahead: `outdated`, `update` and `autoupdate` take them as now), and the furthest, in
 /// seconds; read only.
@@ -132,6 +136,10 @@ pub struct Check {
     /// ([`trust`]) without reading the lock again.
     #[serde(skip)]
     pub row: Option<Box<Entry>>,
+    /// The remote's listing showed the locked commit as the tip of a branch or tag (not
+    /// printed): the trust check of `outdated` and `doctor` needs no listing of its own.
+    #[serde(skip)]
+    pub published: bool,
 }
 
 /// Mark the held plugins among `checks` (each home's `[hold]`, [`crate::hold`]): every
@@ -265,6 +273,7 @@ pub fn check_all(
         status,
         hold: None,
         row: Some(Box::new(e.clone())),
+        published: false,
     };
     let mut results: Vec<Option<Check>> = vec![None; entries.len()];
     let mut queue: Vec<(usize, &Entry, String)> = Vec::new();
@@ -288,14 +297,24 @@ pub fn check_all(
         timeout,
         std::sync::Arc::new(move |(entry, url): (Entry, String)| {
             match git::ls_remote(&url, None) {
-                Ok(refs) => decide(&entry, &refs, pre),
-                Err(e) => Status::Error {
-                    message: e.to_string(),
-                },
+                Ok(refs) => {
+                    let published = entry
+                        .commit
+                        .as_deref()
+                        .is_some_and(|c| trust::published_in(&refs, c));
+                    (decide(&entry, &refs, pre), published)
+                }
+                Err(e) => (
+                    Status::Error {
+                        message: e.to_string(),
+                    },
+                    false,
+                ),
             }
         }),
     );
-    for (i, status) in listed {
+    for (i, done) in listed {
+        let (status, published) = done.unzip();
         let status = status.unwrap_or_else(|| {
             let url = urls.iter().find(|(j, _)| *j == i).map(|(_, u)| u.as_str());
             Status::Error {
@@ -306,7 +325,10 @@ pub fn check_all(
                 ),
             }
         });
-        results[i] = Some(check(&entries[i], status));
+        results[i] = Some(Check {
+            published: published.unwrap_or(false),
+            ..check(&entries[i], status)
+        });
     }
     results.into_iter().flatten().collect()
 }
@@ -351,6 +373,7 @@ pub fn check_homes(
                     status,
                     hold: None,
                     row: Some(Box::new(e)),
+                    published: false,
                 }),
                 None => checked.next(),
             })

@@ -30,21 +30,16 @@ where
         })
         .collect();
     let mut per_host: std::collections::HashMap<String, usize> = Default::default();
-    let mut host_of: std::collections::HashMap<usize, String> = Default::default();
-    let mut running = 0;
-    let spawn = |i: usize, item: T, tx: mpsc::Sender<(usize, Option<R>)>| {
-        let work = work.clone();
-        std::thread::spawn(move || {
-            let (tx1, rx1) = mpsc::channel();
-            std::thread::spawn(move || {
-                let _ = tx1.send(work(item));
-            });
-            let _ = tx.send((i, rx1.recv_timeout(timeout).ok()));
-        });
-    };
+    // The running items, by index: their server; and when each is abandoned, in start
+    // order (one timeout for all). One thread per item: the wait for its timeout is this
+    // loop's, not a second thread's.
+    let mut running: std::collections::HashMap<usize, String> = Default::default();
+    // (`None`: a timeout too long to count, `Duration::MAX`: never abandoned.)
+    let mut deadlines: std::collections::VecDeque<(Option<std::time::Instant>, usize)> =
+        Default::default();
     let mut out = Vec::new();
     loop {
-        while running < jobs.max(1) {
+        while running.len() < jobs.max(1) {
             let ready = pending.iter().position(|(_, _, key, limit)| {
                 per_host.get(key).copied().unwrap_or(0) < git::limit_now(key, *limit)
             });
@@ -52,21 +47,57 @@ where
                 break;
             };
             *per_host.entry(key.clone()).or_default() += 1;
-            host_of.insert(i, key);
-            spawn(i, item, done_tx.clone());
-            running += 1;
+            running.insert(i, key);
+            deadlines.push_back((std::time::Instant::now().checked_add(timeout), i));
+            let (work, tx) = (work.clone(), done_tx.clone());
+            std::thread::spawn(move || {
+                // A panicking item answers `None` at once (its slot is not held until
+                // its timeout).
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| work(item)));
+                let _ = tx.send((i, r.ok()));
+            });
         }
-        if running == 0 {
-            break;
+        // Items already done leave their deadline behind: the first that counts.
+        while deadlines
+            .front()
+            .is_some_and(|(_, i)| !running.contains_key(i))
+        {
+            deadlines.pop_front();
         }
-        let Ok(done) = done_rx.recv() else {
+        let Some(&(deadline, _)) = deadlines.front() else {
             break;
         };
-        running -= 1;
-        if let Some(n) = host_of.get(&done.0).and_then(|k| per_host.get_mut(k)) {
-            *n -= 1;
+        let answer = match deadline {
+            Some(d) => done_rx.recv_timeout(d.saturating_duration_since(std::time::Instant::now())),
+            None => done_rx
+                .recv()
+                .map_err(|_| mpsc::RecvTimeoutError::Disconnected),
+        };
+        let done: Vec<(usize, Option<R>)> = match answer {
+            // A result of an item abandoned before is dropped.
+            Ok(done) => vec![done],
+            Err(mpsc::RecvTimeoutError::Timeout) => {
+                let now = std::time::Instant::now();
+                let mut late = Vec::new();
+                while let Some(&(Some(d), i)) = deadlines.front()
+                    && d <= now
+                {
+                    deadlines.pop_front();
+                    late.push((i, None));
+                }
+                late
+            }
+            Err(mpsc::RecvTimeoutError::Disconnected) => break,
+        };
+        for (i, r) in done {
+            let Some(key) = running.remove(&i) else {
+                continue;
+            };
+            if let Some(n) = per_host.get_mut(&key) {
+                *n -= 1;
+            }
+            out.push((i, r));
         }
-        out.push(done);
     }
     out
 }

@@ -181,6 +181,60 @@ fn ordered_caps_each_server_and_keeps_the_order() {
     assert_eq!(gauge.most("https://github.com/o/p0"), 12);
 }
 
+/// A timeout too long to count (`Duration::MAX`: the monorepo fetches) waits for every item.
+#[test]
+fn bounded_takes_a_timeout_of_never() {
+    let items: Vec<(usize, usize)> = (0..3).map(|i| (i, i)).collect();
+    let mut out = bounded(
+        items,
+        &|_: &usize| "https://example.org/x.git",
+        2,
+        Duration::MAX,
+        std::sync::Arc::new(|i: usize| i + 1),
+    );
+    out.sort_by_key(|(i, _)| *i);
+    assert_eq!(out, vec![(0, Some(1)), (1, Some(2)), (2, Some(3))]);
+}
+
+/// The per-item pool abandons an item that does not finish within the timeout (`None`,
+/// its slot given to the next), and answers `None` for one that panics; the others answer.
+#[test]
+fn bounded_abandons_a_hung_item_and_answers_for_a_panicking_one() {
+    let (hang_tx, hang_rx) = mpsc::channel::<()>();
+    let hang = std::sync::Mutex::new(hang_rx);
+    let items: Vec<(usize, usize)> = (0..6).map(|i| (i, i)).collect();
+    let mut out = bounded(
+        items,
+        &|_: &usize| "ssh://git@127.0.0.1:9/x.git",
+        8,
+        Duration::from_secs(1),
+        std::sync::Arc::new(move |i: usize| {
+            match i {
+                // Never told to go on: hangs until the test ends.
+                1 => {
+                    let _ = hang.lock().unwrap().recv();
+                }
+                3 => panic!("item 3 fails"),
+                _ => {}
+            }
+            i * 10
+        }),
+    );
+    out.sort_by_key(|(i, _)| *i);
+    assert_eq!(
+        out,
+        vec![
+            (0, Some(0)),
+            (1, None),
+            (2, Some(20)),
+            (3, None),
+            (4, Some(40)),
+            (5, Some(50))
+        ]
+    );
+    drop(hang_tx);
+}
+
 #[test]
 fn a_panicking_item_gives_its_servers_slot_back() {
     let (tx, rx) = mpsc::channel();

@@ -4,7 +4,7 @@
 //! signature still verifies, by the key the lock recorded.
 //!
 //! A commit that is a branch or tag tip the remote lists costs one ref listing (none when
-//! the caller already saw it as the tip); otherwise, and whenever a signature is required,
+//! the caller's own check of the row listed the remote and saw it there); otherwise, and whenever a signature is required,
 //! the commit is fetched as `sync` fetches it (with the tag it was installed from) into a
 //! temp directory, removed afterwards. Nothing in a home changes.
 
@@ -34,8 +34,9 @@ pub struct Row {
     /// The fetchable URL of its source.
     pub url: String,
     pub userinfo: Option<crate::auth::Userinfo>,
-    /// The caller saw the locked commit as the tip of the row's branch or tag (an up-to-date
-    /// check): it is published, and no listing is needed.
+    /// The caller saw the locked commit as the tip of a branch or tag of the remote (an
+    /// up-to-date check, or the check's listing: [`super::Check::published`]): it is
+    /// published, and no listing is needed.
     pub tip: bool,
 }
 
@@ -115,7 +116,7 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
             return Vec::new();
         }
         match git::ls_remote(url, row.userinfo.as_ref()) {
-            Ok(refs) if refs.iter().any(|(n, c)| published(n) && c == commit) => {
+            Ok(refs) if published_in(&refs, commit) => {
                 return Vec::new();
             }
             Ok(_) => {}
@@ -187,6 +188,12 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
 /// A branch or tag (what publishes a commit), not `HEAD` or a pull request's ref.
 fn published(name: &str) -> bool {
     name.starts_with("refs/heads/") || name.starts_with("refs/tags/")
+}
+
+/// Whether `commit` is the tip of a branch or tag among a remote's `refs` (annotated tags
+/// peeled): published, as the trust check asks.
+pub(crate) fn published_in(refs: &[(String, String)], commit: &str) -> bool {
+    refs.iter().any(|(n, c)| published(n) && c == commit)
 }
 
 fn short(commit: &str) -> &str {

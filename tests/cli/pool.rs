@@ -503,6 +503,33 @@ fn http_checks_of_one_run_reuse_connections() {
     }
 }
 
+/// `outdated` lists each remote once: a newer row's trust check (its locked commit still a
+/// branch or tag tip) reads the listing its update check made, rather than listing again
+/// (which doubled the round trips of a run where every row is newer). A locked commit the
+/// listing does not show is still found out (`trust::` tests).
+#[test]
+fn outdated_lists_each_remote_once_when_every_row_is_newer() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let n = 6;
+    let (server, home) = http_home(t, n);
+    for i in 0..n {
+        git(
+            &t.join("served").join(format!("p{i}.git")),
+            &["tag", "v1.1.0", "HEAD"],
+        );
+    }
+    *server.requests.lock().unwrap() = 0;
+    let (code, stdout, stderr) = run(plugins().args(["outdated", "--json", "--home"]).arg(&home));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let rows = json["plugins"].as_array().unwrap();
+    assert_eq!(rows.len(), n, "{stdout}");
+    assert!(rows.iter().all(|r| r["status"] == "behind"), "{stdout}");
+    assert!(rows.iter().all(|r| r.get("problems").is_none()), "{stdout}");
+    assert_eq!(*server.requests.lock().unwrap(), n, "{stdout}");
+}
+
 /// `outdated` reads each home's lock a fixed number of times, not once more per row (it
 /// was read again for every row after the checks: 402 reads, 0.6 s of CPU, for 200 rows),
 /// here with every row newer, so that each pass over the newer rows runs.

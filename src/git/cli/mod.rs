@@ -65,9 +65,7 @@ pub(super) fn wanted(url: &str) -> bool {
     super::is_ssh(url)
         || proxied_http(url)
         || crate::net::settings().git_cli.always
-        || super::user_config()
-            .and_then(|c| c.get_bool("plugins.gitFetchWithCli").ok())
-            .unwrap_or(false)
+        || super::user_git().fetch_with_cli
 }
 
 /// Whether `url` is `http://` and a proxy applies to it ([`super::proxy_for`]).
@@ -81,8 +79,7 @@ fn proxied_http(url: &str) -> bool {
 
 /// Whether the user configured an ssh command git would use.
 fn user_ssh_command() -> bool {
-    crate::net::settings().git_cli.user_ssh
-        || super::user_config().is_some_and(|c| c.get_string("core.sshCommand").is_ok())
+    crate::net::settings().git_cli.user_ssh || super::user_git().ssh_command
 }
 
 /// The directory ref listings run in: outside any repository.
