@@ -54,12 +54,23 @@ fn resolve_from(mut resolved: PathBuf, rest: &Path) -> Result<PathBuf, ResolveEr
         }
     }
     let mut links = 0;
+    // Once a component is missing (or not a directory), nothing below it is a symlink:
+    // the components after it are kept as written with no `readlink`, until a `..` climbs
+    // back above it. Holds the depth of the missing component.
+    let mut missing_at: Option<usize> = None;
     while let Some(part) = pending.pop_front() {
         if part == ".." {
             resolved.pop();
+            if missing_at.is_some_and(|depth| resolved.components().count() < depth) {
+                missing_at = None;
+            }
             continue;
         }
         let candidate = resolved.join(&part);
+        if missing_at.is_some() {
+            resolved = candidate;
+            continue;
+        }
         match fs_err::read_link(&candidate) {
             Ok(link) => {
                 links += 1;
@@ -77,7 +88,15 @@ fn resolve_from(mut resolved: PathBuf, rest: &Path) -> Result<PathBuf, ResolveEr
                     }
                 }
             }
-            Err(_) => resolved = candidate,
+            Err(e) => {
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) {
+                    missing_at = Some(candidate.components().count());
+                }
+                resolved = candidate;
+            }
         }
     }
     Ok(resolved)
@@ -152,6 +171,16 @@ mod tests {
             resolve(&root, "loop1/x"),
             Err(ResolveError::Loop(_))
         ));
+        // Below a missing component nothing is looked up; `..` climbs back out of it as
+        // written, and a symlink after that is followed again.
+        assert!(escapes(&root, "missing/deeper/../../out/x.md"));
+        assert!(!escapes(&root, "missing/../in/x.md"));
+        assert_eq!(
+            resolve_below(&root, "missing/deeper/../x").unwrap(),
+            root.join("missing/x")
+        );
+        fs_err::write(root.join("file"), "").unwrap();
+        assert_eq!(resolve_below(&root, "file/x/../../out").unwrap(), outside);
         assert_eq!(resolve(&root, "a\0b"), Err(ResolveError::Nul));
         assert_eq!(resolve_below(&root, "a\0b"), Err(ResolveError::Nul));
         assert_eq!(

@@ -426,6 +426,11 @@ pub(super) fn pyyaml_scanner_refusal(
     text: &str,
     quoted: &[(Span, bool)],
 ) -> Result<(), SyntaxError> {
+    // The only refusal is a tab: without one there is nothing to look for (the walk below
+    // asks every quoted span about every character).
+    if !text.contains('\t') {
+        return Ok(());
+    }
     let inside = |at: usize| quoted.iter().any(|(r, _)| r.start <= at && at < r.end);
     let mut comment = false;
     let mut prev = '\n';
