@@ -152,6 +152,7 @@ fn points(n: usize) -> Vec<usize> {
 }
 
 #[cfg(target_os = "linux")]
+#[allow(clippy::print_stderr)] // progress of the full sweep, which takes long
 fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
     let reference = work.join(format!("{}-ref", s.name));
     copy_dir(&s.template, &reference);
@@ -240,6 +241,13 @@ fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
             }
         }
     }
+    eprintln!(
+        "{}: {} kill points so far, {} in a child process, {} failed",
+        s.name,
+        counts.points,
+        counts.in_children,
+        counts.failures.len()
+    );
     if renames_disagreed.len() > 1 {
         counts.failures.push(format!(
             "{}: files and lock disagreed at renames {renames_disagreed:?}: more than the lock's own",
@@ -426,6 +434,40 @@ fn kill_nine_at_every_syscall_loses_nothing() {
     );
 }
 
+/// The injector counts the calls of every process of a command in order and kills them
+/// all before the chosen call runs: a kill at a child's call leaves its parent no time to
+/// go on.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_kill_takes_the_whole_command_before_the_call() {
+    if !kill::available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let script = |dir: &Path| {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "mkdir a; sh -c 'mkdir b; mkdir c'; mkdir d"])
+            .current_dir(dir);
+        cmd
+    };
+    let mkdir = FAMILIES.iter().position(|(f, _)| *f == "mkdir").unwrap();
+    let counted = kill::run(&mut script(tmp.path()), None).unwrap();
+    assert_eq!((counted.code, counted.calls[mkdir]), (Some(0), 4));
+    let killed = tmp.path().join("killed");
+    std::fs::create_dir(&killed).unwrap();
+    let traced = kill::run(&mut script(&killed), Some((mkdir, 3))).unwrap();
+    assert!(traced.killed && traced.in_child, "{traced:?}");
+    let made: Vec<_> = ["a", "b", "c", "d"]
+        .into_iter()
+        .filter(|d| killed.join(d).exists())
+        .collect();
+    assert_eq!(
+        made,
+        ["a", "b"],
+        "the third mkdir never ran, nor anything after it"
+    );
+}
+
 /// A protoAgent plugin installed with `--deps` (its wheel `demolib` from a local index)
 /// whose next commit requires `helperlib` instead: `update` runs pip for it.
 #[cfg(target_os = "linux")]
@@ -447,9 +489,27 @@ fn deps_update(t: &Path) -> Scenario {
     )
     .file("__init__.py", "def register(r):\n    pass\n");
     repo.commit("v1");
+    // pip run by the interpreter itself, not through a version manager's shim (pyenv's
+    // wraps pip in a rehash under a lock of its own in the user's home, which a kill leaves
+    // behind for every later pip on the machine); its temp files in the test's directory.
+    let python = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    let python = PathBuf::from(String::from_utf8(python.stdout).unwrap().trim());
+    let path = std::env::join_paths(
+        std::iter::once(python.parent().unwrap().to_path_buf()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
+    )
+    .unwrap();
+    let tmp = t.join("pip-tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
     let env = vec![
         ("PIP_NO_INDEX".to_owned(), "1".to_owned()),
         ("PIP_FIND_LINKS".to_owned(), index.display().to_string()),
+        ("PATH".to_owned(), path.to_string_lossy().into_owned()),
+        ("TMPDIR".to_owned(), tmp.display().to_string()),
     ];
     let home = t.join("deppy-v1");
     let mut cmd = plugins();
