@@ -21,16 +21,29 @@ pub const TIMEOUT: Duration = Duration::from_secs(3);
 pub const PYTHON_HOSTS: [(&str, &str); 2] =
     [("protoagent", "protolabs-agent"), ("aworld", "aworld")];
 
+/// Why a probe (`aoe --version`, the host's Python) gave no answer; `doctor` shows it.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error("not found on PATH")]
+    NotFound,
+    #[error("{0}")]
+    Spawn(std::io::Error),
+    #[error("no answer within {} s", .0.as_secs())]
+    NoAnswer(Duration),
+    #[error("exited with {0}")]
+    Exited(std::process::ExitStatus),
+}
+
 /// Run a command for at most `timeout`; its trimmed stdout, or why not.
-pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, String> {
+pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeError> {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "not found on PATH".to_owned(),
-            _ => e.to_string(),
+            std::io::ErrorKind::NotFound => ProbeError::NotFound,
+            _ => ProbeError::Spawn(e),
         })?;
     let mut stdout = child.stdout.take().expect("piped");
     let reader = std::thread::spawn(move || {
@@ -46,20 +59,20 @@ pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, String> 
             Ok(None) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("no answer within {} s", timeout.as_secs()));
+                return Err(ProbeError::NoAnswer(timeout));
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(ProbeError::Spawn(e)),
         }
     };
     let text = reader.join().unwrap_or_default();
     if !status.success() {
-        return Err(format!("exited with {status}"));
+        return Err(ProbeError::Exited(status));
     }
     Ok(text.trim().to_owned())
 }
 
 /// The first line of `aoe --version`.
-pub fn aoe_version(timeout: Duration) -> Result<String, String> {
+pub fn aoe_version(timeout: Duration) -> Result<String, ProbeError> {
     let mut cmd = Command::new("aoe");
     cmd.arg("--version");
     let text = output_of(cmd, timeout)?;
@@ -113,7 +126,7 @@ for t, d in watch:
 /// it cannot be remembered).
 type Answer = (Vec<Option<String>>, Option<Vec<(std::path::PathBuf, i128)>>);
 
-fn ask_python(python: &str, timeout: Duration) -> Result<Answer, String> {
+fn ask_python(python: &str, timeout: Duration) -> Result<Answer, ProbeError> {
     let mut cmd = Command::new(python);
     cmd.args(["-I", "-c", PYTHON_HOSTS_SCRIPT]);
     let text = output_of(cmd, timeout)?;
@@ -139,7 +152,7 @@ fn ask_python(python: &str, timeout: Duration) -> Result<Answer, String> {
 }
 
 /// The versions of [`PYTHON_HOSTS`] in `python` (`None`: not installed there).
-pub fn python_hosts(python: &str, timeout: Duration) -> Result<Vec<Option<String>>, String> {
+pub fn python_hosts(python: &str, timeout: Duration) -> Result<Vec<Option<String>>, ProbeError> {
     ask_python(python, timeout).map(|(versions, _)| versions)
 }
 
@@ -153,10 +166,11 @@ fn mtime_ns(path: &std::path::Path) -> Option<i128> {
     })
 }
 
-/// One interpreter's answer, remembered in the home with what it depends on.
+/// One program's answer (an interpreter's, `aoe --version`'s), remembered in the home with
+/// what it depends on.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct Remembered {
-    /// The interpreter as named (`python3`, `/opt/venv/bin/python`).
+    /// The program as named (`python3`, `/opt/venv/bin/python`, `aoe`).
     python: String,
     /// The file that name found, and its size and mtime (symlinks followed), and the
     /// mtime of the name itself (a venv's `python` is a symlink that can be repointed).
@@ -198,19 +212,42 @@ pub fn python_hosts_remembered(
     python: &str,
     home: Option<&Home>,
     timeout: Duration,
-) -> Result<Vec<Option<String>>, String> {
+) -> Result<Vec<Option<String>>, ProbeError> {
+    remembered(python, home, || ask_python(python, timeout))
+}
+
+/// The first line of `aoe --version`, from `home`'s record while the `aoe` on PATH is the
+/// same file (path, size, mtime); else asked and remembered.
+pub fn aoe_version_remembered(
+    home: Option<&Home>,
+    timeout: Duration,
+) -> Result<String, ProbeError> {
+    let versions = remembered("aoe", home, || {
+        aoe_version(timeout).map(|line| (vec![Some(line)], Some(Vec::new())))
+    })?;
+    Ok(versions.into_iter().next().flatten().unwrap_or_default())
+}
+
+/// `program`'s answer from `home`'s probe record when neither the program's file nor any
+/// directory the answer depends on changed since it was asked; else `ask` and, when `home`
+/// exists, remember it.
+fn remembered(
+    program: &str,
+    home: Option<&Home>,
+    ask: impl FnOnce() -> Result<Answer, ProbeError>,
+) -> Result<Vec<Option<String>>, ProbeError> {
     let Some(home) = home else {
-        return python_hosts(python, timeout);
+        return ask().map(|(versions, _)| versions);
     };
     let record = home.host_probe_record();
     let mut kept: Vec<Remembered> = crate::file::read_to_string(&record)
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
-    let before = identify(python);
+    let before = identify(program);
     if let Some((exe, size, mtime, link)) = &before
         && let Some(hit) = kept.iter().find(|r| {
-            r.python == python
+            r.python == program
                 && r.exe == *exe
                 && r.exe_size == *size
                 && r.exe_mtime_ns == *mtime
@@ -219,20 +256,20 @@ pub fn python_hosts_remembered(
         })
     {
         log::debug!(
-            "host: {python}: answered as remembered in {} (the interpreter and its packages are unchanged)",
+            "host: {program}: answered as remembered in {} (the program and what its answer depends on are unchanged)",
             record.display()
         );
         return Ok(hit.versions.clone());
     }
-    let (versions, watched) = ask_python(python, timeout)?;
+    let (versions, watched) = ask()?;
     if let (Some((exe, exe_size, exe_mtime_ns, link_mtime_ns)), Some(watched)) = (before, watched)
         && home.root.is_dir()
     {
-        kept.retain(|r| r.python != python);
+        kept.retain(|r| r.python != program);
         kept.insert(
             0,
             Remembered {
-                python: python.to_owned(),
+                python: program.to_owned(),
                 exe,
                 exe_size,
                 exe_mtime_ns,
@@ -245,7 +282,7 @@ pub fn python_hosts_remembered(
         let mut text = serde_json::to_string_pretty(&kept).expect("serializes");
         text.push('\n');
         if let Err(e) = crate::lock::write_atomic(&record, text.as_bytes()) {
-            log::debug!("host: not remembering {python}'s answer: {e}");
+            log::debug!("host: not remembering {program}'s answer: {e}");
         }
     }
     Ok(versions)
@@ -337,7 +374,7 @@ pub fn detect(dialect: Dialect, python: &str, home: Option<&Home>) -> Option<Det
 fn probe(dialect: Dialect, python: &str, home: Option<&Home>) -> Option<Detected> {
     match dialect {
         Dialect::Aoe => {
-            let line = aoe_version(TIMEOUT)
+            let line = aoe_version_remembered(home, TIMEOUT)
                 .map_err(|why| log::debug!("host: `aoe --version`: {why}"))
                 .ok()?;
             let version = parse_aoe_version(&line)?;

@@ -143,60 +143,18 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
     let grace = opts.grace;
     // Recovery first, also for a sweep that then has nothing to do.
     let mut on_event = crate::reporter::progress(printer);
-    for (home, _) in cx.homes(opts.home) {
+    for home in cx.homes(opts.home) {
         crate::install::recover_first(&home, &mut on_event)?;
     }
     drop(on_event);
-    for (home, dialect, lock) in cx.locked_homes(opts.home)? {
-        let file = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
+    for (home, lock) in cx.locked_homes(opts.home)? {
+        let file = autoupdate::load_policy(&home)?;
         printer.file_diagnostics(&file.warnings, &file.path, &file.text);
+        if let Some(skipped) = skipped(&home, &file, &lock, opts.force) {
+            sweep.skipped_homes.push(skipped);
+            continue;
+        }
         let policy = file.policy;
-        if policy.interval_hours == 0 || policy.rules.is_empty() {
-            let help = if policy.interval_hours == 0 {
-                format!(
-                    "`autoupdate_interval_hours = 0` in {} turns sweeping off",
-                    file.path.display()
-                )
-            } else {
-                // Opt-in: say how, for a plugin this home has.
-                let (id, track) = lock.entries().first().map_or(
-                    ("<plugin-id>".to_owned(), "main".to_owned()),
-                    |e| {
-                        let track = if e.requested_ref.is_empty() {
-                            "default".to_owned()
-                        } else {
-                            e.requested_ref.clone()
-                        };
-                        (e.id.clone(), track)
-                    },
-                );
-                format!(
-                    "no plugin is opted in; to opt one in, add `[update_policy.\"{id}\"]` with `track = \"{track}\"` to {}",
-                    file.path.display()
-                )
-            };
-            sweep.skipped_homes.push(Skipped {
-                home: home.root.clone(),
-                reason: "disabled",
-                last_sweep_secs: None,
-                interval_hours: None,
-                help: Some(help),
-            });
-            continue;
-        }
-        if let Some(age) = autoupdate::since_last_sweep(&home)
-            && age < policy.interval_hours * 3600
-            && !opts.force
-        {
-            sweep.skipped_homes.push(Skipped {
-                home: home.root.clone(),
-                reason: "interval",
-                last_sweep_secs: Some(age),
-                interval_hours: Some(policy.interval_hours),
-                help: None,
-            });
-            continue;
-        }
         autoupdate::restamp_future_activity(&home);
         let busy = autoupdate::activity(&home, grace) != Activity::Idle;
         // A held plugin is skipped, even with --force, until an explicit update or unhold.
@@ -240,7 +198,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             &url_of,
         )
         .into_iter()
-        .map(|c| (home.clone(), dialect, c))
+        .map(|c| (home.clone(), c))
         .collect();
         // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
         crate::update::follow_latest_releases(
@@ -262,7 +220,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
         let mut steps = Vec::new();
-        for (_, _, c) in checks {
+        for (_, c) in checks {
             let mut unusable = None;
             let install = match &c.status {
                 Status::Behind { new_ref, .. } => {
@@ -325,61 +283,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     let Some((install, ready)) = fetched else {
                         continue;
                     };
-                    let mut held = None;
-                    let mut consent = |r: &Request| {
-                        held = Some(r.reasons.clone());
-                        false
-                    };
-                    let mut on_event = crate::reporter::progress(printer);
-                    match crate::install::install_prepared(
-                        &install,
-                        ready,
-                        &mut consent,
-                        &mut on_event,
-                    ) {
-                        Ok(i) => {
-                            let from = lock.get(&c.id).map(|e| Version {
-                                version: e.version,
-                                ref_: e.requested_ref,
-                                commit: e.commit,
-                            });
-                            if let Some(from) = from {
-                                sweep.changes.push(Change {
-                                    id: c.id.clone(),
-                                    home: home.root.clone(),
-                                    from,
-                                    to: Version {
-                                        version: i.entry.version.clone(),
-                                        ref_: i.entry.requested_ref.clone(),
-                                        commit: i.entry.commit.clone(),
-                                    },
-                                    why,
-                                });
-                            }
-                            let event = serde_json::json!({
-                                "event": "plugin.updated", "id": i.id, "version": i.entry.version,
-                                "resolved_sha": i.entry.commit, "by": "autoupdate", "at": crate::clock::now(),
-                            });
-                            autoupdate::append_event(&home, &event)
-                                .map_err(|e| Error::io("cannot append to events.jsonl", e))?;
-                            sweep.updated.push(c.id);
-                        }
-                        Err(_) if held.is_some() => {
-                            let why = held.take().unwrap_or_default();
-                            sweep.approval_reasons.insert(c.id.clone(), why);
-                            sweep.needs_approval.push(c.id);
-                        }
-                        // Another command changed it meanwhile: the next sweep looks again
-                        // (a cron mail for a race would only alarm).
-                        Err(crate::install::InstallError::Refused {
-                            code: crate::diagnostic::Code::InstallConcurrent,
-                            ..
-                        }) => sweep.deferred.push(c.id),
-                        Err(e) => sweep.failed.push(Failed {
-                            id: c.id,
-                            message: e.to_string(),
-                        }),
-                    }
+                    install_one(printer, &home, &lock, c, why, &install, ready, &mut sweep)?;
                 }
                 Status::Error { message } => sweep.failed.push(Failed { id: c.id, message }),
                 _ => sweep.up_to_date.push(c.id),
@@ -388,4 +292,123 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         autoupdate::record_sweep(&home)?;
     }
     Ok(sweep)
+}
+
+/// Why `home` is not swept now, if it is not: sweeping is off (`autoupdate_interval_hours =
+/// 0`) or nothing is opted in — with the way to opt one of its plugins in — or its last
+/// sweep is younger than the interval (unless `force`).
+fn skipped(
+    home: &crate::store::Home,
+    file: &autoupdate::PolicyFile,
+    lock: &crate::lock::Lock,
+    force: bool,
+) -> Option<Skipped> {
+    let policy = &file.policy;
+    if policy.interval_hours == 0 || policy.rules.is_empty() {
+        let help = if policy.interval_hours == 0 {
+            format!(
+                "`autoupdate_interval_hours = 0` in {} turns sweeping off",
+                file.path.display()
+            )
+        } else {
+            // Opt-in: say how, for a plugin this home has.
+            let (id, track) =
+                lock.entries()
+                    .first()
+                    .map_or(("<plugin-id>".to_owned(), "main".to_owned()), |e| {
+                        let track = if e.requested_ref.is_empty() {
+                            "default".to_owned()
+                        } else {
+                            e.requested_ref.clone()
+                        };
+                        (e.id.clone(), track)
+                    });
+            format!(
+                "no plugin is opted in; to opt one in, add `[update_policy.\"{id}\"]` with `track = \"{track}\"` to {}",
+                file.path.display()
+            )
+        };
+        return Some(Skipped {
+            home: home.root.clone(),
+            reason: "disabled",
+            last_sweep_secs: None,
+            interval_hours: None,
+            help: Some(help),
+        });
+    }
+    let age = autoupdate::since_last_sweep(home)?;
+    (age < policy.interval_hours * 3600 && !force).then(|| Skipped {
+        home: home.root.clone(),
+        reason: "interval",
+        last_sweep_secs: Some(age),
+        interval_hours: Some(policy.interval_hours),
+        help: None,
+    })
+}
+
+/// Install one newer version fetched ahead, never asking: what needs consent is left for
+/// approval; a race lost to another command defers to the next sweep; an update is recorded
+/// as a change and in the home's `events.jsonl`.
+#[allow(clippy::too_many_arguments)]
+fn install_one(
+    printer: &Printer,
+    home: &crate::store::Home,
+    lock: &crate::lock::Lock,
+    c: crate::update::Check,
+    why: String,
+    install: &InstallOptions,
+    ready: crate::install::Prepared,
+    sweep: &mut Sweep,
+) -> Result<()> {
+    let mut held = None;
+    let mut consent = |r: &Request| {
+        held = Some(r.reasons.clone());
+        false
+    };
+    let mut on_event = crate::reporter::progress(printer);
+    match crate::install::install_prepared(install, ready, &mut consent, &mut on_event) {
+        Ok(i) => {
+            let from = lock.get(&c.id).map(|e| Version {
+                version: e.version,
+                ref_: e.requested_ref,
+                commit: e.commit,
+            });
+            if let Some(from) = from {
+                sweep.changes.push(Change {
+                    id: c.id.clone(),
+                    home: home.root.clone(),
+                    from,
+                    to: Version {
+                        version: i.entry.version.clone(),
+                        ref_: i.entry.requested_ref.clone(),
+                        commit: i.entry.commit.clone(),
+                    },
+                    why,
+                });
+            }
+            let event = serde_json::json!({
+                "event": "plugin.updated", "id": i.id, "version": i.entry.version,
+                "resolved_sha": i.entry.commit, "by": "autoupdate", "at": crate::clock::now(),
+            });
+            autoupdate::append_event(home, &event)
+                .map_err(|e| Error::io("cannot append to events.jsonl", e))?;
+            sweep.updated.push(c.id);
+        }
+        Err(_) if held.is_some() => {
+            let why = held.take().unwrap_or_default();
+            sweep.approval_reasons.insert(c.id.clone(), why);
+            sweep.needs_approval.push(c.id);
+        }
+        // Another command changed it meanwhile: the next sweep looks again (a cron mail for
+        // a race would only alarm).
+        Err(crate::install::InstallError::Refused {
+            code: crate::diagnostic::Code::InstallConcurrent,
+            ..
+        }) => sweep.deferred.push(c.id),
+        Err(e) => sweep.failed.push(Failed {
+            id: c.id,
+            message: e.to_string(),
+        }),
+    }
+    Ok(())
 }
