@@ -1,6 +1,8 @@
-//! Crash consistency: `kill -9` injected (strace) at the rename, fsync, flock, unlink,
-//! mkdir and write calls of install, update, sync, sync --force, remove, rollback and
-//! autoupdate, for every dialect. At the instant of the kill (before any recovery) every
+//! Crash consistency: `kill -9` injected at the rename, fsync, flock, unlink, mkdir and
+//! write calls of install, update, sync, sync --force, remove, rollback and autoupdate, for
+//! every dialect — the calls of every process the command starts included (git in
+//! git-command mode, pip, build steps), the whole command killed at once, as a reboot
+//! kills it (`support::kill`). At the instant of the kill (before any recovery) every
 //! plugin installed before and after is in place for a host, and an updated plugin's files
 //! disagree with its lock at one rename at most; the same command, rerun once as the first
 //! command after the kill, exits 0, reaches the new state and leaves nothing behind; lock,
@@ -14,17 +16,9 @@ use std::process::Command;
 
 use crate::support::git::{Repo, git};
 use crate::support::home::{copy_dir, leftovers, plugin_dirs, state, tree_hash, verify_ok};
+#[cfg(target_os = "linux")]
+use crate::support::kill::{self, FAMILIES};
 use crate::support::*;
-
-/// Syscall families, each injected on its own (`when=N` counts within one family).
-const SYSCALLS: &[&str] = &[
-    "rename,renameat,renameat2",
-    "fsync,fdatasync",
-    "flock",
-    "unlink,unlinkat,rmdir",
-    "mkdir,mkdirat",
-    "write,pwrite64,writev",
-];
 
 /// Kill points tried per family and command in the normal suite (all of them with
 /// `PLUGINS_FULL_SWEEP=1`).
@@ -41,12 +35,16 @@ struct Scenario {
     /// aoe builds a tree with build steps in place: while it builds, the host sees the new
     /// files under the old lock (the sweep counts those points apart).
     builds_in_place: bool,
+    /// Environment the command runs with (git-command mode, pip's wheel index).
+    env: Vec<(String, String)>,
 }
 
 #[derive(Default)]
 struct Counts {
     points: usize,
     ok: usize,
+    /// Kill points at a call of a process the command started (git, pip, a build step).
+    in_children: usize,
     /// Kill points after which every plugin installed before and after was in place.
     host_saw_plugins: usize,
     /// Kill points at which an updated plugin's files and its lock named different
@@ -58,11 +56,15 @@ struct Counts {
     failures: Vec<String>,
 }
 
-fn plugins_args(s: &Scenario, home: &Path) -> Vec<String> {
-    let mut a = s.args.clone();
-    a.push("--home".into());
-    a.push(home.display().to_string());
-    a
+/// The scenario's command on `home`.
+fn command(s: &Scenario, home: &Path) -> Command {
+    let mut cmd = plugins();
+    cmd.args(&s.args).arg("--home").arg(home);
+    for (k, v) in &s.env {
+        cmd.env(k, v);
+    }
+    cmd.stdin(std::process::Stdio::null());
+    cmd
 }
 
 /// The scenario's command, run again on `home`: it exits 0 (or, for a `remove` killed
@@ -76,7 +78,7 @@ fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<bool, String> {
             .read_dir()
             .is_ok_and(|mut d| d.next().is_some())
         && state(home) == new;
-    let (code, stdout, stderr) = run(plugins().args(plugins_args(s, home)));
+    let (code, stdout, stderr) = run(&mut command(s, home));
     if code != 0 && !(finished && stderr.contains("plugins::install::not_installed")) {
         return Err(format!("rerun exit {code}: {stdout}{stderr}"));
     }
@@ -119,37 +121,20 @@ fn commits(home: &Path) -> std::collections::BTreeMap<String, String> {
         .collect()
 }
 
-/// How many calls of each family the command makes on a fresh copy of the template.
-fn calls(strace: &Path, s: &Scenario, work: &Path) -> Vec<usize> {
+/// How many calls of each family the command (with every process it starts) makes on a
+/// fresh copy of the template.
+#[cfg(target_os = "linux")]
+fn calls(s: &Scenario, work: &Path) -> [usize; 6] {
     let home = work.join(format!("{}-count", s.name));
     copy_dir(&s.template, &home);
-    let log = work.join("strace.log");
-    let status = Command::new(strace)
-        .arg("-o")
-        .arg(&log)
-        .arg("-e")
-        .arg(format!("trace={}", SYSCALLS.join(",")))
-        .arg(env!("CARGO_BIN_EXE_plugins"))
-        .args(plugins_args(s, &home))
-        .env("NO_COLOR", "1")
-        .env_remove("PLUGINS_HOME")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap()
-        .status;
-    assert!(status.success(), "{}: counting calls", s.name);
-    let text = std::fs::read_to_string(&log).unwrap();
-    SYSCALLS
-        .iter()
-        .map(|family| {
-            text.lines()
-                .filter(|l| {
-                    l.split_once('(')
-                        .is_some_and(|(name, _)| family.split(',').any(|f| f == name))
-                })
-                .count()
-        })
-        .collect()
+    let traced = kill::run(&mut command(s, &home), None).unwrap();
+    assert_eq!(
+        traced.code,
+        Some(0),
+        "{}: counting calls: {traced:?}",
+        s.name
+    );
+    traced.calls
 }
 
 /// The kill points tried out of `n` calls: every one under `PLUGINS_FULL_SWEEP=1`, else
@@ -166,10 +151,12 @@ fn points(n: usize) -> Vec<usize> {
     v
 }
 
-fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
+#[cfg(target_os = "linux")]
+#[allow(clippy::print_stderr)] // progress of the full sweep, which takes long
+fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
     let reference = work.join(format!("{}-ref", s.name));
     copy_dir(&s.template, &reference);
-    let (code, stdout, stderr) = run(plugins().args(plugins_args(s, &reference)));
+    let (code, stdout, stderr) = run(&mut command(s, &reference));
     assert_eq!(code, 0, "{}: reference run: {stdout}{stderr}", s.name);
     let old = state(&s.template);
     let new = state(&reference);
@@ -196,32 +183,22 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
         .collect();
     // Kill points at a rename at which files and lock disagreed: only the lock's own.
     let mut renames_disagreed = Vec::new();
-    for (family, n) in SYSCALLS.iter().zip(calls(strace, s, work)) {
+    for (f, n) in calls(s, work).into_iter().enumerate() {
+        let family = FAMILIES[f].0;
         for when in points(n) {
             let home = work.join(format!("{}-run", s.name));
             copy_dir(&s.template, &home);
-            let status = Command::new(strace)
-                .args(["-o", "/dev/null", "-e"])
-                .arg(format!("trace={family}"))
-                .arg("-e")
-                .arg(format!("inject={family}:signal=KILL:when={when}"))
-                .arg(env!("CARGO_BIN_EXE_plugins"))
-                .args(plugins_args(s, &home))
-                .env("NO_COLOR", "1")
-                .env_remove("PLUGINS_HOME")
-                .stdin(std::process::Stdio::null())
-                .output()
-                .unwrap()
-                .status;
-            let killed = {
-                use std::os::unix::process::ExitStatusExt;
-                status.signal() == Some(9) || status.code() == Some(128 + 9)
-            };
-            if !killed {
+            let traced = kill::run(&mut command(s, &home), Some((f, when))).unwrap();
+            if !traced.killed {
                 continue; // this run made fewer calls (a timing-dependent write)
             }
             counts.points += 1;
-            let point = format!("{} {family} #{when}/{n}", s.name);
+            counts.in_children += usize::from(traced.in_child);
+            let point = format!(
+                "{} {family} #{when}/{n}{}",
+                s.name,
+                if traced.in_child { " (in a child)" } else { "" }
+            );
             // What a host sees right after the kill, before any recovery.
             let missing: Vec<&String> = kept
                 .iter()
@@ -246,8 +223,8 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
                     if s.builds_in_place {
                         counts.disagreed_building += 1;
                     } else {
-                        *counts.disagreed.entry((*family).to_owned()).or_default() += 1;
-                        if *family == SYSCALLS[0] {
+                        *counts.disagreed.entry(family.to_owned()).or_default() += 1;
+                        if f == 0 {
                             renames_disagreed.push(when);
                         }
                     }
@@ -264,6 +241,13 @@ fn exercise(strace: &Path, s: &Scenario, work: &Path, counts: &mut Counts) {
             }
         }
     }
+    eprintln!(
+        "{}: {} kill points so far, {} in a child process, {} failed",
+        s.name,
+        counts.points,
+        counts.in_children,
+        counts.failures.len()
+    );
     if renames_disagreed.len() > 1 {
         counts.failures.push(format!(
             "{}: files and lock disagreed at renames {renames_disagreed:?}: more than the lock's own",
@@ -290,6 +274,7 @@ fn scenarios_of(t: &Path, dialect: &str, f: &Fixture, out: &mut Vec<Scenario>) {
         args: args.iter().map(|a| (*a).to_owned()).collect(),
         rerun_may_fail: name == "remove",
         builds_in_place: false,
+        env: Vec::new(),
     };
     commit_version(&f.repo, f.dialect, "1.0.0");
     let v1 = git(&f.repo.dir, &["rev-parse", "HEAD"]).trim().to_owned();
@@ -342,12 +327,13 @@ fn scenarios_of(t: &Path, dialect: &str, f: &Fixture, out: &mut Vec<Scenario>) {
     ));
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 #[allow(clippy::print_stderr)] // the counts are the report docs/RELIABILITY.md quotes
 fn kill_nine_at_every_syscall_loses_nothing() {
-    let Some(strace) = strace() else {
+    if !kill::available() {
         return;
-    };
+    }
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let mut scenarios = Vec::new();
@@ -391,19 +377,39 @@ fn kill_nine_at_every_syscall_loses_nothing() {
             args,
             rerun_may_fail: false,
             builds_in_place: true,
+            env: Vec::new(),
         });
     }
+
+    // Children: an update fetched by the git command (git-command mode), and a protoAgent
+    // update whose wheel deps pip installs.
+    let cli = Repo::init(&t.join("cli-repo"));
+    commit_version(&cli, "aoe", "1.0.0");
+    let cli_v1 = t.join("cli-v1");
+    let (code, o, e) = install(&cli_v1, &[&cli.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    commit_version(&cli, "aoe", "2.0.0");
+    scenarios.push(Scenario {
+        name: "aoe-git-command-update".to_owned(),
+        template: cli_v1,
+        args: ["update", "--all", "--yes"].map(str::to_owned).to_vec(),
+        rerun_may_fail: false,
+        builds_in_place: false,
+        env: vec![("PLUGINS_GIT_FETCH_WITH_CLI".into(), "1".into())],
+    });
+    scenarios.push(deps_update(t));
 
     let mut counts = Counts::default();
     let work = t.join("work");
     std::fs::create_dir_all(&work).unwrap();
     for s in &scenarios {
-        exercise(&strace, s, &work, &mut counts);
+        exercise(s, &work, &mut counts);
     }
     eprintln!(
-        "crash consistency: {} commands, {} kill points, {} reran to the new state cleanly ({} of them a remove killed after it had finished, whose rerun says not installed), {} with every kept plugin in place for the host; files and lock of an updated plugin disagreed at {:?} (and at {} points of builds in place)",
+        "crash consistency: {} commands, {} kill points ({} in a child process), {} reran to the new state cleanly ({} of them a remove killed after it had finished, whose rerun says not installed), {} with every kept plugin in place for the host; files and lock of an updated plugin disagreed at {:?} (and at {} points of builds in place)",
         scenarios.len(),
         counts.points,
+        counts.in_children,
         counts.ok,
         counts.not_installed,
         counts.host_saw_plugins,
@@ -416,12 +422,123 @@ fn kill_nine_at_every_syscall_loses_nothing() {
         counts.points
     );
     assert!(
+        counts.in_children > 0,
+        "kills were injected in child processes"
+    );
+    assert!(
         counts.failures.is_empty(),
         "{} of {} kill points lost something:\n{}",
         counts.failures.len(),
         counts.points,
         counts.failures.join("\n\n")
     );
+}
+
+/// The injector counts the calls of every process of a command in order and kills them
+/// all before the chosen call runs: a kill at a child's call leaves its parent no time to
+/// go on.
+#[cfg(target_os = "linux")]
+#[test]
+fn the_kill_takes_the_whole_command_before_the_call() {
+    if !kill::available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let script = |dir: &Path| {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "mkdir a; sh -c 'mkdir b; mkdir c'; mkdir d"])
+            .current_dir(dir);
+        cmd
+    };
+    let mkdir = FAMILIES.iter().position(|(f, _)| *f == "mkdir").unwrap();
+    let counted = kill::run(&mut script(tmp.path()), None).unwrap();
+    assert_eq!((counted.code, counted.calls[mkdir]), (Some(0), 4));
+    let killed = tmp.path().join("killed");
+    std::fs::create_dir(&killed).unwrap();
+    let traced = kill::run(&mut script(&killed), Some((mkdir, 3))).unwrap();
+    assert!(traced.killed && traced.in_child, "{traced:?}");
+    let made: Vec<_> = ["a", "b", "c", "d"]
+        .into_iter()
+        .filter(|d| killed.join(d).exists())
+        .collect();
+    assert_eq!(
+        made,
+        ["a", "b"],
+        "the third mkdir never ran, nor anything after it"
+    );
+}
+
+/// A protoAgent plugin installed with `--deps` (its wheel `demolib` from a local index)
+/// whose next commit requires `helperlib` instead: `update` runs pip for it.
+#[cfg(target_os = "linux")]
+fn deps_update(t: &Path) -> Scenario {
+    let index = t.join("wheels");
+    for (name, version) in [("demolib", "1.0.0"), ("helperlib", "2.0.0")] {
+        wheel_with(
+            Path::new("python3"),
+            &index,
+            name,
+            version,
+            &format!("VERSION = \"{version}\"\n"),
+        );
+    }
+    let repo = Repo::init(&t.join("deppy"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 1.0.0\nrequires_pip: [demolib]\n",
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("v1");
+    // pip run by the interpreter itself, not through a version manager's shim (pyenv's
+    // wraps pip in a rehash under a lock of its own in the user's home, which a kill leaves
+    // behind for every later pip on the machine); its temp files in the test's directory.
+    let python = Command::new("python3")
+        .args(["-c", "import sys; print(sys.executable)"])
+        .output()
+        .unwrap();
+    let python = PathBuf::from(String::from_utf8(python.stdout).unwrap().trim());
+    let path = std::env::join_paths(
+        std::iter::once(python.parent().unwrap().to_path_buf()).chain(std::env::split_paths(
+            &std::env::var_os("PATH").unwrap_or_default(),
+        )),
+    )
+    .unwrap();
+    let tmp = t.join("pip-tmp");
+    std::fs::create_dir_all(&tmp).unwrap();
+    let env = vec![
+        ("PIP_NO_INDEX".to_owned(), "1".to_owned()),
+        ("PIP_FIND_LINKS".to_owned(), index.display().to_string()),
+        ("PATH".to_owned(), path.to_string_lossy().into_owned()),
+        ("TMPDIR".to_owned(), tmp.display().to_string()),
+    ];
+    let home = t.join("deppy-v1");
+    let mut cmd = plugins();
+    cmd.args([
+        "install",
+        &repo.url(),
+        "--ref",
+        "main",
+        "--yes",
+        "--deps",
+        "--home",
+    ])
+    .arg(&home)
+    .envs(env.iter().map(|(k, v)| (k, v)));
+    let (code, o, e) = run(&mut cmd);
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 2.0.0\nrequires_pip: [helperlib]\n",
+    );
+    repo.commit("v2");
+    Scenario {
+        name: "protoagent-deps-update".to_owned(),
+        template: home,
+        args: ["update", "--all", "--yes"].map(str::to_owned).to_vec(),
+        rerun_may_fail: false,
+        builds_in_place: false,
+        env,
+    }
 }
 
 /// Run `plugins ARGS --home HOME` while another process holds the home lock: once it waits

@@ -4,10 +4,13 @@
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
+pub(crate) mod clock;
 pub(crate) mod fixtures;
 pub(crate) mod git;
 pub(crate) mod home;
 pub(crate) mod hosts;
+#[cfg(target_os = "linux")]
+pub(crate) mod kill;
 pub(crate) mod net;
 pub(crate) mod protoagent;
 
