@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use snapbox::{assert_data_eq, str};
 
-use crate::support::home_with_two_plugins;
+use crate::support::{BIN, home_with_two_plugins};
 
 /// Debian's bash-completion, which a user's interactive bash loads first.
 const BASH_COMPLETION: &str = "/usr/share/bash-completion/bash_completion";
@@ -48,7 +48,7 @@ impl Desk {
             &stand_in,
             format!(
                 "#!/bin/sh\nif [ \"$1\" = __complete ]; then exec '{}' \"$@\"; fi\nprintf 'ARGS:%s\\n' \"$*\"\n",
-                env!("CARGO_BIN_EXE_plugins")
+                BIN
             ),
         )
         .unwrap();

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::Plugins;
 use super::git::{Repo, git};
-use super::{plugins, run};
 
 /// A static aoe plugin (no worker) whose version is `version`.
 pub(crate) fn static_aoe(version: &str) -> String {
@@ -15,12 +15,14 @@ pub(crate) fn static_aoe(version: &str) -> String {
 }
 
 pub(crate) fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
-    run(plugins()
+    Plugins::new()
         .arg("install")
         .args(args)
         .arg("--home")
         .arg(home)
-        .arg("--yes"))
+        .arg("--yes")
+        .run()
+        .parts()
 }
 
 pub(crate) fn lock(home: &Path) -> toml::Table {
@@ -140,12 +142,14 @@ pub(crate) fn home_with_two_plugins(tmp: &Path) -> std::path::PathBuf {
             ),
         )
         .unwrap();
-        let (code, _, stderr) = run(plugins()
+        let (code, _, stderr) = Plugins::new()
             .arg("install")
             .arg(&dir)
             .arg("--yes")
             .arg("--home")
-            .arg(&home));
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{stderr}");
     }
     home
