@@ -1,7 +1,5 @@
 //! Shared test helpers: the corpus location, running the binary, temp plugin roots.
 
-#![allow(dead_code)]
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
 pub(crate) mod bin;
