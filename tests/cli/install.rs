@@ -1568,6 +1568,42 @@ fn reinstalling_an_unbuilt_plugin_builds_it() {
     );
 }
 
+/// `/proc/<pid>/stat`'s fields after the command name: state, ppid, …
+fn stat_fields(pid: u32) -> Vec<String> {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .unwrap_or_default()
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+fn state(pid: u32) -> Option<char> {
+    stat_fields(pid).first().and_then(|s| s.chars().next())
+}
+
+fn threads(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, Iterator::count)
+}
+
+/// The `plugins` process below `root` (the `script` that runs it), once it runs.
+fn plugins_below(root: u32) -> Option<u32> {
+    let bin = std::fs::canonicalize(BIN).unwrap();
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        if std::fs::read_link(e.path().join("exe")).ok()? != bin {
+            return None;
+        }
+        let mut p = pid;
+        for _ in 0..8 {
+            p = stat_fields(p).get(1)?.parse().ok()?;
+            if p == root {
+                return Some(pid);
+            }
+        }
+        None
+    })
+}
+
 /// On a terminal the progress spinner is off the screen while consent is asked: after
 /// the prompt nothing is drawn (no spinner tick over the question) until it is answered.
 #[test]
@@ -1610,8 +1646,23 @@ fn the_consent_prompt_is_not_drawn_over_by_the_spinner() {
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    // Several spinner ticks (100 ms each) would have happened by now.
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    // Not a time to wait but a state: `plugins` is down to its one thread (no spinner
+    // ticker is left to draw) and that thread sleeps, reading the answer.
+    let pid = loop {
+        if let Some(pid) = plugins_below(child.id()) {
+            break pid;
+        }
+        assert!(std::time::Instant::now() < deadline, "no plugins process");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    while !(threads(pid) == 1 && state(pid) == Some('S')) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "plugins never waited for the answer alone: {} threads",
+            threads(pid)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let at_prompt = shown();
     let after = &at_prompt[at_prompt.rfind(prompt).unwrap() + prompt.len()..];
     assert_eq!(after, "", "drawn after the prompt: {at_prompt:?}");
