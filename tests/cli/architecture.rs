@@ -308,6 +308,13 @@ fn the_add_a_host_recipe_lists_every_file_naming_a_variant() {
 #[test]
 fn no_test_file_imports_another() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/cli");
+    let test_files: BTreeSet<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "rs"))
+        .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
+        .filter(|n| n != "main")
+        .collect();
     let mut found = Vec::new();
     for e in std::fs::read_dir(&dir).unwrap() {
         let path = e.unwrap().path();
@@ -315,14 +322,19 @@ fn no_test_file_imports_another() {
             continue;
         }
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
-        let text = std::fs::read_to_string(&path).unwrap();
-        for hit in text.split("crate::").skip(1) {
-            let module: String = hit
-                .chars()
-                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-                .collect();
-            if !module.is_empty() && module != "support" && hit[module.len()..].starts_with("::") {
-                found.push(format!("{name} -> {module}"));
+        let text = code(&std::fs::read_to_string(&path).unwrap());
+        // `crate::x::…`, `super::x::…` (a test file's parent is the crate root), and each
+        // item of a group `crate::{x::…, y}`.
+        for hit in text
+            .split("crate::")
+            .skip(1)
+            .chain(text.split("super::").skip(1))
+        {
+            for path in paths_after(hit) {
+                let module = path.split("::").next().unwrap_or_default();
+                if module != name && test_files.contains(module) {
+                    found.push(format!("{name} -> {module}"));
+                }
             }
         }
     }
