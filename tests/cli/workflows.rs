@@ -8,7 +8,6 @@
 //! actionlint runs shellcheck on `run:` scripts when `shellcheck` is on PATH (`.ci/run`
 //! installs it).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -81,14 +80,10 @@ fn actionlint() -> Option<PathBuf> {
     if let Some(path) = std::env::var_os("PLUGINS_ACTIONLINT") {
         return Some(PathBuf::from(path));
     }
-    let why =
-        "PLUGINS_ACTIONLINT is not set (.ci/run installs actionlint into target/actionlint-venv)";
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{why}; CI is set, so the actionlint tests fail instead of skipping"
+    skip(
+        "PLUGINS_ACTIONLINT is not set (.ci/run installs actionlint into target/actionlint-venv)",
+        "the actionlint tests",
     );
-    // Straight to stderr: libtest hides what `eprintln!` prints in a passing test.
-    let _ = writeln!(std::io::stderr(), "skipped: {why}");
     None
 }
 

@@ -28,13 +28,24 @@ pub(crate) fn corpus_dir() -> Option<PathBuf> {
     if dir.join("aoe/SOURCES.md").is_file() {
         return Some(dir);
     }
-    let why = format!(
-        "the shared corpus is not at {}; set PLUGINS_CORPUS_DIR",
-        dir.display()
+    skip(
+        &format!(
+            "the shared corpus is not at {}; set PLUGINS_CORPUS_DIR",
+            dir.display()
+        ),
+        "corpus tests",
     );
+    None
+}
+
+/// A test that cannot run here (a tool, a venv or the corpus is missing): one
+/// `skipped <test>: <why>` line on stderr, and the caller returns. Under `CI`, which
+/// installs everything, a failure instead (naming `tests`), so CI never skips silently.
+#[track_caller]
+pub(crate) fn skip(why: &str, tests: &str) {
     assert!(
         std::env::var_os("CI").is_none(),
-        "{why} (CI is set, so corpus tests fail instead of skipping)"
+        "{why} (CI is set, so {tests} fail instead of skipping)"
     );
     // libtest names each test's thread after the test.
     let test = std::thread::current()
@@ -43,7 +54,16 @@ pub(crate) fn corpus_dir() -> Option<PathBuf> {
         .map_or(String::new(), |n| format!(" {n}"));
     // Straight to stderr: libtest hides what `eprintln!` prints in a passing test.
     let _ = writeln!(std::io::stderr(), "skipped{test}: {why}");
-    None
+}
+
+/// Whether util-linux `script` (a pseudo-terminal for [`Plugins::in_pty`]) is here; when
+/// not, [`skip`].
+pub(crate) fn have_pty() -> bool {
+    let ok = Command::new("script").arg("--version").output().is_ok();
+    if !ok {
+        skip("no `script` (util-linux) for a pty", "terminal tests");
+    }
+    ok
 }
 
 /// The `plugins` binary under test as a bare [`Command`]: the old way, kept as a thin
