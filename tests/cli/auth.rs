@@ -24,33 +24,8 @@ fn served(tmp: &Path) -> GitServer {
 /// `plugins` with no credential or proxy from the outside: an empty HOME and git
 /// config, no netrc, no token, no proxy.
 fn cmd(tmp: &Path) -> Plugins {
-    let user = tmp.join("user");
-    std::fs::create_dir_all(&user).unwrap();
-    let config = tmp.join("gitconfig");
-    if !config.exists() {
-        std::fs::write(&config, "").unwrap();
-    }
     let mut c = Plugins::new();
-    for k in [
-        "GITHUB_TOKEN",
-        "GH_TOKEN",
-        "PLUGINS_GH_BASE",
-        "AOE_GITHUB_CLONE_BASE",
-        "HTTPS_PROXY",
-        "https_proxy",
-        "HTTP_PROXY",
-        "http_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-        "NO_PROXY",
-        "no_proxy",
-    ] {
-        c.env_remove(k);
-    }
-    c.env("HOME", &user)
-        .env("GIT_CONFIG_GLOBAL", &config)
-        .env("NETRC", tmp.join("no-netrc"))
-        .env("COLUMNS", "400");
+    c.isolated(tmp).env("COLUMNS", "400");
     c
 }
 

@@ -36,24 +36,10 @@ fn cmd(tmp: &Path, python: &Path) -> Plugins {
             "python3",
             format!("#!/bin/sh\nexec {} \"$@\"\n", python.display()),
         );
-        std::fs::create_dir_all(tmp.join("user")).unwrap();
-        std::fs::write(tmp.join("gitconfig"), "").unwrap();
     }
     let mut c = Plugins::new();
+    c.isolated(tmp);
     for k in [
-        "GITHUB_TOKEN",
-        "GH_TOKEN",
-        "PLUGINS_GH_BASE",
-        "AOE_GITHUB_CLONE_BASE",
-        "PLUGINS_GITHUB_API",
-        "HTTPS_PROXY",
-        "https_proxy",
-        "HTTP_PROXY",
-        "http_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-        "NO_PROXY",
-        "no_proxy",
         "XDG_CONFIG_HOME",
         "PROTOAGENT_HOME",
         "PROTOAGENT_INSTANCE",
@@ -64,9 +50,6 @@ fn cmd(tmp: &Path, python: &Path) -> Plugins {
         c.env_remove(k);
     }
     c.env("PATH", &bin)
-        .env("HOME", tmp.join("user"))
-        .env("GIT_CONFIG_GLOBAL", tmp.join("gitconfig"))
-        .env("NETRC", tmp.join("no-netrc"))
         .env("PLUGINS_NET_TIMEOUT", "5")
         .env("COLUMNS", "400");
     c

@@ -332,20 +332,9 @@ fn http_sources_go_through_the_proxy_for_install_and_outdated() {
     .unwrap();
     let cmd = |proxy_url: &str, no_proxy: Option<&str>| {
         let mut c = Plugins::new();
-        for k in [
-            "HTTPS_PROXY",
-            "https_proxy",
-            "HTTP_PROXY",
-            "http_proxy",
-            "ALL_PROXY",
-            "all_proxy",
-            "NO_PROXY",
-            "no_proxy",
-            "PLUGINS_GIT_FETCH_WITH_CLI",
-        ] {
-            c.env_remove(k);
-        }
-        c.env("GIT_CONFIG_GLOBAL", t.join("gitconfig"))
+        c.without_proxies()
+            .env_remove("PLUGINS_GIT_FETCH_WITH_CLI")
+            .env("GIT_CONFIG_GLOBAL", t.join("gitconfig"))
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("HTTP_PROXY", proxy_url)
             .env("PLUGINS_NET_TIMEOUT", "10");

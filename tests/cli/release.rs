@@ -666,20 +666,9 @@ fn the_token_and_the_proxy_reach_the_api() {
     server.release("v1.2.0", &[(&name, b"#!/bin/sh\necho raw\n", None)]);
     let proxy = crate::support::net::Proxy::start();
     let token = "ghp_t0ken-never-shown";
-    let mut cmd = Plugins::new();
-    for k in [
-        "HTTPS_PROXY",
-        "https_proxy",
-        "http_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-        "NO_PROXY",
-        "no_proxy",
-        "GH_TOKEN",
-    ] {
-        cmd.env_remove(k);
-    }
-    let (code, stdout, stderr) = cmd
+    let (code, stdout, stderr) = Plugins::new()
+        .without_proxies()
+        .env_remove("GH_TOKEN")
         .args(["install", "gh:acme/tool@v1.2.0", "--yes", "--home"])
         .arg(&home)
         .env("PLUGINS_GH_BASE", &mirror)

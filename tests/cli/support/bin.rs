@@ -106,6 +106,50 @@ impl Plugins {
         self
     }
 
+    /// No proxy from outside: `HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`, either
+    /// case.
+    pub(crate) fn without_proxies(&mut self) -> &mut Plugins {
+        for k in [
+            "HTTPS_PROXY",
+            "https_proxy",
+            "HTTP_PROXY",
+            "http_proxy",
+            "ALL_PROXY",
+            "all_proxy",
+            "NO_PROXY",
+            "no_proxy",
+        ] {
+            self.cmd.env_remove(k);
+        }
+        self
+    }
+
+    /// Nothing of the user's from outside: `HOME` is `<tmp>/user` (made), git's global
+    /// config `<tmp>/gitconfig` (made empty unless it is there) and no system config, no
+    /// netrc, no GitHub token, base or API override, no proxy.
+    pub(crate) fn isolated(&mut self, tmp: &Path) -> &mut Plugins {
+        let user = tmp.join("user");
+        std::fs::create_dir_all(&user).unwrap();
+        let config = tmp.join("gitconfig");
+        if !config.exists() {
+            std::fs::write(&config, "").unwrap();
+        }
+        for k in [
+            "GITHUB_TOKEN",
+            "GH_TOKEN",
+            "PLUGINS_GH_BASE",
+            "AOE_GITHUB_CLONE_BASE",
+            "PLUGINS_GITHUB_API",
+        ] {
+            self.cmd.env_remove(k);
+        }
+        self.without_proxies()
+            .env("HOME", user)
+            .env("GIT_CONFIG_GLOBAL", config)
+            .env("GIT_CONFIG_NOSYSTEM", "1")
+            .env("NETRC", tmp.join("no-netrc"))
+    }
+
     pub(crate) fn env(&mut self, key: impl AsRef<OsStr>, val: impl AsRef<OsStr>) -> &mut Plugins {
         self.cmd.env(key, val);
         self
