@@ -89,8 +89,6 @@ impl World {
         );
         let daemon = Daemon::serve(&served);
         let url = format!("git://127.0.0.1:{}/kit", daemon.port);
-        std::fs::create_dir_all(tmp.path().join("user")).unwrap();
-        std::fs::write(tmp.path().join("gitconfig"), "").unwrap();
         World {
             _daemon: daemon,
             tmp,
@@ -130,13 +128,11 @@ impl World {
         path
     }
 
-    /// `plugins` with HOME and git's global config in the temp dir, no terminal on stdin,
-    /// fetching with libgit2 (`mode` "0") or the git command ("1").
+    /// `plugins` isolated in the temp dir (HOME, git's global config), no terminal on
+    /// stdin, fetching with libgit2 (`mode` "0") or the git command ("1").
     fn plugins(&self, mode: &str) -> Plugins {
         let mut cmd = Plugins::new();
-        cmd.env("HOME", self.path("user"))
-            .env("GIT_CONFIG_GLOBAL", self.path("gitconfig"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
+        cmd.isolated(self.tmp.path())
             .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
             .env("COLUMNS", "400")
             .stdin(Stdio::null())
