@@ -187,15 +187,17 @@ impl Context {
     pub fn default_homes(&self) -> crate::install::DefaultHomes {
         use crate::dialect::DefaultHome;
         use crate::store::Home;
-        let home_of = |rule: DefaultHome| match rule {
-            DefaultHome::AoeAppDir => self.aoe_app_dir().map(Home::new),
-            DefaultHome::UnderUserHome(dir) => self.home.as_ref().map(|h| Home::new(h.join(dir))),
+        let home_of = |d: Dialect| match d.spec().default_home {
+            DefaultHome::AoeAppDir => self.aoe_app_dir().map(|root| Home::new(root, d)),
+            DefaultHome::UnderUserHome(dir) => {
+                self.home.as_ref().map(|h| Home::new(h.join(dir), d))
+            }
             DefaultHome::ProtoagentInstance => Some(self.protoagent_paths().home()),
         };
         crate::install::DefaultHomes(
             crate::dialect::ALL
                 .into_iter()
-                .filter_map(|d| home_of(d.spec().default_home).map(|h| (d, h)))
+                .filter_map(home_of)
                 .collect(),
         )
     }
@@ -209,20 +211,18 @@ impl Context {
 
     /// The homes a command looks at: `--home` or `PLUGINS_HOME`, else every
     /// host's default home that has a lock.
-    pub fn homes(&self, flag: Option<&PathBuf>) -> Vec<(Home, Dialect)> {
+    pub fn homes(&self, flag: Option<&PathBuf>) -> Vec<Home> {
         if let Some(root) = flag
             .map(|f| self.absolute(f))
             .or_else(|| self.plugins_home.clone())
         {
-            let home = Home::new(root);
-            let dialect = crate::dialect::of_lockfile(&home.lockfile());
-            return vec![(home, dialect)];
+            return vec![Home::named(root, None)];
         }
         let defaults = self.default_homes();
-        crate::dialect::ALL
+        defaults
+            .0
             .into_iter()
-            .filter_map(|d| defaults.for_dialect(d).map(|h| (h.clone(), d)))
-            .filter(|(h, _)| h.lockfile().exists())
+            .filter(|h| h.lockfile().exists())
             .collect()
     }
 
@@ -230,12 +230,12 @@ impl Context {
     pub fn locked_homes(
         &self,
         flag: Option<&PathBuf>,
-    ) -> Result<Vec<(Home, Dialect, Lock)>, crate::lock::LockError> {
+    ) -> Result<Vec<(Home, Lock)>, crate::lock::LockError> {
         self.homes(flag)
             .into_iter()
-            .map(|(home, dialect)| {
-                let lock = Lock::load(&home.lockfile(), dialect)?;
-                Ok((home, dialect, lock))
+            .map(|home| {
+                let lock = home.load_lock()?;
+                Ok((home, lock))
             })
             .collect()
     }

@@ -124,12 +124,15 @@ pub fn from_lock_text(text: &str) -> Option<Dialect> {
 }
 
 /// The host of a home named by `--home` or `PLUGINS_HOME`, from its lock's format; a home
-/// without a lock is taken as aoe's, the host `plugins` served first.
-pub fn of_lockfile(path: &Path) -> Dialect {
-    crate::file::read_to_string(path)
-        .ok()
-        .and_then(|text| from_lock_text(&text))
-        .unwrap_or(Dialect::Aoe)
+/// without a lock is `fallback`'s (the host of the plugin going in), else aoe's, the host
+/// `plugins` served first.
+pub fn of_lockfile(path: &Path, fallback: Option<Dialect>) -> Dialect {
+    from_lockfile(path).or(fallback).unwrap_or(Dialect::Aoe)
+}
+
+/// The format an existing lockfile is in, if it exists and parses.
+pub fn from_lockfile(path: &Path) -> Option<Dialect> {
+    from_lock_text(&crate::file::read_to_string(path).ok()?)
 }
 
 impl std::fmt::Display for Dialect {

@@ -58,6 +58,14 @@ impl From<crate::validate::DiscoverError> for Error {
     }
 }
 
+/// A home's `plugins.toml` that a command cannot go on with (the usage code, as before the
+/// error had a type).
+impl From<crate::store::SettingsError> for Error {
+    fn from(e: crate::store::SettingsError) -> Self {
+        Error::InvalidArgument(e.to_string())
+    }
+}
+
 impl From<crate::install::InstallError> for Error {
     fn from(e: crate::install::InstallError) -> Self {
         Error::Install(Box::new(e))

@@ -124,17 +124,13 @@ pub fn restore(home: &Home, id: &str, prior: Option<&Hold>) -> Result<(), LockEr
 /// kept as it was: its `since` and why).
 pub fn hold(
     home: &Home,
-    dialect: crate::dialect::Dialect,
     id: &crate::name::Name,
     wait: bool,
     now: &str,
     on_event: &mut dyn FnMut(crate::install::Event),
 ) -> Result<Option<(Hold, bool)>, crate::install::InstallError> {
     let _guard = crate::install::lock_home(home, wait, on_event)?;
-    if crate::lock::Lock::load(&home.lockfile(), dialect)?
-        .get(id.as_str())
-        .is_none()
-    {
+    if home.load_lock()?.get(id.as_str()).is_none() {
         return Ok(None);
     }
     if let Some(had) = get(home, id.as_str()) {
@@ -149,15 +145,12 @@ pub fn hold(
 /// installed nor held in `home`; else the hold it had (`None`: it was not held).
 pub fn unhold(
     home: &Home,
-    dialect: crate::dialect::Dialect,
     id: &crate::name::Name,
     wait: bool,
     on_event: &mut dyn FnMut(crate::install::Event),
 ) -> Result<Option<Option<Hold>>, crate::install::InstallError> {
     let _guard = crate::install::lock_home(home, wait, on_event)?;
-    let installed = crate::lock::Lock::load(&home.lockfile(), dialect)?
-        .get(id.as_str())
-        .is_some();
+    let installed = home.load_lock()?.get(id.as_str()).is_some();
     // A hold of a plugin removed since is lifted too.
     match lift(home, id.as_str())? {
         Some(had) => Ok(Some(Some(had))),
@@ -216,7 +209,7 @@ mod tests {
     #[test]
     fn holds_are_kept_beside_the_rest_of_the_settings() {
         let tmp = tempfile::tempdir().unwrap();
-        let home = Home::new(tmp.path());
+        let home = Home::new(tmp.path(), crate::dialect::Dialect::Aoe);
         let original =
             "# my policy\ncooldown = \"3d\"\n\n[update_policy.\"dev.a\"]\ntrack = \"main\"\n";
         fs_err::write(home.settings(), original).unwrap();

@@ -196,7 +196,7 @@ mod tests {
     #[test]
     fn remembered_flags_and_the_rest_of_the_file_kept() {
         let tmp = tempfile::tempdir().unwrap();
-        let home = Home::new(tmp.path());
+        let home = Home::new(tmp.path(), crate::dialect::Dialect::Aoe);
         assert_eq!(HostProfile::load(&home), HostProfile::default());
         let original = "# cron policy\nautoupdate_interval_hours = 2 # every two hours\n";
         fs_err::write(tmp.path().join("plugins.toml"), original).unwrap();

@@ -5,9 +5,8 @@
 //! swaps it in and commits its entry. The version it replaces is kept in turn.
 
 use crate::diagnostic::Code;
-use crate::dialect::Dialect;
 use crate::install::{Event, InstallError, lock_home, txn};
-use crate::lock::{Entry, Lock};
+use crate::lock::Entry;
 use crate::name::Name;
 use crate::store::Home;
 
@@ -38,14 +37,13 @@ fn refused(code: Code, message: String, help: &str) -> InstallError {
 pub fn rollback(
     home: &Home,
     id: &Name,
-    dialect: Dialect,
     to: Option<&str>,
     wait: bool,
     now: &str,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Option<RolledBack>, InstallError> {
     let _guard = lock_home(home, wait, on_event)?;
-    let Some(current) = Lock::load(&home.lockfile(), dialect)?.get(id.as_str()) else {
+    let Some(current) = home.load_lock()?.get(id.as_str()) else {
         return Ok(None);
     };
     let matches = |e: &Entry, to: &str| {
@@ -118,7 +116,9 @@ pub fn rollback(
     // The copy is what gets installed: it must be what was installed then, and what the
     // host accepts (aoe refuses symlinks in a plugin tree).
     let slot = |why: &str| damaged(&(chosen.slot, why.to_owned()));
-    if crate::hash::tree(&tree).is_err() && crate::host::install_policy(dialect).refuses_symlinks {
+    if crate::hash::tree(&tree).is_err()
+        && crate::host::install_policy(home.dialect).refuses_symlinks
+    {
         return Err(slot(
             "it holds symlinks, which the host refuses in a plugin tree",
         ));
@@ -164,7 +164,7 @@ pub fn rollback(
     let prior_hold = crate::hold::get(home, id.as_str());
     let hold = crate::hold::Hold::rollback(&current, now);
     crate::hold::set(home, id.as_str(), &hold)?;
-    let swap = match txn::Swap::begin_with_deps(home, id, dialect, &tree, deps, "rollback", now) {
+    let swap = match txn::Swap::begin_with_deps(home, id, &tree, deps, "rollback", now) {
         Ok(swap) => swap,
         Err(e) => {
             let _ = crate::hold::restore(home, id.as_str(), prior_hold.as_ref());

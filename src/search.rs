@@ -103,7 +103,7 @@ fn newest_first(versions: impl Iterator<Item = String>) -> Vec<String> {
 pub fn search(
     query: &[String],
     index: &Index,
-    homes: &[(Home, Dialect, Lock)],
+    homes: &[(Home, Lock)],
     home: Option<&str>,
 ) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
@@ -144,7 +144,8 @@ pub fn search(
             });
         }
     }
-    for (home_dir, dialect, lock) in homes {
+    for (home_dir, lock) in homes {
+        let dialect = &home_dir.dialect;
         for e in lock.entries() {
             if !matches(query, &e.id, &e.source, *dialect) {
                 continue;

@@ -20,7 +20,7 @@
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-use crate::store::Home;
+use crate::store::{Home, SettingsError};
 
 /// What the command line says (`--require-signed`, `--allowed-signers`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -120,28 +120,25 @@ impl Trust {
 
 /// `[trust]` of `home`'s `plugins.toml`; a missing file or table is the default (nothing
 /// required). Errors name the file and the key.
-pub fn load(home: &Home) -> Result<Trust, String> {
+pub fn load(home: &Home) -> Result<Trust, SettingsError> {
     let path = home.settings();
     let text = match crate::file::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Trust::default()),
-        Err(e) => {
-            return Err(format!(
-                "cannot read {}: {}",
-                path.display(),
-                crate::file::reason(&e)
-            ));
-        }
+        Err(e) => return Err(SettingsError::read(&path, &e)),
     };
-    let table: toml::Table = text.parse().map_err(|e: toml::de::Error| {
-        format!("{} is not valid TOML: {}", path.display(), e.message())
-    })?;
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| SettingsError::not_toml(&path, e.message()))?;
     let Some(trust) = table.get("trust") else {
         return Ok(Trust::default());
     };
     let at = |place: &str| format!("{place} of {}", path.display());
     let Some(trust) = trust.as_table() else {
-        return Err(format!("`trust` in {} must be a table", path.display()));
+        return Err(SettingsError::Invalid(format!(
+            "`trust` in {} must be a table",
+            path.display()
+        )));
     };
     let resolve = |file: &str| {
         if file.starts_with("~/") || std::path::Path::new(file).is_absolute() {
@@ -185,27 +182,27 @@ pub fn load(home: &Home) -> Result<Trust, String> {
     Ok(out)
 }
 
-fn wrong_type(key: &str, value: &toml::Value, place: &str) -> String {
+fn wrong_type(key: &str, value: &toml::Value, place: &str) -> SettingsError {
     let want = if key == "require_signed" {
         "true or false"
     } else {
         "the path of an allowed signers file"
     };
-    format!(
+    SettingsError::Invalid(format!(
         "`{key}` in {place} must be {want}, not {}",
         match value {
             toml::Value::String(s) => format!("{s:?}"),
             other => other.type_str().to_owned(),
         }
-    )
+    ))
 }
 
-fn unknown(key: &str, place: &str) -> String {
+fn unknown(key: &str, place: &str) -> SettingsError {
     let hint = crate::diagnostic::did_you_mean(key, TRUST_KEYS.iter().copied())
         .map_or(String::new(), |k| format!(" (did you mean `{k}`?)"));
-    format!(
+    SettingsError::Invalid(format!(
         "unknown key `{key}` in {place}{hint}; it knows `require_signed` and `allowed_signers`, and a table per plugin id"
-    )
+    ))
 }
 
 #[cfg(test)]
@@ -215,7 +212,7 @@ mod tests {
     fn home_with(text: &str) -> (tempfile::TempDir, Home) {
         let dir = tempfile::tempdir().unwrap();
         fs_err::write(dir.path().join("plugins.toml"), text).unwrap();
-        let home = Home::new(dir.path().to_path_buf());
+        let home = Home::new(dir.path().to_path_buf(), crate::dialect::Dialect::Aoe);
         (dir, home)
     }
 
@@ -268,7 +265,7 @@ mod tests {
         ] {
             let (_dir, home) = home_with(text);
             let e = load(&home).unwrap_err();
-            assert!(e.contains(says), "{text}: {e}");
+            assert!(e.to_string().contains(says), "{text}: {e}");
         }
         let (_dir, home) = home_with("[host]\naoe_api = 15\n");
         assert_eq!(load(&home).unwrap(), Trust::default());

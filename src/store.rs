@@ -5,12 +5,48 @@ use fs_err::File;
 use std::fs::TryLockError;
 use std::path::{Path, PathBuf};
 
+use crate::dialect::Dialect;
 use crate::name::Name;
 
-/// The layout of one home.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What is wrong with a home's `plugins.toml` (its `[trust]`, its autoupdate policy): the
+/// file cannot be read, is not TOML, or a value is wrong (`Invalid` names the key and where
+/// it is). Callers give it the code of what they were doing (`plugins::config::trust`, …).
+#[derive(Clone, Debug, thiserror::Error)]
+pub enum SettingsError {
+    #[error("cannot read {path}: {reason}")]
+    Read { path: String, reason: String },
+    #[error("{path} is not valid TOML: {message}")]
+    NotToml { path: String, message: String },
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl SettingsError {
+    /// The file could not be read.
+    pub fn read(path: &Path, e: &std::io::Error) -> SettingsError {
+        SettingsError::Read {
+            path: path.display().to_string(),
+            reason: crate::file::reason(e).into_owned(),
+        }
+    }
+
+    /// The file is not TOML.
+    pub fn not_toml(path: &Path, message: impl Into<String>) -> SettingsError {
+        SettingsError::NotToml {
+            path: path.display().to_string(),
+            message: message.into(),
+        }
+    }
+}
+
+/// The layout of one home, and the host whose home it is: its lock is read and written in
+/// that host's format, and its records are that host's (`src/host/mod.rs` asks
+/// `home.dialect`).
+#[derive(Clone, Debug)]
 pub struct Home {
     pub root: PathBuf,
+    /// The host this home belongs to.
+    pub dialect: Dialect,
     /// Where plugins live, when not `<root>/plugins` (protoAgent's `$PROTOAGENT_PLUGINS_DIR`).
     pub plugins: Option<PathBuf>,
     /// The lockfile, when not `<root>/plugins.lock` (protoAgent's `$PROTOAGENT_PLUGINS_LOCK`).
@@ -20,14 +56,34 @@ pub struct Home {
     pub deps: Option<PathBuf>,
 }
 
+/// One home is another when it names the same files (a host is not compared: a directory
+/// is one host's home).
+impl PartialEq for Home {
+    fn eq(&self, other: &Home) -> bool {
+        (&self.root, &self.plugins, &self.lock, &self.deps)
+            == (&other.root, &other.plugins, &other.lock, &other.deps)
+    }
+}
+
+impl Eq for Home {}
+
 impl Home {
-    pub fn new(root: impl Into<PathBuf>) -> Home {
+    pub fn new(root: impl Into<PathBuf>, dialect: Dialect) -> Home {
         Home {
             root: root.into(),
+            dialect,
             plugins: None,
             lock: None,
             deps: None,
         }
+    }
+
+    /// A home named by `--home` or `PLUGINS_HOME`: its host is its lock's format, else
+    /// `fallback`'s ([`crate::dialect::of_lockfile`]).
+    pub fn named(root: impl Into<PathBuf>, fallback: Option<Dialect>) -> Home {
+        let root = root.into();
+        let dialect = crate::dialect::of_lockfile(&root.join("plugins.lock"), fallback);
+        Home::new(root, dialect)
     }
 
     pub fn plugins_dir(&self) -> PathBuf {

@@ -2,7 +2,6 @@
 //! `plugins sync`, which reinstalls with `--repair` what no longer matches.)
 
 use crate::diagnostic::Code;
-use crate::dialect::Dialect;
 use crate::install::txn::FileChanges;
 use crate::lock::Entry;
 use crate::store::Home;
@@ -36,7 +35,7 @@ pub const NO_HASH: &str = "the lock records no hash of its files (its host's own
 
 /// Recompute the manifest, release-asset and tree hashes of `entry`'s installed directory
 /// and compare them with the lock.
-pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
+pub fn entry(home: &Home, e: &Entry) -> Verdict {
     let dir = match home.locked_dir(e) {
         Ok(dir) => dir,
         Err(err) => {
@@ -69,10 +68,10 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
     if !dir.is_dir() {
         problems.push(format!("{} is missing", dir.display()));
     } else {
-        let manifest =
-            crate::file::read(dir.join(dialect.spec().manifest)).map(|b| crate::hash::bytes(&b));
+        let manifest = crate::file::read(dir.join(home.dialect.spec().manifest))
+            .map(|b| crate::hash::bytes(&b));
         if !e.manifest_hash.is_empty() && manifest.as_ref().ok() != Some(&e.manifest_hash) {
-            let grant = if crate::host::install_policy(dialect).manifest_grant {
+            let grant = if crate::host::install_policy(home.dialect).manifest_grant {
                 "; aoe's capability grant no longer covers it"
             } else {
                 ""
@@ -146,17 +145,16 @@ pub fn entry(home: &Home, dialect: Dialect, e: &Entry) -> Verdict {
 /// as recorded, or `None` when there was nothing to record.
 pub fn record_baseline(
     home: &Home,
-    dialect: Dialect,
     id: &crate::name::Name,
     wait: bool,
     on_event: &mut dyn FnMut(crate::install::Event),
 ) -> Result<Option<Entry>, crate::install::InstallError> {
     let _guard = crate::install::lock_home(home, wait, on_event)?;
-    let mut lock = crate::lock::Lock::load(&home.lockfile(), dialect)?;
+    let mut lock = home.load_lock()?;
     let Some(mut e) = lock.get(id.as_str()) else {
         return Ok(None);
     };
-    if !entry(home, dialect, &e).unverifiable {
+    if !entry(home, &e).unverifiable {
         return Ok(None);
     }
     let dir = home.plugin_dir(id);
@@ -166,12 +164,13 @@ pub fn record_baseline(
     };
     let installed = crate::hash::installed(&dir).map_err(walk)?;
     let manifest = if e.manifest_hash.is_empty() {
-        let bytes = crate::file::read(dir.join(dialect.spec().manifest)).map_err(|source| {
-            crate::install::InstallError::Io {
-                context: format!("cannot read the manifest of {id}"),
-                source,
-            }
-        })?;
+        let bytes =
+            crate::file::read(dir.join(home.dialect.spec().manifest)).map_err(|source| {
+                crate::install::InstallError::Io {
+                    context: format!("cannot read the manifest of {id}"),
+                    source,
+                }
+            })?;
         Some(crate::hash::bytes(&bytes))
     } else {
         None

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use crate::diagnostic::{Code, Diagnostic, did_you_mean};
 use crate::manifest::doc::{Entry, Node, Value};
 use crate::manifest::format::parse_toml;
-use crate::store::Home;
+use crate::store::{Home, SettingsError};
 
 /// One armed plugin's policy.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -161,21 +161,14 @@ fn article(type_name: &str) -> &'static str {
 
 /// Read the policy; a missing file means the defaults (every 6 hours, nothing armed).
 /// Unknown keys and invalid values are warnings, never silently taken for valid ones.
-pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
+pub fn load_policy(home: &Home) -> Result<PolicyFile, SettingsError> {
     let path = policy_path(home);
     let text = match crate::file::read_to_string(&path) {
         Ok(t) => t,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => {
-            return Err(format!(
-                "cannot read {}: {}",
-                path.display(),
-                crate::file::reason(&e)
-            ));
-        }
+        Err(e) => return Err(SettingsError::read(&path, &e)),
     };
-    let root = parse_toml(&text)
-        .map_err(|e| format!("{} is not valid TOML: {}", path.display(), e.message))?;
+    let root = parse_toml(&text).map_err(|e| SettingsError::not_toml(&path, e.message))?;
     let mut warnings = Vec::new();
     let mut interval_hours = 6;
     let mut rules = Vec::new();
@@ -189,10 +182,10 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, String> {
                     _ => None,
                 }
                 .ok_or_else(|| {
-                    format!(
+                    SettingsError::Invalid(format!(
                         "{}: autoupdate_interval_hours must be a non-negative integer",
                         path.display()
-                    )
+                    ))
                 })?;
             }
             "update_policy" => {

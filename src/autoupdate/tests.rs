@@ -6,7 +6,7 @@ use crate::diagnostic::Code;
 #[test]
 fn policy_defaults_and_opt_in() {
     let dir = tempfile::tempdir().unwrap();
-    let home = Home::new(dir.path());
+    let home = Home::new(dir.path(), crate::dialect::Dialect::Aoe);
     let file = load_policy(&home).unwrap();
     assert_eq!(
         (file.policy, file.warnings),
@@ -39,7 +39,7 @@ type Shown = (Code, String, String, String);
 /// Each warning for `text`, and the armed rules as (id, always).
 fn warnings(text: &str) -> (Vec<Shown>, Vec<(String, bool)>) {
     let dir = tempfile::tempdir().unwrap();
-    let home = Home::new(dir.path());
+    let home = Home::new(dir.path(), crate::dialect::Dialect::Aoe);
     fs_err::write(policy_path(&home), text).unwrap();
     let file = load_policy(&home).unwrap();
     let warnings = file
@@ -133,7 +133,7 @@ fn unknown_keys_and_invalid_values_are_warnings_and_take_the_default() {
 fn cooldowns() {
     let read = |text: &str| {
         let dir = tempfile::tempdir().unwrap();
-        let home = Home::new(dir.path());
+        let home = Home::new(dir.path(), crate::dialect::Dialect::Aoe);
         fs_err::write(policy_path(&home), text).unwrap();
         load_policy(&home).unwrap()
     };
@@ -166,7 +166,7 @@ fn cooldowns() {
 #[test]
 fn idle_signal() {
     let dir = tempfile::tempdir().unwrap();
-    let home = Home::new(dir.path());
+    let home = Home::new(dir.path(), crate::dialect::Dialect::Aoe);
     assert_eq!(activity(&home, Duration::from_secs(300)), Activity::Idle);
     drop(touch(&home).unwrap());
     assert!(matches!(
@@ -186,7 +186,7 @@ fn idle_signal() {
 #[test]
 fn timestamps_from_the_future_are_taken_as_now() {
     let dir = tempfile::tempdir().unwrap();
-    let home = Home::new(dir.path());
+    let home = Home::new(dir.path(), crate::dialect::Dialect::Aoe);
     let future = crate::clock::system_now() + Duration::from_secs(365 * 24 * 3600);
     touch(&home).unwrap().set_modified(future).unwrap();
     assert_eq!(

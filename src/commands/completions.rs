@@ -187,8 +187,8 @@ pub fn run_complete(args: &CompleteArgs, cx: &Context, printer: &Printer) -> Res
     let mut ids = Vec::new();
     match args.what {
         Completable::Ids => {
-            for (home, dialect) in cx.homes(None) {
-                if let Ok(lock) = crate::lock::Lock::load(&home.lockfile(), dialect) {
+            for home in cx.homes(None) {
+                if let Ok(lock) = home.load_lock() {
                     ids.extend(lock.entries().into_iter().map(|e| e.id));
                 }
             }

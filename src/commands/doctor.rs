@@ -54,8 +54,7 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     let homes: Vec<HomeToCheck> = if given {
         cx.homes(args.home.as_ref())
             .into_iter()
-            .map(|(home, dialect)| HomeToCheck {
-                dialect,
+            .map(|home| HomeToCheck {
                 home,
                 given: true,
                 notes: Vec::new(),
@@ -64,31 +63,22 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
     } else {
         let defaults = cx.default_homes();
         let proto = cx.protoagent_paths();
-        crate::dialect::ALL
-            .into_iter()
-            .filter_map(|d| {
-                defaults.for_dialect(d).map(|h| HomeToCheck {
-                    dialect: d,
-                    home: h.clone(),
+        (defaults.0.into_iter())
+            .map(|home| {
+                let refused = matches!(home.dialect.spec().default_home, DefaultHome::ProtoagentInstance);
+                let notes = (proto.refused.iter())
+                    .filter(|_| refused)
+                    .map(|r| {
+                        doctor::Check::new("home", Mark::Warn, r.message(&proto.plugins_dir))
+                            .code(Code::ProtoRelativePluginsDir)
+                            .help("protoAgent ignores a relative plugins directory; so does `plugins`")
+                    })
+                    .collect();
+                HomeToCheck {
+                    home,
                     given: false,
-                    notes: if matches!(d.spec().default_home, DefaultHome::ProtoagentInstance) {
-                        proto
-                            .refused
-                            .iter()
-                            .map(|r| {
-                                doctor::Check::new(
-                                    "home",
-                                    Mark::Warn,
-                                    r.message(&proto.plugins_dir),
-                                )
-                                .code(Code::ProtoRelativePluginsDir)
-                                .help("protoAgent ignores a relative plugins directory; so does `plugins`")
-                            })
-                            .collect()
-                    } else {
-                        Vec::new()
-                    },
-                })
+                    notes,
+                }
             })
             .collect()
     };
@@ -140,7 +130,7 @@ fn text(report: &doctor::Report, homes: &[HomeToCheck]) -> Vec<Line> {
             let dialect = homes
                 .iter()
                 .find(|h| h.home.root == home)
-                .map_or(String::new(), |h| format!("{} ", h.dialect));
+                .map_or(String::new(), |h| format!("{} ", h.home.dialect));
             format!("{dialect}home {}", home.display())
         }
     };

@@ -35,15 +35,15 @@ pub fn run(args: &SwitchArgs, enable: bool, cx: &Context, printer: &Printer) -> 
     let found = cx
         .locked_homes(args.home.as_ref())?
         .into_iter()
-        .find(|(_, _, lock)| lock.get(&args.id).is_some());
-    let Some((home, dialect, _)) = found else {
+        .find(|(_, lock)| lock.get(&args.id).is_some());
+    let Some((home, _)) = found else {
         return Err(Refusal::NotInstalled {
             id: args.id.clone(),
         }
         .into());
     };
     let path = |p: &std::path::Path| crate::render::display_path(p);
-    let line = match crate::host::set_enabled(dialect, &home, &args.id, enable)? {
+    let line = match crate::host::set_enabled(&home, &args.id, enable)? {
         Switch::Set { path: p, changed } => format!(
             "{verb:>12} {} in {}{}\n",
             args.id,

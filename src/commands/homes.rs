@@ -28,14 +28,9 @@ pub struct HomesArgs {
 pub fn run(args: &HomesArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let defaults = cx.default_homes();
     let proto = cx.protoagent_paths();
-    let mut rows = Vec::new();
-    for d in crate::dialect::ALL {
-        let Some(home) = defaults.for_dialect(d) else {
-            continue;
-        };
-        let config = crate::host::config_file(d, home, &proto);
-        rows.push((d, home.clone(), config));
-    }
+    let rows: Vec<_> = (defaults.0.iter())
+        .map(|home| (home, crate::host::config_file(home, &proto)))
+        .collect();
     for r in &proto.refused {
         let d = Diagnostic::new(Code::ProtoRelativePluginsDir, r.message(&proto.plugins_dir))
             .with_severity(Severity::Warning)
@@ -45,8 +40,8 @@ pub fn run(args: &HomesArgs, cx: &Context, printer: &Printer) -> Result<ExitStat
     let written = if args.json {
         let homes: Vec<HomeRow> = rows
             .iter()
-            .map(|(d, h, config)| HomeRow {
-                dialect: *d,
+            .map(|(h, config)| HomeRow {
+                dialect: h.dialect,
                 root: &h.root,
                 plugins: h.plugins_dir(),
                 lock: h.lockfile(),
@@ -56,9 +51,10 @@ pub fn run(args: &HomesArgs, cx: &Context, printer: &Printer) -> Result<ExitStat
         printer.json(serde_json::json!({ "homes": homes }))
     } else {
         let mut out = String::new();
-        for (d, h, config) in &rows {
+        for (h, config) in &rows {
             out.push_str(&format!(
-                "{d}\n  plugins: {}\n  lock:    {}\n",
+                "{}\n  plugins: {}\n  lock:    {}\n",
+                h.dialect,
                 h.plugins_dir().display(),
                 h.lockfile().display()
             ));

@@ -133,7 +133,7 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
         let name = Error::plugin_name(id)?;
         let found = homes
             .iter()
-            .map(|(home, _)| home.plugin_dir(&name))
+            .map(|home| home.plugin_dir(&name))
             .find(|dir| dir.is_dir());
         match found {
             Some(root) => roots.push(Root::detect(root)),
@@ -142,7 +142,7 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
                     id: id.clone(),
                     home: homes
                         .first()
-                        .map(|(h, _)| h.root.clone())
+                        .map(|h| h.root.clone())
                         .or_else(|| cx.plugins_home(args.home.clone()))
                         .unwrap_or_default(),
                 });

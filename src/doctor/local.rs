@@ -6,15 +6,14 @@ use std::time::Duration;
 
 use super::{Check, HomeToCheck, Mark, Options};
 use crate::diagnostic::Code;
-use crate::dialect::Dialect;
 use crate::host::detect::PYTHON_HOSTS;
-use crate::lock::{Entry, Lock};
+use crate::lock::Entry;
 use crate::store::Home;
 
 pub(super) fn examine_home(
     h: &HomeToCheck,
     opts: &Options,
-    locked: &mut Vec<(Home, Dialect, Entry)>,
+    locked: &mut Vec<(Home, Entry)>,
 ) -> Vec<Check> {
     let home = &h.home;
     let mut out = Vec::new();
@@ -31,7 +30,7 @@ pub(super) fn examine_home(
                 Mark::Info,
                 format!(
                     "{root} does not exist: nothing is installed for {}",
-                    h.dialect
+                    h.home.dialect
                 ),
             )
         };
@@ -62,8 +61,8 @@ pub(super) fn examine_home(
 
 /// The lock loads, and each entry's directory is there with the manifest it was
 /// installed with.
-fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Dialect, Entry)>) -> Vec<Check> {
-    let (home, dialect) = (&h.home, h.dialect);
+fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> {
+    let (home, dialect) = (&h.home, h.home.dialect);
     let path = home.lockfile();
     if !path.exists() {
         return vec![Check::new(
@@ -72,7 +71,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Dialect, Entry)>) -> Ve
             format!("{} does not exist: no plugins are locked", path.display()),
         )];
     }
-    let lock = match Lock::load(&path, dialect) {
+    let lock = match home.load_lock() {
         Ok(lock) => lock,
         Err(e) => {
             let mut c = Check::new("lock", Mark::Fail, e.to_string()).code(e.code());
@@ -136,7 +135,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Dialect, Entry)>) -> Ve
                 .help("`plugins verify` lists what changed; `plugins sync --force` puts the locked files back"),
             );
         }
-        locked.push((home.clone(), dialect, e));
+        locked.push((home.clone(), e));
     }
     if out.len() == 1 && !locked.is_empty() {
         out[0].message.push_str(", every directory present");
@@ -327,7 +326,7 @@ fn examine_policy(home: &Home) -> Vec<Check> {
         Ok(file) => file,
         Err(message) => {
             return vec![
-                Check::new("activity", Mark::Fail, message)
+                Check::new("activity", Mark::Fail, message.to_string())
                     .code(Code::ConfigInvalidValue)
                     .help("`plugins autoupdate` cannot run for this home until the file is fixed"),
             ];
@@ -484,12 +483,13 @@ fn access(path: &Path, mode: libc::c_int) -> bool {
 /// The hosts' versions: `aoe --version`, and the protoAgent and AWorld packages of
 /// the `python3` on PATH (`crate::host::detect`). Absent hosts are `info`, never a failure.
 pub(super) fn host_versions(timeout: Duration) -> Vec<Check> {
+    let failed = || crate::host::detect::ProbeError::Spawn(std::io::Error::other("failed"));
     let (aoe, python) = std::thread::scope(|s| {
         let aoe = s.spawn(|| crate::host::detect::aoe_version(timeout));
         let python = s.spawn(|| crate::host::detect::python_hosts("python3", timeout));
         (
-            aoe.join().unwrap_or_else(|_| Err("failed".into())),
-            python.join().unwrap_or_else(|_| Err("failed".into())),
+            aoe.join().unwrap_or_else(|_| Err(failed())),
+            python.join().unwrap_or_else(|_| Err(failed())),
         )
     });
     let mut out = vec![match aoe {

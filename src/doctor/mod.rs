@@ -12,7 +12,6 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::diagnostic::Code;
-use crate::dialect::Dialect;
 use crate::lock::Entry;
 use crate::store::Home;
 
@@ -119,7 +118,6 @@ impl Check {
 /// A home to examine.
 #[derive(Clone, Debug)]
 pub struct HomeToCheck {
-    pub dialect: Dialect,
     pub home: Home,
     /// Named with `--home` or `PLUGINS_HOME`: its absence is a failure, not an
     /// uninstalled host.
@@ -172,7 +170,7 @@ impl Report {
 /// and the host version commands run at once, each bounded by `timeout`.
 pub fn examine(opts: &Options) -> Report {
     let mut checks = Vec::new();
-    let mut locked: Vec<(Home, Dialect, Entry)> = Vec::new();
+    let mut locked: Vec<(Home, Entry)> = Vec::new();
     for h in &opts.homes {
         checks.extend(examine_home(h, opts, &mut locked));
     }

@@ -4,7 +4,6 @@
 use super::local::age;
 use super::{Check, Mark, Options, Route};
 use crate::diagnostic::Code;
-use crate::dialect::Dialect;
 use crate::lock::Entry;
 use crate::store::Home;
 
@@ -54,10 +53,10 @@ pub(super) fn failure_code(message: &str) -> Code {
 
 /// Each locked git source answers a ref listing, through `outdated`'s checks (a
 /// commit pin is listed too: reachability is the question here).
-pub(super) fn sources(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Vec<Check> {
+pub(super) fn sources(locked: &[(Home, Entry)], opts: &Options) -> Vec<Check> {
     let entries: Vec<Entry> = locked
         .iter()
-        .map(|(_, _, e)| match e.ref_kind {
+        .map(|(_, e)| match e.ref_kind {
             Some(crate::git::RefKind::Commit) => Entry {
                 ref_kind: Some(crate::git::RefKind::Default),
                 ..e.clone()
@@ -69,7 +68,7 @@ pub(super) fn sources(locked: &[(Home, Dialect, Entry)], opts: &Options) -> Vec<
     let checks = crate::update::check_all(&entries, opts.jobs, opts.timeout, opts.pre, &url_of);
     let mut out = Vec::new();
     let mut trust_rows = Vec::new();
-    for ((home, _, entry), c) in locked.iter().zip(checks) {
+    for ((home, entry), c) in locked.iter().zip(checks) {
         use crate::update::Status;
         let Some(url) = url_of(entry) else { continue };
         // The row's trust, checked where the remote answered (an up-to-date commit is
@@ -165,11 +164,8 @@ fn trust(rows: Vec<crate::update::trust::Row>, opts: &Options) -> Vec<Check> {
 }
 
 /// The GitHub API's rate limit, when a locked source is on GitHub.
-pub(super) fn github_rate_limit(
-    locked: &[(Home, Dialect, Entry)],
-    opts: &Options,
-) -> Option<Check> {
-    let on_github = locked.iter().any(|(_, _, e)| {
+pub(super) fn github_rate_limit(locked: &[(Home, Entry)], opts: &Options) -> Option<Check> {
+    let on_github = locked.iter().any(|(_, e)| {
         e.source.starts_with("gh:")
             || git_url(e, &opts.gh_base).is_some_and(|u| crate::net::is_github(&u))
     });

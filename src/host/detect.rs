@@ -21,16 +21,29 @@ pub const TIMEOUT: Duration = Duration::from_secs(3);
 pub const PYTHON_HOSTS: [(&str, &str); 2] =
     [("protoagent", "protolabs-agent"), ("aworld", "aworld")];
 
+/// Why a probe (`aoe --version`, the host's Python) gave no answer; `doctor` shows it.
+#[derive(Debug, thiserror::Error)]
+pub enum ProbeError {
+    #[error("not found on PATH")]
+    NotFound,
+    #[error("{0}")]
+    Spawn(std::io::Error),
+    #[error("no answer within {} s", .0.as_secs())]
+    NoAnswer(Duration),
+    #[error("exited with {0}")]
+    Exited(std::process::ExitStatus),
+}
+
 /// Run a command for at most `timeout`; its trimmed stdout, or why not.
-pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, String> {
+pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeError> {
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
         .stderr(Stdio::null())
         .spawn()
         .map_err(|e| match e.kind() {
-            std::io::ErrorKind::NotFound => "not found on PATH".to_owned(),
-            _ => e.to_string(),
+            std::io::ErrorKind::NotFound => ProbeError::NotFound,
+            _ => ProbeError::Spawn(e),
         })?;
     let mut stdout = child.stdout.take().expect("piped");
     let reader = std::thread::spawn(move || {
@@ -46,20 +59,20 @@ pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, String> 
             Ok(None) => {
                 let _ = child.kill();
                 let _ = child.wait();
-                return Err(format!("no answer within {} s", timeout.as_secs()));
+                return Err(ProbeError::NoAnswer(timeout));
             }
-            Err(e) => return Err(e.to_string()),
+            Err(e) => return Err(ProbeError::Spawn(e)),
         }
     };
     let text = reader.join().unwrap_or_default();
     if !status.success() {
-        return Err(format!("exited with {status}"));
+        return Err(ProbeError::Exited(status));
     }
     Ok(text.trim().to_owned())
 }
 
 /// The first line of `aoe --version`.
-pub fn aoe_version(timeout: Duration) -> Result<String, String> {
+pub fn aoe_version(timeout: Duration) -> Result<String, ProbeError> {
     let mut cmd = Command::new("aoe");
     cmd.arg("--version");
     let text = output_of(cmd, timeout)?;
@@ -113,7 +126,7 @@ for t, d in watch:
 /// it cannot be remembered).
 type Answer = (Vec<Option<String>>, Option<Vec<(std::path::PathBuf, i128)>>);
 
-fn ask_python(python: &str, timeout: Duration) -> Result<Answer, String> {
+fn ask_python(python: &str, timeout: Duration) -> Result<Answer, ProbeError> {
     let mut cmd = Command::new(python);
     cmd.args(["-I", "-c", PYTHON_HOSTS_SCRIPT]);
     let text = output_of(cmd, timeout)?;
@@ -139,7 +152,7 @@ fn ask_python(python: &str, timeout: Duration) -> Result<Answer, String> {
 }
 
 /// The versions of [`PYTHON_HOSTS`] in `python` (`None`: not installed there).
-pub fn python_hosts(python: &str, timeout: Duration) -> Result<Vec<Option<String>>, String> {
+pub fn python_hosts(python: &str, timeout: Duration) -> Result<Vec<Option<String>>, ProbeError> {
     ask_python(python, timeout).map(|(versions, _)| versions)
 }
 
@@ -198,7 +211,7 @@ pub fn python_hosts_remembered(
     python: &str,
     home: Option<&Home>,
     timeout: Duration,
-) -> Result<Vec<Option<String>>, String> {
+) -> Result<Vec<Option<String>>, ProbeError> {
     let Some(home) = home else {
         return python_hosts(python, timeout);
     };

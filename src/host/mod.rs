@@ -77,13 +77,12 @@ pub fn install_policy(dialect: Dialect) -> &'static InstallPolicy {
 
 /// Write the host's own record of an installed plugin (aoe's grant, AWorld's registry).
 pub fn record_install(
-    dialect: Dialect,
     home: &Home,
     entry: &crate::lock::Entry,
     dir: &std::path::Path,
     now: &str,
 ) -> Result<(), LockError> {
-    match dialect {
+    match home.dialect {
         Dialect::Aoe => aoe::record_install(home, entry, dir, now).map(drop),
         Dialect::Aworld => aworld::registry::upsert(home, entry, dir, now),
         Dialect::Protoagent => Ok(()),
@@ -94,8 +93,8 @@ pub fn record_install(
 /// source as `entry` would record it (`Entry::host_source`): an install with nothing else to
 /// change has nothing to write then. Hosts whose spelling of the source is in the lock have
 /// no such record.
-pub fn names_source(dialect: Dialect, home: &Home, entry: &crate::lock::Entry) -> bool {
-    match dialect {
+pub fn names_source(home: &Home, entry: &crate::lock::Entry) -> bool {
+    match home.dialect {
         Dialect::Aoe => aoe::names_source(home, entry),
         Dialect::Aworld => false,
         Dialect::Protoagent => false,
@@ -103,8 +102,8 @@ pub fn names_source(dialect: Dialect, home: &Home, entry: &crate::lock::Entry) -
 }
 
 /// Drop the host's own record of a removed plugin.
-pub fn forget(dialect: Dialect, home: &Home, id: &str) -> Result<(), LockError> {
-    match dialect {
+pub fn forget(home: &Home, id: &str) -> Result<(), LockError> {
+    match home.dialect {
         Dialect::Aoe => aoe::forget(home, id).map(drop),
         Dialect::Aworld => aworld::registry::remove(home, id),
         Dialect::Protoagent => Ok(()),
@@ -123,10 +122,10 @@ pub enum Switch {
     ByHand { path: PathBuf, lines: String },
 }
 
-/// Turn `id` on or off where `dialect`'s host reads it: aoe's `config.toml`, AWorld's
+/// Turn `id` on or off where the home's host reads it: aoe's `config.toml`, AWorld's
 /// `.manifest.json`, protoAgent's `langgraph-config.yaml` (by hand).
-pub fn set_enabled(dialect: Dialect, home: &Home, id: &str, on: bool) -> Result<Switch, LockError> {
-    Ok(match dialect {
+pub fn set_enabled(home: &Home, id: &str, on: bool) -> Result<Switch, LockError> {
+    Ok(match home.dialect {
         Dialect::Aoe => Switch::Set {
             changed: aoe::set_enabled(home, id, on)?,
             path: aoe::config_path(home),
@@ -151,12 +150,12 @@ pub fn set_enabled(dialect: Dialect, home: &Home, id: &str, on: bool) -> Result<
     })
 }
 
-/// Whether `dialect`'s host runs the installed plugin `id` (in `dir`) by its own switch:
+/// Whether the home's host runs the installed plugin `id` (in `dir`) by its own switch:
 /// aoe's `enabled` in `config.toml`, AWorld's `.manifest.json` record (a directory without
 /// one is enabled), protoAgent's `plugins.enabled`/`plugins.disabled` and the manifest's
 /// own `enabled`. `None`: the host keeps no switch for it (aoe without a record).
-pub fn enabled(dialect: Dialect, home: &Home, id: &str, dir: &Path) -> Option<bool> {
-    match dialect {
+pub fn enabled(home: &Home, id: &str, dir: &Path) -> Option<bool> {
+    match home.dialect {
         Dialect::Aoe => aoe::enabled(home, id),
         Dialect::Aworld => Some(aworld::registry::enabled(home, id)),
         Dialect::Protoagent => Some(protoagent::enabled(&protoagent::config_yaml(home), id, dir)),
@@ -246,8 +245,8 @@ pub fn schema(dialect: Dialect, aoe: aoe::manifest::profile::Profile) -> serde_j
 }
 
 /// The host's own config file in `home`, which `plugins homes` names (AWorld has none).
-pub fn config_file(dialect: Dialect, home: &Home, proto: &protoagent::Paths) -> Option<PathBuf> {
-    match dialect {
+pub fn config_file(home: &Home, proto: &protoagent::Paths) -> Option<PathBuf> {
+    match home.dialect {
         Dialect::Aoe => Some(aoe::config_path(home)),
         Dialect::Aworld => None,
         Dialect::Protoagent => Some(proto.config.clone()),

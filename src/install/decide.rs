@@ -5,8 +5,7 @@ use std::path::{Path, PathBuf};
 
 use super::{InstallError, InstallOptions, Installed, refused};
 use crate::diagnostic::Code;
-use crate::dialect::Dialect;
-use crate::lock::{Entry, Lock};
+use crate::lock::Entry;
 use crate::store::Home;
 
 /// Whether the lock's entry already has these files (returns the entry to keep),
@@ -83,9 +82,8 @@ pub(super) fn under_lock(
     entry: &Entry,
     prior: Option<&Entry>,
     target: &Path,
-    dialect: Dialect,
 ) -> Result<Option<(Entry, bool)>, InstallError> {
-    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+    let mut lock = home.load_lock()?;
     let now = lock.get(&entry.id);
     match decide(opts, redo, home, entry, now.as_ref(), target)? {
         Some(kept) if now.as_ref() == Some(&kept) => Ok(Some((kept, false))),
@@ -94,7 +92,7 @@ pub(super) fn under_lock(
             let written = lock.save()?;
             // The host's own record of the source (aoe's config.toml: as typed now).
             if kept.host_source.is_some() {
-                crate::host::record_install(dialect, home, &kept, target, &opts.now)?;
+                crate::host::record_install(home, &kept, target, &opts.now)?;
             }
             Ok(Some((kept, written)))
         }
@@ -123,7 +121,6 @@ fn same_version(now: &Entry, entry: &Entry, opts: &InstallOptions) -> bool {
 
 pub(super) fn up_to_date(
     id: String,
-    dialect: Dialect,
     home: Home,
     dir: PathBuf,
     entry: Entry,
@@ -131,7 +128,6 @@ pub(super) fn up_to_date(
 ) -> Installed {
     Installed {
         id,
-        dialect,
         dir,
         home,
         entry,

@@ -5,8 +5,7 @@
 use std::path::PathBuf;
 
 use crate::diagnostic::Code;
-use crate::dialect::Dialect;
-use crate::lock::{Entry, Lock};
+use crate::lock::Entry;
 use crate::name::Name;
 use crate::store::Home;
 
@@ -83,7 +82,7 @@ pub enum Event {
 #[derive(Clone, Debug)]
 pub struct Installed {
     pub id: String,
-    pub dialect: Dialect,
+    /// The home it went to (whose host is the plugin's).
     pub home: Home,
     /// Where the plugin is installed.
     pub dir: PathBuf,
@@ -118,7 +117,7 @@ fn remember(opts: &InstallOptions, installed: &Installed) -> Result<(), InstallE
         file.display()
     )))?;
     if let Some(python) = &opts.python
-        && crate::host::install_policy(installed.dialect).remembers_python
+        && crate::host::install_policy(installed.home.dialect).remembers_python
     {
         crate::profile::remember_python(&installed.home, python).map_err(io(format!(
             "cannot record the host's Python in {}",
@@ -268,16 +267,15 @@ pub fn bundle_entry(
 pub fn remove(
     home: &Home,
     id: &Name,
-    dialect: Dialect,
     wait: bool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<bool, InstallError> {
     let interrupted = txn::pending_removal(home, id);
     let _guard = lock_home(home, wait, on_event)?;
-    let lock = Lock::load(&home.lockfile(), dialect)?;
+    let lock = home.load_lock()?;
     if lock.get(id.as_str()).is_none() && !home.plugin_dir(id).exists() {
         return Ok(interrupted);
     }
-    txn::remove(home, id, dialect)?;
+    txn::remove(home, id)?;
     Ok(true)
 }

@@ -13,19 +13,16 @@ use crate::store::Home;
 
 /// Where each host keeps its plugins when no home is given.
 #[derive(Clone, Debug, Default)]
-pub struct DefaultHomes(pub Vec<(Dialect, Home)>);
+pub struct DefaultHomes(pub Vec<Home>);
 
 impl DefaultHomes {
     pub fn for_dialect(&self, d: Dialect) -> Option<&Home> {
-        self.0
-            .iter()
-            .find(|(dialect, _)| dialect.is(d))
-            .map(|(_, home)| home)
+        self.0.iter().find(|home| home.dialect.is(d))
     }
 
     /// Whether `home` is one of the hosts' own homes.
     pub fn is_default(&self, home: &Home) -> bool {
-        self.0.iter().any(|(_, h)| h == home)
+        self.0.contains(home)
     }
 }
 
@@ -129,7 +126,7 @@ impl InstallOptions {
 /// The home an install goes to.
 pub(super) fn home_for(opts: &InstallOptions, dialect: Option<Dialect>) -> Option<Home> {
     match &opts.home {
-        Some(h) => Some(Home::new(h.clone())),
+        Some(h) => Some(Home::named(h.clone(), dialect)),
         None => dialect.and_then(|d| opts.defaults.for_dialect(d).cloned()),
     }
 }

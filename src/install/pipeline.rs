@@ -2,7 +2,7 @@
 //! swap, build and commit.
 
 use crate::diagnostic::Code;
-use crate::lock::{Entry, Lock};
+use crate::lock::Entry;
 use crate::validate::validate_root;
 
 use crate::host::protoagent::manifest::pip_spec_problem;
@@ -157,7 +157,6 @@ pub struct Ready {
     entry: Entry,
     prior: Option<Entry>,
     target: std::path::PathBuf,
-    dialect: crate::dialect::Dialect,
     with_deps: bool,
     deps: Option<(Vec<crate::lock::DepPin>, Option<std::path::PathBuf>)>,
     build: Vec<crate::steps::Step>,
@@ -252,7 +251,7 @@ pub(crate) fn stage(
             .recorded(),
     };
     // aoe's config.toml that already names the source as typed has nothing to record.
-    if crate::host::names_source(dialect, &home, &entry) {
+    if crate::host::names_source(&home, &entry) {
         entry.host_source = None;
     }
     // `--frozen` keeps the lock's own: fetched from a mirror, the host's row still names
@@ -262,17 +261,18 @@ pub(crate) fn stage(
     }
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
-    if let Some(other) = crate::lock::detect(&home.lockfile()).filter(|d| !d.is(dialect)) {
+    if !home.dialect.is(dialect) {
         return Err(refused(
             Code::LockError,
             format!(
-                "{} is in the {other} format; {dialect} plugins need their own home",
-                home.lockfile().display()
+                "{} is in the {} format; {dialect} plugins need their own home",
+                home.lockfile().display(),
+                home.dialect
             ),
             "pass a different --home for each host".to_owned(),
         ));
     }
-    let prior = Lock::load(&home.lockfile(), dialect)?.get(&id);
+    let prior = home.load_lock()?.get(&id);
     let (mut request, build, entrypoint) =
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
     // Trust on first use: the key that signed it is pinned; another key asks again.
@@ -299,8 +299,7 @@ pub(crate) fn stage(
         && !(request.pip.is_empty() && request.optional_pip.is_empty());
     // A plugin installed with deps keeps them matching its code: any change of the code
     // swaps its deps too (an update, a sync, a repair, an autoupdate).
-    let keep_deps = policy.wheel_deps
-        && (opts.deps || Lock::load(&home.lockfile(), dialect)?.deps(&id).is_some());
+    let keep_deps = policy.wheel_deps && (opts.deps || home.load_lock()?.deps(&id).is_some());
     if opts.pin.is_some() && prior != opts.pin {
         // `sync` read the lock before another command changed (or removed) the entry.
         return Err(changed(&id));
@@ -316,7 +315,7 @@ pub(crate) fn stage(
         && (!policy.ref_in_host_config || p.requested_ref == entry.requested_ref)
     {
         let _guard = lock_home(&home, opts.wait, on_event)?;
-        let mut lock = Lock::load(&home.lockfile(), dialect)?;
+        let mut lock = home.load_lock()?;
         if lock.get(&id).as_ref() != Some(p) || txn::pending(&home, &name) {
             return Err(changed(&id));
         }
@@ -331,7 +330,7 @@ pub(crate) fn stage(
         lock.upsert(&kept, &opts.by, &opts.now);
         let written = lock.save()?;
         if kept.host_source.is_some() {
-            crate::host::record_install(dialect, &home, &kept, &target, &opts.now)?;
+            crate::host::record_install(&home, &kept, &target, &opts.now)?;
         }
         log::debug!(
             "{id}: {} is the same at {}; only the lock's pin moved",
@@ -339,7 +338,7 @@ pub(crate) fn stage(
             kept.commit.as_deref().unwrap_or_default()
         );
         return Ok(Stage::Done(Box::new(up_to_date(
-            id, dialect, home, target, kept, written,
+            id, home, target, kept, written,
         ))));
     }
     // A change another process has under way is judged under the lock, after recovery.
@@ -353,31 +352,22 @@ pub(crate) fn stage(
     if let Some(kept) = early {
         if Some(&kept) == prior.as_ref() {
             return Ok(Stage::Done(Box::new(up_to_date(
-                id, dialect, home, target, kept, false,
+                id, home, target, kept, false,
             ))));
         }
         // Same files: only a changed request (a tag now tracked as a branch) is recorded.
         let _guard = lock_home(&home, opts.wait, on_event)?;
-        return under_lock(
-            opts,
-            with_deps,
-            &home,
-            &entry,
-            prior.as_ref(),
-            &target,
-            dialect,
-        )?
-        .map(|(kept, written)| {
-            Stage::Done(Box::new(up_to_date(
-                id.clone(),
-                dialect,
-                home.clone(),
-                target.clone(),
-                kept,
-                written,
-            )))
-        })
-        .ok_or_else(|| changed(&id));
+        return under_lock(opts, with_deps, &home, &entry, prior.as_ref(), &target)?
+            .map(|(kept, written)| {
+                Stage::Done(Box::new(up_to_date(
+                    id.clone(),
+                    home.clone(),
+                    target.clone(),
+                    kept,
+                    written,
+                )))
+            })
+            .ok_or_else(|| changed(&id));
     }
 
     if keep_deps {
@@ -414,7 +404,7 @@ pub(crate) fn stage(
     // or an autoupdate resolve `requires_pip` again. Staged in full (network work) before
     // the home lock; swapped in with the tree.
     let locked = match &opts.pin {
-        Some(_) if keep_deps => Lock::load(&home.lockfile(), dialect)?.deps(&id),
+        Some(_) if keep_deps => home.load_lock()?.deps(&id),
         _ => None,
     };
     let needs_pip = !(request.pip.is_empty() && request.optional_pip.is_empty());
@@ -462,7 +452,6 @@ pub(crate) fn stage(
         entry,
         prior,
         target,
-        dialect,
         with_deps,
         deps,
         build,
@@ -485,7 +474,6 @@ pub(crate) fn swap(
         mut entry,
         prior,
         target,
-        dialect,
         with_deps,
         deps,
         build,
@@ -496,16 +484,10 @@ pub(crate) fn swap(
     let id = entry.id.clone();
     let tree = staging.tree();
     let _guard = lock_home(&home, opts.wait, on_event)?;
-    if let Some((kept, written)) = under_lock(
-        opts,
-        with_deps,
-        &home,
-        &entry,
-        prior.as_ref(),
-        &target,
-        dialect,
-    )? {
-        return Ok(up_to_date(id, dialect, home, target, kept, written));
+    if let Some((kept, written)) =
+        under_lock(opts, with_deps, &home, &entry, prior.as_ref(), &target)?
+    {
+        return Ok(up_to_date(id, home, target, kept, written));
     }
     // aoe builds in place (a build's outputs, such as a venv's scripts, name the directory
     // they were built in): a tree with build steps goes in first and is built there. Any
@@ -526,7 +508,6 @@ pub(crate) fn swap(
     let mut swap = txn::Swap::begin_with_deps(
         &home,
         &name,
-        dialect,
         &tree,
         deps.as_ref().map(|(pins, dir)| txn::StagedDeps {
             dir: dir.as_deref(),
@@ -555,7 +536,6 @@ pub(crate) fn swap(
     drop(staging);
     Ok(Installed {
         id,
-        dialect,
         dir: target,
         home,
         entry,

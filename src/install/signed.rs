@@ -23,8 +23,13 @@ pub(super) fn check(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Option<String>, InstallError> {
     let trust = match home {
-        Some(h) => crate::signing::load(h)
-            .map_err(|why| refused(Code::ConfigTrust, why, crate::signing::FIX_TRUST.to_owned()))?,
+        Some(h) => crate::signing::load(h).map_err(|why| {
+            refused(
+                Code::ConfigTrust,
+                why.to_string(),
+                crate::signing::FIX_TRUST.to_owned(),
+            )
+        })?,
         None => crate::signing::Trust::default(),
     };
     let settings = home.map(Home::settings).unwrap_or_default();

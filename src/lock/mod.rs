@@ -181,11 +181,6 @@ enum Doc {
     Json(serde_json::Value),
 }
 
-/// The dialect whose format an existing lockfile is in, if it exists.
-pub fn detect(path: &Path) -> Option<Dialect> {
-    crate::dialect::from_lock_text(&crate::file::read_to_string(path).ok()?)
-}
-
 /// A lockfile, loaded (or empty when absent).
 #[derive(Clone, Debug)]
 pub struct Lock {
@@ -506,6 +501,11 @@ fn last_json_row<'a>(
 /// Where a lock entry's plugin lives in a home (here, not in `store`, so that `store` does
 /// not depend on the lock).
 impl crate::store::Home {
+    /// The home's lockfile, loaded in its host's format (an empty lock when absent).
+    pub fn load_lock(&self) -> Result<Lock, LockError> {
+        Lock::load(&self.lockfile(), self.dialect)
+    }
+
     /// The directory of a locked plugin. A lock entry whose id cannot be a
     /// directory name is an error naming the entry, never a path elsewhere.
     pub fn locked_dir(&self, entry: &Entry) -> Result<std::path::PathBuf, LockError> {

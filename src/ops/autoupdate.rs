@@ -143,12 +143,12 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
     let grace = opts.grace;
     // Recovery first, also for a sweep that then has nothing to do.
     let mut on_event = crate::reporter::progress(printer);
-    for (home, _) in cx.homes(opts.home) {
+    for home in cx.homes(opts.home) {
         crate::install::recover_first(&home, &mut on_event)?;
     }
     drop(on_event);
-    for (home, dialect, lock) in cx.locked_homes(opts.home)? {
-        let file = autoupdate::load_policy(&home).map_err(Error::InvalidArgument)?;
+    for (home, lock) in cx.locked_homes(opts.home)? {
+        let file = autoupdate::load_policy(&home)?;
         printer.file_diagnostics(&file.warnings, &file.path, &file.text);
         let policy = file.policy;
         if policy.interval_hours == 0 || policy.rules.is_empty() {
@@ -240,7 +240,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             &url_of,
         )
         .into_iter()
-        .map(|c| (home.clone(), dialect, c))
+        .map(|c| (home.clone(), c))
         .collect();
         // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
         crate::update::follow_latest_releases(
@@ -262,7 +262,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
         let mut steps = Vec::new();
-        for (_, _, c) in checks {
+        for (_, c) in checks {
             let mut unusable = None;
             let install = match &c.status {
                 Status::Behind { new_ref, .. } => {

@@ -77,7 +77,7 @@ fn bundle_error(message: String, help: &str) -> Error {
 /// downloaded as pinned. Written to a temporary file renamed over `opts.output`.
 pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<BundleReport> {
     let homes = cx.locked_homes(opts.home)?;
-    let [(home, _, lock)] = homes.as_slice() else {
+    let [(home, lock)] = homes.as_slice() else {
         return Err(Error::InvalidArgument(format!(
             "plugins bundle archives one lock; {} homes have one: pass --home",
             homes.len()

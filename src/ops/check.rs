@@ -5,8 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::context::Context;
-use crate::dialect::Dialect;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::store::Home;
 use crate::update::Check;
 
@@ -31,7 +30,7 @@ pub fn check_homes(
     opts: &CheckOptions,
     home: Option<&PathBuf>,
     cx: &Context,
-) -> Result<Vec<(Home, Dialect, Check)>> {
+) -> Result<Vec<(Home, Check)>> {
     Ok(crate::update::check_homes(
         cx.locked_homes(home)?,
         opts.jobs,
@@ -48,12 +47,11 @@ pub fn check_homes(
 /// dry run). Returns the policy files read, whose warnings the command shows.
 pub fn hold_back(
     opts: &CheckOptions,
-    checks: &mut [(Home, Dialect, Check)],
+    checks: &mut [(Home, Check)],
     cx: &Context,
     note: bool,
 ) -> Result<Vec<crate::autoupdate::PolicyFile>> {
-    let (cooldowns, files) =
-        crate::update::cooldowns(checks, opts.cooldown).map_err(Error::InvalidArgument)?;
+    let (cooldowns, files) = crate::update::cooldowns(checks, opts.cooldown)?;
     crate::update::hold_back(
         checks,
         &|h| cooldowns.get(&h.root).copied().unwrap_or(0),

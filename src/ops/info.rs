@@ -58,12 +58,13 @@ pub struct HostSeen {
 /// Plugin `id` in the first home (of those `home` names) that locks it.
 pub fn info(id: &str, home: Option<&PathBuf>, cx: &Context) -> Result<Info> {
     Error::plugin_name(id)?;
-    for (home, dialect, lock) in cx.locked_homes(home)? {
+    for (home, lock) in cx.locked_homes(home)? {
         let Some(e) = lock.get(id) else {
             continue;
         };
         let dir = home.locked_dir(&e)?;
-        let row = ListRow::of(&home, dialect, &lock, e, &crate::hold::holds(&home));
+        let row = ListRow::of(&home, &lock, e, &crate::hold::holds(&home));
+        let dialect = home.dialect;
         // Valid to the host the home remembers (`[host]` in plugins.toml), else to the
         // installed host's, detected (`aoe --version`, the host's Python).
         let remembered = HostProfile::load(&home);

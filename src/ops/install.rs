@@ -74,13 +74,8 @@ pub fn install(req: InstallRequest<'_>, cx: &Context, printer: &Printer) -> Resu
     {
         return Err(Refusal::Cleartext { url: url.clone() }.into());
     }
+    let home = (req.home.map(|h| cx.absolute(h))).or_else(|| cx.plugins_home.clone());
     let opts = InstallOptions {
-        source,
-        home: req
-            .home
-            .map(|h| cx.absolute(h))
-            .or_else(|| cx.plugins_home.clone()),
-        defaults: cx.default_homes(),
         validate: ValidateOptions {
             strict: req.strict,
             ..ValidateOptions::default()
@@ -91,20 +86,11 @@ pub fn install(req: InstallRequest<'_>, cx: &Context, printer: &Printer) -> Resu
         deps: req.deps,
         detect: req.detect,
         python: req.python.map(|p| cx.python_arg(p)),
-        expect_id: None,
-        github_api: cx.github_api.clone(),
         build_timeout: req.build_timeout,
         wait: req.wait,
-        by: "cli".into(),
-        pin: None,
-        frozen: false,
-        tree_from: None,
-        wheels_from: None,
-        asset_from: None,
-        now: crate::clock::now(),
-        shared: None,
         featured_index: cx.featured_index.clone(),
         signing: req.signing,
+        ..InstallOptions::new(source, home, cx.default_homes(), &cx.github_api, "cli")
     };
     let interactive = std::io::stdin().is_terminal();
     let mut no_terminal: Option<Error> = None;

@@ -52,7 +52,6 @@ impl ListRow {
     /// host's own records.
     pub fn of(
         home: &Home,
-        dialect: Dialect,
         lock: &Lock,
         e: Entry,
         holds: &std::collections::BTreeMap<String, Hold>,
@@ -62,13 +61,13 @@ impl ListRow {
         let installed = dir.as_deref().filter(|_| present);
         let version = match installed {
             Some(d) if e.version.is_empty() => {
-                crate::host::installed_version(dialect, d).unwrap_or_default()
+                crate::host::installed_version(home.dialect, d).unwrap_or_default()
             }
             _ => e.version.clone(),
         };
         ListRow {
             id: e.id.clone(),
-            dialect,
+            dialect: home.dialect,
             version,
             source: e.source.clone(),
             requested_ref: e.requested_ref.clone(),
@@ -78,7 +77,7 @@ impl ListRow {
             present,
             unbuilt: e.unbuilt,
             subdir: e.subdir.clone(),
-            enabled: installed.and_then(|d| crate::host::enabled(dialect, home, &e.id, d)),
+            enabled: installed.and_then(|d| crate::host::enabled(home, &e.id, d)),
             hold: holds.get(&e.id).cloned(),
             deps: lock.deps(&e.id),
             entry: e,
@@ -90,10 +89,10 @@ impl ListRow {
 /// The locked plugins of the homes `home` names, home by home, each lock in its order.
 pub fn list(home: Option<&PathBuf>, cx: &Context) -> Result<Vec<ListRow>> {
     let mut rows = Vec::new();
-    for (home, dialect, lock) in cx.locked_homes(home)? {
+    for (home, lock) in cx.locked_homes(home)? {
         let holds = crate::hold::holds(&home);
         for e in lock.entries() {
-            rows.push(ListRow::of(&home, dialect, &lock, e, &holds));
+            rows.push(ListRow::of(&home, &lock, e, &holds));
         }
     }
     Ok(rows)

@@ -8,7 +8,6 @@ use serde::Serialize;
 
 use super::check::CheckOptions;
 use crate::context::Context;
-use crate::dialect::Dialect;
 use crate::error::Result;
 use crate::printer::Printer;
 use crate::store::Home;
@@ -78,7 +77,7 @@ pub fn outdated(
     let mut problems = trust_problems(&checks, &moved, opts, cx).into_iter();
     Ok(checks
         .into_iter()
-        .map(|(home, _, check)| {
+        .map(|(home, check)| {
             let problems = problems.next().unwrap_or_default();
             let moved =
                 moved
@@ -103,14 +102,14 @@ pub fn outdated(
 /// (published), unless only its monorepo moved. The rows come with the checks (the lock
 /// is not read again).
 fn trust_problems(
-    checks: &[(Home, Dialect, Check)],
+    checks: &[(Home, Check)],
     moved: &std::collections::HashMap<(PathBuf, String), (String, String)>,
     opts: &CheckOptions,
     cx: &Context,
 ) -> Vec<Vec<Problem>> {
     let mut at = Vec::new();
     let mut rows = Vec::new();
-    for (i, (home, _, c)) in checks.iter().enumerate() {
+    for (i, (home, c)) in checks.iter().enumerate() {
         if matches!(
             c.status,
             Status::Local | Status::Error { .. } | Status::Superseded { .. }

@@ -103,7 +103,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
         opts.yes
     };
     // Finish or undo what a killed command left before comparing the lock with the plugins.
-    for (home, _) in cx.homes(opts.home) {
+    for home in cx.homes(opts.home) {
         if (home.lockfile().exists() || home.root.join(".plugins").exists())
             && let Err(e) = install::lock_home(&home, true, &mut on_event)
         {
@@ -116,13 +116,13 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     let mut tampered = Vec::new();
     // What to install, in lock order; a changed plugin without --repair is only reported.
     let mut steps = Vec::new();
-    for (home, dialect, lock) in cx.locked_homes(opts.home)? {
+    for (home, lock) in cx.locked_homes(opts.home)? {
         for entry in lock.entries() {
             // An entry installed with `--no-build` is built now (unless this sync skips builds too).
             let build = entry.unbuilt && !opts.no_build;
             let mut repair = false;
             if home.locked_dir(&entry)?.is_dir() && !opts.force && !build {
-                let verdict = crate::verify::entry(&home, dialect, &entry);
+                let verdict = crate::verify::entry(&home, &entry);
                 if !verdict.changed {
                     continue;
                 }

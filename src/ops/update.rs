@@ -10,7 +10,6 @@ use serde::Serialize;
 use super::apply::{MAX_FETCHES, Step, prepared_in_order};
 use crate::context::Context;
 use crate::diagnostic::Code;
-use crate::dialect::Dialect;
 use crate::error::{Error, Result};
 use crate::install::{InstallOptions, Request};
 use crate::printer::Printer;
@@ -147,7 +146,7 @@ impl UpdateRow {
 pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Vec<UpdateRow>> {
     // Recovery first: the checks read the lock as a killed command's recovery leaves it.
     let mut on_event = crate::reporter::progress(printer);
-    for (home, _) in cx.homes(opts.home) {
+    for home in cx.homes(opts.home) {
         crate::install::recover_first(&home, &mut on_event)?;
     }
     drop(on_event);
@@ -155,7 +154,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     if let Some(id) = opts
         .ids
         .iter()
-        .find(|id| !checks.iter().any(|(_, _, c)| c.id == **id))
+        .find(|id| !checks.iter().any(|(_, c)| c.id == **id))
     {
         return Err(Error::Refused {
             code: Code::InstallNotInstalled,
@@ -164,7 +163,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         });
     }
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
-    checks.retain(|(_, _, c)| opts.all || opts.ids.contains(&c.id));
+    checks.retain(|(_, c)| opts.all || opts.ids.contains(&c.id));
     // aoe: `gh:owner/repo` without a ref follows the latest release, not the default branch.
     let refused: HashMap<_, Error> = crate::update::follow_latest_releases(
         &mut checks,
@@ -188,7 +187,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     if opts.dry_run {
         let new_refs: HashMap<(PathBuf, String), String> = checks
             .iter()
-            .filter_map(|(home, _, c)| match &c.status {
+            .filter_map(|(home, c)| match &c.status {
                 Status::Behind { new_ref, .. } => {
                     Some(((home.root.clone(), c.id.clone()), new_ref.clone()))
                 }
@@ -204,10 +203,10 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     }
     let mut lock_rows = LockRows::default();
     let mut steps = Vec::new();
-    for (home, dialect, c) in checks {
+    for (home, c) in checks {
         let install = match (&c.status, opts.dry_run) {
             (Status::Behind { new_ref, .. }, false) => {
-                match lock_rows.get(&home, dialect, &c.id)? {
+                match lock_rows.get(&home, &c.id)? {
                     Some(entry) => Some(crate::update::options(
                         &home,
                         &entry,
@@ -221,15 +220,14 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
             _ => None,
         };
         steps.push(Step {
-            item: (home, dialect, c),
+            item: (home, c),
             install,
         });
     }
     // The newer versions are fetched and checked ahead, installed one at a time, in order.
     let mut rows = Vec::new();
     let interactive = std::io::stdin().is_terminal();
-    for ((home, dialect, c), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES))
-    {
+    for ((home, c), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
         let row = match &c.status {
             Status::HeldBack {
                 new_ref,
@@ -255,7 +253,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                 unheld: None,
             }),
             Status::Behind { .. } if opts.dry_run => {
-                review(cx, printer, &home, dialect, &c, &mut lock_rows, opts)?
+                review(cx, printer, &home, &c, &mut lock_rows, opts)?
             }
             Status::Behind { .. } => fetched.map(|(install, prepared)| {
                 apply(
@@ -395,7 +393,6 @@ fn review(
     cx: &Context,
     printer: &Printer,
     home: &Home,
-    dialect: Dialect,
     c: &Check,
     lock_rows: &mut LockRows,
     opts: &UpdateOptions,
@@ -403,7 +400,7 @@ fn review(
     let Status::Behind { new_ref, commit } = &c.status else {
         return Ok(None);
     };
-    let Some(entry) = lock_rows.get(home, dialect, &c.id)? else {
+    let Some(entry) = lock_rows.get(home, &c.id)? else {
         return Ok(None);
     };
     let base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;

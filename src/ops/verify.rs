@@ -98,25 +98,19 @@ impl VerifyRow {
 pub fn verify(opts: &VerifyOptions, cx: &Context, printer: &Printer) -> Result<Vec<VerifyRow>> {
     let mut rows = Vec::new();
     let mut on_event = crate::reporter::progress(printer);
-    for (home, dialect, lock) in cx.locked_homes(opts.home)? {
+    for (home, lock) in cx.locked_homes(opts.home)? {
         for e in lock
             .entries()
             .into_iter()
             .filter(|e| opts.id.is_none_or(|id| id == e.id))
         {
-            let mut verdict = crate::verify::entry(&home, dialect, &e);
+            let mut verdict = crate::verify::entry(&home, &e);
             let mut recorded = false;
             if opts.record && verdict.unverifiable {
                 let name = home.locked_name(&e)?;
-                let done = crate::verify::record_baseline(
-                    &home,
-                    dialect,
-                    &name,
-                    opts.wait,
-                    &mut on_event,
-                )?;
+                let done = crate::verify::record_baseline(&home, &name, opts.wait, &mut on_event)?;
                 if let Some(now) = done {
-                    verdict = crate::verify::entry(&home, dialect, &now);
+                    verdict = crate::verify::entry(&home, &now);
                     recorded = verdict.ok();
                 }
             }

@@ -47,7 +47,7 @@ fn github_repo(source: &str) -> Option<(String, String)> {
 /// for versions the record would hold back, at most `jobs` at a time, each within
 /// `timeout`; a release that cannot be read leaves the record's age.
 pub fn hold_back(
-    checks: &mut [(crate::store::Home, crate::dialect::Dialect, Check)],
+    checks: &mut [(crate::store::Home, Check)],
     cooldown: &dyn Fn(&crate::store::Home) -> u64,
     jobs: usize,
     timeout: Duration,
@@ -55,9 +55,10 @@ pub fn hold_back(
     note: bool,
 ) {
     let now = crate::clock::now_secs();
-    let mut records: BTreeMap<std::path::PathBuf, (seen::FirstSeen, bool)> = BTreeMap::new();
+    let mut records: BTreeMap<std::path::PathBuf, (crate::store::Home, seen::FirstSeen, bool)> =
+        BTreeMap::new();
     let mut young = Vec::new();
-    for (i, (home, _, c)) in checks.iter().enumerate() {
+    for (i, (home, c)) in checks.iter().enumerate() {
         let (Status::Behind { new_ref, commit }
         | Status::HeldBack {
             new_ref, commit, ..
@@ -65,9 +66,9 @@ pub fn hold_back(
         else {
             continue;
         };
-        let (record, changed) = records
+        let (_, record, changed) = records
             .entry(home.root.clone())
-            .or_insert_with(|| (seen::FirstSeen::load(home), false));
+            .or_insert_with(|| (home.clone(), seen::FirstSeen::load(home), false));
         let tag = (c.ref_kind != Some(RefKind::Branch) && !new_ref.is_empty())
             .then_some(new_ref.as_str());
         let before = record.clone();
@@ -83,10 +84,10 @@ pub fn hold_back(
             .and_then(|t| github_repo(&c.source).map(|(o, r)| (o, r, t.to_owned())));
         young.push((i, (noted.first_seen, secs, release)));
     }
-    for (root, (record, changed)) in &records {
+    for (home, record, changed) in records.values() {
         if note
             && *changed
-            && let Err(e) = record.save(&crate::store::Home::new(root.clone()))
+            && let Err(e) = record.save(home)
         {
             // A home that cannot be written (another user's): its versions stay new.
             log::debug!("cooldown: cannot write the first-seen record: {e}");
@@ -114,7 +115,7 @@ pub fn hold_back(
         .filter_map(|(i, p)| Some((i, p.flatten()?)))
         .collect();
     for (i, (first_seen, secs, _)) in young {
-        let c = &mut checks[i].2;
+        let c = &mut checks[i].1;
         let (Status::Behind { new_ref, commit }
         | Status::HeldBack {
             new_ref, commit, ..
@@ -144,18 +145,18 @@ pub fn hold_back(
 /// The cooldown (seconds) of each home the checks come from: `flag` when given, else the
 /// home's `plugins.toml` `cooldown`; with the policy files read, whose warnings are shown.
 pub fn cooldowns(
-    checks: &[(crate::store::Home, crate::dialect::Dialect, Check)],
+    checks: &[(crate::store::Home, Check)],
     flag: Option<u64>,
 ) -> Result<
     (
         std::collections::BTreeMap<std::path::PathBuf, u64>,
         Vec<crate::autoupdate::PolicyFile>,
     ),
-    String,
+    crate::store::SettingsError,
 > {
     let mut secs = std::collections::BTreeMap::new();
     let mut files = Vec::new();
-    for (home, _, _) in checks {
+    for (home, _) in checks {
         if secs.contains_key(&home.root) {
             continue;
         }

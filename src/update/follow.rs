@@ -22,7 +22,7 @@ pub fn latest_release(
     entry: &Entry,
     dialect: crate::dialect::Dialect,
     github_api: &str,
-    refs: impl FnOnce() -> Result<Vec<(String, String)>, String>,
+    refs: impl FnOnce() -> Result<Vec<(String, String)>, crate::git::GitError>,
 ) -> Option<Result<Status, crate::install::InstallError>> {
     let (owner, repo) = aoe_release_follower(entry, dialect)?;
     let tag = match crate::release::latest_tag(github_api, &owner, &repo) {
@@ -42,7 +42,11 @@ pub fn latest_release(
     };
     let refs = match refs() {
         Ok(r) => r,
-        Err(message) => return Some(Ok(Status::Error { message })),
+        Err(e) => {
+            return Some(Ok(Status::Error {
+                message: e.to_string(),
+            }));
+        }
     };
     let find = |name: String| {
         refs.iter()
@@ -67,7 +71,7 @@ pub fn latest_release(
 /// its code). The release lookups run in the update checks' bounded pool (`jobs`, at most
 /// [`git::host_limit`] per server, each abandoned at `timeout`).
 pub fn follow_latest_releases(
-    checks: &mut [(Home, Dialect, Check)],
+    checks: &mut [(Home, Check)],
     gh_base: &str,
     github_api: &str,
     jobs: usize,
@@ -75,11 +79,12 @@ pub fn follow_latest_releases(
 ) -> HashMap<(PathBuf, String), crate::install::InstallError> {
     let mut rows = LockRows::default();
     let mut work = Vec::new();
-    for (i, (home, dialect, c)) in checks.iter().enumerate() {
+    for (i, (home, c)) in checks.iter().enumerate() {
+        let dialect = &home.dialect;
         if !matches!(c.status, Status::Behind { .. } | Status::UpToDate) {
             continue;
         }
-        let Ok(Some(entry)) = rows.get(home, *dialect, &c.id) else {
+        let Ok(Some(entry)) = rows.get(home, &c.id) else {
             continue;
         };
         if aoe_release_follower(&entry, *dialect).is_none() {
@@ -102,13 +107,13 @@ pub fn follow_latest_releases(
         jobs,
         timeout,
         Arc::new(move |(url, userinfo, entry, dialect): Follow| {
-            let refs = || git::ls_remote(&url, userinfo.as_ref()).map_err(|e| e.to_string());
+            let refs = || git::ls_remote(&url, userinfo.as_ref());
             latest_release(&entry, dialect, &api, refs)
         }),
     );
     let mut refused = HashMap::new();
     for (i, found) in followed {
-        let (home, _, c) = &mut checks[i];
+        let (home, c) = &mut checks[i];
         match found {
             Some(None) => {}
             Some(Some(Ok(status))) => c.status = status,
@@ -143,17 +148,18 @@ type Follow = (String, Option<crate::auth::Userinfo>, Entry, Dialect);
 /// lock's pin there without reinstalling). A fetch that fails leaves the check `Behind` (the
 /// update's own fetch reports it).
 pub fn unchanged_subdirs(
-    checks: &mut [(Home, Dialect, Check)],
+    checks: &mut [(Home, Check)],
     gh_base: &str,
     jobs: usize,
 ) -> HashMap<(PathBuf, String), (String, String)> {
     let mut rows = LockRows::default();
     let mut work = Vec::new();
-    for (i, (home, dialect, c)) in checks.iter().enumerate() {
+    for (i, (home, c)) in checks.iter().enumerate() {
+        let dialect = &home.dialect;
         let Status::Behind { commit, new_ref } = &c.status else {
             continue;
         };
-        let Ok(Some(entry)) = rows.get(home, *dialect, &c.id) else {
+        let Ok(Some(entry)) = rows.get(home, &c.id) else {
             continue;
         };
         // aoe's config.toml names the ref: a new tag is an update even with the same files.
@@ -216,7 +222,7 @@ pub fn unchanged_subdirs(
         Arc::new(unchanged),
     );
     for (i, found) in same.into_iter().filter_map(|(_, r)| r).flatten() {
-        let (home, _, c) = &mut checks[i];
+        let (home, c) = &mut checks[i];
         let (Some(subdir), Status::Behind { commit, .. }) = (found, &c.status) else {
             continue;
         };

@@ -48,16 +48,16 @@ pub struct LockRows(
 );
 
 impl LockRows {
-    /// `id`'s row in `home`'s lock, read as `dialect`'s.
+    /// `id`'s row in `home`'s lock, read in its host's format.
     pub fn get(
         &mut self,
         home: &crate::store::Home,
-        dialect: crate::dialect::Dialect,
         id: &str,
     ) -> Result<Option<Entry>, crate::lock::LockError> {
-        let key = (home.lockfile(), dialect.spec().name);
+        let key = (home.lockfile(), home.dialect.spec().name);
         if !self.0.contains_key(&key) {
-            let rows = crate::lock::Lock::load(&key.0, dialect)?
+            let rows = home
+                .load_lock()?
                 .entries()
                 .into_iter()
                 .map(|e| (e.id.clone(), e))
@@ -138,12 +138,9 @@ pub struct Check {
 /// check of a held plugin carries its hold, and one that found a newer version (`Behind`,
 /// or `HeldBack` by the cooldown) is `Held` instead, so nothing takes it, unless its id is
 /// in `lifting` (an explicit `plugins update <id>`, which lifts the hold once it is done).
-pub fn apply_holds(
-    checks: &mut [(crate::store::Home, crate::dialect::Dialect, Check)],
-    lifting: &[String],
-) {
+pub fn apply_holds(checks: &mut [(crate::store::Home, Check)], lifting: &[String]) {
     let mut by_home: std::collections::HashMap<std::path::PathBuf, _> = Default::default();
-    for (home, _, c) in checks.iter_mut() {
+    for (home, c) in checks.iter_mut() {
         let holds = by_home
             .entry(home.root.clone())
             .or_insert_with(|| crate::hold::holds(home));
@@ -316,25 +313,21 @@ pub fn check_all(
 
 /// Check every locked plugin of each home; sources resolve `gh:` against `gh_base`.
 pub fn check_homes(
-    homes: Vec<(
-        crate::store::Home,
-        crate::dialect::Dialect,
-        crate::lock::Lock,
-    )>,
+    homes: Vec<(crate::store::Home, crate::lock::Lock)>,
     jobs: usize,
     timeout: Duration,
     pre: bool,
     gh_base: &str,
     given: &crate::profile::HostProfile,
-) -> Vec<(crate::store::Home, crate::dialect::Dialect, Check)> {
+) -> Vec<(crate::store::Home, Check)> {
     let url_of = |e: &Entry| match crate::source::Source::of_entry(e, gh_base) {
         Ok(crate::source::Source::Git { url, .. }) => Some(url),
         _ => None,
     };
     let mut out = Vec::new();
-    for (home, dialect, lock) in homes {
+    for (home, lock) in homes {
         let entries = lock.entries();
-        let profile = protoagent_profile(&home, dialect, given);
+        let profile = protoagent_profile(&home, given);
         let superseded: Vec<Option<Status>> =
             entries.iter().map(|e| superseded_by(profile, e)).collect();
         let asked: Vec<Entry> = entries
@@ -362,7 +355,7 @@ pub fn check_homes(
                 None => checked.next(),
             })
             .collect();
-        out.extend(rows.into_iter().map(|c| (home.clone(), dialect, c)));
+        out.extend(rows.into_iter().map(|c| (home.clone(), c)));
     }
     out
 }
@@ -371,10 +364,9 @@ pub fn check_homes(
 /// remembers, else the newest); `None` for the other hosts.
 fn protoagent_profile(
     home: &crate::store::Home,
-    dialect: crate::dialect::Dialect,
     given: &crate::profile::HostProfile,
 ) -> Option<crate::host::protoagent::manifest::Profile> {
-    if !crate::host::install_policy(dialect).instance_checks {
+    if !crate::host::install_policy(home.dialect).instance_checks {
         return None;
     }
     Some(

@@ -49,8 +49,10 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
         .map(|r| (r.entry.id.clone(), r.url.clone()))
         .collect();
     // Each home's `[trust]`, read once (not once per row).
-    let mut trusts: std::collections::HashMap<std::path::PathBuf, Result<Trust, String>> =
-        Default::default();
+    let mut trusts: std::collections::HashMap<
+        std::path::PathBuf,
+        Result<Trust, crate::store::SettingsError>,
+    > = Default::default();
     for r in &rows {
         trusts
             .entry(r.home.root.clone())
@@ -66,10 +68,12 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
         .collect();
     let done = super::pool::bounded(
         work,
-        &|(r, _): &(Row, Result<Trust, String>)| r.url.as_str(),
+        &|(r, _): &(Row, Result<Trust, crate::store::SettingsError>)| r.url.as_str(),
         jobs,
         timeout,
-        std::sync::Arc::new(|(r, trust): (Row, Result<Trust, String>)| check(&r, trust)),
+        std::sync::Arc::new(
+            |(r, trust): (Row, Result<Trust, crate::store::SettingsError>)| check(&r, trust),
+        ),
     );
     let mut out: Vec<Vec<Problem>> = vec![Vec::new(); n];
     for (i, problems) in done {
@@ -89,7 +93,7 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
 }
 
 /// The problems of one row (none when it holds), under its home's `[trust]`.
-fn check(row: &Row, trust: Result<Trust, String>) -> Vec<Problem> {
+fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Problem> {
     let (id, url) = (row.entry.id.as_str(), row.url.as_str());
     let Some(commit) = row.entry.commit.as_deref() else {
         return Vec::new();

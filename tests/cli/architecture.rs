@@ -236,6 +236,8 @@ fn files_naming_variants() -> BTreeSet<String> {
     sources(&root.join("src"), &mut files);
     files
         .into_iter()
+        // Unit-test modules of their own file (`<module>/tests.rs`) are test code.
+        .filter(|f| !f.ends_with("tests.rs"))
         .filter(|f| {
             let text = code(&std::fs::read_to_string(f).unwrap());
             ["Aoe", "Aworld", "Protoagent"]
@@ -263,6 +265,50 @@ fn dialect_variants_are_named_only_in_the_host_folders() {
     assert!(
         outside.is_empty(),
         "files outside src/host/ naming a Dialect variant (ask src/host/mod.rs instead): {outside:?}"
+    );
+}
+
+/// A home knows its host (`Home::dialect`): no function takes a home and a dialect side by
+/// side, and no tuple pairs them, so nothing can read one host's lock as another's. (A home
+/// that is only a hint, `Option<&Home>`, may go with the dialect being asked about.)
+#[test]
+fn a_home_carries_its_host() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut files = Vec::new();
+    sources(&root.join("src"), &mut files);
+    let mut found = Vec::new();
+    for f in files {
+        let text = code(&std::fs::read_to_string(&f).unwrap());
+        let rel = f.strip_prefix(root).unwrap().display().to_string();
+        for (i, _) in text.match_indices("fn ") {
+            let sig = &text[i..];
+            let sig = &sig[..sig.find(['{', ';']).unwrap_or(sig.len())];
+            let mut params = sig.split("->").next().unwrap().to_owned();
+            for module in ["store", "dialect"] {
+                params = params.replace(&format!("{}::{module}::", "crate"), "");
+            }
+            let home = params.replace("Option<&Home>", "");
+            if home.contains("Home") && params.contains("Dialect") {
+                found.push(format!("{rel}: {}", params.split('(').next().unwrap()));
+            }
+        }
+        let flat: String = text
+            .split_whitespace()
+            .collect::<String>()
+            .replace(&format!("{}::", "crate"), "");
+        for pair in [
+            "(Home,Dialect",
+            "(Dialect,Home",
+            "store::Home,dialect::Dialect",
+        ] {
+            if flat.contains(pair) {
+                found.push(format!("{rel}: a tuple {pair}"));
+            }
+        }
+    }
+    assert!(
+        found.is_empty(),
+        "a home and a dialect passed apart: {found:#?}"
     );
 }
 

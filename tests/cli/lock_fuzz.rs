@@ -109,7 +109,7 @@ fn mutated_locks_never_panic_the_readers() {
         };
         let text = mutate(base, &mut rng);
         std::fs::write(&path, &text).unwrap();
-        let _ = plugins::lock::detect(&path);
+        let _ = plugins::dialect::from_lockfile(&path);
         let Ok(mut lock) = Lock::load(&path, dialect) else {
             continue;
         };

@@ -86,16 +86,19 @@ fn save(path: &Path, before: Option<&str>, doc: &DocumentMut) -> Result<bool, Lo
 }
 
 /// The `[plugins]` table, made (implicit, so no empty header is written) when missing.
-fn plugins_table(doc: &mut DocumentMut) -> Result<&mut Table, String> {
+fn plugins_table(doc: &mut DocumentMut) -> Result<&mut Table, NotATable> {
     let plugins = doc.entry("plugins").or_insert_with(|| {
         let mut t = Table::new();
         t.set_implicit(true);
         Item::Table(t)
     });
-    plugins
-        .as_table_mut()
-        .ok_or_else(|| "`plugins` is not a table".to_owned())
+    plugins.as_table_mut().ok_or(NotATable)
 }
+
+/// `plugins` in aoe's `config.toml` is not a table: the file is not one aoe wrote.
+#[derive(Debug, thiserror::Error)]
+#[error("`plugins` is not a table")]
+struct NotATable;
 
 /// The capabilities a manifest declares (`capabilities = [...]`), in order.
 pub fn declared_capabilities(manifest: &str) -> Vec<String> {
@@ -131,7 +134,7 @@ pub fn grant(home: &Home, g: &Grant<'_>) -> Result<bool, LockError> {
         path: path.display().to_string(),
         message,
     };
-    let plugins = plugins_table(&mut doc).map_err(corrupt)?;
+    let plugins = plugins_table(&mut doc).map_err(|e| corrupt(e.to_string()))?;
     let fresh = !plugins.contains_key(g.id);
     // The record keeps the form the user gave it (`[plugins."<id>"]`, an inline table).
     let entry = plugins
@@ -236,7 +239,7 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockErr
         path: path.display().to_string(),
         message,
     };
-    let plugins = plugins_table(&mut doc).map_err(corrupt)?;
+    let plugins = plugins_table(&mut doc).map_err(|e| corrupt(e.to_string()))?;
     let entry = plugins
         .entry(id)
         .or_insert_with(|| Item::Table(Table::new()));
@@ -401,7 +404,7 @@ mod tests {
     #[test]
     fn grant_keeps_the_rest_of_the_file() {
         let tmp = tempfile::tempdir().unwrap();
-        let home = Home::new(tmp.path());
+        let home = Home::new(tmp.path(), crate::dialect::Dialect::Aoe);
         let original = "# my settings\ntheme = \"dark\"   # keep me\n\n[updates]\nauto_update_plugins = true\n\n[plugins.\"x.other\"]\nenabled = false\n";
         fs_err::write(config_path(&home), original).unwrap();
         let c = caps(&["net", "fs.read"]);
@@ -483,7 +486,7 @@ mod tests {
     #[test]
     fn a_grant_keeps_the_form_and_comments_the_file_gave_it() {
         let tmp = tempfile::tempdir().unwrap();
-        let home = Home::new(tmp.path());
+        let home = Home::new(tmp.path(), crate::dialect::Dialect::Aoe);
         let sub = "[plugins.\"dev.a\"]  # mine\nsource = 'gh:o/r'\nenabled = false # off for now\n\n# the grant\n[plugins.\"dev.a\".grant]\nmanifest_hash = \"sha256:1\"   # pinned\ncapabilities = [\n  \"net\",\n]\ngranted_at = \"T1\"\n";
         fs_err::write(config_path(&home), sub).unwrap();
         let c = caps(&["net"]);
@@ -519,7 +522,7 @@ mod tests {
     #[test]
     fn a_missing_config_is_created_and_junk_is_an_error() {
         let tmp = tempfile::tempdir().unwrap();
-        let home = Home::new(tmp.path());
+        let home = Home::new(tmp.path(), crate::dialect::Dialect::Aoe);
         let g = Grant {
             id: "a",
             source: "/src",

@@ -71,10 +71,16 @@ pub enum Allow {
     List(Vec<String>),
 }
 
+/// Why protoAgent 0.218 cannot read its allowlist: the text after `Cannot read plugin
+/// source allowlist: ` (the Python exception's message, as the host prints it).
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct Unreadable(pub String);
+
 /// `configured_allowlist()`: `Err` holds the text after `Cannot read plugin source
 /// allowlist: ` (0.218 fails closed; 0.145 reads an unreadable config as open and
 /// iterates a scalar: a string `"abc"` is the patterns `a`, `b`, `c`).
-pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, String> {
+pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, Unreadable> {
     let text = match crate::file::read(config) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Allow::Open),
         Err(e) => return closed(profile, e.to_string()),
@@ -88,16 +94,16 @@ pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, String> {
         Err(e) => return closed(profile, e.message),
     };
     // `data = safe_load(...) or {}; ((data.get("plugins") or {}).get("sources")) or {}`
-    let get = |node: &Node, key: &str| -> Result<Option<Node>, String> {
+    let get = |node: &Node, key: &str| -> Result<Option<Node>, Unreadable> {
         match &node.value {
             Value::Table(_) => Ok(dict_items(node)
                 .into_iter()
                 .find(|(k, _)| *k == key)
                 .map(|(_, v)| v.clone())),
-            _ => Err(format!(
+            _ => Err(Unreadable(format!(
                 "'{}' object has no attribute 'get'",
                 type_name(node)
-            )),
+            ))),
         }
     };
     let or_empty = |n: Option<Node>| n.filter(crate::manifest::pyval::truthy);
@@ -120,10 +126,10 @@ pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, String> {
                 .any(|i| matches!(&i.value, Value::Str(s) if s == "allow")),
             Value::Str(s) => s.contains("allow"),
             _ => {
-                return Err(format!(
+                return Err(Unreadable(format!(
                     "argument of type '{}' is not iterable",
                     type_name(&sources)
-                ));
+                )));
             }
         };
         if !has {
@@ -134,14 +140,16 @@ pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, String> {
     let raw = match step {
         Ok(None) => return Ok(Allow::Open),
         Ok(Some(raw)) => raw,
-        Err(e) => return closed(profile, e),
+        Err(e) => return closed(profile, e.0),
     };
     match (&raw.value, profile) {
         (Value::Null, _) => Ok(Allow::List(Vec::new())),
         (Value::Array(items), _) if items.iter().all(|i| matches!(i.value, Value::Str(_))) => Ok(
             Allow::List(items.iter().map(crate::manifest::pyval::py_str).collect()),
         ),
-        (_, Profile::V0218) => Err("plugins.sources.allow must be a list of strings".into()),
+        (_, Profile::V0218) => Err(Unreadable(
+            "plugins.sources.allow must be a list of strings".into(),
+        )),
         // 0.145: `list(raw or [])`, then `str()` of each pattern.
         (Value::Str(s), Profile::V0145) => Ok(Allow::List(s.chars().map(String::from).collect())),
         (Value::Array(items), Profile::V0145) => Ok(Allow::List(
@@ -158,9 +166,9 @@ pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, String> {
     }
 }
 
-fn closed(profile: Profile, why: String) -> Result<Allow, String> {
+fn closed(profile: Profile, why: String) -> Result<Allow, Unreadable> {
     match profile {
-        Profile::V0218 => Err(why),
+        Profile::V0218 => Err(Unreadable(why)),
         Profile::V0145 => Ok(Allow::Open),
     }
 }

@@ -99,6 +99,7 @@ impl Paths {
     pub fn home(&self) -> Home {
         Home {
             root: self.instance_root.clone(),
+            dialect: crate::dialect::Dialect::Protoagent,
             plugins: Some(self.plugins_dir.clone()),
             lock: Some(self.lock.clone()),
             deps: Some(self.deps_root.clone()),

@@ -28,7 +28,7 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::dialect::Dialect;
-use crate::lock::{DepPin, Entry, Lock, LockError};
+use crate::lock::{DepPin, Entry, LockError};
 use crate::name::Name;
 use crate::store::Home;
 
@@ -278,13 +278,12 @@ fn rename(from: &Path, to: &Path) -> Result<(), TxnError> {
 /// plugin.
 fn write_entry(
     home: &Home,
-    dialect: Dialect,
     entry: &Entry,
     deps: Option<&[DepPin]>,
     by: &str,
     now: &str,
 ) -> Result<bool, TxnError> {
-    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+    let mut lock = home.load_lock()?;
     lock.upsert(entry, by, now);
     if let Some(pins) = deps {
         lock.set_deps(&entry.id, pins);
@@ -293,7 +292,7 @@ fn write_entry(
     let name = home.locked_name(entry)?;
     write_files(home, &name, &home.plugin_dir(&name))?;
     // aoe loads a plugin only with a grant in its config.toml; AWorld reads its registry.
-    crate::host::record_install(dialect, home, entry, &home.plugin_dir(&name), now)?;
+    crate::host::record_install(home, entry, &home.plugin_dir(&name), now)?;
     Ok(written)
 }
 
@@ -305,12 +304,12 @@ pub fn record_files(home: &Home, id: &Name) -> Result<(), TxnError> {
 }
 
 /// Drop the lock entry, the per-file hashes and the host's own records of a plugin.
-fn drop_entry(home: &Home, dialect: Dialect, id: &Name) -> Result<(), TxnError> {
-    let mut lock = Lock::load(&home.lockfile(), dialect)?;
+fn drop_entry(home: &Home, id: &Name) -> Result<(), TxnError> {
+    let mut lock = home.load_lock()?;
     if lock.remove(id.as_str()) {
         lock.save()?;
     }
     remove_tree(&files_record(home, id))?;
-    crate::host::forget(dialect, home, id.as_str())?;
+    crate::host::forget(home, id.as_str())?;
     Ok(())
 }

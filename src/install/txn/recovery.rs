@@ -60,11 +60,17 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
             remove_tree(&path)?;
             continue;
         };
+        // The change is the host's its record names (a home whose lock is not written yet
+        // is named by its first plugin's host).
+        let home = &Home {
+            dialect: intent.dialect,
+            ..home.clone()
+        };
         match (intent.phase, &intent.entry) {
             (Phase::Commit, Some(entry)) => {
                 finish_install(home, &id, &intent, entry)?;
             }
-            (Phase::Remove, _) => finish_remove(home, &id, intent.dialect)?,
+            (Phase::Remove, _) => finish_remove(home, &id)?,
             _ => undo(home, &id, &intent)?,
         }
         out.plugins.push(intent.id);

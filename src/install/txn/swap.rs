@@ -9,8 +9,7 @@ use super::{
     exchange, incoming, incoming_deps, remove_record, remove_tree, rename, sync_dir, write_entry,
     write_record,
 };
-use crate::dialect::Dialect;
-use crate::lock::{Entry, Lock};
+use crate::lock::Entry;
 use crate::name::Name;
 use crate::store::Home;
 
@@ -30,12 +29,11 @@ impl<'h> Swap<'h> {
     pub fn begin(
         home: &'h Home,
         id: &Name,
-        dialect: Dialect,
         staged: &Path,
         by: &str,
         now: &str,
     ) -> Result<Swap<'h>, TxnError> {
-        Swap::begin_with_deps(home, id, dialect, staged, None, by, now)
+        Swap::begin_with_deps(home, id, staged, None, by, now)
     }
 
     /// [`Swap::begin`], with the plugin's wheel-deps directory when `deps` is given (its
@@ -43,7 +41,6 @@ impl<'h> Swap<'h> {
     pub fn begin_with_deps(
         home: &'h Home,
         id: &Name,
-        dialect: Dialect,
         staged: &Path,
         deps: Option<StagedDeps<'_>>,
         by: &str,
@@ -51,7 +48,7 @@ impl<'h> Swap<'h> {
     ) -> Result<Swap<'h>, TxnError> {
         let target = home.plugin_dir(id);
         let deps_target = home.plugin_deps_dir(id);
-        let lock = Lock::load(&home.lockfile(), dialect)?;
+        let lock = home.load_lock()?;
         // A backup or incoming tree without a record is no one's (recovery ran under this
         // lock); they go before the record exists, so recovery never mistakes them for ours.
         remove_tree(&backup(home, id))?;
@@ -69,7 +66,7 @@ impl<'h> Swap<'h> {
         let intent = Intent {
             phase: Phase::Swap,
             id: id.to_string(),
-            dialect,
+            dialect: home.dialect,
             had_old: target.exists(),
             entry: None,
             prior: lock.get(id.as_str()),
@@ -141,7 +138,6 @@ pub(super) fn finish_install(
     place(home, id, intent)?;
     let written = write_entry(
         home,
-        intent.dialect,
         entry,
         intent.deps.as_ref().map(|d| d.pins.as_slice()),
         &intent.by,
@@ -301,11 +297,11 @@ fn exchanged(target: &Path, waiting: &Path, intent: &Intent) -> bool {
 }
 
 /// Remove an installed plugin as a transaction. The caller holds the home lock.
-pub fn remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> {
+pub fn remove(home: &Home, id: &Name) -> Result<(), TxnError> {
     let intent = Intent {
         phase: Phase::Remove,
         id: id.to_string(),
-        dialect,
+        dialect: home.dialect,
         had_old: true,
         entry: None,
         prior: None,
@@ -317,10 +313,10 @@ pub fn remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> 
         now: String::new(),
     };
     write_record(home, id, &intent)?;
-    finish_remove(home, id, dialect)
+    finish_remove(home, id)
 }
 
-pub(super) fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<(), TxnError> {
+pub(super) fn finish_remove(home: &Home, id: &Name) -> Result<(), TxnError> {
     let target = home.plugin_dir(id);
     let trash = backup(home, id);
     if target.exists() {
@@ -329,14 +325,14 @@ pub(super) fn finish_remove(home: &Home, id: &Name, dialect: Dialect) -> Result<
     }
     // protoAgent's wheel deps of the plugin go with it (the host never removes them).
     let deps_trash = deps_backup(home, id);
-    if crate::host::install_policy(dialect).wheel_deps {
+    if crate::host::install_policy(home.dialect).wheel_deps {
         let deps = home.plugin_deps_dir(id);
         if fs_err::symlink_metadata(&deps).is_ok() {
             remove_tree(&deps_trash)?;
             rename(&deps, &deps_trash)?;
         }
     }
-    drop_entry(home, dialect, id)?;
+    drop_entry(home, id)?;
     remove_tree(&trash)?;
     remove_tree(&deps_trash)?;
     drop_history(home, id)?;

@@ -4,7 +4,7 @@ use super::*;
 
 #[test]
 fn ids_with_dots_get_their_own_records() {
-    let home = Home::new("/h");
+    let home = Home::new("/h", crate::dialect::Dialect::Aoe);
     let a = record(&home, &Name::new("dev.example.a").unwrap());
     let b = record(&home, &Name::new("dev.example.b").unwrap());
     assert_ne!(a, b);
