@@ -38,18 +38,9 @@ fn cmd(tmp: &Path, python: &Path) -> Plugins {
         );
     }
     let mut c = Plugins::new();
-    c.isolated(tmp);
-    for k in [
-        "XDG_CONFIG_HOME",
-        "PROTOAGENT_HOME",
-        "PROTOAGENT_INSTANCE",
-        "PROTOAGENT_BOX_ROOT",
-        "PROTOAGENT_PLUGINS_DIR",
-        "PROTOAGENT_PLUGINS_LOCK",
-    ] {
-        c.env_remove(k);
-    }
-    c.env("PATH", &bin)
+    c.isolated(tmp)
+        .without_host_env()
+        .env("PATH", &bin)
         .env("PLUGINS_NET_TIMEOUT", "5")
         .env("COLUMNS", "400");
     c

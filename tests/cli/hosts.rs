@@ -115,10 +115,9 @@ fn protoagent_homes_resolve_as_the_host_resolves_them() {
         env.push(("HOME", s(&home)));
         let want = python(&py, &t, &env, PATHS_PY);
         let mut cmd = Plugins::new();
-        cmd.args(["homes", "--json"]).current_dir(&t);
-        for v in PROTO_VARS {
-            cmd.env_remove(v);
-        }
+        cmd.without_host_env()
+            .args(["homes", "--json"])
+            .current_dir(&t);
         for (k, v) in &env {
             cmd.env(k, v);
         }
@@ -201,10 +200,9 @@ fn protoagent_reads_what_plugins_installed_and_plugins_reads_the_hosts_lock() {
         ("PROTOAGENT_HOME", instance.display().to_string()),
     ];
     let mut cmd = Plugins::new();
-    cmd.args(["install", &repo.url(), "--yes"]).current_dir(&t);
-    for v in PROTO_VARS {
-        cmd.env_remove(v);
-    }
+    cmd.without_host_env()
+        .args(["install", &repo.url(), "--yes"])
+        .current_dir(&t);
     for (k, v) in &env {
         cmd.env(k, v);
     }
@@ -257,10 +255,7 @@ print(json.dumps(installer.install({:?}, allow=["*"])["id"]))
         vec!["verify"],
     ] {
         let mut cmd = Plugins::new();
-        cmd.args(&args).current_dir(&t);
-        for v in PROTO_VARS {
-            cmd.env_remove(v);
-        }
+        cmd.without_host_env().args(&args).current_dir(&t);
         for (k, v) in &env {
             cmd.env(k, v);
         }
@@ -480,10 +475,9 @@ fn enable_and_disable_flip_each_hosts_switch() {
     .unwrap();
     let repo = proto_repo(&t.join("pa-src"), "pa_x");
     let env = |cmd: &mut Plugins| {
-        for v in PROTO_VARS {
-            cmd.env_remove(v);
-        }
-        cmd.env("HOME", t.join("h")).env("PROTOAGENT_HOME", &inst);
+        cmd.without_host_env()
+            .env("HOME", t.join("h"))
+            .env("PROTOAGENT_HOME", &inst);
     };
     let mut cmd = Plugins::new();
     cmd.args(["install", "--yes", &repo.url()]);
@@ -572,9 +566,7 @@ fn protoagent_imports_the_deps_plugins_installed() {
         ("PROTOAGENT_HOME", instance.display().to_string()),
     ];
     let with_env = |cmd: &mut Plugins| {
-        for v in PROTO_VARS {
-            cmd.env_remove(v);
-        }
+        cmd.without_host_env();
         for (k, v) in &env {
             cmd.env(k, v);
         }
@@ -647,11 +639,9 @@ fn protoagent_reads_a_subdirectory_install_and_ignores_its_subdir_key() {
         ("PROTOAGENT_HOME", instance.display().to_string()),
     ];
     let mut cmd = Plugins::new();
-    cmd.args(["install", &repo.url(), "--subdir", "plugins/notes", "--yes"])
+    cmd.without_host_env()
+        .args(["install", &repo.url(), "--subdir", "plugins/notes", "--yes"])
         .current_dir(&t);
-    for v in PROTO_VARS {
-        cmd.env_remove(v);
-    }
     for (k, v) in &env {
         cmd.env(k, v);
     }

@@ -386,16 +386,8 @@ fn activity_marks_the_homes_with_plugins() {
     std::fs::write(proto.join("plugins.lock"), "{\"plugins\": []}\n").unwrap();
     let activity = |args: &[&str]| {
         let mut cmd = Plugins::new();
-        for k in [
-            "XDG_CONFIG_HOME",
-            "PROTOAGENT_INSTANCE",
-            "PROTOAGENT_BOX_ROOT",
-            "PROTOAGENT_PLUGINS_DIR",
-            "PROTOAGENT_PLUGINS_LOCK",
-        ] {
-            cmd.env_remove(k);
-        }
-        cmd.env("HOME", &user)
+        cmd.without_host_env()
+            .env("HOME", &user)
             .env("PROTOAGENT_HOME", &proto)
             .arg("activity")
             .args(args)

@@ -124,6 +124,24 @@ impl Plugins {
         self
     }
 
+    /// No host location from outside: `XDG_CONFIG_HOME` and protoAgent's `PROTOAGENT_*`
+    /// (home, instance, box root, plugins dir and lock, auto scope, config dir).
+    pub(crate) fn without_host_env(&mut self) -> &mut Plugins {
+        for k in [
+            "XDG_CONFIG_HOME",
+            "PROTOAGENT_HOME",
+            "PROTOAGENT_INSTANCE",
+            "PROTOAGENT_BOX_ROOT",
+            "PROTOAGENT_PLUGINS_DIR",
+            "PROTOAGENT_PLUGINS_LOCK",
+            "PROTOAGENT_AUTO_SCOPE",
+            "PROTOAGENT_CONFIG_DIR",
+        ] {
+            self.cmd.env_remove(k);
+        }
+        self
+    }
+
     /// Nothing of the user's from outside: `HOME` is `<tmp>/user` (made), git's global
     /// config `<tmp>/gitconfig` (made empty unless it is there) and no system config, no
     /// netrc, no GitHub token, base or API override, no proxy.
