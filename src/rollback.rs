@@ -46,13 +46,8 @@ pub fn rollback(
     let Some(current) = home.load_lock()?.get(id.as_str()) else {
         return Ok(None);
     };
-    let matches = |e: &Entry, to: &str| {
-        e.commit
-            .as_deref()
-            .is_some_and(|c| !to.is_empty() && c.starts_with(to))
-    };
     if let Some(to) = to
-        && matches(&current, to)
+        && at_commit(&current, to)
     {
         return Ok(Some(RolledBack {
             from: current.clone(),
@@ -62,87 +57,11 @@ pub fn rollback(
         }));
     }
     let all = txn::slots_of(home, id);
-    let damaged = |(slot, why): &(u32, String)| {
-        refused(
-            Code::RollbackDamaged,
-            format!("history slot {slot} of {id} is damaged: {why}"),
-            &format!(
-                "delete {} to roll back to an older kept version, or reinstall with `plugins install --force`",
-                home.root
-                    .join(".plugins/history")
-                    .join(id.as_str())
-                    .join(slot.to_string())
-                    .display()
-            ),
-        )
-    };
-    // The newest slot is the default: a damaged one is named, not skipped for an older one.
-    if to.is_none()
-        && let Some(Err(d)) = all.first()
-    {
-        return Err(damaged(d));
-    }
-    let kept: Vec<&txn::Kept> = all.iter().filter_map(|r| r.as_ref().ok()).collect();
-    let chosen = match to {
-        None => kept.first().copied(),
-        Some(to) => kept.iter().copied().find(|k| matches(&k.entry, to)),
-    };
-    let Some(chosen) = chosen else {
-        return Err(match to {
-            None => refused(
-                Code::RollbackNoHistory,
-                format!(
-                    "no previous version of {id} is kept in {}",
-                    home.root.display()
-                ),
-                "updates keep the previous version; a plugin that was only installed has none",
-            ),
-            Some(to) => refused(
-                Code::RollbackNotKept,
-                format!(
-                    "no kept version of {id} is at commit {to} (kept: {})",
-                    kept.iter()
-                        .map(|k| k.entry.commit.as_deref().unwrap_or("none"))
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-                "the last two versions an update replaced are kept; `plugins info` shows the installed commit",
-            ),
-        });
-    };
+    let chosen = choose(home, id, &all, to)?;
     let staging = staging(home)?;
     let tree = staging.path().join("tree");
     crate::tree::copy(&chosen.tree, &tree, &|_, _| false)?;
-    // The copy is what gets installed: it must be what was installed then, and what the
-    // host accepts (aoe refuses symlinks in a plugin tree).
-    let slot = |why: &str| damaged(&(chosen.slot, why.to_owned()));
-    if crate::hash::tree(&tree).is_err()
-        && crate::host::install_policy(home.dialect).refuses_symlinks
-    {
-        return Err(slot(
-            "it holds symlinks, which the host refuses in a plugin tree",
-        ));
-    }
-    // Nothing it holds may lead out of it, whatever the host allows (install refuses the
-    // same, plugins::install::symlink).
-    let escaping = crate::install::escaping_symlinks(&tree)?;
-    if !escaping.is_empty() {
-        return Err(slot(&format!(
-            "it holds symlinks that point outside it: {}",
-            escaping.join(", ")
-        )));
-    }
-    match &chosen.entry.installed_hash {
-        None => {
-            return Err(slot(
-                "it records no hash of its files, so it cannot be checked",
-            ));
-        }
-        Some(kept_hash) if crate::hash::installed(&tree).ok().as_ref() != Some(kept_hash) => {
-            return Err(slot("its files changed since it was kept"));
-        }
-        Some(_) => {}
-    }
+    check_copy(home, id, chosen, &tree)?;
     // protoAgent: the wheel deps kept with that version come back with it (a version kept
     // before deps were kept leaves the current ones as they are).
     let deps_copy = staging.path().join("deps");
@@ -178,6 +97,106 @@ pub fn rollback(
         up_to_date: false,
         hold: Some(hold),
     }))
+}
+
+/// Whether `e` is at a commit starting with `to`.
+fn at_commit(e: &Entry, to: &str) -> bool {
+    e.commit
+        .as_deref()
+        .is_some_and(|c| !to.is_empty() && c.starts_with(to))
+}
+
+/// A damaged history slot, named with the way out.
+fn damaged(home: &Home, id: &Name, slot: u32, why: &str) -> InstallError {
+    refused(
+        Code::RollbackDamaged,
+        format!("history slot {slot} of {id} is damaged: {why}"),
+        &format!(
+            "delete {} to roll back to an older kept version, or reinstall with `plugins install --force`",
+            home.root
+                .join(".plugins/history")
+                .join(id.as_str())
+                .join(slot.to_string())
+                .display()
+        ),
+    )
+}
+
+/// The kept version to restore: the newest (refused by name when it is damaged, never
+/// skipped for an older one), or the one at commit `to`.
+fn choose<'k>(
+    home: &Home,
+    id: &Name,
+    all: &'k [Result<txn::Kept, (u32, String)>],
+    to: Option<&str>,
+) -> Result<&'k txn::Kept, InstallError> {
+    if to.is_none()
+        && let Some(Err((slot, why))) = all.first()
+    {
+        return Err(damaged(home, id, *slot, why));
+    }
+    let kept: Vec<&txn::Kept> = all.iter().filter_map(|r| r.as_ref().ok()).collect();
+    let chosen = match to {
+        None => kept.first().copied(),
+        Some(to) => kept.iter().copied().find(|k| at_commit(&k.entry, to)),
+    };
+    chosen.ok_or_else(|| match to {
+        None => refused(
+            Code::RollbackNoHistory,
+            format!(
+                "no previous version of {id} is kept in {}",
+                home.root.display()
+            ),
+            "updates keep the previous version; a plugin that was only installed has none",
+        ),
+        Some(to) => refused(
+            Code::RollbackNotKept,
+            format!(
+                "no kept version of {id} is at commit {to} (kept: {})",
+                kept.iter()
+                    .map(|k| k.entry.commit.as_deref().unwrap_or("none"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            "the last two versions an update replaced are kept; `plugins info` shows the installed commit",
+        ),
+    })
+}
+
+/// The copy of a kept version is what gets installed: it must be what was installed then
+/// (its recorded hash), what the host accepts (aoe refuses symlinks in a plugin tree), and
+/// nothing in it may lead out of it whatever the host allows (install refuses the same,
+/// `plugins::install::symlink`).
+fn check_copy(
+    home: &Home,
+    id: &Name,
+    chosen: &txn::Kept,
+    tree: &std::path::Path,
+) -> Result<(), InstallError> {
+    let slot = |why: &str| damaged(home, id, chosen.slot, why);
+    if crate::hash::tree(tree).is_err()
+        && crate::host::install_policy(home.dialect).refuses_symlinks
+    {
+        return Err(slot(
+            "it holds symlinks, which the host refuses in a plugin tree",
+        ));
+    }
+    let escaping = crate::install::escaping_symlinks(tree)?;
+    if !escaping.is_empty() {
+        return Err(slot(&format!(
+            "it holds symlinks that point outside it: {}",
+            escaping.join(", ")
+        )));
+    }
+    match &chosen.entry.installed_hash {
+        None => Err(slot(
+            "it records no hash of its files, so it cannot be checked",
+        )),
+        Some(kept_hash) if crate::hash::installed(tree).ok().as_ref() != Some(kept_hash) => {
+            Err(slot("its files changed since it was kept"))
+        }
+        Some(_) => Ok(()),
+    }
 }
 
 /// A staging directory named for this process (recovery deletes it once the

@@ -166,10 +166,11 @@ fn mtime_ns(path: &std::path::Path) -> Option<i128> {
     })
 }
 
-/// One interpreter's answer, remembered in the home with what it depends on.
+/// One program's answer (an interpreter's, `aoe --version`'s), remembered in the home with
+/// what it depends on.
 #[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 struct Remembered {
-    /// The interpreter as named (`python3`, `/opt/venv/bin/python`).
+    /// The program as named (`python3`, `/opt/venv/bin/python`, `aoe`).
     python: String,
     /// The file that name found, and its size and mtime (symlinks followed), and the
     /// mtime of the name itself (a venv's `python` is a symlink that can be repointed).
@@ -212,18 +213,41 @@ pub fn python_hosts_remembered(
     home: Option<&Home>,
     timeout: Duration,
 ) -> Result<Vec<Option<String>>, ProbeError> {
+    remembered(python, home, || ask_python(python, timeout))
+}
+
+/// The first line of `aoe --version`, from `home`'s record while the `aoe` on PATH is the
+/// same file (path, size, mtime); else asked and remembered.
+pub fn aoe_version_remembered(
+    home: Option<&Home>,
+    timeout: Duration,
+) -> Result<String, ProbeError> {
+    let versions = remembered("aoe", home, || {
+        aoe_version(timeout).map(|line| (vec![Some(line)], Some(Vec::new())))
+    })?;
+    Ok(versions.into_iter().next().flatten().unwrap_or_default())
+}
+
+/// `program`'s answer from `home`'s probe record when neither the program's file nor any
+/// directory the answer depends on changed since it was asked; else `ask` and, when `home`
+/// exists, remember it.
+fn remembered(
+    program: &str,
+    home: Option<&Home>,
+    ask: impl FnOnce() -> Result<Answer, ProbeError>,
+) -> Result<Vec<Option<String>>, ProbeError> {
     let Some(home) = home else {
-        return python_hosts(python, timeout);
+        return ask().map(|(versions, _)| versions);
     };
     let record = home.host_probe_record();
     let mut kept: Vec<Remembered> = crate::file::read_to_string(&record)
         .ok()
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default();
-    let before = identify(python);
+    let before = identify(program);
     if let Some((exe, size, mtime, link)) = &before
         && let Some(hit) = kept.iter().find(|r| {
-            r.python == python
+            r.python == program
                 && r.exe == *exe
                 && r.exe_size == *size
                 && r.exe_mtime_ns == *mtime
@@ -232,20 +256,20 @@ pub fn python_hosts_remembered(
         })
     {
         log::debug!(
-            "host: {python}: answered as remembered in {} (the interpreter and its packages are unchanged)",
+            "host: {program}: answered as remembered in {} (the program and what its answer depends on are unchanged)",
             record.display()
         );
         return Ok(hit.versions.clone());
     }
-    let (versions, watched) = ask_python(python, timeout)?;
+    let (versions, watched) = ask()?;
     if let (Some((exe, exe_size, exe_mtime_ns, link_mtime_ns)), Some(watched)) = (before, watched)
         && home.root.is_dir()
     {
-        kept.retain(|r| r.python != python);
+        kept.retain(|r| r.python != program);
         kept.insert(
             0,
             Remembered {
-                python: python.to_owned(),
+                python: program.to_owned(),
                 exe,
                 exe_size,
                 exe_mtime_ns,
@@ -258,7 +282,7 @@ pub fn python_hosts_remembered(
         let mut text = serde_json::to_string_pretty(&kept).expect("serializes");
         text.push('\n');
         if let Err(e) = crate::lock::write_atomic(&record, text.as_bytes()) {
-            log::debug!("host: not remembering {python}'s answer: {e}");
+            log::debug!("host: not remembering {program}'s answer: {e}");
         }
     }
     Ok(versions)
@@ -350,7 +374,7 @@ pub fn detect(dialect: Dialect, python: &str, home: Option<&Home>) -> Option<Det
 fn probe(dialect: Dialect, python: &str, home: Option<&Home>) -> Option<Detected> {
     match dialect {
         Dialect::Aoe => {
-            let line = aoe_version(TIMEOUT)
+            let line = aoe_version_remembered(home, TIMEOUT)
                 .map_err(|why| log::debug!("host: `aoe --version`: {why}"))
                 .ok()?;
             let version = parse_aoe_version(&line)?;

@@ -213,21 +213,7 @@ pub(crate) fn stage(
         }
         Err(_) => String::new(),
     };
-    // `sync --frozen`: the locked commit's files are the locked files, or nothing goes on.
-    if let Some(pin) = opts.pin.as_ref().filter(|_| opts.frozen)
-        && pin.tree_hash != tree_hash
-    {
-        return Err(refused(
-            Code::SyncTreeMismatch,
-            format!(
-                "{id} at {} hashes to {} but the lock pins {}; nothing was changed",
-                commit.as_deref().unwrap_or("its locked source"),
-                if tree_hash.is_empty() { "nothing (a tree with symlinks)" } else { &tree_hash },
-                if pin.tree_hash.is_empty() { "no tree_hash" } else { &pin.tree_hash },
-            ),
-            "the source (or the mirror or bundle it came from) serves other files under the locked commit, or the lock was edited; inspect it before trusting it, or `plugins sync` without --frozen to pin what is served".to_owned(),
-        ));
-    }
+    frozen_tree(opts, &id, commit.as_deref(), &tree_hash)?;
     let mut entry = Entry {
         id: id.clone(),
         source: opts.source.recorded(),
@@ -261,17 +247,7 @@ pub(crate) fn stage(
     }
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
-    if !home.dialect.is(dialect) {
-        return Err(refused(
-            Code::LockError,
-            format!(
-                "{} is in the {} format; {dialect} plugins need their own home",
-                home.lockfile().display(),
-                home.dialect
-            ),
-            "pass a different --home for each host".to_owned(),
-        ));
-    }
+    same_host(&home, dialect)?;
     let prior = home.load_lock()?.get(&id);
     let (mut request, build, entrypoint) =
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
@@ -314,32 +290,7 @@ pub(crate) fn stage(
         // aoe's config.toml names the ref (`gh:o/r@ref`): a new ref is a full install.
         && (!policy.ref_in_host_config || p.requested_ref == entry.requested_ref)
     {
-        let _guard = lock_home(&home, opts.wait, on_event)?;
-        let mut lock = home.load_lock()?;
-        if lock.get(&id).as_ref() != Some(p) || txn::pending(&home, &name) {
-            return Err(changed(&id));
-        }
-        let mut kept = p.clone();
-        kept.commit.clone_from(&entry.commit);
-        if entry.host_source.is_some() {
-            kept.host_source.clone_from(&entry.host_source);
-        }
-        kept.requested_ref.clone_from(&entry.requested_ref);
-        kept.ref_kind = entry.ref_kind;
-        kept.signer_key.clone_from(&entry.signer_key);
-        lock.upsert(&kept, &opts.by, &opts.now);
-        let written = lock.save()?;
-        if kept.host_source.is_some() {
-            crate::host::record_install(&home, &kept, &target, &opts.now)?;
-        }
-        log::debug!(
-            "{id}: {} is the same at {}; only the lock's pin moved",
-            kept.subdir.as_deref().unwrap_or_default(),
-            kept.commit.as_deref().unwrap_or_default()
-        );
-        return Ok(Stage::Done(Box::new(up_to_date(
-            id, home, target, kept, written,
-        ))));
+        return move_pin(opts, home, &name, p, &entry, target, on_event);
     }
     // A change another process has under way is judged under the lock, after recovery.
     let early = decide(opts, with_deps, &home, &entry, prior.as_ref(), &target).or_else(|e| {
@@ -371,15 +322,7 @@ pub(crate) fn stage(
     }
 
     if keep_deps {
-        for spec in request.pip.iter().chain(&request.optional_pip) {
-            if let Some(why) = pip_spec_problem(spec) {
-                return Err(refused(
-                    Code::InstallDeps,
-                    format!("requires_pip entry {spec:?} {why}"),
-                    "only plain PEP 508 requirements are installed, never options, URLs, VCS references or local paths".to_owned(),
-                ));
-            }
-        }
+        plain_pip_specs(&request)?;
     }
     // An update asks again only when what was granted changes (aoe §17's rules).
     let (ask, why, _) = asks(opts, prior.as_ref(), &target, &entry, &request);
@@ -400,45 +343,7 @@ pub(crate) fn stage(
         entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
     }
 
-    // `sync` installs the wheels the lock pins, exactly (no resolution); `--deps`, an update
-    // or an autoupdate resolve `requires_pip` again. Staged in full (network work) before
-    // the home lock; swapped in with the tree.
-    let locked = match &opts.pin {
-        Some(_) if keep_deps => home.load_lock()?.deps(&id),
-        _ => None,
-    };
-    let needs_pip = !(request.pip.is_empty() && request.optional_pip.is_empty());
-    let deps = if let Some(pins) = locked.filter(|p| needs_pip || !p.is_empty()) {
-        let python = build::python_for(opts.python.as_deref(), &home);
-        let dir = build::install_locked_deps(
-            &pins,
-            opts.wheels_from.as_deref(),
-            staging.dir.path(),
-            &name,
-            &home,
-            (&python, opts.build_timeout),
-            on_event,
-        )?;
-        Some((pins, Some(dir)))
-    } else if keep_deps && needs_pip {
-        let python = build::python_for(opts.python.as_deref(), &home);
-        let (pins, dir) = build::install_deps(
-            &request,
-            staging.dir.path(),
-            &name,
-            &home,
-            &python,
-            opts.build_timeout,
-            on_event,
-        )?;
-        Some((pins, Some(dir)))
-    } else if keep_deps {
-        // This version needs no wheels: the previous ones go with the previous code.
-        log::debug!("{id}: no requires_pip; its plugin-deps directory goes");
-        Some((Vec::new(), None))
-    } else {
-        None
-    };
+    let deps = stage_deps(opts, &home, &request, keep_deps, &staging, &name, on_event)?;
 
     // `--no-build` with something to build: locked as unbuilt, so `verify` reports it and
     // `sync` builds it.
@@ -459,6 +364,158 @@ pub(crate) fn stage(
         name,
         builds: policy.builds,
     })))
+}
+
+/// `sync --frozen`: the locked commit's files are the locked files, or nothing goes on.
+fn frozen_tree(
+    opts: &InstallOptions,
+    id: &str,
+    commit: Option<&str>,
+    tree_hash: &str,
+) -> Result<(), InstallError> {
+    let Some(pin) = opts.pin.as_ref().filter(|_| opts.frozen) else {
+        return Ok(());
+    };
+    if pin.tree_hash == tree_hash {
+        return Ok(());
+    }
+    Err(refused(
+        Code::SyncTreeMismatch,
+        format!(
+            "{id} at {} hashes to {} but the lock pins {}; nothing was changed",
+            commit.unwrap_or("its locked source"),
+            if tree_hash.is_empty() { "nothing (a tree with symlinks)" } else { tree_hash },
+            if pin.tree_hash.is_empty() { "no tree_hash" } else { &pin.tree_hash },
+        ),
+        "the source (or the mirror or bundle it came from) serves other files under the locked commit, or the lock was edited; inspect it before trusting it, or `plugins sync` without --frozen to pin what is served".to_owned(),
+    ))
+}
+
+/// A home named by `--home` whose lock is another host's takes none of `dialect`'s plugins.
+fn same_host(
+    home: &crate::store::Home,
+    dialect: crate::dialect::Dialect,
+) -> Result<(), InstallError> {
+    if home.dialect.is(dialect) {
+        return Ok(());
+    }
+    Err(refused(
+        Code::LockError,
+        format!(
+            "{} is in the {} format; {dialect} plugins need their own home",
+            home.lockfile().display(),
+            home.dialect
+        ),
+        "pass a different --home for each host".to_owned(),
+    ))
+}
+
+/// A monorepo's plugin whose subdirectory is the same at the new commit: nothing to install;
+/// only the lock's pin moves, under the lock, while the row is still `prior`.
+fn move_pin(
+    opts: &InstallOptions,
+    home: crate::store::Home,
+    name: &crate::name::Name,
+    prior: &Entry,
+    entry: &Entry,
+    target: std::path::PathBuf,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Stage, InstallError> {
+    let id = entry.id.clone();
+    let _guard = lock_home(&home, opts.wait, on_event)?;
+    let mut lock = home.load_lock()?;
+    if lock.get(&id).as_ref() != Some(prior) || txn::pending(&home, name) {
+        return Err(changed(&id));
+    }
+    let mut kept = prior.clone();
+    kept.commit.clone_from(&entry.commit);
+    if entry.host_source.is_some() {
+        kept.host_source.clone_from(&entry.host_source);
+    }
+    kept.requested_ref.clone_from(&entry.requested_ref);
+    kept.ref_kind = entry.ref_kind;
+    kept.signer_key.clone_from(&entry.signer_key);
+    lock.upsert(&kept, &opts.by, &opts.now);
+    let written = lock.save()?;
+    if kept.host_source.is_some() {
+        crate::host::record_install(&home, &kept, &target, &opts.now)?;
+    }
+    log::debug!(
+        "{id}: {} is the same at {}; only the lock's pin moved",
+        kept.subdir.as_deref().unwrap_or_default(),
+        kept.commit.as_deref().unwrap_or_default()
+    );
+    Ok(Stage::Done(Box::new(up_to_date(
+        id, home, target, kept, written,
+    ))))
+}
+
+/// Only plain PEP 508 requirements are installed: never options, URLs, VCS references or
+/// local paths.
+fn plain_pip_specs(request: &Request) -> Result<(), InstallError> {
+    for spec in request.pip.iter().chain(&request.optional_pip) {
+        if let Some(why) = pip_spec_problem(spec) {
+            return Err(refused(
+                Code::InstallDeps,
+                format!("requires_pip entry {spec:?} {why}"),
+                "only plain PEP 508 requirements are installed, never options, URLs, VCS references or local paths".to_owned(),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The plugin's wheel deps, staged in full (network work) before the home lock and swapped
+/// in with the tree: `sync` installs the wheels the lock pins, exactly (no resolution);
+/// `--deps`, an update or an autoupdate resolve `requires_pip` again; a version that needs
+/// none drops the previous ones (they go with the previous code). `None`: no deps change.
+#[allow(clippy::type_complexity)]
+fn stage_deps(
+    opts: &InstallOptions,
+    home: &crate::store::Home,
+    request: &Request,
+    keep_deps: bool,
+    staging: &Staging,
+    name: &crate::name::Name,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Option<(Vec<crate::lock::DepPin>, Option<std::path::PathBuf>)>, InstallError> {
+    let locked = match &opts.pin {
+        Some(_) if keep_deps => home.load_lock()?.deps(name.as_str()),
+        _ => None,
+    };
+    let needs_pip = !(request.pip.is_empty() && request.optional_pip.is_empty());
+    Ok(
+        if let Some(pins) = locked.filter(|p| needs_pip || !p.is_empty()) {
+            let python = build::python_for(opts.python.as_deref(), home);
+            let dir = build::install_locked_deps(
+                &pins,
+                opts.wheels_from.as_deref(),
+                staging.dir.path(),
+                name,
+                home,
+                (&python, opts.build_timeout),
+                on_event,
+            )?;
+            Some((pins, Some(dir)))
+        } else if keep_deps && needs_pip {
+            let python = build::python_for(opts.python.as_deref(), home);
+            let (pins, dir) = build::install_deps(
+                request,
+                staging.dir.path(),
+                name,
+                home,
+                &python,
+                opts.build_timeout,
+                on_event,
+            )?;
+            Some((pins, Some(dir)))
+        } else if keep_deps {
+            log::debug!("{name}: no requires_pip; its plugin-deps directory goes");
+            Some((Vec::new(), None))
+        } else {
+            None
+        },
+    )
 }
 
 /// Put a staged install in place: under the home lock, decide again (another command may

@@ -114,72 +114,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     let opened = opts.from.as_deref().map(super::bundle::open).transpose()?;
     let mut rows = Vec::new();
     let mut tampered = Vec::new();
-    // What to install, in lock order; a changed plugin without --repair is only reported.
-    let mut steps = Vec::new();
-    for (home, lock) in cx.locked_homes(opts.home)? {
-        for entry in lock.entries() {
-            // An entry installed with `--no-build` is built now (unless this sync skips builds too).
-            let build = entry.unbuilt && !opts.no_build;
-            let mut repair = false;
-            if home.locked_dir(&entry)?.is_dir() && !opts.force && !build {
-                let verdict = crate::verify::entry(&home, &entry);
-                if !verdict.changed {
-                    continue;
-                }
-                if !opts.repair {
-                    let problem = verdict.problems.first().cloned().unwrap_or_default();
-                    tampered.push(format!(
-                        "{} changed since install: {problem}; `plugins sync --repair` reinstalls it",
-                        entry.id
-                    ));
-                    steps.push(Step {
-                        item: Todo::Report(SyncRow {
-                            id: entry.id.clone(),
-                            status: SyncStatus::Tampered,
-                            detail: SyncDetail::Message { message: problem },
-                            home: home.root.clone(),
-                        }),
-                        install: None,
-                    });
-                    continue;
-                }
-                repair = true;
-            }
-            if opts.frozen {
-                frozen_row(opts, &entry)?;
-            }
-            let mut install = install_options(opts, cx, &home, &entry)?;
-            if let Some(b) = &opened {
-                b.check_lock(&home.lockfile())?;
-                let name = home.locked_name(&entry)?;
-                install.tree_from = Some(b.tree(&name).ok_or_else(|| Error::Refused {
-                    code: Code::SyncBundle,
-                    message: format!(
-                        "the bundle holds no tree of {}; nothing was changed",
-                        entry.id
-                    ),
-                    help: Some(
-                        "bundle the lock this home has: `plugins bundle --home H -o FILE`".into(),
-                    ),
-                })?);
-                install.wheels_from = Some(b.wheels(&name));
-                install.asset_from = Some(b.assets(&name));
-            }
-            // A frozen sync writes the row back as it is (protoAgent's `by` and time too).
-            if let Some((by, now)) = lock.stamp(&entry.id).filter(|_| opts.frozen) {
-                install.by = by;
-                install.now = now;
-            }
-            steps.push(Step {
-                item: Todo::Install {
-                    home: home.root.clone(),
-                    entry: Box::new(entry),
-                    repair,
-                },
-                install: Some(install),
-            });
-        }
-    }
+    let steps = plan(opts, cx, opened.as_ref(), &mut tampered)?;
     // The sources are fetched and checked `--jobs` at a time, ahead of the installs, which
     // ask consent, lock the home and swap one at a time, in lock order. `--frozen` stages
     // every one of them (consent, release asset, locked deps) before it swaps any in.
@@ -254,33 +189,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
             }
             Err(e) => return Err(e.into()),
         };
-        if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
-            return Err(Error::Refused {
-                code: Code::InstallTampered,
-                message: format!(
-                    "{} at {} no longer hashes to the locked tree",
-                    entry.id,
-                    entry.commit.as_deref().unwrap_or("the locked source")
-                ),
-                help: Some(
-                    "the source changed under the same commit or path; inspect it before trusting it"
-                        .into(),
-                ),
-            });
-        }
-        rows.push(SyncRow {
-            id: entry.id.clone(),
-            status: if repair {
-                SyncStatus::Repaired
-            } else {
-                SyncStatus::Synced
-            },
-            detail: SyncDetail::Installed {
-                version: entry.version.clone(),
-                commit: entry.commit.clone(),
-            },
-            home,
-        });
+        rows.push(synced(&entry, &installed, repair, home)?);
     }
     // The spinner is cleared before the warnings are printed.
     drop(on_event);
@@ -288,6 +197,120 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
         printer.warning(Code::InstallTampered, message);
     }
     Ok(rows)
+}
+
+/// What to install, in lock order: each row whose plugin is missing, unbuilt or (with
+/// `--force`) any; a changed plugin is reinstalled with `--repair`, else only reported (and
+/// its warning kept in `tampered`). With a bundle, each install reads from it.
+fn plan(
+    opts: &SyncOptions,
+    cx: &Context,
+    opened: Option<&super::bundle::Opened>,
+    tampered: &mut Vec<String>,
+) -> Result<Vec<Step<Todo>>> {
+    let mut steps = Vec::new();
+    for (home, lock) in cx.locked_homes(opts.home)? {
+        for entry in lock.entries() {
+            // An entry installed with `--no-build` is built now (unless this sync skips builds too).
+            let build = entry.unbuilt && !opts.no_build;
+            let mut repair = false;
+            if home.locked_dir(&entry)?.is_dir() && !opts.force && !build {
+                let verdict = crate::verify::entry(&home, &entry);
+                if !verdict.changed {
+                    continue;
+                }
+                if !opts.repair {
+                    let problem = verdict.problems.first().cloned().unwrap_or_default();
+                    tampered.push(format!(
+                        "{} changed since install: {problem}; `plugins sync --repair` reinstalls it",
+                        entry.id
+                    ));
+                    steps.push(Step {
+                        item: Todo::Report(SyncRow {
+                            id: entry.id.clone(),
+                            status: SyncStatus::Tampered,
+                            detail: SyncDetail::Message { message: problem },
+                            home: home.root.clone(),
+                        }),
+                        install: None,
+                    });
+                    continue;
+                }
+                repair = true;
+            }
+            if opts.frozen {
+                frozen_row(opts, &entry)?;
+            }
+            let mut install = install_options(opts, cx, &home, &entry)?;
+            if let Some(b) = opened {
+                b.check_lock(&home.lockfile())?;
+                let name = home.locked_name(&entry)?;
+                install.tree_from = Some(b.tree(&name).ok_or_else(|| Error::Refused {
+                    code: Code::SyncBundle,
+                    message: format!(
+                        "the bundle holds no tree of {}; nothing was changed",
+                        entry.id
+                    ),
+                    help: Some(
+                        "bundle the lock this home has: `plugins bundle --home H -o FILE`".into(),
+                    ),
+                })?);
+                install.wheels_from = Some(b.wheels(&name));
+                install.asset_from = Some(b.assets(&name));
+            }
+            // A frozen sync writes the row back as it is (protoAgent's `by` and time too).
+            if let Some((by, now)) = lock.stamp(&entry.id).filter(|_| opts.frozen) {
+                install.by = by;
+                install.now = now;
+            }
+            steps.push(Step {
+                item: Todo::Install {
+                    home: home.root.clone(),
+                    entry: Box::new(entry),
+                    repair,
+                },
+                install: Some(install),
+            });
+        }
+    }
+    Ok(steps)
+}
+
+/// The row of a synced plugin, once its tree is checked against the lock: a source that
+/// no longer hashes to the locked tree is refused.
+fn synced(
+    entry: &crate::lock::Entry,
+    installed: &install::Installed,
+    repair: bool,
+    home: PathBuf,
+) -> Result<SyncRow> {
+    if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
+        return Err(Error::Refused {
+            code: Code::InstallTampered,
+            message: format!(
+                "{} at {} no longer hashes to the locked tree",
+                entry.id,
+                entry.commit.as_deref().unwrap_or("the locked source")
+            ),
+            help: Some(
+                "the source changed under the same commit or path; inspect it before trusting it"
+                    .into(),
+            ),
+        });
+    }
+    Ok(SyncRow {
+        id: entry.id.clone(),
+        status: if repair {
+            SyncStatus::Repaired
+        } else {
+            SyncStatus::Synced
+        },
+        detail: SyncDetail::Installed {
+            version: entry.version.clone(),
+            commit: entry.commit.clone(),
+        },
+        home,
+    })
 }
 
 /// A step in lock order with its install, fetched ahead.

@@ -150,6 +150,94 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         crate::install::recover_first(&home, &mut on_event)?;
     }
     drop(on_event);
+    let Checked {
+        checks,
+        refused,
+        pin_only,
+    } = checked(opts, cx, printer)?;
+    // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
+    let lifting: &[String] = if opts.all { &[] } else { opts.ids };
+    let mut lock_rows = LockRows::default();
+    let mut steps = Vec::new();
+    for (home, c) in checks {
+        let install = match (&c.status, opts.dry_run) {
+            (Status::Behind { new_ref, .. }, false) => {
+                match lock_rows.get(&home, &c.id)? {
+                    Some(entry) => Some(crate::update::options(
+                        &home,
+                        &entry,
+                        new_ref,
+                        base_options(cx, &entry, opts.python, &opts.signing, &opts.check.profile)?,
+                    )),
+                    // Gone from the lock since the check: nothing to do.
+                    None => continue,
+                }
+            }
+            _ => None,
+        };
+        steps.push(Step {
+            item: (home, c),
+            install,
+        });
+    }
+    // The newer versions are fetched and checked ahead, installed one at a time, in order.
+    let mut rows = Vec::new();
+    let interactive = std::io::stdin().is_terminal();
+    for ((home, c), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
+        let key = (home.root.clone(), c.id.clone());
+        let row = match &c.status {
+            Status::HeldBack { .. } => Some(held_back_row(&home, &c)),
+            Status::Behind { .. } if opts.dry_run => {
+                review(cx, printer, &home, &c, &mut lock_rows, opts)?
+            }
+            Status::Behind { .. } => fetched.map(|(install, prepared)| {
+                apply(
+                    printer,
+                    opts.yes,
+                    interactive,
+                    &home,
+                    &c,
+                    &install,
+                    prepared,
+                )
+            }),
+            Status::Error { message } => {
+                Some(failed_row(printer, &home, &c, message, refused.get(&key)))
+            }
+            Status::UpToDate if pin_only.contains_key(&key) => {
+                Some(pin_only_row(&home, &c, &pin_only[&key]))
+            }
+            Status::Held { new_ref, commit } => Some(held_row(&home, &c, Some((new_ref, commit)))),
+            _ if c.hold.is_some() && !lifting.contains(&c.id) => Some(held_row(&home, &c, None)),
+            _ => None,
+        };
+        let lifts = c.hold.is_some()
+            && lifting.contains(&c.id)
+            && !opts.dry_run
+            && row
+                .as_ref()
+                .is_none_or(|r| r.status != UpdateStatus::Failed);
+        rows.extend(match lifts {
+            true => Some(lift_hold(printer, &home, &c, row)?),
+            false => row,
+        });
+    }
+    Ok(rows)
+}
+
+/// The checks an update acts on, and what it learned about them on the way.
+struct Checked {
+    checks: Vec<(Home, Check)>,
+    /// Release lookups aoe refuses (`gh:` without a release), by (home, id).
+    refused: HashMap<(PathBuf, String), Error>,
+    /// A dry run's monorepo plugins whose subdirectory did not change: (new ref, commit,
+    /// subdir) of the pin that alone would move.
+    pin_only: HashMap<(PathBuf, String), (String, String, String)>,
+}
+
+/// Check the plugins asked for (refusing an id no home has), follow aoe's latest releases,
+/// hold back what is younger than its cooldown, and mark the holds.
+fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Checked> {
     let mut checks = super::check::check_homes(opts.check, opts.home, cx)?;
     if let Some(id) = opts
         .ids
@@ -178,7 +266,6 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     for f in &super::check::hold_back(opts.check, &mut checks, cx, !opts.dry_run)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
-    // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
     let lifting: &[String] = if opts.all { &[] } else { opts.ids };
     crate::update::apply_holds(&mut checks, lifting);
     // A dry run says what the update would do: a monorepo plugin whose subdirectory did
@@ -201,127 +288,93 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
             pin_only.insert(key, (new_ref, commit, subdir));
         }
     }
-    let mut lock_rows = LockRows::default();
-    let mut steps = Vec::new();
-    for (home, c) in checks {
-        let install = match (&c.status, opts.dry_run) {
-            (Status::Behind { new_ref, .. }, false) => {
-                match lock_rows.get(&home, &c.id)? {
-                    Some(entry) => Some(crate::update::options(
-                        &home,
-                        &entry,
-                        new_ref,
-                        base_options(cx, &entry, opts.python, &opts.signing, &opts.check.profile)?,
-                    )),
-                    // Gone from the lock since the check: nothing to do.
-                    None => continue,
-                }
-            }
-            _ => None,
-        };
-        steps.push(Step {
-            item: (home, c),
-            install,
-        });
+    Ok(Checked {
+        checks,
+        refused,
+        pin_only,
+    })
+}
+
+/// The row of a newer version the cooldown holds back.
+fn held_back_row(home: &Home, c: &Check) -> UpdateRow {
+    let Status::HeldBack {
+        new_ref,
+        commit,
+        released_at,
+        age_from,
+        left_secs,
+        cooldown_secs,
+    } = &c.status
+    else {
+        unreachable!("a held-back row is made of a held-back check");
+    };
+    UpdateRow {
+        id: c.id.clone(),
+        status: UpdateStatus::HeldBack,
+        detail: Detail::HeldBack {
+            from_commit: c.current.clone(),
+            new_ref: new_ref.clone(),
+            commit: commit.clone(),
+            released_at: released_at.clone(),
+            age_from,
+            left_secs: *left_secs,
+            cooldown_secs: *cooldown_secs,
+        },
+        home: home.root.clone(),
+        review: None,
+        unheld: None,
     }
-    // The newer versions are fetched and checked ahead, installed one at a time, in order.
-    let mut rows = Vec::new();
-    let interactive = std::io::stdin().is_terminal();
-    for ((home, c), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
-        let row = match &c.status {
-            Status::HeldBack {
-                new_ref,
-                commit,
-                released_at,
-                age_from,
-                left_secs,
-                cooldown_secs,
-            } => Some(UpdateRow {
-                id: c.id.clone(),
-                status: UpdateStatus::HeldBack,
-                detail: Detail::HeldBack {
-                    from_commit: c.current.clone(),
-                    new_ref: new_ref.clone(),
-                    commit: commit.clone(),
-                    released_at: released_at.clone(),
-                    age_from,
-                    left_secs: *left_secs,
-                    cooldown_secs: *cooldown_secs,
-                },
-                home: home.root.clone(),
-                review: None,
-                unheld: None,
-            }),
-            Status::Behind { .. } if opts.dry_run => {
-                review(cx, printer, &home, &c, &mut lock_rows, opts)?
-            }
-            Status::Behind { .. } => fetched.map(|(install, prepared)| {
-                apply(
-                    printer,
-                    opts.yes,
-                    interactive,
-                    &home,
-                    &c,
-                    &install,
-                    prepared,
-                )
-            }),
-            // A refused release lookup is an error with its own code.
-            Status::Error { message } => match refused.get(&(home.root.clone(), c.id.clone())) {
-                Some(e) => {
-                    printer.fail(e);
-                    Some(UpdateRow::failed(&c.id, &home, e))
-                }
-                None => {
-                    printer.status(&format!("      Failed {}: {message}", c.id));
-                    Some(UpdateRow {
-                        id: c.id.clone(),
-                        status: UpdateStatus::Failed,
-                        detail: Detail::Failed {
-                            message: message.clone(),
-                            code: None,
-                        },
-                        home: home.root.clone(),
-                        review: None,
-                        unheld: None,
-                    })
-                }
-            },
-            Status::UpToDate if pin_only.contains_key(&(home.root.clone(), c.id.clone())) => {
-                let moved = &pin_only[&(home.root.clone(), c.id.clone())];
-                Some(pin_only_row(&home, &c, moved))
-            }
-            Status::Held { new_ref, commit } => Some(held_row(&home, &c, Some((new_ref, commit)))),
-            _ if c.hold.is_some() && !lifting.contains(&c.id) => Some(held_row(&home, &c, None)),
-            _ => None,
-        };
-        let lifts = c.hold.is_some()
-            && lifting.contains(&c.id)
-            && !opts.dry_run
-            && row
-                .as_ref()
-                .is_none_or(|r| r.status != UpdateStatus::Failed);
-        if !lifts {
-            rows.extend(row);
-            continue;
-        }
-        let mut on_event = crate::reporter::progress(printer);
-        let guard = crate::install::lock_home(&home, true, &mut on_event)?;
-        let unheld = crate::hold::lift(&home, &c.id)?;
-        drop(guard);
-        drop(on_event);
-        let mut row = row.unwrap_or_else(|| UpdateRow {
-            id: c.id.clone(),
-            status: UpdateStatus::UpToDate,
-            detail: Detail::Nothing {},
-            home: home.root.clone(),
-            review: None,
-            unheld: None,
-        });
-        row.unheld = unheld;
-        rows.push(row);
+}
+
+/// The row of a check that failed: a refused release lookup is an error with its own code.
+fn failed_row(
+    printer: &Printer,
+    home: &Home,
+    c: &Check,
+    message: &str,
+    refused: Option<&Error>,
+) -> UpdateRow {
+    if let Some(e) = refused {
+        printer.fail(e);
+        return UpdateRow::failed(&c.id, home, e);
     }
-    Ok(rows)
+    printer.status(&format!("      Failed {}: {message}", c.id));
+    UpdateRow {
+        id: c.id.clone(),
+        status: UpdateStatus::Failed,
+        detail: Detail::Failed {
+            message: message.to_owned(),
+            code: None,
+        },
+        home: home.root.clone(),
+        review: None,
+        unheld: None,
+    }
+}
+
+/// An explicit `plugins update <id>` of a held plugin lifts its hold (under the home lock)
+/// once the update is done; the row says so.
+fn lift_hold(
+    printer: &Printer,
+    home: &Home,
+    c: &Check,
+    row: Option<UpdateRow>,
+) -> Result<UpdateRow> {
+    let mut on_event = crate::reporter::progress(printer);
+    let guard = crate::install::lock_home(home, true, &mut on_event)?;
+    let unheld = crate::hold::lift(home, &c.id)?;
+    drop(guard);
+    drop(on_event);
+    let mut row = row.unwrap_or_else(|| UpdateRow {
+        id: c.id.clone(),
+        status: UpdateStatus::UpToDate,
+        detail: Detail::Nothing {},
+        home: home.root.clone(),
+        review: None,
+        unheld: None,
+    });
+    row.unheld = unheld;
+    Ok(row)
 }
 
 /// A dry run's row of a monorepo plugin whose subdirectory is the same at `commit`: the

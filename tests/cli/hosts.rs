@@ -808,3 +808,91 @@ fn the_python_probe_is_remembered_per_home_until_the_host_changes() {
     );
     assert!(asked && !remembered);
 }
+
+/// aoe's `--version` is asked once per home too: the next install reads the answer from
+/// `<home>/.plugins/host-probe.json` while the `aoe` on PATH is the same file, and asks again
+/// when it is replaced (an aoe upgrade), validating as the new version.
+#[test]
+fn the_aoe_version_probe_is_remembered_per_home_until_aoe_changes() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let bin = t.join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    let asked = t.join("asked");
+    let aoe = |version: &str| {
+        let path = bin.join("aoe");
+        let _ = std::fs::remove_file(&path);
+        std::fs::write(
+            &path,
+            format!(
+                "#!/bin/sh\necho x >> '{}'\necho 'aoe {version}'\n",
+                asked.display()
+            ),
+        )
+        .unwrap();
+        use std::os::unix::fs::PermissionsExt;
+        std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+    };
+    aoe("1.19.0");
+    let home = t.join("home");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let install = |n: u32| {
+        let plugin = t.join(format!("p{n}"));
+        std::fs::create_dir_all(&plugin).unwrap();
+        std::fs::write(
+            plugin.join("aoe-plugin.toml"),
+            static_aoe("0.1.0").replace("dev.example.pinned", &format!("dev.example.p{n}")),
+        )
+        .unwrap();
+        let out = plugins()
+            .args(["-v", "install", "--yes"])
+            .arg(&plugin)
+            .arg("--home")
+            .arg(&home)
+            .env_remove("PLUGINS_HOME")
+            .env("PATH", &path)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+        assert!(out.status.success(), "{stderr}");
+        let detected = stderr
+            .lines()
+            .filter(|l| l.contains("host: detected") || l.contains("answered as remembered"))
+            .map(|l| l.replace(&t.display().to_string(), "[TMP]"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let times = std::fs::read_to_string(&asked)
+            .unwrap_or_default()
+            .lines()
+            .count();
+        format!("{detected}\nasked {times} time(s)")
+    };
+    assert_data_eq!(
+        install(1),
+        str![[r#"
+debug: host: detected aoe api 15, version 1.19.0 (aoe --version); validating as it
+asked 1 time(s)
+"#]]
+    );
+    assert_data_eq!(
+        install(2),
+        str![[r#"
+debug: host: aoe: answered as remembered in [TMP]/home/.plugins/host-probe.json (the program and what its answer depends on are unchanged)
+debug: host: detected aoe api 15, version 1.19.0 (aoe --version); validating as it
+asked 1 time(s)
+"#]]
+    );
+    // Another aoe (an upgrade replaces the file): asked again.
+    aoe("1.14.0");
+    assert_data_eq!(
+        install(3),
+        str![[r#"
+debug: host: detected aoe api 12, version 1.14.0 (aoe --version); validating as it
+asked 2 time(s)
+"#]]
+    );
+}
