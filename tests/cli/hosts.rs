@@ -848,23 +848,21 @@ fn the_aoe_version_probe_is_remembered_per_home_until_aoe_changes() {
             static_aoe("0.1.0").replace("dev.example.pinned", &format!("dev.example.p{n}")),
         )
         .unwrap();
-        let out = plugins()
+        let ran = Plugins::new()
             .args(["-v", "install", "--yes"])
             .arg(&plugin)
-            .arg("--home")
-            .arg(&home)
-            .env_remove("PLUGINS_HOME")
+            .home(&home)
             .env("PATH", &path)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{stderr}");
-        let detected = stderr
-            .lines()
-            .filter(|l| l.contains("host: detected") || l.contains("answered as remembered"))
-            .map(|l| l.replace(&t.display().to_string(), "[TMP]"))
-            .collect::<Vec<_>>()
-            .join("\n");
+            .tmp(&t)
+            .run();
+        ran.success();
+        let detected = ran.redacted(
+            &ran.stderr
+                .lines()
+                .filter(|l| l.contains("host: detected") || l.contains("answered as remembered"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
         let times = std::fs::read_to_string(&asked)
             .unwrap_or_default()
             .lines()
