@@ -1778,18 +1778,13 @@ fn verify_lists_changed_added_and_removed_files() {
 
 /// `plugins install` of an invalid tree, with the output's temp directories replaced.
 fn install_invalid(home: &Path, source: &str, gh_base: &str, tmp: &Path) -> (i32, String, String) {
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["install", source, "--yes", "--home"])
         .arg(home)
         .env("PLUGINS_GH_BASE", gh_base)
+        .tmp(tmp)
         .run()
-        .parts();
-    let t = tmp.display().to_string();
-    (
-        code,
-        stdout.replace(&t, "[TMP]"),
-        stderr.replace(&t, "[TMP]"),
-    )
+        .redacted_parts()
 }
 
 #[test]
