@@ -111,7 +111,7 @@ impl Runner {
         let script = format!(
             "#!/bin/sh\necho \"cargo $*\" >> {log}\nwhile [ $# -gt 0 ]; do [ \"$1\" = --root ] && root=\"$2\"; shift; done\nmkdir -p \"$root/bin\" && cp {bin} \"$root/bin/plugins\"\n",
             log = self.path("cargo.log").display(),
-            bin = env!("CARGO_BIN_EXE_plugins"),
+            bin = BIN,
         );
         let path = self.path("fake-bin/cargo");
         std::fs::write(&path, script).unwrap();
@@ -221,11 +221,7 @@ cargo install --locked --git file://[RUNNER]/server/acme/plugins --tag v9.9.9 --
 fn action_validates_each_profile_and_writes_sarif() {
     let runner = Runner::new();
     std::fs::create_dir_all(runner.path("fake-bin")).unwrap();
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_plugins"),
-        runner.path("fake-bin/plugins"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(BIN, runner.path("fake-bin/plugins")).unwrap();
     let repo = Repo::init(&runner.path("repo"));
     repo.file("plugins/broken/aoe-plugin.toml", BROKEN);
     let (code, stdout, stderr) = runner.step(
@@ -285,11 +281,7 @@ plugins validate --format github --aoe-api 12 --strict --path plugins/broken
 #[test]
 fn action_annotates_a_finding_two_profiles_share_once() {
     let runner = Runner::new();
-    std::os::unix::fs::symlink(
-        env!("CARGO_BIN_EXE_plugins"),
-        runner.path("fake-bin/plugins"),
-    )
-    .unwrap();
+    std::os::unix::fs::symlink(BIN, runner.path("fake-bin/plugins")).unwrap();
     let repo = Repo::init(&runner.path("repo"));
     repo.file(
         "aoe-plugin.toml",

@@ -3,7 +3,6 @@
 //! secret is ever stored or shown.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use snapbox::{assert_data_eq, str};
 
@@ -24,39 +23,17 @@ fn served(tmp: &Path) -> GitServer {
 
 /// `plugins` with no credential or proxy from the outside: an empty HOME and git
 /// config, no netrc, no token, no proxy.
-fn cmd(tmp: &Path) -> Command {
-    let user = tmp.join("user");
-    std::fs::create_dir_all(&user).unwrap();
-    let config = tmp.join("gitconfig");
-    if !config.exists() {
-        std::fs::write(&config, "").unwrap();
-    }
-    let mut c = plugins();
-    for k in [
-        "GITHUB_TOKEN",
-        "GH_TOKEN",
-        "PLUGINS_GH_BASE",
-        "AOE_GITHUB_CLONE_BASE",
-        "HTTPS_PROXY",
-        "https_proxy",
-        "HTTP_PROXY",
-        "http_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-        "NO_PROXY",
-        "no_proxy",
-    ] {
-        c.env_remove(k);
-    }
-    c.env("HOME", &user)
-        .env("GIT_CONFIG_GLOBAL", &config)
-        .env("NETRC", tmp.join("no-netrc"))
-        .env("COLUMNS", "400");
+fn cmd(tmp: &Path) -> Plugins {
+    let mut c = Plugins::new();
+    c.isolated(tmp).env("COLUMNS", "400");
     c
 }
 
-fn install(mut c: Command, source: &str, home: &Path) -> (i32, String, String) {
-    run(c.args(["install", source, "--yes", "--home"]).arg(home))
+fn install(mut c: Plugins, source: &str, home: &Path) -> (i32, String, String) {
+    c.args(["install", source, "--yes", "--home"])
+        .arg(home)
+        .run()
+        .parts()
 }
 
 /// The server's base with `user:password@` put in.
@@ -140,7 +117,12 @@ fn url_userinfo_is_used_for_the_transfer_and_never_stored_or_shown() {
         &["verify"],
         &["outdated"],
     ] {
-        let (_, out, err) = run(cmd(tmp.path()).args(args).arg("--home").arg(&home));
+        let (_, out, err) = cmd(tmp.path())
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .run()
+            .parts();
         outputs.push(out);
         outputs.push(err);
     }
@@ -306,7 +288,7 @@ fn git_traffic_goes_through_the_proxy_unless_no_proxy_covers_the_host() {
     let authority = server.base.trim_start_matches("http://").to_owned();
     let source = format!("https://me:{SECRET}@{authority}/acme/kit.git");
     let connect = format!("CONNECT {authority} ");
-    let attempt = |mut c: Command, what: &str| {
+    let attempt = |mut c: Plugins, what: &str| {
         c.env("PLUGINS_NET_TIMEOUT", "5");
         let before = proxy.lines().len();
         let home = tmp.path().join(format!("home-{what}"));
@@ -366,10 +348,12 @@ fn install_strict_refuses_cleartext_sources_before_any_transfer() {
         format!("http://me:{SECRET}@127.0.0.1:9/acme/kit.git"),
         "git://127.0.0.1:9/acme/kit.git".to_owned(),
     ] {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["install", "--strict", "--yes", &source, "--home"])
             .arg(&home)
-            .env("COLUMNS", "200"));
+            .env("COLUMNS", "200")
+            .run()
+            .parts();
         assert_eq!((code, stdout.as_str()), (2, ""));
         assert!(
             !stderr.contains(SECRET) && !stderr.contains("Fetching"),

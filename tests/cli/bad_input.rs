@@ -8,9 +8,11 @@ use crate::support::*;
 
 /// Run `validate --format json` on a root and return (exit code, first diagnostic code, message).
 fn first_diagnostic(root: &std::path::Path) -> (i32, String, String) {
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["validate", "--format", "json", "--path"])
-        .arg(root));
+        .arg(root)
+        .run()
+        .parts();
     assert!(!stderr.contains("panicked"), "{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).expect("json output");
     let d = &doc["plugins"][0]["diagnostics"][0];
@@ -29,9 +31,11 @@ fn invalid_utf8_is_labelled_at_the_first_bad_byte() {
         b"id = \"a\"\nname = \"\xff\xfe\"\n",
     )
     .unwrap();
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "--format", "json", "--path"])
-        .arg(dir.path()));
+        .arg(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 1);
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let d = &doc["plugins"][0]["diagnostics"][0];
@@ -102,11 +106,13 @@ plugins::aoe::symlink
     );
     // And install refuses it, as aoe does.
     let home = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .arg("install")
         .arg(dir.path())
         .args(["--yes", "--home"])
-        .arg(home.path()));
+        .arg(home.path())
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stderr}");
 }
 
@@ -133,16 +139,23 @@ fn an_unreadable_manifest_is_reported() {
     let bin = bin_dir.path().join("plugins");
     crate::support::copy_binary(&bin);
     let mut cmd = if is_root {
-        let mut c = std::process::Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(&bin);
-        c
+        Plugins::under(
+            "setpriv",
+            [
+                "--reuid=65534".as_ref(),
+                "--regid=65534".as_ref(),
+                "--clear-groups".as_ref(),
+                bin.as_os_str(),
+            ],
+        )
     } else {
-        std::process::Command::new(env!("CARGO_BIN_EXE_plugins"))
+        Plugins::new()
     };
-    let (code, stdout, stderr) = run(cmd
+    let (code, stdout, stderr) = cmd
         .args(["validate", "--format", "json", "--path"])
-        .arg(dir.path()));
+        .arg(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stdout}{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
@@ -161,7 +174,10 @@ fn a_missing_manifest_names_what_was_looked_for() {
 
 #[test]
 fn a_nonexistent_path_cannot_run() {
-    let (code, stdout, stderr) = run(plugins().args(["validate", "--path", "/nonexistent/plugin"]));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["validate", "--path", "/nonexistent/plugin"])
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(stdout.is_empty());
     assert!(
@@ -179,7 +195,11 @@ fn binary_garbage_and_empty_files_do_not_panic() {
     for bytes in [&b""[..], b"\0\0\0", b"[[[", b"id = \"\x00\"", b"=\n=\n"] {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("aoe-plugin.toml"), bytes).unwrap();
-        let (code, _, stderr) = run(plugins().args(["validate", "--path"]).arg(dir.path()));
+        let (code, _, stderr) = Plugins::new()
+            .args(["validate", "--path"])
+            .arg(dir.path())
+            .run()
+            .parts();
         assert_eq!(code, 1, "{bytes:?}: {stderr}");
     }
 }
@@ -284,12 +304,11 @@ fn a_manifest_that_is_a_fifo_is_refused_without_blocking() {
         if through_symlink {
             std::os::unix::fs::symlink(&fifo, &path).unwrap();
         }
-        let mut child = plugins()
+        let mut child = Plugins::new()
             .args(["validate", "--format", "json", "--path"])
             .arg(dir.path())
             .stdout(std::process::Stdio::piped())
-            .spawn()
-            .unwrap();
+            .spawn();
         let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
         while child.try_wait().unwrap().is_none() {
             if std::time::Instant::now() > deadline {

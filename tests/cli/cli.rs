@@ -16,17 +16,17 @@ fn cli_definition_is_consistent() {
 
 #[test]
 fn version_and_help() {
-    let (code, stdout, _) = run(plugins().arg("--version"));
+    let (code, stdout, _) = Plugins::new().arg("--version").run().parts();
     assert_eq!(code, 0);
     assert_eq!(stdout, format!("plugins {}\n", env!("CARGO_PKG_VERSION")));
-    let (code, stdout, _) = run(plugins().arg("--help"));
+    let (code, stdout, _) = Plugins::new().arg("--help").run().parts();
     assert_eq!(code, 0);
     assert!(
         stdout.contains(
             "Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run."
         )
     );
-    let (code, stdout, _) = run(plugins().args(["validate", "--help"]));
+    let (code, stdout, _) = Plugins::new().args(["validate", "--help"]).run().parts();
     assert_eq!(code, 0);
     for flag in [
         "--path",
@@ -50,7 +50,7 @@ fn usage_errors_exit_2() {
         &["validate", "--format", "xml"],
         &["validate", "-A", "plugins::nope"],
     ] {
-        let (code, stdout, stderr) = run(plugins().args(args));
+        let (code, stdout, stderr) = Plugins::new().args(args).run().parts();
         assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
         assert!(!stderr.is_empty(), "{args:?}");
     }
@@ -81,7 +81,7 @@ fn committed_completions_match_the_cli() {
         ("powershell", "_plugins.ps1"),
         ("elvish", "plugins.elv"),
     ] {
-        let (code, stdout, _) = run(plugins().args(["completions", shell]));
+        let (code, stdout, _) = Plugins::new().args(["completions", shell]).run().parts();
         assert_eq!(code, 0);
         assert!(stdout.contains("validate"), "{shell}");
         assert_committed(
@@ -94,7 +94,7 @@ fn committed_completions_match_the_cli() {
 
 #[test]
 fn bash_completion_script_loads() {
-    let (_, script, _) = run(plugins().args(["completions", "bash"]));
+    let (_, script, _) = Plugins::new().args(["completions", "bash"]).run().parts();
     let (code, _, stderr) =
         run(std::process::Command::new("bash")
             .args(["-c", &format!("{script}\ncomplete -p plugins")]));
@@ -104,7 +104,10 @@ fn bash_completion_script_loads() {
 #[test]
 fn committed_schemas_match_the_cli_and_validate_documents() {
     for api in ["12", "15"] {
-        let (code, stdout, _) = run(plugins().args(["schema", "aoe", "--aoe-api", api]));
+        let (code, stdout, _) = Plugins::new()
+            .args(["schema", "aoe", "--aoe-api", api])
+            .run()
+            .parts();
         assert_eq!(code, 0);
         let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         assert_eq!(
@@ -132,7 +135,7 @@ fn committed_schemas_match_the_cli_and_validate_documents() {
         ("aworld", "aworld.plugin.schema.json"),
         ("protoagent", "protoagent.plugin.schema.json"),
     ] {
-        let (code, stdout, _) = run(plugins().args(["schema", dialect]));
+        let (code, stdout, _) = Plugins::new().args(["schema", dialect]).run().parts();
         assert_eq!(code, 0);
         let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         assert!(
@@ -188,7 +191,7 @@ fn every_shipped_schema_property_has_a_description() {
         &["schema", "aworld"],
         &["schema", "protoagent"],
     ] {
-        let (code, stdout, _) = run(plugins().args(args));
+        let (code, stdout, _) = Plugins::new().args(args).run().parts();
         assert_eq!(code, 0);
         let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         let mut missing = Vec::new();
@@ -208,9 +211,11 @@ fn every_shipped_schema_property_has_a_description() {
 #[test]
 fn allow_suggests_the_full_code() {
     let dir = clean_aoe_root();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["validate", "-A", "version_not_semver"])
-        .current_dir(dir.path()));
+        .current_dir(dir.path())
+        .run()
+        .parts();
     assert_eq!((code, stdout.as_str()), (2, ""));
     snapbox::assert_data_eq!(
         stderr,
@@ -222,9 +227,11 @@ plugins::usage::invalid_argument
 
 "#]]
     );
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["validate", "-A", "symlink"])
-        .current_dir(dir.path()));
+        .current_dir(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 2);
     snapbox::assert_data_eq!(
         stderr,
@@ -240,7 +247,7 @@ plugins::usage::invalid_argument
 
 /// `sh` run with the binary's directory first on PATH and `PLUGINS_HOME` at `home`.
 fn shell_with_home(sh: &str, home: &Path) -> std::process::Command {
-    let bin = Path::new(env!("CARGO_BIN_EXE_plugins")).parent().unwrap();
+    let bin = Path::new(BIN).parent().unwrap();
     let path = std::env::join_paths(
         std::iter::once(bin.to_path_buf())
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
@@ -257,9 +264,11 @@ fn shell_with_home(sh: &str, home: &Path) -> std::process::Command {
 fn complete_ids_prints_installed_ids_and_nothing_on_error() {
     let tmp = tempfile::tempdir().unwrap();
     let home = home_with_two_plugins(tmp.path());
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["__complete", "ids"])
-        .env("PLUGINS_HOME", &home));
+        .env("PLUGINS_HOME", &home)
+        .run()
+        .parts();
     assert_eq!((code, stderr.as_str()), (0, ""));
     assert_data_eq!(
         stdout,
@@ -270,12 +279,14 @@ dev.example.beta
 "#]]
     );
     std::fs::write(home.join("plugins.lock"), "not = [toml").unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["__complete", "ids"])
-        .env("PLUGINS_HOME", &home));
+        .env("PLUGINS_HOME", &home)
+        .run()
+        .parts();
     assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
     // The command is not offered by the completion scripts.
-    let (_, script, _) = run(plugins().args(["completions", "bash"]));
+    let (_, script, _) = Plugins::new().args(["completions", "bash"]).run().parts();
     assert!(!script.contains("plugins,__complete"));
 }
 
@@ -345,34 +356,21 @@ fn zsh_id_completion_offers_installed_ids() {
 /// `plugins ARGS` on a pseudo-terminal (util-linux `script`) with `env` set: what the
 /// terminal received.
 fn on_terminal(args: &str, env: &[(&str, &str)]) -> String {
-    let mut cmd = std::process::Command::new("script");
-    cmd.args([
-        "-qec",
-        &format!("{} {args}", env!("CARGO_BIN_EXE_plugins")),
-        "/dev/null",
-    ])
-    .env_remove("NO_COLOR")
-    .env_remove("CLICOLOR")
-    .env_remove("CLICOLOR_FORCE")
-    .env("COLUMNS", "100");
+    let mut cmd = Plugins::new();
+    cmd.args(args.split_whitespace())
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR")
+        .env_remove("CLICOLOR_FORCE");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    let out = cmd.output().expect("script runs");
+    let out = cmd.in_pty().output();
     String::from_utf8_lossy(&out.stdout).into_owned()
 }
 
 #[test]
 fn dumb_terminals_no_color_and_color_never_get_no_escape_codes_anywhere() {
-    if std::process::Command::new("script")
-        .arg("--version")
-        .output()
-        .is_err()
-    {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "util-linux script is missing"
-        );
+    if !have_pty() {
         return;
     }
     let tmp = tempfile::tempdir().unwrap();

@@ -195,12 +195,14 @@ fn tree_codes() {
 #[test]
 fn write_failures_are_io_errors() {
     let dir = clean_aoe_root();
-    let bin = env!("CARGO_BIN_EXE_plugins");
     // A full disk: writing the report fails.
-    let (code, _, stderr) = run(std::process::Command::new("sh")
-        .args(["-c", &format!("'{bin}' validate --path . >/dev/full")])
-        .current_dir(dir.path()));
-    assert_eq!(code, 2, "{stderr}");
+    let out = Plugins::new()
+        .args(["validate", "--path", "."])
+        .current_dir(dir.path())
+        .stdout(std::fs::File::create("/dev/full").unwrap())
+        .output();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("plugins::io"), "{stderr}");
     assert!(stderr.contains("cannot write output"), "{stderr}");
 }

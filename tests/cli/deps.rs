@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::git::{Repo, git};
+use crate::support::home::{copy_dir, leftovers};
 use crate::support::*;
 
 /// A pure-Python wheel `<name>-<version>` (`VERSION = "<version>"`) written into `dir`.
@@ -50,30 +51,7 @@ fn state(home: &Path) -> String {
     rows.join("\n")
 }
 
-fn leftovers(home: &Path) -> Vec<String> {
-    let mut out = Vec::new();
-    for sub in ["txn", "staging", "backup", "backup-deps"] {
-        if let Ok(rd) = std::fs::read_dir(home.join(".plugins").join(sub)) {
-            out.extend(rd.map(|e| format!(".plugins/{sub}/{:?}", e.unwrap().file_name())));
-        }
-    }
-    out
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    let _ = std::fs::remove_dir_all(to);
-    assert!(
-        Command::new("cp")
-            .arg("-a")
-            .arg(from)
-            .arg(to)
-            .status()
-            .unwrap()
-            .success()
-    );
-}
-
-fn with_index(cmd: &mut Command, index: &Path) {
+fn with_index(cmd: &mut Plugins, index: &Path) {
     cmd.env("PIP_NO_INDEX", "1")
         .env("PIP_FIND_LINKS", index)
         .env_remove("PLUGINS_HOME")
@@ -95,8 +73,8 @@ fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
         "id: deppy\nname: Deppy\nversion: 2.0.0\nrequires_pip: [helperlib]\n",
     );
     repo.commit("v2");
-    let install = |home: &Path, reference: &str| -> Command {
-        let mut cmd = plugins();
+    let install = |home: &Path, reference: &str| -> Plugins {
+        let mut cmd = Plugins::new();
         cmd.args([
             "install",
             &repo.url(),
@@ -111,11 +89,11 @@ fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
         cmd
     };
     let template = t.join("v1-home");
-    let (code, o, e) = run(&mut install(&template, "v1"));
+    let (code, o, e) = install(&template, "v1").run().parts();
     assert_eq!(code, 0, "{o}{e}");
     let reference = t.join("v2-home");
     copy_dir(&template, &reference);
-    let (code, o, e) = run(&mut install(&reference, "main"));
+    let (code, o, e) = install(&reference, "main").run().parts();
     assert_eq!(code, 0, "{o}{e}");
     let (old, new) = (state(&template), state(&reference));
     assert!(
@@ -169,7 +147,7 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     let t = tmp.path();
     let (index, repo) = deppy_v1(t, "v1.0.0");
     let template = t.join("v1-home");
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args([
         "install",
         &repo.url(),
@@ -181,7 +159,7 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     ])
     .arg(&template);
     with_index(&mut cmd, &index);
-    let (code, o, e) = run(&mut cmd);
+    let (code, o, e) = cmd.run().parts();
     assert_eq!(code, 0, "{o}{e}");
     repo.file(
         "protoagent.plugin.yaml",
@@ -189,15 +167,15 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     );
     repo.commit("v2");
     git(&repo.dir, &["tag", "v2.0.0"]);
-    let update = |home: &Path| -> Command {
-        let mut cmd = plugins();
+    let update = |home: &Path| -> Plugins {
+        let mut cmd = Plugins::new();
         cmd.args(["update", "deppy", "--yes", "--home"]).arg(home);
         with_index(&mut cmd, &index);
         cmd
     };
     let reference = t.join("v2-home");
     copy_dir(&template, &reference);
-    let (code, o, e) = run(&mut update(&reference));
+    let (code, o, e) = update(&reference).run().parts();
     assert_eq!(code, 0, "{o}{e}");
     let (old, new) = (state(&template), state(&reference));
     assert!(
@@ -221,15 +199,15 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));
 
     // And the rollback from v2 to v1 (the history's tree and deps swapped back).
-    let rollback = |home: &Path| -> Command {
-        let mut cmd = plugins();
+    let rollback = |home: &Path| -> Plugins {
+        let mut cmd = Plugins::new();
         cmd.args(["rollback", "deppy", "--home"]).arg(home);
         with_index(&mut cmd, &index);
         cmd
     };
     let back = t.join("back-home");
     copy_dir(&reference, &back);
-    let (code, o, e) = run(&mut rollback(&back));
+    let (code, o, e) = rollback(&back).run().parts();
     assert_eq!(code, 0, "{o}{e}");
     assert_eq!(state(&back), old, "the rollback restored v1 and its deps");
     let (points, failures) = kill_at_every_rename(
@@ -328,12 +306,12 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
     );
     let instance = t.join("inst");
     let plugins_in = |args: &[&str]| -> (i32, String, String) {
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         cmd.args(args).arg("--home").arg(&instance).current_dir(&t);
         with_index(&mut cmd, &index);
         // No python3 with pip on PATH: the interpreter is the host's, given once.
         cmd.env("PATH", "/usr/bin:/bin");
-        run(&mut cmd)
+        cmd.run().parts()
     };
     let py_arg = py.display().to_string();
     let (code, o, e) = plugins_in(&[
@@ -451,7 +429,7 @@ fn kill_at_every_rename(
     home: &Path,
     (old, new): (&str, &str),
     index: &Path,
-    cmd: impl Fn(&Path) -> Command,
+    cmd: impl Fn(&Path) -> Plugins,
 ) -> (usize, Vec<String>) {
     let mut points = 0;
     let mut failures = Vec::new();
@@ -465,18 +443,22 @@ fn kill_at_every_rename(
             continue;
         }
         copy_dir(template, home);
-        let cmd = cmd(home);
-        let mut traced = Command::new(strace);
+        let mut traced = cmd(home);
         traced
-            .args(["-o", "/dev/null", "-e"])
-            .arg(format!("trace={syscall}"))
-            .arg("-e")
-            .arg(format!("inject={syscall}:signal=KILL:when={n}"))
-            .arg(cmd.get_program())
-            .args(cmd.get_args());
+            .wrapped_in(
+                strace,
+                [
+                    "-o".to_owned(),
+                    "/dev/null".to_owned(),
+                    "-e".to_owned(),
+                    format!("trace={syscall}"),
+                    "-e".to_owned(),
+                    format!("inject={syscall}:signal=KILL:when={n}"),
+                ],
+            )
+            .env("COLUMNS", "100");
         with_index(&mut traced, index);
-        traced.env("COLUMNS", "100");
-        let status = traced.output().unwrap().status;
+        let status = traced.output().status;
         let killed = {
             use std::os::unix::process::ExitStatusExt;
             status.signal() == Some(9) || status.code() == Some(128 + 9)
@@ -487,7 +469,11 @@ fn kill_at_every_rename(
         }
         points += 1;
         // Any command under the home lock recovers first.
-        let (code, o, e) = run(plugins().args(["sync", "--home"]).arg(home));
+        let (code, o, e) = Plugins::new()
+            .args(["sync", "--home"])
+            .arg(home)
+            .run()
+            .parts();
         let now = state(home);
         if code != 0 {
             failures.push(format!("{syscall} #{n}: recovering sync: {o}{e}"));
@@ -496,7 +482,11 @@ fn kill_at_every_rename(
         } else if !leftovers(home).is_empty() {
             failures.push(format!("{syscall} #{n}: leftovers {:?}", leftovers(home)));
         } else {
-            let (code, o, e) = run(plugins().args(["verify", "--home"]).arg(home));
+            let (code, o, e) = Plugins::new()
+                .args(["verify", "--home"])
+                .arg(home)
+                .run()
+                .parts();
             if code != 0 {
                 failures.push(format!("{syscall} #{n}: verify: {o}{e}"));
             }
@@ -522,7 +512,7 @@ fn autoupdate_keeps_the_deps_matching_the_code() {
     .file("__init__.py", "def register(r):\n    pass\n");
     repo.commit("v1");
     let home = t.join("home");
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args([
         "install",
         &repo.url(),
@@ -534,7 +524,7 @@ fn autoupdate_keeps_the_deps_matching_the_code() {
     ])
     .arg(&home);
     with_index(&mut cmd, &index);
-    let (code, o, e) = run(&mut cmd);
+    let (code, o, e) = cmd.run().parts();
     assert_eq!(code, 0, "{o}{e}");
     assert!(state(&home).contains("demolib-1.0.0.dist-info"));
     std::fs::write(
@@ -545,10 +535,10 @@ fn autoupdate_keeps_the_deps_matching_the_code() {
     wheel(&index, "demolib", "2.0.0");
     repo.file("__init__.py", "def register(r):\n    return None\n");
     repo.commit("v2");
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["autoupdate", "--json", "--home"]).arg(&home);
     with_index(&mut cmd, &index);
-    let (code, o, e) = run(&mut cmd);
+    let (code, o, e) = cmd.run().parts();
     assert_eq!(code, 0, "{o}{e}");
     let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
     assert_eq!(doc["updated"].as_array().map(Vec::len), Some(1), "{doc}");

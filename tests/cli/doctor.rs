@@ -21,7 +21,7 @@ const SECRET: &str = "s3cr3t-d0ct0r-4711";
 /// `plugins` with nothing from the outside: an empty HOME and git config, no netrc,
 /// token or proxy, and a PATH holding only `aoe` (which prints its version) and a
 /// `python3` that runs the host venv's interpreter.
-fn cmd(tmp: &Path, python: &Path) -> Command {
+fn cmd(tmp: &Path, python: &Path) -> Plugins {
     let bin = tmp.join("bin");
     if !bin.exists() {
         std::fs::create_dir_all(&bin).unwrap();
@@ -36,37 +36,11 @@ fn cmd(tmp: &Path, python: &Path) -> Command {
             "python3",
             format!("#!/bin/sh\nexec {} \"$@\"\n", python.display()),
         );
-        std::fs::create_dir_all(tmp.join("user")).unwrap();
-        std::fs::write(tmp.join("gitconfig"), "").unwrap();
     }
-    let mut c = plugins();
-    for k in [
-        "GITHUB_TOKEN",
-        "GH_TOKEN",
-        "PLUGINS_GH_BASE",
-        "AOE_GITHUB_CLONE_BASE",
-        "PLUGINS_GITHUB_API",
-        "HTTPS_PROXY",
-        "https_proxy",
-        "HTTP_PROXY",
-        "http_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-        "NO_PROXY",
-        "no_proxy",
-        "XDG_CONFIG_HOME",
-        "PROTOAGENT_HOME",
-        "PROTOAGENT_INSTANCE",
-        "PROTOAGENT_BOX_ROOT",
-        "PROTOAGENT_PLUGINS_DIR",
-        "PROTOAGENT_PLUGINS_LOCK",
-    ] {
-        c.env_remove(k);
-    }
-    c.env("PATH", &bin)
-        .env("HOME", tmp.join("user"))
-        .env("GIT_CONFIG_GLOBAL", tmp.join("gitconfig"))
-        .env("NETRC", tmp.join("no-netrc"))
+    let mut c = Plugins::new();
+    c.isolated(tmp)
+        .without_host_env()
+        .env("PATH", &bin)
         .env("PLUGINS_NET_TIMEOUT", "5")
         .env("COLUMNS", "400");
     c
@@ -74,26 +48,19 @@ fn cmd(tmp: &Path, python: &Path) -> Command {
 
 /// Compare with a snapshot (`SNAPSHOTS=overwrite` fills it), the binary's path, the
 /// temp directory and `vars` (server addresses, ports) redacted to placeholders.
+#[track_caller]
 fn assert_screen(
     actual: impl Into<String>,
     tmp: &Path,
     vars: &[(&'static str, &str)],
     expected: impl IntoData,
 ) {
-    let mut redactions = snapbox::Redactions::new();
-    redactions
-        .insert("[EXE]", env!("CARGO_BIN_EXE_plugins"))
-        .unwrap();
-    redactions
-        .insert("[TMP]", tmp.display().to_string())
-        .unwrap();
-    for (placeholder, value) in vars {
-        redactions.insert(placeholder, (*value).to_owned()).unwrap();
-    }
-    snapbox::Assert::new()
-        .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
-        .redact_with(redactions)
-        .eq(actual.into(), expected);
+    let mut pairs = vec![
+        ("[EXE]", BIN.to_owned()),
+        ("[TMP]", tmp.display().to_string()),
+    ];
+    pairs.extend(vars.iter().map(|(p, v)| (*p, (*v).to_owned())));
+    assert_redacted(&actual.into(), &pairs, expected);
 }
 
 /// A repository holding one aoe plugin with `id`.
@@ -139,9 +106,11 @@ fn doctor_reports_leftovers_missing_and_changed_plugins_and_unreachable_sources(
     let home = t.join("home");
     for id in ["dev.example.gone", "dev.example.changed", "dev.example.far"] {
         let repo = plugin_repo(&t.join(format!("src/{id}")), id);
-        let (code, stdout, stderr) = run(cmd(t, &python)
+        let (code, stdout, stderr) = cmd(t, &python)
             .args(["install", &repo.url(), "--yes", "--home"])
-            .arg(&home));
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{stdout}{stderr}");
     }
     // A plugin directory deleted, a manifest edited, a source moved to a closed port.
@@ -172,7 +141,11 @@ fn doctor_reports_leftovers_missing_and_changed_plugins_and_unreachable_sources(
     // Another process works on the home (the guard `install::lock_home` takes).
     let guard = std::fs::File::open(home.join(".plugins.guard")).unwrap();
     guard.lock().unwrap();
-    let (code, stdout, stderr) = run(cmd(t, &python).args(["doctor", "--home"]).arg(&home));
+    let (code, stdout, stderr) = cmd(t, &python)
+        .args(["doctor", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     drop(guard);
     assert_eq!((code, stderr.as_str()), (1, ""), "{stdout}");
     assert_screen(
@@ -213,7 +186,11 @@ doctor: 5 ok, 3 warn, 3 fail
     );
 
     // -q: only what needs a person.
-    let (code, stdout, _) = run(cmd(t, &python).args(["doctor", "-q", "--home"]).arg(&home));
+    let (code, stdout, _) = cmd(t, &python)
+        .args(["doctor", "-q", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 1);
     assert!(
         stdout
@@ -223,9 +200,11 @@ doctor: 5 ok, 3 warn, 3 fail
     );
 
     // --json: the schema, and the same verdict.
-    let (code, stdout, _) = run(cmd(t, &python)
+    let (code, stdout, _) = cmd(t, &python)
         .args(["doctor", "--json", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 1);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(schema_errors(&doc), Vec::<String>::new(), "{doc:#}");
@@ -252,13 +231,17 @@ doctor: 5 ok, 3 warn, 3 fail
     );
 
     // The next changing command recovers the leftovers, as doctor says.
-    let (code, stdout, stderr) = run(cmd(t, &python)
+    let (code, stdout, stderr) = cmd(t, &python)
         .args(["remove", "dev.example.far", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
-    let (_, stdout, _) = run(cmd(t, &python)
+    let (_, stdout, _) = cmd(t, &python)
         .args(["doctor", "--offline", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert!(
         stdout.contains("  ok    no interrupted change, no stale staging directory\n"),
         "{stdout}"
@@ -281,9 +264,11 @@ fn a_home_that_does_not_exist_fails_and_default_homes_are_listed() {
     let Some(python) = host_python() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
-    let (code, stdout, _) = run(cmd(t, &python)
+    let (code, stdout, _) = cmd(t, &python)
         .args(["doctor", "--offline", "--home"])
-        .arg(t.join("nowhere")));
+        .arg(t.join("nowhere"))
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stdout}");
     assert_screen(
         stdout,
@@ -301,9 +286,11 @@ doctor: 0 ok, 0 warn, 1 fail
 
 "#]],
     );
-    let (code, stdout, _) = run(cmd(t, &python)
+    let (code, stdout, _) = cmd(t, &python)
         .args(["doctor", "--offline", "--json", "--home"])
-        .arg(t.join("nowhere")));
+        .arg(t.join("nowhere"))
+        .run()
+        .parts();
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(schema_errors(&doc), Vec::<String>::new(), "{doc:#}");
     assert_eq!(
@@ -312,9 +299,11 @@ doctor: 0 ok, 0 warn, 1 fail
     );
     // Without --home: each host's own home, absent ones as information; protoAgent's
     // relative plugins directory is refused, as the host refuses it.
-    let (code, stdout, _) = run(cmd(t, &python)
+    let (code, stdout, _) = cmd(t, &python)
         .env("PROTOAGENT_PLUGINS_DIR", "rel/plugins")
-        .args(["doctor", "--offline"]));
+        .args(["doctor", "--offline"])
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
     assert_screen(
         stdout,
@@ -403,12 +392,14 @@ const RATE: &str = r#"{"resources":{"core":{"limit":5000,"used":1,"remaining":49
 /// `-v`: the steps are shown, the token is not.
 fn gh_home(t: &Path, python: &Path, server: &GitServer, api: &Api) -> PathBuf {
     let home = t.join("home");
-    let (code, stdout, stderr) = run(cmd(t, python)
+    let (code, stdout, stderr) = cmd(t, python)
         .env("GITHUB_TOKEN", SECRET)
         .env("PLUGINS_GH_BASE", &server.base)
         .env("PLUGINS_GITHUB_API", &api.base)
         .args(["-v", "install", "gh:acme/kit@main", "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
     let debug: Vec<&str> = stderr
@@ -458,7 +449,7 @@ fn a_token_is_named_by_its_source_and_never_shown() {
         if json {
             c.arg("--json");
         }
-        run(&mut c)
+        c.run().parts()
     };
     let (code, stdout, stderr) = doctor(&[], false, Some(("GITHUB_TOKEN", SECRET)));
     assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
@@ -533,12 +524,14 @@ doctor: 6 ok, 0 warn, 0 fail
     }
     // -v shows a redirect, and where it goes.
     let moved = Api::start(RATE, true);
-    let (code, stdout, stderr) = run(cmd(t, &python)
+    let (code, stdout, stderr) = cmd(t, &python)
         .env("GITHUB_TOKEN", SECRET)
         .env("PLUGINS_GH_BASE", &server.base)
         .env("PLUGINS_GITHUB_API", &moved.base)
         .args(["-v", "doctor", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         stderr.contains(&format!(
@@ -553,12 +546,14 @@ doctor: 6 ok, 0 warn, 0 fail
         r#"{"resources":{"core":{"limit":60,"used":60,"remaining":0,"reset":4102444800}}}"#,
         false,
     );
-    let (code, stdout, _) = run(cmd(t, &python)
+    let (code, stdout, _) = cmd(t, &python)
         .env("GITHUB_TOKEN", SECRET)
         .env("PLUGINS_GH_BASE", &server.base)
         .env("PLUGINS_GITHUB_API", &spent.base)
         .args(["doctor", "--json", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     let github = doc["checks"]
         .as_array()
@@ -592,13 +587,15 @@ fn verbose_shows_the_proxy_of_each_transfer() {
     let home = gh_home(t, &python, &server, &api);
     let proxy = Proxy::start();
     let https = server.base.replace("http://", "https://");
-    let (code, stdout, stderr) = run(cmd(t, &python)
+    let (code, stdout, stderr) = cmd(t, &python)
         .env("PLUGINS_GH_BASE", &https)
         .env("PLUGINS_GITHUB_API", &api.base)
         .env("HTTPS_PROXY", &proxy.url)
         .env("HTTP_PROXY", &proxy.url)
         .args(["-v", "doctor", "--timeout", "10", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stdout}{stderr}");
     let authority = server.base.trim_start_matches("http://");
     assert!(
@@ -640,10 +637,12 @@ debug: http: GET [API]/rate_limit (proxy: [PROXY])
 "#]],
     );
     // Without -v, no debug line.
-    let (_, _, stderr) = run(cmd(t, &python)
+    let (_, _, stderr) = cmd(t, &python)
         .env("PLUGINS_GH_BASE", &https)
         .args(["doctor", "--offline", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(stderr, "");
 }
 
@@ -659,11 +658,13 @@ fn the_printed_cron_line_runs_on_a_fresh_account() {
     std::fs::create_dir_all(&home).unwrap();
     std::fs::create_dir_all(t.join("empty-path")).unwrap();
     let doctor = || {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .env("HOME", &user)
             .env("PATH", t.join("empty-path"))
             .args(["doctor", "--offline", "--json", "--home"])
-            .arg(&home));
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{stdout}{stderr}");
         let doc: Value = serde_json::from_str(&stdout).unwrap();
         assert_eq!(schema_errors(&doc), Vec::<String>::new());
@@ -693,7 +694,7 @@ fn the_printed_cron_line_runs_on_a_fresh_account() {
             "ok".to_owned(),
             format!(
                 "the crontab line can run: {} is executable; {} is writable (the line's `mkdir -p` creates {})",
-                env!("CARGO_BIN_EXE_plugins"),
+                BIN,
                 user.display(),
                 user.join(".local/state").display()
             )
@@ -728,11 +729,13 @@ fn the_printed_cron_line_runs_on_a_fresh_account() {
             )
         )
     );
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .env("HOME", &user)
         .env("PATH", t.join("empty-path"))
         .args(["doctor", "-q", "--offline", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     assert!(
         stdout.contains("is not a directory [plugins::doctor::cron]"),
@@ -767,19 +770,23 @@ fn times_recorded_in_the_future_are_reported_and_left_alone() {
         "b".repeat(40)
     );
     std::fs::write(home.join(".plugins/first-seen.json"), &seen).unwrap();
-    let (_, stdout, stderr) = run(plugins()
+    let (_, stdout, stderr) = Plugins::new()
         .args(["doctor", "--home"])
         .arg(&home)
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert!(
         (stdout.clone() + &stderr)
             .contains("s in the future (a clock that was ahead: the next sweep takes it as now)"),
         "{stdout}{stderr}"
     );
-    let (_, quiet, _) = run(plugins()
+    let (_, quiet, _) = Plugins::new()
         .args(["doctor", "-q", "--offline", "--home"])
         .arg(&home)
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert!(quiet.contains("plugins::doctor::clock_ahead"), "{quiet}");
     let quiet = quiet.replace(&home.display().to_string(), "[HOME]");
     snapbox::assert_data_eq!(

@@ -2,9 +2,7 @@
 //! buffer reported as the file) and finding the plugin root from any
 //! directory inside it.
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use snapbox::{IntoData, assert_data_eq, str};
 
@@ -14,25 +12,13 @@ use crate::support::*;
 const BROKEN: &str = "id = \"dev.example.x\"\nname = \"X\"\nversion = \"1.0.0\"\napi_version = 12\n\n[[ui]]\nslot = \"sidebar\"\nid = \"s\"\n";
 
 /// Run with `input` on stdin: (exit code, stdout, stderr).
-fn run_with_stdin(cmd: &mut Command, input: &[u8]) -> (i32, String, String) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child.stdin.take().unwrap().write_all(input).unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
+fn run_with_stdin(cmd: &mut Plugins, input: &[u8]) -> (i32, String, String) {
+    cmd.stdin_bytes(input).run().parts()
 }
 
 fn stdin_validate(cwd: &Path, args: &[&str], input: &[u8]) -> (i32, String, String) {
     run_with_stdin(
-        plugins()
+        Plugins::new()
             .args(["validate", "--stdin"])
             .args(args)
             .current_dir(cwd),

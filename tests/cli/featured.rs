@@ -59,7 +59,7 @@ fn plugin_github(tmp: &Path, corpus: &Path, owner: &str, runtime: Option<&str>) 
 }
 
 fn install(base: &str, home: &Path, src: &str, index: Option<&PathBuf>) -> (i32, String, String) {
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["install", src, "--yes", "--no-build", "--home"])
         .arg(home)
         .env("PLUGINS_GH_BASE", base)
@@ -68,7 +68,7 @@ fn install(base: &str, home: &Path, src: &str, index: Option<&PathBuf>) -> (i32,
     if let Some(index) = index {
         cmd.env("PLUGINS_FEATURED_INDEX", index);
     }
-    run(&mut cmd)
+    cmd.run().parts()
 }
 
 #[test]
@@ -241,11 +241,13 @@ fn an_update_from_featured_to_community_asks_again() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(locked(&home, "dev.example.pinned", "trust"), "featured");
     // v2.0.0 is not pinned: it would be community, which needs consent (none without --yes).
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["install", "gh:acme/pinned@v2.0.0", "--home"])
         .arg(&home)
         .env("PLUGINS_GH_BASE", &base)
-        .env("PLUGINS_FEATURED_INDEX", &index));
+        .env("PLUGINS_FEATURED_INDEX", &index)
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stderr}");
     assert!(stderr.contains("plugins::install::declined"), "{stderr}");
     assert_eq!(locked(&home, "dev.example.pinned", "trust"), "featured");
@@ -287,7 +289,7 @@ fn validate_treats_a_tree_at_a_pinned_hash_as_featured() {
     )
     .unwrap();
     let validate = |index: Option<&Path>, api: &str| {
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         cmd.args([
             "validate",
             "--strict",
@@ -305,7 +307,7 @@ fn validate_treats_a_tree_at_a_pinned_hash_as_featured() {
         if let Some(index) = index {
             cmd.env("PLUGINS_FEATURED_INDEX", index);
         }
-        let (code, stdout, stderr) = run(&mut cmd);
+        let (code, stdout, stderr) = cmd.run().parts();
         let doc: serde_json::Value =
             serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
         (code, doc["plugins"][0]["diagnostics"].clone())
@@ -333,10 +335,12 @@ fn validate_treats_a_tree_at_a_pinned_hash_as_featured() {
     );
     // An unreadable override is the command's error, as at install.
     std::fs::write(&index, "plugins = 3").unwrap();
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["validate", "--path"])
         .arg(&tree)
-        .env("PLUGINS_FEATURED_INDEX", &index));
+        .env("PLUGINS_FEATURED_INDEX", &index)
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(stderr.contains("cannot use the featured index"), "{stderr}");
 }

@@ -10,9 +10,11 @@ const BROKEN: &str = "id = \"dev.example.x\"\nname = \"X\"\nversion = \"1.0.0\"\
 fn every_format_exits_alike() {
     let dir = aoe_root(BROKEN);
     for format in ["human", "json", "github"] {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["validate", "--format", format, "--path"])
-            .arg(dir.path()));
+            .arg(dir.path())
+            .run()
+            .parts();
         assert_eq!(code, 1, "{format}");
         assert!(stderr.is_empty(), "{format}: {stderr}");
         assert!(
@@ -25,9 +27,11 @@ fn every_format_exits_alike() {
 #[test]
 fn human_output_is_plain_without_a_terminal() {
     let dir = aoe_root(BROKEN);
-    let (_, stdout, _) = run(plugins()
+    let (_, stdout, _) = Plugins::new()
         .args(["validate", "--path", "."])
-        .current_dir(dir.path()));
+        .current_dir(dir.path())
+        .run()
+        .parts();
     let expected = "\
 plugins::aoe::unknown_variant
 
@@ -49,18 +53,22 @@ plugins::aoe::unknown_variant
         !stdout.contains('\u{1b}'),
         "no escape codes without a terminal"
     );
-    let (_, colored, _) = run(plugins()
+    let (_, colored, _) = Plugins::new()
         .args(["validate", "--color", "always", "--path", "."])
-        .current_dir(dir.path()));
+        .current_dir(dir.path())
+        .run()
+        .parts();
     assert!(colored.contains('\u{1b}'), "--color always forces color");
 }
 
 #[test]
 fn json_is_one_document_with_positions() {
     let dir = aoe_root(BROKEN);
-    let (_, stdout, _) = run(plugins()
+    let (_, stdout, _) = Plugins::new()
         .args(["validate", "--format", "json", "--path", "."])
-        .current_dir(dir.path()));
+        .current_dir(dir.path())
+        .run()
+        .parts();
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(doc["format_version"], 1);
     assert_eq!(doc["valid"], false);
@@ -98,9 +106,11 @@ fn json_is_one_document_with_positions() {
 #[test]
 fn github_annotations_point_at_the_line() {
     let dir = aoe_root(BROKEN);
-    let (_, stdout, _) = run(plugins()
+    let (_, stdout, _) = Plugins::new()
         .args(["validate", "--format", "github", "--path", "."])
-        .current_dir(dir.path()));
+        .current_dir(dir.path())
+        .run()
+        .parts();
     let mut lines = stdout.lines();
     assert_eq!(
         lines.next().unwrap(),
@@ -122,9 +132,11 @@ fn warnings_are_github_warnings_with_help() {
     let dir = aoe_root(&text);
     std::fs::create_dir(dir.path().join("bin")).unwrap();
     std::fs::write(dir.path().join("bin/worker"), "").unwrap();
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "--format", "github", "--path", "."])
-        .current_dir(dir.path()));
+        .current_dir(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 0);
     let first = stdout.lines().next().unwrap();
     assert!(first.starts_with("::warning file=aoe-plugin.toml,line=3,col=11,endColumn=15,title=plugins%3A%3Aaoe%3A%3Aversion_not_semver::"), "{first}");
@@ -134,7 +146,11 @@ fn warnings_are_github_warnings_with_help() {
 #[test]
 fn quiet_hides_clean_plugins() {
     let dir = clean_aoe_root();
-    let (code, stdout, _) = run(plugins().args(["validate", "-q", "--path"]).arg(dir.path()));
+    let (code, stdout, _) = Plugins::new()
+        .args(["validate", "-q", "--path"])
+        .arg(dir.path())
+        .run()
+        .parts();
     assert_eq!((code, stdout.as_str()), (0, ""));
 }
 
@@ -180,12 +196,12 @@ fn json_matches_its_schema_and_its_fixes_fix() {
     .unwrap();
     std::fs::create_dir_all(t.join("empty")).unwrap();
     let json = |paths: &[&str]| -> serde_json::Value {
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         cmd.args(["validate", "--format", "json"]).current_dir(t);
         for p in paths {
             cmd.args(["--path", p]);
         }
-        let (_, stdout, stderr) = run(&mut cmd);
+        let (_, stdout, stderr) = cmd.run().parts();
         let doc: serde_json::Value =
             serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
         let problems: Vec<String> = validator

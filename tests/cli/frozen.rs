@@ -48,7 +48,7 @@ fn plugins_in(
     env: &[(&str, &str)],
     args: &[&str],
 ) -> (i32, String, String) {
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(args)
         .arg("--home")
         .arg(home)
@@ -64,7 +64,7 @@ fn plugins_in(
     if matches!(args.first(), Some(&"sync")) {
         cmd.arg("--python").arg(py);
     }
-    run(&mut cmd)
+    cmd.run().parts()
 }
 
 /// The error code a failed command printed.
@@ -497,16 +497,20 @@ fn a_tree_with_a_symlink_is_refused_by_bundle_by_name() {
     commit_version(&repo, "aworld", "1.0.0");
     let home = tmp.path().join("home");
     let url = format!("file://{}", repo.dir.display());
-    let (code, o, e) = run(plugins()
+    let (code, o, e) = Plugins::new()
         .args(["install", &url, "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{o}{e}");
     let out = tmp.path().join("bundle.tar");
-    let (code, o, e) = run(plugins()
+    let (code, o, e) = Plugins::new()
         .args(["bundle", "-o"])
         .arg(&out)
         .arg("--home")
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 2, "{o}{e}");
     assert!(
         e.contains("plugins::sync::bundle") && e.contains("LINK.md is a symbolic link"),

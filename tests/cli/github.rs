@@ -16,11 +16,13 @@ fn warned() -> String {
 }
 
 fn github(cwd: &Path, args: &[&str]) -> (i32, String) {
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .env_remove("GITHUB_STEP_SUMMARY")
         .args(["validate", "--format", "github"])
         .args(args)
-        .current_dir(cwd));
+        .current_dir(cwd)
+        .run()
+        .parts();
     assert_eq!(stderr, "");
     (code, stdout)
 }
@@ -99,10 +101,12 @@ fn github_appends_a_job_summary_when_the_step_has_one() {
         );
     let summary = tmp.path().join("summary.md");
     std::fs::write(&summary, "# earlier step\n").unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .env("GITHUB_STEP_SUMMARY", &summary)
         .args(["validate", "--format", "github", "-r", "--path", "."])
-        .current_dir(repo.dir.join("plugins")));
+        .current_dir(repo.dir.join("plugins"))
+        .run()
+        .parts();
     assert_eq!((code, stderr.as_str()), (1, ""));
     assert!(
         stdout.starts_with("::error file=plugins/broken/"),
@@ -135,10 +139,12 @@ fn github_appends_a_job_summary_when_the_step_has_one() {
 
     // Other formats leave the summary alone.
     let before = std::fs::read_to_string(&summary).unwrap();
-    let (code, _, _) = run(plugins()
+    let (code, _, _) = Plugins::new()
         .env("GITHUB_STEP_SUMMARY", &summary)
         .args(["validate", "--format", "json", "-r", "--path", "."])
-        .current_dir(repo.dir.join("plugins")));
+        .current_dir(repo.dir.join("plugins"))
+        .run()
+        .parts();
     assert_eq!(code, 1);
     assert_eq!(std::fs::read_to_string(&summary).unwrap(), before);
 }

@@ -2,8 +2,7 @@
 //! or deleted because of them, and sources are only ever read.
 
 use std::path::Path;
-use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use snapbox::{IntoData, assert_data_eq, str};
 
@@ -39,34 +38,6 @@ fn tree_state(dir: &Path) -> Vec<(String, String)> {
     out
 }
 
-fn redact(s: &str, root: &Path) -> String {
-    s.replace(root.to_str().unwrap(), "[ROOT]")
-}
-
-/// Run with a deadline, so a hang fails the test instead of stalling the suite.
-fn run_within(cmd: &mut std::process::Command, limit: Duration) -> (i32, String, String) {
-    let mut child = cmd
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let start = Instant::now();
-    while child.try_wait().unwrap().is_none() {
-        if start.elapsed() > limit {
-            child.kill().unwrap();
-            panic!("still running after {limit:?}");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap(),
-        String::from_utf8(out.stdout).unwrap(),
-        String::from_utf8(out.stderr).unwrap(),
-    )
-}
-
 #[test]
 fn remove_refuses_every_name_that_is_not_one_directory() {
     let tmp = tempfile::tempdir().unwrap();
@@ -89,10 +60,12 @@ fn remove_refuses_every_name_that_is_not_one_directory() {
         "a\nb",
     ];
     for id in ids {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["remove", id, "--home"])
             .arg(&home)
-            .env("NO_COLOR", "1"));
+            .env("NO_COLOR", "1")
+            .run()
+            .parts();
         assert_eq!(code, 2, "{id:?}: {stdout}{stderr}");
         assert!(
             stderr.starts_with("plugins::install::unsafe_name"),
@@ -100,9 +73,11 @@ fn remove_refuses_every_name_that_is_not_one_directory() {
         );
     }
     assert_eq!(tree_state(tmp.path()), before, "nothing was deleted");
-    let (_, _, stderr) = run(plugins()
+    let (_, _, stderr) = Plugins::new()
         .args(["remove", "../../somewhere", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_data_eq!(
         stderr,
         str![[r#"
@@ -132,11 +107,16 @@ fn a_hostile_lock_entry_is_an_error_never_a_path() {
     std::fs::write(outside.join("aoe-plugin.toml"), static_aoe("1.0.0")).unwrap();
     let before = tree_state(tmp.path());
 
-    let (code, stdout, stderr) = run(plugins().args(["verify", "--json", "--home"]).arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["verify", "--json", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stdout}{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_data_eq!(
-        redact(&serde_json::to_string_pretty(&doc["plugins"]).unwrap(), tmp.path()),
+    assert_redacted(
+        &serde_json::to_string_pretty(&doc["plugins"]).unwrap(),
+        &[("[TMP]", tmp.path().display().to_string())],
         str![[r#"
 [
   {
@@ -145,7 +125,7 @@ fn a_hostile_lock_entry_is_an_error_never_a_path() {
     "status": "invalid",
     "code": "plugins::lock::unsafe_id",
     "problems": [
-      "[ROOT]/home/H/plugins.lock: the entry \"../../outside\" cannot name a plugin directory: it contains a path separator (`/` or `\\`)"
+      "[TMP]/home/H/plugins.lock: the entry \"../../outside\" cannot name a plugin directory: it contains a path separator (`/` or `\\`)"
     ]
   }
 ]
@@ -153,31 +133,40 @@ fn a_hostile_lock_entry_is_an_error_never_a_path() {
         .raw()
     );
 
-    let (code, _, stderr) = run(plugins()
+    Plugins::new()
         .args(["sync", "--yes", "--home"])
         .arg(&home)
-        .env("COLUMNS", "400"));
-    assert_eq!(code, 2);
-    assert_data_eq!(
-        redact(&stderr, tmp.path()),
-        str![[r#"
+        .env("COLUMNS", "400")
+        .tmp(tmp.path())
+        .run()
+        .code(2)
+        .stderr_eq(str![[r#"
 plugins::lock::unsafe_id
 
-  × [ROOT]/home/H/plugins.lock: the entry "../../outside" cannot name a plugin directory: it contains a path separator (`/` or `\`)
-  help: nothing was read or deleted for it; remove the entry from [ROOT]/home/H/plugins.lock by hand
+  × [TMP]/home/H/plugins.lock: the entry "../../outside" cannot name a plugin directory: it contains a path separator (`/` or `\`)
+  help: nothing was read or deleted for it; remove the entry from [TMP]/home/H/plugins.lock by hand
 
 "#]]
         .raw()
     );
     for args in [&["info", "../../outside"][..], &["remove", "../../outside"]] {
-        let (code, _, stderr) = run(plugins().args(args).arg("--home").arg(&home));
+        let (code, _, stderr) = Plugins::new()
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(code, 2, "{args:?}");
         assert!(
             stderr.starts_with("plugins::install::unsafe_name"),
             "{stderr}"
         );
     }
-    let (code, stdout, _) = run(plugins().args(["list", "--json", "--home"]).arg(&home));
+    let (code, stdout, _) = Plugins::new()
+        .args(["list", "--json", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
@@ -205,9 +194,11 @@ fn aworld_ids_that_cannot_be_directories_warn_and_never_install() {
             serde_json::json!({"id": id, "version": "1.0.0"}).to_string(),
         )
         .unwrap();
-        let (code, stdout, _) = run(plugins()
+        let (code, stdout, _) = Plugins::new()
             .args(["validate", "--format", "json", "--path"])
-            .arg(&src));
+            .arg(&src)
+            .run()
+            .parts();
         assert_eq!(code, 0, "the host accepts it: {stdout}");
         let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         let codes: Vec<_> = doc["plugins"][0]["diagnostics"]
@@ -252,12 +243,12 @@ fn backslash_names_are_refused_before_anything_reads_them() {
         .enumerate()
     {
         let home = tmp.path().join(format!("home-{i}"));
-        let (code, stdout, stderr) = run_within(
-            plugins()
-                .args(["install", source, "--yes", "--home"])
-                .arg(&home),
-            Duration::from_secs(60),
-        );
+        let (code, stdout, stderr) = Plugins::new()
+            .args(["install", source, "--yes", "--home"])
+            .arg(&home)
+            .deadline(Duration::from_secs(60))
+            .run()
+            .parts();
         assert_eq!(code, 2, "{source}: {stdout}{stderr}");
         assert!(
             stderr.contains("plugins::install::unsafe_tree"),
@@ -279,37 +270,36 @@ fn special_files_in_a_local_source_are_refused_unopened() {
         .unwrap();
     assert!(status.success());
     let home = tmp.path().join("home");
-    let (code, _, stderr) = run_within(
-        plugins()
-            .args(["install", src.to_str().unwrap(), "--yes", "--home"])
-            .arg(&home)
-            .env("COLUMNS", "400"),
-        Duration::from_secs(60),
-    );
-    assert_eq!(code, 2, "{stderr}");
-    assert_data_eq!(
-        redact(&stderr, tmp.path()),
-        str![[r#"
-    Fetching [ROOT]/src
+    Plugins::new()
+        .args(["install", src.to_str().unwrap(), "--yes", "--home"])
+        .arg(&home)
+        .env("COLUMNS", "400")
+        .tmp(tmp.path())
+        .deadline(Duration::from_secs(60))
+        .run()
+        .code(2)
+        .stderr_eq(
+            str![[r#"
+    Fetching [TMP]/src
 plugins::install::unsafe_tree
 
   × refusing to install: pipe is a FIFO; a plugin tree holds only files, directories and symlinks
   help: remove or rename the entry in the plugin's source
 
 "#]]
-        .raw()
-    );
+            .raw(),
+        );
     assert!(!home.join("plugins.lock").exists());
 
     // A source without a valid manifest is refused before any of it is copied
     // (the FIFO would otherwise be reached first).
     std::fs::write(src.join("aoe-plugin.toml"), "id = 1\n").unwrap();
-    let (code, _, stderr) = run_within(
-        plugins()
-            .args(["install", src.to_str().unwrap(), "--yes", "--home"])
-            .arg(&home),
-        Duration::from_secs(60),
-    );
+    let (code, _, stderr) = Plugins::new()
+        .args(["install", src.to_str().unwrap(), "--yes", "--home"])
+        .arg(&home)
+        .deadline(Duration::from_secs(60))
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("plugins::install::invalid"), "{stderr}");
     assert!(!stderr.contains("unsafe_tree"), "{stderr}");
@@ -358,7 +348,7 @@ fn local_git_sources_are_only_read() {
 /// The binary, run as `nobody` when the tests run as root (permissions do not
 /// bind root), owning `owned`; else as the current user. The binary is copied
 /// into `dir` (which must be world-readable) so `nobody` can run it.
-fn as_unprivileged(dir: &Path, owned: &[&Path]) -> std::process::Command {
+fn as_unprivileged(dir: &Path, owned: &[&Path]) -> Plugins {
     let bin = dir.join("plugins");
     crate::support::copy_binary(&bin);
     let is_root = std::process::Command::new("id")
@@ -366,7 +356,7 @@ fn as_unprivileged(dir: &Path, owned: &[&Path]) -> std::process::Command {
         .output()
         .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
     if !is_root {
-        return std::process::Command::new(&bin);
+        return Plugins::under(&bin, [""; 0]);
     }
     let ok = std::process::Command::new("chown")
         .args(["-R", "65534:65534"])
@@ -375,10 +365,15 @@ fn as_unprivileged(dir: &Path, owned: &[&Path]) -> std::process::Command {
         .unwrap()
         .success();
     assert!(ok);
-    let mut c = std::process::Command::new("setpriv");
-    c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-        .arg(&bin);
-    c
+    Plugins::under(
+        "setpriv",
+        [
+            "--reuid=65534".as_ref(),
+            "--regid=65534".as_ref(),
+            "--clear-groups".as_ref(),
+            bin.as_os_str(),
+        ],
+    )
 }
 
 #[test]
@@ -401,11 +396,13 @@ fn a_read_only_source_repository_can_be_installed_from() {
     // a checkout on a read-only mount.
     let mut cmd = as_unprivileged(tmp.path(), &[&home, &repo.dir]);
     let before = tree_state(&repo.dir);
-    let (code, stdout, stderr) = run(cmd
+    let (code, stdout, stderr) = cmd
         .args(["install", &repo.url(), "--yes", "--home"])
         .arg(&home)
         .env("HOME", &home)
-        .env("NO_COLOR", "1"));
+        .env("NO_COLOR", "1")
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         home.join("plugins/dev.example.pinned/aoe-plugin.toml")
@@ -430,17 +427,20 @@ fn git_ignored_build_output_is_left_out_of_a_local_install() {
     repo.file("run.log", "log");
     repo.file("notes.txt", "kept: not ignored, though uncommitted");
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = install(&home, &[repo.dir.to_str().unwrap()]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_data_eq!(
-        redact(&stderr, tmp.path()),
-        str![[r#"
-    Fetching [ROOT]/repo
+    Plugins::new()
+        .args(["install", repo.dir.to_str().unwrap(), "--yes"])
+        .home(&home)
+        .tmp(tmp.path())
+        .run()
+        .success()
+        .stderr_eq(
+            str![[r#"
+    Fetching [TMP]/repo
       Copied (left out 2 git-ignored entries)
 
 "#]]
-        .raw()
-    );
+            .raw(),
+        );
     let installed: Vec<String> = tree_state(&home.join("plugins/dev.example.pinned"))
         .into_iter()
         .map(|(p, _)| p)
@@ -452,14 +452,19 @@ fn git_ignored_build_output_is_left_out_of_a_local_install() {
 fn gh_sources_stay_below_the_clone_base() {
     for source in ["gh:../x", "gh:acme/..", "gh:a/b\\..\\..", "gh:-x/y"] {
         let tmp = tempfile::tempdir().unwrap();
-        let (code, _, stderr) = run(plugins()
+        let (code, _, stderr) = Plugins::new()
             .args(["install", source, "--yes", "--home"])
             .arg(tmp.path().join("home"))
-            .env("PLUGINS_GH_BASE", tmp.path().join("base")));
+            .env("PLUGINS_GH_BASE", tmp.path().join("base"))
+            .run()
+            .parts();
         assert_eq!(code, 2, "{source}: {stderr}");
         assert!(stderr.contains("is not a GitHub repository"), "{stderr}");
     }
-    let (_, _, stderr) = run(plugins().args(["install", "gh:../x", "--home", "/nonexistent"]));
+    let (_, _, stderr) = Plugins::new()
+        .args(["install", "gh:../x", "--home", "/nonexistent"])
+        .run()
+        .parts();
     assert_data_eq!(
         stderr,
         str![[r#"
@@ -493,11 +498,13 @@ fn an_up_to_date_install_into_a_read_only_home_says_so() {
         .unwrap()
         .success();
     assert!(ok);
-    let (code, stdout, stderr) = run(cmd
+    let (code, stdout, stderr) = cmd
         .args(["install", &repo.url(), "--yes", "--home"])
         .arg(&home)
         .env("HOME", tmp.path())
-        .env("NO_COLOR", "1"));
+        .env("NO_COLOR", "1")
+        .run()
+        .parts();
     std::process::Command::new("chmod")
         .args(["-R", "u+w"])
         .arg(&home)

@@ -114,15 +114,14 @@ fn protoagent_homes_resolve_as_the_host_resolves_them() {
         let mut env = case.clone();
         env.push(("HOME", s(&home)));
         let want = python(&py, &t, &env, PATHS_PY);
-        let mut cmd = plugins();
-        cmd.args(["homes", "--json"]).current_dir(&t);
-        for v in PROTO_VARS {
-            cmd.env_remove(v);
-        }
+        let mut cmd = Plugins::new();
+        cmd.without_host_env()
+            .args(["homes", "--json"])
+            .current_dir(&t);
         for (k, v) in &env {
             cmd.env(k, v);
         }
-        let (code, stdout, stderr) = run(&mut cmd);
+        let (code, stdout, stderr) = cmd.run().parts();
         assert_eq!(code, 0, "{stderr}");
         let doc: Value = serde_json::from_str(&stdout).unwrap();
         let proto = doc["homes"]
@@ -150,13 +149,15 @@ fn protoagent_homes_resolve_as_the_host_resolves_them() {
 #[test]
 fn relative_plugins_dir_warning_is_the_hosts() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["homes"])
         .env("HOME", tmp.path())
         .env("PROTOAGENT_HOME", tmp.path().join("i"))
         .env("PROTOAGENT_PLUGINS_DIR", "rel")
         .env_remove("PROTOAGENT_INSTANCE")
-        .env_remove("PROTOAGENT_BOX_ROOT"));
+        .env_remove("PROTOAGENT_BOX_ROOT")
+        .run()
+        .parts();
     assert_eq!(code, 0);
     let want = format!(
         "PROTOAGENT_PLUGINS_DIR 'rel' is not absolute, so it is ignored and plugins load from {} instead.",
@@ -198,15 +199,14 @@ fn protoagent_reads_what_plugins_installed_and_plugins_reads_the_hosts_lock() {
         ("HOME", t.join("home").display().to_string()),
         ("PROTOAGENT_HOME", instance.display().to_string()),
     ];
-    let mut cmd = plugins();
-    cmd.args(["install", &repo.url(), "--yes"]).current_dir(&t);
-    for v in PROTO_VARS {
-        cmd.env_remove(v);
-    }
+    let mut cmd = Plugins::new();
+    cmd.without_host_env()
+        .args(["install", &repo.url(), "--yes"])
+        .current_dir(&t);
     for (k, v) in &env {
         cmd.env(k, v);
     }
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(instance.join("plugins/notes_x").is_dir(), "{stdout}");
     let seen = python(
@@ -254,15 +254,12 @@ print(json.dumps(installer.install({:?}, allow=["*"])["id"]))
         vec!["outdated"],
         vec!["verify"],
     ] {
-        let mut cmd = plugins();
-        cmd.args(&args).current_dir(&t);
-        for v in PROTO_VARS {
-            cmd.env_remove(v);
-        }
+        let mut cmd = Plugins::new();
+        cmd.without_host_env().args(&args).current_dir(&t);
         for (k, v) in &env {
             cmd.env(k, v);
         }
-        let (code, stdout, stderr) = run(&mut cmd);
+        let (code, stdout, stderr) = cmd.run().parts();
         assert!(!stderr.contains("panicked"), "{args:?}: {stdout}{stderr}");
         assert!(code == 0 || code == 1, "{args:?}: {code} {stdout}{stderr}");
         if args == ["list"] {
@@ -299,10 +296,12 @@ fn aworld_accepts_what_plugins_installed() {
     .file("commands/hi.md", "# hi\n");
     repo.commit("aworld plugin");
     let home = t.join("home");
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["install", &repo.url(), "--yes"])
         .env("HOME", &home)
-        .current_dir(&t));
+        .current_dir(&t)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let plugins_dir = home.join(".aworld/plugins");
     let registry: Value =
@@ -353,9 +352,11 @@ fn aoe_install_grants_in_config_toml_and_remove_forgets() {
     )
     .unwrap();
     // A relative local source and home: both recorded absolute.
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["install", "hello", "--yes", "--home", "aoe-home"])
-        .current_dir(&t));
+        .current_dir(&t)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let config = std::fs::read_to_string(home.join("config.toml")).unwrap();
     let hash = plugins::hash::bytes(CLEAN_AOE.as_bytes());
@@ -376,9 +377,11 @@ fn aoe_install_grants_in_config_toml_and_remove_forgets() {
         "{lock}"
     );
 
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["remove", "dev.example.hello", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(
         std::fs::read_to_string(home.join("config.toml")).unwrap(),
@@ -399,15 +402,19 @@ fn enable_and_disable_flip_each_hosts_switch() {
         std::fs::Permissions::from_mode(0o755),
     )
     .unwrap();
-    let (code, out, err) = run(plugins()
+    let (code, out, err) = Plugins::new()
         .args(["install", "--yes", "--home"])
         .arg(&aoe_home)
-        .arg(src.path()));
+        .arg(src.path())
+        .run()
+        .parts();
     assert_eq!(code, 0, "{out}{err}");
     let before = std::fs::read_to_string(aoe_home.join("config.toml")).unwrap();
-    let (code, out, err) = run(plugins()
+    let (code, out, err) = Plugins::new()
         .args(["disable", "dev.example.hello", "--home"])
-        .arg(&aoe_home));
+        .arg(&aoe_home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with("    Disabled dev.example.hello in "),
@@ -415,13 +422,17 @@ fn enable_and_disable_flip_each_hosts_switch() {
     );
     let after = std::fs::read_to_string(aoe_home.join("config.toml")).unwrap();
     assert_eq!(after, before.replace("enabled = true", "enabled = false"));
-    let (_, out, _) = run(plugins()
+    let (_, out, _) = Plugins::new()
         .args(["disable", "dev.example.hello", "--home"])
-        .arg(&aoe_home));
+        .arg(&aoe_home)
+        .run()
+        .parts();
     assert!(out.trim_end().ends_with("(already)"), "{out}");
-    run(plugins()
+    Plugins::new()
         .args(["enable", "dev.example.hello", "--home"])
-        .arg(&aoe_home));
+        .arg(&aoe_home)
+        .run()
+        .parts();
     assert_eq!(
         std::fs::read_to_string(aoe_home.join("config.toml")).unwrap(),
         before
@@ -435,12 +446,18 @@ fn enable_and_disable_flip_each_hosts_switch() {
         r#"{"id": "aw", "name": "aw", "version": "0.1.0"}"#,
     )
     .unwrap();
-    let (code, out, err) = run(plugins()
+    let (code, out, err) = Plugins::new()
         .args(["install", "--yes"])
         .arg(&aw_src)
-        .env("HOME", t.join("h")));
+        .env("HOME", t.join("h"))
+        .run()
+        .parts();
     assert_eq!(code, 0, "{out}{err}");
-    let (code, _, err) = run(plugins().args(["disable", "aw"]).env("HOME", t.join("h")));
+    let (code, _, err) = Plugins::new()
+        .args(["disable", "aw"])
+        .env("HOME", t.join("h"))
+        .run()
+        .parts();
     assert_eq!(code, 0, "{err}");
     let reg: Value = serde_json::from_str(
         &std::fs::read_to_string(t.join("h/.aworld/plugins/.manifest.json")).unwrap(),
@@ -457,21 +474,20 @@ fn enable_and_disable_flip_each_hosts_switch() {
     )
     .unwrap();
     let repo = proto_repo(&t.join("pa-src"), "pa_x");
-    let env = |cmd: &mut Command| {
-        for v in PROTO_VARS {
-            cmd.env_remove(v);
-        }
-        cmd.env("HOME", t.join("h")).env("PROTOAGENT_HOME", &inst);
+    let env = |cmd: &mut Plugins| {
+        cmd.without_host_env()
+            .env("HOME", t.join("h"))
+            .env("PROTOAGENT_HOME", &inst);
     };
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["install", "--yes", &repo.url()]);
     env(&mut cmd);
-    let (code, out, err) = run(&mut cmd);
+    let (code, out, err) = cmd.run().parts();
     assert_eq!(code, 0, "{out}{err}");
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["enable", "pa_x"]);
     env(&mut cmd);
-    let (code, out, err) = run(&mut cmd);
+    let (code, out, err) = cmd.run().parts();
     assert_eq!(code, 0, "{err}");
     assert_eq!(
         out,
@@ -485,10 +501,10 @@ fn enable_and_disable_flip_each_hosts_switch() {
         "# mine\nplugins:\n  enabled: [notes]\n",
         "never rewritten"
     );
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["disable", "nope"]);
     env(&mut cmd);
-    let (code, _, err) = run(&mut cmd);
+    let (code, _, err) = cmd.run().parts();
     assert_eq!(code, 2);
     assert!(err.contains("plugins::install::not_installed"), "{err}");
 }
@@ -549,10 +565,8 @@ fn protoagent_imports_the_deps_plugins_installed() {
         ("HOME", t.join("home").display().to_string()),
         ("PROTOAGENT_HOME", instance.display().to_string()),
     ];
-    let with_env = |cmd: &mut Command| {
-        for v in PROTO_VARS {
-            cmd.env_remove(v);
-        }
+    let with_env = |cmd: &mut Plugins| {
+        cmd.without_host_env();
         for (k, v) in &env {
             cmd.env(k, v);
         }
@@ -561,10 +575,10 @@ fn protoagent_imports_the_deps_plugins_installed() {
             .env("PIP_FIND_LINKS", &index)
             .current_dir(&t);
     };
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["install", &repo.url(), "--yes", "--deps"]);
     with_env(&mut cmd);
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         instance
@@ -588,10 +602,10 @@ fn protoagent_imports_the_deps_plugins_installed() {
         })
     );
 
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["verify"]);
     with_env(&mut cmd);
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_data_eq!(
         stdout,
@@ -624,16 +638,14 @@ fn protoagent_reads_a_subdirectory_install_and_ignores_its_subdir_key() {
         ("HOME", t.join("home").display().to_string()),
         ("PROTOAGENT_HOME", instance.display().to_string()),
     ];
-    let mut cmd = plugins();
-    cmd.args(["install", &repo.url(), "--subdir", "plugins/notes", "--yes"])
+    let mut cmd = Plugins::new();
+    cmd.without_host_env()
+        .args(["install", &repo.url(), "--subdir", "plugins/notes", "--yes"])
         .current_dir(&t);
-    for v in PROTO_VARS {
-        cmd.env_remove(v);
-    }
     for (k, v) in &env {
         cmd.env(k, v);
     }
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let seen = python(
         &py,
@@ -677,21 +689,23 @@ fn the_protoagent_host_is_detected_from_its_python() {
     )
     .unwrap();
     std::fs::write(plugin.join("__init__.py"), "def register(r):\n    pass\n").unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let ran = Plugins::new()
         .args(["install", "-v", "--yes", "--python"])
         .arg(&python)
         .arg(&plugin)
         .arg("--home")
-        .arg(tmp.path().join("home")));
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    let line = stderr
+        .arg(tmp.path().join("home"))
+        .redact("[PYTHON]", &python)
+        .run();
+    ran.success();
+    let line = ran
+        .stderr
         .lines()
         .find(|l| l.contains("host: detected"))
-        .unwrap_or_default()
-        .replace(&python.display().to_string(), "[PYTHON]");
-    assert_data_eq!(
+        .unwrap_or_default();
+    ran.redacted_eq(
         line,
-        str!["debug: host: detected version 0.218.1 ([PYTHON]: protolabs-agent); validating as it"]
+        str!["debug: host: detected version 0.218.1 ([PYTHON]: protolabs-agent); validating as it"],
     );
 }
 
@@ -735,26 +749,31 @@ fn the_python_probe_is_remembered_per_home_until_the_host_changes() {
         .unwrap();
         std::fs::write(plugin.join("__init__.py"), "def register(r):\n    pass\n").unwrap();
         let trace = t.join(format!("trace-{n}"));
-        let out = std::process::Command::new(&strace)
-            .args(["-f", "-e", "trace=execve", "-o"])
-            .arg(&trace)
-            .arg(env!("CARGO_BIN_EXE_plugins"))
+        let ran = Plugins::new()
             .args(["-v", "install", "--yes", "--python"])
             .arg(&python)
             .arg(&plugin)
-            .arg("--home")
-            .arg(&home)
-            .env_remove("PLUGINS_HOME")
-            .env("NO_COLOR", "1")
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{stderr}");
-        let detected = stderr
-            .lines()
-            .find(|l| l.contains("host: detected"))
-            .unwrap_or_default()
-            .replace(&python.display().to_string(), "[PYTHON]");
+            .home(&home)
+            .redact("[PYTHON]", &python)
+            .wrapped_in(
+                &strace,
+                [
+                    "-f".as_ref(),
+                    "-e".as_ref(),
+                    "trace=execve".as_ref(),
+                    "-o".as_ref(),
+                    trace.as_os_str(),
+                ],
+            )
+            .run();
+        ran.success();
+        let stderr = &ran.stderr;
+        let detected = ran.redacted(
+            stderr
+                .lines()
+                .find(|l| l.contains("host: detected"))
+                .unwrap_or_default(),
+        );
         // A program run whose path names a python (its own, the symlink's target or any).
         let asked = std::fs::read_to_string(trace).unwrap().lines().any(|l| {
             l.split_once("execve(\"")
@@ -829,23 +848,21 @@ fn the_aoe_version_probe_is_remembered_per_home_until_aoe_changes() {
             static_aoe("0.1.0").replace("dev.example.pinned", &format!("dev.example.p{n}")),
         )
         .unwrap();
-        let out = plugins()
+        let ran = Plugins::new()
             .args(["-v", "install", "--yes"])
             .arg(&plugin)
-            .arg("--home")
-            .arg(&home)
-            .env_remove("PLUGINS_HOME")
+            .home(&home)
             .env("PATH", &path)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
-        assert!(out.status.success(), "{stderr}");
-        let detected = stderr
-            .lines()
-            .filter(|l| l.contains("host: detected") || l.contains("answered as remembered"))
-            .map(|l| l.replace(&t.display().to_string(), "[TMP]"))
-            .collect::<Vec<_>>()
-            .join("\n");
+            .tmp(&t)
+            .run();
+        ran.success();
+        let detected = ran.redacted(
+            &ran.stderr
+                .lines()
+                .filter(|l| l.contains("host: detected") || l.contains("answered as remembered"))
+                .collect::<Vec<_>>()
+                .join("\n"),
+        );
         let times = std::fs::read_to_string(&asked)
             .unwrap_or_default()
             .lines()

@@ -71,10 +71,12 @@ fn gh_sources_use_the_clone_base() {
     let base = tmp.path().join("mirror");
     repo.clone_bare(&base.join("acme/pinned.git"));
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["install", "gh:acme/pinned@v2.0.0", "--yes", "--home"])
         .arg(&home)
-        .env("PLUGINS_GH_BASE", format!("file://{}", base.display())));
+        .env("PLUGINS_GH_BASE", format!("file://{}", base.display()))
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(
         locked(&home, "dev.example.pinned", "source"),
@@ -164,11 +166,13 @@ fn consent_is_required_without_a_terminal() {
     let repo = Repo::init(&tmp.path().join("repo"));
     built_aoe(&repo, "1.0.0", GOOD_BUILD);
     let home = tmp.path().join("home");
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["install", &repo.url(), "--home"])
         .arg(&home)
         .env("COLUMNS", "400")
-        .stdin(std::process::Stdio::null()));
+        .stdin(std::process::Stdio::null())
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("`plugins install` cannot ask for consent (stdin is not a terminal): dev.example.built asks for capabilities [runtime.worker], build steps [./build.sh]; nothing was granted"),
@@ -187,14 +191,13 @@ fn refusals_without_a_terminal_say_what_and_how() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let refusal = |args: &[&str], home: &Path| {
-        let (code, _, stderr) = run(plugins()
+        Plugins::new()
             .args(args)
             .arg("--home")
             .arg(home)
             .env("COLUMNS", "400")
-            .stdin(std::process::Stdio::null()));
-        let stderr = stderr.replace(&t.display().to_string(), "[TMP]");
-        (code, stderr)
+            .tmp(t)
+            .run()
     };
     // An update whose capabilities widen.
     let repo = Repo::init(&t.join("repo"));
@@ -207,11 +210,7 @@ fn refusals_without_a_terminal_say_what_and_how() {
         .replace("[\"runtime.worker\"]", "[\"runtime.worker\", \"net\"]");
     repo.file("aoe-plugin.toml", &text);
     repo.commit("wants the network");
-    let (code, stderr) = refusal(&["update", "--all"], &home);
-    assert_eq!(code, 1, "{stderr}");
-    assert_data_eq!(
-        stderr,
-        str![[r#"
+    refusal(&["update", "--all"], &home).code(1).stderr_eq(str![[r#"
     Fetching file://[TMP]/repo
      Fetched e0806bf7f826
 aoe plugin `dev.example.built` 1.1.0 from file://[TMP]/repo @ e0806bf7f826
@@ -236,11 +235,7 @@ plugins::install::declined
     .file("hooks/done.py", "def run():\n    pass\n");
     aw.commit("helper");
     let aw_home = t.join("aw-home");
-    let (code, stderr) = refusal(&["install", &aw.url()], &aw_home);
-    assert_eq!(code, 2, "{stderr}");
-    assert_data_eq!(
-        stderr,
-        str![[r#"
+    refusal(&["install", &aw.url()], &aw_home).code(2).stderr_eq(str![[r#"
     Fetching file://[TMP]/aworld
      Fetched 935a24ee4228
 aworld plugin `helper` 1.0.0 from file://[TMP]/aworld @ 935a24ee4228
@@ -258,11 +253,7 @@ plugins::install::declined
     let fresh = t.join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(aw_home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
-    let (code, stderr) = refusal(&["sync"], &fresh);
-    assert_eq!(code, 2, "{stderr}");
-    assert_data_eq!(
-        stderr,
-        str![[r#"
+    refusal(&["sync"], &fresh).code(2).stderr_eq(str![[r#"
     Fetching file://[TMP]/aworld
      Fetched 935a24ee4228
 aworld plugin `helper` 1.0.0 from file://[TMP]/aworld @ 935a24ee4228
@@ -285,21 +276,13 @@ fn declining_on_a_terminal_installs_nothing() {
     let repo = Repo::init(&tmp.path().join("repo"));
     built_aoe(&repo, "1.0.0", GOOD_BUILD);
     let home = tmp.path().join("home");
-    let bin = env!("CARGO_BIN_EXE_plugins");
-    let mut child = std::process::Command::new("script")
-        .args([
-            "-qec",
-            &format!(
-                "'{bin}' install '{}' --home '{}'",
-                repo.url(),
-                home.display()
-            ),
-            "/dev/null",
-        ])
+    let mut child = Plugins::new()
+        .args(["install", &repo.url()])
+        .home(&home)
+        .in_pty()
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
     std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"n\n").unwrap();
     let out = child.wait_with_output().unwrap();
     let screen = String::from_utf8_lossy(&out.stdout);
@@ -350,16 +333,22 @@ fn list_verify_remove() {
     let (repo, [_, _, c3]) = history(&tmp.path().join("repo"));
     let home = tmp.path().join("home");
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
-    let (code, stdout, _) = run(plugins().args(["list", "--json", "--home"]).arg(&home));
+    let (code, stdout, _) = Plugins::new()
+        .args(["list", "--json", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(doc["plugins"][0]["id"], "dev.example.pinned");
     assert_eq!(doc["plugins"][0]["commit"], c3);
     assert_eq!(doc["plugins"][0]["ref_kind"], "branch");
 
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["info", "dev.example.pinned", "--json", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     let info: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
@@ -370,7 +359,14 @@ fn list_verify_remove() {
         ),
         (Some(c3.as_str()), Some("main"), Some(true))
     );
-    let verify = |extra: &[&str]| run(plugins().args(["verify", "--home"]).arg(&home).args(extra));
+    let verify = |extra: &[&str]| {
+        Plugins::new()
+            .args(["verify", "--home"])
+            .arg(&home)
+            .args(extra)
+            .run()
+            .parts()
+    };
     assert_eq!(verify(&[]).0, 0);
     let manifest = home.join("plugins/dev.example.pinned/aoe-plugin.toml");
     std::fs::write(
@@ -397,9 +393,11 @@ fn list_verify_remove() {
         0
     );
     assert_eq!(verify(&[]).0, 0);
-    let (code, _, _) = run(plugins()
+    let (code, _, _) = Plugins::new()
         .args(["remove", "dev.example.pinned", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     assert!(!home.join("plugins/dev.example.pinned").exists());
     assert!(
@@ -408,9 +406,11 @@ fn list_verify_remove() {
             .and_then(|p| p.as_table())
             .is_none_or(|p| p.is_empty())
     );
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["remove", "dev.example.pinned", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("plugins::install::not_installed"),
@@ -464,12 +464,11 @@ fn concurrent_installs_serialize_on_the_home_lock() {
         );
         repo.commit("one");
         children.push(
-            plugins()
+            Plugins::new()
                 .args(["install", &repo.url(), "--yes", "--home"])
                 .arg(&home)
                 .stdout(std::process::Stdio::null())
-                .spawn()
-                .unwrap(),
+                .spawn(),
         );
     }
     for mut c in children {
@@ -558,12 +557,14 @@ fn protoagent_and_aworld_homes_get_their_native_records() {
     assert_eq!(registry["helper"]["package_kind"], "plugin");
     assert!(home.join("plugins.lock").is_file());
     // Another host's plugin does not go into this home.
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .arg("install")
         .arg(tmp.path().join("proto"))
         .args(["--yes", "--home"])
         .arg(&home)
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("plugins::lock::error") && stderr.contains("need their own home"),
@@ -585,7 +586,11 @@ fn sync_installs_the_locked_commits_on_an_empty_home() {
     let fresh = tmp.path().join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(first.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["sync", "--yes", "--home"])
+        .arg(&fresh)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let installed =
         std::fs::read_to_string(fresh.join("plugins/dev.example.pinned/aoe-plugin.toml")).unwrap();
@@ -600,7 +605,11 @@ fn sync_installs_the_locked_commits_on_an_empty_home() {
     );
     assert_eq!(locked(&fresh, "dev.example.pinned", "ref_kind"), "branch");
     assert_eq!(locked(&fresh, "dev.example.pinned", "resolved_commit"), c2);
-    let (code, stdout, _) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
+    let (code, stdout, _) = Plugins::new()
+        .args(["sync", "--yes", "--home"])
+        .arg(&fresh)
+        .run()
+        .parts();
     assert_eq!(
         (code, stdout.as_str()),
         (0, "everything locked is installed\n")
@@ -613,10 +622,12 @@ fn sync_installs_the_locked_commits_on_an_empty_home() {
         .unwrap()
         .replace("dev.example.pinned", "dev.example.renamed");
     std::fs::write(other.join("plugins.lock"), text).unwrap();
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["sync", "--yes", "--home"])
         .arg(&other)
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(stderr.contains("plugins::install::id_changed"), "{stderr}");
 }
@@ -633,11 +644,13 @@ fn sync_reports_tampered_plugins_and_repair_reinstalls_them() {
     std::fs::write(&manifest, original.clone() + "# edited\n").unwrap();
     std::fs::write(dir.join("dropped-in.txt"), "x").unwrap();
     let sync = |extra: &[&str]| {
-        run(plugins()
+        Plugins::new()
             .args(["sync", "--yes", "--home"])
             .arg(&home)
             .args(extra)
-            .env("COLUMNS", "400"))
+            .env("COLUMNS", "400")
+            .run()
+            .parts()
     };
 
     // Plain sync does not say "everything is installed" over changed files: exit 1, one
@@ -672,7 +685,15 @@ warning[plugins::install::tampered]: dev.example.pinned changed since install: t
         !dir.join("dropped-in.txt").exists(),
         "the reinstall is the locked tree, exactly"
     );
-    assert_eq!(run(plugins().args(["verify", "--home"]).arg(&home)).0, 0);
+    assert_eq!(
+        Plugins::new()
+            .args(["verify", "--home"])
+            .arg(&home)
+            .run()
+            .parts()
+            .0,
+        0
+    );
     let (code, stdout, _) = sync(&["--repair", "--json"]);
     assert_eq!(code, 0);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
@@ -720,9 +741,11 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
         std::fs::read_to_string(home.join("plugins.toml")).unwrap(),
         "[host]\naoe_api = 12\n"
     );
-    let (_, info, _) = run(plugins()
+    let (_, info, _) = Plugins::new()
         .args(["info", "dev.example.old", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     let host: Vec<&str> = info
         .lines()
         .filter(|l| l.contains("host:") || l.contains("valid:"))
@@ -740,10 +763,12 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
     );
     // Later commands validate as the remembered host without being told again.
     let sync = |extra: &[&str]| {
-        run(plugins()
+        Plugins::new()
             .args(["sync", "--force", "--yes", "--home"])
             .arg(&home)
-            .args(extra))
+            .args(extra)
+            .run()
+            .parts()
     };
     let (code, stdout, stderr) = sync(&[]);
     assert_eq!(code, 0, "{stdout}{stderr}");
@@ -764,7 +789,11 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
     let fresh = tmp.path().join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["sync", "--yes", "--home"])
+        .arg(&fresh)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(
         std::fs::read_to_string(fresh.join("plugins.toml")).unwrap(),
@@ -772,9 +801,11 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
     );
     // --frozen refuses another profile than the lock's, before anything is fetched.
     std::fs::remove_dir_all(fresh.join("plugins")).unwrap();
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["sync", "--frozen", "--yes", "--aoe-api", "15", "--home"])
-        .arg(&fresh));
+        .arg(&fresh)
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains("plugins::sync::profile_mismatch")
@@ -783,7 +814,7 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
     );
     assert!(!fresh.join("plugins/dev.example.old").exists());
     // outdated (as update and autoupdate) takes the profile too.
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args([
             "outdated",
             "--aoe-api",
@@ -792,10 +823,16 @@ fn the_host_profile_given_at_install_is_remembered_by_the_home() {
             "1.14.0",
             "--home",
         ])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stderr}");
     // plugins.toml's other readers accept the table.
-    let (code, _, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
+    let (code, _, stderr) = Plugins::new()
+        .args(["autoupdate", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(
         (code, stderr.contains("unknown key")),
         (0, false),
@@ -829,12 +866,14 @@ fn the_installed_aoe_picks_the_profile_when_nothing_names_one() {
         if let Some(text) = aoe {
             script(&bin.join("aoe"), text);
         }
-        run(plugins()
+        Plugins::new()
             .arg("-v")
             .args(["install", &src, "--yes", "--home"])
             .arg(home)
             .args(extra)
-            .env("PATH", format!("{}:/usr/bin:/bin", bin.display())))
+            .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+            .run()
+            .parts()
     };
     let old = "#!/bin/sh\necho 'aoe 1.14.0'\n";
     let (code, stdout, stderr) = with_aoe(&t.join("h1"), Some(old), &[]);
@@ -849,10 +888,12 @@ fn the_installed_aoe_picks_the_profile_when_nothing_names_one() {
         !t.join("h1/plugins.toml").exists(),
         "a detection is not remembered"
     );
-    let (_, info, _) = run(plugins()
+    let (_, info, _) = Plugins::new()
         .args(["info", "dev.example.old", "--home"])
         .arg(t.join("h1"))
-        .env("PATH", format!("{}:/usr/bin:/bin", bin.display())));
+        .env("PATH", format!("{}:/usr/bin:/bin", bin.display()))
+        .run()
+        .parts();
     assert!(
         info.contains(
             "  host:     aoe api 12, version 1.14.0 (detected: aoe --version)\n  valid:    yes\n"
@@ -889,19 +930,18 @@ fn an_explicit_gh_ref_is_unverified_code_that_asks_as_aoe_does() {
     repo.clone_bare(&base.join("acme/pinned.git"));
     let home = tmp.path().join("home");
     let gh = |extra: &[&str]| {
-        run(plugins()
+        Plugins::new()
             .args(["install", "gh:acme/pinned@v2.0.0", "--home"])
             .arg(&home)
             .args(extra)
             .env("PLUGINS_GH_BASE", format!("file://{}", base.display()))
-            .env("COLUMNS", "200"))
+            .env("COLUMNS", "200")
+            .redact("[MIRROR]", &base)
+            .run()
     };
-    let (code, stdout, stderr) = gh(&[]);
-    assert_eq!((code, stdout.as_str()), (2, ""));
-    let stderr = stderr.replace(&base.display().to_string(), "[MIRROR]");
-    assert_data_eq!(
-        stderr,
-        str![[r#"
+    let ran = gh(&[]);
+    assert_eq!((ran.code, ran.stdout.as_str()), (2, ""));
+    ran.stderr_eq(str![[r#"
     Fetching [..]
      Fetched [..]
 aoe plugin `dev.example.pinned` 2.0.0 from gh:acme/pinned @ [..]
@@ -913,10 +953,9 @@ plugins::install::declined
   × this is unverified, un-audited code; re-run with --yes to install it
   help: pass --yes to grant what is listed above
 
-"#]]
-    );
+"#]]);
     assert!(!home.join("plugins/dev.example.pinned").exists());
-    assert_eq!(gh(&["--yes"]).0, 0);
+    gh(&["--yes"]).success();
 }
 
 #[test]
@@ -943,7 +982,7 @@ fn build_steps_time_out_and_follow_platforms() {
     let tmp = tempfile::tempdir().unwrap();
     let repo = Repo::init(&tmp.path().join("repo"));
     built_aoe(&repo, "1.0.0", "#!/bin/sh\nsleep 30\n");
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args([
             "install",
             &repo.url(),
@@ -953,7 +992,9 @@ fn build_steps_time_out_and_follow_platforms() {
             "--home",
         ])
         .arg(tmp.path().join("home"))
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("plugins::install::build") && stderr.contains("timed out after 1 s"),
@@ -1029,19 +1070,19 @@ fn a_repository_of_plugins_lists_how_to_install_each() {
     let home = tmp.path().join("home");
     let url = repo.url();
     let show = |args: &[&str]| {
-        let (code, stdout, stderr) = run(plugins()
+        let ran = Plugins::new()
             .arg("install")
             .args(args)
             .args(["--yes", "--home"])
             .arg(&home)
-            .env("COLUMNS", "400"));
-        assert_eq!(code, 1, "invalid: {stdout}{stderr}");
-        assert!(!stdout.contains("--recursive"), "{stdout}");
-        stdout.replace(&tmp.path().display().to_string(), "[TMP]")
+            .env("COLUMNS", "400")
+            .tmp(tmp.path())
+            .run();
+        ran.code(1);
+        assert!(!ran.stdout.contains("--recursive"), "{}", ran.stdout);
+        ran
     };
-    assert_data_eq!(
-        show(&[&url]),
-        str![[r#"
+    show(&[&url]).stdout_eq(str![[r#"
 plugins::file::missing
 
   × no plugin manifest at file://[TMP]/acme/tpl@d757aac1bb
@@ -1050,12 +1091,9 @@ plugins::file::missing
           plugins install file://[TMP]/acme/tpl --subdir plugins/notes   (protoagent)
   Invalid plugin at file://[TMP]/acme/tpl@d757aac1bb (1 error)
 
-"#]]
-    );
+"#]]);
     // The `gh:` form names each by its path; a local directory by its own path.
-    assert_data_eq!(
-        show(&[&tmp.path().join("acme/tpl").display().to_string()]),
-        str![[r#"
+    show(&[&tmp.path().join("acme/tpl").display().to_string()]).stdout_eq(str![[r#"
 plugins::file::missing
 
   × no plugin manifest at [TMP]/acme/tpl
@@ -1064,17 +1102,18 @@ plugins::file::missing
           plugins install [TMP]/acme/tpl/plugins/notes   (protoagent)
   Invalid plugin at [TMP]/acme/tpl (1 error)
 
-"#]]
-    );
+"#]]);
     repo.clone_bare(&tmp.path().join("gh/acme/tpl.git"));
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["install", "gh:acme/tpl@main", "--yes", "--home"])
         .arg(&home)
         .env(
             "PLUGINS_GH_BASE",
             format!("file://{}/gh", tmp.path().display()),
         )
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert_eq!(code, 1, "invalid: {stdout}{stderr}");
     assert!(
         stdout.contains("plugins install gh:acme/tpl/plugins/kanban@main   (aoe)"),
@@ -1084,9 +1123,7 @@ plugins::file::missing
     let empty = Repo::init(&tmp.path().join("empty"));
     empty.file("README.md", "nothing\n");
     empty.commit("none");
-    assert_data_eq!(
-        show(&[&empty.url()]),
-        str![[r#"
+    show(&[&empty.url()]).stdout_eq(str![[r#"
 plugins::file::missing
 
   × no plugin manifest at file://[TMP]/empty@ef04ae283c
@@ -1140,14 +1177,16 @@ fn a_server_that_aborts_is_quoted() {
     let daemon = Daemon::serve(&served);
     let url = format!("git://127.0.0.1:{}/broken.git", daemon.port);
     for cli in [false, true] {
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         if cli {
             cmd.env("PLUGINS_GIT_FETCH_WITH_CLI", "1");
         }
-        let (code, _, stderr) = run(cmd
+        let (code, _, stderr) = cmd
             .args(["install", &url, "--yes", "--home"])
             .arg(tmp.path().join("home"))
-            .env("COLUMNS", "400"));
+            .env("COLUMNS", "400")
+            .run()
+            .parts();
         assert_eq!(code, 2, "{stderr}");
         assert!(!stderr.contains("cannot reach"), "cli {cli}: {stderr}");
         assert!(
@@ -1175,16 +1214,16 @@ fn protoagent_deps_go_into_plugin_deps_outside_the_hashed_tree() {
     .file("__init__.py", "def register(r):\n    pass\n");
     repo.commit("deps");
     let home = tmp.path().join("home");
-    let pip = |cmd: &mut std::process::Command| {
+    let pip = |cmd: &mut Plugins| {
         cmd.env("PIP_NO_INDEX", "1")
             .env("PIP_FIND_LINKS", &index)
             .env("COLUMNS", "400");
     };
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["install", &repo.url(), "--yes", "--deps", "--home"])
         .arg(&home);
     pip(&mut cmd);
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         stderr.contains(
@@ -1225,7 +1264,11 @@ warning[plugins::install::deps_skipped]: deppy: pip 1.0.0 is not installed into 
         lock["plugins"][0]["deps"],
         serde_json::json!([{"name": "demolib", "version": "1.0.0", "sha256": sha}])
     );
-    let (code, stdout, stderr) = run(plugins().args(["verify", "--home"]).arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["verify", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_data_eq!(
         stdout,
@@ -1239,11 +1282,11 @@ warning[plugins::install::deps_skipped]: deppy: pip 1.0.0 is not installed into 
     // Installing again with --deps redoes them (the plugin is otherwise up to date); without
     // --deps the deps and their pins are kept as they are.
     std::fs::remove_dir_all(deps.join("demolib")).unwrap();
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["install", &repo.url(), "--yes", "--deps", "--home"])
         .arg(&home);
     pip(&mut cmd);
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(deps.join("demolib/__init__.py").is_file());
     let (code, stdout, _) = install(&home, &[&repo.url()]);
@@ -1257,11 +1300,11 @@ warning[plugins::install::deps_skipped]: deppy: pip 1.0.0 is not installed into 
         "id: deppy\nname: Deppy\nversion: 2.0.0\nrequires_pip: [demolib, missinglib]\n",
     );
     repo.commit("a missing dep");
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["install", &repo.url(), "--yes", "--deps", "--home"])
         .arg(&home);
     pip(&mut cmd);
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(deps.join("demolib/__init__.py").is_file());
     assert!(
@@ -1270,7 +1313,11 @@ warning[plugins::install::deps_skipped]: deppy: pip 1.0.0 is not installed into 
     );
 
     // `remove` removes them with the plugin.
-    let (code, stdout, stderr) = run(plugins().args(["remove", "deppy", "--home"]).arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["remove", "deppy", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(!deps.exists() && !home.join("plugins/deppy").exists());
 
@@ -1283,10 +1330,12 @@ warning[plugins::install::deps_skipped]: deppy: pip 1.0.0 is not installed into 
         "id: deppy\nname: Deppy\nrequires_pip: [\"git+https://example.invalid/x.git\"]\n",
     );
     repo.commit("url dep");
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["install", &repo.url(), "--yes", "--deps", "--home"])
         .arg(tmp.path().join("home3"))
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("plugins::install::deps")
@@ -1318,7 +1367,7 @@ fn default_homes_follow_each_hosts_environment() {
     let aoe = Repo::init(&tmp.path().join("aoe"));
     aoe.file("aoe-plugin.toml", &static_aoe("1.0.0"));
     aoe.commit("aoe");
-    let env = |cmd: &mut std::process::Command| {
+    let env = |cmd: &mut Plugins| {
         cmd.env("HOME", tmp.path().join("home"))
             .env("XDG_CONFIG_HOME", tmp.path().join("xdg"))
             .env("PROTOAGENT_PLUGINS_DIR", tmp.path().join("pa-plugins"))
@@ -1329,10 +1378,10 @@ fn default_homes_follow_each_hosts_environment() {
             .env_remove("PROTOAGENT_CONFIG_DIR");
     };
     for url in [repo.url(), aoe.url()] {
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         cmd.args(["install", &url, "--yes"]);
         env(&mut cmd);
-        let (code, stdout, stderr) = run(&mut cmd);
+        let (code, stdout, stderr) = cmd.run().parts();
         assert_eq!(code, 0, "{stdout}{stderr}");
     }
     assert!(
@@ -1356,10 +1405,10 @@ fn default_homes_follow_each_hosts_environment() {
             .join("xdg/agent-of-empires/plugins.lock")
             .is_file()
     );
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["list", "--json"]);
     env(&mut cmd);
-    let (code, stdout, _) = run(&mut cmd);
+    let (code, stdout, _) = cmd.run().parts();
     assert_eq!(code, 0);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     let ids: Vec<&str> = doc["plugins"]
@@ -1404,7 +1453,11 @@ fn list_is_a_table_with_the_source_last() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     std::fs::remove_dir_all(home.join("plugins/dev.example.local")).unwrap();
 
-    let (code, stdout, stderr) = run(plugins().args(["list", "--home"]).arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["list", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!((code, stderr.as_str()), (0, ""));
     assert_data_eq!(
         stdout.replace(&tmp.path().display().to_string(), "[TMP]"),
@@ -1431,7 +1484,14 @@ fn no_build_is_locked_shown_reported_by_verify_and_built_by_sync() {
     assert!(!worker.exists());
     assert_eq!(lock(&home)["plugins"][id]["unbuilt"].as_bool(), Some(true));
 
-    let at = |args: &[&str]| run(plugins().args(args).arg("--home").arg(&home));
+    let at = |args: &[&str]| {
+        Plugins::new()
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .run()
+            .parts()
+    };
     let (_, info, _) = at(&["info", id]);
     assert!(
         info.contains("  built:    no (installed with --no-build; `plugins sync` builds it)\n"),
@@ -1508,6 +1568,42 @@ fn reinstalling_an_unbuilt_plugin_builds_it() {
     );
 }
 
+/// `/proc/<pid>/stat`'s fields after the command name: state, ppid, …
+fn stat_fields(pid: u32) -> Vec<String> {
+    std::fs::read_to_string(format!("/proc/{pid}/stat"))
+        .unwrap_or_default()
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+fn state(pid: u32) -> Option<char> {
+    stat_fields(pid).first().and_then(|s| s.chars().next())
+}
+
+fn threads(pid: u32) -> usize {
+    std::fs::read_dir(format!("/proc/{pid}/task")).map_or(0, Iterator::count)
+}
+
+/// The `plugins` process below `root` (the `script` that runs it), once it runs.
+fn plugins_below(root: u32) -> Option<u32> {
+    let bin = std::fs::canonicalize(BIN).unwrap();
+    std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+        let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+        if std::fs::read_link(e.path().join("exe")).ok()? != bin {
+            return None;
+        }
+        let mut p = pid;
+        for _ in 0..8 {
+            p = stat_fields(p).get(1)?.parse().ok()?;
+            if p == root {
+                return Some(pid);
+            }
+        }
+        None
+    })
+}
+
 /// On a terminal the progress spinner is off the screen while consent is asked: after
 /// the prompt nothing is drawn (no spinner tick over the question) until it is answered.
 #[test]
@@ -1518,23 +1614,13 @@ fn the_consent_prompt_is_not_drawn_over_by_the_spinner() {
     let repo = Repo::init(&tmp.path().join("repo"));
     built_aoe(&repo, "1.0.0", GOOD_BUILD);
     let home = tmp.path().join("home");
-    let bin = env!("CARGO_BIN_EXE_plugins");
-    let mut child = std::process::Command::new("script")
-        .args([
-            "-qfec",
-            &format!(
-                "'{bin}' install '{}' --home '{}'",
-                repo.url(),
-                home.display()
-            ),
-            "/dev/null",
-        ])
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "100")
+    let mut child = Plugins::new()
+        .args(["install", &repo.url()])
+        .home(&home)
+        .in_pty()
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("util-linux `script` is installed");
+        .spawn();
     let screen = Arc::new(Mutex::new(Vec::<u8>::new()));
     let mut stdout = child.stdout.take().unwrap();
     let reader = {
@@ -1560,8 +1646,23 @@ fn the_consent_prompt_is_not_drawn_over_by_the_spinner() {
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    // Several spinner ticks (100 ms each) would have happened by now.
-    std::thread::sleep(std::time::Duration::from_millis(700));
+    // Not a time to wait but a state: `plugins` is down to its one thread (no spinner
+    // ticker is left to draw) and that thread sleeps, reading the answer.
+    let pid = loop {
+        if let Some(pid) = plugins_below(child.id()) {
+            break pid;
+        }
+        assert!(std::time::Instant::now() < deadline, "no plugins process");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    };
+    while !(threads(pid) == 1 && state(pid) == Some('S')) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "plugins never waited for the answer alone: {} threads",
+            threads(pid)
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
     let at_prompt = shown();
     let after = &at_prompt[at_prompt.rfind(prompt).unwrap() + prompt.len()..];
     assert_eq!(after, "", "drawn after the prompt: {at_prompt:?}");
@@ -1605,7 +1706,14 @@ fn verify_lists_changed_added_and_removed_files() {
     std::fs::write(dir.join("lib/a.txt"), "tampered\n").unwrap();
     std::fs::write(dir.join("lib/new.sh"), "echo hi\n").unwrap();
     std::fs::remove_file(dir.join("README.md")).unwrap();
-    let verify = |extra: &[&str]| run(plugins().args(["verify", "--home"]).arg(&home).args(extra));
+    let verify = |extra: &[&str]| {
+        Plugins::new()
+            .args(["verify", "--home"])
+            .arg(&home)
+            .args(extra)
+            .run()
+            .parts()
+    };
     let (code, stdout, _) = verify(&[]);
     assert_eq!(code, 1);
     let stdout = stdout
@@ -1659,25 +1767,24 @@ fn verify_lists_changed_added_and_removed_files() {
     // A repairing reinstall records the files again; remove deletes the record.
     assert_eq!(install(&home, &[src.to_str().unwrap(), "--force"]).0, 0);
     assert_eq!(verify(&[]).0, 0);
-    let (code, _, _) = run(plugins()
+    let (code, _, _) = Plugins::new()
         .args(["remove", "dev.example.pinned", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     assert!(!record.exists());
 }
 
 /// `plugins install` of an invalid tree, with the output's temp directories replaced.
 fn install_invalid(home: &Path, source: &str, gh_base: &str, tmp: &Path) -> (i32, String, String) {
-    let (code, stdout, stderr) = run(plugins()
+    Plugins::new()
         .args(["install", source, "--yes", "--home"])
         .arg(home)
-        .env("PLUGINS_GH_BASE", gh_base));
-    let t = tmp.display().to_string();
-    (
-        code,
-        stdout.replace(&t, "[TMP]"),
-        stderr.replace(&t, "[TMP]"),
-    )
+        .env("PLUGINS_GH_BASE", gh_base)
+        .tmp(tmp)
+        .run()
+        .redacted_parts()
 }
 
 #[test]
@@ -1775,19 +1882,13 @@ fn a_fetch_on_a_terminal_shows_the_bytes_received() {
     // ticks however fast the machine is.
     let trickle = Trickle::to(daemon.port);
     let url = format!("git://127.0.0.1:{}/big.git", trickle.port);
-    let bin = env!("CARGO_BIN_EXE_plugins");
     let home = tmp.path().join("home");
-    let out = std::process::Command::new("script")
-        .args([
-            "-qfec",
-            &format!("'{bin}' install '{url}' --yes --home '{}'", home.display()),
-            "/dev/null",
-        ])
-        .env("NO_COLOR", "1")
+    let out = Plugins::new()
+        .args(["install", &url, "--yes"])
+        .home(&home)
         .env("COLUMNS", "120")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .expect("util-linux `script` is installed");
+        .in_pty()
+        .output();
     let screen = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{screen:?}");
     // One redraw of the spinner's line: `⠁ Fetching URL 1.23 MiB received, 4.56 MiB/s`.

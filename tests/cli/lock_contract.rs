@@ -88,7 +88,7 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
     ] {
         // The profile goes into each row (`host_version`, a key the host does not read):
         // the host's own readers below judge rows that carry it.
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args([
                 "install",
                 source,
@@ -98,7 +98,9 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
                 "--home",
             ])
             .arg(&home)
-            .envs(env));
+            .envs(env)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{source}: {stdout}{stderr}");
     }
     let lock: Value =
@@ -137,10 +139,12 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
     // plugins reads its own key back: the source is still `gh:`, and its check agrees with
     // the host's once a newer release is tagged.
     let list = |home: &Path| -> Value {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["list", "--json", "--home"])
             .arg(home)
-            .envs(env));
+            .envs(env)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{stderr}");
         serde_json::from_str(&stdout).unwrap()
     };
@@ -169,10 +173,12 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
     let judged = host_env(&py, &home, &env, JUDGE_ROWS);
     assert_eq!(judged["gh_plug"]["behind"], true, "{judged}");
     assert_eq!(judged["gh_plug"]["latest_ref"], "v1.1.0", "{judged}");
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["outdated", "--json", "--home"])
         .arg(&home)
-        .envs(env));
+        .envs(env)
+        .run()
+        .parts();
     assert!(code == 0 || code == 1, "{stdout}{stderr}");
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     let gh_row = doc["plugins"]
@@ -204,10 +210,12 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
     );
     assert_eq!(source_of(&list(&home), "gh_plug"), gh_url.as_str());
     // `plugins install gh:…` again is the same source, not "already installed from <url>".
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
         .arg(&home)
-        .envs(env));
+        .envs(env)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(source_of(&list(&home), "gh_plug"), "gh:acme/gh-plug");
 }
@@ -225,10 +233,12 @@ fn a_row_an_older_plugins_wrote_with_gh_is_read_and_rewritten_usable() {
     gh.clone_bare(&served.join("acme/gh-plug.git"));
     let base = format!("file://{}", served.display());
     let env = [("PLUGINS_GH_BASE", base.as_str())];
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
         .arg(&home)
-        .envs(env));
+        .envs(env)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     // The row as plugins 0.x wrote it: `gh:` in source_url, no plugins_source.
     let path = home.join("plugins.lock");
@@ -244,17 +254,21 @@ fn a_row_an_older_plugins_wrote_with_gh_is_read_and_rewritten_usable() {
         "what an older plugins left the host: {judged}"
     );
     // plugins still reads it as its gh: source and checks it.
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["outdated", "--json", "--home"])
         .arg(&home)
-        .envs(env));
+        .envs(env)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("\"up_to_date\""), "{stdout}");
     // Installing it again (up to date) writes the URL the host can use.
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
         .arg(&home)
-        .envs(env));
+        .envs(env)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let lock: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(
@@ -318,13 +332,15 @@ fn aoe_config_names_the_source_as_typed_and_keeps_its_form_across_updates() {
     repo.clone_bare(&bare);
     let base = format!("file://{}", t.join("mirror").display());
     let plugins_in = |home: &Path, api: &str, args: &[&str]| {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(args)
             .arg("--home")
             .arg(home)
             .current_dir(&t)
             .env("PLUGINS_GH_BASE", &base)
-            .env("PLUGINS_GITHUB_API", api));
+            .env("PLUGINS_GITHUB_API", api)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
     };
     let v1 = release_api(Some(r#"{"tag_name": "v1.0.0"}"#));
@@ -401,12 +417,14 @@ fn verify_reports_a_row_the_host_installed_as_unverifiable_and_records_a_baselin
         .clone();
     assert!(host_row.get("installed_tree_hash").is_none(), "{host_row}");
     let verify = |args: &[&str]| {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .arg("verify")
             .args(args)
             .arg("--home")
             .arg(&home)
-            .env("COLUMNS", "400"));
+            .env("COLUMNS", "400")
+            .run()
+            .parts();
         (code, stdout, stderr)
     };
     let (code, stdout, stderr) = verify(&[]);
@@ -488,36 +506,15 @@ unverifiable notes_x: the lock records no hash of its files (its host's own inst
     );
 }
 
-/// `plugins <args> --home <home>`, with `[TIME]` for RFC 3339 times and `[HOME]`.
+/// `plugins <args> --home <home>`, redacted: `[AT]` for RFC 3339 times, and `[HOME]`.
 fn at(home: &Path, args: &[&str]) -> (i32, String, String) {
-    let (code, stdout, stderr) = run(plugins()
+    Plugins::new()
         .args(args)
-        .arg("--home")
-        .arg(home)
-        .env("COLUMNS", "400"));
-    let time = regex_lite_time(&stdout);
-    let clean = |s: &str| {
-        time.iter()
-            .fold(s.replace(&home.display().to_string(), "[HOME]"), |s, t| {
-                s.replace(t, "[TIME]")
-            })
-    };
-    (code, clean(&stdout), clean(&stderr))
-}
-
-/// The RFC 3339 times `plugins` wrote in `text` (`2026-01-01T00:00:00+00:00`).
-fn regex_lite_time(text: &str) -> Vec<String> {
-    let b = text.as_bytes();
-    (0..b.len().saturating_sub(24))
-        .filter(|&i| {
-            let w = &text[i..i + 25];
-            w.as_bytes()[4] == b'-'
-                && w.as_bytes()[10] == b'T'
-                && w.ends_with("+00:00")
-                && w[..4].bytes().all(|c| c.is_ascii_digit())
-        })
-        .map(|i| text[i..i + 25].to_owned())
-        .collect()
+        .home(home)
+        .env("COLUMNS", "400")
+        .redact("[HOME]", home)
+        .run()
+        .redacted_parts()
 }
 
 /// `doc` matches `docs/schema/output/<file>`.
@@ -570,13 +567,11 @@ fn a_rollback_holds_until_an_explicit_update_or_unhold() {
     let settings = std::fs::read_to_string(home.join("plugins.toml")).unwrap();
     assert!(settings.starts_with(policy), "{settings}");
     assert!(
-        settings.contains(&format!(
-            "[hold.\"dev.example.pinned\"]\nsince = \"{}",
-            &regex_lite_time(&settings)[0]
-        )) && settings.contains(&format!(
-            "reason = \"rolled back from 2.0.0 ({})\"",
-            &c2[..7]
-        )),
+        untimed(&settings).contains("[hold.\"dev.example.pinned\"]\nsince = \"[AT]\"")
+            && settings.contains(&format!(
+                "reason = \"rolled back from 2.0.0 ({})\"",
+                &c2[..7]
+            )),
         "{settings}"
     );
     let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
@@ -598,14 +593,14 @@ fn a_rollback_holds_until_an_explicit_update_or_unhold() {
     assert_eq!(doc["updated"], json!([]));
     assert_eq!(
         doc["held"],
-        json!([{"id": id, "since": "[TIME]", "by": "rollback", "reason": format!("rolled back from 2.0.0 ({})", &c2[..7])}])
+        json!([{"id": id, "since": "[AT]", "by": "rollback", "reason": format!("rolled back from 2.0.0 ({})", &c2[..7])}])
     );
     let (code, o, _) = at(&home, &["autoupdate", "--force"]);
     assert_eq!(code, 0);
     assert!(
         o.contains(&format!(
             // Not on a terminal, so each line starts with its time (the cron log).
-            "[TIME] held {id}: held since [TIME] (rolled back from 2.0.0 ({}))",
+            "[AT] held {id}: held since [AT] (rolled back from 2.0.0 ({}))",
             &c2[..7]
         )),
         "{o}"
@@ -619,7 +614,7 @@ fn a_rollback_holds_until_an_explicit_update_or_unhold() {
     assert_data_eq!(
         o,
         str![[r#"
-        Held dev.example.pinned; main @ [C2] not taken: held since [TIME] (rolled back from 2.0.0 ([C2])) (`plugins update dev.example.pinned` or `plugins unhold dev.example.pinned` lifts it)
+        Held dev.example.pinned; main @ [C2] not taken: held since [AT] (rolled back from 2.0.0 ([C2])) (`plugins update dev.example.pinned` or `plugins unhold dev.example.pinned` lifts it)
 nothing to update
 
 "#]]
@@ -635,16 +630,16 @@ nothing to update
     let doc: Value = serde_json::from_str(&o).unwrap();
     matches_schema("outdated.json", &doc);
     assert_eq!(doc["plugins"][0]["status"], "held");
-    assert_eq!(doc["plugins"][0]["hold"]["since"], "[TIME]");
+    assert_eq!(doc["plugins"][0]["hold"]["since"], "[AT]");
     let (_, o, _) = at(&home, &["outdated"]);
-    assert!(o.contains(", not taken; held since [TIME]"), "{o}");
+    assert!(o.contains(", not taken; held since [AT]"), "{o}");
     assert_eq!(locked(&home, id, "version"), "1.0.0");
 
     // `plugins update <id>` takes it and lifts the hold.
     let (code, o, e) = at(&home, &["update", id, "--yes"]);
     assert_eq!(code, 0, "{o}{e}");
     assert!(
-        o.contains(&format!("      Unheld {id}: it was held since [TIME]")),
+        o.contains(&format!("      Unheld {id}: it was held since [AT]")),
         "{o}"
     );
     assert!(
@@ -675,7 +670,7 @@ nothing to update
     assert_eq!(code, 0);
     assert_eq!(
         o,
-        format!("        Held {id} in [HOME]: held since [TIME] (held with `plugins hold`)\n")
+        format!("        Held {id} in [HOME]: held since [AT] (held with `plugins hold`)\n")
     );
     let (_, o, _) = at(&home, &["hold", id, "--json"]);
     matches_schema("change.json", &serde_json::from_str(&o).unwrap());
@@ -690,9 +685,7 @@ nothing to update
     assert_eq!(code, 0);
     assert_eq!(
         o,
-        format!(
-            "      Unheld {id} in [HOME]: it was held since [TIME] (held with `plugins hold`)\n"
-        )
+        format!("      Unheld {id} in [HOME]: it was held since [AT] (held with `plugins hold`)\n")
     );
     let (_, o, _) = at(&home, &["unhold", id]);
     assert_eq!(o, format!("    Not held {id} in [HOME]: nothing to lift\n"));

@@ -135,7 +135,12 @@ fn list_and_info_survive_mutated_host_locks() {
         let text = mutate(base, &mut rng);
         std::fs::write(home.join("plugins.lock"), &text).unwrap();
         for args in [&["list"][..], &["list", "--json"], &["info", "local"]] {
-            let (code, stdout, stderr) = run(plugins().args(args).arg("--home").arg(&home));
+            let (code, stdout, stderr) = Plugins::new()
+                .args(args)
+                .arg("--home")
+                .arg(&home)
+                .run()
+                .parts();
             assert!(
                 !stderr.contains("panicked") && code != 101,
                 "case {i} {args:?}: {text}\n{stdout}{stderr}"
@@ -150,7 +155,11 @@ fn a_host_written_lock_is_adopted() {
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(home.join("plugins.lock"), PROTO_LOCK).unwrap();
-    let (code, stdout, stderr) = run(plugins().args(["list", "--json", "--home"]).arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["list", "--json", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let kinds: Vec<(String, serde_json::Value, serde_json::Value)> = doc["plugins"]
@@ -193,7 +202,11 @@ fn a_host_written_lock_is_adopted() {
             ),
         ]
     );
-    let (code, stdout, _) = run(plugins().args(["list", "--home"]).arg(&home));
+    let (code, stdout, _) = Plugins::new()
+        .args(["list", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     assert!(stdout.contains("(local copy)"), "{stdout}");
 }
@@ -246,7 +259,11 @@ fn outdated_works_on_a_host_written_row_without_a_ref_kind() {
         ),
     )
     .unwrap();
-    let (code, stdout, stderr) = run(plugins().args(["outdated", "--json", "--home"]).arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["outdated", "--json", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert!(code == 0 || code == 1, "{stdout}{stderr}");
     assert!(
         stdout.contains("\"new_ref\": \"v1.1.0\"") && stdout.contains(&second),

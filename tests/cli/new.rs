@@ -17,7 +17,7 @@ const COMBOS: &[(&str, &str)] = &[
 
 fn generate(parent: &Path, dialect: &str, runtime: &str, tests: bool) -> PathBuf {
     let dir = parent.join(format!("{dialect}-{runtime}"));
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args([
         "new",
         "Demo Board",
@@ -32,7 +32,7 @@ fn generate(parent: &Path, dialect: &str, runtime: &str, tests: bool) -> PathBuf
     if tests {
         cmd.arg("--with-tests");
     }
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{dialect}/{runtime}: {stdout}{stderr}");
     dir
 }
@@ -104,9 +104,11 @@ fn every_generated_plugin_validates_strict_on_every_profile() {
             let parent = tmp.path().join(if tests { "with" } else { "without" });
             let root = generate(&parent, dialect, runtime, tests);
             for api in ["15", "12"] {
-                let (code, stdout, _) = run(plugins()
+                let (code, stdout, _) = Plugins::new()
                     .args(["validate", "--strict", "--aoe-api", api, "--path"])
-                    .arg(&root));
+                    .arg(&root)
+                    .run()
+                    .parts();
                 assert_eq!(
                     code, 0,
                     "{dialect}/{runtime} tests={tests} api {api}:\n{stdout}"
@@ -215,7 +217,7 @@ fn never_overwrites() {
     let tmp = tempfile::tempdir().unwrap();
     let root = generate(tmp.path(), "protoagent", "python", false);
     std::fs::write(root.join("__init__.py"), "# mine\n").unwrap();
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args([
             "new",
             "Demo Board",
@@ -224,7 +226,9 @@ fn never_overwrites() {
             "protoagent",
             "--dir",
         ])
-        .arg(&root));
+        .arg(&root)
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("plugins::new::exists") && stderr.contains("never overwrites"),
@@ -257,7 +261,12 @@ fn refusals_propose_a_valid_id() {
             "choose one of: python",
         ),
     ] {
-        let (code, stdout, stderr) = run(plugins().args(args).arg("--yes").current_dir(tmp.path()));
+        let (code, stdout, stderr) = Plugins::new()
+            .args(args)
+            .arg("--yes")
+            .current_dir(tmp.path())
+            .run()
+            .parts();
         assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
         assert!(
             stderr.contains("plugins::new::refused") && stderr.contains(help),
@@ -270,7 +279,7 @@ fn refusals_propose_a_valid_id() {
         "nothing written"
     );
     // Accepting the proposal works.
-    let (code, _, _) = run(plugins()
+    let (code, _, _) = Plugins::new()
         .args([
             "new",
             "Sync",
@@ -280,7 +289,9 @@ fn refusals_propose_a_valid_id() {
             "sync-plugin",
             "--yes",
         ])
-        .current_dir(tmp.path()));
+        .current_dir(tmp.path())
+        .run()
+        .parts();
     assert_eq!(code, 0);
     assert!(tmp.path().join("sync/protoagent.plugin.yaml").is_file());
 }
@@ -288,15 +299,21 @@ fn refusals_propose_a_valid_id() {
 #[test]
 fn scripts_get_clear_errors_and_json() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run(plugins().args(["new", "demo"]).current_dir(tmp.path()));
+    let (code, _, stderr) = Plugins::new()
+        .args(["new", "demo"])
+        .current_dir(tmp.path())
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("pass --dialect (no terminal to ask on)"),
         "{stderr}"
     );
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["new", "demo", "--dialect", "aworld", "--json"])
-        .current_dir(tmp.path()));
+        .current_dir(tmp.path())
+        .run()
+        .parts();
     assert_eq!(code, 0);
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(doc["id"], "demo");
@@ -308,7 +325,7 @@ fn scripts_get_clear_errors_and_json() {
             .iter()
             .any(|f| f == ".aworld-plugin/plugin.json")
     );
-    let (code, list, _) = run(plugins().args(["new", "--list"]));
+    let (code, list, _) = Plugins::new().args(["new", "--list"]).run().parts();
     assert_eq!(code, 0);
     assert!(
         list.contains("aoe         rust") && list.contains("{{module}}"),
@@ -320,19 +337,13 @@ fn scripts_get_clear_errors_and_json() {
 fn prompts_on_a_terminal() {
     // util-linux `script` gives the process a pseudo-terminal; answers arrive on it.
     let tmp = tempfile::tempdir().unwrap();
-    let bin = env!("CARGO_BIN_EXE_plugins");
-    let mut child = Command::new("script")
-        .args([
-            "-qec",
-            &format!("'{bin}' new 'Tty Demo' --dir tty-demo"),
-            "/dev/null",
-        ])
+    let mut child = Plugins::new()
+        .args(["new", "Tty Demo", "--dir", "tty-demo"])
         .current_dir(tmp.path())
-        .env("NO_COLOR", "1")
+        .in_pty()
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("util-linux `script` is installed");
+        .spawn();
     std::io::Write::write_all(child.stdin.as_mut().unwrap(), b"aoe\nrust\n").unwrap();
     let out = child.wait_with_output().unwrap();
     let screen = String::from_utf8_lossy(&out.stdout);
@@ -351,19 +362,17 @@ fn prompts_on_a_terminal() {
 /// Run `plugins new <args>` on a pseudo-terminal (util-linux `script`) in `dir`,
 /// typing each answer once its prompt has appeared (so the echo lands after
 /// it); returns (exit code, screen with `\r\n` as `\n`).
-fn converse(dir: &Path, args: &str, answers: &[(&str, &str)]) -> (i32, String) {
+fn converse(dir: &Path, args: &[&str], answers: &[(&str, &str)]) -> (i32, String) {
     use std::io::{Read, Write};
     use std::sync::{Arc, Mutex};
-    let bin = env!("CARGO_BIN_EXE_plugins");
-    let mut child = Command::new("script")
-        .args(["-qec", &format!("'{bin}' new {args}"), "/dev/null"])
+    let mut child = Plugins::new()
+        .arg("new")
+        .args(args)
         .current_dir(dir)
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "100")
+        .in_pty()
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .spawn()
-        .expect("util-linux `script` is installed");
+        .spawn();
     let screen = Arc::new(Mutex::new(String::new()));
     let mut stdout = child.stdout.take().unwrap();
     let reader = {
@@ -409,7 +418,7 @@ fn converse(dir: &Path, args: &str, answers: &[(&str, &str)]) -> (i32, String) {
         if std::time::Instant::now() > deadline {
             child.kill().unwrap();
             panic!(
-                "`plugins new {args}` is still waiting:\n{}",
+                "`plugins new {args:?}` is still waiting:\n{}",
                 screen.lock().unwrap()
             );
         }
@@ -426,7 +435,7 @@ fn empty_answers_take_the_defaults_the_prompts_show() {
     let tmp = tempfile::tempdir().unwrap();
     let (code, screen) = converse(
         tmp.path(),
-        "'Tty Demo' --dir tty-demo",
+        &["Tty Demo", "--dir", "tty-demo"],
         &[("[aoe]: ", "\n"), ("[python]: ", "\n")],
     );
     assert_eq!(code, 0, "{screen}");
@@ -460,7 +469,7 @@ fn an_unknown_answer_asks_again() {
     let tmp = tempfile::tempdir().unwrap();
     let (code, screen) = converse(
         tmp.path(),
-        "'Tty Demo' --dir tty-demo",
+        &["Tty Demo", "--dir", "tty-demo"],
         &[("[aoe]: ", "aeo\n"), ("[aoe]: ", "ProtoAgent\n")],
     );
     assert_eq!(code, 0, "{screen}");
@@ -491,7 +500,7 @@ fn ctrl_d_cancels_cleanly() {
     let tmp = tempfile::tempdir().unwrap();
     let (code, screen) = converse(
         tmp.path(),
-        "'Tty Demo' --dir tty-demo",
+        &["Tty Demo", "--dir", "tty-demo"],
         &[("[aoe]: ", "aoe\n"), ("[python]: ", "\u{4}")],
     );
     assert_eq!(code, 2, "{screen}");
@@ -514,7 +523,11 @@ plugins::new::cancelled
 #[test]
 fn a_reserved_id_is_refused_before_the_runtime_is_asked() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, screen) = converse(tmp.path(), "Web --id aoe.web", &[("[aoe]: ", "aoe\n")]);
+    let (code, screen) = converse(
+        tmp.path(),
+        &["Web", "--id", "aoe.web"],
+        &[("[aoe]: ", "aoe\n")],
+    );
     assert_eq!(code, 2, "{screen}");
     snapbox::assert_data_eq!(
         screen,
@@ -541,7 +554,7 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
     ] {
         std::fs::write(repo.join(file), text).unwrap();
     }
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args([
             "new",
             "Demo Board",
@@ -551,7 +564,9 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
             "--runtime",
             "none",
         ])
-        .current_dir(tmp.path()));
+        .current_dir(tmp.path())
+        .run()
+        .parts();
     assert_eq!((code, stderr.as_str()), (0, ""));
     snapbox::assert_data_eq!(
         stdout,
@@ -578,9 +593,11 @@ Next: cd demo-board && plugins validate --strict
         std::fs::read_to_string(repo.join(".gitignore")).unwrap(),
         "target/\n*.log\n"
     );
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "--strict", "--path"])
-        .arg(&repo));
+        .arg(&repo)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
 }
 
@@ -588,14 +605,14 @@ Next: cd demo-board && plugins validate --strict
 fn a_new_directory_becomes_a_git_repository() {
     let tmp = tempfile::tempdir().unwrap();
     let new = |dir: &str, extra: &[&str], path: Option<&Path>| {
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         cmd.args(["new", "Demo", "--dialect", "aworld", "--json", "--dir", dir])
             .args(extra)
             .current_dir(tmp.path());
         if let Some(path) = path {
             cmd.env("PATH", path);
         }
-        let (code, stdout, stderr) = run(&mut cmd);
+        let (code, stdout, stderr) = cmd.run().parts();
         assert_eq!((code, stderr.as_str()), (0, ""), "{dir}");
         let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         (
@@ -623,7 +640,7 @@ fn a_new_directory_becomes_a_git_repository() {
         new("c", &[], Some(no_git.path())),
         ("not-found".into(), false)
     );
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args([
             "new",
             "Demo",
@@ -634,7 +651,9 @@ fn a_new_directory_becomes_a_git_repository() {
             "--dir",
             "d",
         ])
-        .current_dir(tmp.path()));
+        .current_dir(tmp.path())
+        .run()
+        .parts();
     assert_eq!(code, 0);
     snapbox::assert_data_eq!(
         stdout,
@@ -660,9 +679,11 @@ Next: cd d && plugins validate --strict
 #[test]
 fn protoagent_bundled_and_0218_reserved_ids_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["new", "notes", "--dialect", "protoagent", "--yes"])
-        .current_dir(tmp.path()));
+        .current_dir(tmp.path())
+        .run()
+        .parts();
     assert_eq!((code, stdout.as_str()), (2, ""));
     snapbox::assert_data_eq!(
         stderr,
@@ -686,11 +707,13 @@ plugins::install::builtin
         (&["x", "--id", "install-deps"], "plugins::new::refused"),
     ] {
         let name = args.join(" ");
-        let (code, _, stderr) = run(plugins()
+        let (code, _, stderr) = Plugins::new()
             .arg("new")
             .args(args)
             .args(["--dialect", "protoagent", "--yes"])
-            .current_dir(tmp.path()));
+            .current_dir(tmp.path())
+            .run()
+            .parts();
         assert_eq!(code, 2, "{name}: {stderr}");
         assert!(stderr.starts_with(code_), "{name}: {stderr}");
     }
@@ -700,9 +723,11 @@ plugins::install::builtin
         "nothing written"
     );
     // Not bundled in AWorld: the same name is fine there.
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["new", "notes", "--dialect", "aworld", "--yes", "--no-git"])
-        .current_dir(tmp.path()));
+        .current_dir(tmp.path())
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stderr}");
 }
 
@@ -712,10 +737,12 @@ plugins::install::builtin
 fn ci_from_names_where_the_workflow_installs_plugins_from() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("demo");
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["new", "demo", "--dialect", "aworld", "--yes", "--no-git"])
         .args(["--ci-from", "https://github.com/acme/plugins.git", "--dir"])
-        .arg(&dir));
+        .arg(&dir)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stderr}");
     let workflow = std::fs::read_to_string(dir.join(".github/workflows/plugin.yml")).unwrap();
     snapbox::assert_data_eq!(
@@ -829,10 +856,12 @@ fn without_ci_from_the_workflow_fails_saying_what_to_set() {
 #[test]
 fn ci_from_must_be_an_https_or_ssh_git_url() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["new", "demo", "--dialect", "aworld", "--yes", "--no-git"])
         .args(["--ci-from", "http://github.com/acme/plugins"])
-        .current_dir(tmp.path()));
+        .current_dir(tmp.path())
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stderr}");
     snapbox::assert_data_eq!(
         stderr,

@@ -45,9 +45,11 @@ fn plugins_served(t: &Path, served: &Path, n: usize) -> Vec<Repo> {
 fn home_with(t: &Path, name: &str, urls: &[String], reference: &str) -> PathBuf {
     let home = t.join(name);
     for url in urls {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["install", url, "--ref", reference, "--yes", "--home"])
-            .arg(&home));
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{url}: {stdout}{stderr}");
     }
     home
@@ -84,9 +86,11 @@ fn sync_fetches_several_at_once_and_installs_in_lock_order() {
     let fresh = t.join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(first.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["-v", "sync", "--yes", "--jobs", "3", "--home"])
-        .arg(&fresh));
+        .arg(&fresh)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_data_eq!(
         stdout,
@@ -137,7 +141,11 @@ fn sync_fetches_several_at_once_and_installs_in_lock_order() {
         ),
         "{stderr}"
     );
-    let (code, stdout, _) = run(plugins().args(["sync", "--yes", "--home"]).arg(&fresh));
+    let (code, stdout, _) = Plugins::new()
+        .args(["sync", "--yes", "--home"])
+        .arg(&fresh)
+        .run()
+        .parts();
     assert_eq!(
         (code, stdout.as_str()),
         (0, "everything locked is installed\n")
@@ -147,10 +155,12 @@ fn sync_fetches_several_at_once_and_installs_in_lock_order() {
     let cli = t.join("cli");
     std::fs::create_dir_all(&cli).unwrap();
     std::fs::copy(first.join("plugins.lock"), cli.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["-v", "sync", "--yes", "--jobs", "4", "--home"])
         .arg(&cli)
-        .env("PLUGINS_GIT_FETCH_WITH_CLI", "1"));
+        .env("PLUGINS_GIT_FETCH_WITH_CLI", "1")
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let refused: Vec<&str> = stderr
         .lines()
@@ -192,9 +202,11 @@ fn update_all_fetches_several_at_once_and_updates_in_lock_order() {
             ],
         );
     }
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["update", "--all", "--yes", "--jobs", "3", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_data_eq!(
         stdout,
@@ -243,7 +255,11 @@ fn outdated_checks_many_git_daemon_remotes_at_the_default_jobs_without_a_failed_
         );
         newer.insert(format!("dev.pool.p{i}"), commit);
     }
-    let (code, stdout, stderr) = run(plugins().args(["outdated", "--json", "--home"]).arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["outdated", "--json", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let mut rows = Vec::new();
@@ -268,7 +284,11 @@ fn outdated_checks_many_git_daemon_remotes_at_the_default_jobs_without_a_failed_
         .unwrap()
         .replace("/p1.git", "/missing.git");
     std::fs::write(gone.join("plugins.lock"), text).unwrap();
-    let (code, stdout, _) = run(plugins().args(["outdated", "--json", "--home"]).arg(&gone));
+    let (code, stdout, _) = Plugins::new()
+        .args(["outdated", "--json", "--home"])
+        .arg(&gone)
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stdout}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let failed: Vec<String> = json["plugins"]
@@ -311,21 +331,10 @@ fn http_sources_go_through_the_proxy_for_install_and_outdated() {
     )
     .unwrap();
     let cmd = |proxy_url: &str, no_proxy: Option<&str>| {
-        let mut c = plugins();
-        for k in [
-            "HTTPS_PROXY",
-            "https_proxy",
-            "HTTP_PROXY",
-            "http_proxy",
-            "ALL_PROXY",
-            "all_proxy",
-            "NO_PROXY",
-            "no_proxy",
-            "PLUGINS_GIT_FETCH_WITH_CLI",
-        ] {
-            c.env_remove(k);
-        }
-        c.env("GIT_CONFIG_GLOBAL", t.join("gitconfig"))
+        let mut c = Plugins::new();
+        c.without_proxies()
+            .env_remove("PLUGINS_GIT_FETCH_WITH_CLI")
+            .env("GIT_CONFIG_GLOBAL", t.join("gitconfig"))
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("HTTP_PROXY", proxy_url)
             .env("PLUGINS_NET_TIMEOUT", "10");
@@ -335,9 +344,11 @@ fn http_sources_go_through_the_proxy_for_install_and_outdated() {
         c
     };
     let home = t.join("home");
-    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+    let (code, stdout, stderr) = cmd(&proxy.url, None)
         .args(["install", &source, "--ref", "v1.0.0", "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(!format!("{stdout}{stderr}").contains("pr0xy-s3cret"));
     let through = |lines: &[String]| -> Vec<String> {
@@ -376,9 +387,11 @@ POST [GIT]/acme/kit.git/git-upload-pack
     );
     // The cooldown counts from this home's first sight of the newer version: nothing is
     // fetched to date it, only the refs are listed, through the proxy.
-    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+    let (code, stdout, stderr) = cmd(&proxy.url, None)
         .args(["outdated", "--json", "--cooldown", "1d", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["plugins"][0]["status"], "held_back", "{stdout}");
@@ -393,9 +406,11 @@ GET [GIT]/acme/kit.git/info/refs
     );
     // `update --dry-run` reviews the commits it would bring, read through the proxy.
     let before = proxy.lines().len();
-    let (code, stdout, stderr) = run(cmd(&proxy.url, None)
+    let (code, stdout, stderr) = cmd(&proxy.url, None)
         .args(["update", "--all", "--dry-run", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_data_eq!(
         stdout,
@@ -411,9 +426,11 @@ Would update dev.pool.p0 to v1.1.0 @ [..]
     assert!(proxy.lines().len() > before);
     // NO_PROXY covers the host: libgit2 goes straight to the server.
     let before = proxy.lines().len();
-    let (code, stdout, stderr) = run(cmd(&proxy.url, Some("127.0.0.1"))
+    let (code, stdout, stderr) = cmd(&proxy.url, Some("127.0.0.1"))
         .args(["outdated", "--json", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(proxy.lines()[before..].to_vec(), Vec::<String>::new());
 }
@@ -434,10 +451,12 @@ fn forty_remotes_on_one_daemon_all_succeed_for_outdated_and_sync() {
         .map(|i| format!("git://127.0.0.1:{}/p{i}.git", daemon.port))
         .collect();
     let home = home_with(t, "home", &urls, "v1.0.0");
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["outdated", "--json", "--home"])
         .arg(&home)
-        .env("PLUGINS_NET_TIMEOUT", "3"));
+        .env("PLUGINS_NET_TIMEOUT", "3")
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let rows = json["plugins"].as_array().unwrap();
@@ -446,10 +465,12 @@ fn forty_remotes_on_one_daemon_all_succeed_for_outdated_and_sync() {
     let fresh = t.join("fresh");
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["sync", "--yes", "--jobs", "16", "--home"])
         .arg(&fresh)
-        .env("PLUGINS_NET_TIMEOUT", "3"));
+        .env("PLUGINS_NET_TIMEOUT", "3")
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(stdout.matches("Synced dev.pool.p").count(), n, "{stdout}");
     for i in 0..n {
@@ -485,9 +506,11 @@ fn http_checks_of_one_run_reuse_connections() {
     for (jobs, most) in [("1", 1), ("4", 4)] {
         *server.connections.lock().unwrap() = 0;
         *server.requests.lock().unwrap() = 0;
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["outdated", "--json", "--jobs", jobs, "--home"])
-            .arg(&home));
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{stdout}{stderr}");
         let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
         let rows = json["plugins"].as_array().unwrap();
@@ -550,15 +573,21 @@ fn outdated_reads_the_lock_a_fixed_number_of_times_not_per_row() {
         );
     }
     let trace = t.join("trace");
-    let out = std::process::Command::new(strace)
-        .args(["-f", "-qq", "-e", "trace=openat", "-o"])
-        .arg(&trace)
-        .arg(env!("CARGO_BIN_EXE_plugins"))
-        .args(["outdated", "--json", "--home"])
-        .arg(&home)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let out = Plugins::new()
+        .args(["outdated", "--json"])
+        .home(&home)
+        .wrapped_in(
+            strace,
+            [
+                "-f".as_ref(),
+                "-qq".as_ref(),
+                "-e".as_ref(),
+                "trace=openat".as_ref(),
+                "-o".as_ref(),
+                trace.as_os_str(),
+            ],
+        )
+        .output();
     assert!(out.status.success());
     let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     let rows = json["plugins"].as_array().unwrap();
@@ -581,14 +610,16 @@ fn an_endless_ref_list_is_refused_at_the_limit() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let server = crate::support::net::KeepAliveServer::start(&t.join("served"));
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args([
             "install",
             &format!("{}/huge.git", server.base),
             "--yes",
             "--home",
         ])
-        .arg(t.join("home")));
+        .arg(t.join("home"))
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(
         stderr.contains("the server sent more than 64 MiB"),
@@ -615,9 +646,11 @@ fn an_unanswered_http_connect_is_tried_again() {
         .unwrap()
         .replace(&first.base, &busy.base);
     std::fs::write(&lock, text).unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["-v", "outdated", "--json", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(json["plugins"][0]["status"], "up_to_date", "{stdout}");

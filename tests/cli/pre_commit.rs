@@ -29,7 +29,7 @@ pub(crate) fn slow_pre_commit() -> Option<PathBuf> {
 }
 
 fn try_repo(pre_commit: &Path, sample: &Path, hooks: &Path, home: &Path) -> (i32, String) {
-    let bin_dir = Path::new(env!("CARGO_BIN_EXE_plugins")).parent().unwrap();
+    let bin_dir = Path::new(BIN).parent().unwrap();
     let path = std::env::join_paths(
         std::iter::once(bin_dir.to_path_buf())
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
@@ -188,10 +188,12 @@ plugins::aworld::schema
         .raw()
     );
     // A name that is not an existing manifest file is still a plugin id.
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["validate", "--home"])
         .arg(root)
         .arg("missing/aoe-plugin.toml")
-        .current_dir(root));
+        .current_dir(root)
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stderr}");
 }

@@ -190,10 +190,12 @@ fn bak_folders_are_not_plugins_under_0218() {
         ),
     );
     let ids = |extra: &[&str]| -> Vec<String> {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["validate", "-r", "--format", "json", "--path"])
             .arg(&dir)
-            .args(extra));
+            .args(extra)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{stdout}{stderr}");
         let doc: Value = serde_json::from_str(&stdout).unwrap();
         let mut ids: Vec<String> = doc["plugins"]
@@ -299,10 +301,12 @@ fn the_version_gate_defaults_to_the_profiles_release() {
             format!("id: demo\nname: Demo\nmin_protoagent_version: '{min}'\n"),
         )
         .unwrap();
-        let (_, stdout, _) = run(plugins()
+        let (_, stdout, _) = Plugins::new()
             .args(["validate", "--format", "json", "--path"])
             .arg(dir.path())
-            .args(extra));
+            .args(extra)
+            .run()
+            .parts();
         let doc: Value = serde_json::from_str(&stdout).unwrap();
         doc["plugins"][0]["diagnostics"]
             .as_array()
@@ -358,10 +362,12 @@ fn a_superseded_source_is_superseded_in_outdated_without_the_network() {
     );
     assert_eq!(judge["agent_browser"], true);
     assert_eq!(judge["own_plugin"], false);
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["outdated", "--json", "--home"])
         .arg(&home)
-        .envs(NO_NETWORK));
+        .envs(NO_NETWORK)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stderr}");
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     let rows = doc["plugins"].as_array().unwrap();
@@ -375,11 +381,13 @@ fn a_superseded_source_is_superseded_in_outdated_without_the_network() {
         Some((json!("superseded"), json!("agent_browser")))
     );
     assert_eq!(status("own_plugin").map(|s| s.0), Some(json!("local")));
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["outdated", "-q", "--home"])
         .arg(&home)
         .envs(NO_NETWORK)
-        .env("COLUMNS", "200"));
+        .env("COLUMNS", "200")
+        .run()
+        .parts();
     assert_eq!(code, 0);
     snapbox::assert_data_eq!(
         stdout,

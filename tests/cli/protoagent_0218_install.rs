@@ -186,12 +186,14 @@ fn a_node_floor_the_path_does_not_meet_warns_with_the_hosts_gap() {
             );
             gaps += usize::from(!want.is_null());
             for (profile, expect) in [("0.218", want.clone()), ("0.145", Value::Null)] {
-                let (code, stdout, stderr) = run(plugins()
+                let (code, stdout, stderr) = Plugins::new()
                     .args(["install", &repo.dir.display().to_string(), "--yes"])
                     .args(["--host-version", profile, "--home"])
                     .arg(t.join(format!("h-{i}-{}-{profile}", path.len())))
                     .env("PATH", path)
-                    .env("COLUMNS", "1000"));
+                    .env("COLUMNS", "1000")
+                    .run()
+                    .parts();
                 assert_eq!(code, 0, "{stdout}{stderr}");
                 let got = stderr
                     .lines()
@@ -229,11 +231,13 @@ fn sync_of_a_superseded_row_has_nothing_to_update_in_the_hosts_words() {
     std::fs::write(home.join("plugins.lock"), row.to_string()).unwrap();
     // The plugin's directory is gone: sync would fetch it again; the host has nothing to
     // fetch (the bundled copy runs), and neither does plugins (no network is touched).
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["sync", "--yes", "--home"])
         .arg(&home)
         .envs(NO_NETWORK)
-        .env("COLUMNS", "1000"));
+        .env("COLUMNS", "1000")
+        .run()
+        .parts();
     assert_ne!(code, 0);
     assert!(stderr.contains("plugins::install::superseded"), "{stderr}");
     let flat = |t: &str| {

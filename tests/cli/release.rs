@@ -144,13 +144,15 @@ fn plugin(tmp: &Path, runtime: &str) -> (String, std::path::PathBuf) {
 
 /// `plugins ARGS --home HOME` against the git mirror and the release server.
 fn tool(mirror: &str, server: &Server, home: &Path, args: &[&str]) -> (i32, String, String) {
-    run(plugins()
+    Plugins::new()
         .args(args)
         .arg("--home")
         .arg(home)
         .env("PLUGINS_GH_BASE", mirror)
         .env("PLUGINS_GITHUB_API", &server.base)
-        .env("COLUMNS", "400"))
+        .env("COLUMNS", "400")
+        .run()
+        .parts()
 }
 
 fn install_tool(mirror: &str, server: &Server, home: &Path) -> (i32, String, String) {
@@ -213,23 +215,37 @@ fn archives_are_unpacked_pinned_and_verified() {
         locked(&home, "dev.example.tool", "asset_sha256"),
         plugins::hash::bytes(&archive)
     );
-    let (_, info, _) = run(plugins()
+    let (_, info, _) = Plugins::new()
         .args(["info", "dev.example.tool", "--json", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     let info: serde_json::Value = serde_json::from_str(&info).unwrap();
     assert_eq!(info["release"]["asset"], name.as_str());
     assert_eq!(
         info["release"]["sha256"],
         plugins::hash::bytes(&archive).as_str()
     );
-    assert_eq!(run(plugins().args(["verify", "--home"]).arg(&home)).0, 0);
+    assert_eq!(
+        Plugins::new()
+            .args(["verify", "--home"])
+            .arg(&home)
+            .run()
+            .parts()
+            .0,
+        0
+    );
     std::fs::write(
         home.join("plugins/dev.example.tool/.aoe-build/release")
             .join(&name),
         b"tampered",
     )
     .unwrap();
-    let (code, stdout, _) = run(plugins().args(["verify", "--home"]).arg(&home));
+    let (code, stdout, _) = Plugins::new()
+        .args(["verify", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 1);
     assert!(stdout.contains("the release asset"), "{stdout}");
 }
@@ -393,7 +409,15 @@ fn a_failed_update_download_keeps_the_working_install() {
     };
     assert_eq!(ran(&worker), "v1.2.0", "the working install stays");
     assert_eq!(locked(&home, "dev.example.tool", "release_tag"), "v1.2.0");
-    assert_eq!(run(plugins().args(["verify", "--home"]).arg(&home)).0, 0);
+    assert_eq!(
+        Plugins::new()
+            .args(["verify", "--home"])
+            .arg(&home)
+            .run()
+            .parts()
+            .0,
+        0
+    );
 
     // Once the asset is whole, the update lands and re-pins.
     server.route(&format!("/download/v1.3.0/{name}"), newer.clone(), None);
@@ -471,13 +495,15 @@ fn a_bundle_carries_the_locked_release_asset() {
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
     let nowhere = "http://127.0.0.1:9";
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["sync", "--frozen", "--yes", "--from"])
         .arg(&bundle)
         .arg("--home")
         .arg(&fresh)
         .env("PLUGINS_GH_BASE", nowhere)
-        .env("PLUGINS_GITHUB_API", nowhere));
+        .env("PLUGINS_GITHUB_API", nowhere)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let out = std::process::Command::new(fresh.join("plugins/dev.example.tool/worker"))
         .output()
@@ -528,13 +554,15 @@ fn a_bundle_carries_the_locked_release_asset() {
     let again = tmp.path().join("again");
     std::fs::create_dir_all(&again).unwrap();
     std::fs::copy(home.join("plugins.lock"), again.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["sync", "--frozen", "--yes", "--from"])
         .arg(&swapped)
         .arg("--home")
         .arg(&again)
         .env("PLUGINS_GH_BASE", nowhere)
-        .env("PLUGINS_GITHUB_API", nowhere));
+        .env("PLUGINS_GITHUB_API", nowhere)
+        .run()
+        .parts();
     assert_ne!(code, 0, "{stdout}{stderr}");
     assert!(
         stderr.contains("plugins::sync::asset_mismatch") && stderr.contains("the lock"),
@@ -638,26 +666,17 @@ fn the_token_and_the_proxy_reach_the_api() {
     server.release("v1.2.0", &[(&name, b"#!/bin/sh\necho raw\n", None)]);
     let proxy = crate::support::net::Proxy::start();
     let token = "ghp_t0ken-never-shown";
-    let mut cmd = plugins();
-    for k in [
-        "HTTPS_PROXY",
-        "https_proxy",
-        "http_proxy",
-        "ALL_PROXY",
-        "all_proxy",
-        "NO_PROXY",
-        "no_proxy",
-        "GH_TOKEN",
-    ] {
-        cmd.env_remove(k);
-    }
-    let (code, stdout, stderr) = run(cmd
+    let (code, stdout, stderr) = Plugins::new()
+        .without_proxies()
+        .env_remove("GH_TOKEN")
         .args(["install", "gh:acme/tool@v1.2.0", "--yes", "--home"])
         .arg(&home)
         .env("PLUGINS_GH_BASE", &mirror)
         .env("PLUGINS_GITHUB_API", &server.base)
         .env("GITHUB_TOKEN", token)
-        .env("HTTP_PROXY", &proxy.url));
+        .env("HTTP_PROXY", &proxy.url)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let seen = server.seen.lock().unwrap().clone();
     let bearer = format!("Bearer {token}");

@@ -39,9 +39,11 @@ fn upstream_activation_example_in_sorted_order() {
         "6-dup",
         r#"{"id": "base-tools", "version": "2"}"#,
     );
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["resolve", "--json", "--path"])
-        .arg(home.path()));
+        .arg(home.path())
+        .run()
+        .parts();
     assert_eq!(code, 1, "something was skipped");
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     let ids = |k: &str| -> Vec<String> {
@@ -69,13 +71,24 @@ fn upstream_activation_example_in_sorted_order() {
         ]
     );
     // Human output names the same decisions; a clean set exits 0.
-    let (_, human, _) = run(plugins().args(["resolve", "--path"]).arg(home.path()));
+    let (_, human, _) = Plugins::new()
+        .args(["resolve", "--path"])
+        .arg(home.path())
+        .run()
+        .parts();
     assert!(human.starts_with("active (2):\n  base-tools"), "{human}");
     let clean = tempfile::tempdir().unwrap();
     aworld_plugin(clean.path(), "a", r#"{"id": "a", "version": "1"}"#);
-    let (code, _, _) = run(plugins().args(["resolve", "--path"]).arg(clean.path()));
+    let (code, _, _) = Plugins::new()
+        .args(["resolve", "--path"])
+        .arg(clean.path())
+        .run()
+        .parts();
     assert_eq!(code, 0);
-    let (code, _, _) = run(plugins().args(["resolve", "--path", "/nonexistent"]));
+    let (code, _, _) = Plugins::new()
+        .args(["resolve", "--path", "/nonexistent"])
+        .run()
+        .parts();
     assert_eq!(code, 2);
 }
 
@@ -98,7 +111,11 @@ fn unreadable_manifests_are_skipped_with_the_validate_guards() {
         .success();
     assert!(ok);
     // A FIFO manifest must not hang `resolve`.
-    let (code, stdout, _) = run(plugins().args(["resolve", "--path"]).arg(tmp.path()));
+    let (code, stdout, _) = Plugins::new()
+        .args(["resolve", "--path"])
+        .arg(tmp.path())
+        .run()
+        .parts();
     assert_eq!(code, 1);
     snapbox::assert_data_eq!(
         stdout,

@@ -41,7 +41,16 @@ fn snapshot(dir: &Path) -> Vec<(PathBuf, Vec<u8>)> {
 }
 
 fn at(home: &Path, args: &[&str]) -> (i32, String, String) {
-    run(plugins().args(args).arg("--home").arg(home))
+    run_at(home, args).parts()
+}
+
+/// `plugins <args> --home <home>`, the home shown as `[HOME]`.
+fn run_at(home: &Path, args: &[&str]) -> Ran {
+    Plugins::new()
+        .args(args)
+        .home(home)
+        .redact("[HOME]", home)
+        .run()
 }
 
 #[test]
@@ -404,13 +413,11 @@ For more information, try '--help'.
     // In plugins.toml: a warning (plugins::config::invalid_value), and no cooldown.
     std::fs::write(home.join("plugins.toml"), "cooldown = 3\n").unwrap();
     commit_ago(&repo, "4.0.0", 60);
-    let (code, stdout, stderr) = at(&home, &["outdated"]);
-    assert_eq!(code, 0, "{stderr}");
-    assert!(stdout.contains("newer: "), "{stdout}");
-    assert!(!stdout.contains("held back"), "{stdout}");
-    assert_data_eq!(
-        stderr.replace(home.to_str().unwrap(), "[HOME]"),
-        str![[r#"
+    let ran = run_at(&home, &["outdated"]);
+    ran.success();
+    assert!(ran.stdout.contains("newer: "), "{}", ran.stdout);
+    assert!(!ran.stdout.contains("held back"), "{}", ran.stdout);
+    ran.stderr_eq(str![[r#"
 plugins::config::invalid_value
 
   ⚠ `cooldown` must be a string, not an integer; no cooldown is used
@@ -421,8 +428,7 @@ plugins::config::invalid_value
    ╰────
   help: `cooldown` is a string of days, hours or minutes: "3d", "72h", "1d12h"; "0" for none
 
-"#]]
-    );
+"#]]);
 }
 
 /// Over smart HTTP the review fetches the new history shallowly, and the age the tip only.
@@ -446,14 +452,16 @@ fn over_the_network() {
     .unwrap();
     let home = tmp.path().join("home");
     let at = |args: &[&str]| {
-        run(plugins()
+        Plugins::new()
             .args(args)
             .arg("--home")
             .arg(&home)
             .env("NETRC", &netrc)
             .env("GIT_CONFIG_GLOBAL", "/dev/null")
             .env_remove("GITHUB_TOKEN")
-            .env_remove("GH_TOKEN"))
+            .env_remove("GH_TOKEN")
+            .run()
+            .parts()
     };
     // The default branch: the remote's HEAD is what is read.
     let (code, stdout, stderr) = at(&["install", &url, "--yes"]);
@@ -493,11 +501,13 @@ Would update dev.example.pinned to [..]
     let tagged = tmp.path().join("tagged");
     git(&repo.dir, &["tag", "v1.0.0", &first]);
     git(&repo.dir, &["push", "-q", bare.to_str().unwrap(), "v1.0.0"]);
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["install", &url, "--ref", "v1.0.0", "--yes", "--home"])
         .arg(&tagged)
         .env("NETRC", &netrc)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null"));
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stderr}");
     git_ago(
         &repo.dir,
@@ -505,11 +515,13 @@ Would update dev.example.pinned to [..]
         2 * 3600,
     );
     git(&repo.dir, &["push", "-q", bare.to_str().unwrap(), "v1.2.0"]);
-    let (_, stdout, stderr) = run(plugins()
+    let (_, stdout, stderr) = Plugins::new()
         .args(["outdated", "--cooldown", "3h", "--home"])
         .arg(&tagged)
         .env("NETRC", &netrc)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null"));
+        .env("GIT_CONFIG_GLOBAL", "/dev/null")
+        .run()
+        .parts();
     assert!(
         stdout.contains("newer: v1.2.0 @ ") && stdout.contains("held back: 3h left (cooldown 3h)"),
         "{stdout}{stderr}"

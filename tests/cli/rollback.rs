@@ -3,25 +3,28 @@
 
 use std::path::Path;
 
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::Repo;
 use crate::support::*;
 
 const ID: &str = "dev.example.pinned";
 
-fn rollback(home: &Path, extra: &[&str]) -> (i32, String, String) {
-    run(plugins()
+fn rollback(home: &Path, extra: &[&str]) -> Ran {
+    Plugins::new()
         .args(["rollback", ID])
         .args(extra)
-        .arg("--home")
-        .arg(home))
+        .home(home)
+        .redact("[HOME]", home)
+        .run()
 }
 
 fn update(home: &Path) {
-    let (code, o, e) = run(plugins()
+    let (code, o, e) = Plugins::new()
         .args(["update", "--all", "--yes", "--home"])
-        .arg(home));
+        .arg(home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{o}{e}");
 }
 
@@ -48,7 +51,7 @@ fn rollback_restores_a_kept_version_and_keeps_two() {
     assert_eq!(code, 0, "{o}{e}");
 
     // Nothing kept yet: an install is not an update.
-    let (code, _, stderr) = rollback(&home, &[]);
+    let (code, _, stderr) = rollback(&home, &[]).parts();
     assert_eq!(code, 2);
     assert!(stderr.contains("plugins::rollback::no_history"), "{stderr}");
 
@@ -61,16 +64,12 @@ fn rollback_restores_a_kept_version_and_keeps_two() {
     assert_eq!(kept(&home), ["2", "3"]);
     assert!(!home.join("plugins/.plugins").exists());
 
-    let (code, stdout, stderr) = rollback(&home, &[]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    let shown = stdout
-        .replace(&home.display().to_string(), "[HOME]")
-        .replace(&commits[3][..7], "[C4]")
-        .replace(&commits[2][..7], "[C3]");
-    assert_data_eq!(
-        shown,
-        str![[r#"
- Rolled back dev.example.pinned 4.0.0 ([C4]) -> 3.0.0 ([C3]) in [HOME]
+    rollback(&home, &[])
+        .redact("[FROM]", &commits[3][..7])
+        .redact("[TO]", &commits[2][..7])
+        .success()
+        .stdout_eq(str![[r#"
+ Rolled back dev.example.pinned 4.0.0 ([FROM]) -> 3.0.0 ([TO]) in [HOME]
         Held dev.example.pinned at 3.0.0: `update --all` and `autoupdate` skip it until `plugins update dev.example.pinned` or `plugins unhold dev.example.pinned`
 
 "#]]
@@ -79,33 +78,41 @@ fn rollback_restores_a_kept_version_and_keeps_two() {
     assert_eq!(locked(&home, ID, "resolved_commit"), commits[2]);
     // The restored slot is gone; the version rolled back from is kept.
     assert_eq!(kept(&home), ["2", "4"]);
-    let (code, o, e) = run(plugins().args(["verify", "--home"]).arg(&home));
+    let (code, o, e) = Plugins::new()
+        .args(["verify", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(
         code, 0,
         "the restored files match the restored entry: {o}{e}"
     );
 
     // --to picks a kept commit by prefix; the installed one is up to date.
-    let (code, o, e) = rollback(&home, &["--to", &commits[1][..10], "--json"]);
+    let (code, o, e) = rollback(&home, &["--to", &commits[1][..10], "--json"]).parts();
     assert_eq!(code, 0, "{o}{e}");
     let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
     assert_eq!(doc["plugins"][0]["status"], "rolled_back");
     assert_eq!(doc["plugins"][0]["from_commit"], commits[2].as_str());
     assert_eq!(locked(&home, ID, "version"), "2.0.0");
-    let (code, o, _) = rollback(&home, &["--to", &commits[1], "--json"]);
+    let (code, o, _) = rollback(&home, &["--to", &commits[1], "--json"]).parts();
     assert_eq!(code, 0);
     assert!(o.contains("\"up_to_date\""), "{o}");
 
     // v1 was dropped long ago.
-    let (code, _, stderr) = rollback(&home, &["--to", &commits[0][..8]]);
+    let (code, _, stderr) = rollback(&home, &["--to", &commits[0][..8]]).parts();
     assert_eq!(code, 2);
     assert!(stderr.contains("plugins::rollback::not_kept"), "{stderr}");
 
     // A removal takes the plugin's history with it.
-    let (code, o, e) = run(plugins().args(["remove", ID, "--home"]).arg(&home));
+    let (code, o, e) = Plugins::new()
+        .args(["remove", ID, "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{o}{e}");
     assert!(kept(&home).is_empty());
-    let (code, _, stderr) = rollback(&home, &[]);
+    let (code, _, stderr) = rollback(&home, &[]).parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("plugins::install::not_installed"),
@@ -189,7 +196,7 @@ fn a_tampered_history_slot_is_refused_by_name() {
         assert!(status.success());
         tamper(&home.join(".plugins/history").join(ID).join("1"), &outside);
         let before = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
-        let (code, stdout, stderr) = rollback(&home, &[]);
+        let (code, stdout, stderr) = rollback(&home, &[]).parts();
         assert_eq!(code, 2, "{name}: {stdout}{stderr}");
         // The message as one line, whatever the terminal width wrapped.
         let flat = stderr
@@ -230,10 +237,12 @@ fn a_kept_slot_with_a_symlink_out_of_it_is_refused_where_symlinks_are_allowed() 
     assert!(slot.join("tree").is_dir(), "a slot was kept");
     std::os::unix::fs::symlink("../../../../..", slot.join("tree/out")).unwrap();
     let before = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["rollback", "helper", "--home"])
         .arg(&home)
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stdout}{stderr}");
     assert!(
         stderr.contains("plugins::rollback::damaged")

@@ -29,10 +29,12 @@ fn sarif_schema() -> jsonschema::Validator {
 
 /// Run `plugins validate --format sarif` in `cwd`; the log, checked against the schema.
 fn sarif(cwd: &Path, args: &[&str]) -> (i32, serde_json::Value) {
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["validate", "--format", "sarif"])
         .args(args)
-        .current_dir(cwd));
+        .current_dir(cwd)
+        .run()
+        .parts();
     assert_eq!(stderr, "");
     let log: serde_json::Value = serde_json::from_str(&stdout).expect("SARIF is JSON");
     let problems: Vec<String> = sarif_schema()
@@ -43,17 +45,18 @@ fn sarif(cwd: &Path, args: &[&str]) -> (i32, serde_json::Value) {
     (code, log)
 }
 
-/// The run without its (long) rule table, with the machine's paths redacted.
-fn results(log: &serde_json::Value, root: &Path) -> String {
+/// The run without its (long) rule table, against `expected` with the plugin root (the
+/// machine's path) shown as `[ROOT]` and this version as `[VERSION]`.
+#[track_caller]
+fn assert_results(log: &serde_json::Value, root: &Path, expected: impl snapbox::IntoData) {
     let mut run = log["runs"][0].clone();
     run["tool"]["driver"]["rules"] = serde_json::json!("[..]");
-    let text = serde_json::to_string_pretty(&run).unwrap();
-    let root = root.canonicalize().unwrap();
-    text.replace(&format!("file://{}", root.display()), "file://[ROOT]")
-        .replace(
-            &format!("\"{}\"", env!("CARGO_PKG_VERSION")),
-            "\"[VERSION]\"",
-        )
+    let text = serde_json::to_string_pretty(&run).unwrap().replace(
+        &format!("\"{}\"", env!("CARGO_PKG_VERSION")),
+        "\"[VERSION]\"",
+    );
+    let root = root.canonicalize().unwrap().display().to_string();
+    assert_redacted(&text, &[("[ROOT]", root)], expected);
 }
 
 #[test]
@@ -71,8 +74,9 @@ fn sarif_is_valid_and_paths_are_relative_to_the_repository() {
     let mut broken = log.clone();
     broken.as_object_mut().unwrap().remove("version");
     assert!(!sarif_schema().is_valid(&broken));
-    assert_data_eq!(
-        results(&log, &repo.dir),
+    assert_results(
+        &log,
+        &repo.dir,
         str![[r#"
 {
   "tool": {

@@ -5,13 +5,15 @@
 use std::path::Path;
 
 use serde_json::Value;
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::Repo;
 use crate::support::*;
 
-fn search(tmp: &Path, args: &[&str], index: Option<&Path>) -> (i32, String, String) {
-    let mut cmd = plugins();
+/// `plugins search <args>` with `tmp` as HOME (shown as `[TMP]`) and `index` as the
+/// featured index.
+fn search(tmp: &Path, args: &[&str], index: Option<&Path>) -> Ran {
+    let mut cmd = Plugins::new();
     cmd.env("HOME", tmp.join("user"))
         .env_remove("XDG_CONFIG_HOME")
         .env_remove("AOE_FEATURED_INDEX_PATH")
@@ -20,7 +22,7 @@ fn search(tmp: &Path, args: &[&str], index: Option<&Path>) -> (i32, String, Stri
         Some(index) => cmd.env("PLUGINS_FEATURED_INDEX", index),
         None => cmd.env_remove("PLUGINS_FEATURED_INDEX"),
     };
-    run(cmd.arg("search").args(args))
+    cmd.arg("search").args(args).tmp(tmp).run()
 }
 
 #[test]
@@ -41,13 +43,10 @@ fn search_lists_featured_and_installed_plugins_with_their_install_lines() {
     )
     .unwrap();
     let h = home.to_str().unwrap();
-    let shown = |out: &str| out.replace(&t.display().to_string(), "[TMP]");
 
-    let (code, stdout, stderr) = search(t, &["--home", h], Some(&index));
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_data_eq!(
-        shown(&stdout),
-        str![[r#"
+    let ran = search(t, &["--home", h], Some(&index));
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    ran.stdout_eq(str![[r#"
 dev.acme.kanban (aoe) from gh:acme/kanban: featured, pinned up to 1.10.0
     plugins install gh:acme/kanban --home [TMP]/home
     installs the latest GitHub release of acme/kanban; featured-verified when it is one of the 3 pinned versions (1.10.0 and 2 earlier)
@@ -58,9 +57,9 @@ dev.example.pinned (aoe) from file://[TMP]/repo: installed 1.0.0 in [TMP]/home
 "#]]
     );
     // Every word must match the id, the source or the host's name.
-    let (_, stdout, _) = search(t, &["KANBAN", "acme", "--home", h], Some(&index));
+    let (_, stdout, _) = search(t, &["KANBAN", "acme", "--home", h], Some(&index)).parts();
     assert!(stdout.starts_with("dev.acme.kanban (aoe)") && !stdout.contains("pinned (aoe)"));
-    let (code, stdout, _) = search(t, &["nothing-like-it", "--home", h], Some(&index));
+    let (code, stdout, _) = search(t, &["nothing-like-it", "--home", h], Some(&index)).parts();
     assert_eq!(
         (code, stdout.as_str()),
         (
@@ -70,7 +69,7 @@ dev.example.pinned (aoe) from file://[TMP]/repo: installed 1.0.0 in [TMP]/home
     );
 
     // --json: the schema, and an install line that works as printed.
-    let (code, stdout, _) = search(t, &["pinned", "--json", "--home", h], Some(&index));
+    let (code, stdout, _) = search(t, &["pinned", "--json", "--home", h], Some(&index)).parts();
     assert_eq!(code, 0);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     let schema: Value = serde_json::from_str(
@@ -100,7 +99,7 @@ dev.example.pinned (aoe) from file://[TMP]/repo: installed 1.0.0 in [TMP]/home
         .map(str::to_owned)
         .collect();
     assert_eq!(words[0], "plugins");
-    let (code, _, stderr) = run(plugins().args(&words[1..]).arg("--yes"));
+    let (code, _, stderr) = Plugins::new().args(&words[1..]).arg("--yes").run().parts();
     assert_eq!(code, 0, "{line}: {stderr}");
     assert_eq!(
         locked(&other, "dev.example.pinned", "resolved_commit"),
@@ -116,7 +115,8 @@ fn search_reads_the_featured_index_in_the_binary() {
     std::fs::create_dir_all(t.join("user")).unwrap();
     let empty = t.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    let (code, stdout, stderr) = search(t, &["github", "--home", empty.to_str().unwrap()], None);
+    let (code, stdout, stderr) =
+        search(t, &["github", "--home", empty.to_str().unwrap()], None).parts();
     assert_eq!((code, stderr.as_str()), (0, ""));
     let first = stdout.lines().next().unwrap_or_default();
     assert_eq!(

@@ -89,8 +89,6 @@ impl World {
         );
         let daemon = Daemon::serve(&served);
         let url = format!("git://127.0.0.1:{}/kit", daemon.port);
-        std::fs::create_dir_all(tmp.path().join("user")).unwrap();
-        std::fs::write(tmp.path().join("gitconfig"), "").unwrap();
         World {
             _daemon: daemon,
             tmp,
@@ -130,25 +128,20 @@ impl World {
         path
     }
 
-    /// `plugins` with HOME and git's global config in the temp dir, no terminal on stdin,
-    /// fetching with libgit2 (`mode` "0") or the git command ("1").
-    fn plugins(&self, mode: &str) -> Command {
-        let mut cmd = plugins();
-        cmd.env("HOME", self.path("user"))
-            .env("GIT_CONFIG_GLOBAL", self.path("gitconfig"))
-            .env("GIT_CONFIG_NOSYSTEM", "1")
+    /// `plugins` isolated in the temp dir (HOME, git's global config), no terminal on
+    /// stdin, fetching with libgit2 (`mode` "0") or the git command ("1").
+    fn plugins(&self, mode: &str) -> Plugins {
+        let mut cmd = Plugins::new();
+        cmd.isolated(self.tmp.path())
             .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
             .env("COLUMNS", "400")
-            .stdin(Stdio::null());
+            .stdin(Stdio::null())
+            // What differs between runs: the fingerprints, the URL and the temp dir.
+            .redact("[PUBLISHER]", &self.publisher.fingerprint)
+            .redact("[OTHER]", &self.other.fingerprint)
+            .redact("[URL]", &self.url)
+            .tmp(self.tmp.path());
         cmd
-    }
-
-    /// Replace what differs between runs: the fingerprints, the URL and the temp dir.
-    fn stable(&self, text: &str) -> String {
-        text.replace(&self.publisher.fingerprint, "[PUBLISHER]")
-            .replace(&self.other.fingerprint, "[OTHER]")
-            .replace(&self.url, "[URL]")
-            .replace(&self.tmp.path().display().to_string(), "[TMP]")
     }
 }
 
@@ -163,7 +156,7 @@ fn a_signed_tag_installs_and_the_lock_pins_its_key() {
     let allowed = w.allowed("allowed_signers", &[&w.publisher]);
     for mode in MODES {
         let home = w.path(&format!("home-{mode}"));
-        let (code, stdout, stderr) = run(w
+        let (code, stdout, stderr) = w
             .plugins(mode)
             .args([
                 "install",
@@ -176,7 +169,9 @@ fn a_signed_tag_installs_and_the_lock_pins_its_key() {
             .arg("--allowed-signers")
             .arg(&allowed)
             .arg("--home")
-            .arg(&home));
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
         assert!(
             stderr.contains(&format!(
@@ -199,10 +194,12 @@ fn a_signed_tag_installs_and_the_lock_pins_its_key() {
         "[trust]\nrequire_signed = true\nallowed_signers = \"signers\"\n",
     )
     .unwrap();
-    let (code, stdout, stderr) = run(w
+    let (code, stdout, stderr) = w
         .plugins("0")
         .args(["install", &w.url, "--ref", "main", "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         stderr.contains(&format!(
@@ -242,16 +239,18 @@ fn unsigned_and_unknown_signatures_are_refused() {
     )
     .unwrap();
     let install = |tag: &str, mode: &str| {
-        let (code, stdout, stderr) = run(w
+        let (code, stdout, stderr) = w
             .plugins(mode)
             .args(["install", &w.url, "--ref", tag, "--yes", "--home"])
-            .arg(&home));
+            .arg(&home)
+            .run()
+            .redacted_parts();
         assert_eq!(code, 2, "{tag}: {stdout}{stderr}");
         assert!(
             !home.join("plugins").join(ID).exists() && !home.join("plugins.lock").exists(),
             "{tag}: nothing is installed or locked"
         );
-        w.stable(&stderr)
+        stderr
     };
     for mode in MODES {
         let stderr = install("v1.1.0", mode);
@@ -308,11 +307,13 @@ plugins::git::bad_signature
         "{stderr}"
     );
     // A plain directory carries no signature at all.
-    let (code, _, stderr) = run(w
+    let (code, _, stderr) = w
         .plugins("0")
         .args(["install", "--require-signed", "--yes", "--home"])
         .arg(w.path("home-dir"))
-        .arg(&w.repo.dir));
+        .arg(&w.repo.dir)
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stderr}");
     assert!(
         stderr.contains("plugins::git::unsigned")
@@ -322,10 +323,12 @@ plugins::git::bad_signature
     );
     // Without `require_signed` nothing is verified, and no key is pinned.
     std::fs::remove_file(home.join("plugins.toml")).unwrap();
-    let (code, stdout, stderr) = run(w
+    let (code, stdout, stderr) = w
         .plugins("0")
         .args(["install", &w.url, "--ref", "v1.1.0", "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(!stderr.contains("Verified"), "{stderr}");
     assert_eq!(locked(&home, ID, "signer_key"), "");
@@ -345,8 +348,12 @@ fn an_update_signed_by_another_key_asks_consent_again() {
     );
     std::fs::write(home.join("plugins.toml"), &trust).unwrap();
     let plugins = |args: &[&str]| {
-        let (code, stdout, stderr) = run(w.plugins("0").args(args).arg("--home").arg(&home));
-        (code, w.stable(&stdout), w.stable(&stderr))
+        w.plugins("0")
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .run()
+            .redacted_parts()
     };
     let (code, _, stderr) = plugins(&["install", &w.url, "--ref", "v1.0.0", "--yes"]);
     assert_eq!(code, 0, "{stderr}");
@@ -438,7 +445,12 @@ plugins::git::signer_changed
         std::fs::create_dir_all(&fresh).unwrap();
         std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
         std::fs::write(fresh.join("plugins.toml"), &trust).unwrap();
-        let (code, stdout, stderr) = run(w.plugins(mode).args(["sync", "--home"]).arg(&fresh));
+        let (code, stdout, stderr) = w
+            .plugins(mode)
+            .args(["sync", "--home"])
+            .arg(&fresh)
+            .run()
+            .parts();
         assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
         assert!(
             stderr.contains(&format!(
@@ -461,9 +473,13 @@ plugins::git::signer_changed
     )
     .unwrap();
     std::fs::write(edited.join("plugins.toml"), &trust).unwrap();
-    let (code, stdout, stderr) = run(w.plugins("0").args(["sync", "--home"]).arg(&edited));
+    let (code, stdout, stderr) = w
+        .plugins("0")
+        .args(["sync", "--home"])
+        .arg(&edited)
+        .run()
+        .redacted_parts();
     assert_eq!(code, 2, "{stdout}{stderr}");
-    let stderr = w.stable(&stderr);
     assert!(
         stderr.contains("  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]\n")
             && stderr.contains("plugins::git::signer_changed"),
@@ -582,19 +598,16 @@ fn a_gpg_signed_release_installs_and_a_rekeyed_one_asks_again() {
     gpg.tag(&w.repo.dir, "v1.0.0", &publisher);
     // `[trust]` of the home; gpg signatures are checked against the user's keyring.
     let trust = "[trust]\nrequire_signed = true\n";
-    let stable = |text: &str| {
-        w.stable(text)
-            .replace(&publisher, "[PUBLISHER]")
-            .replace(&other, "[OTHER]")
-    };
     let plugins = |mode: &str, home: &Path, args: &[&str]| {
-        let (code, stdout, stderr) = run(w
-            .plugins(mode)
+        w.plugins(mode)
             .env("GNUPGHOME", &gpg.home)
             .args(args)
             .arg("--home")
-            .arg(home));
-        (code, stable(&stdout), stable(&stderr))
+            .arg(home)
+            .redact("[PUBLISHER]", &publisher)
+            .redact("[OTHER]", &other)
+            .run()
+            .redacted_parts()
     };
     for mode in MODES {
         let home = w.path(&format!("home-{mode}"));

@@ -28,18 +28,14 @@ fn monorepo(t: &Path) -> Repo {
 }
 
 fn plugins_at(t: &Path, home: &Path, args: &[&str]) -> (i32, String, String) {
-    let (code, stdout, stderr) = run(plugins()
+    Plugins::new()
         .args(args)
-        .arg("--home")
-        .arg(home)
+        .home(home)
         .env("PLUGINS_GH_BASE", format!("file://{}", t.display()))
-        .env("COLUMNS", "400"));
-    let s = t.display().to_string();
-    (
-        code,
-        stdout.replace(&s, "[TMP]"),
-        stderr.replace(&s, "[TMP]"),
-    )
+        .env("COLUMNS", "400")
+        .tmp(t)
+        .run()
+        .redacted_parts()
 }
 
 #[test]

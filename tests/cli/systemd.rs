@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::support::{history, install, locked, static_aoe};
+use crate::support::{BIN, history, install, locked, static_aoe};
 
 /// The `ExecStart=` of the documented `plugins-autoupdate.service`, as argv.
 fn documented_exec_start() -> Vec<String> {
@@ -50,7 +50,7 @@ fn the_documented_systemd_service_runs_as_written() {
     let argv: Vec<String> = argv
         .iter()
         .map(|a| {
-            a.replace("/usr/local/bin/plugins", env!("CARGO_BIN_EXE_plugins"))
+            a.replace("/usr/local/bin/plugins", BIN)
                 .replace("/home/me", me.to_str().unwrap())
         })
         .collect();

@@ -60,14 +60,16 @@ fn served(tmp: &Path) -> Served {
 const MODES: [&str; 2] = ["0", "1"];
 
 fn install_in(mode: &str, home: &Path, args: &[&str]) -> (i32, String, String) {
-    run(plugins()
+    Plugins::new()
         .arg("install")
         .args(args)
         .arg("--home")
         .arg(home)
         .arg("--yes")
         .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
-        .env("COLUMNS", "400"))
+        .env("COLUMNS", "400")
+        .run()
+        .parts()
 }
 
 #[test]
@@ -142,11 +144,13 @@ fn sync_refuses_a_lock_row_pinned_to_an_impostor_commit() {
         let fresh = tmp.path().join(format!("fresh-{mode}"));
         std::fs::create_dir_all(&fresh).unwrap();
         std::fs::write(fresh.join("plugins.lock"), &hostile).unwrap();
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["sync", "--yes", "--home"])
             .arg(&fresh)
             .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
-            .env("COLUMNS", "400"));
+            .env("COLUMNS", "400")
+            .run()
+            .parts();
         assert_eq!(code, 2, "mode {mode}: {stdout}{stderr}");
         assert!(
             stderr.contains("plugins::git::impostor_commit"),
@@ -164,30 +168,23 @@ fn outdated_and_doctor_report_a_lock_row_pinned_to_an_impostor_commit() {
     let home = tmp.path().join("home");
     assert_eq!(install(&home, &[&s.url, "--ref", &s.c1]).0, 0);
     let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
-    let stable = |text: &str| {
-        text.replace(&s.url, "[URL]")
-            .replace(&home.display().to_string(), "[HOME]")
-    };
-    let outdated = |mode: &str, args: &[&str]| {
-        let (code, stdout, stderr) = run(plugins()
-            .arg("outdated")
+    // What a user sees, the URL, home and the impostor commit redacted.
+    let at = |cmd: &str, mode: &str, args: &[&str]| {
+        let ran = Plugins::new()
+            .arg(cmd)
             .args(args)
-            .arg("--home")
-            .arg(&home)
+            .home(&home)
             .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
-            .env("COLUMNS", "400"));
-        (code, stable(&stdout), stable(&stderr))
+            .env("COLUMNS", "400")
+            .redact("[URL]", &s.url)
+            .redact("[HOME]", &home)
+            .redact("[IMPOSTOR]", &s.impostor)
+            .redact("[IMPOSTOR]", &s.impostor[..10])
+            .run();
+        ran.redacted_parts()
     };
-    let doctor = |mode: &str, args: &[&str]| {
-        let (code, stdout, stderr) = run(plugins()
-            .arg("doctor")
-            .args(args)
-            .arg("--home")
-            .arg(&home)
-            .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
-            .env("COLUMNS", "400"));
-        (code, stable(&stdout), stable(&stderr))
-    };
+    let outdated = |mode: &str, args: &[&str]| at("outdated", mode, args);
+    let doctor = |mode: &str, args: &[&str]| at("doctor", mode, args);
     for mode in MODES {
         let (code, stdout, stderr) = outdated(mode, &["--json"]);
         assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
@@ -202,9 +199,6 @@ fn outdated_and_doctor_report_a_lock_row_pinned_to_an_impostor_commit() {
     for mode in MODES {
         let (code, stdout, stderr) = outdated(mode, &[]);
         assert_eq!(code, 1, "mode {mode}: {stdout}{stderr}");
-        let stdout = stdout
-            .replace(&s.impostor, "[IMPOSTOR]")
-            .replace(&s.impostor[..10], "[IMPOSTOR]");
         snapbox::assert_data_eq!(
             stdout,
             snapbox::str![[r#"
@@ -238,9 +232,6 @@ dev.example.pinned               [IMPOSTOR] @ [IMPOSTOR] pinned to a commit
 
         let (code, stdout, stderr) = doctor(mode, &["-q"]);
         assert_eq!(code, 1, "mode {mode}: {stdout}{stderr}");
-        let stdout = stdout
-            .replace(&s.impostor, "[IMPOSTOR]")
-            .replace(&s.impostor[..10], "[IMPOSTOR]");
         assert!(
             stdout.contains("  fail  dev.example.pinned: the locked commit [IMPOSTOR] is on no branch or tag of [URL]: anyone's fork may have pushed it (install, update and sync refuse it) [plugins::git::impostor_commit]\n        help: reinstall dev.example.pinned from a branch or tag"),
             "mode {mode}: {stdout}"
@@ -290,11 +281,13 @@ fn a_commit_whose_time_does_not_parse_is_named() {
     assert_eq!(install(&home, &[&url, "--ref", "main"]).0, 0);
     git(&bare, &["update-ref", "refs/heads/main", &bad]);
     for mode in MODES {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["update", "--all", "--yes", "--home"])
             .arg(&home)
             .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
-            .env("COLUMNS", "400"));
+            .env("COLUMNS", "400")
+            .run()
+            .parts();
         assert_ne!(code, 0, "mode {mode}: {stdout}{stderr}");
         assert!(
             stderr.contains("plugins::git::bad_object")
@@ -308,11 +301,13 @@ fn a_commit_whose_time_does_not_parse_is_named() {
             "mode {mode}: {stderr}"
         );
         assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c1);
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["outdated", "--home"])
             .arg(&home)
             .env("PLUGINS_GIT_FETCH_WITH_CLI", mode)
-            .env("COLUMNS", "400"));
+            .env("COLUMNS", "400")
+            .run()
+            .parts();
         assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
         assert!(!stdout.contains("impostor"), "mode {mode}: {stdout}");
     }
@@ -407,7 +402,7 @@ fn build_steps_run_with_an_allow_listed_environment() {
     );
     repo.commit("env");
     let home = tmp.path().join("home");
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["install", &repo.url(), "--yes", "-v", "--home"])
         .arg(&home)
         .env("LANG", "C.UTF-8")
@@ -417,7 +412,7 @@ fn build_steps_run_with_an_allow_listed_environment() {
     for (k, v) in PLANTED {
         cmd.env(k, v);
     }
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let dump = std::fs::read_to_string(home.join("plugins/dev.example.envdump/.aoe-build/env.txt"))
         .unwrap();
@@ -493,7 +488,7 @@ fn pip_runs_with_the_allow_list_its_index_settings_and_no_config() {
     let log = tmp.path().join("pip-runs.txt");
     let python = recording_python(&tmp.path().join("bin"), &log);
     let home = tmp.path().join("home");
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(["install", &repo.url(), "--yes", "--deps", "-v", "--python"])
         .arg(&python)
         .arg("--home")
@@ -504,7 +499,7 @@ fn pip_runs_with_the_allow_list_its_index_settings_and_no_config() {
     for (k, v) in PLANTED {
         cmd.env(k, v);
     }
-    let (code, stdout, stderr) = run(&mut cmd);
+    let (code, stdout, stderr) = cmd.run().parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let runs = std::fs::read_to_string(&log).unwrap();
     assert_eq!(
@@ -618,12 +613,14 @@ fn requires_pip_never_names_the_plugin_tree_or_a_local_file() {
         assert!(sdist.success());
         repo.commit("self");
         let home = tmp.path().join(format!("home-{i}"));
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["install", &repo.url(), "--yes", "--deps", "--home"])
             .arg(&home)
             .env("PIP_NO_INDEX", "1")
             .env("PIP_FIND_LINKS", &index)
-            .env("COLUMNS", "400"));
+            .env("COLUMNS", "400")
+            .run()
+            .parts();
         assert!(!marker.exists(), "{spec}: the plugin's code ran: {stderr}");
         assert_ne!(code, 0, "{spec}: {stdout}{stderr}");
         if *spec != "tree" {
@@ -642,10 +639,12 @@ fn requires_pip_never_names_the_plugin_tree_or_a_local_file() {
         }
     }
     // `validate` says so too, as a lint.
-    let (_, stdout, _) = run(plugins()
+    let (_, stdout, _) = Plugins::new()
         .args(["validate", "--path"])
         .arg(tmp.path().join("repo-0"))
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     assert!(
         stdout.contains("plugins::protoagent::pip_spec")
             && stdout.contains("names a local path or archive"),
@@ -696,12 +695,12 @@ fn no_secret_is_shown_or_written_in_any_output_or_format() {
     ];
     let mut seen = String::new();
     let mut sh = |args: &[&str], extra: &[(&str, &str)]| {
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         cmd.args(args);
         for (k, v) in env.iter().chain(extra) {
             cmd.env(k, v);
         }
-        let (code, stdout, stderr) = run(&mut cmd);
+        let (code, stdout, stderr) = cmd.run().parts();
         let both = format!("{stdout}{stderr}");
         assert_eq!(exposed(&both), Vec::<String>::new(), "{args:?}: {both}");
         seen.push_str(&both);
@@ -834,12 +833,12 @@ fn git_dated(dir: &Path, args: &[&str], date: &str) {
 }
 
 fn in_home(home: &Path, args: &[&str], env: &[(&str, &str)]) -> (i32, String, String) {
-    let mut cmd = plugins();
+    let mut cmd = Plugins::new();
     cmd.args(args).arg("--home").arg(home).env("COLUMNS", "200");
     for (k, v) in env {
         cmd.env(k, v);
     }
-    run(&mut cmd)
+    cmd.run().parts()
 }
 
 const DAY: u64 = 86_400;

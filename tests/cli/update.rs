@@ -9,7 +9,11 @@ use crate::support::git::{Repo, git};
 use crate::support::*;
 
 fn outdated(home: &Path) -> (i32, Value) {
-    let (code, stdout, stderr) = run(plugins().args(["outdated", "--json", "--home"]).arg(home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["outdated", "--json", "--home"])
+        .arg(home)
+        .run()
+        .parts();
     let doc: Value =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
     (code, doc)
@@ -69,22 +73,28 @@ fn branches_tags_and_pins() {
     );
     let t = outdated(&tag).1;
     // --exit-code: 3 when something is behind; 0 without it.
-    let (code, _, _) = run(plugins()
+    let (code, _, _) = Plugins::new()
         .args(["outdated", "--exit-code", "--home"])
-        .arg(&tag));
+        .arg(&tag)
+        .run()
+        .parts();
     assert_eq!((outdated(&tag).0, code), (0, 3));
-    let (code, _, _) = run(plugins()
+    let (code, _, _) = Plugins::new()
         .args(["outdated", "--exit-code", "--home"])
-        .arg(&pin));
+        .arg(&pin)
+        .run()
+        .parts();
     assert_eq!(code, 0, "a commit pin is never behind");
     assert_eq!(
         row(&t, "dev.example.pinned")["new_ref"],
         "v2.1.0",
         "the greatest release; the pre-release is ignored"
     );
-    let (_, stdout, _) = run(plugins()
+    let (_, stdout, _) = Plugins::new()
         .args(["outdated", "--json", "--pre", "--home"])
-        .arg(&tag));
+        .arg(&tag)
+        .run()
+        .parts();
     let with_pre: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
         row(&with_pre, "dev.example.pinned")["new_ref"],
@@ -96,9 +106,11 @@ fn branches_tags_and_pins() {
     );
 
     // update applies the tag move and records the new tag.
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["update", "--all", "--yes", "--home"])
-        .arg(&tag));
+        .arg(&tag)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(
         locked(&tag, "dev.example.pinned", "requested_ref"),
@@ -112,17 +124,21 @@ fn branches_tags_and_pins() {
     );
     // --dry-run changes nothing; a commit pin is never updated.
     let before = std::fs::read(branch.join("plugins.lock")).unwrap();
-    let (_, stdout, _) = run(plugins()
+    let (_, stdout, _) = Plugins::new()
         .args(["update", "--all", "--dry-run", "--home"])
-        .arg(&branch));
+        .arg(&branch)
+        .run()
+        .parts();
     assert!(
         stdout.starts_with("Would update dev.example.pinned to "),
         "{stdout}"
     );
     assert_eq!(std::fs::read(branch.join("plugins.lock")).unwrap(), before);
-    let (_, stdout, _) = run(plugins()
+    let (_, stdout, _) = Plugins::new()
         .args(["update", "--all", "--yes", "--home"])
-        .arg(&pin));
+        .arg(&pin)
+        .run()
+        .parts();
     assert_eq!(stdout, "nothing to update\n");
     assert_eq!(locked(&pin, "dev.example.pinned", "resolved_commit"), c1);
 }
@@ -154,10 +170,12 @@ fn policy(home: &Path, body: &str) {
 }
 
 fn autoupdate(home: &Path, extra: &[&str]) -> (i32, Value) {
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["autoupdate", "--json", "--home"])
         .arg(home)
-        .args(extra));
+        .args(extra)
+        .run()
+        .parts();
     let doc: Value =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
     (code, doc)
@@ -218,7 +236,11 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
         "{doc}"
     );
     assert!(doc["skipped_homes"][0]["last_sweep_secs"].as_u64().unwrap() < 60);
-    let (code, stdout, _) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
+    let (code, stdout, _) = Plugins::new()
+        .args(["autoupdate", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     assert!(
         stdout.contains(": skipped (interval): last sweep ") && stdout.ends_with(" interval 6 h\n"),
@@ -238,9 +260,11 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
         "--exit-code: 3 when something was updated"
     );
     // Nothing changed: one summary line, and none under -q.
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["autoupdate", "--force", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(
         (code, untimed(&stdout).as_str()),
         (
@@ -248,38 +272,39 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
             "[AT] autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed\n"
         )
     );
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["autoupdate", "-q", "--force", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
     // One line per change: from what to what, and why; the summary only without -q.
     let sweep = |quiet: bool, version: &str| {
         let before = locked(&home, "dev.example.pinned", "resolved_commit");
         repo.file("aoe-plugin.toml", &static_aoe(version));
         let after = repo.commit(version);
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         if quiet {
             cmd.arg("-q");
         }
-        let (code, stdout, stderr) = run(cmd.args(["autoupdate", "--force", "--home"]).arg(&home));
-        assert_eq!(code, 0, "{stdout}{stderr}");
-        assert!(!quiet || stderr.is_empty(), "{stderr}");
-        untimed(&stdout)
-            .replace(&before[..10], "[FROM]")
-            .replace(&after[..10], "[TO]")
-            .replace(&home.display().to_string(), "[HOME]")
+        let ran = cmd
+            .args(["autoupdate", "--force"])
+            .home(&home)
+            .redact("[HOME]", &home)
+            .redact("[FROM]", &before[..10])
+            .redact("[TO]", &after[..10])
+            .run();
+        ran.success();
+        assert!(!quiet || ran.stderr.is_empty(), "{}", ran.stderr);
+        ran
     };
-    assert_data_eq!(
-        sweep(false, "7.0.0"),
-        str![[r#"
+    sweep(false, "7.0.0").stdout_eq(str![[r#"
 [AT] Updated dev.example.pinned 6.0.0 (main @ [FROM]) -> 7.0.0 (main @ [TO]) in [HOME]: branch main has new commits
 [AT] autoupdate: 1 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
 
 "#]]
     );
-    assert_data_eq!(
-        sweep(true, "8.0.0"),
-        str![[r#"
+    sweep(true, "8.0.0").stdout_eq(str![[r#"
 [AT] Updated dev.example.pinned 7.0.0 (main @ [FROM]) -> 8.0.0 (main @ [TO]) in [HOME]: branch main has new commits
 
 "#]]
@@ -300,7 +325,11 @@ fn idle_policy_defers_while_busy() {
     );
 
     // A fresh activity marker: "was just in flight".
-    let (code, _, _) = run(plugins().args(["activity", "touch", "--home"]).arg(&home));
+    let (code, _, _) = Plugins::new()
+        .args(["activity", "touch", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
     let (code, doc) = autoupdate(&home, &["--force"]);
     assert_eq!(
@@ -309,19 +338,22 @@ fn idle_policy_defers_while_busy() {
     );
 
     // A held lock: "in flight", even with no grace window.
-    let mut holder = plugins()
+    let mut holder = Plugins::new()
         .args(["activity", "hold", "--home"])
         .arg(&home)
         .args(["--", "sleep", "30"])
-        .spawn()
-        .unwrap();
-    for _ in 0..100 {
-        if home.join("activity").exists() {
-            break;
-        }
-        std::thread::sleep(std::time::Duration::from_millis(50));
+        .spawn();
+    // Until the holder has taken the lock (a shared try-lock would block), not a time.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !std::fs::File::open(home.join("activity"))
+        .is_ok_and(|f| matches!(f.try_lock_shared(), Err(std::fs::TryLockError::WouldBlock)))
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "activity hold never took the lock"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    std::thread::sleep(std::time::Duration::from_millis(200));
     let (_, doc) = autoupdate(&home, &["--force", "--grace", "0"]);
     assert_eq!(doc["deferred"][0], "dev.example.pinned", "{doc}");
     holder.kill().unwrap();
@@ -333,10 +365,12 @@ fn idle_policy_defers_while_busy() {
         "idle once released"
     );
     // `hold` passes the command's exit code through.
-    let (code, _, _) = run(plugins()
+    let (code, _, _) = Plugins::new()
         .args(["activity", "hold", "--home"])
         .arg(&home)
-        .args(["--", "sh", "-c", "exit 7"]));
+        .args(["--", "sh", "-c", "exit 7"])
+        .run()
+        .parts();
     assert_eq!(code, 7);
 }
 
@@ -351,21 +385,14 @@ fn activity_marks_the_homes_with_plugins() {
     std::fs::create_dir_all(&proto).unwrap();
     std::fs::write(proto.join("plugins.lock"), "{\"plugins\": []}\n").unwrap();
     let activity = |args: &[&str]| {
-        let mut cmd = plugins();
-        for k in [
-            "XDG_CONFIG_HOME",
-            "PROTOAGENT_INSTANCE",
-            "PROTOAGENT_BOX_ROOT",
-            "PROTOAGENT_PLUGINS_DIR",
-            "PROTOAGENT_PLUGINS_LOCK",
-        ] {
-            cmd.env_remove(k);
-        }
-        run(cmd
+        let mut cmd = Plugins::new();
+        cmd.without_host_env()
             .env("HOME", &user)
             .env("PROTOAGENT_HOME", &proto)
             .arg("activity")
-            .args(args))
+            .args(args)
+            .run()
+            .parts()
     };
     assert_eq!(activity(&["touch"]), (0, String::new(), String::new()));
     assert!(proto.join("activity").is_file());
@@ -390,11 +417,13 @@ fn autoupdate_without_a_policy_says_how_to_opt_in() {
     let (repo, _) = history(&tmp.path().join("repo"));
     let home = tmp.path().join("home");
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
-    let (code, stdout, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_data_eq!(
-        untimed(&stdout).replace(&home.display().to_string(), "[HOME]"),
-        str![[r#"
+    let ran = Plugins::new()
+        .arg("autoupdate")
+        .home(&home)
+        .redact("[HOME]", &home)
+        .run();
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    ran.stdout_eq(str![[r#"
 [AT] autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
 [AT] [HOME]: skipped (disabled): no plugin is opted in; to opt one in, add `[update_policy."dev.example.pinned"]` with `track = "main"` to [HOME]/plugins.toml
 
@@ -410,7 +439,7 @@ fn autoupdate_without_a_policy_says_how_to_opt_in() {
         )
     );
     // --help names the policy file and shows its keys.
-    let (code, stdout, _) = run(plugins().args(["autoupdate", "--help"]));
+    let (code, stdout, _) = Plugins::new().args(["autoupdate", "--help"]).run().parts();
     assert_eq!(code, 0);
     assert!(
         stdout.starts_with(
@@ -450,18 +479,22 @@ fn widened_capabilities_wait_for_approval() {
     );
     assert!(!home.join("events.jsonl").exists());
     // The cron log says why it waits, as `update` would ask.
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["autoupdate", "--force", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
     assert!(
         stdout.contains("update for dev.example.built needs approval (capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps): run `plugins update dev.example.built`"),
         "{stdout}"
     );
     // A person approves with update --yes.
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["update", "dev.example.built", "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stderr}");
     // The one consent text: what changed, then everything granted.
     assert!(
@@ -522,9 +555,11 @@ fn a_failing_build_mid_update_keeps_the_old_version() {
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
     let lock_before = std::fs::read(home.join("plugins.lock")).unwrap();
     built_aoe(&repo, "2.0.0", "#!/bin/sh\nexit 9\n");
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["update", "--all", "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stderr}");
     assert!(stderr.contains("plugins::install::build"), "{stderr}");
     assert_eq!(
@@ -551,21 +586,23 @@ fn a_misspelt_policy_warns_and_falls_back_to_the_default() {
         "autoupdate_interval = 1\n\n[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"alwys\"\n",
     );
     // Busy: "alwys" must act as the default, idle, and wait.
-    let (code, _, _) = run(plugins().args(["activity", "touch", "--home"]).arg(&home));
+    let (code, _, _) = Plugins::new()
+        .args(["activity", "touch", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0);
-    let (code, stdout, stderr) = run(plugins().args(["autoupdate", "--home"]).arg(&home));
-    assert_eq!(code, 0, "{stderr}");
-    assert_data_eq!(
-        untimed(&stdout),
-        str![[r#"
+    let ran = Plugins::new()
+        .arg("autoupdate")
+        .home(&home)
+        .redact("[HOME]", &home)
+        .run();
+    ran.success().stdout_eq(str![[r#"
 [AT] autoupdate: 0 updated, 0 up to date, 1 deferred (busy), 0 need approval, 0 failed
 
-"#]]
-    );
+"#]]);
     // A log: one line per finding, not a drawing of the file.
-    assert_data_eq!(
-        untimed(&stderr).replace(&home.display().to_string(), "[HOME]"),
-        str![[r#"
+    ran.stderr_eq(str![[r#"
 [AT] warning[plugins::config::unknown_key]: [HOME]/plugins.toml:1:1: unknown key `autoupdate_interval` in plugins.toml; it is ignored (help: did you mean `autoupdate_interval_hours`?)
 [AT] warning[plugins::config::invalid_value]: [HOME]/plugins.toml:5:8: `when = "alwys"` is not "idle" or "always"; using the default, "idle" (help: did you mean `always`?)
 
@@ -583,9 +620,11 @@ fn update_names_a_version_tag_once() {
     repo.file("aoe-plugin.toml", &static_aoe("4.0.0"));
     repo.commit("v4");
     let update = |home: &Path| {
-        let (code, stdout, stderr) = run(plugins()
+        let (code, stdout, stderr) = Plugins::new()
             .args(["update", "--all", "--yes", "--home"])
-            .arg(home));
+            .arg(home)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{stderr}");
         stdout
     };
@@ -633,7 +672,7 @@ fn the_documented_cron_line_works_under_env_i() {
         "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
     );
     let command = command
-        .replace("/usr/local/bin/plugins", env!("CARGO_BIN_EXE_plugins"))
+        .replace("/usr/local/bin/plugins", BIN)
         .replace("/home/me", me.to_str().unwrap());
     let status = std::process::Command::new("/usr/bin/env")
         .args(["-i", "/bin/sh", "-c", &command])
@@ -675,7 +714,15 @@ fn quiet_prints_only_problems() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, [_, _, c3]) = history(&tmp.path().join("repo"));
     let home = tmp.path().join("home");
-    let quiet = |args: &[&str]| run(plugins().arg("-q").args(args).arg("--home").arg(&home));
+    let quiet = |args: &[&str]| {
+        Plugins::new()
+            .arg("-q")
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .run()
+            .parts()
+    };
     let src = repo.url();
     for args in [
         &["install", &src, "--ref", "main", "--yes"][..],
@@ -693,14 +740,16 @@ fn quiet_prints_only_problems() {
     let c5 = repo.commit("v5");
     let (code, stdout, stderr) = quiet(&["outdated", "--exit-code"]);
     assert_eq!((code, stderr.as_str()), (3, ""));
-    assert_data_eq!(
-        stdout
-            .replace(&c5[..10], "[NEW]")
-            .replace(&c3[..10], "[OLD]"),
+    assert_redacted(
+        &stdout,
+        &[
+            ("[NEW]", c5[..10].to_owned()),
+            ("[OLD]", c3[..10].to_owned()),
+        ],
         str![[r#"
 dev.example.pinned               main @ [OLD]            newer: [NEW]
 
-"#]]
+"#]],
     );
     // A tampered file: verify -q shows the problem and no summary.
     std::fs::write(home.join("plugins/dev.example.pinned/extra"), "x").unwrap();
@@ -726,7 +775,7 @@ fn log_format_json_writes_timestamped_lines() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, _) = history(&tmp.path().join("repo"));
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args([
             "--log-format",
             "json",
@@ -735,7 +784,9 @@ fn log_format_json_writes_timestamped_lines() {
             "--yes",
             "--home",
         ])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stderr}");
     assert!(
         stdout.starts_with("   Installed dev.example.pinned 3.0.0"),
@@ -760,7 +811,7 @@ fn log_format_json_writes_timestamped_lines() {
             .unwrap()
             .starts_with("Fetching ")
     );
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args([
             "--log-format",
             "json",
@@ -768,7 +819,9 @@ fn log_format_json_writes_timestamped_lines() {
             "dev.example.nope",
             "--home",
         ])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 2);
     let err: Value = serde_json::from_str(stderr.trim()).unwrap();
     assert_eq!(
@@ -782,9 +835,11 @@ fn log_format_json_writes_timestamped_lines() {
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}/o/r.git");
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["--log-format", "json", "install", &url, "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stderr}");
     let lines: Vec<Value> = stderr
         .lines()
@@ -808,11 +863,13 @@ fn log_format_json_writes_timestamped_lines() {
     );
 
     // --timestamps: text lines, each after its time; an error on one line.
-    let (code, _, stderr) = run(plugins()
+    let ran = Plugins::new()
         .args(["--timestamps", "install", &url, "--yes", "--home"])
-        .arg(&home));
-    assert_eq!(code, 2, "{stderr}");
-    let stderr = untimed(&stderr).replace(&url, "[URL]");
+        .arg(&home)
+        .redact("[URL]", &url)
+        .run();
+    ran.code(2);
+    let stderr = ran.redacted(&ran.stderr);
     let lines: Vec<&str> = stderr.lines().collect();
     assert_eq!(lines[0], "[AT] Fetching [URL]", "{stderr}");
     assert_eq!(
@@ -860,7 +917,7 @@ fn every_json_document_has_a_format_version_and_a_schema() {
         &["resolve", "--path", f, "--json"],
         &["validate", "--path", f, "--format", "json"],
     ] {
-        let (_, stdout, stderr) = run(plugins().args(args));
+        let (_, stdout, stderr) = Plugins::new().args(args).run().parts();
         let doc: Value = serde_json::from_str(&stdout)
             .unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}{stderr}"));
         assert_eq!(doc["format_version"], 1, "{args:?}: {doc}");
@@ -894,7 +951,7 @@ fn every_json_command_has_a_schema_that_a_test_checks() {
     let change = [
         "install", "update", "remove", "sync", "rollback", "hold", "unhold",
     ];
-    let (_, help, _) = run(plugins().arg("--help"));
+    let (_, help, _) = Plugins::new().arg("--help").run().parts();
     let commands: Vec<&str> = help
         .split("Commands:\n")
         .nth(1)
@@ -905,7 +962,7 @@ fn every_json_command_has_a_schema_that_a_test_checks() {
         .collect();
     assert!(commands.contains(&"list"), "{help}");
     for c in commands {
-        let (_, text, _) = run(plugins().args([c, "--help"]));
+        let (_, text, _) = Plugins::new().args([c, "--help"]).run().parts();
         if !(text.contains("--json") || text.contains("--format <")) {
             continue;
         }
@@ -940,7 +997,12 @@ fn json_outputs_match_their_schemas() {
     let home = tmp.path().join("home");
     let mut seen = std::collections::BTreeSet::new();
     let mut check = |file: &str, args: &[&str], code: i32| {
-        let (got, stdout, stderr) = run(plugins().args(args).arg("--home").arg(&home));
+        let (got, stdout, stderr) = Plugins::new()
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(got, code, "{args:?}: {stdout}{stderr}");
         let doc: Value =
             serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
@@ -1084,7 +1146,10 @@ fn validate_json_is_format_json() {
     let (code, alias) = validate_screen(root.path(), &["--json"]);
     let (_, format) = validate_screen(root.path(), &["--format", "json"]);
     assert_eq!((code, alias), (0, format));
-    let (code, _, _) = run(plugins().args(["validate", "--json", "--format", "human"]));
+    let (code, _, _) = Plugins::new()
+        .args(["validate", "--json", "--format", "human"])
+        .run()
+        .parts();
     assert_eq!(code, 2, "the alias conflicts with another --format");
 }
 
@@ -1100,13 +1165,15 @@ fn an_aoe_gh_plugin_without_a_release_is_not_updated_as_aoe_refuses() {
     repo.clone_bare(&bare);
     let home = t.join("home");
     let plugins_with = |api: &str, args: &[&str]| {
-        run(plugins()
+        Plugins::new()
             .args(args)
             .arg("--home")
             .arg(&home)
             .env("PLUGINS_GH_BASE", format!("file://{}", mirror.display()))
             .env("PLUGINS_GITHUB_API", api)
-            .env("COLUMNS", "200"))
+            .env("COLUMNS", "200")
+            .run()
+            .parts()
     };
     let none = release_api(None);
     // No release: aoe installs the default branch (unverified code, so --yes).
@@ -1201,9 +1268,11 @@ fn an_update_keeps_the_layout_of_aoes_config() {
     std::fs::write(&config, &mine).unwrap();
     repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
     repo.commit("v2");
-    let (code, o, e) = run(plugins()
+    let (code, o, e) = Plugins::new()
         .args(["update", "--all", "--yes", "--home"])
-        .arg(&home));
+        .arg(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{o}{e}");
     let new_hash = locked(&home, "dev.example.pinned", "manifest_hash");
     assert_ne!(new_hash, hash);

@@ -8,10 +8,12 @@ use crate::support::*;
 
 /// `validate --format json` with extra args; returns (exit, the single plugin's JSON, source text).
 fn validate_json(root: &Path, extra: &[&str]) -> (i32, Value) {
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["validate", "--format", "json", "--path"])
         .arg(root)
-        .args(extra));
+        .args(extra)
+        .run()
+        .parts();
     assert!(stderr.is_empty(), "{stderr}");
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     (code, doc["plugins"][0].clone())
@@ -30,7 +32,11 @@ fn with(extra: &str) -> String {
 #[test]
 fn a_clean_plugin_is_valid_and_silent() {
     let dir = clean_aoe_root();
-    let (code, stdout, _) = run(plugins().args(["validate", "--path"]).arg(dir.path()));
+    let (code, stdout, _) = Plugins::new()
+        .args(["validate", "--path"])
+        .arg(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 0);
     assert!(
         stdout.contains("Valid aoe plugin `dev.example.hello` 0.1.0"),
@@ -51,7 +57,11 @@ fn a_clean_plugin_is_valid_and_silent() {
 #[test]
 fn the_default_path_is_the_current_directory() {
     let dir = clean_aoe_root();
-    let (code, stdout, _) = run(plugins().arg("validate").current_dir(dir.path()));
+    let (code, stdout, _) = Plugins::new()
+        .arg("validate")
+        .current_dir(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
 }
 
@@ -213,9 +223,11 @@ fn host_version_checks_aoe_version() {
     let d = find(&diags(&plugin, &text), "plugins::aoe::host_version").clone();
     assert_eq!(d.1, "plugin requires aoe >=1.15, <2; this host is 1.14.0");
     assert_eq!(d.2, "\">=1.15, <2\"");
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["validate", "--host-version", "one.two", "--path"])
-        .arg(dir.path()));
+        .arg(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("plugins::usage::invalid_argument"),
@@ -397,9 +409,11 @@ fn recursive_discovery_and_exit_codes() {
         "bad",
     )
     .unwrap();
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "-r", "--format", "json", "--path"])
-        .arg(parent.path()));
+        .arg(parent.path())
+        .run()
+        .parts();
     assert_eq!(code, 1);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     let roots: Vec<&str> = doc["plugins"]
@@ -417,9 +431,11 @@ fn recursive_discovery_and_exit_codes() {
     assert_eq!(doc["valid"], false);
 
     let empty = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["validate", "-r", "--path"])
-        .arg(empty.path()));
+        .arg(empty.path())
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(stderr.contains("plugins::usage::no_plugins"), "{stderr}");
 }
@@ -427,9 +443,11 @@ fn recursive_discovery_and_exit_codes() {
 #[test]
 fn a_manifest_file_path_names_its_root() {
     let dir = clean_aoe_root();
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "--path"])
-        .arg(dir.path().join("aoe-plugin.toml")));
+        .arg(dir.path().join("aoe-plugin.toml"))
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
 }
 
@@ -440,14 +458,18 @@ fn installed_plugins_by_id_from_the_home() {
     std::fs::create_dir_all(root.join("bin")).unwrap();
     std::fs::write(root.join("aoe-plugin.toml"), CLEAN_AOE).unwrap();
     std::fs::write(root.join("bin/worker"), "").unwrap();
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "dev.example.hello"])
-        .env("PLUGINS_HOME", home.path()));
+        .env("PLUGINS_HOME", home.path())
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["validate", "--home"])
         .arg(home.path())
-        .arg("dev.example.nope"));
+        .arg("dev.example.nope")
+        .run()
+        .parts();
     assert_eq!(code, 2);
     assert!(
         stderr.contains("plugin `dev.example.nope` is not installed"),
@@ -775,23 +797,23 @@ fn validating_reads_no_host_home() {
     let tmp = tempfile::tempdir().unwrap();
     let trace = tmp.path().join("trace");
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/aoe/hello");
-    let status = std::process::Command::new(strace)
-        .args([
-            "-f",
-            "-e",
-            "trace=openat,open,stat,statx,newfstatat,access",
-            "-o",
-        ])
-        .arg(&trace)
-        .arg(env!("CARGO_BIN_EXE_plugins"))
+    let status = Plugins::new()
         .args(["validate", "--path"])
         .arg(&root)
         .env("HOME", tmp.path())
-        .env_remove("PLUGINS_HOME")
         .env_remove("XDG_CONFIG_HOME")
+        .wrapped_in(
+            strace,
+            [
+                "-f".as_ref(),
+                "-e".as_ref(),
+                "trace=openat,open,stat,statx,newfstatat,access".as_ref(),
+                "-o".as_ref(),
+                trace.as_os_str(),
+            ],
+        )
         .stdout(std::process::Stdio::null())
-        .status()
-        .unwrap();
+        .status();
     assert!(status.success());
     let trace = std::fs::read_to_string(trace).unwrap();
     let home = tmp.path().display().to_string();

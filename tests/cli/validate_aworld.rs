@@ -289,7 +289,7 @@ fn legacy_roots_both_rules() {
     let pack = tempfile::tempdir().unwrap();
     std::fs::create_dir(pack.path().join("foo")).unwrap();
     std::fs::write(pack.path().join("foo/SKILL.md"), "# foo").unwrap();
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args([
             "validate",
             "--dialect",
@@ -298,7 +298,9 @@ fn legacy_roots_both_rules() {
             "json",
             "--path",
         ])
-        .arg(pack.path()));
+        .arg(pack.path())
+        .run()
+        .parts();
     assert_eq!(code, 1);
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let d = &doc["plugins"][0]["diagnostics"][0];
@@ -332,7 +334,11 @@ fn json_bad_input() {
     }
     let deep = format!("{{\"id\": {}}}", "[".repeat(100_000));
     let dir = root_with(&deep);
-    let (code, _, stderr) = run(plugins().args(["validate", "--path"]).arg(dir.path()));
+    let (code, _, stderr) = Plugins::new()
+        .args(["validate", "--path"])
+        .arg(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 1, "{stderr}");
     assert!(!stderr.contains("panicked"));
 }
@@ -343,9 +349,11 @@ fn aworld_through_the_cli() {
     let dir = root_with(json);
     std::fs::create_dir(dir.path().join("commands")).unwrap();
     std::fs::write(dir.path().join("commands/hi.md"), "Say hi").unwrap();
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "--strict", "--path"])
-        .arg(dir.path()));
+        .arg(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
     assert!(
         stdout.contains("Valid aworld plugin `demo` 1.0.0"),
@@ -426,15 +434,19 @@ fn installed_ids_are_found_in_every_hosts_home() {
     )
     .unwrap();
     let user = tmp.path().join("user");
-    let (code, o, e) = run(plugins()
+    let (code, o, e) = Plugins::new()
         .args(["install", src.to_str().unwrap(), "--yes"])
         .env("HOME", &user)
-        .env_remove("XDG_CONFIG_HOME"));
+        .env_remove("XDG_CONFIG_HOME")
+        .run()
+        .parts();
     assert_eq!(code, 0, "{o}{e}");
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["validate", "helper"])
         .env("HOME", &user)
-        .env_remove("XDG_CONFIG_HOME"));
+        .env_remove("XDG_CONFIG_HOME")
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("Valid aworld plugin `helper`"), "{stdout}");
 }

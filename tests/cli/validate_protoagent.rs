@@ -19,10 +19,12 @@ fn plugin(yaml: &str) -> tempfile::TempDir {
 }
 
 fn validate(root: &Path, extra: &[&str]) -> (i32, Value) {
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["validate", "--format", "json", "--path"])
         .arg(root)
-        .args(extra));
+        .args(extra)
+        .run()
+        .parts();
     assert!(!stderr.contains("panicked"), "{stderr}");
     let doc: Value =
         serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
@@ -233,10 +235,12 @@ fn requires_env_reads_the_environment() {
         p["diagnostics"][0]["message"],
         "missing env: PLUGINS_TEST_NEEDED_VAR"
     );
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "--strict", "--path"])
         .arg(dir.path())
-        .env("PLUGINS_TEST_NEEDED_VAR", "x"));
+        .env("PLUGINS_TEST_NEEDED_VAR", "x")
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
 }
 
@@ -254,9 +258,11 @@ fn host_version_is_pep440_for_protoagent() {
         p["diagnostics"][0]["message"],
         "requires protoAgent >= 1.0 but this host is 1.0rc1"
     );
-    let (code, _, stderr) = run(plugins()
+    let (code, _, stderr) = Plugins::new()
         .args(["validate", "--host-version", "banana", "--path"])
-        .arg(dir.path()));
+        .arg(dir.path())
+        .run()
+        .parts();
     assert_eq!(code, 2, "{stderr}");
 }
 
@@ -341,9 +347,11 @@ fn all_three_dialects_in_one_run() {
     std::fs::create_dir_all(&proto).unwrap();
     std::fs::write(proto.join("protoagent.plugin.yaml"), "id: p\nname: P\n").unwrap();
     std::fs::write(proto.join("__init__.py"), "").unwrap();
-    let (code, stdout, _) = run(plugins()
+    let (code, stdout, _) = Plugins::new()
         .args(["validate", "-r", "--strict", "--format", "json", "--path"])
-        .arg(parent.path()));
+        .arg(parent.path())
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}");
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     let dialects: Vec<&str> = doc["plugins"]

@@ -5,27 +5,19 @@
 use std::path::Path;
 
 use serde_json::Value;
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::Repo;
 use crate::support::*;
 
-fn at(home: &Path, args: &[&str]) -> (i32, String, String) {
-    run(plugins().args(args).arg("--home").arg(home))
-}
-
-/// `text` with the temp dir and the hold's time (the clock's) replaced.
-fn redact(text: &str, tmp: &Path, home: &Path) -> String {
-    let settings = std::fs::read_to_string(home.join("plugins.toml")).unwrap_or_default();
-    let since = settings
-        .lines()
-        .find_map(|l| l.strip_prefix("since = \""))
-        .map(|s| s.trim_end_matches('"').to_owned());
-    let mut text = text.replace(&tmp.display().to_string(), "[TMP]");
-    if let Some(since) = since {
-        text = text.replace(&since, "[SINCE]");
-    }
-    text
+/// `plugins <args> --home <home>`, the temp dir shown as `[TMP]` (and the hold's time,
+/// as every time the printer writes, as `[AT]`).
+fn at(home: &Path, args: &[&str]) -> Ran {
+    Plugins::new()
+        .args(args)
+        .home(home)
+        .tmp(home.parent().unwrap())
+        .run()
 }
 
 /// An aoe home with one plugin switched off (`plugins disable`) and one held
@@ -41,9 +33,9 @@ fn aoe_home(tmp: &Path) -> std::path::PathBuf {
     );
     other.commit("one");
     assert_eq!(install(&home, &[&other.url()]).0, 0);
-    let (code, o, e) = at(&home, &["disable", "dev.example.pinned"]);
+    let (code, o, e) = at(&home, &["disable", "dev.example.pinned"]).parts();
     assert_eq!(code, 0, "{o}{e}");
-    let (code, o, e) = at(&home, &["hold", "dev.example.other"]);
+    let (code, o, e) = at(&home, &["hold", "dev.example.other"]).parts();
     assert_eq!(code, 0, "{o}{e}");
     home
 }
@@ -54,24 +46,20 @@ fn list_and_info_show_a_disabled_plugin_and_a_hold() {
     let t = tmp.path().canonicalize().unwrap();
     let home = aoe_home(&t);
 
-    let (code, stdout, stderr) = at(&home, &["list"]);
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_data_eq!(
-        redact(&stdout, &t, &home),
-        str![[r#"
+    let ran = at(&home, &["list"]);
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    ran.stdout_eq(str![[r#"
 ID                  VERSION  DIALECT  REF        COMMIT      SOURCE
-dev.example.other   0.3.0    aoe      (default)  869c479fa2  file://[TMP]/other  (held since [SINCE]: held with `plugins hold`)
+dev.example.other   0.3.0    aoe      (default)  869c479fa2  file://[TMP]/other  (held since [AT]: held with `plugins hold`)
 dev.example.pinned  1.0.0    aoe      v1.0.0     98dbc36b17  file://[TMP]/repo  (disabled: `plugins enable dev.example.pinned` turns it on)
 
 "#]]
     );
 
-    let (code, stdout, _) = at(&home, &["list", "--json"]);
-    assert_eq!(code, 0);
-    assert_matches_output_schema("list.json", &serde_json::from_str(&stdout).unwrap());
-    assert_data_eq!(
-        redact(&stdout, &t, &home),
-        str![[r#"
+    let ran = at(&home, &["list", "--json"]);
+    ran.success();
+    assert_matches_output_schema("list.json", &serde_json::from_str(&ran.stdout).unwrap());
+    ran.stdout_eq(str![[r#"
 {
   "format_version": 1,
   "plugins": [
@@ -89,7 +77,7 @@ dev.example.pinned  1.0.0    aoe      v1.0.0     98dbc36b17  file://[TMP]/repo  
       "subdir": null,
       "enabled": true,
       "hold": {
-        "since": "[SINCE]",
+        "since": "[AT]",
         "by": "hold",
         "reason": "held with `plugins hold`"
       },
@@ -114,14 +102,11 @@ dev.example.pinned  1.0.0    aoe      v1.0.0     98dbc36b17  file://[TMP]/repo  
   ]
 }
 
-"#]]
-    );
+"#]]);
 
-    let (code, stdout, stderr) = at(&home, &["info", "dev.example.pinned"]);
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_data_eq!(
-        redact(&stdout, &t, &home),
-        str![[r#"
+    let ran = at(&home, &["info", "dev.example.pinned"]);
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    ran.stdout_eq(str![[r#"
 dev.example.pinned 1.0.0 (aoe)
   source:   file://[TMP]/repo
   ref:      v1.0.0 (tag)
@@ -132,14 +117,10 @@ dev.example.pinned 1.0.0 (aoe)
   enabled:  no (`plugins enable dev.example.pinned` turns it on)
   valid:    yes
 
-"#]]
-    );
+"#]]);
 
-    let (code, stdout, _) = at(&home, &["info", "dev.example.other"]);
-    assert_eq!(code, 0);
-    assert_data_eq!(
-        redact(&stdout, &t, &home),
-        str![[r#"
+    let ran = at(&home, &["info", "dev.example.other"]);
+    ran.success().stdout_eq(str![[r#"
 dev.example.other 0.3.0 (aoe)
   source:   file://[TMP]/other
   commit:   869c479fa277ae835975e939ab11e32dc4de0f95
@@ -147,19 +128,18 @@ dev.example.other 0.3.0 (aoe)
   tree:     sha256:7bee568d79230be1353447c6cc7705d12b53d95e955e0d570fc2de648c822fd9
   path:     [TMP]/home/plugins/dev.example.other
   enabled:  yes
-  held:     since [SINCE] (held with `plugins hold`; `plugins unhold dev.example.other` lifts it)
+  held:     since [AT] (held with `plugins hold`; `plugins unhold dev.example.other` lifts it)
   valid:    yes
 
-"#]]
-    );
+"#]]);
 
     // Switched back on, the row says nothing more.
-    assert_eq!(at(&home, &["enable", "dev.example.pinned"]).0, 0);
-    let (_, stdout, _) = at(&home, &["info", "dev.example.other", "--json"]);
+    at(&home, &["enable", "dev.example.pinned"]).success();
+    let (_, stdout, _) = at(&home, &["info", "dev.example.other", "--json"]).parts();
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_matches_output_schema("info.json", &doc);
     assert_eq!(doc["hold"]["by"], "hold");
-    let (_, stdout, _) = at(&home, &["info", "dev.example.pinned", "--json"]);
+    let (_, stdout, _) = at(&home, &["info", "dev.example.pinned", "--json"]).parts();
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_matches_output_schema("info.json", &doc);
     assert_eq!(
@@ -214,11 +194,9 @@ fn host_written_protoagent_rows_show_their_version_deps_and_switch() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();
     let home = proto_home(&t);
-    let (code, stdout, stderr) = at(&home, &["list"]);
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_data_eq!(
-        redact(&stdout, &t, &home),
-        str![[r#"
+    let ran = at(&home, &["list"]);
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    ran.stdout_eq(str![[r#"
 ID       VERSION  DIALECT     REF        COMMIT      SOURCE
 notes_x  1.2      protoagent  (default)  e49f185f83  https://example.invalid/notes.git
 quiet_x  0.2.1    protoagent  v0.2.1     e49f185f83  https://example.invalid/quiet.git  (disabled: `plugins enable quiet_x` turns it on)
@@ -226,12 +204,10 @@ quiet_x  0.2.1    protoagent  v0.2.1     e49f185f83  https://example.invalid/qui
 "#]]
     );
 
-    let (code, stdout, stderr) = at(&home, &["list", "--json"]);
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_matches_output_schema("list.json", &serde_json::from_str(&stdout).unwrap());
-    assert_data_eq!(
-        redact(&stdout, &t, &home),
-        str![[r#"
+    let ran = at(&home, &["list", "--json"]);
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    assert_matches_output_schema("list.json", &serde_json::from_str(&ran.stdout).unwrap());
+    ran.stdout_eq(str![[r#"
 {
   "format_version": 1,
   "plugins": [
@@ -276,14 +252,11 @@ quiet_x  0.2.1    protoagent  v0.2.1     e49f185f83  https://example.invalid/qui
   ]
 }
 
-"#]]
-    );
+"#]]);
 
-    let (code, stdout, stderr) = at(&home, &["info", "notes_x"]);
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_data_eq!(
-        redact(&stdout, &t, &home),
-        str![[r#"
+    let ran = at(&home, &["info", "notes_x"]);
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    ran.stdout_eq(str![[r#"
 notes_x 1.2 (protoagent)
   source:   https://example.invalid/notes.git
   commit:   e49f185f8366bb371114ef3eb35f1cec3842f321
@@ -295,10 +268,9 @@ notes_x 1.2 (protoagent)
   host:     version 0.218.0 (remembered in [TMP]/instance/plugins.toml)
   valid:    yes
 
-"#]]
-    );
+"#]]);
 
-    let (code, stdout, _) = at(&home, &["info", "notes_x", "--json"]);
+    let (code, stdout, _) = at(&home, &["info", "notes_x", "--json"]).parts();
     assert_eq!(code, 0);
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_matches_output_schema("info.json", &doc);

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
+use super::Plugins;
 use super::git::{Repo, git};
-use super::{plugins, run};
 
 /// A static aoe plugin (no worker) whose version is `version`.
 pub(crate) fn static_aoe(version: &str) -> String {
@@ -15,12 +15,14 @@ pub(crate) fn static_aoe(version: &str) -> String {
 }
 
 pub(crate) fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
-    run(plugins()
+    Plugins::new()
         .arg("install")
         .args(args)
         .arg("--home")
         .arg(home)
-        .arg("--yes"))
+        .arg("--yes")
+        .run()
+        .parts()
 }
 
 pub(crate) fn lock(home: &Path) -> toml::Table {
@@ -110,18 +112,9 @@ pub(crate) fn strace() -> Option<PathBuf> {
         .map(PathBuf::from)
         .find(|p| p.exists());
     if found.is_none() {
-        use std::io::Write as _;
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CI must have strace (.ci/run installs it)"
-        );
-        let test = std::thread::current()
-            .name()
-            .map_or(String::new(), |n| format!(" {n}"));
-        // Straight to stderr: libtest hides what `eprintln!` prints in a passing test.
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped{test}: strace is not installed (apt-get install strace)"
+        super::skip(
+            "strace is not installed (apt-get install strace)",
+            "the strace tests (.ci/run installs it)",
         );
     }
     found
@@ -140,12 +133,14 @@ pub(crate) fn home_with_two_plugins(tmp: &Path) -> std::path::PathBuf {
             ),
         )
         .unwrap();
-        let (code, _, stderr) = run(plugins()
+        let (code, _, stderr) = Plugins::new()
             .arg("install")
             .arg(&dir)
             .arg("--yes")
             .arg("--home")
-            .arg(&home));
+            .arg(&home)
+            .run()
+            .parts();
         assert_eq!(code, 0, "{stderr}");
     }
     home

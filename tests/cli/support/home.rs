@@ -4,11 +4,15 @@
 use std::path::Path;
 use std::process::Command;
 
-use super::{plugins, run};
+use super::Plugins;
 
 /// What a home holds, as far as a user can tell: the lock's rows and the files.
 pub(crate) fn state(home: &Path) -> String {
-    let (code, stdout, stderr) = run(plugins().args(["list", "--json", "--home"]).arg(home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["list", "--json", "--home"])
+        .arg(home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "the lock parses: {stdout}{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let mut rows: Vec<String> = doc["plugins"]
@@ -108,7 +112,11 @@ pub(crate) fn copy_dir(from: &Path, to: &Path) {
 
 /// `plugins verify` passes on `home` (no lock at all, a fresh install undone, too).
 pub(crate) fn verify_ok(home: &Path) -> Result<(), String> {
-    let (code, stdout, stderr) = run(plugins().args(["verify", "--home"]).arg(home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["verify", "--home"])
+        .arg(home)
+        .run()
+        .parts();
     if code == 0 || (!home.join("plugins.lock").exists() && code == 2) {
         Ok(())
     } else {

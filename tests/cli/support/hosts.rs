@@ -22,19 +22,13 @@ pub(crate) fn host_python() -> Option<PathBuf> {
     if python.is_file() {
         return Some(python);
     }
-    let why = format!(
-        "no host venv at {} (run .ci/hosts-venv, or set PLUGINS_HOST_PYTHON)",
-        python.display()
+    super::skip(
+        &format!(
+            "no host venv at {} (run .ci/hosts-venv, or set PLUGINS_HOST_PYTHON)",
+            python.display()
+        ),
+        "host parity tests",
     );
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{why} (CI is set, so host parity tests fail instead of skipping)"
-    );
-    let test = std::thread::current()
-        .name()
-        .filter(|n| *n != "main")
-        .map_or(String::new(), |n| format!(" {n}"));
-    let _ = writeln!(std::io::stderr(), "skipped{test}: {why}");
     None
 }
 

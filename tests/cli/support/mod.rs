@@ -1,9 +1,8 @@
 //! Shared test helpers: the corpus location, running the binary, temp plugin roots.
 
-#![allow(dead_code)]
-
 use std::io::Write;
 use std::path::{Path, PathBuf};
+pub(crate) mod bin;
 pub(crate) mod clock;
 pub(crate) mod fixtures;
 pub(crate) mod git;
@@ -14,6 +13,7 @@ pub(crate) mod kill;
 pub(crate) mod net;
 pub(crate) mod protoagent;
 
+pub(crate) use bin::{BIN, Plugins, Ran, assert_redacted, untimed};
 pub(crate) use fixtures::*;
 
 use std::process::{Command, Output};
@@ -31,13 +31,24 @@ pub(crate) fn corpus_dir() -> Option<PathBuf> {
     if dir.join("aoe/SOURCES.md").is_file() {
         return Some(dir);
     }
-    let why = format!(
-        "the shared corpus is not at {}; set PLUGINS_CORPUS_DIR",
-        dir.display()
+    skip(
+        &format!(
+            "the shared corpus is not at {}; set PLUGINS_CORPUS_DIR",
+            dir.display()
+        ),
+        "corpus tests",
     );
+    None
+}
+
+/// A test that cannot run here (a tool, a venv or the corpus is missing): one
+/// `skipped <test>: <why>` line on stderr, and the caller returns. Under `CI`, which
+/// installs everything, a failure instead (naming `tests`), so CI never skips silently.
+#[track_caller]
+pub(crate) fn skip(why: &str, tests: &str) {
     assert!(
         std::env::var_os("CI").is_none(),
-        "{why} (CI is set, so corpus tests fail instead of skipping)"
+        "{why} (CI is set, so {tests} fail instead of skipping)"
     );
     // libtest names each test's thread after the test.
     let test = std::thread::current()
@@ -46,26 +57,32 @@ pub(crate) fn corpus_dir() -> Option<PathBuf> {
         .map_or(String::new(), |n| format!(" {n}"));
     // Straight to stderr: libtest hides what `eprintln!` prints in a passing test.
     let _ = writeln!(std::io::stderr(), "skipped{test}: {why}");
-    None
 }
 
-/// The `plugins` binary under test, with a clean environment for output stability.
+/// Whether util-linux `script` (a pseudo-terminal for [`Plugins::in_pty`]) is here; when
+/// not, [`skip`].
+pub(crate) fn have_pty() -> bool {
+    let ok = Command::new("script").arg("--version").output().is_ok();
+    if !ok {
+        skip("no `script` (util-linux) for a pty", "terminal tests");
+    }
+    ok
+}
+
+/// The `plugins` binary under test as a bare [`Command`]: the old way, kept as a thin
+/// wrapper over [`Plugins`] while tests written against it land; use [`Plugins`].
 pub(crate) fn plugins() -> Command {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_plugins"));
-    cmd.env_remove("PLUGINS_HOME")
-        .env_remove("CLICOLOR_FORCE")
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "100");
-    cmd
+    Plugins::new().into_command()
 }
 
-/// Run and capture, returning (exit code, stdout, stderr).
+/// Run another program (git, bash, `script`…) and capture: (exit code, stdout, stderr).
+/// `plugins` itself runs through [`Plugins::run`].
 pub(crate) fn run(cmd: &mut Command) -> (i32, String, String) {
     let Output {
         status,
         stdout,
         stderr,
-    } = cmd.output().expect("plugins runs");
+    } = cmd.output().expect("the program runs");
     (
         status.code().expect("exited normally"),
         String::from_utf8(stdout).expect("stdout is UTF-8"),
@@ -163,31 +180,6 @@ pub(crate) fn copy_binary(dest: &Path) {
         .status()
         .expect("cp runs");
     assert!(status.success(), "cp {}", dest.display());
-}
-
-/// `text` with each RFC 3339 timestamp the printer writes (`2026-12-02T21:02:00+00:00`)
-/// replaced by `[AT]`, for snapshots of timestamped log lines.
-pub(crate) fn untimed(text: &str) -> String {
-    let shape = b"dddd-dd-ddTdd:dd:dd+00:00";
-    let bytes = text.as_bytes();
-    let mut out = String::with_capacity(text.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let fits = bytes.len() - i >= shape.len()
-            && shape.iter().zip(&bytes[i..]).all(|(s, b)| match s {
-                b'd' => b.is_ascii_digit(),
-                s => s == b,
-            });
-        if fits {
-            out.push_str("[AT]");
-            i += shape.len();
-        } else {
-            let c = text[i..].chars().next().unwrap();
-            out.push(c);
-            i += c.len_utf8();
-        }
-    }
-    out
 }
 
 /// The schema `docs/schema/output/<file>`, compiled; a missing one fails the test that asks.

@@ -440,19 +440,16 @@ pub(crate) fn full_listener() -> TcpListener {
     listener
 }
 
-/// A server that answers every request with a redirect to the same path on `to`,
-/// logging what it was sent.
+/// A server that answers every request with a redirect to the same path on `to`.
 pub(crate) struct Redirector {
     pub(crate) base: String,
-    pub(crate) seen: Arc<Mutex<Vec<Seen>>>,
 }
 
 impl Redirector {
     pub(crate) fn start(to: &str) -> Redirector {
         let listener = TcpListener::bind("127.0.0.1:0").unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
-        let seen: Arc<Mutex<Vec<Seen>>> = Arc::default();
-        let (log, to) = (seen.clone(), to.to_owned());
+        let to = to.to_owned();
         std::thread::spawn(move || {
             for stream in listener.incoming() {
                 let Ok(mut stream) = stream else { continue };
@@ -462,10 +459,6 @@ impl Redirector {
                 let Ok(req) = read_request(&mut reader) else {
                     continue;
                 };
-                log.lock().unwrap().push(Seen {
-                    line: req.line.clone(),
-                    authorization: req.header("authorization").map(str::to_owned),
-                });
                 let target = req.line.split_whitespace().nth(1).unwrap_or("/");
                 let _ = write!(
                     stream,
@@ -473,7 +466,7 @@ impl Redirector {
                 );
             }
         });
-        Redirector { base, seen }
+        Redirector { base }
     }
 }
 

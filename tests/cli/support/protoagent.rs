@@ -7,8 +7,8 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use super::Plugins;
 use super::git::Repo;
-use super::{plugins, run};
 
 /// Run `code` in the host's Python with `PROTOAGENT_HOME=home` (nothing else of
 /// protoAgent's from outside); the last stdout line, parsed as JSON.
@@ -72,12 +72,14 @@ pub(crate) fn host_install(py: &Path, home: &Path, url: &str, force: bool) -> Va
 /// `plugins install <url> --yes --home <home> [extra]`: (exit code, the error's code and
 /// first message line, or the empty strings).
 pub(crate) fn plugins_install(home: &Path, url: &str, extra: &[&str]) -> (i32, String, String) {
-    let (code, stdout, stderr) = run(plugins()
+    let (code, stdout, stderr) = Plugins::new()
         .args(["install", url, "--yes", "--home"])
         .arg(home)
         .args(extra)
         .envs(NO_NETWORK)
-        .env("COLUMNS", "1000"));
+        .env("COLUMNS", "1000")
+        .run()
+        .parts();
     let err_code = stderr
         .lines()
         .find(|l| l.starts_with("plugins::"))
