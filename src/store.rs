@@ -97,6 +97,11 @@ impl Home {
         id.under(&self.plugins_dir())
     }
 
+    /// Whether this home takes `plugin`'s plugins: a home holds one host's.
+    pub fn takes(&self, plugin: Dialect) -> bool {
+        self.dialect.is(plugin)
+    }
+
     pub fn lockfile(&self) -> PathBuf {
         self.lock
             .clone()

@@ -247,7 +247,18 @@ pub(crate) fn stage(
     }
 
     // Decide from the lock as it is now; the decision is checked again under the lock.
-    same_host(&home, dialect)?;
+    // A home named by `--home` whose lock is another host's takes none of this plugin's.
+    if !home.takes(dialect) {
+        return Err(refused(
+            Code::LockError,
+            format!(
+                "{} is in the {} format; {dialect} plugins need their own home",
+                home.lockfile().display(),
+                home.dialect
+            ),
+            "pass a different --home for each host".to_owned(),
+        ));
+    }
     let prior = home.load_lock()?.get(&id);
     let (mut request, build, entrypoint) =
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
@@ -388,25 +399,6 @@ fn frozen_tree(
             if pin.tree_hash.is_empty() { "no tree_hash" } else { &pin.tree_hash },
         ),
         "the source (or the mirror or bundle it came from) serves other files under the locked commit, or the lock was edited; inspect it before trusting it, or `plugins sync` without --frozen to pin what is served".to_owned(),
-    ))
-}
-
-/// A home named by `--home` whose lock is another host's takes none of `dialect`'s plugins.
-fn same_host(
-    home: &crate::store::Home,
-    dialect: crate::dialect::Dialect,
-) -> Result<(), InstallError> {
-    if home.dialect.is(dialect) {
-        return Ok(());
-    }
-    Err(refused(
-        Code::LockError,
-        format!(
-            "{} is in the {} format; {dialect} plugins need their own home",
-            home.lockfile().display(),
-            home.dialect
-        ),
-        "pass a different --home for each host".to_owned(),
     ))
 }
 

@@ -543,7 +543,11 @@ fn outdated_lists_each_remote_once_when_every_row_is_newer() {
         );
     }
     *server.requests.lock().unwrap() = 0;
-    let (code, stdout, stderr) = run(plugins().args(["outdated", "--json", "--home"]).arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["outdated", "--json"])
+        .home(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let rows = json["plugins"].as_array().unwrap();

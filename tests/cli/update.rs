@@ -1311,14 +1311,12 @@ fn the_host_sees_the_installed_version_while_an_update_builds() {
     );
     built_aoe(&repo, "2.0.0", &waiting_build);
     repo.tag("v2");
-    let mut update = plugins()
-        .args(["install", "--yes", &repo.url(), "--ref", "v2", "--home"])
-        .arg(&home)
-        .env_remove("PLUGINS_HOME")
+    let mut update = Plugins::new()
+        .args(["install", "--yes", &repo.url(), "--ref", "v2"])
+        .home(&home)
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(120);
     while !ready.exists() {
         assert!(
