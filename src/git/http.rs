@@ -56,9 +56,16 @@ pub(crate) fn register() {
 
 /// A client for one scheme, with a quick or a patient connect.
 struct Clients {
-    quick: OnceLock<Result<Client, String>>,
-    patient: OnceLock<Result<Client, String>>,
+    quick: OnceLock<Result<Client, ClientError>>,
+    patient: OnceLock<Result<Client, ClientError>>,
 }
+
+/// The HTTP client could not be built (TLS settings, the system's certificates): the
+/// error and its causes, redacted and capped ([`chain`]). Kept per client, so every
+/// transfer that needs it fails the same way.
+#[derive(Debug, Clone, thiserror::Error)]
+#[error("{0}")]
+struct ClientError(String);
 
 static PLAIN: Clients = Clients {
     quick: OnceLock::new(),
@@ -71,16 +78,16 @@ static TLS: Clients = Clients {
 
 /// A rustls configuration with no roots, for the `http://` client (which never speaks
 /// TLS): building it reads no certificate.
-fn no_roots() -> Result<rustls::ClientConfig, String> {
+fn no_roots() -> Result<rustls::ClientConfig, ClientError> {
     let provider = Arc::new(rustls::crypto::ring::default_provider());
     Ok(rustls::ClientConfig::builder_with_provider(provider)
         .with_safe_default_protocol_versions()
-        .map_err(|e| e.to_string())?
+        .map_err(|e| ClientError(chain(&e)))?
         .with_root_certificates(rustls::RootCertStore::empty())
         .with_no_client_auth())
 }
 
-fn build(tls: bool, connect: Duration) -> Result<Client, String> {
+fn build(tls: bool, connect: Duration) -> Result<Client, ClientError> {
     let proxy = reqwest::Proxy::custom(|url| super::proxy_for(url.as_str()));
     let mut builder = Client::builder()
         .no_proxy()
@@ -101,10 +108,10 @@ fn build(tls: bool, connect: Duration) -> Result<Client, String> {
     } else {
         builder = builder.tls_backend_preconfigured(no_roots()?);
     }
-    builder.build().map_err(|e| chain(&e))
+    builder.build().map_err(|e| ClientError(chain(&e)))
 }
 
-fn client(url: &str, patient: bool) -> Result<&'static Client, String> {
+fn client(url: &str, patient: bool) -> Result<&'static Client, ClientError> {
     let tls = url.starts_with("https://");
     let clients = if tls { &TLS } else { &PLAIN };
     let (cell, connect) = if patient {
@@ -191,8 +198,9 @@ fn send(
         let mut attempt = 0;
         let resp = loop {
             attempt += 1;
-            let client = client(url, attempt > 2)
-                .map_err(|e| git2::Error::new(ErrorCode::GenericError, ErrorClass::Net, &e))?;
+            let client = client(url, attempt > 2).map_err(|e| {
+                git2::Error::new(ErrorCode::GenericError, ErrorClass::Net, e.to_string())
+            })?;
             let mut req = client.request(method.clone(), url);
             if post {
                 req = req
