@@ -79,7 +79,7 @@ pub(super) fn emits(doc: &Node, root: &Path, out: &mut Out) {
             continue;
         }
         match crate::file::read_to_string(base.join(&r))
-            .map_err(|e| e.to_string())
+            .map_err(|e| crate::file::reason(&e).into_owned())
             .and_then(|t| crate::manifest::format::parse_yaml(&t).map_err(|e| e.message))
         {
             Err(why) => warn(
