@@ -2,6 +2,7 @@
 //! stalled servers give up within the no-progress limit, memory does not grow
 //! with file sizes.
 
+use std::ffi::OsStr;
 use std::io::{BufRead, Write};
 
 use snapbox::{assert_data_eq, str};
@@ -94,11 +95,13 @@ fn a_silent_git_server_gives_up_within_the_limit() {
     let (base, _server) = silent_server();
     let tmp = tempfile::tempdir().unwrap();
     let start = Instant::now();
-    let (code, _, stderr) = run(plugins()
-        .args(["install", &format!("{base}/acme/x.git"), "--yes", "--home"])
-        .arg(tmp.path().join("home"))
+    let (code, _, stderr) = Plugins::new()
+        .args(["install", &format!("{base}/acme/x.git"), "--yes"])
+        .home(&tmp.path().join("home"))
         .env("PLUGINS_NET_TIMEOUT", "2")
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     let took = start.elapsed();
     assert_eq!(code, 2, "{stderr}");
     assert!(took < Duration::from_secs(20), "took {took:?}");
@@ -164,16 +167,18 @@ fn a_stalled_download_gives_up_within_the_limit() {
     repo.clone_bare(&tmp.path().join("mirror/acme/tool.git"));
     let api = stalling_release_server();
     let start = Instant::now();
-    let (code, _, stderr) = run(plugins()
-        .args(["install", "gh:acme/tool@v1.2.0", "--yes", "--home"])
-        .arg(tmp.path().join("home"))
+    let (code, _, stderr) = Plugins::new()
+        .args(["install", "gh:acme/tool@v1.2.0", "--yes"])
+        .home(&tmp.path().join("home"))
         .env(
             "PLUGINS_GH_BASE",
             format!("file://{}", tmp.path().join("mirror").display()),
         )
         .env("PLUGINS_GITHUB_API", &api)
         .env("PLUGINS_NET_TIMEOUT", "2")
-        .env("COLUMNS", "400"));
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
     let took = start.elapsed();
     assert_eq!(code, 2, "{stderr}");
     assert!(took < Duration::from_secs(20), "took {took:?}");
@@ -185,24 +190,21 @@ fn a_stalled_download_gives_up_within_the_limit() {
     assert!(!tmp.path().join("home/plugins/dev.example.tool").exists());
 }
 
-/// Peak resident memory of a command, in KiB, from GNU time.
-fn peak_rss_kib(cmd: &mut std::process::Command) -> (i32, u64, String) {
+/// Peak resident memory of a run of `plugins`, in KiB, from GNU time.
+fn peak_rss_kib(cmd: &mut Plugins) -> (i32, u64, String) {
     let report = tempfile::NamedTempFile::new().unwrap();
-    let mut timed = std::process::Command::new("/usr/bin/time");
-    timed
-        .arg("-f")
-        .arg("%M")
-        .arg("-o")
-        .arg(report.path())
-        .arg(cmd.get_program())
-        .args(cmd.get_args());
-    for (k, v) in cmd.get_envs() {
-        match v {
-            Some(v) => timed.env(k, v),
-            None => timed.env_remove(k),
-        };
-    }
-    let (code, stdout, stderr) = run(&mut timed);
+    let (code, stdout, stderr) = cmd
+        .wrapped_in(
+            "/usr/bin/time",
+            [
+                OsStr::new("-f"),
+                "%M".as_ref(),
+                "-o".as_ref(),
+                report.path().as_os_str(),
+            ],
+        )
+        .run()
+        .parts();
     let kib = std::fs::read_to_string(report.path())
         .unwrap()
         .trim()
@@ -244,8 +246,8 @@ fn memory_stays_bounded_with_a_large_incompressible_file() {
     let daemon = crate::support::net::Daemon::serve(&served);
     let url = format!("git://127.0.0.1:{}/big.git", daemon.port);
     let peak = |args: &[&str], home: &Path, cap: Option<&str>| {
-        let mut cmd = plugins();
-        cmd.args(args).arg("--home").arg(home);
+        let mut cmd = Plugins::new();
+        cmd.args(args).home(home);
         if let Some(cap) = cap {
             cmd.env("PLUGINS_MAX_FILE_MIB", cap);
         }
@@ -336,16 +338,15 @@ fn a_file_over_the_cap_is_refused_before_consent() {
         ],
     );
     let screen = |args: &[&str], home: &Path, env: &[(&str, &str)]| {
-        let mut cmd = plugins();
+        let mut cmd = Plugins::new();
         cmd.args(args)
-            .arg("--home")
-            .arg(home)
+            .home(home)
             .env("PLUGINS_MAX_FILE_MIB", "1")
             .stdin(std::process::Stdio::null());
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let (code, stdout, stderr) = run(&mut cmd);
+        let (code, stdout, stderr) = cmd.run().parts();
         let text = format!("{stdout}{stderr}")
             .replace(&t.display().to_string(), "[TMP]")
             .replace(&daemon.port.to_string(), "[PORT]")
@@ -474,13 +475,13 @@ fn verify_covers_symlinks_where_a_host_allows_them() {
     let home = tmp.path().join("home");
     let (code, o, e) = install(&home, &[&repo.url()]);
     assert_eq!(code, 0, "{o}{e}");
-    let (code, o, e) = run(plugins().args(["verify", "--home"]).arg(&home));
+    let (code, o, e) = Plugins::new().args(["verify"]).home(&home).run().parts();
     assert_eq!(code, 0, "{o}{e}");
     // Re-pointing the link is a change verify sees.
     let link = home.join("plugins/notebook/current");
     std::fs::remove_file(&link).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", &link).unwrap();
-    let (code, stdout, _) = run(plugins().args(["verify", "--home"]).arg(&home));
+    let (code, stdout, _) = Plugins::new().args(["verify"]).home(&home).run().parts();
     assert_eq!(code, 1, "{stdout}");
     assert!(
         stdout.contains("the files changed since install"),
@@ -518,7 +519,7 @@ fn validate_r_memory_is_flat_in_the_number_of_roots() {
     for format in ["human", "json", "github", "sarif"] {
         let peak = |dir: &Path| {
             let (code, kib, out) = peak_rss_kib(
-                plugins()
+                Plugins::new()
                     .args(["validate", "-r", "--format", format, "--path"])
                     .arg(dir)
                     .env_remove("GITHUB_STEP_SUMMARY"),

@@ -57,9 +57,9 @@ struct Counts {
 }
 
 /// The scenario's command on `home`.
-fn command(s: &Scenario, home: &Path) -> Command {
-    let mut cmd = plugins();
-    cmd.args(&s.args).arg("--home").arg(home);
+fn command(s: &Scenario, home: &Path) -> Plugins {
+    let mut cmd = Plugins::new();
+    cmd.args(&s.args).home(home);
     for (k, v) in &s.env {
         cmd.env(k, v);
     }
@@ -78,7 +78,7 @@ fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<bool, String> {
             .read_dir()
             .is_ok_and(|mut d| d.next().is_some())
         && state(home) == new;
-    let (code, stdout, stderr) = run(&mut command(s, home));
+    let (code, stdout, stderr) = command(s, home).run().parts();
     if code != 0 && !(finished && stderr.contains("plugins::install::not_installed")) {
         return Err(format!("rerun exit {code}: {stdout}{stderr}"));
     }
@@ -105,7 +105,11 @@ struct Watched {
 
 /// The locked commit of each plugin of a home.
 fn commits(home: &Path) -> std::collections::BTreeMap<String, String> {
-    let (code, stdout, stderr) = run(plugins().args(["list", "--json", "--home"]).arg(home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["list", "--json"])
+        .home(home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     doc["plugins"]
@@ -127,7 +131,7 @@ fn commits(home: &Path) -> std::collections::BTreeMap<String, String> {
 fn calls(s: &Scenario, work: &Path) -> [usize; 6] {
     let home = work.join(format!("{}-count", s.name));
     copy_dir(&s.template, &home);
-    let traced = kill::run(&mut command(s, &home), None).unwrap();
+    let traced = kill::run(&mut command(s, &home).into_command(), None).unwrap();
     assert_eq!(
         traced.code,
         Some(0),
@@ -156,7 +160,7 @@ fn points(n: usize) -> Vec<usize> {
 fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
     let reference = work.join(format!("{}-ref", s.name));
     copy_dir(&s.template, &reference);
-    let (code, stdout, stderr) = run(&mut command(s, &reference));
+    let (code, stdout, stderr) = command(s, &reference).run().parts();
     assert_eq!(code, 0, "{}: reference run: {stdout}{stderr}", s.name);
     let old = state(&s.template);
     let new = state(&reference);
@@ -188,7 +192,7 @@ fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
         for when in points(n) {
             let home = work.join(format!("{}-run", s.name));
             copy_dir(&s.template, &home);
-            let traced = kill::run(&mut command(s, &home), Some((f, when))).unwrap();
+            let traced = kill::run(&mut command(s, &home).into_command(), Some((f, when))).unwrap();
             if !traced.killed {
                 continue; // this run made fewer calls (a timing-dependent write)
             }
@@ -300,9 +304,11 @@ fn scenarios_of(t: &Path, dialect: &str, f: &Fixture, out: &mut Vec<Scenario>) {
     commit_version(&f.repo, f.dialect, "2.0.0");
     let updated = home("updated");
     copy_dir(&installed, &updated);
-    let (code, o, e) = run(plugins()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&updated));
+    let (code, o, e) = Plugins::new()
+        .args(["update", "--all", "--yes"])
+        .home(&updated)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{o}{e}");
     let empty = home("empty");
     std::fs::create_dir_all(&empty).unwrap();
@@ -512,19 +518,11 @@ fn deps_update(t: &Path) -> Scenario {
         ("TMPDIR".to_owned(), tmp.display().to_string()),
     ];
     let home = t.join("deppy-v1");
-    let mut cmd = plugins();
-    cmd.args([
-        "install",
-        &repo.url(),
-        "--ref",
-        "main",
-        "--yes",
-        "--deps",
-        "--home",
-    ])
-    .arg(&home)
-    .envs(env.iter().map(|(k, v)| (k, v)));
-    let (code, o, e) = run(&mut cmd);
+    let mut cmd = Plugins::new();
+    cmd.args(["install", &repo.url(), "--ref", "main", "--yes", "--deps"])
+        .home(&home)
+        .envs(env.iter().map(|(k, v)| (k, v)));
+    let (code, o, e) = cmd.run().parts();
     assert_eq!(code, 0, "{o}{e}");
     repo.file(
         "protoagent.plugin.yaml",
@@ -555,15 +553,13 @@ fn while_another_holds_the_lock(
         .open(home.join(".plugins.guard"))
         .unwrap();
     guard.lock().unwrap();
-    let mut child = plugins()
+    let mut child = Plugins::new()
         .args(args)
-        .arg("--home")
-        .arg(home)
+        .home(home)
         .stdin(std::process::Stdio::null())
         .stdout(std::process::Stdio::piped())
         .stderr(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
+        .spawn();
     let mut stderr = std::io::BufReader::new(child.stderr.take().unwrap());
     let mut seen = String::new();
     while !seen.contains("Waiting for another plugins process") {
@@ -610,9 +606,11 @@ fn a_change_that_lands_while_fetching_is_not_undone() {
     // Another plugins process holds the home; it removes the plugin, then lets go.
     let (code, _, stderr) =
         while_another_holds_the_lock(&home, &["update", "--all", "--yes"], || {
-            let (code, o, e) = run(plugins()
-                .args(["remove", "dev.example.pinned", "--no-wait", "--home"])
-                .arg(&home));
+            let (code, o, e) = Plugins::new()
+                .args(["remove", "dev.example.pinned", "--no-wait"])
+                .home(&home)
+                .run()
+                .parts();
             assert_eq!(code, 2, "the lock is held: {o}{e}");
             std::fs::remove_dir_all(home.join("plugins/dev.example.pinned")).unwrap();
             std::fs::write(home.join("plugins.lock"), "lock_version = 2\n").unwrap();
@@ -669,7 +667,7 @@ fn eight_mixed_commands_on_one_home() {
         .map(|args| {
             let h = h.clone();
             std::thread::spawn(move || {
-                let (code, o, e) = run(plugins().args(&args).arg("--home").arg(&h));
+                let (code, o, e) = Plugins::new().args(&args).home(Path::new(&h)).run().parts();
                 (args, code, o, e)
             })
         })
@@ -704,9 +702,11 @@ fn losing_a_race_to_the_same_version_is_success() {
     // What the other process will have made: the same home, updated.
     let other = tmp.path().join("other");
     copy_dir(&home, &other);
-    let (code, o, e) = run(plugins()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&other));
+    let (code, o, e) = Plugins::new()
+        .args(["update", "--all", "--yes"])
+        .home(&other)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{o}{e}");
 
     // The other process lands the same update (its lock and plugin), then lets go.
@@ -764,7 +764,7 @@ fn a_temp_file_of_an_interrupted_write_is_cleaned_by_a_sweep_with_nothing_to_do(
     .unwrap();
     let stray = home.join(".autoupdate.json.k1ll3d.tmp");
     std::fs::write(&stray, "{\"last_sw").unwrap();
-    let (_, stdout, stderr) = run(plugins().args(["doctor", "--home"]).arg(&home));
+    let (_, stdout, stderr) = Plugins::new().args(["doctor"]).home(&home).run().parts();
     assert!(
         stderr.contains(
             ".autoupdate.json.k1ll3d.tmp is the temp file of a write that was interrupted"
@@ -773,9 +773,11 @@ fn a_temp_file_of_an_interrupted_write_is_cleaned_by_a_sweep_with_nothing_to_do(
         ),
         "{stdout}{stderr}"
     );
-    let (code, stdout, stderr) = run(plugins()
-        .args(["autoupdate", "--force", "--home"])
-        .arg(&home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["autoupdate", "--force"])
+        .home(&home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
         format!("{stdout}{stderr}").contains("1 up to date"),

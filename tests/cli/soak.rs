@@ -40,7 +40,11 @@ fn processes_naming(dir: &Path) -> Vec<String> {
 
 /// The locked version of `id` in `home`, if it is locked.
 fn locked_version(home: &Path, id: &str) -> Option<String> {
-    let (code, stdout, stderr) = run(plugins().args(["list", "--json", "--home"]).arg(home));
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["list", "--json"])
+        .home(home)
+        .run()
+        .parts();
     assert_eq!(code, 0, "the lock parses: {stdout}{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     doc["plugins"]
@@ -66,9 +70,9 @@ fn real_now() -> u64 {
 }
 
 /// `plugins ARGS --home HOME` with the wall clock `offset` seconds off.
-fn skewed(lib: &Path, offset: i64, home: &Path, args: &[&str]) -> Command {
-    let mut cmd = plugins();
-    cmd.args(args).arg("--home").arg(home);
+fn skewed(lib: &Path, offset: i64, home: &Path, args: &[&str]) -> Plugins {
+    let mut cmd = Plugins::new();
+    cmd.args(args).home(home);
     skew(&mut cmd, lib, offset);
     cmd
 }
@@ -76,7 +80,9 @@ fn skewed(lib: &Path, offset: i64, home: &Path, args: &[&str]) -> Command {
 /// `plugins doctor --offline` on `home` with the clock `offset` seconds off reports the
 /// times it records in the future (`plugins::doctor::clock_ahead`).
 fn doctor_says_ahead(lib: &Path, offset: i64, home: &Path) -> Result<(), String> {
-    let (_, stdout, stderr) = run(&mut skewed(lib, offset, home, &["doctor", "--offline"]));
+    let (_, stdout, stderr) = skewed(lib, offset, home, &["doctor", "--offline"])
+        .run()
+        .parts();
     if format!("{stdout}{stderr}").contains("plugins::doctor::clock_ahead") {
         Ok(())
     } else {
@@ -224,11 +230,9 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
         let force = !xorshift(&mut rng).is_multiple_of(3);
         let kill_after = (xorshift(&mut rng).is_multiple_of(3))
             .then(|| Duration::from_millis(xorshift(&mut rng) % 150));
-        let mut cmd = Command::new(env!("CARGO_BIN_EXE_plugins"));
-        cmd.args(["autoupdate", "--timeout", "1", "--grace", "60", "--home"])
-            .arg(&*home)
-            .env("NO_COLOR", "1")
-            .env_remove("PLUGINS_HOME")
+        let mut cmd = Plugins::new();
+        cmd.args(["autoupdate", "--timeout", "1", "--grace", "60"])
+            .home(home)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null());
@@ -236,7 +240,7 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
         if force {
             cmd.arg("--force");
         }
-        let mut child = cmd.spawn().unwrap();
+        let mut child = cmd.spawn();
         if let Some(after) = kill_after {
             // The kill is the fault injected, at a random moment (not a check).
             std::thread::sleep(after);
@@ -300,9 +304,11 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
             .unwrap()
             .set_modified(SystemTime::now() - Duration::from_secs(3600))
             .unwrap();
-        let (code, o, e) = run(plugins()
-            .args(["autoupdate", "--force", "--grace", "60", "--home"])
-            .arg(home));
+        let (code, o, e) = Plugins::new()
+            .args(["autoupdate", "--force", "--grace", "60"])
+            .home(home)
+            .run()
+            .parts();
         if code != 0 {
             tally
                 .problems
@@ -333,26 +339,27 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
     let mut jumped = 0;
     for (dialect, _, _, _, home, _, _) in &homes {
         let mut problems = Vec::new();
-        let (code, o, e) = run(&mut skewed(
-            &lib,
-            30 * day as i64,
-            home,
-            &["autoupdate", "--force"],
-        ));
+        let (code, o, e) = skewed(&lib, 30 * day as i64, home, &["autoupdate", "--force"])
+            .run()
+            .parts();
         if code != 0 {
             problems.push(format!("the sweep 30 days ahead: exit {code}: {o}{e}"));
         }
         if let Err(e) = doctor_says_ahead(&lib, 0, home) {
             problems.push(e);
         }
-        let (code, o, e) = run(&mut skewed(&lib, 0, home, &["autoupdate", "--json"]));
+        let (code, o, e) = skewed(&lib, 0, home, &["autoupdate", "--json"])
+            .run()
+            .parts();
         if code != 0 || last_sweep(home).is_none_or(|s| s > real_now() + 5) {
             problems.push(format!(
                 "the sweep back at the real time did not take the last sweep as now: exit {code}: {o}{e}"
             ));
         }
         let later = 6 * 3600 + 300;
-        let (code, o, e) = run(&mut skewed(&lib, later, home, &["autoupdate", "--json"]));
+        let (code, o, e) = skewed(&lib, later, home, &["autoupdate", "--json"])
+            .run()
+            .parts();
         let doc: serde_json::Value = serde_json::from_str(&o).unwrap_or_default();
         if code != 0 || doc["skipped_homes"] != serde_json::json!([]) {
             problems.push(format!(

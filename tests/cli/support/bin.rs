@@ -261,7 +261,8 @@ impl Plugins {
         self
     }
 
-    /// The command itself, for [`super::plugins`] only (tests not yet on the builder).
+    /// The command itself, for a runner that needs one: the crash sweep's tracer
+    /// (`support::kill::run`) starts it under its seccomp filter.
     pub(crate) fn into_command(self) -> Command {
         self.cmd
     }

@@ -4,7 +4,6 @@
 //! machine whose clock is set wrong for a while.
 
 use std::path::PathBuf;
-use std::process::Command;
 
 /// libfaketime's preload library; `None` (with a line saying the test was skipped) where
 /// it is not installed, and a failure under CI, which installs it (`.ci/run`).
@@ -38,7 +37,7 @@ pub(crate) fn faketime() -> Option<PathBuf> {
 
 /// Runs `cmd` with its wall clock `offset_secs` seconds ahead (negative: behind) of the real
 /// one, ticking at the real pace.
-pub(crate) fn skew(cmd: &mut Command, lib: &std::path::Path, offset_secs: i64) {
+pub(crate) fn skew(cmd: &mut super::Plugins, lib: &std::path::Path, offset_secs: i64) {
     cmd.env("LD_PRELOAD", lib)
         .env("FAKETIME", format!("{offset_secs:+}"))
         .env("FAKETIME_DONT_FAKE_MONOTONIC", "1")

@@ -69,12 +69,6 @@ pub(crate) fn have_pty() -> bool {
     ok
 }
 
-/// The `plugins` binary under test as a bare [`Command`]: the old way, kept as a thin
-/// wrapper over [`Plugins`] while tests written against it land; use [`Plugins`].
-pub(crate) fn plugins() -> Command {
-    Plugins::new().into_command()
-}
-
 /// Run another program (git, bash, `script`…) and capture: (exit code, stdout, stderr).
 /// `plugins` itself runs through [`Plugins::run`].
 pub(crate) fn run(cmd: &mut Command) -> (i32, String, String) {
@@ -165,7 +159,12 @@ pub(crate) fn touch_missing(root: &Path, files: &[String]) {
 /// What a user sees from `plugins validate` run inside `root` (so paths show
 /// relative, e.g. `aoe-plugin.toml`): (exit code, stdout).
 pub(crate) fn validate_screen(root: &Path, extra: &[&str]) -> (i32, String) {
-    let (code, stdout, stderr) = run(plugins().arg("validate").args(extra).current_dir(root));
+    let (code, stdout, stderr) = Plugins::new()
+        .arg("validate")
+        .args(extra)
+        .current_dir(root)
+        .run()
+        .parts();
     assert!(stderr.is_empty(), "{stderr}");
     (code, stdout)
 }
