@@ -385,8 +385,18 @@ impl Api {
     }
 }
 
-/// Far in the future, so "resets in" is large and stable in days.
-const RATE: &str = r#"{"resources":{"core":{"limit":5000,"used":1,"remaining":4999,"reset":4102444800}},"rate":{"limit":5000,"remaining":4999,"reset":4102444800}}"#;
+/// Resets 100 days and 12 hours from when the tests started, so "resets in" reads
+/// "100 d" whenever they run (a fixed date made the snapshot change every day).
+static RATE: std::sync::LazyLock<String> = std::sync::LazyLock::new(|| {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    let reset = now + 100 * 86_400 + 12 * 3_600;
+    format!(
+        r#"{{"resources":{{"core":{{"limit":5000,"used":1,"remaining":4999,"reset":{reset}}}}},"rate":{{"limit":5000,"remaining":4999,"reset":{reset}}}}}"#
+    )
+});
 
 /// A `gh:` plugin served with Basic auth that only the token opens, installed with
 /// `-v`: the steps are shown, the token is not.
@@ -436,7 +446,7 @@ fn a_token_is_named_by_its_source_and_never_shown() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let server = served(t);
-    let api = Api::start(RATE, false);
+    let api = Api::start(&RATE, false);
     let home = gh_home(t, &python, &server, &api);
     let doctor = |args: &[&str], json: bool, token: Option<(&str, &str)>| {
         let mut c = cmd(t, &python);
@@ -473,7 +483,7 @@ hosts
 sources
   ok    dev.example.kit: [GIT]/acme/kit.git answers (up to date); proxy: none; credentials if asked: GITHUB_TOKEN
 github
-  ok    [API]/rate_limit: 4999 of 5000 requests left, resets in 26691 d; proxy: none; credentials if asked: GITHUB_TOKEN
+  ok    [API]/rate_limit: 4999 of 5000 requests left, resets in 100 d; proxy: none; credentials if asked: GITHUB_TOKEN
 doctor: 6 ok, 0 warn, 0 fail
 
 "#]],
@@ -523,7 +533,7 @@ doctor: 6 ok, 0 warn, 0 fail
         assert!(!out.contains(SECRET), "a secret is shown:\n{out}");
     }
     // -v shows a redirect, and where it goes.
-    let moved = Api::start(RATE, true);
+    let moved = Api::start(&RATE, true);
     let (code, stdout, stderr) = cmd(t, &python)
         .env("GITHUB_TOKEN", SECRET)
         .env("PLUGINS_GH_BASE", &server.base)
@@ -583,7 +593,7 @@ fn verbose_shows_the_proxy_of_each_transfer() {
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path();
     let server = served(t);
-    let api = Api::start(RATE, false);
+    let api = Api::start(&RATE, false);
     let home = gh_home(t, &python, &server, &api);
     let proxy = Proxy::start();
     let https = server.base.replace("http://", "https://");
