@@ -13,22 +13,12 @@ use crate::support::git::Repo;
 use crate::support::hosts::host_python;
 use crate::support::*;
 
-const PROTO_VARS: &[&str] = &[
-    "PROTOAGENT_HOME",
-    "PROTOAGENT_INSTANCE",
-    "PROTOAGENT_BOX_ROOT",
-    "PROTOAGENT_PLUGINS_DIR",
-    "PROTOAGENT_PLUGINS_LOCK",
-    "PROTOAGENT_AUTO_SCOPE",
-    "PROTOAGENT_CONFIG_DIR",
-];
-
 /// Run `code` in the host's Python with `env` (and nothing of protoAgent's from outside)
 /// in `cwd`; returns stdout, parsed as JSON.
 fn python(py: &Path, cwd: &Path, env: &[(&str, String)], code: &str) -> Value {
     let mut cmd = Command::new(py);
     cmd.arg("-c").arg(code).current_dir(cwd);
-    for v in PROTO_VARS {
+    for v in crate::support::bin::PROTOAGENT_VARS {
         cmd.env_remove(v);
     }
     for (k, v) in env {

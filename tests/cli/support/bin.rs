@@ -26,6 +26,19 @@ use snapbox::{IntoData, Redactions};
 /// an editor); they run it through [`Plugins`].
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_plugins");
 
+/// protoAgent's locations from the environment (home, instance, box root, plugins dir and
+/// lock, auto scope, config dir): kept out of `plugins` ([`Plugins::without_host_env`]) and
+/// of the host's own Python where a test runs it.
+pub(crate) const PROTOAGENT_VARS: &[&str] = &[
+    "PROTOAGENT_HOME",
+    "PROTOAGENT_INSTANCE",
+    "PROTOAGENT_BOX_ROOT",
+    "PROTOAGENT_PLUGINS_DIR",
+    "PROTOAGENT_PLUGINS_LOCK",
+    "PROTOAGENT_AUTO_SCOPE",
+    "PROTOAGENT_CONFIG_DIR",
+];
+
 /// `plugins` to run: no `PLUGINS_HOME` or forced colour from outside, `NO_COLOR=1`,
 /// `COLUMNS=100`. Methods take `&mut self` as [`Command`]'s do, so a builder can be
 /// made in steps.
@@ -127,16 +140,7 @@ impl Plugins {
     /// No host location from outside: `XDG_CONFIG_HOME` and protoAgent's `PROTOAGENT_*`
     /// (home, instance, box root, plugins dir and lock, auto scope, config dir).
     pub(crate) fn without_host_env(&mut self) -> &mut Plugins {
-        for k in [
-            "XDG_CONFIG_HOME",
-            "PROTOAGENT_HOME",
-            "PROTOAGENT_INSTANCE",
-            "PROTOAGENT_BOX_ROOT",
-            "PROTOAGENT_PLUGINS_DIR",
-            "PROTOAGENT_PLUGINS_LOCK",
-            "PROTOAGENT_AUTO_SCOPE",
-            "PROTOAGENT_CONFIG_DIR",
-        ] {
+        for k in std::iter::once("XDG_CONFIG_HOME").chain(PROTOAGENT_VARS.iter().copied()) {
             self.cmd.env_remove(k);
         }
         self
