@@ -324,9 +324,10 @@ fn install_signal_handlers() {
 }
 
 /// A build that runs "in" the plugin directory while the host still sees the installed
-/// version there (Linux): each step gets a private mount namespace (inside a user namespace
-/// that maps only the user's own ids) in which the staged tree is bind-mounted over the
-/// plugin directory. A build's outputs that name their directory (a venv's scripts) name
+/// version there (Linux): each step gets a private mount namespace (for a user other than
+/// root, inside a user namespace that maps only the user's own ids; root needs none and
+/// keeps its capabilities, as in a first install's build) in which the staged tree is
+/// bind-mounted over the plugin directory. A build's outputs that name their directory (a venv's scripts) name
 /// the plugin directory, and the tree is swapped in whole once it is built.
 #[derive(Clone, Debug)]
 pub struct Overlay {
@@ -338,6 +339,9 @@ pub struct Overlay {
     uid_map: Vec<u8>,
     #[cfg(target_os = "linux")]
     gid_map: Vec<u8>,
+    /// Enter a user namespace first (every user but root).
+    #[cfg(target_os = "linux")]
+    user_ns: bool,
 }
 
 impl Overlay {
@@ -360,6 +364,13 @@ impl Overlay {
 
     #[cfg(target_os = "linux")]
     fn linux(source: &Path, target: &Path) -> Option<Overlay> {
+        // SAFETY: geteuid cannot fail.
+        Overlay::with(source, target, unsafe { libc::geteuid() } != 0)
+    }
+
+    /// The overlay, entered through a user namespace or (root) directly.
+    #[cfg(target_os = "linux")]
+    fn with(source: &Path, target: &Path, user_ns: bool) -> Option<Overlay> {
         use std::os::unix::ffi::OsStrExt;
         let c = |p: &Path| std::ffi::CString::new(p.as_os_str().as_bytes()).ok();
         // SAFETY: geteuid/getegid cannot fail.
@@ -369,6 +380,7 @@ impl Overlay {
             target: c(target)?,
             uid_map: format!("{uid} {uid} 1\n").into_bytes(),
             gid_map: format!("{gid} {gid} 1\n").into_bytes(),
+            user_ns,
         })
     }
 
@@ -400,7 +412,8 @@ impl Overlay {
         ok
     }
 
-    /// In the child, before exec: a user and mount namespace of its own, the staged tree
+    /// In the child, before exec: a mount namespace of its own (in a user namespace of its
+    /// own unless root), the staged tree
     /// bind-mounted over the plugin directory, and the working directory entered again
     /// (the fork's `chdir` ran before the mount, into the directory under it).
     #[cfg(target_os = "linux")]
@@ -423,13 +436,19 @@ impl Overlay {
         };
         // SAFETY: unshare/mount/chdir with NUL-terminated strings prepared before the fork.
         unsafe {
-            if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) != 0 {
-                return fail();
+            if !self.user_ns {
+                if libc::unshare(libc::CLONE_NEWNS) != 0 {
+                    return fail();
+                }
+            } else {
+                if libc::unshare(libc::CLONE_NEWUSER | libc::CLONE_NEWNS) != 0 {
+                    return fail();
+                }
+                // Kernels before 3.19 have no setgroups file; nothing to deny there.
+                let _ = write(c"/proc/self/setgroups", b"deny");
+                write(c"/proc/self/uid_map", &self.uid_map)?;
+                write(c"/proc/self/gid_map", &self.gid_map)?;
             }
-            // Kernels before 3.19 have no setgroups file; nothing to deny there.
-            let _ = write(c"/proc/self/setgroups", b"deny");
-            write(c"/proc/self/uid_map", &self.uid_map)?;
-            write(c"/proc/self/gid_map", &self.gid_map)?;
             let none = std::ptr::null();
             if libc::mount(
                 none,
@@ -630,4 +649,51 @@ fn run_steps(
         }
     }
     Ok(())
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+    use std::os::unix::process::CommandExt;
+
+    /// What a step sees through an overlay entered one way: the staged file at the
+    /// plugin directory's path, which keeps the installed file for everyone else.
+    fn seen_through(user_ns: bool) -> Option<String> {
+        let tmp = tempfile::tempdir().unwrap();
+        let (installed, staged) = (tmp.path().join("installed"), tmp.path().join("staged"));
+        for (dir, text) in [(&installed, "installed\n"), (&staged, "staged\n")] {
+            fs_err::create_dir(dir).unwrap();
+            fs_err::write(dir.join("file"), text).unwrap();
+        }
+        let overlay = Overlay::with(&staged, &installed, user_ns).unwrap();
+        let mut sh = Command::new("/bin/sh");
+        sh.args(["-c", "cat file; pwd"]).current_dir(&staged);
+        // SAFETY: as in run_steps.
+        unsafe {
+            sh.pre_exec(move || overlay.enter());
+        }
+        let out = sh.output().ok().filter(|o| o.status.success())?;
+        assert_eq!(
+            fs_err::read_to_string(installed.join("file")).unwrap(),
+            "installed\n"
+        );
+        let shown = String::from_utf8(out.stdout).unwrap();
+        Some(shown.replace(&installed.display().to_string(), "[INSTALLED]"))
+    }
+
+    /// Root enters the mount namespace directly (its capabilities kept); another user
+    /// through a user namespace. Each way the step sees the staged tree at the plugin
+    /// directory's path. (A way this system refuses is skipped: no root, or no
+    /// unprivileged user namespaces.)
+    #[test]
+    fn a_step_sees_the_staged_tree_at_the_plugin_directory() {
+        // SAFETY: geteuid cannot fail.
+        let root = unsafe { libc::geteuid() } == 0;
+        for user_ns in [false, true] {
+            match seen_through(user_ns) {
+                Some(shown) => assert_eq!(shown, "staged\n[INSTALLED]\n", "user_ns: {user_ns}"),
+                None => assert!(user_ns || !root, "root could not enter a mount namespace"),
+            }
+        }
+    }
 }
