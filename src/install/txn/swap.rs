@@ -93,13 +93,13 @@ impl<'h> Swap<'h> {
         })
     }
 
-    /// Put the new tree (and wheel deps) in now, to be built in place; an interrupted
-    /// build is undone. Without a build, [`Swap::commit`] alone puts it in.
     /// Where the new tree waits (`incoming/<id>`) until it is put in.
     pub fn waiting(&self) -> PathBuf {
         incoming(self.home, &self.id)
     }
 
+    /// Put the new tree (and wheel deps) in now, to be built in place; an interrupted
+    /// build is undone. Without a build, [`Swap::commit`] alone puts it in.
     pub fn place(&mut self) -> Result<(), TxnError> {
         place(self.home, &self.id, &self.intent)
     }
