@@ -331,6 +331,8 @@ fn install_signal_handlers() {
 /// the plugin directory, and the tree is swapped in whole once it is built.
 #[derive(Clone, Debug)]
 pub struct Overlay {
+    /// The staged tree, where the steps' outputs land.
+    staged: std::path::PathBuf,
     #[cfg(target_os = "linux")]
     source: std::ffi::CString,
     #[cfg(target_os = "linux")]
@@ -362,6 +364,11 @@ impl Overlay {
         }
     }
 
+    /// The staged tree the steps see at the plugin directory: where their outputs are.
+    pub fn staged(&self) -> &Path {
+        &self.staged
+    }
+
     #[cfg(target_os = "linux")]
     fn linux(source: &Path, target: &Path) -> Option<Overlay> {
         // SAFETY: geteuid cannot fail.
@@ -376,6 +383,7 @@ impl Overlay {
         // SAFETY: geteuid/getegid cannot fail.
         let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
         Some(Overlay {
+            staged: source.to_owned(),
             source: c(source)?,
             target: c(target)?,
             uid_map: format!("{uid} {uid} 1\n").into_bytes(),

@@ -10,41 +10,38 @@ use crate::name::Name;
 use crate::steps::{self, Step};
 use crate::store::Home;
 
-/// Run steps in the plugin directory, reporting each as it starts.
-#[allow(clippy::too_many_arguments)]
+/// Report each step as it starts.
+fn announce(on_event: &mut dyn FnMut(Event)) -> impl FnMut(usize, usize, &[String]) + '_ {
+    |n: usize, total: usize, argv: &[String]| {
+        on_event(Event::Building {
+            n,
+            total,
+            command: argv.join(" "),
+        });
+    }
+}
+
+/// Run `plugins`' own steps (pip) in `target`: they may name the host's interpreter by
+/// its absolute path.
 fn run_steps(
     steps: &[&Step],
     target: &Path,
     id: &Name,
     timeout: Duration,
     log: &mut steps::Log,
-    own: bool,
-    overlay: Option<&steps::Overlay>,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(), steps::StepError> {
-    let on_step = |n: usize, total: usize, argv: &[String]| {
-        on_event(Event::Building {
-            n,
-            total,
-            command: argv.join(" "),
-        });
-    };
-    // `plugins`' own pip commands may name the host's interpreter by its absolute path.
-    if own {
-        steps::run_own(steps, target, id.as_str(), timeout, log, on_step)
-    } else {
-        steps::run(steps, target, id.as_str(), timeout, log, overlay, on_step)
-    }
+    steps::run_own(steps, target, id.as_str(), timeout, log, announce(on_event))
 }
 
-/// Run a plugin's build steps in `target`; with `overlay`, `target` shows the staged tree to
-/// the steps while the installed one stays where it is ([`steps::Overlay`]), and `built`
-/// is where the outputs land (else `target`).
+/// Run a plugin's build steps in `target`; with `overlay`, `target` shows the staged tree
+/// to the steps while the installed one stays where it is, and the outputs land in the
+/// staged tree ([`steps::Overlay::staged`]).
 #[allow(clippy::too_many_arguments)]
 pub(super) fn run_build(
     build: &[Step],
     target: &Path,
-    overlay: Option<(&steps::Overlay, &Path)>,
+    overlay: Option<&steps::Overlay>,
     id: &Name,
     entrypoint: Option<&(String, bool)>,
     home: &Home,
@@ -53,12 +50,15 @@ pub(super) fn run_build(
 ) -> Result<(), InstallError> {
     let steps = steps::for_this_platform(build);
     let mut log = steps::Log::create(&home.build_log(id))?;
-    let (overlay, built) = match overlay {
-        Some((o, built)) => (Some(o), built),
-        None => (None, target),
-    };
-    run_steps(
-        &steps, target, id, timeout, &mut log, false, overlay, on_event,
+    let built = overlay.map_or(target, steps::Overlay::staged);
+    steps::run(
+        &steps,
+        target,
+        id.as_str(),
+        timeout,
+        &mut log,
+        overlay,
+        announce(on_event),
     )?;
     if let Some((program, false)) = entrypoint {
         let path = built.join(program);
@@ -220,16 +220,7 @@ pub(super) fn install_deps(
         .chain(&request.optional_pip)
         .cloned()
         .collect();
-    let resolved = run_steps(
-        &[&resolve(&all)],
-        &work,
-        id,
-        timeout,
-        &mut log,
-        true,
-        None,
-        on_event,
-    );
+    let resolved = run_steps(&[&resolve(&all)], &work, id, timeout, &mut log, on_event);
     let resolved = match resolved {
         Err(e) if !request.optional_pip.is_empty() => {
             // Optional requirements never fail the install (protoAgent only warns).
@@ -249,8 +240,6 @@ pub(super) fn install_deps(
                     id,
                     timeout,
                     &mut log,
-                    true,
-                    None,
                     on_event,
                 )
                 .map(|()| true)
@@ -272,16 +261,7 @@ pub(super) fn install_deps(
                 .to_vec(),
             platforms: Vec::new(),
         };
-        run_steps(
-            &[&present],
-            &work,
-            id,
-            timeout,
-            &mut log,
-            true,
-            None,
-            on_event,
-        )?;
+        run_steps(&[&present], &work, id, timeout, &mut log, on_event)?;
         let text = fs_err::read_to_string(work.join("deps-present.txt"))
             .map_err(io(format!("cannot read what {python} has installed")))?;
         let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
@@ -402,7 +382,7 @@ pub(super) fn download_locked_wheels(
         argv,
         platforms: Vec::new(),
     };
-    run_steps(&[&step], dest, id, timeout, &mut log, true, None, on_event).map_err(|e| {
+    run_steps(&[&step], dest, id, timeout, &mut log, on_event).map_err(|e| {
         refused(
             Code::SyncLockedDeps,
             format!("{id}: the locked wheels cannot be downloaded as pinned: {e}"),
@@ -451,7 +431,7 @@ fn install_pins(
         args.extend(["--no-index", "--find-links", links.as_str()]);
     }
     let target = pip(python, &args, &[]);
-    run_steps(&[&target], &work, id, timeout, log, true, None, on_event)?;
+    run_steps(&[&target], &work, id, timeout, log, on_event)?;
     fs_err::rename(work.join("deps"), &dir)
         .map_err(io(format!("cannot move pip's target to {}", dir.display())))?;
     Ok(dir)

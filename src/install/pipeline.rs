@@ -573,7 +573,8 @@ pub(crate) fn swap(
         Some(hash) => hash,
         None => {
             let waiting = swap.waiting();
-            let overlay = (target.is_dir())
+            let overlay = target
+                .is_dir()
                 .then(|| crate::steps::Overlay::new(&waiting, &target))
                 .flatten();
             if overlay.is_none() {
@@ -581,11 +582,11 @@ pub(crate) fn swap(
             }
             let built = overlay
                 .as_ref()
-                .map_or(target.as_path(), |_| waiting.as_path());
+                .map_or(target.as_path(), crate::steps::Overlay::staged);
             build::run_build(
                 &build,
                 &target,
-                overlay.as_ref().map(|o| (o, built)),
+                overlay.as_ref(),
                 &name,
                 entrypoint.as_ref(),
                 &home,
