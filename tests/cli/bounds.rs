@@ -346,12 +346,13 @@ fn a_file_over_the_cap_is_refused_before_consent() {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let (code, stdout, stderr) = cmd.run().parts();
-        let text = format!("{stdout}{stderr}")
-            .replace(&t.display().to_string(), "[TMP]")
-            .replace(&daemon.port.to_string(), "[PORT]")
-            .replace(&two, "[COMMIT]");
-        (code, text)
+        let (code, stdout, stderr) = cmd
+            .tmp(t)
+            .redact("[PORT]", daemon.port.to_string())
+            .redact("[COMMIT]", &two)
+            .run()
+            .redacted_parts();
+        (code, format!("{stdout}{stderr}"))
     };
 
     // file:// (read in place), and git:// with the git command: named with its size.
