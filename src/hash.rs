@@ -9,8 +9,10 @@ use sha2::{Digest, Sha256};
 fn hex(digest: &[u8]) -> String {
     let mut out = String::with_capacity(7 + digest.len() * 2);
     out.push_str("sha256:");
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
     for b in digest {
-        out.push_str(&format!("{b:02x}"));
+        out.push(char::from(DIGITS[usize::from(b >> 4)]));
+        out.push(char::from(DIGITS[usize::from(b & 0xf)]));
     }
     out
 }
