@@ -329,8 +329,8 @@ impl Printer {
             }
             return;
         }
-        let src = miette::NamedSource::new(crate::render::display_path(path), text.to_owned())
-            .with_language("toml");
+        let src =
+            crate::render::human::Source::new(crate::render::display_path(path), text.to_owned());
         let style = Style {
             color: self.stderr_color,
             width: self.width,
