@@ -106,7 +106,11 @@ fn main() {
     for dir in args {
         find(Path::new(&dir), first, &mut roots);
     }
-    let validator = plugins::manifest::schema::compile(&dialect.schema());
+    // Compiled as `plugins` compiles its schemas (draft 7), over `serde_json` values.
+    let validator = jsonschema::options()
+        .with_draft(jsonschema::Draft::Draft7)
+        .build(&dialect.schema())
+        .expect("built-in schema compiles");
     let (mut manifests, mut errors, mut bytes_hashed) = (0usize, 0usize, 0usize);
     for root in roots {
         let Ok(bytes) = std::fs::read(root.join(manifest)) else {

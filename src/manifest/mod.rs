@@ -4,6 +4,7 @@
 pub mod contain;
 pub mod doc;
 pub mod format;
+pub mod instance;
 pub mod pyval;
 pub mod remote;
 pub mod schema;

@@ -1,7 +1,7 @@
 //! JSON Schema validation over the spanned tree, with errors mapped back to pointers.
 //!
 //! Each dialect ships a schema (printed by `plugins schema`) and compiles it
-//! once; this module runs it over [`Node::to_json`] and reports each problem
+//! once; this module runs it over the [`Node`] tree and reports each problem
 //! against the pointer of the offending value, so callers can label the bytes.
 
 use jsonschema::error::{TypeKind, ValidationErrorKind};
@@ -9,6 +9,7 @@ use jsonschema::paths::LocationSegment;
 use serde_json::Value as Json;
 
 use super::doc::{Node, Pointer, Seg};
+use super::instance::{At, Doc};
 
 /// What a schema error says, reduced to what diagnostics need.
 #[derive(Clone, Debug, PartialEq)]
@@ -42,18 +43,22 @@ pub struct SchemaError {
 /// (a test walks them), so they are compiled as draft 7: checking a schema against draft 7's
 /// meta-schema costs a fraction of 2020-12's vocabularies, which was most of the compile and
 /// a quarter of validating one root per process (3.6 ms to 2.7 ms of CPU for one aoe root).
-pub fn compile(schema: &Json) -> jsonschema::Validator {
-    jsonschema::options()
+///
+/// It validates the spanned tree in place ([`super::instance`]).
+pub fn compile(schema: &Json) -> Validator {
+    jsonschema::options_for::<Doc>()
         .with_draft(jsonschema::Draft::Draft7)
         .build(schema)
         .unwrap_or_else(|e| panic!("built-in schema does not compile: {e}"))
 }
 
+/// A compiled schema ([`compile`]).
+pub type Validator = jsonschema::Validator<Doc>;
+
 /// Every violation of `validator` in `root`, sorted by pointer for stable output.
-pub fn validate(validator: &jsonschema::Validator, root: &Node) -> Vec<SchemaError> {
-    let instance = root.to_json();
+pub fn validate(validator: &Validator, root: &Node) -> Vec<SchemaError> {
     let mut out = Vec::new();
-    for error in validator.iter_errors(&instance) {
+    for error in validator.iter_errors(At::Node(root)) {
         let at = Pointer(
             error
                 .instance_path()

@@ -36,7 +36,7 @@ pub struct Options {
 
 struct Compiled {
     schema: serde_json::Value,
-    validator: jsonschema::Validator,
+    validator: json_schema::Validator,
 }
 
 fn compiled(profile: Profile) -> &'static Compiled {

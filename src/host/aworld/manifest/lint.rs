@@ -69,7 +69,7 @@ const HOOK_POINTS: &[&str] = &[
 const CONTEXT_PHASES: &[&str] = &["schema", "bootstrap", "enrich", "propagate", "persist"];
 
 /// `plugin.schema.json` violations, as warnings.
-pub(super) fn schema(doc: &Node, validator: &jsonschema::Validator) -> Vec<Finding> {
+pub(super) fn schema(doc: &Node, validator: &json_schema::Validator) -> Vec<Finding> {
     json_schema::validate(validator, doc)
         .into_iter()
         .map(|e| {

@@ -33,8 +33,8 @@ pub struct Summary {
     pub conflicts: Vec<String>,
 }
 
-fn validator() -> &'static (serde_json::Value, jsonschema::Validator) {
-    static V: LazyLock<(serde_json::Value, jsonschema::Validator)> = LazyLock::new(|| {
+fn validator() -> &'static (serde_json::Value, json_schema::Validator) {
+    static V: LazyLock<(serde_json::Value, json_schema::Validator)> = LazyLock::new(|| {
         let schema: serde_json::Value =
             serde_json::from_str(SCHEMA).expect("embedded schema is JSON");
         let v = json_schema::compile(&schema);
