@@ -289,15 +289,21 @@ impl Parser<'_> {
         self.pos += 1;
         let mut out = String::new();
         loop {
-            let Some(c) = self.text[self.pos..].chars().next() else {
-                return Err(self.error("Unterminated string starting at", start));
-            };
-            match c {
-                '"' => {
+            // A run with nothing to decode (no quote, backslash or control character) is
+            // copied whole; it ends at an ASCII byte, so on a character boundary.
+            let run = self.bytes[self.pos..]
+                .iter()
+                .position(|b| matches!(b, b'"' | b'\\' | 0..0x20))
+                .unwrap_or(self.bytes.len() - self.pos);
+            out.push_str(&self.text[self.pos..self.pos + run]);
+            self.pos += run;
+            match self.bytes.get(self.pos) {
+                None => return Err(self.error("Unterminated string starting at", start)),
+                Some(b'"') => {
                     self.pos += 1;
                     return Ok(out);
                 }
-                '\\' => {
+                Some(b'\\') => {
                     let esc_at = self.pos;
                     self.pos += 1;
                     let Some(e) = self.bytes.get(self.pos).copied() else {
@@ -317,12 +323,8 @@ impl Parser<'_> {
                         _ => return Err(self.error("Invalid \\escape", esc_at)),
                     }
                 }
-                c if (c as u32) < 0x20 => {
+                Some(_) => {
                     return Err(self.error("Invalid control character at", self.pos));
-                }
-                c => {
-                    out.push(c);
-                    self.pos += c.len_utf8();
                 }
             }
         }
