@@ -2,7 +2,7 @@
 //! Markdown job summary. See "Workflow commands for GitHub Actions":
 //! `::error file=…,line=…,col=…::message`.
 
-use super::{Sink, Spool, Tally, line_col};
+use super::{Sink, Spool, Tally, line_col, line_cols};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::validate::PluginReport;
 
@@ -88,12 +88,11 @@ impl GithubStream {
                 Severity::Error => ("error", 0),
                 Severity::Warning => ("warning", 1),
             };
-            let position = d.labels.first().filter(|_| !text.is_empty()).map(|label| {
-                (
-                    line_col(text, label.span.start),
-                    line_col(text, label.span.end),
-                )
-            });
+            let position = d
+                .labels
+                .first()
+                .filter(|_| !text.is_empty())
+                .map(|label| line_cols(text, &label.span));
             if !budget.take(index) {
                 budget
                     .over

@@ -2,7 +2,7 @@
 
 use serde::Serialize;
 
-use super::{HOLE, Sink, Spool, Tally, display_path, line_col};
+use super::{HOLE, Sink, Spool, Tally, display_path, line_cols};
 use crate::diagnostic::{Code, Severity};
 use crate::dialect::Dialect;
 use crate::manifest::HostClass;
@@ -88,8 +88,7 @@ struct Place {
 
 impl Place {
     fn of(text: &str, span: &std::ops::Range<usize>) -> Place {
-        let (line, column) = line_col(text, span.start);
-        let (end_line, end_column) = line_col(text, span.end);
+        let ((line, column), (end_line, end_column)) = line_cols(text, span);
         Place {
             start: span.start,
             end: span.end,

@@ -173,6 +173,23 @@ pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
     (line, col)
 }
 
+/// [`line_col`] of both ends of a span; the end is counted on from the start, so a label
+/// far down a large manifest is not counted from byte 0 twice.
+pub fn line_cols(text: &str, span: &std::ops::Range<usize>) -> ((usize, usize), (usize, usize)) {
+    let (line, col) = line_col(text, span.start);
+    if span.end < span.start {
+        return ((line, col), line_col(text, span.end));
+    }
+    let from = floor_char_boundary(text, span.start.min(text.len()));
+    let between = &text[from..floor_char_boundary(text, span.end.min(text.len()))];
+    let newlines = between.bytes().filter(|b| *b == b'\n').count();
+    let end_col = match memchr::memrchr(b'\n', between.as_bytes()) {
+        Some(i) => between[i + 1..].chars().count() + 1,
+        None => col + between.chars().count(),
+    };
+    ((line, col), (line + newlines, end_col))
+}
+
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;
@@ -217,6 +234,22 @@ mod tests {
         .unwrap();
         assert!(out.len() > 1 << 20);
         assert!(out == whole, "the spliced document differs");
+    }
+
+    #[test]
+    fn both_ends_count_as_each_alone() {
+        let texts = ["", "a = 1\né = \"x\"\n", "\n\nk\n─╭ = 2\r\nv", "ééé\n"];
+        for t in texts {
+            for start in 0..=t.len() + 1 {
+                for end in 0..=t.len() + 1 {
+                    assert_eq!(
+                        line_cols(t, &(start..end)),
+                        (line_col(t, start), line_col(t, end)),
+                        "{t:?} {start}..{end}"
+                    );
+                }
+            }
+        }
     }
 
     #[test]

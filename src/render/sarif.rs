@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{HOLE, Sink, Spool, line_col};
+use super::{HOLE, Sink, Spool, line_cols};
 use crate::diagnostic::{Code, Diagnostic, Label, Severity, documentation};
 use crate::validate::PluginReport;
 
@@ -241,8 +241,7 @@ fn location(artifact: &Artifact, text: &str, label: Option<&Label>) -> Value {
     }
     let mut location = json!({});
     if let Some(label) = label.filter(|_| !text.is_empty()) {
-        let (start_line, start_column) = line_col(text, label.span.start);
-        let (end_line, end_column) = line_col(text, label.span.end);
+        let ((start_line, start_column), (end_line, end_column)) = line_cols(text, &label.span);
         physical["region"] = json!({
             "startLine": start_line,
             "startColumn": start_column,
@@ -263,8 +262,7 @@ fn fix(artifact: &Artifact, text: &str, span: crate::diagnostic::Span, replaceme
     if artifact.relative {
         location["uriBaseId"] = json!(SRCROOT);
     }
-    let (start_line, start_column) = line_col(text, span.start);
-    let (end_line, end_column) = line_col(text, span.end);
+    let ((start_line, start_column), (end_line, end_column)) = line_cols(text, &span);
     json!({
         "description": { "text": format!("Replace with `{replacement}`") },
         "artifactChanges": [{
