@@ -17,7 +17,10 @@ turn), pinned to one core (taskset -c 0) where available; figures are medians:
   5. peak memory (maximum RSS, /usr/bin/time -v) of `validate -r` at about 1,000 and
      10,000 roots, per output format.
 With --before, the older binary is run in the same rounds and its output for every format
-is compared byte for byte with the new one's.
+is compared byte for byte with the new one's. With --instructions, each `-r` run of (1) and
+the floor is also counted once under valgrind's callgrind: instructions executed, which do
+not drift with the machine's load as times do (valgrind's CPU has no SHA extensions, so
+SHA-256 runs in software there, for the floor and for `plugins` alike).
 """
 import argparse
 import os
@@ -83,6 +86,13 @@ def peak_rss_kib(cmd) -> int:
     return int(re.search(r"Maximum resident set size \(kbytes\): (\d+)", out).group(1))
 
 
+def instructions(cmd) -> int:
+    """Instructions `cmd` executes (valgrind's callgrind, one run)."""
+    out = subprocess.run(["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"] + cmd,
+                         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, check=False).stderr
+    return int(re.search(r"Collected : (\d+)", out).group(1))
+
+
 def ms(t):
     return f"{t * 1000:.1f} ms"
 
@@ -93,6 +103,8 @@ def main():
     ap.add_argument("--floor", help="the validate_floor binary (default: build release)")
     ap.add_argument("--before", help="an older plugins binary to measure side by side")
     ap.add_argument("--rounds", type=int, default=9)
+    ap.add_argument("--instructions", action="store_true",
+                    help="also count each -r run's instructions under valgrind (deterministic)")
     args = ap.parse_args()
     if args.binary and args.floor:
         binary, floor = args.binary, args.floor
@@ -107,7 +119,7 @@ def main():
     def validate(b, path, fmt="json", extra=()):
         return lambda: run([b, "validate", "-r", "--format", fmt, *extra, "--path", str(path)])
 
-    rows, identical = [], []
+    rows, identical, counts = [], [], []
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp) / "x25"
         total = 0
@@ -123,6 +135,13 @@ def main():
             commands["python"] = lambda parser=parser, manifests=manifests: run(
                 [sys.executable, "-c", parser + PARSE_LOOP] + manifests)
             rows.append((dialect, n, interleaved(commands, args.rounds)))
+            if args.instructions:
+                counted = {"floor": instructions([floor, dialect, str(base)])}
+                for k, b in bins.items():
+                    for fmt in ("json", "human"):
+                        counted[f"{k} {fmt}"] = instructions(
+                            [b, "validate", "-r", "--format", fmt, "--path", str(base)])
+                counts.append((dialect, counted))
         t_all = interleaved({k: validate(b, work) for k, b in bins.items()}, max(3, args.rounds // 2))
 
         # The same output, byte for byte, from the old and the new binary.
@@ -190,6 +209,18 @@ def main():
     for dialect, n, t in rows:
         cells = " | ".join(f"{ms(t[k + ' human'])} | {t[k + ' human'] / t[k]:.2f}x" for k in cols)
         print(f"| {dialect} | {cells} |")
+
+    if counts:
+        print("\nInstructions executed (callgrind, one run each), `-r --format json` against the floor and"
+              " `--format human` against `--format json`:\n")
+        print("| dialect | floor | " + " | ".join(
+            f"{label or k} json | / floor | {label or k} human | human / json" for k in cols) + " |")
+        print("|---|---:|" + "---:|---:|---:|---:|" * len(cols))
+        for dialect, c in counts:
+            cells = " | ".join(
+                f"{c[k + ' json'] / 1e6:.1f} M | {c[k + ' json'] / c['floor']:.2f}x | "
+                f"{c[k + ' human'] / 1e6:.1f} M | {c[k + ' human'] / c[k + ' json']:.2f}x" for k in cols)
+            print(f"| {dialect} | {c['floor'] / 1e6:.1f} M | {cells} |")
 
     if identical:
         print("\nOutput of `validate -r` over the three corpora x25, before and after:\n")
