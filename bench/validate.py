@@ -12,7 +12,8 @@ turn), pinned to one core (taskset -c 0) where available; figures are medians:
      same files merely parsed by the host's own Python parser (tomllib for aoe, json for
      AWorld, PyYAML safe_load for protoAgent) in one process;
   2. all three corpora x25 in one `plugins validate -r` run;
-  3. one `plugins validate` process per plugin root, as a shell loop in CI would;
+  3. one `plugins validate` process per plugin root, as a shell loop in CI would (and one
+     floor process per root beside it);
   4. `plugins --version` and `--help` wall time against `/bin/true`;
   5. peak memory (maximum RSS, /usr/bin/time -v) of `validate -r` at about 1,000 and
      10,000 roots, per output format.
@@ -163,7 +164,9 @@ def main():
             def loop(b, roots=roots):
                 return lambda: [run([b, "validate", "-q", "--path", str(r)]) for r in roots]
 
-            t = interleaved({k: loop(b) for k, b in bins.items()}, 5)
+            looped = {k: loop(b) for k, b in bins.items()}
+            looped["floor"] = lambda roots=roots, dialect=dialect: [run([floor, dialect, str(r)]) for r in roots]
+            t = interleaved(looped, 5)
             per_root[dialect] = (len(roots), {k: v / len(roots) for k, v in t.items()})
 
         # Peak memory at about 1,000 and 10,000 roots (all three corpora, copied).
@@ -230,10 +233,11 @@ def main():
             print(f"| {fmt} | {size:,} | {'yes' if same else 'NO'} |")
 
     print("\nOne `plugins validate -q --path ROOT` process per root (mean per root):\n")
-    print("| dialect | roots | " + " | ".join(label or k for k in cols) + " |")
-    print("|---|---:|" + "---:|" * len(cols))
+    print("| dialect | roots | floor | " + " | ".join(label or k for k in cols) + " |")
+    print("|---|---:|---:|" + "---:|" * len(cols))
     for dialect, (n, t) in per_root.items():
-        print(f"| {dialect} | {n} | " + " | ".join(f"{t[k] * 1000:.2f} ms" for k in cols) + " |")
+        print(f"| {dialect} | {n} | {t['floor'] * 1000:.2f} ms | "
+              + " | ".join(f"{t[k] * 1000:.2f} ms" for k in cols) + " |")
 
     print("\n| start-up | mean wall time | ratio to `/bin/true` |")
     print("|---|---:|---:|")
