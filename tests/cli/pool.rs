@@ -717,3 +717,48 @@ fn an_unanswered_http_connect_is_tried_again() {
         "{stderr}"
     );
 }
+
+/// An `https://` connect is not abandoned at the quick limit that an `http://` one gets:
+/// reqwest's connect timeout covers the TLS handshake, and a busy server still working
+/// on it would get the handshake begun again on a new connection. Here the server
+/// accepts and stays silent for longer than that limit (400 ms), then hangs up: one
+/// connection, not three.
+#[test]
+fn a_slow_tls_handshake_is_not_begun_again() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    let (first, home) = http_home(t, 1);
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let accepted = std::sync::Arc::new(std::sync::atomic::AtomicUsize::new(0));
+    let counter = accepted.clone();
+    std::thread::spawn(move || {
+        for conn in listener.incoming() {
+            let Ok(conn) = conn else { break };
+            counter.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+            std::thread::spawn(move || {
+                std::thread::sleep(std::time::Duration::from_millis(1200));
+                drop(conn);
+            });
+        }
+    });
+    let lock = home.join("plugins.lock");
+    let text = std::fs::read_to_string(&lock)
+        .unwrap()
+        .replace(&first.base, &format!("https://127.0.0.1:{port}"));
+    std::fs::write(&lock, text).unwrap();
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["-v", "outdated", "--json", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
+    assert_eq!(code, 1, "{stdout}{stderr}");
+    let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(json["plugins"][0]["status"], "error", "{stdout}");
+    assert!(!stderr.contains("no answer to connect"), "{stderr}");
+    assert_eq!(
+        accepted.load(std::sync::atomic::Ordering::SeqCst),
+        1,
+        "{stderr}"
+    );
+}
