@@ -382,8 +382,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;outdated' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
@@ -406,8 +406,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;update' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
@@ -437,8 +437,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         'plugins;autoupdate' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
             [CompletionResult]::new('--grace', '--grace', [CompletionResultType]::ParameterName, 'Seconds after the last activity during which the host counts as busy')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')
@@ -525,8 +525,8 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;doctor' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
-            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)')
+            [CompletionResult]::new('--jobs', '--jobs', [CompletionResultType]::ParameterName, 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)')
             [CompletionResult]::new('--timeout', '--timeout', [CompletionResultType]::ParameterName, 'Seconds to wait for each remote')
             [CompletionResult]::new('--cooldown', '--cooldown', [CompletionResultType]::ParameterName, 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]')
             [CompletionResult]::new('--aoe-api', '--aoe-api', [CompletionResultType]::ParameterName, 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]')

@@ -362,8 +362,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;outdated'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
-            cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
+            cand -j 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)'
+            cand --jobs 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
@@ -385,8 +385,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;update'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
-            cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
+            cand -j 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)'
+            cand --jobs 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
@@ -415,8 +415,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;autoupdate'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
             cand --grace 'Seconds after the last activity during which the host counts as busy'
-            cand -j 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
-            cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
+            cand -j 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)'
+            cand --jobs 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'
@@ -495,8 +495,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;doctor'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand -j 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
-            cand --jobs 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)'
+            cand -j 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)'
+            cand --jobs 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)'
             cand --timeout 'Seconds to wait for each remote'
             cand --cooldown 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]'
             cand --aoe-api 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home''s remembered profile, else 15]'

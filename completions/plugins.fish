@@ -392,7 +392,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l timestamps -d '
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
-complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s j -l jobs -d 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)' -r
+complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s j -l jobs -d 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l timeout -d 'Seconds to wait for each remote' -r
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
@@ -412,7 +412,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand outdated" -l timestamps 
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand outdated" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
-complete -c plugins -n "__fish_plugins_using_subcommand update" -s j -l jobs -d 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)' -r
+complete -c plugins -n "__fish_plugins_using_subcommand update" -s j -l jobs -d 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l timeout -d 'Seconds to wait for each remote' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand update" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
@@ -438,7 +438,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand update" -s h -l help -d 
 complete -c plugins -n "__fish_plugins_using_subcommand update" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l grace -d 'Seconds after the last activity during which the host counts as busy' -r
-complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s j -l jobs -d 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)' -r
+complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -s j -l jobs -d 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l timeout -d 'Seconds to wait for each remote' -r
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand autoupdate" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
@@ -498,7 +498,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_see
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "hold" -d 'Run a command while holding the activity lock (in flight), touching it before and after'
 complete -c plugins -n "__fish_plugins_using_subcommand activity; and __fish_seen_subcommand_from help" -f -a "help" -d 'Print this message or the help of the given subcommand(s)'
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
-complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s j -l jobs -d 'How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)' -r
+complete -c plugins -n "__fish_plugins_using_subcommand doctor" -s j -l jobs -d 'How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)' -r
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l timeout -d 'Seconds to wait for each remote' -r
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l cooldown -d 'Hold back versions younger than this (3d, 72h, 1d12h, 90m; 0: none) [default: `cooldown` in <home>/plugins.toml, else none]' -r
 complete -c plugins -n "__fish_plugins_using_subcommand doctor" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''

@@ -110,7 +110,7 @@ impl clap::builder::TypedValueParser for AllowCodeParser {
 /// Options shared by `outdated`, `update` and `autoupdate`.
 #[derive(Debug, Clone, Args)]
 pub struct CheckArgs {
-    /// How many remotes to query at once (at most 24 per git:// server, 4 per ssh server)
+    /// How many remotes to query at once (at most 30 per git:// server, 4 per ssh server)
     #[arg(short, long, value_name = "N", default_value_t = 256)]
     pub jobs: usize,
     /// Seconds to wait for each remote

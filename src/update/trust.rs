@@ -59,14 +59,19 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
             .entry(r.home.root.clone())
             .or_insert_with(|| crate::signing::load(&r.home));
     }
-    let work = rows
-        .into_iter()
-        .map(|r| {
-            let trust = trusts[&r.home.root].clone();
-            (r, trust)
-        })
-        .enumerate()
-        .collect();
+    // Rows whose answer needs no remote are answered here: a thread each (which the pool
+    // starts, at most the server's limit at a time) cost more than their check, and most
+    // rows of an `outdated` are such, their commit seen as a tip by the check itself.
+    let mut out: Vec<Vec<Problem>> = vec![Vec::new(); n];
+    let mut work = Vec::new();
+    for (i, r) in rows.into_iter().enumerate() {
+        let trust = trusts[&r.home.root].clone();
+        if needs_remote(&r, &trust) {
+            work.push((i, (r, trust)));
+        } else {
+            out[i] = check(&r, trust);
+        }
+    }
     let done = super::pool::bounded(
         work,
         &|(r, _): &(Row, Result<Trust, crate::store::SettingsError>)| r.url.as_str(),
@@ -76,7 +81,6 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
             |(r, trust): (Row, Result<Trust, crate::store::SettingsError>)| check(&r, trust),
         ),
     );
-    let mut out: Vec<Vec<Problem>> = vec![Vec::new(); n];
     for (i, problems) in done {
         out[i] = problems.unwrap_or_else(|| {
             let (id, url) = &names[i];
@@ -91,6 +95,20 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
         });
     }
     out
+}
+
+/// Whether [`check`] of `row` reaches its remote: a listing or a fetch. Not when the
+/// home's `[trust]` cannot be read, nor when no signature is required and the commit is
+/// known published (a tip) or the source is local.
+fn needs_remote(row: &Row, trust: &Result<Trust, crate::store::SettingsError>) -> bool {
+    let Ok(trust) = trust else {
+        return false;
+    };
+    row.entry.commit.is_some()
+        && (trust
+            .rule(&row.entry.id, &Default::default(), &row.home.settings())
+            .required
+            || !(row.tip || git::is_local(&row.url)))
 }
 
 /// The problems of one row (none when it holds), under its home's `[trust]`.
