@@ -74,23 +74,27 @@ fn wait_turn(addr: &SocketAddr) {
         let Ok(mut next) = NEXT_CONNECT.lock() else {
             return;
         };
-        let now = Instant::now();
-        let turn = match next.iter_mut().find(|(a, _)| a == addr) {
-            Some((_, at)) => {
-                let turn = (*at).max(now);
-                *at = turn + CONNECT_GAP;
-                turn
-            }
-            None => {
-                next.push((*addr, now + CONNECT_GAP));
-                now
-            }
-        };
-        turn - now
+        take_turn(&mut next, addr, Instant::now())
     };
     if !wait.is_zero() {
         std::thread::sleep(wait);
     }
+}
+
+/// Take `addr`'s next turn to connect in `next` at `now`: how long until it comes.
+fn take_turn(next: &mut Vec<(SocketAddr, Instant)>, addr: &SocketAddr, now: Instant) -> Duration {
+    let turn = match next.iter_mut().find(|(a, _)| a == addr) {
+        Some((_, at)) => {
+            let turn = (*at).max(now);
+            *at = turn + CONNECT_GAP;
+            turn
+        }
+        None => {
+            next.push((*addr, now + CONNECT_GAP));
+            now
+        }
+    };
+    turn - now
 }
 
 /// Connect to one of `addrs`, each connect [`CONNECT_GAP`] after the last to the same
@@ -260,26 +264,26 @@ fn list(
 #[cfg(test)]
 mod tests {
     use super::split;
+    use std::time::Duration;
 
     /// Connects to one address are spread [`super::CONNECT_GAP`] apart; another
-    /// address's first connect does not wait for them.
+    /// address's first connect does not wait for them; a turn that has passed is not
+    /// waited for.
     #[test]
     fn connects_to_one_server_are_spread_out() {
         let one: std::net::SocketAddr = "192.0.2.41:9418".parse().unwrap();
         let other: std::net::SocketAddr = "192.0.2.42:9418".parse().unwrap();
-        let start = std::time::Instant::now();
-        for _ in 0..5 {
-            super::wait_turn(&one);
-        }
-        let five = start.elapsed();
-        assert!(five >= super::CONNECT_GAP * 4, "5 turns in {five:?}");
-        let start = std::time::Instant::now();
-        super::wait_turn(&other);
-        assert!(
-            start.elapsed() < super::CONNECT_GAP,
-            "{:?}",
-            start.elapsed()
-        );
+        let gap = super::CONNECT_GAP;
+        let now = std::time::Instant::now();
+        let mut next = Vec::new();
+        let waits: Vec<_> = (0..5)
+            .map(|_| super::take_turn(&mut next, &one, now))
+            .collect();
+        assert_eq!(waits, [0, 1, 2, 3, 4].map(|k| gap * k));
+        assert_eq!(super::take_turn(&mut next, &other, now), Duration::ZERO);
+        let later = now + gap * 10;
+        assert_eq!(super::take_turn(&mut next, &one, later), Duration::ZERO);
+        assert_eq!(super::take_turn(&mut next, &one, later), gap);
     }
 
     #[test]
