@@ -85,20 +85,24 @@ impl SourceCode for Source {
     }
 }
 
+/// One diagnostic as miette reads it: its message and help are given separately, so
+/// text already wrapped ([`prewrap`]) can stand in for the diagnostic's own.
 struct Shown<'a> {
     d: &'a Diagnostic,
+    message: &'a str,
+    help: Option<&'a str>,
     src: Option<&'a Source>,
 }
 
 impl fmt::Debug for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.d.message)
+        f.write_str(self.message)
     }
 }
 
 impl fmt::Display for Shown<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.d.message)
+        f.write_str(self.message)
     }
 }
 
@@ -117,10 +121,7 @@ impl miette::Diagnostic for Shown<'_> {
     }
 
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.d
-            .help
-            .as_ref()
-            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.help.map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
 
     fn source_code(&self) -> Option<&dyn miette::SourceCode> {
@@ -143,12 +144,7 @@ impl miette::Diagnostic for Shown<'_> {
 /// The miette handler every graphical report uses. Words never break at
 /// hyphens, so codes and `kebab-case` names stay whole.
 pub fn handler(style: Style) -> GraphicalReportHandler {
-    let theme = if style.color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    GraphicalReportHandler::new_themed(theme)
+    GraphicalReportHandler::new_themed(theme(style))
         .with_width(style.width)
         .with_links(false)
         .with_break_words(false)
@@ -156,9 +152,59 @@ pub fn handler(style: Style) -> GraphicalReportHandler {
         .with_word_separator(textwrap::WordSeparator::Custom(words))
 }
 
+fn theme(style: Style) -> GraphicalTheme {
+    if style.color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    }
+}
+
 /// The punctuation, besides letters, digits and spaces, of the lines [`words`] splits
 /// itself.
 const PLAIN_PUNCTUATION: &[u8] = b"\"#&'*<=>@^_`~.,:;()[]-/";
+
+/// What [`plain`] needs to know of a byte: whether a plain line may hold it, and how it
+/// breaks.
+const ALLOWED: u8 = 1;
+/// No break before it, even after a space (`.` `,` `:` `;` `)` `]` `/`).
+const GLUED_BEFORE: u8 = 2;
+/// No break after it (`(` `[`).
+const OPENING: u8 = 4;
+/// A break before an opening bracket that follows it (`.` `,` `:` `;` `)` `]`).
+const CLOSING: u8 = 8;
+
+const CLASSES: [u8; 256] = {
+    let mut t = [0u8; 256];
+    let mut c = 0;
+    while c < 256 {
+        let b = c as u8;
+        if b.is_ascii_alphanumeric() || b == b' ' {
+            t[c] = ALLOWED;
+        }
+        c += 1;
+    }
+    let mut i = 0;
+    while i < PLAIN_PUNCTUATION.len() {
+        t[PLAIN_PUNCTUATION[i] as usize] = ALLOWED;
+        i += 1;
+    }
+    let glued = b".,:;)]/";
+    let mut i = 0;
+    while i < glued.len() {
+        t[glued[i] as usize] |= GLUED_BEFORE;
+        i += 1;
+    }
+    let closing = b".,:;)]";
+    let mut i = 0;
+    while i < closing.len() {
+        t[closing[i] as usize] |= CLOSING;
+        i += 1;
+    }
+    t[b'(' as usize] |= OPENING;
+    t[b'[' as usize] |= OPENING;
+    t
+};
 
 /// Whether [`plain_words`] splits `line` as the Unicode line-breaking rules (UAX #14, as
 /// textwrap applies them) do: it holds only letters, digits, spaces and
@@ -168,39 +214,44 @@ const PLAIN_PUNCTUATION: &[u8] = b"\"#&'*<=>@^_`~.,:;()[]-/";
 /// and it does not end in `-` (textwrap then drops the line's last break).
 fn plain(line: &str) -> bool {
     let b = line.as_bytes();
-    for (i, c) in b.iter().enumerate() {
-        if !(c.is_ascii_alphanumeric() || *c == b' ' || PLAIN_PUNCTUATION.contains(c)) {
+    let mut prev = 0u8;
+    for (i, &c) in b.iter().enumerate() {
+        let class = CLASSES[usize::from(c)];
+        if class & ALLOWED == 0 {
             return false;
         }
-        let prev = if i > 0 { b[i - 1] } else { 0 };
-        let next = b.get(i + 1).copied().unwrap_or(0);
-        let breaks_elsewhere = match c {
-            b'.' | b',' | b':' | b';' | b')' | b']' | b'/' => prev == b' ',
-            b'(' | b'[' => next == b' ' || b".,:;)]".contains(&prev),
-            _ => false,
-        };
-        if breaks_elsewhere {
+        if class & GLUED_BEFORE != 0 && prev == b' ' {
             return false;
         }
+        if class & OPENING != 0
+            && (b.get(i + 1) == Some(&b' ') || CLASSES[usize::from(prev)] & CLOSING != 0)
+        {
+            return false;
+        }
+        prev = c;
     }
     !line.ends_with('-')
 }
 
-/// The words of a [`plain`] line: each runs to the end of the spaces after it, or ends
-/// after a `/` that a letter, an opening bracket or other alphabetic punctuation follows
-/// (a path's `/`).
-fn plain_words(line: &str) -> impl Iterator<Item = textwrap::core::Word<'_>> + '_ {
+/// Where the words of a [`plain`] line end, each with the spaces after it: at the end of
+/// a run of spaces, after a `/` that a letter, an opening bracket or other alphabetic
+/// punctuation follows (a path's `/`), and at the end of the line.
+fn plain_ends(line: &str) -> impl Iterator<Item = usize> + '_ {
     let b = line.as_bytes();
-    let ends = (1..b.len())
+    (1..b.len())
         .filter(move |i| {
             let (prev, next) = (b[i - 1], b[*i]);
             (prev == b' ' && next != b' ')
                 || (prev == b'/'
                     && (next.is_ascii_alphabetic() || b"#&*<=>@^_`~([".contains(&next)))
         })
-        .chain((!line.is_empty()).then_some(line.len()));
+        .chain((!line.is_empty()).then_some(line.len()))
+}
+
+/// The words of a [`plain`] line, as [`plain_ends`] ends them.
+fn plain_words(line: &str) -> impl Iterator<Item = textwrap::core::Word<'_>> + '_ {
     let mut start = 0;
-    ends.map(move |end| {
+    plain_ends(line).map(move |end| {
         let word = textwrap::core::Word::from(&line[start..end]);
         start = end;
         word
@@ -223,19 +274,345 @@ fn words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> 
 /// Render one diagnostic against its (optional) source.
 pub fn diagnostic(d: &Diagnostic, src: Option<&Source>, style: Style) -> String {
     let mut out = String::new();
-    render_with(&handler(style), d, src, &mut out);
+    render_with(&Handlers::new(style), d, src, &mut out);
     out
 }
 
-fn render_with(
-    handler: &GraphicalReportHandler,
+/// The ways a report is drawn: by miette's handler, which wraps the message and the help
+/// itself (textwrap's `fill`, most of the cost of a human report's text); when [`prewrap`]
+/// has wrapped both already, by the same handler with its wrapping off, which only puts
+/// each line after its indent; and, for the shapes [`draw`] knows, without miette. The
+/// lines and indents are the same. miette's handlers are built when first needed.
+struct Handlers {
+    style: Style,
+    wrapping: std::cell::OnceCell<GraphicalReportHandler>,
+    prewrapped: std::cell::OnceCell<GraphicalReportHandler>,
+    /// The theme's characters, for the reports drawn here ([`draw`]).
+    chars: miette::ThemeCharacters,
+    /// The width miette wraps the message and the help to.
+    width: usize,
+    /// The widths of the message's indents (the first line's, after an error's or a
+    /// warning's icon, and the rest's, after the bar) and the help's.
+    error: (usize, usize),
+    warning: (usize, usize),
+    help: (usize, usize),
+}
+
+impl Handlers {
+    fn new(style: Style) -> Handlers {
+        let chars = theme(style).characters;
+        let width = |s: &str| textwrap::core::display_width(s);
+        let rest = width(&format!("  {} ", chars.vbar));
+        let error = (width(&format!("  {} ", chars.error)), rest);
+        let warning = (width(&format!("  {} ", chars.warning)), rest);
+        Handlers {
+            style,
+            wrapping: std::cell::OnceCell::new(),
+            prewrapped: std::cell::OnceCell::new(),
+            chars,
+            width: style.width.saturating_sub(2),
+            error,
+            warning,
+            help: (width("  help: "), width("        ")),
+        }
+    }
+
+    fn wrapping(&self) -> &GraphicalReportHandler {
+        self.wrapping.get_or_init(|| handler(self.style))
+    }
+
+    fn prewrapped(&self) -> &GraphicalReportHandler {
+        self.prewrapped
+            .get_or_init(|| handler(self.style).with_wrap_lines(false))
+    }
+}
+
+/// `text` with a line break wherever miette's textwrap `fill` (first fit, words never
+/// broken, split by [`words`]) breaks it, at `width` with indents `indents` wide (the
+/// first line's, the rest's), without the indents; or `None` for a text this does not
+/// wrap itself: one with a line that is blank, starts with a space or is not [`plain`]
+/// (there `fill` and an unwrapped handler indent differently, or words have widths other
+/// than their lengths).
+fn prewrap(text: &str, width: usize, indents: (usize, usize)) -> Option<String> {
+    let widths = [
+        width.saturating_sub(indents.0),
+        width.saturating_sub(indents.1),
+    ];
+    let mut out = String::with_capacity(text.len() + 8);
+    for (n, line) in text.split('\n').enumerate() {
+        if line.is_empty() || line.starts_with(' ') || !plain(line) {
+            return None;
+        }
+        if n > 0 {
+            out.push('\n');
+        }
+        // textwrap's first fit: a word goes on the line unless the line already holds a
+        // word and the word's width would take it past the line's width; a line's width
+        // counts each earlier word's trailing spaces. Each line of `text` starts again
+        // with the first line's width.
+        let mut row = 0;
+        let (mut start, mut end, mut used) = (0, 0, 0);
+        let mut at = 0;
+        for next in plain_ends(line) {
+            // A word's width is its length (a plain line is ASCII); its spaces count
+            // only when another word follows it on the line.
+            let word = line[at..next].trim_end_matches(' ').len();
+            if used + word > widths[row.min(1)] && end > start {
+                out.push_str(&line[start..end]);
+                out.push('\n');
+                row += 1;
+                start = at;
+                used = 0;
+            }
+            used += next - at;
+            end = at + word;
+            at = next;
+        }
+        out.push_str(&line[start..end]);
+    }
+    Some(out)
+}
+
+fn render_with(h: &Handlers, d: &Diagnostic, src: Option<&Source>, out: &mut String) {
+    let indents = match d.severity {
+        Severity::Error => h.error,
+        Severity::Warning => h.warning,
+    };
+    let message = prewrap(&d.message, h.width, indents);
+    let help = match &d.help {
+        None => Some(None),
+        Some(help) => prewrap(help, h.width, h.help).map(Some),
+    };
+    // Rendering into a String cannot fail.
+    let _ = match (&message, &help) {
+        (Some(message), Some(help)) => {
+            if draw(h, d, message, help.as_deref(), src, out) {
+                return;
+            }
+            let shown = Shown {
+                d,
+                message,
+                help: help.as_deref(),
+                src,
+            };
+            h.prewrapped().render_report(out, &shown)
+        }
+        _ => {
+            let shown = Shown {
+                d,
+                message: &d.message,
+                help: d.help.as_deref(),
+                src,
+            };
+            h.wrapping().render_report(out, &shown)
+        }
+    };
+}
+
+/// One label's snippet as miette draws it, for a label [`draw`] can draw: the lines of
+/// its context with their numbers, and where on its line the label is.
+struct Snippet<'a> {
+    /// The label's line and column, from 1.
+    at: (usize, usize),
+    /// The context's first line's number, from 1, and its lines without their `\n`.
+    first: usize,
+    lines: Vec<&'a str>,
+    /// Which of `lines` the label is on, and its columns there (end exclusive).
+    on: usize,
+    columns: (usize, usize),
+}
+
+impl Source {
+    /// The snippet of `label` when it is one [`draw`] draws as miette would: a span of at
+    /// least one character within one line, its context (a line each side, as miette
+    /// reads it) printable ASCII, so every character is one column wide; `None` for any
+    /// other.
+    fn snippet(&self, label: &crate::diagnostic::Label) -> Option<Snippet<'_>> {
+        let (start, end) = (label.span.start, label.span.end);
+        if end <= start || label.text.as_deref().is_some_and(|t| t.contains('\n')) {
+            return None;
+        }
+        let span = SourceSpan::new(start.into(), end - start);
+        let context = self.read_span(&span, 1, 1).ok()?;
+        let data = std::str::from_utf8(context.data()).ok()?;
+        if !data
+            .bytes()
+            .all(|b| b == b'\n' || (b' '..=b'~').contains(&b))
+        {
+            return None;
+        }
+        let mut offset = context.span().offset();
+        let mut lines = Vec::with_capacity(3);
+        let mut on = None;
+        for line in data.split_inclusive('\n') {
+            let text = line.strip_suffix('\n').unwrap_or(line);
+            if (offset..offset + line.len()).contains(&start) {
+                // The span ends on its line's text (not on or past its `\n`).
+                if end > offset + text.len() {
+                    return None;
+                }
+                on = Some((lines.len(), (start - offset, end - offset)));
+            }
+            lines.push(text);
+            offset += line.len();
+        }
+        let (on, columns) = on?;
+        let first = context.line() + 1;
+        Some(Snippet {
+            // Where miette's reading of the span alone puts it: its line counted as the
+            // context's are, its column in characters, which are bytes here.
+            at: (first + on, columns.0 + 1),
+            first,
+            lines,
+            on,
+            columns,
+        })
+    }
+}
+
+/// Draw `d` as miette's graphical handler with its wrapping off draws it, with `message`
+/// and `help` already [`prewrap`]ped, when its shape is one drawn here: no color and no
+/// label, or one label whose [`Source::snippet`] is drawn here. Returns whether it drew;
+/// when not, nothing was written. Drawing here is about a fifth of the cost of miette's
+/// drawing (most of it miette's line splitting, width counting and formatting); a test
+/// compares the two on random reports of every shape drawn here.
+fn draw(
+    h: &Handlers,
     d: &Diagnostic,
+    message: &str,
+    help: Option<&str>,
     src: Option<&Source>,
     out: &mut String,
-) {
-    let shown = Shown { d, src };
-    // Rendering into a String cannot fail.
-    let _ = handler.render_report(out, &shown);
+) -> bool {
+    if h.style.color {
+        return false;
+    }
+    let snippet = match (src, d.labels.as_slice()) {
+        (None, _) | (Some(_), []) => None,
+        (Some(src), [label]) => match src.snippet(label) {
+            Some(snippet) => Some((src, label, snippet)),
+            None => return false,
+        },
+        _ => return false,
+    };
+    let c = &h.chars;
+    let icon = match d.severity {
+        Severity::Error => &c.error,
+        Severity::Warning => &c.warning,
+    };
+    out.push_str(d.code.as_str());
+    out.push_str("\n\n");
+    indented(
+        out,
+        message,
+        &["  ", icon, " "].concat(),
+        &format!("  {} ", c.vbar),
+    );
+    if let Some((src, label, s)) = snippet {
+        let last = s.first + s.lines.len() - 1;
+        let width = digits(last);
+        let pad = width + 2;
+        // The gutter of a line that has no number.
+        let no_number = [" ".repeat(width + 1), format!(" {} ", c.vbar_break)].concat();
+        spaces(out, pad);
+        out.push(c.ltop);
+        out.push(c.hbar);
+        out.push('[');
+        out.push_str(&src.name);
+        out.push(':');
+        number(out, s.at.0, 0);
+        out.push(':');
+        number(out, s.at.1, 0);
+        out.push_str("]\n");
+        for (i, text) in s.lines.iter().enumerate() {
+            out.push(' ');
+            number(out, s.first + i, width);
+            out.push(' ');
+            out.push(c.vbar);
+            out.push(' ');
+            out.push_str(text);
+            out.push('\n');
+            if i != s.on {
+                continue;
+            }
+            let (start, end) = s.columns;
+            let middle = (start + end) / 2;
+            out.push_str(&no_number);
+            spaces(out, start);
+            for _ in start..middle {
+                out.push(c.underline);
+            }
+            out.push(if label.text.is_some() {
+                c.underbar
+            } else {
+                c.underline
+            });
+            for _ in middle + 1..end {
+                out.push(c.underline);
+            }
+            out.push('\n');
+            if let Some(text) = &label.text {
+                out.push_str(&no_number);
+                spaces(out, middle);
+                out.push(c.lbot);
+                out.push(c.hbar);
+                out.push(c.hbar);
+                out.push(' ');
+                out.push_str(text);
+                out.push('\n');
+            }
+        }
+        spaces(out, pad);
+        out.push(c.lbot);
+        for _ in 0..4 {
+            out.push(c.hbar);
+        }
+        out.push('\n');
+    }
+    if let Some(help) = help {
+        indented(out, help, "  help: ", "        ");
+    }
+    true
+}
+
+/// `text`'s lines, the first after `first` and the rest after `rest`, each ending in `\n`.
+fn indented(out: &mut String, text: &str, first: &str, rest: &str) {
+    for (i, line) in text.split('\n').enumerate() {
+        out.push_str(if i == 0 { first } else { rest });
+        out.push_str(line);
+        out.push('\n');
+    }
+}
+
+fn spaces(out: &mut String, n: usize) {
+    out.extend(std::iter::repeat_n(' ', n));
+}
+
+/// How many digits `n` has in decimal.
+fn digits(mut n: usize) -> usize {
+    let mut d = 1;
+    while n >= 10 {
+        n /= 10;
+        d += 1;
+    }
+    d
+}
+
+/// `n` in decimal, right-aligned in `width` columns (as `{n:width$}` writes it).
+fn number(out: &mut String, n: usize, width: usize) {
+    spaces(out, width.saturating_sub(digits(n)));
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        buf[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    out.extend(buf[at..].iter().map(|b| char::from(*b)));
 }
 
 /// Everything for one plugin: its diagnostics, then a status line.
@@ -246,21 +623,28 @@ pub fn report(r: &PluginReport, style: Style) -> String {
             .source
             .as_ref()
             .map(|text| Source::new(display_path(&r.manifest), text.clone()));
-        let handler = handler(style);
+        let handlers = Handlers::new(style);
         for d in &r.outcome.diagnostics {
-            render_with(&handler, d, src.as_ref(), &mut out);
+            render_with(&handlers, d, src.as_ref(), &mut out);
         }
     }
     if let Some(note) = skipped_note(r) {
-        let options = textwrap::Options::new(style.width.saturating_sub(2))
-            .initial_indent("  note: ")
-            .subsequent_indent("        ")
-            .break_words(false)
-            .word_separator(textwrap::WordSeparator::Custom(words))
-            .word_splitter(textwrap::WordSplitter::NoHyphenation);
-        for line in textwrap::wrap(&note, options) {
-            out.push_str(&line);
-            out.push('\n');
+        let width = style.width.saturating_sub(2);
+        // As textwrap's `wrap` (the lines of `fill`) would wrap it.
+        match prewrap(&note, width, (8, 8)) {
+            Some(lines) => indented(&mut out, &lines, "  note: ", "        "),
+            None => {
+                let options = textwrap::Options::new(width)
+                    .initial_indent("  note: ")
+                    .subsequent_indent("        ")
+                    .break_words(false)
+                    .word_separator(textwrap::WordSeparator::Custom(words))
+                    .word_splitter(textwrap::WordSplitter::NoHyphenation);
+                for line in textwrap::wrap(&note, options) {
+                    out.push_str(&line);
+                    out.push('\n');
+                }
+            }
         }
     }
     out.push_str(&status_line(r));
@@ -331,6 +715,7 @@ pub fn summary_of(t: &super::Tally) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Code;
 
     /// [`words`] gives the words textwrap's Unicode line breaking gives: on every string of
     /// up to four characters drawn from one or two of each line-breaking class the plain
@@ -449,5 +834,162 @@ mod tests {
             }
         }
         assert!(checked > 2_000, "{checked}");
+    }
+
+    /// Reports drawn here ([`draw`]) and through miette's unwrapping handler (text
+    /// [`prewrap`]ped) are, byte for byte, what miette's own wrapping handler draws: on
+    /// random reports of every shape (no label, one or two labels, spans on one line, over
+    /// lines, empty or past a line's end; texts with tabs, `\r`, non-ASCII, empty lines,
+    /// no final newline; messages and help of one or more lines, plain or not; every
+    /// width from 1; both severities; with and without color).
+    #[test]
+    fn reports_are_drawn_as_miette_draws_them() {
+        let mut x: u64 = 0x2545_f491_4f6c_dd1d;
+        let mut next = move |n: usize| -> usize {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            (x % n as u64) as usize
+        };
+        let pick = |next: &mut dyn FnMut(usize) -> usize, from: &[&str]| -> String {
+            from[next(from.len())].to_owned()
+        };
+        // The first of each list are what the fast paths take; a round draws from the rest
+        // too only now and then.
+        const SOURCE: &[&str] = &[
+            "a",
+            "id",
+            " ",
+            "=",
+            "\"x\"",
+            "[t]",
+            "# c",
+            ".",
+            "1",
+            "\n",
+            "\n",
+            "\n",
+            "version = \"1.0\"",
+            "{",
+            "}",
+            "\t",
+            "é",
+            "\r\n",
+            "\r",
+        ];
+        const WORDS: &[&str] = &[
+            "the",
+            "plugin",
+            "id",
+            "`x`",
+            "\"aoe.web\"",
+            "a/b/c",
+            "path/to/file.png",
+            "(see",
+            "docs)",
+            "x,",
+            "y.",
+            "averyveryverylongwordthatdoesnotfit",
+            "e.g.",
+            "-",
+            "{{",
+            " / ",
+            "é",
+            "  ",
+            "\n",
+            "sha256:4b86786a52854b908e7f6279568d09eb1b8761089e3e706bb7c5d0c42e39fde7",
+        ];
+        let mut drawn = 0;
+        let mut prewrapped = 0;
+        for round in 0..10_000 {
+            let source = if next(4) == 0 { SOURCE } else { &SOURCE[..15] };
+            let text: String = (0..next(40)).map(|_| pick(&mut next, source)).collect();
+            let wild = next(4) == 0;
+            let words = |next: &mut dyn FnMut(usize) -> usize| -> String {
+                let from = if wild || next(10) == 0 {
+                    WORDS
+                } else {
+                    &WORDS[..13]
+                };
+                let n = 1 + next(25);
+                let mut t = String::new();
+                for i in 0..n {
+                    if i > 0 {
+                        t.push(' ');
+                    }
+                    t.push_str(&pick(next, from));
+                }
+                if next(6) == 0 {
+                    t.push('\n');
+                    t.push_str(&pick(next, from));
+                }
+                t
+            };
+            let code = Code::ALL[next(Code::ALL.len())];
+            let mut d = Diagnostic::new(code, words(&mut next));
+            if next(2) == 0 {
+                d = d.with_severity(Severity::Warning);
+            }
+            if next(3) > 0 {
+                d = d.with_help(words(&mut next));
+            }
+            for _ in 0..[0, 1, 1, 1, 1, 2][next(6)] {
+                let len = text.len();
+                let start = next(len + 1);
+                let mut end = start + [0, 1, 1, 2, 3, 5, 8, 30][next(8)];
+                end = end.min(len);
+                while !text.is_char_boundary(end) {
+                    end += 1;
+                }
+                let mut start = start;
+                while !text.is_char_boundary(start) {
+                    start -= 1;
+                }
+                let label = match next(3) {
+                    0 => None,
+                    1 => Some(String::new()),
+                    _ => Some(words(&mut next)),
+                };
+                d = d.with_label(start..end, label);
+            }
+            let style = Style {
+                color: next(4) == 0,
+                width: 1 + next(130),
+            };
+            let src = Source::new(format!("p{round}/m.toml"), text.clone());
+            let src = (next(8) > 0).then_some(&src);
+            let mut theirs = String::new();
+            let shown = Shown {
+                d: &d,
+                message: &d.message,
+                help: d.help.as_deref(),
+                src,
+            };
+            handler(style).render_report(&mut theirs, &shown).unwrap();
+            let h = Handlers::new(style);
+            let mut ours = String::new();
+            render_with(&h, &d, src, &mut ours);
+            assert_eq!(ours, theirs, "{d:?} {style:?} {text:?}");
+            // Count the ways it was drawn.
+            let indents = if d.is_error() { h.error } else { h.warning };
+            let message = prewrap(&d.message, h.width, indents);
+            let help = d.help.as_deref().map(|t| prewrap(t, h.width, h.help));
+            if let (Some(message), None | Some(Some(_))) = (&message, &help) {
+                prewrapped += 1;
+                let help = help.flatten();
+                drawn += usize::from(draw(
+                    &h,
+                    &d,
+                    message,
+                    help.as_deref(),
+                    src,
+                    &mut String::new(),
+                ));
+            }
+        }
+        assert!(
+            drawn > 2_000 && prewrapped > drawn + 3_000,
+            "{drawn} {prewrapped}"
+        );
     }
 }
