@@ -46,25 +46,39 @@ pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeErr
             _ => ProbeError::Spawn(e),
         })?;
     let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
+    // The answer is complete when stdout ends, which is when the probe exits: waited for
+    // as such, not by polling the child (a 20 ms poll added 10 ms to a probe on average,
+    // a sixth of a 60 ms probe).
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut s = String::new();
         let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        s
+        let _ = tx.send(s);
     });
     let deadline = Instant::now() + timeout;
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if Instant::now() < deadline => std::thread::sleep(Duration::from_millis(20)),
-            Ok(None) => {
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(ProbeError::NoAnswer(timeout));
+    let answered = rx.recv_timeout(timeout).ok().and_then(|text| {
+        // stdout ended: the probe has exited, or closed it and is about to.
+        loop {
+            match child.try_wait() {
+                Ok(Some(status)) => return Some(Ok((status, text))),
+                Ok(None) if Instant::now() < deadline => {
+                    std::thread::sleep(Duration::from_millis(1))
+                }
+                Ok(None) => return None,
+                Err(e) => return Some(Err(ProbeError::Spawn(e))),
             }
-            Err(e) => return Err(ProbeError::Spawn(e)),
+        }
+    });
+    let (status, text) = match answered {
+        Some(answer) => answer?,
+        None => {
+            // No answer in time (or stdout held open past it, by the probe or a child
+            // of its): the reading thread is left to end with the pipe.
+            let _ = child.kill();
+            let _ = child.wait();
+            return Err(ProbeError::NoAnswer(timeout));
         }
     };
-    let text = reader.join().unwrap_or_default();
     if !status.success() {
         return Err(ProbeError::Exited(status));
     }
@@ -418,6 +432,53 @@ pub fn describe(profile: &HostProfile) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn sh(script: &str) -> Command {
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", script]);
+        cmd
+    }
+
+    /// A probe's answer is its whole stdout once it exits (also when it writes after a
+    /// pause, or writes a lot); a probe that fails or does not answer in time says so, and
+    /// one that answers but leaves a child holding its stdout open past the limit did not
+    /// answer.
+    #[cfg(unix)]
+    #[test]
+    fn a_probe_answers_with_its_stdout_once_it_exits() {
+        let limit = Duration::from_secs(10);
+        assert_eq!(
+            output_of(sh("echo ' aoe 1.2.3 '"), limit).unwrap(),
+            "aoe 1.2.3"
+        );
+        assert_eq!(
+            output_of(sh("sleep 0.2; echo late"), limit).unwrap(),
+            "late"
+        );
+        let long = output_of(
+            sh("i=0; while [ $i -lt 20000 ]; do echo line$i; i=$((i+1)); done"),
+            limit,
+        )
+        .unwrap();
+        assert_eq!(long.lines().count(), 20_000);
+        assert_eq!(long.lines().last(), Some("line19999"));
+        assert!(matches!(
+            output_of(sh("echo partial; exit 3"), limit),
+            Err(ProbeError::Exited(s)) if s.code() == Some(3)
+        ));
+        assert!(matches!(
+            output_of(sh("exec sleep 30"), Duration::from_millis(300)),
+            Err(ProbeError::NoAnswer(_))
+        ));
+        assert!(matches!(
+            output_of(sh("echo hi; sleep 2 & exit 0"), Duration::from_millis(300)),
+            Err(ProbeError::NoAnswer(_))
+        ));
+        assert!(matches!(
+            output_of(Command::new("/nonexistent/probe"), limit),
+            Err(ProbeError::NotFound)
+        ));
+    }
 
     #[test]
     fn aoe_versions_pick_the_profile() {
