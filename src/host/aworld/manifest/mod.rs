@@ -33,19 +33,15 @@ pub struct Summary {
     pub conflicts: Vec<String>,
 }
 
-fn validator() -> &'static (serde_json::Value, json_schema::Validator) {
-    static V: LazyLock<(serde_json::Value, json_schema::Validator)> = LazyLock::new(|| {
-        let schema: serde_json::Value =
-            serde_json::from_str(SCHEMA).expect("embedded schema is JSON");
-        let v = json_schema::compile(&schema);
-        (schema, v)
-    });
+fn validator() -> &'static json_schema::Validator {
+    static V: LazyLock<json_schema::Validator> = LazyLock::new(|| json_schema::compile(&schema()));
     &V
 }
 
-/// The schema as `plugins schema aworld` prints it.
+/// The schema as `plugins schema aworld` prints it (read, not compiled: printing it and
+/// the editor's hints do without the validator).
 pub fn schema() -> serde_json::Value {
-    validator().0.clone()
+    serde_json::from_str(SCHEMA).expect("embedded schema is JSON")
 }
 
 /// Validate a manifest plugin whose `plugin.json` text is `text`.
@@ -88,7 +84,7 @@ pub fn validate_at(
         }
     };
     let scalar = |k: &str| doc.get(k).map(|e| crate::manifest::pyval::py_str(&e.node));
-    let mut schema_view = lint::schema(&doc, &validator().1);
+    let mut schema_view = lint::schema(&doc, validator());
     let mut diagnostics = Vec::new();
     // `loader::validate`, in two steps to say what a failure leaves unchecked.
     let verdict = match loader::load(&doc) {
