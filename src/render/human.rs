@@ -473,9 +473,10 @@ impl Source {
 /// Draw `d` as miette's graphical handler with its wrapping off draws it, with `message`
 /// and `help` already [`prewrap`]ped, when its shape is one drawn here: no color and no
 /// label, or one label whose [`Source::snippet`] is drawn here. Returns whether it drew;
-/// when not, nothing was written. Drawing here is about a fifth of the cost of miette's
-/// drawing (most of it miette's line splitting, width counting and formatting); a test
-/// compares the two on random reports of every shape drawn here.
+/// when not, nothing was written. Drawing here costs under a third of the instructions
+/// miette's drawing does (13,000 against 46,000 a report over AWorld's corpus; most of
+/// miette's are its line splitting, width counting and formatting); a test compares the
+/// two on random reports of every shape drawn here.
 fn draw(
     h: &Handlers,
     d: &Diagnostic,
