@@ -12,7 +12,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::validate::PluginReport;
 
 /// How to draw.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Style {
     pub color: bool,
     pub width: usize,
@@ -287,8 +287,10 @@ struct Handlers {
     style: Style,
     wrapping: std::cell::OnceCell<GraphicalReportHandler>,
     prewrapped: std::cell::OnceCell<GraphicalReportHandler>,
-    /// The theme's characters, for the reports drawn here ([`draw`]).
+    /// The theme's characters, for the reports drawn here ([`draw`]), and the message's
+    /// indents: an error's first line's, a warning's, and the rest's.
     chars: miette::ThemeCharacters,
+    indents: [String; 3],
     /// The width miette wraps the message and the help to.
     width: usize,
     /// The widths of the message's indents (the first line's, after an error's or a
@@ -301,20 +303,38 @@ struct Handlers {
 impl Handlers {
     fn new(style: Style) -> Handlers {
         let chars = theme(style).characters;
+        let indents = [
+            format!("  {} ", chars.error),
+            format!("  {} ", chars.warning),
+            format!("  {} ", chars.vbar),
+        ];
         let width = |s: &str| textwrap::core::display_width(s);
-        let rest = width(&format!("  {} ", chars.vbar));
-        let error = (width(&format!("  {} ", chars.error)), rest);
-        let warning = (width(&format!("  {} ", chars.warning)), rest);
+        let rest = width(&indents[2]);
+        let error = (width(&indents[0]), rest);
+        let warning = (width(&indents[1]), rest);
         Handlers {
             style,
             wrapping: std::cell::OnceCell::new(),
             prewrapped: std::cell::OnceCell::new(),
             chars,
+            indents,
             width: style.width.saturating_sub(2),
             error,
             warning,
             help: (width("  help: "), width("        ")),
         }
+    }
+
+    /// The handlers for `style`, made once per thread for a run's reports.
+    fn for_style(style: Style) -> std::rc::Rc<Handlers> {
+        thread_local! {
+            static LAST: std::cell::RefCell<Option<std::rc::Rc<Handlers>>> =
+                const { std::cell::RefCell::new(None) };
+        }
+        LAST.with_borrow_mut(|last| match last {
+            Some(h) if h.style == style => std::rc::Rc::clone(h),
+            _ => std::rc::Rc::clone(last.insert(std::rc::Rc::new(Handlers::new(style)))),
+        })
     }
 
     fn wrapping(&self) -> &GraphicalReportHandler {
@@ -350,13 +370,26 @@ fn prewrap(text: &str, width: usize, indents: (usize, usize)) -> Option<String> 
         // word and the word's width would take it past the line's width; a line's width
         // counts each earlier word's trailing spaces. Each line of `text` starts again
         // with the first line's width.
+        let b = line.as_bytes();
         let mut row = 0;
         let (mut start, mut end, mut used) = (0, 0, 0);
-        let mut at = 0;
-        for next in plain_ends(line) {
+        // The word being read starts at `at`; its last letter ends at `word_end`.
+        let (mut at, mut word_end) = (0, 0);
+        for next in 1..=b.len() {
+            if b[next - 1] != b' ' {
+                word_end = next;
+            }
+            // Where [`plain_ends`] ends a word (inlined: this runs on every report).
+            let ends = next == b.len()
+                || (b[next - 1] == b' ' && b[next] != b' ')
+                || (b[next - 1] == b'/'
+                    && (b[next].is_ascii_alphabetic() || b"#&*<=>@^_`~([".contains(&b[next])));
+            if !ends {
+                continue;
+            }
             // A word's width is its length (a plain line is ASCII); its spaces count
             // only when another word follows it on the line.
-            let word = line[at..next].trim_end_matches(' ').len();
+            let word = word_end - at;
             if used + word > widths[row.min(1)] && end > start {
                 out.push_str(&line[start..end]);
                 out.push('\n');
@@ -365,7 +398,7 @@ fn prewrap(text: &str, width: usize, indents: (usize, usize)) -> Option<String> 
                 used = 0;
             }
             used += next - at;
-            end = at + word;
+            end = word_end;
             at = next;
         }
         out.push_str(&line[start..end]);
@@ -497,24 +530,23 @@ fn draw(
         _ => return false,
     };
     let c = &h.chars;
-    let icon = match d.severity {
-        Severity::Error => &c.error,
-        Severity::Warning => &c.warning,
+    let first = match d.severity {
+        Severity::Error => &h.indents[0],
+        Severity::Warning => &h.indents[1],
     };
     out.push_str(d.code.as_str());
     out.push_str("\n\n");
-    indented(
-        out,
-        message,
-        &["  ", icon, " "].concat(),
-        &format!("  {} ", c.vbar),
-    );
+    indented(out, message, first, &h.indents[2]);
     if let Some((src, label, s)) = snippet {
         let last = s.first + s.lines.len() - 1;
         let width = digits(last);
         let pad = width + 2;
         // The gutter of a line that has no number.
-        let no_number = [" ".repeat(width + 1), format!(" {} ", c.vbar_break)].concat();
+        let no_number = |out: &mut String| {
+            spaces(out, width + 2);
+            out.push(c.vbar_break);
+            out.push(' ');
+        };
         spaces(out, pad);
         out.push(c.ltop);
         out.push(c.hbar);
@@ -538,7 +570,7 @@ fn draw(
             }
             let (start, end) = s.columns;
             let middle = (start + end) / 2;
-            out.push_str(&no_number);
+            no_number(out);
             spaces(out, start);
             for _ in start..middle {
                 out.push(c.underline);
@@ -553,7 +585,7 @@ fn draw(
             }
             out.push('\n');
             if let Some(text) = &label.text {
-                out.push_str(&no_number);
+                no_number(out);
                 spaces(out, middle);
                 out.push(c.lbot);
                 out.push(c.hbar);
@@ -624,7 +656,7 @@ pub fn report(r: &PluginReport, style: Style) -> String {
             .source
             .as_ref()
             .map(|text| Source::new(display_path(&r.manifest), text.clone()));
-        let handlers = Handlers::new(style);
+        let handlers = Handlers::for_style(style);
         for d in &r.outcome.diagnostics {
             render_with(&handlers, d, src.as_ref(), &mut out);
         }
