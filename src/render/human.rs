@@ -662,27 +662,32 @@ pub fn report(r: &PluginReport, style: Style) -> String {
         }
     }
     if let Some(note) = skipped_note(r) {
-        let width = style.width.saturating_sub(2);
-        // As textwrap's `wrap` (the lines of `fill`) would wrap it.
-        match prewrap(&note, width, (8, 8)) {
-            Some(lines) => indented(&mut out, &lines, "  note: ", "        "),
-            None => {
-                let options = textwrap::Options::new(width)
-                    .initial_indent("  note: ")
-                    .subsequent_indent("        ")
-                    .break_words(false)
-                    .word_separator(textwrap::WordSeparator::Custom(words))
-                    .word_splitter(textwrap::WordSplitter::NoHyphenation);
-                for line in textwrap::wrap(&note, options) {
-                    out.push_str(&line);
-                    out.push('\n');
-                }
-            }
-        }
+        note_lines(&note, style.width, &mut out);
     }
     out.push_str(&status_line(r));
     out.push('\n');
     out
+}
+
+/// `note` after `  note: `, wrapped to `width` as textwrap's `wrap` wraps it (by
+/// [`prewrap`] when it can), each line ending in `\n`.
+fn note_lines(note: &str, width: usize, out: &mut String) {
+    let width = width.saturating_sub(2);
+    match prewrap(note, width, (8, 8)) {
+        Some(lines) => indented(out, &lines, "  note: ", "        "),
+        None => {
+            let options = textwrap::Options::new(width)
+                .initial_indent("  note: ")
+                .subsequent_indent("        ")
+                .break_words(false)
+                .word_separator(textwrap::WordSeparator::Custom(words))
+                .word_splitter(textwrap::WordSplitter::NoHyphenation);
+            for line in textwrap::wrap(note, options) {
+                out.push_str(&line);
+                out.push('\n');
+            }
+        }
+    }
 }
 
 /// Where validation stopped early, as the host does: what else would have been checked.
@@ -1024,5 +1029,38 @@ mod tests {
             drawn > 2_000 && prewrapped > drawn + 3_000,
             "{drawn} {prewrapped}"
         );
+    }
+
+    /// A skipped-checks note is wrapped as textwrap's `wrap` wraps it, at every width, for
+    /// every note validation writes and for ones [`prewrap`] leaves to textwrap.
+    #[test]
+    fn notes_are_wrapped_as_textwrap_wraps_them() {
+        let notes = [
+            "further checks skipped until this is fixed: the schema, the semantic checks and the lints",
+            "further checks skipped until this is fixed: the loader's checks (entry points, paths)",
+            "further checks skipped until this is fixed: everything",
+            "a/b/c/d e.g. (x) [y] sha256:0123456789abcdef0123456789abcdef",
+            "not plain: é and a  double space",
+            " leading space",
+            "two\nlines",
+            "",
+        ];
+        for note in notes {
+            for width in 0..140 {
+                let mut ours = String::new();
+                note_lines(note, width, &mut ours);
+                let options = textwrap::Options::new(width.saturating_sub(2))
+                    .initial_indent("  note: ")
+                    .subsequent_indent("        ")
+                    .break_words(false)
+                    .word_separator(textwrap::WordSeparator::Custom(words))
+                    .word_splitter(textwrap::WordSplitter::NoHyphenation);
+                let theirs: String = textwrap::wrap(note, options)
+                    .iter()
+                    .map(|l| format!("{l}\n"))
+                    .collect();
+                assert_eq!(ours, theirs, "{note:?} at {width}");
+            }
+        }
     }
 }
