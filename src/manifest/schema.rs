@@ -55,7 +55,8 @@ pub fn compile(schema: &Json) -> Validator {
 /// A compiled schema ([`compile`]).
 pub type Validator = jsonschema::Validator<Doc>;
 
-/// Every violation of `validator` in `root`, sorted by pointer for stable output.
+/// Every violation of `validator` in `root`, in the order the validator reports them (fixed
+/// by the schema and the document), with repeats next to each other dropped.
 pub fn validate(validator: &Validator, root: &Node) -> Vec<SchemaError> {
     let mut out = Vec::new();
     for error in validator.iter_errors(At::Node(root)) {
