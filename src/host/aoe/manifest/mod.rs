@@ -37,13 +37,20 @@ pub struct Options {
 struct Compiled {
     schema: serde_json::Value,
     validator: json_schema::Validator,
+    /// The schema's keys, for the ignored-keys lint.
+    keys: lint::Keys,
 }
 
 fn compiled(profile: Profile) -> &'static Compiled {
     fn make(profile: Profile) -> Compiled {
         let schema = schema::build(profile);
         let validator = json_schema::compile(&schema);
-        Compiled { schema, validator }
+        let keys = lint::Keys::of(&schema);
+        Compiled {
+            schema,
+            validator,
+            keys,
+        }
     }
     static H12: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H12));
     static H15: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H15));
@@ -101,7 +108,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         .map(|e| structural_finding(e, &doc, &compiled.schema, profile))
         .collect();
     let mut diagnostics = Vec::new();
-    let mut lints = lint::ignored_keys(&doc, &compiled.schema);
+    let mut lints = lint::ignored_keys(&doc, &compiled.keys);
     let mut skipped = None;
     let mut facts = Facts::default();
     let (class, host_message) = match raw::from_table(table, text, profile) {
