@@ -33,15 +33,23 @@ pub struct Summary {
     pub conflicts: Vec<String>,
 }
 
+/// The embedded schema, read once.
+fn schema_value() -> &'static serde_json::Value {
+    static S: LazyLock<serde_json::Value> =
+        LazyLock::new(|| serde_json::from_str(SCHEMA).expect("embedded schema is JSON"));
+    &S
+}
+
 fn validator() -> &'static json_schema::Validator {
-    static V: LazyLock<json_schema::Validator> = LazyLock::new(|| json_schema::compile(&schema()));
+    static V: LazyLock<json_schema::Validator> =
+        LazyLock::new(|| json_schema::compile(schema_value()));
     &V
 }
 
 /// The schema as `plugins schema aworld` prints it (read, not compiled: printing it and
 /// the editor's hints do without the validator).
 pub fn schema() -> serde_json::Value {
-    serde_json::from_str(SCHEMA).expect("embedded schema is JSON")
+    schema_value().clone()
 }
 
 /// Validate a manifest plugin whose `plugin.json` text is `text`.
