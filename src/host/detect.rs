@@ -57,13 +57,14 @@ pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeErr
     });
     let deadline = Instant::now() + timeout;
     let answered = rx.recv_timeout(timeout).ok().and_then(|text| {
-        // stdout ended: the probe has exited, or closed it and is about to.
+        // stdout ended: the probe has exited (the kernel closes its files a moment before
+        // it can be reaped, so an answer just before the deadline gets a short grace), or
+        // it closed stdout and runs on, which is no answer once the deadline has passed.
+        let until = deadline.max(Instant::now() + Duration::from_millis(100));
         loop {
             match child.try_wait() {
                 Ok(Some(status)) => return Some(Ok((status, text))),
-                Ok(None) if Instant::now() < deadline => {
-                    std::thread::sleep(Duration::from_millis(1))
-                }
+                Ok(None) if Instant::now() < until => std::thread::sleep(Duration::from_millis(1)),
                 Ok(None) => return None,
                 Err(e) => return Some(Err(ProbeError::Spawn(e))),
             }
