@@ -352,7 +352,9 @@ impl Handlers {
 /// first line's, the rest's), without the indents; or `None` for a text this does not
 /// wrap itself: one with a line that is blank, starts with a space or is not [`plain`]
 /// (there `fill` and an unwrapped handler indent differently, or words have widths other
-/// than their lengths).
+/// than their lengths). First fit is textwrap's default wrapping only while its `smawk`
+/// feature is off (it is, in miette's dependency and ours); with it on, miette would fill
+/// optimally, and the test comparing the two would fail.
 fn prewrap(text: &str, width: usize, indents: (usize, usize)) -> Option<String> {
     let widths = [
         width.saturating_sub(indents.0),
@@ -458,8 +460,8 @@ struct Snippet<'a> {
 impl Source {
     /// The snippet of `label` when it is one [`draw`] draws as miette would: a span of at
     /// least one character within one line, its context (a line each side, as miette
-    /// reads it) printable ASCII, so every character is one column wide; `None` for any
-    /// other.
+    /// reads it) printable ASCII, so every character is one column wide, and a label text
+    /// of one line; `None` for any other.
     fn snippet(&self, label: &crate::diagnostic::Label) -> Option<Snippet<'_>> {
         let (start, end) = (label.span.start, label.span.end);
         if end <= start || label.text.as_deref().is_some_and(|t| t.contains('\n')) {
@@ -504,8 +506,9 @@ impl Source {
 }
 
 /// Draw `d` as miette's graphical handler with its wrapping off draws it, with `message`
-/// and `help` already [`prewrap`]ped, when its shape is one drawn here: no color and no
-/// label, or one label whose [`Source::snippet`] is drawn here. Returns whether it drew;
+/// and `help` already [`prewrap`]ped, when its shape is one drawn here: no color, and no
+/// source (miette then draws no label), no label, or one label whose [`Source::snippet`]
+/// is drawn here. Returns whether it drew;
 /// when not, nothing was written. Drawing here costs under a third of the instructions
 /// miette's drawing does (13,000 against 46,000 a report over AWorld's corpus; most of
 /// miette's are its line splitting, width counting and formatting); a test compares the
