@@ -160,6 +160,9 @@ fn theme(style: Style) -> GraphicalTheme {
     }
 }
 
+/// The help's indents, as miette draws them: its first line's and the rest's.
+const HELP_INDENTS: (&str, &str) = ("  help: ", "        ");
+
 /// The punctuation, besides letters, digits and spaces, of the lines [`words`] splits
 /// itself.
 const PLAIN_PUNCTUATION: &[u8] = b"\"#&'*<=>@^_`~.,:;()[]-/";
@@ -175,35 +178,28 @@ const OPENING: u8 = 4;
 const CLOSING: u8 = 8;
 
 const CLASSES: [u8; 256] = {
+    /// `t` with `bit` set for each of `bytes`.
+    const fn mark(mut t: [u8; 256], bytes: &[u8], bit: u8) -> [u8; 256] {
+        let mut i = 0;
+        while i < bytes.len() {
+            t[bytes[i] as usize] |= bit;
+            i += 1;
+        }
+        t
+    }
     let mut t = [0u8; 256];
     let mut c = 0;
     while c < 256 {
-        let b = c as u8;
-        if b.is_ascii_alphanumeric() || b == b' ' {
+        if (c as u8).is_ascii_alphanumeric() {
             t[c] = ALLOWED;
         }
         c += 1;
     }
-    let mut i = 0;
-    while i < PLAIN_PUNCTUATION.len() {
-        t[PLAIN_PUNCTUATION[i] as usize] = ALLOWED;
-        i += 1;
-    }
-    let glued = b".,:;)]/";
-    let mut i = 0;
-    while i < glued.len() {
-        t[glued[i] as usize] |= GLUED_BEFORE;
-        i += 1;
-    }
-    let closing = b".,:;)]";
-    let mut i = 0;
-    while i < closing.len() {
-        t[closing[i] as usize] |= CLOSING;
-        i += 1;
-    }
-    t[b'(' as usize] |= OPENING;
-    t[b'[' as usize] |= OPENING;
-    t
+    t = mark(t, b" ", ALLOWED);
+    t = mark(t, PLAIN_PUNCTUATION, ALLOWED);
+    t = mark(t, b".,:;)]/", GLUED_BEFORE);
+    t = mark(t, b".,:;)]", CLOSING);
+    mark(t, b"([", OPENING)
 };
 
 /// Whether [`plain_words`] splits `line` as the Unicode line-breaking rules (UAX #14, as
@@ -239,13 +235,17 @@ fn plain(line: &str) -> bool {
 fn plain_ends(line: &str) -> impl Iterator<Item = usize> + '_ {
     let b = line.as_bytes();
     (1..b.len())
-        .filter(move |i| {
-            let (prev, next) = (b[i - 1], b[*i]);
-            (prev == b' ' && next != b' ')
-                || (prev == b'/'
-                    && (next.is_ascii_alphabetic() || b"#&*<=>@^_`~([".contains(&next)))
-        })
+        .filter(move |i| word_ends_at(b, *i))
         .chain((!line.is_empty()).then_some(line.len()))
+}
+
+/// Whether a word of a [`plain`] line `b` ends before byte `i` (`0 < i < b.len()`), as
+/// [`plain_ends`] ends them.
+#[inline]
+fn word_ends_at(b: &[u8], i: usize) -> bool {
+    let (prev, next) = (b[i - 1], b[i]);
+    (prev == b' ' && next != b' ')
+        || (prev == b'/' && (next.is_ascii_alphabetic() || b"#&*<=>@^_`~([".contains(&next)))
 }
 
 /// The words of a [`plain`] line, as [`plain_ends`] ends them.
@@ -321,7 +321,7 @@ impl Handlers {
             width: style.width.saturating_sub(2),
             error,
             warning,
-            help: (width("  help: "), width("        ")),
+            help: (width(HELP_INDENTS.0), width(HELP_INDENTS.1)),
         }
     }
 
@@ -381,12 +381,8 @@ fn prewrap(text: &str, width: usize, indents: (usize, usize)) -> Option<String> 
             if b[next - 1] != b' ' {
                 word_end = next;
             }
-            // Where [`plain_ends`] ends a word (inlined: this runs on every report).
-            let ends = next == b.len()
-                || (b[next - 1] == b' ' && b[next] != b' ')
-                || (b[next - 1] == b'/'
-                    && (b[next].is_ascii_alphabetic() || b"#&*<=>@^_`~([".contains(&b[next])));
-            if !ends {
+            // Where [`plain_ends`] ends a word.
+            if next < b.len() && !word_ends_at(b, next) {
                 continue;
             }
             // A word's width is its length (a plain line is ASCII); its spaces count
@@ -418,30 +414,23 @@ fn render_with(h: &Handlers, d: &Diagnostic, src: Option<&Source>, out: &mut Str
         None => Some(None),
         Some(help) => prewrap(help, h.width, h.help).map(Some),
     };
-    // Rendering into a String cannot fail.
-    let _ = match (&message, &help) {
+    let (handler, message, help) = match (&message, &help) {
         (Some(message), Some(help)) => {
             if draw(h, d, message, help.as_deref(), src, out) {
                 return;
             }
-            let shown = Shown {
-                d,
-                message,
-                help: help.as_deref(),
-                src,
-            };
-            h.prewrapped().render_report(out, &shown)
+            (h.prewrapped(), message.as_str(), help.as_deref())
         }
-        _ => {
-            let shown = Shown {
-                d,
-                message: &d.message,
-                help: d.help.as_deref(),
-                src,
-            };
-            h.wrapping().render_report(out, &shown)
-        }
+        _ => (h.wrapping(), d.message.as_str(), d.help.as_deref()),
     };
+    let shown = Shown {
+        d,
+        message,
+        help,
+        src,
+    };
+    // Rendering into a String cannot fail.
+    let _ = handler.render_report(out, &shown);
 }
 
 /// One label's snippet as miette draws it, for a label [`draw`] can draw: the lines of
@@ -546,7 +535,7 @@ fn draw(
         let pad = width + 2;
         // The gutter of a line that has no number.
         let no_number = |out: &mut String| {
-            spaces(out, width + 2);
+            spaces(out, pad);
             out.push(c.vbar_break);
             out.push(' ');
         };
@@ -606,7 +595,7 @@ fn draw(
         out.push('\n');
     }
     if let Some(help) = help {
-        indented(out, help, "  help: ", "        ");
+        indented(out, help, HELP_INDENTS.0, HELP_INDENTS.1);
     }
     true
 }
@@ -625,30 +614,15 @@ fn spaces(out: &mut String, n: usize) {
 }
 
 /// How many digits `n` has in decimal.
-fn digits(mut n: usize) -> usize {
-    let mut d = 1;
-    while n >= 10 {
-        n /= 10;
-        d += 1;
-    }
-    d
+fn digits(n: usize) -> usize {
+    n.checked_ilog10().map_or(1, |d| d as usize + 1)
 }
 
 /// `n` in decimal, right-aligned in `width` columns (as `{n:width$}` writes it).
 fn number(out: &mut String, n: usize, width: usize) {
-    spaces(out, width.saturating_sub(digits(n)));
-    let mut buf = [0u8; 20];
-    let mut at = buf.len();
-    let mut n = n;
-    loop {
-        at -= 1;
-        buf[at] = b'0' + (n % 10) as u8;
-        n /= 10;
-        if n == 0 {
-            break;
-        }
-    }
-    out.extend(buf[at..].iter().map(|b| char::from(*b)));
+    use std::fmt::Write as _;
+    // Writing into a String cannot fail.
+    let _ = write!(out, "{n:>width$}");
 }
 
 /// Everything for one plugin: its diagnostics, then a status line.
