@@ -134,8 +134,17 @@ pub(super) fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt
     c
 }
 
+/// What a pipe's pump tells [`run`]: the pipe ended (its last bytes are in the buffer), or
+/// standard output went over [`MAX_STDOUT`].
+#[derive(Debug, PartialEq, Eq)]
+pub(super) enum Pumped {
+    Ended,
+    Over,
+}
+
 /// Copy a pipe into `buf`, marking activity; `tail` keeps only the last
-/// [`MAX_STDERR`] bytes, otherwise more than [`MAX_STDOUT`] sets `over`.
+/// [`MAX_STDERR`] bytes, otherwise more than [`MAX_STDOUT`] sets `over`. `told` hears
+/// when it goes over and when the pipe ends.
 pub(super) fn pump(
     mut pipe: impl Read + Send + 'static,
     buf: Arc<Mutex<Vec<u8>>>,
@@ -143,7 +152,8 @@ pub(super) fn pump(
     start: Instant,
     tail: bool,
     over: Arc<AtomicBool>,
-) -> std::thread::JoinHandle<()> {
+    told: std::sync::mpsc::Sender<Pumped>,
+) {
     std::thread::spawn(move || {
         let mut chunk = [0u8; 16 * 1024];
         loop {
@@ -159,11 +169,14 @@ pub(super) fn pump(
                 let cut = b.len() - MAX_STDERR;
                 b.drain(..cut);
             } else if !tail && b.len() > MAX_STDOUT {
-                over.store(true, Ordering::Relaxed);
+                if !over.swap(true, Ordering::Relaxed) {
+                    let _ = told.send(Pumped::Over);
+                }
                 b.clear();
             }
         }
-    })
+        let _ = told.send(Pumped::Ended);
+    });
 }
 
 /// The sessions (process groups) of git commands still running: git and everything it
@@ -182,6 +195,10 @@ pub fn kill_stragglers() {
         }
     }
 }
+
+/// How long [`run`] waits on git's pipes before it looks whether git exited anyway (a
+/// pipe held open by a process git started).
+const STILL_OPEN: Duration = Duration::from_millis(50);
 
 /// What a finished git command left.
 pub(super) struct Ran {
@@ -214,35 +231,58 @@ pub(super) fn run(
     let seen = Arc::new(AtomicU64::new(0));
     let over = Arc::new(AtomicBool::new(false));
     let (out, err) = (Arc::default(), Arc::default());
-    let readers = [
-        child.stdout.take().map(|p| {
-            pump(
-                p,
-                Arc::clone(&out),
-                seen.clone(),
-                start,
-                false,
-                over.clone(),
-            )
-        }),
-        child
-            .stderr
-            .take()
-            .map(|p| pump(p, Arc::clone(&err), seen.clone(), start, true, over.clone())),
-    ];
+    let (told, heard) = std::sync::mpsc::channel();
+    let mut open = 0;
+    if let Some(p) = child.stdout.take() {
+        pump(
+            p,
+            Arc::clone(&out),
+            seen.clone(),
+            start,
+            false,
+            over.clone(),
+            told.clone(),
+        );
+        open += 1;
+    }
+    if let Some(p) = child.stderr.take() {
+        pump(
+            p,
+            Arc::clone(&err),
+            seen.clone(),
+            start,
+            true,
+            over.clone(),
+            told,
+        );
+        open += 1;
+    }
+    // Woken when a pipe ends or goes over, not by polling: git has exited, or is about to,
+    // once both of its pipes ended. A pipe held open by something git started is looked at
+    // again every [`STILL_OPEN`], so git's own exit is not missed for long.
+    let mut reap = Duration::from_millis(1);
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break Some(status),
-            Ok(None) => {
-                let idle = start
-                    .elapsed()
-                    .saturating_sub(Duration::from_millis(seen.load(Ordering::Relaxed)));
-                if idle > limit || over.load(Ordering::Relaxed) {
-                    break None;
-                }
-                std::thread::sleep(Duration::from_millis(10));
-            }
+            Ok(None) => {}
             Err(_) => break None,
+        }
+        let idle = start
+            .elapsed()
+            .saturating_sub(Duration::from_millis(seen.load(Ordering::Relaxed)));
+        if idle > limit || over.load(Ordering::Relaxed) {
+            break None;
+        }
+        if open == 0 {
+            // Both pipes ended: git is exiting; reaped within a few milliseconds.
+            std::thread::sleep(reap);
+            reap = (reap * 2).min(Duration::from_millis(10));
+            continue;
+        }
+        match heard.recv_timeout((limit - idle).min(STILL_OPEN)) {
+            Ok(Pumped::Ended) => open -= 1,
+            Ok(Pumped::Over) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => open = 0,
         }
     };
     #[cfg(not(unix))]
@@ -264,11 +304,13 @@ pub(super) fn run(
         let _ = child.wait();
     }
     // The pipes end with git and its ssh; one that outlives a kill (a prompt on
-    // a terminal) is not waited for.
-    let drained = Instant::now();
-    for r in readers.into_iter().flatten() {
-        while !r.is_finished() && drained.elapsed() < Duration::from_secs(1) {
-            std::thread::sleep(Duration::from_millis(5));
+    // a terminal) is not waited for past a second.
+    let drained = Instant::now() + Duration::from_secs(1);
+    while open > 0 {
+        match heard.recv_timeout(drained.saturating_duration_since(Instant::now())) {
+            Ok(Pumped::Ended) => open -= 1,
+            Ok(Pumped::Over) => {}
+            Err(_) => break,
         }
     }
     let stderr = String::from_utf8_lossy(&err.lock().expect("not poisoned")).into_owned();

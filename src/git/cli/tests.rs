@@ -107,3 +107,62 @@ fn a_server_that_aborts_is_quoted_and_progress_is_not() {
         Some("remote: fatal: unable to read 8178c7")
     );
 }
+
+/// The runner answers when git's pipes end and it exits, with everything both pipes said;
+/// a process git started that holds a pipe open past git's exit holds the answer up for
+/// at most the drain's second, not until it exits (here a minute); more standard output
+/// than [`MAX_STDOUT`] is an error.
+#[cfg(unix)]
+#[test]
+fn the_runner_answers_when_git_is_done() {
+    let sh = |script: &str| {
+        let mut c = Command::new("sh");
+        c.args(["-c", script])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        c
+    };
+    let ran = run(
+        sh("printf out; printf err >&2; exit 3"),
+        "u",
+        "listing",
+        false,
+    )
+    .unwrap();
+    assert!(!ran.ok);
+    assert_eq!(ran.stdout, b"out");
+    assert_eq!(ran.stderr, "err");
+
+    let tmp = tempfile::tempdir().unwrap();
+    let pid_file = tmp.path().join("pid");
+    let started = Instant::now();
+    let ran = run(
+        sh(&format!(
+            "sleep 60 & echo $! > '{}'; echo hi",
+            pid_file.display()
+        )),
+        "u",
+        "listing",
+        false,
+    )
+    .unwrap();
+    let took = started.elapsed();
+    let pid: i32 = fs_err::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    // SAFETY: kill(2) on the sleep this test started.
+    unsafe {
+        libc::kill(pid, libc::SIGKILL);
+    }
+    assert!(ran.ok);
+    assert_eq!(ran.stdout, b"hi\n");
+    assert!(took < Duration::from_secs(30), "{took:?}");
+
+    let e = run(sh("head -c 70000000 /dev/zero"), "u", "downloading", false)
+        .err()
+        .unwrap();
+    assert!(e.to_string().contains("wrote more than 64 MiB"), "{e}");
+}
