@@ -50,10 +50,12 @@ pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeErr
     // as such, not by polling the child (a 20 ms poll added 10 ms to a probe on average,
     // a sixth of a 60 ms probe).
     let (tx, rx) = std::sync::mpsc::channel();
+    // Read as bytes: a stray byte that is not UTF-8 (a locale's version banner) costs that
+    // character, not the whole answer, which `read_to_string` would drop.
     std::thread::spawn(move || {
-        let mut s = String::new();
-        let _ = std::io::Read::read_to_string(&mut stdout, &mut s);
-        let _ = tx.send(s);
+        let mut bytes = Vec::new();
+        let _ = std::io::Read::read_to_end(&mut stdout, &mut bytes);
+        let _ = tx.send(String::from_utf8_lossy(&bytes).into_owned());
     });
     let deadline = Instant::now() + timeout;
     let answered = rx.recv_timeout(timeout).ok().and_then(|text| {
@@ -455,6 +457,10 @@ mod tests {
         assert_eq!(
             output_of(sh("sleep 0.2; echo late"), limit).unwrap(),
             "late"
+        );
+        assert_eq!(
+            output_of(sh("printf 'aoe\\377 1.2.3'"), limit).unwrap(),
+            "aoe\u{fffd} 1.2.3"
         );
         let long = output_of(
             sh("i=0; while [ $i -lt 20000 ]; do echo line$i; i=$((i+1)); done"),
