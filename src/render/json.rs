@@ -163,7 +163,7 @@ impl JsonStream {
 
     pub fn push(&mut self, r: &PluginReport) -> std::io::Result<()> {
         self.tally.add(r);
-        let text = serde_json::to_string_pretty(&plugin(r)).expect("report serializes");
+        let text = super::pretty(&plugin(r));
         self.plugins.push(",\n", &text)
     }
 

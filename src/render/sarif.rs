@@ -177,7 +177,7 @@ impl SarifStream {
 }
 
 fn pretty(value: &Value) -> String {
-    serde_json::to_string_pretty(value).expect("SARIF serializes")
+    super::pretty(value)
 }
 
 fn driver(rules: &[Code]) -> Value {
