@@ -7,7 +7,7 @@ use std::ffi::{OsStr, OsString};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The variables a build step gets from `plugins`' own environment, when set: where
 /// things are (`PATH`, `HOME`, temp, config and cache directories, the Rust
@@ -239,17 +239,18 @@ struct Captured {
 }
 
 /// Read `pipe` until every writer is gone, keeping at most `log_room` bytes
-/// for the log and [`TAIL_CAP`] bytes of tail.
+/// for the log and [`TAIL_CAP`] bytes of tail; the receiver hears when it has.
 fn capture(
     mut pipe: std::io::PipeReader,
     log_room: usize,
 ) -> (
     std::sync::Arc<std::sync::Mutex<Captured>>,
-    std::thread::JoinHandle<()>,
+    std::sync::mpsc::Receiver<()>,
 ) {
     let shared = std::sync::Arc::new(std::sync::Mutex::new(Captured::default()));
     let out = shared.clone();
-    let reader = std::thread::spawn(move || {
+    let (ended, heard) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut buf = [0u8; 16 * 1024];
         while let Ok(n) = std::io::Read::read(&mut pipe, &mut buf) {
             if n == 0 {
@@ -264,8 +265,9 @@ fn capture(
             let excess = c.tail.len().saturating_sub(TAIL_CAP);
             c.tail.drain(..excess);
         }
+        let _ = ended.send(());
     });
-    (shared, reader)
+    (shared, heard)
 }
 
 /// The last lines of a step's output, each cut to a readable length.
@@ -603,28 +605,32 @@ fn run_steps(
         drop(command);
         let pgid = child.id() as i32;
         RUNNING_GROUP.store(pgid, std::sync::atomic::Ordering::SeqCst);
-        let (captured, reading) = capture(reader, LOG_CAP.saturating_sub(log.written));
-        let start = Instant::now();
-        let status = loop {
-            match child.try_wait() {
-                Ok(Some(status)) => break Some(status),
-                Ok(None) if start.elapsed() > timeout => break None,
-                Ok(None) => std::thread::sleep(Duration::from_millis(20)),
-                Err(source) => {
-                    kill_group(pgid);
-                    return Err(spawn_err(source));
-                }
+        let (captured, read_all) = capture(reader, LOG_CAP.saturating_sub(log.written));
+        // The step's exit is waited for on a thread of its own and heard at once, not
+        // found by polling it (a 20 ms poll added 10 ms to every step on average). The
+        // group is killed by its id, so the child can go with the waiting thread.
+        let (exited, exit) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            let _ = exited.send(child.wait());
+        });
+        let status = match exit.recv_timeout(timeout) {
+            Ok(Ok(status)) => Some(status),
+            Ok(Err(source)) => {
+                kill_group(pgid);
+                RUNNING_GROUP.store(0, std::sync::atomic::Ordering::SeqCst);
+                return Err(spawn_err(source));
             }
+            Err(_) => None,
         };
         kill_group(pgid);
         RUNNING_GROUP.store(0, std::sync::atomic::Ordering::SeqCst);
-        let _ = child.wait();
+        if status.is_none() {
+            // Killed: reaped by the waiting thread.
+            let _ = exit.recv_timeout(Duration::from_secs(1));
+        }
         // The group is gone, so the pipe reaches its end; a process that left
         // the group (setsid) may hold it open, so wait only briefly.
-        let drained = Instant::now();
-        while !reading.is_finished() && drained.elapsed() < Duration::from_secs(1) {
-            std::thread::sleep(Duration::from_millis(5));
-        }
+        let _ = read_all.recv_timeout(Duration::from_secs(1));
         let (tail, for_log, omitted) = {
             let c = captured.lock().expect("not poisoned");
             (tail_text(&c.tail), c.for_log.clone(), c.omitted)
