@@ -607,27 +607,41 @@ fn run_steps(
         RUNNING_GROUP.store(pgid, std::sync::atomic::Ordering::SeqCst);
         let (captured, read_all) = capture(reader, LOG_CAP.saturating_sub(log.written));
         // The step's exit is waited for on a thread of its own and heard at once, not
-        // found by polling it (a 20 ms poll added 10 ms to every step on average). The
-        // group is killed by its id, so the child can go with the waiting thread.
+        // found by polling it (a 20 ms poll added 10 ms to every step on average). That
+        // thread only waits (`WNOWAIT`): the step is reaped here, after its group is
+        // killed, so the group's id cannot have been given to another group by then.
         let (exited, exit) = std::sync::mpsc::channel();
+        let pid = pgid;
         std::thread::spawn(move || {
-            let _ = exited.send(child.wait());
+            let waited = loop {
+                // SAFETY: waitid(2) on our own child, into a zeroed siginfo_t; WNOWAIT
+                // leaves it to be reaped by `child.wait` below.
+                let waited = unsafe {
+                    let mut info: libc::siginfo_t = std::mem::zeroed();
+                    libc::waitid(
+                        libc::P_PID,
+                        pid as libc::id_t,
+                        &mut info,
+                        libc::WEXITED | libc::WNOWAIT,
+                    )
+                };
+                if waited == -1
+                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+                {
+                    continue;
+                }
+                break waited;
+            };
+            let _ = exited.send(waited);
         });
-        let status = match exit.recv_timeout(timeout) {
-            Ok(Ok(status)) => Some(status),
-            Ok(Err(source)) => {
-                kill_group(pgid);
-                RUNNING_GROUP.store(0, std::sync::atomic::Ordering::SeqCst);
-                return Err(spawn_err(source));
-            }
-            Err(_) => None,
-        };
+        let in_time = exit.recv_timeout(timeout).is_ok();
         kill_group(pgid);
         RUNNING_GROUP.store(0, std::sync::atomic::Ordering::SeqCst);
-        if status.is_none() {
-            // Killed: reaped by the waiting thread.
-            let _ = exit.recv_timeout(Duration::from_secs(1));
-        }
+        let status = match child.wait() {
+            Ok(status) if in_time => Some(status),
+            Ok(_) => None,
+            Err(source) => return Err(spawn_err(source)),
+        };
         // The group is gone, so the pipe reaches its end; a process that left
         // the group (setsid) may hold it open, so wait only briefly.
         let _ = read_all.recv_timeout(Duration::from_secs(1));

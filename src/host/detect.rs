@@ -105,7 +105,7 @@ pub fn aoe_version(timeout: Duration) -> Result<String, ProbeError> {
 /// each `sys.path` directory it listed (installing, upgrading or removing a distribution
 /// adds or removes an entry there) and each metadata directory it found, each stated
 /// before it is read (a change after the stat changes the time); `!` when a path cannot be
-/// written on one line, so the answer is not remembered.
+/// written as one line of UTF-8, so the answer is not remembered.
 const PYTHON_HOSTS_SCRIPT: &str = r#"import sys, os, re
 want = ['protolabs_agent', 'aworld']
 found = {}
@@ -132,10 +132,12 @@ for p in sys.path:
 for w in want:
     print(found.get(w, '-'))
 for t, d in watch:
-    if '\n' in d or '\r' in d:
-        print('!')
-    else:
-        print('W', t, d)
+    try:
+        d.encode('utf-8')
+        one_line = '\n' not in d and '\r' not in d
+    except UnicodeEncodeError:
+        one_line = False
+    print('W', t, d) if one_line else print('!')
 "#;
 
 /// What [`PYTHON_HOSTS_SCRIPT`] answered: the versions of [`PYTHON_HOSTS`] (`None`: not
@@ -162,6 +164,11 @@ fn ask_python(python: &str, timeout: Duration) -> Result<Answer, ProbeError> {
         .skip(PYTHON_HOSTS.len())
         .map(|l| {
             let (t, path) = l.strip_prefix("W ")?.split_once(' ')?;
+            // A path that was not UTF-8 came through decoded lossily: it names no
+            // directory, so the answer is not remembered.
+            if path.contains('\u{fffd}') {
+                return None;
+            }
             Some((std::path::PathBuf::from(path), t.parse().ok()?))
         })
         .collect();
@@ -485,6 +492,30 @@ mod tests {
             output_of(Command::new("/nonexistent/probe"), limit),
             Err(ProbeError::NotFound)
         ));
+    }
+
+    /// The directories an answer depends on are remembered only when each came through
+    /// whole: one that was not UTF-8 (decoded lossily) makes the answer one not to keep.
+    #[cfg(unix)]
+    #[test]
+    fn a_path_that_is_not_utf8_is_not_remembered() {
+        use std::os::unix::fs::PermissionsExt;
+        let tmp = tempfile::tempdir().unwrap();
+        let python = |name: &str, body: &str| {
+            let path = tmp.path().join(name);
+            fs_err::write(&path, format!("#!/bin/sh\n{body}\n")).unwrap();
+            fs_err::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).unwrap();
+            path.display().to_string()
+        };
+        let limit = Duration::from_secs(10);
+        let good = python("good", r"printf '1.0\n-\nW 5 /a b\n'");
+        let (versions, watched) = ask_python(&good, limit).unwrap();
+        assert_eq!(versions, [Some("1.0".to_owned()), None]);
+        assert_eq!(watched, Some(vec![("/a b".into(), 5)]));
+        let bad = python("bad", r"printf '1.0\n-\nW 5 /a\377b\n'");
+        let (versions, watched) = ask_python(&bad, limit).unwrap();
+        assert_eq!(versions, [Some("1.0".to_owned()), None]);
+        assert_eq!(watched, None);
     }
 
     #[test]

@@ -207,8 +207,8 @@ pub(crate) fn pretty(value: &impl serde::Serialize) -> String {
 
 /// serde_json's `PrettyFormatter` with its two-space indent, writing each line break and
 /// the indent after it as one slice: the original writes the indent once per level, and
-/// every write into the buffer is a call to `memcpy` (a fifth of a `validate -r` JSON
-/// report's instructions went to writing two spaces at a time).
+/// every write into the buffer is a call to `memcpy` (4% of a `validate -r --format json`
+/// run's instructions over AWorld's corpus, 1.4% over aoe's).
 #[derive(Default)]
 struct Pretty {
     depth: usize,
@@ -371,8 +371,9 @@ mod tests {
         assert_eq!(line_col(t, second_eq), (2, 3));
     }
 
-    /// A value of every shape: nested up to `depth` levels (past the 64 levels `Pretty`
-    /// writes from one slice), empty and full arrays and objects, and strings to escape.
+    /// A value of every shape: nested up to `depth` levels, empty and full arrays and
+    /// objects, and strings to escape. (The test's `deep` value goes past the 64 levels
+    /// `Pretty` writes from one slice.)
     fn value(seed: &mut u64, depth: usize) -> serde_json::Value {
         *seed = seed
             .wrapping_mul(6_364_136_223_846_793_005)

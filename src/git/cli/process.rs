@@ -258,8 +258,9 @@ pub(super) fn run(
         open += 1;
     }
     // Woken when a pipe ends or goes over, not by polling: git has exited, or is about to,
-    // once both of its pipes ended. A pipe held open by something git started is looked at
-    // again every [`STILL_OPEN`], so git's own exit is not missed for long.
+    // once both of its pipes ended. While a pipe is open (perhaps held by something git
+    // started), whether git exited is looked at every [`STILL_OPEN`], so its exit is not
+    // missed for long.
     let mut reap = Duration::from_millis(1);
     let status = loop {
         match child.try_wait() {
