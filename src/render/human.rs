@@ -33,6 +33,8 @@ pub struct Source {
     text: String,
     /// Where each line starts, as miette counts lines (`\n`, `\r\n` or a lone `\r`).
     starts: Vec<usize>,
+    /// Whether a line ends in `\r` (then [`Source::context`] leaves it to miette).
+    has_cr: bool,
 }
 
 impl Source {
@@ -40,7 +42,9 @@ impl Source {
         let bytes = text.as_bytes();
         let mut starts = vec![0];
         let mut at = 0;
+        let mut has_cr = false;
         while let Some(i) = memchr::memchr2(b'\n', b'\r', &bytes[at..]).map(|i| at + i) {
+            has_cr |= bytes[i] == b'\r';
             at = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
                 i + 2
             } else {
@@ -48,7 +52,12 @@ impl Source {
             };
             starts.push(at);
         }
-        Source { name, text, starts }
+        Source {
+            name,
+            text,
+            starts,
+            has_cr,
+        }
     }
 }
 
@@ -447,6 +456,31 @@ struct Snippet<'a> {
 }
 
 impl Source {
+    /// What miette's `read_span(span, 1, 1)` reads for `start..end` when that lies within
+    /// one line of a text with no `\r`, found from the line starts instead of by counting
+    /// every byte before it (half of what a snippet cost): the line before the span's, the
+    /// span's and the one after, as far as they exist (the last with its `\n`), where they
+    /// start, and the first one's number from 0. `None` for any other span, and for any
+    /// span of a text with a `\r` (which miette counts as a line break of its own).
+    fn context(&self, start: usize, end: usize) -> Option<(&str, usize, usize)> {
+        if self.has_cr || end > self.text.len() || end <= start {
+            return None;
+        }
+        let line = self.starts.partition_point(|s| *s <= start) - 1;
+        // The span ends on its line's text, before the `\n` that ends it.
+        let line_end = self.starts.get(line + 1).map_or(self.text.len(), |s| s - 1);
+        if end > line_end {
+            return None;
+        }
+        let from = line.checked_sub(1).map_or(0, |before| self.starts[before]);
+        let to = self
+            .starts
+            .get(line + 2)
+            .copied()
+            .unwrap_or(self.text.len());
+        Some((self.text.get(from..to)?, from, line.saturating_sub(1)))
+    }
+
     /// The snippet of `label` when it is one [`draw`] draws as miette would: a span of at
     /// least one character within one line, its context (a line each side, as miette
     /// reads it) printable ASCII, so every character is one column wide, and a label text
@@ -456,16 +490,23 @@ impl Source {
         if end <= start || label.text.as_deref().is_some_and(|t| t.contains('\n')) {
             return None;
         }
-        let span = SourceSpan::new(start.into(), end - start);
-        let context = self.read_span(&span, 1, 1).ok()?;
-        let data = std::str::from_utf8(context.data()).ok()?;
+        let (data, context_offset, context_line) = match self.context(start, end) {
+            Some(found) => found,
+            None if self.has_cr => {
+                let span = SourceSpan::new(start.into(), end - start);
+                let context = self.read_span(&span, 1, 1).ok()?;
+                let data = std::str::from_utf8(context.data()).ok()?;
+                (data, context.span().offset(), context.line())
+            }
+            None => return None,
+        };
         if !data
             .bytes()
             .all(|b| b == b'\n' || (b' '..=b'~').contains(&b))
         {
             return None;
         }
-        let mut offset = context.span().offset();
+        let mut offset = context_offset;
         let mut lines = Vec::with_capacity(3);
         let mut on = None;
         for line in data.split_inclusive('\n') {
@@ -481,7 +522,7 @@ impl Source {
             offset += line.len();
         }
         let (on, columns) = on?;
-        let first = context.line() + 1;
+        let first = context_line + 1;
         Some(Snippet {
             // Where miette's reading of the span alone puts it: its line counted as the
             // context's are, its column in characters, which are bytes here.
@@ -849,6 +890,57 @@ mod tests {
             }
         }
         assert!(checked > 2_000, "{checked}");
+    }
+
+    /// `Source::context` reads what miette's `read_span(span, 1, 1)` reads, for every span
+    /// within one line of texts of every shape without `\r`, and declines every other.
+    #[test]
+    fn context_is_what_miette_reads() {
+        let mut seed = 11u64;
+        let mut next = move |n: usize| -> usize {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            ((seed >> 33) as usize) % n.max(1)
+        };
+        const PIECES: &[&str] = &["a", "bc", " ", "\n", "\n", "\n\n", "é", "\r"];
+        let mut read = 0;
+        for _ in 0..3_000 {
+            let pieces = if next(5) == 0 { PIECES } else { &PIECES[..7] };
+            let text: String = (0..next(25)).map(|_| pieces[next(pieces.len())]).collect();
+            let src = Source::new("m".into(), text.clone());
+            for start in 0..text.len() {
+                for end in start + 1..=text.len() {
+                    let (Some(ours), true) =
+                        (src.context(start, end), text.is_char_boundary(start))
+                    else {
+                        continue;
+                    };
+                    let span = SourceSpan::new(start.into(), end - start);
+                    let theirs = src.read_span(&span, 1, 1).unwrap();
+                    let theirs = (
+                        std::str::from_utf8(theirs.data()).unwrap(),
+                        theirs.span().offset(),
+                        theirs.line(),
+                    );
+                    assert_eq!(ours, theirs, "{text:?} {start}..{end}");
+                    read += 1;
+                }
+            }
+            let within_a_line = |start: usize, end: usize| !text[start..end].contains('\n');
+            for start in 0..text.len() {
+                for end in start + 1..=text.len() {
+                    if text.is_char_boundary(start) && text.is_char_boundary(end) {
+                        assert_eq!(
+                            src.context(start, end).is_some(),
+                            !text.contains('\r') && within_a_line(start, end),
+                            "{text:?} {start}..{end}"
+                        );
+                    }
+                }
+            }
+        }
+        assert!(read > 10_000, "{read}");
     }
 
     /// Reports drawn here ([`draw`]) and through miette's unwrapping handler (text
