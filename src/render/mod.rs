@@ -216,6 +216,32 @@ struct Pretty {
 }
 
 impl Pretty {
+    /// `[` or `{`: one level deeper, nothing in it yet.
+    #[inline]
+    fn open<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        w.write_all(bracket)
+    }
+
+    /// `]` or `}`: on a line of its own unless the array or object is empty.
+    #[inline]
+    fn close<W: ?Sized + std::io::Write>(
+        &mut self,
+        w: &mut W,
+        bracket: &[u8],
+    ) -> std::io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.line(w, false)?;
+        }
+        w.write_all(bracket)
+    }
+
     /// A line break, then the indent of the current depth.
     #[inline]
     fn line<W: ?Sized + std::io::Write>(&self, w: &mut W, comma: bool) -> std::io::Result<()> {
@@ -240,18 +266,12 @@ impl Pretty {
 impl serde_json::ser::Formatter for Pretty {
     #[inline]
     fn begin_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(b"[")
+        self.open(w, b"[")
     }
 
     #[inline]
     fn end_array<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.line(w, false)?;
-        }
-        w.write_all(b"]")
+        self.close(w, b"]")
     }
 
     #[inline]
@@ -271,18 +291,12 @@ impl serde_json::ser::Formatter for Pretty {
 
     #[inline]
     fn begin_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        w.write_all(b"{")
+        self.open(w, b"{")
     }
 
     #[inline]
     fn end_object<W: ?Sized + std::io::Write>(&mut self, w: &mut W) -> std::io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.line(w, false)?;
-        }
-        w.write_all(b"}")
+        self.close(w, b"}")
     }
 
     #[inline]
