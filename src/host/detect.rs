@@ -35,7 +35,25 @@ pub enum ProbeError {
 }
 
 /// Run a command for at most `timeout`; its trimmed stdout, or why not.
+///
+/// The probe leads a process group of its own, and one that does not answer in time is
+/// killed with everything it started in it: nothing a probe starts outlives the command.
+/// It also dies with the thread that started it (`PR_SET_PDEATHSIG`), which waits for it,
+/// so an interrupted command does not leave it running.
 pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeError> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        cmd.process_group(0);
+        #[cfg(target_os = "linux")]
+        // SAFETY: prctl(2) in the child before exec: async-signal-safe.
+        unsafe {
+            cmd.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                Ok(())
+            });
+        }
+    }
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -76,7 +94,15 @@ pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeErr
         Some(answer) => answer?,
         None => {
             // No answer in time (or stdout held open past it, by the probe or a child
-            // of its): the reading thread is left to end with the pipe.
+            // of its): the probe's group is killed before the probe is reaped (so its id
+            // is still the group's), and the reading thread ends with the pipe.
+            #[cfg(unix)]
+            if let Ok(pgid) = i32::try_from(child.id()) {
+                // SAFETY: kill(2) on the process group this probe leads, not yet reaped.
+                unsafe {
+                    libc::kill(-pgid, libc::SIGKILL);
+                }
+            }
             let _ = child.kill();
             let _ = child.wait();
             return Err(ProbeError::NoAnswer(timeout));
@@ -492,6 +518,44 @@ mod tests {
             output_of(Command::new("/nonexistent/probe"), limit),
             Err(ProbeError::NotFound)
         ));
+    }
+
+    /// A probe that does not answer in time is killed with what it started: nothing it
+    /// started is left running.
+    #[cfg(unix)]
+    #[test]
+    fn a_probe_that_does_not_answer_leaves_nothing_running() {
+        let tmp = tempfile::tempdir().unwrap();
+        let pid_file = tmp.path().join("pid");
+        let probe = sh(&format!(
+            "sleep 60 >/dev/null 2>&1 & echo $! > '{}'; sleep 60",
+            pid_file.display()
+        ));
+        assert!(matches!(
+            output_of(probe, Duration::from_millis(500)),
+            Err(ProbeError::NoAnswer(_))
+        ));
+        let pid: i32 = fs_err::read_to_string(&pid_file)
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // The killed sleep is reaped by init a moment later; until then it is a zombie.
+        let gone = (0..200).any(|_| {
+            let state = fs_err::read_to_string(format!("/proc/{pid}/stat")).ok();
+            let dead = state.is_none_or(|s| s.split(' ').nth(2) == Some("Z"));
+            if !dead {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            dead
+        });
+        if !gone {
+            // SAFETY: kill(2) on the sleep this test started, so the test leaves nothing.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+        assert!(gone, "the probe's child {pid} outlived it");
     }
 
     /// The directories an answer depends on are remembered only when each came through
