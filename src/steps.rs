@@ -292,8 +292,9 @@ fn tail_text(tail: &std::collections::VecDeque<u8>) -> String {
 /// The process group of the step running now, for the signal handler.
 static RUNNING_GROUP: std::sync::atomic::AtomicI32 = std::sync::atomic::AtomicI32::new(0);
 
-/// Kill a whole process group (the step and everything it started).
-fn kill_group(pgid: i32) {
+/// Kill a whole process group (a step, a host probe or a git session, and everything it
+/// started); `pgid` is one this process created, and not 0 (its own group).
+pub(crate) fn kill_group(pgid: i32) {
     if pgid > 0 {
         // SAFETY: kill(2) on a process group we created.
         unsafe {

@@ -189,10 +189,8 @@ static LIVE: Mutex<Vec<i32>> = Mutex::new(Vec::new());
 pub fn kill_stragglers() {
     #[cfg(unix)]
     for pid in LIVE.lock().map(|v| v.clone()).unwrap_or_default() {
-        // SAFETY: kill(2) on a process group this process created with setsid.
-        unsafe {
-            libc::kill(-pid, libc::SIGKILL);
-        }
+        // A session this process created with setsid.
+        crate::steps::kill_group(pid);
     }
 }
 
@@ -296,10 +294,8 @@ pub(super) fn run(
     if status.is_none() {
         #[cfg(unix)]
         if let Some(pid) = session {
-            // SAFETY: kill(2) on the session (and group) git leads, not yet reaped.
-            unsafe {
-                libc::kill(-pid, libc::SIGKILL);
-            }
+            // The session (and group) git leads, not yet reaped.
+            crate::steps::kill_group(pid);
         }
         let _ = child.kill();
         let _ = child.wait();
