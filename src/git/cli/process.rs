@@ -230,31 +230,32 @@ pub(super) fn run(
     let over = Arc::new(AtomicBool::new(false));
     let (out, err) = (Arc::default(), Arc::default());
     let (told, heard) = std::sync::mpsc::channel();
-    let mut open = 0;
-    if let Some(p) = child.stdout.take() {
+    let pumping = |pipe: Box<dyn Read + Send>, buf: &Arc<Mutex<Vec<u8>>>, tail| {
         pump(
-            p,
-            Arc::clone(&out),
+            pipe,
+            Arc::clone(buf),
             seen.clone(),
             start,
-            false,
+            tail,
             over.clone(),
             told.clone(),
-        );
-        open += 1;
-    }
-    if let Some(p) = child.stderr.take() {
-        pump(
-            p,
-            Arc::clone(&err),
-            seen.clone(),
-            start,
-            true,
-            over.clone(),
-            told,
-        );
-        open += 1;
-    }
+        )
+    };
+    // The pipes being read, each until it tells it ended.
+    let mut open = [
+        child
+            .stdout
+            .take()
+            .map(|p| pumping(Box::new(p), &out, false)),
+        child
+            .stderr
+            .take()
+            .map(|p| pumping(Box::new(p), &err, true)),
+    ]
+    .into_iter()
+    .flatten()
+    .count();
+    drop(told);
     // Woken when a pipe ends or goes over, not by polling: git has exited, or is about to,
     // once both of its pipes ended. While a pipe is open (perhaps held by something git
     // started), whether git exited is looked at every [`STILL_OPEN`], so its exit is not
