@@ -42,6 +42,9 @@ pub fn asks_for(r: &Request) -> String {
             .collect();
         parts.push(format!("pip [{}]", all.join(", ")));
     }
+    if !r.pins.is_empty() {
+        parts.push(format!("locked wheels [{}]", r.pins.join(", ")));
+    }
     if r.runs_code {
         parts.push("code that runs inside the host".to_owned());
     }
@@ -111,6 +114,12 @@ pub fn consent_text(r: &Request) -> String {
             format!(" (optional: {})", r.optional_pip.join(", "))
         };
         s.push_str(&format!("  pip:          {}{optional}\n", list(&r.pip)));
+    }
+    if !r.pins.is_empty() {
+        s.push_str(&format!(
+            "  wheels:       {} (as the lock pins them)\n",
+            r.pins.join(", ")
+        ));
     }
     if r.unverified {
         s.push_str("  unverified:   un-audited code (not a GitHub release of the repository)\n");

@@ -118,9 +118,12 @@ fn text(i: &Info) -> String {
             );
         }
         for (n, d) in deps.iter().enumerate() {
-            let sha = &d.sha256[..d.sha256.len().min(12)];
+            let sha = &d.sha256()[..12];
             let key = if n == 0 { "deps" } else { "" };
-            line(key, &format!("{} {} (sha256 {sha}…)", d.name, d.version));
+            line(
+                key,
+                &format!("{} {} (sha256 {sha}…)", d.name(), d.version()),
+            );
         }
     }
     if let Some((what, file)) = &i.remembered {

@@ -117,6 +117,10 @@ fn pip(python: &str, args: &[&str], specs: &[String]) -> Step {
         "install",
         "--disable-pip-version-check",
         "--no-input",
+        // Wheels only: pip never builds (runs) a source archive for a requirement or a pin,
+        // and what is pinned is a wheel, which `sync` and `bundle` can take as pinned.
+        "--only-binary",
+        ":all:",
     ]
     .iter()
     .chain(args)
@@ -175,14 +179,17 @@ fn read_report(path: &Path) -> Result<Vec<DepPin>, InstallError> {
                     refused(
                         Code::InstallDeps,
                         format!("{name} {version} is not a downloaded archive with a sha256, so it cannot be pinned"),
-                        "requirements must resolve to wheels or sdists from an index".to_owned(),
+                        "requirements must resolve to wheels from an index".to_owned(),
                     )
                 })?;
-            Ok(DepPin {
-                name: name.to_owned(),
-                version: version.to_owned(),
-                sha256: sha256.to_ascii_lowercase(),
-            })
+            DepPin::new(name.to_owned(), version.to_owned(), sha256.to_ascii_lowercase())
+                .map_err(|why| {
+                    refused(
+                        Code::InstallDeps,
+                        format!("pip's report names {name} {version}, which cannot be pinned: {why}"),
+                        "requirements must resolve to wheels from an index".to_owned(),
+                    )
+                })
         })
         .collect()
 }
@@ -266,13 +273,14 @@ pub(super) fn install_deps(
             .map_err(io(format!("cannot read what {python} has installed")))?;
         let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
         pins.retain(|p| {
-            let shadows = have.contains(&canonical(&p.name));
+            let shadows = have.contains(&canonical(p.name()));
             if shadows {
                 on_event(Event::Warning {
                     code: Code::InstallDepsSkipped,
                     message: format!(
                         "{id}: {} {} is not installed into plugin-deps: the host's Python has another version of it, which protoAgent would keep using",
-                        p.name, p.version
+                        p.name(),
+                        p.version()
                     ),
                 });
             }
@@ -289,6 +297,29 @@ pub(super) fn install_deps(
         on_event,
     )?;
     Ok((pins, dir))
+}
+
+/// A lock's pins for a plugin whose manifest asks for no pip requirement are not the
+/// plugin's: a lock from elsewhere cannot make pip install wheels the code never asked for.
+pub(super) fn refuse_stray_pins(
+    id: &Name,
+    pins: &[DepPin],
+    requires_pip: bool,
+) -> Result<(), InstallError> {
+    if requires_pip || pins.is_empty() {
+        return Ok(());
+    }
+    let listed: Vec<String> = pins.iter().map(DepPin::spec).collect();
+    Err(refused(
+        Code::LockStrayPins,
+        format!(
+            "{id}: the lock pins the wheels {} but the plugin's manifest has no requires_pip; nothing was installed",
+            listed.join(", ")
+        ),
+        format!(
+            "if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove {id}'s `deps` from the lock"
+        ),
+    ))
 }
 
 /// `sync`: the wheels the lock pins, exactly (`name==version --hash=sha256:…`, pip
@@ -324,7 +355,7 @@ pub(super) fn install_locked_deps(
         };
         let listed: Vec<String> = pins
             .iter()
-            .map(|p| format!("{}=={}", p.name, p.version))
+            .map(DepPin::spec)
             .collect();
         refused(
             Code::SyncLockedDeps,
@@ -356,10 +387,7 @@ pub(super) fn download_locked_wheels(
         return Ok(());
     }
     let mut log = steps::Log::create(&home.build_log(id))?;
-    let reqs: String = pins
-        .iter()
-        .map(|p| format!("{}=={} --hash=sha256:{}\n", p.name, p.version, p.sha256))
-        .collect();
+    let reqs: String = pins.iter().map(DepPin::requirement_line).collect();
     fs_err::write(dest.join("requirements.txt"), reqs)
         .map_err(io("cannot write the pinned requirements"))?;
     let argv: Vec<String> = [
@@ -371,6 +399,8 @@ pub(super) fn download_locked_wheels(
         "--no-input",
         "--no-deps",
         "--require-hashes",
+        "--only-binary",
+        ":all:",
         "-d",
         ".",
         "-r",
@@ -411,10 +441,7 @@ fn install_pins(
         fs_err::create_dir_all(&dir).map_err(io(format!("cannot create {}", dir.display())))?;
         return Ok(dir);
     }
-    let reqs: String = pins
-        .iter()
-        .map(|p| format!("{}=={} --hash=sha256:{}\n", p.name, p.version, p.sha256))
-        .collect();
+    let reqs: String = pins.iter().map(DepPin::requirement_line).collect();
     fs_err::write(work.join("deps-requirements.txt"), reqs)
         .map_err(io("cannot write the pinned requirements"))?;
     let mut args = vec![

@@ -248,6 +248,12 @@ pub fn bundle_entry(
             None,
         )
     })?;
+    let facts = &fetched.report().outcome.facts;
+    build::refuse_stray_pins(
+        fetched.name(),
+        deps.unwrap_or_default(),
+        !(facts.pip.is_empty() && facts.optional_pip.is_empty()),
+    )?;
     let python = build::python_for(opts.python.as_deref(), &home);
     build::download_locked_wheels(
         deps.unwrap_or_default(),

@@ -335,6 +335,17 @@ pub(crate) fn stage(
     if keep_deps {
         plain_pip_specs(&request)?;
     }
+    // `sync`: the wheels the lock pins, checked against the manifest and listed in the
+    // consent before anything is fetched for them.
+    let locked_pins = match &opts.pin {
+        Some(_) if keep_deps => home.load_lock()?.deps(name.as_str()),
+        _ => None,
+    };
+    if let Some(pins) = &locked_pins {
+        let needs_pip = !(request.pip.is_empty() && request.optional_pip.is_empty());
+        build::refuse_stray_pins(&name, pins, needs_pip)?;
+        request.pins = pins.iter().map(crate::lock::DepPin::spec).collect();
+    }
     // An update asks again only when what was granted changes (aoe §17's rules).
     let (ask, why, _) = asks(opts, prior.as_ref(), &target, &entry, &request);
     request.reasons = why;
@@ -354,7 +365,15 @@ pub(crate) fn stage(
         entry.release = stage::fetch_release(&report, opts, &entry, &tree, on_event)?;
     }
 
-    let deps = stage_deps(opts, &home, &request, keep_deps, &staging, &name, on_event)?;
+    let deps = stage_deps(
+        opts,
+        &home,
+        &request,
+        (keep_deps, locked_pins),
+        &staging,
+        &name,
+        on_event,
+    )?;
 
     // `--no-build` with something to build: locked as unbuilt, so `verify` reports it and
     // `sync` builds it.
@@ -466,15 +485,11 @@ fn stage_deps(
     opts: &InstallOptions,
     home: &crate::store::Home,
     request: &Request,
-    keep_deps: bool,
+    (keep_deps, locked): (bool, Option<Vec<crate::lock::DepPin>>),
     staging: &Staging,
     name: &crate::name::Name,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Option<(Vec<crate::lock::DepPin>, Option<std::path::PathBuf>)>, InstallError> {
-    let locked = match &opts.pin {
-        Some(_) if keep_deps => home.load_lock()?.deps(name.as_str()),
-        _ => None,
-    };
     let needs_pip = !(request.pip.is_empty() && request.optional_pip.is_empty());
     Ok(
         if let Some(pins) = locked.filter(|p| needs_pip || !p.is_empty()) {

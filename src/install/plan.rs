@@ -23,6 +23,8 @@ pub struct Request {
     /// protoAgent `requires_pip`: hard requirements, then optional ones.
     pub pip: Vec<String>,
     pub optional_pip: Vec<String>,
+    /// protoAgent `sync`: the wheels the lock pins (`name==version`), installed as pinned.
+    pub pins: Vec<String>,
     /// aoe: a `gh:` source at an explicit ref, or at the default branch of a repository with
     /// no release, is unverified, un-audited code: it always asks (aoe §17).
     pub unverified: bool,
@@ -41,6 +43,7 @@ impl Request {
             || !self.build_steps.is_empty()
             || !self.ui.is_empty()
             || self.runs_code
+            || !self.pins.is_empty()
     }
 }
 
@@ -69,6 +72,7 @@ pub(super) fn describe(
         runs_code: false,
         pip: Vec::new(),
         optional_pip: Vec::new(),
+        pins: Vec::new(),
         unverified: false,
         reasons: Vec::new(),
         signer_change: None,

@@ -201,6 +201,28 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     plugins.push(Value::Object(row));
 }
 
+/// Every row's `deps`, if it has the key, is a list of pins that `DepPin::from_json`
+/// accepts; else the row's id (as text), the pin's index and why.
+pub(crate) fn check_pins(v: &Value) -> Result<(), (String, usize, crate::lock::PinError)> {
+    let rows = v.get("plugins").and_then(Value::as_array);
+    for row in rows.into_iter().flatten() {
+        let Some(deps) = row.get("deps") else {
+            continue;
+        };
+        let id = || match row.get("id") {
+            Some(Value::String(s)) => s.clone(),
+            other => other.map(Value::to_string).unwrap_or_default(),
+        };
+        let Some(items) = deps.as_array() else {
+            return Err((id(), 0, crate::lock::PinError::Shape));
+        };
+        for (index, item) in items.iter().enumerate() {
+            crate::lock::DepPin::from_json(item).map_err(|why| (id(), index, why))?;
+        }
+    }
+    Ok(())
+}
+
 /// The last row for `id` (the one the host reads) gets `deps: [{name, version, sha256}]`,
 /// or loses `deps` when there are none.
 pub(crate) fn set_deps(v: &mut Value, id: &str, pins: &[crate::lock::DepPin]) {
@@ -222,7 +244,9 @@ pub(crate) fn set_deps(v: &mut Value, id: &str, pins: &[crate::lock::DepPin]) {
     }
     let deps = pins
         .iter()
-        .map(|p| serde_json::json!({"name": p.name, "version": p.version, "sha256": p.sha256}))
+        .map(
+            |p| serde_json::json!({"name": p.name(), "version": p.version(), "sha256": p.sha256()}),
+        )
         .collect();
     row.insert("deps".into(), Value::Array(deps));
 }

@@ -7,6 +7,7 @@
 
 mod atomic;
 mod json;
+mod pin;
 #[cfg(test)]
 mod tests;
 mod toml_row;
@@ -19,6 +20,7 @@ use crate::git::RefKind;
 use toml_row::toml_entry;
 
 pub use atomic::write_atomic;
+pub use pin::{DepPin, PinError};
 
 /// The aoe lock format version `plugins` writes and understands.
 pub use crate::dialect::AOE_LOCK_VERSION;
@@ -82,16 +84,6 @@ pub struct Entry {
     pub profile: Option<crate::profile::HostProfile>,
 }
 
-/// A wheel installed into protoAgent's `plugin-deps/<id>`, pinned as the host's wheel
-/// installer pins it (`deps: [{name, version, sha256}]` in the plugin's lock row).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct DepPin {
-    pub name: String,
-    pub version: String,
-    /// The wheel's sha256, lower-case hex.
-    pub sha256: String,
-}
-
 /// Why a lockfile cannot be used.
 #[derive(Debug, thiserror::Error)]
 pub enum LockError {
@@ -104,6 +96,13 @@ pub enum LockError {
         path: String,
         id: String,
         why: crate::name::NameError,
+    },
+    #[error("{path}: the entry {id:?} pins a wheel that cannot be one (deps[{index}]): {why}")]
+    BadPin {
+        path: String,
+        id: String,
+        index: usize,
+        why: PinError,
     },
     #[error("{path} is not a valid lockfile: {message}")]
     Corrupt { path: String, message: String },
@@ -120,6 +119,7 @@ impl LockError {
     pub fn code(&self) -> crate::diagnostic::Code {
         match self {
             LockError::UnsafeId { .. } => crate::diagnostic::Code::LockUnsafeId,
+            LockError::BadPin { .. } => crate::diagnostic::Code::LockBadPin,
             _ => crate::diagnostic::Code::LockError,
         }
     }
@@ -129,6 +129,9 @@ impl LockError {
         match self {
             LockError::UnsafeId { path, .. } => Some(format!(
                 "nothing was read or deleted for it; remove the entry from {path} by hand"
+            )),
+            LockError::BadPin { path, id, .. } => Some(format!(
+                "nothing was installed or run for it: a pin reaches pip as a requirement line, so it is only ever a name, a version and a sha256; if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove the `deps` of {id} from {path} and run `plugins install --deps` again"
             )),
             _ => None,
         }
@@ -218,7 +221,16 @@ impl Lock {
                     Some(text) => serde_json::from_str(text).map_err(|e| corrupt(e.to_string()))?,
                     None => serde_json::json!({"plugins": []}),
                 };
-                Doc::Json(json::normalize(value).map_err(|e| corrupt(e.to_string()))?)
+                let value = json::normalize(value).map_err(|e| corrupt(e.to_string()))?;
+                if let Err((id, index, why)) = json::check_pins(&value) {
+                    return Err(LockError::BadPin {
+                        path: path.display().to_string(),
+                        id,
+                        index,
+                        why,
+                    });
+                }
+                Doc::Json(value)
             }
             LockFormat::Toml {
                 version,
@@ -371,7 +383,7 @@ impl Lock {
     /// `None` when the row has no `deps` key. A row with `deps` (written by the host's
     /// wheel installer or by `plugins install --deps`) is a plugin whose wheel deps live in
     /// `plugin-deps/<id>`: `update`, `sync`, `autoupdate` and `rollback` keep them matching
-    /// the installed version. Pins that are not `{name, version, sha256}` strings are skipped.
+    /// the installed version. Every pin was checked by grammar when the lock was read.
     pub fn deps(&self, id: &str) -> Option<Vec<DepPin>> {
         let Doc::Json(v) = &self.doc else {
             return None;
@@ -382,19 +394,13 @@ impl Lock {
             .rev()
             .find(|p| p.get("id").and_then(serde_json::Value::as_str) == Some(id))?;
         let deps = row.get("deps")?;
+        // Every pin was checked when the lock was read (`json::check_pins`).
         Some(
             deps.as_array()
                 .map(|items| {
                     items
                         .iter()
-                        .filter_map(|d| {
-                            let s = |k: &str| d.get(k)?.as_str().map(str::to_owned);
-                            Some(DepPin {
-                                name: s("name")?,
-                                version: s("version")?,
-                                sha256: s("sha256")?,
-                            })
-                        })
+                        .filter_map(|d| DepPin::from_json(d).ok())
                         .collect()
                 })
                 .unwrap_or_default(),

@@ -1236,7 +1236,7 @@ fn protoagent_deps_go_into_plugin_deps_outside_the_hashed_tree() {
     assert_data_eq!(
         warnings.join("\n"),
         str![[r#"
-warning[plugins::install::deps_skipped]: deppy: optional requirements notthere could not be resolved (build step 1 (python3 -m pip install --disable-pip-version-check --no-input --dry-run --quiet --report deps-report.json -- demolib pywinpty>=2.0; sys_platform == 'win32' pip==1.0.0 notthere) failed with exit status: 1); installing the required ones only
+warning[plugins::install::deps_skipped]: deppy: optional requirements notthere could not be resolved (build step 1 (python3 -m pip install --disable-pip-version-check --no-input --only-binary :all: --dry-run --quiet --report deps-report.json -- demolib pywinpty>=2.0; sys_platform == 'win32' pip==1.0.0 notthere) failed with exit status: 1); installing the required ones only
 warning[plugins::install::deps_skipped]: deppy: pip 1.0.0 is not installed into plugin-deps: the host's Python has another version of it, which protoAgent would keep using
 "#]]
     );

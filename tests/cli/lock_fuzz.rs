@@ -10,7 +10,7 @@ const PROTO_LOCK: &str = r#"{
   "plugins": [
     {"id": "artifact", "source_url": "https://github.com/protoLabsAI/artifact-plugin", "requested_ref": "v0.2.1", "resolved_sha": "e49f185f8366bb371114ef3eb35f1cec3842f321", "installed_at": "2026-06-12T22:33:42.127934+00:00", "by": "console"},
     {"id": "local", "source_url": "/src/local", "requested_ref": "", "resolved_sha": "", "installed_at": "x", "by": "cli"},
-    {"id": "doom", "source_url": "https://github.com/x/doom", "requested_ref": "", "resolved_sha": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9", "deps": [{"name": "a", "version": "1", "sha256": "00"}]}
+    {"id": "doom", "source_url": "https://github.com/x/doom", "requested_ref": "", "resolved_sha": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9", "deps": [{"name": "a", "version": "1", "sha256": "0000000000000000000000000000000000000000000000000000000000000000"}]}
   ],
   "bundles": [],
   "legacy": {"deps": []}

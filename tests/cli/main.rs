@@ -38,6 +38,7 @@ mod missing_corpus;
 mod monorepo;
 mod new;
 mod parity;
+mod pins;
 mod pool;
 mod pre_commit;
 mod protoagent_0218;

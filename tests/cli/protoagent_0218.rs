@@ -229,8 +229,8 @@ fn lock_rows_last_per_id_and_host_keys_kept() {
         {"id": "dup", "source_url": "https://example.com/first", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli"},
         "junk",
         {"id": "dup", "source_url": "https://example.com/last", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli"},
-        {"id": "own_plugin", "source_url": "old", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "a", "version": "1", "sha256": "x"}], "note": "first"},
-        {"id": "own_plugin", "source_url": "old2", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "b", "version": "2", "sha256": "y"}], "note": "last"},
+        {"id": "own_plugin", "source_url": "old", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "a", "version": "1", "sha256": "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"}], "note": "first"},
+        {"id": "own_plugin", "source_url": "old2", "requested_ref": "", "resolved_sha": "", "installed_at": "t", "by": "cli", "deps": [{"name": "b", "version": "2", "sha256": "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"}], "note": "last"},
     ], "bundles": [{"id": "kit", "name": "Kit", "source_url": "u", "requested_ref": "", "resolved_sha": "", "plugins": ["own_plugin"], "superseded": ["agent_browser"], "enabled": [], "installed_at": "t", "by": "cli"}]});
     std::fs::write(
         home.join("plugins.lock"),

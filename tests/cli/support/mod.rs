@@ -11,6 +11,7 @@ pub(crate) mod hosts;
 #[cfg(target_os = "linux")]
 pub(crate) mod kill;
 pub(crate) mod net;
+pub(crate) mod pinned;
 pub(crate) mod protoagent;
 
 pub(crate) use bin::{BIN, Plugins, Ran, assert_redacted, untimed};

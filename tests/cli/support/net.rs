@@ -757,3 +757,49 @@ impl Trickle {
         Trickle { port }
     }
 }
+
+/// A plain HTTP server of the files under `root` (GET only, one request a connection) that
+/// logs every request line it is sent, answered or not: a package index an attack points
+/// pip at, whose log says whether anything asked it.
+pub(crate) struct FileServer {
+    pub(crate) base: String,
+    pub(crate) seen: Arc<Mutex<Vec<String>>>,
+}
+
+impl FileServer {
+    pub(crate) fn start(root: &Path) -> FileServer {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", listener.local_addr().unwrap());
+        let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+        let (log, root) = (seen.clone(), root.to_path_buf());
+        std::thread::spawn(move || {
+            for stream in listener.incoming() {
+                let Ok(mut stream) = stream else { continue };
+                let mut reader = BufReader::new(stream.try_clone().unwrap());
+                let Ok(req) = read_request(&mut reader) else {
+                    continue;
+                };
+                log.lock().unwrap().push(req.line.clone());
+                let path = req.line.split_whitespace().nth(1).unwrap_or("/");
+                let file = root.join(path.trim_start_matches('/'));
+                let _ = match std::fs::read(&file).ok().filter(|_| !path.contains("..")) {
+                    Some(body) => write!(
+                        stream,
+                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        body.len()
+                    )
+                    .and_then(|()| stream.write_all(&body)),
+                    None => stream.write_all(
+                        b"HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n",
+                    ),
+                };
+            }
+        });
+        FileServer { base, seen }
+    }
+
+    /// Every request line sent so far.
+    pub(crate) fn requests(&self) -> Vec<String> {
+        self.seen.lock().unwrap().clone()
+    }
+}
