@@ -157,7 +157,7 @@ pub fn redact(text: &str) -> String {
     if plain(text) {
         return text.to_owned();
     }
-    escape_controls(&redact_values(&redact_userinfo(text)), false)
+    escape_controls(&redact_values(&redact_scp(&redact_userinfo(text))), false)
 }
 
 /// Text [`redact`] leaves as it is, known without scanning for each secret: printable
@@ -172,7 +172,7 @@ fn plain(text: &str) -> bool {
 
 /// [`redact`] for text the printer colored itself: its SGR sequences (`ESC [ … m`) stay.
 pub fn redact_styled(text: &str) -> String {
-    escape_controls(&redact_values(&redact_userinfo(text)), true)
+    escape_controls(&redact_values(&redact_scp(&redact_userinfo(text))), true)
 }
 
 /// Whether `text` holds a credential value [`redact`] would hide (`?access_token=…`).
@@ -423,9 +423,13 @@ fn redact_userinfo(text: &str) -> Cow<'_, str> {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
     while let Some(i) = rest.find("://") {
+        // The scheme starts after the last character that cannot be in one, which may be
+        // any character (`«https://…`): past it by its own length, not by one byte.
         let scheme_start = rest[..i]
-            .rfind(|c: char| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
-            .map_or(0, |j| j + 1);
+            .char_indices()
+            .rev()
+            .find(|&(_, c)| !(c.is_ascii_alphanumeric() || matches!(c, '+' | '-' | '.')))
+            .map_or(0, |(j, c)| j + c.len_utf8());
         let scheme = rest[scheme_start..i].to_ascii_lowercase();
         let tail = &rest[i + 3..];
         let end = tail
@@ -439,13 +443,54 @@ fn redact_userinfo(text: &str) -> Cow<'_, str> {
                 let ssh_user = scheme.ends_with("ssh") && !info.contains(':');
                 out.push_str(&url[..start]);
                 out.push_str(if ssh_user { info } else { HIDDEN });
-                out.push_str(&url[at..]);
+                // What follows the userinfo is looked at again, for a URL inside it.
+                rest = &rest[scheme_start + at..];
             }
-            None => out.push_str(url),
+            // No userinfo: what follows `://` is looked at again, for a URL inside it
+            // (`://x/https://u:p@h`, a redirect's `?next=https://…`).
+            None => {
+                out.push_str(&rest[scheme_start..i + 3]);
+                rest = tail;
+            }
         }
-        rest = &tail[end..];
     }
     out.push_str(rest);
+    Cow::Owned(out)
+}
+
+/// Every word of `text` in git's scp-like form with a password, `user:password@host:path`
+/// (no `/` or `\\` before the `@`, so no URL), with the password replaced by `***`. A word
+/// runs to white space, a quote, a backtick or `<`/`>`, as a URL does.
+fn redact_scp(text: &str) -> Cow<'_, str> {
+    if !text.contains('@') {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::new();
+    let mut copied = 0;
+    let ends = |c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '`' | '<' | '>');
+    let mut start = 0;
+    while start < text.len() {
+        let word_end = text[start..].find(ends).map_or(text.len(), |e| start + e);
+        let word = &text[start..word_end];
+        if let Some(at) = word.find('@')
+            && let Some(colon) = word[..at].find(':')
+            && colon + 1 < at
+            && !word[..at].contains(['/', '\\'])
+        {
+            out.push_str(&text[copied..start + colon + 1]);
+            out.push_str(HIDDEN);
+            copied = start + at;
+        }
+        // Past the word and the one character that ended it.
+        start = text[word_end..]
+            .chars()
+            .next()
+            .map_or(text.len(), |c| word_end + c.len_utf8());
+    }
+    if copied == 0 {
+        return Cow::Borrowed(text);
+    }
+    out.push_str(&text[copied..]);
     Cow::Owned(out)
 }
 
@@ -597,6 +642,110 @@ pub fn port(url: &str) -> Option<u16> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A fuzz of the redaction: arbitrary Unicode (typographic quotes, bidi controls,
+    /// wide and combining characters, emoji) around URLs and scp-like sources with a
+    /// password. It never panics, and the password never survives.
+    #[test]
+    fn redaction_survives_any_text_around_a_secret() {
+        const PIECES: &[&str] = &[
+            "«",
+            "»",
+            "“",
+            "”",
+            "é",
+            "中",
+            "\u{200f}",
+            "\u{202e}",
+            "🦀",
+            "e\u{301}",
+            " ",
+            "\n",
+            "\t",
+            "\"",
+            "'",
+            "`",
+            "<",
+            ">",
+            ":",
+            "@",
+            "/",
+            "#",
+            "?",
+            "=",
+            "&",
+            "\\",
+            "x",
+            "0",
+            ".",
+            "-",
+            "+",
+            "://",
+            "\u{7f}",
+            "\u{85}",
+            "ｈｔｔｐｓ",
+        ];
+        const SCHEMES: &[&str] = &[
+            "https://",
+            "http://",
+            "git://",
+            "ssh://",
+            "git+ssh://",
+            "HTTPS://",
+        ];
+        let mut rng = Xorshift(0x2545_f491_4f6c_dd1d);
+        for _ in 0..20_000 {
+            let (n1, n2) = (1 + rng.below(4), rng.below(4));
+            let (before, after) = (rng.pick(PIECES, n1), rng.pick(PIECES, n2));
+            let secret = "S3cretPw";
+            let text = match rng.below(3) {
+                0 => format!(
+                    "{before}{}user:{secret}@host.example/p{after}",
+                    SCHEMES[rng.below(SCHEMES.len())]
+                ),
+                1 => format!("{before} git:{secret}@host.example:acme/x.git{after}"),
+                _ => {
+                    let n = rng.below(12);
+                    format!("{before}{}{after}", rng.pick(PIECES, n))
+                }
+            };
+            let shown = redact(&text);
+            let styled = redact_styled(&text);
+            assert!(
+                !shown.contains(secret) && !styled.contains(secret),
+                "{text:?} -> {shown:?}"
+            );
+        }
+    }
+
+    struct Xorshift(u64);
+
+    impl Xorshift {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        fn pick(&mut self, from: &[&str], k: usize) -> String {
+            (0..k).map(|_| from[self.below(from.len())]).collect()
+        }
+    }
+
+    #[test]
+    fn an_scp_like_source_loses_its_password() {
+        assert_eq!(
+            redact("Fetching git:pw@host:path/x.git"),
+            "Fetching git:***@host:path/x.git"
+        );
+        assert_eq!(redact("«git:pw@host:p»"), "«git:***@host:p»");
+        // An ssh user without a password, a path and an address stay as they are.
+        for kept in ["git@github.com:acme/x.git", "C:\\x@y:z", "a/b:c@d:e", "a@b"] {
+            assert_eq!(redact(kept), kept);
+        }
+        assert_eq!(redact("«https://u:p@h/x»"), "«https://***@h/x»");
+    }
 
     /// The shortcut of [`redact`] takes only text the full pass leaves as it is, and
     /// never text with a secret or a control character in it.

@@ -270,3 +270,45 @@ fn outdated_works_on_a_host_written_row_without_a_ref_kind() {
         "{stdout}{stderr}"
     );
 }
+
+/// A lock whose source has a character that is not ASCII right before `scheme://` (a source
+/// pasted with typographic quotes) or a password in scp-like form: every command that shows
+/// it answers (no panic), and no password is shown.
+#[test]
+fn sources_with_typographic_quotes_and_scp_passwords_are_shown_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    for source in [
+        "«https://u:S3cretPw@example.com/x.git»",
+        "“git://u:S3cretPw@example.com/x”",
+        "git:S3cretPw@example.com:acme/x.git",
+    ] {
+        let lock = serde_json::json!({"plugins": [{"id": "doom", "source_url": source,
+            "requested_ref": "", "resolved_sha": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9"}]});
+        std::fs::write(home.join("plugins.lock"), lock.to_string()).unwrap();
+        for args in [
+            &["list"][..],
+            &["list", "--json"],
+            &["info", "doom"],
+            &["info", "doom", "--json"],
+            &["verify"],
+            &["outdated", "--timeout", "5"],
+        ] {
+            let (code, stdout, stderr) = Plugins::new()
+                .args(args)
+                .arg("--home")
+                .arg(&home)
+                .run()
+                .parts();
+            assert!(
+                code != 101 && !stderr.contains("panicked"),
+                "{source} {args:?}: {stdout}{stderr}"
+            );
+            assert!(
+                !stdout.contains("S3cretPw") && !stderr.contains("S3cretPw"),
+                "{source} {args:?}: {stdout}{stderr}"
+            );
+        }
+    }
+}
