@@ -280,11 +280,12 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;bundle' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home whose lock to bundle [default: $PLUGINS_HOME, else the one host''s own home with a lock]')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The archive to write')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The archive to write')
+            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'The archive to write: a new file, written atomically beside it (never inside the home)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'The archive to write: a new file, written atomically beside it (never inside the home)')
             [CompletionResult]::new('--python', '--python', [CompletionResultType]::ParameterName, 'protoAgent: the host''s Python, whose pip downloads the locked wheels [default: the home''s remembered one, else python3 on PATH]')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
+            [CompletionResult]::new('--force', '--force', [CompletionResultType]::ParameterName, 'Replace FILE if it is a regular file (a FIFO, device, directory or link never is)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome line')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
@@ -367,7 +368,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--repair', '--repair', [CompletionResultType]::ParameterName, 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source')
             [CompletionResult]::new('--no-build', '--no-build', [CompletionResultType]::ParameterName, 'Do not run build steps')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document instead of the outcome lines')
-            [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place; anything that would change the lock is an error')
+            [CompletionResult]::new('--frozen', '--frozen', [CompletionResultType]::ParameterName, 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place (a plugin whose files changed is reinstalled as locked); anything that would change the lock is an error')
             [CompletionResult]::new('--require-signed', '--require-signed', [CompletionResultType]::ParameterName, 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer''s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]')
             [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')
             [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print only problems: no status lines, no progress, no summary of what went well')

@@ -421,7 +421,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__bundle)
-            opts="-o -q -v -h -V --home --output --python --json --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-o -q -v -h -V --home --output --force --python --json --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

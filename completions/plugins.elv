@@ -265,11 +265,12 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;bundle'= {
             cand --home 'The plugin home whose lock to bundle [default: $PLUGINS_HOME, else the one host''s own home with a lock]'
-            cand -o 'The archive to write'
-            cand --output 'The archive to write'
+            cand -o 'The archive to write: a new file, written atomically beside it (never inside the home)'
+            cand --output 'The archive to write: a new file, written atomically beside it (never inside the home)'
             cand --python 'protoAgent: the host''s Python, whose pip downloads the locked wheels [default: the home''s remembered one, else python3 on PATH]'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
+            cand --force 'Replace FILE if it is a regular file (a FIFO, device, directory or link never is)'
             cand --json 'Print one JSON document instead of the outcome line'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
             cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
@@ -348,7 +349,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --repair 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source'
             cand --no-build 'Do not run build steps'
             cand --json 'Print one JSON document instead of the outcome lines'
-            cand --frozen 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place; anything that would change the lock is an error'
+            cand --frozen 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place (a plugin whose files changed is reinstalled as locked); anything that would change the lock is an error'
             cand --require-signed 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer''s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]'
             cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
             cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'

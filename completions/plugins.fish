@@ -312,13 +312,14 @@ complete -c plugins -n "__fish_plugins_using_subcommand rollback" -l timestamps 
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s h -l help -d 'Print help'
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l home -d 'The plugin home whose lock to bundle [default: $PLUGINS_HOME, else the one host\'s own home with a lock]' -r -F
-complete -c plugins -n "__fish_plugins_using_subcommand bundle" -s o -l output -d 'The archive to write' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand bundle" -s o -l output -d 'The archive to write: a new file, written atomically beside it (never inside the home)' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l python -d 'protoAgent: the host\'s Python, whose pip downloads the locked wheels [default: the home\'s remembered one, else python3 on PATH]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l force -d 'Replace FILE if it is a regular file (a FIFO, device, directory or link never is)'
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
@@ -384,7 +385,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l force -d 'Reins
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l repair -d 'Reinstall present plugins whose files changed since install (as `plugins verify` reports them) from their locked source'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l json -d 'Print one JSON document instead of the outcome lines'
-complete -c plugins -n "__fish_plugins_using_subcommand sync" -l frozen -d 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place; anything that would change the lock is an error'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l frozen -d 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place (a plugin whose files changed is reinstalled as locked); anything that would change the lock is an error'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l require-signed -d 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer\'s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'

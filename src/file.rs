@@ -59,6 +59,29 @@ pub fn read_to_string(path: impl AsRef<Path>) -> io::Result<String> {
     })
 }
 
+/// What kind of file `meta` describes, as a message names it ("a FIFO").
+pub fn kind(meta: &std::fs::Metadata) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    let t = meta.file_type();
+    if t.is_file() {
+        "regular file"
+    } else if t.is_dir() {
+        "directory"
+    } else if t.is_symlink() {
+        "symbolic link"
+    } else if t.is_fifo() {
+        "FIFO"
+    } else if t.is_socket() {
+        "socket"
+    } else if t.is_char_device() {
+        "character device"
+    } else if t.is_block_device() {
+        "block device"
+    } else {
+        "special file"
+    }
+}
+
 /// What the operating system said about an I/O error. `fs_err` wraps every error in one that
 /// restates the operation and the path ("failed to open file `<path>`: <reason>"); our errors
 /// already carry their own context ("cannot read <path>"), so they show only the reason, as

@@ -24,9 +24,12 @@ pub struct BundleArgs {
     /// own home with a lock]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
-    /// The archive to write
+    /// The archive to write: a new file, written atomically beside it (never inside the home)
     #[arg(short, long, value_name = "FILE")]
     pub output: PathBuf,
+    /// Replace FILE if it is a regular file (a FIFO, device, directory or link never is)
+    #[arg(long)]
+    pub force: bool,
     /// protoAgent: the host's Python, whose pip downloads the locked wheels [default: the
     /// home's remembered one, else python3 on PATH]
     #[arg(long, value_name = "PYTHON")]
@@ -41,6 +44,7 @@ pub fn run(args: &BundleArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         &BundleOptions {
             home: args.home.as_ref(),
             output: &args.output,
+            force: args.force,
             python: args.python.as_deref(),
         },
         cx,

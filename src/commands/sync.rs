@@ -53,7 +53,8 @@ pub struct SyncArgs {
     pub json: bool,
     /// Install exactly the lock, or change nothing: every plugin at its locked commit with
     /// its locked tree hash, release asset sha256 and wheels, all fetched and checked
-    /// before any is put in place; anything that would change the lock is an error
+    /// before any is put in place (a plugin whose files changed is reinstalled as locked);
+    /// anything that would change the lock is an error
     #[arg(long)]
     pub frozen: bool,
     /// With --frozen: install from this archive (`plugins bundle`) instead of the network:

@@ -42,6 +42,14 @@ impl Staging {
     }
 }
 
+/// Scratch space for a command that works on `home` without changing it (`plugins bundle`,
+/// the unpacked archive of `sync --from`): in the home's staging directory, named with the
+/// process id as a staging directory is, so recovery removes it once its process is gone
+/// (after a `kill -9`); in the temp directory for a home that cannot be written.
+pub fn scratch(home: &Home) -> Result<tempfile::TempDir, InstallError> {
+    Staging::new(Some(home)).map(|s| s.dir)
+}
+
 /// Take the home lock and finish or undo whatever a killed process left.
 pub fn lock_home(
     home: &Home,

@@ -29,7 +29,7 @@ use error::{io, refused};
 
 use check::check_tree;
 use lockhome::Staging;
-pub use lockhome::{lock_home, recover_first};
+pub use lockhome::{lock_home, recover_first, scratch};
 pub use options::{DefaultHomes, InstallOptions};
 use options::{home_for, validate_options};
 pub use pipeline::Stage;

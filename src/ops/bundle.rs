@@ -33,6 +33,8 @@ const MAX_MANIFEST: u64 = 64 << 20;
 pub struct BundleOptions<'a> {
     pub home: Option<&'a PathBuf>,
     pub output: &'a Path,
+    /// Replace `output` when it is a regular file (nothing else is ever replaced).
+    pub force: bool,
     pub python: Option<&'a Path>,
 }
 
@@ -83,8 +85,9 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
             homes.len()
         )));
     };
-    let work =
-        tempfile::tempdir().map_err(|e| Error::io("cannot create a temporary directory", e))?;
+    let output = cx.absolute(opts.output);
+    check_output(&output, home, opts.force)?;
+    let work = install::scratch(home)?;
     let mut on_event = crate::reporter::progress(printer);
     let mut bundled = Vec::new();
     for entry in lock.entries() {
@@ -161,10 +164,13 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
         plugins: bundled,
         files,
     };
-    let output = cx.absolute(opts.output);
     let dir = output.parent().unwrap_or(Path::new("."));
     let written = (|| -> std::io::Result<u64> {
-        let tmp = tempfile::NamedTempFile::new_in(dir)?;
+        let name = output.file_name().unwrap_or_default().to_string_lossy();
+        let tmp = tempfile::Builder::new()
+            .prefix(&format!(".{name}."))
+            .suffix(".tmp")
+            .tempfile_in(dir)?;
         let mut tar = tar::Builder::new(std::io::BufWriter::new(tmp.as_file()));
         tar.mode(tar::HeaderMode::Deterministic);
         let mut add = |path: &str, size: u64, data: &mut dyn Read| -> std::io::Result<()> {
@@ -192,13 +198,23 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
         drop(inner);
         tmp.as_file().sync_all()?;
         let bytes = tmp.as_file().metadata()?.len();
-        tmp.persist(&output).map_err(|e| e.error)?;
+        // Without --force nothing is replaced, also not a file that appeared meanwhile (a
+        // link, which fails when the name exists); with it, only a regular file is.
+        if opts.force {
+            check_output(&output, home, true).map_err(std::io::Error::other)?;
+            tmp.persist(&output).map_err(|e| e.error)?;
+        } else {
+            tmp.persist_noclobber(&output).map_err(|e| e.error)?;
+        }
         Ok(bytes)
     })()
     .map_err(|e| {
         bundle_error(
-            format!("cannot write {}: {e}", output.display()),
-            "choose a writable -o path",
+            format!(
+                "cannot write {}: {e}; nothing was written",
+                output.display()
+            ),
+            "choose a writable -o path that does not exist (or a regular file, with --force)",
         )
     })?;
     Ok(BundleReport {
@@ -206,6 +222,51 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
         bytes: written,
         plugins: manifest.plugins,
     })
+}
+
+/// Where `plugins bundle` may write: a name that does not exist, or with `force` a regular
+/// file; never a FIFO, a device, a directory or a symbolic link, and never inside the home
+/// (its lock, its plugins, its records are `plugins`' own and the host's).
+fn check_output(output: &Path, home: &crate::store::Home, force: bool) -> Result<()> {
+    let refuse = |why: String, help: &str| {
+        bundle_error(
+            format!("{}: {why}; nothing was written", output.display()),
+            help,
+        )
+    };
+    let parent = output.parent().unwrap_or(Path::new("."));
+    if let (Ok(dir), Ok(root)) = (
+        fs_err::canonicalize(parent),
+        fs_err::canonicalize(&home.root),
+    ) && dir.starts_with(&root)
+    {
+        return Err(refuse(
+            format!(
+                "it is inside the home {} being bundled",
+                home.root.display()
+            ),
+            "write the bundle outside the home (`-o ../plugins-bundle.tar`)",
+        ));
+    }
+    match fs_err::symlink_metadata(output) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
+        Ok(m) if m.file_type().is_file() && force => Ok(()),
+        Ok(m) if m.file_type().is_file() => Err(refuse(
+            "it exists".into(),
+            "pass --force to replace it, or choose another -o path",
+        )),
+        Ok(m) => Err(refuse(
+            format!(
+                "it is a {} (not a regular file), which is never replaced",
+                crate::file::kind(&m)
+            ),
+            "choose another -o path",
+        )),
+        Err(e) => Err(refuse(
+            crate::file::reason(&e).into_owned(),
+            "choose another -o path",
+        )),
+    }
 }
 
 /// A bundle read into a temporary directory, its manifest checked.
@@ -268,10 +329,11 @@ fn safe_path(path: &Path) -> Option<PathBuf> {
     }
 }
 
-/// Read `file` (hostile input) into a temporary directory: only regular files (and
-/// directories) at safe paths, each at most 512 MiB and 4 GiB in all, no duplicate, and
-/// every file's sha256 as the manifest lists it (and nothing the manifest lacks).
-pub fn open(file: &Path) -> Result<Opened> {
+/// Read `file` (hostile input) into scratch space of `home` ([`install::scratch`], which
+/// recovery removes after a kill): only regular files (and directories) at safe paths, each
+/// at most 512 MiB and 4 GiB in all, no duplicate, and every file's sha256 as the manifest
+/// lists it (and nothing the manifest lacks).
+pub fn open(file: &Path, home: &crate::store::Home) -> Result<Opened> {
     let bad = |why: String| {
         bundle_error(
             format!(
@@ -282,8 +344,7 @@ pub fn open(file: &Path) -> Result<Opened> {
         )
     };
     let f = fs_err::File::open(file).map_err(|e| bad(e.to_string()))?;
-    let dir =
-        tempfile::tempdir().map_err(|e| Error::io("cannot create a temporary directory", e))?;
+    let dir = install::scratch(home)?;
     let mut archive = tar::Archive::new(std::io::BufReader::new(f));
     let mut hashes = BTreeMap::new();
     let (mut total, mut count) = (0u64, 0usize);

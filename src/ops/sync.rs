@@ -111,7 +111,10 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
         }
     }
     // `--from`: the bundle is read (bounded, checked) before anything else.
-    let opened = opts.from.as_deref().map(super::bundle::open).transpose()?;
+    let opened = match opts.from.as_deref() {
+        Some(file) => Some(open_bundle(file, &cx.homes(opts.home))?),
+        None => None,
+    };
     let mut rows = Vec::new();
     let mut tampered = Vec::new();
     let steps = plan(opts, cx, opened.as_ref(), &mut tampered)?;
@@ -199,6 +202,37 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     Ok(rows)
 }
 
+/// `--from FILE`: the bundle, read into the first home's scratch space, for homes that each
+/// hold the lock it was made from, byte for byte. A home without a lock is refused: a bundle
+/// installs the lock committed beside it, never its own copy.
+fn open_bundle(file: &Path, homes: &[crate::store::Home]) -> Result<super::bundle::Opened> {
+    let Some(first) = homes.first() else {
+        return Err(Error::InvalidArgument(
+            "no home to sync into: pass --home".to_owned(),
+        ));
+    };
+    for home in homes {
+        if !home.lockfile().is_file() {
+            return Err(Error::Refused {
+                code: Code::SyncBundle,
+                message: format!(
+                    "{} has no plugins.lock: a bundle installs the lock committed beside it; nothing was changed",
+                    home.root.display()
+                ),
+                help: Some(format!(
+                    "put the committed plugins.lock at {} (the bundle was made from it), then run the same command",
+                    home.lockfile().display()
+                )),
+            });
+        }
+    }
+    let opened = super::bundle::open(file, first)?;
+    for home in homes {
+        opened.check_lock(&home.lockfile())?;
+    }
+    Ok(opened)
+}
+
 /// What to install, in lock order: each row whose plugin is missing, unbuilt or (with
 /// `--force`) any; a changed plugin is reinstalled with `--repair`, else only reported (and
 /// its warning kept in `tampered`). With a bundle, each install reads from it.
@@ -219,7 +253,9 @@ fn plan(
                 if !verdict.changed {
                     continue;
                 }
-                if !opts.repair {
+                // `--frozen` leaves exactly the lock: a changed plugin is reinstalled as
+                // locked, staged with the rest before anything is swapped in.
+                if !opts.repair && !opts.frozen {
                     let problem = verdict.problems.first().cloned().unwrap_or_default();
                     tampered.push(format!(
                         "{} changed since install: {problem}; `plugins sync --repair` reinstalls it",
@@ -243,7 +279,6 @@ fn plan(
             }
             let mut install = install_options(opts, cx, &home, &entry)?;
             if let Some(b) = opened {
-                b.check_lock(&home.lockfile())?;
                 let name = home.locked_name(&entry)?;
                 install.tree_from = Some(b.tree(&name).ok_or_else(|| Error::Refused {
                     code: Code::SyncBundle,

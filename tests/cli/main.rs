@@ -11,6 +11,7 @@ mod architecture;
 mod auth;
 mod bad_input;
 mod bounds;
+mod bundle;
 mod cli;
 mod codes;
 mod corpus_aoe;
