@@ -44,7 +44,7 @@ Examples:
   plugins doctor                              # prints the crontab line for each home
 
 Exit codes: 0 updated or nothing to do (3 with --exit-code when something was updated),
-1 some update failed, 2 could not run.")]
+1 some update failed or needs approval (`plugins update ID` applies it), 2 could not run.")]
 pub struct AutoupdateArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
     #[arg(long, value_name = "DIR")]
@@ -84,13 +84,17 @@ pub fn run(args: &AutoupdateArgs, cx: &Context, printer: &Printer) -> Result<Exi
         printer.report(&report(&sweep))
     };
     written.map_err(|e| Error::io("cannot write output", e))?;
-    Ok(if !sweep.failed.is_empty() {
-        ExitStatus::Failure
-    } else if args.exit_code && !sweep.updated.is_empty() {
-        ExitStatus::Updated
-    } else {
-        ExitStatus::Success
-    })
+    // Something a person has to look at (an update failed, or needs consent that a sweep
+    // never gives) fails the run, so that cron mails it and systemd marks the unit failed.
+    Ok(
+        if !sweep.failed.is_empty() || !sweep.needs_approval.is_empty() {
+            ExitStatus::Failure
+        } else if args.exit_code && !sweep.updated.is_empty() {
+            ExitStatus::Updated
+        } else {
+            ExitStatus::Success
+        },
+    )
 }
 
 /// The text report: one line per update (from what to what, and why), then the counts,

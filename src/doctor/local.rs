@@ -392,7 +392,9 @@ fn cron_log(opts: &Options) -> Option<PathBuf> {
 
 /// The crontab line `docs/cli.md` documents, for this home and this binary. It creates
 /// the log's directory itself (`mkdir -p`), so it works on an account that has none: the
-/// shell opens the `>>` file before `plugins` runs.
+/// shell opens the `>>` file before `plugins` runs. Everything goes to the log; when the
+/// sweep exits non-zero (an update failed or needs approval) the log's tail is printed too,
+/// which cron mails.
 fn cron_line(home: &Home, opts: &Options) -> Option<String> {
     let binary = opts.binary.as_ref()?;
     let command = format!(
@@ -404,8 +406,9 @@ fn cron_line(home: &Home, opts: &Options) -> Option<String> {
         Some(log) => {
             let dir = log.parent().expect("the log is in a directory");
             format!(
-                "17 * * * * mkdir -p {} && {command} >>{} 2>&1",
+                "17 * * * * mkdir -p {} && {command} >>{} 2>&1 || {{ tail -n 20 {}; exit 1; }}",
                 shell_word(dir),
+                shell_word(&log),
                 shell_word(&log)
             )
         }

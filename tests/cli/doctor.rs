@@ -169,7 +169,7 @@ aoe home [TMP]/home
   info  autoupdate policy [TMP]/home/plugins.toml: every 6 h: dev.example.far
   warn  [TMP]/home/plugins.toml: `when = "idel"` is not "idle" or "always"; using the default, "idle" [plugins::config::invalid_value]
         help: did you mean `idle`?
-  info  17 * * * * mkdir -p [TMP]/user/.local/state && [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
+  info  17 * * * * mkdir -p [TMP]/user/.local/state && [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1 || { tail -n 20 [TMP]/user/.local/state/plugins-autoupdate.log; exit 1; }
   ok    the crontab line can run: [EXE] is executable; [TMP]/user is writable (the line's `mkdir -p` creates [TMP]/user/.local/state)
 hosts
   info  aoe: aoe 1.15.0
@@ -474,7 +474,7 @@ aoe home [TMP]/home
   ok    no interrupted change, no stale staging directory
   info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet
   info  autoupdate policy [TMP]/home/plugins.toml: none (nothing is auto-updated)
-  info  17 * * * * mkdir -p [TMP]/user/.local/state && [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1
+  info  17 * * * * mkdir -p [TMP]/user/.local/state && [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1 || { tail -n 20 [TMP]/user/.local/state/plugins-autoupdate.log; exit 1; }
   ok    the crontab line can run: [EXE] is executable; [TMP]/user is writable (the line's `mkdir -p` creates [TMP]/user/.local/state)
 hosts
   info  aoe: aoe 1.15.0

@@ -496,7 +496,7 @@ plugins::git::signer_changed
     )
     .unwrap();
     let (code, stdout, stderr) = plugins(&["autoupdate", "--json"]);
-    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(code, 1, "needs approval: {stderr}");
     let doc: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(doc["needs_approval"], serde_json::json!([ID]), "{stdout}");
     assert_eq!(locked(&home, ID, "resolved_commit"), c2);

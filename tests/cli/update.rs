@@ -467,9 +467,10 @@ fn widened_capabilities_wait_for_approval() {
         "[update_policy.\"dev.example.built\"]\ntrack = \"main\"\nwhen = \"always\"\n",
     );
     let (code, doc) = autoupdate(&home, &[]);
+    // Exit 1: a person has to approve it (cron mails the log's tail).
     assert_eq!(
         (code, doc["needs_approval"][0].as_str()),
-        (0, Some("dev.example.built")),
+        (1, Some("dev.example.built")),
         "{doc}"
     );
     assert_eq!(
@@ -484,7 +485,7 @@ fn widened_capabilities_wait_for_approval() {
         .arg(&home)
         .run()
         .parts();
-    assert_eq!(code, 0, "{stdout}");
+    assert_eq!(code, 1, "{stdout}");
     assert!(
         stdout.contains("update for dev.example.built needs approval (capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps): run `plugins update dev.example.built`"),
         "{stdout}"
@@ -695,12 +696,14 @@ fn the_documented_cron_line_works_under_env_i() {
     // A failing remote is a problem: it reaches the log, and the exit code says so.
     std::fs::rename(&repo.dir, tmp.path().join("gone")).unwrap();
     let forced = command.replace(" -q ", " -q --force ");
-    let status = std::process::Command::new("/usr/bin/env")
+    let out = std::process::Command::new("/usr/bin/env")
         .args(["-i", "/bin/sh", "-c", &forced])
-        .status()
+        .output()
         .unwrap();
-    assert_eq!(status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(1));
     let log = std::fs::read_to_string(me.join(".local/state/plugins-autoupdate.log")).unwrap();
+    // What cron mails: the log's tail, printed by the line when the sweep fails.
+    assert_eq!(String::from_utf8_lossy(&out.stdout), log);
     let last = untimed(&log).lines().skip(1).collect::<Vec<_>>().join("\n");
     assert!(
         last.starts_with("[AT] failed dev.example.pinned: ") && last.lines().count() == 1,
