@@ -459,8 +459,9 @@ fn redact_userinfo(text: &str) -> Cow<'_, str> {
 }
 
 /// Every word of `text` in git's scp-like form with a password, `user:password@host:path`
-/// (no `/` or `\\` before the `@`, so no URL), with the password replaced by `***`. A word
-/// runs to white space, a quote, a backtick or `<`/`>`, as a URL does.
+/// (no `/` or `\\` before the `@`, so no URL, and `host:` after it), with the password
+/// replaced by `***`. A word runs to white space, a quote, a backtick or `<`/`>`, as a URL
+/// does.
 fn redact_scp(text: &str) -> Cow<'_, str> {
     if !text.contains('@') {
         return Cow::Borrowed(text);
@@ -476,6 +477,8 @@ fn redact_scp(text: &str) -> Cow<'_, str> {
             && let Some(colon) = word[..at].find(':')
             && colon + 1 < at
             && !word[..at].contains(['/', '\\'])
+            // `host:path` after the `@`, as git's scp-like form has it.
+            && word[at + 1..].find(':').is_some_and(|c| c > 0)
         {
             out.push_str(&text[copied..start + colon + 1]);
             out.push_str(HIDDEN);
@@ -741,7 +744,13 @@ mod tests {
         );
         assert_eq!(redact("«git:pw@host:p»"), "«git:***@host:p»");
         // An ssh user without a password, a path and an address stay as they are.
-        for kept in ["git@github.com:acme/x.git", "C:\\x@y:z", "a/b:c@d:e", "a@b"] {
+        for kept in [
+            "git@github.com:acme/x.git",
+            "C:\\x@y:z",
+            "a/b:c@d:e",
+            "a@b",
+            "the URL's `user:password@` alone",
+        ] {
             assert_eq!(redact(kept), kept);
         }
         assert_eq!(redact("«https://u:p@h/x»"), "«https://***@h/x»");

@@ -90,6 +90,56 @@ pub fn installed(root: &Path) -> Result<String, TreeError> {
     digest(root, true)
 }
 
+/// aoe's build output directory, at a plugin's root: aoe's tree hash skips it.
+pub const AOE_BUILD_DIR: &str = ".aoe-build";
+
+/// The hash of what a build left in [`AOE_BUILD_DIR`] (`None` when there is no such
+/// directory), which aoe's tree hash and [`installed`] skip: `plugins` records it after the
+/// build, so that `verify` sees a replaced `.aoe-build/bin/worker` (the program aoe runs).
+/// Its entries are hashed as [`installed`] hashes a tree, links by their text.
+pub fn build_output(root: &Path) -> Result<Option<String>, TreeError> {
+    let dir = root.join(AOE_BUILD_DIR);
+    match fs_err::symlink_metadata(&dir) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(source) => {
+            return Err(TreeError::Io {
+                path: AOE_BUILD_DIR.to_owned(),
+                source,
+            });
+        }
+        Ok(m) if !m.is_dir() => {
+            // A file or link where the build output belongs: hashed as its own one-entry
+            // tree, so that replacing the directory with it is a change too.
+            return Ok(Some(bytes(
+                format!("not a directory: {}", crate::file::kind(&m)).as_bytes(),
+            )));
+        }
+        Ok(_) => {}
+    }
+    let entries = crate::tree::walk(&dir, &|_, _| false)?;
+    digest_entries(entries, true, b"plugins-build-output-v1\0").map(Some)
+}
+
+/// Every `.git` (in any case: `.GIT` is the same directory on a case-insensitive file
+/// system) anywhere in `root`: what no hash covers (aoe's tree hash and [`installed`] skip
+/// `.git`) and git obeys (its `config` can name a program for `core.fsmonitor` or a hook
+/// that `git status` in the plugin directory runs). `plugins` never installs one.
+pub fn git_dirs(root: &Path) -> Result<Vec<String>, TreeError> {
+    let found = std::cell::RefCell::new(Vec::new());
+    crate::tree::walk(root, &|rel, _| {
+        let git = rel
+            .file_name()
+            .is_some_and(|n| n.eq_ignore_ascii_case(".git"));
+        if git {
+            found
+                .borrow_mut()
+                .push(String::from_utf8_lossy(&rel_bytes(rel)).into_owned());
+        }
+        git
+    })?;
+    Ok(found.into_inner())
+}
+
 enum Item {
     File(std::path::PathBuf),
     Link(Vec<u8>),
@@ -100,12 +150,19 @@ enum Item {
 fn hashed_entries(root: &Path) -> Result<Vec<crate::tree::Entry>, crate::tree::WalkError> {
     crate::tree::walk(root, &|rel, depth| {
         rel.file_name().is_some_and(|n| n == ".git")
-            || (depth == 0 && rel == Path::new(".aoe-build"))
+            || (depth == 0 && rel == Path::new(AOE_BUILD_DIR))
     })
 }
 
 fn digest(root: &Path, lenient: bool) -> Result<String, TreeError> {
-    let entries = hashed_entries(root)?;
+    digest_entries(hashed_entries(root)?, lenient, b"aoe-plugin-tree-hash-v1\0")
+}
+
+fn digest_entries(
+    entries: Vec<crate::tree::Entry>,
+    lenient: bool,
+    domain: &[u8],
+) -> Result<String, TreeError> {
     let mut items: Vec<(Vec<u8>, Item)> = Vec::new();
     for e in entries {
         let rel = match e.rel_str() {
@@ -129,7 +186,7 @@ fn digest(root: &Path, lenient: bool) -> Result<String, TreeError> {
     // Byte-wise order of the `/`-separated path (the walk sorts by components).
     items.sort_by(|a, b| a.0.cmp(&b.0));
     let mut h = Sha256::new();
-    h.update(b"aoe-plugin-tree-hash-v1\0");
+    h.update(domain);
     for (rel, item) in items {
         let path = String::from_utf8_lossy(&rel).into_owned();
         let io = |source| TreeError::Io {

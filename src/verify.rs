@@ -33,6 +33,37 @@ impl Verdict {
 /// What `verify` says of a row without hashes of its files.
 pub const NO_HASH: &str = "the lock records no hash of its files (its host's own installer wrote the row): whether they changed cannot be told; `plugins verify --record` records them as they are now";
 
+/// What no tree hash covers: the build output `plugins` recorded after the build (aoe's
+/// `.aoe-build`, which aoe's own tree hash skips), and any `.git` (skipped by every tree
+/// hash, obeyed by git: its config can run a program on the next `git status`).
+fn build_and_git(dir: &std::path::Path, e: &Entry, problems: &mut Vec<String>, changed: &mut bool) {
+    if let Some(locked) = &e.build_hash {
+        match crate::hash::build_output(dir) {
+            Ok(Some(now)) if now == *locked => {}
+            Ok(now) => {
+                *changed = true;
+                problems.push(format!(
+                    "its build output ({}) changed since it was built ({}, locked {locked})",
+                    crate::hash::AOE_BUILD_DIR,
+                    now.as_deref().unwrap_or("now missing")
+                ));
+            }
+            Err(err) => problems.push(format!("cannot verify its build output: {err}")),
+        }
+    }
+    match crate::hash::git_dirs(dir) {
+        Ok(found) => {
+            for git in found {
+                *changed = true;
+                problems.push(format!(
+                    "{git} is a git directory that no hash covers and plugins never installs (git obeys its config: core.fsmonitor, hooks)"
+                ));
+            }
+        }
+        Err(err) => problems.push(format!("cannot verify: {err}")),
+    }
+}
+
 /// Recompute the manifest, release-asset and tree hashes of `entry`'s installed directory
 /// and compare them with the lock.
 pub fn entry(home: &Home, e: &Entry) -> Verdict {
@@ -112,6 +143,9 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
                 Err(err) => problems.push(format!("cannot verify: {err}")),
             }
         }
+    }
+    if dir.is_dir() {
+        build_and_git(&dir, e, &mut problems, &mut changed);
     }
     let mut code = Code::InstallTampered;
     // Only a row with nothing else wrong is unverifiable; a changed manifest stays tampered.

@@ -224,6 +224,8 @@ pub(crate) fn stage(
         manifest_hash: report.manifest_hash.clone().unwrap_or_default(),
         tree_hash,
         installed_hash: None,
+        build_hash: None,
+        follows_latest: false,
         release: None,
         unbuilt: false,
         featured,
@@ -260,6 +262,18 @@ pub(crate) fn stage(
         ));
     }
     let prior = home.load_lock()?.get(&id);
+    // aoe: a `gh:` source typed without a ref follows the latest release in aoe's own
+    // updater; an update, sync or repair keeps what the install recorded, so a sync of the
+    // lock on another machine writes `config.toml` as the install did.
+    entry.follows_latest = policy.ref_in_host_config
+        && match host_source(opts, policy) {
+            Some(typed) => typed.starts_with("gh:") && !typed.contains('@'),
+            None => opts
+                .pin
+                .as_ref()
+                .or(prior.as_ref())
+                .is_some_and(|p| p.follows_latest),
+        };
     let (mut request, build, entrypoint) =
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
     // Trust on first use: the key that signed it is pinned; another key asks again.
@@ -573,6 +587,9 @@ pub(crate) fn swap(
         )?;
     }
     let waiting_hash = (!steps).then(|| crate::hash::installed(&tree).ok());
+    if !steps {
+        entry.build_hash = crate::hash::build_output(&tree).ok().flatten();
+    }
     let mut swap = txn::Swap::begin_with_deps(
         &home,
         &name,
@@ -608,6 +625,7 @@ pub(crate) fn swap(
                 opts.build_timeout,
                 on_event,
             )?;
+            entry.build_hash = crate::hash::build_output(built).ok().flatten();
             crate::hash::installed(built).ok()
         }
     };

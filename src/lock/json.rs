@@ -99,6 +99,9 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
             manifest_hash: s("manifest_hash").unwrap_or_default(),
             tree_hash: s("tree_hash").unwrap_or_default(),
             installed_hash: s("installed_tree_hash"),
+            // protoAgent plugins have no build output, and no host config naming a ref.
+            build_hash: None,
+            follows_latest: false,
             release: None,
             unbuilt: false,
             featured: false,

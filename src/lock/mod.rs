@@ -43,6 +43,12 @@ pub struct Entry {
     pub tree_hash: String,
     /// The installed directory's hash after the build, which `verify` compares.
     pub installed_hash: Option<String>,
+    /// The hash of the build output (aoe's `.aoe-build`, which the tree hashes skip) as the
+    /// build left it ([`crate::hash::build_output`]); `None` without one or for a row
+    /// written before it was recorded. Locked as `build_output_hash`, a key of `plugins`
+    /// that the hosts ignore.
+    #[serde(default)]
+    pub build_hash: Option<String>,
     /// An aoe release-binary worker: the release, asset and its `sha256:`.
     pub release: Option<crate::release::Placed>,
     /// Installed with `--no-build`: its build steps (or release-binary download) did not
@@ -69,6 +75,13 @@ pub struct Entry {
     /// `None` when the host's spelling is `source` (a URL, an ssh remote, a path).
     #[serde(default)]
     pub host_source: Option<String>,
+    /// aoe: the source was typed as `gh:owner/repo` without a ref, which aoe's own updater
+    /// reads as "follow the latest release" (its `config.toml` `source` has no `@ref`).
+    /// Locked as `follows_latest_release = true`, a key of `plugins` that the hosts ignore,
+    /// so that a `sync` of the lock on another machine writes `config.toml` as the install
+    /// did.
+    #[serde(default)]
+    pub follows_latest: bool,
     /// The fingerprint of the key that signed the plugin when it was last verified
     /// (`require_signed`): recorded on the first verified install, compared with on every
     /// later one (another key asks consent). Locked as `signer_key`, a key of `plugins` that
@@ -327,6 +340,7 @@ impl Lock {
                 set("manifest_hash", Some(entry.manifest_hash.clone()));
                 set("tree_hash", Some(entry.tree_hash.clone()));
                 set("installed_tree_hash", entry.installed_hash.clone());
+                set("build_output_hash", entry.build_hash.clone());
                 set("subdir", entry.subdir.clone());
                 set("signer_key", entry.signer_key.clone());
                 let profile = entry.profile.clone().unwrap_or_default();
@@ -348,10 +362,15 @@ impl Lock {
                         row.remove("host_aoe_api");
                     }
                 }
-                if entry.unbuilt {
-                    row.insert("unbuilt".into(), toml::Value::Boolean(true));
-                } else {
-                    row.remove("unbuilt");
+                for (key, on) in [
+                    ("unbuilt", entry.unbuilt),
+                    ("follows_latest_release", entry.follows_latest),
+                ] {
+                    if on {
+                        row.insert(key.into(), toml::Value::Boolean(true));
+                    } else {
+                        row.remove(key);
+                    }
                 }
                 let trust = if entry.featured {
                     "featured"

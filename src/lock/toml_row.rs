@@ -25,6 +25,7 @@ pub(crate) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         manifest_hash: s("manifest_hash").unwrap_or_default(),
         tree_hash: s("tree_hash").unwrap_or_default(),
         installed_hash: s("installed_tree_hash"),
+        build_hash: s("build_output_hash"),
         release: match (s("release_tag"), s("asset_name"), s("asset_sha256")) {
             (Some(tag), Some(asset), Some(sha256)) => {
                 Some(crate::release::Placed { tag, asset, sha256 })
@@ -33,6 +34,10 @@ pub(crate) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         },
         unbuilt: row.get("unbuilt").and_then(toml::Value::as_bool) == Some(true),
         featured: s("trust").as_deref() == Some("featured"),
+        follows_latest: row
+            .get("follows_latest_release")
+            .and_then(toml::Value::as_bool)
+            == Some(true),
         subdir: s("subdir"),
         host_source: None,
         signer_key: s("signer_key"),

@@ -134,6 +134,18 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
             bundle_error(e.to_string(), "bundle a lock whose trees are plain files")
         })?;
         for e in walked {
+            if e.rel
+                .components()
+                .any(|c| c.as_os_str().eq_ignore_ascii_case(".git"))
+            {
+                return Err(bundle_error(
+                    format!(
+                        "{top}/{} is inside a .git directory, which no hash covers and a bundle never carries; nothing was written",
+                        e.display()
+                    ),
+                    "remove it from the installed plugin (`plugins sync --repair`)",
+                ));
+            }
             match e.kind {
                 crate::tree::Kind::File => {}
                 crate::tree::Kind::Dir => continue,
@@ -310,12 +322,14 @@ impl Opened {
     }
 }
 
-/// A path of the archive that may be extracted: relative, plain components only, under
-/// the manifest, the lock, `trees/`, `wheels/` or `assets/`.
+/// A path of the archive that may be extracted: relative, plain components only (none of
+/// them `.git`), under the manifest, the lock, `trees/`, `wheels/` or `assets/`.
 fn safe_path(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for c in path.components() {
         match c {
+            // No `.git` (any case) anywhere: no hash covers one, and git obeys its config.
+            Component::Normal(p) if p.eq_ignore_ascii_case(".git") => return None,
             Component::Normal(p) => out.push(p.to_str()?),
             Component::CurDir => {}
             _ => return None,

@@ -212,6 +212,8 @@ fn open_bundle(file: &Path, homes: &[crate::store::Home]) -> Result<super::bundl
         ));
     };
     for home in homes {
+        // The lock is read (every field checked) before the archive is.
+        home.load_lock()?;
         if !home.lockfile().is_file() {
             return Err(Error::Refused {
                 code: Code::SyncBundle,

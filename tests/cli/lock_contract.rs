@@ -361,6 +361,24 @@ fn aoe_config_names_the_source_as_typed_and_keeps_its_form_across_updates() {
     assert_eq!(config_source(&tagged), "gh:acme/tool@v1.0.0");
     assert_eq!(config_source(&flag), "gh:acme/tool@v1.0.0");
     assert_eq!(config_source(&local), t.join("work").display().to_string());
+    // A second machine with the lock alone: sync writes config.toml as the install did
+    // (aoe's own updater would stop following the latest release at `@v1.0.0`).
+    for home in [&follows, &tagged, &flag] {
+        let second = t.join(format!(
+            "second-{}",
+            home.file_name().unwrap().to_string_lossy()
+        ));
+        std::fs::create_dir_all(&second).unwrap();
+        std::fs::copy(home.join("plugins.lock"), second.join("plugins.lock")).unwrap();
+        plugins_in(&second, &v1, &["sync", "--yes"]);
+        // Byte for byte but the time of this machine's grant.
+        assert_eq!(
+            crate::support::untimed(&std::fs::read_to_string(second.join("config.toml")).unwrap()),
+            crate::support::untimed(&std::fs::read_to_string(home.join("config.toml")).unwrap()),
+            "{}",
+            home.display()
+        );
+    }
 
     // v2.0.0 is released. plugins' update keeps the form: the follower still follows; the
     // explicit pin names the ref now installed (aoe's update re-fetches the ref it names).

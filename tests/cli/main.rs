@@ -57,6 +57,7 @@ mod ssh;
 mod subdir;
 mod systemd;
 mod trust;
+mod uncovered;
 mod update;
 mod validate_aoe;
 mod validate_aworld;

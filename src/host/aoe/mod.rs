@@ -323,6 +323,8 @@ pub fn names_source(home: &Home, entry: &crate::lock::Entry) -> bool {
 /// * an update, sync or rollback keeps the form `recorded` has: without `@ref` it stays as
 ///   it is; with one, it names the ref now installed (else aoe's update would go back to
 ///   the old one);
+/// * with no record, a `gh:` source the install typed without a ref (the lock's
+///   `follows_latest_release`) stays without one;
 /// * with no record (or one of another source), the lock's source with its ref.
 pub fn persisted_source(entry: &crate::lock::Entry, recorded: Option<&str>) -> String {
     if let Some(typed) = &entry.host_source {
@@ -331,6 +333,8 @@ pub fn persisted_source(entry: &crate::lock::Entry, recorded: Option<&str>) -> S
     let gh = entry.source.starts_with("gh:");
     match recorded {
         Some(r) if r == entry.source => r.to_owned(),
+        // A fresh home (a sync of the lock elsewhere): as typed at install, without a ref.
+        None if gh && entry.follows_latest => entry.source.clone(),
         _ if gh && !entry.requested_ref.is_empty() => {
             format!("{}@{}", entry.source, entry.requested_ref)
         }
