@@ -140,6 +140,9 @@ fn what(r: &OutdatedRow) -> String {
         Status::Held { new_ref, commit } => {
             format!("newer: {}, not taken", newer(c, new_ref, commit))
         }
+        Status::Repointed { new_ref, commit } => {
+            format!("tag {new_ref} moved to {}", &commit[..commit.len().min(10)])
+        }
         Status::Error { message } => format!("check failed: {message}"),
         Status::Superseded {
             by,

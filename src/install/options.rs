@@ -56,6 +56,9 @@ pub struct InstallOptions {
     pub expect_id: Option<String>,
     /// The GitHub API base for release-binary downloads.
     pub github_api: String,
+    /// Why consent is asked even when the grant did not change (`update` of a tag that was
+    /// re-pointed): added to the consent's reasons.
+    pub ask_again: Option<String>,
     /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
     pub pin: Option<Entry>,
     /// `sync --frozen`: the fetched tree must hash to the pin's `tree_hash` (checked
@@ -119,6 +122,7 @@ impl InstallOptions {
             profile: HostProfile::default(),
             signing: crate::signing::SignArgs::default(),
             shared: None,
+            ask_again: None,
         }
     }
 }

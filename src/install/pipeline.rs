@@ -361,7 +361,11 @@ pub(crate) fn stage(
         request.pins = pins.iter().map(crate::lock::DepPin::spec).collect();
     }
     // An update asks again only when what was granted changes (aoe §17's rules).
-    let (ask, why, _) = asks(opts, prior.as_ref(), &target, &entry, &request);
+    let (mut ask, mut why, _) = asks(opts, prior.as_ref(), &target, &entry, &request);
+    if let Some(again) = &opts.ask_again {
+        ask = true;
+        why.push(again.clone());
+    }
     request.reasons = why;
     if ask && !consent(&request) {
         if let Some(change) = &request.signer_change {

@@ -286,6 +286,12 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     install_one(printer, &home, &lock, c, why, &install, ready, &mut sweep)?;
                 }
                 Status::Error { message } => sweep.failed.push(Failed { id: c.id, message }),
+                // A moved tag is never taken by a sweep: a person looks at it first.
+                Status::Repointed { .. } => {
+                    let why = c.moved_tag().into_iter().collect();
+                    sweep.approval_reasons.insert(c.id.clone(), why);
+                    sweep.needs_approval.push(c.id);
+                }
                 _ => sweep.up_to_date.push(c.id),
             }
         }

@@ -78,7 +78,10 @@ pub fn outdated(
     Ok(checks
         .into_iter()
         .map(|(home, check)| {
-            let problems = problems.next().unwrap_or_default();
+            let mut problems = problems.next().unwrap_or_default();
+            if let Some(sentence) = check.moved_tag() {
+                problems.push(repointed(&check, sentence));
+            }
             let moved =
                 moved
                     .remove(&(home.root.clone(), check.id.clone()))
@@ -145,6 +148,18 @@ fn trust_problems(
         out[i] = p;
     }
     out
+}
+
+/// The problem of a locked tag that now names another commit.
+fn repointed(c: &Check, sentence: String) -> Problem {
+    Problem {
+        code: crate::diagnostic::Code::UpdateTagMoved,
+        message: format!("{}: {sentence}", c.id),
+        help: format!(
+            "a release tag should never move: find out why before taking it; `plugins update {id} --dry-run` reviews the new commit, `plugins update {id}` asks before installing it",
+            id = c.id
+        ),
+    }
 }
 
 /// A monorepo that moved while the plugin's subdirectory did not.

@@ -468,5 +468,6 @@ fn install_options(
         profile: opts.profile.or(entry.profile.clone().unwrap_or_default()),
         signing: opts.signing.clone(),
         shared: None,
+        ask_again: None,
     })
 }

@@ -161,14 +161,24 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     let mut steps = Vec::new();
     for (home, c) in checks {
         let install = match (&c.status, opts.dry_run) {
-            (Status::Behind { new_ref, .. }, false) => {
+            (Status::Behind { new_ref, .. } | Status::Repointed { new_ref, .. }, false) => {
                 match lock_rows.get(&home, &c.id)? {
-                    Some(entry) => Some(crate::update::options(
-                        &home,
-                        &entry,
-                        new_ref,
-                        base_options(cx, &entry, opts.python, &opts.signing, &opts.check.profile)?,
-                    )),
+                    Some(entry) => Some(InstallOptions {
+                        // A moved tag asks consent whatever else changed.
+                        ask_again: c.moved_tag(),
+                        ..crate::update::options(
+                            &home,
+                            &entry,
+                            new_ref,
+                            base_options(
+                                cx,
+                                &entry,
+                                opts.python,
+                                &opts.signing,
+                                &opts.check.profile,
+                            )?,
+                        )
+                    }),
                     // Gone from the lock since the check: nothing to do.
                     None => continue,
                 }
@@ -187,20 +197,22 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         let key = (home.root.clone(), c.id.clone());
         let row = match &c.status {
             Status::HeldBack { .. } => Some(held_back_row(&home, &c)),
-            Status::Behind { .. } if opts.dry_run => {
+            Status::Behind { .. } | Status::Repointed { .. } if opts.dry_run => {
                 review(cx, printer, &home, &c, &mut lock_rows, opts)?
             }
-            Status::Behind { .. } => fetched.map(|(install, prepared)| {
-                apply(
-                    printer,
-                    opts.yes,
-                    interactive,
-                    &home,
-                    &c,
-                    &install,
-                    prepared,
-                )
-            }),
+            Status::Behind { .. } | Status::Repointed { .. } => {
+                fetched.map(|(install, prepared)| {
+                    apply(
+                        printer,
+                        opts.yes,
+                        interactive,
+                        &home,
+                        &c,
+                        &install,
+                        prepared,
+                    )
+                })
+            }
             Status::Error { message } => {
                 Some(failed_row(printer, &home, &c, message, refused.get(&key)))
             }
@@ -450,7 +462,8 @@ fn review(
     lock_rows: &mut LockRows,
     opts: &UpdateOptions,
 ) -> Result<Option<UpdateRow>> {
-    let Status::Behind { new_ref, commit } = &c.status else {
+    let (Status::Behind { new_ref, commit } | Status::Repointed { new_ref, commit }) = &c.status
+    else {
         return Ok(None);
     };
     let Some(entry) = lock_rows.get(home, &c.id)? else {
@@ -491,7 +504,8 @@ fn apply(
     install: &InstallOptions,
     prepared: crate::install::Prepared,
 ) -> UpdateRow {
-    let Status::Behind { new_ref, commit } = &c.status else {
+    let (Status::Behind { new_ref, commit } | Status::Repointed { new_ref, commit }) = &c.status
+    else {
         unreachable!("only newer versions are applied");
     };
     // The spinner is off the screen while the consent text and prompt are.

@@ -8,6 +8,9 @@
 //!   tags compared together, annotated tags peeled, never a downgrade, pre-releases
 //!   only with `pre`); with none newer, it checks whether the tag itself moved;
 //! * any other tag checks whether it moved.
+//!
+//! A tag that moved (the same name at another commit) is [`Status::Repointed`], never an
+//! ordinary update: what was pinned as "v1.0.0" is not what runs after it without consent.
 
 use std::time::Duration;
 
@@ -86,6 +89,13 @@ pub enum Status {
         new_ref: String,
         commit: String,
     },
+    /// The locked tag now names another commit (re-pointed after install, with no newer
+    /// release): never taken without consent asked for it (`update` asks, with the old and
+    /// the new commit; `autoupdate` leaves it for approval).
+    Repointed {
+        new_ref: String,
+        commit: String,
+    },
     /// Newer, but younger than the home's cooldown: not taken yet.
     HeldBack {
         new_ref: String,
@@ -142,6 +152,24 @@ pub struct Check {
     pub published: bool,
 }
 
+impl Check {
+    /// A [`Status::Repointed`] check's sentence: the tag, the commit it named when
+    /// installed and the one it names now.
+    pub fn moved_tag(&self) -> Option<String> {
+        let Status::Repointed { new_ref, commit } = &self.status else {
+            return None;
+        };
+        let short = |s: &str| s[..s.len().min(12)].to_owned();
+        Some(format!(
+            "the tag {new_ref} was moved: it named {} when installed and names {} now",
+            self.current
+                .as_deref()
+                .map_or_else(|| "?".to_owned(), short),
+            short(commit)
+        ))
+    }
+}
+
 /// Mark the held plugins among `checks` (each home's `[hold]`, [`crate::hold`]): every
 /// check of a held plugin carries its hold, and one that found a newer version (`Behind`,
 /// or `HeldBack` by the cooldown) is `Held` instead, so nothing takes it, unless its id is
@@ -160,6 +188,7 @@ pub fn apply_holds(checks: &mut [(crate::store::Home, Check)], lifting: &[String
             continue;
         }
         if let Status::Behind { new_ref, commit }
+        | Status::Repointed { new_ref, commit }
         | Status::HeldBack {
             new_ref, commit, ..
         } = &c.status
@@ -232,7 +261,11 @@ pub fn decide(entry: &Entry, refs: &[(String, String)], pre: bool) -> Status {
                     };
                 }
             }
-            compare(r, find(&format!("refs/tags/{r}")))
+            // A tag is a name for one commit: the same tag at another commit was moved.
+            match compare(r, find(&format!("refs/tags/{r}"))) {
+                Status::Behind { new_ref, commit } => Status::Repointed { new_ref, commit },
+                other => other,
+            }
         }
     }
 }

@@ -51,11 +51,27 @@ fn release_tags_move_to_the_greatest_newer_release() {
     );
     assert_eq!(
         decide(&entry(RefKind::Tag, "nightly", "old"), &r, false),
-        Status::Behind {
+        Status::Repointed {
             new_ref: "nightly".into(),
             commit: "e".into()
         },
-        "a moved tag"
+        "a moved tag is re-pointed, never an ordinary update (a moving target is a branch)"
+    );
+    assert_eq!(
+        decide(&entry(RefKind::Tag, "v0.10.0", "old"), &r, false),
+        Status::Behind {
+            new_ref: "0.11.1".into(),
+            commit: "c".into()
+        },
+        "a newer release wins over the moved tag itself"
+    );
+    assert_eq!(
+        decide(&entry(RefKind::Tag, "0.11.1", "old"), &r, false),
+        Status::Repointed {
+            new_ref: "0.11.1".into(),
+            commit: "c".into()
+        },
+        "the newest release, moved"
     );
     assert_eq!(
         decide(&entry(RefKind::Commit, "abc1234", "a"), &r, false),

@@ -37,6 +37,7 @@ mod lock_fuzz;
 mod lsp;
 mod missing_corpus;
 mod monorepo;
+mod moved;
 mod new;
 mod parity;
 mod pins;
