@@ -37,8 +37,9 @@ pub struct Context {
     pub net_timeout: std::time::Duration,
     /// `PLUGINS_MAX_FILE_MIB` (default [`crate::git::DEFAULT_MAX_FILE_MIB`]): the largest
     /// committed file a git source may hold; libgit2 reads a file whole, so this bounds
-    /// what a checkout keeps in memory.
-    pub max_file_mib: u64,
+    /// what a checkout keeps in memory. `Err`: the value as set, which is no whole number of
+    /// MiB above 0 (a command that fetches refuses it by name rather than use 100).
+    pub max_file_mib: Result<u64, String>,
     /// Proxies (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`, upper or
     /// lower case) and credential sources (`GITHUB_TOKEN`/`GH_TOKEN`, `NETRC`,
     /// `GIT_CONFIG_GLOBAL`) for every transfer.
@@ -148,11 +149,14 @@ impl Context {
                     .filter(|s| *s > 0)
                     .unwrap_or(30),
             ),
-            max_file_mib: std::env::var("PLUGINS_MAX_FILE_MIB")
-                .ok()
-                .and_then(|v| v.trim().parse::<u64>().ok())
-                .filter(|m| *m > 0)
-                .unwrap_or(crate::git::DEFAULT_MAX_FILE_MIB),
+            max_file_mib: match std::env::var_os("PLUGINS_MAX_FILE_MIB") {
+                None => Ok(crate::git::DEFAULT_MAX_FILE_MIB),
+                Some(v) => v
+                    .to_str()
+                    .and_then(|s| s.trim().parse::<u64>().ok())
+                    .filter(|m| *m > 0)
+                    .ok_or_else(|| v.to_string_lossy().into_owned()),
+            },
             protoagent: crate::host::protoagent::Env {
                 home: stripped("PROTOAGENT_HOME"),
                 instance: stripped("PROTOAGENT_INSTANCE"),

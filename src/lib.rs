@@ -108,7 +108,17 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     if !offline {
         net::configure(cx.net_timeout, cx.net.clone());
         git::set_timeout(cx.net_timeout);
-        git::bound_memory(cx.max_file_mib);
+        match &cx.max_file_mib {
+            Ok(mib) => git::bound_memory(*mib),
+            Err(set) => {
+                let printer = printer::Printer::new(&cli.global, &cx);
+                printer.fail(&error::Error::InvalidArgument(format!(
+                    "PLUGINS_MAX_FILE_MIB={set:?} is not a whole number of MiB above 0 (the largest file a git source may hold); set one, or unset it for the default, {}",
+                    git::DEFAULT_MAX_FILE_MIB
+                )));
+                return ExitCode::from(2);
+            }
+        }
     }
     steps::configure(cx.steps.clone());
     let printer = printer::Printer::new(&cli.global, &cx);

@@ -58,13 +58,22 @@ impl SigningArgs {
         cx: &crate::context::Context,
     ) -> crate::error::Result<crate::signing::SignArgs> {
         let allowed_signers = self.allowed_signers.as_deref().map(|p| cx.absolute(p));
-        if let Some(file) = &allowed_signers
-            && !file.is_file()
-        {
-            return Err(crate::error::Error::InvalidArgument(format!(
-                "--allowed-signers {}: no such file",
-                file.display()
-            )));
+        if let Some(file) = &allowed_signers {
+            // What it is, said as it is: a FIFO, a device or a directory is no signers file.
+            let why = match fs_err::metadata(file) {
+                Ok(m) if m.is_file() => None,
+                Ok(m) => Some(format!(
+                    "it is a {}, not a regular file",
+                    crate::file::kind(&m)
+                )),
+                Err(e) => Some(crate::file::reason(&e).into_owned()),
+            };
+            if let Some(why) = why {
+                return Err(crate::error::Error::InvalidArgument(format!(
+                    "--allowed-signers {}: {why}",
+                    file.display()
+                )));
+            }
         }
         Ok(crate::signing::SignArgs {
             require: self.require_signed,

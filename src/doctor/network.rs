@@ -9,10 +9,7 @@ use crate::store::Home;
 
 /// The git URL of a locked entry, if it has one.
 fn git_url(e: &Entry, gh_base: &str) -> Option<String> {
-    match crate::source::Source::of_entry(e, gh_base) {
-        Ok(crate::source::Source::Git { url, .. }) => Some(url),
-        _ => None,
-    }
+    crate::update::git_url_of(e, gh_base).ok().flatten()
 }
 
 /// How a git transfer to `url` is routed.
@@ -64,13 +61,15 @@ pub(super) fn sources(locked: &[(Home, Entry)], opts: &Options) -> Vec<Check> {
             _ => e.clone(),
         })
         .collect();
-    let url_of = |e: &Entry| git_url(e, &opts.gh_base);
+    let url_of = |e: &Entry| crate::update::git_url_of(e, &opts.gh_base);
     let checks = crate::update::check_all(&entries, opts.jobs, opts.timeout, opts.pre, &url_of);
     let mut out = Vec::new();
     let mut trust_rows = Vec::new();
     for ((home, entry), c) in locked.iter().zip(checks) {
         use crate::update::Status;
-        let Some(url) = url_of(entry) else { continue };
+        let Ok(Some(url)) = url_of(entry) else {
+            continue;
+        };
         // The row's trust, checked where the remote answered (an up-to-date commit is
         // its ref's tip, published).
         if !matches!(c.status, Status::Error { .. })

@@ -186,10 +186,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                 .map(|r| r.id.clone()),
         );
         let gh_base = cx.gh_base();
-        let url_of = |e: &crate::lock::Entry| match crate::source::Source::of_entry(e, &gh_base) {
-            Ok(crate::source::Source::Git { url, .. }) => Some(url),
-            _ => None,
-        };
+        let url_of = |e: &crate::lock::Entry| crate::update::git_url_of(e, &gh_base);
         let mut checks: Vec<_> = crate::update::check_all(
             &entries,
             opts.check.jobs,

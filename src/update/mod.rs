@@ -288,14 +288,25 @@ pub fn infer_kind(requested: &str, refs: &[(String, String)]) -> Option<RefKind>
     }
 }
 
+/// The fetchable URL of a lock row's git source: `Ok(None)` for a local directory, `Err`
+/// (why) for a row that names no source `plugins` would fetch (a hand-edited `subdir` out
+/// of the repository, a source it refuses).
+pub fn git_url_of(e: &Entry, gh_base: &str) -> Result<Option<String>, String> {
+    match crate::source::Source::of_entry(e, gh_base) {
+        Ok(crate::source::Source::Git { url, .. }) => Ok(Some(url)),
+        Ok(_) => Ok(None),
+        Err(why) => Err(format!("the lock's row cannot be checked: {why}")),
+    }
+}
+
 /// Check every entry, at most `jobs` remotes at a time, each within `timeout`.
-/// `url_of` turns a lock entry's source into a fetchable URL.
+/// `url_of` turns a lock entry's source into a fetchable URL ([`git_url_of`]).
 pub fn check_all(
     entries: &[Entry],
     jobs: usize,
     timeout: Duration,
     pre: bool,
-    url_of: &(dyn Fn(&Entry) -> Option<String> + Sync),
+    url_of: &(dyn Fn(&Entry) -> Result<Option<String>, String> + Sync),
 ) -> Vec<Check> {
     let check = |e: &Entry, status: Status| Check {
         id: e.id.clone(),
@@ -313,9 +324,10 @@ pub fn check_all(
     for (i, e) in entries.iter().enumerate() {
         match (e.ref_kind, url_of(e)) {
             (Some(RefKind::Commit), _) => results[i] = Some(check(e, Status::Pinned)),
+            (_, Err(message)) => results[i] = Some(check(e, Status::Error { message })),
             (None, _) if e.commit.is_none() => results[i] = Some(check(e, Status::Local)),
-            (_, None) => results[i] = Some(check(e, Status::Local)),
-            (_, Some(url)) => queue.push((i, e, url)),
+            (_, Ok(None)) => results[i] = Some(check(e, Status::Local)),
+            (_, Ok(Some(url))) => queue.push((i, e, url)),
         }
     }
     let urls: Vec<(usize, String)> = queue.iter().map(|(i, _, u)| (*i, u.clone())).collect();
@@ -375,10 +387,7 @@ pub fn check_homes(
     gh_base: &str,
     given: &crate::profile::HostProfile,
 ) -> Vec<(crate::store::Home, Check)> {
-    let url_of = |e: &Entry| match crate::source::Source::of_entry(e, gh_base) {
-        Ok(crate::source::Source::Git { url, .. }) => Some(url),
-        _ => None,
-    };
+    let url_of = |e: &Entry| git_url_of(e, gh_base);
     let mut out = Vec::new();
     for (home, lock) in homes {
         let entries = lock.entries();

@@ -324,3 +324,82 @@ fn a_manifest_that_is_a_fifo_is_refused_without_blocking() {
         assert_eq!(d["code"], "plugins::file::not_regular", "{manifest}: {d}");
     }
 }
+
+/// A file-size cap that is no number is refused by name, not taken as the default.
+#[test]
+fn an_invalid_max_file_mib_is_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    for value in ["0", "-1", "abc", ""] {
+        Plugins::new()
+            .args(["list", "--home"])
+            .arg(tmp.path())
+            .env("PLUGINS_MAX_FILE_MIB", value)
+            .env("COLUMNS", "200")
+            .run()
+            .redact("[VALUE]", format!("{value:?}"))
+            .code(2)
+            .stdout_eq("")
+            .stderr_eq(snapbox::str![[r#"
+plugins::usage::invalid_argument
+
+  × PLUGINS_MAX_FILE_MIB=[VALUE] is not a whole number of MiB above 0 (the largest file a git source may hold); set one, or unset it for the default, 100
+
+"#]]);
+    }
+    Plugins::new()
+        .args(["list", "--home"])
+        .arg(tmp.path())
+        .env("PLUGINS_MAX_FILE_MIB", "5")
+        .run()
+        .success();
+}
+
+/// `--allowed-signers` naming something that is no regular file says what it is.
+#[test]
+fn allowed_signers_that_is_no_regular_file_says_what_it_is() {
+    let tmp = tempfile::tempdir().unwrap();
+    let fifo = tmp.path().join("fifo");
+    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo(3) with a valid C string.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    let cases = [
+        (fifo.display().to_string(), "a FIFO"),
+        ("/dev/zero".to_owned(), "a character device"),
+        (tmp.path().display().to_string(), "a directory"),
+    ];
+    for (file, kind) in cases {
+        let ran = Plugins::new()
+            .args(["install", "/nonexistent", "--allowed-signers", &file])
+            .run();
+        ran.code(2);
+        assert!(
+            ran.stderr.contains(&format!(
+                "--allowed-signers {file}: it is {kind}, not a regular file"
+            )),
+            "{}",
+            ran.stderr
+        );
+    }
+}
+
+/// A lock row whose `subdir` leaves the repository is a failed check that says why, not
+/// "not from git".
+#[test]
+fn a_row_with_a_subdir_out_of_the_repository_is_a_failed_check() {
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::write(
+        tmp.path().join("plugins.lock"),
+        "lock_version = 2\n[plugins.\"x.y\"]\nsource = \"gh:acme/x\"\nrequested_ref = \"main\"\nref_kind = \"branch\"\nresolved_commit = \"0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9\"\nversion = \"1\"\nmanifest_hash = \"\"\ntree_hash = \"\"\nsubdir = \"../../etc\"\n",
+    )
+    .unwrap();
+    Plugins::new()
+        .args(["outdated", "--home"])
+        .arg(tmp.path())
+        .env("COLUMNS", "300")
+        .run()
+        .code(1)
+        .stdout_eq(snapbox::str![[r#"
+x.y                              main @ 0d6f91b0d6            check failed: the lock's row cannot be checked: subdirectory "../../etc" is not a relative path inside the repository (no `..`, absolute or empty parts)
+
+"#]]);
+}

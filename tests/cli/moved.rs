@@ -57,8 +57,7 @@ dev.example.pinned               v1.0.0 @ [OLD]          tag v1.0.0 moved to [NE
     assert_matches_output_schema("outdated.json", &doc);
     assert_eq!(doc["plugins"][0]["status"], "repointed", "{doc}");
     assert_eq!(
-        doc["plugins"][0]["problems"][0]["code"],
-        "plugins::update::tag_moved",
+        doc["plugins"][0]["problems"][0]["code"], "plugins::update::tag_moved",
         "{doc}"
     );
 
