@@ -53,6 +53,13 @@ pub struct Signer {
     pub object: String,
 }
 
+impl Signed {
+    /// The commit the signed material is for, as 40-hex.
+    pub fn commit_id(&self) -> Option<String> {
+        self.commit.as_ref().map(|c| c.id.to_string())
+    }
+}
+
 /// The signed objects of `commit` in `repo`: the commit, and the tag object `tag` (a
 /// `refs/tags/…` name and the id it was served with) when it is an annotated tag that
 /// peels to `commit`. Missing objects are left out: the verification then says so.
@@ -130,12 +137,14 @@ fn short(id: Oid) -> String {
 /// commit's. `allowed_signers`: the file git checks ssh signatures against (`None`:
 /// git's own `gpg.ssh.allowedSignersFile`, if the user set one); gpg signatures are
 /// checked against the user's keyring. The objects are written into a repository made
-/// in `within` (a staging directory), removed afterwards.
+/// in `within` (a staging directory), removed afterwards. An ssh signature is checked as
+/// of `at` (unix seconds: when `plugins` first saw it), not the date the object claims.
 pub fn verify(
     signed: &Signed,
     url: &str,
     allowed_signers: Option<&str>,
     within: &Path,
+    at: u64,
 ) -> Result<Signer, GitError> {
     let Some(commit) = &signed.commit else {
         return Err(GitError::Unsigned {
@@ -218,7 +227,7 @@ pub fn verify(
     }
     drop(odb);
     drop(repo);
-    let ran = super::cli::verify(scratch.path(), kind, raw.id, allowed_signers)?;
+    let ran = super::cli::verify(scratch.path(), kind, raw.id, allowed_signers, at)?;
     log::debug!(
         "git: {url}: git verify-{kind} {} (exit {}): {}",
         raw.id,

@@ -232,6 +232,7 @@ pub(crate) fn stage(
         subdir: opts.source.subdir().map(str::to_owned),
         host_source: host_source(opts, policy),
         signer_key: None,
+        signer_seen: None,
         // The profile given or remembered, which `sync` of the lock alone validates under.
         profile: opts
             .profile
@@ -278,6 +279,16 @@ pub(crate) fn stage(
         plan::describe(&report, &tree, &entry.source, commit.as_deref());
     // Trust on first use: the key that signed it is pinned; another key asks again.
     entry.signer_key = signed::pinned_key(signer.as_deref(), prior.as_ref(), &entry.source);
+    // When plugins first saw what it verified: the lock's record of the same commit (a
+    // sync, a reinstall), else now.
+    entry.signer_seen = signer.as_ref().map(|_| {
+        opts.pin
+            .as_ref()
+            .or(prior.as_ref())
+            .filter(|p| p.commit.is_some() && p.commit == entry.commit)
+            .and_then(|p| p.signer_seen.clone())
+            .unwrap_or_else(|| opts.now.clone())
+    });
     request.signer_change = signed::changed(signer.as_deref(), prior.as_ref());
     plan::runtime_gap(opts, &home, &report, on_event);
     // aoe §17: a `gh:` install from an explicit ref, or from the default branch of a

@@ -54,7 +54,16 @@ pub(super) fn check(
             crate::signing::FIX_SIGNERS_FILE.to_owned(),
         ));
     }
-    let signer = git::verify_signature(signed, url, rule.allowed_signers.as_deref(), within)?;
+    // As of when plugins first saw this commit: the lock's record for a pinned row (a sync
+    // on another machine), else now; never the date the tag or commit claims.
+    let at = opts
+        .pin
+        .as_ref()
+        .filter(|p| p.commit.is_some() && p.commit == signed.commit_id())
+        .and_then(|p| p.signer_seen.as_deref())
+        .and_then(crate::clock::parse_rfc3339)
+        .unwrap_or_else(crate::clock::now_secs);
+    let signer = git::verify_signature(signed, url, rule.allowed_signers.as_deref(), within, at)?;
     log::debug!(
         "{id}: {} signed by {} ({})",
         signer.object,

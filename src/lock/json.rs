@@ -107,6 +107,7 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
             featured: false,
             subdir: s("subdir"),
             signer_key: s("signer_key"),
+            signer_seen: s("signer_seen_at"),
             profile: crate::lock::read_profile(
                 row.get("host_aoe_api").and_then(Value::as_i64),
                 s("host_version"),
@@ -166,6 +167,7 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
                     "subdir",
                     PLUGINS_SOURCE,
                     "signer_key",
+                    "signer_seen_at",
                     "host_aoe_api",
                     "host_version",
                 ]
@@ -192,6 +194,9 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     }
     if let Some(k) = &e.signer_key {
         row.insert("signer_key".into(), k.clone().into());
+    }
+    if let Some(t) = &e.signer_seen {
+        row.insert("signer_seen_at".into(), t.clone().into());
     }
     if let Some(p) = &e.profile {
         if let Some(api) = p.aoe_api {

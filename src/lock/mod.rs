@@ -88,6 +88,12 @@ pub struct Entry {
     /// the hosts ignore.
     #[serde(default)]
     pub signer_key: Option<String>,
+    /// When `plugins` first saw the signed tag or commit it verified (RFC 3339): every later
+    /// check of its signature (`sync`, `outdated`, `doctor`) is as of this moment, never the
+    /// date the tag or commit claims for itself. Locked as `signer_seen_at`, a key of
+    /// `plugins` that the hosts ignore.
+    #[serde(default)]
+    pub signer_seen: Option<String>,
     /// The host profile the plugin was validated under when it was installed (`--aoe-api`,
     /// `--host-version`, given or remembered by the home), so that `sync` into a fresh home
     /// from the lock alone validates as the original install did. Locked as `host_aoe_api`
@@ -343,6 +349,7 @@ impl Lock {
                 set("build_output_hash", entry.build_hash.clone());
                 set("subdir", entry.subdir.clone());
                 set("signer_key", entry.signer_key.clone());
+                set("signer_seen_at", entry.signer_seen.clone());
                 let profile = entry.profile.clone().unwrap_or_default();
                 set("host_version", profile.version);
                 set("release_tag", entry.release.as_ref().map(|r| r.tag.clone()));

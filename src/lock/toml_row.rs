@@ -41,6 +41,7 @@ pub(crate) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
         subdir: s("subdir"),
         host_source: None,
         signer_key: s("signer_key"),
+        signer_seen: s("signer_seen_at"),
         profile: crate::lock::read_profile(
             row.get("host_aoe_api").and_then(toml::Value::as_integer),
             s("host_version"),

@@ -181,11 +181,19 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
     if !rule.required {
         return Vec::new();
     }
+    // As of when plugins first saw it (the lock's record), never the date it claims.
+    let at = row
+        .entry
+        .signer_seen
+        .as_deref()
+        .and_then(crate::clock::parse_rfc3339)
+        .unwrap_or_else(crate::clock::now_secs);
     let signer = match git::verify_signature(
         &fetched.signed,
         url,
         rule.allowed_signers.as_deref(),
         tmp.path(),
+        at,
     ) {
         Ok(s) => s,
         Err(e) => return vec![signature_problem(id, e)],

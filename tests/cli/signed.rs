@@ -697,3 +697,88 @@ dev.example.pinned               v2.0.0 @ [..]          up to date
         "{doc}"
     );
 }
+
+/// A key the allowed signers file retired (`valid-before`) cannot sign a tag that claims an
+/// older date: git itself checks the signature as of the tag's own date and accepts it;
+/// `plugins` checks it as of when it first saw the tag, and refuses it. The lock records that
+/// moment (`signer_seen_at`), and `sync` on another machine checks as of it.
+#[test]
+fn a_retired_key_cannot_sign_a_backdated_tag() {
+    let w = World::new();
+    w.commit("1.0.0", None);
+    // The publisher's key, retired at the start of 2020; the tag claims 2019.
+    let allowed = w.path("allowed_signers");
+    std::fs::write(
+        &allowed,
+        format!(
+            "{} valid-before=\"20200101\" {}\n",
+            "publisher@example.com",
+            w.publisher.line.split_once(' ').unwrap().1
+        ),
+    )
+    .unwrap();
+    let signing_key = format!("user.signingKey={}", w.publisher.private.display());
+    let out = Command::new("git")
+        .current_dir(&w.repo.dir)
+        .env("GIT_COMMITTER_DATE", "2019-06-01T00:00:00Z")
+        .args(["-c", "gpg.format=ssh", "-c", &signing_key])
+        .args(["tag", "-s", "-m", "v1.0.0", "v1.0.0"])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    // git's own check takes the tag's word for its date.
+    let allowed_cfg = format!("gpg.ssh.allowedSignersFile={}", allowed.display());
+    let ok = Command::new("git")
+        .current_dir(&w.repo.dir)
+        .args(["-c", &allowed_cfg, "verify-tag", "v1.0.0"])
+        .output()
+        .unwrap();
+    assert!(ok.status.success(), "git accepts it: {ok:?}");
+    for mode in MODES {
+        let home = w.path(&format!("retired-{mode}"));
+        let (code, stdout, stderr) = w
+            .plugins(mode)
+            .args([
+                "install",
+                &w.url,
+                "--ref",
+                "v1.0.0",
+                "--yes",
+                "--require-signed",
+            ])
+            .arg("--allowed-signers")
+            .arg(&allowed)
+            .arg("--home")
+            .arg(&home)
+            .run()
+            .parts();
+        assert_eq!(code, 2, "mode {mode}: {stdout}{stderr}");
+        assert!(
+            stderr.contains("plugins::git::bad_signature"),
+            "mode {mode}: {stderr}"
+        );
+        assert!(!home.join("plugins.lock").exists(), "mode {mode}");
+    }
+    // A key valid now: installed, and the lock records when it was seen.
+    std::fs::write(&allowed, format!("{}\n", w.publisher.line)).unwrap();
+    let home = w.path("valid");
+    let (code, stdout, stderr) = w
+        .plugins("0")
+        .args([
+            "install",
+            &w.url,
+            "--ref",
+            "v1.0.0",
+            "--yes",
+            "--require-signed",
+        ])
+        .arg("--allowed-signers")
+        .arg(&allowed)
+        .arg("--home")
+        .arg(&home)
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let seen = locked(&home, ID, "signer_seen_at");
+    assert!(seen.starts_with("20"), "{seen}");
+}
