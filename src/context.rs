@@ -9,6 +9,14 @@ use crate::dialect::Dialect;
 use crate::lock::Lock;
 use crate::store::Home;
 
+/// `PLUGINS_MAX_FILE_MIB` as set, when it is no whole number of MiB above 0.
+#[derive(Clone, Debug, thiserror::Error)]
+#[error(
+    "PLUGINS_MAX_FILE_MIB={0:?} is not a whole number of MiB above 0 (the largest file a git source may hold); set one, or unset it for the default, {default}",
+    default = crate::git::DEFAULT_MAX_FILE_MIB
+)]
+pub struct NotMib(pub String);
+
 /// What the command line and environment say about where things live and how to print.
 #[derive(Clone, Debug)]
 pub struct Context {
@@ -39,7 +47,7 @@ pub struct Context {
     /// committed file a git source may hold; libgit2 reads a file whole, so this bounds
     /// what a checkout keeps in memory. `Err`: the value as set, which is no whole number of
     /// MiB above 0 (a command that fetches refuses it by name rather than use 100).
-    pub max_file_mib: Result<u64, String>,
+    pub max_file_mib: Result<u64, NotMib>,
     /// Proxies (`HTTPS_PROXY`, `HTTP_PROXY`, `ALL_PROXY`, `NO_PROXY`, upper or
     /// lower case) and credential sources (`GITHUB_TOKEN`/`GH_TOKEN`, `NETRC`,
     /// `GIT_CONFIG_GLOBAL`) for every transfer.
@@ -155,7 +163,7 @@ impl Context {
                     .to_str()
                     .and_then(|s| s.trim().parse::<u64>().ok())
                     .filter(|m| *m > 0)
-                    .ok_or_else(|| v.to_string_lossy().into_owned()),
+                    .ok_or_else(|| NotMib(v.to_string_lossy().into_owned())),
             },
             protoagent: crate::host::protoagent::Env {
                 home: stripped("PROTOAGENT_HOME"),

@@ -110,12 +110,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         git::set_timeout(cx.net_timeout);
         match &cx.max_file_mib {
             Ok(mib) => git::bound_memory(*mib),
-            Err(set) => {
+            Err(not) => {
                 let printer = printer::Printer::new(&cli.global, &cx);
-                printer.fail(&error::Error::InvalidArgument(format!(
-                    "PLUGINS_MAX_FILE_MIB={set:?} is not a whole number of MiB above 0 (the largest file a git source may hold); set one, or unset it for the default, {}",
-                    git::DEFAULT_MAX_FILE_MIB
-                )));
+                printer.fail(&error::Error::InvalidArgument(not.to_string()));
                 return ExitCode::from(2);
             }
         }

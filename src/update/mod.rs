@@ -291,11 +291,10 @@ pub fn infer_kind(requested: &str, refs: &[(String, String)]) -> Option<RefKind>
 /// The fetchable URL of a lock row's git source: `Ok(None)` for a local directory, `Err`
 /// (why) for a row that names no source `plugins` would fetch (a hand-edited `subdir` out
 /// of the repository, a source it refuses).
-pub fn git_url_of(e: &Entry, gh_base: &str) -> Result<Option<String>, String> {
-    match crate::source::Source::of_entry(e, gh_base) {
-        Ok(crate::source::Source::Git { url, .. }) => Ok(Some(url)),
-        Ok(_) => Ok(None),
-        Err(why) => Err(format!("the lock's row cannot be checked: {why}")),
+pub fn git_url_of(e: &Entry, gh_base: &str) -> Result<Option<String>, crate::source::SourceError> {
+    match crate::source::Source::of_entry(e, gh_base)? {
+        crate::source::Source::Git { url, .. } => Ok(Some(url)),
+        _ => Ok(None),
     }
 }
 
@@ -306,7 +305,7 @@ pub fn check_all(
     jobs: usize,
     timeout: Duration,
     pre: bool,
-    url_of: &(dyn Fn(&Entry) -> Result<Option<String>, String> + Sync),
+    url_of: &(dyn Fn(&Entry) -> Result<Option<String>, crate::source::SourceError> + Sync),
 ) -> Vec<Check> {
     let check = |e: &Entry, status: Status| Check {
         id: e.id.clone(),
@@ -324,7 +323,10 @@ pub fn check_all(
     for (i, e) in entries.iter().enumerate() {
         match (e.ref_kind, url_of(e)) {
             (Some(RefKind::Commit), _) => results[i] = Some(check(e, Status::Pinned)),
-            (_, Err(message)) => results[i] = Some(check(e, Status::Error { message })),
+            (_, Err(why)) => {
+                let message = format!("the lock's row cannot be checked: {why}");
+                results[i] = Some(check(e, Status::Error { message }));
+            }
             (None, _) if e.commit.is_none() => results[i] = Some(check(e, Status::Local)),
             (_, Ok(None)) => results[i] = Some(check(e, Status::Local)),
             (_, Ok(Some(url))) => queue.push((i, e, url)),
