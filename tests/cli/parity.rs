@@ -860,6 +860,17 @@ fn json_values() -> Vec<String> {
         "{\"commands\": 1}",
         "\"\\ud800\"",
         "\"\\udc00\\ud800\"",
+        // Lone surrogates as the host's path encoding meets them (issue #42): U+DC80–U+DCFF
+        // are raw bytes to `surrogateescape`, a run fails from its first other one, and the
+        // position counts the resolved path (after `..`, below an absolute target).
+        "\"\\udc80\"",
+        "\"\\udc80\\ud800\"",
+        "\"\\ud800\\udc80\"",
+        "\"\\ud800\\udbff\"",
+        "\"sub/\\udfff/x.py\"",
+        "\"../\\ud800\"",
+        "\"/\\ud800\"",
+        "\"a\\u0000/\\ud800\"",
         "\"\\u00e9\"",
         "\"\\u12G4\"",
         "\"\\u12\"",
@@ -1071,6 +1082,17 @@ fn plugin_root(tmp: &Path) -> std::path::PathBuf {
     root
 }
 
+/// A case for the host: AWorld judges in `root`, the directory `ours` judges in, since its
+/// messages hold the root's path (a lone surrogate's `UnicodeEncodeError` counts its
+/// position in it).
+fn request(host: &str, text: &str, root: &Path) -> Value {
+    if host == "aworld" {
+        json!({"host": host, "text": text, "root": root})
+    } else {
+        json!({"host": host, "text": text, "host_version": HOST_VERSION})
+    }
+}
+
 fn ours(host: &str, text: &str, root: &Path) -> Judged {
     if host == "protoagent" {
         let opts = protoagent::Options {
@@ -1242,13 +1264,6 @@ const DOCUMENTED: &[Documented] = &[
                 .as_deref()
                 .is_some_and(|m| m.starts_with(UNREADABLE) && m.contains("unhashable key"))
     }),
-    // Known: a lone surrogate escape (`"\ud800"`) in an entrypoint target makes
-    // the host's path resolution raise UnicodeEncodeError; plugins reads it as U+FFFD.
-    ("known: json-lone-surrogate-target", |_, h, _| {
-        h.message
-            .as_deref()
-            .is_some_and(|m| m.contains("surrogates not allowed"))
-    }),
 ];
 
 /// Whether `text` has an anchor or alias whose name runs into `:` or `?` (`&id:`, `*a?`).
@@ -1316,7 +1331,7 @@ fn minimise(
     sig: &str,
 ) -> (String, Judged, Judged) {
     let mut check = |t: &str| -> Option<(Judged, Judged)> {
-        let h = Judged::from_host(&host.judge(&[json!({"host": host_name, "text": t})])[0]);
+        let h = Judged::from_host(&host.judge(&[request(host_name, t, root)])[0]);
         let o = ours(host_name, t, root);
         (!agree(&h, &o) && deliberate(t, &h, &o).is_none() && signature(&h, &o) == sig)
             .then_some((h, o))
@@ -1363,6 +1378,8 @@ struct Tally {
     warnings: usize,
     /// Cases of each of issue #29's shapes ([`SHAPES`]).
     shapes: BTreeMap<&'static str, usize>,
+    /// Cases of each of issue #42's classes ([`CLASSES`]) for this host.
+    classes: BTreeMap<&'static str, usize>,
     agree: usize,
     deliberate: BTreeMap<&'static str, usize>,
     disagree: BTreeMap<String, (usize, String)>,
@@ -1381,15 +1398,13 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
             }
         })
         .collect();
-    let requests: Vec<Value> = texts
-        .iter()
-        .map(|t| json!({"host": host_name, "text": t, "host_version": HOST_VERSION}))
-        .collect();
-    let verdicts = Host::start(python).judge(&requests);
     let tmp = tempfile::tempdir().unwrap();
     let root = plugin_root(tmp.path());
+    let requests: Vec<Value> = texts.iter().map(|t| request(host_name, t, &root)).collect();
+    let verdicts = Host::start(python).judge(&requests);
     let mut tally = Tally {
         shapes: BTreeMap::new(),
+        classes: BTreeMap::new(),
         new_keys: 0,
         warnings: 0,
         agree: 0,
@@ -1407,6 +1422,11 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
                 *tally.shapes.entry(name).or_default() += 1;
             }
         }
+        for (host, name, has) in CLASSES {
+            if *host == host_name && has(text, &h) {
+                *tally.classes.entry(name).or_default() += 1;
+            }
+        }
         tally.warnings += h.warnings.len();
         if agree(&h, &o) {
             tally.agree += 1;
@@ -1422,6 +1442,26 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
     }
     tally
 }
+
+/// Issue #42's classes, once "tolerated", now matched: the sweep of each host must produce
+/// every one of its classes (each case is compared in full, message included).
+type Class = (&'static str, &'static str, fn(&str, &Judged) -> bool);
+const CLASSES: &[Class] = &[
+    (
+        "aworld",
+        "a lone surrogate the host cannot encode in a target",
+        |_, h| {
+            h.message
+                .as_deref()
+                .is_some_and(|m| m.contains("surrogates not allowed"))
+        },
+    ),
+    (
+        "protoagent",
+        "an anchor or alias name running into ':' or '?'",
+        |t, _| anchor_name_indicator(t),
+    ),
+];
 
 /// Issue #29's shapes, which the sweep must generate (each is compared in full).
 type Shape = (&'static str, fn(&str) -> bool);
@@ -1471,10 +1511,11 @@ fn uses_0218_keys(text: &str) -> bool {
 fn report(host_name: &str, t: &Tally, cases: usize, python: &Path) -> Option<String> {
     let pct = |n: usize| 100.0 * n as f64 / cases as f64;
     let mut out = format!(
-        "parity {host_name}: {cases} cases ({} with 0.218 keys, {} host warnings, issue #29 shapes {:?}), agree {} ({:.2}%), documented {:?}, disagree {}\n",
+        "parity {host_name}: {cases} cases ({} with 0.218 keys, {} host warnings, issue #29 shapes {:?}, issue #42 classes {:?}), agree {} ({:.2}%), documented {:?}, disagree {}\n",
         t.new_keys,
         t.warnings,
         t.shapes,
+        t.classes,
         t.agree,
         pct(t.agree),
         t.deliberate,
@@ -1559,6 +1600,13 @@ fn run(host_name: &str, manifest: &str, inline: &[&str]) {
                 tally.shapes
             );
         }
+    }
+    for (host, name, _) in CLASSES {
+        assert!(
+            *host != host_name || tally.classes.get(name).is_some_and(|n| *n > 0),
+            "no case of {name} in the {host_name} sweep: {:?}",
+            tally.classes
+        );
     }
     if let Some(failure) = report(host_name, &tally, cases, &python) {
         panic!("{failure}");
