@@ -1200,11 +1200,6 @@ const DOCUMENTED: &[Documented] = &[
             .as_deref()
             .is_some_and(|m| m.starts_with(UNREADABLE) && m.contains("found recursive alias"))
     }),
-    // Known: PyYAML ends an anchor or alias name at `:` or `?` (`&id: x` is an anchored
-    // empty key); the event parser reads them as part of the name.
-    ("known: yaml-anchor-name-indicator", |t, _, _| {
-        anchor_name_indicator(t)
-    }),
     // Deliberate: alias expansion and nesting are bounded, so a billion-laughs
     // manifest or a 10,000-deep flow list is refused instead of exhausting
     // memory or the stack.
