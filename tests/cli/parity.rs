@@ -2301,3 +2301,36 @@ fn parity_aoe_serde_words_with_the_hosts_types() {
         format!("parity aoe: {cases} cases, {refused} parse errors compared word for word\n");
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
 }
+
+/// Issue #42: an integer past i64 anywhere makes the host's `toml::Value` pre-parse fail,
+/// so its `api_version` pre-check is skipped and the typed parse's serde error is what it
+/// reports; `plugins` says the same words (the host's types, [`aoe_host`], as judge).
+#[test]
+fn aoe_an_integer_past_i64_turns_off_the_api_version_pre_check() {
+    use plugins::host::aoe::manifest as aoe;
+    let head = "id = \"dev.example.a\"\nname = \"A\"\nversion = \"1.0.0\"\n";
+    let big = "18446744073709551615";
+    let cases = [
+        format!("{head}api_version = 16\nmax_bytes = {big}\n"),
+        format!("{head}max_bytes = {big}\napi_version = 16\n"),
+        format!(
+            "{head}api_version = 16\n[[settings]]\nkey = \"k\"\ntype = \"integer\"\ndefault = {big}\n"
+        ),
+        format!("{head}api_version = 16\n[[status]]\nid = \"s\"\nlabel = {big}\n"),
+        format!("{head}api_version = {big}\n"),
+        format!("{head}api_version = 15\nmax_bytes = {big}\n"),
+        format!("{head}api_version = 16\nx = [1, {big}]\n"),
+        format!("{head}api_version = 16\nmax_bytes = 9223372036854775807\n"),
+    ];
+    for text in &cases {
+        let host = aoe_host::parse_error(text);
+        let ours = aoe::validate(text, None, &aoe::Options::default());
+        assert_eq!(ours.host_message, host, "{text}");
+        let want = if host.as_deref().is_some_and(|h| h.ends_with("upgrade aoe")) {
+            HostClass::Unsupported
+        } else {
+            HostClass::Parse
+        };
+        assert_eq!(ours.class, want, "{text}");
+    }
+}
