@@ -2055,18 +2055,326 @@ mod aoe_host {
     /// `PluginManifest::from_toml_str` up to its parse: the permissive `api_version`
     /// pre-parse, then the typed parse; the host's error text, or `None` when it parses.
     pub(super) fn parse_error(text: &str) -> Option<String> {
+        parse(text).err()
+    }
+
+    /// [`parse_error`], with the manifest the host's parse builds.
+    pub(super) fn parse(text: &str) -> Result<PluginManifest, String> {
         if let Some(found) = toml::from_str::<toml::Value>(text)
             .ok()
             .and_then(|doc| doc.get("api_version").and_then(toml::Value::as_integer))
             && found > 15
         {
-            return Some(format!(
+            return Err(format!(
                 "manifest targets api_version {found} but this host supports 1..=15; upgrade aoe"
             ));
         }
         toml::from_str::<PluginManifest>(text)
-            .err()
-            .map(|e| format!("manifest is not valid TOML: {e}"))
+            .map_err(|e| format!("manifest is not valid TOML: {e}"))
+    }
+
+    /// The lines the host's `validate()` prints about `settings` (the `settings[…]` lines
+    /// of `manifest is invalid:`), in its order, written here from spec `aoe.md` §9 and
+    /// upstream's `validate_object_list_default` (H15, 325d88f6): a second reading, not
+    /// `plugins`' code, so a line `plugins` drops or adds shows.
+    pub(super) fn setting_lines(m: &PluginManifest) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut check = |ok: bool, line: String| {
+            if !ok {
+                out.push(line);
+            }
+        };
+        let keys: Vec<&str> = m.settings.iter().map(|s| s.key.as_str()).collect();
+        let agent_keys: Vec<&str> = m
+            .settings
+            .iter()
+            .filter(|s| matches!(s.option_source, Some(OptionSource::AcpAgents)))
+            .map(|s| s.key.as_str())
+            .collect();
+        let scoped = |o: &Option<OptionSource>| {
+            matches!(o, Some(OptionSource::AcpModels | OptionSource::AcpModes))
+        };
+        for (i, s) in m.settings.iter().enumerate() {
+            check(
+                !s.key.is_empty(),
+                format!("settings[{i}].key must not be empty"),
+            );
+            check(
+                !matches!(s.value_type, SettingType::Select) || !s.options.is_empty(),
+                format!("settings[{i}] is a select but declares no options"),
+            );
+            check(
+                !matches!((s.min, s.max), (Some(lo), Some(hi)) if lo > hi),
+                format!("settings[{i}].min must not exceed max"),
+            );
+            match s.value_type {
+                SettingType::DynamicSelect => {
+                    check(
+                        s.option_source.is_some(),
+                        format!("settings[{i}] is a dynamic_select but declares no option_source"),
+                    );
+                    check(
+                        s.fields.is_empty(),
+                        format!(
+                            "settings[{i}] is a dynamic_select and must not declare object fields"
+                        ),
+                    );
+                    let mut seen = Vec::new();
+                    for dep in &s.depends_on {
+                        check(
+                            dep != &s.key,
+                            format!("settings[{i}]: depends_on must not reference itself"),
+                        );
+                        check(
+                            keys.contains(&dep.as_str()),
+                            format!("settings[{i}]: depends_on {dep:?} is not a sibling setting"),
+                        );
+                        check(
+                            !seen.contains(&dep),
+                            format!("settings[{i}]: depends_on {dep:?} is listed twice"),
+                        );
+                        seen.push(dep);
+                    }
+                    if scoped(&s.option_source) {
+                        check(
+                            s.depends_on
+                                .iter()
+                                .any(|d| agent_keys.contains(&d.as_str())),
+                            format!(
+                                "settings[{i}]: acp.models/acp.modes require a depends_on referencing an acp.agents setting"
+                            ),
+                        );
+                    }
+                }
+                SettingType::ObjectList => {
+                    check(
+                        !s.fields.is_empty(),
+                        format!("settings[{i}] is an object_list but declares no fields"),
+                    );
+                    check(
+                        s.option_source.is_none() && s.depends_on.is_empty(),
+                        format!(
+                            "settings[{i}] is an object_list; option_source/depends_on belong on its fields, not the list"
+                        ),
+                    );
+                    check(
+                        !matches!((s.min_items, s.max_items), (Some(lo), Some(hi)) if lo > hi),
+                        format!("settings[{i}].min_items must not exceed max_items"),
+                    );
+                    let id_key = s.item_id_key.as_deref().unwrap_or("_id");
+                    check(
+                        !id_key.trim().is_empty(),
+                        format!("settings[{i}].item_id_key must not be empty"),
+                    );
+                    let field_keys: Vec<&str> = s.fields.iter().map(|f| f.key.as_str()).collect();
+                    let agent_fields: Vec<&str> = s
+                        .fields
+                        .iter()
+                        .filter(|f| matches!(f.option_source, Some(OptionSource::AcpAgents)))
+                        .map(|f| f.key.as_str())
+                        .collect();
+                    let mut seen = Vec::new();
+                    for (j, f) in s.fields.iter().enumerate() {
+                        let at = format!("settings[{i}].fields[{j}]");
+                        check(!f.key.is_empty(), format!("{at}.key must not be empty"));
+                        check(
+                            !seen.contains(&f.key.as_str()),
+                            format!("{at}.key {:?} is duplicated", f.key),
+                        );
+                        seen.push(f.key.as_str());
+                        check(
+                            f.key != id_key,
+                            format!("{at}.key {:?} collides with the item id key", f.key),
+                        );
+                        check(
+                            !matches!(f.value_type, ObjectFieldType::Select)
+                                || !f.options.is_empty(),
+                            format!("{at} is a select but declares no options"),
+                        );
+                        let dynamic = matches!(
+                            f.value_type,
+                            ObjectFieldType::DynamicSelect | ObjectFieldType::DynamicMultiSelect
+                        );
+                        check(
+                            dynamic == f.option_source.is_some(),
+                            format!(
+                                "{at}: option_source is required for and exclusive to dynamic_select / dynamic_multi_select"
+                            ),
+                        );
+                        check(
+                            dynamic || f.depends_on.is_empty(),
+                            format!(
+                                "{at}: depends_on is only valid on a dynamic_select / dynamic_multi_select"
+                            ),
+                        );
+                        let mut deps = Vec::new();
+                        for dep in &f.depends_on {
+                            check(
+                                dep != &f.key,
+                                format!("{at}: depends_on must not reference itself"),
+                            );
+                            check(
+                                field_keys.contains(&dep.as_str()),
+                                format!("{at}: depends_on {dep:?} is not a sibling field"),
+                            );
+                            check(
+                                !deps.contains(&dep),
+                                format!("{at}: depends_on {dep:?} is listed twice"),
+                            );
+                            deps.push(dep);
+                        }
+                        if scoped(&f.option_source) {
+                            check(
+                                f.depends_on
+                                    .iter()
+                                    .any(|d| agent_fields.contains(&d.as_str())),
+                                format!(
+                                    "{at}: acp.models/acp.modes require a depends_on referencing an acp.agents field"
+                                ),
+                            );
+                        }
+                    }
+                }
+                _ => {
+                    check(
+                        s.option_source.is_none(),
+                        format!("settings[{i}]: option_source is only valid on a dynamic_select"),
+                    );
+                    check(
+                        s.depends_on.is_empty(),
+                        format!("settings[{i}]: depends_on is only valid on a dynamic_select"),
+                    );
+                    check(
+                        s.fields.is_empty(),
+                        format!("settings[{i}]: fields are only valid on an object_list"),
+                    );
+                }
+            }
+            let Some(d) = &s.default else { continue };
+            let strings = |v: &toml::Value| {
+                v.as_array()
+                    .is_some_and(|a| a.iter().all(toml::Value::is_str))
+            };
+            let type_ok = match s.value_type {
+                SettingType::String
+                | SettingType::Select
+                | SettingType::DynamicSelect
+                | SettingType::Cron => d.is_str(),
+                SettingType::Bool => d.is_bool(),
+                SettingType::Integer => d.is_integer(),
+                SettingType::ObjectList => d.is_array(),
+                SettingType::StringList => strings(d),
+            };
+            check(
+                type_ok,
+                format!(
+                    "settings[{i}].default does not match type {:?}",
+                    s.value_type
+                ),
+            );
+            match (&s.value_type, d) {
+                (SettingType::Select, toml::Value::String(v)) if !s.options.is_empty() => check(
+                    s.options.contains(v),
+                    format!("settings[{i}].default {v:?} is not one of the options"),
+                ),
+                (SettingType::Integer, toml::Value::Integer(v)) => {
+                    if let Some(lo) = s.min {
+                        check(
+                            *v >= lo,
+                            format!("settings[{i}].default {v} is below min {lo}"),
+                        );
+                    }
+                    if let Some(hi) = s.max {
+                        check(
+                            *v <= hi,
+                            format!("settings[{i}].default {v} is above max {hi}"),
+                        );
+                    }
+                }
+                (SettingType::ObjectList, toml::Value::Array(items)) => {
+                    let id_key = s.item_id_key.as_deref().unwrap_or("_id");
+                    for (k, item) in items.iter().enumerate() {
+                        let at = format!("settings[{i}].default[{k}]");
+                        let Some(t) = item.as_table() else {
+                            check(false, format!("{at} must be a table"));
+                            continue;
+                        };
+                        check(
+                            t.get(id_key)
+                                .and_then(toml::Value::as_str)
+                                .is_some_and(|v| !v.trim().is_empty()),
+                            format!("{at} must carry a non-empty {id_key:?} id"),
+                        );
+                        for key in t.keys() {
+                            check(
+                                key == id_key || s.fields.iter().any(|f| &f.key == key),
+                                format!("{at} has undeclared key {key:?}"),
+                            );
+                        }
+                        for f in &s.fields {
+                            let Some(v) = t.get(&f.key) else {
+                                check(
+                                    !f.required,
+                                    format!("{at} is missing required field {:?}", f.key),
+                                );
+                                continue;
+                            };
+                            let list = matches!(
+                                f.value_type,
+                                ObjectFieldType::DynamicMultiSelect | ObjectFieldType::StringList
+                            );
+                            let type_ok = match f.value_type {
+                                ObjectFieldType::Bool => v.is_bool(),
+                                ObjectFieldType::Integer => v.is_integer(),
+                                _ if list => strings(v),
+                                _ => v.is_str(),
+                            };
+                            check(
+                                type_ok,
+                                format!("{at}.{} does not match type {:?}", f.key, f.value_type),
+                            );
+                            // Upstream's `empty_required`: a list type is empty unless it is a
+                            // non-empty array; another type only as a blank string.
+                            let empty = if list {
+                                v.as_array().is_none_or(Vec::is_empty)
+                            } else {
+                                v.as_str().is_some_and(|s| s.trim().is_empty())
+                            };
+                            check(
+                                !(f.required && empty),
+                                format!("{at}.{} is required but empty", f.key),
+                            );
+                            if let (ObjectFieldType::Integer, Some(iv)) =
+                                (&f.value_type, v.as_integer())
+                            {
+                                if let Some(lo) = f.min {
+                                    check(
+                                        iv >= lo,
+                                        format!("{at}.{} {iv} is below min {lo}", f.key),
+                                    );
+                                }
+                                if let Some(hi) = f.max {
+                                    check(
+                                        iv <= hi,
+                                        format!("{at}.{} {iv} is above max {hi}", f.key),
+                                    );
+                                }
+                            }
+                            if let (ObjectFieldType::Select, Some(sv)) = (&f.value_type, v.as_str())
+                                && !f.options.is_empty()
+                            {
+                                check(
+                                    f.options.iter().any(|o| o == sv),
+                                    format!("{at}.{} {sv:?} is not one of the options", f.key),
+                                );
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
     }
 }
 
@@ -2190,7 +2498,61 @@ const AOE_HOT: &[&[&str]] = &[
     &["status", "*"],
     &["ui", "*"],
     &["screenshots", "*"],
+    // Defaults and their items' fields (issue #42: a required list field given a
+    // non-array is "does not match type" and "required but empty").
+    &["settings", "*", "default"],
+    &["settings", "*", "default", "*"],
+    &["settings", "*", "default", "*", "*"],
+    &["settings", "*", "fields", "*", "required"],
 ];
+
+/// An object_list whose item fields are every list and scalar type, required, with defaults
+/// (API v14): the sweep mutates their values.
+const AOE_SETTINGS_SEED: &str = r#"id = "dev.example.lists"
+name = "Lists"
+version = "1.0.0"
+api_version = 14
+
+[[settings]]
+key = "jobs"
+type = "object_list"
+item_id_key = "id"
+default = [{ id = "a", projects = ["p"], tags = ["t"], name = "n", n = 3, kind = "x" }]
+
+[[settings.fields]]
+key = "projects"
+type = "dynamic_multi_select"
+option_source = "projects"
+required = true
+
+[[settings.fields]]
+key = "tags"
+type = "string_list"
+required = true
+
+[[settings.fields]]
+key = "name"
+required = true
+
+[[settings.fields]]
+key = "n"
+type = "integer"
+min = 1
+max = 5
+
+[[settings.fields]]
+key = "kind"
+type = "select"
+options = ["x", "y"]
+
+[[settings]]
+key = "labels"
+type = "string_list"
+default = ["a"]
+"#;
+
+/// An integer past i64, which the host's `toml::Value` pre-parse cannot hold.
+const PAST_I64: &str = "18446744073709551615";
 
 fn mutate_aoe(seed: &toml::Value, rng: &mut Rng, values: &[toml::Value]) -> String {
     let mut doc = seed.clone();
@@ -2259,32 +2621,79 @@ fn mutate_aoe(seed: &toml::Value, rng: &mut Rng, values: &[toml::Value]) -> Stri
 fn parity_aoe_serde_words_with_the_hosts_types() {
     use plugins::host::aoe::manifest as aoe;
     let Some(corpus) = corpus_dir() else { return };
-    let seeds: Vec<toml::Value> = seeds(&corpus.join("aoe"), "aoe-plugin.toml", &[])
-        .iter()
-        .filter_map(|t| toml::from_str::<toml::Value>(t).ok())
-        .collect();
+    let seeds: Vec<toml::Value> =
+        seeds(&corpus.join("aoe"), "aoe-plugin.toml", &[AOE_SETTINGS_SEED])
+            .iter()
+            .filter_map(|t| toml::from_str::<toml::Value>(t).ok())
+            .collect();
     assert!(seeds.len() >= 30, "{} aoe seeds", seeds.len());
     let (cases, seed) = knobs();
     let mut rng = Rng(seed ^ 0xA0E);
     let values = aoe_values();
     let opts = aoe::Options::default();
     let (mut refused, mut failures) = (0, Vec::new());
+    // The host's `validate()` lines: its `settings[…]` lines compared one by one, and every
+    // line of `plugins`' `manifest is invalid:` present as a diagnostic.
+    let (mut setting_lines, mut host_lines, mut list_empty, mut past_i64) = (0, 0, 0, 0);
     for i in 0..cases {
-        let text = mutate_aoe(&seeds[i % seeds.len()], &mut rng, &values);
-        let host = aoe_host::parse_error(&text);
+        let mut text = mutate_aoe(&seeds[i % seeds.len()], &mut rng, &values);
+        if rng.chance(4) {
+            // An integer past i64 (issue #42): the host's pre-check is off.
+            past_i64 += 1;
+            text = if rng.chance(50) {
+                format!("max_bytes = {PAST_I64}\n{text}")
+            } else {
+                text.replacen(
+                    "api_version = ",
+                    &format!("max_bytes = {PAST_I64}\napi_version = "),
+                    1,
+                )
+            };
+        }
+        let host = aoe_host::parse(&text);
         let ours = aoe::validate(&text, None, &opts);
         let parse = matches!(ours.class, HostClass::Parse | HostClass::Unsupported);
+        let lines: Vec<&str> = ours
+            .host_message
+            .as_deref()
+            .and_then(|m| m.strip_prefix("manifest is invalid:\n"))
+            .map(|rest| rest.lines().collect())
+            .unwrap_or_default();
+        let listed = lines
+            .iter()
+            .all(|l| ours.diagnostics.iter().any(|d| d.message == *l));
+        host_lines += lines.len();
         let agree = match &host {
-            Some(h) => {
+            Err(h) => {
                 refused += 1;
                 parse && ours.host_message.as_deref() == Some(h.as_str())
             }
-            None => !parse,
+            Ok(m) => {
+                let want = aoe_host::setting_lines(m);
+                let got: Vec<&str> = lines
+                    .iter()
+                    .copied()
+                    .filter(|l| l.starts_with("settings["))
+                    .collect();
+                setting_lines += want.len();
+                list_empty += want
+                    .windows(2)
+                    .filter(|w| {
+                        w[0].contains("does not match type DynamicMultiSelect")
+                            || w[0].contains("does not match type StringList")
+                    })
+                    .filter(|w| w[1].ends_with("is required but empty"))
+                    .count();
+                !parse && got == want && listed
+            }
         };
         if !agree && failures.len() < 5 {
+            let want = host.as_ref().map(aoe_host::setting_lines);
             failures.push(format!(
-                "{text}\n  host: {host:?}\n  ours: {:?} {:?}",
-                ours.class, ours.host_message
+                "{text}\n  host: {:?}\n  ours: {:?} {:?}",
+                want.as_ref().map_err(|e| e.as_str()),
+                ours.class,
+                ours.host_message
             ));
         }
     }
@@ -2297,8 +2706,13 @@ fn parity_aoe_serde_words_with_the_hosts_types() {
         refused * 2 >= cases,
         "only {refused} of {cases} cases refused"
     );
-    let line =
-        format!("parity aoe: {cases} cases, {refused} parse errors compared word for word\n");
+    assert!(
+        setting_lines > 0 && list_empty > 0 && past_i64 > 0,
+        "the sweep lacks issue #42's aoe shapes: {setting_lines} settings lines, {list_empty} required list fields given a non-array, {past_i64} integers past i64"
+    );
+    let line = format!(
+        "parity aoe: {cases} cases, {refused} parse errors compared word for word, {setting_lines} validate() settings lines compared one by one ({list_empty} required list fields given a non-array), {host_lines} host lines each a diagnostic, {past_i64} with an integer past i64\n"
+    );
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
 }
 
