@@ -1781,7 +1781,12 @@ fn entrypoint_nulls_and_yaml_edge_shapes_are_judged_as_the_host_does() {
 /// the reference `plugins`' hand-written reading (its own closed-set enums, the structural
 /// pass) must match word for word. No Python host exists for aoe, so this is the
 /// differential judge of its messages.
-mod aoe_host {
+/// aoe's manifest types and checks as upstream declares them, shared by the profiles
+/// ([`aoe_host`] is aoe 1.19, API 15; [`aoe_host_h12`] aoe 1.14, API 12): each profile's
+/// module declares `API`, `SettingType`, `ObjectFieldType` and `UiSlot` (its closed sets,
+/// in upstream's order) and their `string_list`/`list` helpers first.
+macro_rules! aoe_host_types {
+    () => {
     use std::collections::BTreeMap;
 
     use serde::Deserialize;
@@ -1904,20 +1909,6 @@ mod aoe_host {
         max_items: Option<u32>,
     }
 
-    #[derive(Debug, Default, Deserialize)]
-    #[serde(rename_all = "snake_case")]
-    enum SettingType {
-        #[default]
-        String,
-        #[serde(alias = "boolean")]
-        Bool,
-        Integer,
-        Select,
-        DynamicSelect,
-        ObjectList,
-        Cron,
-        StringList,
-    }
 
     #[derive(Debug, Deserialize)]
     enum OptionSource {
@@ -1961,20 +1952,6 @@ mod aoe_host {
         depends_on: Vec<String>,
     }
 
-    #[derive(Debug, Default, Deserialize)]
-    #[serde(rename_all = "snake_case")]
-    enum ObjectFieldType {
-        #[default]
-        String,
-        #[serde(alias = "boolean")]
-        Bool,
-        Integer,
-        Select,
-        DynamicSelect,
-        DynamicMultiSelect,
-        Cron,
-        StringList,
-    }
 
     #[allow(dead_code)]
     #[derive(Debug, Deserialize)]
@@ -2001,21 +1978,6 @@ mod aoe_host {
         caption: String,
     }
 
-    #[derive(Debug, Deserialize)]
-    #[serde(rename_all = "kebab-case")]
-    enum UiSlot {
-        StatusBar,
-        RowBadge,
-        RowColumn,
-        SortKey,
-        FilterFacet,
-        Card,
-        Pane,
-        ComposerAction,
-        DetailBadge,
-        HomePane,
-        Notification,
-    }
 
     #[allow(dead_code)]
     #[derive(Debug, Deserialize)]
@@ -2054,8 +2016,14 @@ mod aoe_host {
 
     /// `PluginManifest::from_toml_str` up to its parse: the permissive `api_version`
     /// pre-parse, then the typed parse; the host's error text, or `None` when it parses.
+    #[allow(dead_code)]
     pub(super) fn parse_error(text: &str) -> Option<String> {
         parse(text).err()
+    }
+
+    /// The host's parse, then its `validate()` settings lines ([`setting_lines`]).
+    pub(super) fn judge(text: &str) -> Result<Vec<String>, String> {
+        parse(text).map(|m| setting_lines(&m))
     }
 
     /// [`parse_error`], with the manifest the host's parse builds.
@@ -2063,10 +2031,10 @@ mod aoe_host {
         if let Some(found) = toml::from_str::<toml::Value>(text)
             .ok()
             .and_then(|doc| doc.get("api_version").and_then(toml::Value::as_integer))
-            && found > 15
+            && found > API
         {
             return Err(format!(
-                "manifest targets api_version {found} but this host supports 1..=15; upgrade aoe"
+                "manifest targets api_version {found} but this host supports 1..={API}; upgrade aoe"
             ));
         }
         toml::from_str::<PluginManifest>(text)
@@ -2256,14 +2224,11 @@ mod aoe_host {
                     .is_some_and(|a| a.iter().all(toml::Value::is_str))
             };
             let type_ok = match s.value_type {
-                SettingType::String
-                | SettingType::Select
-                | SettingType::DynamicSelect
-                | SettingType::Cron => d.is_str(),
                 SettingType::Bool => d.is_bool(),
                 SettingType::Integer => d.is_integer(),
                 SettingType::ObjectList => d.is_array(),
-                SettingType::StringList => strings(d),
+                _ if s.value_type.string_list() => strings(d),
+                _ => d.is_str(),
             };
             check(
                 type_ok,
@@ -2319,10 +2284,7 @@ mod aoe_host {
                                 );
                                 continue;
                             };
-                            let list = matches!(
-                                f.value_type,
-                                ObjectFieldType::DynamicMultiSelect | ObjectFieldType::StringList
-                            );
+                            let list = f.value_type.list();
                             let type_ok = match f.value_type {
                                 ObjectFieldType::Bool => v.is_bool(),
                                 ObjectFieldType::Integer => v.is_integer(),
@@ -2376,6 +2338,143 @@ mod aoe_host {
         }
         out
     }
+    };
+}
+
+/// aoe 1.19 (H15, `aoe-plugin-api` at 325d88f6, `API_VERSION = 15`).
+mod aoe_host {
+    const API: i64 = 15;
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum SettingType {
+        #[default]
+        String,
+        #[serde(alias = "boolean")]
+        Bool,
+        Integer,
+        Select,
+        DynamicSelect,
+        ObjectList,
+        Cron,
+        StringList,
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum ObjectFieldType {
+        #[default]
+        String,
+        #[serde(alias = "boolean")]
+        Bool,
+        Integer,
+        Select,
+        DynamicSelect,
+        DynamicMultiSelect,
+        Cron,
+        StringList,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    enum UiSlot {
+        StatusBar,
+        RowBadge,
+        RowColumn,
+        SortKey,
+        FilterFacet,
+        Card,
+        Pane,
+        ComposerAction,
+        DetailBadge,
+        HomePane,
+        Notification,
+    }
+
+    impl SettingType {
+        fn string_list(&self) -> bool {
+            matches!(self, SettingType::StringList)
+        }
+    }
+
+    impl ObjectFieldType {
+        /// The item field types whose value is an array of strings.
+        fn list(&self) -> bool {
+            matches!(
+                self,
+                ObjectFieldType::DynamicMultiSelect | ObjectFieldType::StringList
+            )
+        }
+    }
+
+    aoe_host_types!();
+}
+
+/// aoe 1.14 (H12, `aoe-plugin-api` at the v1.14.0 tag, 07a450c4, the same as 9cd37b63:
+/// `API_VERSION = 12`): no `string_list` setting or field type, the `settings-page` and
+/// `tool-card-badge` slots (after `detail-badge`) and no `home-pane`.
+mod aoe_host_h12 {
+    const API: i64 = 12;
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum SettingType {
+        #[default]
+        String,
+        #[serde(alias = "boolean")]
+        Bool,
+        Integer,
+        Select,
+        DynamicSelect,
+        ObjectList,
+        Cron,
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum ObjectFieldType {
+        #[default]
+        String,
+        #[serde(alias = "boolean")]
+        Bool,
+        Integer,
+        Select,
+        DynamicSelect,
+        DynamicMultiSelect,
+        Cron,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    enum UiSlot {
+        StatusBar,
+        RowBadge,
+        RowColumn,
+        SortKey,
+        FilterFacet,
+        Card,
+        Pane,
+        ComposerAction,
+        DetailBadge,
+        SettingsPage,
+        ToolCardBadge,
+        Notification,
+    }
+
+    impl SettingType {
+        fn string_list(&self) -> bool {
+            false
+        }
+    }
+
+    impl ObjectFieldType {
+        /// The item field types whose value is an array of strings.
+        fn list(&self) -> bool {
+            matches!(self, ObjectFieldType::DynamicMultiSelect)
+        }
+    }
+
+    aoe_host_types!();
 }
 
 /// Values a mutation puts anywhere: every TOML type, the closed sets' words and near misses.
@@ -2619,18 +2718,65 @@ fn mutate_aoe(seed: &toml::Value, rng: &mut Rng, values: &[toml::Value]) -> Stri
 /// the same, byte for byte, and a manifest the host parses must not be a parse error.
 #[test]
 fn parity_aoe_serde_words_with_the_hosts_types() {
-    use plugins::host::aoe::manifest as aoe;
+    use plugins::host::aoe::manifest::profile::Profile;
     let Some(corpus) = corpus_dir() else { return };
-    let seeds: Vec<toml::Value> =
-        seeds(&corpus.join("aoe"), "aoe-plugin.toml", &[AOE_SETTINGS_SEED])
-            .iter()
-            .filter_map(|t| toml::from_str::<toml::Value>(t).ok())
-            .collect();
-    assert!(seeds.len() >= 30, "{} aoe seeds", seeds.len());
     let (cases, seed) = knobs();
-    let mut rng = Rng(seed ^ 0xA0E);
+    aoe_sweep(
+        &corpus,
+        "H15",
+        Profile::H15,
+        aoe_host::judge,
+        AOE_SETTINGS_SEED,
+        cases,
+        seed ^ 0xA0E,
+    );
+    // aoe 1.14 (`--aoe-api 12`), judged by its own types (issue #42).
+    let h12_seed = AOE_SETTINGS_SEED
+        .replace("api_version = 14", "api_version = 12")
+        .replace(", tags = [\"t\"]", "")
+        .replace(
+            "[[settings.fields]]\nkey = \"tags\"\ntype = \"string_list\"\nrequired = true\n\n",
+            "",
+        )
+        .replace(
+            "\n[[settings]]\nkey = \"labels\"\ntype = \"string_list\"\ndefault = [\"a\"]\n",
+            "\n",
+        );
+    assert!(!h12_seed.contains("string_list"), "{h12_seed}");
+    aoe_sweep(
+        &corpus,
+        "H12",
+        Profile::H12,
+        aoe_host_h12::judge,
+        &h12_seed,
+        cases,
+        seed ^ 0xA0C,
+    );
+}
+
+/// One profile's aoe sweep: `judge` is the host's parse and its `validate()` settings lines
+/// ([`aoe_host`] or [`aoe_host_h12`]).
+fn aoe_sweep(
+    corpus: &Path,
+    name: &str,
+    profile: plugins::host::aoe::manifest::profile::Profile,
+    judge: fn(&str) -> Result<Vec<String>, String>,
+    inline: &str,
+    cases: usize,
+    seed: u64,
+) {
+    use plugins::host::aoe::manifest as aoe;
+    let seeds: Vec<toml::Value> = seeds(&corpus.join("aoe"), "aoe-plugin.toml", &[inline])
+        .iter()
+        .filter_map(|t| toml::from_str::<toml::Value>(t).ok())
+        .collect();
+    assert!(seeds.len() >= 30, "{} aoe seeds", seeds.len());
+    let mut rng = Rng(seed);
     let values = aoe_values();
-    let opts = aoe::Options::default();
+    let opts = aoe::Options {
+        profile,
+        ..aoe::Options::default()
+    };
     let (mut refused, mut failures) = (0, Vec::new());
     // The host's `validate()` lines: its `settings[…]` lines compared one by one, and every
     // line of `plugins`' `manifest is invalid:` present as a diagnostic.
@@ -2650,7 +2796,7 @@ fn parity_aoe_serde_words_with_the_hosts_types() {
                 )
             };
         }
-        let host = aoe_host::parse(&text);
+        let host = judge(&text);
         let ours = aoe::validate(&text, None, &opts);
         let parse = matches!(ours.class, HostClass::Parse | HostClass::Unsupported);
         let lines: Vec<&str> = ours
@@ -2668,8 +2814,7 @@ fn parity_aoe_serde_words_with_the_hosts_types() {
                 refused += 1;
                 parse && ours.host_message.as_deref() == Some(h.as_str())
             }
-            Ok(m) => {
-                let want = aoe_host::setting_lines(m);
+            Ok(want) => {
                 let got: Vec<&str> = lines
                     .iter()
                     .copied()
@@ -2684,22 +2829,19 @@ fn parity_aoe_serde_words_with_the_hosts_types() {
                     })
                     .filter(|w| w[1].ends_with("is required but empty"))
                     .count();
-                !parse && got == want && listed
+                !parse && got == *want && listed
             }
         };
         if !agree && failures.len() < 5 {
-            let want = host.as_ref().map(aoe_host::setting_lines);
             failures.push(format!(
                 "{text}\n  host: {:?}\n  ours: {:?} {:?}",
-                want.as_ref().map_err(|e| e.as_str()),
-                ours.class,
-                ours.host_message
+                host, ours.class, ours.host_message
             ));
         }
     }
     assert!(
         failures.is_empty(),
-        "aoe parse errors differ:\n{}",
+        "aoe {name} parse errors or validate() lines differ:\n{}",
         failures.join("\n\n")
     );
     assert!(
@@ -2711,7 +2853,7 @@ fn parity_aoe_serde_words_with_the_hosts_types() {
         "the sweep lacks issue #42's aoe shapes: {setting_lines} settings lines, {list_empty} required list fields given a non-array, {past_i64} integers past i64"
     );
     let line = format!(
-        "parity aoe: {cases} cases, {refused} parse errors compared word for word, {setting_lines} validate() settings lines compared one by one ({list_empty} required list fields given a non-array), {host_lines} host lines each a diagnostic, {past_i64} with an integer past i64\n"
+        "parity aoe {name}: {cases} cases, {refused} parse errors compared word for word, {setting_lines} validate() settings lines compared one by one ({list_empty} required list fields given a non-array), {host_lines} host lines each a diagnostic, {past_i64} with an integer past i64\n"
     );
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
 }
@@ -2736,15 +2878,26 @@ fn aoe_an_integer_past_i64_turns_off_the_api_version_pre_check() {
         format!("{head}api_version = 16\nx = [1, {big}]\n"),
         format!("{head}api_version = 16\nmax_bytes = 9223372036854775807\n"),
     ];
-    for text in &cases {
-        let host = aoe_host::parse_error(text);
-        let ours = aoe::validate(text, None, &aoe::Options::default());
-        assert_eq!(ours.host_message, host, "{text}");
-        let want = if host.as_deref().is_some_and(|h| h.ends_with("upgrade aoe")) {
-            HostClass::Unsupported
-        } else {
-            HostClass::Parse
+    type HostParse = fn(&str) -> Option<String>;
+    let profiles: [(aoe::profile::Profile, HostParse); 2] = [
+        (aoe::profile::Profile::H15, aoe_host::parse_error),
+        (aoe::profile::Profile::H12, aoe_host_h12::parse_error),
+    ];
+    for (profile, host) in profiles {
+        let opts = aoe::Options {
+            profile,
+            ..aoe::Options::default()
         };
-        assert_eq!(ours.class, want, "{text}");
+        for text in &cases {
+            let host = host(text);
+            let ours = aoe::validate(text, None, &opts);
+            assert_eq!(ours.host_message, host, "{profile:?}: {text}");
+            let want = if host.as_deref().is_some_and(|h| h.ends_with("upgrade aoe")) {
+                HostClass::Unsupported
+            } else {
+                HostClass::Parse
+            };
+            assert_eq!(ours.class, want, "{profile:?}: {text}");
+        }
     }
 }
