@@ -1213,9 +1213,10 @@ const DOCUMENTED: &[Documented] = &[
                         .any(|w| m.contains(w))
             })
     }),
-    // Known: `!!set`, `!!omap` and `!!pairs` build a set or (key, value)
-    // tuples; `str()` of those is rendered as a dict or lists. Verdicts agree.
-    ("known: yaml-set-and-tuple-str", |t, h, o| {
+    // Deliberate (docs/PARITY.md): `!!set`, `!!omap` and `!!pairs` build a set or
+    // (key, value) tuples; `plugins` reads them as a mapping and lists, so `str()` of one
+    // is rendered as a dict or lists. Verdicts agree.
+    ("deliberate: yaml-set-and-tuple-str", |t, h, o| {
         ["!!set", "!!omap", "!!pairs"]
             .iter()
             .any(|tag| t.contains(tag))
@@ -1232,10 +1233,11 @@ const DOCUMENTED: &[Documented] = &[
             && h.id == o.id
             && h.warnings.len() == o.warnings.len()
     }),
-    // Known: mapping keys are strings in the value tree, so a `str()` or `repr()` of a
-    // mapping with a non-string key (`{True: None}`, `{None: 'x'}`) quotes the key: in a
-    // warning, the invalid-id message, or the version. Everything else agrees.
-    ("known: yaml-non-string-key-repr", |_, h, o| {
+    // Deliberate (docs/PARITY.md): mapping keys are strings in the value tree, so a
+    // `str()` or `repr()` of a mapping with a non-string key (`{True: None}`, `{None:
+    // 'x'}`) quotes the key: in a warning, the invalid-id message, or the version.
+    // Everything else agrees.
+    ("deliberate: yaml-non-string-key-repr", |_, h, o| {
         let blind = |a: &str, b: &str| {
             a == b || (a.contains('{') && a.replace('\'', "") == b.replace('\'', ""))
         };
@@ -1250,10 +1252,11 @@ const DOCUMENTED: &[Documented] = &[
             && h.warnings.len() == o.warnings.len()
             && h.warnings.iter().zip(&o.warnings).all(|(a, b)| blind(a, b))
     }),
-    // Known: PyYAML constructs nested mappings after the top-level values, so a
-    // constructor error at the top level (`!!timestamp x`) raises before an
-    // unhashable key nested earlier; `plugins` reports the first in document order.
-    ("known: yaml-constructor-error-order", |_, h, o| {
+    // Deliberate (docs/PARITY.md): PyYAML constructs nested mappings after the top-level
+    // values, so a constructor error at the top level (`!!timestamp x`) raises before an
+    // unhashable key nested earlier; `plugins` reports the first in document order. Both
+    // refuse.
+    ("deliberate: yaml-constructor-error-order", |_, h, o| {
         h.verdict == "raise"
             && o.message
                 .as_deref()
@@ -1759,10 +1762,7 @@ fn entrypoint_nulls_and_yaml_edge_shapes_are_judged_as_the_host_does() {
         }
         let why = deliberate(text, &h, &o);
         assert!(
-            matches!(
-                why,
-                Some("deliberate: yaml-recursive-alias" | "known: yaml-anchor-name-indicator")
-            ),
+            matches!(why, Some("deliberate: yaml-recursive-alias")),
             "{text:?}\nhost: {h:#?}\nours: {o:#?}"
         );
         if why == Some("deliberate: yaml-recursive-alias") {
@@ -1776,11 +1776,6 @@ fn entrypoint_nulls_and_yaml_edge_shapes_are_judged_as_the_host_does() {
 
 // ---------------------------------------------------------------- aoe: serde's words
 
-/// aoe's manifest types as `aoe-plugin-api/src/manifest.rs` declares them for API 15
-/// (spec `aoe.md` §2, §7–§14; H15's slots, setting and field types), with serde's derives:
-/// the reference `plugins`' hand-written reading (its own closed-set enums, the structural
-/// pass) must match word for word. No Python host exists for aoe, so this is the
-/// differential judge of its messages.
 /// aoe's manifest types and checks as upstream declares them, shared by the profiles
 /// ([`aoe_host`] is aoe 1.19, API 15; [`aoe_host_h12`] aoe 1.14, API 12): each profile's
 /// module declares `API`, `SettingType`, `ObjectFieldType` and `UiSlot` (its closed sets,
@@ -2341,7 +2336,11 @@ macro_rules! aoe_host_types {
     };
 }
 
-/// aoe 1.19 (H15, `aoe-plugin-api` at 325d88f6, `API_VERSION = 15`).
+/// aoe's manifest types as `aoe-plugin-api/src/manifest.rs` declares them for API 15
+/// (spec `aoe.md` §2, §7–§14; H15's slots, setting and field types; aoe 1.19, 325d88f6),
+/// with serde's derives: the reference `plugins`' hand-written reading (its own closed-set
+/// enums, the structural pass) must match word for word. No Python host exists for aoe, so
+/// this is the differential judge of its messages.
 mod aoe_host {
     const API: i64 = 15;
 
