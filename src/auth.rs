@@ -175,6 +175,14 @@ pub fn redact_styled(text: &str) -> String {
     escape_controls(&redact_values(&redact_scp(&redact_userinfo(text))), true)
 }
 
+/// Only the control-character half of [`redact`]: for text `plugins` shows but did not
+/// write (a host's message, a quoted snippet of the user's own file), whose words must
+/// stay as they are while a hostile one still cannot rewrite the terminal. With
+/// `keep_sgr`, the printer's own SGR sequences stay (as in [`redact_styled`]).
+pub fn escape(text: &str, keep_sgr: bool) -> String {
+    escape_controls(text, keep_sgr)
+}
+
 /// Whether `text` holds a credential value [`redact`] would hide (`?access_token=…`).
 pub fn has_secret_values(text: &str) -> bool {
     redact_values(text) != text

@@ -4,7 +4,9 @@
 //! stderr carries errors that stopped a command, status lines and warnings about
 //! configuration files. Everything written goes through [`crate::auth::redact`] (URL
 //! userinfo, credential query values and authorizations hidden, control and bidi
-//! characters escaped), whatever format it is in.
+//! characters escaped), whatever format it is in, with one exception: a validation
+//! report's host message and quotes of the manifest are the host's and the file's own
+//! bytes, so only their control characters are escaped ([`Printer::report_text`]).
 
 #![allow(clippy::print_stdout, clippy::print_stderr)]
 
@@ -219,11 +221,25 @@ impl Printer {
         } else {
             crate::auth::redact(text)
         };
+        self.write_out(&text)
+    }
+
+    /// Write to stdout as it is. A closed pipe (`| head`) is not an error.
+    fn write_out(&self, text: &str) -> std::io::Result<()> {
         let mut out = std::io::stdout().lock();
         match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
             Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
             other => other,
         }
+    }
+
+    /// A rendered validation report (`validate`, an invalid plugin's report) to stdout.
+    /// A report quotes the host's message and the manifest's own text, which are shown
+    /// as they are: only control characters are escaped here. What `plugins` says in it
+    /// about where the plugin came from (its root, a source) was redacted by the caller
+    /// ([`crate::render::shown`]).
+    pub fn report_text(&self, text: &str) -> std::io::Result<()> {
+        self.write_out(&crate::auth::escape(text, self.stdout_color))
     }
 
     /// One JSON document on stdout (`--json`; never silenced by `-q`), inside the
@@ -348,7 +364,8 @@ impl Printer {
         if let crate::error::Error::Install(install) = e
             && let crate::install::InstallError::Invalid(report) = &**install
         {
-            let _ = self.out(&crate::render::human::report(report, self.stdout_style()));
+            let shown = crate::render::shown(report);
+            let _ = self.report_text(&crate::render::human::report(&shown, self.stdout_style()));
         }
         self.error(e);
     }

@@ -308,9 +308,11 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         .chain(roots.iter().map(|root| validate_found(root, &opts)));
     for r in reports {
         all_valid &= r.is_valid();
-        stream.push(&r, &mut pending).map_err(written)?;
+        stream
+            .push(&render::shown(&r), &mut pending)
+            .map_err(written)?;
         if pending.len() >= BATCH {
-            printer.out(&pending).map_err(written)?;
+            printer.report_text(&pending).map_err(written)?;
             pending.clear();
         }
     }
@@ -318,13 +320,13 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
         .finish(&mut |s: &str| {
             pending.push_str(s);
             if pending.len() >= BATCH {
-                printer.out(&pending)?;
+                printer.report_text(&pending)?;
                 pending.clear();
             }
             Ok(())
         })
         .map_err(written)?;
-    printer.out(&pending).map_err(written)?;
+    printer.report_text(&pending).map_err(written)?;
     Ok(if all_valid {
         ExitStatus::Success
     } else {

@@ -98,7 +98,7 @@ codes! {
     AworldDuplicateEntrypoint => "plugins::aworld::duplicate_entrypoint", Error, "two entrypoints of one kind share an `id`";
     AworldTypeError => "plugins::aworld::type_error", Error, "a value the loader iterates, hashes or joins has a type Python rejects";
     AworldEscapesRoot => "plugins::aworld::escapes_root", Error, "an entrypoint `target` resolves outside the plugin root";
-    AworldPathError => "plugins::aworld::path_error", Error, "an entrypoint `target` cannot be resolved (symlink loop, NUL byte)";
+    AworldPathError => "plugins::aworld::path_error", Error, "an entrypoint `target` cannot be resolved (symlink loop, NUL byte, lone surrogate)";
     AworldNoPlugin => "plugins::aworld::no_plugin", Error, "neither `.aworld-plugin/plugin.json` nor a legacy `agents/` or `skills/` directory";
     AworldReservedName => "plugins::aworld::reserved_name", Error, "a top-level command name or alias the host reserves for itself";
     // aworld: lints (the schema's view, and what the runtime skips).

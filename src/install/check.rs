@@ -250,6 +250,9 @@ pub(super) fn at_source(
             (root, inside)
         }
     };
+    // The source's label is `plugins`' own words about a source, redacted here: the
+    // messages it is put into are the host's and are shown unredacted.
+    let (root, inside) = (crate::auth::redact(&root), crate::auth::redact(&inside));
     let staged = [report.root.clone(), tree.to_path_buf()];
     let relabel = |text: &mut String| {
         for dir in &staged {

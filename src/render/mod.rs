@@ -155,6 +155,33 @@ pub(crate) fn splice(
     sink(rest)
 }
 
+/// A report as the printer shows it ([`crate::printer::Printer::report_text`]): where it
+/// came from (its root and manifest path, a source's label after an install) is what
+/// `plugins` says about a source, so it is redacted as all such text is; the host's message,
+/// the diagnostics about the manifest and the quotes of it are the host's and the file's
+/// words and stay as they are (issue #42: a description reading `KEY=VALUE` is not a
+/// credential query). Borrowed when there is nothing to hide.
+pub fn shown(r: &PluginReport) -> std::borrow::Cow<'_, PluginReport> {
+    let hide = |p: &Path| {
+        let text = p.to_string_lossy();
+        let shown = crate::auth::redact(&text);
+        (shown != text).then(|| std::path::PathBuf::from(shown))
+    };
+    match (hide(&r.root), hide(&r.manifest)) {
+        (None, None) => std::borrow::Cow::Borrowed(r),
+        (root, manifest) => {
+            let mut r = r.clone();
+            if let Some(root) = root {
+                r.root = root;
+            }
+            if let Some(manifest) = manifest {
+                r.manifest = manifest;
+            }
+            std::borrow::Cow::Owned(r)
+        }
+    }
+}
+
 /// A path as shown to users: relative paths stay as given, `./` is dropped.
 pub fn display_path(path: &Path) -> String {
     let s = path.to_string_lossy().replace('\\', "/");

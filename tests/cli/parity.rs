@@ -860,6 +860,17 @@ fn json_values() -> Vec<String> {
         "{\"commands\": 1}",
         "\"\\ud800\"",
         "\"\\udc00\\ud800\"",
+        // Lone surrogates as the host's path encoding meets them (issue #42): U+DC80–U+DCFF
+        // are raw bytes to `surrogateescape`, a run fails from its first other one, and the
+        // position counts the resolved path (after `..`, below an absolute target).
+        "\"\\udc80\"",
+        "\"\\udc80\\ud800\"",
+        "\"\\ud800\\udc80\"",
+        "\"\\ud800\\udbff\"",
+        "\"sub/\\udfff/x.py\"",
+        "\"../\\ud800\"",
+        "\"/\\ud800\"",
+        "\"a\\u0000/\\ud800\"",
         "\"\\u00e9\"",
         "\"\\u12G4\"",
         "\"\\u12\"",
@@ -1071,6 +1082,17 @@ fn plugin_root(tmp: &Path) -> std::path::PathBuf {
     root
 }
 
+/// A case for the host: AWorld judges in `root`, the directory `ours` judges in, since its
+/// messages hold the root's path (a lone surrogate's `UnicodeEncodeError` counts its
+/// position in it).
+fn request(host: &str, text: &str, root: &Path) -> Value {
+    if host == "aworld" {
+        json!({"host": host, "text": text, "root": root})
+    } else {
+        json!({"host": host, "text": text, "host_version": HOST_VERSION})
+    }
+}
+
 fn ours(host: &str, text: &str, root: &Path) -> Judged {
     if host == "protoagent" {
         let opts = protoagent::Options {
@@ -1178,11 +1200,6 @@ const DOCUMENTED: &[Documented] = &[
             .as_deref()
             .is_some_and(|m| m.starts_with(UNREADABLE) && m.contains("found recursive alias"))
     }),
-    // Known: PyYAML ends an anchor or alias name at `:` or `?` (`&id: x` is an anchored
-    // empty key); the event parser reads them as part of the name.
-    ("known: yaml-anchor-name-indicator", |t, _, _| {
-        anchor_name_indicator(t)
-    }),
     // Deliberate: alias expansion and nesting are bounded, so a billion-laughs
     // manifest or a 10,000-deep flow list is refused instead of exhausting
     // memory or the stack.
@@ -1196,9 +1213,10 @@ const DOCUMENTED: &[Documented] = &[
                         .any(|w| m.contains(w))
             })
     }),
-    // Known: `!!set`, `!!omap` and `!!pairs` build a set or (key, value)
-    // tuples; `str()` of those is rendered as a dict or lists. Verdicts agree.
-    ("known: yaml-set-and-tuple-str", |t, h, o| {
+    // Deliberate (docs/PARITY.md): `!!set`, `!!omap` and `!!pairs` build a set or
+    // (key, value) tuples; `plugins` reads them as a mapping and lists, so `str()` of one
+    // is rendered as a dict or lists. Verdicts agree.
+    ("deliberate: yaml-set-and-tuple-str", |t, h, o| {
         ["!!set", "!!omap", "!!pairs"]
             .iter()
             .any(|tag| t.contains(tag))
@@ -1215,10 +1233,11 @@ const DOCUMENTED: &[Documented] = &[
             && h.id == o.id
             && h.warnings.len() == o.warnings.len()
     }),
-    // Known: mapping keys are strings in the value tree, so a `str()` or `repr()` of a
-    // mapping with a non-string key (`{True: None}`, `{None: 'x'}`) quotes the key: in a
-    // warning, the invalid-id message, or the version. Everything else agrees.
-    ("known: yaml-non-string-key-repr", |_, h, o| {
+    // Deliberate (docs/PARITY.md): mapping keys are strings in the value tree, so a
+    // `str()` or `repr()` of a mapping with a non-string key (`{True: None}`, `{None:
+    // 'x'}`) quotes the key: in a warning, the invalid-id message, or the version.
+    // Everything else agrees.
+    ("deliberate: yaml-non-string-key-repr", |_, h, o| {
         let blind = |a: &str, b: &str| {
             a == b || (a.contains('{') && a.replace('\'', "") == b.replace('\'', ""))
         };
@@ -1233,21 +1252,15 @@ const DOCUMENTED: &[Documented] = &[
             && h.warnings.len() == o.warnings.len()
             && h.warnings.iter().zip(&o.warnings).all(|(a, b)| blind(a, b))
     }),
-    // Known: PyYAML constructs nested mappings after the top-level values, so a
-    // constructor error at the top level (`!!timestamp x`) raises before an
-    // unhashable key nested earlier; `plugins` reports the first in document order.
-    ("known: yaml-constructor-error-order", |_, h, o| {
+    // Deliberate (docs/PARITY.md): PyYAML constructs nested mappings after the top-level
+    // values, so a constructor error at the top level (`!!timestamp x`) raises before an
+    // unhashable key nested earlier; `plugins` reports the first in document order. Both
+    // refuse.
+    ("deliberate: yaml-constructor-error-order", |_, h, o| {
         h.verdict == "raise"
             && o.message
                 .as_deref()
                 .is_some_and(|m| m.starts_with(UNREADABLE) && m.contains("unhashable key"))
-    }),
-    // Known: a lone surrogate escape (`"\ud800"`) in an entrypoint target makes
-    // the host's path resolution raise UnicodeEncodeError; plugins reads it as U+FFFD.
-    ("known: json-lone-surrogate-target", |_, h, _| {
-        h.message
-            .as_deref()
-            .is_some_and(|m| m.contains("surrogates not allowed"))
     }),
 ];
 
@@ -1316,7 +1329,7 @@ fn minimise(
     sig: &str,
 ) -> (String, Judged, Judged) {
     let mut check = |t: &str| -> Option<(Judged, Judged)> {
-        let h = Judged::from_host(&host.judge(&[json!({"host": host_name, "text": t})])[0]);
+        let h = Judged::from_host(&host.judge(&[request(host_name, t, root)])[0]);
         let o = ours(host_name, t, root);
         (!agree(&h, &o) && deliberate(t, &h, &o).is_none() && signature(&h, &o) == sig)
             .then_some((h, o))
@@ -1363,6 +1376,8 @@ struct Tally {
     warnings: usize,
     /// Cases of each of issue #29's shapes ([`SHAPES`]).
     shapes: BTreeMap<&'static str, usize>,
+    /// Cases of each of issue #42's classes ([`CLASSES`]) for this host.
+    classes: BTreeMap<&'static str, usize>,
     agree: usize,
     deliberate: BTreeMap<&'static str, usize>,
     disagree: BTreeMap<String, (usize, String)>,
@@ -1381,15 +1396,13 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
             }
         })
         .collect();
-    let requests: Vec<Value> = texts
-        .iter()
-        .map(|t| json!({"host": host_name, "text": t, "host_version": HOST_VERSION}))
-        .collect();
-    let verdicts = Host::start(python).judge(&requests);
     let tmp = tempfile::tempdir().unwrap();
     let root = plugin_root(tmp.path());
+    let requests: Vec<Value> = texts.iter().map(|t| request(host_name, t, &root)).collect();
+    let verdicts = Host::start(python).judge(&requests);
     let mut tally = Tally {
         shapes: BTreeMap::new(),
+        classes: BTreeMap::new(),
         new_keys: 0,
         warnings: 0,
         agree: 0,
@@ -1407,6 +1420,11 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
                 *tally.shapes.entry(name).or_default() += 1;
             }
         }
+        for (host, name, has) in CLASSES {
+            if *host == host_name && has(text, &h) {
+                *tally.classes.entry(name).or_default() += 1;
+            }
+        }
         tally.warnings += h.warnings.len();
         if agree(&h, &o) {
             tally.agree += 1;
@@ -1422,6 +1440,26 @@ fn sweep(host_name: &str, seeds: &[String], python: &Path, cases: usize, seed: u
     }
     tally
 }
+
+/// Issue #42's classes, once "tolerated", now matched: the sweep of each host must produce
+/// every one of its classes (each case is compared in full, message included).
+type Class = (&'static str, &'static str, fn(&str, &Judged) -> bool);
+const CLASSES: &[Class] = &[
+    (
+        "aworld",
+        "a lone surrogate the host cannot encode in a target",
+        |_, h| {
+            h.message
+                .as_deref()
+                .is_some_and(|m| m.contains("surrogates not allowed"))
+        },
+    ),
+    (
+        "protoagent",
+        "an anchor or alias name running into ':' or '?'",
+        |t, _| anchor_name_indicator(t),
+    ),
+];
 
 /// Issue #29's shapes, which the sweep must generate (each is compared in full).
 type Shape = (&'static str, fn(&str) -> bool);
@@ -1471,10 +1509,11 @@ fn uses_0218_keys(text: &str) -> bool {
 fn report(host_name: &str, t: &Tally, cases: usize, python: &Path) -> Option<String> {
     let pct = |n: usize| 100.0 * n as f64 / cases as f64;
     let mut out = format!(
-        "parity {host_name}: {cases} cases ({} with 0.218 keys, {} host warnings, issue #29 shapes {:?}), agree {} ({:.2}%), documented {:?}, disagree {}\n",
+        "parity {host_name}: {cases} cases ({} with 0.218 keys, {} host warnings, issue #29 shapes {:?}, issue #42 classes {:?}), agree {} ({:.2}%), documented {:?}, disagree {}\n",
         t.new_keys,
         t.warnings,
         t.shapes,
+        t.classes,
         t.agree,
         pct(t.agree),
         t.deliberate,
@@ -1559,6 +1598,13 @@ fn run(host_name: &str, manifest: &str, inline: &[&str]) {
                 tally.shapes
             );
         }
+    }
+    for (host, name, _) in CLASSES {
+        assert!(
+            *host != host_name || tally.classes.get(name).is_some_and(|n| *n > 0),
+            "no case of {name} in the {host_name} sweep: {:?}",
+            tally.classes
+        );
     }
     if let Some(failure) = report(host_name, &tally, cases, &python) {
         panic!("{failure}");
@@ -1716,10 +1762,7 @@ fn entrypoint_nulls_and_yaml_edge_shapes_are_judged_as_the_host_does() {
         }
         let why = deliberate(text, &h, &o);
         assert!(
-            matches!(
-                why,
-                Some("deliberate: yaml-recursive-alias" | "known: yaml-anchor-name-indicator")
-            ),
+            matches!(why, Some("deliberate: yaml-recursive-alias")),
             "{text:?}\nhost: {h:#?}\nours: {o:#?}"
         );
         if why == Some("deliberate: yaml-recursive-alias") {
@@ -1733,12 +1776,12 @@ fn entrypoint_nulls_and_yaml_edge_shapes_are_judged_as_the_host_does() {
 
 // ---------------------------------------------------------------- aoe: serde's words
 
-/// aoe's manifest types as `aoe-plugin-api/src/manifest.rs` declares them for API 15
-/// (spec `aoe.md` §2, §7–§14; H15's slots, setting and field types), with serde's derives:
-/// the reference `plugins`' hand-written reading (its own closed-set enums, the structural
-/// pass) must match word for word. No Python host exists for aoe, so this is the
-/// differential judge of its messages.
-mod aoe_host {
+/// aoe's manifest types and checks as upstream declares them, shared by the profiles
+/// ([`aoe_host`] is aoe 1.19, API 15; [`aoe_host_h12`] aoe 1.14, API 12): each profile's
+/// module declares `API`, `SettingType`, `ObjectFieldType` and `UiSlot` (its closed sets,
+/// in upstream's order) and their `string_list`/`list` helpers first.
+macro_rules! aoe_host_types {
+    () => {
     use std::collections::BTreeMap;
 
     use serde::Deserialize;
@@ -1861,20 +1904,6 @@ mod aoe_host {
         max_items: Option<u32>,
     }
 
-    #[derive(Debug, Default, Deserialize)]
-    #[serde(rename_all = "snake_case")]
-    enum SettingType {
-        #[default]
-        String,
-        #[serde(alias = "boolean")]
-        Bool,
-        Integer,
-        Select,
-        DynamicSelect,
-        ObjectList,
-        Cron,
-        StringList,
-    }
 
     #[derive(Debug, Deserialize)]
     enum OptionSource {
@@ -1918,20 +1947,6 @@ mod aoe_host {
         depends_on: Vec<String>,
     }
 
-    #[derive(Debug, Default, Deserialize)]
-    #[serde(rename_all = "snake_case")]
-    enum ObjectFieldType {
-        #[default]
-        String,
-        #[serde(alias = "boolean")]
-        Bool,
-        Integer,
-        Select,
-        DynamicSelect,
-        DynamicMultiSelect,
-        Cron,
-        StringList,
-    }
 
     #[allow(dead_code)]
     #[derive(Debug, Deserialize)]
@@ -1958,21 +1973,6 @@ mod aoe_host {
         caption: String,
     }
 
-    #[derive(Debug, Deserialize)]
-    #[serde(rename_all = "kebab-case")]
-    enum UiSlot {
-        StatusBar,
-        RowBadge,
-        RowColumn,
-        SortKey,
-        FilterFacet,
-        Card,
-        Pane,
-        ComposerAction,
-        DetailBadge,
-        HomePane,
-        Notification,
-    }
 
     #[allow(dead_code)]
     #[derive(Debug, Deserialize)]
@@ -2011,20 +2011,469 @@ mod aoe_host {
 
     /// `PluginManifest::from_toml_str` up to its parse: the permissive `api_version`
     /// pre-parse, then the typed parse; the host's error text, or `None` when it parses.
+    #[allow(dead_code)]
     pub(super) fn parse_error(text: &str) -> Option<String> {
+        parse(text).err()
+    }
+
+    /// The host's parse, then its `validate()` settings lines ([`setting_lines`]).
+    pub(super) fn judge(text: &str) -> Result<Vec<String>, String> {
+        parse(text).map(|m| setting_lines(&m))
+    }
+
+    /// [`parse_error`], with the manifest the host's parse builds.
+    pub(super) fn parse(text: &str) -> Result<PluginManifest, String> {
         if let Some(found) = toml::from_str::<toml::Value>(text)
             .ok()
             .and_then(|doc| doc.get("api_version").and_then(toml::Value::as_integer))
-            && found > 15
+            && found > API
         {
-            return Some(format!(
-                "manifest targets api_version {found} but this host supports 1..=15; upgrade aoe"
+            return Err(format!(
+                "manifest targets api_version {found} but this host supports 1..={API}; upgrade aoe"
             ));
         }
         toml::from_str::<PluginManifest>(text)
-            .err()
-            .map(|e| format!("manifest is not valid TOML: {e}"))
+            .map_err(|e| format!("manifest is not valid TOML: {e}"))
     }
+
+    /// The lines the host's `validate()` prints about `settings` (the `settings[…]` lines
+    /// of `manifest is invalid:`), in its order, written here from spec `aoe.md` §9 and
+    /// upstream's `validate_object_list_default` (H15, 325d88f6): a second reading, not
+    /// `plugins`' code, so a line `plugins` drops or adds shows.
+    pub(super) fn setting_lines(m: &PluginManifest) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut check = |ok: bool, line: String| {
+            if !ok {
+                out.push(line);
+            }
+        };
+        let keys: Vec<&str> = m.settings.iter().map(|s| s.key.as_str()).collect();
+        let agent_keys: Vec<&str> = m
+            .settings
+            .iter()
+            .filter(|s| matches!(s.option_source, Some(OptionSource::AcpAgents)))
+            .map(|s| s.key.as_str())
+            .collect();
+        let scoped = |o: &Option<OptionSource>| {
+            matches!(o, Some(OptionSource::AcpModels | OptionSource::AcpModes))
+        };
+        for (i, s) in m.settings.iter().enumerate() {
+            check(
+                !s.key.is_empty(),
+                format!("settings[{i}].key must not be empty"),
+            );
+            check(
+                !matches!(s.value_type, SettingType::Select) || !s.options.is_empty(),
+                format!("settings[{i}] is a select but declares no options"),
+            );
+            check(
+                !matches!((s.min, s.max), (Some(lo), Some(hi)) if lo > hi),
+                format!("settings[{i}].min must not exceed max"),
+            );
+            match s.value_type {
+                SettingType::DynamicSelect => {
+                    check(
+                        s.option_source.is_some(),
+                        format!("settings[{i}] is a dynamic_select but declares no option_source"),
+                    );
+                    check(
+                        s.fields.is_empty(),
+                        format!(
+                            "settings[{i}] is a dynamic_select and must not declare object fields"
+                        ),
+                    );
+                    let mut seen = Vec::new();
+                    for dep in &s.depends_on {
+                        check(
+                            dep != &s.key,
+                            format!("settings[{i}]: depends_on must not reference itself"),
+                        );
+                        check(
+                            keys.contains(&dep.as_str()),
+                            format!("settings[{i}]: depends_on {dep:?} is not a sibling setting"),
+                        );
+                        check(
+                            !seen.contains(&dep),
+                            format!("settings[{i}]: depends_on {dep:?} is listed twice"),
+                        );
+                        seen.push(dep);
+                    }
+                    if scoped(&s.option_source) {
+                        check(
+                            s.depends_on
+                                .iter()
+                                .any(|d| agent_keys.contains(&d.as_str())),
+                            format!(
+                                "settings[{i}]: acp.models/acp.modes require a depends_on referencing an acp.agents setting"
+                            ),
+                        );
+                    }
+                }
+                SettingType::ObjectList => {
+                    check(
+                        !s.fields.is_empty(),
+                        format!("settings[{i}] is an object_list but declares no fields"),
+                    );
+                    check(
+                        s.option_source.is_none() && s.depends_on.is_empty(),
+                        format!(
+                            "settings[{i}] is an object_list; option_source/depends_on belong on its fields, not the list"
+                        ),
+                    );
+                    check(
+                        !matches!((s.min_items, s.max_items), (Some(lo), Some(hi)) if lo > hi),
+                        format!("settings[{i}].min_items must not exceed max_items"),
+                    );
+                    let id_key = s.item_id_key.as_deref().unwrap_or("_id");
+                    check(
+                        !id_key.trim().is_empty(),
+                        format!("settings[{i}].item_id_key must not be empty"),
+                    );
+                    let field_keys: Vec<&str> = s.fields.iter().map(|f| f.key.as_str()).collect();
+                    let agent_fields: Vec<&str> = s
+                        .fields
+                        .iter()
+                        .filter(|f| matches!(f.option_source, Some(OptionSource::AcpAgents)))
+                        .map(|f| f.key.as_str())
+                        .collect();
+                    let mut seen = Vec::new();
+                    for (j, f) in s.fields.iter().enumerate() {
+                        let at = format!("settings[{i}].fields[{j}]");
+                        check(!f.key.is_empty(), format!("{at}.key must not be empty"));
+                        check(
+                            !seen.contains(&f.key.as_str()),
+                            format!("{at}.key {:?} is duplicated", f.key),
+                        );
+                        seen.push(f.key.as_str());
+                        check(
+                            f.key != id_key,
+                            format!("{at}.key {:?} collides with the item id key", f.key),
+                        );
+                        check(
+                            !matches!(f.value_type, ObjectFieldType::Select)
+                                || !f.options.is_empty(),
+                            format!("{at} is a select but declares no options"),
+                        );
+                        let dynamic = matches!(
+                            f.value_type,
+                            ObjectFieldType::DynamicSelect | ObjectFieldType::DynamicMultiSelect
+                        );
+                        check(
+                            dynamic == f.option_source.is_some(),
+                            format!(
+                                "{at}: option_source is required for and exclusive to dynamic_select / dynamic_multi_select"
+                            ),
+                        );
+                        check(
+                            dynamic || f.depends_on.is_empty(),
+                            format!(
+                                "{at}: depends_on is only valid on a dynamic_select / dynamic_multi_select"
+                            ),
+                        );
+                        let mut deps = Vec::new();
+                        for dep in &f.depends_on {
+                            check(
+                                dep != &f.key,
+                                format!("{at}: depends_on must not reference itself"),
+                            );
+                            check(
+                                field_keys.contains(&dep.as_str()),
+                                format!("{at}: depends_on {dep:?} is not a sibling field"),
+                            );
+                            check(
+                                !deps.contains(&dep),
+                                format!("{at}: depends_on {dep:?} is listed twice"),
+                            );
+                            deps.push(dep);
+                        }
+                        if scoped(&f.option_source) {
+                            check(
+                                f.depends_on
+                                    .iter()
+                                    .any(|d| agent_fields.contains(&d.as_str())),
+                                format!(
+                                    "{at}: acp.models/acp.modes require a depends_on referencing an acp.agents field"
+                                ),
+                            );
+                        }
+                    }
+                }
+                _ => {
+                    check(
+                        s.option_source.is_none(),
+                        format!("settings[{i}]: option_source is only valid on a dynamic_select"),
+                    );
+                    check(
+                        s.depends_on.is_empty(),
+                        format!("settings[{i}]: depends_on is only valid on a dynamic_select"),
+                    );
+                    check(
+                        s.fields.is_empty(),
+                        format!("settings[{i}]: fields are only valid on an object_list"),
+                    );
+                }
+            }
+            let Some(d) = &s.default else { continue };
+            let strings = |v: &toml::Value| {
+                v.as_array()
+                    .is_some_and(|a| a.iter().all(toml::Value::is_str))
+            };
+            let type_ok = match s.value_type {
+                SettingType::Bool => d.is_bool(),
+                SettingType::Integer => d.is_integer(),
+                SettingType::ObjectList => d.is_array(),
+                _ if s.value_type.string_list() => strings(d),
+                _ => d.is_str(),
+            };
+            check(
+                type_ok,
+                format!(
+                    "settings[{i}].default does not match type {:?}",
+                    s.value_type
+                ),
+            );
+            match (&s.value_type, d) {
+                (SettingType::Select, toml::Value::String(v)) if !s.options.is_empty() => check(
+                    s.options.contains(v),
+                    format!("settings[{i}].default {v:?} is not one of the options"),
+                ),
+                (SettingType::Integer, toml::Value::Integer(v)) => {
+                    if let Some(lo) = s.min {
+                        check(
+                            *v >= lo,
+                            format!("settings[{i}].default {v} is below min {lo}"),
+                        );
+                    }
+                    if let Some(hi) = s.max {
+                        check(
+                            *v <= hi,
+                            format!("settings[{i}].default {v} is above max {hi}"),
+                        );
+                    }
+                }
+                (SettingType::ObjectList, toml::Value::Array(items)) => {
+                    let id_key = s.item_id_key.as_deref().unwrap_or("_id");
+                    for (k, item) in items.iter().enumerate() {
+                        let at = format!("settings[{i}].default[{k}]");
+                        let Some(t) = item.as_table() else {
+                            check(false, format!("{at} must be a table"));
+                            continue;
+                        };
+                        check(
+                            t.get(id_key)
+                                .and_then(toml::Value::as_str)
+                                .is_some_and(|v| !v.trim().is_empty()),
+                            format!("{at} must carry a non-empty {id_key:?} id"),
+                        );
+                        for key in t.keys() {
+                            check(
+                                key == id_key || s.fields.iter().any(|f| &f.key == key),
+                                format!("{at} has undeclared key {key:?}"),
+                            );
+                        }
+                        for f in &s.fields {
+                            let Some(v) = t.get(&f.key) else {
+                                check(
+                                    !f.required,
+                                    format!("{at} is missing required field {:?}", f.key),
+                                );
+                                continue;
+                            };
+                            let list = f.value_type.list();
+                            let type_ok = match f.value_type {
+                                ObjectFieldType::Bool => v.is_bool(),
+                                ObjectFieldType::Integer => v.is_integer(),
+                                _ if list => strings(v),
+                                _ => v.is_str(),
+                            };
+                            check(
+                                type_ok,
+                                format!("{at}.{} does not match type {:?}", f.key, f.value_type),
+                            );
+                            // Upstream's `empty_required`: a list type is empty unless it is a
+                            // non-empty array; another type only as a blank string.
+                            let empty = if list {
+                                v.as_array().is_none_or(Vec::is_empty)
+                            } else {
+                                v.as_str().is_some_and(|s| s.trim().is_empty())
+                            };
+                            check(
+                                !(f.required && empty),
+                                format!("{at}.{} is required but empty", f.key),
+                            );
+                            if let (ObjectFieldType::Integer, Some(iv)) =
+                                (&f.value_type, v.as_integer())
+                            {
+                                if let Some(lo) = f.min {
+                                    check(
+                                        iv >= lo,
+                                        format!("{at}.{} {iv} is below min {lo}", f.key),
+                                    );
+                                }
+                                if let Some(hi) = f.max {
+                                    check(
+                                        iv <= hi,
+                                        format!("{at}.{} {iv} is above max {hi}", f.key),
+                                    );
+                                }
+                            }
+                            if let (ObjectFieldType::Select, Some(sv)) = (&f.value_type, v.as_str())
+                                && !f.options.is_empty()
+                            {
+                                check(
+                                    f.options.iter().any(|o| o == sv),
+                                    format!("{at}.{} {sv:?} is not one of the options", f.key),
+                                );
+                            }
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        out
+    }
+    };
+}
+
+/// aoe's manifest types as `aoe-plugin-api/src/manifest.rs` declares them for API 15
+/// (spec `aoe.md` §2, §7–§14; H15's slots, setting and field types; aoe 1.19, 325d88f6),
+/// with serde's derives: the reference `plugins`' hand-written reading (its own closed-set
+/// enums, the structural pass) must match word for word. No Python host exists for aoe, so
+/// this is the differential judge of its messages.
+mod aoe_host {
+    const API: i64 = 15;
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum SettingType {
+        #[default]
+        String,
+        #[serde(alias = "boolean")]
+        Bool,
+        Integer,
+        Select,
+        DynamicSelect,
+        ObjectList,
+        Cron,
+        StringList,
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum ObjectFieldType {
+        #[default]
+        String,
+        #[serde(alias = "boolean")]
+        Bool,
+        Integer,
+        Select,
+        DynamicSelect,
+        DynamicMultiSelect,
+        Cron,
+        StringList,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    enum UiSlot {
+        StatusBar,
+        RowBadge,
+        RowColumn,
+        SortKey,
+        FilterFacet,
+        Card,
+        Pane,
+        ComposerAction,
+        DetailBadge,
+        HomePane,
+        Notification,
+    }
+
+    impl SettingType {
+        fn string_list(&self) -> bool {
+            matches!(self, SettingType::StringList)
+        }
+    }
+
+    impl ObjectFieldType {
+        /// The item field types whose value is an array of strings.
+        fn list(&self) -> bool {
+            matches!(
+                self,
+                ObjectFieldType::DynamicMultiSelect | ObjectFieldType::StringList
+            )
+        }
+    }
+
+    aoe_host_types!();
+}
+
+/// aoe 1.14 (H12, `aoe-plugin-api` at the v1.14.0 tag, 07a450c4, the same as 9cd37b63:
+/// `API_VERSION = 12`): no `string_list` setting or field type, the `settings-page` and
+/// `tool-card-badge` slots (after `detail-badge`) and no `home-pane`.
+mod aoe_host_h12 {
+    const API: i64 = 12;
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum SettingType {
+        #[default]
+        String,
+        #[serde(alias = "boolean")]
+        Bool,
+        Integer,
+        Select,
+        DynamicSelect,
+        ObjectList,
+        Cron,
+    }
+
+    #[derive(Debug, Default, Deserialize)]
+    #[serde(rename_all = "snake_case")]
+    enum ObjectFieldType {
+        #[default]
+        String,
+        #[serde(alias = "boolean")]
+        Bool,
+        Integer,
+        Select,
+        DynamicSelect,
+        DynamicMultiSelect,
+        Cron,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "kebab-case")]
+    enum UiSlot {
+        StatusBar,
+        RowBadge,
+        RowColumn,
+        SortKey,
+        FilterFacet,
+        Card,
+        Pane,
+        ComposerAction,
+        DetailBadge,
+        SettingsPage,
+        ToolCardBadge,
+        Notification,
+    }
+
+    impl SettingType {
+        fn string_list(&self) -> bool {
+            false
+        }
+    }
+
+    impl ObjectFieldType {
+        /// The item field types whose value is an array of strings.
+        fn list(&self) -> bool {
+            matches!(self, ObjectFieldType::DynamicMultiSelect)
+        }
+    }
+
+    aoe_host_types!();
 }
 
 /// Values a mutation puts anywhere: every TOML type, the closed sets' words and near misses.
@@ -2147,7 +2596,61 @@ const AOE_HOT: &[&[&str]] = &[
     &["status", "*"],
     &["ui", "*"],
     &["screenshots", "*"],
+    // Defaults and their items' fields (issue #42: a required list field given a
+    // non-array is "does not match type" and "required but empty").
+    &["settings", "*", "default"],
+    &["settings", "*", "default", "*"],
+    &["settings", "*", "default", "*", "*"],
+    &["settings", "*", "fields", "*", "required"],
 ];
+
+/// An object_list whose item fields are every list and scalar type, required, with defaults
+/// (API v14): the sweep mutates their values.
+const AOE_SETTINGS_SEED: &str = r#"id = "dev.example.lists"
+name = "Lists"
+version = "1.0.0"
+api_version = 14
+
+[[settings]]
+key = "jobs"
+type = "object_list"
+item_id_key = "id"
+default = [{ id = "a", projects = ["p"], tags = ["t"], name = "n", n = 3, kind = "x" }]
+
+[[settings.fields]]
+key = "projects"
+type = "dynamic_multi_select"
+option_source = "projects"
+required = true
+
+[[settings.fields]]
+key = "tags"
+type = "string_list"
+required = true
+
+[[settings.fields]]
+key = "name"
+required = true
+
+[[settings.fields]]
+key = "n"
+type = "integer"
+min = 1
+max = 5
+
+[[settings.fields]]
+key = "kind"
+type = "select"
+options = ["x", "y"]
+
+[[settings]]
+key = "labels"
+type = "string_list"
+default = ["a"]
+"#;
+
+/// An integer past i64, which the host's `toml::Value` pre-parse cannot hold.
+const PAST_I64: &str = "18446744073709551615";
 
 fn mutate_aoe(seed: &toml::Value, rng: &mut Rng, values: &[toml::Value]) -> String {
     let mut doc = seed.clone();
@@ -2214,47 +2717,186 @@ fn mutate_aoe(seed: &toml::Value, rng: &mut Rng, values: &[toml::Value]) -> Stri
 /// the same, byte for byte, and a manifest the host parses must not be a parse error.
 #[test]
 fn parity_aoe_serde_words_with_the_hosts_types() {
-    use plugins::host::aoe::manifest as aoe;
+    use plugins::host::aoe::manifest::profile::Profile;
     let Some(corpus) = corpus_dir() else { return };
-    let seeds: Vec<toml::Value> = seeds(&corpus.join("aoe"), "aoe-plugin.toml", &[])
+    let (cases, seed) = knobs();
+    aoe_sweep(
+        &corpus,
+        "H15",
+        Profile::H15,
+        aoe_host::judge,
+        AOE_SETTINGS_SEED,
+        cases,
+        seed ^ 0xA0E,
+    );
+    // aoe 1.14 (`--aoe-api 12`), judged by its own types (issue #42).
+    let h12_seed = AOE_SETTINGS_SEED
+        .replace("api_version = 14", "api_version = 12")
+        .replace(", tags = [\"t\"]", "")
+        .replace(
+            "[[settings.fields]]\nkey = \"tags\"\ntype = \"string_list\"\nrequired = true\n\n",
+            "",
+        )
+        .replace(
+            "\n[[settings]]\nkey = \"labels\"\ntype = \"string_list\"\ndefault = [\"a\"]\n",
+            "\n",
+        );
+    assert!(!h12_seed.contains("string_list"), "{h12_seed}");
+    aoe_sweep(
+        &corpus,
+        "H12",
+        Profile::H12,
+        aoe_host_h12::judge,
+        &h12_seed,
+        cases,
+        seed ^ 0xA0C,
+    );
+}
+
+/// One profile's aoe sweep: `judge` is the host's parse and its `validate()` settings lines
+/// ([`aoe_host`] or [`aoe_host_h12`]).
+fn aoe_sweep(
+    corpus: &Path,
+    name: &str,
+    profile: plugins::host::aoe::manifest::profile::Profile,
+    judge: fn(&str) -> Result<Vec<String>, String>,
+    inline: &str,
+    cases: usize,
+    seed: u64,
+) {
+    use plugins::host::aoe::manifest as aoe;
+    let seeds: Vec<toml::Value> = seeds(&corpus.join("aoe"), "aoe-plugin.toml", &[inline])
         .iter()
         .filter_map(|t| toml::from_str::<toml::Value>(t).ok())
         .collect();
     assert!(seeds.len() >= 30, "{} aoe seeds", seeds.len());
-    let (cases, seed) = knobs();
-    let mut rng = Rng(seed ^ 0xA0E);
+    let mut rng = Rng(seed);
     let values = aoe_values();
-    let opts = aoe::Options::default();
+    let opts = aoe::Options {
+        profile,
+        ..aoe::Options::default()
+    };
     let (mut refused, mut failures) = (0, Vec::new());
+    // The host's `validate()` lines: its `settings[…]` lines compared one by one, and every
+    // line of `plugins`' `manifest is invalid:` present as a diagnostic.
+    let (mut setting_lines, mut host_lines, mut list_empty, mut past_i64) = (0, 0, 0, 0);
     for i in 0..cases {
-        let text = mutate_aoe(&seeds[i % seeds.len()], &mut rng, &values);
-        let host = aoe_host::parse_error(&text);
+        let mut text = mutate_aoe(&seeds[i % seeds.len()], &mut rng, &values);
+        if rng.chance(4) {
+            // An integer past i64 (issue #42): the host's pre-check is off.
+            past_i64 += 1;
+            text = if rng.chance(50) {
+                format!("max_bytes = {PAST_I64}\n{text}")
+            } else {
+                text.replacen(
+                    "api_version = ",
+                    &format!("max_bytes = {PAST_I64}\napi_version = "),
+                    1,
+                )
+            };
+        }
+        let host = judge(&text);
         let ours = aoe::validate(&text, None, &opts);
         let parse = matches!(ours.class, HostClass::Parse | HostClass::Unsupported);
+        let lines: Vec<&str> = ours
+            .host_message
+            .as_deref()
+            .and_then(|m| m.strip_prefix("manifest is invalid:\n"))
+            .map(|rest| rest.lines().collect())
+            .unwrap_or_default();
+        let listed = lines
+            .iter()
+            .all(|l| ours.diagnostics.iter().any(|d| d.message == *l));
+        host_lines += lines.len();
         let agree = match &host {
-            Some(h) => {
+            Err(h) => {
                 refused += 1;
                 parse && ours.host_message.as_deref() == Some(h.as_str())
             }
-            None => !parse,
+            Ok(want) => {
+                let got: Vec<&str> = lines
+                    .iter()
+                    .copied()
+                    .filter(|l| l.starts_with("settings["))
+                    .collect();
+                setting_lines += want.len();
+                list_empty += want
+                    .windows(2)
+                    .filter(|w| {
+                        w[0].contains("does not match type DynamicMultiSelect")
+                            || w[0].contains("does not match type StringList")
+                    })
+                    .filter(|w| w[1].ends_with("is required but empty"))
+                    .count();
+                !parse && got == *want && listed
+            }
         };
         if !agree && failures.len() < 5 {
             failures.push(format!(
-                "{text}\n  host: {host:?}\n  ours: {:?} {:?}",
-                ours.class, ours.host_message
+                "{text}\n  host: {:?}\n  ours: {:?} {:?}",
+                host, ours.class, ours.host_message
             ));
         }
     }
     assert!(
         failures.is_empty(),
-        "aoe parse errors differ:\n{}",
+        "aoe {name} parse errors or validate() lines differ:\n{}",
         failures.join("\n\n")
     );
     assert!(
         refused * 2 >= cases,
         "only {refused} of {cases} cases refused"
     );
-    let line =
-        format!("parity aoe: {cases} cases, {refused} parse errors compared word for word\n");
+    assert!(
+        setting_lines > 0 && list_empty > 0 && past_i64 > 0,
+        "the sweep lacks issue #42's aoe shapes: {setting_lines} settings lines, {list_empty} required list fields given a non-array, {past_i64} integers past i64"
+    );
+    let line = format!(
+        "parity aoe {name}: {cases} cases, {refused} parse errors compared word for word, {setting_lines} validate() settings lines compared one by one ({list_empty} required list fields given a non-array), {host_lines} host lines each a diagnostic, {past_i64} with an integer past i64\n"
+    );
     let _ = std::io::Write::write_all(&mut std::io::stderr(), line.as_bytes());
+}
+
+/// Issue #42: an integer past i64 anywhere makes the host's `toml::Value` pre-parse fail,
+/// so its `api_version` pre-check is skipped and the typed parse's serde error is what it
+/// reports; `plugins` says the same words (the host's types, [`aoe_host`], as judge).
+#[test]
+fn aoe_an_integer_past_i64_turns_off_the_api_version_pre_check() {
+    use plugins::host::aoe::manifest as aoe;
+    let head = "id = \"dev.example.a\"\nname = \"A\"\nversion = \"1.0.0\"\n";
+    let big = "18446744073709551615";
+    let cases = [
+        format!("{head}api_version = 16\nmax_bytes = {big}\n"),
+        format!("{head}max_bytes = {big}\napi_version = 16\n"),
+        format!(
+            "{head}api_version = 16\n[[settings]]\nkey = \"k\"\ntype = \"integer\"\ndefault = {big}\n"
+        ),
+        format!("{head}api_version = 16\n[[status]]\nid = \"s\"\nlabel = {big}\n"),
+        format!("{head}api_version = {big}\n"),
+        format!("{head}api_version = 15\nmax_bytes = {big}\n"),
+        format!("{head}api_version = 16\nx = [1, {big}]\n"),
+        format!("{head}api_version = 16\nmax_bytes = 9223372036854775807\n"),
+    ];
+    type HostParse = fn(&str) -> Option<String>;
+    let profiles: [(aoe::profile::Profile, HostParse); 2] = [
+        (aoe::profile::Profile::H15, aoe_host::parse_error),
+        (aoe::profile::Profile::H12, aoe_host_h12::parse_error),
+    ];
+    for (profile, host) in profiles {
+        let opts = aoe::Options {
+            profile,
+            ..aoe::Options::default()
+        };
+        for text in &cases {
+            let host = host(text);
+            let ours = aoe::validate(text, None, &opts);
+            assert_eq!(ours.host_message, host, "{profile:?}: {text}");
+            let want = if host.as_deref().is_some_and(|h| h.ends_with("upgrade aoe")) {
+                HostClass::Unsupported
+            } else {
+                HostClass::Parse
+            };
+            assert_eq!(ours.class, want, "{profile:?}: {text}");
+        }
+    }
 }

@@ -823,3 +823,57 @@ fn validating_reads_no_host_home() {
         "validate looked into $HOME: {touched:#?}"
     );
 }
+
+/// Issue #42: the host's message, the diagnostics that are its lines and the quotes of the
+/// manifest are shown as they are (`KEY=VALUE` in a description is not a credential query,
+/// and `host.message` promises the host's bytes); what `plugins` says about where the plugin
+/// is, a root named like a URL with a token in its query, is still redacted.
+#[test]
+fn the_hosts_words_and_the_manifests_quotes_are_not_redacted() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path().join("p?access_token=s3cr3tv4lue");
+    std::fs::create_dir(&root).unwrap();
+    let text = "id = \"dev.example.a\"\nname = \"A\"\nversion = \"1.0.0\"\napi_version = 15\n\
+        keybinds = [\"Environment variables as KEY=VALUE, one per line\"]\n";
+    std::fs::write(root.join("aoe-plugin.toml"), text).unwrap();
+    Plugins::new()
+        .args(["validate", "--path", "p?access_token=s3cr3tv4lue"])
+        .current_dir(tmp.path())
+        .run()
+        .code(1)
+        .stdout_eq(snapbox::str![[r#"
+plugins::aoe::invalid_type
+
+  × invalid type: string "Environment variables as KEY=VALUE, one per line", expected struct
+  │ KeybindContribution
+   ╭─[p?access_token=***:5:13]
+ 4 │ api_version = 15
+ 5 │ keybinds = ["Environment variables as KEY=VALUE, one per line"]
+   ·             ──────────────────────────────────────────────────
+   ╰────
+  note: further checks skipped until this is fixed: the semantic pass, install refusals and the
+        remaining lints
+  Invalid aoe plugin `dev.example.a` 1.0.0 at p?access_token=*** (1 error)
+
+"#]]);
+    let (code, plugin) = validate_json(&root, &[]);
+    assert_eq!(code, 1);
+    let message = plugin["host"]["message"].as_str().unwrap();
+    assert_eq!(
+        host_lines(message),
+        [
+            "invalid type: string \"Environment variables as KEY=VALUE, one per line\", expected struct KeybindContribution"
+        ]
+    );
+    assert!(
+        message.contains("5 | keybinds = [\"Environment variables as KEY=VALUE, one per line\"]"),
+        "{message}"
+    );
+    assert!(
+        plugin["root"]
+            .as_str()
+            .unwrap()
+            .ends_with("p?access_token=***"),
+        "{plugin:#}"
+    );
+}

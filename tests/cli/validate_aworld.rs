@@ -450,3 +450,75 @@ fn installed_ids_are_found_in_every_hosts_home() {
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(stdout.contains("Valid aworld plugin `helper`"), "{stdout}");
 }
+
+/// Issue #42: a lone surrogate escape in a target is refused with the host's
+/// `UnicodeEncodeError`, whose position counts the resolved path (the canonical root, then
+/// the target's components); U+DC80–U+DCFF are bytes to the host's `surrogateescape` and
+/// pass. Judged by aworld 0.3.2 too when the hosts' venv is there.
+#[test]
+fn a_lone_surrogate_in_a_target_is_the_hosts_encode_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path().canonicalize().unwrap().join("p");
+    std::fs::create_dir_all(root.join(".aworld-plugin")).unwrap();
+    let n = root.to_str().unwrap().chars().count();
+    let parent = n - "/p".len();
+    let enc = |what: String| format!("'utf-8' codec can't encode {what}: surrogates not allowed");
+    let cases: Vec<(&str, Option<String>)> = vec![
+        (
+            r"\ud800",
+            Some(enc(format!("character '\\ud800' in position {}", n + 1))),
+        ),
+        (
+            r"sub/\udfff/x.py",
+            Some(enc(format!("character '\\udfff' in position {}", n + 5))),
+        ),
+        (
+            r"\ud800\udbff",
+            Some(enc(format!("characters in position {}-{}", n + 1, n + 2))),
+        ),
+        (
+            r"\udc80\ud800",
+            Some(enc(format!("character '\\ud800' in position {}", n + 2))),
+        ),
+        // A pair, joined by `json.loads` (U+10080).
+        (r"\ud800\udc80", None),
+        (
+            r"../\ud800",
+            Some(enc(format!(
+                "character '\\ud800' in position {}",
+                parent + 1
+            ))),
+        ),
+        (
+            r"/\udfff",
+            Some(enc("character '\\udfff' in position 1".to_owned())),
+        ),
+        (r"\udc80", None),
+        (r"\ud83d\ude00", None),
+    ];
+    let python = crate::support::hosts::host_python();
+    let mut host = python.as_deref().map(crate::support::hosts::Host::start);
+    for (target, want) in cases {
+        let json = format!(
+            r#"{{"id": "p", "version": "1", "entrypoints": {{"agents": [{{"id": "a", "target": "{target}"}}]}}}}"#
+        );
+        std::fs::write(root.join(".aworld-plugin/plugin.json"), &json).unwrap();
+        let (class, message, ds) = check(&json, &root, &Options::default());
+        assert_eq!(message, want, "{target}");
+        if want.is_some() {
+            assert_eq!(class, HostClass::Invalid, "{target}");
+            assert_eq!(ds[0].0, Code::AworldPathError, "{target}");
+        } else {
+            assert_eq!(class, HostClass::Valid, "{target}: {ds:?}");
+        }
+        if let Some(host) = &mut host {
+            let v = &host
+                .judge(&[serde_json::json!({"host": "aworld", "text": json, "root": root})])[0];
+            assert_eq!(
+                v["message"].as_str(),
+                message.as_deref(),
+                "{target}: the host says {v}"
+            );
+        }
+    }
+}

@@ -14,11 +14,13 @@ None return (message: the skip warning), "raise" an exception that escapes it
 For a valid manifest, "gate" is `loader._min_version_gate`'s refusal, if any, and
 "entry" whether `loader._entry_file` finds an entry module file (the plugin directory
 holds an `__init__.py`; a directory `_entry_file` returns fails to import).
-aworld: `aworld.plugins.validation.validate_plugin_path(<dir>/p)`; any
-exception is "invalid" with message str(exc).
+aworld: `aworld.plugins.validation.validate_plugin_path(<dir>/p)`, or of the case's
+"root" directory when it names one (the host's messages hold the root's path: a lone
+surrogate's UnicodeEncodeError counts its position in it); any exception is "invalid"
+with message str(exc).
 The file is written as UTF-8 bytes exactly as given (CRLF kept), so the host's
-universal-newline read applies. Lone surrogates in protoAgent's answers come back as
-U+10F800 + (s - U+D800), the stand-ins `plugins` reads them as; AWorld's as U+FFFD.
+universal-newline read applies. Lone surrogates in the answers come back as
+U+10F800 + (s - U+D800), the stand-ins `plugins` reads them as.
 """
 
 import contextlib
@@ -92,7 +94,7 @@ def judge_protoagent(case, base):
 
 
 def judge_aworld(case, base):
-    d = base / "aworld" / "p"
+    d = Path(case["root"]) if case.get("root") else base / "aworld" / "p"
     (d / ".aworld-plugin").mkdir(parents=True, exist_ok=True)
     (d / ".aworld-plugin" / "plugin.json").write_bytes(case["text"].encode("utf-8", "surrogatepass"))
     out = {"verdict": "valid", "message": None, "id": None, "version": None, "warnings": [], "gate": None}
@@ -104,21 +106,19 @@ def judge_aworld(case, base):
     return out
 
 
-def clean(value, stand_ins):
-    """Lone surrogates (from `\\ud800` in a manifest), which Rust strings cannot hold:
-    protoAgent's (PyYAML keeps each code unit, a pair written as two escapes too) as the
-    private-use stand-ins `plugins` reads them as, AWorld's as U+FFFD (`plugins` reads a
-    JSON lone surrogate so, joining pairs as `json.loads` does)."""
+def clean(value):
+    """Lone surrogates (from `\\ud800` in a manifest), which Rust strings cannot hold, as
+    the private-use stand-ins `plugins` reads them as: protoAgent's (PyYAML keeps each code
+    unit, a pair written as two escapes too) and AWorld's (`json.loads` joins a pair and
+    keeps a lone one)."""
     if isinstance(value, str):
-        if stand_ins:
-            return "".join(
-                chr(0x10F800 + ord(c) - 0xD800) if 0xD800 <= ord(c) <= 0xDFFF else c for c in value
-            )
-        return value.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
+        return "".join(
+            chr(0x10F800 + ord(c) - 0xD800) if 0xD800 <= ord(c) <= 0xDFFF else c for c in value
+        )
     if isinstance(value, list):
-        return [clean(v, stand_ins) for v in value]
+        return [clean(v) for v in value]
     if isinstance(value, dict):
-        return {k: clean(v, stand_ins) for k, v in value.items()}
+        return {k: clean(v) for k, v in value.items()}
     return value
 
 
@@ -129,7 +129,7 @@ def main():
             case = json.loads(line)
             proto = case["host"] == "protoagent"
             judge = judge_protoagent if proto else judge_aworld
-            sys.stdout.write(json.dumps(clean(judge(case, base), proto)) + "\n")
+            sys.stdout.write(json.dumps(clean(judge(case, base))) + "\n")
             sys.stdout.flush()
 
 

@@ -345,7 +345,9 @@ impl Parser<'_> {
         Ok(u32::from_str_radix(digits, 16).unwrap_or(0))
     }
 
-    /// `\uXXXX`, joining surrogate pairs; a lone surrogate (legal in Python) becomes U+FFFD.
+    /// `\uXXXX`, joining surrogate pairs; a lone surrogate (legal in Python) is kept as
+    /// its [`crate::manifest::pyval::surrogate`] stand-in, as the YAML reader keeps
+    /// PyYAML's: the host fails on it where it encodes the string (a path, issue #42).
     fn unicode_escape(&mut self, esc_at: usize) -> Result<char, SyntaxError> {
         let hi = self.hex4(esc_at + 1)?;
         // Python tries a pair only when a character follows it (`end + 6 < len`).
@@ -364,7 +366,7 @@ impl Parser<'_> {
             }
             self.pos = save;
         }
-        Ok(char::from_u32(hi).unwrap_or('\u{fffd}'))
+        Ok(char::from_u32(hi).unwrap_or_else(|| crate::manifest::pyval::surrogate(hi)))
     }
 }
 

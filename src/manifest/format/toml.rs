@@ -47,8 +47,10 @@ fn convert_table(table: &DeTable<'_>, text: &str) -> Vec<Entry> {
 fn convert_value(value: &DeValue<'_>, span: Span, text: &str) -> Node {
     let value = match value {
         DeValue::String(s) => Value::Str(s.to_string()),
+        // Past i64 an integer is kept as its text: `toml::Value` (and so aoe's
+        // `api_version` pre-check) cannot hold it, the typed parse reads it where it goes.
         DeValue::Integer(i) => parse_int(i.as_str(), i.radix())
-            .map_or_else(|| Value::Str(i.as_str().to_owned()), Value::Int),
+            .map_or_else(|| Value::BigInt(decimal(i.as_str(), i.radix())), Value::Int),
         DeValue::Float(f) => Value::Float(parse_float(f.as_str())),
         DeValue::Boolean(b) => Value::Bool(*b),
         DeValue::Datetime(d) => Value::Datetime(d.to_string()),
@@ -66,6 +68,15 @@ fn convert_value(value: &DeValue<'_>, span: Span, text: &str) -> Node {
 fn parse_int(digits: &str, radix: u32) -> Option<i64> {
     let cleaned: String = digits.chars().filter(|c| *c != '_').collect();
     i64::from_str_radix(&cleaned, radix).ok()
+}
+
+/// The decimal text of an integer literal's digits (`_` dropped, no `+`).
+fn decimal(digits: &str, radix: u32) -> String {
+    let cleaned: String = digits.chars().filter(|c| *c != '_').collect();
+    if radix == 10 {
+        return cleaned.trim_start_matches('+').to_owned();
+    }
+    u128::from_str_radix(&cleaned, radix).map_or(cleaned, |n| n.to_string())
 }
 
 fn parse_float(text: &str) -> f64 {

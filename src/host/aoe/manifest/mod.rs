@@ -233,6 +233,12 @@ fn resolve(
 
 /// The permissive pre-parse: a newer `api_version` is reported alone (§1 step 1).
 fn unsupported(doc: &Node, profile: Profile) -> Option<Outcome> {
+    // The host's pre-check reads the document as a `toml::Value` first, which holds no
+    // integer past i64: with one anywhere it fails, the check is skipped, and the typed
+    // parse reports what it meets (issue #42).
+    if holds_big_int(doc) {
+        return None;
+    }
     let entry = doc.get("api_version")?;
     let crate::manifest::doc::Value::Int(found) = entry.node.value else {
         return None;
@@ -264,6 +270,17 @@ fn unsupported(doc: &Node, profile: Profile) -> Option<Outcome> {
         skipped: Some(EVERYTHING_ELSE),
         facts: Facts::default(),
     })
+}
+
+/// Whether an integer past i64 is anywhere in `node`.
+fn holds_big_int(node: &Node) -> bool {
+    use crate::manifest::doc::Value;
+    match &node.value {
+        Value::BigInt(_) => true,
+        Value::Array(items) => items.iter().any(holds_big_int),
+        Value::Table(entries) => entries.iter().any(|e| holds_big_int(&e.node)),
+        _ => false,
+    }
 }
 
 /// serde's `OneOf` wording: "expected `a`", "expected `a` or `b`", "expected one of `a`, `b`, `c`".

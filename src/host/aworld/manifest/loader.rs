@@ -281,6 +281,9 @@ pub fn check_targets_at(
                     at,
                 ));
             };
+            if let Some(message) = unencodable(canonical, target) {
+                return Err(fail(Code::AworldPathError, message, at));
+            }
             match resolve(target) {
                 Ok(p) if contain::inside(canonical, &p) => {}
                 Ok(_) => {
@@ -307,6 +310,76 @@ pub fn check_targets_at(
         }
     }
     Ok(())
+}
+
+/// The `UnicodeEncodeError` the host's `(root / target).resolve()` raises for a lone
+/// surrogate (`"\ud800"`, read as its stand-in) in `target`: `realpath` walks the target
+/// one component at a time, `os.lstat`ing each joined path, whose file-system encoding
+/// (UTF-8 with `surrogateescape`) fails on the first run of surrogates that holds one
+/// outside U+DC80–U+DCFF (those are raw bytes). The position counts characters of the
+/// joined path, so it depends on where the plugin is (the root's canonical path). `None`
+/// when the walk gets past every component, or stops first at a NUL byte or a symlink loop
+/// (which the resolution reports).
+fn unencodable(canonical: &Path, target: &str) -> Option<String> {
+    use crate::manifest::pyval::surrogate_of;
+    let raw = |c: char| surrogate_of(c).is_some_and(|u| (0xdc80..=0xdcff).contains(&u));
+    if !target.chars().any(|c| surrogate_of(c).is_some() && !raw(c)) {
+        return None;
+    }
+    let (start, rest) = match target.strip_prefix('/') {
+        Some(rest) => (Path::new("/"), rest),
+        None => (canonical, target),
+    };
+    let mut walked: Vec<&str> = Vec::new();
+    for name in rest.split('/') {
+        if name.is_empty() || name == "." {
+            continue;
+        }
+        if name.contains('\0') {
+            return None;
+        }
+        let chars: Vec<char> = name.chars().collect();
+        // CPython's UTF-8 encoder: a run of surrogates goes to `surrogateescape`, which
+        // turns its leading U+DC80–U+DCFF into bytes and fails from the first other one
+        // to the end of the run.
+        let mut i = 0;
+        let mut bad = None;
+        while i < chars.len() {
+            if surrogate_of(chars[i]).is_none() {
+                i += 1;
+                continue;
+            }
+            let end = i + chars[i..]
+                .iter()
+                .take_while(|c| surrogate_of(**c).is_some())
+                .count();
+            if let Some(k) = (i..end).find(|&k| !raw(chars[k])) {
+                bad = Some((k, end));
+                break;
+            }
+            i = end;
+        }
+        let Some((k, end)) = bad else {
+            walked.push(name);
+            continue;
+        };
+        let prefix = contain::resolve_below(start, &walked.join("/")).ok()?;
+        let prefix = prefix.to_string_lossy();
+        let sep = usize::from(!prefix.ends_with('/'));
+        let at = prefix.chars().count() + sep + k;
+        return Some(if end - k == 1 {
+            let unit = surrogate_of(chars[k]).unwrap_or(0xd800);
+            format!(
+                "'utf-8' codec can't encode character '\\u{unit:04x}' in position {at}: surrogates not allowed"
+            )
+        } else {
+            format!(
+                "'utf-8' codec can't encode characters in position {at}-{}: surrogates not allowed",
+                at + end - k - 1
+            )
+        });
+    }
+    None
 }
 
 fn str_node(s: &str) -> Node {

@@ -107,8 +107,17 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
     let mut root: Option<Raw> = None;
     let mut documents = 0;
     let mut expanded = 0usize;
+    // Where the last event ended: an anchor or alias PyYAML ends on `:` or `?` may lie
+    // between it and the scanner's error (`*a: x` as a later key is "simple key expected
+    // ':'" here).
+    let mut scanned = 0;
     for event in Parser::new_from_str_with_options(text, options) {
-        let (event, span) = event.map_err(|e| unknown_alias(text, &names, &e))?;
+        let (event, span) = event.map_err(|e| {
+            let flow = in_flow(&stack);
+            name_break_before(text, scanned, &e, flow)
+                .unwrap_or_else(|| unknown_alias(text, &names, &e, flow))
+        })?;
+        scanned = scanned.max(byte_span(&span).end);
         // An empty plain key may stand for PyYAML's value indicator only if nothing
         // (an anchor) gives it content.
         let mut anchored = false;
@@ -128,6 +137,11 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
             Event::Anchor(_, name) => {
                 let at = byte_span(&span).start;
                 pyyaml_name(text, at, "an anchor")?;
+                if name.len() > pyyaml_name_len(text, at) {
+                    return Err(name_break(text, at, in_flow(&stack)).unwrap_or_else(|| {
+                        error_at(text, "an anchor name PyYAML does not scan", at)
+                    }));
+                }
                 // PyYAML's composer: one node per anchor name in a document.
                 if let Some(first) = names.insert(name.into_owned(), at) {
                     let (line, column) = line_column(text, first);
@@ -417,6 +431,107 @@ pub(super) fn pyyaml_name(text: &str, at: usize, what: &str) -> Result<(), Synta
     Ok(())
 }
 
+/// The length of the name PyYAML's `scan_anchor` reads after the `&` or `*` at `at`.
+fn pyyaml_name_len(text: &str, at: usize) -> usize {
+    text[at + 1..]
+        .bytes()
+        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
+        .count()
+}
+
+/// Whether the node being composed is inside a flow collection.
+fn in_flow(stack: &[Frame]) -> bool {
+    stack.last().is_some_and(|f| match f {
+        Frame::Seq(.., flow) | Frame::Map(.., flow) => *flow,
+    })
+}
+
+/// Asks [`super::composed`] for a space where PyYAML's scanner ends an anchor or alias
+/// name on `:` or `?` (`&id: x` is an anchored empty key to PyYAML), which the event
+/// parser takes into the name (YAML 1.2's anchor characters). The span is where the space
+/// goes.
+pub(super) const NAME_BREAK: &str = "an anchor or alias name runs into `:` or `?`";
+/// [`NAME_BREAK`] in a flow collection with no blank after the indicator: PyYAML's `:` and
+/// `?` are indicators there whatever follows (`{&a:x}` is `{None: 'x'}`), the event
+/// parser's start a plain scalar, so a second space goes after the indicator.
+pub(super) const NAME_BREAK_FLOW: &str =
+    "an anchor or alias name runs into `:` or `?` in a flow collection";
+/// [`NAME_BREAK`] for an anchor before a block mapping's value indicator (`&id: x`): an
+/// anchored empty key, which the event parser does not read in a block mapping, so the key
+/// gets a `~` after the space (null, as PyYAML's empty key is).
+pub(super) const NAME_BREAK_EMPTY_KEY: &str = "an anchor name runs into a block mapping's `:`";
+
+/// [`NAME_BREAK`] for the first alias after `from` and on or before the line of the
+/// scanner's error `e` whose
+/// name PyYAML ends on `:` or `?` (one that starts a token: after a blank, a flow
+/// indicator or the start of a line, outside a comment).
+fn name_break_before(text: &str, from: usize, e: &ScanError, flow: bool) -> Option<SyntaxError> {
+    // The scanner may report at the alias or past it: up to the end of that line.
+    let at = e.marker().byte_offset().unwrap_or(0).min(text.len());
+    let to = text[at..]
+        .find(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'])
+        .map_or(text.len(), |i| at + i);
+    let from = from.min(at);
+    let mut comment = false;
+    let mut prev = text[..from].chars().next_back();
+    for (i, c) in text[from..to].char_indices() {
+        let at = from + i;
+        let starts = prev.is_none_or(|p| {
+            matches!(
+                p,
+                ' ' | '\t' | '\n' | '\r' | '[' | '{' | ',' | '\u{85}' | '\u{2028}' | '\u{2029}'
+            )
+        });
+        match c {
+            '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' => comment = false,
+            '#' if starts => comment = true,
+            '*' | '&' if starts && !comment => {
+                if let Some(brk) = name_break(text, at, flow) {
+                    return Some(brk);
+                }
+            }
+            _ => {}
+        }
+        prev = Some(c);
+    }
+    None
+}
+
+/// [`NAME_BREAK`] for the `&name` or `*name` at `at` when PyYAML's name ends on `:` or `?`.
+fn name_break(text: &str, at: usize, flow: bool) -> Option<SyntaxError> {
+    let len = pyyaml_name_len(text, at);
+    let end = at + 1 + len;
+    let next = text[end..].chars().next()?;
+    if len == 0 || !matches!(next, ':' | '?') {
+        return None;
+    }
+    let after = text[end + 1..].chars().next();
+    let bare = after.is_some_and(|c| {
+        !matches!(
+            c,
+            ' ' | '\t'
+                | '\r'
+                | '\n'
+                | '\u{85}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | ','
+                | '['
+                | ']'
+                | '{'
+                | '}'
+        )
+    });
+    let message = if flow && bare {
+        NAME_BREAK_FLOW
+    } else if !flow && !bare && next == ':' && text[at..].starts_with('&') {
+        NAME_BREAK_EMPTY_KEY
+    } else {
+        NAME_BREAK
+    };
+    Some(error_at(text, message, end))
+}
+
 /// 1-based line and column of byte `at`, as PyYAML's marks count them.
 fn line_column(text: &str, at: usize) -> (usize, usize) {
     let before = &text[..at];
@@ -436,6 +551,7 @@ fn unknown_alias(
     text: &str,
     names: &std::collections::HashMap<String, usize>,
     e: &ScanError,
+    flow: bool,
 ) -> SyntaxError {
     let err = scan_error(text, e);
     let at = err.span.as_ref().map_or(0, |s| s.start);
@@ -444,6 +560,9 @@ fn unknown_alias(
     }
     if let Err(named) = pyyaml_name(text, at, "an alias") {
         return named;
+    }
+    if let Some(brk) = name_break(text, at, flow) {
+        return brk;
     }
     let name: String = text[at + 1..]
         .chars()

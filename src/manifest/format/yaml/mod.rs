@@ -19,7 +19,8 @@
 //!
 //! Also as PyYAML reads them: a comment right after a token (`[a, b]#c`), a
 //! lone surrogate escape (`"\ud800"`, kept as a [`crate::manifest::pyval::surrogate`]
-//! char), anchor names (ASCII letters, digits, `-`, `_`; one definition each), and
+//! char), anchor names (ASCII letters, digits, `-`, `_`, ended by `:` or `?` too: `&id: x`
+//! is an anchored empty key; one definition each), and
 //! `:` where a flow node must start (an error).
 //!
 //! Deliberately unlike PyYAML (docs/PARITY.md): alias expansion is bounded (a
@@ -89,10 +90,13 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     let breaks;
     let text = if text.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
         let flow_quoted: Vec<Span> = composed(text)
-            .map(|(_, (_, q))| {
+            .map(|(_, (_, q), breaks)| {
                 q.into_iter()
                     .filter(|(_, block)| !block)
-                    .map(|(r, _)| r)
+                    .map(|(mut r, _)| {
+                        breaks.span(&mut r);
+                        r
+                    })
                     .collect()
             })
             .unwrap_or_default();
@@ -101,7 +105,7 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     } else {
         text
     };
-    let (_, (raw, _)) = composed(text)?;
+    let (_, (raw, _), breaks) = composed(text)?;
     pyyaml_document_end(text)?;
     let Some(raw) = raw else {
         return Ok(Node {
@@ -110,7 +114,11 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
         });
     };
     let mut budget = ALIAS_BUDGET;
-    let mut node = construct(&raw, &mut budget)?;
+    let mut node = construct(&raw, &mut budget).map_err(|mut e| {
+        breaks.restore_error(&mut e);
+        e
+    })?;
+    breaks.restore(&mut node);
     if stand_ins {
         restore_surrogates(&mut node);
     }
@@ -138,7 +146,75 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
 /// blank before `#`), blanked out and parsed again, and a `\U` escape beyond U+10FFFF,
 /// which is `chr()`'s exception escaping PyYAML once its scanner gets there (read as
 /// U+FFFD meanwhile, so an earlier error wins). Returns the text the events were read from.
-fn composed(text: &str) -> Result<(std::borrow::Cow<'_, str>, Composed), SyntaxError> {
+///
+/// An anchor or alias name PyYAML ends on `:` or `?` gets a space there (and in a flow
+/// collection one after the indicator too, [`compose::NAME_BREAK_FLOW`]), so the event
+/// parser reads PyYAML's tokens: every span the result holds is moved back by
+/// [`Breaks::original`].
+fn composed(text: &str) -> Result<(std::borrow::Cow<'_, str>, Composed, Breaks), SyntaxError> {
+    let mut breaks = Breaks::default();
+    composed_with(text, &mut breaks)
+        .map(|(t, c)| (t, c, breaks.clone()))
+        .map_err(|mut e| {
+            breaks.restore_error(&mut e);
+            e
+        })
+}
+
+/// Spaces [`composed`] inserted, as positions in the text it parsed (ascending).
+#[derive(Clone, Debug, Default)]
+pub(super) struct Breaks(Vec<usize>);
+
+impl Breaks {
+    /// Insert a space at `at` of `text` (which already holds the earlier ones).
+    fn insert(&mut self, text: &mut String, at: usize, c: char) {
+        text.insert(at, c);
+        for p in &mut self.0 {
+            if *p >= at {
+                *p += 1;
+            }
+        }
+        self.0.push(at);
+        self.0.sort_unstable();
+    }
+
+    /// The offset in the original text of `at` in the text with the spaces.
+    fn original(&self, at: usize) -> usize {
+        at - self.0.iter().take_while(|p| **p < at).count()
+    }
+
+    fn span(&self, span: &mut Span) {
+        *span = self.original(span.start)..self.original(span.end);
+    }
+
+    fn restore_error(&self, e: &mut SyntaxError) {
+        if let Some(span) = &mut e.span {
+            self.span(span);
+        }
+    }
+
+    fn restore(&self, node: &mut Node) {
+        if self.0.is_empty() {
+            return;
+        }
+        self.span(&mut node.span);
+        match &mut node.value {
+            Value::Array(items) => items.iter_mut().for_each(|n| self.restore(n)),
+            Value::Table(entries) => {
+                for e in entries {
+                    self.span(&mut e.key_span);
+                    self.restore(&mut e.node);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn composed_with<'t>(
+    text: &'t str,
+    breaks: &mut Breaks,
+) -> Result<(std::borrow::Cow<'t, str>, Composed), SyntaxError> {
     // Each retry parses again up to the next such comment: a bounded number of them.
     let mut retries = (8 * 1024 * 1024 / text.len().max(1)).max(64);
     let mut text = std::borrow::Cow::Borrowed(text);
@@ -161,6 +237,26 @@ fn composed(text: &str) -> Result<(std::borrow::Cow<'_, str>, Composed), SyntaxE
             Err(e) => e,
         };
         let at = e.span.as_ref().map_or(0, |s| s.start);
+        let name_break = [
+            compose::NAME_BREAK,
+            compose::NAME_BREAK_FLOW,
+            compose::NAME_BREAK_EMPTY_KEY,
+        ]
+        .contains(&e.message.as_str());
+        if name_break && retries > 0 {
+            retries -= 1;
+            let mut t = text.into_owned();
+            if e.message == compose::NAME_BREAK_FLOW {
+                // After the one-byte indicator, before the space goes in front of it.
+                breaks.insert(&mut t, at + 1, ' ');
+            }
+            if e.message == compose::NAME_BREAK_EMPTY_KEY {
+                breaks.insert(&mut t, at, '~');
+            }
+            breaks.insert(&mut t, at, ' ');
+            text = std::borrow::Cow::Owned(t);
+            continue;
+        }
         // Only after a flow indicator or a closing quote: after a block scalar's header
         // (`>-#`) PyYAML wants its indicators, and says so.
         if e.message == "comments must be separated from other tokens by whitespace"
@@ -281,9 +377,12 @@ fn surrogate_stand_ins(text: &str) -> Option<String> {
     };
     let all = rewrite(&lone);
     // Escapes mean something only in double-quoted scalars; elsewhere the text stays.
-    let Ok((_, (_, quoted))) = composed(&all) else {
+    let Ok((_, (_, mut quoted), breaks)) = composed(&all) else {
         return Some(all);
     };
+    for (r, _) in &mut quoted {
+        breaks.span(r);
+    }
     let inside: Vec<(usize, usize, u32)> = lone
         .iter()
         .copied()

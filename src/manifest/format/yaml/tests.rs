@@ -502,3 +502,47 @@ fn a_document_end_marker_as_pyyaml_reads_it() {
         assert!(parse_yaml(text).is_ok(), "{text:?}: {:?}", parse_yaml(text));
     }
 }
+
+/// PyYAML ends an anchor or alias name at `:` or `?` (issue #42): `&id: x` is an anchored
+/// empty key, `&id:x` in a block the plain scalar `:x`, and in a flow collection the
+/// indicator stands whatever follows it. Each expectation is `yaml.safe_load`'s (6.0.2),
+/// with a key's `repr()` as the value tree keeps keys (strings: `None` is `'None'`).
+#[test]
+fn anchor_and_alias_names_end_at_a_colon_or_question_mark_as_pyyaml() {
+    for (text, want) in [
+        ("&id: x", "{'None': 'x'}"),
+        ("&a: x", "{'None': 'x'}"),
+        ("k: &a v\n*a: x", "{'k': 'v', 'v': 'x'}"),
+        ("&id:x", "':x'"),
+        ("k: &id:x", "{'k': ':x'}"),
+        ("[&a: x]", "[{'None': 'x'}]"),
+        ("{&a: x}", "{'None': 'x'}"),
+        ("{&a:x}", "{'None': 'x'}"),
+        ("- &a: x", "[{'None': 'x'}]"),
+        ("&a:\n  b: 1", "{'None': {'b': 1}}"),
+        ("k: &a v\nj: {*a: 1}", "{'k': 'v', 'j': {'v': 1}}"),
+        ("id: x\n&a: y", "{'id': 'x', 'None': 'y'}"),
+        ("k: &a v\nj: [*a:x]", "{'k': 'v', 'j': [{'v': 'x'}]}"),
+    ] {
+        let got =
+            parse_yaml(text).map_or_else(|e| e.message, |n| crate::manifest::pyval::py_repr(&n));
+        assert_eq!(got, want, "{text:?}");
+    }
+    // Refused where PyYAML refuses (its words are its own; only the verdict is compared).
+    for text in [
+        "k: &id: x",
+        "k: &a v\nj: *a: x",
+        "*a:",
+        "&a? x",
+        "k: &a?",
+        "k: *a:x",
+    ] {
+        assert!(parse_yaml(text).is_err(), "{text:?}");
+    }
+    // Spans stay on the text as written.
+    let text = "k: &a v\nj: {*a: 1}\nz: last\n";
+    let root = parse_yaml(text).unwrap();
+    let z = root.get("z").unwrap();
+    assert_eq!(&text[z.key_span.clone()], "z");
+    assert_eq!(&text[z.node.span.clone()], "last");
+}

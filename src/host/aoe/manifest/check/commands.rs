@@ -44,7 +44,12 @@ pub(super) fn commands(cx: &mut Cx, m: &Manifest, profile: Profile) {
                 format!("commands[{i}].action open-ui-link slot must be per-session"),
                 at.join("slot"),
             )
-            .help("per-session slots: row-badge, row-column, pane, composer-action, detail-badge")
+            // aoe 1.14's `is_per_session` also takes tool-card-badge (read at v1.14.0).
+            .help(if profile.is_per_session("tool-card-badge") {
+                "per-session slots: row-badge, row-column, pane, composer-action, detail-badge, tool-card-badge"
+            } else {
+                "per-session slots: row-badge, row-column, pane, composer-action, detail-badge"
+            })
         });
         let matches =
             m.ui.iter()

@@ -279,6 +279,29 @@ mod tests {
         );
     }
 
+    /// Issue #42: the host's `empty_required` takes a list-typed field whose value is not
+    /// an array for empty, so a required one prints both lines (measured against upstream's
+    /// `validate_object_list_default` at H15).
+    #[test]
+    fn a_required_list_field_of_another_type_is_also_empty() {
+        let text = format!(
+            "{HEAD}api_version = 14\n[[settings]]\nkey = \"jobs\"\ntype = \"object_list\"\n\
+             default = [{{ _id = \"a\", projects = false, tags = \"x\" }}, {{ _id = \"b\", projects = [\"p\"], tags = [] }}]\n\
+             [[settings.fields]]\nkey = \"projects\"\ntype = \"dynamic_multi_select\"\noption_source = \"projects\"\nrequired = true\n\
+             [[settings.fields]]\nkey = \"tags\"\ntype = \"string_list\"\nrequired = true\n"
+        );
+        assert_eq!(
+            messages(&text, Profile::H15),
+            [
+                "settings[0].default[0].projects does not match type DynamicMultiSelect",
+                "settings[0].default[0].projects is required but empty",
+                "settings[0].default[0].tags does not match type StringList",
+                "settings[0].default[0].tags is required but empty",
+                "settings[0].default[1].tags is required but empty",
+            ]
+        );
+    }
+
     #[test]
     fn object_list_default_item_rules() {
         let text = format!(

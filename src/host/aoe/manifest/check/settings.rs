@@ -430,9 +430,14 @@ pub(super) fn object_list_default(cx: &mut Cx, i: usize, s: &Setting, items: &[t
                     here.clone(),
                 )
             });
-            let blank = v.as_str().is_some_and(|s| s.trim().is_empty())
-                || (matches!(ty, "dynamic_multi_select" | "string_list")
-                    && v.as_array().is_some_and(Vec::is_empty));
+            // The host's `empty_required`: a list type is empty unless it is a non-empty
+            // array (so a default of another type is also "required but empty", after
+            // "does not match type"); any other type only when it is a blank string.
+            let blank = if matches!(ty, "dynamic_multi_select" | "string_list") {
+                v.as_array().is_none_or(Vec::is_empty)
+            } else {
+                v.as_str().is_some_and(|s| s.trim().is_empty())
+            };
             cx.check(!(f.required && blank), || {
                 err(
                     Code::AoeSettingDefault,
