@@ -197,6 +197,12 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
             subdir,
         });
     }
+    // A GitHub page of a directory at a ref (`https://github.com/O/R/tree/REF/PATH`, the
+    // form protoAgent's catalog lists): the `gh:O/R` source it is, that subdirectory at that
+    // ref, so a gh mirror (`PLUGINS_GH_BASE`) and its credentials apply as to any `gh:`.
+    if let Some(gh) = github_tree_url(input) {
+        return parse(&gh, flag_ref, gh_base);
+    }
     crate::git::check_url(input)?;
     let bad_ref = |r: &str| r.is_empty() || r.contains("..") || r.starts_with('-');
     // An ssh remote (`ssh://`, or scp-like `[user@]host:path` that is not an
@@ -255,6 +261,26 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
     })
 }
 
+/// `https://github.com/O/R/tree/REF[/PATH]` as `gh:O/R[/PATH]@REF`. The ref is the one
+/// part after `tree/` (a branch named `a/b` cannot be told from a path in such a URL: use
+/// `gh:O/R/PATH@a/b` for it); a query or fragment is no part of it.
+fn github_tree_url(input: &str) -> Option<String> {
+    let rest = input
+        .strip_prefix("https://github.com/")
+        .or_else(|| input.strip_prefix("https://www.github.com/"))?;
+    let rest = rest.split(['?', '#']).next()?.trim_end_matches('/');
+    let mut parts = rest.splitn(5, '/');
+    let (owner, repo, tree, reference) =
+        (parts.next()?, parts.next()?, parts.next()?, parts.next()?);
+    if tree != "tree" || reference.is_empty() {
+        return None;
+    }
+    Some(match parts.next() {
+        Some(path) => format!("gh:{owner}/{repo}/{path}@{reference}"),
+        None => format!("gh:{owner}/{repo}@{reference}"),
+    })
+}
+
 /// Why a source (typed, or read from a lock row) names no plugin `plugins` can fetch.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SourceError {
@@ -300,6 +326,41 @@ pub enum SourceError {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A GitHub page of a directory at a ref is the `gh:` source it names, resolved against
+    /// the gh base in use (a mirror), with its subdirectory and ref.
+    #[test]
+    fn github_tree_pages_are_gh_sources() {
+        let mirror = "http://mirror.internal";
+        let s = parse(
+            "https://github.com/protoLabsAI/plugins/tree/main/plugins/weather/",
+            None,
+            mirror,
+        )
+        .unwrap();
+        assert_eq!(
+            s,
+            Source::Git {
+                url: "http://mirror.internal/protoLabsAI/plugins.git".into(),
+                reference: Some("main".into()),
+                display: "gh:protoLabsAI/plugins".into(),
+                userinfo: None,
+                subdir: Some("plugins/weather".into()),
+            }
+        );
+        let root = parse("https://github.com/acme/kit/tree/v1.2.0", None, mirror).unwrap();
+        assert_eq!(
+            (root.subdir(), root.recorded()),
+            (None, "gh:acme/kit".to_owned())
+        );
+        // `--ref` naming another ref is the conflict it is with `gh:…@ref`.
+        assert!(parse("https://github.com/a/b/tree/main/x", Some("v1"), mirror).is_err());
+        // A path out of the repository is refused as for `gh:`.
+        assert!(parse("https://github.com/a/b/tree/main/../../etc", None, mirror).is_err());
+        // Not a tree page: a plain git URL, as before.
+        let plain = parse("https://github.com/a/b", None, mirror).unwrap();
+        assert_eq!(plain.recorded(), "https://github.com/a/b");
+    }
 
     #[test]
     fn gh_sources() {

@@ -379,3 +379,44 @@ fn empty_parts_and_a_hand_edited_subdir_are_reported() {
         "{stdout}{stderr}"
     );
 }
+
+/// A GitHub page of a plugin's directory at a ref (protoAgent's catalog lists plugins so)
+/// installs as the `gh:` source it is: through the gh mirror in use, recorded as
+/// `gh:acme/mono` with its subdirectory and ref, exactly as `gh:acme/mono/plugins/web@main`.
+#[test]
+fn a_github_tree_url_installs_as_its_gh_source() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    monorepo(&t);
+    let [by_url, by_gh] = ["by-url", "by-gh"].map(|h| t.join(h));
+    let (code, stdout, stderr) = plugins_at(
+        &t,
+        &by_url,
+        &[
+            "install",
+            "https://github.com/acme/mono/tree/main/plugins/web",
+            "--yes",
+        ],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, stdout, stderr) = plugins_at(
+        &t,
+        &by_gh,
+        &["install", "gh:acme/mono/plugins/web@main", "--yes"],
+    );
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(by_url.join("plugins.lock")).unwrap(),
+        std::fs::read_to_string(by_gh.join("plugins.lock")).unwrap()
+    );
+    let lock = crate::support::lock(&by_url);
+    let row = &lock["plugins"]["dev.example.pinned"];
+    assert_eq!(
+        (
+            row["source"].as_str(),
+            row["subdir"].as_str(),
+            row["requested_ref"].as_str()
+        ),
+        (Some("gh:acme/mono"), Some("plugins/web"), Some("main"))
+    );
+}
