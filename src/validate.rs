@@ -134,8 +134,9 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
     Ok(roots)
 }
 
-/// How deep `--recursive` descends (a root at this depth is found; nothing below it).
-const MAX_DEPTH: usize = 33;
+/// How deep `--recursive` descends (a root at this depth is found; nothing below it), and
+/// an install from a tree without a root manifest looks for the plugins in it.
+pub const MAX_DEPTH: usize = 33;
 
 /// The plugin roots below `dir` (itself excluded unless it is one), at most `max_depth`
 /// directories down, as `--recursive` finds them; unreadable directories end the search.

@@ -140,8 +140,9 @@ pub(super) fn plugins_below(
     tree: &std::path::Path,
     report: &mut crate::validate::PluginReport,
 ) {
-    // A local source may be any directory (a home): look a few levels down only.
-    let roots = crate::validate::roots_below(tree, 4);
+    // As deep as `validate -r` looks: the staged tree is already bounded in entries and
+    // bytes by the fetch or the copy (AWorld's `builtin_plugins/*` sit 4 levels down).
+    let roots = crate::validate::roots_below(tree, crate::validate::MAX_DEPTH);
     let found: Vec<(String, Dialect)> = roots
         .into_iter()
         .filter_map(|r| {

@@ -1119,6 +1119,26 @@ plugins::file::missing
         stdout.contains("plugins install gh:acme/tpl/plugins/kanban@main   (aoe)"),
         "{stdout}"
     );
+    // As deep as AWorld keeps its bundled plugins (aworld-cli/src/aworld_cli/builtin_plugins/*,
+    // 4 levels down) and deeper: every plugin root is listed, not only the first levels.
+    let deep = Repo::init(&tmp.path().join("acme/deep"));
+    deep.file("README.md", "deep\n")
+        .file(
+            "aworld-cli/src/aworld_cli/builtin_plugins/helper/.aworld-plugin/plugin.json",
+            r#"{"id": "helper", "version": "1.0.0"}"#,
+        )
+        .file("a/b/c/d/e/f/g/kanban/aoe-plugin.toml", &static_aoe("1.0.0"));
+    deep.commit("deep plugins");
+    show(&[&deep.url()]).stdout_eq(str![[r#"
+plugins::file::missing
+
+  × no plugin manifest at file://[TMP]/acme/deep@6706f98e08
+  help: it holds 2 plugins below its root; install one by its directory:
+          plugins install file://[TMP]/acme/deep --subdir a/b/c/d/e/f/g/kanban   (aoe)
+          plugins install file://[TMP]/acme/deep --subdir aworld-cli/src/aworld_cli/builtin_plugins/helper   (aworld)
+  Invalid plugin at file://[TMP]/acme/deep@6706f98e08 (1 error)
+
+"#]]);
     // Nothing below either: no advice to pass a flag install does not have.
     let empty = Repo::init(&tmp.path().join("empty"));
     empty.file("README.md", "nothing\n");
