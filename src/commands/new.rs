@@ -178,6 +178,8 @@ struct Done<'a> {
     written: &'a scaffold::Written,
     /// `None` with `--no-git`.
     git: Option<&'a Result<GitInit, scaffold::GitInitError>>,
+    /// `--ci-from`: where the written CI workflow builds `plugins` from.
+    ci_from: Option<&'a str>,
 }
 
 /// `plugins new --json` (docs/schema/output/new.json).
@@ -263,6 +265,19 @@ fn human_summary(d: &Done<'_>) -> Vec<Line> {
         ))),
         _ => {}
     }
+    // The written CI cannot run until it knows where `plugins` comes from: said now, not
+    // found out as a failed first run.
+    let workflow = d
+        .written
+        .files
+        .iter()
+        .find(|f| f.starts_with(".github/workflows"));
+    if let (Some(workflow), None) = (workflow, d.ci_from) {
+        lines.push(Line::Data(format!(
+            "      Note {} needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); no published release of `plugins` exists yet to install instead\n",
+            slashed(workflow)
+        )));
+    }
     lines.push(Line::Outcome(format!(
         "\nNext: cd {root} && plugins validate --strict\n"
     )));
@@ -318,6 +333,7 @@ pub fn run(args: &NewArgs, printer: &Printer) -> Result<ExitStatus> {
         plan: &plan,
         written: &written,
         git: git.as_ref(),
+        ci_from: args.ci_from.as_deref(),
     };
     let written = if args.json {
         printer.json(json_summary(&done))

@@ -456,6 +456,7 @@ Runtime (python, node, rust, none) [python]:
             src/tty_demo/rpc.py
             src/tty_demo/worker.py
        Git initialized a repository in tty-demo
+      Note .github/workflows/plugin.yml needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); no published release of `plugins` exists yet to install instead
 
 Next: cd tty-demo && plugins validate --strict
 
@@ -487,6 +488,7 @@ Dialect (aoe, aworld, protoagent) [aoe]: ProtoAgent
             protoagent.plugin.yaml
             skills/tty-demo-skill/SKILL.md
        Git initialized a repository in tty-demo
+      Note .github/workflows/plugin.yml needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); no published release of `plugins` exists yet to install instead
 
 Next: cd tty-demo && plugins validate --strict
 
@@ -579,6 +581,7 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
       Kept .gitignore (it exists; `plugins new` never overwrites files)
             the template also ignores: .aoe-build/ __pycache__/ node_modules/
       Kept README.md (it exists; `plugins new` never overwrites files)
+      Note .github/workflows/plugin.yml needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); no published release of `plugins` exists yet to install instead
 
 Next: cd demo-board && plugins validate --strict
 
@@ -666,6 +669,7 @@ fn a_new_directory_becomes_a_git_repository() {
             README.md
             aoe-plugin.toml
        Git initialized a repository in d
+      Note .github/workflows/plugin.yml needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); no published release of `plugins` exists yet to install instead
 
 Next: cd d && plugins validate --strict
 
