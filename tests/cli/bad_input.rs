@@ -359,9 +359,7 @@ plugins::usage::invalid_argument
 fn allowed_signers_that_is_no_regular_file_says_what_it_is() {
     let tmp = tempfile::tempdir().unwrap();
     let fifo = tmp.path().join("fifo");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo(3) with a valid C string.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    crate::support::mkfifo(&fifo);
     let cases = [
         (fifo.display().to_string(), "a FIFO"),
         ("/dev/zero".to_owned(), "a character device"),

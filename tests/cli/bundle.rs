@@ -56,9 +56,7 @@ fn bundle_replaces_only_a_regular_file_it_was_told_to_and_nothing_in_the_home() 
 
     // A FIFO: never replaced (nor opened: a FIFO with no reader would hang the open).
     let fifo = out.join("fifo");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo(3) with a valid C string.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    crate::support::mkfifo(&fifo);
     bundle_to(&home, &fifo, &["--force"])
         .code(2)
         .stderr_eq(snapbox::str![[r#"

@@ -202,9 +202,7 @@ fn an_index_override_that_is_not_a_regular_file_is_refused_at_once() {
     let tmp = tempfile::tempdir().unwrap();
     let (base, _) = plugin_github(tmp.path(), &corpus, "agent-of-empires", None);
     let fifo = tmp.path().join("featured.fifo");
-    let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
-    // SAFETY: mkfifo(3) with a valid C string.
-    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+    crate::support::mkfifo(&fifo);
     for index in [fifo.clone(), PathBuf::from("/dev/zero")] {
         let (code, _, stderr) = install(
             &base,

@@ -5,7 +5,6 @@
 //! the index the attack names is never asked, and the archive's build never runs.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::support::net::FileServer;
 use crate::support::pinned::{code_of, files, fresh, origin, plugins_in};
@@ -30,18 +29,9 @@ with tarfile.open("evilpkg-1.tar.gz", "w:gz") as t:
         t.addfile(info, io.BytesIO(data))
 print(hashlib.sha256(open("evilpkg-1.tar.gz", "rb").read()).hexdigest())
 "#;
-    let out = Command::new(py)
-        .args(["-c", script])
-        .arg(marker)
-        .current_dir(dir)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap().trim().to_owned()
+    crate::support::python_script(py, script, &[marker.as_os_str()], dir)
+        .trim()
+        .to_owned()
 }
 
 #[test]

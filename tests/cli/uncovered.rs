@@ -5,7 +5,6 @@
 //! and a bundle never carries a `.git`.
 
 use std::path::Path;
-use std::process::Command;
 
 use crate::support::git::Repo;
 use crate::support::*;
@@ -140,17 +139,15 @@ fn a_bundle_with_a_git_directory_is_refused() {
     for member in ["trees/helper/.git/config", "trees/helper/sub/.Git/config"] {
         let hostile = t.join("hostile.tar");
         let script = "import io, sys, tarfile\nsrc = tarfile.open(sys.argv[1])\nt = tarfile.open(sys.argv[2], 'w')\nfor m in src.getmembers():\n    t.addfile(m, src.extractfile(m))\ndata = b'[core]\\n\\tfsmonitor = touch /tmp/owned\\n'\ni = tarfile.TarInfo(sys.argv[3]); i.size = len(data); t.addfile(i, io.BytesIO(data))\nt.close()\n";
-        let out = Command::new("python3")
-            .args(["-c", script])
-            .arg(&good)
-            .arg(&hostile)
-            .arg(member)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
+        python_script(
+            Path::new("python3"),
+            script,
+            &[
+                good.as_os_str(),
+                hostile.as_os_str(),
+                std::ffi::OsStr::new(member),
+            ],
+            &t,
         );
         let fresh = t.join(format!("fresh-{}", member.len()));
         std::fs::create_dir_all(&fresh).unwrap();

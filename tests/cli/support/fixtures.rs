@@ -212,3 +212,37 @@ pub(crate) fn commit_version(repo: &Repo, dialect: &str, v: &str) -> String {
     }
     repo.commit(v)
 }
+
+/// A FIFO at `path` (a file that would hang a careless open).
+pub(crate) fn mkfifo(path: &Path) {
+    let c = std::ffi::CString::new(path.to_str().expect("a UTF-8 path")).unwrap();
+    // SAFETY: mkfifo(3) with a valid C string.
+    assert_eq!(
+        unsafe { libc::mkfifo(c.as_ptr(), 0o600) },
+        0,
+        "{}",
+        path.display()
+    );
+}
+
+/// Run `python -c script args…` in `cwd`; its stdout, or fail the test with its stderr.
+pub(crate) fn python_script(
+    python: &Path,
+    script: &str,
+    args: &[&std::ffi::OsStr],
+    cwd: &Path,
+) -> String {
+    let out = std::process::Command::new(python)
+        .arg("-c")
+        .arg(script)
+        .args(args)
+        .current_dir(cwd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
