@@ -19,6 +19,9 @@ pub struct Hit {
     /// In the featured index: its pinned versions, newest first.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub featured: Option<Featured>,
+    /// In a host's own catalog (protoAgent's `plugin-catalog.json`): what it says.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub catalog: Option<Listed>,
     /// Where it is installed.
     pub installed: Vec<Installed>,
     /// The command line that installs it.
@@ -31,6 +34,15 @@ pub struct Hit {
 pub struct Featured {
     /// The versions whose files the index pins, newest first.
     pub versions: Vec<String>,
+}
+
+/// A host catalog's entry, as `--json` shows it.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Listed {
+    /// The catalog file read.
+    pub file: PathBuf,
+    #[serde(flatten)]
+    pub entry: crate::host::CatalogEntry,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -98,6 +110,45 @@ fn newest_first(versions: impl Iterator<Item = String>) -> Vec<String> {
     v
 }
 
+/// A catalog entry as a hit: not yet installed (an installed one joins its row's hit).
+fn catalog_hit(
+    c: &crate::host::Catalog,
+    e: &crate::host::CatalogEntry,
+    dialect: Dialect,
+    home: Option<&str>,
+) -> Hit {
+    let mut install = format!("plugins install {}", e.repo);
+    if let Some(h) = home {
+        install.push_str(&format!(" --home {h}"));
+    }
+    let adds = if e.adds.is_empty() {
+        String::new()
+    } else {
+        format!(" (adds: {})", e.adds.join(", "))
+    };
+    let does = if e.bundled {
+        format!(
+            "nothing: {dialect} ships {} itself, and its installer refuses to install over a built-in",
+            e.id
+        )
+    } else {
+        format!("installs {}: {}{adds}", e.name, e.tagline)
+    };
+    Hit {
+        id: e.id.clone(),
+        dialect,
+        source: e.repo.clone(),
+        featured: None,
+        catalog: Some(Listed {
+            file: c.file.clone(),
+            entry: e.clone(),
+        }),
+        installed: Vec::new(),
+        install,
+        does,
+    }
+}
+
 /// Search `index` and the `homes` for `query`. `home` is the `--home` the user gave,
 /// repeated in the install command lines. Hits are sorted by id.
 pub fn search(
@@ -135,6 +186,7 @@ pub fn search(
                 dialect,
                 source: f.source.clone(),
                 featured: Some(Featured { versions }),
+                catalog: None,
                 installed: Vec::new(),
                 install,
                 does: format!(
@@ -146,7 +198,24 @@ pub fn search(
     }
     for (home_dir, lock) in homes {
         let dialect = &home_dir.dialect;
-        for e in lock.entries() {
+        let rows = lock.entries();
+        // The host's own catalog (protoAgent's), matched against the lock as the host does.
+        let catalog = crate::host::catalog(home_dir, &rows);
+        for (c, e) in catalog
+            .iter()
+            .flat_map(|c| c.entries.iter().map(move |e| (c, e)))
+        {
+            let words = format!("{} {} {}", e.name, e.tagline, e.adds.join(" "));
+            let seen = hits.iter().any(|h| h.id == e.id && h.catalog.is_some());
+            if seen
+                || !(matches(query, &e.id, &e.repo, *dialect)
+                    || matches(query, &words, "", *dialect))
+            {
+                continue;
+            }
+            hits.push(catalog_hit(c, e, *dialect, home));
+        }
+        for e in rows {
             if !matches(query, &e.id, &e.source, *dialect) {
                 continue;
             }
@@ -162,12 +231,26 @@ pub fn search(
                 e.version,
                 e.id
             );
-            // A featured plugin installed from its featured source is one hit.
+            // A featured plugin installed from its featured source is one hit, and so is a
+            // catalog entry installed as this row.
             if let Some(hit) = hits.iter_mut().find(|h| {
-                h.id == e.id && h.featured.is_some() && h.source.eq_ignore_ascii_case(&e.source)
+                (h.id == e.id && h.featured.is_some() && h.source.eq_ignore_ascii_case(&e.source))
+                    || h.catalog
+                        .as_ref()
+                        .is_some_and(|l| l.entry.installed.as_deref() == Some(e.id.as_str()))
             }) {
                 hit.installed.push(installed);
-                hit.does = does;
+                hit.does = if hit.source.eq_ignore_ascii_case(&e.source) {
+                    does
+                } else {
+                    format!(
+                        "{}; installed from {} in {} ({})",
+                        hit.does,
+                        e.source,
+                        home_dir.root.display(),
+                        e.version
+                    )
+                };
                 continue;
             }
             hits.push(Hit {
@@ -175,6 +258,7 @@ pub fn search(
                 dialect: *dialect,
                 source: e.source.clone(),
                 featured: None,
+                catalog: None,
                 installed: vec![installed],
                 install: install_line(&e, home),
                 does,

@@ -10,13 +10,17 @@ use crate::error::{Error, Result};
 use crate::printer::{Line, Printer};
 use crate::search::Hit;
 
-/// Find plugins in the featured index and the installed homes, with the install command.
+/// Find plugins in the featured index, the hosts' catalogs and the installed homes, with
+/// the install command.
 ///
 /// Searches aoe's featured index, shipped in the binary (or the file
-/// PLUGINS_FEATURED_INDEX / AOE_FEATURED_INDEX_PATH names), and the plugins locked in the
-/// homes (--home, $PLUGINS_HOME, else every host's own home). Every word of QUERY must be in
-/// a plugin's id, source or host name (case-insensitive); without QUERY, everything is
-/// listed. Each hit shows the `plugins install` command line and what it would do.
+/// PLUGINS_FEATURED_INDEX / AOE_FEATURED_INDEX_PATH names); protoAgent's own catalog of
+/// each protoAgent home (the instance's config/plugin-catalog.json, else the one bundled in
+/// the host's package, as the host reads it); and the plugins locked in the homes (--home,
+/// $PLUGINS_HOME, else every host's own home). Every word of QUERY must be in a plugin's id,
+/// source or host name, or in a catalog entry's name, tagline and what it adds
+/// (case-insensitive); without QUERY, everything is listed. Each hit shows the `plugins
+/// install` command line and what it would do.
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
@@ -64,12 +68,19 @@ fn report(hits: &[Hit], query: &[String]) -> Vec<Line> {
             format!("no plugin matches `{}`", query.join(" "))
         };
         return vec![Line::Outcome(format!(
-            "{what} (searched the featured index and the installed homes)\n"
+            "{what} (searched the featured index, the hosts' catalogs and the installed homes)\n"
         ))];
     }
     let mut lines = Vec::new();
     for h in hits {
         let mut tags = Vec::new();
+        if let Some(c) = &h.catalog {
+            tags.push(match (c.entry.official, c.entry.bundled) {
+                (_, true) => "in protoAgent's catalog, bundled with the host".to_owned(),
+                (true, false) => "in protoAgent's catalog (official)".to_owned(),
+                (false, false) => "in protoAgent's catalog".to_owned(),
+            });
+        }
         if let Some(f) = &h.featured {
             tags.push(match f.versions.first() {
                 Some(v) => format!("featured, pinned up to {v}"),

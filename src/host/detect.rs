@@ -230,6 +230,23 @@ struct Remembered {
     versions: Vec<Option<String>>,
 }
 
+/// Where the protoAgent package the home's probe record found lives (the `site-packages`
+/// holding `protolabs_agent-<version>.dist-info`), if a probe found one; read only, no probe
+/// runs. The host's bundled files (its `config/plugin-catalog.json`) are there.
+pub fn protoagent_site(home: &Home) -> Option<std::path::PathBuf> {
+    let text = crate::file::read_to_string(home.host_probe_record()).ok()?;
+    let kept: Vec<Remembered> = serde_json::from_str(&text).ok()?;
+    kept.iter()
+        .filter(|r| r.versions.first().is_some_and(Option::is_some))
+        .flat_map(|r| &r.watched)
+        .find(|(dir, _)| {
+            dir.file_name()
+                .and_then(|n| n.to_str())
+                .is_some_and(|n| n.starts_with("protolabs_agent-") && n.ends_with(".dist-info"))
+        })
+        .and_then(|(dir, _)| dir.parent().map(std::path::Path::to_path_buf))
+}
+
 /// The interpreters whose answers a home keeps at most.
 const REMEMBERED: usize = 8;
 

@@ -66,6 +66,45 @@ pub struct InstallPolicy {
     pub lock_fetch_url: bool,
 }
 
+/// A host's own catalog of installable plugins (protoAgent's `plugin-catalog.json`).
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    /// The file it was read from.
+    pub file: PathBuf,
+    pub entries: Vec<CatalogEntry>,
+}
+
+/// One plugin a host's catalog lists.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct CatalogEntry {
+    pub id: String,
+    pub name: String,
+    pub category: String,
+    pub official: bool,
+    /// Where it installs from (a GitHub repository, or a directory of one at a ref).
+    pub repo: String,
+    pub tagline: String,
+    /// What it adds (`tool`, `surface`, `secrets`, `view`, …).
+    pub adds: Vec<String>,
+    /// The host ships it itself: never offered for install.
+    pub bundled: bool,
+    /// The id of the locked row it is installed as, matched as the host matches.
+    #[serde(skip)]
+    pub installed: Option<String>,
+}
+
+/// The catalog `home`'s host would show, with `rows` (its lock) matched against it; `None`
+/// for a host without one, or when there is none to read.
+pub fn catalog(home: &Home, rows: &[crate::lock::Entry]) -> Option<Catalog> {
+    match home.dialect {
+        Dialect::Aoe | Dialect::Aworld => None,
+        Dialect::Protoagent => {
+            let site = detect::protoagent_site(home);
+            protoagent::catalog::load(home, site.as_deref(), rows)
+        }
+    }
+}
+
 /// What `dialect`'s host decides about installs.
 pub fn install_policy(dialect: Dialect) -> &'static InstallPolicy {
     match dialect {

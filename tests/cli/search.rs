@@ -64,7 +64,7 @@ dev.example.pinned (aoe) from file://[TMP]/repo: installed 1.0.0 in [TMP]/home
         (code, stdout.as_str()),
         (
             0,
-            "no plugin matches `nothing-like-it` (searched the featured index and the installed homes)\n"
+            "no plugin matches `nothing-like-it` (searched the featured index, the hosts' catalogs and the installed homes)\n"
         )
     );
 
@@ -129,5 +129,82 @@ fn search_reads_the_featured_index_in_the_binary() {
             empty.display()
         )),
         "{stdout}"
+    );
+}
+
+/// protoAgent's own catalog (the real one its package ships, as an instance's
+/// `config/plugin-catalog.json`): every entry it lists is a hit with the install line the
+/// catalog's one-click install would run, an installed one joins its locked row (matched by
+/// id, as the host matches), and a catalog the host cannot read adds nothing.
+#[test]
+fn search_lists_protoagents_catalog() {
+    let Some(py) = crate::support::hosts::host_python() else {
+        return;
+    };
+    let site = python_script(
+        &py,
+        "import sysconfig; print(sysconfig.get_paths()['purelib'])",
+        &[],
+        Path::new("/"),
+    );
+    let real = Path::new(site.trim()).join("config/plugin-catalog.json");
+    let listed: Value = serde_json::from_str(&std::fs::read_to_string(&real).unwrap()).unwrap();
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::create_dir_all(t.join("user")).unwrap();
+    let home = t.join("instance");
+    crate::support::protoagent::instance(&home, None);
+    std::fs::copy(&real, home.join("config/plugin-catalog.json")).unwrap();
+    // `discord` installed from a local repository: one hit, installed and listed.
+    let repo = crate::support::protoagent::plugin_repo(&t.join("discord-src"), "discord");
+    let (code, o, e) = Plugins::new()
+        .args(["install", &repo.url(), "--yes", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{o}{e}");
+    let h = home.to_str().unwrap();
+    let ran = search(t, &["--home", h, "--json"], None);
+    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_matches_output_schema("search.json", &doc);
+    let hits = doc["plugins"].as_array().unwrap();
+    let catalog = listed["plugins"].as_array().unwrap();
+    assert_eq!(
+        hits.iter().filter(|p| p.get("catalog").is_some()).count(),
+        catalog.len(),
+        "every entry of the host's catalog is a hit"
+    );
+    let discord: Vec<&Value> = hits.iter().filter(|p| p["id"] == "discord").collect();
+    assert_eq!(discord.len(), 1, "{discord:?}");
+    assert_eq!(discord[0]["installed"][0]["version"], "1.0.0");
+    // A subdirectory entry installs as the gh: source it is.
+    let artifact = hits.iter().find(|p| p["id"] == "artifact").unwrap();
+    assert_eq!(
+        artifact["install"],
+        format!(
+            "plugins install https://github.com/protoLabsAI/protoAgent/tree/main/plugins/artifact --home {h}"
+        )
+    );
+    // What a person reads, for one word of a tagline.
+    search(t, &["discord", "--home", h], None)
+        .success()
+        .stdout_eq(str![[r#"
+discord (protoagent) from https://github.com/protoLabsAI/discord-plugin: in protoAgent's catalog (official); installed 1.0.0 in [TMP]/instance
+    plugins install https://github.com/protoLabsAI/discord-plugin --home [TMP]/instance
+    installs Discord: Run your agent as a Discord bot — inbound DMs + @-mentions, outbound send/read/react tools. (adds: surface, tool, secrets); installed from file://[TMP]/discord-src in [TMP]/instance (1.0.0)
+
+"#]]);
+    // An unreadable catalog: nothing from it (as the host shows nothing).
+    std::fs::write(home.join("config/plugin-catalog.json"), "{not json").unwrap();
+    let ran = search(t, &["--home", h, "--json"], None);
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert!(
+        doc["plugins"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|p| p.get("catalog").is_none()),
+        "{doc}"
     );
 }

@@ -19,6 +19,7 @@
 //! names the same place. Pure: the caller passes the environment in.
 
 mod bundled;
+pub(crate) mod catalog;
 pub mod manifest;
 pub mod node;
 
