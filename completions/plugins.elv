@@ -54,6 +54,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand lsp 'Run a language server that publishes validate''s diagnostics as you type'
             cand completions 'Print shell completions'
+            cand man 'Write the manual pages (plugins.1 and one per subcommand) into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'plugins;new'= {
@@ -578,6 +579,19 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand -V 'Print version'
             cand --version 'Print version'
         }
+        &'plugins;man'= {
+            cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
+            cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
+            cand -q 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand --quiet 'Print only problems: no status lines, no progress, no summary of what went well'
+            cand -v 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --verbose 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'
+            cand --timestamps 'Text logs: start each status line, warning and error on stderr (and autoupdate''s report lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is not a terminal'
+            cand -h 'Print help'
+            cand --help 'Print help'
+            cand -V 'Print version'
+            cand --version 'Print version'
+        }
         &'plugins;help'= {
             cand new 'Scaffold a plugin for any dialect from the built-in templates'
             cand validate 'Check plugin manifests exactly as the host does, plus lints'
@@ -604,6 +618,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand schema 'Print the JSON Schema of a dialect''s manifest'
             cand lsp 'Run a language server that publishes validate''s diagnostics as you type'
             cand completions 'Print shell completions'
+            cand man 'Write the manual pages (plugins.1 and one per subcommand) into a directory'
             cand help 'Print this message or the help of the given subcommand(s)'
         }
         &'plugins;help;new'= {
@@ -661,6 +676,8 @@ set edit:completion:arg-completer[plugins] = {|@words|
         &'plugins;help;lsp'= {
         }
         &'plugins;help;completions'= {
+        }
+        &'plugins;help;man'= {
         }
         &'plugins;help;help'= {
         }

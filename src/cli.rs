@@ -6,10 +6,10 @@ use crate::commands::{
     activity::ActivityArgs, autoupdate::AutoupdateArgs, bundle::BundleArgs,
     completions::CompleteArgs, completions::CompletionsArgs, doctor::DoctorArgs,
     enable::SwitchArgs, hold::HoldArgs, homes::HomesArgs, info::InfoArgs, install::InstallArgs,
-    list::ListArgs, lsp::LspArgs, new::NewArgs, outdated::OutdatedArgs, remove::RemoveArgs,
-    resolve::ResolveArgs, rollback::RollbackArgs, schema::SchemaArgs, search::SearchArgs,
-    sync::SyncArgs, unhold::UnholdArgs, update::UpdateArgs, validate::ValidateArgs,
-    verify::VerifyArgs,
+    list::ListArgs, lsp::LspArgs, man::ManArgs, new::NewArgs, outdated::OutdatedArgs,
+    remove::RemoveArgs, resolve::ResolveArgs, rollback::RollbackArgs, schema::SchemaArgs,
+    search::SearchArgs, sync::SyncArgs, unhold::UnholdArgs, update::UpdateArgs,
+    validate::ValidateArgs, verify::VerifyArgs,
 };
 
 const EXAMPLES: &str = "\
@@ -88,6 +88,8 @@ pub enum Command {
     Lsp(LspArgs),
     /// Print shell completions
     Completions(CompletionsArgs),
+    /// Write the manual pages (plugins.1 and one per subcommand) into a directory
+    Man(ManArgs),
 }
 
 /// `plugins __complete`: what the completion scripts ask for. It is parsed apart from [`Cli`]
@@ -133,6 +135,7 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
         Command::Doctor(args) => doctor::run(&args, cx, printer),
         Command::Lsp(args) => lsp::run(&args, cx),
         Command::Completions(args) => completions::run(&args, Cli::command(), printer),
+        Command::Man(args) => man::run(&args, Cli::command(), printer),
     }
 }
 

@@ -13,6 +13,7 @@ pub mod info;
 pub mod install;
 pub mod list;
 pub mod lsp;
+pub mod man;
 pub mod new;
 pub mod outdated;
 pub mod remove;

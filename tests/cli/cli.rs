@@ -400,3 +400,48 @@ fn dumb_terminals_no_color_and_color_never_get_no_escape_codes_anywhere() {
         }
     }
 }
+
+/// `plugins man DIR` writes a manual page for the program and for every subcommand (one
+/// `plugins-<sub>.1` each, nested ones too), generated from the same definition as --help,
+/// and `man` renders each.
+#[test]
+fn man_writes_a_page_for_every_subcommand() {
+    use clap::CommandFactory;
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("man1");
+    Plugins::new().arg("man").arg(&dir).run().success();
+    let mut want = vec!["plugins.1".to_owned()];
+    fn walk(cmd: &clap::Command, prefix: &str, out: &mut Vec<String>) {
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            if sub.get_name() == "help" {
+                continue;
+            }
+            let name = format!("{prefix}-{}", sub.get_name());
+            out.push(format!("{name}.1"));
+            walk(sub, &name, out);
+        }
+    }
+    walk(&plugins::cli::Cli::command(), "plugins", &mut want);
+    want.sort();
+    let mut have: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    have.sort();
+    assert_eq!(have, want);
+    assert!(want.len() > 25, "{want:?}");
+    // Each page is roff that names its command (what `man` shows as NAME).
+    for page in &have {
+        let text = std::fs::read_to_string(dir.join(page)).unwrap();
+        let name = page.trim_end_matches(".1");
+        assert!(
+            text.starts_with(".ie \\n(.g .ds Aq") || text.contains(".TH"),
+            "{page}"
+        );
+        assert!(
+            text.contains(&format!("{name} \\-"))
+                || text.contains(&format!("{} \\-", name.replace('-', "\\-"))),
+            "{page}: {text}"
+        );
+    }
+}

@@ -32,11 +32,12 @@ fn help_is_the_comment_block_only() {
     assert_data_eq!(
         stdout,
         str![[r#"
-Install `plugins` with cargo, then its shell completions for bash, zsh and fish.
+Install `plugins` with cargo, then its shell completions for bash, zsh and fish, and its
+manual pages.
 
   ./install.sh                 install into cargo's bin dir (~/.cargo/bin)
   ./install.sh --root DIR      install into DIR/bin instead (relative to where you run it)
-  ./install.sh --no-completions
+  ./install.sh --no-completions  no shell completions and no manual pages
   ./install.sh --dry-run       print the cargo install command, run nothing
   ./install.sh --from-source   never download a release build
 
