@@ -52,7 +52,8 @@ else
   bin="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin/plugins"
 fi
 
-# The release build for this version and platform, if there may be one: its URL.
+# The release build for this version and platform, if there may be one: its URL; else
+# `why: <reason>` (why the build is from source).
 release_url() {
   local repo="${PLUGINS_REPOSITORY:-}" target version
   if [ -z "$repo" ]; then
@@ -62,13 +63,19 @@ release_url() {
       *) repo="" ;;
     esac
   fi
-  [ -n "$repo" ] || return 0
+  if [ -z "$repo" ]; then
+    echo "why: this checkout names no GitHub repository to download a release build from (PLUGINS_REPOSITORY=owner/name, or an origin remote on github.com)"
+    return 0
+  fi
   case "$(uname -s)/$(uname -m)" in
     Linux/x86_64) target=x86_64-unknown-linux-musl ;;
     Linux/aarch64 | Linux/arm64) target=aarch64-unknown-linux-gnu ;;
     Darwin/arm64) target=aarch64-apple-darwin ;;
     Darwin/x86_64) target=x86_64-apple-darwin ;;
-    *) return 0 ;;
+    *)
+      echo "why: no release build is made for $(uname -s)/$(uname -m)"
+      return 0
+      ;;
   esac
   version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$checkout/Cargo.toml" | head -n1)"
   echo "${PLUGINS_RELEASE_BASE:-https://github.com/$repo/releases/download}/v$version/plugins-$target.tar.gz"
@@ -77,7 +84,10 @@ release_url() {
 # Download, verify and unpack the release build into $bin's directory; 1 if there is none.
 prebuilt() {
   local url="$1" tmp want got
-  command -v curl >/dev/null 2>&1 || return 1
+  if ! command -v curl >/dev/null 2>&1; then
+    echo "building from source: curl is not installed to download $url"
+    return 1
+  fi
   tmp="$(mktemp -d)"
   curl -fsSL --retry 2 -o "$tmp/plugins.tar.gz" "$url" 2>/dev/null || return 1
   curl -fsSL --retry 2 -o "$tmp/plugins.tar.gz.sha256" "$url.sha256" 2>/dev/null || return 1
@@ -96,9 +106,19 @@ prebuilt() {
 }
 
 url=""
-[ "$from_source" = 1 ] || url="$(release_url)"
+why="--from-source was given"
+if [ "$from_source" = 0 ]; then
+  url="$(release_url)"
+  case "$url" in
+    "why: "*) why="${url#why: }"; url="" ;;
+  esac
+fi
 if [ "$dry_run" = 1 ]; then
-  [ -n "$url" ] && echo "download $url (and its .sha256) into $(dirname "$bin"); if there is none:"
+  if [ -n "$url" ]; then
+    echo "download $url (and its .sha256) into $(dirname "$bin"); if there is none:"
+  else
+    echo "building from source: $why"
+  fi
   printf 'cargo'; printf ' %q' "${args[@]}"; echo
   exit 0
 fi
@@ -106,7 +126,11 @@ fi
 if [ -n "$url" ] && prebuilt "$url"; then
   :
 else
-  [ -n "$url" ] && echo "no release build at $url; building from source"
+  if [ -n "$url" ]; then
+    echo "building from source: no release build at $url (none is published for this version yet, or it cannot be reached)"
+  else
+    echo "building from source: $why"
+  fi
   if ! command -v cargo >/dev/null 2>&1; then
     echo "install.sh: cargo not found; install Rust from https://rustup.rs first" >&2
     exit 1

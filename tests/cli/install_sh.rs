@@ -80,6 +80,7 @@ fn a_relative_root_is_resolved_where_the_script_is_run() {
     assert_data_eq!(
         stdout,
         str![[r#"
+building from source: this checkout names no GitHub repository to download a release build from (PLUGINS_REPOSITORY=owner/name, or an origin remote on github.com)
 cargo install --path [CHECKOUT] --locked --force --root [CWD]/tools/x
 
 "#]]
@@ -88,6 +89,7 @@ cargo install --path [CHECKOUT] --locked --force --root [CWD]/tools/x
     assert_data_eq!(
         stdout,
         str![[r#"
+building from source: this checkout names no GitHub repository to download a release build from (PLUGINS_REPOSITORY=owner/name, or an origin remote on github.com)
 cargo install --path [CHECKOUT] --locked --force --root /opt/plugins
 
 "#]]
@@ -96,6 +98,7 @@ cargo install --path [CHECKOUT] --locked --force --root /opt/plugins
     assert_data_eq!(
         stdout,
         str![[r#"
+building from source: this checkout names no GitHub repository to download a release build from (PLUGINS_REPOSITORY=owner/name, or an origin remote on github.com)
 cargo install --path [CHECKOUT] --locked --force
 
 "#]]

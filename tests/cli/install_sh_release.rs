@@ -112,12 +112,16 @@ note: [ROOT]/bin is not on PATH
     );
     assert!(!root.join("bin/plugins").exists());
 
-    // --from-source never downloads (and here, without cargo on PATH, says so).
+    // --from-source never downloads, says why it builds (and here, without cargo on PATH,
+    // that it cannot).
     let (code, stdout, stderr) = install_sh(
         &server,
         &["--from-source", "--root", root_arg, "--no-completions"],
     );
-    assert_eq!((code, stdout.as_str()), (1, ""));
+    assert_eq!(
+        (code, stdout.as_str()),
+        (1, "building from source: --from-source was given\n")
+    );
     assert_data_eq!(
         stderr,
         str![[r#"
