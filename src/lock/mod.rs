@@ -434,7 +434,7 @@ impl Lock {
     }
 
     /// protoAgent: who wrote `id`'s row and when (`by`, `installed_at` of the last row),
-    /// which `sync --frozen` writes back as they are, so that the lock stays byte for byte.
+    /// which `sync` writes back as they are, so that the lock stays byte for byte.
     pub fn stamp(&self, id: &str) -> Option<(String, String)> {
         let Doc::Json(v) = &self.doc else {
             return None;

@@ -295,8 +295,9 @@ fn plan(
                 install.wheels_from = Some(b.wheels(&name));
                 install.asset_from = Some(b.assets(&name));
             }
-            // A frozen sync writes the row back as it is (protoAgent's `by` and time too).
-            if let Some((by, now)) = lock.stamp(&entry.id).filter(|_| opts.frozen) {
+            // A sync installs the row as it is locked, so it writes the row back as it is
+            // (protoAgent's `by` and time too): a row it did not change stays byte for byte.
+            if let Some((by, now)) = lock.stamp(&entry.id) {
                 install.by = by;
                 install.now = now;
             }

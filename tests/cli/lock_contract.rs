@@ -763,3 +763,37 @@ print(json.dumps({"found": found, "behind": rows, "error": [r["error"] for r in 
     let doc: Value = serde_json::from_str(&o).unwrap();
     assert_eq!(doc["plugins"][0]["status"], "held", "{doc}");
 }
+
+/// A plain `sync` that puts back a missing protoAgent plugin installs the row as locked and
+/// writes it back as it was (`by`, `installed_at`): the lock stays byte for byte.
+#[test]
+fn plain_sync_leaves_the_lock_byte_for_byte() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("inst");
+    instance(&home, None);
+    for id in ["alpha", "beta"] {
+        let repo = proto_repo(&t.join(format!("{id}-src")), id);
+        let (code, o, e) = Plugins::new()
+            .args(["install", &repo.url(), "--yes", "--home"])
+            .arg(&home)
+            .run()
+            .parts();
+        assert_eq!(code, 0, "{o}{e}");
+    }
+    let before = std::fs::read(home.join("plugins.lock")).unwrap();
+    std::fs::remove_dir_all(home.join("plugins/alpha")).unwrap();
+    // A second later, so that a rewritten time would show.
+    std::thread::sleep(std::time::Duration::from_millis(1100));
+    let (code, o, e) = Plugins::new()
+        .args(["sync", "--yes", "--home"])
+        .arg(&home)
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{o}{e}");
+    assert!(home.join("plugins/alpha").is_dir());
+    assert_eq!(
+        String::from_utf8(std::fs::read(home.join("plugins.lock")).unwrap()).unwrap(),
+        String::from_utf8(before).unwrap()
+    );
+}
