@@ -17,16 +17,9 @@ use crate::host::ValidateOptions;
 use crate::host::aoe::manifest::profile::Profile;
 use crate::store::Home;
 
-/// What a home's host is. `None` fields: the newest profile `plugins` knows.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct HostProfile {
-    /// aoe's plugin API: 15 or 12.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub aoe_api: Option<u32>,
-    /// The host's version (semver for aoe, PEP 440 for protoAgent).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub version: Option<String>,
-}
+/// The record itself lives with the lock that keeps it (`host_aoe_api`, `host_version`):
+/// the lock reads a row without asking any host. What a profile means is here.
+pub use crate::lock::HostProfile;
 
 impl HostProfile {
     /// `[host]` of `<home>/plugins.toml`; a missing file, table or key means none. Values of
@@ -58,15 +51,6 @@ impl HostProfile {
             aoe_api: self.aoe_api.or(remembered.aoe_api),
             version: self.version.clone().or(remembered.version),
         }
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self == &HostProfile::default()
-    }
-
-    /// What the lock records of it: `None` when nothing is given.
-    pub fn recorded(self) -> Option<HostProfile> {
-        (!self.is_empty()).then_some(self)
     }
 
     /// The values given here that `locked` records otherwise (`--frozen`): `--aoe-api 15`

@@ -6,6 +6,7 @@
 //! * aworld has none: `plugins` keeps its own TOML `plugins.lock` there.
 
 mod atomic;
+mod host_record;
 mod json;
 mod pin;
 #[cfg(test)]
@@ -20,6 +21,7 @@ use crate::git::RefKind;
 use toml_row::toml_entry;
 
 pub use atomic::write_atomic;
+pub use host_record::HostProfile;
 pub use pin::{DepPin, PinError};
 
 /// The aoe lock format version `plugins` writes and understands.
@@ -100,7 +102,7 @@ pub struct Entry {
     /// and `host_version`, keys of `plugins` that the hosts ignore; `None` when neither was
     /// given (the newest profile, or the installed host's detected one).
     #[serde(default)]
-    pub profile: Option<crate::profile::HostProfile>,
+    pub profile: Option<HostProfile>,
 }
 
 /// Why a lockfile cannot be used.
@@ -158,11 +160,8 @@ impl LockError {
 }
 
 /// The host profile a lock row records (`host_aoe_api`, `host_version`), if any.
-pub(crate) fn read_profile(
-    aoe_api: Option<i64>,
-    version: Option<String>,
-) -> Option<crate::profile::HostProfile> {
-    crate::profile::HostProfile {
+pub(crate) fn read_profile(aoe_api: Option<i64>, version: Option<String>) -> Option<HostProfile> {
+    HostProfile {
         aoe_api: aoe_api.and_then(|n| u32::try_from(n).ok()),
         version,
     }

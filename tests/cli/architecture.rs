@@ -17,9 +17,11 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file without comment lines and without its `#[cfg(test)] mod tests`.
+/// The code of a file without comment lines and without its inline `#[cfg(test)] mod tests
+/// { … }` (which ends a file's production code). A `mod tests;` declaration (the tests in a
+/// file of their own) ends nothing: the production lines after it are read too.
 fn code(text: &str) -> String {
-    let text = text.split("#[cfg(test)]\nmod tests").next().unwrap();
+    let text = text.split("#[cfg(test)]\nmod tests {").next().unwrap();
     text.lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
