@@ -481,6 +481,13 @@ mod tests {
         );
         // No record, or one of another source: the lock's source and ref.
         assert_eq!(persisted_source(&entry(None, "v2"), None), "gh:o/r@v2");
+        // No record on a fresh machine, for a row the install typed without a ref: as typed.
+        let follows = crate::lock::Entry {
+            follows_latest: true,
+            ..entry(None, "v2")
+        };
+        assert_eq!(persisted_source(&follows, None), "gh:o/r");
+        assert_eq!(persisted_source(&follows, Some("gh:o/r@v1")), "gh:o/r@v2");
         assert_eq!(
             persisted_source(&entry(None, ""), Some("/elsewhere")),
             "gh:o/r"
