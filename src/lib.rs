@@ -28,6 +28,7 @@ pub mod manifest;
 pub mod name;
 pub mod net;
 pub mod ops;
+pub mod owner;
 pub mod printer;
 pub mod profile;
 pub mod project;

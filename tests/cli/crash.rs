@@ -746,6 +746,86 @@ fn an_autoupdate_that_loses_a_race_defers() {
     assert_eq!(doc["failed"], serde_json::json!([]), "{stdout}");
 }
 
+/// Issue #40: three sweeps of one home at once, round after round, each with a newer
+/// commit to take: every sweep exits 0 (one that finds another sweeping the home skips it,
+/// `running`), none deletes another's temp file (before: "cannot replace
+/// <home>/.autoupdate.json: No such file or directory", exit 2, in 8 of 20 rounds), and
+/// the home ends at the newest version with nothing left over.
+#[test]
+fn concurrent_sweeps_of_one_home_all_exit_0() {
+    const ROUNDS: usize = 12;
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, home) = installed_with_a_newer_commit(
+        tmp.path(),
+        Some("[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n"),
+    );
+    for round in 0..ROUNDS {
+        let sweeps: Vec<_> = (0..3)
+            .map(|_| {
+                let home = home.clone();
+                std::thread::spawn(move || {
+                    Plugins::new()
+                        .args(["autoupdate", "--force", "--json"])
+                        .home(&home)
+                        .run()
+                        .parts()
+                })
+            })
+            .collect();
+        for sweep in sweeps {
+            let (code, stdout, stderr) = sweep.join().unwrap();
+            assert_eq!(code, 0, "round {round}: {stdout}{stderr}");
+            let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(
+                doc["failed"],
+                serde_json::json!([]),
+                "round {round}: {stdout}"
+            );
+            // A sweep that finds another sweeping the home skips it, and says why.
+            for skipped in doc["skipped_homes"].as_array().unwrap() {
+                assert_eq!(skipped["reason"], "running", "round {round}: {stdout}");
+                assert_eq!(
+                    skipped["help"], "another `plugins autoupdate` is sweeping it",
+                    "round {round}: {stdout}"
+                );
+            }
+        }
+        let version = format!("{}.0.0", round + 3);
+        assert!(leftovers(&home).is_empty(), "{:?}", leftovers(&home));
+        repo.file("aoe-plugin.toml", &static_aoe(&version));
+        repo.commit(&version);
+    }
+    // A temp file names its owner (`<file>.<pid>-<start>.<random>.tmp`): a live process's
+    // (this test's) is left to it, a dead one's deleted.
+    let owner = |pid: u32| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let start = stat.rsplit_once(')').unwrap().1.split_whitespace().nth(19);
+        format!("{pid}-{}", start.unwrap())
+    };
+    let mut gone = Command::new("true").spawn().unwrap();
+    let gone_owner = owner(gone.id());
+    gone.wait().unwrap();
+    let live = home.join(format!(
+        ".autoupdate.json.{}.AbC123.tmp",
+        owner(std::process::id())
+    ));
+    let dead = home.join(format!(".autoupdate.json.{gone_owner}.AbC123.tmp"));
+    std::fs::write(&live, "{\"last_sw").unwrap();
+    std::fs::write(&dead, "{\"last_sw").unwrap();
+    let (code, o, e) = Plugins::new()
+        .args(["autoupdate", "--force"])
+        .home(&home)
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(
+        locked(&home, "dev.example.pinned", "version"),
+        format!("{}.0.0", ROUNDS + 2)
+    );
+    assert!(live.exists(), "a live writer's temp file was deleted");
+    assert!(!dead.exists(), "a dead writer's temp file was left");
+}
+
 /// A temp file of an atomic write that a kill interrupted (here `.autoupdate.json`'s) is
 /// cleaned by the next command, even one with nothing to change; `doctor` names it first.
 #[test]

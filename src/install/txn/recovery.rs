@@ -188,9 +188,9 @@ pub fn leftovers(home: &Home) -> Leftovers {
     out
 }
 
-/// The temp files that [`recover`] deletes: of atomic writes killed midway (the lock's,
-/// AWorld's registry's, aoe's config.toml's, `.autoupdate.json`'s, the first-seen
-/// record's, the per-file hash records').
+/// The temp files that [`recover`] deletes: of atomic writes killed midway, whose owner
+/// is gone (the lock's, AWorld's registry's, aoe's config.toml's, `.autoupdate.json`'s,
+/// the first-seen record's, the per-file hash records').
 fn temp_files(home: &Home) -> Vec<PathBuf> {
     let aoe_config = crate::host::aoe::config_path(home);
     let mut out: Vec<PathBuf> = home
@@ -204,14 +204,25 @@ fn temp_files(home: &Home) -> Vec<PathBuf> {
             .into_iter()
             .flatten()
             .filter_map(Result::ok)
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .filter(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.ends_with(".tmp") && !live_owner_of(&name)
+            })
             .map(|e| e.path()),
     );
     out.sort();
     out
 }
 
-/// The temp files (`<name>.<random>.tmp`) of atomic writes of `written`.
+/// Whether `<file>.<owner>.<random>.tmp` in `.plugins/files/` is a live process's.
+fn live_owner_of(name: &str) -> bool {
+    // The random part and the owner hold no `.json.`; an id may.
+    name.rsplit_once(".json.")
+        .is_some_and(|(file, _)| crate::owner::live_owner(name, &format!("{file}.json."), ".tmp"))
+}
+
+/// The temp files (`<name>.<owner>.<random>.tmp`) of atomic writes of `written` whose
+/// owner is gone (a live writer's is its own: not every writer holds the home lock).
 fn temp_files_of(written: &Path) -> Vec<PathBuf> {
     let (Some(dir), Some(file)) = (written.parent(), written.file_name()) else {
         return Vec::new();
@@ -223,7 +234,9 @@ fn temp_files_of(written: &Path) -> Vec<PathBuf> {
         .filter_map(Result::ok)
         .filter(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            name.starts_with(&prefix) && name.ends_with(".tmp")
+            name.starts_with(&prefix)
+                && name.ends_with(".tmp")
+                && !crate::owner::live_owner(&name, &prefix, ".tmp")
         })
         .map(|e| e.path())
         .collect()
