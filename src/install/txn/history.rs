@@ -68,6 +68,11 @@ pub fn slots_of(home: &Home, id: &Name) -> Vec<Result<Kept, (u32, String)>> {
             if entry.id != id.as_str() {
                 return damaged(&format!("its entry names another plugin ({:?})", entry.id));
             }
+            // What install would refuse to fetch (`ext::`, a leading `-`) never reaches the
+            // lock through a rollback either.
+            if let Err(e) = crate::source::Source::check_entry(&entry) {
+                return damaged(&format!("its entry names a source install refuses: {e}"));
+            }
             let tree = path.join("tree");
             if !plain_dir(&tree) {
                 return damaged("its tree is not a plain directory");
