@@ -326,6 +326,282 @@ fn install_signal_handlers() {
     });
 }
 
+/// Keep `plugins`' own process to itself while it holds secrets (tokens and passwords in its
+/// environment and memory): non-dumpable (`PR_SET_DUMPABLE 0`), its `/proc/<pid>/environ`
+/// and `mem` are readable only with `CAP_SYS_PTRACE` in its user namespace, so not by a
+/// build step, pip or a host probe of the same user, nor by one of root's run in a user
+/// namespace of its own ([`isolation`]). Called once, first thing.
+pub fn keep_to_itself() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(2) on this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0);
+    }
+}
+
+/// Whether `plugins` is non-dumpable ([`keep_to_itself`]), for `doctor`.
+pub fn kept_to_itself() -> bool {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(2) on this process.
+    unsafe {
+        libc::prctl(libc::PR_GET_DUMPABLE) == 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// How build steps, `plugins`' pip and host probes are kept from `plugins`' own process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// Each runs as pid 1 of a PID namespace of its own, with a `/proc` of its own, inside a
+    /// user namespace (that maps the user's own ids, root's too, to themselves) and a mount
+    /// namespace: it sees no process of `plugins`, and no `/proc` it can mount or uncover
+    /// lets it read one (`plugins` is non-dumpable and outside its user namespace).
+    /// Everything it starts dies with it.
+    Namespaces,
+    /// As [`Isolation::Namespaces`] without the user namespace (root, where user namespaces
+    /// are off): root's step can unmount its `/proc` and read `plugins`' environment.
+    PidOnly,
+    /// Neither (not Linux, or the kernel refuses): a step of the same user cannot read
+    /// `plugins`' environment (non-dumpable), one of root's can.
+    None,
+}
+
+impl Isolation {
+    /// One line for `doctor`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Isolation::Namespaces => {
+                "build steps, pip and host probes run as pid 1 of their own PID, user and mount namespaces with a /proc of their own: they cannot see or read plugins' process, and nothing they start outlives them"
+            }
+            Isolation::PidOnly => {
+                "build steps, pip and host probes run in their own PID and mount namespaces without a user namespace (user namespaces are off): a step running as root can unmount its /proc and read plugins' environment"
+            }
+            Isolation::None => {
+                "build steps, pip and host probes share plugins' PID namespace (this kernel refuses new ones): one running as the same user cannot read plugins' environment (plugins is non-dumpable), one running as root can"
+            }
+        }
+    }
+}
+
+/// How this system isolates steps (asked once per process, by running `/bin/sh` so).
+pub fn isolation() -> Isolation {
+    #[cfg(target_os = "linux")]
+    {
+        static ASKED: std::sync::OnceLock<Isolation> = std::sync::OnceLock::new();
+        *ASKED.get_or_init(|| {
+            // SAFETY: geteuid cannot fail.
+            let root = unsafe { libc::geteuid() } == 0;
+            let modes: &[(bool, Isolation)] = if root {
+                &[(true, Isolation::Namespaces), (false, Isolation::PidOnly)]
+            } else {
+                &[(true, Isolation::Namespaces)]
+            };
+            modes
+                .iter()
+                .find(|(user_ns, _)| Sandbox::new(*user_ns, None).probe())
+                .map_or(Isolation::None, |(_, mode)| *mode)
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    Isolation::None
+}
+
+/// Run `cmd` (a build step, `plugins`' pip, a host probe) kept from `plugins`: it dies with
+/// the thread that starts it (`PR_SET_PDEATHSIG`), and where [`isolation`] allows, runs as
+/// pid 1 of namespaces of its own (the staged tree bind-mounted over the plugin directory
+/// when `overlay` is given); else through `overlay` alone, as before.
+pub(crate) fn contain(cmd: &mut Command, overlay: Option<&Overlay>) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let sandbox = match isolation() {
+            Isolation::Namespaces => Some(Sandbox::new(true, overlay)),
+            Isolation::PidOnly => Some(Sandbox::new(false, overlay)),
+            Isolation::None => None,
+        };
+        let overlay = overlay.cloned();
+        // SAFETY: prctl, and the sandbox's or the overlay's unshare/open/write/mount/fork/
+        // waitpid/chdir, in the child before exec: async-signal-safe calls on memory
+        // prepared before the fork.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                match (&sandbox, &overlay) {
+                    (Some(s), _) => s.enter(),
+                    (None, Some(o)) => o.enter(),
+                    (None, None) => Ok(()),
+                }
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (cmd, overlay);
+}
+
+/// The namespaces a contained command runs in (Linux): made in the forked child, which
+/// then forks the command as pid 1 of the new PID namespace and waits for it, exiting as it
+/// does (a process that never execs, and holds no file of the parent's but the command's
+/// output).
+#[cfg(target_os = "linux")]
+#[derive(Clone, Debug)]
+struct Sandbox {
+    user_ns: bool,
+    uid_map: Vec<u8>,
+    gid_map: Vec<u8>,
+    /// The overlay's staged tree and plugin directory.
+    bind: Option<(std::ffi::CString, std::ffi::CString)>,
+}
+
+#[cfg(target_os = "linux")]
+impl Sandbox {
+    fn new(user_ns: bool, overlay: Option<&Overlay>) -> Sandbox {
+        // SAFETY: geteuid/getegid cannot fail.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        // The user's own ids, mapped to themselves: all a process may map in a namespace
+        // it made (root too: a wider map must be written from the parent namespace).
+        let map = |id: u32| format!("{id} {id} 1\n").into_bytes();
+        Sandbox {
+            user_ns,
+            uid_map: map(uid),
+            gid_map: map(gid),
+            bind: overlay.map(|o| (o.source.clone(), o.target.clone())),
+        }
+    }
+
+    /// Whether a command can run so here: `/bin/sh` as pid 1 with its own `/proc`.
+    fn probe(&self) -> bool {
+        use std::os::unix::process::CommandExt;
+        let mut sh = Command::new("/bin/sh");
+        sh.args(["-c", "[ $$ = 1 ] && [ -r /proc/1/stat ]"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let me = self.clone();
+        // SAFETY: as in `contain`.
+        unsafe {
+            sh.pre_exec(move || me.enter());
+        }
+        sh.status().is_ok_and(|s| s.success())
+    }
+
+    /// In the forked child: new namespaces, then the command forked as pid 1 of the PID
+    /// namespace (which returns, to exec it), while this process waits for it and exits
+    /// as it did. Only async-signal-safe calls.
+    fn enter(&self) -> std::io::Result<()> {
+        let fail = || Err(std::io::Error::last_os_error());
+        let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID;
+        if self.user_ns {
+            flags |= libc::CLONE_NEWUSER;
+        }
+        // SAFETY: unshare/prctl/fork/mount/chdir/waitpid/_exit with NUL-terminated strings
+        // and buffers prepared before the fork.
+        unsafe {
+            if libc::unshare(flags) != 0 {
+                return fail();
+            }
+            if self.user_ns {
+                // A non-dumpable process's /proc files are root's: dumpable for as long
+                // as it takes to write its maps (nothing runs in the namespace yet).
+                libc::prctl(libc::PR_SET_DUMPABLE, 1);
+                let _ = write_proc(c"/proc/self/setgroups", b"deny");
+                let mapped = write_proc(c"/proc/self/uid_map", &self.uid_map)
+                    .and_then(|()| write_proc(c"/proc/self/gid_map", &self.gid_map));
+                libc::prctl(libc::PR_SET_DUMPABLE, 0);
+                mapped?;
+            }
+            let pid = libc::fork();
+            if pid < 0 {
+                return fail();
+            }
+            if pid == 0 {
+                // Pid 1: when it dies, the kernel kills everything left in its namespace.
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                let none = std::ptr::null();
+                if libc::mount(
+                    none,
+                    c"/".as_ptr(),
+                    none,
+                    libc::MS_REC | libc::MS_PRIVATE,
+                    none.cast(),
+                ) != 0
+                {
+                    return fail();
+                }
+                if libc::mount(
+                    c"proc".as_ptr(),
+                    c"/proc".as_ptr(),
+                    c"proc".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    none.cast(),
+                ) != 0
+                {
+                    return fail();
+                }
+                if let Some((source, target)) = &self.bind {
+                    if libc::mount(
+                        source.as_ptr(),
+                        target.as_ptr(),
+                        none,
+                        libc::MS_BIND | libc::MS_REC,
+                        none.cast(),
+                    ) != 0
+                    {
+                        return fail();
+                    }
+                    // The fork's `chdir` ran before the mount, into the directory under it.
+                    if libc::chdir(target.as_ptr()) != 0 {
+                        return fail();
+                    }
+                }
+                return Ok(());
+            }
+            // This process holds the parent's spawn pipe: closing it (and every file but
+            // the command's output) lets the spawn return once the command has exec'd.
+            if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+                for fd in 3..1024 {
+                    libc::close(fd);
+                }
+            }
+            let mut status = 0;
+            loop {
+                let r = libc::waitpid(pid, &raw mut status, 0);
+                if r == pid {
+                    break;
+                }
+                if r < 0 && *libc::__errno_location() != libc::EINTR {
+                    libc::_exit(127);
+                }
+            }
+            if libc::WIFSIGNALED(status) {
+                let sig = libc::WTERMSIG(status);
+                libc::signal(sig, libc::SIG_DFL);
+                libc::kill(libc::getpid(), sig);
+                libc::_exit(128 + sig);
+            }
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
+    }
+}
+
+/// Write `data` to a `/proc` file (in a forked child: async-signal-safe calls only).
+#[cfg(target_os = "linux")]
+fn write_proc(path: &std::ffi::CStr, data: &[u8]) -> std::io::Result<()> {
+    // SAFETY: open/write/close on a NUL-terminated path and a prepared buffer.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let n = libc::write(fd, data.as_ptr().cast(), data.len());
+        libc::close(fd);
+        if n < 0 || n as usize != data.len() {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
+}
+
 /// A build that runs "in" the plugin directory while the host still sees the installed
 /// version there (Linux): each step gets a private mount namespace (for a user other than
 /// root, inside a user namespace that maps only the user's own ids; root needs none and
@@ -582,25 +858,8 @@ fn run_steps(
         {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
-            #[cfg(target_os = "linux")]
-            let overlay = overlay.cloned();
-            #[cfg(not(target_os = "linux"))]
-            let _ = overlay;
-            // SAFETY: prctl, and the overlay's unshare/open/write/mount/chdir, in the child
-            // before exec: async-signal-safe calls on memory prepared before the fork.
-            unsafe {
-                command.pre_exec(move || {
-                    #[cfg(target_os = "linux")]
-                    {
-                        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                        if let Some(o) = &overlay {
-                            o.enter()?;
-                        }
-                    }
-                    Ok(())
-                });
-            }
         }
+        contain(&mut command, overlay);
         let mut child = command.spawn().map_err(spawn_err)?;
         // The pipe's write ends now live only in the child (and its children).
         drop(command);

@@ -39,21 +39,17 @@ pub enum ProbeError {
 /// The probe leads a process group of its own, and one that does not answer in time is
 /// killed with everything it started in it: nothing a probe starts outlives the command.
 /// It also dies with the thread that started it (`PR_SET_PDEATHSIG`), which waits for it,
-/// so an interrupted command does not leave it running.
+/// so an interrupted command does not leave it running; and where the system allows, it
+/// runs as pid 1 of namespaces of its own ([`crate::steps::contain`]), which cannot see
+/// `plugins`' process.
 pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeError> {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
-        #[cfg(target_os = "linux")]
-        // SAFETY: prctl(2) in the child before exec: async-signal-safe.
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
     }
+    // Where the system allows, as pid 1 of namespaces of its own, like a build step.
+    crate::steps::contain(&mut cmd, None);
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
