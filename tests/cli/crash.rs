@@ -185,6 +185,9 @@ fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
             })
         })
         .collect();
+    // Lock rows whose directory is missing before the command (a `sync` of a plugin whose
+    // directory is gone): any other at a kill point is one the command left.
+    let missing_before = rows_without_a_directory(&s.template);
     // Kill points at a rename at which files and lock disagreed: only the lock's own.
     let mut renames_disagreed = Vec::new();
     for (f, n) in calls(s, work).into_iter().enumerate() {
@@ -213,6 +216,17 @@ fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
             } else {
                 counts.failures.push(format!(
                     "{point}: right after the kill a host finds no plugins/{missing:?}"
+                ));
+            }
+            // Issue #40: nor a lock row naming a directory that is gone (`remove` killed
+            // between moving the plugin out and rewriting the lock).
+            let dangling: Vec<String> = rows_without_a_directory(&home)
+                .difference(&missing_before)
+                .cloned()
+                .collect();
+            if !dangling.is_empty() {
+                counts.failures.push(format!(
+                    "{point}: right after the kill the lock names {dangling:?}, whose directory is gone"
                 ));
             }
             // Files and lock of an updated plugin, at the same instant.
@@ -258,6 +272,25 @@ fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
             s.name
         ));
     }
+}
+
+/// The ids of `home`'s lock rows whose plugin directory is missing (read, not recovered:
+/// `list` changes nothing).
+fn rows_without_a_directory(home: &Path) -> std::collections::BTreeSet<String> {
+    let out = Plugins::new()
+        .args(["list", "--json", "--home"])
+        .arg(home)
+        .output();
+    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&out.stdout) else {
+        return Default::default();
+    };
+    doc["plugins"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["present"] == false)
+        .filter_map(|p| p["id"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// A plugin of one dialect: its repository and id.

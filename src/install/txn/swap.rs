@@ -321,7 +321,12 @@ pub fn remove(home: &Home, id: &Name) -> Result<(), TxnError> {
     finish_remove(home, id)
 }
 
+/// The lock row (and the host's records) go first, then the directory: a host reading the
+/// home at any instant never finds a row naming a directory that is gone (at worst, a
+/// directory no row names, which no host loads: aoe's grant and AWorld's registry entry go
+/// with the row). Every step can be run again (recovery does).
 pub(super) fn finish_remove(home: &Home, id: &Name) -> Result<(), TxnError> {
+    drop_entry(home, id)?;
     let target = home.plugin_dir(id);
     let trash = backup(home, id);
     if target.exists() {
@@ -337,7 +342,6 @@ pub(super) fn finish_remove(home: &Home, id: &Name) -> Result<(), TxnError> {
             rename(&deps, &deps_trash)?;
         }
     }
-    drop_entry(home, id)?;
     remove_tree(&trash)?;
     remove_tree(&deps_trash)?;
     drop_history(home, id)?;
