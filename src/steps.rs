@@ -449,8 +449,13 @@ struct Sandbox {
     user_ns: bool,
     uid_map: Vec<u8>,
     gid_map: Vec<u8>,
-    /// The overlay's staged tree and plugin directory.
-    bind: Option<(std::ffi::CString, std::ffi::CString)>,
+    /// The overlay's staged tree, plugin directory and, for a first install, the plugins
+    /// directory to put a tmpfs over.
+    bind: Option<(
+        std::ffi::CString,
+        std::ffi::CString,
+        Option<std::ffi::CString>,
+    )>,
 }
 
 #[cfg(target_os = "linux")]
@@ -465,7 +470,7 @@ impl Sandbox {
             user_ns,
             uid_map: map(uid),
             gid_map: map(gid),
-            bind: overlay.map(|o| (o.source.clone(), o.target.clone())),
+            bind: overlay.map(|o| (o.source.clone(), o.target.clone(), o.fresh_parent.clone())),
         }
     }
 
@@ -538,7 +543,21 @@ impl Sandbox {
                 {
                     return fail();
                 }
-                if let Some((source, target)) = &self.bind {
+                if let Some((source, target, fresh_parent)) = &self.bind {
+                    if let Some(parent) = fresh_parent {
+                        // A first install: the plugin directory exists only here.
+                        if libc::mount(
+                            c"tmpfs".as_ptr(),
+                            parent.as_ptr(),
+                            c"tmpfs".as_ptr(),
+                            libc::MS_NOSUID | libc::MS_NODEV,
+                            c"mode=0755".as_ptr().cast(),
+                        ) != 0
+                            || libc::mkdir(target.as_ptr(), 0o755) != 0
+                        {
+                            return fail();
+                        }
+                    }
                     if libc::mount(
                         source.as_ptr(),
                         target.as_ptr(),
@@ -623,9 +642,40 @@ pub struct Overlay {
     /// Enter a user namespace first (every user but root).
     #[cfg(target_os = "linux")]
     user_ns: bool,
+    /// A first install's: the plugin directory does not exist yet, so the steps see a
+    /// directory of their own (a tmpfs) at its parent, holding only the plugin directory.
+    #[cfg(target_os = "linux")]
+    fresh_parent: Option<std::ffi::CString>,
 }
 
 impl Overlay {
+    /// For a first install (or a sync of a missing plugin): `source` shown at `target`, which
+    /// does not exist yet, to steps run in namespaces of their own ([`isolation`]), so that
+    /// the plugin is built before it appears; `None` where steps cannot run so, and the
+    /// caller builds in place.
+    pub fn fresh(source: &Path, target: &Path) -> Option<Overlay> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            if isolation() == Isolation::None || target.exists() {
+                return None;
+            }
+            // The parent (the plugins directory) must exist to be mounted over; an empty
+            // plugins directory is nothing a host loads.
+            let parent = target.parent()?;
+            fs_err::create_dir_all(parent).ok()?;
+            let mut overlay = Overlay::linux(source, target)?;
+            overlay.fresh_parent =
+                Some(std::ffi::CString::new(parent.as_os_str().as_bytes()).ok()?);
+            Some(overlay)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = (source, target);
+            None
+        }
+    }
+
     /// `source` shown at `target` to the build steps, when this system allows it (user and
     /// mount namespaces; asked once per process); `None` otherwise, and the caller builds
     /// in place.
@@ -668,6 +718,7 @@ impl Overlay {
             uid_map: format!("{uid} {uid} 1\n").into_bytes(),
             gid_map: format!("{gid} {gid} 1\n").into_bytes(),
             user_ns,
+            fresh_parent: None,
         })
     }
 
@@ -849,7 +900,10 @@ fn run_steps(
         }
         command
             .args(&step.argv[1..])
-            .current_dir(dir)
+            // Under an overlay the plugin directory may not exist out here (a first
+            // install): the step starts in the staged tree and enters `dir` once it is
+            // mounted there.
+            .current_dir(overlay.map_or(dir, Overlay::staged))
             .env("AOE_PLUGIN_ID", plugin_id)
             .stdin(Stdio::null())
             .stdout(writer)
