@@ -859,6 +859,96 @@ fn concurrent_sweeps_of_one_home_all_exit_0() {
     assert!(!dead.exists(), "a dead writer's temp file was left");
 }
 
+/// Issue #40: a plugins directory on another file system than the home's state directory
+/// (here a symlink into /dev/shm, a tmpfs): an update exchanges the new tree in on the
+/// plugins directory's own file system and never deletes the installed tree to copy the
+/// new one in (before, both moves were a copy and a delete, and a kill in between left a
+/// host half a plugin or none). The home ends updated, verified, with nothing left over.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_plugins_directory_on_another_file_system_is_exchanged_not_copied() {
+    use std::os::unix::fs::MetadataExt;
+    let Some(strace) = crate::support::strace() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir_in("/dev/shm");
+    let dev = |p: &Path| std::fs::metadata(p).map(|m| m.dev()).ok();
+    let other = match other {
+        Ok(o) if dev(o.path()).is_some() && dev(o.path()) != dev(tmp.path()) => o,
+        _ => {
+            crate::support::skip(
+                "no file system other than the temp directory's at /dev/shm",
+                "the cross-file-system swap tests",
+            );
+            return;
+        }
+    };
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let plugins = other.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::os::unix::fs::symlink(&plugins, home.join("plugins")).unwrap();
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    let trace = tmp.path().join("trace");
+    let out = Plugins::new()
+        .args(["update", "--all", "--yes"])
+        .home(&home)
+        .wrapped_in(
+            &strace,
+            [
+                "-f".as_ref(),
+                "-qq".as_ref(),
+                "-y".as_ref(),
+                "-e".as_ref(),
+                "trace=unlink,unlinkat,rmdir,rename,renameat,renameat2".as_ref(),
+                "-o".as_ref(),
+                trace.as_os_str(),
+            ],
+        )
+        .output();
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let installed = plugins.join("dev.example.pinned").display().to_string();
+    let deleted: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("unlink") || l.contains("rmdir"))
+        .filter(|l| l.contains(&format!("{installed}>")) || l.contains(&format!("{installed}/")))
+        .collect();
+    assert_eq!(
+        deleted,
+        Vec::<&str>::new(),
+        "the installed tree was deleted:\n{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.contains("RENAME_EXCHANGE") && l.contains(" = 0")),
+        "one exchange swapped the trees:\n{text}"
+    );
+    assert_eq!(locked(&home, "dev.example.pinned", "version"), "2.0.0");
+    verify_ok(&home).unwrap();
+    assert!(leftovers(&home).is_empty(), "{:?}", leftovers(&home));
+    assert!(
+        !plugins.join(".plugins-txn").exists(),
+        "the swap area is tidied"
+    );
+    // The kept version rolls back across the file systems too.
+    let (code, o, e) = Plugins::new()
+        .args(["rollback", "dev.example.pinned"])
+        .home(&home)
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(locked(&home, "dev.example.pinned", "version"), "1.0.0");
+    verify_ok(&home).unwrap();
+}
+
 /// A temp file of an atomic write that a kill interrupted (here `.autoupdate.json`'s) is
 /// cleaned by the next command, even one with nothing to change; `doctor` names it first.
 #[test]

@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use super::history::clean_history;
 use super::swap::{finish_install, finish_remove, undo};
-use super::{Intent, Phase, TxnError, record, remove_tree, rename, staging_dir, state};
+use super::{
+    Intent, Phase, TxnError, record, remove_tree, rename, staging_dir, state, swap_areas,
+    tidy_swap_area,
+};
 use crate::name::Name;
 use crate::store::Home;
 
@@ -80,23 +83,28 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
     out.cleaned += clean_history(home)?;
     out.cleaned += clean_legacy(home)?;
     out.cleaned += clean_temp_files(home)?;
+    tidy_swap_area(home);
     Ok(out)
 }
 
 /// Where new trees and wheel-deps directories wait for their swap.
 const INCOMING: [&str; 2] = ["incoming", "incoming-deps"];
 
+/// The directories new trees wait in, in every swap area.
+fn incoming_dirs(home: &Home) -> Vec<PathBuf> {
+    swap_areas(home)
+        .iter()
+        .flat_map(|area| INCOMING.iter().map(move |dir| area.join(dir)))
+        .collect()
+}
+
 /// New trees at `incoming/<id>` (and deps at `incoming-deps/<id>`) whose record was never
 /// written (a kill between the move and the record): no one's.
 fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
-    for e in INCOMING
-        .iter()
-        .flat_map(|dir| {
-            fs_err::read_dir(state(home).join(dir))
-                .into_iter()
-                .flatten()
-        })
+    for e in incoming_dirs(home)
+        .into_iter()
+        .flat_map(|dir| fs_err::read_dir(dir).into_iter().flatten())
         .filter_map(Result::ok)
     {
         let pending =
@@ -170,7 +178,7 @@ pub fn leftovers(home: &Home) -> Leftovers {
             None => out.broken_records.push(path),
         }
     }
-    for e in INCOMING.iter().flat_map(|dir| list(state(home).join(dir))) {
+    for e in incoming_dirs(home).into_iter().flat_map(list) {
         let pending =
             Name::new(&e.file_name().to_string_lossy()).is_ok_and(|id| record(home, &id).exists());
         if !pending {

@@ -256,7 +256,9 @@ pub(super) fn undo(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnErr
             remove_tree(&deps_target)?;
         }
     }
-    remove_record(home, id)
+    remove_record(home, id)?;
+    super::tidy_swap_area(home);
+    Ok(())
 }
 
 /// Whether the new tree is in the plugin directory (the exchange, or the second of two
@@ -345,7 +347,9 @@ pub(super) fn finish_remove(home: &Home, id: &Name) -> Result<(), TxnError> {
     remove_tree(&trash)?;
     remove_tree(&deps_trash)?;
     drop_history(home, id)?;
-    remove_record(home, id)
+    remove_record(home, id)?;
+    super::tidy_swap_area(home);
+    Ok(())
 }
 
 /// After the lock entry is written: delete the history slot a rollback
@@ -366,5 +370,7 @@ fn finish_commit(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError
         None => remove_tree(&backup(home, id))?,
     }
     remove_tree(&deps_backup(home, id))?;
-    remove_record(home, id)
+    remove_record(home, id)?;
+    super::tidy_swap_area(home);
+    Ok(())
 }
