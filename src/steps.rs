@@ -303,8 +303,54 @@ pub(crate) fn kill_group(pgid: i32) {
     }
 }
 
+/// End a step or a probe that ran out of time: its leader (the process that waits for it,
+/// [`contain`]) is asked first (`SIGTERM`: the reaper then kills all the command left,
+/// `setsid` children included; pid 1's namespace dies with it), given up to a second, then
+/// the whole group is killed in any case.
+pub(crate) fn stop_group(pgid: i32) {
+    if pgid <= 0 {
+        return;
+    }
+    // SAFETY: kill(2) on the leader of a group we created.
+    unsafe {
+        libc::kill(pgid, libc::SIGTERM);
+    }
+    let until = std::time::Instant::now() + Duration::from_secs(1);
+    while std::time::Instant::now() < until {
+        // SAFETY: waitid(2) on our own child, into a zeroed siginfo_t; WNOWAIT leaves it
+        // to be reaped by its owner.
+        let exited = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(
+                libc::P_PID,
+                pgid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            r != 0 || info.si_pid() != 0
+        };
+        if exited {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    kill_group(pgid);
+}
+
 extern "C" fn on_signal(sig: libc::c_int) {
-    kill_group(RUNNING_GROUP.load(std::sync::atomic::Ordering::SeqCst));
+    let pgid = RUNNING_GROUP.load(std::sync::atomic::Ordering::SeqCst);
+    // On Linux the group's leader is the process that waits for the step ([`contain`]):
+    // `SIGTERM` ends it, and with it the step and all it left (pid 1's namespace, or what
+    // the reaper kills). Elsewhere the group is killed.
+    #[cfg(target_os = "linux")]
+    if pgid > 0 {
+        // SAFETY: kill(2) on the leader of a group we created; async-signal-safe.
+        unsafe {
+            libc::kill(pgid, libc::SIGTERM);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    kill_group(pgid);
     // SAFETY: async-signal-safe calls only: restore the default and re-raise.
     unsafe {
         libc::signal(sig, libc::SIG_DFL);
@@ -312,7 +358,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
     }
 }
 
-/// On Ctrl-C or termination of `plugins`, the running step's group dies too
+/// On Ctrl-C or termination of `plugins`, the running step and all it started die too
 /// (the interrupted install is undone by the next command's recovery).
 fn install_signal_handlers() {
     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -363,7 +409,8 @@ pub enum Isolation {
     /// are off): root's step can unmount its `/proc` and read `plugins`' environment.
     PidOnly,
     /// Neither (not Linux, or the kernel refuses): a step of the same user cannot read
-    /// `plugins`' environment (non-dumpable), one of root's can.
+    /// `plugins`' environment (non-dumpable), one of root's can. On Linux a subreaper kills
+    /// what a step leaves when it ends, runs out of time or `plugins` dies.
     None,
 }
 
@@ -378,7 +425,7 @@ impl Isolation {
                 "build steps, pip and host probes run in their own PID and mount namespaces without a user namespace (user namespaces are off): a step running as root can unmount its /proc and read plugins' environment"
             }
             Isolation::None => {
-                "build steps, pip and host probes share plugins' PID namespace (this kernel refuses new ones): one running as the same user cannot read plugins' environment (plugins is non-dumpable), one running as root can"
+                "build steps, pip and host probes share plugins' PID namespace (this kernel refuses new ones): one running as the same user cannot read plugins' environment (plugins is non-dumpable), one running as root can; what they leave is killed by a subreaper"
             }
         }
     }
@@ -429,8 +476,12 @@ pub(crate) fn contain(cmd: &mut Command, overlay: Option<&Overlay>) {
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
                 match (&sandbox, &overlay) {
                     (Some(s), _) => s.enter(),
-                    (None, Some(o)) => o.enter(),
-                    (None, None) => Ok(()),
+                    (None, overlay) => {
+                        if let Some(o) = overlay {
+                            o.enter()?;
+                        }
+                        reaper()
+                    }
                 }
             });
         }
@@ -599,6 +650,123 @@ impl Sandbox {
                 libc::_exit(128 + sig);
             }
             libc::_exit(libc::WEXITSTATUS(status));
+        }
+    }
+}
+
+/// Set by the reaper's `SIGTERM` handler: `plugins` is gone.
+#[cfg(target_os = "linux")]
+static PLUGINS_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+extern "C" fn on_plugins_gone(_: libc::c_int) {
+    PLUGINS_GONE.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Without namespaces (Linux), in the forked child: it becomes a subreaper
+/// (`PR_SET_CHILD_SUBREAPER`) and forks the command, which dies with it. What the command
+/// leaves when it ends (a background child, one that left its session with `setsid`) is
+/// reparented to this process, which kills it all before it exits as the command did. It
+/// hears `plugins` die (`PR_SET_PDEATHSIG` with `SIGTERM`, which it handles) and then kills
+/// the command and everything reparented to it. Only async-signal-safe calls.
+#[cfg(target_os = "linux")]
+fn reaper() -> std::io::Result<()> {
+    let fail = || Err(std::io::Error::last_os_error());
+    // SAFETY: prctl/sigaction/fork/waitpid/kill/_exit on prepared memory, in a forked child.
+    unsafe {
+        let parent = libc::getppid();
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) != 0 {
+            return fail();
+        }
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_plugins_gone as *const () as libc::sighandler_t;
+        libc::sigemptyset(&raw mut action.sa_mask);
+        // No SA_RESTART: the signal interrupts the wait below.
+        if libc::sigaction(libc::SIGTERM, &raw const action, std::ptr::null_mut()) != 0 {
+            return fail();
+        }
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+        if libc::getppid() != parent {
+            // `plugins` died before the death signal was set.
+            libc::_exit(137);
+        }
+        let pid = libc::fork();
+        if pid < 0 {
+            return fail();
+        }
+        if pid == 0 {
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            return Ok(());
+        }
+        // As in `Sandbox::enter`: the parent's spawn returns once the command has exec'd.
+        if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+            for fd in 3..1024 {
+                libc::close(fd);
+            }
+        }
+        let mut ended = None;
+        while ended.is_none() && !PLUGINS_GONE.load(std::sync::atomic::Ordering::SeqCst) {
+            let mut status = 0;
+            let r = libc::waitpid(-1, &raw mut status, 0);
+            if r == pid {
+                ended = Some(status);
+            } else if r < 0 && *libc::__errno_location() != libc::EINTR {
+                break;
+            }
+        }
+        kill_children();
+        match ended {
+            Some(status) if libc::WIFEXITED(status) => libc::_exit(libc::WEXITSTATUS(status)),
+            Some(status) if libc::WIFSIGNALED(status) => {
+                let sig = libc::WTERMSIG(status);
+                libc::signal(sig, libc::SIG_DFL);
+                libc::kill(libc::getpid(), sig);
+                libc::_exit(128 + sig)
+            }
+            _ => libc::_exit(137),
+        }
+    }
+}
+
+/// Kill every child of this (subreaper) process, and what is reparented to it as they die,
+/// until none is left (`/proc/thread-self/children`). Where that file cannot be read, the
+/// process group goes, this process with it.
+#[cfg(target_os = "linux")]
+fn kill_children() {
+    // SAFETY: open/read/close/kill/waitpid on a stack buffer, in a forked child.
+    unsafe {
+        loop {
+            let fd = libc::open(
+                c"/proc/thread-self/children".as_ptr(),
+                libc::O_RDONLY | libc::O_CLOEXEC,
+            );
+            if fd < 0 {
+                libc::kill(-libc::getpgrp(), libc::SIGKILL);
+                return;
+            }
+            let mut buf = [0u8; 4096];
+            let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+            libc::close(fd);
+            let mut pid: libc::pid_t = 0;
+            for &b in &buf[..usize::try_from(n).unwrap_or(0)] {
+                if b.is_ascii_digit() {
+                    pid = pid * 10 + libc::pid_t::from(b - b'0');
+                } else {
+                    if pid > 0 {
+                        libc::kill(pid, libc::SIGKILL);
+                    }
+                    pid = 0;
+                }
+            }
+            if pid > 0 {
+                libc::kill(pid, libc::SIGKILL);
+            }
+            let mut status = 0;
+            let r = libc::waitpid(-1, &raw mut status, 0);
+            if r < 0 && *libc::__errno_location() == libc::ECHILD {
+                return;
+            }
         }
     }
 }
@@ -949,7 +1117,11 @@ fn run_steps(
             let _ = exited.send(waited);
         });
         let in_time = exit.recv_timeout(timeout).is_ok();
-        kill_group(pgid);
+        if in_time {
+            kill_group(pgid);
+        } else {
+            stop_group(pgid);
+        }
         RUNNING_GROUP.store(0, std::sync::atomic::Ordering::SeqCst);
         let status = match child.wait() {
             Ok(status) if in_time => Some(status),
@@ -1021,6 +1193,104 @@ mod tests {
         );
         let shown = String::from_utf8(out.stdout).unwrap();
         Some(shown.replace(&installed.display().to_string(), "[INSTALLED]"))
+    }
+
+    /// The pids of running (not zombie) processes whose command line is `sleep <mark>`.
+    fn sleeping(mark: &str) -> Vec<i32> {
+        let want = format!("sleep\0{mark}\0");
+        fs_err::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|pid| {
+                let cmd = fs_err::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let zombie = fs_err::read_to_string(format!("/proc/{pid}/stat"))
+                    .ok()
+                    .is_some_and(|s| {
+                        s.rsplit_once(')')
+                            .and_then(|(_, r)| r.split_whitespace().next())
+                            == Some("Z")
+                    });
+                cmd == want.as_bytes() && !zombie
+            })
+            .collect()
+    }
+
+    /// Wait up to 5 s for `marks` to be gone; the survivors (killed, so the test leaves
+    /// nothing).
+    fn survivors(marks: &[&str]) -> Vec<i32> {
+        let left = || marks.iter().flat_map(|m| sleeping(m)).collect::<Vec<_>>();
+        for _ in 0..500 {
+            if left().is_empty() {
+                return Vec::new();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let left = left();
+        for pid in &left {
+            // SAFETY: kill(2) on a sleep this test started.
+            unsafe {
+                libc::kill(*pid, libc::SIGKILL);
+            }
+        }
+        left
+    }
+
+    /// A shell run as [`contain`] runs it where there are no namespaces: through the
+    /// reaper.
+    fn reaped(script: &str) -> Command {
+        let mut sh = Command::new("/bin/sh");
+        sh.args(["-c", script])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0);
+        // SAFETY: as in `contain`.
+        unsafe {
+            sh.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                reaper()
+            });
+        }
+        sh
+    }
+
+    /// Without namespaces, the reaper kills what a step leaves when it ends (a background
+    /// child, one that left with `setsid`), keeps its exit status, and kills the step and
+    /// all it started when `plugins` (here the thread that spawned it) dies mid-step.
+    #[test]
+    fn without_namespaces_the_reaper_leaves_nothing_running() {
+        let status = reaped("setsid sleep 6031 & sleep 6032 & exit 3")
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(3));
+        assert_eq!(survivors(&["6031", "6032"]), Vec::<i32>::new());
+
+        let marks = ["6033", "6034", "6035"];
+        let spawner = std::thread::spawn(move || {
+            let child = reaped("setsid sleep 6033 & sleep 6034 & sleep 6035")
+                .spawn()
+                .unwrap();
+            while marks.iter().any(|m| sleeping(m).is_empty()) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            child
+        });
+        // The spawning thread ends here, as `plugins` would on kill -9.
+        let mut reaper = spawner.join().unwrap();
+        assert_eq!(survivors(&marks), Vec::<i32>::new());
+        assert!(!reaper.wait().unwrap().success());
+
+        // A step that runs out of time: `stop_group` asks the reaper first.
+        let marks = ["6036", "6037"];
+        let mut child = reaped("setsid sleep 6036 & sleep 6037").spawn().unwrap();
+        while marks.iter().any(|m| sleeping(m).is_empty()) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop_group(child.id() as i32);
+        assert!(!child.wait().unwrap().success());
+        assert_eq!(survivors(&marks), Vec::<i32>::new());
     }
 
     /// Root enters the mount namespace directly (its capabilities kept); another user

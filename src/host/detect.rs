@@ -94,7 +94,7 @@ pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeErr
             // is still the group's), and the reading thread ends with the pipe.
             #[cfg(unix)]
             if let Ok(pgid) = i32::try_from(child.id()) {
-                crate::steps::kill_group(pgid);
+                crate::steps::stop_group(pgid);
             }
             let _ = child.kill();
             let _ = child.wait();

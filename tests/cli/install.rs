@@ -174,15 +174,9 @@ fn a_first_install_and_a_sync_build_before_the_plugin_appears() {
         &repo,
         "1.0.0",
         &format!(
-            "#!/bin/sh
-set -e
-mkdir -p .aoe-build/bin
-pwd > .aoe-build/pwd
-             touch '{}'
-while [ ! -e '{}' ]; do sleep 0.05; done
-             printf '#!/bin/sh\n' > .aoe-build/bin/worker
-chmod +x .aoe-build/bin/worker
-",
+            "#!/bin/sh\nset -e\nmkdir -p .aoe-build/bin\npwd > .aoe-build/pwd\n\
+             touch '{}'\nwhile [ ! -e '{}' ]; do sleep 0.05; done\n\
+             printf '#!/bin/sh\\n' > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\n",
             started.display(),
             go.display()
         ),
