@@ -554,7 +554,12 @@ impl Sandbox {
         // and buffers prepared before the fork.
         unsafe {
             if libc::unshare(flags) != 0 {
-                return fail();
+                // Refused now though the probe passed (a namespace limit reached): without
+                // an overlay to mount, the reaper keeps what it can.
+                return match self.bind {
+                    None => reaper(),
+                    Some(_) => fail(),
+                };
             }
             if self.user_ns {
                 // A non-dumpable process's /proc files are root's: dumpable for as long
@@ -633,6 +638,11 @@ impl Sandbox {
                     libc::close(fd);
                 }
             }
+            // Not `plugins`' handlers, inherited by the fork: a signal ends this process,
+            // and pid 1's namespace with it.
+            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
             let mut status = 0;
             loop {
                 let r = libc::waitpid(pid, &raw mut status, 0);
@@ -685,6 +695,9 @@ fn reaper() -> std::io::Result<()> {
         if libc::sigaction(libc::SIGTERM, &raw const action, std::ptr::null_mut()) != 0 {
             return fail();
         }
+        // Not `plugins`' handlers, inherited by the fork.
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::signal(libc::SIGHUP, libc::SIG_DFL);
         libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
         if libc::getppid() != parent {
             // `plugins` died before the death signal was set.
