@@ -217,7 +217,7 @@ fn staging(home: &Home) -> Result<tempfile::TempDir, InstallError> {
     };
     fs_err::create_dir_all(&parent).map_err(fail)?;
     tempfile::Builder::new()
-        .prefix(&format!("{}{}-", txn::STAGING_PREFIX, std::process::id()))
+        .prefix(&txn::staging_prefix())
         .tempdir_in(&parent)
         .map_err(fail)
 }

@@ -44,6 +44,7 @@ use files::{files_record, write_files};
 pub use history::{HISTORY_KEEP, Kept, history, slots_of};
 pub use recovery::{
     Leftovers, Recovered, STAGING_PREFIX, leftovers, pending, pending_removal, recover,
+    staging_prefix,
 };
 pub use swap::{Swap, remove};
 

@@ -117,16 +117,29 @@ fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
     Ok(n)
 }
 
-/// Staging directories are named `s-<pid>-<random>`.
+/// Staging directories are named `s-<pid>-<start>-<random>` ([`staging_prefix`]; `s-<pid>-<random>`
+/// by earlier versions).
 pub const STAGING_PREFIX: &str = "s-";
 
+/// The prefix of this process's staging directories: its owner tag (`crate::owner`), so
+/// that a pid reused since is not taken for their owner.
+pub fn staging_prefix() -> String {
+    format!("{STAGING_PREFIX}{}-", crate::owner::tag())
+}
+
 /// Whether the process that made a staging directory is gone.
-fn owner_gone(name: &str) -> bool {
-    let Some(pid) = name
-        .strip_prefix(STAGING_PREFIX)
-        .and_then(|r| r.split_once('-'))
-        .and_then(|(pid, _)| pid.parse::<i32>().ok())
-    else {
+pub(super) fn owner_gone(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(STAGING_PREFIX) else {
+        return true;
+    };
+    let parts: Vec<&str> = rest.splitn(3, '-').collect();
+    if let [pid, start, _] = parts[..]
+        && start.bytes().all(|b| b.is_ascii_digit())
+        && !start.is_empty()
+    {
+        return crate::owner::alive(&format!("{pid}-{start}")) != Some(true);
+    }
+    let Some(pid) = parts.first().and_then(|pid| pid.parse::<i32>().ok()) else {
         return true;
     };
     if pid == std::process::id() as i32 {
