@@ -165,6 +165,7 @@ plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git:
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
 plugins::doctor::cron\t'plugins doctor: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)'
 plugins::doctor::clock_ahead\t'plugins doctor: the home records a time in the future (the last autoupdate sweep, the idle signal, a first-seen version): the clock was once ahead; each is taken as now'
+plugins::doctor::step_isolation\t'plugins doctor: this system cannot run build steps, pip and host probes in PID and user namespaces of their own, so a step running as root can read plugins environment (its tokens), and what a step leaves is killed by a subreaper, not with a namespace of its own'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -l format -d 'Output format' -r -f -a "human\t'Graphical diagnostics with source snippets (plain text without a terminal)'
 json\t'One JSON document for the whole run'
@@ -617,6 +618,7 @@ plugins::git::cleartext\t'the source is fetched over unencrypted http:// or git:
 plugins::doctor::leftover\t'plugins doctor: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it'
 plugins::doctor::cron\t'plugins doctor: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)'
 plugins::doctor::clock_ahead\t'plugins doctor: the home records a time in the future (the last autoupdate sweep, the idle signal, a first-seen version): the clock was once ahead; each is taken as now'
+plugins::doctor::step_isolation\t'plugins doctor: this system cannot run build steps, pip and host probes in PID and user namespaces of their own, so a step running as root can read plugins environment (its tokens), and what a step leaves is killed by a subreaper, not with a namespace of its own'
 plugins::doctor::rate_limit\t'plugins doctor: the GitHub API rate limit is used up, or could not be read'"
 complete -c plugins -n "__fish_plugins_using_subcommand lsp" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''

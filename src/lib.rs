@@ -28,6 +28,7 @@ pub mod manifest;
 pub mod name;
 pub mod net;
 pub mod ops;
+pub mod owner;
 pub mod printer;
 pub mod profile;
 pub mod project;
@@ -54,6 +55,8 @@ use clap::{CommandFactory, FromArgMatches, Parser};
 
 /// Run the CLI with `args` (including the program name) and return the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    // Its environment holds secrets (tokens, passwords) from the start.
+    steps::keep_to_itself();
     let args: Vec<OsString> = args.into_iter().collect();
     if let [_, flag] = args.as_slice()
         && (flag == "--version" || flag == "-V")

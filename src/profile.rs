@@ -136,8 +136,8 @@ pub fn remember_python(home: &Home, python: &std::path::Path) -> std::io::Result
 }
 
 /// Apply `edit` to the `[host]` table of `<home>/plugins.toml` (made if missing), keeping
-/// the rest of the file byte for byte and its mode; atomic (a temporary file renamed over
-/// it). `false` when nothing changed.
+/// the rest of the file byte for byte and its mode; atomic ([`crate::lock::write_atomic`]).
+/// `false` when nothing changed.
 fn edit_host(home: &Home, edit: impl FnOnce(&mut toml_edit::Item)) -> std::io::Result<bool> {
     let path = home.settings();
     let text = match crate::file::read_to_string(&path) {
@@ -159,17 +159,9 @@ fn edit_host(home: &Home, edit: impl FnOnce(&mut toml_edit::Item)) -> std::io::R
     if new == text {
         return Ok(false);
     }
-    let mode = fs_err::metadata(&path).map_or(0o644, |m| {
-        std::os::unix::fs::PermissionsExt::mode(&m.permissions())
-    });
-    let mut tmp = tempfile::NamedTempFile::new_in(&home.root)?;
-    fs_err::set_permissions(
-        tmp.path(),
-        std::os::unix::fs::PermissionsExt::from_mode(mode),
-    )?;
-    std::io::Write::write_all(&mut tmp, new.as_bytes())?;
-    tmp.as_file().sync_all()?;
-    tmp.persist(&path).map_err(|e| e.error)?;
+    // Through the one atomic write, whose temp file names its owner (recovery deletes it
+    // only once that process is gone) and which keeps the file's mode.
+    crate::lock::write_atomic(&path, new.as_bytes()).map_err(std::io::Error::other)?;
     Ok(true)
 }
 

@@ -163,10 +163,13 @@ fn choose<'k>(
     })
 }
 
-/// The copy of a kept version is what gets installed: it must be what was installed then
-/// (its recorded hash), what the host accepts (aoe refuses symlinks in a plugin tree), and
-/// nothing in it may lead out of it whatever the host allows (install refuses the same,
-/// `plugins::install::symlink`).
+/// The copy of a kept version is what gets installed, under the rules install applies to
+/// the same tree: it must be what was installed then (its recorded hash), what the host
+/// accepts (aoe refuses symlinks in a plugin tree), and nothing in it may lead out of it
+/// whatever the host allows (install refuses the same, `plugins::install::symlink`). As
+/// install checks the source and not what its build makes, the host's build directory
+/// (aoe's `.aoe-build`, where a venv links to the interpreter) is left out of the
+/// symlink checks, as aoe's tree hash leaves it out.
 fn check_copy(
     home: &Home,
     id: &Name,
@@ -174,14 +177,19 @@ fn check_copy(
     tree: &std::path::Path,
 ) -> Result<(), InstallError> {
     let slot = |why: &str| damaged(home, id, chosen.slot, why);
-    if crate::hash::tree(tree).is_err()
-        && crate::host::install_policy(home.dialect).refuses_symlinks
-    {
+    let policy = crate::host::install_policy(home.dialect);
+    if crate::hash::tree(tree).is_err() && policy.refuses_symlinks {
         return Err(slot(
             "it holds symlinks, which the host refuses in a plugin tree",
         ));
     }
-    let escaping = crate::install::escaping_symlinks(tree)?;
+    let built = |rel: &std::path::Path, depth: usize| {
+        depth == 0
+            && policy
+                .build_output
+                .is_some_and(|b| rel == std::path::Path::new(b))
+    };
+    let escaping = crate::install::escaping_symlinks(tree, &built)?;
     if !escaping.is_empty() {
         return Err(slot(&format!(
             "it holds symlinks that point outside it: {}",
@@ -209,7 +217,7 @@ fn staging(home: &Home) -> Result<tempfile::TempDir, InstallError> {
     };
     fs_err::create_dir_all(&parent).map_err(fail)?;
     tempfile::Builder::new()
-        .prefix(&format!("{}{}-", txn::STAGING_PREFIX, std::process::id()))
+        .prefix(&txn::staging_prefix())
         .tempdir_in(&parent)
         .map_err(fail)
 }

@@ -45,6 +45,23 @@ impl Source {
         }
     }
 
+    /// Refuse a lock entry whose source an install would refuse before any transfer (a
+    /// remote helper such as `ext::`, a leading `-`, a bad subdir), as [`parse`] refuses
+    /// it when typed; the host's own fetch URL too, where the entry has one.
+    pub fn check_entry(entry: &crate::lock::Entry) -> Result<(), SourceError> {
+        if let Source::Git { url, .. } = Source::of_entry(entry, "https://github.com")? {
+            crate::git::check_url(&url)?;
+        }
+        if let Some(host) = entry
+            .host_source
+            .as_deref()
+            .filter(|h| !h.starts_with("gh:"))
+        {
+            crate::git::check_url(host)?;
+        }
+        Ok(())
+    }
+
     fn of_git_entry(entry: &crate::lock::Entry, gh_base: &str) -> Result<Source, SourceError> {
         if entry.source.starts_with("gh:") {
             return parse(&entry.source, None, gh_base);

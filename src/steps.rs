@@ -303,8 +303,54 @@ pub(crate) fn kill_group(pgid: i32) {
     }
 }
 
+/// End a step or a probe that ran out of time: its leader (the process that waits for it,
+/// [`contain`]) is asked first (`SIGTERM`: the reaper then kills all the command left,
+/// `setsid` children included; pid 1's namespace dies with it), given up to a second, then
+/// the whole group is killed in any case.
+pub(crate) fn stop_group(pgid: i32) {
+    if pgid <= 0 {
+        return;
+    }
+    // SAFETY: kill(2) on the leader of a group we created.
+    unsafe {
+        libc::kill(pgid, libc::SIGTERM);
+    }
+    let until = std::time::Instant::now() + Duration::from_secs(1);
+    while std::time::Instant::now() < until {
+        // SAFETY: waitid(2) on our own child, into a zeroed siginfo_t; WNOWAIT leaves it
+        // to be reaped by its owner.
+        let exited = unsafe {
+            let mut info: libc::siginfo_t = std::mem::zeroed();
+            let r = libc::waitid(
+                libc::P_PID,
+                pgid as libc::id_t,
+                &mut info,
+                libc::WEXITED | libc::WNOHANG | libc::WNOWAIT,
+            );
+            r != 0 || info.si_pid() != 0
+        };
+        if exited {
+            break;
+        }
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    kill_group(pgid);
+}
+
 extern "C" fn on_signal(sig: libc::c_int) {
-    kill_group(RUNNING_GROUP.load(std::sync::atomic::Ordering::SeqCst));
+    let pgid = RUNNING_GROUP.load(std::sync::atomic::Ordering::SeqCst);
+    // On Linux the group's leader is the process that waits for the step ([`contain`]):
+    // `SIGTERM` ends it, and with it the step and all it left (pid 1's namespace, or what
+    // the reaper kills). Elsewhere the group is killed.
+    #[cfg(target_os = "linux")]
+    if pgid > 0 {
+        // SAFETY: kill(2) on the leader of a group we created; async-signal-safe.
+        unsafe {
+            libc::kill(pgid, libc::SIGTERM);
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    kill_group(pgid);
     // SAFETY: async-signal-safe calls only: restore the default and re-raise.
     unsafe {
         libc::signal(sig, libc::SIG_DFL);
@@ -312,7 +358,7 @@ extern "C" fn on_signal(sig: libc::c_int) {
     }
 }
 
-/// On Ctrl-C or termination of `plugins`, the running step's group dies too
+/// On Ctrl-C or termination of `plugins`, the running step and all it started die too
 /// (the interrupted install is undone by the next command's recovery).
 fn install_signal_handlers() {
     static ONCE: std::sync::Once = std::sync::Once::new();
@@ -324,6 +370,436 @@ fn install_signal_handlers() {
             }
         }
     });
+}
+
+/// Keep `plugins`' own process to itself while it holds secrets (tokens and passwords in its
+/// environment and memory): non-dumpable (`PR_SET_DUMPABLE 0`), its `/proc/<pid>/environ`
+/// and `mem` are readable only with `CAP_SYS_PTRACE` in its user namespace, so not by a
+/// build step, pip or a host probe of the same user, nor by one of root's run in a user
+/// namespace of its own ([`isolation`]). Called once, first thing.
+pub fn keep_to_itself() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(2) on this process.
+    unsafe {
+        libc::prctl(libc::PR_SET_DUMPABLE, 0);
+    }
+}
+
+/// Whether `plugins` is non-dumpable ([`keep_to_itself`]), for `doctor`.
+pub fn kept_to_itself() -> bool {
+    #[cfg(target_os = "linux")]
+    // SAFETY: prctl(2) on this process.
+    unsafe {
+        libc::prctl(libc::PR_GET_DUMPABLE) == 0
+    }
+    #[cfg(not(target_os = "linux"))]
+    false
+}
+
+/// How build steps, `plugins`' pip and host probes are kept from `plugins`' own process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// Each runs as pid 1 of a PID namespace of its own, with a `/proc` of its own, inside a
+    /// user namespace (that maps the user's own ids, root's too, to themselves) and a mount
+    /// namespace: it sees no process of `plugins`, and no `/proc` it can mount or uncover
+    /// lets it read one (`plugins` is non-dumpable and outside its user namespace).
+    /// Everything it starts dies with it.
+    Namespaces,
+    /// As [`Isolation::Namespaces`] without the user namespace (root, where user namespaces
+    /// are off): root's step can unmount its `/proc` and read `plugins`' environment.
+    PidOnly,
+    /// Neither (not Linux, or the kernel refuses): a step of the same user cannot read
+    /// `plugins`' environment (non-dumpable), one of root's can. On Linux a subreaper kills
+    /// what a step leaves when it ends, runs out of time or `plugins` dies.
+    None,
+}
+
+impl Isolation {
+    /// One line for `doctor`.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Isolation::Namespaces => {
+                "build steps, pip and host probes run as pid 1 of their own PID, user and mount namespaces with a /proc of their own: they cannot see or read plugins' process, and nothing they start outlives them"
+            }
+            Isolation::PidOnly => {
+                "build steps, pip and host probes run in their own PID and mount namespaces without a user namespace (user namespaces are off): a step running as root can unmount its /proc and read plugins' environment"
+            }
+            Isolation::None => {
+                "build steps, pip and host probes share plugins' PID namespace (this kernel refuses new ones): one running as the same user cannot read plugins' environment (plugins is non-dumpable), one running as root can; what they leave is killed by a subreaper"
+            }
+        }
+    }
+}
+
+/// How this system isolates steps (asked once per process, by running `/bin/sh` so).
+pub fn isolation() -> Isolation {
+    #[cfg(target_os = "linux")]
+    {
+        static ASKED: std::sync::OnceLock<Isolation> = std::sync::OnceLock::new();
+        *ASKED.get_or_init(|| {
+            // SAFETY: geteuid cannot fail.
+            let root = unsafe { libc::geteuid() } == 0;
+            let modes: &[(bool, Isolation)] = if root {
+                &[(true, Isolation::Namespaces), (false, Isolation::PidOnly)]
+            } else {
+                &[(true, Isolation::Namespaces)]
+            };
+            modes
+                .iter()
+                .find(|(user_ns, _)| Sandbox::new(*user_ns, None).probe())
+                .map_or(Isolation::None, |(_, mode)| *mode)
+        })
+    }
+    #[cfg(not(target_os = "linux"))]
+    Isolation::None
+}
+
+/// Run `cmd` (a build step, `plugins`' pip, a host probe) kept from `plugins`: it dies with
+/// the thread that starts it (`PR_SET_PDEATHSIG`), and where [`isolation`] allows, runs as
+/// pid 1 of namespaces of its own (the staged tree bind-mounted over the plugin directory
+/// when `overlay` is given); else through `overlay` alone, as before.
+pub(crate) fn contain(cmd: &mut Command, overlay: Option<&Overlay>) {
+    #[cfg(target_os = "linux")]
+    {
+        use std::os::unix::process::CommandExt;
+        let sandbox = match isolation() {
+            Isolation::Namespaces => Some(Sandbox::new(true, overlay)),
+            Isolation::PidOnly => Some(Sandbox::new(false, overlay)),
+            Isolation::None => None,
+        };
+        let overlay = overlay.cloned();
+        // SAFETY: prctl, and the sandbox's or the overlay's unshare/open/write/mount/fork/
+        // waitpid/chdir, in the child before exec: async-signal-safe calls on memory
+        // prepared before the fork.
+        unsafe {
+            cmd.pre_exec(move || {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                match (&sandbox, &overlay) {
+                    (Some(s), _) => s.enter(),
+                    (None, overlay) => {
+                        if let Some(o) = overlay {
+                            o.enter()?;
+                        }
+                        reaper()
+                    }
+                }
+            });
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    let _ = (cmd, overlay);
+}
+
+/// The namespaces a contained command runs in (Linux): made in the forked child, which
+/// then forks the command as pid 1 of the new PID namespace and waits for it, exiting as it
+/// does (a process that never execs, and holds no file of the parent's but the command's
+/// output).
+#[cfg(target_os = "linux")]
+#[derive(Clone, Debug)]
+struct Sandbox {
+    user_ns: bool,
+    uid_map: Vec<u8>,
+    gid_map: Vec<u8>,
+    /// The overlay's staged tree, plugin directory and, for a first install, the plugins
+    /// directory to put a tmpfs over.
+    bind: Option<(
+        std::ffi::CString,
+        std::ffi::CString,
+        Option<std::ffi::CString>,
+    )>,
+}
+
+#[cfg(target_os = "linux")]
+impl Sandbox {
+    fn new(user_ns: bool, overlay: Option<&Overlay>) -> Sandbox {
+        // SAFETY: geteuid/getegid cannot fail.
+        let (uid, gid) = unsafe { (libc::geteuid(), libc::getegid()) };
+        // The user's own ids, mapped to themselves: all a process may map in a namespace
+        // it made (root too: a wider map must be written from the parent namespace).
+        let map = |id: u32| format!("{id} {id} 1\n").into_bytes();
+        Sandbox {
+            user_ns,
+            uid_map: map(uid),
+            gid_map: map(gid),
+            bind: overlay.map(|o| (o.source.clone(), o.target.clone(), o.fresh_parent.clone())),
+        }
+    }
+
+    /// Whether a command can run so here: `/bin/sh` as pid 1 with its own `/proc`.
+    fn probe(&self) -> bool {
+        use std::os::unix::process::CommandExt;
+        let mut sh = Command::new("/bin/sh");
+        sh.args(["-c", "[ $$ = 1 ] && [ -r /proc/1/stat ]"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null());
+        let me = self.clone();
+        // SAFETY: as in `contain`.
+        unsafe {
+            sh.pre_exec(move || me.enter());
+        }
+        sh.status().is_ok_and(|s| s.success())
+    }
+
+    /// In the forked child: new namespaces, then the command forked as pid 1 of the PID
+    /// namespace (which returns, to exec it), while this process waits for it and exits
+    /// as it did. Only async-signal-safe calls.
+    fn enter(&self) -> std::io::Result<()> {
+        let fail = || Err(std::io::Error::last_os_error());
+        let mut flags = libc::CLONE_NEWNS | libc::CLONE_NEWPID;
+        if self.user_ns {
+            flags |= libc::CLONE_NEWUSER;
+        }
+        // SAFETY: unshare/prctl/fork/mount/chdir/waitpid/_exit with NUL-terminated strings
+        // and buffers prepared before the fork.
+        unsafe {
+            if libc::unshare(flags) != 0 {
+                // Refused now though the probe passed (a namespace limit reached): without
+                // an overlay to mount, the reaper keeps what it can.
+                return match self.bind {
+                    None => reaper(),
+                    Some(_) => fail(),
+                };
+            }
+            if self.user_ns {
+                // A non-dumpable process's /proc files are root's: dumpable for as long
+                // as it takes to write its maps (nothing runs in the namespace yet).
+                libc::prctl(libc::PR_SET_DUMPABLE, 1);
+                let _ = write_proc(c"/proc/self/setgroups", b"deny");
+                let mapped = write_proc(c"/proc/self/uid_map", &self.uid_map)
+                    .and_then(|()| write_proc(c"/proc/self/gid_map", &self.gid_map));
+                libc::prctl(libc::PR_SET_DUMPABLE, 0);
+                mapped?;
+            }
+            let pid = libc::fork();
+            if pid < 0 {
+                return fail();
+            }
+            if pid == 0 {
+                // Pid 1: when it dies, the kernel kills everything left in its namespace.
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                let none = std::ptr::null();
+                if libc::mount(
+                    none,
+                    c"/".as_ptr(),
+                    none,
+                    libc::MS_REC | libc::MS_PRIVATE,
+                    none.cast(),
+                ) != 0
+                {
+                    return fail();
+                }
+                if libc::mount(
+                    c"proc".as_ptr(),
+                    c"/proc".as_ptr(),
+                    c"proc".as_ptr(),
+                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    none.cast(),
+                ) != 0
+                {
+                    return fail();
+                }
+                if let Some((source, target, fresh_parent)) = &self.bind {
+                    if let Some(parent) = fresh_parent {
+                        // A first install: the plugin directory exists only here.
+                        if libc::mount(
+                            c"tmpfs".as_ptr(),
+                            parent.as_ptr(),
+                            c"tmpfs".as_ptr(),
+                            libc::MS_NOSUID | libc::MS_NODEV,
+                            c"mode=0755".as_ptr().cast(),
+                        ) != 0
+                            || libc::mkdir(target.as_ptr(), 0o755) != 0
+                        {
+                            return fail();
+                        }
+                    }
+                    if libc::mount(
+                        source.as_ptr(),
+                        target.as_ptr(),
+                        none,
+                        libc::MS_BIND | libc::MS_REC,
+                        none.cast(),
+                    ) != 0
+                    {
+                        return fail();
+                    }
+                    // The fork's `chdir` ran before the mount, into the directory under it.
+                    if libc::chdir(target.as_ptr()) != 0 {
+                        return fail();
+                    }
+                }
+                return Ok(());
+            }
+            // This process holds the parent's spawn pipe: closing it (and every file but
+            // the command's output) lets the spawn return once the command has exec'd.
+            if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+                for fd in 3..1024 {
+                    libc::close(fd);
+                }
+            }
+            // Not `plugins`' handlers, inherited by the fork: a signal ends this process,
+            // and pid 1's namespace with it.
+            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
+                libc::signal(sig, libc::SIG_DFL);
+            }
+            let mut status = 0;
+            loop {
+                let r = libc::waitpid(pid, &raw mut status, 0);
+                if r == pid {
+                    break;
+                }
+                if r < 0 && *libc::__errno_location() != libc::EINTR {
+                    libc::_exit(127);
+                }
+            }
+            if libc::WIFSIGNALED(status) {
+                let sig = libc::WTERMSIG(status);
+                libc::signal(sig, libc::SIG_DFL);
+                libc::kill(libc::getpid(), sig);
+                libc::_exit(128 + sig);
+            }
+            libc::_exit(libc::WEXITSTATUS(status));
+        }
+    }
+}
+
+/// Set by the reaper's `SIGTERM` handler: `plugins` is gone.
+#[cfg(target_os = "linux")]
+static PLUGINS_GONE: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
+
+#[cfg(target_os = "linux")]
+extern "C" fn on_plugins_gone(_: libc::c_int) {
+    PLUGINS_GONE.store(true, std::sync::atomic::Ordering::SeqCst);
+}
+
+/// Without namespaces (Linux), in the forked child: it becomes a subreaper
+/// (`PR_SET_CHILD_SUBREAPER`) and forks the command, which dies with it. What the command
+/// leaves when it ends (a background child, one that left its session with `setsid`) is
+/// reparented to this process, which kills it all before it exits as the command did. It
+/// hears `plugins` die (`PR_SET_PDEATHSIG` with `SIGTERM`, which it handles) and then kills
+/// the command and everything reparented to it. Only async-signal-safe calls.
+#[cfg(target_os = "linux")]
+fn reaper() -> std::io::Result<()> {
+    let fail = || Err(std::io::Error::last_os_error());
+    // SAFETY: prctl/sigaction/fork/waitpid/kill/_exit on prepared memory, in a forked child.
+    unsafe {
+        let parent = libc::getppid();
+        if libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1) != 0 {
+            return fail();
+        }
+        let mut action: libc::sigaction = std::mem::zeroed();
+        action.sa_sigaction = on_plugins_gone as *const () as libc::sighandler_t;
+        libc::sigemptyset(&raw mut action.sa_mask);
+        // No SA_RESTART: the signal interrupts the wait below.
+        if libc::sigaction(libc::SIGTERM, &raw const action, std::ptr::null_mut()) != 0 {
+            return fail();
+        }
+        // Not `plugins`' handlers, inherited by the fork.
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+        libc::signal(libc::SIGHUP, libc::SIG_DFL);
+        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+        if libc::getppid() != parent {
+            // `plugins` died before the death signal was set.
+            libc::_exit(137);
+        }
+        let pid = libc::fork();
+        if pid < 0 {
+            return fail();
+        }
+        if pid == 0 {
+            libc::signal(libc::SIGTERM, libc::SIG_DFL);
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            return Ok(());
+        }
+        // As in `Sandbox::enter`: the parent's spawn returns once the command has exec'd.
+        if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
+            for fd in 3..1024 {
+                libc::close(fd);
+            }
+        }
+        let mut ended = None;
+        while ended.is_none() && !PLUGINS_GONE.load(std::sync::atomic::Ordering::SeqCst) {
+            let mut status = 0;
+            let r = libc::waitpid(-1, &raw mut status, 0);
+            if r == pid {
+                ended = Some(status);
+            } else if r < 0 && *libc::__errno_location() != libc::EINTR {
+                break;
+            }
+        }
+        kill_children();
+        match ended {
+            Some(status) if libc::WIFEXITED(status) => libc::_exit(libc::WEXITSTATUS(status)),
+            Some(status) if libc::WIFSIGNALED(status) => {
+                let sig = libc::WTERMSIG(status);
+                libc::signal(sig, libc::SIG_DFL);
+                libc::kill(libc::getpid(), sig);
+                libc::_exit(128 + sig)
+            }
+            _ => libc::_exit(137),
+        }
+    }
+}
+
+/// Kill every child of this (subreaper) process, and what is reparented to it as they die,
+/// until none is left (`/proc/thread-self/children`). Where that file cannot be read, the
+/// process group goes, this process with it.
+#[cfg(target_os = "linux")]
+fn kill_children() {
+    // SAFETY: open/read/close/kill/waitpid on a stack buffer, in a forked child.
+    unsafe {
+        loop {
+            let fd = libc::open(
+                c"/proc/thread-self/children".as_ptr(),
+                libc::O_RDONLY | libc::O_CLOEXEC,
+            );
+            if fd < 0 {
+                libc::kill(-libc::getpgrp(), libc::SIGKILL);
+                return;
+            }
+            let mut buf = [0u8; 4096];
+            let n = libc::read(fd, buf.as_mut_ptr().cast(), buf.len());
+            libc::close(fd);
+            let mut pid: libc::pid_t = 0;
+            for &b in &buf[..usize::try_from(n).unwrap_or(0)] {
+                if b.is_ascii_digit() {
+                    pid = pid * 10 + libc::pid_t::from(b - b'0');
+                } else {
+                    if pid > 0 {
+                        libc::kill(pid, libc::SIGKILL);
+                    }
+                    pid = 0;
+                }
+            }
+            if pid > 0 {
+                libc::kill(pid, libc::SIGKILL);
+            }
+            let mut status = 0;
+            let r = libc::waitpid(-1, &raw mut status, 0);
+            if r < 0 && *libc::__errno_location() == libc::ECHILD {
+                return;
+            }
+        }
+    }
+}
+
+/// Write `data` to a `/proc` file (in a forked child: async-signal-safe calls only).
+#[cfg(target_os = "linux")]
+fn write_proc(path: &std::ffi::CStr, data: &[u8]) -> std::io::Result<()> {
+    // SAFETY: open/write/close on a NUL-terminated path and a prepared buffer.
+    unsafe {
+        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
+        if fd < 0 {
+            return Err(std::io::Error::last_os_error());
+        }
+        let n = libc::write(fd, data.as_ptr().cast(), data.len());
+        libc::close(fd);
+        if n < 0 || n as usize != data.len() {
+            return Err(std::io::Error::last_os_error());
+        }
+    }
+    Ok(())
 }
 
 /// A build that runs "in" the plugin directory while the host still sees the installed
@@ -347,9 +823,40 @@ pub struct Overlay {
     /// Enter a user namespace first (every user but root).
     #[cfg(target_os = "linux")]
     user_ns: bool,
+    /// A first install's: the plugin directory does not exist yet, so the steps see a
+    /// directory of their own (a tmpfs) at its parent, holding only the plugin directory.
+    #[cfg(target_os = "linux")]
+    fresh_parent: Option<std::ffi::CString>,
 }
 
 impl Overlay {
+    /// For a first install (or a sync of a missing plugin): `source` shown at `target`, which
+    /// does not exist yet, to steps run in namespaces of their own ([`isolation`]), so that
+    /// the plugin is built before it appears; `None` where steps cannot run so, and the
+    /// caller builds in place.
+    pub fn fresh(source: &Path, target: &Path) -> Option<Overlay> {
+        #[cfg(target_os = "linux")]
+        {
+            use std::os::unix::ffi::OsStrExt;
+            if isolation() == Isolation::None || target.exists() {
+                return None;
+            }
+            // The parent (the plugins directory) must exist to be mounted over; an empty
+            // plugins directory is nothing a host loads.
+            let parent = target.parent()?;
+            fs_err::create_dir_all(parent).ok()?;
+            let mut overlay = Overlay::linux(source, target)?;
+            overlay.fresh_parent =
+                Some(std::ffi::CString::new(parent.as_os_str().as_bytes()).ok()?);
+            Some(overlay)
+        }
+        #[cfg(not(target_os = "linux"))]
+        {
+            let _ = (source, target);
+            None
+        }
+    }
+
     /// `source` shown at `target` to the build steps, when this system allows it (user and
     /// mount namespaces; asked once per process); `None` otherwise, and the caller builds
     /// in place.
@@ -392,6 +899,7 @@ impl Overlay {
             uid_map: format!("{uid} {uid} 1\n").into_bytes(),
             gid_map: format!("{gid} {gid} 1\n").into_bytes(),
             user_ns,
+            fresh_parent: None,
         })
     }
 
@@ -573,7 +1081,10 @@ fn run_steps(
         }
         command
             .args(&step.argv[1..])
-            .current_dir(dir)
+            // Under an overlay the plugin directory may not exist out here (a first
+            // install): the step starts in the staged tree and enters `dir` once it is
+            // mounted there.
+            .current_dir(overlay.map_or(dir, Overlay::staged))
             .env("AOE_PLUGIN_ID", plugin_id)
             .stdin(Stdio::null())
             .stdout(writer)
@@ -582,25 +1093,8 @@ fn run_steps(
         {
             use std::os::unix::process::CommandExt;
             command.process_group(0);
-            #[cfg(target_os = "linux")]
-            let overlay = overlay.cloned();
-            #[cfg(not(target_os = "linux"))]
-            let _ = overlay;
-            // SAFETY: prctl, and the overlay's unshare/open/write/mount/chdir, in the child
-            // before exec: async-signal-safe calls on memory prepared before the fork.
-            unsafe {
-                command.pre_exec(move || {
-                    #[cfg(target_os = "linux")]
-                    {
-                        libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                        if let Some(o) = &overlay {
-                            o.enter()?;
-                        }
-                    }
-                    Ok(())
-                });
-            }
         }
+        contain(&mut command, overlay);
         let mut child = command.spawn().map_err(spawn_err)?;
         // The pipe's write ends now live only in the child (and its children).
         drop(command);
@@ -636,7 +1130,11 @@ fn run_steps(
             let _ = exited.send(waited);
         });
         let in_time = exit.recv_timeout(timeout).is_ok();
-        kill_group(pgid);
+        if in_time {
+            kill_group(pgid);
+        } else {
+            stop_group(pgid);
+        }
         RUNNING_GROUP.store(0, std::sync::atomic::Ordering::SeqCst);
         let status = match child.wait() {
             Ok(status) if in_time => Some(status),
@@ -708,6 +1206,104 @@ mod tests {
         );
         let shown = String::from_utf8(out.stdout).unwrap();
         Some(shown.replace(&installed.display().to_string(), "[INSTALLED]"))
+    }
+
+    /// The pids of running (not zombie) processes whose command line is `sleep <mark>`.
+    fn sleeping(mark: &str) -> Vec<i32> {
+        let want = format!("sleep\0{mark}\0");
+        fs_err::read_dir("/proc")
+            .into_iter()
+            .flatten()
+            .filter_map(Result::ok)
+            .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+            .filter(|pid| {
+                let cmd = fs_err::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                let zombie = fs_err::read_to_string(format!("/proc/{pid}/stat"))
+                    .ok()
+                    .is_some_and(|s| {
+                        s.rsplit_once(')')
+                            .and_then(|(_, r)| r.split_whitespace().next())
+                            == Some("Z")
+                    });
+                cmd == want.as_bytes() && !zombie
+            })
+            .collect()
+    }
+
+    /// Wait up to 5 s for `marks` to be gone; the survivors (killed, so the test leaves
+    /// nothing).
+    fn survivors(marks: &[&str]) -> Vec<i32> {
+        let left = || marks.iter().flat_map(|m| sleeping(m)).collect::<Vec<_>>();
+        for _ in 0..500 {
+            if left().is_empty() {
+                return Vec::new();
+            }
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        let left = left();
+        for pid in &left {
+            // SAFETY: kill(2) on a sleep this test started.
+            unsafe {
+                libc::kill(*pid, libc::SIGKILL);
+            }
+        }
+        left
+    }
+
+    /// A shell run as [`contain`] runs it where there are no namespaces: through the
+    /// reaper.
+    fn reaped(script: &str) -> Command {
+        let mut sh = Command::new("/bin/sh");
+        sh.args(["-c", script])
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .process_group(0);
+        // SAFETY: as in `contain`.
+        unsafe {
+            sh.pre_exec(|| {
+                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+                reaper()
+            });
+        }
+        sh
+    }
+
+    /// Without namespaces, the reaper kills what a step leaves when it ends (a background
+    /// child, one that left with `setsid`), keeps its exit status, and kills the step and
+    /// all it started when `plugins` (here the thread that spawned it) dies mid-step.
+    #[test]
+    fn without_namespaces_the_reaper_leaves_nothing_running() {
+        let status = reaped("setsid sleep 6031 & sleep 6032 & exit 3")
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(3));
+        assert_eq!(survivors(&["6031", "6032"]), Vec::<i32>::new());
+
+        let marks = ["6033", "6034", "6035"];
+        let spawner = std::thread::spawn(move || {
+            let child = reaped("setsid sleep 6033 & sleep 6034 & sleep 6035")
+                .spawn()
+                .unwrap();
+            while marks.iter().any(|m| sleeping(m).is_empty()) {
+                std::thread::sleep(Duration::from_millis(10));
+            }
+            child
+        });
+        // The spawning thread ends here, as `plugins` would on kill -9.
+        let mut reaper = spawner.join().unwrap();
+        assert_eq!(survivors(&marks), Vec::<i32>::new());
+        assert!(!reaper.wait().unwrap().success());
+
+        // A step that runs out of time: `stop_group` asks the reaper first.
+        let marks = ["6036", "6037"];
+        let mut child = reaped("setsid sleep 6036 & sleep 6037").spawn().unwrap();
+        while marks.iter().any(|m| sleeping(m).is_empty()) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        stop_group(child.id() as i32);
+        assert!(!child.wait().unwrap().success());
+        assert_eq!(survivors(&marks), Vec::<i32>::new());
     }
 
     /// Root enters the mount namespace directly (its capabilities kept); another user

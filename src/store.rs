@@ -170,6 +170,31 @@ impl Home {
         self.root.join(".plugins.guard")
     }
 
+    /// Held by the `autoupdate` sweep of this home while it sweeps
+    /// (`<home>/.plugins/autoupdate.guard`), apart from the home lock its installs take.
+    fn sweep_guard_path(&self) -> PathBuf {
+        self.root.join(".plugins").join("autoupdate.guard")
+    }
+
+    /// Take the sweep's lock without waiting: `None` when another sweep holds it (then this
+    /// one skips the home rather than race it).
+    pub fn try_lock_sweep(&self) -> std::io::Result<Option<Guard>> {
+        let path = self.sweep_guard_path();
+        if let Some(dir) = path.parent() {
+            fs_err::create_dir_all(dir)?;
+        }
+        let file = File::options()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(path)?;
+        match file.try_lock() {
+            Ok(()) => Ok(Some(Guard { _file: file })),
+            Err(TryLockError::WouldBlock) => Ok(None),
+            Err(TryLockError::Error(e)) => Err(e),
+        }
+    }
+
     /// Whether a process holds the home's lock right now (read only: nothing is created).
     pub fn is_locked(&self) -> bool {
         File::open(self.guard_path())

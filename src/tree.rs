@@ -195,12 +195,22 @@ pub fn copy(from: &Path, to: &Path, skip: &dyn Fn(&Path, usize) -> bool) -> Resu
     Ok(())
 }
 
-/// Move a directory, renaming when possible and copying across file systems.
+/// Move a directory, renaming when possible and copying across file systems. A copy is
+/// made beside `to` (`<to>.moving`) and renamed to it once whole, and only then is `from`
+/// deleted: at any instant `to` is absent or complete, and `from` is complete until `to`
+/// is (a kill leaves both, or a `from` partly deleted beside a whole `to`).
 pub fn move_dir(from: &Path, to: &Path) -> Result<(), WalkError> {
     if fs_err::rename(from, to).is_ok() {
         return Ok(());
     }
-    copy(from, to, &|_, _| false)?;
+    let mut name = to.as_os_str().to_owned();
+    name.push(".moving");
+    let moving = std::path::PathBuf::from(name);
+    if fs_err::symlink_metadata(&moving).is_ok() {
+        fs_err::remove_dir_all(&moving).map_err(io_err(&moving))?;
+    }
+    copy(from, &moving, &|_, _| false)?;
+    fs_err::rename(&moving, to).map_err(io_err(to))?;
     fs_err::remove_dir_all(from).map_err(io_err(from))
 }
 

@@ -44,7 +44,7 @@ pub struct PolicyFile {
     pub warnings: Vec<Diagnostic>,
 }
 
-const TOP_KEYS: [&str; 6] = [
+pub(super) const TOP_KEYS: [&str; 6] = [
     "autoupdate_interval_hours",
     "cooldown",
     "hold",
@@ -208,8 +208,9 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, SettingsError> {
                 }
             }
             // The host profile (`crate::profile`); signing (`crate::signing`, read by installs,
-            // which refuse what is wrong in it).
-            "host" | "trust" => {}
+            // which refuse what is wrong in it); holds (`crate::hold`, written by `rollback`
+            // and `hold`). Every table `plugins` writes has an arm here.
+            "host" | "trust" | "hold" => {}
             _ => warnings.push(unknown_key(entry, "plugins.toml", &TOP_KEYS)),
         }
     }

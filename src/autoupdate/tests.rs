@@ -224,3 +224,23 @@ fn timestamps_from_the_future_are_taken_as_now() {
         "recorded as now: {text}"
     );
 }
+
+/// Every key the reader lists as known has an arm: none is "unknown … did you mean" itself
+/// (issue #40: `[hold]`, which `rollback` writes, was listed but had no arm).
+#[test]
+fn every_known_key_is_read_without_a_warning() {
+    for key in policy::TOP_KEYS {
+        let text = match key {
+            "autoupdate_interval_hours" => format!("{key} = 6\n"),
+            "cooldown" => format!("{key} = \"3d\"\n"),
+            _ => format!("[{key}.\"dev.a\"]\n"),
+        };
+        let (shown, _) = warnings(&text);
+        assert!(
+            shown
+                .iter()
+                .all(|(code, ..)| *code != Code::ConfigUnknownKey),
+            "{key}: {shown:?}"
+        );
+    }
+}

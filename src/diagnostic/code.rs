@@ -214,6 +214,7 @@ codes! {
     DoctorLeftover => "plugins::doctor::leftover", Warning, "`plugins doctor`: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it";
     DoctorCron => "plugins::doctor::cron", Warning, "`plugins doctor`: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)";
     DoctorClockAhead => "plugins::doctor::clock_ahead", Warning, "`plugins doctor`: the home records a time in the future (the last autoupdate sweep, the idle signal, a first-seen version): the clock was once ahead; each is taken as now";
+    DoctorStepIsolation => "plugins::doctor::step_isolation", Warning, "`plugins doctor`: this system cannot run build steps, pip and host probes in PID and user namespaces of their own, so a step running as root can read `plugins`' environment (its tokens), and what a step leaves is killed by a subreaper, not with a namespace of its own";
     DoctorRateLimit => "plugins::doctor::rate_limit", Warning, "`plugins doctor`: the GitHub API rate limit is used up, or could not be read";
     NewRefused => "plugins::new::refused", Error, "`plugins new` cannot generate the plugin as asked (invalid or reserved name or id, unsupported runtime)";
     NewExists => "plugins::new::exists", Error, "`plugins new` would overwrite an existing file";

@@ -193,8 +193,36 @@ pub fn examine(opts: &Options) -> Report {
             github,
         )
     });
+    checks.extend(step_isolation(
+        crate::steps::isolation(),
+        // SAFETY: geteuid cannot fail.
+        cfg!(unix) && unsafe { libc::geteuid() } == 0,
+    ));
     checks.extend(hosts);
     checks.extend(sources);
     checks.extend(github);
     Report { checks }
+}
+
+/// Where build steps, pip and host probes cannot be kept from `plugins`' process (no PID
+/// or user namespace of their own here), what that leaves open; nothing when they can.
+fn step_isolation(isolation: crate::steps::Isolation, root: bool) -> Option<Check> {
+    use crate::steps::Isolation;
+    if isolation == Isolation::Namespaces {
+        return None;
+    }
+    let mut message = isolation.describe().to_owned();
+    if !crate::steps::kept_to_itself() {
+        message.push_str("; and plugins could not make itself non-dumpable here");
+    }
+    let help = if root {
+        "run plugins as an unprivileged user, or allow user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0); keep tokens out of the environment of a root plugins (a credential helper, .netrc)"
+    } else {
+        "allow user namespaces (sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces > 0) so that steps run as pid 1 of their own namespaces"
+    };
+    Some(
+        Check::new("hosts", Mark::Warn, message)
+            .code(Code::DoctorStepIsolation)
+            .help(help),
+    )
 }

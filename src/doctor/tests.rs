@@ -44,3 +44,20 @@ fn ages_and_shell_words() {
     );
     assert_eq!(shell_word(Path::new("/a b/it's")), "'/a b/it'\\''s'");
 }
+
+/// Issue #40: doctor says so where steps cannot be isolated, and nothing where they are.
+#[test]
+fn step_isolation_is_reported_only_where_it_is_missing() {
+    use crate::steps::Isolation;
+    assert!(step_isolation(Isolation::Namespaces, true).is_none());
+    for (isolation, root, says) in [
+        (Isolation::PidOnly, true, "can unmount its /proc"),
+        (Isolation::None, true, "one running as root can"),
+        (Isolation::None, false, "one running as root can"),
+    ] {
+        let check = step_isolation(isolation, root).expect("reported");
+        assert_eq!(check.status, Mark::Warn);
+        assert_eq!(check.code, Some(Code::DoctorStepIsolation));
+        assert!(check.message.contains(says), "{}", check.message);
+    }
+}

@@ -39,21 +39,17 @@ pub enum ProbeError {
 /// The probe leads a process group of its own, and one that does not answer in time is
 /// killed with everything it started in it: nothing a probe starts outlives the command.
 /// It also dies with the thread that started it (`PR_SET_PDEATHSIG`), which waits for it,
-/// so an interrupted command does not leave it running.
+/// so an interrupted command does not leave it running; and where the system allows, it
+/// runs as pid 1 of namespaces of its own ([`crate::steps::contain`]), which cannot see
+/// `plugins`' process.
 pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeError> {
     #[cfg(unix)]
     {
         use std::os::unix::process::CommandExt;
         cmd.process_group(0);
-        #[cfg(target_os = "linux")]
-        // SAFETY: prctl(2) in the child before exec: async-signal-safe.
-        unsafe {
-            cmd.pre_exec(|| {
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
     }
+    // Where the system allows, as pid 1 of namespaces of its own, like a build step.
+    crate::steps::contain(&mut cmd, None);
     let mut child = cmd
         .stdin(Stdio::null())
         .stdout(Stdio::piped())
@@ -98,7 +94,7 @@ pub fn output_of(mut cmd: Command, timeout: Duration) -> Result<String, ProbeErr
             // is still the group's), and the reading thread ends with the pipe.
             #[cfg(unix)]
             if let Ok(pgid) = i32::try_from(child.id()) {
-                crate::steps::kill_group(pgid);
+                crate::steps::stop_group(pgid);
             }
             let _ = child.kill();
             let _ = child.wait();
@@ -524,10 +520,14 @@ mod tests {
             output_of(sh("exec sleep 30"), Duration::from_millis(300)),
             Err(ProbeError::NoAnswer(_))
         ));
-        assert!(matches!(
-            output_of(sh("echo hi; sleep 2 & exit 0"), Duration::from_millis(300)),
-            Err(ProbeError::NoAnswer(_))
-        ));
+        // A child left holding stdout: where the probe is pid 1 of its own namespace, the
+        // child dies with it and the answer is complete; elsewhere it is no answer.
+        let held = output_of(sh("echo hi; sleep 2 & exit 0"), Duration::from_millis(300));
+        if crate::steps::isolation() == crate::steps::Isolation::None {
+            assert!(matches!(held, Err(ProbeError::NoAnswer(_))), "{held:?}");
+        } else {
+            assert_eq!(held.unwrap(), "hi");
+        }
         assert!(matches!(
             output_of(Command::new("/nonexistent/probe"), limit),
             Err(ProbeError::NotFound)
@@ -535,41 +535,63 @@ mod tests {
     }
 
     /// A probe that does not answer in time is killed with what it started: nothing it
-    /// started is left running.
-    #[cfg(unix)]
+    /// started is left running; where it runs as pid 1 of its own namespace, not even what
+    /// left its session (`setsid`).
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_probe_that_does_not_answer_leaves_nothing_running() {
-        let tmp = tempfile::tempdir().unwrap();
-        let pid_file = tmp.path().join("pid");
-        let probe = sh(&format!(
-            "sleep 60 >/dev/null 2>&1 & echo $! > '{}'; sleep 60",
-            pid_file.display()
-        ));
+        let isolated = crate::steps::isolation() != crate::steps::Isolation::None;
+        // Each with a duration no other process uses, found by its command line.
+        let mut marks = vec!["6017", "6018"];
+        let mut script = "sleep 6017 >/dev/null 2>&1 & ".to_owned();
+        if isolated {
+            marks.push("6019");
+            script.push_str("setsid sleep 6019 >/dev/null 2>&1 & ");
+        }
+        script.push_str("sleep 6018");
+        let running = |mark: &str| -> Vec<i32> {
+            let want = format!("sleep\0{mark}\0");
+            fs_err::read_dir("/proc")
+                .into_iter()
+                .flatten()
+                .filter_map(Result::ok)
+                .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
+                .filter(|pid| {
+                    let cmd = fs_err::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+                    let stat = fs_err::read_to_string(format!("/proc/{pid}/stat")).ok();
+                    // A zombie waits for its reaper: it runs no more.
+                    let zombie = stat.is_some_and(|s| {
+                        s.rsplit_once(')')
+                            .and_then(|(_, r)| r.split_whitespace().next())
+                            == Some("Z")
+                    });
+                    cmd == want.as_bytes() && !zombie
+                })
+                .collect()
+        };
+        let probe = sh(&script);
+        let started = std::time::Instant::now();
         assert!(matches!(
             output_of(probe, Duration::from_millis(500)),
             Err(ProbeError::NoAnswer(_))
         ));
-        let pid: i32 = fs_err::read_to_string(&pid_file)
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
-        // The killed sleep is reaped by init a moment later; until then it is a zombie.
-        let gone = (0..200).any(|_| {
-            let state = fs_err::read_to_string(format!("/proc/{pid}/stat")).ok();
-            let dead = state.is_none_or(|s| s.split(' ').nth(2) == Some("Z"));
-            if !dead {
+        assert!(started.elapsed() < Duration::from_secs(5));
+        let left = || marks.iter().flat_map(|m| running(m)).collect::<Vec<_>>();
+        let gone = (0..300).any(|_| {
+            let none = left().is_empty();
+            if !none {
                 std::thread::sleep(Duration::from_millis(10));
             }
-            dead
+            none
         });
-        if !gone {
-            // SAFETY: kill(2) on the sleep this test started, so the test leaves nothing.
+        let survivors = left();
+        for pid in &survivors {
+            // SAFETY: kill(2) on a sleep this test started, so the test leaves nothing.
             unsafe {
-                libc::kill(pid, libc::SIGKILL);
+                libc::kill(*pid, libc::SIGKILL);
             }
         }
-        assert!(gone, "the probe's child {pid} outlived it");
+        assert!(gone, "the probe's children {survivors:?} outlived it");
     }
 
     /// The directories an answer depends on are remembered only when each came through

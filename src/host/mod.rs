@@ -39,6 +39,11 @@ pub struct InstallPolicy {
     /// Build steps and release-binary workers run at install (`--no-build` locks the plugin
     /// as unbuilt).
     pub builds: bool,
+    /// The directory at the plugin's root where build steps put what they make (aoe's
+    /// `BUILD_OUTPUT_DIR`, `.aoe-build`, which its tree hash leaves out). Install checks
+    /// the source before the build and not what the build makes (a venv links to the
+    /// interpreter), so rollback leaves it out of the source's checks too.
+    pub build_output: Option<&'static str>,
     /// `requires_pip` wheels are installed per plugin and travel with it (protoAgent's
     /// `plugin-deps/<id>`).
     pub wheel_deps: bool,

@@ -18,7 +18,7 @@ impl Staging {
     /// so the swap is a rename), else in the temp directory. A home that cannot
     /// be written (read-only) stages in the temp directory too.
     pub(super) fn new(home: Option<&Home>) -> Result<Staging, InstallError> {
-        let prefix = format!("{}{}-", txn::STAGING_PREFIX, std::process::id());
+        let prefix = txn::staging_prefix();
         let in_home = home.and_then(|h| {
             let parent = txn::staging_dir(h);
             fs_err::create_dir_all(&parent).ok()?;

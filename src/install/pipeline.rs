@@ -620,10 +620,13 @@ pub(crate) fn swap(
         Some(hash) => hash,
         None => {
             let waiting = swap.waiting();
-            let overlay = target
-                .is_dir()
-                .then(|| crate::steps::Overlay::new(&waiting, &target))
-                .flatten();
+            // A first install (or a sync of a missing plugin) is built before it appears
+            // too, where steps run in namespaces of their own.
+            let overlay = if target.is_dir() {
+                crate::steps::Overlay::new(&waiting, &target)
+            } else {
+                crate::steps::Overlay::fresh(&waiting, &target)
+            };
             if overlay.is_none() {
                 swap.place()?;
             }

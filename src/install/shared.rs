@@ -144,7 +144,7 @@ fn copy_path(repo: &Path, subdir: &str, into: &Path) -> Result<(), GitError> {
 /// The group's directory: beside the staging of the first plugin (named as staging is,
 /// so a killed command's is removed by the next one's recovery), else in the temp directory.
 fn shared_dir(into: &Path) -> Result<tempfile::TempDir, GitError> {
-    let prefix = format!("{}{}-", super::txn::STAGING_PREFIX, std::process::id());
+    let prefix = super::txn::staging_prefix();
     into.parent()
         .and_then(Path::parent)
         .and_then(|p| tempfile::Builder::new().prefix(&prefix).tempdir_in(p).ok())

@@ -198,10 +198,14 @@ fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(
     Ok(())
 }
 
-/// Symlinks anywhere in the tree that resolve outside it.
-pub(crate) fn escaping_symlinks(root: &Path) -> Result<Vec<String>, crate::tree::WalkError> {
+/// Symlinks anywhere in the tree that resolve outside it, but in what `skip` leaves out
+/// (`skip(relative path, depth)`, as [`crate::tree::walk`]).
+pub(crate) fn escaping_symlinks(
+    root: &Path,
+    skip: &dyn Fn(&Path, usize) -> bool,
+) -> Result<Vec<String>, crate::tree::WalkError> {
     let real_root = root.canonicalize().ok();
-    Ok(crate::tree::walk(root, &|_, _| false)?
+    Ok(crate::tree::walk(root, skip)?
         .into_iter()
         .filter(|e| e.kind == crate::tree::Kind::Symlink)
         .filter(|e| {

@@ -22,11 +22,14 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), LockError> {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => None,
         Err(e) => return Err(io("read the mode of", &target)(e)),
     };
+    // `<name>.<owner>.<random>.tmp`: recovery deletes it only once its owner is gone
+    // (`crate::owner`), never under a live writer that does not hold the home lock.
     let prefix = format!(
-        "{}.",
+        "{}.{}.",
         target
             .file_name()
-            .map_or_else(|| "lock".into(), |n| n.to_string_lossy().into_owned())
+            .map_or_else(|| "lock".into(), |n| n.to_string_lossy().into_owned()),
+        crate::owner::tag()
     );
     let mut builder = tempfile::Builder::new();
     builder.prefix(&prefix).suffix(".tmp");

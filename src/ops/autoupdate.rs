@@ -110,14 +110,14 @@ pub struct HeldBack {
 #[derive(serde::Serialize)]
 pub struct Skipped {
     pub home: PathBuf,
-    /// `interval` or `disabled`.
+    /// `interval`, `disabled` or `running` (another sweep is sweeping it).
     pub reason: &'static str,
     /// Seconds since the last sweep (`interval` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub last_sweep_secs: Option<u64>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub interval_hours: Option<u64>,
-    /// `disabled`: how to turn the sweep on (the policy file and the key).
+    /// `disabled`: how to turn the sweep on (the policy file and the key); `running`: why.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub help: Option<String>,
 }
@@ -154,6 +154,26 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             sweep.skipped_homes.push(skipped);
             continue;
         }
+        // One sweep of a home at a time: a second one (cron and a timer, a slow sweep and
+        // the next) skips it, exit 0. A home where the lock cannot be made (read-only) is
+        // swept as before.
+        let _sweeping = match home.try_lock_sweep() {
+            Ok(Some(guard)) => Some(guard),
+            Ok(None) => {
+                sweep.skipped_homes.push(Skipped {
+                    home: home.root.clone(),
+                    reason: "running",
+                    last_sweep_secs: None,
+                    interval_hours: None,
+                    help: Some("another `plugins autoupdate` is sweeping it".to_owned()),
+                });
+                continue;
+            }
+            Err(e) => {
+                log::debug!("{}: no sweep lock: {e}", home.root.display());
+                None
+            }
+        };
         let policy = file.policy;
         autoupdate::restamp_future_activity(&home);
         let busy = autoupdate::activity(&home, grace) != Activity::Idle;

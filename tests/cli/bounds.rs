@@ -46,6 +46,62 @@ fn a_build_step_leaves_nothing_running() {
     }
 }
 
+/// Issue #40: `kill -9` of `plugins` while a build step runs leaves nothing the step
+/// started running: not the step, not a child in its process group, not one that left it
+/// with `setsid`. (Before, all three sleeps survived.) Nor do `SIGTERM` and Ctrl-C's
+/// `SIGINT`, which `plugins` handles.
+#[test]
+fn a_kill_9_of_plugins_mid_step_leaves_nothing_running() {
+    for signal in [libc::SIGKILL, libc::SIGTERM, libc::SIGINT] {
+        killed_mid_step(signal);
+    }
+}
+
+fn killed_mid_step(signal: i32) {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    built_aoe(
+        &repo,
+        "1.0.0",
+        "#!/bin/sh\nsetsid sleep 7781 &\nsleep 7782 &\nsleep 7783\n",
+    );
+    let home = tmp.path().join("home");
+    let mut plugins = Plugins::new()
+        .args(["install", &repo.url(), "--yes", "--home"])
+        .arg(&home)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let started = Instant::now();
+    while !(running("sleep 7781") && running("sleep 7782") && running("sleep 7783")) {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the step did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on the plugins this test started.
+    unsafe {
+        libc::kill(plugins.id() as i32, signal);
+    }
+    plugins.wait().unwrap();
+    let killed = Instant::now();
+    let left = || {
+        ["sleep 7781", "sleep 7782", "sleep 7783"]
+            .into_iter()
+            .filter(|p| running(p))
+            .collect::<Vec<_>>()
+    };
+    while !left().is_empty() && killed.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        left(),
+        Vec::<&str>::new(),
+        "survived signal {signal} to plugins"
+    );
+}
+
 #[test]
 fn build_output_is_capped_in_the_log_and_on_screen() {
     let tmp = tempfile::tempdir().unwrap();

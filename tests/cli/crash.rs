@@ -185,6 +185,9 @@ fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
             })
         })
         .collect();
+    // Lock rows whose directory is missing before the command (a `sync` of a plugin whose
+    // directory is gone): any other at a kill point is one the command left.
+    let missing_before = rows_without_a_directory(&s.template);
     // Kill points at a rename at which files and lock disagreed: only the lock's own.
     let mut renames_disagreed = Vec::new();
     for (f, n) in calls(s, work).into_iter().enumerate() {
@@ -213,6 +216,17 @@ fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
             } else {
                 counts.failures.push(format!(
                     "{point}: right after the kill a host finds no plugins/{missing:?}"
+                ));
+            }
+            // Issue #40: nor a lock row naming a directory that is gone (`remove` killed
+            // between moving the plugin out and rewriting the lock).
+            let dangling: Vec<String> = rows_without_a_directory(&home)
+                .difference(&missing_before)
+                .cloned()
+                .collect();
+            if !dangling.is_empty() {
+                counts.failures.push(format!(
+                    "{point}: right after the kill the lock names {dangling:?}, whose directory is gone"
                 ));
             }
             // Files and lock of an updated plugin, at the same instant.
@@ -258,6 +272,25 @@ fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
             s.name
         ));
     }
+}
+
+/// The ids of `home`'s lock rows whose plugin directory is missing (read, not recovered:
+/// `list` changes nothing).
+fn rows_without_a_directory(home: &Path) -> std::collections::BTreeSet<String> {
+    let out = Plugins::new()
+        .args(["list", "--json", "--home"])
+        .arg(home)
+        .output();
+    let Ok(doc) = serde_json::from_slice::<serde_json::Value>(&out.stdout) else {
+        return Default::default();
+    };
+    doc["plugins"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|p| p["present"] == false)
+        .filter_map(|p| p["id"].as_str().map(str::to_owned))
+        .collect()
 }
 
 /// A plugin of one dialect: its repository and id.
@@ -744,6 +777,176 @@ fn an_autoupdate_that_loses_a_race_defers() {
         "{stdout}"
     );
     assert_eq!(doc["failed"], serde_json::json!([]), "{stdout}");
+}
+
+/// Issue #40: three sweeps of one home at once, round after round, each with a newer
+/// commit to take: every sweep exits 0 (one that finds another sweeping the home skips it,
+/// `running`), none deletes another's temp file (before: "cannot replace
+/// <home>/.autoupdate.json: No such file or directory", exit 2, in 8 of 20 rounds), and
+/// the home ends at the newest version with nothing left over.
+#[test]
+fn concurrent_sweeps_of_one_home_all_exit_0() {
+    const ROUNDS: usize = 12;
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, home) = installed_with_a_newer_commit(
+        tmp.path(),
+        Some("[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n"),
+    );
+    for round in 0..ROUNDS {
+        let sweeps: Vec<_> = (0..3)
+            .map(|_| {
+                let home = home.clone();
+                std::thread::spawn(move || {
+                    Plugins::new()
+                        .args(["autoupdate", "--force", "--json"])
+                        .home(&home)
+                        .run()
+                        .parts()
+                })
+            })
+            .collect();
+        for sweep in sweeps {
+            let (code, stdout, stderr) = sweep.join().unwrap();
+            assert_eq!(code, 0, "round {round}: {stdout}{stderr}");
+            let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            assert_eq!(
+                doc["failed"],
+                serde_json::json!([]),
+                "round {round}: {stdout}"
+            );
+            // A sweep that finds another sweeping the home skips it, and says why.
+            for skipped in doc["skipped_homes"].as_array().unwrap() {
+                assert_eq!(skipped["reason"], "running", "round {round}: {stdout}");
+                assert_eq!(
+                    skipped["help"], "another `plugins autoupdate` is sweeping it",
+                    "round {round}: {stdout}"
+                );
+            }
+        }
+        let version = format!("{}.0.0", round + 3);
+        assert!(leftovers(&home).is_empty(), "{:?}", leftovers(&home));
+        repo.file("aoe-plugin.toml", &static_aoe(&version));
+        repo.commit(&version);
+    }
+    // A temp file names its owner (`<file>.<pid>-<start>.<random>.tmp`): a live process's
+    // (this test's) is left to it, a dead one's deleted.
+    let owner = |pid: u32| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let start = stat.rsplit_once(')').unwrap().1.split_whitespace().nth(19);
+        format!("{pid}-{}", start.unwrap())
+    };
+    let mut gone = Command::new("true").spawn().unwrap();
+    let gone_owner = owner(gone.id());
+    gone.wait().unwrap();
+    let live = home.join(format!(
+        ".autoupdate.json.{}.AbC123.tmp",
+        owner(std::process::id())
+    ));
+    let dead = home.join(format!(".autoupdate.json.{gone_owner}.AbC123.tmp"));
+    std::fs::write(&live, "{\"last_sw").unwrap();
+    std::fs::write(&dead, "{\"last_sw").unwrap();
+    let (code, o, e) = Plugins::new()
+        .args(["autoupdate", "--force"])
+        .home(&home)
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(
+        locked(&home, "dev.example.pinned", "version"),
+        format!("{}.0.0", ROUNDS + 2)
+    );
+    assert!(live.exists(), "a live writer's temp file was deleted");
+    assert!(!dead.exists(), "a dead writer's temp file was left");
+}
+
+/// Issue #40: a plugins directory on another file system than the home's state directory
+/// (here a symlink into /dev/shm, a tmpfs): an update exchanges the new tree in on the
+/// plugins directory's own file system and never deletes the installed tree to copy the
+/// new one in (before, both moves were a copy and a delete, and a kill in between left a
+/// host half a plugin or none). The home ends updated, verified, with nothing left over.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_plugins_directory_on_another_file_system_is_exchanged_not_copied() {
+    use std::os::unix::fs::MetadataExt;
+    let Some(strace) = crate::support::strace() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let other = tempfile::tempdir_in("/dev/shm");
+    let dev = |p: &Path| std::fs::metadata(p).map(|m| m.dev()).ok();
+    let other = match other {
+        Ok(o) if dev(o.path()).is_some() && dev(o.path()) != dev(tmp.path()) => o,
+        _ => {
+            crate::support::skip(
+                "no file system other than the temp directory's at /dev/shm",
+                "the cross-file-system swap tests",
+            );
+            return;
+        }
+    };
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = tmp.path().join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    let plugins = other.path().join("plugins");
+    std::fs::create_dir_all(&plugins).unwrap();
+    std::os::unix::fs::symlink(&plugins, home.join("plugins")).unwrap();
+    let (code, o, e) = install(&home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    let trace = tmp.path().join("trace");
+    let out = Plugins::new()
+        .args(["update", "--all", "--yes"])
+        .home(&home)
+        .wrapped_in(
+            &strace,
+            [
+                "-f".as_ref(),
+                "-qq".as_ref(),
+                "-y".as_ref(),
+                "-e".as_ref(),
+                "trace=unlink,unlinkat,rmdir,rename,renameat,renameat2".as_ref(),
+                "-o".as_ref(),
+                trace.as_os_str(),
+            ],
+        )
+        .output();
+    assert!(out.status.success(), "{out:?}");
+    let text = std::fs::read_to_string(&trace).unwrap();
+    let installed = plugins.join("dev.example.pinned").display().to_string();
+    let deleted: Vec<&str> = text
+        .lines()
+        .filter(|l| l.contains("unlink") || l.contains("rmdir"))
+        .filter(|l| l.contains(&format!("{installed}>")) || l.contains(&format!("{installed}/")))
+        .collect();
+    assert_eq!(
+        deleted,
+        Vec::<&str>::new(),
+        "the installed tree was deleted:\n{text}"
+    );
+    assert!(
+        text.lines()
+            .any(|l| l.contains("RENAME_EXCHANGE") && l.contains(" = 0")),
+        "one exchange swapped the trees:\n{text}"
+    );
+    assert_eq!(locked(&home, "dev.example.pinned", "version"), "2.0.0");
+    verify_ok(&home).unwrap();
+    assert!(leftovers(&home).is_empty(), "{:?}", leftovers(&home));
+    assert!(
+        !plugins.join(".plugins-txn").exists(),
+        "the swap area is tidied"
+    );
+    // The kept version rolls back across the file systems too.
+    let (code, o, e) = Plugins::new()
+        .args(["rollback", "dev.example.pinned"])
+        .home(&home)
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{o}{e}");
+    assert_eq!(locked(&home, "dev.example.pinned", "version"), "1.0.0");
+    verify_ok(&home).unwrap();
 }
 
 /// A temp file of an atomic write that a kill interrupted (here `.autoupdate.json`'s) is

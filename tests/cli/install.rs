@@ -160,6 +160,73 @@ fn build_steps_run_and_a_failing_update_keeps_the_old_version() {
     );
 }
 
+/// Issue #40: a first install, and a sync of a plugin whose directory is gone, build the
+/// plugin before it appears: while the step runs, a host finds neither the plugin's
+/// directory nor its lock row, and the step sees the plugin directory's path (what a venv's
+/// scripts name). Before, the tree went in first and was built in place.
+#[test]
+fn a_first_install_and_a_sync_build_before_the_plugin_appears() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let (started, go) = (t.join("started"), t.join("go"));
+    let repo = Repo::init(&t.join("repo"));
+    built_aoe(
+        &repo,
+        "1.0.0",
+        &format!(
+            "#!/bin/sh\nset -e\nmkdir -p .aoe-build/bin\npwd > .aoe-build/pwd\n\
+             touch '{}'\nwhile [ ! -e '{}' ]; do sleep 0.05; done\n\
+             printf '#!/bin/sh\\n' > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\n",
+            started.display(),
+            go.display()
+        ),
+    );
+    let home = t.join("home");
+    let dir = home.join("plugins/dev.example.built");
+    for args in [
+        vec!["install".to_owned(), repo.url(), "--yes".to_owned()],
+        vec!["sync".to_owned(), "--yes".to_owned()],
+    ] {
+        let _ = std::fs::remove_file(&started);
+        let _ = std::fs::remove_file(&go);
+        let mut cmd = Plugins::new();
+        cmd.args(&args)
+            .home(&home)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        let mut running = cmd.spawn();
+        let since = std::time::Instant::now();
+        while !started.exists() {
+            assert!(
+                since.elapsed() < std::time::Duration::from_secs(60),
+                "{args:?}: the step did not start"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        // (A sync's lock row is there all along: its directory is what comes back.)
+        let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap_or_default();
+        let seen = (dir.exists(), lock.contains("dev.example.built"));
+        std::fs::write(&go, "").unwrap();
+        let status = running.wait().unwrap();
+        assert_eq!(
+            seen,
+            (false, args[0] == "sync"),
+            "{args:?}: the plugin appeared before it was built"
+        );
+        assert!(status.success(), "{args:?}: {status}");
+        assert_eq!(
+            std::fs::read_to_string(dir.join(".aoe-build/pwd"))
+                .unwrap()
+                .trim(),
+            dir.display().to_string(),
+            "{args:?}: the step ran at the plugin directory's path"
+        );
+        crate::support::home::verify_ok(&home).unwrap();
+        // The sync round: the plugin's directory is gone, its lock row kept.
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
 #[test]
 fn consent_is_required_without_a_terminal() {
     let tmp = tempfile::tempdir().unwrap();

@@ -718,6 +718,66 @@ nothing to update
     assert!(e.contains("plugins::install::not_installed"), "{e}");
 }
 
+/// Issue #40: every table `plugins` writes into `<home>/plugins.toml` (`[host]` by an
+/// install with a host profile, `[hold]` by `rollback` and `hold`) is read back by the
+/// commands that read the file (`update`, `outdated`, `autoupdate`, `doctor`) without a
+/// warning; before, every one of them warned "unknown key `hold` … did you mean `hold`?".
+#[test]
+fn every_table_plugins_writes_in_its_settings_reads_back_without_a_warning() {
+    use crate::support::static_aoe;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = Repo::init(&t.join("repo"));
+    let home = t.join("home");
+    let id = "dev.example.pinned";
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let url = repo.url();
+    let (code, o, e) = at(
+        &home,
+        &[
+            "install",
+            &url,
+            "--ref",
+            "main",
+            "--yes",
+            "--aoe-api",
+            "15",
+            "--host-version",
+            "1.19.0",
+        ],
+    );
+    assert_eq!(code, 0, "{o}{e}");
+    repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
+    repo.commit("v2");
+    assert_eq!(at(&home, &["update", "--all", "--yes"]).0, 0);
+    let (code, o, e) = at(&home, &["rollback", id]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (code, o, e) = at(&home, &["unhold", id]);
+    assert_eq!(code, 0, "{o}{e}");
+    let (code, o, e) = at(&home, &["hold", id]);
+    assert_eq!(code, 0, "{o}{e}");
+    let settings = std::fs::read_to_string(home.join("plugins.toml")).unwrap();
+    assert!(
+        settings.contains("[host]") && settings.contains(&format!("[hold.\"{id}\"]")),
+        "{settings}"
+    );
+    for args in [
+        &["update", "--all", "--yes"][..],
+        &["outdated"],
+        &["autoupdate", "--force"],
+        &["doctor", "--offline"],
+    ] {
+        let (_, o, e) = at(&home, args);
+        for said in [&o, &e] {
+            assert!(
+                !said.contains("plugins::config::") && !said.contains("unknown key"),
+                "{args:?} warned about the file plugins wrote:\n{settings}\n{o}{e}"
+            );
+        }
+    }
+}
+
 #[test]
 fn a_held_protoagent_plugin_is_still_loaded_and_its_lock_read_by_the_host() {
     let Some(py) = host_python() else { return };

@@ -140,7 +140,7 @@ fn a_tampered_history_slot_is_refused_by_name() {
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::write(outside.join("aoe-plugin.toml"), static_aoe("1.0.0")).unwrap();
     type Tamper = fn(&Path, &Path);
-    let cases: [(&str, Tamper, &str); 6] = [
+    let cases: [(&str, Tamper, &str); 7] = [
         (
             "modified",
             |slot, _| std::fs::write(slot.join("tree/aoe-plugin.toml"), "# changed\n").unwrap(),
@@ -183,6 +183,18 @@ fn a_tampered_history_slot_is_refused_by_name() {
             "unreadable-entry",
             |slot, _| std::fs::write(slot.join("entry.json"), "{").unwrap(),
             "its entry.json does not read",
+        ),
+        // Issue #40: before, the lock took it (and the next `sync --force` refused it).
+        (
+            "ext-source",
+            |slot, _| {
+                let p = slot.join("entry.json");
+                let mut entry: serde_json::Value =
+                    serde_json::from_str(&std::fs::read_to_string(&p).unwrap()).unwrap();
+                entry["source"] = "ext::sh -c touch% /tmp/pwned".into();
+                std::fs::write(&p, entry.to_string()).unwrap();
+            },
+            "its entry names a source install refuses: refusing source \"ext::sh -c touch% /tmp/pwned\": git's `ext::` remote-helper transports can run commands",
         ),
     ];
     for (name, tamper, why) in cases {
@@ -254,5 +266,116 @@ fn a_kept_slot_with_a_symlink_out_of_it_is_refused_where_symlinks_are_allowed() 
     assert_eq!(
         std::fs::read_to_string(home.join("plugins.lock")).unwrap(),
         before
+    );
+}
+
+/// Update, then roll back `id` in `home`: the rollback succeeds, `verify` passes, and the
+/// restored venv's interpreter still runs.
+fn updates_and_rolls_back(repo: &Repo, home: &Path, id: &str, bump: &dyn Fn(&str)) {
+    let (code, o, e) = install(home, &[&repo.url(), "--ref", "main"]);
+    assert_eq!(code, 0, "{o}{e}");
+    let python = home
+        .join("plugins")
+        .join(id)
+        .join(".aoe-build/venv/bin/python");
+    assert!(
+        std::fs::read_link(&python).is_ok(),
+        "the build made a venv whose interpreter is a symlink"
+    );
+    bump("0.2.0");
+    repo.commit("v2");
+    update(home);
+    assert_eq!(locked(home, id, "version"), "0.2.0");
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["rollback", id])
+        .home(home)
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains(&format!("Rolled back {id} 0.2.0")),
+        "{stdout}"
+    );
+    assert_ne!(locked(home, id, "version"), "0.2.0");
+    crate::support::home::verify_ok(home).unwrap();
+    let ran = std::process::Command::new(&python)
+        .args(["-c", "print(1)"])
+        .output()
+        .unwrap();
+    assert!(ran.status.success(), "{ran:?}");
+}
+
+/// Issue #40: a plugin whose build makes a Python venv under `.aoe-build` (whose
+/// `bin/python` links to the interpreter, outside the tree) rolls back, as it installs and
+/// updates: the build's outputs are held to install's rules, not the source's. Before, the
+/// kept slot was refused ("it holds symlinks that point outside it:
+/// .aoe-build/venv/bin/python, …"). A plugin-github-shaped fixture (its manifest's worker
+/// and build steps) and the tree `plugins new --dialect aoe --runtime python` writes.
+#[test]
+fn a_plugin_whose_build_makes_a_venv_rolls_back() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    // plugin-github's shape: a venv in `.aoe-build/venv`, then the worker installed in it
+    // (written by the venv's own interpreter here, so that no index is needed).
+    let github = Repo::init(&t.join("github"));
+    let manifest = |version: &str| {
+        format!(
+            "id = \"dev.example.github\"\nname = \"GitHub\"\nversion = \"{version}\"\napi_version = 6\n\
+             capabilities = [\"runtime.worker\"]\n\n[[commands]]\nid = \"open_pr\"\n\n\
+             [runtime]\nkind = \"command\"\ncommand = [\".aoe-build/venv/bin/aoe-github-worker\"]\n\n\
+             [[runtime.build]]\ncommand = [\"python3\", \"-m\", \"venv\", \"--without-pip\", \".aoe-build/venv\"]\nplatforms = [\"linux\", \"macos\"]\n\n\
+             [[runtime.build]]\ncommand = [\".aoe-build/venv/bin/python\", \"install_worker.py\"]\nplatforms = [\"linux\", \"macos\"]\n"
+        )
+    };
+    github.file("aoe-plugin.toml", &manifest("0.1.0")).file(
+        "install_worker.py",
+        "import os, sys\np = os.path.join(sys.prefix, 'bin', 'aoe-github-worker')\n\
+         open(p, 'w').write('#!' + sys.executable + '\\nprint(\"worker\")\\n')\nos.chmod(p, 0o755)\n",
+    );
+    github.commit("v1");
+    updates_and_rolls_back(
+        &github,
+        &t.join("home-github"),
+        "dev.example.github",
+        &|v| {
+            github.file("aoe-plugin.toml", &manifest(v));
+        },
+    );
+
+    // The python template, as `plugins new` writes it (its build pip-installs the package).
+    let dir = t.join("template");
+    let (code, o, e) = Plugins::new()
+        .args([
+            "new",
+            "Demo Board",
+            "--yes",
+            "--dialect",
+            "aoe",
+            "--runtime",
+            "python",
+            "--dir",
+        ])
+        .arg(&dir)
+        .run()
+        .parts();
+    assert_eq!(code, 0, "{o}{e}");
+    crate::support::git::git(&dir, &["checkout", "-q", "-B", "main"]);
+    let template = Repo { dir };
+    template.commit("v1");
+    let manifest = template.dir.join("aoe-plugin.toml");
+    let text = std::fs::read_to_string(&manifest).unwrap();
+    assert!(text.contains("version = \"0.1.0\""), "{text}");
+    updates_and_rolls_back(
+        &template,
+        &t.join("home-template"),
+        "dev.example.demo-board",
+        &|v| {
+            std::fs::write(
+                &manifest,
+                text.replace("version = \"0.1.0\"", &format!("version = \"{v}\"")),
+            )
+            .unwrap();
+        },
     );
 }

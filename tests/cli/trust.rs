@@ -455,6 +455,105 @@ fn build_steps_run_with_an_allow_listed_environment() {
     );
 }
 
+/// A build step that looks for `plugins`' secrets where a process of the same user (or
+/// root) could read them: every ancestor's `/proc/<pid>/environ` (following `PPid`), every
+/// process's it can see, and again after trying to unmount its `/proc`. It writes what it
+/// read to `.aoe-build/found.txt`.
+const ENVIRON_WALK: &str = r#"#!/bin/sh
+mkdir -p .aoe-build
+out=.aoe-build/found.txt
+: > "$out"
+scan() {
+  for f in /proc/[0-9]*/environ; do
+    if cat "$f" > /dev/null 2>&1; then echo "readable $f" >> "$out"; fi
+    cat "$f" 2>/dev/null | tr '\000' '\n' >> "$out"
+    echo >> "$out"
+  done
+}
+pid=$$
+echo "step pid $pid" >> "$out"
+while [ "$pid" -gt 1 ] 2>/dev/null; do
+  ppid=$(sed -n 's/^PPid:[[:space:]]*//p' /proc/$pid/status 2>/dev/null)
+  [ -n "$ppid" ] && [ "$ppid" -gt 0 ] || break
+  echo "ancestor $ppid" >> "$out"
+  cat /proc/$ppid/environ 2>/dev/null | tr '\000' '\n' >> "$out"
+  echo >> "$out"
+  pid=$ppid
+done
+scan
+if umount /proc 2>/dev/null; then echo "unmounted /proc" >> "$out"; scan; fi
+printf '#!/bin/sh\n' > .aoe-build/worker
+chmod +x .aoe-build/worker
+"#;
+
+/// Issue #40: a build step cannot read the secrets `plugins` holds in its own environment
+/// (`/proc/<pid>/environ` of `plugins` and of every other process it can see), as root and
+/// as an unprivileged user (`nobody`, through `setpriv`, when the tests run as root). Before,
+/// the step's own environment held none of them but it read all from its parent's.
+#[test]
+fn a_build_step_cannot_read_plugins_environment_through_proc() {
+    let tmp = tempfile::tempdir().unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file(
+        "aoe-plugin.toml",
+        "id = \"dev.example.walk\"\nname = \"Walk\"\nversion = \"1.0.0\"\napi_version = 6\ncapabilities = [\"runtime.worker\"]\n\n\
+         [runtime]\nkind = \"command\"\ncommand = [\".aoe-build/worker\"]\n\n[[runtime.build]]\ncommand = [\"./build.sh\"]\n",
+    );
+    repo.executable("build.sh", ENVIRON_WALK);
+    repo.commit("walk");
+    let is_root = std::process::Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| o.stdout.starts_with(b"0\n"));
+    let walk = |who: &str, mut cmd: Plugins, home: &Path| {
+        cmd.args(["install", &repo.url(), "--yes", "--home"])
+            .arg(home)
+            .env("COLUMNS", "400");
+        for (k, v) in PLANTED {
+            cmd.env(k, v);
+        }
+        let (code, stdout, stderr) = cmd.run().parts();
+        assert_eq!(code, 0, "{who}: {stdout}{stderr}");
+        let found =
+            std::fs::read_to_string(home.join("plugins/dev.example.walk/.aoe-build/found.txt"))
+                .unwrap();
+        assert!(
+            found.contains("step pid") && found.contains("readable /proc/"),
+            "{who}: the walk ran and read an environment (its own): {found}"
+        );
+        assert_eq!(leaked(&found), Vec::<&str>::new(), "{who}: {found}");
+    };
+    walk("this user", Plugins::new(), &tmp.path().join("home"));
+    if is_root {
+        // The binary where `nobody` can run it; the repository and a home `nobody` owns.
+        let bin = tmp.path().join("bin/plugins");
+        std::fs::create_dir_all(bin.parent().unwrap()).unwrap();
+        crate::support::copy_binary(&bin);
+        let home = tmp.path().join("nobody-home");
+        std::fs::create_dir_all(&home).unwrap();
+        let owned = std::process::Command::new("chown")
+            .args(["-R", "65534:65534"])
+            .arg(&home)
+            .arg(&repo.dir)
+            .status()
+            .unwrap();
+        assert!(owned.success());
+        let mut nobody = Plugins::under(
+            "setpriv",
+            [
+                "--reuid=65534".as_ref(),
+                "--regid=65534".as_ref(),
+                "--clear-groups".as_ref(),
+                bin.as_os_str(),
+            ],
+        );
+        nobody.env("HOME", &home);
+        walk("nobody", nobody, &home);
+    }
+}
+
 /// A `--python` that records, for each pip run, its working directory, what is in it
 /// and its environment into `log`, then runs `python3`.
 fn recording_python(dir: &Path, log: &Path) -> PathBuf {

@@ -346,6 +346,7 @@ pub fn persisted_source(entry: &crate::lock::Entry, recorded: Option<&str>) -> S
 pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     refuses_symlinks: true,
     builds: true,
+    build_output: Some(".aoe-build"),
     wheel_deps: false,
     ref_in_host_config: true,
     gh_ref_unverified: true,

@@ -20,6 +20,7 @@ pub fn holds_python(tree: &Path) -> bool {
 pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     refuses_symlinks: false,
     builds: false,
+    build_output: None,
     wheel_deps: false,
     ref_in_host_config: false,
     gh_ref_unverified: false,

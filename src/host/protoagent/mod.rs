@@ -337,6 +337,7 @@ pub fn switch_lines(config: &Path, id: &str, enable: bool) -> Option<String> {
 pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     refuses_symlinks: false,
     builds: false,
+    build_output: None,
     wheel_deps: true,
     ref_in_host_config: false,
     gh_ref_unverified: false,

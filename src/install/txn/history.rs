@@ -68,6 +68,11 @@ pub fn slots_of(home: &Home, id: &Name) -> Vec<Result<Kept, (u32, String)>> {
             if entry.id != id.as_str() {
                 return damaged(&format!("its entry names another plugin ({:?})", entry.id));
             }
+            // What install would refuse to fetch (`ext::`, a leading `-`) never reaches the
+            // lock through a rollback either.
+            if let Err(e) = crate::source::Source::check_entry(&entry) {
+                return damaged(&format!("its entry names a source install refuses: {e}"));
+            }
             let tree = path.join("tree");
             if !plain_dir(&tree) {
                 return damaged("its tree is not a plain directory");
@@ -120,7 +125,11 @@ pub(super) fn keep(
     let dir = history_dir(home, id);
     let new = dir.join(NEW_SLOT);
     let saved = backup(home, id);
-    if saved.exists() {
+    if saved.exists() && new.join("tree").is_dir() {
+        // Moved across file systems and killed while the backup was being deleted: the
+        // slot's tree is whole (a move makes it appear only so).
+        remove_tree(&saved)?;
+    } else if saved.exists() {
         remove_tree(&new)?;
         fs_err::create_dir_all(&new).map_err(io(format!("cannot create {}", new.display())))?;
         // The hash rollback checks the slot against: the row's, else (a row a host's own

@@ -44,6 +44,7 @@ use files::{files_record, write_files};
 pub use history::{HISTORY_KEEP, Kept, history, slots_of};
 pub use recovery::{
     Leftovers, Recovered, STAGING_PREFIX, leftovers, pending, pending_removal, recover,
+    staging_prefix,
 };
 pub use swap::{Swap, remove};
 
@@ -161,15 +162,60 @@ fn record(home: &Home, id: &Name) -> PathBuf {
     state(home).join("txn").join(format!("{id}.json"))
 }
 
+/// The dot-directory in the plugins directory where trees wait for their swap when the
+/// state directory is on another file system (no host loads a dot-directory: aoe skips
+/// them, the Python hosts find no manifest in it).
+const SWAP_AREA: &str = ".plugins-txn";
+
+/// Where trees wait to be swapped with a plugin directory: on the plugins directory's own
+/// file system, so that the swap is one exchange (or two renames) and never a copy, which
+/// a kill would leave half done where a host looks. The state directory when it is there
+/// (the usual home), else `<plugins>/.plugins-txn` (a plugins directory that is a mount
+/// point, or a symlink to another disk).
+fn swap_area(home: &Home) -> PathBuf {
+    let state = state(home);
+    match (device(&home.plugins_dir()), device(&state)) {
+        (Some(plugins), Some(ours)) if plugins != ours => home.plugins_dir().join(SWAP_AREA),
+        _ => state,
+    }
+}
+
+/// The file system `path` is on (followed through symlinks), or its nearest existing
+/// ancestor's.
+fn device(path: &Path) -> Option<u64> {
+    use std::os::unix::fs::MetadataExt;
+    path.ancestors()
+        .find_map(|p| fs_err::metadata(p).ok())
+        .map(|m| m.dev())
+}
+
+/// Every place trees may wait: the state directory, and the plugins directory's swap area
+/// (recovery looks in both, whichever the home's layout picks now).
+fn swap_areas(home: &Home) -> Vec<PathBuf> {
+    vec![state(home), home.plugins_dir().join(SWAP_AREA)]
+}
+
+/// Drop the plugins directory's swap area once nothing waits in it (best effort).
+fn tidy_swap_area(home: &Home) {
+    let area = home.plugins_dir().join(SWAP_AREA);
+    if fs_err::symlink_metadata(&area).is_err() {
+        return;
+    }
+    for sub in ["incoming", "backup"] {
+        let _ = fs_err::remove_dir(area.join(sub));
+    }
+    let _ = fs_err::remove_dir(&area);
+}
+
 /// Where the previous install waits while a change is under way.
 fn backup(home: &Home, id: &Name) -> PathBuf {
-    id.under(&state(home).join("backup"))
+    id.under(&swap_area(home).join("backup"))
 }
 
 /// Where the new tree waits, beside the backup, for the exchange with the installed one
 /// (and where the previous tree is right after it).
 fn incoming(home: &Home, id: &Name) -> PathBuf {
-    id.under(&state(home).join("incoming"))
+    id.under(&swap_area(home).join("incoming"))
 }
 
 /// Where the new wheel-deps directory waits until it is moved in.

@@ -5,7 +5,10 @@ use std::path::{Path, PathBuf};
 
 use super::history::clean_history;
 use super::swap::{finish_install, finish_remove, undo};
-use super::{Intent, Phase, TxnError, record, remove_tree, rename, staging_dir, state};
+use super::{
+    Intent, Phase, TxnError, record, remove_tree, rename, staging_dir, state, swap_areas,
+    tidy_swap_area,
+};
 use crate::name::Name;
 use crate::store::Home;
 
@@ -80,23 +83,28 @@ pub fn recover(home: &Home) -> Result<Recovered, TxnError> {
     out.cleaned += clean_history(home)?;
     out.cleaned += clean_legacy(home)?;
     out.cleaned += clean_temp_files(home)?;
+    tidy_swap_area(home);
     Ok(out)
 }
 
 /// Where new trees and wheel-deps directories wait for their swap.
 const INCOMING: [&str; 2] = ["incoming", "incoming-deps"];
 
+/// The directories new trees wait in, in every swap area.
+fn incoming_dirs(home: &Home) -> Vec<PathBuf> {
+    swap_areas(home)
+        .iter()
+        .flat_map(|area| INCOMING.iter().map(move |dir| area.join(dir)))
+        .collect()
+}
+
 /// New trees at `incoming/<id>` (and deps at `incoming-deps/<id>`) whose record was never
 /// written (a kill between the move and the record): no one's.
 fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
     let mut n = 0;
-    for e in INCOMING
-        .iter()
-        .flat_map(|dir| {
-            fs_err::read_dir(state(home).join(dir))
-                .into_iter()
-                .flatten()
-        })
+    for e in incoming_dirs(home)
+        .into_iter()
+        .flat_map(|dir| fs_err::read_dir(dir).into_iter().flatten())
         .filter_map(Result::ok)
     {
         let pending =
@@ -109,16 +117,29 @@ fn clean_incoming(home: &Home) -> Result<usize, TxnError> {
     Ok(n)
 }
 
-/// Staging directories are named `s-<pid>-<random>`.
+/// Staging directories are named `s-<pid>-<start>-<random>` ([`staging_prefix`]; `s-<pid>-<random>`
+/// by earlier versions).
 pub const STAGING_PREFIX: &str = "s-";
 
+/// The prefix of this process's staging directories: its owner tag (`crate::owner`), so
+/// that a pid reused since is not taken for their owner.
+pub fn staging_prefix() -> String {
+    format!("{STAGING_PREFIX}{}-", crate::owner::tag())
+}
+
 /// Whether the process that made a staging directory is gone.
-fn owner_gone(name: &str) -> bool {
-    let Some(pid) = name
-        .strip_prefix(STAGING_PREFIX)
-        .and_then(|r| r.split_once('-'))
-        .and_then(|(pid, _)| pid.parse::<i32>().ok())
-    else {
+pub(super) fn owner_gone(name: &str) -> bool {
+    let Some(rest) = name.strip_prefix(STAGING_PREFIX) else {
+        return true;
+    };
+    let parts: Vec<&str> = rest.splitn(3, '-').collect();
+    if let [pid, start, _] = parts[..]
+        && start.bytes().all(|b| b.is_ascii_digit())
+        && !start.is_empty()
+    {
+        return crate::owner::alive(&format!("{pid}-{start}")) != Some(true);
+    }
+    let Some(pid) = parts.first().and_then(|pid| pid.parse::<i32>().ok()) else {
         return true;
     };
     if pid == std::process::id() as i32 {
@@ -170,7 +191,7 @@ pub fn leftovers(home: &Home) -> Leftovers {
             None => out.broken_records.push(path),
         }
     }
-    for e in INCOMING.iter().flat_map(|dir| list(state(home).join(dir))) {
+    for e in incoming_dirs(home).into_iter().flat_map(list) {
         let pending =
             Name::new(&e.file_name().to_string_lossy()).is_ok_and(|id| record(home, &id).exists());
         if !pending {
@@ -188,9 +209,9 @@ pub fn leftovers(home: &Home) -> Leftovers {
     out
 }
 
-/// The temp files that [`recover`] deletes: of atomic writes killed midway (the lock's,
-/// AWorld's registry's, aoe's config.toml's, `.autoupdate.json`'s, the first-seen
-/// record's, the per-file hash records').
+/// The temp files that [`recover`] deletes: of atomic writes killed midway, whose owner
+/// is gone (the lock's, AWorld's registry's, aoe's config.toml's, `.autoupdate.json`'s,
+/// the first-seen record's, the per-file hash records').
 fn temp_files(home: &Home) -> Vec<PathBuf> {
     let aoe_config = crate::host::aoe::config_path(home);
     let mut out: Vec<PathBuf> = home
@@ -204,14 +225,25 @@ fn temp_files(home: &Home) -> Vec<PathBuf> {
             .into_iter()
             .flatten()
             .filter_map(Result::ok)
-            .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
+            .filter(|e| {
+                let name = e.file_name().to_string_lossy().into_owned();
+                name.ends_with(".tmp") && !live_owner_of(&name)
+            })
             .map(|e| e.path()),
     );
     out.sort();
     out
 }
 
-/// The temp files (`<name>.<random>.tmp`) of atomic writes of `written`.
+/// Whether `<file>.<owner>.<random>.tmp` in `.plugins/files/` is a live process's.
+fn live_owner_of(name: &str) -> bool {
+    // The random part and the owner hold no `.json.`; an id may.
+    name.rsplit_once(".json.")
+        .is_some_and(|(file, _)| crate::owner::live_owner(name, &format!("{file}.json."), ".tmp"))
+}
+
+/// The temp files (`<name>.<owner>.<random>.tmp`) of atomic writes of `written` whose
+/// owner is gone (a live writer's is its own: not every writer holds the home lock).
 fn temp_files_of(written: &Path) -> Vec<PathBuf> {
     let (Some(dir), Some(file)) = (written.parent(), written.file_name()) else {
         return Vec::new();
@@ -223,7 +255,9 @@ fn temp_files_of(written: &Path) -> Vec<PathBuf> {
         .filter_map(Result::ok)
         .filter(|e| {
             let name = e.file_name().to_string_lossy().into_owned();
-            name.starts_with(&prefix) && name.ends_with(".tmp")
+            name.starts_with(&prefix)
+                && name.ends_with(".tmp")
+                && !crate::owner::live_owner(&name, &prefix, ".tmp")
         })
         .map(|e| e.path())
         .collect()

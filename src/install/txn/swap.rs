@@ -256,7 +256,9 @@ pub(super) fn undo(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnErr
             remove_tree(&deps_target)?;
         }
     }
-    remove_record(home, id)
+    remove_record(home, id)?;
+    super::tidy_swap_area(home);
+    Ok(())
 }
 
 /// Whether the new tree is in the plugin directory (the exchange, or the second of two
@@ -321,7 +323,12 @@ pub fn remove(home: &Home, id: &Name) -> Result<(), TxnError> {
     finish_remove(home, id)
 }
 
+/// The lock row (and the host's records) go first, then the directory: a host reading the
+/// home at any instant never finds a row naming a directory that is gone (at worst, a
+/// directory no row names, which no host loads: aoe's grant and AWorld's registry entry go
+/// with the row). Every step can be run again (recovery does).
 pub(super) fn finish_remove(home: &Home, id: &Name) -> Result<(), TxnError> {
+    drop_entry(home, id)?;
     let target = home.plugin_dir(id);
     let trash = backup(home, id);
     if target.exists() {
@@ -337,11 +344,12 @@ pub(super) fn finish_remove(home: &Home, id: &Name) -> Result<(), TxnError> {
             rename(&deps, &deps_trash)?;
         }
     }
-    drop_entry(home, id)?;
     remove_tree(&trash)?;
     remove_tree(&deps_trash)?;
     drop_history(home, id)?;
-    remove_record(home, id)
+    remove_record(home, id)?;
+    super::tidy_swap_area(home);
+    Ok(())
 }
 
 /// After the lock entry is written: delete the history slot a rollback
@@ -362,5 +370,7 @@ fn finish_commit(home: &Home, id: &Name, intent: &Intent) -> Result<(), TxnError
         None => remove_tree(&backup(home, id))?,
     }
     remove_tree(&deps_backup(home, id))?;
-    remove_record(home, id)
+    remove_record(home, id)?;
+    super::tidy_swap_area(home);
+    Ok(())
 }
