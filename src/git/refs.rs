@@ -76,6 +76,16 @@ pub fn ls_remote(
     if url.starts_with("git://") {
         return daemon::ls_remote(url);
     }
+    if super::is_local(url) {
+        let repo = git2::Repository::open(local_path(url)).map_err(|error| GitError::Remote {
+            url: url.to_owned(),
+            error,
+        })?;
+        return Ok(local_refs(&repo)
+            .into_iter()
+            .map(|(n, oid)| (n, oid.to_string()))
+            .collect());
+    }
     let mut remote = git2::Remote::create_detached(url)?;
     let auth = Rc::default();
     let _scope = credentials::scope(url, userinfo, &auth);
@@ -87,6 +97,44 @@ pub fn ls_remote(
         .into_iter()
         .map(|(n, oid)| (n, oid.to_string()))
         .collect())
+}
+
+/// A local repository's refs, read in place: each ref with the commit it names (an
+/// annotated tag peeled by reading the tag objects raw, never by parsing a commit). So a
+/// commit whose author or committer line does not parse is listed like any other and is
+/// named by [`super::read_commit`] when it is read (`plugins::git::bad_object`), instead of
+/// failing the listing ("cannot reach") or dropping its ref ("ref not found").
+pub(super) fn local_refs(repo: &git2::Repository) -> Vec<(String, Oid)> {
+    let peeled = |mut oid: Oid| -> Option<Oid> {
+        let odb = repo.odb().ok()?;
+        for _ in 0..16 {
+            let object = odb.read(oid).ok()?;
+            match object.kind() {
+                git2::ObjectType::Commit => return Some(oid),
+                git2::ObjectType::Tag => {
+                    let first = object.data().split(|b| *b == b'\n').next()?;
+                    let hex = std::str::from_utf8(first.strip_prefix(b"object ")?).ok()?;
+                    oid = Oid::from_str(hex.trim()).ok()?;
+                }
+                _ => return None,
+            }
+        }
+        None
+    };
+    let mut refs = Vec::new();
+    if let Ok(head) = repo.refname_to_id("HEAD")
+        && let Some(commit) = peeled(head)
+    {
+        refs.push(("HEAD".to_owned(), commit));
+    }
+    for r in repo.references().into_iter().flatten().flatten() {
+        if let (Ok(name), Some(target)) = (r.name().map(str::to_owned), r.target())
+            && let Some(commit) = peeled(target)
+        {
+            refs.push((name, commit));
+        }
+    }
+    refs
 }
 
 /// The local path of a `file://` URL or plain path.

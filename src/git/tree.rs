@@ -24,13 +24,10 @@ pub(super) fn local_tree(
         url: url.to_owned(),
         error,
     })?;
-    let mut refs: Vec<(String, Oid)> = Vec::new();
-    for r in repo.references()? {
-        let r = r?;
-        if let (Ok(name), Ok(commit)) = (r.name().map(str::to_owned), r.peel_to_commit()) {
-            refs.push((name, commit.id()));
-        }
-    }
+    let refs: Vec<(String, Oid)> = super::refs::local_refs(&repo)
+        .into_iter()
+        .filter(|(n, _)| n != "HEAD")
+        .collect();
     let head = repo
         .find_reference("HEAD")
         .ok()

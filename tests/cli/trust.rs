@@ -1140,3 +1140,49 @@ fn a_github_release_dates_a_tag_unless_the_tag_moved() {
     assert_eq!(code, 0, "{stderr}");
     assert!(stdout.contains("Held back"), "{stdout}");
 }
+
+/// The same over `file://`, where libgit2's local transport parsed every commit it listed:
+/// install named "ref not found" and outdated "cannot reach" for a commit whose time does
+/// not parse. Now the listing reads refs raw, and the commit is named when it is read.
+#[test]
+fn a_local_commit_whose_time_does_not_parse_is_named_too() {
+    let tmp = tempfile::tempdir().unwrap();
+    let repo = Repo::init(&tmp.path().join("work"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    let c1 = repo.commit("v1");
+    let bare = tmp.path().join("kit.git");
+    repo.clone_bare(&bare);
+    let tree = git(&repo.dir, &["rev-parse", "HEAD^{tree}"]);
+    let raw = tmp.path().join("bad-commit");
+    std::fs::write(
+        &raw,
+        format!("tree {tree}\nparent {c1}\nauthor t <t@x> 99999999999999999999 +0000\ncommitter t <t@x> 99999999999999999999 +0000\n\nv2\n"),
+    )
+    .unwrap();
+    let raw = raw.display().to_string();
+    let bad = git(
+        &bare,
+        &["hash-object", "-t", "commit", "-w", "--literally", &raw],
+    );
+    let url = format!("file://{}", bare.display());
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&url, "--ref", "main"]).0, 0);
+    git(&bare, &["update-ref", "refs/heads/main", &bad]);
+    let (code, stdout, stderr) = Plugins::new()
+        .args(["outdated", "--home"])
+        .arg(&home)
+        .env("COLUMNS", "400")
+        .run()
+        .parts();
+    assert!(
+        !stdout.contains("cannot reach") && !stderr.contains("cannot reach"),
+        "{code} {stdout}{stderr}"
+    );
+    let fresh = tmp.path().join("fresh");
+    let (code, stdout, stderr) = install(&fresh, &[&url, "--ref", "main"]);
+    assert_ne!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stderr.contains("plugins::git::bad_object") && !stderr.contains("not found"),
+        "{stderr}"
+    );
+}
