@@ -1437,13 +1437,17 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__search)
-            opts="-q -v -h -V --home --json --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-q -v -h -V --home --index --json --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
             fi
             case "${prev}" in
                 --home)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --index)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

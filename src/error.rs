@@ -141,6 +141,16 @@ impl miette::Diagnostic for Error {
     }
 }
 
+impl From<crate::search::IndexError> for Error {
+    fn from(e: crate::search::IndexError) -> Self {
+        Error::Refused {
+            code: e.code(),
+            message: e.to_string(),
+            help: Some(e.help()),
+        }
+    }
+}
+
 impl From<crate::lock::LockError> for Error {
     fn from(e: crate::lock::LockError) -> Self {
         Error::Refused {

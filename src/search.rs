@@ -36,11 +36,13 @@ pub struct Featured {
     pub versions: Vec<String>,
 }
 
-/// A host catalog's entry, as `--json` shows it.
+/// A host catalog's entry, or an index file's, as `--json` shows it.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Listed {
-    /// The catalog file read.
+    /// The catalog or index file read.
     pub file: PathBuf,
+    /// `host_catalog` (protoAgent's own) or `index` (a file given with `--index`).
+    pub listed_by: &'static str,
     #[serde(flatten)]
     pub entry: crate::host::CatalogEntry,
 }
@@ -112,7 +114,7 @@ fn newest_first(versions: impl Iterator<Item = String>) -> Vec<String> {
 
 /// A catalog entry as a hit: not yet installed (an installed one joins its row's hit).
 fn catalog_hit(
-    c: &crate::host::Catalog,
+    (file, listed_by): (&std::path::Path, &'static str),
     e: &crate::host::CatalogEntry,
     dialect: Dialect,
     home: Option<&str>,
@@ -132,7 +134,13 @@ fn catalog_hit(
             e.id
         )
     } else {
-        format!("installs {}: {}{adds}", e.name, e.tagline)
+        let what = if e.name.is_empty() { &e.id } else { &e.name };
+        let tagline = if e.tagline.is_empty() {
+            String::new()
+        } else {
+            format!(": {}", e.tagline)
+        };
+        format!("installs {what}{tagline}{adds}")
     };
     Hit {
         id: e.id.clone(),
@@ -140,7 +148,8 @@ fn catalog_hit(
         source: e.repo.clone(),
         featured: None,
         catalog: Some(Listed {
-            file: c.file.clone(),
+            file: file.to_path_buf(),
+            listed_by,
             entry: e.clone(),
         }),
         installed: Vec::new(),
@@ -149,15 +158,132 @@ fn catalog_hit(
     }
 }
 
+/// An index file a user adds (`plugins search --index FILE`), in the documented format
+/// (`docs/schema/index.json`): `{"format_version": 1, "plugins": [{"id", "dialect",
+/// "source", "name", "description", "adds"}]}`. Hostile input: read bounded, every field
+/// checked, and every source must be one `plugins install` takes.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IndexFile {
+    format_version: u32,
+    plugins: Vec<IndexEntry>,
+}
+
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IndexEntry {
+    id: String,
+    dialect: Dialect,
+    source: String,
+    #[serde(default)]
+    name: String,
+    #[serde(default)]
+    description: String,
+    #[serde(default)]
+    adds: Vec<String>,
+}
+
+/// Why an index file cannot be searched.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    #[error("cannot read the index {path}: {why}")]
+    Read { path: String, why: String },
+    #[error("{path} is not a plugins index: {why}")]
+    Format { path: String, why: String },
+    #[error("{path}: plugin {id:?}: {why}")]
+    Entry {
+        path: String,
+        id: String,
+        why: String,
+    },
+}
+
+impl IndexError {
+    pub fn code(&self) -> crate::diagnostic::Code {
+        crate::diagnostic::Code::SearchIndex
+    }
+
+    pub fn help(&self) -> String {
+        "an index is JSON as docs/schema/index.json describes it: {\"format_version\": 1, \"plugins\": [{\"id\", \"dialect\", \"source\", \"name\", \"description\", \"adds\"}]}, each source one `plugins install` takes".to_owned()
+    }
+}
+
+/// The most bytes an index file is read up to.
+const MAX_INDEX: u64 = 16 << 20;
+
+/// An index file, read: its path and its entries, each with its host.
+pub struct UserIndex {
+    pub file: PathBuf,
+    pub entries: Vec<(Dialect, crate::host::CatalogEntry)>,
+}
+
+/// Read the index file `path` (sources checked as `plugins install` parses them, with
+/// `gh_base`).
+pub fn load_index(path: &std::path::Path, gh_base: &str) -> Result<UserIndex, IndexError> {
+    let shown = path.display().to_string();
+    let bytes = crate::file::read_at_most(path, MAX_INDEX).map_err(|e| IndexError::Read {
+        path: shown.clone(),
+        why: crate::file::reason(&e).into_owned(),
+    })?;
+    let file: IndexFile = serde_json::from_slice(&bytes).map_err(|e| IndexError::Format {
+        path: shown.clone(),
+        why: e.to_string(),
+    })?;
+    if file.format_version != 1 {
+        return Err(IndexError::Format {
+            path: shown,
+            why: format!("format_version {} (plugins reads 1)", file.format_version),
+        });
+    }
+    let mut entries = Vec::new();
+    for e in file.plugins {
+        let bad = |why: String| IndexError::Entry {
+            path: shown.clone(),
+            id: e.id.clone(),
+            why,
+        };
+        crate::name::Name::new(&e.id).map_err(|why| bad(why.to_string()))?;
+        crate::source::parse(&e.source, None, gh_base).map_err(|why| bad(why.to_string()))?;
+        entries.push((
+            e.dialect,
+            crate::host::CatalogEntry {
+                id: e.id,
+                name: e.name,
+                category: String::new(),
+                official: false,
+                repo: e.source,
+                tagline: e.description,
+                adds: e.adds,
+                bundled: false,
+                installed: None,
+            },
+        ));
+    }
+    Ok(UserIndex {
+        file: path.to_path_buf(),
+        entries,
+    })
+}
+
 /// Search `index` and the `homes` for `query`. `home` is the `--home` the user gave,
 /// repeated in the install command lines. Hits are sorted by id.
 pub fn search(
     query: &[String],
     index: &Index,
+    indexes: &[UserIndex],
     homes: &[(Home, Lock)],
     home: Option<&str>,
 ) -> Vec<Hit> {
     let mut hits: Vec<Hit> = Vec::new();
+    // The index files given with `--index`, each entry a hit (an installed one joins its row).
+    for ix in indexes {
+        for (dialect, e) in &ix.entries {
+            let words = format!("{} {} {}", e.name, e.tagline, e.adds.join(" "));
+            if matches(query, &e.id, &e.repo, *dialect) || matches(query, &words, "", *dialect) {
+                hits.push(catalog_hit((&ix.file, "index"), e, *dialect, home));
+            }
+        }
+    }
     // The featured index is the host's whose install policy has one (aoe).
     if let Some(dialect) = crate::dialect::ALL
         .into_iter()
@@ -213,7 +339,7 @@ pub fn search(
             {
                 continue;
             }
-            hits.push(catalog_hit(c, e, *dialect, home));
+            hits.push(catalog_hit((&c.file, "host_catalog"), e, *dialect, home));
         }
         for e in rows {
             if !matches(query, &e.id, &e.source, *dialect) {
@@ -235,9 +361,12 @@ pub fn search(
             // catalog entry installed as this row.
             if let Some(hit) = hits.iter_mut().find(|h| {
                 (h.id == e.id && h.featured.is_some() && h.source.eq_ignore_ascii_case(&e.source))
-                    || h.catalog
-                        .as_ref()
-                        .is_some_and(|l| l.entry.installed.as_deref() == Some(e.id.as_str()))
+                    || h.catalog.as_ref().is_some_and(|l| {
+                        l.entry.installed.as_deref() == Some(e.id.as_str())
+                            || (l.listed_by == "index"
+                                && h.id == e.id
+                                && h.source.eq_ignore_ascii_case(&e.source))
+                    })
             }) {
                 hit.installed.push(installed);
                 hit.does = if hit.source.eq_ignore_ascii_case(&e.source) {
@@ -291,7 +420,7 @@ mod tests {
 
     #[test]
     fn the_builtin_index_is_searched() {
-        let hits = search(&["github".to_owned()], &Index::builtin(), &[], None);
+        let hits = search(&["github".to_owned()], &Index::builtin(), &[], &[], None);
         assert_eq!(hits.len(), 1);
         assert_eq!(
             hits[0].install,
@@ -307,6 +436,15 @@ mod tests {
                 .map(String::as_str),
             Some("1.7.0")
         );
-        assert!(search(&["no-such-plugin".to_owned()], &Index::builtin(), &[], None).is_empty());
+        assert!(
+            search(
+                &["no-such-plugin".to_owned()],
+                &Index::builtin(),
+                &[],
+                &[],
+                None
+            )
+            .is_empty()
+        );
     }
 }

@@ -36,6 +36,9 @@ pub struct SearchArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
+    /// An index file of plugins to search too (JSON, docs/schema/index.json); repeatable
+    #[arg(long, value_name = "FILE")]
+    pub index: Vec<PathBuf>,
     /// Print one JSON document
     #[arg(long)]
     pub json: bool,
@@ -48,7 +51,12 @@ pub fn run(args: &SearchArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         .home
         .as_ref()
         .map(|h| cx.absolute(h).display().to_string());
-    let hits = crate::search::search(&args.query, &index, &homes, home.as_deref());
+    let indexes = args
+        .index
+        .iter()
+        .map(|f| crate::search::load_index(&cx.absolute(f), &cx.gh_base()))
+        .collect::<std::result::Result<Vec<_>, _>>()?;
+    let hits = crate::search::search(&args.query, &index, &indexes, &homes, home.as_deref());
     let written = if args.json {
         printer.json(serde_json::json!({ "query": args.query.join(" "), "plugins": hits }))
     } else {
@@ -75,10 +83,11 @@ fn report(hits: &[Hit], query: &[String]) -> Vec<Line> {
     for h in hits {
         let mut tags = Vec::new();
         if let Some(c) = &h.catalog {
-            tags.push(match (c.entry.official, c.entry.bundled) {
-                (_, true) => "in protoAgent's catalog, bundled with the host".to_owned(),
-                (true, false) => "in protoAgent's catalog (official)".to_owned(),
-                (false, false) => "in protoAgent's catalog".to_owned(),
+            tags.push(match (c.listed_by, c.entry.official, c.entry.bundled) {
+                ("index", ..) => format!("in the index {}", c.file.display()),
+                (_, _, true) => "in protoAgent's catalog, bundled with the host".to_owned(),
+                (_, true, false) => "in protoAgent's catalog (official)".to_owned(),
+                (_, false, false) => "in protoAgent's catalog".to_owned(),
             });
         }
         if let Some(f) = &h.featured {

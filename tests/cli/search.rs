@@ -208,3 +208,91 @@ discord (protoagent) from https://github.com/protoLabsAI/discord-plugin: in prot
         "{doc}"
     );
 }
+
+/// `--index FILE`: an index file in the documented format (docs/schema/index.json, which the
+/// file is checked against here too) is searched beside the rest; an installed entry joins
+/// its row; a file that is not the format, or that lists a source `install` would refuse, is
+/// refused by name.
+#[test]
+fn search_reads_index_files_in_the_documented_format() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::create_dir_all(t.join("user")).unwrap();
+    let repo = Repo::init(&t.join("repo"));
+    repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
+    repo.commit("v1");
+    let home = t.join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let index = t.join("team-index.json");
+    let doc = serde_json::json!({"format_version": 1, "plugins": [
+        {"id": "dev.acme.board", "dialect": "aoe", "source": "gh:acme/board@v2",
+         "name": "Board", "description": "A kanban board in a pane", "adds": ["view"]},
+        {"id": "dev.example.pinned", "dialect": "aoe", "source": repo.url()},
+        {"id": "notes", "dialect": "protoagent",
+         "source": "https://github.com/acme/plugins/tree/main/notes"}
+    ]});
+    let schema: Value = serde_json::from_str(
+        &std::fs::read_to_string(
+            Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/index.json"),
+        )
+        .unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).unwrap();
+    assert!(validator.is_valid(&doc), "the documented format accepts it");
+    std::fs::write(&index, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let h = home.to_str().unwrap();
+    let i = index.to_str().unwrap();
+    search(t, &["--home", h, "--index", i], None)
+        .success()
+        .stdout_eq(str![[r#"
+agent-of-empires.github (aoe) from gh:agent-of-empires/plugin-github: featured, pinned up to 1.7.0
+    plugins install gh:agent-of-empires/plugin-github --home [TMP]/home
+    installs the latest GitHub release of agent-of-empires/plugin-github; featured-verified when it is one of the 9 pinned versions (1.7.0 and 8 earlier)
+dev.acme.board (aoe) from gh:acme/board@v2: in the index [TMP]/team-index.json
+    plugins install gh:acme/board@v2 --home [TMP]/home
+    installs Board: A kanban board in a pane (adds: view)
+dev.example.pinned (aoe) from file://[TMP]/repo: in the index [TMP]/team-index.json; installed 1.0.0 in [TMP]/home
+    plugins install file://[TMP]/repo --home [TMP]/home
+    installed in [TMP]/home (1.0.0): installing it again at the same commit changes nothing; `plugins update dev.example.pinned` takes a newer version
+notes (protoagent) from https://github.com/acme/plugins/tree/main/notes: in the index [TMP]/team-index.json
+    plugins install https://github.com/acme/plugins/tree/main/notes --home [TMP]/home
+    installs notes
+
+"#]]);
+    let ran = search(t, &["kanban", "--home", h, "--index", i, "--json"], None);
+    let json: Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_matches_output_schema("search.json", &json);
+    assert_eq!(json["plugins"].as_array().map(Vec::len), Some(1), "{json}");
+    // Not the format (the schema refuses these too), an id that names no directory, a
+    // source install refuses (these only plugins' own checks catch).
+    let bad = [
+        (
+            serde_json::json!({"format_version": 1, "plugins": [{"id": "x", "dialect": "aoe", "source": "gh:a/b", "extra": 1}]}),
+            true,
+        ),
+        (
+            serde_json::json!({"format_version": 2, "plugins": []}),
+            true,
+        ),
+        (
+            serde_json::json!({"format_version": 1, "plugins": [{"id": "../x", "dialect": "aoe", "source": "gh:a/b"}]}),
+            false,
+        ),
+        (
+            serde_json::json!({"format_version": 1, "plugins": [{"id": "x", "dialect": "aoe", "source": "ext::sh -c evil"}]}),
+            false,
+        ),
+    ];
+    for (doc, schema_refuses) in bad {
+        assert_eq!(!validator.is_valid(&doc), schema_refuses, "{doc}");
+        std::fs::write(&index, doc.to_string()).unwrap();
+        let ran = search(t, &["--home", h, "--index", i], None);
+        assert_eq!(ran.code, 2, "{doc}: {}{}", ran.stdout, ran.stderr);
+        assert!(
+            ran.stderr.contains("plugins::search::index"),
+            "{doc}: {}",
+            ran.stderr
+        );
+    }
+}
