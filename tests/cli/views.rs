@@ -320,43 +320,58 @@ fn issue_43_each_host_file_is_read_once_per_command() {
         (proto_home(&t), "config/langgraph-config.yaml", "notes_x"),
     ];
     let mut seen = Vec::new();
-    for (home, file, id) in &homes {
+    // `verify --record` of protoAgent's two host-written rows (no hashes): its lock is read
+    // to tell the home's host, once for the command, and once under the home lock to
+    // record them, not once per row.
+    let runs = homes
+        .iter()
+        .flat_map(|(home, file, id)| {
+            [
+                (home.clone(), *file, vec!["list"]),
+                (home.clone(), *file, vec!["info", id]),
+            ]
+        })
+        .chain([(
+            homes[2].0.clone(),
+            "plugins.lock",
+            vec!["verify", "--record"],
+        )]);
+    for (home, file, args) in runs {
         let path = home.join(file).display().to_string();
-        for args in [vec!["list"], vec!["info", id]] {
-            let trace = t.join("trace");
-            let status = Plugins::new()
-                .args(&args)
-                .home(home)
-                .wrapped_in(
-                    &strace,
-                    [
-                        "-f".as_ref(),
-                        "-e".as_ref(),
-                        "trace=openat,open".as_ref(),
-                        "-o".as_ref(),
-                        trace.as_os_str(),
-                    ],
-                )
-                .stdout(std::process::Stdio::null())
-                .status();
-            assert!(status.success(), "{args:?} in {}", home.display());
-            let opens = std::fs::read_to_string(&trace)
-                .unwrap()
-                .lines()
-                .filter(|l| l.contains(&format!("\"{path}\"")))
-                .count();
-            seen.push(format!("{} {file}: {opens}", args[0]));
-        }
+        let trace = t.join("trace");
+        let status = Plugins::new()
+            .args(&args)
+            .home(&home)
+            .wrapped_in(
+                &strace,
+                [
+                    "-f".as_ref(),
+                    "-e".as_ref(),
+                    "trace=openat,open".as_ref(),
+                    "-o".as_ref(),
+                    trace.as_os_str(),
+                ],
+            )
+            .stdout(std::process::Stdio::null())
+            .status();
+        assert!(status.success(), "{args:?} in {}", home.display());
+        let opens = std::fs::read_to_string(&trace)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains(&format!("\"{path}\"")))
+            .count();
+        seen.push(format!("{} {file}: {opens}", args.join(" ")));
     }
     assert_eq!(
         seen,
         [
             "list config.toml: 1",
-            "info config.toml: 1",
+            "info dev.example.pinned config.toml: 1",
             "list plugins/.manifest.json: 1",
-            "info plugins/.manifest.json: 1",
+            "info a_one plugins/.manifest.json: 1",
             "list config/langgraph-config.yaml: 1",
-            "info config/langgraph-config.yaml: 1",
+            "info notes_x config/langgraph-config.yaml: 1",
+            "verify --record plugins.lock: 3",
         ]
     );
 }
