@@ -249,11 +249,13 @@ pub struct Review {
 
 /// Review the update of the plugin whose install `opts` describes: the commits after
 /// `since` on `reference`, and the permission preview of the new tree. Nothing in the
-/// home changes.
+/// home changes. `walks`: the histories the command fetched already (one per remote and
+/// ref, whatever the number of its plugins).
 pub fn review(
     opts: &crate::install::InstallOptions,
     reference: &str,
     since: Option<&str>,
+    walks: &crate::git::Walks,
     on_event: &mut dyn FnMut(crate::install::Event),
 ) -> Result<Review, InstallError> {
     let preview = crate::install::preview(opts, on_event)?;
@@ -268,6 +270,7 @@ pub fn review(
         since,
         WALK_BOUND,
         opts.source.subdir(),
+        walks,
     )?;
     let total = walked.commits.len();
     Ok(Review {

@@ -172,20 +172,50 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
 }
 
 /// `plugins verify --record`: under the home lock (recovery first), take a baseline of
-/// `id`'s installed files when its lock row records no hash of them (and nothing else is
-/// wrong): the per-file hashes, then the lock row's `installed_tree_hash` (and its
+/// each of `ids`' installed files when its lock row records no hash of them (and nothing
+/// else is wrong): the per-file hashes, then the lock row's `installed_tree_hash` (and its
 /// `manifest_hash` when it has none), every other key left as the host wrote it. A row
-/// that has hashes is never re-recorded: changed files stay changed. Returns the entry
-/// as recorded, or `None` when there was nothing to record.
-pub fn record_baseline(
+/// that has hashes is never re-recorded: changed files stay changed. Returns each entry
+/// as recorded, or `None` when there was nothing to record, in the order of `ids`.
+///
+/// The home lock is taken, and the lock read and written, once for all of them (issue 43:
+/// once per row made `verify --record` quadratic in the rows). A failure saves what was
+/// recorded before it.
+pub fn record_baselines(
     home: &Home,
-    id: &crate::name::Name,
+    ids: &[crate::name::Name],
     wait: bool,
     on_event: &mut dyn FnMut(crate::install::Event),
-) -> Result<Option<Entry>, crate::install::InstallError> {
+) -> Result<Vec<Option<Entry>>, crate::install::InstallError> {
     let _guard = crate::install::lock_home(home, wait, on_event)?;
     let mut lock = home.load_lock()?;
-    let Some(mut e) = lock.get(id.as_str()) else {
+    let mut rows: std::collections::HashMap<String, Entry> = lock
+        .entries()
+        .into_iter()
+        .map(|e| (e.id.clone(), e))
+        .collect();
+    let mut out = Vec::new();
+    for id in ids {
+        match record_one(home, &mut lock, rows.remove(id.as_str()), id) {
+            Ok(done) => out.push(done),
+            Err(e) => {
+                lock.save()?;
+                return Err(e);
+            }
+        }
+    }
+    lock.save()?;
+    Ok(out)
+}
+
+/// [`record_baselines`] of one row (`e`, as the lock has it), into `lock`.
+fn record_one(
+    home: &Home,
+    lock: &mut crate::lock::Lock,
+    e: Option<Entry>,
+    id: &crate::name::Name,
+) -> Result<Option<Entry>, crate::install::InstallError> {
+    let Some(mut e) = e else {
         return Ok(None);
     };
     if !entry(home, &e).unverifiable {
@@ -211,7 +241,6 @@ pub fn record_baseline(
     };
     crate::install::txn::record_files(home, id).map_err(crate::install::InstallError::from)?;
     lock.set_hashes(id.as_str(), manifest.as_deref(), &installed);
-    lock.save()?;
     if let Some(m) = manifest {
         e.manifest_hash = m;
     }

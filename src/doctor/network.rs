@@ -82,6 +82,8 @@ pub(super) fn sources(locked: &[(Home, Entry)], opts: &Options) -> Vec<Check> {
                 url,
                 userinfo,
                 tip: c.published || c.status == Status::UpToDate,
+                // The check listed it (a commit pin is checked as its default branch).
+                listed: true,
             });
         }
         if crate::git::is_local(&url) && !matches!(c.status, Status::Error { .. }) {

@@ -1,8 +1,10 @@
 //! Fetching a reference's tree into a directory, and walking a remote's
 //! candidates for a plugin directory.
 
+use std::collections::HashMap;
 use std::path::Path;
 use std::rc::Rc;
+use std::sync::{Arc, Mutex};
 
 use git2::{AutotagOption, FetchOptions, Oid, Repository};
 
@@ -275,6 +277,7 @@ pub fn walk(
     since: Option<&str>,
     bound: usize,
     path: Option<&str>,
+    walks: &Walks,
 ) -> Result<Walked, GitError> {
     let candidates: Vec<String> = if reference == "HEAD" || reference.starts_with("refs/") {
         vec![reference.to_owned()]
@@ -293,13 +296,6 @@ pub fn walk(
         let tip = candidates.iter().find_map(|n| repo.refname_to_id(n).ok());
         (repo, tip)
     } else {
-        scratch = tempfile::Builder::new()
-            .prefix("plugins-walk-")
-            .tempdir()
-            .map_err(|e| {
-                git2::Error::from_str(&format!("cannot create a scratch repository: {e}"))
-            })?;
-        let repo = Repository::init_bare(scratch.path())?;
         cli::refuse_hostile(url)?;
         // A monorepo plugin's walk needs commits and trees, not the repository's files:
         // the git command fetches them without blobs (a server that does not filter sends
@@ -311,6 +307,20 @@ pub fn walk(
                 1
             };
             let no_blobs = path.is_some();
+            let key = (
+                url.to_owned(),
+                userinfo.map(|u| u.user.clone()),
+                reference.to_owned(),
+                depth,
+                no_blobs,
+            );
+            // The plugins of one repository walk the history one fetch brought.
+            if let Some((kept, tip)) = walks.get(&key) {
+                let repo = Repository::open_bare(kept.0.path())?;
+                return walked(&repo, url, reference, tip, since, bound, path);
+            }
+            let dir = scratch_dir()?;
+            let repo = Repository::init_bare(dir.path())?;
             match cli::fetch_walk_tip(
                 url,
                 userinfo,
@@ -318,12 +328,20 @@ pub fn walk(
                 depth,
                 no_blobs,
                 &repo,
-                scratch.path(),
+                dir.path(),
             ) {
                 Err(GitError::Cli(cli::CliError::NoGit { .. })) if !cli::wanted(url) => {}
-                tip => return walked(&repo, url, reference, tip?, since, bound, path),
+                tip => {
+                    let tip = tip?;
+                    let done = walked(&repo, url, reference, tip, since, bound, path);
+                    drop(repo);
+                    walks.keep(key, dir, tip);
+                    return done;
+                }
             }
         }
+        scratch = scratch_dir()?;
+        let repo = Repository::init_bare(scratch.path())?;
         let mut remote = repo.remote_anonymous(url)?;
         let auth = Rc::default();
         let _scope = credentials::scope(url, userinfo, &auth);
@@ -358,6 +376,42 @@ pub fn walk(
         (repo, found.map(|(_, oid)| oid))
     };
     walked(&repo, url, reference, tip, since, bound, path)
+}
+
+/// A scratch directory for a walk's repository, in the temp directory.
+fn scratch_dir() -> Result<tempfile::TempDir, GitError> {
+    tempfile::Builder::new()
+        .prefix("plugins-walk-")
+        .tempdir()
+        .map_err(|e| {
+            git2::Error::from_str(&format!("cannot create a scratch repository: {e}")).into()
+        })
+}
+
+/// What [`walk`] fetched in one command: the history of each remote and ref it walked,
+/// kept until the command ends, so that the plugins of one repository (a monorepo's, in
+/// `update --dry-run`) walk one fetch rather than one each (issue 43).
+#[derive(Debug, Default)]
+pub struct Walks(Mutex<HashMap<WalkKey, Kept>>);
+
+/// (remote, credentials' user, ref, depth, without blobs).
+type WalkKey = (String, Option<String>, String, usize, bool);
+
+/// A fetched history: its scratch repository and the ref's id in it.
+type Kept = Arc<(tempfile::TempDir, Option<Oid>)>;
+
+impl Walks {
+    fn get(&self, key: &WalkKey) -> Option<(Kept, Option<Oid>)> {
+        let kept = self.0.lock().ok()?;
+        let found = kept.get(key)?;
+        Some((found.clone(), found.1))
+    }
+
+    fn keep(&self, key: WalkKey, dir: tempfile::TempDir, tip: Option<Oid>) {
+        if let Ok(mut kept) = self.0.lock() {
+            kept.insert(key, Arc::new((dir, tip)));
+        }
+    }
 }
 
 /// [`walk`] once `tip` (the ref's id, if the remote has it) is in `repo`.

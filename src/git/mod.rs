@@ -28,7 +28,7 @@ use refs::{Choice, Refs, choose, commit_of};
 use tree::check_out;
 
 pub use cli::{CliError, CliSettings, kill_stragglers};
-pub use fetch::{Ignored, Walked, fetch_subdirs, fetch_tree, walk};
+pub use fetch::{Ignored, Walked, Walks, fetch_subdirs, fetch_tree, walk};
 pub use refs::ls_remote;
 pub use sign::{SignFormat, Signed, Signer, verify as verify_signature};
 pub use ssh::{Hostile, HostileUrl, check_url, is_ssh};

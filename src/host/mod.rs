@@ -194,15 +194,41 @@ pub fn set_enabled(home: &Home, id: &str, on: bool) -> Result<Switch, LockError>
     })
 }
 
-/// Whether the home's host runs the installed plugin `id` (in `dir`) by its own switch:
-/// aoe's `enabled` in `config.toml`, AWorld's `.manifest.json` record (a directory without
-/// one is enabled), protoAgent's `plugins.enabled`/`plugins.disabled` and the manifest's
-/// own `enabled`. `None`: the host keeps no switch for it (aoe without a record).
-pub fn enabled(home: &Home, id: &str, dir: &Path) -> Option<bool> {
-    match home.dialect {
-        Dialect::Aoe => aoe::enabled(home, id),
-        Dialect::Aworld => Some(aworld::registry::enabled(home, id)),
-        Dialect::Protoagent => Some(protoagent::enabled(&protoagent::config_yaml(home), id, dir)),
+/// What the home's host's own switch records say (aoe's `config.toml`, AWorld's
+/// `.manifest.json`, protoAgent's `plugins.enabled`/`plugins.disabled`), read and parsed
+/// once per home: a command asks it for each of its rows (issue 43: `list` read and parsed
+/// the whole file again for each row, quadratic in the plugins of a home).
+#[derive(Debug)]
+pub struct Switches(Records);
+
+#[derive(Debug)]
+enum Records {
+    Aoe(aoe::Switches),
+    Aworld(aworld::registry::Switches),
+    Protoagent(protoagent::Switches),
+}
+
+/// The home's host's switch records, read once.
+pub fn switches(home: &Home) -> Switches {
+    Switches(match home.dialect {
+        Dialect::Aoe => Records::Aoe(aoe::Switches::load(home)),
+        Dialect::Aworld => Records::Aworld(aworld::registry::Switches::load(home)),
+        Dialect::Protoagent => Records::Protoagent(protoagent::Switches::load(home)),
+    })
+}
+
+impl Switches {
+    /// Whether the home's host runs the installed plugin `id` (in `dir`) by its own
+    /// switch: aoe's `enabled` in `config.toml`, AWorld's `.manifest.json` record (a
+    /// directory without one is enabled), protoAgent's `plugins.enabled`/`plugins.disabled`
+    /// and the manifest's own `enabled`. `None`: the host keeps no switch for it (aoe
+    /// without a record).
+    pub fn enabled(&self, id: &str, dir: &Path) -> Option<bool> {
+        match &self.0 {
+            Records::Aoe(s) => s.enabled(id),
+            Records::Aworld(s) => Some(s.enabled(id)),
+            Records::Protoagent(s) => Some(s.enabled(id, dir)),
+        }
     }
 }
 

@@ -37,6 +37,8 @@ struct State {
     done: Option<Option<(tempfile::TempDir, Fetched)>>,
     /// Plugins that have not taken their copy; the last one removes the directory.
     left: usize,
+    /// One plugin of the group has said `Fetching` ([`SharedFetches::announces`]).
+    announced: bool,
 }
 
 impl SharedFetches {
@@ -61,6 +63,19 @@ impl SharedFetches {
     /// Whether no two plugins share a fetch.
     pub fn is_empty(&self) -> bool {
         self.groups.is_empty()
+    }
+
+    /// Whether the plugin `opts` installs says `Fetching` for its fetch: in a group, only
+    /// the first to ask does (issue 43: the one fetch was announced once per plugin); a
+    /// plugin in no group always does.
+    pub(super) fn announces(&self, opts: &InstallOptions) -> bool {
+        let Some(group) = key(opts).and_then(|k| self.groups.get(&k)) else {
+            return true;
+        };
+        let Ok(mut state) = group.state.lock() else {
+            return true;
+        };
+        !std::mem::replace(&mut state.announced, true)
     }
 
     /// `subdir` of the group `opts` belongs to, written at `into/<subdir>` (as

@@ -51,7 +51,11 @@ pub(super) fn fetch(
             subdir,
             ..
         } => {
-            on_event(Event::Fetching(url.clone()));
+            // The plugins of one shared fetch say `Fetching` once, for all of them.
+            let announced = opts.shared.as_ref().is_none_or(|s| s.announces(opts));
+            if announced {
+                on_event(Event::Fetching(url.clone()));
+            }
             if crate::auth::is_cleartext(url) {
                 on_event(Event::Warning {
                     code: Code::GitCleartext,
@@ -88,15 +92,21 @@ pub(super) fn fetch(
                     let shared = opts.shared.as_ref().and_then(|s| s.take(opts, &repo));
                     let fetched = match shared {
                         Some(fetched) => fetched?,
-                        None => git::fetch_subdirs(
-                            url,
-                            userinfo.as_ref(),
-                            want.as_deref(),
-                            tag_hint,
-                            std::slice::from_ref(subdir),
-                            &repo,
-                            &mut |bytes| on_event(Event::Received { bytes }),
-                        )?,
+                        None => {
+                            // The shared fetch failed: this plugin fetches (and says so) alone.
+                            if !announced {
+                                on_event(Event::Fetching(url.clone()));
+                            }
+                            git::fetch_subdirs(
+                                url,
+                                userinfo.as_ref(),
+                                want.as_deref(),
+                                tag_hint,
+                                std::slice::from_ref(subdir),
+                                &repo,
+                                &mut |bytes| on_event(Event::Received { bytes }),
+                            )?
+                        }
                     };
                     take_subdir(&repo, subdir, dest, &fetched.commit)?;
                     fetched

@@ -9,6 +9,7 @@ mod atomic;
 mod host_record;
 mod json;
 mod pin;
+
 #[cfg(test)]
 mod tests;
 mod toml_row;
@@ -418,18 +419,28 @@ impl Lock {
             .iter()
             .rev()
             .find(|p| p.get("id").and_then(serde_json::Value::as_str) == Some(id))?;
-        let deps = row.get("deps")?;
-        // Every pin was checked when the lock was read (`json::check_pins`).
-        Some(
-            deps.as_array()
-                .map(|items| {
-                    items
-                        .iter()
-                        .filter_map(|d| DepPin::from_json(d).ok())
-                        .collect()
-                })
-                .unwrap_or_default(),
-        )
+        row_deps(row)
+    }
+
+    /// [`Lock::deps`] of every id, in one pass over the rows (the last row of an id wins,
+    /// as the host reads it): what a command that shows every row's pins asks (`list`),
+    /// where a search per row would be quadratic in the rows.
+    pub fn all_deps(&self) -> std::collections::HashMap<String, Vec<DepPin>> {
+        let mut out = std::collections::HashMap::new();
+        let Doc::Json(v) = &self.doc else {
+            return out;
+        };
+        let rows = v.get("plugins").and_then(serde_json::Value::as_array);
+        for row in rows.into_iter().flatten() {
+            let Some(id) = row.get("id").and_then(serde_json::Value::as_str) else {
+                continue;
+            };
+            match row_deps(row) {
+                Some(deps) => out.insert(id.to_owned(), deps),
+                None => out.remove(id),
+            };
+        }
+        out
     }
 
     /// protoAgent: who wrote `id`'s row and when (`by`, `installed_at` of the last row),
@@ -514,6 +525,22 @@ impl Lock {
         self.loaded = Some(self.doc.clone());
         Ok(true)
     }
+}
+
+/// A JSON lock row's `deps` pins; `None` when the row has no `deps` key. Every pin was
+/// checked when the lock was read (`json::check_pins`).
+fn row_deps(row: &serde_json::Value) -> Option<Vec<DepPin>> {
+    let deps = row.get("deps")?;
+    Some(
+        deps.as_array()
+            .map(|items| {
+                items
+                    .iter()
+                    .filter_map(|d| DepPin::from_json(d).ok())
+                    .collect()
+            })
+            .unwrap_or_default(),
+    )
 }
 
 /// The last row of `id` in a protoAgent lock, the one the host reads.

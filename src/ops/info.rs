@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::Serialize;
 
-use super::list::ListRow;
+use super::list::{HomeRecords, ListRow};
 use crate::context::Context;
 use crate::error::{Error, Refusal, Result};
 use crate::profile::HostProfile;
@@ -63,7 +63,7 @@ pub fn info(id: &str, home: Option<&PathBuf>, cx: &Context) -> Result<Info> {
             continue;
         };
         let dir = home.locked_dir(&e)?;
-        let row = ListRow::of(&home, &lock, e, &crate::hold::holds(&home));
+        let row = ListRow::of(&home, e, &HomeRecords::read(&home, &lock));
         let dialect = home.dialect;
         // Valid to the host the home remembers (`[host]` in plugins.toml), else to the
         // installed host's, detected (`aoe --version`, the host's Python).

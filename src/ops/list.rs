@@ -47,15 +47,30 @@ pub struct ListRow {
     pub dir: Option<PathBuf>,
 }
 
+/// What a home's rows are read against, each read and parsed once per home rather than
+/// once per row (issue 43: a 1,000-row `list` re-read its host's config for each row): its
+/// holds, its host's switch records and the wheel pins of its lock.
+pub struct HomeRecords {
+    holds: std::collections::BTreeMap<String, Hold>,
+    switches: crate::host::Switches,
+    deps: std::collections::HashMap<String, Vec<DepPin>>,
+}
+
+impl HomeRecords {
+    /// `home`'s records, with `lock` (its lock, read already).
+    pub fn read(home: &Home, lock: &Lock) -> HomeRecords {
+        HomeRecords {
+            holds: crate::hold::holds(home),
+            switches: crate::host::switches(home),
+            deps: lock.all_deps(),
+        }
+    }
+}
+
 impl ListRow {
-    /// The row of `e` in `home` (whose holds are `holds`), read from the lock and the
+    /// The row of `e` in `home` (whose records are `records`), read from the lock and the
     /// host's own records.
-    pub fn of(
-        home: &Home,
-        lock: &Lock,
-        e: Entry,
-        holds: &std::collections::BTreeMap<String, Hold>,
-    ) -> ListRow {
+    pub fn of(home: &Home, e: Entry, records: &HomeRecords) -> ListRow {
         let dir = home.locked_dir(&e).ok();
         let present = dir.as_ref().is_some_and(|d| d.is_dir());
         let installed = dir.as_deref().filter(|_| present);
@@ -77,9 +92,9 @@ impl ListRow {
             present,
             unbuilt: e.unbuilt,
             subdir: e.subdir.clone(),
-            enabled: installed.and_then(|d| crate::host::enabled(home, &e.id, d)),
-            hold: holds.get(&e.id).cloned(),
-            deps: lock.deps(&e.id),
+            enabled: installed.and_then(|d| records.switches.enabled(&e.id, d)),
+            hold: records.holds.get(&e.id).cloned(),
+            deps: records.deps.get(&e.id).cloned(),
             entry: e,
             dir,
         }
@@ -90,9 +105,9 @@ impl ListRow {
 pub fn list(home: Option<&PathBuf>, cx: &Context) -> Result<Vec<ListRow>> {
     let mut rows = Vec::new();
     for (home, lock) in cx.locked_homes(home)? {
-        let holds = crate::hold::holds(&home);
+        let records = HomeRecords::read(&home, &lock);
         for e in lock.entries() {
-            rows.push(ListRow::of(&home, &lock, e, &holds));
+            rows.push(ListRow::of(&home, e, &records));
         }
     }
     Ok(rows)

@@ -138,6 +138,8 @@ fn trust_problems(
             url,
             userinfo,
             tip,
+            // A commit pin is not listed by the check; every other row's remote was.
+            listed: !matches!(c.status, Status::Pinned),
         });
     }
     let mut out = vec![Vec::new(); checks.len()];

@@ -158,6 +158,15 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
     let lifting: &[String] = if opts.all { &[] } else { opts.ids };
     let mut lock_rows = LockRows::default();
+    // A dry run fetches and walks what the update would fetch: the plugins of one
+    // repository share one fetch per commit, and one history (issue 43).
+    let reviews = Reviews {
+        fetches: match opts.dry_run {
+            true => review_fetches(cx, opts, &checks, &mut lock_rows)?,
+            false => None,
+        },
+        walks: crate::git::Walks::default(),
+    };
     let mut steps = Vec::new();
     for (home, c) in checks {
         let install = match (&c.status, opts.dry_run) {
@@ -198,7 +207,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         let row = match &c.status {
             Status::HeldBack { .. } => Some(held_back_row(&home, &c)),
             Status::Behind { .. } | Status::Repointed { .. } if opts.dry_run => {
-                review(cx, printer, &home, &c, &mut lock_rows, opts)?
+                review(cx, printer, &home, &c, &mut lock_rows, opts, &reviews)?
             }
             Status::Behind { .. } | Status::Repointed { .. } => {
                 fetched.map(|(install, prepared)| {
@@ -453,6 +462,36 @@ fn base_options(
     Ok(base)
 }
 
+/// What a dry run's reviews share: the fetches of the newer versions (one per repository
+/// and commit, as the update's own are) and the histories walked (one per remote and ref).
+struct Reviews {
+    fetches: Option<std::sync::Arc<crate::install::SharedFetches>>,
+    walks: crate::git::Walks,
+}
+
+/// The fetches a dry run's reviews share, made as [`super::apply::prepared_in_order`]
+/// makes the update's: `None` when no two plugins share one.
+fn review_fetches(
+    cx: &Context,
+    opts: &UpdateOptions,
+    checks: &[(Home, Check)],
+    lock_rows: &mut LockRows,
+) -> Result<Option<std::sync::Arc<crate::install::SharedFetches>>> {
+    let mut installs = Vec::new();
+    for (home, c) in checks {
+        let (Status::Behind { new_ref, .. } | Status::Repointed { new_ref, .. }) = &c.status else {
+            continue;
+        };
+        let Some(entry) = lock_rows.get(home, &c.id)? else {
+            continue;
+        };
+        let base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+        installs.push(crate::update::options(home, &entry, new_ref, base));
+    }
+    let shared = crate::install::SharedFetches::of(installs.iter());
+    Ok((!shared.is_empty()).then(|| std::sync::Arc::new(shared)))
+}
+
 /// A dry run's row: fetch the newer version into a temporary directory and review it.
 fn review(
     cx: &Context,
@@ -461,6 +500,7 @@ fn review(
     c: &Check,
     lock_rows: &mut LockRows,
     opts: &UpdateOptions,
+    reviews: &Reviews,
 ) -> Result<Option<UpdateRow>> {
     let (Status::Behind { new_ref, commit } | Status::Repointed { new_ref, commit }) = &c.status
     else {
@@ -469,9 +509,11 @@ fn review(
     let Some(entry) = lock_rows.get(home, &c.id)? else {
         return Ok(None);
     };
-    let base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+    let mut base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+    base.shared.clone_from(&reviews.fetches);
     let mut on_event = crate::reporter::progress(printer);
-    let reviewed = crate::update::review(home, &entry, new_ref, base, &mut on_event);
+    let reviewed =
+        crate::update::review(home, &entry, new_ref, base, &reviews.walks, &mut on_event);
     drop(on_event);
     Ok(Some(match reviewed {
         Ok(r) => UpdateRow {

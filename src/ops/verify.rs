@@ -99,23 +99,38 @@ pub fn verify(opts: &VerifyOptions, cx: &Context, printer: &Printer) -> Result<V
     let mut rows = Vec::new();
     let mut on_event = crate::reporter::progress(printer);
     for (home, lock) in cx.locked_homes(opts.home)? {
-        for e in lock
+        let mut home_rows: Vec<(crate::lock::Entry, Verdict, bool)> = lock
             .entries()
             .into_iter()
             .filter(|e| opts.id.is_none_or(|id| id == e.id))
-        {
-            let mut verdict = crate::verify::entry(&home, &e);
-            let mut recorded = false;
-            if opts.record && verdict.unverifiable {
-                let name = home.locked_name(&e)?;
-                let done = crate::verify::record_baseline(&home, &name, opts.wait, &mut on_event)?;
-                if let Some(now) = done {
-                    verdict = crate::verify::entry(&home, &now);
-                    recorded = verdict.ok();
+            .map(|e| {
+                let verdict = crate::verify::entry(&home, &e);
+                (e, verdict, false)
+            })
+            .collect();
+        // `--record`: every row without hashes under one home lock, one lock read and write.
+        let unverifiable: Vec<usize> = (0..home_rows.len())
+            .filter(|&i| opts.record && home_rows[i].1.unverifiable)
+            .collect();
+        if !unverifiable.is_empty() {
+            let names = unverifiable
+                .iter()
+                .map(|&i| home.locked_name(&home_rows[i].0))
+                .collect::<std::result::Result<Vec<_>, _>>()?;
+            let done = crate::verify::record_baselines(&home, &names, opts.wait, &mut on_event)?;
+            for (&i, now) in unverifiable.iter().zip(done) {
+                if let Some(now) = now {
+                    let verdict = crate::verify::entry(&home, &now);
+                    home_rows[i].2 = verdict.ok();
+                    home_rows[i].1 = verdict;
                 }
             }
-            rows.push(VerifyRow::new(e.id.clone(), verdict, recorded));
         }
+        rows.extend(
+            home_rows
+                .into_iter()
+                .map(|(e, verdict, recorded)| VerifyRow::new(e.id, verdict, recorded)),
+        );
     }
     drop(on_event);
     if let Some(id) = opts.id

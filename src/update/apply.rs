@@ -10,6 +10,7 @@ pub fn review(
     entry: &Entry,
     new_ref: &str,
     base: crate::install::InstallOptions,
+    walks: &crate::git::Walks,
     on_event: &mut dyn FnMut(crate::install::Event),
 ) -> Result<crate::review::Review, crate::install::InstallError> {
     let check = Check {
@@ -27,6 +28,7 @@ pub fn review(
         &options(home, entry, new_ref, base),
         &dated_ref(&check, new_ref),
         entry.commit.as_deref(),
+        walks,
         on_event,
     )
 }

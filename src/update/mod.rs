@@ -319,7 +319,7 @@ pub fn check_all(
         published: false,
     };
     let mut results: Vec<Option<Check>> = vec![None; entries.len()];
-    let mut queue: Vec<(usize, &Entry, String)> = Vec::new();
+    let mut queue: Vec<(usize, String)> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         match (e.ref_kind, url_of(e)) {
             (Some(RefKind::Commit), _) => results[i] = Some(check(e, Status::Pinned)),
@@ -329,53 +329,61 @@ pub fn check_all(
             }
             (None, _) if e.commit.is_none() => results[i] = Some(check(e, Status::Local)),
             (_, Ok(None)) => results[i] = Some(check(e, Status::Local)),
-            (_, Ok(Some(url))) => queue.push((i, e, url)),
+            (_, Ok(Some(url))) => queue.push((i, url)),
         }
     }
-    let urls: Vec<(usize, String)> = queue.iter().map(|(i, _, u)| (*i, u.clone())).collect();
-    let work = queue
-        .into_iter()
-        .map(|(i, e, url)| (i, (e.clone(), url)))
+    // One ref listing per URL, not per row (issue 43): the plugins of one repository (a
+    // monorepo's) are each decided from the same listing.
+    let mut by_url: Vec<(String, Vec<usize>)> = Vec::new();
+    let mut slot: std::collections::HashMap<String, usize> = Default::default();
+    for (i, url) in queue {
+        let s = *slot.entry(url.clone()).or_insert_with(|| {
+            by_url.push((url, Vec::new()));
+            by_url.len() - 1
+        });
+        by_url[s].1.push(i);
+    }
+    let work = by_url
+        .iter()
+        .enumerate()
+        .map(|(s, (url, _))| (s, url.clone()))
         .collect();
     let listed = bounded(
         work,
-        &|(_, url): &(Entry, String)| url.as_str(),
+        &|url: &String| url.as_str(),
         jobs,
         timeout,
-        std::sync::Arc::new(move |(entry, url): (Entry, String)| {
-            match git::ls_remote(&url, None) {
-                Ok(refs) => {
-                    let published = entry
-                        .commit
+        std::sync::Arc::new(|url: String| git::ls_remote(&url, None).map_err(|e| e.to_string())),
+    );
+    for (s, done) in listed {
+        let (url, rows) = &by_url[s];
+        for &i in rows {
+            let e = &entries[i];
+            let (status, published) = match &done {
+                Some(Ok(refs)) => (
+                    decide(e, refs, pre),
+                    e.commit
                         .as_deref()
-                        .is_some_and(|c| trust::published_in(&refs, c));
-                    (decide(&entry, &refs, pre), published)
-                }
-                Err(e) => (
+                        .is_some_and(|c| trust::published_in(refs, c)),
+                ),
+                Some(Err(message)) => (
                     Status::Error {
-                        message: e.to_string(),
+                        message: message.clone(),
                     },
                     false,
                 ),
-            }
-        }),
-    );
-    for (i, done) in listed {
-        let (status, published) = done.unzip();
-        let status = status.unwrap_or_else(|| {
-            let url = urls.iter().find(|(j, _)| *j == i).map(|(_, u)| u.as_str());
-            Status::Error {
-                message: format!(
-                    "listing {} timed out after {} s",
-                    url.unwrap_or_default(),
-                    timeout.as_secs()
+                None => (
+                    Status::Error {
+                        message: format!("listing {url} timed out after {} s", timeout.as_secs()),
+                    },
+                    false,
                 ),
-            }
-        });
-        results[i] = Some(Check {
-            published: published.unwrap_or(false),
-            ..check(&entries[i], status)
-        });
+            };
+            results[i] = Some(Check {
+                published,
+                ..check(e, status)
+            });
+        }
     }
     results.into_iter().flatten().collect()
 }
@@ -390,20 +398,27 @@ pub fn check_homes(
     given: &crate::profile::HostProfile,
 ) -> Vec<(crate::store::Home, Check)> {
     let url_of = |e: &Entry| git_url_of(e, gh_base);
-    let mut out = Vec::new();
+    // Every home's rows are checked together: a URL two homes lock is listed once.
+    let mut asked: Vec<Entry> = Vec::new();
+    let mut per_home = Vec::new();
     for (home, lock) in homes {
         let entries = lock.entries();
         let profile = protoagent_profile(&home, given);
         let superseded: Vec<Option<Status>> =
             entries.iter().map(|e| superseded_by(profile, e)).collect();
-        let asked: Vec<Entry> = entries
-            .iter()
-            .zip(&superseded)
-            .filter(|(_, s)| s.is_none())
-            .map(|(e, _)| e.clone())
-            .collect();
-        // check_all answers in its input's order: put the superseded rows back in place.
-        let mut checked = check_all(&asked, jobs, timeout, pre, &url_of).into_iter();
+        asked.extend(
+            entries
+                .iter()
+                .zip(&superseded)
+                .filter(|(_, s)| s.is_none())
+                .map(|(e, _)| e.clone()),
+        );
+        per_home.push((home, entries, superseded));
+    }
+    // check_all answers in its input's order: put the superseded rows back in place.
+    let mut checked = check_all(&asked, jobs, timeout, pre, &url_of).into_iter();
+    let mut out = Vec::new();
+    for (home, entries, superseded) in per_home {
         let rows: Vec<Check> = entries
             .into_iter()
             .zip(superseded)

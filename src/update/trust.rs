@@ -38,6 +38,10 @@ pub struct Row {
     /// up-to-date check, or the check's listing: [`super::Check::published`]): it is
     /// published, and no listing is needed.
     pub tip: bool,
+    /// The caller's own check listed the remote (and, unless `tip`, did not see the locked
+    /// commit as a tip): the trust check does not list it again (issue 43: one ref listing
+    /// per URL per command).
+    pub listed: bool,
 }
 
 /// Check `rows`, at most `jobs` remotes at a time (and [`git::host_limit`] per server),
@@ -64,23 +68,42 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
     // rows of an `outdated` are such, their commit seen as a tip by the check itself.
     let mut out: Vec<Vec<Problem>> = vec![Vec::new(); n];
     let mut work = Vec::new();
+    // The rows of one repository at one commit (a monorepo's plugins) ask its remote the
+    // same question when no signature is required: the first asks, for all of them (one
+    // fetch per repository and commit, issue 43). A problem is asked again by each other
+    // row, so that its words are that row's.
+    let mut first: std::collections::HashMap<Shared, usize> = Default::default();
+    let mut sharing: Vec<(usize, usize, Row, TrustRead)> = Vec::new();
     for (i, r) in rows.into_iter().enumerate() {
         let trust = trusts[&r.home.root].clone();
-        if needs_remote(&r, &trust) {
-            work.push((i, (r, trust)));
-        } else {
+        if !needs_remote(&r, &trust) {
             out[i] = check(&r, trust);
+        } else if let Some(key) = shared(&r, &trust) {
+            match first.get(&key) {
+                Some(&f) => sharing.push((i, f, r, trust)),
+                None => {
+                    first.insert(key, i);
+                    work.push((i, (r, trust)));
+                }
+            }
+        } else {
+            work.push((i, (r, trust)));
         }
     }
-    let done = super::pool::bounded(
-        work,
-        &|(r, _): &(Row, Result<Trust, crate::store::SettingsError>)| r.url.as_str(),
-        jobs,
-        timeout,
-        std::sync::Arc::new(
-            |(r, trust): (Row, Result<Trust, crate::store::SettingsError>)| check(&r, trust),
-        ),
-    );
+    let mut done = in_pool(work, jobs, timeout);
+    let clean: std::collections::HashSet<usize> = done
+        .iter()
+        .filter(|(_, p)| p.as_ref().is_some_and(Vec::is_empty))
+        .map(|(i, _)| *i)
+        .collect();
+    let mut again = Vec::new();
+    for (i, f, r, trust) in sharing {
+        match clean.contains(&f) {
+            true => done.push((i, Some(Vec::new()))),
+            false => again.push((i, (r, trust))),
+        }
+    }
+    done.extend(in_pool(again, jobs, timeout));
     for (i, problems) in done {
         out[i] = problems.unwrap_or_else(|| {
             let (id, url) = &names[i];
@@ -95,6 +118,54 @@ pub fn check_rows(rows: Vec<Row>, jobs: usize, timeout: Duration) -> Vec<Vec<Pro
         });
     }
     out
+}
+
+/// A home's `[trust]`, as read.
+type TrustRead = Result<Trust, crate::store::SettingsError>;
+
+/// What rows that ask their remote the same question have in common: the remote, the
+/// credentials' user, the locked commit, the tag that comes along, and what the caller saw.
+type Shared = (String, Option<String>, String, Option<String>, bool, bool);
+
+/// The question `row` asks its remote, when it is one another row can answer for it: no
+/// signature is required (whose rule and recorded key are the row's own).
+fn shared(row: &Row, trust: &TrustRead) -> Option<Shared> {
+    let trust = trust.as_ref().ok()?;
+    if trust
+        .rule(&row.entry.id, &Default::default(), &row.home.settings())
+        .required
+    {
+        return None;
+    }
+    Some((
+        row.url.clone(),
+        row.userinfo.as_ref().map(|u| u.user.clone()),
+        row.entry.commit.clone()?,
+        tag_hint(&row.entry).map(str::to_owned),
+        row.tip,
+        row.listed,
+    ))
+}
+
+/// [`check`] of each row in the bounded pool; `None` for a row that timed out.
+fn in_pool(
+    work: Vec<(usize, (Row, TrustRead))>,
+    jobs: usize,
+    timeout: Duration,
+) -> Vec<(usize, Option<Vec<Problem>>)> {
+    super::pool::bounded(
+        work,
+        &|(r, _): &(Row, TrustRead)| r.url.as_str(),
+        jobs,
+        timeout,
+        std::sync::Arc::new(|(r, trust): (Row, TrustRead)| check(&r, trust)),
+    )
+}
+
+/// The tag a row was installed from, which a fetch of its locked commit brings along.
+fn tag_hint(entry: &Entry) -> Option<&str> {
+    (entry.ref_kind == Some(RefKind::Tag) && !entry.requested_ref.is_empty())
+        .then_some(entry.requested_ref.as_str())
 }
 
 /// Whether [`check`] of `row` reaches its remote: a listing or a fetch. Not when the
@@ -133,13 +204,15 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
         if row.tip || git::is_local(url) {
             return Vec::new();
         }
-        match git::ls_remote(url, row.userinfo.as_ref()) {
-            Ok(refs) if published_in(&refs, commit) => {
+        // The caller listed the remote and saw the commit as no tip: only a fetch tells.
+        match (!row.listed).then(|| git::ls_remote(url, row.userinfo.as_ref())) {
+            None => {}
+            Some(Ok(refs)) if published_in(&refs, commit) => {
                 return Vec::new();
             }
-            Ok(_) => {}
+            Some(Ok(_)) => {}
             // The listing's own failure is what the caller's check reports.
-            Err(e) => {
+            Some(Err(e)) => {
                 log::debug!("{id}: {url}: cannot list refs for the trust check: {e}");
                 return Vec::new();
             }
@@ -164,9 +237,7 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
     };
     // As `sync` fetches a row: the locked commit, and the tag it came from while that
     // tag still names it.
-    let tag_hint = (row.entry.ref_kind == Some(RefKind::Tag)
-        && !row.entry.requested_ref.is_empty())
-    .then_some(row.entry.requested_ref.as_str());
+    let tag_hint = tag_hint(&row.entry);
     let fetched = match git::fetch_tree(
         url,
         row.userinfo.as_ref(),

@@ -321,3 +321,70 @@ fn a_partial_clone_refuses_what_a_whole_tree_refuses() {
 "#]],
     );
 }
+
+/// Issue 43: the plugins of one repository share the requests of a command: the check
+/// lists their URL once, not once per plugin; the trust check of `outdated` fetches their
+/// commit once; a dry run's reviews share one fetch per commit and one history walk.
+/// Counted on a loopback smart-HTTP server, from one that sends whole trees and from one
+/// that filters, as ref listings (an advertisement or `ls-refs`, the fetches' own
+/// included) and fetches; none of the figures grows with the number of plugins. The one
+/// fetch the plugins share is announced once (`Fetching`), not once per plugin.
+#[test]
+fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let repo = monorepo(&t.join("work"), 3, 1, 64, 0);
+    let served = t.join("srv");
+    serve(&repo, &served, "whole", false);
+    serve(&repo, &served, "filtered", true);
+    let server = CountingServer::start(&served);
+    for p in 1..=3 {
+        repo.file(&format!("plugins/p{p}/NEWS"), "2.0\n");
+    }
+    repo.commit("every plugin changes");
+    let mut seen = Vec::new();
+    for name in ["whole", "filtered"] {
+        let home = t.join(format!("{name}-home"));
+        let bare = served.join(format!("acme/{name}.git"));
+        for p in 1..=3 {
+            let source = format!("gh:acme/{name}/plugins/p{p}@main");
+            let (code, o, e) = at(&server.base, &home, &["install", &source, "--yes"]);
+            assert_eq!(code, 0, "{o}{e}");
+        }
+        git(
+            &repo.dir,
+            &["push", "-q", bare.to_str().unwrap(), "main:main"],
+        );
+        let path = format!("/acme/{name}.git");
+        for args in [
+            &["outdated"][..],
+            &["update", "--all", "--dry-run"],
+            &["update", "--all", "--yes"],
+        ] {
+            server.reset();
+            let (code, o, e) = at(&server.base, &home, args);
+            assert!(code == 0 || args[0] == "outdated", "{o}{e}");
+            let (listings, fetches) = server.requests(&path);
+            seen.push(format!(
+                "{name} {}: {listings} listings, {fetches} fetches, says `Fetching` {}x",
+                args.join(" "),
+                e.matches("Fetching ").count()
+            ));
+        }
+    }
+    // Before issue 43 (same servers, same plugins): `outdated` 13 listings and 4 fetches
+    // (whole trees) or 6 (filtered), the dry run 16 and 7 or 15, the update 5 and 1 or 3.
+    // Still to do: the dry run walks the plugins' history (a listing and a fetch the
+    // update does not make) and compares the unchanged subdirectories in a fetch of its own.
+    assert_eq!(
+        seen,
+        [
+            "whole outdated: 4 listings, 2 fetches, says `Fetching` 0x",
+            "whole update --all --dry-run: 6 listings, 3 fetches, says `Fetching` 1x",
+            "whole update --all --yes: 3 listings, 1 fetches, says `Fetching` 1x",
+            "filtered outdated: 4 listings, 4 fetches, says `Fetching` 0x",
+            "filtered update --all --dry-run: 6 listings, 7 fetches, says `Fetching` 1x",
+            "filtered update --all --yes: 3 listings, 3 fetches, says `Fetching` 1x",
+        ]
+    );
+}

@@ -278,3 +278,100 @@ notes_x 1.2 (protoagent)
     assert_eq!(doc["deps"][0]["name"], "demolib");
     assert_eq!(doc["enabled"], true);
 }
+
+/// An AWorld home of two plugins, one switched off in the host's `.manifest.json`.
+fn aworld_home(t: &Path) -> std::path::PathBuf {
+    let home = t.join("aworld");
+    let mut lock = String::from("lock_version = 1\n");
+    for id in ["a_one", "a_two"] {
+        lock.push_str(&format!(
+            "\n[plugins.\"{id}\"]\nsource = \"https://example.invalid/{id}.git\"\nrequested_ref = \"\"\nresolved_commit = \"{SHA}\"\nversion = \"1.0.0\"\n"
+        ));
+        let dir = home.join("plugins").join(id).join(".aworld-plugin");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("plugin.json"),
+            format!(r#"{{"id": "{id}", "version": "1.0.0"}}"#),
+        )
+        .unwrap();
+    }
+    std::fs::write(home.join("plugins.lock"), lock).unwrap();
+    std::fs::write(
+        home.join("plugins/.manifest.json"),
+        r#"{"a_one": {"name": "a_one", "enabled": false}, "a_two": {"name": "a_two", "enabled": true}}"#,
+    )
+    .unwrap();
+    home
+}
+
+/// Issue 43: `list` and `info` read and parse each host file once per command, not once per
+/// row (which made `list` quadratic in the plugins of a home): aoe's `config.toml`, AWorld's
+/// `.manifest.json`, protoAgent's instance config. Counted as the opens strace sees.
+#[test]
+fn issue_43_each_host_file_is_read_once_per_command() {
+    let Some(strace) = crate::support::strace() else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let homes = [
+        (aoe_home(&t), "config.toml", "dev.example.pinned"),
+        (aworld_home(&t), "plugins/.manifest.json", "a_one"),
+        (proto_home(&t), "config/langgraph-config.yaml", "notes_x"),
+    ];
+    let mut seen = Vec::new();
+    // `verify --record` of protoAgent's two host-written rows (no hashes): its lock is read
+    // to tell the home's host, once for the command, and once under the home lock to
+    // record them, not once per row.
+    let runs = homes
+        .iter()
+        .flat_map(|(home, file, id)| {
+            [
+                (home.clone(), *file, vec!["list"]),
+                (home.clone(), *file, vec!["info", id]),
+            ]
+        })
+        .chain([(
+            homes[2].0.clone(),
+            "plugins.lock",
+            vec!["verify", "--record"],
+        )]);
+    for (home, file, args) in runs {
+        let path = home.join(file).display().to_string();
+        let trace = t.join("trace");
+        let status = Plugins::new()
+            .args(&args)
+            .home(&home)
+            .wrapped_in(
+                &strace,
+                [
+                    "-f".as_ref(),
+                    "-e".as_ref(),
+                    "trace=openat,open".as_ref(),
+                    "-o".as_ref(),
+                    trace.as_os_str(),
+                ],
+            )
+            .stdout(std::process::Stdio::null())
+            .status();
+        assert!(status.success(), "{args:?} in {}", home.display());
+        let opens = std::fs::read_to_string(&trace)
+            .unwrap()
+            .lines()
+            .filter(|l| l.contains(&format!("\"{path}\"")))
+            .count();
+        seen.push(format!("{} {file}: {opens}", args.join(" ")));
+    }
+    assert_eq!(
+        seen,
+        [
+            "list config.toml: 1",
+            "info dev.example.pinned config.toml: 1",
+            "list plugins/.manifest.json: 1",
+            "info a_one plugins/.manifest.json: 1",
+            "list config/langgraph-config.yaml: 1",
+            "info notes_x config/langgraph-config.yaml: 1",
+            "verify --record plugins.lock: 3",
+        ]
+    );
+}

@@ -252,12 +252,28 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockErr
     save(&path, before.as_deref(), &doc)
 }
 
-/// `[plugins."<id>"] enabled` in `config.toml`: `None` when the file has no record of the
-/// plugin or the record no `enabled` (aoe loads a community plugin only while it is true).
-pub fn enabled(home: &Home, id: &str) -> Option<bool> {
-    let text = crate::file::read_to_string(config_path(home)).ok()?;
-    let doc = text.parse::<toml::Table>().ok()?;
-    doc.get("plugins")?.get(id)?.get("enabled")?.as_bool()
+/// `config.toml` as read once for a command's rows (`list`, `info`): `None` when it cannot
+/// be read or parsed, so no plugin has a switch.
+#[derive(Debug)]
+pub struct Switches(Option<toml::Table>);
+
+impl Switches {
+    /// Read and parse `home`'s `config.toml`.
+    pub fn load(home: &Home) -> Switches {
+        let text = crate::file::read_to_string(config_path(home)).ok();
+        Switches(text.and_then(|t| t.parse::<toml::Table>().ok()))
+    }
+
+    /// `[plugins."<id>"] enabled`: `None` when the file has no record of the plugin or the
+    /// record no `enabled` (aoe loads a community plugin only while it is true).
+    pub fn enabled(&self, id: &str) -> Option<bool> {
+        self.0
+            .as_ref()?
+            .get("plugins")?
+            .get(id)?
+            .get("enabled")?
+            .as_bool()
+    }
 }
 
 /// The `version` the installed `aoe-plugin.toml` in `dir` declares.

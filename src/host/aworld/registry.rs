@@ -76,20 +76,33 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<Option<bool>,
     Ok(Some(true))
 }
 
-/// Whether AWorld loads `id`: its record's `enabled` (Python truthiness); a plugin
-/// directory without a record is an enabled "unmanaged plugin directory".
-pub fn enabled(home: &Home, id: &str) -> bool {
-    let rec = crate::file::read_to_string(home.aworld_registry())
-        .ok()
-        .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok())
-        .and_then(|doc| doc.get(id)?.get("enabled").cloned());
-    match rec {
-        None => true,
-        Some(serde_json::Value::Null) => false,
-        Some(serde_json::Value::Bool(b)) => b,
-        Some(serde_json::Value::Number(n)) => n.as_f64() != Some(0.0),
-        Some(serde_json::Value::String(s)) => !s.is_empty(),
-        Some(serde_json::Value::Array(a)) => !a.is_empty(),
-        Some(serde_json::Value::Object(o)) => !o.is_empty(),
+/// `.manifest.json` as read once for a command's rows (`list`, `info`): `None` when it
+/// cannot be read or parsed, so every plugin directory is unmanaged.
+#[derive(Debug)]
+pub struct Switches(Option<serde_json::Value>);
+
+impl Switches {
+    /// Read and parse `home`'s `.manifest.json`.
+    pub fn load(home: &Home) -> Switches {
+        Switches(
+            crate::file::read_to_string(home.aworld_registry())
+                .ok()
+                .and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok()),
+        )
+    }
+
+    /// Whether AWorld loads `id`: its record's `enabled` (Python truthiness); a plugin
+    /// directory without a record is an enabled "unmanaged plugin directory".
+    pub fn enabled(&self, id: &str) -> bool {
+        let rec = self.0.as_ref().and_then(|doc| doc.get(id)?.get("enabled"));
+        match rec {
+            None => true,
+            Some(serde_json::Value::Null) => false,
+            Some(serde_json::Value::Bool(b)) => *b,
+            Some(serde_json::Value::Number(n)) => n.as_f64() != Some(0.0),
+            Some(serde_json::Value::String(s)) => !s.is_empty(),
+            Some(serde_json::Value::Array(a)) => !a.is_empty(),
+            Some(serde_json::Value::Object(o)) => !o.is_empty(),
+        }
     }
 }

@@ -269,17 +269,39 @@ pub fn installed_version(dir: &Path) -> Option<String> {
     ))
 }
 
-/// Whether the host loads `id` (in `dir`): it is not in `plugins.disabled`, and it is in
-/// `plugins.enabled` or its manifest enables itself (`enabled`, Python truthiness; §3).
-pub fn enabled(config: &Path, id: &str, dir: &Path) -> bool {
-    let (enabled, disabled) = plugin_lists(config);
-    let own = installed_manifest(dir)
-        .and_then(|m| {
-            m.get("enabled")
-                .map(|e| crate::manifest::pyval::truthy(&e.node))
-        })
-        .unwrap_or(false);
-    (own || enabled.iter().any(|e| e == id)) && !disabled.iter().any(|d| d == id)
+/// The config's `plugins.enabled` and `plugins.disabled` lists as read once for a
+/// command's rows (`list`, `info`), as sets.
+#[derive(Debug)]
+pub struct Switches {
+    enabled: std::collections::HashSet<String>,
+    disabled: std::collections::HashSet<String>,
+}
+
+impl Switches {
+    /// Read and parse the lists of `home`'s config ([`config_yaml`]).
+    pub fn load(home: &Home) -> Switches {
+        let (enabled, disabled) = plugin_lists(&config_yaml(home));
+        Switches {
+            enabled: enabled.into_iter().collect(),
+            disabled: disabled.into_iter().collect(),
+        }
+    }
+
+    /// Whether the host loads `id` (in `dir`): it is not in `plugins.disabled`, and it is
+    /// in `plugins.enabled` or its manifest enables itself (`enabled`, Python truthiness;
+    /// §3). The manifest is the plugin's own, read here.
+    pub fn enabled(&self, id: &str, dir: &Path) -> bool {
+        if self.disabled.contains(id) {
+            return false;
+        }
+        self.enabled.contains(id)
+            || installed_manifest(dir)
+                .and_then(|m| {
+                    m.get("enabled")
+                        .map(|e| crate::manifest::pyval::truthy(&e.node))
+                })
+                .unwrap_or(false)
+    }
 }
 
 /// protoAgent's `plugins.enabled` and `plugins.disabled` lists in its config, as read.

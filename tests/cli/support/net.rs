@@ -335,6 +335,10 @@ pub(crate) struct Served {
     pub(crate) repo: String,
     /// It asked for objects (a fetch), not for the ref list.
     pub(crate) fetch: bool,
+    /// It listed the refs: a v2 `ls-refs`, or a v0 client's ref advertisement (`GET
+    /// info/refs` without `Git-Protocol: version=2`, whose answer is the ref list; a v2
+    /// client's is only the capabilities).
+    pub(crate) listing: bool,
     /// The bytes of the answer's body (the pack, in a fetch).
     pub(crate) bytes: usize,
 }
@@ -372,6 +376,15 @@ impl CountingServer {
         fetches.fold((0, 0), |(n, b), s| (n + 1, b + s.bytes))
     }
 
+    /// The ref listings and the fetches of `repo` answered so far.
+    pub(crate) fn requests(&self, repo: &str) -> (usize, usize) {
+        let served = self.served.lock().unwrap();
+        let of = served.iter().filter(|s| s.repo == repo);
+        of.fold((0, 0), |(l, f), s| {
+            (l + usize::from(s.listing), f + usize::from(s.fetch))
+        })
+    }
+
     /// Forget what was served.
     pub(crate) fn reset(&self) {
         self.served.lock().unwrap().clear();
@@ -394,12 +407,24 @@ fn serve_counted(
         // v2 names its command; v0 fetches send `want` lines.
         let has = |needle: &[u8]| req.body.windows(needle.len()).any(|w| w == needle);
         let fetch = upload && (has(b"command=fetch") || (!has(b"command=") && has(b"want ")));
-        let repo = target.trim_end_matches("/git-upload-pack").to_owned();
+        let advertised = req.line.starts_with("GET ")
+            && target.contains("/info/refs?service=git-upload-pack")
+            && !req
+                .header("git-protocol")
+                .is_some_and(|p| p.contains("version=2"));
+        let listing = advertised || (upload && has(b"command=ls-refs"));
+        let repo = target
+            .split("/info/refs")
+            .next()
+            .unwrap_or_default()
+            .trim_end_matches("/git-upload-pack")
+            .to_owned();
         let (status, headers, body) = cgi_with(root, req, true)?;
-        if upload {
+        if upload || advertised {
             log.lock().unwrap().push(Served {
                 repo,
                 fetch,
+                listing,
                 bytes: body.len(),
             });
         }
