@@ -102,6 +102,77 @@ fn killed_mid_step(signal: i32) {
     );
 }
 
+/// Issue #40: the same for pip. `install --deps` runs the host's pip as a step; a pip that
+/// hangs (here a stand-in interpreter whose `-m pip` starts a `setsid` child, a background
+/// child and a foreground sleep) is gone with everything it started once `plugins` is killed
+/// with `-9`.
+#[test]
+fn a_kill_9_of_plugins_mid_pip_leaves_nothing_running() {
+    let tmp = tempfile::tempdir().unwrap();
+    let python = tmp.path().join("python");
+    std::fs::write(
+        &python,
+        "#!/bin/sh
+case \" $* \" in *\" pip \"*) setsid sleep 7791 & sleep 7792 & sleep 7793 ;; esac\nexit 1\n",
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&python, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let repo = Repo::init(&tmp.path().join("repo"));
+    repo.file(
+        "protoagent.plugin.yaml",
+        "id: deppy\nname: Deppy\nversion: 1.0.0\nrequires_pip: [demolib]\n",
+    )
+    .file("__init__.py", "def register(r):\n    pass\n");
+    repo.commit("v1");
+    let home = tmp.path().join("instance");
+    crate::support::protoagent::instance(&home, None);
+    let mut plugins = Plugins::new()
+        .args([
+            "install",
+            &repo.url(),
+            "--yes",
+            "--deps",
+            "--host-version",
+            "0.218.1",
+        ])
+        .arg("--python")
+        .arg(&python)
+        .arg("--home")
+        .arg(&home)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn();
+    let started = Instant::now();
+    while !(running("sleep 7791") && running("sleep 7792") && running("sleep 7793")) {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "pip did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: kill(2) on the plugins this test started.
+    unsafe {
+        libc::kill(plugins.id() as i32, libc::SIGKILL);
+    }
+    plugins.wait().unwrap();
+    let killed = Instant::now();
+    let left = || {
+        ["sleep 7791", "sleep 7792", "sleep 7793"]
+            .into_iter()
+            .filter(|p| running(p))
+            .collect::<Vec<_>>()
+    };
+    while !left().is_empty() && killed.elapsed() < Duration::from_secs(5) {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    assert_eq!(
+        left(),
+        Vec::<&str>::new(),
+        "survived a kill -9 of plugins mid-pip"
+    );
+}
+
 #[test]
 fn build_output_is_capped_in_the_log_and_on_screen() {
     let tmp = tempfile::tempdir().unwrap();
