@@ -61,6 +61,55 @@ pub(crate) fn normalize(mut v: Value) -> Result<Value, NotAnObject> {
 
 /// The entries as protoAgent 0.218's `_lock_rows_by_id` reads them: rows with a
 /// non-empty string id, the last row for an id winning.
+/// One row as an entry (`None` for a row without an id).
+fn row_entry(row: &Value) -> Option<Entry> {
+    let s = |k: &str| row.get(k).and_then(Value::as_str).map(str::to_owned);
+    let kind = match s("ref_kind").as_deref() {
+        Some("branch") => Some(RefKind::Branch),
+        Some("tag") => Some(RefKind::Tag),
+        Some("commit") => Some(RefKind::Commit),
+        Some("default") => Some(RefKind::Default),
+        _ => None,
+    };
+    let commit = crate::lock::read_commit(s("resolved_sha"));
+    let requested_ref = s("requested_ref").unwrap_or_default();
+    // `plugins`' own spelling of the source, beside the URL the host fetches; a row the
+    // host rewrote has none (its `source_url` is then the source), and a row an older
+    // `plugins` wrote has `gh:` in `source_url` itself.
+    let url = s("source_url").unwrap_or_default();
+    let (source, host_source) = match s(PLUGINS_SOURCE).filter(|o| !o.is_empty()) {
+        Some(own) if own != url && !url.is_empty() => (own, Some(url)),
+        Some(own) if url.is_empty() => (own, None),
+        _ => (url, None),
+    };
+    Some(Entry {
+        id: s("id")?,
+        source,
+        host_source,
+        ref_kind: crate::lock::adopt_kind(kind, &requested_ref, commit.as_deref()),
+        requested_ref,
+        commit,
+        version: s("version").unwrap_or_default(),
+        manifest_hash: s("manifest_hash").unwrap_or_default(),
+        tree_hash: s("tree_hash").unwrap_or_default(),
+        installed_hash: s("installed_tree_hash"),
+        // protoAgent plugins have no build output, and no host config naming a ref.
+        build_hash: None,
+        follows_latest: false,
+        release: None,
+        unbuilt: false,
+        featured: false,
+        subdir: s("subdir"),
+        signer_key: s("signer_key"),
+        signer_seen: s("signer_seen_at"),
+        profile: crate::lock::read_profile(
+            row.get("host_aoe_api").and_then(Value::as_i64),
+            s("host_version"),
+        ),
+    })
+    .filter(|e| !e.id.is_empty())
+}
+
 pub(crate) fn entries(v: &Value) -> Vec<Entry> {
     let rows = v
         .get("plugins")
@@ -68,57 +117,20 @@ pub(crate) fn entries(v: &Value) -> Vec<Entry> {
         .map(Vec::as_slice)
         .unwrap_or_default();
     let mut by_id: std::collections::BTreeMap<String, Entry> = Default::default();
-    let all = rows.iter().filter_map(|row| {
-        let s = |k: &str| row.get(k).and_then(Value::as_str).map(str::to_owned);
-        let kind = match s("ref_kind").as_deref() {
-            Some("branch") => Some(RefKind::Branch),
-            Some("tag") => Some(RefKind::Tag),
-            Some("commit") => Some(RefKind::Commit),
-            Some("default") => Some(RefKind::Default),
-            _ => None,
-        };
-        let commit = crate::lock::read_commit(s("resolved_sha"));
-        let requested_ref = s("requested_ref").unwrap_or_default();
-        // `plugins`' own spelling of the source, beside the URL the host fetches; a row the
-        // host rewrote has none (its `source_url` is then the source), and a row an older
-        // `plugins` wrote has `gh:` in `source_url` itself.
-        let url = s("source_url").unwrap_or_default();
-        let (source, host_source) = match s(PLUGINS_SOURCE).filter(|o| !o.is_empty()) {
-            Some(own) if own != url && !url.is_empty() => (own, Some(url)),
-            Some(own) if url.is_empty() => (own, None),
-            _ => (url, None),
-        };
-        Some(Entry {
-            id: s("id")?,
-            source,
-            host_source,
-            ref_kind: crate::lock::adopt_kind(kind, &requested_ref, commit.as_deref()),
-            requested_ref,
-            commit,
-            version: s("version").unwrap_or_default(),
-            manifest_hash: s("manifest_hash").unwrap_or_default(),
-            tree_hash: s("tree_hash").unwrap_or_default(),
-            installed_hash: s("installed_tree_hash"),
-            // protoAgent plugins have no build output, and no host config naming a ref.
-            build_hash: None,
-            follows_latest: false,
-            release: None,
-            unbuilt: false,
-            featured: false,
-            subdir: s("subdir"),
-            signer_key: s("signer_key"),
-            signer_seen: s("signer_seen_at"),
-            profile: crate::lock::read_profile(
-                row.get("host_aoe_api").and_then(Value::as_i64),
-                s("host_version"),
-            ),
-        })
-        .filter(|e| !e.id.is_empty())
-    });
-    for e in all {
+    for e in rows.iter().filter_map(row_entry) {
         by_id.insert(e.id.clone(), e);
     }
     by_id.into_values().collect()
+}
+
+/// The entry of `id`: its last row, as [`entries`] keeps it, without reading the others.
+pub(crate) fn entry(v: &Value, id: &str) -> Option<Entry> {
+    v.get("plugins")?
+        .as_array()?
+        .iter()
+        .rev()
+        .find(|row| row.get("id").and_then(Value::as_str) == Some(id))
+        .and_then(row_entry)
 }
 
 /// Drop every row with this id and append the new one, keeping the other keys of the

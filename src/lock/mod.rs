@@ -301,8 +301,18 @@ impl Lock {
         out
     }
 
+    /// The entry of `id` (the row the host reads), without building every entry: callers
+    /// that look up one row per plugin stay linear in the lock's size.
     pub fn get(&self, id: &str) -> Option<Entry> {
-        self.entries().into_iter().find(|e| e.id == id)
+        match &self.doc {
+            Doc::Json(v) => json::entry(v, id),
+            Doc::Toml(t) => t
+                .get("plugins")
+                .and_then(toml::Value::as_table)
+                .and_then(|plugins| plugins.get(id))
+                .and_then(toml::Value::as_table)
+                .and_then(|row| toml_entry(id, row)),
+        }
     }
 
     /// Add or replace `entry`, keeping fields of a prior entry that `plugins` does not manage.
