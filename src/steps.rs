@@ -938,21 +938,6 @@ impl Overlay {
     #[cfg(target_os = "linux")]
     fn enter(&self) -> std::io::Result<()> {
         let fail = || Err(std::io::Error::last_os_error());
-        let write = |path: &std::ffi::CStr, data: &[u8]| -> std::io::Result<()> {
-            // SAFETY: open/write/close on a NUL-terminated path and a prepared buffer.
-            unsafe {
-                let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-                if fd < 0 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                let n = libc::write(fd, data.as_ptr().cast(), data.len());
-                libc::close(fd);
-                if n < 0 || n as usize != data.len() {
-                    return Err(std::io::Error::last_os_error());
-                }
-            }
-            Ok(())
-        };
         // SAFETY: unshare/mount/chdir with NUL-terminated strings prepared before the fork.
         unsafe {
             if !self.user_ns {
@@ -964,9 +949,9 @@ impl Overlay {
                     return fail();
                 }
                 // Kernels before 3.19 have no setgroups file; nothing to deny there.
-                let _ = write(c"/proc/self/setgroups", b"deny");
-                write(c"/proc/self/uid_map", &self.uid_map)?;
-                write(c"/proc/self/gid_map", &self.gid_map)?;
+                let _ = write_proc(c"/proc/self/setgroups", b"deny");
+                write_proc(c"/proc/self/uid_map", &self.uid_map)?;
+                write_proc(c"/proc/self/gid_map", &self.gid_map)?;
             }
             let none = std::ptr::null();
             if libc::mount(

@@ -66,28 +66,41 @@ fn killed_mid_step(signal: i32) {
         "#!/bin/sh\nsetsid sleep 7781 &\nsleep 7782 &\nsleep 7783\n",
     );
     let home = tmp.path().join("home");
-    let mut plugins = Plugins::new()
+    let mut plugins = Plugins::new();
+    plugins
         .args(["install", &repo.url(), "--yes", "--home"])
-        .arg(&home)
+        .arg(&home);
+    let markers = ["sleep 7781", "sleep 7782", "sleep 7783"];
+    assert_eq!(
+        survivors(&mut plugins, markers, signal),
+        Vec::<&str>::new(),
+        "survived signal {signal} to plugins"
+    );
+}
+
+/// Start `plugins`, wait until every process `markers` names runs, send `signal` to
+/// `plugins`, and say which of them still run 5 s after it ended.
+fn survivors(plugins: &mut Plugins, markers: [&'static str; 3], signal: i32) -> Vec<&'static str> {
+    let mut child = plugins
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())
         .spawn();
     let started = Instant::now();
-    while !(running("sleep 7781") && running("sleep 7782") && running("sleep 7783")) {
+    while !markers.iter().all(|m| running(m)) {
         assert!(
             started.elapsed() < Duration::from_secs(30),
-            "the step did not start"
+            "{markers:?} did not start"
         );
         std::thread::sleep(Duration::from_millis(20));
     }
     // SAFETY: kill(2) on the plugins this test started.
     unsafe {
-        libc::kill(plugins.id() as i32, signal);
+        libc::kill(child.id() as i32, signal);
     }
-    plugins.wait().unwrap();
+    child.wait().unwrap();
     let killed = Instant::now();
     let left = || {
-        ["sleep 7781", "sleep 7782", "sleep 7783"]
+        markers
             .into_iter()
             .filter(|p| running(p))
             .collect::<Vec<_>>()
@@ -95,11 +108,7 @@ fn killed_mid_step(signal: i32) {
     while !left().is_empty() && killed.elapsed() < Duration::from_secs(5) {
         std::thread::sleep(Duration::from_millis(20));
     }
-    assert_eq!(
-        left(),
-        Vec::<&str>::new(),
-        "survived signal {signal} to plugins"
-    );
+    left()
 }
 
 /// Issue #40: the same for pip. `install --deps` runs the host's pip as a step; a pip that
@@ -112,8 +121,7 @@ fn a_kill_9_of_plugins_mid_pip_leaves_nothing_running() {
     let python = tmp.path().join("python");
     std::fs::write(
         &python,
-        "#!/bin/sh
-case \" $* \" in *\" pip \"*) setsid sleep 7791 & sleep 7792 & sleep 7793 ;; esac\nexit 1\n",
+        "#!/bin/sh\ncase \" $* \" in *\" pip \"*) setsid sleep 7791 & sleep 7792 & sleep 7793 ;; esac\nexit 1\n",
     )
     .unwrap();
     use std::os::unix::fs::PermissionsExt;
@@ -127,47 +135,16 @@ case \" $* \" in *\" pip \"*) setsid sleep 7791 & sleep 7792 & sleep 7793 ;; esa
     repo.commit("v1");
     let home = tmp.path().join("instance");
     crate::support::protoagent::instance(&home, None);
-    let mut plugins = Plugins::new()
-        .args([
-            "install",
-            &repo.url(),
-            "--yes",
-            "--deps",
-            "--host-version",
-            "0.218.1",
-        ])
-        .arg("--python")
+    let mut plugins = Plugins::new();
+    plugins
+        .args(["install", &repo.url(), "--yes", "--deps"])
+        .args(["--host-version", "0.218.1", "--python"])
         .arg(&python)
         .arg("--home")
-        .arg(&home)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .spawn();
-    let started = Instant::now();
-    while !(running("sleep 7791") && running("sleep 7792") && running("sleep 7793")) {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "pip did not start"
-        );
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // SAFETY: kill(2) on the plugins this test started.
-    unsafe {
-        libc::kill(plugins.id() as i32, libc::SIGKILL);
-    }
-    plugins.wait().unwrap();
-    let killed = Instant::now();
-    let left = || {
-        ["sleep 7791", "sleep 7792", "sleep 7793"]
-            .into_iter()
-            .filter(|p| running(p))
-            .collect::<Vec<_>>()
-    };
-    while !left().is_empty() && killed.elapsed() < Duration::from_secs(5) {
-        std::thread::sleep(Duration::from_millis(20));
-    }
+        .arg(&home);
+    let markers = ["sleep 7791", "sleep 7792", "sleep 7793"];
     assert_eq!(
-        left(),
+        survivors(&mut plugins, markers, libc::SIGKILL),
         Vec::<&str>::new(),
         "survived a kill -9 of plugins mid-pip"
     );
