@@ -128,6 +128,19 @@ impl World {
         path
     }
 
+    /// `plugins install URL --ref v1.0.0 --yes --require-signed --allowed-signers ALLOWED
+    /// --home HOME` in fetch mode `mode`.
+    fn install_signed_v1(&self, mode: &str, allowed: &Path, home: &Path) -> Ran {
+        self.plugins(mode)
+            .args(["install", &self.url, "--ref", "v1.0.0", "--yes"])
+            .arg("--require-signed")
+            .arg("--allowed-signers")
+            .arg(allowed)
+            .arg("--home")
+            .arg(home)
+            .run()
+    }
+
     /// `plugins` isolated in the temp dir (HOME, git's global config), no terminal on
     /// stdin, fetching with libgit2 (`mode` "0") or the git command ("1").
     fn plugins(&self, mode: &str) -> Plugins {
@@ -156,22 +169,7 @@ fn a_signed_tag_installs_and_the_lock_pins_its_key() {
     let allowed = w.allowed("allowed_signers", &[&w.publisher]);
     for mode in MODES {
         let home = w.path(&format!("home-{mode}"));
-        let (code, stdout, stderr) = w
-            .plugins(mode)
-            .args([
-                "install",
-                &w.url,
-                "--ref",
-                "v1.0.0",
-                "--yes",
-                "--require-signed",
-            ])
-            .arg("--allowed-signers")
-            .arg(&allowed)
-            .arg("--home")
-            .arg(&home)
-            .run()
-            .parts();
+        let (code, stdout, stderr) = w.install_signed_v1(mode, &allowed, &home).parts();
         assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
         assert!(
             stderr.contains(&format!(
@@ -736,22 +734,7 @@ fn a_retired_key_cannot_sign_a_backdated_tag() {
     assert!(ok.status.success(), "git accepts it: {ok:?}");
     for mode in MODES {
         let home = w.path(&format!("retired-{mode}"));
-        let (code, stdout, stderr) = w
-            .plugins(mode)
-            .args([
-                "install",
-                &w.url,
-                "--ref",
-                "v1.0.0",
-                "--yes",
-                "--require-signed",
-            ])
-            .arg("--allowed-signers")
-            .arg(&allowed)
-            .arg("--home")
-            .arg(&home)
-            .run()
-            .parts();
+        let (code, stdout, stderr) = w.install_signed_v1(mode, &allowed, &home).parts();
         assert_eq!(code, 2, "mode {mode}: {stdout}{stderr}");
         assert!(
             stderr.contains("plugins::git::bad_signature"),
@@ -762,22 +745,7 @@ fn a_retired_key_cannot_sign_a_backdated_tag() {
     // A key valid now: installed, and the lock records when it was seen.
     std::fs::write(&allowed, format!("{}\n", w.publisher.line)).unwrap();
     let home = w.path("valid");
-    let (code, stdout, stderr) = w
-        .plugins("0")
-        .args([
-            "install",
-            &w.url,
-            "--ref",
-            "v1.0.0",
-            "--yes",
-            "--require-signed",
-        ])
-        .arg("--allowed-signers")
-        .arg(&allowed)
-        .arg("--home")
-        .arg(&home)
-        .run()
-        .parts();
+    let (code, stdout, stderr) = w.install_signed_v1("0", &allowed, &home).parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     let seen = locked(&home, ID, "signer_seen_at");
     assert!(seen.starts_with("20"), "{seen}");
