@@ -120,24 +120,17 @@ pub fn build_output(root: &Path) -> Result<Option<String>, TreeError> {
     digest_entries(entries, true, b"plugins-build-output-v1\0").map(Some)
 }
 
-/// Every `.git` (in any case: `.GIT` is the same directory on a case-insensitive file
-/// system) anywhere in `root`: what no hash covers (aoe's tree hash and [`installed`] skip
-/// `.git`) and git obeys (its `config` can name a program for `core.fsmonitor` or a hook
-/// that `git status` in the plugin directory runs). `plugins` never installs one.
-pub fn git_dirs(root: &Path) -> Result<Vec<String>, TreeError> {
+/// [`installed`] (`lenient`) or [`tree`] of `root`, and every `.git` (in any case: `.GIT` is
+/// the same directory on a case-insensitive file system) the same walk passed: what no hash
+/// covers (both skip `.git`) and git obeys (its `config` can name a program for
+/// `core.fsmonitor` or a hook that `git status` in the plugin directory runs). `plugins`
+/// never installs one; `verify` reports each.
+pub fn hash_noting_git(root: &Path, lenient: bool) -> (Result<String, TreeError>, Vec<String>) {
     let found = std::cell::RefCell::new(Vec::new());
-    crate::tree::walk(root, &|rel, _| {
-        let git = rel
-            .file_name()
-            .is_some_and(|n| n.eq_ignore_ascii_case(".git"));
-        if git {
-            found
-                .borrow_mut()
-                .push(String::from_utf8_lossy(&rel_bytes(rel)).into_owned());
-        }
-        git
-    })?;
-    Ok(found.into_inner())
+    let hash = walk_hashed(root, Some(&found))
+        .map_err(TreeError::from)
+        .and_then(|entries| digest_entries(entries, lenient, TREE_DOMAIN));
+    (hash, found.into_inner())
 }
 
 enum Item {
@@ -148,14 +141,32 @@ enum Item {
 /// The entries aoe's tree hash covers: `.git` is skipped at every level and
 /// `.aoe-build` at the root.
 fn hashed_entries(root: &Path) -> Result<Vec<crate::tree::Entry>, crate::tree::WalkError> {
+    walk_hashed(root, None)
+}
+
+/// [`hashed_entries`], noting in `git` every entry named `.git` in any case.
+fn walk_hashed(
+    root: &Path,
+    git: Option<&std::cell::RefCell<Vec<String>>>,
+) -> Result<Vec<crate::tree::Entry>, crate::tree::WalkError> {
     crate::tree::walk(root, &|rel, depth| {
-        rel.file_name().is_some_and(|n| n == ".git")
-            || (depth == 0 && rel == Path::new(AOE_BUILD_DIR))
+        let name = rel.file_name();
+        if let Some(found) = git
+            && name.is_some_and(|n| n.eq_ignore_ascii_case(".git"))
+        {
+            found
+                .borrow_mut()
+                .push(String::from_utf8_lossy(&rel_bytes(rel)).into_owned());
+        }
+        name.is_some_and(|n| n == ".git") || (depth == 0 && rel == Path::new(AOE_BUILD_DIR))
     })
 }
 
+/// The domain of aoe's tree hash, which [`installed`] shares.
+const TREE_DOMAIN: &[u8] = b"aoe-plugin-tree-hash-v1\0";
+
 fn digest(root: &Path, lenient: bool) -> Result<String, TreeError> {
-    digest_entries(hashed_entries(root)?, lenient, b"aoe-plugin-tree-hash-v1\0")
+    digest_entries(hashed_entries(root)?, lenient, TREE_DOMAIN)
 }
 
 fn digest_entries(

@@ -36,7 +36,13 @@ pub const NO_HASH: &str = "the lock records no hash of its files (its host's own
 /// What no tree hash covers: the build output `plugins` recorded after the build (aoe's
 /// `.aoe-build`, which aoe's own tree hash skips), and any `.git` (skipped by every tree
 /// hash, obeyed by git: its config can run a program on the next `git status`).
-fn build_and_git(dir: &std::path::Path, e: &Entry, problems: &mut Vec<String>, changed: &mut bool) {
+fn build_and_git(
+    dir: &std::path::Path,
+    e: &Entry,
+    git_dirs: &[String],
+    problems: &mut Vec<String>,
+    changed: &mut bool,
+) {
     if let Some(locked) = &e.build_hash {
         match crate::hash::build_output(dir) {
             Ok(Some(now)) if now == *locked => {}
@@ -51,16 +57,11 @@ fn build_and_git(dir: &std::path::Path, e: &Entry, problems: &mut Vec<String>, c
             Err(err) => problems.push(format!("cannot verify its build output: {err}")),
         }
     }
-    match crate::hash::git_dirs(dir) {
-        Ok(found) => {
-            for git in found {
-                *changed = true;
-                problems.push(format!(
-                    "{git} is a git directory that no hash covers and plugins never installs (git obeys its config: core.fsmonitor, hooks)"
-                ));
-            }
-        }
-        Err(err) => problems.push(format!("cannot verify: {err}")),
+    for git in git_dirs {
+        *changed = true;
+        problems.push(format!(
+            "{git} is a git directory that no hash covers and plugins never installs (git obeys its config: core.fsmonitor, hooks)"
+        ));
     }
 }
 
@@ -83,6 +84,8 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
     let mut changes = None;
     let mut changed = false;
     let mut unverifiable = false;
+    // What the hash's walk met named `.git` (any case), which no hash covers.
+    let mut git_dirs = Vec::new();
     // A hand-edited row can name any subdirectory; update and sync refuse it, say so here.
     if let Some(Err(why)) = e.subdir.as_deref().map(crate::source::subdir_path) {
         problems.push(format!("the lock's subdir: {why}"));
@@ -121,10 +124,10 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
         }
         // The installed hash covers symlinks and any name; aoe's tree hash (what a
         // host-written lock has) does not.
-        let (locked, now) = match e.installed_hash.as_deref().filter(|h| !h.is_empty()) {
-            Some(h) => (h.to_owned(), crate::hash::installed(&dir)),
-            None => (e.tree_hash.clone(), crate::hash::tree(&dir)),
-        };
+        let installed = e.installed_hash.as_deref().filter(|h| !h.is_empty());
+        let locked = installed.map_or_else(|| e.tree_hash.clone(), str::to_owned);
+        let (now, git) = crate::hash::hash_noting_git(&dir, installed.is_some());
+        git_dirs = git;
         if locked.is_empty() {
             unverifiable = true;
         } else {
@@ -145,7 +148,7 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
         }
     }
     if dir.is_dir() {
-        build_and_git(&dir, e, &mut problems, &mut changed);
+        build_and_git(&dir, e, &git_dirs, &mut problems, &mut changed);
     }
     let mut code = Code::InstallTampered;
     // Only a row with nothing else wrong is unverifiable; a changed manifest stays tampered.
