@@ -66,6 +66,13 @@ fn matches(query: &[String], id: &str, source: &str, dialect: Dialect) -> bool {
         .all(|word| hay.contains(&word.to_lowercase()))
 }
 
+/// Whether every word of `query` is in a catalog or index entry: its id, source and host,
+/// or its name, description and what it adds.
+fn listed_matches(query: &[String], e: &crate::host::CatalogEntry, dialect: Dialect) -> bool {
+    let words = format!("{} {} {} {}", e.id, e.name, e.tagline, e.adds.join(" "));
+    matches(query, &words, &e.repo, dialect)
+}
+
 /// The command line that installs `e` again as it was installed: `gh:owner/repo/PATH@ref`,
 /// else `URL --subdir PATH --ref REF`, else the local directory.
 fn install_line(e: &Entry, home: Option<&str>) -> String {
@@ -278,8 +285,7 @@ pub fn search(
     // The index files given with `--index`, each entry a hit (an installed one joins its row).
     for ix in indexes {
         for (dialect, e) in &ix.entries {
-            let words = format!("{} {} {}", e.name, e.tagline, e.adds.join(" "));
-            if matches(query, &e.id, &e.repo, *dialect) || matches(query, &words, "", *dialect) {
+            if listed_matches(query, e, *dialect) {
                 hits.push(catalog_hit((&ix.file, "index"), e, *dialect, home));
             }
         }
@@ -331,12 +337,8 @@ pub fn search(
             .iter()
             .flat_map(|c| c.entries.iter().map(move |e| (c, e)))
         {
-            let words = format!("{} {} {}", e.name, e.tagline, e.adds.join(" "));
             let seen = hits.iter().any(|h| h.id == e.id && h.catalog.is_some());
-            if seen
-                || !(matches(query, &e.id, &e.repo, *dialect)
-                    || matches(query, &words, "", *dialect))
-            {
+            if seen || !listed_matches(query, e, *dialect) {
                 continue;
             }
             hits.push(catalog_hit((&c.file, "host_catalog"), e, *dialect, home));
