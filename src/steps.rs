@@ -578,17 +578,8 @@ impl Sandbox {
             if pid == 0 {
                 // Pid 1: when it dies, the kernel kills everything left in its namespace.
                 libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                let none = std::ptr::null();
-                if libc::mount(
-                    none,
-                    c"/".as_ptr(),
-                    none,
-                    libc::MS_REC | libc::MS_PRIVATE,
-                    none.cast(),
-                ) != 0
-                {
-                    return fail();
-                }
+                let none: *const libc::c_char = std::ptr::null();
+                mounts_private()?;
                 if libc::mount(
                     c"proc".as_ptr(),
                     c"/proc".as_ptr(),
@@ -784,6 +775,28 @@ fn kill_children() {
     }
 }
 
+/// Make every mount of the (new) mount namespace private, so that what is mounted next is
+/// seen in it alone (in a forked child: async-signal-safe calls only).
+#[cfg(target_os = "linux")]
+fn mounts_private() -> std::io::Result<()> {
+    let none = std::ptr::null();
+    // SAFETY: mount(2) with a NUL-terminated target and null source, type and data.
+    let r = unsafe {
+        libc::mount(
+            none,
+            c"/".as_ptr(),
+            none,
+            libc::MS_REC | libc::MS_PRIVATE,
+            none.cast(),
+        )
+    };
+    if r == 0 {
+        Ok(())
+    } else {
+        Err(std::io::Error::last_os_error())
+    }
+}
+
 /// Write `data` to a `/proc` file (in a forked child: async-signal-safe calls only).
 #[cfg(target_os = "linux")]
 fn write_proc(path: &std::ffi::CStr, data: &[u8]) -> std::io::Result<()> {
@@ -954,16 +967,7 @@ impl Overlay {
                 write_proc(c"/proc/self/gid_map", &self.gid_map)?;
             }
             let none = std::ptr::null();
-            if libc::mount(
-                none,
-                c"/".as_ptr(),
-                none,
-                libc::MS_REC | libc::MS_PRIVATE,
-                none.cast(),
-            ) != 0
-            {
-                return fail();
-            }
+            mounts_private()?;
             let bind = libc::MS_BIND | libc::MS_REC;
             if libc::mount(
                 self.source.as_ptr(),
@@ -1164,7 +1168,7 @@ fn run_steps(
 }
 
 #[cfg(all(test, target_os = "linux"))]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use std::os::unix::process::CommandExt;
 
@@ -1193,8 +1197,9 @@ mod tests {
         Some(shown.replace(&installed.display().to_string(), "[INSTALLED]"))
     }
 
-    /// The pids of running (not zombie) processes whose command line is `sleep <mark>`.
-    fn sleeping(mark: &str) -> Vec<i32> {
+    /// The pids of running (not zombie) processes whose command line is `sleep <mark>`
+    /// (also what the host probe's tests count).
+    pub(crate) fn sleeping(mark: &str) -> Vec<i32> {
         let want = format!("sleep\0{mark}\0");
         fs_err::read_dir("/proc")
             .into_iter()

@@ -549,26 +549,6 @@ mod tests {
             script.push_str("setsid sleep 6019 >/dev/null 2>&1 & ");
         }
         script.push_str("sleep 6018");
-        let running = |mark: &str| -> Vec<i32> {
-            let want = format!("sleep\0{mark}\0");
-            fs_err::read_dir("/proc")
-                .into_iter()
-                .flatten()
-                .filter_map(Result::ok)
-                .filter_map(|e| e.file_name().to_str()?.parse::<i32>().ok())
-                .filter(|pid| {
-                    let cmd = fs_err::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
-                    let stat = fs_err::read_to_string(format!("/proc/{pid}/stat")).ok();
-                    // A zombie waits for its reaper: it runs no more.
-                    let zombie = stat.is_some_and(|s| {
-                        s.rsplit_once(')')
-                            .and_then(|(_, r)| r.split_whitespace().next())
-                            == Some("Z")
-                    });
-                    cmd == want.as_bytes() && !zombie
-                })
-                .collect()
-        };
         let probe = sh(&script);
         let started = std::time::Instant::now();
         assert!(matches!(
@@ -576,7 +556,12 @@ mod tests {
             Err(ProbeError::NoAnswer(_))
         ));
         assert!(started.elapsed() < Duration::from_secs(5));
-        let left = || marks.iter().flat_map(|m| running(m)).collect::<Vec<_>>();
+        let left = || {
+            marks
+                .iter()
+                .flat_map(|m| crate::steps::tests::sleeping(m))
+                .collect::<Vec<_>>()
+        };
         let gone = (0..300).any(|_| {
             let none = left().is_empty();
             if !none {
