@@ -154,7 +154,28 @@ fn search_lists_protoagents_catalog() {
     std::fs::create_dir_all(t.join("user")).unwrap();
     let home = t.join("instance");
     crate::support::protoagent::instance(&home, None);
-    std::fs::copy(&real, home.join("config/plugin-catalog.json")).unwrap();
+    // The real catalog, and hostile entries an instance's file could hold: none is listed.
+    let mut with_hostile = listed.clone();
+    for (id, repo) in [
+        (
+            "evil-newline",
+            "https://github.com/acme/x\n--index-url http://127.0.0.1/",
+        ),
+        ("evil-path", "https://github.com/acme/x/tree/main/../../etc"),
+        ("evil-ext", "ext::sh -c id"),
+        ("../evil-id", "https://github.com/acme/x"),
+        ("evil-userinfo", "https://user:secret@github.com/acme/x"),
+    ] {
+        with_hostile["plugins"]
+            .as_array_mut()
+            .unwrap()
+            .push(serde_json::json!({"id": id, "name": "Evil", "repo": repo}));
+    }
+    std::fs::write(
+        home.join("config/plugin-catalog.json"),
+        serde_json::to_string(&with_hostile).unwrap(),
+    )
+    .unwrap();
     // `discord` installed from a local repository: one hit, installed and listed.
     let repo = crate::support::protoagent::plugin_repo(&t.join("discord-src"), "discord");
     let (code, o, e) = Plugins::new()
@@ -173,7 +194,12 @@ fn search_lists_protoagents_catalog() {
     assert_eq!(
         hits.iter().filter(|p| p.get("catalog").is_some()).count(),
         catalog.len(),
-        "every entry of the host's catalog is a hit"
+        "every entry of the host's catalog is a hit, and no hostile one"
+    );
+    assert!(
+        !ran.stdout.contains("evil") && !ran.stdout.contains("Evil"),
+        "{}",
+        ran.stdout
     );
     let discord: Vec<&Value> = hits.iter().filter(|p| p["id"] == "discord").collect();
     assert_eq!(discord.len(), 1, "{discord:?}");

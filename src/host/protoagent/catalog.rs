@@ -49,8 +49,12 @@ pub(crate) fn load(home: &Home, site: Option<&Path>, rows: &[Entry]) -> Option<C
             let id = s("id")?;
             let repo = s("repo").or_else(|| s("install_url"))?;
             // Only what `plugins install` takes as a GitHub source: a repository or one of
-            // its directories at a ref (`…/tree/REF/PATH`).
-            if !repo.starts_with("https://github.com/") {
+            // its directories at a ref (`…/tree/REF/PATH`), parsed as install parses it (a
+            // newline, a `..` path or userinfo in it is no source).
+            if !repo.starts_with("https://github.com/")
+                || crate::source::parse(&repo, None, "https://github.com").is_err()
+                || crate::name::Name::new(&id).is_err()
+            {
                 return None;
             }
             let key = normalised(&repo);
