@@ -67,6 +67,9 @@ pub struct Context {
     pub github_step_summary: Option<PathBuf>,
     /// The allow-listed variables build steps and pip run with.
     pub steps: crate::steps::StepEnv,
+    /// Registry credentials (`PLUGINS_REGISTRY_TOKEN`, `PLUGINS_REGISTRY_USERNAME`,
+    /// `REGISTRY_AUTH_FILE`, `DOCKER_CONFIG`).
+    pub registry: crate::oci::RegistryEnv,
 }
 
 /// Proxies and credential sources from the environment.
@@ -178,13 +181,25 @@ impl Context {
             featured_index: path("PLUGINS_FEATURED_INDEX")
                 .or_else(|| path("AOE_FEATURED_INDEX_PATH"))
                 .map(|p| cwd.join(p)),
-            cwd,
+            cwd: cwd.clone(),
             env_names: std::env::vars_os()
                 .filter(|(_, v)| !v.is_empty())
                 .filter_map(|(k, _)| k.into_string().ok())
                 .collect(),
             github_step_summary: path("GITHUB_STEP_SUMMARY"),
             steps: crate::steps::StepEnv::from_vars(std::env::vars_os()),
+            registry: crate::oci::RegistryEnv {
+                token: std::env::var("PLUGINS_REGISTRY_TOKEN")
+                    .ok()
+                    .map(|t| t.trim().to_owned())
+                    .filter(|t| !t.is_empty())
+                    .map(crate::net::Secret),
+                username: stripped("PLUGINS_REGISTRY_USERNAME"),
+                auth_file: path("REGISTRY_AUTH_FILE").map(|p| cwd.join(p)),
+                docker_config: path("DOCKER_CONFIG")
+                    .map(|d| cwd.join(d).join("config.json"))
+                    .or_else(|| path("HOME").map(|h| h.join(".docker/config.json"))),
+            },
         }
     }
 

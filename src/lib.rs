@@ -27,6 +27,7 @@ pub mod lsp;
 pub mod manifest;
 pub mod name;
 pub mod net;
+pub mod oci;
 pub mod ops;
 pub mod owner;
 pub mod printer;

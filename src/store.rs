@@ -134,14 +134,27 @@ impl Home {
     /// Every file `plugins` writes atomically in the home (beside the intent records): a
     /// kill during the write leaves `<file>.<random>.tmp` beside it, which recovery deletes.
     /// (aoe's `config.toml` is the host's: `host::aoe::config_path`.)
-    pub fn atomic_files(&self) -> [PathBuf; 5] {
+    pub fn atomic_files(&self) -> [PathBuf; 6] {
         [
             self.lockfile(),
             self.autoupdate_state(),
             self.settings(),
             self.first_seen_record(),
             self.host_probe_record(),
+            self.oci_tags_record(),
         ]
+    }
+
+    /// The blobs of the last artifact pulled from a registry into this home, and the
+    /// downloads a killed pull left (`<home>/.plugins/oci/blobs/sha256/<hex>[.partial]`).
+    pub fn oci_cache(&self) -> PathBuf {
+        self.root.join(".plugins").join("oci")
+    }
+
+    /// The digest each `oci://…:TAG` named when this home last synced from it
+    /// (`<home>/.plugins/oci-tags.json`): a tag that names another one later is refused.
+    pub fn oci_tags_record(&self) -> PathBuf {
+        self.root.join(".plugins").join("oci-tags.json")
     }
 
     /// What the host's Python answered when last asked which hosts it holds

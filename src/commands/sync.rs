@@ -57,10 +57,14 @@ pub struct SyncArgs {
     /// anything that would change the lock is an error
     #[arg(long)]
     pub frozen: bool,
-    /// With --frozen: install from this archive (`plugins bundle`) instead of the network:
-    /// every tree and wheel comes from it, checked against the lock
-    #[arg(long, value_name = "FILE", requires = "frozen")]
+    /// With --frozen: install from this archive (`plugins bundle -o`), or from this
+    /// artifact in an OCI registry (`plugins bundle --push`), instead of the network: every
+    /// tree and wheel comes from it, checked against the lock
+    #[arg(long, value_name = "FILE|oci://REGISTRY/NAME[:TAG][@DIGEST]", requires = "frozen")]
     pub from: Option<PathBuf>,
+    /// With --from oci://…: talk to the registry over plain HTTP (never without this flag)
+    #[arg(long, requires = "from")]
+    pub plain_http: bool,
     #[command(flatten)]
     pub profile: super::args::ProfileArgs,
     #[command(flatten)]
@@ -68,7 +72,20 @@ pub struct SyncArgs {
 }
 
 pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
-    let rows = ops::sync::sync(
+    let from = match &args.from {
+        None => None,
+        Some(p) => Some(match p.to_str().filter(|s| s.starts_with("oci://")) {
+            Some(reference) => ops::bundle::BundleSource::Registry(
+                crate::oci::OciRef::parse(reference)?,
+                crate::oci::Transport {
+                    plain_http: args.plain_http,
+                    env: cx.registry.clone(),
+                },
+            ),
+            None => ops::bundle::BundleSource::File(cx.absolute(p)),
+        }),
+    };
+    let report = ops::sync::sync(
         &SyncOptions {
             home: args.home.as_ref(),
             yes: args.yes,
@@ -80,16 +97,17 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
             profile: args.profile.profile(),
             signing: args.signing.sign_args(cx)?,
             frozen: args.frozen,
-            from: args.from.as_deref().map(|p| cx.absolute(p)),
+            from,
         },
         cx,
         printer,
     )?;
+    let rows = &report.plugins;
     let tampered = rows.iter().any(|r| r.status == SyncStatus::Tampered);
     let written = if args.json {
-        printer.json(serde_json::json!({ "plugins": rows }))
+        printer.json(serde_json::to_value(&report).map_err(|e| Error::io("cannot write output", std::io::Error::other(e)))?)
     } else {
-        printer.report(&report(&rows))
+        printer.report(&self::report(rows))
     };
     written.map_err(|e| Error::io("cannot write output", e))?;
     Ok(if tampered {

@@ -193,6 +193,9 @@ codes! {
     SyncProfileMismatch => "plugins::sync::profile_mismatch", Error, "`plugins sync --frozen`: `--aoe-api`/`--host-version` differ from the host profile the lock recorded, or the locked plugin is invalid under it; nothing was changed";
     SyncAssetMismatch => "plugins::sync::asset_mismatch", Error, "`plugins sync --frozen`: an aoe release asset cannot be had with the locked sha256 (or a row locks none); nothing was changed";
     SyncBundle => "plugins::sync::bundle", Error, "`plugins bundle` / `plugins sync --from`: the archive cannot be written, or is not one `plugins bundle` wrote for this lock (a bad path, a link, too large, a hash that differs, a release asset); nothing was changed";
+    OciRegistry => "plugins::oci::registry", Error, "`plugins bundle --push oci://…` / `plugins sync --from oci://…`: the registry could not be reached, refused the credentials, or answered with an error (TLS is verified; plain HTTP only with `--plain-http`); nothing was changed";
+    OciArtifact => "plugins::oci::artifact", Error, "`plugins sync --from oci://…`: the artifact is not a bundle `plugins bundle --push` wrote (its manifest, artifactType or layers), or a layer is missing or does not hash to its digest; nothing was changed";
+    OciTagMoved => "plugins::oci::tag_moved", Error, "`plugins sync --from oci://…:TAG`: the tag names another digest than when this home last synced from it; pull the new digest by name to take it";
     UpdateNoRelease => "plugins::update::no_release", Error, "aoe: a `gh:` plugin that follows the latest release cannot be updated: its repository has no published release; the prior version is kept";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";

@@ -32,10 +32,17 @@ const MAX_MANIFEST: u64 = 64 << 20;
 /// What `plugins bundle` writes, and how.
 pub struct BundleOptions<'a> {
     pub home: Option<&'a PathBuf>,
-    pub output: &'a Path,
+    /// Where the bundle goes: a file, or a registry.
+    pub to: BundleTarget<'a>,
     /// Replace `output` when it is a regular file (nothing else is ever replaced).
     pub force: bool,
     pub python: Option<&'a Path>,
+}
+
+/// `-o FILE` or `--push oci://…`.
+pub enum BundleTarget<'a> {
+    File(&'a Path),
+    Registry(crate::oci::OciRef, crate::oci::Transport),
 }
 
 /// The manifest: the lock's hash, and every other file's.
@@ -61,9 +68,24 @@ pub struct Bundled {
 /// What `plugins bundle` wrote, as `--json` prints it.
 #[derive(Debug, Serialize)]
 pub struct BundleReport {
-    pub output: PathBuf,
+    /// The file written (`-o`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub output: Option<PathBuf>,
+    /// The archive's bytes, or (`--push`) the bytes of every layer.
     pub bytes: u64,
+    /// `--push`: the digest pushed, and what was uploaded.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pushed: Option<crate::oci::Pushed>,
     pub plugins: Vec<Bundled>,
+}
+
+/// A bundle gathered in scratch space: every file, hashed, ready to be archived or pushed.
+struct Gathered {
+    work: tempfile::TempDir,
+    lock_bytes: Vec<u8>,
+    manifest: Manifest,
+    /// `trees/<id>/…`, `wheels/<id>/…`, `assets/<id>/…` with their files, in path order.
+    listed: Vec<(String, PathBuf)>,
 }
 
 fn bundle_error(message: String, help: &str) -> Error {
@@ -85,8 +107,42 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
             homes.len()
         )));
     };
-    let output = cx.absolute(opts.output);
-    check_output(&output, home, opts.force)?;
+    match &opts.to {
+        BundleTarget::File(output) => {
+            let output = cx.absolute(output);
+            check_output(&output, home, opts.force)?;
+            let gathered = gather(opts, cx, printer, home, lock)?;
+            let bytes = write_file(&gathered, &output, home, opts.force)?;
+            Ok(BundleReport {
+                output: Some(output),
+                bytes,
+                pushed: None,
+                plugins: gathered.manifest.plugins,
+            })
+        }
+        BundleTarget::Registry(reference, transport) => {
+            let gathered = gather(opts, cx, printer, home, lock)?;
+            let (config, layers) = layers(&gathered)?;
+            let bytes = layers.iter().map(|l| l.size).sum::<u64>() + config.size;
+            let pushed = crate::oci::push(reference, transport, &config, &layers)?;
+            Ok(BundleReport {
+                output: None,
+                bytes,
+                pushed: Some(pushed),
+                plugins: gathered.manifest.plugins,
+            })
+        }
+    }
+}
+
+/// Fetch every row of `lock` at its pin into scratch space of `home` and hash every file.
+fn gather(
+    opts: &BundleOptions,
+    cx: &Context,
+    printer: &Printer,
+    home: &crate::store::Home,
+    lock: &crate::lock::Lock,
+) -> Result<Gathered> {
     let work = install::scratch(home)?;
     let mut on_event = crate::reporter::progress(printer);
     let mut bundled = Vec::new();
@@ -176,6 +232,86 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
         plugins: bundled,
         files,
     };
+    listed.sort();
+    Ok(Gathered {
+        work,
+        lock_bytes,
+        manifest,
+        listed,
+    })
+}
+
+/// The registry's blobs of a gathered bundle: the config (its manifest), the lock, and one
+/// deterministic tar per plugin and kind (`trees/<id>`, `wheels/<id>`, `assets/<id>`: the same
+/// files make the same digest, so an unchanged plugin is not uploaded again).
+fn layers(g: &Gathered) -> Result<(crate::oci::Layer, Vec<crate::oci::Layer>)> {
+    let dir = g.work.path().join("oci");
+    let io = |e| Error::io("cannot write a layer", e);
+    fs_err::create_dir_all(&dir).map_err(io)?;
+    let blob = |name: &str, bytes: &[u8], media_type, title: Option<&str>| -> Result<_> {
+        let path = dir.join(name);
+        fs_err::write(&path, bytes).map_err(io)?;
+        Ok(crate::oci::Layer {
+            path,
+            media_type,
+            digest: crate::hash::bytes(bytes),
+            size: bytes.len() as u64,
+            title: title.map(str::to_owned),
+        })
+    };
+    let text = serde_json::to_vec_pretty(&g.manifest).map_err(|e| io(std::io::Error::other(e)))?;
+    let config = blob(MANIFEST, &text, crate::oci::CONFIG_TYPE, None)?;
+    let mut out = vec![blob(
+        "plugins.lock",
+        &g.lock_bytes,
+        crate::oci::LOCK_TYPE,
+        Some("plugins.lock"),
+    )?];
+    let mut groups: BTreeMap<String, Vec<&(String, PathBuf)>> = BTreeMap::new();
+    for entry in &g.listed {
+        let group: Vec<&str> = entry.0.splitn(3, '/').take(2).collect();
+        groups.entry(group.join("/")).or_default().push(entry);
+    }
+    for (n, (title, files)) in groups.iter().enumerate() {
+        let path = dir.join(format!("{n}.tar"));
+        let file = fs_err::File::create(&path).map_err(io)?;
+        let mut tar = tar::Builder::new(std::io::BufWriter::new(file));
+        for (rel, from) in files {
+            append(&mut tar, rel, from).map_err(io)?;
+        }
+        let mut inner = tar.into_inner().map_err(io)?;
+        inner.flush().map_err(io)?;
+        drop(inner);
+        let digest = fs_err::File::open(&path)
+            .and_then(crate::hash::reader)
+            .map_err(io)?;
+        let size = fs_err::metadata(&path).map_err(io)?.len();
+        out.push(crate::oci::Layer {
+            path,
+            media_type: crate::oci::FILES_TYPE,
+            digest,
+            size,
+            title: Some(title.clone()),
+        });
+    }
+    Ok((config, out))
+}
+
+/// One regular file of a bundle, as every bundle writes it: mode 0644, no owner, time 0.
+fn append(tar: &mut tar::Builder<impl Write>, rel: &str, path: &Path) -> std::io::Result<()> {
+    let file = fs_err::File::open(path)?;
+    let size = file.metadata()?.len();
+    let mut header = tar::Header::new_gnu();
+    header.set_size(size);
+    header.set_mode(0o644);
+    header.set_entry_type(tar::EntryType::Regular);
+    // At most the size the header promised, should the file grow meanwhile.
+    tar.append_data(&mut header, rel, &mut file.take(size))
+}
+
+/// Write `g` as one tar archive to a temporary file beside `output`, renamed over it.
+fn write_file(g: &Gathered, output: &Path, home: &crate::store::Home, force: bool) -> Result<u64> {
+    let (lock_bytes, manifest, listed) = (&g.lock_bytes, &g.manifest, &g.listed);
     let dir = output.parent().unwrap_or(Path::new("."));
     let written = (|| -> std::io::Result<u64> {
         let name = output.file_name().unwrap_or_default().to_string_lossy();
@@ -192,18 +328,16 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
             header.set_entry_type(tar::EntryType::Regular);
             tar.append_data(&mut header, path, data)
         };
-        let text = serde_json::to_vec_pretty(&manifest).map_err(std::io::Error::other)?;
+        let text = serde_json::to_vec_pretty(manifest).map_err(std::io::Error::other)?;
         add(MANIFEST, text.len() as u64, &mut text.as_slice())?;
         add(
             "plugins.lock",
             lock_bytes.len() as u64,
             &mut lock_bytes.as_slice(),
         )?;
-        for (rel, path) in &listed {
-            let file = fs_err::File::open(path)?;
-            let size = file.metadata()?.len();
-            // At most the size the header promised, should the file grow meanwhile.
-            add(rel, size, &mut file.take(size))?;
+        drop(add);
+        for (rel, path) in listed {
+            append(&mut tar, rel, path)?;
         }
         let mut inner = tar.into_inner()?;
         inner.flush()?;
@@ -212,11 +346,11 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
         let bytes = tmp.as_file().metadata()?.len();
         // Without --force nothing is replaced, also not a file that appeared meanwhile (a
         // link, which fails when the name exists); with it, only a regular file is.
-        if opts.force {
-            check_output(&output, home, true).map_err(std::io::Error::other)?;
-            tmp.persist(&output).map_err(|e| e.error)?;
+        if force {
+            check_output(output, home, true).map_err(std::io::Error::other)?;
+            tmp.persist(output).map_err(|e| e.error)?;
         } else {
-            tmp.persist_noclobber(&output).map_err(|e| e.error)?;
+            tmp.persist_noclobber(output).map_err(|e| e.error)?;
         }
         Ok(bytes)
     })()
@@ -229,11 +363,7 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
             "choose a writable -o path that does not exist (or a regular file, with --force)",
         )
     })?;
-    Ok(BundleReport {
-        output,
-        bytes: written,
-        plugins: manifest.plugins,
-    })
+    Ok(written)
 }
 
 /// Where `plugins bundle` may write: a name that does not exist, or with `force` a regular
@@ -285,6 +415,8 @@ fn check_output(output: &Path, home: &crate::store::Home, force: bool) -> Result
 pub struct Opened {
     pub dir: tempfile::TempDir,
     pub manifest: Manifest,
+    /// Pulled from a registry: the reference, its digest and the blobs it uses.
+    pub pulled: Option<crate::oci::Pulled>,
 }
 
 impl Opened {
@@ -348,60 +480,111 @@ fn safe_path(path: &Path) -> Option<PathBuf> {
 /// at most 512 MiB and 4 GiB in all, no duplicate, and every file's sha256 as the manifest
 /// lists it (and nothing the manifest lacks).
 pub fn open(file: &Path, home: &crate::store::Home) -> Result<Opened> {
-    let bad = |why: String| {
+    let mut unpack = Unpack::new(file.display().to_string(), home)?;
+    let f = fs_err::File::open(file).map_err(|e| unpack.bad(e.to_string()))?;
+    unpack.tar(std::io::BufReader::new(f), false)?;
+    unpack.finish(None)
+}
+
+/// Read a bundle pulled from a registry ([`crate::oci::pull`]: every blob already checked
+/// against its digest) as [`open`] reads a file: the config is the manifest, the first layer
+/// the lock, every other layer a tar of bundled files only, then the same checks.
+pub fn open_pulled(pulled: crate::oci::Pulled, home: &crate::store::Home) -> Result<Opened> {
+    let mut unpack = Unpack::new(pulled.reference.to_string(), home)?;
+    for (name, path) in [(MANIFEST, &pulled.config), ("plugins.lock", &pulled.lock)] {
+        let f = fs_err::File::open(path).map_err(|e| Error::io("cannot read a layer", e))?;
+        let size = f.metadata().map_err(|e| Error::io("cannot read a layer", e))?.len();
+        unpack.file(Path::new(name), name, size, f)?;
+    }
+    for layer in &pulled.layers {
+        let f = fs_err::File::open(layer).map_err(|e| Error::io("cannot read a layer", e))?;
+        unpack.tar(std::io::BufReader::new(f), true)?;
+    }
+    unpack.finish(Some(pulled))
+}
+
+/// A bundle being read into scratch space: what was written, with its hash.
+struct Unpack {
+    shown: String,
+    dir: tempfile::TempDir,
+    hashes: BTreeMap<String, String>,
+    total: u64,
+    count: usize,
+}
+
+impl Unpack {
+    fn new(shown: String, home: &crate::store::Home) -> Result<Unpack> {
+        Ok(Unpack {
+            shown,
+            dir: install::scratch(home)?,
+            hashes: BTreeMap::new(),
+            total: 0,
+            count: 0,
+        })
+    }
+
+    fn bad(&self, why: String) -> Error {
         bundle_error(
             format!(
                 "{} is not a bundle plugins can install: {why}; nothing was changed",
-                file.display()
+                self.shown
             ),
             "use an archive `plugins bundle` wrote, as it wrote it",
         )
-    };
-    let f = fs_err::File::open(file).map_err(|e| bad(e.to_string()))?;
-    let dir = install::scratch(home)?;
-    let mut archive = tar::Archive::new(std::io::BufReader::new(f));
-    let mut hashes = BTreeMap::new();
-    let (mut total, mut count) = (0u64, 0usize);
-    for entry in archive.entries().map_err(|e| bad(e.to_string()))? {
-        let mut entry = entry.map_err(|e| bad(e.to_string()))?;
-        count += 1;
-        if count > MAX_ENTRIES {
-            return Err(bad(format!("more than {MAX_ENTRIES} entries")));
+    }
+
+    /// Every entry of a tar archive; `files_only`: none may be the manifest or the lock
+    /// (a registry layer carries bundled files only).
+    fn tar(&mut self, reader: impl Read, files_only: bool) -> Result<()> {
+        let mut archive = tar::Archive::new(reader);
+        for entry in archive.entries().map_err(|e| self.bad(e.to_string()))? {
+            let entry = entry.map_err(|e| self.bad(e.to_string()))?;
+            self.count += 1;
+            if self.count > MAX_ENTRIES {
+                return Err(self.bad(format!("more than {MAX_ENTRIES} entries")));
+            }
+            let raw = entry.path().map_err(|e| self.bad(e.to_string()))?.into_owned();
+            let shown = raw.display().to_string();
+            let kind = entry.header().entry_type();
+            if kind.is_dir() {
+                continue;
+            }
+            if !kind.is_file() {
+                return Err(self.bad(format!(
+                    "{shown:?} is not a regular file (a link, device or other)"
+                )));
+            }
+            let rel = safe_path(&raw)
+                .filter(|r| !files_only || r.components().count() > 2)
+                .ok_or_else(|| self.bad(format!("{shown:?} is not a path a bundle holds")))?;
+            let size = entry.header().size().map_err(|e| self.bad(e.to_string()))?;
+            self.file(&rel, &shown, size, entry)?;
         }
-        let raw = entry.path().map_err(|e| bad(e.to_string()))?.into_owned();
-        let shown = raw.display().to_string();
-        let kind = entry.header().entry_type();
-        if kind.is_dir() {
-            continue;
-        }
-        if !kind.is_file() {
-            return Err(bad(format!(
-                "{shown:?} is not a regular file (a link, device or other)"
-            )));
-        }
-        let rel = safe_path(&raw)
-            .ok_or_else(|| bad(format!("{shown:?} is not a path a bundle holds")))?;
-        let size = entry.header().size().map_err(|e| bad(e.to_string()))?;
-        total += size;
-        if size > MAX_FILE || total > MAX_TOTAL {
-            return Err(bad(format!(
+        Ok(())
+    }
+
+    /// One file at `rel` (a safe path), `size` bytes read from `data`, hashed as written.
+    fn file(&mut self, rel: &Path, shown: &str, size: u64, data: impl Read) -> Result<()> {
+        self.total += size;
+        if size > MAX_FILE || self.total > MAX_TOTAL {
+            return Err(self.bad(format!(
                 "{shown:?} makes it larger than plugins reads (512 MiB a file, 4 GiB in all)"
             )));
         }
-        let dest = dir.path().join(&rel);
+        let dest = self.dir.path().join(rel);
         fs_err::create_dir_all(dest.parent().expect("a file has a parent"))
             .map_err(|e| Error::io("cannot unpack the bundle", e))?;
         let mut out = fs_err::OpenOptions::new()
             .write(true)
             .create_new(true)
             .open(&dest)
-            .map_err(|e| bad(format!("{shown:?}: {e}")))?;
+            .map_err(|e| self.bad(format!("{shown:?}: {e}")))?;
         let mut hasher = crate::hash::Hasher::default();
         let mut buf = vec![0u8; 64 << 10];
-        let mut limited = (&mut entry).take(size);
+        let mut limited = data.take(size);
         let mut read = 0u64;
         loop {
-            let n = limited.read(&mut buf).map_err(|e| bad(e.to_string()))?;
+            let n = limited.read(&mut buf).map_err(|e| self.bad(e.to_string()))?;
             if n == 0 {
                 break;
             }
@@ -411,35 +594,136 @@ pub fn open(file: &Path, home: &crate::store::Home) -> Result<Opened> {
                 .map_err(|e| Error::io("cannot unpack the bundle", e))?;
         }
         if read != size {
-            return Err(bad(format!("{shown:?} is cut short")));
+            return Err(self.bad(format!("{shown:?} is cut short")));
         }
-        hashes.insert(rel.display().to_string(), hasher.finish());
+        self.hashes.insert(rel.display().to_string(), hasher.finish());
+        Ok(())
     }
-    let text = crate::file::read_at_most(&dir.path().join(MANIFEST), MAX_MANIFEST)
-        .map_err(|e| bad(format!("no readable {MANIFEST}: {e}")))?;
-    let manifest: Manifest =
-        serde_json::from_slice(&text).map_err(|e| bad(format!("{MANIFEST}: {e}")))?;
-    if manifest.format_version != 1 {
-        return Err(bad(format!(
-            "format_version {} (plugins reads 1)",
-            manifest.format_version
-        )));
-    }
-    if hashes.get("plugins.lock") != Some(&manifest.lock) {
-        return Err(bad(
-            "its plugins.lock does not hash as its manifest says".into()
-        ));
-    }
-    for (path, hash) in &hashes {
-        if path == MANIFEST || path == "plugins.lock" {
-            continue;
+
+    /// The manifest read and every file checked against it.
+    fn finish(self, pulled: Option<crate::oci::Pulled>) -> Result<Opened> {
+        let text = crate::file::read_at_most(&self.dir.path().join(MANIFEST), MAX_MANIFEST)
+            .map_err(|e| self.bad(format!("no readable {MANIFEST}: {e}")))?;
+        let manifest: Manifest =
+            serde_json::from_slice(&text).map_err(|e| self.bad(format!("{MANIFEST}: {e}")))?;
+        if manifest.format_version != 1 {
+            return Err(self.bad(format!(
+                "format_version {} (plugins reads 1)",
+                manifest.format_version
+            )));
         }
-        if manifest.files.get(path) != Some(hash) {
-            return Err(bad(format!("{path:?} does not hash as its manifest says")));
+        if self.hashes.get("plugins.lock") != Some(&manifest.lock) {
+            return Err(self.bad(
+                "its plugins.lock does not hash as its manifest says".into(),
+            ));
+        }
+        for (path, hash) in &self.hashes {
+            if path == MANIFEST || path == "plugins.lock" {
+                continue;
+            }
+            if manifest.files.get(path) != Some(hash) {
+                return Err(self.bad(format!("{path:?} does not hash as its manifest says")));
+            }
+        }
+        if let Some(missing) = manifest.files.keys().find(|p| !self.hashes.contains_key(*p)) {
+            return Err(self.bad(format!("{missing:?} is listed but missing")));
+        }
+        Ok(Opened {
+            dir: self.dir,
+            manifest,
+            pulled,
+        })
+    }
+}
+
+/// Where `sync --from` reads a bundle: a file, or an artifact in a registry.
+pub enum BundleSource {
+    File(PathBuf),
+    Registry(crate::oci::OciRef, crate::oci::Transport),
+}
+
+/// The digest each tag named when a home last synced from it (`oci-tags.json`).
+type TagRecord = BTreeMap<String, String>;
+
+fn tag_key(reference: &crate::oci::OciRef) -> Option<String> {
+    reference
+        .tag
+        .as_ref()
+        .map(|t| format!("{}:{t}", reference.name()))
+}
+
+/// A home's tag record; an unreadable one is an error naming it (it guards against a moved
+/// tag, so it is never silently taken as empty).
+fn read_tags(home: &crate::store::Home) -> Result<TagRecord> {
+    let path = home.oci_tags_record();
+    match crate::file::read_at_most(&path, 1 << 20) {
+        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
+            bundle_error(
+                format!("{} is not a record plugins wrote: {e}", path.display()),
+                "remove it to trust every tag again as first seen",
+            )
+        }),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(TagRecord::new()),
+        Err(e) => Err(Error::io(format!("cannot read {}", path.display()), e)),
+    }
+}
+
+/// Pull `reference` into the first home's cache, refusing a tag that names another digest
+/// than any home recorded for it (unless the digest is given beside the tag), then read it
+/// as a bundle.
+pub fn open_registry(
+    reference: &crate::oci::OciRef,
+    transport: &crate::oci::Transport,
+    homes: &[crate::store::Home],
+) -> Result<Opened> {
+    let first = homes.first().expect("open_bundle checked");
+    let mut recorded = Vec::new();
+    if let (Some(key), None) = (tag_key(reference), &reference.digest) {
+        for home in homes {
+            if let Some(digest) = read_tags(home)?.get(&key) {
+                recorded.push(digest.clone());
+            }
         }
     }
-    if let Some(missing) = manifest.files.keys().find(|p| !hashes.contains_key(*p)) {
-        return Err(bad(format!("{missing:?} is listed but missing")));
+    let check = |digest: &str| match recorded.iter().find(|r| *r != digest) {
+        Some(r) => Err(crate::oci::OciError::TagMoved {
+            reference: reference.to_string(),
+            recorded: r.clone(),
+            now: digest.to_owned(),
+        }),
+        None => Ok(()),
+    };
+    let pulled = crate::oci::pull(reference, transport, &first.oci_cache(), &check)?;
+    open_pulled(pulled, first)
+}
+
+/// After a sync from `pulled`: record the digest its tag named, and keep only its blobs in
+/// the home's cache (a later pull of an unchanged plugin finds its layer there).
+pub fn record_pulled(home: &crate::store::Home, pulled: &crate::oci::Pulled) -> Result<()> {
+    if let Some(key) = tag_key(&pulled.reference) {
+        let mut tags = read_tags(home)?;
+        if tags.get(&key) != Some(&pulled.digest) {
+            tags.insert(key, pulled.digest.clone());
+            let text = serde_json::to_vec_pretty(&tags).map_err(|e| {
+                Error::io("cannot write the tag record", std::io::Error::other(e))
+            })?;
+            crate::lock::write_atomic(&home.oci_tags_record(), &text)?;
+        }
     }
-    Ok(Opened { dir, manifest })
+    let blobs = home.oci_cache().join("blobs/sha256");
+    let Ok(entries) = fs_err::read_dir(&blobs) else {
+        return Ok(());
+    };
+    let keep: std::collections::BTreeSet<&str> = pulled
+        .blobs
+        .iter()
+        .map(|d| d.trim_start_matches("sha256:"))
+        .collect();
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        if !keep.contains(name.to_string_lossy().as_ref()) {
+            let _ = fs_err::remove_file(entry.path());
+        }
+    }
+    Ok(())
 }

@@ -35,8 +35,28 @@ pub struct SyncOptions<'a> {
     /// `--frozen`: exactly the lock, or nothing: every plugin is fetched, checked against
     /// its locked tree hash, asset sha256 and deps, and staged before any is swapped in.
     pub frozen: bool,
-    /// `--from FILE`: install from a bundle (with `--frozen`), no network.
-    pub from: Option<PathBuf>,
+    /// `--from FILE` or `--from oci://…`: install from a bundle (with `--frozen`).
+    pub from: Option<super::bundle::BundleSource>,
+}
+
+/// What a sync did: one row per plugin, and the artifact it pulled (`--from oci://…`).
+#[derive(Debug, Serialize)]
+pub struct SyncReport {
+    pub plugins: Vec<SyncRow>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pulled: Option<PullReport>,
+}
+
+/// `--from oci://…`: the digest installed and what was downloaded for it.
+#[derive(Debug, Serialize)]
+pub struct PullReport {
+    /// `oci://REGISTRY/NAME[:TAG]@sha256:…`
+    pub reference: String,
+    pub digest: String,
+    /// Blobs downloaded now, and their bytes; blobs found in the home's cache.
+    pub fetched: usize,
+    pub fetched_bytes: u64,
+    pub cached: usize,
 }
 
 /// One plugin's outcome, as `--json` prints it.
@@ -87,7 +107,7 @@ enum Todo {
 /// Recover every home first, then install what is missing, changed (`repair`) or unbuilt,
 /// fetching ahead `jobs` at a time and installing in lock order. A plugin another command
 /// changed meanwhile is skipped; any other failure stops the sync.
-pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<SyncRow>> {
+pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncReport> {
     let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
     let mut unasked = None;
     let mut consent = |r: &Request| {
@@ -111,10 +131,28 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
         }
     }
     // `--from`: the bundle is read (bounded, checked) before anything else.
-    let opened = match opts.from.as_deref() {
-        Some(file) => Some(open_bundle(file, &cx.homes(opts.home))?),
+    let homes = cx.homes(opts.home);
+    let opened = match &opts.from {
+        Some(from) => Some(open_bundle(from, &homes)?),
         None => None,
     };
+    let pulled = opened.as_ref().and_then(|o| o.pulled.as_ref()).map(|p| {
+        let report = PullReport {
+            reference: p.reference.to_string(),
+            digest: p.digest.clone(),
+            fetched: p.fetched,
+            fetched_bytes: p.fetched_bytes,
+            cached: p.cached,
+        };
+        printer.status(&format!(
+            "      Pulled {} ({} of {} blobs downloaded, {} bytes)",
+            report.reference,
+            report.fetched,
+            report.fetched + report.cached,
+            report.fetched_bytes
+        ));
+        report
+    });
     let mut rows = Vec::new();
     let mut tampered = Vec::new();
     let steps = plan(opts, cx, opened.as_ref(), &mut tampered)?;
@@ -199,13 +237,26 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     for message in &tampered {
         printer.warning(Code::InstallTampered, message);
     }
-    Ok(rows)
+    // Installed from a registry: each home records the digest its tag named, and keeps
+    // only this artifact's blobs in its cache.
+    if let Some(p) = opened.as_ref().and_then(|o| o.pulled.as_ref()) {
+        for home in &homes {
+            super::bundle::record_pulled(home, p)?;
+        }
+    }
+    Ok(SyncReport {
+        plugins: rows,
+        pulled,
+    })
 }
 
 /// `--from FILE`: the bundle, read into the first home's scratch space, for homes that each
 /// hold the lock it was made from, byte for byte. A home without a lock is refused: a bundle
 /// installs the lock committed beside it, never its own copy.
-fn open_bundle(file: &Path, homes: &[crate::store::Home]) -> Result<super::bundle::Opened> {
+fn open_bundle(
+    from: &super::bundle::BundleSource,
+    homes: &[crate::store::Home],
+) -> Result<super::bundle::Opened> {
     let Some(first) = homes.first() else {
         return Err(Error::InvalidArgument(
             "no home to sync into: pass --home".to_owned(),
@@ -228,7 +279,12 @@ fn open_bundle(file: &Path, homes: &[crate::store::Home]) -> Result<super::bundl
             });
         }
     }
-    let opened = super::bundle::open(file, first)?;
+    let opened = match from {
+        super::bundle::BundleSource::File(file) => super::bundle::open(file, first)?,
+        super::bundle::BundleSource::Registry(reference, transport) => {
+            super::bundle::open_registry(reference, transport, homes)?
+        }
+    };
     for home in homes {
         opened.check_lock(&home.lockfile())?;
     }
