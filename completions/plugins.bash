@@ -427,7 +427,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__bundle)
-            opts="-o -q -v -h -V --home --output --force --python --json --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-o -q -v -h -V --home --output --push --plain-http --force --python --json --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -442,6 +442,10 @@ _plugins() {
                     return 0
                     ;;
                 -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --push)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -1467,7 +1471,7 @@ _plugins() {
             return 0
             ;;
         plugins__subcmd__sync)
-            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --frozen --from --aoe-api --host-version --require-signed --allowed-signers --color --quiet --verbose --log-format --timestamps --help --version"
+            opts="-y -j -q -v -h -V --home --yes --force --repair --no-build --python --jobs --json --frozen --from --plain-http --aoe-api --host-version --require-signed --allowed-signers --color --quiet --verbose --log-format --timestamps --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 2 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

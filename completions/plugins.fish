@@ -316,12 +316,14 @@ complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s h -l help -
 complete -c plugins -n "__fish_plugins_using_subcommand rollback" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l home -d 'The plugin home whose lock to bundle [default: $PLUGINS_HOME, else the one host\'s own home with a lock]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -s o -l output -d 'The archive to write: a new file, written atomically beside it (never inside the home)' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l push -d 'Push the bundle to an OCI registry instead, as an artifact whose unchanged plugins are not uploaded again; prints the digest to sync from' -r
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l python -d 'protoAgent: the host\'s Python, whose pip downloads the locked wheels [default: the home\'s remembered one, else python3 on PATH]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l log-format -d 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)' -r -f -a "text\t''
 json\t''"
+complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l plain-http -d 'Talk to the registry over plain HTTP (never without this flag)'
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l force -d 'Replace FILE if it is a regular file (a FIFO, device, directory or link never is)'
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -l json -d 'Print one JSON document instead of the outcome line'
 complete -c plugins -n "__fish_plugins_using_subcommand bundle" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
@@ -373,7 +375,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand verify" -s V -l version 
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l python -d 'protoAgent: the host\'s Python, whose pip installs plugins\' `requires_pip` into plugin-deps [default: the home\'s remembered one, else python3 on PATH]' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s j -l jobs -d 'How many sources to fetch at once (installs still happen one at a time, in lock order)' -r
-complete -c plugins -n "__fish_plugins_using_subcommand sync" -l from -d 'With --frozen: install from this archive (`plugins bundle`) instead of the network: every tree and wheel comes from it, checked against the lock' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l from -d 'With --frozen: install from this archive (`plugins bundle -o`), or from this artifact in an OCI registry (`plugins bundle --push`), instead of the network: every tree and wheel comes from it, checked against the lock' -r -F
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l aoe-api -d 'aoe host profile to validate against: 15 (aoe 1.19) or 12 (aoe 1.14) [default: the home\'s remembered profile, else 15]' -r -f -a "12\t''
 15\t''"
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l host-version -d 'The host\'s version (aoe: X.Y.Z for aoe_version; protoAgent: for min_protoagent_version and its 0.145/0.218 rules) [default: the home\'s remembered one]' -r
@@ -389,6 +391,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand sync" -l repair -d 'Rein
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l no-build -d 'Do not run build steps'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l json -d 'Print one JSON document instead of the outcome lines'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l frozen -d 'Install exactly the lock, or change nothing: every plugin at its locked commit with its locked tree hash, release asset sha256 and wheels, all fetched and checked before any is put in place (a plugin whose files changed is reinstalled as locked); anything that would change the lock is an error'
+complete -c plugins -n "__fish_plugins_using_subcommand sync" -l plain-http -d 'With --from oci://…: talk to the registry over plain HTTP (never without this flag)'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -l require-signed -d 'Accept only a tag or commit with a signature git verifies (ssh or gpg); the lock records the signer\'s key, and another key later asks consent again [default: `require_signed` in [trust] of <home>/plugins.toml]'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s q -l quiet -d 'Print only problems: no status lines, no progress, no summary of what went well'
 complete -c plugins -n "__fish_plugins_using_subcommand sync" -s v -l verbose -d 'Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref listings, fetches, downloads, redirects (secrets redacted)'

@@ -487,6 +487,9 @@ fn redact_scp(text: &str) -> Cow<'_, str> {
             && !word[..at].contains(['/', '\\'])
             // `host:path` after the `@`, as git's scp-like form has it.
             && word[at + 1..].find(':').is_some_and(|c| c > 0)
+            // Not an OCI reference's `name:tag@sha256:<digest>` (a line of a wrapped
+            // message may start inside one): a digest is no host.
+            && !crate::hash::is_sha256_digest(word[at + 1..].trim_end_matches(|c: char| !c.is_ascii_hexdigit()))
         {
             out.push_str(&text[copied..start + colon + 1]);
             out.push_str(HIDDEN);
@@ -758,9 +761,14 @@ mod tests {
             "a/b:c@d:e",
             "a@b",
             "the URL's `user:password@` alone",
+            // A wrapped line may start inside an OCI reference: name:tag@digest.
+            &format!("plugins:v1@sha256:{}`", "ab".repeat(32)),
+            &format!("oci://r.io:5000/fleet/plugins:v1@sha256:{}", "0".repeat(64)),
         ] {
             assert_eq!(redact(kept), kept);
         }
+        // Anything else after the `@` is still a host.
+        assert_eq!(redact("u:pw@sha256:zz"), "u:***@sha256:zz");
         assert_eq!(redact("«https://u:p@h/x»"), "«https://***@h/x»");
     }
 

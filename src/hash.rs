@@ -282,6 +282,17 @@ fn rel_bytes(path: &Path) -> Vec<u8> {
     out
 }
 
+/// Whether `text` is `sha256:` and 64 lower-case hex digits: the only digest form `plugins`
+/// reads or writes (lock rows, OCI references and layers).
+pub fn is_sha256_digest(text: &str) -> bool {
+    text.strip_prefix("sha256:").is_some_and(|hex| {
+        hex.len() == 64
+            && hex
+                .bytes()
+                .all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

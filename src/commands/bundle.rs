@@ -85,7 +85,10 @@ pub fn run(args: &BundleArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 "     Bundled {} plugins ({} bytes) into {}\n",
                 report.plugins.len(),
                 report.bytes,
-                output.as_deref().unwrap_or_else(|| std::path::Path::new("-")).display()
+                output
+                    .as_deref()
+                    .unwrap_or_else(|| std::path::Path::new("-"))
+                    .display()
             )),
         }
     };

@@ -23,7 +23,9 @@ use crate::printer::{Line, Printer};
 /// hosts' versions (`aoe --version`, the protoAgent and AWorld packages of `python3`),
 /// whether each locked source answers a ref listing, with the proxy and the credential
 /// sources it uses (names only, never a secret), and the GitHub API rate limit when a
-/// source is on GitHub. Read only: nothing is changed.
+/// source is on GitHub; and for each tag a home synced a bundle from (`sync --from
+/// oci://…`), whether the registry still has the pinned digest and the tag still names it.
+/// Read only: nothing is changed.
 #[derive(Debug, Args)]
 #[command(after_help = "\
 Examples:
@@ -93,6 +95,7 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         grace: Duration::from_secs(args.grace),
         binary: std::env::current_exe().ok(),
         user_home: cx.home.clone(),
+        registry: cx.registry.clone(),
     };
     let report = doctor::examine(&opts);
     let written = if args.json {
@@ -125,6 +128,7 @@ fn text(report: &doctor::Report, homes: &[HomeToCheck]) -> Vec<Line> {
         "host" => "hosts".to_owned(),
         "source" => "sources".to_owned(),
         "github" => "github".to_owned(),
+        "registry" => "registries".to_owned(),
         _ => {
             let home = c.home.clone().unwrap_or_default();
             let dialect = homes

@@ -60,7 +60,11 @@ pub struct SyncArgs {
     /// With --frozen: install from this archive (`plugins bundle -o`), or from this
     /// artifact in an OCI registry (`plugins bundle --push`), instead of the network: every
     /// tree and wheel comes from it, checked against the lock
-    #[arg(long, value_name = "FILE|oci://REGISTRY/NAME[:TAG][@DIGEST]", requires = "frozen")]
+    #[arg(
+        long,
+        value_name = "FILE|oci://REGISTRY/NAME[:TAG][@DIGEST]",
+        requires = "frozen"
+    )]
     pub from: Option<PathBuf>,
     /// With --from oci://…: talk to the registry over plain HTTP (never without this flag)
     #[arg(long, requires = "from")]
@@ -105,7 +109,10 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     let rows = &report.plugins;
     let tampered = rows.iter().any(|r| r.status == SyncStatus::Tampered);
     let written = if args.json {
-        printer.json(serde_json::to_value(&report).map_err(|e| Error::io("cannot write output", std::io::Error::other(e)))?)
+        printer.json(
+            serde_json::to_value(&report)
+                .map_err(|e| Error::io("cannot write output", std::io::Error::other(e)))?,
+        )
     } else {
         printer.report(&self::report(rows))
     };

@@ -61,7 +61,7 @@ pub struct Route {
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Check {
     /// `home`, `lock`, `plugin`, `leftovers`, `activity`, `cron`, `host`, `source`,
-    /// `github`.
+    /// `github`, `registry`.
     pub area: &'static str,
     pub status: Mark,
     pub message: String,
@@ -148,6 +148,8 @@ pub struct Options {
     pub binary: Option<PathBuf>,
     /// The user's home directory, for the cron line's log file.
     pub user_home: Option<PathBuf>,
+    /// Registry credentials, for the tags homes synced bundles from.
+    pub registry: crate::oci::RegistryEnv,
 }
 
 /// Everything found, in report order.
@@ -201,6 +203,9 @@ pub fn examine(opts: &Options) -> Report {
     checks.extend(hosts);
     checks.extend(sources);
     checks.extend(github);
+    if opts.network {
+        checks.extend(network::registries(opts));
+    }
     Report { checks }
 }
 

@@ -222,3 +222,81 @@ pub(super) fn github_rate_limit(locked: &[(Home, Entry)], opts: &Options) -> Opt
     check.route = Some(route);
     Some(check)
 }
+
+/// Each tag a home synced a bundle from (`oci-tags.json`): the registry answers, with the
+/// credentials' source named (never the credentials), the pinned digest is still there, and
+/// whether the tag still names it.
+pub(super) fn registries(opts: &Options) -> Vec<Check> {
+    let mut out = Vec::new();
+    for h in &opts.homes {
+        let home = &h.home;
+        let tags = match crate::oci::read_tags(&home.oci_tags_record()) {
+            Ok(t) => t,
+            Err(e) => {
+                out.push(
+                    Check::new("registry", Mark::Fail, e.to_string())
+                        .code(e.code())
+                        .help(e.help().unwrap_or_default())
+                        .home(home),
+                );
+                continue;
+            }
+        };
+        for (key, pin) in tags {
+            let Ok(reference) = crate::oci::OciRef::parse(&format!("oci://{key}")) else {
+                continue;
+            };
+            let transport = crate::oci::Transport {
+                plain_http: pin.plain_http,
+                env: opts.registry.clone(),
+            };
+            let check = match crate::oci::probe(&reference, &pin.digest, &transport) {
+                Err(e) => Check::new("registry", Mark::Fail, e.to_string())
+                    .code(e.code())
+                    .help(e.help().unwrap_or_default()),
+                Ok(probe) => {
+                    let creds = format!("credentials: {}", probe.credentials);
+                    match (probe.pinned_there, probe.tag_now) {
+                        (Err(e), _) | (Ok(true), Err(e)) => {
+                            Check::new("registry", Mark::Fail, format!("{e} ({creds})"))
+                                .code(e.code())
+                                .help(e.help().unwrap_or_default())
+                        }
+                        (Ok(false), _) => Check::new(
+                            "registry",
+                            Mark::Fail,
+                            format!(
+                                "{reference}: the pinned {} is gone from the registry ({creds})",
+                                pin.digest
+                            ),
+                        )
+                        .code(Code::OciArtifact)
+                        .help("push the bundle again (`plugins bundle --push`) and sync from its digest"),
+                        (Ok(true), Ok(now)) if now != pin.digest => Check::new(
+                            "registry",
+                            Mark::Warn,
+                            format!(
+                                "{reference}: pinned {} is there, but the tag names {now} now ({creds})",
+                                pin.digest
+                            ),
+                        )
+                        .code(Code::OciTagMoved)
+                        .help(format!(
+                            "a sync from the tag is refused; to take it: `plugins sync --frozen --from {reference}@{now}`"
+                        )),
+                        (Ok(true), Ok(_)) => Check::new(
+                            "registry",
+                            Mark::Ok,
+                            format!(
+                                "{reference}: pinned {} is there and the tag names it ({creds})",
+                                pin.digest
+                            ),
+                        ),
+                    }
+                }
+            };
+            out.push(check.home(home));
+        }
+    }
+    out
+}

@@ -133,10 +133,16 @@ fn from_file(file: &Path, registry: &str, name: &str) -> Result<Option<Credentia
                 .decode(auth.trim())
                 .ok()
                 .and_then(|b| String::from_utf8(b).ok())
-                .ok_or_else(|| bad(format!("auths.{registry:?}.auth is not base64 of user:password")))?;
-            let (user, pass) = decoded
-                .split_once(':')
-                .ok_or_else(|| bad(format!("auths.{registry:?}.auth is not base64 of user:password")))?;
+                .ok_or_else(|| {
+                    bad(format!(
+                        "auths.{registry:?}.auth is not base64 of user:password"
+                    ))
+                })?;
+            let (user, pass) = decoded.split_once(':').ok_or_else(|| {
+                bad(format!(
+                    "auths.{registry:?}.auth is not base64 of user:password"
+                ))
+            })?;
             return Ok(Some(Credentials {
                 auth: Auth::Basic(user.to_owned(), Secret(pass.to_owned())),
                 source: format!("{shown} (auths)"),
@@ -231,8 +237,11 @@ fn helper_get(helper: &str, registry: &str, shown: &str) -> Result<Credentials, 
         #[serde(rename = "Secret")]
         secret: String,
     }
-    let answer: Answer = serde_json::from_slice(&out)
-        .map_err(|_| bad(format!("{program} get did not print {{\"Username\", \"Secret\"}}")))?;
+    let answer: Answer = serde_json::from_slice(&out).map_err(|_| {
+        bad(format!(
+            "{program} get did not print {{\"Username\", \"Secret\"}}"
+        ))
+    })?;
     // docker's convention: the user `<token>` means the secret is an identity token.
     let auth = if answer.username == "<token>" {
         Auth::Bearer(Secret(answer.secret))

@@ -13,6 +13,7 @@
 mod auth;
 mod pull;
 mod push;
+mod record;
 mod reference;
 
 use std::time::Duration;
@@ -20,6 +21,7 @@ use std::time::Duration;
 pub use auth::{Credentials, RegistryEnv, for_registry};
 pub use pull::{Pulled, pull, pulled_digest};
 pub use push::{Layer, Pushed, push};
+pub use record::{TagPin, TagRecord, read_tags, tag_key};
 pub use reference::{OciRef, valid_digest};
 
 use crate::diagnostic::Code;
@@ -73,6 +75,11 @@ pub enum OciError {
         recorded: String,
         now: String,
     },
+    #[error("{} is not a record plugins wrote: {why}", path.display())]
+    Record {
+        path: std::path::PathBuf,
+        why: String,
+    },
     #[error("{context}: {}", crate::file::reason(source))]
     Io {
         context: String,
@@ -87,7 +94,7 @@ impl OciError {
             OciError::Reference { .. } => Code::UsageInvalidArgument,
             OciError::Credentials { .. } | OciError::Registry { .. } => Code::OciRegistry,
             OciError::Artifact { .. } | OciError::Blob { .. } => Code::OciArtifact,
-            OciError::TagMoved { .. } => Code::OciTagMoved,
+            OciError::TagMoved { .. } | OciError::Record { .. } => Code::OciTagMoved,
             OciError::Io { .. } => Code::Io,
         }
     }
@@ -100,7 +107,7 @@ impl OciError {
             OciError::Credentials { .. } => {
                 "fix the file, or set PLUGINS_REGISTRY_TOKEN (and PLUGINS_REGISTRY_USERNAME)".into()
             }
-            OciError::Registry { .. } => "check the registry's address, `--plain-http` for a registry without TLS, SSL_CERT_FILE for a private CA, and its credentials (`plugins doctor --from oci://…` says which it would use)".into(),
+            OciError::Registry { .. } => "check the registry's address, `--plain-http` for a registry without TLS, SSL_CERT_FILE for a private CA, and its credentials (`plugins doctor` names their source for each registry a home synced from)".into(),
             OciError::Artifact { .. } => {
                 "push it with `plugins bundle --push oci://…` and pull it as pushed".into()
             }
@@ -108,6 +115,9 @@ impl OciError {
             OciError::TagMoved { reference, now, .. } => format!(
                 "to take what the tag names now, pull it by digest: `plugins sync --frozen --from {reference}@{now}` (it is recorded as the tag's digest)"
             ),
+            OciError::Record { .. } => {
+                "remove it: every tag is then trusted again as first seen".into()
+            }
             OciError::Io { .. } => return None,
         })
     }
@@ -126,7 +136,74 @@ impl From<OciError> for crate::error::Error {
 /// A registry error in words: the status and the registry's own message, cut and with
 /// any credentials in a URL redacted.
 fn said(e: &oci_client::errors::OciDistributionError) -> String {
-    crate::auth::redact(&crate::net::cap(&e.to_string()))
+    // reqwest's own text ("error sending request") leaves the cause (a certificate, a
+    // refused connection) to its sources.
+    let mut text = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        let more = s.to_string();
+        if !text.contains(&more) {
+            text = format!("{text}: {more}");
+        }
+        source = s.source();
+    }
+    crate::auth::redact(&crate::net::cap(&text))
+}
+
+/// Whether the registry said 401 or 403 (the credentials, or their absence).
+fn unauthorized(e: &oci_client::errors::OciDistributionError) -> bool {
+    use oci_client::errors::OciDistributionError as E;
+    match e {
+        E::UnauthorizedError { .. } | E::AuthenticationFailure(_) => true,
+        E::ServerError { code, .. } => *code == 401 || *code == 403,
+        E::RequestError(r) => r
+            .status()
+            .is_some_and(|s| s.as_u16() == 401 || s.as_u16() == 403),
+        _ => false,
+    }
+}
+
+/// A failed request as the command says it: what was asked, what the registry said, and
+/// for a 401/403 which credentials were offered (their source, never themselves).
+fn failed(
+    reference: &OciRef,
+    what: &'static str,
+    creds: &Credentials,
+) -> impl Fn(oci_client::errors::OciDistributionError) -> OciError {
+    let reference = reference.to_string();
+    let source = creds.source.clone();
+    move |e| OciError::Registry {
+        reference: reference.clone(),
+        what,
+        why: if unauthorized(&e) {
+            format!("{} (credentials: {source})", said(&e))
+        } else {
+            said(&e)
+        },
+    }
+}
+
+/// Before a bundle is gathered: sign in for a push and ask for a blob, so that a registry
+/// that cannot be reached or refuses the credentials fails the command before any fetch.
+pub fn check_push(reference: &OciRef, transport: &Transport) -> Result<(), OciError> {
+    let client = client(reference, transport);
+    let creds = for_registry(&transport.env, &reference.registry)?;
+    let r = reference.client_ref();
+    block_on(async {
+        client
+            .auth(
+                &r,
+                &creds.auth.client(),
+                oci_client::RegistryOperation::Push,
+            )
+            .await
+            .map_err(failed(reference, "signing in to push", &creds))?;
+        client
+            .blob_exists(&r, &crate::hash::bytes(b""))
+            .await
+            .map_err(failed(reference, "asking for a layer", &creds))?;
+        Ok(())
+    })?
 }
 
 /// One client for `reference`'s registry: TLS verified (roots from the system, or
@@ -187,4 +264,36 @@ fn transient(e: &oci_client::errors::OciDistributionError) -> bool {
 
 fn pause(attempt: u32) -> Duration {
     Duration::from_millis(200 * u64::from(attempt))
+}
+
+/// What `doctor` finds about a tag a home synced from.
+#[derive(Debug)]
+pub struct Probe {
+    /// Where the credentials came from (never the credentials).
+    pub credentials: String,
+    /// Whether the recorded digest is still in the registry.
+    pub pinned_there: Result<bool, OciError>,
+    /// What the tag names now.
+    pub tag_now: Result<String, OciError>,
+}
+
+/// Ask the registry about `reference` (a tag) and the `digest` recorded for it.
+pub fn probe(reference: &OciRef, digest: &str, transport: &Transport) -> Result<Probe, OciError> {
+    let creds = for_registry(&transport.env, &reference.registry)?;
+    let pinned = OciRef {
+        tag: None,
+        ..reference.at(digest)
+    };
+    let pinned_there = match pull::pulled_digest(&pinned, transport) {
+        Ok(_) => Ok(true),
+        Err(OciError::Registry { why, .. }) if why.contains("404") || why.contains("unknown") => {
+            Ok(false)
+        }
+        Err(e) => Err(e),
+    };
+    Ok(Probe {
+        credentials: creds.source,
+        pinned_there,
+        tag_now: pull::pulled_digest(reference, transport),
+    })
 }

@@ -32,7 +32,8 @@ pub struct Pulled {
     pub layers: Vec<PathBuf>,
     /// Every blob this artifact uses (for pruning the cache).
     pub blobs: Vec<String>,
-    /// Layers fetched now, and their bytes; layers found in the cache.
+    /// Blobs fetched now, and the bytes downloaded for them (less than their size when a
+    /// killed pull's download was resumed); blobs found whole in the cache.
     pub fetched: usize,
     pub fetched_bytes: u64,
     pub cached: usize,
@@ -65,11 +66,7 @@ pub fn pulled_digest(reference: &OciRef, transport: &Transport) -> Result<String
         client
             .fetch_manifest_digest(&r, &creds.auth.client())
             .await
-            .map_err(|e| OciError::Registry {
-                reference: reference.to_string(),
-                what: "resolving the reference",
-                why: super::said(&e),
-            })
+            .map_err(super::failed(reference, "resolving the reference", &creds))
     })?
 }
 
@@ -86,14 +83,7 @@ pub fn pull(
     let client = super::client(reference, transport);
     let creds = super::for_registry(&transport.env, &reference.registry)?;
     let r = reference.client_ref();
-    let registry = |what: &'static str| {
-        let shown = shown.clone();
-        move |e: oci_client::errors::OciDistributionError| OciError::Registry {
-            reference: shown,
-            what,
-            why: super::said(&e),
-        }
-    };
+    let registry = |what: &'static str| super::failed(reference, what, &creds);
     let artifact = |why: String| OciError::Artifact {
         reference: shown.clone(),
         why,
@@ -120,12 +110,16 @@ pub fn pull(
             }
         }
         let Some((body, digest)) = got else {
-            return Err(registry("reading its manifest")(last.expect("an attempt failed")));
+            return Err(registry("reading its manifest")(
+                last.expect("an attempt failed"),
+            ));
         };
         if let Some(asked) = &reference.digest
             && &digest != asked
         {
-            return Err(artifact(format!("its manifest hashes to {digest}, not {asked}")));
+            return Err(artifact(format!(
+                "its manifest hashes to {digest}, not {asked}"
+            )));
         }
         if !super::valid_digest(&digest) {
             return Err(artifact(format!("its digest {digest:?} is not sha256")));
@@ -134,9 +128,14 @@ pub fn pull(
         let manifest: Manifest = serde_json::from_slice(&body)
             .map_err(|e| artifact(format!("its manifest is not an OCI image manifest: {e}")))?;
         if manifest.schema_version != 2
-            || manifest.media_type.as_deref().is_some_and(|m| m != super::MANIFEST_TYPE)
+            || manifest
+                .media_type
+                .as_deref()
+                .is_some_and(|m| m != super::MANIFEST_TYPE)
         {
-            return Err(artifact("its manifest is not an OCI image manifest (schemaVersion 2)".into()));
+            return Err(artifact(
+                "its manifest is not an OCI image manifest (schemaVersion 2)".into(),
+            ));
         }
         if manifest.artifact_type.as_deref() != Some(super::ARTIFACT_TYPE) {
             return Err(artifact(format!(
@@ -156,7 +155,10 @@ pub fn pull(
             return Err(artifact("it has no layers".into()));
         };
         if lock.media_type != super::LOCK_TYPE {
-            return Err(artifact(format!("its first layer is {:?}, not the lock", lock.media_type)));
+            return Err(artifact(format!(
+                "its first layer is {:?}, not the lock",
+                lock.media_type
+            )));
         }
         if manifest.layers.len() > MAX_LAYERS {
             return Err(artifact(format!("it has more than {MAX_LAYERS} layers")));
@@ -167,15 +169,24 @@ pub fn pull(
         let mut total = 0u64;
         for d in std::iter::once(&manifest.config).chain(&manifest.layers) {
             if !super::valid_digest(&d.digest) {
-                return Err(artifact(format!("a layer's digest {:?} is not sha256", d.digest)));
+                return Err(artifact(format!(
+                    "a layer's digest {:?} is not sha256",
+                    d.digest
+                )));
             }
             total = total.saturating_add(d.size);
         }
         if let Some(d) = files.iter().find(|d| d.media_type != super::FILES_TYPE) {
-            return Err(artifact(format!("a layer is {:?}, not {}", d.media_type, super::FILES_TYPE)));
+            return Err(artifact(format!(
+                "a layer is {:?}, not {}",
+                d.media_type,
+                super::FILES_TYPE
+            )));
         }
         if total > MAX_TOTAL {
-            return Err(artifact("its layers are larger than plugins reads (5 GiB in all)".into()));
+            return Err(artifact(
+                "its layers are larger than plugins reads (5 GiB in all)".into(),
+            ));
         }
         let blobs = cache.join("blobs/sha256");
         fs_err::create_dir_all(&blobs).map_err(|source| OciError::Io {
@@ -193,14 +204,16 @@ pub fn pull(
             fetched_bytes: 0,
             cached: 0,
         };
-        for (i, d) in std::iter::once(&manifest.config).chain(&manifest.layers).enumerate() {
+        for (i, d) in std::iter::once(&manifest.config)
+            .chain(&manifest.layers)
+            .enumerate()
+        {
             let path = blobs.join(&d.digest["sha256:".len()..]);
             if cached(&path, d)? {
                 out.cached += 1;
             } else {
-                fetch(&client, &r, d, &path, &shown).await?;
+                out.fetched_bytes += fetch(&client, &r, d, &path, &shown).await?;
                 out.fetched += 1;
-                out.fetched_bytes += d.size;
             }
             out.blobs.push(d.digest.clone());
             match i {
@@ -240,13 +253,14 @@ fn cached(path: &Path, d: &Descriptor) -> Result<bool, OciError> {
 
 /// Download `d` into `<path>.partial` (locked, so two pulls into one home take turns),
 /// from where a killed pull left it, then check its size and digest and rename it to `path`.
+/// Returns the bytes downloaded now.
 async fn fetch(
     client: &oci_client::Client,
     r: &oci_client::Reference,
     d: &Descriptor,
     path: &Path,
     shown: &str,
-) -> Result<(), OciError> {
+) -> Result<u64, OciError> {
     let io = |context: &str| {
         let context = context.to_owned();
         move |source| OciError::Io { context, source }
@@ -264,18 +278,25 @@ async fn fetch(
         .truncate(false)
         .open(&partial)
         .map_err(io("cannot write the registry cache"))?;
-    file.file().lock().map_err(io("cannot lock the registry cache"))?;
+    file.file()
+        .lock()
+        .map_err(io("cannot lock the registry cache"))?;
     if cached(path, d)? {
         // Another pull finished it while this one waited.
         let _ = fs_err::remove_file(&partial);
-        return Ok(());
+        return Ok(0);
     }
-    let mut have = file.metadata().map_err(io("cannot read the registry cache"))?.len();
+    let mut have = file
+        .metadata()
+        .map_err(io("cannot read the registry cache"))?
+        .len();
     if have > d.size {
         have = 0;
-        file.set_len(0).map_err(io("cannot write the registry cache"))?;
+        file.set_len(0)
+            .map_err(io("cannot write the registry cache"))?;
     }
     let mut last = String::new();
+    let mut downloaded = 0u64;
     for attempt in 1..=super::ATTEMPTS {
         if attempt > 1 {
             tokio::time::sleep(super::pause(attempt - 1)).await;
@@ -298,23 +319,22 @@ async fn fetch(
             Ok(oci_client::client::BlobResponse::Full(s)) => {
                 // The registry sent it all again: start over.
                 have = 0;
-                file.set_len(0).map_err(io("cannot write the registry cache"))?;
+                file.set_len(0)
+                    .map_err(io("cannot write the registry cache"))?;
                 s.stream
             }
             Err(e) if super::transient(&e) => {
                 last = super::said(&e);
                 continue;
             }
+            Err(e) if missing(&e) => {
+                return Err(blob("is missing from the registry".into()));
+            }
             Err(e) => {
-                let why = super::said(&e);
-                return Err(if why.contains("404") || why.contains("BLOB_UNKNOWN") {
-                    blob(format!("is missing from the registry ({why})"))
-                } else {
-                    OciError::Registry {
-                        reference: shown.to_owned(),
-                        what: "reading a layer",
-                        why,
-                    }
+                return Err(OciError::Registry {
+                    reference: shown.to_owned(),
+                    what: "reading a layer",
+                    why: super::said(&e),
                 });
             }
         };
@@ -325,11 +345,13 @@ async fn fetch(
             match chunk {
                 Ok(bytes) => {
                     have += bytes.len() as u64;
+                    downloaded += bytes.len() as u64;
                     if have > d.size {
                         let _ = fs_err::remove_file(&partial);
                         return Err(blob(format!("is larger than its {} bytes", d.size)));
                     }
-                    file.write_all(&bytes).map_err(io("cannot write the registry cache"))?;
+                    file.write_all(&bytes)
+                        .map_err(io("cannot write the registry cache"))?;
                 }
                 Err(e) => {
                     last = crate::auth::redact(&e.to_string());
@@ -338,7 +360,8 @@ async fn fetch(
                 }
             }
         }
-        file.flush().map_err(io("cannot write the registry cache"))?;
+        file.flush()
+            .map_err(io("cannot write the registry cache"))?;
         if !cut {
             break;
         }
@@ -356,14 +379,31 @@ async fn fetch(
             ),
         });
     }
-    file.sync_all().map_err(io("cannot write the registry cache"))?;
+    file.sync_all()
+        .map_err(io("cannot write the registry cache"))?;
     let hash = fs_err::File::open(&partial)
         .and_then(crate::hash::reader)
         .map_err(io("cannot read the registry cache"))?;
     if hash != d.digest {
         let _ = fs_err::remove_file(&partial);
-        return Err(blob(format!("hashes to {hash}: it was changed after it was pushed")));
+        return Err(blob(format!(
+            "hashes to {hash}: it was changed after it was pushed"
+        )));
     }
     fs_err::rename(&partial, path).map_err(io("cannot write the registry cache"))?;
-    Ok(())
+    Ok(downloaded)
+}
+
+/// Whether the registry said it has no such blob (404, `BLOB_UNKNOWN`).
+fn missing(e: &oci_client::errors::OciDistributionError) -> bool {
+    use oci_client::errors::{OciDistributionError as E, OciErrorCode};
+    match e {
+        E::RegistryError { envelope, .. } => envelope
+            .errors
+            .iter()
+            .any(|x| matches!(x.code, OciErrorCode::BlobUnknown | OciErrorCode::NotFound)),
+        E::ServerError { code, .. } => *code == 404,
+        E::RequestError(r) => r.status().is_some_and(|s| s.as_u16() == 404),
+        _ => false,
+    }
 }

@@ -45,18 +45,10 @@ pub fn push(
             why: "a push names a tag (or nothing), never a digest: the digest is what the push prints".into(),
         });
     }
-    let shown = reference.to_string();
     let client = super::client(reference, transport);
     let creds = super::for_registry(&transport.env, &reference.registry)?;
     let r = reference.client_ref();
-    let registry = |what: &'static str| {
-        let shown = shown.clone();
-        move |e: oci_client::errors::OciDistributionError| OciError::Registry {
-            reference: shown,
-            what,
-            why: super::said(&e),
-        }
-    };
+    let registry = |what: &'static str| super::failed(reference, what, &creds);
     let descriptor = |l: &Layer| {
         let mut d = json!({"mediaType": l.media_type, "digest": l.digest, "size": l.size});
         if let Some(t) = &l.title {
@@ -78,7 +70,11 @@ pub fn push(
     let digest = crate::hash::bytes(&body);
     super::block_on(async {
         client
-            .auth(&r, &creds.auth.client(), oci_client::RegistryOperation::Push)
+            .auth(
+                &r,
+                &creds.auth.client(),
+                oci_client::RegistryOperation::Push,
+            )
             .await
             .map_err(registry("signing in to push"))?;
         let mut out = Pushed {
@@ -108,7 +104,10 @@ pub fn push(
                     source,
                 })?;
                 let stream = chunks(file.into_parts().0);
-                match client.push_blob_stream(&r, stream, &l.digest, Some(l.size)).await {
+                match client
+                    .push_blob_stream(&r, stream, &l.digest, Some(l.size))
+                    .await
+                {
                     Ok(_) => {
                         last = None;
                         break;

@@ -46,7 +46,9 @@ impl OciRef {
             ));
         }
         if !valid_registry(registry) {
-            return Err(bad("its registry is not a host name or address with an optional :port"));
+            return Err(bad(
+                "its registry is not a host name or address with an optional :port",
+            ));
         }
         let (path, digest) = match path.split_once('@') {
             Some((p, d)) => (p, Some(d)),
@@ -55,7 +57,9 @@ impl OciRef {
         if let Some(d) = digest
             && !valid_digest(d)
         {
-            return Err(bad("its digest is not sha256: and 64 lower-case hex digits"));
+            return Err(bad(
+                "its digest is not sha256: and 64 lower-case hex digits",
+            ));
         }
         // A tag follows the last `:` after the last `/`.
         let (repository, tag) = match path.rfind(':') {
@@ -217,9 +221,7 @@ fn valid_tag(t: &str) -> bool {
 
 /// `sha256:` and 64 lower-case hex digits: the only digest plugins reads or writes.
 pub fn valid_digest(d: &str) -> bool {
-    d.strip_prefix("sha256:").is_some_and(|hex| {
-        hex.len() == 64 && hex.bytes().all(|c| c.is_ascii_digit() || (b'a'..=b'f').contains(&c))
-    })
+    crate::hash::is_sha256_digest(d)
 }
 
 #[cfg(test)]

@@ -121,6 +121,7 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
             })
         }
         BundleTarget::Registry(reference, transport) => {
+            crate::oci::check_push(reference, transport)?;
             let gathered = gather(opts, cx, printer, home, lock)?;
             let (config, layers) = layers(&gathered)?;
             let bytes = layers.iter().map(|l| l.size).sum::<u64>() + config.size;
@@ -301,12 +302,22 @@ fn layers(g: &Gathered) -> Result<(crate::oci::Layer, Vec<crate::oci::Layer>)> {
 fn append(tar: &mut tar::Builder<impl Write>, rel: &str, path: &Path) -> std::io::Result<()> {
     let file = fs_err::File::open(path)?;
     let size = file.metadata()?.len();
+    append_data(tar, rel, size, file)
+}
+
+/// `size` bytes of `data` at `rel` (at most the size the header promised, should a file
+/// grow meanwhile).
+fn append_data(
+    tar: &mut tar::Builder<impl Write>,
+    rel: &str,
+    size: u64,
+    data: impl Read,
+) -> std::io::Result<()> {
     let mut header = tar::Header::new_gnu();
     header.set_size(size);
     header.set_mode(0o644);
     header.set_entry_type(tar::EntryType::Regular);
-    // At most the size the header promised, should the file grow meanwhile.
-    tar.append_data(&mut header, rel, &mut file.take(size))
+    tar.append_data(&mut header, rel, &mut data.take(size))
 }
 
 /// Write `g` as one tar archive to a temporary file beside `output`, renamed over it.
@@ -321,21 +332,14 @@ fn write_file(g: &Gathered, output: &Path, home: &crate::store::Home, force: boo
             .tempfile_in(dir)?;
         let mut tar = tar::Builder::new(std::io::BufWriter::new(tmp.as_file()));
         tar.mode(tar::HeaderMode::Deterministic);
-        let mut add = |path: &str, size: u64, data: &mut dyn Read| -> std::io::Result<()> {
-            let mut header = tar::Header::new_gnu();
-            header.set_size(size);
-            header.set_mode(0o644);
-            header.set_entry_type(tar::EntryType::Regular);
-            tar.append_data(&mut header, path, data)
-        };
         let text = serde_json::to_vec_pretty(manifest).map_err(std::io::Error::other)?;
-        add(MANIFEST, text.len() as u64, &mut text.as_slice())?;
-        add(
+        append_data(&mut tar, MANIFEST, text.len() as u64, text.as_slice())?;
+        append_data(
+            &mut tar,
             "plugins.lock",
             lock_bytes.len() as u64,
-            &mut lock_bytes.as_slice(),
+            lock_bytes.as_slice(),
         )?;
-        drop(add);
         for (rel, path) in listed {
             append(&mut tar, rel, path)?;
         }
@@ -493,7 +497,10 @@ pub fn open_pulled(pulled: crate::oci::Pulled, home: &crate::store::Home) -> Res
     let mut unpack = Unpack::new(pulled.reference.to_string(), home)?;
     for (name, path) in [(MANIFEST, &pulled.config), ("plugins.lock", &pulled.lock)] {
         let f = fs_err::File::open(path).map_err(|e| Error::io("cannot read a layer", e))?;
-        let size = f.metadata().map_err(|e| Error::io("cannot read a layer", e))?.len();
+        let size = f
+            .metadata()
+            .map_err(|e| Error::io("cannot read a layer", e))?
+            .len();
         unpack.file(Path::new(name), name, size, f)?;
     }
     for layer in &pulled.layers {
@@ -543,7 +550,10 @@ impl Unpack {
             if self.count > MAX_ENTRIES {
                 return Err(self.bad(format!("more than {MAX_ENTRIES} entries")));
             }
-            let raw = entry.path().map_err(|e| self.bad(e.to_string()))?.into_owned();
+            let raw = entry
+                .path()
+                .map_err(|e| self.bad(e.to_string()))?
+                .into_owned();
             let shown = raw.display().to_string();
             let kind = entry.header().entry_type();
             if kind.is_dir() {
@@ -584,7 +594,9 @@ impl Unpack {
         let mut limited = data.take(size);
         let mut read = 0u64;
         loop {
-            let n = limited.read(&mut buf).map_err(|e| self.bad(e.to_string()))?;
+            let n = limited
+                .read(&mut buf)
+                .map_err(|e| self.bad(e.to_string()))?;
             if n == 0 {
                 break;
             }
@@ -596,7 +608,8 @@ impl Unpack {
         if read != size {
             return Err(self.bad(format!("{shown:?} is cut short")));
         }
-        self.hashes.insert(rel.display().to_string(), hasher.finish());
+        self.hashes
+            .insert(rel.display().to_string(), hasher.finish());
         Ok(())
     }
 
@@ -613,9 +626,7 @@ impl Unpack {
             )));
         }
         if self.hashes.get("plugins.lock") != Some(&manifest.lock) {
-            return Err(self.bad(
-                "its plugins.lock does not hash as its manifest says".into(),
-            ));
+            return Err(self.bad("its plugins.lock does not hash as its manifest says".into()));
         }
         for (path, hash) in &self.hashes {
             if path == MANIFEST || path == "plugins.lock" {
@@ -625,7 +636,11 @@ impl Unpack {
                 return Err(self.bad(format!("{path:?} does not hash as its manifest says")));
             }
         }
-        if let Some(missing) = manifest.files.keys().find(|p| !self.hashes.contains_key(*p)) {
+        if let Some(missing) = manifest
+            .files
+            .keys()
+            .find(|p| !self.hashes.contains_key(*p))
+        {
             return Err(self.bad(format!("{missing:?} is listed but missing")));
         }
         Ok(Opened {
@@ -642,32 +657,6 @@ pub enum BundleSource {
     Registry(crate::oci::OciRef, crate::oci::Transport),
 }
 
-/// The digest each tag named when a home last synced from it (`oci-tags.json`).
-type TagRecord = BTreeMap<String, String>;
-
-fn tag_key(reference: &crate::oci::OciRef) -> Option<String> {
-    reference
-        .tag
-        .as_ref()
-        .map(|t| format!("{}:{t}", reference.name()))
-}
-
-/// A home's tag record; an unreadable one is an error naming it (it guards against a moved
-/// tag, so it is never silently taken as empty).
-fn read_tags(home: &crate::store::Home) -> Result<TagRecord> {
-    let path = home.oci_tags_record();
-    match crate::file::read_at_most(&path, 1 << 20) {
-        Ok(bytes) => serde_json::from_slice(&bytes).map_err(|e| {
-            bundle_error(
-                format!("{} is not a record plugins wrote: {e}", path.display()),
-                "remove it to trust every tag again as first seen",
-            )
-        }),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(TagRecord::new()),
-        Err(e) => Err(Error::io(format!("cannot read {}", path.display()), e)),
-    }
-}
-
 /// Pull `reference` into the first home's cache, refusing a tag that names another digest
 /// than any home recorded for it (unless the digest is given beside the tag), then read it
 /// as a bundle.
@@ -678,10 +667,10 @@ pub fn open_registry(
 ) -> Result<Opened> {
     let first = homes.first().expect("open_bundle checked");
     let mut recorded = Vec::new();
-    if let (Some(key), None) = (tag_key(reference), &reference.digest) {
+    if let (Some(key), None) = (crate::oci::tag_key(reference), &reference.digest) {
         for home in homes {
-            if let Some(digest) = read_tags(home)?.get(&key) {
-                recorded.push(digest.clone());
+            if let Some(pin) = crate::oci::read_tags(&home.oci_tags_record())?.get(&key) {
+                recorded.push(pin.digest.clone());
             }
         }
     }
@@ -699,14 +688,21 @@ pub fn open_registry(
 
 /// After a sync from `pulled`: record the digest its tag named, and keep only its blobs in
 /// the home's cache (a later pull of an unchanged plugin finds its layer there).
-pub fn record_pulled(home: &crate::store::Home, pulled: &crate::oci::Pulled) -> Result<()> {
-    if let Some(key) = tag_key(&pulled.reference) {
-        let mut tags = read_tags(home)?;
-        if tags.get(&key) != Some(&pulled.digest) {
-            tags.insert(key, pulled.digest.clone());
-            let text = serde_json::to_vec_pretty(&tags).map_err(|e| {
-                Error::io("cannot write the tag record", std::io::Error::other(e))
-            })?;
+pub fn record_pulled(
+    home: &crate::store::Home,
+    pulled: &crate::oci::Pulled,
+    transport: &crate::oci::Transport,
+) -> Result<()> {
+    if let Some(key) = crate::oci::tag_key(&pulled.reference) {
+        let mut tags = crate::oci::read_tags(&home.oci_tags_record())?;
+        let pin = crate::oci::TagPin {
+            digest: pulled.digest.clone(),
+            plain_http: transport.plain_http,
+        };
+        if tags.get(&key) != Some(&pin) {
+            tags.insert(key, pin);
+            let text = serde_json::to_vec_pretty(&tags)
+                .map_err(|e| Error::io("cannot write the tag record", std::io::Error::other(e)))?;
             crate::lock::write_atomic(&home.oci_tags_record(), &text)?;
         }
     }

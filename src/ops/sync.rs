@@ -239,9 +239,11 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
     }
     // Installed from a registry: each home records the digest its tag named, and keeps
     // only this artifact's blobs in its cache.
-    if let Some(p) = opened.as_ref().and_then(|o| o.pulled.as_ref()) {
+    if let (Some(p), Some(super::bundle::BundleSource::Registry(_, transport))) =
+        (opened.as_ref().and_then(|o| o.pulled.as_ref()), &opts.from)
+    {
         for home in &homes {
-            super::bundle::record_pulled(home, p)?;
+            super::bundle::record_pulled(home, p, transport)?;
         }
     }
     Ok(SyncReport {

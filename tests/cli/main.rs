@@ -39,6 +39,7 @@ mod missing_corpus;
 mod monorepo;
 mod moved;
 mod new;
+mod oci;
 mod parity;
 mod pins;
 mod pool;

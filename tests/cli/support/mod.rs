@@ -13,6 +13,7 @@ pub(crate) mod kill;
 pub(crate) mod net;
 pub(crate) mod pinned;
 pub(crate) mod protoagent;
+pub(crate) mod registry;
 
 pub(crate) use bin::{BIN, Plugins, Ran, assert_redacted, untimed};
 pub(crate) use fixtures::*;
