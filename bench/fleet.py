@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """A fleet synced from one lock: `plugins sync --frozen` into N fresh homes (a) through a
-mirror while the origin is down, (b) from a `plugins bundle` archive with no network.
+mirror while the origin is down, (b) from a `plugins bundle` archive with no network, (c)
+from an OCI registry through a pull-through cache (`bundle --push`, `sync --from oci://…`).
 
     python3 bench/fleet.py --debug            # debug binary, 20 homes, 5 plugins
     python3 bench/fleet.py --homes 20 --plugins 5
@@ -13,6 +14,11 @@ repositories, reached through a relay that counts the bytes it sends to `plugins
 (`PLUGINS_GH_BASE` points at the relay). Each home starts empty but for the lock. Prints a
 markdown table: median and total wall time per home, bytes fetched (or read) per home, and
 whether every home's files and lock are byte-identical to the origin's.
+
+(c) needs Debian's `docker-registry` (the CNCF distribution registry): an origin registry on
+127.0.0.1 gets the bundle pushed by tag; a second one is its pull-through cache; each home
+syncs the pushed digest through the cache (reached through the counting relay), and the
+origin's access log says how often it served each blob. Skipped when the registry is absent.
 """
 import argparse
 import hashlib
@@ -94,6 +100,37 @@ def digest(home: Path) -> str:
     return h.hexdigest()
 
 
+def registry(dir: Path, proxy_of: str = ""):
+    """The distribution registry on a free loopback port; returns (process, port, log)."""
+    dir.mkdir(parents=True)
+    port = free_port()
+    config = (f"version: 0.1\nstorage:\n  filesystem:\n    rootdirectory: {dir / 'storage'}\n"
+              f"http:\n  addr: 127.0.0.1:{port}\nlog:\n  level: info\n")
+    if proxy_of:
+        config += f"proxy:\n  remoteurl: {proxy_of}\n"
+    (dir / "config.yml").write_text(config)
+    log = dir / "registry.log"
+    proc = subprocess.Popen(["docker-registry", "serve", str(dir / "config.yml")],
+                            stdout=log.open("w"), stderr=subprocess.STDOUT)
+    for _ in range(500):
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.1).close()
+            break
+        except OSError:
+            time.sleep(0.02)
+    return proc, port, log
+
+
+def blob_gets(log: Path) -> dict:
+    """How often the registry's access log says it served each blob with GET."""
+    counts = {}
+    for line in log.read_text().splitlines():
+        if '"GET /v2/' in line and "/blobs/sha256:" in line:
+            digest = line.split("/blobs/")[1].split()[0]
+            counts[digest] = counts.get(digest, 0) + 1
+    return counts
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--debug", action="store_true", help="use target/debug/plugins (built if missing)")
@@ -123,6 +160,17 @@ def main():
                            check=True, env=env, stderr=subprocess.DEVNULL)
         bundle = tmp / "plugins-bundle.tar"
         subprocess.run([binary, "-q", "bundle", "--home", str(origin), "-o", str(bundle)], check=True, env=env)
+        oci = shutil.which("docker-registry") is not None
+        if oci:
+            reg, reg_port, reg_log = registry(tmp / "registry")
+            pushed = subprocess.run(
+                [binary, "bundle", "--json", "--home", str(origin), "--plain-http",
+                 "--push", f"oci://127.0.0.1:{reg_port}/fleet/plugins:v1"],
+                check=True, env=env, capture_output=True, text=True)
+            import json
+            oci_digest = json.loads(pushed.stdout)["bundle"]["pushed"]["digest"]
+            cache, cache_port, _ = registry(tmp / "cache", f"http://127.0.0.1:{reg_port}")
+            cache_relay = Relay(cache_port)
         origin_daemon.kill()
         origin_daemon.wait()
         lock = (origin / "plugins.lock").read_bytes()
@@ -130,12 +178,19 @@ def main():
         mirror_daemon, mirror_port = git_daemon(tmp / "mirror")
         relay = Relay(mirror_port)
         rows = []
-        for label, extra, base in [
+        sources = [
             ("mirror (`PLUGINS_GH_BASE`, origin down)", [], f"git://127.0.0.1:{relay.port}"),
             ("bundle (`--from`, no network)", ["--from", str(bundle)], f"git://127.0.0.1:{free_port()}"),
-        ]:
+        ]
+        if oci:
+            sources.append((
+                "registry (`--from oci://…@digest`, pull-through cache)",
+                ["--plain-http", "--from", f"oci://127.0.0.1:{cache_relay.port}/fleet/plugins@{oci_digest}"],
+                f"git://127.0.0.1:{free_port()}"))
+        for label, extra, base in sources:
             times, same = [], True
-            before = relay.sent
+            counter = cache_relay if oci and label.startswith("registry") else relay
+            before = counter.sent
             start_all = time.perf_counter()
             for n in range(a.homes):
                 home = tmp / label.split()[0] / str(n)
@@ -147,14 +202,24 @@ def main():
                 times.append(time.perf_counter() - start)
                 same = same and digest(home) == want
             total = time.perf_counter() - start_all
-            fetched = (relay.sent - before) / a.homes if not extra else bundle.stat().st_size
+            if label.startswith("bundle"):
+                fetched = bundle.stat().st_size
+            else:
+                fetched = (counter.sent - before) / a.homes
             rows.append((label, statistics.median(times), total, fetched, same))
         mirror_daemon.kill()
+        if oci:
+            gets = blob_gets(reg_log)
+            cache.kill()
+            reg.kill()
         print(f"{a.homes} homes, {a.plugins} plugins each; bundle {bundle.stat().st_size} bytes\n")
         print("| source | median per home | all homes | bytes per home | identical |")
         print("|---|---|---|---|---|")
         for label, med, total, fetched, same in rows:
             print(f"| {label} | {med * 1000:.0f} ms | {total:.1f} s | {fetched:,.0f} | {'yes' if same else 'NO'} |")
+        if oci:
+            print(f"\nThe origin registry served {len(gets)} blobs, each "
+                  f"{sorted(set(gets.values()))} times (all to the cache), for {a.homes} homes.")
 
 
 if __name__ == "__main__":

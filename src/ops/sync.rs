@@ -144,7 +144,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
             fetched_bytes: p.fetched_bytes,
             cached: p.cached,
         };
-        printer.status(&format!(
+        printer.progress(&format!(
             "      Pulled {} ({} of {} blobs downloaded, {} bytes)",
             report.reference,
             report.fetched,
