@@ -721,3 +721,140 @@ fn a_pull_through_cache_serves_the_fleet_with_the_origin_stopped_each_blob_fetch
     machine(4);
     let _ = f.digest;
 }
+
+#[test]
+fn credentials_come_from_a_helper_registry_auth_file_or_the_environment_and_are_never_shown() {
+    if !registry::available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let ca = Ca::make(&t.join("ca"));
+    let reg = Registry::start(
+        &t.join("registry"),
+        &Options {
+            tls: Some(ca.clone()),
+            user: Some(("fleet".into(), PASSWORD.into())),
+            ..Options::default()
+        },
+    );
+    let host = reg.host();
+    let (home, _, _) = fleet_home(&t);
+    let tag = format!("oci://{host}/fleet/plugins:v1");
+    // The environment: PLUGINS_REGISTRY_USERNAME and PLUGINS_REGISTRY_TOKEN.
+    let mut cmd = with_registry(Some(&ca), None);
+    cmd.env("PLUGINS_REGISTRY_USERNAME", "fleet")
+        .env("PLUGINS_REGISTRY_TOKEN", PASSWORD);
+    let pushed = push(&mut cmd, &home, &tag, &[]);
+    pushed.success();
+    let mut outputs = vec![pushed.stdout.clone(), pushed.stderr.clone()];
+
+    // A credential helper named by docker's config (`credHelpers`), found on PATH.
+    let bin = t.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let helper = bin.join("docker-credential-fleetvault");
+    std::fs::write(
+        &helper,
+        format!(
+            "#!/bin/sh\nread registry\n[ \"$1\" = get ] && [ \"$registry\" = {host} ] || exit 1\nprintf '{{\"Username\":\"fleet\",\"Secret\":\"{PASSWORD}\"}}'\n"
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let docker = t.join("docker");
+    std::fs::create_dir_all(&docker).unwrap();
+    std::fs::write(
+        docker.join("config.json"),
+        format!(r#"{{"credHelpers": {{"{host}": "fleetvault"}}}}"#),
+    )
+    .unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let by_helper = empty_home_with_lock_of(&t, "machine-1", &home);
+    let mut cmd = with_registry(Some(&ca), Some(&docker));
+    cmd.env("PATH", &path);
+    let ran = sync_from(&mut cmd, &by_helper, &tag, &[]);
+    ran.success();
+    outputs.extend([ran.stdout.clone(), ran.stderr.clone()]);
+    // doctor names the helper, not what it said.
+    let mut cmd = with_registry(Some(&ca), Some(&docker));
+    cmd.env("PATH", &path);
+    let mut ran = cmd
+        .args(["doctor", "--json", "--home"])
+        .arg(&by_helper)
+        .run();
+    outputs.extend([ran.stdout.clone(), ran.stderr.clone()]);
+    ran.redact("[REG]", &host).redact("[T]", &t);
+    let v: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    let registry_check = v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["area"] == "registry")
+        .cloned()
+        .unwrap();
+    ran.redacted_eq(
+        registry_check["message"].as_str().unwrap(),
+        snapbox::str!["oci://[REG]/fleet/plugins:v1: pinned [..] is there and the tag names it (credentials: docker's config [T]/docker/config.json (docker-credential-fleetvault))"],
+    );
+
+    // REGISTRY_AUTH_FILE (podman's and skopeo's), which comes before docker's config.
+    let auth_file = t.join("auth.json");
+    let basic = crate::support::net::basic("fleet", PASSWORD);
+    std::fs::write(
+        &auth_file,
+        format!(
+            r#"{{"auths": {{"{host}": {{"auth": "{}"}}}}}}"#,
+            basic.trim_start_matches("Basic ")
+        ),
+    )
+    .unwrap();
+    let by_file = empty_home_with_lock_of(&t, "machine-2", &home);
+    let mut cmd = with_registry(Some(&ca), Some(&docker));
+    cmd.env("REGISTRY_AUTH_FILE", &auth_file);
+    let ran = sync_from(&mut cmd, &by_file, &tag, &[]);
+    ran.success();
+    outputs.extend([ran.stdout.clone(), ran.stderr.clone()]);
+
+    // A wrong password: the registry's 401, and where the credentials came from.
+    let wrong = crate::support::net::basic("fleet", "not-the-password");
+    std::fs::write(
+        &auth_file,
+        format!(
+            r#"{{"auths": {{"{host}": {{"auth": "{}"}}}}}}"#,
+            wrong.trim_start_matches("Basic ")
+        ),
+    )
+    .unwrap();
+    let refused = empty_home_with_lock_of(&t, "machine-3", &home);
+    let mut cmd = with_registry(Some(&ca), None);
+    cmd.env("REGISTRY_AUTH_FILE", &auth_file);
+    let mut ran = sync_from(&mut cmd, &refused, &tag, &[]);
+    outputs.extend([ran.stdout.clone(), ran.stderr.clone()]);
+    ran.redact("[REG]", &host).redact("[T]", &t);
+    ran.code(2);
+    // Unwrapped first; the file's directory is a wildcard (the message may wrap inside it).
+    let flat = ran.stderr.replace("\n  │ ", " ").replace("\n        ", " ");
+    ran.redacted_eq(&flat, snapbox::str![[r#"
+plugins::oci::registry
+
+  × oci://[REG]/fleet/plugins:v1: reading its manifest failed: Not authorized: url https://[REG]/v2/fleet/plugins/manifests/v1 (credentials: REGISTRY_AUTH_FILE [..]/auth.json (auths))
+  help: check the registry's address, `--plain-http` for a registry without TLS, SSL_CERT_FILE for a private CA, and its credentials (`plugins doctor` names their source for each registry a home synced from)
+
+"#]]);
+    assert!(!refused.join("plugins").exists());
+
+    for text in &outputs {
+        assert!(!text.contains(PASSWORD), "the password was shown: {text}");
+    }
+    for h in [&by_helper, &by_file, &refused] {
+        for f in all_files(h) {
+            let bytes = std::fs::read(&f).unwrap();
+            assert!(
+                !String::from_utf8_lossy(&bytes).contains(PASSWORD),
+                "{} holds the password",
+                f.display()
+            );
+        }
+    }
+}
