@@ -2,7 +2,6 @@
 //! stalled servers give up within the no-progress limit, memory does not grow
 //! with file sizes.
 
-use std::ffi::OsStr;
 use std::io::{BufRead, Write};
 
 use snapbox::{assert_data_eq, str};
@@ -11,6 +10,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use crate::support::git::{Repo, git};
+use crate::support::measure::{peak_rss_kib, random_file};
 use crate::support::*;
 
 fn running(pattern: &str) -> bool {
@@ -292,41 +292,6 @@ fn a_stalled_download_gives_up_within_the_limit() {
         "{stderr}"
     );
     assert!(!tmp.path().join("home/plugins/dev.example.tool").exists());
-}
-
-/// Peak resident memory of a run of `plugins`, in KiB, from GNU time.
-fn peak_rss_kib(cmd: &mut Plugins) -> (i32, u64, String) {
-    let report = tempfile::NamedTempFile::new().unwrap();
-    let (code, stdout, stderr) = cmd
-        .wrapped_in(
-            "/usr/bin/time",
-            [
-                OsStr::new("-f"),
-                "%M".as_ref(),
-                "-o".as_ref(),
-                report.path().as_os_str(),
-            ],
-        )
-        .run()
-        .parts();
-    let kib = std::fs::read_to_string(report.path())
-        .unwrap()
-        .trim()
-        .lines()
-        .last()
-        .unwrap()
-        .parse()
-        .unwrap();
-    (code, kib, format!("{stdout}{stderr}"))
-}
-
-/// `mib` MiB of incompressible bytes: a file of one repeated byte deflates to almost
-/// nothing, so a packed fetch of it measures nothing.
-fn random_file(path: &Path, mib: u64) {
-    use std::io::Read;
-    let mut bytes = std::fs::File::open("/dev/urandom").unwrap().take(mib << 20);
-    let mut out = std::fs::File::create(path).unwrap();
-    std::io::copy(&mut bytes, &mut out).unwrap();
 }
 
 /// Peak memory does not follow the size of a committed file over a packed fetch: a 96 MiB

@@ -858,3 +858,56 @@ plugins::oci::registry
         }
     }
 }
+
+/// Peak memory does not follow a layer's size: 96 MiB of incompressible bytes in one plugin
+/// (a directory source, which is copied and hashed in streams) is pushed in chunks, pulled to
+/// disk, checked and unpacked in streams.
+#[test]
+fn memory_stays_bounded_pushing_and_pulling_a_large_incompressible_layer() {
+    if !registry::available() {
+        return;
+    }
+    if !Path::new("/usr/bin/time").exists() {
+        assert!(std::env::var_os("CI").is_none(), "CI must have GNU time");
+        return;
+    }
+    const MIB: u64 = 96;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let reg = Registry::start(&t.join("registry"), &Options::default());
+    let dir = t.join("big");
+    std::fs::create_dir_all(dir.join(".aworld-plugin")).unwrap();
+    std::fs::write(
+        dir.join(".aworld-plugin/plugin.json"),
+        r#"{"id": "big", "version": "1.0.0"}"#,
+    )
+    .unwrap();
+    crate::support::measure::random_file(&dir.join("data.bin"), MIB);
+    let home = t.join("origin-home");
+    Plugins::new()
+        .args(["install", dir.to_str().unwrap(), "--yes", "--home"])
+        .arg(&home)
+        .run()
+        .success();
+    let tag = format!("oci://{}/fleet/big:v1", reg.host());
+    let mut cmd = with_registry(None, None);
+    cmd.args(["bundle", "--plain-http", "--home"])
+        .arg(&home)
+        .args(["--push", &tag]);
+    let (code, kib, out) = crate::support::measure::peak_rss_kib(&mut cmd);
+    assert_eq!(code, 0, "{out}");
+    assert!(kib < 64 * 1024, "bundle --push: peak RSS {kib} KiB");
+    let machine = empty_home_with_lock_of(&t, "machine", &home);
+    let mut cmd = with_registry(None, None);
+    cmd.args(["sync", "--frozen", "--yes", "--plain-http", "--home"])
+        .arg(&machine)
+        .args(["--from", &tag]);
+    let (code, kib, out) = crate::support::measure::peak_rss_kib(&mut cmd);
+    assert_eq!(code, 0, "{out}");
+    assert!(kib < 64 * 1024, "sync --from oci://: peak RSS {kib} KiB");
+    Plugins::new()
+        .args(["verify", "--home"])
+        .arg(&machine)
+        .run()
+        .success();
+}

@@ -10,6 +10,7 @@ pub(crate) mod home;
 pub(crate) mod hosts;
 #[cfg(target_os = "linux")]
 pub(crate) mod kill;
+pub(crate) mod measure;
 pub(crate) mod net;
 pub(crate) mod pinned;
 pub(crate) mod protoagent;
