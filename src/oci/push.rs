@@ -47,7 +47,6 @@ pub fn push(
     }
     let client = super::client(reference, transport);
     let creds = super::for_registry(&transport.env, &reference.registry)?;
-    let r = reference.client_ref();
     let registry = |what: &'static str| super::failed(reference, what, &creds);
     let descriptor = |l: &Layer| {
         let mut d = json!({"mediaType": l.media_type, "digest": l.digest, "size": l.size});
@@ -68,6 +67,11 @@ pub fn push(
         source: std::io::Error::other(e),
     })?;
     let digest = crate::hash::bytes(&body);
+    // Without a tag the manifest is put by its digest: nothing is tagged `latest`.
+    let r = match &reference.tag {
+        Some(_) => reference.client_ref(),
+        None => reference.at(&digest).client_ref(),
+    };
     super::block_on(async {
         client
             .auth(

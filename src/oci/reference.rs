@@ -112,7 +112,8 @@ impl OciRef {
     }
 
     /// The client's reference: by digest when there is one, else by tag (`latest` when
-    /// neither is given, as every container tool does).
+    /// neither is given, as every container tool pulls; a push without a tag puts the
+    /// manifest by its digest instead).
     pub(super) fn client_ref(&self) -> oci_client::Reference {
         match &self.digest {
             Some(d) => oci_client::Reference::with_digest(
