@@ -48,24 +48,7 @@ pub fn push(
     let client = super::client(reference, transport);
     let creds = super::for_registry(&transport.env, &reference.registry)?;
     let registry = |what: &'static str| super::failed(reference, what, &creds);
-    let descriptor = |l: &Layer| {
-        let mut d = json!({"mediaType": l.media_type, "digest": l.digest, "size": l.size});
-        if let Some(t) = &l.title {
-            d["annotations"] = json!({ super::TITLE: t });
-        }
-        d
-    };
-    let manifest = json!({
-        "schemaVersion": 2,
-        "mediaType": super::MANIFEST_TYPE,
-        "artifactType": super::ARTIFACT_TYPE,
-        "config": descriptor(config),
-        "layers": layers.iter().map(descriptor).collect::<Vec<_>>(),
-    });
-    let body = serde_json::to_vec(&manifest).map_err(|e| OciError::Io {
-        context: "cannot write the manifest".into(),
-        source: std::io::Error::other(e),
-    })?;
+    let body = manifest(config, layers)?;
     let digest = crate::hash::bytes(&body);
     // Without a tag the manifest is put by its digest: nothing is tagged `latest`.
     let r = match &reference.tag {
@@ -73,12 +56,9 @@ pub fn push(
         None => reference.at(&digest).client_ref(),
     };
     super::block_on(async {
+        let auth = creds.auth.client();
         client
-            .auth(
-                &r,
-                &creds.auth.client(),
-                oci_client::RegistryOperation::Push,
-            )
+            .auth(&r, &auth, oci_client::RegistryOperation::Push)
             .await
             .map_err(registry("signing in to push"))?;
         let mut out = Pushed {
@@ -99,49 +79,66 @@ pub fn push(
                 .map_err(registry("asking for a layer"))?;
             if exists {
                 out.reused += 1;
-                continue;
-            }
-            let mut last = None;
-            for attempt in 1..=super::ATTEMPTS {
-                let file = fs_err::File::open(&l.path).map_err(|source| OciError::Io {
-                    context: "cannot read a layer".into(),
-                    source,
-                })?;
-                let stream = chunks(file.into_parts().0);
-                match client
-                    .push_blob_stream(&r, stream, &l.digest, Some(l.size))
+            } else {
+                upload(&client, &r, l)
                     .await
-                {
-                    Ok(_) => {
-                        last = None;
-                        break;
-                    }
-                    Err(e) if super::transient(&e) && attempt < super::ATTEMPTS => {
-                        tokio::time::sleep(super::pause(attempt)).await;
-                        last = Some(e);
-                    }
-                    Err(e) => {
-                        last = Some(e);
-                        break;
-                    }
-                }
+                    .map_err(registry("uploading a layer"))?;
+                out.uploaded += 1;
+                out.uploaded_bytes += l.size;
             }
-            if let Some(e) = last {
-                return Err(registry("uploading a layer")(e));
-            }
-            out.uploaded += 1;
-            out.uploaded_bytes += l.size;
         }
+        let content_type = super::MANIFEST_TYPE.parse().expect("a valid header value");
         client
-            .push_manifest_raw(
-                &r,
-                body,
-                super::MANIFEST_TYPE.parse().expect("a valid header value"),
-            )
+            .push_manifest_raw(&r, body, content_type)
             .await
             .map_err(registry("uploading the manifest"))?;
         Ok(out)
     })?
+}
+
+/// The artifact's image manifest, as bytes (their sha256 is the digest pushed).
+fn manifest(config: &Layer, layers: &[Layer]) -> Result<Vec<u8>, OciError> {
+    let descriptor = |l: &Layer| {
+        let mut d = json!({"mediaType": l.media_type, "digest": l.digest, "size": l.size});
+        if let Some(t) = &l.title {
+            d["annotations"] = json!({ super::TITLE: t });
+        }
+        d
+    };
+    let manifest = json!({
+        "schemaVersion": 2,
+        "mediaType": super::MANIFEST_TYPE,
+        "artifactType": super::ARTIFACT_TYPE,
+        "config": descriptor(config),
+        "layers": layers.iter().map(descriptor).collect::<Vec<_>>(),
+    });
+    serde_json::to_vec(&manifest).map_err(|e| OciError::Io {
+        context: "cannot write the manifest".into(),
+        source: std::io::Error::other(e),
+    })
+}
+
+/// Upload one blob from its file, streamed; tried again on a transient failure.
+async fn upload(
+    client: &oci_client::Client,
+    r: &oci_client::Reference,
+    l: &Layer,
+) -> Result<(), oci_client::errors::OciDistributionError> {
+    let mut attempt = 1;
+    loop {
+        let file = fs_err::File::open(&l.path)?.into_parts().0;
+        match client
+            .push_blob_stream(r, chunks(file), &l.digest, Some(l.size))
+            .await
+        {
+            Ok(_) => return Ok(()),
+            Err(e) if super::transient(&e) && attempt < super::ATTEMPTS => {
+                tokio::time::sleep(super::pause(attempt)).await;
+                attempt += 1;
+            }
+            Err(e) => return Err(e),
+        }
+    }
 }
 
 /// A file as a stream of 1 MiB chunks, read as the upload asks for them (bounded memory).

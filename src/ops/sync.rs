@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::Serialize;
 
 use super::apply::{Step, prepared_in_order};
+use super::bundle::{self, PullReport};
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
@@ -47,16 +48,10 @@ pub struct SyncReport {
     pub pulled: Option<PullReport>,
 }
 
-/// `--from oci://…`: the digest installed and what was downloaded for it.
-#[derive(Debug, Serialize)]
-pub struct PullReport {
-    /// `oci://REGISTRY/NAME[:TAG]@sha256:…`
-    pub reference: String,
-    pub digest: String,
-    /// Blobs downloaded now, and their bytes; blobs found in the home's cache.
-    pub fetched: usize,
-    pub fetched_bytes: u64,
-    pub cached: usize,
+impl SyncReport {
+    fn new(plugins: Vec<SyncRow>, pulled: Option<PullReport>) -> SyncReport {
+        SyncReport { plugins, pulled }
+    }
 }
 
 /// One plugin's outcome, as `--json` prints it.
@@ -123,36 +118,17 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
         opts.yes
     };
     // Finish or undo what a killed command left before comparing the lock with the plugins.
-    for home in cx.homes(opts.home) {
+    let homes = cx.homes(opts.home);
+    for home in &homes {
         if (home.lockfile().exists() || home.root.join(".plugins").exists())
-            && let Err(e) = install::lock_home(&home, true, &mut on_event)
+            && let Err(e) = install::lock_home(home, true, &mut on_event)
         {
             return Err(e.into());
         }
     }
     // `--from`: the bundle is read (bounded, checked) before anything else.
-    let homes = cx.homes(opts.home);
-    let opened = match &opts.from {
-        Some(from) => Some(open_bundle(from, &homes)?),
-        None => None,
-    };
-    let pulled = opened.as_ref().and_then(|o| o.pulled.as_ref()).map(|p| {
-        let report = PullReport {
-            reference: p.reference.to_string(),
-            digest: p.digest.clone(),
-            fetched: p.fetched,
-            fetched_bytes: p.fetched_bytes,
-            cached: p.cached,
-        };
-        printer.progress(&format!(
-            "      Pulled {} ({} of {} blobs downloaded, {} bytes)",
-            report.reference,
-            report.fetched,
-            report.fetched + report.cached,
-            report.fetched_bytes
-        ));
-        report
-    });
+    let opened = (opts.from.as_ref().map(|f| bundle::open_for(f, &homes))).transpose()?;
+    let pulled = opened.as_ref().and_then(|o| PullReport::of(o, printer));
     let mut rows = Vec::new();
     let mut tampered = Vec::new();
     let steps = plan(opts, cx, opened.as_ref(), &mut tampered)?;
@@ -237,60 +213,8 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
     for message in &tampered {
         printer.warning(Code::InstallTampered, message);
     }
-    // Installed from a registry: each home records the digest its tag named, and keeps
-    // only this artifact's blobs in its cache.
-    if let (Some(p), Some(super::bundle::BundleSource::Registry(_, transport))) =
-        (opened.as_ref().and_then(|o| o.pulled.as_ref()), &opts.from)
-    {
-        for home in &homes {
-            super::bundle::record_pulled(home, p, transport)?;
-        }
-    }
-    Ok(SyncReport {
-        plugins: rows,
-        pulled,
-    })
-}
-
-/// `--from FILE`: the bundle, read into the first home's scratch space, for homes that each
-/// hold the lock it was made from, byte for byte. A home without a lock is refused: a bundle
-/// installs the lock committed beside it, never its own copy.
-fn open_bundle(
-    from: &super::bundle::BundleSource,
-    homes: &[crate::store::Home],
-) -> Result<super::bundle::Opened> {
-    let Some(first) = homes.first() else {
-        return Err(Error::InvalidArgument(
-            "no home to sync into: pass --home".to_owned(),
-        ));
-    };
-    for home in homes {
-        // The lock is read (every field checked) before the archive is.
-        home.load_lock()?;
-        if !home.lockfile().is_file() {
-            return Err(Error::Refused {
-                code: Code::SyncBundle,
-                message: format!(
-                    "{} has no plugins.lock: a bundle installs the lock committed beside it; nothing was changed",
-                    home.root.display()
-                ),
-                help: Some(format!(
-                    "put the committed plugins.lock at {} (the bundle was made from it), then run the same command",
-                    home.lockfile().display()
-                )),
-            });
-        }
-    }
-    let opened = match from {
-        super::bundle::BundleSource::File(file) => super::bundle::open(file, first)?,
-        super::bundle::BundleSource::Registry(reference, transport) => {
-            super::bundle::open_registry(reference, transport, homes)?
-        }
-    };
-    for home in homes {
-        opened.check_lock(&home.lockfile())?;
-    }
-    Ok(opened)
+    bundle::record_pulled(opened.as_ref(), opts.from.as_ref(), &homes)?;
+    Ok(SyncReport::new(rows, pulled))
 }
 
 /// What to install, in lock order: each row whose plugin is missing, unbuilt or (with
