@@ -197,8 +197,12 @@ def main():
                 home.mkdir(parents=True)
                 (home / "plugins.lock").write_bytes(lock)
                 start = time.perf_counter()
+                # Each home its own HOME (its own docker config, netrc, git config), as a machine.
+                user = home / ".user"
+                user.mkdir()
                 subprocess.run([binary, "-q", "sync", "--frozen", "--yes", "--home", str(home), *extra],
-                               check=True, env=dict(env, PLUGINS_GH_BASE=base), stderr=subprocess.DEVNULL)
+                               check=True, env=dict(env, PLUGINS_GH_BASE=base, HOME=str(user)),
+                               stderr=subprocess.DEVNULL)
                 times.append(time.perf_counter() - start)
                 same = same and digest(home) == want
             total = time.perf_counter() - start_all

@@ -189,6 +189,7 @@ plugins::oci::registry
 }
 "#]],
     );
+    assert_matches_output_schema("bundle.json", &v);
     // The same lock pushed again is the same digest, and nothing is uploaded.
     let again = push(
         &mut with_registry(Some(&ca), Some(&docker)),
@@ -281,6 +282,7 @@ plugins::oci::registry
     );
     ran.success();
     let s: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_matches_output_schema("change.json", &s);
     assert_eq!(
         (&s["pulled"]["fetched"], &s["pulled"]["cached"]),
         (&serde_json::json!(3), &serde_json::json!(1)),
