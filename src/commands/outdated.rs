@@ -143,6 +143,15 @@ fn what(r: &OutdatedRow) -> String {
         Status::Repointed { new_ref, commit } => {
             format!("tag {new_ref} moved to {}", &commit[..commit.len().min(10)])
         }
+        Status::ForcePushed { new_ref, commit } => format!(
+            "branch {} force-pushed to {}",
+            if new_ref.is_empty() {
+                "(default)"
+            } else {
+                new_ref
+            },
+            &commit[..commit.len().min(10)]
+        ),
         Status::Error { message } => format!("check failed: {message}"),
         Status::Superseded {
             by,

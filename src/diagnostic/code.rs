@@ -207,6 +207,7 @@ codes! {
     GitCleartext => "plugins::git::cleartext", Warning, "the source is fetched over unencrypted `http://` or `git://`";
     LockUnsafeId => "plugins::lock::unsafe_id", Error, "a lock entry's id cannot name a plugin directory (`..`, `/`, empty, ...); it is never used as a path";
     UpdateTagMoved => "plugins::update::tag_moved", Error, "a locked tag now names another commit than the one installed (re-pointed, with no newer release): `outdated` reports it, `update` asks consent with the old and new commit, `autoupdate` never takes it";
+    UpdateForcePushed => "plugins::update::force_pushed", Error, "a locked branch now names a commit that does not contain the one installed (force-pushed to another history): `outdated` reports it, `update` asks consent with the old and new commit, `autoupdate` never takes it";
     SearchIndex => "plugins::search::index", Error, "`plugins search --index FILE`: the file cannot be read, is not the documented index format, or lists an id or source `plugins install` would refuse";
     LockBadPin => "plugins::lock::bad_pin", Error, "a protoAgent lock row's `deps` pin is not a PEP 508 name, a PEP 440 version and 64 lower-case hex digits; the lock is refused before pip sees it";
     LockStrayPins => "plugins::lock::stray_pins", Error, "a protoAgent lock row pins wheels (`deps`) for a plugin whose manifest has no `requires_pip`; nothing is installed for it";

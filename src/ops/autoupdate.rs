@@ -225,6 +225,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             opts.check.jobs,
             opts.check.timeout,
         );
+        crate::update::force_pushed(&mut checks, &gh_base, opts.check.jobs);
         let cooldown = opts.check.cooldown.unwrap_or(policy.cooldown_secs);
         crate::update::hold_back(
             &mut checks,
@@ -303,9 +304,10 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     install_one(printer, &home, &lock, c, why, &install, ready, &mut sweep)?;
                 }
                 Status::Error { message } => sweep.failed.push(Failed { id: c.id, message }),
-                // A moved tag is never taken by a sweep: a person looks at it first.
-                Status::Repointed { .. } => {
-                    let why = c.moved_tag().into_iter().collect();
+                // A moved tag or a force-pushed branch is never taken by a sweep: a person
+                // looks at it first.
+                Status::Repointed { .. } | Status::ForcePushed { .. } => {
+                    let why = c.moved_ref().into_iter().collect();
                     sweep.approval_reasons.insert(c.id.clone(), why);
                     sweep.needs_approval.push(c.id);
                 }

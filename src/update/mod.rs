@@ -11,6 +11,8 @@
 //!
 //! A tag that moved (the same name at another commit) is [`Status::Repointed`], never an
 //! ordinary update: what was pinned as "v1.0.0" is not what runs after it without consent.
+//! Nor is a branch force-pushed to a history without the locked commit
+//! ([`Status::ForcePushed`], found by [`force_pushed`] after the ref listing).
 
 use std::time::Duration;
 
@@ -21,6 +23,7 @@ mod apply;
 mod cooldown;
 mod follow;
 mod pool;
+mod rewritten;
 mod seen;
 #[cfg(test)]
 mod tests;
@@ -30,6 +33,7 @@ pub use apply::{options, review};
 pub use cooldown::{cooldowns, hold_back};
 pub use follow::{follow_latest_releases, latest_release, unchanged_subdirs};
 pub use pool::{ordered, ordered_per_host};
+pub use rewritten::force_pushed;
 
 use pool::bounded;
 
@@ -96,6 +100,12 @@ pub enum Status {
         new_ref: String,
         commit: String,
     },
+    /// The branch now names a commit that does not contain the locked one (force-pushed to
+    /// another history): taken only with consent, as [`Status::Repointed`].
+    ForcePushed {
+        new_ref: String,
+        commit: String,
+    },
     /// Newer, but younger than the home's cooldown: not taken yet.
     HeldBack {
         new_ref: String,
@@ -153,20 +163,29 @@ pub struct Check {
 }
 
 impl Check {
-    /// A [`Status::Repointed`] check's sentence: the tag, the commit it named when
-    /// installed and the one it names now.
-    pub fn moved_tag(&self) -> Option<String> {
-        let Status::Repointed { new_ref, commit } = &self.status else {
-            return None;
-        };
+    /// A [`Status::Repointed`] or [`Status::ForcePushed`] check's sentence: the ref, the
+    /// commit it named when installed and the one it names now; `None` for any other.
+    pub fn moved_ref(&self) -> Option<String> {
         let short = |s: &str| s[..s.len().min(12)].to_owned();
-        Some(format!(
-            "the tag {new_ref} was moved: it named {} when installed and names {} now",
-            self.current
-                .as_deref()
-                .map_or_else(|| "?".to_owned(), short),
-            short(commit)
-        ))
+        let old = self
+            .current
+            .as_deref()
+            .map_or_else(|| "?".to_owned(), short);
+        match &self.status {
+            Status::Repointed { new_ref, commit } => Some(format!(
+                "the tag {new_ref} was moved: it named {old} when installed and names {} now",
+                short(commit)
+            )),
+            Status::ForcePushed { new_ref, commit } => Some(format!(
+                "the branch {} was force-pushed: its new commit {} does not contain {old}, the commit installed",
+                match new_ref.as_str() {
+                    "" => "(the default branch)",
+                    b => b,
+                },
+                short(commit)
+            )),
+            _ => None,
+        }
     }
 }
 
@@ -189,6 +208,7 @@ pub fn apply_holds(checks: &mut [(crate::store::Home, Check)], lifting: &[String
         }
         if let Status::Behind { new_ref, commit }
         | Status::Repointed { new_ref, commit }
+        | Status::ForcePushed { new_ref, commit }
         | Status::HeldBack {
             new_ref, commit, ..
         } = &c.status

@@ -1,0 +1,108 @@
+//! Whether a branch's new commit still contains the commit a lock pinned: a branch
+//! force-pushed to another history is not an ordinary update (issue 39).
+//!
+//! The answer comes through the same transports an install fetches with: a local
+//! repository is read in place; a remote's branch is fetched into a scratch repository
+//! in the temp directory (with the git command where [`cli::wanted`] says so, else with
+//! libgit2), [`PROBE_DEPTH`] commits deep first, then in full when the old commit was not
+//! among them, as the impostor check probes ([`super::reach`]). A branch that moved on
+//! normally costs one shallow fetch; only a rewritten history (or one that moved more than
+//! [`PROBE_DEPTH`] commits) costs a full one.
+
+use std::rc::Rc;
+
+use git2::{AutotagOption, FetchOptions, Oid, Repository};
+
+use super::credentials::{self, callbacks};
+use super::reach::{PROBE_DEPTH, reachable_in};
+use super::refs::{connect, local_path};
+use super::{GitError, cli, is_local, proxy_options, remote_error};
+use crate::auth::Userinfo;
+
+/// Whether `new`, the commit `reference` (`HEAD` or a full `refs/heads/…` name) names on
+/// `url`, is `old` or descends from it. A remote whose branch moved again since `new` was
+/// listed answers from what it serves now.
+pub fn branch_contains(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: &str,
+    new: &str,
+    old: &str,
+) -> Result<bool, GitError> {
+    cli::refuse_hostile(url)?;
+    let (new, old) = (Oid::from_str(new)?, Oid::from_str(old)?);
+    if new == old {
+        return Ok(true);
+    }
+    if is_local(url) {
+        let repo = Repository::open(local_path(url)).map_err(|error| GitError::Remote {
+            url: url.to_owned(),
+            error,
+        })?;
+        return Ok(reachable_in(&repo, old, &[new]));
+    }
+    for depth in [Some(PROBE_DEPTH), None] {
+        let scratch = tempfile::Builder::new()
+            .prefix("plugins-ancestry-")
+            .tempdir()
+            .map_err(|e| {
+                git2::Error::from_str(&format!("cannot create a scratch repository: {e}"))
+            })?;
+        let repo = Repository::init_bare(scratch.path())?;
+        log::debug!(
+            "git: {url}: does {new} contain {old}? fetching {reference} {}",
+            depth.map_or_else(|| "in full".to_owned(), |d| format!("{d} deep"))
+        );
+        let tip = fetch_branch(url, userinfo, reference, depth, &repo, scratch.path())?;
+        let tips: Vec<Oid> = [Some(new), tip].into_iter().flatten().collect();
+        if reachable_in(&repo, old, &tips) {
+            return Ok(true);
+        }
+    }
+    Ok(false)
+}
+
+/// Fetch `reference` from `url`, `depth` commits deep (`None`: in full), into the bare
+/// `repo` at `dir`; the id it named, when the fetch says.
+fn fetch_branch(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: &str,
+    depth: Option<i32>,
+    repo: &Repository,
+    dir: &std::path::Path,
+) -> Result<Option<Oid>, GitError> {
+    if cli::wanted(url) {
+        // git's own "infinite" depth: the whole history.
+        let depth = depth.map_or(0x7fff_ffff, |d| usize::try_from(d).unwrap_or(1));
+        let names = [reference.to_owned()];
+        return cli::fetch_walk_tip(url, userinfo, &names, depth, true, repo, dir);
+    }
+    let mut remote = repo.remote_anonymous(url)?;
+    let auth = Rc::default();
+    let _scope = credentials::scope(url, userinfo, &auth);
+    let mut conn = connect(&mut remote, url, userinfo, &auth)?;
+    let listed = conn
+        .remote()
+        .list()?
+        .iter()
+        .find(|h| h.name() == reference)
+        .map(|h| h.oid());
+    if listed.is_none() {
+        return Ok(None);
+    }
+    let mut opts = FetchOptions::new();
+    opts.download_tags(AutotagOption::None)
+        .remote_callbacks(callbacks(url, userinfo, &auth))
+        .proxy_options(proxy_options(url));
+    if let Some(depth) = depth {
+        opts.depth(depth);
+    }
+    conn.remote()
+        .download(
+            &[format!("+{reference}:refs/remotes/ancestry/tip")],
+            Some(&mut opts),
+        )
+        .map_err(|source| remote_error(url, "downloading", source, &auth))?;
+    Ok(listed)
+}
