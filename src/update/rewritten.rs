@@ -133,3 +133,41 @@ pub fn force_pushed(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
 fn commit_short(commit: &str) -> &str {
     &commit[..commit.len().min(12)]
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn check(requested: &str, kind: Option<RefKind>) -> Check {
+        Check {
+            id: "p".into(),
+            source: "gh:o/r".into(),
+            requested_ref: requested.into(),
+            ref_kind: kind,
+            current: Some("a".repeat(40)),
+            status: Status::UpToDate,
+            hold: None,
+            row: None,
+            published: false,
+        }
+    }
+
+    #[test]
+    fn only_a_branch_that_moved_is_asked() {
+        let branch = check("main", Some(RefKind::Branch));
+        assert_eq!(
+            branch_ref(&branch, "main").as_deref(),
+            Some("refs/heads/main")
+        );
+        let default = check("", Some(RefKind::Default));
+        assert_eq!(branch_ref(&default, "").as_deref(), Some("HEAD"));
+        // aoe's latest release: another tag, no history to compare.
+        assert_eq!(branch_ref(&default, "v2.0.0"), None);
+        // A host-written lock: the same name `Behind` is a branch.
+        let host = check("dev", None);
+        assert_eq!(branch_ref(&host, "dev").as_deref(), Some("refs/heads/dev"));
+        let tag = check("v1.0.0", Some(RefKind::Tag));
+        assert_eq!(branch_ref(&tag, "v1.0.0"), None);
+        assert_eq!(branch_ref(&tag, "v1.1.0"), None);
+    }
+}
