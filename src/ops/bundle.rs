@@ -87,6 +87,15 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
     };
     let output = cx.absolute(opts.output);
     check_output(&output, home, opts.force)?;
+    // What a killed `plugins bundle -o` of this target left (a live one's is its own).
+    for stale in crate::owner::stale_beside(&output) {
+        if fs_err::remove_file(&stale).is_ok() {
+            printer.status(&format!(
+                "     Removed {} (the temp file of a killed `plugins bundle`)",
+                stale.display()
+            ));
+        }
+    }
     let work = install::scratch(home)?;
     let mut on_event = crate::reporter::progress(printer);
     let mut bundled = Vec::new();
@@ -179,8 +188,10 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
     let dir = output.parent().unwrap_or(Path::new("."));
     let written = (|| -> std::io::Result<u64> {
         let name = output.file_name().unwrap_or_default().to_string_lossy();
+        // `.<name>.<owner>.<random>.tmp`: a rerun removes it once its owner is gone.
         let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
+            .prefix(&crate::owner::beside_prefix(&name))
+            .rand_bytes(crate::owner::BESIDE_RANDOM)
             .suffix(".tmp")
             .tempfile_in(dir)?;
         let mut tar = tar::Builder::new(std::io::BufWriter::new(tmp.as_file()));
