@@ -193,6 +193,7 @@ codes! {
     SyncProfileMismatch => "plugins::sync::profile_mismatch", Error, "`plugins sync --frozen`: `--aoe-api`/`--host-version` differ from the host profile the lock recorded, or the locked plugin is invalid under it; nothing was changed";
     SyncAssetMismatch => "plugins::sync::asset_mismatch", Error, "`plugins sync --frozen`: an aoe release asset cannot be had with the locked sha256 (or a row locks none); nothing was changed";
     SyncBundle => "plugins::sync::bundle", Error, "`plugins bundle` / `plugins sync --from`: the archive cannot be written, or is not one `plugins bundle` wrote for this lock (a bad path, a link, too large, a hash that differs, a release asset); nothing was changed";
+    SyncUnlockedPlugin => "plugins::sync::unlocked_plugin", Warning, "`plugins sync --frozen`: a directory in the plugins directory that the lock does not name (left as it is: it may be the host's own plugin, installed by hand)";
     UpdateNoRelease => "plugins::update::no_release", Error, "aoe: a `gh:` plugin that follows the latest release cannot be updated: its repository has no published release; the prior version is kept";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";

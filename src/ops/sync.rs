@@ -56,6 +56,9 @@ pub enum SyncStatus {
     Tampered,
     /// Another command changed it meanwhile.
     Skipped,
+    /// `--frozen`: a directory in the plugins directory that the lock does not name, left
+    /// as it is (reported, never removed: it may be the host's own, installed by hand).
+    Unlocked,
     Synced,
     Repaired,
 }
@@ -198,6 +201,40 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     drop(on_event);
     for message in &tampered {
         printer.warning(Code::InstallTampered, message);
+    }
+    if opts.frozen {
+        rows.extend(unlocked(opts, cx, printer)?);
+    }
+    Ok(rows)
+}
+
+/// `--frozen`: the directories in each home's plugins directory that its lock does not
+/// name, each a row and a warning. None is removed: `plugins` cannot tell a plugin it
+/// installed and the lock dropped from the host's own plugin installed by hand, which no
+/// lock ever names (docs/cli.md); `plugins remove <name>` removes one.
+fn unlocked(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<SyncRow>> {
+    let mut rows = Vec::new();
+    for (home, lock) in cx.locked_homes(opts.home)? {
+        for name in home.unlocked_dirs(&lock) {
+            let dir = home.plugins_dir().join(&name);
+            let message = format!(
+                "{} is not in the lock; left as it is (the host may load it)",
+                dir.display()
+            );
+            printer.warning(
+                Code::SyncUnlockedPlugin,
+                &format!(
+                    "{message}: if it should not be there, `plugins remove {name} --home {}` removes it",
+                    home.root.display()
+                ),
+            );
+            rows.push(SyncRow {
+                id: name,
+                status: SyncStatus::Unlocked,
+                detail: SyncDetail::Message { message },
+                home: home.root.clone(),
+            });
+        }
     }
     Ok(rows)
 }

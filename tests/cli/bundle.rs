@@ -301,6 +301,72 @@ fn a_rerun_of_a_killed_bundle_removes_its_stale_temp_file_and_no_live_ones() {
     assert!(fresh.join("plugins/helper/README.md").is_file());
 }
 
+/// `sync --frozen` reports a plugin directory the lock does not name
+/// (`plugins::sync::unlocked_plugin`, a row `unlocked` in `--json`) and leaves it: it may be
+/// the host's own, installed by hand. Hidden names and plain files are no plugins; `plugins
+/// remove <name>` removes one when it should not be there.
+#[test]
+fn sync_frozen_reports_a_plugin_directory_the_lock_does_not_name_and_leaves_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = locked_home(&t);
+    let by_hand = home.join("plugins/by-hand");
+    std::fs::create_dir_all(by_hand.join(".aworld-plugin")).unwrap();
+    std::fs::write(by_hand.join(".aworld-plugin/plugin.json"), "{}").unwrap();
+    std::fs::create_dir_all(home.join("plugins/.scratch")).unwrap();
+    std::fs::write(home.join("plugins/notes.txt"), "mine").unwrap();
+    let sync = |json: bool| {
+        let mut cmd = Plugins::new();
+        cmd.args(["sync", "--frozen", "--yes", "--home"])
+            .arg(&home)
+            .env("COLUMNS", "300");
+        if json {
+            cmd.arg("--json");
+        }
+        let mut ran = cmd.run();
+        ran.redact("[HOME]", &home);
+        ran
+    };
+    sync(false)
+        .success()
+        .stdout_eq(snapbox::str![[r#"
+everything locked is installed
+
+"#]])
+        .stderr_eq(snapbox::str![[r#"
+warning[plugins::sync::unlocked_plugin]: [HOME]/plugins/by-hand is not in the lock; left as it is (the host may load it): if it should not be there, `plugins remove by-hand --home [HOME]` removes it
+
+"#]]);
+    let ran = sync(true);
+    ran.success();
+    assert!(
+        ran.stderr.contains("plugins::sync::unlocked_plugin"),
+        "{}",
+        ran.stderr
+    );
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_eq!(
+        doc["plugins"],
+        serde_json::json!([{
+            "id": "by-hand",
+            "status": "unlocked",
+            "message": format!("{}/plugins/by-hand is not in the lock; left as it is (the host may load it)", home.display()),
+            "home": home,
+        }]),
+        "{doc}"
+    );
+    assert!(by_hand.join(".aworld-plugin/plugin.json").is_file());
+    assert!(home.join("plugins/helper/README.md").is_file());
+    // The way out the warning names.
+    Plugins::new()
+        .args(["remove", "by-hand", "--home"])
+        .arg(&home)
+        .run()
+        .success();
+    assert!(!by_hand.exists());
+    sync(false).success().stderr_eq("");
+}
+
 /// `sync --frozen` leaves exactly the lock: a plugin whose files were changed (one edited,
 /// one added) is reinstalled as locked, from the network and from a bundle alike.
 #[test]
