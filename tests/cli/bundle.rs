@@ -345,6 +345,7 @@ warning[plugins::sync::unlocked_plugin]: [HOME]/plugins/by-hand is not in the lo
         ran.stderr
     );
     let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_matches_output_schema("change.json", &doc);
     assert_eq!(
         doc["plugins"],
         serde_json::json!([{
