@@ -29,17 +29,63 @@ pub fn branch_contains(
     new: &str,
     old: &str,
 ) -> Result<bool, GitError> {
-    cli::refuse_hostile(url)?;
-    let (new, old) = (Oid::from_str(new)?, Oid::from_str(old)?);
-    if new == old {
+    let old = Oid::from_str(old)?;
+    if Oid::from_str(new)? == old {
         return Ok(true);
     }
+    let found = search(url, userinfo, reference, new, |repo, tips| {
+        reachable_in(repo, old, tips).then_some(())
+    })?;
+    Ok(found.is_some())
+}
+
+/// The first of `candidates` (commits, best first) that the branch `reference` at `new`
+/// contains and that contains `old`: a commit the branch still holds, on top of the
+/// locked one (what a cooldown may take on a branch that moves faster than it). `None`
+/// when no candidate is both.
+pub fn newest_contained(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: &str,
+    new: &str,
+    candidates: &[String],
+    old: &str,
+) -> Result<Option<String>, GitError> {
+    let old = Oid::from_str(old)?;
+    let candidates: Vec<Oid> = candidates
+        .iter()
+        .filter_map(|c| Oid::from_str(c).ok())
+        .filter(|c| *c != old)
+        .collect();
+    if candidates.is_empty() {
+        return Ok(None);
+    }
+    search(url, userinfo, reference, new, |repo, tips| {
+        candidates
+            .iter()
+            .find(|c| reachable_in(repo, **c, tips) && reachable_in(repo, old, &[**c]))
+            .map(ToString::to_string)
+    })
+}
+
+/// `found` asked of the history of `reference` at `new` on `url`: a local repository read
+/// in place; a remote's branch fetched [`PROBE_DEPTH`] deep, then (no answer) in full.
+/// `found` is given the repository and the tips to walk from.
+fn search<T>(
+    url: &str,
+    userinfo: Option<&Userinfo>,
+    reference: &str,
+    new: &str,
+    found: impl Fn(&Repository, &[Oid]) -> Option<T>,
+) -> Result<Option<T>, GitError> {
+    cli::refuse_hostile(url)?;
+    let new = Oid::from_str(new)?;
     if is_local(url) {
         let repo = Repository::open(local_path(url)).map_err(|error| GitError::Remote {
             url: url.to_owned(),
             error,
         })?;
-        return Ok(reachable_in(&repo, old, &[new]));
+        return Ok(found(&repo, &[new]));
     }
     for depth in [Some(PROBE_DEPTH), None] {
         let scratch = tempfile::Builder::new()
@@ -50,16 +96,16 @@ pub fn branch_contains(
             })?;
         let repo = Repository::init_bare(scratch.path())?;
         log::debug!(
-            "git: {url}: does {new} contain {old}? fetching {reference} {}",
+            "git: {url}: reading the history of {reference} at {new}: fetching it {}",
             depth.map_or_else(|| "in full".to_owned(), |d| format!("{d} deep"))
         );
         let tip = fetch_branch(url, userinfo, reference, depth, &repo, scratch.path())?;
         let tips: Vec<Oid> = [Some(new), tip].into_iter().flatten().collect();
-        if reachable_in(&repo, old, &tips) {
-            return Ok(true);
+        if let Some(answer) = found(&repo, &tips) {
+            return Ok(Some(answer));
         }
     }
-    Ok(false)
+    Ok(None)
 }
 
 /// Fetch `reference` from `url`, `depth` commits deep (`None`: in full), into the bare

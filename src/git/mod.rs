@@ -28,7 +28,7 @@ use credentials::AuthState;
 use refs::{Choice, Refs, choose, commit_of};
 use tree::check_out;
 
-pub use ancestry::branch_contains;
+pub use ancestry::{branch_contains, newest_contained};
 pub use cli::{CliError, CliSettings, kill_stragglers};
 pub use fetch::{Ignored, Walked, Walks, fetch_subdirs, fetch_tree, walk};
 pub use refs::ls_remote;

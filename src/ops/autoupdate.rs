@@ -235,6 +235,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             &cx.github_api,
             true,
         );
+        crate::update::settle_fast_branches(&mut checks, &gh_base, opts.check.jobs);
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
         let mut steps = Vec::new();
@@ -255,6 +256,11 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                                     &cx.github_api,
                                     "autoupdate",
                                 )
+                            };
+                            let base = InstallOptions {
+                                // A branch faster than the cooldown: its older commit.
+                                at_commit: c.settled_commit(),
+                                ..base
                             };
                             Some(crate::update::options(&home, &entry, new_ref, base))
                         }

@@ -495,6 +495,7 @@ fn install_options(
         wait: true,
         by: "sync".into(),
         pin: Some(entry.clone()),
+        at_commit: None,
         frozen: opts.frozen,
         tree_from: None,
         wheels_from: None,

@@ -181,6 +181,8 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
                         // A moved tag or a force-pushed branch asks consent whatever else
                         // changed.
                         ask_again: c.moved_ref(),
+                        // A branch faster than the cooldown: its older commit, by id.
+                        at_commit: c.settled_commit(),
                         ..crate::update::options(
                             &home,
                             &entry,
@@ -498,7 +500,8 @@ fn review_fetches(
         let Some(entry) = lock_rows.get(home, &c.id)? else {
             continue;
         };
-        let base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+        let mut base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+        base.at_commit = c.settled_commit();
         installs.push(crate::update::options(home, &entry, new_ref, base));
     }
     let shared = crate::install::SharedFetches::of(installs.iter());
@@ -526,6 +529,7 @@ fn review(
     };
     let mut base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
     base.shared.clone_from(&reviews.fetches);
+    base.at_commit = c.settled_commit();
     let mut on_event = crate::reporter::progress(printer);
     let reviewed =
         crate::update::review(home, &entry, new_ref, base, &reviews.walks, &mut on_event);

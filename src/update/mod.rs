@@ -25,6 +25,7 @@ mod follow;
 mod pool;
 mod rewritten;
 mod seen;
+mod settle;
 #[cfg(test)]
 mod tests;
 pub mod trust;
@@ -34,6 +35,7 @@ pub use cooldown::{cooldowns, hold_back};
 pub use follow::{follow_latest_releases, latest_release, unchanged_subdirs};
 pub use pool::{ordered, ordered_per_host};
 pub use rewritten::force_pushed;
+pub use settle::settle_fast_branches;
 
 use pool::bounded;
 
@@ -160,9 +162,24 @@ pub struct Check {
     /// printed): the trust check of `outdated` and `doctor` needs no listing of its own.
     #[serde(skip)]
     pub published: bool,
+    /// A branch that moves faster than the cooldown: its tip, held back, when the check's
+    /// `Behind` commit is an older commit of the branch that the cooldown lets through
+    /// (first seen at least the cooldown ago, on top of the locked one); the update installs
+    /// that commit by id and keeps the branch as the lock's ref.
+    #[serde(skip)]
+    pub held_tip: Option<String>,
 }
 
 impl Check {
+    /// The commit to install by id: an older commit of a branch whose tip the cooldown holds
+    /// back ([`Check::held_tip`]); `None` when the update takes the ref as it is.
+    pub fn settled_commit(&self) -> Option<String> {
+        match (&self.status, &self.held_tip) {
+            (Status::Behind { commit, .. }, Some(_)) => Some(commit.clone()),
+            _ => None,
+        }
+    }
+
     /// A [`Status::Repointed`] or [`Status::ForcePushed`] check's sentence: the ref, the
     /// commit it named when installed and the one it names now; `None` for any other.
     pub fn moved_ref(&self) -> Option<String> {
@@ -337,6 +354,7 @@ pub fn check_all(
         hold: None,
         row: Some(Box::new(e.clone())),
         published: false,
+        held_tip: None,
     };
     let mut results: Vec<Option<Check>> = vec![None; entries.len()];
     let mut queue: Vec<(usize, String)> = Vec::new();
@@ -453,6 +471,7 @@ pub fn check_homes(
                     hold: None,
                     row: Some(Box::new(e)),
                     published: false,
+                    held_tip: None,
                 }),
                 None => checked.next(),
             })

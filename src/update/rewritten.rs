@@ -36,7 +36,7 @@ impl Ask {
 
 /// The ref a branch check compared: the branch, or the remote's `HEAD` for the default
 /// branch; `None` when the check did not follow a branch (a tag, a new release, a pin).
-fn branch_ref(c: &Check, new_ref: &str) -> Option<String> {
+pub(super) fn branch_ref(c: &Check, new_ref: &str) -> Option<String> {
     if new_ref != c.requested_ref {
         // Another tag (a newer release, aoe's latest release): no history to compare.
         return None;
@@ -149,6 +149,7 @@ mod tests {
             hold: None,
             row: None,
             published: false,
+            held_tip: None,
         }
     }
 
