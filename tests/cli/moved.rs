@@ -126,8 +126,8 @@ fn force_push_unrelated(work: &Repo, served: &Path) -> String {
 }
 
 /// A branch whose new commit does not descend from the locked one: over `file://` (read in
-/// place), over `git://` with libgit2 and with the git command (a shallow fetch, then a full
-/// one), `outdated` says it with its code while a branch that moved on normally stays an
+/// place), over `git://` with libgit2 and with the git command and over `http://` with
+/// libgit2 (a shallow fetch, then a full one), `outdated` says it with its code while a branch that moved on normally stays an
 /// ordinary update; `update --dry-run` says consent is needed and why; `update` without a
 /// terminal and without `--yes` is refused; `autoupdate` needs approval (exit 1); `update
 /// --yes` takes it.
@@ -138,7 +138,8 @@ fn a_force_pushed_branch_is_reported_asks_consent_and_is_never_autoupdated() {
     let daemon_root = t.join("daemon");
     std::fs::create_dir_all(&daemon_root).unwrap();
     let daemon = crate::support::net::Daemon::serve(&daemon_root);
-    for (n, transport) in ["file", "git", "git-cli"].into_iter().enumerate() {
+    let http = crate::support::net::CountingServer::start(&daemon_root);
+    for (n, transport) in ["file", "git", "git-cli", "http"].into_iter().enumerate() {
         let work = Repo::init(&t.join(format!("work-{n}")));
         work.file("aoe-plugin.toml", &static_aoe("1.0.0"));
         let old = work.commit("one");
@@ -150,6 +151,7 @@ fn a_force_pushed_branch_is_reported_asks_consent_and_is_never_autoupdated() {
                 format!("git://127.0.0.1:{}/pinned-{n}.git", daemon.port),
                 &[],
             ),
+            "http" => (format!("{}/pinned-{n}.git", http.base), &[]),
             _ => (
                 format!("git://127.0.0.1:{}/pinned-{n}.git", daemon.port),
                 &[("PLUGINS_GIT_FETCH_WITH_CLI", "1")],
