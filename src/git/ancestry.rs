@@ -152,3 +152,56 @@ fn fetch_branch(
         .map_err(|source| remote_error(url, "downloading", source, &auth))?;
     Ok(listed)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// main: a → b → c; `side` on a; `other` a root of its own.
+    #[test]
+    fn what_a_branch_contains_is_read_from_its_history() {
+        let dir = tempfile::tempdir().unwrap();
+        let repo = Repository::init_bare(dir.path()).unwrap();
+        let sig = git2::Signature::new("t", "t@x", &git2::Time::new(0, 0)).unwrap();
+        let tree = repo
+            .find_tree(repo.treebuilder(None).unwrap().write().unwrap())
+            .unwrap();
+        let commit = |msg: &str, parents: &[Oid]| {
+            let parents: Vec<git2::Commit<'_>> = parents
+                .iter()
+                .map(|p| repo.find_commit(*p).unwrap())
+                .collect();
+            let refs: Vec<&git2::Commit<'_>> = parents.iter().collect();
+            repo.commit(None, &sig, &sig, msg, &tree, &refs).unwrap()
+        };
+        let a = commit("a", &[]);
+        let b = commit("b", &[a]);
+        let c = commit("c", &[b]);
+        let side = commit("side", &[a]);
+        let other = commit("other", &[]);
+        let url = format!("file://{}", dir.path().display());
+        let (a, b, c, side, other) = (
+            a.to_string(),
+            b.to_string(),
+            c.to_string(),
+            side.to_string(),
+            other.to_string(),
+        );
+        let main = "refs/heads/main";
+        assert!(branch_contains(&url, None, main, &c, &a).unwrap());
+        assert!(branch_contains(&url, None, main, &c, &c).unwrap());
+        assert!(!branch_contains(&url, None, main, &other, &a).unwrap());
+        assert!(!branch_contains(&url, None, main, &c, &side).unwrap());
+        // The newest candidate the branch holds on top of `a`: not `side` (off the branch),
+        // not `a` itself.
+        let found = newest_contained(&url, None, main, &c, &[side.clone(), b.clone()], &a);
+        assert_eq!(found.unwrap(), Some(b.clone()));
+        let none = newest_contained(&url, None, main, &c, &[side, a.clone(), other], &a);
+        assert_eq!(none.unwrap(), None);
+        // A candidate below the locked commit is no update.
+        assert_eq!(
+            newest_contained(&url, None, main, &c, &[a], &b).unwrap(),
+            None
+        );
+    }
+}
