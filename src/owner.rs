@@ -6,6 +6,7 @@
 //! of a temp file whose owner is dead; a pid reused since is another process, which the
 //! start time tells apart.
 
+use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 /// This process's tag, `<pid>-<start>` (`<pid>-0` where `/proc` cannot tell the start).
@@ -59,6 +60,62 @@ pub fn live_owner(name: &str, prefix: &str, suffix: &str) -> bool {
         .unwrap_or(false)
 }
 
+/// How many random letters and digits a temp file written beside a target has.
+pub const BESIDE_RANDOM: usize = 6;
+
+/// The prefix of this process's temp file beside a target named `file_name`:
+/// `.<file_name>.<tag>.` (then [`BESIDE_RANDOM`] random letters or digits and `.tmp`).
+pub fn beside_prefix(file_name: &str) -> String {
+    format!(".{file_name}.{}.", tag())
+}
+
+/// The temp files writers of `target` left beside it when they were killed (`kill -9`, a
+/// reboot): exactly `.<name>.<pid>-<start>.<6 letters or digits>.tmp` for `target`'s own
+/// name, regular files (a link is not followed), whose owner is gone. Another process
+/// writing the same target now (two `plugins bundle -o` at once) owns its temp file and is
+/// alive: its file is never one of these. Nothing is removed here.
+pub fn stale_beside(target: &Path) -> Vec<PathBuf> {
+    let (Some(dir), Some(name)) = (target.parent(), target.file_name()) else {
+        return Vec::new();
+    };
+    let dir = if dir.as_os_str().is_empty() {
+        Path::new(".")
+    } else {
+        dir
+    };
+    let prefix = format!(".{}.", name.to_string_lossy());
+    let stale = |file: &str| {
+        let Some(middle) = file
+            .strip_prefix(&prefix)
+            .and_then(|m| m.strip_suffix(".tmp"))
+        else {
+            return false;
+        };
+        let Some((owner, random)) = middle.split_once('.') else {
+            return false;
+        };
+        let is_tag = owner.split_once('-').is_some_and(|(pid, start)| {
+            [pid, start]
+                .iter()
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
+        });
+        is_tag
+            && random.len() == BESIDE_RANDOM
+            && random.bytes().all(|b| b.is_ascii_alphanumeric())
+            && alive(owner) == Some(false)
+    };
+    let mut out: Vec<PathBuf> = fs_err::read_dir(dir)
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| e.file_name().to_str().is_some_and(stale))
+        .filter(|e| fs_err::symlink_metadata(e.path()).is_ok_and(|m| m.file_type().is_file()))
+        .map(|e| e.path())
+        .collect();
+    out.sort();
+    out
+}
+
 /// `pid`'s start time in clock ticks after boot (field 22 of `/proc/<pid>/stat`; the
 /// command name, field 2, may hold spaces and parentheses, so fields count from its last
 /// `)`).
@@ -106,5 +163,35 @@ mod tests {
             "plugins.lock.",
             ".tmp"
         ));
+    }
+
+    #[test]
+    fn only_a_dead_writers_own_temp_files_beside_a_target_are_stale() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut gone = std::process::Command::new("true").spawn().unwrap();
+        let dead = format!("{}-{}", gone.id(), start_time(gone.id()).unwrap());
+        gone.wait().unwrap();
+        let at = |name: &str| dir.path().join(name);
+        let plain = |name: &str| fs_err::write(at(name), b"x").unwrap();
+        plain(&format!(".out.tar.{dead}.AbC123.tmp"));
+        // A live writer's (this process's), one without an owner, another target's (whose
+        // name starts with this one's), another random length: not stale.
+        plain(&format!(".out.tar.{}.AbC123.tmp", tag()));
+        plain(".out.tar.AbC123.tmp");
+        plain(&format!(".out.tar.x.{dead}.AbC123.tmp"));
+        plain(&format!(".out.tar.{dead}.AbC1234.tmp"));
+        plain(&format!("out.tar.{dead}.AbC123.tmp"));
+        // Not regular files.
+        fs_err::create_dir(at(&format!(".out.tar.{dead}.DiR123.tmp"))).unwrap();
+        std::os::unix::fs::symlink(
+            at(".out.tar.AbC123.tmp"),
+            at(&format!(".out.tar.{dead}.LnK123.tmp")),
+        )
+        .unwrap();
+        assert_eq!(
+            stale_beside(&at("out.tar")),
+            vec![at(&format!(".out.tar.{dead}.AbC123.tmp"))]
+        );
+        assert!(beside_prefix("out.tar").starts_with(&format!(".out.tar.{}.", tag())));
     }
 }

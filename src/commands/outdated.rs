@@ -124,7 +124,14 @@ fn what(r: &OutdatedRow) -> String {
             Some(m) => format!("up to date ({})", m.message),
             None => "up to date".to_owned(),
         },
-        Status::Behind { new_ref, commit } => format!("newer: {}", newer(c, new_ref, commit)),
+        Status::Behind { new_ref, commit } => match &c.held_tip {
+            Some(tip) => format!(
+                "newer: {} (its tip {} is under the cooldown)",
+                newer(c, new_ref, commit),
+                &tip[..tip.len().min(10)]
+            ),
+            None => format!("newer: {}", newer(c, new_ref, commit)),
+        },
         Status::HeldBack {
             new_ref,
             commit,
@@ -143,6 +150,15 @@ fn what(r: &OutdatedRow) -> String {
         Status::Repointed { new_ref, commit } => {
             format!("tag {new_ref} moved to {}", &commit[..commit.len().min(10)])
         }
+        Status::ForcePushed { new_ref, commit } => format!(
+            "branch {} force-pushed to {}",
+            if new_ref.is_empty() {
+                "(default)"
+            } else {
+                new_ref
+            },
+            &commit[..commit.len().min(10)]
+        ),
         Status::Error { message } => format!("check failed: {message}"),
         Status::Superseded {
             by,

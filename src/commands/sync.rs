@@ -132,7 +132,7 @@ fn report(rows: &[SyncRow]) -> Vec<Line> {
             let verb = match r.status {
                 SyncStatus::Synced => "Synced",
                 SyncStatus::Repaired => "Repaired",
-                SyncStatus::Tampered | SyncStatus::Skipped => return None,
+                SyncStatus::Tampered | SyncStatus::Skipped | SyncStatus::Unlocked => return None,
             };
             let SyncDetail::Installed { version, .. } = &r.detail else {
                 return None;

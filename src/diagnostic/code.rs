@@ -196,6 +196,7 @@ codes! {
     OciRegistry => "plugins::oci::registry", Error, "`plugins bundle --push oci://…` / `plugins sync --from oci://…`: the registry could not be reached, refused the credentials, or answered with an error (TLS is verified; plain HTTP only with `--plain-http`); nothing was changed";
     OciArtifact => "plugins::oci::artifact", Error, "`plugins sync --from oci://…`: the artifact is not a bundle `plugins bundle --push` wrote (its manifest, artifactType or layers), or a layer is missing or does not hash to its digest; nothing was changed";
     OciTagMoved => "plugins::oci::tag_moved", Error, "`plugins sync --from oci://…:TAG`: the tag names another digest than when this home last synced from it; pull the new digest by name to take it";
+    SyncUnlockedPlugin => "plugins::sync::unlocked_plugin", Warning, "`plugins sync --frozen`: a directory in the plugins directory that the lock does not name (left as it is: it may be the host's own plugin, installed by hand)";
     UpdateNoRelease => "plugins::update::no_release", Error, "aoe: a `gh:` plugin that follows the latest release cannot be updated: its repository has no published release; the prior version is kept";
     GitRefNotFound => "plugins::git::ref_not_found", Error, "the branch, tag or commit does not exist on the remote";
     GitFetch => "plugins::git::fetch", Error, "the remote could not be reached or fetched";
@@ -210,6 +211,7 @@ codes! {
     GitCleartext => "plugins::git::cleartext", Warning, "the source is fetched over unencrypted `http://` or `git://`";
     LockUnsafeId => "plugins::lock::unsafe_id", Error, "a lock entry's id cannot name a plugin directory (`..`, `/`, empty, ...); it is never used as a path";
     UpdateTagMoved => "plugins::update::tag_moved", Error, "a locked tag now names another commit than the one installed (re-pointed, with no newer release): `outdated` reports it, `update` asks consent with the old and new commit, `autoupdate` never takes it";
+    UpdateForcePushed => "plugins::update::force_pushed", Error, "a locked branch now names a commit that does not contain the one installed (force-pushed to another history): `outdated` reports it, `update` asks consent with the old and new commit, `autoupdate` never takes it";
     SearchIndex => "plugins::search::index", Error, "`plugins search --index FILE`: the file cannot be read, is not the documented index format, or lists an id or source `plugins install` would refuse";
     LockBadPin => "plugins::lock::bad_pin", Error, "a protoAgent lock row's `deps` pin is not a PEP 508 name, a PEP 440 version and 64 lower-case hex digits; the lock is refused before pip sees it";
     LockStrayPins => "plugins::lock::stray_pins", Error, "a protoAgent lock row pins wheels (`deps`) for a plugin whose manifest has no `requires_pip`; nothing is installed for it";

@@ -12,6 +12,7 @@ use std::path::Path;
 
 use git2::{ProxyOptions, Repository};
 
+mod ancestry;
 mod cli;
 mod credentials;
 mod daemon;
@@ -27,6 +28,7 @@ use credentials::AuthState;
 use refs::{Choice, Refs, choose, commit_of};
 use tree::check_out;
 
+pub use ancestry::{branch_contains, newest_contained};
 pub use cli::{CliError, CliSettings, kill_stragglers};
 pub use fetch::{Ignored, Walked, Walks, fetch_subdirs, fetch_tree, walk};
 pub use refs::ls_remote;

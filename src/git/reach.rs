@@ -71,7 +71,7 @@ fn tips(repo: &Repository, refs: &[(String, Oid)]) -> Vec<Oid> {
 
 /// Whether `target` is one of `tips` or an ancestor of one, among the commits `repo`
 /// holds: a missing commit (the cut of a shallow fetch) ends its path.
-fn reachable_in(repo: &Repository, target: Oid, tips: &[Oid]) -> bool {
+pub(super) fn reachable_in(repo: &Repository, target: Oid, tips: &[Oid]) -> bool {
     let mut seen: HashSet<Oid> = HashSet::new();
     let mut todo: Vec<Oid> = tips.to_vec();
     while let Some(oid) = todo.pop() {

@@ -61,6 +61,10 @@ pub struct InstallOptions {
     pub ask_again: Option<String>,
     /// `sync`: install exactly this commit, keeping the lock's requested ref and kind.
     pub pin: Option<Entry>,
+    /// `update` of a branch that moves faster than the cooldown: this commit of the branch
+    /// (older than its tip, first seen at least the cooldown ago), recorded as the branch
+    /// (the source's ref, or the default branch without one).
+    pub at_commit: Option<String>,
     /// `sync --frozen`: the fetched tree must hash to the pin's `tree_hash` (checked
     /// before anything is asked or staged further).
     pub frozen: bool,
@@ -113,6 +117,7 @@ impl InstallOptions {
             expect_id: None,
             github_api: github_api.to_owned(),
             pin: None,
+            at_commit: None,
             frozen: false,
             tree_from: None,
             wheels_from: None,

@@ -189,6 +189,7 @@ pub(super) fn wanted(opts: &InstallOptions) -> (Option<String>, Option<&str>) {
         .pin
         .as_ref()
         .and_then(|p| p.commit.clone())
+        .or_else(|| opts.at_commit.clone())
         .or(reference);
     let tag_hint = opts
         .pin

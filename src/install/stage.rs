@@ -81,7 +81,7 @@ pub(super) fn fetch(
             // names that commit, comes along for its signature.
             let (pinned, tag_hint) = super::shared::wanted(opts);
             let want = pinned
-                .filter(|_| opts.pin.is_some())
+                .filter(|_| opts.pin.is_some() || opts.at_commit.is_some())
                 .or_else(|| reference.clone());
             let fetched = match subdir {
                 // A monorepo's plugin: its subdirectory is fetched (with those of the
@@ -124,9 +124,17 @@ pub(super) fn fetch(
                 commit: Some(fetched.commit.clone()),
                 ignored: 0,
             });
-            let (kind, requested) = match &opts.pin {
-                Some(p) => (p.ref_kind, p.requested_ref.clone()),
-                None => (Some(fetched.kind), reference.clone().unwrap_or_default()),
+            let (kind, requested) = match (&opts.pin, &opts.at_commit) {
+                (Some(p), _) => (p.ref_kind, p.requested_ref.clone()),
+                // An older commit of the branch: still the branch.
+                (None, Some(_)) => (
+                    Some(match reference {
+                        Some(_) => git::RefKind::Branch,
+                        None => git::RefKind::Default,
+                    }),
+                    reference.clone().unwrap_or_default(),
+                ),
+                (None, None) => (Some(fetched.kind), reference.clone().unwrap_or_default()),
             };
             Ok(Staged {
                 commit: Some(fetched.commit),

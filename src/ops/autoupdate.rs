@@ -225,6 +225,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             opts.check.jobs,
             opts.check.timeout,
         );
+        crate::update::force_pushed(&mut checks, &gh_base, opts.check.jobs);
         let cooldown = opts.check.cooldown.unwrap_or(policy.cooldown_secs);
         crate::update::hold_back(
             &mut checks,
@@ -234,6 +235,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
             &cx.github_api,
             true,
         );
+        crate::update::settle_fast_branches(&mut checks, &gh_base, opts.check.jobs);
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
         let mut steps = Vec::new();
@@ -254,6 +256,11 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                                     &cx.github_api,
                                     "autoupdate",
                                 )
+                            };
+                            let base = InstallOptions {
+                                // A branch faster than the cooldown: its older commit.
+                                at_commit: c.settled_commit(),
+                                ..base
                             };
                             Some(crate::update::options(&home, &entry, new_ref, base))
                         }
@@ -303,9 +310,10 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
                     install_one(printer, &home, &lock, c, why, &install, ready, &mut sweep)?;
                 }
                 Status::Error { message } => sweep.failed.push(Failed { id: c.id, message }),
-                // A moved tag is never taken by a sweep: a person looks at it first.
-                Status::Repointed { .. } => {
-                    let why = c.moved_tag().into_iter().collect();
+                // A moved tag or a force-pushed branch is never taken by a sweep: a person
+                // looks at it first.
+                Status::Repointed { .. } | Status::ForcePushed { .. } => {
+                    let why = c.moved_ref().into_iter().collect();
                     sweep.approval_reasons.insert(c.id.clone(), why);
                     sweep.needs_approval.push(c.id);
                 }

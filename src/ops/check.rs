@@ -60,5 +60,7 @@ pub fn hold_back(
         &cx.github_api,
         note,
     );
+    // A branch that moves faster than the cooldown takes its newest commit that is old enough.
+    crate::update::settle_fast_branches(checks, &cx.gh_base(), opts.jobs);
     Ok(files)
 }

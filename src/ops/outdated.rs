@@ -67,6 +67,8 @@ pub fn outdated(
         opts.jobs,
         opts.timeout,
     );
+    // A branch force-pushed to another history is no ordinary update.
+    crate::update::force_pushed(&mut checks, &cx.gh_base(), opts.jobs);
     // A monorepo plugin is newer only when its subdirectory changed.
     let mut moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), opts.jobs);
     for f in &super::check::hold_back(opts, &mut checks, cx, true)? {
@@ -79,8 +81,9 @@ pub fn outdated(
         .into_iter()
         .map(|(home, check)| {
             let mut problems = problems.next().unwrap_or_default();
-            if let Some(sentence) = check.moved_tag() {
-                problems.push(repointed(&check, sentence));
+            // What moved comes first: it is the row's status.
+            if let Some(sentence) = check.moved_ref() {
+                problems.insert(0, repointed(&check, sentence));
             }
             let moved =
                 moved
@@ -152,13 +155,24 @@ fn trust_problems(
     out
 }
 
-/// The problem of a locked tag that now names another commit.
+/// The problem of a locked tag that now names another commit, or of a branch force-pushed
+/// to a history without the locked commit.
 fn repointed(c: &Check, sentence: String) -> Problem {
+    let (code, why) = match c.status {
+        Status::ForcePushed { .. } => (
+            crate::diagnostic::Code::UpdateForcePushed,
+            "a branch's published history was rewritten",
+        ),
+        _ => (
+            crate::diagnostic::Code::UpdateTagMoved,
+            "a release tag should never move",
+        ),
+    };
     Problem {
-        code: crate::diagnostic::Code::UpdateTagMoved,
+        code,
         message: format!("{}: {sentence}", c.id),
         help: format!(
-            "a release tag should never move: find out why before taking it; `plugins update {id} --dry-run` reviews the new commit, `plugins update {id}` asks before installing it",
+            "{why}: find out why before taking it; `plugins update {id} --dry-run` reviews the new commit, `plugins update {id}` asks before installing it",
             id = c.id
         ),
     }

@@ -170,11 +170,19 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     let mut steps = Vec::new();
     for (home, c) in checks {
         let install = match (&c.status, opts.dry_run) {
-            (Status::Behind { new_ref, .. } | Status::Repointed { new_ref, .. }, false) => {
+            (
+                Status::Behind { new_ref, .. }
+                | Status::Repointed { new_ref, .. }
+                | Status::ForcePushed { new_ref, .. },
+                false,
+            ) => {
                 match lock_rows.get(&home, &c.id)? {
                     Some(entry) => Some(InstallOptions {
-                        // A moved tag asks consent whatever else changed.
-                        ask_again: c.moved_tag(),
+                        // A moved tag or a force-pushed branch asks consent whatever else
+                        // changed.
+                        ask_again: c.moved_ref(),
+                        // A branch faster than the cooldown: its older commit, by id.
+                        at_commit: c.settled_commit(),
                         ..crate::update::options(
                             &home,
                             &entry,
@@ -206,10 +214,12 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         let key = (home.root.clone(), c.id.clone());
         let row = match &c.status {
             Status::HeldBack { .. } => Some(held_back_row(&home, &c)),
-            Status::Behind { .. } | Status::Repointed { .. } if opts.dry_run => {
+            Status::Behind { .. } | Status::Repointed { .. } | Status::ForcePushed { .. }
+                if opts.dry_run =>
+            {
                 review(cx, printer, &home, &c, &mut lock_rows, opts, &reviews)?
             }
-            Status::Behind { .. } | Status::Repointed { .. } => {
+            Status::Behind { .. } | Status::Repointed { .. } | Status::ForcePushed { .. } => {
                 fetched.map(|(install, prepared)| {
                     apply(
                         printer,
@@ -284,6 +294,8 @@ fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Chec
     .into_iter()
     .map(|(k, e)| (k, e.into()))
     .collect();
+    // A branch force-pushed to another history asks consent, as a moved tag does.
+    crate::update::force_pushed(&mut checks, &cx.gh_base(), opts.check.jobs);
     for f in &super::check::hold_back(opts.check, &mut checks, cx, !opts.dry_run)? {
         printer.file_diagnostics(&f.warnings, &f.path, &f.text);
     }
@@ -479,13 +491,17 @@ fn review_fetches(
 ) -> Result<Option<std::sync::Arc<crate::install::SharedFetches>>> {
     let mut installs = Vec::new();
     for (home, c) in checks {
-        let (Status::Behind { new_ref, .. } | Status::Repointed { new_ref, .. }) = &c.status else {
+        let (Status::Behind { new_ref, .. }
+        | Status::Repointed { new_ref, .. }
+        | Status::ForcePushed { new_ref, .. }) = &c.status
+        else {
             continue;
         };
         let Some(entry) = lock_rows.get(home, &c.id)? else {
             continue;
         };
-        let base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+        let mut base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+        base.at_commit = c.settled_commit();
         installs.push(crate::update::options(home, &entry, new_ref, base));
     }
     let shared = crate::install::SharedFetches::of(installs.iter());
@@ -502,7 +518,9 @@ fn review(
     opts: &UpdateOptions,
     reviews: &Reviews,
 ) -> Result<Option<UpdateRow>> {
-    let (Status::Behind { new_ref, commit } | Status::Repointed { new_ref, commit }) = &c.status
+    let (Status::Behind { new_ref, commit }
+    | Status::Repointed { new_ref, commit }
+    | Status::ForcePushed { new_ref, commit }) = &c.status
     else {
         return Ok(None);
     };
@@ -511,23 +529,31 @@ fn review(
     };
     let mut base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
     base.shared.clone_from(&reviews.fetches);
+    base.at_commit = c.settled_commit();
     let mut on_event = crate::reporter::progress(printer);
     let reviewed =
         crate::update::review(home, &entry, new_ref, base, &reviews.walks, &mut on_event);
     drop(on_event);
     Ok(Some(match reviewed {
-        Ok(r) => UpdateRow {
-            id: c.id.clone(),
-            status: UpdateStatus::WouldUpdate,
-            detail: Detail::Target {
-                from_commit: c.current.clone(),
-                new_ref: new_ref.clone(),
-                commit: commit.clone(),
-            },
-            home: home.root.clone(),
-            review: Some(r),
-            unheld: None,
-        },
+        Ok(mut r) => {
+            // A moved tag or a force-pushed branch: the update asks whatever else changed.
+            if let Some(why) = c.moved_ref() {
+                r.consent_needed = true;
+                r.consent_reasons.insert(0, why);
+            }
+            UpdateRow {
+                id: c.id.clone(),
+                status: UpdateStatus::WouldUpdate,
+                detail: Detail::Target {
+                    from_commit: c.current.clone(),
+                    new_ref: new_ref.clone(),
+                    commit: commit.clone(),
+                },
+                home: home.root.clone(),
+                review: Some(r),
+                unheld: None,
+            }
+        }
         Err(e) => {
             let e: Error = e.into();
             printer.fail(&e);
@@ -546,7 +572,9 @@ fn apply(
     install: &InstallOptions,
     prepared: crate::install::Prepared,
 ) -> UpdateRow {
-    let (Status::Behind { new_ref, commit } | Status::Repointed { new_ref, commit }) = &c.status
+    let (Status::Behind { new_ref, commit }
+    | Status::Repointed { new_ref, commit }
+    | Status::ForcePushed { new_ref, commit }) = &c.status
     else {
         unreachable!("only newer versions are applied");
     };

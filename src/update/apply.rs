@@ -23,6 +23,7 @@ pub fn review(
         hold: None,
         row: Some(Box::new(entry.clone())),
         published: false,
+        held_tip: None,
     };
     crate::review::review(
         &options(home, entry, new_ref, base),

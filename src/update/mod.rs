@@ -11,6 +11,8 @@
 //!
 //! A tag that moved (the same name at another commit) is [`Status::Repointed`], never an
 //! ordinary update: what was pinned as "v1.0.0" is not what runs after it without consent.
+//! Nor is a branch force-pushed to a history without the locked commit
+//! ([`Status::ForcePushed`], found by [`force_pushed`] after the ref listing).
 
 use std::time::Duration;
 
@@ -21,7 +23,9 @@ mod apply;
 mod cooldown;
 mod follow;
 mod pool;
+mod rewritten;
 mod seen;
+mod settle;
 #[cfg(test)]
 mod tests;
 pub mod trust;
@@ -30,6 +34,8 @@ pub use apply::{options, review};
 pub use cooldown::{cooldowns, hold_back};
 pub use follow::{follow_latest_releases, latest_release, unchanged_subdirs};
 pub use pool::{ordered, ordered_per_host};
+pub use rewritten::force_pushed;
+pub use settle::settle_fast_branches;
 
 use pool::bounded;
 
@@ -96,6 +102,12 @@ pub enum Status {
         new_ref: String,
         commit: String,
     },
+    /// The branch now names a commit that does not contain the locked one (force-pushed to
+    /// another history): taken only with consent, as [`Status::Repointed`].
+    ForcePushed {
+        new_ref: String,
+        commit: String,
+    },
     /// Newer, but younger than the home's cooldown: not taken yet.
     HeldBack {
         new_ref: String,
@@ -150,23 +162,47 @@ pub struct Check {
     /// printed): the trust check of `outdated` and `doctor` needs no listing of its own.
     #[serde(skip)]
     pub published: bool,
+    /// A branch that moves faster than the cooldown: its tip, held back, when the check's
+    /// `Behind` commit is an older commit of the branch that the cooldown lets through
+    /// (first seen at least the cooldown ago, on top of the locked one); the update installs
+    /// that commit by id and keeps the branch as the lock's ref.
+    #[serde(skip)]
+    pub held_tip: Option<String>,
 }
 
 impl Check {
-    /// A [`Status::Repointed`] check's sentence: the tag, the commit it named when
-    /// installed and the one it names now.
-    pub fn moved_tag(&self) -> Option<String> {
-        let Status::Repointed { new_ref, commit } = &self.status else {
-            return None;
-        };
+    /// The commit to install by id: an older commit of a branch whose tip the cooldown holds
+    /// back ([`Check::held_tip`]); `None` when the update takes the ref as it is.
+    pub fn settled_commit(&self) -> Option<String> {
+        match (&self.status, &self.held_tip) {
+            (Status::Behind { commit, .. }, Some(_)) => Some(commit.clone()),
+            _ => None,
+        }
+    }
+
+    /// A [`Status::Repointed`] or [`Status::ForcePushed`] check's sentence: the ref, the
+    /// commit it named when installed and the one it names now; `None` for any other.
+    pub fn moved_ref(&self) -> Option<String> {
         let short = |s: &str| s[..s.len().min(12)].to_owned();
-        Some(format!(
-            "the tag {new_ref} was moved: it named {} when installed and names {} now",
-            self.current
-                .as_deref()
-                .map_or_else(|| "?".to_owned(), short),
-            short(commit)
-        ))
+        let old = self
+            .current
+            .as_deref()
+            .map_or_else(|| "?".to_owned(), short);
+        match &self.status {
+            Status::Repointed { new_ref, commit } => Some(format!(
+                "the tag {new_ref} was moved: it named {old} when installed and names {} now",
+                short(commit)
+            )),
+            Status::ForcePushed { new_ref, commit } => Some(format!(
+                "the branch {} was force-pushed: its new commit {} does not contain {old}, the commit installed",
+                match new_ref.as_str() {
+                    "" => "(the default branch)",
+                    b => b,
+                },
+                short(commit)
+            )),
+            _ => None,
+        }
     }
 }
 
@@ -189,6 +225,7 @@ pub fn apply_holds(checks: &mut [(crate::store::Home, Check)], lifting: &[String
         }
         if let Status::Behind { new_ref, commit }
         | Status::Repointed { new_ref, commit }
+        | Status::ForcePushed { new_ref, commit }
         | Status::HeldBack {
             new_ref, commit, ..
         } = &c.status
@@ -317,6 +354,7 @@ pub fn check_all(
         hold: None,
         row: Some(Box::new(e.clone())),
         published: false,
+        held_tip: None,
     };
     let mut results: Vec<Option<Check>> = vec![None; entries.len()];
     let mut queue: Vec<(usize, String)> = Vec::new();
@@ -433,6 +471,7 @@ pub fn check_homes(
                     hold: None,
                     row: Some(Box::new(e)),
                     published: false,
+                    held_tip: None,
                 }),
                 None => checked.next(),
             })

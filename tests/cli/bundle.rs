@@ -207,6 +207,167 @@ fn a_killed_sync_from_a_bundle_leaves_its_unpacked_archive_only_where_recovery_l
     assert!(fresh.join("plugins/helper/README.md").is_file());
 }
 
+/// A kill -9 of `plugins bundle -o FILE` once its temp file beside FILE exists leaves that
+/// `.FILE.<owner>.<random>.tmp`; the rerun of the same command removes it (its owner is
+/// gone), and only it: a live writer's temp file of the same target (a second bundle running
+/// at once), another target's and one without an owner stay. The bundle it writes installs.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_rerun_of_a_killed_bundle_removes_its_stale_temp_file_and_no_live_ones() {
+    use crate::support::kill;
+    if !kill::available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = locked_home(&t);
+    let out = t.join("out");
+    std::fs::create_dir(&out).unwrap();
+    let target = out.join("fleet.tar");
+    let command = || {
+        let mut cmd = Plugins::new();
+        cmd.args(["bundle", "-o"])
+            .arg(&target)
+            .arg("--home")
+            .arg(&home);
+        cmd
+    };
+    // Killed at each fsync in turn until one leaves the temp file (the archive's own
+    // fsync comes after it is written, before it is renamed into place).
+    let fsync = kill::FAMILIES.iter().position(|f| f.0 == "fsync").unwrap();
+    let mut left = Vec::new();
+    for when in 1..60 {
+        let traced = kill::run(&mut command().into_command(), Some((fsync, when))).unwrap();
+        assert!(
+            traced.killed,
+            "the bundle ended before fsync {when} left its temp file"
+        );
+        left = names(&out);
+        if !left.is_empty() {
+            break;
+        }
+    }
+    assert_eq!(left.len(), 1, "{left:?}");
+    assert!(
+        left[0].starts_with(".fleet.tar.") && left[0].ends_with(".tmp"),
+        "{left:?}"
+    );
+    assert!(!target.exists());
+    let stale = left[0].clone();
+    // A live writer of the same target (this test's process stands for it), another
+    // target's temp file and one without an owner.
+    let owner = |pid: u32| {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+        let start = stat.rsplit_once(')').unwrap().1.split_whitespace().nth(19);
+        format!("{pid}-{}", start.unwrap())
+    };
+    let live = format!(".fleet.tar.{}.LiVe42.tmp", owner(std::process::id()));
+    let dead_owner = stale.split('.').nth(3).unwrap().to_owned();
+    let other = format!(".fleet.tar.x.{dead_owner}.OtHr42.tmp");
+    for keep in [&live, &other, &".fleet.tar.NoTag1.tmp".to_owned()] {
+        std::fs::write(out.join(keep), "partial").unwrap();
+    }
+
+    let mut ran = bundle_to(&home, &target, &[]);
+    ran.redact("[STALE]", &stale);
+    ran.success().stderr_eq(snapbox::str![[r#"
+...
+     Removed [T]/out/[STALE] (the temp file of a killed `plugins bundle`)
+...
+"#]]);
+    let mut kept = vec![
+        ".fleet.tar.NoTag1.tmp".to_owned(),
+        other,
+        live,
+        "fleet.tar".to_owned(),
+    ];
+    kept.sort();
+    assert_eq!(
+        names(&out),
+        kept,
+        "only the killed bundle's temp file is removed"
+    );
+    // The archive is whole: a fresh home with the lock installs from it.
+    let fresh = t.join("fresh");
+    std::fs::create_dir(&fresh).unwrap();
+    std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
+    Plugins::new()
+        .args(["sync", "--frozen", "--yes", "--from"])
+        .arg(&target)
+        .arg("--home")
+        .arg(&fresh)
+        .run()
+        .success();
+    assert!(fresh.join("plugins/helper/README.md").is_file());
+}
+
+/// `sync --frozen` reports a plugin directory the lock does not name
+/// (`plugins::sync::unlocked_plugin`, a row `unlocked` in `--json`) and leaves it: it may be
+/// the host's own, installed by hand. Hidden names and plain files are no plugins; `plugins
+/// remove <name>` removes one when it should not be there.
+#[test]
+fn sync_frozen_reports_a_plugin_directory_the_lock_does_not_name_and_leaves_it() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = locked_home(&t);
+    let by_hand = home.join("plugins/by-hand");
+    std::fs::create_dir_all(by_hand.join(".aworld-plugin")).unwrap();
+    std::fs::write(by_hand.join(".aworld-plugin/plugin.json"), "{}").unwrap();
+    std::fs::create_dir_all(home.join("plugins/.scratch")).unwrap();
+    std::fs::write(home.join("plugins/notes.txt"), "mine").unwrap();
+    let sync = |json: bool| {
+        let mut cmd = Plugins::new();
+        cmd.args(["sync", "--frozen", "--yes", "--home"])
+            .arg(&home)
+            .env("COLUMNS", "300");
+        if json {
+            cmd.arg("--json");
+        }
+        let mut ran = cmd.run();
+        ran.redact("[HOME]", &home);
+        ran
+    };
+    sync(false)
+        .success()
+        .stdout_eq(snapbox::str![[r#"
+everything locked is installed
+
+"#]])
+        .stderr_eq(snapbox::str![[r#"
+warning[plugins::sync::unlocked_plugin]: [HOME]/plugins/by-hand is not in the lock; left as it is (the host may load it): if it should not be there, `plugins remove by-hand --home [HOME]` removes it
+
+"#]]);
+    let ran = sync(true);
+    ran.success();
+    assert!(
+        ran.stderr.contains("plugins::sync::unlocked_plugin"),
+        "{}",
+        ran.stderr
+    );
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
+    assert_matches_output_schema("change.json", &doc);
+    assert_eq!(
+        doc["plugins"],
+        serde_json::json!([{
+            "id": "by-hand",
+            "status": "unlocked",
+            "message": format!("{}/plugins/by-hand is not in the lock; left as it is (the host may load it)", home.display()),
+            "home": home,
+        }]),
+        "{doc}"
+    );
+    assert!(by_hand.join(".aworld-plugin/plugin.json").is_file());
+    assert!(home.join("plugins/helper/README.md").is_file());
+    // The way out the warning names.
+    Plugins::new()
+        .args(["remove", "by-hand", "--home"])
+        .arg(&home)
+        .run()
+        .success();
+    assert!(!by_hand.exists());
+    sync(false).success().stderr_eq("");
+}
+
 /// `sync --frozen` leaves exactly the lock: a plugin whose files were changed (one edited,
 /// one added) is reinstalled as locked, from the network and from a bundle alike.
 #[test]

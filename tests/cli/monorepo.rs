@@ -144,11 +144,14 @@ fn one_fetch_per_repository_and_commit() {
         let sync = server.fetches(&format!("/acme/{name}.git")).0;
         counts.push(format!("{name}: update --all {update}, sync {sync}"));
     }
+    // The update's own fetch is one (whole) or the partial clone's three rounds (filtered);
+    // the two more are the branch's ancestry check (issue 39: the new commit must contain
+    // the locked one), a shallow fetch of the branch, once for the three plugins.
     assert_eq!(
         counts,
         [
-            "whole: update --all 1, sync 1",
-            "filtered: update --all 3, sync 3"
+            "whole: update --all 3, sync 1",
+            "filtered: update --all 5, sync 3"
         ]
     );
 }
@@ -376,15 +379,18 @@ fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
     // (whole trees) or 6 (filtered), the dry run 16 and 7 or 15, the update 5 and 1 or 3.
     // Still to do: the dry run walks the plugins' history (a listing and a fetch the
     // update does not make) and compares the unchanged subdirectories in a fetch of its own.
+    // Since issue 39 each command also asks once whether the branch's new commit contains
+    // the locked one (a force-push is no ordinary update): one listing and a shallow fetch
+    // (two requests), shared by the three plugins.
     assert_eq!(
         seen,
         [
-            "whole outdated: 4 listings, 2 fetches, says `Fetching` 0x",
-            "whole update --all --dry-run: 6 listings, 3 fetches, says `Fetching` 1x",
-            "whole update --all --yes: 3 listings, 1 fetches, says `Fetching` 1x",
-            "filtered outdated: 4 listings, 4 fetches, says `Fetching` 0x",
-            "filtered update --all --dry-run: 6 listings, 7 fetches, says `Fetching` 1x",
-            "filtered update --all --yes: 3 listings, 3 fetches, says `Fetching` 1x",
+            "whole outdated: 5 listings, 4 fetches, says `Fetching` 0x",
+            "whole update --all --dry-run: 7 listings, 5 fetches, says `Fetching` 1x",
+            "whole update --all --yes: 4 listings, 3 fetches, says `Fetching` 1x",
+            "filtered outdated: 5 listings, 6 fetches, says `Fetching` 0x",
+            "filtered update --all --dry-run: 7 listings, 9 fetches, says `Fetching` 1x",
+            "filtered update --all --yes: 4 listings, 5 fetches, says `Fetching` 1x",
         ]
     );
 }

@@ -393,6 +393,68 @@ fn autoupdate_holds_back_young_versions() {
     assert_eq!(doc["held_back"], Value::Array(vec![]));
 }
 
+/// A branch that moves faster than the cooldown (a new tip every day, a 3-day cooldown) is
+/// not held back for ever: `outdated`, `update` and `autoupdate` take the newest commit the
+/// branch still contains, on top of the locked one, that this home first saw at least the
+/// cooldown ago; the lock keeps the branch as its ref.
+#[test]
+fn a_branch_faster_than_the_cooldown_updates_to_its_newest_old_enough_commit() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (repo, _) = history(&tmp.path().join("repo"));
+    let home = tmp.path().join("home");
+    assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
+    let mut tips = vec![commit_ago(&repo, "4.0.0", 0)];
+    let (_, stdout, _) = at(&home, &["outdated", "--cooldown", "3d"]);
+    assert!(stdout.contains("held back: 3d left"), "{stdout}");
+    // A day passes and the branch moves again, three times; checked each day.
+    for version in ["5.0.0", "6.0.0", "7.0.0"] {
+        backdate_first_seen(&home, DAY);
+        tips.push(commit_ago(&repo, version, 0));
+        let (_, stdout, _) = at(&home, &["outdated", "--cooldown", "3d"]);
+        if version != "7.0.0" {
+            assert!(stdout.contains("held back: 3d left"), "{version}: {stdout}");
+        }
+    }
+    // 4.0.0 was first seen three days ago: old enough, and the branch still contains it.
+    let mut ran = run_at(&home, &["outdated", "--cooldown", "3d"]);
+    ran.redact("[FOUR]", &tips[0][..10])
+        .redact("[SEVEN]", &tips[3][..10]);
+    ran.success().stdout_eq(str![[r#"
+dev.example.pinned               main @ [..]            newer: [FOUR] (its tip [SEVEN] is under the cooldown)
+
+"#]]);
+    let (code, stdout, stderr) = at(&home, &["update", "--all", "--cooldown", "3d", "--yes"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    assert!(
+        stdout.contains("Updated dev.example.pinned to 4.0.0"),
+        "{stdout}"
+    );
+    assert_eq!(
+        locked(&home, "dev.example.pinned", "resolved_commit"),
+        tips[0]
+    );
+    assert_eq!(locked(&home, "dev.example.pinned", "requested_ref"), "main");
+    assert_eq!(locked(&home, "dev.example.pinned", "ref_kind"), "branch");
+
+    // The next day the sweep takes 5.0.0, and not the tip.
+    backdate_first_seen(&home, DAY);
+    tips.push(commit_ago(&repo, "8.0.0", 0));
+    std::fs::write(
+        home.join("plugins.toml"),
+        "cooldown = \"3d\"\n[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    let (code, stdout, stderr) = at(&home, &["autoupdate", "--force", "--json"]);
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["updated"][0], "dev.example.pinned", "{doc}");
+    assert_eq!(
+        locked(&home, "dev.example.pinned", "resolved_commit"),
+        tips[1]
+    );
+    assert_eq!(locked(&home, "dev.example.pinned", "requested_ref"), "main");
+}
+
 #[test]
 fn bad_cooldowns_are_reported() {
     let tmp = tempfile::tempdir().unwrap();

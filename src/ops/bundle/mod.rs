@@ -125,6 +125,15 @@ pub fn bundle(opts: &BundleOptions, cx: &Context, printer: &Printer) -> Result<B
         BundleTarget::File(output) => {
             let output = cx.absolute(output);
             check_output(&output, home, opts.force)?;
+            // What a killed `plugins bundle -o` of this target left (a live one's is its own).
+            for stale in crate::owner::stale_beside(&output) {
+                if fs_err::remove_file(&stale).is_ok() {
+                    printer.status(&format!(
+                        "     Removed {} (the temp file of a killed `plugins bundle`)",
+                        stale.display()
+                    ));
+                }
+            }
             let gathered = gather(opts, cx, printer, home, lock)?;
             let bytes = write_file(&gathered, &output, home, opts.force)?;
             Ok(BundleReport {

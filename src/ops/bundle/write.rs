@@ -96,8 +96,10 @@ pub(super) fn write_file(
     let dir = output.parent().unwrap_or(Path::new("."));
     let written = (|| -> std::io::Result<u64> {
         let name = output.file_name().unwrap_or_default().to_string_lossy();
+        // `.<name>.<owner>.<random>.tmp`: a rerun removes it once its owner is gone.
         let tmp = tempfile::Builder::new()
-            .prefix(&format!(".{name}."))
+            .prefix(&crate::owner::beside_prefix(&name))
+            .rand_bytes(crate::owner::BESIDE_RANDOM)
             .suffix(".tmp")
             .tempfile_in(dir)?;
         let mut tar = tar::Builder::new(std::io::BufWriter::new(tmp.as_file()));

@@ -15,6 +15,9 @@ use crate::host::ValidateOptions;
 use crate::install::{self, InstallError, InstallOptions, Request};
 use crate::lock::Entry;
 use crate::printer::Printer;
+use frozen::{frozen_error, frozen_row, warnings};
+
+mod frozen;
 
 /// What to sync and how (`plugins sync`'s flags).
 pub struct SyncOptions<'a> {
@@ -71,6 +74,9 @@ pub enum SyncStatus {
     Tampered,
     /// Another command changed it meanwhile.
     Skipped,
+    /// `--frozen`: a directory in the plugins directory that the lock does not name, left
+    /// as it is (reported, never removed: it may be the host's own, installed by hand).
+    Unlocked,
     Synced,
     Repaired,
 }
@@ -210,9 +216,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
     }
     // The spinner is cleared before the warnings are printed.
     drop(on_event);
-    for message in &tampered {
-        printer.warning(Code::InstallTampered, message);
-    }
+    rows.extend(warnings(opts, cx, printer, &tampered)?);
     bundle::record_pulled(opened.as_ref(), opts.from.as_ref(), &homes)?;
     Ok(SyncReport::new(rows, pulled))
 }
@@ -342,79 +346,6 @@ enum How {
     Staged(install::Stage),
 }
 
-/// `--frozen`: a locked commit that cannot be fetched and a release asset that cannot be
-/// had as locked are errors of their own (the lock cannot be honoured as it is).
-fn frozen_error(e: InstallError, entry: &Entry) -> Error {
-    let way_out = "--frozen installs only what the lock pins; nothing was changed";
-    match e {
-        InstallError::Git(
-            g @ (crate::git::GitError::RefNotFound { .. }
-            | crate::git::GitError::Remote { .. }
-            | crate::git::GitError::Aborted { .. }
-            | crate::git::GitError::Stalled { .. }
-            | crate::git::GitError::Cli(_)),
-        ) => Error::Refused {
-            code: Code::SyncMissingCommit,
-            message: format!(
-                "{}: the locked commit {} cannot be fetched: {g}; nothing was changed",
-                entry.id,
-                entry.commit.as_deref().unwrap_or("(none)")
-            ),
-            help: Some(format!(
-                "{way_out}; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a bundle (`plugins sync --frozen --from FILE`)"
-            )),
-        },
-        InstallError::Release(r) => Error::Refused {
-            code: Code::SyncAssetMismatch,
-            message: format!(
-                "{}: the locked release asset cannot be had as locked: {r}; nothing was changed",
-                entry.id
-            ),
-            help: Some(format!(
-                "{way_out}; the release must still serve the asset with the lock's sha256"
-            )),
-        },
-        other => other.into(),
-    }
-}
-
-/// `--frozen`, before anything is fetched: each row pins what it installs (a commit for a
-/// git source, a tree hash) under the profile the command line names.
-fn frozen_row(opts: &SyncOptions, entry: &Entry) -> Result<()> {
-    let nothing = "nothing was changed";
-    if entry.commit.is_none() && !entry.source.starts_with('/') && !entry.source.starts_with('.') {
-        return Err(Error::Refused {
-            code: Code::SyncMissingCommit,
-            message: format!("{}: the lock names no commit for {}; {nothing}", entry.id, entry.source),
-            help: Some("a frozen sync installs only pinned commits; `plugins update` (or `plugins sync` without --frozen) pins one".into()),
-        });
-    }
-    if entry.tree_hash.is_empty() {
-        return Err(Error::Refused {
-            code: Code::SyncTreeMismatch,
-            message: format!("{}: the lock records no tree_hash, so its files cannot be checked; {nothing}", entry.id),
-            help: Some("a row the host's own installer wrote has none; `plugins sync` without --frozen (or `plugins update`) records one".into()),
-        });
-    }
-    let locked = entry.profile.clone().unwrap_or_default();
-    let conflicts = opts.profile.conflicts(&locked);
-    if !conflicts.is_empty() {
-        return Err(Error::Refused {
-            code: Code::SyncProfileMismatch,
-            message: format!(
-                "{}: the lock was made under another host profile: {}; {nothing}",
-                entry.id,
-                conflicts.join(", ")
-            ),
-            help: Some(format!(
-                "run it with the lock's profile ({}) or without the flags; to move to another host, `plugins update` under the new profile",
-                locked.flags()
-            )),
-        });
-    }
-    Ok(())
-}
-
 /// How to reinstall `entry` at its pin.
 fn install_options(
     opts: &SyncOptions,
@@ -440,6 +371,7 @@ fn install_options(
         wait: true,
         by: "sync".into(),
         pin: Some(entry.clone()),
+        at_commit: None,
         frozen: opts.frozen,
         tree_from: None,
         wheels_from: None,

@@ -1,0 +1,133 @@
+//! What is particular to `--frozen`: the refusals of a row that does not pin what it
+//! installs and of a pin that cannot be had, and the directories a lock does not name (each
+//! reported, none removed); with the changed plugins a sync left, the warnings it ends with.
+
+use super::{SyncDetail, SyncOptions, SyncRow, SyncStatus};
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::install::InstallError;
+use crate::lock::Entry;
+use crate::printer::Printer;
+
+/// The warnings a sync ends with: each changed plugin it left as it was, and (`--frozen`)
+/// each directory the lock does not name, whose rows it returns.
+pub(super) fn warnings(
+    opts: &SyncOptions,
+    cx: &Context,
+    printer: &Printer,
+    tampered: &[String],
+) -> Result<Vec<SyncRow>> {
+    for message in tampered {
+        printer.warning(Code::InstallTampered, message);
+    }
+    if opts.frozen {
+        unlocked(opts, cx, printer)
+    } else {
+        Ok(Vec::new())
+    }
+}
+
+/// `--frozen`: the directories in each home's plugins directory that its lock does not
+/// name, each a row and a warning. None is removed: `plugins` cannot tell a plugin it
+/// installed and the lock dropped from the host's own plugin installed by hand, which no
+/// lock ever names (docs/cli.md); `plugins remove <name>` removes one.
+fn unlocked(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<SyncRow>> {
+    let mut rows = Vec::new();
+    for (home, lock) in cx.locked_homes(opts.home)? {
+        for name in home.unlocked_dirs(&lock) {
+            let dir = home.plugins_dir().join(&name);
+            let message = format!(
+                "{} is not in the lock; left as it is (the host may load it)",
+                dir.display()
+            );
+            printer.warning(
+                Code::SyncUnlockedPlugin,
+                &format!(
+                    "{message}: if it should not be there, `plugins remove {name} --home {}` removes it",
+                    home.root.display()
+                ),
+            );
+            rows.push(SyncRow {
+                id: name,
+                status: SyncStatus::Unlocked,
+                detail: SyncDetail::Message { message },
+                home: home.root.clone(),
+            });
+        }
+    }
+    Ok(rows)
+}
+
+/// `--frozen`: a locked commit that cannot be fetched and a release asset that cannot be
+/// had as locked are errors of their own (the lock cannot be honoured as it is).
+pub(super) fn frozen_error(e: InstallError, entry: &Entry) -> Error {
+    let way_out = "--frozen installs only what the lock pins; nothing was changed";
+    match e {
+        InstallError::Git(
+            g @ (crate::git::GitError::RefNotFound { .. }
+            | crate::git::GitError::Remote { .. }
+            | crate::git::GitError::Aborted { .. }
+            | crate::git::GitError::Stalled { .. }
+            | crate::git::GitError::Cli(_)),
+        ) => Error::Refused {
+            code: Code::SyncMissingCommit,
+            message: format!(
+                "{}: the locked commit {} cannot be fetched: {g}; nothing was changed",
+                entry.id,
+                entry.commit.as_deref().unwrap_or("(none)")
+            ),
+            help: Some(format!(
+                "{way_out}; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a bundle (`plugins sync --frozen --from FILE`)"
+            )),
+        },
+        InstallError::Release(r) => Error::Refused {
+            code: Code::SyncAssetMismatch,
+            message: format!(
+                "{}: the locked release asset cannot be had as locked: {r}; nothing was changed",
+                entry.id
+            ),
+            help: Some(format!(
+                "{way_out}; the release must still serve the asset with the lock's sha256"
+            )),
+        },
+        other => other.into(),
+    }
+}
+
+/// `--frozen`, before anything is fetched: each row pins what it installs (a commit for a
+/// git source, a tree hash) under the profile the command line names.
+pub(super) fn frozen_row(opts: &SyncOptions, entry: &Entry) -> Result<()> {
+    let nothing = "nothing was changed";
+    if entry.commit.is_none() && !entry.source.starts_with('/') && !entry.source.starts_with('.') {
+        return Err(Error::Refused {
+            code: Code::SyncMissingCommit,
+            message: format!("{}: the lock names no commit for {}; {nothing}", entry.id, entry.source),
+            help: Some("a frozen sync installs only pinned commits; `plugins update` (or `plugins sync` without --frozen) pins one".into()),
+        });
+    }
+    if entry.tree_hash.is_empty() {
+        return Err(Error::Refused {
+            code: Code::SyncTreeMismatch,
+            message: format!("{}: the lock records no tree_hash, so its files cannot be checked; {nothing}", entry.id),
+            help: Some("a row the host's own installer wrote has none; `plugins sync` without --frozen (or `plugins update`) records one".into()),
+        });
+    }
+    let locked = entry.profile.clone().unwrap_or_default();
+    let conflicts = opts.profile.conflicts(&locked);
+    if !conflicts.is_empty() {
+        return Err(Error::Refused {
+            code: Code::SyncProfileMismatch,
+            message: format!(
+                "{}: the lock was made under another host profile: {}; {nothing}",
+                entry.id,
+                conflicts.join(", ")
+            ),
+            help: Some(format!(
+                "run it with the lock's profile ({}) or without the flags; to move to another host, `plugins update` under the new profile",
+                locked.flags()
+            )),
+        });
+    }
+    Ok(())
+}
