@@ -186,7 +186,7 @@ fn failed(
 /// Before a bundle is gathered: sign in for a push and ask for a blob, so that a registry
 /// that cannot be reached or refuses the credentials fails the command before any fetch.
 pub fn check_push(reference: &OciRef, transport: &Transport) -> Result<(), OciError> {
-    let client = client(reference, transport);
+    let client = client(transport);
     let creds = for_registry(&transport.env, &reference.registry)?;
     let r = reference.client_ref();
     block_on(async {
@@ -206,10 +206,10 @@ pub fn check_push(reference: &OciRef, transport: &Transport) -> Result<(), OciEr
     })?
 }
 
-/// One client for `reference`'s registry: TLS verified (roots from the system, or
+/// One registry client: TLS verified (roots from the system, or
 /// `SSL_CERT_FILE`), proxies as every other transfer takes them, the no-progress limit of
 /// `PLUGINS_NET_TIMEOUT` on connects and reads, no image-index platform guessing.
-fn client(reference: &OciRef, transport: &Transport) -> oci_client::Client {
+fn client(transport: &Transport) -> oci_client::Client {
     static PROVIDER: std::sync::Once = std::sync::Once::new();
     PROVIDER.call_once(|| {
         let _ = rustls::crypto::ring::default_provider().install_default();
@@ -232,7 +232,6 @@ fn client(reference: &OciRef, transport: &Transport) -> oci_client::Client {
         max_concurrent_download: 4,
         ..Default::default()
     };
-    let _ = reference;
     oci_client::Client::new(config)
 }
 

@@ -1,5 +1,6 @@
-//! Pull a bundle artifact: resolve the reference to a digest, read its manifest (bounded,
-//! checked field by field), and bring each layer into the home's blob cache — only the
+//! Pull a bundle artifact: resolve the reference to a digest, read its manifest (checked
+//! field by field; `oci-client` reads its body whole), and bring each layer into the home's
+//! blob cache — only the
 //! layers the cache lacks, a cut download resumed with a range request, every byte checked
 //! against the layer's digest and size before the file is renamed into the cache.
 
@@ -59,7 +60,7 @@ struct Descriptor {
 
 /// The digest `reference` names now (its own digest, or what its tag resolves to).
 pub fn pulled_digest(reference: &OciRef, transport: &Transport) -> Result<String, OciError> {
-    let client = super::client(reference, transport);
+    let client = super::client(transport);
     let creds = super::for_registry(&transport.env, &reference.registry)?;
     let r = reference.client_ref();
     super::block_on(async {
@@ -79,7 +80,7 @@ pub fn pull(
     cache: &Path,
     check: &dyn Fn(&str) -> Result<(), OciError>,
 ) -> Result<Pulled, OciError> {
-    let client = super::client(reference, transport);
+    let client = super::client(transport);
     let creds = super::for_registry(&transport.env, &reference.registry)?;
     let r = reference.client_ref();
     super::block_on(async {

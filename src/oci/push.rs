@@ -45,7 +45,7 @@ pub fn push(
             why: "a push names a tag (or nothing), never a digest: the digest is what the push prints".into(),
         });
     }
-    let client = super::client(reference, transport);
+    let client = super::client(transport);
     let creds = super::for_registry(&transport.env, &reference.registry)?;
     let registry = |what: &'static str| super::failed(reference, what, &creds);
     let body = manifest(config, layers)?;
