@@ -1,5 +1,5 @@
 //! Pull a bundle artifact: resolve the reference to a digest, read its manifest (checked
-//! field by field; `oci-client` reads its body whole), and bring each layer into the home's
+//! field by field; `oci-client` reads its body, and a token response, whole), and bring each layer into the home's
 //! blob cache — only the
 //! layers the cache lacks, a cut download resumed with a range request, every byte checked
 //! against the layer's digest and size before the file is renamed into the cache.
