@@ -121,7 +121,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
         }
         'plugins;search' {
             [CompletionResult]::new('--home', '--home', [CompletionResultType]::ParameterName, 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]')
-            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'An index file of plugins to search too (JSON, docs/schema/index.json); repeatable')
+            [CompletionResult]::new('--index', '--index', [CompletionResultType]::ParameterName, 'An index of plugins to search too (JSON, docs/schema/index.json): a file, or an https:// URL; repeatable, and added to each home''s `[search] indexes` in plugins.toml')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON document')

@@ -115,7 +115,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
         }
         &'plugins;search'= {
             cand --home 'The plugin home [default: $PLUGINS_HOME, else every host''s own home]'
-            cand --index 'An index file of plugins to search too (JSON, docs/schema/index.json); repeatable'
+            cand --index 'An index of plugins to search too (JSON, docs/schema/index.json): a file, or an https:// URL; repeatable, and added to each home''s `[search] indexes` in plugins.toml'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand --json 'Print one JSON document'

@@ -191,7 +191,7 @@ complete -c plugins -n "__fish_plugins_using_subcommand validate" -l timestamps 
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c plugins -n "__fish_plugins_using_subcommand validate" -s V -l version -d 'Print version'
 complete -c plugins -n "__fish_plugins_using_subcommand search" -l home -d 'The plugin home [default: $PLUGINS_HOME, else every host\'s own home]' -r -F
-complete -c plugins -n "__fish_plugins_using_subcommand search" -l index -d 'An index file of plugins to search too (JSON, docs/schema/index.json); repeatable' -r -F
+complete -c plugins -n "__fish_plugins_using_subcommand search" -l index -d 'An index of plugins to search too (JSON, docs/schema/index.json): a file, or an https:// URL; repeatable, and added to each home\'s `[search] indexes` in plugins.toml' -r
 complete -c plugins -n "__fish_plugins_using_subcommand search" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"

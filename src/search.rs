@@ -224,26 +224,52 @@ pub struct UserIndex {
     pub entries: Vec<(Dialect, crate::host::CatalogEntry)>,
 }
 
-/// Read the index file `path` (sources checked as `plugins install` parses them, with
-/// `gh_base`).
-pub fn load_index(path: &std::path::Path, gh_base: &str) -> Result<UserIndex, IndexError> {
-    let shown = path.display().to_string();
-    let bytes = crate::file::read_at_most(path, MAX_INDEX).map_err(|e| IndexError::Read {
+/// Read the index `at`: a file, or an `https://` URL (`http://` only on this machine),
+/// read up to 16 MiB; sources are checked as `plugins install` parses them, with `gh_base`.
+pub fn load_index(at: &str, cwd: &std::path::Path, gh_base: &str) -> Result<UserIndex, IndexError> {
+    let remote = at.starts_with("https://") || at.starts_with("http://");
+    let shown = if remote {
+        crate::auth::redact(at)
+    } else {
+        cwd.join(at).display().to_string()
+    };
+    let read = |why: String| IndexError::Read {
         path: shown.clone(),
-        why: crate::file::reason(&e).into_owned(),
-    })?;
-    let file: IndexFile = serde_json::from_slice(&bytes).map_err(|e| IndexError::Format {
+        why,
+    };
+    let (file, bytes) = if remote {
+        let loopback = crate::auth::host(at).is_some_and(|h| {
+            let h = h.trim_start_matches('[').trim_end_matches(']');
+            h == "localhost"
+                || h.parse::<std::net::IpAddr>()
+                    .is_ok_and(|ip| ip.is_loopback())
+        });
+        if at.starts_with("http://") && !loopback {
+            return Err(read(
+                "http:// is cleartext: anyone on the path could change what it lists; use https://"
+                    .into(),
+            ));
+        }
+        let bytes = crate::release::get_at_most(at, MAX_INDEX).map_err(|e| read(e.to_string()))?;
+        (PathBuf::from(&shown), bytes)
+    } else {
+        let path = cwd.join(at);
+        let bytes = crate::file::read_at_most(&path, MAX_INDEX)
+            .map_err(|e| read(crate::file::reason(&e).into_owned()))?;
+        (path, bytes)
+    };
+    let index: IndexFile = serde_json::from_slice(&bytes).map_err(|e| IndexError::Format {
         path: shown.clone(),
         why: e.to_string(),
     })?;
-    if file.format_version != 1 {
+    if index.format_version != 1 {
         return Err(IndexError::Format {
             path: shown,
-            why: format!("format_version {} (plugins reads 1)", file.format_version),
+            why: format!("format_version {} (plugins reads 1)", index.format_version),
         });
     }
     let mut entries = Vec::new();
-    for e in file.plugins {
+    for e in index.plugins {
         let bad = |why: String| IndexError::Entry {
             path: shown.clone(),
             id: e.id.clone(),
@@ -266,10 +292,51 @@ pub fn load_index(path: &std::path::Path, gh_base: &str) -> Result<UserIndex, In
             },
         ));
     }
-    Ok(UserIndex {
-        file: path.to_path_buf(),
-        entries,
-    })
+    Ok(UserIndex { file, entries })
+}
+
+/// `[search] indexes = ["FILE or URL", …]` of `home`'s `plugins.toml` (a relative file is
+/// taken against the home); none when the file or table is absent.
+pub fn configured(home: &crate::store::Home) -> Result<Vec<String>, IndexError> {
+    let path = home.settings();
+    let bad = |why: String| IndexError::Format {
+        path: path.display().to_string(),
+        why,
+    };
+    let text = match crate::file::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
+        Err(e) => return Err(bad(crate::file::reason(&e).into_owned())),
+    };
+    let table: toml::Table = text
+        .parse()
+        .map_err(|e: toml::de::Error| bad(e.message().to_owned()))?;
+    let Some(search) = table.get("search") else {
+        return Ok(Vec::new());
+    };
+    let indexes = search.as_table().and_then(|t| t.get("indexes")).map(|v| {
+        v.as_array().and_then(|a| {
+            a.iter()
+                .map(|i| i.as_str().map(str::to_owned))
+                .collect::<Option<Vec<_>>>()
+        })
+    });
+    match indexes {
+        None => Ok(Vec::new()),
+        Some(Some(list)) => Ok(list
+            .into_iter()
+            .map(|i| {
+                if i.contains("://") || std::path::Path::new(&i).is_absolute() {
+                    i
+                } else {
+                    home.root.join(i).display().to_string()
+                }
+            })
+            .collect()),
+        Some(None) => Err(bad(
+            "[search] indexes must be a list of index files or URLs: indexes = [\"team-index.json\"]".into(),
+        )),
+    }
 }
 
 /// Search `index` and the `homes` for `query`. `home` is the `--home` the user gave,

@@ -44,11 +44,12 @@ pub struct PolicyFile {
     pub warnings: Vec<Diagnostic>,
 }
 
-pub(super) const TOP_KEYS: [&str; 6] = [
+pub(super) const TOP_KEYS: [&str; 7] = [
     "autoupdate_interval_hours",
     "cooldown",
     "hold",
     "host",
+    "search",
     "trust",
     "update_policy",
 ];
@@ -209,8 +210,9 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, SettingsError> {
             }
             // The host profile (`crate::profile`); signing (`crate::signing`, read by installs,
             // which refuse what is wrong in it); holds (`crate::hold`, written by `rollback`
-            // and `hold`). Every table `plugins` writes has an arm here.
-            "host" | "trust" | "hold" => {}
+            // and `hold`); index files `plugins search` reads (`crate::search`). Every table
+            // `plugins` reads or writes has an arm here.
+            "host" | "trust" | "hold" | "search" => {}
             _ => warnings.push(unknown_key(entry, "plugins.toml", &TOP_KEYS)),
         }
     }

@@ -81,7 +81,7 @@ fn unknown_keys_and_invalid_values_are_warnings_and_take_the_default() {
                 Code::ConfigUnknownKey,
                 "unknown key `frequency` in plugins.toml; it is ignored".into(),
                 "frequency".into(),
-                "plugins.toml knows `autoupdate_interval_hours`, `cooldown`, `hold`, `host`, `trust` and `update_policy`".into()
+                "plugins.toml knows `autoupdate_interval_hours`, `cooldown`, `hold`, `host`, `search`, `trust` and `update_policy`".into()
             ),
             (
                 Code::ConfigInvalidValue,

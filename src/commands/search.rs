@@ -36,9 +36,10 @@ pub struct SearchArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
     #[arg(long, value_name = "DIR")]
     pub home: Option<PathBuf>,
-    /// An index file of plugins to search too (JSON, docs/schema/index.json); repeatable
-    #[arg(long, value_name = "FILE")]
-    pub index: Vec<PathBuf>,
+    /// An index of plugins to search too (JSON, docs/schema/index.json): a file, or an
+    /// https:// URL; repeatable, and added to each home's `[search] indexes` in plugins.toml
+    #[arg(long, value_name = "FILE|URL")]
+    pub index: Vec<String>,
     /// Print one JSON document
     #[arg(long)]
     pub json: bool,
@@ -51,10 +52,14 @@ pub fn run(args: &SearchArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
         .home
         .as_ref()
         .map(|h| cx.absolute(h).display().to_string());
-    let indexes = args
-        .index
+    let mut named = args.index.clone();
+    for (h, _) in &homes {
+        named.extend(crate::search::configured(h)?);
+    }
+    named.dedup();
+    let indexes = named
         .iter()
-        .map(|f| crate::search::load_index(&cx.absolute(f), &cx.gh_base()))
+        .map(|at| crate::search::load_index(at, &cx.cwd, &cx.gh_base()))
         .collect::<std::result::Result<Vec<_>, _>>()?;
     let hits = crate::search::search(&args.query, &index, &indexes, &homes, home.as_deref());
     let written = if args.json {

@@ -153,6 +153,33 @@ pub(super) fn status_error(url: &str, resp: reqwest::blocking::Response) -> Rele
     ReleaseError::Http(crate::net::cap(&format!("{url}: {status}: {body}")))
 }
 
+/// The body of `url` (a GET, the GitHub token only to GitHub hosts), up to `max` bytes:
+/// a larger body is an error, never read whole.
+pub fn get_at_most(url: &str, max: u64) -> Result<Vec<u8>, ReleaseError> {
+    let client = client()?;
+    let resp = authorized(client.get(url), url)
+        .send()
+        .map_err(|e| http_error(&format!("cannot reach {}", crate::auth::redact(url)), &e))?;
+    if !resp.status().is_success() {
+        return Err(status_error(&crate::auth::redact(url), resp));
+    }
+    let mut body = Vec::new();
+    resp.take(max + 1).read_to_end(&mut body).map_err(|e| {
+        ReleaseError::Http(crate::net::cap(&format!(
+            "{}: {e}",
+            crate::auth::redact(url)
+        )))
+    })?;
+    if body.len() as u64 > max {
+        return Err(ReleaseError::Http(format!(
+            "{}: larger than {} MiB",
+            crate::auth::redact(url),
+            max >> 20
+        )));
+    }
+    Ok(body)
+}
+
 /// The release listing for `tag` (else the latest release); `None` when there is none.
 pub(super) fn listing(
     client: &reqwest::blocking::Client,

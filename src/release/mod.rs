@@ -7,6 +7,8 @@ use std::io::{Read, Write};
 use std::path::Path;
 
 mod github;
+
+pub use github::get_at_most;
 mod unpack;
 
 use github::{MAX_ASSET, SHOWN_ASSETS, authorized, client, http_error, listing, status_error};

@@ -322,3 +322,81 @@ notes (protoagent) from https://github.com/acme/plugins/tree/main/notes: in the 
         );
     }
 }
+
+/// An index by URL (`--index https://…`, here a loopback HTTP server: `http://` is taken only
+/// from this machine) and the indexes a home names in `[search] indexes` of its plugins.toml
+/// (a relative file is the home's).
+#[test]
+fn search_reads_indexes_by_url_and_from_the_homes_plugins_toml() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path();
+    std::fs::create_dir_all(t.join("user")).unwrap();
+    let served = t.join("served");
+    std::fs::create_dir_all(&served).unwrap();
+    let index = |id: &str, source: &str| {
+        serde_json::to_string(&serde_json::json!({"format_version": 1, "plugins": [
+            {"id": id, "dialect": "aoe", "source": source, "description": "from an index"}
+        ]}))
+        .unwrap()
+    };
+    std::fs::write(
+        served.join("team.json"),
+        index("dev.acme.served", "gh:acme/served"),
+    )
+    .unwrap();
+    let server = crate::support::net::FileServer::start(&served);
+    let url = format!("{}/team.json", server.base);
+    // A home whose plugins.toml names a file beside it and the URL.
+    let home = t.join("home");
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("local.json"),
+        index("dev.acme.local", "gh:acme/local"),
+    )
+    .unwrap();
+    std::fs::write(
+        home.join("plugins.toml"),
+        format!("[search]\nindexes = [\"local.json\", \"{url}\"]\n"),
+    )
+    .unwrap();
+    std::fs::write(home.join("plugins.lock"), "").unwrap();
+    let h = home.to_str().unwrap();
+    let mut ran = search(t, &["acme", "--home", h], None);
+    ran.redact("[URL]", &url);
+    ran.success().stdout_eq(str![[r#"
+dev.acme.local (aoe) from gh:acme/local: in the index [TMP]/home/local.json
+    plugins install gh:acme/local --home [TMP]/home
+    installs dev.acme.local: from an index
+dev.acme.served (aoe) from gh:acme/served: in the index [URL]
+    plugins install gh:acme/served --home [TMP]/home
+    installs dev.acme.served: from an index
+
+"#]]);
+    assert!(
+        server
+            .requests()
+            .iter()
+            .any(|r| r.starts_with("GET /team.json")),
+        "{:?}",
+        server.requests()
+    );
+    // The same URL on the command line; plain HTTP to another machine is refused by name.
+    let ran = search(t, &["served", "--index", &url], None);
+    ran.success();
+    search(
+        t,
+        &["x", "--index", "http://index.example.invalid/team.json"],
+        None,
+    )
+    .code(2)
+    .stderr_eq(str![[r#"
+plugins::search::index
+
+  × cannot read the index http://index.example.invalid/team.json: http:// is cleartext: anyone on
+  │ the path could change what it lists; use https://
+  help: an index is JSON as docs/schema/index.json describes it: {"format_version": 1, "plugins":
+        [{"id", "dialect", "source", "name", "description", "adds"}]}, each source one `plugins
+        install` takes
+
+"#]]);
+}
