@@ -25,7 +25,11 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
 
 fn main() {
     link_at_a_fixed_address();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("templates");
+    // The manifest directory of this build, read when the script runs (not `env!`, which is
+    // fixed when the script is compiled: a target directory shared by two checkouts would
+    // embed the other one's templates).
+    let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let root = Path::new(&manifest_dir).join("templates");
     println!("cargo:rerun-if-changed=templates");
     let mut files = Vec::new();
     walk(&root, &mut files);
@@ -38,10 +42,11 @@ fn main() {
             .expect("under templates/")
             .to_string_lossy()
             .replace('\\', "/");
+        // Named from the crate being compiled, so a stale generated file cannot point
+        // into another checkout.
         writeln!(
             code,
-            "    ({rel:?}, include_str!({:?})),",
-            f.to_string_lossy()
+            "    ({rel:?}, include_str!(concat!(env!(\"CARGO_MANIFEST_DIR\"), \"/templates/\", {rel:?}))),"
         )
         .expect("write to string");
     }

@@ -65,4 +65,5 @@ mod validate_aoe;
 mod validate_aworld;
 mod validate_protoagent;
 mod views;
+mod wheel;
 mod workflows;

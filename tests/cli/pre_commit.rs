@@ -3,30 +3,13 @@
 //! `PLUGINS_SLOW_TESTS=1` (`.ci/run` sets it and installs pre-commit into a
 //! virtualenv under `target/`, named by `PLUGINS_PRE_COMMIT`).
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::path::Path;
 
 use snapbox::{IntoData, assert_data_eq, str};
 
 use crate::support::git::Repo;
+use crate::support::hooks::{hook_runner, slow_pre_commit};
 use crate::support::*;
-
-/// The `pre-commit` to run, or `None` (after a note) when slow tests are off.
-pub(crate) fn slow_pre_commit() -> Option<PathBuf> {
-    if std::env::var_os("PLUGINS_SLOW_TESTS").is_none_or(|v| v != "1") {
-        // Straight to stderr: libtest hides what `eprintln!` prints in a passing test.
-        let _ = writeln!(
-            std::io::stderr(),
-            "skipped: set PLUGINS_SLOW_TESTS=1 to run pre-commit"
-        );
-        return None;
-    }
-    Some(
-        std::env::var_os("PLUGINS_PRE_COMMIT")
-            .map_or_else(|| PathBuf::from("pre-commit"), PathBuf::from),
-    )
-}
 
 fn try_repo(pre_commit: &Path, sample: &Path, hooks: &Path, home: &Path) -> (i32, String) {
     let bin_dir = Path::new(BIN).parent().unwrap();
@@ -35,18 +18,10 @@ fn try_repo(pre_commit: &Path, sample: &Path, hooks: &Path, home: &Path) -> (i32
             .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap())),
     )
     .unwrap();
-    let (code, stdout, stderr) = run(Command::new(pre_commit)
-        .args(["try-repo", "--color", "never"])
+    let (code, stdout, stderr) = run(hook_runner(pre_commit, sample, home)
         .arg(hooks)
-        .args(["plugins-validate", "--all-files"])
-        .current_dir(sample)
-        .env("PATH", path)
-        .env("PRE_COMMIT_HOME", home)
-        .env("GIT_CONFIG_GLOBAL", "/dev/null")
-        .env("GIT_CONFIG_NOSYSTEM", "1")
-        .env("NO_COLOR", "1")
-        .env("COLUMNS", "100")
-        .env_remove("PLUGINS_HOME"));
+        .args(["plugins-validate-system", "--all-files"])
+        .env("PATH", path));
     assert_eq!(stderr, "", "pre-commit try-repo failed to run");
     (code, stdout)
 }
@@ -100,11 +75,11 @@ repos:
 -   repo: ../hooks
     rev: [REV]
     hooks:
-    -   id: plugins-validate
+    -   id: plugins-validate-system
 ===============================================================================
 [INFO] Initializing environment for ../hooks.
 plugins validate.........................................................Failed
-- hook id: plugins-validate
+- hook id: plugins-validate-system
 - exit code: 1
 
 plugins::protoagent::truthy_string

@@ -7,6 +7,7 @@ pub(crate) mod clock;
 pub(crate) mod fixtures;
 pub(crate) mod git;
 pub(crate) mod home;
+pub(crate) mod hooks;
 pub(crate) mod hosts;
 #[cfg(target_os = "linux")]
 pub(crate) mod kill;
