@@ -1,0 +1,230 @@
+//! `sync --frozen --from FILE` with no network (issue 39): an aoe plugin whose build step
+//! fetches from the network installs from the bundle's built output, inside a network
+//! namespace with only loopback and nothing listening, its step never run; a bundle whose
+//! manifest names another platform is refused by name before anything changes.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use crate::support::git::Repo;
+use crate::support::*;
+
+/// `unshare --net`, loopback up, then the command: no interface but `lo`, nothing listening.
+const OFFLINE: [&str; 6] = [
+    "--net",
+    "--",
+    "sh",
+    "-c",
+    "ip link set lo up && exec \"$@\"",
+    "sh",
+];
+
+/// Whether this machine can run a command in a network namespace of its own (root, or
+/// user namespaces); when not, [`skip`].
+fn have_netns() -> bool {
+    let ok = std::process::Command::new("unshare")
+        .args(OFFLINE)
+        .arg("true")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !ok {
+        skip(
+            "cannot run `unshare --net` with `ip link set lo up` here (needs root and util-linux, iproute2)",
+            "offline bundle tests",
+        );
+    }
+    ok
+}
+
+/// A loopback server that answers one connection with a worker script, then stops.
+fn worker_server() -> (u16, std::thread::JoinHandle<()>) {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let served = std::thread::spawn(move || {
+        let (mut conn, _) = listener.accept().unwrap();
+        conn.write_all(b"#!/bin/sh\necho fetched worker\n").unwrap();
+    });
+    (port, served)
+}
+
+/// An aoe plugin whose build step notes that it ran in `marker`, then fetches its worker
+/// from the loopback server at `port` (bash's `/dev/tcp`): it needs the network.
+fn networked_plugin(t: &Path, port: u16, marker: &Path) -> Repo {
+    let repo = Repo::init(&t.join("net-built"));
+    let build = format!(
+        "#!/bin/bash\nset -e\necho ran >> '{}'\nmkdir -p .aoe-build/bin\ncat < /dev/tcp/127.0.0.1/{port} > .aoe-build/bin/worker\nchmod +x .aoe-build/bin/worker\n",
+        marker.display()
+    );
+    built_aoe(&repo, "1.0.0", &build);
+    repo
+}
+
+/// A home with the networked plugin installed (built once, online), bundled to `<t>/b.tar`.
+fn bundled_home(t: &Path, marker: &Path) -> (PathBuf, PathBuf) {
+    let (port, served) = worker_server();
+    let repo = networked_plugin(t, port, marker);
+    let home = t.join("home");
+    Plugins::new()
+        .args(["install", &repo.url(), "--ref", "main", "--yes", "--home"])
+        .arg(&home)
+        .run()
+        .success();
+    served.join().unwrap();
+    assert!(marker.is_file(), "the build step ran at install");
+    let file = t.join("b.tar");
+    Plugins::new()
+        .args(["bundle", "-o"])
+        .arg(&file)
+        .arg("--home")
+        .arg(&home)
+        .run()
+        .redact("[T]", t)
+        .success()
+        .stderr_eq(snapbox::str![[r#"
+    Fetching file://[T]/net-built
+     Fetched [..]
+
+"#]]);
+    std::fs::remove_file(marker).unwrap();
+    (home, file)
+}
+
+/// A fresh machine's home: only the committed lock.
+fn fleet_home(t: &Path, home: &Path, name: &str) -> PathBuf {
+    let fleet = t.join(name);
+    std::fs::create_dir_all(&fleet).unwrap();
+    std::fs::copy(home.join("plugins.lock"), fleet.join("plugins.lock")).unwrap();
+    fleet
+}
+
+/// Every path under `dir`, sorted, but `plugins`' own bookkeeping (`.plugins/`, its empty
+/// scratch, and the home's lock guard `.plugins.guard`).
+fn listing(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    let mut todo = vec![dir.to_owned()];
+    while let Some(d) = todo.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() && !p.is_symlink() {
+                todo.push(p.clone());
+            }
+            let rel = p.strip_prefix(dir).unwrap().to_owned();
+            if ![".plugins", ".plugins/staging", ".plugins.guard"]
+                .iter()
+                .any(|own| rel == Path::new(own))
+            {
+                out.push(rel);
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn issue_39_offline_sync_from_a_bundle_puts_the_built_output_in_place() {
+    if !have_netns() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let marker = t.join("build-ran");
+    let (home, file) = bundled_home(&t, &marker);
+    let fleet = fleet_home(&t, &home, "fleet");
+    Plugins::new()
+        .args(["sync", "--frozen", "--yes", "--from"])
+        .arg(&file)
+        .arg("--home")
+        .arg(&fleet)
+        .wrapped_in("unshare", OFFLINE)
+        .run()
+        .success()
+        .stdout_eq(snapbox::str![[r#"
+      Synced dev.example.built 1.0.0
+
+"#]]);
+    assert!(!marker.exists(), "the build step ran offline");
+    let worker = fleet.join("plugins/dev.example.built/.aoe-build/bin/worker");
+    let ran = std::process::Command::new(&worker).output().unwrap();
+    assert_eq!(String::from_utf8_lossy(&ran.stdout), "fetched worker\n");
+    Plugins::new()
+        .args(["verify", "--home"])
+        .arg(&fleet)
+        .run()
+        .success();
+}
+
+/// The bundle with its manifest's `platform` set to `other` (nothing else changes: the
+/// manifest is not among the hashed files).
+fn retargeted(file: &Path, other: &str, out: &Path) {
+    let mut archive = tar::Archive::new(std::fs::File::open(file).unwrap());
+    let mut tar = tar::Builder::new(std::fs::File::create(out).unwrap());
+    for entry in archive.entries().unwrap() {
+        let mut entry = entry.unwrap();
+        let path = entry.path().unwrap().into_owned();
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut entry, &mut bytes).unwrap();
+        if path == Path::new("plugins-bundle.json") {
+            let mut manifest: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(manifest["format_version"], 2);
+            manifest["platform"] = other.into();
+            bytes = serde_json::to_vec_pretty(&manifest).unwrap();
+        }
+        let mut header = entry.header().clone();
+        header.set_size(bytes.len() as u64);
+        header.set_cksum();
+        tar.append_data(&mut header, &path, bytes.as_slice())
+            .unwrap();
+    }
+    tar.finish().unwrap();
+}
+
+#[cfg(target_os = "linux")]
+#[test]
+fn issue_39_a_bundle_built_for_another_platform_is_refused_by_name() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let marker = t.join("build-ran");
+    let (home, file) = bundled_home(&t, &marker);
+    let here = format!("{}-{}", std::env::consts::OS, std::env::consts::ARCH);
+    let other = if std::env::consts::ARCH == "aarch64" {
+        "linux-x86_64"
+    } else {
+        "linux-aarch64"
+    };
+    let edited = t.join("other.tar");
+    retargeted(&file, other, &edited);
+    let fleet = fleet_home(&t, &home, "fleet");
+    let before = listing(&fleet);
+    let lock = std::fs::read(fleet.join("plugins.lock")).unwrap();
+    let ran = Plugins::new()
+        .args(["sync", "--frozen", "--yes", "--from"])
+        .arg(&edited)
+        .arg("--home")
+        .arg(&fleet)
+        // One line each, whatever the temporary directory and platform names' lengths.
+        .env("COLUMNS", "250")
+        .run()
+        .redact("[T]", &t)
+        .redact("[HERE]", &here)
+        .redact("[OTHER]", other)
+        .code(2)
+        .stdout_eq("")
+        .stderr_eq(snapbox::str![[r#"
+plugins::sync::bundle_platform
+
+  × [T]/other.tar carries plugins built for [OTHER] (dev.example.built), but this machine is [HERE]; nothing was changed
+  help: make the bundle on a [HERE] machine (`plugins bundle` carries the builds of the platform it runs on)
+
+"#]])
+        .redacted_parts();
+    assert_eq!(
+        ran.2.lines().next(),
+        Some("plugins::sync::bundle_platform"),
+        "refused by its own code"
+    );
+    assert!(!marker.exists(), "the build step ran");
+    assert_eq!(listing(&fleet), before, "the home changed");
+    assert_eq!(std::fs::read(fleet.join("plugins.lock")).unwrap(), lock);
+}
