@@ -228,3 +228,70 @@ plugins::sync::bundle_platform
     assert_eq!(listing(&fleet), before, "the home changed");
     assert_eq!(std::fs::read(fleet.join("plugins.lock")).unwrap(), lock);
 }
+
+/// The registry path carries the build output as one more layer (`builds/<id>`), and a sync
+/// from the pulled artifact puts it in place as a sync from the file does: the build step,
+/// whose server is gone, never runs.
+#[cfg(target_os = "linux")]
+#[test]
+fn issue_39_a_pushed_bundle_carries_the_build_output_as_a_layer_of_its_own() {
+    use crate::support::registry::{self, Options, Registry};
+    if !registry::available() {
+        return;
+    }
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let marker = t.join("build-ran");
+    let (home, _) = bundled_home(&t, &marker);
+    let reg = Registry::start(&t.join("registry"), &Options::default());
+    let tag = format!("oci://{}/fleet/built:v1", reg.host());
+    let mut cmd = Plugins::new();
+    cmd.without_proxies().env("DOCKER_CONFIG", "/nonexistent");
+    let pushed = cmd
+        .args(["bundle", "--json", "--plain-http", "--home"])
+        .arg(&home)
+        .args(["--push", &tag])
+        .run();
+    pushed.success();
+    let v: serde_json::Value = serde_json::from_str(&pushed.stdout).unwrap();
+    let digest = v["bundle"]["pushed"]["digest"].as_str().unwrap();
+    assert_matches_output_schema("bundle.json", &v);
+    let manifest: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(reg.blob(digest)).unwrap()).unwrap();
+    let titles: Vec<&str> = manifest["layers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| {
+            l["annotations"]["org.opencontainers.image.title"]
+                .as_str()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        titles,
+        [
+            "plugins.lock",
+            "builds/dev.example.built",
+            "trees/dev.example.built"
+        ]
+    );
+    let fleet = fleet_home(&t, &home, "fleet");
+    let mut cmd = Plugins::new();
+    cmd.without_proxies().env("DOCKER_CONFIG", "/nonexistent");
+    cmd.args(["sync", "--frozen", "--yes", "--plain-http", "--home"])
+        .arg(&fleet)
+        .args(["--from", &format!("{tag}@{digest}")])
+        .run()
+        .success()
+        .stdout_eq(snapbox::str![[r#"
+      Synced dev.example.built 1.0.0
+
+"#]]);
+    assert!(!marker.exists(), "the build step ran");
+    Plugins::new()
+        .args(["verify", "--home"])
+        .arg(&fleet)
+        .run()
+        .success();
+}
