@@ -155,9 +155,16 @@ fn issue_39_offline_sync_from_a_bundle_puts_the_built_output_in_place() {
         .success();
 }
 
-/// The bundle with its manifest's `platform` set to `other` (nothing else changes: the
-/// manifest is not among the hashed files).
-fn retargeted(file: &Path, other: &str, out: &Path) {
+/// A copy of the bundle `file` at `out`: its manifest changed by `manifest`, the member
+/// `replace.0` holding `replace.1` instead, and `extra` (a path and an entry type: a link
+/// to `/etc/passwd`, or an empty file) appended.
+fn edited(
+    file: &Path,
+    out: &Path,
+    manifest: impl Fn(&mut serde_json::Value),
+    replace: Option<(&str, &[u8])>,
+    extra: Option<(&str, tar::EntryType)>,
+) {
     let mut archive = tar::Archive::new(std::fs::File::open(file).unwrap());
     let mut tar = tar::Builder::new(std::fs::File::create(out).unwrap());
     for entry in archive.entries().unwrap() {
@@ -166,10 +173,15 @@ fn retargeted(file: &Path, other: &str, out: &Path) {
         let mut bytes = Vec::new();
         std::io::Read::read_to_end(&mut entry, &mut bytes).unwrap();
         if path == Path::new("plugins-bundle.json") {
-            let mut manifest: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
-            assert_eq!(manifest["format_version"], 2);
-            manifest["platform"] = other.into();
-            bytes = serde_json::to_vec_pretty(&manifest).unwrap();
+            let mut doc: serde_json::Value = serde_json::from_slice(&bytes).unwrap();
+            assert_eq!(doc["format_version"], 2);
+            manifest(&mut doc);
+            bytes = serde_json::to_vec_pretty(&doc).unwrap();
+        }
+        if let Some((at, with)) = replace
+            && path == Path::new(at)
+        {
+            bytes = with.to_vec();
         }
         let mut header = entry.header().clone();
         header.set_size(bytes.len() as u64);
@@ -177,7 +189,24 @@ fn retargeted(file: &Path, other: &str, out: &Path) {
         tar.append_data(&mut header, &path, bytes.as_slice())
             .unwrap();
     }
+    if let Some((path, kind)) = extra {
+        let mut header = tar::Header::new_gnu();
+        header.set_entry_type(kind);
+        header.set_size(0);
+        if kind == tar::EntryType::Symlink {
+            header.set_link_name("/etc/passwd").unwrap();
+        }
+        header.set_cksum();
+        tar.append_data(&mut header, path, std::io::empty())
+            .unwrap();
+    }
     tar.finish().unwrap();
+}
+
+/// The bundle with its manifest's `platform` set to `other` (nothing else changes: the
+/// manifest is not among the hashed files).
+fn retargeted(file: &Path, other: &str, out: &Path) {
+    edited(file, out, |m| m["platform"] = other.into(), None, None);
 }
 
 #[cfg(target_os = "linux")]
@@ -294,4 +323,122 @@ fn issue_39_a_pushed_bundle_carries_the_build_output_as_a_layer_of_its_own() {
         .arg(&fleet)
         .run()
         .success();
+}
+
+/// A change to a bundle's manifest.
+type EditManifest<'a> = dyn Fn(&mut serde_json::Value) + 'a;
+
+/// The reader's rules cover `builds/`: a member the manifest does not hash, a link, a `.git`,
+/// and a replaced worker whose manifest hash was rewritten to match (the lock's
+/// `build_output_hash` refuses it) are each refused, and nothing is installed.
+#[test]
+fn issue_39_a_hostile_build_output_in_a_bundle_is_refused() {
+    use sha2::Digest;
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let marker = t.join("build-ran");
+    let (home, file) = bundled_home(&t, &marker);
+    const WORKER: &str = "builds/dev.example.built/.aoe-build/bin/worker";
+    let evil = b"#!/bin/sh\necho evil\n";
+    let evil_hash: String = sha2::Sha256::digest(evil)
+        .iter()
+        .fold("sha256:".to_owned(), |h, b| format!("{h}{b:02x}"));
+    let unhashed = |_: &mut serde_json::Value| {};
+    let rehashed = |m: &mut serde_json::Value| m["files"][WORKER] = evil_hash.clone().into();
+    let cases: [(&str, &EditManifest<'_>, _, _, _); 4] = [
+        (
+            "unhashed",
+            &unhashed,
+            None,
+            Some((
+                "builds/dev.example.built/.aoe-build/bin/extra",
+                tar::EntryType::Regular,
+            )),
+            snapbox::str![[r#"
+plugins::sync::bundle
+
+  × [T]/hostile.tar is not a bundle plugins can install: "builds/dev.example.built/.aoe-build/bin/extra" does not hash as its manifest says; nothing was changed
+  help: use an archive `plugins bundle` wrote, as it wrote it
+
+"#]],
+        ),
+        (
+            "link",
+            &unhashed,
+            None,
+            Some((
+                "builds/dev.example.built/.aoe-build/bin/python",
+                tar::EntryType::Symlink,
+            )),
+            snapbox::str![[r#"
+plugins::sync::bundle
+
+  × [T]/hostile.tar is not a bundle plugins can install: "builds/dev.example.built/.aoe-build/bin/python" is not a regular file (a link, device or other); nothing was changed
+  help: use an archive `plugins bundle` wrote, as it wrote it
+
+"#]],
+        ),
+        (
+            "git",
+            &unhashed,
+            None,
+            Some((
+                "builds/dev.example.built/.git/config",
+                tar::EntryType::Regular,
+            )),
+            snapbox::str![[r#"
+plugins::sync::bundle
+
+  × [T]/hostile.tar is not a bundle plugins can install: "builds/dev.example.built/.git/config" is not a path a bundle holds; nothing was changed
+  help: use an archive `plugins bundle` wrote, as it wrote it
+
+"#]],
+        ),
+        (
+            "replaced",
+            &rehashed,
+            Some((WORKER, evil.as_slice())),
+            None,
+            snapbox::str![[r#"
+plugins::sync::bundle
+
+  × the bundled build output of dev.example.built hashes to [BUILT] but the lock pins
+  │ [LOCKED]; nothing was changed
+  help: bundle the lock this home has: `plugins bundle --home H -o FILE`
+
+"#]],
+        ),
+    ];
+    let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
+    let locked = lock
+        .lines()
+        .find_map(|l| l.strip_prefix("build_output_hash = "))
+        .unwrap()
+        .trim_matches('"')
+        .to_owned();
+    for (what, manifest, replace, extra, expected) in cases {
+        let hostile = t.join("hostile.tar");
+        edited(&file, &hostile, manifest, replace, extra);
+        let fleet = fleet_home(&t, &home, &format!("fleet-{what}"));
+        let mut ran = Plugins::new()
+            .args(["sync", "--frozen", "--yes", "--from"])
+            .arg(&hostile)
+            .arg("--home")
+            .arg(&fleet)
+            .env("COLUMNS", "400")
+            .run();
+        let built = ran
+            .stderr
+            .split("hashes to ")
+            .nth(1)
+            .and_then(|r| r.split(' ').next())
+            .unwrap_or("")
+            .to_owned();
+        ran.redact("[T]", &t)
+            .redact("[LOCKED]", &locked)
+            .redact("[BUILT]", &built);
+        ran.code(2).stdout_eq("").stderr_eq(expected);
+        assert_eq!(listing(&fleet), [PathBuf::from("plugins.lock")], "{what}");
+        assert!(!marker.exists(), "{what}: the build step ran");
+    }
 }
