@@ -442,3 +442,66 @@ plugins::sync::bundle
         assert!(!marker.exists(), "{what}: the build step ran");
     }
 }
+
+/// A build output that no longer verifies at home is not carried, and `plugins bundle` says
+/// so; a format 1 bundle (no platform, no builds), as `plugins` wrote before, still installs.
+#[test]
+fn issue_39_an_unverified_build_is_not_carried_and_a_format_1_bundle_still_installs() {
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let marker = t.join("build-ran");
+    let (home, _) = bundled_home(&t, &marker);
+    let worker = home.join("plugins/dev.example.built/.aoe-build/bin/worker");
+    std::fs::write(&worker, "#!/bin/sh\necho replaced\n").unwrap();
+    let file = t.join("unbuilt.tar");
+    Plugins::new()
+        .args(["bundle", "-o"])
+        .arg(&file)
+        .arg("--home")
+        .arg(&home)
+        .env("COLUMNS", "400")
+        .run()
+        .redact("[T]", &t)
+        .success()
+        .stderr_eq(snapbox::str![[r#"
+    Fetching file://[T]/net-built
+     Fetched [..]
+    Bundling dev.example.built without its build output: it is not installed here as locked (its build output (.aoe-build) changed since it was built (sha256:[..], locked sha256:[..])); `sync --from` runs its build steps
+
+"#]]);
+
+    let repo = Repo::init(&t.join("helper"));
+    commit_version(&repo, "aworld", "1.0.0");
+    let aworld = t.join("aworld");
+    Plugins::new()
+        .args(["install", &repo.url(), "--yes", "--home"])
+        .arg(&aworld)
+        .run()
+        .success();
+    let current = t.join("current.tar");
+    Plugins::new()
+        .args(["bundle", "-o"])
+        .arg(&current)
+        .arg("--home")
+        .arg(&aworld)
+        .run()
+        .success();
+    let old = t.join("format-1.tar");
+    let format_1 = |m: &mut serde_json::Value| {
+        m["format_version"] = 1.into();
+        m.as_object_mut().unwrap().remove("platform");
+    };
+    edited(&current, &old, format_1, None, None);
+    let fleet = fleet_home(&t, &aworld, "fleet");
+    Plugins::new()
+        .args(["sync", "--frozen", "--yes", "--from"])
+        .arg(&old)
+        .arg("--home")
+        .arg(&fleet)
+        .run()
+        .success()
+        .stdout_eq(snapbox::str![[r#"
+      Synced helper 1.0.0
+
+"#]]);
+}
