@@ -60,6 +60,16 @@ pub(super) fn run_build(
         overlay,
         announce(on_event),
     )?;
+    check_runnable(built, id, entrypoint)
+}
+
+/// After a build (or a bundled build output put in place): a plugin-relative worker must be
+/// an executable file, as aoe checks.
+pub(super) fn check_runnable(
+    built: &Path,
+    id: &Name,
+    entrypoint: Option<&(String, bool)>,
+) -> Result<(), InstallError> {
     if let Some((program, false)) = entrypoint {
         let path = built.join(program);
         let runnable = fs_err::metadata(&path).is_ok_and(|m| {

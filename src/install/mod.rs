@@ -17,6 +17,7 @@ pub mod featured;
 mod lockhome;
 mod options;
 mod pipeline;
+mod placed;
 mod plan;
 mod preview;
 mod shared;

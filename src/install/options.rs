@@ -77,6 +77,10 @@ pub struct InstallOptions {
     /// `sync --from BUNDLE`: the directory holding the locked release asset (aoe's
     /// release-binary worker), taken instead of downloading it.
     pub asset_from: Option<PathBuf>,
+    /// `sync --from BUNDLE`: a directory holding the plugin's build output (aoe's
+    /// `.aoe-build`, checked against the lock's `build_output_hash` before anything is
+    /// staged), put in place instead of running the build steps.
+    pub build_from: Option<PathBuf>,
     /// An RFC 3339 timestamp for hosts whose lock records one.
     pub now: String,
     /// aoe's featured index override (`PLUGINS_FEATURED_INDEX`); `None`: the built-in one.
@@ -122,6 +126,7 @@ impl InstallOptions {
             tree_from: None,
             wheels_from: None,
             asset_from: None,
+            build_from: None,
             now: crate::clock::now(),
             featured_index: None,
             profile: HostProfile::default(),

@@ -588,8 +588,13 @@ pub(crate) fn swap(
     // installed version there ([`crate::steps::Overlay`]); elsewhere (a first install, or
     // no namespaces) the tree goes in first and is built there. Any tree is hashed while it
     // waits when it can be, and goes in right before the lock is written.
-    let steps = opts.build && builds && !crate::steps::for_this_platform(&build).is_empty();
-    if opts.build && builds && !steps {
+    // `sync --from BUNDLE`: the bundled build output instead of the steps, where it has one.
+    let placed = opts.build
+        && builds
+        && super::placed::place_bundled(opts, &build, &tree, &name, entrypoint.as_ref())?;
+    let steps =
+        !placed && opts.build && builds && !crate::steps::for_this_platform(&build).is_empty();
+    if opts.build && builds && !steps && !placed {
         build::run_build(
             &build,
             &tree,

@@ -40,6 +40,7 @@ mod monorepo;
 mod moved;
 mod new;
 mod oci;
+mod offline;
 mod parity;
 mod pins;
 mod pool;

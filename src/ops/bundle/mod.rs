@@ -5,17 +5,21 @@
 //!
 //! Layout: `plugins-bundle.json` (the manifest), `plugins.lock` (the lock as it was),
 //! `trees/<id>/…` (the tree at the locked commit, which hashes to the row's `tree_hash`),
-//! `wheels/<id>/*.whl` (the locked wheels, as pip downloaded them against their sha256).
+//! `wheels/<id>/*.whl` (the locked wheels, as pip downloaded them against their sha256),
+//! `assets/<id>/…` (an aoe release-binary worker), `builds/<id>/.aoe-build/…` (an aoe
+//! plugin's build output, for the platform the manifest names: `builds.rs`).
 //!
 //! `write.rs` writes the archive (or the registry's layers), `open.rs` reads one back as
 //! hostile input, `registry.rs` pulls one from an OCI registry and records what it pulled.
 
+mod builds;
 mod open;
 mod registry;
 mod write;
 
 use write::{check_output, layers, write_file};
 
+pub use builds::platform;
 pub use open::{Opened, open};
 pub use registry::{BundleSource, PullReport, open_for, open_registry, record_pulled};
 
@@ -56,15 +60,22 @@ pub enum BundleTarget<'a> {
     Registry(crate::oci::OciRef, crate::oci::Transport),
 }
 
+/// The manifest format `plugins bundle` writes (2: `platform` and `builds/`); 1 is read too.
+const FORMAT_VERSION: u32 = 2;
+
 /// The manifest: the lock's hash, and every other file's.
 #[derive(Debug, Serialize, Deserialize)]
 pub struct Manifest {
     pub format_version: u32,
+    /// The platform the bundle was made on (`os-arch`, [`platform`]), which its builds
+    /// need; `None` in a format 1 bundle (which carries none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
     /// `sha256:` of `plugins.lock` as bundled.
     pub lock: String,
     /// Each bundled plugin: its id, commit and tree hash, as locked.
     pub plugins: Vec<Bundled>,
-    /// `trees/…` and `wheels/…` paths with their `sha256:`.
+    /// `trees/…`, `wheels/…`, `assets/…` and `builds/…` paths with their `sha256:`.
     pub files: BTreeMap<String, String>,
 }
 
@@ -74,6 +85,9 @@ pub struct Bundled {
     pub commit: Option<String>,
     pub tree_hash: String,
     pub wheels: usize,
+    /// The `build_output_hash` of the build output carried in `builds/<id>/` (aoe), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub build: Option<String>,
 }
 
 /// What `plugins bundle` wrote, as `--json` prints it.
@@ -98,7 +112,8 @@ struct Gathered {
     work: tempfile::TempDir,
     lock_bytes: Vec<u8>,
     manifest: Manifest,
-    /// `trees/<id>/…`, `wheels/<id>/…`, `assets/<id>/…` with their files, in path order.
+    /// `trees/<id>/…`, `wheels/<id>/…`, `assets/<id>/…`, `builds/<id>/…` with their files,
+    /// in path order.
     listed: Listed,
 }
 
@@ -170,6 +185,7 @@ fn gather(
     let work = install::scratch(home)?;
     let mut on_event = crate::reporter::progress(printer);
     let mut bundled = Vec::new();
+    let mut unbuilt = Vec::new();
     for entry in lock.entries() {
         let name = home.locked_name(&entry)?;
         let source = crate::source::Source::of_entry(&entry, &cx.gh_base())?;
@@ -193,19 +209,36 @@ fn gather(
             &work.path().join("assets").join(name.as_str()),
             &mut on_event,
         )?;
+        let built = work.path().join(builds::BUILDS).join(name.as_str());
+        let build = match builds::carry(home, &entry, &built) {
+            builds::Carried::Built(hash) => Some(hash),
+            builds::Carried::Nothing => None,
+            builds::Carried::Not(why) => {
+                unbuilt.push(format!(
+                    "    Bundling {} without its build output: {why}; `sync --from` runs its build steps",
+                    entry.id
+                ));
+                None
+            }
+        };
         bundled.push(Bundled {
             id: entry.id.clone(),
             commit: entry.commit.clone(),
             tree_hash: entry.tree_hash.clone(),
             wheels: deps.map_or(0, |d| d.len()),
+            build,
         });
     }
     drop(on_event);
+    for line in unbuilt {
+        printer.status(&line);
+    }
     let lock_bytes = crate::file::read(home.lockfile())
         .map_err(|e| Error::io(format!("cannot read {}", home.lockfile().display()), e))?;
     let (files, mut listed) = hashed_files(work.path())?;
     let manifest = Manifest {
-        format_version: 1,
+        format_version: FORMAT_VERSION,
+        platform: Some(platform()),
         lock: crate::hash::bytes(&lock_bytes),
         plugins: bundled,
         files,
@@ -219,13 +252,13 @@ fn gather(
     })
 }
 
-/// Every file gathered under `work` (`trees/`, `wheels/`, `assets/`), hashed (streamed: a
+/// Every file gathered under `work` (`trees/`, `wheels/`, `assets/`, `builds/`), hashed (streamed: a
 /// bundled asset may be as large as a release asset), with where it is; refused: a `.git`
 /// anywhere, a symbolic link (a bundle holds regular files only).
 fn hashed_files(work: &Path) -> Result<(BTreeMap<String, String>, Listed)> {
     let mut files = BTreeMap::new();
     let mut listed = Vec::new();
-    for top in ["trees", "wheels", "assets"] {
+    for top in ["trees", "wheels", "assets", builds::BUILDS] {
         let root = work.join(top);
         if !root.is_dir() {
             continue;

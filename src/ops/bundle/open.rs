@@ -5,7 +5,11 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 
-use super::{MANIFEST, MAX_ENTRIES, MAX_FILE, MAX_MANIFEST, MAX_TOTAL, Manifest, bundle_error};
+use super::builds::{BUILDS, check_platform};
+use super::{
+    FORMAT_VERSION, MANIFEST, MAX_ENTRIES, MAX_FILE, MAX_MANIFEST, MAX_TOTAL, Manifest,
+    bundle_error,
+};
 use crate::error::{Error, Result};
 use crate::install;
 
@@ -33,6 +37,12 @@ impl Opened {
         self.dir.path().join("assets").join(id.as_str())
     }
 
+    /// The directory holding `id`'s bundled build output (`<dir>/.aoe-build`), if any: its
+    /// [`crate::hash::build_output`] is what the lock's `build_output_hash` pins.
+    pub fn build(&self, id: &crate::name::Name) -> Option<PathBuf> {
+        Some(self.dir.path().join(BUILDS).join(id.as_str())).filter(|p| p.is_dir())
+    }
+
     /// Whether the bundle was made from this lock (byte for byte).
     pub fn check_lock(&self, lockfile: &Path) -> Result<()> {
         let bytes = crate::file::read(lockfile)
@@ -53,7 +63,7 @@ impl Opened {
 }
 
 /// A path of the archive that may be extracted: relative, plain components only (none of
-/// them `.git`), under the manifest, the lock, `trees/`, `wheels/` or `assets/`.
+/// them `.git`), under the manifest, the lock, `trees/`, `wheels/`, `assets/` or `builds/`.
 fn safe_path(path: &Path) -> Option<PathBuf> {
     let mut out = PathBuf::new();
     for c in path.components() {
@@ -68,7 +78,7 @@ fn safe_path(path: &Path) -> Option<PathBuf> {
     let first = out.components().next()?.as_os_str().to_str()?.to_owned();
     match first.as_str() {
         MANIFEST | "plugins.lock" if out.components().count() == 1 => Some(out),
-        "trees" | "wheels" | "assets" if out.components().count() > 2 => Some(out),
+        "trees" | "wheels" | "assets" | BUILDS if out.components().count() > 2 => Some(out),
         _ => None,
     }
 }
@@ -162,7 +172,15 @@ impl Unpack {
                 .filter(|r| !files_only || r.components().count() > 2)
                 .ok_or_else(|| self.bad(format!("{shown:?} is not a path a bundle holds")))?;
             let size = entry.header().size().map_err(|e| self.bad(e.to_string()))?;
+            // A build output's executables (the worker aoe runs) keep their x bit, and
+            // nothing else: no setuid, no other file of a bundle executable.
+            let exec =
+                rel.starts_with(BUILDS) && entry.header().mode().is_ok_and(|m| m & 0o111 != 0);
             self.file(&rel, &shown, size, entry)?;
+            if exec {
+                set_executable(&self.dir.path().join(&rel))
+                    .map_err(|e| Error::io("cannot unpack the bundle", e))?;
+            }
         }
         Ok(())
     }
@@ -213,9 +231,9 @@ impl Unpack {
             .map_err(|e| self.bad(format!("no readable {MANIFEST}: {e}")))?;
         let manifest: Manifest =
             serde_json::from_slice(&text).map_err(|e| self.bad(format!("{MANIFEST}: {e}")))?;
-        if manifest.format_version != 1 {
+        if !(1..=FORMAT_VERSION).contains(&manifest.format_version) {
             return Err(self.bad(format!(
-                "format_version {} (plugins reads 1)",
+                "format_version {} (plugins reads 1 to {FORMAT_VERSION})",
                 manifest.format_version
             )));
         }
@@ -237,10 +255,24 @@ impl Unpack {
         {
             return Err(self.bad(format!("{missing:?} is listed but missing")));
         }
+        // Builds for another platform are refused by name (after the hashes: what is
+        // refused is what the manifest says it carries).
+        check_platform(&manifest, &self.shown)?;
         Ok(Opened {
             dir: self.dir,
             manifest,
             pulled,
         })
     }
+}
+
+#[cfg(unix)]
+fn set_executable(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    fs_err::set_permissions(path, std::fs::Permissions::from_mode(0o755))
+}
+
+#[cfg(not(unix))]
+fn set_executable(_: &Path) -> std::io::Result<()> {
+    Ok(())
 }

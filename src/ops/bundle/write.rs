@@ -4,11 +4,13 @@ use std::collections::BTreeMap;
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+use super::builds::BUILDS;
 use super::{Gathered, MANIFEST, bundle_error};
 use crate::error::{Error, Result};
 
 /// The registry's blobs of a gathered bundle: the config (its manifest), the lock, and one
-/// deterministic tar per plugin and kind (`trees/<id>`, `wheels/<id>`, `assets/<id>`: the same
+/// deterministic tar per plugin and kind (`trees/<id>`, `wheels/<id>`, `assets/<id>`,
+/// `builds/<id>`: the same
 /// files make the same digest, so an unchanged plugin is not uploaded again).
 pub(super) fn layers(g: &Gathered) -> Result<(crate::oci::Layer, Vec<crate::oci::Layer>)> {
     let dir = g.work.path().join("oci");
@@ -63,11 +65,28 @@ pub(super) fn layers(g: &Gathered) -> Result<(crate::oci::Layer, Vec<crate::oci:
     Ok((config, out))
 }
 
-/// One regular file of a bundle, as every bundle writes it: mode 0644, no owner, time 0.
+/// One regular file of a bundle, as every bundle writes it: mode 0644, no owner, time 0;
+/// an executable file of a build output (`builds/…`: the worker aoe runs) mode 0755.
 fn append(tar: &mut tar::Builder<impl Write>, rel: &str, path: &Path) -> std::io::Result<()> {
     let file = fs_err::File::open(path)?;
-    let size = file.metadata()?.len();
-    append_data(tar, rel, size, file)
+    let meta = file.metadata()?;
+    let mode = if rel.starts_with(&format!("{BUILDS}/")) && executable(&meta) {
+        0o755
+    } else {
+        0o644
+    };
+    append_mode(tar, rel, meta.len(), file, mode)
+}
+
+#[cfg(unix)]
+fn executable(meta: &std::fs::Metadata) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    meta.permissions().mode() & 0o111 != 0
+}
+
+#[cfg(not(unix))]
+fn executable(_: &std::fs::Metadata) -> bool {
+    false
 }
 
 /// `size` bytes of `data` at `rel` (at most the size the header promised, should a file
@@ -78,9 +97,19 @@ fn append_data(
     size: u64,
     data: impl Read,
 ) -> std::io::Result<()> {
+    append_mode(tar, rel, size, data, 0o644)
+}
+
+fn append_mode(
+    tar: &mut tar::Builder<impl Write>,
+    rel: &str,
+    size: u64,
+    data: impl Read,
+    mode: u32,
+) -> std::io::Result<()> {
     let mut header = tar::Header::new_gnu();
     header.set_size(size);
-    header.set_mode(0o644);
+    header.set_mode(mode);
     header.set_entry_type(tar::EntryType::Regular);
     tar.append_data(&mut header, rel, &mut data.take(size))
 }

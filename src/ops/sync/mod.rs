@@ -267,19 +267,7 @@ fn plan(
             }
             let mut install = install_options(opts, cx, &home, &entry)?;
             if let Some(b) = opened {
-                let name = home.locked_name(&entry)?;
-                install.tree_from = Some(b.tree(&name).ok_or_else(|| Error::Refused {
-                    code: Code::SyncBundle,
-                    message: format!(
-                        "the bundle holds no tree of {}; nothing was changed",
-                        entry.id
-                    ),
-                    help: Some(
-                        "bundle the lock this home has: `plugins bundle --home H -o FILE`".into(),
-                    ),
-                })?);
-                install.wheels_from = Some(b.wheels(&name));
-                install.asset_from = Some(b.assets(&name));
+                from_bundle(b, &home, &entry, &mut install)?;
             }
             // A sync installs the row as it is locked, so it writes the row back as it is
             // (protoAgent's `by` and time too): a row it did not change stays byte for byte.
@@ -298,6 +286,44 @@ fn plan(
         }
     }
     Ok(steps)
+}
+
+/// Install `entry` from the bundle `b`: its tree, wheels, release asset and (aoe) build
+/// output, which must hash to the lock's `build_output_hash` (checked here, before anything
+/// is staged or changed).
+fn from_bundle(
+    b: &bundle::Opened,
+    home: &crate::store::Home,
+    entry: &Entry,
+    install: &mut InstallOptions,
+) -> Result<()> {
+    let name = home.locked_name(entry)?;
+    let refuse = |message: String| Error::Refused {
+        code: Code::SyncBundle,
+        message,
+        help: Some("bundle the lock this home has: `plugins bundle --home H -o FILE`".into()),
+    };
+    install.tree_from = Some(b.tree(&name).ok_or_else(|| {
+        refuse(format!(
+            "the bundle holds no tree of {}; nothing was changed",
+            entry.id
+        ))
+    })?);
+    install.wheels_from = Some(b.wheels(&name));
+    install.asset_from = Some(b.assets(&name));
+    if let Some(built) = b.build(&name) {
+        let hash = crate::hash::build_output(&built).ok().flatten();
+        if hash.is_none() || hash != entry.build_hash {
+            return Err(refuse(format!(
+                "the bundled build output of {} hashes to {} but the lock pins {}; nothing was changed",
+                entry.id,
+                hash.as_deref().unwrap_or("nothing"),
+                entry.build_hash.as_deref().unwrap_or("none")
+            )));
+        }
+        install.build_from = Some(built);
+    }
+    Ok(())
 }
 
 /// The row of a synced plugin, once its tree is checked against the lock: a source that
@@ -376,6 +402,7 @@ fn install_options(
         tree_from: None,
         wheels_from: None,
         asset_from: None,
+        build_from: None,
         now: crate::clock::now(),
         featured_index: cx.featured_index.clone(),
         // The command line's profile, else the one the lock recorded at install (so a fresh

@@ -1,0 +1,50 @@
+//! `sync --from BUNDLE`: an aoe plugin's bundled build output put in place of its build
+//! steps (which may need the network), when it hashes to the lock's `build_output_hash`.
+
+use std::path::Path;
+
+use super::{InstallError, InstallOptions, build, refused};
+use crate::diagnostic::Code;
+use crate::hash::AOE_BUILD_DIR;
+use crate::name::Name;
+use crate::steps::Step;
+
+/// Put `opts.build_from`'s `.aoe-build` into `tree` instead of running `build` (when it has
+/// steps for this platform): `Ok(true)` once it is in place and its worker is runnable;
+/// `Ok(false)` when there is nothing bundled to place (the steps run, as before). A build
+/// output that does not hash to the lock's `build_output_hash` is refused by name.
+pub(super) fn place_bundled(
+    opts: &InstallOptions,
+    build: &[Step],
+    tree: &Path,
+    id: &Name,
+    entrypoint: Option<&(String, bool)>,
+) -> Result<bool, InstallError> {
+    let Some(dir) = &opts.build_from else {
+        return Ok(false);
+    };
+    if crate::steps::for_this_platform(build).is_empty() {
+        return Ok(false);
+    }
+    let locked = opts.pin.as_ref().and_then(|p| p.build_hash.as_deref());
+    let bundled = crate::hash::build_output(dir).ok().flatten();
+    if bundled.is_none() || bundled.as_deref() != locked {
+        return Err(refused(
+            Code::SyncBundle,
+            format!(
+                "the bundled build output of {id} hashes to {} but the lock pins {}",
+                bundled.as_deref().unwrap_or("nothing"),
+                locked.unwrap_or("none")
+            ),
+            "make the bundle from the lock this home has (`plugins bundle --home H -o FILE`)"
+                .to_owned(),
+        ));
+    }
+    crate::tree::copy(
+        &dir.join(AOE_BUILD_DIR),
+        &tree.join(AOE_BUILD_DIR),
+        &|_, _| false,
+    )?;
+    build::check_runnable(tree, id, entrypoint)?;
+    Ok(true)
+}
