@@ -1,6 +1,9 @@
 //! The house rules of docs/contributing.md that a reader of `src/` can check: no command
-//! imports another, the modules form no import cycle (grouped imports included), and host
-//! knowledge stays in `src/host/` and `src/dialect.rs`.
+//! imports another, neither the top-level modules nor the files form an import cycle
+//! (grouped imports included; `modules.rs`), and host knowledge stays in `src/host/` and
+//! `src/dialect.rs`.
+
+mod modules;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -480,5 +483,44 @@ fn test_files_run_plugins_only_through_the_builder() {
     assert!(
         found.is_empty(),
         "test files running plugins around support::Plugins: {found:?}"
+    );
+}
+
+/// The module graph of `src/`, one node per file (`modules.rs`), unit-test files aside.
+fn file_graph() -> modules::Graph {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files.retain(|f| !f.ends_with("tests.rs"));
+    let files: Vec<(Vec<String>, String)> = files
+        .iter()
+        .map(|f| {
+            let at = modules::module_of(f.strip_prefix(&src).unwrap());
+            (at, code(&std::fs::read_to_string(f).unwrap()))
+        })
+        .collect();
+    let krate = modules::Crate::new(&files);
+    files
+        .iter()
+        .map(|(at, code)| (at.join("::"), krate.edges(at, code)))
+        .collect()
+}
+
+/// Every module is a file, and no files import one another in a circle: inside a folder
+/// too (`git::refs -> git::cli -> git::tree -> git::refs` was one), through re-exports
+/// (`super::Choice` names the file that defines it) and through types. A folder's
+/// `mod.rs` declares, re-exports and dispatches to its own files; only those edges, down
+/// into the folder, are not imports (its files may use what it holds).
+#[test]
+fn files_form_no_import_cycle() {
+    let found = modules::cycles(&file_graph());
+    assert!(
+        found.is_empty(),
+        "modules that import one another in a circle: {}",
+        found
+            .iter()
+            .map(|c| c.join(" <-> "))
+            .collect::<Vec<_>>()
+            .join("; ")
     );
 }
