@@ -1015,7 +1015,7 @@ pub fn run_own(
     run_steps(steps, dir, plugin_id, timeout, log, true, None, on_step)
 }
 
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // each is one part of the one run, passed down as it is
 fn run_steps(
     steps: &[&Step],
     dir: &Path,

@@ -508,7 +508,7 @@ fn plain_pip_specs(request: &Request) -> Result<(), InstallError> {
 /// in with the tree: `sync` installs the wheels the lock pins, exactly (no resolution);
 /// `--deps`, an update or an autoupdate resolve `requires_pip` again; a version that needs
 /// none drops the previous ones (they go with the previous code). `None`: no deps change.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity)] // one result tuple, taken apart by its one caller
 fn stage_deps(
     opts: &InstallOptions,
     home: &crate::store::Home,

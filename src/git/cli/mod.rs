@@ -221,7 +221,7 @@ pub(in crate::git) const BLOBS_PHASE: &str = "fetching the subdirectory's files 
 
 /// Write the fetched commit: its whole tree, or (`sparse`) only those paths, with the
 /// objects they lack fetched by id from `url` into the repository at `dir`.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // the fetch's parts, passed down as they are
 fn write_out(
     repo: &Repository,
     dir: &Path,
