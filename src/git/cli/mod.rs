@@ -77,11 +77,6 @@ fn proxied_http(url: &str) -> bool {
     proxied
 }
 
-/// Whether the user configured an ssh command git would use.
-fn user_ssh_command() -> bool {
-    crate::net::settings().git_cli.user_ssh || super::user_git().ssh_command
-}
-
 /// The directory ref listings run in: outside any repository.
 fn neutral_dir() -> std::path::PathBuf {
     if cfg!(unix) {
