@@ -65,6 +65,9 @@ fn paths_at(s: &str) -> Vec<Vec<String>> {
             .map(|p| p.into_iter().filter(|s| s != "self").collect())
             .collect();
     }
+    if s.starts_with('*') {
+        return vec![vec!["*".to_owned()]];
+    }
     let first = ident(s);
     if first.is_empty() {
         return vec![Vec::new()];
@@ -106,6 +109,35 @@ fn paths_in(code: &str) -> Vec<Vec<String>> {
     out
 }
 
+/// The identifiers in `code` that stand alone: not a field or method (after `.`), not a
+/// path's later segment (after `::`), not a path's head (before `::`, read by
+/// [`paths_in`]).
+fn idents(code: &str) -> BTreeSet<String> {
+    let mut out = BTreeSet::new();
+    let mut i = 0;
+    while i < code.len() {
+        let c = code[i..].chars().next().unwrap_or(' ');
+        if is_ident(c) && !c.is_ascii_digit() {
+            let name = ident(&code[i..]);
+            let before = code[..i].trim_end();
+            let after = code[i + name.len()..].trim_start();
+            // Nor a field named in a struct literal or a binding's type (`name: …`).
+            let field = after.starts_with(':') && !after.starts_with("::");
+            if !before.ends_with("::")
+                && !before.ends_with('.')
+                && !after.starts_with("::")
+                && !field
+            {
+                out.insert(name.to_owned());
+            }
+            i += name.len();
+        } else {
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
 /// The modules of a crate and what each re-exports.
 pub(super) struct Crate {
     /// Every module, as its path.
@@ -113,6 +145,32 @@ pub(super) struct Crate {
     /// For each module, the items its `use` statements bring in (`use a::b::C;`): name →
     /// the item's absolute path.
     reexports: BTreeMap<Vec<String>, BTreeMap<String, Vec<String>>>,
+    /// For each module, the names of the items it defines (`fn`, `struct`, `const`, …).
+    defined: BTreeMap<Vec<String>, BTreeSet<String>>,
+    /// For each module, the modules whose items it brings in whole (`use super::*;`).
+    globs: BTreeMap<Vec<String>, Vec<Vec<String>>>,
+}
+
+/// The names of the items `code` defines, at any depth.
+fn defined_in(code: &str) -> BTreeSet<String> {
+    let code = super::size::blanked(code);
+    let mut out = BTreeSet::new();
+    for kw in [
+        "fn", "struct", "enum", "const", "static", "type", "trait", "union",
+    ] {
+        for (at, _) in code.match_indices(&format!("{kw} ")) {
+            // Not `'static str`, `*const T`, nor the end of another word.
+            let before = code[..at].chars().next_back().unwrap_or(' ');
+            if is_ident(before) || before == '\'' || before == '*' {
+                continue;
+            }
+            let name = ident(code[at + kw.len()..].trim_start());
+            if !name.is_empty() && !["fn", "mut", "ref"].contains(&name) {
+                out.insert(name.to_owned());
+            }
+        }
+    }
+    out
 }
 
 impl Crate {
@@ -121,22 +179,57 @@ impl Crate {
         let mut c = Crate {
             modules: files.iter().map(|(m, _)| m.clone()).collect(),
             reexports: BTreeMap::new(),
+            defined: files
+                .iter()
+                .map(|(m, code)| (m.clone(), defined_in(code)))
+                .collect(),
+            globs: BTreeMap::new(),
         };
         for (at, code) in files {
             let aliases = c.aliases(at, code);
             let mut names = BTreeMap::new();
+            let mut globs = Vec::new();
             // Every `use`, `pub` or not: a private one is still seen by the module's
             // children (`super::Choice`).
             for stmt in code.split("use ").skip(1) {
                 for p in paths_at(stmt.split(';').next().unwrap_or_default()) {
-                    if let Some(abs) = c.absolute(at, &p, &aliases) {
+                    let Some(abs) = c.absolute(at, &p, &aliases) else {
+                        continue;
+                    };
+                    if p.last().is_some_and(|l| l == "*") {
+                        globs.push(abs[..abs.len() - 1].to_vec());
+                    } else {
                         names.insert(p.last().unwrap().clone(), abs);
                     }
                 }
             }
             c.reexports.insert(at.clone(), names);
+            c.globs.insert(at.clone(), globs);
         }
         c
+    }
+
+    /// The names a module's glob imports bring in, each with the module that defines it:
+    /// what the globbed modules define, import by name, and glob in turn.
+    fn glob_names(&self, at: &[String]) -> BTreeMap<String, Vec<String>> {
+        let mut out = BTreeMap::new();
+        let mut seen = BTreeSet::from([at.to_vec()]);
+        let mut todo: Vec<Vec<String>> = self.globs.get(at).cloned().unwrap_or_default();
+        while let Some(g) = todo.pop() {
+            if !seen.insert(g.clone()) {
+                continue;
+            }
+            for name in self.defined.get(&g).into_iter().flatten() {
+                out.entry(name.clone()).or_insert_with(|| g.clone());
+            }
+            for (name, path) in self.reexports.get(&g).into_iter().flatten() {
+                if let Some(m) = self.module(path) {
+                    out.entry(name.clone()).or_insert(m);
+                }
+            }
+            todo.extend(self.globs.get(&g).cloned().unwrap_or_default());
+        }
+        out
     }
 
     /// The module an absolute path names: the deepest module it goes through, followed
@@ -213,9 +306,20 @@ impl Crate {
     /// The modules the production code of module `at` names.
     pub(super) fn edges(&self, at: &[String], code: &str) -> BTreeSet<String> {
         let aliases = self.aliases(at, code);
+        // A bare name that only a glob import brings in (not defined or imported here).
+        let globbed = self.glob_names(at);
+        let own = &self.defined[at];
+        let imported = &self.reexports[at];
+        let bare = idents(&super::size::blanked(code))
+            .into_iter()
+            .filter(|n| !own.contains(n) && !imported.contains_key(n))
+            .filter_map(|n| globbed.get(&n).cloned());
         paths_in(code)
             .iter()
+            // A glob names no item itself: what it brings in counts where it is used.
+            .filter(|p| p.last().is_none_or(|l| l != "*"))
             .filter_map(|p| self.module(&self.absolute(at, p, &aliases)?))
+            .chain(bare)
             // A folder's `mod.rs` declares, re-exports and dispatches to its own files:
             // those edges are containment, not imports that could close a cycle.
             .filter(|m| !m.starts_with(at))
@@ -342,5 +446,41 @@ mod tests {
         let g = planted("pub struct Thing;\nuse super::c;\nfn h() { c::g() }");
         assert_eq!(cycles(&g), vec![vec!["x::a", "x::c"]]);
         assert!(cycles(&planted("pub struct Thing;")).is_empty());
+    }
+
+    /// `yaml/mod.rs` globs its files and each file globs it back (`use super::*;`): a
+    /// name used bare counts as an import of the file that defines it, and the glob
+    /// itself names nothing.
+    #[test]
+    fn a_cycle_through_glob_imports_is_found() {
+        let m = |p: &str| p.split('/').map(str::to_owned).collect::<Vec<_>>();
+        let build = |b: &str| -> Graph {
+            let files = vec![
+                (
+                    m("y"),
+                    "mod a;\nmod b;\nuse a::*;\nuse b::*;\nfn f() -> Span {}".to_owned(),
+                ),
+                (
+                    m("y/a"),
+                    "use super::*;\npub(super) fn raise() { digits(1) }".to_owned(),
+                ),
+                (m("y/b"), b.to_owned()),
+                (m("span"), "pub struct Span;".to_owned()),
+            ];
+            let krate = Crate::new(&files);
+            files
+                .iter()
+                .map(|(at, code)| (at.join("::"), krate.edges(at, code)))
+                .collect()
+        };
+        let g =
+            build("use super::*;\npub(super) fn digits(n: u8) { raise(); let x: &'static str; }");
+        assert_eq!(cycles(&g), vec![vec!["y::a", "y::b"]]);
+        // A local binding, a field and `'static str` are no names from a glob.
+        let g = build(
+            "use super::*;\npub(super) fn digits(raise: u8) -> &'static str { S { raise: 1 } }",
+        );
+        assert_eq!(g["y::b"], BTreeSet::new());
+        assert!(cycles(&g).is_empty());
     }
 }
