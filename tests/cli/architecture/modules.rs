@@ -151,9 +151,20 @@ pub(super) struct Crate {
     globs: BTreeMap<Vec<String>, Vec<Vec<String>>>,
 }
 
-/// The names of the items `code` defines, at any depth.
+/// The names of the items `code` defines at its top level (a method or a function's
+/// local item is not a name a glob brings in).
 fn defined_in(code: &str) -> BTreeSet<String> {
     let code = super::size::blanked(code);
+    let mut top = vec![false; code.len() + 1];
+    let mut depth = 0usize;
+    for (i, c) in code.char_indices() {
+        top[i] = depth == 0;
+        match c {
+            '{' => depth += 1,
+            '}' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
     let mut out = BTreeSet::new();
     for kw in [
         "fn", "struct", "enum", "const", "static", "type", "trait", "union",
@@ -161,7 +172,7 @@ fn defined_in(code: &str) -> BTreeSet<String> {
         for (at, _) in code.match_indices(&format!("{kw} ")) {
             // Not `'static str`, `*const T`, nor the end of another word.
             let before = code[..at].chars().next_back().unwrap_or(' ');
-            if is_ident(before) || before == '\'' || before == '*' {
+            if !top[at] || is_ident(before) || before == '\'' || before == '*' {
                 continue;
             }
             let name = ident(code[at + kw.len()..].trim_start());
