@@ -557,8 +557,6 @@ const LONG_FILES: &[(&str, usize)] = &[
     ("auth.rs", 653),
     ("ops/update.rs", 630),
     ("lock/mod.rs", 591),
-    ("manifest/format/yaml/compose.rs", 588),
-    ("manifest/format/yaml/mod.rs", 575),
     ("doctor/local.rs", 524),
     ("host/aoe/manifest/lint.rs", 512),
     ("host/aoe/manifest/mod.rs", 510),
@@ -570,7 +568,6 @@ const FN_LINES: usize = 80;
 /// Functions over [`FN_LINES`] (file, name, lines when listed): each may only shrink, and
 /// leaves the list once under the limit.
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("manifest/format/yaml/compose.rs", "compose", 275),
     ("install/pipeline.rs", "stage", 255),
     ("host/aoe/manifest/schema.rs", "build", 181),
     ("ops/autoupdate.rs", "sweep", 178),
