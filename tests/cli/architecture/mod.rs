@@ -557,7 +557,6 @@ const LONG_FILES: &[(&str, usize)] = &[
     ("auth.rs", 653),
     ("ops/update.rs", 630),
     ("lock/mod.rs", 591),
-    ("doctor/local.rs", 524),
     ("host/aoe/manifest/lint.rs", 512),
     ("host/aoe/manifest/mod.rs", 510),
 ];
