@@ -554,7 +554,6 @@ const FILE_LINES: usize = 500;
 /// and leaves the list once under the limit (split by responsibility, then drop the row).
 const LONG_FILES: &[(&str, usize)] = &[
     ("install/pipeline.rs", 707),
-    ("auth.rs", 653),
     ("ops/update.rs", 630),
     ("lock/mod.rs", 591),
 ];
