@@ -279,7 +279,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         }
         // Recorded canonical (as aoe records a local source), so the lock and the
         // host's records name the directory wherever the command ran.
-        let path = path.canonicalize().unwrap_or(path);
+        let path = fs_err::canonicalize(&path).unwrap_or(path);
         return Ok(Source::Local { path });
     }
     // `owner/repo` that is not a directory most likely means GitHub.

@@ -220,12 +220,12 @@ pub fn escaping_symlinks(
     root: &Path,
     skip: &dyn Fn(&Path, usize) -> bool,
 ) -> Result<Vec<String>, WalkError> {
-    let real_root = root.canonicalize().ok();
+    let real_root = fs_err::canonicalize(root).ok();
     Ok(walk(root, skip)?
         .into_iter()
         .filter(|e| e.kind == Kind::Symlink)
         .filter(|e| {
-            let inside = match (&real_root, e.path.canonicalize()) {
+            let inside = match (&real_root, fs_err::canonicalize(&e.path)) {
                 (Some(r), Ok(p)) => p.starts_with(r),
                 _ => false,
             };

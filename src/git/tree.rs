@@ -421,7 +421,7 @@ pub(super) fn check_out_paths(
             }
             AtPath::Symlink(link, id) => {
                 let at = dest.join(link);
-                if at.symlink_metadata().is_ok() {
+                if fs_err::symlink_metadata(&at).is_ok() {
                     continue;
                 }
                 if let Some(parent) = at.parent() {

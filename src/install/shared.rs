@@ -145,7 +145,7 @@ fn copy_path(repo: &Path, subdir: &str, into: &Path) -> Result<(), GitError> {
     for part in subdir.split('/').filter(|p| !p.is_empty()) {
         from.push(part);
         to.push(part);
-        match from.symlink_metadata() {
+        match fs_err::symlink_metadata(&from) {
             Ok(m) if m.file_type().is_symlink() => {
                 let target = fs_err::read_link(&from).map_err(|e| fail(e.to_string()))?;
                 #[cfg(unix)]

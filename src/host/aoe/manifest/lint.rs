@@ -89,7 +89,8 @@ pub(super) fn check(
             .iter()
             .map(|p| (p.as_str(), ptr!["icon_asset"]));
         for (path, at) in assets.chain(icon) {
-            if rules::screenshot_path_ok(path) && root.join(path).symlink_metadata().is_err() {
+            if rules::screenshot_path_ok(path) && fs_err::symlink_metadata(root.join(path)).is_err()
+            {
                 out.push(
                     Finding::new(Code::AoeMissingFile, format!("{path:?} does not exist in the plugin tree"), at)
                         .help("the host resolves it against the repository at the installed ref, so it must be committed"),
@@ -310,7 +311,7 @@ fn themes(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
             Some("contains `..`")
         } else if let Some(root) = root {
             let full = root.join(&t.path);
-            if full.symlink_metadata().is_err() {
+            if fs_err::symlink_metadata(&full).is_err() {
                 Some("does not exist in the plugin tree")
             } else if escapes(root, &full) {
                 Some("resolves outside the plugin directory")
@@ -354,7 +355,7 @@ fn runtime(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
                     );
                 } else if let Some(root) = root {
                     let full = root.join(program);
-                    let exists = full.symlink_metadata().is_ok();
+                    let exists = fs_err::symlink_metadata(&full).is_ok();
                     if exists && escapes(root, &full) {
                         out.push(Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} resolves outside the plugin directory (through a symlink)"), at));
                     } else if !exists && build.is_empty() {

@@ -258,7 +258,7 @@ pub fn check_targets_at(
     root: &Path,
     canonical: Option<&Path>,
 ) -> Result<(), Finding> {
-    let canonical = canonical.map_or_else(|| root.canonicalize(), |c| Ok(c.to_path_buf()));
+    let canonical = canonical.map_or_else(|| fs_err::canonicalize(root), |c| Ok(c.to_path_buf()));
     // Each target is resolved below the canonical root (as the host's
     // `(root / target).resolve()`); a root that cannot be canonicalized is
     // resolved from `/`, component by component.

@@ -180,8 +180,7 @@ pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
         .filter(|d| root.join(d).exists())
         .map(|d| (*d).to_owned())
         .collect();
-    let name = root
-        .canonicalize()
+    let name = fs_err::canonicalize(root)
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();

@@ -269,7 +269,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
 pub fn validate_at(text: &str, root: &Path, canonical: Option<&Path>, opts: &Options) -> Outcome {
     let resolved = match canonical {
         Some(c) => Some(c.to_path_buf()),
-        None => root.canonicalize().ok(),
+        None => fs_err::canonicalize(root).ok(),
     };
     let dir = resolved
         .as_deref()
