@@ -4,7 +4,7 @@
 use super::profile::Profile;
 use super::rules;
 use crate::diagnostic::{Code, did_you_mean};
-use crate::manifest::doc::Node;
+use crate::manifest::doc::{Node, Pointer};
 use crate::manifest::schema::{Problem, SchemaError};
 use crate::manifest::{Finding, schema as json_schema};
 use crate::ptr;
@@ -36,33 +36,7 @@ pub(super) fn structural_finding(
         })
     };
     match e.problem {
-        Problem::Unknown(key) => {
-            let parent = e.at.parent().unwrap_or_default();
-            let known: Vec<String> = json_schema::sub_schema(schema, &parent)
-                .and_then(json_schema::declared_keys)
-                .map(|(keys, _)| keys.into_iter().map(str::to_owned).collect())
-                .unwrap_or_default();
-            let f = Finding::new(
-                Code::AoeUnknownKey,
-                format!("unknown field `{key}`, {}", expected(&known)),
-                e.at,
-            )
-            .on_key()
-            .label("unknown key");
-            match (
-                key.as_str(),
-                did_you_mean(&key, known.iter().map(String::as_str)),
-            ) {
-                ("panes", _) => {
-                    f.help("panes are UI slots: declare `[[ui]]` with `slot = \"pane\"`")
-                }
-                ("actions", _) => {
-                    f.help("declare `[[commands]]`, optionally with a `[commands.action]` table")
-                }
-                (_, Some(s)) => f.help(format!("did you mean `{s}`?")).fix(s),
-                _ => f,
-            }
-        }
+        Problem::Unknown(key) => unknown_key(key, e.at, schema),
         Problem::Missing(key) => Finding::new(
             Code::AoeMissingKey,
             format!("missing field `{key}`"),
@@ -93,58 +67,7 @@ pub(super) fn structural_finding(
             };
             Finding::new(Code::AoeInvalidType, message, e.at)
         }
-        Problem::Enum(allowed) => {
-            use crate::manifest::doc::Value;
-            // toml's enum access: a string names the variant, and so does the one key of
-            // a table whose value is then empty; any other type is refused outright.
-            let (value, message) = match node.map(|n| &n.value) {
-                Some(Value::Str(s)) => (s.clone(), None),
-                Some(Value::Table(entries)) => match entries.as_slice() {
-                    [] => (
-                        String::new(),
-                        Some("wanted exactly 1 element, found 0 elements".to_owned()),
-                    ),
-                    [one] if allowed.contains(&one.key) => (
-                        one.key.clone(),
-                        match &one.node.value {
-                            Value::Table(t) if !t.is_empty() => {
-                                Some("expected empty table".to_owned())
-                            }
-                            Value::Array(a) if !a.is_empty() => {
-                                Some("expected empty array".to_owned())
-                            }
-                            // The host reads it: the schema (strings only) disagrees.
-                            Value::Table(_) | Value::Array(_) => Some(format!(
-                                "a one-key table naming a variant is read as `{}` (toml's enum access); write the string",
-                                one.key
-                            )),
-                            _ => Some(format!("expected table, found {}", one.node.type_name())),
-                        },
-                    ),
-                    [one] => (one.key.clone(), None),
-                    _ => (
-                        String::new(),
-                        Some("wanted exactly 1 element, more than 1 element".to_owned()),
-                    ),
-                },
-                _ => (String::new(), Some("wanted string or table".to_owned())),
-            };
-            if let Some(message) = message {
-                return Finding::new(Code::AoeUnknownVariant, message, e.at);
-            }
-            let f = Finding::new(
-                Code::AoeUnknownVariant,
-                format!("unknown variant `{value}`, {}", expected(&allowed)),
-                e.at,
-            );
-            if let Some(why) = profile.slot_history(&value) {
-                f.help(format!("`{value}` was {why}"))
-            } else if let Some(s) = did_you_mean(&value, allowed.iter().map(String::as_str)) {
-                f.help(format!("did you mean `{s}`?")).fix(s)
-            } else {
-                f
-            }
-        }
+        Problem::Enum(allowed) => unknown_variant(&allowed, node, e.at, profile),
         Problem::Shape if e.at == ptr!["id"] => {
             let id = node.and_then(Node::as_str).unwrap_or_default();
             let reason = rules::id_problem(id).unwrap_or("does not match the id grammar");
@@ -166,6 +89,90 @@ pub(super) fn structural_finding(
             e.at,
         ),
         Problem::Other(message) => Finding::new(Code::AoeParse, message, e.at),
+    }
+}
+
+/// An unknown key: serde's message with the keys the table declares, and a hint for the
+/// names users reach for (`panes`, `actions`) or a close key.
+fn unknown_key(key: String, at: Pointer, schema: &serde_json::Value) -> Finding {
+    let parent = at.parent().unwrap_or_default();
+    let known: Vec<String> = json_schema::sub_schema(schema, &parent)
+        .and_then(json_schema::declared_keys)
+        .map(|(keys, _)| keys.into_iter().map(str::to_owned).collect())
+        .unwrap_or_default();
+    let f = Finding::new(
+        Code::AoeUnknownKey,
+        format!("unknown field `{key}`, {}", expected(&known)),
+        at,
+    )
+    .on_key()
+    .label("unknown key");
+    match (
+        key.as_str(),
+        did_you_mean(&key, known.iter().map(String::as_str)),
+    ) {
+        ("panes", _) => f.help("panes are UI slots: declare `[[ui]]` with `slot = \"pane\"`"),
+        ("actions", _) => {
+            f.help("declare `[[commands]]`, optionally with a `[commands.action]` table")
+        }
+        (_, Some(s)) => f.help(format!("did you mean `{s}`?")).fix(s),
+        _ => f,
+    }
+}
+
+/// A value naming no variant of a closed set, as toml's enum access reads it: a string, or
+/// the one key of a table whose value is then empty.
+fn unknown_variant(
+    allowed: &[String],
+    node: Option<&Node>,
+    at: Pointer,
+    profile: Profile,
+) -> Finding {
+    use crate::manifest::doc::Value;
+    // toml's enum access: a string names the variant, and so does the one key of
+    // a table whose value is then empty; any other type is refused outright.
+    let (value, message) = match node.map(|n| &n.value) {
+        Some(Value::Str(s)) => (s.clone(), None),
+        Some(Value::Table(entries)) => match entries.as_slice() {
+            [] => (
+                String::new(),
+                Some("wanted exactly 1 element, found 0 elements".to_owned()),
+            ),
+            [one] if allowed.contains(&one.key) => (
+                one.key.clone(),
+                match &one.node.value {
+                    Value::Table(t) if !t.is_empty() => Some("expected empty table".to_owned()),
+                    Value::Array(a) if !a.is_empty() => Some("expected empty array".to_owned()),
+                    // The host reads it: the schema (strings only) disagrees.
+                    Value::Table(_) | Value::Array(_) => Some(format!(
+                        "a one-key table naming a variant is read as `{}` (toml's enum access); write the string",
+                        one.key
+                    )),
+                    _ => Some(format!("expected table, found {}", one.node.type_name())),
+                },
+            ),
+            [one] => (one.key.clone(), None),
+            _ => (
+                String::new(),
+                Some("wanted exactly 1 element, more than 1 element".to_owned()),
+            ),
+        },
+        _ => (String::new(), Some("wanted string or table".to_owned())),
+    };
+    if let Some(message) = message {
+        return Finding::new(Code::AoeUnknownVariant, message, at);
+    }
+    let f = Finding::new(
+        Code::AoeUnknownVariant,
+        format!("unknown variant `{value}`, {}", expected(allowed)),
+        at,
+    );
+    if let Some(why) = profile.slot_history(&value) {
+        f.help(format!("`{value}` was {why}"))
+    } else if let Some(s) = did_you_mean(&value, allowed.iter().map(String::as_str)) {
+        f.help(format!("did you mean `{s}`?")).fix(s)
+    } else {
+        f
     }
 }
 
