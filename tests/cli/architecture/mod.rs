@@ -569,7 +569,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("ops/bundle.rs", "bundle", 158),
     ("steps/mod.rs", "run_steps", 150),
     ("install/stage.rs", "fetch", 147),
-    ("host/protoagent/manifest/mod.rs", "validate_at", 141),
     ("release/mod.rs", "install", 136),
     ("git/cli/process.rs", "run", 127),
     ("search.rs", "search", 125),
