@@ -574,7 +574,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("search.rs", "search", 125),
     ("git/tree.rs", "check_out_paths", 121),
     ("host/aoe/manifest/check/runtime.rs", "runtime", 121),
-    ("host/aoe/manifest/mod.rs", "validate", 119),
     ("host/protoagent/manifest/lint/commands.rs", "commands", 119),
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),

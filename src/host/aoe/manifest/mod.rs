@@ -72,20 +72,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     // host's typed parse deserializes from.
     let (doc, table) = match format::parse_toml_table(text) {
         Ok(parsed) => parsed,
-        Err(e) => {
-            let mut d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
-                .with_label(e.span.clone().unwrap_or(0..0), None);
-            d.help = format::template_help(text, e.span.map(|s| s.start));
-            return Outcome {
-                class: HostClass::Parse,
-                host_message: Some(format!("manifest is not valid TOML: {}", e.display)),
-                diagnostics: vec![d],
-                id: None,
-                version: None,
-                skipped: Some(EVERYTHING_ELSE),
-                facts: Facts::default(),
-            };
-        }
+        Err(e) => return unparsed(text, e),
     };
     let id = doc
         .get("id")
@@ -116,31 +103,12 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         Err(e) => {
             // The host's semantic pass needs the typed manifest serde could not build.
             skipped = Some("the semantic pass, install refusals and the remaining lints");
-            let host_message = format!("manifest is not valid TOML: {e}");
-            let mut structural: Vec<Diagnostic> =
-                resolve(structural, &doc, Severity::Error).collect();
-            // The error the host stops at carries the host's own words (serde's: `sequence`,
-            // `map`, `u32`, …), on the diagnostic at the same place; the others keep ours.
-            let host_text = e.message().trim_end();
-            let at_host = e.span().and_then(|span| {
-                structural
-                    .iter()
-                    .position(|d| d.labels.first().is_some_and(|l| l.span == span))
-            });
-            match at_host {
-                Some(i) => host_text.clone_into(&mut structural[i].message),
-                None if !structural.iter().any(|d| d.message == host_text) => {
-                    // The schema missed what serde caught, or put it elsewhere: report
-                    // serde's own error too.
-                    diagnostics.push(
-                        Diagnostic::new(Code::AoeParse, host_text)
-                            .with_label(e.span().unwrap_or(0..0), None),
-                    );
-                }
-                None => {}
-            }
-            diagnostics.extend(structural);
-            (HostClass::Parse, Some(host_message))
+            let structural = resolve(structural, &doc, Severity::Error).collect();
+            diagnostics.extend(not_deserialized(&e, structural));
+            (
+                HostClass::Parse,
+                Some(format!("manifest is not valid TOML: {e}")),
+            )
         }
         Ok(m) => {
             // The host accepted it: any schema error is a schema bug, not a verdict.
@@ -154,15 +122,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
                     .map(|f| f.resolve(&doc, Severity::Warning)),
             );
             let semantic = check::validate(&m, profile);
-            let class_msg = if semantic.is_empty() {
-                (HostClass::Valid, None)
-            } else {
-                let lines: Vec<&str> = semantic.iter().map(|f| f.message.as_str()).collect();
-                (
-                    HostClass::Invalid,
-                    Some(format!("manifest is invalid:\n{}", lines.join("\n"))),
-                )
-            };
+            let class_msg = verdict(&semantic);
             diagnostics.extend(resolve(semantic, &doc, Severity::Error));
             diagnostics.extend(
                 install::check(&m, root, opts)
@@ -184,6 +144,63 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         skipped,
         facts,
     }
+}
+
+/// The host's verdict on a manifest it deserialized: valid, or invalid with its semantic
+/// pass's messages, one a line.
+fn verdict(semantic: &[Finding]) -> (HostClass, Option<String>) {
+    if semantic.is_empty() {
+        (HostClass::Valid, None)
+    } else {
+        let lines: Vec<&str> = semantic.iter().map(|f| f.message.as_str()).collect();
+        (
+            HostClass::Invalid,
+            Some(format!("manifest is invalid:\n{}", lines.join("\n"))),
+        )
+    }
+}
+
+/// What the host says of a manifest that is not TOML.
+fn unparsed(text: &str, e: format::SyntaxError) -> Outcome {
+    let mut d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
+        .with_label(e.span.clone().unwrap_or(0..0), None);
+    d.help = format::template_help(text, e.span.map(|s| s.start));
+    Outcome {
+        class: HostClass::Parse,
+        host_message: Some(format!("manifest is not valid TOML: {}", e.display)),
+        diagnostics: vec![d],
+        id: None,
+        version: None,
+        skipped: Some(EVERYTHING_ELSE),
+        facts: Facts::default(),
+    }
+}
+
+/// The diagnostics of a manifest serde could not deserialize: the structural ones, the
+/// one at the place the host stops carrying the host's own words (serde's: `sequence`,
+/// `map`, `u32`, …), and serde's error on its own when no structural one is there.
+fn not_deserialized(e: &toml::de::Error, mut structural: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let host_text = e.message().trim_end();
+    let at_host = e.span().and_then(|span| {
+        structural
+            .iter()
+            .position(|d| d.labels.first().is_some_and(|l| l.span == span))
+    });
+    match at_host {
+        Some(i) => host_text.clone_into(&mut structural[i].message),
+        None if !structural.iter().any(|d| d.message == host_text) => {
+            // The schema missed what serde caught, or put it elsewhere: report
+            // serde's own error too.
+            diagnostics.push(
+                Diagnostic::new(Code::AoeParse, host_text)
+                    .with_label(e.span().unwrap_or(0..0), None),
+            );
+        }
+        None => {}
+    }
+    diagnostics.extend(structural);
+    diagnostics
 }
 
 /// What install needs from the typed manifest the host's parse built.
