@@ -573,10 +573,8 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/cli/process.rs", "run", 127),
     ("search.rs", "search", 125),
     ("git/tree.rs", "check_out_paths", 121),
-    ("host/protoagent/manifest/lint/commands.rs", "commands", 119),
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
-    ("host/protoagent/manifest/lint/commands.rs", "action", 116),
     ("ops/sync.rs", "sync", 114),
     (
         "host/aoe/manifest/check/settings.rs",
