@@ -586,7 +586,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "setting_structure",
         110,
     ),
-    ("manifest/format/yaml/construct.rs", "construct", 110),
     ("steps/sandbox.rs", "enter", 109),
     ("host/aoe/manifest/check/mod.rs", "validate", 108),
     ("source.rs", "parse", 108),
