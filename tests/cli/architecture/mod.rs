@@ -605,7 +605,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         "settings_tabs",
         99,
     ),
-    ("lsp/rpc.rs", "read_message", 99),
     ("update/trust.rs", "check", 98),
     ("lsp/mod.rs", "notification", 97),
     ("render/human/layout.rs", "draw", 97),
