@@ -606,7 +606,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         99,
     ),
     ("update/trust.rs", "check", 98),
-    ("lsp/mod.rs", "notification", 97),
     ("render/human/layout.rs", "draw", 97),
     ("update/cooldown.rs", "hold_back", 97),
     ("ops/bundle.rs", "open", 96),
