@@ -576,16 +576,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
     ("ops/sync.rs", "sync", 114),
-    (
-        "host/aoe/manifest/check/settings.rs",
-        "object_list_default",
-        111,
-    ),
-    (
-        "host/aoe/manifest/check/settings.rs",
-        "setting_structure",
-        110,
-    ),
     ("steps/sandbox.rs", "enter", 109),
     ("host/aoe/manifest/check/mod.rs", "validate", 108),
     ("source.rs", "parse", 108),

@@ -5,6 +5,7 @@ use super::profile::{Gate, Profile};
 use super::raw::Manifest;
 
 mod commands;
+mod defaults;
 mod media;
 mod runtime;
 mod settings;
@@ -217,7 +218,7 @@ fn gates(cx: &mut Cx, m: &Manifest, profile: Profile) {
 
 #[cfg(test)]
 mod tests {
-    use super::settings::debug_name;
+    use super::defaults::debug_name;
     use super::*;
     use crate::host::aoe::manifest::raw;
 
