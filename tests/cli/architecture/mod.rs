@@ -577,7 +577,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/sign.rs", "verify", 118),
     ("ops/sync.rs", "sync", 114),
     ("steps/sandbox.rs", "enter", 109),
-    ("host/aoe/manifest/check/mod.rs", "validate", 108),
     ("source.rs", "parse", 108),
     ("git/fetch.rs", "walk", 107),
     ("git/cli/mod.rs", "fetch", 106),
