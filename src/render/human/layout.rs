@@ -137,74 +137,86 @@ pub(super) fn draw(
     out.push_str("\n\n");
     indented(out, message, first, &h.indents[2]);
     if let Some((src, label, s)) = snippet {
-        let last = s.first + s.lines.len() - 1;
-        let width = digits(last);
-        let pad = width + 2;
-        // The gutter of a line that has no number.
-        let no_number = |out: &mut String| {
-            spaces(out, pad);
-            out.push(c.vbar_break);
-            out.push(' ');
-        };
-        spaces(out, pad);
-        out.push(c.ltop);
-        out.push(c.hbar);
-        out.push('[');
-        out.push_str(&src.name);
-        out.push(':');
-        number(out, s.at.0, 0);
-        out.push(':');
-        number(out, s.at.1, 0);
-        out.push_str("]\n");
-        for (i, text) in s.lines.iter().enumerate() {
-            out.push(' ');
-            number(out, s.first + i, width);
-            out.push(' ');
-            out.push(c.vbar);
-            out.push(' ');
-            out.push_str(text);
-            out.push('\n');
-            if i != s.on {
-                continue;
-            }
-            let (start, end) = s.columns;
-            let middle = (start + end) / 2;
-            no_number(out);
-            spaces(out, start);
-            for _ in start..middle {
-                out.push(c.underline);
-            }
-            out.push(if label.text.is_some() {
-                c.underbar
-            } else {
-                c.underline
-            });
-            for _ in middle + 1..end {
-                out.push(c.underline);
-            }
-            out.push('\n');
-            if let Some(text) = &label.text {
-                no_number(out);
-                spaces(out, middle);
-                out.push(c.lbot);
-                out.push(c.hbar);
-                out.push(c.hbar);
-                out.push(' ');
-                out.push_str(text);
-                out.push('\n');
-            }
-        }
-        spaces(out, pad);
-        out.push(c.lbot);
-        for _ in 0..4 {
-            out.push(c.hbar);
-        }
-        out.push('\n');
+        draw_snippet(out, c, src, label, &s);
     }
     if let Some(help) = help {
         indented(out, help, HELP_INDENTS.0, HELP_INDENTS.1);
     }
     true
+}
+
+/// A label's snippet as miette draws it: the source's name and the label's line and
+/// column, the context's numbered lines, the underline and the label's text.
+fn draw_snippet(
+    out: &mut String,
+    c: &miette::ThemeCharacters,
+    src: &Source,
+    label: &crate::diagnostic::Label,
+    s: &Snippet<'_>,
+) {
+    let last = s.first + s.lines.len() - 1;
+    let width = digits(last);
+    let pad = width + 2;
+    // The gutter of a line that has no number.
+    let no_number = |out: &mut String| {
+        spaces(out, pad);
+        out.push(c.vbar_break);
+        out.push(' ');
+    };
+    spaces(out, pad);
+    out.push(c.ltop);
+    out.push(c.hbar);
+    out.push('[');
+    out.push_str(&src.name);
+    out.push(':');
+    number(out, s.at.0, 0);
+    out.push(':');
+    number(out, s.at.1, 0);
+    out.push_str("]\n");
+    for (i, text) in s.lines.iter().enumerate() {
+        out.push(' ');
+        number(out, s.first + i, width);
+        out.push(' ');
+        out.push(c.vbar);
+        out.push(' ');
+        out.push_str(text);
+        out.push('\n');
+        if i != s.on {
+            continue;
+        }
+        let (start, end) = s.columns;
+        let middle = (start + end) / 2;
+        no_number(out);
+        spaces(out, start);
+        for _ in start..middle {
+            out.push(c.underline);
+        }
+        out.push(if label.text.is_some() {
+            c.underbar
+        } else {
+            c.underline
+        });
+        for _ in middle + 1..end {
+            out.push(c.underline);
+        }
+        out.push('\n');
+        if let Some(text) = &label.text {
+            no_number(out);
+            spaces(out, middle);
+            out.push(c.lbot);
+            out.push(c.hbar);
+            out.push(c.hbar);
+            out.push(' ');
+            out.push_str(text);
+            out.push('\n');
+        }
+    }
+    spaces(out, pad);
+    out.push(c.lbot);
+    for _ in 0..4 {
+        out.push(c.hbar);
+    }
+    out.push('\n');
 }
 
 fn spaces(out: &mut String, n: usize) {

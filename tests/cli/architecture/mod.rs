@@ -594,7 +594,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
         99,
     ),
     ("update/trust.rs", "check", 98),
-    ("render/human/layout.rs", "draw", 97),
     ("update/cooldown.rs", "hold_back", 97),
     ("ops/bundle.rs", "open", 96),
     ("git/cli/process.rs", "command", 94),
