@@ -587,7 +587,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("commands/info.rs", "text", 101),
     ("host/protoagent/manifest/lint/deps.rs", "emits", 101),
     ("commands/update.rs", "report", 100),
-    ("host/aworld/manifest/lint.rs", "check", 99),
     (
         "host/protoagent/manifest/lint/settings.rs",
         "settings_tabs",
