@@ -585,7 +585,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("install/pipeline.rs", "swap", 102),
     ("ops/update.rs", "update", 102),
     ("commands/info.rs", "text", 101),
-    ("host/protoagent/manifest/lint/deps.rs", "emits", 101),
     ("commands/update.rs", "report", 100),
     (
         "host/protoagent/manifest/lint/settings.rs",
