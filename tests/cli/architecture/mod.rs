@@ -586,11 +586,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("ops/update.rs", "update", 102),
     ("commands/info.rs", "text", 101),
     ("commands/update.rs", "report", 100),
-    (
-        "host/protoagent/manifest/lint/settings.rs",
-        "settings_tabs",
-        99,
-    ),
     ("update/trust.rs", "check", 98),
     ("update/cooldown.rs", "hold_back", 97),
     ("ops/bundle.rs", "open", 96),
