@@ -1,8 +1,5 @@
 //! The process environment, read in one place (domain modules never read env vars).
 
-// The one module that reads the environment (clippy.toml bans it elsewhere).
-#![allow(clippy::disallowed_methods)]
-
 use std::path::PathBuf;
 
 use crate::dialect::Dialect;
@@ -73,6 +70,7 @@ pub struct Context {
 }
 
 /// Proxies and credential sources from the environment.
+#[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
 fn net_settings(
     gh_base: Option<&str>,
     github_api: &str,
@@ -118,6 +116,7 @@ fn net_settings(
 }
 
 impl Context {
+    #[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
     pub fn from_env() -> Self {
         let path = |k: &str| {
             std::env::var_os(k)
@@ -302,6 +301,7 @@ impl Context {
 /// The color clap draws its own help and usage errors in, before the command line is
 /// parsed: `--color` as given, else what the printer would do (`NO_COLOR`, `TERM=dumb`,
 /// `CLICOLOR=0`, `CLICOLOR_FORCE`; clap itself checks whether the stream is a terminal).
+#[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
 pub fn clap_color(args: &[std::ffi::OsString]) -> clap::ColorChoice {
     let mut given = None;
     let mut it = args.iter().skip(1).map(|a| a.to_str().unwrap_or(""));

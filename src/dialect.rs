@@ -2,7 +2,7 @@
 //! format, lock format and the rule that finds its default home. What a host *decides*
 //! (rules, records, install policy) lives in `src/host/<host>/`, reached through the one
 //! dispatch file `src/host/mod.rs`; outside those two places no code names a variant or
-//! compares dialects (`tests/cli/architecture.rs` checks it, and `Dialect` has no
+//! compares dialects (`tests/cli/architecture/` checks it, and `Dialect` has no
 //! `PartialEq`, so the compiler refuses `==`).
 
 use std::path::Path;

@@ -8,8 +8,6 @@
 //! report's host message and quotes of the manifest are the host's and the file's own
 //! bytes, so only their control characters are escaped ([`Printer::report_text`]).
 
-#![allow(clippy::print_stdout, clippy::print_stderr)]
-
 use clap::{Args, ValueEnum};
 use std::io::{IsTerminal, Write};
 use std::path::Path;
@@ -293,6 +291,7 @@ impl Printer {
 
     /// Ask a question on stderr and read one trimmed line from stdin; `None` at
     /// end of input (Ctrl-D), after ending the prompt's line.
+    #[allow(clippy::print_stderr)] // the printer is the one writer (Cargo.toml [lints])
     pub fn prompt_line(&self, question: &str) -> std::io::Result<Option<String>> {
         eprint!("{}: ", crate::auth::redact(question));
         std::io::stderr().flush()?;
@@ -371,6 +370,7 @@ impl Printer {
     }
 
     /// Report an error that stopped the command.
+    #[allow(clippy::print_stderr)] // the printer is the one writer (Cargo.toml [lints])
     pub fn error(&self, e: &dyn miette::Diagnostic) {
         if self.log_json {
             let extra = serde_json::json!({

@@ -8,10 +8,10 @@ use std::path::{Component, Path, PathBuf};
 /// with a `.git` directory or file (worktrees and submodules have a file).
 /// The result is canonical; `None` outside a repository.
 pub fn repo_root(path: &Path) -> Option<PathBuf> {
-    let start = path.canonicalize().ok()?;
+    let start = fs_err::canonicalize(path).ok()?;
     start
         .ancestors()
-        .find(|dir| dir.join(".git").symlink_metadata().is_ok())
+        .find(|dir| fs_err::symlink_metadata(dir.join(".git")).is_ok())
         .map(Path::to_path_buf)
 }
 
@@ -28,7 +28,7 @@ pub fn base_dir(root: Option<&Path>) -> PathBuf {
     let cwd = std::env::current_dir().ok();
     root.and_then(repo_root)
         .or_else(|| cwd.as_deref().and_then(repo_root))
-        .or_else(|| cwd.and_then(|d| d.canonicalize().ok()))
+        .or_else(|| cwd.and_then(|d| fs_err::canonicalize(d).ok()))
         .unwrap_or_default()
 }
 
@@ -43,14 +43,14 @@ pub fn find_plugin_root(dir: &Path) -> Option<PathBuf> {
     if crate::host::detect_first(dir).is_some() {
         return Some(PathBuf::from("."));
     }
-    let start = dir.canonicalize().ok()?;
+    let start = fs_err::canonicalize(dir).ok()?;
     let stop = repo_root(&start);
     let mut up = PathBuf::new();
     for ancestor in start.ancestors().skip(1) {
         up.push("..");
         let has_manifest = crate::dialect::ALL
             .iter()
-            .any(|d| ancestor.join(d.spec().manifest).symlink_metadata().is_ok());
+            .any(|d| fs_err::symlink_metadata(ancestor.join(d.spec().manifest)).is_ok());
         if has_manifest {
             return Some(up);
         }
@@ -73,9 +73,9 @@ pub fn relative_to(path: &Path, base: &Path) -> Option<String> {
             } else {
                 parent
             };
-            parent.canonicalize().ok()?.join(name)
+            fs_err::canonicalize(parent).ok()?.join(name)
         }
-        _ => path.canonicalize().ok()?,
+        _ => fs_err::canonicalize(path).ok()?,
     };
     let rel = absolute.strip_prefix(base).ok()?;
     let parts: Vec<String> = rel
@@ -104,7 +104,7 @@ mod tests {
         fs_err::create_dir_all(repo.join("plugins/kanban")).unwrap();
         fs_err::write(repo.join("plugins/kanban/aoe-plugin.toml"), "").unwrap();
         let root = repo_root(&repo.join("plugins/kanban")).unwrap();
-        assert_eq!(root, repo.canonicalize().unwrap());
+        assert_eq!(root, fs_err::canonicalize(&repo).unwrap());
         assert_eq!(
             relative_to(&repo.join("plugins/kanban/aoe-plugin.toml"), &root).as_deref(),
             Some("plugins/kanban/aoe-plugin.toml")

@@ -189,7 +189,7 @@ fn check_copy(
                 .build_output
                 .is_some_and(|b| rel == std::path::Path::new(b))
     };
-    let escaping = crate::install::escaping_symlinks(tree, &built)?;
+    let escaping = crate::tree::escaping_symlinks(tree, &built)?;
     if !escaping.is_empty() {
         return Err(slot(&format!(
             "it holds symlinks that point outside it: {}",

@@ -30,6 +30,23 @@ impl Source {
         }
     }
 
+    /// The GitHub owner and repo of a source, if it is on GitHub (or a `gh:` mirror).
+    pub fn github_repo(&self) -> Option<(String, String)> {
+        let Source::Git { url, display, .. } = self else {
+            return None;
+        };
+        let path = display.strip_prefix("gh:").map(str::to_owned).or_else(|| {
+            let rest = url.split_once("github.com/").map(|(_, r)| r)?;
+            Some(
+                rest.trim_end_matches('/')
+                    .trim_end_matches(".git")
+                    .to_owned(),
+            )
+        })?;
+        let (owner, repo) = path.split_once('/')?;
+        Some((owner.to_owned(), repo.to_owned()))
+    }
+
     /// The source a lock entry was installed from: a local directory when no
     /// commit was locked, `gh:` resolved against `gh_base`, else the URL.
     pub fn of_entry(entry: &crate::lock::Entry, gh_base: &str) -> Result<Source, SourceError> {
@@ -262,7 +279,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         }
         // Recorded canonical (as aoe records a local source), so the lock and the
         // host's records name the directory wherever the command ran.
-        let path = path.canonicalize().unwrap_or(path);
+        let path = fs_err::canonicalize(&path).unwrap_or(path);
         return Ok(Source::Local { path });
     }
     // `owner/repo` that is not a directory most likely means GitHub.

@@ -214,6 +214,27 @@ pub fn move_dir(from: &Path, to: &Path) -> Result<(), WalkError> {
     fs_err::remove_dir_all(from).map_err(io_err(from))
 }
 
+/// Symlinks anywhere in the tree that resolve outside it, but in what `skip` leaves out
+/// (`skip(relative path, depth)`, as [`walk`]).
+pub fn escaping_symlinks(
+    root: &Path,
+    skip: &dyn Fn(&Path, usize) -> bool,
+) -> Result<Vec<String>, WalkError> {
+    let real_root = fs_err::canonicalize(root).ok();
+    Ok(walk(root, skip)?
+        .into_iter()
+        .filter(|e| e.kind == Kind::Symlink)
+        .filter(|e| {
+            let inside = match (&real_root, fs_err::canonicalize(&e.path)) {
+                (Some(r), Ok(p)) => p.starts_with(r),
+                _ => false,
+            };
+            !inside
+        })
+        .map(|e| e.display())
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

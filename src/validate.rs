@@ -109,7 +109,7 @@ type Result<T> = std::result::Result<T, DiscoverError>;
 pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
     let mut roots = Vec::new();
     for path in paths {
-        if path.symlink_metadata().is_err() {
+        if fs_err::symlink_metadata(path).is_err() {
             return Err(DiscoverError::PathNotFound(path.clone()));
         }
         // A path to a manifest file names its plugin root.
@@ -119,8 +119,7 @@ pub fn discover(paths: &[PathBuf], recursive: bool) -> Result<Vec<Root>> {
         }
         let before = roots.len();
         if recursive {
-            let base = path
-                .canonicalize()
+            let base = fs_err::canonicalize(path)
                 .ok()
                 .map(|c| Arc::new((path.clone(), c)));
             find_roots(path, &base, &mut roots, 0, MAX_DEPTH)?;
@@ -403,9 +402,10 @@ fn read_plain(_: &Path) -> Option<Vec<u8>> {
     None
 }
 
+#[allow(clippy::disallowed_methods)] // a dangling link's message quotes the OS error alone
 fn read_bytes(path: &Path, dialect: Dialect) -> std::result::Result<Vec<u8>, Diagnostic> {
     let name = dialect.spec().manifest;
-    let meta = match path.symlink_metadata() {
+    let meta = match fs_err::symlink_metadata(path) {
         Ok(meta) => meta,
         Err(_) => {
             return Err(Diagnostic::new(

@@ -66,7 +66,7 @@ fn roots(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
     // The host deduplicates by resolved path.
     let mut seen = Vec::new();
     out.retain(|p| {
-        let key = p.canonicalize().unwrap_or_else(|_| p.clone());
+        let key = fs_err::canonicalize(p).unwrap_or_else(|_| p.clone());
         let fresh = !seen.contains(&key);
         seen.push(key);
         fresh

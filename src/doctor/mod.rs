@@ -15,6 +15,7 @@ use crate::diagnostic::Code;
 use crate::lock::Entry;
 use crate::store::Home;
 
+mod cron;
 mod local;
 mod network;
 #[cfg(test)]

@@ -1,6 +1,7 @@
 use std::path::Path;
 
-use super::local::{age, shell_word};
+use super::cron::shell_word;
+use super::local::age;
 use super::network::failure_code;
 use super::*;
 

@@ -230,9 +230,8 @@ impl Ignored {
     /// The rules for `dir`, when it is inside a git work tree.
     pub fn for_dir(dir: &Path) -> Option<Ignored> {
         let repo = Repository::discover(dir).ok()?;
-        let workdir = repo.workdir()?.canonicalize().ok()?;
-        let prefix = dir
-            .canonicalize()
+        let workdir = fs_err::canonicalize(repo.workdir()?).ok()?;
+        let prefix = fs_err::canonicalize(dir)
             .ok()?
             .strip_prefix(&workdir)
             .ok()?

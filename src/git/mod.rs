@@ -18,6 +18,7 @@ mod credentials;
 mod daemon;
 mod fetch;
 mod http;
+mod listing;
 mod reach;
 mod refs;
 mod sign;
@@ -31,7 +32,7 @@ use tree::check_out;
 pub use ancestry::{branch_contains, newest_contained};
 pub use cli::{CliError, CliSettings, kill_stragglers};
 pub use fetch::{Ignored, Walked, Walks, fetch_subdirs, fetch_tree, walk};
-pub use refs::ls_remote;
+pub use listing::ls_remote;
 pub use sign::{SignFormat, Signed, Signer, verify as verify_signature};
 pub use ssh::{Hostile, HostileUrl, check_url, is_ssh};
 

@@ -5,10 +5,8 @@ use std::rc::Rc;
 
 use git2::{Direction, Oid, Repository};
 
-use super::credentials::{self, AuthState, callbacks};
-use super::{
-    GitError, RefKind, cli, credential_helper_configured, daemon, proxy_options, remote_error,
-};
+use super::credentials::{AuthState, callbacks};
+use super::{GitError, RefKind, credential_helper_configured, proxy_options, remote_error};
 use crate::auth::Userinfo;
 
 fn is_hex(s: &str) -> bool {
@@ -62,41 +60,6 @@ pub(super) fn connect<'r, 'cb>(
             Some(proxy_options(url)),
         )
         .map_err(|source| remote_error(url, "connecting and listing refs", source, auth))
-}
-
-/// The refs a remote advertises (annotated tags peeled), without fetching objects.
-pub fn ls_remote(
-    url: &str,
-    userinfo: Option<&Userinfo>,
-) -> Result<Vec<(String, String)>, GitError> {
-    cli::refuse_hostile(url)?;
-    if cli::wanted(url) {
-        return cli::ls_remote(url, userinfo);
-    }
-    if url.starts_with("git://") {
-        return daemon::ls_remote(url);
-    }
-    if super::is_local(url) {
-        let repo = git2::Repository::open(local_path(url)).map_err(|error| GitError::Remote {
-            url: url.to_owned(),
-            error,
-        })?;
-        return Ok(local_refs(&repo)
-            .into_iter()
-            .map(|(n, oid)| (n, oid.to_string()))
-            .collect());
-    }
-    let mut remote = git2::Remote::create_detached(url)?;
-    let auth = Rc::default();
-    let _scope = credentials::scope(url, userinfo, &auth);
-    let mut conn = connect(&mut remote, url, userinfo, &auth)?;
-    let (refs, _) = list_refs(conn.remote())?;
-    log::debug!("git: {url}: listed {} refs", refs.len());
-    drop(conn);
-    Ok(refs
-        .into_iter()
-        .map(|(n, oid)| (n, oid.to_string()))
-        .collect())
 }
 
 /// A local repository's refs, read in place: each ref with the commit it names (an

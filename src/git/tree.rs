@@ -333,7 +333,7 @@ pub(super) enum Want {
 /// What they need and `repo` lacks (a partial fetch) is asked of `fetch`, a round per
 /// level of trees on the way, then once for all their contents. `None`: `fetch` did not
 /// bring what was asked.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // the fetch's parts, passed down as they are
 pub(super) fn check_out_paths(
     repo: &Repository,
     commit: &git2::Commit<'_>,
@@ -421,7 +421,7 @@ pub(super) fn check_out_paths(
             }
             AtPath::Symlink(link, id) => {
                 let at = dest.join(link);
-                if at.symlink_metadata().is_ok() {
+                if fs_err::symlink_metadata(&at).is_ok() {
                     continue;
                 }
                 if let Some(parent) = at.parent() {

@@ -247,7 +247,7 @@ pub fn installed_version(dialect: Dialect, dir: &Path) -> Option<String> {
 pub fn detect_all(root: &Path) -> Vec<Dialect> {
     let found: Vec<Dialect> = crate::dialect::ALL
         .into_iter()
-        .filter(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
+        .filter(|d| fs_err::symlink_metadata(root.join(d.spec().manifest)).is_ok())
         .collect();
     if found.is_empty() && aworld::manifest::is_legacy_root(root) {
         return vec![Dialect::Aworld];
@@ -259,7 +259,7 @@ pub fn detect_all(root: &Path) -> Vec<Dialect> {
 pub fn detect_first(root: &Path) -> Option<Dialect> {
     crate::dialect::ALL
         .into_iter()
-        .find(|d| root.join(d.spec().manifest).symlink_metadata().is_ok())
+        .find(|d| fs_err::symlink_metadata(root.join(d.spec().manifest)).is_ok())
         .or_else(|| aworld::manifest::is_legacy_root(root).then_some(Dialect::Aworld))
 }
 

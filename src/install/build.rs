@@ -37,7 +37,7 @@ fn run_steps(
 /// Run a plugin's build steps in `target`; with `overlay`, `target` shows the staged tree
 /// to the steps while the installed one stays where it is, and the outputs land in the
 /// staged tree ([`steps::Overlay::staged`]).
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // the build's inputs, each named at the one call
 pub(super) fn run_build(
     build: &[Step],
     target: &Path,

@@ -7,7 +7,7 @@ use crate::name::Name;
 use crate::source::Source;
 use crate::validate::validate_root;
 
-use super::{InstallError, InstallOptions, featured, plan, refused, stage, validate_options};
+use super::{InstallError, InstallOptions, featured, plan, refused, validate_options};
 
 /// aoe install-time refusals that `validate` reports as warnings.
 const INSTALL_REFUSALS: &[Code] = &[
@@ -49,11 +49,18 @@ fn featured_verified(
     if !index.plugins.contains_key(id) {
         return Ok(false);
     }
-    let slug = stage::github_repo(&opts.source)
+    let slug = opts
+        .source
+        .github_repo()
         .map(|(owner, repo)| format!("gh:{owner}/{repo}"))
         .unwrap_or_else(|| opts.source.recorded());
     let tree_hash = crate::hash::tree(tree).unwrap_or_default();
-    index.verify(id, &slug, &tree_hash, stage::is_release_binary(report))
+    index.verify(id, &slug, &tree_hash, is_release_binary(report))
+}
+
+/// Whether a valid aoe manifest's worker is a release binary.
+pub(super) fn is_release_binary(report: &crate::validate::PluginReport) -> bool {
+    report.outcome.facts.release.is_some()
 }
 
 /// A fetched tree that passed every check an install makes before it looks at the home.
@@ -109,7 +116,7 @@ pub(super) fn check_tree(
         ));
     }
     // The whole source, a shipped build directory included.
-    let escaping = stage::escaping_symlinks(tree, &|_, _| false)?;
+    let escaping = crate::tree::escaping_symlinks(tree, &|_, _| false)?;
     if !escaping.is_empty() {
         return Err(refused(
             Code::InstallSymlink,

@@ -38,7 +38,6 @@ use pipeline::{Fetched, asks, fetch_and_check, fetch_check_swap};
 pub use plan::Request;
 pub use preview::{Preview, preview};
 pub use shared::SharedFetches;
-pub(crate) use stage::escaping_symlinks;
 
 /// Progress worth telling a user about.
 #[derive(Clone, Debug)]

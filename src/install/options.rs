@@ -95,6 +95,24 @@ pub struct InstallOptions {
     pub shared: Option<super::shared::Shared>,
 }
 
+impl super::shared::Wants for InstallOptions {
+    fn source(&self) -> &Source {
+        &self.source
+    }
+
+    fn pin(&self) -> Option<&Entry> {
+        self.pin.as_ref()
+    }
+
+    fn expects_id(&self) -> bool {
+        self.expect_id.is_some()
+    }
+
+    fn at_commit(&self) -> Option<&String> {
+        self.at_commit.as_ref()
+    }
+}
+
 impl InstallOptions {
     /// The options every install starts from: build, wait for the home lock,
     /// the host's validation defaults, 600 s per build step, stamped now.

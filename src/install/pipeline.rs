@@ -7,7 +7,7 @@ use crate::validate::validate_root;
 
 use crate::host::protoagent::manifest::pip_spec_problem;
 
-use super::check::{Checked, at_source, check_tree};
+use super::check::{Checked, at_source, check_tree, is_release_binary};
 use super::decide::{changed, decide, under_lock, up_to_date};
 use super::lockhome::Staging;
 use super::{
@@ -322,7 +322,7 @@ pub(crate) fn stage(
     if let Some(p) = prior.as_ref()
         && request.signer_change.is_none()
         && subdir_unchanged(opts, p, &entry, &target, with_deps)
-        && !stage::is_release_binary(&report)
+        && !is_release_binary(&report)
         // aoe's config.toml names the ref (`gh:o/r@ref`): a new ref is a full install.
         && (!policy.ref_in_host_config || p.requested_ref == entry.requested_ref)
     {
@@ -408,8 +408,7 @@ pub(crate) fn stage(
     // `sync` builds it.
     entry.unbuilt = !opts.build
         && policy.builds
-        && (!crate::steps::for_this_platform(&build).is_empty()
-            || stage::is_release_binary(&report));
+        && (!crate::steps::for_this_platform(&build).is_empty() || is_release_binary(&report));
     Ok(Stage::Ready(Box::new(Ready {
         staging,
         home,
@@ -509,7 +508,7 @@ fn plain_pip_specs(request: &Request) -> Result<(), InstallError> {
 /// in with the tree: `sync` installs the wheels the lock pins, exactly (no resolution);
 /// `--deps`, an update or an autoupdate resolve `requires_pip` again; a version that needs
 /// none drops the previous ones (they go with the previous code). `None`: no deps change.
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity)] // one result tuple, taken apart by its one caller
 fn stage_deps(
     opts: &InstallOptions,
     home: &crate::store::Home,

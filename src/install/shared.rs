@@ -5,9 +5,23 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
-use super::InstallOptions;
 use crate::git::{self, Fetched, GitError};
+use crate::lock::Entry;
 use crate::source::Source;
+
+/// What a shared fetch asks of one install: its source, the lock row it is pinned to, and
+/// whether it expects an id. The install options implement it (`options.rs`), which hold
+/// the fetches their command shares: so this file does not name them back.
+pub(crate) trait Wants {
+    /// The source the plugin is installed from.
+    fn source(&self) -> &Source;
+    /// `sync`: the lock row whose commit is installed exactly.
+    fn pin(&self) -> Option<&Entry>;
+    /// Whether the install expects a plugin id (its ref was decided before).
+    fn expects_id(&self) -> bool;
+    /// A commit of the branch to install instead of its tip (a cooldown settled on it).
+    fn at_commit(&self) -> Option<&String>;
+}
 
 /// The fetches one command's installs share: each group (a repository and the ref or
 /// commit wanted) holds the subdirectories its plugins install, fetched together by the
@@ -43,10 +57,10 @@ struct State {
 
 impl SharedFetches {
     /// The groups of `installs` that more than one plugin shares.
-    pub fn of<'a>(installs: impl Iterator<Item = &'a InstallOptions>) -> SharedFetches {
+    pub(crate) fn of<'a, W: Wants + 'a>(installs: impl Iterator<Item = &'a W>) -> SharedFetches {
         let mut groups: HashMap<Key, Group> = HashMap::new();
         for opts in installs {
-            let (Some(key), Some(subdir)) = (key(opts), opts.source.subdir()) else {
+            let (Some(key), Some(subdir)) = (key(opts), opts.source().subdir()) else {
                 continue;
             };
             let group = groups.entry(key).or_insert_with(|| Group {
@@ -68,7 +82,7 @@ impl SharedFetches {
     /// Whether the plugin `opts` installs says `Fetching` for its fetch: in a group, only
     /// the first to ask does (issue 43: the one fetch was announced once per plugin); a
     /// plugin in no group always does.
-    pub(super) fn announces(&self, opts: &InstallOptions) -> bool {
+    pub(super) fn announces(&self, opts: &impl Wants) -> bool {
         let Some(group) = key(opts).and_then(|k| self.groups.get(&k)) else {
             return true;
         };
@@ -82,14 +96,10 @@ impl SharedFetches {
     /// [`git::fetch_subdirs`] writes it), fetched with the group's other subdirectories
     /// if no plugin of the group has fetched it yet; `None` when `opts` is in no group or
     /// the group's fetch failed (the caller fetches alone).
-    pub(super) fn take(
-        &self,
-        opts: &InstallOptions,
-        into: &Path,
-    ) -> Option<Result<Fetched, GitError>> {
+    pub(super) fn take(&self, opts: &impl Wants, into: &Path) -> Option<Result<Fetched, GitError>> {
         let group = self.groups.get(&key(opts)?)?;
-        let subdir = opts.source.subdir()?;
-        let Source::Git { url, userinfo, .. } = &opts.source else {
+        let subdir = opts.source().subdir()?;
+        let Source::Git { url, userinfo, .. } = opts.source() else {
             return None;
         };
         let (want, tag_hint) = wanted(opts);
@@ -137,7 +147,7 @@ fn copy_path(repo: &Path, subdir: &str, into: &Path) -> Result<(), GitError> {
     for part in subdir.split('/').filter(|p| !p.is_empty()) {
         from.push(part);
         to.push(part);
-        match from.symlink_metadata() {
+        match fs_err::symlink_metadata(&from) {
             Ok(m) if m.file_type().is_symlink() => {
                 let target = fs_err::read_link(&from).map_err(|e| fail(e.to_string()))?;
                 #[cfg(unix)]
@@ -180,20 +190,18 @@ fn shared_dir(into: &Path) -> Result<tempfile::TempDir, GitError> {
 
 /// The ref or commit an update or sync fetches (they decided it before), and the tag
 /// whose signature comes along (`sync` of a row installed from a tag).
-pub(super) fn wanted(opts: &InstallOptions) -> (Option<String>, Option<&str>) {
-    let reference = match &opts.source {
+pub(super) fn wanted(opts: &impl Wants) -> (Option<String>, Option<&str>) {
+    let reference = match opts.source() {
         Source::Git { reference, .. } => reference.clone(),
         Source::Local { .. } => None,
     };
     let want = opts
-        .pin
-        .as_ref()
+        .pin()
         .and_then(|p| p.commit.clone())
-        .or_else(|| opts.at_commit.clone())
+        .or_else(|| opts.at_commit().cloned())
         .or(reference);
     let tag_hint = opts
-        .pin
-        .as_ref()
+        .pin()
         .filter(|p| p.ref_kind == Some(git::RefKind::Tag) && !p.requested_ref.is_empty())
         .map(|p| p.requested_ref.as_str());
     (want, tag_hint)
@@ -201,17 +209,17 @@ pub(super) fn wanted(opts: &InstallOptions) -> (Option<String>, Option<&str>) {
 
 /// The group of a monorepo install whose ref was decided before (`sync`, `update`); `None`
 /// for others (a fresh install may look up a release first).
-fn key(opts: &InstallOptions) -> Option<Key> {
+fn key(opts: &impl Wants) -> Option<Key> {
     let Source::Git {
         url,
         userinfo,
         subdir: Some(_),
         ..
-    } = &opts.source
+    } = opts.source()
     else {
         return None;
     };
-    if opts.pin.is_none() && opts.expect_id.is_none() {
+    if opts.pin().is_none() && !opts.expects_id() {
         return None;
     }
     let (want, tag_hint) = wanted(opts);

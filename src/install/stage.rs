@@ -68,7 +68,7 @@ pub(super) fn fetch(
             // tag, else the default branch. `sync` (a pin) and `update` (an expected id)
             // fetch what they already decided.
             let fresh = opts.pin.is_none() && opts.expect_id.is_none();
-            let latest = match (reference, github_repo(&opts.source)) {
+            let latest = match (reference, opts.source.github_repo()) {
                 (None, Some((owner, repo)))
                     if fresh && opts.source.recorded().starts_with("gh:") =>
                 {
@@ -216,49 +216,6 @@ fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(
     Ok(())
 }
 
-/// Symlinks anywhere in the tree that resolve outside it, but in what `skip` leaves out
-/// (`skip(relative path, depth)`, as [`crate::tree::walk`]).
-pub(crate) fn escaping_symlinks(
-    root: &Path,
-    skip: &dyn Fn(&Path, usize) -> bool,
-) -> Result<Vec<String>, crate::tree::WalkError> {
-    let real_root = root.canonicalize().ok();
-    Ok(crate::tree::walk(root, skip)?
-        .into_iter()
-        .filter(|e| e.kind == crate::tree::Kind::Symlink)
-        .filter(|e| {
-            let inside = match (&real_root, e.path.canonicalize()) {
-                (Some(r), Ok(p)) => p.starts_with(r),
-                _ => false,
-            };
-            !inside
-        })
-        .map(|e| e.display())
-        .collect())
-}
-
-/// The GitHub owner and repo of a source, if it is on GitHub (or a `gh:` mirror).
-pub(super) fn github_repo(source: &Source) -> Option<(String, String)> {
-    let Source::Git { url, display, .. } = source else {
-        return None;
-    };
-    let path = display.strip_prefix("gh:").map(str::to_owned).or_else(|| {
-        let rest = url.split_once("github.com/").map(|(_, r)| r)?;
-        Some(
-            rest.trim_end_matches('/')
-                .trim_end_matches(".git")
-                .to_owned(),
-        )
-    })?;
-    let (owner, repo) = path.split_once('/')?;
-    Some((owner.to_owned(), repo.to_owned()))
-}
-
-/// Whether a valid aoe manifest's worker is a release binary.
-pub(super) fn is_release_binary(report: &PluginReport) -> bool {
-    report.outcome.facts.release.is_some()
-}
-
 /// Download and place an aoe release-binary worker, if the manifest declares one.
 pub(super) fn fetch_release(
     report: &PluginReport,
@@ -275,7 +232,7 @@ pub(super) fn fetch_release(
     else {
         return Ok(None);
     };
-    let Some((owner, repo)) = github_repo(&opts.source) else {
+    let Some((owner, repo)) = opts.source.github_repo() else {
         // aoe: a local (or non-GitHub) source does not download; the binary must be there.
         let name = bin
             .clone()

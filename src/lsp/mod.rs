@@ -242,56 +242,8 @@ impl<W: Write> Server<'_, W> {
             .pointer("/textDocument/version")
             .and_then(Value::as_i64);
         match method {
-            "textDocument/didOpen" => {
-                let Some(text) = params.pointer("/textDocument/text").and_then(Value::as_str)
-                else {
-                    return self.log(&format!("didOpen without text for {uri}"));
-                };
-                let Some(path) = text::uri_path(&uri) else {
-                    return Ok(());
-                };
-                let Some(dialect) = crate::dialect::from_manifest_path(&path) else {
-                    return Ok(()); // Not a manifest: a TOML/JSON/YAML file like any other.
-                };
-                self.documents.insert(
-                    uri.clone(),
-                    Document {
-                        text: Text::Kept(text.to_owned()),
-                        version,
-                        path,
-                        dialect,
-                        found: Vec::new(),
-                    },
-                );
-                self.mark(uri);
-                Ok(())
-            }
-            "textDocument/didChange" => {
-                let Some(doc) = self.documents.get_mut(&uri) else {
-                    return Ok(());
-                };
-                let changes = params
-                    .get("contentChanges")
-                    .and_then(Value::as_array)
-                    .map_or(&[][..], Vec::as_slice);
-                for change in changes {
-                    match &mut doc.text {
-                        Text::Kept(text) => text::apply_change(text, change),
-                        // Only a whole new text can replace one that was not kept.
-                        Text::TooLarge(_) => {
-                            if let (None, Some(text)) = (
-                                change.get("range"),
-                                change.get("text").and_then(Value::as_str),
-                            ) {
-                                doc.text = Text::Kept(text.to_owned());
-                            }
-                        }
-                    }
-                }
-                doc.version = version.or(doc.version);
-                self.mark(uri);
-                Ok(())
-            }
+            "textDocument/didOpen" => self.opened(uri, version, params),
+            "textDocument/didChange" => self.changed(uri, version, params),
             "textDocument/didSave" => {
                 // Files the manifest names may have changed on disk too.
                 let Some(doc) = self.documents.get_mut(&uri) else {
@@ -315,6 +267,59 @@ impl<W: Write> Server<'_, W> {
             }
             _ => Ok(()),
         }
+    }
+
+    /// `textDocument/didOpen`: keep a manifest's text (other files are not ours).
+    fn opened(&mut self, uri: String, version: Option<i64>, params: &Value) -> io::Result<()> {
+        let Some(text) = params.pointer("/textDocument/text").and_then(Value::as_str) else {
+            return self.log(&format!("didOpen without text for {uri}"));
+        };
+        let Some(path) = text::uri_path(&uri) else {
+            return Ok(());
+        };
+        let Some(dialect) = crate::dialect::from_manifest_path(&path) else {
+            return Ok(()); // Not a manifest: a TOML/JSON/YAML file like any other.
+        };
+        self.documents.insert(
+            uri.clone(),
+            Document {
+                text: Text::Kept(text.to_owned()),
+                version,
+                path,
+                dialect,
+                found: Vec::new(),
+            },
+        );
+        self.mark(uri);
+        Ok(())
+    }
+
+    /// `textDocument/didChange`: apply the changes to the kept text.
+    fn changed(&mut self, uri: String, version: Option<i64>, params: &Value) -> io::Result<()> {
+        let Some(doc) = self.documents.get_mut(&uri) else {
+            return Ok(());
+        };
+        let changes = params
+            .get("contentChanges")
+            .and_then(Value::as_array)
+            .map_or(&[][..], Vec::as_slice);
+        for change in changes {
+            match &mut doc.text {
+                Text::Kept(text) => text::apply_change(text, change),
+                // Only a whole new text can replace one that was not kept.
+                Text::TooLarge(_) => {
+                    if let (None, Some(text)) = (
+                        change.get("range"),
+                        change.get("text").and_then(Value::as_str),
+                    ) {
+                        doc.text = Text::Kept(text.to_owned());
+                    }
+                }
+            }
+        }
+        doc.version = version.or(doc.version);
+        self.mark(uri);
+        Ok(())
     }
 
     /// Ask the client to report changes to files on disk: the workers, icons

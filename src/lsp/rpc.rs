@@ -30,6 +30,46 @@ pub(crate) struct Framing {
 /// The header a resynchronisation looks for, lower-case.
 const LENGTH_HEADER: &[u8] = b"content-length:";
 
+/// What a frame's headers said so far.
+#[derive(Default)]
+struct Headers {
+    length: Option<u64>,
+    /// A Content-Length header that does not parse, or two that disagree.
+    bad_length: bool,
+    /// The first thing wrong with the frame's headers.
+    problem: Option<String>,
+}
+
+impl Headers {
+    /// One header line, without its line break.
+    fn read(&mut self, text: &str) {
+        match text.split_once(':') {
+            Some((name, value)) if name.trim().eq_ignore_ascii_case("content-length") => {
+                match value.trim().parse::<u64>() {
+                    Ok(n) if self.length.is_some_and(|l| l != n) => {
+                        self.bad_length = true;
+                        self.problem.get_or_insert_with(|| {
+                            "two Content-Length headers disagree".to_owned()
+                        });
+                    }
+                    Ok(n) => self.length = Some(n),
+                    Err(_) => {
+                        self.bad_length = true;
+                        self.problem.get_or_insert_with(|| {
+                            format!("Content-Length {:?} is not a number", value.trim())
+                        });
+                    }
+                }
+            }
+            Some(_) => {} // Content-Type and anything else: not needed.
+            None => {
+                self.problem
+                    .get_or_insert_with(|| format!("{text:?} is not a header"));
+            }
+        }
+    }
+}
+
 /// Read one framed message; a body over `max_body` bytes is read past, unkept.
 ///
 /// A frame whose headers give no usable length (none, not a number, negative, two that
@@ -40,10 +80,7 @@ pub(crate) fn read_message(
     max_body: u64,
     framing: &mut Framing,
 ) -> io::Result<Incoming> {
-    let mut length: Option<u64> = None;
-    // A Content-Length header that does not parse, or two that disagree.
-    let mut bad_length = false;
-    let mut problem: Option<String> = None;
+    let mut headers = Headers::default();
     let mut line = Vec::new();
     let mut after_resync = false;
     if std::mem::take(&mut framing.lost) {
@@ -67,7 +104,9 @@ pub(crate) fn read_message(
         }
         if line.last() != Some(&b'\n') {
             if line.len() as u64 >= MAX_HEADER_LINE {
-                problem.get_or_insert_with(|| "a header line is too long".to_owned());
+                headers
+                    .problem
+                    .get_or_insert_with(|| "a header line is too long".to_owned());
                 skip_line(input)?;
                 continue;
             }
@@ -78,36 +117,14 @@ pub(crate) fn read_message(
         if text.is_empty() {
             break;
         }
-        match text.split_once(':') {
-            Some((name, value)) if name.trim().eq_ignore_ascii_case("content-length") => {
-                match value.trim().parse::<u64>() {
-                    Ok(n) if length.is_some_and(|l| l != n) => {
-                        bad_length = true;
-                        problem.get_or_insert_with(|| {
-                            "two Content-Length headers disagree".to_owned()
-                        });
-                    }
-                    Ok(n) => length = Some(n),
-                    Err(_) => {
-                        bad_length = true;
-                        problem.get_or_insert_with(|| {
-                            format!("Content-Length {:?} is not a number", value.trim())
-                        });
-                    }
-                }
-            }
-            Some(_) => {} // Content-Type and anything else: not needed.
-            None => {
-                problem.get_or_insert_with(|| format!("{text:?} is not a header"));
-            }
-        }
+        headers.read(text);
     }
-    let length = match length {
-        Some(n) if !bad_length => n,
+    let length = match headers.length {
+        Some(n) if !headers.bad_length => n,
         _ => {
             // The body's size is unknown: the next read skips to the next frame.
             framing.lost = true;
-            return Ok(Incoming::Malformed(problem.unwrap_or_else(|| {
+            return Ok(Incoming::Malformed(headers.problem.unwrap_or_else(|| {
                 "the message has no Content-Length header".to_owned()
             })));
         }
@@ -126,7 +143,7 @@ pub(crate) fn read_message(
     if (body.len() as u64) < length {
         return Ok(Incoming::Eof);
     }
-    if let Some(problem) = problem {
+    if let Some(problem) = headers.problem {
         return Ok(Incoming::Malformed(problem));
     }
     Ok(match serde_json::from_slice(&body) {

@@ -117,7 +117,7 @@ mod tests {
         let root = dir.path().join("plug");
         fs_err::create_dir_all(root.join("commands")).unwrap();
         fs_err::create_dir_all(dir.path().join("outside/deep")).unwrap();
-        let root = root.canonicalize().unwrap();
+        let root = fs_err::canonicalize(root).unwrap();
         (dir, root)
     }
 
@@ -130,7 +130,7 @@ mod tests {
     #[test]
     fn the_spec_table() {
         let (dir, root) = fixture();
-        let outside = dir.path().canonicalize().unwrap().join("outside");
+        let outside = fs_err::canonicalize(dir.path()).unwrap().join("outside");
         assert!(
             !escapes(&root, "commands/missing.md"),
             "existence is not checked"

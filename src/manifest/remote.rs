@@ -8,7 +8,7 @@ use std::path::Path;
 /// a git repository; `None` for a subdirectory of one, or without remotes.
 pub fn url(root: &Path) -> Option<String> {
     let dot_git = root.join(".git");
-    let meta = dot_git.symlink_metadata().ok()?;
+    let meta = fs_err::symlink_metadata(&dot_git).ok()?;
     let git_dir = if meta.is_dir() {
         dot_git
     } else if meta.is_file() {

@@ -126,7 +126,7 @@ async fn upload(
 ) -> Result<(), oci_client::errors::OciDistributionError> {
     let mut attempt = 1;
     loop {
-        let file = fs_err::File::open(&l.path)?.into_parts().0;
+        let file = fs_err::File::open(&l.path)?;
         match client
             .push_blob_stream(r, chunks(file), &l.digest, Some(l.size))
             .await
@@ -143,7 +143,7 @@ async fn upload(
 
 /// A file as a stream of 1 MiB chunks, read as the upload asks for them (bounded memory).
 fn chunks(
-    file: std::fs::File,
+    file: fs_err::File,
 ) -> impl futures_util::Stream<Item = oci_client::errors::Result<bytes::Bytes>> + Send + 'static {
     futures_util::stream::unfold(Some(file), |state| async move {
         let mut file = state?;

@@ -380,7 +380,7 @@ fn skipped(
 /// Install one newer version fetched ahead, never asking: what needs consent is left for
 /// approval; a race lost to another command defers to the next sweep; an update is recorded
 /// as a change and in the home's `events.jsonl`.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // the sweep's state, lent to one plugin's install
 fn install_one(
     printer: &Printer,
     home: &crate::store::Home,

@@ -77,11 +77,6 @@ fn proxied_http(url: &str) -> bool {
     proxied
 }
 
-/// Whether the user configured an ssh command git would use.
-fn user_ssh_command() -> bool {
-    crate::net::settings().git_cli.user_ssh || super::user_git().ssh_command
-}
-
 /// The directory ref listings run in: outside any repository.
 fn neutral_dir() -> std::path::PathBuf {
     if cfg!(unix) {
@@ -221,7 +216,7 @@ pub(in crate::git) const BLOBS_PHASE: &str = "fetching the subdirectory's files 
 
 /// Write the fetched commit: its whole tree, or (`sparse`) only those paths, with the
 /// objects they lack fetched by id from `url` into the repository at `dir`.
-#[allow(clippy::too_many_arguments)]
+#[allow(clippy::too_many_arguments)] // the fetch's parts, passed down as they are
 fn write_out(
     repo: &Repository,
     dir: &Path,

@@ -37,6 +37,11 @@ pub(super) const MAX_STDERR: usize = 64 << 10;
 /// after a redirect or an `insteadOf` rewrite to another host.
 pub(super) const ENV_HELPER: &str = "!f() { test \"$1\" = get || return 0; h=; while read -r l; do case \"$l\" in host=*) h=\"${l#host=}\";; esac; done; h=\"${h%:[0-9]*}\"; test -n \"$h\" && test \"$h\" = \"$PLUGINS_GIT_HOST\" && printf 'username=%s\\npassword=%s\\n' \"$PLUGINS_GIT_USERNAME\" \"$PLUGINS_GIT_PASSWORD\"; }; f";
 
+/// Whether the user configured an ssh command git would use.
+fn user_ssh_command() -> bool {
+    crate::net::settings().git_cli.user_ssh || super::super::user_git().ssh_command
+}
+
 /// `git -c ... <args>` with a clean, bounded environment, in `dir`. `prompt`:
 /// git and ssh may ask on the terminal (an install with one on stdin).
 pub(super) fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt: bool) -> Command {

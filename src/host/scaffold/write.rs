@@ -57,7 +57,7 @@ pub fn write(plan: &Plan, root: &Path) -> Result<Written, WriteError> {
     let mut todo = Vec::new();
     for (rel, contents) in &plan.files {
         let path = root.join(rel);
-        if path.symlink_metadata().is_err() {
+        if fs_err::symlink_metadata(&path).is_err() {
             todo.push((rel, contents));
         } else if KEPT_IF_PRESENT.iter().any(|k| Path::new(k) == rel) {
             let missing = if rel == Path::new(".gitignore") {

@@ -145,7 +145,7 @@ fn capabilities(m: &Manifest, profile: Profile) -> Option<Finding> {
 /// Tree refusals: a shipped `.aoe-build/` and symlinks (the tree hash rejects them).
 fn tree(root: &Path) -> Vec<Finding> {
     let mut out = Vec::new();
-    if root.join(".aoe-build").symlink_metadata().is_ok() {
+    if fs_err::symlink_metadata(root.join(".aoe-build")).is_ok() {
         out.push(
             Finding::new(
                 Code::AoeShippedBuildDir,
@@ -217,7 +217,7 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, bool)>) {
 
 /// Whether `path` resolves outside `root` (a dangling link counts as escaping).
 pub(super) fn escapes(root: &Path, path: &Path) -> bool {
-    match (root.canonicalize(), path.canonicalize()) {
+    match (fs_err::canonicalize(root), fs_err::canonicalize(path)) {
         (Ok(root), Ok(target)) => !target.starts_with(root),
         _ => true,
     }

@@ -7,9 +7,9 @@ use super::install::escapes;
 use super::profile::{BUILTIN_THEMES, Profile};
 use super::raw::{Manifest, Runtime};
 use super::rules;
-use crate::diagnostic::{Code, did_you_mean};
+use crate::diagnostic::Code;
 use crate::manifest::Finding;
-use crate::manifest::doc::{Node, Pointer, Value};
+use crate::manifest::doc::{Node, Pointer};
 use crate::ptr;
 
 /// An id still in an example namespace (`plugins new` and the aoe template
@@ -45,119 +45,6 @@ fn placeholder_id(id: &str, root: &Path) -> Option<Finding> {
         )
         .help(help),
     )
-}
-
-/// Keys in lenient tables that the host silently ignores.
-pub(super) fn ignored_keys(doc: &Node, keys: &Keys) -> Vec<Finding> {
-    let mut out = Vec::new();
-    walk_keys(doc, keys, &Pointer::default(), &mut out);
-    // `[runtime]` is one table for both kinds; keys of the other kind are inert.
-    if let Some(runtime) = doc.get("runtime") {
-        let kind = runtime.node.get("kind").and_then(|e| e.node.as_str());
-        let foreign: &[&str] = match kind {
-            Some("command") => &["asset", "bin"],
-            Some("release-binary") => &["command", "system", "build"],
-            _ => &[],
-        };
-        for key in foreign {
-            if runtime.node.get(key).is_some() {
-                out.push(
-                    Finding::new(
-                        Code::AoeIgnoredKey,
-                        format!(
-                            "`{key}` has no effect on a `{}` runtime and is ignored by the host",
-                            kind.unwrap_or_default()
-                        ),
-                        ptr!["runtime", *key],
-                    )
-                    .on_key(),
-                );
-            }
-        }
-    }
-    out
-}
-
-/// The keys a schema declares, table by table, as [`ignored_keys`] walks them: read once
-/// per profile from the schema, whose maps hash every key looked up (most of the walk, which
-/// runs on every manifest of a `-r` run).
-pub(super) struct Keys {
-    /// `properties`, in the schema's order (a did-you-mean picks from them in that order);
-    /// `None` where the schema declares none.
-    props: Option<Vec<(String, Keys)>>,
-    /// `additionalProperties: false`.
-    closed: bool,
-    /// `items`.
-    items: Option<Box<Keys>>,
-}
-
-impl Keys {
-    pub(super) fn of(schema: &serde_json::Value) -> Keys {
-        Keys {
-            props: schema
-                .get("properties")
-                .and_then(serde_json::Value::as_object)
-                .map(|props| {
-                    props
-                        .iter()
-                        .map(|(k, sub)| (k.clone(), Keys::of(sub)))
-                        .collect()
-                }),
-            closed: schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false)),
-            items: schema.get("items").map(|items| Box::new(Keys::of(items))),
-        }
-    }
-}
-
-/// Keys the schema does not declare where it leaves the table open: the host ignores them.
-/// Only tables and arrays are descended into, and a key's pointer is built only when it is
-/// needed (this walk runs on every manifest of a `-r` run).
-fn walk_keys(node: &Node, keys: &Keys, at: &Pointer, out: &mut Vec<Finding>) {
-    let nested = |n: &Node| matches!(n.value, Value::Table(_) | Value::Array(_));
-    match &node.value {
-        Value::Table(entries) => {
-            let Some(props) = &keys.props else {
-                return;
-            };
-            for e in entries {
-                let Some((_, sub)) = props.iter().find(|(k, _)| *k == e.key.as_str()) else {
-                    if !keys.closed {
-                        let place = if at.0.is_empty() {
-                            "the top level".to_owned()
-                        } else {
-                            at.dotted()
-                        };
-                        let f = Finding::new(
-                            Code::AoeIgnoredKey,
-                            format!("unknown key `{}` in {place} is ignored by the host", e.key),
-                            at.join(e.key.clone()),
-                        )
-                        .on_key();
-                        out.push(
-                            match did_you_mean(&e.key, props.iter().map(|(k, _)| k.as_str())) {
-                                Some(s) => f.help(format!("did you mean `{s}`?")).fix(s),
-                                None => f,
-                            },
-                        );
-                    }
-                    continue;
-                };
-                if nested(&e.node) {
-                    walk_keys(&e.node, sub, &at.join(e.key.clone()), out);
-                }
-            }
-        }
-        Value::Array(items) => {
-            if let Some(item_keys) = &keys.items {
-                for (i, item) in items.iter().enumerate() {
-                    if nested(item) {
-                        walk_keys(item, item_keys, &at.join(i), out);
-                    }
-                }
-            }
-        }
-        _ => {}
-    }
 }
 
 /// Lints that need the typed manifest (and, when given, the plugin tree).
@@ -202,7 +89,8 @@ pub(super) fn check(
             .iter()
             .map(|p| (p.as_str(), ptr!["icon_asset"]));
         for (path, at) in assets.chain(icon) {
-            if rules::screenshot_path_ok(path) && root.join(path).symlink_metadata().is_err() {
+            if rules::screenshot_path_ok(path) && fs_err::symlink_metadata(root.join(path)).is_err()
+            {
                 out.push(
                     Finding::new(Code::AoeMissingFile, format!("{path:?} does not exist in the plugin tree"), at)
                         .help("the host resolves it against the repository at the installed ref, so it must be committed"),
@@ -423,7 +311,7 @@ fn themes(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
             Some("contains `..`")
         } else if let Some(root) = root {
             let full = root.join(&t.path);
-            if full.symlink_metadata().is_err() {
+            if fs_err::symlink_metadata(&full).is_err() {
                 Some("does not exist in the plugin tree")
             } else if escapes(root, &full) {
                 Some("resolves outside the plugin directory")
@@ -467,7 +355,7 @@ fn runtime(m: &Manifest, root: Option<&Path>, out: &mut Vec<Finding>) {
                     );
                 } else if let Some(root) = root {
                     let full = root.join(program);
-                    let exists = full.symlink_metadata().is_ok();
+                    let exists = fs_err::symlink_metadata(&full).is_ok();
                     if exists && escapes(root, &full) {
                         out.push(Finding::new(Code::AoeEntrypoint, format!("runtime command program {program:?} resolves outside the plugin directory (through a symlink)"), at));
                     } else if !exists && build.is_empty() {

@@ -2,24 +2,25 @@
 //! refusals and lints (spec `aoe.md` §1, §19).
 
 mod check;
+mod ignored;
 mod install;
 mod lint;
 pub mod profile;
 pub mod raw;
 pub mod rules;
 pub mod schema;
+mod structural;
 
 use std::path::Path;
 use std::sync::LazyLock;
 
 use self::profile::Profile;
-use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
+use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::manifest::doc::Node;
-use crate::manifest::schema::{Problem, SchemaError};
 use crate::manifest::{
     Facts, Finding, HostClass, Outcome, ReleaseWorker, format, schema as json_schema,
 };
-use crate::ptr;
+use structural::structural_finding;
 
 /// How to validate: which host, and what the caller asserts about it.
 #[derive(Clone, Debug, Default)]
@@ -38,14 +39,14 @@ struct Compiled {
     schema: serde_json::Value,
     validator: json_schema::Validator,
     /// The schema's keys, for the ignored-keys lint.
-    keys: lint::Keys,
+    keys: ignored::Keys,
 }
 
 fn compiled(profile: Profile) -> &'static Compiled {
     fn make(profile: Profile) -> Compiled {
         let schema = schema::build(profile);
         let validator = json_schema::compile(&schema);
-        let keys = lint::Keys::of(&schema);
+        let keys = ignored::Keys::of(&schema);
         Compiled {
             schema,
             validator,
@@ -71,20 +72,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     // host's typed parse deserializes from.
     let (doc, table) = match format::parse_toml_table(text) {
         Ok(parsed) => parsed,
-        Err(e) => {
-            let mut d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
-                .with_label(e.span.clone().unwrap_or(0..0), None);
-            d.help = format::template_help(text, e.span.map(|s| s.start));
-            return Outcome {
-                class: HostClass::Parse,
-                host_message: Some(format!("manifest is not valid TOML: {}", e.display)),
-                diagnostics: vec![d],
-                id: None,
-                version: None,
-                skipped: Some(EVERYTHING_ELSE),
-                facts: Facts::default(),
-            };
-        }
+        Err(e) => return unparsed(text, e),
     };
     let id = doc
         .get("id")
@@ -108,38 +96,19 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         .map(|e| structural_finding(e, &doc, &compiled.schema, profile))
         .collect();
     let mut diagnostics = Vec::new();
-    let mut lints = lint::ignored_keys(&doc, &compiled.keys);
+    let mut lints = ignored::ignored_keys(&doc, &compiled.keys);
     let mut skipped = None;
     let mut facts = Facts::default();
     let (class, host_message) = match raw::from_table(table, text, profile) {
         Err(e) => {
             // The host's semantic pass needs the typed manifest serde could not build.
             skipped = Some("the semantic pass, install refusals and the remaining lints");
-            let host_message = format!("manifest is not valid TOML: {e}");
-            let mut structural: Vec<Diagnostic> =
-                resolve(structural, &doc, Severity::Error).collect();
-            // The error the host stops at carries the host's own words (serde's: `sequence`,
-            // `map`, `u32`, …), on the diagnostic at the same place; the others keep ours.
-            let host_text = e.message().trim_end();
-            let at_host = e.span().and_then(|span| {
-                structural
-                    .iter()
-                    .position(|d| d.labels.first().is_some_and(|l| l.span == span))
-            });
-            match at_host {
-                Some(i) => host_text.clone_into(&mut structural[i].message),
-                None if !structural.iter().any(|d| d.message == host_text) => {
-                    // The schema missed what serde caught, or put it elsewhere: report
-                    // serde's own error too.
-                    diagnostics.push(
-                        Diagnostic::new(Code::AoeParse, host_text)
-                            .with_label(e.span().unwrap_or(0..0), None),
-                    );
-                }
-                None => {}
-            }
-            diagnostics.extend(structural);
-            (HostClass::Parse, Some(host_message))
+            let structural = resolve(structural, &doc, Severity::Error).collect();
+            diagnostics.extend(not_deserialized(&e, structural));
+            (
+                HostClass::Parse,
+                Some(format!("manifest is not valid TOML: {e}")),
+            )
         }
         Ok(m) => {
             // The host accepted it: any schema error is a schema bug, not a verdict.
@@ -153,15 +122,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
                     .map(|f| f.resolve(&doc, Severity::Warning)),
             );
             let semantic = check::validate(&m, profile);
-            let class_msg = if semantic.is_empty() {
-                (HostClass::Valid, None)
-            } else {
-                let lines: Vec<&str> = semantic.iter().map(|f| f.message.as_str()).collect();
-                (
-                    HostClass::Invalid,
-                    Some(format!("manifest is invalid:\n{}", lines.join("\n"))),
-                )
-            };
+            let class_msg = verdict(&semantic);
             diagnostics.extend(resolve(semantic, &doc, Severity::Error));
             diagnostics.extend(
                 install::check(&m, root, opts)
@@ -183,6 +144,63 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         skipped,
         facts,
     }
+}
+
+/// The host's verdict on a manifest it deserialized: valid, or invalid with its semantic
+/// pass's messages, one a line.
+fn verdict(semantic: &[Finding]) -> (HostClass, Option<String>) {
+    if semantic.is_empty() {
+        (HostClass::Valid, None)
+    } else {
+        let lines: Vec<&str> = semantic.iter().map(|f| f.message.as_str()).collect();
+        (
+            HostClass::Invalid,
+            Some(format!("manifest is invalid:\n{}", lines.join("\n"))),
+        )
+    }
+}
+
+/// What the host says of a manifest that is not TOML.
+fn unparsed(text: &str, e: format::SyntaxError) -> Outcome {
+    let mut d = Diagnostic::new(Code::SyntaxToml, e.message.clone())
+        .with_label(e.span.clone().unwrap_or(0..0), None);
+    d.help = format::template_help(text, e.span.map(|s| s.start));
+    Outcome {
+        class: HostClass::Parse,
+        host_message: Some(format!("manifest is not valid TOML: {}", e.display)),
+        diagnostics: vec![d],
+        id: None,
+        version: None,
+        skipped: Some(EVERYTHING_ELSE),
+        facts: Facts::default(),
+    }
+}
+
+/// The diagnostics of a manifest serde could not deserialize: the structural ones, the
+/// one at the place the host stops carrying the host's own words (serde's: `sequence`,
+/// `map`, `u32`, …), and serde's error on its own when no structural one is there.
+fn not_deserialized(e: &toml::de::Error, mut structural: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut diagnostics = Vec::new();
+    let host_text = e.message().trim_end();
+    let at_host = e.span().and_then(|span| {
+        structural
+            .iter()
+            .position(|d| d.labels.first().is_some_and(|l| l.span == span))
+    });
+    match at_host {
+        Some(i) => host_text.clone_into(&mut structural[i].message),
+        None if !structural.iter().any(|d| d.message == host_text) => {
+            // The schema missed what serde caught, or put it elsewhere: report
+            // serde's own error too.
+            diagnostics.push(
+                Diagnostic::new(Code::AoeParse, host_text)
+                    .with_label(e.span().unwrap_or(0..0), None),
+            );
+        }
+        None => {}
+    }
+    diagnostics.extend(structural);
+    diagnostics
 }
 
 /// What install needs from the typed manifest the host's parse built.
@@ -280,231 +298,5 @@ fn holds_big_int(node: &Node) -> bool {
         Value::Array(items) => items.iter().any(holds_big_int),
         Value::Table(entries) => entries.iter().any(|e| holds_big_int(&e.node)),
         _ => false,
-    }
-}
-
-/// serde's `OneOf` wording: "expected `a`", "expected `a` or `b`", "expected one of `a`, `b`, `c`".
-fn expected(items: &[String]) -> String {
-    match items {
-        [] => "there are none".to_owned(),
-        [one] => format!("expected `{one}`"),
-        [a, b] => format!("expected `{a}` or `{b}`"),
-        _ => {
-            let list: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
-            format!("expected one of {}", list.join(", "))
-        }
-    }
-}
-
-/// Map a JSON Schema error to a finding with serde's wording, as the host prints it.
-fn structural_finding(
-    e: SchemaError,
-    doc: &Node,
-    schema: &serde_json::Value,
-    profile: Profile,
-) -> Finding {
-    let node = doc.locate(&e.at).map(|(n, _)| n);
-    let found = || {
-        node.map_or_else(String::new, |n| match n.scalar_text() {
-            Some(t) => format!("{} `{}`", n.type_name(), t.trim_matches('"')),
-            None => n.type_name().to_owned(),
-        })
-    };
-    match e.problem {
-        Problem::Unknown(key) => {
-            let parent = e.at.parent().unwrap_or_default();
-            let known: Vec<String> = json_schema::sub_schema(schema, &parent)
-                .and_then(json_schema::declared_keys)
-                .map(|(keys, _)| keys.into_iter().map(str::to_owned).collect())
-                .unwrap_or_default();
-            let f = Finding::new(
-                Code::AoeUnknownKey,
-                format!("unknown field `{key}`, {}", expected(&known)),
-                e.at,
-            )
-            .on_key()
-            .label("unknown key");
-            match (
-                key.as_str(),
-                did_you_mean(&key, known.iter().map(String::as_str)),
-            ) {
-                ("panes", _) => {
-                    f.help("panes are UI slots: declare `[[ui]]` with `slot = \"pane\"`")
-                }
-                ("actions", _) => {
-                    f.help("declare `[[commands]]`, optionally with a `[commands.action]` table")
-                }
-                (_, Some(s)) => f.help(format!("did you mean `{s}`?")).fix(s),
-                _ => f,
-            }
-        }
-        Problem::Missing(key) => Finding::new(
-            Code::AoeMissingKey,
-            format!("missing field `{key}`"),
-            e.at.clone(),
-        )
-        .on_key()
-        .label(format!(
-            "`{key}` is required in {}",
-            e.at.parent().unwrap_or_default().dotted()
-        )),
-        Problem::Type(expected) => {
-            // Where the host deserializes one of its structs or tagged enums, serde names it.
-            // Where the host deserializes one of its structs or tagged enums, the text is
-            // serde's whole (`invalid type: string "k", expected struct KeybindContribution`).
-            let message = match (expected.as_slice(), host_type(&e.at), node) {
-                ([object], Some(name), Some(n)) if object == "object" => {
-                    format!("invalid type: {}, expected {name}", serde_unexpected(n))
-                }
-                _ => format!(
-                    "invalid type: {}, expected {}",
-                    found(),
-                    expected
-                        .iter()
-                        .map(|t| json_type_name(t))
-                        .collect::<Vec<_>>()
-                        .join(" or ")
-                ),
-            };
-            Finding::new(Code::AoeInvalidType, message, e.at)
-        }
-        Problem::Enum(allowed) => {
-            use crate::manifest::doc::Value;
-            // toml's enum access: a string names the variant, and so does the one key of
-            // a table whose value is then empty; any other type is refused outright.
-            let (value, message) = match node.map(|n| &n.value) {
-                Some(Value::Str(s)) => (s.clone(), None),
-                Some(Value::Table(entries)) => match entries.as_slice() {
-                    [] => (
-                        String::new(),
-                        Some("wanted exactly 1 element, found 0 elements".to_owned()),
-                    ),
-                    [one] if allowed.contains(&one.key) => (
-                        one.key.clone(),
-                        match &one.node.value {
-                            Value::Table(t) if !t.is_empty() => {
-                                Some("expected empty table".to_owned())
-                            }
-                            Value::Array(a) if !a.is_empty() => {
-                                Some("expected empty array".to_owned())
-                            }
-                            // The host reads it: the schema (strings only) disagrees.
-                            Value::Table(_) | Value::Array(_) => Some(format!(
-                                "a one-key table naming a variant is read as `{}` (toml's enum access); write the string",
-                                one.key
-                            )),
-                            _ => Some(format!("expected table, found {}", one.node.type_name())),
-                        },
-                    ),
-                    [one] => (one.key.clone(), None),
-                    _ => (
-                        String::new(),
-                        Some("wanted exactly 1 element, more than 1 element".to_owned()),
-                    ),
-                },
-                _ => (String::new(), Some("wanted string or table".to_owned())),
-            };
-            if let Some(message) = message {
-                return Finding::new(Code::AoeUnknownVariant, message, e.at);
-            }
-            let f = Finding::new(
-                Code::AoeUnknownVariant,
-                format!("unknown variant `{value}`, {}", expected(&allowed)),
-                e.at,
-            );
-            if let Some(why) = profile.slot_history(&value) {
-                f.help(format!("`{value}` was {why}"))
-            } else if let Some(s) = did_you_mean(&value, allowed.iter().map(String::as_str)) {
-                f.help(format!("did you mean `{s}`?")).fix(s)
-            } else {
-                f
-            }
-        }
-        Problem::Shape if e.at == ptr!["id"] => {
-            let id = node.and_then(Node::as_str).unwrap_or_default();
-            let reason = rules::id_problem(id).unwrap_or("does not match the id grammar");
-            Finding::new(
-                Code::AoeInvalidId,
-                format!("invalid plugin id {id:?}: {reason}"),
-                e.at,
-            )
-            .help("ids are dot-separated lowercase segments like \"dev.example.my-plugin\"")
-        }
-        Problem::Shape => Finding::new(
-            Code::AoeInvalidType,
-            format!("invalid value: {}", found()),
-            e.at,
-        ),
-        Problem::Range => Finding::new(
-            Code::AoeInvalidType,
-            format!("invalid value: {}, expected u32", found()),
-            e.at,
-        ),
-        Problem::Other(message) => Finding::new(Code::AoeParse, message, e.at),
-    }
-}
-
-/// serde's `Unexpected` words for a TOML value (`string "k"`, `floating point `1.5``,
-/// `sequence`, `map`).
-fn serde_unexpected(n: &Node) -> String {
-    use crate::manifest::doc::Value;
-    match &n.value {
-        Value::Str(s) => format!("string {s:?}"),
-        // serde's `WithDecimalPoint`: Rust's `Display`, with `.0` when it has no point.
-        Value::Float(x) => {
-            let text = x.to_string();
-            if x.is_finite() && !text.contains('.') {
-                format!("floating point `{text}.0`")
-            } else {
-                format!("floating point `{text}`")
-            }
-        }
-        Value::Array(_) => "sequence".to_owned(),
-        // toml hands a datetime to serde as a map.
-        Value::Table(_) | Value::Datetime(_) => "map".to_owned(),
-        _ => match n.scalar_text() {
-            Some(t) => format!("{} `{t}`", n.type_name()),
-            None => n.type_name().to_owned(),
-        },
-    }
-}
-
-/// What serde expects at `at` where the host's type is a struct or an internally tagged
-/// enum (`aoe-plugin-api/src/manifest.rs`): its words name the type.
-fn host_type(at: &crate::manifest::doc::Pointer) -> Option<&'static str> {
-    use crate::manifest::doc::Seg;
-    let keys: Vec<&str> =
-        at.0.iter()
-            .map(|s| match s {
-                Seg::Key(k) => k.as_ref(),
-                Seg::Index(_) => "*",
-            })
-            .collect();
-    Some(match keys.as_slice() {
-        ["screenshots", "*"] => "struct Screenshot",
-        ["commands", "*"] => "struct CommandContribution",
-        ["commands", "*", "action"] => "internally tagged enum ClientAction",
-        ["keybinds", "*"] => "struct KeybindContribution",
-        ["settings", "*"] => "struct SettingContribution",
-        ["settings", "*", "fields", "*"] => "struct ObjectFieldContribution",
-        ["themes", "*"] => "struct ThemeContribution",
-        ["status", "*"] => "struct StatusContribution",
-        ["ui", "*"] => "struct UiContribution",
-        ["runtime"] => "internally tagged enum RuntimeSpec",
-        ["runtime", "build", "*"] => "struct BuildStep",
-        _ => return None,
-    })
-}
-
-/// JSON Schema type names as TOML users know them.
-fn json_type_name(t: &str) -> &str {
-    match t {
-        "object" => "a table",
-        "array" => "an array",
-        "string" => "a string",
-        "integer" => "an integer",
-        "boolean" => "a boolean",
-        "number" => "a number",
-        other => other,
     }
 }

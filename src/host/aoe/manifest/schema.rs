@@ -38,24 +38,6 @@ pub fn build(profile: Profile) -> Value {
     let slot = json!({ "enum": profile.slots(), "description": "UI slot (closed set; unknown slots are a parse error)" });
     let option_source =
         json!({ "enum": OPTION_SOURCES, "description": "host option source (api_version >= 9)" });
-    let field = json!({
-        "type": "object",
-        "required": ["key"],
-        "properties": {
-            "key": { "type": "string", "description": "Field key inside each list item (non-empty)" },
-            "label": { "type": "string", "description": "Label shown for the field" },
-            "description": { "type": "string", "description": "Help text shown for the field" },
-            "type": { "enum": with_alias(profile.field_types()), "default": "string", "description": "Field type (closed set; unknown types are a parse error)" },
-            "required": { "type": "boolean", "description": "Each item must set this field" },
-            "multiline": { "type": "boolean", "description": "Multi-line editor (string fields only)" },
-            "options": described(strings(), "Choices of a select field"),
-            "min": { "type": "integer", "description": "Smallest allowed integer" },
-            "max": { "type": "integer", "description": "Largest allowed integer" },
-            "default": { "description": "Default value (any TOML value)" },
-            "option_source": option_source,
-            "depends_on": described(strings(), "Sibling field keys a dynamic_select's options depend on")
-        }
-    });
     json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": format!("https://plugins.invalid/schemas/aoe-api{api}.schema.json"),
@@ -76,17 +58,7 @@ pub fn build(profile: Profile) -> Value {
                 "description": format!("Manifest API version, 1..={api} on this host")
             },
             "description": { "type": "string", "description": "Short description of the plugin" },
-            "screenshots": {
-                "type": "array", "description": "Screenshots for the plugin's listing (api_version >= 5; at most 8)",
-                "items": {
-                    "type": "object", "required": ["path", "alt"], "additionalProperties": false,
-                    "properties": {
-                        "path": { "type": "string", "description": "repository-relative png/jpg/jpeg/gif/webp path" },
-                        "alt": { "type": "string", "description": "Alt text (required, non-blank)" },
-                        "caption": { "type": "string", "description": "Caption shown under the screenshot" }
-                    }
-                }
-            },
+            "screenshots": screenshots(),
             "icon": { "type": "string", "description": "lucide kebab-case icon name (api_version >= 7)" },
             "icon_asset": { "type": "string", "description": "repository-relative image path (api_version >= 7)" },
             "capabilities": {
@@ -94,63 +66,9 @@ pub fn build(profile: Profile) -> Value {
                 "items": { "type": "string", "examples": profile.capabilities() },
                 "description": "Runtime capabilities requested; unknown strings parse but install refuses them"
             },
-            "commands": {
-                "type": "array",
-                "description": "Commands the plugin contributes; the host namespaces them as plugin.<plugin-id>.<id>",
-                "items": {
-                    "type": "object", "required": ["id"],
-                    "properties": {
-                        "id": { "type": "string", "description": "Command id (non-empty), unique in the plugin" },
-                        "title": { "type": "string", "description": "Title shown in the command palette" },
-                        "description": { "type": "string", "description": "What the command does" },
-                        "action": {
-                            "type": "object", "required": ["kind", "slot", "id"],
-                            "description": "client action (api_version >= 6, needs browser_open)",
-                            "properties": {
-                                "kind": { "enum": ACTION_KINDS, "description": "Action kind: open-ui-link opens a declared [[ui]] entry" },
-                                "slot": slot,
-                                "id": { "type": "string", "description": "The id of the [[ui]] entry with this slot to open" }
-                            }
-                        }
-                    }
-                }
-            },
-            "keybinds": {
-                "type": "array",
-                "description": "Key chords bound to commands (ctrl/shift + one key; core bindings win a collision)",
-                "items": {
-                    "type": "object", "required": ["command", "key"],
-                    "properties": {
-                        "command": { "type": "string", "description": "Command to run: a plugin command id, a qualified plugin.<id>.<command>, or a core command" },
-                        "key": { "type": "string", "description": "Chord: ctrl/shift modifiers and one key (a character or F<n>), joined with +" }
-                    }
-                }
-            },
-            "settings": {
-                "type": "array",
-                "description": "Plugin settings, stored under [plugins.\"<id>\".settings.<key>]",
-                "items": {
-                    "type": "object", "required": ["key"],
-                    "properties": {
-                        "key": { "type": "string", "description": "Setting key (non-empty); stored as [plugins.\"<id>\".settings.<key>]" },
-                        "label": { "type": "string", "description": "Label shown in the settings UI" },
-                        "description": { "type": "string", "description": "Help text shown in the settings UI" },
-                        "type": { "enum": with_alias(profile.setting_types()), "default": "string", "description": "Setting type (closed set; unknown types are a parse error)" },
-                        "options": described(strings(), "Choices of a select setting"),
-                        "min": { "type": "integer", "description": "Smallest allowed integer" },
-                        "max": { "type": "integer", "description": "Largest allowed integer" },
-                        "default": { "description": "Default value (any TOML value)" },
-                        "advanced": { "type": "boolean", "description": "Shown under the advanced settings" },
-                        "multiline": { "type": "boolean", "description": "Multi-line editor (string settings only)" },
-                        "option_source": option_source,
-                        "depends_on": described(strings(), "Sibling setting keys a dynamic_select's options depend on (api_version >= 9)"),
-                        "fields": { "type": "array", "items": field, "description": "Fields of each item of an object_list setting (api_version >= 9)" },
-                        "item_id_key": { "type": "string", "description": "The field that identifies an object_list item (default _id; api_version >= 9)" },
-                        "min_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64, "description": "Fewest items of an object_list (api_version >= 9)" },
-                        "max_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64, "description": "Most items of an object_list (api_version >= 9)" }
-                    }
-                }
-            },
+            "commands": commands(&slot),
+            "keybinds": keybinds(),
+            "settings": settings(profile, &option_source),
             "setting_defaults": {
                 "type": "object",
                 "description": "Core setting overrides keyed by a quoted dotted path, e.g. \"theme.idle_decay_minutes\" = 10"
@@ -184,33 +102,141 @@ pub fn build(profile: Profile) -> Value {
                     "properties": { "slot": slot, "id": { "type": "string", "description": "Entry id (non-empty); the worker addresses the entry by slot and id" } }
                 }
             },
-            "runtime": {
-                "type": "object", "required": ["kind"],
-                "description": "The plugin's worker process: a command, or a prebuilt release binary",
-                "properties": {
-                    "kind": { "enum": RUNTIME_KINDS, "description": "command: run argv from the plugin directory; release-binary: download a prebuilt worker from the release" },
-                    "command": { "type": "array", "items": { "type": "string" }, "description": "argv; argv[0] plugin-relative unless system = true" },
-                    "system": { "type": "boolean", "description": "argv[0] is a bare program name resolved on PATH instead of a plugin-relative path" },
-                    "build": {
-                        "type": "array",
-                        "description": "Build steps run at install, in order, in the plugin dir (steps for other platforms are skipped); build into .aoe-build/",
-                        "items": {
-                            "type": "object", "required": ["command"], "additionalProperties": false,
-                            "properties": {
-                                "command": described(strings(), "argv of the build step"),
-                                "platforms": { "type": "array", "items": { "type": "string", "examples": PLATFORMS }, "description": "Platforms the step runs on (linux, macos, windows); all when absent" }
-                            }
-                        }
-                    },
-                    "asset": { "type": "string", "description": "release asset name template (${os}, ${arch}, ${version})" },
-                    "bin": { "type": "string", "description": "plugin-relative path of the worker binary (required for a .tar.gz/.tgz asset)" }
-                },
-                "allOf": [
-                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "command", "description": "A command runtime needs `command`" } } }, "then": { "required": ["command"] } },
-                    { "if": { "required": ["kind"], "properties": { "kind": { "const": "release-binary", "description": "A release-binary runtime needs `asset`" } } }, "then": { "required": ["asset"] } }
-                ]
-            },
+            "runtime": runtime(),
             "aoe_version": { "type": "string", "description": "semver requirement on the aoe version (api_version >= 4)" }
         }
+    })
+}
+
+/// `[[screenshots]]`: images for the plugin's listing.
+fn screenshots() -> Value {
+    json!({
+        "type": "array", "description": "Screenshots for the plugin's listing (api_version >= 5; at most 8)",
+        "items": {
+            "type": "object", "required": ["path", "alt"], "additionalProperties": false,
+            "properties": {
+                "path": { "type": "string", "description": "repository-relative png/jpg/jpeg/gif/webp path" },
+                "alt": { "type": "string", "description": "Alt text (required, non-blank)" },
+                "caption": { "type": "string", "description": "Caption shown under the screenshot" }
+            }
+        }
+    })
+}
+
+/// `[[commands]]`: each command, and the client action it may open (`slot`: the profile's
+/// closed set of UI slots).
+fn commands(slot: &Value) -> Value {
+    json!({
+        "type": "array",
+        "description": "Commands the plugin contributes; the host namespaces them as plugin.<plugin-id>.<id>",
+        "items": {
+            "type": "object", "required": ["id"],
+            "properties": {
+                "id": { "type": "string", "description": "Command id (non-empty), unique in the plugin" },
+                "title": { "type": "string", "description": "Title shown in the command palette" },
+                "description": { "type": "string", "description": "What the command does" },
+                "action": {
+                    "type": "object", "required": ["kind", "slot", "id"],
+                    "description": "client action (api_version >= 6, needs browser_open)",
+                    "properties": {
+                        "kind": { "enum": ACTION_KINDS, "description": "Action kind: open-ui-link opens a declared [[ui]] entry" },
+                        "slot": slot,
+                        "id": { "type": "string", "description": "The id of the [[ui]] entry with this slot to open" }
+                    }
+                }
+            }
+        }
+    })
+}
+
+/// `[[keybinds]]`: key chords bound to commands.
+fn keybinds() -> Value {
+    json!({
+        "type": "array",
+        "description": "Key chords bound to commands (ctrl/shift + one key; core bindings win a collision)",
+        "items": {
+            "type": "object", "required": ["command", "key"],
+            "properties": {
+                "command": { "type": "string", "description": "Command to run: a plugin command id, a qualified plugin.<id>.<command>, or a core command" },
+                "key": { "type": "string", "description": "Chord: ctrl/shift modifiers and one key (a character or F<n>), joined with +" }
+            }
+        }
+    })
+}
+
+/// `[[settings]]`: each setting, with the fields of an `object_list` setting's items.
+fn settings(profile: Profile, option_source: &Value) -> Value {
+    let field = json!({
+        "type": "object",
+        "required": ["key"],
+        "properties": {
+            "key": { "type": "string", "description": "Field key inside each list item (non-empty)" },
+            "label": { "type": "string", "description": "Label shown for the field" },
+            "description": { "type": "string", "description": "Help text shown for the field" },
+            "type": { "enum": with_alias(profile.field_types()), "default": "string", "description": "Field type (closed set; unknown types are a parse error)" },
+            "required": { "type": "boolean", "description": "Each item must set this field" },
+            "multiline": { "type": "boolean", "description": "Multi-line editor (string fields only)" },
+            "options": described(strings(), "Choices of a select field"),
+            "min": { "type": "integer", "description": "Smallest allowed integer" },
+            "max": { "type": "integer", "description": "Largest allowed integer" },
+            "default": { "description": "Default value (any TOML value)" },
+            "option_source": option_source,
+            "depends_on": described(strings(), "Sibling field keys a dynamic_select's options depend on")
+        }
+    });
+    json!({
+        "type": "array",
+        "description": "Plugin settings, stored under [plugins.\"<id>\".settings.<key>]",
+        "items": {
+            "type": "object", "required": ["key"],
+            "properties": {
+                "key": { "type": "string", "description": "Setting key (non-empty); stored as [plugins.\"<id>\".settings.<key>]" },
+                "label": { "type": "string", "description": "Label shown in the settings UI" },
+                "description": { "type": "string", "description": "Help text shown in the settings UI" },
+                "type": { "enum": with_alias(profile.setting_types()), "default": "string", "description": "Setting type (closed set; unknown types are a parse error)" },
+                "options": described(strings(), "Choices of a select setting"),
+                "min": { "type": "integer", "description": "Smallest allowed integer" },
+                "max": { "type": "integer", "description": "Largest allowed integer" },
+                "default": { "description": "Default value (any TOML value)" },
+                "advanced": { "type": "boolean", "description": "Shown under the advanced settings" },
+                "multiline": { "type": "boolean", "description": "Multi-line editor (string settings only)" },
+                "option_source": option_source,
+                "depends_on": described(strings(), "Sibling setting keys a dynamic_select's options depend on (api_version >= 9)"),
+                "fields": { "type": "array", "items": field, "description": "Fields of each item of an object_list setting (api_version >= 9)" },
+                "item_id_key": { "type": "string", "description": "The field that identifies an object_list item (default _id; api_version >= 9)" },
+                "min_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64, "description": "Fewest items of an object_list (api_version >= 9)" },
+                "max_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64, "description": "Most items of an object_list (api_version >= 9)" }
+            }
+        }
+    })
+}
+
+/// `[runtime]`: the worker process, a command or a prebuilt release binary.
+fn runtime() -> Value {
+    json!({
+        "type": "object", "required": ["kind"],
+        "description": "The plugin's worker process: a command, or a prebuilt release binary",
+        "properties": {
+            "kind": { "enum": RUNTIME_KINDS, "description": "command: run argv from the plugin directory; release-binary: download a prebuilt worker from the release" },
+            "command": { "type": "array", "items": { "type": "string" }, "description": "argv; argv[0] plugin-relative unless system = true" },
+            "system": { "type": "boolean", "description": "argv[0] is a bare program name resolved on PATH instead of a plugin-relative path" },
+            "build": {
+                "type": "array",
+                "description": "Build steps run at install, in order, in the plugin dir (steps for other platforms are skipped); build into .aoe-build/",
+                "items": {
+                    "type": "object", "required": ["command"], "additionalProperties": false,
+                    "properties": {
+                        "command": described(strings(), "argv of the build step"),
+                        "platforms": { "type": "array", "items": { "type": "string", "examples": PLATFORMS }, "description": "Platforms the step runs on (linux, macos, windows); all when absent" }
+                    }
+                }
+            },
+            "asset": { "type": "string", "description": "release asset name template (${os}, ${arch}, ${version})" },
+            "bin": { "type": "string", "description": "plugin-relative path of the worker binary (required for a .tar.gz/.tgz asset)" }
+        },
+        "allOf": [
+            { "if": { "required": ["kind"], "properties": { "kind": { "const": "command", "description": "A command runtime needs `command`" } } }, "then": { "required": ["command"] } },
+            { "if": { "required": ["kind"], "properties": { "kind": { "const": "release-binary", "description": "A release-binary runtime needs `asset`" } } }, "then": { "required": ["asset"] } }
+        ]
     })
 }

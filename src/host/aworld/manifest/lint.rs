@@ -133,41 +133,11 @@ pub(super) fn check(loaded: &Loaded<'_>, root: &Path, opts: &Options) -> Vec<(Fi
             let at = kat.join(*i);
             let eid = py_str(&ep.get("id").expect("loader checked").node);
             let target = ep.get("target").map(|e| &e.node).filter(|t| truthy(t));
-            let label = match *kind {
-                "cli_commands" => Some("plugin cli command"),
-                "skill_commands" => Some("plugin skill command"),
-                "hud" => Some("plugin hud entrypoint"),
-                "hooks" => Some("plugin hook"),
-                _ => None,
-            };
-            if let (Some(label), None) = (label, target) {
-                out.push(warn(
-                    Finding::new(
-                        Code::AworldMissingTarget,
-                        format!("{label} '{pid}:{eid}' is missing a target"),
-                        at.clone(),
-                    )
-                    .on_key(),
-                ));
-            }
-            if let Some(Value::Str(t)) = target.map(|t| &t.value)
-                && !matches!(
-                    *kind,
-                    "agents" | "swarms" | "tools" | "mcp_servers" | "runners" | "skills"
-                )
-                && !root.join(t).exists()
-            {
-                let why = if t.ends_with(".py") && *kind == "commands" {
-                    "importing it fails and drops every plugin for the session"
-                } else {
-                    "it fails when the host loads or runs it"
-                };
-                out.push(warn(Finding::new(
-                    Code::AworldMissingTarget,
-                    format!("target {t:?} of '{pid}:{eid}' does not exist; {why}"),
-                    at.join("target"),
-                )));
-            }
+            out.extend(
+                target_findings(kind, (pid, &eid), target, root, &at)
+                    .into_iter()
+                    .map(warn),
+            );
             match *kind {
                 "cli_commands" if !opts.bundled => out.extend(names(pid, &eid, ep, &at)),
                 "hooks" => out.extend(hooks(pid, &eid, ep, &at).into_iter().map(warn)),
@@ -195,6 +165,54 @@ pub(super) fn check(loaded: &Loaded<'_>, root: &Path, opts: &Options) -> Vec<(Fi
                 _ => {}
             }
         }
+    }
+    out
+}
+
+/// An entrypoint's target: missing where the host needs one, or naming no file where the
+/// host imports or runs it (`pid`, `eid`: the plugin's and the entrypoint's ids).
+fn target_findings(
+    kind: &str,
+    (pid, eid): (&str, &str),
+    target: Option<&Node>,
+    root: &Path,
+    at: &Pointer,
+) -> Vec<Finding> {
+    let mut out = Vec::new();
+    let label = match kind {
+        "cli_commands" => Some("plugin cli command"),
+        "skill_commands" => Some("plugin skill command"),
+        "hud" => Some("plugin hud entrypoint"),
+        "hooks" => Some("plugin hook"),
+        _ => None,
+    };
+    if let (Some(label), None) = (label, target) {
+        out.push(
+            Finding::new(
+                Code::AworldMissingTarget,
+                format!("{label} '{pid}:{eid}' is missing a target"),
+                at.clone(),
+            )
+            .on_key(),
+        );
+    }
+    if let Some(Value::Str(t)) = target.map(|t| &t.value)
+        && !matches!(
+            kind,
+            "agents" | "swarms" | "tools" | "mcp_servers" | "runners" | "skills"
+        )
+        && !root.join(t).exists()
+    {
+        let why = if t.ends_with(".py") && kind == "commands" {
+            "importing it fails and drops every plugin for the session"
+        } else {
+            "it fails when the host loads or runs it"
+        };
+        out.push(Finding::new(
+            Code::AworldMissingTarget,
+            format!("target {t:?} of '{pid}:{eid}' does not exist; {why}"),
+            at.join("target"),
+        ));
     }
     out
 }

@@ -2,10 +2,6 @@
 //! checks in the host's order, stopping at the first failure with the host's
 //! exception text.
 
-// The loader stops at its first finding, which is the whole result of a failed
-// validation, not an error on a hot path; boxing it would only add noise.
-#![allow(clippy::result_large_err)]
-
 use std::path::Path;
 
 use crate::diagnostic::Code;
@@ -47,6 +43,7 @@ fn py_eq(a: &Node, b: &Node) -> bool {
 }
 
 /// `raw.get(key) or default` must be of one container type.
+#[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
 fn falsy_or(root: &Node, key: &'static str, want_table: bool) -> Result<(), Finding> {
     let Some(entry) = root.get(key) else {
         return Ok(());
@@ -83,6 +80,7 @@ fn not_iterable(node: &Node, at: Pointer) -> Finding {
 }
 
 /// `validate_plugin_path` for a manifest plugin: load, then check every target.
+#[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
 pub fn validate<'a>(doc: &'a Node, root: &Path) -> Result<Loaded<'a>, Finding> {
     let loaded = load(doc)?;
     check_targets(&loaded, root)?;
@@ -111,6 +109,7 @@ pub fn non_object_host_message(root: &Node) -> String {
 }
 
 /// `load_plugin_manifest`: the first failing check, or what the manifest declares.
+#[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
 pub fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
     if !matches!(root.value, Value::Table(_)) {
         return Err(fail(
@@ -175,6 +174,7 @@ pub fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
 }
 
 /// One kind's entrypoints, checked as the loader iterates them.
+#[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
 fn entrypoints_of<'a>(kind: &'a str, items: &'a Node) -> Result<Vec<(usize, &'a Node)>, Finding> {
     let at = ptr!["entrypoints", kind.to_owned()];
     let list: &[Node] = match &items.value {
@@ -246,17 +246,19 @@ fn entrypoints_of<'a>(kind: &'a str, items: &'a Node) -> Result<Vec<(usize, &'a 
 }
 
 /// `validate_plugin_path`'s containment pass: the first escaping target.
+#[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
 pub fn check_targets(loaded: &Loaded<'_>, root: &Path) -> Result<(), Finding> {
     check_targets_at(loaded, root, None)
 }
 
 /// [`check_targets`] with `root`'s canonical path, when known.
+#[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
 pub fn check_targets_at(
     loaded: &Loaded<'_>,
     root: &Path,
     canonical: Option<&Path>,
 ) -> Result<(), Finding> {
-    let canonical = canonical.map_or_else(|| root.canonicalize(), |c| Ok(c.to_path_buf()));
+    let canonical = canonical.map_or_else(|| fs_err::canonicalize(root), |c| Ok(c.to_path_buf()));
     // Each target is resolved below the canonical root (as the host's
     // `(root / target).resolve()`); a root that cannot be canonicalized is
     // resolved from `/`, component by component.

@@ -67,29 +67,7 @@ pub fn validate_at(
 ) -> (Outcome, Option<Summary>) {
     let doc = match format::parse_json(text) {
         Ok(doc) => doc,
-        Err(mut e) => {
-            // The host reads with universal newlines: CRLF and CR are `\n` to
-            // `json.loads`, so its positions count lines (and chars) that way.
-            if text.contains('\r')
-                && let Err(host) =
-                    format::parse_json(&text.replace("\r\n", "\n").replace('\r', "\n"))
-            {
-                e.display = host.display;
-            }
-            let mut d = Diagnostic::new(Code::SyntaxJson, e.display.clone())
-                .with_label(e.span.clone().unwrap_or(0..0), None);
-            d.help = format::template_help(text, e.span.map(|s| s.start));
-            let outcome = Outcome {
-                class: HostClass::Parse,
-                host_message: Some(e.display),
-                diagnostics: vec![d],
-                id: None,
-                version: None,
-                skipped: Some("the loader, the target containment check and lints"),
-                facts: Facts::default(),
-            };
-            return (outcome, None);
-        }
+        Err(e) => return (unparsed(text, e), None),
     };
     let scalar = |k: &str| doc.get(k).map(|e| crate::manifest::pyval::py_str(&e.node));
     let mut schema_view = lint::schema(&doc, validator());
@@ -131,17 +109,7 @@ pub fn validate_at(
                     .into_iter()
                     .map(|(f, sev)| f.resolve(&doc, sev)),
             );
-            let mut capabilities: Vec<String> =
-                loaded.kinds.iter().map(|(k, _)| (*k).to_owned()).collect();
-            capabilities.sort();
-            let summary = Summary {
-                id: loaded.id.clone(),
-                framework: "manifest",
-                capabilities,
-                dependencies: loaded.dependencies.clone(),
-                conflicts: loaded.conflicts.clone(),
-            };
-            (HostClass::Valid, None, Some(summary))
+            (HostClass::Valid, None, Some(summary_of(&loaded)))
         }
     };
     diagnostics.extend(
@@ -159,6 +127,44 @@ pub fn validate_at(
         facts: Facts::default(),
     };
     (outcome, summary)
+}
+
+/// What the host says of a manifest that is not JSON (its positions counted as
+/// `json.loads` counts them, with universal newlines).
+fn unparsed(text: &str, mut e: format::SyntaxError) -> Outcome {
+    // The host reads with universal newlines: CRLF and CR are `\n` to
+    // `json.loads`, so its positions count lines (and chars) that way.
+    if text.contains('\r')
+        && let Err(host) = format::parse_json(&text.replace("\r\n", "\n").replace('\r', "\n"))
+    {
+        e.display = host.display;
+    }
+    let mut d = Diagnostic::new(Code::SyntaxJson, e.display.clone())
+        .with_label(e.span.clone().unwrap_or(0..0), None);
+    d.help = format::template_help(text, e.span.map(|s| s.start));
+    Outcome {
+        class: HostClass::Parse,
+        host_message: Some(e.display),
+        diagnostics: vec![d],
+        id: None,
+        version: None,
+        skipped: Some("the loader, the target containment check and lints"),
+        facts: Facts::default(),
+    }
+}
+
+/// The resolver's view of a loaded manifest: its id, capabilities (sorted), dependencies
+/// and conflicts.
+fn summary_of(loaded: &loader::Loaded<'_>) -> Summary {
+    let mut capabilities: Vec<String> = loaded.kinds.iter().map(|(k, _)| (*k).to_owned()).collect();
+    capabilities.sort();
+    Summary {
+        id: loaded.id.clone(),
+        framework: "manifest",
+        capabilities,
+        dependencies: loaded.dependencies.clone(),
+        conflicts: loaded.conflicts.clone(),
+    }
 }
 
 /// A missing top-level key is labelled at the opening brace, not the whole document.
@@ -180,8 +186,7 @@ pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
         .filter(|d| root.join(d).exists())
         .map(|d| (*d).to_owned())
         .collect();
-    let name = root
-        .canonicalize()
+    let name = fs_err::canonicalize(root)
         .ok()
         .and_then(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();

@@ -269,7 +269,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
 pub fn validate_at(text: &str, root: &Path, canonical: Option<&Path>, opts: &Options) -> Outcome {
     let resolved = match canonical {
         Some(c) => Some(c.to_path_buf()),
-        None => root.canonicalize().ok(),
+        None => fs_err::canonicalize(root).ok(),
     };
     let dir = resolved
         .as_deref()
@@ -279,35 +279,7 @@ pub fn validate_at(text: &str, root: &Path, canonical: Option<&Path>, opts: &Opt
     let root = resolved.as_deref().unwrap_or(root);
     let doc = match format::parse_yaml(text) {
         Ok(doc) => doc,
-        Err(e) => {
-            // A Python exception PyYAML does not wrap escapes `load_manifest`
-            // (it catches only OSError and YAMLError): no `[plugins]` line.
-            let (message, host_message) = match e.exception {
-                Some(exception) => {
-                    let m = format!("{exception}: {}", e.message);
-                    (m.clone(), m)
-                }
-                None => (
-                    e.message.clone(),
-                    format!("[plugins] {dir}: unreadable manifest: {}", e.message),
-                ),
-            };
-            let mut d = Diagnostic::new(Code::SyntaxYaml, message)
-                .with_label(e.span.clone().unwrap_or(0..0), None);
-            d.help = match e.exception {
-                Some(_) => Some("PyYAML raises this while building the value, and protoAgent's load_manifest does not catch it: loading plugins fails with this exception instead of skipping the plugin; quote the value to keep it a string".to_owned()),
-                None => format::template_help(text, e.span.map(|s| s.start)),
-            };
-            return Outcome {
-                class: HostClass::Parse,
-                host_message: Some(host_message),
-                diagnostics: vec![d],
-                id: None,
-                version: None,
-                skipped: Some(GATES_AND_LINTS),
-                facts: Facts::default(),
-            };
-        }
+        Err(e) => return unloadable(text, &dir, e),
     };
     // `yaml.safe_load(text) or {}`: a falsy document is an empty mapping.
     let empty = Node {
@@ -315,66 +287,10 @@ pub fn validate_at(text: &str, root: &Path, canonical: Option<&Path>, opts: &Opt
         value: Value::Table(Vec::new()),
     };
     let doc = if truthy(&doc) { doc } else { empty };
-    let invalid = |f: Finding, host: String, doc: &Node| Outcome {
-        class: HostClass::Invalid,
-        host_message: Some(host),
-        diagnostics: vec![f.resolve(doc, Severity::Error)],
-        id: None,
-        version: None,
-        skipped: Some(GATES_AND_LINTS),
-        facts: Facts::default(),
+    let id = match loaded_id(&doc, &dir, opts) {
+        Ok(id) => id,
+        Err(outcome) => return *outcome,
     };
-    if !matches!(doc.value, Value::Table(_)) {
-        let f = Finding::new(Code::ProtoNotMapping, "manifest is not a mapping", ptr![]);
-        return invalid(
-            f,
-            format!("[plugins] {dir}: manifest is not a mapping"),
-            &doc,
-        );
-    }
-    let (Some(id), Some(_name)) = (required_str(&doc, "id"), required_str(&doc, "name")) else {
-        let missing = if required_str(&doc, "id").is_none() {
-            "id"
-        } else {
-            "name"
-        };
-        let f = Finding::new(
-            Code::ProtoMissingIdName,
-            format!("manifest missing required {missing}"),
-            ptr![missing],
-        )
-        .on_key();
-        let mut outcome = invalid(
-            f,
-            format!("[plugins] {dir}: manifest missing required id/name — skipping"),
-            &doc,
-        );
-        if doc.get(missing).is_none() {
-            outcome.diagnostics[0].labels = vec![crate::diagnostic::Label {
-                span: doc.span.start..doc.span.start,
-                text: Some(format!("no `{missing}` in this mapping")),
-            }];
-        }
-        return outcome;
-    };
-    let reserved_ids = reserved_ids(opts);
-    if !id_grammar_ok(&id) || reserved_ids.contains(&id.to_lowercase().as_str()) {
-        let reserved = reserved_ids.contains(&id.to_lowercase().as_str());
-        let message = format!(
-            "invalid or reserved plugin id {} — must match ^[A-Za-z0-9][A-Za-z0-9_-]*$ and must not shadow a core /api/plugins/ route",
-            repr_str(&id)
-        );
-        let f = Finding::new(Code::ProtoInvalidId, message.clone(), ptr!["id"]).help(if reserved {
-            format!(
-                "`{}` is a core /api/plugins/ route (reserved, any case): {}",
-                id.to_lowercase(),
-                reserved_ids.join(", ")
-            )
-        } else {
-            "start with a letter or digit; then letters, digits, `_` and `-` only".to_owned()
-        });
-        return invalid(f, format!("[plugins] {dir}: {message}; skipping"), &doc);
-    }
     let version = doc
         .get("version")
         .map_or_else(|| "0.0.0".to_owned(), |e| py_str(&e.node));
@@ -406,6 +322,108 @@ pub fn validate_at(text: &str, root: &Path, canonical: Option<&Path>, opts: &Opt
         skipped: None,
         facts: facts::install_facts(&doc),
     }
+}
+
+/// What the host says of a manifest PyYAML cannot load: a syntax error, or a Python
+/// exception that escapes `load_manifest`.
+fn unloadable(text: &str, dir: &str, e: format::SyntaxError) -> Outcome {
+    // A Python exception PyYAML does not wrap escapes `load_manifest`
+    // (it catches only OSError and YAMLError): no `[plugins]` line.
+    let (message, host_message) = match e.exception {
+        Some(exception) => {
+            let m = format!("{exception}: {}", e.message);
+            (m.clone(), m)
+        }
+        None => (
+            e.message.clone(),
+            format!("[plugins] {dir}: unreadable manifest: {}", e.message),
+        ),
+    };
+    let mut d =
+        Diagnostic::new(Code::SyntaxYaml, message).with_label(e.span.clone().unwrap_or(0..0), None);
+    d.help = match e.exception {
+        Some(_) => Some("PyYAML raises this while building the value, and protoAgent's load_manifest does not catch it: loading plugins fails with this exception instead of skipping the plugin; quote the value to keep it a string".to_owned()),
+        None => format::template_help(text, e.span.map(|s| s.start)),
+    };
+    Outcome {
+        class: HostClass::Parse,
+        host_message: Some(host_message),
+        diagnostics: vec![d],
+        id: None,
+        version: None,
+        skipped: Some(GATES_AND_LINTS),
+        facts: Facts::default(),
+    }
+}
+
+/// The id of a manifest the host loads: a mapping with an `id` and a `name`, the id in
+/// the host's grammar and no core route; else the outcome of the host skipping it.
+fn loaded_id(doc: &Node, dir: &str, opts: &Options) -> Result<String, Box<Outcome>> {
+    let invalid = |f: Finding, host: String, doc: &Node| Outcome {
+        class: HostClass::Invalid,
+        host_message: Some(host),
+        diagnostics: vec![f.resolve(doc, Severity::Error)],
+        id: None,
+        version: None,
+        skipped: Some(GATES_AND_LINTS),
+        facts: Facts::default(),
+    };
+    if !matches!(doc.value, Value::Table(_)) {
+        let f = Finding::new(Code::ProtoNotMapping, "manifest is not a mapping", ptr![]);
+        return Err(Box::new(invalid(
+            f,
+            format!("[plugins] {dir}: manifest is not a mapping"),
+            doc,
+        )));
+    }
+    let (Some(id), Some(_name)) = (required_str(doc, "id"), required_str(doc, "name")) else {
+        let missing = if required_str(doc, "id").is_none() {
+            "id"
+        } else {
+            "name"
+        };
+        let f = Finding::new(
+            Code::ProtoMissingIdName,
+            format!("manifest missing required {missing}"),
+            ptr![missing],
+        )
+        .on_key();
+        let mut outcome = invalid(
+            f,
+            format!("[plugins] {dir}: manifest missing required id/name — skipping"),
+            doc,
+        );
+        if doc.get(missing).is_none() {
+            outcome.diagnostics[0].labels = vec![crate::diagnostic::Label {
+                span: doc.span.start..doc.span.start,
+                text: Some(format!("no `{missing}` in this mapping")),
+            }];
+        }
+        return Err(Box::new(outcome));
+    };
+    let reserved_ids = reserved_ids(opts);
+    if !id_grammar_ok(&id) || reserved_ids.contains(&id.to_lowercase().as_str()) {
+        let reserved = reserved_ids.contains(&id.to_lowercase().as_str());
+        let message = format!(
+            "invalid or reserved plugin id {} — must match ^[A-Za-z0-9][A-Za-z0-9_-]*$ and must not shadow a core /api/plugins/ route",
+            repr_str(&id)
+        );
+        let f = Finding::new(Code::ProtoInvalidId, message.clone(), ptr!["id"]).help(if reserved {
+            format!(
+                "`{}` is a core /api/plugins/ route (reserved, any case): {}",
+                id.to_lowercase(),
+                reserved_ids.join(", ")
+            )
+        } else {
+            "start with a letter or digit; then letters, digits, `_` and `-` only".to_owned()
+        });
+        return Err(Box::new(invalid(
+            f,
+            format!("[plugins] {dir}: {message}; skipping"),
+            doc,
+        )));
+    }
+    Ok(id)
 }
 
 #[cfg(test)]

@@ -63,14 +63,6 @@ pub(super) fn full_tag(tag: &Tag) -> String {
     format!("{}{}", tag.handle(), tag.suffix())
 }
 
-pub(super) fn scan_error(text: &str, e: &ScanError) -> SyntaxError {
-    let at = e.marker().byte_offset().unwrap_or(0).min(text.len());
-    let message = e.info();
-    let mut err = error_at(text, &message, at);
-    err.display = e.to_string();
-    err
-}
-
 /// Frames of the collection being composed.
 pub(super) enum Frame {
     /// Items, tag, anchor, start, and whether it is a flow sequence.
@@ -100,22 +92,25 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
         bom_inside_document_as_content: true,
         emit_anchor_events: true,
     };
-    let mut quoted: Vec<(Span, bool)> = Vec::new();
-    let mut anchors: Vec<(usize, Raw)> = Vec::new();
-    let mut names: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut stack: Vec<Frame> = Vec::new();
-    let mut root: Option<Raw> = None;
-    let mut documents = 0;
-    let mut expanded = 0usize;
+    let mut c = Composer {
+        text,
+        quoted: Vec::new(),
+        anchors: Vec::new(),
+        names: std::collections::HashMap::new(),
+        stack: Vec::new(),
+        root: None,
+        documents: 0,
+        expanded: 0,
+    };
     // Where the last event ended: an anchor or alias PyYAML ends on `:` or `?` may lie
     // between it and the scanner's error (`*a: x` as a later key is "simple key expected
     // ':'" here).
     let mut scanned = 0;
     for event in Parser::new_from_str_with_options(text, options) {
         let (event, span) = event.map_err(|e| {
-            let flow = in_flow(&stack);
+            let flow = in_flow(&c.stack);
             name_break_before(text, scanned, &e, flow)
-                .unwrap_or_else(|| unknown_alias(text, &names, &e, flow))
+                .unwrap_or_else(|| unknown_alias(text, &c.names, &e, flow))
         })?;
         scanned = scanned.max(byte_span(&span).end);
         // An empty plain key may stand for PyYAML's value indicator only if nothing
@@ -123,124 +118,21 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
         let mut anchored = false;
         let node = match event {
             Event::DocumentStart(..) => {
-                documents += 1;
-                if documents > 1 {
-                    let at = byte_span(&span).start;
-                    return Err(error_at(
-                        text,
-                        "expected a single document in the stream",
-                        at,
-                    ));
-                }
+                c.document(&span)?;
                 continue;
             }
             Event::Anchor(_, name) => {
-                let at = byte_span(&span).start;
-                pyyaml_name(text, at, "an anchor")?;
-                if name.len() > pyyaml_name_len(text, at) {
-                    return Err(name_break(text, at, in_flow(&stack)).unwrap_or_else(|| {
-                        error_at(text, "an anchor name PyYAML does not scan", at)
-                    }));
-                }
-                // PyYAML's composer: one node per anchor name in a document.
-                if let Some(first) = names.insert(name.into_owned(), at) {
-                    let (line, column) = line_column(text, first);
-                    return Err(error_at(
-                        text,
-                        &format!(
-                            "found duplicate anchor {}; first occurrence at line {line}, column {column}",
-                            crate::manifest::pyval::repr_str(&text[at + 1..byte_span(&span).end])
-                        ),
-                        at,
-                    ));
-                }
+                c.anchor(&name, &span)?;
                 continue;
             }
             Event::Scalar(value, style, anchor, tag) => {
                 anchored = anchor != 0;
-                let flow = stack.iter().any(|f| match f {
-                    Frame::Seq(.., flow) | Frame::Map(.., flow) => *flow,
-                });
-                match style {
-                    ScalarStyle::Plain => {
-                        // In flow context PyYAML ends a plain scalar at `?`,
-                        // then finds a key indicator it cannot parse there.
-                        let src = &text[byte_span(&span)];
-                        // And a `:` there is always its value indicator, never
-                        // the start of a plain scalar (`{id: :x}`, `[:x]`).
-                        if flow && src.starts_with(':') {
-                            return Err(flow_colon(text, byte_span(&span).start));
-                        }
-                        if flow && let Some(q) = src.get(1..).and_then(|r| r.find('?')) {
-                            return Err(error_at(
-                                text,
-                                "while parsing a flow node: found unexpected '?'",
-                                byte_span(&span).start + 1 + q,
-                            ));
-                        }
-                    }
-                    ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
-                        quoted.push((byte_span(&span), false));
-                    }
-                    _ => quoted.push((byte_span(&span), true)),
-                }
-                let node = Raw::Scalar {
-                    value: value.into_owned(),
-                    plain: style == ScalarStyle::Plain,
-                    tag: tag.map(|t| full_tag(&t)),
-                    span: byte_span(&span),
-                };
-                if anchor != 0 {
-                    anchors.push((anchor, node.clone()));
-                }
-                node
+                c.scalar(value, style, anchor, tag.map(|t| full_tag(&t)), &span)?
             }
-            Event::Alias(id) => {
-                let at = byte_span(&span).start;
-                let alias = &text[byte_span(&span)];
-                pyyaml_name(text, at, "an alias")?;
-                // PyYAML registers a collection's anchor before its content, so
-                // `&r [1, *r]` is a list holding itself. A value without end is
-                // deliberately not read (docs/PARITY.md): nothing that walks it ends.
-                if stack.iter().any(|f| match f {
-                    Frame::Seq(_, _, anchor, ..) | Frame::Map(_, _, _, anchor, ..) => *anchor == id,
-                }) {
-                    return Err(error_at(
-                        text,
-                        &format!(
-                            "found recursive alias {alias}: it refers to the collection it is inside, a self-referential value PyYAML builds and plugins does not read"
-                        ),
-                        at,
-                    ));
-                }
-                let node = anchors
-                    .iter()
-                    .rev()
-                    .find(|(a, _)| *a == id)
-                    .map(|(_, n)| n.clone())
-                    .ok_or_else(|| {
-                        error_at(
-                            text,
-                            &format!(
-                                "found undefined alias {}",
-                                crate::manifest::pyval::repr_str(&alias[1..])
-                            ),
-                            at,
-                        )
-                    })?;
-                expanded += node.size();
-                if expanded > ALIAS_BUDGET {
-                    return Err(error_at(
-                        text,
-                        "alias expansion budget exceeded (a billion-laughs document?)",
-                        byte_span(&span).start,
-                    ));
-                }
-                node
-            }
+            Event::Alias(id) => c.alias(id, &span)?,
             Event::SequenceStart(style, anchor, tag) => {
                 let start = byte_span(&span).start;
-                stack.push(Frame::Seq(
+                c.stack.push(Frame::Seq(
                     Vec::new(),
                     tag.map(|t| full_tag(&t)),
                     anchor,
@@ -251,7 +143,7 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
             }
             Event::MappingStart(style, anchor, tag) => {
                 let start = byte_span(&span).start;
-                stack.push(Frame::Map(
+                c.stack.push(Frame::Map(
                     Vec::new(),
                     None,
                     tag.map(|t| full_tag(&t)),
@@ -261,35 +153,202 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
                 ));
                 continue;
             }
-            Event::SequenceEnd | Event::MappingEnd => {
-                let end = byte_span(&span).end;
-                let (node, anchor) = match stack.pop() {
-                    Some(Frame::Seq(items, tag, anchor, start, _)) => (
-                        Raw::Seq {
-                            items,
-                            tag,
-                            span: start..end.max(start),
-                        },
-                        anchor,
-                    ),
-                    Some(Frame::Map(pairs, _, tag, anchor, start, _)) => (
-                        Raw::Map {
-                            pairs,
-                            tag,
-                            span: start..end.max(start),
-                        },
-                        anchor,
-                    ),
-                    None => continue,
-                };
-                if anchor != 0 {
-                    anchors.push((anchor, node.clone()));
-                }
-                node
-            }
+            Event::SequenceEnd | Event::MappingEnd => match c.end(&span) {
+                Some(node) => node,
+                None => continue,
+            },
             _ => continue,
         };
-        match stack.last_mut() {
+        c.place(node, anchored)?;
+    }
+    Ok((c.root, c.quoted))
+}
+
+/// The state of [`compose`]: one method per kind of node an event starts or ends, and
+/// [`Composer::place`] for where a finished node goes.
+struct Composer<'t> {
+    text: &'t str,
+    /// The quoted and block scalars' spans (`true` for block scalars).
+    quoted: Vec<(Span, bool)>,
+    /// The nodes anchored so far, by anchor id (the latest wins).
+    anchors: Vec<(usize, Raw)>,
+    /// Each anchor name and where it was first defined.
+    names: std::collections::HashMap<String, usize>,
+    stack: Vec<Frame>,
+    root: Option<Raw>,
+    documents: usize,
+    /// The nodes aliases have expanded to so far ([`ALIAS_BUDGET`]).
+    expanded: usize,
+}
+
+impl Composer<'_> {
+    /// A document starts: only one is read.
+    fn document(&mut self, span: &PSpan) -> Result<(), SyntaxError> {
+        let text = self.text;
+        self.documents += 1;
+        if self.documents > 1 {
+            let at = byte_span(span).start;
+            return Err(error_at(
+                text,
+                "expected a single document in the stream",
+                at,
+            ));
+        }
+        Ok(())
+    }
+
+    /// An anchor's name, checked as PyYAML scans it, and unique in the document.
+    fn anchor(&mut self, name: &str, span: &PSpan) -> Result<(), SyntaxError> {
+        let text = self.text;
+        let at = byte_span(span).start;
+        pyyaml_name(text, at, "an anchor")?;
+        if name.len() > pyyaml_name_len(text, at) {
+            return Err(name_break(text, at, in_flow(&self.stack))
+                .unwrap_or_else(|| error_at(text, "an anchor name PyYAML does not scan", at)));
+        }
+        // PyYAML's composer: one node per anchor name in a document.
+        if let Some(first) = self.names.insert(name.to_owned(), at) {
+            let (line, column) = line_column(text, first);
+            return Err(error_at(
+                text,
+                &format!(
+                    "found duplicate anchor {}; first occurrence at line {line}, column {column}",
+                    crate::manifest::pyval::repr_str(&text[at + 1..byte_span(span).end])
+                ),
+                at,
+            ));
+        }
+        Ok(())
+    }
+
+    /// A scalar node, with what PyYAML refuses of a plain one in flow context.
+    fn scalar(
+        &mut self,
+        value: std::borrow::Cow<'_, str>,
+        style: ScalarStyle,
+        anchor: usize,
+        tag: Option<String>,
+        span: &PSpan,
+    ) -> Result<Raw, SyntaxError> {
+        let text = self.text;
+        let flow = self.stack.iter().any(|f| match f {
+            Frame::Seq(.., flow) | Frame::Map(.., flow) => *flow,
+        });
+        match style {
+            ScalarStyle::Plain => {
+                // In flow context PyYAML ends a plain scalar at `?`,
+                // then finds a key indicator it cannot parse there.
+                let src = &text[byte_span(span)];
+                // And a `:` there is always its value indicator, never
+                // the start of a plain scalar (`{id: :x}`, `[:x]`).
+                if flow && src.starts_with(':') {
+                    return Err(flow_colon(text, byte_span(span).start));
+                }
+                if flow && let Some(q) = src.get(1..).and_then(|r| r.find('?')) {
+                    return Err(error_at(
+                        text,
+                        "while parsing a flow node: found unexpected '?'",
+                        byte_span(span).start + 1 + q,
+                    ));
+                }
+            }
+            ScalarStyle::SingleQuoted | ScalarStyle::DoubleQuoted => {
+                self.quoted.push((byte_span(span), false));
+            }
+            _ => self.quoted.push((byte_span(span), true)),
+        }
+        let node = Raw::Scalar {
+            value: value.into_owned(),
+            plain: style == ScalarStyle::Plain,
+            tag,
+            span: byte_span(span),
+        };
+        if anchor != 0 {
+            self.anchors.push((anchor, node.clone()));
+        }
+        Ok(node)
+    }
+
+    /// The node an alias names, within the expansion budget.
+    fn alias(&mut self, id: usize, span: &PSpan) -> Result<Raw, SyntaxError> {
+        let text = self.text;
+        let at = byte_span(span).start;
+        let alias = &text[byte_span(span)];
+        pyyaml_name(text, at, "an alias")?;
+        // PyYAML registers a collection's anchor before its content, so
+        // `&r [1, *r]` is a list holding itself. A value without end is
+        // deliberately not read (docs/PARITY.md): nothing that walks it ends.
+        if self.stack.iter().any(|f| match f {
+            Frame::Seq(_, _, anchor, ..) | Frame::Map(_, _, _, anchor, ..) => *anchor == id,
+        }) {
+            return Err(error_at(
+                text,
+                &format!(
+                    "found recursive alias {alias}: it refers to the collection it is inside, a self-referential value PyYAML builds and plugins does not read"
+                ),
+                at,
+            ));
+        }
+        let node = self
+            .anchors
+            .iter()
+            .rev()
+            .find(|(a, _)| *a == id)
+            .map(|(_, n)| n.clone())
+            .ok_or_else(|| {
+                error_at(
+                    text,
+                    &format!(
+                        "found undefined alias {}",
+                        crate::manifest::pyval::repr_str(&alias[1..])
+                    ),
+                    at,
+                )
+            })?;
+        self.expanded += node.size();
+        if self.expanded > ALIAS_BUDGET {
+            return Err(error_at(
+                text,
+                "alias expansion budget exceeded (a billion-laughs document?)",
+                byte_span(span).start,
+            ));
+        }
+        Ok(node)
+    }
+
+    /// The collection that ends here, as a node (`None` without one open).
+    fn end(&mut self, span: &PSpan) -> Option<Raw> {
+        let end = byte_span(span).end;
+        let (node, anchor) = match self.stack.pop() {
+            Some(Frame::Seq(items, tag, anchor, start, _)) => (
+                Raw::Seq {
+                    items,
+                    tag,
+                    span: start..end.max(start),
+                },
+                anchor,
+            ),
+            Some(Frame::Map(pairs, _, tag, anchor, start, _)) => (
+                Raw::Map {
+                    pairs,
+                    tag,
+                    span: start..end.max(start),
+                },
+                anchor,
+            ),
+            None => return None,
+        };
+        if anchor != 0 {
+            self.anchors.push((anchor, node.clone()));
+        }
+        Some(node)
+    }
+
+    /// Put a finished node where it goes: an item, a key, a value or the root; a key
+    /// checked for what PyYAML refuses there.
+    fn place(&mut self, node: Raw, anchored: bool) -> Result<(), SyntaxError> {
+        let text = self.text;
+        match self.stack.last_mut() {
             Some(Frame::Seq(items, ..)) => items.push(node),
             Some(Frame::Map(pairs, key, _, _, _, flow)) => match key.take() {
                 // In a flow mapping's value `?` is PyYAML's key indicator where a node
@@ -309,62 +368,70 @@ pub(super) fn compose(text: &str) -> Result<Composed, SyntaxError> {
                 }
                 Some(k) => pairs.push((k, node)),
                 None => {
-                    // An empty implicit key (`: 1` on its own line) is PyYAML's
-                    // "expected <block end>, but found ':'".
-                    if !*flow
-                        && let Raw::Scalar {
-                            plain: true,
-                            tag: None,
-                            span,
-                            ..
-                        } = &node
-                        && span.is_empty()
-                        && !text[..span.start].trim_end().ends_with('?')
-                    {
-                        return Err(error_at(
-                            text,
-                            "while parsing a block mapping: expected <block end>, but found ':'",
-                            span.start,
-                        ));
-                    }
-                    // In a flow collection an empty key is PyYAML's value indicator
-                    // where a node must be (`{: x}`, `[a, : x]`), unless `?`, an
-                    // anchor or a tag gives the key a node.
-                    if *flow
-                        && !anchored
-                        && let Raw::Scalar {
-                            plain: true,
-                            tag: None,
-                            span,
-                            ..
-                        } = &node
-                        && span.is_empty()
-                        && !text[..span.start].trim_end().ends_with('?')
-                    {
-                        return Err(flow_colon(text, span.start));
-                    }
-                    // PyYAML's simple keys are single-line, in flow mappings too: a
-                    // multi-line scalar followed by `:` is an error there (one without a
-                    // value, `{a\n b}`, is a key of its own).
-                    if *flow
-                        && let Raw::Scalar { span, .. } = &node
-                        && text[span.clone()].contains(['\n', '\r'])
-                        && !text[..span.start].trim_end().ends_with('?')
-                        && text[span.end..].trim_start().starts_with(':')
-                    {
-                        return Err(error_at(
-                            text,
-                            "while parsing a flow mapping: expected ',' or '}', but got a multi-line key",
-                            span.start,
-                        ));
-                    }
+                    key_allowed(text, &node, *flow, anchored)?;
                     *key = Some(node);
                 }
             },
-            None => root = Some(node),
+            None => self.root = Some(node),
         }
+        Ok(())
     }
-    Ok((root, quoted))
+}
+
+/// What PyYAML refuses as a mapping's key: an empty implicit key in a block mapping, an
+/// empty key standing for the value indicator in a flow collection, a multi-line simple
+/// key in a flow mapping.
+fn key_allowed(text: &str, node: &Raw, flow: bool, anchored: bool) -> Result<(), SyntaxError> {
+    // An empty implicit key (`: 1` on its own line) is PyYAML's
+    // "expected <block end>, but found ':'".
+    if !flow
+        && let Raw::Scalar {
+            plain: true,
+            tag: None,
+            span,
+            ..
+        } = node
+        && span.is_empty()
+        && !text[..span.start].trim_end().ends_with('?')
+    {
+        return Err(error_at(
+            text,
+            "while parsing a block mapping: expected <block end>, but found ':'",
+            span.start,
+        ));
+    }
+    // In a flow collection an empty key is PyYAML's value indicator
+    // where a node must be (`{: x}`, `[a, : x]`), unless `?`, an
+    // anchor or a tag gives the key a node.
+    if flow
+        && !anchored
+        && let Raw::Scalar {
+            plain: true,
+            tag: None,
+            span,
+            ..
+        } = node
+        && span.is_empty()
+        && !text[..span.start].trim_end().ends_with('?')
+    {
+        return Err(flow_colon(text, span.start));
+    }
+    // PyYAML's simple keys are single-line, in flow mappings too: a
+    // multi-line scalar followed by `:` is an error there (one without a
+    // value, `{a\n b}`, is a key of its own).
+    if flow
+        && let Raw::Scalar { span, .. } = node
+        && text[span.clone()].contains(['\n', '\r'])
+        && !text[..span.start].trim_end().ends_with('?')
+        && text[span.end..].trim_start().starts_with(':')
+    {
+        return Err(error_at(
+            text,
+            "while parsing a flow mapping: expected ',' or '}', but got a multi-line key",
+            span.start,
+        ));
+    }
+    Ok(())
 }
 
 /// PyYAML's parser meeting its value indicator where a flow node must start.
@@ -376,213 +443,9 @@ fn flow_colon(text: &str, at: usize) -> SyntaxError {
     )
 }
 
-/// PyYAML's `scan_anchor` on the `&name` or `*name` at `at`: the name is ASCII letters,
-/// digits, `-` and `_`, and must be followed by a blank, a line break or one of
-/// `?:,]}%@``; of those, `%`, `@` and a backquote then start no token.
-pub(super) fn pyyaml_name(text: &str, at: usize, what: &str) -> Result<(), SyntaxError> {
-    let start = at + 1;
-    let len = text[start..]
-        .bytes()
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
-        .count();
-    let end = start + len;
-    let next = text[end..].chars().next();
-    let repr = |c: Option<char>| crate::manifest::pyval::repr_str(&c.unwrap_or('\0').to_string());
-    let terminates = next.is_none_or(|c| {
-        matches!(
-            c,
-            '\0' | ' '
-                | '\t'
-                | '\r'
-                | '\n'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | '?'
-                | ':'
-                | ','
-                | ']'
-                | '}'
-                | '%'
-                | '@'
-                | '`'
-        )
-    });
-    if len == 0 || !terminates {
-        return Err(error_at(
-            text,
-            &format!(
-                "while scanning {what}: expected alphabetic or numeric character, but found {}",
-                repr(next)
-            ),
-            end,
-        ));
-    }
-    if let Some(c @ ('%' | '@' | '`')) = next {
-        return Err(error_at(
-            text,
-            &format!(
-                "while scanning for the next token: found character {} that cannot start any token",
-                repr(Some(c))
-            ),
-            end,
-        ));
-    }
-    Ok(())
-}
-
-/// The length of the name PyYAML's `scan_anchor` reads after the `&` or `*` at `at`.
-fn pyyaml_name_len(text: &str, at: usize) -> usize {
-    text[at + 1..]
-        .bytes()
-        .take_while(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_'))
-        .count()
-}
-
 /// Whether the node being composed is inside a flow collection.
 fn in_flow(stack: &[Frame]) -> bool {
     stack.last().is_some_and(|f| match f {
         Frame::Seq(.., flow) | Frame::Map(.., flow) => *flow,
     })
-}
-
-/// Asks [`super::composed`] for a space where PyYAML's scanner ends an anchor or alias
-/// name on `:` or `?` (`&id: x` is an anchored empty key to PyYAML), which the event
-/// parser takes into the name (YAML 1.2's anchor characters). The span is where the space
-/// goes.
-pub(super) const NAME_BREAK: &str = "an anchor or alias name runs into `:` or `?`";
-/// [`NAME_BREAK`] in a flow collection with no blank after the indicator: PyYAML's `:` and
-/// `?` are indicators there whatever follows (`{&a:x}` is `{None: 'x'}`), the event
-/// parser's start a plain scalar, so a second space goes after the indicator.
-pub(super) const NAME_BREAK_FLOW: &str =
-    "an anchor or alias name runs into `:` or `?` in a flow collection";
-/// [`NAME_BREAK`] for an anchor before a block mapping's value indicator (`&id: x`): an
-/// anchored empty key, which the event parser does not read in a block mapping, so the key
-/// gets a `~` after the space (null, as PyYAML's empty key is).
-pub(super) const NAME_BREAK_EMPTY_KEY: &str = "an anchor name runs into a block mapping's `:`";
-
-/// [`NAME_BREAK`] for the first alias after `from` and on or before the line of the
-/// scanner's error `e` whose
-/// name PyYAML ends on `:` or `?` (one that starts a token: after a blank, a flow
-/// indicator or the start of a line, outside a comment).
-fn name_break_before(text: &str, from: usize, e: &ScanError, flow: bool) -> Option<SyntaxError> {
-    // The scanner may report at the alias or past it: up to the end of that line.
-    let at = e.marker().byte_offset().unwrap_or(0).min(text.len());
-    let to = text[at..]
-        .find(['\n', '\r', '\u{85}', '\u{2028}', '\u{2029}'])
-        .map_or(text.len(), |i| at + i);
-    let from = from.min(at);
-    let mut comment = false;
-    let mut prev = text[..from].chars().next_back();
-    for (i, c) in text[from..to].char_indices() {
-        let at = from + i;
-        let starts = prev.is_none_or(|p| {
-            matches!(
-                p,
-                ' ' | '\t' | '\n' | '\r' | '[' | '{' | ',' | '\u{85}' | '\u{2028}' | '\u{2029}'
-            )
-        });
-        match c {
-            '\n' | '\r' | '\u{85}' | '\u{2028}' | '\u{2029}' => comment = false,
-            '#' if starts => comment = true,
-            '*' | '&' if starts && !comment => {
-                if let Some(brk) = name_break(text, at, flow) {
-                    return Some(brk);
-                }
-            }
-            _ => {}
-        }
-        prev = Some(c);
-    }
-    None
-}
-
-/// [`NAME_BREAK`] for the `&name` or `*name` at `at` when PyYAML's name ends on `:` or `?`.
-fn name_break(text: &str, at: usize, flow: bool) -> Option<SyntaxError> {
-    let len = pyyaml_name_len(text, at);
-    let end = at + 1 + len;
-    let next = text[end..].chars().next()?;
-    if len == 0 || !matches!(next, ':' | '?') {
-        return None;
-    }
-    let after = text[end + 1..].chars().next();
-    let bare = after.is_some_and(|c| {
-        !matches!(
-            c,
-            ' ' | '\t'
-                | '\r'
-                | '\n'
-                | '\u{85}'
-                | '\u{2028}'
-                | '\u{2029}'
-                | ','
-                | '['
-                | ']'
-                | '{'
-                | '}'
-        )
-    });
-    let message = if flow && bare {
-        NAME_BREAK_FLOW
-    } else if !flow && !bare && next == ':' && text[at..].starts_with('&') {
-        NAME_BREAK_EMPTY_KEY
-    } else {
-        NAME_BREAK
-    };
-    Some(error_at(text, message, end))
-}
-
-/// 1-based line and column of byte `at`, as PyYAML's marks count them.
-fn line_column(text: &str, at: usize) -> (usize, usize) {
-    let before = &text[..at];
-    let line = before.matches('\n').count() + 1;
-    let column = before
-        .rfind('\n')
-        .map_or(before, |i| &before[i + 1..])
-        .chars()
-        .count()
-        + 1;
-    (line, column)
-}
-
-/// The event parser's error, in PyYAML's words where it is an alias's: a name PyYAML
-/// does not scan, one whose anchor is still open (recursive), or an undefined one.
-fn unknown_alias(
-    text: &str,
-    names: &std::collections::HashMap<String, usize>,
-    e: &ScanError,
-    flow: bool,
-) -> SyntaxError {
-    let err = scan_error(text, e);
-    let at = err.span.as_ref().map_or(0, |s| s.start);
-    if e.info() != "while parsing node, found unknown anchor" || !text[at..].starts_with('*') {
-        return err;
-    }
-    if let Err(named) = pyyaml_name(text, at, "an alias") {
-        return named;
-    }
-    if let Some(brk) = name_break(text, at, flow) {
-        return brk;
-    }
-    let name: String = text[at + 1..]
-        .chars()
-        .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_'))
-        .collect();
-    if names.contains_key(&name) {
-        return error_at(
-            text,
-            &format!(
-                "found recursive alias *{name}: it refers to the collection it is inside, a self-referential value PyYAML builds and plugins does not read"
-            ),
-            at,
-        );
-    }
-    error_at(
-        text,
-        &format!(
-            "found undefined alias {}",
-            crate::manifest::pyval::repr_str(&name)
-        ),
-        at,
-    )
 }

@@ -23,20 +23,7 @@ pub(super) fn construct(raw: &Raw, budget: &mut usize) -> Result<Node, SyntaxErr
             |(k, _)| matches!(k, Raw::Scalar { value, plain: true, tag: None, .. } if value == "="),
         ) =>
         {
-            // SafeConstructor.construct_scalar reads a mapping's `=` value.
-            let (_, v) = pairs
-                .iter()
-                .find(|(k, _)| matches!(k, Raw::Scalar { value, plain: true, tag: None, .. } if value == "="))
-                .unwrap();
-            let mut inner = v.clone();
-            if let Raw::Scalar { tag, plain, .. } = &mut inner {
-                *tag = Some(tag.clone().unwrap_or_else(|| format!("{CORE}{kind}")));
-                *plain = false;
-            }
-            return construct(&inner, budget).map(|n| Node {
-                span,
-                value: n.value,
-            });
+            return equals_value(kind, pairs, span, budget);
         }
         (
             "str" | "null" | "bool" | "int" | "float" | "binary" | "timestamp",
@@ -68,34 +55,7 @@ pub(super) fn construct(raw: &Raw, budget: &mut usize) -> Result<Node, SyntaxErr
                 span,
             ));
         }
-        ("omap" | "pairs", Raw::Seq { items, .. }) => {
-            // A list of (key, value) tuples; rendered as such by `str()`.
-            let mut out = Vec::new();
-            for item in items {
-                let Raw::Map { pairs, .. } = item else {
-                    return Err(constructor_error(
-                        format!("expected a mapping of length 1, but found {}", item.kind()),
-                        item.span(),
-                    ));
-                };
-                if pairs.len() != 1 {
-                    return Err(constructor_error(
-                        format!(
-                            "expected a single mapping item, but found {} items",
-                            pairs.len()
-                        ),
-                        item.span(),
-                    ));
-                }
-                let k = construct(&pairs[0].0, budget)?;
-                let v = construct(&pairs[0].1, budget)?;
-                out.push(Node {
-                    span: item.span(),
-                    value: Value::Array(vec![k, v]),
-                });
-            }
-            Value::Array(out)
-        }
+        ("omap" | "pairs", Raw::Seq { items, .. }) => construct_pairs(items, budget)?,
         ("omap" | "pairs", _) => {
             return Err(constructor_error(
                 format!("expected a sequence, but found {}", raw.kind()),
@@ -112,6 +72,60 @@ pub(super) fn construct(raw: &Raw, budget: &mut usize) -> Result<Node, SyntaxErr
         _ => return Err(undefined(&tag, span)),
     };
     Ok(Node { span, value })
+}
+
+/// SafeConstructor.construct_scalar reading a mapping's `=` value as the scalar of the
+/// tag `kind`.
+fn equals_value(
+    kind: &str,
+    pairs: &[(Raw, Raw)],
+    span: Span,
+    budget: &mut usize,
+) -> Result<Node, SyntaxError> {
+    let (_, v) = pairs
+        .iter()
+        .find(
+            |(k, _)| matches!(k, Raw::Scalar { value, plain: true, tag: None, .. } if value == "="),
+        )
+        .unwrap();
+    let mut inner = v.clone();
+    if let Raw::Scalar { tag, plain, .. } = &mut inner {
+        *tag = Some(tag.clone().unwrap_or_else(|| format!("{CORE}{kind}")));
+        *plain = false;
+    }
+    construct(&inner, budget).map(|n| Node {
+        span,
+        value: n.value,
+    })
+}
+
+/// `!!omap` and `!!pairs`: a list of (key, value) tuples, rendered as such by `str()`.
+fn construct_pairs(items: &[Raw], budget: &mut usize) -> Result<Value, SyntaxError> {
+    let mut out = Vec::new();
+    for item in items {
+        let Raw::Map { pairs, .. } = item else {
+            return Err(constructor_error(
+                format!("expected a mapping of length 1, but found {}", item.kind()),
+                item.span(),
+            ));
+        };
+        if pairs.len() != 1 {
+            return Err(constructor_error(
+                format!(
+                    "expected a single mapping item, but found {} items",
+                    pairs.len()
+                ),
+                item.span(),
+            ));
+        }
+        let k = construct(&pairs[0].0, budget)?;
+        let v = construct(&pairs[0].1, budget)?;
+        out.push(Node {
+            span: item.span(),
+            value: Value::Array(vec![k, v]),
+        });
+    }
+    Ok(Value::Array(out))
 }
 
 pub(super) fn undefined(tag: &str, span: Span) -> SyntaxError {

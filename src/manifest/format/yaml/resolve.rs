@@ -1,4 +1,5 @@
-//! PyYAML's implicit resolver: which tag a plain scalar gets.
+//! PyYAML's implicit resolver: which tag a plain scalar gets; and the timestamp grammar
+//! that the constructor (`scalar.rs`) reads too.
 
 use super::*;
 
@@ -205,4 +206,94 @@ pub(super) fn is_int(v: &str) -> bool {
 /// The implicit timestamp regex.
 pub(super) fn is_timestamp(v: &str) -> bool {
     timestamp_parts(v).is_some_and(|p| p.implicit)
+}
+
+/// A timestamp's parts, as PyYAML's constructor reads them.
+pub(super) struct Stamp {
+    pub(super) year: i64,
+    pub(super) month: i64,
+    pub(super) day: i64,
+    pub(super) time: Option<(i64, i64, i64, String)>,
+    /// `None`: naive; `Some(None)`: `Z`; `Some(Some((sign, h, m)))`.
+    pub(super) tz: Option<Option<(i64, i64, i64)>>,
+    /// Whether the implicit resolver's (stricter) regex matches too.
+    pub(super) implicit: bool,
+}
+
+pub(super) fn take_digits(s: &str, min: usize, max: usize) -> Option<(&str, &str)> {
+    let n = digits(s, |c| c.is_ascii_digit()).min(max);
+    (n >= min).then(|| (&s[..n], &s[n..]))
+}
+
+/// PyYAML's `timestamp_regexp` (the constructor's), noting whether the
+/// implicit resolver's regex also matches.
+pub(super) fn timestamp_parts(v: &str) -> Option<Stamp> {
+    let (year, r) = take_digits(v, 4, 4)?;
+    let r = r.strip_prefix('-')?;
+    let (month, r) = take_digits(r, 1, 2)?;
+    let r = r.strip_prefix('-')?;
+    let (day, r) = take_digits(r, 1, 2)?;
+    let date_only_implicit = month.len() == 2 && day.len() == 2;
+    let num = |s: &str| s.parse::<i64>().unwrap_or(0);
+    let mut stamp = Stamp {
+        year: num(year),
+        month: num(month),
+        day: num(day),
+        time: None,
+        tz: None,
+        implicit: date_only_implicit,
+    };
+    if r.is_empty() {
+        return Some(stamp);
+    }
+    let r = if let Some(r) = r.strip_prefix(['T', 't']) {
+        r
+    } else {
+        let n = digits(r, |c| c == ' ' || c == '\t');
+        if n == 0 {
+            return None;
+        }
+        &r[n..]
+    };
+    let (hour, r) = take_digits(r, 1, 2)?;
+    let r = r.strip_prefix(':')?;
+    let (minute, r) = take_digits(r, 2, 2)?;
+    let r = r.strip_prefix(':')?;
+    let (second, mut r) = take_digits(r, 2, 2)?;
+    let mut fraction = String::new();
+    if let Some(f) = r.strip_prefix('.') {
+        let n = digits(f, |c| c.is_ascii_digit());
+        fraction = f[..n].to_owned();
+        r = &f[n..];
+    }
+    let n = digits(r, |c| c == ' ' || c == '\t');
+    let tz_text = &r[n..];
+    if tz_text.is_empty() {
+        if n > 0 {
+            return None;
+        }
+    } else if tz_text == "Z" {
+        stamp.tz = Some(None);
+    } else {
+        let sign = if tz_text.starts_with('-') { -1 } else { 1 };
+        let t = tz_text.strip_prefix(['-', '+'])?;
+        let (h, t) = take_digits(t, 1, 2)?;
+        let m = match t.strip_prefix(':') {
+            Some(t) => {
+                let (m, t) = take_digits(t, 2, 2)?;
+                if !t.is_empty() {
+                    return None;
+                }
+                num(m)
+            }
+            None if t.is_empty() => 0,
+            None => return None,
+        };
+        stamp.tz = Some(Some((sign, num(h), m)));
+    }
+    stamp.time = Some((num(hour), num(minute), num(second), fraction));
+    // The implicit regex: a date-time needs `YYYY-M?M-D?D` (no 2-digit
+    // requirement), which the constructor's regex equally accepts.
+    stamp.implicit = true;
+    Some(stamp)
 }

@@ -5,6 +5,7 @@ use super::profile::{Gate, Profile};
 use super::raw::Manifest;
 
 mod commands;
+mod defaults;
 mod media;
 mod runtime;
 mod settings;
@@ -57,48 +58,9 @@ pub(super) fn validate(m: &Manifest, profile: Profile) -> Vec<Finding> {
     });
     runtime(&mut cx, m);
     commands(&mut cx, m, profile);
-    for (i, k) in m.keybinds.iter().enumerate() {
-        cx.check(!k.command.is_empty(), || {
-            err(
-                Code::AoeEmpty,
-                format!("keybinds[{i}].command must not be empty"),
-                ptr!["keybinds", i, "command"],
-            )
-        });
-        cx.check(!k.key.is_empty(), || {
-            err(
-                Code::AoeEmpty,
-                format!("keybinds[{i}].key must not be empty"),
-                ptr!["keybinds", i, "key"],
-            )
-        });
-    }
+    keybinds(&mut cx, m);
     settings(&mut cx, m);
-    for (i, t) in m.themes.iter().enumerate() {
-        cx.check(!t.name.is_empty(), || {
-            err(
-                Code::AoeEmpty,
-                format!("themes[{i}].name must not be empty"),
-                ptr!["themes", i, "name"],
-            )
-        });
-        cx.check(!t.path.is_empty(), || {
-            err(
-                Code::AoeEmpty,
-                format!("themes[{i}].path must not be empty"),
-                ptr!["themes", i, "path"],
-            )
-        });
-    }
-    for (i, s) in m.status.iter().enumerate() {
-        cx.check(!s.id.is_empty(), || {
-            err(
-                Code::AoeEmpty,
-                format!("status[{i}].id must not be empty"),
-                ptr!["status", i, "id"],
-            )
-        });
-    }
+    themes_and_status(&mut cx, m);
     media(&mut cx, m);
     if let Some(req) = &m.aoe_version {
         cx.check(semver::VersionReq::parse(req).is_ok(), || {
@@ -143,6 +105,55 @@ pub(super) fn validate(m: &Manifest, profile: Profile) -> Vec<Finding> {
         });
     }
     cx.out
+}
+
+/// `[[keybinds]]`: a command and a key each.
+fn keybinds(cx: &mut Cx, m: &Manifest) {
+    for (i, k) in m.keybinds.iter().enumerate() {
+        cx.check(!k.command.is_empty(), || {
+            err(
+                Code::AoeEmpty,
+                format!("keybinds[{i}].command must not be empty"),
+                ptr!["keybinds", i, "command"],
+            )
+        });
+        cx.check(!k.key.is_empty(), || {
+            err(
+                Code::AoeEmpty,
+                format!("keybinds[{i}].key must not be empty"),
+                ptr!["keybinds", i, "key"],
+            )
+        });
+    }
+}
+
+/// `[[themes]]` (a name and a path each) and `[[status]]` (an id each).
+fn themes_and_status(cx: &mut Cx, m: &Manifest) {
+    for (i, t) in m.themes.iter().enumerate() {
+        cx.check(!t.name.is_empty(), || {
+            err(
+                Code::AoeEmpty,
+                format!("themes[{i}].name must not be empty"),
+                ptr!["themes", i, "name"],
+            )
+        });
+        cx.check(!t.path.is_empty(), || {
+            err(
+                Code::AoeEmpty,
+                format!("themes[{i}].path must not be empty"),
+                ptr!["themes", i, "path"],
+            )
+        });
+    }
+    for (i, s) in m.status.iter().enumerate() {
+        cx.check(!s.id.is_empty(), || {
+            err(
+                Code::AoeEmpty,
+                format!("status[{i}].id must not be empty"),
+                ptr!["status", i, "id"],
+            )
+        });
+    }
 }
 
 /// The first use of a gated feature, to label; `None` when unused.
@@ -217,7 +228,7 @@ fn gates(cx: &mut Cx, m: &Manifest, profile: Profile) {
 
 #[cfg(test)]
 mod tests {
-    use super::settings::debug_name;
+    use super::defaults::debug_name;
     use super::*;
     use crate::host::aoe::manifest::raw;
 

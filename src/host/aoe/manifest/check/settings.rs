@@ -1,8 +1,10 @@
-//! `[[settings]]` and `[setting_defaults]`: structure, option sources, defaults.
+//! `[[settings]]` and `[setting_defaults]`: structure and option sources (a setting's
+//! default is checked in `defaults.rs`).
 
 use std::collections::HashSet;
 
-use super::super::raw::{Field, Manifest, Setting};
+use super::super::raw::{Manifest, Setting};
+use super::defaults::setting_default;
 use super::{Cx, err};
 use crate::diagnostic::Code;
 use crate::manifest::doc::Pointer;
@@ -104,79 +106,8 @@ pub(super) fn setting_structure(
 ) {
     let at = ptr!["settings", i];
     match s.value_type.as_str() {
-        "dynamic_select" => {
-            cx.check(s.option_source.is_some(), || {
-                err(
-                    Code::AoeSetting,
-                    format!("settings[{i}] is a dynamic_select but declares no option_source"),
-                    at.join("type"),
-                )
-            });
-            cx.check(s.fields.is_empty(), || {
-                err(
-                    Code::AoeSetting,
-                    format!("settings[{i}] is a dynamic_select and must not declare object fields"),
-                    at.join("fields"),
-                )
-                .on_key()
-            });
-            depends_on(
-                cx,
-                &format!("settings[{i}]"),
-                &s.key,
-                &s.depends_on,
-                keys,
-                "setting",
-                &at,
-            );
-            if is_acp_scoped(s.option_source.as_ref()) {
-                cx.check(s.depends_on.iter().any(|d| agents.contains(d.as_str())), || {
-                    err(
-                        Code::AoeSetting,
-                        format!("settings[{i}]: acp.models/acp.modes require a depends_on referencing an acp.agents setting"),
-                        at.join("option_source"),
-                    )
-                });
-            }
-        }
-        "object_list" => {
-            cx.check(!s.fields.is_empty(), || {
-                err(
-                    Code::AoeSetting,
-                    format!("settings[{i}] is an object_list but declares no fields"),
-                    at.join("type"),
-                )
-            });
-            cx.check(s.option_source.is_none() && s.depends_on.is_empty(), || {
-                let key = if s.option_source.is_some() { "option_source" } else { "depends_on" };
-                err(
-                    Code::AoeSetting,
-                    format!("settings[{i}] is an object_list; option_source/depends_on belong on its fields, not the list"),
-                    at.join(key),
-                )
-                .on_key()
-            });
-            cx.check(
-                !matches!((s.min_items, s.max_items), (Some(lo), Some(hi)) if lo > hi),
-                || {
-                    err(
-                        Code::AoeSetting,
-                        format!("settings[{i}].min_items must not exceed max_items"),
-                        at.join("min_items"),
-                    )
-                    .also(at.join("max_items"), "max_items")
-                },
-            );
-            let id_key = s.item_id_key.as_deref().unwrap_or("_id");
-            cx.check(!id_key.trim().is_empty(), || {
-                err(
-                    Code::AoeEmpty,
-                    format!("settings[{i}].item_id_key must not be empty"),
-                    at.join("item_id_key"),
-                )
-            });
-            object_fields(cx, i, s, id_key);
-        }
+        "dynamic_select" => dynamic_select(cx, i, s, (keys, agents), &at),
+        "object_list" => object_list(cx, i, s, &at),
         _ => {
             cx.check(s.option_source.is_none(), || {
                 err(
@@ -204,6 +135,90 @@ pub(super) fn setting_structure(
             });
         }
     }
+}
+
+/// A `dynamic_select` setting: where its options come from, no object fields, and the
+/// settings it depends on (`keys`: every setting's key; `agents`: the `acp.agents` ones).
+fn dynamic_select(
+    cx: &mut Cx,
+    i: usize,
+    s: &Setting,
+    (keys, agents): (&HashSet<&str>, &HashSet<&str>),
+    at: &Pointer,
+) {
+    cx.check(s.option_source.is_some(), || {
+        err(
+            Code::AoeSetting,
+            format!("settings[{i}] is a dynamic_select but declares no option_source"),
+            at.join("type"),
+        )
+    });
+    cx.check(s.fields.is_empty(), || {
+        err(
+            Code::AoeSetting,
+            format!("settings[{i}] is a dynamic_select and must not declare object fields"),
+            at.join("fields"),
+        )
+        .on_key()
+    });
+    depends_on(
+        cx,
+        &format!("settings[{i}]"),
+        &s.key,
+        &s.depends_on,
+        keys,
+        "setting",
+        at,
+    );
+    if is_acp_scoped(s.option_source.as_ref()) {
+        cx.check(s.depends_on.iter().any(|d| agents.contains(d.as_str())), || {
+                err(
+                    Code::AoeSetting,
+                    format!("settings[{i}]: acp.models/acp.modes require a depends_on referencing an acp.agents setting"),
+                    at.join("option_source"),
+                )
+            });
+    }
+}
+
+/// An `object_list` setting: its fields, the item bounds and the item id key.
+fn object_list(cx: &mut Cx, i: usize, s: &Setting, at: &Pointer) {
+    cx.check(!s.fields.is_empty(), || {
+        err(
+            Code::AoeSetting,
+            format!("settings[{i}] is an object_list but declares no fields"),
+            at.join("type"),
+        )
+    });
+    cx.check(s.option_source.is_none() && s.depends_on.is_empty(), || {
+            let key = if s.option_source.is_some() { "option_source" } else { "depends_on" };
+            err(
+                Code::AoeSetting,
+                format!("settings[{i}] is an object_list; option_source/depends_on belong on its fields, not the list"),
+                at.join(key),
+            )
+            .on_key()
+        });
+    cx.check(
+        !matches!((s.min_items, s.max_items), (Some(lo), Some(hi)) if lo > hi),
+        || {
+            err(
+                Code::AoeSetting,
+                format!("settings[{i}].min_items must not exceed max_items"),
+                at.join("min_items"),
+            )
+            .also(at.join("max_items"), "max_items")
+        },
+    );
+    let id_key = s.item_id_key.as_deref().unwrap_or("_id");
+    cx.check(!id_key.trim().is_empty(), || {
+        err(
+            Code::AoeEmpty,
+            format!("settings[{i}].item_id_key must not be empty"),
+            at.join("item_id_key"),
+        )
+    });
+    object_fields(cx, i, s, id_key);
 }
 
 pub(super) fn object_fields(cx: &mut Cx, i: usize, s: &Setting, id_key: &str) {
@@ -278,207 +293,6 @@ pub(super) fn object_fields(cx: &mut Cx, i: usize, s: &Setting, id_key: &str) {
                     at.join("option_source"),
                 )
             });
-        }
-    }
-}
-
-/// `SettingType`'s `Debug` name, as the host prints it.
-pub(super) fn debug_name(snake: &str) -> String {
-    snake
-        .split('_')
-        .map(|w| {
-            let mut c = w.chars();
-            c.next().map_or_else(String::new, |f| {
-                f.to_ascii_uppercase().to_string() + c.as_str()
-            })
-        })
-        .collect()
-}
-
-pub(super) fn is_string_array(v: &toml::Value) -> bool {
-    v.as_array()
-        .is_some_and(|a| a.iter().all(toml::Value::is_str))
-}
-
-pub(super) fn setting_default(cx: &mut Cx, i: usize, s: &Setting, def: &toml::Value) {
-    let at = ptr!["settings", i, "default"];
-    let ty = s.value_type.as_str();
-    let type_ok = match ty {
-        "bool" => def.is_bool(),
-        "integer" => def.is_integer(),
-        "object_list" => def.is_array(),
-        "string_list" => is_string_array(def),
-        _ => def.is_str(),
-    };
-    cx.check(type_ok, || {
-        err(
-            Code::AoeSettingDefault,
-            format!(
-                "settings[{i}].default does not match type {}",
-                debug_name(ty)
-            ),
-            at.clone(),
-        )
-        .label(format!("this is a {}", def.type_str()))
-    });
-    if ty == "select"
-        && let (Some(d), false) = (def.as_str(), s.options.is_empty())
-    {
-        cx.check(s.options.iter().any(|o| o == d), || {
-            err(
-                Code::AoeSettingDefault,
-                format!("settings[{i}].default {d:?} is not one of the options"),
-                at.clone(),
-            )
-            .also(ptr!["settings", i, "options"], "options")
-        });
-    }
-    if ty == "integer"
-        && let Some(v) = def.as_integer()
-    {
-        if let Some(lo) = s.min {
-            cx.check(v >= lo, || {
-                err(
-                    Code::AoeSettingDefault,
-                    format!("settings[{i}].default {v} is below min {lo}"),
-                    at.clone(),
-                )
-            });
-        }
-        if let Some(hi) = s.max {
-            cx.check(v <= hi, || {
-                err(
-                    Code::AoeSettingDefault,
-                    format!("settings[{i}].default {v} is above max {hi}"),
-                    at.clone(),
-                )
-            });
-        }
-    }
-    if ty == "object_list"
-        && let Some(items) = def.as_array()
-    {
-        object_list_default(cx, i, s, items);
-    }
-}
-
-pub(super) fn field_value_ok(f: &Field, v: &toml::Value) -> bool {
-    match f.value_type.as_str() {
-        "bool" => v.is_bool(),
-        "integer" => v.is_integer(),
-        "dynamic_multi_select" | "string_list" => is_string_array(v),
-        _ => v.is_str(),
-    }
-}
-
-pub(super) fn object_list_default(cx: &mut Cx, i: usize, s: &Setting, items: &[toml::Value]) {
-    let id_key = s.item_id_key.as_deref().unwrap_or("_id");
-    for (k, item) in items.iter().enumerate() {
-        let at = ptr!["settings", i, "default", k];
-        let ctx = format!("settings[{i}].default[{k}]");
-        let Some(table) = item.as_table() else {
-            cx.check(false, || {
-                err(
-                    Code::AoeSettingDefault,
-                    format!("{ctx} must be a table"),
-                    at.clone(),
-                )
-            });
-            continue;
-        };
-        let has_id = table
-            .get(id_key)
-            .and_then(toml::Value::as_str)
-            .is_some_and(|v| !v.trim().is_empty());
-        cx.check(has_id, || {
-            err(
-                Code::AoeSettingDefault,
-                format!("{ctx} must carry a non-empty {id_key:?} id"),
-                at.clone(),
-            )
-        });
-        for key in table.keys() {
-            cx.check(
-                key == id_key || s.fields.iter().any(|f| &f.key == key),
-                || {
-                    err(
-                        Code::AoeSettingDefault,
-                        format!("{ctx} has undeclared key {key:?}"),
-                        at.join(key.clone()),
-                    )
-                    .on_key()
-                },
-            );
-        }
-        for f in &s.fields {
-            let here = at.join(f.key.clone());
-            let Some(v) = table.get(&f.key) else {
-                cx.check(!f.required, || {
-                    err(
-                        Code::AoeSettingDefault,
-                        format!("{ctx} is missing required field {:?}", f.key),
-                        at.clone(),
-                    )
-                });
-                continue;
-            };
-            let ty = f.value_type.as_str();
-            cx.check(field_value_ok(f, v), || {
-                err(
-                    Code::AoeSettingDefault,
-                    format!("{ctx}.{} does not match type {}", f.key, debug_name(ty)),
-                    here.clone(),
-                )
-            });
-            // The host's `empty_required`: a list type is empty unless it is a non-empty
-            // array (so a default of another type is also "required but empty", after
-            // "does not match type"); any other type only when it is a blank string.
-            let blank = if matches!(ty, "dynamic_multi_select" | "string_list") {
-                v.as_array().is_none_or(Vec::is_empty)
-            } else {
-                v.as_str().is_some_and(|s| s.trim().is_empty())
-            };
-            cx.check(!(f.required && blank), || {
-                err(
-                    Code::AoeSettingDefault,
-                    format!("{ctx}.{} is required but empty", f.key),
-                    here.clone(),
-                )
-            });
-            if ty == "integer"
-                && let Some(iv) = v.as_integer()
-            {
-                if let Some(lo) = f.min {
-                    cx.check(iv >= lo, || {
-                        err(
-                            Code::AoeSettingDefault,
-                            format!("{ctx}.{} {iv} is below min {lo}", f.key),
-                            here.clone(),
-                        )
-                    });
-                }
-                if let Some(hi) = f.max {
-                    cx.check(iv <= hi, || {
-                        err(
-                            Code::AoeSettingDefault,
-                            format!("{ctx}.{} {iv} is above max {hi}", f.key),
-                            here.clone(),
-                        )
-                    });
-                }
-            }
-            if ty == "select"
-                && !f.options.is_empty()
-                && let Some(sv) = v.as_str()
-            {
-                cx.check(f.options.iter().any(|o| o == sv), || {
-                    err(
-                        Code::AoeSettingDefault,
-                        format!("{ctx}.{} {sv:?} is not one of the options", f.key),
-                        here.clone(),
-                    )
-                });
-            }
         }
     }
 }

@@ -141,53 +141,8 @@ fn action(
         }
     };
     match kind.as_str() {
-        "navigate" | "open_view" => {
-            let view = field(raw, "view");
-            let declared: Vec<&View> = ctx.views.iter().filter(|v| v.id == view).collect();
-            if declared.iter().any(|v| v.navigable) {
-                return Some(None);
-            }
-            let why = if declared.is_empty() {
-                "which this manifest does not declare — a command may only open its own plugin's views; dropped"
-            } else {
-                "which is a chat-slot claimant or a utility widget — the console gives those no rail/dock surface, so there is nowhere for the row to go; dropped"
-            };
-            ctx.drop(
-                out,
-                a,
-                format!("{label} targets view {}, {why}", repr_str(&view)),
-                at_key("view"),
-            );
-            None
-        }
-        "tool" => {
-            route(
-                ctx,
-                raw.get("route").map(|e| &e.node),
-                &format!("{label} route"),
-                at_key("route"),
-                out,
-            )?;
-            let method = {
-                let m = or_empty(raw.get("method").map(|e| &e.node));
-                let m = if m.is_empty() { "POST".to_owned() } else { m };
-                strip(&m).to_uppercase()
-            };
-            if !METHODS.contains(&method.as_str()) {
-                ctx.drop(
-                    out,
-                    a,
-                    format!(
-                        "{label} method {} is not one of {} — dropped",
-                        repr_str(&method),
-                        METHODS.join(", ")
-                    ),
-                    at_key("method"),
-                );
-                return None;
-            }
-            Some(None)
-        }
+        "navigate" | "open_view" => view_action(ctx, raw, label, at_key("view"), out),
+        "tool" => tool_action(ctx, raw, label, (at_key("route"), at_key("method")), out),
         "emit" => {
             topic(ctx, raw.get("topic").map(|e| &e.node), at_key("topic"), out)?;
             if let Some(data) = raw.get("data")
@@ -217,6 +172,72 @@ fn action(
             Some(Some(target))
         }
     }
+}
+
+/// A `navigate` or `open_view` action: kept when it opens a view of this manifest that
+/// has a rail or dock surface.
+fn view_action(
+    ctx: &Ctx,
+    raw: &Node,
+    label: &str,
+    view_at: Pointer,
+    out: &mut Out,
+) -> Option<Option<String>> {
+    let a = Code::ProtoCommandAction;
+    let view = field(raw, "view");
+    let declared: Vec<&View> = ctx.views.iter().filter(|v| v.id == view).collect();
+    if declared.iter().any(|v| v.navigable) {
+        return Some(None);
+    }
+    let why = if declared.is_empty() {
+        "which this manifest does not declare — a command may only open its own plugin's views; dropped"
+    } else {
+        "which is a chat-slot claimant or a utility widget — the console gives those no rail/dock surface, so there is nowhere for the row to go; dropped"
+    };
+    ctx.drop(
+        out,
+        a,
+        format!("{label} targets view {}, {why}", repr_str(&view)),
+        view_at,
+    );
+    None
+}
+
+/// A `tool` action: its route, and a method the host calls tools with.
+fn tool_action(
+    ctx: &Ctx,
+    raw: &Node,
+    label: &str,
+    (route_at, method_at): (Pointer, Pointer),
+    out: &mut Out,
+) -> Option<Option<String>> {
+    let a = Code::ProtoCommandAction;
+    route(
+        ctx,
+        raw.get("route").map(|e| &e.node),
+        &format!("{label} route"),
+        route_at,
+        out,
+    )?;
+    let method = {
+        let m = or_empty(raw.get("method").map(|e| &e.node));
+        let m = if m.is_empty() { "POST".to_owned() } else { m };
+        strip(&m).to_uppercase()
+    };
+    if !METHODS.contains(&method.as_str()) {
+        ctx.drop(
+            out,
+            a,
+            format!(
+                "{label} method {} is not one of {} — dropped",
+                repr_str(&method),
+                METHODS.join(", ")
+            ),
+            method_at,
+        );
+        return None;
+    }
+    Some(None)
 }
 
 /// `_parse_command_provider`: `Some(chained command id or "")` when kept.
@@ -336,6 +357,12 @@ pub(super) fn commands(doc: &Node, id: &str, views: &[View], out: &mut Out) {
             chains,
         });
     }
+    unterminated_chains(&kept, out);
+}
+
+/// The kept commands whose chain of `type: command` actions does not end in one that
+/// runs something else: each is dropped, saying whether it loops or names an unknown id.
+fn unterminated_chains(kept: &[Kept], out: &mut Out) {
     // Chains: grow the terminating set to a fixpoint.
     let mut terminating: Vec<&str> = kept
         .iter()
@@ -353,7 +380,7 @@ pub(super) fn commands(doc: &Node, id: &str, views: &[View], out: &mut Out) {
         }
         terminating = grown;
     }
-    for c in &kept {
+    for c in kept {
         if terminating.contains(&c.id.as_str()) {
             continue;
         }

@@ -59,57 +59,63 @@ pub(super) fn emits(doc: &Node, root: &Path, out: &mut Out) {
             }
         };
         let Some((r, rat)) = reference else { continue };
-        let escapes = match contain::resolve(&base, &r) {
-            Ok(p) => !contain::inside(&base, &p),
-            Err(_) => true,
-        };
-        if escapes {
+        schema_ref(&base, &topic, &r, rat, out);
+    }
+}
+
+/// An `emits` schema given as a `$ref` path (`r`, at `rat`): inside the plugin
+/// directory `base`, and a YAML mapping there.
+fn schema_ref(base: &Path, topic: &str, r: &str, rat: Pointer, out: &mut Out) {
+    let escapes = match contain::resolve(base, r) {
+        Ok(p) => !contain::inside(base, &p),
+        Err(_) => true,
+    };
+    if escapes {
+        warn(
+            out,
+            Finding::new(
+                Code::ProtoEmits,
+                format!(
+                    "emits {} schema $ref {} escapes the plugin directory — ignored",
+                    repr_str(topic),
+                    repr_str(r)
+                ),
+                rat,
+            ),
+        );
+        return;
+    }
+    match crate::file::read_to_string(base.join(r))
+        .map_err(|e| crate::file::reason(&e).into_owned())
+        .and_then(|t| crate::manifest::format::parse_yaml(&t).map_err(|e| e.message))
+    {
+        Err(why) => warn(
+            out,
+            Finding::new(
+                Code::ProtoEmits,
+                format!(
+                    "emits {} schema $ref {} is unreadable ({why}) — keeping the topic name only",
+                    repr_str(topic),
+                    repr_str(r)
+                ),
+                rat,
+            ),
+        ),
+        Ok(n) if !matches!(n.value, Value::Table(_)) => {
             warn(
                 out,
                 Finding::new(
                     Code::ProtoEmits,
                     format!(
-                        "emits {} schema $ref {} escapes the plugin directory — ignored",
-                        repr_str(&topic),
-                        repr_str(&r)
+                        "emits {} schema $ref {} is not a mapping — keeping the topic name only",
+                        repr_str(topic),
+                        repr_str(r)
                     ),
                     rat,
                 ),
             );
-            continue;
         }
-        match crate::file::read_to_string(base.join(&r))
-            .map_err(|e| crate::file::reason(&e).into_owned())
-            .and_then(|t| crate::manifest::format::parse_yaml(&t).map_err(|e| e.message))
-        {
-            Err(why) => warn(
-                out,
-                Finding::new(
-                    Code::ProtoEmits,
-                    format!(
-                        "emits {} schema $ref {} is unreadable ({why}) — keeping the topic name only",
-                        repr_str(&topic),
-                        repr_str(&r)
-                    ),
-                    rat,
-                ),
-            ),
-            Ok(n) if !matches!(n.value, Value::Table(_)) => {
-                warn(
-                    out,
-                    Finding::new(
-                        Code::ProtoEmits,
-                        format!(
-                            "emits {} schema $ref {} is not a mapping — keeping the topic name only",
-                            repr_str(&topic),
-                            repr_str(&r)
-                        ),
-                        rat,
-                    ),
-                );
-            }
-            Ok(_) => {}
-        }
+        Ok(_) => {}
     }
 }
 

@@ -6,7 +6,7 @@ use super::paths::iframe_page_route;
 use super::{Out, get_str, items, or_empty, repr, strip, warn};
 use crate::diagnostic::Code;
 use crate::manifest::Finding;
-use crate::manifest::doc::{Node, Value};
+use crate::manifest::doc::{Node, Pointer, Value};
 use crate::manifest::pyval::{py_str, repr_str, truthy, type_name};
 use crate::ptr;
 
@@ -153,34 +153,43 @@ pub(super) fn settings_tabs(doc: &Node, id: &str, out: &mut Out) -> Vec<Tab> {
         }
         let mut path = None;
         if let Some(p) = raw.get("path") {
-            let stripped = strip(&or_empty(Some(&p.node))).to_owned();
-            let route = iframe_page_route(&stripped);
-            let root = format!("/plugins/{id}/");
-            if stripped.is_empty()
-                || !route.starts_with(&root)
-                || route.contains('\\')
-                || route.split('/').any(|part| part == "." || part == "..")
-            {
-                warn(
-                    out,
-                    Finding::new(
-                        Code::ProtoSettingsTabPath,
-                        format!(
-                            "settings tab {} Configure path {} must be a same-origin page under /plugins/{id}/... — ignored",
-                            repr_str(&tab_id),
-                            repr_str(&stripped)
-                        ),
-                        at.join("path"),
-                    )
-                    .help(format!("the whole tab is dropped; point `path` at a page of this plugin, like /plugins/{id}/settings (no `..`, no backslash)")),
-                );
+            let Some(stripped) = configure_path(&p.node, id, &tab_id, &at, out) else {
                 continue;
-            }
+            };
             path = Some(stripped);
         }
         kept.push(Tab { id: tab_id, path });
     }
     kept
+}
+
+/// A tab's Configure `path`, stripped: a same-origin page under `/plugins/<id>/`, else
+/// `None` (the whole tab is dropped).
+fn configure_path(p: &Node, id: &str, tab_id: &str, at: &Pointer, out: &mut Out) -> Option<String> {
+    let stripped = strip(&or_empty(Some(p))).to_owned();
+    let route = iframe_page_route(&stripped);
+    let root = format!("/plugins/{id}/");
+    if stripped.is_empty()
+        || !route.starts_with(&root)
+        || route.contains('\\')
+        || route.split('/').any(|part| part == "." || part == "..")
+    {
+        warn(
+            out,
+            Finding::new(
+                Code::ProtoSettingsTabPath,
+                format!(
+                    "settings tab {} Configure path {} must be a same-origin page under /plugins/{id}/... — ignored",
+                    repr_str(tab_id),
+                    repr_str(&stripped)
+                ),
+                at.join("path"),
+            )
+            .help(format!("the whole tab is dropped; point `path` at a page of this plugin, like /plugins/{id}/settings (no `..`, no backslash)")),
+        );
+        return None;
+    }
+    Some(stripped)
 }
 
 /// `settings[]`: what the host drops (and, on 0.218, `tab` references it

@@ -1,6 +1,10 @@
 //! The house rules of docs/contributing.md that a reader of `src/` can check: no command
-//! imports another, the modules form no import cycle (grouped imports included), and host
-//! knowledge stays in `src/host/` and `src/dialect.rs`.
+//! imports another, neither the top-level modules nor the files form an import cycle
+//! (grouped imports included; `modules.rs`), and host knowledge stays in `src/host/` and
+//! `src/dialect.rs`.
+
+mod modules;
+mod size;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -17,12 +21,12 @@ fn sources(dir: &Path, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// The code of a file without comment lines and without its inline `#[cfg(test)] mod tests
-/// { … }` (which ends a file's production code). A `mod tests;` declaration (the tests in a
+/// The code of a file without comment lines and without its inline `mod tests { … }`
+/// (which ends a file's production code, [`size::production`]). A `mod tests;` declaration (the tests in a
 /// file of their own) ends nothing: the production lines after it are read too.
 fn code(text: &str) -> String {
-    let text = text.split("#[cfg(test)]\nmod tests {").next().unwrap();
-    text.lines()
+    size::production(text)
+        .lines()
         .filter(|l| !l.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n")
@@ -481,4 +485,237 @@ fn test_files_run_plugins_only_through_the_builder() {
         found.is_empty(),
         "test files running plugins around support::Plugins: {found:?}"
     );
+}
+
+/// The module graph of `src/`, one node per file (`modules.rs`), unit-test files aside.
+fn file_graph() -> modules::Graph {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files.retain(|f| !f.ends_with("tests.rs"));
+    let files: Vec<(Vec<String>, String)> = files
+        .iter()
+        .map(|f| {
+            let at = modules::module_of(f.strip_prefix(&src).unwrap());
+            (at, code(&std::fs::read_to_string(f).unwrap()))
+        })
+        .collect();
+    let krate = modules::Crate::new(&files);
+    files
+        .iter()
+        .map(|(at, code)| (at.join("::"), krate.edges(at, code)))
+        .collect()
+}
+
+/// Every module is a file, and no files import one another in a circle: inside a folder
+/// too (`git::refs -> git::cli -> git::tree -> git::refs` was one), through re-exports
+/// (`super::Choice` names the file that defines it) and through types. A folder's
+/// `mod.rs` declares, re-exports and dispatches to its own files; only those edges, down
+/// into the folder, are not imports (its files may use what it holds).
+#[test]
+fn files_form_no_import_cycle() {
+    let found = modules::cycles(&file_graph());
+    assert!(
+        found.is_empty(),
+        "modules that import one another in a circle: {}",
+        found
+            .iter()
+            .map(|c| c.join(" <-> "))
+            .collect::<Vec<_>>()
+            .join("; ")
+    );
+}
+
+/// Every production file of `src/` (unit-test files aside), relative to `src/`, with its
+/// text.
+fn production_files() -> Vec<(String, String)> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut files = Vec::new();
+    sources(&src, &mut files);
+    files.sort();
+    files
+        .into_iter()
+        .filter(|f| !f.ends_with("tests.rs"))
+        .map(|f| {
+            let rel = f
+                .strip_prefix(&src)
+                .unwrap()
+                .to_string_lossy()
+                .replace('\\', "/");
+            (rel, std::fs::read_to_string(&f).unwrap())
+        })
+        .collect()
+}
+
+/// The most lines a production file of `src/` may have (its inline tests aside).
+const FILE_LINES: usize = 500;
+
+/// Files over [`FILE_LINES`], each with the size it had when listed: it may only shrink,
+/// and leaves the list once under the limit (split by responsibility, then drop the row).
+const LONG_FILES: &[(&str, usize)] = &[
+    ("install/pipeline.rs", 707),
+    ("ops/update.rs", 630),
+    ("lock/mod.rs", 591),
+];
+
+/// The most lines a function may have, from its `fn` line to its closing brace.
+const FN_LINES: usize = 80;
+
+/// Functions over [`FN_LINES`] (file, name, lines when listed): each may only shrink, and
+/// leaves the list once under the limit.
+const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
+    ("install/pipeline.rs", "stage", 255),
+    ("ops/autoupdate.rs", "sweep", 178),
+    ("steps/mod.rs", "run_steps", 150),
+    ("install/stage.rs", "fetch", 147),
+    ("release/mod.rs", "install", 136),
+    ("git/cli/process.rs", "run", 127),
+    ("search.rs", "search", 125),
+    ("git/tree.rs", "check_out_paths", 121),
+    ("git/fetch.rs", "fetch_tree", 118),
+    ("git/sign.rs", "verify", 118),
+    ("ops/sync/mod.rs", "sync", 114),
+    ("steps/sandbox.rs", "enter", 109),
+    ("source.rs", "parse", 108),
+    ("git/fetch.rs", "walk", 107),
+    ("git/cli/mod.rs", "fetch", 106),
+    ("verify.rs", "entry", 106),
+    ("reporter.rs", "progress_pausable", 104),
+    ("install/pipeline.rs", "swap", 102),
+    ("ops/update.rs", "update", 102),
+    ("commands/info.rs", "text", 101),
+    ("commands/update.rs", "report", 100),
+    ("update/trust.rs", "check", 98),
+    ("update/cooldown.rs", "hold_back", 97),
+    ("git/cli/process.rs", "command", 94),
+    ("host/protoagent/manifest/lint/mod.rs", "check", 94),
+    ("install/build.rs", "install_deps", 92),
+    ("ops/update.rs", "apply", 91),
+    ("update/pool.rs", "bounded", 91),
+    ("doctor/network.rs", "sources", 90),
+    ("host/protoagent/manifest/lint/gates.rs", "gates", 90),
+    ("ops/install.rs", "install", 90),
+    ("manifest/format/yaml/mod.rs", "parse_yaml", 89),
+    ("host/aoe/manifest/install.rs", "check", 87),
+    ("host/protoagent/manifest/lint/paths.rs", "views", 87),
+    ("update/mod.rs", "check_all", 87),
+    ("host/protoagent/bundled.rs", "allowlist", 85),
+    ("update/follow.rs", "unchanged_subdirs", 85),
+    ("lock/json.rs", "upsert", 84),
+    ("lock/mod.rs", "upsert", 83),
+    ("host/protoagent/manifest/lint/mod.rs", "walk", 82),
+    ("doctor/local.rs", "examine_lock", 81),
+    ("lib.rs", "run", 81),
+];
+
+/// What is over `limit` and not allowed by `listed` at its listed size, and what `listed`
+/// holds that is no longer over (or no longer there): both fail.
+fn over(
+    found: &BTreeMap<String, usize>,
+    listed: &BTreeMap<String, usize>,
+    limit: usize,
+) -> Vec<String> {
+    let mut wrong = Vec::new();
+    for (what, &n) in found.iter().filter(|(_, n)| **n > limit) {
+        match listed.get(what) {
+            None => wrong.push(format!("{what}: {n} lines (at most {limit})")),
+            Some(&was) if n > was => wrong.push(format!("{what}: {n} lines, listed at {was}")),
+            Some(_) => {}
+        }
+    }
+    for (what, was) in listed {
+        if found.get(what).is_none_or(|n| *n <= limit) {
+            wrong.push(format!(
+                "{what}: listed at {was} but no longer over {limit}: drop it"
+            ));
+        }
+    }
+    wrong
+}
+
+/// A listed size is a ceiling that only comes down: growing past it fails, and so does a
+/// row left behind once its file or function is under the limit.
+#[test]
+fn a_listed_size_may_only_shrink() {
+    let map = |rows: &[(&str, usize)]| -> BTreeMap<String, usize> {
+        rows.iter().map(|(k, n)| ((*k).to_owned(), *n)).collect()
+    };
+    let listed = map(&[("a.rs", 600), ("b.rs", 520)]);
+    assert!(over(&map(&[("a.rs", 600), ("b.rs", 510)]), &listed, 500).is_empty());
+    assert_eq!(
+        over(
+            &map(&[("a.rs", 601), ("b.rs", 500), ("c.rs", 501)]),
+            &listed,
+            500
+        ),
+        [
+            "a.rs: 601 lines, listed at 600",
+            "c.rs: 501 lines (at most 500)",
+            "b.rs: listed at 520 but no longer over 500: drop it",
+        ]
+    );
+}
+
+#[test]
+fn no_production_file_is_over_500_lines() {
+    let found: BTreeMap<String, usize> = production_files()
+        .iter()
+        .map(|(rel, text)| (rel.clone(), size::production(text).lines().count()))
+        .collect();
+    let listed = LONG_FILES
+        .iter()
+        .map(|(f, n)| ((*f).to_owned(), *n))
+        .collect();
+    let wrong = over(&found, &listed, FILE_LINES);
+    assert!(wrong.is_empty(), "files too long:\n{}", wrong.join("\n"));
+}
+
+#[test]
+fn no_function_is_over_80_lines() {
+    let mut found: BTreeMap<String, usize> = BTreeMap::new();
+    for (rel, text) in production_files() {
+        for (name, _, n) in size::functions(&size::blanked(size::production(&text))) {
+            let longest = found.entry(format!("{rel} {name}")).or_default();
+            *longest = (*longest).max(n);
+        }
+    }
+    let listed = LONG_FUNCTIONS
+        .iter()
+        .map(|(f, name, n)| (format!("{f} {name}"), *n))
+        .collect();
+    let wrong = over(&found, &listed, FN_LINES);
+    assert!(
+        wrong.is_empty(),
+        "functions too long:\n{}",
+        wrong.join("\n")
+    );
+}
+
+/// A lint is allowed on the one item that needs it, with the reason beside it (a `//`
+/// comment on the line or the line above, not the item's doc): never for a whole file or
+/// crate (`#![allow]`).
+#[test]
+fn allow_attributes_sit_on_an_item_with_a_reason() {
+    let mut wrong = Vec::new();
+    for (rel, text) in production_files() {
+        let lines: Vec<&str> = size::production(&text).lines().collect();
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            if t.starts_with("#![allow") || t.starts_with("#![expect") {
+                wrong.push(format!("src/{rel}:{}: a file-wide {t}", i + 1));
+            } else if (t.starts_with("#[allow") || t.starts_with("#[expect"))
+                && !t.contains("//")
+                && !i.checked_sub(1).is_some_and(|p| {
+                    // A plain comment above, not the item's doc.
+                    let above = lines[p].trim_start();
+                    above.starts_with("//")
+                        && !above.starts_with("///")
+                        && !above.starts_with("//!")
+                })
+            {
+                wrong.push(format!("src/{rel}:{}: {t} without a reason", i + 1));
+            }
+        }
+    }
+    assert!(wrong.is_empty(), "allow attributes:\n{}", wrong.join("\n"));
 }

@@ -1,4 +1,6 @@
-//! Human output: miette's graphical reports plus cargo-style status lines.
+//! Human output: miette's graphical reports plus cargo-style status lines. The words and
+//! wrapping miette's textwrap would find are in `wrap.rs`, the reports drawn without miette
+//! (the same bytes, sooner) in `layout.rs`.
 
 use std::fmt;
 
@@ -6,6 +8,14 @@ use miette::{
     GraphicalReportHandler, GraphicalTheme, LabeledSpan, MietteError, MietteSpanContents,
     SourceCode, SourceSpan, SpanContents,
 };
+
+mod layout;
+mod wrap;
+
+use layout::draw;
+#[cfg(test)]
+use wrap::{PLAIN_PUNCTUATION, plain};
+use wrap::{prewrap, words};
 
 use super::display_path;
 use crate::diagnostic::{Diagnostic, Severity};
@@ -172,114 +182,6 @@ fn theme(style: Style) -> GraphicalTheme {
 /// The help's indents, as miette draws them: its first line's and the rest's.
 const HELP_INDENTS: (&str, &str) = ("  help: ", "        ");
 
-/// The punctuation, besides letters, digits and spaces, of the lines [`words`] splits
-/// itself.
-const PLAIN_PUNCTUATION: &[u8] = b"\"#&'*<=>@^_`~.,:;()[]-/";
-
-/// What [`plain`] needs to know of a byte: whether a plain line may hold it, and how it
-/// breaks.
-const ALLOWED: u8 = 1;
-/// No break before it, even after a space (`.` `,` `:` `;` `)` `]` `/`).
-const GLUED_BEFORE: u8 = 2;
-/// No break after it (`(` `[`).
-const OPENING: u8 = 4;
-/// A break before an opening bracket that follows it (`.` `,` `:` `;` `)` `]`).
-const CLOSING: u8 = 8;
-
-const CLASSES: [u8; 256] = {
-    /// `t` with `bit` set for each of `bytes`.
-    const fn mark(mut t: [u8; 256], bytes: &[u8], bit: u8) -> [u8; 256] {
-        let mut i = 0;
-        while i < bytes.len() {
-            t[bytes[i] as usize] |= bit;
-            i += 1;
-        }
-        t
-    }
-    let mut t = [0u8; 256];
-    let mut c = 0;
-    while c < 256 {
-        if (c as u8).is_ascii_alphanumeric() {
-            t[c] = ALLOWED;
-        }
-        c += 1;
-    }
-    t = mark(t, b" ", ALLOWED);
-    t = mark(t, PLAIN_PUNCTUATION, ALLOWED);
-    t = mark(t, b".,:;)]/", GLUED_BEFORE);
-    t = mark(t, b".,:;)]", CLOSING);
-    mark(t, b"([", OPENING)
-};
-
-/// Whether [`plain_words`] splits `line` as the Unicode line-breaking rules (UAX #14, as
-/// textwrap applies them) do: it holds only letters, digits, spaces and
-/// [`PLAIN_PUNCTUATION`], no space before `.` `,` `:` `;` `)` `]` `/` (no break before
-/// those), no space after `(` `[` and none of `.` `,` `:` `;` `)` `]` before them (no
-/// break after an opening bracket, a break before one that follows closing punctuation),
-/// and it does not end in `-` (textwrap then drops the line's last break).
-fn plain(line: &str) -> bool {
-    let b = line.as_bytes();
-    let mut prev = 0u8;
-    for (i, &c) in b.iter().enumerate() {
-        let class = CLASSES[usize::from(c)];
-        if class & ALLOWED == 0 {
-            return false;
-        }
-        if class & GLUED_BEFORE != 0 && prev == b' ' {
-            return false;
-        }
-        if class & OPENING != 0
-            && (b.get(i + 1) == Some(&b' ') || CLASSES[usize::from(prev)] & CLOSING != 0)
-        {
-            return false;
-        }
-        prev = c;
-    }
-    !line.ends_with('-')
-}
-
-/// Where the words of a [`plain`] line end, each with the spaces after it: at the end of
-/// a run of spaces, after a `/` that a letter, an opening bracket or other alphabetic
-/// punctuation follows (a path's `/`), and at the end of the line.
-fn plain_ends(line: &str) -> impl Iterator<Item = usize> + '_ {
-    let b = line.as_bytes();
-    (1..b.len())
-        .filter(move |i| word_ends_at(b, *i))
-        .chain((!line.is_empty()).then_some(line.len()))
-}
-
-/// Whether a word of a [`plain`] line `b` ends before byte `i` (`0 < i < b.len()`), as
-/// [`plain_ends`] ends them.
-#[inline]
-fn word_ends_at(b: &[u8], i: usize) -> bool {
-    let (prev, next) = (b[i - 1], b[i]);
-    (prev == b' ' && next != b' ')
-        || (prev == b'/' && (next.is_ascii_alphabetic() || b"#&*<=>@^_`~([".contains(&next)))
-}
-
-/// The words of a [`plain`] line, as [`plain_ends`] ends them.
-fn plain_words(line: &str) -> impl Iterator<Item = textwrap::core::Word<'_>> + '_ {
-    let mut start = 0;
-    plain_ends(line).map(move |end| {
-        let word = textwrap::core::Word::from(&line[start..end]);
-        start = end;
-        word
-    })
-}
-
-/// The words miette wraps a line at: textwrap's Unicode line breaking, which costs a
-/// line-break segmenter per line (most of the human output's wrapping), taken only for
-/// lines that are not [`plain`]; those are split by [`plain_words`], which gives the same
-/// words. A test compares the two on every short string of each line-breaking class
-/// involved, and on random lines.
-fn words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
-    if plain(line) {
-        Box::new(plain_words(line))
-    } else {
-        textwrap::WordSeparator::UnicodeBreakProperties.find_words(line)
-    }
-}
-
 /// Render one diagnostic against its (optional) source.
 pub fn diagnostic(d: &Diagnostic, src: Option<&Source>, style: Style) -> String {
     let mut out = String::new();
@@ -356,63 +258,6 @@ impl Handlers {
     }
 }
 
-/// `text` with a line break wherever miette's textwrap `fill` (first fit, words never
-/// broken, split by [`words`]) breaks it, at `width` with indents `indents` wide (the
-/// first line's, the rest's), without the indents; or `None` for a text this does not
-/// wrap itself: one with a line that is blank, starts with a space or is not [`plain`]
-/// (there `fill` and an unwrapped handler indent differently, or words have widths other
-/// than their lengths). First fit is textwrap's default wrapping only while its `smawk`
-/// feature is off (it is, in miette's dependency and ours); with it on, miette would fill
-/// optimally, and the test comparing the two would fail.
-fn prewrap(text: &str, width: usize, indents: (usize, usize)) -> Option<String> {
-    let widths = [
-        width.saturating_sub(indents.0),
-        width.saturating_sub(indents.1),
-    ];
-    let mut out = String::with_capacity(text.len() + 8);
-    for (n, line) in text.split('\n').enumerate() {
-        if line.is_empty() || line.starts_with(' ') || !plain(line) {
-            return None;
-        }
-        if n > 0 {
-            out.push('\n');
-        }
-        // textwrap's first fit: a word goes on the line unless the line already holds a
-        // word and the word's width would take it past the line's width; a line's width
-        // counts each earlier word's trailing spaces. Each line of `text` starts again
-        // with the first line's width.
-        let b = line.as_bytes();
-        let mut row = 0;
-        let (mut start, mut end, mut used) = (0, 0, 0);
-        // The word being read starts at `at`; its last letter ends at `word_end`.
-        let (mut at, mut word_end) = (0, 0);
-        for next in 1..=b.len() {
-            if b[next - 1] != b' ' {
-                word_end = next;
-            }
-            // Where [`plain_ends`] ends a word.
-            if next < b.len() && !word_ends_at(b, next) {
-                continue;
-            }
-            // A word's width is its length (a plain line is ASCII); its spaces count
-            // only when another word follows it on the line.
-            let word = word_end - at;
-            if used + word > widths[row.min(1)] && end > start {
-                out.push_str(&line[start..end]);
-                out.push('\n');
-                row += 1;
-                start = at;
-                used = 0;
-            }
-            used += next - at;
-            end = word_end;
-            at = next;
-        }
-        out.push_str(&line[start..end]);
-    }
-    Some(out)
-}
-
 fn render_with(h: &Handlers, d: &Diagnostic, src: Option<&Source>, out: &mut String) {
     let indents = match d.severity {
         Severity::Error => h.error,
@@ -442,205 +287,6 @@ fn render_with(h: &Handlers, d: &Diagnostic, src: Option<&Source>, out: &mut Str
     let _ = handler.render_report(out, &shown);
 }
 
-/// One label's snippet as miette draws it, for a label [`draw`] can draw: the lines of
-/// its context with their numbers, and where on its line the label is.
-struct Snippet<'a> {
-    /// The label's line and column, from 1.
-    at: (usize, usize),
-    /// The context's first line's number, from 1, and its lines without their `\n`.
-    first: usize,
-    lines: Vec<&'a str>,
-    /// Which of `lines` the label is on, and its columns there (end exclusive).
-    on: usize,
-    columns: (usize, usize),
-}
-
-impl Source {
-    /// What miette's `read_span(span, 1, 1)` reads for `start..end` when that lies within
-    /// one line of a text with no `\r`, found from the line starts instead of by counting
-    /// every byte before it (half of what a snippet cost): the line before the span's, the
-    /// span's and the one after, as far as they exist (the last with its `\n`), where they
-    /// start, and the first one's number from 0. `None` for any other span, and for any
-    /// span of a text with a `\r` (which miette counts as a line break of its own).
-    fn context(&self, start: usize, end: usize) -> Option<(&str, usize, usize)> {
-        if self.has_cr || end > self.text.len() || end <= start {
-            return None;
-        }
-        let line = self.starts.partition_point(|s| *s <= start) - 1;
-        // The span ends on its line's text, before the `\n` that ends it.
-        let line_end = self.starts.get(line + 1).map_or(self.text.len(), |s| s - 1);
-        if end > line_end {
-            return None;
-        }
-        let from = line.checked_sub(1).map_or(0, |before| self.starts[before]);
-        let to = self
-            .starts
-            .get(line + 2)
-            .copied()
-            .unwrap_or(self.text.len());
-        Some((self.text.get(from..to)?, from, line.saturating_sub(1)))
-    }
-
-    /// The snippet of `label` when it is one [`draw`] draws as miette would: a span of at
-    /// least one character within one line, its context (a line each side, as miette
-    /// reads it) printable ASCII, so every character is one column wide, and a label text
-    /// of one line; `None` for any other.
-    fn snippet(&self, label: &crate::diagnostic::Label) -> Option<Snippet<'_>> {
-        let (start, end) = (label.span.start, label.span.end);
-        if end <= start || label.text.as_deref().is_some_and(|t| t.contains('\n')) {
-            return None;
-        }
-        let (data, context_offset, context_line) = match self.context(start, end) {
-            Some(found) => found,
-            None if self.has_cr => {
-                let span = SourceSpan::new(start.into(), end - start);
-                let context = self.read_span(&span, 1, 1).ok()?;
-                let data = std::str::from_utf8(context.data()).ok()?;
-                (data, context.span().offset(), context.line())
-            }
-            None => return None,
-        };
-        if !data
-            .bytes()
-            .all(|b| b == b'\n' || (b' '..=b'~').contains(&b))
-        {
-            return None;
-        }
-        let mut offset = context_offset;
-        let mut lines = Vec::with_capacity(3);
-        let mut on = None;
-        for line in data.split_inclusive('\n') {
-            let text = line.strip_suffix('\n').unwrap_or(line);
-            if (offset..offset + line.len()).contains(&start) {
-                // The span ends on its line's text (not on or past its `\n`).
-                if end > offset + text.len() {
-                    return None;
-                }
-                on = Some((lines.len(), (start - offset, end - offset)));
-            }
-            lines.push(text);
-            offset += line.len();
-        }
-        let (on, columns) = on?;
-        let first = context_line + 1;
-        Some(Snippet {
-            // Where miette's reading of the span alone puts it: its line counted as the
-            // context's are, its column in characters, which are bytes here.
-            at: (first + on, columns.0 + 1),
-            first,
-            lines,
-            on,
-            columns,
-        })
-    }
-}
-
-/// Draw `d` as miette's graphical handler with its wrapping off draws it, with `message`
-/// and `help` already [`prewrap`]ped, when its shape is one drawn here: no color, and no
-/// source (miette then draws no label), no label, or one label whose [`Source::snippet`]
-/// is drawn here. Returns whether it drew;
-/// when not, nothing was written. Drawing here costs under a third of the instructions
-/// miette's drawing does (13,000 against 46,000 a report over AWorld's corpus; most of
-/// miette's are its line splitting, width counting and formatting); a test compares the
-/// two on random reports of every shape drawn here.
-fn draw(
-    h: &Handlers,
-    d: &Diagnostic,
-    message: &str,
-    help: Option<&str>,
-    src: Option<&Source>,
-    out: &mut String,
-) -> bool {
-    if h.style.color {
-        return false;
-    }
-    let snippet = match (src, d.labels.as_slice()) {
-        (None, _) | (Some(_), []) => None,
-        (Some(src), [label]) => match src.snippet(label) {
-            Some(snippet) => Some((src, label, snippet)),
-            None => return false,
-        },
-        _ => return false,
-    };
-    let c = &h.chars;
-    let first = match d.severity {
-        Severity::Error => &h.indents[0],
-        Severity::Warning => &h.indents[1],
-    };
-    out.push_str(d.code.as_str());
-    out.push_str("\n\n");
-    indented(out, message, first, &h.indents[2]);
-    if let Some((src, label, s)) = snippet {
-        let last = s.first + s.lines.len() - 1;
-        let width = digits(last);
-        let pad = width + 2;
-        // The gutter of a line that has no number.
-        let no_number = |out: &mut String| {
-            spaces(out, pad);
-            out.push(c.vbar_break);
-            out.push(' ');
-        };
-        spaces(out, pad);
-        out.push(c.ltop);
-        out.push(c.hbar);
-        out.push('[');
-        out.push_str(&src.name);
-        out.push(':');
-        number(out, s.at.0, 0);
-        out.push(':');
-        number(out, s.at.1, 0);
-        out.push_str("]\n");
-        for (i, text) in s.lines.iter().enumerate() {
-            out.push(' ');
-            number(out, s.first + i, width);
-            out.push(' ');
-            out.push(c.vbar);
-            out.push(' ');
-            out.push_str(text);
-            out.push('\n');
-            if i != s.on {
-                continue;
-            }
-            let (start, end) = s.columns;
-            let middle = (start + end) / 2;
-            no_number(out);
-            spaces(out, start);
-            for _ in start..middle {
-                out.push(c.underline);
-            }
-            out.push(if label.text.is_some() {
-                c.underbar
-            } else {
-                c.underline
-            });
-            for _ in middle + 1..end {
-                out.push(c.underline);
-            }
-            out.push('\n');
-            if let Some(text) = &label.text {
-                no_number(out);
-                spaces(out, middle);
-                out.push(c.lbot);
-                out.push(c.hbar);
-                out.push(c.hbar);
-                out.push(' ');
-                out.push_str(text);
-                out.push('\n');
-            }
-        }
-        spaces(out, pad);
-        out.push(c.lbot);
-        for _ in 0..4 {
-            out.push(c.hbar);
-        }
-        out.push('\n');
-    }
-    if let Some(help) = help {
-        indented(out, help, HELP_INDENTS.0, HELP_INDENTS.1);
-    }
-    true
-}
-
 /// `text`'s lines, the first after `first` and the rest after `rest`, each ending in `\n`.
 fn indented(out: &mut String, text: &str, first: &str, rest: &str) {
     for (i, line) in text.split('\n').enumerate() {
@@ -648,22 +294,6 @@ fn indented(out: &mut String, text: &str, first: &str, rest: &str) {
         out.push_str(line);
         out.push('\n');
     }
-}
-
-fn spaces(out: &mut String, n: usize) {
-    out.extend(std::iter::repeat_n(' ', n));
-}
-
-/// How many digits `n` has in decimal.
-fn digits(n: usize) -> usize {
-    n.checked_ilog10().map_or(1, |d| d as usize + 1)
-}
-
-/// `n` in decimal, right-aligned in `width` columns (as `{n:width$}` writes it).
-fn number(out: &mut String, n: usize, width: usize) {
-    use std::fmt::Write as _;
-    // Writing into a String cannot fail.
-    let _ = write!(out, "{n:>width$}");
 }
 
 /// Everything for one plugin: its diagnostics, then a status line.

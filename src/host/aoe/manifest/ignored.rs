@@ -1,0 +1,119 @@
+//! Keys the host ignores: those its lenient tables accept but no field of its serde
+//! structs reads (spec `aoe.md` §19 step 6), found from the manifest's JSON Schema.
+
+use crate::diagnostic::{Code, did_you_mean};
+use crate::manifest::Finding;
+use crate::manifest::doc::{Node, Pointer, Value};
+use crate::ptr;
+/// Keys in lenient tables that the host silently ignores.
+pub(super) fn ignored_keys(doc: &Node, keys: &Keys) -> Vec<Finding> {
+    let mut out = Vec::new();
+    walk_keys(doc, keys, &Pointer::default(), &mut out);
+    // `[runtime]` is one table for both kinds; keys of the other kind are inert.
+    if let Some(runtime) = doc.get("runtime") {
+        let kind = runtime.node.get("kind").and_then(|e| e.node.as_str());
+        let foreign: &[&str] = match kind {
+            Some("command") => &["asset", "bin"],
+            Some("release-binary") => &["command", "system", "build"],
+            _ => &[],
+        };
+        for key in foreign {
+            if runtime.node.get(key).is_some() {
+                out.push(
+                    Finding::new(
+                        Code::AoeIgnoredKey,
+                        format!(
+                            "`{key}` has no effect on a `{}` runtime and is ignored by the host",
+                            kind.unwrap_or_default()
+                        ),
+                        ptr!["runtime", *key],
+                    )
+                    .on_key(),
+                );
+            }
+        }
+    }
+    out
+}
+
+/// The keys a schema declares, table by table, as [`ignored_keys`] walks them: read once
+/// per profile from the schema, whose maps hash every key looked up (most of the walk, which
+/// runs on every manifest of a `-r` run).
+pub(super) struct Keys {
+    /// `properties`, in the schema's order (a did-you-mean picks from them in that order);
+    /// `None` where the schema declares none.
+    props: Option<Vec<(String, Keys)>>,
+    /// `additionalProperties: false`.
+    closed: bool,
+    /// `items`.
+    items: Option<Box<Keys>>,
+}
+
+impl Keys {
+    pub(super) fn of(schema: &serde_json::Value) -> Keys {
+        Keys {
+            props: schema
+                .get("properties")
+                .and_then(serde_json::Value::as_object)
+                .map(|props| {
+                    props
+                        .iter()
+                        .map(|(k, sub)| (k.clone(), Keys::of(sub)))
+                        .collect()
+                }),
+            closed: schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false)),
+            items: schema.get("items").map(|items| Box::new(Keys::of(items))),
+        }
+    }
+}
+
+/// Keys the schema does not declare where it leaves the table open: the host ignores them.
+/// Only tables and arrays are descended into, and a key's pointer is built only when it is
+/// needed (this walk runs on every manifest of a `-r` run).
+fn walk_keys(node: &Node, keys: &Keys, at: &Pointer, out: &mut Vec<Finding>) {
+    let nested = |n: &Node| matches!(n.value, Value::Table(_) | Value::Array(_));
+    match &node.value {
+        Value::Table(entries) => {
+            let Some(props) = &keys.props else {
+                return;
+            };
+            for e in entries {
+                let Some((_, sub)) = props.iter().find(|(k, _)| *k == e.key.as_str()) else {
+                    if !keys.closed {
+                        let place = if at.0.is_empty() {
+                            "the top level".to_owned()
+                        } else {
+                            at.dotted()
+                        };
+                        let f = Finding::new(
+                            Code::AoeIgnoredKey,
+                            format!("unknown key `{}` in {place} is ignored by the host", e.key),
+                            at.join(e.key.clone()),
+                        )
+                        .on_key();
+                        out.push(
+                            match did_you_mean(&e.key, props.iter().map(|(k, _)| k.as_str())) {
+                                Some(s) => f.help(format!("did you mean `{s}`?")).fix(s),
+                                None => f,
+                            },
+                        );
+                    }
+                    continue;
+                };
+                if nested(&e.node) {
+                    walk_keys(&e.node, sub, &at.join(e.key.clone()), out);
+                }
+            }
+        }
+        Value::Array(items) => {
+            if let Some(item_keys) = &keys.items {
+                for (i, item) in items.iter().enumerate() {
+                    if nested(item) {
+                        walk_keys(item, item_keys, &at.join(i), out);
+                    }
+                }
+            }
+        }
+        _ => {}
+    }
+}
