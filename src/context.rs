@@ -69,6 +69,32 @@ pub struct Context {
     pub registry: crate::oci::RegistryEnv,
 }
 
+/// Registry credentials from the environment (`PLUGINS_REGISTRY_TOKEN` and
+/// `PLUGINS_REGISTRY_USERNAME`, `REGISTRY_AUTH_FILE`, docker's `DOCKER_CONFIG` else
+/// `~/.docker`), relative paths against `cwd`.
+#[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
+fn registry_env(cwd: &std::path::Path) -> crate::oci::RegistryEnv {
+    let var = |k: &str| {
+        std::env::var(k)
+            .ok()
+            .map(|v| v.trim().to_owned())
+            .filter(|v| !v.is_empty())
+    };
+    let path = |k: &str| {
+        std::env::var_os(k)
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    };
+    crate::oci::RegistryEnv {
+        token: var("PLUGINS_REGISTRY_TOKEN").map(crate::net::Secret),
+        username: var("PLUGINS_REGISTRY_USERNAME"),
+        auth_file: path("REGISTRY_AUTH_FILE").map(|p| cwd.join(p)),
+        docker_config: path("DOCKER_CONFIG")
+            .map(|d| cwd.join(d).join("config.json"))
+            .or_else(|| path("HOME").map(|h| h.join(".docker/config.json"))),
+    }
+}
+
 /// Proxies and credential sources from the environment.
 #[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
 fn net_settings(
@@ -187,18 +213,7 @@ impl Context {
                 .collect(),
             github_step_summary: path("GITHUB_STEP_SUMMARY"),
             steps: crate::steps::StepEnv::from_vars(std::env::vars_os()),
-            registry: crate::oci::RegistryEnv {
-                token: std::env::var("PLUGINS_REGISTRY_TOKEN")
-                    .ok()
-                    .map(|t| t.trim().to_owned())
-                    .filter(|t| !t.is_empty())
-                    .map(crate::net::Secret),
-                username: stripped("PLUGINS_REGISTRY_USERNAME"),
-                auth_file: path("REGISTRY_AUTH_FILE").map(|p| cwd.join(p)),
-                docker_config: path("DOCKER_CONFIG")
-                    .map(|d| cwd.join(d).join("config.json"))
-                    .or_else(|| path("HOME").map(|h| h.join(".docker/config.json"))),
-            },
+            registry: registry_env(&cwd),
         }
     }
 

@@ -623,32 +623,16 @@ pub(crate) fn swap(
     entry.installed_hash = match waiting_hash {
         Some(hash) => hash,
         None => {
-            let waiting = swap.waiting();
-            // A first install (or a sync of a missing plugin) is built before it appears
-            // too, where steps run in namespaces of their own.
-            let overlay = if target.is_dir() {
-                crate::steps::Overlay::new(&waiting, &target)
-            } else {
-                crate::steps::Overlay::fresh(&waiting, &target)
+            let built = super::placed::BuildAt {
+                build: &build,
+                target: &target,
+                name: &name,
+                entrypoint: entrypoint.as_ref(),
+                home: &home,
             };
-            if overlay.is_none() {
-                swap.place()?;
-            }
-            let built = overlay
-                .as_ref()
-                .map_or(target.as_path(), crate::steps::Overlay::staged);
-            build::run_build(
-                &build,
-                &target,
-                overlay.as_ref(),
-                &name,
-                entrypoint.as_ref(),
-                &home,
-                opts.build_timeout,
-                on_event,
-            )?;
-            entry.build_hash = crate::hash::build_output(built).ok().flatten();
-            crate::hash::installed(built).ok()
+            let (installed, build_hash) = built.run(opts, &mut swap, on_event)?;
+            entry.build_hash = build_hash;
+            installed
         }
     };
     let written = swap.commit(&entry)?;

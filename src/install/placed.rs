@@ -48,3 +48,51 @@ pub(super) fn place_bundled(
     build::check_runnable(tree, id, entrypoint)?;
     Ok(true)
 }
+
+/// Where a plugin's steps run when they run where it is installed (aoe builds in place: a
+/// build's outputs, such as a venv's scripts, name the directory they were built in).
+pub(super) struct BuildAt<'a> {
+    pub(super) build: &'a [Step],
+    pub(super) target: &'a Path,
+    pub(super) name: &'a Name,
+    pub(super) entrypoint: Option<&'a (String, bool)>,
+    pub(super) home: &'a crate::store::Home,
+}
+
+impl BuildAt<'_> {
+    /// Run the steps on the tree `swap` waits with: seen at the plugin's path in a mount
+    /// namespace of their own while the host still sees the installed version there (a
+    /// first install, or a sync of a missing plugin, is built before it appears too), else
+    /// after the tree is put in place. Returns the built tree's hash and its build output's.
+    pub(super) fn run(
+        &self,
+        opts: &InstallOptions,
+        swap: &mut crate::install::txn::Swap,
+        on_event: &mut dyn FnMut(crate::install::Event),
+    ) -> Result<(Option<String>, Option<String>), InstallError> {
+        let waiting = swap.waiting();
+        let overlay = if self.target.is_dir() {
+            crate::steps::Overlay::new(&waiting, self.target)
+        } else {
+            crate::steps::Overlay::fresh(&waiting, self.target)
+        };
+        if overlay.is_none() {
+            swap.place()?;
+        }
+        let built = overlay
+            .as_ref()
+            .map_or(self.target, crate::steps::Overlay::staged);
+        build::run_build(
+            self.build,
+            self.target,
+            overlay.as_ref(),
+            self.name,
+            self.entrypoint,
+            self.home,
+            opts.build_timeout,
+            on_event,
+        )?;
+        let build_hash = crate::hash::build_output(built).ok().flatten();
+        Ok((crate::hash::installed(built).ok(), build_hash))
+    }
+}

@@ -124,18 +124,7 @@ pub(super) fn fetch(
                 commit: Some(fetched.commit.clone()),
                 ignored: 0,
             });
-            let (kind, requested) = match (&opts.pin, &opts.at_commit) {
-                (Some(p), _) => (p.ref_kind, p.requested_ref.clone()),
-                // An older commit of the branch: still the branch.
-                (None, Some(_)) => (
-                    Some(match reference {
-                        Some(_) => git::RefKind::Branch,
-                        None => git::RefKind::Default,
-                    }),
-                    reference.clone().unwrap_or_default(),
-                ),
-                (None, None) => (Some(fetched.kind), reference.clone().unwrap_or_default()),
-            };
+            let (kind, requested) = requested_ref(opts, &reference, fetched.kind);
             Ok(Staged {
                 commit: Some(fetched.commit),
                 kind,
@@ -181,6 +170,26 @@ pub(super) fn fetch(
 
 /// Move `repo/<subdir>` to `dest`, refusing a path that leaves the repository or passes
 /// through a symlink, and one that is not a directory at `commit`.
+/// The ref kind and name the lock row keeps: the pin's (`sync`), the branch's for an older
+/// commit of it (a cooldown settled on it: still the branch), else what was fetched.
+fn requested_ref(
+    opts: &InstallOptions,
+    reference: &Option<String>,
+    fetched: git::RefKind,
+) -> (Option<git::RefKind>, String) {
+    match (&opts.pin, &opts.at_commit) {
+        (Some(p), _) => (p.ref_kind, p.requested_ref.clone()),
+        (None, Some(_)) => (
+            Some(match reference {
+                Some(_) => git::RefKind::Branch,
+                None => git::RefKind::Default,
+            }),
+            reference.clone().unwrap_or_default(),
+        ),
+        (None, None) => (Some(fetched), reference.clone().unwrap_or_default()),
+    }
+}
+
 fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(), InstallError> {
     let bad = |why: String| {
         refused(

@@ -580,30 +580,6 @@ impl crate::store::Home {
         Ok(self.plugin_dir(&self.locked_name(entry)?))
     }
 
-    /// The directories (and links) in the plugins directory that no row of `lock` names,
-    /// by name, sorted: hidden names (`plugins`' own scratch, a host's) and plain files are
-    /// not plugins. Only listed: they may be the host's own plugins, installed by hand
-    /// (every host loads any directory in its plugins directory), which the lock never
-    /// named; `sync --frozen` reports them and removes none (docs/cli.md).
-    pub fn unlocked_dirs(&self, lock: &Lock) -> Vec<String> {
-        let locked: std::collections::HashSet<std::ffi::OsString> = lock
-            .entries()
-            .iter()
-            .filter_map(|e| self.locked_dir(e).ok()?.file_name().map(ToOwned::to_owned))
-            .collect();
-        let mut out: Vec<String> = fs_err::read_dir(self.plugins_dir())
-            .into_iter()
-            .flatten()
-            .filter_map(Result::ok)
-            .filter(|e| !locked.contains(&e.file_name()))
-            .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
-            .filter(|e| e.file_type().is_ok_and(|t| t.is_dir() || t.is_symlink()))
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
-        out.sort();
-        out
-    }
-
     /// A lock entry's id as a [`crate::name::Name`], or an error naming the entry.
     pub fn locked_name(&self, entry: &Entry) -> Result<crate::name::Name, LockError> {
         crate::name::Name::new(&entry.id).map_err(|why| LockError::UnsafeId {

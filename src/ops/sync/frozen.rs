@@ -35,7 +35,7 @@ pub(super) fn warnings(
 fn unlocked(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<SyncRow>> {
     let mut rows = Vec::new();
     for (home, lock) in cx.locked_homes(opts.home)? {
-        for name in home.unlocked_dirs(&lock) {
+        for name in unlocked_dirs(&home, &lock) {
             let dir = home.plugins_dir().join(&name);
             let message = format!(
                 "{} is not in the lock; left as it is (the host may load it)",
@@ -130,4 +130,28 @@ pub(super) fn frozen_row(opts: &SyncOptions, entry: &Entry) -> Result<()> {
         });
     }
     Ok(())
+}
+
+/// The directories (and links) in the plugins directory that no row of `lock` names,
+/// by name, sorted: hidden names (`plugins`' own scratch, a host's) and plain files are
+/// not plugins. Only listed: they may be the host's own plugins, installed by hand
+/// (every host loads any directory in its plugins directory), which the lock never
+/// named; `sync --frozen` reports them and removes none (docs/cli.md).
+fn unlocked_dirs(home: &crate::store::Home, lock: &crate::lock::Lock) -> Vec<String> {
+    let locked: std::collections::HashSet<std::ffi::OsString> = lock
+        .entries()
+        .iter()
+        .filter_map(|e| home.locked_dir(e).ok()?.file_name().map(ToOwned::to_owned))
+        .collect();
+    let mut out: Vec<String> = fs_err::read_dir(home.plugins_dir())
+        .into_iter()
+        .flatten()
+        .filter_map(Result::ok)
+        .filter(|e| !locked.contains(&e.file_name()))
+        .filter(|e| !e.file_name().to_string_lossy().starts_with('.'))
+        .filter(|e| e.file_type().is_ok_and(|t| t.is_dir() || t.is_symlink()))
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
 }
