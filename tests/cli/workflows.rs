@@ -364,3 +364,52 @@ fn generated_workflow_annotates_a_shared_finding_once() {
     );
     assert!(dir.join("plugins.sarif").is_file());
 }
+
+/// The crate (and maturin's sdist, which takes cargo's list) holds what a build needs and
+/// nothing else: the sources, the templates `plugins new` embeds, the build script and the
+/// one document the binary includes (`cargo package --list`).
+#[test]
+fn the_crate_package_holds_what_a_build_needs_and_nothing_else() {
+    let cargo = std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into());
+    let out = std::process::Command::new(cargo)
+        .args([
+            "package",
+            "--list",
+            "--allow-dirty",
+            "--locked",
+            "--offline",
+        ])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = String::from_utf8(out.stdout).unwrap();
+    let mut tops: Vec<&str> = listed
+        .lines()
+        .map(|l| match l.split_once('/') {
+            Some((dir, _)) => dir,
+            None => l,
+        })
+        .collect();
+    tops.dedup();
+    snapbox::assert_data_eq!(
+        tops.join("\n") + "\n",
+        snapbox::str![[r#"
+.cargo_vcs_info.json
+Cargo.lock
+Cargo.toml
+Cargo.toml.orig
+README.md
+build.rs
+docs
+pyproject.toml
+src
+templates
+
+"#]]
+    );
+}
