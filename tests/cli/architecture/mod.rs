@@ -598,7 +598,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("manifest/format/yaml/mod.rs", "parse_yaml", 89),
     ("host/aoe/manifest/install.rs", "check", 87),
     ("host/protoagent/manifest/lint/paths.rs", "views", 87),
-    ("update/mod.rs", "check_all", 87),
     ("host/protoagent/bundled.rs", "allowlist", 85),
     ("update/follow.rs", "unchanged_subdirs", 85),
     ("lock/json.rs", "upsert", 84),
