@@ -177,148 +177,18 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         let policy = file.policy;
         autoupdate::restamp_future_activity(&home);
         let busy = autoupdate::activity(&home, grace) != Activity::Idle;
-        // A held plugin is skipped, even with --force, until an explicit update or unhold.
-        let holds = crate::hold::holds(&home);
-        let armed: Vec<_> = policy
-            .rules
-            .iter()
-            .filter(|r| lock.get(&r.id).is_some())
-            .filter(|r| match holds.get(&r.id) {
-                Some(hold) => {
-                    sweep.held.push(Held {
-                        id: r.id.clone(),
-                        hold: hold.clone(),
-                    });
-                    false
-                }
-                None => true,
-            })
-            .collect();
-        let entries: Vec<_> = armed
-            .iter()
-            .filter(|r| r.always || !busy)
-            .filter_map(|r| lock.get(&r.id))
-            .collect();
-        sweep.deferred.extend(
-            armed
-                .iter()
-                .filter(|r| !r.always && busy)
-                .map(|r| r.id.clone()),
-        );
+        let entries = sweep.armed(&home, &lock, &policy, busy);
         let gh_base = cx.gh_base();
-        let url_of = |e: &crate::lock::Entry| crate::update::git_url_of(e, &gh_base);
-        let mut checks: Vec<_> = crate::update::check_all(
-            &entries,
-            opts.check.jobs,
-            opts.check.timeout,
-            opts.check.pre,
-            &url_of,
-        )
-        .into_iter()
-        .map(|c| (home.clone(), c))
-        .collect();
-        // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
-        crate::update::follow_latest_releases(
-            &mut checks,
-            &gh_base,
-            &cx.github_api,
-            opts.check.jobs,
-            opts.check.timeout,
-        );
-        crate::update::force_pushed(&mut checks, &gh_base, opts.check.jobs);
         let cooldown = opts.check.cooldown.unwrap_or(policy.cooldown_secs);
-        crate::update::hold_back(
-            &mut checks,
-            &|_| cooldown,
-            opts.check.jobs,
-            opts.check.timeout,
-            &cx.github_api,
-            true,
-        );
-        crate::update::settle_fast_branches(&mut checks, &gh_base, opts.check.jobs);
+        let checks = checked(opts, cx, &home, &entries, cooldown);
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
-        let mut steps = Vec::new();
-        for (_, c) in checks {
-            let mut unusable = None;
-            let install = match &c.status {
-                Status::Behind { new_ref, .. } => {
-                    let entry = lock.get(&c.id).expect("checked entries are locked");
-                    match crate::source::Source::of_entry(&entry, &gh_base) {
-                        Ok(source) => {
-                            let base = InstallOptions {
-                                featured_index: cx.featured_index.clone(),
-                                profile: opts.check.profile.clone(),
-                                ..InstallOptions::new(
-                                    source,
-                                    None,
-                                    cx.default_homes(),
-                                    &cx.github_api,
-                                    "autoupdate",
-                                )
-                            };
-                            let base = InstallOptions {
-                                // A branch faster than the cooldown: its older commit.
-                                at_commit: c.settled_commit(),
-                                ..base
-                            };
-                            Some(crate::update::options(&home, &entry, new_ref, base))
-                        }
-                        Err(e) => {
-                            unusable = Some(e);
-                            None
-                        }
-                    }
-                }
-                _ => None,
-            };
-            steps.push(Step {
-                item: (c, unusable),
-                install,
-            });
-        }
+        let steps = checks
+            .into_iter()
+            .map(|(_, c)| install_step(opts, cx, &home, &lock, &gh_base, c))
+            .collect();
         for ((c, unusable), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
-            match c.status {
-                Status::HeldBack {
-                    new_ref,
-                    commit,
-                    released_at,
-                    age_from,
-                    left_secs,
-                    cooldown_secs,
-                } => sweep.held_back.push(HeldBack {
-                    id: c.id,
-                    new_ref,
-                    commit,
-                    released_at,
-                    age_from,
-                    left_secs,
-                    cooldown_secs,
-                }),
-                Status::Behind { ref new_ref, .. } => {
-                    let why = why(&c, new_ref);
-                    if let Some(message) = unusable {
-                        sweep.failed.push(Failed {
-                            id: c.id,
-                            message: message.to_string(),
-                        });
-                        continue;
-                    }
-                    let Some((install, ready)) = fetched else {
-                        continue;
-                    };
-                    install_one(printer, &home, &lock, c, why, &install, ready, &mut sweep)?;
-                }
-                Status::Error { message } => sweep.failed.push(Failed { id: c.id, message }),
-                // A moved tag or a force-pushed branch is never taken by a sweep: a person
-                // looks at it first.
-                Status::Repointed { .. } | Status::ForcePushed { .. } => {
-                    let why = c.moved_ref().into_iter().collect();
-                    sweep.approval_reasons.insert(c.id.clone(), why);
-                    sweep.needs_approval.push(c.id);
-                }
-                _ => sweep.up_to_date.push(c.id),
-            }
+            sweep.record(printer, &home, &lock, c, unusable, fetched)?;
         }
         autoupdate::record_sweep(&home)?;
     }
@@ -375,6 +245,190 @@ fn skipped(
         interval_hours: Some(policy.interval_hours),
         help: None,
     })
+}
+
+/// Check `entries` of `home` as a sweep does: ref listings, aoe's latest releases, force
+/// pushes, then the cooldown (`cooldown` s), settling a faster branch on an older commit.
+fn checked(
+    opts: &SweepOptions,
+    cx: &Context,
+    home: &crate::store::Home,
+    entries: &[crate::lock::Entry],
+    cooldown: u64,
+) -> Vec<(crate::store::Home, crate::update::Check)> {
+    let gh_base = cx.gh_base();
+    let url_of = |e: &crate::lock::Entry| crate::update::git_url_of(e, &gh_base);
+    let mut checks: Vec<_> = crate::update::check_all(
+        entries,
+        opts.check.jobs,
+        opts.check.timeout,
+        opts.check.pre,
+        &url_of,
+    )
+    .into_iter()
+    .map(|c| (home.clone(), c))
+    .collect();
+    // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
+    crate::update::follow_latest_releases(
+        &mut checks,
+        &gh_base,
+        &cx.github_api,
+        opts.check.jobs,
+        opts.check.timeout,
+    );
+    crate::update::force_pushed(&mut checks, &gh_base, opts.check.jobs);
+    crate::update::hold_back(
+        &mut checks,
+        &|_| cooldown,
+        opts.check.jobs,
+        opts.check.timeout,
+        &cx.github_api,
+        true,
+    );
+    crate::update::settle_fast_branches(&mut checks, &gh_base, opts.check.jobs);
+    checks
+}
+
+/// The fetch and install of a sweep's check: a newer version (`Behind`) as its lock row says
+/// (at a settled commit); a row whose source cannot be read carries why.
+fn install_step(
+    opts: &SweepOptions,
+    cx: &Context,
+    home: &crate::store::Home,
+    lock: &crate::lock::Lock,
+    gh_base: &str,
+    c: crate::update::Check,
+) -> Step<(crate::update::Check, Option<crate::source::SourceError>)> {
+    let Status::Behind { new_ref, .. } = &c.status else {
+        return Step {
+            item: (c, None),
+            install: None,
+        };
+    };
+    let entry = lock.get(&c.id).expect("checked entries are locked");
+    let (install, unusable) = match crate::source::Source::of_entry(&entry, gh_base) {
+        Ok(source) => {
+            let base = InstallOptions {
+                featured_index: cx.featured_index.clone(),
+                profile: opts.check.profile.clone(),
+                // A branch faster than the cooldown: its older commit.
+                at_commit: c.settled_commit(),
+                ..InstallOptions::new(
+                    source,
+                    None,
+                    cx.default_homes(),
+                    &cx.github_api,
+                    "autoupdate",
+                )
+            };
+            (
+                Some(crate::update::options(home, &entry, new_ref, base)),
+                None,
+            )
+        }
+        Err(e) => (None, Some(e)),
+    };
+    Step {
+        item: (c, unusable),
+        install,
+    }
+}
+
+impl Sweep {
+    /// The lock rows of `home` this sweep checks, among the plugins its policy opts in: a
+    /// held one is skipped (even with --force, until an explicit update or unhold) and, while
+    /// the host is `busy`, one not marked `always` is deferred.
+    fn armed(
+        &mut self,
+        home: &crate::store::Home,
+        lock: &crate::lock::Lock,
+        policy: &autoupdate::Policy,
+        busy: bool,
+    ) -> Vec<crate::lock::Entry> {
+        let holds = crate::hold::holds(home);
+        let armed: Vec<_> = policy
+            .rules
+            .iter()
+            .filter(|r| lock.get(&r.id).is_some())
+            .filter(|r| match holds.get(&r.id) {
+                Some(hold) => {
+                    self.held.push(Held {
+                        id: r.id.clone(),
+                        hold: hold.clone(),
+                    });
+                    false
+                }
+                None => true,
+            })
+            .collect();
+        let entries = armed
+            .iter()
+            .filter(|r| r.always || !busy)
+            .filter_map(|r| lock.get(&r.id))
+            .collect();
+        self.deferred.extend(
+            armed
+                .iter()
+                .filter(|r| !r.always && busy)
+                .map(|r| r.id.clone()),
+        );
+        entries
+    }
+
+    /// What became of one checked plugin: held back, installed (its newer version fetched
+    /// ahead), failed, left for approval (a moved tag, a force-pushed branch) or up to date.
+    fn record(
+        &mut self,
+        printer: &Printer,
+        home: &crate::store::Home,
+        lock: &crate::lock::Lock,
+        c: crate::update::Check,
+        unusable: Option<crate::source::SourceError>,
+        fetched: Option<(InstallOptions, crate::install::Prepared)>,
+    ) -> Result<()> {
+        match c.status {
+            Status::HeldBack {
+                new_ref,
+                commit,
+                released_at,
+                age_from,
+                left_secs,
+                cooldown_secs,
+            } => self.held_back.push(HeldBack {
+                id: c.id,
+                new_ref,
+                commit,
+                released_at,
+                age_from,
+                left_secs,
+                cooldown_secs,
+            }),
+            Status::Behind { ref new_ref, .. } => {
+                let why = why(&c, new_ref);
+                if let Some(message) = unusable {
+                    self.failed.push(Failed {
+                        id: c.id,
+                        message: message.to_string(),
+                    });
+                    return Ok(());
+                }
+                let Some((install, ready)) = fetched else {
+                    return Ok(());
+                };
+                install_one(printer, home, lock, c, why, &install, ready, self)?;
+            }
+            Status::Error { message } => self.failed.push(Failed { id: c.id, message }),
+            // A moved tag or a force-pushed branch is never taken by a sweep: a person
+            // looks at it first.
+            Status::Repointed { .. } | Status::ForcePushed { .. } => {
+                let why = c.moved_ref().into_iter().collect();
+                self.approval_reasons.insert(c.id.clone(), why);
+                self.needs_approval.push(c.id);
+            }
+            _ => self.up_to_date.push(c.id),
+        }
+        Ok(())
+    }
 }
 
 /// Install one newer version fetched ahead, never asking: what needs consent is left for
