@@ -21,6 +21,7 @@ use crate::lock::Entry;
 
 mod apply;
 mod cooldown;
+mod decide;
 mod follow;
 mod pool;
 mod rewritten;
@@ -32,6 +33,7 @@ pub mod trust;
 
 pub use apply::{options, review};
 pub use cooldown::{cooldowns, hold_back};
+pub use decide::{decide, infer_kind, release};
 pub use follow::{follow_latest_releases, latest_release, unchanged_subdirs};
 pub use pool::{ordered, ordered_per_host};
 pub use rewritten::force_pushed;
@@ -171,6 +173,22 @@ pub struct Check {
 }
 
 impl Check {
+    /// `e`'s check with `status`, before anything else is known (no hold, not published).
+    fn of(e: &Entry, status: Status) -> Check {
+        Check {
+            id: e.id.clone(),
+            source: e.source.clone(),
+            requested_ref: e.requested_ref.clone(),
+            ref_kind: e.ref_kind,
+            current: e.commit.clone(),
+            status,
+            hold: None,
+            row: Some(Box::new(e.clone())),
+            published: false,
+            held_tip: None,
+        }
+    }
+
     /// The commit to install by id: an older commit of a branch whose tip the cooldown holds
     /// back ([`Check::held_tip`]); `None` when the update takes the ref as it is.
     pub fn settled_commit(&self) -> Option<String> {
@@ -238,93 +256,6 @@ pub fn apply_holds(checks: &mut [(crate::store::Home, Check)], lifting: &[String
     }
 }
 
-/// A release version from a tag name (`v1.2.3` or `1.2.3`); pre-releases only when `pre`.
-pub fn release(tag: &str, pre: bool) -> Option<semver::Version> {
-    let v = semver::Version::parse(tag.strip_prefix('v').unwrap_or(tag)).ok()?;
-    (v.build.is_empty() && (pre || v.pre.is_empty())).then_some(v)
-}
-
-/// Decide from the remote's refs (`refs/...` name, 40-hex commit).
-pub fn decide(entry: &Entry, refs: &[(String, String)], pre: bool) -> Status {
-    let current = entry.commit.clone().unwrap_or_default();
-    let find = |name: &str| refs.iter().find(|(n, _)| n == name).map(|(_, c)| c.clone());
-    let compare = |new_ref: &str, latest: Option<String>| match latest {
-        None => Status::Error {
-            message: format!("the remote no longer has `{new_ref}`"),
-        },
-        Some(c) if c == current => Status::UpToDate,
-        Some(c) => Status::Behind {
-            new_ref: new_ref.to_owned(),
-            commit: c,
-        },
-    };
-    match entry.ref_kind {
-        Some(RefKind::Commit) => Status::Pinned,
-        None if entry.commit.is_none() => Status::Local,
-        // A lock the host wrote records no ref kind: the remote's refs say what the ref is.
-        None => match infer_kind(&entry.requested_ref, refs) {
-            Some(kind) => decide(
-                &Entry {
-                    ref_kind: Some(kind),
-                    ..entry.clone()
-                },
-                refs,
-                pre,
-            ),
-            None => Status::Error {
-                message: format!("the remote has no branch or tag `{}`", entry.requested_ref),
-            },
-        },
-        Some(RefKind::Default) => compare("", find("HEAD")),
-        Some(RefKind::Branch) => compare(
-            &entry.requested_ref,
-            find(&format!("refs/heads/{}", entry.requested_ref)),
-        ),
-        Some(RefKind::Tag) => {
-            let r = &entry.requested_ref;
-            if let Some(mine) = release(r, true) {
-                let newest = refs
-                    .iter()
-                    .filter_map(|(n, c)| {
-                        let tag = n.strip_prefix("refs/tags/")?;
-                        Some((release(tag, pre)?, tag, c))
-                    })
-                    .filter(|(v, _, _)| *v > mine)
-                    .max_by(|a, b| a.0.cmp(&b.0));
-                if let Some((_, tag, commit)) = newest {
-                    return Status::Behind {
-                        new_ref: tag.to_owned(),
-                        commit: commit.clone(),
-                    };
-                }
-            }
-            // A tag is a name for one commit: the same tag at another commit was moved.
-            match compare(r, find(&format!("refs/tags/{r}"))) {
-                Status::Behind { new_ref, commit } => Status::Repointed { new_ref, commit },
-                other => other,
-            }
-        }
-    }
-}
-
-/// What a requested ref is among a remote's refs: a tag before a branch, as git resolves
-/// it; the default branch when empty; a commit when 40-hex and no ref has that name.
-pub fn infer_kind(requested: &str, refs: &[(String, String)]) -> Option<RefKind> {
-    if requested.is_empty() {
-        return Some(RefKind::Default);
-    }
-    let has = |name: String| refs.iter().any(|(n, _)| *n == name);
-    if has(format!("refs/tags/{requested}")) {
-        Some(RefKind::Tag)
-    } else if has(format!("refs/heads/{requested}")) {
-        Some(RefKind::Branch)
-    } else if crate::lock::is_commit(requested) {
-        Some(RefKind::Commit)
-    } else {
-        None
-    }
-}
-
 /// The fetchable URL of a lock row's git source: `Ok(None)` for a local directory, `Err`
 /// (why) for a row that names no source `plugins` would fetch (a hand-edited `subdir` out
 /// of the repository, a source it refuses).
@@ -344,29 +275,17 @@ pub fn check_all(
     pre: bool,
     url_of: &(dyn Fn(&Entry) -> Result<Option<String>, crate::source::SourceError> + Sync),
 ) -> Vec<Check> {
-    let check = |e: &Entry, status: Status| Check {
-        id: e.id.clone(),
-        source: e.source.clone(),
-        requested_ref: e.requested_ref.clone(),
-        ref_kind: e.ref_kind,
-        current: e.commit.clone(),
-        status,
-        hold: None,
-        row: Some(Box::new(e.clone())),
-        published: false,
-        held_tip: None,
-    };
     let mut results: Vec<Option<Check>> = vec![None; entries.len()];
     let mut queue: Vec<(usize, String)> = Vec::new();
     for (i, e) in entries.iter().enumerate() {
         match (e.ref_kind, url_of(e)) {
-            (Some(RefKind::Commit), _) => results[i] = Some(check(e, Status::Pinned)),
+            (Some(RefKind::Commit), _) => results[i] = Some(Check::of(e, Status::Pinned)),
             (_, Err(why)) => {
                 let message = format!("the lock's row cannot be checked: {why}");
-                results[i] = Some(check(e, Status::Error { message }));
+                results[i] = Some(Check::of(e, Status::Error { message }));
             }
-            (None, _) if e.commit.is_none() => results[i] = Some(check(e, Status::Local)),
-            (_, Ok(None)) => results[i] = Some(check(e, Status::Local)),
+            (None, _) if e.commit.is_none() => results[i] = Some(Check::of(e, Status::Local)),
+            (_, Ok(None)) => results[i] = Some(Check::of(e, Status::Local)),
             (_, Ok(Some(url))) => queue.push((i, url)),
         }
     }
@@ -419,7 +338,7 @@ pub fn check_all(
             };
             results[i] = Some(Check {
                 published,
-                ..check(e, status)
+                ..Check::of(e, status)
             });
         }
     }
@@ -461,18 +380,7 @@ pub fn check_homes(
             .into_iter()
             .zip(superseded)
             .filter_map(|(e, s)| match s {
-                Some(status) => Some(Check {
-                    id: e.id.clone(),
-                    source: e.source.clone(),
-                    requested_ref: e.requested_ref.clone(),
-                    ref_kind: e.ref_kind,
-                    current: e.commit.clone(),
-                    status,
-                    hold: None,
-                    row: Some(Box::new(e)),
-                    published: false,
-                    held_tip: None,
-                }),
+                Some(status) => Some(Check::of(&e, status)),
                 None => checked.next(),
             })
             .collect();

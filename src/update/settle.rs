@@ -36,58 +36,9 @@ pub fn settle_fast_branches(checks: &mut [(Home, Check)], gh_base: &str, jobs: u
     let mut records: HashMap<std::path::PathBuf, FirstSeen> = HashMap::new();
     let mut work = Vec::new();
     for (i, (home, c)) in checks.iter().enumerate() {
-        let Status::HeldBack {
-            new_ref,
-            commit,
-            cooldown_secs,
-            ..
-        } = &c.status
-        else {
-            continue;
-        };
-        let (Some(reference), Some(old), Some(entry)) =
-            (branch_ref(c, new_ref), c.current.clone(), c.row.as_deref())
-        else {
-            continue;
-        };
-        let record = records
-            .entry(home.root.clone())
-            .or_insert_with(|| FirstSeen::load(home));
-        let Some(seen) = record.sources.get(&c.source) else {
-            continue;
-        };
-        let mut old_enough: Vec<(u64, &String)> = seen
-            .commits
-            .iter()
-            .filter(|(id, at)| {
-                *id != commit && **id != old && now.saturating_sub(**at) >= *cooldown_secs
-            })
-            .map(|(id, at)| (*at, id))
-            .collect();
-        if old_enough.is_empty() {
-            continue;
+        if let Some(settle) = to_settle(home, c, &mut records, now, gh_base) {
+            work.push((i, settle));
         }
-        old_enough.sort_by(|a, b| b.cmp(a));
-        let Ok(crate::source::Source::Git { url, userinfo, .. }) =
-            crate::source::Source::of_entry(entry, gh_base)
-        else {
-            continue;
-        };
-        work.push((
-            i,
-            Settle {
-                url,
-                userinfo,
-                reference,
-                tip: commit.clone(),
-                old,
-                candidates: old_enough
-                    .into_iter()
-                    .take(CANDIDATES)
-                    .map(|(_, id)| id.clone())
-                    .collect(),
-            },
-        ));
     }
     if work.is_empty() {
         return;
@@ -131,4 +82,63 @@ pub fn settle_fast_branches(checks: &mut [(Home, Check)], gh_base: &str, jobs: u
             commit,
         };
     }
+}
+
+/// What settling `c` asks of its branch's history: `None` unless the cooldown held back a
+/// branch's tip and `home`'s first-seen record (read once per home, into `records`) dates
+/// other commits of its source that are old enough.
+fn to_settle(
+    home: &Home,
+    c: &Check,
+    records: &mut HashMap<std::path::PathBuf, FirstSeen>,
+    now: u64,
+    gh_base: &str,
+) -> Option<Settle> {
+    let Status::HeldBack {
+        new_ref,
+        commit,
+        cooldown_secs,
+        ..
+    } = &c.status
+    else {
+        return None;
+    };
+    let (Some(reference), Some(old), Some(entry)) =
+        (branch_ref(c, new_ref), c.current.clone(), c.row.as_deref())
+    else {
+        return None;
+    };
+    let record = records
+        .entry(home.root.clone())
+        .or_insert_with(|| FirstSeen::load(home));
+    let seen = record.sources.get(&c.source)?;
+    let mut old_enough: Vec<(u64, &String)> = seen
+        .commits
+        .iter()
+        .filter(|(id, at)| {
+            *id != commit && **id != old && now.saturating_sub(**at) >= *cooldown_secs
+        })
+        .map(|(id, at)| (*at, id))
+        .collect();
+    if old_enough.is_empty() {
+        return None;
+    }
+    old_enough.sort_by(|a, b| b.cmp(a));
+    let Ok(crate::source::Source::Git { url, userinfo, .. }) =
+        crate::source::Source::of_entry(entry, gh_base)
+    else {
+        return None;
+    };
+    Some(Settle {
+        url,
+        userinfo,
+        reference,
+        tip: commit.clone(),
+        old,
+        candidates: old_enough
+            .into_iter()
+            .take(CANDIDATES)
+            .map(|(_, id)| id.clone())
+            .collect(),
+    })
 }

@@ -1,0 +1,116 @@
+//! `plugins update` without `--dry-run`: one fetched newer version installed, asking
+//! consent when its grant changes.
+
+use super::row::{Detail, UpdateRow, UpdateStatus};
+use crate::diagnostic::Code;
+use crate::error::Error;
+use crate::install::{InstallOptions, Request};
+use crate::printer::Printer;
+use crate::store::Home;
+use crate::update::{Check, Status};
+
+/// Install one fetched newer version: consent when the grant changes, then the swap.
+pub(super) fn apply(
+    printer: &Printer,
+    yes: bool,
+    interactive: bool,
+    home: &Home,
+    c: &Check,
+    install: &InstallOptions,
+    prepared: crate::install::Prepared,
+) -> UpdateRow {
+    // The spinner is off the screen while the consent text and prompt are.
+    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
+    let mut no_terminal = None;
+    let mut consent = |r: &Request| {
+        pause.during(|| {
+            printer.status(&crate::reporter::consent_text(r));
+            if yes {
+                return true;
+            }
+            if !interactive {
+                no_terminal = Some(crate::reporter::consent_refused(
+                    "update",
+                    "stdin is not a terminal",
+                    r,
+                    Some(&format!("plugins update {}", r.id)),
+                ));
+                return false;
+            }
+            printer
+                .prompt(&format!("Update {} and grant this? [y/N]", r.id))
+                .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
+        })
+    };
+    let applied = crate::install::install_prepared(install, prepared, &mut consent, &mut on_event);
+    drop(on_event);
+    let applied = match (applied, no_terminal) {
+        (
+            Err(crate::install::InstallError::Refused {
+                code: Code::InstallDeclined,
+                ..
+            }),
+            Some(refused),
+        ) => {
+            printer.fail(&refused);
+            return UpdateRow::failed(&c.id, home, &refused);
+        }
+        (applied, _) => applied,
+    };
+    applied_row(printer, home, c, applied)
+}
+
+/// The row of an install: updated, or (a monorepo whose subdirectory did not change) only
+/// the pin moved, or failed.
+fn applied_row(
+    printer: &Printer,
+    home: &Home,
+    c: &Check,
+    applied: Result<crate::install::Installed, crate::install::InstallError>,
+) -> UpdateRow {
+    let (Status::Behind { new_ref, commit }
+    | Status::Repointed { new_ref, commit }
+    | Status::ForcePushed { new_ref, commit }) = &c.status
+    else {
+        unreachable!("only newer versions are applied");
+    };
+    let installed = |i: &crate::install::Installed, subdir, message| Detail::Installed {
+        from_commit: c.current.clone(),
+        new_ref: new_ref.clone(),
+        commit: commit.clone(),
+        version: i.entry.version.clone(),
+        subdir,
+        message,
+    };
+    match applied {
+        Ok(i) if i.up_to_date && i.entry.subdir.is_some() => {
+            // A monorepo moved but the plugin's subdirectory did not: only the pin moved.
+            let subdir = i.entry.subdir.clone().unwrap_or_default();
+            let message = format!(
+                "the repository moved to {}; {subdir} did not change (only the lock's pin moved)",
+                crate::review::target(new_ref, commit)
+            );
+            UpdateRow {
+                id: i.id.clone(),
+                status: UpdateStatus::UpToDate,
+                detail: installed(&i, Some(subdir), Some(message)),
+                home: home.root.clone(),
+                review: None,
+                unheld: None,
+            }
+        }
+        Ok(i) => UpdateRow {
+            id: i.id.clone(),
+            status: UpdateStatus::Updated,
+            detail: installed(&i, None, None),
+            home: home.root.clone(),
+            review: None,
+            unheld: None,
+        },
+        Err(e) => {
+            let e: Error = e.into();
+            printer.fail(&e);
+            UpdateRow::failed(&c.id, home, &e)
+        }
+    }
+}

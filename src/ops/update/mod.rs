@@ -1,0 +1,270 @@
+//! `plugins update`: check, hold back, then review (`--dry-run`) or apply, one row per
+//! plugin.
+
+use std::collections::HashMap;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+
+use super::apply::{MAX_FETCHES, Step, prepared_in_order};
+use crate::context::Context;
+use crate::diagnostic::Code;
+use crate::error::{Error, Result};
+use crate::install::InstallOptions;
+use crate::printer::Printer;
+use crate::source::Source;
+use crate::store::Home;
+use crate::update::{Check, LockRows, Status};
+
+mod apply;
+mod review;
+mod row;
+
+use review::{Reviews, review_fetches};
+pub use row::{Detail, UpdateRow, UpdateStatus};
+use row::{failed_row, held_back_row, held_row, pin_only_row};
+
+/// What to update and how (`plugins update`'s flags).
+pub struct UpdateOptions<'a> {
+    /// The plugins asked for; empty with `all`.
+    pub ids: &'a [String],
+    pub all: bool,
+    pub dry_run: bool,
+    /// Grant changed permissions without asking.
+    pub yes: bool,
+    pub home: Option<&'a PathBuf>,
+    pub check: &'a super::check::CheckOptions,
+    /// protoAgent: the host's Python, as given.
+    pub python: Option<&'a std::path::Path>,
+    /// `--require-signed`, `--allowed-signers`.
+    pub signing: crate::signing::SignArgs,
+}
+
+/// Check the locked plugins of the homes `opts.home` names, hold back what is under the
+/// cooldown, then review (`dry_run`) or install each newer version in lock order. Failures
+/// are reported as they happen; the rows say what became of every plugin asked for.
+pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Vec<UpdateRow>> {
+    // Recovery first: the checks read the lock as a killed command's recovery leaves it.
+    let mut on_event = crate::reporter::progress(printer);
+    for home in cx.homes(opts.home) {
+        crate::install::recover_first(&home, &mut on_event)?;
+    }
+    drop(on_event);
+    let Checked {
+        checks,
+        refused,
+        pin_only,
+    } = checked(opts, cx, printer)?;
+    // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
+    let lifting: &[String] = if opts.all { &[] } else { opts.ids };
+    let mut lock_rows = LockRows::default();
+    // A dry run fetches and walks what the update would fetch: the plugins of one
+    // repository share one fetch per commit, and one history (issue 43).
+    let reviews = Reviews {
+        fetches: match opts.dry_run {
+            true => review_fetches(cx, opts, &checks, &mut lock_rows)?,
+            false => None,
+        },
+        walks: crate::git::Walks::default(),
+    };
+    let mut steps = Vec::new();
+    for (home, c) in checks {
+        steps.extend(step(cx, opts, &mut lock_rows, home, c)?);
+    }
+    // The newer versions are fetched and checked ahead, installed one at a time, in order.
+    let mut rows = Vec::new();
+    let interactive = std::io::stdin().is_terminal();
+    for ((home, c), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
+        let key = (home.root.clone(), c.id.clone());
+        let row = match &c.status {
+            Status::HeldBack { .. } => Some(held_back_row(&home, &c)),
+            Status::Behind { .. } | Status::Repointed { .. } | Status::ForcePushed { .. }
+                if opts.dry_run =>
+            {
+                review::review(cx, printer, &home, &c, &mut lock_rows, opts, &reviews)?
+            }
+            Status::Behind { .. } | Status::Repointed { .. } | Status::ForcePushed { .. } => {
+                fetched.map(|(install, prepared)| {
+                    apply::apply(
+                        printer,
+                        opts.yes,
+                        interactive,
+                        &home,
+                        &c,
+                        &install,
+                        prepared,
+                    )
+                })
+            }
+            Status::Error { message } => {
+                Some(failed_row(printer, &home, &c, message, refused.get(&key)))
+            }
+            Status::UpToDate if pin_only.contains_key(&key) => {
+                Some(pin_only_row(&home, &c, &pin_only[&key]))
+            }
+            Status::Held { new_ref, commit } => Some(held_row(&home, &c, Some((new_ref, commit)))),
+            _ if c.hold.is_some() && !lifting.contains(&c.id) => Some(held_row(&home, &c, None)),
+            _ => None,
+        };
+        let lifts = c.hold.is_some()
+            && lifting.contains(&c.id)
+            && !opts.dry_run
+            && row
+                .as_ref()
+                .is_none_or(|r| r.status != UpdateStatus::Failed);
+        rows.extend(match lifts {
+            true => Some(lift_hold(printer, &home, &c, row)?),
+            false => row,
+        });
+    }
+    Ok(rows)
+}
+
+/// One check's step: the install of its newer version, fetched ahead (none when it is not
+/// newer, or in a dry run); `None` when its row left the lock since the check (nothing to do).
+fn step(
+    cx: &Context,
+    opts: &UpdateOptions,
+    lock_rows: &mut LockRows,
+    home: Home,
+    c: Check,
+) -> Result<Option<Step<(Home, Check)>>> {
+    let install = match (&c.status, opts.dry_run) {
+        (
+            Status::Behind { new_ref, .. }
+            | Status::Repointed { new_ref, .. }
+            | Status::ForcePushed { new_ref, .. },
+            false,
+        ) => {
+            let Some(entry) = lock_rows.get(&home, &c.id)? else {
+                return Ok(None);
+            };
+            let base = base_options(cx, &entry, opts.python, &opts.signing, &opts.check.profile)?;
+            Some(InstallOptions {
+                // A moved tag or a force-pushed branch asks consent whatever else changed.
+                ask_again: c.moved_ref(),
+                // A branch faster than the cooldown: its older commit, by id.
+                at_commit: c.settled_commit(),
+                ..crate::update::options(&home, &entry, new_ref, base)
+            })
+        }
+        _ => None,
+    };
+    Ok(Some(Step {
+        item: (home, c),
+        install,
+    }))
+}
+
+/// The checks an update acts on, and what it learned about them on the way.
+struct Checked {
+    checks: Vec<(Home, Check)>,
+    /// Release lookups aoe refuses (`gh:` without a release), by (home, id).
+    refused: HashMap<(PathBuf, String), Error>,
+    /// A dry run's monorepo plugins whose subdirectory did not change: (new ref, commit,
+    /// subdir) of the pin that alone would move.
+    pin_only: HashMap<(PathBuf, String), (String, String, String)>,
+}
+
+/// Check the plugins asked for (refusing an id no home has), follow aoe's latest releases,
+/// hold back what is younger than its cooldown, and mark the holds.
+fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Checked> {
+    let mut checks = super::check::check_homes(opts.check, opts.home, cx)?;
+    if let Some(id) = opts
+        .ids
+        .iter()
+        .find(|id| !checks.iter().any(|(_, c)| c.id == **id))
+    {
+        return Err(Error::Refused {
+            code: Code::InstallNotInstalled,
+            message: format!("plugin '{id}' is not installed"),
+            help: None,
+        });
+    }
+    // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
+    checks.retain(|(_, c)| opts.all || opts.ids.contains(&c.id));
+    // aoe: `gh:owner/repo` without a ref follows the latest release, not the default branch.
+    let refused: HashMap<_, Error> = crate::update::follow_latest_releases(
+        &mut checks,
+        &cx.gh_base(),
+        &cx.github_api,
+        opts.check.jobs,
+        opts.check.timeout,
+    )
+    .into_iter()
+    .map(|(k, e)| (k, e.into()))
+    .collect();
+    // A branch force-pushed to another history asks consent, as a moved tag does.
+    crate::update::force_pushed(&mut checks, &cx.gh_base(), opts.check.jobs);
+    for f in &super::check::hold_back(opts.check, &mut checks, cx, !opts.dry_run)? {
+        printer.file_diagnostics(&f.warnings, &f.path, &f.text);
+    }
+    let lifting: &[String] = if opts.all { &[] } else { opts.ids };
+    crate::update::apply_holds(&mut checks, lifting);
+    // A dry run says what the update would do: a monorepo plugin whose subdirectory did
+    // not change only has its pin moved (the update finds the same when it installs).
+    let mut pin_only = HashMap::new();
+    if opts.dry_run {
+        let new_refs: HashMap<(PathBuf, String), String> = checks
+            .iter()
+            .filter_map(|(home, c)| match &c.status {
+                Status::Behind { new_ref, .. } => {
+                    Some(((home.root.clone(), c.id.clone()), new_ref.clone()))
+                }
+                _ => None,
+            })
+            .collect();
+        for (key, (commit, subdir)) in
+            crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), opts.check.jobs)
+        {
+            let new_ref = new_refs.get(&key).cloned().unwrap_or_default();
+            pin_only.insert(key, (new_ref, commit, subdir));
+        }
+    }
+    Ok(Checked {
+        checks,
+        refused,
+        pin_only,
+    })
+}
+
+/// An explicit `plugins update <id>` of a held plugin lifts its hold (under the home lock)
+/// once the update is done; the row says so.
+fn lift_hold(
+    printer: &Printer,
+    home: &Home,
+    c: &Check,
+    row: Option<UpdateRow>,
+) -> Result<UpdateRow> {
+    let mut on_event = crate::reporter::progress(printer);
+    let guard = crate::install::lock_home(home, true, &mut on_event)?;
+    let unheld = crate::hold::lift(home, &c.id)?;
+    drop(guard);
+    drop(on_event);
+    let mut row = row.unwrap_or_else(|| UpdateRow {
+        id: c.id.clone(),
+        status: UpdateStatus::UpToDate,
+        detail: Detail::Nothing {},
+        home: home.root.clone(),
+        review: None,
+        unheld: None,
+    });
+    row.unheld = unheld;
+    Ok(row)
+}
+
+/// The install options of an update of `entry` before the new ref is applied.
+fn base_options(
+    cx: &Context,
+    entry: &crate::lock::Entry,
+    python: Option<&std::path::Path>,
+    signing: &crate::signing::SignArgs,
+    profile: &crate::profile::HostProfile,
+) -> Result<InstallOptions> {
+    let source = Source::of_entry(entry, &cx.gh_base())?;
+    let mut base = InstallOptions::new(source, None, cx.default_homes(), &cx.github_api, "cli");
+    base.featured_index.clone_from(&cx.featured_index);
+    base.python = python.map(|p| cx.python_arg(p));
+    base.signing = signing.clone();
+    base.profile = profile.clone();
+    Ok(base)
+}
