@@ -552,7 +552,7 @@ const FILE_LINES: usize = 500;
 
 /// Files over [`FILE_LINES`], each with the size it had when listed: it may only shrink,
 /// and leaves the list once under the limit (split by responsibility, then drop the row).
-const LONG_FILES: &[(&str, usize)] = &[("install/pipeline.rs", 707), ("lock/mod.rs", 591)];
+const LONG_FILES: &[(&str, usize)] = &[("install/pipeline.rs", 696), ("lock/mod.rs", 591)];
 
 /// The most lines a function may have, from its `fn` line to its closing brace.
 const FN_LINES: usize = 80;
@@ -562,21 +562,21 @@ const FN_LINES: usize = 80;
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("install/pipeline.rs", "stage", 255),
     ("steps/mod.rs", "run_steps", 150),
-    ("install/stage.rs", "fetch", 147),
+    ("install/stage.rs", "fetch", 144),
     ("release/mod.rs", "install", 136),
     ("git/cli/process.rs", "run", 127),
     ("search.rs", "search", 125),
     ("git/tree.rs", "check_out_paths", 121),
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
-    ("ops/sync/mod.rs", "sync", 114),
+    ("ops/sync/mod.rs", "sync", 112),
     ("steps/sandbox.rs", "enter", 109),
     ("source.rs", "parse", 108),
     ("git/fetch.rs", "walk", 107),
     ("git/cli/mod.rs", "fetch", 106),
     ("verify.rs", "entry", 106),
     ("reporter.rs", "progress_pausable", 104),
-    ("install/pipeline.rs", "swap", 102),
+    ("install/pipeline.rs", "swap", 91),
     ("commands/info.rs", "text", 101),
     ("commands/update.rs", "report", 100),
     ("update/trust.rs", "check", 98),
