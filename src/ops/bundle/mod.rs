@@ -21,7 +21,7 @@ use write::{check_output, layers, write_file};
 
 pub use builds::platform;
 pub use open::{Opened, open};
-pub use registry::{BundleSource, PullReport, open_for, open_registry, record_pulled};
+pub use registry::{BundleSource, PullReport, open_for, record_pulled};
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

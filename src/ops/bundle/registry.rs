@@ -16,9 +16,10 @@ pub enum BundleSource {
     Registry(crate::oci::OciRef, crate::oci::Transport),
 }
 
-/// `sync --from`: the bundle (a file, or pulled from a registry), read into the first home's scratch space, for homes that each
-/// hold the lock it was made from, byte for byte. A home without a lock is refused: a bundle
-/// installs the lock committed beside it, never its own copy.
+/// `sync --from`: the bundle (a file, or pulled from a registry), read into the first home's
+/// scratch space, for homes that each hold the lock it was made from, byte for byte. A home
+/// without a lock is refused: a bundle installs the lock committed beside it, never its own
+/// copy.
 pub fn open_for(from: &BundleSource, homes: &[crate::store::Home]) -> Result<Opened> {
     let Some(first) = homes.first() else {
         return Err(Error::InvalidArgument(
@@ -55,12 +56,12 @@ pub fn open_for(from: &BundleSource, homes: &[crate::store::Home]) -> Result<Ope
 /// Pull `reference` into the first home's cache, refusing a tag that names another digest
 /// than any home recorded for it (unless the digest is given beside the tag), then read it
 /// as a bundle.
-pub fn open_registry(
+fn open_registry(
     reference: &crate::oci::OciRef,
     transport: &crate::oci::Transport,
     homes: &[crate::store::Home],
 ) -> Result<Opened> {
-    let first = homes.first().expect("open_bundle checked");
+    let first = homes.first().expect("open_for checked");
     let mut recorded = Vec::new();
     if let (Some(key), None) = (crate::oci::tag_key(reference), &reference.digest) {
         for home in homes {
