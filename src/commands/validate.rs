@@ -253,6 +253,7 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
             host_version: semver_host,
             featured: args.featured,
             featured_index: featured_index(cx)?,
+            self_check: false,
         },
         aworld: crate::host::aworld::manifest::Options {
             bundled: args.bundled,

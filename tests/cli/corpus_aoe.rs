@@ -143,6 +143,9 @@ fn validate(corpus: &Path, name: &str, profile: Profile) -> PluginReport {
     let opts = ValidateOptions {
         aoe: Options {
             profile,
+            // The schema checked against the host's typed parse on every manifest it accepts
+            // (plugins::aoe::schema_disagrees), which a plain run does not do.
+            self_check: true,
             ..Options::default()
         },
         ..ValidateOptions::default()

@@ -33,23 +33,43 @@ pub struct Options {
     /// aoe's featured index (id → pinned version and tree hash): a tree whose hash one of
     /// its id's versions pins is featured-verified, as aoe verifies it at load.
     pub featured_index: std::collections::BTreeMap<String, Vec<(String, String)>>,
+    /// Check the JSON Schema on manifests the host's typed parse accepts too, reporting
+    /// `plugins::aoe::schema_disagrees` where they differ: a test of `plugins`' own schema
+    /// (the corpus test sets it). Off, the schema is compiled only when the typed parse
+    /// rejects, where its errors are the diagnostics.
+    pub self_check: bool,
 }
 
 struct Compiled {
     schema: serde_json::Value,
-    validator: json_schema::Validator,
+    /// Compiled when first needed: most manifests never need it.
+    validator: std::sync::OnceLock<json_schema::Validator>,
     /// The schema's keys, for the ignored-keys lint.
     keys: ignored::Keys,
+}
+
+impl Compiled {
+    fn validator(&self) -> &json_schema::Validator {
+        self.validator
+            .get_or_init(|| json_schema::compile(&self.schema))
+    }
+
+    /// The schema's findings on `doc`.
+    fn structural(&self, doc: &Node, profile: Profile) -> Vec<Finding> {
+        json_schema::validate(self.validator(), doc)
+            .into_iter()
+            .map(|e| structural_finding(e, doc, &self.schema, profile))
+            .collect()
+    }
 }
 
 fn compiled(profile: Profile) -> &'static Compiled {
     fn make(profile: Profile) -> Compiled {
         let schema = schema::build(profile);
-        let validator = json_schema::compile(&schema);
         let keys = ignored::Keys::of(&schema);
         Compiled {
             schema,
-            validator,
+            validator: std::sync::OnceLock::new(),
             keys,
         }
     }
@@ -91,10 +111,6 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     }
 
     let compiled = compiled(profile);
-    let structural: Vec<Finding> = json_schema::validate(&compiled.validator, &doc)
-        .into_iter()
-        .map(|e| structural_finding(e, &doc, &compiled.schema, profile))
-        .collect();
     let mut diagnostics = Vec::new();
     let mut lints = ignored::ignored_keys(&doc, &compiled.keys);
     let mut skipped = None;
@@ -103,6 +119,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         Err(e) => {
             // The host's semantic pass needs the typed manifest serde could not build.
             skipped = Some("the semantic pass, install refusals and the remaining lints");
+            let structural = compiled.structural(&doc, profile);
             let structural = resolve(structural, &doc, Severity::Error).collect();
             diagnostics.extend(not_deserialized(&e, structural));
             (
@@ -111,7 +128,11 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
             )
         }
         Ok(m) => {
-            // The host accepted it: any schema error is a schema bug, not a verdict.
+            // The host accepted it: a schema error is a schema bug, asked only by a self-check.
+            let structural = match opts.self_check {
+                true => compiled.structural(&doc, profile),
+                false => Vec::new(),
+            };
             diagnostics.extend(
                 structural
                     .into_iter()
