@@ -809,6 +809,22 @@ fn credentials_come_from_a_helper_registry_auth_file_or_the_environment_and_are_
         snapbox::str!["oci://[REG]/fleet/plugins:v1: pinned [..] is there and the tag names it (credentials: docker's config [T]/docker/config.json (docker-credential-fleetvault))"],
     );
 
+    // The same helper as docker's `credsStore` (every registry), with no credHelpers entry.
+    let store = t.join("docker-store");
+    std::fs::create_dir_all(&store).unwrap();
+    std::fs::write(store.join("config.json"), r#"{"credsStore": "fleetvault"}"#).unwrap();
+    let by_store = empty_home_with_lock_of(&t, "machine-store", &home);
+    let mut cmd = with_registry(Some(&ca), Some(&store));
+    cmd.env("PATH", &path);
+    let ran = sync_from(&mut cmd, &by_store, &tag, &["--json"]);
+    ran.success();
+    outputs.extend([ran.stdout.clone(), ran.stderr.clone()]);
+    Plugins::new()
+        .args(["verify", "--home"])
+        .arg(&by_store)
+        .run()
+        .success();
+
     // REGISTRY_AUTH_FILE (podman's and skopeo's), which comes before docker's config.
     let auth_file = t.join("auth.json");
     let basic = crate::support::net::basic("fleet", PASSWORD);
@@ -858,7 +874,7 @@ plugins::oci::registry
     for text in &outputs {
         assert!(!text.contains(PASSWORD), "the password was shown: {text}");
     }
-    for h in [&by_helper, &by_file, &refused] {
+    for h in [&by_helper, &by_store, &by_file, &refused] {
         for f in all_files(h) {
             let bytes = std::fs::read(&f).unwrap();
             assert!(
