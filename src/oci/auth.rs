@@ -190,27 +190,34 @@ fn helper_get(helper: &str, registry: &str, shown: &str) -> Result<Credentials, 
         return Err(bad("the helper's name is not a program name".into()));
     }
     let program = format!("docker-credential-{helper}");
-    let mut child = std::process::Command::new(&program)
-        .arg("get")
+    let mut cmd = std::process::Command::new(&program);
+    cmd.arg("get")
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null());
+    // A group of its own: what it starts is stopped with it (nothing outlives the command).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd
         .spawn()
         .map_err(|e| bad(format!("cannot run {program}: {}", crate::file::reason(&e))))?;
+    let pgid = i32::try_from(child.id()).unwrap_or(0);
     if let Some(mut stdin) = child.stdin.take() {
         let _ = stdin.write_all(registry.as_bytes());
     }
     let mut stdout = child.stdout.take().expect("piped");
-    let reader = std::thread::spawn(move || {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
         let mut out = Vec::new();
         let _ = (&mut stdout).take(MAX_CONFIG).read_to_end(&mut out);
-        out
+        let _ = tx.send(out);
     });
     let started = std::time::Instant::now();
     let status = loop {
         match child.try_wait() {
             Ok(Some(status)) => break status,
             Ok(None) if started.elapsed() > HELPER_TIMEOUT => {
+                crate::steps::stop_group(pgid);
                 let _ = child.kill();
                 let _ = child.wait();
                 return Err(bad(format!(
@@ -222,7 +229,17 @@ fn helper_get(helper: &str, registry: &str, shown: &str) -> Result<Credentials, 
             Err(e) => return Err(bad(e.to_string())),
         }
     };
-    let out = reader.join().unwrap_or_default();
+    // It has answered and exited; what it left running (holding its output open) is
+    // stopped with its group after a short grace, and the answer read as it stands.
+    let out = match rx.recv_timeout(Duration::from_secs(1)) {
+        Ok(out) => out,
+        Err(_) => {
+            // Its leader is reaped: the group (which keeps its id while a member lives) is
+            // killed, never the leader's pid, which the system may have given to another.
+            crate::steps::kill_group(pgid);
+            rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default()
+        }
+    };
     if !status.success() {
         // "credentials not found in native keychain": no entry, anonymous.
         return Ok(Credentials {

@@ -809,10 +809,19 @@ fn credentials_come_from_a_helper_registry_auth_file_or_the_environment_and_are_
         snapbox::str!["oci://[REG]/fleet/plugins:v1: pinned [..] is there and the tag names it (credentials: docker's config [T]/docker/config.json (docker-credential-fleetvault))"],
     );
 
-    // The same helper as docker's `credsStore` (every registry), with no credHelpers entry.
+    // Docker's `credsStore` (every registry), with no credHelpers entry: a helper that
+    // answers and leaves a child holding its output open. The answer is taken and the
+    // child stopped with the helper's group: nothing outlives the command.
+    let lingering = bin.join("docker-credential-lingering");
+    std::fs::write(
+        &lingering,
+        std::fs::read_to_string(&helper).unwrap() + "sleep 317 &\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&lingering, std::fs::Permissions::from_mode(0o755)).unwrap();
     let store = t.join("docker-store");
     std::fs::create_dir_all(&store).unwrap();
-    std::fs::write(store.join("config.json"), r#"{"credsStore": "fleetvault"}"#).unwrap();
+    std::fs::write(store.join("config.json"), r#"{"credsStore": "lingering"}"#).unwrap();
     let by_store = empty_home_with_lock_of(&t, "machine-store", &home);
     let mut cmd = with_registry(Some(&ca), Some(&store));
     cmd.env("PATH", &path);
@@ -824,6 +833,15 @@ fn credentials_come_from_a_helper_registry_auth_file_or_the_environment_and_are_
         .arg(&by_store)
         .run()
         .success();
+    let left = std::process::Command::new("pgrep")
+        .args(["-f", "sleep 317"])
+        .output()
+        .unwrap();
+    assert!(
+        left.stdout.is_empty(),
+        "the helper's child outlived the command: {}",
+        String::from_utf8_lossy(&left.stdout)
+    );
 
     // REGISTRY_AUTH_FILE (podman's and skopeo's), which comes before docker's config.
     let auth_file = t.join("auth.json");
