@@ -323,6 +323,16 @@ struct Fleet {
     digest: String,
 }
 
+/// `sync --frozen --from REFERENCE --plain-http` into `home`, with no registry credentials.
+fn pull_plain(home: &Path, reference: &str) -> Ran {
+    sync_from(
+        &mut with_registry(None, None),
+        home,
+        reference,
+        &["--plain-http"],
+    )
+}
+
 fn plain_fleet(t: &Path) -> Fleet {
     let reg = Registry::start(&t.join("registry"), &Options::default());
     let (home, _, _) = fleet_home(t);
@@ -379,12 +389,7 @@ fn a_tampered_or_missing_layer_and_plain_http_without_the_flag_are_refused_and_n
     let mut bytes = std::fs::read(&blob).unwrap();
     bytes[600] ^= 1;
     std::fs::write(&blob, &bytes).unwrap();
-    let mut ran = sync_from(
-        &mut with_registry(None, None),
-        &machine,
-        &f.tag,
-        &["--plain-http"],
-    );
+    let mut ran = pull_plain(&machine, &f.tag);
     ran.redact("[REG]", &host)
         .redact("[DIGEST]", &f.digest)
         .redact("[LAYER]", &tree);
@@ -416,12 +421,7 @@ plugins::oci::artifact
 
     // The layer removed from the registry's storage.
     std::fs::remove_dir_all(blob.parent().unwrap()).unwrap();
-    let mut ran = sync_from(
-        &mut with_registry(None, None),
-        &machine,
-        &f.tag,
-        &["--plain-http"],
-    );
+    let mut ran = pull_plain(&machine, &f.tag);
     ran.redact("[REG]", &host).redact("[LAYER]", &tree);
     ran.code(2).stderr_eq(snapbox::str![[r#"
 plugins::oci::artifact
@@ -445,13 +445,7 @@ fn a_moved_tag_is_refused_by_name_until_its_new_digest_is_named() {
     let f = plain_fleet(&tmp.path().canonicalize().unwrap());
     let host = f.reg.host();
     let machine = empty_home_with_lock_of(&f.t, "machine", &f.home);
-    sync_from(
-        &mut with_registry(None, None),
-        &machine,
-        &f.tag,
-        &["--plain-http"],
-    )
-    .success();
+    pull_plain(&machine, &f.tag).success();
     let doctor = |machine: &Path| {
         let ran = with_registry(None, None)
             .args(["doctor", "--json", "--home"])
@@ -505,12 +499,7 @@ fn a_moved_tag_is_refused_by_name_until_its_new_digest_is_named() {
         .success(),
     );
     std::fs::copy(f.home.join("plugins.lock"), machine.join("plugins.lock")).unwrap();
-    let mut ran = sync_from(
-        &mut with_registry(None, None),
-        &machine,
-        &f.tag,
-        &["--plain-http"],
-    );
+    let mut ran = pull_plain(&machine, &f.tag);
     ran.redact("[REG]", &host)
         .redact("[FIRST]", &f.digest)
         .redact("[MOVED]", &moved);
@@ -552,20 +541,8 @@ plugins::oci::tag_moved
 "#]],
     );
     // The way out it names works, and records the new digest: the tag pulls again.
-    sync_from(
-        &mut with_registry(None, None),
-        &machine,
-        &format!("{}@{moved}", f.tag),
-        &["--plain-http"],
-    )
-    .success();
-    sync_from(
-        &mut with_registry(None, None),
-        &machine,
-        &f.tag,
-        &["--plain-http"],
-    )
-    .success();
+    pull_plain(&machine, &format!("{}@{moved}", f.tag)).success();
+    pull_plain(&machine, &f.tag).success();
     Plugins::new()
         .args(["verify", "--home"])
         .arg(&machine)
@@ -704,13 +681,7 @@ fn a_pull_through_cache_serves_the_fleet_with_the_origin_stopped_each_blob_fetch
     let origin_gets = |reg: &Registry| reg.blob_gets().iter().map(|(_, n)| n).sum::<usize>();
     let machine = |n: usize| {
         let m = empty_home_with_lock_of(&t, &format!("machine-{n}"), &f.home);
-        sync_from(
-            &mut with_registry(None, None),
-            &m,
-            &through,
-            &["--plain-http"],
-        )
-        .success();
+        pull_plain(&m, &through).success();
         Plugins::new()
             .args(["verify", "--home"])
             .arg(&m)
