@@ -123,6 +123,16 @@ pub fn credential_sources(url: &str, userinfo: bool, helper: bool) -> Vec<String
     out
 }
 
+/// Whether `host` (as [`crate::auth::host`] gives it: no port, IPv6 in brackets) is this
+/// machine: `localhost`, 127.0.0.0/8 or `::1`.
+pub fn is_loopback(host: &str) -> bool {
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    host == "localhost"
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback())
+}
+
 /// The longest an error text taken from a server is shown, in bytes.
 pub const MAX_ERROR_TEXT: usize = 2_000;
 

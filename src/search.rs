@@ -238,12 +238,7 @@ pub fn load_index(at: &str, cwd: &std::path::Path, gh_base: &str) -> Result<User
         why,
     };
     let (file, bytes) = if remote {
-        let loopback = crate::auth::host(at).is_some_and(|h| {
-            let h = h.trim_start_matches('[').trim_end_matches(']');
-            h == "localhost"
-                || h.parse::<std::net::IpAddr>()
-                    .is_ok_and(|ip| ip.is_loopback())
-        });
+        let loopback = crate::auth::host(at).is_some_and(|h| crate::net::is_loopback(&h));
         if at.starts_with("http://") && !loopback {
             return Err(read(
                 "http:// is cleartext: anyone on the path could change what it lists; use https://"

@@ -99,18 +99,6 @@ impl OciRef {
         format!("{}/{}", self.registry, self.repository)
     }
 
-    /// Whether the registry is on this machine (127.0.0.0/8, ::1, localhost).
-    pub fn is_loopback(&self) -> bool {
-        let host = match self.registry.strip_prefix('[') {
-            Some(v6) => v6.split(']').next().unwrap_or(""),
-            None => self.registry.split(':').next().unwrap_or(""),
-        };
-        host == "localhost"
-            || host
-                .parse::<std::net::IpAddr>()
-                .is_ok_and(|ip| ip.is_loopback())
-    }
-
     /// The client's reference: by digest when there is one, else by tag (`latest` when
     /// neither is given, as every container tool pulls; a push without a tag puts the
     /// manifest by its digest instead).
@@ -236,13 +224,24 @@ mod tests {
             (r.registry.as_str(), r.repository.as_str(), r.tag.as_deref()),
             ("127.0.0.1:5000", "fleet/plugins", Some("v1"))
         );
-        assert!(r.is_loopback());
         let d = format!("sha256:{}", "a".repeat(64));
         let r = OciRef::parse(&format!("oci://ghcr.io/o/p:v1@{d}")).unwrap();
         assert_eq!(r.digest.as_deref(), Some(d.as_str()));
         assert_eq!(r.to_string(), format!("oci://ghcr.io/o/p:v1@{d}"));
-        assert!(!r.is_loopback());
-        assert!(OciRef::parse("oci://[::1]:5000/a").unwrap().is_loopback());
+        assert_eq!(
+            OciRef::parse("oci://[::1]:5000/a").unwrap().registry,
+            "[::1]:5000"
+        );
+        for (host, loopback) in [
+            ("127.0.0.1", true),
+            ("127.8.0.1", true),
+            ("[::1]", true),
+            ("localhost", true),
+            ("ghcr.io", false),
+            ("10.0.0.1", false),
+        ] {
+            assert_eq!(crate::net::is_loopback(host), loopback, "{host}");
+        }
         for bad in [
             "ghcr.io/o/p",
             "oci://ghcr.io",
