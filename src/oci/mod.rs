@@ -283,16 +283,16 @@ pub fn probe(reference: &OciRef, digest: &str, transport: &Transport) -> Result<
         tag: None,
         ..reference.at(digest)
     };
-    let pinned_there = match pull::pulled_digest(&pinned, transport) {
-        Ok(_) => Ok(true),
-        Err(OciError::Registry { why, .. }) if why.contains("404") || why.contains("unknown") => {
-            Ok(false)
-        }
-        Err(e) => Err(e),
-    };
+    let tag_now = pull::pulled_digest(reference, transport).and_then(|d| {
+        d.ok_or_else(|| OciError::Registry {
+            reference: reference.to_string(),
+            what: "resolving the reference",
+            why: "the registry has no such tag".into(),
+        })
+    });
     Ok(Probe {
         credentials: creds.source,
-        pinned_there,
-        tag_now: pull::pulled_digest(reference, transport),
+        pinned_there: pull::pulled_digest(&pinned, transport).map(|d| d.is_some()),
+        tag_now,
     })
 }

@@ -58,16 +58,23 @@ struct Descriptor {
     size: u64,
 }
 
-/// The digest `reference` names now (its own digest, or what its tag resolves to).
-pub fn pulled_digest(reference: &OciRef, transport: &Transport) -> Result<String, OciError> {
+/// The digest `reference` names now (its own digest, or what its tag resolves to); `None`
+/// when the registry has no such manifest.
+pub fn pulled_digest(
+    reference: &OciRef,
+    transport: &Transport,
+) -> Result<Option<String>, OciError> {
     let client = super::client(transport);
     let creds = super::for_registry(&transport.env, &reference.registry)?;
     let r = reference.client_ref();
     super::block_on(async {
-        client
-            .fetch_manifest_digest(&r, &creds.auth.client())
-            .await
-            .map_err(super::failed(reference, "resolving the reference", &creds))
+        match client.fetch_manifest_digest(&r, &creds.auth.client()).await {
+            Ok(digest) => Ok(Some(digest)),
+            Err(e) if missing(&e) => Ok(None),
+            Err(e) => Err(super::failed(reference, "resolving the reference", &creds)(
+                e,
+            )),
+        }
     })?
 }
 
@@ -431,14 +438,18 @@ async fn one_request(
     Ok(cut)
 }
 
-/// Whether the registry said it has no such blob (404, `BLOB_UNKNOWN`).
+/// Whether the registry said it has no such blob or manifest (404, `BLOB_UNKNOWN`,
+/// `MANIFEST_UNKNOWN`).
 fn missing(e: &oci_client::errors::OciDistributionError) -> bool {
     use oci_client::errors::{OciDistributionError as E, OciErrorCode};
     match e {
-        E::RegistryError { envelope, .. } => envelope
-            .errors
-            .iter()
-            .any(|x| matches!(x.code, OciErrorCode::BlobUnknown | OciErrorCode::NotFound)),
+        E::RegistryError { envelope, .. } => envelope.errors.iter().any(|x| {
+            matches!(
+                x.code,
+                OciErrorCode::BlobUnknown | OciErrorCode::ManifestUnknown | OciErrorCode::NotFound
+            )
+        }),
+        E::ImageManifestNotFoundError(_) => true,
         E::ServerError { code, .. } => *code == 404,
         E::RequestError(r) => r.status().is_some_and(|s| s.as_u16() == 404),
         _ => false,

@@ -540,6 +540,25 @@ plugins::oci::tag_moved
 ]
 "#]],
     );
+    // The pinned manifest removed from the registry's storage: doctor says it is gone.
+    let revision = f
+        .reg
+        .storage
+        .join("docker/registry/v2/repositories/fleet/plugins/_manifests/revisions/sha256")
+        .join(f.digest.trim_start_matches("sha256:"));
+    std::fs::remove_dir_all(&revision).unwrap();
+    assert_redacted(&doctor(&machine), &pairs, snapbox::str![[r#"
+[
+  {
+    "area": "registry",
+    "status": "fail",
+    "message": "oci://[REG]/fleet/plugins:v1: the pinned [FIRST] is gone from the registry (credentials: none (anonymous))",
+    "code": "plugins::oci::artifact",
+    "help": "push the bundle again (`plugins bundle --push`) and sync from its digest",
+    "home": "[T]/machine"
+  }
+]
+"#]]);
     // The way out it names works, and records the new digest: the tag pulls again.
     pull_plain(&machine, &format!("{}@{moved}", f.tag)).success();
     pull_plain(&machine, &f.tag).success();
