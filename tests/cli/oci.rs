@@ -547,7 +547,10 @@ plugins::oci::tag_moved
         .join("docker/registry/v2/repositories/fleet/plugins/_manifests/revisions/sha256")
         .join(f.digest.trim_start_matches("sha256:"));
     std::fs::remove_dir_all(&revision).unwrap();
-    assert_redacted(&doctor(&machine), &pairs, snapbox::str![[r#"
+    assert_redacted(
+        &doctor(&machine),
+        &pairs,
+        snapbox::str![[r#"
 [
   {
     "area": "registry",
@@ -558,7 +561,8 @@ plugins::oci::tag_moved
     "home": "[T]/machine"
   }
 ]
-"#]]);
+"#]],
+    );
     // The way out it names works, and records the new digest: the tag pulls again.
     pull_plain(&machine, &format!("{}@{moved}", f.tag)).success();
     pull_plain(&machine, &f.tag).success();
