@@ -190,56 +190,13 @@ fn helper_get(helper: &str, registry: &str, shown: &str) -> Result<Credentials, 
         return Err(bad("the helper's name is not a program name".into()));
     }
     let program = format!("docker-credential-{helper}");
-    let mut cmd = std::process::Command::new(&program);
-    cmd.arg("get")
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::null());
-    // A group of its own: what it starts is stopped with it (nothing outlives the command).
-    #[cfg(unix)]
-    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
-    let mut child = cmd
-        .spawn()
-        .map_err(|e| bad(format!("cannot run {program}: {}", crate::file::reason(&e))))?;
-    let pgid = i32::try_from(child.id()).unwrap_or(0);
-    if let Some(mut stdin) = child.stdin.take() {
-        let _ = stdin.write_all(registry.as_bytes());
-    }
-    let mut stdout = child.stdout.take().expect("piped");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let mut out = Vec::new();
-        let _ = (&mut stdout).take(MAX_CONFIG).read_to_end(&mut out);
-        let _ = tx.send(out);
-    });
-    let started = std::time::Instant::now();
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break status,
-            Ok(None) if started.elapsed() > HELPER_TIMEOUT => {
-                crate::steps::stop_group(pgid);
-                let _ = child.kill();
-                let _ = child.wait();
-                return Err(bad(format!(
-                    "{program} did not answer in {} s",
-                    HELPER_TIMEOUT.as_secs()
-                )));
-            }
-            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
-            Err(e) => return Err(bad(e.to_string())),
-        }
-    };
-    // It has answered and exited; what it left running (holding its output open) is
-    // stopped with its group after a short grace, and the answer read as it stands.
-    let out = match rx.recv_timeout(Duration::from_secs(1)) {
-        Ok(out) => out,
-        Err(_) => {
-            // Its leader is reaped: the group (which keeps its id while a member lives) is
-            // killed, never the leader's pid, which the system may have given to another.
-            crate::steps::kill_group(pgid);
-            rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default()
-        }
-    };
+    let (status, out) = ask(&program, registry).map_err(|e| match e.kind() {
+        std::io::ErrorKind::TimedOut => bad(format!(
+            "{program} did not answer in {} s",
+            HELPER_TIMEOUT.as_secs()
+        )),
+        _ => bad(format!("cannot run {program}: {}", crate::file::reason(&e))),
+    })?;
     if !status.success() {
         // "credentials not found in native keychain": no entry, anonymous.
         return Ok(Credentials {
@@ -266,6 +223,59 @@ fn helper_get(helper: &str, registry: &str, shown: &str) -> Result<Credentials, 
         Auth::Basic(answer.username, Secret(answer.secret))
     };
     Ok(Credentials { auth, source })
+}
+
+/// Run `program get` with `registry` on stdin, in a process group of its own, for at most
+/// [`HELPER_TIMEOUT`]: its exit status and what it printed (up to [`MAX_CONFIG`] bytes).
+/// What it leaves holding its output is killed with its group after a 1 s grace; a helper
+/// past its time is stopped with its group (`TimedOut`).
+fn ask(program: &str, registry: &str) -> std::io::Result<(std::process::ExitStatus, Vec<u8>)> {
+    let mut cmd = std::process::Command::new(program);
+    cmd.arg("get")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null());
+    // A group of its own: what it starts is stopped with it (nothing outlives the command).
+    #[cfg(unix)]
+    std::os::unix::process::CommandExt::process_group(&mut cmd, 0);
+    let mut child = cmd.spawn()?;
+    let pgid = i32::try_from(child.id()).unwrap_or(0);
+    if let Some(mut stdin) = child.stdin.take() {
+        let _ = stdin.write_all(registry.as_bytes());
+    }
+    let mut stdout = child.stdout.take().expect("piped");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let mut out = Vec::new();
+        let _ = (&mut stdout).take(MAX_CONFIG).read_to_end(&mut out);
+        let _ = tx.send(out);
+    });
+    let started = std::time::Instant::now();
+    let status = loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break status,
+            Ok(None) if started.elapsed() > HELPER_TIMEOUT => {
+                crate::steps::stop_group(pgid);
+                let _ = child.kill();
+                let _ = child.wait();
+                return Err(std::io::ErrorKind::TimedOut.into());
+            }
+            Ok(None) => std::thread::sleep(Duration::from_millis(10)),
+            Err(e) => return Err(e),
+        }
+    };
+    // It has answered and exited; what it left running (holding its output open) is
+    // stopped with its group after a short grace, and the answer read as it stands.
+    let out = match rx.recv_timeout(Duration::from_secs(1)) {
+        Ok(out) => out,
+        Err(_) => {
+            // Its leader is reaped: the group (which keeps its id while a member lives) is
+            // killed, never the leader's pid, which the system may have given to another.
+            crate::steps::kill_group(pgid);
+            rx.recv_timeout(Duration::from_secs(1)).unwrap_or_default()
+        }
+    };
+    Ok((status, out))
 }
 
 #[cfg(test)]
