@@ -33,12 +33,16 @@ fn with_alias(types: &[&str]) -> Vec<String> {
 }
 
 /// Build the schema for `profile`.
+///
+/// The sections built by their own functions are put in place after the `json!` literal, not
+/// inside it: `json!` copies an embedded `Value` by serializing it, which was a third of a
+/// valid root's instructions (docs/PERFORMANCE.md, issue 43).
 pub fn build(profile: Profile) -> Value {
     let api = profile.api_version();
     let slot = json!({ "enum": profile.slots(), "description": "UI slot (closed set; unknown slots are a parse error)" });
     let option_source =
         json!({ "enum": OPTION_SOURCES, "description": "host option source (api_version >= 9)" });
-    json!({
+    let mut schema = json!({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "$id": format!("https://plugins.invalid/schemas/aoe-api{api}.schema.json"),
         "title": format!("aoe-plugin.toml (Agent of Empires plugin manifest, host api_version {api})"),
@@ -58,7 +62,7 @@ pub fn build(profile: Profile) -> Value {
                 "description": format!("Manifest API version, 1..={api} on this host")
             },
             "description": { "type": "string", "description": "Short description of the plugin" },
-            "screenshots": screenshots(),
+            "screenshots": null,
             "icon": { "type": "string", "description": "lucide kebab-case icon name (api_version >= 7)" },
             "icon_asset": { "type": "string", "description": "repository-relative image path (api_version >= 7)" },
             "capabilities": {
@@ -66,9 +70,9 @@ pub fn build(profile: Profile) -> Value {
                 "items": { "type": "string", "examples": profile.capabilities() },
                 "description": "Runtime capabilities requested; unknown strings parse but install refuses them"
             },
-            "commands": commands(&slot),
-            "keybinds": keybinds(),
-            "settings": settings(profile, &option_source),
+            "commands": null,
+            "keybinds": null,
+            "settings": null,
             "setting_defaults": {
                 "type": "object",
                 "description": "Core setting overrides keyed by a quoted dotted path, e.g. \"theme.idle_decay_minutes\" = 10"
@@ -102,10 +106,21 @@ pub fn build(profile: Profile) -> Value {
                     "properties": { "slot": slot, "id": { "type": "string", "description": "Entry id (non-empty); the worker addresses the entry by slot and id" } }
                 }
             },
-            "runtime": runtime(),
+            "runtime": null,
             "aoe_version": { "type": "string", "description": "semver requirement on the aoe version (api_version >= 4)" }
         }
-    })
+    });
+    sections(&mut schema["properties"], profile, &slot, &option_source);
+    schema
+}
+
+/// The top-level sections [`build`] puts in place (moved in, not copied by `json!`).
+fn sections(properties: &mut Value, profile: Profile, slot: &Value, option_source: &Value) {
+    properties["screenshots"] = screenshots();
+    properties["commands"] = commands(slot);
+    properties["keybinds"] = keybinds();
+    properties["settings"] = settings(profile, option_source);
+    properties["runtime"] = runtime();
 }
 
 /// `[[screenshots]]`: images for the plugin's listing.
@@ -184,7 +199,7 @@ fn settings(profile: Profile, option_source: &Value) -> Value {
             "depends_on": described(strings(), "Sibling field keys a dynamic_select's options depend on")
         }
     });
-    json!({
+    let mut settings = json!({
         "type": "array",
         "description": "Plugin settings, stored under [plugins.\"<id>\".settings.<key>]",
         "items": {
@@ -202,13 +217,15 @@ fn settings(profile: Profile, option_source: &Value) -> Value {
                 "multiline": { "type": "boolean", "description": "Multi-line editor (string settings only)" },
                 "option_source": option_source,
                 "depends_on": described(strings(), "Sibling setting keys a dynamic_select's options depend on (api_version >= 9)"),
-                "fields": { "type": "array", "items": field, "description": "Fields of each item of an object_list setting (api_version >= 9)" },
+                "fields": { "type": "array", "items": null, "description": "Fields of each item of an object_list setting (api_version >= 9)" },
                 "item_id_key": { "type": "string", "description": "The field that identifies an object_list item (default _id; api_version >= 9)" },
                 "min_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64, "description": "Fewest items of an object_list (api_version >= 9)" },
                 "max_items": { "type": "integer", "minimum": 0, "maximum": 4294967295u64, "description": "Most items of an object_list (api_version >= 9)" }
             }
         }
-    })
+    });
+    settings["items"]["properties"]["fields"]["items"] = field;
+    settings
 }
 
 /// `[runtime]`: the worker process, a command or a prebuilt release binary.
