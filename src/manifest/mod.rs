@@ -8,6 +8,7 @@ pub mod instance;
 pub mod pyval;
 pub mod remote;
 pub mod schema;
+pub mod subset;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use doc::{Node, Part, Pointer};

@@ -69,8 +69,8 @@ const HOOK_POINTS: &[&str] = &[
 const CONTEXT_PHASES: &[&str] = &["schema", "bootstrap", "enrich", "propagate", "persist"];
 
 /// `plugin.schema.json` violations, as warnings.
-pub(super) fn schema(doc: &Node, validator: &json_schema::Validator) -> Vec<Finding> {
-    json_schema::validate(validator, doc)
+pub(super) fn schema(errors: Vec<json_schema::SchemaError>) -> Vec<Finding> {
+    errors
         .into_iter()
         .map(|e| {
             let path = if e.at.0.is_empty() { "the manifest".to_owned() } else { format!("`{}`", e.at.dotted()) };

@@ -10,7 +10,7 @@ use std::sync::LazyLock;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::manifest::doc::{Node, Part};
-use crate::manifest::{Facts, HostClass, Outcome, format, schema as json_schema};
+use crate::manifest::{Facts, HostClass, Outcome, format};
 
 /// The shipped `plugin.schema.json`, which the host never evaluates.
 pub const SCHEMA: &str = include_str!("plugin.schema.json");
@@ -40,12 +40,6 @@ fn schema_value() -> &'static serde_json::Value {
     &S
 }
 
-fn validator() -> &'static json_schema::Validator {
-    static V: LazyLock<json_schema::Validator> =
-        LazyLock::new(|| json_schema::compile(schema_value()));
-    &V
-}
-
 /// The schema as `plugins schema aworld` prints it (read, not compiled: printing it and
 /// the editor's hints do without the validator).
 pub fn schema() -> serde_json::Value {
@@ -70,7 +64,7 @@ pub fn validate_at(
         Err(e) => return (unparsed(text, e), None),
     };
     let scalar = |k: &str| doc.get(k).map(|e| crate::manifest::pyval::py_str(&e.node));
-    let mut schema_view = lint::schema(&doc, validator());
+    let mut schema_view = lint::schema(crate::manifest::subset::validate(schema_value(), &doc));
     let mut diagnostics = Vec::new();
     // `loader::validate`, in two steps to say what a failure leaves unchecked.
     let verdict = match loader::load(&doc) {
@@ -231,3 +225,6 @@ pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
 pub fn is_legacy_root(root: &Path) -> bool {
     root.join("agents").exists() || root.join("skills").exists()
 }
+
+#[cfg(test)]
+mod tests;
