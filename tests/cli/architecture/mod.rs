@@ -595,7 +595,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("update/follow.rs", "unchanged_subdirs", 85),
     ("lock/json.rs", "upsert", 84),
     ("lock/mod.rs", "upsert", 83),
-    ("host/protoagent/manifest/lint/mod.rs", "walk", 82),
     ("doctor/local.rs", "examine_lock", 81),
     ("lib.rs", "run", 81),
 ];

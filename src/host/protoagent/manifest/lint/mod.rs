@@ -11,6 +11,7 @@
 mod commands;
 mod deps;
 mod gates;
+mod keys;
 mod paths;
 mod settings;
 mod sources;
@@ -19,12 +20,11 @@ pub use sources::canonical_source;
 
 use std::path::Path;
 
-use super::{Options, Profile, profile, schema_value};
-use crate::diagnostic::{Code, Severity, did_you_mean};
+use super::{Options, Profile, profile};
+use crate::diagnostic::{Code, Severity};
 use crate::manifest::Finding;
 use crate::manifest::doc::{Node, Pointer, Value};
 use crate::manifest::pyval::{dict_items, py_repr, py_str, repr_str, truthy, type_name};
-use crate::manifest::schema::{declared_keys, sub_schema};
 use crate::ptr;
 
 type Out = Vec<(Finding, Severity)>;
@@ -46,7 +46,7 @@ pub(super) const KEYS_0218: &[&str] = &[
 pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
     let profile = profile(opts);
     let mut out = Vec::new();
-    keys(doc, profile, &mut out);
+    keys::keys(doc, profile, &mut out);
     for key in ["enabled", "builtin", "test"] {
         if let Some(e) = doc.get(key)
             && !matches!(e.node.value, Value::Bool(_) | Value::Null)
@@ -268,94 +268,5 @@ fn items_or_str(doc: &Node, key: &str) -> Option<Vec<(Node, Pointer)>> {
                 .collect(),
         ),
         _ => None,
-    }
-}
-
-/// Unknown keys (the host ignores them) and duplicates (the last wins), recursively
-/// where the schema describes the table.
-fn keys(doc: &Node, profile: Profile, out: &mut Out) {
-    walk(doc, schema_value(), &Pointer::default(), profile, out);
-}
-
-fn walk(node: &Node, schema: &serde_json::Value, at: &Pointer, profile: Profile, out: &mut Out) {
-    match &node.value {
-        Value::Table(entries) => {
-            let declared = declared_keys(schema);
-            let mut seen: Vec<&str> = Vec::new();
-            for e in entries {
-                let here = at.join(e.key.clone());
-                if seen.contains(&e.key.as_str()) {
-                    warn(
-                        out,
-                        Finding::new(
-                            Code::ProtoDuplicateKey,
-                            format!("duplicate key `{}`; the last one wins", e.key),
-                            here.clone(),
-                        )
-                        .on_key(),
-                    );
-                }
-                seen.push(&e.key);
-                let Some((known, _)) = &declared else {
-                    continue;
-                };
-                let newer = profile == Profile::V0145
-                    && (at.0.is_empty() && KEYS_0218.contains(&e.key.as_str())
-                        || at.0.len() == 2
-                            && at.0[0] == crate::manifest::doc::Seg::from("settings")
-                            && e.key == "tab");
-                if newer {
-                    warn(
-                        out,
-                        Finding::new(
-                            Code::ProtoUnknownKey,
-                            format!(
-                                "unknown key `{}` in {} is ignored by protoAgent 0.145",
-                                e.key,
-                                if at.0.is_empty() { "the manifest".to_owned() } else { at.dotted() }
-                            ),
-                            here,
-                        )
-                        .on_key()
-                        .help("protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules"),
-                    );
-                } else if known.contains(&e.key.as_str()) {
-                    if let Some(sub) = sub_schema(
-                        schema,
-                        &Pointer(vec![crate::manifest::doc::Seg::Key(e.key.clone().into())]),
-                    ) {
-                        walk(&e.node, sub, &here, profile, out);
-                    }
-                } else {
-                    let place = if at.0.is_empty() {
-                        "the manifest".to_owned()
-                    } else {
-                        at.dotted()
-                    };
-                    let mut f = Finding::new(
-                        Code::ProtoUnknownKey,
-                        format!("unknown key `{}` in {place} is ignored by the host", e.key),
-                        here,
-                    )
-                    .on_key();
-                    if let Some(s) = did_you_mean(&e.key, known.iter().copied()) {
-                        f = f.help(format!("did you mean `{s}`?"));
-                        f = f.fix(s);
-                    }
-                    warn(out, f);
-                }
-            }
-        }
-        Value::Array(list) => {
-            if let Some(item) = schema
-                .get("items")
-                .filter(|i| i.get("properties").is_some())
-            {
-                for (i, n) in list.iter().enumerate() {
-                    walk(n, item, &at.join(i), profile, out);
-                }
-            }
-        }
-        _ => {}
     }
 }
