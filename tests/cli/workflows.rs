@@ -306,12 +306,24 @@ fn generated_workflow_resolves_the_commit_it_builds_and_caches() {
 "#]]
         .raw()
     );
+    // A release needs no commit: the cache is keyed on the release's URL.
+    let release = "https://example.com/releases/download/v1.0.0";
+    let (code, _, _, output) = run_step(
+        &script,
+        &dir,
+        &[("PLUGINS_GIT", ""), ("PLUGINS_RELEASE", release)],
+    );
+    let source = &plugins::hash::bytes(release.as_bytes())["sha256:".len()..][..16];
+    assert_eq!(
+        (code, output),
+        (0, format!("rev=release\nsource={source}\n"))
+    );
     let (code, stdout, _, output) = run_step(&script, &dir, &[("PLUGINS_GIT", "")]);
     assert_eq!((code, output.as_str()), (1, ""));
     assert_data_eq!(
         stdout,
         str![[r#"
-::error::set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)
+::error::no published release of plugins exists yet: set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)
 
 "#]]
         .raw()
