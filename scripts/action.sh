@@ -69,7 +69,8 @@ prebuilt() {
 install() {
   local root="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/plugins-action"
   local ref="${PLUGINS_ACTION_REF:-}" version="${INPUT_VERSION:-}"
-  # A tagged action (uses: owner/name@v1.2.0) installs that release; otherwise the newest.
+  # An action used at a release tag (its ref v1.2.0, say) installs that release; otherwise
+  # the newest.
   if [ -z "$version" ]; then
     case "$ref" in v[0-9]*) version="$ref" ;; *) version=latest ;; esac
   fi

@@ -63,6 +63,7 @@ mod systemd;
 mod trust;
 mod uncovered;
 mod update;
+mod upstream;
 mod validate_aoe;
 mod validate_aworld;
 mod validate_protoagent;
