@@ -48,6 +48,7 @@ mod pool;
 mod pre_commit;
 mod protoagent_0218;
 mod protoagent_0218_install;
+mod rehearsal;
 mod release;
 mod resolve;
 mod review;

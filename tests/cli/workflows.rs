@@ -14,6 +14,7 @@ use std::process::Command;
 use snapbox::{IntoData, assert_data_eq, str};
 
 use crate::support::git::Repo;
+use crate::support::workflow::step_script;
 use crate::support::*;
 
 /// Every release build install.sh or the action downloads is one `release.yml` builds.
@@ -189,26 +190,6 @@ fn generated_workflows_pass_actionlint() {
         }
     }
     lint(&actionlint, &files);
-}
-
-/// The `run: |` script of the step named `name` in a workflow, dedented.
-fn step_script(workflow: &str, name: &str) -> String {
-    let mut lines = workflow
-        .lines()
-        .skip_while(|l| l.trim() != format!("- name: {name}"))
-        .skip(1);
-    let run = lines
-        .by_ref()
-        .find(|l| l.trim_start().starts_with("run: |"))
-        .unwrap_or_else(|| panic!("no `run: |` for step {name}:\n{workflow}"));
-    let indent = run.len() - run.trim_start().len();
-    let mut script = String::new();
-    for line in lines.take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
-    {
-        script.push_str(line.get(indent + 2..).unwrap_or(""));
-        script.push('\n');
-    }
-    script
 }
 
 /// Run a step's script as GitHub's `shell: bash` does (`bash --noprofile --norc -eo

@@ -16,6 +16,7 @@ pub(crate) mod net;
 pub(crate) mod pinned;
 pub(crate) mod protoagent;
 pub(crate) mod registry;
+pub(crate) mod workflow;
 
 pub(crate) use bin::{BIN, Plugins, Ran, assert_redacted, untimed};
 pub(crate) use fixtures::*;
