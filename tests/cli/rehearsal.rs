@@ -283,23 +283,6 @@ install.sh: checksum mismatch for [SERVER]/acme/plugins/releases/download/v[VERS
     assert!(!root.join("bin/plugins").exists(), "nothing installed");
 }
 
-/// `plugins.1` and `plugins-<sub>[-<sub>…].1` for every visible subcommand.
-fn man_pages() -> Vec<String> {
-    fn walk(cmd: &clap::Command, name: &str, out: &mut Vec<String>) {
-        out.push(format!("{name}.1"));
-        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
-            if sub.get_name() != "help" {
-                walk(sub, &format!("{name}-{}", sub.get_name()), out);
-            }
-        }
-    }
-    use clap::CommandFactory;
-    let mut out = Vec::new();
-    walk(&plugins::cli::Cli::command(), "plugins", &mut out);
-    assert!(out.len() > 20, "{out:?}");
-    out
-}
-
 /// The Action's install step (`scripts/action.sh install`), as action.yml runs it for a
 /// tagged action: GitHub's variables, the release server standing in for github.com.
 fn action_install(release: &Release) -> (i32, String, String) {
