@@ -283,9 +283,9 @@ install.sh: checksum mismatch for [SERVER]/acme/plugins/releases/download/v[VERS
     assert!(!root.join("bin/plugins").exists(), "nothing installed");
 }
 
-/// The Action's install step (`scripts/action.sh install`), as action.yml runs it for a
-/// tagged action: GitHub's variables, the release server standing in for github.com.
-fn action_install(release: &Release) -> (i32, String, String) {
+/// The Action's install step (`scripts/action.sh install`), as action.yml runs it for the
+/// action at `reference`: GitHub's variables, the release server standing in for github.com.
+fn action_install(release: &Release, reference: &str) -> (i32, String, String) {
     let runner = release.path("action");
     std::fs::create_dir_all(runner.join("temp")).unwrap();
     std::fs::write(runner.join("github_path"), "").unwrap();
@@ -302,7 +302,7 @@ fn action_install(release: &Release) -> (i32, String, String) {
         .env("GITHUB_SERVER_URL", &release.server.base)
         .env("GITHUB_PATH", runner.join("github_path"))
         .env("PLUGINS_REPOSITORY", "acme/plugins")
-        .env("PLUGINS_ACTION_REF", format!("v{VERSION}")));
+        .env("PLUGINS_ACTION_REF", reference));
     (code, release.redact(&stdout), release.redact(&stderr))
 }
 
@@ -312,7 +312,8 @@ fn the_action_installs_the_release_and_refuses_a_tampered_one() {
         return;
     }
     let release = Release::publish();
-    let (code, stdout, stderr) = action_install(&release);
+    let tag = format!("v{VERSION}");
+    let (code, stdout, stderr) = action_install(&release, &tag);
     assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
     assert_data_eq!(
         stdout,
@@ -331,9 +332,20 @@ plugins [VERSION]
         format!("{}\n", bin.display())
     );
 
+    // An action at a branch installs the newest release.
+    std::fs::remove_dir_all(release.path("action")).unwrap();
+    let (code, stdout, stderr) = action_install(&release, "main");
+    assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
+    assert!(
+        stdout.starts_with("installed the latest release build"),
+        "{stdout}"
+    );
+    assert!(is_this_build(&bin.join("plugins")));
+    assert!(release.fetched_archive_and_checksum("/latest/download"));
+
     release.tamper();
     std::fs::remove_dir_all(release.path("action")).unwrap();
-    let (code, stdout, stderr) = action_install(&release);
+    let (code, stdout, stderr) = action_install(&release, &tag);
     assert_eq!((code, stderr.as_str()), (2, ""));
     assert_data_eq!(
         stdout,
