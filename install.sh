@@ -8,9 +8,10 @@
 #   ./install.sh --dry-run       print the cargo install command, run nothing
 #   ./install.sh --from-source   never download a release build
 #
-# When this checkout's GitHub repository is known (PLUGINS_REPOSITORY=owner/name, else the
-# `origin` remote) and it publishes a release build of this version for the platform (Linux
-# x86_64, macOS), that build is downloaded and checked against its SHA-256 instead.
+# When the project's GitHub repository is known (PLUGINS_REPOSITORY=owner/name, else
+# `repository` in Cargo.toml, which is unset while no published release exists) and it
+# publishes a release build of this version for the platform (Linux x86_64 and aarch64,
+# macOS), that build is downloaded and checked against its SHA-256 instead.
 # A source build uses cargo's `release` profile (no LTO: minutes on 2 cores); the published
 # builds use the heavier `dist` profile (thin LTO, see Cargo.toml and release.yml).
 set -euo pipefail
@@ -52,19 +53,20 @@ else
   bin="${CARGO_INSTALL_ROOT:-${CARGO_HOME:-$HOME/.cargo}}/bin/plugins"
 fi
 
+# A `key = "value"` of Cargo.toml's [package] table (empty when it is not set).
+toml_value() {
+  sed -n '/^\[package\]/,/^\[/ s/^'"$1"' = "\(.*\)"$/\1/p' "$checkout/Cargo.toml" | head -n1
+}
+
 # The release build for this version and platform, if there may be one: its URL; else
 # `why: <reason>` (why the build is from source).
 release_url() {
-  local repo="${PLUGINS_REPOSITORY:-}" target version
+  local repo target version
+  # Cargo.toml's `repository` is the one place that names the project's home.
+  repo="$(toml_value repository)"
+  [ -n "${PLUGINS_REPOSITORY:-}" ] && repo="https://github.com/$PLUGINS_REPOSITORY"
   if [ -z "$repo" ]; then
-    repo="$(git -C "$checkout" remote get-url origin 2>/dev/null || true)"
-    case "$repo" in
-      https://github.com/*/* | git@github.com:*/*) repo="${repo#*github.com[:/]}"; repo="${repo%.git}" ;;
-      *) repo="" ;;
-    esac
-  fi
-  if [ -z "$repo" ]; then
-    echo "why: this checkout names no GitHub repository to download a release build from (PLUGINS_REPOSITORY=owner/name, or an origin remote on github.com)"
+    echo "why: no published release of \`plugins\` exists yet (Cargo.toml names no repository; PLUGINS_REPOSITORY=owner/name downloads from a GitHub repository's releases)"
     return 0
   fi
   case "$(uname -s)/$(uname -m)" in
@@ -77,8 +79,8 @@ release_url() {
       return 0
       ;;
   esac
-  version="$(sed -n 's/^version = "\(.*\)"$/\1/p' "$checkout/Cargo.toml" | head -n1)"
-  echo "${PLUGINS_RELEASE_BASE:-https://github.com/$repo/releases/download}/v$version/plugins-$target.tar.gz"
+  version="$(toml_value version)"
+  echo "${PLUGINS_RELEASE_BASE:-${repo%/}/releases/download}/v$version/plugins-$target.tar.gz"
 }
 
 # Download, verify and unpack the release build into $bin's directory; 1 if there is none.

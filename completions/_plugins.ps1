@@ -67,7 +67,7 @@ Register-ArgumentCompleter -Native -CommandName 'plugins' -ScriptBlock {
             [CompletionResult]::new('--id', '--id', [CompletionResultType]::ParameterName, 'Use this id instead of deriving one from NAME')
             [CompletionResult]::new('--description', '--description', [CompletionResultType]::ParameterName, 'A one-line description')
             [CompletionResult]::new('--dir', '--dir', [CompletionResultType]::ParameterName, 'Where to write the plugin [default: ./<slug>]')
-            [CompletionResult]::new('--ci-from', '--ci-from', [CompletionResultType]::ParameterName, 'The git URL (https or ssh) the CI workflow installs `plugins` from with `cargo install --git`; without it the workflow fails, saying to set PLUGINS_GIT')
+            [CompletionResult]::new('--ci-from', '--ci-from', [CompletionResultType]::ParameterName, 'The git URL (https or ssh) the CI workflow builds `plugins` from with `cargo install --git`, instead of installing a release; while no published release exists, without it the workflow fails, saying to set PLUGINS_GIT')
             [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to use color: auto honours NO_COLOR and whether output is a terminal')
             [CompletionResult]::new('--log-format', '--log-format', [CompletionResultType]::ParameterName, 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)')
             [CompletionResult]::new('--with-tests', '--with-tests', [CompletionResultType]::ParameterName, 'Include tests and a CI workflow that runs them')

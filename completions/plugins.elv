@@ -63,7 +63,7 @@ set edit:completion:arg-completer[plugins] = {|@words|
             cand --id 'Use this id instead of deriving one from NAME'
             cand --description 'A one-line description'
             cand --dir 'Where to write the plugin [default: ./<slug>]'
-            cand --ci-from 'The git URL (https or ssh) the CI workflow installs `plugins` from with `cargo install --git`; without it the workflow fails, saying to set PLUGINS_GIT'
+            cand --ci-from 'The git URL (https or ssh) the CI workflow builds `plugins` from with `cargo install --git`, instead of installing a release; while no published release exists, without it the workflow fails, saying to set PLUGINS_GIT'
             cand --color 'When to use color: auto honours NO_COLOR and whether output is a terminal'
             cand --log-format 'Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339 timestamp (for logs)'
             cand --with-tests 'Include tests and a CI workflow that runs them'

@@ -71,7 +71,7 @@ none\t'No worker: a static, metadata-only plugin (aoe only)'"
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l id -d 'Use this id instead of deriving one from NAME' -r
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l description -d 'A one-line description' -r
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l dir -d 'Where to write the plugin [default: ./<slug>]' -r -F
-complete -c plugins -n "__fish_plugins_using_subcommand new" -l ci-from -d 'The git URL (https or ssh) the CI workflow installs `plugins` from with `cargo install --git`; without it the workflow fails, saying to set PLUGINS_GIT' -r
+complete -c plugins -n "__fish_plugins_using_subcommand new" -l ci-from -d 'The git URL (https or ssh) the CI workflow builds `plugins` from with `cargo install --git`, instead of installing a release; while no published release exists, without it the workflow fails, saying to set PLUGINS_GIT' -r
 complete -c plugins -n "__fish_plugins_using_subcommand new" -l color -d 'When to use color: auto honours NO_COLOR and whether output is a terminal' -r -f -a "auto\t''
 always\t''
 never\t''"

@@ -10,7 +10,10 @@
 # Inputs come as INPUT_* variables (see action.yml); GitHub's own variables are read as
 # Actions sets them: GITHUB_SERVER_URL, GITHUB_PATH, GITHUB_OUTPUT, GITHUB_STEP_SUMMARY,
 # RUNNER_OS, RUNNER_ARCH, RUNNER_TEMP. PLUGINS_REPOSITORY (owner/name) and
-# PLUGINS_ACTION_REF are the action's own repository and ref.
+# PLUGINS_ACTION_REF are the action's own repository and ref (github.action_repository and
+# github.action_ref): the repository whose releases it installs. A local action (uses:
+# ./path, a checkout of this repository) has none, so it builds that checkout: what works
+# while no published release of `plugins` exists yet.
 set -euo pipefail
 
 die() {
@@ -64,15 +67,20 @@ prebuilt() {
 }
 
 install() {
-  [ -n "${PLUGINS_REPOSITORY:-}" ] || die "PLUGINS_REPOSITORY (the action's owner/name) is not set"
   local root="${RUNNER_TEMP:-${TMPDIR:-/tmp}}/plugins-action"
   local ref="${PLUGINS_ACTION_REF:-}" version="${INPUT_VERSION:-}"
-  # A tagged action (uses: owner/plugins@v1.2.0) installs that release; otherwise the newest.
+  # An action used at a release tag (its ref v1.2.0, say) installs that release; otherwise
+  # the newest.
   if [ -z "$version" ]; then
     case "$ref" in v[0-9]*) version="$ref" ;; *) version=latest ;; esac
   fi
-  if ! prebuilt "$root/bin" "$version"; then
-    echo "building plugins from source (a few minutes)"
+  if [ -z "${PLUGINS_REPOSITORY:-}" ]; then
+    local checkout
+    checkout="$(cd "$(dirname "$0")/.." && pwd)"
+    echo "building plugins from source at $checkout (a few minutes): a local action names no repository to download a release from"
+    cargo install --locked --path "$checkout" --root "$root" --force
+  elif ! prebuilt "$root/bin" "$version"; then
+    echo "building plugins from source (a few minutes): no release build to install"
     local from=()
     case "$version" in
       latest)

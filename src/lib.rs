@@ -46,6 +46,7 @@ pub mod steps;
 pub mod store;
 pub mod tree;
 pub mod update;
+pub mod upstream;
 pub mod validate;
 pub mod verify;
 

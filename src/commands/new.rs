@@ -49,8 +49,9 @@ pub struct NewArgs {
     /// Include tests and a CI workflow that runs them
     #[arg(long)]
     pub with_tests: bool,
-    /// The git URL (https or ssh) the CI workflow installs `plugins` from with `cargo
-    /// install --git`; without it the workflow fails, saying to set PLUGINS_GIT
+    /// The git URL (https or ssh) the CI workflow builds `plugins` from with `cargo install
+    /// --git`, instead of installing a release; while no published release exists, without it
+    /// the workflow fails, saying to set PLUGINS_GIT
     #[arg(long, value_name = "URL")]
     pub ci_from: Option<String>,
     /// Accept defaults instead of asking (for scripts)
@@ -82,11 +83,12 @@ fn list() -> String {
         ));
     }
     s.push_str("\nvariables:\n");
+    let widest = scaffold::VARIABLES.iter().map(|(k, _)| k.len()).max();
     for (k, what) in scaffold::VARIABLES {
         s.push_str(&format!(
             "  {{{{{k}}}}}{:width$}{what}\n",
             "",
-            width = 14 - k.len()
+            width = widest.unwrap_or_default() + 3 - k.len()
         ));
     }
     s
@@ -272,10 +274,12 @@ fn human_summary(d: &Done<'_>) -> Vec<Line> {
         .files
         .iter()
         .find(|f| f.starts_with(".github/workflows"));
-    if let (Some(workflow), None) = (workflow, d.ci_from) {
+    let released = crate::upstream::release_download().is_some();
+    if let (Some(workflow), None, false) = (workflow, d.ci_from, released) {
         lines.push(Line::Data(format!(
-            "      Note {} needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); no published release of `plugins` exists yet to install instead\n",
-            slashed(workflow)
+            "      Note {} needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); {} to install instead\n",
+            slashed(workflow),
+            crate::upstream::NO_RELEASE,
         )));
     }
     lines.push(Line::Outcome(format!(

@@ -305,13 +305,22 @@ pub fn validate(
     }
 }
 
-/// `dialect`'s manifest JSON Schema (aoe's for the given host profile).
+/// `dialect`'s manifest JSON Schema (aoe's for the given host profile), with the `$id` of
+/// its published copy (docs/schema/); AWorld's is the host's own file, `$id` and all.
 pub fn schema(dialect: Dialect, aoe: aoe::manifest::profile::Profile) -> serde_json::Value {
-    match dialect {
-        Dialect::Aoe => aoe::manifest::schema::build(aoe),
-        Dialect::Aworld => aworld::manifest::schema(),
-        Dialect::Protoagent => protoagent::manifest::schema_value().clone(),
-    }
+    let (mut value, file) = match dialect {
+        Dialect::Aoe => (
+            aoe::manifest::schema::build(aoe),
+            format!("aoe-api{}.schema.json", aoe.api_version()),
+        ),
+        Dialect::Aworld => return aworld::manifest::schema(),
+        Dialect::Protoagent => (
+            protoagent::manifest::schema_value().clone(),
+            "protoagent.plugin.schema.json".to_owned(),
+        ),
+    };
+    crate::upstream::identify(&mut value, &file);
+    value
 }
 
 /// The host's own config file in `home`, which `plugins homes` names (AWorld has none).

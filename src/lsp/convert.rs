@@ -71,16 +71,13 @@ impl<'a> LineIndex<'a> {
 
 /// The documentation of a code on the web, when the crate names its repository.
 fn code_href(code: Code) -> Option<String> {
-    let repo = option_env!("CARGO_PKG_REPOSITORY").filter(|r| !r.is_empty())?;
+    let doc = crate::upstream::file_url("docs/diagnostics.md")?;
     let anchor: String = code
         .as_str()
         .chars()
         .filter(|c| c.is_alphanumeric() || *c == '-' || *c == '_')
         .collect();
-    Some(format!(
-        "{}/blob/main/docs/diagnostics.md#{anchor}",
-        repo.trim_end_matches('/')
-    ))
+    Some(format!("{doc}#{anchor}"))
 }
 
 /// One validator diagnostic as an LSP `Diagnostic`: the first label is the

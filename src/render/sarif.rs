@@ -181,20 +181,19 @@ fn pretty(value: &Value) -> String {
 }
 
 fn driver(rules: &[Code]) -> Value {
-    let repository = option_env!("CARGO_PKG_REPOSITORY").filter(|r| !r.is_empty());
     let mut driver = json!({
         "name": "plugins",
         "version": env!("CARGO_PKG_VERSION"),
         "semanticVersion": env!("CARGO_PKG_VERSION"),
-        "rules": rules.iter().map(|c| rule(*c, repository)).collect::<Vec<_>>(),
+        "rules": rules.iter().map(|c| rule(*c)).collect::<Vec<_>>(),
     });
-    if let Some(repo) = repository {
+    if let Some(repo) = crate::upstream::repository() {
         driver["informationUri"] = json!(repo);
     }
     driver
 }
 
-fn rule(code: Code, repository: Option<&str>) -> Value {
+fn rule(code: Code) -> Value {
     let section = documentation(code).unwrap_or(code.description());
     let mut rule = json!({
         "id": code.as_str(),
@@ -204,12 +203,8 @@ fn rule(code: Code, repository: Option<&str>) -> Value {
         "defaultConfiguration": { "level": level(code.default_severity()) },
         "properties": { "tags": [area(code)] },
     });
-    if let Some(repo) = repository {
-        rule["helpUri"] = json!(format!(
-            "{}/blob/main/docs/diagnostics.md#{}",
-            repo.trim_end_matches('/'),
-            anchor(code)
-        ));
+    if let Some(doc) = crate::upstream::file_url("docs/diagnostics.md") {
+        rule["helpUri"] = json!(format!("{doc}#{}", anchor(code)));
     }
     rule
 }

@@ -217,6 +217,39 @@ cargo install --locked --git file://[RUNNER]/server/acme/plugins --tag v9.9.9 --
     );
 }
 
+/// A local action (`uses: ./path`, what works while no release is published) has no
+/// repository to download from: it builds its own checkout, saying so.
+#[test]
+fn a_local_action_builds_its_own_checkout() {
+    let runner = Runner::new();
+    runner.fake_cargo();
+    let cwd = runner.path("runner-temp");
+    let (code, stdout, stderr) = runner.step("install", &cwd, &[("PLUGINS_REPOSITORY", "")]);
+    assert_eq!((code, stderr.as_str()), (0, ""), "{stdout}");
+    let checkout = env!("CARGO_MANIFEST_DIR");
+    assert_data_eq!(
+        stdout
+            .replace(checkout, "[CHECKOUT]")
+            .replace(env!("CARGO_PKG_VERSION"), "[VERSION]"),
+        str![[r#"
+building plugins from source at [CHECKOUT] (a few minutes): a local action names no repository to download a release from
+plugins [VERSION]
+
+"#]]
+        .raw()
+    );
+    assert_data_eq!(
+        runner
+            .read_redacted("cargo.log")
+            .replace(checkout, "[CHECKOUT]"),
+        str![[r#"
+cargo install --locked --path [CHECKOUT] --root [RUNNER]/runner-temp/plugins-action --force
+
+"#]]
+        .raw()
+    );
+}
+
 #[test]
 fn action_validates_each_profile_and_writes_sarif() {
     let runner = Runner::new();

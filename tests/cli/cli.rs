@@ -72,24 +72,78 @@ fn assert_committed(path: &Path, generated: &str, how: &str) {
     );
 }
 
+/// What the wheel installs under its environment's prefix (`pyproject.toml`'s
+/// `[tool.maturin] data`): the pages and the completions where bash-completion, zsh and fish
+/// look under a prefix.
+const WHEEL_DATA: &str = "packaging/wheel-data/data/share";
+
 #[test]
 fn committed_completions_match_the_cli() {
-    for (shell, file) in [
-        ("bash", "plugins.bash"),
-        ("zsh", "_plugins"),
-        ("fish", "plugins.fish"),
-        ("powershell", "_plugins.ps1"),
-        ("elvish", "plugins.elv"),
+    for (shell, file, wheel) in [
+        (
+            "bash",
+            "plugins.bash",
+            Some("bash-completion/completions/plugins"),
+        ),
+        ("zsh", "_plugins", Some("zsh/site-functions/_plugins")),
+        (
+            "fish",
+            "plugins.fish",
+            Some("fish/vendor_completions.d/plugins.fish"),
+        ),
+        ("powershell", "_plugins.ps1", None),
+        ("elvish", "plugins.elv", None),
     ] {
         let (code, stdout, _) = Plugins::new().args(["completions", shell]).run().parts();
         assert_eq!(code, 0);
         assert!(stdout.contains("validate"), "{shell}");
+        let how = format!("plugins completions {shell}");
+        assert_committed(&Path::new("completions").join(file), &stdout, &how);
+        if let Some(wheel) = wheel {
+            assert_committed(&Path::new(WHEEL_DATA).join(wheel), &stdout, &how);
+        }
+    }
+}
+
+/// The manual pages the wheel carries are `plugins man`'s, one for every subcommand, and
+/// only those.
+#[test]
+fn committed_man_pages_match_the_cli() {
+    let tmp = tempfile::tempdir().unwrap();
+    Plugins::new().arg("man").arg(tmp.path()).run().success();
+    let names = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .map(|d| {
+                d.map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .unwrap_or_default();
+        names.sort();
+        names
+    };
+    let generated = names(tmp.path());
+    let mut every = man_pages();
+    every.sort();
+    assert_eq!(generated, every, "a page per subcommand");
+    let committed_dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join(WHEEL_DATA)
+        .join("man/man1");
+    for name in &generated {
+        let page = std::fs::read_to_string(tmp.path().join(name)).unwrap();
         assert_committed(
-            &Path::new("completions").join(file),
-            &stdout,
-            &format!("plugins completions {shell}"),
+            &Path::new(WHEEL_DATA).join("man/man1").join(name),
+            &page,
+            "plugins man",
         );
     }
+    let stale: Vec<String> = names(&committed_dir)
+        .into_iter()
+        .filter(|n| !generated.contains(n))
+        .collect();
+    assert!(
+        stale.is_empty(),
+        "pages for no subcommand: {stale:?} (delete them)"
+    );
 }
 
 #[test]

@@ -41,9 +41,10 @@ manual pages.
   ./install.sh --dry-run       print the cargo install command, run nothing
   ./install.sh --from-source   never download a release build
 
-When this checkout's GitHub repository is known (PLUGINS_REPOSITORY=owner/name, else the
-`origin` remote) and it publishes a release build of this version for the platform (Linux
-x86_64, macOS), that build is downloaded and checked against its SHA-256 instead.
+When the project's GitHub repository is known (PLUGINS_REPOSITORY=owner/name, else
+`repository` in Cargo.toml, which is unset while no published release exists) and it
+publishes a release build of this version for the platform (Linux x86_64 and aarch64,
+macOS), that build is downloaded and checked against its SHA-256 instead.
 A source build uses cargo's `release` profile (no LTO: minutes on 2 cores); the published
 builds use the heavier `dist` profile (thin LTO, see Cargo.toml and release.yml).
 
@@ -80,7 +81,7 @@ fn a_relative_root_is_resolved_where_the_script_is_run() {
     assert_data_eq!(
         stdout,
         str![[r#"
-building from source: this checkout names no GitHub repository to download a release build from (PLUGINS_REPOSITORY=owner/name, or an origin remote on github.com)
+building from source: no published release of `plugins` exists yet (Cargo.toml names no repository; PLUGINS_REPOSITORY=owner/name downloads from a GitHub repository's releases)
 cargo install --path [CHECKOUT] --locked --force --root [CWD]/tools/x
 
 "#]]
@@ -89,7 +90,7 @@ cargo install --path [CHECKOUT] --locked --force --root [CWD]/tools/x
     assert_data_eq!(
         stdout,
         str![[r#"
-building from source: this checkout names no GitHub repository to download a release build from (PLUGINS_REPOSITORY=owner/name, or an origin remote on github.com)
+building from source: no published release of `plugins` exists yet (Cargo.toml names no repository; PLUGINS_REPOSITORY=owner/name downloads from a GitHub repository's releases)
 cargo install --path [CHECKOUT] --locked --force --root /opt/plugins
 
 "#]]
@@ -98,7 +99,7 @@ cargo install --path [CHECKOUT] --locked --force --root /opt/plugins
     assert_data_eq!(
         stdout,
         str![[r#"
-building from source: this checkout names no GitHub repository to download a release build from (PLUGINS_REPOSITORY=owner/name, or an origin remote on github.com)
+building from source: no published release of `plugins` exists yet (Cargo.toml names no repository; PLUGINS_REPOSITORY=owner/name downloads from a GitHub repository's releases)
 cargo install --path [CHECKOUT] --locked --force
 
 "#]]

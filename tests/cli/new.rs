@@ -757,10 +757,13 @@ on: [push, pull_request]
 permissions:
   contents: read
 env:
-  # The git repository `plugins` is built from (`plugins new --ci-from URL` sets it).
+  # The GitHub release of `plugins` to install: its archive is downloaded and checked against
+  # its SHA-256. `plugins new` writes the release of the version that wrote this file, or
+  # nothing while no published release of `plugins` exists yet.
+  PLUGINS_RELEASE: ""
+  # Without a release: the git repository `plugins` is built from (`plugins new --ci-from URL`
+  # sets it), at PLUGINS_REF, a tag or branch (empty: its default branch).
   PLUGINS_GIT: "https://github.com/acme/plugins.git"
-  # The tag or branch of PLUGINS_GIT to build (empty: its default branch); pin the release
-  # you tested, e.g. "v0.1.0".
   PLUGINS_REF: ""
 jobs:
   validate:
@@ -770,13 +773,18 @@ jobs:
       security-events: write # upload the SARIF log to code scanning
     steps:
       - uses: actions/checkout@v7
-      # The commit PLUGINS_REF names: what cargo builds, and half the cache key.
+      # The release, or the commit PLUGINS_REF names (what cargo builds): half the cache key.
       - name: resolve plugins
         id: plugins
         shell: bash
         run: |
+          if [ -n "$PLUGINS_RELEASE" ]; then
+            echo "rev=release" >> "$GITHUB_OUTPUT"
+            echo "source=$(printf '%s' "$PLUGINS_RELEASE" | sha256sum | cut -c1-16)" >> "$GITHUB_OUTPUT"
+            exit 0
+          fi
           if [ -z "$PLUGINS_GIT" ]; then
-            echo "::error::set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)"
+            echo "::error::no published release of plugins exists yet: set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)"
             exit 1
           fi
           ref="${PLUGINS_REF:-HEAD}"
@@ -798,11 +806,33 @@ jobs:
         with:
           path: ~/.cache/plugins-ci
           key: plugins-${{ runner.os }}-${{ runner.arch }}-${{ steps.plugins.outputs.source }}-${{ steps.plugins.outputs.rev }}
+      # The release build for this runner (Linux x86_64), refused unless its SHA-256 matches
+      # the release's; else a source build with cargo.
       - name: install plugins
         if: steps.cache.outputs.cache-hit != 'true'
+        shell: bash
         env:
           REV: ${{ steps.plugins.outputs.rev }}
-        run: cargo install --locked --git "$PLUGINS_GIT" --rev "$REV" --root ~/.cache/plugins-ci agent-host-plugins
+        run: |
+          set -euo pipefail
+          if [ -z "$PLUGINS_RELEASE" ]; then
+            cargo install --locked --git "$PLUGINS_GIT" --rev "$REV" --root ~/.cache/plugins-ci agent-host-plugins
+            exit 0
+          fi
+          archive=plugins-x86_64-unknown-linux-musl.tar.gz
+          tmp="$(mktemp -d)"
+          curl -fsSL --retry 3 -o "$tmp/$archive" "$PLUGINS_RELEASE/$archive"
+          curl -fsSL --retry 3 -o "$tmp/$archive.sha256" "$PLUGINS_RELEASE/$archive.sha256"
+          want="$(cut -d' ' -f1 < "$tmp/$archive.sha256")"
+          got="$(sha256sum "$tmp/$archive" | cut -d' ' -f1)"
+          if [ "$want" != "$got" ]; then
+            echo "::error::checksum mismatch for $PLUGINS_RELEASE/$archive: expected $want, got $got"
+            exit 1
+          fi
+          tar -xzf "$tmp/$archive" -C "$tmp"
+          mkdir -p ~/.cache/plugins-ci/bin
+          cp "$tmp/plugins-x86_64-unknown-linux-musl/plugins" ~/.cache/plugins-ci/bin/
+          echo "installed $PLUGINS_RELEASE/$archive (sha256 $got)"
       - name: save plugins
         if: steps.cache.outputs.cache-hit != 'true'
         uses: actions/cache/save@v6
@@ -837,9 +867,10 @@ fn without_ci_from_the_workflow_fails_saying_what_to_set() {
     let root = generate(tmp.path(), "aoe", "none", false);
     let workflow = std::fs::read_to_string(root.join(".github/workflows/plugin.yml")).unwrap();
     assert!(workflow.contains("  PLUGINS_GIT: \"\"\n"), "{workflow}");
+    assert!(workflow.contains("  PLUGINS_RELEASE: \"\"\n"), "{workflow}");
     assert!(
         workflow.contains(
-            "echo \"::error::set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)\""
+            "echo \"::error::no published release of plugins exists yet: set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)\""
         ),
         "{workflow}"
     );
@@ -873,7 +904,7 @@ fn ci_from_must_be_an_https_or_ssh_git_url() {
 plugins::new::refused
 
   × the --ci-from URL "http://github.com/acme/plugins" is not an https or ssh git URL
-  help: pass an https or ssh git URL, e.g. https://github.com/OWNER/plugins.git
+  help: pass an https or ssh git URL (https://host/path, ssh://host/path or user@host:path)
 
 "#]]
     );

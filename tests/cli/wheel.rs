@@ -117,6 +117,107 @@ fn the_wheel_installs_plugins_into_a_virtualenv_with_no_rust() {
 "#]]
         .raw()
     );
+    // The wheel's data: a manual page per subcommand and the completions, under the prefix.
+    let share = venv.join("share");
+    let missing: Vec<String> = man_pages()
+        .into_iter()
+        .map(|page| format!("man/man1/{page}"))
+        .chain(
+            [
+                "bash-completion/completions/plugins",
+                "zsh/site-functions/_plugins",
+                "fish/vendor_completions.d/plugins.fish",
+            ]
+            .map(str::to_owned),
+        )
+        .filter(|f| !share.join(f).is_file())
+        .collect();
+    assert!(missing.is_empty(), "not installed: {missing:?}");
+
+    from_a_package_index(tmp.path(), &wheel);
+}
+
+/// The wheel published to a package index on loopback (PEP 503, each link carrying its
+/// `#sha256=`, as PyPI's do): pip installs it by name and version into a fresh virtualenv,
+/// and refuses it, naming it, once its bytes no longer match the index's hash.
+fn from_a_package_index(tmp: &Path, wheel: &Path) {
+    let name = wheel.file_name().unwrap().to_string_lossy().into_owned();
+    let project = tmp.join("index/simple/agent-host-plugins");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::copy(wheel, project.join(&name)).unwrap();
+    let sha256 = plugins::hash::bytes(&std::fs::read(wheel).unwrap())["sha256:".len()..].to_owned();
+    std::fs::write(
+        project.join("index.html"),
+        format!("<!DOCTYPE html>\n<html><body><a href=\"{name}#sha256={sha256}\">{name}</a></body></html>\n"),
+    )
+    .unwrap();
+    let server = crate::support::net::FileServer::start(&tmp.join("index"));
+    let install = |venv: &Path| {
+        let (code, _, stderr) = output(Command::new("python3").args(["-m", "venv"]).arg(venv));
+        assert_eq!(code, 0, "{stderr}");
+        // pip as a user has it, reading no configuration of this machine's (its
+        // PIP_FIND_LINKS, pip.conf).
+        output(
+            Command::new(venv.join("bin/pip"))
+                .env_clear()
+                .env("PATH", "/usr/bin:/bin")
+                .env("HOME", tmp)
+                .env("PIP_CONFIG_FILE", "/dev/null")
+                .args([
+                    "install",
+                    "--no-cache-dir",
+                    "--disable-pip-version-check",
+                    "--index-url",
+                ])
+                .arg(format!("{}/simple/", server.base))
+                .arg(format!("agent-host-plugins=={}", env!("CARGO_PKG_VERSION"))),
+        )
+    };
+    let (code, stdout, stderr) = install(&tmp.join("from-index"));
+    assert_eq!(code, 0, "{stdout}{stderr}");
+    let (code, version, _) =
+        output(Command::new(tmp.join("from-index/bin/plugins")).arg("--version"));
+    assert_eq!(
+        (code, version),
+        (0, format!("plugins {}\n", env!("CARGO_PKG_VERSION")))
+    );
+
+    // Tampered: the index's wheel changes, its hash does not.
+    let mut bytes = std::fs::read(project.join(&name)).unwrap();
+    bytes.extend_from_slice(b"tampered");
+    std::fs::write(project.join(&name), &bytes).unwrap();
+    let tampered = &plugins::hash::bytes(&bytes)["sha256:".len()..];
+    let (code, _, stderr) = install(&tmp.join("tampered"));
+    assert_eq!(code, 1, "{stderr}");
+    let refusal: String = stderr
+        .lines()
+        .filter(|l| {
+            ["sha256", &name, "HASHES", tampered]
+                .iter()
+                .any(|k| l.contains(k))
+        })
+        .map(|l| format!("{}\n", l.trim()))
+        .collect();
+    assert_data_eq!(
+        refusal
+            .replace(&server.base, "[SERVER]")
+            .replace(&name, "[WHEEL]")
+            .replace(&sha256, "[SHA256]")
+            .replace(tampered, "[TAMPERED]")
+            .replace(env!("CARGO_PKG_VERSION"), "[VERSION]"),
+        str![[r#"
+ERROR: THESE PACKAGES DO NOT MATCH THE HASHES FROM THE REQUIREMENTS FILE. If you have updated the package versions, please update the hashes. Otherwise, examine the package contents carefully; someone may have tampered with them.
+agent-host-plugins==[VERSION] from [SERVER]/simple/agent-host-plugins/[WHEEL]#sha256=[SHA256]:
+Expected sha256 [SHA256]
+Got        [TAMPERED]
+
+"#]]
+        .raw()
+    );
+    assert!(
+        !tmp.join("tampered/bin/plugins").exists(),
+        "nothing installed"
+    );
 }
 
 /// A clone of this repository as the hooks repository: every tracked file as it is in the

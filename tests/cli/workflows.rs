@@ -14,6 +14,7 @@ use std::process::Command;
 use snapbox::{IntoData, assert_data_eq, str};
 
 use crate::support::git::Repo;
+use crate::support::workflow::step_script;
 use crate::support::*;
 
 /// Every release build install.sh or the action downloads is one `release.yml` builds.
@@ -191,26 +192,6 @@ fn generated_workflows_pass_actionlint() {
     lint(&actionlint, &files);
 }
 
-/// The `run: |` script of the step named `name` in a workflow, dedented.
-fn step_script(workflow: &str, name: &str) -> String {
-    let mut lines = workflow
-        .lines()
-        .skip_while(|l| l.trim() != format!("- name: {name}"))
-        .skip(1);
-    let run = lines
-        .by_ref()
-        .find(|l| l.trim_start().starts_with("run: |"))
-        .unwrap_or_else(|| panic!("no `run: |` for step {name}:\n{workflow}"));
-    let indent = run.len() - run.trim_start().len();
-    let mut script = String::new();
-    for line in lines.take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
-    {
-        script.push_str(line.get(indent + 2..).unwrap_or(""));
-        script.push('\n');
-    }
-    script
-}
-
 /// Run a step's script as GitHub's `shell: bash` does (`bash --noprofile --norc -eo
 /// pipefail`), in `cwd` with `env`, and return (code, stdout, stderr, what it wrote to
 /// GITHUB_OUTPUT).
@@ -306,12 +287,24 @@ fn generated_workflow_resolves_the_commit_it_builds_and_caches() {
 "#]]
         .raw()
     );
+    // A release needs no commit: the cache is keyed on the release's URL.
+    let release = "https://example.com/releases/download/v1.0.0";
+    let (code, _, _, output) = run_step(
+        &script,
+        &dir,
+        &[("PLUGINS_GIT", ""), ("PLUGINS_RELEASE", release)],
+    );
+    let source = &plugins::hash::bytes(release.as_bytes())["sha256:".len()..][..16];
+    assert_eq!(
+        (code, output),
+        (0, format!("rev=release\nsource={source}\n"))
+    );
     let (code, stdout, _, output) = run_step(&script, &dir, &[("PLUGINS_GIT", "")]);
     assert_eq!((code, output.as_str()), (1, ""));
     assert_data_eq!(
         stdout,
         str![[r#"
-::error::set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)
+::error::no published release of plugins exists yet: set PLUGINS_GIT in .github/workflows/plugin.yml (plugins new --ci-from URL)
 
 "#]]
         .raw()

@@ -81,8 +81,12 @@ pub const VARIABLES: &[(&str, &str)] = &[
     ),
     ("description", "one line, --description or a default"),
     (
+        "plugins_release",
+        "the GitHub release the CI workflow downloads `plugins` from (this version's; empty with --ci-from, or while none is published)",
+    ),
+    (
         "plugins_git",
-        "the git URL the CI workflow installs `plugins` from (--ci-from), or empty",
+        "the git URL the CI workflow builds `plugins` from without a release (--ci-from, else Cargo.toml's repository, else empty)",
     ),
 ];
 
@@ -123,7 +127,10 @@ fn refuse(message: impl Into<String>, help: impl Into<Option<String>>) -> Refusa
 /// shell would read specially.
 pub fn check_git_url(url: &str) -> Result<(), Refusal> {
     let help = || {
-        Some("pass an https or ssh git URL, e.g. https://github.com/OWNER/plugins.git".to_owned())
+        Some(
+            "pass an https or ssh git URL (https://host/path, ssh://host/path or user@host:path)"
+                .to_owned(),
+        )
     };
     if let Some(c) = url
         .chars()
@@ -160,6 +167,23 @@ pub fn check_git_url(url: &str) -> Result<(), Refusal> {
             help(),
         ))
     }
+}
+
+/// The release the written CI workflow installs: this version's, unless `--ci-from` asks
+/// for a source build (empty while no published release exists).
+fn ci_release(ci_from: Option<&str>) -> String {
+    match ci_from {
+        Some(_) => String::new(),
+        None => crate::upstream::release_download().unwrap_or_default(),
+    }
+}
+
+/// The git repository the written CI workflow builds from when it has no release.
+fn ci_git(ci_from: Option<&str>) -> String {
+    ci_from
+        .or(crate::upstream::repository())
+        .unwrap_or_default()
+        .to_owned()
 }
 
 /// A generated plugin, not yet on disk.
@@ -346,7 +370,8 @@ pub fn plan(opts: &NewOptions) -> Result<Plan, Refusal> {
         ("module", slug.replace('-', "_")),
         ("slug", slug.clone()),
         ("description", description),
-        ("plugins_git", opts.ci_from.clone().unwrap_or_default()),
+        ("plugins_release", ci_release(opts.ci_from.as_deref())),
+        ("plugins_git", ci_git(opts.ci_from.as_deref())),
     ];
     let runtime = opts.runtime.as_str();
     let mut layers = vec!["common".to_owned(), runtime.to_owned()];

@@ -16,6 +16,7 @@ pub(crate) mod net;
 pub(crate) mod pinned;
 pub(crate) mod protoagent;
 pub(crate) mod registry;
+pub(crate) mod workflow;
 
 pub(crate) use bin::{BIN, Plugins, Ran, assert_redacted, untimed};
 pub(crate) use fixtures::*;
@@ -207,4 +208,21 @@ pub(crate) fn assert_matches_output_schema(file: &str, doc: &serde_json::Value) 
         .map(|e| e.to_string())
         .collect();
     assert!(errors.is_empty(), "against {file}: {errors:#?}\n{doc:#}");
+}
+
+/// `plugins.1` and `plugins-<sub>[-<sub>…].1` for every visible subcommand.
+pub(crate) fn man_pages() -> Vec<String> {
+    fn walk(cmd: &clap::Command, name: &str, out: &mut Vec<String>) {
+        out.push(format!("{name}.1"));
+        for sub in cmd.get_subcommands().filter(|s| !s.is_hide_set()) {
+            if sub.get_name() != "help" {
+                walk(sub, &format!("{name}-{}", sub.get_name()), out);
+            }
+        }
+    }
+    use clap::CommandFactory;
+    let mut out = Vec::new();
+    walk(&plugins::cli::Cli::command(), "plugins", &mut out);
+    assert!(out.len() > 20, "{out:?}");
+    out
 }

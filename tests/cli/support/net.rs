@@ -783,7 +783,8 @@ impl Trickle {
     }
 }
 
-/// A plain HTTP server of the files under `root` (GET only, one request a connection) that
+/// A plain HTTP server of the files under `root` (GET only, one request a connection; a
+/// path ending in `/` is its directory's `index.html`) that
 /// logs every request line it is sent, answered or not: a package index an attack points
 /// pip at, whose log says whether anything asked it.
 pub(crate) struct FileServer {
@@ -806,11 +807,19 @@ impl FileServer {
                 };
                 log.lock().unwrap().push(req.line.clone());
                 let path = req.line.split_whitespace().nth(1).unwrap_or("/");
-                let file = root.join(path.trim_start_matches('/'));
+                let mut file = root.join(path.trim_start_matches('/'));
+                if path.ends_with('/') {
+                    file = file.join("index.html");
+                }
                 let _ = match std::fs::read(&file).ok().filter(|_| !path.contains("..")) {
                     Some(body) => write!(
                         stream,
-                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        "HTTP/1.1 200 OK\r\nContent-Type: {}\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+                        if file.extension().is_some_and(|x| x == "html") {
+                            "text/html"
+                        } else {
+                            "application/octet-stream"
+                        },
                         body.len()
                     )
                     .and_then(|()| stream.write_all(&body)),
