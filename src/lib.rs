@@ -89,18 +89,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         let _ = commands::completions::run_complete(&complete.args, &cx, &printer);
         return ExitCode::SUCCESS;
     }
-    let color = context::clap_color(&args);
-    let parsed = cli::Cli::command()
-        .color(color)
-        .try_get_matches_from(args)
-        .and_then(|m| cli::Cli::from_arg_matches(&m));
-    let cli = match parsed {
+    let cli = match parse(args) {
         Ok(cli) => cli,
-        Err(e) => {
-            // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
-            let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
-        }
+        Err(code) => return code,
     };
     let cx = context::Context::from_env();
     // Before any thread starts: libgit2's timeouts are process-wide. Setting
@@ -136,4 +127,21 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             e.exit_status().into()
         }
     }
+}
+
+/// The command line, or the exit code of clap's help, version or usage error (printed).
+fn parse(args: Vec<OsString>) -> Result<cli::Cli, ExitCode> {
+    let color = context::clap_color(&args);
+    let mut command = cli::Cli::command().color(color);
+    let parsed = command
+        .try_get_matches_from_mut(args)
+        .and_then(|m| cli::Cli::from_arg_matches(&m));
+    // The definition of every subcommand is only read from here on, and freeing it took a
+    // tenth of a one-root `validate` (docs/PERFORMANCE.md, issue 43): the process exit does.
+    std::mem::forget(command);
+    parsed.map_err(|e| {
+        // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
+        let _ = e.print();
+        ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+    })
 }
