@@ -7,8 +7,9 @@
 Everything is measured in one run, interleaved (each round runs every command once, in
 turn), pinned to one core (taskset -c 0) where available; figures are medians:
   1. per dialect, one `plugins validate -r --format json` process over that corpus copied
-     25x (and the same with `--format human`, against the JSON run), against the floor (`examples/validate_floor.rs`: find the same manifests, read,
-     hash, parse and schema-check them with the same crates, nothing else) and against the
+     25x (and the same with `--format human`, against the JSON run), against the floor (`examples/validate_floor.rs`: find the same manifests, read
+     them and parse each once into a generic value with the same crates, nothing else: no
+     hashing, no schema) and against the
      same files merely parsed by the host's own Python parser (tomllib for aoe, json for
      AWorld, PyYAML safe_load for protoAgent) in one process;
   2. all three corpora x25 in one `plugins validate -r` run;
