@@ -11,7 +11,7 @@
 
 use serde_json::Value as Json;
 
-use super::doc::{Entry, Node, Pointer, Value};
+use super::doc::{Entry, Node, Pointer, Seg, Value};
 use super::schema::{Problem, SchemaError};
 
 /// Keywords that only annotate: they constrain nothing.
@@ -20,7 +20,7 @@ const ANNOTATIONS: [&str; 5] = ["$schema", "$id", "title", "description", "examp
 /// Every violation of `schema` in `root`, as [`super::schema::validate`] would report it.
 pub fn validate(schema: &Json, root: &Node) -> Vec<SchemaError> {
     let mut out = Vec::new();
-    check(schema, root, &Pointer::default(), &mut out);
+    check(schema, root, &At::Root, &mut out);
     out.dedup();
     out
 }
@@ -88,7 +88,43 @@ fn last<'a>(entries: &'a [Entry], key: &str) -> Option<&'a Node> {
     entries.iter().rev().find(|e| e.key == key).map(|e| &e.node)
 }
 
-fn check(schema: &Json, node: &Node, at: &Pointer, out: &mut Vec<SchemaError>) {
+/// Where a value is, built into a [`Pointer`] only for an error (most values have none).
+enum At<'a> {
+    Root,
+    Key(&'a At<'a>, &'a str),
+    Index(&'a At<'a>, usize),
+}
+
+impl At<'_> {
+    fn pointer(&self) -> Pointer {
+        let mut segs = Vec::new();
+        let mut here = self;
+        loop {
+            match here {
+                At::Root => break,
+                At::Key(up, k) => {
+                    segs.push(Seg::Key((*k).to_owned().into()));
+                    here = up;
+                }
+                At::Index(up, i) => {
+                    segs.push(Seg::Index(*i));
+                    here = up;
+                }
+            }
+        }
+        segs.reverse();
+        Pointer(segs)
+    }
+
+    fn error(&self, problem: Problem) -> SchemaError {
+        SchemaError {
+            at: self.pointer(),
+            problem,
+        }
+    }
+}
+
+fn check(schema: &Json, node: &Node, at: &At<'_>, out: &mut Vec<SchemaError>) {
     let Some(obj) = schema.as_object() else {
         return;
     };
@@ -98,11 +134,7 @@ fn check(schema: &Json, node: &Node, at: &Pointer, out: &mut Vec<SchemaError>) {
                 if let Some(ty) = value.as_str()
                     && !matches(ty, node)
                 {
-                    let problem = Problem::Type(vec![ty.to_owned()]);
-                    out.push(SchemaError {
-                        at: at.clone(),
-                        problem,
-                    });
+                    out.push(at.error(Problem::Type(vec![ty.to_owned()])));
                 }
             }
             "enum" => {
@@ -112,21 +144,14 @@ fn check(schema: &Json, node: &Node, at: &Pointer, out: &mut Vec<SchemaError>) {
                     .flatten()
                     .filter_map(Json::as_str);
                 if !matches!(&node.value, Value::Str(s) if allowed.clone().any(|a| a == s)) {
-                    let problem = Problem::Enum(allowed.map(str::to_owned).collect());
-                    out.push(SchemaError {
-                        at: at.clone(),
-                        problem,
-                    });
+                    out.push(at.error(Problem::Enum(allowed.map(str::to_owned).collect())));
                 }
             }
             "minLength" => {
                 if let (Value::Str(s), Some(min)) = (&node.value, value.as_u64())
                     && (s.chars().count() as u64) < min
                 {
-                    out.push(SchemaError {
-                        at: at.clone(),
-                        problem: Problem::Shape,
-                    });
+                    out.push(at.error(Problem::Shape));
                 }
             }
             _ => children(obj, key, value, node, at, out),
@@ -140,7 +165,7 @@ fn children(
     key: &str,
     value: &Json,
     node: &Node,
-    at: &Pointer,
+    at: &At<'_>,
     out: &mut Vec<SchemaError>,
 ) {
     match (key, &node.value) {
@@ -152,18 +177,14 @@ fn children(
                 .filter_map(Json::as_str)
             {
                 if last(entries, name).is_none() {
-                    let problem = Problem::Missing(name.to_owned());
-                    out.push(SchemaError {
-                        at: at.join(name.to_owned()),
-                        problem,
-                    });
+                    out.push(At::Key(at, name).error(Problem::Missing(name.to_owned())));
                 }
             }
         }
         ("properties", Value::Table(entries)) => {
             for (name, sub) in value.as_object().into_iter().flatten() {
                 if let Some(child) = last(entries, name) {
-                    check(sub, child, &at.join(name.clone()), out);
+                    check(sub, child, &At::Key(at, name), out);
                 }
             }
         }
@@ -171,13 +192,13 @@ fn children(
             let declared = obj.get("properties").and_then(Json::as_object);
             for (name, child) in members(entries) {
                 if !declared.is_some_and(|d| d.contains_key(name)) {
-                    check(value, child, &at.join(name.to_owned()), out);
+                    check(value, child, &At::Key(at, name), out);
                 }
             }
         }
         ("items", Value::Array(items)) => {
             for (i, item) in items.iter().enumerate() {
-                check(value, item, &at.join(i), out);
+                check(value, item, &At::Index(at, i), out);
             }
         }
         _ => {}
