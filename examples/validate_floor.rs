@@ -45,14 +45,14 @@ impl Dialect {
 
     fn schema(self) -> serde_json::Value {
         match self {
-            Dialect::Aoe => plugins::host::aoe::manifest::schema::build(
-                plugins::host::aoe::manifest::profile::Profile::H15,
-            ),
+            Dialect::Aoe => {
+                plugins::host::testing::aoe::schema(plugins::host::testing::aoe::Profile::H15)
+            }
             Dialect::Aworld => {
-                serde_json::from_str(plugins::host::aworld::manifest::SCHEMA).unwrap()
+                serde_json::from_str(plugins::host::testing::aworld::SCHEMA).unwrap()
             }
             Dialect::Protoagent => {
-                serde_json::from_str(plugins::host::protoagent::manifest::SCHEMA).unwrap()
+                serde_json::from_str(plugins::host::testing::protoagent::SCHEMA).unwrap()
             }
         }
     }

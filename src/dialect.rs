@@ -24,6 +24,10 @@ pub enum Dialect {
 /// The aoe lock format version `plugins` writes and understands (`aoe.md` §17).
 pub const AOE_LOCK_VERSION: i64 = 2;
 
+/// The host `plugins` served first: a home named without a lock or a plugin to tell its
+/// host is this host's.
+pub const FIRST: Dialect = Dialect::Aoe;
+
 /// Every dialect, in the order `plugins` lists and detects them.
 pub const ALL: [Dialect; 3] = [Dialect::Aoe, Dialect::Aworld, Dialect::Protoagent];
 

@@ -133,7 +133,7 @@ impl Home {
 
     /// Every file `plugins` writes atomically in the home (beside the intent records): a
     /// kill during the write leaves `<file>.<random>.tmp` beside it, which recovery deletes.
-    /// (aoe's `config.toml` is the host's: `host::aoe::config_path`.)
+    /// (aoe's `config.toml` is the host's: `host::edited_config`.)
     pub fn atomic_files(&self) -> [PathBuf; 6] {
         [
             self.lockfile(),

@@ -5,7 +5,7 @@ use crate::diagnostic::Code;
 use crate::lock::Entry;
 use crate::validate::validate_root;
 
-use crate::host::protoagent::manifest::pip_spec_problem;
+use crate::host::pip_spec_problem;
 
 use super::check::{Checked, at_source, check_tree, is_release_binary};
 use super::decide::{changed, decide, under_lock, up_to_date};

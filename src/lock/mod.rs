@@ -73,7 +73,7 @@ pub struct Entry {
     /// * aoe's `config.toml` `source`, as the user typed it at install (`persisted_source`:
     ///   `gh:owner/repo` without the ref it resolved to, so aoe's update follows the latest
     ///   release); no lock holds it, so it is `None` once read back, and an update, sync or
-    ///   rollback keeps the form `config.toml` has (`host::aoe::record_install`).
+    ///   rollback keeps the form `config.toml` has (`host::record_install`).
     ///
     /// `None` when the host's spelling is `source` (a URL, an ssh remote, a path).
     #[serde(default)]

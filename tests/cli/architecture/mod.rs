@@ -4,6 +4,7 @@
 //! `src/dialect.rs`.
 
 mod modules;
+mod seal;
 mod size;
 
 use std::collections::{BTreeMap, BTreeSet};
