@@ -9,10 +9,24 @@ use std::path::Path;
 
 use crate::manifest::Format;
 
-/// The host families `plugins` serves.
-#[derive(Clone, Copy, Debug, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
+/// The enum and [`ALL`] from one list of variants: a host added to the enum is in `ALL`,
+/// in declaration order, with nothing else to edit (the `match`es on `Dialect` then point
+/// at every place that must say what the new host does).
+macro_rules! dialects {
+    ($($(#[$doc:meta])* $variant:ident,)+) => {
+        /// The host families `plugins` serves.
+        #[derive(Clone, Copy, Debug, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum Dialect {
+            $($(#[$doc])* $variant,)+
+        }
+
+        /// Every dialect, in the order `plugins` lists and detects them (declaration order).
+        pub const ALL: [Dialect; [$(Dialect::$variant),+].len()] = [$(Dialect::$variant),+];
+    };
+}
+
+dialects! {
     /// Agent of Empires: `aoe-plugin.toml`.
     Aoe,
     /// AWorld: `.aworld-plugin/plugin.json`.
@@ -27,9 +41,6 @@ pub const AOE_LOCK_VERSION: i64 = 2;
 /// The host `plugins` served first: a home named without a lock or a plugin to tell its
 /// host is this host's.
 pub const FIRST: Dialect = Dialect::Aoe;
-
-/// Every dialect, in the order `plugins` lists and detects them.
-pub const ALL: [Dialect; 3] = [Dialect::Aoe, Dialect::Aworld, Dialect::Protoagent];
 
 /// Static facts about a dialect.
 #[derive(Debug)]
@@ -142,5 +153,21 @@ pub fn from_lockfile(path: &Path) -> Option<Dialect> {
 impl std::fmt::Display for Dialect {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.spec().name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` is every variant, in declaration order: the list clap derives from the enum.
+    #[test]
+    fn all_is_every_variant_in_order() {
+        let names = |ds: &[Dialect]| ds.iter().map(|d| d.spec().name).collect::<Vec<_>>();
+        assert_eq!(
+            names(&ALL),
+            names(<Dialect as clap::ValueEnum>::value_variants())
+        );
+        assert_eq!(names(&ALL), ["aoe", "aworld", "protoagent"]);
     }
 }
