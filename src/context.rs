@@ -231,21 +231,21 @@ impl Context {
             .unwrap_or_else(|| "https://github.com".into())
     }
 
-    /// The homes a command looks at: `--home` or `PLUGINS_HOME`, else every
-    /// host's default home that has a lock.
-    pub fn homes(&self, flag: Option<&PathBuf>) -> Vec<Home> {
+    /// The homes a command looks at: `--home` or `PLUGINS_HOME` (refused when its host
+    /// cannot be known, [`Home::named`]), else every host's default home that has a lock.
+    pub fn homes(&self, flag: Option<&PathBuf>) -> Result<Vec<Home>, crate::lock::LockError> {
         if let Some(root) = flag
             .map(|f| self.absolute(f))
             .or_else(|| self.plugins_home.clone())
         {
-            return vec![Home::named(root, None)];
+            return Ok(vec![Home::named(root, None)?]);
         }
         let defaults = self.default_homes();
-        defaults
+        Ok(defaults
             .0
             .into_iter()
             .filter(|h| h.lockfile().exists())
-            .collect()
+            .collect())
     }
 
     /// [`Context::homes`], each with its lock loaded.
@@ -253,7 +253,7 @@ impl Context {
         &self,
         flag: Option<&PathBuf>,
     ) -> Result<Vec<(Home, Lock)>, crate::lock::LockError> {
-        self.homes(flag)
+        self.homes(flag)?
             .into_iter()
             .map(|home| {
                 let lock = home.load_lock()?;

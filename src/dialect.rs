@@ -121,7 +121,8 @@ pub fn from_manifest_path(path: &Path) -> Option<Dialect> {
     ALL.into_iter().find(|d| path.ends_with(d.spec().manifest))
 }
 
-/// The dialect whose lock format `text` is written in: JSON is protoAgent's; a TOML lock
+/// The dialect whose lock format `text` is written in (the migration path for homes from
+/// before their host record): JSON is protoAgent's; a TOML lock
 /// names its `lock_version` (AWorld's `plugins.lock` is 1); aoe's lock_version is optional,
 /// so any other TOML is aoe's. `None` when the text is neither.
 pub fn from_lock_text(text: &str) -> Option<Dialect> {
@@ -138,14 +139,13 @@ pub fn from_lock_text(text: &str) -> Option<Dialect> {
     })
 }
 
-/// The host of a home named by `--home` or `PLUGINS_HOME`, from its lock's format; a home
-/// without a lock is `fallback`'s (the host of the plugin going in), else aoe's, the host
-/// `plugins` served first.
-pub fn of_lockfile(path: &Path, fallback: Option<Dialect>) -> Dialect {
-    from_lockfile(path).or(fallback).unwrap_or(Dialect::Aoe)
+/// The dialect named `name` (`aoe`, `aworld`, `protoagent`).
+pub fn from_name(name: &str) -> Option<Dialect> {
+    ALL.into_iter().find(|d| d.spec().name == name)
 }
 
-/// The format an existing lockfile is in, if it exists and parses.
+/// The format an existing lockfile is in, if it exists and parses: how the host of a home
+/// from before its host record is found ([`crate::store::Home::named`]).
 pub fn from_lockfile(path: &Path) -> Option<Dialect> {
     from_lock_text(&crate::file::read_to_string(path).ok()?)
 }

@@ -52,7 +52,7 @@ pub struct DoctorArgs {
 pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let given = args.home.is_some() || cx.plugins_home.is_some();
     let homes: Vec<HomeToCheck> = if given {
-        cx.homes(args.home.as_ref())
+        cx.homes(args.home.as_ref())?
             .into_iter()
             .map(|home| HomeToCheck {
                 home,

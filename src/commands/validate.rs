@@ -127,7 +127,7 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
         return Ok(roots);
     }
     // Installed ids are looked up in every host's home, as `info` and `remove` do.
-    let homes = cx.homes(args.home.as_ref());
+    let homes = cx.homes(args.home.as_ref())?;
     for id in ids {
         let name = Error::plugin_name(id)?;
         let found = homes

@@ -161,7 +161,10 @@ fn host_url(source: &crate::source::Source) -> String {
 /// entry has nothing to update (the update route's 409, §7.1).
 pub(super) fn superseded(opts: &super::InstallOptions) -> Result<(), super::InstallError> {
     let url = host_url(&opts.source);
-    let options_for = |d: Dialect| host_options(opts, super::home_for(opts, Some(d)).as_ref());
+    // Only the profile is read: a home whose host cannot be known is refused where the
+    // install goes to it.
+    let options_for =
+        |d: Dialect| host_options(opts, super::home_for(opts, Some(d)).ok().flatten().as_ref());
     let Some(crate::host::Superseded { id, version }) =
         crate::host::before_fetch(&url, &options_for)
     else {
@@ -200,7 +203,7 @@ pub(super) fn host_gates(
     if !crate::host::install_policy(dialect).instance_checks {
         return Ok(());
     }
-    let home = super::home_for(opts, Some(dialect));
+    let home = super::home_for(opts, Some(dialect))?;
     let host = host_options(opts, home.as_ref());
     crate::host::gates(dialect, home.as_ref(), &host, &host_url(&opts.source), id)
         .map_err(|g| super::refused(g.code, g.message, g.help))
