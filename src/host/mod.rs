@@ -1,7 +1,11 @@
-//! What makes an install take effect in the real hosts beyond the plugin tree and
-//! the lock: where each host looks (protoAgent's instance paths, aoe's app dir) and
-//! the host's own records (aoe's `config.toml` grant, enable/disable switches).
-//! Domain code: no printing, no environment reads.
+//! The one dispatch file between shared code and the hosts: each host folder
+//! (`aoe/`, `aworld/`, `protoagent/`) is a private module, so code outside `src/host/`
+//! asks the capabilities here — one exhaustive `match` per capability — and the compiler
+//! refuses any `host::<host>::…` path (docs/contributing.md, "Recipe: add a host"). What a
+//! host decides: its manifest rules, where it looks (protoAgent's instance paths, aoe's app
+//! dir), its own records (aoe's `config.toml` grant, enable/disable switches), its
+//! installer's gates. Tests that compare with a host's own behaviour reach its internals
+//! through [`testing`] only. Domain code: no printing, no environment reads.
 
 mod aoe;
 mod aworld;
