@@ -71,9 +71,6 @@ pub struct InstallPolicy {
     pub follows_gh_releases: bool,
     /// `--python` is remembered for the home (the host imports wheels built for it).
     pub remembers_python: bool,
-    /// The host's release changes what it accepts (protoAgent 0.145 / 0.218): its
-    /// instance checks (source allowlist, built-in ids, Node floor) run before install.
-    pub instance_checks: bool,
     /// The host ships a featured index that verifies trees by hash (aoe).
     pub featured_index: bool,
     /// The host's lock names the URL its own installer, update check and sync fetch

@@ -200,9 +200,6 @@ pub(super) fn host_gates(
     dialect: Dialect,
     id: &str,
 ) -> Result<(), super::InstallError> {
-    if !crate::host::install_policy(dialect).instance_checks {
-        return Ok(());
-    }
     let home = super::home_for(opts, Some(dialect))?;
     let host = host_options(opts, home.as_ref());
     crate::host::gates(dialect, home.as_ref(), &host, &host_url(&opts.source), id)
@@ -218,10 +215,7 @@ pub(super) fn runtime_gap(
     report: &PluginReport,
     on_event: &mut dyn FnMut(super::Event),
 ) {
-    let Some(dialect) = report
-        .dialect
-        .filter(|d| crate::host::install_policy(*d).instance_checks)
-    else {
+    let Some(dialect) = report.dialect else {
         return;
     };
     let host = host_options(opts, Some(home));

@@ -362,7 +362,7 @@ pub fn check_homes(
         let entries = lock.entries();
         let host = host_options(&home, given);
         let superseded: Vec<Option<Status>> = (entries.iter())
-            .map(|e| superseded_by(&home, host.as_ref(), e))
+            .map(|e| superseded_by(&home, &host, e))
             .collect();
         asked.extend(
             entries
@@ -391,29 +391,24 @@ pub fn check_homes(
 }
 
 /// The hosts' options a home's checks use (the profile given, else the one it remembers,
-/// else the newest); `None` for a host without instance checks.
+/// else the newest).
 fn host_options(
     home: &crate::store::Home,
     given: &crate::profile::HostProfile,
-) -> Option<crate::host::HostOptions> {
-    if !crate::host::install_policy(home.dialect).instance_checks {
-        return None;
-    }
-    Some(
-        given
-            .or(crate::profile::HostProfile::load(home))
-            .host_options(&Default::default()),
-    )
+) -> crate::host::HostOptions {
+    given
+        .or(crate::profile::HostProfile::load(home))
+        .host_options(&Default::default())
 }
 
 /// The host's check before any network (protoAgent 0.218): the bundled plugin that
 /// supersedes `entry`'s source, if any.
 fn superseded_by(
     home: &crate::store::Home,
-    host: Option<&crate::host::HostOptions>,
+    host: &crate::host::HostOptions,
     entry: &Entry,
 ) -> Option<Status> {
-    crate::host::superseded(home, &entry.source, host?).map(|s| Status::Superseded {
+    crate::host::superseded(home, &entry.source, host).map(|s| Status::Superseded {
         by: s.id.to_owned(),
         bundled_version: s.version.to_owned(),
     })

@@ -370,7 +370,6 @@ pub(super) const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolic
     follows_gh_releases: true,
     remembers_python: false,
     featured_index: true,
-    instance_checks: false,
     lock_fetch_url: false,
 };
 

@@ -28,7 +28,6 @@ pub(super) const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolic
     follows_gh_releases: false,
     remembers_python: false,
     featured_index: false,
-    instance_checks: false,
     lock_fetch_url: false,
 };
 

@@ -367,7 +367,6 @@ pub(super) const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolic
     follows_gh_releases: false,
     remembers_python: true,
     featured_index: false,
-    instance_checks: true,
     lock_fetch_url: true,
 };
 
