@@ -178,7 +178,7 @@ impl Home {
 
     /// Every file `plugins` writes atomically in the home (beside the intent records): a
     /// kill during the write leaves `<file>.<random>.tmp` beside it, which recovery deletes.
-    /// (aoe's `config.toml` is the host's: `host::edited_config`.)
+    /// (aoe's `config.toml` is the host's: `host::edited_configs`.)
     pub fn atomic_files(&self) -> [PathBuf; 7] {
         [
             self.lockfile(),

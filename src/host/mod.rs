@@ -350,14 +350,17 @@ pub fn config_file(home: &Home, env: &HostEnv) -> Option<PathBuf> {
     }
 }
 
-/// The host's own config file in `home` that `plugins` edits (aoe's `config.toml`), whose
-/// atomic writes recovery cleans up after.
-pub fn edited_config(home: &Home) -> Option<PathBuf> {
-    match home.dialect {
-        Dialect::Aoe => Some(aoe::config_path(home)),
-        Dialect::Aworld => None,
-        Dialect::Protoagent => None,
-    }
+/// The hosts' own config files under `home`'s root that `plugins` edits (aoe's
+/// `config.toml`), whose atomic writes recovery cleans up after: every host's, whatever
+/// the home's host, so a temp file is cleaned whoever left it.
+pub fn edited_configs(home: &Home) -> Vec<PathBuf> {
+    (crate::dialect::ALL.into_iter())
+        .filter_map(|d| match d {
+            Dialect::Aoe => Some(aoe::config_path(home)),
+            Dialect::Aworld => None,
+            Dialect::Protoagent => None,
+        })
+        .collect()
 }
 
 /// `dialect`'s own home when no home is named: aoe's app dir, `~/.aworld`, protoAgent's

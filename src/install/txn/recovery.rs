@@ -216,7 +216,7 @@ fn temp_files(home: &Home) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = home
         .atomic_files()
         .into_iter()
-        .chain(crate::host::edited_config(home))
+        .chain(crate::host::edited_configs(home))
         .chain([home.plugins_dir().join(".manifest.json")])
         .flat_map(|written| temp_files_of(&written))
         .collect();
