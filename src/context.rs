@@ -18,8 +18,6 @@ pub struct NotMib(pub String);
 pub struct Context {
     /// `PLUGINS_HOME`.
     pub plugins_home: Option<PathBuf>,
-    /// `XDG_CONFIG_HOME` when absolute.
-    pub xdg_config_home: Option<PathBuf>,
     /// `HOME`.
     pub home: Option<PathBuf>,
     /// `NO_COLOR` is set (to anything non-empty).
@@ -168,7 +166,6 @@ impl Context {
         let net = net_settings(gh_base.as_deref(), &github_api, path("HOME"));
         Context {
             plugins_home: path("PLUGINS_HOME").map(|p| cwd.join(p)),
-            xdg_config_home: path("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
             home: path("HOME"),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
