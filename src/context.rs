@@ -2,7 +2,6 @@
 
 use std::path::PathBuf;
 
-use crate::dialect::Dialect;
 use crate::lock::Lock;
 use crate::store::Home;
 
@@ -19,8 +18,6 @@ pub struct NotMib(pub String);
 pub struct Context {
     /// `PLUGINS_HOME`.
     pub plugins_home: Option<PathBuf>,
-    /// `XDG_CONFIG_HOME` when absolute.
-    pub xdg_config_home: Option<PathBuf>,
     /// `HOME`.
     pub home: Option<PathBuf>,
     /// `NO_COLOR` is set (to anything non-empty).
@@ -49,10 +46,11 @@ pub struct Context {
     /// lower case) and credential sources (`GITHUB_TOKEN`/`GH_TOKEN`, `NETRC`,
     /// `GIT_CONFIG_GLOBAL`) for every transfer.
     pub net: crate::net::Settings,
-    /// protoAgent's `PROTOAGENT_HOME`, `PROTOAGENT_INSTANCE`, `PROTOAGENT_BOX_ROOT`,
-    /// `PROTOAGENT_PLUGINS_DIR` and `PROTOAGENT_PLUGINS_LOCK`, and whether `/sandbox`
-    /// is a directory (`protoagent-0218.md` §1.1).
-    pub protoagent: crate::host::protoagent::Env,
+    /// What the environment says about the hosts' own homes (protoAgent's
+    /// `PROTOAGENT_HOME`, `PROTOAGENT_INSTANCE`, `PROTOAGENT_BOX_ROOT`,
+    /// `PROTOAGENT_PLUGINS_DIR` and `PROTOAGENT_PLUGINS_LOCK`, whether `/sandbox` is a
+    /// directory, `protoagent-0218.md` §1.1; aoe's `XDG_CONFIG_HOME`).
+    pub host: crate::host::HostEnv,
     /// The working directory: relative homes and sources are taken against it.
     pub cwd: PathBuf,
     /// The featured index: `PLUGINS_FEATURED_INDEX`, else aoe's `AOE_FEATURED_INDEX_PATH`.
@@ -168,7 +166,6 @@ impl Context {
         let net = net_settings(gh_base.as_deref(), &github_api, path("HOME"));
         Context {
             plugins_home: path("PLUGINS_HOME").map(|p| cwd.join(p)),
-            xdg_config_home: path("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
             home: path("HOME"),
             no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
             force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
@@ -193,16 +190,13 @@ impl Context {
                     .filter(|m| *m > 0)
                     .ok_or_else(|| NotMib(v.to_string_lossy().into_owned())),
             },
-            protoagent: crate::host::protoagent::Env {
-                home: stripped("PROTOAGENT_HOME"),
-                instance: stripped("PROTOAGENT_INSTANCE"),
-                box_root: stripped("PROTOAGENT_BOX_ROOT"),
-                plugins_dir: stripped("PROTOAGENT_PLUGINS_DIR"),
-                plugins_lock: stripped("PROTOAGENT_PLUGINS_LOCK"),
-                user_home: path("HOME"),
-                cwd: cwd.clone(),
-                sandbox: std::path::Path::new("/sandbox").is_dir(),
-            },
+            host: crate::host::HostEnv::read(
+                &stripped,
+                path("HOME"),
+                path("XDG_CONFIG_HOME").filter(|p| p.is_absolute()),
+                cwd.clone(),
+                std::path::Path::new("/sandbox").is_dir(),
+            ),
             featured_index: path("PLUGINS_FEATURED_INDEX")
                 .or_else(|| path("AOE_FEATURED_INDEX_PATH"))
                 .map(|p| cwd.join(p)),
@@ -217,37 +211,12 @@ impl Context {
         }
     }
 
-    /// The aoe app dir for this OS (`aoe.md` §17; Linux: `$XDG_CONFIG_HOME/agent-of-empires`,
-    /// else `~/.config/agent-of-empires`).
-    pub fn aoe_app_dir(&self) -> Option<PathBuf> {
-        crate::host::aoe::app_dir(
-            std::env::consts::OS,
-            self.xdg_config_home.as_deref(),
-            self.home.as_deref(),
-            &|p: &std::path::Path| p.is_dir(),
-        )
-    }
-
-    /// protoAgent's instance paths, resolved as protoAgent 0.218 resolves them.
-    pub fn protoagent_paths(&self) -> crate::host::protoagent::Paths {
-        crate::host::protoagent::resolve(&self.protoagent)
-    }
-
     /// Each host's own home: aoe's app dir, protoAgent's instance, `~/.aworld`.
     pub fn default_homes(&self) -> crate::install::DefaultHomes {
-        use crate::dialect::DefaultHome;
-        use crate::store::Home;
-        let home_of = |d: Dialect| match d.spec().default_home {
-            DefaultHome::AoeAppDir => self.aoe_app_dir().map(|root| Home::new(root, d)),
-            DefaultHome::UnderUserHome(dir) => {
-                self.home.as_ref().map(|h| Home::new(h.join(dir), d))
-            }
-            DefaultHome::ProtoagentInstance => Some(self.protoagent_paths().home()),
-        };
         crate::install::DefaultHomes(
             crate::dialect::ALL
                 .into_iter()
-                .filter_map(home_of)
+                .filter_map(|d| crate::host::default_home(d, &self.host))
                 .collect(),
         )
     }
@@ -259,21 +228,21 @@ impl Context {
             .unwrap_or_else(|| "https://github.com".into())
     }
 
-    /// The homes a command looks at: `--home` or `PLUGINS_HOME`, else every
-    /// host's default home that has a lock.
-    pub fn homes(&self, flag: Option<&PathBuf>) -> Vec<Home> {
+    /// The homes a command looks at: `--home` or `PLUGINS_HOME` (refused when its host
+    /// cannot be known, [`Home::named`]), else every host's default home that has a lock.
+    pub fn homes(&self, flag: Option<&PathBuf>) -> Result<Vec<Home>, crate::lock::LockError> {
         if let Some(root) = flag
             .map(|f| self.absolute(f))
             .or_else(|| self.plugins_home.clone())
         {
-            return vec![Home::named(root, None)];
+            return Ok(vec![Home::named(root, None)?]);
         }
         let defaults = self.default_homes();
-        defaults
+        Ok(defaults
             .0
             .into_iter()
             .filter(|h| h.lockfile().exists())
-            .collect()
+            .collect())
     }
 
     /// [`Context::homes`], each with its lock loaded.
@@ -281,7 +250,7 @@ impl Context {
         &self,
         flag: Option<&PathBuf>,
     ) -> Result<Vec<(Home, Lock)>, crate::lock::LockError> {
-        self.homes(flag)
+        self.homes(flag)?
             .into_iter()
             .map(|home| {
                 let lock = home.load_lock()?;
@@ -302,14 +271,17 @@ impl Context {
 
     /// `path` made absolute against the working directory.
     pub fn absolute(&self, path: &std::path::Path) -> PathBuf {
-        crate::host::protoagent::absolute(path, &self.cwd)
+        crate::host::absolute(path, &self.cwd)
     }
 
-    /// The home holding `plugins/<id>/`: `--home`, else `PLUGINS_HOME`, else the aoe app dir.
+    /// The home holding `plugins/<id>/`: `--home`, else `PLUGINS_HOME`, else the default
+    /// home of the host `plugins` served first (aoe's app dir).
     pub fn plugins_home(&self, flag: Option<PathBuf>) -> Option<PathBuf> {
         flag.map(|f| self.absolute(&f))
             .or_else(|| self.plugins_home.clone())
-            .or_else(|| self.aoe_app_dir())
+            .or_else(|| {
+                crate::host::default_home(crate::dialect::FIRST, &self.host).map(|h| h.root)
+            })
     }
 }
 

@@ -9,10 +9,24 @@ use std::path::Path;
 
 use crate::manifest::Format;
 
-/// The host families `plugins` serves.
-#[derive(Clone, Copy, Debug, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum Dialect {
+/// The enum and [`ALL`] from one list of variants: a host added to the enum is in `ALL`,
+/// in declaration order, with nothing else to edit (the `match`es on `Dialect` then point
+/// at every place that must say what the new host does).
+macro_rules! dialects {
+    ($($(#[$doc:meta])* $variant:ident,)+) => {
+        /// The host families `plugins` serves.
+        #[derive(Clone, Copy, Debug, clap::ValueEnum, serde::Serialize, serde::Deserialize)]
+        #[serde(rename_all = "lowercase")]
+        pub enum Dialect {
+            $($(#[$doc])* $variant,)+
+        }
+
+        /// Every dialect, in the order `plugins` lists and detects them (declaration order).
+        pub const ALL: [Dialect; [$(Dialect::$variant),+].len()] = [$(Dialect::$variant),+];
+    };
+}
+
+dialects! {
     /// Agent of Empires: `aoe-plugin.toml`.
     Aoe,
     /// AWorld: `.aworld-plugin/plugin.json`.
@@ -24,8 +38,9 @@ pub enum Dialect {
 /// The aoe lock format version `plugins` writes and understands (`aoe.md` §17).
 pub const AOE_LOCK_VERSION: i64 = 2;
 
-/// Every dialect, in the order `plugins` lists and detects them.
-pub const ALL: [Dialect; 3] = [Dialect::Aoe, Dialect::Aworld, Dialect::Protoagent];
+/// The host `plugins` served first: a home named without a lock or a plugin to tell its
+/// host is this host's.
+pub const FIRST: Dialect = Dialect::Aoe;
 
 /// Static facts about a dialect.
 #[derive(Debug)]
@@ -106,7 +121,8 @@ pub fn from_manifest_path(path: &Path) -> Option<Dialect> {
     ALL.into_iter().find(|d| path.ends_with(d.spec().manifest))
 }
 
-/// The dialect whose lock format `text` is written in: JSON is protoAgent's; a TOML lock
+/// The dialect whose lock format `text` is written in (the migration path for homes from
+/// before their host record): JSON is protoAgent's; a TOML lock
 /// names its `lock_version` (AWorld's `plugins.lock` is 1); aoe's lock_version is optional,
 /// so any other TOML is aoe's. `None` when the text is neither.
 pub fn from_lock_text(text: &str) -> Option<Dialect> {
@@ -123,14 +139,13 @@ pub fn from_lock_text(text: &str) -> Option<Dialect> {
     })
 }
 
-/// The host of a home named by `--home` or `PLUGINS_HOME`, from its lock's format; a home
-/// without a lock is `fallback`'s (the host of the plugin going in), else aoe's, the host
-/// `plugins` served first.
-pub fn of_lockfile(path: &Path, fallback: Option<Dialect>) -> Dialect {
-    from_lockfile(path).or(fallback).unwrap_or(Dialect::Aoe)
+/// The dialect named `name` (`aoe`, `aworld`, `protoagent`).
+pub fn from_name(name: &str) -> Option<Dialect> {
+    ALL.into_iter().find(|d| d.spec().name == name)
 }
 
-/// The format an existing lockfile is in, if it exists and parses.
+/// The format an existing lockfile is in, if it exists and parses: how the host of a home
+/// from before its host record is found ([`crate::store::Home::named`]).
 pub fn from_lockfile(path: &Path) -> Option<Dialect> {
     from_lock_text(&crate::file::read_to_string(path).ok()?)
 }
@@ -138,5 +153,21 @@ pub fn from_lockfile(path: &Path) -> Option<Dialect> {
 impl std::fmt::Display for Dialect {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(self.spec().name)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `ALL` is every variant, in declaration order: the list clap derives from the enum.
+    #[test]
+    fn all_is_every_variant_in_order() {
+        let names = |ds: &[Dialect]| ds.iter().map(|d| d.spec().name).collect::<Vec<_>>();
+        assert_eq!(
+            names(&ALL),
+            names(<Dialect as clap::ValueEnum>::value_variants())
+        );
+        assert_eq!(names(&ALL), ["aoe", "aworld", "protoagent"]);
     }
 }

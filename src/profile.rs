@@ -14,7 +14,6 @@
 use std::path::Path;
 
 use crate::host::ValidateOptions;
-use crate::host::aoe::manifest::profile::Profile;
 use crate::store::Home;
 
 /// The record itself lives with the lock that keeps it (`host_aoe_api`, `host_version`):
@@ -37,7 +36,7 @@ impl HostProfile {
                 .get("aoe_api")
                 .and_then(toml::Value::as_integer)
                 .and_then(|n| u32::try_from(n).ok())
-                .filter(|n| Profile::from_api(*n).is_some()),
+                .filter(|n| crate::host::known_aoe_api(*n)),
             version: host
                 .get("version")
                 .and_then(toml::Value::as_str)
@@ -90,23 +89,13 @@ impl HostProfile {
 
     /// Validate as this host: the aoe profile and the version each dialect checks.
     pub fn apply(&self, v: &mut ValidateOptions) {
-        if let Some(p) = self.aoe_api.and_then(Profile::from_api) {
-            v.aoe.profile = p;
-        }
-        if let Some(version) = &self.version {
-            if let Ok(semver) = semver::Version::parse(version) {
-                v.aoe.host_version = Some(semver);
-            }
-            v.protoagent.host_version = Some(version.clone());
-        }
+        v.host.apply(self);
     }
 
-    /// The protoAgent profile `base` validates as once this host is applied to it (install:
+    /// The hosts' options `base` validates with once this host is applied to it (install:
     /// the command line's profile over the home's; checks: the home's alone).
-    pub fn protoagent(&self, base: &ValidateOptions) -> crate::host::protoagent::manifest::Profile {
-        let mut v = base.clone();
-        self.apply(&mut v);
-        crate::host::protoagent::manifest::profile(&v.protoagent)
+    pub fn host_options(&self, base: &ValidateOptions) -> crate::host::HostOptions {
+        base.host.with(self)
     }
 
     /// Write the given values into `[host]` of `<home>/plugins.toml`, keeping the rest of the

@@ -39,6 +39,19 @@ impl SettingsError {
     }
 }
 
+/// A home whose host `plugins` cannot know: its host record (`<home>/.plugins/host`)
+/// names a host this `plugins` does not serve (a newer one's), or cannot be read. Nothing in
+/// it is read as any host's.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: the host of the home {} cannot be known: {why}", record.display(), home.display())]
+pub struct UnknownHost {
+    pub home: PathBuf,
+    /// The home's host record.
+    pub record: PathBuf,
+    /// What is wrong with the record.
+    pub why: String,
+}
+
 /// The layout of one home, and the host whose home it is: its lock is read and written in
 /// that host's format, and its records are that host's (`src/host/mod.rs` asks
 /// `home.dialect`).
@@ -78,12 +91,44 @@ impl Home {
         }
     }
 
-    /// A home named by `--home` or `PLUGINS_HOME`: its host is its lock's format, else
-    /// `fallback`'s ([`crate::dialect::of_lockfile`]).
-    pub fn named(root: impl Into<PathBuf>, fallback: Option<Dialect>) -> Home {
+    /// A home named by `--home` or `PLUGINS_HOME`: its host is the one its host record
+    /// names ([`Home::host_record`], written with its lock). A home from before the record
+    /// is its lock's format's ([`crate::dialect::from_lockfile`], the migration path); a
+    /// home without either is `fallback`'s (the host of the plugin going in), else
+    /// [`crate::dialect::FIRST`]'s. A record that names no host `plugins` serves, or
+    /// cannot be read, is refused.
+    pub fn named(root: impl Into<PathBuf>, fallback: Option<Dialect>) -> Result<Home, UnknownHost> {
         let root = root.into();
-        let dialect = crate::dialect::of_lockfile(&root.join("plugins.lock"), fallback);
-        Home::new(root, dialect)
+        let record = host_record(&root);
+        let unknown = |why: String| UnknownHost {
+            home: root.clone(),
+            record: record.clone(),
+            why,
+        };
+        // No record (nor anything in its place): a home from before it, or a new one.
+        if fs_err::symlink_metadata(&record).is_err() {
+            let dialect = crate::dialect::from_lockfile(&root.join("plugins.lock"))
+                .or(fallback)
+                .unwrap_or(crate::dialect::FIRST);
+            return Ok(Home::new(root, dialect));
+        }
+        let dialect = match crate::file::read_to_string(&record) {
+            Ok(text) => crate::dialect::from_name(text.trim()).ok_or_else(|| {
+                unknown(format!(
+                    "it names {:?}, which is no host this plugins serves ({})",
+                    text.trim(),
+                    crate::dialect::ALL.map(|d| d.spec().name).join(", ")
+                ))
+            })?,
+            Err(e) => return Err(unknown(crate::file::reason(&e).into_owned())),
+        };
+        Ok(Home::new(root, dialect))
+    }
+
+    /// The file that names the home's host (`<home>/.plugins/host`: `aoe`, `aworld` or
+    /// `protoagent`), written atomically before the home's lock is first written.
+    pub fn host_record(&self) -> PathBuf {
+        host_record(&self.root)
     }
 
     pub fn plugins_dir(&self) -> PathBuf {
@@ -133,10 +178,11 @@ impl Home {
 
     /// Every file `plugins` writes atomically in the home (beside the intent records): a
     /// kill during the write leaves `<file>.<random>.tmp` beside it, which recovery deletes.
-    /// (aoe's `config.toml` is the host's: `host::aoe::config_path`.)
-    pub fn atomic_files(&self) -> [PathBuf; 6] {
+    /// (aoe's `config.toml` is the host's: `host::edited_configs`.)
+    pub fn atomic_files(&self) -> [PathBuf; 7] {
         [
             self.lockfile(),
+            self.host_record(),
             self.autoupdate_state(),
             self.settings(),
             self.first_seen_record(),
@@ -239,6 +285,11 @@ impl Home {
         }
         Ok(Guard { _file: file })
     }
+}
+
+/// `<root>/.plugins/host`.
+fn host_record(root: &Path) -> PathBuf {
+    root.join(".plugins").join("host")
 }
 
 /// Held while a process works on a home; released on drop (and by the OS on exit).

@@ -42,7 +42,7 @@ pub enum Action {
 
 pub fn run(args: &ActivityArgs, cx: &Context, _printer: &Printer) -> Result<ExitStatus> {
     // The homes the idle policy is read in: those `autoupdate` sweeps.
-    let homes: Vec<Home> = cx.homes(args.home.as_ref());
+    let homes: Vec<Home> = cx.homes(args.home.as_ref())?;
     match &args.action {
         Action::Touch => {
             for home in &homes {

@@ -187,7 +187,7 @@ pub fn run_complete(args: &CompleteArgs, cx: &Context, printer: &Printer) -> Res
     let mut ids = Vec::new();
     match args.what {
         Completable::Ids => {
-            for home in cx.homes(None) {
+            for home in cx.homes(None).unwrap_or_default() {
                 if let Ok(lock) = home.load_lock() {
                     ids.extend(lock.entries().into_iter().map(|e| e.id));
                 }

@@ -8,8 +8,6 @@ use clap::Args;
 use super::ExitStatus;
 use super::args::CheckArgs;
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::dialect::DefaultHome;
 use crate::doctor::{self, HomeToCheck, Mark};
 use crate::error::{Error, Result};
 use crate::printer::{Line, Printer};
@@ -54,7 +52,7 @@ pub struct DoctorArgs {
 pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let given = args.home.is_some() || cx.plugins_home.is_some();
     let homes: Vec<HomeToCheck> = if given {
-        cx.homes(args.home.as_ref())
+        cx.homes(args.home.as_ref())?
             .into_iter()
             .map(|home| HomeToCheck {
                 home,
@@ -64,16 +62,14 @@ pub fn run(args: &DoctorArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
             .collect()
     } else {
         let defaults = cx.default_homes();
-        let proto = cx.protoagent_paths();
         (defaults.0.into_iter())
             .map(|home| {
-                let refused = matches!(home.dialect.spec().default_home, DefaultHome::ProtoagentInstance);
-                let notes = (proto.refused.iter())
-                    .filter(|_| refused)
-                    .map(|r| {
-                        doctor::Check::new("home", Mark::Warn, r.message(&proto.plugins_dir))
-                            .code(Code::ProtoRelativePluginsDir)
-                            .help("protoAgent ignores a relative plugins directory; so does `plugins`")
+                let notes = crate::host::home_warnings(home.dialect, &cx.host)
+                    .into_iter()
+                    .map(|w| {
+                        doctor::Check::new("home", Mark::Warn, w.message)
+                            .code(w.code)
+                            .help(w.help)
                     })
                     .collect();
                 HomeToCheck {

@@ -37,7 +37,7 @@ pub fn run(args: &HoldArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
     let name = Error::plugin_name(&args.id)?;
     let now = crate::clock::now();
     let mut on_event = crate::reporter::progress(printer);
-    for home in cx.homes(args.home.as_ref()) {
+    for home in cx.homes(args.home.as_ref())? {
         let held = crate::hold::hold(&home, &name, !args.no_wait, &now, &mut on_event)?;
         let Some((hold, already)) = held else {
             continue;

@@ -4,7 +4,7 @@ use clap::Args;
 
 use super::ExitStatus;
 use crate::context::Context;
-use crate::diagnostic::{Code, Diagnostic, Severity};
+use crate::diagnostic::{Diagnostic, Severity};
 use crate::error::{Error, Result};
 use crate::printer::Printer;
 
@@ -27,15 +27,17 @@ pub struct HomesArgs {
 
 pub fn run(args: &HomesArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let defaults = cx.default_homes();
-    let proto = cx.protoagent_paths();
     let rows: Vec<_> = (defaults.0.iter())
-        .map(|home| (home, crate::host::config_file(home, &proto)))
+        .map(|home| (home, crate::host::config_file(home, &cx.host)))
         .collect();
-    for r in &proto.refused {
-        let d = Diagnostic::new(Code::ProtoRelativePluginsDir, r.message(&proto.plugins_dir))
+    let warnings = crate::dialect::ALL
+        .into_iter()
+        .flat_map(|d| crate::host::home_warnings(d, &cx.host));
+    for w in warnings {
+        let d = Diagnostic::new(w.code, w.message)
             .with_severity(Severity::Warning)
-            .with_help("protoAgent ignores a relative plugins directory; so does `plugins`");
-        printer.file_diagnostics(&[d], &proto.config, "");
+            .with_help(w.help);
+        printer.file_diagnostics(&[d], &w.file, "");
     }
     let written = if args.json {
         let homes: Vec<HomeRow> = rows

@@ -7,7 +7,6 @@ use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Refusal, Result};
 use crate::host::ValidateOptions;
-use crate::host::aoe::manifest::{self as aoe, profile::Profile};
 use crate::lsp::{self, Ended};
 
 /// Run a language server on stdin/stdout that publishes `plugins validate`'s
@@ -52,15 +51,14 @@ pub fn run(args: &LspArgs, cx: &Context) -> Result<ExitStatus> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    let host = crate::host::validate_options(&crate::host::HostArgs {
+        aoe_api: args.aoe_api,
+        env: Some(cx.env_names.clone()),
+        ..crate::host::HostArgs::default()
+    })
+    .map_err(|e| Error::InvalidArgument(e.to_string()))?;
     let opts = ValidateOptions {
-        aoe: aoe::Options {
-            profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
-            ..aoe::Options::default()
-        },
-        protoagent: crate::host::protoagent::manifest::Options {
-            env: Some(cx.env_names.clone()),
-            ..Default::default()
-        },
+        host,
         strict: args.strict,
         allow,
         ..ValidateOptions::default()

@@ -32,7 +32,7 @@ pub struct RemoveArgs {
 pub fn run(args: &RemoveArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let name = Error::plugin_name(&args.id)?;
     let mut on_event = crate::reporter::progress(printer);
-    for home in cx.homes(args.home.as_ref()) {
+    for home in cx.homes(args.home.as_ref())? {
         let removed = crate::install::remove(&home, &name, !args.no_wait, &mut on_event);
         match removed {
             Ok(true) => {

@@ -7,7 +7,6 @@ use serde::Serialize;
 
 use super::ExitStatus;
 use crate::error::{Error, Result};
-use crate::host::aworld::manifest as aworld;
 use crate::printer::Printer;
 use crate::render::display_path;
 use crate::resolve::{Candidate, Decision, resolve};
@@ -50,7 +49,7 @@ fn roots(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
         if !path.is_dir() {
             return Err(Error::PathNotFound(path.clone()));
         }
-        if crate::host::aworld::is_root(path) {
+        if crate::host::is_resolve_root(path) {
             out.push(path.clone());
             continue;
         }
@@ -75,11 +74,11 @@ fn roots(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
 }
 
 fn candidate(root: PathBuf) -> std::result::Result<Candidate, Decision> {
-    let manifest = root.join(crate::host::aworld::DIALECT.spec().manifest);
+    let manifest = root.join(crate::host::RESOLVES.spec().manifest);
     let (outcome, summary) = if manifest.exists() {
         // The same guards as `validate`: size, file type, UTF-8.
-        match crate::validate::read_manifest(&manifest, crate::host::aworld::DIALECT) {
-            Ok(text) => aworld::validate(&text, &root, &aworld::Options::default()),
+        match crate::validate::read_manifest(&manifest, crate::host::RESOLVES) {
+            Ok(text) => crate::host::activation(&root, Some(&text)),
             Err((e, _)) => {
                 let name = root
                     .file_name()
@@ -93,7 +92,7 @@ fn candidate(root: PathBuf) -> std::result::Result<Candidate, Decision> {
             }
         }
     } else {
-        aworld::validate_legacy(&root)
+        crate::host::activation(&root, None)
     };
     match summary {
         Some(s) => Ok(Candidate {

@@ -40,7 +40,7 @@ pub fn run(args: &RollbackArgs, cx: &Context, printer: &Printer) -> Result<ExitS
     let name = Error::plugin_name(&args.id)?;
     let now = crate::clock::now();
     let mut on_event = crate::reporter::progress(printer);
-    for home in cx.homes(args.home.as_ref()) {
+    for home in cx.homes(args.home.as_ref())? {
         let done = crate::rollback::rollback(
             &home,
             &name,

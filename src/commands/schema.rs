@@ -5,7 +5,6 @@ use clap::Args;
 use super::ExitStatus;
 use crate::dialect::Dialect;
 use crate::error::{Error, Result};
-use crate::host::aoe::manifest::profile::Profile;
 use crate::printer::Printer;
 
 /// Print the JSON Schema of a dialect's manifest, for editors and other tools.
@@ -28,10 +27,12 @@ pub struct SchemaArgs {
 }
 
 pub fn run(args: &SchemaArgs, printer: &Printer) -> Result<ExitStatus> {
-    let value = crate::host::schema(
-        args.dialect,
-        Profile::from_api(args.aoe_api).unwrap_or_default(),
-    );
+    let host = crate::host::validate_options(&crate::host::HostArgs {
+        aoe_api: args.aoe_api,
+        ..crate::host::HostArgs::default()
+    })
+    .map_err(|e| Error::InvalidArgument(e.to_string()))?;
+    let value = crate::host::schema(args.dialect, &host);
     let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
     text.push('\n');
     printer

@@ -33,7 +33,7 @@ pub struct UnholdArgs {
 pub fn run(args: &UnholdArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let name = Error::plugin_name(&args.id)?;
     let mut on_event = crate::reporter::progress(printer);
-    for home in cx.homes(args.home.as_ref()) {
+    for home in cx.homes(args.home.as_ref())? {
         let lifted = crate::hold::unhold(&home, &name, !args.no_wait, &mut on_event)?;
         let Some(had) = lifted else { continue };
         drop(on_event);

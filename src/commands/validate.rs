@@ -10,7 +10,6 @@ use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::dialect::Dialect;
 use crate::error::{Error, Refusal, Result};
-use crate::host::aoe::manifest::{self as aoe, profile::Profile};
 use crate::printer::Printer;
 use crate::project;
 use crate::render;
@@ -128,7 +127,7 @@ fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
         return Ok(roots);
     }
     // Installed ids are looked up in every host's home, as `info` and `remove` do.
-    let homes = cx.homes(args.home.as_ref());
+    let homes = cx.homes(args.home.as_ref())?;
     for id in ids {
         let name = Error::plugin_name(id)?;
         let found = homes
@@ -223,17 +222,8 @@ fn sarif_artifact(r: &PluginReport, base: &Path) -> render::sarif::Artifact {
 }
 
 fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
-    // One flag for every host: aoe wants semver, protoAgent PEP 440.
-    let host = args.host_version.as_deref();
-    let semver_host = host.and_then(|v| semver::Version::parse(v).ok());
-    if let Some(v) = host
-        && semver_host.is_none()
-        && crate::host::protoagent::manifest::pep440::Version::parse(v).is_none()
-    {
-        return Err(Error::InvalidArgument(format!(
-            "--host-version {v:?} is neither a semver (aoe) nor a PEP 440 (protoAgent) version"
-        )));
-    }
+    let invalid = |e: crate::host::NotAHostVersion| Error::InvalidArgument(e.to_string());
+    crate::host::check_host_version(args.host_version.as_deref()).map_err(invalid)?;
     let allow = args
         .allow
         .iter()
@@ -246,23 +236,18 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
+    let host = crate::host::validate_options(&crate::host::HostArgs {
+        aoe_api: args.aoe_api,
+        host_version: args.host_version.clone(),
+        featured: args.featured,
+        featured_index: featured_index(cx)?,
+        bundled: args.bundled,
+        env: Some(cx.env_names.clone()),
+    })
+    .map_err(invalid)?;
     Ok(ValidateOptions {
         dialect: args.dialect,
-        aoe: aoe::Options {
-            profile: Profile::from_api(args.aoe_api).unwrap_or_default(),
-            host_version: semver_host,
-            featured: args.featured,
-            featured_index: featured_index(cx)?,
-            self_check: false,
-        },
-        aworld: crate::host::aworld::manifest::Options {
-            bundled: args.bundled,
-        },
-        protoagent: crate::host::protoagent::manifest::Options {
-            host_version: args.host_version.clone(),
-            env: Some(cx.env_names.clone()),
-            bundled: args.bundled,
-        },
+        host,
         strict: args.strict,
         allow,
     })

@@ -217,6 +217,7 @@ codes! {
     LockBadPin => "plugins::lock::bad_pin", Error, "a protoAgent lock row's `deps` pin is not a PEP 508 name, a PEP 440 version and 64 lower-case hex digits; the lock is refused before pip sees it";
     LockStrayPins => "plugins::lock::stray_pins", Error, "a protoAgent lock row pins wheels (`deps`) for a plugin whose manifest has no `requires_pip`; nothing is installed for it";
     LockError => "plugins::lock::error", Error, "the lockfile is unreadable, newer than `plugins` understands, or cannot be written";
+    HomeUnknownHost => "plugins::home::unknown_host", Error, "the home's host record (`<home>/.plugins/host`) names a host this `plugins` does not serve, or cannot be read; nothing in the home is read as any host's";
     DoctorHome => "plugins::doctor::home", Error, "`plugins doctor`: the home named with `--home` or `PLUGINS_HOME` does not exist";
     DoctorLeftover => "plugins::doctor::leftover", Warning, "`plugins doctor`: an interrupted change or a stale staging directory waits in the home; the next command that changes it recovers it";
     DoctorCron => "plugins::doctor::cron", Warning, "`plugins doctor`: the crontab line it prints would fail (the binary is not an absolute executable file, or the log directory cannot be written)";

@@ -1,13 +1,25 @@
-//! What makes an install take effect in the real hosts beyond the plugin tree and
-//! the lock: where each host looks (protoAgent's instance paths, aoe's app dir) and
-//! the host's own records (aoe's `config.toml` grant, enable/disable switches).
-//! Domain code: no printing, no environment reads.
+//! The one dispatch file between shared code and the hosts: each host folder
+//! (`aoe/`, `aworld/`, `protoagent/`) is a private module, so code outside `src/host/`
+//! asks the capabilities here — one exhaustive `match` per capability — and the compiler
+//! refuses any `host::<host>::…` path (docs/contributing.md, "Recipe: add a host"). What a
+//! host decides: its manifest rules, where it looks (protoAgent's instance paths, aoe's app
+//! dir), its own records (aoe's `config.toml` grant, enable/disable switches), its
+//! installer's gates. Tests that compare with a host's own behaviour reach its internals
+//! through [`testing`] only. Domain code: no printing, no environment reads.
 
-pub mod aoe;
-pub mod aworld;
+mod aoe;
+mod aworld;
 pub mod detect;
-pub mod protoagent;
+mod env;
+mod options;
+mod protoagent;
 pub mod scaffold;
+#[doc(hidden)]
+pub mod testing;
+
+pub use aworld::manifest::Summary as Activation;
+pub use env::{HomeWarning, HostEnv};
+pub use options::{HostArgs, HostOptions, NotAHostVersion, known_aoe_api};
 
 use std::path::{Path, PathBuf};
 
@@ -15,14 +27,13 @@ use crate::dialect::Dialect;
 use crate::lock::LockError;
 use crate::store::Home;
 
-/// How to validate: the dialect (when forced), each host's options, and the policy.
+/// How to validate: the dialect (when forced), the hosts' options, and the policy.
 #[derive(Clone, Debug, Default)]
 pub struct ValidateOptions {
     /// Force a dialect instead of detecting it from the manifest name.
     pub dialect: Option<Dialect>,
-    pub aoe: aoe::manifest::Options,
-    pub aworld: aworld::manifest::Options,
-    pub protoagent: protoagent::manifest::Options,
+    /// Every host's own options, as one value ([`validate_options`]).
+    pub host: HostOptions,
     /// Warnings fail validation.
     pub strict: bool,
     /// Codes to drop entirely.
@@ -60,9 +71,6 @@ pub struct InstallPolicy {
     pub follows_gh_releases: bool,
     /// `--python` is remembered for the home (the host imports wheels built for it).
     pub remembers_python: bool,
-    /// The host's release changes what it accepts (protoAgent 0.145 / 0.218): its
-    /// instance checks (source allowlist, built-in ids, Node floor) run before install.
-    pub instance_checks: bool,
     /// The host ships a featured index that verifies trees by hash (aoe).
     pub featured_index: bool,
     /// The host's lock names the URL its own installer, update check and sync fetch
@@ -109,6 +117,10 @@ pub fn catalog(home: &Home, rows: &[crate::lock::Entry]) -> Option<Catalog> {
         }
     }
 }
+
+/// The host a consent request is written for when the tree has no manifest (an emptied
+/// directory under a tracked id): its request is empty, so nothing host-specific is asked.
+pub const NO_MANIFEST: Dialect = Dialect::Protoagent;
 
 /// What `dialect`'s host decides about installs.
 pub fn install_policy(dialect: Dialect) -> &'static InstallPolicy {
@@ -297,21 +309,36 @@ pub fn validate(
     opts: &ValidateOptions,
 ) -> crate::manifest::Outcome {
     match dialect {
-        Dialect::Aoe => aoe::manifest::validate(text, Some(root), &opts.aoe),
-        Dialect::Aworld => aworld::manifest::validate_at(text, root, canonical, &opts.aworld).0,
+        Dialect::Aoe => aoe::manifest::validate(text, Some(root), &opts.host.aoe),
+        Dialect::Aworld => {
+            aworld::manifest::validate_at(text, root, canonical, &opts.host.aworld).0
+        }
         Dialect::Protoagent => {
-            protoagent::manifest::validate_at(text, root, canonical, &opts.protoagent)
+            protoagent::manifest::validate_at(text, root, canonical, &opts.host.protoagent)
         }
     }
 }
 
-/// `dialect`'s manifest JSON Schema (aoe's for the given host profile), with the `$id` of
-/// its published copy (docs/schema/); AWorld's is the host's own file, `$id` and all.
-pub fn schema(dialect: Dialect, aoe: aoe::manifest::profile::Profile) -> serde_json::Value {
+/// Each host's options from the command line's (`--aoe-api`, `--host-version`, …);
+/// refused when `--host-version` is no version any host reads.
+pub fn validate_options(args: &HostArgs) -> Result<HostOptions, NotAHostVersion> {
+    options::from_args(args)
+}
+
+/// Whether some host reads `version` (`--host-version`): aoe a semver, protoAgent a
+/// PEP 440 version.
+pub fn check_host_version(version: Option<&str>) -> Result<(), NotAHostVersion> {
+    options::check_host_version(version)
+}
+
+/// `dialect`'s manifest JSON Schema (aoe's for the API profile `host` validates as), with
+/// the `$id` of its published copy (docs/schema/); AWorld's is the host's own file, `$id`
+/// and all.
+pub fn schema(dialect: Dialect, host: &HostOptions) -> serde_json::Value {
     let (mut value, file) = match dialect {
         Dialect::Aoe => (
-            aoe::manifest::schema::build(aoe),
-            format!("aoe-api{}.schema.json", aoe.api_version()),
+            aoe::manifest::schema::build(host.aoe.profile),
+            format!("aoe-api{}.schema.json", host.aoe.profile.api_version()),
         ),
         Dialect::Aworld => return aworld::manifest::schema(),
         Dialect::Protoagent => (
@@ -323,12 +350,73 @@ pub fn schema(dialect: Dialect, aoe: aoe::manifest::profile::Profile) -> serde_j
     value
 }
 
-/// The host's own config file in `home`, which `plugins homes` names (AWorld has none).
-pub fn config_file(home: &Home, proto: &protoagent::Paths) -> Option<PathBuf> {
+/// The host's own config file in `home`, which `plugins homes` names (AWorld has none);
+/// protoAgent's is where `env` places its instance.
+pub fn config_file(home: &Home, env: &HostEnv) -> Option<PathBuf> {
     match home.dialect {
         Dialect::Aoe => Some(aoe::config_path(home)),
         Dialect::Aworld => None,
-        Dialect::Protoagent => Some(proto.config.clone()),
+        Dialect::Protoagent => Some(env::protoagent_config(env)),
+    }
+}
+
+/// The hosts' own config files under `home`'s root that `plugins` edits (aoe's
+/// `config.toml`), whose atomic writes recovery cleans up after: every host's, whatever
+/// the home's host, so a temp file is cleaned whoever left it.
+pub fn edited_configs(home: &Home) -> Vec<PathBuf> {
+    (crate::dialect::ALL.into_iter())
+        .filter_map(|d| match d {
+            Dialect::Aoe => Some(aoe::config_path(home)),
+            Dialect::Aworld => None,
+            Dialect::Protoagent => None,
+        })
+        .collect()
+}
+
+/// `dialect`'s own home when no home is named: aoe's app dir, `~/.aworld`, protoAgent's
+/// instance, as `env` places them.
+pub fn default_home(dialect: Dialect, env: &HostEnv) -> Option<Home> {
+    use crate::dialect::DefaultHome;
+    match dialect.spec().default_home {
+        DefaultHome::AoeAppDir => env.aoe_app_dir().map(|root| Home::new(root, dialect)),
+        DefaultHome::UnderUserHome(dir) => env.under_user_home(dir).map(|r| Home::new(r, dialect)),
+        DefaultHome::ProtoagentInstance => Some(env::protoagent_home(env)),
+    }
+}
+
+/// What `dialect`'s host says about where its default home is (protoAgent's refused
+/// relative plugins directory).
+pub fn home_warnings(dialect: Dialect, env: &HostEnv) -> Vec<HomeWarning> {
+    match dialect {
+        Dialect::Aoe | Dialect::Aworld => Vec::new(),
+        Dialect::Protoagent => env::protoagent_warnings(env, dialect),
+    }
+}
+
+/// `path` made absolute against `cwd`, with `.` and repeated separators dropped as
+/// Python's `Path` drops them (`..` is kept: nothing is resolved).
+pub fn absolute(path: &Path, cwd: &Path) -> PathBuf {
+    protoagent::absolute(path, cwd)
+}
+
+/// The host whose activation order `plugins resolve` reproduces (AWorld's).
+pub const RESOLVES: Dialect = Dialect::Aworld;
+
+/// Whether `path` is a plugin root of [`RESOLVES`]'s host (a manifest, or its legacy
+/// layout).
+pub fn is_resolve_root(path: &Path) -> bool {
+    aworld::is_root(path)
+}
+
+/// [`RESOLVES`]'s host's verdict on a plugin root, for activation: on its decoded
+/// manifest `text`, or on its legacy layout without one.
+pub fn activation(
+    root: &Path,
+    text: Option<&str>,
+) -> (crate::manifest::Outcome, Option<Activation>) {
+    match text {
+        Some(text) => aworld::manifest::validate(text, root, &Default::default()),
+        None => aworld::manifest::validate_legacy(root),
     }
 }
 
@@ -340,4 +428,77 @@ pub fn discovery_skips(dialect: Dialect, dir: &Path, host_version: Option<&str>)
         Dialect::Aworld => false,
         Dialect::Protoagent => protoagent::discovery_skips(dir, host_version),
     }
+}
+
+/// A host's installer refusing a fetched, valid plugin: its code and help, written once
+/// in the host's folder.
+#[derive(Debug)]
+pub struct Gate {
+    pub code: crate::diagnostic::Code,
+    pub message: String,
+    pub help: String,
+}
+
+/// A plugin the host ships itself that takes the place of a source (protoAgent 0.218's
+/// `supersedes`): installing from there installs nothing.
+#[derive(Debug)]
+pub struct Superseded {
+    /// The bundled plugin's id.
+    pub id: &'static str,
+    /// Its bundled version.
+    pub version: &'static str,
+}
+
+/// Before anything is fetched (the host of the plugin is not known yet): the first host
+/// whose own check supersedes `source_url` (protoAgent 0.218's short-circuit), with the
+/// options that host's home validates with (`options_for`).
+pub fn before_fetch(
+    source_url: &str,
+    options_for: &dyn Fn(Dialect) -> HostOptions,
+) -> Option<Superseded> {
+    crate::dialect::ALL.into_iter().find_map(|d| match d {
+        Dialect::Aoe | Dialect::Aworld => None,
+        Dialect::Protoagent => {
+            protoagent::superseded_by(source_url, options_for(d).protoagent_profile())
+        }
+    })
+}
+
+/// The plugin `home`'s host ships itself in place of `source_url`, under the options
+/// `host` (an update of such a lock row has nothing to update).
+pub fn superseded(home: &Home, source_url: &str, host: &HostOptions) -> Option<Superseded> {
+    match home.dialect {
+        Dialect::Aoe | Dialect::Aworld => None,
+        Dialect::Protoagent => protoagent::superseded_by(source_url, host.protoagent_profile()),
+    }
+}
+
+/// `dialect`'s installer gates on a fetched, valid plugin `id` from `source_url` going into
+/// `home` (when there is one): protoAgent's source allowlist, then its built-in ids.
+pub fn gates(
+    dialect: Dialect,
+    home: Option<&Home>,
+    host: &HostOptions,
+    source_url: &str,
+    id: &str,
+) -> Result<(), Gate> {
+    match dialect {
+        Dialect::Aoe | Dialect::Aworld => Ok(()),
+        Dialect::Protoagent => protoagent::gates(home, host.protoagent_profile(), source_url, id),
+    }
+}
+
+/// What `dialect`'s host will miss at run time for the plugin whose manifest is
+/// `manifest` (protoAgent 0.218's Node.js floor), said up front as a warning.
+pub fn runtime_gap(dialect: Dialect, host: &HostOptions, manifest: &str) -> Option<String> {
+    match dialect {
+        Dialect::Aoe | Dialect::Aworld => None,
+        Dialect::Protoagent => protoagent::runtime_gap(host.protoagent_profile(), manifest),
+    }
+}
+
+/// Why a wheel requirement is not installed (`wheel_deps` hosts install plain PEP 508
+/// requirements only: never options, URLs, VCS references or local paths).
+pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
+    protoagent::manifest::pip_spec_problem(spec)
 }

@@ -241,7 +241,7 @@ pub fn bundle_entry(
                 .map_err(io("cannot bundle the release asset"))?;
         }
     }
-    let home = home_for(opts, Some(fetched.dialect())).ok_or_else(|| {
+    let home = home_for(opts, Some(fetched.dialect()))?.ok_or_else(|| {
         refused(
             Code::UsageInvalidArgument,
             "no home to bundle: pass --home",

@@ -155,12 +155,15 @@ impl InstallOptions {
     }
 }
 
-/// The home an install goes to.
-pub(super) fn home_for(opts: &InstallOptions, dialect: Option<Dialect>) -> Option<Home> {
-    match &opts.home {
-        Some(h) => Some(Home::named(h.clone(), dialect)),
+/// The home an install goes to (refused when its host cannot be known, [`Home::named`]).
+pub(super) fn home_for(
+    opts: &InstallOptions,
+    dialect: Option<Dialect>,
+) -> Result<Option<Home>, crate::lock::LockError> {
+    Ok(match &opts.home {
+        Some(h) => Some(Home::named(h.clone(), dialect)?),
         None => dialect.and_then(|d| opts.defaults.for_dialect(d).cloned()),
-    }
+    })
 }
 
 /// How to validate `tree`: as the host the command line names, else the one the home it
@@ -174,7 +177,9 @@ pub(super) fn validate_options(opts: &InstallOptions, tree: &std::path::Path) ->
         [d] => Some(*d),
         _ => None,
     };
-    let home = home_for(opts, dialect);
+    // Only the profile is read here: a home whose host cannot be known is refused where the
+    // install goes to it.
+    let home = home_for(opts, dialect).ok().flatten();
     let remembered = home.as_ref().map(HostProfile::load).unwrap_or_default();
     let mut profile = opts.profile.or(remembered);
     if let Some(d) = dialect

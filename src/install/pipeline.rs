@@ -5,7 +5,7 @@ use crate::diagnostic::Code;
 use crate::lock::Entry;
 use crate::validate::validate_root;
 
-use crate::host::protoagent::manifest::pip_spec_problem;
+use crate::host::pip_spec_problem;
 
 use super::check::{Checked, at_source, check_tree, is_release_binary};
 use super::decide::{changed, decide, under_lock, up_to_date};
@@ -100,7 +100,7 @@ pub(super) fn fetch_and_check(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Fetched, InstallError> {
     plan::superseded(opts)?;
-    let staging = Staging::new(home_for(opts, None).as_ref())?;
+    let staging = Staging::new(home_for(opts, None)?.as_ref())?;
     let tree = staging.tree();
     let stage::Staged {
         commit,
@@ -114,7 +114,7 @@ pub(super) fn fetch_and_check(
     // The plugin's id and home are known now: whether it must be signed, and by whom.
     let signer = signed::check(
         opts,
-        home_for(opts, Some(checked.dialect)).as_ref(),
+        home_for(opts, Some(checked.dialect))?.as_ref(),
         &checked.id,
         signed.as_ref(),
         staging.dir.path(),
@@ -193,7 +193,7 @@ pub(crate) fn stage(
         id,
         name,
     } = checked;
-    let home = home_for(opts, Some(dialect)).ok_or_else(|| {
+    let home = home_for(opts, Some(dialect))?.ok_or_else(|| {
         refused(
             Code::UsageInvalidArgument,
             format!("no default home for {dialect} plugins: pass --home or set PLUGINS_HOME"),

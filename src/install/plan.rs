@@ -57,7 +57,7 @@ pub(super) fn describe(
     // An installed copy without a manifest (an emptied directory under a tracked id) was
     // granted nothing: its request is empty, so an update asks again.
     let known = report.dialect;
-    let dialect = known.unwrap_or(crate::host::protoagent::DIALECT);
+    let dialect = known.unwrap_or(crate::host::NO_MANIFEST);
     let id = report.outcome.id.clone().unwrap_or_default();
     let version = report.outcome.version.clone().unwrap_or_default();
     let mut req = Request {
@@ -135,16 +135,16 @@ pub(super) fn runtime(report: &PluginReport) -> Option<String> {
     }
 }
 
-/// The protoAgent host profile an install into `home` validates as: the command line's,
+/// The hosts' options an install into `home` validates as: the command line's profile,
 /// else the one the home remembers, else the newest.
-fn protoagent_profile(
+fn host_options(
     opts: &super::InstallOptions,
     home: Option<&crate::store::Home>,
-) -> crate::host::protoagent::manifest::Profile {
+) -> crate::host::HostOptions {
     let remembered = home
         .map(crate::profile::HostProfile::load)
         .unwrap_or_default();
-    opts.profile.or(remembered).protoagent(&opts.validate)
+    opts.profile.or(remembered).host_options(&opts.validate)
 }
 
 /// The URL protoAgent's installer is given for a source (a local source is its path).
@@ -155,16 +155,19 @@ fn host_url(source: &crate::source::Source) -> String {
     }
 }
 
-/// protoAgent 0.218's superseded short-circuit (`protoagent-0218.md` §5.2 step 3), before
-/// anything is fetched: a source a bundled plugin supersedes installs nothing (the host
-/// runs its bundled copy), whatever `--force` says; an update of such a lock entry has
-/// nothing to update (the update route's 409, §7.1).
+/// A host's superseded short-circuit (protoAgent 0.218, `protoagent-0218.md` §5.2 step
+/// 3), before anything is fetched: a source a bundled plugin supersedes installs nothing
+/// (the host runs its bundled copy), whatever `--force` says; an update of such a lock
+/// entry has nothing to update (the update route's 409, §7.1).
 pub(super) fn superseded(opts: &super::InstallOptions) -> Result<(), super::InstallError> {
-    use crate::host::protoagent;
     let url = host_url(&opts.source);
-    let home = super::home_for(opts, Some(crate::host::protoagent::DIALECT));
-    let profile = protoagent_profile(opts, home.as_ref());
-    let Some((id, version)) = protoagent::superseding(&url, profile) else {
+    // Only the profile is read: a home whose host cannot be known is refused where the
+    // install goes to it.
+    let options_for =
+        |d: Dialect| host_options(opts, super::home_for(opts, Some(d)).ok().flatten().as_ref());
+    let Some(crate::host::Superseded { id, version }) =
+        crate::host::before_fetch(&url, &options_for)
+    else {
         return Ok(());
     };
     let shown = opts.source.recorded();
@@ -190,75 +193,34 @@ pub(super) fn superseded(opts: &super::InstallOptions) -> Result<(), super::Inst
     ))
 }
 
-/// protoAgent's installer gates on a fetched, valid plugin, in the host's order: the
-/// source allowlist of the instance config (§5.2 step 4), then the built-in guard (step
-/// 8: a bundled id of the home's host profile).
+/// The host's installer gates on a fetched, valid plugin, in the host's order
+/// ([`crate::host::gates`]: protoAgent's source allowlist, then its built-in ids).
 pub(super) fn host_gates(
     opts: &super::InstallOptions,
     dialect: Dialect,
     id: &str,
 ) -> Result<(), super::InstallError> {
-    use crate::diagnostic::Code;
-    use crate::host::protoagent;
-    if !crate::host::install_policy(dialect).instance_checks {
-        return Ok(());
-    }
-    let home = super::home_for(opts, Some(dialect));
-    let profile = protoagent_profile(opts, home.as_ref());
-    if let Some(home) = &home {
-        let config = home.root.join("config").join("langgraph-config.yaml");
-        let allow = protoagent::allowlist(&config, profile).map_err(|why| {
-            super::refused(
-                Code::InstallAllowlist,
-                format!("Cannot read plugin source allowlist: {why}"),
-                format!("fix `plugins.sources.allow` in {}", config.display()),
-            )
-        })?;
-        if let Some(why) = protoagent::allow_refusal(&host_url(&opts.source), &allow) {
-            return Err(super::refused(
-                Code::InstallAllowlist,
-                why,
-                format!(
-                    "the allowlist is `plugins.sources.allow` in {}",
-                    config.display()
-                ),
-            ));
-        }
-    }
-    if protoagent::is_bundled(id, profile) {
-        return Err(super::refused(
-            Code::InstallBuiltin,
-            protoagent::builtin_message(id),
-            "protoAgent runs its own bundled copy of this plugin; enable that one instead (or choose another id for a fork)".to_owned(),
-        ));
-    }
-    Ok(())
+    let home = super::home_for(opts, Some(dialect))?;
+    let host = host_options(opts, home.as_ref());
+    crate::host::gates(dialect, home.as_ref(), &host, &host_url(&opts.source), id)
+        .map_err(|g| super::refused(g.code, g.message, g.help))
 }
 
-/// protoAgent 0.218's Node.js check (`requires_runtimes`): the host loads such a plugin
-/// and raises a setup gap when no `node` meets the floor; an install says so up front.
+/// What the host will miss at run time ([`crate::host::runtime_gap`]: protoAgent 0.218's
+/// Node.js floor): the host loads such a plugin and raises a setup gap; an install says
+/// so up front.
 pub(super) fn runtime_gap(
     opts: &super::InstallOptions,
     home: &crate::store::Home,
     report: &PluginReport,
     on_event: &mut dyn FnMut(super::Event),
 ) {
-    use crate::host::protoagent::node;
-    if !report
-        .dialect
-        .is_some_and(|d| crate::host::install_policy(d).instance_checks)
-        || protoagent_profile(opts, Some(home)) != crate::host::protoagent::manifest::Profile::V0218
-    {
-        return;
-    }
-    let text = report.source.as_deref().unwrap_or_default();
-    let Some(spec) = crate::manifest::format::parse_yaml(text)
-        .ok()
-        .and_then(|doc| node::node_floor(&doc))
-    else {
+    let Some(dialect) = report.dialect else {
         return;
     };
-    if let Some(message) = node::gap_message(&spec, node::node_on_path()) {
+    let host = host_options(opts, Some(home));
+    let text = report.source.as_deref().unwrap_or_default();
+    if let Some(message) = crate::host::runtime_gap(dialect, &host, text) {
         on_event(super::Event::Warning {
             code: crate::diagnostic::Code::InstallRuntimeMissing,
             message,

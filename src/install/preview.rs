@@ -36,7 +36,7 @@ pub fn preview(
     let staged = super::stage::fetch(opts, &tree, on_event)?;
     let commit = staged.commit;
     let checked = check_tree(opts, &tree)?;
-    let home = home_for(opts, Some(checked.dialect));
+    let home = home_for(opts, Some(checked.dialect))?;
     // Verified as the install would verify it: a dry run refuses what the update would.
     let signer = signed::check(
         opts,

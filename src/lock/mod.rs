@@ -6,6 +6,7 @@
 //! * aworld has none: `plugins` keeps its own TOML `plugins.lock` there.
 
 mod atomic;
+mod home;
 mod host_record;
 mod json;
 mod pin;
@@ -73,7 +74,7 @@ pub struct Entry {
     /// * aoe's `config.toml` `source`, as the user typed it at install (`persisted_source`:
     ///   `gh:owner/repo` without the ref it resolved to, so aoe's update follows the latest
     ///   release); no lock holds it, so it is `None` once read back, and an update, sync or
-    ///   rollback keeps the form `config.toml` has (`host::aoe::record_install`).
+    ///   rollback keeps the form `config.toml` has (`host::record_install`).
     ///
     /// `None` when the host's spelling is `source` (a URL, an ssh remote, a path).
     #[serde(default)]
@@ -128,6 +129,9 @@ pub enum LockError {
     },
     #[error("{path} is not a valid lockfile: {message}")]
     Corrupt { path: String, message: String },
+    /// The home's host record names no host `plugins` serves.
+    #[error(transparent)]
+    UnknownHost(#[from] crate::store::UnknownHost),
     #[error("cannot {action} {path}: {source}")]
     Io {
         action: &'static str,
@@ -142,6 +146,7 @@ impl LockError {
         match self {
             LockError::UnsafeId { .. } => crate::diagnostic::Code::LockUnsafeId,
             LockError::BadPin { .. } => crate::diagnostic::Code::LockBadPin,
+            LockError::UnknownHost(_) => crate::diagnostic::Code::HomeUnknownHost,
             _ => crate::diagnostic::Code::LockError,
         }
     }
@@ -154,6 +159,11 @@ impl LockError {
             )),
             LockError::BadPin { path, id, .. } => Some(format!(
                 "nothing was installed or run for it: a pin reaches pip as a requirement line, so it is only ever a name, a version and a sha256; if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove the `deps` of {id} from {path} and run `plugins install --deps` again"
+            )),
+            LockError::UnknownHost(u) => Some(format!(
+                "a newer plugins wrote it, or it was edited: use that plugins for this home, or write the home's host ({}) into {}",
+                crate::dialect::ALL.map(|d| d.spec().name).join(", "),
+                u.record.display()
             )),
             _ => None,
         }
@@ -211,6 +221,9 @@ pub struct Lock {
     doc: Doc,
     /// The document as loaded (`None` when there was no file), to write only on change.
     loaded: Option<Doc>,
+    /// The home's host record and the host it names, written before the lock when it is
+    /// missing ([`crate::store::Home::host_record`]); `None` for a lock read alone.
+    host_record: Option<(PathBuf, Dialect)>,
 }
 
 fn io<'a>(action: &'static str, path: &'a Path) -> impl FnOnce(std::io::Error) -> LockError + 'a {
@@ -279,6 +292,7 @@ impl Lock {
             format,
             doc,
             loaded,
+            host_record: None,
         })
     }
 
@@ -531,6 +545,14 @@ impl Lock {
         if self.loaded.as_ref() == Some(&self.doc) {
             return Ok(false);
         }
+        // The home names its host before its lock exists, so that a lock is never read by
+        // guessing its host from its contents again (a kill between the two leaves the
+        // record alone, which names the same host).
+        if let Some((record, dialect)) = &self.host_record
+            && fs_err::symlink_metadata(record).is_err()
+        {
+            write_atomic(record, format!("{}\n", dialect.spec().name).as_bytes())?;
+        }
         write_atomic(&self.path, self.render().as_bytes())?;
         self.loaded = Some(self.doc.clone());
         Ok(true)
@@ -564,28 +586,4 @@ fn last_json_row<'a>(
         .rev()
         .find(|p| p.get("id").and_then(serde_json::Value::as_str) == Some(id))?
         .as_object_mut()
-}
-
-/// Where a lock entry's plugin lives in a home (here, not in `store`, so that `store` does
-/// not depend on the lock).
-impl crate::store::Home {
-    /// The home's lockfile, loaded in its host's format (an empty lock when absent).
-    pub fn load_lock(&self) -> Result<Lock, LockError> {
-        Lock::load(&self.lockfile(), self.dialect)
-    }
-
-    /// The directory of a locked plugin. A lock entry whose id cannot be a
-    /// directory name is an error naming the entry, never a path elsewhere.
-    pub fn locked_dir(&self, entry: &Entry) -> Result<std::path::PathBuf, LockError> {
-        Ok(self.plugin_dir(&self.locked_name(entry)?))
-    }
-
-    /// A lock entry's id as a [`crate::name::Name`], or an error naming the entry.
-    pub fn locked_name(&self, entry: &Entry) -> Result<crate::name::Name, LockError> {
-        crate::name::Name::new(&entry.id).map_err(|why| LockError::UnsafeId {
-            path: self.lockfile().display().to_string(),
-            id: entry.id.clone(),
-            why,
-        })
-    }
 }

@@ -166,7 +166,7 @@ pub(super) fn parse(dialect: Dialect, text: &str) -> Option<Node> {
 /// The dialect's JSON Schema, as `plugins schema` prints it (aoe at the
 /// server's `--aoe-api`).
 pub(super) fn dialect_schema(dialect: Dialect, opts: &ValidateOptions) -> Value {
-    crate::host::schema(dialect, opts.aoe.profile)
+    crate::host::schema(dialect, &opts.host)
 }
 
 /// The key whose bytes hold `at`, as a pointer, and its span. (Every key is

@@ -295,11 +295,9 @@ mod tests {
     #[test]
     fn the_tree_validates_as_its_json_copy() {
         let schemas = [
-            crate::host::aoe::manifest::schema::build(
-                crate::host::aoe::manifest::profile::Profile::H15,
-            ),
-            serde_json::from_str(crate::host::aworld::manifest::SCHEMA).unwrap(),
-            serde_json::from_str(crate::host::protoagent::manifest::SCHEMA).unwrap(),
+            crate::host::testing::aoe::schema(crate::host::testing::aoe::Profile::H15),
+            serde_json::from_str(crate::host::testing::aworld::SCHEMA).unwrap(),
+            serde_json::from_str(crate::host::testing::protoagent::SCHEMA).unwrap(),
         ];
         let docs: Vec<Node> = [
             parse_toml("id = \"dev.x.y\"\nversion = \"1.0.0\"\nname = \"Y\"\n[runtime]\nkind = \"command\"\ncommand = [\"run\"]\n"),

@@ -311,23 +311,19 @@ mod tests {
         let schemas = [
             (
                 "aoe api 12",
-                crate::host::aoe::manifest::schema::build(
-                    crate::host::aoe::manifest::profile::Profile::H12,
-                ),
+                crate::host::testing::aoe::schema(crate::host::testing::aoe::Profile::H12),
             ),
             (
                 "aoe api 15",
-                crate::host::aoe::manifest::schema::build(
-                    crate::host::aoe::manifest::profile::Profile::H15,
-                ),
+                crate::host::testing::aoe::schema(crate::host::testing::aoe::Profile::H15),
             ),
             (
                 "aworld",
-                serde_json::from_str(crate::host::aworld::manifest::SCHEMA).unwrap(),
+                serde_json::from_str(crate::host::testing::aworld::SCHEMA).unwrap(),
             ),
             (
                 "protoagent",
-                serde_json::from_str(crate::host::protoagent::manifest::SCHEMA).unwrap(),
+                serde_json::from_str(crate::host::testing::protoagent::SCHEMA).unwrap(),
             ),
         ];
         for (name, schema) in schemas {

@@ -360,9 +360,10 @@ pub fn check_homes(
     let mut per_home = Vec::new();
     for (home, lock) in homes {
         let entries = lock.entries();
-        let profile = protoagent_profile(&home, given);
-        let superseded: Vec<Option<Status>> =
-            entries.iter().map(|e| superseded_by(profile, e)).collect();
+        let host = host_options(&home, given);
+        let superseded: Vec<Option<Status>> = (entries.iter())
+            .map(|e| superseded_by(&home, &host, e))
+            .collect();
         asked.extend(
             entries
                 .iter()
@@ -389,32 +390,26 @@ pub fn check_homes(
     out
 }
 
-/// The protoAgent host profile a home's checks use (the one given, else the one it
-/// remembers, else the newest); `None` for the other hosts.
-fn protoagent_profile(
+/// The hosts' options a home's checks use (the profile given, else the one it remembers,
+/// else the newest).
+fn host_options(
     home: &crate::store::Home,
     given: &crate::profile::HostProfile,
-) -> Option<crate::host::protoagent::manifest::Profile> {
-    if !crate::host::install_policy(home.dialect).instance_checks {
-        return None;
-    }
-    Some(
-        given
-            .or(crate::profile::HostProfile::load(home))
-            .protoagent(&Default::default()),
-    )
+) -> crate::host::HostOptions {
+    given
+        .or(crate::profile::HostProfile::load(home))
+        .host_options(&Default::default())
 }
 
-/// protoAgent 0.218's check before any network: the bundled plugin that supersedes
-/// `entry`'s source, if any.
+/// The host's check before any network (protoAgent 0.218): the bundled plugin that
+/// supersedes `entry`'s source, if any.
 fn superseded_by(
-    profile: Option<crate::host::protoagent::manifest::Profile>,
+    home: &crate::store::Home,
+    host: &crate::host::HostOptions,
     entry: &Entry,
 ) -> Option<Status> {
-    crate::host::protoagent::superseding(&entry.source, profile?).map(|(id, version)| {
-        Status::Superseded {
-            by: id.to_owned(),
-            bundled_version: version.to_owned(),
-        }
+    crate::host::superseded(home, &entry.source, host).map(|s| Status::Superseded {
+        by: s.id.to_owned(),
+        bundled_version: s.version.to_owned(),
     })
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use plugins::diagnostic::{Code, Severity};
-use plugins::host::aoe::manifest::{Options, profile::Profile, validate};
+use plugins::host::testing::aoe::{Options, Profile, validate};
 
 use crate::support::*;
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 use plugins::diagnostic::{Code, Severity};
-use plugins::host::aoe::manifest::{Options, profile::Profile};
+use plugins::host::testing::aoe::{self, Options, Profile};
 use plugins::manifest::HostClass;
 use plugins::validate::{PluginReport, ValidateOptions, validate_root};
 
@@ -141,13 +141,13 @@ fn rows(corpus: &Path) -> Vec<Row> {
 
 fn validate(corpus: &Path, name: &str, profile: Profile) -> PluginReport {
     let opts = ValidateOptions {
-        aoe: Options {
+        host: aoe::host(Options {
             profile,
             // The schema checked against the host's typed parse on every manifest it accepts
             // (plugins::aoe::schema_disagrees), which a plain run does not do.
             self_check: true,
             ..Options::default()
-        },
+        }),
         ..ValidateOptions::default()
     };
     validate_root(&corpus.join("aoe").join(name), &opts)

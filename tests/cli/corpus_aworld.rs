@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use plugins::diagnostic::Code;
-use plugins::host::aworld::manifest::{self as aworld, Options};
+use plugins::host::testing::aworld::{self, Options};
 use plugins::manifest::HostClass;
 use plugins::validate::{ValidateOptions, validate_root};
 
@@ -100,9 +100,9 @@ fn every_corpus_entry_matches_the_upstream_verdict() {
     for entry in &entries {
         let root = recreate(&corpus, entry, tmp.path());
         let opts = ValidateOptions {
-            aworld: Options {
+            host: aworld::host(Options {
                 bundled: entry.name.starts_with("builtin-"),
-            },
+            }),
             ..ValidateOptions::default()
         };
         let report = validate_root(&root, &opts);
@@ -200,7 +200,7 @@ fn the_schema_agrees_with_sources_md() {
         let report = validate_root(
             &root,
             &ValidateOptions {
-                aworld: Options { bundled: true },
+                host: aworld::host(Options { bundled: true }),
                 ..ValidateOptions::default()
             },
         );

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use plugins::diagnostic::{Code, Severity};
-use plugins::host::protoagent::manifest::Options;
+use plugins::host::testing::protoagent::{self, Options};
 use plugins::validate::{ValidateOptions, validate_root};
 
 use crate::support::{corpus_dir, touch_missing, verdict_failure};
@@ -122,10 +122,10 @@ fn recreate(corpus: &Path, entry: &Entry, tmp: &Path) -> PathBuf {
 
 fn opts(host: Option<&str>) -> ValidateOptions {
     ValidateOptions {
-        protoagent: Options {
+        host: protoagent::host(Options {
             host_version: host.map(str::to_owned),
             ..Options::default()
-        },
+        }),
         ..ValidateOptions::default()
     }
 }
@@ -326,10 +326,7 @@ fn the_two_host_profiles_read_the_corpus_alike() {
         let new = validate_root(&root, &opts(Some("0.218.1"))).outcome;
         assert_eq!(old.class, new.class, "{}", entry.name);
         assert_eq!(old.host_message, new.host_message, "{}", entry.name);
-        let (a, b) = (
-            plugins::host::protoagent::manifest::host_log(&old),
-            plugins::host::protoagent::manifest::host_log(&new),
-        );
+        let (a, b) = (protoagent::host_log(&old), protoagent::host_log(&new));
         assert_eq!(a, b, "{}", entry.name);
         if !b.is_empty() {
             warned.push((entry.name.clone(), b.len()));

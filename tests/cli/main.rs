@@ -27,6 +27,7 @@ mod featured;
 mod formats;
 mod frozen;
 mod github;
+mod home_host;
 mod hostile;
 mod hosts;
 mod install;

@@ -13,7 +13,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use plugins::diagnostic::Code;
-use plugins::host::{aworld::manifest as aworld, protoagent::manifest as protoagent};
+use plugins::host::testing::{aworld, protoagent};
 use plugins::manifest::HostClass;
 use serde_json::{Value, json};
 
@@ -1793,7 +1793,7 @@ macro_rules! aoe_host_types {
     impl TryFrom<String> for PluginId {
         type Error = String;
         fn try_from(id: String) -> Result<Self, String> {
-            match plugins::host::aoe::manifest::rules::id_problem(&id) {
+            match plugins::host::testing::aoe::id_problem(&id) {
                 None => Ok(PluginId(id)),
                 Some(reason) => Err(format!("invalid plugin id {id:?}: {reason}")),
             }
@@ -2717,7 +2717,7 @@ fn mutate_aoe(seed: &toml::Value, rng: &mut Rng, values: &[toml::Value]) -> Stri
 /// the same, byte for byte, and a manifest the host parses must not be a parse error.
 #[test]
 fn parity_aoe_serde_words_with_the_hosts_types() {
-    use plugins::host::aoe::manifest::profile::Profile;
+    use plugins::host::testing::aoe::Profile;
     let Some(corpus) = corpus_dir() else { return };
     let (cases, seed) = knobs();
     aoe_sweep(
@@ -2758,13 +2758,13 @@ fn parity_aoe_serde_words_with_the_hosts_types() {
 fn aoe_sweep(
     corpus: &Path,
     name: &str,
-    profile: plugins::host::aoe::manifest::profile::Profile,
+    profile: plugins::host::testing::aoe::Profile,
     judge: fn(&str) -> Result<Vec<String>, String>,
     inline: &str,
     cases: usize,
     seed: u64,
 ) {
-    use plugins::host::aoe::manifest as aoe;
+    use plugins::host::testing::aoe;
     let seeds: Vec<toml::Value> = seeds(&corpus.join("aoe"), "aoe-plugin.toml", &[inline])
         .iter()
         .filter_map(|t| toml::from_str::<toml::Value>(t).ok())
@@ -2862,7 +2862,7 @@ fn aoe_sweep(
 /// reports; `plugins` says the same words (the host's types, [`aoe_host`], as judge).
 #[test]
 fn aoe_an_integer_past_i64_turns_off_the_api_version_pre_check() {
-    use plugins::host::aoe::manifest as aoe;
+    use plugins::host::testing::aoe;
     let head = "id = \"dev.example.a\"\nname = \"A\"\nversion = \"1.0.0\"\n";
     let big = "18446744073709551615";
     let cases = [
@@ -2878,9 +2878,9 @@ fn aoe_an_integer_past_i64_turns_off_the_api_version_pre_check() {
         format!("{head}api_version = 16\nmax_bytes = 9223372036854775807\n"),
     ];
     type HostParse = fn(&str) -> Option<String>;
-    let profiles: [(aoe::profile::Profile, HostParse); 2] = [
-        (aoe::profile::Profile::H15, aoe_host::parse_error),
-        (aoe::profile::Profile::H12, aoe_host_h12::parse_error),
+    let profiles: [(aoe::Profile, HostParse); 2] = [
+        (aoe::Profile::H15, aoe_host::parse_error),
+        (aoe::Profile::H12, aoe_host_h12::parse_error),
     ];
     for (profile, host) in profiles {
         let opts = aoe::Options {

@@ -7,8 +7,7 @@
 
 use std::path::Path;
 
-use plugins::host::protoagent::manifest::Profile;
-use plugins::host::protoagent::{self as pa, Allow};
+use plugins::host::testing::protoagent::{self as pa, Allow, Profile};
 use serde_json::{Value, json};
 
 use crate::support::hosts::host_python;
@@ -286,13 +285,8 @@ fn the_version_gate_defaults_to_the_profiles_release() {
     let Some(py) = host_python() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let host_version = host(&py, tmp.path(), "print(json.dumps(loader._host_version()))");
-    let opts = plugins::host::protoagent::manifest::Options::default();
-    assert_eq!(
-        json!(plugins::host::protoagent::manifest::gate_host_version(
-            &opts
-        )),
-        host_version
-    );
+    let opts = pa::Options::default();
+    assert_eq!(json!(pa::gate_host_version(&opts)), host_version);
     let dir = tempfile::tempdir().unwrap();
     std::fs::write(dir.path().join("__init__.py"), "").unwrap();
     let gate = |min: &str, extra: &[&str]| -> Option<String> {

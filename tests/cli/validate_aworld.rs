@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use plugins::diagnostic::{Code, Severity};
-use plugins::host::aworld::manifest::{Options, validate, validate_legacy};
+use plugins::host::testing::aworld::{Options, validate, validate_legacy};
 use plugins::manifest::HostClass;
 
 use crate::support::*;

@@ -1274,7 +1274,7 @@ enables: [helper]
         ]),
         "0.145 ignores the new keys, keeps core routes and palettes"
     );
-    // Diagnostics are listed by position; `plugins::host::protoagent::manifest::host_log`
+    // Diagnostics are listed by position; `plugins::host::testing::protoagent::host_log`
     // keeps the host's order (the parity test compares it).
     let want = pairs(&[
         (

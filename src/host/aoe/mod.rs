@@ -5,7 +5,7 @@
 //! every capability it declares, so an install that does not write the grant does not
 //! take effect. Edits keep the rest of the file byte for byte (`toml_edit`).
 
-pub mod manifest;
+pub(super) mod manifest;
 
 use std::path::{Path, PathBuf};
 
@@ -19,7 +19,7 @@ use crate::store::Home;
 /// * macOS: that XDG dir if it exists; else `~/.agent-of-empires` if it exists; else the
 ///   XDG dir if `$XDG_CONFIG_HOME` is set; else `~/.agent-of-empires`;
 /// * other: `~/.agent-of-empires`.
-pub fn app_dir(
+pub(super) fn app_dir(
     os: &str,
     xdg_config_home: Option<&Path>,
     home: Option<&Path>,
@@ -49,7 +49,7 @@ pub fn app_dir(
 }
 
 /// `<app_dir>/config.toml`.
-pub fn config_path(home: &Home) -> PathBuf {
+pub(super) fn config_path(home: &Home) -> PathBuf {
     home.root.join("config.toml")
 }
 
@@ -101,7 +101,7 @@ fn plugins_table(doc: &mut DocumentMut) -> Result<&mut Table, NotATable> {
 struct NotATable;
 
 /// The capabilities a manifest declares (`capabilities = [...]`), in order.
-pub fn declared_capabilities(manifest: &str) -> Vec<String> {
+pub(super) fn declared_capabilities(manifest: &str) -> Vec<String> {
     manifest
         .parse::<toml::Table>()
         .ok()
@@ -114,7 +114,7 @@ pub fn declared_capabilities(manifest: &str) -> Vec<String> {
 
 /// What an install grants.
 #[derive(Clone, Debug)]
-pub struct Grant<'a> {
+pub(super) struct Grant<'a> {
     pub id: &'a str,
     /// The install string aoe persists (a local source canonicalized).
     pub source: &'a str,
@@ -127,7 +127,7 @@ pub struct Grant<'a> {
 /// keeps `enabled`, `settings` and everything else. The grant is re-pinned to the new
 /// manifest hash; `granted_at` moves only when the capability set changes (the install
 /// asked again then, by aoe's update rules). Returns whether the file changed.
-pub fn grant(home: &Home, g: &Grant<'_>) -> Result<bool, LockError> {
+pub(super) fn grant(home: &Home, g: &Grant<'_>) -> Result<bool, LockError> {
     let path = config_path(home);
     let (before, mut doc) = load(&path)?;
     let corrupt = |message: String| LockError::Corrupt {
@@ -215,7 +215,7 @@ fn set_kept(t: &mut dyn TableLike, key: &str, value: Value) {
 }
 
 /// Drop `[plugins."<id>"]`; whether the file changed.
-pub fn forget(home: &Home, id: &str) -> Result<bool, LockError> {
+pub(super) fn forget(home: &Home, id: &str) -> Result<bool, LockError> {
     let path = config_path(home);
     if !path.exists() {
         return Ok(false);
@@ -232,7 +232,7 @@ pub fn forget(home: &Home, id: &str) -> Result<bool, LockError> {
 }
 
 /// Set `[plugins."<id>"] enabled`; whether the file changed.
-pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockError> {
+pub(super) fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockError> {
     let path = config_path(home);
     let (before, mut doc) = load(&path)?;
     let corrupt = |message: String| LockError::Corrupt {
@@ -255,18 +255,18 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<bool, LockErr
 /// `config.toml` as read once for a command's rows (`list`, `info`): `None` when it cannot
 /// be read or parsed, so no plugin has a switch.
 #[derive(Debug)]
-pub struct Switches(Option<toml::Table>);
+pub(super) struct Switches(Option<toml::Table>);
 
 impl Switches {
     /// Read and parse `home`'s `config.toml`.
-    pub fn load(home: &Home) -> Switches {
+    pub(super) fn load(home: &Home) -> Switches {
         let text = crate::file::read_to_string(config_path(home)).ok();
         Switches(text.and_then(|t| t.parse::<toml::Table>().ok()))
     }
 
     /// `[plugins."<id>"] enabled`: `None` when the file has no record of the plugin or the
     /// record no `enabled` (aoe loads a community plugin only while it is true).
-    pub fn enabled(&self, id: &str) -> Option<bool> {
+    pub(super) fn enabled(&self, id: &str) -> Option<bool> {
         self.0
             .as_ref()?
             .get("plugins")?
@@ -277,7 +277,7 @@ impl Switches {
 }
 
 /// The `version` the installed `aoe-plugin.toml` in `dir` declares.
-pub fn installed_version(dir: &Path) -> Option<String> {
+pub(super) fn installed_version(dir: &Path) -> Option<String> {
     let text = crate::file::read_to_string(dir.join("aoe-plugin.toml")).ok()?;
     let doc = text.parse::<toml::Table>().ok()?;
     doc.get("version")?.as_str().map(str::to_owned)
@@ -286,7 +286,7 @@ pub fn installed_version(dir: &Path) -> Option<String> {
 /// Record an installed aoe plugin in `config.toml`: the one call the install
 /// transaction makes when it commits. The source is [`persisted_source`], the
 /// capabilities those of the installed manifest.
-pub fn record_install(
+pub(super) fn record_install(
     home: &Home,
     entry: &crate::lock::Entry,
     plugin_dir: &Path,
@@ -322,7 +322,7 @@ fn recorded_source(home: &Home, id: &str) -> Result<Option<String>, LockError> {
 
 /// Whether `config.toml` already names the source as [`record_install`] would write it
 /// for `entry` (so an install with the same files has nothing to record).
-pub fn names_source(home: &Home, entry: &crate::lock::Entry) -> bool {
+pub(super) fn names_source(home: &Home, entry: &crate::lock::Entry) -> bool {
     recorded_source(home, &entry.id)
         .ok()
         .flatten()
@@ -342,7 +342,7 @@ pub fn names_source(home: &Home, entry: &crate::lock::Entry) -> bool {
 /// * with no record, a `gh:` source the install typed without a ref (the lock's
 ///   `follows_latest_release`) stays without one;
 /// * with no record (or one of another source), the lock's source with its ref.
-pub fn persisted_source(entry: &crate::lock::Entry, recorded: Option<&str>) -> String {
+pub(super) fn persisted_source(entry: &crate::lock::Entry, recorded: Option<&str>) -> String {
     if let Some(typed) = &entry.host_source {
         return typed.clone();
     }
@@ -359,7 +359,7 @@ pub fn persisted_source(entry: &crate::lock::Entry, recorded: Option<&str>) -> S
 }
 
 /// What this host decides about installs (see [`crate::host::InstallPolicy`]).
-pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
+pub(super) const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     refuses_symlinks: true,
     builds: true,
     build_output: Some(".aoe-build"),
@@ -370,12 +370,8 @@ pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     follows_gh_releases: true,
     remembers_python: false,
     featured_index: true,
-    instance_checks: false,
     lock_fetch_url: false,
 };
-
-/// This host's dialect, for code that serves this host alone.
-pub const DIALECT: crate::dialect::Dialect = crate::dialect::Dialect::Aoe;
 
 #[cfg(test)]
 mod tests {

@@ -2,13 +2,13 @@
 //! lints) and its registry of installed plugins (`registry`, `plugins/.manifest.json`).
 //! AWorld keeps no lock of its own; `plugins` keeps a TOML `plugins.lock` in its home.
 
-pub mod manifest;
-pub mod registry;
+pub(super) mod manifest;
+pub(super) mod registry;
 
 use std::path::Path;
 
 /// Whether `tree` holds Python, which AWorld imports into its own process.
-pub fn holds_python(tree: &Path) -> bool {
+pub(super) fn holds_python(tree: &Path) -> bool {
     crate::tree::walk(tree, &|_, _| false).is_ok_and(|entries| {
         entries.iter().any(|e| {
             e.kind == crate::tree::Kind::File && e.rel.extension().is_some_and(|x| x == "py")
@@ -17,7 +17,7 @@ pub fn holds_python(tree: &Path) -> bool {
 }
 
 /// What this host decides about installs (see [`crate::host::InstallPolicy`]).
-pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
+pub(super) const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     refuses_symlinks: false,
     builds: false,
     build_output: None,
@@ -28,12 +28,11 @@ pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     follows_gh_releases: false,
     remembers_python: false,
     featured_index: false,
-    instance_checks: false,
     lock_fetch_url: false,
 };
 
 /// The `version` the installed `.aworld-plugin/plugin.json` in `dir` declares.
-pub fn installed_version(dir: &Path) -> Option<String> {
+pub(super) fn installed_version(dir: &Path) -> Option<String> {
     let text = crate::file::read_to_string(dir.join(".aworld-plugin/plugin.json")).ok()?;
     let doc = serde_json::from_str::<serde_json::Value>(&text).ok()?;
     match doc.get("version")? {
@@ -44,10 +43,8 @@ pub fn installed_version(dir: &Path) -> Option<String> {
 }
 
 /// Whether `path` is an AWorld plugin root (a manifest, or the legacy layout).
-pub fn is_root(path: &Path) -> bool {
+pub(super) fn is_root(path: &Path) -> bool {
     crate::host::detect_all(path)
         .iter()
         .any(|d| matches!(d, crate::dialect::Dialect::Aworld))
 }
-/// This host's dialect, for code that serves this host alone.
-pub const DIALECT: crate::dialect::Dialect = crate::dialect::Dialect::Aworld;

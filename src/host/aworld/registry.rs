@@ -6,7 +6,7 @@ use crate::lock::{Entry, LockError, write_atomic};
 use crate::store::Home;
 
 /// Record the plugin in AWorld's `.manifest.json`, keeping other records and fields.
-pub fn upsert(
+pub(crate) fn upsert(
     home: &Home,
     entry: &Entry,
     target: &Path,
@@ -39,7 +39,7 @@ pub fn upsert(
 }
 
 /// Drop the plugin's record, if there is one.
-pub fn remove(home: &Home, id: &str) -> Result<(), LockError> {
+pub(crate) fn remove(home: &Home, id: &str) -> Result<(), LockError> {
     let path = home.aworld_registry();
     if let Some(mut doc) = crate::file::read_to_string(&path)
         .ok()
@@ -55,7 +55,7 @@ pub fn remove(home: &Home, id: &str) -> Result<(), LockError> {
 
 /// Set a record's `enabled` (AWorld's `plugins enable|disable`): `None` when there is
 /// no record, else whether the file changed.
-pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<Option<bool>, LockError> {
+pub(crate) fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<Option<bool>, LockError> {
     let path = home.aworld_registry();
     let Some(mut doc) = crate::file::read_to_string(&path)
         .ok()
@@ -79,11 +79,11 @@ pub fn set_enabled(home: &Home, id: &str, enabled: bool) -> Result<Option<bool>,
 /// `.manifest.json` as read once for a command's rows (`list`, `info`): `None` when it
 /// cannot be read or parsed, so every plugin directory is unmanaged.
 #[derive(Debug)]
-pub struct Switches(Option<serde_json::Value>);
+pub(crate) struct Switches(Option<serde_json::Value>);
 
 impl Switches {
     /// Read and parse `home`'s `.manifest.json`.
-    pub fn load(home: &Home) -> Switches {
+    pub(crate) fn load(home: &Home) -> Switches {
         Switches(
             crate::file::read_to_string(home.aworld_registry())
                 .ok()
@@ -93,7 +93,7 @@ impl Switches {
 
     /// Whether AWorld loads `id`: its record's `enabled` (Python truthiness); a plugin
     /// directory without a record is an enabled "unmanaged plugin directory".
-    pub fn enabled(&self, id: &str) -> bool {
+    pub(crate) fn enabled(&self, id: &str) -> bool {
         let rec = self.0.as_ref().and_then(|doc| doc.get(id)?.get("enabled"));
         match rec {
             None => true,

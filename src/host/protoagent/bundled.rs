@@ -12,13 +12,11 @@ use crate::manifest::pyval::{dict_items, type_name};
 
 /// The bundled ids live with the manifest rules (`validate` warns about them as `new`
 /// refuses them); install checks them here, after the allowlist.
-pub use crate::host::protoagent::manifest::{
-    BUNDLED_0145, BUNDLED_0218_ADDED, builtin_message, is_bundled,
-};
+pub(crate) use crate::host::protoagent::manifest::{builtin_message, is_bundled};
 
 /// The bundled plugins of 0.218 that supersede a git repository: (the repository's
 /// `canonical_source`, the bundled id, its version).
-pub const SUPERSEDING_0218: &[(&str, &str, &str)] = &[
+pub(crate) const SUPERSEDING_0218: &[(&str, &str, &str)] = &[
     (
         "github.com/protolabsai/agent-browser-plugin",
         "agent_browser",
@@ -45,7 +43,7 @@ pub fn superseding(url: &str, profile: Profile) -> Option<(&'static str, &'stati
 
 /// `manifest.is_swap_leftover`: a plugins-dir child named `*.bak` is the installer's swap
 /// copy, which 0.218's discovery skips (0.145 discovers it).
-pub fn is_swap_leftover(dir: &Path, profile: Profile) -> bool {
+pub(crate) fn is_swap_leftover(dir: &Path, profile: Profile) -> bool {
     profile == Profile::V0218
         && dir
             .file_name()
@@ -54,7 +52,7 @@ pub fn is_swap_leftover(dir: &Path, profile: Profile) -> bool {
 
 /// Whether the host's discovery skips the plugin root `dir` ([`is_swap_leftover`], for the
 /// host version `host_version` names).
-pub fn discovery_skips(dir: &Path, host_version: Option<&str>) -> bool {
+pub(crate) fn discovery_skips(dir: &Path, host_version: Option<&str>) -> bool {
     let opts = crate::host::protoagent::manifest::Options {
         host_version: host_version.map(str::to_owned),
         ..Default::default()
@@ -174,7 +172,7 @@ fn closed(profile: Profile, why: String) -> Result<Allow, Unreadable> {
 }
 
 /// The host's refusal of `url` under `allow` (`_source_allowed`), if it refuses.
-pub fn allow_refusal(url: &str, allow: &Allow) -> Option<String> {
+pub(crate) fn allow_refusal(url: &str, allow: &Allow) -> Option<String> {
     match allow {
         Allow::Open => None,
         Allow::List(l) if l.is_empty() => Some(
@@ -224,7 +222,7 @@ pub fn source_matches(url: &str, patterns: &[String]) -> bool {
 }
 
 /// `fnmatch.fnmatchcase`: `*`, `?`, `[seq]`, `[!seq]` (an unclosed `[` is literal).
-pub fn fnmatch(name: &str, pat: &str) -> bool {
+pub(crate) fn fnmatch(name: &str, pat: &str) -> bool {
     let n: Vec<char> = name.chars().collect();
     let p: Vec<char> = pat.chars().collect();
     // Iterative matching with backtracking to the last `*`.

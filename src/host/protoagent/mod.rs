@@ -18,24 +18,24 @@
 //! every path is made absolute against the working directory the command runs in, which
 //! names the same place. Pure: the caller passes the environment in.
 
-mod bundled;
+pub(in crate::host) mod bundled;
 pub(crate) mod catalog;
-pub mod manifest;
-pub mod node;
+mod gates;
+pub(super) mod manifest;
+pub(super) mod node;
 
 use std::path::{Component, Path, PathBuf};
 
-pub use bundled::{
-    Allow, BUNDLED_0145, BUNDLED_0218_ADDED, SUPERSEDING_0218, allow_refusal, allowlist,
-    builtin_message, discovery_skips, fnmatch, is_bundled, is_swap_leftover, source_matches,
-    superseding,
+pub(super) use bundled::{
+    allow_refusal, allowlist, builtin_message, discovery_skips, is_bundled, superseding,
 };
+pub(in crate::host) use gates::{gates, runtime_gap, superseded as superseded_by};
 
 use crate::store::Home;
 
 /// What protoAgent reads from the environment, each value stripped and non-empty.
 #[derive(Clone, Debug, Default)]
-pub struct Env {
+pub(super) struct Env {
     /// `PROTOAGENT_HOME`.
     pub home: Option<String>,
     /// `PROTOAGENT_INSTANCE`.
@@ -56,7 +56,7 @@ pub struct Env {
 
 /// A plugins-dir override protoAgent refuses because it is relative.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refused {
+pub(super) enum Refused {
     /// `PROTOAGENT_PLUGINS_DIR`.
     Env(String),
     /// `plugins.dir` in the config file.
@@ -65,7 +65,7 @@ pub enum Refused {
 
 impl Refused {
     /// The host's own setup-gap wording (0.218 §1.2), naming where plugins load instead.
-    pub fn message(&self, dir: &Path) -> String {
+    pub(super) fn message(&self, dir: &Path) -> String {
         match self {
             Refused::Env(v) => format!(
                 "PROTOAGENT_PLUGINS_DIR '{v}' is not absolute, so it is ignored and plugins load from {} instead. Set an absolute path.",
@@ -81,7 +81,7 @@ impl Refused {
 
 /// One instance's resolved paths.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Paths {
+pub(super) struct Paths {
     pub instance_root: PathBuf,
     /// Where installs go and the loader looks (the live plugins dir).
     pub plugins_dir: PathBuf,
@@ -97,7 +97,7 @@ pub struct Paths {
 }
 
 impl Paths {
-    pub fn home(&self) -> Home {
+    pub(super) fn home(&self) -> Home {
         Home {
             root: self.instance_root.clone(),
             dialect: crate::dialect::Dialect::Protoagent,
@@ -109,7 +109,7 @@ impl Paths {
 }
 
 /// `re.sub(r"[^A-Za-z0-9._-]", "_", s) or "instance"`.
-pub fn safe_segment(s: &str) -> String {
+pub(super) fn safe_segment(s: &str) -> String {
     let out: String = s
         .chars()
         .map(|c| {
@@ -138,7 +138,7 @@ fn expand(s: &str, user_home: Option<&Path>) -> PathBuf {
 
 /// Absolute against `cwd`, with `.` and repeated separators dropped as Python's `Path`
 /// drops them (`..` is kept: nothing is resolved).
-pub fn absolute(p: &Path, cwd: &Path) -> PathBuf {
+pub(super) fn absolute(p: &Path, cwd: &Path) -> PathBuf {
     let joined = if p.is_absolute() {
         p.to_path_buf()
     } else {
@@ -152,7 +152,7 @@ pub fn absolute(p: &Path, cwd: &Path) -> PathBuf {
 
 /// The config's `plugins.dir` as protoAgent's `configured_plugins_dir` reads it: `None`
 /// when unset, falsy or unreadable; otherwise the text (`str(value)` for a non-string).
-pub fn configured_plugins_dir(config: &Path) -> Option<String> {
+pub(super) fn configured_plugins_dir(config: &Path) -> Option<String> {
     let text = crate::file::read_to_string(config).ok()?;
     let doc: serde_json::Value = if text.trim().is_empty() {
         serde_json::Value::Null
@@ -192,7 +192,7 @@ fn falsy(v: &serde_json::Value) -> bool {
 }
 
 /// Resolve an instance's paths as protoAgent 0.218 does.
-pub fn resolve(env: &Env) -> Paths {
+pub(super) fn resolve(env: &Env) -> Paths {
     let user_home = env.user_home.as_deref();
     let abs = |s: &str| absolute(&expand(s, user_home), &env.cwd);
     let box_root = match &env.box_root {
@@ -249,7 +249,7 @@ pub fn resolve(env: &Env) -> Paths {
 
 /// The instance config (`<home>/config/langgraph-config.yaml`) that holds the
 /// `plugins.enabled` and `plugins.disabled` lists.
-pub fn config_yaml(home: &Home) -> PathBuf {
+pub(super) fn config_yaml(home: &Home) -> PathBuf {
     home.root.join("config").join("langgraph-config.yaml")
 }
 
@@ -261,7 +261,7 @@ fn installed_manifest(dir: &Path) -> Option<crate::manifest::doc::Node> {
 
 /// The version the installed manifest declares, as the host shows it: `str(version)`,
 /// `0.0.0` when it declares none (`protoagent.md` §2).
-pub fn installed_version(dir: &Path) -> Option<String> {
+pub(super) fn installed_version(dir: &Path) -> Option<String> {
     let manifest = installed_manifest(dir)?;
     Some(manifest.get("version").map_or_else(
         || "0.0.0".to_owned(),
@@ -272,14 +272,14 @@ pub fn installed_version(dir: &Path) -> Option<String> {
 /// The config's `plugins.enabled` and `plugins.disabled` lists as read once for a
 /// command's rows (`list`, `info`), as sets.
 #[derive(Debug)]
-pub struct Switches {
+pub(super) struct Switches {
     enabled: std::collections::HashSet<String>,
     disabled: std::collections::HashSet<String>,
 }
 
 impl Switches {
     /// Read and parse the lists of `home`'s config ([`config_yaml`]).
-    pub fn load(home: &Home) -> Switches {
+    pub(super) fn load(home: &Home) -> Switches {
         let (enabled, disabled) = plugin_lists(&config_yaml(home));
         Switches {
             enabled: enabled.into_iter().collect(),
@@ -290,7 +290,7 @@ impl Switches {
     /// Whether the host loads `id` (in `dir`): it is not in `plugins.disabled`, and it is
     /// in `plugins.enabled` or its manifest enables itself (`enabled`, Python truthiness;
     /// §3). The manifest is the plugin's own, read here.
-    pub fn enabled(&self, id: &str, dir: &Path) -> bool {
+    pub(super) fn enabled(&self, id: &str, dir: &Path) -> bool {
         if self.disabled.contains(id) {
             return false;
         }
@@ -305,7 +305,7 @@ impl Switches {
 }
 
 /// protoAgent's `plugins.enabled` and `plugins.disabled` lists in its config, as read.
-pub fn plugin_lists(config: &Path) -> (Vec<String>, Vec<String>) {
+pub(super) fn plugin_lists(config: &Path) -> (Vec<String>, Vec<String>) {
     let doc: Option<serde_json::Value> = crate::file::read_to_string(config)
         .ok()
         .and_then(|t| serde_saphyr::from_str(&t).ok());
@@ -324,7 +324,7 @@ pub fn plugin_lists(config: &Path) -> (Vec<String>, Vec<String>) {
 /// `disabled` and is in `enabled` or enables itself), given the lists as they are;
 /// `None` when they already say so. YAML cannot be edited here without losing the
 /// file's comments and layout, so the lines are for the user to put in.
-pub fn switch_lines(config: &Path, id: &str, enable: bool) -> Option<String> {
+pub(super) fn switch_lines(config: &Path, id: &str, enable: bool) -> Option<String> {
     let (mut enabled, mut disabled) = plugin_lists(config);
     let before = (enabled.clone(), disabled.clone());
     if enable {
@@ -356,7 +356,7 @@ pub fn switch_lines(config: &Path, id: &str, enable: bool) -> Option<String> {
 }
 
 /// What this host decides about installs (see [`crate::host::InstallPolicy`]).
-pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
+pub(super) const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     refuses_symlinks: false,
     builds: false,
     build_output: None,
@@ -367,12 +367,8 @@ pub const INSTALL: crate::host::InstallPolicy = crate::host::InstallPolicy {
     follows_gh_releases: false,
     remembers_python: true,
     featured_index: false,
-    instance_checks: true,
     lock_fetch_url: true,
 };
-
-/// This host's dialect, for code that serves this host alone.
-pub const DIALECT: crate::dialect::Dialect = crate::dialect::Dialect::Protoagent;
 
 #[cfg(test)]
 mod tests {

@@ -10,11 +10,11 @@ use crate::manifest::doc::{Node, Value};
 use crate::manifest::pyval::{dict_items, py_str};
 
 /// The managed Node runtime 0.218.1 pins (`runtime.node_install.NODE_VERSION`).
-pub const MANAGED_NODE: (u64, u64, u64) = (24, 18, 0);
+pub(crate) const MANAGED_NODE: (u64, u64, u64) = (24, 18, 0);
 
 /// `_parse_requires_runtimes`' stored `node` floor (`>=N[.N[.N]]`): keys lowercased, the
 /// last valid spec winning; `None` without one.
-pub fn node_floor(doc: &Node) -> Option<String> {
+pub(crate) fn node_floor(doc: &Node) -> Option<String> {
     let e = doc.get("requires_runtimes")?;
     let mut floor = None;
     for (name, spec) in dict_items(&e.node) {
@@ -49,7 +49,7 @@ fn floor_digits(text: &str) -> Option<&str> {
 }
 
 /// A `vX[.Y[.Z]]` version as a triple (missing parts are 0).
-pub fn parse_version(text: &str) -> Option<(u64, u64, u64)> {
+pub(crate) fn parse_version(text: &str) -> Option<(u64, u64, u64)> {
     let t = text.trim();
     let t = t.strip_prefix(">=").map_or(t, str::trim);
     let t = t.strip_prefix('v').unwrap_or(t);
@@ -61,7 +61,7 @@ pub fn parse_version(text: &str) -> Option<(u64, u64, u64)> {
 }
 
 /// The version of the `node` on PATH (`node --version`), if there is one that runs.
-pub fn node_on_path() -> Option<(u64, u64, u64)> {
+pub(crate) fn node_on_path() -> Option<(u64, u64, u64)> {
     let out = Command::new("node").arg("--version").output().ok()?;
     if !out.status.success() {
         return None;
@@ -71,7 +71,7 @@ pub fn node_on_path() -> Option<(u64, u64, u64)> {
 
 /// The host's `runtime-missing` gap message for `spec` (a stored floor) when `found`
 /// does not meet it; `None` when it does.
-pub fn gap_message(spec: &str, found: Option<(u64, u64, u64)>) -> Option<String> {
+pub(crate) fn gap_message(spec: &str, found: Option<(u64, u64, u64)>) -> Option<String> {
     let floor = parse_version(spec)?;
     if found.is_some_and(|v| v >= floor) {
         return None;

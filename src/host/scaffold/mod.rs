@@ -29,7 +29,7 @@ pub const SCHEMA_FILE: &str = ".plugins-schema.json";
 
 /// What `plugins schema <dialect>` prints (aoe: the default host profile).
 pub fn schema_text(dialect: Dialect) -> String {
-    let value = crate::host::schema(dialect, Default::default());
+    let value = crate::host::schema(dialect, &crate::host::HostOptions::default());
     let mut text = serde_json::to_string_pretty(&value).expect("schema serializes");
     text.push('\n');
     text

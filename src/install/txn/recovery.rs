@@ -213,11 +213,11 @@ pub fn leftovers(home: &Home) -> Leftovers {
 /// is gone (the lock's, AWorld's registry's, aoe's config.toml's, `.autoupdate.json`'s,
 /// the first-seen record's, the per-file hash records').
 fn temp_files(home: &Home) -> Vec<PathBuf> {
-    let aoe_config = crate::host::aoe::config_path(home);
     let mut out: Vec<PathBuf> = home
         .atomic_files()
         .into_iter()
-        .chain([aoe_config, home.plugins_dir().join(".manifest.json")])
+        .chain(crate::host::edited_configs(home))
+        .chain([home.plugins_dir().join(".manifest.json")])
         .flat_map(|written| temp_files_of(&written))
         .collect();
     out.extend(

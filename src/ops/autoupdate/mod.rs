@@ -51,7 +51,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
     let grace = opts.grace;
     // Recovery first, also for a sweep that then has nothing to do.
     let mut on_event = crate::reporter::progress(printer);
-    for home in cx.homes(opts.home) {
+    for home in cx.homes(opts.home)? {
         crate::install::recover_first(&home, &mut on_event)?;
     }
     drop(on_event);

@@ -124,7 +124,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
         opts.yes
     };
     // Finish or undo what a killed command left before comparing the lock with the plugins.
-    let homes = cx.homes(opts.home);
+    let homes = cx.homes(opts.home)?;
     for home in &homes {
         if (home.lockfile().exists() || home.root.join(".plugins").exists())
             && let Err(e) = install::lock_home(home, true, &mut on_event)

@@ -45,7 +45,7 @@ pub struct UpdateOptions<'a> {
 pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Vec<UpdateRow>> {
     // Recovery first: the checks read the lock as a killed command's recovery leaves it.
     let mut on_event = crate::reporter::progress(printer);
-    for home in cx.homes(opts.home) {
+    for home in cx.homes(opts.home)? {
         crate::install::recover_first(&home, &mut on_event)?;
     }
     drop(on_event);

@@ -4,6 +4,7 @@
 //! `src/dialect.rs`.
 
 mod modules;
+mod seal;
 mod size;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -552,7 +553,7 @@ const FILE_LINES: usize = 500;
 
 /// Files over [`FILE_LINES`], each with the size it had when listed: it may only shrink,
 /// and leaves the list once under the limit (split by responsibility, then drop the row).
-const LONG_FILES: &[(&str, usize)] = &[("install/pipeline.rs", 696), ("lock/mod.rs", 591)];
+const LONG_FILES: &[(&str, usize)] = &[("install/pipeline.rs", 696), ("lock/mod.rs", 589)];
 
 /// The most lines a function may have, from its `fn` line to its closing brace.
 const FN_LINES: usize = 80;

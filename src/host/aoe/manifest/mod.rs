@@ -5,10 +5,10 @@ mod check;
 mod ignored;
 mod install;
 mod lint;
-pub mod profile;
-pub mod raw;
-pub mod rules;
-pub mod schema;
+pub(crate) mod profile;
+pub(crate) mod raw;
+pub(crate) mod rules;
+pub(crate) mod schema;
 mod structural;
 
 use std::path::Path;

@@ -66,7 +66,7 @@ const SLOTS: &[(&str, On)] = &[
 ];
 
 /// The alias of `bool` in `SettingType` and `ObjectFieldType` (`#[serde(alias = "boolean")]`).
-pub const BOOL_ALIAS: &str = "boolean";
+pub(crate) const BOOL_ALIAS: &str = "boolean";
 
 /// `SettingType` (§9); `dynamic_multi_select` is a field type only.
 const SETTING_TYPES: &[(&str, On)] = &[
@@ -143,7 +143,7 @@ fn sets(profile: Profile) -> &'static Sets {
 }
 
 /// `option_source` values (both profiles).
-pub const OPTION_SOURCES: &[&str] = &[
+pub(crate) const OPTION_SOURCES: &[&str] = &[
     "acp.agents",
     "acp.models",
     "acp.modes",
@@ -152,16 +152,16 @@ pub const OPTION_SOURCES: &[&str] = &[
 ];
 
 /// `runtime.kind` values (both profiles; `self-exec` exists only on a branch).
-pub const RUNTIME_KINDS: &[&str] = &["command", "release-binary"];
+pub(crate) const RUNTIME_KINDS: &[&str] = &["command", "release-binary"];
 
 /// `commands.action.kind` values (both profiles).
-pub const ACTION_KINDS: &[&str] = &["open-ui-link"];
+pub(crate) const ACTION_KINDS: &[&str] = &["open-ui-link"];
 
 /// `runtime.build[].platforms` values (`std::env::consts::OS` names).
-pub const PLATFORMS: &[&str] = &["linux", "macos", "windows"];
+pub(crate) const PLATFORMS: &[&str] = &["linux", "macos", "windows"];
 
 /// Builtin theme names (H12, `src/tui/styles/mod.rs`).
-pub const BUILTIN_THEMES: &[&str] = &[
+pub(crate) const BUILTIN_THEMES: &[&str] = &[
     "zinc",
     "empire",
     "phosphor",
@@ -173,13 +173,13 @@ pub const BUILTIN_THEMES: &[&str] = &[
 ];
 
 /// Builtin plugin ids a community install may not claim.
-pub const BUILTIN_IDS: &[&str] = &["aoe.web"];
+pub(crate) const BUILTIN_IDS: &[&str] = &["aoe.web"];
 
 /// First id segments only featured plugins may use.
-pub const RESERVED_NAMESPACES: &[&str] = &["aoe", "agent-of-empires"];
+pub(crate) const RESERVED_NAMESPACES: &[&str] = &["aoe", "agent-of-empires"];
 
 /// Slot names that once existed, with what became of them.
-pub const HISTORIC_SLOTS: &[(&str, &str)] = &[
+pub(crate) const HISTORIC_SLOTS: &[(&str, &str)] = &[
     ("detail-panel", "renamed to `pane` in api_version 3"),
     ("status-bar-segment", "renamed to `status-bar`"),
     ("session-row-badge", "renamed to `row-badge`"),

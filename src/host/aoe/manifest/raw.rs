@@ -21,14 +21,15 @@ thread_local! {
 }
 
 /// Run the host's strict typed parse under `profile`.
-pub fn parse(text: &str, profile: Profile) -> Result<Manifest, toml::de::Error> {
+#[cfg(test)]
+pub(crate) fn parse(text: &str, profile: Profile) -> Result<Manifest, toml::de::Error> {
     PROFILE.with(|p| p.set(profile));
     toml::from_str(text)
 }
 
 /// The host's typed parse of a document already parsed from `text`: what
 /// [`parse`] returns, errors included, without parsing the text again.
-pub fn from_table(
+pub(crate) fn from_table(
     table: toml::Spanned<toml::de::DeTable<'_>>,
     text: &str,
     profile: Profile,
@@ -42,7 +43,7 @@ pub fn from_table(
 }
 
 /// Which closed set a [`Closed`] value belongs to.
-pub trait Set {
+pub(crate) trait Set {
     fn variants(profile: Profile) -> &'static [&'static str];
     /// Spellings accepted as aliases, mapped to their canonical name.
     fn aliases() -> &'static [(&'static str, &'static str)];
@@ -56,13 +57,13 @@ pub trait Set {
 /// one-key table naming the variant accepted), with serde's `unknown variant` error
 /// listing every spelling.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Closed<S> {
+pub(crate) struct Closed<S> {
     pub name: String,
     set: PhantomData<S>,
 }
 
 impl<S> Closed<S> {
-    pub fn as_str(&self) -> &str {
+    pub(crate) fn as_str(&self) -> &str {
         &self.name
     }
 }
@@ -134,7 +135,7 @@ impl<S: Set> Default for Closed<S> {
 macro_rules! closed_set {
     ($name:ident, $variants:expr, $aliases:expr, $spellings:expr) => {
         #[derive(Clone, Debug, PartialEq, Eq)]
-        pub struct $name;
+        pub(crate) struct $name;
         impl Set for $name {
             fn variants(profile: Profile) -> &'static [&'static str] {
                 ($variants)(profile)
@@ -166,14 +167,14 @@ closed_set!(OptionSourceSet, |_| profile::OPTION_SOURCES, &[], |_| {
     profile::OPTION_SOURCES
 });
 
-pub type Slot = Closed<SlotSet>;
-pub type SettingType = Closed<SettingTypeSet>;
-pub type FieldType = Closed<FieldTypeSet>;
-pub type OptionSource = Closed<OptionSourceSet>;
+pub(crate) type Slot = Closed<SlotSet>;
+pub(crate) type SettingType = Closed<SettingTypeSet>;
+pub(crate) type FieldType = Closed<FieldTypeSet>;
+pub(crate) type OptionSource = Closed<OptionSourceSet>;
 
 /// A plugin id, checked during deserialization as the host's `TryFrom<String>` does.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PluginId(pub String);
+pub(crate) struct PluginId(pub String);
 
 impl<'de> Deserialize<'de> for PluginId {
     fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -190,20 +191,17 @@ impl<'de> Deserialize<'de> for PluginId {
 /// The host's type names, which serde's errors quote (`invalid type: integer `1`,
 /// expected struct CommandContribution`, `… expected internally tagged enum RuntimeSpec`),
 /// under the names the rest of `plugins` uses.
-pub type Command = CommandContribution;
-pub type Action = ClientAction;
-pub type Keybind = KeybindContribution;
-pub type Setting = SettingContribution;
-pub type Field = ObjectFieldContribution;
-pub type Theme = ThemeContribution;
-pub type Status = StatusContribution;
-pub type Ui = UiContribution;
-pub type Runtime = RuntimeSpec;
+pub(crate) type Action = ClientAction;
+pub(crate) type Setting = SettingContribution;
+pub(crate) type Field = ObjectFieldContribution;
+pub(crate) type Runtime = RuntimeSpec;
 
 /// `aoe-plugin.toml`, as the host's `PluginManifest`.
+// The host's own fields, which its typed parse must accept; only some are read here.
+#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Manifest {
+pub(crate) struct Manifest {
     pub id: PluginId,
     pub name: String,
     pub version: String,
@@ -238,8 +236,10 @@ pub struct Manifest {
     pub aoe_version: Option<String>,
 }
 
+// The host's own fields, which its typed parse must accept; only some are read here.
+#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
-pub struct CommandContribution {
+pub(crate) struct CommandContribution {
     pub id: String,
     #[serde(default)]
     pub title: String,
@@ -251,18 +251,20 @@ pub struct CommandContribution {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum ClientAction {
+pub(crate) enum ClientAction {
     OpenUiLink { slot: Slot, id: String },
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct KeybindContribution {
+pub(crate) struct KeybindContribution {
     pub command: String,
     pub key: String,
 }
 
+// The host's own fields, which its typed parse must accept; only some are read here.
+#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
-pub struct SettingContribution {
+pub(crate) struct SettingContribution {
     pub key: String,
     #[serde(default)]
     pub label: String,
@@ -296,8 +298,10 @@ pub struct SettingContribution {
     pub max_items: Option<u32>,
 }
 
+// The host's own fields, which its typed parse must accept; only some are read here.
+#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
-pub struct ObjectFieldContribution {
+pub(crate) struct ObjectFieldContribution {
     pub key: String,
     #[serde(default)]
     pub label: String,
@@ -324,28 +328,32 @@ pub struct ObjectFieldContribution {
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct ThemeContribution {
+pub(crate) struct ThemeContribution {
     pub name: String,
     pub path: String,
 }
 
+// The host's own fields, which its typed parse must accept; only some are read here.
+#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
-pub struct StatusContribution {
+pub(crate) struct StatusContribution {
     pub id: String,
     #[serde(default)]
     pub label: String,
 }
 
 #[derive(Clone, Debug, Deserialize)]
-pub struct UiContribution {
+pub(crate) struct UiContribution {
     pub slot: Slot,
     #[serde(default)]
     pub id: String,
 }
 
+// The host's own fields, which its typed parse must accept; only some are read here.
+#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct Screenshot {
+pub(crate) struct Screenshot {
     pub path: String,
     pub alt: String,
     #[serde(default)]
@@ -354,7 +362,7 @@ pub struct Screenshot {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(tag = "kind", rename_all = "kebab-case")]
-pub enum RuntimeSpec {
+pub(crate) enum RuntimeSpec {
     Command {
         command: Vec<String>,
         #[serde(default)]
@@ -371,7 +379,7 @@ pub enum RuntimeSpec {
 
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
-pub struct BuildStep {
+pub(crate) struct BuildStep {
     pub command: Vec<String>,
     #[serde(default)]
     pub platforms: Vec<String>,

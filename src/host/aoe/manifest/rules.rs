@@ -23,13 +23,13 @@ pub fn id_problem(id: &str) -> Option<&'static str> {
 }
 
 /// Whether the id's first segment is reserved for featured plugins.
-pub fn is_reserved_namespace(id: &str) -> bool {
+pub(crate) fn is_reserved_namespace(id: &str) -> bool {
     let first = id.split('.').next().unwrap_or_default();
     super::profile::RESERVED_NAMESPACES.contains(&first)
 }
 
 /// A repository-relative raster image path (`screenshot_path_ok`).
-pub fn screenshot_path_ok(path: &str) -> bool {
+pub(crate) fn screenshot_path_ok(path: &str) -> bool {
     if path.is_empty() || path.len() > 512 {
         return false;
     }
@@ -51,7 +51,7 @@ pub fn screenshot_path_ok(path: &str) -> bool {
 }
 
 /// A lucide kebab-case icon name (`lucide_icon_name_ok`).
-pub fn lucide_icon_name_ok(name: &str) -> bool {
+pub(crate) fn lucide_icon_name_ok(name: &str) -> bool {
     !name.is_empty()
         && name.len() <= 80
         && name.split('-').all(|seg| {
@@ -64,17 +64,17 @@ pub fn lucide_icon_name_ok(name: &str) -> bool {
 
 /// Whether a program reads as a path rather than a bare name (`looks_like_path`).
 /// Absoluteness is judged as on Unix, where the reference host runs.
-pub fn looks_like_path(arg: &str) -> bool {
+pub(crate) fn looks_like_path(arg: &str) -> bool {
     arg.contains('/') || arg.contains('\\') || is_absolute(arg)
 }
 
 /// `Path::is_absolute` on Unix.
-pub fn is_absolute(arg: &str) -> bool {
+pub(crate) fn is_absolute(arg: &str) -> bool {
     arg.starts_with('/')
 }
 
 /// A Windows drive (`C:`) or UNC (`\\server`) prefix, absolute on Windows only.
-pub fn has_windows_prefix(arg: &str) -> bool {
+pub(crate) fn has_windows_prefix(arg: &str) -> bool {
     let b = arg.as_bytes();
     (b.len() >= 2 && b[0].is_ascii_alphabetic() && b[1] == b':')
         || arg.starts_with("\\\\")
@@ -82,7 +82,7 @@ pub fn has_windows_prefix(arg: &str) -> bool {
 }
 
 /// Why the TUI cannot parse a keybind chord (`bindings.rs::parse_chord`), if it cannot.
-pub fn chord_problem(chord: &str) -> Option<String> {
+pub(crate) fn chord_problem(chord: &str) -> Option<String> {
     let mut key_tokens = 0;
     for token in chord.split('+').map(str::trim) {
         let lower = token.to_ascii_lowercase();

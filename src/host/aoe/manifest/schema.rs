@@ -10,7 +10,7 @@ use serde_json::{Value, json};
 use super::profile::{ACTION_KINDS, OPTION_SOURCES, PLATFORMS, Profile, RUNTIME_KINDS};
 
 /// The id grammar as a regex (byte length is bounded separately).
-pub const ID_PATTERN: &str = r"^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$";
+pub(crate) const ID_PATTERN: &str = r"^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$";
 
 fn strings() -> Value {
     json!({ "type": "array", "items": { "type": "string" } })

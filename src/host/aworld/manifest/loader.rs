@@ -13,7 +13,7 @@ use crate::ptr;
 
 /// What a manifest that passed the loader declares.
 #[derive(Debug)]
-pub struct Loaded<'a> {
+pub(crate) struct Loaded<'a> {
     pub id: String,
     /// `(kind, entrypoints)` in JSON order; entrypoints are `(index, node)`.
     pub kinds: Vec<(&'a str, Vec<(usize, &'a Node)>)>,
@@ -79,18 +79,10 @@ fn not_iterable(node: &Node, at: Pointer) -> Finding {
     )
 }
 
-/// `validate_plugin_path` for a manifest plugin: load, then check every target.
-#[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
-pub fn validate<'a>(doc: &'a Node, root: &Path) -> Result<Loaded<'a>, Finding> {
-    let loaded = load(doc)?;
-    check_targets(&loaded, root)?;
-    Ok(loaded)
-}
-
 /// What the host's loader raises for a top level that is not an object: its
 /// `"id" not in raw` is a membership test on a list, a substring test on a
 /// string and a `TypeError` on anything else; past both tests, `.get` fails.
-pub fn non_object_host_message(root: &Node) -> String {
+pub(crate) fn non_object_host_message(root: &Node) -> String {
     let has = |key: &str| match &root.value {
         Value::Array(items) => Some(
             items
@@ -110,7 +102,7 @@ pub fn non_object_host_message(root: &Node) -> String {
 
 /// `load_plugin_manifest`: the first failing check, or what the manifest declares.
 #[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
-pub fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
+pub(crate) fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
     if !matches!(root.value, Value::Table(_)) {
         return Err(fail(
             Code::AworldNotObject,
@@ -245,15 +237,10 @@ fn entrypoints_of<'a>(kind: &'a str, items: &'a Node) -> Result<Vec<(usize, &'a 
     Ok(out)
 }
 
-/// `validate_plugin_path`'s containment pass: the first escaping target.
+/// `validate_plugin_path`'s containment pass: the first escaping target (`root`'s
+/// canonical path, when known, saves resolving it again).
 #[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
-pub fn check_targets(loaded: &Loaded<'_>, root: &Path) -> Result<(), Finding> {
-    check_targets_at(loaded, root, None)
-}
-
-/// [`check_targets`] with `root`'s canonical path, when known.
-#[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
-pub fn check_targets_at(
+pub(crate) fn check_targets_at(
     loaded: &Loaded<'_>,
     root: &Path,
     canonical: Option<&Path>,

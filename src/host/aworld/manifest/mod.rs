@@ -3,7 +3,7 @@
 //! what the runtime skips (spec `aworld.md`).
 
 mod lint;
-pub mod loader;
+pub(crate) mod loader;
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -42,7 +42,7 @@ fn schema_value() -> &'static serde_json::Value {
 
 /// The schema as `plugins schema aworld` prints it (read, not compiled: printing it and
 /// the editor's hints do without the validator).
-pub fn schema() -> serde_json::Value {
+pub(crate) fn schema() -> serde_json::Value {
     schema_value().clone()
 }
 
@@ -53,7 +53,7 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> (Outcome, Option<Sum
 
 /// [`validate`], given `root`'s canonical path when the caller already knows
 /// it (recursive discovery does), so it is not resolved again.
-pub fn validate_at(
+pub(crate) fn validate_at(
     text: &str,
     root: &Path,
     canonical: Option<&Path>,
@@ -222,7 +222,7 @@ pub fn validate_legacy(root: &Path) -> (Outcome, Option<Summary>) {
 }
 
 /// Whether `root` looks like an AWorld legacy plugin (no manifest of any dialect).
-pub fn is_legacy_root(root: &Path) -> bool {
+pub(crate) fn is_legacy_root(root: &Path) -> bool {
     root.join("agents").exists() || root.join("skills").exists()
 }
 

@@ -9,8 +9,8 @@ mod lint;
 
 /// `canonical_source` (0.218 §2.9): `host/owner/repo`, lowercased, or "" for no remote
 /// git source.
-pub use lint::canonical_source;
-pub mod pep440;
+pub(crate) use lint::canonical_source;
+pub(crate) mod pep440;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -27,7 +27,7 @@ pub const SCHEMA: &str = include_str!("plugin.schema.json");
 
 /// Ids that would shadow a core `/api/plugins/<…>` route (compared lowercase),
 /// as protoAgent 0.145 reserves them.
-pub const RESERVED_IDS: &[&str] = &[
+pub(crate) const RESERVED_IDS: &[&str] = &[
     "install",
     "installed",
     "sync",
@@ -37,7 +37,7 @@ pub const RESERVED_IDS: &[&str] = &[
 ];
 
 /// The reserved ids of protoAgent 0.218 (`protoagent-0218.md` §2.1): three more routes.
-pub const RESERVED_IDS_0218: &[&str] = &[
+pub(crate) const RESERVED_IDS_0218: &[&str] = &[
     "install",
     "installed",
     "sync",
@@ -77,7 +77,7 @@ pub fn is_bundled(id: &str, profile: Profile) -> bool {
 }
 
 /// The host's `plugins.built_in` message (`installer.install` step 8).
-pub fn builtin_message(id: &str) -> String {
+pub(crate) fn builtin_message(id: &str) -> String {
     format!("plugin id '{id}' is a built-in — cannot install over it.")
 }
 
@@ -93,7 +93,7 @@ pub enum Profile {
 
 /// The profile of the host version validated against: 0.218 unless
 /// `--host-version` names an older release (the newest is the default).
-pub fn profile(opts: &Options) -> Profile {
+pub(crate) fn profile(opts: &Options) -> Profile {
     let older = opts
         .host_version
         .as_deref()
@@ -120,7 +120,7 @@ pub fn gate_host_version(opts: &Options) -> String {
 }
 
 /// The reserved ids of the host version validated against.
-pub fn reserved_ids(opts: &Options) -> &'static [&'static str] {
+pub(crate) fn reserved_ids(opts: &Options) -> &'static [&'static str] {
     match profile(opts) {
         Profile::V0145 => RESERVED_IDS,
         Profile::V0218 => RESERVED_IDS_0218,
@@ -139,14 +139,14 @@ pub struct Options {
 }
 
 /// The parsed schema.
-pub fn schema_value() -> &'static serde_json::Value {
+pub(crate) fn schema_value() -> &'static serde_json::Value {
     static S: LazyLock<serde_json::Value> =
         LazyLock::new(|| serde_json::from_str(SCHEMA).expect("embedded schema is JSON"));
     &S
 }
 
 /// Whether `id` matches the id grammar.
-pub fn id_grammar_ok(id: &str) -> bool {
+pub(crate) fn id_grammar_ok(id: &str) -> bool {
     let mut chars = id.chars();
     chars.next().is_some_and(|c| c.is_ascii_alphanumeric())
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '-')
@@ -174,7 +174,7 @@ const ARCHIVE_EXTENSIONS: [&str; 12] = [
 /// would take as a local directory or archive (a separator or a leading `.` before
 /// the markers, or an archive name), which would build and run the plugin's own
 /// files (`tree/`) during `install --deps`.
-pub fn pip_spec_problem(spec: &str) -> Option<&'static str> {
+pub(crate) fn pip_spec_problem(spec: &str) -> Option<&'static str> {
     let s = spec.trim();
     if s.starts_with('-') {
         return Some("looks like a pip option, not a package");
@@ -215,7 +215,7 @@ fn required_str(doc: &Node, key: &str) -> Option<String> {
 
 /// Codes whose diagnostics are `load_manifest`'s own warnings, with the host's
 /// text after `[plugins] <id>: ` (and in its order among themselves).
-pub const HOST_LOGGED: &[Code] = &[
+pub(crate) const HOST_LOGGED: &[Code] = &[
     Code::ProtoSettingsTab,
     Code::ProtoSettingsTabApply,
     Code::ProtoSettingsTabPath,
@@ -264,9 +264,15 @@ pub fn validate(text: &str, root: &Path, opts: &Options) -> Outcome {
     validate_at(text, root, None, opts)
 }
 
-/// [`validate`], with `root`'s canonical path when the caller knows it (a recursive
+/// Validate `text`, the manifest of the plugin directory `root`, with `root`'s canonical
+/// path when the caller knows it (a recursive
 /// search resolves the start once): no per-directory canonicalisation.
-pub fn validate_at(text: &str, root: &Path, canonical: Option<&Path>, opts: &Options) -> Outcome {
+pub(crate) fn validate_at(
+    text: &str,
+    root: &Path,
+    canonical: Option<&Path>,
+    opts: &Options,
+) -> Outcome {
     let resolved = match canonical {
         Some(c) => Some(c.to_path_buf()),
         None => fs_err::canonicalize(root).ok(),

@@ -5,7 +5,7 @@ use std::cmp::Ordering;
 
 /// A parsed PEP 440 version, ordered as `packaging.version.Version` orders it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Version {
+pub(crate) struct Version {
     epoch: u64,
     release: Vec<u64>,
     pre: Option<(u8, u64)>,
@@ -42,7 +42,7 @@ type SortKey = (
 
 impl Version {
     /// Parse with PEP 440's normalisation (case, `v` prefix, spellings, separators).
-    pub fn parse(text: &str) -> Option<Version> {
+    pub(crate) fn parse(text: &str) -> Option<Version> {
         let lower = text.trim().to_ascii_lowercase();
         let mut s = lower.strip_prefix('v').unwrap_or(&lower);
         let mut local = None;

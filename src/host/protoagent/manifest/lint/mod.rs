@@ -16,7 +16,7 @@ mod paths;
 mod settings;
 mod sources;
 
-pub use sources::canonical_source;
+pub(crate) use sources::canonical_source;
 
 use std::path::Path;
 

@@ -66,7 +66,7 @@ fn source_parts(text: &str) -> Option<(String, String)> {
 }
 
 /// `canonical_source`: `host/owner/repo`, lowercased, or "" for no remote source.
-pub fn canonical_source(url: &str) -> String {
+pub(crate) fn canonical_source(url: &str) -> String {
     let Some((host, path)) = source_parts(url) else {
         return String::new();
     };
