@@ -20,6 +20,8 @@ pub mod testing;
 pub use aworld::manifest::Summary as Activation;
 pub use env::{HomeWarning, HostEnv};
 pub use options::{HostArgs, HostOptions, NotAHostVersion, known_aoe_api};
+/// Each host's options from the command line's, and whether some host reads `--host-version`.
+pub use options::{check_host_version, from_args as validate_options};
 
 use std::path::{Path, PathBuf};
 
@@ -317,18 +319,6 @@ pub fn validate(
             protoagent::manifest::validate_at(text, root, canonical, &opts.host.protoagent)
         }
     }
-}
-
-/// Each host's options from the command line's (`--aoe-api`, `--host-version`, …);
-/// refused when `--host-version` is no version any host reads.
-pub fn validate_options(args: &HostArgs) -> Result<HostOptions, NotAHostVersion> {
-    options::from_args(args)
-}
-
-/// Whether some host reads `version` (`--host-version`): aoe a semver, protoAgent a
-/// PEP 440 version.
-pub fn check_host_version(version: Option<&str>) -> Result<(), NotAHostVersion> {
-    options::check_host_version(version)
 }
 
 /// `dialect`'s manifest JSON Schema (aoe's for the API profile `host` validates as), with

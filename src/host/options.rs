@@ -56,7 +56,7 @@ pub struct HostOptions {
 
 /// Whether some host reads `--host-version` as given: one flag for every host, aoe wants
 /// semver, protoAgent PEP 440.
-pub(super) fn check_host_version(version: Option<&str>) -> Result<(), NotAHostVersion> {
+pub fn check_host_version(version: Option<&str>) -> Result<(), NotAHostVersion> {
     match version {
         Some(v)
             if semver::Version::parse(v).is_err()
@@ -68,8 +68,9 @@ pub(super) fn check_host_version(version: Option<&str>) -> Result<(), NotAHostVe
     }
 }
 
-/// Each host's options from the command line's.
-pub(super) fn from_args(args: &HostArgs) -> Result<HostOptions, NotAHostVersion> {
+/// Each host's options from the command line's (`--aoe-api`, `--host-version`, …); refused
+/// when `--host-version` is no version any host reads.
+pub fn from_args(args: &HostArgs) -> Result<HostOptions, NotAHostVersion> {
     check_host_version(args.host_version.as_deref())?;
     let semver_host = (args.host_version.as_deref()).and_then(|v| semver::Version::parse(v).ok());
     Ok(HostOptions {
