@@ -1,13 +1,16 @@
-//! A JSON Schema evaluator for the few keywords a lint schema uses, without compiling it.
+//! A JSON Schema evaluator for the keywords the built-in schemas use, without compiling them.
 //!
 //! Compiling a schema with `jsonschema` checks it against its draft's meta-schema first, which
 //! `jsonschema` does not let a caller skip: about 1.3 M instructions, half of validating one
-//! AWorld root per process (docs/PERFORMANCE.md, issue 43). AWorld's `plugin.schema.json` is a
-//! lint the host never applies, and it uses only `type`, `required`, `properties`,
-//! `additionalProperties`, `items`, `enum` and `minLength`; this walks the schema as data for
-//! those and reports what [`super::schema::validate`] reports, in its order (tests compare
-//! both on the corpus and on seeded mutations). [`unsupported`] names any other keyword, so a
-//! schema that grows one is caught by a test instead of being half-checked.
+//! AWorld root per process, and more for an aoe root the typed parse rejects
+//! (docs/PERFORMANCE.md, issue 43). AWorld's `plugin.schema.json` (a lint the host never
+//! applies) and aoe's generated schema (whose errors are the diagnostics of a manifest the
+//! host's typed parse rejects) use only `type`, `required`, `properties`,
+//! `additionalProperties`, `items`, `enum`, `const`, `minLength`, `maxLength`, `pattern`,
+//! `minimum`, `maximum`, `allOf` and `if`/`then`/`else`; this walks the schema as data for
+//! those and reports what [`super::schema::validate`] reports, as the report shows it (tests
+//! compare both on each corpus and on seeded mutations). [`unsupported`] names any other
+//! keyword, so a schema that grows one is caught by a test instead of being half-checked.
 
 use serde_json::Value as Json;
 
@@ -15,7 +18,14 @@ use super::doc::{Entry, Node, Pointer, Seg, Value};
 use super::schema::{Problem, SchemaError};
 
 /// Keywords that only annotate: they constrain nothing.
-const ANNOTATIONS: [&str; 5] = ["$schema", "$id", "title", "description", "examples"];
+const ANNOTATIONS: [&str; 6] = [
+    "$schema",
+    "$id",
+    "title",
+    "description",
+    "examples",
+    "default",
+];
 
 /// Every violation of `schema` in `root`, as [`super::schema::validate`] would report it.
 pub fn validate(schema: &Json, root: &Node) -> Vec<SchemaError> {
@@ -49,7 +59,18 @@ fn unsupported_at(schema: &Json, at: &str, out: &mut Vec<String>) {
                     unsupported_at(sub, &format!("{at}/properties/{name}"), out);
                 }
             }
-            "additionalProperties" | "items" => unsupported_at(value, &format!("{at}/{key}"), out),
+            "additionalProperties" | "items" | "if" | "then" | "else" => {
+                unsupported_at(value, &format!("{at}/{key}"), out);
+            }
+            "allOf" => {
+                for (i, sub) in value.as_array().into_iter().flatten().enumerate() {
+                    unsupported_at(sub, &format!("{at}/allOf/{i}"), out);
+                }
+            }
+            "const" if value.is_string() => {}
+            "pattern" if value.as_str().is_some_and(|p| regex::Regex::new(p).is_ok()) => {}
+            "maxLength" if value.is_u64() => {}
+            "minimum" | "maximum" if value.is_number() => {}
             "required" | "enum"
                 if value
                     .as_array()
@@ -62,7 +83,9 @@ fn unsupported_at(schema: &Json, at: &str, out: &mut Vec<String>) {
 
 /// The `type` names evaluated: those whose instances [`matches`] tells apart exactly as
 /// `jsonschema` does over the spanned tree (`super::instance`).
-const JSON_TYPES: [&str; 5] = ["object", "array", "string", "boolean", "null"];
+const JSON_TYPES: [&str; 7] = [
+    "object", "array", "string", "boolean", "null", "integer", "number",
+];
 
 fn matches(ty: &str, node: &Node) -> bool {
     match ty {
@@ -71,9 +94,61 @@ fn matches(ty: &str, node: &Node) -> bool {
         "array" => matches!(node.value, Value::Array(_)),
         "string" => matches!(node.value, Value::Str(_)),
         "boolean" => matches!(node.value, Value::Bool(_)),
-        "null" => matches!(node.value, Value::Null),
+        "null" => {
+            matches!(node.value, Value::Null)
+                || matches!(node.value, Value::Float(_) | Value::BigInt(_))
+                    && number(node).is_none()
+        }
+        "number" => number(node).is_some(),
+        "integer" => number(node).is_some_and(|n| n.is_integer),
         _ => true,
     }
+}
+
+/// A number as the schema sees it (`super::instance`): TOML's `nan` and `inf` are none.
+struct Number {
+    value: f64,
+    /// An integer to the schema: no fractional part (`1.0` is one, as in draft 7).
+    is_integer: bool,
+}
+
+fn number(node: &Node) -> Option<Number> {
+    #[allow(clippy::cast_precision_loss)] // as `serde_json::Number::as_f64` converts it
+    match &node.value {
+        Value::Int(i) => Some(Number {
+            value: *i as f64,
+            is_integer: true,
+        }),
+        Value::BigInt(text) => text
+            .parse::<f64>()
+            .ok()
+            .filter(|f| f.is_finite())
+            .map(|value| Number {
+                value,
+                is_integer: value.fract() == 0.0,
+            }),
+        Value::Float(x) if x.is_finite() => Some(Number {
+            value: *x,
+            is_integer: x.fract() == 0.0,
+        }),
+        _ => None,
+    }
+}
+
+/// A compiled `pattern`, kept for the process (the built-in schemas have few).
+fn pattern_matches(pattern: &str, text: &str) -> bool {
+    static SEEN: std::sync::Mutex<Vec<(String, regex::Regex)>> = std::sync::Mutex::new(Vec::new());
+    let mut seen = SEEN
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if !seen.iter().any(|(p, _)| p == pattern) {
+        match regex::Regex::new(pattern) {
+            Ok(re) => seen.push((pattern.to_owned(), re)),
+            // `unsupported` refuses such a schema; nothing to check against.
+            Err(_) => return true,
+        }
+    }
+    seen.iter().any(|(p, re)| p == pattern && re.is_match(text))
 }
 
 /// The last entry of each key, in the order keys first appear (a map's view of the table).
@@ -147,16 +222,53 @@ fn check(schema: &Json, node: &Node, at: &At<'_>, out: &mut Vec<SchemaError>) {
                     out.push(at.error(Problem::Enum(allowed.map(str::to_owned).collect())));
                 }
             }
-            "minLength" => {
-                if let (Value::Str(s), Some(min)) = (&node.value, value.as_u64())
-                    && (s.chars().count() as u64) < min
-                {
-                    out.push(at.error(Problem::Shape));
+            "const" => {
+                if !matches!(&node.value, Value::Str(s) if value.as_str() == Some(s)) {
+                    let expected = value.as_str().map(str::to_owned).into_iter().collect();
+                    out.push(at.error(Problem::Enum(expected)));
                 }
             }
-            _ => children(obj, key, value, node, at, out),
+            _ => {
+                if let Some(problem) = scalar(key, value, node) {
+                    out.push(at.error(problem));
+                } else {
+                    children(obj, key, value, node, at, out);
+                }
+            }
         }
     }
+}
+
+/// What a keyword on a string or a number finds wrong with `node`, if anything.
+fn scalar(key: &str, value: &Json, node: &Node) -> Option<Problem> {
+    let text = || match &node.value {
+        Value::Str(s) => Some(s.as_str()),
+        _ => None,
+    };
+    let bad = match key {
+        "minLength" => text()
+            .zip(value.as_u64())
+            .is_some_and(|(s, n)| (s.chars().count() as u64) < n),
+        "maxLength" => text()
+            .zip(value.as_u64())
+            .is_some_and(|(s, n)| (s.chars().count() as u64) > n),
+        "pattern" => text()
+            .zip(value.as_str())
+            .is_some_and(|(s, p)| !pattern_matches(p, s)),
+        "minimum" | "maximum" => {
+            let (Some(n), Some(limit)) = (number(node), value.as_f64()) else {
+                return None;
+            };
+            let out = if key == "minimum" {
+                n.value < limit
+            } else {
+                n.value > limit
+            };
+            return out.then_some(Problem::Range);
+        }
+        _ => return None,
+    };
+    bad.then_some(Problem::Shape)
 }
 
 /// The keywords that reach into a table's members or an array's items.
@@ -188,12 +300,33 @@ fn children(
                 }
             }
         }
+        ("additionalProperties", Value::Table(entries)) if value == &Json::Bool(false) => {
+            let declared = obj.get("properties").and_then(Json::as_object);
+            for (name, _) in members(entries) {
+                if !declared.is_some_and(|d| d.contains_key(name)) {
+                    out.push(At::Key(at, name).error(Problem::Unknown(name.to_owned())));
+                }
+            }
+        }
         ("additionalProperties", Value::Table(entries)) if value.is_object() => {
             let declared = obj.get("properties").and_then(Json::as_object);
             for (name, child) in members(entries) {
                 if !declared.is_some_and(|d| d.contains_key(name)) {
                     check(value, child, &At::Key(at, name), out);
                 }
+            }
+        }
+        ("allOf", _) => {
+            for sub in value.as_array().into_iter().flatten() {
+                check(sub, node, at, out);
+            }
+        }
+        ("if", _) => {
+            let mut found = Vec::new();
+            check(value, node, at, &mut found);
+            let branch = if found.is_empty() { "then" } else { "else" };
+            if let Some(sub) = obj.get(branch) {
+                check(sub, node, at, out);
             }
         }
         ("items", Value::Array(items)) => {

@@ -17,9 +17,7 @@ use std::sync::LazyLock;
 use self::profile::Profile;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::manifest::doc::Node;
-use crate::manifest::{
-    Facts, Finding, HostClass, Outcome, ReleaseWorker, format, schema as json_schema,
-};
+use crate::manifest::{Facts, Finding, HostClass, Outcome, ReleaseWorker, format, subset};
 use structural::structural_finding;
 
 /// How to validate: which host, and what the caller asserts about it.
@@ -42,21 +40,15 @@ pub struct Options {
 
 struct Compiled {
     schema: serde_json::Value,
-    /// Compiled when first needed: most manifests never need it.
-    validator: std::sync::OnceLock<json_schema::Validator>,
     /// The schema's keys, for the ignored-keys lint.
     keys: ignored::Keys,
 }
 
 impl Compiled {
-    fn validator(&self) -> &json_schema::Validator {
-        self.validator
-            .get_or_init(|| json_schema::compile(&self.schema))
-    }
-
-    /// The schema's findings on `doc`.
+    /// The schema's findings on `doc`, evaluated as data (`manifest::subset`): compiling it
+    /// with `jsonschema` cost more than the rest of the root (tests/ compare the two).
     fn structural(&self, doc: &Node, profile: Profile) -> Vec<Finding> {
-        json_schema::validate(self.validator(), doc)
+        subset::validate(&self.schema, doc)
             .into_iter()
             .map(|e| structural_finding(e, doc, &self.schema, profile))
             .collect()
@@ -67,11 +59,7 @@ fn compiled(profile: Profile) -> &'static Compiled {
     fn make(profile: Profile) -> Compiled {
         let schema = schema::build(profile);
         let keys = ignored::Keys::of(&schema);
-        Compiled {
-            schema,
-            validator: std::sync::OnceLock::new(),
-            keys,
-        }
+        Compiled { schema, keys }
     }
     static H12: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H12));
     static H15: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H15));
@@ -321,3 +309,6 @@ fn holds_big_int(node: &Node) -> bool {
         _ => false,
     }
 }
+
+#[cfg(test)]
+mod tests;

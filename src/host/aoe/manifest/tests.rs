@@ -1,0 +1,246 @@
+//! aoe's schema evaluated as data (`manifest::subset`) gives the diagnostics the compiled
+//! `jsonschema` validator gives, as the report shows them: on the shared corpus, inline seeds
+//! and seeded mutations of both, for every host profile.
+
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::profile::Profile;
+use super::structural_finding;
+use crate::diagnostic::{Diagnostic, Severity};
+use crate::manifest::doc::Node;
+use crate::manifest::format::parse_toml;
+use crate::manifest::{schema as json_schema, subset};
+
+const SEEDS: [&str; 6] = [
+    "id = \"dev.x.y\"\nname = \"Y\"\nversion = \"1\"\napi_version = 9\n",
+    "id = \"Bad..Id\"\nname = 5\napi_version = -1\nextra = 1\n[runtime]\nkind = \"command\"\n",
+    "id = \"a.b\"\nversion = 1.0\napi_version = 1.0\n[runtime]\nkind = \"release-binary\"\ncommand = 1\n[[keybinds]]\nkey = 3\n",
+    "id = 1979-05-27T07:32:00Z\nname = inf\nversion = nan\napi_version = 99999999999999999999\n[[settings]]\nkey = \"k\"\ntype = \"nope\"\nmin_items = -2\n[[settings.fields]]\nkey = 1\ntype = \"bool\"\n",
+    "id = \"x.yyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyyy\"\nname = \"n\"\nversion = \"v\"\napi_version = 4294967296\n[[ui]]\nslot = \"nowhere\"\n[[commands]]\nid = \"c\"\n[commands.action]\nkind = \"x\"\nslot = 1\n[[screenshots]]\npath = \"p\"\nextra = true\n",
+    "id = \"é.a\"\nname = \"n\"\nversion = \"v\"\napi_version = 1\nstatus = [{ label = 1 }]\nthemes = [{}]\n[runtime]\nbuild = [{ command = \"x\", platforms = [1] }]\n",
+];
+
+/// splitmix64: seedable and the same everywhere.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
+
+fn values() -> Vec<Value> {
+    vec![
+        json!(true),
+        json!(0),
+        json!(-1),
+        json!(7),
+        json!(4_294_967_295_u64),
+        json!(4_294_967_296_u64),
+        json!(1.0),
+        json!(1.5),
+        json!(""),
+        json!("x"),
+        json!("Dev.X"),
+        json!("dev.example.ok"),
+        json!("command"),
+        json!("release-binary"),
+        json!("browser_open"),
+        json!("sidebar"),
+        json!("bool"),
+        json!([]),
+        json!(["a"]),
+        json!([1, 2]),
+        json!({}),
+        json!({"id": ""}),
+        json!({"kind": "command"}),
+        json!({"kind": "release-binary", "asset": 1}),
+        json!([{"id": "a"}, {}, {"key": "k", "type": "select"}]),
+        json!([{"command": ["x"], "platforms": ["linux"]}, {"command": 1}]),
+    ]
+}
+
+const KEYS: [&str; 16] = [
+    "id",
+    "name",
+    "version",
+    "api_version",
+    "runtime",
+    "kind",
+    "command",
+    "asset",
+    "settings",
+    "type",
+    "key",
+    "slot",
+    "min_items",
+    "commands",
+    "extra",
+    "fields",
+];
+
+/// Every table and array in `v`, as JSON pointers.
+fn containers(v: &Value, at: String, out: &mut Vec<String>) {
+    match v {
+        Value::Object(o) => {
+            out.push(at.clone());
+            for (k, c) in o {
+                containers(c, format!("{at}/{k}"), out);
+            }
+        }
+        Value::Array(a) => {
+            out.push(at.clone());
+            for (i, c) in a.iter().enumerate() {
+                containers(c, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// One mutation: a member set, replaced or removed, or an item added, somewhere in `doc`.
+fn mutate(doc: &mut Value, rng: &mut Rng, pool: &[Value]) {
+    let mut places = Vec::new();
+    containers(doc, String::new(), &mut places);
+    let at = places[rng.below(places.len())].clone();
+    let value = pool[rng.below(pool.len())].clone();
+    match doc.pointer_mut(&at) {
+        Some(Value::Object(o)) => {
+            let key = if !o.is_empty() && rng.below(2) == 0 {
+                o.keys()
+                    .nth(rng.below(o.len()))
+                    .cloned()
+                    .unwrap_or_default()
+            } else {
+                KEYS[rng.below(KEYS.len())].to_owned()
+            };
+            if rng.below(4) == 0 {
+                o.remove(&key);
+            } else {
+                o.insert(key, value);
+            }
+        }
+        Some(Value::Array(a)) => {
+            if !a.is_empty() && rng.below(2) == 0 {
+                let i = rng.below(a.len());
+                a[i] = value;
+            } else {
+                a.push(value);
+            }
+        }
+        _ => {}
+    }
+}
+
+// The test's own switches (not the program's environment) and its one `skipped` line.
+#[allow(clippy::disallowed_methods, clippy::print_stderr)]
+fn corpus() -> Vec<String> {
+    let dir = std::env::var_os("PLUGINS_CORPUS_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus"))
+        .join("aoe");
+    let Ok(entries) = fs_err::read_dir(&dir) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "no corpus at {}",
+            dir.display()
+        );
+        eprintln!(
+            "skipped the aoe corpus part: no corpus at {}",
+            dir.display()
+        );
+        return Vec::new();
+    };
+    let mut out: Vec<String> = entries
+        .filter_map(Result::ok)
+        .filter_map(|e| fs_err::read_to_string(e.path().join("aoe-plugin.toml")).ok())
+        .collect();
+    out.sort();
+    out
+}
+
+/// The schema's diagnostics as the report shows them: resolved to the bytes they label and
+/// in source order (`validate::apply_policy` sorts them so, stably).
+fn seen(
+    errors: Vec<json_schema::SchemaError>,
+    doc: &Node,
+    schema: &Value,
+    profile: Profile,
+) -> Vec<String> {
+    let mut diagnostics: Vec<Diagnostic> = errors
+        .into_iter()
+        .map(|e| structural_finding(e, doc, schema, profile).resolve(doc, Severity::Error))
+        .collect();
+    diagnostics.sort_by_key(Diagnostic::offset);
+    diagnostics.iter().map(|d| format!("{d:?}")).collect()
+}
+
+#[test]
+fn the_schema_uses_only_keywords_the_subset_evaluates() {
+    for profile in [Profile::H12, Profile::H15] {
+        let schema = super::schema::build(profile);
+        assert_eq!(subset::unsupported(&schema), Vec::<String>::new());
+    }
+}
+
+#[test]
+fn the_subset_reports_what_jsonschema_reports() {
+    let pool = values();
+    let mut texts: Vec<String> = SEEDS.iter().map(|s| (*s).to_owned()).collect();
+    let corpus = corpus();
+    assert!(
+        corpus.is_empty() || corpus.len() >= 30,
+        "{} corpus manifests",
+        corpus.len()
+    );
+    texts.extend(corpus);
+    let mut rng = Rng(43);
+    let mut mutated = Vec::new();
+    for seed in &texts {
+        let Ok(parsed) = toml::from_str::<Value>(seed) else {
+            continue;
+        };
+        for _ in 0..60 {
+            let mut doc = parsed.clone();
+            for _ in 0..=rng.below(3) {
+                mutate(&mut doc, &mut rng, &pool);
+            }
+            if let Ok(text) = toml::to_string(&doc) {
+                mutated.push(text);
+            }
+        }
+    }
+    texts.extend(mutated);
+    for profile in [Profile::H12, Profile::H15] {
+        let schema = super::schema::build(profile);
+        let compiled = json_schema::compile(&schema);
+        let (mut compared, mut with_errors) = (0, 0);
+        for text in &texts {
+            let Ok(doc) = parse_toml(text) else {
+                continue;
+            };
+            let expected = json_schema::validate(&compiled, &doc);
+            with_errors += usize::from(!expected.is_empty());
+            assert_eq!(
+                seen(subset::validate(&schema, &doc), &doc, &schema, profile),
+                seen(expected, &doc, &schema, profile),
+                "{text}"
+            );
+            compared += 1;
+        }
+        assert!(compared >= 400, "{compared} compared");
+        assert!(
+            with_errors * 3 >= compared,
+            "{with_errors} of {compared} with errors"
+        );
+    }
+}
