@@ -868,7 +868,6 @@ doctor: 6 ok, 0 warn, 0 fail
     }
     // -v shows a redirect, and where it goes.
     let moved = Api::start(&RATE, true);
-    // parts: -v's debug lines of the sources and the API interleave (checked at once).
     let (code, stdout, stderr) = cmd(t, &python)
         .env("GITHUB_TOKEN", SECRET)
         .env("PLUGINS_GH_BASE", &server.base)
@@ -876,6 +875,7 @@ doctor: 6 ok, 0 warn, 0 fail
         .args(["-v", "doctor", "--home"])
         .arg(&home)
         .run()
+        // parts: -v's debug lines of the sources and the API interleave (checked at once).
         .parts();
     assert_eq!(code, 0, "{stdout}{stderr}");
     assert!(
@@ -1402,12 +1402,12 @@ fn times_recorded_in_the_future_are_reported_and_left_alone() {
         "b".repeat(40)
     );
     std::fs::write(home.join(".plugins/first-seen.json"), &seen).unwrap();
-    // parts: this run shows the machine's own HOME and hosts on PATH, and ages to the second.
     let (_, stdout, stderr) = Plugins::new()
         .args(["doctor", "--home"])
         .arg(&home)
         .env("COLUMNS", "400")
         .run()
+        // parts: this run shows the machine's own HOME and hosts on PATH, and ages to the second.
         .parts();
     assert!(
         (stdout.clone() + &stderr)

@@ -140,7 +140,6 @@ fn protoagent_homes_resolve_as_the_host_resolves_them() {
 #[test]
 fn relative_plugins_dir_warning_is_the_hosts() {
     let tmp = tempfile::tempdir().unwrap();
-    // parts: the report wraps the message at a width that depends on the temp dir's length.
     let (code, _, stderr) = Plugins::new()
         .args(["homes"])
         .env("HOME", tmp.path())
@@ -149,6 +148,7 @@ fn relative_plugins_dir_warning_is_the_hosts() {
         .env_remove("PROTOAGENT_INSTANCE")
         .env_remove("PROTOAGENT_BOX_ROOT")
         .run()
+        // parts: the report wraps the message at a width that depends on the temp dir's length.
         .parts();
     assert_eq!(code, 0);
     let want = format!(
