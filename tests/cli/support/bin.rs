@@ -347,9 +347,16 @@ impl Ran {
     /// message shows as a diff, and an overwrite fills both before a code is judged.
     #[track_caller]
     pub(crate) fn expect(&self, code: i32, stdout: impl IntoData, stderr: impl IntoData) -> &Ran {
+        self.streams_eq(stdout, stderr).code(code)
+    }
+
+    /// stdout and stderr as [`Ran::expect`] compares them, for a helper whose callers judge
+    /// the exit code themselves.
+    #[track_caller]
+    pub(crate) fn streams_eq(&self, stdout: impl IntoData, stderr: impl IntoData) -> &Ran {
         compare(&self.stdout, &self.redactions, stdout, false);
         compare(&self.stderr, &self.redactions, stderr, false);
-        self.code(code)
+        self
     }
 
     /// (exit code, stdout, stderr), for tests that judge them piecemeal: only where a
