@@ -4,7 +4,7 @@
 //!
 //! ```ignore
 //! let ran = Plugins::new().args(["list"]).home(&home).run();
-//! ran.success().stdout_eq(str![[r#"..."#]]); // temp paths redacted, see below
+//! ran.expect(0, str![[r#"..."#]], str![""]); // code, stdout, stderr; temp paths redacted
 //! ```
 //!
 //! Placeholders (every test uses these names for these things): `[TMP]` a test's temp
