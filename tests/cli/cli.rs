@@ -5,7 +5,7 @@ use std::path::Path;
 
 use clap::CommandFactory;
 
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::*;
 
@@ -16,18 +16,215 @@ fn cli_definition_is_consistent() {
 
 #[test]
 fn version_and_help() {
-    let (code, stdout, _) = Plugins::new().arg("--version").run().parts();
-    assert_eq!(code, 0);
-    assert_eq!(stdout, format!("plugins {}\n", env!("CARGO_PKG_VERSION")));
-    let (code, stdout, _) = Plugins::new().arg("--help").run().parts();
-    assert_eq!(code, 0);
+    Plugins::new()
+        .redact("[VERSION]", env!("CARGO_PKG_VERSION"))
+        .arg("--version")
+        .run()
+        .expect(
+            0,
+            str![[r#"
+plugins [VERSION]
+
+"#]],
+            str![""],
+        );
+    let ran = Plugins::new().arg("--help").run();
+    ran.expect(
+        0,
+        str![[r#"
+One toolchain for agent-host plugins: scaffold, validate, install, update (aoe, aworld, protoagent)
+
+Usage: plugins [OPTIONS] <COMMAND>
+
+Commands:
+  new          Scaffold a plugin for any dialect from the built-in templates
+  validate     Check plugin manifests exactly as the host does, plus lints
+  search       Find plugins in the featured index and the installed homes, with the install command
+  install      Install a plugin from git or a local directory, pinned in the lock
+  list         List installed plugins
+  info         Show one installed plugin
+  homes        Show where each host keeps its plugins, lock and config
+  enable       Turn an installed plugin on where its host reads it
+  disable      Turn an installed plugin off where its host reads it
+  remove       Remove an installed plugin and its lock entry
+  rollback     Put back a version an update replaced (the last two are kept), and hold it
+  bundle       Write one archive of everything a home's lock pins, for `sync --frozen --from`
+  hold         Hold a plugin at its version: `update --all` and `autoupdate` skip it
+  unhold       Lift a plugin's hold: updates take it again
+  verify       Check installed plugins against the hashes in the lock
+  sync         Install what the lock says, at the locked commits
+  outdated     Show what is pinned and what is newer (reads remote refs only)
+  update       Update plugins to their newer commits
+  autoupdate   One auto-update sweep under each home's policy, <home>/plugins.toml (for cron)
+  activity     Mark a home busy so auto-update waits (touch, or hold while a command runs)
+  doctor       Check homes, locks, leftovers, hosts, sources, proxies and credentials
+  resolve      Show which AWorld plugins activate, in discovery order, and why others do not
+  schema       Print the JSON Schema of a dialect's manifest
+  lsp          Run a language server that publishes validate's diagnostics as you type
+  completions  Print shell completions
+  man          Write the manual pages (plugins.1 and one per subcommand) into a directory
+  help         Print this message or the help of the given subcommand(s)
+
+Options:
+      --color <WHEN>         When to use color: auto honours NO_COLOR and whether output is a
+                             terminal [default: auto] [possible values: auto, always, never]
+  -q, --quiet                Print only problems: no status lines, no progress, no summary of what
+                             went well
+  -v, --verbose              Show the git and HTTP steps on stderr: each URL with its proxy and
+                             credential source, ref listings, fetches, downloads, redirects (secrets
+                             redacted)
+      --log-format <FORMAT>  Status lines and errors on stderr as text, or one JSON object per line
+                             with an RFC 3339 timestamp (for logs) [default: text] [possible values:
+                             text, json]
+      --timestamps           Text logs: start each status line, warning and error on stderr (and
+                             autoupdate's report lines) with an RFC 3339 timestamp, one line each.
+                             autoupdate does so whenever stderr is not a terminal
+  -h, --help                 Print help
+  -V, --version              Print version
+
+Examples:
+  plugins new my-plugin --dialect aoe       scaffold a plugin (templates: plugins new --list)
+  plugins validate                          validate the plugin in the current directory
+  plugins validate --path . --format github annotate a pull request from CI
+  plugins validate -r --path plugins/       every plugin root below plugins/
+  plugins search github                     find a plugin, and the line that installs it
+  plugins install gh:owner/repo@v1.2.0      install, pinned to the tag's commit
+  plugins resolve --path ~/.aworld/plugins  AWorld activation order and skips
+  plugins schema aoe > aoe.schema.json      JSON Schema for editors
+  plugins completions zsh > _plugins        shell completions
+
+Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run.
+
+"#]],
+        str![""],
+    );
     assert!(
-        stdout.contains(
+        ran.stdout.contains(
             "Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run."
         )
     );
-    let (code, stdout, _) = Plugins::new().args(["validate", "--help"]).run().parts();
-    assert_eq!(code, 0);
+    let ran = Plugins::new().args(["validate", "--help"]).run();
+    ran.expect(
+        0,
+        str![[r#"
+Check plugin manifests exactly as the host does, plus lints
+
+Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
+
+Arguments:
+  [PLUGIN-ID]...
+          Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; an existing
+          manifest file's path counts as --path (so pre-commit can pass file names)
+
+Options:
+      --color <WHEN>
+          When to use color: auto honours NO_COLOR and whether output is a terminal
+          
+          [default: auto]
+          [possible values: auto, always, never]
+
+  -p, --path <PATH>
+          A plugin root, a manifest file, or with --recursive a directory of plugin roots [default:
+          .]
+
+  -q, --quiet
+          Print only problems: no status lines, no progress, no summary of what went well
+
+  -r, --recursive
+          Find every plugin root below each --path
+
+      --dialect <DIALECT>
+          Validate as this dialect instead of detecting it from the manifest name
+
+          Possible values:
+          - aoe:        Agent of Empires: `aoe-plugin.toml`
+          - aworld:     AWorld: `.aworld-plugin/plugin.json`
+          - protoagent: protoAgent: `protoagent.plugin.yaml`
+
+  -v, --verbose
+          Show the git and HTTP steps on stderr: each URL with its proxy and credential source, ref
+          listings, fetches, downloads, redirects (secrets redacted)
+
+      --aoe-api <API>
+          aoe host profile: 15 (aoe 1.19) or 12 (aoe 1.14)
+          
+          [default: 15]
+          [possible values: 12, 15]
+
+      --log-format <FORMAT>
+          Status lines and errors on stderr as text, or one JSON object per line with an RFC 3339
+          timestamp (for logs)
+          
+          [default: text]
+          [possible values: text, json]
+
+      --host-version <X.Y.Z>
+          Check the manifest's version requirement (aoe_version) against this host version
+
+      --timestamps
+          Text logs: start each status line, warning and error on stderr (and autoupdate's report
+          lines) with an RFC 3339 timestamp, one line each. autoupdate does so whenever stderr is
+          not a terminal
+
+      --strict
+          Warnings fail validation too (exit 1)
+          
+          [alias: --deny-warnings]
+
+  -A, --allow <CODE>
+          Drop warnings with this code, e.g. plugins::aoe::version_not_semver (repeatable)
+
+      --featured
+          Assert the plugin is featured-verified (allows the aoe.* / agent-of-empires.* namespaces)
+
+      --bundled
+          Treat plugins as bundled with their host (AWorld: reserved command names allowed;
+          protoAgent: bundled plugin ids allowed)
+
+      --format <FORMAT>
+          Output format
+
+          Possible values:
+          - human:  Graphical diagnostics with source snippets (plain text without a terminal)
+          - json:   One JSON document for the whole run
+          - github: GitHub Actions workflow commands that annotate the diff
+          - sarif:  One SARIF 2.1.0 log, for GitHub code scanning and SARIF viewers
+          
+          [default: human]
+
+      --json
+          Same as --format json
+
+      --home <DIR>
+          Plugin home for PLUGIN-IDs [default: $PLUGINS_HOME, else the aoe app dir]
+
+      --stdin
+          Read the manifest from standard input (an editor's buffer); needs --stdin-filename
+
+      --stdin-filename <PATH>
+          With --stdin: the manifest's path, which names its dialect and plugin root in reports
+
+  -h, --help
+          Print help (see a summary with '-h')
+
+  -V, --version
+          Print version
+
+Examples:
+  plugins validate
+  plugins validate --path my-plugin --strict
+  plugins validate -r --path plugins/ --format json
+  plugins validate --aoe-api 12 --host-version 1.14.0
+  plugins validate --home ~/.config/agent-of-empires dev.example.kanban
+  plugins validate --format sarif > plugins.sarif
+  plugins validate --stdin --stdin-filename aoe-plugin.toml --format json < buffer
+
+Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run.
+
+"#]],
+        str![""],
+    );
+    let stdout = &ran.stdout;
     for flag in [
         "--path",
         "--recursive",
@@ -44,15 +241,53 @@ fn version_and_help() {
 
 #[test]
 fn usage_errors_exit_2() {
-    for args in [
-        &["frobnicate"][..],
-        &["validate", "--aoe-api", "13"],
-        &["validate", "--format", "xml"],
-        &["validate", "-A", "plugins::nope"],
+    for (args, stderr) in [
+        (
+            &["frobnicate"][..],
+            str![[r#"
+error: unrecognized subcommand 'frobnicate'
+
+Usage: plugins [OPTIONS] <COMMAND>
+
+For more information, try '--help'.
+
+"#]],
+        ),
+        (
+            &["validate", "--aoe-api", "13"],
+            str![[r#"
+error: invalid value '13' for '--aoe-api <API>'
+  [possible values: 12, 15]
+
+For more information, try '--help'.
+
+"#]],
+        ),
+        (
+            &["validate", "--format", "xml"],
+            str![[r#"
+error: invalid value 'xml' for '--format <FORMAT>'
+  [possible values: human, json, github, sarif]
+
+For more information, try '--help'.
+
+"#]],
+        ),
+        (
+            &["validate", "-A", "plugins::nope"],
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × unknown diagnostic code `plugins::nope`
+  help: `--allow` takes a full code, like `plugins::aoe::version_not_semver`; docs/diagnostics.md
+        lists them
+
+"#]],
+        ),
     ] {
-        let (code, stdout, stderr) = Plugins::new().args(args).run().parts();
-        assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
-        assert!(!stderr.is_empty(), "{args:?}");
+        let ran = Plugins::new().args(args).run();
+        ran.expect(2, str![""], stderr);
+        assert!(!ran.stderr.is_empty(), "{args:?}");
     }
 }
 
@@ -94,6 +329,7 @@ fn committed_completions_match_the_cli() {
         ("powershell", "_plugins.ps1", None),
         ("elvish", "plugins.elv", None),
     ] {
+        // parts: the script (700 to 1,700 lines) is compared with the committed file below.
         let (code, stdout, _) = Plugins::new().args(["completions", shell]).run().parts();
         assert_eq!(code, 0);
         assert!(stdout.contains("validate"), "{shell}");
@@ -148,6 +384,7 @@ fn committed_man_pages_match_the_cli() {
 
 #[test]
 fn bash_completion_script_loads() {
+    // parts: the script (1,700 lines) is what bash loads; committed_completions… compares it.
     let (_, script, _) = Plugins::new().args(["completions", "bash"]).run().parts();
     let (code, _, stderr) =
         run(std::process::Command::new("bash")
@@ -161,6 +398,7 @@ fn committed_schemas_match_the_cli_and_validate_documents() {
         let (code, stdout, _) = Plugins::new()
             .args(["schema", "aoe", "--aoe-api", api])
             .run()
+            // parts: the schema, hundreds of lines, is compared with the committed file below.
             .parts();
         assert_eq!(code, 0);
         let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -189,6 +427,7 @@ fn committed_schemas_match_the_cli_and_validate_documents() {
         ("aworld", "aworld.plugin.schema.json"),
         ("protoagent", "protoagent.plugin.schema.json"),
     ] {
+        // parts: the schema, hundreds of lines, is compared with the committed file below.
         let (code, stdout, _) = Plugins::new().args(["schema", dialect]).run().parts();
         assert_eq!(code, 0);
         let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -245,6 +484,7 @@ fn every_shipped_schema_property_has_a_description() {
         &["schema", "aworld"],
         &["schema", "protoagent"],
     ] {
+        // parts: the schema, hundreds of lines, is walked (and committed, tested above).
         let (code, stdout, _) = Plugins::new().args(args).run().parts();
         assert_eq!(code, 0);
         let schema: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -265,38 +505,36 @@ fn every_shipped_schema_property_has_a_description() {
 #[test]
 fn allow_suggests_the_full_code() {
     let dir = clean_aoe_root();
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["validate", "-A", "version_not_semver"])
         .current_dir(dir.path())
         .run()
-        .parts();
-    assert_eq!((code, stdout.as_str()), (2, ""));
-    snapbox::assert_data_eq!(
-        stderr,
-        snapbox::str![[r#"
+        .expect(
+            2,
+            str![""],
+            str![[r#"
 plugins::usage::invalid_argument
 
   × unknown diagnostic code `version_not_semver`
   help: did you mean `plugins::aoe::version_not_semver`?
 
-"#]]
-    );
-    let (code, _, stderr) = Plugins::new()
+"#]],
+        );
+    Plugins::new()
         .args(["validate", "-A", "symlink"])
         .current_dir(dir.path())
         .run()
-        .parts();
-    assert_eq!(code, 2);
-    snapbox::assert_data_eq!(
-        stderr,
-        snapbox::str![[r#"
+        .expect(
+            2,
+            str![[""]],
+            str![[r#"
 plugins::usage::invalid_argument
 
   × unknown diagnostic code `symlink`
   help: did you mean `plugins::aoe::symlink` or `plugins::install::symlink`?
 
-"#]]
-    );
+"#]],
+        );
 }
 
 /// `sh` run with the binary's directory first on PATH and `PLUGINS_HOME` at `home`.
@@ -318,28 +556,27 @@ fn shell_with_home(sh: &str, home: &Path) -> std::process::Command {
 fn complete_ids_prints_installed_ids_and_nothing_on_error() {
     let tmp = tempfile::tempdir().unwrap();
     let home = home_with_two_plugins(tmp.path());
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["__complete", "ids"])
         .env("PLUGINS_HOME", &home)
         .run()
-        .parts();
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_data_eq!(
-        stdout,
-        str![[r#"
+        .expect(
+            0,
+            str![[r#"
 dev.example.alpha
 dev.example.beta
 
-"#]]
-    );
+"#]],
+            str![""],
+        );
     std::fs::write(home.join("plugins.lock"), "not = [toml").unwrap();
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["__complete", "ids"])
         .env("PLUGINS_HOME", &home)
         .run()
-        .parts();
-    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
+        .expect(0, str![""], str![""]);
     // The command is not offered by the completion scripts.
+    // parts: the script (1,700 lines) is compared in committed_completions_match_the_cli.
     let (_, script, _) = Plugins::new().args(["completions", "bash"]).run().parts();
     assert!(!script.contains("plugins,__complete"));
 }

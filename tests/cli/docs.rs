@@ -62,7 +62,9 @@ fn every_code_is_exercised_by_a_test() {
         .filter(|code| {
             let variant = format!("Code::{code:?}");
             let quoted = format!("{}\"", code.as_str());
-            !tests.contains(&variant) && !tests.contains(&quoted)
+            // A snapshot of a report shows the code on a line of its own.
+            let shown = format!("\n{}\n", code.as_str());
+            !tests.contains(&variant) && !tests.contains(&quoted) && !tests.contains(&shown)
         })
         .map(|c| c.as_str())
         .collect();

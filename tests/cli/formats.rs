@@ -9,17 +9,101 @@ const BROKEN: &str = "id = \"dev.example.x\"\nname = \"X\"\nversion = \"1.0.0\"\
 #[test]
 fn every_format_exits_alike() {
     let dir = aoe_root(BROKEN);
-    for format in ["human", "json", "github"] {
-        let (code, stdout, stderr) = Plugins::new()
+    for (format, stdout) in [
+        (
+            "human",
+            str![[r#"
+plugins::aoe::unknown_variant
+
+  × unknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`,
+  │ `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `home-pane`,
+  │ `notification`
+   ╭─[[ROOT]/aoe-plugin.toml:7:8]
+ 6 │ [[ui]]
+ 7 │ slot = "sidebar"
+   ·        ─────────
+ 8 │ id = "s"
+   ╰────
+  note: further checks skipped until this is fixed: the semantic pass, install refusals and the
+        remaining lints
+  Invalid aoe plugin `dev.example.x` 1.0.0 at [ROOT] (1 error)
+
+"#]],
+        ),
+        (
+            "json",
+            str![[r#"
+{
+  "format_version": 1,
+  "valid": false,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 0,
+    "invalid": 1,
+    "errors": 1,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": "[ROOT]",
+      "manifest": "[ROOT]/aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "dev.example.x",
+      "version": "1.0.0",
+      "valid": false,
+      "host": {
+        "verdict": "parse",
+        "message": "manifest is not valid TOML: TOML parse error at line 7, column 8\n  |\n7 | slot = \"sidebar\"\n  |        ^^^^^^^^^\nunknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`, `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `home-pane`, `notification`\n"
+      },
+      "manifest_hash": "sha256:8704905407af3b564659fc9dcec82896394b8b9c7eb5afbc83117de01246a48a",
+      "diagnostics": [
+        {
+          "code": "plugins::aoe::unknown_variant",
+          "severity": "error",
+          "message": "unknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`, `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `home-pane`, `notification`",
+          "help": null,
+          "labels": [
+            {
+              "start": 82,
+              "end": 91,
+              "line": 7,
+              "column": 8,
+              "end_line": 7,
+              "end_column": 17,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": "further checks skipped until this is fixed: the semantic pass, install refusals and the remaining lints"
+    }
+  ]
+}
+
+"#]],
+        ),
+        (
+            "github",
+            str![[r#"
+::error file=[ROOT]/aoe-plugin.toml,line=7,col=8,endColumn=17,title=plugins%3A%3Aaoe%3A%3Aunknown_variant::unknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`, `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `home-pane`, `notification`
+::notice file=[ROOT]/aoe-plugin.toml::further checks skipped until this is fixed: the semantic pass, install refusals and the remaining lints
+1 plugin: 0 valid, 1 invalid; 1 error
+
+"#]],
+        ),
+    ] {
+        let ran = Plugins::new()
+            .redact("[ROOT]", dir.path())
             .args(["validate", "--format", format, "--path"])
             .arg(dir.path())
-            .run()
-            .parts();
-        assert_eq!(code, 1, "{format}");
-        assert!(stderr.is_empty(), "{format}: {stderr}");
+            .run();
+        ran.expect(1, stdout, str![""]);
         assert!(
-            stdout.contains("unknown variant `sidebar`"),
-            "{format}: {stdout}"
+            ran.stdout.contains("unknown variant `sidebar`"),
+            "{format}: {}",
+            ran.stdout
         );
     }
 }
@@ -27,12 +111,13 @@ fn every_format_exits_alike() {
 #[test]
 fn human_output_is_plain_without_a_terminal() {
     let dir = aoe_root(BROKEN);
-    let (_, stdout, _) = Plugins::new()
+    let ran = Plugins::new()
         .args(["validate", "--path", "."])
         .current_dir(dir.path())
-        .run()
-        .parts();
-    let expected = "\
+        .run();
+    ran.expect(
+        1,
+        str![[r#"
 plugins::aoe::unknown_variant
 
   × unknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`,
@@ -40,15 +125,18 @@ plugins::aoe::unknown_variant
   │ `notification`
    ╭─[aoe-plugin.toml:7:8]
  6 │ [[ui]]
- 7 │ slot = \"sidebar\"
+ 7 │ slot = "sidebar"
    ·        ─────────
- 8 │ id = \"s\"
+ 8 │ id = "s"
    ╰────
   note: further checks skipped until this is fixed: the semantic pass, install refusals and the
         remaining lints
   Invalid aoe plugin `dev.example.x` 1.0.0 at . (1 error)
-";
-    assert_eq!(stdout, expected);
+
+"#]],
+        str![""],
+    );
+    let stdout = &ran.stdout;
     assert!(
         !stdout.contains('\u{1b}'),
         "no escape codes without a terminal"
@@ -57,6 +145,7 @@ plugins::aoe::unknown_variant
         .args(["validate", "--color", "always", "--path", "."])
         .current_dir(dir.path())
         .run()
+        // parts: the escape codes --color always writes are the point (not a snapshot's text).
         .parts();
     assert!(colored.contains('\u{1b}'), "--color always forces color");
 }
@@ -64,12 +153,62 @@ plugins::aoe::unknown_variant
 #[test]
 fn json_is_one_document_with_positions() {
     let dir = aoe_root(BROKEN);
-    let (_, stdout, _) = Plugins::new()
+    let ran = Plugins::new()
         .args(["validate", "--format", "json", "--path", "."])
         .current_dir(dir.path())
-        .run()
-        .parts();
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        .run();
+    ran.expect(1, str![[r#"
+{
+  "format_version": 1,
+  "valid": false,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 0,
+    "invalid": 1,
+    "errors": 1,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": ".",
+      "manifest": "aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "dev.example.x",
+      "version": "1.0.0",
+      "valid": false,
+      "host": {
+        "verdict": "parse",
+        "message": "manifest is not valid TOML: TOML parse error at line 7, column 8\n  |\n7 | slot = \"sidebar\"\n  |        ^^^^^^^^^\nunknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`, `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `home-pane`, `notification`\n"
+      },
+      "manifest_hash": "sha256:8704905407af3b564659fc9dcec82896394b8b9c7eb5afbc83117de01246a48a",
+      "diagnostics": [
+        {
+          "code": "plugins::aoe::unknown_variant",
+          "severity": "error",
+          "message": "unknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`, `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `home-pane`, `notification`",
+          "help": null,
+          "labels": [
+            {
+              "start": 82,
+              "end": 91,
+              "line": 7,
+              "column": 8,
+              "end_line": 7,
+              "end_column": 17,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": "further checks skipped until this is fixed: the semantic pass, install refusals and the remaining lints"
+    }
+  ]
+}
+
+"#]], str![""]);
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(doc["format_version"], 1);
     assert_eq!(doc["valid"], false);
     assert_eq!(doc["aoe_api"], 15);
@@ -106,24 +245,16 @@ fn json_is_one_document_with_positions() {
 #[test]
 fn github_annotations_point_at_the_line() {
     let dir = aoe_root(BROKEN);
-    let (_, stdout, _) = Plugins::new()
+    Plugins::new()
         .args(["validate", "--format", "github", "--path", "."])
         .current_dir(dir.path())
         .run()
-        .parts();
-    let mut lines = stdout.lines();
-    assert_eq!(
-        lines.next().unwrap(),
-        "::error file=aoe-plugin.toml,line=7,col=8,endColumn=17,title=plugins%3A%3Aaoe%3A%3Aunknown_variant::unknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`, `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `home-pane`, `notification`"
-    );
-    assert_eq!(
-        lines.next().unwrap(),
-        "::notice file=aoe-plugin.toml::further checks skipped until this is fixed: the semantic pass, install refusals and the remaining lints"
-    );
-    assert_eq!(
-        lines.next().unwrap(),
-        "1 plugin: 0 valid, 1 invalid; 1 error"
-    );
+        .expect(1, str![[r#"
+::error file=aoe-plugin.toml,line=7,col=8,endColumn=17,title=plugins%3A%3Aaoe%3A%3Aunknown_variant::unknown variant `sidebar`, expected one of `status-bar`, `row-badge`, `row-column`, `sort-key`, `filter-facet`, `card`, `pane`, `composer-action`, `detail-badge`, `home-pane`, `notification`
+::notice file=aoe-plugin.toml::further checks skipped until this is fixed: the semantic pass, install refusals and the remaining lints
+1 plugin: 0 valid, 1 invalid; 1 error
+
+"#]], str![""]);
 }
 
 #[test]
@@ -132,13 +263,16 @@ fn warnings_are_github_warnings_with_help() {
     let dir = aoe_root(&text);
     std::fs::create_dir(dir.path().join("bin")).unwrap();
     std::fs::write(dir.path().join("bin/worker"), "").unwrap();
-    let (code, stdout, _) = Plugins::new()
+    let ran = Plugins::new()
         .args(["validate", "--format", "github", "--path", "."])
         .current_dir(dir.path())
-        .run()
-        .parts();
-    assert_eq!(code, 0);
-    let first = stdout.lines().next().unwrap();
+        .run();
+    ran.expect(0, str![[r#"
+::warning file=aoe-plugin.toml,line=3,col=11,endColumn=15,title=plugins%3A%3Aaoe%3A%3Aversion_not_semver::version "v1" is not a semantic version%0Ahelp: the host does not check it, but updates and the featured index compare versions as semver, e.g. "1.2.0"
+1 plugin: 1 valid, 0 invalid; 1 warning
+
+"#]], str![""]);
+    let first = ran.stdout.lines().next().unwrap();
     assert!(first.starts_with("::warning file=aoe-plugin.toml,line=3,col=11,endColumn=15,title=plugins%3A%3Aaoe%3A%3Aversion_not_semver::"), "{first}");
     assert!(first.contains("%0Ahelp: "), "{first}");
 }
@@ -146,12 +280,11 @@ fn warnings_are_github_warnings_with_help() {
 #[test]
 fn quiet_hides_clean_plugins() {
     let dir = clean_aoe_root();
-    let (code, stdout, _) = Plugins::new()
+    Plugins::new()
         .args(["validate", "-q", "--path"])
         .arg(dir.path())
         .run()
-        .parts();
-    assert_eq!((code, stdout.as_str()), (0, ""));
+        .expect(0, str![""], str![[""]]);
 }
 
 /// `--format json` matches docs/schema/output/validate.json for every dialect
@@ -195,15 +328,15 @@ fn json_matches_its_schema_and_its_fixes_fix() {
     )
     .unwrap();
     std::fs::create_dir_all(t.join("empty")).unwrap();
-    let json = |paths: &[&str]| -> serde_json::Value {
+    let json = |paths: &[&str], code: i32, expected: snapbox::data::Inline| -> serde_json::Value {
         let mut cmd = Plugins::new();
         cmd.args(["validate", "--format", "json"]).current_dir(t);
         for p in paths {
             cmd.args(["--path", p]);
         }
-        let (_, stdout, stderr) = cmd.run().parts();
-        let doc: serde_json::Value =
-            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
+        let ran = cmd.run();
+        ran.expect(code, expected, str![""]);
+        let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
         let problems: Vec<String> = validator
             .iter_errors(&doc)
             .map(|e| format!("{e} at {}", e.instance_path()))
@@ -223,7 +356,61 @@ fn json_matches_its_schema_and_its_fixes_fix() {
         "def register(registry):\n    pass\n",
     )
     .unwrap();
-    let dup = json(&["dup"]);
+    let dup = json(
+        &["dup"],
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 1,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 1
+  },
+  "plugins": [
+    {
+      "root": "dup",
+      "manifest": "dup/protoagent.plugin.yaml",
+      "dialect": "protoagent",
+      "id": "demo",
+      "version": "1.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:2dc92a11ee1376cec729246d55402be8ec6fa430457e5943f047ed9a1c2ba601",
+      "diagnostics": [
+        {
+          "code": "plugins::protoagent::unknown_key",
+          "severity": "warning",
+          "message": "unknown key `descripton` in the manifest is ignored by the host",
+          "help": "did you mean `description`?",
+          "labels": [
+            {
+              "start": 50,
+              "end": 60,
+              "line": 5,
+              "column": 1,
+              "end_line": 5,
+              "end_column": 11,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+    );
     let d = &dup["plugins"][0]["diagnostics"][0];
     assert_eq!(
         (&d["code"], &d["help"], &d["fixes"]),
@@ -233,7 +420,229 @@ fn json_matches_its_schema_and_its_fixes_fix() {
             &serde_json::json!([])
         )
     );
-    let doc = json(&["aoe", "aw", "pa", "empty"]);
+    let doc = json(
+        &["aoe", "aw", "pa", "empty"],
+        1,
+        str![[r#"
+{
+  "format_version": 1,
+  "valid": false,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 4,
+    "valid": 3,
+    "invalid": 1,
+    "errors": 1,
+    "warnings": 4
+  },
+  "plugins": [
+    {
+      "root": "aoe",
+      "manifest": "aoe/aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "dev.example.hello",
+      "version": "0.1.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:6444d96cc538bcbc113db3e4258d23e6d94c3882588a2b9913fd370d3187d5d1",
+      "diagnostics": [
+        {
+          "code": "plugins::aoe::unknown_capability",
+          "severity": "warning",
+          "message": "plugin requests capabilities this host does not support: runtime.workr, notificatons; upgrade aoe",
+          "help": "did you mean: `runtime.workr` → `runtime.worker`, `notificatons` → `notifications`",
+          "labels": [
+            {
+              "start": 119,
+              "end": 134,
+              "line": 6,
+              "column": 17,
+              "end_line": 6,
+              "end_column": 32,
+              "text": "not a capability of aoe 1.19.0"
+            },
+            {
+              "start": 136,
+              "end": 150,
+              "line": 6,
+              "column": 34,
+              "end_line": 6,
+              "end_column": 48,
+              "text": "also unknown"
+            }
+          ],
+          "fixes": [
+            {
+              "start": 120,
+              "end": 133,
+              "line": 6,
+              "column": 18,
+              "end_line": 6,
+              "end_column": 31,
+              "replacement": "runtime.worker"
+            },
+            {
+              "start": 137,
+              "end": 149,
+              "line": 6,
+              "column": 35,
+              "end_line": 6,
+              "end_column": 47,
+              "replacement": "notifications"
+            }
+          ]
+        },
+        {
+          "code": "plugins::aoe::ignored_key",
+          "severity": "warning",
+          "message": "unknown key `descripton` in commands[0] is ignored by the host",
+          "help": "did you mean `description`?",
+          "labels": [
+            {
+              "start": 166,
+              "end": 178,
+              "line": 9,
+              "column": 1,
+              "end_line": 9,
+              "end_column": 13,
+              "text": null
+            }
+          ],
+          "fixes": [
+            {
+              "start": 167,
+              "end": 177,
+              "line": 9,
+              "column": 2,
+              "end_line": 9,
+              "end_column": 12,
+              "replacement": "description"
+            }
+          ]
+        }
+      ],
+      "skipped": null
+    },
+    {
+      "root": "aw",
+      "manifest": "aw/.aworld-plugin/plugin.json",
+      "dialect": "aworld",
+      "id": "a",
+      "version": "1",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:a875859deed2e74c192825b689bde3fde73ee2f729ffd3cda63655a4deea8af3",
+      "diagnostics": [
+        {
+          "code": "plugins::aworld::unknown_kind",
+          "severity": "warning",
+          "message": "entrypoint kind `comands` has no loader in the host; it is only indexed",
+          "help": "did you mean `commands`?",
+          "labels": [
+            {
+              "start": 44,
+              "end": 53,
+              "line": 1,
+              "column": 45,
+              "end_line": 1,
+              "end_column": 54,
+              "text": null
+            }
+          ],
+          "fixes": [
+            {
+              "start": 45,
+              "end": 52,
+              "line": 1,
+              "column": 46,
+              "end_line": 1,
+              "end_column": 53,
+              "replacement": "commands"
+            }
+          ]
+        }
+      ],
+      "skipped": null
+    },
+    {
+      "root": "pa",
+      "manifest": "pa/protoagent.plugin.yaml",
+      "dialect": "protoagent",
+      "id": "demo",
+      "version": "1.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:be48e786e496f5cdabaf8292b7b91e94e6dd98763bfe073ebca754fb48a35c4e",
+      "diagnostics": [
+        {
+          "code": "plugins::protoagent::unknown_key",
+          "severity": "warning",
+          "message": "unknown key `descripton` in the manifest is ignored by the host",
+          "help": "did you mean `description`?",
+          "labels": [
+            {
+              "start": 35,
+              "end": 45,
+              "line": 4,
+              "column": 1,
+              "end_line": 4,
+              "end_column": 11,
+              "text": null
+            }
+          ],
+          "fixes": [
+            {
+              "start": 35,
+              "end": 45,
+              "line": 4,
+              "column": 1,
+              "end_line": 4,
+              "end_column": 11,
+              "replacement": "description"
+            }
+          ]
+        }
+      ],
+      "skipped": null
+    },
+    {
+      "root": "empty",
+      "manifest": "empty",
+      "dialect": null,
+      "id": null,
+      "version": null,
+      "valid": false,
+      "host": {
+        "verdict": "file",
+        "message": "no plugin manifest at empty"
+      },
+      "manifest_hash": null,
+      "diagnostics": [
+        {
+          "code": "plugins::file::missing",
+          "severity": "error",
+          "message": "no plugin manifest at empty",
+          "help": "looked for aoe-plugin.toml, .aworld-plugin/plugin.json, protoagent.plugin.yaml; pass `--recursive` to search below it",
+          "labels": [],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+    );
     // Every fix, as `code: old -> new`.
     let mut fixes = String::new();
     for p in doc["plugins"].as_array().unwrap() {
@@ -291,7 +700,72 @@ plugins::protoagent::unknown_key 4:1: descripton -> description
         }
         std::fs::write(&manifest, text).unwrap();
     }
-    let doc = json(&["aoe", "aw", "pa"]);
+    let doc = json(
+        &["aoe", "aw", "pa"],
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 3,
+    "valid": 3,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": "aoe",
+      "manifest": "aoe/aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "dev.example.hello",
+      "version": "0.1.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:53f8d0aaf97a53323b1825a328e3cbd52c0e3c1143d889d61c737a4bfa626783",
+      "diagnostics": [],
+      "skipped": null
+    },
+    {
+      "root": "aw",
+      "manifest": "aw/.aworld-plugin/plugin.json",
+      "dialect": "aworld",
+      "id": "a",
+      "version": "1",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:c04f48fb7fd601838f79bf6d74c8add64b37c175aa9ed04dc870dc7d9f97cc71",
+      "diagnostics": [],
+      "skipped": null
+    },
+    {
+      "root": "pa",
+      "manifest": "pa/protoagent.plugin.yaml",
+      "dialect": "protoagent",
+      "id": "demo",
+      "version": "1.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:497bdb67341a884571025b39573fae992b1423a52b2ce1f13ea0c272a23d6308",
+      "diagnostics": [],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+    );
     let left: Vec<&str> = doc["plugins"]
         .as_array()
         .unwrap()

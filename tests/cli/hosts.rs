@@ -111,6 +111,7 @@ fn protoagent_homes_resolve_as_the_host_resolves_them() {
         for (k, v) in &env {
             cmd.env(k, v);
         }
+        // parts: twenty environments, each compared with the host's own answer above.
         let (code, stdout, stderr) = cmd.run().parts();
         assert_eq!(code, 0, "{stderr}");
         let doc: Value = serde_json::from_str(&stdout).unwrap();
@@ -147,6 +148,7 @@ fn relative_plugins_dir_warning_is_the_hosts() {
         .env_remove("PROTOAGENT_INSTANCE")
         .env_remove("PROTOAGENT_BOX_ROOT")
         .run()
+        // parts: the report wraps the message at a width that depends on the temp dir's length.
         .parts();
     assert_eq!(code, 0);
     let want = format!(
@@ -191,14 +193,29 @@ fn protoagent_reads_what_plugins_installed_and_plugins_reads_the_hosts_lock() {
     ];
     let mut cmd = Plugins::new();
     cmd.without_host_env()
+        .tmp(&t)
         .args(["install", &repo.url(), "--yes"])
         .current_dir(&t);
     for (k, v) in &env {
         cmd.env(k, v);
     }
-    let (code, stdout, stderr) = cmd.run().parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(instance.join("plugins/notes_x").is_dir(), "{stdout}");
+    cmd.run().expect(
+        0,
+        str![[r#"
+   Installed notes_x 1.2.0 @ 977781d150 in [TMP]/inst/plugins/notes_x
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/notes-src
+     Fetched 977781d15089
+protoagent plugin `notes_x` 1.2.0 from file://[TMP]/notes-src @ 977781d15089
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+    );
+    assert!(instance.join("plugins/notes_x").is_dir());
     let seen = python(
         &py,
         &t,
@@ -238,39 +255,90 @@ print(json.dumps(installer.install({:?}, allow=["*"])["id"]))
     assert_eq!(installed, "other_x");
     let lock = std::fs::read_to_string(instance.join("plugins.lock")).unwrap();
     assert!(lock.contains("\"other_x\""), "{lock}");
-    for args in [
-        vec!["list"],
-        vec!["list", "--json"],
-        vec!["outdated"],
-        vec!["verify"],
-    ] {
+    let run = |args: &[&str]| {
         let mut cmd = Plugins::new();
-        cmd.without_host_env().args(&args).current_dir(&t);
+        cmd.without_host_env().tmp(&t).args(args).current_dir(&t);
         for (k, v) in &env {
             cmd.env(k, v);
         }
-        let (code, stdout, stderr) = cmd.run().parts();
-        assert!(!stderr.contains("panicked"), "{args:?}: {stdout}{stderr}");
-        assert!(code == 0 || code == 1, "{args:?}: {code} {stdout}{stderr}");
-        if args == ["list"] {
-            assert!(
-                stdout.contains("other_x") && stdout.contains("notes_x"),
-                "{stdout}"
-            );
-        }
-        if args == ["list", "--json"] {
-            // The host's row records no version: its installed manifest's is shown.
-            let doc: Value = serde_json::from_str(&stdout).unwrap();
-            let row = doc["plugins"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .find(|r| r["id"] == "other_x")
-                .cloned()
-                .unwrap();
-            assert_eq!(row["version"], "1.2.0", "{stdout}");
-        }
+        cmd.run()
+    };
+    run(&["list"]).expect(0, str![[r#"
+ID       VERSION  DIALECT     REF        COMMIT      SOURCE
+notes_x  1.2.0    protoagent  (default)  977781d150  file://[TMP]/notes-src  (disabled: `plugins enable notes_x` turns it on)
+other_x  1.2.0    protoagent  (default)  4ec1f2fef0  [TMP]/other-src  (disabled: `plugins enable other_x` turns it on)
+
+"#]], str![[""]]);
+    run(&["outdated"]).expect(
+        0,
+        str![[r#"
+notes_x                          @ 977781d150                 up to date
+other_x                          @ 4ec1f2fef0                 up to date
+
+"#]],
+        str![[""]],
+    );
+    run(&["verify"]).expect(0, str![[r#"
+          ok notes_x
+unverifiable other_x: the lock records no hash of its files (its host's own installer wrote the row): whether they changed cannot be told; `plugins verify --record` records them as they are now
+2 verified, 0 changed, 1 unverifiable
+
+"#]], str![[""]]);
+    let ran = run(&["list", "--json"]);
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "notes_x",
+      "dialect": "protoagent",
+      "version": "1.2.0",
+      "source": "file://[TMP]/notes-src",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "977781d150895508c8ad02e5fd28b63d7a925631",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "other_x",
+      "dialect": "protoagent",
+      "version": "1.2.0",
+      "source": "[TMP]/other-src",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "4ec1f2fef095197c63354aee1a8e5dff90af55f9",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
     }
+  ]
+}
+
+"#]],
+        str![[""]],
+    );
+    // The host's row records no version: its installed manifest's is shown.
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
+    let row = doc["plugins"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["id"] == "other_x")
+        .cloned()
+        .unwrap();
+    assert_eq!(row["version"], "1.2.0", "{}", ran.stdout);
 }
 
 #[test]
@@ -286,13 +354,24 @@ fn aworld_accepts_what_plugins_installed() {
     .file("commands/hi.md", "# hi\n");
     repo.commit("aworld plugin");
     let home = t.join("home");
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
+        .tmp(&t)
         .args(["install", &repo.url(), "--yes"])
         .env("HOME", &home)
         .current_dir(&t)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .expect(
+            0,
+            str![[r#"
+   Installed hello-aw 0.1.0 @ 42976da57f in [TMP]/home/.aworld/plugins/hello-aw
+
+"#]],
+            str![[r#"
+    Fetching file://[TMP]/src
+     Fetched 42976da57fa3
+
+"#]],
+        );
     let plugins_dir = home.join(".aworld/plugins");
     let registry: Value =
         serde_json::from_str(&std::fs::read_to_string(plugins_dir.join(".manifest.json")).unwrap())
@@ -342,12 +421,26 @@ fn aoe_install_grants_in_config_toml_and_remove_forgets() {
     )
     .unwrap();
     // A relative local source and home: both recorded absolute.
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
+        .tmp(&t)
         .args(["install", "hello", "--yes", "--home", "aoe-home"])
         .current_dir(&t)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .expect(
+            0,
+            str![[r#"
+   Installed dev.example.hello 0.1.0 in [TMP]/aoe-home/plugins/dev.example.hello
+
+"#]],
+            str![[r#"
+    Fetching [TMP]/hello
+      Copied
+aoe plugin `dev.example.hello` 0.1.0 from [TMP]/hello
+  capabilities: runtime.worker
+  build steps:  none
+
+"#]],
+        );
     let config = std::fs::read_to_string(home.join("config.toml")).unwrap();
     let hash = plugins::hash::bytes(CLEAN_AOE.as_bytes());
     assert!(config.starts_with(original), "{config}");
@@ -367,12 +460,19 @@ fn aoe_install_grants_in_config_toml_and_remove_forgets() {
         "{lock}"
     );
 
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
+        .tmp(&t)
         .args(["remove", "dev.example.hello", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .expect(
+            0,
+            str![[r#"
+     Removed dev.example.hello from [TMP]/aoe-home
+
+"#]],
+            str![[""]],
+        );
     assert_eq!(
         std::fs::read_to_string(home.join("config.toml")).unwrap(),
         original
@@ -392,37 +492,70 @@ fn enable_and_disable_flip_each_hosts_switch() {
         std::fs::Permissions::from_mode(0o755),
     )
     .unwrap();
-    let (code, out, err) = Plugins::new()
+    Plugins::new()
+        .tmp(&t)
+        .redact("[SRC]", src.path())
         .args(["install", "--yes", "--home"])
         .arg(&aoe_home)
         .arg(src.path())
         .run()
-        .parts();
-    assert_eq!(code, 0, "{out}{err}");
+        .expect(
+            0,
+            str![[r#"
+   Installed dev.example.hello 0.1.0 in [TMP]/aoe/plugins/dev.example.hello
+
+"#]],
+            str![[r#"
+    Fetching [SRC]
+      Copied
+aoe plugin `dev.example.hello` 0.1.0 from [SRC]
+  capabilities: runtime.worker
+  build steps:  none
+
+"#]],
+        );
     let before = std::fs::read_to_string(aoe_home.join("config.toml")).unwrap();
-    let (code, out, err) = Plugins::new()
+    Plugins::new()
+        .tmp(&t)
         .args(["disable", "dev.example.hello", "--home"])
         .arg(&aoe_home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        out.starts_with("    Disabled dev.example.hello in "),
-        "{out}"
-    );
+        .expect(
+            0,
+            str![[r#"
+    Disabled dev.example.hello in [TMP]/aoe/config.toml
+
+"#]],
+            str![[""]],
+        );
     let after = std::fs::read_to_string(aoe_home.join("config.toml")).unwrap();
     assert_eq!(after, before.replace("enabled = true", "enabled = false"));
-    let (_, out, _) = Plugins::new()
+    Plugins::new()
+        .tmp(&t)
         .args(["disable", "dev.example.hello", "--home"])
         .arg(&aoe_home)
         .run()
-        .parts();
-    assert!(out.trim_end().ends_with("(already)"), "{out}");
+        .expect(
+            0,
+            str![[r#"
+    Disabled dev.example.hello in [TMP]/aoe/config.toml (already)
+
+"#]],
+            str![[""]],
+        );
     Plugins::new()
+        .tmp(&t)
         .args(["enable", "dev.example.hello", "--home"])
         .arg(&aoe_home)
         .run()
-        .parts();
+        .expect(
+            0,
+            str![[r#"
+     Enabled dev.example.hello in [TMP]/aoe/config.toml
+
+"#]],
+            str![[""]],
+        );
     assert_eq!(
         std::fs::read_to_string(aoe_home.join("config.toml")).unwrap(),
         before
@@ -436,19 +569,37 @@ fn enable_and_disable_flip_each_hosts_switch() {
         r#"{"id": "aw", "name": "aw", "version": "0.1.0"}"#,
     )
     .unwrap();
-    let (code, out, err) = Plugins::new()
+    Plugins::new()
+        .tmp(&t)
         .args(["install", "--yes"])
         .arg(&aw_src)
         .env("HOME", t.join("h"))
         .run()
-        .parts();
-    assert_eq!(code, 0, "{out}{err}");
-    let (code, _, err) = Plugins::new()
+        .expect(
+            0,
+            str![[r#"
+   Installed aw 0.1.0 in [TMP]/h/.aworld/plugins/aw
+
+"#]],
+            str![[r#"
+    Fetching [TMP]/aw-src
+      Copied
+
+"#]],
+        );
+    Plugins::new()
+        .tmp(&t)
         .args(["disable", "aw"])
         .env("HOME", t.join("h"))
         .run()
-        .parts();
-    assert_eq!(code, 0, "{err}");
+        .expect(
+            0,
+            str![[r#"
+    Disabled aw in [TMP]/h/.aworld/plugins/.manifest.json
+
+"#]],
+            str![[""]],
+        );
     let reg: Value = serde_json::from_str(
         &std::fs::read_to_string(t.join("h/.aworld/plugins/.manifest.json")).unwrap(),
     )
@@ -466,26 +617,39 @@ fn enable_and_disable_flip_each_hosts_switch() {
     let repo = proto_repo(&t.join("pa-src"), "pa_x");
     let env = |cmd: &mut Plugins| {
         cmd.without_host_env()
+            .tmp(&t)
             .env("HOME", t.join("h"))
             .env("PROTOAGENT_HOME", &inst);
     };
     let mut cmd = Plugins::new();
     cmd.args(["install", "--yes", &repo.url()]);
     env(&mut cmd);
-    let (code, out, err) = cmd.run().parts();
-    assert_eq!(code, 0, "{out}{err}");
+    cmd.run().expect(
+        0,
+        str![[r#"
+   Installed pa_x 1.2.0 @ 91362f68f0 in [TMP]/inst/plugins/pa_x
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/pa-src
+     Fetched 91362f68f018
+protoagent plugin `pa_x` 1.2.0 from file://[TMP]/pa-src @ 91362f68f018
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+    );
     let mut cmd = Plugins::new();
     cmd.args(["enable", "pa_x"]);
     env(&mut cmd);
-    let (code, out, err) = cmd.run().parts();
-    assert_eq!(code, 0, "{err}");
-    assert_eq!(
-        out,
-        format!(
-            "To enable pa_x, set these in {} (plugins does not rewrite it), then restart protoAgent:\nplugins:\n  enabled: [\"notes\", \"pa_x\"]\n  disabled: []\n",
-            inst.join("config/langgraph-config.yaml").display()
-        )
-    );
+    cmd.run().expect(0, str![[r#"
+To enable pa_x, set these in [TMP]/inst/config/langgraph-config.yaml (plugins does not rewrite it), then restart protoAgent:
+plugins:
+  enabled: ["notes", "pa_x"]
+  disabled: []
+
+"#]], str![[""]]);
     assert_eq!(
         std::fs::read_to_string(inst.join("config/langgraph-config.yaml")).unwrap(),
         "# mine\nplugins:\n  enabled: [notes]\n",
@@ -494,9 +658,17 @@ fn enable_and_disable_flip_each_hosts_switch() {
     let mut cmd = Plugins::new();
     cmd.args(["disable", "nope"]);
     env(&mut cmd);
-    let (code, _, err) = cmd.run().parts();
-    assert_eq!(code, 2);
-    assert!(err.contains("plugins::install::not_installed"), "{err}");
+    cmd.run().expect(
+        2,
+        str![[""]],
+        str![[r#"
+plugins::install::not_installed
+
+  × plugin 'nope' is not installed
+  help: `plugins list` shows what is installed; pass --home for another home
+
+"#]],
+    );
 }
 
 /// A pure-Python wheel `<name>-1.0.0` with `VALUE = 42`, written into `dir` with the host's
@@ -556,7 +728,7 @@ fn protoagent_imports_the_deps_plugins_installed() {
         ("PROTOAGENT_HOME", instance.display().to_string()),
     ];
     let with_env = |cmd: &mut Plugins| {
-        cmd.without_host_env();
+        cmd.without_host_env().tmp(&t);
         for (k, v) in &env {
             cmd.env(k, v);
         }
@@ -568,8 +740,22 @@ fn protoagent_imports_the_deps_plugins_installed() {
     let mut cmd = Plugins::new();
     cmd.args(["install", &repo.url(), "--yes", "--deps"]);
     with_env(&mut cmd);
-    let (code, stdout, stderr) = cmd.run().parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    cmd.run().expect(0, str![[r#"
+   Installed deppy 1.0.0 @ 2fc0d5b02b in [TMP]/inst/plugins/deppy
+
+"#]], str![[r#"
+    Fetching file://[TMP]/deppy-src
+     Fetched 2fc0d5b02b8b
+protoagent plugin `deppy` 1.0.0 from file://[TMP]/deppy-src @ 2fc0d5b02b8b
+  capabilities: none
+  build steps:  none
+  pip:          demolib>=1.0, pywinpty>=2.0; sys_platform == 'win32'
+  runs code inside the host process
+    Building step 1/1: python3 -m pip install --disable-pip-version-check --no-input --only-binary :all: --dry-run --quiet --report deps-report.json -- demolib>=1.0 pywinpty>=2.0; sys_platform == 'win32'
+    Building step 1/1: python3 -c import importlib.metadata as m, sys; open(sys.argv[1], 'w').write(chr(10).join(sorted({d.metadata['Name'] or '' for d in m.distributions()}))) deps-present.txt
+    Building step 1/1: python3 -m pip install --disable-pip-version-check --no-input --only-binary :all: --no-deps --no-compile --require-hashes --target deps -r deps-requirements.txt
+
+"#]]);
     assert!(
         instance
             .join("plugin-deps/deppy/demolib/__init__.py")
@@ -595,15 +781,14 @@ fn protoagent_imports_the_deps_plugins_installed() {
     let mut cmd = Plugins::new();
     cmd.args(["verify"]);
     with_env(&mut cmd);
-    let (code, stdout, stderr) = cmd.run().parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_data_eq!(
-        stdout,
+    cmd.run().expect(
+        0,
         str![[r#"
           ok deppy
 1 verified, 0 changed
 
-"#]]
+"#]],
+        str![[""]],
     );
 }
 
@@ -630,13 +815,28 @@ fn protoagent_reads_a_subdirectory_install_and_ignores_its_subdir_key() {
     ];
     let mut cmd = Plugins::new();
     cmd.without_host_env()
+        .tmp(&t)
         .args(["install", &repo.url(), "--subdir", "plugins/notes", "--yes"])
         .current_dir(&t);
     for (k, v) in &env {
         cmd.env(k, v);
     }
-    let (code, stdout, stderr) = cmd.run().parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    cmd.run().expect(
+        0,
+        str![[r#"
+   Installed notes_sub 1.0.0 @ 12542dda8e in [TMP]/inst/plugins/notes_sub
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/mono
+     Fetched 12542dda8e1d
+protoagent plugin `notes_sub` 1.0.0 from file://[TMP]/mono @ 12542dda8e1d
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+    );
     let seen = python(
         &py,
         &t,

@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use snapbox::str;
+
 use crate::support::*;
 
 const COMBOS: &[(&str, &str)] = &[
@@ -32,8 +34,7 @@ fn generate(parent: &Path, dialect: &str, runtime: &str, tests: bool) -> PathBuf
     if tests {
         cmd.arg("--with-tests");
     }
-    let (code, stdout, stderr) = cmd.run().parts();
-    assert_eq!(code, 0, "{dialect}/{runtime}: {stdout}{stderr}");
+    cmd.run().success();
     dir
 }
 
@@ -99,24 +100,87 @@ fn generated_trees_match_their_snapshots() {
 #[test]
 fn every_generated_plugin_validates_strict_on_every_profile() {
     let tmp = tempfile::tempdir().unwrap();
+    // The 24 runs, each as `# case: code` and what it printed, in one snapshot.
+    let mut seen = String::new();
     for (dialect, runtime) in COMBOS {
         for tests in [false, true] {
             let parent = tmp.path().join(if tests { "with" } else { "without" });
             let root = generate(&parent, dialect, runtime, tests);
             for api in ["15", "12"] {
-                let (code, stdout, _) = Plugins::new()
+                let ran = Plugins::new()
+                    .redact("[ROOT]", &root)
                     .args(["validate", "--strict", "--aoe-api", api, "--path"])
                     .arg(&root)
-                    .run()
-                    .parts();
-                assert_eq!(
-                    code, 0,
-                    "{dialect}/{runtime} tests={tests} api {api}:\n{stdout}"
+                    .run();
+                assert!(
+                    !ran.stdout.contains('⚠') && !ran.stdout.contains('×'),
+                    "{}",
+                    ran.stdout
                 );
-                assert!(!stdout.contains('⚠') && !stdout.contains('×'), "{stdout}");
+                seen += &format!(
+                    "# {dialect}/{runtime} tests={tests} api {api}: {}\n{}{}",
+                    ran.code,
+                    ran.redacted(&ran.stdout),
+                    ran.redacted(&ran.stderr)
+                );
             }
         }
     }
+    assert_redacted(
+        &seen,
+        &[],
+        str![[r#"
+# aoe/python tests=false api 15: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/python tests=false api 12: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/python tests=true api 15: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/python tests=true api 12: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/node tests=false api 15: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/node tests=false api 12: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/node tests=true api 15: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/node tests=true api 12: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/rust tests=false api 15: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/rust tests=false api 12: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/rust tests=true api 15: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/rust tests=true api 12: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/none tests=false api 15: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/none tests=false api 12: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/none tests=true api 15: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aoe/none tests=true api 12: 0
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [ROOT]
+# aworld/python tests=false api 15: 0
+    Valid aworld plugin `demo-board` 0.1.0 at [ROOT]
+# aworld/python tests=false api 12: 0
+    Valid aworld plugin `demo-board` 0.1.0 at [ROOT]
+# aworld/python tests=true api 15: 0
+    Valid aworld plugin `demo-board` 0.1.0 at [ROOT]
+# aworld/python tests=true api 12: 0
+    Valid aworld plugin `demo-board` 0.1.0 at [ROOT]
+# protoagent/python tests=false api 15: 0
+    Valid protoagent plugin `demo-board` 0.1.0 at [ROOT]
+# protoagent/python tests=false api 12: 0
+    Valid protoagent plugin `demo-board` 0.1.0 at [ROOT]
+# protoagent/python tests=true api 15: 0
+    Valid protoagent plugin `demo-board` 0.1.0 at [ROOT]
+# protoagent/python tests=true api 12: 0
+    Valid protoagent plugin `demo-board` 0.1.0 at [ROOT]
+
+"#]],
+    );
 }
 
 /// The editor directives (`"$schema"` in AWorld's plugin.json, the
@@ -217,7 +281,10 @@ fn never_overwrites() {
     let tmp = tempfile::tempdir().unwrap();
     let root = generate(tmp.path(), "protoagent", "python", false);
     std::fs::write(root.join("__init__.py"), "# mine\n").unwrap();
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
+        .tmp(tmp.path())
+        // Unwrapped: where the report wraps depends on the temp dir's length.
+        .env("COLUMNS", "400")
         .args([
             "new",
             "Demo Board",
@@ -228,12 +295,13 @@ fn never_overwrites() {
         ])
         .arg(&root)
         .run()
-        .parts();
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("plugins::new::exists") && stderr.contains("never overwrites"),
-        "{stderr}"
-    );
+        .expect(2, str![""], str![[r#"
+plugins::new::exists
+
+  × `[TMP]/protoagent-python/.github/workflows/plugin.yml` already exists; `plugins new` never overwrites files
+  help: choose another --dir, or remove the existing files
+
+"#]]);
     assert_eq!(
         std::fs::read_to_string(root.join("__init__.py")).unwrap(),
         "# mine\n"
@@ -243,35 +311,55 @@ fn never_overwrites() {
 #[test]
 fn refusals_propose_a_valid_id() {
     let tmp = tempfile::tempdir().unwrap();
-    for (args, help) in [
+    for (args, stderr) in [
         (
             &["new", "Sync", "--dialect", "protoagent"][..],
-            "try `--id sync-plugin`",
+            str![[r#"
+plugins::new::refused
+
+  × plugin id "sync" is reserved: it would shadow a core /api/plugins/ route
+  help: try `--id sync-plugin`
+
+"#]],
         ),
         (
             &["new", "2 Fast", "--dialect", "aoe"],
-            "try `--id dev.example.plugin-2-fast`",
+            str![[r#"
+plugins::new::refused
+
+  × invalid plugin id "dev.example.2-fast": each dot-separated segment must start with a lowercase
+  │ letter
+  help: try `--id dev.example.plugin-2-fast`
+
+"#]],
         ),
         (
             &["new", "Web", "--dialect", "aoe", "--id", "aoe.web"],
-            "try `--id dev.example.web`",
+            str![[r#"
+plugins::new::refused
+
+  × plugin id "aoe.web" is reserved: aoe.* and agent-of-empires.* belong to featured plugins
+  help: try `--id dev.example.web`
+
+"#]],
         ),
         (
             &["new", "x", "--dialect", "aworld", "--runtime", "rust"],
-            "choose one of: python",
+            str![[r#"
+plugins::new::refused
+
+  × aworld plugins have no `rust` runtime
+  help: choose one of: python
+
+"#]],
         ),
     ] {
-        let (code, stdout, stderr) = Plugins::new()
+        Plugins::new()
             .args(args)
             .arg("--yes")
             .current_dir(tmp.path())
             .run()
-            .parts();
-        assert_eq!(code, 2, "{args:?}: {stdout}{stderr}");
-        assert!(
-            stderr.contains("plugins::new::refused") && stderr.contains(help),
-            "{args:?}: {stderr}"
-        );
+            .expect(2, str![""], stderr);
     }
     assert_eq!(
         std::fs::read_dir(tmp.path()).unwrap().count(),
@@ -279,7 +367,7 @@ fn refusals_propose_a_valid_id() {
         "nothing written"
     );
     // Accepting the proposal works.
-    let (code, _, _) = Plugins::new()
+    Plugins::new()
         .args([
             "new",
             "Sync",
@@ -291,31 +379,71 @@ fn refusals_propose_a_valid_id() {
         ])
         .current_dir(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0);
+        .expect(0, str![[r#"
+   Created protoagent plugin `sync-plugin` (python runtime) in sync
+            .github/workflows/plugin.yml
+            .plugins-schema.json
+            README.md
+            __init__.py
+            protoagent.plugin.yaml
+            skills/sync-plugin-skill/SKILL.md
+       Git initialized a repository in sync
+      Note .github/workflows/plugin.yml needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); no published release of `plugins` exists yet to install instead
+
+Next: cd sync && plugins validate --strict
+
+"#]], str![[""]]);
     assert!(tmp.path().join("sync/protoagent.plugin.yaml").is_file());
 }
 
 #[test]
 fn scripts_get_clear_errors_and_json() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["new", "demo"])
         .current_dir(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("pass --dialect (no terminal to ask on)"),
-        "{stderr}"
-    );
-    let (code, stdout, _) = Plugins::new()
+        .expect(
+            2,
+            str![[""]],
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × Dialect (aoe, aworld, protoagent): pass --dialect (no terminal to ask on)
+
+"#]],
+        );
+    let ran = Plugins::new()
         .args(["new", "demo", "--dialect", "aworld", "--json"])
         .current_dir(tmp.path())
-        .run()
-        .parts();
-    assert_eq!(code, 0);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        .run();
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "root": "demo",
+  "dialect": "aworld",
+  "runtime": "python",
+  "id": "demo",
+  "files": [
+    ".aworld-plugin/plugin.json",
+    ".github/workflows/plugin.yml",
+    ".plugins-schema.json",
+    "README.md",
+    "commands/hello.md",
+    "commands/status.py",
+    "hooks/task_completed.py",
+    "hud/status.py"
+  ],
+  "kept": [],
+  "git": "initialized"
+}
+
+"#]],
+        str![[""]],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(doc["id"], "demo");
     assert_eq!(doc["root"], "demo");
     assert!(
@@ -325,12 +453,28 @@ fn scripts_get_clear_errors_and_json() {
             .iter()
             .any(|f| f == ".aworld-plugin/plugin.json")
     );
-    let (code, list, _) = Plugins::new().args(["new", "--list"]).run().parts();
-    assert_eq!(code, 0);
-    assert!(
-        list.contains("aoe         rust") && list.contains("{{module}}"),
-        "{list}"
-    );
+    Plugins::new()
+        .args(["new", "--list"])
+        .run()
+        .expect(0, str![[r#"
+templates (dialect / runtime):
+  aoe         python  (default)
+  aoe         node
+  aoe         rust
+  aoe         none
+  aworld      python  (default)
+  protoagent  python  (default)
+
+variables:
+  {{name}}              display name, as given
+  {{id}}                plugin id (aoe: dotted namespace.slug; others: the slug), or --id
+  {{slug}}              kebab-case name, for directories, packages and binaries
+  {{module}}            the slug with `_` for `-`, for Python modules and Rust crates
+  {{description}}       one line, --description or a default
+  {{plugins_release}}   the GitHub release the CI workflow downloads `plugins` from (this version's; empty with --ci-from, or while none is published)
+  {{plugins_git}}       the git URL the CI workflow builds `plugins` from without a release (--ci-from, else Cargo.toml's repository, else empty)
+
+"#]], str![[""]]);
 }
 
 #[test]
@@ -556,7 +700,7 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
     ] {
         std::fs::write(repo.join(file), text).unwrap();
     }
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args([
             "new",
             "Demo Board",
@@ -568,11 +712,9 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
         ])
         .current_dir(tmp.path())
         .run()
-        .parts();
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    snapbox::assert_data_eq!(
-        stdout,
-        snapbox::str![[r#"
+        .expect(
+            0,
+            str![[r#"
    Created aoe plugin `dev.example.demo-board` (none runtime) in demo-board
             .github/workflows/plugin.yml
             .plugins-schema.json
@@ -585,8 +727,9 @@ fn a_fresh_github_repository_keeps_its_readme_gitignore_and_license() {
 
 Next: cd demo-board && plugins validate --strict
 
-"#]]
-    );
+"#]],
+            str![""],
+        );
     assert_eq!(
         std::fs::read_to_string(repo.join("README.md")).unwrap(),
         "# demo-board\n",
@@ -596,18 +739,25 @@ Next: cd demo-board && plugins validate --strict
         std::fs::read_to_string(repo.join(".gitignore")).unwrap(),
         "target/\n*.log\n"
     );
-    let (code, stdout, _) = Plugins::new()
+    Plugins::new()
+        .redact("[REPO]", &repo)
         .args(["validate", "--strict", "--path"])
         .arg(&repo)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}");
+        .expect(
+            0,
+            str![[r#"
+    Valid aoe plugin `dev.example.demo-board` 0.1.0 at [REPO]
+
+"#]],
+            str![[""]],
+        );
 }
 
 #[test]
 fn a_new_directory_becomes_a_git_repository() {
     let tmp = tempfile::tempdir().unwrap();
-    let new = |dir: &str, extra: &[&str], path: Option<&Path>| {
+    let new = |dir: &str, extra: &[&str], path: Option<&Path>, expected: snapbox::data::Inline| {
         let mut cmd = Plugins::new();
         cmd.args(["new", "Demo", "--dialect", "aworld", "--json", "--dir", dir])
             .args(extra)
@@ -615,15 +765,44 @@ fn a_new_directory_becomes_a_git_repository() {
         if let Some(path) = path {
             cmd.env("PATH", path);
         }
-        let (code, stdout, stderr) = cmd.run().parts();
-        assert_eq!((code, stderr.as_str()), (0, ""), "{dir}");
-        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        let ran = cmd.run();
+        ran.expect(0, expected, str![""]);
+        let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
         (
             doc["git"].as_str().unwrap().to_owned(),
             tmp.path().join(dir).join(".git").is_dir(),
         )
     };
-    assert_eq!(new("a", &[], None), ("initialized".into(), true));
+    assert_eq!(
+        new(
+            "a",
+            &[],
+            None,
+            str![[r#"
+{
+  "format_version": 1,
+  "root": "a",
+  "dialect": "aworld",
+  "runtime": "python",
+  "id": "demo",
+  "files": [
+    ".aworld-plugin/plugin.json",
+    ".github/workflows/plugin.yml",
+    ".plugins-schema.json",
+    "README.md",
+    "commands/hello.md",
+    "commands/status.py",
+    "hooks/task_completed.py",
+    "hud/status.py"
+  ],
+  "kept": [],
+  "git": "initialized"
+}
+
+"#]]
+        ),
+        ("initialized".into(), true)
+    );
     assert_eq!(
         crate::support::git::git(&tmp.path().join("a"), &["rev-parse", "--show-toplevel"]),
         tmp.path()
@@ -632,18 +811,99 @@ fn a_new_directory_becomes_a_git_repository() {
             .unwrap()
             .to_string_lossy()
     );
-    assert_eq!(new("b", &["--no-git"], None), ("skipped".into(), false));
+    assert_eq!(
+        new(
+            "b",
+            &["--no-git"],
+            None,
+            str![[r#"
+{
+  "format_version": 1,
+  "root": "b",
+  "dialect": "aworld",
+  "runtime": "python",
+  "id": "demo",
+  "files": [
+    ".aworld-plugin/plugin.json",
+    ".github/workflows/plugin.yml",
+    ".plugins-schema.json",
+    "README.md",
+    "commands/hello.md",
+    "commands/status.py",
+    "hooks/task_completed.py",
+    "hud/status.py"
+  ],
+  "kept": [],
+  "git": "skipped"
+}
+
+"#]]
+        ),
+        ("skipped".into(), false)
+    );
     // Inside a work tree, the plugin joins that repository.
     assert_eq!(
-        new("a/nested", &[], None),
+        new(
+            "a/nested",
+            &[],
+            None,
+            str![[r#"
+{
+  "format_version": 1,
+  "root": "a/nested",
+  "dialect": "aworld",
+  "runtime": "python",
+  "id": "demo",
+  "files": [
+    ".aworld-plugin/plugin.json",
+    ".github/workflows/plugin.yml",
+    ".plugins-schema.json",
+    "README.md",
+    "commands/hello.md",
+    "commands/status.py",
+    "hooks/task_completed.py",
+    "hud/status.py"
+  ],
+  "kept": [],
+  "git": "inside-work-tree"
+}
+
+"#]]
+        ),
         ("inside-work-tree".into(), false)
     );
     let no_git = tempfile::tempdir().unwrap();
     assert_eq!(
-        new("c", &[], Some(no_git.path())),
+        new(
+            "c",
+            &[],
+            Some(no_git.path()),
+            str![[r#"
+{
+  "format_version": 1,
+  "root": "c",
+  "dialect": "aworld",
+  "runtime": "python",
+  "id": "demo",
+  "files": [
+    ".aworld-plugin/plugin.json",
+    ".github/workflows/plugin.yml",
+    ".plugins-schema.json",
+    "README.md",
+    "commands/hello.md",
+    "commands/status.py",
+    "hooks/task_completed.py",
+    "hud/status.py"
+  ],
+  "kept": [],
+  "git": "not-found"
+}
+
+"#]]
+        ),
         ("not-found".into(), false)
     );
-    let (code, stdout, _) = Plugins::new()
+    Plugins::new()
         .args([
             "new",
             "Demo",
@@ -656,11 +916,9 @@ fn a_new_directory_becomes_a_git_repository() {
         ])
         .current_dir(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0);
-    snapbox::assert_data_eq!(
-        stdout,
-        snapbox::str![[r#"
+        .expect(
+            0,
+            str![[r#"
    Created aoe plugin `dev.example.demo` (none runtime) in d
             .github/workflows/plugin.yml
             .gitignore
@@ -673,8 +931,9 @@ fn a_new_directory_becomes_a_git_repository() {
 
 Next: cd d && plugins validate --strict
 
-"#]]
-    );
+"#]],
+            str![[""]],
+        );
 }
 
 /// protoAgent 0.218's bundled ids (`notes`, `artifact`, `cowork`, …) and 0.218's three new
@@ -683,43 +942,90 @@ Next: cd d && plugins validate --strict
 #[test]
 fn protoagent_bundled_and_0218_reserved_ids_are_refused() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["new", "notes", "--dialect", "protoagent", "--yes"])
         .current_dir(tmp.path())
         .run()
-        .parts();
-    assert_eq!((code, stdout.as_str()), (2, ""));
-    snapbox::assert_data_eq!(
-        stderr,
-        snapbox::str![[r#"
+        .expect(
+            2,
+            str![""],
+            str![[r#"
 plugins::install::builtin
 
   × plugin id 'notes' is a built-in — cannot install over it.
   help: protoAgent 0.218 ships a plugin with this id and its installer refuses to install over it;
         try `--id notes-plugin`
 
-"#]]
-    );
-    for (args, code_) in [
-        (&["Artifact"][..], "plugins::install::builtin"),
+"#]],
+        );
+    for (args, code_, stderr) in [
+        (
+            &["Artifact"][..],
+            "plugins::install::builtin",
+            str![[r#"
+plugins::install::builtin
+
+  × plugin id 'artifact' is a built-in — cannot install over it.
+  help: protoAgent 0.218 ships a plugin with this id and its installer refuses to install over it;
+        try `--id artifact-plugin`
+
+"#]],
+        ),
         (
             &["Browser", "--id", "agent_browser"],
             "plugins::install::builtin",
+            str![[r#"
+plugins::install::builtin
+
+  × plugin id 'agent_browser' is a built-in — cannot install over it.
+  help: protoAgent 0.218 ships a plugin with this id and its installer refuses to install over it;
+        try `--id browser-plugin`
+
+"#]],
         ),
-        (&["cowork"], "plugins::install::builtin"),
-        (&["bundles"], "plugins::new::refused"),
-        (&["x", "--id", "install-deps"], "plugins::new::refused"),
+        (
+            &["cowork"],
+            "plugins::install::builtin",
+            str![[r#"
+plugins::install::builtin
+
+  × plugin id 'cowork' is a built-in — cannot install over it.
+  help: protoAgent 0.218 ships a plugin with this id and its installer refuses to install over it;
+        try `--id cowork-plugin`
+
+"#]],
+        ),
+        (
+            &["bundles"],
+            "plugins::new::refused",
+            str![[r#"
+plugins::new::refused
+
+  × plugin id "bundles" is reserved: it would shadow a core /api/plugins/ route
+  help: try `--id bundles-plugin`
+
+"#]],
+        ),
+        (
+            &["x", "--id", "install-deps"],
+            "plugins::new::refused",
+            str![[r#"
+plugins::new::refused
+
+  × plugin id "install-deps" is reserved: it would shadow a core /api/plugins/ route
+  help: try `--id x-plugin`
+
+"#]],
+        ),
     ] {
-        let name = args.join(" ");
-        let (code, _, stderr) = Plugins::new()
+        let ran = Plugins::new()
             .arg("new")
             .args(args)
             .args(["--dialect", "protoagent", "--yes"])
             .current_dir(tmp.path())
-            .run()
-            .parts();
-        assert_eq!(code, 2, "{name}: {stderr}");
-        assert!(stderr.starts_with(code_), "{name}: {stderr}");
+            .run();
+        ran.expect(2, str![""], stderr);
+        assert!(ran.stderr.starts_with(code_), "{}", ran.stderr);
     }
     assert_eq!(
         std::fs::read_dir(tmp.path()).unwrap().count(),
@@ -727,12 +1033,25 @@ plugins::install::builtin
         "nothing written"
     );
     // Not bundled in AWorld: the same name is fine there.
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["new", "notes", "--dialect", "aworld", "--yes", "--no-git"])
         .current_dir(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stderr}");
+        .expect(0, str![[r#"
+   Created aworld plugin `notes` (python runtime) in notes
+            .aworld-plugin/plugin.json
+            .github/workflows/plugin.yml
+            .plugins-schema.json
+            README.md
+            commands/hello.md
+            commands/status.py
+            hooks/task_completed.py
+            hud/status.py
+      Note .github/workflows/plugin.yml needs PLUGINS_GIT, the git repository `plugins` is built from, before it can run: set it there (or run `plugins new` with --ci-from URL); no published release of `plugins` exists yet to install instead
+
+Next: cd notes && plugins validate --strict
+
+"#]], str![[""]]);
 }
 
 /// The generated workflow installs `plugins` from `--ci-from` with `cargo install --git`;
@@ -741,13 +1060,30 @@ plugins::install::builtin
 fn ci_from_names_where_the_workflow_installs_plugins_from() {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("demo");
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
+        .tmp(tmp.path())
         .args(["new", "demo", "--dialect", "aworld", "--yes", "--no-git"])
         .args(["--ci-from", "https://github.com/acme/plugins.git", "--dir"])
         .arg(&dir)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stderr}");
+        .expect(
+            0,
+            str![[r#"
+   Created aworld plugin `demo` (python runtime) in [TMP]/demo
+            .aworld-plugin/plugin.json
+            .github/workflows/plugin.yml
+            .plugins-schema.json
+            README.md
+            commands/hello.md
+            commands/status.py
+            hooks/task_completed.py
+            hud/status.py
+
+Next: cd [TMP]/demo && plugins validate --strict
+
+"#]],
+            str![[""]],
+        );
     let workflow = std::fs::read_to_string(dir.join(".github/workflows/plugin.yml")).unwrap();
     snapbox::assert_data_eq!(
         workflow,
@@ -891,22 +1227,21 @@ fn without_ci_from_the_workflow_fails_saying_what_to_set() {
 #[test]
 fn ci_from_must_be_an_https_or_ssh_git_url() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["new", "demo", "--dialect", "aworld", "--yes", "--no-git"])
         .args(["--ci-from", "http://github.com/acme/plugins"])
         .current_dir(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stderr}");
-    snapbox::assert_data_eq!(
-        stderr,
-        snapbox::str![[r#"
+        .expect(
+            2,
+            str![""],
+            str![[r#"
 plugins::new::refused
 
   × the --ci-from URL "http://github.com/acme/plugins" is not an https or ssh git URL
   help: pass an https or ssh git URL (https://host/path, ssh://host/path or user@host:path)
 
-"#]]
-    );
+"#]],
+        );
     assert!(!tmp.path().join("demo").exists());
 }

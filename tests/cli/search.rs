@@ -44,9 +44,9 @@ fn search_lists_featured_and_installed_plugins_with_their_install_lines() {
     .unwrap();
     let h = home.to_str().unwrap();
 
-    let ran = search(t, &["--home", h], Some(&index));
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    ran.stdout_eq(str![[r#"
+    search(t, &["--home", h], Some(&index)).expect(
+        0,
+        str![[r#"
 dev.acme.kanban (aoe) from gh:acme/kanban: featured, pinned up to 1.10.0
     plugins install gh:acme/kanban --home [TMP]/home
     installs the latest GitHub release of acme/kanban; featured-verified when it is one of the 3 pinned versions (1.10.0 and 2 earlier)
@@ -54,24 +54,48 @@ dev.example.pinned (aoe) from file://[TMP]/repo: installed 1.0.0 in [TMP]/home
     plugins install file://[TMP]/repo --ref main --home [TMP]/home
     installed in [TMP]/home (1.0.0): installing it again at the same commit changes nothing; `plugins update dev.example.pinned` takes a newer version
 
-"#]]
+"#]],
+        str![""],
     );
     // Every word must match the id, the source or the host's name.
-    let (_, stdout, _) = search(t, &["KANBAN", "acme", "--home", h], Some(&index)).parts();
-    assert!(stdout.starts_with("dev.acme.kanban (aoe)") && !stdout.contains("pinned (aoe)"));
-    let (code, stdout, _) = search(t, &["nothing-like-it", "--home", h], Some(&index)).parts();
-    assert_eq!(
-        (code, stdout.as_str()),
-        (
-            0,
-            "no plugin matches `nothing-like-it` (searched the featured index, the hosts' catalogs and the installed homes)\n"
-        )
-    );
+    search(t, &["KANBAN", "acme", "--home", h], Some(&index)).expect(0, str![[r#"
+dev.acme.kanban (aoe) from gh:acme/kanban: featured, pinned up to 1.10.0
+    plugins install gh:acme/kanban --home [TMP]/home
+    installs the latest GitHub release of acme/kanban; featured-verified when it is one of the 3 pinned versions (1.10.0 and 2 earlier)
+
+"#]], str![""]);
+    search(t, &["nothing-like-it", "--home", h], Some(&index)).expect(0, str![[r#"
+no plugin matches `nothing-like-it` (searched the featured index, the hosts' catalogs and the installed homes)
+
+"#]], str![""]);
 
     // --json: the schema, and an install line that works as printed.
-    let (code, stdout, _) = search(t, &["pinned", "--json", "--home", h], Some(&index)).parts();
-    assert_eq!(code, 0);
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let ran = search(t, &["pinned", "--json", "--home", h], Some(&index));
+    ran.expect(0, str![[r#"
+{
+  "format_version": 1,
+  "query": "pinned",
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "dialect": "aoe",
+      "source": "file://[TMP]/repo",
+      "installed": [
+        {
+          "home": "[TMP]/home",
+          "version": "1.0.0",
+          "ref": "main",
+          "commit": "98dbc36b17da9b3db35834c2a7d382bb249e05d4"
+        }
+      ],
+      "install": "plugins install file://[TMP]/repo --ref main --home [TMP]/home",
+      "does": "installed in [TMP]/home (1.0.0): installing it again at the same commit changes nothing; `plugins update dev.example.pinned` takes a newer version"
+    }
+  ]
+}
+
+"#]], str![""]);
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/search.json"),
@@ -99,8 +123,23 @@ dev.example.pinned (aoe) from file://[TMP]/repo: installed 1.0.0 in [TMP]/home
         .map(str::to_owned)
         .collect();
     assert_eq!(words[0], "plugins");
-    let (code, _, stderr) = Plugins::new().args(&words[1..]).arg("--yes").run().parts();
-    assert_eq!(code, 0, "{line}: {stderr}");
+    Plugins::new()
+        .tmp(t)
+        .args(&words[1..])
+        .arg("--yes")
+        .run()
+        .expect(
+            0,
+            str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [TMP]/other/plugins/dev.example.pinned
+
+"#]],
+            str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 98dbc36b17da
+
+"#]],
+        );
     assert_eq!(
         locked(&other, "dev.example.pinned", "resolved_commit"),
         locked(&home, "dev.example.pinned", "resolved_commit")
@@ -115,9 +154,14 @@ fn search_reads_the_featured_index_in_the_binary() {
     std::fs::create_dir_all(t.join("user")).unwrap();
     let empty = t.join("empty");
     std::fs::create_dir_all(&empty).unwrap();
-    let (code, stdout, stderr) =
-        search(t, &["github", "--home", empty.to_str().unwrap()], None).parts();
-    assert_eq!((code, stderr.as_str()), (0, ""));
+    let ran = search(t, &["github", "--home", empty.to_str().unwrap()], None);
+    ran.expect(0, str![[r#"
+agent-of-empires.github (aoe) from gh:agent-of-empires/plugin-github: featured, pinned up to 1.7.0
+    plugins install gh:agent-of-empires/plugin-github --home [TMP]/empty
+    installs the latest GitHub release of agent-of-empires/plugin-github; featured-verified when it is one of the 9 pinned versions (1.7.0 and 8 earlier)
+
+"#]], str![""]);
+    let stdout = &ran.stdout;
     let first = stdout.lines().next().unwrap_or_default();
     assert_eq!(
         first,
@@ -178,12 +222,27 @@ fn search_lists_protoagents_catalog() {
     .unwrap();
     // `discord` installed from a local repository: one hit, installed and listed.
     let repo = crate::support::protoagent::plugin_repo(&t.join("discord-src"), "discord");
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
+        .tmp(t)
         .args(["install", &repo.url(), "--yes", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .expect(
+            0,
+            str![[r#"
+   Installed discord 1.0.0 @ f80bd55461 in [TMP]/instance/plugins/discord
+
+"#]],
+            str![[r#"
+    Fetching file://[TMP]/discord-src
+     Fetched f80bd554614d
+protoagent plugin `discord` 1.0.0 from file://[TMP]/discord-src @ f80bd554614d
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+        );
     let h = home.to_str().unwrap();
     let ran = search(t, &["--home", h, "--json"], None);
     assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));

@@ -33,10 +33,22 @@ fn aoe_home(tmp: &Path) -> std::path::PathBuf {
     );
     other.commit("one");
     assert_eq!(install(&home, &[&other.url()]).0, 0);
-    let (code, o, e) = at(&home, &["disable", "dev.example.pinned"]).parts();
-    assert_eq!(code, 0, "{o}{e}");
-    let (code, o, e) = at(&home, &["hold", "dev.example.other"]).parts();
-    assert_eq!(code, 0, "{o}{e}");
+    at(&home, &["disable", "dev.example.pinned"]).expect(
+        0,
+        str![[r#"
+    Disabled dev.example.pinned in [TMP]/home/config.toml
+
+"#]],
+        str![[""]],
+    );
+    at(&home, &["hold", "dev.example.other"]).expect(
+        0,
+        str![[r#"
+        Held dev.example.other in [TMP]/home: held since [AT] (held with `plugins hold`)
+
+"#]],
+        str![[""]],
+    );
     home
 }
 
@@ -47,19 +59,17 @@ fn list_and_info_show_a_disabled_plugin_and_a_hold() {
     let home = aoe_home(&t);
 
     let ran = at(&home, &["list"]);
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    ran.stdout_eq(str![[r#"
+    ran.expect(0, str![[r#"
 ID                  VERSION  DIALECT  REF        COMMIT      SOURCE
 dev.example.other   0.3.0    aoe      (default)  869c479fa2  file://[TMP]/other  (held since [AT]: held with `plugins hold`)
 dev.example.pinned  1.0.0    aoe      v1.0.0     98dbc36b17  file://[TMP]/repo  (disabled: `plugins enable dev.example.pinned` turns it on)
 
-"#]]
-    );
+"#]], str![""]);
 
     let ran = at(&home, &["list", "--json"]);
-    ran.success();
-    assert_matches_output_schema("list.json", &serde_json::from_str(&ran.stdout).unwrap());
-    ran.stdout_eq(str![[r#"
+    ran.expect(
+        0,
+        str![[r#"
 {
   "format_version": 1,
   "plugins": [
@@ -102,11 +112,15 @@ dev.example.pinned  1.0.0    aoe      v1.0.0     98dbc36b17  file://[TMP]/repo  
   ]
 }
 
-"#]]);
+"#]],
+        str![""],
+    );
+    assert_matches_output_schema("list.json", &serde_json::from_str(&ran.stdout).unwrap());
 
     let ran = at(&home, &["info", "dev.example.pinned"]);
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    ran.stdout_eq(str![[r#"
+    ran.expect(
+        0,
+        str![[r#"
 dev.example.pinned 1.0.0 (aoe)
   source:   file://[TMP]/repo
   ref:      v1.0.0 (tag)
@@ -117,10 +131,14 @@ dev.example.pinned 1.0.0 (aoe)
   enabled:  no (`plugins enable dev.example.pinned` turns it on)
   valid:    yes
 
-"#]]);
+"#]],
+        str![""],
+    );
 
     let ran = at(&home, &["info", "dev.example.other"]);
-    ran.success().stdout_eq(str![[r#"
+    ran.expect(
+        0,
+        str![[r#"
 dev.example.other 0.3.0 (aoe)
   source:   file://[TMP]/other
   commit:   869c479fa277ae835975e939ab11e32dc4de0f95
@@ -131,16 +149,91 @@ dev.example.other 0.3.0 (aoe)
   held:     since [AT] (held with `plugins hold`; `plugins unhold dev.example.other` lifts it)
   valid:    yes
 
-"#]]);
+"#]],
+        str![""],
+    );
 
     // Switched back on, the row says nothing more.
-    at(&home, &["enable", "dev.example.pinned"]).success();
-    let (_, stdout, _) = at(&home, &["info", "dev.example.other", "--json"]).parts();
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    at(&home, &["enable", "dev.example.pinned"]).expect(
+        0,
+        str![[r#"
+     Enabled dev.example.pinned in [TMP]/home/config.toml
+
+"#]],
+        str![[""]],
+    );
+    let ran = at(&home, &["info", "dev.example.other", "--json"]);
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "id": "dev.example.other",
+  "dialect": "aoe",
+  "version": "0.3.0",
+  "source": "file://[TMP]/other",
+  "requested_ref": "",
+  "ref_kind": "default",
+  "commit": "869c479fa277ae835975e939ab11e32dc4de0f95",
+  "manifest_hash": "sha256:54f1f77f37da87040146e55295161a658225c73d3c8d4678a83a8d2ca2be4302",
+  "tree_hash": "sha256:7bee568d79230be1353447c6cc7705d12b53d95e955e0d570fc2de648c822fd9",
+  "path": "[TMP]/home/plugins/dev.example.other",
+  "present": true,
+  "valid": true,
+  "unbuilt": false,
+  "subdir": null,
+  "signer_key": null,
+  "host": null,
+  "release": null,
+  "home": "[TMP]/home",
+  "enabled": true,
+  "hold": {
+    "since": "[AT]",
+    "by": "hold",
+    "reason": "held with `plugins hold`"
+  },
+  "deps": null
+}
+
+"#]],
+        str![""],
+    );
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_matches_output_schema("info.json", &doc);
     assert_eq!(doc["hold"]["by"], "hold");
-    let (_, stdout, _) = at(&home, &["info", "dev.example.pinned", "--json"]).parts();
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let ran = at(&home, &["info", "dev.example.pinned", "--json"]);
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "id": "dev.example.pinned",
+  "dialect": "aoe",
+  "version": "1.0.0",
+  "source": "file://[TMP]/repo",
+  "requested_ref": "v1.0.0",
+  "ref_kind": "tag",
+  "commit": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+  "manifest_hash": "sha256:bf409a77e6f5ab1bb4aea228bc8cd3156f42928ac6d642d729ef43fc0539e6db",
+  "tree_hash": "sha256:9aa39e730ca099a55b756e44556a8101307097c4f0520afb4764fd47a734bf57",
+  "path": "[TMP]/home/plugins/dev.example.pinned",
+  "present": true,
+  "valid": true,
+  "unbuilt": false,
+  "subdir": null,
+  "signer_key": null,
+  "host": null,
+  "release": null,
+  "home": "[TMP]/home",
+  "enabled": true,
+  "hold": null,
+  "deps": null
+}
+
+"#]],
+        str![""],
+    );
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_matches_output_schema("info.json", &doc);
     assert_eq!(
         (&doc["enabled"], &doc["hold"]),
@@ -195,19 +288,17 @@ fn host_written_protoagent_rows_show_their_version_deps_and_switch() {
     let t = tmp.path().canonicalize().unwrap();
     let home = proto_home(&t);
     let ran = at(&home, &["list"]);
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    ran.stdout_eq(str![[r#"
+    ran.expect(0, str![[r#"
 ID       VERSION  DIALECT     REF        COMMIT      SOURCE
 notes_x  1.2      protoagent  (default)  e49f185f83  https://example.invalid/notes.git
 quiet_x  0.2.1    protoagent  v0.2.1     e49f185f83  https://example.invalid/quiet.git  (disabled: `plugins enable quiet_x` turns it on)
 
-"#]]
-    );
+"#]], str![""]);
 
     let ran = at(&home, &["list", "--json"]);
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    assert_matches_output_schema("list.json", &serde_json::from_str(&ran.stdout).unwrap());
-    ran.stdout_eq(str![[r#"
+    ran.expect(
+        0,
+        str![[r#"
 {
   "format_version": 1,
   "plugins": [
@@ -252,11 +343,15 @@ quiet_x  0.2.1    protoagent  v0.2.1     e49f185f83  https://example.invalid/qui
   ]
 }
 
-"#]]);
+"#]],
+        str![""],
+    );
+    assert_matches_output_schema("list.json", &serde_json::from_str(&ran.stdout).unwrap());
 
     let ran = at(&home, &["info", "notes_x"]);
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    ran.stdout_eq(str![[r#"
+    ran.expect(
+        0,
+        str![[r#"
 notes_x 1.2 (protoagent)
   source:   https://example.invalid/notes.git
   commit:   e49f185f8366bb371114ef3eb35f1cec3842f321
@@ -268,11 +363,53 @@ notes_x 1.2 (protoagent)
   host:     version 0.218.0 (remembered in [TMP]/instance/plugins.toml)
   valid:    yes
 
-"#]]);
+"#]],
+        str![""],
+    );
 
-    let (code, stdout, _) = at(&home, &["info", "notes_x", "--json"]).parts();
-    assert_eq!(code, 0);
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    let ran = at(&home, &["info", "notes_x", "--json"]);
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "id": "notes_x",
+  "dialect": "protoagent",
+  "version": "1.2",
+  "source": "https://example.invalid/notes.git",
+  "requested_ref": "",
+  "ref_kind": "default",
+  "commit": "e49f185f8366bb371114ef3eb35f1cec3842f321",
+  "manifest_hash": "",
+  "tree_hash": "",
+  "path": "[TMP]/instance/plugins/notes_x",
+  "present": true,
+  "valid": true,
+  "unbuilt": false,
+  "subdir": null,
+  "signer_key": null,
+  "host": {
+    "aoe_api": null,
+    "version": "0.218.0",
+    "detected": null
+  },
+  "release": null,
+  "home": "[TMP]/instance",
+  "enabled": true,
+  "hold": null,
+  "deps": [
+    {
+      "name": "demolib",
+      "version": "1.0.0",
+      "sha256": "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+    }
+  ]
+}
+
+"#]],
+        str![""],
+    );
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_matches_output_schema("info.json", &doc);
     assert_eq!(doc["version"], "1.2");
     assert_eq!(doc["deps"][0]["name"], "demolib");

@@ -1,11 +1,13 @@
 //! The house rules of docs/contributing.md that a reader of `src/` can check: no command
 //! imports another, neither the top-level modules nor the files form an import cycle
 //! (grouped imports included; `modules.rs`), and host knowledge stays in `src/host/` and
-//! `src/dialect.rs`.
+//! `src/dialect.rs`; and one of the tests themselves: the converted test files check output
+//! with `.expect` snapshots (`snapshots.rs`).
 
 mod modules;
 mod seal;
 mod size;
+mod snapshots;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};

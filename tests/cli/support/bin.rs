@@ -4,7 +4,7 @@
 //!
 //! ```ignore
 //! let ran = Plugins::new().args(["list"]).home(&home).run();
-//! ran.success().stdout_eq(str![[r#"..."#]]); // temp paths redacted, see below
+//! ran.expect(0, str![[r#"..."#]], str![""]); // code, stdout, stderr; temp paths redacted
 //! ```
 //!
 //! Placeholders (every test uses these names for these things): `[TMP]` a test's temp
@@ -340,7 +340,27 @@ pub(crate) struct Ran {
 }
 
 impl Ran {
-    /// (exit code, stdout, stderr), for tests that judge them piecemeal.
+    /// What users see, in one call: stdout and stderr against snapshots (redacted;
+    /// `SNAPSHOTS=overwrite` fills them), then the exit code exactly (a wrong one fails
+    /// showing both streams). The form every test that checks output uses (just's
+    /// `Test::stdout(…).stderr(…).status(…)`); the streams go first so that a changed
+    /// message shows as a diff, and an overwrite fills both before a code is judged.
+    #[track_caller]
+    pub(crate) fn expect(&self, code: i32, stdout: impl IntoData, stderr: impl IntoData) -> &Ran {
+        self.streams_eq(stdout, stderr).code(code)
+    }
+
+    /// stdout and stderr as [`Ran::expect`] compares them, for a helper whose callers judge
+    /// the exit code themselves.
+    #[track_caller]
+    pub(crate) fn streams_eq(&self, stdout: impl IntoData, stderr: impl IntoData) -> &Ran {
+        compare(&self.stdout, &self.redactions, stdout, false);
+        compare(&self.stderr, &self.redactions, stderr, false);
+        self
+    }
+
+    /// (exit code, stdout, stderr), for tests that judge them piecemeal: only where a
+    /// snapshot cannot work, with a `// parts: <reason>` comment (architecture test).
     pub(crate) fn parts(self) -> (i32, String, String) {
         (self.code, self.stdout, self.stderr)
     }
@@ -435,12 +455,20 @@ pub(crate) fn assert_redacted(
     pairs: &[(&'static str, String)],
     expected: impl IntoData,
 ) {
+    compare(actual, pairs, expected, true);
+}
+
+/// [`assert_redacted`]; without `paths`, a `\` stays a `\` (snapbox otherwise shows
+/// every backslash as `/`, so a JSON `\"` would read `/"`).
+#[track_caller]
+fn compare(actual: &str, pairs: &[(&'static str, String)], expected: impl IntoData, paths: bool) {
     let redactions = redactions(pairs);
     // Redacted here too: snapbox redacts only for a snapshot that is not `.raw()`.
     let actual = redactions.redact(&untimed(actual));
     snapbox::Assert::new()
         .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
         .redact_with(redactions)
+        .normalize_paths(paths)
         .eq(actual, expected);
 }
 
