@@ -58,6 +58,8 @@ pub fn outdated(
     cx: &Context,
     printer: &Printer,
 ) -> Result<Vec<OutdatedRow>> {
+    // The fetches reuse the check's listing of each remote (issue 43).
+    let _listings = crate::git::share_listings();
     let mut checks = super::check::check_homes(opts, home, cx)?;
     // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
     crate::update::follow_latest_releases(

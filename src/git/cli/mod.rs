@@ -90,6 +90,9 @@ fn neutral_dir() -> std::path::PathBuf {
 /// `git ls-remote --symref`.
 fn list(url: &str, userinfo: Option<&Userinfo>, prompt: bool) -> Result<super::Refs, GitError> {
     refuse_hostile(url)?;
+    if let Some(refs) = super::listed::remembered(url, userinfo) {
+        return Ok(refs);
+    }
     let mut cmd = command(url, &neutral_dir(), userinfo, prompt);
     cmd.args(["ls-remote", "--symref", "--"]).arg(url);
     let ran = run(cmd, url, "connecting and listing refs", !prompt)?;
@@ -101,7 +104,9 @@ fn list(url: &str, userinfo: Option<&Userinfo>, prompt: bool) -> Result<super::R
             userinfo,
         ));
     }
-    Ok(parse_ls_remote(&String::from_utf8_lossy(&ran.stdout)))
+    let refs = parse_ls_remote(&String::from_utf8_lossy(&ran.stdout));
+    super::listed::remember(url, userinfo, &refs);
+    Ok(refs)
 }
 
 fn parse_ls_remote(text: &str) -> super::Refs {
@@ -159,23 +164,21 @@ pub(super) fn fetch_walk_tip(
 ) -> Result<Option<Oid>, GitError> {
     let prompt = crate::net::settings().git_cli.interactive;
     let (refs, _) = list(url, userinfo, prompt)?;
-    let Some(name) = candidates
+    let Some((name, tip)) = candidates
         .iter()
-        .find(|c| refs.iter().any(|(n, _)| n == *c))
+        .find_map(|c| refs.iter().find(|(n, _)| n == c))
     else {
         return Ok(None);
     };
-    let mut cmd = fetch_command(url, dir, userinfo, prompt);
+    // A tag by name: its own object (and date) comes along, not only its commit.
+    let tip = Some(*tip).filter(|_| !name.starts_with("refs/tags/"));
+    let depth = format!("--depth={}", depth.max(1));
+    let mut args = vec![depth.as_str()];
     if no_blobs {
-        cmd.arg("--filter=blob:none");
+        args.push("--filter=blob:none");
     }
-    cmd.arg(format!("--depth={}", depth.max(1)))
-        .args(["--", url])
-        .arg(format!("+{name}:refs/remotes/walk/tip"));
-    let ran = run(cmd, url, "downloading", !prompt)?;
-    if !ran.ok {
-        return Err(failure(url, "downloading", &ran.stderr, userinfo));
-    }
+    let at = (url, userinfo, prompt);
+    fetch_ref(at, dir, &args, (name, tip), "refs/remotes/walk/tip")?;
     Ok(repo.refname_to_id("refs/remotes/walk/tip").ok())
 }
 
@@ -338,26 +341,7 @@ fn fetch(
         (&choice.kind, &choice.refname),
         (RefKind::Commit, _) | (_, None)
     );
-    let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
-    cmd.args(filter);
-    match (&choice.kind, &choice.refname) {
-        (RefKind::Commit, _) | (_, None) => {
-            cmd.args([
-                "--",
-                url,
-                "+refs/heads/*:refs/remotes/origin/*",
-                "+refs/tags/*:refs/tags/*",
-            ]);
-        }
-        (_, Some(name)) => {
-            cmd.args(["--depth=1", "--", url])
-                .arg(format!("+{name}:{name}"));
-        }
-    }
-    let ran = run(cmd, url, "downloading", !prompt)?;
-    if !ran.ok {
-        return Err(failure(url, "downloading", &ran.stderr, userinfo));
-    }
+    fetch_choice((url, userinfo, prompt), filter, scratch.path(), &choice)?;
     // The ref may have moved since it was listed: then its fetched tip is used.
     let choice = match (&choice.tip, &choice.refname) {
         (Some(tip), Some(name)) if super::read_commit(&repo, *tip, url)?.is_none() => Choice {
@@ -386,6 +370,70 @@ fn fetch(
         sparse,
         (url, userinfo, prompt),
     )
+}
+
+/// Fetch what `choice` names into the repository at `dir`: for a commit (or no ref) every
+/// branch and tag in full; else the ref one commit deep ([`fetch_ref`]), a branch by the
+/// id the listing gave its tip and a tag by name, so that its own object comes along.
+fn fetch_choice(
+    at: (&str, Option<&Userinfo>, bool),
+    filter: &[&str],
+    dir: &Path,
+    choice: &Choice,
+) -> Result<(), GitError> {
+    let (url, userinfo, prompt) = at;
+    let Some(name) = choice
+        .refname
+        .as_deref()
+        .filter(|_| choice.kind != RefKind::Commit)
+    else {
+        let mut cmd = fetch_command(url, dir, userinfo, prompt);
+        cmd.args(filter).args([
+            "--",
+            url,
+            "+refs/heads/*:refs/remotes/origin/*",
+            "+refs/tags/*:refs/tags/*",
+        ]);
+        let ran = run(cmd, url, "downloading", !prompt)?;
+        return match ran.ok {
+            true => Ok(()),
+            false => Err(failure(url, "downloading", &ran.stderr, userinfo)),
+        };
+    };
+    let tip = choice.tip.filter(|_| choice.kind != RefKind::Tag);
+    let mut args = filter.to_vec();
+    args.push("--depth=1");
+    fetch_ref(at, dir, &args, (name, tip), name)
+}
+
+/// `git fetch` (with `args`) of the ref `name` into `dir` as `to`: by `tip`, the id the
+/// listing gave it, when there is one, for which git asks the server for no listing of its
+/// own (issue 43: a fetch by name lists the refs again); by name when the server no
+/// longer serves that id (the ref moved since it was listed).
+fn fetch_ref(
+    (url, userinfo, prompt): (&str, Option<&Userinfo>, bool),
+    dir: &Path,
+    args: &[&str],
+    (name, tip): (&str, Option<Oid>),
+    to: &str,
+) -> Result<(), GitError> {
+    let fetch = |from: &str| {
+        let mut cmd = fetch_command(url, dir, userinfo, prompt);
+        cmd.args(args)
+            .args(["--", url])
+            .arg(format!("+{from}:{to}"));
+        run(cmd, url, "downloading", !prompt)
+    };
+    let mut ran = fetch(&tip.map_or_else(|| name.to_owned(), |t| t.to_string()))?;
+    let refused = |said: &str| said.contains("not our ref") || said.contains("unadvertised object");
+    if !ran.ok && tip.is_some() && refused(&ran.stderr) {
+        log::debug!("git: {url}: the listed tip of {name} was refused: fetching it by name");
+        ran = fetch(name)?;
+    }
+    match ran.ok {
+        true => Ok(()),
+        false => Err(failure(url, "downloading", &ran.stderr, userinfo)),
+    }
 }
 
 /// [`super::reach::ensure_published`]'s probe with the git command: fetch

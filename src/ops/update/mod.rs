@@ -49,6 +49,8 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         crate::install::recover_first(&home, &mut on_event)?;
     }
     drop(on_event);
+    // The fetches reuse the check's listing of each remote (issue 43).
+    let _listings = crate::git::share_listings();
     let Checked {
         checks,
         refused,
