@@ -145,13 +145,14 @@ fn one_fetch_per_repository_and_commit() {
         counts.push(format!("{name}: update --all {update}, sync {sync}"));
     }
     // The update's own fetch is one (whole) or the partial clone's three rounds (filtered);
-    // the two more are the branch's ancestry check (issue 39: the new commit must contain
-    // the locked one), a shallow fetch of the branch, once for the three plugins.
+    // the one more is the branch's ancestry check (issue 39: the new commit must contain
+    // the locked one), a shallow fetch of the branch's commits and trees by the id the
+    // check listed (one request with the git command), once for the three plugins.
     assert_eq!(
         counts,
         [
-            "whole: update --all 3, sync 1",
-            "filtered: update --all 5, sync 3"
+            "whole: update --all 2, sync 1",
+            "filtered: update --all 4, sync 3"
         ]
     );
 }
@@ -380,17 +381,17 @@ fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
     // Since issue 39 each command also asks once whether the branch's new commit contains
     // the locked one (a force-push is no ordinary update), shared by the three plugins.
     // The git command's fetches take the check's listing and fetch a branch by the id it
-    // listed (no listing of their own); libgit2's fetches (the ancestry check, `outdated`'s
-    // trust check) still list for themselves.
+    // listed (no listing of their own), the ancestry check's included; libgit2's (`outdated`'s
+    // trust check) still lists for itself.
     assert_eq!(
         seen,
         [
-            "whole outdated: 4 listings, 4 fetches, says `Fetching` 0x",
-            "whole update --all --dry-run: 2 listings, 5 fetches, says `Fetching` 1x",
-            "whole update --all --yes: 2 listings, 3 fetches, says `Fetching` 1x",
-            "filtered outdated: 4 listings, 6 fetches, says `Fetching` 0x",
-            "filtered update --all --dry-run: 2 listings, 9 fetches, says `Fetching` 1x",
-            "filtered update --all --yes: 2 listings, 5 fetches, says `Fetching` 1x",
+            "whole outdated: 3 listings, 3 fetches, says `Fetching` 0x",
+            "whole update --all --dry-run: 1 listings, 4 fetches, says `Fetching` 1x",
+            "whole update --all --yes: 1 listings, 2 fetches, says `Fetching` 1x",
+            "filtered outdated: 3 listings, 5 fetches, says `Fetching` 0x",
+            "filtered update --all --dry-run: 1 listings, 8 fetches, says `Fetching` 1x",
+            "filtered update --all --yes: 1 listings, 4 fetches, says `Fetching` 1x",
         ]
     );
 }
