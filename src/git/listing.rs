@@ -3,8 +3,8 @@
 
 use std::rc::Rc;
 
-use super::listed::remember;
 use super::refs::{connect, list_refs, local_path, local_refs};
+use super::shared::remember;
 use super::{GitError, cli, credentials, daemon};
 use crate::auth::Userinfo;
 

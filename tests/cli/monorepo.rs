@@ -387,10 +387,10 @@ fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
         seen,
         [
             "whole outdated: 3 listings, 3 fetches, says `Fetching` 0x",
-            "whole update --all --dry-run: 1 listings, 4 fetches, says `Fetching` 1x",
+            "whole update --all --dry-run: 1 listings, 2 fetches, says `Fetching` 1x",
             "whole update --all --yes: 1 listings, 2 fetches, says `Fetching` 1x",
             "filtered outdated: 3 listings, 5 fetches, says `Fetching` 0x",
-            "filtered update --all --dry-run: 1 listings, 8 fetches, says `Fetching` 1x",
+            "filtered update --all --dry-run: 1 listings, 3 fetches, says `Fetching` 1x",
             "filtered update --all --yes: 1 listings, 4 fetches, says `Fetching` 1x",
         ]
     );
