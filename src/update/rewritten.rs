@@ -112,7 +112,12 @@ pub fn force_pushed(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
                 continue;
             };
             c.status = match &answer {
-                Some(Ok(true)) => continue,
+                Some(Ok(true)) => {
+                    // The branch tip the check listed contains the locked commit: it is
+                    // published, as the trust check of `outdated` asks (no fetch of its own).
+                    c.published |= ask.reference.starts_with("refs/heads/");
+                    continue;
+                }
                 Some(Ok(false)) => Status::ForcePushed {
                     new_ref: new_ref.clone(),
                     commit: commit.clone(),

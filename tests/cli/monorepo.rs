@@ -327,8 +327,9 @@ fn a_partial_clone_refuses_what_a_whole_tree_refuses() {
 }
 
 /// Issue 43: the plugins of one repository share the requests of a command: the check
-/// lists their URL once, not once per plugin; the trust check of `outdated` fetches their
-/// commit once; a dry run's reviews share one fetch per commit and one history walk.
+/// lists their URL once, not once per plugin (and the fetches list it no more); the trust
+/// check of `outdated` takes the ancestry check's answer; a dry run's reviews share one
+/// fetch per commit, which brings the history they walk.
 /// Counted on a loopback smart-HTTP server, from one that sends whole trees and from one
 /// that filters, as ref listings (an advertisement or `ls-refs`, the fetches' own
 /// included) and fetches; none of the figures grows with the number of plugins. The one
@@ -381,15 +382,16 @@ fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
     // Since issue 39 each command also asks once whether the branch's new commit contains
     // the locked one (a force-push is no ordinary update), shared by the three plugins.
     // The git command's fetches take the check's listing and fetch a branch by the id it
-    // listed (no listing of their own), the ancestry check's included; libgit2's (`outdated`'s
-    // trust check) still lists for itself.
+    // listed (no listing of their own), the ancestry check's included. `outdated`'s trust
+    // check of the locked commit takes the ancestry check's answer: the branch tip the
+    // check listed contains it, so it is published, with no fetch of its own.
     assert_eq!(
         seen,
         [
-            "whole outdated: 3 listings, 3 fetches, says `Fetching` 0x",
+            "whole outdated: 1 listings, 2 fetches, says `Fetching` 0x",
             "whole update --all --dry-run: 1 listings, 2 fetches, says `Fetching` 1x",
             "whole update --all --yes: 1 listings, 2 fetches, says `Fetching` 1x",
-            "filtered outdated: 3 listings, 5 fetches, says `Fetching` 0x",
+            "filtered outdated: 1 listings, 4 fetches, says `Fetching` 0x",
             "filtered update --all --dry-run: 1 listings, 3 fetches, says `Fetching` 1x",
             "filtered update --all --yes: 1 listings, 4 fetches, says `Fetching` 1x",
         ]
