@@ -89,7 +89,11 @@ fn search<T>(
         })?;
         return Ok(found(&repo, &[new]));
     }
-    for depth in [Some(PROBE_DEPTH), None] {
+    // As deep as the command walks the history (`update --dry-run`), when that is deeper.
+    let first = super::shared::history()
+        .and_then(|h| i32::try_from(h).ok())
+        .map_or(PROBE_DEPTH, |h| h.max(PROBE_DEPTH));
+    for depth in [Some(first), None] {
         let scratch = tempfile::Builder::new()
             .prefix("plugins-ancestry-")
             .tempdir()
@@ -104,8 +108,16 @@ fn search<T>(
         let at = (reference, partial, depth);
         let tip = fetch_branch(url, userinfo, at, &repo, scratch.path())?;
         let tips: Vec<Oid> = [Some(new), tip].into_iter().flatten().collect();
-        if let Some(answer) = found(&repo, &tips) {
-            return Ok(Some(answer));
+        let answer = found(&repo, &tips);
+        if answer.is_some() || depth.is_none() {
+            // A monorepo's install (or review) of `new` reads it from here (issue 43: one
+            // fetch per repository and commit): its commits and trees came.
+            if partial && repo.odb().is_ok_and(|odb| odb.exists(new)) {
+                drop(repo);
+                let depth = depth.map_or(usize::MAX, |d| usize::try_from(d).unwrap_or(1));
+                super::shared::keep(url, userinfo, new, (depth, true), scratch);
+            }
+            return Ok(answer);
         }
     }
     Ok(None)

@@ -144,15 +144,16 @@ fn one_fetch_per_repository_and_commit() {
         let sync = server.fetches(&format!("/acme/{name}.git")).0;
         counts.push(format!("{name}: update --all {update}, sync {sync}"));
     }
-    // The update's own fetch is one (whole) or the partial clone's three rounds (filtered);
-    // the one more is the branch's ancestry check (issue 39: the new commit must contain
-    // the locked one), a shallow fetch of the branch's commits and trees by the id the
-    // check listed (one request with the git command), once for the three plugins.
+    // The update's one fetch is the branch's ancestry check (issue 39: the new commit must
+    // contain the locked one), a shallow fetch of the branch's commits and trees by the id
+    // the check listed, once for the three plugins; the install writes the subdirectories
+    // from it, with their files by id from a server that filters (one more). `sync`'s
+    // fetch is one (whole) or the partial clone's three rounds (filtered).
     assert_eq!(
         counts,
         [
-            "whole: update --all 2, sync 1",
-            "filtered: update --all 4, sync 3"
+            "whole: update --all 1, sync 1",
+            "filtered: update --all 2, sync 3"
         ]
     );
 }
@@ -384,16 +385,21 @@ fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
     // The git command's fetches take the check's listing and fetch a branch by the id it
     // listed (no listing of their own), the ancestry check's included. `outdated`'s trust
     // check of the locked commit takes the ancestry check's answer: the branch tip the
-    // check listed contains it, so it is published, with no fetch of its own.
+    // check listed contains it, so it is published, with no fetch of its own. The ancestry
+    // check's fetch (the branch's commits and trees, as deep as a dry run walks) is kept
+    // for the command: the comparison of unchanged subdirectories, the install or the
+    // review and the walk read the new commit from it, so from a whole-tree server every
+    // command makes one listing and one fetch; a filtering server then sends the
+    // subdirectories' files by id (one more).
     assert_eq!(
         seen,
         [
-            "whole outdated: 1 listings, 2 fetches, says `Fetching` 0x",
-            "whole update --all --dry-run: 1 listings, 2 fetches, says `Fetching` 1x",
-            "whole update --all --yes: 1 listings, 2 fetches, says `Fetching` 1x",
-            "filtered outdated: 1 listings, 4 fetches, says `Fetching` 0x",
-            "filtered update --all --dry-run: 1 listings, 3 fetches, says `Fetching` 1x",
-            "filtered update --all --yes: 1 listings, 4 fetches, says `Fetching` 1x",
+            "whole outdated: 1 listings, 1 fetches, says `Fetching` 0x",
+            "whole update --all --dry-run: 1 listings, 1 fetches, says `Fetching` 1x",
+            "whole update --all --yes: 1 listings, 1 fetches, says `Fetching` 1x",
+            "filtered outdated: 1 listings, 2 fetches, says `Fetching` 0x",
+            "filtered update --all --dry-run: 1 listings, 2 fetches, says `Fetching` 1x",
+            "filtered update --all --yes: 1 listings, 2 fetches, says `Fetching` 1x",
         ]
     );
 }
