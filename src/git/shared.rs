@@ -40,9 +40,11 @@ struct Kept {
 
 /// While it lives, a remote listed once is not listed again: the git command's fetches
 /// choose from the listing the update check made ([`remembered`]) and fetch a branch by
-/// the id it listed, which asks the server for no listing of its own; and in a command
-/// that walks the history (`update --dry-run`), a monorepo's commit is fetched once with
-/// that history, then written and walked from the repository it came into ([`kept`]). Dropped when the command ends, so a later command lists and fetches afresh.
+/// the id it listed, which asks the server for no listing of its own. A monorepo's commit
+/// is fetched once: the ancestry check's fetch of it (and, in a command that walks the
+/// history, `update --dry-run`, the first fetch of it, with that history) is kept, and
+/// written and walked from ([`kept`]). Dropped when the command ends, so a later command
+/// lists and fetches afresh.
 #[must_use]
 pub struct SharedTransfers(());
 
