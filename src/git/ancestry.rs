@@ -3,9 +3,9 @@
 //!
 //! The answer comes through the same transports an install fetches with: a local
 //! repository is read in place; a remote's branch is fetched into a scratch repository
-//! in the temp directory (with the git command where [`cli::wanted`] says so, else with
-//! libgit2), [`PROBE_DEPTH`] commits deep first, then in full when the old commit was not
-//! among them, as the impostor check probes ([`super::reach`]). A branch that moved on
+//! in the temp directory (with the git command where [`cli::wanted`] says so, and for a
+//! monorepo's subdirectory where it can be run, as its install does; else with libgit2),
+//! [`PROBE_DEPTH`] commits deep first, then in full when the old commit was not among them, as the impostor check probes ([`super::reach`]). A branch that moved on
 //! normally costs one shallow fetch; only a rewritten history (or one that moved more than
 //! [`PROBE_DEPTH`] commits) costs a full one.
 
@@ -21,11 +21,13 @@ use crate::auth::Userinfo;
 
 /// Whether `new`, the commit `reference` (`HEAD` or a full `refs/heads/…` name) names on
 /// `url`, is `old` or descends from it. A remote whose branch moved again since `new` was
-/// listed answers from what it serves now.
+/// listed answers from what it serves now. `partial`: the plugin is a monorepo's
+/// subdirectory, whose fetches run the git command where it can be run (a partial clone):
+/// so does this one.
 pub fn branch_contains(
     url: &str,
     userinfo: Option<&Userinfo>,
-    reference: &str,
+    (reference, partial): (&str, bool),
     new: &str,
     old: &str,
 ) -> Result<bool, GitError> {
@@ -33,7 +35,7 @@ pub fn branch_contains(
     if Oid::from_str(new)? == old {
         return Ok(true);
     }
-    let found = search(url, userinfo, reference, new, |repo, tips| {
+    let found = search(url, userinfo, (reference, partial), new, |repo, tips| {
         reachable_in(repo, old, tips).then_some(())
     })?;
     Ok(found.is_some())
@@ -60,7 +62,7 @@ pub fn newest_contained(
     if candidates.is_empty() {
         return Ok(None);
     }
-    search(url, userinfo, reference, new, |repo, tips| {
+    search(url, userinfo, (reference, false), new, |repo, tips| {
         candidates
             .iter()
             .find(|c| reachable_in(repo, **c, tips) && reachable_in(repo, old, &[**c]))
@@ -74,7 +76,7 @@ pub fn newest_contained(
 fn search<T>(
     url: &str,
     userinfo: Option<&Userinfo>,
-    reference: &str,
+    (reference, partial): (&str, bool),
     new: &str,
     found: impl Fn(&Repository, &[Oid]) -> Option<T>,
 ) -> Result<Option<T>, GitError> {
@@ -87,7 +89,11 @@ fn search<T>(
         })?;
         return Ok(found(&repo, &[new]));
     }
-    for depth in [Some(PROBE_DEPTH), None] {
+    // As deep as the command walks the history (`update --dry-run`), when that is deeper.
+    let first = super::shared::history()
+        .and_then(|h| i32::try_from(h).ok())
+        .map_or(PROBE_DEPTH, |h| h.max(PROBE_DEPTH));
+    for depth in [Some(first), None] {
         let scratch = tempfile::Builder::new()
             .prefix("plugins-ancestry-")
             .tempdir()
@@ -99,30 +105,45 @@ fn search<T>(
             "git: {url}: reading the history of {reference} at {new}: fetching it {}",
             depth.map_or_else(|| "in full".to_owned(), |d| format!("{d} deep"))
         );
-        let tip = fetch_branch(url, userinfo, reference, depth, &repo, scratch.path())?;
+        let at = (reference, partial, depth);
+        let tip = fetch_branch(url, userinfo, at, &repo, scratch.path())?;
         let tips: Vec<Oid> = [Some(new), tip].into_iter().flatten().collect();
-        if let Some(answer) = found(&repo, &tips) {
-            return Ok(Some(answer));
+        let answer = found(&repo, &tips);
+        if answer.is_some() || depth.is_none() {
+            // A monorepo's install (or review) of `new` reads it from here (issue 43: one
+            // fetch per repository and commit): its commits and trees came.
+            if partial && repo.odb().is_ok_and(|odb| odb.exists(new)) {
+                drop(repo);
+                let depth = depth.map_or(usize::MAX, |d| usize::try_from(d).unwrap_or(1));
+                super::shared::keep(url, userinfo, new, (depth, true), scratch);
+            }
+            return Ok(answer);
         }
     }
     Ok(None)
 }
 
 /// Fetch `reference` from `url`, `depth` commits deep (`None`: in full), into the bare
-/// `repo` at `dir`; the id it named, when the fetch says.
+/// `repo` at `dir`; the id it named, when the fetch says. With the git command where
+/// [`cli::wanted`] says so, or (`partial`) where it can be run.
 fn fetch_branch(
     url: &str,
     userinfo: Option<&Userinfo>,
-    reference: &str,
-    depth: Option<i32>,
+    (reference, partial, depth): (&str, bool, Option<i32>),
     repo: &Repository,
     dir: &std::path::Path,
 ) -> Result<Option<Oid>, GitError> {
-    if cli::wanted(url) {
+    // The git command fetches commits and trees only, the branch asked for by the id the
+    // listing gave it: one request (issue 43: libgit2 lists the refs again, then fetches
+    // shallow in two).
+    if partial || cli::wanted(url) {
         // git's own "infinite" depth: the whole history.
-        let depth = depth.map_or(0x7fff_ffff, |d| usize::try_from(d).unwrap_or(1));
+        let git_depth = depth.map_or(0x7fff_ffff, |d| usize::try_from(d).unwrap_or(1));
         let names = [reference.to_owned()];
-        return cli::fetch_walk_tip(url, userinfo, &names, depth, true, repo, dir);
+        match cli::fetch_walk_tip(url, userinfo, &names, git_depth, true, repo, dir) {
+            Err(GitError::Cli(cli::CliError::NoGit { .. })) if !cli::wanted(url) => {}
+            done => return done,
+        }
     }
     let mut remote = repo.remote_anonymous(url)?;
     let auth = Rc::default();
@@ -188,10 +209,10 @@ mod tests {
             other.to_string(),
         );
         let main = "refs/heads/main";
-        assert!(branch_contains(&url, None, main, &c, &a).unwrap());
-        assert!(branch_contains(&url, None, main, &c, &c).unwrap());
-        assert!(!branch_contains(&url, None, main, &other, &a).unwrap());
-        assert!(!branch_contains(&url, None, main, &c, &side).unwrap());
+        assert!(branch_contains(&url, None, (main, false), &c, &a).unwrap());
+        assert!(branch_contains(&url, None, (main, false), &c, &c).unwrap());
+        assert!(!branch_contains(&url, None, (main, false), &other, &a).unwrap());
+        assert!(!branch_contains(&url, None, (main, false), &c, &side).unwrap());
         // The newest candidate the branch holds on top of `a`: not `side` (off the branch),
         // not `a` itself.
         let found = newest_contained(&url, None, main, &c, &[side.clone(), b.clone()], &a);

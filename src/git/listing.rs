@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::refs::{connect, list_refs, local_path, local_refs};
+use super::shared::remember;
 use super::{GitError, cli, credentials, daemon};
 use crate::auth::Userinfo;
 
@@ -33,10 +34,12 @@ pub fn ls_remote(
     let auth = Rc::default();
     let _scope = credentials::scope(url, userinfo, &auth);
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
-    let (refs, _) = list_refs(conn.remote())?;
-    log::debug!("git: {url}: listed {} refs", refs.len());
+    let listed = list_refs(conn.remote())?;
+    log::debug!("git: {url}: listed {} refs", listed.0.len());
     drop(conn);
-    Ok(refs
+    remember(url, userinfo, &listed);
+    Ok(listed
+        .0
         .into_iter()
         .map(|(n, oid)| (n, oid.to_string()))
         .collect())

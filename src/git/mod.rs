@@ -21,9 +21,11 @@ mod http;
 mod listing;
 mod reach;
 mod refs;
+mod shared;
 mod sign;
 mod ssh;
 mod tree;
+mod walk;
 
 use credentials::AuthState;
 use refs::{Choice, Refs, choose, commit_of};
@@ -31,10 +33,12 @@ use tree::check_out;
 
 pub use ancestry::{branch_contains, newest_contained};
 pub use cli::{CliError, CliSettings, kill_stragglers};
-pub use fetch::{Ignored, Walked, Walks, fetch_subdirs, fetch_tree, walk};
+pub use fetch::{Ignored, fetch_subdirs, fetch_tree};
 pub use listing::ls_remote;
+pub use shared::{SharedTransfers, share_transfers};
 pub use sign::{SignFormat, Signed, Signer, verify as verify_signature};
 pub use ssh::{Hostile, HostileUrl, check_url, is_ssh};
+pub use walk::{Walked, Walks, walk};
 
 /// What kind of ref the user asked for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]

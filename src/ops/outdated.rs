@@ -58,6 +58,9 @@ pub fn outdated(
     cx: &Context,
     printer: &Printer,
 ) -> Result<Vec<OutdatedRow>> {
+    // The fetches reuse the check's listing of each remote, and a commit fetched once
+    // (issue 43).
+    let _shared = crate::git::share_transfers(0);
     let mut checks = super::check::check_homes(opts, home, cx)?;
     // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
     crate::update::follow_latest_releases(

@@ -160,8 +160,9 @@ pub struct Check {
     /// ([`trust`]) without reading the lock again.
     #[serde(skip)]
     pub row: Option<Box<Entry>>,
-    /// The remote's listing showed the locked commit as the tip of a branch or tag (not
-    /// printed): the trust check of `outdated` and `doctor` needs no listing of its own.
+    /// The remote's listing showed the locked commit as the tip of a branch or tag, or the
+    /// branch tip it listed contains it ([`force_pushed`]'s ancestry check) (not printed):
+    /// the trust check of `outdated` and `doctor` needs no listing or fetch of its own.
     #[serde(skip)]
     pub published: bool,
     /// A branch that moves faster than the cooldown: its tip, held back, when the check's

@@ -19,17 +19,20 @@ struct Ask {
     reference: String,
     new: String,
     old: String,
+    /// A monorepo's subdirectory ([`git::branch_contains`]).
+    partial: bool,
 }
 
 impl Ask {
     /// What makes two questions the same (the credentials by their user name).
-    fn key(&self) -> (String, Option<String>, String, String, String) {
+    fn key(&self) -> (String, Option<String>, String, String, String, bool) {
         (
             self.url.clone(),
             self.userinfo.as_ref().map(|u| u.user.clone()),
             self.reference.clone(),
             self.new.clone(),
             self.old.clone(),
+            self.partial,
         )
     }
 }
@@ -79,6 +82,7 @@ pub fn force_pushed(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
             reference,
             new: commit.clone(),
             old,
+            partial: entry.subdir.is_some(),
         };
         let same = rows.entry(ask.key()).or_default();
         if same.is_empty() {
@@ -95,7 +99,8 @@ pub fn force_pushed(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
         jobs.min(8),
         Duration::MAX,
         Arc::new(|a: Ask| {
-            git::branch_contains(&a.url, a.userinfo.as_ref(), &a.reference, &a.new, &a.old)
+            let at = (a.reference.as_str(), a.partial);
+            git::branch_contains(&a.url, a.userinfo.as_ref(), at, &a.new, &a.old)
                 .map_err(|e| e.to_string())
         }),
     );
@@ -107,7 +112,12 @@ pub fn force_pushed(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
                 continue;
             };
             c.status = match &answer {
-                Some(Ok(true)) => continue,
+                Some(Ok(true)) => {
+                    // The branch tip the check listed contains the locked commit: it is
+                    // published, as the trust check of `outdated` asks (no fetch of its own).
+                    c.published |= ask.reference.starts_with("refs/heads/");
+                    continue;
+                }
                 Some(Ok(false)) => Status::ForcePushed {
                     new_ref: new_ref.clone(),
                     commit: commit.clone(),

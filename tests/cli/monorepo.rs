@@ -144,14 +144,16 @@ fn one_fetch_per_repository_and_commit() {
         let sync = server.fetches(&format!("/acme/{name}.git")).0;
         counts.push(format!("{name}: update --all {update}, sync {sync}"));
     }
-    // The update's own fetch is one (whole) or the partial clone's three rounds (filtered);
-    // the two more are the branch's ancestry check (issue 39: the new commit must contain
-    // the locked one), a shallow fetch of the branch, once for the three plugins.
+    // The update's one fetch is the branch's ancestry check (issue 39: the new commit must
+    // contain the locked one), a shallow fetch of the branch's commits and trees by the id
+    // the check listed, once for the three plugins; the install writes the subdirectories
+    // from it, with their files by id from a server that filters (one more). `sync`'s
+    // fetch is one (whole) or the partial clone's three rounds (filtered).
     assert_eq!(
         counts,
         [
-            "whole: update --all 3, sync 1",
-            "filtered: update --all 5, sync 3"
+            "whole: update --all 1, sync 1",
+            "filtered: update --all 2, sync 3"
         ]
     );
 }
@@ -326,8 +328,9 @@ fn a_partial_clone_refuses_what_a_whole_tree_refuses() {
 }
 
 /// Issue 43: the plugins of one repository share the requests of a command: the check
-/// lists their URL once, not once per plugin; the trust check of `outdated` fetches their
-/// commit once; a dry run's reviews share one fetch per commit and one history walk.
+/// lists their URL once, not once per plugin (and the fetches list it no more); the trust
+/// check of `outdated` takes the ancestry check's answer; a dry run's reviews share one
+/// fetch per commit, which brings the history they walk.
 /// Counted on a loopback smart-HTTP server, from one that sends whole trees and from one
 /// that filters, as ref listings (an advertisement or `ls-refs`, the fetches' own
 /// included) and fetches; none of the figures grows with the number of plugins. The one
@@ -377,20 +380,26 @@ fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
     }
     // Before issue 43 (same servers, same plugins): `outdated` 13 listings and 4 fetches
     // (whole trees) or 6 (filtered), the dry run 16 and 7 or 15, the update 5 and 1 or 3.
-    // Still to do: the dry run walks the plugins' history (a listing and a fetch the
-    // update does not make) and compares the unchanged subdirectories in a fetch of its own.
     // Since issue 39 each command also asks once whether the branch's new commit contains
-    // the locked one (a force-push is no ordinary update): one listing and a shallow fetch
-    // (two requests), shared by the three plugins.
+    // the locked one (a force-push is no ordinary update), shared by the three plugins.
+    // The git command's fetches take the check's listing and fetch a branch by the id it
+    // listed (no listing of their own), the ancestry check's included. `outdated`'s trust
+    // check of the locked commit takes the ancestry check's answer: the branch tip the
+    // check listed contains it, so it is published, with no fetch of its own. The ancestry
+    // check's fetch (the branch's commits and trees, as deep as a dry run walks) is kept
+    // for the command: the comparison of unchanged subdirectories, the install or the
+    // review and the walk read the new commit from it, so from a whole-tree server every
+    // command makes one listing and one fetch; a filtering server then sends the
+    // subdirectories' files by id (one more).
     assert_eq!(
         seen,
         [
-            "whole outdated: 5 listings, 4 fetches, says `Fetching` 0x",
-            "whole update --all --dry-run: 7 listings, 5 fetches, says `Fetching` 1x",
-            "whole update --all --yes: 4 listings, 3 fetches, says `Fetching` 1x",
-            "filtered outdated: 5 listings, 6 fetches, says `Fetching` 0x",
-            "filtered update --all --dry-run: 7 listings, 9 fetches, says `Fetching` 1x",
-            "filtered update --all --yes: 4 listings, 5 fetches, says `Fetching` 1x",
+            "whole outdated: 1 listings, 1 fetches, says `Fetching` 0x",
+            "whole update --all --dry-run: 1 listings, 1 fetches, says `Fetching` 1x",
+            "whole update --all --yes: 1 listings, 1 fetches, says `Fetching` 1x",
+            "filtered outdated: 1 listings, 2 fetches, says `Fetching` 0x",
+            "filtered update --all --dry-run: 1 listings, 2 fetches, says `Fetching` 1x",
+            "filtered update --all --yes: 1 listings, 2 fetches, says `Fetching` 1x",
         ]
     );
 }

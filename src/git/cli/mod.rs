@@ -26,13 +26,14 @@ use std::time::{Duration, Instant};
 
 use git2::{Oid, Repository};
 
-use super::{Choice, Fetched, GitError, RefKind};
+use super::{Fetched, GitError};
 use crate::auth::Userinfo;
 use crate::diagnostic::Code;
 
 pub use crate::net::CliSettings;
 
 mod error;
+mod fetch;
 mod process;
 mod verify;
 
@@ -42,6 +43,8 @@ mod tests;
 pub use error::CliError;
 use error::*;
 pub(super) use error::{SERVER_ABORTED, server_words};
+pub(in crate::git) use fetch::BLOBS_PHASE;
+use fetch::{fetch, fetch_ref, from_kept};
 pub use process::kill_stragglers;
 use process::*;
 pub(in crate::git) use verify::verify;
@@ -90,6 +93,9 @@ fn neutral_dir() -> std::path::PathBuf {
 /// `git ls-remote --symref`.
 fn list(url: &str, userinfo: Option<&Userinfo>, prompt: bool) -> Result<super::Refs, GitError> {
     refuse_hostile(url)?;
+    if let Some(refs) = super::shared::remembered(url, userinfo) {
+        return Ok(refs);
+    }
     let mut cmd = command(url, &neutral_dir(), userinfo, prompt);
     cmd.args(["ls-remote", "--symref", "--"]).arg(url);
     let ran = run(cmd, url, "connecting and listing refs", !prompt)?;
@@ -101,7 +107,9 @@ fn list(url: &str, userinfo: Option<&Userinfo>, prompt: bool) -> Result<super::R
             userinfo,
         ));
     }
-    Ok(parse_ls_remote(&String::from_utf8_lossy(&ran.stdout)))
+    let refs = parse_ls_remote(&String::from_utf8_lossy(&ran.stdout));
+    super::shared::remember(url, userinfo, &refs);
+    Ok(refs)
 }
 
 fn parse_ls_remote(text: &str) -> super::Refs {
@@ -159,23 +167,21 @@ pub(super) fn fetch_walk_tip(
 ) -> Result<Option<Oid>, GitError> {
     let prompt = crate::net::settings().git_cli.interactive;
     let (refs, _) = list(url, userinfo, prompt)?;
-    let Some(name) = candidates
+    let Some((name, tip)) = candidates
         .iter()
-        .find(|c| refs.iter().any(|(n, _)| n == *c))
+        .find_map(|c| refs.iter().find(|(n, _)| n == c))
     else {
         return Ok(None);
     };
-    let mut cmd = fetch_command(url, dir, userinfo, prompt);
+    // A tag by name: its own object (and date) comes along, not only its commit.
+    let tip = Some(*tip).filter(|_| !name.starts_with("refs/tags/"));
+    let depth = format!("--depth={}", depth.max(1));
+    let mut args = vec![depth.as_str()];
     if no_blobs {
-        cmd.arg("--filter=blob:none");
+        args.push("--filter=blob:none");
     }
-    cmd.arg(format!("--depth={}", depth.max(1)))
-        .args(["--", url])
-        .arg(format!("+{name}:refs/remotes/walk/tip"));
-    let ran = run(cmd, url, "downloading", !prompt)?;
-    if !ran.ok {
-        return Err(failure(url, "downloading", &ran.stderr, userinfo));
-    }
+    let at = (url, userinfo, prompt);
+    fetch_ref(at, dir, &args, (name, tip), "refs/remotes/walk/tip")?;
     Ok(repo.refname_to_id("refs/remotes/walk/tip").ok())
 }
 
@@ -204,213 +210,13 @@ pub(super) fn fetch_subdirs(
     subdirs: &[String],
     dest: &Path,
 ) -> Result<Fetched, GitError> {
+    let at = (url, userinfo, crate::net::settings().git_cli.interactive);
+    if tag_hint.is_none()
+        && let Some(done) = from_kept(at, reference, subdirs, dest)
+    {
+        return done;
+    }
     fetch(url, userinfo, reference, tag_hint, dest, Some(subdirs))
-}
-
-/// The filter of a partial fetch's commits: each with its root tree, nothing below.
-const ROOT_TREES: &str = "--filter=tree:1";
-
-/// What a partial fetch is doing when it asks for a subdirectory's objects by id (a
-/// server may refuse to be asked for objects by id: then the whole tree is fetched).
-pub(in crate::git) const BLOBS_PHASE: &str = "fetching the subdirectory's files by id";
-
-/// Write the fetched commit: its whole tree, or (`sparse`) only those paths, with the
-/// objects they lack fetched by id from `url` into the repository at `dir`.
-#[allow(clippy::too_many_arguments)] // the fetch's parts, passed down as they are
-fn write_out(
-    repo: &Repository,
-    dir: &Path,
-    commit: &git2::Commit<'_>,
-    dest: &Path,
-    kind: RefKind,
-    refname: Option<String>,
-    tag: Option<(String, Oid)>,
-    sparse: Option<&[String]>,
-    (url, userinfo, prompt): (&str, Option<&Userinfo>, bool),
-) -> Result<Fetched, GitError> {
-    let Some(paths) = sparse else {
-        return super::check_out(repo, commit, dest, kind, refname, tag);
-    };
-    let mut fetch_objects = |ids: &[Oid], want: super::tree::Want| {
-        // Trees alone, or everything below them: a filter git sends as asked (without
-        // one, the remote's recorded `tree:1` would apply).
-        let filter = match want {
-            super::tree::Want::Trees => "--filter=tree:0",
-            super::tree::Want::Whole => "--filter=blob:limit=4g",
-        };
-        let mut cmd = command(url, dir, userinfo, prompt);
-        // No negotiation: the objects are wanted by id, and nothing here has them.
-        // `--depth` makes git ask even for objects its partial clone counts as promised.
-        cmd.args(["-c", "fetch.negotiationAlgorithm=noop"])
-            .args([
-                "fetch",
-                "--progress",
-                "--no-tags",
-                "--no-recurse-submodules",
-                "--no-write-fetch-head",
-                "--depth=1",
-                filter,
-                "--",
-                url,
-            ])
-            .args(ids.iter().map(Oid::to_string));
-        let ran = run(cmd, url, BLOBS_PHASE, !prompt)?;
-        if ran.ok {
-            Ok(())
-        } else {
-            Err(failure(url, BLOBS_PHASE, &ran.stderr, userinfo))
-        }
-    };
-    super::tree::check_out_paths(
-        repo,
-        commit,
-        dest,
-        kind,
-        refname,
-        tag,
-        paths,
-        &mut fetch_objects,
-    )?
-    .ok_or_else(|| {
-        CliError::Failed {
-            url: url.to_owned(),
-            verb: BLOBS_PHASE,
-            detail: "the server did not send the objects asked for".to_owned(),
-        }
-        .into()
-    })
-}
-
-fn fetch(
-    url: &str,
-    userinfo: Option<&Userinfo>,
-    reference: Option<&str>,
-    tag_hint: Option<&str>,
-    dest: &Path,
-    sparse: Option<&[String]>,
-) -> Result<Fetched, GitError> {
-    let prompt = crate::net::settings().git_cli.interactive;
-    let filter: &[&str] = if sparse.is_some() { &[ROOT_TREES] } else { &[] };
-    let (refs, default) = list(url, userinfo, prompt)?;
-    let choice = super::choose(url, &refs, default, reference)?;
-    let (scratch, repo) = super::scratch_repo(dest)?;
-    // A full commit id alone, one commit deep, where the server allows wanting an id;
-    // else (`not our ref`) the full fetch below.
-    let pinned = reference
-        .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
-        .and_then(|r| Oid::from_str(r).ok());
-    if let Some(oid) = pinned {
-        let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
-        cmd.args(filter)
-            .args(["--depth=1", "--", url])
-            .arg(format!("+{oid}:refs/plugins/pin"));
-        // The hinted tag comes along while it still names the commit.
-        let hinted = tag_hint
-            .map(|t| format!("refs/tags/{t}"))
-            .filter(|name| refs.iter().any(|(n, peeled)| n == name && *peeled == oid));
-        cmd.args(hinted.iter().map(|name| format!("+{name}:{name}")));
-        let ran = run(cmd, url, "downloading", !prompt)?;
-        match super::read_commit(&repo, oid, url)? {
-            Some(commit) if ran.ok => {
-                let probe = probe(url, userinfo, prompt, filter);
-                super::reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
-                let tag = super::tree::tag_ref(&repo, hinted.as_deref());
-                return write_out(
-                    &repo,
-                    scratch.path(),
-                    &commit,
-                    dest,
-                    RefKind::Commit,
-                    None,
-                    tag,
-                    sparse,
-                    (url, userinfo, prompt),
-                );
-            }
-            _ => log::debug!(
-                "git: {url}: {oid} alone was refused: fetching every ref ({})",
-                detail(&ran.stderr, userinfo)
-            ),
-        }
-    }
-    // Every branch and tag in full: the commit's reachability is known without more.
-    let complete = matches!(
-        (&choice.kind, &choice.refname),
-        (RefKind::Commit, _) | (_, None)
-    );
-    let mut cmd = fetch_command(url, scratch.path(), userinfo, prompt);
-    cmd.args(filter);
-    match (&choice.kind, &choice.refname) {
-        (RefKind::Commit, _) | (_, None) => {
-            cmd.args([
-                "--",
-                url,
-                "+refs/heads/*:refs/remotes/origin/*",
-                "+refs/tags/*:refs/tags/*",
-            ]);
-        }
-        (_, Some(name)) => {
-            cmd.args(["--depth=1", "--", url])
-                .arg(format!("+{name}:{name}"));
-        }
-    }
-    let ran = run(cmd, url, "downloading", !prompt)?;
-    if !ran.ok {
-        return Err(failure(url, "downloading", &ran.stderr, userinfo));
-    }
-    // The ref may have moved since it was listed: then its fetched tip is used.
-    let choice = match (&choice.tip, &choice.refname) {
-        (Some(tip), Some(name)) if super::read_commit(&repo, *tip, url)?.is_none() => Choice {
-            tip: repo
-                .find_reference(name)
-                .and_then(|r| r.peel_to_commit())
-                .map(|c| c.id())
-                .ok(),
-            ..choice
-        },
-        _ => choice,
-    };
-    let commit = super::commit_of(&repo, url, &choice, reference, &refs)?;
-    let probe = probe(url, userinfo, prompt, filter);
-    super::reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
-    let signed_tag = super::tree::signed_tag_name(&choice, tag_hint);
-    let tag = super::tree::tag_ref(&repo, signed_tag.as_deref());
-    write_out(
-        &repo,
-        scratch.path(),
-        &commit,
-        dest,
-        choice.kind,
-        choice.refname,
-        tag,
-        sparse,
-        (url, userinfo, prompt),
-    )
-}
-
-/// [`super::reach::ensure_published`]'s probe with the git command: fetch
-/// [`super::reach::probe_refspecs`] at `depth` into the repository at `dir`.
-fn probe<'a>(
-    url: &'a str,
-    userinfo: Option<&'a Userinfo>,
-    prompt: bool,
-    filter: &'a [&'a str],
-) -> impl FnMut(&Repository, &Path, Option<i32>) -> Result<(), GitError> + 'a {
-    move |_, dir, depth| {
-        let mut cmd = fetch_command(url, dir, userinfo, prompt);
-        cmd.args(filter);
-        if let Some(depth) = depth {
-            cmd.arg(format!("--depth={depth}"));
-        }
-        cmd.args(["--", url])
-            .args(super::reach::probe_refspecs(depth));
-        let ran = run(cmd, url, "downloading", !prompt)?;
-        if ran.ok {
-            Ok(())
-        } else {
-            Err(failure(url, "downloading", &ran.stderr, userinfo))
-        }
-    }
 }
 
 /// `git fetch` of `url` into `dir` as every fetch here runs it: with progress, no tags, no

@@ -49,6 +49,9 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         crate::install::recover_first(&home, &mut on_event)?;
     }
     drop(on_event);
+    // The fetches reuse the check's listing of each remote, and a commit fetched once
+    // (issue 43); a dry run's monorepo fetches bring the history its reviews walk.
+    let _shared = crate::git::share_transfers(review::history(opts.dry_run));
     let Checked {
         checks,
         refused,

@@ -16,6 +16,15 @@ pub(super) struct Reviews {
     pub(super) walks: crate::git::Walks,
 }
 
+/// The commits of history a monorepo's fetch brings along in this command: a dry run's
+/// reviews walk [`crate::review::WALK_BOUND`] commits of it (and the commit before them).
+pub(super) fn history(dry_run: bool) -> usize {
+    match dry_run {
+        true => crate::review::WALK_BOUND.saturating_add(1),
+        false => 0,
+    }
+}
+
 /// The fetches a dry run's reviews share, made as [`crate::ops::apply::prepared_in_order`]
 /// makes the update's: `None` when no two plugins share one.
 pub(super) fn review_fetches(

@@ -575,8 +575,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("ops/sync/mod.rs", "sync", 112),
     ("steps/sandbox.rs", "enter", 109),
     ("source.rs", "parse", 108),
-    ("git/fetch.rs", "walk", 107),
-    ("git/cli/mod.rs", "fetch", 106),
     ("verify.rs", "entry", 106),
     ("reporter.rs", "progress_pausable", 104),
     ("install/pipeline.rs", "swap", 91),
