@@ -2,10 +2,9 @@
 //! plugin.
 
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use super::apply::{MAX_FETCHES, Step, prepared_in_order};
+use super::apply::{Consent, MAX_FETCHES, Step, prepared_in_order};
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
@@ -72,7 +71,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     }
     // The newer versions are fetched and checked ahead, installed one at a time, in order.
     let mut rows = Vec::new();
-    let interactive = std::io::stdin().is_terminal();
+    let consent = Consent::asking(opts.yes);
     for ((home, c), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
         let key = (home.root.clone(), c.id.clone());
         let row = match &c.status {
@@ -84,15 +83,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
             }
             Status::Behind { .. } | Status::Repointed { .. } | Status::ForcePushed { .. } => {
                 fetched.map(|(install, prepared)| {
-                    apply::apply(
-                        printer,
-                        opts.yes,
-                        interactive,
-                        &home,
-                        &c,
-                        &install,
-                        prepared,
-                    )
+                    apply::apply(printer, consent, &home, &c, &install, prepared)
                 })
             }
             Status::Error { message } => {

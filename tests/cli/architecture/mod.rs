@@ -588,7 +588,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("update/pool.rs", "bounded", 91),
     ("doctor/network.rs", "sources", 90),
     ("host/protoagent/manifest/lint/gates.rs", "gates", 90),
-    ("ops/install.rs", "install", 90),
     ("manifest/format/yaml/mod.rs", "parse_yaml", 89),
     ("host/aoe/manifest/install.rs", "check", 87),
     ("host/protoagent/manifest/lint/paths.rs", "views", 87),
