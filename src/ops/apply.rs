@@ -95,7 +95,7 @@ impl Caller {
         if r.unverified {
             return Some(Refusal::UnverifiedWithoutTerminal.into());
         }
-        Some(crate::reporter::consent_refused(
+        Some(crate::refuse::unasked(
             self.name(),
             why,
             r,

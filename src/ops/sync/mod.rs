@@ -9,8 +9,7 @@ use serde::Serialize;
 use super::apply::{Applier, Caller, Consent, Ready, Step, Stop, prepared_in_order};
 use super::bundle::{self, PullReport};
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::host::ValidateOptions;
 use crate::install::{self, InstallOptions};
 use crate::lock::Entry;
@@ -270,28 +269,20 @@ fn from_bundle(
     install: &mut InstallOptions,
 ) -> Result<()> {
     let name = home.locked_name(entry)?;
-    let refuse = |message: String| Error::Refused {
-        code: Code::SyncBundle,
-        message,
-        help: Some("bundle the lock this home has: `plugins bundle --home H -o FILE`".into()),
-    };
-    install.tree_from = Some(b.tree(&name).ok_or_else(|| {
-        refuse(format!(
-            "the bundle holds no tree of {}; nothing was changed",
-            entry.id
-        ))
-    })?);
+    install.tree_from = Some(
+        b.tree(&name)
+            .ok_or_else(|| crate::refuse::bundle_no_tree(&entry.id))?,
+    );
     install.wheels_from = Some(b.wheels(&name));
     install.asset_from = Some(b.assets(&name));
     if let Some(built) = b.build(&name) {
         let hash = crate::hash::build_output(&built).ok().flatten();
         if hash.is_none() || hash != entry.build_hash {
-            return Err(refuse(format!(
-                "the bundled build output of {} hashes to {} but the lock pins {}; nothing was changed",
-                entry.id,
-                hash.as_deref().unwrap_or("nothing"),
-                entry.build_hash.as_deref().unwrap_or("none")
-            )));
+            return Err(crate::refuse::bundle_build_mismatch(
+                &entry.id,
+                hash.as_deref(),
+                entry.build_hash.as_deref(),
+            ));
         }
         install.build_from = Some(built);
     }
@@ -307,18 +298,7 @@ fn synced(
     home: PathBuf,
 ) -> Result<SyncRow> {
     if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
-        return Err(Error::Refused {
-            code: Code::InstallTampered,
-            message: format!(
-                "{} at {} no longer hashes to the locked tree",
-                entry.id,
-                entry.commit.as_deref().unwrap_or("the locked source")
-            ),
-            help: Some(
-                "the source changed under the same commit or path; inspect it before trusting it"
-                    .into(),
-            ),
-        });
+        return Err(crate::refuse::tampered(&entry.id, entry.commit.as_deref()));
     }
     Ok(SyncRow {
         id: entry.id.clone(),

@@ -6,7 +6,6 @@ use std::path::PathBuf;
 
 use super::apply::{Consent, MAX_FETCHES, Step, prepared_in_order};
 use crate::context::Context;
-use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::install::InstallOptions;
 use crate::printer::Printer;
@@ -165,11 +164,7 @@ fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Chec
         .iter()
         .find(|id| !checks.iter().any(|(_, c)| c.id == **id))
     {
-        return Err(Error::Refused {
-            code: Code::InstallNotInstalled,
-            message: format!("plugin '{id}' is not installed"),
-            help: None,
-        });
+        return Err(crate::refuse::not_installed(id));
     }
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
     checks.retain(|(_, c)| opts.all || opts.ids.contains(&c.id));

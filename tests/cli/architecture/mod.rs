@@ -174,13 +174,16 @@ fn no_command_imports_another() {
     assert!(found.is_empty(), "commands importing commands: {found:?}");
 }
 
-/// Commands refuse with named types (`error::Refusal`, the domain errors), whose code and
-/// help are written once, never with a hand-built `Error::Refused { code, message, help }`.
+/// Commands and the `ops` layer refuse with named types and constructors (`error::Refusal`,
+/// `refuse::*`, the domain errors), whose code and help are written once, never with a
+/// hand-built `Error::Refused { code, message, help }`. Every production line is read.
 #[test]
-fn no_command_builds_a_refusal_by_hand() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/commands");
+fn no_command_or_op_builds_a_refusal_by_hand() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
-    sources(&root, &mut files);
+    sources(&root.join("commands"), &mut files);
+    sources(&root.join("ops"), &mut files);
+    assert!(files.iter().any(|f| f.ends_with("ops/sync/frozen.rs")));
     let found: Vec<String> = files
         .iter()
         .filter(|f| {
