@@ -46,6 +46,7 @@ pub enum Caller {
     Update,
     Sync,
     Autoupdate,
+    Rollback,
 }
 
 impl Caller {
@@ -55,6 +56,7 @@ impl Caller {
             Caller::Update => "update",
             Caller::Sync => "sync",
             Caller::Autoupdate => "autoupdate",
+            Caller::Rollback => "rollback",
         }
     }
 
@@ -64,7 +66,7 @@ impl Caller {
         match self {
             Caller::Install | Caller::Update if terminal => None,
             Caller::Install | Caller::Update => Some("stdin is not a terminal"),
-            Caller::Sync | Caller::Autoupdate => Some("it never prompts"),
+            Caller::Sync | Caller::Autoupdate | Caller::Rollback => Some("it never prompts"),
         }
     }
 
@@ -82,7 +84,9 @@ impl Caller {
         match self {
             Caller::Install => None,
             Caller::Update => Some(format!("plugins update {}", r.id)),
-            Caller::Sync | Caller::Autoupdate => Some(format!("plugins {}", self.name())),
+            Caller::Sync | Caller::Autoupdate | Caller::Rollback => {
+                Some(format!("plugins {}", self.name()))
+            }
         }
     }
 
@@ -188,6 +192,20 @@ impl<'p> Applier<'p> {
         })
     }
 
+    /// `rollback`: put the kept version of `id` at `to` (else the newest) back, under the
+    /// home lock, as a swap. Nothing is fetched and no consent is asked: the kept version
+    /// was granted when it was installed. `Ok(None)`: `id` is not installed in `home`.
+    pub fn restore(
+        &mut self,
+        home: &crate::store::Home,
+        id: &crate::name::Name,
+        to: Option<&str>,
+        wait: bool,
+        now: &str,
+    ) -> Result<Option<crate::rollback::RolledBack>, Stop> {
+        crate::rollback::rollback(home, id, to, wait, now, &mut *self.on_event).map_err(stopped)
+    }
+
     /// Run one install step with the consent this applier gives, and say why it stopped.
     fn run<T>(
         &mut self,
@@ -236,16 +254,19 @@ impl<'p> Applier<'p> {
                 Some(refusal),
                 None,
             ) => Stop::Unasked(refusal),
-            (
-                error @ InstallError::Refused {
-                    code: Code::InstallConcurrent,
-                    ..
-                },
-                _,
-                None,
-            ) => Stop::Raced(Box::new(error)),
-            (error, _, None) => Stop::Failed(Box::new(error)),
+            (error, _, None) => stopped(error),
         })
+    }
+}
+
+/// Why an install (or a restore) stopped, when consent had no part in it.
+fn stopped(error: InstallError) -> Stop {
+    match error {
+        InstallError::Refused {
+            code: Code::InstallConcurrent,
+            ..
+        } => Stop::Raced(Box::new(error)),
+        error => Stop::Failed(Box::new(error)),
     }
 }
 
