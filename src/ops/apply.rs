@@ -278,15 +278,15 @@ pub struct Step<T> {
 }
 
 /// Fetch and check every step's source ahead — at most `jobs` at once, bounded per server
-/// as the checks are — and yield the steps in their order with what was fetched, for an
-/// [`Applier`] to install one at a time.
+/// as the checks are — and yield the steps in their order with what was fetched
+/// ([`Ready::Prepared`]), for an [`Applier`] to install one at a time.
 ///
 /// Monorepo plugins fetched at the same commit share one fetch
 /// ([`crate::install::SharedFetches`]): one per repository and commit for the command.
 pub fn prepared_in_order<T: Send + 'static>(
     mut steps: Vec<Step<T>>,
     jobs: usize,
-) -> impl Iterator<Item = (T, Option<(InstallOptions, Prepared)>)> {
+) -> impl Iterator<Item = (T, Option<(InstallOptions, Ready)>)> {
     let shared = SharedFetches::of(steps.iter().filter_map(|s| s.install.as_ref()));
     if !shared.is_empty() {
         let shared = std::sync::Arc::new(shared);
@@ -301,7 +301,7 @@ pub fn prepared_in_order<T: Send + 'static>(
     crate::update::ordered_per_host(steps, url, jobs, |step| {
         let fetched = step.install.map(|opts| {
             let prepared = crate::install::prepare(&opts);
-            (opts, prepared)
+            (opts, Ready::Prepared(Box::new(prepared)))
         });
         (step.item, fetched)
     })

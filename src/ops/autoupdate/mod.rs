@@ -292,7 +292,7 @@ impl Sweep {
         lock: &crate::lock::Lock,
         c: crate::update::Check,
         unusable: Option<crate::source::SourceError>,
-        fetched: Option<(InstallOptions, crate::install::Prepared)>,
+        fetched: Option<(InstallOptions, Ready)>,
     ) -> Result<()> {
         match c.status {
             Status::HeldBack {
@@ -350,11 +350,11 @@ fn install_one(
     c: crate::update::Check,
     why: String,
     install: &InstallOptions,
-    ready: crate::install::Prepared,
+    ready: Ready,
     sweep: &mut Sweep,
 ) -> Result<()> {
     let mut applier = Applier::new(printer, Consent::Refuse, Caller::Autoupdate);
-    match applier.install(install, Ready::Prepared(Box::new(ready))) {
+    match applier.install(install, ready) {
         Ok(i) => {
             let from = lock.get(&c.id).map(|e| Version {
                 version: e.version,

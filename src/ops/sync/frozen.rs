@@ -1,13 +1,15 @@
-//! What is particular to `--frozen`: the refusals of a row that does not pin what it
-//! installs and of a pin that cannot be had, and the directories a lock does not name (each
+//! What is particular to `--frozen`: every install staged before any is swapped in, the
+//! refusals of a row that does not pin what it installs and of a pin that cannot be had,
+//! and the directories a lock does not name (each
 //! reported, none removed); with the changed plugins a sync left, the warnings it ends with.
 
-use super::{SyncDetail, SyncOptions, SyncRow, SyncStatus};
+use super::{SyncDetail, SyncOptions, SyncRow, SyncStatus, Todo, Work};
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::install::InstallError;
 use crate::lock::Entry;
+use crate::ops::apply::{Applier, Ready, Stop};
 use crate::printer::Printer;
 use crate::refuse;
 
@@ -60,9 +62,34 @@ fn unlocked(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     Ok(rows)
 }
 
+/// `--frozen`: stage every fetched install (consent, release asset, locked deps) before any
+/// is swapped in; the first that cannot be staged stops the sync with nothing changed.
+pub(super) fn stage_all(
+    applier: &mut Applier,
+    prepared: impl Iterator<Item = Work>,
+) -> Result<Vec<Work>> {
+    let mut staged = Vec::new();
+    for (todo, fetched) in prepared {
+        let fetched = match (fetched, &todo) {
+            (Some((install, Ready::Prepared(p))), Todo::Install { entry, .. }) => {
+                match applier.stage(&install, *p) {
+                    Ok(stage) => Some((install, Ready::Staged(stage))),
+                    Err(Stop::Unasked(refused)) => return Err(refused),
+                    Err(Stop::Failed(e) | Stop::Raced(e) | Stop::NeedsConsent { error: e, .. }) => {
+                        return Err(frozen_error(*e, entry));
+                    }
+                }
+            }
+            (other, _) => other,
+        };
+        staged.push((todo, fetched));
+    }
+    Ok(staged)
+}
+
 /// `--frozen`: a locked commit that cannot be fetched and a release asset that cannot be
 /// had as locked are errors of their own (the lock cannot be honoured as it is).
-pub(super) fn frozen_error(e: InstallError, entry: &Entry) -> Error {
+fn frozen_error(e: InstallError, entry: &Entry) -> Error {
     match e {
         InstallError::Git(
             g @ (crate::git::GitError::RefNotFound { .. }

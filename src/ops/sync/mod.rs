@@ -14,7 +14,7 @@ use crate::host::ValidateOptions;
 use crate::install::{self, InstallOptions};
 use crate::lock::Entry;
 use crate::printer::Printer;
-use frozen::{frozen_error, frozen_row, warnings};
+use frozen::{frozen_row, stage_all, warnings};
 
 mod frozen;
 
@@ -128,28 +128,9 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
     // The sources are fetched and checked `--jobs` at a time, ahead of the installs, which
     // ask consent, lock the home and swap one at a time, in lock order. `--frozen` stages
     // every one of them (consent, release asset, locked deps) before it swaps any in.
-    let prepared = prepared_in_order(steps, opts.jobs).map(|(todo, fetched)| {
-        let ready = fetched.map(|(i, p)| (i, Ready::Prepared(Box::new(p))));
-        (todo, ready)
-    });
+    let prepared = prepared_in_order(steps, opts.jobs);
     let work: Box<dyn Iterator<Item = Work>> = if opts.frozen {
-        let mut staged = Vec::new();
-        for (todo, fetched) in prepared {
-            let fetched = match (fetched, &todo) {
-                (Some((install, Ready::Prepared(p))), Todo::Install { entry, .. }) => match applier
-                    .stage(&install, *p)
-                {
-                    Ok(stage) => Some((install, Ready::Staged(stage))),
-                    Err(Stop::Unasked(refused)) => return Err(refused),
-                    Err(Stop::Failed(e) | Stop::Raced(e) | Stop::NeedsConsent { error: e, .. }) => {
-                        return Err(frozen_error(*e, entry));
-                    }
-                },
-                (other, _) => other,
-            };
-            staged.push((todo, fetched));
-        }
-        Box::new(staged.into_iter())
+        Box::new(stage_all(&mut applier, prepared)?.into_iter())
     } else {
         Box::new(prepared)
     };
@@ -169,16 +150,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
         let installed = match applier.install(&install, ready) {
             Ok(i) => i,
             Err(Stop::Raced(_)) => {
-                let message = "another command changed it meanwhile";
-                printer.status(&format!("     Skipped {}: {message}", entry.id));
-                rows.push(SyncRow {
-                    id: entry.id.clone(),
-                    status: SyncStatus::Skipped,
-                    detail: SyncDetail::Message {
-                        message: message.to_owned(),
-                    },
-                    home,
-                });
+                rows.push(skipped(printer, &entry.id, home));
                 continue;
             }
             Err(stop) => return Err(stop.into()),
@@ -190,6 +162,20 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
     rows.extend(warnings(opts, cx, printer, &tampered)?);
     bundle::record_pulled(opened.as_ref(), opts.from.as_ref(), &homes)?;
     Ok(SyncReport::new(rows, pulled))
+}
+
+/// The row of a plugin another command changed meanwhile: skipped, said as it happens.
+fn skipped(printer: &Printer, id: &str, home: PathBuf) -> SyncRow {
+    let message = "another command changed it meanwhile";
+    printer.status(&format!("     Skipped {id}: {message}"));
+    SyncRow {
+        id: id.to_owned(),
+        status: SyncStatus::Skipped,
+        detail: SyncDetail::Message {
+            message: message.to_owned(),
+        },
+        home,
+    }
 }
 
 /// What to install, in lock order: each row whose plugin is missing, unbuilt or (with

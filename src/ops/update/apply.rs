@@ -16,11 +16,11 @@ pub(super) fn apply(
     home: &Home,
     c: &Check,
     install: &InstallOptions,
-    prepared: crate::install::Prepared,
+    ready: Ready,
 ) -> UpdateRow {
     // The spinner is cleared before the row's failure is printed.
     let mut applier = Applier::new(printer, consent, Caller::Update);
-    let applied = applier.install(install, Ready::Prepared(Box::new(prepared)));
+    let applied = applier.install(install, ready);
     drop(applier);
     applied_row(printer, home, c, applied)
 }

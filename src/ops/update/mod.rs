@@ -81,9 +81,8 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
             Decision::Review => {
                 review::review(cx, printer, &home, &c, &mut lock_rows, opts, &reviews)?
             }
-            Decision::Apply => fetched.map(|(install, prepared)| {
-                apply::apply(printer, consent, &home, &c, &install, prepared)
-            }),
+            Decision::Apply => fetched
+                .map(|(install, ready)| apply::apply(printer, consent, &home, &c, &install, ready)),
             Decision::Failed { message, refused } => {
                 Some(failed_row(printer, &home, &c, &message, refused.as_ref()))
             }

@@ -573,7 +573,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/tree.rs", "check_out_paths", 121),
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
-    ("ops/sync/mod.rs", "sync", 112),
     ("steps/sandbox.rs", "enter", 109),
     ("source.rs", "parse", 108),
     ("git/fetch.rs", "walk", 107),
