@@ -1,7 +1,9 @@
 //! The one apply pipeline: the sources of a list of installs are fetched and checked ahead
 //! in the bounded pool ([`prepared_in_order`]), then an [`Applier`] installs each, one at a
-//! time and in order: consent under the caller's [`Consent`], home lock, swap. `install`,
-//! `update`, `sync` and `autoupdate` differ only in the steps they pass and their consent.
+//! time and in order: consent under the caller's [`Consent`], home lock, swap, and why it
+//! stopped ([`Stop`]). `install`, `update`, `sync` and `autoupdate` differ only in the
+//! steps they pass and their consent; `rollback` restores a kept version through the same
+//! [`Applier`] (no fetch, no consent).
 
 use std::io::IsTerminal;
 
@@ -305,4 +307,84 @@ pub fn prepared_in_order<T: Send + 'static>(
         });
         (step.item, fetched)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Caller, Consent};
+    use crate::diagnostic::Code;
+
+    fn request() -> crate::install::Request {
+        crate::install::Request {
+            id: "dev.example.kanban".into(),
+            dialect: crate::host::NO_MANIFEST,
+            version: "1.0.0".into(),
+            source: "gh:example/kanban".into(),
+            commit: None,
+            capabilities: vec!["net".into()],
+            build_steps: Vec::new(),
+            ui: Vec::new(),
+            runs_code: false,
+            pip: Vec::new(),
+            optional_pip: Vec::new(),
+            pins: Vec::new(),
+            unverified: false,
+            reasons: Vec::new(),
+            signer_change: None,
+        }
+    }
+
+    #[test]
+    fn yes_grants_and_its_absence_asks() {
+        assert_eq!(Consent::asking(true), Consent::Grant);
+        assert_eq!(Consent::asking(false), Consent::Ask);
+    }
+
+    #[test]
+    fn only_install_and_update_prompt_and_only_on_a_terminal() {
+        for caller in [Caller::Install, Caller::Update] {
+            assert_eq!(caller.unasked_why(true), None);
+            assert_eq!(caller.unasked_why(false), Some("stdin is not a terminal"));
+        }
+        for caller in [Caller::Sync, Caller::Autoupdate, Caller::Rollback] {
+            assert_eq!(caller.unasked_why(true), Some("it never prompts"));
+        }
+    }
+
+    #[test]
+    fn the_no_terminal_refusal_names_the_command_that_grants() {
+        let r = request();
+        let unasked = |caller: Caller| caller.unasked("stdin is not a terminal", &r).unwrap();
+        let update = unasked(Caller::Update);
+        assert_eq!(update.code(), Code::InstallDeclined);
+        assert_eq!(
+            update.help().as_deref(),
+            Some("re-run with --yes to grant it: plugins update dev.example.kanban --yes")
+        );
+        assert_eq!(
+            unasked(Caller::Sync).help().as_deref(),
+            Some("re-run with --yes to grant it: plugins sync --yes")
+        );
+        assert_eq!(
+            unasked(Caller::Install).help().as_deref(),
+            Some("re-run the same `plugins install` with --yes to grant it")
+        );
+        assert!(update.to_string().starts_with(
+            "`plugins update` cannot ask for consent (stdin is not a terminal): dev.example.kanban asks for capabilities [net]"
+        ));
+    }
+
+    #[test]
+    fn a_changed_signer_is_left_to_the_pipeline_and_unverified_code_is_aoes_refusal() {
+        let mut r = request();
+        r.signer_change = Some(("old".into(), "new".into()));
+        assert!(Caller::Install.unasked("why", &r).is_none());
+        r.signer_change = None;
+        r.unverified = true;
+        let refused = Caller::Install.unasked("why", &r).unwrap();
+        assert_eq!(
+            refused.to_string(),
+            "this is unverified, un-audited code; re-run with --yes to install it"
+        );
+    }
 }
