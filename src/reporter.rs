@@ -58,30 +58,6 @@ pub fn asks_for(r: &Request) -> String {
     }
 }
 
-/// A consent that could not be asked, as an error: which command, what it would have
-/// granted, and the flag that grants it. `why` says why nobody was asked (`stdin is not
-/// a terminal`); `again` is the command line to re-run with `--yes`, when it is not the
-/// user's own.
-pub fn consent_refused(
-    command: &str,
-    why: &str,
-    r: &Request,
-    again: Option<&str>,
-) -> crate::error::Error {
-    crate::error::Error::Refused {
-        code: crate::diagnostic::Code::InstallDeclined,
-        message: format!(
-            "`plugins {command}` cannot ask for consent ({why}): {} asks for {}; nothing was granted",
-            r.id,
-            asks_for(r)
-        ),
-        help: Some(match again {
-            Some(again) => format!("re-run with --yes to grant it: {again} --yes"),
-            None => format!("re-run the same `plugins {command}` with --yes to grant it"),
-        }),
-    }
-}
-
 /// The consent prompt text: what the plugin asks for.
 pub fn consent_text(r: &Request) -> String {
     let mut s = format!(

@@ -7,6 +7,7 @@ use clap::Args;
 use super::ExitStatus;
 use crate::context::Context;
 use crate::error::{Error, Refusal, Result};
+use crate::ops::apply::{Applier, Caller, Consent};
 use crate::printer::Printer;
 
 /// Put back a previous version of an installed plugin. Updates keep the last two
@@ -39,18 +40,12 @@ pub struct RollbackArgs {
 pub fn run(args: &RollbackArgs, cx: &Context, printer: &Printer) -> Result<ExitStatus> {
     let name = Error::plugin_name(&args.id)?;
     let now = crate::clock::now();
-    let mut on_event = crate::reporter::progress(printer);
+    // A kept version was granted when it was installed: a rollback asks nothing.
+    let mut applier = Applier::new(printer, Consent::Refuse, Caller::Rollback);
     for home in cx.homes(args.home.as_ref())? {
-        let done = crate::rollback::rollback(
-            &home,
-            &name,
-            args.to.as_deref(),
-            !args.no_wait,
-            &now,
-            &mut on_event,
-        )?;
+        let done = applier.restore(&home, &name, args.to.as_deref(), !args.no_wait, &now)?;
         let Some(done) = done else { continue };
-        drop(on_event);
+        drop(applier);
         let status = if done.up_to_date {
             "up_to_date"
         } else {

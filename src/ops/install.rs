@@ -3,17 +3,16 @@
 //! without one unless `--yes`, in aoe's own words for unverified code), then the install
 //! pipeline (`install::install`: fetch, check, build, swap, lock).
 
-use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use serde::Serialize;
 
+use super::apply::{Applier, Caller, Consent, Ready};
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::error::{Error, Refusal, Result};
+use crate::error::{Refusal, Result};
 use crate::host::ValidateOptions;
-use crate::install::{self, InstallError, InstallOptions, Request};
+use crate::install::InstallOptions;
 use crate::printer::Printer;
 use crate::profile::HostProfile;
 use crate::signing::SignArgs;
@@ -92,50 +91,10 @@ pub fn install(req: InstallRequest<'_>, cx: &Context, printer: &Printer) -> Resu
         signing: req.signing,
         ..InstallOptions::new(source, home, cx.default_homes(), &cx.github_api, "cli")
     };
-    let interactive = std::io::stdin().is_terminal();
-    let mut no_terminal: Option<Error> = None;
-    // The spinner is off the screen while the consent text and prompt are.
-    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
-    let mut consent = |r: &Request| {
-        pause.during(|| {
-            printer.status(&crate::reporter::consent_text(r));
-            if req.yes {
-                return true;
-            }
-            if !interactive && r.signer_change.is_some() {
-                // The pipeline refuses it as `plugins::git::signer_changed`.
-                return false;
-            }
-            if !interactive && r.unverified {
-                no_terminal = Some(Refusal::UnverifiedWithoutTerminal.into());
-                return false;
-            }
-            if !interactive {
-                no_terminal = Some(crate::reporter::consent_refused(
-                    "install",
-                    "stdin is not a terminal",
-                    r,
-                    None,
-                ));
-                return false;
-            }
-            printer
-                .prompt(&format!("Install {} and grant this? [y/N]", r.id))
-                .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
-        })
-    };
-    let result = install::install(&opts, &mut consent, &mut on_event);
-    drop(on_event);
-    let installed = match result {
-        Ok(i) => i,
-        Err(InstallError::Refused {
-            code: Code::InstallDeclined,
-            ..
-        }) if no_terminal.is_some() => {
-            return Err(no_terminal.expect("checked"));
-        }
-        Err(e) => return Err(e.into()),
-    };
+    // Consent is asked on a terminal, refused without one unless `--yes`.
+    let mut applier = Applier::new(printer, Consent::asking(req.yes), Caller::Install);
+    let installed = applier.install(&opts, Ready::Unfetched)?;
+    drop(applier);
     Ok(InstalledRow {
         status: if installed.up_to_date {
             InstallStatus::UpToDate

@@ -3,8 +3,10 @@
 //!
 //! * [`apply`]: the one apply pipeline — the sources of a list of installs are fetched and
 //!   checked ahead, `--jobs` at a time in the bounded per-server pool, and handed back in
-//!   lock order, where each install asks consent, takes the home lock (recovering first)
-//!   and swaps, one at a time. `update`, `sync` and `autoupdate` go through it.
+//!   lock order, where an `Applier` installs each one at a time: consent under one
+//!   `Consent::{Ask, Refuse, Grant}` (with the no-terminal refusal), the home lock
+//!   (recovering first), the swap, and why it stopped (`Stop`). `install`, `update`, `sync`
+//!   and `autoupdate` go through it.
 //! * [`autoupdate`]: one cron sweep under each home's policy (interval, idle/always,
 //!   cooldown), applied through the same pipeline; an update that needs consent is never
 //!   applied.

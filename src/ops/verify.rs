@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use crate::context::Context;
 use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::install::txn::FileChanges;
 use crate::printer::Printer;
 use crate::verify::Verdict;
@@ -136,11 +136,7 @@ pub fn verify(opts: &VerifyOptions, cx: &Context, printer: &Printer) -> Result<V
     if let Some(id) = opts.id
         && rows.is_empty()
     {
-        return Err(Error::Refused {
-            code: Code::InstallNotInstalled,
-            message: format!("plugin '{id}' is not installed"),
-            help: None,
-        });
+        return Err(crate::refuse::not_installed(id));
     }
     Ok(rows)
 }

@@ -3,12 +3,12 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::apply::{MAX_FETCHES, Step, prepared_in_order};
+use super::apply::{Applier, Caller, Consent, MAX_FETCHES, Ready, Step, Stop, prepared_in_order};
 use super::check::CheckOptions;
 use crate::autoupdate::{self, Activity};
 use crate::context::Context;
 use crate::error::{Error, Result};
-use crate::install::{InstallOptions, Request};
+use crate::install::InstallOptions;
 use crate::printer::Printer;
 use crate::update::Status;
 
@@ -292,7 +292,7 @@ impl Sweep {
         lock: &crate::lock::Lock,
         c: crate::update::Check,
         unusable: Option<crate::source::SourceError>,
-        fetched: Option<(InstallOptions, crate::install::Prepared)>,
+        fetched: Option<(InstallOptions, Ready)>,
     ) -> Result<()> {
         match c.status {
             Status::HeldBack {
@@ -350,16 +350,11 @@ fn install_one(
     c: crate::update::Check,
     why: String,
     install: &InstallOptions,
-    ready: crate::install::Prepared,
+    ready: Ready,
     sweep: &mut Sweep,
 ) -> Result<()> {
-    let mut held = None;
-    let mut consent = |r: &Request| {
-        held = Some(r.reasons.clone());
-        false
-    };
-    let mut on_event = crate::reporter::progress(printer);
-    match crate::install::install_prepared(install, ready, &mut consent, &mut on_event) {
+    let mut applier = Applier::new(printer, Consent::Refuse, Caller::Autoupdate);
+    match applier.install(install, ready) {
         Ok(i) => {
             let from = lock.get(&c.id).map(|e| Version {
                 version: e.version,
@@ -387,20 +382,16 @@ fn install_one(
                 .map_err(|e| Error::io("cannot append to events.jsonl", e))?;
             sweep.updated.push(c.id);
         }
-        Err(_) if held.is_some() => {
-            let why = held.take().unwrap_or_default();
-            sweep.approval_reasons.insert(c.id.clone(), why);
+        Err(Stop::NeedsConsent { reasons, .. }) => {
+            sweep.approval_reasons.insert(c.id.clone(), reasons);
             sweep.needs_approval.push(c.id);
         }
         // Another command changed it meanwhile: the next sweep looks again (a cron mail for
         // a race would only alarm).
-        Err(crate::install::InstallError::Refused {
-            code: crate::diagnostic::Code::InstallConcurrent,
-            ..
-        }) => sweep.deferred.push(c.id),
-        Err(e) => sweep.failed.push(Failed {
+        Err(Stop::Raced(_)) => sweep.deferred.push(c.id),
+        Err(stop) => sweep.failed.push(Failed {
             id: c.id,
-            message: e.to_string(),
+            message: Error::from(stop).to_string(),
         }),
     }
     Ok(())

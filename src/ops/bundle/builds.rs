@@ -8,8 +8,7 @@
 use std::path::Path;
 
 use super::Manifest;
-use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::lock::Entry;
 use crate::store::Home;
 
@@ -101,14 +100,5 @@ pub(super) fn check_platform(manifest: &Manifest, shown: &str) -> Result<()> {
     if named == here {
         return Ok(());
     }
-    Err(Error::Refused {
-        code: Code::SyncBundlePlatform,
-        message: format!(
-            "{shown} carries plugins built for {named} ({}), but this machine is {here}; nothing was changed",
-            built.join(", ")
-        ),
-        help: Some(format!(
-            "make the bundle on a {here} machine (`plugins bundle` carries the builds of the platform it runs on)"
-        )),
-    })
+    Err(crate::refuse::bundle_platform(shown, named, &built, &here))
 }

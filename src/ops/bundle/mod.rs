@@ -29,7 +29,6 @@ use std::path::{Path, PathBuf};
 use serde::{Deserialize, Serialize};
 
 use crate::context::Context;
-use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::install::{self, InstallOptions};
 use crate::printer::Printer;
@@ -115,14 +114,6 @@ struct Gathered {
     /// `trees/<id>/…`, `wheels/<id>/…`, `assets/<id>/…`, `builds/<id>/…` with their files,
     /// in path order.
     listed: Listed,
-}
-
-fn bundle_error(message: String, help: &str) -> Error {
-    Error::Refused {
-        code: Code::SyncBundle,
-        message,
-        help: Some(help.to_owned()),
-    }
 }
 
 /// Write the archive of the one locked home `opts.home` names: each row fetched at its
@@ -263,21 +254,15 @@ fn hashed_files(work: &Path) -> Result<(BTreeMap<String, String>, Listed)> {
         if !root.is_dir() {
             continue;
         }
-        let walked = crate::tree::walk(&root, &|_, _| false).map_err(|e| {
-            bundle_error(e.to_string(), "bundle a lock whose trees are plain files")
-        })?;
+        let walked =
+            crate::tree::walk(&root, &|_, _| false).map_err(crate::refuse::bundle_unwalkable)?;
         for e in walked {
             if e.rel
                 .components()
                 .any(|c| c.as_os_str().eq_ignore_ascii_case(".git"))
             {
-                return Err(bundle_error(
-                    format!(
-                        "{top}/{} is inside a .git directory, which no hash covers and a bundle never carries; nothing was written",
-                        e.display()
-                    ),
-                    "remove it from the installed plugin (`plugins sync --repair`)",
-                ));
+                let path = format!("{top}/{}", e.display());
+                return Err(crate::refuse::bundle_git_dir(&path));
             }
             match e.kind {
                 crate::tree::Kind::File => {}
@@ -285,13 +270,8 @@ fn hashed_files(work: &Path) -> Result<(BTreeMap<String, String>, Listed)> {
                 // A bundle holds regular files only (its reader refuses links as hostile):
                 // said here, not found out as a tree mismatch on the fleet.
                 crate::tree::Kind::Symlink => {
-                    return Err(bundle_error(
-                        format!(
-                            "{top}/{} is a symbolic link, which a bundle cannot carry; nothing was written",
-                            e.display()
-                        ),
-                        "sync such a plugin online (`plugins sync --frozen` through a mirror)",
-                    ));
+                    let path = format!("{top}/{}", e.display());
+                    return Err(crate::refuse::bundle_symlink(&path));
                 }
             }
             let rel = format!("{top}/{}", e.display());

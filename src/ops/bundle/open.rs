@@ -6,10 +6,7 @@ use std::io::{Read, Write};
 use std::path::{Component, Path, PathBuf};
 
 use super::builds::{BUILDS, check_platform};
-use super::{
-    FORMAT_VERSION, MANIFEST, MAX_ENTRIES, MAX_FILE, MAX_MANIFEST, MAX_TOTAL, Manifest,
-    bundle_error,
-};
+use super::{FORMAT_VERSION, MANIFEST, MAX_ENTRIES, MAX_FILE, MAX_MANIFEST, MAX_TOTAL, Manifest};
 use crate::error::{Error, Result};
 use crate::install;
 
@@ -48,14 +45,10 @@ impl Opened {
         let bytes = crate::file::read(lockfile)
             .map_err(|e| Error::io(format!("cannot read {}", lockfile.display()), e))?;
         if crate::hash::bytes(&bytes) != self.manifest.lock {
-            return Err(bundle_error(
-                format!(
-                    "the bundle was made from another lock than {} ({} there, {} bundled); nothing was changed",
-                    lockfile.display(),
-                    crate::hash::bytes(&bytes),
-                    self.manifest.lock
-                ),
-                "make the bundle from the lock this home has (`plugins bundle --home H -o FILE`), or put the bundled plugins.lock in the home",
+            return Err(crate::refuse::bundle_other_lock(
+                lockfile,
+                &crate::hash::bytes(&bytes),
+                &self.manifest.lock,
             ));
         }
         Ok(())
@@ -135,13 +128,7 @@ impl Unpack {
     }
 
     fn bad(&self, why: String) -> Error {
-        bundle_error(
-            format!(
-                "{} is not a bundle plugins can install: {why}; nothing was changed",
-                self.shown
-            ),
-            "use an archive `plugins bundle` wrote, as it wrote it",
-        )
+        crate::refuse::not_a_bundle(&self.shown, &why)
     }
 
     /// Every entry of a tar archive; `files_only`: none may be the manifest or the lock

@@ -7,7 +7,6 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use super::open::{Opened, open_pulled};
-use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 
 /// Where `sync --from` reads a bundle: a file, or an artifact in a registry.
@@ -30,17 +29,7 @@ pub fn open_for(from: &BundleSource, homes: &[crate::store::Home]) -> Result<Ope
         // The lock is read (every field checked) before the archive is.
         home.load_lock()?;
         if !home.lockfile().is_file() {
-            return Err(Error::Refused {
-                code: Code::SyncBundle,
-                message: format!(
-                    "{} has no plugins.lock: a bundle installs the lock committed beside it; nothing was changed",
-                    home.root.display()
-                ),
-                help: Some(format!(
-                    "put the committed plugins.lock at {} (the bundle was made from it), then run the same command",
-                    home.lockfile().display()
-                )),
-            });
+            return Err(crate::refuse::bundle_no_lock(&home.root, &home.lockfile()));
         }
     }
     let opened = match from {

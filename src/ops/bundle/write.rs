@@ -5,8 +5,9 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::builds::BUILDS;
-use super::{Gathered, MANIFEST, bundle_error};
+use super::{Gathered, MANIFEST};
 use crate::error::{Error, Result};
+use crate::refuse;
 
 /// The registry's blobs of a gathered bundle: the config (its manifest), the lock, and one
 /// deterministic tar per plugin and kind (`trees/<id>`, `wheels/<id>`, `assets/<id>`,
@@ -159,15 +160,7 @@ pub(super) fn write_file(
         }
         Ok(bytes)
     })()
-    .map_err(|e| {
-        bundle_error(
-            format!(
-                "cannot write {}: {e}; nothing was written",
-                output.display()
-            ),
-            "choose a writable -o path that does not exist (or a regular file, with --force)",
-        )
-    })?;
+    .map_err(|e| crate::refuse::bundle_unwritable(output, e))?;
     Ok(written)
 }
 
@@ -175,43 +168,22 @@ pub(super) fn write_file(
 /// file; never a FIFO, a device, a directory or a symbolic link, and never inside the home
 /// (its lock, its plugins, its records are `plugins`' own and the host's).
 pub(super) fn check_output(output: &Path, home: &crate::store::Home, force: bool) -> Result<()> {
-    let refuse = |why: String, help: &str| {
-        bundle_error(
-            format!("{}: {why}; nothing was written", output.display()),
-            help,
-        )
-    };
     let parent = output.parent().unwrap_or(Path::new("."));
     if let (Ok(dir), Ok(root)) = (
         fs_err::canonicalize(parent),
         fs_err::canonicalize(&home.root),
     ) && dir.starts_with(&root)
     {
-        return Err(refuse(
-            format!(
-                "it is inside the home {} being bundled",
-                home.root.display()
-            ),
-            "write the bundle outside the home (`-o ../plugins-bundle.tar`)",
-        ));
+        return Err(refuse::bundle_output_in_home(output, &home.root));
     }
     match fs_err::symlink_metadata(output) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
         Ok(m) if m.file_type().is_file() && force => Ok(()),
-        Ok(m) if m.file_type().is_file() => Err(refuse(
-            "it exists".into(),
-            "pass --force to replace it, or choose another -o path",
-        )),
-        Ok(m) => Err(refuse(
-            format!(
-                "it is a {} (not a regular file), which is never replaced",
-                crate::file::kind(&m)
-            ),
-            "choose another -o path",
-        )),
-        Err(e) => Err(refuse(
-            crate::file::reason(&e).into_owned(),
-            "choose another -o path",
+        Ok(m) if m.file_type().is_file() => Err(refuse::bundle_output_exists(output)),
+        Ok(m) => Err(refuse::bundle_output_kind(output, crate::file::kind(&m))),
+        Err(e) => Err(refuse::bundle_output_unusable(
+            output,
+            &crate::file::reason(&e),
         )),
     }
 }

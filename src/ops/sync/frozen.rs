@@ -1,14 +1,17 @@
-//! What is particular to `--frozen`: the refusals of a row that does not pin what it
-//! installs and of a pin that cannot be had, and the directories a lock does not name (each
+//! What is particular to `--frozen`: every install staged before any is swapped in, the
+//! refusals of a row that does not pin what it installs and of a pin that cannot be had,
+//! and the directories a lock does not name (each
 //! reported, none removed); with the changed plugins a sync left, the warnings it ends with.
 
-use super::{SyncDetail, SyncOptions, SyncRow, SyncStatus};
+use super::{SyncDetail, SyncOptions, SyncRow, SyncStatus, Todo, Work};
 use crate::context::Context;
 use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::install::InstallError;
 use crate::lock::Entry;
+use crate::ops::apply::{Applier, Ready, Stop};
 use crate::printer::Printer;
+use crate::refuse;
 
 /// The warnings a sync ends with: each changed plugin it left as it was, and (`--frozen`)
 /// each directory the lock does not name, whose rows it returns.
@@ -59,10 +62,34 @@ fn unlocked(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<Vec<S
     Ok(rows)
 }
 
+/// `--frozen`: stage every fetched install (consent, release asset, locked deps) before any
+/// is swapped in; the first that cannot be staged stops the sync with nothing changed.
+pub(super) fn stage_all(
+    applier: &mut Applier,
+    prepared: impl Iterator<Item = Work>,
+) -> Result<Vec<Work>> {
+    let mut staged = Vec::new();
+    for (todo, fetched) in prepared {
+        let fetched = match (fetched, &todo) {
+            (Some((install, Ready::Prepared(p))), Todo::Install { entry, .. }) => {
+                match applier.stage(&install, *p) {
+                    Ok(stage) => Some((install, Ready::Staged(stage))),
+                    Err(Stop::Unasked(refused)) => return Err(refused),
+                    Err(Stop::Failed(e) | Stop::Raced(e) | Stop::NeedsConsent { error: e, .. }) => {
+                        return Err(frozen_error(*e, entry));
+                    }
+                }
+            }
+            (other, _) => other,
+        };
+        staged.push((todo, fetched));
+    }
+    Ok(staged)
+}
+
 /// `--frozen`: a locked commit that cannot be fetched and a release asset that cannot be
 /// had as locked are errors of their own (the lock cannot be honoured as it is).
-pub(super) fn frozen_error(e: InstallError, entry: &Entry) -> Error {
-    let way_out = "--frozen installs only what the lock pins; nothing was changed";
+fn frozen_error(e: InstallError, entry: &Entry) -> Error {
     match e {
         InstallError::Git(
             g @ (crate::git::GitError::RefNotFound { .. }
@@ -70,27 +97,8 @@ pub(super) fn frozen_error(e: InstallError, entry: &Entry) -> Error {
             | crate::git::GitError::Aborted { .. }
             | crate::git::GitError::Stalled { .. }
             | crate::git::GitError::Cli(_)),
-        ) => Error::Refused {
-            code: Code::SyncMissingCommit,
-            message: format!(
-                "{}: the locked commit {} cannot be fetched: {g}; nothing was changed",
-                entry.id,
-                entry.commit.as_deref().unwrap_or("(none)")
-            ),
-            help: Some(format!(
-                "{way_out}; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a bundle (`plugins sync --frozen --from FILE`)"
-            )),
-        },
-        InstallError::Release(r) => Error::Refused {
-            code: Code::SyncAssetMismatch,
-            message: format!(
-                "{}: the locked release asset cannot be had as locked: {r}; nothing was changed",
-                entry.id
-            ),
-            help: Some(format!(
-                "{way_out}; the release must still serve the asset with the lock's sha256"
-            )),
-        },
+        ) => refuse::frozen_unfetchable(&entry.id, entry.commit.as_deref(), g),
+        InstallError::Release(r) => refuse::frozen_asset(&entry.id, r),
         other => other.into(),
     }
 }
@@ -98,36 +106,20 @@ pub(super) fn frozen_error(e: InstallError, entry: &Entry) -> Error {
 /// `--frozen`, before anything is fetched: each row pins what it installs (a commit for a
 /// git source, a tree hash) under the profile the command line names.
 pub(super) fn frozen_row(opts: &SyncOptions, entry: &Entry) -> Result<()> {
-    let nothing = "nothing was changed";
     if entry.commit.is_none() && !entry.source.starts_with('/') && !entry.source.starts_with('.') {
-        return Err(Error::Refused {
-            code: Code::SyncMissingCommit,
-            message: format!("{}: the lock names no commit for {}; {nothing}", entry.id, entry.source),
-            help: Some("a frozen sync installs only pinned commits; `plugins update` (or `plugins sync` without --frozen) pins one".into()),
-        });
+        return Err(refuse::frozen_no_commit(&entry.id, &entry.source));
     }
     if entry.tree_hash.is_empty() {
-        return Err(Error::Refused {
-            code: Code::SyncTreeMismatch,
-            message: format!("{}: the lock records no tree_hash, so its files cannot be checked; {nothing}", entry.id),
-            help: Some("a row the host's own installer wrote has none; `plugins sync` without --frozen (or `plugins update`) records one".into()),
-        });
+        return Err(refuse::frozen_no_tree_hash(&entry.id));
     }
     let locked = entry.profile.clone().unwrap_or_default();
     let conflicts = opts.profile.conflicts(&locked);
     if !conflicts.is_empty() {
-        return Err(Error::Refused {
-            code: Code::SyncProfileMismatch,
-            message: format!(
-                "{}: the lock was made under another host profile: {}; {nothing}",
-                entry.id,
-                conflicts.join(", ")
-            ),
-            help: Some(format!(
-                "run it with the lock's profile ({}) or without the flags; to move to another host, `plugins update` under the new profile",
-                locked.flags()
-            )),
-        });
+        return Err(refuse::frozen_profile(
+            &entry.id,
+            &conflicts,
+            &locked.flags(),
+        ));
     }
     Ok(())
 }

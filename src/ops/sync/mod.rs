@@ -6,16 +6,15 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use super::apply::{Step, prepared_in_order};
+use super::apply::{Applier, Caller, Consent, Ready, Step, Stop, prepared_in_order};
 use super::bundle::{self, PullReport};
 use crate::context::Context;
-use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::host::ValidateOptions;
-use crate::install::{self, InstallError, InstallOptions, Request};
+use crate::install::{self, InstallOptions};
 use crate::lock::Entry;
 use crate::printer::Printer;
-use frozen::{frozen_error, frozen_row, warnings};
+use frozen::{frozen_row, stage_all, warnings};
 
 mod frozen;
 
@@ -109,25 +108,13 @@ enum Todo {
 /// fetching ahead `jobs` at a time and installing in lock order. A plugin another command
 /// changed meanwhile is skipped; any other failure stops the sync.
 pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncReport> {
-    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
-    let mut unasked = None;
-    let mut consent = |r: &Request| {
-        pause.during(|| printer.status(&crate::reporter::consent_text(r)));
-        if !opts.yes {
-            unasked = Some(crate::reporter::consent_refused(
-                "sync",
-                "it never prompts",
-                r,
-                Some("plugins sync"),
-            ));
-        }
-        opts.yes
-    };
+    // A sync never prompts: without `--yes`, what asks for consent is refused.
+    let mut applier = Applier::new(printer, Consent::asking(opts.yes), Caller::Sync);
     // Finish or undo what a killed command left before comparing the lock with the plugins.
     let homes = cx.homes(opts.home)?;
     for home in &homes {
         if (home.lockfile().exists() || home.root.join(".plugins").exists())
-            && let Err(e) = install::lock_home(home, true, &mut on_event)
+            && let Err(e) = install::lock_home(home, true, applier.on_event())
         {
             return Err(e.into());
         }
@@ -141,29 +128,9 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
     // The sources are fetched and checked `--jobs` at a time, ahead of the installs, which
     // ask consent, lock the home and swap one at a time, in lock order. `--frozen` stages
     // every one of them (consent, release asset, locked deps) before it swaps any in.
-    let prepared = prepared_in_order(steps, opts.jobs)
-        .map(|(todo, fetched)| (todo, fetched.map(|(i, p)| (i, How::Prepared(Box::new(p))))));
+    let prepared = prepared_in_order(steps, opts.jobs);
     let work: Box<dyn Iterator<Item = Work>> = if opts.frozen {
-        let mut staged = Vec::new();
-        for (todo, fetched) in prepared {
-            let fetched = match (fetched, &todo) {
-                (Some((install, How::Prepared(p))), Todo::Install { entry, .. }) => {
-                    match install::stage_prepared(&install, *p, &mut consent, &mut on_event) {
-                        Ok(stage) => Some((install, How::Staged(stage))),
-                        Err(InstallError::Refused {
-                            code: Code::InstallDeclined,
-                            ..
-                        }) if unasked.is_some() => {
-                            return Err(unasked.take().expect("checked"));
-                        }
-                        Err(e) => return Err(frozen_error(e, entry)),
-                    }
-                }
-                (other, _) => other,
-            };
-            staged.push((todo, fetched));
-        }
-        Box::new(staged.into_iter())
+        Box::new(stage_all(&mut applier, prepared)?.into_iter())
     } else {
         Box::new(prepared)
     };
@@ -179,46 +146,36 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
                 repair,
             } => (home, entry, repair),
         };
-        let (install, how) = fetched.expect("an install is fetched ahead");
-        let done = match how {
-            How::Prepared(p) => {
-                install::install_prepared(&install, *p, &mut consent, &mut on_event)
-            }
-            How::Staged(stage) => install::finish(&install, stage, &mut on_event),
-        };
-        let installed = match done {
+        let (install, ready) = fetched.expect("an install is fetched ahead");
+        let installed = match applier.install(&install, ready) {
             Ok(i) => i,
-            Err(InstallError::Refused {
-                code: Code::InstallConcurrent,
-                ..
-            }) => {
-                let message = "another command changed it meanwhile";
-                printer.status(&format!("     Skipped {}: {message}", entry.id));
-                rows.push(SyncRow {
-                    id: entry.id.clone(),
-                    status: SyncStatus::Skipped,
-                    detail: SyncDetail::Message {
-                        message: message.to_owned(),
-                    },
-                    home,
-                });
+            Err(Stop::Raced(_)) => {
+                rows.push(skipped(printer, &entry.id, home));
                 continue;
             }
-            Err(InstallError::Refused {
-                code: Code::InstallDeclined,
-                ..
-            }) if unasked.is_some() => {
-                return Err(unasked.take().expect("checked"));
-            }
-            Err(e) => return Err(e.into()),
+            Err(stop) => return Err(stop.into()),
         };
         rows.push(synced(&entry, &installed, repair, home)?);
     }
     // The spinner is cleared before the warnings are printed.
-    drop(on_event);
+    drop(applier);
     rows.extend(warnings(opts, cx, printer, &tampered)?);
     bundle::record_pulled(opened.as_ref(), opts.from.as_ref(), &homes)?;
     Ok(SyncReport::new(rows, pulled))
+}
+
+/// The row of a plugin another command changed meanwhile: skipped, said as it happens.
+fn skipped(printer: &Printer, id: &str, home: PathBuf) -> SyncRow {
+    let message = "another command changed it meanwhile";
+    printer.status(&format!("     Skipped {id}: {message}"));
+    SyncRow {
+        id: id.to_owned(),
+        status: SyncStatus::Skipped,
+        detail: SyncDetail::Message {
+            message: message.to_owned(),
+        },
+        home,
+    }
 }
 
 /// What to install, in lock order: each row whose plugin is missing, unbuilt or (with
@@ -298,28 +255,20 @@ fn from_bundle(
     install: &mut InstallOptions,
 ) -> Result<()> {
     let name = home.locked_name(entry)?;
-    let refuse = |message: String| Error::Refused {
-        code: Code::SyncBundle,
-        message,
-        help: Some("bundle the lock this home has: `plugins bundle --home H -o FILE`".into()),
-    };
-    install.tree_from = Some(b.tree(&name).ok_or_else(|| {
-        refuse(format!(
-            "the bundle holds no tree of {}; nothing was changed",
-            entry.id
-        ))
-    })?);
+    install.tree_from = Some(
+        b.tree(&name)
+            .ok_or_else(|| crate::refuse::bundle_no_tree(&entry.id))?,
+    );
     install.wheels_from = Some(b.wheels(&name));
     install.asset_from = Some(b.assets(&name));
     if let Some(built) = b.build(&name) {
         let hash = crate::hash::build_output(&built).ok().flatten();
         if hash.is_none() || hash != entry.build_hash {
-            return Err(refuse(format!(
-                "the bundled build output of {} hashes to {} but the lock pins {}; nothing was changed",
-                entry.id,
-                hash.as_deref().unwrap_or("nothing"),
-                entry.build_hash.as_deref().unwrap_or("none")
-            )));
+            return Err(crate::refuse::bundle_build_mismatch(
+                &entry.id,
+                hash.as_deref(),
+                entry.build_hash.as_deref(),
+            ));
         }
         install.build_from = Some(built);
     }
@@ -335,18 +284,7 @@ fn synced(
     home: PathBuf,
 ) -> Result<SyncRow> {
     if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
-        return Err(Error::Refused {
-            code: Code::InstallTampered,
-            message: format!(
-                "{} at {} no longer hashes to the locked tree",
-                entry.id,
-                entry.commit.as_deref().unwrap_or("the locked source")
-            ),
-            help: Some(
-                "the source changed under the same commit or path; inspect it before trusting it"
-                    .into(),
-            ),
-        });
+        return Err(crate::refuse::tampered(&entry.id, entry.commit.as_deref()));
     }
     Ok(SyncRow {
         id: entry.id.clone(),
@@ -363,14 +301,8 @@ fn synced(
     })
 }
 
-/// A step in lock order with its install, fetched ahead.
-type Work = (Todo, Option<(InstallOptions, How)>);
-
-/// A step's install, fetched ahead, or (`--frozen`) staged in full.
-enum How {
-    Prepared(Box<install::Prepared>),
-    Staged(install::Stage),
-}
+/// A step in lock order with its install, fetched ahead (or, `--frozen`, staged in full).
+type Work = (Todo, Option<(InstallOptions, Ready)>);
 
 /// How to reinstall `entry` at its pin.
 fn install_options(

@@ -2,9 +2,9 @@
 //! consent when its grant changes.
 
 use super::row::{Detail, UpdateRow, UpdateStatus};
-use crate::diagnostic::Code;
 use crate::error::Error;
-use crate::install::{InstallOptions, Request};
+use crate::install::InstallOptions;
+use crate::ops::apply::{Applier, Caller, Consent, Ready, Stop};
 use crate::printer::Printer;
 use crate::store::Home;
 use crate::update::{Check, Status};
@@ -12,51 +12,16 @@ use crate::update::{Check, Status};
 /// Install one fetched newer version: consent when the grant changes, then the swap.
 pub(super) fn apply(
     printer: &Printer,
-    yes: bool,
-    interactive: bool,
+    consent: Consent,
     home: &Home,
     c: &Check,
     install: &InstallOptions,
-    prepared: crate::install::Prepared,
+    ready: Ready,
 ) -> UpdateRow {
-    // The spinner is off the screen while the consent text and prompt are.
-    let (mut on_event, pause) = crate::reporter::progress_pausable(printer);
-    let mut no_terminal = None;
-    let mut consent = |r: &Request| {
-        pause.during(|| {
-            printer.status(&crate::reporter::consent_text(r));
-            if yes {
-                return true;
-            }
-            if !interactive {
-                no_terminal = Some(crate::reporter::consent_refused(
-                    "update",
-                    "stdin is not a terminal",
-                    r,
-                    Some(&format!("plugins update {}", r.id)),
-                ));
-                return false;
-            }
-            printer
-                .prompt(&format!("Update {} and grant this? [y/N]", r.id))
-                .is_ok_and(|a| matches!(a.to_lowercase().as_str(), "y" | "yes"))
-        })
-    };
-    let applied = crate::install::install_prepared(install, prepared, &mut consent, &mut on_event);
-    drop(on_event);
-    let applied = match (applied, no_terminal) {
-        (
-            Err(crate::install::InstallError::Refused {
-                code: Code::InstallDeclined,
-                ..
-            }),
-            Some(refused),
-        ) => {
-            printer.fail(&refused);
-            return UpdateRow::failed(&c.id, home, &refused);
-        }
-        (applied, _) => applied,
-    };
+    // The spinner is cleared before the row's failure is printed.
+    let mut applier = Applier::new(printer, consent, Caller::Update);
+    let applied = applier.install(install, ready);
+    drop(applier);
     applied_row(printer, home, c, applied)
 }
 
@@ -66,7 +31,7 @@ fn applied_row(
     printer: &Printer,
     home: &Home,
     c: &Check,
-    applied: Result<crate::install::Installed, crate::install::InstallError>,
+    applied: Result<crate::install::Installed, Stop>,
 ) -> UpdateRow {
     let (Status::Behind { new_ref, commit }
     | Status::Repointed { new_ref, commit }

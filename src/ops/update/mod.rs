@@ -2,12 +2,10 @@
 //! plugin.
 
 use std::collections::HashMap;
-use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use super::apply::{MAX_FETCHES, Step, prepared_in_order};
+use super::apply::{Consent, MAX_FETCHES, Step, prepared_in_order};
 use crate::context::Context;
-use crate::diagnostic::Code;
 use crate::error::{Error, Result};
 use crate::install::InstallOptions;
 use crate::printer::Printer;
@@ -16,9 +14,11 @@ use crate::store::Home;
 use crate::update::{Check, LockRows, Status};
 
 mod apply;
+mod decide;
 mod review;
 mod row;
 
+use decide::{Decision, Learned, decide};
 use review::{Reviews, review_fetches};
 pub use row::{Detail, UpdateRow, UpdateStatus};
 use row::{failed_row, held_back_row, held_row, pin_only_row};
@@ -54,8 +54,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     let _shared = crate::git::share_transfers(review::history(opts.dry_run));
     let Checked {
         checks,
-        refused,
-        pin_only,
+        mut learned,
     } = checked(opts, cx, printer)?;
     // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
     let lifting: &[String] = if opts.all { &[] } else { opts.ids };
@@ -69,44 +68,30 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         },
         walks: crate::git::Walks::default(),
     };
+    // Each check is decided before anything is applied; the apply reads only decisions.
     let mut steps = Vec::new();
     for (home, c) in checks {
-        steps.extend(step(cx, opts, &mut lock_rows, home, c)?);
+        let decision = decide(&home, &c, opts.dry_run, lifting, &mut learned);
+        steps.extend(step(cx, opts, &mut lock_rows, home, c, decision)?);
     }
     // The newer versions are fetched and checked ahead, installed one at a time, in order.
     let mut rows = Vec::new();
-    let interactive = std::io::stdin().is_terminal();
-    for ((home, c), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
-        let key = (home.root.clone(), c.id.clone());
-        let row = match &c.status {
-            Status::HeldBack { .. } => Some(held_back_row(&home, &c)),
-            Status::Behind { .. } | Status::Repointed { .. } | Status::ForcePushed { .. }
-                if opts.dry_run =>
-            {
+    let consent = Consent::asking(opts.yes);
+    let jobs = opts.check.jobs.min(MAX_FETCHES);
+    for ((home, c, decision), fetched) in prepared_in_order(steps, jobs) {
+        let row = match decision {
+            Decision::HeldBack => Some(held_back_row(&home, &c)),
+            Decision::Review => {
                 review::review(cx, printer, &home, &c, &mut lock_rows, opts, &reviews)?
             }
-            Status::Behind { .. } | Status::Repointed { .. } | Status::ForcePushed { .. } => {
-                fetched.map(|(install, prepared)| {
-                    apply::apply(
-                        printer,
-                        opts.yes,
-                        interactive,
-                        &home,
-                        &c,
-                        &install,
-                        prepared,
-                    )
-                })
+            Decision::Apply => fetched
+                .map(|(install, ready)| apply::apply(printer, consent, &home, &c, &install, ready)),
+            Decision::Failed { message, refused } => {
+                Some(failed_row(printer, &home, &c, &message, refused.as_ref()))
             }
-            Status::Error { message } => {
-                Some(failed_row(printer, &home, &c, message, refused.get(&key)))
-            }
-            Status::UpToDate if pin_only.contains_key(&key) => {
-                Some(pin_only_row(&home, &c, &pin_only[&key]))
-            }
-            Status::Held { new_ref, commit } => Some(held_row(&home, &c, Some((new_ref, commit)))),
-            _ if c.hold.is_some() && !lifting.contains(&c.id) => Some(held_row(&home, &c, None)),
-            _ => None,
+            Decision::PinOnly(pin) => Some(pin_only_row(&home, &c, &pin)),
+            Decision::Held => Some(held_row(&home, &c)),
+            Decision::Nothing => None,
         };
         let lifts = c.hold.is_some()
             && lifting.contains(&c.id)
@@ -122,22 +107,22 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     Ok(rows)
 }
 
-/// One check's step: the install of its newer version, fetched ahead (none when it is not
-/// newer, or in a dry run); `None` when its row left the lock since the check (nothing to do).
+/// One decided check's step: the install of its newer version, fetched ahead (none unless
+/// it is applied); `None` when its row left the lock since the check (nothing to do).
 fn step(
     cx: &Context,
     opts: &UpdateOptions,
     lock_rows: &mut LockRows,
     home: Home,
     c: Check,
-) -> Result<Option<Step<(Home, Check)>>> {
-    let install = match (&c.status, opts.dry_run) {
-        (
-            Status::Behind { new_ref, .. }
-            | Status::Repointed { new_ref, .. }
-            | Status::ForcePushed { new_ref, .. },
-            false,
-        ) => {
+    decision: Decision,
+) -> Result<Option<Step<(Home, Check, Decision)>>> {
+    let install = match &c.status {
+        Status::Behind { new_ref, .. }
+        | Status::Repointed { new_ref, .. }
+        | Status::ForcePushed { new_ref, .. }
+            if decision.installs() =>
+        {
             let Some(entry) = lock_rows.get(&home, &c.id)? else {
                 return Ok(None);
             };
@@ -153,7 +138,7 @@ fn step(
         _ => None,
     };
     Ok(Some(Step {
-        item: (home, c),
+        item: (home, c, decision),
         install,
     }))
 }
@@ -161,11 +146,8 @@ fn step(
 /// The checks an update acts on, and what it learned about them on the way.
 struct Checked {
     checks: Vec<(Home, Check)>,
-    /// Release lookups aoe refuses (`gh:` without a release), by (home, id).
-    refused: HashMap<(PathBuf, String), Error>,
-    /// A dry run's monorepo plugins whose subdirectory did not change: (new ref, commit,
-    /// subdir) of the pin that alone would move.
-    pin_only: HashMap<(PathBuf, String), (String, String, String)>,
+    /// What the checks learned besides each plugin's status.
+    learned: Learned,
 }
 
 /// Check the plugins asked for (refusing an id no home has), follow aoe's latest releases,
@@ -177,11 +159,7 @@ fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Chec
         .iter()
         .find(|id| !checks.iter().any(|(_, c)| c.id == **id))
     {
-        return Err(Error::Refused {
-            code: Code::InstallNotInstalled,
-            message: format!("plugin '{id}' is not installed"),
-            help: None,
-        });
+        return Err(crate::refuse::not_installed(id));
     }
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
     checks.retain(|(_, c)| opts.all || opts.ids.contains(&c.id));
@@ -225,8 +203,7 @@ fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Chec
     }
     Ok(Checked {
         checks,
-        refused,
-        pin_only,
+        learned: Learned { refused, pin_only },
     })
 }
 

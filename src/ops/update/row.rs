@@ -201,8 +201,13 @@ pub(super) fn pin_only_row(
     }
 }
 
-/// The row of a held plugin that `--all` skipped, with the newer version it did not take.
-pub(super) fn held_row(home: &Home, c: &Check, newer: Option<(&String, &String)>) -> UpdateRow {
+/// The row of a held plugin that `--all` skipped, with the newer version it did not take
+/// (when its check found one).
+pub(super) fn held_row(home: &Home, c: &Check) -> UpdateRow {
+    let newer = match &c.status {
+        Status::Held { new_ref, commit } => Some((new_ref, commit)),
+        _ => None,
+    };
     UpdateRow {
         id: c.id.clone(),
         status: UpdateStatus::Held,
