@@ -151,12 +151,21 @@ fn pattern_matches(pattern: &str, text: &str) -> bool {
     seen.iter().any(|(p, re)| p == pattern && re.is_match(text))
 }
 
-/// The last entry of each key, in the order keys first appear (a map's view of the table).
-fn members(entries: &[Entry]) -> impl Iterator<Item = (&str, &Node)> {
-    entries.iter().enumerate().filter_map(move |(i, e)| {
-        let first = !entries[..i].iter().any(|o| o.key == e.key);
-        first.then(|| (e.key.as_str(), last(entries, &e.key).unwrap_or(&e.node)))
-    })
+/// The last entry of each key, in the order keys first appear (a map's view of the table),
+/// in time linear in the entries: a hostile table may hold a hundred thousand keys.
+fn members(entries: &[Entry]) -> Vec<(&str, &Node)> {
+    let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut out: Vec<(&str, &Node)> = Vec::new();
+    for e in entries {
+        match at.get(e.key.as_str()) {
+            Some(&i) => out[i].1 = &e.node,
+            None => {
+                at.insert(&e.key, out.len());
+                out.push((&e.key, &e.node));
+            }
+        }
+    }
+    out
 }
 
 fn last<'a>(entries: &'a [Entry], key: &str) -> Option<&'a Node> {

@@ -66,10 +66,10 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
     match &node.value {
         Value::Table(entries) => {
             let declared = schema.properties.as_deref();
-            let mut seen: Vec<&str> = Vec::new();
+            let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
             for e in entries {
                 let here = at.join(e.key.clone());
-                if seen.contains(&e.key.as_str()) {
+                if !seen.insert(&e.key) {
                     warn(
                         out,
                         Finding::new(
@@ -80,7 +80,6 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
                         .on_key(),
                     );
                 }
-                seen.push(&e.key);
                 let Some(known) = declared else {
                     continue;
                 };
