@@ -17,6 +17,7 @@ const CONVERTED: &[&str] = &[
     "search.rs",
     "bad_input.rs",
     "views.rs",
+    "trust.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
