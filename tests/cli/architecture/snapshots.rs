@@ -18,6 +18,7 @@ const CONVERTED: &[&str] = &[
     "bad_input.rs",
     "views.rs",
     "trust.rs",
+    "hostile.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
