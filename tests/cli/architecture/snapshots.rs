@@ -19,6 +19,7 @@ const CONVERTED: &[&str] = &[
     "views.rs",
     "trust.rs",
     "hostile.rs",
+    "deps.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
