@@ -20,6 +20,7 @@ const CONVERTED: &[&str] = &[
     "trust.rs",
     "hostile.rs",
     "deps.rs",
+    "lock_contract.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
