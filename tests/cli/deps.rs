@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use snapbox::str;
+
 use crate::support::git::{Repo, git};
 use crate::support::home::{copy_dir, leftovers};
 use crate::support::*;
@@ -89,12 +91,10 @@ fn kill_nine_during_a_deps_update_keeps_the_plugin_and_its_deps_together() {
         cmd
     };
     let template = t.join("v1-home");
-    let (code, o, e) = install(&template, "v1").run().parts();
-    assert_eq!(code, 0, "{o}{e}");
+    install(&template, "v1").run().success();
     let reference = t.join("v2-home");
     copy_dir(&template, &reference);
-    let (code, o, e) = install(&reference, "main").run().parts();
-    assert_eq!(code, 0, "{o}{e}");
+    install(&reference, "main").run().success();
     let (old, new) = (state(&template), state(&reference));
     assert!(
         old.contains("plugin-deps/deppy/demolib/__init__.py"),
@@ -159,8 +159,7 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     ])
     .arg(&template);
     with_index(&mut cmd, &index);
-    let (code, o, e) = cmd.run().parts();
-    assert_eq!(code, 0, "{o}{e}");
+    cmd.run().success();
     repo.file(
         "protoagent.plugin.yaml",
         "id: deppy\nname: Deppy\nversion: 2.0.0\nrequires_pip: [helperlib]\n",
@@ -175,8 +174,7 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     };
     let reference = t.join("v2-home");
     copy_dir(&template, &reference);
-    let (code, o, e) = update(&reference).run().parts();
-    assert_eq!(code, 0, "{o}{e}");
+    update(&reference).run().success();
     let (old, new) = (state(&template), state(&reference));
     assert!(
         old.contains("plugin-deps/deppy/demolib/__init__.py"),
@@ -207,8 +205,7 @@ fn kill_nine_during_an_update_of_a_deps_plugin_keeps_the_plugin_and_its_deps_tog
     };
     let back = t.join("back-home");
     copy_dir(&reference, &back);
-    let (code, o, e) = rollback(&back).run().parts();
-    assert_eq!(code, 0, "{o}{e}");
+    rollback(&back).run().success();
     assert_eq!(state(&back), old, "the rollback restored v1 and its deps");
     let (points, failures) = kill_at_every_rename(
         &strace,
@@ -305,16 +302,18 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
         "import demolib\n\ndef register(registry):\n    assert demolib.VERSION == '1.0.0'\n",
     );
     let instance = t.join("inst");
-    let plugins_in = |args: &[&str]| -> (i32, String, String) {
+    let plugins_in = |args: &[&str]| -> Ran {
         let mut cmd = Plugins::new();
         cmd.args(args).arg("--home").arg(&instance).current_dir(&t);
         with_index(&mut cmd, &index);
         // No python3 with pip on PATH: the interpreter is the host's, given once.
-        cmd.env("PATH", "/usr/bin:/bin");
-        cmd.run().parts()
+        cmd.env("PATH", "/usr/bin:/bin")
+            .redact("[PYTHON]", &py)
+            .tmp(&t);
+        cmd.run()
     };
     let py_arg = py.display().to_string();
-    let (code, o, e) = plugins_in(&[
+    plugins_in(&[
         "install",
         &repo.url(),
         "--ref",
@@ -323,8 +322,8 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
         "--deps",
         "--python",
         &py_arg,
-    ]);
-    assert_eq!(code, 0, "{o}{e}");
+    ])
+    .success();
     let remembered = std::fs::read_to_string(instance.join("plugins.toml")).unwrap();
     assert_eq!(
         remembered,
@@ -342,23 +341,29 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
         "requires_pip: [helperlib]\n",
         "import helperlib\n\ndef register(registry):\n    assert helperlib.VERSION == '2.0.0'\n",
     );
-    let (code, o, e) = plugins_in(&["-v", "update", "deppy", "--yes"]);
-    assert_eq!(code, 0, "{o}{e}");
-    assert!(
-        e.contains(&format!(
-            "deps: pip of {} ([host] python in plugins.toml)",
-            py.display()
-        )),
-        "-v names the interpreter: {e}"
-    );
-    // Nothing names protoAgent's version: the home's Python says which is installed.
-    assert!(
-        e.contains(&format!(
-            "host: detected version 0.218.1 ({}: protolabs-agent); validating as it",
-            py.display()
-        )),
-        "{e}"
-    );
+    // -v names the interpreter; nothing names protoAgent's version: the home's Python says
+    // which is installed.
+    plugins_in(&["-v", "update", "deppy", "--yes"]).expect(0, str![[r#"
+     Updated deppy to v2.0.0 @ 725aac5b68
+
+"#]], str![[r#"
+debug: git: reading the local repository file://[TMP]/repo
+debug: host: [PYTHON]: answered as remembered in [TMP]/inst/.plugins/host-probe.json (the program and what its answer depends on are unchanged)
+debug: host: detected version 0.218.1 ([PYTHON]: protolabs-agent); validating as it
+    Fetching file://[TMP]/repo
+     Fetched 725aac5b685b
+protoagent plugin `deppy` 2.0.0 from file://[TMP]/repo @ 725aac5b685b
+  asked again:  pip [demolib] -> [helperlib]
+  capabilities: none
+  build steps:  none
+  pip:          helperlib
+  runs code inside the host process
+debug: deps: pip of [PYTHON] ([host] python in plugins.toml)
+    Building step 1/1: [PYTHON] -m pip install --disable-pip-version-check --no-input --only-binary :all: --dry-run --quiet --report deps-report.json -- helperlib
+    Building step 1/1: [PYTHON] -c import importlib.metadata as m, sys; open(sys.argv[1], 'w').write(chr(10).join(sorted({d.metadata['Name'] or '' for d in m.distributions()}))) deps-present.txt
+    Building step 1/1: [PYTHON] -m pip install --disable-pip-version-check --no-input --only-binary :all: --no-deps --no-compile --require-hashes --target deps -r deps-requirements.txt
+
+"#]]);
     assert_eq!(deps_dir(&instance), "helperlib helperlib-2.0.0.dist-info");
     assert_eq!(
         boot(&py, &t, &instance),
@@ -366,8 +371,7 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
     );
 
     // A rollback puts the old code back with its old deps.
-    let (code, o, e) = plugins_in(&["rollback", "deppy"]);
-    assert_eq!(code, 0, "{o}{e}");
+    plugins_in(&["rollback", "deppy"]).success();
     assert_eq!(deps_dir(&instance), "demolib demolib-1.0.0.dist-info");
     assert_eq!(
         boot(&py, &t, &instance),
@@ -377,8 +381,7 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
     // A repair reinstalls the deps too.
     std::fs::write(instance.join("plugins/deppy/__init__.py"), "broken\n").unwrap();
     std::fs::remove_dir_all(instance.join("plugin-deps/deppy")).unwrap();
-    let (code, o, e) = plugins_in(&["sync", "--repair", "--yes"]);
-    assert_eq!(code, 0, "{o}{e}");
+    plugins_in(&["sync", "--repair", "--yes"]).success();
     assert_eq!(deps_dir(&instance), "demolib demolib-1.0.0.dist-info");
     assert_eq!(
         boot(&py, &t, &instance),
@@ -388,8 +391,7 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
     // A version that needs nothing: its deps go, and it stays recorded as a deps plugin
     // (`deps: []`), so that a later version's requirements are installed again.
     version("3.0.0", "", "def register(registry):\n    pass\n");
-    let (code, o, e) = plugins_in(&["update", "deppy", "--yes"]);
-    assert_eq!(code, 0, "{o}{e}");
+    plugins_in(&["update", "deppy", "--yes"]).success();
     assert_eq!(deps_dir(&instance), "-");
     assert_eq!(
         boot(&py, &t, &instance),
@@ -400,19 +402,16 @@ fn deps_follow_the_plugin_through_update_rollback_sync_and_a_version_without_any
         "requires_pip: [helperlib]\n",
         "import helperlib\n\ndef register(registry):\n    pass\n",
     );
-    let (code, o, e) = plugins_in(&["update", "deppy", "--yes"]);
-    assert_eq!(code, 0, "{o}{e}");
+    plugins_in(&["update", "deppy", "--yes"]).success();
     assert_eq!(deps_dir(&instance), "helperlib helperlib-2.0.0.dist-info");
     assert_eq!(
         boot(&py, &t, &instance),
         r#"{"version": "4.0.0", "loaded": true, "error": null, "deps_missing": [], "lock_deps": [["helperlib", "2.0.0"]]}"#
     );
     // And back to 3.0.0: no deps directory, as it was.
-    let (code, o, e) = plugins_in(&["rollback", "deppy"]);
-    assert_eq!(code, 0, "{o}{e}");
+    plugins_in(&["rollback", "deppy"]).success();
     assert_eq!(deps_dir(&instance), "-");
-    let (code, o, e) = plugins_in(&["verify"]);
-    assert_eq!(code, 0, "{o}{e}");
+    plugins_in(&["verify"]).success();
     assert!(
         leftovers(&instance).is_empty(),
         "{:?}",
@@ -473,6 +472,7 @@ fn kill_at_every_rename(
             .args(["sync", "--home"])
             .arg(home)
             .run()
+            // parts: failures are gathered over every kill point, then reported together
             .parts();
         let now = state(home);
         if code != 0 {
@@ -486,6 +486,7 @@ fn kill_at_every_rename(
                 .args(["verify", "--home"])
                 .arg(home)
                 .run()
+                // parts: failures are gathered over every kill point, then reported together
                 .parts();
             if code != 0 {
                 failures.push(format!("{syscall} #{n}: verify: {o}{e}"));
@@ -524,8 +525,7 @@ fn autoupdate_keeps_the_deps_matching_the_code() {
     ])
     .arg(&home);
     with_index(&mut cmd, &index);
-    let (code, o, e) = cmd.run().parts();
-    assert_eq!(code, 0, "{o}{e}");
+    cmd.run().success();
     assert!(state(&home).contains("demolib-1.0.0.dist-info"));
     std::fs::write(
         home.join("plugins.toml"),
@@ -538,9 +538,48 @@ fn autoupdate_keeps_the_deps_matching_the_code() {
     let mut cmd = Plugins::new();
     cmd.args(["autoupdate", "--json", "--home"]).arg(&home);
     with_index(&mut cmd, &index);
-    let (code, o, e) = cmd.run().parts();
-    assert_eq!(code, 0, "{o}{e}");
-    let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
+    let ran = cmd.tmp(t).run();
+    ran.expect(0, str![[r#"
+{
+  "format_version": 1,
+  "updated": [
+    "deppy"
+  ],
+  "changes": [
+    {
+      "id": "deppy",
+      "home": "[TMP]/home",
+      "from": {
+        "version": "1.0.0",
+        "ref": "main",
+        "commit": "4860b978b99037936529b89316554eccb21b846b"
+      },
+      "to": {
+        "version": "1.0.0",
+        "ref": "main",
+        "commit": "cf2c3b4538b21a783f1a919b36cd524c330ae119"
+      },
+      "why": "branch main has new commits"
+    }
+  ],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]], str![[r#"
+[AT] Fetching file://[TMP]/repo
+[AT] Fetched cf2c3b4538b2
+[AT] Building step 1/1: python3 -m pip install --disable-pip-version-check --no-input --only-binary :all: --dry-run --quiet --report deps-report.json -- demolib
+[AT] Building step 1/1: python3 -c import importlib.metadata as m, sys; open(sys.argv[1], 'w').write(chr(10).join(sorted({d.metadata['Name'] or '' for d in m.distributions()}))) deps-present.txt
+[AT] Building step 1/1: python3 -m pip install --disable-pip-version-check --no-input --only-binary :all: --no-deps --no-compile --require-hashes --target deps -r deps-requirements.txt
+
+"#]]);
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(doc["updated"].as_array().map(Vec::len), Some(1), "{doc}");
     let now = state(&home);
     assert!(

@@ -4,7 +4,7 @@
 use std::path::Path;
 use std::time::Duration;
 
-use snapbox::{IntoData, assert_data_eq, str};
+use snapbox::{IntoData, str};
 
 use crate::support::git::Repo;
 use crate::support::*;
@@ -49,38 +49,118 @@ fn remove_refuses_every_name_that_is_not_one_directory() {
     let before = tree_state(tmp.path());
     let outside = tmp.path().join("somewhere");
     let ids = [
-        "../../somewhere",
-        outside.to_str().unwrap(),
-        "",
-        ".",
-        "..",
-        ".hidden",
-        "x/..",
-        "x\\..",
-        "a\nb",
+        (
+            "../../somewhere",
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "../../somewhere" cannot name a plugin directory: it contains a path separator (`/`
+  │ or `\`)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            outside.to_str().unwrap(),
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "[TMP]/somewhere" cannot name a plugin directory: it contains a path
+  │ separator (`/` or `\`)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            "",
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "" cannot name a plugin directory: it is empty
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            ".",
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "." cannot name a plugin directory: `.` and `..` name directories, not plugins
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            "..",
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id ".." cannot name a plugin directory: `.` and `..` name directories, not plugins
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            ".hidden",
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id ".hidden" cannot name a plugin directory: it starts with a dot (hosts skip hidden
+  │ directories)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            "x/..",
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "x/.." cannot name a plugin directory: it contains a path separator (`/` or `\`)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            "x\\..",
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "x\\.." cannot name a plugin directory: it contains a path separator (`/` or `\`)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            "a\nb",
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "a\nb" cannot name a plugin directory: it contains a control character ('\n')
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
     ];
-    for id in ids {
-        let (code, stdout, stderr) = Plugins::new()
+    for (id, stderr) in ids {
+        Plugins::new()
             .args(["remove", id, "--home"])
             .arg(&home)
             .env("NO_COLOR", "1")
+            .tmp(tmp.path())
             .run()
-            .parts();
-        assert_eq!(code, 2, "{id:?}: {stdout}{stderr}");
-        assert!(
-            stderr.starts_with("plugins::install::unsafe_name"),
-            "{id:?}: {stderr}"
-        );
+            .expect(2, str![""], stderr);
     }
     assert_eq!(tree_state(tmp.path()), before, "nothing was deleted");
-    let (_, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["remove", "../../somewhere", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_data_eq!(
-        stderr,
-        str![[r#"
+        .expect(
+            2,
+            str![""],
+            str![[r#"
 plugins::install::unsafe_name
 
   × plugin id "../../somewhere" cannot name a plugin directory: it contains a path separator (`/`
@@ -88,8 +168,8 @@ plugins::install::unsafe_name
   help: `plugins list` shows the ids of installed plugins
 
 "#]]
-        .raw()
-    );
+            .raw(),
+        );
 }
 
 #[test]
@@ -107,13 +187,31 @@ fn a_hostile_lock_entry_is_an_error_never_a_path() {
     std::fs::write(outside.join("aoe-plugin.toml"), static_aoe("1.0.0")).unwrap();
     let before = tree_state(tmp.path());
 
-    let (code, stdout, stderr) = Plugins::new()
+    let verify = Plugins::new()
         .args(["verify", "--json", "--home"])
         .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        .tmp(tmp.path())
+        .run();
+    verify.expect(1, str![[r#"
+{
+  "format_version": 1,
+  "ok": false,
+  "unverifiable": 0,
+  "plugins": [
+    {
+      "id": "../../outside",
+      "ok": false,
+      "status": "invalid",
+      "code": "plugins::lock::unsafe_id",
+      "problems": [
+        "[TMP]/home/H/plugins.lock: the entry \"../../outside\" cannot name a plugin directory: it contains a path separator (`/` or `\\`)"
+      ]
+    }
+  ]
+}
+
+"#]], str![[""]]);
+    let doc: serde_json::Value = serde_json::from_str(&verify.stdout).unwrap();
     assert_redacted(
         &serde_json::to_string_pretty(&doc["plugins"]).unwrap(),
         &[("[TMP]", tmp.path().display().to_string())],
@@ -149,26 +247,72 @@ plugins::lock::unsafe_id
 "#]]
         .raw()
     );
-    for args in [&["info", "../../outside"][..], &["remove", "../../outside"]] {
-        let (code, _, stderr) = Plugins::new()
+    for (args, stderr) in [
+        (
+            &["info", "../../outside"][..],
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "../../outside" cannot name a plugin directory: it contains a path separator (`/` or
+  │ `\`)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+        (
+            &["remove", "../../outside"],
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "../../outside" cannot name a plugin directory: it contains a path separator (`/` or
+  │ `\`)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        ),
+    ] {
+        Plugins::new()
             .args(args)
             .arg("--home")
             .arg(&home)
+            .tmp(tmp.path())
             .run()
-            .parts();
-        assert_eq!(code, 2, "{args:?}");
-        assert!(
-            stderr.starts_with("plugins::install::unsafe_name"),
-            "{stderr}"
-        );
+            .expect(2, str![""], stderr);
     }
-    let (code, stdout, _) = Plugins::new()
+    let list = Plugins::new()
         .args(["list", "--json", "--home"])
         .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        .tmp(tmp.path())
+        .run();
+    list.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "../../outside",
+      "dialect": "aoe",
+      "version": "1.0.0",
+      "source": "gh:acme/x",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "0000000000000000000000000000000000000000",
+      "home": "[TMP]/home/H",
+      "present": false,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": null,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]],
+        str![[""]],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&list.stdout).unwrap();
     assert_eq!(
         doc["plugins"][0]["present"], false,
         "never looked up outside"
@@ -183,10 +327,243 @@ plugins::lock::unsafe_id
 fn aworld_ids_that_cannot_be_directories_warn_and_never_install() {
     let tmp = tempfile::tempdir().unwrap();
     let abs = tmp.path().join("abs");
-    for (i, id) in ["../../escaped", abs.to_str().unwrap(), ".hidden", ""]
-        .iter()
-        .enumerate()
+    let ids = [
+        (
+            "../../escaped",
+            str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 1,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 1
+  },
+  "plugins": [
     {
+      "root": "[TMP]/src-0",
+      "manifest": "[TMP]/src-0/.aworld-plugin/plugin.json",
+      "dialect": "aworld",
+      "id": "../../escaped",
+      "version": "1.0.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:0c0a53805852ee32b4882f9422d786487c6f66e87c5140ba29ff11eb9b7390ce",
+      "diagnostics": [
+        {
+          "code": "plugins::aworld::id_not_installable",
+          "severity": "warning",
+          "message": "plugin id \"../../escaped\" cannot be a directory name: it contains a path separator (`/` or `\\`)",
+          "help": "`plugins install` refuses it; use letters, digits, `-`, `_` and `.` (not first)",
+          "labels": [
+            {
+              "start": 6,
+              "end": 21,
+              "line": 1,
+              "column": 7,
+              "end_line": 1,
+              "end_column": 22,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+        ),
+        (
+            abs.to_str().unwrap(),
+            str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 1,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 1
+  },
+  "plugins": [
+    {
+      "root": "[TMP]/src-1",
+      "manifest": "[TMP]/src-1/.aworld-plugin/plugin.json",
+      "dialect": "aworld",
+      "id": "[TMP]/abs",
+      "version": "1.0.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:[..]",
+      "diagnostics": [
+        {
+          "code": "plugins::aworld::id_not_installable",
+          "severity": "warning",
+          "message": "plugin id \"[TMP]/abs\" cannot be a directory name: it contains a path separator (`/` or `\\`)",
+          "help": "`plugins install` refuses it; use letters, digits, `-`, `_` and `.` (not first)",
+          "labels": [
+            {
+              "start": 6,
+              "end": [..],
+              "line": 1,
+              "column": 7,
+              "end_line": 1,
+              "end_column": [..],
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+        ),
+        (
+            ".hidden",
+            str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 1,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 1
+  },
+  "plugins": [
+    {
+      "root": "[TMP]/src-2",
+      "manifest": "[TMP]/src-2/.aworld-plugin/plugin.json",
+      "dialect": "aworld",
+      "id": ".hidden",
+      "version": "1.0.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:e4e58e8a42a512dc3d1feb0ccca8fec5563ffc42dea262fe4bb905eee9a082e2",
+      "diagnostics": [
+        {
+          "code": "plugins::aworld::id_not_installable",
+          "severity": "warning",
+          "message": "plugin id \".hidden\" cannot be a directory name: it starts with a dot (hosts skip hidden directories)",
+          "help": "`plugins install` refuses it; use letters, digits, `-`, `_` and `.` (not first)",
+          "labels": [
+            {
+              "start": 6,
+              "end": 15,
+              "line": 1,
+              "column": 7,
+              "end_line": 1,
+              "end_column": 16,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+        ),
+        (
+            "",
+            str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 1,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 2
+  },
+  "plugins": [
+    {
+      "root": "[TMP]/src-3",
+      "manifest": "[TMP]/src-3/.aworld-plugin/plugin.json",
+      "dialect": "aworld",
+      "id": "",
+      "version": "1.0.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:71e83fd4b8e2ad5c8816a5510fa9ffe25e01ece9529813422bf6a83f919084e6",
+      "diagnostics": [
+        {
+          "code": "plugins::aworld::id_not_installable",
+          "severity": "warning",
+          "message": "plugin id \"\" cannot be a directory name: it is empty",
+          "help": "`plugins install` refuses it; use letters, digits, `-`, `_` and `.` (not first)",
+          "labels": [
+            {
+              "start": 6,
+              "end": 8,
+              "line": 1,
+              "column": 7,
+              "end_line": 1,
+              "end_column": 9,
+              "text": null
+            }
+          ],
+          "fixes": []
+        },
+        {
+          "code": "plugins::aworld::schema",
+          "severity": "warning",
+          "message": "`id` must not be empty per plugin.schema.json",
+          "help": "the host never applies plugin.schema.json, so it accepts this; editors and other tools do not",
+          "labels": [
+            {
+              "start": 6,
+              "end": 8,
+              "line": 1,
+              "column": 7,
+              "end_line": 1,
+              "end_column": 9,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+        ),
+    ];
+    for (i, (id, report)) in ids.into_iter().enumerate() {
         let src = tmp.path().join(format!("src-{i}"));
         std::fs::create_dir_all(src.join(".aworld-plugin")).unwrap();
         std::fs::write(
@@ -194,13 +571,14 @@ fn aworld_ids_that_cannot_be_directories_warn_and_never_install() {
             serde_json::json!({"id": id, "version": "1.0.0"}).to_string(),
         )
         .unwrap();
-        let (code, stdout, _) = Plugins::new()
+        // The host accepts it, with a warning.
+        let ran = Plugins::new()
             .args(["validate", "--format", "json", "--path"])
             .arg(&src)
-            .run()
-            .parts();
-        assert_eq!(code, 0, "the host accepts it: {stdout}");
-        let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+            .tmp(tmp.path())
+            .run();
+        ran.expect(0, report, str![""]);
+        let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
         let codes: Vec<_> = doc["plugins"][0]["diagnostics"]
             .as_array()
             .unwrap()
@@ -238,22 +616,39 @@ fn backslash_names_are_refused_before_anything_reads_them() {
     repo.file("aoe-plugin.toml", &static_aoe("1.0.0"));
     repo.file("..\\..\\..\\..\\..\\..\\dev\\zero", "");
     repo.commit("hostile");
-    for (i, source) in [repo.url(), repo.dir.display().to_string()]
-        .iter()
-        .enumerate()
-    {
+    let sources = [
+        (
+            repo.url(),
+            str![[r#"
+    Fetching file://[TMP]/repo
+plugins::install::unsafe_tree
+
+  × the commit's tree has an entry no host can install: "..\\..\\..\\..\\..\\..\\dev\\zero"
+
+"#]],
+        ),
+        (
+            repo.dir.display().to_string(),
+            str![[r#"
+    Fetching [TMP]/repo
+plugins::install::unsafe_tree
+
+  × refusing to install: "..\\..\\..\\..\\..\\..\\dev\\zero" has a `\` in its name, which hosts on Windows (and git there) refuse
+  help: remove or rename the entry in the plugin's source
+
+"#]],
+        ),
+    ];
+    for (i, (source, stderr)) in sources.into_iter().enumerate() {
         let home = tmp.path().join(format!("home-{i}"));
-        let (code, stdout, stderr) = Plugins::new()
-            .args(["install", source, "--yes", "--home"])
+        Plugins::new()
+            .args(["install", &source, "--yes", "--home"])
             .arg(&home)
+            .env("COLUMNS", "400")
+            .tmp(tmp.path())
             .deadline(Duration::from_secs(60))
             .run()
-            .parts();
-        assert_eq!(code, 2, "{source}: {stdout}{stderr}");
-        assert!(
-            stderr.contains("plugins::install::unsafe_tree"),
-            "{source}: {stderr}"
-        );
+            .expect(2, str![""], stderr);
         assert!(!home.join("plugins.lock").exists());
     }
 }
@@ -294,15 +689,56 @@ plugins::install::unsafe_tree
     // A source without a valid manifest is refused before any of it is copied
     // (the FIFO would otherwise be reached first).
     std::fs::write(src.join("aoe-plugin.toml"), "id = 1\n").unwrap();
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["install", src.to_str().unwrap(), "--yes", "--home"])
         .arg(&home)
+        .env("COLUMNS", "400")
+        .tmp(tmp.path())
         .deadline(Duration::from_secs(60))
         .run()
-        .parts();
-    assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("plugins::install::invalid"), "{stderr}");
-    assert!(!stderr.contains("unsafe_tree"), "{stderr}");
+        .expect(1, str![[r#"
+plugins::aoe::missing_key
+
+  × missing field `name`
+   ╭─[[TMP]/src/aoe-plugin.toml:1:1]
+ 1 │ id = 1
+   · ▲
+   · ╰── `name` is required in the top level
+   ╰────
+plugins::aoe::missing_key
+
+  × missing field `version`
+   ╭─[[TMP]/src/aoe-plugin.toml:1:1]
+ 1 │ id = 1
+   · ▲
+   · ╰── `version` is required in the top level
+   ╰────
+plugins::aoe::missing_key
+
+  × missing field `api_version`
+   ╭─[[TMP]/src/aoe-plugin.toml:1:1]
+ 1 │ id = 1
+   · ▲
+   · ╰── `api_version` is required in the top level
+   ╰────
+plugins::aoe::invalid_type
+
+  × invalid type: integer `1`, expected a string
+   ╭─[[TMP]/src/aoe-plugin.toml:1:6]
+ 1 │ id = 1
+   ·      ─
+   ╰────
+  note: further checks skipped until this is fixed: the semantic pass, install refusals and the remaining lints
+  Invalid aoe plugin at [TMP]/src (4 errors)
+
+"#]], str![[r#"
+    Fetching [TMP]/src
+plugins::install::invalid
+
+  × refusing to install: the plugin is invalid or would be refused by its host
+  help: the diagnostics above say why; `plugins validate` on a checkout shows the same
+
+"#]]);
 }
 
 #[test]
@@ -396,14 +832,24 @@ fn a_read_only_source_repository_can_be_installed_from() {
     // a checkout on a read-only mount.
     let mut cmd = as_unprivileged(tmp.path(), &[&home, &repo.dir]);
     let before = tree_state(&repo.dir);
-    let (code, stdout, stderr) = cmd
-        .args(["install", &repo.url(), "--yes", "--home"])
+    cmd.args(["install", &repo.url(), "--yes", "--home"])
         .arg(&home)
         .env("HOME", &home)
         .env("NO_COLOR", "1")
+        .tmp(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .expect(
+            0,
+            str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+            str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 98dbc36b17da
+
+"#]],
+        );
     assert!(
         home.join("plugins/dev.example.pinned/aoe-plugin.toml")
             .is_file()
@@ -450,32 +896,70 @@ fn git_ignored_build_output_is_left_out_of_a_local_install() {
 
 #[test]
 fn gh_sources_stay_below_the_clone_base() {
-    for source in ["gh:../x", "gh:acme/..", "gh:a/b\\..\\..", "gh:-x/y"] {
+    let sources = [
+        (
+            "gh:../x",
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × "gh:../x" is not a GitHub repository: owners are letters, digits and `-`, repositories letters, digits, `-`, `_` and `.`
+
+"#]],
+        ),
+        (
+            "gh:acme/..",
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × "gh:acme/.." is not a GitHub repository: owners are letters, digits and `-`, repositories letters, digits, `-`, `_` and `.`
+
+"#]],
+        ),
+        (
+            "gh:a/b\\..\\..",
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × "gh:a/b\\..\\.." is not a GitHub repository: owners are letters, digits and `-`, repositories letters, digits, `-`, `_` and `.`
+
+"#]],
+        ),
+        (
+            "gh:-x/y",
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × "gh:-x/y" is not a GitHub repository: owners are letters, digits and `-`, repositories letters, digits, `-`, `_` and `.`
+
+"#]],
+        ),
+    ];
+    for (source, stderr) in sources {
         let tmp = tempfile::tempdir().unwrap();
-        let (code, _, stderr) = Plugins::new()
+        Plugins::new()
             .args(["install", source, "--yes", "--home"])
             .arg(tmp.path().join("home"))
             .env("PLUGINS_GH_BASE", tmp.path().join("base"))
+            .env("COLUMNS", "400")
+            .tmp(tmp.path())
             .run()
-            .parts();
-        assert_eq!(code, 2, "{source}: {stderr}");
-        assert!(stderr.contains("is not a GitHub repository"), "{stderr}");
+            .expect(2, str![""], stderr);
     }
-    let (_, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["install", "gh:../x", "--home", "/nonexistent"])
         .run()
-        .parts();
-    assert_data_eq!(
-        stderr,
-        str![[r#"
+        .expect(
+            2,
+            str![""],
+            str![[r#"
 plugins::usage::invalid_argument
 
   × "gh:../x" is not a GitHub repository: owners are letters, digits and `-`, repositories
   │ letters, digits, `-`, `_` and `.`
 
 "#]]
-        .raw()
-    );
+            .raw(),
+        );
 }
 
 #[test]
@@ -498,18 +982,28 @@ fn an_up_to_date_install_into_a_read_only_home_says_so() {
         .unwrap()
         .success();
     assert!(ok);
-    let (code, stdout, stderr) = cmd
+    let ran = cmd
         .args(["install", &repo.url(), "--yes", "--home"])
         .arg(&home)
         .env("HOME", tmp.path())
         .env("NO_COLOR", "1")
-        .run()
-        .parts();
+        .tmp(tmp.path())
+        .run();
     std::process::Command::new("chmod")
         .args(["-R", "u+w"])
         .arg(&home)
         .status()
         .unwrap();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("Up to date dev.example.pinned"), "{stdout}");
+    ran.expect(
+        0,
+        str![[r#"
+  Up to date dev.example.pinned 1.0.0 @ 98dbc36b17 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 98dbc36b17da
+
+"#]],
+    );
 }

@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use serde_json::{Value, json};
+use snapbox::str;
 
 use crate::support::git::{Repo, git};
 use crate::support::hosts::host_python;
@@ -88,7 +89,7 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
     ] {
         // The profile goes into each row (`host_version`, a key the host does not read):
         // the host's own readers below judge rows that carry it.
-        let (code, stdout, stderr) = Plugins::new()
+        Plugins::new()
             .args([
                 "install",
                 source,
@@ -100,8 +101,7 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
             .arg(&home)
             .envs(env)
             .run()
-            .parts();
-        assert_eq!(code, 0, "{source}: {stdout}{stderr}");
+            .success();
     }
     let lock: Value =
         serde_json::from_str(&std::fs::read_to_string(home.join("plugins.lock")).unwrap()).unwrap();
@@ -138,15 +138,16 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
     );
     // plugins reads its own key back: the source is still `gh:`, and its check agrees with
     // the host's once a newer release is tagged.
-    let list = |home: &Path| -> Value {
-        let (code, stdout, stderr) = Plugins::new()
+    let list = |home: &Path, expected: snapbox::data::Inline| -> Value {
+        let ran = Plugins::new()
             .args(["list", "--json", "--home"])
             .arg(home)
             .envs(env)
-            .run()
-            .parts();
-        assert_eq!(code, 0, "{stderr}");
-        serde_json::from_str(&stdout).unwrap()
+            .redact("[BASE]", &server.base)
+            .tmp(&t)
+            .run();
+        ran.expect(0, expected, str![""]);
+        serde_json::from_str(&ran.stdout).unwrap()
     };
     let source_of = |doc: &Value, id: &str| {
         doc["plugins"]
@@ -157,7 +158,87 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
             .map(|p| p["source"].clone())
             .unwrap()
     };
-    assert_eq!(source_of(&list(&home), "gh_plug"), "gh:acme/gh-plug");
+    assert_eq!(
+        source_of(
+            &list(
+                &home,
+                str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "gh_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "gh:acme/gh-plug",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "commit": "b3922d595c1df26c6dac6c5245e8eb6775479ce0",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "local_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "[TMP]/local-plug",
+      "requested_ref": "",
+      "ref_kind": null,
+      "commit": null,
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "ssh_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "git@localhost:[TMP]/ssh/ssh-plug.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "d885272ced1662cda9016f615ac9d502139b259b",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "url_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "[BASE]/acme/url-plug.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "2792232303d9d539fc7ee5ca9d2345fbd68ecbb3",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]]
+            ),
+            "gh_plug"
+        ),
+        "gh:acme/gh-plug"
+    );
     gh.file("CHANGES", "1.1\n").commit("v1.1");
     gh.tag("v1.1.0");
     git(
@@ -173,14 +254,60 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
     let judged = host_env(&py, &home, &env, JUDGE_ROWS);
     assert_eq!(judged["gh_plug"]["behind"], true, "{judged}");
     assert_eq!(judged["gh_plug"]["latest_ref"], "v1.1.0", "{judged}");
-    let (code, stdout, stderr) = Plugins::new()
+    let ran = Plugins::new()
         .args(["outdated", "--json", "--home"])
         .arg(&home)
         .envs(env)
-        .run()
-        .parts();
-    assert!(code == 0 || code == 1, "{stdout}{stderr}");
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
+        .redact("[BASE]", &server.base)
+        .tmp(&t)
+        .run();
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "gh_plug",
+      "source": "gh:acme/gh-plug",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "current": "b3922d595c1df26c6dac6c5245e8eb6775479ce0",
+      "status": "behind",
+      "new_ref": "v1.1.0",
+      "commit": "70afb855d29464f67b59b597bb492fcbe27858b9"
+    },
+    {
+      "id": "local_plug",
+      "source": "[TMP]/local-plug",
+      "requested_ref": "",
+      "ref_kind": null,
+      "current": null,
+      "status": "local"
+    },
+    {
+      "id": "ssh_plug",
+      "source": "git@localhost:[TMP]/ssh/ssh-plug.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "current": "d885272ced1662cda9016f615ac9d502139b259b",
+      "status": "up_to_date"
+    },
+    {
+      "id": "url_plug",
+      "source": "[BASE]/acme/url-plug.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "current": "2792232303d9d539fc7ee5ca9d2345fbd68ecbb3",
+      "status": "up_to_date"
+    }
+  ]
+}
+
+"#]],
+        str![[""]],
+    );
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     let gh_row = doc["plugins"]
         .as_array()
         .unwrap()
@@ -208,16 +335,175 @@ fn protoagent_fetches_checks_and_syncs_every_source_plugins_locked() {
         home.join("plugins/gh_plug/protoagent.plugin.yaml")
             .is_file()
     );
-    assert_eq!(source_of(&list(&home), "gh_plug"), gh_url.as_str());
+    assert_eq!(
+        source_of(
+            &list(
+                &home,
+                str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "gh_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "[BASE]/acme/gh-plug.git",
+      "requested_ref": "b3922d595c1df26c6dac6c5245e8eb6775479ce0",
+      "ref_kind": "commit",
+      "commit": "b3922d595c1df26c6dac6c5245e8eb6775479ce0",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "local_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "[TMP]/local-plug",
+      "requested_ref": "",
+      "ref_kind": null,
+      "commit": null,
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "ssh_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "git@localhost:[TMP]/ssh/ssh-plug.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "d885272ced1662cda9016f615ac9d502139b259b",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "url_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "[BASE]/acme/url-plug.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "2792232303d9d539fc7ee5ca9d2345fbd68ecbb3",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]]
+            ),
+            "gh_plug"
+        ),
+        gh_url.as_str()
+    );
     // `plugins install gh:…` again is the same source, not "already installed from <url>".
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
         .arg(&home)
         .envs(env)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(source_of(&list(&home), "gh_plug"), "gh:acme/gh-plug");
+        .success();
+    assert_eq!(
+        source_of(
+            &list(
+                &home,
+                str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "gh_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "gh:acme/gh-plug",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "commit": "b3922d595c1df26c6dac6c5245e8eb6775479ce0",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "local_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "[TMP]/local-plug",
+      "requested_ref": "",
+      "ref_kind": null,
+      "commit": null,
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "ssh_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "git@localhost:[TMP]/ssh/ssh-plug.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "d885272ced1662cda9016f615ac9d502139b259b",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "url_plug",
+      "dialect": "protoagent",
+      "version": "1.0.0",
+      "source": "[BASE]/acme/url-plug.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "2792232303d9d539fc7ee5ca9d2345fbd68ecbb3",
+      "home": "[TMP]/inst",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": false,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]]
+            ),
+            "gh_plug"
+        ),
+        "gh:acme/gh-plug"
+    );
 }
 
 #[test]
@@ -233,13 +519,12 @@ fn a_row_an_older_plugins_wrote_with_gh_is_read_and_rewritten_usable() {
     gh.clone_bare(&served.join("acme/gh-plug.git"));
     let base = format!("file://{}", served.display());
     let env = [("PLUGINS_GH_BASE", base.as_str())];
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
         .arg(&home)
         .envs(env)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .success();
     // The row as plugins 0.x wrote it: `gh:` in source_url, no plugins_source.
     let path = home.join("plugins.lock");
     let mut lock: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
@@ -254,22 +539,39 @@ fn a_row_an_older_plugins_wrote_with_gh_is_read_and_rewritten_usable() {
         "what an older plugins left the host: {judged}"
     );
     // plugins still reads it as its gh: source and checks it.
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["outdated", "--json", "--home"])
         .arg(&home)
         .envs(env)
+        .tmp(&t)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(stdout.contains("\"up_to_date\""), "{stdout}");
+        .expect(
+            0,
+            str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "gh_plug",
+      "source": "gh:acme/gh-plug",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "current": "b3922d595c1df26c6dac6c5245e8eb6775479ce0",
+      "status": "up_to_date"
+    }
+  ]
+}
+
+"#]],
+            str![[""]],
+        );
     // Installing it again (up to date) writes the URL the host can use.
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["install", "gh:acme/gh-plug@v1.0.0", "--yes", "--home"])
         .arg(&home)
         .envs(env)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .success();
     let lock: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
     assert_eq!(
         lock["plugins"][0]["source_url"],
@@ -332,7 +634,7 @@ fn aoe_config_names_the_source_as_typed_and_keeps_its_form_across_updates() {
     repo.clone_bare(&bare);
     let base = format!("file://{}", t.join("mirror").display());
     let plugins_in = |home: &Path, api: &str, args: &[&str]| {
-        let (code, stdout, stderr) = Plugins::new()
+        Plugins::new()
             .args(args)
             .arg("--home")
             .arg(home)
@@ -340,8 +642,7 @@ fn aoe_config_names_the_source_as_typed_and_keeps_its_form_across_updates() {
             .env("PLUGINS_GH_BASE", &base)
             .env("PLUGINS_GITHUB_API", api)
             .run()
-            .parts();
-        assert_eq!(code, 0, "{args:?}: {stdout}{stderr}");
+            .success();
     };
     let v1 = release_api(Some(r#"{"tag_name": "v1.0.0"}"#));
     let id = "dev.example.pinned";
@@ -409,7 +710,6 @@ fn aoe_config_names_the_source_as_typed_and_keeps_its_form_across_updates() {
 
 #[test]
 fn verify_reports_a_row_the_host_installed_as_unverifiable_and_records_a_baseline() {
-    use snapbox::{assert_data_eq, str};
     let Some(py) = host_python() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();
@@ -435,31 +735,51 @@ fn verify_reports_a_row_the_host_installed_as_unverifiable_and_records_a_baselin
         .clone();
     assert!(host_row.get("installed_tree_hash").is_none(), "{host_row}");
     let verify = |args: &[&str]| {
-        let (code, stdout, stderr) = Plugins::new()
+        Plugins::new()
             .arg("verify")
             .args(args)
             .arg("--home")
             .arg(&home)
             .env("COLUMNS", "400")
+            .tmp(&t)
             .run()
-            .parts();
-        (code, stdout, stderr)
     };
-    let (code, stdout, stderr) = verify(&[]);
-    assert_eq!(code, 0, "unverifiable is not a failure: {stdout}{stderr}");
-    assert_data_eq!(
-        stdout,
+    // Unverifiable is not a failure.
+    verify(&[]).expect(
+        0,
         str![[r#"
 unverifiable notes_x: the lock records no hash of its files (its host's own installer wrote the row): whether they changed cannot be told; `plugins verify --record` records them as they are now
 1 verified, 0 changed, 1 unverifiable
 
-"#]]
+"#]],
+        str![""],
     );
-    let (code, stdout, _) = verify(&["--strict"]);
-    assert_eq!(code, 1, "{stdout}");
-    let (code, stdout, _) = verify(&["--json"]);
-    assert_eq!(code, 0);
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
+    verify(&["--strict"]).expect(1, str![[r#"
+unverifiable notes_x: the lock records no hash of its files (its host's own installer wrote the row): whether they changed cannot be told; `plugins verify --record` records them as they are now
+1 verified, 0 changed, 1 unverifiable
+
+"#]], str![[""]]);
+    let ran = verify(&["--json"]);
+    ran.expect(0, str![[r#"
+{
+  "format_version": 1,
+  "ok": true,
+  "unverifiable": 1,
+  "plugins": [
+    {
+      "id": "notes_x",
+      "ok": false,
+      "status": "unverifiable",
+      "code": "plugins::install::unverifiable",
+      "problems": [
+        "the lock records no hash of its files (its host's own installer wrote the row): whether they changed cannot be told; `plugins verify --record` records them as they are now"
+      ]
+    }
+  ]
+}
+
+"#]], str![[""]]);
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(
         (doc["ok"].clone(), doc["unverifiable"].clone()),
         (json!(true), json!(1))
@@ -468,15 +788,14 @@ unverifiable notes_x: the lock records no hash of its files (its host's own inst
     assert_eq!(doc["plugins"][0]["code"], "plugins::install::unverifiable");
 
     // --record takes the baseline: the hashes go into the row, the host's keys stay.
-    let (code, stdout, stderr) = verify(&["--record"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_data_eq!(
-        stdout,
+    verify(&["--record"]).expect(
+        0,
         str![[r#"
     recorded notes_x: no hash was locked; its files as they are now are the baseline
 1 verified, 0 changed, 1 recorded
 
-"#]]
+"#]],
+        str![""],
     );
     let row: Value = serde_json::from_str::<Value>(&std::fs::read_to_string(&lock_path).unwrap())
         .unwrap()["plugins"][0]
@@ -511,17 +830,23 @@ unverifiable notes_x: the lock records no hash of its files (its host's own inst
         "print(json.dumps({'row': installer._lock_rows_by_id()['notes_x']['by'], 'found': [m.id for m in loader.discover_plugins(installer.loader_roots()) if m.id == 'notes_x']}))",
     );
     assert_eq!(seen, json!({"row": "cli", "found": ["notes_x"]}));
-    let (code, stdout, _) = verify(&["--strict"]);
-    assert_eq!(code, 0, "{stdout}");
+    verify(&["--strict"]).expect(
+        0,
+        str![[r#"
+          ok notes_x
+1 verified, 0 changed
+
+"#]],
+        str![[""]],
+    );
     // A change after the baseline is a change, with its paths; --record does not bless it.
     std::fs::write(home.join("plugins/notes_x/__init__.py"), "import os\n").unwrap();
-    let (code, stdout, _) = verify(&["--record"]);
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("    tampered notes_x: the files changed since install")
-            && stdout.contains("     changed __init__.py"),
-        "{stdout}"
-    );
+    verify(&["--record"]).expect(1, str![[r#"
+    tampered notes_x: the files changed since install (tree sha256:4432f69235d996eae321f5d1dece058dda074ed6e82890105b0118d48a0c6dda, locked sha256:c15c26a49a48c0c22717c7461a238d6ddebb931b5d1f281c86f27c2e0f5e026d)
+     changed __init__.py
+1 verified, 1 changed
+
+"#]], str![[""]]);
 }
 
 /// `plugins <args> --home <home>`, redacted: `[AT]` for RFC 3339 times, and `[HOME]`.
@@ -834,23 +1159,21 @@ fn plain_sync_leaves_the_lock_byte_for_byte() {
     instance(&home, None);
     for id in ["alpha", "beta"] {
         let repo = proto_repo(&t.join(format!("{id}-src")), id);
-        let (code, o, e) = Plugins::new()
+        Plugins::new()
             .args(["install", &repo.url(), "--yes", "--home"])
             .arg(&home)
             .run()
-            .parts();
-        assert_eq!(code, 0, "{o}{e}");
+            .success();
     }
     let before = std::fs::read(home.join("plugins.lock")).unwrap();
     std::fs::remove_dir_all(home.join("plugins/alpha")).unwrap();
     // A second later, so that a rewritten time would show.
     std::thread::sleep(std::time::Duration::from_millis(1100));
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
         .args(["sync", "--yes", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .success();
     assert!(home.join("plugins/alpha").is_dir());
     assert_eq!(
         String::from_utf8(std::fs::read(home.join("plugins.lock")).unwrap()).unwrap(),

@@ -17,6 +17,10 @@ const CONVERTED: &[&str] = &[
     "search.rs",
     "bad_input.rs",
     "views.rs",
+    "trust.rs",
+    "hostile.rs",
+    "deps.rs",
+    "lock_contract.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
