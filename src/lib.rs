@@ -137,7 +137,7 @@ fn parse(args: Vec<OsString>) -> Result<cli::Cli, ExitCode> {
     let parsed = command
         .try_get_matches_from_mut(args)
         .and_then(|m| cli::Cli::from_arg_matches(&m));
-    // The definition of every subcommand is only read from here on, and freeing it took a
+    // Nothing reads the definition of every subcommand after this, and freeing it took a
     // tenth of a one-root `validate` (docs/PERFORMANCE.md, issue 43): the process exit does.
     std::mem::forget(command);
     parsed.map_err(|e| {
