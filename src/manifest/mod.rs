@@ -5,6 +5,7 @@ pub mod contain;
 pub mod doc;
 pub mod format;
 pub mod instance;
+pub mod keys;
 pub mod pyval;
 pub mod remote;
 pub mod schema;

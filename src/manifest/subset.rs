@@ -168,10 +168,6 @@ fn members(entries: &[Entry]) -> Vec<(&str, &Node)> {
     out
 }
 
-fn last<'a>(entries: &'a [Entry], key: &str) -> Option<&'a Node> {
-    entries.iter().rev().find(|e| e.key == key).map(|e| &e.node)
-}
-
 /// Where a value is, built into a [`Pointer`] only for an error (most values have none).
 enum At<'a> {
     Root,
@@ -290,21 +286,21 @@ fn children(
     out: &mut Vec<SchemaError>,
 ) {
     match (key, &node.value) {
-        ("required", Value::Table(entries)) => {
+        ("required", Value::Table(_)) => {
             for name in value
                 .as_array()
                 .into_iter()
                 .flatten()
                 .filter_map(Json::as_str)
             {
-                if last(entries, name).is_none() {
+                if node.get(name).is_none() {
                     out.push(At::Key(at, name).error(Problem::Missing(name.to_owned())));
                 }
             }
         }
-        ("properties", Value::Table(entries)) => {
+        ("properties", Value::Table(_)) => {
             for (name, sub) in value.as_object().into_iter().flatten() {
-                if let Some(child) = last(entries, name) {
+                if let Some(child) = node.get(name).map(|e| &e.node) {
                     check(sub, child, &At::Key(at, name), out);
                 }
             }

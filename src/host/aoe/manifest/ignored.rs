@@ -4,6 +4,7 @@
 use crate::diagnostic::{Code, did_you_mean};
 use crate::manifest::Finding;
 use crate::manifest::doc::{Node, Pointer, Value};
+use crate::manifest::keys::Keys;
 use crate::ptr;
 /// Keys in lenient tables that the host silently ignores.
 pub(super) fn ignored_keys(doc: &Node, keys: &Keys) -> Vec<Finding> {
@@ -34,37 +35,6 @@ pub(super) fn ignored_keys(doc: &Node, keys: &Keys) -> Vec<Finding> {
         }
     }
     out
-}
-
-/// The keys a schema declares, table by table, as [`ignored_keys`] walks them: read once
-/// per profile from the schema, whose maps hash every key looked up (most of the walk, which
-/// runs on every manifest of a `-r` run).
-pub(super) struct Keys {
-    /// `properties`, in the schema's order (a did-you-mean picks from them in that order);
-    /// `None` where the schema declares none.
-    props: Option<Vec<(String, Keys)>>,
-    /// `additionalProperties: false`.
-    closed: bool,
-    /// `items`.
-    items: Option<Box<Keys>>,
-}
-
-impl Keys {
-    pub(super) fn of(schema: &serde_json::Value) -> Keys {
-        Keys {
-            props: schema
-                .get("properties")
-                .and_then(serde_json::Value::as_object)
-                .map(|props| {
-                    props
-                        .iter()
-                        .map(|(k, sub)| (k.clone(), Keys::of(sub)))
-                        .collect()
-                }),
-            closed: schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false)),
-            items: schema.get("items").map(|items| Box::new(Keys::of(items))),
-        }
-    }
 }
 
 /// Keys the schema does not declare where it leaves the table open: the host ignores them.

@@ -41,7 +41,7 @@ pub struct Options {
 struct Compiled {
     schema: serde_json::Value,
     /// The schema's keys, for the ignored-keys lint.
-    keys: ignored::Keys,
+    keys: crate::manifest::keys::Keys,
 }
 
 impl Compiled {
@@ -58,7 +58,7 @@ impl Compiled {
 fn compiled(profile: Profile) -> &'static Compiled {
     fn make(profile: Profile) -> Compiled {
         let schema = schema::build(profile);
-        let keys = ignored::Keys::of(&schema);
+        let keys = crate::manifest::keys::Keys::of(&schema);
         Compiled { schema, keys }
     }
     static H12: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H12));

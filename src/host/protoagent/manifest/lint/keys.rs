@@ -1,71 +1,36 @@
 //! Unknown and duplicate keys, against the keys `plugin.schema.json` declares.
 //!
 //! The walk needs only the schema's `properties` (in order: a did-you-mean picks from them in
-//! that order) and `items`, so those are read straight from the embedded text into [`Keys`],
+//! that order) and `items`, so those are read straight from the embedded text
+//! (`manifest::keys::Keys::from_text`),
 //! skipping descriptions without building a JSON value of the whole schema, which was a
 //! quarter of one protoAgent root's instructions (docs/PERFORMANCE.md, issue 43).
 
-use std::fmt;
 use std::sync::LazyLock;
-
-use serde::Deserialize;
-use serde::de::{MapAccess, Visitor};
 
 use super::{KEYS_0218, Out, Profile, warn};
 use crate::diagnostic::{Code, did_you_mean};
 use crate::manifest::Finding;
 use crate::manifest::doc::{Node, Pointer, Value};
+use crate::manifest::keys::Keys;
 
-/// The keys a schema declares: `properties`, each with its own, and `items`.
-#[derive(Debug, Default, Deserialize)]
-pub(super) struct Keys {
-    #[serde(default, deserialize_with = "in_order")]
-    properties: Option<Vec<(String, Keys)>>,
-    #[serde(default)]
-    items: Option<Box<Keys>>,
-}
-
-impl Keys {
-    /// protoAgent's `plugin.schema.json`, read once.
-    fn of_schema() -> &'static Keys {
-        static K: LazyLock<Keys> = LazyLock::new(|| {
-            serde_json::from_str(super::super::SCHEMA).expect("embedded schema is JSON")
-        });
-        &K
-    }
-}
-
-/// A JSON object's members in the order written.
-fn in_order<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Vec<(String, Keys)>>, D::Error> {
-    struct Members;
-    impl<'de> Visitor<'de> for Members {
-        type Value = Vec<(String, Keys)>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object of schemas")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = Vec::new();
-            while let Some(entry) = map.next_entry()? {
-                out.push(entry);
-            }
-            Ok(out)
-        }
-    }
-    d.deserialize_map(Members).map(Some)
+/// protoAgent's `plugin.schema.json`, read once.
+fn of_schema() -> &'static Keys {
+    static K: LazyLock<Keys> =
+        LazyLock::new(|| Keys::from_text(super::super::SCHEMA).expect("embedded schema is JSON"));
+    &K
 }
 
 /// Unknown keys (the host ignores them) and duplicates (the last wins), recursively
 /// where the schema describes the table.
 pub(super) fn keys(doc: &Node, profile: Profile, out: &mut Out) {
-    walk(doc, Keys::of_schema(), &Pointer::default(), profile, out);
+    walk(doc, of_schema(), &Pointer::default(), profile, out);
 }
 
 fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Out) {
     match &node.value {
         Value::Table(entries) => {
-            let declared = schema.properties.as_deref();
+            let declared = schema.props.as_deref();
             let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
             for e in entries {
                 let here = at.join(e.key.clone());
@@ -126,7 +91,7 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
             }
         }
         Value::Array(list) => {
-            if let Some(item) = schema.items.as_deref().filter(|i| i.properties.is_some()) {
+            if let Some(item) = schema.items.as_deref().filter(|i| i.props.is_some()) {
                 for (i, n) in list.iter().enumerate() {
                     walk(n, item, &at.join(i), profile, out);
                 }
@@ -138,33 +103,14 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
 
 #[cfg(test)]
 mod tests {
-    use super::Keys;
+    use crate::manifest::keys::Keys;
 
     /// The keys read from the text are the keys of the schema as a JSON value, in order.
     #[test]
     fn the_keys_are_the_schemas() {
-        fn same(keys: &Keys, schema: &serde_json::Value) {
-            let props = schema.get("properties").and_then(|p| p.as_object());
-            assert_eq!(keys.properties.is_some(), props.is_some());
-            for ((k, sub), (name, s)) in keys
-                .properties
-                .iter()
-                .flatten()
-                .zip(props.into_iter().flatten())
-            {
-                assert_eq!(k, name);
-                same(sub, s);
-            }
-            assert_eq!(
-                keys.properties.as_ref().map(Vec::len),
-                props.map(|p| p.len())
-            );
-            match (&keys.items, schema.get("items")) {
-                (Some(k), Some(s)) => same(k, s),
-                (None, None) => {}
-                (k, s) => panic!("items differ: {k:?} / {s:?}"),
-            }
-        }
-        same(Keys::of_schema(), super::super::super::schema_value());
+        assert_eq!(
+            super::of_schema(),
+            &Keys::of(super::super::super::schema_value())
+        );
     }
 }
