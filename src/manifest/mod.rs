@@ -6,6 +6,8 @@ pub mod doc;
 pub mod format;
 pub mod instance;
 pub mod keys;
+#[cfg(test)]
+pub(crate) mod mutate;
 pub mod pyval;
 pub mod remote;
 pub mod schema;
