@@ -40,6 +40,7 @@ pub mod reporter;
 pub mod resolve;
 pub mod review;
 pub mod rollback;
+pub mod scratch;
 pub mod search;
 pub mod signing;
 pub mod source;
@@ -117,6 +118,11 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     steps::configure(cx.steps.clone());
     let printer = printer::Printer::new(&cli.global, &cx);
     printer.start_log();
+    // What a killed command left in the temp directory (every command recovers first).
+    let swept = scratch::sweep();
+    if swept > 0 {
+        log::debug!("scratch: removed {swept} directories killed commands left");
+    }
     let ended = cli::dispatch(cli.command, &cx, &printer);
     // A check abandoned at its `--timeout` may still have git (and its ssh or remote
     // helper) running: nothing outlives the command.

@@ -94,12 +94,9 @@ fn search<T>(
         .and_then(|h| i32::try_from(h).ok())
         .map_or(PROBE_DEPTH, |h| h.max(PROBE_DEPTH));
     for depth in [Some(first), None] {
-        let scratch = tempfile::Builder::new()
-            .prefix("plugins-ancestry-")
-            .tempdir()
-            .map_err(|e| {
-                git2::Error::from_str(&format!("cannot create a scratch repository: {e}"))
-            })?;
+        let scratch = crate::scratch::dir("ancestry").map_err(|e| {
+            git2::Error::from_str(&format!("cannot create a scratch repository: {e}"))
+        })?;
         let repo = Repository::init_bare(scratch.path())?;
         log::debug!(
             "git: {url}: reading the history of {reference} at {new}: fetching it {}",

@@ -145,9 +145,7 @@ pub(super) fn keep(
 /// A bare scratch repository in the temp directory, for a fetch this command keeps
 /// ([`keep`]); removed with the returned guard.
 pub(super) fn scratch() -> Result<(tempfile::TempDir, git2::Repository), super::GitError> {
-    let dir = tempfile::Builder::new()
-        .prefix("plugins-fetch-")
-        .tempdir()
+    let dir = crate::scratch::dir("fetch")
         .map_err(|e| git2::Error::from_str(&format!("cannot create a scratch repository: {e}")))?;
     let repo = git2::Repository::init_bare(dir.path())?;
     Ok((dir, repo))

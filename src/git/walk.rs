@@ -179,12 +179,9 @@ fn walk_with_git(
 
 /// A scratch directory for a walk's repository, in the temp directory.
 fn scratch_dir() -> Result<tempfile::TempDir, GitError> {
-    tempfile::Builder::new()
-        .prefix("plugins-walk-")
-        .tempdir()
-        .map_err(|e| {
-            git2::Error::from_str(&format!("cannot create a scratch repository: {e}")).into()
-        })
+    crate::scratch::dir("walk").map_err(|e| {
+        git2::Error::from_str(&format!("cannot create a scratch repository: {e}")).into()
+    })
 }
 
 /// What [`walk`] fetched in one command: the history of each remote and ref it walked,

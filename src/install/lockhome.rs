@@ -29,10 +29,9 @@ impl Staging {
         });
         let dir = match in_home {
             Some(d) => d,
-            None => tempfile::Builder::new()
-                .prefix("plugins-staging-")
-                .tempdir()
-                .map_err(io("cannot create a staging directory"))?,
+            None => {
+                crate::scratch::dir("staging").map_err(io("cannot create a staging directory"))?
+            }
         };
         Ok(Staging { dir })
     }

@@ -222,8 +222,8 @@ pub fn bundle_entry(
     // aoe's release-binary worker: the locked asset, downloaded into a copy of the tree
     // (its sha256 checked against the lock), then kept as the bundle's `assets/<id>/`.
     if pin.release.is_some() {
-        let scratch =
-            tempfile::tempdir().map_err(io("cannot create a directory for the release asset"))?;
+        let scratch = crate::scratch::dir("release")
+            .map_err(io("cannot create a directory for the release asset"))?;
         let built = scratch.path().join("tree");
         crate::tree::copy(&tree, &built, &|_, _| false)?;
         if let Some(placed) = stage::fetch_release(fetched.report(), opts, pin, &built, on_event)? {

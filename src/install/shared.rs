@@ -175,14 +175,11 @@ fn shared_dir(into: &Path) -> Result<tempfile::TempDir, GitError> {
         .and_then(|p| tempfile::Builder::new().prefix(&prefix).tempdir_in(p).ok())
         .map_or_else(
             || {
-                tempfile::Builder::new()
-                    .prefix("plugins-mono-")
-                    .tempdir()
-                    .map_err(|e| {
-                        GitError::Other(git2::Error::from_str(&format!(
-                            "cannot create a scratch directory: {e}"
-                        )))
-                    })
+                crate::scratch::dir("mono").map_err(|e| {
+                    GitError::Other(git2::Error::from_str(&format!(
+                        "cannot create a scratch directory: {e}"
+                    )))
+                })
             },
             Ok,
         )

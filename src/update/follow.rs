@@ -258,7 +258,7 @@ struct Subdir {
 fn unchanged(group: Vec<(usize, Subdir)>) -> Vec<(usize, Option<String>)> {
     let not_same =
         |group: Vec<(usize, Subdir)>| group.into_iter().map(|(i, _)| (i, None)).collect();
-    let Ok(tmp) = tempfile::tempdir() else {
+    let Ok(tmp) = crate::scratch::dir("follow") else {
         return not_same(group);
     };
     let repo = tmp.path().join("repo");

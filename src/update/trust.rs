@@ -225,7 +225,7 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
             help: crate::signing::FIX_SIGNERS_FILE.to_owned(),
         }];
     }
-    let tmp = match tempfile::Builder::new().prefix("plugins-trust-").tempdir() {
+    let tmp = match crate::scratch::dir("trust") {
         Ok(t) => t,
         Err(e) => {
             return vec![Problem {

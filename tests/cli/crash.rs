@@ -15,7 +15,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::support::git::{Repo, git};
-use crate::support::home::{copy_dir, leftovers, plugin_dirs, state, tree_hash, verify_ok};
+use crate::support::home::{
+    copy_dir, leftovers, plugin_dirs, scratch_left, state, tree_hash, verify_ok,
+};
 #[cfg(target_os = "linux")]
 use crate::support::kill::{self, FAMILIES};
 use crate::support::*;
@@ -60,11 +62,20 @@ struct Counts {
 fn command(s: &Scenario, home: &Path) -> Plugins {
     let mut cmd = Plugins::new();
     cmd.args(&s.args).home(home);
+    let tmpdir = tmpdir(home);
+    std::fs::create_dir_all(&tmpdir).unwrap();
+    cmd.env("TMPDIR", &tmpdir);
     for (k, v) in &s.env {
         cmd.env(k, v);
     }
     cmd.stdin(std::process::Stdio::null());
     cmd
+}
+
+/// The temp directory the scenario's command runs with on `home` (unless the scenario sets
+/// its own): a killed command's scratch there is a leftover too.
+fn tmpdir(home: &Path) -> PathBuf {
+    home.with_extension("tmp")
 }
 
 /// The scenario's command, run again on `home`: it exits 0 (or, for a `remove` killed
@@ -86,7 +97,12 @@ fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<bool, String> {
     if now != new {
         return Err(format!("rerun did not reach the new state:\n{now}"));
     }
-    let left = leftovers(home);
+    let mut left = leftovers(home);
+    left.extend(
+        scratch_left(&tmpdir(home))
+            .into_iter()
+            .map(|n| format!("$TMPDIR/{n}")),
+    );
     if !left.is_empty() {
         return Err(format!("leftovers after the rerun: {left:?}"));
     }

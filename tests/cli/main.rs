@@ -55,6 +55,7 @@ mod resolve;
 mod review;
 mod rollback;
 mod sarif;
+mod scratch;
 mod search;
 mod shells;
 mod signed;

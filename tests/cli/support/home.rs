@@ -40,6 +40,19 @@ pub(crate) fn tree_hash(dir: &Path) -> String {
     plugins::hash::tree(dir).unwrap_or_else(|e| e.to_string())
 }
 
+/// The entries of this user's scratch parent in `tmpdir` (none when it is missing).
+pub(crate) fn scratch_left(tmpdir: &Path) -> Vec<String> {
+    // SAFETY: geteuid cannot fail.
+    let parent = tmpdir.join(format!("plugins-{}", unsafe { libc::geteuid() }));
+    let mut out: Vec<String> = std::fs::read_dir(parent)
+        .into_iter()
+        .flatten()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    out.sort();
+    out
+}
+
 /// Files a crash must never leave behind once a command has recovered.
 pub(crate) fn leftovers(home: &Path) -> Vec<String> {
     let mut out = Vec::new();
