@@ -321,9 +321,10 @@ impl Printer {
         if self.timestamps {
             // A log: one line per finding, not a drawing of the file.
             let mut err = std::io::stderr().lock();
+            let lines = crate::render::Lines::new(text);
             for d in diagnostics {
                 let at = d.labels.first().map_or(String::new(), |l| {
-                    let (line, col) = crate::render::line_col(text, l.span.start);
+                    let (line, col) = lines.line_col(l.span.start);
                     format!(":{line}:{col}")
                 });
                 let help = d

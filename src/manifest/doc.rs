@@ -140,37 +140,56 @@ pub enum Part {
     File,
 }
 
-impl Node {
-    /// The value under `key` in a table (the last one if the key repeats).
-    pub fn get(&self, key: &str) -> Option<&Entry> {
-        match &self.value {
-            Value::Table(entries) => entries.iter().rev().find(|e| e.key == key),
-            _ => None,
+/// Where pointers land in one document, each found in time linear in the pointer's
+/// length: a table with many keys is indexed by key on its first lookup. A hostile manifest
+/// may hold a hundred thousand unknown keys, each a finding whose span is looked up.
+pub struct Locator<'a> {
+    root: &'a Node,
+    /// Each large table's entries by key (the last entry of a repeated key), by address.
+    tables: std::cell::RefCell<std::collections::HashMap<*const Node, Index<'a>>>,
+}
+
+/// A large table's entries by key.
+type Index<'a> = std::collections::HashMap<&'a str, &'a Entry>;
+
+/// Tables up to this many entries are searched rather than indexed.
+const SEARCHED: usize = 32;
+
+impl<'a> Locator<'a> {
+    pub fn new(root: &'a Node) -> Locator<'a> {
+        Locator {
+            root,
+            tables: Default::default(),
         }
     }
 
-    pub fn as_table(&self) -> Option<&[Entry]> {
-        match &self.value {
-            Value::Table(entries) => Some(entries),
-            _ => None,
-        }
+    /// The document's root.
+    pub fn root(&self) -> &'a Node {
+        self.root
     }
 
-    pub fn as_str(&self) -> Option<&str> {
-        match &self.value {
-            Value::Str(s) => Some(s),
-            _ => None,
+    /// [`Node::get`] on `table`, indexed when it is large.
+    pub fn get(&self, table: &'a Node, key: &str) -> Option<&'a Entry> {
+        match &table.value {
+            Value::Table(entries) if entries.len() > SEARCHED => {
+                let mut tables = self.tables.borrow_mut();
+                let index = tables
+                    .entry(std::ptr::from_ref(table))
+                    .or_insert_with(|| entries.iter().map(|e| (e.key.as_str(), e)).collect());
+                index.get(key).copied()
+            }
+            _ => table.get(key),
         }
     }
 
     /// The node at `pointer`, with the span of the key that holds it (if any).
-    pub fn locate(&self, pointer: &Pointer) -> Option<(&Node, Option<Span>)> {
-        let mut node = self;
+    pub fn locate(&self, pointer: &Pointer) -> Option<(&'a Node, Option<Span>)> {
+        let mut node = self.root;
         let mut key_span = None;
         for seg in &pointer.0 {
             match (seg, &node.value) {
                 (Seg::Key(k), Value::Table(_)) => {
-                    let entry = node.get(k)?;
+                    let entry = self.get(node, k)?;
                     key_span = Some(entry.key_span.clone());
                     node = &entry.node;
                 }
@@ -210,6 +229,43 @@ impl Node {
                 None => return 0..0,
             }
         }
+    }
+}
+
+impl Node {
+    /// The value under `key` in a table (the last one if the key repeats).
+    pub fn get(&self, key: &str) -> Option<&Entry> {
+        match &self.value {
+            Value::Table(entries) => entries.iter().rev().find(|e| e.key == key),
+            _ => None,
+        }
+    }
+
+    pub fn as_table(&self) -> Option<&[Entry]> {
+        match &self.value {
+            Value::Table(entries) => Some(entries),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+
+    /// The node at `pointer`, with the span of the key that holds it (if any). For many
+    /// pointers into one document, one [`Locator`].
+    pub fn locate(&self, pointer: &Pointer) -> Option<(&Node, Option<Span>)> {
+        Locator::new(self).locate(pointer)
+    }
+
+    /// The best span for `pointer`: the requested part if it exists, else the
+    /// nearest ancestor that does (a missing key labels its parent table). For many
+    /// pointers into one document, one [`Locator`].
+    pub fn span_of(&self, pointer: &Pointer, part: Part) -> Span {
+        Locator::new(self).span_of(pointer, part)
     }
 
     /// The type name users see in messages (`string`, `integer`, `table`, …).
@@ -278,6 +334,41 @@ mod tests {
 
     fn leaf(span: Span, value: Value) -> Node {
         Node { span, value }
+    }
+
+    /// A large table is indexed, a small one searched: either way a key finds the last entry
+    /// that has it, as [`Node::get`] does, and a key it lacks finds nothing.
+    #[test]
+    fn a_locator_finds_what_a_search_finds() {
+        for n in [3, SEARCHED, SEARCHED + 1, 500] {
+            let mut text = String::from("{");
+            for i in 0..n {
+                // Every third key repeats an earlier one (JSON keeps both entries).
+                text.push_str(&format!(
+                    "\"k{}\": {{\"v\": {i}}},",
+                    if i % 3 == 2 { i / 2 } else { i }
+                ));
+            }
+            text.push_str("\"last\": 0}");
+            let doc = crate::manifest::format::parse_json(&text).unwrap();
+            let at = Locator::new(&doc);
+            for i in 0..=n {
+                let key = format!("k{i}");
+                let want = doc.as_table().unwrap().iter().rev().find(|e| e.key == key);
+                let got = at.get(&doc, &key);
+                assert_eq!(
+                    got.map(std::ptr::from_ref),
+                    want.map(std::ptr::from_ref),
+                    "{n} {key}"
+                );
+                let pointer = Pointer(vec![Seg::Key(key.clone().into()), Seg::Key("v".into())]);
+                let span = want
+                    .and_then(|e| e.node.get("v"))
+                    .map(|v| v.node.span.clone());
+                assert_eq!(at.locate(&pointer).map(|(n, _)| n.span.clone()), span);
+                assert_eq!(doc.locate(&pointer).map(|(n, _)| n.span.clone()), span);
+            }
+        }
     }
 
     #[test]

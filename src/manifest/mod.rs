@@ -14,7 +14,7 @@ pub mod schema;
 pub mod subset;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use doc::{Node, Part, Pointer};
+use doc::{Locator, Part, Pointer};
 pub use format::Format;
 
 /// A rule violation addressed by pointer; turned into a [`Diagnostic`] once
@@ -106,8 +106,9 @@ impl Finding {
         self
     }
 
-    /// Resolve the pointers against `root` into a labelled diagnostic.
-    pub fn resolve(self, root: &Node, severity: Severity) -> Diagnostic {
+    /// Resolve the pointers against the document `root` locates in into a labelled
+    /// diagnostic (one [`Locator`] for all of a document's findings).
+    pub fn resolve(self, root: &Locator<'_>, severity: Severity) -> Diagnostic {
         let span = root.span_of(&self.at, self.part);
         let mut d = Diagnostic::new(self.code, self.message)
             .with_severity(severity)
@@ -124,7 +125,7 @@ impl Finding {
                 && at
                     .parent()
                     .and_then(|p| root.locate(&p))
-                    .is_some_and(|(table, _)| table.get(&text).is_some());
+                    .is_some_and(|(table, _)| root.get(table, &text).is_some());
             // Only where the pointer lands exactly: a fix never edits a parent.
             if let Some((node, key)) = root.locate(&at).filter(|_| !taken) {
                 // A value fix replaces a string, never a table or list.

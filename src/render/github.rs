@@ -2,7 +2,7 @@
 //! Markdown job summary. See "Workflow commands for GitHub Actions":
 //! `::error file=…,line=…,col=…::message`.
 
-use super::{Sink, Spool, Tally, line_col, line_cols};
+use super::{Lines, Sink, Spool, Tally};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::validate::PluginReport;
 
@@ -83,6 +83,7 @@ impl GithubStream {
         let budget = &mut self.budget;
         let mut out = String::new();
         let text = r.source.as_deref().unwrap_or_default();
+        let lines = Lines::new(text);
         for d in &r.outcome.diagnostics {
             let (kind, index) = match d.severity {
                 Severity::Error => ("error", 0),
@@ -92,7 +93,7 @@ impl GithubStream {
                 .labels
                 .first()
                 .filter(|_| !text.is_empty())
-                .map(|label| line_cols(text, &label.span));
+                .map(|label| lines.line_cols(&label.span));
             if !budget.take(index) {
                 budget
                     .over
@@ -232,10 +233,11 @@ impl JobSummary {
             ),
         )?;
         let text = r.source.as_deref().unwrap_or_default();
+        let lines = Lines::new(text);
         for d in &r.outcome.diagnostics {
             let at = match d.labels.first().filter(|_| !text.is_empty()) {
                 Some(l) => {
-                    let (line, col) = line_col(text, l.span.start);
+                    let (line, col) = lines.line_col(l.span.start);
                     format!("{file}:{line}:{col}")
                 }
                 None => file.to_owned(),

@@ -3,7 +3,7 @@
 use serde::Serialize;
 use serde::ser::SerializeStruct as _;
 
-use super::{HOLE, Sink, Spool, Tally, display_path, line_cols};
+use super::{HOLE, Lines, Sink, Spool, Tally, display_path};
 use crate::diagnostic::{Code, Severity};
 use crate::dialect::Dialect;
 use crate::manifest::HostClass;
@@ -114,8 +114,8 @@ impl Place {
         s.serialize_field("end_column", &self.end_column)
     }
 
-    fn of(text: &str, span: &std::ops::Range<usize>) -> Place {
-        let ((line, column), (end_line, end_column)) = line_cols(text, span);
+    fn of(lines: &Lines<'_>, span: &std::ops::Range<usize>) -> Place {
+        let ((line, column), (end_line, end_column)) = lines.line_cols(span);
         Place {
             start: span.start,
             end: span.end,
@@ -196,6 +196,7 @@ impl JsonStream {
 
 fn plugin(r: &PluginReport) -> Plugin<'_> {
     let text = r.source.as_deref().unwrap_or_default();
+    let lines = Lines::new(text);
     Plugin {
         root: display_path(&r.root),
         manifest: display_path(&r.manifest),
@@ -221,7 +222,7 @@ fn plugin(r: &PluginReport) -> Plugin<'_> {
                     .labels
                     .iter()
                     .map(|l| Label {
-                        at: Place::of(text, &l.span),
+                        at: Place::of(&lines, &l.span),
                         text: l.text.as_deref(),
                     })
                     .collect(),
@@ -230,7 +231,7 @@ fn plugin(r: &PluginReport) -> Plugin<'_> {
                     .iter()
                     .filter_map(|f| f.edit(text))
                     .map(|(span, replacement)| Fix {
-                        at: Place::of(text, &span),
+                        at: Place::of(&lines, &span),
                         replacement,
                     })
                     .collect(),

@@ -188,33 +188,39 @@ pub fn display_path(path: &Path) -> String {
     s.strip_prefix("./").map_or(s.clone(), str::to_owned)
 }
 
-/// 1-based line and column (in characters) of a byte offset.
-pub fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let offset = offset.min(text.len());
-    let before = &text[..floor_char_boundary(text, offset)];
-    // Counted as bytes (which the compiler vectorizes), not match by match: every label
-    // of a `validate -r` report asks for both of its ends.
-    let line = before.bytes().filter(|b| *b == b'\n').count() + 1;
-    let line_start = memchr::memrchr(b'\n', before.as_bytes()).map_or(0, |i| i + 1);
-    let col = before[line_start..].chars().count() + 1;
-    (line, col)
+/// Where each line of a text starts, for the 1-based line and column of many offsets: each
+/// found in time logarithmic in the lines and linear in its own line's length. A report
+/// labels every finding of a manifest, and a hostile manifest may have a hundred thousand.
+pub struct Lines<'a> {
+    text: &'a str,
+    /// The byte offset of each line's start (the first is 0).
+    starts: Vec<usize>,
 }
 
-/// [`line_col`] of both ends of a span; the end is counted on from the start, so a label
-/// far down a large manifest is not counted from byte 0 twice.
-pub fn line_cols(text: &str, span: &std::ops::Range<usize>) -> ((usize, usize), (usize, usize)) {
-    let (line, col) = line_col(text, span.start);
-    if span.end < span.start {
-        return ((line, col), line_col(text, span.end));
+impl<'a> Lines<'a> {
+    pub fn new(text: &'a str) -> Lines<'a> {
+        let mut starts = vec![0];
+        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
+        Lines { text, starts }
     }
-    let from = floor_char_boundary(text, span.start.min(text.len()));
-    let between = &text[from..floor_char_boundary(text, span.end.min(text.len()))];
-    let newlines = between.bytes().filter(|b| *b == b'\n').count();
-    let end_col = match memchr::memrchr(b'\n', between.as_bytes()) {
-        Some(i) => between[i + 1..].chars().count() + 1,
-        None => col + between.chars().count(),
-    };
-    ((line, col), (line + newlines, end_col))
+
+    /// The text the lines are of.
+    pub fn text(&self) -> &'a str {
+        self.text
+    }
+
+    /// 1-based line and column (in characters) of a byte offset.
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
+        let line = self.starts.partition_point(|s| *s <= offset);
+        let col = self.text[self.starts[line - 1]..offset].chars().count() + 1;
+        (line, col)
+    }
+
+    /// [`Lines::line_col`] of both ends of a span.
+    pub fn line_cols(&self, span: &std::ops::Range<usize>) -> ((usize, usize), (usize, usize)) {
+        (self.line_col(span.start), self.line_col(span.end))
+    }
 }
 
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
@@ -386,6 +392,15 @@ mod tests {
         assert!(out == whole, "the spliced document differs");
     }
 
+    /// The line and column of `offset`, counted from the start of `text`: what
+    /// [`Lines`] must agree with.
+    fn line_col(text: &str, offset: usize) -> (usize, usize) {
+        let before = &text[..floor_char_boundary(text, offset.min(text.len()))];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().unwrap_or("").chars().count() + 1;
+        (line, col)
+    }
+
     #[test]
     fn both_ends_count_as_each_alone() {
         let texts = ["", "a = 1\né = \"x\"\n", "\n\nk\n─╭ = 2\r\nv", "ééé\n"];
@@ -393,7 +408,7 @@ mod tests {
             for start in 0..=t.len() + 1 {
                 for end in 0..=t.len() + 1 {
                     assert_eq!(
-                        line_cols(t, &(start..end)),
+                        Lines::new(t).line_cols(&(start..end)),
                         (line_col(t, start), line_col(t, end)),
                         "{t:?} {start}..{end}"
                     );
@@ -405,11 +420,12 @@ mod tests {
     #[test]
     fn line_col_counts_chars() {
         let t = "a = 1\né = \"x\"\n";
-        assert_eq!(line_col(t, 0), (1, 1));
-        assert_eq!(line_col(t, 6), (2, 1));
-        assert_eq!(line_col(t, t.find('=').unwrap()), (1, 3));
+        let lines = Lines::new(t);
+        assert_eq!(lines.line_col(0), (1, 1));
+        assert_eq!(lines.line_col(6), (2, 1));
+        assert_eq!(lines.line_col(t.find('=').unwrap()), (1, 3));
         let second_eq = t.rfind('=').unwrap();
-        assert_eq!(line_col(t, second_eq), (2, 3));
+        assert_eq!(lines.line_col(second_eq), (2, 3));
     }
 
     /// A value of every shape: nested up to `depth` levels, empty and full arrays and

@@ -4,7 +4,7 @@
 
 use serde_json::{Value, json};
 
-use super::{HOLE, Sink, Spool, line_cols};
+use super::{HOLE, Lines, Sink, Spool};
 use crate::diagnostic::{Code, Diagnostic, Label, Severity, documentation};
 use crate::validate::PluginReport;
 
@@ -103,12 +103,13 @@ impl SarifStream {
     /// Add one report, whose manifest is at `uri`.
     pub fn push(&mut self, r: &PluginReport, uri: &Artifact) -> std::io::Result<()> {
         let text = r.source.as_deref().unwrap_or_default();
+        let lines = Lines::new(text);
         for d in &r.outcome.diagnostics {
             let mut result = json!({
                 "ruleId": d.code.as_str(),
                 "level": level(d.severity),
                 "message": { "text": message(d) },
-                "locations": [location(uri, text, d.labels.first())],
+                "locations": [location(uri, &lines, d.labels.first())],
             });
             if let Some(i) = self.rules.iter().position(|c| *c == d.code) {
                 result["ruleIndex"] = json!(i);
@@ -118,7 +119,7 @@ impl SarifStream {
                     .iter()
                     .enumerate()
                     .map(|(i, l)| {
-                        let mut loc = location(uri, text, Some(l));
+                        let mut loc = location(uri, &lines, Some(l));
                         loc["id"] = json!(i + 1);
                         loc
                     })
@@ -128,7 +129,7 @@ impl SarifStream {
                 .fixes
                 .iter()
                 .filter_map(|f| f.edit(text))
-                .map(|(span, replacement)| fix(uri, text, span, &replacement))
+                .map(|(span, replacement)| fix(uri, &lines, span, &replacement))
                 .collect();
             if !fixes.is_empty() {
                 result["fixes"] = Value::Array(fixes);
@@ -139,7 +140,7 @@ impl SarifStream {
             let note = json!({
                 "level": "note",
                 "message": { "text": note },
-                "locations": [location(uri, text, None)],
+                "locations": [location(uri, &lines, None)],
             });
             self.notes.push(",\n", &pretty(&note))?;
         }
@@ -229,14 +230,14 @@ fn message(d: &Diagnostic) -> String {
 }
 
 /// A location in the artifact, with a region when the label has one.
-fn location(artifact: &Artifact, text: &str, label: Option<&Label>) -> Value {
+fn location(artifact: &Artifact, lines: &Lines<'_>, label: Option<&Label>) -> Value {
     let mut physical = json!({ "artifactLocation": { "uri": artifact.uri } });
     if artifact.relative {
         physical["artifactLocation"]["uriBaseId"] = json!(SRCROOT);
     }
     let mut location = json!({});
-    if let Some(label) = label.filter(|_| !text.is_empty()) {
-        let ((start_line, start_column), (end_line, end_column)) = line_cols(text, &label.span);
+    if let Some(label) = label.filter(|_| !lines.text().is_empty()) {
+        let ((start_line, start_column), (end_line, end_column)) = lines.line_cols(&label.span);
         physical["region"] = json!({
             "startLine": start_line,
             "startColumn": start_column,
@@ -252,12 +253,17 @@ fn location(artifact: &Artifact, text: &str, label: Option<&Label>) -> Value {
 }
 
 /// A SARIF `fix`: one replacement in the manifest.
-fn fix(artifact: &Artifact, text: &str, span: crate::diagnostic::Span, replacement: &str) -> Value {
+fn fix(
+    artifact: &Artifact,
+    lines: &Lines<'_>,
+    span: crate::diagnostic::Span,
+    replacement: &str,
+) -> Value {
     let mut location = json!({ "uri": artifact.uri });
     if artifact.relative {
         location["uriBaseId"] = json!(SRCROOT);
     }
-    let ((start_line, start_column), (end_line, end_column)) = line_cols(text, &span);
+    let ((start_line, start_column), (end_line, end_column)) = lines.line_cols(&span);
     json!({
         "description": { "text": format!("Replace with `{replacement}`") },
         "artifactChanges": [{

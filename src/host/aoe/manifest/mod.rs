@@ -16,7 +16,7 @@ use std::sync::LazyLock;
 
 use self::profile::Profile;
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::manifest::doc::Node;
+use crate::manifest::doc::{Locator, Node};
 use crate::manifest::{Facts, Finding, HostClass, Outcome, ReleaseWorker, format, subset};
 use structural::structural_finding;
 
@@ -47,10 +47,10 @@ struct Compiled {
 impl Compiled {
     /// The schema's findings on `doc`, evaluated as data (`manifest::subset`): compiling it
     /// with `jsonschema` cost more than the rest of the root (tests/ compare the two).
-    fn structural(&self, doc: &Node, profile: Profile) -> Vec<Finding> {
-        subset::validate(&self.schema, doc)
+    fn structural(&self, at: &Locator<'_>, profile: Profile) -> Vec<Finding> {
+        subset::validate(&self.schema, at.root())
             .into_iter()
-            .map(|e| structural_finding(e, doc, &self.schema, profile))
+            .map(|e| structural_finding(e, at, &self.schema, profile))
             .collect()
     }
 }
@@ -82,14 +82,12 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         Ok(parsed) => parsed,
         Err(e) => return unparsed(text, e),
     };
-    let id = doc
-        .get("id")
-        .and_then(|e| e.node.as_str())
-        .map(str::to_owned);
-    let version = doc
-        .get("version")
-        .and_then(|e| e.node.as_str())
-        .map(str::to_owned);
+    let string = |key| {
+        doc.get(key)
+            .and_then(|e| e.node.as_str())
+            .map(str::to_owned)
+    };
+    let (id, version) = (string("id"), string("version"));
     if let Some(outcome) = unsupported(&doc, profile) {
         return Outcome {
             id,
@@ -99,6 +97,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
     }
 
     let compiled = compiled(profile);
+    let at = Locator::new(&doc);
     let mut diagnostics = Vec::new();
     let mut lints = ignored::ignored_keys(&doc, &compiled.keys);
     let mut skipped = None;
@@ -107,8 +106,8 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         Err(e) => {
             // The host's semantic pass needs the typed manifest serde could not build.
             skipped = Some("the semantic pass, install refusals and the remaining lints");
-            let structural = compiled.structural(&doc, profile);
-            let structural = resolve(structural, &doc, Severity::Error).collect();
+            let structural = compiled.structural(&at, profile);
+            let structural = resolve(structural, &at, Severity::Error).collect();
             diagnostics.extend(not_deserialized(&e, structural));
             (
                 HostClass::Parse,
@@ -118,7 +117,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         Ok(m) => {
             // The host accepted it: a schema error is a schema bug, asked only by a self-check.
             let structural = match opts.self_check {
-                true => compiled.structural(&doc, profile),
+                true => compiled.structural(&at, profile),
                 false => Vec::new(),
             };
             diagnostics.extend(
@@ -128,22 +127,22 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
                         code: Code::AoeSchemaDisagrees,
                         ..f
                     })
-                    .map(|f| f.resolve(&doc, Severity::Warning)),
+                    .map(|f| f.resolve(&at, Severity::Warning)),
             );
             let semantic = check::validate(&m, profile);
             let class_msg = verdict(&semantic);
-            diagnostics.extend(resolve(semantic, &doc, Severity::Error));
+            diagnostics.extend(resolve(semantic, &at, Severity::Error));
             diagnostics.extend(
                 install::check(&m, root, opts)
                     .into_iter()
-                    .map(|(f, sev)| f.resolve(&doc, sev)),
+                    .map(|(f, sev)| f.resolve(&at, sev)),
             );
             lints.extend(lint::check(&m, &doc, root, profile));
             facts = install_facts(&m);
             class_msg
         }
     };
-    diagnostics.extend(resolve(lints, &doc, Severity::Warning));
+    diagnostics.extend(resolve(lints, &at, Severity::Warning));
     Outcome {
         class,
         host_message,
@@ -250,12 +249,12 @@ fn install_facts(m: &raw::Manifest) -> Facts {
     facts
 }
 
-fn resolve(
+fn resolve<'a>(
     findings: Vec<Finding>,
-    doc: &Node,
+    at: &'a Locator<'_>,
     severity: Severity,
-) -> impl Iterator<Item = Diagnostic> + '_ {
-    findings.into_iter().map(move |f| f.resolve(doc, severity))
+) -> impl Iterator<Item = Diagnostic> + 'a {
+    findings.into_iter().map(move |f| f.resolve(at, severity))
 }
 
 /// The permissive pre-parse: a newer `api_version` is reported alone (§1 step 1).

@@ -4,7 +4,7 @@
 use super::profile::Profile;
 use super::rules;
 use crate::diagnostic::{Code, did_you_mean};
-use crate::manifest::doc::{Node, Pointer};
+use crate::manifest::doc::{Locator, Node, Pointer};
 use crate::manifest::schema::{Problem, SchemaError};
 use crate::manifest::{Finding, schema as json_schema};
 use crate::ptr;
@@ -24,7 +24,7 @@ fn expected(items: &[String]) -> String {
 /// Map a JSON Schema error to a finding with serde's wording, as the host prints it.
 pub(super) fn structural_finding(
     e: SchemaError,
-    doc: &Node,
+    doc: &Locator<'_>,
     schema: &serde_json::Value,
     profile: Profile,
 ) -> Finding {

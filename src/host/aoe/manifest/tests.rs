@@ -79,9 +79,10 @@ fn seen(
     schema: &Value,
     profile: Profile,
 ) -> Vec<String> {
+    let at = crate::manifest::doc::Locator::new(doc);
     let mut diagnostics: Vec<Diagnostic> = errors
         .into_iter()
-        .map(|e| structural_finding(e, doc, schema, profile).resolve(doc, Severity::Error))
+        .map(|e| structural_finding(e, &at, schema, profile).resolve(&at, Severity::Error))
         .collect();
     diagnostics.sort_by_key(Diagnostic::offset);
     diagnostics.iter().map(|d| format!("{d:?}")).collect()

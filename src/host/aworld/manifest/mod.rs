@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::manifest::doc::{Node, Part};
+use crate::manifest::doc::{Locator, Part};
 use crate::manifest::{Facts, HostClass, Outcome, format};
 
 /// The shipped `plugin.schema.json`, which the host never evaluates.
@@ -65,6 +65,7 @@ pub(crate) fn validate_at(
     };
     let scalar = |k: &str| doc.get(k).map(|e| crate::manifest::pyval::py_str(&e.node));
     let mut schema_view = lint::schema(crate::manifest::subset::validate(schema_value(), &doc));
+    let at = Locator::new(&doc);
     let mut diagnostics = Vec::new();
     // `loader::validate`, in two steps to say what a failure leaves unchecked.
     let verdict = match loader::load(&doc) {
@@ -94,14 +95,14 @@ pub(crate) fn validate_at(
             };
             // The schema's view of the same value would only repeat the error.
             schema_view.retain(|s| s.at != f.at);
-            diagnostics.push(resolve_error(f, &doc));
+            diagnostics.push(resolve_error(f, &at));
             (HostClass::Invalid, Some(message), None)
         }
         Ok(loaded) => {
             diagnostics.extend(
                 lint::check(&loaded, root, opts)
                     .into_iter()
-                    .map(|(f, sev)| f.resolve(&doc, sev)),
+                    .map(|(f, sev)| f.resolve(&at, sev)),
             );
             (HostClass::Valid, None, Some(summary_of(&loaded)))
         }
@@ -109,7 +110,7 @@ pub(crate) fn validate_at(
     diagnostics.extend(
         schema_view
             .into_iter()
-            .map(|f| f.resolve(&doc, Severity::Warning)),
+            .map(|f| f.resolve(&at, Severity::Warning)),
     );
     let outcome = Outcome {
         class,
@@ -162,15 +163,16 @@ fn summary_of(loaded: &loader::Loaded<'_>) -> Summary {
 }
 
 /// A missing top-level key is labelled at the opening brace, not the whole document.
-fn resolve_error(f: crate::manifest::Finding, doc: &Node) -> Diagnostic {
-    if f.at.0.len() == 1 && f.part == Part::Key && doc.locate(&f.at).is_none() {
+fn resolve_error(f: crate::manifest::Finding, at: &Locator<'_>) -> Diagnostic {
+    let doc = at.root();
+    if f.at.0.len() == 1 && f.part == Part::Key && at.locate(&f.at).is_none() {
         let brace = doc.span.start..doc.span.start + 1;
         let mut d =
             Diagnostic::new(f.code, f.message).with_label(brace, Some("in this object".to_owned()));
         d.help = f.help;
         return d;
     }
-    f.resolve(doc, Severity::Error)
+    f.resolve(at, Severity::Error)
 }
 
 /// Validate a root without a manifest: a legacy plugin, or nothing (§4.3, §5).

@@ -62,9 +62,10 @@ const KEYS: [&str; 12] = [
 /// The schema's findings as the report shows them: resolved to the bytes they label and in
 /// source order (`validate::apply_policy` sorts them so, stably).
 fn seen(errors: Vec<json_schema::SchemaError>, doc: &Node) -> Vec<String> {
+    let at = crate::manifest::doc::Locator::new(doc);
     let mut diagnostics: Vec<Diagnostic> = super::lint::schema(errors)
         .into_iter()
-        .map(|f| f.resolve(doc, Severity::Warning))
+        .map(|f| f.resolve(&at, Severity::Warning))
         .collect();
     diagnostics.sort_by_key(Diagnostic::offset);
     diagnostics.iter().map(|d| format!("{d:?}")).collect()

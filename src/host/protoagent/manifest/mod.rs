@@ -17,7 +17,7 @@ use std::path::Path;
 use std::sync::LazyLock;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};
-use crate::manifest::doc::{Node, Value};
+use crate::manifest::doc::{Locator, Node, Value};
 use crate::manifest::pyval::{py_str, repr_str, truthy};
 use crate::manifest::{Facts, Finding, HostClass, Outcome, format};
 use crate::ptr;
@@ -315,9 +315,10 @@ pub(crate) fn validate_at(
             Severity::Warning,
         ));
     }
+    let at = Locator::new(&doc);
     let diagnostics = findings
         .into_iter()
-        .map(|(f, sev)| f.resolve(&doc, sev))
+        .map(|(f, sev)| f.resolve(&at, sev))
         .collect();
     Outcome {
         class: HostClass::Valid,
@@ -368,7 +369,7 @@ fn loaded_id(doc: &Node, dir: &str, opts: &Options) -> Result<String, Box<Outcom
     let invalid = |f: Finding, host: String, doc: &Node| Outcome {
         class: HostClass::Invalid,
         host_message: Some(host),
-        diagnostics: vec![f.resolve(doc, Severity::Error)],
+        diagnostics: vec![f.resolve(&Locator::new(doc), Severity::Error)],
         id: None,
         version: None,
         skipped: Some(GATES_AND_LINTS),
