@@ -37,7 +37,7 @@ def write(root: Path, dialect: str, n: int) -> Path:
             f"{keys}\n[[commands]]\nid = \"hello\"\n")
     elif dialect == "aworld":
         (d / ".aworld-plugin").mkdir(parents=True)
-        doc = {"name": "q", "version": "1.0.0", "description": "q"}
+        doc = {"id": "q", "name": "q", "version": "1.0.0", "description": "q"}
         doc.update({f"k{i}": 1 for i in range(n)})
         (d / ".aworld-plugin" / "plugin.json").write_text(json.dumps(doc, indent=1))
     else:

@@ -54,6 +54,13 @@ use scalar::*;
 /// Nodes an alias may expand to, in total, before the document is refused.
 pub(super) const ALIAS_BUDGET: usize = 100_000;
 
+/// Nodes `text`'s document may construct: what the text itself holds (at most two per byte,
+/// an empty key and its empty value in `?\n`) and what aliases expand to (the composer stops
+/// those at [`ALIAS_BUDGET`]). A large document without aliases is never refused as a bomb.
+fn construct_budget(text: &str) -> usize {
+    ALIAS_BUDGET + 2 * text.len()
+}
+
 /// Parse YAML text (one document; empty means an empty mapping's absence: null).
 pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     if let Some(e) = pyyaml_reader_refusal(text) {
@@ -117,7 +124,7 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
             value: Value::Null,
         });
     };
-    let mut budget = ALIAS_BUDGET;
+    let mut budget = construct_budget(text);
     let mut node = construct(&raw, &mut budget).map_err(|mut e| {
         breaks.restore_error(&mut e);
         e

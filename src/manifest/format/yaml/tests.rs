@@ -195,6 +195,19 @@ fn billion_laughs_is_refused() {
     );
 }
 
+/// A large document without aliases is no bomb: 64,000 keys (128,000 nodes, past the
+/// alias budget) load as PyYAML loads them; the densest text (`?` lines: an empty key and its
+/// empty value each) too.
+#[test]
+fn a_large_document_without_aliases_is_read() {
+    let keys: String = (0..64_000).map(|i| format!("k{i}: 1\n")).collect();
+    let doc = parse_yaml(&keys).unwrap();
+    assert_eq!(doc.as_table().unwrap().len(), 64_000);
+    let nulls = "- ?\n".repeat(60_000);
+    let doc = parse_yaml(&nulls).unwrap();
+    assert!(matches!(&doc.value, Value::Array(items) if items.len() == 60_000));
+}
+
 #[test]
 fn unhashable_keys_are_errors_as_in_pyyaml() {
     for text in ["id: {{ cookiecutter.id }}\n", "? [a, b]\n: 1\n", "[1]: x\n"] {
