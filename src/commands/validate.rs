@@ -54,7 +54,8 @@ pub struct ValidateArgs {
     #[arg(short, long = "path", value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; an existing
-    /// manifest file's path counts as --path (so pre-commit can pass file names)
+    /// path no id can be (., ../x) or manifest file counts as --path (so pre-commit can pass
+    /// file names)
     #[arg(value_name = "PLUGIN-ID")]
     pub ids: Vec<String>,
     /// Find every plugin root below each --path
@@ -104,10 +105,12 @@ pub struct ValidateArgs {
 /// manifest (within the repository), as cargo finds `Cargo.toml`.
 fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
     let mut paths = args.paths.clone();
-    // A manifest file given where an id goes (`pre-commit` passes file names).
+    // A manifest file given where an id goes (`pre-commit` passes file names), or a path
+    // that cannot be an id (`plugins validate .`): an id that is also a path stays an id.
     let (files, ids): (Vec<&String>, Vec<&String>) = args.ids.iter().partition(|id| {
         let path = Path::new(id.as_str());
-        crate::dialect::from_manifest_path(path).is_some() && path.is_file()
+        let manifest = crate::dialect::from_manifest_path(path).is_some() && path.is_file();
+        manifest || (Error::plugin_name(id).is_err() && path.exists())
     });
     paths.extend(files.into_iter().map(PathBuf::from));
     if paths.is_empty() && ids.is_empty() {

@@ -113,8 +113,9 @@ Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
 
 Arguments:
   [PLUGIN-ID]...
-          Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; an existing
-          manifest file's path counts as --path (so pre-commit can pass file names)
+          Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; an existing path
+          no id can be (., ../x) or manifest file counts as --path (so pre-commit can pass file
+          names)
 
 Options:
       --color <WHEN>

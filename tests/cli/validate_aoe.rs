@@ -128,6 +128,66 @@ fn the_default_path_is_the_current_directory() {
         );
 }
 
+/// `plugins validate .` (or `./dir`, `../x`): a path no plugin id can be is a path, where it
+/// exists; a directory named like an id stays an id.
+#[test]
+fn a_path_no_id_can_be_is_a_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let parent = tmp.path();
+    let root = parent.join("hello");
+    std::fs::create_dir_all(root.join("bin")).unwrap();
+    std::fs::write(root.join("aoe-plugin.toml"), CLEAN_AOE).unwrap();
+    std::fs::write(root.join("bin/worker"), "#!/bin/sh\n").unwrap();
+    let validate = |dir: &Path, args: &[&str]| {
+        let mut cmd = Plugins::new();
+        cmd.arg("validate")
+            .args(args)
+            .arg("--home")
+            .arg(parent.join("home"))
+            .current_dir(dir);
+        cmd.run()
+    };
+    validate(&root, &["."]).expect(
+        0,
+        str![[r#"
+    Valid aoe plugin `dev.example.hello` 0.1.0 at .
+
+"#]],
+        str![[""]],
+    );
+    validate(parent, &["./hello"]).expect(
+        0,
+        str![[r#"
+    Valid aoe plugin `dev.example.hello` 0.1.0 at hello
+
+"#]],
+        str![[""]],
+    );
+    validate(parent, &["hello"]).expect(
+        2,
+        str![[""]],
+        str![[r#"
+plugins::usage::not_installed
+
+  × plugin `hello` is not installed in `[..]/home`
+  help: pass `--home DIR` or set PLUGINS_HOME to the directory that holds `plugins/<id>/`
+
+"#]],
+    );
+    validate(parent, &["./missing"]).expect(
+        2,
+        str![[""]],
+        str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "./missing" cannot name a plugin directory: it contains a path separator (`/` or
+  │ `\`)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+    );
+}
+
 #[test]
 fn unknown_top_level_key_labels_the_key_and_suggests() {
     let text = CLEAN_AOE.replace("description =", "descripton =");
