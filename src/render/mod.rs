@@ -190,18 +190,20 @@ pub fn display_path(path: &Path) -> String {
 
 /// Where each line of a text starts, for the 1-based line and column of many offsets: each
 /// found in time logarithmic in the lines and linear in its own line's length. A report
-/// labels every finding of a manifest, and a hostile manifest may have a hundred thousand.
+/// labels every finding of a manifest, and a hostile manifest may have a hundred thousand;
+/// a manifest with none costs nothing (the starts are found on the first question).
 pub struct Lines<'a> {
     text: &'a str,
     /// The byte offset of each line's start (the first is 0).
-    starts: Vec<usize>,
+    starts: std::cell::OnceCell<Vec<usize>>,
 }
 
 impl<'a> Lines<'a> {
     pub fn new(text: &'a str) -> Lines<'a> {
-        let mut starts = vec![0];
-        starts.extend(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1));
-        Lines { text, starts }
+        Lines {
+            text,
+            starts: std::cell::OnceCell::new(),
+        }
     }
 
     /// The text the lines are of.
@@ -211,9 +213,13 @@ impl<'a> Lines<'a> {
 
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let starts = self.starts.get_or_init(|| {
+            let newlines = memchr::memchr_iter(b'\n', self.text.as_bytes());
+            std::iter::once(0).chain(newlines.map(|i| i + 1)).collect()
+        });
         let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
-        let line = self.starts.partition_point(|s| *s <= offset);
-        let col = self.text[self.starts[line - 1]..offset].chars().count() + 1;
+        let line = starts.partition_point(|s| *s <= offset);
+        let col = self.text[starts[line - 1]..offset].chars().count() + 1;
         (line, col)
     }
 
