@@ -5,9 +5,10 @@
     python3 bench/findings.py --binary /tmp/plugins-before --binary target/release/plugins --rounds 5
 
 A hostile manifest can hold a hundred thousand unknown keys, each a finding that is labelled
-on its bytes. For each dialect the script writes one manifest with N unknown top-level keys
-(aoe: `kN = 1` lines, which the host's typed parse rejects, so every key is an error; AWorld:
-a JSON object, schema lints; protoAgent: YAML, unknown-key lints) for each size, runs
+on its bytes. For each dialect the script writes one manifest with N findings
+(aoe: `kN = 1` lines, which the host's typed parse rejects, so every key is an error; AWorld,
+which takes unknown keys silently: N numbers in `dependencies`, each a schema lint; protoAgent:
+YAML, unknown-key lints) for each size, runs
 `validate --format FORMAT` on it (every binary in turn in each round, interleaved) and prints
 the medians, and `ratio`: the time per key at the largest size against the time per key at
 the size below it, which is 1.0x for a linear command and grows with the size for a quadratic
@@ -37,8 +38,9 @@ def write(root: Path, dialect: str, n: int) -> Path:
             f"{keys}\n[[commands]]\nid = \"hello\"\n")
     elif dialect == "aworld":
         (d / ".aworld-plugin").mkdir(parents=True)
-        doc = {"id": "q", "name": "q", "version": "1.0.0", "description": "q"}
-        doc.update({f"k{i}": 1 for i in range(n)})
+        # The host accepts unknown keys silently; each number in `dependencies` (strings,
+        # per plugin.schema.json) is a schema lint.
+        doc = {"id": "q", "name": "q", "version": "1.0.0", "dependencies": list(range(n))}
         (d / ".aworld-plugin" / "plugin.json").write_text(json.dumps(doc, indent=1))
     else:
         d.mkdir(parents=True)
