@@ -21,6 +21,7 @@ const CONVERTED: &[&str] = &[
     "hostile.rs",
     "deps.rs",
     "lock_contract.rs",
+    "install.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
