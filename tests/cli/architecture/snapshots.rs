@@ -22,6 +22,7 @@ const CONVERTED: &[&str] = &[
     "deps.rs",
     "lock_contract.rs",
     "install.rs",
+    "update.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
