@@ -23,6 +23,7 @@ const CONVERTED: &[&str] = &[
     "lock_contract.rs",
     "install.rs",
     "update.rs",
+    "rollback.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
