@@ -24,6 +24,7 @@ const CONVERTED: &[&str] = &[
     "install.rs",
     "update.rs",
     "rollback.rs",
+    "crash.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
