@@ -25,6 +25,7 @@ const CONVERTED: &[&str] = &[
     "update.rs",
     "rollback.rs",
     "crash.rs",
+    "pool.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
