@@ -26,6 +26,7 @@ const CONVERTED: &[&str] = &[
     "rollback.rs",
     "crash.rs",
     "pool.rs",
+    "release.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
