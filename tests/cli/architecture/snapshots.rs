@@ -27,6 +27,7 @@ const CONVERTED: &[&str] = &[
     "crash.rs",
     "pool.rs",
     "release.rs",
+    "resolve.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
