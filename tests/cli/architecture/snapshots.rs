@@ -28,6 +28,7 @@ const CONVERTED: &[&str] = &[
     "pool.rs",
     "release.rs",
     "resolve.rs",
+    "featured.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
