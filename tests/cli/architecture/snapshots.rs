@@ -29,6 +29,7 @@ const CONVERTED: &[&str] = &[
     "release.rs",
     "resolve.rs",
     "featured.rs",
+    "review.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
