@@ -30,6 +30,7 @@ const CONVERTED: &[&str] = &[
     "resolve.rs",
     "featured.rs",
     "review.rs",
+    "signed.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
