@@ -31,6 +31,7 @@ const CONVERTED: &[&str] = &[
     "featured.rs",
     "review.rs",
     "signed.rs",
+    "github.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
