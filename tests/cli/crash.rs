@@ -14,6 +14,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
+use snapbox::str;
+
 use crate::support::git::{Repo, git};
 use crate::support::home::{
     copy_dir, leftovers, plugin_dirs, scratch_left, state, tree_hash, verify_ok,
@@ -89,6 +91,7 @@ fn rerun_reaches(s: &Scenario, home: &Path, new: &str) -> Result<bool, String> {
             .read_dir()
             .is_ok_and(|mut d| d.next().is_some())
         && state(home) == new;
+    // parts: what a rerun prints depends on where the kill landed; its code is judged
     let (code, stdout, stderr) = command(s, home).run().parts();
     if code != 0 && !(finished && stderr.contains("plugins::install::not_installed")) {
         return Err(format!("rerun exit {code}: {stdout}{stderr}"));
@@ -121,13 +124,9 @@ struct Watched {
 
 /// The locked commit of each plugin of a home.
 fn commits(home: &Path) -> std::collections::BTreeMap<String, String> {
-    let (code, stdout, stderr) = Plugins::new()
-        .args(["list", "--json"])
-        .home(home)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let ran = Plugins::new().args(["list", "--json"]).home(home).run();
+    ran.success();
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     doc["plugins"]
         .as_array()
         .unwrap()
@@ -176,8 +175,7 @@ fn points(n: usize) -> Vec<usize> {
 fn exercise(s: &Scenario, work: &Path, counts: &mut Counts) {
     let reference = work.join(format!("{}-ref", s.name));
     copy_dir(&s.template, &reference);
-    let (code, stdout, stderr) = command(s, &reference).run().parts();
-    assert_eq!(code, 0, "{}: reference run: {stdout}{stderr}", s.name);
+    command(s, &reference).run().success();
     let old = state(&s.template);
     let new = state(&reference);
     assert_ne!(old, new, "{}: the command changes the home", s.name);
@@ -353,12 +351,11 @@ fn scenarios_of(t: &Path, dialect: &str, f: &Fixture, out: &mut Vec<Scenario>) {
     commit_version(&f.repo, f.dialect, "2.0.0");
     let updated = home("updated");
     copy_dir(&installed, &updated);
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
         .args(["update", "--all", "--yes"])
         .home(&updated)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .success();
     let empty = home("empty");
     std::fs::create_dir_all(&empty).unwrap();
     out.push(scenario(
@@ -571,8 +568,7 @@ fn deps_update(t: &Path) -> Scenario {
     cmd.args(["install", &repo.url(), "--ref", "main", "--yes", "--deps"])
         .home(&home)
         .envs(env.iter().map(|(k, v)| (k, v)));
-    let (code, o, e) = cmd.run().parts();
-    assert_eq!(code, 0, "{o}{e}");
+    cmd.run().success();
     repo.file(
         "protoagent.plugin.yaml",
         "id: deppy\nname: Deppy\nversion: 2.0.0\nrequires_pip: [helperlib]\n",
@@ -655,17 +651,44 @@ fn a_change_that_lands_while_fetching_is_not_undone() {
     // Another plugins process holds the home; it removes the plugin, then lets go.
     let (code, _, stderr) =
         while_another_holds_the_lock(&home, &["update", "--all", "--yes"], || {
-            let (code, o, e) = Plugins::new()
+            // The lock is held.
+            Plugins::new()
                 .args(["remove", "dev.example.pinned", "--no-wait"])
                 .home(&home)
+                .redact("[HOME]", &home)
                 .run()
-                .parts();
-            assert_eq!(code, 2, "the lock is held: {o}{e}");
+                .expect(
+                    2,
+                    str![],
+                    str![[r#"
+plugins::io
+
+  × cannot lock [HOME]: another plugins process holds the home lock
+  ╰─▶ another plugins process holds the home lock
+
+"#]],
+                );
             std::fs::remove_dir_all(home.join("plugins/dev.example.pinned")).unwrap();
             std::fs::write(home.join("plugins.lock"), "lock_version = 2\n").unwrap();
         });
     assert_eq!(code, Some(1), "{stderr}");
-    assert!(stderr.contains("plugins::install::concurrent"), "{stderr}");
+    assert_redacted(
+        &stderr,
+        &[
+            ("[HOME]", home.display().to_string()),
+            ("[TMP]", tmp.path().display().to_string()),
+        ],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched c7849e65b960
+     Waiting for another plugins process to release [HOME]
+plugins::install::concurrent
+
+  × dev.example.pinned changed in the home while this command was fetching; nothing was changed
+  help: run the command again
+
+"#]],
+    );
     assert!(
         !home.join("plugins/dev.example.pinned").exists(),
         "the removal stands"
@@ -716,7 +739,9 @@ fn eight_mixed_commands_on_one_home() {
         .map(|args| {
             let h = h.clone();
             std::thread::spawn(move || {
-                let (code, o, e) = Plugins::new().args(&args).home(Path::new(&h)).run().parts();
+                let ran = Plugins::new().args(&args).home(Path::new(&h)).run();
+                // parts: eight commands race on one home; what each prints depends on the order
+                let (code, o, e) = ran.parts();
                 (args, code, o, e)
             })
         })
@@ -751,12 +776,11 @@ fn losing_a_race_to_the_same_version_is_success() {
     // What the other process will have made: the same home, updated.
     let other = tmp.path().join("other");
     copy_dir(&home, &other);
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
         .args(["update", "--all", "--yes"])
         .home(&other)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .success();
 
     // The other process lands the same update (its lock and plugin), then lets go.
     let (code, _, stderr) =
@@ -766,7 +790,19 @@ fn losing_a_race_to_the_same_version_is_success() {
             std::fs::copy(other.join("plugins.lock"), home.join("plugins.lock")).unwrap();
         });
     assert_eq!(code, Some(0), "{stderr}");
-    assert!(!stderr.contains("plugins::install::concurrent"), "{stderr}");
+    assert_redacted(
+        &stderr,
+        &[
+            ("[HOME]", home.display().to_string()),
+            ("[TMP]", tmp.path().display().to_string()),
+        ],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched c7849e65b960
+     Waiting for another plugins process to release [HOME]
+
+"#]],
+    );
     assert_eq!(state(&home), state(&other));
 }
 
@@ -786,13 +822,41 @@ fn an_autoupdate_that_loses_a_race_defers() {
             std::fs::write(home.join("plugins.lock"), "lock_version = 2\n").unwrap();
         });
     assert_eq!(code, Some(0), "{stdout}{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(
-        doc["deferred"],
-        serde_json::json!(["dev.example.pinned"]),
-        "{stdout}"
+    let pairs = [
+        ("[HOME]", home.display().to_string()),
+        ("[TMP]", tmp.path().display().to_string()),
+    ];
+    assert_redacted(
+        &stdout,
+        &pairs,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [
+    "dev.example.pinned"
+  ],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]],
     );
-    assert_eq!(doc["failed"], serde_json::json!([]), "{stdout}");
+    assert_redacted(
+        &stderr,
+        &pairs,
+        str![[r#"
+[AT] Fetching file://[TMP]/repo
+[AT] Fetched c7849e65b960
+[AT] Waiting for another plugins process to release [HOME]
+
+"#]],
+    );
 }
 
 /// Issue #40: three sweeps of one home at once, round after round, each with a newer
@@ -813,11 +877,12 @@ fn concurrent_sweeps_of_one_home_all_exit_0() {
             .map(|_| {
                 let home = home.clone();
                 std::thread::spawn(move || {
-                    Plugins::new()
+                    let ran = Plugins::new()
                         .args(["autoupdate", "--force", "--json"])
                         .home(&home)
-                        .run()
-                        .parts()
+                        .run();
+                    // parts: three sweeps race; which one takes the update varies by round
+                    ran.parts()
                 })
             })
             .collect();
@@ -861,12 +926,22 @@ fn concurrent_sweeps_of_one_home_all_exit_0() {
     let dead = home.join(format!(".autoupdate.json.{gone_owner}.AbC123.tmp"));
     std::fs::write(&live, "{\"last_sw").unwrap();
     std::fs::write(&dead, "{\"last_sw").unwrap();
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
         .args(["autoupdate", "--force"])
         .home(&home)
+        .redact("[HOME]", &home)
+        .tmp(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .expect(0, str![[r#"
+[AT] Updated dev.example.pinned 13.0.0 (main @ f5b8cfd8d8) -> 14.0.0 (main @ 148ad99c88) in [HOME]: branch main has new commits
+[AT] autoupdate: 1 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
+
+"#]], str![[r#"
+[AT] Recovered (removed 1 leftovers)
+[AT] Fetching file://[TMP]/repo
+[AT] Fetched 148ad99c8819
+
+"#]]);
     assert_eq!(
         locked(&home, "dev.example.pinned", "version"),
         format!("{}.0.0", ROUNDS + 2)
@@ -955,12 +1030,17 @@ fn a_plugins_directory_on_another_file_system_is_exchanged_not_copied() {
         "the swap area is tidied"
     );
     // The kept version rolls back across the file systems too.
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
         .args(["rollback", "dev.example.pinned"])
         .home(&home)
+        .redact("[HOME]", &home)
+        .tmp(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .expect(0, str![[r#"
+ Rolled back dev.example.pinned 2.0.0 (c7849e6) -> 1.0.0 (98dbc36) in [HOME]
+        Held dev.example.pinned at 1.0.0: `update --all` and `autoupdate` skip it until `plugins update dev.example.pinned` or `plugins unhold dev.example.pinned`
+
+"#]], str![]);
     assert_eq!(locked(&home, "dev.example.pinned", "version"), "1.0.0");
     verify_ok(&home).unwrap();
 }
@@ -983,6 +1063,7 @@ fn a_temp_file_of_an_interrupted_write_is_cleaned_by_a_sweep_with_nothing_to_do(
     .unwrap();
     let stray = home.join(".autoupdate.json.k1ll3d.tmp");
     std::fs::write(&stray, "{\"last_sw").unwrap();
+    // parts: doctor's other lines depend on the machine (the hosts installed, the user's home)
     let (_, stdout, stderr) = Plugins::new().args(["doctor"]).home(&home).run().parts();
     assert!(
         stderr.contains(
@@ -992,16 +1073,23 @@ fn a_temp_file_of_an_interrupted_write_is_cleaned_by_a_sweep_with_nothing_to_do(
         ),
         "{stdout}{stderr}"
     );
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["autoupdate", "--force"])
         .home(&home)
+        .redact("[HOME]", &home)
+        .tmp(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(
-        format!("{stdout}{stderr}").contains("1 up to date"),
-        "{stdout}{stderr}"
-    );
+        .expect(
+            0,
+            str![[r#"
+[AT] autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed
+
+"#]],
+            str![[r#"
+[AT] Recovered (removed 1 leftovers)
+
+"#]],
+        );
     assert!(!stray.exists(), "{:?}", leftovers(&home));
     assert!(leftovers(&home).is_empty(), "{:?}", leftovers(&home));
 }

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::{Repo, git};
 use crate::support::*;
@@ -58,7 +58,8 @@ fn plugin_github(tmp: &Path, corpus: &Path, owner: &str, runtime: Option<&str>) 
     (format!("file://{}", tmp.join("mirror").display()), repo)
 }
 
-fn install(base: &str, home: &Path, src: &str, index: Option<&PathBuf>) -> (i32, String, String) {
+/// `plugins install <src> --yes --no-build` into `home` (in the test's temp dir, `[TMP]`).
+fn install(base: &str, home: &Path, src: &str, index: Option<&PathBuf>) -> Ran {
     let mut cmd = Plugins::new();
     cmd.args(["install", src, "--yes", "--no-build", "--home"])
         .arg(home)
@@ -68,7 +69,7 @@ fn install(base: &str, home: &Path, src: &str, index: Option<&PathBuf>) -> (i32,
     if let Some(index) = index {
         cmd.env("PLUGINS_FEATURED_INDEX", index);
     }
-    cmd.run().parts()
+    cmd.redact("[TMP]", home.parent().unwrap()).run()
 }
 
 #[test]
@@ -78,13 +79,77 @@ fn an_unpinned_tree_of_a_featured_id_is_community_and_refused_the_reserved_names
     let (base, _) = plugin_github(tmp.path(), &corpus, "agent-of-empires", None);
     let home = tmp.path().join("home");
     // The built-in index pins the real plugin-github trees; this one (the manifest only) is not.
-    let (code, stdout, stderr) =
-        install(&base, &home, "gh:agent-of-empires/plugin-github@main", None);
-    assert_eq!(code, 1, "{stderr}");
-    assert!(
-        stdout.contains("plugins::aoe::reserved_namespace"),
-        "{stdout}{stderr}"
-    );
+    install(&base, &home, "gh:agent-of-empires/plugin-github@main", None).expect(1, str![[r#"
+plugins::aoe::reserved_namespace
+
+  ⚠ plugin id "agent-of-empires.github" uses a reserved namespace (aoe.* / agent-of-empires.*);
+  │ only a featured-verified plugin may claim one
+    ╭─[gh:agent-of-empires/plugin-github@main:aoe-plugin.toml:12:6]
+ 11 │ 
+ 12 │ id = "agent-of-empires.github"
+    ·      ─────────────────────────
+ 13 │ name = "GitHub"
+    ╰────
+  help: only a plugin of aoe's featured index, at a tree hash the index pins, may claim it; choose
+        your own namespace, e.g. "dev.example.name"
+plugins::aoe::doc_gate
+
+  ⚠ the `session.read` capability is documented as api_version >= 9; this manifest declares 6
+    ╭─[gh:agent-of-empires/plugin-github@main:aoe-plugin.toml:20:15]
+ 19 │ # command it cannot run.
+ 20 │ api_version = 6
+    ·               ┬
+    ·               ╰── api_version declared here
+ 21 │ # Host-app compatibility range (different axis from api_version, which is the
+    ╰────
+    ╭─[gh:agent-of-empires/plugin-github@main:aoe-plugin.toml:49:42]
+ 48 │ #                   on this grant.
+ 49 │ capabilities = ["net", "runtime.worker", "session.read", "notifications", "browser_open"]
+    ·                                          ──────────────
+ 50 │ 
+    ╰────
+  help: the host does not enforce it, but set `api_version = 9` or higher to match the docs
+plugins::aoe::missing_file
+
+  ⚠ "assets/screenshots/session-rows.png" does not exist in the plugin tree
+    ╭─[gh:agent-of-empires/plugin-github@main:aoe-plugin.toml:57:8]
+ 56 │ [[screenshots]]
+ 57 │ path = "assets/screenshots/session-rows.png"
+    ·        ─────────────────────────────────────
+ 58 │ alt = "Two session rows, each showing a colored PR icon for an attached open pull request."
+    ╰────
+  help: the host resolves it against the repository at the installed ref, so it must be committed
+plugins::aoe::missing_file
+
+  ⚠ "assets/screenshots/ci.png" does not exist in the plugin tree
+    ╭─[gh:agent-of-empires/plugin-github@main:aoe-plugin.toml:62:8]
+ 61 │ [[screenshots]]
+ 62 │ path = "assets/screenshots/ci.png"
+    ·        ───────────────────────────
+ 63 │ alt = "The GitHub pane showing CI check results for a session's pull request."
+    ╰────
+  help: the host resolves it against the repository at the installed ref, so it must be committed
+plugins::aoe::missing_file
+
+  ⚠ "assets/screenshots/comments.png" does not exist in the plugin tree
+    ╭─[gh:agent-of-empires/plugin-github@main:aoe-plugin.toml:67:8]
+ 66 │ [[screenshots]]
+ 67 │ path = "assets/screenshots/comments.png"
+    ·        ─────────────────────────────────
+ 68 │ alt = "The GitHub pane showing a CodeRabbit review with unresolved comments on a pull request."
+    ╰────
+  help: the host resolves it against the repository at the installed ref, so it must be committed
+    Valid aoe plugin `agent-of-empires.github` 1.6.1 at gh:agent-of-empires/plugin-github@main (5 warnings)
+
+"#]], str![[r#"
+    Fetching file://[TMP]/mirror/agent-of-empires/plugin-github.git
+     Fetched 850aa67c0431
+plugins::install::invalid
+
+  × refusing to install: agent-of-empires.github is invalid or would be refused by its host
+  help: the diagnostics above say why; `plugins validate` on a checkout shows the same
+
+"#]]);
     assert!(!home.join("plugins/agent-of-empires.github").exists());
 }
 
@@ -108,13 +173,24 @@ fn a_pinned_tree_is_featured_verified_and_locked_as_featured() {
     )
     .unwrap();
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = install(
+    install(
         &base,
         &home,
         "gh:agent-of-empires/plugin-github@main",
         Some(&index),
-    );
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    )
+    .expect(0, str![[r#"
+   Installed agent-of-empires.github 1.6.1 @ 850aa67c04 in [TMP]/home/plugins/agent-of-empires.github
+
+"#]], str![[r#"
+    Fetching file://[TMP]/mirror/agent-of-empires/plugin-github.git
+     Fetched 850aa67c0431
+aoe plugin `agent-of-empires.github` 1.6.1 from gh:agent-of-empires/plugin-github @ 850aa67c0431
+  capabilities: net, runtime.worker, session.read, notifications, browser_open
+  build steps:  python3 -m venv .aoe-build/venv, .aoe-build/venv/bin/pip install .
+  ui:           row-badge github_pr_badge, pane github_pane, row-column github_pr_status, sort-key github_pr_attention
+
+"#]]);
     assert_eq!(
         locked(&home, "agent-of-empires.github", "trust"),
         "featured"
@@ -132,8 +208,21 @@ fn a_community_plugin_is_locked_as_community() {
     repo.file("aoe-plugin.toml", &crate::support::static_aoe("1.0.0"));
     repo.commit("one");
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = crate::support::install(&home, &[&repo.url()]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    crate::support::installing(&home, &[&repo.url()])
+        .tmp(tmp.path())
+        .run()
+        .expect(
+            0,
+            str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 1e89944df1 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+            str![[r#"
+    Fetching file://[TMP]/work
+     Fetched 1e89944df1ab
+
+"#]],
+        );
     assert_eq!(locked(&home, "dev.example.pinned", "trust"), "community");
 }
 
@@ -143,12 +232,11 @@ fn a_featured_id_from_another_source_is_refused() {
     let tmp = tempfile::tempdir().unwrap();
     let (base, _) = plugin_github(tmp.path(), &corpus, "fork", None);
     let home = tmp.path().join("home");
-    let (code, _, stderr) = install(&base, &home, "gh:fork/plugin-github@main", None);
-    assert_eq!(code, 2, "{stderr}");
-    assert_data_eq!(
-        stderr,
+    install(&base, &home, "gh:fork/plugin-github@main", None).expect(
+        2,
+        str![],
         str![[r#"
-    Fetching file://[..]/mirror/fork/plugin-github.git
+    Fetching file://[TMP]/mirror/fork/plugin-github.git
      Fetched 850aa67c0431
 plugins::install::featured
 
@@ -156,7 +244,7 @@ plugins::install::featured
   │ installing from "gh:fork/plugin-github"; refusing install
   help: install it from gh:agent-of-empires/plugin-github
 
-"#]]
+"#]],
     );
 }
 
@@ -167,12 +255,18 @@ fn a_featured_id_with_a_release_binary_worker_is_refused() {
     let runtime = "[runtime]\nkind = \"release-binary\"\nasset = \"worker\"\n";
     let (base, _) = plugin_github(tmp.path(), &corpus, "agent-of-empires", Some(runtime));
     let home = tmp.path().join("home");
-    let (code, _, stderr) = install(&base, &home, "gh:agent-of-empires/plugin-github@main", None);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("plugins::install::featured"), "{stderr}");
-    assert!(
-        stderr.replace("\n  │ ", " ").contains("agent-of-empires.github is featured but ships a release-binary worker, which the featured index cannot pin yet; refusing install"),
-        "{stderr}"
+    install(&base, &home, "gh:agent-of-empires/plugin-github@main", None).expect(
+        2,
+        str![],
+        str![[r#"
+    Fetching file://[TMP]/mirror/agent-of-empires/plugin-github.git
+     Fetched aaf9527c1269
+plugins::install::featured
+
+  × agent-of-empires.github is featured but ships a release-binary worker, which the featured
+  │ index cannot pin yet; refusing install
+
+"#]],
     );
 }
 
@@ -183,15 +277,26 @@ fn an_unreadable_index_override_is_an_error() {
     let (base, _) = plugin_github(tmp.path(), &corpus, "agent-of-empires", None);
     let index = tmp.path().join("featured.toml");
     std::fs::write(&index, "plugins = 3\n").unwrap();
-    let (code, _, stderr) = install(
+    install(
         &base,
         &tmp.path().join("home"),
         "gh:agent-of-empires/plugin-github@main",
         Some(&index),
+    )
+    .expect(
+        2,
+        str![],
+        str![[r#"
+    Fetching file://[TMP]/mirror/agent-of-empires/plugin-github.git
+     Fetched 850aa67c0431
+plugins::install::featured
+
+  × cannot use the featured index [TMP]/featured.toml: invalid type: integer `3`,
+  │ expected a map
+  help: fix or unset PLUGINS_FEATURED_INDEX / AOE_FEATURED_INDEX_PATH
+
+"#]],
     );
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("plugins::install::featured"), "{stderr}");
-    assert!(stderr.contains("cannot use the featured index"), "{stderr}");
 }
 
 /// An index named by the environment is read only as a regular file of bounded size: a
@@ -203,18 +308,39 @@ fn an_index_override_that_is_not_a_regular_file_is_refused_at_once() {
     let (base, _) = plugin_github(tmp.path(), &corpus, "agent-of-empires", None);
     let fifo = tmp.path().join("featured.fifo");
     crate::support::mkfifo(&fifo);
-    for index in [fifo.clone(), PathBuf::from("/dev/zero")] {
-        let (code, _, stderr) = install(
+    for (index, refused) in [
+        (
+            fifo.clone(),
+            str![[r#"
+    Fetching file://[TMP]/mirror/agent-of-empires/plugin-github.git
+     Fetched 850aa67c0431
+plugins::install::featured
+
+  × cannot use the featured index [TMP]/featured.fifo: not a regular file
+  help: fix or unset PLUGINS_FEATURED_INDEX / AOE_FEATURED_INDEX_PATH
+
+"#]],
+        ),
+        (
+            PathBuf::from("/dev/zero"),
+            str![[r#"
+    Fetching file://[TMP]/mirror/agent-of-empires/plugin-github.git
+     Fetched 850aa67c0431
+plugins::install::featured
+
+  × cannot use the featured index /dev/zero: not a regular file
+  help: fix or unset PLUGINS_FEATURED_INDEX / AOE_FEATURED_INDEX_PATH
+
+"#]],
+        ),
+    ] {
+        install(
             &base,
             &tmp.path().join("home"),
             "gh:agent-of-empires/plugin-github@main",
             Some(&index),
-        );
-        assert_eq!(code, 2, "{stderr}");
-        assert!(
-            stderr.contains("not a regular file") && stderr.contains("plugins::install::featured"),
-            "{stderr}"
-        );
+        )
+        .expect(2, str![], refused);
     }
 }
 
@@ -235,22 +361,63 @@ fn an_update_from_featured_to_community_asks_again() {
     )
     .unwrap();
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = install(&base, &home, "gh:acme/pinned@v1.0.0", Some(&index));
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    install(&base, &home, "gh:acme/pinned@v1.0.0", Some(&index)).expect(
+        0,
+        str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/mirror/acme/pinned.git
+     Fetched 98dbc36b17da
+
+"#]],
+    );
     assert_eq!(locked(&home, "dev.example.pinned", "trust"), "featured");
     // v2.0.0 is not pinned: it would be community, which needs consent (none without --yes).
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["install", "gh:acme/pinned@v2.0.0", "--home"])
         .arg(&home)
         .env("PLUGINS_GH_BASE", &base)
         .env("PLUGINS_FEATURED_INDEX", &index)
+        .tmp(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("plugins::install::declined"), "{stderr}");
+        .expect(
+            2,
+            str![],
+            str![[r#"
+    Fetching file://[TMP]/mirror/acme/pinned.git
+     Fetched c7849e65b960
+aoe plugin `dev.example.pinned` 2.0.0 from gh:acme/pinned @ c7849e65b960
+  asked again:  trust featured -> community (not a pinned featured version)
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+plugins::install::declined
+
+  × this is unverified, un-audited code; re-run with --yes to install it
+  help: pass --yes to grant what is listed above
+
+"#]],
+        );
     assert_eq!(locked(&home, "dev.example.pinned", "trust"), "featured");
-    let (code, stdout, stderr) = install(&base, &home, "gh:acme/pinned@v2.0.0", Some(&index));
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    install(&base, &home, "gh:acme/pinned@v2.0.0", Some(&index)).expect(
+        0,
+        str![[r#"
+   Installed dev.example.pinned 2.0.0 @ c7849e65b9 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/mirror/acme/pinned.git
+     Fetched c7849e65b960
+aoe plugin `dev.example.pinned` 2.0.0 from gh:acme/pinned @ c7849e65b960
+  asked again:  trust featured -> community (not a pinned featured version)
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+
+"#]],
+    );
     assert_eq!(locked(&home, "dev.example.pinned", "trust"), "community");
 }
 
@@ -305,40 +472,150 @@ fn validate_treats_a_tree_at_a_pinned_hash_as_featured() {
         if let Some(index) = index {
             cmd.env("PLUGINS_FEATURED_INDEX", index);
         }
-        let (code, stdout, stderr) = cmd.run().parts();
-        let doc: serde_json::Value =
-            serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
-        (code, doc["plugins"][0]["diagnostics"].clone())
+        cmd.tmp(tmp.path()).redact("[TREE]", tree_hash(&tree)).run()
     };
-    for api in ["15", "12"] {
-        let (code, diagnostics) = validate(Some(&index), api);
-        assert_eq!(
-            (code, &diagnostics),
-            (0, &serde_json::json!([])),
-            "--aoe-api {api}"
-        );
+    validate(Some(&index), "15").expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 1,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": "[TMP]/plugin-github",
+      "manifest": "[TMP]/plugin-github/aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "agent-of-empires.github",
+      "version": "1.6.1",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:a109f1963e07902e5d87b009bd28b96b4caed6a42d51a388dbf4cb56253c67c5",
+      "diagnostics": [],
+      "skipped": null
     }
-    // The index built in pins the release's clean checkout, not this tree.
-    let (code, diagnostics) = validate(None, "15");
-    assert_eq!(code, 1);
-    assert_eq!(diagnostics.as_array().unwrap().len(), 1, "{diagnostics:#}");
-    assert_eq!(diagnostics[0]["code"], "plugins::aoe::reserved_namespace");
-    let help = diagnostics[0]["help"].as_str().unwrap();
-    assert!(
-        help.starts_with(&format!(
-            "agent-of-empires.github is featured, but this tree's hash {} is none of the 9 versions aoe's featured index pins (0.1.0, 1.0.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0, 1.6.0, 1.6.1, 1.7.0)",
-            tree_hash(&tree)
-        )),
-        "{help}"
+  ]
+}
+
+"#]],
+        str![],
     );
+    validate(Some(&index), "12").expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 12,
+  "summary": {
+    "plugins": 1,
+    "valid": 1,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": "[TMP]/plugin-github",
+      "manifest": "[TMP]/plugin-github/aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "agent-of-empires.github",
+      "version": "1.6.1",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:a109f1963e07902e5d87b009bd28b96b4caed6a42d51a388dbf4cb56253c67c5",
+      "diagnostics": [],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
+    // The index built in pins the release's clean checkout, not this tree.
+    validate(None, "15").expect(1, str![[r#"
+{
+  "format_version": 1,
+  "valid": false,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 0,
+    "invalid": 1,
+    "errors": 1,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": "[TMP]/plugin-github",
+      "manifest": "[TMP]/plugin-github/aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "agent-of-empires.github",
+      "version": "1.6.1",
+      "valid": false,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:a109f1963e07902e5d87b009bd28b96b4caed6a42d51a388dbf4cb56253c67c5",
+      "diagnostics": [
+        {
+          "code": "plugins::aoe::reserved_namespace",
+          "severity": "error",
+          "message": "plugin id \"agent-of-empires.github\" uses a reserved namespace (aoe.* / agent-of-empires.*); only a featured-verified plugin may claim one",
+          "help": "agent-of-empires.github is featured, but this tree's hash [TREE] is none of the 9 versions aoe's featured index pins (0.1.0, 1.0.0, 1.2.0, 1.3.0, 1.4.0, 1.5.0, 1.6.0, 1.6.1, 1.7.0): aoe installs and loads it as a community plugin, which may not claim the namespace. Validate a clean checkout of a pinned release, or choose your own namespace, e.g. \"dev.example.name\"",
+          "labels": [
+            {
+              "start": 535,
+              "end": 560,
+              "line": 12,
+              "column": 6,
+              "end_line": 12,
+              "end_column": 31,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]], str![]);
     // An unreadable override is the command's error, as at install.
     std::fs::write(&index, "plugins = 3").unwrap();
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["validate", "--path"])
         .arg(&tree)
         .env("PLUGINS_FEATURED_INDEX", &index)
+        .tmp(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 2);
-    assert!(stderr.contains("cannot use the featured index"), "{stderr}");
+        .expect(
+            2,
+            str![],
+            str![[r#"
+plugins::install::featured
+
+  × cannot use the featured index [TMP]/featured.toml: invalid type: integer `3`,
+  │ expected a map
+  help: fix or unset PLUGINS_FEATURED_INDEX / AOE_FEATURED_INDEX_PATH
+
+"#]],
+        );
 }

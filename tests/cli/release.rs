@@ -5,6 +5,8 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::{Arc, Mutex};
 
+use snapbox::str;
+
 use crate::support::git::{Repo, git};
 use crate::support::*;
 
@@ -142,8 +144,10 @@ fn plugin(tmp: &Path, runtime: &str) -> (String, std::path::PathBuf) {
     )
 }
 
-/// `plugins ARGS --home HOME` against the git mirror and the release server.
-fn tool(mirror: &str, server: &Server, home: &Path, args: &[&str]) -> (i32, String, String) {
+/// `plugins ARGS --home HOME` against the git mirror and the release server; the
+/// mirror, the server, the home and this platform's `<os>-<arch>` redacted.
+fn tool(mirror: &str, server: &Server, home: &Path, args: &[&str]) -> Ran {
+    let (os, arch) = os_arch();
     Plugins::new()
         .args(args)
         .arg("--home")
@@ -151,11 +155,14 @@ fn tool(mirror: &str, server: &Server, home: &Path, args: &[&str]) -> (i32, Stri
         .env("PLUGINS_GH_BASE", mirror)
         .env("PLUGINS_GITHUB_API", &server.base)
         .env("COLUMNS", "400")
+        .redact("[MIRROR]", mirror)
+        .redact("[API]", &server.base)
+        .redact("[HOME]", home)
+        .redact("[PLATFORM]", format!("{os}-{arch}"))
         .run()
-        .parts()
 }
 
-fn install_tool(mirror: &str, server: &Server, home: &Path) -> (i32, String, String) {
+fn install_tool(mirror: &str, server: &Server, home: &Path) -> Ran {
     tool(
         mirror,
         server,
@@ -200,8 +207,23 @@ fn archives_are_unpacked_pinned_and_verified() {
             ("tool-plan9-mips-1.2.0.tar.gz", b"x", None),
         ],
     );
-    let (code, stdout, stderr) = install_tool(&mirror, &server, &home);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    install_tool(&mirror, &server, &home).expect(
+        0,
+        str![[r#"
+   Installed dev.example.tool 1.2.0 @ 92f9ec447d in [HOME]/plugins/dev.example.tool
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 92f9ec447dd3
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 92f9ec447dd3
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+ Downloading tool-[PLATFORM]-1.2.0.tar.gz 0 KiB
+
+"#]],
+    );
     let worker = home.join("plugins/dev.example.tool/tool/bin/worker");
     let out = std::process::Command::new(&worker).output().unwrap();
     assert_eq!(
@@ -215,25 +237,57 @@ fn archives_are_unpacked_pinned_and_verified() {
         locked(&home, "dev.example.tool", "asset_sha256"),
         plugins::hash::bytes(&archive)
     );
-    let (_, info, _) = Plugins::new()
-        .args(["info", "dev.example.tool", "--json", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    let info: serde_json::Value = serde_json::from_str(&info).unwrap();
-    assert_eq!(info["release"]["asset"], name.as_str());
-    assert_eq!(
-        info["release"]["sha256"],
-        plugins::hash::bytes(&archive).as_str()
+    let hash = plugins::hash::bytes(&archive);
+    tool(
+        &mirror,
+        &server,
+        &home,
+        &["info", "dev.example.tool", "--json"],
+    )
+    .redact("[ASSET_SHA]", &hash)
+    .expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "id": "dev.example.tool",
+  "dialect": "aoe",
+  "version": "1.2.0",
+  "source": "gh:acme/tool",
+  "requested_ref": "v1.2.0",
+  "ref_kind": "tag",
+  "commit": "92f9ec447dd3d5bb9cc1e981df1675c4c9a8d0df",
+  "manifest_hash": "sha256:da43ff254ebdfc988149492777eb671883c32f278af31e07b679ee5fe0bfefd7",
+  "tree_hash": "sha256:8fa2f3e5db597a2750a3ef5a3480ead04abc3c1b3a61490d7be7f4da91968e68",
+  "path": "[HOME]/plugins/dev.example.tool",
+  "present": true,
+  "valid": true,
+  "unbuilt": false,
+  "subdir": null,
+  "signer_key": null,
+  "host": null,
+  "release": {
+    "tag": "v1.2.0",
+    "asset": "tool-[PLATFORM]-1.2.0.tar.gz",
+    "sha256": "[ASSET_SHA]"
+  },
+  "home": "[HOME]",
+  "enabled": true,
+  "hold": null,
+  "deps": null
+}
+
+"#]],
+        str![],
     );
-    assert_eq!(
-        Plugins::new()
-            .args(["verify", "--home"])
-            .arg(&home)
-            .run()
-            .parts()
-            .0,
-        0
+    tool(&mirror, &server, &home, &["verify"]).expect(
+        0,
+        str![[r#"
+          ok dev.example.tool
+1 verified, 0 changed
+
+"#]],
+        str![],
     );
     std::fs::write(
         home.join("plugins/dev.example.tool/.aoe-build/release")
@@ -241,13 +295,14 @@ fn archives_are_unpacked_pinned_and_verified() {
         b"tampered",
     )
     .unwrap();
-    let (code, stdout, _) = Plugins::new()
-        .args(["verify", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 1);
-    assert!(stdout.contains("the release asset"), "{stdout}");
+    tool(&mirror, &server, &home, &["verify"])
+        .redact("[ASSET_SHA]", &hash)
+        .expect(1, str![[r#"
+    tampered dev.example.tool: the release asset tool-[PLATFORM]-1.2.0.tar.gz no longer hashes to the locked [ASSET_SHA]
+    tampered dev.example.tool: its build output (.aoe-build) changed since it was built (sha256:557f795e17e602be89dbd6179f4633d21dc96802a7afcecd5997523e5ce38e53, locked sha256:0b497b72ace4f6a8dfda92fb6f438fc565686ed5f0281a8d5ace15b4bad5939b)
+1 verified, 1 changed
+
+"#]], str![]);
 }
 
 #[test]
@@ -262,8 +317,23 @@ fn raw_binaries_are_written_under_their_rendered_name() {
         "v1.2.0",
         &[(&name, b"#!/bin/sh\necho raw\n", Some(&digest))],
     );
-    let (code, stdout, stderr) = install_tool(&mirror, &server, &home);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    install_tool(&mirror, &server, &home).expect(
+        0,
+        str![[r#"
+   Installed dev.example.tool 1.2.0 @ eda18d1dc9 in [HOME]/plugins/dev.example.tool
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched eda18d1dc965
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ eda18d1dc965
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+ Downloading tool-[PLATFORM] 0 KiB
+
+"#]],
+    );
     let out = std::process::Command::new(home.join("plugins/dev.example.tool").join(&name))
         .output()
         .unwrap();
@@ -278,18 +348,34 @@ fn bad_downloads_never_install() {
 
     // A missing platform asset lists what exists.
     server.release("v1.2.0", &[("tool-plan9-mips.tar.gz", &good, None)]);
-    let (code, _, stderr) = install_tool(&mirror, &server, &home);
-    assert_eq!(code, 2);
-    assert!(stderr.contains("plugins::install::release") && stderr.contains(&format!("release v1.2.0 has no asset {name:?} for this platform; available: [tool-plan9-mips.tar.gz]")), "{stderr}");
+    install_tool(&mirror, &server, &home).expect(2, str![], str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 278b4ec96909
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+plugins::install::release
+
+  × release v1.2.0 has no asset "tool-[PLATFORM].tar.gz" for this platform; available: [tool-plan9-mips.tar.gz]
+
+"#]]);
 
     // A wrong hash (the release's digest disagrees with the bytes).
     server.release("v1.2.0", &[(&name, &good, Some("sha256:0000"))]);
-    let (code, _, stderr) = install_tool(&mirror, &server, &home);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("but the release says sha256:0000"),
-        "{stderr}"
-    );
+    install_tool(&mirror, &server, &home).expect(2, str![], str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 278b4ec96909
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+plugins::install::release
+
+  × tool-[PLATFORM].tar.gz hashes to sha256:21d8d9764371354f7222fb9fcdc9cc17debec0d5d2b37acd24242093bd06dfa8, but the release says sha256:0000
+
+"#]]);
 
     // An archive with a `../` entry.
     let mut evil = tar::Builder::new(flate2::write::GzEncoder::new(
@@ -304,11 +390,22 @@ fn bad_downloads_never_install() {
     evil.append(&h, &b"x"[..]).unwrap();
     let evil = evil.into_inner().unwrap().finish().unwrap();
     server.release("v1.2.0", &[(&name, &evil, None)]);
-    let (code, _, stderr) = install_tool(&mirror, &server, &home);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("has an entry that escapes the plugin directory: ../escape"),
-        "{stderr}"
+    install_tool(&mirror, &server, &home).expect(
+        2,
+        str![],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 278b4ec96909
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+plugins::install::release
+
+  × archive tool-[PLATFORM].tar.gz has an entry that escapes the plugin directory: ../escape
+
+"#]],
     );
     assert!(
         !tmp.path().join("home/plugins/escape").exists()
@@ -322,9 +419,18 @@ fn bad_downloads_never_install() {
         good.clone(),
         Some(good.len() + 1000),
     );
-    let (code, _, stderr) = install_tool(&mirror, &server, &home);
-    assert_eq!(code, 2);
-    assert!(stderr.contains("was cut short"), "{stderr}");
+    install_tool(&mirror, &server, &home).expect(2, str![], str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 278b4ec96909
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+plugins::install::release
+
+  × the download of tool-[PLATFORM].tar.gz was cut short: the server sends 1111 bytes but the release says 111
+
+"#]]);
     assert!(
         !home.join("plugins/dev.example.tool").exists(),
         "nothing was installed"
@@ -332,35 +438,44 @@ fn bad_downloads_never_install() {
 
     // A good download installs; a later different download under the same lock is refused.
     server.route(&format!("/download/v1.2.0/{name}"), good.clone(), None);
-    assert_eq!(install_tool(&mirror, &server, &home).0, 0);
+    install_tool(&mirror, &server, &home).success();
     let other = targz(&[("worker", b"#!/bin/sh\necho changed\n")]);
     server.route(&format!("/download/v1.2.0/{name}"), other.clone(), None);
     std::fs::remove_dir_all(home.join("plugins/dev.example.tool")).unwrap();
     // A body whose length differs from the release's `size` is refused first.
-    let (code, _, stderr) = tool(&mirror, &server, &home, &["sync", "--yes"]);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains(&format!(
-            "the server sends {} bytes but the release says {}",
-            other.len(),
-            good.len()
-        )),
-        "{stderr}"
-    );
+    tool(&mirror, &server, &home, &["sync", "--yes"]).expect(2, str![], str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+plugins::install::release
+
+  × the download of tool-[PLATFORM].tar.gz was cut short: the server sends 120 bytes but the release says 111
+
+"#]]);
     // The release now lists the new asset: the lock's pin refuses it.
     server.release("v1.2.0", &[(&name, &other, None)]);
-    let (code, _, stderr) = tool(&mirror, &server, &home, &["sync", "--yes"]);
-    assert_eq!(code, 2);
-    assert!(stderr.contains("but the lock says"), "{stderr}");
+    tool(&mirror, &server, &home, &["sync", "--yes"]).expect(2, str![], str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+plugins::install::release
+
+  × tool-[PLATFORM].tar.gz hashes to sha256:8d74b9f5e2a928f19e6e5ea967f5d34d5472073204fe44ad36ef986742d44bb5, but the lock says
+  │ sha256:21d8d9764371354f7222fb9fcdc9cc17debec0d5d2b37acd24242093bd06dfa8
+
+"#]]);
     // `--frozen`: the same refusal has its own code, and nothing is installed.
     let lock = std::fs::read(home.join("plugins.lock")).unwrap();
-    let (code, _, stderr) = tool(&mirror, &server, &home, &["sync", "--frozen", "--yes"]);
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("plugins::sync::asset_mismatch")
-            && stderr.contains("the locked release asset cannot be had as locked"),
-        "{stderr}"
-    );
+    tool(&mirror, &server, &home, &["sync", "--frozen", "--yes"]).expect(2, str![], str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+plugins::sync::asset_mismatch
+
+  × dev.example.tool: the locked release asset cannot be had as locked: tool-[PLATFORM].tar.gz hashes to sha256:8d74b9f5e2a928f19e6e5ea967f5d34d5472073204fe44ad36ef986742d44bb5, but the lock says
+  │ sha256:21d8d9764371354f7222fb9fcdc9cc17debec0d5d2b37acd24242093bd06dfa8; nothing was changed
+  help: --frozen installs only what the lock pins; nothing was changed; the release must still serve the asset with the lock's sha256
+
+"#]]);
     assert!(!home.join("plugins/dev.example.tool").exists());
     assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), lock);
 }
@@ -371,7 +486,7 @@ fn a_failed_update_download_keeps_the_working_install() {
     let (mirror, home, server, name) = tarball_plugin(tmp.path());
     let good = targz(&[("worker", b"#!/bin/sh\necho v1.2.0\n")]);
     server.release("v1.2.0", &[(&name, &good, None)]);
-    assert_eq!(install_tool(&mirror, &server, &home).0, 0);
+    install_tool(&mirror, &server, &home).success();
 
     // v1.3.0 is tagged, but its release asset is cut short.
     let work = tmp.path().join("work");
@@ -398,9 +513,18 @@ fn a_failed_update_download_keeps_the_working_install() {
         Some(newer.len()),
     );
     let update = || tool(&mirror, &server, &home, &["update", "--all", "--yes"]);
-    let (code, stdout, stderr) = update();
-    assert_ne!(code, 0, "{stdout}{stderr}");
-    assert!(stderr.contains("was cut short"), "{stderr}");
+    update().expect(
+        1,
+        str![],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched e4593c148997
+plugins::install::release
+
+  × the download of tool-[PLATFORM].tar.gz was cut short: request or response body error
+
+"#]],
+    );
     let worker = home.join("plugins/dev.example.tool/worker");
     let ran = |w: &Path| {
         String::from_utf8_lossy(&std::process::Command::new(w).output().unwrap().stdout)
@@ -409,20 +533,31 @@ fn a_failed_update_download_keeps_the_working_install() {
     };
     assert_eq!(ran(&worker), "v1.2.0", "the working install stays");
     assert_eq!(locked(&home, "dev.example.tool", "release_tag"), "v1.2.0");
-    assert_eq!(
-        Plugins::new()
-            .args(["verify", "--home"])
-            .arg(&home)
-            .run()
-            .parts()
-            .0,
-        0
+    tool(&mirror, &server, &home, &["verify"]).expect(
+        0,
+        str![[r#"
+          ok dev.example.tool
+1 verified, 0 changed
+
+"#]],
+        str![],
     );
 
     // Once the asset is whole, the update lands and re-pins.
     server.route(&format!("/download/v1.3.0/{name}"), newer.clone(), None);
-    let (code, stdout, stderr) = update();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    update().expect(
+        0,
+        str![[r#"
+     Updated dev.example.tool to v1.3.0 @ e4593c1489
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched e4593c148997
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+
+"#]],
+    );
     assert_eq!(ran(&worker), "v1.3.0");
     assert_eq!(
         locked(&home, "dev.example.tool", "asset_sha256"),
@@ -437,13 +572,25 @@ fn sync_refetches_the_locked_release_not_the_latest() {
     let old = targz(&[("worker", b"#!/bin/sh\necho old\n")]);
     server.release("v1.2.0", &[(&name, &old, None)]);
     // No tag requested: the latest release is used and pinned.
-    let (code, stdout, stderr) = tool(
+    tool(
         &mirror,
         &server,
         &home,
         &["install", "gh:acme/tool", "--yes"],
+    )
+    .expect(
+        0,
+        str![[r#"
+   Installed dev.example.tool 1.2.0 @ 278b4ec969 in [HOME]/plugins/dev.example.tool
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+
+"#]],
     );
-    assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(locked(&home, "dev.example.tool", "release_tag"), "v1.2.0");
 
     server.release(
@@ -451,8 +598,19 @@ fn sync_refetches_the_locked_release_not_the_latest() {
         &[(&name, &targz(&[("worker", b"#!/bin/sh\necho new\n")]), None)],
     );
     std::fs::remove_dir_all(home.join("plugins/dev.example.tool")).unwrap();
-    let (code, stdout, stderr) = tool(&mirror, &server, &home, &["sync", "--yes"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    tool(&mirror, &server, &home, &["sync", "--yes"]).expect(
+        0,
+        str![[r#"
+      Synced dev.example.tool 1.2.0
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+
+"#]],
+    );
     let out = std::process::Command::new(home.join("plugins/dev.example.tool/worker"))
         .output()
         .unwrap();
@@ -468,17 +626,42 @@ fn a_bundle_carries_the_locked_release_asset() {
     let (mirror, home, server, name) = tarball_plugin(tmp.path());
     let asset = targz(&[("worker", b"#!/bin/sh\necho bundled\n")]);
     server.release("v1.2.0", &[(&name, &asset, None)]);
-    let (code, stdout, stderr) = install_tool(&mirror, &server, &home);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    install_tool(&mirror, &server, &home).success();
     let bundle = tmp.path().join("plugins.tar");
-    let (code, stdout, stderr) = tool(
+    let mut ran = tool(
         &mirror,
         &server,
         &home,
         &["bundle", "-o", bundle.to_str().unwrap(), "--json"],
     );
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_matches_output_schema("bundle.json", &serde_json::from_str(&stdout).unwrap());
+    ran.redact("[BUNDLE]", &bundle).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "bundle": {
+    "output": "[BUNDLE]",
+    "bytes": 6144,
+    "plugins": [
+      {
+        "id": "dev.example.tool",
+        "commit": "278b4ec969091f0836b5d6433585dec888ba694f",
+        "tree_hash": "sha256:304f0373419b2b9c070d942a029ab5f57af149df59c1c9450bd695b5bbb7c615",
+        "wheels": 0
+      }
+    ]
+  }
+}
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+
+"#]],
+    );
+    assert_matches_output_schema("bundle.json", &serde_json::from_str(&ran.stdout).unwrap());
     let listed = std::process::Command::new("tar")
         .arg("-tf")
         .arg(&bundle)
@@ -495,16 +678,28 @@ fn a_bundle_carries_the_locked_release_asset() {
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
     let nowhere = "http://127.0.0.1:9";
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["sync", "--frozen", "--yes", "--from"])
         .arg(&bundle)
         .arg("--home")
         .arg(&fresh)
         .env("PLUGINS_GH_BASE", nowhere)
         .env("PLUGINS_GITHUB_API", nowhere)
+        .env("COLUMNS", "400")
+        .tmp(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .expect(
+            0,
+            str![[r#"
+      Synced dev.example.tool 1.2.0
+
+"#]],
+            str![[r#"
+    Fetching [TMP]/fresh/.plugins/staging/[..]/trees/dev.example.tool
+     Fetched 278b4ec96909
+
+"#]],
+        );
     let out = std::process::Command::new(fresh.join("plugins/dev.example.tool/worker"))
         .output()
         .unwrap();
@@ -554,20 +749,27 @@ fn a_bundle_carries_the_locked_release_asset() {
     let again = tmp.path().join("again");
     std::fs::create_dir_all(&again).unwrap();
     std::fs::copy(home.join("plugins.lock"), again.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["sync", "--frozen", "--yes", "--from"])
         .arg(&swapped)
         .arg("--home")
         .arg(&again)
         .env("PLUGINS_GH_BASE", nowhere)
         .env("PLUGINS_GITHUB_API", nowhere)
+        .env("COLUMNS", "400")
+        .tmp(tmp.path())
+        .redact("[PLATFORM]", format!("{}-{}", os_arch().0, os_arch().1))
         .run()
-        .parts();
-    assert_ne!(code, 0, "{stdout}{stderr}");
-    assert!(
-        stderr.contains("plugins::sync::asset_mismatch") && stderr.contains("the lock"),
-        "{stderr}"
-    );
+        .expect(2, str![], str![[r#"
+    Fetching [TMP]/again/.plugins/staging/[..]/trees/dev.example.tool
+     Fetched 278b4ec96909
+plugins::sync::asset_mismatch
+
+  × dev.example.tool: the locked release asset cannot be had as locked: tool-[PLATFORM].tar.gz hashes to sha256:a32f5ab666ea49f48d5fd17dfa1b0885bdf331fd81564117c1a353730a365731, but the lock says
+  │ sha256:d1975cf52224d1eecd4e67076387c26f2c8df5f351f1693d63a8cb8c80d29471; nothing was changed
+  help: --frozen installs only what the lock pins; nothing was changed; the release must still serve the asset with the lock's sha256
+
+"#]]);
     assert!(!again.join("plugins").join("dev.example.tool").exists());
     assert_eq!(
         std::fs::read(again.join("plugins.lock")).unwrap(),
@@ -577,9 +779,39 @@ fn a_bundle_carries_the_locked_release_asset() {
 
 #[test]
 fn asset_names_that_leave_the_plugin_are_refused_before_any_download() {
-    for (runtime, version) in [
-        ("asset = \"../../../escape-${os}\"\n", "1.2.0"),
-        ("asset = \"w-${version}\"\n", "1.2.0/../../../../escape"),
+    for (runtime, version, refused) in [
+        (
+            "asset = \"../../../escape-${os}\"\n",
+            "1.2.0",
+            str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched f04235442f76
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ f04235442f76
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+plugins::install::unsafe_name
+
+  × the release asset name "../../../escape-[OS]" cannot be a file name: it contains a path separator (`/` or `\`)
+
+"#]],
+        ),
+        (
+            "asset = \"w-${version}\"\n",
+            "1.2.0/../../../../escape",
+            str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 554ac185505c
+aoe plugin `dev.example.tool` 1.2.0/../../../../escape from gh:acme/tool @ 554ac185505c
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+plugins::install::unsafe_name
+
+  × the release asset name "w-1.2.0/../../../../escape" cannot be a file name: it contains a path separator (`/` or `\`)
+
+"#]],
+        ),
     ] {
         let tmp = tempfile::tempdir().unwrap();
         let (mirror, home) = plugin(tmp.path(), runtime);
@@ -613,9 +845,9 @@ fn asset_names_that_leave_the_plugin_are_refused_before_any_download() {
             .unwrap()
             .map(|e| e.unwrap().file_name())
             .collect();
-        let (code, stdout, stderr) = install_tool(&mirror, &server, &home);
-        assert_eq!(code, 2, "{stdout}{stderr}");
-        assert!(stderr.contains("plugins::install::unsafe_name"), "{stderr}");
+        install_tool(&mirror, &server, &home)
+            .redact("[OS]", os_arch().0)
+            .expect(2, str![], refused);
         let mut after: Vec<_> = std::fs::read_dir(tmp.path())
             .unwrap()
             .map(|e| e.unwrap().file_name())
@@ -642,11 +874,22 @@ fn an_archive_that_unpacks_too_large_is_refused() {
     std::io::Write::write_all(&mut gz, &[0u8; 4096]).unwrap();
     let bomb = gz.finish().unwrap();
     server.release("v1.2.0", &[(&name, &bomb, None)]);
-    let (code, _, stderr) = install_tool(&mirror, &server, &home);
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("is too large: it unpacks to more than 512 MiB"),
-        "{stderr}"
+    install_tool(&mirror, &server, &home).expect(
+        2,
+        str![],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 278b4ec96909
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 278b4ec96909
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+ Downloading tool-[PLATFORM].tar.gz 0 KiB
+plugins::install::release
+
+  × archive tool-[PLATFORM].tar.gz is too large: it unpacks to more than 512 MiB
+
+"#]],
     );
     assert!(!home.join("plugins/dev.example.tool").exists());
     assert_eq!(plugins::release::unpack_limit(1 << 20), 512 << 20);
@@ -666,7 +909,7 @@ fn the_token_and_the_proxy_reach_the_api() {
     server.release("v1.2.0", &[(&name, b"#!/bin/sh\necho raw\n", None)]);
     let proxy = crate::support::net::Proxy::start();
     let token = "ghp_t0ken-never-shown";
-    let (code, stdout, stderr) = Plugins::new()
+    let ran = Plugins::new()
         .without_proxies()
         .env_remove("GH_TOKEN")
         .args(["install", "gh:acme/tool@v1.2.0", "--yes", "--home"])
@@ -675,9 +918,27 @@ fn the_token_and_the_proxy_reach_the_api() {
         .env("PLUGINS_GITHUB_API", &server.base)
         .env("GITHUB_TOKEN", token)
         .env("HTTP_PROXY", &proxy.url)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .redact("[MIRROR]", &mirror)
+        .redact("[HOME]", &home)
+        .redact("[PLATFORM]", format!("{}-{}", os_arch().0, os_arch().1))
+        .run();
+    ran.expect(
+        0,
+        str![[r#"
+   Installed dev.example.tool 1.2.0 @ eda18d1dc9 in [HOME]/plugins/dev.example.tool
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched eda18d1dc965
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ eda18d1dc965
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+ Downloading tool-[PLATFORM] 0 KiB
+
+"#]],
+    );
     let seen = server.seen.lock().unwrap().clone();
     let bearer = format!("Bearer {token}");
     assert!(
@@ -694,7 +955,7 @@ fn the_token_and_the_proxy_reach_the_api() {
         through.iter().any(|l| l.starts_with(&download)),
         "{through:?}"
     );
-    assert!(!format!("{stdout}{stderr}").contains(token));
+    assert!(!format!("{}{}", ran.stdout, ran.stderr).contains(token));
     let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
     assert!(!lock.contains(token), "{lock}");
 }
@@ -721,13 +982,24 @@ fn a_gh_source_without_a_ref_installs_the_latest_release() {
     let (mirror, home, [c1, _]) = released_then_moved(tmp.path());
     let server = Server::start();
     server.release("v1.0.0", &[]);
-    let (code, stdout, stderr) = tool(
+    tool(
         &mirror,
         &server,
         &home,
         &["install", "gh:acme/tool", "--yes"],
+    )
+    .expect(
+        0,
+        str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 1e89944df1 in [HOME]/plugins/dev.example.pinned
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 1e89944df1ab
+
+"#]],
     );
-    assert_eq!(code, 0, "{stdout}{stderr}");
     let id = "dev.example.pinned";
     assert_eq!(locked(&home, id, "version"), "1.0.0");
     assert_eq!(locked(&home, id, "requested_ref"), "v1.0.0");
@@ -749,13 +1021,28 @@ fn a_gh_source_without_a_release_installs_the_default_branch() {
     let (mirror, home, [_, c2]) = released_then_moved(tmp.path());
     // The server has no release: /releases/latest is 404.
     let server = Server::start();
-    let (code, stdout, stderr) = tool(
+    tool(
         &mirror,
         &server,
         &home,
         &["install", "gh:acme/tool", "--yes"],
+    )
+    .expect(
+        0,
+        str![[r#"
+   Installed dev.example.pinned 2.0.0 @ 247df5be2d in [HOME]/plugins/dev.example.pinned
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 247df5be2d6a
+aoe plugin `dev.example.pinned` 2.0.0 from gh:acme/tool @ 247df5be2d6a
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+
+"#]],
     );
-    assert_eq!(code, 0, "{stdout}{stderr}");
     let id = "dev.example.pinned";
     assert_eq!(locked(&home, id, "version"), "2.0.0");
     assert_eq!(locked(&home, id, "requested_ref"), "");
@@ -763,13 +1050,28 @@ fn a_gh_source_without_a_release_installs_the_default_branch() {
     assert_eq!(locked(&home, id, "resolved_commit"), c2);
     // An explicit ref asks no release.
     let before = server.seen.lock().unwrap().len();
-    let (code, stdout, stderr) = tool(
+    tool(
         &mirror,
         &server,
         &tmp.path().join("home2"),
         &["install", "gh:acme/tool@v1.0.0", "--yes"],
+    )
+    .expect(
+        0,
+        str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 1e89944df1 in [HOME]/plugins/dev.example.pinned
+
+"#]],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+     Fetched 1e89944df1ab
+aoe plugin `dev.example.pinned` 1.0.0 from gh:acme/tool @ 1e89944df1ab
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+
+"#]],
     );
-    assert_eq!(code, 0, "{stdout}{stderr}");
     assert_eq!(server.seen.lock().unwrap().len(), before);
 }
 
@@ -783,15 +1085,23 @@ fn a_failing_release_lookup_stops_the_install() {
         b"{not json".to_vec(),
         None,
     );
-    let (code, stdout, stderr) = tool(
+    tool(
         &mirror,
         &server,
         &home,
         &["install", "gh:acme/tool", "--yes"],
+    )
+    .expect(
+        2,
+        str![],
+        str![[r#"
+    Fetching [MIRROR]/acme/tool.git
+plugins::install::release
+
+  × [API]/repos/acme/tool/releases/latest: not a release: key must be a string at line 1 column 2
+
+"#]],
     );
-    assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(stderr.contains("plugins::install::release"), "{stderr}");
-    assert!(stderr.contains("not a release"), "{stderr}");
     assert!(
         !home.join("plugins").exists()
             || std::fs::read_dir(home.join("plugins"))

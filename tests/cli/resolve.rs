@@ -1,6 +1,6 @@
 //! `plugins resolve`: AWorld activation, in a documented discovery order.
 
-use serde_json::Value;
+use snapbox::str;
 
 use crate::support::*;
 
@@ -39,57 +39,108 @@ fn upstream_activation_example_in_sorted_order() {
         "6-dup",
         r#"{"id": "base-tools", "version": "2"}"#,
     );
-    let (code, stdout, _) = Plugins::new()
-        .args(["resolve", "--json", "--path"])
-        .arg(home.path())
-        .run()
-        .parts();
-    assert_eq!(code, 1, "something was skipped");
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
-    let ids = |k: &str| -> Vec<String> {
-        doc[k]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|d| d["id"].as_str().unwrap().to_owned())
-            .collect()
+    let resolve = |args: &[&str], path: &std::path::Path| {
+        Plugins::new()
+            .arg("resolve")
+            .args(args)
+            .arg("--path")
+            .arg(path)
+            .redact("[ROOT]", path)
+            .run()
     };
-    assert_eq!(ids("active"), ["base-tools", "dependent-tools"]);
-    let reasons: Vec<&str> = doc["skipped"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|d| d["skipped"].as_str().unwrap())
-        .collect();
-    assert_eq!(
-        reasons,
-        [
-            "missing dependencies: not-installed",
-            "conflicts with active plugins: base-tools",
-            "invalid plugin root: missing required field: id",
-            "duplicate plugin id: base-tools",
-        ]
+    // Something was skipped: exit 1.
+    resolve(&["--json"], home.path()).expect(
+        1,
+        str![[r#"
+{
+  "format_version": 1,
+  "order": "path order, children sorted by name",
+  "active": [
+    {
+      "id": "base-tools",
+      "path": "[ROOT]/1-base",
+      "framework": "manifest",
+      "skipped": null
+    },
+    {
+      "id": "dependent-tools",
+      "path": "[ROOT]/2-dependent",
+      "framework": "manifest",
+      "skipped": null
+    }
+  ],
+  "skipped": [
+    {
+      "id": "missing-dependent",
+      "path": "[ROOT]/3-missing",
+      "framework": "manifest",
+      "skipped": "missing dependencies: not-installed"
+    },
+    {
+      "id": "conflicting-tools",
+      "path": "[ROOT]/4-conflicting",
+      "framework": "manifest",
+      "skipped": "conflicts with active plugins: base-tools"
+    },
+    {
+      "id": "5-broken",
+      "path": "[ROOT]/5-broken",
+      "framework": "manifest",
+      "skipped": "invalid plugin root: missing required field: id"
+    },
+    {
+      "id": "base-tools",
+      "path": "[ROOT]/6-dup",
+      "framework": "manifest",
+      "skipped": "duplicate plugin id: base-tools"
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
     // Human output names the same decisions; a clean set exits 0.
-    let (_, human, _) = Plugins::new()
-        .args(["resolve", "--path"])
-        .arg(home.path())
-        .run()
-        .parts();
-    assert!(human.starts_with("active (2):\n  base-tools"), "{human}");
+    resolve(&[], home.path()).expect(
+        1,
+        str![[r#"
+active (2):
+  base-tools                   manifest [ROOT]/1-base
+  dependent-tools              manifest [ROOT]/2-dependent
+skipped (4):
+  missing-dependent            missing dependencies: not-installed
+  conflicting-tools            conflicts with active plugins: base-tools
+  5-broken                     invalid plugin root: missing required field: id
+  base-tools                   duplicate plugin id: base-tools
+
+"#]],
+        str![],
+    );
     let clean = tempfile::tempdir().unwrap();
     aworld_plugin(clean.path(), "a", r#"{"id": "a", "version": "1"}"#);
-    let (code, _, _) = Plugins::new()
-        .args(["resolve", "--path"])
-        .arg(clean.path())
-        .run()
-        .parts();
-    assert_eq!(code, 0);
-    let (code, _, _) = Plugins::new()
+    resolve(&[], clean.path()).expect(
+        0,
+        str![[r#"
+active (1):
+  a                            manifest [ROOT]/a
+skipped (0):
+
+"#]],
+        str![],
+    );
+    Plugins::new()
         .args(["resolve", "--path", "/nonexistent"])
         .run()
-        .parts();
-    assert_eq!(code, 2);
+        .expect(
+            2,
+            str![],
+            str![[r#"
+plugins::usage::path_not_found
+
+  × path `/nonexistent` does not exist
+
+"#]],
+        );
 }
 
 #[test]
@@ -111,20 +162,19 @@ fn unreadable_manifests_are_skipped_with_the_validate_guards() {
         .success();
     assert!(ok);
     // A FIFO manifest must not hang `resolve`.
-    let (code, stdout, _) = Plugins::new()
+    Plugins::new()
         .args(["resolve", "--path"])
         .arg(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 1);
-    snapbox::assert_data_eq!(
-        stdout,
-        snapbox::str![[r#"
+        .expect(
+            1,
+            str![[r#"
 active (0):
 skipped (2):
   bad                          unreadable manifest: .aworld-plugin/plugin.json is not valid UTF-8
   pipe                         unreadable manifest: .aworld-plugin/plugin.json is not a regular file
 
-"#]]
-    );
+"#]],
+            str![],
+        );
 }

@@ -15,17 +15,17 @@ fn rollback(home: &Path, extra: &[&str]) -> Ran {
         .args(["rollback", ID])
         .args(extra)
         .home(home)
+        .env("COLUMNS", "400")
         .redact("[HOME]", home)
         .run()
 }
 
 fn update(home: &Path) {
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
         .args(["update", "--all", "--yes", "--home"])
         .arg(home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .success();
 }
 
 fn kept(home: &Path) -> Vec<String> {
@@ -51,9 +51,17 @@ fn rollback_restores_a_kept_version_and_keeps_two() {
     assert_eq!(code, 0, "{o}{e}");
 
     // Nothing kept yet: an install is not an update.
-    let (code, _, stderr) = rollback(&home, &[]).parts();
-    assert_eq!(code, 2);
-    assert!(stderr.contains("plugins::rollback::no_history"), "{stderr}");
+    rollback(&home, &[]).expect(
+        2,
+        str![],
+        str![[r#"
+plugins::rollback::no_history
+
+  × no previous version of dev.example.pinned is kept in [HOME]
+  help: updates keep the previous version; a plugin that was only installed has none
+
+"#]],
+    );
 
     for v in 2..=4 {
         repo.file("aoe-plugin.toml", &static_aoe(&format!("{v}.0.0")));
@@ -78,45 +86,111 @@ fn rollback_restores_a_kept_version_and_keeps_two() {
     assert_eq!(locked(&home, ID, "resolved_commit"), commits[2]);
     // The restored slot is gone; the version rolled back from is kept.
     assert_eq!(kept(&home), ["2", "4"]);
-    let (code, o, e) = Plugins::new()
+    // The restored files match the restored entry.
+    Plugins::new()
         .args(["verify", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(
-        code, 0,
-        "the restored files match the restored entry: {o}{e}"
-    );
+        .expect(
+            0,
+            str![[r#"
+          ok dev.example.pinned
+1 verified, 0 changed
+
+"#]],
+            str![],
+        );
 
     // --to picks a kept commit by prefix; the installed one is up to date.
-    let (code, o, e) = rollback(&home, &["--to", &commits[1][..10], "--json"]).parts();
-    assert_eq!(code, 0, "{o}{e}");
-    let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
-    assert_eq!(doc["plugins"][0]["status"], "rolled_back");
-    assert_eq!(doc["plugins"][0]["from_commit"], commits[2].as_str());
+    rollback(&home, &["--to", &commits[1][..10], "--json"])
+        .redact("[FROM]", &commits[2])
+        .redact("[TO]", &commits[1])
+        .expect(
+            0,
+            str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "status": "rolled_back",
+      "home": "[HOME]",
+      "dir": "[HOME]/plugins/dev.example.pinned",
+      "version": "2.0.0",
+      "commit": "[TO]",
+      "from_commit": "[FROM]",
+      "hold": {
+        "since": "[AT]",
+        "by": "rollback",
+        "reason": "rolled back from 3.0.0 (5761a5f)"
+      }
+    }
+  ]
+}
+
+"#]],
+            str![],
+        );
     assert_eq!(locked(&home, ID, "version"), "2.0.0");
-    let (code, o, _) = rollback(&home, &["--to", &commits[1], "--json"]).parts();
-    assert_eq!(code, 0);
-    assert!(o.contains("\"up_to_date\""), "{o}");
+    rollback(&home, &["--to", &commits[1], "--json"])
+        .redact("[TO]", &commits[1])
+        .expect(
+            0,
+            str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "status": "up_to_date",
+      "home": "[HOME]",
+      "dir": "[HOME]/plugins/dev.example.pinned",
+      "version": "2.0.0",
+      "commit": "[TO]",
+      "from_commit": "[TO]",
+      "hold": null
+    }
+  ]
+}
+
+"#]],
+            str![],
+        );
 
     // v1 was dropped long ago.
-    let (code, _, stderr) = rollback(&home, &["--to", &commits[0][..8]]).parts();
-    assert_eq!(code, 2);
-    assert!(stderr.contains("plugins::rollback::not_kept"), "{stderr}");
+    rollback(&home, &["--to", &commits[0][..8]]).expect(2, str![], str![[r#"
+plugins::rollback::not_kept
+
+  × no kept version of dev.example.pinned is at commit 98dbc36b (kept: 5761a5fef946fe40ce19de2275f882b3b7c1403c, 1f61bc6e384230236837dfe84a72ee588469ccd9)
+  help: the last two versions an update replaced are kept; `plugins info` shows the installed commit
+
+"#]]);
 
     // A removal takes the plugin's history with it.
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
         .args(["remove", ID, "--home"])
         .arg(&home)
+        .redact("[HOME]", &home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .expect(
+            0,
+            str![[r#"
+     Removed dev.example.pinned from [HOME]
+
+"#]],
+            str![],
+        );
     assert!(kept(&home).is_empty());
-    let (code, _, stderr) = rollback(&home, &[]).parts();
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("plugins::install::not_installed"),
-        "{stderr}"
+    rollback(&home, &[]).expect(
+        2,
+        str![],
+        str![[r#"
+plugins::install::not_installed
+
+  × plugin 'dev.example.pinned' is not installed
+  help: `plugins list` shows what is installed; pass --home for another home
+
+"#]],
     );
 }
 
@@ -140,11 +214,17 @@ fn a_tampered_history_slot_is_refused_by_name() {
     std::fs::create_dir_all(&outside).unwrap();
     std::fs::write(outside.join("aoe-plugin.toml"), static_aoe("1.0.0")).unwrap();
     type Tamper = fn(&Path, &Path);
-    let cases: [(&str, Tamper, &str); 7] = [
+    let cases: [(&str, Tamper, snapbox::data::Inline); 7] = [
         (
             "modified",
             |slot, _| std::fs::write(slot.join("tree/aoe-plugin.toml"), "# changed\n").unwrap(),
-            "its files changed since it was kept",
+            str![[r#"
+plugins::rollback::damaged
+
+  × history slot 1 of dev.example.pinned is damaged: its files changed since it was kept
+  help: delete [HOME]/.plugins/history/dev.example.pinned/1 to roll back to an older kept version, or reinstall with `plugins install --force`
+
+"#]],
         ),
         (
             "tree-symlink",
@@ -152,12 +232,24 @@ fn a_tampered_history_slot_is_refused_by_name() {
                 std::fs::remove_dir_all(slot.join("tree")).unwrap();
                 std::os::unix::fs::symlink(outside, slot.join("tree")).unwrap();
             },
-            "its tree is not a plain directory",
+            str![[r#"
+plugins::rollback::damaged
+
+  × history slot 1 of dev.example.pinned is damaged: its tree is not a plain directory
+  help: delete [HOME]/.plugins/history/dev.example.pinned/1 to roll back to an older kept version, or reinstall with `plugins install --force`
+
+"#]],
         ),
         (
             "symlink-inside",
             |slot, _| std::os::unix::fs::symlink("/etc/passwd", slot.join("tree/passwd")).unwrap(),
-            "it holds symlinks, which the host refuses in a plugin tree",
+            str![[r#"
+plugins::rollback::damaged
+
+  × history slot 1 of dev.example.pinned is damaged: it holds symlinks, which the host refuses in a plugin tree
+  help: delete [HOME]/.plugins/history/dev.example.pinned/1 to roll back to an older kept version, or reinstall with `plugins install --force`
+
+"#]],
         ),
         (
             "other-id",
@@ -166,7 +258,13 @@ fn a_tampered_history_slot_is_refused_by_name() {
                 let text = std::fs::read_to_string(&p).unwrap();
                 std::fs::write(&p, text.replace(ID, "dev.example.other")).unwrap();
             },
-            "its entry names another plugin (\"dev.example.other\")",
+            str![[r#"
+plugins::rollback::damaged
+
+  × history slot 1 of dev.example.pinned is damaged: its entry names another plugin ("dev.example.other")
+  help: delete [HOME]/.plugins/history/dev.example.pinned/1 to roll back to an older kept version, or reinstall with `plugins install --force`
+
+"#]],
         ),
         (
             "no-hash",
@@ -177,12 +275,24 @@ fn a_tampered_history_slot_is_refused_by_name() {
                 entry.as_object_mut().unwrap().remove("installed_hash");
                 std::fs::write(&p, entry.to_string()).unwrap();
             },
-            "it records no hash of its files, so it cannot be checked",
+            str![[r#"
+plugins::rollback::damaged
+
+  × history slot 1 of dev.example.pinned is damaged: it records no hash of its files, so it cannot be checked
+  help: delete [HOME]/.plugins/history/dev.example.pinned/1 to roll back to an older kept version, or reinstall with `plugins install --force`
+
+"#]],
         ),
         (
             "unreadable-entry",
             |slot, _| std::fs::write(slot.join("entry.json"), "{").unwrap(),
-            "its entry.json does not read",
+            str![[r#"
+plugins::rollback::damaged
+
+  × history slot 1 of dev.example.pinned is damaged: its entry.json does not read
+  help: delete [HOME]/.plugins/history/dev.example.pinned/1 to roll back to an older kept version, or reinstall with `plugins install --force`
+
+"#]],
         ),
         // Issue #40: before, the lock took it (and the next `sync --force` refused it).
         (
@@ -194,10 +304,17 @@ fn a_tampered_history_slot_is_refused_by_name() {
                 entry["source"] = "ext::sh -c touch% /tmp/pwned".into();
                 std::fs::write(&p, entry.to_string()).unwrap();
             },
-            "its entry names a source install refuses: refusing source \"ext::sh -c touch% /tmp/pwned\": git's `ext::` remote-helper transports can run commands",
+            str![[r#"
+plugins::rollback::damaged
+
+  × history slot 1 of dev.example.pinned is damaged: its entry names a source install refuses: refusing source "ext::sh -c touch% /tmp/pwned": git's `ext::` remote-helper transports can run
+  │ commands; use an https://, ssh:// or file:// URL
+  help: delete [HOME]/.plugins/history/dev.example.pinned/1 to roll back to an older kept version, or reinstall with `plugins install --force`
+
+"#]],
         ),
     ];
-    for (name, tamper, why) in cases {
+    for (name, tamper, expected) in cases {
         let home = tmp.path().join(name);
         let status = std::process::Command::new("cp")
             .arg("-a")
@@ -208,19 +325,7 @@ fn a_tampered_history_slot_is_refused_by_name() {
         assert!(status.success());
         tamper(&home.join(".plugins/history").join(ID).join("1"), &outside);
         let before = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
-        let (code, stdout, stderr) = rollback(&home, &[]).parts();
-        assert_eq!(code, 2, "{name}: {stdout}{stderr}");
-        // The message as one line, whatever the terminal width wrapped.
-        let flat = stderr
-            .replace('│', " ")
-            .split_whitespace()
-            .collect::<Vec<_>>()
-            .join(" ");
-        assert!(
-            flat.contains("plugins::rollback::damaged")
-                && flat.contains(&format!("history slot 1 of {ID} is damaged: {why}")),
-            "{name}: {stderr}"
-        );
+        rollback(&home, &[]).expect(2, str![""], expected);
         assert_eq!(
             std::fs::read_to_string(home.join("plugins.lock")).unwrap(),
             before,
@@ -249,31 +354,38 @@ fn a_kept_slot_with_a_symlink_out_of_it_is_refused_where_symlinks_are_allowed() 
     assert!(slot.join("tree").is_dir(), "a slot was kept");
     std::os::unix::fs::symlink("../../../../..", slot.join("tree/out")).unwrap();
     let before = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args(["rollback", "helper", "--home"])
         .arg(&home)
         .env("COLUMNS", "400")
+        .redact("[HOME]", &home)
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(
-        stderr.contains("plugins::rollback::damaged")
-            && stderr.contains(
-                "history slot 1 of helper is damaged: it holds symlinks that point outside it: out"
-            ),
-        "{stderr}"
-    );
+        .expect(2, str![], str![[r#"
+plugins::rollback::damaged
+
+  × history slot 1 of helper is damaged: it holds symlinks that point outside it: out
+  help: delete [HOME]/.plugins/history/helper/1 to roll back to an older kept version, or reinstall with `plugins install --force`
+
+"#]]);
     assert_eq!(
         std::fs::read_to_string(home.join("plugins.lock")).unwrap(),
         before
     );
 }
 
-/// Update, then roll back `id` in `home`: the rollback succeeds, `verify` passes, and the
+/// Update, then roll back `id` in `home`: the rollback succeeds, saying `rolled_back`
+/// (`[HOME]`, `[OLD]` and `[NEW]` the home and the two commits), `verify` passes, and the
 /// restored venv's interpreter still runs.
-fn updates_and_rolls_back(repo: &Repo, home: &Path, id: &str, bump: &dyn Fn(&str)) {
+fn updates_and_rolls_back(
+    repo: &Repo,
+    home: &Path,
+    id: &str,
+    bump: &dyn Fn(&str),
+    rolled_back: snapbox::data::Inline,
+) {
     let (code, o, e) = install(home, &[&repo.url(), "--ref", "main"]);
     assert_eq!(code, 0, "{o}{e}");
+    let v1 = locked(home, id, "resolved_commit");
     let python = home
         .join("plugins")
         .join(id)
@@ -286,17 +398,16 @@ fn updates_and_rolls_back(repo: &Repo, home: &Path, id: &str, bump: &dyn Fn(&str
     repo.commit("v2");
     update(home);
     assert_eq!(locked(home, id, "version"), "0.2.0");
-    let (code, stdout, stderr) = Plugins::new()
+    let v2 = locked(home, id, "resolved_commit");
+    Plugins::new()
         .args(["rollback", id])
         .home(home)
         .env("COLUMNS", "400")
+        .redact("[HOME]", home)
+        .redact("[OLD]", &v1[..7])
+        .redact("[NEW]", &v2[..7])
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(
-        stdout.contains(&format!("Rolled back {id} 0.2.0")),
-        "{stdout}"
-    );
+        .expect(0, rolled_back, str![]);
     assert_ne!(locked(home, id, "version"), "0.2.0");
     crate::support::home::verify_ok(home).unwrap();
     let ran = std::process::Command::new(&python)
@@ -341,11 +452,16 @@ fn a_plugin_whose_build_makes_a_venv_rolls_back() {
         &|v| {
             github.file("aoe-plugin.toml", &manifest(v));
         },
+        str![[r#"
+ Rolled back dev.example.github 0.2.0 ([NEW]) -> 0.1.0 ([OLD]) in [HOME]
+        Held dev.example.github at 0.1.0: `update --all` and `autoupdate` skip it until `plugins update dev.example.github` or `plugins unhold dev.example.github`
+
+"#]],
     );
 
     // The python template, as `plugins new` writes it (its build pip-installs the package).
     let dir = t.join("template");
-    let (code, o, e) = Plugins::new()
+    Plugins::new()
         .args([
             "new",
             "Demo Board",
@@ -358,8 +474,7 @@ fn a_plugin_whose_build_makes_a_venv_rolls_back() {
         ])
         .arg(&dir)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+        .success();
     crate::support::git::git(&dir, &["checkout", "-q", "-B", "main"]);
     let template = Repo { dir };
     template.commit("v1");
@@ -377,5 +492,10 @@ fn a_plugin_whose_build_makes_a_venv_rolls_back() {
             )
             .unwrap();
         },
+        str![[r#"
+ Rolled back dev.example.demo-board 0.2.0 ([NEW]) -> 0.1.0 ([OLD]) in [HOME]
+        Held dev.example.demo-board at 0.1.0: `update --all` and `autoupdate` skip it until `plugins update dev.example.demo-board` or `plugins unhold dev.example.demo-board`
+
+"#]],
     );
 }

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use serde_json::Value;
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::{Repo, git, git_env};
 use crate::support::net::Daemon;
@@ -169,15 +169,18 @@ fn a_signed_tag_installs_and_the_lock_pins_its_key() {
     let allowed = w.allowed("allowed_signers", &[&w.publisher]);
     for mode in MODES {
         let home = w.path(&format!("home-{mode}"));
-        let (code, stdout, stderr) = w.install_signed_v1(mode, &allowed, &home).parts();
-        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
-        assert!(
-            stderr.contains(&format!(
-                "    Verified tag v1.0.0: signed by {} (publisher@example.com)\n",
-                w.publisher.fingerprint
-            )),
-            "mode {mode}: {stderr}"
-        );
+        w.install_signed_v1(mode, &allowed, &home)
+            .redact("[HOME]", &home)
+            .expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 3b8393457e in [HOME]/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+    Verified tag v1.0.0: signed by [PUBLISHER] (publisher@example.com)
+
+"#]]);
         assert_eq!(locked(&home, ID, "signer_key"), w.publisher.fingerprint);
     }
 
@@ -192,21 +195,24 @@ fn a_signed_tag_installs_and_the_lock_pins_its_key() {
         "[trust]\nrequire_signed = true\nallowed_signers = \"signers\"\n",
     )
     .unwrap();
-    let (code, stdout, stderr) = w
-        .plugins("0")
+    // `[SIGNED]` the signed commit (its signature differs from run to run, and so its id).
+    w.plugins("0")
         .args(["install", &w.url, "--ref", "main", "--yes", "--home"])
         .arg(&home)
+        .redact("[SIGNED]", &c2)
+        .redact("[SIGNED]", &c2[..12])
+        .redact("[SIGNED]", &c2[..10])
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "    Verified commit {}: signed by {} (publisher@example.com)\n",
-            &c2[..10],
-            w.publisher.fingerprint
-        )),
-        "{stderr}"
-    );
+        .expect(0, str![[r#"
+   Installed dev.example.pinned 1.1.0 @ [SIGNED] in [TMP]/home-branch/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched [SIGNED]
+    Verified commit [SIGNED]: signed by [PUBLISHER] (publisher@example.com)
+
+"#]]);
     assert_eq!(locked(&home, ID, "signer_key"), w.publisher.fingerprint);
     assert_eq!(locked(&home, ID, "resolved_commit"), c2);
 }
@@ -214,7 +220,7 @@ fn a_signed_tag_installs_and_the_lock_pins_its_key() {
 #[test]
 fn unsigned_and_unknown_signatures_are_refused() {
     let w = World::new();
-    let c1 = w.commit("1.0.0", None);
+    w.commit("1.0.0", None);
     w.repo.annotated_tag("v1.1.0");
     w.repo.tag("v1.2.0");
     w.signed_tag("v1.3.0", &w.other);
@@ -236,24 +242,22 @@ fn unsigned_and_unknown_signatures_are_refused() {
         ),
     )
     .unwrap();
-    let install = |tag: &str, mode: &str| {
-        let (code, stdout, stderr) = w
-            .plugins(mode)
+    // Refused (exit 2): nothing is installed or locked.
+    let install = |tag: &str, mode: &str, refused: snapbox::data::Inline| {
+        w.plugins(mode)
             .args(["install", &w.url, "--ref", tag, "--yes", "--home"])
             .arg(&home)
             .run()
-            .redacted_parts();
-        assert_eq!(code, 2, "{tag}: {stdout}{stderr}");
+            .expect(2, str![""], refused);
         assert!(
             !home.join("plugins").join(ID).exists() && !home.join("plugins.lock").exists(),
             "{tag}: nothing is installed or locked"
         );
-        stderr
     };
     for mode in MODES {
-        let stderr = install("v1.1.0", mode);
-        assert_data_eq!(
-            stderr,
+        install(
+            "v1.1.0",
+            mode,
             str![[r#"
     Fetching [URL]
 warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
@@ -264,17 +268,27 @@ plugins::git::unsigned
   help: require_signed accepts only a tag or commit signed with a key you allow; ask the publisher to sign their releases (`git tag -s`), or set `require_signed = false` in [trust."<id>"] of the
         home's plugins.toml for this plugin
 
-"#]]
+"#]],
         );
-        let stderr = install("v1.2.0", mode);
-        assert!(
-            stderr.contains(&format!("× commit {} of [URL] is not signed", &c1[..10])),
-            "a lightweight tag: the commit's signature, and there is none: {stderr}"
+        // A lightweight tag: the commit's signature, and there is none.
+        install(
+            "v1.2.0",
+            mode,
+            str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+plugins::git::unsigned
+
+  × commit 3b8393457e of [URL] is not signed
+  help: require_signed accepts only a tag or commit signed with a key you allow; ask the publisher to sign their releases (`git tag -s`), or set `require_signed = false` in [trust."<id>"] of the
+        home's plugins.toml for this plugin
+
+"#]],
         );
-        assert!(stderr.contains("plugins::git::unsigned"), "{stderr}");
-        let stderr = install("v1.3.0", mode);
-        assert_data_eq!(
-            stderr,
+        install(
+            "v1.3.0",
+            mode,
             str![[r#"
     Fetching [URL]
 warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
@@ -285,50 +299,73 @@ plugins::git::bad_signature
   help: check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type>
         <key>` as ssh-keygen reads it); nothing was installed
 
-"#]]
+"#]],
         );
-        let stderr = install("v9.0.0", mode);
-        assert!(
-            stderr.contains("plugins::git::bad_signature")
-                && stderr.contains("the signed tag object is named v1.0.0, not v9.0.0"),
-            "{stderr}"
+        install(
+            "v9.0.0",
+            mode,
+            str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+plugins::git::bad_signature
+
+  × the signature of tag v9.0.0 of [URL] does not verify: the signed tag object is named v1.0.0, not v9.0.0: a signed tag served under another name (an older release passed off
+  │ as this one) is refused
+  help: check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type>
+        <key>` as ssh-keygen reads it); nothing was installed
+
+"#]],
         );
     }
 
     // `[trust]` decides what is installed: a mistake in it refuses, never passes.
     std::fs::write(home.join("plugins.toml"), "[trust]\nrequire_signd = true\n").unwrap();
-    let stderr = install("v1.0.0", "0");
-    assert!(
-        stderr.contains("plugins::config::trust")
-            && stderr.contains("unknown key `require_signd` in [trust]")
-            && stderr.contains("did you mean `require_signed`?"),
-        "{stderr}"
+    install(
+        "v1.0.0",
+        "0",
+        str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+plugins::config::trust
+
+  × unknown key `require_signd` in [trust] of [TMP]/home/plugins.toml (did you mean `require_signed`?); it knows `require_signed` and `allowed_signers`, and a table per plugin id
+  help: fix [trust] in the home's plugins.toml: `require_signed = true|false` and `allowed_signers = "PATH"`, for the home or under [trust."<id>"]
+
+"#]],
     );
     // A plain directory carries no signature at all.
-    let (code, _, stderr) = w
-        .plugins("0")
+    w.plugins("0")
         .args(["install", "--require-signed", "--yes", "--home"])
         .arg(w.path("home-dir"))
         .arg(&w.repo.dir)
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("plugins::git::unsigned")
-            && stderr.contains("dev.example.pinned must be signed, and a directory (")
-            && !w.path("home-dir").join("plugins").join(ID).exists(),
-        "{stderr}"
-    );
+        .expect(2, str![], str![[r#"
+    Fetching [TMP]/served/kit
+      Copied
+plugins::git::unsigned
+
+  × dev.example.pinned must be signed, and a directory ([TMP]/served/kit) carries no signature
+  help: install it from a git repository whose tags or commits are signed (a local repository as a file:// URL)
+
+"#]]);
+    assert!(!w.path("home-dir").join("plugins").join(ID).exists());
     // Without `require_signed` nothing is verified, and no key is pinned.
     std::fs::remove_file(home.join("plugins.toml")).unwrap();
-    let (code, stdout, stderr) = w
-        .plugins("0")
+    w.plugins("0")
         .args(["install", &w.url, "--ref", "v1.1.0", "--yes", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(!stderr.contains("Verified"), "{stderr}");
+        .expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 3b8393457e in [TMP]/home/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+
+"#]]);
     assert_eq!(locked(&home, ID, "signer_key"), "");
 }
 
@@ -345,26 +382,25 @@ fn an_update_signed_by_another_key_asks_consent_again() {
         w.path("allowed_signers").display()
     );
     std::fs::write(home.join("plugins.toml"), &trust).unwrap();
-    let plugins = |args: &[&str]| {
-        w.plugins("0")
-            .args(args)
-            .arg("--home")
-            .arg(&home)
-            .run()
-            .redacted_parts()
-    };
-    let (code, _, stderr) = plugins(&["install", &w.url, "--ref", "v1.0.0", "--yes"]);
-    assert_eq!(code, 0, "{stderr}");
+    let plugins = |args: &[&str]| w.plugins("0").args(args).arg("--home").arg(&home).run();
+    plugins(&["install", &w.url, "--ref", "v1.0.0", "--yes"]).expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 3b8393457e in [TMP]/home/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+    Verified tag v1.0.0: signed by [PUBLISHER] (publisher@example.com)
+
+"#]]);
     let c1 = locked(&home, ID, "resolved_commit");
     assert_eq!(locked(&home, ID, "signer_key"), w.publisher.fingerprint);
 
     // The next release is signed by another key, which the allowed signers file also lists.
     let c2 = w.commit("2.0.0", None);
     w.signed_tag("v2.0.0", &w.other);
-    let (code, stdout, stderr) = plugins(&["update", ID, "--dry-run"]);
-    assert_eq!(code, 0, "{stderr}");
-    assert_data_eq!(
-        stdout,
+    plugins(&["update", ID, "--dry-run"]).expect(
+        0,
         str![[r#"
 Would update dev.example.pinned to v2.0.0 @ [..]
   1 commit since [..]:
@@ -372,15 +408,75 @@ Would update dev.example.pinned to v2.0.0 @ [..]
   signed by a different key: [PUBLISHER] -> [OTHER]
   consent: would be asked (--yes grants it): signed by a different key: [PUBLISHER] -> [OTHER]
 
-"#]]
+"#]],
+        str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 0adb99d2e124
+    Verified tag v2.0.0: signed by [OTHER] (other@example.com)
+
+"#]],
     );
-    let (_, json, _) = plugins(&["update", ID, "--dry-run", "--json"]);
-    let doc: Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(
-        doc["plugins"][0]["permissions"]["signer_key"],
-        serde_json::json!({"before": "[PUBLISHER]", "after": "[OTHER]"})
-    );
-    assert_eq!(doc["plugins"][0]["consent_needed"], true);
+    let ran = plugins(&["update", ID, "--dry-run", "--json"]);
+    ran.expect(0, str![[r#"
+{
+  "format_version": 1,
+  "dry_run": true,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "status": "would_update",
+      "from_commit": "3b8393457ec42bd34a080d68edc55d0bb2883910",
+      "new_ref": "v2.0.0",
+      "commit": "0adb99d2e124331a96f9e1ded1c7304f5d8ed5ec",
+      "home": "[TMP]/home",
+      "commits": [
+        {
+          "id": "0adb99d2e124331a96f9e1ded1c7304f5d8ed5ec",
+          "subject": "v2.0.0"
+        }
+      ],
+      "more_commits": 0,
+      "commits_complete": true,
+      "permissions": {
+        "capabilities": {
+          "added": [],
+          "removed": []
+        },
+        "build_steps": {
+          "added": [],
+          "removed": []
+        },
+        "ui": {
+          "added": [],
+          "removed": []
+        },
+        "pip": {
+          "added": [],
+          "removed": []
+        },
+        "signer_key": {
+          "before": "[PUBLISHER]",
+          "after": "[OTHER]"
+        }
+      },
+      "consent_needed": true,
+      "consent_reasons": [
+        "signed by a different key: [PUBLISHER] -> [OTHER]"
+      ]
+    }
+  ]
+}
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 0adb99d2e124
+    Verified tag v2.0.0: signed by [OTHER] (other@example.com)
+
+"#]]);
+    // The document matches its schema.
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     let schema: Value = serde_json::from_str(
         &std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/change.json"),
@@ -393,11 +489,9 @@ Would update dev.example.pinned to v2.0.0 @ [..]
     assert!(errors.is_empty(), "{errors:#?}");
 
     // Without a terminal and without --yes: refused, nothing changes.
-    let (code, stdout, stderr) = plugins(&["update", ID]);
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(stderr.contains("plugins::git::signer_changed"), "{stderr}");
-    assert_data_eq!(
-        stderr,
+    plugins(&["update", ID]).expect(
+        1,
+        str![],
         str![[r#"
     Fetching [URL]
 warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
@@ -413,7 +507,7 @@ plugins::git::signer_changed
   │ new key was not accepted; nothing was changed
   help: check the new key with the publisher; to trust it, run the command again on a terminal and accept it, or pass --yes (the lock then records the new key)
 
-"#]]
+"#]],
     );
     assert_eq!(locked(&home, ID, "resolved_commit"), c1);
     assert_eq!(locked(&home, ID, "signer_key"), w.publisher.fingerprint);
@@ -425,16 +519,39 @@ plugins::git::signer_changed
     );
 
     // `--yes` accepts the new key: the lock pins it.
-    let (code, _, stderr) = plugins(&["update", ID, "--yes"]);
-    assert_eq!(code, 0, "{stderr}");
-    assert!(
-        stderr.contains("  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]\n"),
-        "{stderr}"
-    );
+    plugins(&["update", ID, "--yes"]).expect(0, str![[r#"
+     Updated dev.example.pinned to v2.0.0 @ 0adb99d2e1
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 0adb99d2e124
+    Verified tag v2.0.0: signed by [OTHER] (other@example.com)
+aoe plugin `dev.example.pinned` 2.0.0 from [URL] @ 0adb99d2e124
+  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]
+  capabilities: none
+  build steps:  none
+
+"#]]);
     assert_eq!(locked(&home, ID, "resolved_commit"), c2);
     assert_eq!(locked(&home, ID, "signer_key"), w.other.fingerprint);
-    let (_, info, _) = plugins(&["info", ID]);
-    assert!(info.contains("  signer:   [OTHER]\n"), "{info}");
+    plugins(&["info", ID]).expect(
+        0,
+        str![[r#"
+dev.example.pinned 2.0.0 (aoe)
+  source:   [URL]
+  ref:      v2.0.0 (tag)
+  commit:   0adb99d2e124331a96f9e1ded1c7304f5d8ed5ec
+  manifest: sha256:af7447e360cca54f56dbad59e8f84474396e5f630a3a8bf04816d9bbdf46d271
+  tree:     sha256:68ab178dfa3879825f264942e53139b0a17a16dac4abe8d690d59b6f5a04423e
+  signer:   [OTHER]
+  path:     [TMP]/home/plugins/dev.example.pinned
+  enabled:  yes
+  valid:    yes
+
+"#]],
+        str![],
+    );
 
     // `sync` from that lock into a fresh home fetches the locked commit and, with it, the
     // tag the row was installed from, whose signature it verifies (the same key: no consent).
@@ -443,20 +560,20 @@ plugins::git::signer_changed
         std::fs::create_dir_all(&fresh).unwrap();
         std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
         std::fs::write(fresh.join("plugins.toml"), &trust).unwrap();
-        let (code, stdout, stderr) = w
-            .plugins(mode)
+        w.plugins(mode)
             .args(["sync", "--home"])
             .arg(&fresh)
             .run()
-            .parts();
-        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
-        assert!(
-            stderr.contains(&format!(
-                "    Verified tag v2.0.0: signed by {}",
-                w.other.fingerprint
-            )),
-            "mode {mode}: {stderr}"
-        );
+            .expect(0, str![[r#"
+      Synced dev.example.pinned 2.0.0
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 0adb99d2e124
+    Verified tag v2.0.0: signed by [OTHER] (other@example.com)
+
+"#]]);
         assert_eq!(locked(&fresh, ID, "signer_key"), w.other.fingerprint);
     }
 
@@ -471,18 +588,26 @@ plugins::git::signer_changed
     )
     .unwrap();
     std::fs::write(edited.join("plugins.toml"), &trust).unwrap();
-    let (code, stdout, stderr) = w
-        .plugins("0")
+    w.plugins("0")
         .args(["sync", "--home"])
         .arg(&edited)
         .run()
-        .redacted_parts();
-    assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(
-        stderr.contains("  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]\n")
-            && stderr.contains("plugins::git::signer_changed"),
-        "{stderr}"
-    );
+        .expect(2, str![], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 0adb99d2e124
+    Verified tag v2.0.0: signed by [OTHER] (other@example.com)
+aoe plugin `dev.example.pinned` 2.0.0 from [URL] @ 0adb99d2e124
+  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]
+  capabilities: none
+  build steps:  none
+plugins::git::signer_changed
+
+  × dev.example.pinned is signed by a different key than the one the lock recorded ([PUBLISHER] -> [OTHER]), and the
+  │ new key was not accepted; nothing was changed
+  help: check the new key with the publisher; to trust it, run the command again on a terminal and accept it, or pass --yes (the lock then records the new key)
+
+"#]]);
     assert!(!edited.join("plugins").join(ID).exists());
 
     // autoupdate never applies a change of key: it waits for approval.
@@ -493,10 +618,30 @@ plugins::git::signer_changed
         format!("{trust}\n[update_policy.\"{ID}\"]\ntrack = \"v3\"\nwhen = \"always\"\n"),
     )
     .unwrap();
-    let (code, stdout, stderr) = plugins(&["autoupdate", "--json"]);
-    assert_eq!(code, 1, "needs approval: {stderr}");
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(doc["needs_approval"], serde_json::json!([ID]), "{stdout}");
+    // It needs approval: exit 1.
+    plugins(&["autoupdate", "--json"]).expect(1, str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [
+    "dev.example.pinned"
+  ],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]], str![[r#"
+[AT] Fetching [URL]
+[AT] warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+[AT] Fetched 31eddcfc1d51
+[AT] Verified tag v3.0.0: signed by [PUBLISHER] (publisher@example.com)
+
+"#]]);
     assert_eq!(locked(&home, ID, "resolved_commit"), c2);
     assert_eq!(locked(&home, ID, "signer_key"), w.other.fingerprint);
 }
@@ -604,66 +749,98 @@ fn a_gpg_signed_release_installs_and_a_rekeyed_one_asks_again() {
             .arg(home)
             .redact("[PUBLISHER]", &publisher)
             .redact("[OTHER]", &other)
+            // gpg names a key by its long id, the last 16 digits of its fingerprint.
+            .redact("[PUBLISHER]", &publisher[24..])
+            .redact("[OTHER]", &other[24..])
             .run()
-            .redacted_parts()
     };
     for mode in MODES {
         let home = w.path(&format!("home-{mode}"));
         std::fs::create_dir_all(&home).unwrap();
         std::fs::write(home.join("plugins.toml"), trust).unwrap();
-        let (code, stdout, stderr) = plugins(
+        plugins(
             mode,
             &home,
             &["install", &w.url, "--ref", "v1.0.0", "--yes"],
-        );
-        assert_eq!(code, 0, "mode {mode}: {stdout}{stderr}");
-        assert!(
-            stderr.contains(
-                "    Verified tag v1.0.0: signed by [PUBLISHER] (Publisher <publisher@example.com>)\n"
-            ),
-            "mode {mode}: {stderr}"
-        );
+        )
+        .redact("[HOME]", &home)
+        .expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 3b8393457e in [HOME]/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+    Verified tag v1.0.0: signed by [PUBLISHER] (Publisher <publisher@example.com>)
+
+"#]]);
         assert_eq!(locked(&home, ID, "signer_key"), publisher);
         assert_eq!(locked(&home, ID, "resolved_commit"), c1);
     }
     let home = w.path("home-0");
     // outdated and doctor verify the locked tag again: it holds.
-    let (code, stdout, stderr) = plugins("0", &home, &["outdated"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(!stdout.contains("error["), "{stdout}");
+    plugins("0", &home, &["outdated"]).expect(
+        0,
+        str![[r#"
+dev.example.pinned               v1.0.0 @ 3b8393457e          up to date
+
+"#]],
+        str![],
+    );
 
     // The next release is signed by another key of the keyring: consent is asked again.
     let c2 = w.commit("2.0.0", None);
     gpg.tag(&w.repo.dir, "v2.0.0", &other);
-    let (code, stdout, stderr) = plugins("0", &home, &["update", ID]);
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    assert!(
-        stderr.contains("  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]\n")
-            && stderr.contains("plugins::git::signer_changed"),
-        "{stderr}"
-    );
+    plugins("0", &home, &["update", ID]).expect(1, str![], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 0adb99d2e124
+    Verified tag v2.0.0: signed by [OTHER] (Other <other@example.com>)
+aoe plugin `dev.example.pinned` 2.0.0 from [URL] @ 0adb99d2e124
+  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]
+  capabilities: none
+  build steps:  none
+plugins::git::signer_changed
+
+  × dev.example.pinned is signed by a different key than the one the lock recorded ([PUBLISHER] -> [OTHER]), and the new key was not
+  │ accepted; nothing was changed
+  help: check the new key with the publisher; to trust it, run the command again on a terminal and accept it, or pass --yes (the lock then records the new key)
+
+"#]]);
     assert_eq!(locked(&home, ID, "resolved_commit"), c1);
     assert_eq!(locked(&home, ID, "signer_key"), publisher);
-    let (code, _, stderr) = plugins("0", &home, &["update", ID, "--yes"]);
-    assert_eq!(code, 0, "{stderr}");
+    plugins("0", &home, &["update", ID, "--yes"]).expect(0, str![[r#"
+     Updated dev.example.pinned to v2.0.0 @ 0adb99d2e1
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 0adb99d2e124
+    Verified tag v2.0.0: signed by [OTHER] (Other <other@example.com>)
+aoe plugin `dev.example.pinned` 2.0.0 from [URL] @ 0adb99d2e124
+  asked again:  signed by a different key: [PUBLISHER] -> [OTHER]
+  capabilities: none
+  build steps:  none
+
+"#]]);
     assert_eq!(locked(&home, ID, "resolved_commit"), c2);
     assert_eq!(locked(&home, ID, "signer_key"), other);
 
     // The release is signed again, by the first key: the lock's key no longer signs it.
     gpg.tag(&w.repo.dir, "v2.0.0", &publisher);
-    let (code, stdout, stderr) = plugins("0", &home, &["outdated"]);
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    assert_data_eq!(
-        stdout,
+    plugins("0", &home, &["outdated"]).expect(
+        1,
         str![[r#"
 dev.example.pinned               v2.0.0 @ [..]          up to date
   error[plugins::git::signer_changed]: dev.example.pinned: tag v2.0.0 is now signed by [PUBLISHER], not by the key the lock recorded ([OTHER])
     help: the release was signed again with another key, or the lock was edited: check the key with the publisher; `plugins sync --yes` (or an update accepted on a terminal) records the new key
 
-"#]]
+"#]],
+        str![],
     );
     for mode in MODES {
-        let (code, json, _) = plugins(mode, &home, &["doctor", "--json"]);
+        // parts: doctor's other checks depend on the machine (the hosts installed, the home)
+        let (code, json, _) = plugins(mode, &home, &["doctor", "--json"]).parts();
         assert_eq!(code, 1, "mode {mode}: {json}");
         let doc: Value = serde_json::from_str(&json).unwrap();
         let found: Vec<&Value> = doc["checks"]
@@ -682,18 +859,29 @@ dev.example.pinned               v2.0.0 @ [..]          up to date
         &["--yes", "--delete-secret-and-public-key", &publisher],
         None,
     );
-    let (code, json, stderr) = plugins("1", &home, &["outdated", "--json"]);
-    assert_eq!(code, 1, "{json}{stderr}");
-    let doc: Value = serde_json::from_str(&json).unwrap();
-    let problem = &doc["plugins"][0]["problems"][0];
-    assert_eq!(problem["code"], "plugins::git::bad_signature", "{doc}");
-    assert!(
-        problem["message"]
-            .as_str()
-            .unwrap()
-            .contains("which is not in your keyring"),
-        "{doc}"
-    );
+    plugins("1", &home, &["outdated", "--json"]).expect(1, str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "[URL]",
+      "requested_ref": "v2.0.0",
+      "ref_kind": "tag",
+      "current": "0adb99d2e124331a96f9e1ded1c7304f5d8ed5ec",
+      "status": "up_to_date",
+      "problems": [
+        {
+          "code": "plugins::git::bad_signature",
+          "message": "dev.example.pinned: the signature of tag v2.0.0 of [URL] does not verify: signed with the gpg key [PUBLISHER], which is not in your keyring",
+          "help": "check the key's fingerprint with the publisher; it must be in your gpg keyring (`gpg --import`), not expired or revoked"
+        }
+      ]
+    }
+  ]
+}
+
+"#]], str![]);
 }
 
 /// A key the allowed signers file retired (`valid-before`) cannot sign a tag that claims an
@@ -734,19 +922,35 @@ fn a_retired_key_cannot_sign_a_backdated_tag() {
     assert!(ok.status.success(), "git accepts it: {ok:?}");
     for mode in MODES {
         let home = w.path(&format!("retired-{mode}"));
-        let (code, stdout, stderr) = w.install_signed_v1(mode, &allowed, &home).parts();
-        assert_eq!(code, 2, "mode {mode}: {stdout}{stderr}");
-        assert!(
-            stderr.contains("plugins::git::bad_signature"),
-            "mode {mode}: {stderr}"
-        );
+        w.install_signed_v1(mode, &allowed, &home)
+            .redact("[HOME]", &home)
+            .expect(2, str![], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+plugins::git::bad_signature
+
+  × the signature of tag v1.0.0 of [URL] does not verify: signed with the key [PUBLISHER], which the allowed signers file does not list
+  help: check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type>
+        <key>` as ssh-keygen reads it); nothing was installed
+
+"#]]);
         assert!(!home.join("plugins.lock").exists(), "mode {mode}");
     }
     // A key valid now: installed, and the lock records when it was seen.
     std::fs::write(&allowed, format!("{}\n", w.publisher.line)).unwrap();
     let home = w.path("valid");
-    let (code, stdout, stderr) = w.install_signed_v1("0", &allowed, &home).parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    w.install_signed_v1("0", &allowed, &home)
+        .expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 3b8393457e in [TMP]/valid/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [URL]
+warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 3b8393457ec4
+    Verified tag v1.0.0: signed by [PUBLISHER] (publisher@example.com)
+
+"#]]);
     let seen = locked(&home, ID, "signer_seen_at");
     assert!(seen.starts_with("20"), "{seen}");
 }

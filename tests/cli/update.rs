@@ -3,29 +3,25 @@
 use std::path::Path;
 
 use serde_json::Value;
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::{Repo, git};
 use crate::support::*;
 
-fn outdated(home: &Path) -> (i32, Value) {
-    let (code, stdout, stderr) = Plugins::new()
-        .args(["outdated", "--json", "--home"])
+/// `plugins <args> --home <home>`, the temp dir `tmp` redacted.
+fn at(home: &Path, tmp: &Path, args: &[&str]) -> Ran {
+    Plugins::new()
+        .args(args)
+        .arg("--home")
         .arg(home)
+        .env("COLUMNS", "400")
+        .tmp(tmp)
         .run()
-        .parts();
-    let doc: Value =
-        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
-    (code, doc)
 }
 
-fn row<'a>(doc: &'a Value, id: &str) -> &'a Value {
-    doc["plugins"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["id"] == id)
-        .unwrap()
+/// `plugins outdated --json` in `home`.
+fn outdated(home: &Path, tmp: &Path) -> Ran {
+    at(home, tmp, &["outdated", "--json"])
 }
 
 #[test]
@@ -40,106 +36,224 @@ fn branches_tags_and_pins() {
     assert_eq!(install(&branch, &[&repo.url(), "--ref", "main"]).0, 0);
     assert_eq!(install(&tag, &[&repo.url(), "--ref", "v1.0.0"]).0, 0);
     assert_eq!(install(&pin, &[&repo.url(), "--ref", &c1]).0, 0);
-    // Nothing moved yet: the branch is current; the v1.0.0 tag already sees the annotated v2.0.0.
-    assert_eq!(
-        row(&outdated(&branch).1, "dev.example.pinned")["status"],
-        "up_to_date"
+    let t = tmp.path();
+    // Nothing moved yet: the branch is current; the v1.0.0 tag already sees the annotated
+    // v2.0.0, peeled to its commit.
+    outdated(&branch, t).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "main",
+      "ref_kind": "branch",
+      "current": "5761a5fef946fe40ce19de2275f882b3b7c1403c",
+      "status": "up_to_date"
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
-    let t = outdated(&tag).1;
-    assert_eq!(
-        (
-            row(&t, "dev.example.pinned")["status"].as_str(),
-            row(&t, "dev.example.pinned")["new_ref"].as_str()
-        ),
-        (Some("behind"), Some("v2.0.0"))
-    );
-    assert_eq!(
-        row(&t, "dev.example.pinned")["commit"],
-        c2,
-        "the annotated tag is peeled to its commit"
+    outdated(&tag, t).redact("[SECOND]", &c2).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "current": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "status": "behind",
+      "new_ref": "v2.0.0",
+      "commit": "[SECOND]"
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
 
     repo.file("aoe-plugin.toml", &static_aoe("4.0.0"));
     let c4 = repo.commit("v4");
     repo.tag("v2.1.0"); // lightweight
     repo.tag("v3.0.0-rc1");
-    let b = outdated(&branch).1;
-    assert_eq!(
-        (
-            row(&b, "dev.example.pinned")["status"].as_str(),
-            row(&b, "dev.example.pinned")["commit"].as_str()
-        ),
-        (Some("behind"), Some(c4.as_str()))
+    outdated(&branch, t).redact("[FOURTH]", &c4).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "main",
+      "ref_kind": "branch",
+      "current": "5761a5fef946fe40ce19de2275f882b3b7c1403c",
+      "status": "behind",
+      "new_ref": "main",
+      "commit": "[FOURTH]"
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
-    let t = outdated(&tag).1;
-    // --exit-code: 3 when something is behind; 0 without it.
-    let (code, _, _) = Plugins::new()
-        .args(["outdated", "--exit-code", "--home"])
-        .arg(&tag)
-        .run()
-        .parts();
-    assert_eq!((outdated(&tag).0, code), (0, 3));
-    let (code, _, _) = Plugins::new()
-        .args(["outdated", "--exit-code", "--home"])
-        .arg(&pin)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "a commit pin is never behind");
-    assert_eq!(
-        row(&t, "dev.example.pinned")["new_ref"],
-        "v2.1.0",
-        "the greatest release; the pre-release is ignored"
+    // The greatest release; the pre-release is ignored.
+    outdated(&tag, t).redact("[FOURTH]", &c4).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "current": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "status": "behind",
+      "new_ref": "v2.1.0",
+      "commit": "[FOURTH]"
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
-    let (_, stdout, _) = Plugins::new()
-        .args(["outdated", "--json", "--pre", "--home"])
-        .arg(&tag)
-        .run()
-        .parts();
-    let with_pre: Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(
-        row(&with_pre, "dev.example.pinned")["new_ref"],
-        "v3.0.0-rc1"
+    // --exit-code: 3 when something is behind (0 without it, above).
+    at(&tag, t, &["outdated", "--exit-code"]).expect(
+        3,
+        str![[r#"
+dev.example.pinned               v1.0.0 @ 98dbc36b17          newer: v2.1.0 @ 1f61bc6e38
+
+"#]],
+        str![],
     );
-    assert_eq!(
-        row(&outdated(&pin).1, "dev.example.pinned")["status"],
-        "pinned"
+    // A commit pin is never behind.
+    at(&pin, t, &["outdated", "--exit-code"]).expect(0, str![[r#"
+dev.example.pinned               98dbc36b17da9b3db35834c2a7d382bb249e05d4 @ 98dbc36b17 pinned to a commit
+
+"#]], str![]);
+    at(&tag, t, &["outdated", "--json", "--pre"]).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "current": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "status": "behind",
+      "new_ref": "v3.0.0-rc1",
+      "commit": "1f61bc6e384230236837dfe84a72ee588469ccd9"
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
+    outdated(&pin, t).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "ref_kind": "commit",
+      "current": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "status": "pinned"
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
 
     // update applies the tag move and records the new tag.
-    let (code, stdout, stderr) = Plugins::new()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&tag)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    at(&tag, t, &["update", "--all", "--yes"]).expect(
+        0,
+        str![[r#"
+     Updated dev.example.pinned to 4.0.0 (v2.1.0 @ 1f61bc6e38)
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 1f61bc6e3842
+
+"#]],
+    );
     assert_eq!(
         locked(&tag, "dev.example.pinned", "requested_ref"),
         "v2.1.0"
     );
     assert_eq!(locked(&tag, "dev.example.pinned", "resolved_commit"), c4);
-    assert_eq!(
-        row(&outdated(&tag).1, "dev.example.pinned")["status"],
-        "up_to_date",
-        "never a downgrade"
+    // Never a downgrade.
+    outdated(&tag, t).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "v2.1.0",
+      "ref_kind": "tag",
+      "current": "1f61bc6e384230236837dfe84a72ee588469ccd9",
+      "status": "up_to_date"
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
     // --dry-run changes nothing; a commit pin is never updated.
     let before = std::fs::read(branch.join("plugins.lock")).unwrap();
-    let (_, stdout, _) = Plugins::new()
-        .args(["update", "--all", "--dry-run", "--home"])
-        .arg(&branch)
-        .run()
-        .parts();
-    assert!(
-        stdout.starts_with("Would update dev.example.pinned to "),
-        "{stdout}"
+    at(&branch, t, &["update", "--all", "--dry-run"]).expect(
+        0,
+        str![[r#"
+Would update dev.example.pinned to main @ 1f61bc6e38
+  1 commit since 5761a5fef9:
+    1f61bc6 v4
+  permissions: unchanged
+  consent: not needed
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 1f61bc6e3842
+
+"#]],
     );
     assert_eq!(std::fs::read(branch.join("plugins.lock")).unwrap(), before);
-    let (_, stdout, _) = Plugins::new()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&pin)
-        .run()
-        .parts();
-    assert_eq!(stdout, "nothing to update\n");
+    at(&pin, t, &["update", "--all", "--yes"]).expect(
+        0,
+        str![[r#"
+nothing to update
+
+"#]],
+        str![],
+    );
     assert_eq!(locked(&pin, "dev.example.pinned", "resolved_commit"), c1);
 }
 
@@ -155,30 +269,46 @@ fn a_moved_non_release_tag_is_an_update() {
     repo.file("aoe-plugin.toml", &static_aoe("1.0.1"));
     let moved = repo.commit("two");
     git(&repo.dir, &["tag", "-f", "stable"]);
-    let doc = outdated(&home).1;
-    assert_eq!(
-        (
-            row(&doc, "dev.example.pinned")["new_ref"].as_str(),
-            row(&doc, "dev.example.pinned")["commit"].as_str()
-        ),
-        (Some("stable"), Some(moved.as_str()))
-    );
+    // A moved tag is a problem (exit 1) that `update` takes after asking.
+    outdated(&home, tmp.path())
+        .redact("[MOVED]", &moved)
+        .redact("[MOVED]", &moved[..12])
+        .expect(1, str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "stable",
+      "ref_kind": "tag",
+      "current": "1e89944df1ab7d121843ed9a06346298345ee601",
+      "status": "repointed",
+      "new_ref": "stable",
+      "commit": "[MOVED]",
+      "problems": [
+        {
+          "code": "plugins::update::tag_moved",
+          "message": "dev.example.pinned: the tag stable was moved: it named 1e89944df1ab when installed and names [MOVED] now",
+          "help": "a release tag should never move: find out why before taking it; `plugins update dev.example.pinned --dry-run` reviews the new commit, `plugins update dev.example.pinned` asks before installing it"
+        }
+      ]
+    }
+  ]
+}
+
+"#]], str![]);
 }
 
 fn policy(home: &Path, body: &str) {
     std::fs::write(home.join("plugins.toml"), body).unwrap();
 }
 
-fn autoupdate(home: &Path, extra: &[&str]) -> (i32, Value) {
-    let (code, stdout, stderr) = Plugins::new()
-        .args(["autoupdate", "--json", "--home"])
-        .arg(home)
-        .args(extra)
-        .run()
-        .parts();
-    let doc: Value =
-        serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stdout}{stderr}"));
-    (code, doc)
+/// `plugins autoupdate --json <extra>` in `home`.
+fn autoupdate(home: &Path, tmp: &Path, extra: &[&str]) -> Ran {
+    let mut args = vec!["autoupdate", "--json"];
+    args.extend(extra);
+    at(home, tmp, &args)
 }
 
 #[test]
@@ -190,17 +320,76 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
     repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
     let c5 = repo.commit("v5");
 
+    let t = tmp.path();
     // No policy: opt-in only, nothing happens.
-    let (code, doc) = autoupdate(&home, &[]);
-    assert_eq!((code, doc["updated"].as_array().unwrap().len()), (0, 0));
+    autoupdate(&home, t, &[]).expect(0, str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": [
+    {
+      "home": "[TMP]/home",
+      "reason": "disabled",
+      "help": "no plugin is opted in; to opt one in, add `[update_policy.\"dev.example.pinned\"]` with `track = \"main\"` to [TMP]/home/plugins.toml"
+    }
+  ]
+}
+
+"#]], str![]);
 
     policy(
         &home,
         "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"always\"\n",
     );
-    let (code, doc) = autoupdate(&home, &[]);
-    assert_eq!(code, 0, "exit 0: updated, and cron sees success: {doc}");
-    assert_eq!(doc["updated"][0], "dev.example.pinned");
+    // Exit 0: updated, and cron sees success.
+    autoupdate(&home, t, &[]).redact("[FIFTH]", &c5).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [
+    "dev.example.pinned"
+  ],
+  "changes": [
+    {
+      "id": "dev.example.pinned",
+      "home": "[TMP]/home",
+      "from": {
+        "version": "3.0.0",
+        "ref": "main",
+        "commit": "5761a5fef946fe40ce19de2275f882b3b7c1403c"
+      },
+      "to": {
+        "version": "5.0.0",
+        "ref": "main",
+        "commit": "[FIFTH]"
+      },
+      "why": "branch main has new commits"
+    }
+  ],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]],
+        str![[r#"
+[AT] Fetching file://[TMP]/repo
+[AT] Fetched 50360080b443
+
+"#]],
+    );
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c5);
     let events = std::fs::read_to_string(home.join("events.jsonl")).unwrap();
     let event: Value = serde_json::from_str(events.lines().next().unwrap()).unwrap();
@@ -225,59 +414,98 @@ fn autoupdate_applies_opted_in_updates_and_logs_events() {
     // The interval: a second sweep right away is skipped, unless --force.
     repo.file("aoe-plugin.toml", &static_aoe("6.0.0"));
     repo.commit("v6");
-    let (code, doc) = autoupdate(&home, &[]);
-    assert_eq!(code, 0);
-    assert_eq!(
-        (
-            doc["skipped_homes"][0]["reason"].as_str(),
-            doc["skipped_homes"][0]["interval_hours"].as_u64()
-        ),
-        (Some("interval"), Some(6)),
-        "{doc}"
+    let ran = autoupdate(&home, t, &[]);
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": [
+    {
+      "home": "[TMP]/home",
+      "reason": "interval",
+      "last_sweep_secs": [..],
+      "interval_hours": 6
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
+    // The last sweep was moments ago (the snapshot leaves its seconds out).
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     assert!(doc["skipped_homes"][0]["last_sweep_secs"].as_u64().unwrap() < 60);
-    let (code, stdout, _) = Plugins::new()
-        .args(["autoupdate", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0);
-    assert!(
-        stdout.contains(": skipped (interval): last sweep ") && stdout.ends_with(" interval 6 h\n"),
-        "{stdout}"
-    );
     // Without a terminal (cron), each line starts with its time.
-    assert!(
-        untimed(&stdout)
-            .lines()
-            .all(|l| l.starts_with("[AT] ") && !l.starts_with("[AT]  ")),
-        "{stdout}"
+    at(&home, t, &["autoupdate"]).expect(
+        0,
+        str![[r#"
+[AT] autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
+[AT] [TMP]/home: skipped (interval): last sweep [..] s ago, interval 6 h
+
+"#]],
+        str![],
     );
-    let (code, doc) = autoupdate(&home, &["--force", "--exit-code"]);
-    assert_eq!(
-        (code, doc["updated"][0].as_str()),
-        (3, Some("dev.example.pinned")),
-        "--exit-code: 3 when something was updated"
+    // --exit-code: 3 when something was updated.
+    autoupdate(&home, t, &["--force", "--exit-code"]).expect(
+        3,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [
+    "dev.example.pinned"
+  ],
+  "changes": [
+    {
+      "id": "dev.example.pinned",
+      "home": "[TMP]/home",
+      "from": {
+        "version": "5.0.0",
+        "ref": "main",
+        "commit": "50360080b443d30d1a1f1581d7b7551f77fbf56c"
+      },
+      "to": {
+        "version": "6.0.0",
+        "ref": "main",
+        "commit": "74b5840b422c4e8a2e06a71f72f154742138e9bc"
+      },
+      "why": "branch main has new commits"
+    }
+  ],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]],
+        str![[r#"
+[AT] Fetching file://[TMP]/repo
+[AT] Fetched 74b5840b422c
+
+"#]],
     );
     // Nothing changed: one summary line, and none under -q.
-    let (code, stdout, _) = Plugins::new()
-        .args(["autoupdate", "--force", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(
-        (code, untimed(&stdout).as_str()),
-        (
-            0,
-            "[AT] autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed\n"
-        )
+    at(&home, t, &["autoupdate", "--force"]).expect(
+        0,
+        str![[r#"
+[AT] autoupdate: 0 updated, 1 up to date, 0 deferred (busy), 0 need approval, 0 failed
+
+"#]],
+        str![],
     );
-    let (code, stdout, stderr) = Plugins::new()
-        .args(["autoupdate", "-q", "--force", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!((code, stdout.as_str(), stderr.as_str()), (0, "", ""));
+    at(&home, t, &["autoupdate", "-q", "--force"]).expect(0, str![""], str![""]);
     // One line per change: from what to what, and why; the summary only without -q.
     let sweep = |quiet: bool, version: &str| {
         let before = locked(&home, "dev.example.pinned", "resolved_commit");
@@ -324,17 +552,29 @@ fn idle_policy_defers_while_busy() {
         "[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\n",
     );
 
+    let t = tmp.path();
     // A fresh activity marker: "was just in flight".
-    let (code, _, _) = Plugins::new()
-        .args(["activity", "touch", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0);
-    let (code, doc) = autoupdate(&home, &["--force"]);
-    assert_eq!(
-        (code, doc["deferred"][0].as_str()),
-        (0, Some("dev.example.pinned"))
+    at(&home, t, &["activity", "touch"]).expect(0, str![""], str![""]);
+    autoupdate(&home, t, &["--force"]).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [
+    "dev.example.pinned"
+  ],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]],
+        str![],
     );
 
     // A held lock: "in flight", even with no grace window.
@@ -354,24 +594,73 @@ fn idle_policy_defers_while_busy() {
         );
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
-    let (_, doc) = autoupdate(&home, &["--force", "--grace", "0"]);
-    assert_eq!(doc["deferred"][0], "dev.example.pinned", "{doc}");
+    autoupdate(&home, t, &["--force", "--grace", "0"]).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [
+    "dev.example.pinned"
+  ],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]],
+        str![],
+    );
     holder.kill().unwrap();
     holder.wait().unwrap();
-    let (code, doc) = autoupdate(&home, &["--force", "--grace", "0", "--exit-code"]);
-    assert_eq!(
-        (code, doc["updated"][0].as_str()),
-        (3, Some("dev.example.pinned")),
-        "idle once released"
+    // Idle once released.
+    autoupdate(&home, t, &["--force", "--grace", "0", "--exit-code"]).expect(
+        3,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [
+    "dev.example.pinned"
+  ],
+  "changes": [
+    {
+      "id": "dev.example.pinned",
+      "home": "[TMP]/home",
+      "from": {
+        "version": "3.0.0",
+        "ref": "main",
+        "commit": "5761a5fef946fe40ce19de2275f882b3b7c1403c"
+      },
+      "to": {
+        "version": "5.0.0",
+        "ref": "main",
+        "commit": "50360080b443d30d1a1f1581d7b7551f77fbf56c"
+      },
+      "why": "branch main has new commits"
+    }
+  ],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]],
+        str![[r#"
+[AT] Fetching file://[TMP]/repo
+[AT] Fetched 50360080b443
+
+"#]],
     );
     // `hold` passes the command's exit code through.
-    let (code, _, _) = Plugins::new()
-        .args(["activity", "hold", "--home"])
-        .arg(&home)
-        .args(["--", "sh", "-c", "exit 7"])
-        .run()
-        .parts();
-    assert_eq!(code, 7);
+    at(&home, t, &["activity", "hold", "--", "sh", "-c", "exit 7"]).expect(7, str![""], str![""]);
 }
 
 /// `activity touch` and `hold` without `--home` mark the homes `autoupdate` reads (every
@@ -392,21 +681,20 @@ fn activity_marks_the_homes_with_plugins() {
             .arg("activity")
             .args(args)
             .run()
-            .parts()
     };
-    assert_eq!(activity(&["touch"]), (0, String::new(), String::new()));
+    activity(&["touch"]).expect(0, str![""], str![""]);
     assert!(proto.join("activity").is_file());
     assert!(
         !user.join(".config/agent-of-empires").exists(),
         "no aoe home is made for a protoAgent-only user"
     );
     std::fs::remove_file(proto.join("activity")).unwrap();
-    assert_eq!(activity(&["hold", "--", "true"]).0, 0);
+    activity(&["hold", "--", "true"]).expect(0, str![""], str![""]);
     assert!(proto.join("activity").is_file());
     assert!(!user.join(".config").exists());
     // --home still names one home.
     let other = tmp.path().join("other");
-    assert_eq!(activity(&["touch", "--home", other.to_str().unwrap()]).0, 0);
+    activity(&["touch", "--home", other.to_str().unwrap()]).expect(0, str![""], str![""]);
     assert!(other.join("activity").is_file());
 }
 
@@ -417,35 +705,57 @@ fn autoupdate_without_a_policy_says_how_to_opt_in() {
     let (repo, _) = history(&tmp.path().join("repo"));
     let home = tmp.path().join("home");
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
-    let ran = Plugins::new()
+    Plugins::new()
         .arg("autoupdate")
         .home(&home)
         .redact("[HOME]", &home)
-        .run();
-    assert_eq!((ran.code, ran.stderr.as_str()), (0, ""));
-    ran.stdout_eq(str![[r#"
+        .run()
+        .expect(
+            0,
+            str![[r#"
 [AT] autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
 [AT] [HOME]: skipped (disabled): no plugin is opted in; to opt one in, add `[update_policy."dev.example.pinned"]` with `track = "main"` to [HOME]/plugins.toml
 
-"#]]
-    );
+"#]],
+            str![""],
+        );
     policy(&home, "autoupdate_interval_hours = 0\n");
-    let (_, doc) = autoupdate(&home, &[]);
-    assert_eq!(
-        doc["skipped_homes"][0]["help"],
-        format!(
-            "`autoupdate_interval_hours = 0` in {} turns sweeping off",
-            home.join("plugins.toml").display()
-        )
+    autoupdate(&home, tmp.path(), &[]).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": [
+    {
+      "home": "[TMP]/home",
+      "reason": "disabled",
+      "help": "`autoupdate_interval_hours = 0` in [TMP]/home/plugins.toml turns sweeping off"
+    }
+  ]
+}
+
+"#]],
+        str![],
     );
     // --help names the policy file and shows its keys.
-    let (code, stdout, _) = Plugins::new().args(["autoupdate", "--help"]).run().parts();
-    assert_eq!(code, 0);
-    assert!(
-        stdout.starts_with(
-            "One auto-update sweep under each home's policy, <home>/plugins.toml (for cron)"
-        ) && stdout.contains("\n  [update_policy.\"dev.example.kanban\"]\n  track = \"main\""),
-        "{stdout}"
+    Plugins::new().args(["autoupdate", "--help"]).run().expect(
+        0,
+        str![[r#"
+One auto-update sweep under each home's policy, <home>/plugins.toml (for cron)
+...
+  [update_policy."dev.example.kanban"]
+  track = "main"      # opts the plugin in
+...
+"#]],
+        str![""],
     );
 }
 
@@ -466,12 +776,32 @@ fn widened_capabilities_wait_for_approval() {
         &home,
         "[update_policy.\"dev.example.built\"]\ntrack = \"main\"\nwhen = \"always\"\n",
     );
-    let (code, doc) = autoupdate(&home, &[]);
+    let t = tmp.path();
     // Exit 1: a person has to approve it (cron mails the log's tail).
-    assert_eq!(
-        (code, doc["needs_approval"][0].as_str()),
-        (1, Some("dev.example.built")),
-        "{doc}"
+    autoupdate(&home, t, &[]).expect(
+        1,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [
+    "dev.example.built"
+  ],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": []
+}
+
+"#]],
+        str![[r#"
+[AT] Fetching file://[TMP]/repo
+[AT] Fetched e0806bf7f826
+
+"#]],
     );
     assert_eq!(
         locked(&home, "dev.example.built", "version"),
@@ -480,30 +810,30 @@ fn widened_capabilities_wait_for_approval() {
     );
     assert!(!home.join("events.jsonl").exists());
     // The cron log says why it waits, as `update` would ask.
-    let (code, stdout, _) = Plugins::new()
-        .args(["autoupdate", "--force", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("update for dev.example.built needs approval (capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps): run `plugins update dev.example.built`"),
-        "{stdout}"
-    );
-    // A person approves with update --yes.
-    let (code, _, stderr) = Plugins::new()
-        .args(["update", "dev.example.built", "--yes", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stderr}");
-    // The one consent text: what changed, then everything granted.
-    assert!(
-        stderr.contains(
-            "  asked again:  capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps\n  capabilities: runtime.worker, net\n  build steps:  ./build.sh\n"
-        ),
-        "{stderr}"
-    );
+    at(&home, t, &["autoupdate", "--force"]).expect(1, str![[r#"
+[AT] autoupdate: 0 updated, 0 up to date, 0 deferred (busy), 1 need approval, 0 failed
+[AT] update for dev.example.built needs approval (capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps): run `plugins update dev.example.built`
+
+"#]], str![[r#"
+[AT] Fetching file://[TMP]/repo
+[AT] Fetched e0806bf7f826
+
+"#]]);
+    // A person approves with update --yes; the one consent text: what changed, then
+    // everything granted.
+    at(&home, t, &["update", "dev.example.built", "--yes"]).expect(0, str![[r#"
+     Updated dev.example.built to 1.1.0 (main @ e0806bf7f8)
+
+"#]], str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched e0806bf7f826
+aoe plugin `dev.example.built` 1.1.0 from file://[TMP]/repo @ e0806bf7f826
+  asked again:  capabilities [runtime.worker] -> [runtime.worker, net]; its files changed and it has build steps
+  capabilities: runtime.worker, net
+  build steps:  ./build.sh
+    Building step 1/1: ./build.sh
+
+"#]]);
     assert_eq!(locked(&home, "dev.example.built", "version"), "1.1.0");
 }
 
@@ -532,19 +862,153 @@ fn one_failing_remote_does_not_stop_a_sweep_of_five() {
     }
     policy(&home, &body);
     std::fs::remove_dir_all(tmp.path().join("repo2")).unwrap();
-    let (code, doc) = autoupdate(&home, &[]);
-    assert_eq!(code, 1, "some failed: {doc}");
-    assert_eq!(doc["updated"].as_array().unwrap().len(), 4);
-    assert_eq!(doc["failed"][0]["id"], "dev.example.p2");
-    assert!(!doc["failed"][0]["message"].as_str().unwrap().is_empty());
-    let (code, doc) = outdated(&home);
-    assert_eq!(code, 1);
-    assert_eq!(
-        row(&doc, "dev.example.p2")["status"],
-        "error",
-        "reported in its row"
-    );
-    assert_eq!(row(&doc, "dev.example.p0")["status"], "up_to_date");
+    // Some failed: exit 1.
+    autoupdate(&home, tmp.path(), &[]).expect(1, str![[r#"
+{
+  "format_version": 1,
+  "updated": [
+    "dev.example.p0",
+    "dev.example.p1",
+    "dev.example.p3",
+    "dev.example.p4"
+  ],
+  "changes": [
+    {
+      "id": "dev.example.p0",
+      "home": "[TMP]/home",
+      "from": {
+        "version": "1.0.0",
+        "ref": "main",
+        "commit": "4f703c8810bb74d855cfd34de1644ec9a0a9e274"
+      },
+      "to": {
+        "version": "1.1.0",
+        "ref": "main",
+        "commit": "22ce1ef7b68c96314e5f5fe41d30a42ba105239e"
+      },
+      "why": "branch main has new commits"
+    },
+    {
+      "id": "dev.example.p1",
+      "home": "[TMP]/home",
+      "from": {
+        "version": "1.0.0",
+        "ref": "main",
+        "commit": "868515726ff7216274b6a617b5831e941445a322"
+      },
+      "to": {
+        "version": "1.1.0",
+        "ref": "main",
+        "commit": "3431ebf9cc21af5965a46d23abc7ef6fe418421c"
+      },
+      "why": "branch main has new commits"
+    },
+    {
+      "id": "dev.example.p3",
+      "home": "[TMP]/home",
+      "from": {
+        "version": "1.0.0",
+        "ref": "main",
+        "commit": "24a91a5424d0f93044fc368046fe230a76c36e8a"
+      },
+      "to": {
+        "version": "1.1.0",
+        "ref": "main",
+        "commit": "7097d521dbabfc8571d506d82a25f87555d9881a"
+      },
+      "why": "branch main has new commits"
+    },
+    {
+      "id": "dev.example.p4",
+      "home": "[TMP]/home",
+      "from": {
+        "version": "1.0.0",
+        "ref": "main",
+        "commit": "8e1ff183a6c304537fd014b2233ae04d3681bf42"
+      },
+      "to": {
+        "version": "1.1.0",
+        "ref": "main",
+        "commit": "1f2126817376b8d35fb933b2deb18c271b890819"
+      },
+      "why": "branch main has new commits"
+    }
+  ],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [
+    {
+      "id": "dev.example.p2",
+      "message": "cannot reach file://[TMP]/repo2: failed to resolve path '[TMP]/repo2': No such file or directory"
+    }
+  ],
+  "skipped_homes": []
+}
+
+"#]], str![[r#"
+[AT] Fetching file://[TMP]/repo0
+[AT] Fetched 22ce1ef7b68c
+[AT] Fetching file://[TMP]/repo1
+[AT] Fetched 3431ebf9cc21
+[AT] Fetching file://[TMP]/repo3
+[AT] Fetched 7097d521dbab
+[AT] Fetching file://[TMP]/repo4
+[AT] Fetched 1f2126817376
+
+"#]]);
+    // Reported in its row.
+    outdated(&home, tmp.path()).expect(1, str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.p0",
+      "source": "file://[TMP]/repo0",
+      "requested_ref": "main",
+      "ref_kind": "branch",
+      "current": "22ce1ef7b68c96314e5f5fe41d30a42ba105239e",
+      "status": "up_to_date"
+    },
+    {
+      "id": "dev.example.p1",
+      "source": "file://[TMP]/repo1",
+      "requested_ref": "main",
+      "ref_kind": "branch",
+      "current": "3431ebf9cc21af5965a46d23abc7ef6fe418421c",
+      "status": "up_to_date"
+    },
+    {
+      "id": "dev.example.p2",
+      "source": "file://[TMP]/repo2",
+      "requested_ref": "main",
+      "ref_kind": "branch",
+      "current": "ea7cdc3768cd1c66c9e96e86db380190099509b1",
+      "status": "error",
+      "message": "cannot reach file://[TMP]/repo2: failed to resolve path '[TMP]/repo2': No such file or directory"
+    },
+    {
+      "id": "dev.example.p3",
+      "source": "file://[TMP]/repo3",
+      "requested_ref": "main",
+      "ref_kind": "branch",
+      "current": "7097d521dbabfc8571d506d82a25f87555d9881a",
+      "status": "up_to_date"
+    },
+    {
+      "id": "dev.example.p4",
+      "source": "file://[TMP]/repo4",
+      "requested_ref": "main",
+      "ref_kind": "branch",
+      "current": "1f2126817376b8d35fb933b2deb18c271b890819",
+      "status": "up_to_date"
+    }
+  ]
+}
+
+"#]], str![]);
 }
 
 #[test]
@@ -556,13 +1020,25 @@ fn a_failing_build_mid_update_keeps_the_old_version() {
     assert_eq!(install(&home, &[&repo.url(), "--ref", "main"]).0, 0);
     let lock_before = std::fs::read(home.join("plugins.lock")).unwrap();
     built_aoe(&repo, "2.0.0", "#!/bin/sh\nexit 9\n");
-    let (code, _, stderr) = Plugins::new()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 1, "{stderr}");
-    assert!(stderr.contains("plugins::install::build"), "{stderr}");
+    at(&home, tmp.path(), &["update", "--all", "--yes"]).expect(
+        1,
+        str![],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 13717d7b0b17
+aoe plugin `dev.example.built` 2.0.0 from file://[TMP]/repo @ 13717d7b0b17
+  asked again:  its files changed and it has build steps
+  capabilities: runtime.worker
+  build steps:  ./build.sh
+    Building step 1/1: ./build.sh
+plugins::install::build
+
+  × build step 1 (./build.sh) failed with exit status: 9
+  help: last output:
+
+
+"#]],
+    );
     assert_eq!(
         std::fs::read(home.join("plugins.lock")).unwrap(),
         lock_before
@@ -587,12 +1063,7 @@ fn a_misspelt_policy_warns_and_falls_back_to_the_default() {
         "autoupdate_interval = 1\n\n[update_policy.\"dev.example.pinned\"]\ntrack = \"main\"\nwhen = \"alwys\"\n",
     );
     // Busy: "alwys" must act as the default, idle, and wait.
-    let (code, _, _) = Plugins::new()
-        .args(["activity", "touch", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0);
+    at(&home, tmp.path(), &["activity", "touch"]).expect(0, str![""], str![""]);
     let ran = Plugins::new()
         .arg("autoupdate")
         .home(&home)
@@ -620,28 +1091,30 @@ fn update_names_a_version_tag_once() {
     assert_eq!(install(&branch, &[&repo.url(), "--ref", "main"]).0, 0);
     repo.file("aoe-plugin.toml", &static_aoe("4.0.0"));
     repo.commit("v4");
-    let update = |home: &Path| {
-        let (code, stdout, stderr) = Plugins::new()
-            .args(["update", "--all", "--yes", "--home"])
-            .arg(home)
-            .run()
-            .parts();
-        assert_eq!(code, 0, "{stderr}");
-        stdout
-    };
-    assert_data_eq!(
-        update(&tag),
+    let update = |home: &Path| at(home, tmp.path(), &["update", "--all", "--yes"]);
+    update(&tag).expect(
+        0,
         str![[r#"
      Updated dev.example.pinned to v2.0.0 @ c7849e65b9
 
-"#]]
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched c7849e65b960
+
+"#]],
     );
-    assert_data_eq!(
-        update(&branch),
+    update(&branch).expect(
+        0,
         str![[r#"
      Updated dev.example.pinned to 4.0.0 (main @ 1f61bc6e38)
 
-"#]]
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 1f61bc6e3842
+
+"#]],
     );
 }
 
@@ -723,8 +1196,8 @@ fn quiet_prints_only_problems() {
             .args(args)
             .arg("--home")
             .arg(&home)
+            .redact("[OLD]", &c3[..10])
             .run()
-            .parts()
     };
     let src = repo.url();
     for args in [
@@ -736,40 +1209,30 @@ fn quiet_prints_only_problems() {
         &["sync", "--force", "--yes"],
         &["autoupdate"],
     ] {
-        assert_eq!(quiet(args), (0, String::new(), String::new()), "{args:?}");
+        quiet(args).expect(0, str![""], str![""]);
     }
     // Something behind: outdated -q shows that row only; autoupdate -q stays silent.
     repo.file("aoe-plugin.toml", &static_aoe("5.0.0"));
     let c5 = repo.commit("v5");
-    let (code, stdout, stderr) = quiet(&["outdated", "--exit-code"]);
-    assert_eq!((code, stderr.as_str()), (3, ""));
-    assert_redacted(
-        &stdout,
-        &[
-            ("[NEW]", c5[..10].to_owned()),
-            ("[OLD]", c3[..10].to_owned()),
-        ],
-        str![[r#"
+    quiet(&["outdated", "--exit-code"])
+        .redact("[NEW]", &c5[..10])
+        .expect(
+            3,
+            str![[r#"
 dev.example.pinned               main @ [OLD]            newer: [NEW]
 
 "#]],
-    );
-    // A tampered file: verify -q shows the problem and no summary.
+            str![""],
+        );
+    // A tampered file: verify -q shows the problem and the path that changed; no summary
+    // line.
     std::fs::write(home.join("plugins/dev.example.pinned/extra"), "x").unwrap();
-    let (code, stdout, _) = quiet(&["verify"]);
-    assert_eq!(code, 1);
-    assert!(
-        stdout.starts_with("    tampered dev.example.pinned: the files changed since install"),
-        "{stdout}"
-    );
-    // The problem and the path that changed; no summary line.
-    assert_eq!(
-        stdout.lines().skip(1).collect::<Vec<_>>(),
-        ["       added extra"],
-        "{stdout}"
-    );
-    let (code, stdout, stderr) = quiet(&["remove", "dev.example.pinned"]);
-    assert_eq!((code, stdout, stderr), (0, String::new(), String::new()));
+    quiet(&["verify"]).expect(1, str![[r#"
+    tampered dev.example.pinned: the files changed since install (tree sha256:9345f934150a4223e2beac7e8ed69ef347ffaf5e6ab9084cb77fc024b5590150, locked sha256:548767c9c71fc8756185c02310723f6d0b6add6571c4bffa5cbb7fceb3d227af)
+       added extra
+
+"#]], str![]);
+    quiet(&["remove", "dev.example.pinned"]).expect(0, str![""], str![""]);
 }
 
 /// `--log-format json`: each status line and error is one JSON object with a timestamp.
@@ -778,112 +1241,56 @@ fn log_format_json_writes_timestamped_lines() {
     let tmp = tempfile::tempdir().unwrap();
     let (repo, _) = history(&tmp.path().join("repo"));
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = Plugins::new()
-        .args([
-            "--log-format",
-            "json",
-            "install",
-            &repo.url(),
-            "--yes",
-            "--home",
-        ])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stderr}");
-    assert!(
-        stdout.starts_with("   Installed dev.example.pinned 3.0.0"),
-        "{stdout}"
-    );
-    let lines: Vec<Value> = stderr
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    assert!(lines.len() >= 2, "{stderr}");
-    for l in &lines {
-        assert_eq!(l["level"], "status");
-        let at = l["at"].as_str().unwrap();
-        assert!(
-            at.len() == 25 && at.ends_with("+00:00") && at.as_bytes()[10] == b'T',
-            "{at}"
-        );
-    }
-    assert!(
-        lines[0]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with("Fetching ")
-    );
-    let (code, _, stderr) = Plugins::new()
-        .args([
-            "--log-format",
-            "json",
-            "remove",
-            "dev.example.nope",
-            "--home",
-        ])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 2);
-    let err: Value = serde_json::from_str(stderr.trim()).unwrap();
-    assert_eq!(
-        (err["level"].as_str(), err["code"].as_str()),
-        (Some("error"), Some("plugins::install::not_installed"))
-    );
-    // A warning is a warning object with its code, not a status line holding `warning[…]`.
+    // A port nothing listens on.
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
     let url = format!("http://127.0.0.1:{port}/o/r.git");
-    let (code, _, stderr) = Plugins::new()
-        .args(["--log-format", "json", "install", &url, "--yes", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 2, "{stderr}");
-    let lines: Vec<Value> = stderr
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
-        .collect();
-    let warnings: Vec<_> = lines.iter().filter(|l| l["level"] == "warning").collect();
-    assert_eq!(warnings.len(), 1, "{stderr}");
-    assert_eq!(warnings[0]["code"], "plugins::git::cleartext", "{stderr}");
-    assert!(
-        warnings[0]["message"]
-            .as_str()
-            .unwrap()
-            .starts_with(&format!("{url} is fetched unencrypted: ")),
-        "{stderr}"
+    let logged = |format: &[&str], args: &[&str]| {
+        Plugins::new()
+            .args(format)
+            .args(args)
+            .arg("--home")
+            .arg(&home)
+            .tmp(tmp.path())
+            .redact("[URL]", &url)
+            .run()
+    };
+    let json = ["--log-format", "json"];
+    // Each status line and the error: one object, with its time.
+    logged(&json, &["install", &repo.url(), "--yes"]).expect(
+        0,
+        str![[r#"
+   Installed dev.example.pinned 3.0.0 @ 5761a5fef9 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+        str![[r#"
+{"at":"[AT]","level":"status","message":"Fetching file://[TMP]/repo"}
+{"at":"[AT]","level":"status","message":"Fetched 5761a5fef946"}
+
+"#]],
     );
-    assert!(
-        lines
-            .iter()
-            .all(|l| !l["message"].as_str().unwrap().contains("warning[")),
-        "{stderr}"
-    );
+    logged(&json, &["remove", "dev.example.nope"]).expect(2, str![], str![[r#"
+{"at":"[AT]","level":"error","message":"plugin 'dev.example.nope' is not installed","code":"plugins::install::not_installed","help":"`plugins list` shows what is installed; pass --home for another home"}
+
+"#]]);
+    // A warning is a warning object with its code, not a status line holding `warning[…]`.
+    logged(&json, &["install", &url, "--yes"]).expect(2, str![], str![[r#"
+{"at":"[AT]","level":"status","message":"Fetching [URL]"}
+{"at":"[AT]","level":"warning","message":"[URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL","code":"plugins::git::cleartext"}
+{"at":"[AT]","level":"error","message":"cannot reach [URL]: failed to connect to 127.0.0.1: Connection refused","code":"plugins::git::fetch","help":null}
+
+"#]]);
 
     // --timestamps: text lines, each after its time; an error on one line.
-    let ran = Plugins::new()
-        .args(["--timestamps", "install", &url, "--yes", "--home"])
-        .arg(&home)
-        .redact("[URL]", &url)
-        .run();
-    ran.code(2);
-    let stderr = ran.redacted(&ran.stderr);
-    let lines: Vec<&str> = stderr.lines().collect();
-    assert_eq!(lines[0], "[AT] Fetching [URL]", "{stderr}");
-    assert_eq!(
-        lines[1],
-        "[AT] warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL",
-        "{stderr}"
-    );
-    assert!(
-        lines[2].starts_with("[AT] error[plugins::git::fetch]: ") && lines.len() == 3,
-        "{stderr}"
-    );
+    logged(&["--timestamps"], &["install", &url, "--yes"]).expect(2, str![], str![[r#"
+[AT] Fetching [URL]
+[AT] warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+[AT] error[plugins::git::fetch]: cannot reach [URL]: failed to connect to 127.0.0.1: Connection refused
+
+"#]]);
 }
 
 /// Every command's `--json` document opens with `format_version` (`info` and `new` did not)
@@ -920,6 +1327,7 @@ fn every_json_document_has_a_format_version_and_a_schema() {
         &["resolve", "--path", f, "--json"],
         &["validate", "--path", f, "--format", "json"],
     ] {
+        // parts: each document is parsed and checked against its JSON schema
         let (_, stdout, stderr) = Plugins::new().args(args).run().parts();
         let doc: Value = serde_json::from_str(&stdout)
             .unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}{stderr}"));
@@ -954,6 +1362,7 @@ fn every_json_command_has_a_schema_that_a_test_checks() {
     let change = [
         "install", "update", "remove", "sync", "rollback", "hold", "unhold",
     ];
+    // parts: the command list is read out of --help, not compared
     let (_, help, _) = Plugins::new().arg("--help").run().parts();
     let commands: Vec<&str> = help
         .split("Commands:\n")
@@ -965,6 +1374,7 @@ fn every_json_command_has_a_schema_that_a_test_checks() {
         .collect();
     assert!(commands.contains(&"list"), "{help}");
     for c in commands {
+        // parts: each command's --help is searched for a JSON flag, not compared
         let (_, text, _) = Plugins::new().args([c, "--help"]).run().parts();
         if !(text.contains("--json") || text.contains("--format <")) {
             continue;
@@ -1000,12 +1410,9 @@ fn json_outputs_match_their_schemas() {
     let home = tmp.path().join("home");
     let mut seen = std::collections::BTreeSet::new();
     let mut check = |file: &str, args: &[&str], code: i32| {
-        let (got, stdout, stderr) = Plugins::new()
-            .args(args)
-            .arg("--home")
-            .arg(&home)
-            .run()
-            .parts();
+        let ran = Plugins::new().args(args).arg("--home").arg(&home).run();
+        // parts: each document is parsed and checked against its JSON schema
+        let (got, stdout, stderr) = ran.parts();
         assert_eq!(got, code, "{args:?}: {stdout}{stderr}");
         let doc: Value =
             serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{args:?}: {e}: {stdout}"));
@@ -1149,11 +1556,22 @@ fn validate_json_is_format_json() {
     let (code, alias) = validate_screen(root.path(), &["--json"]);
     let (_, format) = validate_screen(root.path(), &["--format", "json"]);
     assert_eq!((code, alias), (0, format));
-    let (code, _, _) = Plugins::new()
+    // The alias conflicts with another --format.
+    Plugins::new()
         .args(["validate", "--json", "--format", "human"])
         .run()
-        .parts();
-    assert_eq!(code, 2, "the alias conflicts with another --format");
+        .expect(
+            2,
+            str![],
+            str![[r#"
+error: the argument '--json' cannot be used with '--format <FORMAT>'
+
+Usage: plugins validate --json [PLUGIN-ID]...
+
+For more information, try '--help'.
+
+"#]],
+        );
 }
 
 #[test]
@@ -1175,13 +1593,28 @@ fn an_aoe_gh_plugin_without_a_release_is_not_updated_as_aoe_refuses() {
             .env("PLUGINS_GH_BASE", format!("file://{}", mirror.display()))
             .env("PLUGINS_GITHUB_API", api)
             .env("COLUMNS", "200")
+            .redact("[API]", api)
+            .tmp(t)
             .run()
-            .parts()
     };
     let none = release_api(None);
     // No release: aoe installs the default branch (unverified code, so --yes).
-    let (code, o, e) = plugins_with(&none, &["install", "gh:acme/tool", "--yes"]);
-    assert_eq!(code, 0, "{o}{e}");
+    plugins_with(&none, &["install", "gh:acme/tool", "--yes"]).expect(
+        0,
+        str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 1e89944df1 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/mirror/acme/tool.git
+     Fetched 1e89944df1ab
+aoe plugin `dev.example.pinned` 1.0.0 from gh:acme/tool @ 1e89944df1ab
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+
+"#]],
+    );
     let lock_before = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
     assert!(
         lock_before.contains("ref_kind = \"default\""),
@@ -1194,19 +1627,17 @@ fn an_aoe_gh_plugin_without_a_release_is_not_updated_as_aoe_refuses() {
     git(&repo.dir, &["tag", "v2.0.0"]);
     std::fs::remove_dir_all(&bare).unwrap();
     repo.clone_bare(&bare);
-    let (code, stdout, stderr) = plugins_with(&none, &["update", "dev.example.pinned", "--yes"]);
-    assert_eq!(code, 1, "{stdout}{stderr}");
-    assert_data_eq!(
-        stderr,
+    plugins_with(&none, &["update", "dev.example.pinned", "--yes"]).expect(
+        1,
+        str![""],
         str![[r#"
 plugins::update::no_release
 
   × acme/tool has no published release to update to; the prior version is kept
   help: aoe updates `gh:acme/tool` only to its latest release; to follow a branch, reinstall it as `gh:acme/tool@<branch>`
 
-"#]]
+"#]],
     );
-    assert_eq!(stdout, "");
     assert_eq!(
         std::fs::read_to_string(home.join("plugins.lock")).unwrap(),
         lock_before
@@ -1216,15 +1647,53 @@ plugins::update::no_release
             .unwrap()
             .contains("version = \"1.0.0\"")
     );
-    let (_, stdout, _) = plugins_with(&none, &["outdated", "--json"]);
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(doc["plugins"][0]["status"], "error", "{doc}");
-    let (code, stdout, _) =
-        plugins_with(&none, &["update", "dev.example.pinned", "--yes", "--json"]);
-    assert_eq!(code, 1);
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(doc["plugins"][0]["status"], "failed");
-    assert_eq!(doc["plugins"][0]["code"], "plugins::update::no_release");
+    plugins_with(&none, &["outdated", "--json"]).expect(
+        1,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "gh:acme/tool",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "current": "1e89944df1ab7d121843ed9a06346298345ee601",
+      "status": "error",
+      "message": "acme/tool has no published release to update to; the prior version is kept"
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
+    plugins_with(&none, &["update", "dev.example.pinned", "--yes", "--json"]).expect(
+        1,
+        str![[r#"
+{
+  "format_version": 1,
+  "dry_run": false,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "status": "failed",
+      "message": "acme/tool has no published release to update to; the prior version is kept",
+      "code": "plugins::update::no_release",
+      "home": "[TMP]/home"
+    }
+  ]
+}
+
+"#]],
+        str![[r#"
+plugins::update::no_release
+
+  × acme/tool has no published release to update to; the prior version is kept
+  help: aoe updates `gh:acme/tool` only to its latest release; to follow a branch, reinstall it as `gh:acme/tool@<branch>`
+
+"#]],
+    );
 
     // Once a release is published, the update goes to it (not to the branch head).
     let released = release_api(Some(r#"{"tag_name": "v2.0.0"}"#));
@@ -1232,12 +1701,17 @@ plugins::update::no_release
     repo.commit("three, unreleased");
     std::fs::remove_dir_all(&bare).unwrap();
     repo.clone_bare(&bare);
-    let (code, stdout, stderr) =
-        plugins_with(&released, &["update", "dev.example.pinned", "--yes"]);
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert!(
-        stdout.contains("Updated dev.example.pinned to v2.0.0 @ "),
-        "{stdout}"
+    plugins_with(&released, &["update", "dev.example.pinned", "--yes"]).expect(
+        0,
+        str![[r#"
+     Updated dev.example.pinned to v2.0.0 @ 247df5be2d
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/mirror/acme/tool.git
+     Fetched 247df5be2d6a
+
+"#]],
     );
     assert_eq!(
         locked(&home, "dev.example.pinned", "requested_ref"),
@@ -1260,23 +1734,29 @@ fn an_update_keeps_the_layout_of_aoes_config() {
     let config = home.join("config.toml");
     let written: toml::Table = std::fs::read_to_string(&config).unwrap().parse().unwrap();
     let rec = &written["plugins"]["dev.example.pinned"];
-    let (source, hash, at) = (
+    let (source, hash, granted) = (
         rec["source"].as_str().unwrap(),
         rec["grant"]["manifest_hash"].as_str().unwrap(),
         rec["grant"]["granted_at"].as_str().unwrap(),
     );
     let mine = format!(
-        "# my aoe settings\ntheme = \"dark\"\n\n[plugins.\"dev.example.pinned\"]  # the one I use\nsource = \"{source}\"\nenabled = true   # on\n\n# approved by me\n[plugins.\"dev.example.pinned\".grant]\nmanifest_hash = \"{hash}\"  # pinned\ncapabilities = []\ngranted_at = \"{at}\"\n"
+        "# my aoe settings\ntheme = \"dark\"\n\n[plugins.\"dev.example.pinned\"]  # the one I use\nsource = \"{source}\"\nenabled = true   # on\n\n# approved by me\n[plugins.\"dev.example.pinned\".grant]\nmanifest_hash = \"{hash}\"  # pinned\ncapabilities = []\ngranted_at = \"{granted}\"\n"
     );
     std::fs::write(&config, &mine).unwrap();
     repo.file("aoe-plugin.toml", &static_aoe("2.0.0"));
     repo.commit("v2");
-    let (code, o, e) = Plugins::new()
-        .args(["update", "--all", "--yes", "--home"])
-        .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{o}{e}");
+    at(&home, tmp.path(), &["update", "--all", "--yes"]).expect(
+        0,
+        str![[r#"
+     Updated dev.example.pinned to 2.0.0 (main @ c7849e65b9)
+
+"#]],
+        str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched c7849e65b960
+
+"#]],
+    );
     let new_hash = locked(&home, "dev.example.pinned", "manifest_hash");
     assert_ne!(new_hash, hash);
     assert_eq!(

@@ -21,6 +21,17 @@ const CONVERTED: &[&str] = &[
     "hostile.rs",
     "deps.rs",
     "lock_contract.rs",
+    "install.rs",
+    "update.rs",
+    "rollback.rs",
+    "crash.rs",
+    "pool.rs",
+    "release.rs",
+    "resolve.rs",
+    "featured.rs",
+    "review.rs",
+    "signed.rs",
+    "github.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line

@@ -14,15 +14,21 @@ pub(crate) fn static_aoe(version: &str) -> String {
     )
 }
 
+/// `plugins install <args> --home <home> --yes`, run: (exit code, stdout, stderr).
 pub(crate) fn install(home: &Path, args: &[&str]) -> (i32, String, String) {
-    Plugins::new()
-        .arg("install")
+    installing(home, args).run().parts()
+}
+
+/// `plugins install <args> --home <home> --yes`, to run and compare with
+/// [`super::Ran::expect`] once the caller has added its redactions.
+pub(crate) fn installing(home: &Path, args: &[&str]) -> Plugins {
+    let mut cmd = Plugins::new();
+    cmd.arg("install")
         .args(args)
         .arg("--home")
         .arg(home)
-        .arg("--yes")
-        .run()
-        .parts()
+        .arg("--yes");
+    cmd
 }
 
 pub(crate) fn lock(home: &Path) -> toml::Table {
