@@ -68,6 +68,9 @@ pub fn frozen_unfetchable(id: &str, commit: Option<&str>, why: impl Display) -> 
 
 /// `sync --frozen`: the locked release asset cannot be had as locked.
 pub fn frozen_asset(id: &str, why: impl Display) -> Error {
+    // A reason that says so itself is not followed by a second "nothing was changed".
+    let why = why.to_string();
+    let why = why.strip_suffix("; nothing was changed").unwrap_or(&why);
     let message = format!(
         "{id}: the locked release asset cannot be had as locked: {why}; nothing was changed"
     );

@@ -215,9 +215,7 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                         r.plugins.join(", ")
                     ));
                 }
-                if r.cleaned > 0 {
-                    line.push_str(&format!(" (removed {} leftovers)", r.cleaned));
-                }
+                line.push_str(&removed(r.cleaned));
                 line
             }
             Event::Verified {
@@ -246,7 +244,7 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 if spinner.is_none() && total != Some(done) {
                     return;
                 }
-                format!(" Downloading {asset} {} KiB", done / 1024)
+                format!(" Downloading {asset} {}", size(done))
             }
         };
         match &spinner {
@@ -264,6 +262,23 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
         }
     };
     (on_event, pause)
+}
+
+/// What recovery removed, after its line: ` (removed 2 leftovers)`, or nothing.
+fn removed(cleaned: usize) -> String {
+    match cleaned {
+        0 => String::new(),
+        1 => " (removed 1 leftover)".to_owned(),
+        n => format!(" (removed {n} leftovers)"),
+    }
+}
+
+/// A download's size: bytes under a KiB (never `0 KiB`), else whole KiB.
+fn size(bytes: u64) -> String {
+    match bytes {
+        ..1024 => format!("{bytes} bytes"),
+        _ => format!("{} KiB", bytes / 1024),
+    }
 }
 
 #[cfg(test)]

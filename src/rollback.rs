@@ -211,9 +211,9 @@ fn check_copy(
 /// process is gone).
 fn staging(home: &Home) -> Result<tempfile::TempDir, InstallError> {
     let parent = txn::staging_dir(home);
-    let fail = |source| InstallError::Io {
+    let fail = |cause| InstallError::Io {
         context: format!("cannot create a staging directory in {}", parent.display()),
-        source,
+        cause,
     };
     fs_err::create_dir_all(&parent).map_err(fail)?;
     tempfile::Builder::new()

@@ -227,17 +227,16 @@ fn record_one(
     let dir = home.plugin_dir(id);
     let walk = |err: crate::hash::TreeError| crate::install::InstallError::Io {
         context: format!("cannot hash {}", dir.display()),
-        source: std::io::Error::other(err.to_string()),
+        cause: std::io::Error::other(err.to_string()),
     };
     let installed = crate::hash::installed(&dir).map_err(walk)?;
     let manifest = if e.manifest_hash.is_empty() {
-        let bytes =
-            crate::file::read(dir.join(home.dialect.spec().manifest)).map_err(|source| {
-                crate::install::InstallError::Io {
-                    context: format!("cannot read the manifest of {id}"),
-                    source,
-                }
-            })?;
+        let bytes = crate::file::read(dir.join(home.dialect.spec().manifest)).map_err(|cause| {
+            crate::install::InstallError::Io {
+                context: format!("cannot read the manifest of {id}"),
+                cause,
+            }
+        })?;
         Some(crate::hash::bytes(&bytes))
     } else {
         None

@@ -96,10 +96,11 @@ fn report(rows: &[OutdatedRow]) -> Vec<Line> {
         .collect()
 }
 
-/// What the lock pins: `v1.2.0 @ abc1234567`, `@ abc1234567`, or `local copy`.
+/// What the lock pins: `v1.2.0 @ abc1234567`, `HEAD @ abc1234567` (the remote's default
+/// branch, no ref requested), or `local copy`.
 fn pinned(c: &Check) -> String {
     match (&c.current, c.requested_ref.is_empty()) {
-        (Some(sha), true) => format!("@ {}", &sha[..sha.len().min(10)]),
+        (Some(sha), true) => format!("HEAD @ {}", &sha[..sha.len().min(10)]),
         (Some(sha), false) => format!("{} @ {}", c.requested_ref, &sha[..sha.len().min(10)]),
         (None, _) => "local copy".to_owned(),
     }

@@ -32,10 +32,12 @@ pub enum InstallError {
     // Not `#[from]`: that would make the walk error a cause, shown twice.
     #[error("refusing to install: {0}")]
     Tree(crate::tree::WalkError),
-    #[error("{context}: {}", crate::file::reason(source))]
+    /// Not a `source`: the message already ends with its reason, which a cause would show
+    /// again beneath it.
+    #[error("{context}: {}", crate::file::reason(cause))]
     Io {
         context: String,
-        source: std::io::Error,
+        cause: std::io::Error,
     },
 }
 
@@ -117,7 +119,10 @@ impl InstallError {
                 }
                 .into())
             }
-            InstallError::Build(b) => b.log_tail().map(|t| format!("last output:\n{t}")),
+            InstallError::Build(b) => b
+                .log_tail()
+                .filter(|t| !t.trim().is_empty())
+                .map(|t| format!("last output:\n{t}")),
             InstallError::Lock(l) | InstallError::Txn(txn::TxnError::Lock(l)) => l.help(),
             InstallError::Tree(_) => {
                 Some("remove or rename the entry in the plugin's source".into())
@@ -141,5 +146,5 @@ pub(super) fn refused(
 
 pub(super) fn io(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> InstallError {
     let context = context.into();
-    move |source| InstallError::Io { context, source }
+    move |cause| InstallError::Io { context, cause }
 }

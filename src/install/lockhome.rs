@@ -83,7 +83,7 @@ pub fn recover_first(home: &Home, on_event: &mut dyn FnMut(Event)) -> Result<(),
     }
     match lock_home(home, false, on_event) {
         Ok(_guard) => Ok(()),
-        Err(InstallError::Io { source, .. }) if source.kind() == std::io::ErrorKind::WouldBlock => {
+        Err(InstallError::Io { cause, .. }) if cause.kind() == std::io::ErrorKind::WouldBlock => {
             Ok(())
         }
         Err(e) => Err(e),

@@ -664,7 +664,6 @@ fn a_change_that_lands_while_fetching_is_not_undone() {
 plugins::io
 
   × cannot lock [HOME]: another plugins process holds the home lock
-  ╰─▶ another plugins process holds the home lock
 
 "#]],
                 );
@@ -937,7 +936,7 @@ fn concurrent_sweeps_of_one_home_all_exit_0() {
 [AT] autoupdate: 1 updated, 0 up to date, 0 deferred (busy), 0 need approval, 0 failed
 
 "#]], str![[r#"
-[AT] Recovered (removed 1 leftovers)
+[AT] Recovered (removed 1 leftover)
 [AT] Fetching file://[TMP]/repo
 [AT] Fetched 148ad99c8819
 
@@ -1086,7 +1085,7 @@ fn a_temp_file_of_an_interrupted_write_is_cleaned_by_a_sweep_with_nothing_to_do(
 
 "#]],
             str![[r#"
-[AT] Recovered (removed 1 leftovers)
+[AT] Recovered (removed 1 leftover)
 
 "#]],
         );

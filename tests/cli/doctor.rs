@@ -391,7 +391,7 @@ doctor: 5 ok, 3 warn, 3 fail
 
 "#]],
             str![[r#"
-   Recovered the interrupted change to dev.example.ghost (removed 1 leftovers)
+   Recovered the interrupted change to dev.example.ghost (removed 1 leftover)
 
 "#]],
         );

@@ -272,8 +272,8 @@ other_x  1.2.0    protoagent  (default)  4ec1f2fef0  [TMP]/other-src  (disabled:
     run(&["outdated"]).expect(
         0,
         str![[r#"
-notes_x                          @ 977781d150                 up to date
-other_x                          @ 4ec1f2fef0                 up to date
+notes_x                          HEAD @ 977781d150            up to date
+other_x                          HEAD @ 4ec1f2fef0            up to date
 
 "#]],
         str![[""]],

@@ -783,7 +783,6 @@ fn concurrent_installs_serialize_on_the_home_lock() {
 plugins::io
 
   × cannot lock [TMP]/home: another plugins process holds the home lock
-  ╰─▶ another plugins process holds the home lock
 
 "#]],
         );
@@ -1567,8 +1566,6 @@ aoe plugin `dev.example.built` 1.0.0 from file://[TMP]/repo @ 59e614ef304e
 plugins::install::build
 
   × build step 1 (./build.sh) timed out after 1 s
-  help: last output:
-
 
 "#]],
         );

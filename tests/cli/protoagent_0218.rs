@@ -386,7 +386,7 @@ fn a_superseded_source_is_superseded_in_outdated_without_the_network() {
     snapbox::assert_data_eq!(
         stdout,
         snapbox::str![[r#"
-agent_browser                    @ 0123456789                 superseded: protoAgent runs its bundled agent_browser v0.7.0 and ignores this copy (`plugins remove agent_browser` cleans it up)
+agent_browser                    HEAD @ 0123456789            superseded: protoAgent runs its bundled agent_browser v0.7.0 and ignores this copy (`plugins remove agent_browser` cleans it up)
 
 "#]]
     );

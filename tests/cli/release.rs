@@ -220,7 +220,7 @@ aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 92f9ec447dd3
   capabilities: none
   build steps:  none
   unverified:   un-audited code (not a GitHub release of the repository)
- Downloading tool-[PLATFORM]-1.2.0.tar.gz 0 KiB
+ Downloading tool-[PLATFORM]-1.2.0.tar.gz [..] bytes
 
 "#]],
     );
@@ -330,7 +330,7 @@ aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ eda18d1dc965
   capabilities: none
   build steps:  none
   unverified:   un-audited code (not a GitHub release of the repository)
- Downloading tool-[PLATFORM] 0 KiB
+ Downloading tool-[PLATFORM] [..] bytes
 
 "#]],
     );
@@ -370,7 +370,7 @@ aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 278b4ec96909
   capabilities: none
   build steps:  none
   unverified:   un-audited code (not a GitHub release of the repository)
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 plugins::install::release
 
   × tool-[PLATFORM].tar.gz hashes to sha256:21d8d9764371354f7222fb9fcdc9cc17debec0d5d2b37acd24242093bd06dfa8, but the release says sha256:0000
@@ -400,7 +400,7 @@ aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 278b4ec96909
   capabilities: none
   build steps:  none
   unverified:   un-audited code (not a GitHub release of the repository)
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 plugins::install::release
 
   × archive tool-[PLATFORM].tar.gz has an entry that escapes the plugin directory: ../escape
@@ -456,7 +456,7 @@ plugins::install::release
     tool(&mirror, &server, &home, &["sync", "--yes"]).expect(2, str![], str![[r#"
     Fetching [MIRROR]/acme/tool.git
      Fetched 278b4ec96909
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 plugins::install::release
 
   × tool-[PLATFORM].tar.gz hashes to sha256:8d74b9f5e2a928f19e6e5ea967f5d34d5472073204fe44ad36ef986742d44bb5, but the lock says
@@ -468,7 +468,7 @@ plugins::install::release
     tool(&mirror, &server, &home, &["sync", "--frozen", "--yes"]).expect(2, str![], str![[r#"
     Fetching [MIRROR]/acme/tool.git
      Fetched 278b4ec96909
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 plugins::sync::asset_mismatch
 
   × dev.example.tool: the locked release asset cannot be had as locked: tool-[PLATFORM].tar.gz hashes to sha256:8d74b9f5e2a928f19e6e5ea967f5d34d5472073204fe44ad36ef986742d44bb5, but the lock says
@@ -554,7 +554,7 @@ plugins::install::release
         str![[r#"
     Fetching [MIRROR]/acme/tool.git
      Fetched e4593c148997
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 
 "#]],
     );
@@ -587,7 +587,7 @@ fn sync_refetches_the_locked_release_not_the_latest() {
         str![[r#"
     Fetching [MIRROR]/acme/tool.git
      Fetched 278b4ec96909
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 
 "#]],
     );
@@ -607,7 +607,7 @@ fn sync_refetches_the_locked_release_not_the_latest() {
         str![[r#"
     Fetching [MIRROR]/acme/tool.git
      Fetched 278b4ec96909
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 
 "#]],
     );
@@ -657,7 +657,7 @@ fn a_bundle_carries_the_locked_release_asset() {
         str![[r#"
     Fetching [MIRROR]/acme/tool.git
      Fetched 278b4ec96909
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 
 "#]],
     );
@@ -884,7 +884,7 @@ aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ 278b4ec96909
   capabilities: none
   build steps:  none
   unverified:   un-audited code (not a GitHub release of the repository)
- Downloading tool-[PLATFORM].tar.gz 0 KiB
+ Downloading tool-[PLATFORM].tar.gz [..] bytes
 plugins::install::release
 
   × archive tool-[PLATFORM].tar.gz is too large: it unpacks to more than 512 MiB
@@ -935,7 +935,7 @@ aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ eda18d1dc965
   capabilities: none
   build steps:  none
   unverified:   un-audited code (not a GitHub release of the repository)
- Downloading tool-[PLATFORM] 0 KiB
+ Downloading tool-[PLATFORM] [..] bytes
 
 "#]],
     );

@@ -832,7 +832,7 @@ warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the ne
     // fetched for it.
     let ran = net(&["outdated", "--cooldown", "3h"]);
     ran.expect(0, str![[r#"
-dev.example.pinned               @ 98dbc36b17                 newer: [NEW], held back: 3h left (cooldown 3h)
+dev.example.pinned               HEAD @ 98dbc36b17            newer: [NEW], held back: 3h left (cooldown 3h)
 
 "#]], str![]);
     assert!(!ran.stdout.contains(SECRET) && !ran.stderr.contains(SECRET));

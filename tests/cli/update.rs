@@ -1034,8 +1034,6 @@ aoe plugin `dev.example.built` 2.0.0 from file://[TMP]/repo @ 13717d7b0b17
 plugins::install::build
 
   × build step 1 (./build.sh) failed with exit status: 9
-  help: last output:
-
 
 "#]],
     );
