@@ -14,10 +14,7 @@ pub enum InstallError {
         message: String,
         help: Option<String>,
     },
-    #[error(
-        "refusing to install: {} is invalid or would be refused by its host",
-        .0.outcome.id.as_deref().unwrap_or("the plugin")
-    )]
+    #[error("{}", refusing(.0))]
     Invalid(Box<PluginReport>),
     #[error(transparent)]
     Git(#[from] crate::git::GitError),
@@ -141,6 +138,19 @@ pub(super) fn refused(
         code,
         message: message.into(),
         help: help.into(),
+    }
+}
+
+/// Why a fetched plugin is not installed: the host rejects it, or (a report that validates,
+/// with a warning its installer turns into a refusal) the host's installer refuses it.
+fn refusing(report: &PluginReport) -> String {
+    let id = report.outcome.id.as_deref().unwrap_or("the plugin");
+    if report.is_valid() {
+        format!(
+            "refusing to install: {id} would be refused by its host's installer (the warning above)"
+        )
+    } else {
+        format!("refusing to install: {id} is invalid for its host")
     }
 }
 

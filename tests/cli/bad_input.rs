@@ -259,7 +259,7 @@ plugins::aoe::symlink
       Copied
 plugins::install::invalid
 
-  × refusing to install: dev.example.hello is invalid or would be refused by its host
+  × refusing to install: dev.example.hello would be refused by its host's installer (the warning above)
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]],

@@ -146,7 +146,8 @@ plugins::aoe::missing_file
      Fetched 850aa67c0431
 plugins::install::invalid
 
-  × refusing to install: agent-of-empires.github is invalid or would be refused by its host
+  × refusing to install: agent-of-empires.github would be refused by its host's installer (the
+  │ warning above)
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]]);

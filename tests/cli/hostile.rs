@@ -735,7 +735,7 @@ plugins::aoe::invalid_type
     Fetching [TMP]/src
 plugins::install::invalid
 
-  × refusing to install: the plugin is invalid or would be refused by its host
+  × refusing to install: the plugin is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]]);

@@ -503,7 +503,7 @@ plugins::aoe::symlink
      Fetched 7e0f22b9d2ab
 plugins::install::invalid
 
-  × refusing to install: dev.example.pinned is invalid or would be refused by its host
+  × refusing to install: dev.example.pinned would be refused by its host's installer (the warning above)
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]],
@@ -1106,7 +1106,7 @@ plugins::aoe::unknown_variant
     Fetching [TMP]/old
 plugins::install::invalid
 
-  × refusing to install: dev.example.old is invalid or would be refused by its host
+  × refusing to install: dev.example.old is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]]);
@@ -1179,7 +1179,7 @@ plugins::aoe::unknown_variant
     Fetching [TMP]/old
 plugins::install::invalid
 
-  × refusing to install: dev.example.old is invalid or would be refused by its host
+  × refusing to install: dev.example.old is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]]);
@@ -1351,7 +1351,7 @@ plugins::aoe::unknown_variant
 debug: host: detected aoe api 15, version 1.19.0 (aoe --version); validating as it
 plugins::install::invalid
 
-  × refusing to install: dev.example.old is invalid or would be refused by its host
+  × refusing to install: dev.example.old is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]],
@@ -1378,7 +1378,7 @@ debug: host: `aoe --version`: not found on PATH
 debug: host: no aoe host detected; validating as the newest
 plugins::install::invalid
 
-  × refusing to install: dev.example.old is invalid or would be refused by its host
+  × refusing to install: dev.example.old is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]]);
@@ -1403,7 +1403,7 @@ debug: host: `aoe --version`: no answer within 3 s
 debug: host: no aoe host detected; validating as the newest
 plugins::install::invalid
 
-  × refusing to install: dev.example.old is invalid or would be refused by its host
+  × refusing to install: dev.example.old is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]]);
@@ -1426,7 +1426,7 @@ plugins::aoe::unknown_variant
     Fetching [TMP]/old
 plugins::install::invalid
 
-  × refusing to install: dev.example.old is invalid or would be refused by its host
+  × refusing to install: dev.example.old is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]]);
@@ -1452,7 +1452,7 @@ plugins::aoe::unknown_variant
     Fetching [TMP]/old
 plugins::install::invalid
 
-  × refusing to install: dev.example.old is invalid or would be refused by its host
+  × refusing to install: dev.example.old is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]]);
@@ -1700,7 +1700,7 @@ plugins::file::missing
      Fetched d757aac1bb37
 plugins::install::invalid
 
-  × refusing to install: the plugin is invalid or would be refused by its host
+  × refusing to install: the plugin is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]],
@@ -2740,7 +2740,7 @@ plugins::aoe::missing_key
      Fetched baf303c3bbb5
 plugins::install::invalid
 
-  × refusing to install: dev.example.bad is invalid or would be refused by its host
+  × refusing to install: dev.example.bad is invalid for its host
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]],
@@ -2776,7 +2776,8 @@ plugins::aoe::reserved_namespace
       Copied
 plugins::install::invalid
 
-  × refusing to install: agent-of-empires.mine is invalid or would be refused by its host
+  × refusing to install: agent-of-empires.mine would be refused by its host's installer (the
+  │ warning above)
   help: the diagnostics above say why; `plugins validate` on a checkout shows the same
 
 "#]],

@@ -214,7 +214,7 @@ fn hostile_subdirectories_are_refused() {
 2 gh:acme/mono@main --subdir plugins/etc --yes => plugins::install::subdir   × subdirectory "plugins/etc" passes through a symlink (plugins/etc) at commit 951baa9b02
 2 gh:acme/mono@main --subdir plugins/nope --yes => plugins::install::subdir   × subdirectory "plugins/nope" is not a directory of the repository at commit 951baa9b02
 2 gh:acme/mono@main --subdir README.md --yes => plugins::install::subdir   × subdirectory "README.md" is not a directory of the repository at commit 951baa9b02
-1 gh:acme/mono@main --subdir plugins/leaky --yes => plugins::install::invalid   × refusing to install: dev.example.pinned is invalid or would be refused by its host
+1 gh:acme/mono@main --subdir plugins/leaky --yes => plugins::install::invalid   × refusing to install: dev.example.pinned would be refused by its host's installer (the warning above)
 
 "#]]
     );
