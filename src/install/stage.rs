@@ -30,7 +30,8 @@ pub(super) fn fetch(
 ) -> Result<Staged, InstallError> {
     // `sync --from BUNDLE`: the pinned tree from the bundle, as if fetched at its commit.
     if let (Some(dir), Some(pin)) = (&opts.tree_from, &opts.pin) {
-        on_event(Event::Fetching(dir.display().to_string()));
+        // The row's source, not the unpacked copy in the home's staging area.
+        on_event(Event::Fetching(format!("{} from the bundle", opts.source.recorded())));
         crate::tree::copy(dir, dest, &|_, _| false)?;
         on_event(Event::Fetched {
             commit: pin.commit.clone(),

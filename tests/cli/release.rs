@@ -695,7 +695,7 @@ fn a_bundle_carries_the_locked_release_asset() {
 
 "#]],
             str![[r#"
-    Fetching [TMP]/fresh/.plugins/staging/[..]/trees/dev.example.tool
+    Fetching gh:acme/tool from the bundle
      Fetched 278b4ec96909
 
 "#]],
@@ -761,7 +761,7 @@ fn a_bundle_carries_the_locked_release_asset() {
         .redact("[PLATFORM]", format!("{}-{}", os_arch().0, os_arch().1))
         .run()
         .expect(2, str![], str![[r#"
-    Fetching [TMP]/again/.plugins/staging/[..]/trees/dev.example.tool
+    Fetching gh:acme/tool from the bundle
      Fetched 278b4ec96909
 plugins::sync::asset_mismatch
 
