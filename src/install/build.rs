@@ -89,7 +89,10 @@ pub(super) fn check_runnable(
                 format!(
                     "plugin {id}: worker command is not runnable after install (a build step may have been skipped on this platform, or did not produce it)"
                 ),
-                format!("expected an executable at {}", path.display()),
+                // Named in the plugin's tree: the staging copy it was looked for in is gone.
+                format!(
+                    "expected an executable at {program} in the plugin's tree after its build steps"
+                ),
             ));
         }
     }

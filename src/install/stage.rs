@@ -22,27 +22,38 @@ pub(super) struct Staged {
     pub(super) signed: Option<git::Signed>,
 }
 
+/// `sync --from BUNDLE`: the pinned tree from the bundle, as if fetched at its commit.
+fn from_bundle(
+    opts: &InstallOptions,
+    dir: &Path,
+    pin: &Entry,
+    dest: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Staged, InstallError> {
+    // The row's source, not the unpacked copy in the home's staging area.
+    let source = opts.source.recorded();
+    on_event(Event::Fetching(format!("{source} from the bundle")));
+    crate::tree::copy(dir, dest, &|_, _| false)?;
+    on_event(Event::Fetched {
+        commit: pin.commit.clone(),
+        ignored: 0,
+    });
+    Ok(Staged {
+        commit: pin.commit.clone(),
+        kind: pin.ref_kind,
+        requested: pin.requested_ref.clone(),
+        signed: None,
+    })
+}
+
 /// Fetch the source into `dest`; returns the resolved commit and ref kind for git sources.
 pub(super) fn fetch(
     opts: &InstallOptions,
     dest: &Path,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Staged, InstallError> {
-    // `sync --from BUNDLE`: the pinned tree from the bundle, as if fetched at its commit.
     if let (Some(dir), Some(pin)) = (&opts.tree_from, &opts.pin) {
-        // The row's source, not the unpacked copy in the home's staging area.
-        on_event(Event::Fetching(format!("{} from the bundle", opts.source.recorded())));
-        crate::tree::copy(dir, dest, &|_, _| false)?;
-        on_event(Event::Fetched {
-            commit: pin.commit.clone(),
-            ignored: 0,
-        });
-        return Ok(Staged {
-            commit: pin.commit.clone(),
-            kind: pin.ref_kind,
-            requested: pin.requested_ref.clone(),
-            signed: None,
-        });
+        return from_bundle(opts, dir, pin, dest, on_event);
     }
     match &opts.source {
         Source::Git {

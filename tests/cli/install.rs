@@ -226,7 +226,7 @@ aoe plugin `dev.example.built` 3.0.0 from file://[TMP]/repo @ bc8ea61af901
 plugins::install::not_runnable
 
   × plugin dev.example.built: worker command is not runnable after install (a build step may have been skipped on this platform, or did not produce it)
-  help: expected an executable at [TMP]/home/.plugins/incoming/dev.example.built/.aoe-build/bin/worker
+  help: expected an executable at .aoe-build/bin/worker in the plugin's tree after its build steps
 
 "#]]);
     assert_eq!(
