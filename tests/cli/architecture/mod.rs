@@ -566,7 +566,6 @@ const FN_LINES: usize = 80;
 /// Functions over [`FN_LINES`] (file, name, lines when listed): each may only shrink, and
 /// leaves the list once under the limit.
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("steps/mod.rs", "run_steps", 150),
     ("install/stage.rs", "fetch", 144),
     ("release/mod.rs", "install", 136),
     ("git/cli/process.rs", "run", 127),
