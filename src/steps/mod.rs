@@ -9,6 +9,8 @@ use std::process::{Command, Stdio};
 use std::time::Duration;
 
 mod env;
+#[cfg(target_os = "linux")]
+mod forked;
 mod group;
 mod log;
 #[cfg(target_os = "linux")]
