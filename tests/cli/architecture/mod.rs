@@ -568,7 +568,6 @@ const FN_LINES: usize = 80;
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
-    ("commands/update.rs", "report", 100),
     ("update/trust.rs", "check", 98),
     ("update/cooldown.rs", "hold_back", 97),
     ("host/protoagent/manifest/lint/mod.rs", "check", 94),
