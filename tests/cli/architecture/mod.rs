@@ -569,7 +569,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
     ("update/trust.rs", "check", 98),
-    ("update/cooldown.rs", "hold_back", 97),
     ("host/protoagent/manifest/lint/mod.rs", "check", 94),
     ("install/build.rs", "install_deps", 92),
     ("update/pool.rs", "bounded", 91),
