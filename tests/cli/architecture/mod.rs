@@ -579,7 +579,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("host/protoagent/manifest/lint/paths.rs", "views", 87),
     ("host/protoagent/bundled.rs", "allowlist", 85),
     ("update/follow.rs", "unchanged_subdirs", 85),
-    ("doctor/local.rs", "examine_lock", 81),
 ];
 
 /// What is over `limit` and not allowed by `listed` at its listed size, and what `listed`
