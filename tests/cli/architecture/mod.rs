@@ -570,7 +570,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/sign.rs", "verify", 118),
     ("update/trust.rs", "check", 98),
     ("host/protoagent/manifest/lint/mod.rs", "check", 94),
-    ("doctor/network.rs", "sources", 90),
     ("host/protoagent/manifest/lint/gates.rs", "gates", 90),
     ("manifest/format/yaml/mod.rs", "parse_yaml", 89),
     ("host/aoe/manifest/install.rs", "check", 87),
