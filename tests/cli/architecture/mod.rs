@@ -571,7 +571,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("update/trust.rs", "check", 98),
     ("host/protoagent/manifest/lint/mod.rs", "check", 94),
     ("host/protoagent/manifest/lint/gates.rs", "gates", 90),
-    ("manifest/format/yaml/mod.rs", "parse_yaml", 89),
     ("host/aoe/manifest/install.rs", "check", 87),
     ("host/protoagent/manifest/lint/paths.rs", "views", 87),
     ("host/protoagent/bundled.rs", "allowlist", 85),
