@@ -569,7 +569,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
     ("update/trust.rs", "check", 98),
-    ("host/protoagent/bundled.rs", "allowlist", 85),
     ("update/follow.rs", "unchanged_subdirs", 85),
 ];
 
