@@ -569,7 +569,6 @@ const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
     ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
     ("update/trust.rs", "check", 98),
-    ("update/follow.rs", "unchanged_subdirs", 85),
 ];
 
 /// What is over `limit` and not allowed by `listed` at its listed size, and what `listed`
