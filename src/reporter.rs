@@ -184,17 +184,7 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 }
                 return;
             }
-            Event::Fetched {
-                commit: Some(c), ..
-            } => format!("     Fetched {}", &c[..12]),
-            Event::Fetched {
-                commit: None,
-                ignored: 0,
-            } => "      Copied".to_owned(),
-            Event::Fetched {
-                commit: None,
-                ignored,
-            } => format!("      Copied (left out {ignored} git-ignored entries)"),
+            Event::Fetched { commit, ignored } => fetched_line(commit.as_deref(), ignored),
             Event::Warning { code, message } => {
                 // A warning stays on screen (printed above a running spinner), even with --quiet.
                 match &spinner {
@@ -207,17 +197,7 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 "     Waiting for another plugins process to release {}",
                 home.display()
             ),
-            Event::Recovered(r) => {
-                let mut line = String::from("   Recovered");
-                if !r.plugins.is_empty() {
-                    line.push_str(&format!(
-                        " the interrupted change to {}",
-                        r.plugins.join(", ")
-                    ));
-                }
-                line.push_str(&removed(r.cleaned));
-                line
-            }
+            Event::Recovered(r) => recovered_line(&r),
             Event::Verified {
                 object,
                 fingerprint,
@@ -247,21 +227,49 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 format!(" Downloading {asset} {}", size(done))
             }
         };
-        match &spinner {
-            Some(Spinner(bar)) => {
-                if bar.length().is_some() || counting {
-                    counting = false;
-                    bar.set_style(indicatif::ProgressStyle::default_spinner());
-                    bar.unset_length();
-                }
-                bar.enable_steady_tick(Duration::from_millis(100));
-                // Straight to the terminal, not through the printer: redacted here.
-                bar.set_message(crate::auth::redact(line.trim_start()));
-            }
-            None => printer.progress(&line),
-        }
+        show(printer, spinner.as_ref(), &mut counting, &line);
     };
     (on_event, pause)
+}
+
+/// The line of a fetch (its commit) or a local copy (and what git ignores it left out).
+fn fetched_line(commit: Option<&str>, ignored: usize) -> String {
+    match (commit, ignored) {
+        (Some(c), _) => format!("     Fetched {}", &c[..12]),
+        (None, 0) => "      Copied".to_owned(),
+        (None, ignored) => format!("      Copied (left out {ignored} git-ignored entries)"),
+    }
+}
+
+/// The line of what recovery under the home lock finished or undid.
+fn recovered_line(r: &crate::install::txn::Recovered) -> String {
+    let mut line = String::from("   Recovered");
+    if !r.plugins.is_empty() {
+        line.push_str(&format!(
+            " the interrupted change to {}",
+            r.plugins.join(", ")
+        ));
+    }
+    line.push_str(&removed(r.cleaned));
+    line
+}
+
+/// Show a progress `line`: on a terminal, as the spinner's message (back to a plain
+/// spinner after a byte count or a download bar); off one, through the printer.
+fn show(printer: &Printer, spinner: Option<&Spinner>, counting: &mut bool, line: &str) {
+    match spinner {
+        Some(Spinner(bar)) => {
+            if bar.length().is_some() || *counting {
+                *counting = false;
+                bar.set_style(indicatif::ProgressStyle::default_spinner());
+                bar.unset_length();
+            }
+            bar.enable_steady_tick(Duration::from_millis(100));
+            // Straight to the terminal, not through the printer: redacted here.
+            bar.set_message(crate::auth::redact(line.trim_start()));
+        }
+        None => printer.progress(line),
+    }
 }
 
 /// What recovery removed, after its line: ` (removed 2 leftovers)`, or nothing.

@@ -358,108 +358,133 @@ pub fn search(
         .find(|d| crate::host::install_policy(*d).featured_index)
     {
         for (id, f) in &index.plugins {
-            if !matches(query, id, &f.source, dialect) {
-                continue;
+            if matches(query, id, &f.source, dialect) {
+                hits.push(featured_hit(id, f, dialect, home));
             }
-            let versions = newest_first(f.versions.keys().cloned());
-            let pinned = match versions.as_slice() {
-                [] => "no version is pinned yet, so it installs as a community plugin".to_owned(),
-                [one] => format!("featured-verified when it is the pinned {one}"),
-                [newest, rest @ ..] => format!(
-                    "featured-verified when it is one of the {} pinned versions ({newest} and {} earlier)",
-                    rest.len() + 1,
-                    rest.len()
-                ),
-            };
-            let mut install = format!("plugins install {}", f.source);
-            if let Some(h) = home {
-                install.push_str(&format!(" --home {h}"));
-            }
-            hits.push(Hit {
-                id: id.clone(),
-                dialect,
-                source: f.source.clone(),
-                featured: Some(Featured { versions }),
-                catalog: None,
-                installed: Vec::new(),
-                install,
-                does: format!(
-                    "installs the latest GitHub release of {}; {pinned}",
-                    f.source.trim_start_matches("gh:")
-                ),
-            });
         }
     }
     for (home_dir, lock) in homes {
-        let dialect = &home_dir.dialect;
-        let rows = lock.entries();
-        // The host's own catalog (protoAgent's), matched against the lock as the host does.
-        let catalog = crate::host::catalog(home_dir, &rows);
-        for (c, e) in catalog
-            .iter()
-            .flat_map(|c| c.entries.iter().map(move |e| (c, e)))
-        {
-            let seen = hits.iter().any(|h| h.id == e.id && h.catalog.is_some());
-            if seen || !listed_matches(query, e, *dialect) {
-                continue;
-            }
-            hits.push(catalog_hit((&c.file, "host_catalog"), e, *dialect, home));
-        }
-        for e in rows {
-            if !matches(query, &e.id, &e.source, *dialect) {
-                continue;
-            }
-            let installed = Installed {
-                home: home_dir.root.clone(),
-                version: e.version.clone(),
-                ref_: e.requested_ref.clone(),
-                commit: e.commit.clone(),
-            };
-            let does = format!(
-                "installed in {} ({}): installing it again at the same commit changes nothing; `plugins update {}` takes a newer version",
-                home_dir.root.display(),
-                e.version,
-                e.id
-            );
-            // A featured plugin installed from its featured source is one hit, and so is a
-            // catalog entry installed as this row.
-            if let Some(hit) = hits.iter_mut().find(|h| {
-                (h.id == e.id && h.featured.is_some() && h.source.eq_ignore_ascii_case(&e.source))
-                    || h.catalog.as_ref().is_some_and(|l| {
-                        l.entry.installed.as_deref() == Some(e.id.as_str())
-                            || (l.listed_by == "index"
-                                && h.id == e.id
-                                && h.source.eq_ignore_ascii_case(&e.source))
-                    })
-            }) {
-                hit.installed.push(installed);
-                hit.does = if hit.source.eq_ignore_ascii_case(&e.source) {
-                    does
-                } else {
-                    format!(
-                        "{}; installed from {} in {} ({})",
-                        hit.does,
-                        e.source,
-                        home_dir.root.display(),
-                        e.version
-                    )
-                };
-                continue;
-            }
-            hits.push(Hit {
-                id: e.id.clone(),
-                dialect: *dialect,
-                source: e.source.clone(),
-                featured: None,
-                catalog: None,
-                installed: vec![installed],
-                install: install_line(&e, home),
-                does,
-            });
-        }
+        installed_hits(query, (home_dir, lock), home, &mut hits);
     }
     hits.sort_by(|a, b| a.id.cmp(&b.id).then_with(|| a.source.cmp(&b.source)));
     hits
+}
+
+/// A featured plugin as a hit (`dialect`: the host whose index it is in): what its
+/// versions pinned in the index make of an install from its source.
+fn featured_hit(
+    id: &str,
+    f: &crate::install::featured::Featured,
+    dialect: Dialect,
+    home: Option<&str>,
+) -> Hit {
+    let versions = newest_first(f.versions.keys().cloned());
+    let pinned = match versions.as_slice() {
+        [] => "no version is pinned yet, so it installs as a community plugin".to_owned(),
+        [one] => format!("featured-verified when it is the pinned {one}"),
+        [newest, rest @ ..] => format!(
+            "featured-verified when it is one of the {} pinned versions ({newest} and {} earlier)",
+            rest.len() + 1,
+            rest.len()
+        ),
+    };
+    let mut install = format!("plugins install {}", f.source);
+    if let Some(h) = home {
+        install.push_str(&format!(" --home {h}"));
+    }
+    Hit {
+        id: id.to_owned(),
+        dialect,
+        source: f.source.clone(),
+        featured: Some(Featured { versions }),
+        catalog: None,
+        installed: Vec::new(),
+        install,
+        does: format!(
+            "installs the latest GitHub release of {}; {pinned}",
+            f.source.trim_start_matches("gh:")
+        ),
+    }
+}
+
+/// The hits of one home: its host's catalog entries not yet found, and its lock's rows
+/// (each joins the hit of its featured source or catalog entry, else is one of its own).
+fn installed_hits(
+    query: &[String],
+    (home_dir, lock): (&Home, &Lock),
+    home: Option<&str>,
+    hits: &mut Vec<Hit>,
+) {
+    let dialect = &home_dir.dialect;
+    let rows = lock.entries();
+    // The host's own catalog (protoAgent's), matched against the lock as the host does.
+    let catalog = crate::host::catalog(home_dir, &rows);
+    for (c, e) in catalog
+        .iter()
+        .flat_map(|c| c.entries.iter().map(move |e| (c, e)))
+    {
+        let seen = hits.iter().any(|h| h.id == e.id && h.catalog.is_some());
+        if seen || !listed_matches(query, e, *dialect) {
+            continue;
+        }
+        hits.push(catalog_hit((&c.file, "host_catalog"), e, *dialect, home));
+    }
+    for e in rows {
+        if !matches(query, &e.id, &e.source, *dialect) {
+            continue;
+        }
+        let installed = Installed {
+            home: home_dir.root.clone(),
+            version: e.version.clone(),
+            ref_: e.requested_ref.clone(),
+            commit: e.commit.clone(),
+        };
+        let does = format!(
+            "installed in {} ({}): installing it again at the same commit changes nothing; `plugins update {}` takes a newer version",
+            home_dir.root.display(),
+            e.version,
+            e.id
+        );
+        if let Some(hit) = joined(hits, &e) {
+            hit.installed.push(installed);
+            hit.does = if hit.source.eq_ignore_ascii_case(&e.source) {
+                does
+            } else {
+                format!(
+                    "{}; installed from {} in {} ({})",
+                    hit.does,
+                    e.source,
+                    home_dir.root.display(),
+                    e.version
+                )
+            };
+            continue;
+        }
+        hits.push(Hit {
+            id: e.id.clone(),
+            dialect: *dialect,
+            source: e.source.clone(),
+            featured: None,
+            catalog: None,
+            installed: vec![installed],
+            install: install_line(&e, home),
+            does,
+        });
+    }
+}
+
+/// The hit an installed row `e` joins: a featured plugin installed from its featured
+/// source, or a catalog entry installed as this row.
+fn joined<'h>(hits: &'h mut [Hit], e: &Entry) -> Option<&'h mut Hit> {
+    hits.iter_mut().find(|h| {
+        (h.id == e.id && h.featured.is_some() && h.source.eq_ignore_ascii_case(&e.source))
+            || h.catalog.as_ref().is_some_and(|l| {
+                l.entry.installed.as_deref() == Some(e.id.as_str())
+                    || (l.listed_by == "index"
+                        && h.id == e.id
+                        && h.source.eq_ignore_ascii_case(&e.source))
+            })
+    })
 }
 
 #[cfg(test)]

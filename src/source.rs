@@ -191,45 +191,8 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
     if input.is_empty() {
         return Err(SourceError::Empty);
     }
-    let with_ref = |reference: Option<String>| -> Result<Option<String>, SourceError> {
-        match (reference, flag_ref) {
-            (Some(a), Some(b)) if a != b => Err(SourceError::RefConflict {
-                named: a,
-                flag: b.to_owned(),
-            }),
-            (Some(a), _) => Ok(Some(a)),
-            (None, b) => Ok(b.map(str::to_owned)),
-        }
-    };
     if let Some(rest) = input.strip_prefix("gh:") {
-        let (slug, reference) = match rest.split_once('@') {
-            Some((_, "")) => return Err(SourceError::EmptyRef(input.to_owned())),
-            Some((s, r)) => (s, Some(r.to_owned())),
-            None => (rest, None),
-        };
-        // `gh:owner/repo/path`: the plugin is `path` of the repository (a monorepo).
-        let mut parts = slug.splitn(3, '/');
-        let (Some(owner), Some(repo), rest) = (parts.next(), parts.next(), parts.next()) else {
-            return Err(SourceError::NotOwnerRepo(input.to_owned()));
-        };
-        let subdir = rest.map(subdir_path).transpose()?;
-        if owner.is_empty() || repo.is_empty() {
-            return Err(SourceError::NotOwnerRepo(input.to_owned()));
-        }
-        if !github_owner(owner) || !github_repo(repo) {
-            return Err(SourceError::NotGitHub(input.to_owned()));
-        }
-        // A clone base with `user:password@` (`PLUGINS_GH_BASE`, `AOE_GITHUB_CLONE_BASE`)
-        // gives the transfer its credentials; the URL shown and passed on is bare.
-        let (base, userinfo) = crate::auth::split_userinfo(gh_base);
-        let url = format!("{}/{owner}/{repo}.git", base.trim_end_matches('/'));
-        return Ok(Source::Git {
-            url,
-            reference: with_ref(reference)?,
-            display: format!("gh:{owner}/{repo}"),
-            userinfo,
-            subdir,
-        });
+        return parse_gh(input, rest, flag_ref, gh_base);
     }
     // A GitHub page of a directory at a ref (`https://github.com/O/R/tree/REF/PATH`, the
     // form protoAgent's catalog lists): the `gh:O/R` source it is, that subdirectory at that
@@ -248,7 +211,7 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         return Ok(Source::Git {
             url: input.to_owned(),
             display: input.to_owned(),
-            reference: with_ref(None)?,
+            reference: with_ref(None, flag_ref)?,
             userinfo: None,
             subdir: None,
         });
@@ -267,11 +230,70 @@ pub fn parse(input: &str, flag_ref: Option<&str>, gh_base: &str) -> Result<Sourc
         return Ok(Source::Git {
             display: url.clone(),
             url,
-            reference: with_ref(None)?,
+            reference: with_ref(None, flag_ref)?,
             userinfo,
             subdir: None,
         });
     }
+    local(input, flag_ref)
+}
+
+/// The ref a source names, or else the one `--ref` gives: both, and different, conflict.
+fn with_ref(
+    reference: Option<String>,
+    flag_ref: Option<&str>,
+) -> Result<Option<String>, SourceError> {
+    match (reference, flag_ref) {
+        (Some(a), Some(b)) if a != b => Err(SourceError::RefConflict {
+            named: a,
+            flag: b.to_owned(),
+        }),
+        (Some(a), _) => Ok(Some(a)),
+        (None, b) => Ok(b.map(str::to_owned)),
+    }
+}
+
+/// A `gh:owner/repo[/path][@ref]` source (`rest`: what follows `gh:` in `input`), cloned
+/// from the GitHub base `gh_base`.
+fn parse_gh(
+    input: &str,
+    rest: &str,
+    flag_ref: Option<&str>,
+    gh_base: &str,
+) -> Result<Source, SourceError> {
+    let (slug, reference) = match rest.split_once('@') {
+        Some((_, "")) => return Err(SourceError::EmptyRef(input.to_owned())),
+        Some((s, r)) => (s, Some(r.to_owned())),
+        None => (rest, None),
+    };
+    // `gh:owner/repo/path`: the plugin is `path` of the repository (a monorepo).
+    let mut parts = slug.splitn(3, '/');
+    let (Some(owner), Some(repo), rest) = (parts.next(), parts.next(), parts.next()) else {
+        return Err(SourceError::NotOwnerRepo(input.to_owned()));
+    };
+    let subdir = rest.map(subdir_path).transpose()?;
+    if owner.is_empty() || repo.is_empty() {
+        return Err(SourceError::NotOwnerRepo(input.to_owned()));
+    }
+    if !github_owner(owner) || !github_repo(repo) {
+        return Err(SourceError::NotGitHub(input.to_owned()));
+    }
+    // A clone base with `user:password@` (`PLUGINS_GH_BASE`, `AOE_GITHUB_CLONE_BASE`)
+    // gives the transfer its credentials; the URL shown and passed on is bare.
+    let (base, userinfo) = crate::auth::split_userinfo(gh_base);
+    let url = format!("{}/{owner}/{repo}.git", base.trim_end_matches('/'));
+    Ok(Source::Git {
+        url,
+        reference: with_ref(reference, flag_ref)?,
+        display: format!("gh:{owner}/{repo}"),
+        userinfo,
+        subdir,
+    })
+}
+
+/// A source that is no URL: an existing directory (which takes no `--ref`), else
+/// unsupported (with a hint at `gh:` for what looks like `owner/repo`).
+fn local(input: &str, flag_ref: Option<&str>) -> Result<Source, SourceError> {
     let path = PathBuf::from(input);
     if path.is_dir() {
         if flag_ref.is_some() {

@@ -80,48 +80,16 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
             };
         }
     };
-    let mut problems = Vec::new();
+    let mut problems = row_problems(home, e);
     let mut changes = None;
     let mut changed = false;
     let mut unverifiable = false;
     // What the hash's walk met named `.git` (any case), which no hash covers.
     let mut git_dirs = Vec::new();
-    // A hand-edited row can name any subdirectory; update and sync refuse it, say so here.
-    if let Some(Err(why)) = e.subdir.as_deref().map(crate::source::subdir_path) {
-        problems.push(format!("the lock's subdir: {why}"));
-    }
-    if home
-        .locked_name(e)
-        .is_ok_and(|n| crate::install::txn::pending(home, &n))
-    {
-        problems.push(
-            "a change to it was interrupted; the next `plugins sync` finishes or undoes it"
-                .to_owned(),
-        );
-    }
     if !dir.is_dir() {
         problems.push(format!("{} is missing", dir.display()));
     } else {
-        let manifest = crate::file::read(dir.join(home.dialect.spec().manifest))
-            .map(|b| crate::hash::bytes(&b));
-        if !e.manifest_hash.is_empty() && manifest.as_ref().ok() != Some(&e.manifest_hash) {
-            let grant = if crate::host::install_policy(home.dialect).manifest_grant {
-                "; aoe's capability grant no longer covers it"
-            } else {
-                ""
-            };
-            problems.push(format!("the manifest changed since install{grant}"));
-            changed = true;
-        }
-        if let Some(r) = &e.release
-            && crate::release::kept_hash(&dir, &r.asset).as_ref() != Some(&r.sha256)
-        {
-            problems.push(format!(
-                "the release asset {} no longer hashes to the locked {}",
-                r.asset, r.sha256
-            ));
-            changed = true;
-        }
+        changed = manifest_or_release_changed(home, e, &dir, &mut problems);
         // The installed hash covers symlinks and any name; aoe's tree hash (what a
         // host-written lock has) does not.
         let installed = e.installed_hash.as_deref().filter(|h| !h.is_empty());
@@ -172,6 +140,58 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
         changed,
         unverifiable,
     }
+}
+
+/// What is wrong with `e`'s row itself, whatever its files: a subdirectory no install
+/// would take, or a change to it left interrupted.
+fn row_problems(home: &Home, e: &Entry) -> Vec<String> {
+    let mut problems = Vec::new();
+    // A hand-edited row can name any subdirectory; update and sync refuse it, say so here.
+    if let Some(Err(why)) = e.subdir.as_deref().map(crate::source::subdir_path) {
+        problems.push(format!("the lock's subdir: {why}"));
+    }
+    if home
+        .locked_name(e)
+        .is_ok_and(|n| crate::install::txn::pending(home, &n))
+    {
+        problems.push(
+            "a change to it was interrupted; the next `plugins sync` finishes or undoes it"
+                .to_owned(),
+        );
+    }
+    problems
+}
+
+/// Whether the manifest at `dir` or the kept release asset no longer hashes as `e` locks
+/// it (each a problem told).
+fn manifest_or_release_changed(
+    home: &Home,
+    e: &Entry,
+    dir: &std::path::Path,
+    problems: &mut Vec<String>,
+) -> bool {
+    let mut changed = false;
+    let manifest =
+        crate::file::read(dir.join(home.dialect.spec().manifest)).map(|b| crate::hash::bytes(&b));
+    if !e.manifest_hash.is_empty() && manifest.as_ref().ok() != Some(&e.manifest_hash) {
+        let grant = if crate::host::install_policy(home.dialect).manifest_grant {
+            "; aoe's capability grant no longer covers it"
+        } else {
+            ""
+        };
+        problems.push(format!("the manifest changed since install{grant}"));
+        changed = true;
+    }
+    if let Some(r) = &e.release
+        && crate::release::kept_hash(dir, &r.asset).as_ref() != Some(&r.sha256)
+    {
+        problems.push(format!(
+            "the release asset {} no longer hashes to the locked {}",
+            r.asset, r.sha256
+        ));
+        changed = true;
+    }
+    changed
 }
 
 /// `plugins verify --record`: under the home lock (recovery first), take a baseline of

@@ -60,6 +60,14 @@ fn text(i: &Info) -> String {
         };
         s.push_str(&format!("  {key:<10}{value}\n"));
     };
+    locked(i, &mut line);
+    state(i, &mut line);
+    s
+}
+
+/// The lines of what the lock pins for `i` (its source, ref, commit, hashes, release and
+/// signer) and where it is.
+fn locked(i: &Info, line: &mut dyn FnMut(&str, &str)) {
     line("source", &i.source);
     if let Some(subdir) = &i.subdir {
         line("subdir", subdir);
@@ -87,6 +95,11 @@ fn text(i: &Info) -> String {
     }
     let missing = if i.present { "" } else { " (missing)" };
     line("path", &format!("{}{missing}", i.path));
+}
+
+/// The lines of the plugin's state: unbuilt, enabled, held, its deps, the host profile it
+/// validates under, and whether it is valid.
+fn state(i: &Info, line: &mut dyn FnMut(&str, &str)) {
     if i.unbuilt {
         line(
             "built",
@@ -143,5 +156,4 @@ fn text(i: &Info) -> String {
         };
         line("valid", verdict);
     }
-    s
 }

@@ -146,84 +146,7 @@ fn report(rows: &[UpdateRow], dry_run: bool) -> Vec<Line> {
                 h.describe()
             )));
         }
-        match (&r.detail, &r.review) {
-            (
-                Detail::Held {
-                    new_ref,
-                    commit,
-                    hold,
-                    ..
-                },
-                _,
-            ) => {
-                let newer = match (new_ref, commit) {
-                    (Some(r), Some(c)) => format!("; {} not taken", review::target(r, c)),
-                    _ => String::new(),
-                };
-                lines.push(Line::Data(format!(
-                    "        Held {id}{newer}: {} (`plugins update {id}` or `plugins unhold {id}` lifts it)\n",
-                    hold.describe(),
-                    id = r.id,
-                )));
-            }
-            (
-                Detail::HeldBack {
-                    new_ref,
-                    commit,
-                    left_secs,
-                    cooldown_secs,
-                    ..
-                },
-                _,
-            ) => lines.push(Line::Data(format!(
-                "   Held back {} at {}: {} left (cooldown {})\n",
-                r.id,
-                review::target(new_ref, commit),
-                review::format_left(*left_secs),
-                review::format_duration(*cooldown_secs)
-            ))),
-            (
-                Detail::Target {
-                    from_commit,
-                    new_ref,
-                    commit,
-                },
-                Some(rv),
-            ) => lines.push(Line::Data(format!(
-                "Would update {} to {}\n{}",
-                r.id,
-                review::target(new_ref, commit),
-                review_text(rv, from_commit.as_deref())
-            ))),
-            (Detail::PinOnly { message, .. }, _) => {
-                lines.push(Line::Data(format!(
-                    "    Pin only {}: {message}
-",
-                    r.id
-                )));
-            }
-            (
-                Detail::Installed {
-                    message: Some(message),
-                    ..
-                },
-                _,
-            ) => lines.push(Line::Outcome(format!("  Up to date {}: {message}\n", r.id))),
-            (
-                Detail::Installed {
-                    new_ref,
-                    commit,
-                    version,
-                    ..
-                },
-                _,
-            ) => lines.push(Line::Outcome(format!(
-                "     Updated {} to {}\n",
-                r.id,
-                crate::reporter::version_at(version, new_ref, commit)
-            ))),
-            _ => {}
-        }
+        lines.extend(row_line(r));
     }
     let moved = rows.iter().any(|r| {
         matches!(
@@ -235,4 +158,85 @@ fn report(rows: &[UpdateRow], dry_run: bool) -> Vec<Line> {
         lines.push(Line::Outcome("nothing to update\n".to_owned()));
     }
     lines
+}
+
+/// The line that tells what became of row `r` (held, held back, would update, pin only, up
+/// to date, updated); `None` for the rest.
+fn row_line(r: &UpdateRow) -> Option<Line> {
+    match (&r.detail, &r.review) {
+        (
+            Detail::Held {
+                new_ref,
+                commit,
+                hold,
+                ..
+            },
+            _,
+        ) => {
+            let newer = match (new_ref, commit) {
+                (Some(r), Some(c)) => format!("; {} not taken", review::target(r, c)),
+                _ => String::new(),
+            };
+            Some(Line::Data(format!(
+                "        Held {id}{newer}: {} (`plugins update {id}` or `plugins unhold {id}` lifts it)\n",
+                hold.describe(),
+                id = r.id,
+            )))
+        }
+        (
+            Detail::HeldBack {
+                new_ref,
+                commit,
+                left_secs,
+                cooldown_secs,
+                ..
+            },
+            _,
+        ) => Some(Line::Data(format!(
+            "   Held back {} at {}: {} left (cooldown {})\n",
+            r.id,
+            review::target(new_ref, commit),
+            review::format_left(*left_secs),
+            review::format_duration(*cooldown_secs)
+        ))),
+        (
+            Detail::Target {
+                from_commit,
+                new_ref,
+                commit,
+            },
+            Some(rv),
+        ) => Some(Line::Data(format!(
+            "Would update {} to {}\n{}",
+            r.id,
+            review::target(new_ref, commit),
+            review_text(rv, from_commit.as_deref())
+        ))),
+        (Detail::PinOnly { message, .. }, _) => Some(Line::Data(format!(
+            "    Pin only {}: {message}
+",
+            r.id
+        ))),
+        (
+            Detail::Installed {
+                message: Some(message),
+                ..
+            },
+            _,
+        ) => Some(Line::Outcome(format!("  Up to date {}: {message}\n", r.id))),
+        (
+            Detail::Installed {
+                new_ref,
+                commit,
+                version,
+                ..
+            },
+            _,
+        ) => Some(Line::Outcome(format!(
+            "     Updated {} to {}\n",
+            r.id,
+            crate::reporter::version_at(version, new_ref, commit)
+        ))),
+        _ => None,
+    }
 }

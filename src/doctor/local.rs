@@ -80,20 +80,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> 
         }
     };
     let entries = lock.entries();
-    let mut out = vec![Check::new(
-        "lock",
-        Mark::Ok,
-        format!(
-            "{} ({dialect}) loads: {} {}",
-            path.display(),
-            entries.len(),
-            if entries.len() == 1 {
-                "plugin"
-            } else {
-                "plugins"
-            }
-        ),
-    )];
+    let mut out = vec![loads(&path, dialect, entries.len())];
     for e in entries {
         let dir = match home.locked_dir(&e) {
             Ok(dir) => dir,
@@ -141,6 +128,20 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> 
         out[0].message.push_str(", every directory present");
     }
     out
+}
+
+/// The lock at `path` (a `dialect` home's) loads, with `n` plugins.
+fn loads(path: &std::path::Path, dialect: crate::dialect::Dialect, n: usize) -> Check {
+    Check::new(
+        "lock",
+        Mark::Ok,
+        format!(
+            "{} ({dialect}) loads: {} {}",
+            path.display(),
+            n,
+            if n == 1 { "plugin" } else { "plugins" }
+        ),
+    )
 }
 
 /// What killed processes left: intent records and staging directories.

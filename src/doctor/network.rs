@@ -99,46 +99,50 @@ pub(super) fn sources(locked: &[(Home, Entry)], opts: &Options) -> Vec<Check> {
             continue;
         }
         let route = git_route(&url);
-        let pinned = entry.ref_kind == Some(crate::git::RefKind::Commit);
-        let check = match &c.status {
-            Status::Error { message } => {
-                Check::new("source", Mark::Fail, format!("{}: {message}", entry.id))
-                    .code(failure_code(message))
-                    .help(format!(
-                        "{} ({})",
-                        describe(&route),
-                        "PLUGINS_NET_TIMEOUT and --timeout bound each attempt"
-                    ))
-            }
-            status => {
-                let state = match status {
-                    _ if pinned => "pinned to a commit".to_owned(),
-                    Status::UpToDate => "up to date".to_owned(),
-                    Status::Behind { new_ref, commit }
-                        if new_ref.is_empty() || *new_ref == entry.requested_ref =>
-                    {
-                        format!("newer: {}", &commit[..commit.len().min(10)])
-                    }
-                    Status::Behind { new_ref, .. } => format!("newer: {new_ref}"),
-                    _ => "listed".to_owned(),
-                };
-                Check::new(
-                    "source",
-                    Mark::Ok,
-                    format!(
-                        "{}: {url} answers ({state}); {}",
-                        entry.id,
-                        describe(&route)
-                    ),
-                )
-            }
-        };
-        let mut check = check.home(home).id(&entry.id);
+        let mut check = answered(entry, &url, &c.status, &route)
+            .home(home)
+            .id(&entry.id);
         check.route = Some(route);
         out.push(check);
     }
     out.extend(trust(trust_rows, opts));
     out
+}
+
+/// What the remote `url` of `entry` answered the check (`status`), by `route`: an error,
+/// or the state of the row's ref there.
+fn answered(entry: &Entry, url: &str, status: &crate::update::Status, route: &Route) -> Check {
+    use crate::update::Status;
+    let pinned = entry.ref_kind == Some(crate::git::RefKind::Commit);
+    match status {
+        Status::Error { message } => {
+            Check::new("source", Mark::Fail, format!("{}: {message}", entry.id))
+                .code(failure_code(message))
+                .help(format!(
+                    "{} ({})",
+                    describe(route),
+                    "PLUGINS_NET_TIMEOUT and --timeout bound each attempt"
+                ))
+        }
+        status => {
+            let state = match status {
+                _ if pinned => "pinned to a commit".to_owned(),
+                Status::UpToDate => "up to date".to_owned(),
+                Status::Behind { new_ref, commit }
+                    if new_ref.is_empty() || *new_ref == entry.requested_ref =>
+                {
+                    format!("newer: {}", &commit[..commit.len().min(10)])
+                }
+                Status::Behind { new_ref, .. } => format!("newer: {new_ref}"),
+                _ => "listed".to_owned(),
+            };
+            Check::new(
+                "source",
+                Mark::Ok,
+                format!("{}: {url} answers ({state}); {}", entry.id, describe(route)),
+            )
+        }
+    }
 }
 
 /// The locked rows that fail their trust check ([`crate::update::trust`]): a commit on

@@ -344,11 +344,33 @@ pub(super) fn check_out_paths(
     paths: &[String],
     fetch: &mut FetchObjects<'_>,
 ) -> Result<Option<Fetched>, GitError> {
-    // A path inside another wanted one is written with it.
+    let outer = outermost(paths);
+    let odb = repo.odb()?;
+    let Some(found) = find_paths(repo, commit.tree_id(), &outer, &odb, fetch)? else {
+        return Ok(None);
+    };
+    refuse_oversized(repo, &odb, commit.id(), &found)?;
+    fs_err::create_dir_all(dest).map_err(|e| git2::Error::from_str(&e.to_string()))?;
+    write_found(repo, dest, found)?;
+    let signed = super::sign::material(
+        repo,
+        commit.id(),
+        tag.as_ref().map(|(n, id)| (n.as_str(), *id)),
+    );
+    Ok(Some(Fetched {
+        commit: commit.id().to_string(),
+        kind,
+        refname,
+        signed,
+    }))
+}
+
+/// The wanted `paths` without those inside another wanted one (written with it), sorted.
+fn outermost(paths: &[String]) -> Vec<&str> {
     let mut wanted: Vec<&str> = paths.iter().map(String::as_str).collect();
     wanted.sort_unstable();
     wanted.dedup();
-    let outer: Vec<&str> = wanted
+    wanted
         .iter()
         .copied()
         .filter(|p| {
@@ -356,17 +378,31 @@ pub(super) fn check_out_paths(
                 .iter()
                 .any(|o| o != p && p.starts_with(o) && p[o.len()..].starts_with('/'))
         })
-        .collect();
-    let odb = repo.odb()?;
+        .collect()
+}
+
+/// Each wanted path and what it is in the commit's tree.
+type Found<'p> = Vec<(&'p str, AtPath)>;
+
+/// What each of the `outer` paths is in the tree `root`, fetching (with `fetch`) the trees
+/// on the way this repository lacks, a level a round, then once the whole of what is found
+/// incomplete. `None`: a fetch did not bring what it was asked for.
+fn find_paths<'p>(
+    repo: &Repository,
+    root: Oid,
+    outer: &[&'p str],
+    odb: &git2::Odb<'_>,
+    fetch: &mut FetchObjects<'_>,
+) -> Result<Option<Found<'p>>, GitError> {
     let mut asked_whole = false;
     let found = loop {
         let mut found = Vec::new();
         let (mut trees, mut whole) = (Vec::new(), Vec::new());
-        for p in &outer {
-            let at = at_path(repo, commit.tree_id(), p)?;
+        for p in outer {
+            let at = at_path(repo, root, p)?;
             match &at {
                 AtPath::Lacking(id) => trees.push(*id),
-                AtPath::Tree(id) if !complete(repo, &odb, *id, 0) => whole.push(*id),
+                AtPath::Tree(id) if !complete(repo, odb, *id, 0) => whole.push(*id),
                 AtPath::Symlink(_, id) if !odb.exists(*id) => whole.push(*id),
                 _ => {}
             }
@@ -400,19 +436,35 @@ pub(super) fn check_out_paths(
         fetch(&whole, Want::Whole)?;
         asked_whole = true;
     };
-    for (p, at) in &found {
+    Ok(Some(found))
+}
+
+/// Refuse a found directory or symlink of commit `commit` that is over the size limits,
+/// before anything is written.
+fn refuse_oversized(
+    repo: &Repository,
+    odb: &git2::Odb<'_>,
+    commit: Oid,
+    found: &[(&str, AtPath)],
+) -> Result<(), GitError> {
+    for (p, at) in found {
         match at {
             AtPath::Tree(id) => {
                 let depth = p.split('/').count();
-                refuse_large(repo, &odb, commit.id(), *id, p, depth)?;
+                refuse_large(repo, odb, commit, *id, p, depth)?;
             }
             AtPath::Symlink(link, id) => {
-                refuse_blob(&odb, commit.id(), *id, link.clone(), super::max_file())?;
+                refuse_blob(odb, commit, *id, link.clone(), super::max_file())?;
             }
             AtPath::Missing | AtPath::Lacking(_) => {}
         }
     }
-    fs_err::create_dir_all(dest).map_err(|e| git2::Error::from_str(&e.to_string()))?;
+    Ok(())
+}
+
+/// Write the found paths into `dest`: a directory's tree whole, a symlink as the symlink it
+/// is (unless something is at its path already).
+fn write_found(repo: &Repository, dest: &Path, found: Found<'_>) -> Result<(), GitError> {
     for (p, at) in found {
         match at {
             AtPath::Tree(id) => {
@@ -443,15 +495,5 @@ pub(super) fn check_out_paths(
             AtPath::Missing | AtPath::Lacking(_) => {}
         }
     }
-    let signed = super::sign::material(
-        repo,
-        commit.id(),
-        tag.as_ref().map(|(n, id)| (n.as_str(), *id)),
-    );
-    Ok(Some(Fetched {
-        commit: commit.id().to_string(),
-        kind,
-        refname,
-        signed,
-    }))
+    Ok(())
 }

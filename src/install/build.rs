@@ -272,33 +272,8 @@ pub(super) fn install_deps(
     } else {
         Vec::new()
     };
-    // What the host's Python has is never shadowed (the wheel installer's
-    // `already_satisfied`): pip listed it only because the installed version does not fit.
     if !pins.is_empty() {
-        let present = Step {
-            argv: [python, "-c", PRESENT_PY, "deps-present.txt"]
-                .map(str::to_owned)
-                .to_vec(),
-            platforms: Vec::new(),
-        };
-        run_steps(&[&present], &work, id, timeout, &mut log, on_event)?;
-        let text = fs_err::read_to_string(work.join("deps-present.txt"))
-            .map_err(io(format!("cannot read what {python} has installed")))?;
-        let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
-        pins.retain(|p| {
-            let shadows = have.contains(&canonical(p.name()));
-            if shadows {
-                on_event(Event::Warning {
-                    code: Code::InstallDepsSkipped,
-                    message: format!(
-                        "{id}: {} {} is not installed into plugin-deps: the host's Python has another version of it, which protoAgent would keep using",
-                        p.name(),
-                        p.version()
-                    ),
-                });
-            }
-            !shadows
-        });
+        drop_present(&mut pins, &work, id, (python, timeout), &mut log, on_event)?;
     }
     let dir = install_pins(
         &pins,
@@ -310,6 +285,44 @@ pub(super) fn install_deps(
         on_event,
     )?;
     Ok((pins, dir))
+}
+
+/// Leave out of `pins` what the host's Python has: never shadowed (the wheel installer's
+/// `already_satisfied`), pip listed it only because the installed version does not fit.
+/// Each left out is a warning.
+fn drop_present(
+    pins: &mut Vec<DepPin>,
+    work: &Path,
+    id: &Name,
+    (python, timeout): (&str, Duration),
+    log: &mut steps::Log,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<(), InstallError> {
+    let present = Step {
+        argv: [python, "-c", PRESENT_PY, "deps-present.txt"]
+            .map(str::to_owned)
+            .to_vec(),
+        platforms: Vec::new(),
+    };
+    run_steps(&[&present], work, id, timeout, log, on_event)?;
+    let text = fs_err::read_to_string(work.join("deps-present.txt"))
+        .map_err(io(format!("cannot read what {python} has installed")))?;
+    let have: std::collections::BTreeSet<String> = text.lines().map(canonical).collect();
+    pins.retain(|p| {
+        let shadows = have.contains(&canonical(p.name()));
+        if shadows {
+            on_event(Event::Warning {
+                code: Code::InstallDepsSkipped,
+                message: format!(
+                    "{id}: {} {} is not installed into plugin-deps: the host's Python has another version of it, which protoAgent would keep using",
+                    p.name(),
+                    p.version()
+                ),
+            });
+        }
+        !shadows
+    });
+    Ok(())
 }
 
 /// A lock's pins for a plugin whose manifest asks for no pip requirement are not the

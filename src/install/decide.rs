@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{InstallError, InstallOptions, Installed, refused};
+use super::{Event, InstallError, InstallOptions, Installed, lock_home, refused, txn};
 use crate::diagnostic::Code;
 use crate::lock::Entry;
 use crate::store::Home;
@@ -142,4 +142,114 @@ pub(super) fn changed(id: &str) -> InstallError {
         format!("{id} changed in the home while this command was fetching; nothing was changed"),
         "run the command again".to_owned(),
     )
+}
+
+/// The decision from the lock as it is now, before the home lock (it is checked again under
+/// it): `None` when there is something to install; else the plugin as installed, up to
+/// date or with only a changed request recorded. A change another process has under way is
+/// judged under the lock, after recovery.
+pub(super) fn early(
+    opts: &InstallOptions,
+    with_deps: bool,
+    home: &Home,
+    (entry, prior): (&Entry, Option<&Entry>),
+    (target, name): (&Path, &crate::name::Name),
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Option<Installed>, InstallError> {
+    let early = decide(opts, with_deps, home, entry, prior, target).or_else(|e| {
+        if txn::pending(home, name) {
+            Ok(None)
+        } else {
+            Err(e)
+        }
+    })?;
+    if let Some(kept) = early {
+        if Some(&kept) == prior {
+            return Ok(Some(up_to_date(
+                entry.id.clone(),
+                home.clone(),
+                target.to_owned(),
+                kept,
+                false,
+            )));
+        }
+        // Same files: only a changed request (a tag now tracked as a branch) is recorded.
+        let _guard = lock_home(home, opts.wait, on_event)?;
+        return under_lock(opts, with_deps, home, entry, prior, target)?
+            .map(|(kept, written)| {
+                Some(up_to_date(
+                    entry.id.clone(),
+                    home.clone(),
+                    target.to_owned(),
+                    kept,
+                    written,
+                ))
+            })
+            .ok_or_else(|| changed(&entry.id));
+    }
+    Ok(None)
+}
+
+/// A monorepo's plugin whose subdirectory is the same at the new commit: nothing to install;
+/// only the lock's pin moves, under the lock, while the row is still `prior`.
+pub(super) fn move_pin(
+    opts: &InstallOptions,
+    home: Home,
+    name: &crate::name::Name,
+    prior: &Entry,
+    entry: &Entry,
+    target: PathBuf,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Installed, InstallError> {
+    let id = entry.id.clone();
+    let _guard = lock_home(&home, opts.wait, on_event)?;
+    let mut lock = home.load_lock()?;
+    if lock.get(&id).as_ref() != Some(prior) || txn::pending(&home, name) {
+        return Err(changed(&id));
+    }
+    let mut kept = prior.clone();
+    kept.commit.clone_from(&entry.commit);
+    if entry.host_source.is_some() {
+        kept.host_source.clone_from(&entry.host_source);
+    }
+    kept.requested_ref.clone_from(&entry.requested_ref);
+    kept.ref_kind = entry.ref_kind;
+    kept.signer_key.clone_from(&entry.signer_key);
+    lock.upsert(&kept, &opts.by, &opts.now);
+    let written = lock.save()?;
+    if kept.host_source.is_some() {
+        crate::host::record_install(&home, &kept, &target, &opts.now)?;
+    }
+    log::debug!(
+        "{id}: {} is the same at {}; only the lock's pin moved",
+        kept.subdir.as_deref().unwrap_or_default(),
+        kept.commit.as_deref().unwrap_or_default()
+    );
+    Ok(up_to_date(id, home, target, kept, written))
+}
+
+/// Whether `entry` (fetched from a monorepo's subdirectory at a new commit) has exactly the
+/// installed plugin's files: the same source, subdirectory and source tree, installed and
+/// built. An explicit `install --force` or `--deps` still reinstalls; `update` (which
+/// forces a source change through) does not.
+pub(super) fn subdir_unchanged(
+    opts: &InstallOptions,
+    prior: &Entry,
+    entry: &Entry,
+    target: &Path,
+    with_deps: bool,
+) -> bool {
+    entry.subdir.is_some()
+        && prior.subdir == entry.subdir
+        && prior.source == entry.source
+        && prior.commit.is_some()
+        && prior.commit != entry.commit
+        && !prior.tree_hash.is_empty()
+        && prior.tree_hash == entry.tree_hash
+        && prior.manifest_hash == entry.manifest_hash
+        && !prior.unbuilt
+        && !with_deps
+        && opts.pin.is_none()
+        && (opts.expect_id.is_some() || !opts.force)
+        && target.is_dir()
 }

@@ -62,126 +62,191 @@ pub(super) fn fetch(
             userinfo,
             subdir,
             ..
-        } => {
-            // The plugins of one shared fetch say `Fetching` once, for all of them.
-            let announced = opts.shared.as_ref().is_none_or(|s| s.announces(opts));
-            if announced {
-                on_event(Event::Fetching(url.clone()));
-            }
-            if crate::auth::is_cleartext(url) {
-                on_event(Event::Warning {
-                    code: Code::GitCleartext,
-                    message: format!(
-                        "{url} is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL"
-                    ),
-                });
-            }
-            // aoe: installing `gh:owner/repo` without a ref takes the latest release's
-            // tag, else the default branch. `sync` (a pin) and `update` (an expected id)
-            // fetch what they already decided.
-            let fresh = opts.pin.is_none() && opts.expect_id.is_none();
-            let latest = match (reference, opts.source.github_repo()) {
-                (None, Some((owner, repo)))
-                    if fresh && opts.source.recorded().starts_with("gh:") =>
-                {
-                    crate::release::latest_tag(&opts.github_api, &owner, &repo)?
-                }
-                _ => None,
-            };
-            let reference = reference.clone().or(latest);
-            // `sync` fetches the locked commit; the tag it was installed from, if it still
-            // names that commit, comes along for its signature.
-            let (pinned, tag_hint) = super::shared::wanted(opts);
-            let want = pinned
-                .filter(|_| opts.pin.is_some() || opts.at_commit.is_some())
-                .or_else(|| reference.clone());
-            let fetched = match subdir {
-                // A monorepo's plugin: its subdirectory is fetched (with those of the
-                // command's other plugins of the same commit) beside `dest`, then
-                // becomes the plugin's tree.
-                Some(subdir) => {
-                    let repo = dest.with_file_name("repo");
-                    let shared = opts.shared.as_ref().and_then(|s| s.take(opts, &repo));
-                    let fetched = match shared {
-                        Some(fetched) => fetched?,
-                        None => {
-                            // The shared fetch failed: this plugin fetches (and says so) alone.
-                            if !announced {
-                                on_event(Event::Fetching(url.clone()));
-                            }
-                            git::fetch_subdirs(
-                                url,
-                                userinfo.as_ref(),
-                                want.as_deref(),
-                                tag_hint,
-                                std::slice::from_ref(subdir),
-                                &repo,
-                                &mut |bytes| on_event(Event::Received { bytes }),
-                            )?
-                        }
-                    };
-                    take_subdir(&repo, subdir, dest, &fetched.commit)?;
-                    fetched
-                }
-                None => git::fetch_tree(
-                    url,
-                    userinfo.as_ref(),
-                    want.as_deref(),
-                    tag_hint,
-                    dest,
-                    &mut |bytes| on_event(Event::Received { bytes }),
-                )?,
-            };
-            on_event(Event::Fetched {
-                commit: Some(fetched.commit.clone()),
-                ignored: 0,
-            });
-            let (kind, requested) = requested_ref(opts, &reference, fetched.kind);
-            Ok(Staged {
-                commit: Some(fetched.commit),
-                kind,
-                requested,
-                signed: Some(fetched.signed),
-            })
-        }
-        Source::Local { path } => {
-            on_event(Event::Fetching(path.display().to_string()));
-            // The source is checked where it is before anything is copied.
-            let mut report = validate_root(path, &super::validate_options(opts, path));
-            if !report.is_valid() {
-                if report.dialect.is_none() {
-                    super::check::plugins_below(opts, path, &mut report);
-                }
-                return Err(InstallError::Invalid(Box::new(report)));
-            }
-            // Inside a git work tree, what git ignores (build output) is left out.
-            let rules = git::Ignored::for_dir(path);
-            let ignored = std::cell::Cell::new(0);
-            let skip = |rel: &Path, _: usize| {
-                if rel.file_name().is_some_and(|n| n == ".git") {
-                    return true;
-                }
-                let out = rules.as_ref().is_some_and(|r| r.is_ignored(rel));
-                ignored.set(ignored.get() + usize::from(out));
-                out
-            };
-            crate::tree::copy(path, dest, &skip)?;
-            on_event(Event::Fetched {
-                commit: None,
-                ignored: ignored.get(),
-            });
-            Ok(Staged {
-                commit: None,
-                kind: None,
-                requested: String::new(),
-                signed: None,
-            })
-        }
+        } => fetch_git(
+            opts,
+            (url, userinfo.as_ref()),
+            reference.as_deref(),
+            subdir.as_ref(),
+            dest,
+            on_event,
+        ),
+        Source::Local { path } => copy_local(opts, path, dest, on_event),
     }
 }
 
-/// Move `repo/<subdir>` to `dest`, refusing a path that leaves the repository or passes
-/// through a symlink, and one that is not a directory at `commit`.
+/// Fetch a git source into `dest`: the ref asked for, or what [`want`] makes of it, and a
+/// monorepo's plugin by its subdirectory alone ([`fetch_subdir`]).
+fn fetch_git(
+    opts: &InstallOptions,
+    (url, userinfo): (&str, Option<&crate::auth::Userinfo>),
+    reference: Option<&str>,
+    subdir: Option<&String>,
+    dest: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Staged, InstallError> {
+    // The plugins of one shared fetch say `Fetching` once, for all of them.
+    let announced = opts.shared.as_ref().is_none_or(|s| s.announces(opts));
+    if announced {
+        on_event(Event::Fetching(url.to_owned()));
+    }
+    if crate::auth::is_cleartext(url) {
+        on_event(Event::Warning {
+            code: Code::GitCleartext,
+            message: format!(
+                "{url} is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL"
+            ),
+        });
+    }
+    let Want {
+        reference,
+        fetch: want,
+        tag_hint,
+    } = want(opts, reference)?;
+    let fetched = match subdir {
+        Some(subdir) => fetch_subdir(
+            opts,
+            (url, userinfo),
+            (want.as_deref(), tag_hint),
+            subdir,
+            dest,
+            announced,
+            on_event,
+        )?,
+        None => git::fetch_tree(
+            url,
+            userinfo,
+            want.as_deref(),
+            tag_hint,
+            dest,
+            &mut |bytes| on_event(Event::Received { bytes }),
+        )?,
+    };
+    on_event(Event::Fetched {
+        commit: Some(fetched.commit.clone()),
+        ignored: 0,
+    });
+    let (kind, requested) = requested_ref(opts, &reference, fetched.kind);
+    Ok(Staged {
+        commit: Some(fetched.commit),
+        kind,
+        requested,
+        signed: Some(fetched.signed),
+    })
+}
+
+/// What a git install fetches.
+struct Want<'a> {
+    /// The ref: as asked, or aoe's latest release's tag.
+    reference: Option<String>,
+    /// What is fetched for it (`sync`: the locked commit).
+    fetch: Option<String>,
+    /// The tag that comes along for the commit's signature.
+    tag_hint: Option<&'a str>,
+}
+
+/// What a git install asking for `reference` fetches.
+fn want<'a>(opts: &'a InstallOptions, reference: Option<&str>) -> Result<Want<'a>, InstallError> {
+    // aoe: installing `gh:owner/repo` without a ref takes the latest release's
+    // tag, else the default branch. `sync` (a pin) and `update` (an expected id)
+    // fetch what they already decided.
+    let fresh = opts.pin.is_none() && opts.expect_id.is_none();
+    let latest = match (reference, opts.source.github_repo()) {
+        (None, Some((owner, repo))) if fresh && opts.source.recorded().starts_with("gh:") => {
+            crate::release::latest_tag(&opts.github_api, &owner, &repo)?
+        }
+        _ => None,
+    };
+    let reference = reference.map(str::to_owned).or(latest);
+    // `sync` fetches the locked commit; the tag it was installed from, if it still
+    // names that commit, comes along for its signature.
+    let (pinned, tag_hint) = super::shared::wanted(opts);
+    let want = pinned
+        .filter(|_| opts.pin.is_some() || opts.at_commit.is_some())
+        .or_else(|| reference.clone());
+    Ok(Want {
+        reference,
+        fetch: want,
+        tag_hint,
+    })
+}
+
+/// A monorepo's plugin: its subdirectory is fetched (with those of the command's other
+/// plugins of the same commit) beside `dest`, then becomes the plugin's tree. `announced`:
+/// `Fetching` was said for it already.
+fn fetch_subdir(
+    opts: &InstallOptions,
+    (url, userinfo): (&str, Option<&crate::auth::Userinfo>),
+    (want, tag_hint): (Option<&str>, Option<&str>),
+    subdir: &String,
+    dest: &Path,
+    announced: bool,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<git::Fetched, InstallError> {
+    let repo = dest.with_file_name("repo");
+    let shared = opts.shared.as_ref().and_then(|s| s.take(opts, &repo));
+    let fetched = match shared {
+        Some(fetched) => fetched?,
+        None => {
+            // The shared fetch failed: this plugin fetches (and says so) alone.
+            if !announced {
+                on_event(Event::Fetching(url.to_owned()));
+            }
+            git::fetch_subdirs(
+                url,
+                userinfo,
+                want,
+                tag_hint,
+                std::slice::from_ref(subdir),
+                &repo,
+                &mut |bytes| on_event(Event::Received { bytes }),
+            )?
+        }
+    };
+    take_subdir(&repo, subdir, dest, &fetched.commit)?;
+    Ok(fetched)
+}
+
+/// Copy a local source into `dest`, checked where it is first; inside a git work tree,
+/// what git ignores (build output) is left out.
+fn copy_local(
+    opts: &InstallOptions,
+    path: &Path,
+    dest: &Path,
+    on_event: &mut dyn FnMut(Event),
+) -> Result<Staged, InstallError> {
+    on_event(Event::Fetching(path.display().to_string()));
+    // The source is checked where it is before anything is copied.
+    let mut report = validate_root(path, &super::validate_options(opts, path));
+    if !report.is_valid() {
+        if report.dialect.is_none() {
+            super::check::plugins_below(opts, path, &mut report);
+        }
+        return Err(InstallError::Invalid(Box::new(report)));
+    }
+    // Inside a git work tree, what git ignores (build output) is left out.
+    let rules = git::Ignored::for_dir(path);
+    let ignored = std::cell::Cell::new(0);
+    let skip = |rel: &Path, _: usize| {
+        if rel.file_name().is_some_and(|n| n == ".git") {
+            return true;
+        }
+        let out = rules.as_ref().is_some_and(|r| r.is_ignored(rel));
+        ignored.set(ignored.get() + usize::from(out));
+        out
+    };
+    crate::tree::copy(path, dest, &skip)?;
+    on_event(Event::Fetched {
+        commit: None,
+        ignored: ignored.get(),
+    });
+    Ok(Staged {
+        commit: None,
+        kind: None,
+        requested: String::new(),
+        signed: None,
+    })
+}
+
 /// The ref kind and name the lock row keeps: the pin's (`sync`), the branch's for an older
 /// commit of it (a cooldown settled on it: still the branch), else what was fetched.
 fn requested_ref(
@@ -202,6 +267,8 @@ fn requested_ref(
     }
 }
 
+/// Move `repo/<subdir>` to `dest`, refusing a path that leaves the repository or passes
+/// through a symlink, and one that is not a directory at `commit`.
 fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(), InstallError> {
     let bad = |why: String| {
         refused(

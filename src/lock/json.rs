@@ -167,6 +167,14 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
     );
     row.insert("installed_at".into(), now.into());
     row.insert("by".into(), by.into());
+    keep_unmanaged(&mut row, prior);
+    insert_entry(&mut row, e);
+    plugins.push(Value::Object(row));
+}
+
+/// The keys of the `prior` row that the new `row` does not write, kept: `deps` and anything
+/// unknown. The keys of [`insert_entry`] go even when the entry has no value for them.
+fn keep_unmanaged(row: &mut Map<String, Value>, prior: Option<Value>) {
     if let Some(Value::Object(old)) = prior {
         for (k, val) in old {
             if !row.contains_key(&k)
@@ -189,6 +197,12 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
             }
         }
     }
+}
+
+/// The entry's keys after the host's own and the kept ones: the ref kind, version and
+/// hashes, and what `plugins` records beside them (the subdirectory, its spelling of the
+/// source, the signer, the host profile).
+fn insert_entry(row: &mut Map<String, Value>, e: &Entry) {
     if let Some(kind) = e.ref_kind {
         row.insert("ref_kind".into(), kind.as_str().into());
     }
@@ -218,7 +232,6 @@ pub(crate) fn upsert(v: &mut Value, e: &Entry, by: &str, now: &str) {
             row.insert("host_version".into(), v.clone().into());
         }
     }
-    plugins.push(Value::Object(row));
 }
 
 /// Every row's `deps`, if it has the key, is a list of pins that `DepPin::from_json`

@@ -1,5 +1,5 @@
-//! Reading one row of a TOML lock (`[plugins."<id>"]`: aoe's, and AWorld's `plugins.lock` in the
-//! same layout) as an [`Entry`].
+//! One row of a TOML lock (`[plugins."<id>"]`: aoe's, and AWorld's `plugins.lock` in the
+//! same layout): read as an [`Entry`], and written from one.
 
 use crate::git::RefKind;
 use crate::lock::{Entry, adopt_kind, read_commit};
@@ -47,4 +47,86 @@ pub(crate) fn toml_entry(id: &str, row: &toml::Table) -> Option<Entry> {
             s("host_version"),
         ),
     })
+}
+
+/// Add or replace `entry`'s row in a TOML lock (`lock_version` set to `version`), keeping
+/// the keys of a prior row that `plugins` does not manage.
+pub(crate) fn upsert(t: &mut toml::Table, version: i64, entry: &Entry) {
+    t.insert("lock_version".into(), toml::Value::Integer(version));
+    let plugins = t
+        .entry("plugins")
+        .or_insert_with(|| toml::Value::Table(toml::Table::new()));
+    if !plugins.is_table() {
+        *plugins = toml::Value::Table(toml::Table::new());
+    }
+    let plugins = plugins.as_table_mut().expect("made a table above");
+    let mut row = plugins
+        .get(&entry.id)
+        .and_then(toml::Value::as_table)
+        .cloned()
+        .unwrap_or_default();
+    write_row(&mut row, entry);
+    plugins.insert(entry.id.clone(), toml::Value::Table(row));
+}
+
+/// Write `entry`'s fields into its TOML `row`: a field without a value removes its key.
+fn write_row(row: &mut toml::Table, entry: &Entry) {
+    let mut set = |k: &str, v: Option<String>| match v {
+        Some(v) => {
+            row.insert(k.into(), toml::Value::String(v));
+        }
+        None => {
+            row.remove(k);
+        }
+    };
+    set("source", Some(entry.source.clone()));
+    set(
+        "requested_ref",
+        Some(entry.requested_ref.clone()).filter(|r| !r.is_empty()),
+    );
+    set("ref_kind", entry.ref_kind.map(|k| k.as_str().to_owned()));
+    set("resolved_commit", entry.commit.clone());
+    set("version", Some(entry.version.clone()));
+    set("manifest_hash", Some(entry.manifest_hash.clone()));
+    set("tree_hash", Some(entry.tree_hash.clone()));
+    set("installed_tree_hash", entry.installed_hash.clone());
+    set("build_output_hash", entry.build_hash.clone());
+    set("subdir", entry.subdir.clone());
+    set("signer_key", entry.signer_key.clone());
+    set("signer_seen_at", entry.signer_seen.clone());
+    let profile = entry.profile.clone().unwrap_or_default();
+    set("host_version", profile.version);
+    set("release_tag", entry.release.as_ref().map(|r| r.tag.clone()));
+    set(
+        "asset_name",
+        entry.release.as_ref().map(|r| r.asset.clone()),
+    );
+    set(
+        "asset_sha256",
+        entry.release.as_ref().map(|r| r.sha256.clone()),
+    );
+    match profile.aoe_api {
+        Some(api) => {
+            row.insert("host_aoe_api".into(), toml::Value::Integer(api.into()));
+        }
+        None => {
+            row.remove("host_aoe_api");
+        }
+    }
+    for (key, on) in [
+        ("unbuilt", entry.unbuilt),
+        ("follows_latest_release", entry.follows_latest),
+    ] {
+        if on {
+            row.insert(key.into(), toml::Value::Boolean(true));
+        } else {
+            row.remove(key);
+        }
+    }
+    let trust = if entry.featured {
+        "featured"
+    } else {
+        "community"
+    };
+    row.insert("trust".into(), toml::Value::String(trust.into()));
 }

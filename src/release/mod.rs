@@ -169,31 +169,7 @@ pub fn install(
 ) -> Result<Placed, ReleaseError> {
     let (name, asset_name) = asset_of(req)?;
     let client = client()?;
-    let Some(release) = listing(&client, &req.api, &req.owner, &req.repo, req.tag.as_deref())?
-    else {
-        return Err(ReleaseError::NoRelease {
-            owner: req.owner.clone(),
-            repo: req.repo.clone(),
-            tag: req.tag.clone().unwrap_or_else(|| "(latest)".into()),
-        });
-    };
-    let tag = release["tag_name"].as_str().unwrap_or_default().to_owned();
-    let assets = release["assets"].as_array().cloned().unwrap_or_default();
-    let Some(asset) = assets.iter().find(|a| a["name"] == name.as_str()) else {
-        let mut available: Vec<String> = assets
-            .iter()
-            .filter_map(|a| a["name"].as_str().map(crate::net::cap))
-            .take(SHOWN_ASSETS)
-            .collect();
-        if assets.len() > SHOWN_ASSETS {
-            available.push(format!("and {} more", assets.len() - SHOWN_ASSETS));
-        }
-        return Err(ReleaseError::NoAsset {
-            tag,
-            name,
-            available,
-        });
-    };
+    let (tag, asset) = release_asset(&client, req, &name)?;
     let download = asset["browser_download_url"]
         .as_str()
         .unwrap_or_default()
@@ -223,6 +199,66 @@ pub fn install(
     let part = keep.join(format!(".part-{asset_name}"));
     let kept = asset_name.under(&keep);
     let mut file = fs_err::File::create(&part).map_err(io("cannot keep the downloaded asset"))?;
+    let (done, hasher) = stream(resp, &mut file, (limit, total), &name, progress)?;
+    file.sync_all()
+        .map_err(io("cannot keep the downloaded asset"))?;
+    drop(file);
+    let sha256 = hasher.finish();
+    check_sha256(&asset, req, &name, &sha256)?;
+    fs_err::rename(&part, &kept).map_err(io("cannot keep the downloaded asset"))?;
+    place(req, &kept, done, plugin_dir, &name, &asset_name)?;
+    Ok(Placed {
+        tag,
+        asset: name,
+        sha256,
+    })
+}
+
+/// The release `req` names (its tag) and its asset `name`: refused when there is no such
+/// release, or it has no such asset (naming some of those it has).
+fn release_asset(
+    client: &reqwest::blocking::Client,
+    req: &ReleaseRequest,
+    name: &str,
+) -> Result<(String, serde_json::Value), ReleaseError> {
+    let Some(release) = listing(client, &req.api, &req.owner, &req.repo, req.tag.as_deref())?
+    else {
+        return Err(ReleaseError::NoRelease {
+            owner: req.owner.clone(),
+            repo: req.repo.clone(),
+            tag: req.tag.clone().unwrap_or_else(|| "(latest)".into()),
+        });
+    };
+    let tag = release["tag_name"].as_str().unwrap_or_default().to_owned();
+    let assets = release["assets"].as_array().cloned().unwrap_or_default();
+    let Some(asset) = assets.iter().find(|a| a["name"] == name) else {
+        let mut available: Vec<String> = assets
+            .iter()
+            .filter_map(|a| a["name"].as_str().map(crate::net::cap))
+            .take(SHOWN_ASSETS)
+            .collect();
+        if assets.len() > SHOWN_ASSETS {
+            available.push(format!("and {} more", assets.len() - SHOWN_ASSETS));
+        }
+        return Err(ReleaseError::NoAsset {
+            tag,
+            name: name.to_owned(),
+            available,
+        });
+    };
+    Ok((tag, asset.clone()))
+}
+
+/// Stream the asset `name` from `resp` into `file`, hashing it and reporting `progress`:
+/// refused when the download stalls or breaks off, or sends more than `limit` bytes or
+/// other than `total`. Returns the bytes received and their hasher.
+fn stream(
+    resp: reqwest::blocking::Response,
+    file: &mut fs_err::File,
+    (limit, total): (u64, Option<u64>),
+    name: &str,
+    progress: &mut dyn FnMut(u64, Option<u64>),
+) -> Result<(u64, crate::hash::Hasher), ReleaseError> {
     let mut hasher = crate::hash::Hasher::default();
     let mut done: u64 = 0;
     let mut buf = vec![0u8; 64 * 1024];
@@ -231,14 +267,14 @@ pub fn install(
         let n = resp.read(&mut buf).map_err(|e| {
             if stalled(&e) {
                 ReleaseError::Stalled {
-                    asset: name.clone(),
+                    asset: name.to_owned(),
                     done,
                     total,
                     secs: crate::net::timeout().as_secs(),
                 }
             } else {
                 ReleaseError::Truncated {
-                    asset: name.clone(),
+                    asset: name.to_owned(),
                     detail: crate::net::cap(&e.to_string()),
                 }
             }
@@ -249,7 +285,7 @@ pub fn install(
         done += n as u64;
         if done > limit {
             return Err(ReleaseError::Truncated {
-                asset: name,
+                asset: name.to_owned(),
                 detail: format!("more than the {limit} bytes expected"),
             });
         }
@@ -262,20 +298,27 @@ pub fn install(
         && done != total
     {
         return Err(ReleaseError::Truncated {
-            asset: name,
+            asset: name.to_owned(),
             detail: format!("got {done} of {total} bytes"),
         });
     }
-    file.sync_all()
-        .map_err(io("cannot keep the downloaded asset"))?;
-    drop(file);
-    let sha256 = hasher.finish();
+    Ok((done, hasher))
+}
+
+/// The downloaded asset's `sha256`, against the digest the release gives for it and the one
+/// the lock pins: either differing is refused.
+fn check_sha256(
+    asset: &serde_json::Value,
+    req: &ReleaseRequest,
+    name: &str,
+    sha256: &str,
+) -> Result<(), ReleaseError> {
     if let Some(digest) = asset["digest"].as_str()
         && digest != sha256
     {
         return Err(ReleaseError::HashMismatch {
-            asset: name,
-            got: sha256,
+            asset: name.to_owned(),
+            got: sha256.to_owned(),
             expected: crate::net::cap(digest),
             expected_from: "the release",
         });
@@ -284,19 +327,13 @@ pub fn install(
         && *locked != sha256
     {
         return Err(ReleaseError::HashMismatch {
-            asset: name,
-            got: sha256,
+            asset: name.to_owned(),
+            got: sha256.to_owned(),
             expected: locked.clone(),
             expected_from: "the lock",
         });
     }
-    fs_err::rename(&part, &kept).map_err(io("cannot keep the downloaded asset"))?;
-    place(req, &kept, done, plugin_dir, &name, &asset_name)?;
-    Ok(Placed {
-        tag,
-        asset: name,
-        sha256,
-    })
+    Ok(())
 }
 
 /// Put the kept asset `kept` (`done` bytes) to work in `plugin_dir`: an archive unpacked and

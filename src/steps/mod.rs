@@ -3,12 +3,14 @@
 //! allow-list, and `AOE_PLUGIN_ID`), a per-step timeout, and all output appended
 //! to a log file.
 
-use std::ffi::OsStr;
+use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
 mod env;
+#[cfg(target_os = "linux")]
+mod forked;
 mod group;
 mod log;
 #[cfg(target_os = "linux")]
@@ -24,7 +26,7 @@ pub use sandbox::{Isolation, Overlay, isolation};
 
 use env::{PIP_ISOLATION, STEP_ENV};
 use group::{RUNNING_GROUP, install_signal_handlers};
-use log::{capture, tail_text};
+use log::{Captured, capture, tail_text};
 #[cfg(all(test, target_os = "linux"))]
 use reaper::reaper;
 
@@ -132,23 +134,7 @@ fn run_steps(
         let n = i + 1;
         let cmd = step.argv.join(" ");
         on_step(n, steps.len(), &step.argv);
-        let program = &step.argv[0];
-        if own && program.starts_with('/') {
-            // Taken as given, not relative to the plugin.
-        } else if program.starts_with('/') {
-            return Err(StepError::Absolute {
-                n,
-                program: program.clone(),
-            });
-        }
-        // A separator means plugin-relative; a bare name is resolved on PATH.
-        let resolved = if own && program.starts_with('/') {
-            program.into()
-        } else if program.contains('/') {
-            dir.join(program).into_os_string()
-        } else {
-            program.into()
-        };
+        let resolved = program(step, n, dir, own)?;
         log.write(format!("$ {cmd}\n").as_bytes())?;
         let spawn_err = |source| StepError::Spawn {
             n,
@@ -157,69 +143,21 @@ fn run_steps(
         };
         let (reader, writer) = std::io::pipe().map_err(spawn_err)?;
         let writer_err = writer.try_clone().map_err(spawn_err)?;
-        let mut command = Command::new(resolved);
-        let env = STEP_ENV.get_or_init(StepEnv::default);
-        command
-            .env_clear()
-            .envs(env.base.iter().map(|(k, v)| (k, v)));
-        if own {
-            command.envs(env.pip.iter().map(|(k, v)| (k, v))).envs(
-                PIP_ISOLATION
-                    .iter()
-                    .map(|(k, v)| (OsStr::new(k), OsStr::new(v))),
-            );
-        }
-        command
-            .args(&step.argv[1..])
-            // Under an overlay the plugin directory may not exist out here (a first
-            // install): the step starts in the staged tree and enters `dir` once it is
-            // mounted there.
-            .current_dir(overlay.map_or(dir, Overlay::staged))
-            .env("AOE_PLUGIN_ID", plugin_id)
-            .stdin(Stdio::null())
-            .stdout(writer)
-            .stderr(writer_err);
-        #[cfg(unix)]
-        {
-            use std::os::unix::process::CommandExt;
-            command.process_group(0);
-        }
-        contain(&mut command, overlay);
+        let mut command = command(
+            step,
+            resolved,
+            (dir, overlay),
+            plugin_id,
+            own,
+            (writer, writer_err),
+        );
         let mut child = command.spawn().map_err(spawn_err)?;
         // The pipe's write ends now live only in the child (and its children).
         drop(command);
         let pgid = child.id() as i32;
         RUNNING_GROUP.store(pgid, std::sync::atomic::Ordering::SeqCst);
         let (captured, read_all) = capture(reader, LOG_CAP.saturating_sub(log.written));
-        // The step's exit is waited for on a thread of its own and heard at once, not
-        // found by polling it (a 20 ms poll added 10 ms to every step on average). That
-        // thread only waits (`WNOWAIT`): the step is reaped here, after its group is
-        // killed, so the group's id cannot have been given to another group by then.
-        let (exited, exit) = std::sync::mpsc::channel();
-        let pid = pgid;
-        std::thread::spawn(move || {
-            let waited = loop {
-                // SAFETY: waitid(2) on our own child, into a zeroed siginfo_t; WNOWAIT
-                // leaves it to be reaped by `child.wait` below.
-                let waited = unsafe {
-                    let mut info: libc::siginfo_t = std::mem::zeroed();
-                    libc::waitid(
-                        libc::P_PID,
-                        pid as libc::id_t,
-                        &mut info,
-                        libc::WEXITED | libc::WNOWAIT,
-                    )
-                };
-                if waited == -1
-                    && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
-                {
-                    continue;
-                }
-                break waited;
-            };
-            let _ = exited.send(waited);
-        });
-        let in_time = exit.recv_timeout(timeout).is_ok();
+        let in_time = exits_in_time(pgid, timeout);
         if in_time {
             kill_group(pgid);
         } else {
@@ -234,38 +172,151 @@ fn run_steps(
         // The group is gone, so the pipe reaches its end; a process that left
         // the group (setsid) may hold it open, so wait only briefly.
         let _ = read_all.recv_timeout(Duration::from_secs(1));
-        let (tail, for_log, omitted) = {
-            let c = captured.lock().expect("not poisoned");
-            (tail_text(&c.tail), c.for_log.clone(), c.omitted)
-        };
-        log.write(&for_log)?;
-        if omitted > 0 {
-            log.append(
-                format!("\n[... {omitted} more bytes not logged; the last lines:]\n{tail}\n")
-                    .as_bytes(),
-            )?;
-        }
-        match status {
-            None => {
-                return Err(StepError::TimedOut {
-                    n,
-                    cmd,
-                    secs: timeout.as_secs(),
-                    log_tail: tail,
-                });
-            }
-            Some(status) if !status.success() => {
-                return Err(StepError::Failed {
-                    n,
-                    cmd,
-                    status: status.to_string(),
-                    log_tail: tail,
-                });
-            }
-            Some(_) => {}
-        }
+        let tail = log_output(log, &captured)?;
+        finished(status, n, cmd, timeout, tail)?;
     }
     Ok(())
+}
+
+/// The program step `n` runs: a path with a separator is the plugin's (under `dir`), a
+/// bare name is looked up on PATH; an absolute path is refused, unless `own` (a command
+/// `plugins` composes, taken as given).
+fn program(step: &Step, n: usize, dir: &Path, own: bool) -> Result<OsString, StepError> {
+    let program = &step.argv[0];
+    if own && program.starts_with('/') {
+        // Taken as given, not relative to the plugin.
+    } else if program.starts_with('/') {
+        return Err(StepError::Absolute {
+            n,
+            program: program.clone(),
+        });
+    }
+    // A separator means plugin-relative; a bare name is resolved on PATH.
+    Ok(if own && program.starts_with('/') {
+        program.into()
+    } else if program.contains('/') {
+        dir.join(program).into_os_string()
+    } else {
+        program.into()
+    })
+}
+
+/// The command for `step`: `resolved` with the step's arguments, in the scrubbed
+/// environment (with pip's isolation for a command of `plugins`' own), stdin closed, both
+/// outputs into the pipe's write ends, in a process group of its own, contained (and under
+/// `overlay`, where there is one).
+fn command(
+    step: &Step,
+    resolved: OsString,
+    (dir, overlay): (&Path, Option<&Overlay>),
+    plugin_id: &str,
+    own: bool,
+    (writer, writer_err): (std::io::PipeWriter, std::io::PipeWriter),
+) -> Command {
+    let mut command = Command::new(resolved);
+    let env = STEP_ENV.get_or_init(StepEnv::default);
+    command
+        .env_clear()
+        .envs(env.base.iter().map(|(k, v)| (k, v)));
+    if own {
+        command.envs(env.pip.iter().map(|(k, v)| (k, v))).envs(
+            PIP_ISOLATION
+                .iter()
+                .map(|(k, v)| (OsStr::new(k), OsStr::new(v))),
+        );
+    }
+    command
+        .args(&step.argv[1..])
+        // Under an overlay the plugin directory may not exist out here (a first
+        // install): the step starts in the staged tree and enters `dir` once it is
+        // mounted there.
+        .current_dir(overlay.map_or(dir, Overlay::staged))
+        .env("AOE_PLUGIN_ID", plugin_id)
+        .stdin(Stdio::null())
+        .stdout(writer)
+        .stderr(writer_err);
+    #[cfg(unix)]
+    {
+        use std::os::unix::process::CommandExt;
+        command.process_group(0);
+    }
+    contain(&mut command, overlay);
+    command
+}
+
+/// Whether the step (the leader of process group `pgid`) exits within `timeout`. Its exit
+/// is waited for on a thread of its own and heard at once, not found by polling it (a
+/// 20 ms poll added 10 ms to every step on average). That thread only waits (`WNOWAIT`):
+/// the step is reaped by the caller, after its group is killed, so the group's id cannot
+/// have been given to another group by then.
+fn exits_in_time(pgid: i32, timeout: Duration) -> bool {
+    let (exited, exit) = std::sync::mpsc::channel();
+    let pid = pgid;
+    std::thread::spawn(move || {
+        let waited = loop {
+            // SAFETY: waitid(2) on our own child, into a zeroed siginfo_t; WNOWAIT
+            // leaves it to be reaped by the caller's `child.wait`.
+            let waited = unsafe {
+                let mut info: libc::siginfo_t = std::mem::zeroed();
+                libc::waitid(
+                    libc::P_PID,
+                    pid as libc::id_t,
+                    &mut info,
+                    libc::WEXITED | libc::WNOWAIT,
+                )
+            };
+            if waited == -1
+                && std::io::Error::last_os_error().kind() == std::io::ErrorKind::Interrupted
+            {
+                continue;
+            }
+            break waited;
+        };
+        let _ = exited.send(waited);
+    });
+    exit.recv_timeout(timeout).is_ok()
+}
+
+/// Append what the step wrote to `log` (past [`LOG_CAP`], a note of what was left out and
+/// the last lines); returns those last lines, to show on failure.
+fn log_output(log: &mut Log, captured: &std::sync::Mutex<Captured>) -> Result<String, StepError> {
+    let (tail, for_log, omitted) = {
+        let c = captured.lock().expect("not poisoned");
+        (tail_text(&c.tail), c.for_log.clone(), c.omitted)
+    };
+    log.write(&for_log)?;
+    if omitted > 0 {
+        log.append(
+            format!("\n[... {omitted} more bytes not logged; the last lines:]\n{tail}\n")
+                .as_bytes(),
+        )?;
+    }
+    Ok(tail)
+}
+
+/// How step `n` ended (`None`: it ran out of `timeout`), as an error unless it succeeded.
+fn finished(
+    status: Option<std::process::ExitStatus>,
+    n: usize,
+    cmd: String,
+    timeout: Duration,
+    tail: String,
+) -> Result<(), StepError> {
+    match status {
+        None => Err(StepError::TimedOut {
+            n,
+            cmd,
+            secs: timeout.as_secs(),
+            log_tail: tail,
+        }),
+        Some(status) if !status.success() => Err(StepError::Failed {
+            n,
+            cmd,
+            status: status.to_string(),
+            log_tail: tail,
+        }),
+        Some(_) => Ok(()),
+    }
 }
 
 #[cfg(all(test, target_os = "linux"))]

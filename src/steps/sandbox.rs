@@ -6,6 +6,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 #[cfg(target_os = "linux")]
+use super::forked::{exit_as, mounts_private, write_proc};
+#[cfg(target_os = "linux")]
 use super::reaper::reaper;
 
 /// How build steps, `plugins`' pip and host probes are kept from `plugins`' own process.
@@ -162,8 +164,7 @@ impl Sandbox {
         if self.user_ns {
             flags |= libc::CLONE_NEWUSER;
         }
-        // SAFETY: unshare/prctl/fork/mount/chdir/waitpid/_exit with NUL-terminated strings
-        // and buffers prepared before the fork.
+        // SAFETY: unshare/fork in the forked child, before exec.
         unsafe {
             if libc::unshare(flags) != 0 {
                 // Refused now though the probe passed (a namespace limit reached): without
@@ -174,137 +175,91 @@ impl Sandbox {
                 };
             }
             if self.user_ns {
-                // A non-dumpable process's /proc files are root's: dumpable for as long
-                // as it takes to write its maps (nothing runs in the namespace yet).
-                libc::prctl(libc::PR_SET_DUMPABLE, 1);
-                let _ = write_proc(c"/proc/self/setgroups", b"deny");
-                let mapped = write_proc(c"/proc/self/uid_map", &self.uid_map)
-                    .and_then(|()| write_proc(c"/proc/self/gid_map", &self.gid_map));
-                libc::prctl(libc::PR_SET_DUMPABLE, 0);
-                mapped?;
+                self.map_ids()?;
             }
             let pid = libc::fork();
             if pid < 0 {
                 return fail();
             }
             if pid == 0 {
-                // Pid 1: when it dies, the kernel kills everything left in its namespace.
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                let none: *const libc::c_char = std::ptr::null();
-                mounts_private()?;
+                return self.pid_one();
+            }
+            exit_as(pid)
+        }
+    }
+
+    /// Map the user's own ids in the new user namespace. A non-dumpable process's /proc
+    /// files are root's: dumpable for as long as it takes to write its maps (nothing runs
+    /// in the namespace yet). Only async-signal-safe calls.
+    fn map_ids(&self) -> std::io::Result<()> {
+        // SAFETY: prctl with constant arguments; the maps are buffers prepared before the
+        // fork.
+        unsafe {
+            libc::prctl(libc::PR_SET_DUMPABLE, 1);
+            let _ = write_proc(c"/proc/self/setgroups", b"deny");
+            let mapped = write_proc(c"/proc/self/uid_map", &self.uid_map)
+                .and_then(|()| write_proc(c"/proc/self/gid_map", &self.gid_map));
+            libc::prctl(libc::PR_SET_DUMPABLE, 0);
+            mapped
+        }
+    }
+
+    /// Pid 1 of the new PID namespace, before it returns to exec the command: its mounts
+    /// are private, its `/proc` its own, and the overlay's staged tree is bound at the
+    /// plugin directory (over a tmpfs for a first install), which it enters. Only
+    /// async-signal-safe calls.
+    fn pid_one(&self) -> std::io::Result<()> {
+        let fail = || Err(std::io::Error::last_os_error());
+        // SAFETY: prctl/mount/mkdir/chdir with NUL-terminated strings prepared before the
+        // fork.
+        unsafe {
+            // Pid 1: when it dies, the kernel kills everything left in its namespace.
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            let none: *const libc::c_char = std::ptr::null();
+            mounts_private()?;
+            if libc::mount(
+                c"proc".as_ptr(),
+                c"/proc".as_ptr(),
+                c"proc".as_ptr(),
+                libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                none.cast(),
+            ) != 0
+            {
+                return fail();
+            }
+            if let Some((source, target, fresh_parent)) = &self.bind {
+                if let Some(parent) = fresh_parent {
+                    // A first install: the plugin directory exists only here.
+                    if libc::mount(
+                        c"tmpfs".as_ptr(),
+                        parent.as_ptr(),
+                        c"tmpfs".as_ptr(),
+                        libc::MS_NOSUID | libc::MS_NODEV,
+                        c"mode=0755".as_ptr().cast(),
+                    ) != 0
+                        || libc::mkdir(target.as_ptr(), 0o755) != 0
+                    {
+                        return fail();
+                    }
+                }
                 if libc::mount(
-                    c"proc".as_ptr(),
-                    c"/proc".as_ptr(),
-                    c"proc".as_ptr(),
-                    libc::MS_NOSUID | libc::MS_NODEV | libc::MS_NOEXEC,
+                    source.as_ptr(),
+                    target.as_ptr(),
+                    none,
+                    libc::MS_BIND | libc::MS_REC,
                     none.cast(),
                 ) != 0
                 {
                     return fail();
                 }
-                if let Some((source, target, fresh_parent)) = &self.bind {
-                    if let Some(parent) = fresh_parent {
-                        // A first install: the plugin directory exists only here.
-                        if libc::mount(
-                            c"tmpfs".as_ptr(),
-                            parent.as_ptr(),
-                            c"tmpfs".as_ptr(),
-                            libc::MS_NOSUID | libc::MS_NODEV,
-                            c"mode=0755".as_ptr().cast(),
-                        ) != 0
-                            || libc::mkdir(target.as_ptr(), 0o755) != 0
-                        {
-                            return fail();
-                        }
-                    }
-                    if libc::mount(
-                        source.as_ptr(),
-                        target.as_ptr(),
-                        none,
-                        libc::MS_BIND | libc::MS_REC,
-                        none.cast(),
-                    ) != 0
-                    {
-                        return fail();
-                    }
-                    // The fork's `chdir` ran before the mount, into the directory under it.
-                    if libc::chdir(target.as_ptr()) != 0 {
-                        return fail();
-                    }
-                }
-                return Ok(());
-            }
-            // This process holds the parent's spawn pipe: closing it (and every file but
-            // the command's output) lets the spawn return once the command has exec'd.
-            if libc::syscall(libc::SYS_close_range, 3u32, u32::MAX, 0u32) != 0 {
-                for fd in 3..1024 {
-                    libc::close(fd);
+                // The fork's `chdir` ran before the mount, into the directory under it.
+                if libc::chdir(target.as_ptr()) != 0 {
+                    return fail();
                 }
             }
-            // Not `plugins`' handlers, inherited by the fork: a signal ends this process,
-            // and pid 1's namespace with it.
-            for sig in [libc::SIGINT, libc::SIGTERM, libc::SIGHUP] {
-                libc::signal(sig, libc::SIG_DFL);
-            }
-            let mut status = 0;
-            loop {
-                let r = libc::waitpid(pid, &raw mut status, 0);
-                if r == pid {
-                    break;
-                }
-                if r < 0 && *libc::__errno_location() != libc::EINTR {
-                    libc::_exit(127);
-                }
-            }
-            if libc::WIFSIGNALED(status) {
-                let sig = libc::WTERMSIG(status);
-                libc::signal(sig, libc::SIG_DFL);
-                libc::kill(libc::getpid(), sig);
-                libc::_exit(128 + sig);
-            }
-            libc::_exit(libc::WEXITSTATUS(status));
+            Ok(())
         }
     }
-}
-
-/// Make every mount of the (new) mount namespace private, so that what is mounted next is
-/// seen in it alone (in a forked child: async-signal-safe calls only).
-#[cfg(target_os = "linux")]
-fn mounts_private() -> std::io::Result<()> {
-    let none = std::ptr::null();
-    // SAFETY: mount(2) with a NUL-terminated target and null source, type and data.
-    let r = unsafe {
-        libc::mount(
-            none,
-            c"/".as_ptr(),
-            none,
-            libc::MS_REC | libc::MS_PRIVATE,
-            none.cast(),
-        )
-    };
-    if r == 0 {
-        Ok(())
-    } else {
-        Err(std::io::Error::last_os_error())
-    }
-}
-
-/// Write `data` to a `/proc` file (in a forked child: async-signal-safe calls only).
-#[cfg(target_os = "linux")]
-fn write_proc(path: &std::ffi::CStr, data: &[u8]) -> std::io::Result<()> {
-    // SAFETY: open/write/close on a NUL-terminated path and a prepared buffer.
-    unsafe {
-        let fd = libc::open(path.as_ptr(), libc::O_WRONLY | libc::O_CLOEXEC);
-        if fd < 0 {
-            return Err(std::io::Error::last_os_error());
-        }
-        let n = libc::write(fd, data.as_ptr().cast(), data.len());
-        libc::close(fd);
-        if n < 0 || n as usize != data.len() {
-            return Err(std::io::Error::last_os_error());
-        }
-    }
-    Ok(())
 }
 
 /// A build that runs "in" the plugin directory while the host still sees the installed

@@ -55,8 +55,54 @@ pub fn hold_back(
     note: bool,
 ) {
     let now = crate::clock::now_secs();
-    let mut records: BTreeMap<std::path::PathBuf, (crate::store::Home, seen::FirstSeen, bool)> =
-        BTreeMap::new();
+    let (records, young) = too_young(checks, cooldown, now);
+    save_records(&records, note);
+    let published = published(&young, jobs, timeout, github_api);
+    for (i, (first_seen, secs, _)) in young {
+        let c = &mut checks[i].1;
+        let (Status::Behind { new_ref, commit }
+        | Status::HeldBack {
+            new_ref, commit, ..
+        }) = &c.status
+        else {
+            continue;
+        };
+        let (since, age_from) = match published.get(&i) {
+            Some(p) if *p < first_seen => (*p, "github_release"),
+            _ => (first_seen, "first_seen"),
+        };
+        let since_i = i64::try_from(since).unwrap_or(i64::MAX);
+        let now_i = i64::try_from(now).unwrap_or(i64::MAX);
+        if let Some(left_secs) = crate::review::left(secs, since_i, now_i) {
+            c.status = Status::HeldBack {
+                new_ref: new_ref.clone(),
+                commit: commit.clone(),
+                released_at: crate::clock::rfc3339(since),
+                age_from,
+                left_secs,
+                cooldown_secs: secs,
+            };
+        }
+    }
+}
+
+/// The first-seen record of each home (by its root), loaded once, and whether noting
+/// changed it.
+type Records = BTreeMap<std::path::PathBuf, (crate::store::Home, seen::FirstSeen, bool)>;
+
+/// A check too young by its home's record (its index in the checks): when its version was
+/// first seen, the home's cooldown, and the GitHub release (owner, repo, tag) that may say
+/// it is older.
+type Young = (usize, (u64, u64, Option<(String, String, String)>));
+
+/// Note each newer version in its home's first-seen record, and find those younger than
+/// their home's cooldown by it.
+fn too_young(
+    checks: &[(crate::store::Home, Check)],
+    cooldown: &dyn Fn(&crate::store::Home) -> u64,
+    now: u64,
+) -> (Records, Vec<Young>) {
+    let mut records = Records::new();
     let mut young = Vec::new();
     for (i, (home, c)) in checks.iter().enumerate() {
         let (Status::Behind { new_ref, commit }
@@ -86,6 +132,11 @@ pub fn hold_back(
             .and_then(|t| github_repo(&c.source).map(|(o, r)| (o, r, t.to_owned())));
         young.push((i, (noted.first_seen, secs, release)));
     }
+    (records, young)
+}
+
+/// Save the records that noting changed, when the check `note`s.
+fn save_records(records: &Records, note: bool) {
     for (home, record, changed) in records.values() {
         if note
             && *changed
@@ -95,8 +146,17 @@ pub fn hold_back(
             log::debug!("cooldown: cannot write the first-seen record: {e}");
         }
     }
+}
+
+/// When GitHub says the release of each young version was published, by the check's
+/// index. One HTTPS API: bounded by `jobs` alone.
+fn published(
+    young: &[Young],
+    jobs: usize,
+    timeout: Duration,
+    github_api: &str,
+) -> std::collections::HashMap<usize, u64> {
     let api = github_api.to_owned();
-    // One HTTPS API: bounded by `jobs` alone.
     let published = bounded(
         young
             .iter()
@@ -112,36 +172,10 @@ pub fn hold_back(
                 .flatten()
         }),
     );
-    let published: std::collections::HashMap<usize, u64> = published
+    published
         .into_iter()
         .filter_map(|(i, p)| Some((i, p.flatten()?)))
-        .collect();
-    for (i, (first_seen, secs, _)) in young {
-        let c = &mut checks[i].1;
-        let (Status::Behind { new_ref, commit }
-        | Status::HeldBack {
-            new_ref, commit, ..
-        }) = &c.status
-        else {
-            continue;
-        };
-        let (since, age_from) = match published.get(&i) {
-            Some(p) if *p < first_seen => (*p, "github_release"),
-            _ => (first_seen, "first_seen"),
-        };
-        let since_i = i64::try_from(since).unwrap_or(i64::MAX);
-        let now_i = i64::try_from(now).unwrap_or(i64::MAX);
-        if let Some(left_secs) = crate::review::left(secs, since_i, now_i) {
-            c.status = Status::HeldBack {
-                new_ref: new_ref.clone(),
-                commit: commit.clone(),
-                released_at: crate::clock::rfc3339(since),
-                age_from,
-                left_secs,
-                cooldown_secs: secs,
-            };
-        }
-    }
+        .collect()
 }
 
 /// The cooldown (seconds) of each home the checks come from: `flag` when given, else the

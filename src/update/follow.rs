@@ -178,50 +178,15 @@ pub fn unchanged_subdirs(
         {
             continue;
         }
-        let (Some(subdir), false) = (entry.subdir.clone(), entry.tree_hash.is_empty()) else {
-            continue;
-        };
-        let Ok(crate::source::Source::Git { url, userinfo, .. }) =
-            crate::source::Source::of_entry(&entry, gh_base)
-        else {
-            continue;
-        };
-        let Some(rel) = crate::name::relative_path(&subdir) else {
-            continue;
-        };
-        let job = Subdir {
-            url,
-            userinfo,
-            commit: commit.clone(),
-            subdir,
-            rel,
-            tree_hash: entry.tree_hash,
-        };
-        work.push((i, job));
+        if let Some(job) = subdir_job(entry, commit, gh_base) {
+            work.push((i, job));
+        }
     }
     let mut out = HashMap::new();
     if work.is_empty() {
         return out;
     }
-    // One fetch per repository and commit: the rows of one monorepo at one commit are
-    // compared from the same fetched subdirectories.
-    let mut groups: Vec<(usize, Vec<(usize, Subdir)>)> = Vec::new();
-    let mut group_of: HashMap<(String, Option<String>, String), usize> = HashMap::new();
-    for (i, job) in work {
-        let key = (
-            job.url
-                .trim_end_matches('/')
-                .trim_end_matches(".git")
-                .to_owned(),
-            job.userinfo.as_ref().map(|u| u.user.clone()),
-            job.commit.clone(),
-        );
-        let g = *group_of.entry(key).or_insert_with(|| {
-            groups.push((groups.len(), Vec::new()));
-            groups.len() - 1
-        });
-        groups[g].1.push((i, job));
-    }
+    let groups = by_repository(work);
     // Fetches move objects, not ref lists: at most 8 at once, as `sync` and `update`; each
     // is bounded by the transfer's own no-progress limit, not the checks' `--timeout`.
     let same = bounded(
@@ -241,6 +206,51 @@ pub fn unchanged_subdirs(
         c.status = Status::UpToDate;
     }
     out
+}
+
+/// The comparison a `Behind` row at `commit` asks for: `None` for a row that is not a
+/// monorepo's with a locked tree hash, or whose source or subdirectory cannot be fetched.
+fn subdir_job(entry: Entry, commit: &str, gh_base: &str) -> Option<Subdir> {
+    let (Some(subdir), false) = (entry.subdir.clone(), entry.tree_hash.is_empty()) else {
+        return None;
+    };
+    let Ok(crate::source::Source::Git { url, userinfo, .. }) =
+        crate::source::Source::of_entry(&entry, gh_base)
+    else {
+        return None;
+    };
+    let rel = crate::name::relative_path(&subdir)?;
+    Some(Subdir {
+        url,
+        userinfo,
+        commit: commit.to_owned(),
+        subdir,
+        rel,
+        tree_hash: entry.tree_hash,
+    })
+}
+
+/// One fetch per repository and commit: the rows of one monorepo at one commit are
+/// compared from the same fetched subdirectories.
+fn by_repository(work: Vec<(usize, Subdir)>) -> Vec<(usize, Vec<(usize, Subdir)>)> {
+    let mut groups: Vec<(usize, Vec<(usize, Subdir)>)> = Vec::new();
+    let mut group_of: HashMap<(String, Option<String>, String), usize> = HashMap::new();
+    for (i, job) in work {
+        let key = (
+            job.url
+                .trim_end_matches('/')
+                .trim_end_matches(".git")
+                .to_owned(),
+            job.userinfo.as_ref().map(|u| u.user.clone()),
+            job.commit.clone(),
+        );
+        let g = *group_of.entry(key).or_insert_with(|| {
+            groups.push((groups.len(), Vec::new()));
+            groups.len() - 1
+        });
+        groups[g].1.push((i, job));
+    }
+    groups
 }
 
 /// One monorepo row to compare: its subdirectory at the new commit against the locked hash.

@@ -76,30 +76,40 @@ where
         let done: Vec<(usize, Option<R>)> = match answer {
             // A result of an item abandoned before is dropped.
             Ok(done) => vec![done],
-            Err(mpsc::RecvTimeoutError::Timeout) => {
-                let now = std::time::Instant::now();
-                let mut late = Vec::new();
-                while let Some(&(Some(d), i)) = deadlines.front()
-                    && d <= now
-                {
-                    deadlines.pop_front();
-                    late.push((i, None));
-                }
-                late
-            }
+            Err(mpsc::RecvTimeoutError::Timeout) => late(&mut deadlines),
             Err(mpsc::RecvTimeoutError::Disconnected) => break,
         };
         for (i, r) in done {
-            let Some(key) = running.remove(&i) else {
-                continue;
-            };
-            if let Some(n) = per_host.get_mut(&key) {
-                *n -= 1;
+            if let Some(key) = running.remove(&i) {
+                free(&mut per_host, &key);
+                out.push((i, r));
             }
-            out.push((i, r));
         }
     }
     out
+}
+
+/// The items whose deadline has passed, taken off `deadlines` (in start order) and answered
+/// `None`: abandoned.
+fn late<R>(
+    deadlines: &mut std::collections::VecDeque<(Option<std::time::Instant>, usize)>,
+) -> Vec<(usize, Option<R>)> {
+    let now = std::time::Instant::now();
+    let mut late = Vec::new();
+    while let Some(&(Some(d), i)) = deadlines.front()
+        && d <= now
+    {
+        deadlines.pop_front();
+        late.push((i, None));
+    }
+    late
+}
+
+/// A slot of the server `key` is free again.
+fn free(per_host: &mut std::collections::HashMap<String, usize>, key: &str) {
+    if let Some(n) = per_host.get_mut(key) {
+        *n -= 1;
+    }
 }
 
 /// Run `work` on each item, at most `jobs` at a time, and yield the results in the

@@ -68,19 +68,7 @@ pub(super) fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt
         c.arg("-c").arg(format!("protocol.{p}.allow=always"));
     }
     if !prompt {
-        c.env("GIT_TERMINAL_PROMPT", "0")
-            .env("GCM_INTERACTIVE", "never")
-            .env("SSH_ASKPASS_REQUIRE", "never");
-        if !user_ssh_command() {
-            // Keepalives bound a server that answers the banner and then goes silent.
-            let interval = (secs / 3).max(1);
-            c.env(
-                "GIT_SSH_COMMAND",
-                format!(
-                    "ssh -o BatchMode=yes -o ConnectTimeout={secs} -o ServerAliveInterval={interval} -o ServerAliveCountMax=3"
-                ),
-            );
-        }
+        never_prompt(&mut c, secs);
     }
     // The proxy `plugins` chose, given to git as config: curl ignores an upper-case
     // HTTP_PROXY, and the value (which may hold a proxy password) stays out of argv.
@@ -91,6 +79,34 @@ pub(super) fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt
             .env("GIT_CONFIG_KEY_0", "http.proxy")
             .env("GIT_CONFIG_VALUE_0", proxy);
     }
+    credentials(&mut c, url, userinfo);
+    #[cfg(unix)]
+    session(&mut c, !prompt);
+    c
+}
+
+/// Without a terminal, git and ssh never ask: no prompt for credentials, and (unless the
+/// user configured an ssh command) ssh in batch mode, bounded by `secs` to connect and by
+/// keepalives after.
+fn never_prompt(c: &mut Command, secs: u64) {
+    c.env("GIT_TERMINAL_PROMPT", "0")
+        .env("GCM_INTERACTIVE", "never")
+        .env("SSH_ASKPASS_REQUIRE", "never");
+    if !user_ssh_command() {
+        // Keepalives bound a server that answers the banner and then goes silent.
+        let interval = (secs / 3).max(1);
+        c.env(
+            "GIT_SSH_COMMAND",
+            format!(
+                "ssh -o BatchMode=yes -o ConnectTimeout={secs} -o ServerAliveInterval={interval} -o ServerAliveCountMax=3"
+            ),
+        );
+    }
+}
+
+/// The credentials git is given for `url`, through [`ENV_HELPER`] (never in argv): the
+/// URL's userinfo, else a GitHub token for it; without either, none.
+fn credentials(c: &mut Command, url: &str, userinfo: Option<&Userinfo>) {
     // The URL's userinfo comes first (git's own helpers are not asked); a
     // GitHub token comes after them.
     let secret = match userinfo {
@@ -120,23 +136,25 @@ pub(super) fn command(url: &str, dir: &Path, userinfo: Option<&Userinfo>, prompt
             c.env_remove(k);
         }
     }
-    #[cfg(unix)]
-    {
-        use std::os::unix::process::CommandExt;
-        let own_session = !prompt;
-        // SAFETY: setsid and prctl in the child before exec; async-signal-safe.
-        unsafe {
-            c.pre_exec(move || {
-                if own_session && libc::setsid() == -1 {
-                    return Err(std::io::Error::last_os_error());
-                }
-                #[cfg(target_os = "linux")]
-                libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
-                Ok(())
-            });
-        }
+}
+
+/// What git's process does before exec: lead a session of its own when `own_session` (with
+/// no terminal to ask on; the session is what [`kill_stragglers`] ends), and, on Linux, die
+/// with this process.
+#[cfg(unix)]
+fn session(c: &mut Command, own_session: bool) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setsid and prctl in the child before exec; async-signal-safe.
+    unsafe {
+        c.pre_exec(move || {
+            if own_session && libc::setsid() == -1 {
+                return Err(std::io::Error::last_os_error());
+            }
+            #[cfg(target_os = "linux")]
+            libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL);
+            Ok(())
+        });
     }
-    c
 }
 
 /// What a pipe's pump tells [`run`]: the pipe ended (its last bytes are in the buffer), or
@@ -261,61 +279,11 @@ pub(super) fn run(
     .flatten()
     .count();
     drop(told);
-    // Woken when a pipe ends or goes over, not by polling: git has exited, or is about to,
-    // once both of its pipes ended. While a pipe is open (perhaps held by something git
-    // started), whether git exited is looked at every [`STILL_OPEN`], so its exit is not
-    // missed for long.
-    let mut reap = Duration::from_millis(1);
-    let status = loop {
-        match child.try_wait() {
-            Ok(Some(status)) => break Some(status),
-            Ok(None) => {}
-            Err(_) => break None,
-        }
-        let idle = start
-            .elapsed()
-            .saturating_sub(Duration::from_millis(seen.load(Ordering::Relaxed)));
-        if idle > limit || over.load(Ordering::Relaxed) {
-            break None;
-        }
-        if open == 0 {
-            // Both pipes ended: git is exiting; reaped within a few milliseconds.
-            std::thread::sleep(reap);
-            reap = (reap * 2).min(Duration::from_millis(10));
-            continue;
-        }
-        match heard.recv_timeout((limit - idle).min(STILL_OPEN)) {
-            Ok(Pumped::Ended) => open -= 1,
-            Ok(Pumped::Over) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
-            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => open = 0,
-        }
-    };
+    let status = wait(&mut child, &heard, &mut open, (start, &seen, &over), limit);
     #[cfg(not(unix))]
     let _ = own_session;
-    if let Some(pid) = session
-        && let Ok(mut live) = LIVE.lock()
-    {
-        live.retain(|p| *p != pid);
-    }
-    if status.is_none() {
-        #[cfg(unix)]
-        if let Some(pid) = session {
-            // The session (and group) git leads, not yet reaped.
-            crate::steps::kill_group(pid);
-        }
-        let _ = child.kill();
-        let _ = child.wait();
-    }
-    // The pipes end with git and its ssh; one that outlives a kill (a prompt on
-    // a terminal) is not waited for past a second.
-    let drained = Instant::now() + Duration::from_secs(1);
-    while open > 0 {
-        match heard.recv_timeout(drained.saturating_duration_since(Instant::now())) {
-            Ok(Pumped::Ended) => open -= 1,
-            Ok(Pumped::Over) => {}
-            Err(_) => break,
-        }
-    }
+    stop(&mut child, session, status.is_some());
+    drain(&heard, open);
     let stderr = String::from_utf8_lossy(&err.lock().expect("not poisoned")).into_owned();
     if over.load(Ordering::Relaxed) {
         return Err(CliError::Failed {
@@ -338,4 +306,75 @@ pub(super) fn run(
         stdout,
         stderr,
     })
+}
+
+/// Wait for git to exit, woken when a pipe ends or goes over, not by polling: git has
+/// exited, or is about to, once both of its pipes ended. While a pipe is open (perhaps held
+/// by something git started), whether git exited is looked at every [`STILL_OPEN`], so its
+/// exit is not missed for long. `open` counts the pipes still open; `None`: git wrote
+/// nothing for `limit`, went over [`MAX_STDOUT`], or could not be waited for.
+fn wait(
+    child: &mut std::process::Child,
+    heard: &std::sync::mpsc::Receiver<Pumped>,
+    open: &mut usize,
+    (start, seen, over): (Instant, &AtomicU64, &AtomicBool),
+    limit: Duration,
+) -> Option<std::process::ExitStatus> {
+    let mut reap = Duration::from_millis(1);
+    loop {
+        match child.try_wait() {
+            Ok(Some(status)) => break Some(status),
+            Ok(None) => {}
+            Err(_) => break None,
+        }
+        let idle = start
+            .elapsed()
+            .saturating_sub(Duration::from_millis(seen.load(Ordering::Relaxed)));
+        if idle > limit || over.load(Ordering::Relaxed) {
+            break None;
+        }
+        if *open == 0 {
+            // Both pipes ended: git is exiting; reaped within a few milliseconds.
+            std::thread::sleep(reap);
+            reap = (reap * 2).min(Duration::from_millis(10));
+            continue;
+        }
+        match heard.recv_timeout((limit - idle).min(STILL_OPEN)) {
+            Ok(Pumped::Ended) => *open -= 1,
+            Ok(Pumped::Over) | Err(std::sync::mpsc::RecvTimeoutError::Timeout) => {}
+            Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => *open = 0,
+        }
+    }
+}
+
+/// Git's session is no longer live; unless git `exited`, it is killed (with the session it
+/// leads) and reaped.
+fn stop(child: &mut std::process::Child, session: Option<i32>, exited: bool) {
+    if let Some(pid) = session
+        && let Ok(mut live) = LIVE.lock()
+    {
+        live.retain(|p| *p != pid);
+    }
+    if !exited {
+        #[cfg(unix)]
+        if let Some(pid) = session {
+            // The session (and group) git leads, not yet reaped.
+            crate::steps::kill_group(pid);
+        }
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}
+
+/// The pipes end with git and its ssh; one that outlives a kill (a prompt on a terminal) is
+/// not waited for past a second.
+fn drain(heard: &std::sync::mpsc::Receiver<Pumped>, mut open: usize) {
+    let drained = Instant::now() + Duration::from_secs(1);
+    while open > 0 {
+        match heard.recv_timeout(drained.saturating_duration_since(Instant::now())) {
+            Ok(Pumped::Ended) => open -= 1,
+            Ok(Pumped::Over) => {}
+            Err(_) => break,
+        }
+    }
 }

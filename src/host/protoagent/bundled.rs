@@ -91,50 +91,7 @@ pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, Unreadable> {
         Ok(d) => d,
         Err(e) => return closed(profile, e.message),
     };
-    // `data = safe_load(...) or {}; ((data.get("plugins") or {}).get("sources")) or {}`
-    let get = |node: &Node, key: &str| -> Result<Option<Node>, Unreadable> {
-        match &node.value {
-            Value::Table(_) => Ok(dict_items(node)
-                .into_iter()
-                .find(|(k, _)| *k == key)
-                .map(|(_, v)| v.clone())),
-            _ => Err(Unreadable(format!(
-                "'{}' object has no attribute 'get'",
-                type_name(node)
-            ))),
-        }
-    };
-    let or_empty = |n: Option<Node>| n.filter(crate::manifest::pyval::truthy);
-    let step = (|| {
-        let Some(data) = or_empty(Some(doc)) else {
-            return Ok(None);
-        };
-        let Some(plugins) = or_empty(get(&data, "plugins")?) else {
-            return Ok(None);
-        };
-        let Some(sources) = or_empty(get(&plugins, "sources")?) else {
-            return Ok(None);
-        };
-        // `"allow" not in sources`: a membership test on a list, a substring test on a
-        // string, a TypeError otherwise.
-        let has = match &sources.value {
-            Value::Table(_) => dict_items(&sources).iter().any(|(k, _)| *k == "allow"),
-            Value::Array(items) => items
-                .iter()
-                .any(|i| matches!(&i.value, Value::Str(s) if s == "allow")),
-            Value::Str(s) => s.contains("allow"),
-            _ => {
-                return Err(Unreadable(format!(
-                    "argument of type '{}' is not iterable",
-                    type_name(&sources)
-                )));
-            }
-        };
-        if !has {
-            return Ok(None);
-        }
-        get(&sources, "allow")
-    })();
+    let step = allow_node(doc);
     let raw = match step {
         Ok(None) => return Ok(Allow::Open),
         Ok(Some(raw)) => raw,
@@ -161,6 +118,55 @@ pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, Unreadable> {
         )),
         (_, Profile::V0145) if !crate::manifest::pyval::truthy(&raw) => Ok(Allow::List(Vec::new())),
         (_, Profile::V0145) => Ok(Allow::Open),
+    }
+}
+
+/// `plugins.sources.allow` as the host reads it (`data = safe_load(...) or {};
+/// ((data.get("plugins") or {}).get("sources")) or {}`, then `"allow" in sources`); `None`
+/// when there is none.
+fn allow_node(doc: Node) -> Result<Option<Node>, Unreadable> {
+    let or_empty = |n: Option<Node>| n.filter(crate::manifest::pyval::truthy);
+    let Some(data) = or_empty(Some(doc)) else {
+        return Ok(None);
+    };
+    let Some(plugins) = or_empty(py_get(&data, "plugins")?) else {
+        return Ok(None);
+    };
+    let Some(sources) = or_empty(py_get(&plugins, "sources")?) else {
+        return Ok(None);
+    };
+    // `"allow" not in sources`: a membership test on a list, a substring test on a
+    // string, a TypeError otherwise.
+    let has = match &sources.value {
+        Value::Table(_) => dict_items(&sources).iter().any(|(k, _)| *k == "allow"),
+        Value::Array(items) => items
+            .iter()
+            .any(|i| matches!(&i.value, Value::Str(s) if s == "allow")),
+        Value::Str(s) => s.contains("allow"),
+        _ => {
+            return Err(Unreadable(format!(
+                "argument of type '{}' is not iterable",
+                type_name(&sources)
+            )));
+        }
+    };
+    if !has {
+        return Ok(None);
+    }
+    py_get(&sources, "allow")
+}
+
+/// `node.get(key)` in Python: a mapping's value, else the AttributeError.
+fn py_get(node: &Node, key: &str) -> Result<Option<Node>, Unreadable> {
+    match &node.value {
+        Value::Table(_) => Ok(dict_items(node)
+            .into_iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, v)| v.clone())),
+        _ => Err(Unreadable(format!(
+            "'{}' object has no attribute 'get'",
+            type_name(node)
+        ))),
     }
 }
 

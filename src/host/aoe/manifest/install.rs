@@ -24,35 +24,11 @@ pub(super) fn check(m: &Manifest, root: Option<&Path>, opts: &Options) -> Vec<(F
         out.push(warn(f));
     }
     let id = &m.id.0;
-    if rules::is_reserved_namespace(id) && !opts.featured {
-        // aoe's own check: the tree hash among the versions the featured index pins.
-        let pinned = opts.featured_index.get(id);
-        let hash = pinned
-            .zip(root)
-            .and_then(|(_, root)| crate::hash::tree(root).ok());
-        let verified = pinned
-            .zip(hash.as_ref())
-            .is_some_and(|(versions, hash)| versions.iter().any(|(_, h)| h == hash));
-        if !verified {
-            let help = match (pinned, &hash) {
-                (Some(versions), Some(hash)) => format!(
-                    "{id} is featured, but this tree's hash {hash} is none of the {} versions aoe's featured index pins ({}): aoe installs and loads it as a community plugin, which may not claim the namespace. Validate a clean checkout of a pinned release, or choose your own namespace, e.g. \"dev.example.name\"",
-                    versions.len(),
-                    versions.iter().map(|(v, _)| v.as_str()).collect::<Vec<_>>().join(", ")
-                ),
-                _ => "only a plugin of aoe's featured index, at a tree hash the index pins, may claim it; choose your own namespace, e.g. \"dev.example.name\"".to_owned(),
-            };
-            out.push(warn(
-                Finding::new(
-                    Code::AoeReservedNamespace,
-                    format!(
-                        "plugin id {id:?} uses a reserved namespace (aoe.* / agent-of-empires.*); only a featured-verified plugin may claim one"
-                    ),
-                    ptr!["id"],
-                )
-                .help(help),
-            ));
-        }
+    if rules::is_reserved_namespace(id)
+        && !opts.featured
+        && let Some(f) = reserved_namespace(id, root, opts)
+    {
+        out.push(warn(f));
     }
     if BUILTIN_IDS.contains(&id.as_str()) {
         out.push(warn(Finding::new(
@@ -103,6 +79,41 @@ pub(super) fn check(m: &Manifest, root: Option<&Path>, opts: &Options) -> Vec<(F
         out.extend(tree(root).into_iter().map(warn));
     }
     out
+}
+
+/// A reserved-namespace id (aoe.* / agent-of-empires.*) of a plugin that is not
+/// featured-verified: aoe's own check, the tree hash among the versions the featured index
+/// pins. `None`: verified.
+fn reserved_namespace(id: &str, root: Option<&Path>, opts: &Options) -> Option<Finding> {
+    // aoe's own check: the tree hash among the versions the featured index pins.
+    let pinned = opts.featured_index.get(id);
+    let hash = pinned
+        .zip(root)
+        .and_then(|(_, root)| crate::hash::tree(root).ok());
+    let verified = pinned
+        .zip(hash.as_ref())
+        .is_some_and(|(versions, hash)| versions.iter().any(|(_, h)| h == hash));
+    if verified {
+        return None;
+    }
+    let help = match (pinned, &hash) {
+        (Some(versions), Some(hash)) => format!(
+            "{id} is featured, but this tree's hash {hash} is none of the {} versions aoe's featured index pins ({}): aoe installs and loads it as a community plugin, which may not claim the namespace. Validate a clean checkout of a pinned release, or choose your own namespace, e.g. \"dev.example.name\"",
+            versions.len(),
+            versions.iter().map(|(v, _)| v.as_str()).collect::<Vec<_>>().join(", ")
+        ),
+        _ => "only a plugin of aoe's featured index, at a tree hash the index pins, may claim it; choose your own namespace, e.g. \"dev.example.name\"".to_owned(),
+    };
+    Some(
+        Finding::new(
+            Code::AoeReservedNamespace,
+            format!(
+                "plugin id {id:?} uses a reserved namespace (aoe.* / agent-of-empires.*); only a featured-verified plugin may claim one"
+            ),
+            ptr!["id"],
+        )
+        .help(help),
+    )
 }
 
 fn capabilities(m: &Manifest, profile: Profile) -> Option<Finding> {

@@ -100,18 +100,7 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
     };
     let breaks;
     let text = if text.contains(['\u{85}', '\u{2028}', '\u{2029}']) {
-        let flow_quoted: Vec<Span> = composed(text)
-            .map(|(_, (_, q), breaks)| {
-                q.into_iter()
-                    .filter(|(_, block)| !block)
-                    .map(|(mut r, _)| {
-                        breaks.span(&mut r);
-                        r
-                    })
-                    .collect()
-            })
-            .unwrap_or_default();
-        breaks = yaml11_breaks(text, &flow_quoted);
+        breaks = with_yaml11_breaks(text);
         breaks.as_str()
     } else {
         text
@@ -134,22 +123,46 @@ pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
         restore_surrogates(&mut node);
     }
     if bom2 {
-        let restore = |s: &mut String| {
-            if let Some(rest) = s.strip_prefix(stand_in) {
-                *s = format!("\u{feff}{rest}");
-            }
-        };
-        match &mut node.value {
-            Value::Table(entries) => {
-                if let Some(e) = entries.iter_mut().find(|e| e.key_span.start == 3) {
-                    restore(&mut e.key);
-                }
-            }
-            Value::Str(s) if node.span.start == 3 => restore(s),
-            _ => {}
-        }
+        restore_bom(&mut node, stand_in);
     }
     Ok(node)
+}
+
+/// `text` with YAML 1.1's line breaks (U+0085, U+2028, U+2029) made the breaks the event
+/// parser reads ([`yaml11_breaks`]), except inside its quoted flow scalars, found by a
+/// first reading.
+fn with_yaml11_breaks(text: &str) -> String {
+    let flow_quoted: Vec<Span> = composed(text)
+        .map(|(_, (_, q), breaks)| {
+            q.into_iter()
+                .filter(|(_, block)| !block)
+                .map(|(mut r, _)| {
+                    breaks.span(&mut r);
+                    r
+                })
+                .collect()
+        })
+        .unwrap_or_default();
+    yaml11_breaks(text, &flow_quoted)
+}
+
+/// Put the second BOM back where its `stand_in` was read: at the start of the document's
+/// first key, or of its string.
+fn restore_bom(node: &mut Node, stand_in: char) {
+    let restore = |s: &mut String| {
+        if let Some(rest) = s.strip_prefix(stand_in) {
+            *s = format!("\u{feff}{rest}");
+        }
+    };
+    match &mut node.value {
+        Value::Table(entries) => {
+            if let Some(e) = entries.iter_mut().find(|e| e.key_span.start == 3) {
+                restore(&mut e.key);
+            }
+        }
+        Value::Str(s) if node.span.start == 3 => restore(s),
+        _ => {}
+    }
 }
 
 /// [`compose`] and the tab check, read as PyYAML's scanner reads two things the event

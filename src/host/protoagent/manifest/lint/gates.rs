@@ -14,6 +14,39 @@ use crate::ptr;
 
 /// Load gates: the entry module, `min_protoagent_version`, `requires_env`.
 pub(super) fn gates(doc: &Node, root: &Path, opts: &Options, out: &mut Out) {
+    entry_module(doc, root, out);
+    if let Some(e) = doc.get("min_protoagent_version") {
+        let declared = py_str(&e.node).trim().to_owned();
+        let host = super::super::gate_host_version(opts);
+        match (pep440::Version::parse(&declared), Some(pep440::Version::parse(&host))) {
+            (None, _) if !declared.is_empty() => warn(out, Finding::new(Code::ProtoMinVersion, format!("unparseable min_protoagent_version '{declared}' (host '{host}') — loading anyway"), ptr!["min_protoagent_version"])
+                .help("use a PEP 440 version such as \"0.85.0\"")),
+            (Some(need), Some(Some(have))) if need > have => out.push((
+                Finding::new(Code::ProtoHostVersion, format!("requires protoAgent >= {declared} but this host is {host}"), ptr!["min_protoagent_version"])
+                    .help("the host refuses to load the plugin; upgrade protoAgent or lower the requirement"),
+                Severity::Error,
+            )),
+            _ => {}
+        }
+    }
+    if let (Some(env), Some(Value::Array(vars))) =
+        (&opts.env, doc.get("requires_env").map(|e| &e.node.value))
+    {
+        let missing: Vec<String> = vars
+            .iter()
+            .map(py_str)
+            .filter(|v| !env.contains(v))
+            .collect();
+        if !missing.is_empty() {
+            warn(out, Finding::new(Code::ProtoRequiresEnv, format!("missing env: {}", missing.join(", ")), ptr!["requires_env"])
+                .help("the host does not load the plugin until these are set and non-empty where it runs"));
+        }
+    }
+}
+
+/// The module the host imports: a set `entrypoint` inside the plugin directory that exists,
+/// else `__init__.py` or `plugin.py`.
+fn entry_module(doc: &Node, root: &Path, out: &mut Out) {
     // `str(data.get("entrypoint", "")).strip()`: a null (`~`, `null`, an empty value)
     // is the file "None", which the host looks for and does not find; only '' (or no
     // key) falls back to __init__.py / plugin.py.
@@ -74,32 +107,5 @@ pub(super) fn gates(doc: &Node, root: &Path, opts: &Options, out: &mut Out) {
             out.push((f, Severity::Error));
         }
         None => {}
-    }
-    if let Some(e) = doc.get("min_protoagent_version") {
-        let declared = py_str(&e.node).trim().to_owned();
-        let host = super::super::gate_host_version(opts);
-        match (pep440::Version::parse(&declared), Some(pep440::Version::parse(&host))) {
-            (None, _) if !declared.is_empty() => warn(out, Finding::new(Code::ProtoMinVersion, format!("unparseable min_protoagent_version '{declared}' (host '{host}') — loading anyway"), ptr!["min_protoagent_version"])
-                .help("use a PEP 440 version such as \"0.85.0\"")),
-            (Some(need), Some(Some(have))) if need > have => out.push((
-                Finding::new(Code::ProtoHostVersion, format!("requires protoAgent >= {declared} but this host is {host}"), ptr!["min_protoagent_version"])
-                    .help("the host refuses to load the plugin; upgrade protoAgent or lower the requirement"),
-                Severity::Error,
-            )),
-            _ => {}
-        }
-    }
-    if let (Some(env), Some(Value::Array(vars))) =
-        (&opts.env, doc.get("requires_env").map(|e| &e.node.value))
-    {
-        let missing: Vec<String> = vars
-            .iter()
-            .map(py_str)
-            .filter(|v| !env.contains(v))
-            .collect();
-        if !missing.is_empty() {
-            warn(out, Finding::new(Code::ProtoRequiresEnv, format!("missing env: {}", missing.join(", ")), ptr!["requires_env"])
-                .help("the host does not load the plugin until these are set and non-empty where it runs"));
-        }
     }
 }

@@ -47,6 +47,39 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
     let profile = profile(opts);
     let mut out = Vec::new();
     keys::keys(doc, profile, &mut out);
+    truthy_strings(doc, &mut out);
+    ignored_shapes(doc, profile, &mut out);
+    settings::section(doc, id, &mut out);
+    match profile {
+        Profile::V0218 => {
+            let tabs = settings::settings_tabs(doc, id, &mut out);
+            settings::settings(doc, Some(&tabs), &mut out);
+            let views = paths::views(doc, profile, &mut out);
+            commands::commands(doc, id, &views, &mut out);
+            paths::public(doc, id, profile, &views, &mut out);
+            paths::federation(doc, id, &mut out);
+            deps::emits(doc, root, &mut out);
+            deps::requires_pip(doc, &mut out);
+            deps::requires_runtimes(doc, &mut out);
+            sources::supersedes(doc, &mut out);
+            sources::enables(doc, id, &mut out);
+            sources::bundled_only(doc, &mut out);
+        }
+        Profile::V0145 => {
+            settings::settings(doc, None, &mut out);
+            let views = paths::views(doc, profile, &mut out);
+            paths::public(doc, id, profile, &views, &mut out);
+            deps::emits(doc, root, &mut out);
+            deps::requires_pip(doc, &mut out);
+        }
+    }
+    gates::gates(doc, root, opts, &mut out);
+    out
+}
+
+/// `enabled`, `builtin` and `test` that are not booleans: Python's bool() reads them, and a
+/// string such as "false" is true.
+fn truthy_strings(doc: &Node, out: &mut Out) {
     for key in ["enabled", "builtin", "test"] {
         if let Some(e) = doc.get(key)
             && !matches!(e.node.value, Value::Bool(_) | Value::Null)
@@ -65,9 +98,14 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
             if let Some(w) = truthy_written(&e.node, effective) {
                 f = f.fix_raw(w);
             }
-            warn(&mut out, f);
+            warn(out, f);
         }
     }
+}
+
+/// The keys of the wrong shape (a list for a mapping, or the other way), which the host
+/// ignores.
+fn ignored_shapes(doc: &Node, profile: Profile, out: &mut Out) {
     let mut shapes = vec![
         ("requires_env", true),
         ("secrets", true),
@@ -97,7 +135,7 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
             if !ok {
                 let want = if want_list { "a list" } else { "a mapping" };
                 warn(
-                    &mut out,
+                    out,
                     Finding::new(
                         Code::ProtoIgnoredValue,
                         format!(
@@ -110,32 +148,6 @@ pub(super) fn check(doc: &Node, id: &str, root: &Path, opts: &Options) -> Out {
             }
         }
     }
-    settings::section(doc, id, &mut out);
-    match profile {
-        Profile::V0218 => {
-            let tabs = settings::settings_tabs(doc, id, &mut out);
-            settings::settings(doc, Some(&tabs), &mut out);
-            let views = paths::views(doc, profile, &mut out);
-            commands::commands(doc, id, &views, &mut out);
-            paths::public(doc, id, profile, &views, &mut out);
-            paths::federation(doc, id, &mut out);
-            deps::emits(doc, root, &mut out);
-            deps::requires_pip(doc, &mut out);
-            deps::requires_runtimes(doc, &mut out);
-            sources::supersedes(doc, &mut out);
-            sources::enables(doc, id, &mut out);
-            sources::bundled_only(doc, &mut out);
-        }
-        Profile::V0145 => {
-            settings::settings(doc, None, &mut out);
-            let views = paths::views(doc, profile, &mut out);
-            paths::public(doc, id, profile, &views, &mut out);
-            deps::emits(doc, root, &mut out);
-            deps::requires_pip(doc, &mut out);
-        }
-    }
-    gates::gates(doc, root, opts, &mut out);
-    out
 }
 
 /// Python's `str.isspace()` (and `\s` of `re`): Unicode whitespace and the

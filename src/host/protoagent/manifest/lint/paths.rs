@@ -133,44 +133,7 @@ pub(super) fn views(doc: &Node, profile: Profile, out: &mut Out) -> Vec<View> {
         }
         let mut pages = vec![(path.clone(), at.join("path"))];
         if let Some(palette) = v.get("palette").map(|e| &e.node) {
-            let raw_path = palette.get("path").map(|p| or_empty(Some(&p.node)));
-            let is_map = matches!(palette.value, Value::Table(_));
-            let mut keep = true;
-            if profile == Profile::V0218 {
-                let morph = raw_path.as_deref().map(strip).unwrap_or_default();
-                let inline = matches!(&palette.value, Value::Str(s) if s == "inline");
-                if !inline && morph.is_empty() {
-                    keep = false;
-                    warn(out, Finding::new(
-                        Code::ProtoViewPalette,
-                        format!(
-                            "view {} palette {} is neither the literal 'inline' nor a {{path: …}} mapping — the console reads only those two, so the inline morph is dropped (the view itself still loads, and is already a palette entry without opting in — `palette` only ever selects the inline morph)",
-                            repr(vid),
-                            repr(palette)
-                        ),
-                        at.join("palette"),
-                    ).help("write `palette: inline`, or `palette: {path: /plugins/<id>/…}` for a different page"));
-                } else if !morph.is_empty() && non_same_origin(morph) {
-                    warn(
-                        out,
-                        Finding::new(
-                            Code::ProtoViewPalette,
-                            format!(
-                                "view {} palette path {} is not same-origin relative — a scheme/host breaks the fleet proxy + the postMessage token handshake; use a relative path",
-                                repr(vid),
-                                repr_str(morph)
-                            ),
-                            at.join("palette").join("path"),
-                        ),
-                    );
-                }
-            }
-            if keep && is_map {
-                pages.push((
-                    raw_path.unwrap_or_default(),
-                    at.join("palette").join("path"),
-                ));
-            }
+            pages.extend(palette_page(palette, vid, &at, profile, out));
         }
         let chat = v
             .get("slot")
@@ -185,6 +148,56 @@ pub(super) fn views(doc: &Node, profile: Profile, out: &mut Out) -> Vec<View> {
         });
     }
     kept
+}
+
+/// The page of view `vid`'s `palette` (at `at`): a `{path: …}` mapping's path, unless
+/// 0.218's console drops the morph (neither the literal 'inline' nor a path); there, a path
+/// that is not same-origin relative is a warning.
+fn palette_page(
+    palette: &Node,
+    vid: &Node,
+    at: &Pointer,
+    profile: Profile,
+    out: &mut Out,
+) -> Option<(String, Pointer)> {
+    let raw_path = palette.get("path").map(|p| or_empty(Some(&p.node)));
+    let is_map = matches!(palette.value, Value::Table(_));
+    let mut keep = true;
+    if profile == Profile::V0218 {
+        let morph = raw_path.as_deref().map(strip).unwrap_or_default();
+        let inline = matches!(&palette.value, Value::Str(s) if s == "inline");
+        if !inline && morph.is_empty() {
+            keep = false;
+            warn(out, Finding::new(
+                Code::ProtoViewPalette,
+                format!(
+                    "view {} palette {} is neither the literal 'inline' nor a {{path: …}} mapping — the console reads only those two, so the inline morph is dropped (the view itself still loads, and is already a palette entry without opting in — `palette` only ever selects the inline morph)",
+                    repr(vid),
+                    repr(palette)
+                ),
+                at.join("palette"),
+            ).help("write `palette: inline`, or `palette: {path: /plugins/<id>/…}` for a different page"));
+        } else if !morph.is_empty() && non_same_origin(morph) {
+            warn(
+                out,
+                Finding::new(
+                    Code::ProtoViewPalette,
+                    format!(
+                        "view {} palette path {} is not same-origin relative — a scheme/host breaks the fleet proxy + the postMessage token handshake; use a relative path",
+                        repr(vid),
+                        repr_str(morph)
+                    ),
+                    at.join("palette").join("path"),
+                ),
+            );
+        }
+    }
+    (keep && is_map).then(|| {
+        (
+            raw_path.unwrap_or_default(),
+            at.join("palette").join("path"),
+        )
+    })
 }
 
 /// `_CORE_PLUGIN_ROUTE_RE`: `^/api/plugins/(?:[^/]+/(?:enabled|update)/?$|bundles(?:/|$))`.
