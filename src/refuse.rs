@@ -17,10 +17,10 @@ fn refused(code: Code, message: String, help: impl Into<Option<String>>) -> Erro
     }
 }
 
-/// `update`, `verify`: an id no home's lock has.
+/// `update`, `verify`: an id no home's lock has — the commands' own refusal, written once
+/// with its way out in [`crate::error::Refusal::NotInstalled`].
 pub fn not_installed(id: &str) -> Error {
-    let message = format!("plugin '{id}' is not installed");
-    refused(Code::InstallNotInstalled, message, None)
+    crate::error::Refusal::NotInstalled { id: id.to_owned() }.into()
 }
 
 /// A consent that could not be asked: which command, what it would have granted, and the

@@ -1826,3 +1826,26 @@ fn the_host_sees_the_installed_version_while_an_update_builds() {
     assert_eq!(locked(&home, "dev.example.built", "version"), "2.0.0");
     assert_eq!(crate::support::home::verify_ok(&home), Ok(()));
 }
+
+/// `update` and `verify` of an id no home's lock has: the same refusal as `remove` and
+/// `info`, with its way out.
+#[test]
+fn an_id_no_lock_has_is_refused_with_a_way_out() {
+    let tmp = tempfile::tempdir().unwrap();
+    for args in [
+        &["update", "dev.example.nope"][..],
+        &["verify", "dev.example.nope"][..],
+    ] {
+        Plugins::new().args(args).home(tmp.path()).run().expect(
+            2,
+            str![""],
+            str![[r#"
+plugins::install::not_installed
+
+  × plugin 'dev.example.nope' is not installed
+  help: `plugins list` shows what is installed; pass --home for another home
+
+"#]],
+        );
+    }
+}
