@@ -53,8 +53,8 @@ pub struct ValidateArgs {
     /// A plugin root, a manifest file, or with --recursive a directory of plugin roots [default: .]
     #[arg(short, long = "path", value_name = "PATH")]
     pub paths: Vec<PathBuf>,
-    /// Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; an existing
-    /// path no id can be (., ../x) or manifest file counts as --path (so pre-commit can pass
+    /// Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; a path no id
+    /// can be (., ../x) or an existing manifest file counts as --path (so pre-commit can pass
     /// file names)
     #[arg(value_name = "PLUGIN-ID")]
     pub ids: Vec<String>,
@@ -106,11 +106,13 @@ pub struct ValidateArgs {
 fn roots(args: &ValidateArgs, cx: &Context) -> Result<Vec<Root>> {
     let mut paths = args.paths.clone();
     // A manifest file given where an id goes (`pre-commit` passes file names), or a path
-    // that cannot be an id (`plugins validate .`): an id that is also a path stays an id.
+    // that cannot be an id (`plugins validate .`, `./x`: one that does not exist is reported
+    // as a path); an id that is also a path stays an id.
     let (files, ids): (Vec<&String>, Vec<&String>) = args.ids.iter().partition(|id| {
         let path = Path::new(id.as_str());
         let manifest = crate::dialect::from_manifest_path(path).is_some() && path.is_file();
-        manifest || (Error::plugin_name(id).is_err() && path.exists())
+        let path_like = id.contains(['/', '\\']) || matches!(id.as_str(), "." | "..");
+        manifest || (Error::plugin_name(id).is_err() && (path_like || path.exists()))
     });
     paths.extend(files.into_iter().map(PathBuf::from));
     if paths.is_empty() && ids.is_empty() {

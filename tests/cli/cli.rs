@@ -113,8 +113,8 @@ Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
 
 Arguments:
   [PLUGIN-ID]...
-          Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; an existing path
-          no id can be (., ../x) or manifest file counts as --path (so pre-commit can pass file
+          Installed plugins to validate, looked up as <home>/plugins/<PLUGIN-ID>/; a path no id can
+          be (., ../x) or an existing manifest file counts as --path (so pre-commit can pass file
           names)
 
 Options:

@@ -178,11 +178,9 @@ plugins::usage::not_installed
         2,
         str![[""]],
         str![[r#"
-plugins::install::unsafe_name
+plugins::usage::path_not_found
 
-  × plugin id "./missing" cannot name a plugin directory: it contains a path separator (`/` or
-  │ `\`)
-  help: `plugins list` shows the ids of installed plugins
+  × path `./missing` does not exist
 
 "#]],
     );
