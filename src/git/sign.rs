@@ -303,9 +303,11 @@ fn why_bad(output: &str, format: SignFormat) -> String {
         SignFormat::Ssh if has("allowedSignersFile needs to be configured") => {
             "an ssh signature is checked against an allowed signers file, and none is set or it does not exist".to_owned()
         }
+        // ssh-keygen says the same for a key the file lacks and for one it lists outside its
+        // `valid-after`/`valid-before` (a retired key): name both.
         SignFormat::Ssh if has("No principal matched") => match key {
-            Some(k) => format!("signed with the key {k}, which the allowed signers file does not list"),
-            None => "signed with a key the allowed signers file does not list".to_owned(),
+            Some(k) => format!("signed with the key {k}, which the allowed signers file does not list as valid for this signature (not listed, or outside its valid-after/valid-before)"),
+            None => "signed with a key the allowed signers file does not list as valid for this signature (not listed, or outside its valid-after/valid-before)".to_owned(),
         },
         SignFormat::Gpg | SignFormat::X509 => {
             let status = |word: &str| {
@@ -397,7 +399,7 @@ mod tests {
             "Good \"git\" signature with ED25519 key SHA256:iY0YQjpvW3vu\nNo principal matched.\n";
         assert_eq!(
             why_bad(unknown, SignFormat::Ssh),
-            "signed with the key SHA256:iY0YQjpvW3vu, which the allowed signers file does not list"
+            "signed with the key SHA256:iY0YQjpvW3vu, which the allowed signers file does not list as valid for this signature (not listed, or outside its valid-after/valid-before)"
         );
         let unset = "error: gpg.ssh.allowedSignersFile needs to be configured and exist for ssh signature verification\n";
         assert!(why_bad(unset, SignFormat::Ssh).contains("no"));

@@ -295,7 +295,8 @@ warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the ne
      Fetched [..]
 plugins::git::bad_signature
 
-  × the signature of tag v1.3.0 of [URL] does not verify: signed with the key [OTHER], which the allowed signers file does not list
+  × the signature of tag v1.3.0 of [URL] does not verify: signed with the key [OTHER], which the allowed signers file does not list as
+  │ valid for this signature (not listed, or outside its valid-after/valid-before)
   help: check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type>
         <key>` as ssh-keygen reads it); nothing was installed
 
@@ -930,7 +931,8 @@ warning[plugins::git::cleartext]: [URL] is fetched unencrypted: anyone on the ne
      Fetched 3b8393457ec4
 plugins::git::bad_signature
 
-  × the signature of tag v1.0.0 of [URL] does not verify: signed with the key [PUBLISHER], which the allowed signers file does not list
+  × the signature of tag v1.0.0 of [URL] does not verify: signed with the key [PUBLISHER], which the allowed signers file does not list as
+  │ valid for this signature (not listed, or outside its valid-after/valid-before)
   help: check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type>
         <key>` as ssh-keygen reads it); nothing was installed
 
