@@ -566,7 +566,6 @@ const FN_LINES: usize = 80;
 /// Functions over [`FN_LINES`] (file, name, lines when listed): each may only shrink, and
 /// leaves the list once under the limit.
 const LONG_FUNCTIONS: &[(&str, &str, usize)] = &[
-    ("git/fetch.rs", "fetch_tree", 118),
     ("git/sign.rs", "verify", 118),
     ("update/trust.rs", "check", 98),
 ];
