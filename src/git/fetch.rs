@@ -6,7 +6,7 @@ use std::rc::Rc;
 use git2::{AutotagOption, FetchOptions, Oid, Repository};
 
 use super::credentials::{self, callbacks};
-use super::refs::{choose, commit_of, connect, list_refs, not_found};
+use super::refs::{Choice, choose, commit_of, connect, list_refs, not_found};
 use super::tree::{check_out, local_tree, signed_tag_name};
 use super::{
     Fetched, GitError, RefKind, cli, is_local, proxy_options, reach, remote_error, scratch_repo,
@@ -43,20 +43,7 @@ pub fn fetch_tree(
     let _scope = credentials::scope(url, userinfo, &auth);
     let mut conn = connect(&mut remote, url, userinfo, &auth)?;
     let (refs, default) = list_refs(conn.remote())?;
-    // The tags' own ids (an annotated tag's object, not its commit): `download` writes no
-    // refs, so a tag object is found by the id it was advertised with.
-    let tag_ids: Vec<(String, Oid)> = conn
-        .remote()
-        .list()?
-        .iter()
-        .filter(|h| h.name().starts_with("refs/tags/") && !h.name().ends_with("^{}"))
-        .map(|h| (h.name().to_owned(), h.oid()))
-        .collect();
-    let advertised = |name: Option<String>| {
-        let name = name?;
-        let id = tag_ids.iter().find(|(n, _)| *n == name)?.1;
-        Some((name, id))
-    };
+    let tag_ids = tag_ids(conn.remote())?;
     let choice = choose(url, &refs, default, reference)?;
     log::debug!(
         "git: {url}: listed {} refs, resolved {}",
@@ -70,15 +57,8 @@ pub fn fetch_tree(
         .filter(|r| choice.kind == RefKind::Commit && r.len() == 40)
         .and_then(|r| Oid::from_str(r).ok());
     if let Some(oid) = pinned {
-        let mut opts = FetchOptions::new();
-        opts.download_tags(AutotagOption::None)
-            .remote_callbacks(counting(
-                callbacks(url, userinfo, &auth),
-                &auth,
-                &mut *on_bytes,
-            ))
-            .proxy_options(proxy_options(url))
-            .depth(1);
+        let mut opts = options(url, userinfo, &auth, &mut *on_bytes);
+        opts.depth(1);
         log::debug!("git: {url}: fetching {oid} alone, 1 deep");
         let mut refspecs = vec![format!("+{oid}:refs/plugins/pin")];
         // The hinted tag comes along while it still names the commit.
@@ -86,31 +66,102 @@ pub fn fetch_tree(
             .map(|t| format!("refs/tags/{t}"))
             .filter(|name| refs.iter().any(|(n, peeled)| n == name && *peeled == oid));
         refspecs.extend(hinted.iter().map(|name| format!("+{name}:{name}")));
-        match conn.remote().download(&refspecs, Some(&mut opts)) {
-            Ok(()) if repo.odb()?.exists(oid) => {
-                drop(conn);
-                let Some(commit) = super::read_commit(&repo, oid, url)? else {
-                    return Err(not_found(url, &oid.to_string(), &refs));
-                };
-                let probe = probe(url, userinfo, &auth);
-                reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
-                let tag = advertised(hinted);
-                return check_out(&repo, &commit, dest, RefKind::Commit, None, tag);
-            }
-            Ok(()) => log::debug!("git: {url}: {oid} did not come: fetching every ref"),
-            Err(e) if auth.borrow().too_large.is_some() => {
-                return Err(remote_error(url, "downloading", e, &auth));
-            }
-            Err(e) => log::debug!("git: {url}: {oid} refused ({e}): fetching every ref"),
+        if came(conn.remote(), &repo, &refspecs, &mut opts, oid, url, &auth)? {
+            drop(conn);
+            let Some(commit) = super::read_commit(&repo, oid, url)? else {
+                return Err(not_found(url, &oid.to_string(), &refs));
+            };
+            let probe = probe(url, userinfo, &auth);
+            reach::ensure_published(url, &refs, oid, &repo, false, dest, probe)?;
+            let tag = advertised(&tag_ids, hinted);
+            return check_out(&repo, &commit, dest, RefKind::Commit, None, tag);
         }
         drop(conn);
         remote = repo.remote_anonymous(url)?;
         conn = connect(&mut remote, url, userinfo, &auth)?;
     }
+    let mut opts = options(url, userinfo, &auth, on_bytes);
+    let (complete, refspecs) = full_refspecs(&choice, &mut opts);
+    // The commit is found by id afterwards, so no refs need updating.
+    log::debug!("git: {url}: fetching {}", refspecs.join(" "));
+    conn.remote()
+        .download(&refspecs, Some(&mut opts))
+        .map_err(|source| remote_error(url, "downloading", source, &auth))?;
+    drop(conn);
+    let commit = commit_of(&repo, url, &choice, reference, &refs)?;
+    let probe = probe(url, userinfo, &auth);
+    reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
+    let tag = advertised(&tag_ids, signed_tag_name(&choice, tag_hint));
+    check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
+}
+
+/// The tags `remote` advertised, by their own ids (an annotated tag's object, not its
+/// commit): `download` writes no refs, so a tag object is found by the id it was
+/// advertised with.
+fn tag_ids(remote: &git2::Remote<'_>) -> Result<Vec<(String, Oid)>, GitError> {
+    Ok(remote
+        .list()?
+        .iter()
+        .filter(|h| h.name().starts_with("refs/tags/") && !h.name().ends_with("^{}"))
+        .map(|h| (h.name().to_owned(), h.oid()))
+        .collect())
+}
+
+/// The tag `name` (a `refs/tags/…` name) with the id [`tag_ids`] says it was advertised
+/// with, if it was.
+fn advertised(tag_ids: &[(String, Oid)], name: Option<String>) -> Option<(String, Oid)> {
+    let name = name?;
+    let id = tag_ids.iter().find(|(n, _)| *n == name)?.1;
+    Some((name, id))
+}
+
+/// [`fetch_tree`]'s download options: no tags of their own, [`counting`] callbacks that
+/// tell `on_bytes`, and the proxy for `url`.
+fn options<'a>(
+    url: &'a str,
+    userinfo: Option<&'a Userinfo>,
+    auth: &Rc<std::cell::RefCell<credentials::AuthState>>,
+    on_bytes: &'a mut dyn FnMut(u64),
+) -> FetchOptions<'a> {
     let mut opts = FetchOptions::new();
     opts.download_tags(AutotagOption::None)
-        .remote_callbacks(counting(callbacks(url, userinfo, &auth), &auth, on_bytes))
+        .remote_callbacks(counting(callbacks(url, userinfo, auth), auth, on_bytes))
         .proxy_options(proxy_options(url));
+    opts
+}
+
+/// Download `refspecs` (the pinned commit `oid`, and the hinted tag) with `opts`: whether
+/// `oid` came. A server that refuses an id, or does not send it, is logged and the full
+/// fetch follows; a refusal for an object over the cap is the fetch's error.
+fn came(
+    remote: &mut git2::Remote<'_>,
+    repo: &Repository,
+    refspecs: &[String],
+    opts: &mut FetchOptions<'_>,
+    oid: Oid,
+    url: &str,
+    auth: &Rc<std::cell::RefCell<credentials::AuthState>>,
+) -> Result<bool, GitError> {
+    match remote.download(refspecs, Some(opts)) {
+        Ok(()) if repo.odb()?.exists(oid) => Ok(true),
+        Ok(()) => {
+            log::debug!("git: {url}: {oid} did not come: fetching every ref");
+            Ok(false)
+        }
+        Err(e) if auth.borrow().too_large.is_some() => {
+            Err(remote_error(url, "downloading", e, auth))
+        }
+        Err(e) => {
+            log::debug!("git: {url}: {oid} refused ({e}): fetching every ref");
+            Ok(false)
+        }
+    }
+}
+
+/// What the full fetch of `choice` asks for, and whether that is every branch and tag: so
+/// for a commit, or a choice with no ref; a branch or tag alone, one commit deep (`opts`
+/// told so).
+fn full_refspecs(choice: &Choice, opts: &mut FetchOptions<'_>) -> (bool, Vec<String>) {
     // Every branch and tag in full: the commit's reachability is known without more.
     let complete = matches!(
         (&choice.kind, &choice.refname),
@@ -126,17 +177,7 @@ pub fn fetch_tree(
             vec![format!("+{name}:{name}")]
         }
     };
-    // The commit is found by id afterwards, so no refs need updating.
-    log::debug!("git: {url}: fetching {}", refspecs.join(" "));
-    conn.remote()
-        .download(&refspecs, Some(&mut opts))
-        .map_err(|source| remote_error(url, "downloading", source, &auth))?;
-    drop(conn);
-    let commit = commit_of(&repo, url, &choice, reference, &refs)?;
-    let probe = probe(url, userinfo, &auth);
-    reach::ensure_published(url, &refs, commit.id(), &repo, complete, dest, probe)?;
-    let tag = advertised(signed_tag_name(&choice, tag_hint));
-    check_out(&repo, &commit, dest, choice.kind, choice.refname, tag)
+    (complete, refspecs)
 }
 
 /// [`fetch_tree`] for a monorepo: resolve `reference` on `url` and write at least the

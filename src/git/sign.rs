@@ -151,8 +151,30 @@ pub fn verify(
             message: format!("the commit fetched from {url} could not be read for its signature"),
         });
     };
+    let (object, format, raw, kind) = signed_object(commit, signed.tag.as_ref(), url)?;
+    let scratch = written_back(within, commit, signed.tag.as_ref().map(|(_, t)| t))?;
+    let ran = super::cli::verify(scratch.path(), kind, raw.id, allowed_signers, at)?;
+    log::debug!(
+        "git: {url}: git verify-{kind} {} (exit {}): {}",
+        raw.id,
+        if ran.ok { "0" } else { "non-zero" },
+        ran.output.trim()
+    );
+    verdict(ran.ok, &ran.output, format, object, url)
+}
+
+/// What [`verify`] checks of `commit` and the annotated `tag` (served as
+/// `refs/tags/<name>`) that named it: the tag when it is signed, and then its name must
+/// be the one it was served under; else the commit, when it is signed. As (what it is in
+/// words, the signature's format, the object, and `tag` or `commit` for git's
+/// `verify-…`); neither signed is [`GitError::Unsigned`].
+fn signed_object<'a>(
+    commit: &'a Raw,
+    tag: Option<&'a (String, Raw)>,
+    url: &str,
+) -> Result<(String, SignFormat, &'a Raw, &'static str), GitError> {
     let commit_format = commit_signature(&commit.bytes);
-    let (object, format, raw, kind) = match &signed.tag {
+    Ok(match tag {
         Some((refname, tag)) => {
             let served = refname.strip_prefix("refs/tags/").unwrap_or(refname);
             match tag_signature(&tag.bytes) {
@@ -201,7 +223,17 @@ pub fn verify(
                 });
             }
         },
-    };
+    })
+}
+
+/// A fresh bare repository in `within` (removed when the returned directory is dropped)
+/// holding `commit` and `tag` written back from their bytes: each must hash to the id it
+/// was fetched as.
+fn written_back(
+    within: &Path,
+    commit: &Raw,
+    tag: Option<&Raw>,
+) -> Result<tempfile::TempDir, GitError> {
     let scratch = tempfile::Builder::new()
         .prefix(".verify-")
         .tempdir_in(within)
@@ -214,7 +246,7 @@ pub fn verify(
     let repo = Repository::init_bare(scratch.path())?;
     let odb = repo.odb()?;
     // Written back from their bytes, the objects must hash to the ids they were fetched as.
-    let tag = signed.tag.as_ref().map(|(_, t)| (t, ObjectType::Tag));
+    let tag = tag.map(|t| (t, ObjectType::Tag));
     for (r, kind) in std::iter::once((commit, ObjectType::Commit)).chain(tag) {
         let written = odb.write(kind, &r.bytes)?;
         if written != r.id {
@@ -227,15 +259,21 @@ pub fn verify(
     }
     drop(odb);
     drop(repo);
-    let ran = super::cli::verify(scratch.path(), kind, raw.id, allowed_signers, at)?;
-    log::debug!(
-        "git: {url}: git verify-{kind} {} (exit {}): {}",
-        raw.id,
-        if ran.ok { "0" } else { "non-zero" },
-        ran.output.trim()
-    );
-    let parsed = parse(&ran.output, format);
-    match (ran.ok, parsed) {
+    Ok(scratch)
+}
+
+/// What git's verification of `object` (signed in `format`) came to, from whether it
+/// passed (`ok`) and what it said (`output`): the signer it named, or why the signature
+/// is refused (git refused it, or accepted it but named no key).
+fn verdict(
+    ok: bool,
+    output: &str,
+    format: SignFormat,
+    object: String,
+    url: &str,
+) -> Result<Signer, GitError> {
+    let parsed = parse(output, format);
+    match (ok, parsed) {
         (true, Some((fingerprint, principal))) => Ok(Signer {
             fingerprint,
             format,
@@ -244,15 +282,12 @@ pub fn verify(
         }),
         (true, None) => Err(GitError::BadSignature {
             what: format!("{object} of {url}"),
-            why: format!(
-                "git accepted it but named no key ({})",
-                summary(&ran.output)
-            ),
+            why: format!("git accepted it but named no key ({})", summary(output)),
             format,
         }),
         (false, _) => Err(GitError::BadSignature {
             what: format!("{object} of {url}"),
-            why: why_bad(&ran.output, format),
+            why: why_bad(output, format),
             format,
         }),
     }

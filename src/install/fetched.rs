@@ -23,10 +23,12 @@ impl Fetched {
         self.staging.tree()
     }
 
+    /// The host family the fetched plugin's manifest is for.
     pub(super) fn dialect(&self) -> crate::dialect::Dialect {
         self.checked.dialect
     }
 
+    /// The manifest's plugin id, checked as a directory name.
     pub(super) fn name(&self) -> &crate::name::Name {
         &self.checked.name
     }

@@ -15,6 +15,8 @@ use super::{
     Event, InstallError, InstallOptions, Installed, Request, build, consent, lock_home, stage, txn,
 };
 
+/// An install through the home lock: [`stage`] it (fetching and checking the source
+/// unless `fetched` holds it), then [`swap`] it in, unless nothing was left to swap.
 pub(super) fn fetch_check_swap(
     opts: &InstallOptions,
     fetched: Option<Fetched>,

@@ -199,24 +199,8 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
         }
     };
     let rule = trust.rule(id, &Default::default(), &row.home.settings());
-    if !rule.required {
-        // A local repository is the user's own: not checked, as install does not.
-        if row.tip || git::is_local(url) {
-            return Vec::new();
-        }
-        // The caller listed the remote and saw the commit as no tip: only a fetch tells.
-        match (!row.listed).then(|| git::ls_remote(url, row.userinfo.as_ref())) {
-            None => {}
-            Some(Ok(refs)) if published_in(&refs, commit) => {
-                return Vec::new();
-            }
-            Some(Ok(_)) => {}
-            // The listing's own failure is what the caller's check reports.
-            Some(Err(e)) => {
-                log::debug!("{id}: {url}: cannot list refs for the trust check: {e}");
-                return Vec::new();
-            }
-        }
+    if !rule.required && known_published(row, commit) {
+        return Vec::new();
     }
     if let Some(why) = rule.missing_signers_file() {
         return vec![Problem {
@@ -252,6 +236,42 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
     if !rule.required {
         return Vec::new();
     }
+    signer_problems(row, &rule, &fetched.signed, tmp.path())
+}
+
+/// Whether `row`'s commit is known published without a fetch, when no signature is
+/// required: its source is local, the caller saw it as a tip, or the remote's listing
+/// (unless the caller's own check listed it) shows it as a branch or tag tip. A listing
+/// that fails is taken as known: its failure is what the caller's check reports.
+fn known_published(row: &Row, commit: &str) -> bool {
+    let (id, url) = (row.entry.id.as_str(), row.url.as_str());
+    // A local repository is the user's own: not checked, as install does not.
+    if row.tip || git::is_local(url) {
+        return true;
+    }
+    // The caller listed the remote and saw the commit as no tip: only a fetch tells.
+    match (!row.listed).then(|| git::ls_remote(url, row.userinfo.as_ref())) {
+        None => false,
+        Some(Ok(refs)) if published_in(&refs, commit) => true,
+        Some(Ok(_)) => false,
+        // The listing's own failure is what the caller's check reports.
+        Some(Err(e)) => {
+            log::debug!("{id}: {url}: cannot list refs for the trust check: {e}");
+            true
+        }
+    }
+}
+
+/// The problems of `row`'s fetched `signed` objects under `rule` (a signature required):
+/// a signature git does not verify (in a repository made in `within`), or a key other
+/// than the one the lock recorded.
+fn signer_problems(
+    row: &Row,
+    rule: &crate::signing::Rule,
+    signed: &git::Signed,
+    within: &std::path::Path,
+) -> Vec<Problem> {
+    let (id, url) = (row.entry.id.as_str(), row.url.as_str());
     // As of when plugins first saw it (the lock's record), never the date it claims.
     let at = row
         .entry
@@ -259,16 +279,11 @@ fn check(row: &Row, trust: Result<Trust, crate::store::SettingsError>) -> Vec<Pr
         .as_deref()
         .and_then(crate::clock::parse_rfc3339)
         .unwrap_or_else(crate::clock::now_secs);
-    let signer = match git::verify_signature(
-        &fetched.signed,
-        url,
-        rule.allowed_signers.as_deref(),
-        tmp.path(),
-        at,
-    ) {
-        Ok(s) => s,
-        Err(e) => return vec![signature_problem(id, e)],
-    };
+    let signer =
+        match git::verify_signature(signed, url, rule.allowed_signers.as_deref(), within, at) {
+            Ok(s) => s,
+            Err(e) => return vec![signature_problem(id, e)],
+        };
     match row.entry.signer_key.as_deref() {
         Some(recorded) if recorded != signer.fingerprint => vec![Problem {
             code: Code::GitSignerChanged,

@@ -280,8 +280,6 @@ pub(super) fn run(
     .count();
     drop(told);
     let status = wait(&mut child, &heard, &mut open, (start, &seen, &over), limit);
-    #[cfg(not(unix))]
-    let _ = own_session;
     stop(&mut child, session, status.is_some());
     drain(&heard, open);
     let stderr = String::from_utf8_lossy(&err.lock().expect("not poisoned")).into_owned();
