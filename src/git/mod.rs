@@ -231,6 +231,9 @@ pub fn host_limit(url: &str) -> (String, usize) {
 /// of 5 does not drop them; one it drops is tried again after 250 ms, not the kernel's 1 s.
 pub const GIT_DAEMON_LIMIT: usize = 30;
 
+/// The way out of [`GitError::RenamedTag`]: the key is fine, the name is not.
+pub const RENAMED_TAG: &str = "the key is not the problem: the server serves a tag signed under one name as another; install the release by the name it was signed with, and ask the publisher (or the mirror's operator) why it serves it renamed";
+
 /// Servers seen dropping connections, and the limit each is held to since.
 static BACKED_OFF: std::sync::Mutex<Vec<(String, usize)>> = std::sync::Mutex::new(Vec::new());
 static ANY_BACKED_OFF: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
@@ -389,6 +392,16 @@ pub enum GitError {
         what: String,
         why: String,
         format: SignFormat,
+    },
+    /// `require_signed`: a signed tag served under a name it was not signed with (a mirror
+    /// passing an older release off as this one). The key is not the problem.
+    #[error(
+        "the signature of {what} does not verify: the signed tag object is named {named}, not {served}: a signed tag served under another name (an older release passed off as this one) is refused"
+    )]
+    RenamedTag {
+        what: String,
+        named: String,
+        served: String,
     },
     /// The commit came, and libgit2 cannot read it: a malformed author or committer line
     /// (an unparsable time), which git's own `fsck` would refuse too.

@@ -181,13 +181,10 @@ fn signed_object<'a>(
                 (Some(format), name) => {
                     let what = format!("tag {served}");
                     if name.as_deref() != Some(served) {
-                        return Err(GitError::BadSignature {
+                        return Err(GitError::RenamedTag {
                             what: format!("{what} of {url}"),
-                            why: format!(
-                                "the signed tag object is named {}, not {served}: a signed tag served under another name (an older release passed off as this one) is refused",
-                                name.as_deref().unwrap_or("nothing")
-                            ),
-                            format,
+                            named: name.unwrap_or_else(|| "nothing".to_owned()),
+                            served: served.to_owned(),
                         });
                     }
                     (what, format, tag, "tag")

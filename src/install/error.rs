@@ -61,7 +61,9 @@ impl InstallError {
                 Code::InstallFileTooLarge
             }
             InstallError::Git(GitError::Unsigned { .. }) => Code::GitUnsigned,
-            InstallError::Git(GitError::BadSignature { .. }) => Code::GitBadSignature,
+            InstallError::Git(GitError::BadSignature { .. } | GitError::RenamedTag { .. }) => {
+                Code::GitBadSignature
+            }
             InstallError::Git(GitError::UnsafeEntry(_)) | InstallError::Tree(_) => {
                 Code::InstallUnsafeTree
             }
@@ -109,6 +111,10 @@ impl InstallError {
             InstallError::Git(crate::git::GitError::Unsigned { .. }) => Some(
                 "require_signed accepts only a tag or commit signed with a key you allow; ask the publisher to sign their releases (`git tag -s`), or set `require_signed = false` in [trust.\"<id>\"] of the home's plugins.toml for this plugin".into(),
             ),
+            InstallError::Git(crate::git::GitError::RenamedTag { named, .. }) => Some(format!(
+                "{} (`--ref {named}`, if that is the release you want); nothing was installed",
+                crate::git::RENAMED_TAG
+            )),
             InstallError::Git(crate::git::GitError::BadSignature { format, .. }) => {
                 Some(match format {
                     crate::git::SignFormat::Ssh => "check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type> <key>` as ssh-keygen reads it); nothing was installed",

@@ -353,6 +353,7 @@ fn signature_problem(id: &str, e: GitError) -> Problem {
             Code::GitUnsigned,
             "require_signed holds for this plugin: ask the publisher to sign the release, or set `require_signed = false` in [trust.\"<id>\"] of the home's plugins.toml",
         ),
+        GitError::RenamedTag { .. } => (Code::GitBadSignature, crate::git::RENAMED_TAG),
         GitError::BadSignature { format, .. } => (
             Code::GitBadSignature,
             match format {

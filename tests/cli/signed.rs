@@ -313,8 +313,8 @@ plugins::git::bad_signature
 
   × the signature of tag v9.0.0 of [URL] does not verify: the signed tag object is named v1.0.0, not v9.0.0: a signed tag served under another name (an older release passed off
   │ as this one) is refused
-  help: check the key with the publisher, then add it to the allowed signers file (`allowed_signers` in [trust] of the home's plugins.toml, or --allowed-signers PATH; a line `<principal> <key type>
-        <key>` as ssh-keygen reads it); nothing was installed
+  help: the key is not the problem: the server serves a tag signed under one name as another; install the release by the name it was signed with, and ask the publisher (or the mirror's operator) why
+        it serves it renamed (`--ref v1.0.0`, if that is the release you want); nothing was installed
 
 "#]],
         );
