@@ -61,13 +61,14 @@ fn a_lock_whose_pins_are_pip_syntax_is_refused_before_pip_runs() {
             "--python",
             py.to_str().unwrap(),
         ],
-    );
+    )
+    .parts();
     assert_eq!(code, 0, "{o}{e}");
 
     // The consent of a sync that installs pins lists them (a line among fetch progress that
     // names ports: checked alone).
     let home = fresh(&t.join("good"), &lock);
-    let (code, o, e) = plugins_in(&home, &index, &py, &env, &["sync", "--yes"]);
+    let (code, o, e) = plugins_in(&home, &index, &py, &env, &["sync", "--yes"]).parts();
     assert_eq!(code, 0, "{o}{e}");
     assert!(
         e.lines()
@@ -129,7 +130,7 @@ fn a_lock_whose_pins_are_pip_syntax_is_refused_before_pip_runs() {
         ];
         for (n, args) in commands.into_iter().enumerate() {
             let home = fresh(&t.join(format!("h/{what}/{n}")), &edited);
-            let (code, o, e) = plugins_in(&home, &index, &py, &env, args);
+            let (code, o, e) = plugins_in(&home, &index, &py, &env, args).parts();
             assert_eq!(code, 2, "{what}, {args:?}: {o}{e}");
             assert_eq!(
                 code_of(&e),
@@ -227,7 +228,8 @@ fn pins_for_a_plugin_without_requirements_are_refused() {
             "--host-version",
             "0.218.1",
         ],
-    );
+    )
+    .parts();
     assert_eq!(code, 0, "{o}{e}");
     let mut plain: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(home.join("plugins.lock")).unwrap()).unwrap();
@@ -242,7 +244,7 @@ fn pins_for_a_plugin_without_requirements_are_refused() {
     ];
     for (n, args) in commands.into_iter().enumerate() {
         let home = fresh(&t.join(format!("stray/{n}")), &edited);
-        let (code, o, e) = plugins_in(&home, &index, &py, &env, args);
+        let (code, o, e) = plugins_in(&home, &index, &py, &env, args).parts();
         assert_eq!(code, 2, "{args:?}: {o}{e}");
         assert_eq!(code_of(&e), "plugins::lock::stray_pins", "{args:?}: {e}");
         assert!(files(&home).is_empty(), "{args:?}");

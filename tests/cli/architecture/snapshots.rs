@@ -32,6 +32,7 @@ const CONVERTED: &[&str] = &[
     "review.rs",
     "signed.rs",
     "github.rs",
+    "frozen.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
