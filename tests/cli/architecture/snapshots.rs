@@ -33,6 +33,7 @@ const CONVERTED: &[&str] = &[
     "signed.rs",
     "github.rs",
     "frozen.rs",
+    "auth.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
