@@ -34,6 +34,7 @@ const CONVERTED: &[&str] = &[
     "github.rs",
     "frozen.rs",
     "auth.rs",
+    "bounds.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
