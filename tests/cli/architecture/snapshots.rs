@@ -35,6 +35,7 @@ const CONVERTED: &[&str] = &[
     "frozen.rs",
     "auth.rs",
     "bounds.rs",
+    "workflows.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
