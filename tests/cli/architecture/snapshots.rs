@@ -36,6 +36,7 @@ const CONVERTED: &[&str] = &[
     "auth.rs",
     "bounds.rs",
     "workflows.rs",
+    "validate_protoagent.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
