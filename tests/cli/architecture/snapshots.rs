@@ -37,6 +37,7 @@ const CONVERTED: &[&str] = &[
     "bounds.rs",
     "workflows.rs",
     "validate_protoagent.rs",
+    "protoagent_0218.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
