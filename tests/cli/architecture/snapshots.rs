@@ -38,6 +38,7 @@ const CONVERTED: &[&str] = &[
     "workflows.rs",
     "validate_protoagent.rs",
     "protoagent_0218.rs",
+    "lock_fuzz.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
