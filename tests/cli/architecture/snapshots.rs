@@ -39,6 +39,7 @@ const CONVERTED: &[&str] = &[
     "validate_protoagent.rs",
     "protoagent_0218.rs",
     "lock_fuzz.rs",
+    "sarif.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
