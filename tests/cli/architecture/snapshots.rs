@@ -40,6 +40,7 @@ const CONVERTED: &[&str] = &[
     "protoagent_0218.rs",
     "lock_fuzz.rs",
     "sarif.rs",
+    "pre_commit.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
