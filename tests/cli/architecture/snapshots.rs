@@ -41,6 +41,7 @@ const CONVERTED: &[&str] = &[
     "lock_fuzz.rs",
     "sarif.rs",
     "pre_commit.rs",
+    "lsp.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
