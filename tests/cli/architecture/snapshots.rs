@@ -42,6 +42,7 @@ const CONVERTED: &[&str] = &[
     "sarif.rs",
     "pre_commit.rs",
     "lsp.rs",
+    "home_host.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
