@@ -43,6 +43,7 @@ const CONVERTED: &[&str] = &[
     "pre_commit.rs",
     "lsp.rs",
     "home_host.rs",
+    "editor.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
