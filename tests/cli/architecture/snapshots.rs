@@ -44,6 +44,7 @@ const CONVERTED: &[&str] = &[
     "lsp.rs",
     "home_host.rs",
     "editor.rs",
+    "protoagent_0218_install.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
