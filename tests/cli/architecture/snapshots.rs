@@ -45,6 +45,7 @@ const CONVERTED: &[&str] = &[
     "home_host.rs",
     "editor.rs",
     "protoagent_0218_install.rs",
+    "monorepo.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
