@@ -46,6 +46,7 @@ const CONVERTED: &[&str] = &[
     "editor.rs",
     "protoagent_0218_install.rs",
     "monorepo.rs",
+    "pins.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line
