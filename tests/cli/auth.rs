@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::Repo;
 use crate::support::net::{GitServer, Proxy, basic};
@@ -22,18 +22,21 @@ fn served(tmp: &Path) -> GitServer {
 }
 
 /// `plugins` with no credential or proxy from the outside: an empty HOME and git
-/// config, no netrc, no token, no proxy.
+/// config, no netrc, no token, no proxy; the temp dir shows as `[TMP]`.
 fn cmd(tmp: &Path) -> Plugins {
     let mut c = Plugins::new();
-    c.isolated(tmp).env("COLUMNS", "400");
+    c.isolated(tmp).env("COLUMNS", "400").tmp(tmp);
     c
 }
 
-fn install(mut c: Plugins, source: &str, home: &Path) -> (i32, String, String) {
+/// `install <source> --yes` into `home`; the server's base (its port) shows as `[SERVER]`,
+/// the home as `[HOME]`.
+fn install(mut c: Plugins, source: &str, home: &Path, server: &str) -> Ran {
     c.args(["install", source, "--yes", "--home"])
         .arg(home)
+        .redact("[SERVER]", server)
+        .redact("[HOME]", home)
         .run()
-        .parts()
 }
 
 /// The server's base with `user:password@` put in.
@@ -85,8 +88,17 @@ fn url_userinfo_is_used_for_the_transfer_and_never_stored_or_shown() {
     let home = tmp.path().join("home");
     let url = format!("{}/acme/kit.git", server.base);
     let source = with_userinfo(&url, &format!("me:{SECRET}"));
-    let (code, stdout, stderr) = install(cmd(tmp.path()), &source, &home);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    // The source is shown without its user:password@.
+    let ran = install(cmd(tmp.path()), &source, &home, &server.base);
+    ran.expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [HOME]/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 98dbc36b17da
+
+"#]]);
     assert!(
         server
             .seen
@@ -96,54 +108,147 @@ fn url_userinfo_is_used_for_the_transfer_and_never_stored_or_shown() {
             .any(|s| s.authorization.as_deref() == Some(&basic("me", SECRET))),
         "the URL's credentials reached the server"
     );
-    assert!(stderr.contains(&format!("Fetching {url}\n")), "{stderr}");
-    assert!(stderr.contains("plugins::git::cleartext"), "{stderr}");
-    assert!(
-        stderr.contains(&format!(
-            "warning[plugins::git::cleartext]: {url} is fetched unencrypted"
-        )),
-        "{stderr}"
-    );
     assert_eq!(
         crate::support::locked(&home, "dev.example.pinned", "source"),
         url
     );
-    let mut outputs = vec![stdout, stderr];
-    for args in [
-        &["list"][..],
-        &["list", "--json"],
-        &["info", "dev.example.pinned"],
-        &["info", "dev.example.pinned", "--json"],
-        &["verify"],
-        &["outdated"],
+    let mut outputs = vec![ran.stdout, ran.stderr];
+    for (args, code, stdout) in [
+        (
+            &["list"][..],
+            0,
+            str![[r#"
+ID                  VERSION  DIALECT  REF        COMMIT      SOURCE
+dev.example.pinned  1.0.0    aoe      (default)  98dbc36b17  [SERVER]/acme/kit.git
+
+"#]],
+        ),
+        (
+            &["list", "--json"],
+            0,
+            str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "dialect": "aoe",
+      "version": "1.0.0",
+      "source": "[SERVER]/acme/kit.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "home": "[TMP]/home",
+      "present": true,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": true,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]],
+        ),
+        (
+            &["info", "dev.example.pinned"],
+            0,
+            str![[r#"
+dev.example.pinned 1.0.0 (aoe)
+  source:   [SERVER]/acme/kit.git
+  commit:   98dbc36b17da9b3db35834c2a7d382bb249e05d4
+  manifest: sha256:bf409a77e6f5ab1bb4aea228bc8cd3156f42928ac6d642d729ef43fc0539e6db
+  tree:     sha256:9aa39e730ca099a55b756e44556a8101307097c4f0520afb4764fd47a734bf57
+  path:     [TMP]/home/plugins/dev.example.pinned
+  enabled:  yes
+  valid:    yes
+
+"#]],
+        ),
+        (
+            &["info", "dev.example.pinned", "--json"],
+            0,
+            str![[r#"
+{
+  "format_version": 1,
+  "id": "dev.example.pinned",
+  "dialect": "aoe",
+  "version": "1.0.0",
+  "source": "[SERVER]/acme/kit.git",
+  "requested_ref": "",
+  "ref_kind": "default",
+  "commit": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+  "manifest_hash": "sha256:bf409a77e6f5ab1bb4aea228bc8cd3156f42928ac6d642d729ef43fc0539e6db",
+  "tree_hash": "sha256:9aa39e730ca099a55b756e44556a8101307097c4f0520afb4764fd47a734bf57",
+  "path": "[TMP]/home/plugins/dev.example.pinned",
+  "present": true,
+  "valid": true,
+  "unbuilt": false,
+  "subdir": null,
+  "signer_key": null,
+  "host": null,
+  "release": null,
+  "home": "[TMP]/home",
+  "enabled": true,
+  "hold": null,
+  "deps": null
+}
+
+"#]],
+        ),
+        (
+            &["verify"],
+            0,
+            str![[r#"
+          ok dev.example.pinned
+1 verified, 0 changed
+
+"#]],
+        ),
+        (
+            &["outdated"],
+            // A check that needs the credentials the lock does not keep fails.
+            1,
+            str![[r#"
+dev.example.pinned               HEAD @ 98dbc36b17            check failed: [SERVER]/acme/kit.git needs credentials and none were found
+
+"#]],
+        ),
     ] {
-        let (_, out, err) = cmd(tmp.path())
+        let ran = cmd(tmp.path())
             .args(args)
             .arg("--home")
             .arg(&home)
-            .run()
-            .parts();
-        outputs.push(out);
-        outputs.push(err);
+            .redact("[SERVER]", &server.base)
+            .run();
+        ran.expect(code, stdout, str![]);
+        outputs.push(ran.stdout);
+        outputs.push(ran.stderr);
     }
     assert!(outputs.iter().any(|o| o.contains(&url)), "{outputs:?}");
     let shown: Vec<&str> = outputs.iter().map(String::as_str).collect();
     assert_no_secret(&home, &shown);
     // A refused password is not shown either.
-    let (code, stdout, stderr) = install(
+    let ran = install(
         cmd(tmp.path()),
         &with_userinfo(&url, "me:wrong-password-99"),
         &tmp.path().join("home2"),
+        &server.base,
     );
-    assert_ne!(code, 0);
+    ran.expect(2, str![], str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::git::auth
+
+  × [SERVER]/acme/kit.git needs credentials and it refused those from the URL's user:password@
+  help: plugins looks for credentials in the URL's user:password@, git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc; it never prompts
+
+"#]]);
     assert!(
-        stderr.contains("plugins::git::auth")
-            && stderr.contains("refused those from the URL's user:password@"),
-        "{stderr}"
-    );
-    assert!(
-        !format!("{stdout}{stderr}").contains("wrong-password-99"),
-        "{stderr}"
+        !format!("{}{}", ran.stdout, ran.stderr).contains("wrong-password-99"),
+        "{}",
+        ran.stderr
     );
 }
 
@@ -152,16 +257,18 @@ fn without_credentials_the_error_names_where_it_looked() {
     let tmp = tempfile::tempdir().unwrap();
     let server = served(tmp.path());
     let url = format!("{}/acme/kit.git", server.base);
-    let (code, _, stderr) = install(cmd(tmp.path()), &url, &tmp.path().join("home"));
-    assert_eq!(code, 2, "{stderr}");
-    assert!(
-        stderr.contains("plugins::git::auth")
-            && stderr.contains(&format!("× {url} needs credentials and none were found")),
-        "{stderr}"
-    );
-    assert!(
-        stderr.contains("git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc; it never prompts"),
-        "{stderr}"
+    install(cmd(tmp.path()), &url, &tmp.path().join("home"), &server.base).expect(
+        2,
+        str![],
+        str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::git::auth
+
+  × [SERVER]/acme/kit.git needs credentials and none were found
+  help: plugins looks for credentials in the URL's user:password@, git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc; it never prompts
+
+"#]],
     );
 }
 
@@ -183,12 +290,21 @@ fn a_git_credential_helper_answers() {
     )
     .unwrap();
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = install(
+    let ran = install(
         cmd(tmp.path()),
         &format!("{}/acme/kit.git", server.base),
         &home,
+        &server.base,
     );
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    ran.expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [HOME]/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 98dbc36b17da
+
+"#]]);
     assert!(
         server
             .seen
@@ -197,7 +313,7 @@ fn a_git_credential_helper_answers() {
             .iter()
             .any(|s| s.authorization.as_deref() == Some(&basic("helper-user", SECRET)))
     );
-    assert_no_secret(&home, &[&stdout, &stderr]);
+    assert_no_secret(&home, &[&ran.stdout, &ran.stderr]);
 }
 
 #[test]
@@ -208,13 +324,25 @@ fn the_github_token_goes_to_github_hosts_only() {
         let home = tmp.path().join(format!("home-{var}"));
         let mut c = cmd(tmp.path());
         c.env(var, SECRET).env("PLUGINS_GH_BASE", &server.base);
-        let (code, stdout, stderr) = install(c, "gh:acme/kit@main", &home);
-        assert_eq!(code, 0, "{var}: {stdout}{stderr}");
+        let ran = install(c, "gh:acme/kit@main", &home, &server.base);
+        ran.expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [HOME]/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 98dbc36b17da
+aoe plugin `dev.example.pinned` 1.0.0 from gh:acme/kit @ 98dbc36b17da
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+
+"#]]);
         assert_eq!(
             crate::support::locked(&home, "dev.example.pinned", "source"),
             "gh:acme/kit"
         );
-        assert_no_secret(&home, &[&stdout, &stderr]);
+        assert_no_secret(&home, &[&ran.stdout, &ran.stderr]);
     }
     assert!(
         server
@@ -229,13 +357,23 @@ fn the_github_token_goes_to_github_hosts_only() {
     let other = server.base.replace("127.0.0.1", "localhost");
     let mut c = cmd(tmp.path());
     c.env("GITHUB_TOKEN", SECRET);
-    let (code, _, stderr) = install(
+    let mut ran = install(
         c,
         &format!("{other}/acme/kit.git"),
         &tmp.path().join("home-other"),
+        &server.base,
     );
-    assert_eq!(code, 2, "{stderr}");
-    assert!(stderr.contains("none were found"), "{stderr}");
+    // The other name shows as `[OTHER]`.
+    ran.redact("[OTHER]", &other)
+        .expect(2, str![], str![[r#"
+    Fetching [OTHER]/acme/kit.git
+warning[plugins::git::cleartext]: [OTHER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::git::auth
+
+  × [OTHER]/acme/kit.git needs credentials and none were found
+  help: plugins looks for credentials in the URL's user:password@, git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc; it never prompts
+
+"#]]);
     let seen = server.seen.lock().unwrap();
     assert!(seen[before..].iter().all(|s| s.authorization.is_none()));
 }
@@ -253,8 +391,21 @@ fn netrc_answers() {
     let home = tmp.path().join("home");
     let mut c = cmd(tmp.path());
     c.env("NETRC", &netrc);
-    let (code, stdout, stderr) = install(c, &format!("{}/acme/kit.git", server.base), &home);
-    assert_eq!(code, 0, "{stdout}{stderr}");
+    let ran = install(
+        c,
+        &format!("{}/acme/kit.git", server.base),
+        &home,
+        &server.base,
+    );
+    ran.expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [HOME]/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 98dbc36b17da
+
+"#]]);
     assert!(
         server
             .seen
@@ -263,17 +414,26 @@ fn netrc_answers() {
             .iter()
             .any(|s| s.authorization.as_deref() == Some(&basic("netrc-user", SECRET)))
     );
-    assert_no_secret(&home, &[&stdout, &stderr]);
+    assert_no_secret(&home, &[&ran.stdout, &ran.stderr]);
     // ~/.netrc when NETRC is not set.
     std::fs::copy(&netrc, tmp.path().join("user/.netrc")).unwrap();
     let mut c = cmd(tmp.path());
     c.env_remove("NETRC");
-    let (code, stdout, stderr) = install(
+    install(
         c,
         &format!("{}/acme/kit.git", server.base),
         &tmp.path().join("home2"),
-    );
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        &server.base,
+    )
+    .expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [HOME]/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 98dbc36b17da
+
+"#]]);
 }
 
 /// libgit2 reaches a proxy for https:// remotes through a CONNECT tunnel, so the proxy is
@@ -288,19 +448,33 @@ fn git_traffic_goes_through_the_proxy_unless_no_proxy_covers_the_host() {
     let authority = server.base.trim_start_matches("http://").to_owned();
     let source = format!("https://me:{SECRET}@{authority}/acme/kit.git");
     let connect = format!("CONNECT {authority} ");
-    let attempt = |mut c: Plugins, what: &str| {
+    let attempt = |mut c: Plugins, what: &str, stderr: snapbox::data::Inline| {
         c.env("PLUGINS_NET_TIMEOUT", "5");
         let before = proxy.lines().len();
         let home = tmp.path().join(format!("home-{what}"));
-        let (code, stdout, stderr) = install(c, &source, &home);
-        assert_ne!(code, 0, "{what}: {stdout}{stderr}");
-        assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
+        let ran = install(c, &source, &home, &authority);
+        ran.expect(2, str![], stderr);
+        assert!(
+            !format!("{}{}", ran.stdout, ran.stderr).contains(SECRET),
+            "{}",
+            ran.stderr
+        );
         proxy.lines()[before..].to_vec()
     };
     for var in ["HTTPS_PROXY", "https_proxy", "ALL_PROXY"] {
         let mut c = cmd(tmp.path());
         c.env(var, &proxy.url);
-        let seen = attempt(c, var);
+        let seen = attempt(
+            c,
+            var,
+            str![[r#"
+    Fetching https://[SERVER]/acme/kit.git
+plugins::git::fetch
+
+  × cannot reach https://[SERVER]/acme/kit.git: failed to connect to 127.0.0.1: tls handshake eof
+
+"#]],
+        );
         assert!(
             seen.iter().any(|l| l.starts_with(&connect)),
             "{var}: {seen:?}"
@@ -310,17 +484,71 @@ fn git_traffic_goes_through_the_proxy_unless_no_proxy_covers_the_host() {
     let mut c = cmd(tmp.path());
     c.env("HTTPS_PROXY", &proxy.url)
         .env("NO_PROXY", "localhost,127.0.0.1");
-    assert_eq!(attempt(c, "no-proxy"), Vec::<String>::new());
+    assert_eq!(
+        attempt(
+            c,
+            "no-proxy",
+            str![[r#"
+    Fetching https://[SERVER]/acme/kit.git
+plugins::git::fetch
+
+  × cannot reach https://[SERVER]/acme/kit.git: failed to connect to 127.0.0.1: tls handshake eof
+
+"#]]
+        ),
+        Vec::<String>::new()
+    );
     // As curl reads it: a CIDR range covers the address, with or without a port.
-    for (no_proxy, direct) in [
-        ("127.0.0.0/8", true),
-        (" 10.0.0.0/8 , 127.0.0.0/8 ", true),
-        ("10.0.0.0/8", false),
-        (".localhost", false),
+    for (no_proxy, direct, stderr) in [
+        (
+            "127.0.0.0/8",
+            true,
+            str![[r#"
+    Fetching https://[SERVER]/acme/kit.git
+plugins::git::fetch
+
+  × cannot reach https://[SERVER]/acme/kit.git: failed to connect to 127.0.0.1: tls handshake eof
+
+"#]],
+        ),
+        (
+            " 10.0.0.0/8 , 127.0.0.0/8 ",
+            true,
+            str![[r#"
+    Fetching https://[SERVER]/acme/kit.git
+plugins::git::fetch
+
+  × cannot reach https://[SERVER]/acme/kit.git: failed to connect to 127.0.0.1: tls handshake eof
+
+"#]],
+        ),
+        (
+            "10.0.0.0/8",
+            false,
+            str![[r#"
+    Fetching https://[SERVER]/acme/kit.git
+plugins::git::fetch
+
+  × cannot reach https://[SERVER]/acme/kit.git: failed to connect to 127.0.0.1: tls handshake eof
+
+"#]],
+        ),
+        (
+            ".localhost",
+            false,
+            str![[r#"
+    Fetching https://[SERVER]/acme/kit.git
+plugins::git::fetch
+
+  × cannot reach https://[SERVER]/acme/kit.git: failed to connect to 127.0.0.1: tls handshake eof
+
+"#]],
+        ),
     ] {
         let mut c = cmd(tmp.path());
         c.env("HTTPS_PROXY", &proxy.url).env("NO_PROXY", no_proxy);
-        let seen = attempt(c, &format!("cidr-{}", no_proxy.trim().replace('/', "_")));
+        let what = format!("cidr-{}", no_proxy.trim().replace('/', "_"));
+        let seen = attempt(c, &what, stderr);
         assert_eq!(
             seen.iter().all(|l| !l.starts_with(&connect)),
             direct,
@@ -333,42 +561,69 @@ fn git_traffic_goes_through_the_proxy_unless_no_proxy_covers_the_host() {
         format!("[http]\n\tproxy = {}\n", proxy.url),
     )
     .unwrap();
-    let seen = attempt(cmd(tmp.path()), "http.proxy");
+    let seen = attempt(
+        cmd(tmp.path()),
+        "http.proxy",
+        str![[r#"
+    Fetching https://[SERVER]/acme/kit.git
+plugins::git::fetch
+
+  × cannot reach https://[SERVER]/acme/kit.git: failed to connect to 127.0.0.1: tls handshake eof
+
+"#]],
+    );
     assert!(seen.iter().any(|l| l.starts_with(&connect)), "{seen:?}");
     let mut c = cmd(tmp.path());
     c.env("NO_PROXY", "127.0.0.1");
-    assert_eq!(attempt(c, "config-no-proxy"), Vec::<String>::new());
+    assert_eq!(
+        attempt(
+            c,
+            "config-no-proxy",
+            str![[r#"
+    Fetching https://[SERVER]/acme/kit.git
+plugins::git::fetch
+
+  × cannot reach https://[SERVER]/acme/kit.git: failed to connect to 127.0.0.1: tls handshake eof
+
+"#]]
+        ),
+        Vec::<String>::new()
+    );
 }
 
 #[test]
 fn install_strict_refuses_cleartext_sources_before_any_transfer() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
-    for source in [
-        format!("http://me:{SECRET}@127.0.0.1:9/acme/kit.git"),
-        "git://127.0.0.1:9/acme/kit.git".to_owned(),
-    ] {
-        let (code, stdout, stderr) = Plugins::new()
-            .args(["install", "--strict", "--yes", &source, "--home"])
-            .arg(&home)
-            .env("COLUMNS", "200")
-            .run()
-            .parts();
-        assert_eq!((code, stdout.as_str()), (2, ""));
-        assert!(
-            !stderr.contains(SECRET) && !stderr.contains("Fetching"),
-            "{stderr}"
-        );
-        assert_data_eq!(
-            stderr.replace("git://", "http://"),
+    for (source, stderr) in [
+        (
+            format!("http://me:{SECRET}@127.0.0.1:9/acme/kit.git"),
             str![[r#"
 plugins::git::cleartext
 
   × http://127.0.0.1:9/acme/kit.git would be fetched unencrypted, which --strict refuses
   help: use the https:// (or ssh://) URL of the repository
 
-"#]]
-        );
+"#]],
+        ),
+        (
+            "git://127.0.0.1:9/acme/kit.git".to_owned(),
+            str![[r#"
+plugins::git::cleartext
+
+  × git://127.0.0.1:9/acme/kit.git would be fetched unencrypted, which --strict refuses
+  help: use the https:// (or ssh://) URL of the repository
+
+"#]],
+        ),
+    ] {
+        let ran = Plugins::new()
+            .args(["install", "--strict", "--yes", &source, "--home"])
+            .arg(&home)
+            .env("COLUMNS", "200")
+            .run();
+        ran.expect(2, "", stderr);
+        assert!(!ran.stderr.contains(SECRET), "{}", ran.stderr);
     }
     assert!(!home.exists(), "nothing was written");
 }
@@ -385,9 +640,21 @@ fn credentials_do_not_follow_a_redirect_to_another_server() {
         &format!("{}/acme/kit.git", redirector.base),
         &format!("me:{SECRET}"),
     );
-    let (code, stdout, stderr) = install(cmd(tmp.path()), &source, &tmp.path().join("home"));
-    assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(stderr.contains("plugins::git::auth"), "{stderr}");
+    let ran = install(
+        cmd(tmp.path()),
+        &source,
+        &tmp.path().join("home"),
+        &redirector.base,
+    );
+    ran.expect(2, str![], str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::git::auth
+
+  × [SERVER]/acme/kit.git needs credentials and none were found
+  help: plugins looks for credentials in the URL's user:password@, git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc; it never prompts
+
+"#]]);
     let seen = server.seen.lock().unwrap();
     assert!(
         seen.iter()
@@ -395,5 +662,9 @@ fn credentials_do_not_follow_a_redirect_to_another_server() {
         "the redirect was followed: {seen:?}"
     );
     assert!(seen.iter().all(|s| s.authorization.is_none()), "{seen:?}");
-    assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
+    assert!(
+        !format!("{}{}", ran.stdout, ran.stderr).contains(SECRET),
+        "{}",
+        ran.stderr
+    );
 }

@@ -4,7 +4,7 @@
 
 use std::io::{BufRead, Write};
 
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 use std::net::TcpListener;
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -23,20 +23,49 @@ fn running(pattern: &str) -> bool {
 #[test]
 fn a_build_step_leaves_nothing_running() {
     let tmp = tempfile::tempdir().unwrap();
-    for (i, (build, why)) in [
-        ("#!/bin/sh\nsleep 7771 &\nsleep 7772\n", "timed out"),
-        ("#!/bin/sh\nsleep 7773 &\nexit 1\n", "failed"),
+    for (i, (build, stderr)) in [
+        (
+            "#!/bin/sh\nsleep 7771 &\nsleep 7772\n",
+            str![[r#"
+    Fetching file://[TMP]/repo0
+     Fetched 8f436c56c81b
+aoe plugin `dev.example.built` 1.0.0 from file://[TMP]/repo0 @ 8f436c56c81b
+  capabilities: runtime.worker
+  build steps:  ./build.sh
+    Building step 1/1: ./build.sh
+plugins::install::build
+
+  × build step 1 (./build.sh) timed out after 1 s
+
+"#]],
+        ),
+        (
+            "#!/bin/sh\nsleep 7773 &\nexit 1\n",
+            str![[r#"
+    Fetching file://[TMP]/repo1
+     Fetched 4d5204e86011
+aoe plugin `dev.example.built` 1.0.0 from file://[TMP]/repo1 @ 4d5204e86011
+  capabilities: runtime.worker
+  build steps:  ./build.sh
+    Building step 1/1: ./build.sh
+plugins::install::build
+
+  × build step 1 (./build.sh) failed with exit status: 1
+
+"#]],
+        ),
     ]
-    .iter()
+    .into_iter()
     .enumerate()
     {
         let repo = Repo::init(&tmp.path().join(format!("repo{i}")));
         built_aoe(&repo, "1.0.0", build);
         let home = tmp.path().join(format!("home{i}"));
         let start = Instant::now();
-        let (code, stdout, stderr) = install(&home, &[&repo.url(), "--build-timeout", "1"]);
-        assert_eq!(code, 2, "{stdout}{stderr}");
-        assert!(stderr.contains(why), "{stderr}");
+        installing(&home, &[&repo.url(), "--build-timeout", "1"])
+            .tmp(tmp.path())
+            .run()
+            .expect(2, "", stderr);
         assert!(start.elapsed() < Duration::from_secs(30));
         std::thread::sleep(Duration::from_millis(200));
         for pattern in ["sleep 7771", "sleep 7772", "sleep 7773"] {
@@ -160,19 +189,32 @@ fn build_output_is_capped_in_the_log_and_on_screen() {
         "#!/bin/sh\nhead -c 20000000 /dev/zero | tr '\\0' x\necho\necho the last line\nexit 3\n",
     );
     let home = tmp.path().join("home");
-    let (code, _, stderr) = install(&home, &[&repo.url()]);
-    assert_eq!(code, 2);
+    let ran = installing(&home, &[&repo.url()]).tmp(tmp.path()).run();
+    ran.expect(2, "", str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 81f0b3feb9cf
+aoe plugin `dev.example.built` 1.0.0 from file://[TMP]/repo @ 81f0b3feb9cf
+  capabilities: runtime.worker
+  build steps:  ./build.sh
+    Building step 1/1: ./build.sh
+plugins::install::build
+
+  × build step 1 (./build.sh) failed with exit status: 3
+  help: last output:
+        xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx
+        [... line cut]
+        the last line
+
+"#]]);
+    let stderr = &ran.stderr;
     assert!(stderr.len() < 16 * 1024, "{} bytes on stderr", stderr.len());
-    assert!(stderr.contains("the last line"), "{stderr}");
-    assert!(stderr.contains("[... line cut]"), "{stderr}");
     let log = home.join("logs/dev.example.built-build.log");
     let len = std::fs::metadata(&log).unwrap().len();
     assert!(len <= 1024 * 1024 + 80 * 1024, "log is {len} bytes");
     let text = std::fs::read_to_string(&log).unwrap();
     assert!(text.contains("more bytes not logged"), "the cut is said");
     // A second install starts a fresh log.
-    let (code, _, _) = install(&home, &[&repo.url()]);
-    assert_eq!(code, 2);
+    installing(&home, &[&repo.url()]).run().code(2);
     assert_eq!(std::fs::metadata(&log).unwrap().len(), len);
 }
 
@@ -199,20 +241,23 @@ fn a_silent_git_server_gives_up_within_the_limit() {
     let (base, _server) = silent_server();
     let tmp = tempfile::tempdir().unwrap();
     let start = Instant::now();
-    let (code, _, stderr) = Plugins::new()
+    let ran = Plugins::new()
         .args(["install", &format!("{base}/acme/x.git"), "--yes"])
         .home(&tmp.path().join("home"))
         .env("PLUGINS_NET_TIMEOUT", "2")
         .env("COLUMNS", "400")
-        .run()
-        .parts();
+        .redact("[SERVER]", &base)
+        .run();
     let took = start.elapsed();
-    assert_eq!(code, 2, "{stderr}");
+    ran.expect(2, "", str![[r#"
+    Fetching [SERVER]/acme/x.git
+warning[plugins::git::cleartext]: [SERVER]/acme/x.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::git::fetch
+
+  × [SERVER]/acme/x.git stalled while connecting and listing refs: no progress for 2 s (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)
+
+"#]]);
     assert!(took < Duration::from_secs(20), "took {took:?}");
-    assert!(
-        stderr.contains("stalled while connecting and listing refs: no progress for 2 s (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)"),
-        "{stderr}"
-    );
 }
 
 /// A release server whose asset download sends its headers and a few bytes,
@@ -271,7 +316,7 @@ fn a_stalled_download_gives_up_within_the_limit() {
     repo.clone_bare(&tmp.path().join("mirror/acme/tool.git"));
     let api = stalling_release_server();
     let start = Instant::now();
-    let (code, _, stderr) = Plugins::new()
+    let ran = Plugins::new()
         .args(["install", "gh:acme/tool@v1.2.0", "--yes"])
         .home(&tmp.path().join("home"))
         .env(
@@ -281,16 +326,24 @@ fn a_stalled_download_gives_up_within_the_limit() {
         .env("PLUGINS_GITHUB_API", &api)
         .env("PLUGINS_NET_TIMEOUT", "2")
         .env("COLUMNS", "400")
-        .run()
-        .parts();
+        .tmp(tmp.path())
+        .redact("[API]", &api)
+        .run();
     let took = start.elapsed();
-    assert_eq!(code, 2, "{stderr}");
-    assert!(took < Duration::from_secs(20), "took {took:?}");
     // The stall is named as one (it said "was cut short: error decoding response body").
-    assert!(
-        stderr.contains("stalled: no progress for 2 s after"),
-        "{stderr}"
-    );
+    ran.expect(2, "", str![[r#"
+    Fetching file://[TMP]/mirror/acme/tool.git
+     Fetched eda18d1dc965
+aoe plugin `dev.example.tool` 1.2.0 from gh:acme/tool @ eda18d1dc965
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+plugins::install::release
+
+  × the download of tool-linux-x86_64 stalled: no progress for 2 s after 10 of 1000 bytes (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)
+
+"#]]);
+    assert!(took < Duration::from_secs(20), "took {took:?}");
     assert!(!tmp.path().join("home/plugins/dev.example.tool").exists());
 }
 
@@ -390,7 +443,23 @@ fn a_file_over_the_cap_is_refused_before_consent() {
     let daemon = crate::support::net::Daemon::serve(&served);
     let git_url = format!("git://127.0.0.1:{}/helper.git", daemon.port);
     let home = t.join("home");
-    assert_eq!(install(&home, &[&git_url]).0, 0);
+    installing(&home, &[&git_url])
+        .tmp(t)
+        .redact("[PORT]", daemon.port.to_string())
+        .run()
+        .expect(0, str![[r#"
+   Installed helper 1.0.0 @ 935a24ee42 in [TMP]/home/plugins/helper
+
+"#]], str![[r#"
+    Fetching git://127.0.0.1:[PORT]/helper.git
+warning[plugins::git::cleartext]: git://127.0.0.1:[PORT]/helper.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 935a24ee4228
+aworld plugin `helper` 1.0.0 from git://127.0.0.1:[PORT]/helper.git @ 935a24ee4228
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]]);
     let before = std::fs::read(home.join("plugins.lock")).unwrap();
 
     // 2 MiB arrives whole and is refused by name; 3 MiB is stopped as it arrives.
@@ -415,21 +484,19 @@ fn a_file_over_the_cap_is_refused_before_consent() {
         for (k, v) in env {
             cmd.env(k, v);
         }
-        let (code, stdout, stderr) = cmd
-            .tmp(t)
+        cmd.tmp(t)
             .redact("[PORT]", daemon.port.to_string())
             .redact("[COMMIT]", &two)
+            .redact("[FETCHED]", &two[..12])
+            .redact("[SHORT]", &two[..10])
             .run()
-            .redacted_parts();
-        (code, format!("{stdout}{stderr}"))
     };
 
     // file:// (read in place), and git:// with the git command: named with its size.
     let fresh = t.join("fresh");
-    let (code, text) = screen(&["install", &repo.url()], &fresh, &[]);
-    assert_eq!(code, 2, "{text}");
-    assert_data_eq!(
-        text,
+    screen(&["install", &repo.url()], &fresh, &[]).expect(
+        2,
+        str![],
         str![[r#"
     Fetching file://[TMP]/work
 plugins::install::file_too_large
@@ -440,28 +507,14 @@ plugins::install::file_too_large
         files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>,
         at the cost of about that much memory; nothing was installed or changed
 
-"#]]
+"#]],
     );
     assert!(!fresh.exists() || !fresh.join("plugins").exists());
-    let (code, text) = screen(
+    screen(
         &["install", &git_url],
         &fresh,
         &[("PLUGINS_GIT_FETCH_WITH_CLI", "1")],
-    );
-    assert_eq!(code, 2, "{text}");
-    assert!(
-        text.contains("plugins::install::file_too_large")
-            && text.contains("assets/data.bin in commit [COMMIT] is 2097152 bytes"),
-        "{text}"
-    );
-    assert!(!fresh.join("plugins").exists());
-
-    // update over git:// with libgit2: refused, the installed version kept.
-    let (code, text) = screen(&["update", "--all"], &home, &[]);
-    assert_eq!(code, 1, "{text}");
-    assert_data_eq!(
-        text,
-        str![[r#"
+    ).expect(2, str![], str![[r#"
     Fetching git://127.0.0.1:[PORT]/helper.git
 warning[plugins::git::cleartext]: git://127.0.0.1:[PORT]/helper.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
 plugins::install::file_too_large
@@ -472,29 +525,60 @@ plugins::install::file_too_large
         files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>,
         at the cost of about that much memory; nothing was installed or changed
 
-"#]]
-    );
+"#]]);
+    assert!(!fresh.join("plugins").exists());
+
+    // update over git:// with libgit2: refused, the installed version kept.
+    screen(&["update", "--all"], &home, &[]).expect(1, str![], str![[r#"
+    Fetching git://127.0.0.1:[PORT]/helper.git
+warning[plugins::git::cleartext]: git://127.0.0.1:[PORT]/helper.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::install::file_too_large
+
+  × assets/data.bin in commit [COMMIT] is 2097152 bytes (2.0 MiB),
+  │ over the 1 MiB a committed file may be
+  help: ask the publisher to ship large files as a release asset or with Git LFS (GitHub refuses
+        files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>,
+        at the cost of about that much memory; nothing was installed or changed
+
+"#]]);
     assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), before);
     assert!(!home.join("plugins/helper/assets").exists());
 
     // sync of a lock that pins the commit (installed under a higher cap): refused too.
     let allowed = t.join("allowed");
-    let (code, text) = screen(
+    screen(
         &["install", &git_url, "--yes"],
         &allowed,
         &[("PLUGINS_MAX_FILE_MIB", "4")],
-    );
-    assert_eq!(code, 0, "{text}");
+    )
+    .expect(0, str![[r#"
+   Installed helper 1.0.0 @ [SHORT] in [TMP]/allowed/plugins/helper
+
+"#]], str![[r#"
+    Fetching git://127.0.0.1:[PORT]/helper.git
+warning[plugins::git::cleartext]: git://127.0.0.1:[PORT]/helper.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched [FETCHED]
+aworld plugin `helper` 1.0.0 from git://127.0.0.1:[PORT]/helper.git @ [FETCHED]
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]]);
     let synced = t.join("synced");
     std::fs::create_dir_all(&synced).unwrap();
     std::fs::copy(allowed.join("plugins.lock"), synced.join("plugins.lock")).unwrap();
-    let (code, text) = screen(&["sync", "--yes"], &synced, &[]);
-    assert_ne!(code, 0, "{text}");
-    assert!(
-        text.contains("plugins::install::file_too_large")
-            && text.contains("assets/data.bin in commit [COMMIT] is 2097152 bytes"),
-        "{text}"
-    );
+    screen(&["sync", "--yes"], &synced, &[]).expect(2, str![], str![[r#"
+    Fetching git://127.0.0.1:[PORT]/helper.git
+warning[plugins::git::cleartext]: git://127.0.0.1:[PORT]/helper.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::install::file_too_large
+
+  × assets/data.bin in commit [COMMIT] is 2097152 bytes (2.0 MiB),
+  │ over the 1 MiB a committed file may be
+  help: ask the publisher to ship large files as a release asset or with Git LFS (GitHub refuses
+        files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>,
+        at the cost of about that much memory; nothing was installed or changed
+
+"#]]);
     assert!(!synced.join("plugins/helper").exists());
 
     // A larger file is stopped before it is whole.
@@ -509,11 +593,7 @@ plugins::install::file_too_large
             "main",
         ],
     );
-    let (code, text) = screen(&["install", &git_url], &fresh, &[]);
-    assert_eq!(code, 2, "{text}");
-    assert_data_eq!(
-        text,
-        str![[r#"
+    screen(&["install", &git_url], &fresh, &[]).expect(2, str![], str![[r#"
     Fetching git://127.0.0.1:[PORT]/helper.git
 warning[plugins::git::cleartext]: git://127.0.0.1:[PORT]/helper.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
 plugins::install::file_too_large
@@ -524,8 +604,7 @@ plugins::install::file_too_large
         files over 100 MiB); to install it anyway, raise the cap with PLUGINS_MAX_FILE_MIB=<MiB>,
         at the cost of about that much memory; nothing was installed or changed
 
-"#]]
-    );
+"#]]);
     assert!(!fresh.join("plugins").exists());
     assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), before);
 }
@@ -543,20 +622,54 @@ fn verify_covers_symlinks_where_a_host_allows_them() {
     std::os::unix::fs::symlink("data/a.txt", repo.dir.join("current")).unwrap();
     repo.commit("notes");
     let home = tmp.path().join("home");
-    let (code, o, e) = install(&home, &[&repo.url()]);
-    assert_eq!(code, 0, "{o}{e}");
-    let (code, o, e) = Plugins::new().args(["verify"]).home(&home).run().parts();
-    assert_eq!(code, 0, "{o}{e}");
+    installing(&home, &[&repo.url()])
+        .tmp(tmp.path())
+        .run()
+        .expect(
+            0,
+            str![[r#"
+   Installed notebook 0.2.0 @ 27468743bc in [TMP]/home/plugins/notebook
+
+"#]],
+            str![[r#"
+    Fetching file://[TMP]/repo
+     Fetched 27468743bc7d
+protoagent plugin `notebook` 0.2.0 from file://[TMP]/repo @ 27468743bc7d
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+        );
+    Plugins::new()
+        .args(["verify"])
+        .home(&home)
+        .tmp(tmp.path())
+        .run()
+        .expect(
+            0,
+            str![[r#"
+          ok notebook
+1 verified, 0 changed
+
+"#]],
+            str![],
+        );
     // Re-pointing the link is a change verify sees.
     let link = home.join("plugins/notebook/current");
     std::fs::remove_file(&link).unwrap();
     std::os::unix::fs::symlink("/etc/passwd", &link).unwrap();
-    let (code, stdout, _) = Plugins::new().args(["verify"]).home(&home).run().parts();
-    assert_eq!(code, 1, "{stdout}");
-    assert!(
-        stdout.contains("the files changed since install"),
-        "{stdout}"
-    );
+    Plugins::new()
+        .args(["verify"])
+        .home(&home)
+        .tmp(tmp.path())
+        .run()
+        .expect(1, str![[r#"
+    tampered notebook: the files changed since install (tree sha256:049535515d6fc300d21e0401604dde32db5591b5ae70a217f04ff931ca8ed34b, locked sha256:857dcf28aac1da5f1f16c1ce49ada2ddbf63b996d93948de85b64ba170387dd6)
+     changed current
+1 verified, 1 changed
+
+"#]], str![]);
 }
 
 /// `n` aoe plugin roots under `dir`, each with a long manifest and two warnings.

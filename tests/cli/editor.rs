@@ -11,19 +11,15 @@ use crate::support::*;
 
 const BROKEN: &str = "id = \"dev.example.x\"\nname = \"X\"\nversion = \"1.0.0\"\napi_version = 12\n\n[[ui]]\nslot = \"sidebar\"\nid = \"s\"\n";
 
-/// Run with `input` on stdin: (exit code, stdout, stderr).
-fn run_with_stdin(cmd: &mut Plugins, input: &[u8]) -> (i32, String, String) {
-    cmd.stdin_bytes(input).run().parts()
-}
-
-fn stdin_validate(cwd: &Path, args: &[&str], input: &[u8]) -> (i32, String, String) {
-    run_with_stdin(
-        Plugins::new()
-            .args(["validate", "--stdin"])
-            .args(args)
-            .current_dir(cwd),
-        input,
-    )
+/// `validate --stdin <args>` in `cwd` with `input` on stdin; `cwd` shows as `[TMP]`.
+fn stdin_validate(cwd: &Path, args: &[&str], input: &[u8]) -> Ran {
+    Plugins::new()
+        .args(["validate", "--stdin"])
+        .args(args)
+        .current_dir(cwd)
+        .tmp(cwd)
+        .stdin_bytes(input)
+        .run()
 }
 
 #[test]
@@ -35,14 +31,13 @@ fn stdin_is_reported_as_the_named_file() {
     // On disk the manifest is broken; the editor's buffer is not (yet).
     std::fs::write(root.join("aoe-plugin.toml"), BROKEN).unwrap();
     let buffer = CLEAN_AOE.replace("version = \"0.1.0\"", "version = \"v1\"");
-    let (code, stdout, stderr) = stdin_validate(
+    stdin_validate(
         tmp.path(),
         &["--stdin-filename", "kanban/aoe-plugin.toml"],
         buffer.as_bytes(),
-    );
-    assert_eq!((code, stderr.as_str()), (0, ""));
-    assert_data_eq!(
-        stdout,
+    )
+    .expect(
+        0,
         str![[r#"
 plugins::aoe::version_not_semver
 
@@ -57,12 +52,12 @@ plugins::aoe::version_not_semver
         e.g. "1.2.0"
     Valid aoe plugin `dev.example.hello` v1 at kanban (1 warning)
 
-"#]]
-        .raw()
+"#]],
+        "",
     );
 
     // JSON for linters, and --strict as usual.
-    let (code, stdout, _) = stdin_validate(
+    let ran = stdin_validate(
         tmp.path(),
         &[
             "--stdin-filename",
@@ -73,8 +68,58 @@ plugins::aoe::version_not_semver
         ],
         buffer.as_bytes(),
     );
-    assert_eq!(code, 1);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    ran.expect(1, str![[r#"
+{
+  "format_version": 1,
+  "valid": false,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 0,
+    "invalid": 1,
+    "errors": 1,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": "kanban",
+      "manifest": "kanban/aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "dev.example.hello",
+      "version": "v1",
+      "valid": false,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:b85a39f39e602eca44b5a98a1887d8281fbeccfe24b8c79f85f36575df0e84bc",
+      "diagnostics": [
+        {
+          "code": "plugins::aoe::version_not_semver",
+          "severity": "error",
+          "message": "version \"v1\" is not a semantic version",
+          "help": "the host does not check it, but updates and the featured index compare versions as semver, e.g. \"1.2.0\"",
+          "labels": [
+            {
+              "start": 50,
+              "end": 54,
+              "line": 3,
+              "column": 11,
+              "end_line": 3,
+              "end_column": 15,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]], "");
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     let p = &doc["plugins"][0];
     assert_eq!(
         (&p["root"], &p["manifest"], &p["manifest_hash"]),
@@ -97,14 +142,14 @@ plugins::aoe::version_not_semver
 #[test]
 fn stdin_with_another_file_name_needs_a_dialect() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, stdout, stderr) = stdin_validate(
+    stdin_validate(
         tmp.path(),
         &["--stdin-filename", "/tmp/nvim.1234/manifest.yaml"],
         b"id: demo\nname: Demo\n",
-    );
-    assert_eq!((code, stdout.as_str()), (2, ""));
-    assert_data_eq!(
-        stderr,
+    )
+    .expect(
+        2,
+        "",
         str![[r#"
 plugins::usage::invalid_argument
 
@@ -112,13 +157,12 @@ plugins::usage::invalid_argument
   help: name the file (`aoe-plugin.toml`, `.aworld-plugin/plugin.json`, `protoagent.plugin.yaml`)
         or pass `--dialect`
 
-"#]]
-        .raw()
+"#]],
     );
     // With --dialect, the file's directory is the plugin root.
     std::fs::write(tmp.path().join("__init__.py"), "").unwrap();
     let name = tmp.path().join("buffer.yaml");
-    let (code, stdout, _) = stdin_validate(
+    let ran = stdin_validate(
         tmp.path(),
         &[
             "--dialect",
@@ -130,8 +174,58 @@ plugins::usage::invalid_argument
         ],
         b"id: demo\nname: Demo\nenabled: maybe\n",
     );
-    assert_eq!(code, 0);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    ran.expect(0, str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 1,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 1
+  },
+  "plugins": [
+    {
+      "root": "[TMP]",
+      "manifest": "[TMP]/buffer.yaml",
+      "dialect": "protoagent",
+      "id": "demo",
+      "version": "0.0.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:c7d0e20e9a09b259dc0a5eb328a34247f83e311923b17e85b9424485aecc8d65",
+      "diagnostics": [
+        {
+          "code": "plugins::protoagent::truthy_string",
+          "severity": "warning",
+          "message": "`enabled` is a str, which Python's bool() reads as true",
+          "help": "write `enabled: true` or `enabled: false` (unquoted); as written, the host treats it as true",
+          "labels": [
+            {
+              "start": 29,
+              "end": 34,
+              "line": 3,
+              "column": 10,
+              "end_line": 3,
+              "end_column": 15,
+              "text": null
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]], "");
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(
         doc["plugins"][0]["diagnostics"][0]["code"],
         "plugins::protoagent::truthy_string"
@@ -146,25 +240,123 @@ plugins::usage::invalid_argument
 #[test]
 fn stdin_bytes_get_the_file_checks() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, stdout, _) = stdin_validate(
+    let ran = stdin_validate(
         tmp.path(),
         &["--stdin-filename", "aoe-plugin.toml", "--format", "json"],
         b"name = \"caf\xe9\"\n",
     );
-    assert_eq!(code, 1);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    ran.expect(
+        1,
+        str![[r#"
+{
+  "format_version": 1,
+  "valid": false,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 0,
+    "invalid": 1,
+    "errors": 1,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": ".",
+      "manifest": "aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": null,
+      "version": null,
+      "valid": false,
+      "host": {
+        "verdict": "file",
+        "message": "aoe-plugin.toml is not valid UTF-8"
+      },
+      "manifest_hash": null,
+      "diagnostics": [
+        {
+          "code": "plugins::file::not_utf8",
+          "severity": "error",
+          "message": "aoe-plugin.toml is not valid UTF-8",
+          "help": "save the file as UTF-8",
+          "labels": [
+            {
+              "start": 11,
+              "end": 12,
+              "line": 1,
+              "column": 12,
+              "end_line": 1,
+              "end_column": 12,
+              "text": "invalid byte at offset 11"
+            }
+          ],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+        "",
+    );
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(
         doc["plugins"][0]["diagnostics"][0]["code"],
         "plugins::file::not_utf8"
     );
     let big = vec![b'#'; 1024 * 1024 + 1];
-    let (code, stdout, _) = stdin_validate(
+    let ran = stdin_validate(
         tmp.path(),
         &["--stdin-filename", "aoe-plugin.toml", "--format", "json"],
         &big,
     );
-    assert_eq!(code, 1);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    ran.expect(
+        1,
+        str![[r#"
+{
+  "format_version": 1,
+  "valid": false,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 1,
+    "valid": 0,
+    "invalid": 1,
+    "errors": 1,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": ".",
+      "manifest": "aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": null,
+      "version": null,
+      "valid": false,
+      "host": {
+        "verdict": "file",
+        "message": "aoe-plugin.toml is over 1 MiB"
+      },
+      "manifest_hash": null,
+      "diagnostics": [
+        {
+          "code": "plugins::file::too_large",
+          "severity": "error",
+          "message": "aoe-plugin.toml is over 1 MiB",
+          "help": null,
+          "labels": [],
+          "fixes": []
+        }
+      ],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+        "",
+    );
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     assert_eq!(
         doc["plugins"][0]["diagnostics"][0]["code"],
         "plugins::file::too_large"
@@ -174,18 +366,34 @@ fn stdin_bytes_get_the_file_checks() {
 #[test]
 fn stdin_takes_no_paths_and_needs_a_file_name() {
     let tmp = tempfile::tempdir().unwrap();
-    let (code, _, stderr) = stdin_validate(tmp.path(), &["--path", "."], b"");
-    assert_eq!(code, 2);
-    assert!(stderr.starts_with("error: "), "{stderr}");
-    let (code, _, stderr) = stdin_validate(
+    stdin_validate(tmp.path(), &["--path", "."], b"").expect(
+        2,
+        "",
+        str![[r#"
+error: the argument '--stdin' cannot be used with '--path <PATH>'
+
+Usage: plugins validate --stdin-filename <PATH> --stdin [PLUGIN-ID]...
+
+For more information, try '--help'.
+
+"#]],
+    );
+    stdin_validate(
         tmp.path(),
         &["--stdin-filename", "aoe-plugin.toml", "--path", "."],
         b"",
-    );
-    assert_eq!(code, 2);
-    assert!(
-        stderr.contains("cannot be used with '--path <PATH>'"),
-        "{stderr}"
+    )
+    .expect(
+        2,
+        "",
+        str![[r#"
+error: the argument '--stdin' cannot be used with '--path <PATH>'
+
+Usage: plugins validate --stdin --stdin-filename <PATH> [PLUGIN-ID]...
+
+For more information, try '--help'.
+
+"#]],
     );
 }
 

@@ -43,12 +43,18 @@ fn a_home_from_before_the_record_is_its_locks_host_and_gets_the_record_when_writ
     let mut lock = named.load_lock().unwrap();
     assert!(!lock.save().unwrap());
     assert_eq!(record(&home), None);
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["list", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stderr}");
+        .expect(
+            0,
+            str![[r#"
+no plugins installed
+
+"#]],
+            str![],
+        );
     assert_eq!(record(&home), None, "list writes nothing");
     // The next write of its lock names the host first.
     let entry = plugins::lock::Entry {

@@ -3,6 +3,7 @@
 
 use plugins::dialect::Dialect;
 use plugins::lock::Lock;
+use snapbox::str;
 
 use crate::support::*;
 
@@ -140,6 +141,7 @@ fn list_and_info_survive_mutated_host_locks() {
                 .arg("--home")
                 .arg(&home)
                 .run()
+                // parts: a randomly mutated lock: the property is that nothing panics.
                 .parts();
             assert!(
                 !stderr.contains("panicked") && code != 101,
@@ -155,13 +157,94 @@ fn a_host_written_lock_is_adopted() {
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
     std::fs::write(home.join("plugins.lock"), PROTO_LOCK).unwrap();
-    let (code, stdout, stderr) = Plugins::new()
+    let ran = Plugins::new()
         .args(["list", "--json", "--home"])
         .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stderr}");
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+        .tmp(tmp.path())
+        .run();
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "artifact",
+      "dialect": "protoagent",
+      "version": "",
+      "source": "https://github.com/protoLabsAI/artifact-plugin",
+      "requested_ref": "v0.2.1",
+      "ref_kind": null,
+      "commit": "e49f185f8366bb371114ef3eb35f1cec3842f321",
+      "home": "[TMP]/home",
+      "present": false,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": null,
+      "hold": null,
+      "deps": null
+    },
+    {
+      "id": "doom",
+      "dialect": "protoagent",
+      "version": "",
+      "source": "https://github.com/x/doom",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9",
+      "home": "[TMP]/home",
+      "present": false,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": null,
+      "hold": null,
+      "deps": [
+        {
+          "name": "a",
+          "version": "1",
+          "sha256": "0000000000000000000000000000000000000000000000000000000000000000"
+        }
+      ]
+    },
+    {
+      "id": "legacy",
+      "dialect": "protoagent",
+      "version": "",
+      "source": "",
+      "requested_ref": "",
+      "ref_kind": null,
+      "commit": null,
+      "home": "[TMP]/home",
+      "present": false,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": null,
+      "hold": null,
+      "deps": []
+    },
+    {
+      "id": "local",
+      "dialect": "protoagent",
+      "version": "",
+      "source": "/src/local",
+      "requested_ref": "",
+      "ref_kind": null,
+      "commit": null,
+      "home": "[TMP]/home",
+      "present": false,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": null,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
+    let doc: serde_json::Value = serde_json::from_str(&ran.stdout).unwrap();
     let kinds: Vec<(String, serde_json::Value, serde_json::Value)> = doc["plugins"]
         .as_array()
         .unwrap()
@@ -202,13 +285,20 @@ fn a_host_written_lock_is_adopted() {
             ),
         ]
     );
-    let (code, stdout, _) = Plugins::new()
+    // The copy that is not a checkout shows as "(local copy)".
+    Plugins::new()
         .args(["list", "--home"])
         .arg(&home)
+        .tmp(tmp.path())
         .run()
-        .parts();
-    assert_eq!(code, 0);
-    assert!(stdout.contains("(local copy)"), "{stdout}");
+        .expect(0, str![[r#"
+ID        VERSION  DIALECT     REF           COMMIT      SOURCE
+artifact  -        protoagent  v0.2.1        e49f185f83  https://github.com/protoLabsAI/artifact-plugin  (missing: run `plugins sync`)
+doom      -        protoagent  (default)     0d6f91b0d6  https://github.com/x/doom  (missing: run `plugins sync`)
+legacy    -        protoagent  (local copy)  -             (missing: run `plugins sync`)
+local     -        protoagent  (local copy)  -           /src/local  (missing: run `plugins sync`)
+
+"#]], str![]);
 }
 
 #[test]
@@ -259,16 +349,36 @@ fn outdated_works_on_a_host_written_row_without_a_ref_kind() {
         ),
     )
     .unwrap();
-    let (code, stdout, stderr) = Plugins::new()
+    // The newer tag v1.1.0 at the second commit.
+    Plugins::new()
         .args(["outdated", "--json", "--home"])
         .arg(&home)
+        .tmp(tmp.path())
+        .redact("[FIRST]", &first)
+        .redact("[SECOND]", &second)
         .run()
-        .parts();
-    assert!(code == 0 || code == 1, "{stdout}{stderr}");
-    assert!(
-        stdout.contains("\"new_ref\": \"v1.1.0\"") && stdout.contains(&second),
-        "{stdout}{stderr}"
-    );
+        .expect(
+            0,
+            str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "tagged",
+      "source": "file://[TMP]/repo",
+      "requested_ref": "v1.0.0",
+      "ref_kind": null,
+      "current": "[FIRST]",
+      "status": "behind",
+      "new_ref": "v1.1.0",
+      "commit": "[SECOND]"
+    }
+  ]
+}
+
+"#]],
+            str![],
+        );
 }
 
 /// A lock whose source has a character that is not ASCII right before `scheme://` (a source
@@ -279,27 +389,271 @@ fn sources_with_typographic_quotes_and_scp_passwords_are_shown_redacted() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
     std::fs::create_dir_all(&home).unwrap();
-    for source in [
-        "«https://u:S3cretPw@example.com/x.git»",
-        "“git://u:S3cretPw@example.com/x”",
-        "git:S3cretPw@example.com:acme/x.git",
+    for (source, shown) in [
+        (
+            "«https://u:S3cretPw@example.com/x.git»",
+            [
+                str![[r#"
+ID    VERSION  DIALECT     REF        COMMIT      SOURCE
+doom  -        protoagent  (default)  0d6f91b0d6  «https://***@example.com/x.git»  (missing: run `plugins sync`)
+
+"#]],
+                str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "doom",
+      "dialect": "protoagent",
+      "version": "",
+      "source": "«https://***@example.com/x.git»",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9",
+      "home": "[TMP]/home",
+      "present": false,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": null,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]],
+                str![[r#"
+doom - (protoagent)
+  source:   «https://***@example.com/x.git»
+  commit:   0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9
+  manifest: (not recorded; `plugins verify --record` records it)
+  tree:     (not recorded; `plugins verify --record` records it)
+  path:     [TMP]/home/plugins/doom (missing)
+
+"#]],
+                str![[r#"
+{
+  "format_version": 1,
+  "id": "doom",
+  "dialect": "protoagent",
+  "version": "",
+  "source": "«https://***@example.com/x.git»",
+  "requested_ref": "",
+  "ref_kind": "default",
+  "commit": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9",
+  "manifest_hash": "",
+  "tree_hash": "",
+  "path": "[TMP]/home/plugins/doom",
+  "present": false,
+  "valid": null,
+  "unbuilt": false,
+  "subdir": null,
+  "signer_key": null,
+  "host": null,
+  "release": null,
+  "home": "[TMP]/home",
+  "enabled": null,
+  "hold": null,
+  "deps": null
+}
+
+"#]],
+                str![[r#"
+    tampered doom: [TMP]/home/plugins/doom is missing
+1 verified, 1 changed
+
+"#]],
+            ],
+        ),
+        (
+            "“git://u:S3cretPw@example.com/x”",
+            [
+                str![[r#"
+ID    VERSION  DIALECT     REF        COMMIT      SOURCE
+doom  -        protoagent  (default)  0d6f91b0d6  “git://***@example.com/x”  (missing: run `plugins sync`)
+
+"#]],
+                str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "doom",
+      "dialect": "protoagent",
+      "version": "",
+      "source": "“git://***@example.com/x”",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9",
+      "home": "[TMP]/home",
+      "present": false,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": null,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]],
+                str![[r#"
+doom - (protoagent)
+  source:   “git://***@example.com/x”
+  commit:   0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9
+  manifest: (not recorded; `plugins verify --record` records it)
+  tree:     (not recorded; `plugins verify --record` records it)
+  path:     [TMP]/home/plugins/doom (missing)
+
+"#]],
+                str![[r#"
+{
+  "format_version": 1,
+  "id": "doom",
+  "dialect": "protoagent",
+  "version": "",
+  "source": "“git://***@example.com/x”",
+  "requested_ref": "",
+  "ref_kind": "default",
+  "commit": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9",
+  "manifest_hash": "",
+  "tree_hash": "",
+  "path": "[TMP]/home/plugins/doom",
+  "present": false,
+  "valid": null,
+  "unbuilt": false,
+  "subdir": null,
+  "signer_key": null,
+  "host": null,
+  "release": null,
+  "home": "[TMP]/home",
+  "enabled": null,
+  "hold": null,
+  "deps": null
+}
+
+"#]],
+                str![[r#"
+    tampered doom: [TMP]/home/plugins/doom is missing
+1 verified, 1 changed
+
+"#]],
+            ],
+        ),
+        (
+            "git:S3cretPw@example.com:acme/x.git",
+            [
+                str![[r#"
+ID    VERSION  DIALECT     REF        COMMIT      SOURCE
+doom  -        protoagent  (default)  0d6f91b0d6  git:***@example.com:acme/x.git  (missing: run `plugins sync`)
+
+"#]],
+                str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "doom",
+      "dialect": "protoagent",
+      "version": "",
+      "source": "git:***@example.com:acme/x.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "commit": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9",
+      "home": "[TMP]/home",
+      "present": false,
+      "unbuilt": false,
+      "subdir": null,
+      "enabled": null,
+      "hold": null,
+      "deps": null
+    }
+  ]
+}
+
+"#]],
+                str![[r#"
+doom - (protoagent)
+  source:   git:***@example.com:acme/x.git
+  commit:   0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9
+  manifest: (not recorded; `plugins verify --record` records it)
+  tree:     (not recorded; `plugins verify --record` records it)
+  path:     [TMP]/home/plugins/doom (missing)
+
+"#]],
+                str![[r#"
+{
+  "format_version": 1,
+  "id": "doom",
+  "dialect": "protoagent",
+  "version": "",
+  "source": "git:***@example.com:acme/x.git",
+  "requested_ref": "",
+  "ref_kind": "default",
+  "commit": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9",
+  "manifest_hash": "",
+  "tree_hash": "",
+  "path": "[TMP]/home/plugins/doom",
+  "present": false,
+  "valid": null,
+  "unbuilt": false,
+  "subdir": null,
+  "signer_key": null,
+  "host": null,
+  "release": null,
+  "home": "[TMP]/home",
+  "enabled": null,
+  "hold": null,
+  "deps": null
+}
+
+"#]],
+                str![[r#"
+    tampered doom: [TMP]/home/plugins/doom is missing
+1 verified, 1 changed
+
+"#]],
+            ],
+        ),
     ] {
         let lock = serde_json::json!({"plugins": [{"id": "doom", "source_url": source,
             "requested_ref": "", "resolved_sha": "0d6f91b0d6f91b0d6f91b0d6f91b0d6f91b0d6f9"}]});
         std::fs::write(home.join("plugins.lock"), lock.to_string()).unwrap();
-        for args in [
+        // What each command shows (verify: the copy is missing); outdated, which asks
+        // example.com, is judged below.
+        for (args, stdout) in [
             &["list"][..],
             &["list", "--json"],
             &["info", "doom"],
             &["info", "doom", "--json"],
             &["verify"],
-            &["outdated", "--timeout", "5"],
-        ] {
+        ]
+        .into_iter()
+        .zip(shown)
+        {
+            let code = if args == ["verify"] { 1 } else { 0 };
+            let ran = Plugins::new()
+                .args(args)
+                .arg("--home")
+                .arg(&home)
+                .tmp(tmp.path())
+                .run();
+            ran.expect(code, stdout, str![]);
+            assert!(
+                !ran.stdout.contains("S3cretPw") && !ran.stderr.contains("S3cretPw"),
+                "{source} {args:?}: {}{}",
+                ran.stdout,
+                ran.stderr
+            );
+        }
+        {
+            let args = ["outdated", "--timeout", "5"];
             let (code, stdout, stderr) = Plugins::new()
                 .args(args)
                 .arg("--home")
                 .arg(&home)
                 .run()
+                // parts: it asks example.com; what it says depends on the network.
                 .parts();
             assert!(
                 code != 101 && !stderr.contains("panicked"),

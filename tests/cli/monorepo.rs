@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::{Repo, git};
 use crate::support::net::CountingServer;
@@ -49,16 +49,18 @@ fn monorepo(dir: &Path, plugins: usize, files: usize, size: usize, ballast: usiz
     repo
 }
 
-/// `plugins <args> --home <home>` against the server as `gh:`'s base.
-fn at(base: &str, home: &Path, args: &[&str]) -> (i32, String, String) {
+/// `plugins <args> --home <home>` against the server as `gh:`'s base; in snapshots the base
+/// shows as `[BASE]`, the home as `[HOME]`.
+fn at(base: &str, home: &Path, args: &[&str]) -> Ran {
     Plugins::new()
         .args(args)
         .arg("--home")
         .arg(home)
         .env("PLUGINS_GH_BASE", base)
         .env("COLUMNS", "400")
+        .redact("[BASE]", base)
+        .redact("[HOME]", home)
         .run()
-        .parts()
 }
 
 /// Serve `repo` as `<served>/acme/<name>.git`; `filter`: the server filters objects
@@ -117,30 +119,30 @@ fn one_fetch_per_repository_and_commit() {
         let bare = served.join(format!("acme/{name}.git"));
         for p in 1..=3 {
             let source = format!("gh:acme/{name}/plugins/p{p}@main");
-            let (code, o, e) = at(&server.base, &home, &["install", &source, "--yes"]);
-            assert_eq!(code, 0, "{o}{e}");
+            // What an install prints is install.rs's and subdir.rs's to check; here its requests.
+            at(&server.base, &home, &["install", &source, "--yes"]).success();
         }
         git(
             &repo.dir,
             &["push", "-q", bare.to_str().unwrap(), "main:main"],
         );
         // The dry run reads the new commits over the network too (commits and trees).
-        let (code, o, e) = at(&server.base, &home, &["update", "--all", "--dry-run"]);
-        assert_eq!(code, 0, "{o}{e}");
-        assert_eq!(o.matches("every plugin changes").count(), 3, "{o}{e}");
+        let ran = at(&server.base, &home, &["update", "--all", "--dry-run"]);
+        ran.success();
+        let o = &ran.stdout;
+        assert_eq!(o.matches("every plugin changes").count(), 3, "{o}");
         server.reset();
-        let (code, o, e) = at(&server.base, &home, &["update", "--all", "--yes"]);
-        assert_eq!(code, 0, "{o}{e}");
-        assert_eq!(o.matches("Updated p").count(), 3, "{o}{e}");
+        let ran = at(&server.base, &home, &["update", "--all", "--yes"]);
+        ran.success();
+        assert_eq!(ran.stdout.matches("Updated p").count(), 3, "{}", ran.stdout);
         let update = server.fetches(&format!("/acme/{name}.git")).0;
         for p in 1..=3 {
             assert_eq!(locked(&home, &format!("p{p}"), "resolved_commit"), v2);
             std::fs::remove_dir_all(home.join(format!("plugins/p{p}"))).unwrap();
         }
         server.reset();
-        let (code, o, e) = at(&server.base, &home, &["sync"]);
-        assert_eq!(code, 0, "{o}{e}");
-        assert!(home.join("plugins/p3/NEWS").is_file(), "{o}{e}");
+        at(&server.base, &home, &["sync"]).success();
+        assert!(home.join("plugins/p3/NEWS").is_file());
         let sync = server.fetches(&format!("/acme/{name}.git")).0;
         counts.push(format!("{name}: update --all {update}, sync {sync}"));
     }
@@ -177,14 +179,21 @@ fn a_subdirectory_install_transfers_about_its_own_objects() {
     for name in ["big", "unfiltered"] {
         let home = t.join(format!("{name}-home"));
         let source = format!("gh:acme/{name}/plugins/p3@main");
-        let (code, o, e) = at(&server.base, &home, &["install", &source, "--yes"]);
-        assert_eq!(code, 0, "{o}{e}");
+        // What an install prints is install.rs's and subdir.rs's to check; here its requests.
+        at(&server.base, &home, &["install", &source, "--yes"]).success();
         assert_eq!(
             std::fs::read(home.join("plugins/p3/data/7.bin")).unwrap(),
             noise(3007, 8 << 10)
         );
-        let (code, o, e) = at(&server.base, &home, &["verify"]);
-        assert_eq!(code, 0, "{o}{e}");
+        at(&server.base, &home, &["verify"]).expect(
+            0,
+            str![[r#"
+          ok p3
+1 verified, 0 changed
+
+"#]],
+            str![],
+        );
         moved.push(server.fetches(&format!("/acme/{name}.git")).1);
     }
     let (partial, whole) = (moved[0], moved[1]);
@@ -210,8 +219,8 @@ fn the_dry_run_says_which_pins_move_and_lists_each_plugins_commits() {
     let home = t.join("home");
     for p in 1..=3 {
         let source = format!("gh:acme/mono/plugins/p{p}@main");
-        let (code, o, e) = at(&base, &home, &["install", &source, "--yes"]);
-        assert_eq!(code, 0, "{o}{e}");
+        // What an install prints is install.rs's and subdir.rs's to check; here its requests.
+        at(&base, &home, &["install", &source, "--yes"]).success();
     }
     repo.file("plugins/p1/NEWS", "fixed\n");
     repo.commit("p1: fix the goal session");
@@ -219,10 +228,8 @@ fn the_dry_run_says_which_pins_move_and_lists_each_plugins_commits() {
     repo.commit("docs: the README");
     repo.file("plugins/p1/NEWS", "fixed again\n");
     repo.commit("p1: fix it again");
-    let (code, o, e) = at(&base, &home, &["update", "--all", "--dry-run"]);
-    assert_eq!(code, 0, "{o}{e}");
-    assert_data_eq!(
-        o,
+    at(&base, &home, &["update", "--all", "--dry-run"]).expect(
+        0,
         str![[r#"
 Would update p1 to main @ [..]
   2 commits since 708c3e704a:
@@ -233,10 +240,88 @@ Would update p1 to main @ [..]
     Pin only p2: the repository moved to main @ e0d1c4e55d; plugins/p2 did not change (the update moves only the lock's pin; the tree stays as it is)
     Pin only p3: the repository moved to main @ e0d1c4e55d; plugins/p3 did not change (the update moves only the lock's pin; the tree stays as it is)
 
-"#]]
+"#]],
+        str![[r#"
+    Fetching [BASE]/acme/mono.git
+     Fetched e0d1c4e55d92
+
+"#]],
     );
-    let (_, o, _) = at(&base, &home, &["update", "--all", "--dry-run", "--json"]);
-    let doc: serde_json::Value = serde_json::from_str(&o).unwrap();
+    let ran = at(&base, &home, &["update", "--all", "--dry-run", "--json"]);
+    ran.expect(0, str![[r#"
+{
+  "format_version": 1,
+  "dry_run": true,
+  "plugins": [
+    {
+      "id": "p1",
+      "status": "would_update",
+      "from_commit": "708c3e704a0025d119fb88152ded3f2bf5b83a8f",
+      "new_ref": "main",
+      "commit": "e0d1c4e55d92ac3e5c36335650ab03c3b60f79e6",
+      "home": "[HOME]",
+      "commits": [
+        {
+          "id": "e0d1c4e55d92ac3e5c36335650ab03c3b60f79e6",
+          "subject": "p1: fix it again"
+        },
+        {
+          "id": "8a5d6e2c14010291d9809f23d2969b2f69f876b8",
+          "subject": "p1: fix the goal session"
+        }
+      ],
+      "more_commits": 0,
+      "commits_complete": true,
+      "permissions": {
+        "capabilities": {
+          "added": [],
+          "removed": []
+        },
+        "build_steps": {
+          "added": [],
+          "removed": []
+        },
+        "ui": {
+          "added": [],
+          "removed": []
+        },
+        "pip": {
+          "added": [],
+          "removed": []
+        }
+      },
+      "consent_needed": false
+    },
+    {
+      "id": "p2",
+      "status": "would_move_pin",
+      "from_commit": "708c3e704a0025d119fb88152ded3f2bf5b83a8f",
+      "new_ref": "main",
+      "commit": "e0d1c4e55d92ac3e5c36335650ab03c3b60f79e6",
+      "subdir": "plugins/p2",
+      "message": "the repository moved to main @ e0d1c4e55d; plugins/p2 did not change (the update moves only the lock's pin; the tree stays as it is)",
+      "home": "[HOME]"
+    },
+    {
+      "id": "p3",
+      "status": "would_move_pin",
+      "from_commit": "708c3e704a0025d119fb88152ded3f2bf5b83a8f",
+      "new_ref": "main",
+      "commit": "e0d1c4e55d92ac3e5c36335650ab03c3b60f79e6",
+      "subdir": "plugins/p3",
+      "message": "the repository moved to main @ e0d1c4e55d; plugins/p3 did not change (the update moves only the lock's pin; the tree stays as it is)",
+      "home": "[HOME]"
+    }
+  ]
+}
+
+"#]], str![[r#"
+    Fetching [BASE]/acme/mono.git
+     Fetched e0d1c4e55d92
+
+"#]]);
+    let o = &ran.stdout;
+    let doc: serde_json::Value = serde_json::from_str(o).unwrap();
     let schema: serde_json::Value = serde_json::from_str(
         &std::fs::read_to_string(
             Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/schema/output/change.json"),
@@ -270,11 +355,27 @@ Would update p1 to main @ [..]
             ("p3".to_owned(), "would_move_pin".to_owned()),
         ]
     );
-    // The update does what the dry run said.
-    let (code, o, e) = at(&base, &home, &["update", "--all", "--yes"]);
-    assert_eq!(code, 0, "{o}{e}");
-    assert!(o.contains("Updated p1"), "{o}");
-    assert_eq!(o.matches("only the lock's pin moved").count(), 2, "{o}");
+    // The update does what the dry run said. The plugins' `Fetched` lines come as their
+    // workers finish, one of them at times before the shared `Fetching`: the order is
+    // left open (`...`), the lines are counted.
+    let ran = at(&base, &home, &["update", "--all", "--yes"]);
+    ran.expect(
+        0,
+        str![[r#"
+     Updated p1 to 1.0.0 (main @ e0d1c4e55d)
+  Up to date p2: the repository moved to main @ e0d1c4e55d; plugins/p2 did not change (only the lock's pin moved)
+  Up to date p3: the repository moved to main @ e0d1c4e55d; plugins/p3 did not change (only the lock's pin moved)
+
+"#]],
+        str![[r#"
+...
+    Fetching [BASE]/acme/mono.git
+...
+"#]],
+    );
+    let lines: Vec<&str> = ran.stderr.lines().map(str::trim).collect();
+    let fetched = lines.iter().filter(|l| **l == "Fetched e0d1c4e55d92");
+    assert_eq!((lines.len(), fetched.count()), (4, 3), "{}", ran.stderr);
 }
 
 /// The partial clone refuses what a whole-tree fetch refuses: a path through a symlink,
@@ -300,11 +401,12 @@ fn a_partial_clone_refuses_what_a_whole_tree_refuses() {
         "plugins/p1",
     ] {
         server.reset();
-        let (code, o, e) = at(
+        let ran = at(
             &server.base,
             &home,
             &["install", "gh:acme/mono@main", "--subdir", path, "--yes"],
         );
+        let (code, o, e) = (ran.code, &ran.stdout, &ran.stderr);
         let said = e
             .lines()
             .find(|l| l.contains('×'))
@@ -354,8 +456,8 @@ fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
         let bare = served.join(format!("acme/{name}.git"));
         for p in 1..=3 {
             let source = format!("gh:acme/{name}/plugins/p{p}@main");
-            let (code, o, e) = at(&server.base, &home, &["install", &source, "--yes"]);
-            assert_eq!(code, 0, "{o}{e}");
+            // What an install prints is install.rs's and subdir.rs's to check; here its requests.
+            at(&server.base, &home, &["install", &source, "--yes"]).success();
         }
         git(
             &repo.dir,
@@ -368,8 +470,9 @@ fn issue_43_the_plugins_of_one_repository_share_its_listings_and_fetches() {
             &["update", "--all", "--yes"],
         ] {
             server.reset();
-            let (code, o, e) = at(&server.base, &home, args);
-            assert!(code == 0 || args[0] == "outdated", "{o}{e}");
+            let ran = at(&server.base, &home, args);
+            let (code, e) = (ran.code, &ran.stderr);
+            assert!(code == 0 || args[0] == "outdated", "{}{e}", ran.stdout);
             let (listings, fetches) = server.requests(&path);
             seen.push(format!(
                 "{name} {}: {listings} listings, {fetches} fetches, says `Fetching` {}x",

@@ -6,6 +6,8 @@
 
 use std::path::Path;
 
+use snapbox::str;
+
 use crate::support::net::FileServer;
 use crate::support::pinned::{code_of, files, fresh, origin, plugins_in};
 
@@ -49,7 +51,7 @@ fn a_lock_whose_pins_are_pip_syntax_is_refused_before_pip_runs() {
     let sha = evil_sdist(&py, &t.join("evil"), &marker);
     // A good bundle of the good lock, for `sync --frozen --from`.
     let bundle = t.join("good.tar");
-    let (code, o, e) = plugins_in(
+    plugins_in(
         &t.join("origin"),
         &index,
         &py,
@@ -61,19 +63,40 @@ fn a_lock_whose_pins_are_pip_syntax_is_refused_before_pip_runs() {
             "--python",
             py.to_str().unwrap(),
         ],
-    );
-    assert_eq!(code, 0, "{o}{e}");
+    )
+    .redact("[TMP]", &t)
+    .redact("[BASE]", &base)
+    .expect(0, str![[r#"
+     Bundled 1 plugins (7680 bytes) into [TMP]/good.tar
 
-    // The consent of a sync that installs pins lists them (a line among fetch progress that
-    // names ports: checked alone).
+"#]], str![[r#"
+    Fetching [BASE]/acme/deppy.git
+warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 4dbdf475ceca
+    Building step 1/1: [PYTHON] -m pip download --disable-pip-version-check --no-input --no-deps --require-hashes --only-binary :all: -d . -r requirements.txt
+
+"#]]);
+
+    // The consent of a sync that installs pins lists them (`wheels:`).
     let home = fresh(&t.join("good"), &lock);
-    let (code, o, e) = plugins_in(&home, &index, &py, &env, &["sync", "--yes"]);
-    assert_eq!(code, 0, "{o}{e}");
-    assert!(
-        e.lines()
-            .any(|l| l == "  wheels:       demolib==1.0.0 (as the lock pins them)"),
-        "{e}"
-    );
+    plugins_in(&home, &index, &py, &env, &["sync", "--yes"])
+        .redact("[BASE]", &base)
+        .expect(0, str![[r#"
+      Synced deppy 1.0.0
+
+"#]], str![[r#"
+    Fetching [BASE]/acme/deppy.git
+warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 4dbdf475ceca
+protoagent plugin `deppy` 1.0.0 from gh:acme/deppy @ 4dbdf475ceca
+  capabilities: none
+  build steps:  none
+  pip:          demolib
+  wheels:       demolib==1.0.0 (as the lock pins them)
+  runs code inside the host process
+    Building step 1/1: [PYTHON] -m pip install --disable-pip-version-check --no-input --only-binary :all: --no-deps --no-compile --require-hashes --target deps -r deps-requirements.txt
+
+"#]]);
 
     let value: serde_json::Value = serde_json::from_str(&lock).unwrap();
     let good_sha = value["plugins"][0]["deps"][0]["sha256"]
@@ -129,7 +152,9 @@ fn a_lock_whose_pins_are_pip_syntax_is_refused_before_pip_runs() {
         ];
         for (n, args) in commands.into_iter().enumerate() {
             let home = fresh(&t.join(format!("h/{what}/{n}")), &edited);
-            let (code, o, e) = plugins_in(&home, &index, &py, &env, args);
+            // What the user sees is the snapshot below, for the first attack.
+            // parts: 28 runs (seven attacks by four commands), each judged by its error code.
+            let (code, o, e) = plugins_in(&home, &index, &py, &env, args).parts();
             assert_eq!(code, 2, "{what}, {args:?}: {o}{e}");
             assert_eq!(
                 code_of(&e),
@@ -166,21 +191,23 @@ fn a_lock_whose_pins_are_pip_syntax_is_refused_before_pip_runs() {
         .run()
         .redact("[HOME]", &home)
         .redact("[SHA]", &good_sha)
-        .code(2)
-        .stdout_eq("")
-        .stderr_eq(snapbox::str![[r#"
+        .expect(
+            2,
+            "",
+            str![[r#"
 plugins::lock::bad_pin
 
   × [HOME]/plugins.lock: the entry "deppy" pins a wheel that cannot be one
   │ (deps[0]): the sha256
-  │ "[SHA]/n--index-url http://
+  │ "[SHA]\n--index-url http://
   │ evil.example/simple/" is not 64 lower-case hex digits
   help: nothing was installed or run for it: a pin reaches pip as a requirement line, so it is
         only ever a name, a version and a sha256; if the lock came from elsewhere (a pull request,
         a bundle), do not use it; else remove the `deps` of deppy from [HOME]/
         plugins.lock and run `plugins install --deps` again
 
-"#]]);
+"#]],
+        );
 }
 
 /// Pins (of a real wheel, in the index pip reads) for a plugin whose manifest asks for no
@@ -215,7 +242,7 @@ fn pins_for_a_plugin_without_requirements_are_refused() {
     );
     let home = t.join("plain");
     crate::support::protoagent::instance(&home, None);
-    let (code, o, e) = plugins_in(
+    plugins_in(
         &home,
         &index,
         &py,
@@ -227,24 +254,73 @@ fn pins_for_a_plugin_without_requirements_are_refused() {
             "--host-version",
             "0.218.1",
         ],
-    );
-    assert_eq!(code, 0, "{o}{e}");
+    )
+    .redact("[BASE]", &base)
+    .expect(0, str![[r#"
+   Installed deppy 1.0.1 @ cf63fed0ac in [HOME]/plugins/deppy
+
+"#]], str![[r#"
+    Fetching [BASE]/acme/deppy.git
+warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched cf63fed0acd4
+protoagent plugin `deppy` 1.0.1 from gh:acme/deppy @ cf63fed0acd4
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]]);
     let mut plain: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(home.join("plugins.lock")).unwrap()).unwrap();
     let pinned: serde_json::Value = serde_json::from_str(&lock).unwrap();
     plain["plugins"][0]["deps"] = pinned["plugins"][0]["deps"].clone();
     let edited = serde_json::to_string_pretty(&plain).unwrap();
     let out = t.join("stray.tar");
-    let commands: [&[&str]; 3] = [
-        &["sync", "--yes"],
-        &["sync", "--frozen", "--yes"],
-        &["bundle", "-o", out.to_str().unwrap()],
+    let commands: [(&[&str], snapbox::data::Inline); 3] = [
+        (
+            &["sync", "--yes"],
+            str![[r#"
+    Fetching [BASE]/acme/deppy.git
+warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched cf63fed0acd4
+plugins::lock::stray_pins
+
+  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed
+  help: if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove deppy's `deps` from the lock
+
+"#]],
+        ),
+        (
+            &["sync", "--frozen", "--yes"],
+            str![[r#"
+    Fetching [BASE]/acme/deppy.git
+warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched cf63fed0acd4
+plugins::lock::stray_pins
+
+  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed
+  help: if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove deppy's `deps` from the lock
+
+"#]],
+        ),
+        (
+            &["bundle", "-o", out.to_str().unwrap()],
+            str![[r#"
+    Fetching [BASE]/acme/deppy.git
+warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched cf63fed0acd4
+plugins::lock::stray_pins
+
+  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed
+  help: if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove deppy's `deps` from the lock
+
+"#]],
+        ),
     ];
-    for (n, args) in commands.into_iter().enumerate() {
+    for (n, (args, stderr)) in commands.into_iter().enumerate() {
         let home = fresh(&t.join(format!("stray/{n}")), &edited);
-        let (code, o, e) = plugins_in(&home, &index, &py, &env, args);
-        assert_eq!(code, 2, "{args:?}: {o}{e}");
-        assert_eq!(code_of(&e), "plugins::lock::stray_pins", "{args:?}: {e}");
+        plugins_in(&home, &index, &py, &env, args)
+            .redact("[BASE]", &base)
+            .expect(2, "", stderr);
         assert!(files(&home).is_empty(), "{args:?}");
         assert!(!out.exists(), "{args:?}");
     }

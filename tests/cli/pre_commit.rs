@@ -163,12 +163,23 @@ plugins::aworld::schema
         .raw()
     );
     // A name that is not an existing manifest file is still a plugin id.
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["validate", "--home"])
         .arg(root)
         .arg("missing/aoe-plugin.toml")
         .current_dir(root)
+        .tmp(root)
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stderr}");
+        .expect(
+            2,
+            str![],
+            str![[r#"
+plugins::install::unsafe_name
+
+  × plugin id "missing/aoe-plugin.toml" cannot name a plugin directory: it contains a path
+  │ separator (`/` or `\`)
+  help: `plugins list` shows the ids of installed plugins
+
+"#]],
+        );
 }

@@ -9,10 +9,11 @@ use std::path::Path;
 
 use plugins::host::testing::protoagent::{self as pa, Allow, Profile};
 use serde_json::{Value, json};
+use snapbox::str;
 
 use crate::support::hosts::host_python;
 use crate::support::protoagent::{
-    NO_NETWORK, host, host_env, instance, plugin_repo, plugins_install,
+    NO_NETWORK, host, host_env, instance, plugin_repo, plugins_installing,
 };
 use crate::support::*;
 
@@ -194,6 +195,7 @@ fn bak_folders_are_not_plugins_under_0218() {
             .arg(&dir)
             .args(extra)
             .run()
+            // parts: one call per host profile, judged by the ids it finds (the host's own).
             .parts();
         assert_eq!(code, 0, "{stdout}{stderr}");
         let doc: Value = serde_json::from_str(&stdout).unwrap();
@@ -256,8 +258,26 @@ fn lock_rows_last_per_id_and_host_keys_kept() {
     );
     // plugins rewrites the lock (an install over the untracked... tracked id, forced).
     std::fs::create_dir_all(home.join("plugins/own_plugin")).unwrap();
-    let (code, err, message) = plugins_install(&home, &own.dir.display().to_string(), &["--force"]);
-    assert_eq!(code, 0, "{err} {message}");
+    plugins_installing(&home, &own.dir.display().to_string(), &["--force"])
+        .tmp(&t)
+        .run()
+        .expect(
+            0,
+            str![[r#"
+   Installed own_plugin 1.0.0 in [TMP]/home/plugins/own_plugin
+
+"#]],
+            str![[r#"
+    Fetching [TMP]/own
+      Copied
+protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
+  asked again:  it now runs code inside the host
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+        );
     let after = rows(&home);
     assert_eq!(after["dup"], before["dup"]);
     assert_eq!(after["own_plugin"], json!(own.dir.display().to_string()));
@@ -300,6 +320,7 @@ fn the_version_gate_defaults_to_the_profiles_release() {
             .arg(dir.path())
             .args(extra)
             .run()
+            // parts: one call per case of a table, judged by the host-version diagnostic.
             .parts();
         let doc: Value = serde_json::from_str(&stdout).unwrap();
         doc["plugins"][0]["diagnostics"]
@@ -346,8 +367,25 @@ fn a_superseded_source_is_superseded_in_outdated_without_the_network() {
         serde_json::to_string_pretty(&lock).unwrap(),
     )
     .unwrap();
-    let (code, err, message) = plugins_install(&home, &own.dir.display().to_string(), &[]);
-    assert_eq!(code, 0, "{err} {message}");
+    plugins_installing(&home, &own.dir.display().to_string(), &[])
+        .tmp(&t)
+        .run()
+        .expect(
+            0,
+            str![[r#"
+   Installed own_plugin 1.0.0 in [TMP]/home/plugins/own_plugin
+
+"#]],
+            str![[r#"
+    Fetching [TMP]/own
+      Copied
+protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+        );
     let judge = host_env(
         &py,
         &home,
@@ -356,14 +394,43 @@ fn a_superseded_source_is_superseded_in_outdated_without_the_network() {
     );
     assert_eq!(judge["agent_browser"], true);
     assert_eq!(judge["own_plugin"], false);
-    let (code, stdout, stderr) = Plugins::new()
+    let ran = Plugins::new()
         .args(["outdated", "--json", "--home"])
         .arg(&home)
         .envs(NO_NETWORK)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stderr}");
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
+        .tmp(&t)
+        .run();
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "agent_browser",
+      "source": "https://github.com/protoLabsAI/agent-browser-plugin.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "current": "0123456789012345678901234567890123456789",
+      "status": "superseded",
+      "by": "agent_browser",
+      "bundled_version": "0.7.0"
+    },
+    {
+      "id": "own_plugin",
+      "source": "[TMP]/own",
+      "requested_ref": "",
+      "ref_kind": null,
+      "current": null,
+      "status": "local"
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     let rows = doc["plugins"].as_array().unwrap();
     let status = |id: &str| {
         rows.iter()
@@ -375,19 +442,19 @@ fn a_superseded_source_is_superseded_in_outdated_without_the_network() {
         Some((json!("superseded"), json!("agent_browser")))
     );
     assert_eq!(status("own_plugin").map(|s| s.0), Some(json!("local")));
-    let (code, stdout, _) = Plugins::new()
+    Plugins::new()
         .args(["outdated", "-q", "--home"])
         .arg(&home)
         .envs(NO_NETWORK)
         .env("COLUMNS", "200")
+        .tmp(&t)
         .run()
-        .parts();
-    assert_eq!(code, 0);
-    snapbox::assert_data_eq!(
-        stdout,
-        snapbox::str![[r#"
+        .expect(
+            0,
+            str![[r#"
 agent_browser                    HEAD @ 0123456789            superseded: protoAgent runs its bundled agent_browser v0.7.0 and ignores this copy (`plugins remove agent_browser` cleans it up)
 
-"#]]
-    );
+"#]],
+            str![],
+        );
 }

@@ -3,11 +3,13 @@
 //! on local git repositories (the helpers are in `support::protoagent`).
 
 use serde_json::{Value, json};
+use snapbox::str;
 
 use crate::support::git::Repo;
 use crate::support::hosts::host_python;
 use crate::support::protoagent::{
     NO_NETWORK, host, host_env, host_install, instance, plugin_repo, plugins_install,
+    plugins_installing,
 };
 use crate::support::*;
 
@@ -66,23 +68,63 @@ fn installs_are_refused_and_short_circuited_as_the_hosts_installer_does() {
         host_install(&py, &host_home, &own.dir.display().to_string(), false)["ok"],
         "own_plugin"
     );
-    let (code, _, _) = plugins_install(&t.join("ours-own"), &own.dir.display().to_string(), &[]);
-    assert_eq!(code, 0);
+    plugins_installing(&t.join("ours-own"), &own.dir.display().to_string(), &[])
+        .tmp(&t)
+        .run()
+        .expect(
+            0,
+            str![[r#"
+   Installed own_plugin 1.0.0 in [TMP]/ours-own/plugins/own_plugin
+
+"#]],
+            str![[r#"
+    Fetching [TMP]/own
+      Copied
+protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+        );
     // The 0.145 profile: `cowork` was not bundled yet, `artifact` was.
     let old = t.join("old");
-    let (code, err, _) = plugins_install(
+    plugins_installing(
         &old,
         &cowork.dir.display().to_string(),
         &["--host-version", "0.145"],
+    )
+    .tmp(&t)
+    .run()
+    .expect(
+        0,
+        str![[r#"
+   Installed cowork 1.0.0 in [TMP]/old/plugins/cowork
+
+"#]],
+        str![[r#"
+    Fetching [TMP]/cowork
+      Copied
+protoagent plugin `cowork` 1.0.0 from [TMP]/cowork
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
     );
-    assert_eq!((code, err.as_str()), (0, ""));
-    let (code, err, message) = plugins_install(&old, &artifact.dir.display().to_string(), &[]);
-    assert_ne!(code, 0);
-    assert_eq!(err, "plugins::install::builtin", "the home remembers 0.145");
-    assert_eq!(
-        message,
-        "plugin id 'artifact' is a built-in — cannot install over it."
-    );
+    // The home remembers 0.145: the host's own words.
+    plugins_installing(&old, &artifact.dir.display().to_string(), &[])
+        .tmp(&t)
+        .run()
+        .expect(2, str![], str![[r#"
+    Fetching [TMP]/artifact
+      Copied
+plugins::install::builtin
+
+  × plugin id 'artifact' is a built-in — cannot install over it.
+  help: protoAgent runs its own bundled copy of this plugin; enable that one instead (or choose another id for a fork)
+
+"#]]);
 }
 
 #[test]
@@ -193,6 +235,7 @@ fn a_node_floor_the_path_does_not_meet_warns_with_the_hosts_gap() {
                     .env("PATH", path)
                     .env("COLUMNS", "1000")
                     .run()
+                    // parts: one run per case of a table, its warning compared with the host's.
                     .parts();
                 assert_eq!(code, 0, "{stdout}{stderr}");
                 let got = stderr
@@ -231,15 +274,22 @@ fn sync_of_a_superseded_row_has_nothing_to_update_in_the_hosts_words() {
     std::fs::write(home.join("plugins.lock"), row.to_string()).unwrap();
     // The plugin's directory is gone: sync would fetch it again; the host has nothing to
     // fetch (the bundled copy runs), and neither does plugins (no network is touched).
-    let (code, _, stderr) = Plugins::new()
+    let ran = Plugins::new()
         .args(["sync", "--yes", "--home"])
         .arg(&home)
         .envs(NO_NETWORK)
         .env("COLUMNS", "1000")
-        .run()
-        .parts();
-    assert_ne!(code, 0);
-    assert!(stderr.contains("plugins::install::superseded"), "{stderr}");
+        .tmp(&t)
+        .run();
+    ran.expect(2, str![], str![[r#"
+plugins::install::superseded
+
+  × 'agent_browser' now ships with protoAgent (bundled v0.7.0), which supersedes https://github.com/protoLabsAI/agent-browser-plugin.git — the copy installed from there is ignored and has nothing to
+  │ update. The bundled copy updates with protoAgent itself; uninstall the old copy to clean it up (your settings and enabled state are kept).
+  help: `plugins remove agent_browser` removes the ignored copy
+
+"#]]);
+    let stderr = &ran.stderr;
     let flat = |t: &str| {
         t.split_whitespace()
             .filter(|w| *w != "│")
@@ -247,7 +297,7 @@ fn sync_of_a_superseded_row_has_nothing_to_update_in_the_hosts_words() {
             .join(" ")
     };
     assert!(
-        flat(&stderr).contains(&flat(want.as_str().unwrap())),
+        flat(stderr).contains(&flat(want.as_str().unwrap())),
         "{stderr}\nwant: {want}"
     );
 }

@@ -34,6 +34,7 @@ fn sarif(cwd: &Path, args: &[&str]) -> (i32, serde_json::Value) {
         .args(args)
         .current_dir(cwd)
         .run()
+        // parts: the log is checked against the SARIF schema, then by its results (below).
         .parts();
     assert_eq!(stderr, "");
     let log: serde_json::Value = serde_json::from_str(&stdout).expect("SARIF is JSON");

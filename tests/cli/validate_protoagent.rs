@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use serde_json::Value;
+use snapbox::str;
 
 use crate::support::*;
 
@@ -24,6 +25,7 @@ fn validate(root: &Path, extra: &[&str]) -> (i32, Value) {
         .arg(root)
         .args(extra)
         .run()
+        // parts: one call per case of a table, each judged by the JSON report's fields.
         .parts();
     assert!(!stderr.contains("panicked"), "{stderr}");
     let doc: Value =
@@ -235,13 +237,20 @@ fn requires_env_reads_the_environment() {
         p["diagnostics"][0]["message"],
         "missing env: PLUGINS_TEST_NEEDED_VAR"
     );
-    let (code, stdout, _) = Plugins::new()
+    Plugins::new()
         .args(["validate", "--strict", "--path"])
         .arg(dir.path())
         .env("PLUGINS_TEST_NEEDED_VAR", "x")
+        .tmp(dir.path())
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}");
+        .expect(
+            0,
+            str![[r#"
+    Valid protoagent plugin `demo` 0.0.0 at [TMP]
+
+"#]],
+            str![],
+        );
 }
 
 #[test]
@@ -258,12 +267,21 @@ fn host_version_is_pep440_for_protoagent() {
         p["diagnostics"][0]["message"],
         "requires protoAgent >= 1.0 but this host is 1.0rc1"
     );
-    let (code, _, stderr) = Plugins::new()
+    Plugins::new()
         .args(["validate", "--host-version", "banana", "--path"])
         .arg(dir.path())
+        .tmp(dir.path())
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stderr}");
+        .expect(
+            2,
+            str![],
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × --host-version "banana" is neither a semver (aoe) nor a PEP 440 (protoAgent) version
+
+"#]],
+        );
 }
 
 #[test]
@@ -347,13 +365,78 @@ fn all_three_dialects_in_one_run() {
     std::fs::create_dir_all(&proto).unwrap();
     std::fs::write(proto.join("protoagent.plugin.yaml"), "id: p\nname: P\n").unwrap();
     std::fs::write(proto.join("__init__.py"), "").unwrap();
-    let (code, stdout, _) = Plugins::new()
+    let ran = Plugins::new()
         .args(["validate", "-r", "--strict", "--format", "json", "--path"])
         .arg(parent.path())
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}");
-    let doc: Value = serde_json::from_str(&stdout).unwrap();
+        .tmp(parent.path())
+        .run();
+    ran.expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "valid": true,
+  "aoe_api": 15,
+  "summary": {
+    "plugins": 3,
+    "valid": 3,
+    "invalid": 0,
+    "errors": 0,
+    "warnings": 0
+  },
+  "plugins": [
+    {
+      "root": "[TMP]/a-aoe",
+      "manifest": "[TMP]/a-aoe/aoe-plugin.toml",
+      "dialect": "aoe",
+      "id": "dev.example.hello",
+      "version": "0.1.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:29f0c492bf428c60f846d7d8fc6d3a1d4c16337b3eeb827d095b6e1310689ff6",
+      "diagnostics": [],
+      "skipped": null
+    },
+    {
+      "root": "[TMP]/b-aworld",
+      "manifest": "[TMP]/b-aworld/.aworld-plugin/plugin.json",
+      "dialect": "aworld",
+      "id": "w",
+      "version": "1",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:d62bde85fa805708de6d3cfe85450c7946cead2ccb7ff838aede4ba4309d3ddd",
+      "diagnostics": [],
+      "skipped": null
+    },
+    {
+      "root": "[TMP]/c-proto",
+      "manifest": "[TMP]/c-proto/protoagent.plugin.yaml",
+      "dialect": "protoagent",
+      "id": "p",
+      "version": "0.0.0",
+      "valid": true,
+      "host": {
+        "verdict": "valid",
+        "message": null
+      },
+      "manifest_hash": "sha256:a8b6d4deba8d23d1b1150175fe6edeb11811393a1822f164525daba3bbde6d74",
+      "diagnostics": [],
+      "skipped": null
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
+    let doc: Value = serde_json::from_str(&ran.stdout).unwrap();
     let dialects: Vec<&str> = doc["plugins"]
         .as_array()
         .unwrap()

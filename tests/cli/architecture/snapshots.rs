@@ -32,6 +32,21 @@ const CONVERTED: &[&str] = &[
     "review.rs",
     "signed.rs",
     "github.rs",
+    "frozen.rs",
+    "auth.rs",
+    "bounds.rs",
+    "workflows.rs",
+    "validate_protoagent.rs",
+    "protoagent_0218.rs",
+    "lock_fuzz.rs",
+    "sarif.rs",
+    "pre_commit.rs",
+    "lsp.rs",
+    "home_host.rs",
+    "editor.rs",
+    "protoagent_0218_install.rs",
+    "monorepo.rs",
+    "pins.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::git::{Repo, git};
 use super::net::Daemon;
-use super::{Plugins, wheel_with};
+use super::{Plugins, Ran, wheel_with};
 
 /// Every file under `plugins/` and `plugin-deps/` of `home`, with its bytes.
 pub(crate) fn files(home: &Path) -> BTreeMap<String, Vec<u8>> {
@@ -36,14 +36,15 @@ pub(crate) fn fresh(dir: &Path, lock: &str) -> PathBuf {
     dir.to_path_buf()
 }
 
-/// `plugins <args> --home <home>` with pip limited to `index` and the host's Python.
+/// `plugins <args> --home <home>` with pip limited to `index` and the host's Python; in
+/// snapshots the home shows as `[HOME]`, the index as `[INDEX]`, the Python as `[PYTHON]`.
 pub(crate) fn plugins_in(
     home: &Path,
     index: &Path,
     py: &Path,
     env: &[(&str, &str)],
     args: &[&str],
-) -> (i32, String, String) {
+) -> Ran {
     let mut cmd = Plugins::new();
     cmd.args(args)
         .arg("--home")
@@ -55,12 +56,15 @@ pub(crate) fn plugins_in(
         .env("NO_COLOR", "1")
         .env("COLUMNS", "1000")
         .envs(env.iter().copied())
-        .stdin(std::process::Stdio::null());
+        .stdin(std::process::Stdio::null())
+        .redact("[HOME]", home)
+        .redact("[INDEX]", index)
+        .redact("[PYTHON]", py);
     // The host's interpreter is named: a fresh home remembers none.
     if matches!(args.first(), Some(&"sync")) {
         cmd.arg("--python").arg(py);
     }
-    cmd.run().parts()
+    cmd.run()
 }
 
 /// The error code a failed command printed.
@@ -96,7 +100,7 @@ pub(crate) fn origin(t: &Path, py: &Path) -> (PathBuf, PathBuf, String, Daemon) 
     let home = t.join("origin");
     crate::support::protoagent::instance(&home, None);
     let py_arg = py.display().to_string();
-    let (code, o, e) = plugins_in(
+    plugins_in(
         &home,
         &index,
         py,
@@ -111,8 +115,8 @@ pub(crate) fn origin(t: &Path, py: &Path) -> (PathBuf, PathBuf, String, Daemon) 
             "--host-version",
             "0.218.1",
         ],
-    );
-    assert_eq!(code, 0, "{o}{e}");
+    )
+    .success();
     let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
     (index, served, lock, daemon)
 }

@@ -72,14 +72,7 @@ pub(crate) fn host_install(py: &Path, home: &Path, url: &str, force: bool) -> Va
 /// `plugins install <url> --yes --home <home> [extra]`: (exit code, the error's code and
 /// first message line, or the empty strings).
 pub(crate) fn plugins_install(home: &Path, url: &str, extra: &[&str]) -> (i32, String, String) {
-    let (code, stdout, stderr) = Plugins::new()
-        .args(["install", url, "--yes", "--home"])
-        .arg(home)
-        .args(extra)
-        .envs(NO_NETWORK)
-        .env("COLUMNS", "1000")
-        .run()
-        .parts();
+    let (code, stdout, stderr) = plugins_installing(home, url, extra).run().parts();
     let err_code = stderr
         .lines()
         .find(|l| l.starts_with("plugins::"))
@@ -92,6 +85,18 @@ pub(crate) fn plugins_install(home: &Path, url: &str, extra: &[&str]) -> (i32, S
         .to_owned();
     let _ = stdout;
     (code, err_code, message)
+}
+
+/// The same `plugins install`, to run and compare with [`super::Ran::expect`] once the caller
+/// has added its redactions.
+pub(crate) fn plugins_installing(home: &Path, url: &str, extra: &[&str]) -> Plugins {
+    let mut cmd = Plugins::new();
+    cmd.args(["install", url, "--yes", "--home"])
+        .arg(home)
+        .args(extra)
+        .envs(NO_NETWORK)
+        .env("COLUMNS", "1000");
+    cmd
 }
 
 /// Should a check that fetches nothing regress, the fetch goes to a closed loopback port.
