@@ -162,7 +162,7 @@ plugins::aworld::schema
 "#]]
         .raw()
     );
-    // A name that is not an existing manifest file is still a plugin id.
+    // A manifest path that does not exist is reported as a missing path, not as an id.
     Plugins::new()
         .args(["validate", "--home"])
         .arg(root)
@@ -174,11 +174,9 @@ plugins::aworld::schema
             2,
             str![],
             str![[r#"
-plugins::install::unsafe_name
+plugins::usage::path_not_found
 
-  × plugin id "missing/aoe-plugin.toml" cannot name a plugin directory: it contains a path
-  │ separator (`/` or `\`)
-  help: `plugins list` shows the ids of installed plugins
+  × path `missing/aoe-plugin.toml` does not exist
 
 "#]],
         );
