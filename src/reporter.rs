@@ -276,8 +276,7 @@ fn show(printer: &Printer, spinner: Option<&Spinner>, counting: &mut bool, line:
 fn removed(cleaned: usize) -> String {
     match cleaned {
         0 => String::new(),
-        1 => " (removed 1 leftover)".to_owned(),
-        n => format!(" (removed {n} leftovers)"),
+        n => format!(" (removed {})", crate::render::plural(n, "leftover")),
     }
 }
 

@@ -82,8 +82,8 @@ pub fn run(args: &BundleArgs, cx: &Context, printer: &Printer) -> Result<ExitSta
                 p.uploaded_bytes
             )),
             (output, None) => printer.outcome(&format!(
-                "     Bundled {} plugins ({} bytes) into {}\n",
-                report.plugins.len(),
+                "     Bundled {} ({} bytes) into {}\n",
+                crate::render::plural(report.plugins.len(), "plugin"),
                 report.bytes,
                 output
                     .as_deref()

@@ -2,7 +2,7 @@
 //! Markdown job summary. See "Workflow commands for GitHub Actions":
 //! `::error file=…,line=…,col=…::message`.
 
-use super::{Lines, Sink, Spool, Tally};
+use super::{Lines, Sink, Spool, Tally, plural};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::validate::PluginReport;
 
@@ -189,14 +189,6 @@ fn plain_line(
 /// workflow command (`::`).
 fn indent(s: &str) -> String {
     s.replace('\r', "").replace('\n', "\n    ")
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 /// The job summary, one report at a time: the table rows and the diagnostics

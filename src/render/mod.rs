@@ -229,6 +229,15 @@ impl<'a> Lines<'a> {
     }
 }
 
+/// `n` and `word`, plural unless `n` is 1: `1 error`, `2 errors`, `0 plugins`.
+pub fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
+}
+
 fn floor_char_boundary(text: &str, mut i: usize) -> usize {
     while i > 0 && !text.is_char_boundary(i) {
         i -= 1;

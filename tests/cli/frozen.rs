@@ -159,7 +159,7 @@ fn a_fleet_syncs_frozen_from_a_mirror_while_the_origin_is_down_and_edited_locks_
     .redact("[TMP]", &t)
     .redact("[DEAD]", &dead)
     .expect(0, str![[r#"
-     Bundled 1 plugins (7680 bytes) into [TMP]/plugins-bundle.tar
+     Bundled 1 plugin (7680 bytes) into [TMP]/plugins-bundle.tar
 
 "#]], str![[r#"
     Fetching [DEAD]/acme/deppy.git

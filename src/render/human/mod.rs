@@ -17,7 +17,7 @@ use layout::draw;
 use wrap::{PLAIN_PUNCTUATION, plain};
 use wrap::{prewrap, words};
 
-use super::display_path;
+use super::{display_path, plural};
 use crate::diagnostic::{Diagnostic, Severity};
 use crate::validate::PluginReport;
 
@@ -360,14 +360,6 @@ fn status_line(r: &PluginReport) -> String {
     };
     let verb = if r.is_valid() { "Valid" } else { "Invalid" };
     format!("{verb:>9} {what} at {}{counts}", display_path(&r.root))
-}
-
-fn plural(n: usize, word: &str) -> String {
-    if n == 1 {
-        format!("1 {word}")
-    } else {
-        format!("{n} {word}s")
-    }
 }
 
 fn count_phrase(errors: usize, warnings: usize) -> String {
