@@ -67,7 +67,7 @@ fn a_lock_whose_pins_are_pip_syntax_is_refused_before_pip_runs() {
     .redact("[TMP]", &t)
     .redact("[BASE]", &base)
     .expect(0, str![[r#"
-     Bundled 1 plugins (7680 bytes) into [TMP]/good.tar
+     Bundled 1 plugin (7680 bytes) into [TMP]/good.tar
 
 "#]], str![[r#"
     Fetching [BASE]/acme/deppy.git
