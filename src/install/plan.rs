@@ -37,6 +37,33 @@ pub struct Request {
 }
 
 impl Request {
+    /// A request that asks for nothing yet: the plugin's identity, no grant.
+    pub fn granting_nothing(
+        id: String,
+        dialect: Dialect,
+        version: String,
+        source: String,
+        commit: Option<String>,
+    ) -> Request {
+        Request {
+            id,
+            dialect,
+            version,
+            source,
+            commit,
+            capabilities: Vec::new(),
+            build_steps: Vec::new(),
+            ui: Vec::new(),
+            runs_code: false,
+            pip: Vec::new(),
+            optional_pip: Vec::new(),
+            pins: Vec::new(),
+            unverified: false,
+            reasons: Vec::new(),
+            signer_change: None,
+        }
+    }
+
     pub fn needs_consent(&self) -> bool {
         self.unverified
             || !self.capabilities.is_empty()
@@ -60,23 +87,13 @@ pub(super) fn describe(
     let dialect = known.unwrap_or(crate::host::NO_MANIFEST);
     let id = report.outcome.id.clone().unwrap_or_default();
     let version = report.outcome.version.clone().unwrap_or_default();
-    let mut req = Request {
+    let mut req = Request::granting_nothing(
         id,
         dialect,
         version,
-        source: source.to_owned(),
-        commit: commit.map(str::to_owned),
-        capabilities: Vec::new(),
-        build_steps: Vec::new(),
-        ui: Vec::new(),
-        runs_code: false,
-        pip: Vec::new(),
-        optional_pip: Vec::new(),
-        pins: Vec::new(),
-        unverified: false,
-        reasons: Vec::new(),
-        signer_change: None,
-    };
+        source.to_owned(),
+        commit.map(str::to_owned),
+    );
     let Some(dialect) = known else {
         return (req, Vec::new(), None);
     };

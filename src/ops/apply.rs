@@ -316,21 +316,14 @@ mod tests {
 
     fn request() -> crate::install::Request {
         crate::install::Request {
-            id: "dev.example.kanban".into(),
-            dialect: crate::host::NO_MANIFEST,
-            version: "1.0.0".into(),
-            source: "gh:example/kanban".into(),
-            commit: None,
             capabilities: vec!["net".into()],
-            build_steps: Vec::new(),
-            ui: Vec::new(),
-            runs_code: false,
-            pip: Vec::new(),
-            optional_pip: Vec::new(),
-            pins: Vec::new(),
-            unverified: false,
-            reasons: Vec::new(),
-            signer_change: None,
+            ..crate::install::Request::granting_nothing(
+                "dev.example.kanban".into(),
+                crate::host::NO_MANIFEST,
+                "1.0.0".into(),
+                "gh:example/kanban".into(),
+                None,
+            )
         }
     }
 
