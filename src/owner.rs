@@ -69,6 +69,19 @@ pub fn beside_prefix(file_name: &str) -> String {
     format!(".{file_name}.{}.", tag())
 }
 
+/// Whether `tag` has a tag's shape: `<pid>-<start>`, both in digits.
+pub fn is_tag(tag: &str) -> bool {
+    let digits = |n: &str| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit());
+    tag.split_once('-')
+        .is_some_and(|(pid, start)| digits(pid) && digits(start))
+}
+
+/// Whether `random` is a temp name's random part as this crate asks tempfile for it:
+/// [`BESIDE_RANDOM`] letters or digits.
+pub fn is_random(random: &str) -> bool {
+    random.len() == BESIDE_RANDOM && random.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
 /// The temp files writers of `target` left beside it when they were killed (`kill -9`, a
 /// reboot): exactly `.<name>.<pid>-<start>.<6 letters or digits>.tmp` for `target`'s own
 /// name, regular files (a link is not followed), whose owner is gone. Another process
@@ -94,15 +107,7 @@ pub fn stale_beside(target: &Path) -> Vec<PathBuf> {
         let Some((owner, random)) = middle.split_once('.') else {
             return false;
         };
-        let is_tag = owner.split_once('-').is_some_and(|(pid, start)| {
-            [pid, start]
-                .iter()
-                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()))
-        });
-        is_tag
-            && random.len() == BESIDE_RANDOM
-            && random.bytes().all(|b| b.is_ascii_alphanumeric())
-            && alive(owner) == Some(false)
+        is_tag(owner) && is_random(random) && alive(owner) == Some(false)
     };
     let mut out: Vec<PathBuf> = fs_err::read_dir(dir)
         .into_iter()

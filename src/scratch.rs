@@ -17,9 +17,6 @@
 
 use std::path::{Path, PathBuf};
 
-/// How many random letters or digits end a scratch directory's name.
-const RANDOM: usize = 6;
-
 /// A new scratch directory of `kind` (a short word naming its use: `fetch`, `walk`, …),
 /// removed when the guard drops.
 pub fn dir(kind: &str) -> std::io::Result<tempfile::TempDir> {
@@ -36,7 +33,7 @@ pub fn sweep() -> usize {
 fn dir_in(tmp: &Path, kind: &str) -> std::io::Result<tempfile::TempDir> {
     let prefix = format!("{kind}.{}.", crate::owner::tag());
     let mut builder = tempfile::Builder::new();
-    builder.rand_bytes(RANDOM);
+    builder.rand_bytes(crate::owner::BESIDE_RANDOM);
     match own_parent(tmp, true) {
         Some(parent) => builder.prefix(&prefix).tempdir_in(parent),
         None => builder.prefix(&format!("plugins-{prefix}")).tempdir_in(tmp),
@@ -80,16 +77,11 @@ fn sweep_in(tmp: &Path) -> usize {
 fn owner_of(name: &str) -> Option<&str> {
     let mut parts = name.split('.');
     let (kind, owner, random) = (parts.next()?, parts.next()?, parts.next()?);
-    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
-    let tagged = owner
-        .split_once('-')
-        .is_some_and(|(pid, start)| digits(pid) && digits(start));
     (parts.next().is_none()
         && !kind.is_empty()
         && kind.bytes().all(|b| b.is_ascii_lowercase())
-        && tagged
-        && random.len() == RANDOM
-        && random.bytes().all(|b| b.is_ascii_alphanumeric()))
+        && crate::owner::is_tag(owner)
+        && crate::owner::is_random(random))
     .then_some(owner)
 }
 
