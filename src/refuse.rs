@@ -52,8 +52,9 @@ pub fn tampered(id: &str, at: Option<&str>) -> Error {
     refused(Code::InstallTampered, message, help.to_owned())
 }
 
-/// `--frozen`'s way out, after each of its refusals' own.
-const FROZEN: &str = "--frozen installs only what the lock pins; nothing was changed";
+/// `--frozen`'s way out: the first words for a row it cannot honour (each refusal's
+/// message already says "nothing was changed").
+const FROZEN: &str = "--frozen installs only what the lock pins";
 
 /// `sync --frozen`: the locked commit cannot be fetched.
 pub fn frozen_unfetchable(id: &str, commit: Option<&str>, why: impl Display) -> Error {
@@ -68,9 +69,6 @@ pub fn frozen_unfetchable(id: &str, commit: Option<&str>, why: impl Display) -> 
 
 /// `sync --frozen`: the locked release asset cannot be had as locked.
 pub fn frozen_asset(id: &str, why: impl Display) -> Error {
-    // A reason that says so itself is not followed by a second "nothing was changed".
-    let why = why.to_string();
-    let why = why.strip_suffix("; nothing was changed").unwrap_or(&why);
     let message = format!(
         "{id}: the locked release asset cannot be had as locked: {why}; nothing was changed"
     );

@@ -227,8 +227,8 @@ plugins::sync::missing_commit
 
   × deppy: the locked commit 4dbdf475cecae02b2b5e1d8d6f73552a23d44500 cannot be fetched: cannot reach [DEAD]/acme/deppy.git: failed to connect to 127.0.0.1: Connection refused;
   │ nothing was changed
-  help: --frozen installs only what the lock pins; nothing was changed; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a
-        bundle (`plugins sync --frozen --from FILE`)
+  help: --frozen installs only what the lock pins; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a bundle (`plugins sync
+        --frozen --from FILE`)
 
 "#]]);
     assert_eq!(
@@ -523,8 +523,8 @@ plugins::sync::missing_commit
 
   × deppy: the locked commit 2222222222222222222222222222222222222222 cannot be fetched: ref `2222222222222222222222222222222222222222` not found on [MIRROR]/acme/deppy.git; nothing
   │ was changed
-  help: --frozen installs only what the lock pins; nothing was changed; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a
-        bundle (`plugins sync --frozen --from FILE`)
+  help: --frozen installs only what the lock pins; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a bundle (`plugins sync
+        --frozen --from FILE`)
 
 "#]],
         ),

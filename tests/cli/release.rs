@@ -473,7 +473,7 @@ plugins::sync::asset_mismatch
 
   × dev.example.tool: the locked release asset cannot be had as locked: tool-[PLATFORM].tar.gz hashes to sha256:8d74b9f5e2a928f19e6e5ea967f5d34d5472073204fe44ad36ef986742d44bb5, but the lock says
   │ sha256:21d8d9764371354f7222fb9fcdc9cc17debec0d5d2b37acd24242093bd06dfa8; nothing was changed
-  help: --frozen installs only what the lock pins; nothing was changed; the release must still serve the asset with the lock's sha256
+  help: --frozen installs only what the lock pins; the release must still serve the asset with the lock's sha256
 
 "#]]);
     assert!(!home.join("plugins/dev.example.tool").exists());
@@ -767,7 +767,7 @@ plugins::sync::asset_mismatch
 
   × dev.example.tool: the locked release asset cannot be had as locked: tool-[PLATFORM].tar.gz hashes to sha256:a32f5ab666ea49f48d5fd17dfa1b0885bdf331fd81564117c1a353730a365731, but the lock says
   │ sha256:d1975cf52224d1eecd4e67076387c26f2c8df5f351f1693d63a8cb8c80d29471; nothing was changed
-  help: --frozen installs only what the lock pins; nothing was changed; the release must still serve the asset with the lock's sha256
+  help: --frozen installs only what the lock pins; the release must still serve the asset with the lock's sha256
 
 "#]]);
     assert!(!again.join("plugins").join("dev.example.tool").exists());
