@@ -92,6 +92,35 @@ pub enum Command {
     Man(ManArgs),
 }
 
+/// `plugins validate …` parsed by a definition holding the root's options and `validate`'s
+/// own, not every subcommand's: building all 26 took a third of a one-root `validate`
+/// (docs/PERFORMANCE.md, issue 43). `None` unless `validate` is the first argument and the
+/// line parses: help, version and usage errors are left to the whole definition, so what
+/// clap prints never comes from this one (`tests`: its arguments are the whole one's).
+pub fn parse_validate(args: &[std::ffi::OsString]) -> Option<Cli> {
+    if args.get(1).is_none_or(|a| a != "validate") {
+        return None;
+    }
+    let mut command = validate_only();
+    let parsed = command
+        .try_get_matches_from_mut(args)
+        .ok()
+        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m).ok());
+    // As `lib::parse` does: the process exit frees the definition.
+    std::mem::forget(command);
+    parsed
+}
+
+/// The root's definition with `validate` as its only subcommand.
+fn validate_only() -> clap::Command {
+    use clap::Args;
+    let root = clap::Command::new("plugins")
+        .version(env!("CARGO_PKG_VERSION"))
+        .propagate_version(true);
+    GlobalArgs::augment_args(root)
+        .subcommand(ValidateArgs::augment_args(clap::Command::new("validate")))
+}
+
 /// `plugins __complete`: what the completion scripts ask for. It is parsed apart from [`Cli`]
 /// so that the generated scripts do not offer it.
 #[derive(Debug, Parser)]
@@ -141,3 +170,102 @@ pub fn dispatch(command: Command, cx: &Context, printer: &Printer) -> Result<Exi
 
 pub use crate::commands::args::{AllowCodeParser, CheckArgs, ProfileArgs, aoe_api_parser};
 pub use crate::printer::{ColorChoice, GlobalArgs, LogFormat};
+
+#[cfg(test)]
+mod tests {
+    use clap::{CommandFactory, Parser};
+
+    use super::{Cli, parse_validate, validate_only};
+
+    fn arguments(command: &clap::Command) -> Vec<String> {
+        command.get_arguments().map(|a| format!("{a:?}")).collect()
+    }
+
+    /// What `validate` parses with is the whole definition's root and `validate`, argument
+    /// for argument (names, actions, parsers, defaults, conflicts, help).
+    #[test]
+    fn validate_only_has_the_whole_definitions_arguments() {
+        let (mut whole, mut only) = (Cli::command(), validate_only());
+        whole.build();
+        only.build();
+        assert_eq!(arguments(&only), arguments(&whole));
+        let validate = |c: &clap::Command| c.find_subcommand("validate").unwrap().clone();
+        assert_eq!(arguments(&validate(&only)), arguments(&validate(&whole)));
+        let names: Vec<_> = only
+            .get_subcommands()
+            .map(clap::Command::get_name)
+            .collect();
+        assert_eq!(names, ["validate", "help"]);
+    }
+
+    /// A line either parses to what the whole definition parses it to, or is left to it.
+    #[test]
+    fn a_validate_line_parses_as_the_whole_definition_parses_it() {
+        let lines: &[&[&str]] = &[
+            &["validate"],
+            &["validate", "dev.example.kanban", "-r", "--format", "json"],
+            &[
+                "validate",
+                "--path",
+                "a",
+                "-p",
+                "b",
+                "--strict",
+                "-A",
+                "plugins::lint::unknown_key",
+            ],
+            &[
+                "validate",
+                "--aoe-api",
+                "12",
+                "--host-version",
+                "1.14.0",
+                "--color",
+                "never",
+            ],
+            &[
+                "validate",
+                "-q",
+                "--stdin",
+                "--stdin-filename",
+                "aoe-plugin.toml",
+            ],
+            &[
+                "validate",
+                "--deny-warnings",
+                "-v",
+                "--log-format",
+                "json",
+                "x",
+            ],
+        ];
+        for line in lines {
+            let args: Vec<_> = std::iter::once("plugins")
+                .chain(line.iter().copied())
+                .collect();
+            let whole = Cli::try_parse_from(&args).map(|c| format!("{c:?}"));
+            let only = parse_validate(&args.iter().map(Into::into).collect::<Vec<_>>());
+            assert_eq!(
+                only.map(|c| format!("{c:?}")),
+                Some(whole.unwrap()),
+                "{line:?}"
+            );
+        }
+        let left: &[&[&str]] = &[
+            &["validate", "--help"],
+            &["validate", "-h"],
+            &["validate", "--version"],
+            &["validate", "--nope"],
+            &["validate", "--stdin"],
+            &["validate", "--format", "xml"],
+            &["--color", "never", "validate"],
+            &["list"],
+            &["help", "validate"],
+        ];
+        for line in left {
+            let args = std::iter::once("plugins").chain(line.iter().copied());
+            let args: Vec<std::ffi::OsString> = args.map(Into::into).collect();
+            assert!(parse_validate(&args).is_none(), "{line:?}");
+        }
+    }
+}

@@ -138,6 +138,9 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
 
 /// The command line, or the exit code of clap's help, version or usage error (printed).
 fn parse(args: Vec<OsString>) -> Result<cli::Cli, ExitCode> {
+    if let Some(cli) = cli::parse_validate(&args) {
+        return Ok(cli);
+    }
     let color = context::clap_color(&args);
     let mut command = cli::Cli::command().color(color);
     let parsed = command
