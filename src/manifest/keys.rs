@@ -47,6 +47,29 @@ impl Keys {
         }
     }
 
+    /// These keys as the JSON text of a schema that declares only them (what
+    /// [`Keys::from_text`] reads back), for the keys a build embeds.
+    #[cfg(test)]
+    pub fn to_text(&self) -> String {
+        fn value(keys: &Keys) -> serde_json::Value {
+            let mut schema = serde_json::Map::new();
+            if let Some(props) = &keys.props {
+                let props = props.iter().map(|(k, sub)| (k.clone(), value(sub)));
+                schema.insert("properties".into(), props.collect());
+            }
+            if keys.closed {
+                schema.insert("additionalProperties".into(), false.into());
+            }
+            if let Some(items) = &keys.items {
+                schema.insert("items".into(), value(items));
+            }
+            schema.into()
+        }
+        let mut text = serde_json::to_string_pretty(&value(self)).expect("a JSON value");
+        text.push('\n');
+        text
+    }
+
     /// The keys of a schema's JSON text, read without building its value.
     pub fn from_text(text: &str) -> serde_json::Result<Keys> {
         serde_json::from_str(text)

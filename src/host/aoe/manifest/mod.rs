@@ -17,6 +17,7 @@ use std::sync::LazyLock;
 use self::profile::Profile;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::manifest::doc::{Locator, Node};
+use crate::manifest::keys::Keys;
 use crate::manifest::{Facts, Finding, HostClass, Outcome, ReleaseWorker, format, subset};
 use structural::structural_finding;
 
@@ -38,10 +39,10 @@ pub struct Options {
     pub self_check: bool,
 }
 
+/// The schema of a host profile, built on first use: only a manifest the host's typed parse
+/// rejects (whose structural errors it gives) and a self-check need it.
 struct Compiled {
     schema: serde_json::Value,
-    /// The schema's keys, for the ignored-keys lint.
-    keys: crate::manifest::keys::Keys,
 }
 
 impl Compiled {
@@ -57,9 +58,9 @@ impl Compiled {
 
 fn compiled(profile: Profile) -> &'static Compiled {
     fn make(profile: Profile) -> Compiled {
-        let schema = schema::build(profile);
-        let keys = crate::manifest::keys::Keys::of(&schema);
-        Compiled { schema, keys }
+        Compiled {
+            schema: schema::build(profile),
+        }
     }
     static H12: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H12));
     static H15: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H15));
@@ -68,6 +69,18 @@ fn compiled(profile: Profile) -> &'static Compiled {
         Profile::H15 => &H15,
     }
 }
+
+/// The schema's keys, for the ignored-keys lint on every manifest, read from `keys.json`:
+/// building the schema on each valid root to read its keys was a quarter of that root's
+/// instructions (docs/PERFORMANCE.md, issue 43). Both host profiles declare the same keys;
+/// `tests::the_embedded_keys_are_the_schemas` checks that and writes the file.
+fn keys() -> &'static Keys {
+    static READ: LazyLock<Keys> =
+        LazyLock::new(|| Keys::from_text(KEYS).expect("the embedded keys are tested"));
+    &READ
+}
+
+const KEYS: &str = include_str!("keys.json");
 
 /// What a syntax error or a too-new `api_version` leaves unchecked: the host stops there.
 const EVERYTHING_ELSE: &str = "the structural and semantic passes, install refusals and lints";
@@ -96,17 +109,16 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         };
     }
 
-    let compiled = compiled(profile);
     let at = Locator::new(&doc);
     let mut diagnostics = Vec::new();
-    let mut lints = ignored::ignored_keys(&doc, &compiled.keys);
+    let mut lints = ignored::ignored_keys(&doc, keys());
     let mut skipped = None;
     let mut facts = Facts::default();
     let (class, host_message) = match raw::from_table(table, text, profile) {
         Err(e) => {
             // The host's semantic pass needs the typed manifest serde could not build.
             skipped = Some("the semantic pass, install refusals and the remaining lints");
-            let structural = compiled.structural(&at, profile);
+            let structural = compiled(profile).structural(&at, profile);
             let structural = resolve(structural, &at, Severity::Error).collect();
             diagnostics.extend(not_deserialized(&e, structural));
             (
@@ -117,7 +129,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         Ok(m) => {
             // The host accepted it: a schema error is a schema bug, asked only by a self-check.
             let structural = match opts.self_check {
-                true => compiled.structural(&at, profile),
+                true => compiled(profile).structural(&at, profile),
                 false => Vec::new(),
             };
             diagnostics.extend(

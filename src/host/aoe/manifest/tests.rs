@@ -150,3 +150,38 @@ fn the_subset_reports_what_jsonschema_reports() {
         );
     }
 }
+
+/// The keys the ignored-keys lint reads from `keys.json` are exactly those of the schema
+/// `plugins schema aoe` prints for each host profile, in its order. `SNAPSHOTS=overwrite`
+/// writes the file (from the default profile: were the profiles' keys to differ, the other
+/// fails here and the lint needs a file per profile).
+#[test]
+fn the_embedded_keys_are_the_schemas() {
+    use crate::manifest::keys::Keys;
+    let of = |profile| Keys::of(&super::schema::build(profile));
+    if std::env::var_os("SNAPSHOTS").is_some_and(|v| v == "overwrite") {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/host/aoe/manifest/keys.json"
+        );
+        std::fs::write(path, of(Profile::default()).to_text()).unwrap();
+    }
+    let embedded = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/src/host/aoe/manifest/keys.json"
+    ))
+    .unwrap();
+    for profile in [Profile::H12, Profile::H15] {
+        assert_eq!(
+            embedded,
+            of(profile).to_text(),
+            "{profile:?}: SNAPSHOTS=overwrite"
+        );
+        assert_eq!(Keys::from_text(super::KEYS).unwrap(), of(profile));
+    }
+    assert_eq!(
+        embedded,
+        super::KEYS,
+        "rebuild: the binary embeds an older keys.json"
+    );
+}
