@@ -159,7 +159,7 @@ fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Chec
         .iter()
         .find(|id| !checks.iter().any(|(_, c)| c.id == **id))
     {
-        return Err(crate::refuse::not_installed(id));
+        return Err(crate::error::Refusal::NotInstalled { id: id.to_owned() }.into());
     }
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
     checks.retain(|(_, c)| opts.all || opts.ids.contains(&c.id));
