@@ -181,6 +181,40 @@ impl From<Stop> for Error {
     }
 }
 
+/// When a caller tells of a plugin whose install failed. (`sync` keeps no failed row: a
+/// failed install stops it, and the command's error is told once, as it ends.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tell {
+    /// On stderr as it happens, before the caller's row (`update`); an invalid plugin's
+    /// report comes first.
+    Now,
+    /// Only in the report the caller ends with (`autoupdate`: the summary cron mails, where
+    /// a line on stderr as it happens would say it twice).
+    InReport,
+}
+
+/// A plugin whose install (or the review of its newer version) failed, as the caller's row
+/// records it: the error's message and code.
+#[derive(Debug)]
+pub struct Failure {
+    pub id: String,
+    pub message: String,
+    pub code: Code,
+}
+
+/// The failed row of every apply: why `id`'s install failed, told as `tell` says.
+pub fn failed(printer: &Printer, id: &str, error: impl Into<Error>, tell: Tell) -> Failure {
+    let error = error.into();
+    if tell == Tell::Now {
+        printer.fail(&error);
+    }
+    Failure {
+        id: id.to_owned(),
+        message: error.to_string(),
+        code: error.code(),
+    }
+}
+
 /// What an install starts from: nothing yet, what [`prepared_in_order`] fetched, or (`sync
 /// --frozen`) a stage already consented to.
 pub enum Ready {

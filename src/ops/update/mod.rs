@@ -87,7 +87,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
             Decision::Apply => fetched
                 .map(|(install, ready)| apply::apply(printer, consent, &home, &c, &install, ready)),
             Decision::Failed { message, refused } => {
-                Some(failed_row(printer, &home, &c, &message, refused.as_ref()))
+                Some(failed_row(printer, &home, &c, &message, refused))
             }
             Decision::PinOnly(pin) => Some(pin_only_row(&home, &c, &pin)),
             Decision::Held => Some(held_row(&home, &c)),
