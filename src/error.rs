@@ -28,6 +28,9 @@ pub enum Error {
     /// A refusal a command makes itself, with its code and way out.
     #[error(transparent)]
     Refusal(#[from] Refusal),
+    /// A refusal of one command family, named beside it ([`NamedRefusal`]).
+    #[error("{0}")]
+    Named(Box<dyn NamedRefusal>),
     /// A refusal with its own code and a suggestion, made by a domain error
     /// ([`crate::lock::LockError`], the consent text).
     #[error("{message}")]
@@ -106,6 +109,7 @@ impl Error {
             Error::InvalidArgument(_) | Error::Source(_) => Code::UsageInvalidArgument,
             Error::UnsafeName { .. } => Code::InstallUnsafeName,
             Error::Refusal(r) => r.code(),
+            Error::Named(r) => r.code(),
             Error::Refused { code, .. } => *code,
             Error::Io { .. } => Code::Io,
             Error::Install(e) => e.code(),
@@ -121,6 +125,7 @@ impl Error {
                 "pass `--home DIR` or set PLUGINS_HOME to the directory that holds `plugins/<id>/`".into(),
             ),
             Error::Refusal(r) => r.help(),
+            Error::Named(r) => r.help(),
             Error::Refused { help, .. } => help.clone(),
             Error::Install(e) => e.help(),
             Error::UnsafeName { .. } => {
@@ -159,6 +164,18 @@ impl From<crate::lock::LockError> for Error {
             help: e.help(),
         }
     }
+}
+
+/// A refusal of one command family, declared beside the family (cargo-deny's
+/// `src/bans/diags.rs`): a named type whose message (its `Display`), code and way out are
+/// written once there — `ops::bundle::Refusal`, `ops::sync::frozen::Refusal`,
+/// `ops::sync::Tampered`, `ops::apply::Unasked` — and whose `From` makes it an [`Error`]
+/// ([`Error::Named`]). The refusals several commands share are [`Refusal`].
+pub trait NamedRefusal: std::error::Error + Send + Sync + 'static {
+    /// The stable code a user sees.
+    fn code(&self) -> Code;
+    /// The way out, where there is one.
+    fn help(&self) -> Option<String>;
 }
 
 /// The refusals commands make themselves: each names what happened, and its code and help

@@ -33,7 +33,6 @@ pub mod owner;
 pub mod printer;
 pub mod profile;
 pub mod project;
-pub mod refuse;
 pub mod release;
 pub mod render;
 pub mod reporter;

@@ -8,7 +8,7 @@
 use std::io::IsTerminal;
 
 use crate::diagnostic::Code;
-use crate::error::{Error, Refusal};
+use crate::error::{Error, NamedRefusal, Refusal};
 use crate::install::{Event, InstallError, InstallOptions, Installed, Prepared, Request};
 use crate::install::{SharedFetches, Stage};
 use crate::printer::Printer;
@@ -94,19 +94,61 @@ impl Caller {
 
     /// The no-terminal refusal: why nobody could be asked, what it would have granted, and
     /// how to grant it. A changed signer is refused by the pipeline, by name.
-    fn unasked(self, why: &str, r: &Request) -> Option<Error> {
+    fn unasked(self, why: &'static str, r: &Request) -> Option<Error> {
         if r.signer_change.is_some() {
             return None;
         }
         if r.unverified {
             return Some(Refusal::UnverifiedWithoutTerminal.into());
         }
-        Some(crate::refuse::unasked(
-            self.name(),
-            why,
-            r,
-            self.again(r).as_deref(),
-        ))
+        Some(
+            Unasked {
+                command: self.name(),
+                why,
+                id: r.id.clone(),
+                asks_for: crate::reporter::asks_for(r),
+                again: self.again(r),
+            }
+            .into(),
+        )
+    }
+}
+
+/// A consent that could not be asked: which command, what it would have granted, and the
+/// flag that grants it.
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "`plugins {command}` cannot ask for consent ({why}): {id} asks for {asks_for}; nothing was granted"
+)]
+pub struct Unasked {
+    command: &'static str,
+    /// Why nobody was asked (`stdin is not a terminal`).
+    why: &'static str,
+    id: String,
+    asks_for: String,
+    /// The command line to re-run with `--yes`, when it is not the user's own.
+    again: Option<String>,
+}
+
+impl NamedRefusal for Unasked {
+    fn code(&self) -> Code {
+        Code::InstallDeclined
+    }
+
+    fn help(&self) -> Option<String> {
+        Some(match &self.again {
+            Some(again) => format!("re-run with --yes to grant it: {again} --yes"),
+            None => format!(
+                "re-run the same `plugins {}` with --yes to grant it",
+                self.command
+            ),
+        })
+    }
+}
+
+impl From<Unasked> for Error {
+    fn from(r: Unasked) -> Error {
+        Error::Named(Box::new(r))
     }
 }
 
@@ -136,6 +178,40 @@ impl From<Stop> for Error {
                 Error::Install(error)
             }
         }
+    }
+}
+
+/// When a caller tells of a plugin whose install failed. (`sync` keeps no failed row: a
+/// failed install stops it, and the command's error is told once, as it ends.)
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tell {
+    /// On stderr as it happens, before the caller's row (`update`); an invalid plugin's
+    /// report comes first.
+    Now,
+    /// Only in the report the caller ends with (`autoupdate`: the summary cron mails, where
+    /// a line on stderr as it happens would say it twice).
+    InReport,
+}
+
+/// A plugin whose install (or the review of its newer version) failed, as the caller's row
+/// records it: the error's message and code.
+#[derive(Debug)]
+pub struct Failure {
+    pub id: String,
+    pub message: String,
+    pub code: Code,
+}
+
+/// The failed row of every apply: why `id`'s install failed, told as `tell` says.
+pub fn failed(printer: &Printer, id: &str, error: impl Into<Error>, tell: Tell) -> Failure {
+    let error = error.into();
+    if tell == Tell::Now {
+        printer.fail(&error);
+    }
+    Failure {
+        id: id.to_owned(),
+        message: error.to_string(),
+        code: error.code(),
     }
 }
 

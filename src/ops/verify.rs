@@ -136,7 +136,7 @@ pub fn verify(opts: &VerifyOptions, cx: &Context, printer: &Printer) -> Result<V
     if let Some(id) = opts.id
         && rows.is_empty()
     {
-        return Err(crate::refuse::not_installed(id));
+        return Err(crate::error::Refusal::NotInstalled { id: id.to_owned() }.into());
     }
     Ok(rows)
 }

@@ -3,7 +3,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::apply::{Applier, Caller, Consent, MAX_FETCHES, Ready, Step, Stop, prepared_in_order};
+use super::apply::{Applier, Caller, Consent, MAX_FETCHES, Ready, Step, Stop, Tell};
+use super::apply::{failed, prepared_in_order};
 use super::check::CheckOptions;
 use crate::autoupdate::{self, Activity};
 use crate::context::Context;
@@ -389,10 +390,13 @@ fn install_one(
         // Another command changed it meanwhile: the next sweep looks again (a cron mail for
         // a race would only alarm).
         Err(Stop::Raced(_)) => sweep.deferred.push(c.id),
-        Err(stop) => sweep.failed.push(Failed {
-            id: c.id,
-            message: Error::from(stop).to_string(),
-        }),
+        Err(stop) => {
+            let f = failed(printer, &c.id, stop, Tell::InReport);
+            sweep.failed.push(Failed {
+                id: f.id,
+                message: f.message,
+            });
+        }
     }
     Ok(())
 }

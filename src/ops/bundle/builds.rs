@@ -100,5 +100,11 @@ pub(super) fn check_platform(manifest: &Manifest, shown: &str) -> Result<()> {
     if named == here {
         return Ok(());
     }
-    Err(crate::refuse::bundle_platform(shown, named, &built, &here))
+    Err(super::Refusal::Platform {
+        shown: shown.to_owned(),
+        named: named.to_owned(),
+        built: built.into_iter().map(str::to_owned).collect(),
+        here,
+    }
+    .into())
 }

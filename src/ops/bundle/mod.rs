@@ -14,8 +14,11 @@
 
 mod builds;
 mod open;
+mod refusal;
 mod registry;
 mod write;
+
+pub use refusal::Refusal;
 
 use write::{check_output, layers, write_file};
 
@@ -255,14 +258,14 @@ fn hashed_files(work: &Path) -> Result<(BTreeMap<String, String>, Listed)> {
             continue;
         }
         let walked =
-            crate::tree::walk(&root, &|_, _| false).map_err(crate::refuse::bundle_unwalkable)?;
+            crate::tree::walk(&root, &|_, _| false).map_err(|why| Refusal::Unwalkable { why })?;
         for e in walked {
             if e.rel
                 .components()
                 .any(|c| c.as_os_str().eq_ignore_ascii_case(".git"))
             {
                 let path = format!("{top}/{}", e.display());
-                return Err(crate::refuse::bundle_git_dir(&path));
+                return Err(Refusal::GitDir { path }.into());
             }
             match e.kind {
                 crate::tree::Kind::File => {}
@@ -271,7 +274,7 @@ fn hashed_files(work: &Path) -> Result<(BTreeMap<String, String>, Listed)> {
                 // said here, not found out as a tree mismatch on the fleet.
                 crate::tree::Kind::Symlink => {
                     let path = format!("{top}/{}", e.display());
-                    return Err(crate::refuse::bundle_symlink(&path));
+                    return Err(Refusal::Symlink { path }.into());
                 }
             }
             let rel = format!("{top}/{}", e.display());

@@ -45,11 +45,12 @@ impl Opened {
         let bytes = crate::file::read(lockfile)
             .map_err(|e| Error::io(format!("cannot read {}", lockfile.display()), e))?;
         if crate::hash::bytes(&bytes) != self.manifest.lock {
-            return Err(crate::refuse::bundle_other_lock(
-                lockfile,
-                &crate::hash::bytes(&bytes),
-                &self.manifest.lock,
-            ));
+            return Err(super::Refusal::OtherLock {
+                lockfile: lockfile.to_owned(),
+                there: crate::hash::bytes(&bytes),
+                bundled: self.manifest.lock.clone(),
+            }
+            .into());
         }
         Ok(())
     }
@@ -128,7 +129,8 @@ impl Unpack {
     }
 
     fn bad(&self, why: String) -> Error {
-        crate::refuse::not_a_bundle(&self.shown, &why)
+        let shown = self.shown.clone();
+        super::Refusal::NotABundle { shown, why }.into()
     }
 
     /// Every entry of a tar archive; `files_only`: none may be the manifest or the lock

@@ -29,7 +29,11 @@ pub fn open_for(from: &BundleSource, homes: &[crate::store::Home]) -> Result<Ope
         // The lock is read (every field checked) before the archive is.
         home.load_lock()?;
         if !home.lockfile().is_file() {
-            return Err(crate::refuse::bundle_no_lock(&home.root, &home.lockfile()));
+            return Err(super::Refusal::NoLock {
+                home: home.root.clone(),
+                lockfile: home.lockfile(),
+            }
+            .into());
         }
     }
     let opened = match from {

@@ -5,9 +5,8 @@ use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
 use super::builds::BUILDS;
-use super::{Gathered, MANIFEST};
+use super::{Gathered, MANIFEST, Refusal};
 use crate::error::{Error, Result};
-use crate::refuse;
 
 /// The registry's blobs of a gathered bundle: the config (its manifest), the lock, and one
 /// deterministic tar per plugin and kind (`trees/<id>`, `wheels/<id>`, `assets/<id>`,
@@ -160,7 +159,10 @@ pub(super) fn write_file(
         }
         Ok(bytes)
     })()
-    .map_err(|e| crate::refuse::bundle_unwritable(output, e))?;
+    .map_err(|why| Refusal::Unwritable {
+        output: output.to_owned(),
+        why,
+    })?;
     Ok(written)
 }
 
@@ -174,16 +176,23 @@ pub(super) fn check_output(output: &Path, home: &crate::store::Home, force: bool
         fs_err::canonicalize(&home.root),
     ) && dir.starts_with(&root)
     {
-        return Err(refuse::bundle_output_in_home(output, &home.root));
+        let (output, home) = (output.to_owned(), home.root.clone());
+        return Err(Refusal::OutputInHome { output, home }.into());
     }
-    match fs_err::symlink_metadata(output) {
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(()),
-        Ok(m) if m.file_type().is_file() && force => Ok(()),
-        Ok(m) if m.file_type().is_file() => Err(refuse::bundle_output_exists(output)),
-        Ok(m) => Err(refuse::bundle_output_kind(output, crate::file::kind(&m))),
-        Err(e) => Err(refuse::bundle_output_unusable(
-            output,
-            &crate::file::reason(&e),
-        )),
-    }
+    let refused = match fs_err::symlink_metadata(output) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(()),
+        Ok(m) if m.file_type().is_file() && force => return Ok(()),
+        Ok(m) if m.file_type().is_file() => Refusal::OutputExists {
+            output: output.to_owned(),
+        },
+        Ok(m) => Refusal::OutputKind {
+            output: output.to_owned(),
+            kind: crate::file::kind(&m),
+        },
+        Err(e) => Refusal::OutputUnusable {
+            output: output.to_owned(),
+            why: crate::file::reason(&e).into_owned(),
+        },
+    };
+    Err(refused.into())
 }

@@ -6,12 +6,11 @@
 use super::{SyncDetail, SyncOptions, SyncRow, SyncStatus, Todo, Work};
 use crate::context::Context;
 use crate::diagnostic::Code;
-use crate::error::{Error, Result};
+use crate::error::{Error, NamedRefusal, Result};
 use crate::install::InstallError;
 use crate::lock::Entry;
 use crate::ops::apply::{Applier, Ready, Stop};
 use crate::printer::Printer;
-use crate::refuse;
 
 /// The warnings a sync ends with: each changed plugin it left as it was, and (`--frozen`)
 /// each directory the lock does not name, whose rows it returns.
@@ -97,8 +96,17 @@ fn frozen_error(e: InstallError, entry: &Entry) -> Error {
             | crate::git::GitError::Aborted { .. }
             | crate::git::GitError::Stalled { .. }
             | crate::git::GitError::Cli(_)),
-        ) => refuse::frozen_unfetchable(&entry.id, entry.commit.as_deref(), g),
-        InstallError::Release(r) => refuse::frozen_asset(&entry.id, r),
+        ) => Refusal::Unfetchable {
+            id: entry.id.clone(),
+            commit: entry.commit.clone(),
+            why: g.to_string(),
+        }
+        .into(),
+        InstallError::Release(r) => Refusal::Asset {
+            id: entry.id.clone(),
+            why: r.to_string(),
+        }
+        .into(),
         other => other.into(),
     }
 }
@@ -107,21 +115,97 @@ fn frozen_error(e: InstallError, entry: &Entry) -> Error {
 /// git source, a tree hash) under the profile the command line names.
 pub(super) fn frozen_row(opts: &SyncOptions, entry: &Entry) -> Result<()> {
     if entry.commit.is_none() && !entry.source.starts_with('/') && !entry.source.starts_with('.') {
-        return Err(refuse::frozen_no_commit(&entry.id, &entry.source));
+        let (id, spec) = (entry.id.clone(), entry.source.clone());
+        return Err(Refusal::NoCommit { id, spec }.into());
     }
     if entry.tree_hash.is_empty() {
-        return Err(refuse::frozen_no_tree_hash(&entry.id));
+        let id = entry.id.clone();
+        return Err(Refusal::NoTreeHash { id }.into());
     }
     let locked = entry.profile.clone().unwrap_or_default();
     let conflicts = opts.profile.conflicts(&locked);
     if !conflicts.is_empty() {
-        return Err(refuse::frozen_profile(
-            &entry.id,
-            &conflicts,
-            &locked.flags(),
-        ));
+        return Err(Refusal::Profile {
+            id: entry.id.clone(),
+            conflicts,
+            locked_flags: locked.flags(),
+        }
+        .into());
     }
     Ok(())
+}
+
+/// Why `--frozen` installs nothing: a row that does not pin what it installs, or a pin that
+/// cannot be had. Each message already says "nothing was changed".
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The locked commit cannot be fetched.
+    #[error(
+        "{id}: the locked commit {} cannot be fetched: {why}; nothing was changed",
+        commit.as_deref().unwrap_or("(none)")
+    )]
+    Unfetchable {
+        id: String,
+        commit: Option<String>,
+        why: String,
+    },
+    /// The locked release asset cannot be had as locked.
+    #[error("{id}: the locked release asset cannot be had as locked: {why}; nothing was changed")]
+    Asset { id: String, why: String },
+    /// A row of a fetched source pins no commit.
+    #[error("{id}: the lock names no commit for {spec}; nothing was changed")]
+    NoCommit { id: String, spec: String },
+    /// A row without a tree hash to check its files against.
+    #[error(
+        "{id}: the lock records no tree_hash, so its files cannot be checked; nothing was changed"
+    )]
+    NoTreeHash { id: String },
+    /// The command line's host profile conflicts with the lock's.
+    #[error(
+        "{id}: the lock was made under another host profile: {}; nothing was changed",
+        conflicts.join(", ")
+    )]
+    Profile {
+        id: String,
+        conflicts: Vec<String>,
+        locked_flags: String,
+    },
+}
+
+/// `--frozen`'s way out: the first words for a pin it cannot have.
+const FROZEN: &str = "--frozen installs only what the lock pins";
+
+impl NamedRefusal for Refusal {
+    fn code(&self) -> Code {
+        match self {
+            Refusal::Unfetchable { .. } | Refusal::NoCommit { .. } => Code::SyncMissingCommit,
+            Refusal::Asset { .. } => Code::SyncAssetMismatch,
+            Refusal::NoTreeHash { .. } => Code::SyncTreeMismatch,
+            Refusal::Profile { .. } => Code::SyncProfileMismatch,
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        Some(match self {
+            Refusal::Unfetchable { .. } => format!(
+                "{FROZEN}; with the server down, fetch from a mirror (git's url.<mirror>.insteadOf, PLUGINS_GH_BASE for gh: sources) or install from a bundle (`plugins sync --frozen --from FILE`)"
+            ),
+            Refusal::Asset { .. } => {
+                format!("{FROZEN}; the release must still serve the asset with the lock's sha256")
+            }
+            Refusal::NoCommit { .. } => "a frozen sync installs only pinned commits; `plugins update` (or `plugins sync` without --frozen) pins one".into(),
+            Refusal::NoTreeHash { .. } => "a row the host's own installer wrote has none; `plugins sync` without --frozen (or `plugins update`) records one".into(),
+            Refusal::Profile { locked_flags, .. } => format!(
+                "run it with the lock's profile ({locked_flags}) or without the flags; to move to another host, `plugins update` under the new profile"
+            ),
+        })
+    }
+}
+
+impl From<Refusal> for Error {
+    fn from(r: Refusal) -> Error {
+        Error::Named(Box::new(r))
+    }
 }
 
 /// The directories (and links) in the plugins directory that no row of `lock` names,

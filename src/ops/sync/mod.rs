@@ -9,7 +9,8 @@ use serde::Serialize;
 use super::apply::{Applier, Caller, Consent, Ready, Step, Stop, prepared_in_order};
 use super::bundle::{self, PullReport};
 use crate::context::Context;
-use crate::error::Result;
+use crate::diagnostic::Code;
+use crate::error::{Error, NamedRefusal, Result};
 use crate::host::ValidateOptions;
 use crate::install::{self, InstallOptions};
 use crate::lock::Entry;
@@ -255,24 +256,52 @@ fn from_bundle(
     install: &mut InstallOptions,
 ) -> Result<()> {
     let name = home.locked_name(entry)?;
-    install.tree_from = Some(
-        b.tree(&name)
-            .ok_or_else(|| crate::refuse::bundle_no_tree(&entry.id))?,
-    );
+    install.tree_from = Some(b.tree(&name).ok_or_else(|| bundle::Refusal::NoTree {
+        id: entry.id.clone(),
+    })?);
     install.wheels_from = Some(b.wheels(&name));
     install.asset_from = Some(b.assets(&name));
     if let Some(built) = b.build(&name) {
         let hash = crate::hash::build_output(&built).ok().flatten();
         if hash.is_none() || hash != entry.build_hash {
-            return Err(crate::refuse::bundle_build_mismatch(
-                &entry.id,
-                hash.as_deref(),
-                entry.build_hash.as_deref(),
-            ));
+            return Err(bundle::Refusal::BuildMismatch {
+                id: entry.id.clone(),
+                hash,
+                locked: entry.build_hash.clone(),
+            }
+            .into());
         }
         install.build_from = Some(built);
     }
     Ok(())
+}
+
+/// `sync`: an installed tree that no longer hashes to the locked one.
+#[derive(Debug, thiserror::Error)]
+#[error("{id} at {} no longer hashes to the locked tree", at.as_deref().unwrap_or("the locked source"))]
+pub struct Tampered {
+    pub id: String,
+    /// The locked commit, if the row has one.
+    pub at: Option<String>,
+}
+
+impl NamedRefusal for Tampered {
+    fn code(&self) -> Code {
+        Code::InstallTampered
+    }
+
+    fn help(&self) -> Option<String> {
+        Some(
+            "the source changed under the same commit or path; inspect it before trusting it"
+                .into(),
+        )
+    }
+}
+
+impl From<Tampered> for Error {
+    fn from(r: Tampered) -> Error {
+        Error::Named(Box::new(r))
+    }
 }
 
 /// The row of a synced plugin, once its tree is checked against the lock: a source that
@@ -284,7 +313,11 @@ fn synced(
     home: PathBuf,
 ) -> Result<SyncRow> {
     if !entry.tree_hash.is_empty() && installed.entry.tree_hash != entry.tree_hash {
-        return Err(crate::refuse::tampered(&entry.id, entry.commit.as_deref()));
+        return Err(Tampered {
+            id: entry.id.clone(),
+            at: entry.commit.clone(),
+        }
+        .into());
     }
     Ok(SyncRow {
         id: entry.id.clone(),

@@ -2,9 +2,8 @@
 //! consent when its grant changes.
 
 use super::row::{Detail, UpdateRow, UpdateStatus};
-use crate::error::Error;
 use crate::install::InstallOptions;
-use crate::ops::apply::{Applier, Caller, Consent, Ready, Stop};
+use crate::ops::apply::{Applier, Caller, Consent, Ready, Stop, Tell, failed};
 use crate::printer::Printer;
 use crate::store::Home;
 use crate::update::{Check, Status};
@@ -72,10 +71,6 @@ fn applied_row(
             review: None,
             unheld: None,
         },
-        Err(e) => {
-            let e: Error = e.into();
-            printer.fail(&e);
-            UpdateRow::failed(&c.id, home, &e)
-        }
+        Err(stop) => UpdateRow::failed(home, failed(printer, &c.id, stop, Tell::Now)),
     }
 }

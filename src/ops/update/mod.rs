@@ -87,7 +87,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
             Decision::Apply => fetched
                 .map(|(install, ready)| apply::apply(printer, consent, &home, &c, &install, ready)),
             Decision::Failed { message, refused } => {
-                Some(failed_row(printer, &home, &c, &message, refused.as_ref()))
+                Some(failed_row(printer, &home, &c, &message, refused))
             }
             Decision::PinOnly(pin) => Some(pin_only_row(&home, &c, &pin)),
             Decision::Held => Some(held_row(&home, &c)),
@@ -159,7 +159,7 @@ fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Chec
         .iter()
         .find(|id| !checks.iter().any(|(_, c)| c.id == **id))
     {
-        return Err(crate::refuse::not_installed(id));
+        return Err(crate::error::Refusal::NotInstalled { id: id.to_owned() }.into());
     }
     // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
     checks.retain(|(_, c)| opts.all || opts.ids.contains(&c.id));

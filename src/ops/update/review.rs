@@ -4,7 +4,8 @@
 use super::row::{Detail, UpdateRow, UpdateStatus};
 use super::{UpdateOptions, base_options};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Result;
+use crate::ops::apply::{Tell, failed};
 use crate::printer::Printer;
 use crate::store::Home;
 use crate::update::{Check, LockRows, Status};
@@ -98,10 +99,6 @@ pub(super) fn review(
                 unheld: None,
             }
         }
-        Err(e) => {
-            let e: Error = e.into();
-            printer.fail(&e);
-            UpdateRow::failed(&c.id, home, &e)
-        }
+        Err(e) => UpdateRow::failed(home, failed(printer, &c.id, e, Tell::Now)),
     }))
 }

@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use serde::Serialize;
 
 use crate::error::Error;
+use crate::ops::apply::{Failure, Tell, failed};
 use crate::printer::Printer;
 use crate::review::Review;
 use crate::store::Home;
@@ -102,13 +103,14 @@ pub enum Detail {
 }
 
 impl UpdateRow {
-    pub(super) fn failed(id: &str, home: &Home, e: &Error) -> UpdateRow {
+    /// The row of a plugin whose install or review failed ([`crate::ops::apply::failed`]).
+    pub(super) fn failed(home: &Home, f: Failure) -> UpdateRow {
         UpdateRow {
-            id: id.to_owned(),
+            id: f.id,
             status: UpdateStatus::Failed,
             detail: Detail::Failed {
-                message: e.to_string(),
-                code: Some(e.code().as_str()),
+                message: f.message,
+                code: Some(f.code.as_str()),
             },
             home: home.root.clone(),
             review: None,
@@ -154,11 +156,10 @@ pub(super) fn failed_row(
     home: &Home,
     c: &Check,
     message: &str,
-    refused: Option<&Error>,
+    refused: Option<Error>,
 ) -> UpdateRow {
     if let Some(e) = refused {
-        printer.fail(e);
-        return UpdateRow::failed(&c.id, home, e);
+        return UpdateRow::failed(home, failed(printer, &c.id, e, Tell::Now));
     }
     printer.status(&format!("      Failed {}: {message}", c.id));
     UpdateRow {

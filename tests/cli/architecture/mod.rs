@@ -176,9 +176,10 @@ fn no_command_imports_another() {
     assert!(found.is_empty(), "commands importing commands: {found:?}");
 }
 
-/// Commands and the `ops` layer refuse with named types and constructors (`error::Refusal`,
-/// `refuse::*`, the domain errors), whose code and help are written once, never with a
-/// hand-built `Error::Refused { code, message, help }`. Every production line is read.
+/// Commands and the `ops` layer refuse with named types (`error::Refusal`, each `ops`
+/// family's `error::NamedRefusal`, the domain errors), whose code and help are written
+/// once, never with a hand-built `Error::Refused { code, message, help }`. Every
+/// production line is read.
 #[test]
 fn no_command_or_op_builds_a_refusal_by_hand() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
