@@ -339,7 +339,7 @@ pub(super) fn refuse_stray_pins(
     Err(refused(
         Code::LockStrayPins,
         format!(
-            "{id}: the lock pins the wheels {} but the plugin's manifest has no requires_pip; nothing was installed",
+            "{id}: the lock pins the wheels {} but the plugin's manifest has no requires_pip; nothing was installed or written",
             listed.join(", ")
         ),
         format!(

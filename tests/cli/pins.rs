@@ -284,7 +284,7 @@ warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: 
      Fetched cf63fed0acd4
 plugins::lock::stray_pins
 
-  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed
+  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed or written
   help: if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove deppy's `deps` from the lock
 
 "#]],
@@ -297,7 +297,7 @@ warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: 
      Fetched cf63fed0acd4
 plugins::lock::stray_pins
 
-  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed
+  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed or written
   help: if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove deppy's `deps` from the lock
 
 "#]],
@@ -310,7 +310,7 @@ warning[plugins::git::cleartext]: [BASE]/acme/deppy.git is fetched unencrypted: 
      Fetched cf63fed0acd4
 plugins::lock::stray_pins
 
-  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed
+  × deppy: the lock pins the wheels demolib==1.0.0 but the plugin's manifest has no requires_pip; nothing was installed or written
   help: if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove deppy's `deps` from the lock
 
 "#]],
