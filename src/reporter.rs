@@ -184,7 +184,8 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
                 }
                 return;
             }
-            Event::Fetched { commit, ignored } => fetched_line(commit.as_deref(), ignored),
+            Event::Fetched(commit) => format!("     Fetched {}", &commit[..12]),
+            Event::Copied { copied, ignored } => copied_line(copied, ignored),
             Event::Warning { code, message } => {
                 // A warning stays on screen (printed above a running spinner), even with --quiet.
                 match &spinner {
@@ -232,12 +233,14 @@ pub fn progress_pausable(printer: &Printer) -> (impl FnMut(Event) + '_, Pause) {
     (on_event, pause)
 }
 
-/// The line of a fetch (its commit) or a local copy (and what git ignores it left out).
-fn fetched_line(commit: Option<&str>, ignored: usize) -> String {
-    match (commit, ignored) {
-        (Some(c), _) => format!("     Fetched {}", &c[..12]),
-        (None, 0) => "      Copied".to_owned(),
-        (None, ignored) => format!("      Copied (left out {ignored} git-ignored entries)"),
+/// The line of a local copy: its files, their size, and what git ignores it left out.
+fn copied_line(copied: crate::tree::Copied, ignored: usize) -> String {
+    let files = crate::render::plural(copied.files, "file");
+    let line = format!("      Copied {files}, {}", size(copied.bytes));
+    match ignored {
+        0 => line,
+        1 => format!("{line} (left out 1 git-ignored entry)"),
+        ignored => format!("{line} (left out {ignored} git-ignored entries)"),
     }
 }
 

@@ -169,9 +169,14 @@ pub fn open_file(path: &Path) -> io::Result<File> {
 /// Copy the tree at `from` into `to` (created), keeping symlinks as symlinks
 /// and file modes, leaving out what `skip` names. Special files are refused
 /// before anything is opened.
-pub fn copy(from: &Path, to: &Path, skip: &dyn Fn(&Path, usize) -> bool) -> Result<(), WalkError> {
+pub fn copy(
+    from: &Path,
+    to: &Path,
+    skip: &dyn Fn(&Path, usize) -> bool,
+) -> Result<Copied, WalkError> {
     let entries = walk(from, skip)?;
     fs_err::create_dir_all(to).map_err(io_err(to))?;
+    let mut copied = Copied::default();
     for e in entries {
         let dest = to.join(&e.rel);
         match e.kind {
@@ -187,12 +192,20 @@ pub fn copy(from: &Path, to: &Path, skip: &dyn Fn(&Path, usize) -> bool) -> Resu
                 let mut src = open_file(&e.path).map_err(io_err(&e.path))?;
                 let perms = src.metadata().map_err(io_err(&e.path))?.permissions();
                 let mut out = File::create_new(&dest).map_err(io_err(&dest))?;
-                io::copy(&mut src, &mut out).map_err(io_err(&e.path))?;
+                copied.bytes += io::copy(&mut src, &mut out).map_err(io_err(&e.path))?;
+                copied.files += 1;
                 out.set_permissions(perms).map_err(io_err(&dest))?;
             }
         }
     }
-    Ok(())
+    Ok(copied)
+}
+
+/// What [`copy`] copied: its regular files and their bytes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Copied {
+    pub files: usize,
+    pub bytes: u64,
 }
 
 /// Move a directory, renaming when possible and copying across file systems. A copy is

@@ -53,8 +53,11 @@ pub enum Event {
     Received {
         bytes: u64,
     },
-    Fetched {
-        commit: Option<String>,
+    /// A git source's commit is fetched (or taken from a bundle).
+    Fetched(String),
+    /// A local source's tree (or a bundle's tree without a commit) is copied.
+    Copied {
+        copied: crate::tree::Copied,
         /// Local sources: entries left out because git ignores them.
         ignored: usize,
     },

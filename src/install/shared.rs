@@ -163,7 +163,9 @@ fn copy_path(repo: &Path, subdir: &str, into: &Path) -> Result<(), GitError> {
     if let Some(parent) = to.parent() {
         fs_err::create_dir_all(parent).map_err(|e| fail(e.to_string()))?;
     }
-    crate::tree::copy(&from, &to, &|_, _| false).map_err(|e| fail(e.to_string()))
+    crate::tree::copy(&from, &to, &|_, _| false)
+        .map(drop)
+        .map_err(|e| fail(e.to_string()))
 }
 
 /// The group's directory: beside the staging of the first plugin (named as staging is,

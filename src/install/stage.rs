@@ -33,10 +33,10 @@ fn from_bundle(
     // The row's source, not the unpacked copy in the home's staging area.
     let source = opts.source.recorded();
     on_event(Event::Fetching(format!("{source} from the bundle")));
-    crate::tree::copy(dir, dest, &|_, _| false)?;
-    on_event(Event::Fetched {
-        commit: pin.commit.clone(),
-        ignored: 0,
+    let copied = crate::tree::copy(dir, dest, &|_, _| false)?;
+    on_event(match &pin.commit {
+        Some(commit) => Event::Fetched(commit.clone()),
+        None => Event::Copied { copied, ignored: 0 },
     });
     Ok(Staged {
         commit: pin.commit.clone(),
@@ -121,10 +121,7 @@ fn fetch_git(
             &mut |bytes| on_event(Event::Received { bytes }),
         )?,
     };
-    on_event(Event::Fetched {
-        commit: Some(fetched.commit.clone()),
-        ignored: 0,
-    });
+    on_event(Event::Fetched(fetched.commit.clone()));
     let (kind, requested) = requested_ref(opts, &reference, fetched.kind);
     Ok(Staged {
         commit: Some(fetched.commit),
@@ -234,9 +231,9 @@ fn copy_local(
         ignored.set(ignored.get() + usize::from(out));
         out
     };
-    crate::tree::copy(path, dest, &skip)?;
-    on_event(Event::Fetched {
-        commit: None,
+    let copied = crate::tree::copy(path, dest, &skip)?;
+    on_event(Event::Copied {
+        copied,
         ignored: ignored.get(),
     });
     Ok(Staged {

@@ -256,7 +256,7 @@ plugins::aoe::symlink
 "#]],
             str![[r#"
     Fetching [ROOT]
-      Copied
+      Copied 2 files, 245 bytes
 plugins::install::invalid
 
   × refusing to install: dev.example.hello would be refused by its host's installer (the warning above)

@@ -882,7 +882,7 @@ fn git_ignored_build_output_is_left_out_of_a_local_install() {
         .stderr_eq(
             str![[r#"
     Fetching [TMP]/repo
-      Copied (left out 2 git-ignored entries)
+      Copied 3 files, 154 bytes (left out 2 git-ignored entries)
 
 "#]]
             .raw(),

@@ -434,7 +434,7 @@ fn aoe_install_grants_in_config_toml_and_remove_forgets() {
 "#]],
             str![[r#"
     Fetching [TMP]/hello
-      Copied
+      Copied 2 files, 245 bytes
 aoe plugin `dev.example.hello` 0.1.0 from [TMP]/hello
   capabilities: runtime.worker
   build steps:  none
@@ -507,7 +507,7 @@ fn enable_and_disable_flip_each_hosts_switch() {
 "#]],
             str![[r#"
     Fetching [SRC]
-      Copied
+      Copied 2 files, 245 bytes
 aoe plugin `dev.example.hello` 0.1.0 from [SRC]
   capabilities: runtime.worker
   build steps:  none
@@ -583,7 +583,7 @@ aoe plugin `dev.example.hello` 0.1.0 from [SRC]
 "#]],
             str![[r#"
     Fetching [TMP]/aw-src
-      Copied
+      Copied 1 file, 46 bytes
 
 "#]],
         );

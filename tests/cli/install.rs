@@ -709,7 +709,7 @@ fn reinstalling_is_idempotent_and_other_sources_need_force() {
             str![],
             str![[r#"
     Fetching [TMP]/local
-      Copied
+      Copied 1 file, 103 bytes
 plugins::install::exists
 
   × dev.example.pinned is already installed from file://[TMP]/repo; use --force to replace it
@@ -872,7 +872,7 @@ protoagent plugin `notebook` 0.2.0 from file://[TMP]/proto @ eee396d1284e
             str![],
             str![[r#"
     Fetching [TMP]/proto
-      Copied
+      Copied 2 files, 66 bytes
 plugins::lock::error
 
   × [TMP]/aw-home/plugins.lock is in the aworld format; protoagent plugins need their own home
@@ -1118,7 +1118,7 @@ plugins::install::invalid
 "#]],
         str![[r#"
     Fetching [TMP]/old
-      Copied
+      Copied 2 files, 216 bytes
 aoe plugin `dev.example.old` 0.1.0 from [TMP]/old
   capabilities: runtime.worker
   build steps:  none
@@ -1155,7 +1155,7 @@ dev.example.old 0.1.0 (aoe)
 "#]],
         str![[r#"
     Fetching [TMP]/old
-      Copied
+      Copied 2 files, 216 bytes
 
 "#]],
     );
@@ -1204,7 +1204,7 @@ plugins::install::invalid
 "#]],
         str![[r#"
     Fetching [TMP]/old
-      Copied
+      Copied 2 files, 216 bytes
 aoe plugin `dev.example.old` 0.1.0 from [TMP]/old
   capabilities: runtime.worker
   build steps:  none
@@ -1293,7 +1293,7 @@ fn the_installed_aoe_picks_the_profile_when_nothing_names_one() {
         str![[r#"
     Fetching [TMP]/old
 debug: host: detected aoe api 12, version 1.14.0 (aoe --version); validating as it
-      Copied
+      Copied 2 files, 216 bytes
 aoe plugin `dev.example.old` 0.1.0 from [TMP]/old
   capabilities: runtime.worker
   build steps:  none
@@ -2773,7 +2773,7 @@ plugins::aoe::reserved_namespace
 "#]],
         str![[r#"
     Fetching [TMP]/local
-      Copied
+      Copied 1 file, 105 bytes
 plugins::install::invalid
 
   × refusing to install: agent-of-empires.mine would be refused by its host's installer (the

@@ -269,7 +269,7 @@ fn lock_rows_last_per_id_and_host_keys_kept() {
 "#]],
             str![[r#"
     Fetching [TMP]/own
-      Copied
+      Copied 2 files, 64 bytes
 protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
   asked again:  it now runs code inside the host
   capabilities: none
@@ -378,7 +378,7 @@ fn a_superseded_source_is_superseded_in_outdated_without_the_network() {
 "#]],
             str![[r#"
     Fetching [TMP]/own
-      Copied
+      Copied 2 files, 64 bytes
 protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
   capabilities: none
   build steps:  none

@@ -79,7 +79,7 @@ fn installs_are_refused_and_short_circuited_as_the_hosts_installer_does() {
 "#]],
             str![[r#"
     Fetching [TMP]/own
-      Copied
+      Copied 2 files, 64 bytes
 protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
   capabilities: none
   build steps:  none
@@ -104,7 +104,7 @@ protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
 "#]],
         str![[r#"
     Fetching [TMP]/cowork
-      Copied
+      Copied 2 files, 60 bytes
 protoagent plugin `cowork` 1.0.0 from [TMP]/cowork
   capabilities: none
   build steps:  none
@@ -118,7 +118,7 @@ protoagent plugin `cowork` 1.0.0 from [TMP]/cowork
         .run()
         .expect(2, str![], str![[r#"
     Fetching [TMP]/artifact
-      Copied
+      Copied 2 files, 62 bytes
 plugins::install::builtin
 
   × plugin id 'artifact' is a built-in — cannot install over it.

@@ -344,7 +344,7 @@ plugins::config::trust
         .run()
         .expect(2, str![], str![[r#"
     Fetching [TMP]/served/kit
-      Copied
+      Copied 1 file, 103 bytes
 plugins::git::unsigned
 
   × dev.example.pinned must be signed, and a directory ([TMP]/served/kit) carries no signature

@@ -505,7 +505,7 @@ fn installed_ids_are_found_in_every_hosts_home() {
 "#]],
             str![[r#"
     Fetching [TMP]/src
-      Copied
+      Copied 1 file, 36 bytes
 
 "#]],
         );
