@@ -11,6 +11,7 @@ use crate::error::{Error, Result};
 use crate::install::InstallOptions;
 use crate::printer::Printer;
 use crate::update::Status;
+use crate::update::check::{Cooldown, Holds, Plan};
 
 mod report;
 
@@ -88,7 +89,7 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         let entries = sweep.armed(&home, &lock, &policy, busy);
         let gh_base = cx.gh_base();
         let cooldown = opts.check.cooldown.unwrap_or(policy.cooldown_secs);
-        let checks = checked(opts, cx, &home, &entries, cooldown);
+        let checks = checked(opts, cx, &home, entries, cooldown)?;
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
         let steps = checks
@@ -161,40 +162,20 @@ fn checked(
     opts: &SweepOptions,
     cx: &Context,
     home: &crate::store::Home,
-    entries: &[crate::lock::Entry],
+    entries: Vec<crate::lock::Entry>,
     cooldown: u64,
-) -> Vec<(crate::store::Home, crate::update::Check)> {
-    let gh_base = cx.gh_base();
-    let url_of = |e: &crate::lock::Entry| crate::update::git_url_of(e, &gh_base);
-    let mut checks: Vec<_> = crate::update::check_all(
-        entries,
-        opts.check.jobs,
-        opts.check.timeout,
-        opts.check.pre,
-        &url_of,
-    )
-    .into_iter()
-    .map(|c| (home.clone(), c))
-    .collect();
-    // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
-    crate::update::follow_latest_releases(
-        &mut checks,
-        &gh_base,
-        &cx.github_api,
-        opts.check.jobs,
-        opts.check.timeout,
-    );
-    crate::update::force_pushed(&mut checks, &gh_base, opts.check.jobs);
-    crate::update::hold_back(
-        &mut checks,
-        &|_| cooldown,
-        opts.check.jobs,
-        opts.check.timeout,
-        &cx.github_api,
-        true,
-    );
-    crate::update::settle_fast_branches(&mut checks, &gh_base, opts.check.jobs);
-    checks
+) -> Result<Vec<(crate::store::Home, crate::update::Check)>> {
+    let plan = Plan {
+        // A sweep never asked the host for the sources its bundled plugins supersede.
+        superseded: None,
+        // The sweep read the home's policy (and showed its warnings) to arm the rows.
+        cooldown: Cooldown::Secs(cooldown),
+        // The armed rows leave the held plugins out already ([`Sweep::armed`]).
+        holds: Holds::Skip,
+        ..opts.check.plan(cx)
+    };
+    let checked = plan.check(vec![(home.clone(), entries)], &mut |_| {})?;
+    Ok(checked.checks)
 }
 
 /// The fetch and install of a sweep's check: a newer version (`Behind`) as its lock row says
