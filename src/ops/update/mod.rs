@@ -57,17 +57,20 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         mut learned,
     } = checked(opts, cx, printer)?;
     let lifting = lifting(opts);
-    let mut lock_rows = LockRows::default();
     // A dry run fetches and walks what the update would fetch: the plugins of one
-    // repository share one fetch per commit, and one history (issue 43).
+    // repository share one fetch per commit, and one history (issue 43). Its reviews start
+    // from the lock rows the check compared (each check carries its own).
     let reviews = Reviews {
         fetches: match opts.dry_run {
-            true => review_fetches(cx, opts, &checks, &mut lock_rows)?,
+            true => review_fetches(cx, opts, &checks)?,
             false => None,
         },
         walks: crate::git::Walks::default(),
     };
     // Each check is decided before anything is applied; the apply reads only decisions.
+    // The installs read each lock again (once per lock): a row another command removed
+    // since the check is not installed back.
+    let mut lock_rows = LockRows::default();
     let mut steps = Vec::new();
     for (home, c) in checks {
         let decision = decide(&home, &c, opts.dry_run, lifting, &mut learned);
@@ -80,9 +83,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     for ((home, c, decision), fetched) in prepared_in_order(steps, jobs) {
         let row = match decision {
             Decision::HeldBack => Some(held_back_row(&home, &c)),
-            Decision::Review => {
-                review::review(cx, printer, &home, &c, &mut lock_rows, opts, &reviews)?
-            }
+            Decision::Review => review::review(cx, printer, &home, &c, opts, &reviews)?,
             Decision::Apply => fetched
                 .map(|(install, ready)| apply::apply(printer, consent, &home, &c, &install, ready)),
             Decision::Failed { message, refused } => {
