@@ -94,10 +94,10 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         // and `sync`), while the installs lock the home and swap one at a time, in order.
         let steps = checks
             .into_iter()
-            .map(|(_, c)| install_step(opts, cx, &home, &lock, &gh_base, c))
+            .map(|(_, c)| install_step(opts, cx, &home, &gh_base, c))
             .collect();
         for ((c, unusable), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
-            sweep.record(printer, &home, &lock, c, unusable, fetched)?;
+            sweep.record(printer, &home, c, unusable, fetched)?;
         }
         autoupdate::record_sweep(&home)?;
     }
@@ -184,7 +184,6 @@ fn install_step(
     opts: &SweepOptions,
     cx: &Context,
     home: &crate::store::Home,
-    lock: &crate::lock::Lock,
     gh_base: &str,
     c: crate::update::Check,
 ) -> Step<(crate::update::Check, Option<crate::source::SourceError>)> {
@@ -194,8 +193,8 @@ fn install_step(
             install: None,
         };
     };
-    let entry = lock.get(&c.id).expect("checked entries are locked");
-    let (install, unusable) = match crate::source::Source::of_entry(&entry, gh_base) {
+    let entry = c.row.as_deref().expect("a check carries its lock row");
+    let (install, unusable) = match crate::source::Source::of_entry(entry, gh_base) {
         Ok(source) => {
             let base = InstallOptions {
                 featured_index: cx.featured_index.clone(),
@@ -211,7 +210,7 @@ fn install_step(
                 )
             };
             (
-                Some(crate::update::options(home, &entry, new_ref, base)),
+                Some(crate::update::options(home, entry, new_ref, base)),
                 None,
             )
         }
@@ -270,7 +269,6 @@ impl Sweep {
         &mut self,
         printer: &Printer,
         home: &crate::store::Home,
-        lock: &crate::lock::Lock,
         c: crate::update::Check,
         unusable: Option<crate::source::SourceError>,
         fetched: Option<(InstallOptions, Ready)>,
@@ -304,7 +302,7 @@ impl Sweep {
                 let Some((install, ready)) = fetched else {
                     return Ok(());
                 };
-                install_one(printer, home, lock, c, why, &install, ready, self)?;
+                install_one(printer, home, c, why, &install, ready, self)?;
             }
             Status::Error { message } => self.failed.push(Failed { id: c.id, message }),
             // A moved tag or a force-pushed branch is never taken by a sweep: a person
@@ -323,11 +321,9 @@ impl Sweep {
 /// Install one newer version fetched ahead, never asking: what needs consent is left for
 /// approval; a race lost to another command defers to the next sweep; an update is recorded
 /// as a change and in the home's `events.jsonl`.
-#[allow(clippy::too_many_arguments)] // the sweep's state, lent to one plugin's install
 fn install_one(
     printer: &Printer,
     home: &crate::store::Home,
-    lock: &crate::lock::Lock,
     c: crate::update::Check,
     why: String,
     install: &InstallOptions,
@@ -337,10 +333,11 @@ fn install_one(
     let mut applier = Applier::new(printer, Consent::Refuse, Caller::Autoupdate);
     match applier.install(install, ready) {
         Ok(i) => {
-            let from = lock.get(&c.id).map(|e| Version {
-                version: e.version,
-                ref_: e.requested_ref,
-                commit: e.commit,
+            // The row the check compared: what the sweep read from the lock.
+            let from = c.row.as_deref().map(|e| Version {
+                version: e.version.clone(),
+                ref_: e.requested_ref.clone(),
+                commit: e.commit.clone(),
             });
             if let Some(from) = from {
                 sweep.changes.push(Change {
