@@ -1,13 +1,15 @@
-//! The checks `outdated`, `update` and `autoupdate` share: what is newer, then what the
-//! cooldown holds back.
+//! The options `outdated`, `update` and `autoupdate` check remotes with, and the check they
+//! share ([`crate::update::check::Plan`]) as `outdated` runs it: each command changes only
+//! what makes it differ.
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::context::Context;
 use crate::error::Result;
+use crate::lock::Entry;
 use crate::store::Home;
-use crate::update::Check;
+use crate::update::check::{Cooldown, Holds, Plan, Subdirs};
 
 /// How to check remotes (`--jobs`, `--timeout`, `--pre`, `--cooldown`).
 #[derive(Clone, Debug)]
@@ -25,42 +27,32 @@ pub struct CheckOptions {
     pub profile: crate::profile::HostProfile,
 }
 
-/// Check every locked plugin of the homes `home` (or the hosts' own) names.
-pub fn check_homes(
-    opts: &CheckOptions,
-    home: Option<&PathBuf>,
-    cx: &Context,
-) -> Result<Vec<(Home, Check)>> {
-    Ok(crate::update::check_homes(
-        cx.locked_homes(home)?,
-        opts.jobs,
-        opts.timeout,
-        opts.pre,
-        &cx.gh_base(),
-        &opts.profile,
-    ))
+impl CheckOptions {
+    /// The check of every row, as `outdated` runs it: the host's own answer first (a
+    /// superseded source), each home's cooldown (`--cooldown`, else its `plugins.toml`)
+    /// noted in its first-seen record, the holds marked, no subdirectory compared.
+    pub fn plan(&self, cx: &Context) -> Plan<'_> {
+        Plan {
+            jobs: self.jobs,
+            timeout: self.timeout,
+            pre: self.pre,
+            gh_base: cx.gh_base(),
+            github_api: cx.github_api.clone(),
+            superseded: Some(&self.profile),
+            only: None,
+            cooldown: Cooldown::Homes(self.cooldown),
+            note: true,
+            holds: Holds::Mark { lifting: &[] },
+            subdirs: Subdirs::Skip,
+        }
+    }
 }
 
-/// Note the newer versions in each home's first-seen record and hold back those younger
-/// than its cooldown (`cooldown`, else `cooldown` in its `plugins.toml`), counted from when
-/// the home first saw them or from their GitHub release; `note`: write the record (not on a
-/// dry run). Returns the policy files read, whose warnings the command shows.
-pub fn hold_back(
-    opts: &CheckOptions,
-    checks: &mut [(Home, Check)],
-    cx: &Context,
-    note: bool,
-) -> Result<Vec<crate::autoupdate::PolicyFile>> {
-    let (cooldowns, files) = crate::update::cooldowns(checks, opts.cooldown)?;
-    crate::update::hold_back(
-        checks,
-        &|h| cooldowns.get(&h.root).copied().unwrap_or(0),
-        opts.jobs,
-        opts.timeout,
-        &cx.github_api,
-        note,
-    );
-    // A branch that moves faster than the cooldown takes its newest commit that is old enough.
-    crate::update::settle_fast_branches(checks, &cx.gh_base(), opts.jobs);
-    Ok(files)
+/// The lock rows of every home `home` (or the hosts' own) names.
+pub fn rows(cx: &Context, home: Option<&PathBuf>) -> Result<Vec<(Home, Vec<Entry>)>> {
+    Ok(cx
+        .locked_homes(home)?
+        .into_iter()
+        .map(|(home, lock)| (home, lock.entries()))
+        .collect())
 }

@@ -12,7 +12,8 @@
 //!   applied.
 //! * [`bundle`]: `plugins bundle`'s archive of a lock, and its checked reading for
 //!   `sync --frozen --from`.
-//! * [`check`]: what is newer and what the cooldown holds back (`outdated`, `update`).
+//! * [`check`]: the options `outdated`, `update` and `autoupdate` check remotes with, and
+//!   the one check they share ([`crate::update::check::Plan`]) as `outdated` runs it.
 //! * [`install`]: `plugins install` from a typed source, through consent, to its row.
 //! * [`list`], [`info`]: the installed plugins with what their hosts' records say of them
 //!   (switched off, versions a host-written row does not record, wheel deps) and holds.

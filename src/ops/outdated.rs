@@ -11,6 +11,7 @@ use crate::context::Context;
 use crate::error::Result;
 use crate::printer::Printer;
 use crate::store::Home;
+use crate::update::check::{Checked, Plan, Subdirs, Unchanged};
 use crate::update::trust::{self, Problem};
 use crate::update::{Check, Status};
 
@@ -61,24 +62,16 @@ pub fn outdated(
     // The fetches reuse the check's listing of each remote, and a commit fetched once
     // (issue 43).
     let _shared = crate::git::share_transfers(0);
-    let mut checks = super::check::check_homes(opts, home, cx)?;
-    // aoe: `gh:owner/repo` without a ref follows the latest release, as `update` does.
-    crate::update::follow_latest_releases(
-        &mut checks,
-        &cx.gh_base(),
-        &cx.github_api,
-        opts.jobs,
-        opts.timeout,
-    );
-    // A branch force-pushed to another history is no ordinary update.
-    crate::update::force_pushed(&mut checks, &cx.gh_base(), opts.jobs);
-    // A monorepo plugin is newer only when its subdirectory changed.
-    let mut moved = crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), opts.jobs);
-    for f in &super::check::hold_back(opts, &mut checks, cx, true)? {
-        printer.file_diagnostics(&f.warnings, &f.path, &f.text);
-    }
-    // A held plugin's newer version is shown as held (`plugins hold`, `plugins rollback`).
-    crate::update::apply_holds(&mut checks, &[]);
+    let plan = Plan {
+        // A monorepo plugin is newer only when its subdirectory changed: compared before the
+        // cooldown, so an unchanged one shows as up to date (and moved), not held back.
+        subdirs: Subdirs::BeforeCooldown,
+        ..opts.plan(cx)
+    };
+    let Checked { checks, learned } = plan.check(super::check::rows(cx, home)?, &mut |f| {
+        printer.file_diagnostics(&f.warnings, &f.path, &f.text)
+    })?;
+    let mut moved = learned.unchanged;
     let mut problems = trust_problems(&checks, &moved, opts, cx).into_iter();
     Ok(checks
         .into_iter()
@@ -88,14 +81,13 @@ pub fn outdated(
             if let Some(sentence) = check.moved_ref() {
                 problems.insert(0, repointed(&check, sentence));
             }
-            let moved =
-                moved
-                    .remove(&(home.root.clone(), check.id.clone()))
-                    .map(|(commit, subdir)| Moved {
-                        message: moved_text(&commit, &subdir),
-                        commit,
-                        subdir,
-                    });
+            let moved = moved
+                .remove(&(home.root.clone(), check.id.clone()))
+                .map(|u| Moved {
+                    message: moved_text(&u.commit, &u.subdir),
+                    commit: u.commit,
+                    subdir: u.subdir,
+                });
             OutdatedRow {
                 check,
                 moved,
@@ -113,7 +105,7 @@ pub fn outdated(
 /// is not read again).
 fn trust_problems(
     checks: &[(Home, Check)],
-    moved: &std::collections::HashMap<(PathBuf, String), (String, String)>,
+    moved: &std::collections::HashMap<(PathBuf, String), Unchanged>,
     opts: &CheckOptions,
     cx: &Context,
 ) -> Vec<Vec<Problem>> {

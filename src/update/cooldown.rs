@@ -46,7 +46,7 @@ fn github_repo(source: &str) -> Option<(String, String)> {
 /// commit's or tag's own dates, which the publisher writes. The releases are asked only
 /// for versions the record would hold back, at most `jobs` (and 64) at a time, each within
 /// `timeout`; a release that cannot be read leaves the record's age.
-pub fn hold_back(
+pub(super) fn hold_back(
     checks: &mut [(crate::store::Home, Check)],
     cooldown: &dyn Fn(&crate::store::Home) -> u64,
     jobs: usize,
@@ -180,7 +180,7 @@ fn published(
 
 /// The cooldown (seconds) of each home the checks come from: `flag` when given, else the
 /// home's `plugins.toml` `cooldown`; with the policy files read, whose warnings are shown.
-pub fn cooldowns(
+pub(super) fn cooldowns(
     checks: &[(crate::store::Home, Check)],
     flag: Option<u64>,
 ) -> Result<

@@ -70,7 +70,7 @@ pub fn latest_release(
 /// the release's, and a refusal becomes `Error` (returned too, by home root and id, with
 /// its code). The release lookups run in the update checks' bounded pool (`jobs`, at most
 /// [`git::host_limit`] per server, each abandoned at `timeout`).
-pub fn follow_latest_releases(
+pub(super) fn follow_latest_releases(
     checks: &mut [(Home, Check)],
     gh_base: &str,
     github_api: &str,
@@ -147,6 +147,15 @@ fn row_of(rows: &mut LockRows, home: &Home, c: &Check) -> Option<Entry> {
     }
 }
 
+/// A monorepo plugin found newer whose subdirectory did not change: the ref and commit the
+/// repository moved to, and the subdirectory.
+#[derive(Clone, Debug, Default)]
+pub struct Unchanged {
+    pub new_ref: String,
+    pub commit: String,
+    pub subdir: String,
+}
+
 /// A release lookup's input: the remote, its credentials, the lock row and its host.
 type Follow = (String, Option<crate::auth::Userinfo>, Entry, Dialect);
 
@@ -154,14 +163,14 @@ type Follow = (String, Option<crate::auth::Userinfo>, Entry, Dialect);
 /// their subdirectory changed: the new commit is fetched (depth 1, into a temp directory)
 /// and its subdirectory hashed as an install hashes it, at most `jobs` (and 8) at a time and
 /// [`git::host_limit`] per server. Those whose subdirectory is the same become `UpToDate`;
-/// returned by home root and id, with the commit the repository moved to (`update` moves the
-/// lock's pin there without reinstalling). A fetch that fails leaves the check `Behind` (the
+/// returned by home root and id, with the ref and commit the repository moved to (`update`
+/// moves the lock's pin there without reinstalling). A fetch that fails leaves the check `Behind` (the
 /// update's own fetch reports it).
-pub fn unchanged_subdirs(
+pub(super) fn unchanged_subdirs(
     checks: &mut [(Home, Check)],
     gh_base: &str,
     jobs: usize,
-) -> HashMap<(PathBuf, String), (String, String)> {
+) -> HashMap<(PathBuf, String), Unchanged> {
     let mut rows = LockRows::default();
     let mut work = Vec::new();
     for (i, (home, c)) in checks.iter().enumerate() {
@@ -198,11 +207,16 @@ pub fn unchanged_subdirs(
     );
     for (i, found) in same.into_iter().filter_map(|(_, r)| r).flatten() {
         let (home, c) = &mut checks[i];
-        let (Some(subdir), Status::Behind { commit, .. }) = (found, &c.status) else {
+        let (Some(subdir), Status::Behind { commit, new_ref }) = (found, &c.status) else {
             continue;
         };
         log::debug!("{}: {subdir} is the same at {commit}", c.id);
-        out.insert((home.root.clone(), c.id.clone()), (commit.clone(), subdir));
+        let unchanged = Unchanged {
+            new_ref: new_ref.clone(),
+            commit: commit.clone(),
+            subdir,
+        };
+        out.insert((home.root.clone(), c.id.clone()), unchanged);
         c.status = Status::UpToDate;
     }
     out

@@ -20,6 +20,7 @@ use crate::git::{self, RefKind};
 use crate::lock::Entry;
 
 mod apply;
+pub mod check;
 mod cooldown;
 mod decide;
 mod follow;
@@ -32,12 +33,15 @@ mod tests;
 pub mod trust;
 
 pub use apply::{options, review};
-pub use cooldown::{cooldowns, hold_back};
 pub use decide::{decide, infer_kind, release};
-pub use follow::{follow_latest_releases, latest_release, unchanged_subdirs};
+pub use follow::latest_release;
 pub use pool::{ordered, ordered_per_host};
-pub use rewritten::force_pushed;
-pub use settle::settle_fast_branches;
+
+// The check's passes: only [`check::Plan::check`] strings them together.
+use cooldown::{cooldowns, hold_back};
+use follow::{follow_latest_releases, unchanged_subdirs};
+use rewritten::force_pushed;
+use settle::settle_fast_branches;
 
 use pool::bounded;
 
@@ -153,7 +157,7 @@ pub struct Check {
     pub current: Option<String>,
     #[serde(flatten)]
     pub status: Status,
-    /// Why and since when the plugin is held, if it is (see [`apply_holds`]).
+    /// Why and since when the plugin is held, if it is (marked by the check, [`check::Holds`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub hold: Option<crate::hold::Hold>,
     /// The lock row checked (not printed): what the trust check of `outdated` reads
@@ -229,7 +233,7 @@ impl Check {
 /// check of a held plugin carries its hold, and one that found a newer version (`Behind`,
 /// or `HeldBack` by the cooldown) is `Held` instead, so nothing takes it, unless its id is
 /// in `lifting` (an explicit `plugins update <id>`, which lifts the hold once it is done).
-pub fn apply_holds(checks: &mut [(crate::store::Home, Check)], lifting: &[String]) {
+fn apply_holds(checks: &mut [(crate::store::Home, Check)], lifting: &[String]) {
     let mut by_home: std::collections::HashMap<std::path::PathBuf, _> = Default::default();
     for (home, c) in checks.iter_mut() {
         let holds = by_home
@@ -344,73 +348,4 @@ pub fn check_all(
         }
     }
     results.into_iter().flatten().collect()
-}
-
-/// Check every locked plugin of each home; sources resolve `gh:` against `gh_base`.
-pub fn check_homes(
-    homes: Vec<(crate::store::Home, crate::lock::Lock)>,
-    jobs: usize,
-    timeout: Duration,
-    pre: bool,
-    gh_base: &str,
-    given: &crate::profile::HostProfile,
-) -> Vec<(crate::store::Home, Check)> {
-    let url_of = |e: &Entry| git_url_of(e, gh_base);
-    // Every home's rows are checked together: a URL two homes lock is listed once.
-    let mut asked: Vec<Entry> = Vec::new();
-    let mut per_home = Vec::new();
-    for (home, lock) in homes {
-        let entries = lock.entries();
-        let host = host_options(&home, given);
-        let superseded: Vec<Option<Status>> = (entries.iter())
-            .map(|e| superseded_by(&home, &host, e))
-            .collect();
-        asked.extend(
-            entries
-                .iter()
-                .zip(&superseded)
-                .filter(|(_, s)| s.is_none())
-                .map(|(e, _)| e.clone()),
-        );
-        per_home.push((home, entries, superseded));
-    }
-    // check_all answers in its input's order: put the superseded rows back in place.
-    let mut checked = check_all(&asked, jobs, timeout, pre, &url_of).into_iter();
-    let mut out = Vec::new();
-    for (home, entries, superseded) in per_home {
-        let rows: Vec<Check> = entries
-            .into_iter()
-            .zip(superseded)
-            .filter_map(|(e, s)| match s {
-                Some(status) => Some(Check::of(&e, status)),
-                None => checked.next(),
-            })
-            .collect();
-        out.extend(rows.into_iter().map(|c| (home.clone(), c)));
-    }
-    out
-}
-
-/// The hosts' options a home's checks use (the profile given, else the one it remembers,
-/// else the newest).
-fn host_options(
-    home: &crate::store::Home,
-    given: &crate::profile::HostProfile,
-) -> crate::host::HostOptions {
-    given
-        .or(crate::profile::HostProfile::load(home))
-        .host_options(&Default::default())
-}
-
-/// The host's check before any network (protoAgent 0.218): the bundled plugin that
-/// supersedes `entry`'s source, if any.
-fn superseded_by(
-    home: &crate::store::Home,
-    host: &crate::host::HostOptions,
-    entry: &Entry,
-) -> Option<Status> {
-    crate::host::superseded(home, &entry.source, host).map(|s| Status::Superseded {
-        by: s.id.to_owned(),
-        bundled_version: s.version.to_owned(),
-    })
 }

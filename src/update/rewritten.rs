@@ -59,7 +59,7 @@ pub(super) fn branch_ref(c: &Check, new_ref: &str) -> Option<String> {
 /// (nothing is taken on a guess). Each repository, branch and pair of commits is asked once,
 /// at most `jobs` (and 8) fetches at a time and [`git::host_limit`] per server; each fetch is
 /// bounded by the transfer's own no-progress limit.
-pub fn force_pushed(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
+pub(super) fn force_pushed(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
     let mut asks: Vec<(usize, Ask)> = Vec::new();
     let mut rows: HashMap<_, Vec<usize>> = HashMap::new();
     for (i, (_, c)) in checks.iter().enumerate() {

@@ -31,7 +31,7 @@ struct Settle {
 /// with [`Check::held_tip`] naming the tip; the others stay held back. At most `jobs` (and
 /// 8) histories are read at a time, [`git::host_limit`] per server; one that cannot be
 /// read leaves its check held back.
-pub fn settle_fast_branches(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
+pub(super) fn settle_fast_branches(checks: &mut [(Home, Check)], gh_base: &str, jobs: usize) {
     let now = crate::clock::now_secs();
     let mut records: HashMap<std::path::PathBuf, FirstSeen> = HashMap::new();
     let mut work = Vec::new();

@@ -12,6 +12,7 @@ use crate::error::{Error, Result};
 use crate::install::InstallOptions;
 use crate::printer::Printer;
 use crate::update::Status;
+use crate::update::check::{Cooldown, Holds, Plan};
 
 mod report;
 
@@ -89,15 +90,15 @@ pub fn sweep(opts: &SweepOptions, cx: &Context, printer: &Printer) -> Result<Swe
         let entries = sweep.armed(&home, &lock, &policy, busy);
         let gh_base = cx.gh_base();
         let cooldown = opts.check.cooldown.unwrap_or(policy.cooldown_secs);
-        let checks = checked(opts, cx, &home, &entries, cooldown);
+        let checks = checked(opts, cx, &home, entries, cooldown)?;
         // The newer versions are fetched and checked ahead, at most 8 at a time (as `update`
         // and `sync`), while the installs lock the home and swap one at a time, in order.
         let steps = checks
             .into_iter()
-            .map(|(_, c)| install_step(opts, cx, &home, &lock, &gh_base, c))
+            .map(|(_, c)| install_step(opts, cx, &home, &gh_base, c))
             .collect();
         for ((c, unusable), fetched) in prepared_in_order(steps, opts.check.jobs.min(MAX_FETCHES)) {
-            sweep.record(printer, &home, &lock, c, unusable, fetched)?;
+            sweep.record(printer, &home, c, unusable, fetched)?;
         }
         autoupdate::record_sweep(&home)?;
     }
@@ -162,40 +163,20 @@ fn checked(
     opts: &SweepOptions,
     cx: &Context,
     home: &crate::store::Home,
-    entries: &[crate::lock::Entry],
+    entries: Vec<crate::lock::Entry>,
     cooldown: u64,
-) -> Vec<(crate::store::Home, crate::update::Check)> {
-    let gh_base = cx.gh_base();
-    let url_of = |e: &crate::lock::Entry| crate::update::git_url_of(e, &gh_base);
-    let mut checks: Vec<_> = crate::update::check_all(
-        entries,
-        opts.check.jobs,
-        opts.check.timeout,
-        opts.check.pre,
-        &url_of,
-    )
-    .into_iter()
-    .map(|c| (home.clone(), c))
-    .collect();
-    // aoe: `gh:owner/repo` without a ref follows the latest release (refused without one).
-    crate::update::follow_latest_releases(
-        &mut checks,
-        &gh_base,
-        &cx.github_api,
-        opts.check.jobs,
-        opts.check.timeout,
-    );
-    crate::update::force_pushed(&mut checks, &gh_base, opts.check.jobs);
-    crate::update::hold_back(
-        &mut checks,
-        &|_| cooldown,
-        opts.check.jobs,
-        opts.check.timeout,
-        &cx.github_api,
-        true,
-    );
-    crate::update::settle_fast_branches(&mut checks, &gh_base, opts.check.jobs);
-    checks
+) -> Result<Vec<(crate::store::Home, crate::update::Check)>> {
+    let plan = Plan {
+        // A sweep never asked the host for the sources its bundled plugins supersede.
+        superseded: None,
+        // The sweep read the home's policy (and showed its warnings) to arm the rows.
+        cooldown: Cooldown::Secs(cooldown),
+        // The armed rows leave the held plugins out already ([`Sweep::armed`]).
+        holds: Holds::Skip,
+        ..opts.check.plan(cx)
+    };
+    let checked = plan.check(vec![(home.clone(), entries)], &mut |_| {})?;
+    Ok(checked.checks)
 }
 
 /// The fetch and install of a sweep's check: a newer version (`Behind`) as its lock row says
@@ -204,7 +185,6 @@ fn install_step(
     opts: &SweepOptions,
     cx: &Context,
     home: &crate::store::Home,
-    lock: &crate::lock::Lock,
     gh_base: &str,
     c: crate::update::Check,
 ) -> Step<(crate::update::Check, Option<crate::source::SourceError>)> {
@@ -214,8 +194,8 @@ fn install_step(
             install: None,
         };
     };
-    let entry = lock.get(&c.id).expect("checked entries are locked");
-    let (install, unusable) = match crate::source::Source::of_entry(&entry, gh_base) {
+    let entry = c.row.as_deref().expect("a check carries its lock row");
+    let (install, unusable) = match crate::source::Source::of_entry(entry, gh_base) {
         Ok(source) => {
             let base = InstallOptions {
                 featured_index: cx.featured_index.clone(),
@@ -231,7 +211,7 @@ fn install_step(
                 )
             };
             (
-                Some(crate::update::options(home, &entry, new_ref, base)),
+                Some(crate::update::options(home, entry, new_ref, base)),
                 None,
             )
         }
@@ -290,7 +270,6 @@ impl Sweep {
         &mut self,
         printer: &Printer,
         home: &crate::store::Home,
-        lock: &crate::lock::Lock,
         c: crate::update::Check,
         unusable: Option<crate::source::SourceError>,
         fetched: Option<(InstallOptions, Ready)>,
@@ -324,7 +303,7 @@ impl Sweep {
                 let Some((install, ready)) = fetched else {
                     return Ok(());
                 };
-                install_one(printer, home, lock, c, why, &install, ready, self)?;
+                install_one(printer, home, c, why, &install, ready, self)?;
             }
             Status::Error { message } => self.failed.push(Failed { id: c.id, message }),
             // A moved tag or a force-pushed branch is never taken by a sweep: a person
@@ -343,11 +322,9 @@ impl Sweep {
 /// Install one newer version fetched ahead, never asking: what needs consent is left for
 /// approval; a race lost to another command defers to the next sweep; an update is recorded
 /// as a change and in the home's `events.jsonl`.
-#[allow(clippy::too_many_arguments)] // the sweep's state, lent to one plugin's install
 fn install_one(
     printer: &Printer,
     home: &crate::store::Home,
-    lock: &crate::lock::Lock,
     c: crate::update::Check,
     why: String,
     install: &InstallOptions,
@@ -357,10 +334,11 @@ fn install_one(
     let mut applier = Applier::new(printer, Consent::Refuse, Caller::Autoupdate);
     match applier.install(install, ready) {
         Ok(i) => {
-            let from = lock.get(&c.id).map(|e| Version {
-                version: e.version,
-                ref_: e.requested_ref,
-                commit: e.commit,
+            // The row the check compared: what the sweep read from the lock.
+            let from = c.row.as_deref().map(|e| Version {
+                version: e.version.clone(),
+                ref_: e.requested_ref.clone(),
+                commit: e.commit.clone(),
             });
             if let Some(from) = from {
                 sweep.changes.push(Change {

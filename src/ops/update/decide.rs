@@ -2,11 +2,9 @@
 //! check (lock rows, remote answers, holds) gives decisions, and the apply consumes them
 //! without looking back at the check's rules.
 
-use std::collections::HashMap;
-use std::path::PathBuf;
-
 use crate::error::Error;
 use crate::store::Home;
+use crate::update::check::{Learned, Unchanged};
 use crate::update::{Check, Status};
 
 /// One checked plugin's fate.
@@ -22,9 +20,9 @@ pub(super) enum Decision {
         message: String,
         refused: Option<Error>,
     },
-    /// `--dry-run` of a monorepo plugin whose subdirectory did not change: (new ref,
-    /// commit, subdir) of the pin that alone would move.
-    PinOnly((String, String, String)),
+    /// `--dry-run` of a monorepo plugin whose subdirectory did not change: the pin that
+    /// alone would move.
+    PinOnly(Unchanged),
     /// Held and not named: skipped (with the newer version it is not taking, if any).
     Held,
     /// Up to date, nothing to say.
@@ -36,15 +34,6 @@ impl Decision {
     pub(super) fn installs(&self) -> bool {
         matches!(self, Decision::Apply)
     }
-}
-
-/// What the checks learned on the way besides each plugin's status, by (home, id).
-#[derive(Default)]
-pub(super) struct Learned {
-    /// Release lookups aoe refuses (`gh:` without a release).
-    pub refused: HashMap<(PathBuf, String), Error>,
-    /// A dry run's monorepo plugins whose subdirectory did not change.
-    pub pin_only: HashMap<(PathBuf, String), (String, String, String)>,
 }
 
 /// The decision on `c`, checked in `home`: `lifting` are the held plugins named explicitly
@@ -69,10 +58,10 @@ pub(super) fn decide(
         }
         Status::Error { message } => Decision::Failed {
             message: message.clone(),
-            refused: learned.refused.remove(&key),
+            refused: learned.refused.remove(&key).map(Error::from),
         },
-        Status::UpToDate if learned.pin_only.contains_key(&key) => {
-            Decision::PinOnly(learned.pin_only.remove(&key).unwrap_or_default())
+        Status::UpToDate if learned.unchanged.contains_key(&key) => {
+            Decision::PinOnly(learned.unchanged.remove(&key).unwrap_or_default())
         }
         Status::Held { .. } => Decision::Held,
         _ if c.hold.is_some() && !lifting.contains(&c.id) => Decision::Held,

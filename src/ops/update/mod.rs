@@ -1,16 +1,16 @@
 //! `plugins update`: check, hold back, then review (`--dry-run`) or apply, one row per
 //! plugin.
 
-use std::collections::HashMap;
 use std::path::PathBuf;
 
 use super::apply::{Consent, MAX_FETCHES, Step, prepared_in_order};
 use crate::context::Context;
-use crate::error::{Error, Result};
+use crate::error::Result;
 use crate::install::InstallOptions;
 use crate::printer::Printer;
 use crate::source::Source;
 use crate::store::Home;
+use crate::update::check::{Checked, Holds, Plan, Subdirs};
 use crate::update::{Check, LockRows, Status};
 
 mod apply;
@@ -18,7 +18,7 @@ mod decide;
 mod review;
 mod row;
 
-use decide::{Decision, Learned, decide};
+use decide::{Decision, decide};
 use review::{Reviews, review_fetches};
 pub use row::{Detail, UpdateRow, UpdateStatus};
 use row::{failed_row, held_back_row, held_row, pin_only_row};
@@ -56,19 +56,21 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
         checks,
         mut learned,
     } = checked(opts, cx, printer)?;
-    // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
-    let lifting: &[String] = if opts.all { &[] } else { opts.ids };
-    let mut lock_rows = LockRows::default();
+    let lifting = lifting(opts);
     // A dry run fetches and walks what the update would fetch: the plugins of one
-    // repository share one fetch per commit, and one history (issue 43).
+    // repository share one fetch per commit, and one history (issue 43). Its reviews start
+    // from the lock rows the check compared (each check carries its own).
     let reviews = Reviews {
         fetches: match opts.dry_run {
-            true => review_fetches(cx, opts, &checks, &mut lock_rows)?,
+            true => review_fetches(cx, opts, &checks)?,
             false => None,
         },
         walks: crate::git::Walks::default(),
     };
     // Each check is decided before anything is applied; the apply reads only decisions.
+    // The installs read each lock again (once per lock): a row another command removed
+    // since the check is not installed back.
+    let mut lock_rows = LockRows::default();
     let mut steps = Vec::new();
     for (home, c) in checks {
         let decision = decide(&home, &c, opts.dry_run, lifting, &mut learned);
@@ -81,9 +83,7 @@ pub fn update(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<V
     for ((home, c, decision), fetched) in prepared_in_order(steps, jobs) {
         let row = match decision {
             Decision::HeldBack => Some(held_back_row(&home, &c)),
-            Decision::Review => {
-                review::review(cx, printer, &home, &c, &mut lock_rows, opts, &reviews)?
-            }
+            Decision::Review => review::review(cx, printer, &home, &c, opts, &reviews)?,
             Decision::Apply => fetched
                 .map(|(install, ready)| apply::apply(printer, consent, &home, &c, &install, ready)),
             Decision::Failed { message, refused } => {
@@ -143,68 +143,38 @@ fn step(
     }))
 }
 
-/// The checks an update acts on, and what it learned about them on the way.
-struct Checked {
-    checks: Vec<(Home, Check)>,
-    /// What the checks learned besides each plugin's status.
-    learned: Learned,
+/// Check the plugins asked for (refusing an id no home has), as `outdated` does but for
+/// what makes an update differ: see each field.
+fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Checked> {
+    let plan = Plan {
+        only: (!opts.all).then_some(opts.ids),
+        // A dry run changes nothing, not even the first-seen record.
+        note: !opts.dry_run,
+        // Held plugins are skipped by `--all`; an id named explicitly lifts its hold.
+        holds: Holds::Mark {
+            lifting: lifting(opts),
+        },
+        // A dry run says what the update would do: a monorepo plugin whose subdirectory did
+        // not change only has its pin moved (the update finds the same when it installs).
+        // After the cooldown and the holds: what they hold back is shown held, as the update
+        // shows it, and is not fetched.
+        subdirs: match opts.dry_run {
+            true => Subdirs::AfterHolds,
+            false => Subdirs::Skip,
+        },
+        ..opts.check.plan(cx)
+    };
+    plan.check(super::check::rows(cx, opts.home)?, &mut |f| {
+        printer.file_diagnostics(&f.warnings, &f.path, &f.text)
+    })
 }
 
-/// Check the plugins asked for (refusing an id no home has), follow aoe's latest releases,
-/// hold back what is younger than its cooldown, and mark the holds.
-fn checked(opts: &UpdateOptions, cx: &Context, printer: &Printer) -> Result<Checked> {
-    let mut checks = super::check::check_homes(opts.check, opts.home, cx)?;
-    if let Some(id) = opts
-        .ids
-        .iter()
-        .find(|id| !checks.iter().any(|(_, c)| c.id == **id))
-    {
-        return Err(crate::error::Refusal::NotInstalled { id: id.to_owned() }.into());
+/// The held plugins whose hold this update lifts: those named explicitly (none with `--all`).
+fn lifting<'a>(opts: &UpdateOptions<'a>) -> &'a [String] {
+    match opts.all {
+        true => &[],
+        false => opts.ids,
     }
-    // Only the plugins asked for are dated (cooldown) and reviewed (--dry-run).
-    checks.retain(|(_, c)| opts.all || opts.ids.contains(&c.id));
-    // aoe: `gh:owner/repo` without a ref follows the latest release, not the default branch.
-    let refused: HashMap<_, Error> = crate::update::follow_latest_releases(
-        &mut checks,
-        &cx.gh_base(),
-        &cx.github_api,
-        opts.check.jobs,
-        opts.check.timeout,
-    )
-    .into_iter()
-    .map(|(k, e)| (k, e.into()))
-    .collect();
-    // A branch force-pushed to another history asks consent, as a moved tag does.
-    crate::update::force_pushed(&mut checks, &cx.gh_base(), opts.check.jobs);
-    for f in &super::check::hold_back(opts.check, &mut checks, cx, !opts.dry_run)? {
-        printer.file_diagnostics(&f.warnings, &f.path, &f.text);
-    }
-    let lifting: &[String] = if opts.all { &[] } else { opts.ids };
-    crate::update::apply_holds(&mut checks, lifting);
-    // A dry run says what the update would do: a monorepo plugin whose subdirectory did
-    // not change only has its pin moved (the update finds the same when it installs).
-    let mut pin_only = HashMap::new();
-    if opts.dry_run {
-        let new_refs: HashMap<(PathBuf, String), String> = checks
-            .iter()
-            .filter_map(|(home, c)| match &c.status {
-                Status::Behind { new_ref, .. } => {
-                    Some(((home.root.clone(), c.id.clone()), new_ref.clone()))
-                }
-                _ => None,
-            })
-            .collect();
-        for (key, (commit, subdir)) in
-            crate::update::unchanged_subdirs(&mut checks, &cx.gh_base(), opts.check.jobs)
-        {
-            let new_ref = new_refs.get(&key).cloned().unwrap_or_default();
-            pin_only.insert(key, (new_ref, commit, subdir));
-        }
-    }
-    Ok(Checked {
-        checks,
-        learned: Learned { refused, pin_only },
-    })
 }
 
 /// An explicit `plugins update <id>` of a held plugin lifts its hold (under the home lock)

@@ -8,7 +8,7 @@ use crate::error::Result;
 use crate::ops::apply::{Tell, failed};
 use crate::printer::Printer;
 use crate::store::Home;
-use crate::update::{Check, LockRows, Status};
+use crate::update::{Check, Status};
 
 /// What a dry run's reviews share: the fetches of the newer versions (one per repository
 /// and commit, as the update's own are) and the histories walked (one per remote and ref).
@@ -32,7 +32,6 @@ pub(super) fn review_fetches(
     cx: &Context,
     opts: &UpdateOptions,
     checks: &[(Home, Check)],
-    lock_rows: &mut LockRows,
 ) -> Result<Option<std::sync::Arc<crate::install::SharedFetches>>> {
     let mut installs = Vec::new();
     for (home, c) in checks {
@@ -42,12 +41,12 @@ pub(super) fn review_fetches(
         else {
             continue;
         };
-        let Some(entry) = lock_rows.get(home, &c.id)? else {
+        let Some(entry) = c.row.as_deref() else {
             continue;
         };
-        let mut base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+        let mut base = base_options(cx, entry, None, &opts.signing, &opts.check.profile)?;
         base.at_commit = c.settled_commit();
-        installs.push(crate::update::options(home, &entry, new_ref, base));
+        installs.push(crate::update::options(home, entry, new_ref, base));
     }
     let shared = crate::install::SharedFetches::of(installs.iter());
     Ok((!shared.is_empty()).then(|| std::sync::Arc::new(shared)))
@@ -59,7 +58,6 @@ pub(super) fn review(
     printer: &Printer,
     home: &Home,
     c: &Check,
-    lock_rows: &mut LockRows,
     opts: &UpdateOptions,
     reviews: &Reviews,
 ) -> Result<Option<UpdateRow>> {
@@ -69,15 +67,14 @@ pub(super) fn review(
     else {
         return Ok(None);
     };
-    let Some(entry) = lock_rows.get(home, &c.id)? else {
+    let Some(entry) = c.row.as_deref() else {
         return Ok(None);
     };
-    let mut base = base_options(cx, &entry, None, &opts.signing, &opts.check.profile)?;
+    let mut base = base_options(cx, entry, None, &opts.signing, &opts.check.profile)?;
     base.shared.clone_from(&reviews.fetches);
     base.at_commit = c.settled_commit();
     let mut on_event = crate::reporter::progress(printer);
-    let reviewed =
-        crate::update::review(home, &entry, new_ref, base, &reviews.walks, &mut on_event);
+    let reviewed = crate::update::review(home, entry, new_ref, base, &reviews.walks, &mut on_event);
     drop(on_event);
     Ok(Some(match reviewed {
         Ok(mut r) => {

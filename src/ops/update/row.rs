@@ -180,7 +180,11 @@ pub(super) fn failed_row(
 pub(super) fn pin_only_row(
     home: &Home,
     c: &Check,
-    (new_ref, commit, subdir): &(String, String, String),
+    crate::update::check::Unchanged {
+        new_ref,
+        commit,
+        subdir,
+    }: &crate::update::check::Unchanged,
 ) -> UpdateRow {
     let message = format!(
         "the repository moved to {}; {subdir} did not change (the update moves only the lock's pin; the tree stays as it is)",
