@@ -163,9 +163,9 @@ plugins::oci::registry
 plugins::oci::registry
 
   × oci://[REG]/fleet/plugins:v1: asking for a layer failed: HTTP status client error
-  │ (401 Unauthorized) for url (https://[REG]/v2/fleet/plugins/blobs/
-  │ sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855) (credentials: none
-  │ (anonymous))
+  │ (401 Unauthorized) for url
+  │ (https://[REG]/v2/fleet/plugins/blobs/sha256:e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855)
+  │ (credentials: none (anonymous))
   help: check the registry's address, `--plain-http` for a registry without TLS, SSL_CERT_FILE for
         a private CA, and its credentials (`plugins doctor` names their source for each registry a
         home synced from)
@@ -512,9 +512,8 @@ plugins::oci::tag_moved
   │ [MOVED] now; nothing was
   │ changed
   help: to take what the tag names now, pull it by digest: `plugins sync --frozen --from
-        oci://[REG]/fleet/
-        plugins:v1@[MOVED]` (it is
-        recorded as the tag's digest)
+        oci://[REG]/fleet/plugins:v1@[MOVED]`
+        (it is recorded as the tag's digest)
 
 "#]]);
     // doctor says the pinned digest is still there and the tag names another one.

@@ -199,12 +199,12 @@ plugins::lock::bad_pin
 
   × [HOME]/plugins.lock: the entry "deppy" pins a wheel that cannot be one
   │ (deps[0]): the sha256
-  │ "[SHA]\n--index-url http://
-  │ evil.example/simple/" is not 64 lower-case hex digits
+  │ "[SHA]\n--index-url
+  │ http://evil.example/simple/" is not 64 lower-case hex digits
   help: nothing was installed or run for it: a pin reaches pip as a requirement line, so it is
         only ever a name, a version and a sha256; if the lock came from elsewhere (a pull request,
-        a bundle), do not use it; else remove the `deps` of deppy from [HOME]/
-        plugins.lock and run `plugins install --deps` again
+        a bundle), do not use it; else remove the `deps` of deppy
+        from [HOME]/plugins.lock and run `plugins install --deps` again
 
 "#]],
         );

@@ -615,20 +615,20 @@ plugins::protoagent::settings_tab_path
     ·                                   ──────────────────────────
  10 │   - {id: raw, label: Raw, path: /plugins/demo/%2e%2e/x}
     ╰────
-  help: the whole tab is dropped; point `path` at a page of this plugin, like /plugins/demo/
-        settings (no `..`, no backslash)
+  help: the whole tab is dropped; point `path` at a page of this plugin,
+        like /plugins/demo/settings (no `..`, no backslash)
 plugins::protoagent::settings_tab_path
 
-  ⚠ settings tab 'raw' Configure path '/plugins/demo/%2e%2e/x' must be a same-origin page under /
-  │ plugins/demo/... — ignored
+  ⚠ settings tab 'raw' Configure path '/plugins/demo/%2e%2e/x' must be a same-origin page
+  │ under /plugins/demo/... — ignored
     ╭─[protoagent.plugin.yaml:10:33]
   9 │   - {id: page, label: Page, path: /api/plugins/demo/settings}
  10 │   - {id: raw, label: Raw, path: /plugins/demo/%2e%2e/x}
     ·                                 ──────────────────────
  11 │   - {id: own, label: Own, path: '/plugins/demo/cfg?tab=1'}
     ╰────
-  help: the whole tab is dropped; point `path` at a page of this plugin, like /plugins/demo/
-        settings (no `..`, no backslash)
+  help: the whole tab is dropped; point `path` at a page of this plugin,
+        like /plugins/demo/settings (no `..`, no backslash)
 plugins::protoagent::setting_tab
 
   ⚠ setting 'token' references unknown settings tab 'advanced' — using Configuration
@@ -705,8 +705,8 @@ plugins::protoagent::view_origin
   help: use a path such as /plugins/<id>/view, without a scheme, host or port
 plugins::protoagent::public_path
 
-  ⚠ public_path 'http://localhost:8080/x' is outside the plugin namespace (/plugins/demo/… or /
-  │ api/plugins/demo/…) — ignored
+  ⚠ public_path 'http://localhost:8080/x' is outside the plugin namespace (/plugins/demo/…
+  │ or /api/plugins/demo/…) — ignored
    ╭─[protoagent.plugin.yaml:4:19]
  3 │ views:
  4 │   - {id: v, path: 'http://localhost:8080/x', palette: true}
@@ -855,8 +855,8 @@ plugins::protoagent::core_route
         credential; declare the plugin's own routes instead
 plugins::protoagent::federation_path
 
-  ⚠ federation_path '/api/sync/' is outside the plugin namespace (/plugins/demo/… or /api/plugins/
-  │ demo/…) — ignored
+  ⚠ federation_path '/api/sync/' is outside the plugin namespace (/plugins/demo/…
+  │ or /api/plugins/demo/…) — ignored
     ╭─[protoagent.plugin.yaml:12:5]
  11 │   - /api/plugins/demo/update
  12 │   - /api/sync/

@@ -68,8 +68,9 @@ pub(super) fn plain(line: &str) -> bool {
 }
 
 /// Where the words of a [`plain`] line end, each with the spaces after it: at the end of
-/// a run of spaces, after a `/` that a letter, an opening bracket or other alphabetic
-/// punctuation follows (a path's `/`), and at the end of the line.
+/// a run of spaces and at the end of the line. (Unicode line breaking also breaks after a
+/// `/` that a letter, an opening bracket or other alphabetic punctuation follows, the only
+/// break a plain line has inside its space-delimited tokens; [`whole_paths`] joins those.)
 fn plain_ends(line: &str) -> impl Iterator<Item = usize> + '_ {
     let b = line.as_bytes();
     (1..b.len())
@@ -81,9 +82,7 @@ fn plain_ends(line: &str) -> impl Iterator<Item = usize> + '_ {
 /// [`plain_ends`] ends them.
 #[inline]
 fn word_ends_at(b: &[u8], i: usize) -> bool {
-    let (prev, next) = (b[i - 1], b[i]);
-    (prev == b' ' && next != b' ')
-        || (prev == b'/' && (next.is_ascii_alphabetic() || b"#&*<=>@^_`~([".contains(&next)))
+    b[i - 1] == b' ' && b[i] != b' '
 }
 
 /// The words of a [`plain`] line, as [`plain_ends`] ends them.
@@ -96,17 +95,51 @@ fn plain_words(line: &str) -> impl Iterator<Item = textwrap::core::Word<'_>> + '
     })
 }
 
-/// The words miette wraps a line at: textwrap's Unicode line breaking, which costs a
-/// line-break segmenter per line (most of the human output's wrapping), taken only for
-/// lines that are not [`plain`]; those are split by [`plain_words`], which gives the same
-/// words. A test compares the two on every short string of each line-breaking class
-/// involved, and on random lines.
+/// The words miette wraps a line at: textwrap's Unicode line breaking, except inside a
+/// path or a URL ([`whole_paths`]). The segmenter costs a line-break segmenter per line
+/// (most of the human output's wrapping), taken only for lines that are not [`plain`];
+/// those are split by [`plain_words`], which gives the same words. A test compares the two
+/// on every short string of each line-breaking class involved, and on random lines.
 pub(super) fn words(line: &str) -> Box<dyn Iterator<Item = textwrap::core::Word<'_>> + '_> {
     if plain(line) {
         Box::new(plain_words(line))
     } else {
-        textwrap::WordSeparator::UnicodeBreakProperties.find_words(line)
+        Box::new(whole_paths(
+            line,
+            textwrap::WordSeparator::UnicodeBreakProperties.find_words(line),
+        ))
     }
+}
+
+/// `words` (a split of `line`, in order) with the words of each space-delimited token that
+/// holds a `/` joined into one: a path or a URL is never broken across lines, where a
+/// terminal's reader could not copy it whole, and runs past the width instead.
+pub(super) fn whole_paths<'a>(
+    line: &'a str,
+    words: impl Iterator<Item = textwrap::core::Word<'a>> + 'a,
+) -> impl Iterator<Item = textwrap::core::Word<'a>> + 'a {
+    let at = |w: &textwrap::core::Word<'_>| w.word.as_ptr() as usize - line.as_ptr() as usize;
+    let mut words = words.peekable();
+    std::iter::from_fn(move || {
+        let first = words.next()?;
+        if !first.whitespace.is_empty() || words.peek().is_none() {
+            return Some(first);
+        }
+        let (start, end) = (at(&first), at(&first) + first.word.len());
+        let token_start = line[..end].rfind(' ').map_or(0, |i| i + 1);
+        let token_end = line[end..].find(' ').map_or(line.len(), |i| end + i);
+        if !line[token_start..token_end].contains('/') {
+            return Some(first);
+        }
+        let mut stop = end;
+        for w in words.by_ref() {
+            stop = at(&w) + w.word.len() + w.whitespace.len();
+            if !w.whitespace.is_empty() {
+                break;
+            }
+        }
+        Some(textwrap::core::Word::from(&line[start..stop]))
+    })
 }
 
 /// `text` with a line break wherever miette's textwrap `fill` (first fit, words never
