@@ -87,7 +87,10 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
     // What the hash's walk met named `.git` (any case), which no hash covers.
     let mut git_dirs = Vec::new();
     if !dir.is_dir() {
-        problems.push(format!("{} is missing", dir.display()));
+        problems.push(format!(
+            "{} is missing; `plugins sync` installs it again at the locked commit",
+            dir.display()
+        ));
     } else {
         changed = manifest_or_release_changed(home, e, &dir, &mut problems);
         // The installed hash covers symlinks and any name; aoe's tree hash (what a
@@ -118,7 +121,10 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
     if dir.is_dir() {
         build_and_git(&dir, e, &git_dirs, &mut problems, &mut changed);
     }
-    let mut code = Code::InstallTampered;
+    let mut code = match dir.is_dir() {
+        true => Code::InstallTampered,
+        false => Code::InstallMissing,
+    };
     // Only a row with nothing else wrong is unverifiable; a changed manifest stays tampered.
     let unverifiable = unverifiable && problems.is_empty() && !e.unbuilt;
     if unverifiable {

@@ -114,7 +114,11 @@ fn report(rows: &[VerifyRow], bad: usize, unverifiable: usize) -> Vec<Line> {
         }
     }
     let recorded = rows.iter().filter(|r| r.recorded).count();
-    let mut summary = format!("{} verified, {bad} changed", rows.len());
+    let missing = rows.iter().filter(|r| r.status == "missing").count();
+    let mut summary = format!("{} verified, {} changed", rows.len(), bad - missing);
+    if missing > 0 {
+        summary.push_str(&format!(", {missing} missing"));
+    }
     if unverifiable > 0 {
         summary.push_str(&format!(", {unverifiable} unverifiable"));
     }

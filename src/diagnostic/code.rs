@@ -178,6 +178,7 @@ codes! {
     InstallUnsafeTree => "plugins::install::unsafe_tree", Error, "the plugin tree holds an entry no host can install (a `\\` in a name, a FIFO, socket or device, or too many or too deep entries)";
     InstallConcurrent => "plugins::install::concurrent", Error, "another command changed the plugin in the home while this one was fetching; nothing was changed";
     InstallTampered => "plugins::install::tampered", Error, "an installed plugin's files differ from what the lock pinned";
+    InstallMissing => "plugins::install::missing", Error, "a locked plugin's directory is gone from its home; `plugins sync` installs it again at the locked commit";
     InstallUnverifiable => "plugins::install::unverifiable", Warning, "the lock records no hash of an installed plugin's files (the host's own installer writes none), so `verify` cannot tell whether they changed; `plugins verify --record` records them as they are";
     InstallBuiltin => "plugins::install::builtin", Error, "protoAgent ships a plugin with this id (bundled, per `--host-version`); its installer refuses to install over it";
     InstallSuperseded => "plugins::install::superseded", Error, "the source is a repository a plugin bundled with protoAgent 0.218 supersedes: the host fetches nothing and runs its bundled copy";

@@ -100,7 +100,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> 
                     Mark::Fail,
                     format!("{}: {} is missing", e.id, dir.display()),
                 )
-                .code(Code::InstallTampered)
+                .code(Code::InstallMissing)
                 .id(&e.id)
                 .help("`plugins sync` installs it again at the locked commit"),
             );

@@ -77,6 +77,7 @@ impl VerifyRow {
             (true, _, _) => "recorded",
             (_, true, _) => "ok",
             (_, _, Code::InstallTampered) => "tampered",
+            (_, _, Code::InstallMissing) => "missing",
             (_, _, Code::InstallUnbuilt) => "unbuilt",
             (_, _, Code::InstallUnverifiable) => "unverifiable",
             _ => "invalid",

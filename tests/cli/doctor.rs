@@ -156,7 +156,7 @@ aoe home [TMP]/home
   ok    [TMP]/home/plugins.lock (aoe) loads: 3 plugins
   fail  dev.example.changed: the manifest changed since install [plugins::install::tampered]
         help: `plugins verify` lists what changed; `plugins sync --force` puts the locked files back
-  fail  dev.example.gone: [TMP]/home/plugins/dev.example.gone is missing [plugins::install::tampered]
+  fail  dev.example.gone: [TMP]/home/plugins/dev.example.gone is missing [plugins::install::missing]
         help: `plugins sync` installs it again at the locked commit
   warn  a change to dev.example.ghost was interrupted (its intent record is pending) [plugins::doctor::leftover]
         help: the next command that changes this home (install, update, remove, sync, rollback) recovers it first: it finishes or undoes the change; `plugins sync` does so now
@@ -192,7 +192,7 @@ doctor: 5 ok, 3 warn, 3 fail
     ran.expect(1, str![[r#"
   fail  dev.example.changed: the manifest changed since install [plugins::install::tampered]
         help: `plugins verify` lists what changed; `plugins sync --force` puts the locked files back
-  fail  dev.example.gone: [TMP]/home/plugins/dev.example.gone is missing [plugins::install::tampered]
+  fail  dev.example.gone: [TMP]/home/plugins/dev.example.gone is missing [plugins::install::missing]
         help: `plugins sync` installs it again at the locked commit
   warn  a change to dev.example.ghost was interrupted (its intent record is pending) [plugins::doctor::leftover]
         help: the next command that changes this home (install, update, remove, sync, rollback) recovers it first: it finishes or undoes the change; `plugins sync` does so now
@@ -254,7 +254,7 @@ doctor: 5 ok, 3 warn, 3 fail
       "area": "plugin",
       "status": "fail",
       "message": "dev.example.gone: [TMP]/home/plugins/dev.example.gone is missing",
-      "code": "plugins::install::tampered",
+      "code": "plugins::install::missing",
       "help": "`plugins sync` installs it again at the locked commit",
       "home": "[TMP]/home",
       "id": "dev.example.gone"
@@ -371,7 +371,7 @@ doctor: 5 ok, 3 warn, 3 fail
         codes,
         [
             "plugins::install::tampered",
-            "plugins::install::tampered",
+            "plugins::install::missing",
             "plugins::doctor::leftover",
             "plugins::doctor::leftover",
             "plugins::config::invalid_value",
@@ -405,7 +405,7 @@ aoe home [TMP]/home
   ok    [TMP]/home/plugins.lock (aoe) loads: 2 plugins
   fail  dev.example.changed: the manifest changed since install [plugins::install::tampered]
         help: `plugins verify` lists what changed; `plugins sync --force` puts the locked files back
-  fail  dev.example.gone: [TMP]/home/plugins/dev.example.gone is missing [plugins::install::tampered]
+  fail  dev.example.gone: [TMP]/home/plugins/dev.example.gone is missing [plugins::install::missing]
         help: `plugins sync` installs it again at the locked commit
   ok    no interrupted change, no stale staging directory
   info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet

@@ -459,8 +459,8 @@ doom - (protoagent)
 
 "#]],
                 str![[r#"
-    tampered doom: [TMP]/home/plugins/doom is missing
-1 verified, 1 changed
+     missing doom: [TMP]/home/plugins/doom is missing; `plugins sync` installs it again at the locked commit
+1 verified, 0 changed, 1 missing
 
 "#]],
             ],
@@ -534,8 +534,8 @@ doom - (protoagent)
 
 "#]],
                 str![[r#"
-    tampered doom: [TMP]/home/plugins/doom is missing
-1 verified, 1 changed
+     missing doom: [TMP]/home/plugins/doom is missing; `plugins sync` installs it again at the locked commit
+1 verified, 0 changed, 1 missing
 
 "#]],
             ],
@@ -609,8 +609,8 @@ doom - (protoagent)
 
 "#]],
                 str![[r#"
-    tampered doom: [TMP]/home/plugins/doom is missing
-1 verified, 1 changed
+     missing doom: [TMP]/home/plugins/doom is missing; `plugins sync` installs it again at the locked commit
+1 verified, 0 changed, 1 missing
 
 "#]],
             ],
