@@ -320,10 +320,10 @@ impl Sweep {
                     });
                     return Ok(());
                 }
-                let Some((install, ready)) = fetched else {
+                let Some(fetched) = fetched else {
                     return Ok(());
                 };
-                install_one(printer, home, lock, c, why, &install, ready, self)?;
+                install_one(printer, home, lock, c, why, fetched, self)?;
             }
             Status::Error { message } => self.failed.push(Failed { id: c.id, message }),
             // A moved tag or a force-pushed branch is never taken by a sweep: a person
@@ -342,19 +342,17 @@ impl Sweep {
 /// Install one newer version fetched ahead, never asking: what needs consent is left for
 /// approval; a race lost to another command defers to the next sweep; an update is recorded
 /// as a change and in the home's `events.jsonl`.
-#[allow(clippy::too_many_arguments)] // the sweep's state, lent to one plugin's install
 fn install_one(
     printer: &Printer,
     home: &crate::store::Home,
     lock: &crate::lock::Lock,
     c: crate::update::Check,
     why: String,
-    install: &InstallOptions,
-    ready: Ready,
+    (install, ready): (InstallOptions, Ready),
     sweep: &mut Sweep,
 ) -> Result<()> {
     let mut applier = Applier::new(printer, Consent::Refuse, Caller::Autoupdate);
-    match applier.install(install, ready) {
+    match applier.install(&install, ready) {
         Ok(i) => {
             let from = lock.get(&c.id).map(|e| Version {
                 version: e.version,
