@@ -167,6 +167,9 @@ fn refuse_blob(
     }
 }
 
+/// The ref a fetch checked out: its kind, full name and annotated tag (name, object), if any.
+pub(super) type FetchedRef = (RefKind, Option<String>, Option<(String, Oid)>);
+
 /// Write `commit`'s tree into `dest` (as [`write_tree`]): what a fetch of `kind`/`refname`
 /// checked out, with the signed objects: the commit, and `tag` (a `refs/tags/…` name and
 /// the object it names) when that is an annotated tag of the commit.
@@ -333,14 +336,11 @@ pub(super) enum Want {
 /// What they need and `repo` lacks (a partial fetch) is asked of `fetch`, a round per
 /// level of trees on the way, then once for all their contents. `None`: `fetch` did not
 /// bring what was asked.
-#[allow(clippy::too_many_arguments)] // the fetch's parts, passed down as they are
 pub(super) fn check_out_paths(
     repo: &Repository,
     commit: &git2::Commit<'_>,
     dest: &Path,
-    kind: RefKind,
-    refname: Option<String>,
-    tag: Option<(String, Oid)>,
+    (kind, refname, tag): FetchedRef,
     paths: &[String],
     fetch: &mut FetchObjects<'_>,
 ) -> Result<Option<Fetched>, GitError> {

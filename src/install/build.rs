@@ -34,33 +34,38 @@ fn run_steps(
     steps::run_own(steps, target, id.as_str(), timeout, log, announce(on_event))
 }
 
-/// Run a plugin's build steps in `target`; with `overlay`, `target` shows the staged tree
-/// to the steps while the installed one stays where it is, and the outputs land in the
+/// A plugin's build: its steps, the tree they run in (aoe builds in place: a build's outputs,
+/// such as a venv's scripts, name the directory they were built in), and the plugin.
+pub(super) struct BuildAt<'a> {
+    pub(super) build: &'a [Step],
+    pub(super) target: &'a Path,
+    pub(super) name: &'a Name,
+    pub(super) entrypoint: Option<&'a (String, bool)>,
+    pub(super) home: &'a Home,
+}
+
+/// Run a plugin's build steps in `at.target`; with `overlay`, `at.target` shows the staged
+/// tree to the steps while the installed one stays where it is, and the outputs land in the
 /// staged tree ([`steps::Overlay::staged`]).
-#[allow(clippy::too_many_arguments)] // the build's inputs, each named at the one call
 pub(super) fn run_build(
-    build: &[Step],
-    target: &Path,
+    at: &BuildAt<'_>,
     overlay: Option<&steps::Overlay>,
-    id: &Name,
-    entrypoint: Option<&(String, bool)>,
-    home: &Home,
     timeout: Duration,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<(), InstallError> {
-    let steps = steps::for_this_platform(build);
-    let mut log = steps::Log::create(&home.build_log(id))?;
-    let built = overlay.map_or(target, steps::Overlay::staged);
+    let steps = steps::for_this_platform(at.build);
+    let mut log = steps::Log::create(&at.home.build_log(at.name))?;
+    let built = overlay.map_or(at.target, steps::Overlay::staged);
     steps::run(
         &steps,
-        target,
-        id.as_str(),
+        at.target,
+        at.name.as_str(),
         timeout,
         &mut log,
         overlay,
         announce(on_event),
     )?;
-    check_runnable(built, id, entrypoint)
+    check_runnable(built, at.name, at.entrypoint)
 }
 
 /// After a build (or a bundled build output put in place): a plugin-relative worker must be

@@ -43,11 +43,14 @@ pub(super) fn locked_pins(
     Ok(locked_pins)
 }
 
+/// A plugin's wheel deps as staged to swap in with its tree: their pins, and the directory
+/// pip installed them into (`None`: the version needs none, and the previous ones go).
+pub(super) type Wheels = (Vec<crate::lock::DepPin>, Option<std::path::PathBuf>);
+
 /// The plugin's wheel deps, staged in full (network work) before the home lock and swapped
 /// in with the tree: `sync` installs the wheels the lock pins, exactly (no resolution);
 /// `--deps`, an update or an autoupdate resolve `requires_pip` again; a version that needs
 /// none drops the previous ones (they go with the previous code). `None`: no deps change.
-#[allow(clippy::type_complexity)] // one result tuple, taken apart by its one caller
 pub(super) fn stage_deps(
     opts: &InstallOptions,
     home: &crate::store::Home,
@@ -56,7 +59,7 @@ pub(super) fn stage_deps(
     staging: &Staging,
     name: &crate::name::Name,
     on_event: &mut dyn FnMut(Event),
-) -> Result<Option<(Vec<crate::lock::DepPin>, Option<std::path::PathBuf>)>, InstallError> {
+) -> Result<Option<Wheels>, InstallError> {
     let needs_pip = !(request.pip.is_empty() && request.optional_pip.is_empty());
     Ok(
         if let Some(pins) = locked.filter(|p| needs_pip || !p.is_empty()) {

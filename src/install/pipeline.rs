@@ -7,7 +7,7 @@ use crate::lock::Entry;
 
 use super::check::is_release_binary;
 use super::decide::{changed, early, move_pin, subdir_unchanged, under_lock, up_to_date};
-use super::deps::{locked_pins, plain_pip_specs, stage_deps};
+use super::deps::{Wheels, locked_pins, plain_pip_specs, stage_deps};
 use super::fetched::{Fetched, fetch_and_check};
 use super::lockhome::Staging;
 use super::proposal::{Proposal, propose};
@@ -45,7 +45,7 @@ pub struct Ready {
     prior: Option<Entry>,
     target: PathBuf,
     with_deps: bool,
-    deps: Option<(Vec<crate::lock::DepPin>, Option<PathBuf>)>,
+    deps: Option<Wheels>,
     build: Vec<crate::steps::Step>,
     entrypoint: Option<(String, bool)>,
     name: crate::name::Name,
@@ -172,6 +172,17 @@ fn consent_and_stage(
 }
 
 impl Ready {
+    /// Its build, run in `target`.
+    fn build_at<'a>(&'a self, target: &'a Path) -> build::BuildAt<'a> {
+        build::BuildAt {
+            build: &self.build,
+            target,
+            name: &self.name,
+            entrypoint: self.entrypoint.as_ref(),
+            home: &self.home,
+        }
+    }
+
     /// Build the staged tree where it waits, unless its steps run in the swap (returns
     /// whether they do). aoe builds in place (a build's outputs, such as a venv's scripts,
     /// name the directory they were built in). Where the system allows, an update's steps
@@ -199,16 +210,7 @@ impl Ready {
             && self.builds
             && !crate::steps::for_this_platform(&self.build).is_empty();
         if opts.build && self.builds && !steps && !placed {
-            build::run_build(
-                &self.build,
-                tree,
-                None,
-                &self.name,
-                self.entrypoint.as_ref(),
-                &self.home,
-                opts.build_timeout,
-                on_event,
-            )?;
+            build::run_build(&self.build_at(tree), None, opts.build_timeout, on_event)?;
         }
         Ok(steps)
     }
@@ -256,13 +258,7 @@ pub(crate) fn swap(
     ready.entry.installed_hash = match waiting_hash {
         Some(hash) => hash,
         None => {
-            let built = super::placed::BuildAt {
-                build: &ready.build,
-                target: &ready.target,
-                name: &ready.name,
-                entrypoint: ready.entrypoint.as_ref(),
-                home: &ready.home,
-            };
+            let built = ready.build_at(&ready.target);
             let (installed, build_hash) = built.run(opts, &mut swap, on_event)?;
             ready.entry.build_hash = build_hash;
             installed

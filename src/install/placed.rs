@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use super::{InstallError, InstallOptions, build, refused};
+use super::build::{self, BuildAt};
+use super::{InstallError, InstallOptions, refused};
 use crate::diagnostic::Code;
 use crate::hash::AOE_BUILD_DIR;
 use crate::name::Name;
@@ -49,16 +50,6 @@ pub(super) fn place_bundled(
     Ok(true)
 }
 
-/// Where a plugin's steps run when they run where it is installed (aoe builds in place: a
-/// build's outputs, such as a venv's scripts, name the directory they were built in).
-pub(super) struct BuildAt<'a> {
-    pub(super) build: &'a [Step],
-    pub(super) target: &'a Path,
-    pub(super) name: &'a Name,
-    pub(super) entrypoint: Option<&'a (String, bool)>,
-    pub(super) home: &'a crate::store::Home,
-}
-
 impl BuildAt<'_> {
     /// Run the steps on the tree `swap` waits with: seen at the plugin's path in a mount
     /// namespace of their own while the host still sees the installed version there (a
@@ -82,16 +73,7 @@ impl BuildAt<'_> {
         let built = overlay
             .as_ref()
             .map_or(self.target, crate::steps::Overlay::staged);
-        build::run_build(
-            self.build,
-            self.target,
-            overlay.as_ref(),
-            self.name,
-            self.entrypoint,
-            self.home,
-            opts.build_timeout,
-            on_event,
-        )?;
+        build::run_build(self, overlay.as_ref(), opts.build_timeout, on_event)?;
         let build_hash = crate::hash::build_output(built).ok().flatten();
         Ok((crate::hash::installed(built).ok(), build_hash))
     }

@@ -102,7 +102,14 @@ pub fn run(
     overlay: Option<&Overlay>,
     on_step: impl FnMut(usize, usize, &[String]),
 ) -> Result<(), StepError> {
-    run_steps(steps, dir, plugin_id, timeout, log, false, overlay, on_step)
+    let run = Run {
+        dir,
+        overlay,
+        plugin_id,
+        timeout,
+        own: false,
+    };
+    run_steps(steps, &run, log, on_step)
 }
 
 /// [`run`] for commands `plugins` itself composes (never a plugin's): the program may be
@@ -115,20 +122,35 @@ pub fn run_own(
     log: &mut Log,
     on_step: impl FnMut(usize, usize, &[String]),
 ) -> Result<(), StepError> {
-    run_steps(steps, dir, plugin_id, timeout, log, true, None, on_step)
+    let run = Run {
+        dir,
+        overlay: None,
+        plugin_id,
+        timeout,
+        own: true,
+    };
+    run_steps(steps, &run, log, on_step)
 }
 
-#[allow(clippy::too_many_arguments)] // each is one part of the one run, passed down as it is
+/// Where and how one run's steps go: in `dir` (under `overlay`, seen there from the staged
+/// tree), for the plugin `plugin_id`, each within `timeout`; `own` for commands `plugins`
+/// composes ([`run_own`]).
+struct Run<'a> {
+    dir: &'a Path,
+    overlay: Option<&'a Overlay>,
+    plugin_id: &'a str,
+    timeout: Duration,
+    own: bool,
+}
+
+/// [`run`] or [`run_own`]: each of `steps` as `run` says, its output logged to `log`.
 fn run_steps(
     steps: &[&Step],
-    dir: &Path,
-    plugin_id: &str,
-    timeout: Duration,
+    run: &Run<'_>,
     log: &mut Log,
-    own: bool,
-    overlay: Option<&Overlay>,
     mut on_step: impl FnMut(usize, usize, &[String]),
 ) -> Result<(), StepError> {
+    let (dir, timeout, own) = (run.dir, run.timeout, run.own);
     install_signal_handlers();
     for (i, step) in steps.iter().enumerate() {
         let n = i + 1;
@@ -143,14 +165,7 @@ fn run_steps(
         };
         let (reader, writer) = std::io::pipe().map_err(spawn_err)?;
         let writer_err = writer.try_clone().map_err(spawn_err)?;
-        let mut command = command(
-            step,
-            resolved,
-            (dir, overlay),
-            plugin_id,
-            own,
-            (writer, writer_err),
-        );
+        let mut command = command(step, resolved, run, (writer, writer_err));
         let mut child = command.spawn().map_err(spawn_err)?;
         // The pipe's write ends now live only in the child (and its children).
         drop(command);
@@ -208,11 +223,16 @@ fn program(step: &Step, n: usize, dir: &Path, own: bool) -> Result<OsString, Ste
 fn command(
     step: &Step,
     resolved: OsString,
-    (dir, overlay): (&Path, Option<&Overlay>),
-    plugin_id: &str,
-    own: bool,
+    run: &Run<'_>,
     (writer, writer_err): (std::io::PipeWriter, std::io::PipeWriter),
 ) -> Command {
+    let Run {
+        dir,
+        overlay,
+        plugin_id,
+        own,
+        ..
+    } = *run;
     let mut command = Command::new(resolved);
     let env = STEP_ENV.get_or_init(StepEnv::default);
     command

@@ -44,6 +44,7 @@ fn locked_version(home: &Path, id: &str) -> Option<String> {
         .args(["list", "--json"])
         .home(home)
         .run()
+        // parts: a query, not a check: the version is read from the JSON (which one is random)
         .parts();
     assert_eq!(code, 0, "the lock parses: {stdout}{stderr}");
     let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
@@ -82,6 +83,7 @@ fn skewed(lib: &Path, offset: i64, home: &Path, args: &[&str]) -> Plugins {
 fn doctor_says_ahead(lib: &Path, offset: i64, home: &Path) -> Result<(), String> {
     let (_, stdout, stderr) = skewed(lib, offset, home, &["doctor", "--offline"])
         .run()
+        // parts: counted in the tally, not failed at once; the times doctor reports are random
         .parts();
     if format!("{stdout}{stderr}").contains("plugins::doctor::clock_ahead") {
         Ok(())
@@ -308,6 +310,7 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
             .args(["autoupdate", "--force", "--grace", "60"])
             .home(home)
             .run()
+            // parts: counted in the tally; what the sweep prints follows from the random sweeps
             .parts();
         if code != 0 {
             tally
@@ -341,6 +344,7 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
         let mut problems = Vec::new();
         let (code, o, e) = skewed(&lib, 30 * day as i64, home, &["autoupdate", "--force"])
             .run()
+            // parts: counted in the tally; what the sweep prints follows from the random sweeps
             .parts();
         if code != 0 {
             problems.push(format!("the sweep 30 days ahead: exit {code}: {o}{e}"));
@@ -350,6 +354,7 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
         }
         let (code, o, e) = skewed(&lib, 0, home, &["autoupdate", "--json"])
             .run()
+            // parts: counted in the tally; what the sweep prints follows from the random sweeps
             .parts();
         if code != 0 || last_sweep(home).is_none_or(|s| s > real_now() + 5) {
             problems.push(format!(
@@ -359,6 +364,7 @@ fn autoupdate_sweeps_survive_a_failing_server_kills_and_a_skewed_clock() {
         let later = 6 * 3600 + 300;
         let (code, o, e) = skewed(&lib, later, home, &["autoupdate", "--json"])
             .run()
+            // parts: counted in the tally; what the sweep prints follows from the random sweeps
             .parts();
         let doc: serde_json::Value = serde_json::from_str(&o).unwrap_or_default();
         if code != 0 || doc["skipped_homes"] != serde_json::json!([]) {

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use snapbox::{assert_data_eq, str};
+use snapbox::str;
 
 use crate::support::git::{Repo, git};
 use crate::support::*;
@@ -54,6 +54,10 @@ impl Drop for Sshd {
     fn drop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
+        // A failing test shows what sshd said too.
+        if std::thread::panicking() {
+            let _ = writeln!(std::io::stderr(), "sshd: {}", self.log());
+        }
     }
 }
 
@@ -154,6 +158,8 @@ struct Client {
     bin: PathBuf,
     user_home: PathBuf,
     git_config: PathBuf,
+    tmp: PathBuf,
+    port: u16,
 }
 
 fn client(tmp: &Path, sshd: &Sshd, known_hosts: &str, identity: Option<&Path>) -> Client {
@@ -199,11 +205,14 @@ fn client(tmp: &Path, sshd: &Sshd, known_hosts: &str, identity: Option<&Path>) -
         bin,
         user_home,
         git_config,
+        tmp: tmp.to_path_buf(),
+        port: sshd.port,
     }
 }
 
 impl Client {
-    /// `plugins` with this client's ssh and no ssh or git settings from outside.
+    /// `plugins` with this client's ssh and no ssh or git settings from outside; the temp
+    /// dir shows as `[TMP]`, sshd's port as `[PORT]` and the user it logs in as `[USER]`.
     fn plugins(&self) -> Plugins {
         let mut c = Plugins::new();
         for k in [
@@ -223,7 +232,10 @@ impl Client {
             .env("GIT_CONFIG_GLOBAL", &self.git_config)
             .env("GIT_CONFIG_NOSYSTEM", "1")
             .env("COLUMNS", "400")
-            .stdin(Stdio::null());
+            .stdin(Stdio::null())
+            .tmp(&self.tmp)
+            .redact_word("[PORT]", self.port)
+            .redact_login("[USER]", &me());
         c
     }
 }
@@ -239,25 +251,6 @@ fn served(tmp: &Path) -> (Repo, PathBuf) {
     (repo, bare)
 }
 
-/// `text` with what changes between runs replaced.
-fn norm(text: &str, tmp: &Path, sshd: Option<&Sshd>) -> String {
-    let mut t = text.replace(&tmp.display().to_string(), "[TMP]");
-    if let Some(s) = sshd {
-        t = t.replace(&s.port.to_string(), "[PORT]");
-    }
-    t.replace(&format!("{}@", me()), "[USER]@")
-}
-
-fn status_of(stdout: &str) -> (String, String) {
-    let doc: serde_json::Value =
-        serde_json::from_str(stdout).unwrap_or_else(|e| panic!("{e}: {stdout}"));
-    let row = &doc["plugins"][0];
-    (
-        row["status"].as_str().unwrap_or_default().to_owned(),
-        row["new_ref"].as_str().unwrap_or_default().to_owned(),
-    )
-}
-
 #[test]
 fn ssh_url_installs_checks_and_updates() {
     let tmp = tempfile::tempdir().unwrap();
@@ -269,22 +262,22 @@ fn ssh_url_installs_checks_and_updates() {
     let home = tmp.path().join("home");
     let url = format!("ssh://{}@127.0.0.1:{}{}", me(), sshd.port, bare.display());
     let started = Instant::now();
-    let (code, stdout, stderr) = c
-        .plugins()
+    c.plugins()
         .args(["install", &url, "--ref", "v1.0.0", "--yes", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}\nsshd: {}", sshd.log());
-    assert_data_eq!(
-        norm(&(stdout + &stderr), tmp.path(), Some(&sshd)),
-        str![[r#"
+        .expect(
+            0,
+            str![[r#"
    Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+            str![[r#"
     Fetching ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git
      Fetched 98dbc36b17da
 
-"#]]
-    );
+"#]],
+        );
     assert_eq!(
         locked(&home, "dev.example.pinned", "source"),
         url,
@@ -297,16 +290,31 @@ fn ssh_url_installs_checks_and_updates() {
 
     // outdated lists the refs over ssh: nothing newer, then a new release.
     let outdated = |c: &Client| {
-        let (code, stdout, stderr) = c
-            .plugins()
+        c.plugins()
             .args(["outdated", "--json", "--home"])
             .arg(&home)
             .run()
-            .parts();
-        assert_eq!(code, 0, "{stdout}{stderr}");
-        status_of(&stdout)
     };
-    assert_eq!(outdated(&c), ("up_to_date".into(), String::new()));
+    outdated(&c).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "current": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "status": "up_to_date"
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
     repo.file("aoe-plugin.toml", &static_aoe("1.1.0"));
     let c2 = repo.commit("v1.1");
     repo.tag("v1.1.0");
@@ -314,22 +322,71 @@ fn ssh_url_installs_checks_and_updates() {
         &repo.dir,
         &["push", "-q", bare.to_str().unwrap(), "main", "--tags"],
     );
-    assert_eq!(outdated(&c), ("behind".into(), "v1.1.0".into()));
+    outdated(&c).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git",
+      "requested_ref": "v1.0.0",
+      "ref_kind": "tag",
+      "current": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "status": "behind",
+      "new_ref": "v1.1.0",
+      "commit": "727c12d858314de8669c2b187d96ddef87a94a1b"
+    }
+  ]
+}
 
-    let (code, stdout, stderr) = c
-        .plugins()
+"#]],
+        str![],
+    );
+
+    c.plugins()
         .args(["update", "--all", "--yes", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .expect(
+            0,
+            str![[r#"
+     Updated dev.example.pinned to v1.1.0 @ 727c12d858
+
+"#]],
+            str![[r#"
+    Fetching ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git
+     Fetched 727c12d85831
+
+"#]],
+        );
     assert_eq!(
         locked(&home, "dev.example.pinned", "requested_ref"),
         "v1.1.0"
     );
     assert_eq!(locked(&home, "dev.example.pinned", "resolved_commit"), c2);
     assert_eq!(locked(&home, "dev.example.pinned", "source"), url);
-    assert_eq!(outdated(&c), ("up_to_date".into(), String::new()));
+    outdated(&c).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git",
+      "requested_ref": "v1.1.0",
+      "ref_kind": "tag",
+      "current": "727c12d858314de8669c2b187d96ddef87a94a1b",
+      "status": "up_to_date"
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
 
     // sync on a fresh home fetches the locked commit (a full fetch) after main moved
     // on, through the user's own GIT_SSH_COMMAND, which is used as it is.
@@ -340,8 +397,7 @@ fn ssh_url_installs_checks_and_updates() {
     std::fs::create_dir_all(&fresh).unwrap();
     std::fs::copy(home.join("plugins.lock"), fresh.join("plugins.lock")).unwrap();
     let marker = tmp.path().join("user-ssh-ran");
-    let (code, stdout, stderr) = c
-        .plugins()
+    c.plugins()
         .env(
             "GIT_SSH_COMMAND",
             format!("touch {}; ssh", marker.display()),
@@ -349,8 +405,18 @@ fn ssh_url_installs_checks_and_updates() {
         .args(["sync", "--yes", "--home"])
         .arg(&fresh)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .expect(
+            0,
+            str![[r#"
+      Synced dev.example.pinned 1.1.0
+
+"#]],
+            str![[r#"
+    Fetching ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git
+     Fetched 727c12d85831
+
+"#]],
+        );
     assert!(marker.exists(), "the user's GIT_SSH_COMMAND ran");
     assert_eq!(locked(&fresh, "dev.example.pinned", "resolved_commit"), c2);
     let installed =
@@ -401,33 +467,49 @@ fn scp_like_alias_installs_with_the_ssh_agent() {
     let c = client(tmp.path(), &sshd, &sshd.known_host, None);
     let home = tmp.path().join("home");
     let source = format!("sshalias:{}", bare.display());
-    let (code, stdout, stderr) = c
-        .plugins()
+    c.plugins()
         .env("SSH_AUTH_SOCK", &sock)
         .args(["install", &source, "--yes", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}\nsshd: {}", sshd.log());
-    assert_data_eq!(
-        norm(&(stdout + &stderr), tmp.path(), Some(&sshd)),
-        str![[r#"
+        .expect(
+            0,
+            str![[r#"
    Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [TMP]/home/plugins/dev.example.pinned
+
+"#]],
+            str![[r#"
     Fetching sshalias:[TMP]/srv/kit.git
      Fetched 98dbc36b17da
 
-"#]]
-    );
+"#]],
+        );
     assert_eq!(locked(&home, "dev.example.pinned", "source"), source);
-    let (code, stdout, stderr) = c
-        .plugins()
+    c.plugins()
         .env("SSH_AUTH_SOCK", &sock)
         .args(["outdated", "--json", "--home"])
         .arg(&home)
         .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
-    assert_eq!(status_of(&stdout), ("up_to_date".into(), String::new()));
+        .expect(
+            0,
+            str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "sshalias:[TMP]/srv/kit.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "current": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "status": "up_to_date"
+    }
+  ]
+}
+
+"#]],
+            str![],
+        );
 }
 
 #[test]
@@ -440,29 +522,22 @@ fn host_key_and_key_failures_are_explained() {
     let home = tmp.path().join("home");
     let url = format!("ssh://{}@127.0.0.1:{}{}", me(), sshd.port, bare.display());
     let install = |c: &Client| {
-        let (code, stdout, stderr) = c
-            .plugins()
+        c.plugins()
             .args(["install", &url, "--yes", "--home"])
             .arg(&home)
             .run()
-            .parts();
-        assert_eq!(code, 2, "{stdout}{stderr}");
-        norm(&(stdout + &stderr), tmp.path(), Some(&sshd))
     };
 
     // An unknown host: never accepted, and the way to accept it named.
     let unknown = client(tmp.path(), &sshd, "", Some(&sshd.client_key));
-    assert_data_eq!(
-        install(&unknown),
-        str![[r#"
+    install(&unknown).expect(2, str![], str![[r#"
     Fetching ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git
 plugins::git::host_key
 
   × ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git: the ssh host key of 127.0.0.1 is not known (not in known_hosts), and plugins never accepts one itself
   help: check the host's key fingerprint with its owner, then accept it once with `ssh -p [PORT] [USER]@127.0.0.1` (answer yes) or add it with `ssh-keyscan -p [PORT] 127.0.0.1 >> ~/.ssh/known_hosts`
 
-"#]]
-    );
+"#]]);
 
     // A host whose key changed.
     let other = keygen(&tmp.path().join("other_host_key"));
@@ -472,9 +547,7 @@ plugins::git::host_key
         &format!("[127.0.0.1]:{} {other}\n", sshd.port),
         Some(&sshd.client_key),
     );
-    assert_data_eq!(
-        install(&changed),
-        str![[r#"
+    install(&changed).expect(2, str![], str![[r#"
     Fetching ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git
 plugins::git::host_key
 
@@ -482,8 +555,7 @@ plugins::git::host_key
   help: this is what an attack looks like; only if the host's owner confirms the new key, remove the old one with `ssh-keygen -R '[127.0.0.1]:[PORT]'` and accept the new one with `ssh -p [PORT]
         [USER]@127.0.0.1`
 
-"#]]
-    );
+"#]]);
 
     // A key the server does not know.
     keygen(&tmp.path().join("stranger_key"));
@@ -493,17 +565,14 @@ plugins::git::host_key
         &sshd.known_host,
         Some(&tmp.path().join("stranger_key")),
     );
-    assert_data_eq!(
-        install(&refused),
-        str![[r#"
+    install(&refused).expect(2, str![], str![[r#"
     Fetching ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git
 plugins::git::auth
 
   × ssh://[USER]@127.0.0.1:[PORT][TMP]/srv/kit.git: the ssh server accepted none of the keys offered: [USER]@127.0.0.1: Permission denied (publickey).
   help: ssh offers the keys of your ssh-agent (`ssh-add -l` lists them) and those ~/.ssh/config names (IdentityFile); add the right one, and check that the account has access
 
-"#]]
-    );
+"#]]);
     assert!(!home.join("plugins.lock").exists());
 }
 
@@ -513,49 +582,69 @@ fn hostile_sources_are_refused_before_git_runs() {
     let marker = tmp.path().join("pwned");
     let home = tmp.path().join("home");
     let m = marker.display();
-    let mut out = String::new();
-    for source in [
-        format!("ext::sh -c touch% {m}"),
-        format!("--upload-pack=touch {m}"),
-        format!("ssh://-oProxyCommand=touch%20{m}/x"),
-        "git@-oProxyCommand=x:y".to_owned(),
-        "ssh://me:hunter2@example.invalid/x.git".to_owned(),
+    let cmd = || {
+        let mut c = Plugins::new();
+        c.env("COLUMNS", "400").tmp(tmp.path());
+        c
+    };
+    for (source, stderr) in [
+        (
+            format!("ext::sh -c touch% {m}"),
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × refusing source "ext::sh -c touch% [TMP]/pwned": git's `ext::` remote-helper transports can run commands; use an https://, ssh:// or file:// URL
+
+"#]],
+        ),
+        (
+            format!("--upload-pack=touch {m}"),
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × refusing source "--upload-pack=touch [TMP]/pwned": it starts with `-`, which git would read as an option
+
+"#]],
+        ),
+        (
+            format!("ssh://-oProxyCommand=touch%20{m}/x"),
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × refusing source "ssh://-oProxyCommand=touch%20[TMP]/pwned/x": an ssh host, user or path starting with `-` would be read by ssh as an option
+
+"#]],
+        ),
+        (
+            "git@-oProxyCommand=x:y".to_owned(),
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × refusing source "git@-oProxyCommand=x:y": an ssh host, user or path starting with `-` would be read by ssh as an option
+
+"#]],
+        ),
+        (
+            "ssh://me:hunter2@example.invalid/x.git".to_owned(),
+            str![[r#"
+plugins::usage::invalid_argument
+
+  × refusing source "ssh://***@example.invalid/x.git": an ssh URL cannot carry a password (ssh authenticates with keys: ssh-agent or IdentityFile in ~/.ssh/config)
+
+"#]],
+        ),
     ] {
-        let (code, stdout, stderr) = Plugins::new()
+        let ran = cmd()
             .args(["install", "--yes", "--home"])
             .arg(&home)
             .arg("--")
             .arg(&source)
             .env("PLUGINS_GIT_FETCH_WITH_CLI", "1")
-            .env("COLUMNS", "400")
-            .run()
-            .parts();
-        assert_eq!(code, 2, "{source}: {stdout}{stderr}");
-        out.push_str(&norm(&(stdout + &stderr), tmp.path(), None));
+            .run();
+        ran.expect(2, str![], stderr);
+        assert!(!ran.stderr.contains("hunter2"), "{}", ran.stderr);
     }
     assert!(!marker.exists(), "a hostile source ran a command");
-    assert!(!out.contains("hunter2"));
-    assert_data_eq!(
-        out,
-        str![[r#"
-plugins::usage::invalid_argument
-
-  × refusing source "ext::sh -c touch% [TMP]/pwned": git's `ext::` remote-helper transports can run commands; use an https://, ssh:// or file:// URL
-plugins::usage::invalid_argument
-
-  × refusing source "--upload-pack=touch [TMP]/pwned": it starts with `-`, which git would read as an option
-plugins::usage::invalid_argument
-
-  × refusing source "ssh://-oProxyCommand=touch%20[TMP]/pwned/x": an ssh host, user or path starting with `-` would be read by ssh as an option
-plugins::usage::invalid_argument
-
-  × refusing source "git@-oProxyCommand=x:y": an ssh host, user or path starting with `-` would be read by ssh as an option
-plugins::usage::invalid_argument
-
-  × refusing source "ssh://***@example.invalid/x.git": an ssh URL cannot carry a password (ssh authenticates with keys: ssh-agent or IdentityFile in ~/.ssh/config)
-
-"#]]
-    );
 
     // A rewrite to `ext::` (here by git config) is refused by git itself: only the
     // ssh, https, http, git and file protocols are allowed.
@@ -565,7 +654,7 @@ plugins::usage::invalid_argument
         format!("[url \"ext::sh -c touch% {m}% \"]\n\tinsteadOf = https://rewritten.invalid/\n"),
     )
     .unwrap();
-    let (code, stdout, stderr) = Plugins::new()
+    cmd()
         .args([
             "install",
             "https://rewritten.invalid/x.git",
@@ -577,23 +666,17 @@ plugins::usage::invalid_argument
         .env("GIT_CONFIG_GLOBAL", &config)
         .env("GIT_CONFIG_NOSYSTEM", "1")
         .env("GIT_ALLOW_PROTOCOL", "ext:https")
-        .env("COLUMNS", "400")
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(
-        !marker.exists(),
-        "an insteadOf rewrite to ext:: ran a command"
-    );
-    assert_data_eq!(
-        norm(&(stdout + &stderr), tmp.path(), None),
-        str![[r#"
+        .expect(2, str![], str![[r#"
     Fetching https://rewritten.invalid/x.git
 plugins::usage::invalid_argument
 
   × https://rewritten.invalid/x.git: git may use only the ssh, https, http, git and file protocols, also after `insteadOf` rewrites: fatal: transport 'ext' not allowed
 
-"#]]
+"#]]);
+    assert!(
+        !marker.exists(),
+        "an insteadOf rewrite to ext:: ran a command"
     );
 
     // A hand-edited lock with a hostile source: `outdated` reports it, `sync` refuses
@@ -607,36 +690,33 @@ plugins::usage::invalid_argument
         ),
     )
     .unwrap();
-    let mut seen = String::new();
-    for args in [&["outdated", "--home"][..], &["sync", "--yes", "--home"]] {
-        let (code, stdout, stderr) = Plugins::new()
-            .args(args)
-            .arg(&locked_home)
-            .env("COLUMNS", "400")
-            .run()
-            .parts();
-        assert_ne!(code, 0, "{args:?}: {stdout}{stderr}");
-        seen.push_str(&norm(&(stdout + &stderr), tmp.path(), None));
-    }
-    assert!(!marker.exists(), "a hostile lock entry ran a command");
-    assert_data_eq!(
-        seen,
-        str![[r#"
+    cmd()
+        .args(["outdated", "--home"])
+        .arg(&locked_home)
+        .run()
+        .expect(1, str![[r#"
 dev.example.x                    main @ 0000000000            check failed: refusing source "ext::sh -c touch% [TMP]/pwned": git's `ext::` remote-helper transports can run commands; use an https://, ssh:// or file:// URL
+
+"#]], str![]);
+    cmd()
+        .args(["sync", "--yes", "--home"])
+        .arg(&locked_home)
+        .run()
+        .expect(2, str![], str![[r#"
     Fetching ext::sh -c touch% [TMP]/pwned
 plugins::usage::invalid_argument
 
   × refusing source "ext::sh -c touch% [TMP]/pwned": git's `ext::` remote-helper transports can run commands; use an https://, ssh:// or file:// URL
 
-"#]]
-    );
+"#]]);
+    assert!(!marker.exists(), "a hostile lock entry ran a command");
 }
 
 #[test]
 fn ssh_without_git_says_so() {
     let tmp = tempfile::tempdir().unwrap();
     let home = tmp.path().join("home");
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args([
             "install",
             "git@example.invalid:acme/kit.git",
@@ -647,19 +727,14 @@ fn ssh_without_git_says_so() {
         .env("PATH", tmp.path())
         .env("COLUMNS", "400")
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stdout}{stderr}");
-    assert_data_eq!(
-        stdout + &stderr,
-        str![[r#"
+        .expect(2, str![], str![[r#"
     Fetching git@example.invalid:acme/kit.git
 plugins::git::no_git
 
   × git@example.invalid:acme/kit.git is fetched with the system `git`, which could not be run: No such file or directory (os error 2)
   help: install git (ssh sources and PLUGINS_GIT_FETCH_WITH_CLI run `git fetch`), or use an https:// URL
 
-"#]]
-    );
+"#]]);
 }
 
 /// The git-command mode for any remote, opted into by the git config key or the
@@ -694,7 +769,9 @@ fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
             .env("HOME", tmp.path())
             .env("NETRC", tmp.path().join("no-netrc"))
             .env("COLUMNS", "400")
-            .stdin(Stdio::null());
+            .stdin(Stdio::null())
+            .tmp(tmp.path())
+            .redact("[SERVER]", &server.base);
         c
     };
     let sent = || {
@@ -704,6 +781,7 @@ fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
             .filter(|s| s.authorization.as_deref() == Some(basic.as_str()))
             .count()
     };
+    let shown = |ran: &Ran| ran.stdout.contains(SECRET) || ran.stderr.contains(SECRET);
 
     // The config key, and a rewrite on the same host (only git resolves `alias/`).
     std::fs::write(
@@ -720,18 +798,25 @@ fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
         &format!("http://me:{SECRET}@"),
         1,
     );
-    let (code, stdout, stderr) = cmd()
+    let ran = cmd()
         .args(["install", &source, "--yes", "--home"])
         .arg(&home)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .run();
+    ran.expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [TMP]/home/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [SERVER]/alias/kit.git
+warning[plugins::git::cleartext]: [SERVER]/alias/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 98dbc36b17da
+
+"#]]);
     assert!(
         sent() > 0,
         "the URL's credentials reached the server through git"
     );
     let lock = std::fs::read_to_string(home.join("plugins.lock")).unwrap();
-    assert!(!lock.contains(SECRET) && !stdout.contains(SECRET) && !stderr.contains(SECRET));
+    assert!(!lock.contains(SECRET) && !shown(&ran));
     assert_eq!(
         locked(&home, "dev.example.pinned", "source"),
         format!("{}/alias/kit.git", server.base)
@@ -748,7 +833,7 @@ fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
     )
     .unwrap();
     let before = sent();
-    let (code, stdout, stderr) = cmd()
+    let ran = cmd()
         .env("PLUGINS_GIT_FETCH_WITH_CLI", "1")
         .args([
             "install",
@@ -756,41 +841,47 @@ fn fetch_with_cli_uses_git_config_and_keeps_secrets() {
         ])
         .args(["--yes", "--home"])
         .arg(tmp.path().join("other"))
-        .run()
-        .parts();
-    assert_eq!(code, 2, "{stdout}{stderr}");
+        .run();
+    ran.expect(2, str![], str![[r#"
+    Fetching http://mirror.invalid/acme/kit.git
+warning[plugins::git::cleartext]: http://mirror.invalid/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+plugins::git::auth
+
+  × http://mirror.invalid/acme/kit.git needs credentials and git found none that were accepted: fatal: could not read Username for '[SERVER]': terminal prompts disabled
+  help: with the git command, credentials come from the URL's user:password@ alone (for its own host only), else git's credential helpers and then GITHUB_TOKEN/GH_TOKEN (GitHub hosts), and git reads
+        ~/.netrc; nothing prompts without a terminal
+
+"#]]);
     assert_eq!(
         sent(),
         before,
         "no credentials for the host a rewrite points at"
     );
-    assert!(!stdout.contains(SECRET) && !stderr.contains(SECRET));
-    assert_data_eq!(
-        (stdout + &stderr).replace(&server.base, "http://[SERVER]"),
-        str![[r#"
-    Fetching http://mirror.invalid/acme/kit.git
-warning[plugins::git::cleartext]: http://mirror.invalid/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
-plugins::git::auth
-
-  × http://mirror.invalid/acme/kit.git needs credentials and git found none that were accepted: fatal: could not read Username for 'http://[SERVER]': terminal prompts disabled
-  help: with the git command, credentials come from the URL's user:password@ alone (for its own host only), else git's credential helpers and then GITHUB_TOKEN/GH_TOKEN (GitHub hosts), and git reads
-        ~/.netrc; nothing prompts without a terminal
-
-"#]]
-    );
+    assert!(!shown(&ran));
 
     // A GitHub token for a `gh:` source (its clone base is a GitHub host).
     std::fs::write(&config, "").unwrap();
     let gh = tmp.path().join("gh");
-    let (code, stdout, stderr) = cmd()
+    let ran = cmd()
         .env("PLUGINS_GIT_FETCH_WITH_CLI", "1")
         .env("GITHUB_TOKEN", SECRET)
         .env("PLUGINS_GH_BASE", &server.base)
         .args(["install", "gh:acme/kit@main", "--yes", "--home"])
         .arg(&gh)
-        .run()
-        .parts();
-    assert_eq!(code, 0, "{stdout}{stderr}");
+        .run();
+    ran.expect(0, str![[r#"
+   Installed dev.example.pinned 1.0.0 @ 98dbc36b17 in [TMP]/gh/plugins/dev.example.pinned
+
+"#]], str![[r#"
+    Fetching [SERVER]/acme/kit.git
+warning[plugins::git::cleartext]: [SERVER]/acme/kit.git is fetched unencrypted: anyone on the network path can read or change the plugin; use an https:// URL
+     Fetched 98dbc36b17da
+aoe plugin `dev.example.pinned` 1.0.0 from gh:acme/kit @ 98dbc36b17da
+  capabilities: none
+  build steps:  none
+  unverified:   un-audited code (not a GitHub release of the repository)
+
+"#]]);
     let token = crate::support::net::basic("x-access-token", SECRET);
     assert!(
         server
@@ -802,7 +893,7 @@ plugins::git::auth
         "the token reached the server through git"
     );
     let lock = std::fs::read_to_string(gh.join("plugins.lock")).unwrap();
-    assert!(!lock.contains(SECRET) && !stdout.contains(SECRET) && !stderr.contains(SECRET));
+    assert!(!lock.contains(SECRET) && !shown(&ran));
 }
 
 /// A server that accepts the connection and then says nothing: git and its ssh are
@@ -822,7 +913,7 @@ fn a_silent_ssh_server_is_given_up_on() {
         }
     });
     let started = Instant::now();
-    let (code, stdout, stderr) = Plugins::new()
+    Plugins::new()
         .args([
             "install",
             &format!("ssh://git@127.0.0.1:{port}/x.git"),
@@ -836,23 +927,19 @@ fn a_silent_ssh_server_is_given_up_on() {
         .env("GIT_CONFIG_GLOBAL", "/dev/null")
         .env("COLUMNS", "400")
         .stdin(Stdio::null())
+        .redact_word("[PORT]", port)
         .run()
-        .parts();
-    assert_eq!(code, 2, "{stdout}{stderr}");
-    assert!(
-        started.elapsed() < Duration::from_secs(20),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_data_eq!(
-        (stdout + &stderr).replace(&port.to_string(), "[PORT]"),
-        str![[r#"
+        .expect(2, str![], str![[r#"
     Fetching ssh://git@127.0.0.1:[PORT]/x.git
 plugins::git::fetch
 
   × ssh://git@127.0.0.1:[PORT]/x.git stalled while connecting and listing refs: no progress for 2 s (raise the limit with PLUGINS_NET_TIMEOUT=SECONDS)
 
-"#]]
+"#]]);
+    assert!(
+        started.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        started.elapsed()
     );
 }
 
@@ -965,38 +1052,73 @@ fn nothing_outlives_a_check_against_a_server_silent_after_its_banner() {
             .unwrap();
         String::from_utf8_lossy(&out.stdout).trim().to_owned()
     };
-    for args in [
-        &["outdated", "--timeout", "2"][..],
-        &["update", "--all", "--yes", "--timeout", "2"][..],
-        &["doctor", "--timeout", "2"][..],
+    for (args, code, stdout, stderr) in [
+        (
+            &["outdated", "--timeout", "2"][..],
+            1,
+            str![[r#"
+dev.example.silent               main @ aaaaaaaaaa            check failed: listing ssh://git@127.0.0.1:[PORT]/x.git timed out after 2 s
+
+"#]],
+            str![],
+        ),
+        (
+            &["update", "--all", "--yes", "--timeout", "2"][..],
+            1,
+            str![],
+            str![[r#"
+      Failed dev.example.silent: listing ssh://git@127.0.0.1:[PORT]/x.git timed out after 2 s
+
+"#]],
+        ),
+        // What doctor finds of the hosts depends on the machine (its PATH, its python3).
+        (
+            &["doctor", "--timeout", "2"][..],
+            1,
+            str![[r#"
+aoe home [TMP]/home
+  ok    [TMP]/home exists
+  ok    [TMP]/home/plugins.lock (aoe) loads: 1 plugin
+  fail  dev.example.silent: [TMP]/home/plugins/dev.example.silent is missing [plugins::install::tampered]
+        help: `plugins sync` installs it again at the locked commit
+  ok    no interrupted change, no stale staging directory
+  info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet
+  info  autoupdate policy [TMP]/home/plugins.toml: none (nothing is auto-updated)
+  info  17 * * * * mkdir -p [TMP]/user/.local/state && [EXE] autoupdate -q --home [TMP]/home >>[TMP]/user/.local/state/plugins-autoupdate.log 2>&1 || { tail -n 20 [TMP]/user/.local/state/plugins-autoupdate.log; exit 1; }
+  ok    the crontab line can run: [EXE] is executable; [TMP]/user is writable (the line's `mkdir -p` creates [TMP]/user/.local/state)
+hosts
+...
+sources
+  fail  dev.example.silent: listing ssh://git@127.0.0.1:[PORT]/x.git timed out after 2 s [plugins::git::fetch]
+        help: proxy: none; credentials if asked: none (PLUGINS_NET_TIMEOUT and --timeout bound each attempt)
+doctor: 4 ok, 0 warn, 2 fail
+
+"#]],
+            str![],
+        ),
     ] {
         let started = Instant::now();
-        let (_, stdout, stderr) = Plugins::new()
+        let ran = Plugins::new()
             .args(args)
             .arg("--home")
             .arg(&home)
             .env("PLUGINS_NET_TIMEOUT", "60")
             .env_remove("GIT_SSH_COMMAND")
             .env_remove("GIT_SSH")
-            .env("GIT_CONFIG_GLOBAL", "/dev/null")
+            .isolated(tmp.path())
             .stdin(Stdio::null())
-            .run()
-            .parts();
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "{args:?} took {:?}: {stdout}{stderr}",
-            started.elapsed()
-        );
+            .tmp(tmp.path())
+            .redact_word("[PORT]", port)
+            .run();
+        let took = started.elapsed();
+        ran.expect(code, stdout, stderr);
+        assert!(took < Duration::from_secs(30), "{args:?} took {took:?}");
         // SIGKILL is delivered before `plugins` exits; the kernel may take a moment to
         // tear the processes down.
         let deadline = Instant::now() + Duration::from_secs(5);
         while !survivors().is_empty() && Instant::now() < deadline {
             std::thread::sleep(Duration::from_millis(50));
         }
-        assert_eq!(
-            survivors(),
-            "",
-            "{args:?} left processes running: {stdout}{stderr}"
-        );
+        assert_eq!(survivors(), "", "{args:?} left processes running");
     }
 }

@@ -7,6 +7,7 @@ use git2::{Oid, Repository};
 
 use super::{CliError, command, detail, failure, fetch_command, list, run};
 use crate::auth::Userinfo;
+use crate::git::tree::FetchedRef;
 use crate::git::{Choice, Fetched, GitError, RefKind};
 
 /// [`fetch_subdirs`] from a repository this command fetched the commit into already
@@ -59,11 +60,12 @@ fn write_out(
     (repo, dir): (&Repository, &Path),
     commit: &git2::Commit<'_>,
     dest: &Path,
-    (kind, refname, tag): (RefKind, Option<String>, Option<(String, Oid)>),
+    fetched: FetchedRef,
     sparse: Option<&[String]>,
     (url, userinfo, prompt): (&str, Option<&Userinfo>, bool),
 ) -> Result<Fetched, GitError> {
     let Some(paths) = sparse else {
+        let (kind, refname, tag) = fetched;
         return crate::git::check_out(repo, commit, dest, kind, refname, tag);
     };
     let mut fetch_objects = |ids: &[Oid], want: crate::git::tree::Want| {
@@ -96,24 +98,15 @@ fn write_out(
             Err(failure(url, BLOBS_PHASE, &ran.stderr, userinfo))
         }
     };
-    crate::git::tree::check_out_paths(
-        repo,
-        commit,
-        dest,
-        kind,
-        refname,
-        tag,
-        paths,
-        &mut fetch_objects,
-    )?
-    .ok_or_else(|| {
-        CliError::Failed {
-            url: url.to_owned(),
-            verb: BLOBS_PHASE,
-            detail: "the server did not send the objects asked for".to_owned(),
-        }
-        .into()
-    })
+    crate::git::tree::check_out_paths(repo, commit, dest, fetched, paths, &mut fetch_objects)?
+        .ok_or_else(|| {
+            CliError::Failed {
+                url: url.to_owned(),
+                verb: BLOBS_PHASE,
+                detail: "the server did not send the objects asked for".to_owned(),
+            }
+            .into()
+        })
 }
 
 /// List (or take this command's listing), choose, fetch what was chosen into a scratch

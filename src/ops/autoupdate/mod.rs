@@ -300,10 +300,10 @@ impl Sweep {
                     });
                     return Ok(());
                 }
-                let Some((install, ready)) = fetched else {
+                let Some(fetched) = fetched else {
                     return Ok(());
                 };
-                install_one(printer, home, c, why, &install, ready, self)?;
+                install_one(printer, home, c, why, fetched, self)?;
             }
             Status::Error { message } => self.failed.push(Failed { id: c.id, message }),
             // A moved tag or a force-pushed branch is never taken by a sweep: a person
@@ -327,12 +327,11 @@ fn install_one(
     home: &crate::store::Home,
     c: crate::update::Check,
     why: String,
-    install: &InstallOptions,
-    ready: Ready,
+    (install, ready): (InstallOptions, Ready),
     sweep: &mut Sweep,
 ) -> Result<()> {
     let mut applier = Applier::new(printer, Consent::Refuse, Caller::Autoupdate);
-    match applier.install(install, ready) {
+    match applier.install(&install, ready) {
         Ok(i) => {
             // The row the check compared: what the sweep read from the lock.
             let from = c.row.as_deref().map(|e| Version {

@@ -47,6 +47,8 @@ const CONVERTED: &[&str] = &[
     "protoagent_0218_install.rs",
     "monorepo.rs",
     "pins.rs",
+    "ssh.rs",
+    "soak.rs",
 ];
 
 /// Each `.parts()` in `text` (comment lines aside) without a `// parts:` reason on its line

@@ -11,7 +11,9 @@
 //! dir ([`Plugins::tmp`]); `[HOME]` a home where the snapshot shows it apart from the
 //! temp dir; `[EXE]` the binary under test; `[AT]` an RFC 3339 time the printer wrote
 //! (always redacted). Test-specific ones (`[URL]`, `[C1]`, `[PORT]`…) come from
-//! [`Plugins::redact`]. The architecture test keeps `CARGO_BIN_EXE_plugins` in this
+//! [`Plugins::redact`], or for a value short enough to occur inside other text (a port, a
+//! user name), from [`Plugins::redact_word`] and [`Plugins::redact_login`], which replace it
+//! only where it stands alone. The architecture test keeps `CARGO_BIN_EXE_plugins` in this
 //! folder, so no test spawns the binary around this builder.
 
 use std::ffi::OsStr;
@@ -20,7 +22,7 @@ use std::path::Path;
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use snapbox::{IntoData, Redactions};
+use snapbox::{IntoData, RedactedValue, Redactions};
 
 /// The binary under test. Tests pass it to other programs (`script`, `bash`, `strace`,
 /// an editor); they run it through [`Plugins`].
@@ -47,7 +49,7 @@ pub(crate) struct Plugins {
     input: Option<Vec<u8>>,
     stdin_set: bool,
     deadline: Option<Duration>,
-    redactions: Vec<(&'static str, String)>,
+    redactions: Vec<(&'static str, RedactedValue)>,
 }
 
 impl Plugins {
@@ -77,7 +79,7 @@ impl Plugins {
             input: None,
             stdin_set: false,
             deadline: None,
-            redactions: vec![("[EXE]", BIN.to_owned())],
+            redactions: vec![("[EXE]", BIN.to_owned().into())],
         }
     }
 
@@ -114,8 +116,34 @@ impl Plugins {
     ) -> &mut Plugins {
         let value = value.as_ref().to_string_lossy().into_owned();
         if !value.is_empty() {
-            self.redactions.push((placeholder, value));
+            self.redactions.push((placeholder, value.into()));
         }
+        self
+    }
+
+    /// Show `value` as `placeholder` only where it is a word of its own, not part of a longer
+    /// run of letters, digits or `_`: a port in `127.0.0.1:40123` or `-p 40123`, never the
+    /// same digits inside a hash or a number.
+    pub(crate) fn redact_word(
+        &mut self,
+        placeholder: &'static str,
+        value: impl std::fmt::Display,
+    ) -> &mut Plugins {
+        let word = regex::escape(&value.to_string());
+        self.pattern(placeholder, &format!(r"\b(?<redacted>{word})\b"))
+    }
+
+    /// Show the user name `user` as `placeholder` only where it logs in, before an `@`
+    /// (`[USER]@127.0.0.1`): a user named `root` leaves the word "root" alone elsewhere.
+    pub(crate) fn redact_login(&mut self, placeholder: &'static str, user: &str) -> &mut Plugins {
+        let user = regex::escape(user);
+        self.pattern(placeholder, &format!(r"\b(?<redacted>{user})@"))
+    }
+
+    /// Show what the `redacted` group of `pattern` matches as `placeholder`.
+    fn pattern(&mut self, placeholder: &'static str, pattern: &str) -> &mut Plugins {
+        let regex = regex::Regex::new(pattern).expect("a valid pattern");
+        self.redactions.push((placeholder, regex.into()));
         self
     }
 
@@ -336,7 +364,7 @@ pub(crate) struct Ran {
     pub(crate) code: i32,
     pub(crate) stdout: String,
     pub(crate) stderr: String,
-    redactions: Vec<(&'static str, String)>,
+    redactions: Vec<(&'static str, RedactedValue)>,
 }
 
 impl Ran {
@@ -354,8 +382,9 @@ impl Ran {
     /// the exit code themselves.
     #[track_caller]
     pub(crate) fn streams_eq(&self, stdout: impl IntoData, stderr: impl IntoData) -> &Ran {
-        compare(&self.stdout, &self.redactions, stdout, false);
-        compare(&self.stderr, &self.redactions, stderr, false);
+        let redactions = redactions(&self.redactions);
+        compare(&self.stdout, &redactions, stdout, false);
+        compare(&self.stderr, &redactions, stderr, false);
         self
     }
 
@@ -382,7 +411,7 @@ impl Ran {
     ) -> &mut Ran {
         let value = value.as_ref().to_string_lossy().into_owned();
         if !value.is_empty() {
-            self.redactions.push((placeholder, value));
+            self.redactions.push((placeholder, value.into()));
         }
         self
     }
@@ -406,13 +435,13 @@ impl Ran {
     /// stdout against a snapshot (`SNAPSHOTS=overwrite` fills it).
     #[track_caller]
     pub(crate) fn stdout_eq(&self, expected: impl IntoData) -> &Ran {
-        assert_redacted(&self.stdout, &self.redactions, expected);
+        compare(&self.stdout, &redactions(&self.redactions), expected, true);
         self
     }
 
     #[track_caller]
     pub(crate) fn stderr_eq(&self, expected: impl IntoData) -> &Ran {
-        assert_redacted(&self.stderr, &self.redactions, expected);
+        compare(&self.stderr, &redactions(&self.redactions), expected, true);
         self
     }
 
@@ -423,7 +452,7 @@ impl Ran {
 
     #[track_caller]
     pub(crate) fn redacted_eq(&self, text: &str, expected: impl IntoData) -> &Ran {
-        assert_redacted(text, &self.redactions, expected);
+        compare(text, &redactions(&self.redactions), expected, true);
         self
     }
 }
@@ -439,7 +468,7 @@ fn shell_quote(s: &str) -> String {
     format!("'{}'", s.replace('\'', "'\\''"))
 }
 
-fn redactions(pairs: &[(&'static str, String)]) -> Redactions {
+fn redactions(pairs: &[(&'static str, RedactedValue)]) -> Redactions {
     let mut r = Redactions::new();
     for (placeholder, value) in pairs {
         r.insert(placeholder, value.clone())
@@ -455,19 +484,19 @@ pub(crate) fn assert_redacted(
     pairs: &[(&'static str, String)],
     expected: impl IntoData,
 ) {
-    compare(actual, pairs, expected, true);
+    let pairs: Vec<_> = pairs.iter().map(|(p, v)| (*p, v.into())).collect();
+    compare(actual, &redactions(&pairs), expected, true);
 }
 
 /// [`assert_redacted`]; without `paths`, a `\` stays a `\` (snapbox otherwise shows
 /// every backslash as `/`, so a JSON `\"` would read `/"`).
 #[track_caller]
-fn compare(actual: &str, pairs: &[(&'static str, String)], expected: impl IntoData, paths: bool) {
-    let redactions = redactions(pairs);
+fn compare(actual: &str, redactions: &Redactions, expected: impl IntoData, paths: bool) {
     // Redacted here too: snapbox redacts only for a snapshot that is not `.raw()`.
     let actual = redactions.redact(&untimed(actual));
     snapbox::Assert::new()
         .action_env(snapbox::assert::DEFAULT_ACTION_ENV)
-        .redact_with(redactions)
+        .redact_with(redactions.clone())
         .normalize_paths(paths)
         .eq(actual, expected);
 }

@@ -197,8 +197,6 @@ pub(crate) type Field = ObjectFieldContribution;
 pub(crate) type Runtime = RuntimeSpec;
 
 /// `aoe-plugin.toml`, as the host's `PluginManifest`.
-// The host's own fields, which its typed parse must accept; only some are read here.
-#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Manifest {
@@ -206,6 +204,7 @@ pub(crate) struct Manifest {
     pub name: String,
     pub version: String,
     pub api_version: u32,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub description: String,
     #[serde(default)]
@@ -236,13 +235,13 @@ pub(crate) struct Manifest {
     pub aoe_version: Option<String>,
 }
 
-// The host's own fields, which its typed parse must accept; only some are read here.
-#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
 pub(crate) struct CommandContribution {
     pub id: String,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub title: String,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub description: String,
     #[serde(default)]
@@ -261,13 +260,13 @@ pub(crate) struct KeybindContribution {
     pub key: String,
 }
 
-// The host's own fields, which its typed parse must accept; only some are read here.
-#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
 pub(crate) struct SettingContribution {
     pub key: String,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub label: String,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub description: String,
     #[serde(rename = "type", default)]
@@ -280,8 +279,10 @@ pub(crate) struct SettingContribution {
     pub max: Option<i64>,
     #[serde(default)]
     pub default: Option<toml::Value>,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub advanced: bool,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub multiline: bool,
     #[serde(default)]
@@ -298,19 +299,20 @@ pub(crate) struct SettingContribution {
     pub max_items: Option<u32>,
 }
 
-// The host's own fields, which its typed parse must accept; only some are read here.
-#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
 pub(crate) struct ObjectFieldContribution {
     pub key: String,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub label: String,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub description: String,
     #[serde(rename = "type", default)]
     pub value_type: FieldType,
     #[serde(default)]
     pub required: bool,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub multiline: bool,
     #[serde(default)]
@@ -319,6 +321,7 @@ pub(crate) struct ObjectFieldContribution {
     pub min: Option<i64>,
     #[serde(default)]
     pub max: Option<i64>,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub default: Option<toml::Value>,
     #[serde(default)]
@@ -333,11 +336,10 @@ pub(crate) struct ThemeContribution {
     pub path: String,
 }
 
-// The host's own fields, which its typed parse must accept; only some are read here.
-#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
 pub(crate) struct StatusContribution {
     pub id: String,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub label: String,
 }
@@ -349,13 +351,12 @@ pub(crate) struct UiContribution {
     pub id: String,
 }
 
-// The host's own fields, which its typed parse must accept; only some are read here.
-#[allow(dead_code)]
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(crate) struct Screenshot {
     pub path: String,
     pub alt: String,
+    #[expect(dead_code)] // the host's field, so serde accepts and rejects what the host does
     #[serde(default)]
     pub caption: String,
 }
