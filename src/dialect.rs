@@ -122,21 +122,35 @@ pub fn from_manifest_path(path: &Path) -> Option<Dialect> {
 }
 
 /// The dialect whose lock format `text` is written in (the migration path for homes from
-/// before their host record): JSON is protoAgent's; a TOML lock
-/// names its `lock_version` (AWorld's `plugins.lock` is 1); aoe's lock_version is optional,
-/// so any other TOML is aoe's. `None` when the text is neither.
+/// before their host record): the one host whose lock it can be ([`claims`]); `None` when
+/// none or several can (a home whose host cannot be known is refused by name).
 pub fn from_lock_text(text: &str) -> Option<Dialect> {
-    if text.trim_start().starts_with('{') {
-        return ALL
-            .into_iter()
-            .find(|d| matches!(d.spec().lock, LockFormat::Json));
+    let json = text.trim_start().starts_with('{');
+    let lock_version = match json {
+        true => None,
+        false => {
+            let table: toml::Table = text.parse().ok()?;
+            table.get("lock_version").and_then(toml::Value::as_integer)
+        }
+    };
+    let mut claimed = ALL.into_iter().filter(|d| claims(*d, json, lock_version));
+    match (claimed.next(), claimed.next()) {
+        (Some(d), None) => Some(d),
+        _ => None,
     }
-    let table: toml::Table = text.parse().ok()?;
-    let version = table.get("lock_version").and_then(toml::Value::as_integer);
-    Some(match version {
-        Some(1) => Dialect::Aworld,
-        _ => Dialect::Aoe,
-    })
+}
+
+/// Whether a lock written in JSON (`json`), or in TOML with this `lock_version`, can be
+/// `d`'s host's. A match, not a table: a new host is pointed here by the compiler, to claim
+/// its locks without taking another host's.
+fn claims(d: Dialect, json: bool, lock_version: Option<i64>) -> bool {
+    match d {
+        // aoe's lock_version is optional: any TOML lock that no other host's version names.
+        Dialect::Aoe => !json && lock_version != Some(1),
+        // AWorld's `plugins.lock` says `lock_version = 1`.
+        Dialect::Aworld => !json && lock_version == Some(1),
+        Dialect::Protoagent => json,
+    }
 }
 
 /// The dialect named `name` (`aoe`, `aworld`, `protoagent`).
@@ -159,6 +173,23 @@ impl std::fmt::Display for Dialect {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A lock's text names one host, or none: never two.
+    #[test]
+    fn a_lock_text_is_one_hosts_or_none() {
+        let host = |text: &str| from_lock_text(text).map(|d| d.spec().name);
+        assert_eq!(host(r#"{"plugins": []}"#), Some("protoagent"));
+        assert_eq!(host("lock_version = 1\n"), Some("aworld"));
+        assert_eq!(host("lock_version = 2\n[plugins]\n"), Some("aoe"));
+        assert_eq!(host(""), Some("aoe"));
+        assert_eq!(host("lock_version = ["), None);
+        for json in [false, true] {
+            for version in [None, Some(0), Some(1), Some(2), Some(3)] {
+                let n = ALL.iter().filter(|d| claims(**d, json, version)).count();
+                assert_eq!(n, 1, "json {json}, lock_version {version:?}");
+            }
+        }
+    }
 
     /// `ALL` is every variant, in declaration order: the list clap derives from the enum.
     #[test]
