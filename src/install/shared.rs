@@ -51,8 +51,6 @@ struct State {
     done: Option<Option<(tempfile::TempDir, Fetched)>>,
     /// Plugins that have not taken their copy; the last one removes the directory.
     left: usize,
-    /// One plugin of the group has said `Fetching` ([`SharedFetches::announces`]).
-    announced: bool,
 }
 
 impl SharedFetches {
@@ -79,17 +77,15 @@ impl SharedFetches {
         self.groups.is_empty()
     }
 
-    /// Whether the plugin `opts` installs says `Fetching` for its fetch: in a group, only
-    /// the first to ask does (issue 43: the one fetch was announced once per plugin); a
-    /// plugin in no group always does.
+    /// Whether the plugin `opts` installs says `Fetching` and `Fetched` for its fetch: in a
+    /// group, only its first plugin in the command's order does (issue 43: the one fetch was
+    /// announced once per plugin, and whichever worker asked first announced it, so another
+    /// plugin's line could come before it); a plugin in no group always does.
     pub(super) fn announces(&self, opts: &impl Wants) -> bool {
         let Some(group) = key(opts).and_then(|k| self.groups.get(&k)) else {
             return true;
         };
-        let Ok(mut state) = group.state.lock() else {
-            return true;
-        };
-        !std::mem::replace(&mut state.announced, true)
+        group.subdirs.first().map(String::as_str) == opts.source().subdir()
     }
 
     /// `subdir` of the group `opts` belongs to, written at `into/<subdir>` (as

@@ -84,8 +84,8 @@ fn fetch_git(
     dest: &Path,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Staged, InstallError> {
-    // The plugins of one shared fetch say `Fetching` once, for all of them.
-    let announced = opts.shared.as_ref().is_none_or(|s| s.announces(opts));
+    // The plugins of one shared fetch say `Fetching` and `Fetched` once, for all of them.
+    let mut announced = opts.shared.as_ref().is_none_or(|s| s.announces(opts));
     if announced {
         on_event(Event::Fetching(url.to_owned()));
     }
@@ -109,7 +109,7 @@ fn fetch_git(
             (want.as_deref(), tag_hint),
             subdir,
             dest,
-            announced,
+            &mut announced,
             on_event,
         )?,
         None => git::fetch_tree(
@@ -121,7 +121,9 @@ fn fetch_git(
             &mut |bytes| on_event(Event::Received { bytes }),
         )?,
     };
-    on_event(Event::Fetched(fetched.commit.clone()));
+    if announced {
+        on_event(Event::Fetched(fetched.commit.clone()));
+    }
     let (kind, requested) = requested_ref(opts, &reference, fetched.kind);
     Ok(Staged {
         commit: Some(fetched.commit),
@@ -169,14 +171,14 @@ fn want<'a>(opts: &'a InstallOptions, reference: Option<&str>) -> Result<Want<'a
 
 /// A monorepo's plugin: its subdirectory is fetched (with those of the command's other
 /// plugins of the same commit) beside `dest`, then becomes the plugin's tree. `announced`:
-/// `Fetching` was said for it already.
+/// `Fetching` was said for it already; set when it fetches alone and says so.
 fn fetch_subdir(
     opts: &InstallOptions,
     (url, userinfo): (&str, Option<&crate::auth::Userinfo>),
     (want, tag_hint): (Option<&str>, Option<&str>),
     subdir: &String,
     dest: &Path,
-    announced: bool,
+    announced: &mut bool,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<git::Fetched, InstallError> {
     let repo = dest.with_file_name("repo");
@@ -185,8 +187,9 @@ fn fetch_subdir(
         Some(fetched) => fetched?,
         None => {
             // The shared fetch failed: this plugin fetches (and says so) alone.
-            if !announced {
+            if !*announced {
                 on_event(Event::Fetching(url.to_owned()));
+                *announced = true;
             }
             git::fetch_subdirs(
                 url,
