@@ -1079,7 +1079,7 @@ dev.example.silent               main @ aaaaaaaaaa            check failed: list
 aoe home [TMP]/home
   ok    [TMP]/home exists
   ok    [TMP]/home/plugins.lock (aoe) loads: 1 plugin
-  fail  dev.example.silent: [TMP]/home/plugins/dev.example.silent is missing [plugins::install::tampered]
+  fail  dev.example.silent: [TMP]/home/plugins/dev.example.silent is missing [plugins::install::missing]
         help: `plugins sync` installs it again at the locked commit
   ok    no interrupted change, no stale staging directory
   info  idle signal [TMP]/home/activity: never touched (idle); no autoupdate sweep yet
