@@ -28,17 +28,11 @@ pub enum Error {
     /// A refusal a command makes itself, with its code and way out.
     #[error(transparent)]
     Refusal(#[from] Refusal),
-    /// A refusal of one command family, named beside it ([`NamedRefusal`]).
+    /// A refusal of one command family, named beside it ([`NamedRefusal`]), or a domain
+    /// error with its own code and way out ([`crate::lock::LockError`],
+    /// [`crate::search::IndexError`], [`crate::oci::OciError`]).
     #[error("{0}")]
     Named(Box<dyn NamedRefusal>),
-    /// A refusal with its own code and a suggestion, made by a domain error
-    /// ([`crate::lock::LockError`], the consent text).
-    #[error("{message}")]
-    Refused {
-        code: Code,
-        message: String,
-        help: Option<String>,
-    },
     #[error("{context}: {}", crate::file::reason(source))]
     Io {
         context: String,
@@ -110,7 +104,6 @@ impl Error {
             Error::UnsafeName { .. } => Code::InstallUnsafeName,
             Error::Refusal(r) => r.code(),
             Error::Named(r) => r.code(),
-            Error::Refused { code, .. } => *code,
             Error::Io { .. } => Code::Io,
             Error::Install(e) => e.code(),
         }
@@ -126,7 +119,6 @@ impl Error {
             ),
             Error::Refusal(r) => r.help(),
             Error::Named(r) => r.help(),
-            Error::Refused { help, .. } => help.clone(),
             Error::Install(e) => e.help(),
             Error::UnsafeName { .. } => {
                 Some("`plugins list` shows the ids of installed plugins".into())
@@ -146,37 +138,42 @@ impl miette::Diagnostic for Error {
     }
 }
 
+impl NamedRefusal for crate::search::IndexError {
+    fn code(&self) -> Code {
+        crate::search::IndexError::code(self)
+    }
+
+    fn help(&self) -> Option<String> {
+        Some(crate::search::IndexError::help(self))
+    }
+}
+
 impl From<crate::search::IndexError> for Error {
     fn from(e: crate::search::IndexError) -> Self {
-        Error::Refused {
-            code: e.code(),
-            message: e.to_string(),
-            help: Some(e.help()),
-        }
+        Error::Named(Box::new(e))
+    }
+}
+
+impl NamedRefusal for crate::lock::LockError {
+    fn code(&self) -> Code {
+        crate::lock::LockError::code(self)
+    }
+
+    fn help(&self) -> Option<String> {
+        crate::lock::LockError::help(self)
     }
 }
 
 impl From<crate::lock::LockError> for Error {
     fn from(e: crate::lock::LockError) -> Self {
-        Error::Refused {
-            code: e.code(),
-            message: e.to_string(),
-            help: e.help(),
-        }
+        Error::Named(Box::new(e))
     }
 }
 
-/// A refusal of one command family, declared beside the family (cargo-deny's
-/// `src/bans/diags.rs`): a named type whose message (its `Display`), code and way out are
-/// written once there — `ops::bundle::Refusal`, `ops::sync::frozen::Refusal`,
-/// `ops::sync::Tampered`, `ops::apply::Unasked` — and whose `From` makes it an [`Error`]
-/// ([`Error::Named`]). The refusals several commands share are [`Refusal`].
-pub trait NamedRefusal: std::error::Error + Send + Sync + 'static {
-    /// The stable code a user sees.
-    fn code(&self) -> Code;
-    /// The way out, where there is one.
-    fn help(&self) -> Option<String>;
-}
+/// Declared apart ([`crate::refusal`]) so that `install`, which this module names, can
+/// carry one too; its `From` makes it an [`Error`] ([`Error::Named`]). The refusals several
+/// commands share are [`Refusal`].
+pub use crate::refusal::NamedRefusal;
 
 /// The refusals commands make themselves: each names what happened, and its code and help
 /// are fixed here (cargo-deny's diagnostic structs), not written at the call site.

@@ -33,6 +33,7 @@ pub mod owner;
 pub mod printer;
 pub mod profile;
 pub mod project;
+pub mod refusal;
 pub mod release;
 pub mod render;
 pub mod reporter;

@@ -4,10 +4,13 @@
 //! history ([`crate::install::txn::history`]); a rollback stages a copy of one,
 //! swaps it in and commits its entry. The version it replaces is kept in turn.
 
+use std::path::PathBuf;
+
 use crate::diagnostic::Code;
 use crate::install::{Event, InstallError, lock_home, txn};
 use crate::lock::Entry;
 use crate::name::Name;
+use crate::refusal::NamedRefusal;
 use crate::store::Home;
 
 /// What a rollback did.
@@ -24,11 +27,57 @@ pub struct RolledBack {
     pub hold: Option<crate::hold::Hold>,
 }
 
-fn refused(code: Code, message: String, help: &str) -> InstallError {
-    InstallError::Refused {
-        code,
-        message,
-        help: Some(help.to_owned()),
+/// Why a rollback is refused, one variant each: its message, code and way out are written
+/// once, here.
+#[derive(Debug, thiserror::Error)]
+pub enum Refusal {
+    /// The newest kept version cannot be restored (`slot_dir`: the slot to delete).
+    #[error("history slot {slot} of {id} is damaged: {why}")]
+    Damaged {
+        id: String,
+        slot: u32,
+        why: String,
+        slot_dir: PathBuf,
+    },
+    /// No version is kept.
+    #[error("no previous version of {id} is kept in {}", home.display())]
+    NoHistory { id: String, home: PathBuf },
+    /// No kept version is at the commit `--to` names.
+    #[error("no kept version of {id} is at commit {to} (kept: {})", kept.join(", "))]
+    NotKept {
+        id: String,
+        to: String,
+        kept: Vec<String>,
+    },
+}
+
+impl NamedRefusal for Refusal {
+    fn code(&self) -> Code {
+        match self {
+            Refusal::Damaged { .. } => Code::RollbackDamaged,
+            Refusal::NoHistory { .. } => Code::RollbackNoHistory,
+            Refusal::NotKept { .. } => Code::RollbackNotKept,
+        }
+    }
+
+    fn help(&self) -> Option<String> {
+        Some(match self {
+            Refusal::Damaged { slot_dir, .. } => format!(
+                "delete {} to roll back to an older kept version, or reinstall with `plugins install --force`",
+                slot_dir.display()
+            ),
+            Refusal::NoHistory { .. } => {
+                "updates keep the previous version; a plugin that was only installed has none"
+                    .into()
+            }
+            Refusal::NotKept { .. } => "the last two versions an update replaced are kept; `plugins info` shows the installed commit".into(),
+        })
+    }
+}
+
+impl From<Refusal> for InstallError {
+    fn from(r: Refusal) -> Self {
+        InstallError::Named(Box::new(r))
     }
 }
 
@@ -108,18 +157,17 @@ fn at_commit(e: &Entry, to: &str) -> bool {
 
 /// A damaged history slot, named with the way out.
 fn damaged(home: &Home, id: &Name, slot: u32, why: &str) -> InstallError {
-    refused(
-        Code::RollbackDamaged,
-        format!("history slot {slot} of {id} is damaged: {why}"),
-        &format!(
-            "delete {} to roll back to an older kept version, or reinstall with `plugins install --force`",
-            home.root
-                .join(".plugins/history")
-                .join(id.as_str())
-                .join(slot.to_string())
-                .display()
-        ),
-    )
+    Refusal::Damaged {
+        id: id.to_string(),
+        slot,
+        why: why.to_owned(),
+        slot_dir: home
+            .root
+            .join(".plugins/history")
+            .join(id.as_str())
+            .join(slot.to_string()),
+    }
+    .into()
 }
 
 /// The kept version to restore: the newest (refused by name when it is damaged, never
@@ -141,25 +189,20 @@ fn choose<'k>(
         Some(to) => kept.iter().copied().find(|k| at_commit(&k.entry, to)),
     };
     chosen.ok_or_else(|| match to {
-        None => refused(
-            Code::RollbackNoHistory,
-            format!(
-                "no previous version of {id} is kept in {}",
-                home.root.display()
-            ),
-            "updates keep the previous version; a plugin that was only installed has none",
-        ),
-        Some(to) => refused(
-            Code::RollbackNotKept,
-            format!(
-                "no kept version of {id} is at commit {to} (kept: {})",
-                kept.iter()
-                    .map(|k| k.entry.commit.as_deref().unwrap_or("none"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-            "the last two versions an update replaced are kept; `plugins info` shows the installed commit",
-        ),
+        None => Refusal::NoHistory {
+            id: id.to_string(),
+            home: home.root.clone(),
+        }
+        .into(),
+        Some(to) => Refusal::NotKept {
+            id: id.to_string(),
+            to: to.to_owned(),
+            kept: kept
+                .iter()
+                .map(|k| k.entry.commit.as_deref().unwrap_or("none").to_owned())
+                .collect(),
+        }
+        .into(),
     })
 }
 

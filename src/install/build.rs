@@ -3,7 +3,7 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use super::{Event, InstallError, Request, io, refused};
+use super::{DepsRefusal, Event, InstallError, Refusal, Request, io};
 use crate::diagnostic::Code;
 use crate::lock::DepPin;
 use crate::name::Name;
@@ -89,16 +89,11 @@ pub(super) fn check_runnable(
             }
         });
         if !runnable {
-            return Err(refused(
-                Code::InstallNotRunnable,
-                format!(
-                    "plugin {id}: worker command is not runnable after install (a build step may have been skipped on this platform, or did not produce it)"
-                ),
-                // Named in the plugin's tree: the staging copy it was looked for in is gone.
-                format!(
-                    "expected an executable at {program} in the plugin's tree after its build steps"
-                ),
-            ));
+            return Err(Refusal::NotRunnable {
+                id: id.to_string(),
+                program: program.clone(),
+            }
+            .into());
         }
     }
     Ok(())
@@ -172,11 +167,10 @@ fn canonical(name: &str) -> String {
 /// The wheels a `pip install --dry-run --report` would install: name, version, sha256.
 fn read_report(path: &Path) -> Result<Vec<DepPin>, InstallError> {
     let bad = |why: String| {
-        refused(
-            Code::InstallDeps,
-            format!("cannot read pip's install report {}: {why}", path.display()),
-            "`--deps` needs pip 22.2 or later in the host's Python (`--python`, else `python3` on PATH)".to_owned(),
-        )
+        InstallError::from(DepsRefusal::Report {
+            path: path.to_path_buf(),
+            why,
+        })
     };
     let text = fs_err::read_to_string(path).map_err(|e| bad(e.to_string()))?;
     let report: serde_json::Value = serde_json::from_str(&text).map_err(|e| bad(e.to_string()))?;
@@ -193,21 +187,23 @@ fn read_report(path: &Path) -> Result<Vec<DepPin>, InstallError> {
             let sha256 = s("/download_info/archive_info/hashes/sha256")
                 .or_else(|| s("/download_info/archive_info/hash")?.strip_prefix("sha256="))
                 .filter(|h| h.len() == 64 && h.bytes().all(|b| b.is_ascii_hexdigit()))
-                .ok_or_else(|| {
-                    refused(
-                        Code::InstallDeps,
-                        format!("{name} {version} is not a downloaded archive with a sha256, so it cannot be pinned"),
-                        "requirements must resolve to wheels from an index".to_owned(),
-                    )
+                .ok_or_else(|| DepsRefusal::NotArchive {
+                    name: name.to_owned(),
+                    version: version.to_owned(),
                 })?;
-            DepPin::new(name.to_owned(), version.to_owned(), sha256.to_ascii_lowercase())
-                .map_err(|why| {
-                    refused(
-                        Code::InstallDeps,
-                        format!("pip's report names {name} {version}, which cannot be pinned: {why}"),
-                        "requirements must resolve to wheels from an index".to_owned(),
-                    )
-                })
+            DepPin::new(
+                name.to_owned(),
+                version.to_owned(),
+                sha256.to_ascii_lowercase(),
+            )
+            .map_err(|why| {
+                DepsRefusal::Unpinnable {
+                    name: name.to_owned(),
+                    version: version.to_owned(),
+                    why,
+                }
+                .into()
+            })
         })
         .collect()
 }
@@ -340,17 +336,11 @@ pub(super) fn refuse_stray_pins(
     if requires_pip || pins.is_empty() {
         return Ok(());
     }
-    let listed: Vec<String> = pins.iter().map(DepPin::spec).collect();
-    Err(refused(
-        Code::LockStrayPins,
-        format!(
-            "{id}: the lock pins the wheels {} but the plugin's manifest has no requires_pip; nothing was installed or written",
-            listed.join(", ")
-        ),
-        format!(
-            "if the lock came from elsewhere (a pull request, a bundle), do not use it; else remove {id}'s `deps` from the lock"
-        ),
-    ))
+    Err(DepsRefusal::StrayPins {
+        id: id.to_string(),
+        pins: pins.iter().map(DepPin::spec).collect(),
+    }
+    .into())
 }
 
 /// `sync`: the wheels the lock pins, exactly (`name==version --hash=sha256:…`, pip
@@ -380,25 +370,16 @@ pub(super) fn install_locked_deps(
         on_event,
     )
     .map_err(|e| {
-        let why = match &e {
+        let said = match &e {
             InstallError::Build(b) => b.log_tail().unwrap_or_default().to_owned(),
             other => other.to_string(),
         };
-        let listed: Vec<String> = pins
-            .iter()
-            .map(DepPin::spec)
-            .collect();
-        refused(
-            Code::SyncLockedDeps,
-            format!(
-                "{id}: the locked wheels {} cannot be installed as pinned (name, version and sha256); nothing was changed",
-                listed.join(", ")
-            ),
-            format!(
-                "sync installs only what the lock pins and never resolves again; make the pinned files reachable (a pip index or find-links mirror: PIP_INDEX_URL, PIP_FIND_LINKS), or `plugins update {id}` to resolve and pin anew{}",
-                if why.is_empty() { String::new() } else { format!("\npip said:\n{why}") }
-            ),
-        )
+        DepsRefusal::NotInstallable {
+            id: id.to_string(),
+            pins: pins.iter().map(DepPin::spec).collect(),
+            said,
+        }
+        .into()
     })
 }
 
@@ -443,12 +424,11 @@ pub(super) fn download_locked_wheels(
         argv,
         platforms: Vec::new(),
     };
-    run_steps(&[&step], dest, id, timeout, &mut log, on_event).map_err(|e| {
-        refused(
-            Code::SyncLockedDeps,
-            format!("{id}: the locked wheels cannot be downloaded as pinned: {e}"),
-            "the bundle is made where the pinned files are reachable (PIP_INDEX_URL, PIP_FIND_LINKS)".to_owned(),
-        )
+    run_steps(&[&step], dest, id, timeout, &mut log, on_event).map_err(|why| {
+        DepsRefusal::NotDownloadable {
+            id: id.to_string(),
+            why,
+        }
     })?;
     fs_err::remove_file(dest.join("requirements.txt"))
         .map_err(io("cannot remove the pinned requirements"))?;

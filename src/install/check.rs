@@ -7,7 +7,7 @@ use crate::name::Name;
 use crate::source::Source;
 use crate::validate::validate_root;
 
-use super::{InstallError, InstallOptions, featured, plan, refused, validate_options};
+use super::{InstallError, InstallOptions, Refusal, featured, plan, validate_options};
 
 /// aoe install-time refusals that `validate` reports as warnings.
 const INSTALL_REFUSALS: &[Code] = &[
@@ -23,11 +23,11 @@ const INSTALL_REFUSALS: &[Code] = &[
 /// A manifest's plugin id as a directory name, or the refusal.
 fn plugin_name(id: &str) -> Result<Name, InstallError> {
     Name::new(id).map_err(|why| {
-        refused(
-            Code::InstallUnsafeName,
-            format!("plugin id {id:?} cannot name a plugin directory: {why}"),
-            "ids and names become directory names: use letters, digits, `-`, `_` and `.` (not first)".to_owned(),
-        )
+        Refusal::UnsafeName {
+            id: id.to_owned(),
+            why,
+        }
+        .into()
     })
 }
 
@@ -95,37 +95,24 @@ pub(super) fn check_tree(
         return Err(InstallError::Invalid(Box::new(report)));
     }
     let dialect = report.dialect.expect("a valid report has a dialect");
-    let id = report
-        .outcome
-        .id
-        .clone()
-        .ok_or_else(|| refused(Code::InstallInvalid, "the manifest has no id", None))?;
+    let id = report.outcome.id.clone().ok_or(Refusal::NoId)?;
     let name = plugin_name(&id)?;
     plan::host_gates(opts, dialect, &id)?;
     let expected = opts.pin.as_ref().map(|p| &p.id).or(opts.expect_id.as_ref());
     if let Some(expected) = expected
         && *expected != id
     {
-        return Err(refused(
-            Code::InstallIdChanged,
-            format!(
-                "source {} now resolves to plugin {id:?}, not {expected}",
-                opts.source.recorded()
-            ),
-            None,
-        ));
+        return Err(Refusal::IdChanged {
+            shown: opts.source.recorded().to_string(),
+            id,
+            expected: expected.to_string(),
+        }
+        .into());
     }
     // The whole source, a shipped build directory included.
     let escaping = crate::tree::escaping_symlinks(tree, &|_, _| false)?;
     if !escaping.is_empty() {
-        return Err(refused(
-            Code::InstallSymlink,
-            format!(
-                "the plugin tree has symlinks pointing outside it: {}",
-                escaping.join(", ")
-            ),
-            "a plugin must be self-contained".to_owned(),
-        ));
+        return Err(Refusal::EscapingSymlinks { links: escaping }.into());
     }
     Ok(Checked {
         report,

@@ -1,12 +1,11 @@
 //! Consent: whether an install asks it and why (aoe §17's rules for asking again), and
 //! asking it before anything of the plugin's deps or release is fetched.
 
-use crate::diagnostic::Code;
 use crate::host::InstallPolicy;
 use crate::lock::Entry;
 use crate::validate::validate_root;
 
-use super::{InstallError, InstallOptions, Request, plan, refused, signed, validate_options};
+use super::{InstallError, InstallOptions, Refusal, Request, plan, signed, validate_options};
 
 /// Whether an install asks consent, why, and the installed plugin's grant and report.
 pub(super) type Asked = (
@@ -77,11 +76,7 @@ pub(super) fn ask(
         if let Some(change) = &request.signer_change {
             return Err(signed::refuse_change(&entry.id, change));
         }
-        return Err(refused(
-            Code::InstallDeclined,
-            "install cancelled; no capabilities were granted",
-            None,
-        ));
+        return Err(Refusal::Declined.into());
     }
     Ok(())
 }

@@ -3,8 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{Event, InstallError, InstallOptions, Installed, lock_home, refused, txn};
-use crate::diagnostic::Code;
+use super::{Event, InstallError, InstallOptions, Installed, Refusal, lock_home, txn};
 use crate::lock::Entry;
 use crate::store::Home;
 
@@ -27,14 +26,11 @@ pub(super) fn decide(
                 && !opts.force
                 && opts.pin.is_none() =>
         {
-            Err(refused(
-                Code::InstallExists,
-                format!(
-                    "{} is already installed from {}; use --force to replace it",
-                    entry.id, p.source
-                ),
-                "`plugins remove` it first, or pass --force".to_owned(),
-            ))
+            Err(Refusal::AlreadyInstalled {
+                id: entry.id.to_string(),
+                from: p.source.to_string(),
+            }
+            .into())
         }
         Some(p)
             if p.commit == entry.commit
@@ -59,15 +55,11 @@ pub(super) fn decide(
             }
             Ok(Some(kept))
         }
-        None if target.exists() && !opts.force => Err(refused(
-            Code::InstallExists,
-            format!(
-                "{} exists but is not in {}; use --force to replace it",
-                target.display(),
-                home.lockfile().display()
-            ),
-            None,
-        )),
+        None if target.exists() && !opts.force => Err(Refusal::NotInLock {
+            target: target.to_path_buf(),
+            lockfile: home.lockfile(),
+        }
+        .into()),
         _ => Ok(None),
     }
 }
@@ -137,11 +129,7 @@ pub(super) fn up_to_date(
 }
 
 pub(super) fn changed(id: &str) -> InstallError {
-    refused(
-        Code::InstallConcurrent,
-        format!("{id} changed in the home while this command was fetching; nothing was changed"),
-        "run the command again".to_owned(),
-    )
+    Refusal::Concurrent { id: id.to_owned() }.into()
 }
 
 /// The decision from the lock as it is now, before the home lock (it is checked again under

@@ -1,22 +1,21 @@
 //! The plugin's wheel deps before the home lock: the requirements checked, the lock's pins
 //! checked and listed for consent (`sync`), and the deps staged to swap in with the tree.
 
-use crate::diagnostic::Code;
 use crate::host::pip_spec_problem;
 
 use super::lockhome::Staging;
-use super::{Event, InstallError, InstallOptions, Request, build, refused};
+use super::{DepsRefusal, Event, InstallError, InstallOptions, Request, build};
 
 /// Only plain PEP 508 requirements are installed: never options, URLs, VCS references or
 /// local paths.
 pub(super) fn plain_pip_specs(request: &Request) -> Result<(), InstallError> {
     for spec in request.pip.iter().chain(&request.optional_pip) {
         if let Some(why) = pip_spec_problem(spec) {
-            return Err(refused(
-                Code::InstallDeps,
-                format!("requires_pip entry {spec:?} {why}"),
-                "only plain PEP 508 requirements are installed, never options, URLs, VCS references or local paths".to_owned(),
-            ));
+            return Err(DepsRefusal::NotPlain {
+                spec: spec.clone(),
+                why,
+            }
+            .into());
         }
     }
     Ok(())

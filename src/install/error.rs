@@ -1,19 +1,22 @@
 //! Why an install stopped: each failure carries its stable code and help.
 
-use super::txn;
+use super::{Refusal, txn};
 use crate::diagnostic::Code;
+use crate::refusal::NamedRefusal;
 use crate::steps;
 use crate::validate::PluginReport;
 
 /// Why an install stopped.
 #[derive(Debug, thiserror::Error)]
 pub enum InstallError {
-    #[error("{message}")]
-    Refused {
-        code: Code,
-        message: String,
-        help: Option<String>,
-    },
+    /// A refusal of install's own, named in [`Refusal`] (not `#[from]`: that would make it
+    /// a cause, shown twice).
+    #[error("{0}")]
+    Refusal(Refusal),
+    /// A refusal of a family that stops as an install does (the wheel deps', `rollback`'s,
+    /// `update`'s), named beside it ([`NamedRefusal`]).
+    #[error("{0}")]
+    Named(Box<dyn NamedRefusal>),
     #[error("{}", refusing(.0))]
     Invalid(Box<PluginReport>),
     #[error(transparent)]
@@ -50,7 +53,8 @@ impl InstallError {
         use crate::git::GitError;
         use crate::release::ReleaseError;
         match self {
-            InstallError::Refused { code, .. } => *code,
+            InstallError::Refusal(r) => r.code(),
+            InstallError::Named(r) => r.code(),
             InstallError::Invalid(_) => Code::InstallInvalid,
             InstallError::Git(GitError::RefNotFound { .. }) => Code::GitRefNotFound,
             InstallError::Git(GitError::Auth { .. }) => Code::GitAuth,
@@ -79,7 +83,8 @@ impl InstallError {
     /// The way out, where there is one.
     pub fn help(&self) -> Option<String> {
         match self {
-            InstallError::Refused { help, .. } => help.clone(),
+            InstallError::Refusal(r) => r.help(),
+            InstallError::Named(r) => r.help(),
             InstallError::Invalid(_) => Some(
                 "the diagnostics above say why; `plugins validate` on a checkout shows the same"
                     .into(),
@@ -135,15 +140,15 @@ impl InstallError {
     }
 }
 
-pub(super) fn refused(
-    code: Code,
-    message: impl Into<String>,
-    help: impl Into<Option<String>>,
-) -> InstallError {
-    InstallError::Refused {
-        code,
-        message: message.into(),
-        help: help.into(),
+impl From<Refusal> for InstallError {
+    fn from(r: Refusal) -> Self {
+        InstallError::Refusal(r)
+    }
+}
+
+impl From<super::DepsRefusal> for InstallError {
+    fn from(r: super::DepsRefusal) -> Self {
+        InstallError::Named(Box::new(r))
     }
 }
 

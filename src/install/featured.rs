@@ -10,8 +10,7 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use super::{InstallError, refused};
-use crate::diagnostic::Code;
+use super::{InstallError, Refusal};
 
 /// (id, source, [(version, tree hash)]) as aoe pins them.
 type Pinned = (
@@ -107,11 +106,10 @@ impl Index {
             return Ok(Index::builtin());
         };
         let bad = |why: String| {
-            refused(
-                Code::InstallFeatured,
-                format!("cannot use the featured index {}: {why}", path.display()),
-                "fix or unset PLUGINS_FEATURED_INDEX / AOE_FEATURED_INDEX_PATH".to_owned(),
-            )
+            InstallError::from(Refusal::FeaturedIndex {
+                path: path.to_path_buf(),
+                why,
+            })
         };
         let text = crate::file::read_to_string(path).map_err(|e| bad(e.to_string()))?;
         toml::from_str(&text).map_err(|e: toml::de::Error| bad(e.message().to_owned()))
@@ -131,23 +129,15 @@ impl Index {
             return Ok(false);
         };
         if !f.source.eq_ignore_ascii_case(slug) {
-            return Err(refused(
-                Code::InstallFeatured,
-                format!(
-                    "{id} is featured from {:?} but you are installing from {slug:?}; refusing install",
-                    f.source
-                ),
-                format!("install it from {}", f.source),
-            ));
+            return Err(Refusal::FeaturedElsewhere {
+                id: id.to_owned(),
+                featured: f.source.clone(),
+                slug: slug.to_owned(),
+            }
+            .into());
         }
         if release_binary {
-            return Err(refused(
-                Code::InstallFeatured,
-                format!(
-                    "{id} is featured but ships a release-binary worker, which the featured index cannot pin yet; refusing install"
-                ),
-                None,
-            ));
+            return Err(Refusal::FeaturedReleaseBinary { id: id.to_owned() }.into());
         }
         Ok(f.versions.values().any(|h| h == tree_hash))
     }
@@ -156,6 +146,7 @@ impl Index {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostic::Code;
 
     const HUB: &str = "sha256:b3067c0483b4fc12d32d5084809190216fe53a1c1e471dabfe8748bf37592511";
 

@@ -24,13 +24,15 @@ mod placed;
 mod plan;
 mod preview;
 mod proposal;
+mod refusal;
 mod shared;
 mod signed;
 mod stage;
 pub mod txn;
 
 pub use error::InstallError;
-use error::{io, refused};
+use error::io;
+pub use refusal::{DepsRefusal, Refusal};
 
 use check::check_tree;
 use consent::asks;
@@ -215,17 +217,13 @@ pub fn bundle_entry(
     let tree = fetched.tree();
     let hash = crate::hash::tree(&tree).unwrap_or_default();
     if hash != pin.tree_hash {
-        return Err(refused(
-            Code::SyncTreeMismatch,
-            format!(
-                "{} at {} hashes to {hash} but the lock pins {}; nothing was bundled",
-                pin.id,
-                pin.commit.as_deref().unwrap_or("its locked source"),
-                pin.tree_hash
-            ),
-            "the source serves other files under the locked commit, or the lock was edited"
-                .to_owned(),
-        ));
+        return Err(Refusal::BundleTreeMismatch {
+            id: pin.id.to_string(),
+            commit: pin.commit.clone(),
+            hash,
+            pinned: pin.tree_hash.clone(),
+        }
+        .into());
     }
     crate::tree::copy(&tree, tree_dest, &|_, _| false)?;
     // aoe's release-binary worker: the locked asset, downloaded into a copy of the tree
@@ -236,12 +234,10 @@ pub fn bundle_entry(
         let built = scratch.path().join("tree");
         crate::tree::copy(&tree, &built, &|_, _| false)?;
         if let Some(placed) = stage::fetch_release(fetched.report(), opts, pin, &built, on_event)? {
-            let name = crate::name::Name::new(&placed.asset).map_err(|why| {
-                refused(
-                    Code::SyncBundle,
-                    format!("{}: release asset {:?}: {why}", pin.id, placed.asset),
-                    None,
-                )
+            let name = crate::name::Name::new(&placed.asset).map_err(|why| Refusal::AssetName {
+                id: pin.id.to_string(),
+                asset: placed.asset.clone(),
+                why,
             })?;
             let kept = name.under(&built.join(crate::release::KEEP_DIR));
             fs_err::create_dir_all(assets_dest)
@@ -250,13 +246,7 @@ pub fn bundle_entry(
                 .map_err(io("cannot bundle the release asset"))?;
         }
     }
-    let home = home_for(opts, Some(fetched.dialect()))?.ok_or_else(|| {
-        refused(
-            Code::UsageInvalidArgument,
-            "no home to bundle: pass --home",
-            None,
-        )
-    })?;
+    let home = home_for(opts, Some(fetched.dialect()))?.ok_or(Refusal::NoBundleHome)?;
     let facts = &fetched.report().outcome.facts;
     build::refuse_stray_pins(
         fetched.name(),

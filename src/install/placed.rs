@@ -4,8 +4,7 @@
 use std::path::Path;
 
 use super::build::{self, BuildAt};
-use super::{InstallError, InstallOptions, refused};
-use crate::diagnostic::Code;
+use super::{InstallError, InstallOptions, Refusal};
 use crate::hash::AOE_BUILD_DIR;
 use crate::name::Name;
 use crate::steps::Step;
@@ -30,16 +29,12 @@ pub(super) fn place_bundled(
     let locked = opts.pin.as_ref().and_then(|p| p.build_hash.as_deref());
     let bundled = crate::hash::build_output(dir).ok().flatten();
     if bundled.is_none() || bundled.as_deref() != locked {
-        return Err(refused(
-            Code::SyncBundle,
-            format!(
-                "the bundled build output of {id} hashes to {} but the lock pins {}",
-                bundled.as_deref().unwrap_or("nothing"),
-                locked.unwrap_or("none")
-            ),
-            "make the bundle from the lock this home has (`plugins bundle --home H -o FILE`)"
-                .to_owned(),
-        ));
+        return Err(Refusal::BundledBuild {
+            id: id.to_string(),
+            bundled,
+            locked: locked.map(str::to_owned),
+        }
+        .into());
     }
     crate::tree::copy(
         &dir.join(AOE_BUILD_DIR),

@@ -187,27 +187,13 @@ pub(super) fn superseded(opts: &super::InstallOptions) -> Result<(), super::Inst
     else {
         return Ok(());
     };
-    let shown = opts.source.recorded();
-    let (message, help) = if opts.pin.is_some() || opts.expect_id.is_some() {
-        (
-            format!(
-                "'{id}' now ships with protoAgent (bundled v{version}), which supersedes {shown} — the copy installed from there is ignored and has nothing to update. The bundled copy updates with protoAgent itself; uninstall the old copy to clean it up (your settings and enabled state are kept)."
-            ),
-            format!("`plugins remove {id}` removes the ignored copy"),
-        )
+    let shown = opts.source.recorded().to_string();
+    Err(if opts.pin.is_some() || opts.expect_id.is_some() {
+        super::Refusal::SupersededCopy { id, version, shown }
     } else {
-        (
-            format!(
-                "{id} ships with protoAgent now (bundled v{version}) — nothing fetched from {shown}."
-            ),
-            format!("To turn it on, add '{id}' to plugins.enabled in your config, then restart."),
-        )
-    };
-    Err(super::refused(
-        crate::diagnostic::Code::InstallSuperseded,
-        message,
-        help,
-    ))
+        super::Refusal::Superseded { id, version, shown }
+    }
+    .into())
 }
 
 /// The host's installer gates on a fetched, valid plugin, in the host's order
@@ -220,7 +206,7 @@ pub(super) fn host_gates(
     let home = super::home_for(opts, Some(dialect))?;
     let host = host_options(opts, home.as_ref());
     crate::host::gates(dialect, home.as_ref(), &host, &host_url(&opts.source), id)
-        .map_err(|g| super::refused(g.code, g.message, g.help))
+        .map_err(|gate| super::Refusal::Host { gate }.into())
 }
 
 /// What the host will miss at run time ([`crate::host::runtime_gap`]: protoAgent 0.218's

@@ -4,7 +4,6 @@
 
 use std::path::Path;
 
-use crate::diagnostic::Code;
 use crate::host::InstallPolicy;
 use crate::lock::Entry;
 use crate::name::Name;
@@ -15,7 +14,7 @@ use crate::validate::PluginReport;
 use super::check::Checked;
 use super::fetched::Fetched;
 use super::lockhome::Staging;
-use super::{Event, InstallError, InstallOptions, Request, home_for, plan, refused, signed};
+use super::{Event, InstallError, InstallOptions, Refusal, Request, home_for, plan, signed};
 
 /// A fetched tree read against its home: what [`super::pipeline::stage`] decides on.
 pub(super) struct Proposal {
@@ -76,15 +75,12 @@ pub(super) fn propose(
     // Decide from the lock as it is now; the decision is checked again under the lock.
     // A home named by `--home` whose lock is another host's takes none of this plugin's.
     if !home.takes(dialect) {
-        return Err(refused(
-            Code::LockError,
-            format!(
-                "{} is in the {} format; {dialect} plugins need their own home",
-                home.lockfile().display(),
-                home.dialect
-            ),
-            "pass a different --home for each host".to_owned(),
-        ));
+        return Err(Refusal::OtherHostsHome {
+            lockfile: home.lockfile(),
+            format: home.dialect,
+            dialect,
+        }
+        .into());
     }
     let prior = home.load_lock()?.get(&id);
     entry.follows_latest = follows_latest(opts, policy, prior.as_ref());
@@ -111,13 +107,7 @@ pub(super) fn propose(
 /// The home a `dialect` plugin goes to ([`home_for`]); refused when there is none (no
 /// `--home`, and no default home for its host).
 fn home(opts: &InstallOptions, dialect: crate::dialect::Dialect) -> Result<Home, InstallError> {
-    home_for(opts, Some(dialect))?.ok_or_else(|| {
-        refused(
-            Code::UsageInvalidArgument,
-            format!("no default home for {dialect} plugins: pass --home or set PLUGINS_HOME"),
-            None,
-        )
-    })
+    home_for(opts, Some(dialect))?.ok_or_else(|| Refusal::NoDefaultHome { dialect }.into())
 }
 
 /// The fetched tree's hash (empty for a tree with symlinks, where the host copies through
@@ -134,7 +124,7 @@ fn tree_hash(
         Err(crate::hash::TreeError::Walk(w)) => return Err(w.into()),
         // Only aoe hashes refuse symlinks; the Python hosts copy through them.
         Err(e) if policy.refuses_symlinks => {
-            return Err(refused(Code::InstallSymlink, e.to_string(), None));
+            return Err(Refusal::Unhashable { why: e }.into());
         }
         Err(_) => String::new(),
     };
@@ -155,16 +145,13 @@ fn frozen_tree(
     if pin.tree_hash == tree_hash {
         return Ok(());
     }
-    Err(refused(
-        Code::SyncTreeMismatch,
-        format!(
-            "{id} at {} hashes to {} but the lock pins {}; nothing was changed",
-            commit.unwrap_or("its locked source"),
-            if tree_hash.is_empty() { "nothing (a tree with symlinks)" } else { tree_hash },
-            if pin.tree_hash.is_empty() { "no tree_hash" } else { &pin.tree_hash },
-        ),
-        "the source (or the mirror or bundle it came from) serves other files under the locked commit, or the lock was edited; inspect it before trusting it, or `plugins sync` without --frozen to pin what is served".to_owned(),
-    ))
+    Err(Refusal::TreeMismatch {
+        id: id.to_owned(),
+        commit: commit.map(str::to_owned),
+        tree_hash: tree_hash.to_owned(),
+        pinned: pin.tree_hash.clone(),
+    }
+    .into())
 }
 
 /// The lock's row for the checked tree fetched at `commit` (asked for as `requested`), as

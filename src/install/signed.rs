@@ -3,8 +3,7 @@
 
 use std::path::Path;
 
-use super::{Event, InstallError, InstallOptions, refused};
-use crate::diagnostic::Code;
+use super::{Event, InstallError, InstallOptions, Refusal};
 use crate::git;
 use crate::source::Source;
 use crate::store::Home;
@@ -23,13 +22,9 @@ pub(super) fn check(
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Option<String>, InstallError> {
     let trust = match home {
-        Some(h) => crate::signing::load(h).map_err(|why| {
-            refused(
-                Code::ConfigTrust,
-                why.to_string(),
-                crate::signing::FIX_TRUST.to_owned(),
-            )
-        })?,
+        Some(h) => {
+            crate::signing::load(h).map_err(|why| InstallError::from(Refusal::Trust { why }))?
+        }
         None => crate::signing::Trust::default(),
     };
     let settings = home.map(Home::settings).unwrap_or_default();
@@ -38,21 +33,14 @@ pub(super) fn check(
         return Ok(None);
     }
     let (Source::Git { url, .. }, Some(signed)) = (&opts.source, signed) else {
-        return Err(refused(
-            Code::GitUnsigned,
-            format!(
-                "{id} must be signed, and a directory ({}) carries no signature",
-                opts.source.recorded()
-            ),
-            "install it from a git repository whose tags or commits are signed (a local repository as a file:// URL)".to_owned(),
-        ));
+        return Err(Refusal::UnsignedDirectory {
+            id: id.to_owned(),
+            shown: opts.source.recorded().to_string(),
+        }
+        .into());
     };
     if let Some(why) = rule.missing_signers_file() {
-        return Err(refused(
-            Code::ConfigTrust,
-            why,
-            crate::signing::FIX_SIGNERS_FILE.to_owned(),
-        ));
+        return Err(Refusal::NoSignersFile { why }.into());
     }
     // As of when plugins first saw this commit: the lock's record for a pinned row (a sync
     // on another machine), else now; never the date the tag or commit claims.
@@ -107,11 +95,10 @@ pub(super) fn changed(
 
 /// The refusal of an install whose new signing key was not accepted.
 pub(super) fn refuse_change(id: &str, (old, new): &(String, String)) -> InstallError {
-    refused(
-        Code::GitSignerChanged,
-        format!(
-            "{id} is signed by a different key than the one the lock recorded ({old} -> {new}), and the new key was not accepted; nothing was changed"
-        ),
-        "check the new key with the publisher; to trust it, run the command again on a terminal and accept it, or pass --yes (the lock then records the new key)".to_owned(),
-    )
+    Refusal::SignerChanged {
+        id: id.to_owned(),
+        old: old.clone(),
+        new: new.clone(),
+    }
+    .into()
 }

@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use super::{Event, InstallError, InstallOptions, refused};
+use super::{Event, InstallError, InstallOptions, Refusal};
 use crate::diagnostic::Code;
 use crate::git::{self, RefKind};
 use crate::lock::Entry;
@@ -270,32 +270,28 @@ fn requested_ref(
 /// Move `repo/<subdir>` to `dest`, refusing a path that leaves the repository or passes
 /// through a symlink, and one that is not a directory at `commit`.
 fn take_subdir(repo: &Path, subdir: &str, dest: &Path, commit: &str) -> Result<(), InstallError> {
-    let bad = |why: String| {
-        refused(
-            Code::InstallSubdir,
-            format!("subdirectory {subdir:?} {why}"),
-            "name a directory of the repository that holds the plugin's manifest".to_owned(),
-        )
-    };
-    let rel = crate::name::relative_path(subdir)
-        .ok_or_else(|| bad("is not a relative path inside the repository".into()))?;
+    let rel = crate::name::relative_path(subdir).ok_or_else(|| Refusal::SubdirOutside {
+        subdir: subdir.to_owned(),
+    })?;
     let mut at = repo.to_path_buf();
     for part in rel.components() {
         at.push(part);
         match fs_err::symlink_metadata(&at) {
             Ok(m) if m.file_type().is_symlink() => {
-                return Err(bad(format!(
-                    "passes through a symlink ({}) at commit {}",
-                    crate::render::display_path(at.strip_prefix(repo).unwrap_or(&at)),
-                    &commit[..commit.len().min(10)]
-                )));
+                return Err(Refusal::SubdirSymlink {
+                    subdir: subdir.to_owned(),
+                    path: crate::render::display_path(at.strip_prefix(repo).unwrap_or(&at)),
+                    commit: commit.to_owned(),
+                }
+                .into());
             }
             Ok(m) if m.is_dir() => {}
             _ => {
-                return Err(bad(format!(
-                    "is not a directory of the repository at commit {}",
-                    &commit[..commit.len().min(10)]
-                )));
+                return Err(Refusal::SubdirNotDir {
+                    subdir: subdir.to_owned(),
+                    commit: commit.to_owned(),
+                }
+                .into());
             }
         }
     }
@@ -326,26 +322,19 @@ pub(super) fn fetch_release(
             .clone()
             .unwrap_or_else(|| crate::release::render(asset, version));
         if !crate::name::relative_path(&name).is_some_and(|rel| tree.join(rel).is_file()) {
-            return Err(refused(
-                Code::InstallNotRunnable,
-                format!(
-                    "plugin {}: the release-binary worker {name:?} is not in the source, and only GitHub sources download releases",
-                    entry.id
-                ),
-                None,
-            ));
+            return Err(Refusal::ReleaseNotInSource {
+                id: entry.id.to_string(),
+                name,
+            }
+            .into());
         }
         return Ok(None);
     };
     if opts.frozen && opts.pin.as_ref().is_some_and(|p| p.release.is_none()) {
-        return Err(refused(
-            Code::SyncAssetMismatch,
-            format!(
-                "plugin {}: its release-binary worker is downloaded, but the lock pins no release asset (release_tag, asset_name, asset_sha256); nothing was changed",
-                entry.id
-            ),
-            "a row installed with --no-build pins none; `plugins sync` without --frozen downloads and pins it".to_owned(),
-        ));
+        return Err(Refusal::FrozenNoAsset {
+            id: entry.id.to_string(),
+        }
+        .into());
     }
     let request = crate::release::ReleaseRequest {
         api: opts.github_api.clone(),

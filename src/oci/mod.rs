@@ -123,13 +123,19 @@ impl OciError {
     }
 }
 
+impl crate::error::NamedRefusal for OciError {
+    fn code(&self) -> Code {
+        OciError::code(self)
+    }
+
+    fn help(&self) -> Option<String> {
+        OciError::help(self)
+    }
+}
+
 impl From<OciError> for crate::error::Error {
     fn from(e: OciError) -> Self {
-        crate::error::Error::Refused {
-            code: e.code(),
-            help: e.help(),
-            message: e.to_string(),
-        }
+        crate::error::Error::Named(Box::new(e))
     }
 }
 

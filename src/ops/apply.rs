@@ -324,14 +324,9 @@ impl<'p> Applier<'p> {
                 reasons,
                 error: Box::new(error),
             },
-            (
-                InstallError::Refused {
-                    code: Code::InstallDeclined,
-                    ..
-                },
-                Some(refusal),
-                None,
-            ) => Stop::Unasked(refusal),
+            (InstallError::Refusal(crate::install::Refusal::Declined), Some(refusal), None) => {
+                Stop::Unasked(refusal)
+            }
             (error, _, None) => stopped(error),
         })
     }
@@ -340,10 +335,9 @@ impl<'p> Applier<'p> {
 /// Why an install (or a restore) stopped, when consent had no part in it.
 fn stopped(error: InstallError) -> Stop {
     match error {
-        InstallError::Refused {
-            code: Code::InstallConcurrent,
-            ..
-        } => Stop::Raced(Box::new(error)),
+        InstallError::Refusal(crate::install::Refusal::Concurrent { .. }) => {
+            Stop::Raced(Box::new(error))
+        }
         error => Stop::Failed(Box::new(error)),
     }
 }

@@ -11,6 +11,34 @@ use crate::git::{self, RefKind};
 use crate::lock::Entry;
 use crate::store::Home;
 
+/// aoe's refusal to update a `gh:owner/repo` that follows the latest release, and has none:
+/// its message, code and way out are written once, here.
+#[derive(Debug, thiserror::Error)]
+#[error("{owner}/{repo} has no published release to update to; the prior version is kept")]
+pub struct NoRelease {
+    owner: String,
+    repo: String,
+}
+
+impl crate::refusal::NamedRefusal for NoRelease {
+    fn code(&self) -> crate::diagnostic::Code {
+        crate::diagnostic::Code::UpdateNoRelease
+    }
+
+    fn help(&self) -> Option<String> {
+        let NoRelease { owner, repo } = self;
+        Some(format!(
+            "aoe updates `gh:{owner}/{repo}` only to its latest release; to follow a branch, reinstall it as `gh:{owner}/{repo}@<branch>`"
+        ))
+    }
+}
+
+impl From<NoRelease> for crate::install::InstallError {
+    fn from(r: NoRelease) -> Self {
+        crate::install::InstallError::Named(Box::new(r))
+    }
+}
+
 /// aoe §17: `gh:owner/repo` without a ref means the latest published release, and aoe's
 /// update of such a plugin goes to it: `None` when `entry` does not follow the latest
 /// release (another host, another source, an explicit ref, a commit pin). Otherwise what
@@ -28,15 +56,7 @@ pub fn latest_release(
     let tag = match crate::release::latest_tag(github_api, &owner, &repo) {
         Ok(Some(tag)) => tag,
         Ok(None) => {
-            return Some(Err(crate::install::InstallError::Refused {
-                code: crate::diagnostic::Code::UpdateNoRelease,
-                message: format!(
-                    "{owner}/{repo} has no published release to update to; the prior version is kept"
-                ),
-                help: Some(format!(
-                    "aoe updates `gh:{owner}/{repo}` only to its latest release; to follow a branch, reinstall it as `gh:{owner}/{repo}@<branch>`"
-                )),
-            }));
+            return Some(Err(NoRelease { owner, repo }.into()));
         }
         Err(e) => return Some(Err(e.into())),
     };

@@ -34,7 +34,7 @@ pub mod trust;
 
 pub use apply::{options, review};
 pub use decide::{decide, infer_kind, release};
-pub use follow::latest_release;
+pub use follow::{NoRelease, latest_release};
 pub use pool::{ordered, ordered_per_host};
 
 // The check's passes: only [`check::Plan::check`] strings them together.
