@@ -164,6 +164,8 @@ impl Context {
             .filter(|v| !v.is_empty())
             .unwrap_or_else(|| "https://api.github.com".into());
         let net = net_settings(gh_base.as_deref(), &github_api, path("HOME"));
+        // The whole environment, read once for the names (`env_names`) and the steps'.
+        let vars: Vec<_> = std::env::vars_os().collect();
         Context {
             plugins_home: path("PLUGINS_HOME").map(|p| cwd.join(p)),
             home: path("HOME"),
@@ -201,12 +203,13 @@ impl Context {
                 .or_else(|| path("AOE_FEATURED_INDEX_PATH"))
                 .map(|p| cwd.join(p)),
             cwd: cwd.clone(),
-            env_names: std::env::vars_os()
+            env_names: vars
+                .iter()
                 .filter(|(_, v)| !v.is_empty())
-                .filter_map(|(k, _)| k.into_string().ok())
+                .filter_map(|(k, _)| k.to_str().map(str::to_owned))
                 .collect(),
             github_step_summary: path("GITHUB_STEP_SUMMARY"),
-            steps: crate::steps::StepEnv::from_vars(std::env::vars_os()),
+            steps: crate::steps::StepEnv::from_vars(vars),
             registry: registry_env(&cwd),
         }
     }
