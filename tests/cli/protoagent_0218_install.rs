@@ -8,8 +8,7 @@ use snapbox::str;
 use crate::support::git::Repo;
 use crate::support::hosts::host_python;
 use crate::support::protoagent::{
-    NO_NETWORK, host, host_env, host_install, instance, plugin_repo, plugins_install,
-    plugins_installing,
+    NO_NETWORK, host_env, host_install, instance, plugin_repo, plugins_install, plugins_installing,
 };
 use crate::support::*;
 
