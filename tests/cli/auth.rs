@@ -253,6 +253,51 @@ dev.example.pinned               HEAD @ 98dbc36b17            check failed: [SER
     assert!(outputs.iter().any(|o| o.contains(&url)), "{outputs:?}");
     let shown: Vec<&str> = outputs.iter().map(String::as_str).collect();
     assert_no_secret(&home, &shown);
+    // So does `update`, with the code.
+    for (args, stdout, stderr) in [
+        (
+            &["update", "--all"][..],
+            str![],
+            str![[r#"
+      Failed dev.example.pinned: [SERVER]/acme/kit.git needs credentials and none were found
+        help: the lock keeps no credentials (a URL's user:password@ is used for the install only): give them to git's credential helpers (credential.helper), GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), or a .netrc entry for the host; plugins never prompts
+
+"#]],
+        ),
+        (
+            &["update", "--all", "--json"],
+            str![[r#"
+{
+  "format_version": 1,
+  "dry_run": false,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "status": "failed",
+      "message": "[SERVER]/acme/kit.git needs credentials and none were found",
+      "code": "plugins::git::auth",
+      "home": "[TMP]/home"
+    }
+  ]
+}
+
+"#]],
+            str![[r#"
+      Failed dev.example.pinned: [SERVER]/acme/kit.git needs credentials and none were found
+        help: the lock keeps no credentials (a URL's user:password@ is used for the install only): give them to git's credential helpers (credential.helper), GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), or a .netrc entry for the host; plugins never prompts
+
+"#]],
+        ),
+    ] {
+        let ran = cmd(tmp.path())
+            .args(args)
+            .args(["--yes", "--home"])
+            .arg(&home)
+            .redact("[SERVER]", &server.base)
+            .run();
+        ran.expect(1, stdout, stderr);
+        assert_no_secret(&home, &[&ran.stdout, &ran.stderr]);
+    }
     // The way out the help names: a git credential helper answers the check.
     let helper = tmp.path().join("helper.sh");
     std::fs::write(
