@@ -145,6 +145,15 @@ fn report(sweep: &Sweep) -> Vec<Line> {
     for home in &sweep.skipped_homes {
         lines.push(Line::Outcome(format!("  {home}\n")));
     }
+    // Not a failure, but a person's to clean up: said even under -q.
+    for s in &sweep.superseded {
+        lines.push(Line::Data(format!(
+            "  superseded {id}: protoAgent runs its bundled {} v{} and ignores this copy, so the sweep skips it (`plugins remove {id}` cleans it up; then drop its update_policy from plugins.toml)\n",
+            s.by,
+            s.bundled_version,
+            id = s.id
+        )));
+    }
     for Failed { id, message } in &sweep.failed {
         lines.push(Line::Problem(format!("  failed {id}: {message}\n")));
     }

@@ -91,7 +91,9 @@ fn report(rows: &[OutdatedRow]) -> Vec<Line> {
                     p.code, p.message, p.help
                 ))
             });
-            std::iter::once(row).chain(problems)
+            // A failed check's way out, under the row.
+            let help = (r.help.iter()).map(|h| Line::Problem(format!("  help: {h}\n")));
+            std::iter::once(row).chain(help).chain(problems)
         })
         .collect()
 }

@@ -132,6 +132,12 @@ fn report(rows: &[SyncRow]) -> Vec<Line> {
             let verb = match r.status {
                 SyncStatus::Synced => "Synced",
                 SyncStatus::Repaired => "Repaired",
+                SyncStatus::Superseded => {
+                    let SyncDetail::Message { message } = &r.detail else {
+                        return None;
+                    };
+                    return Some(Line::Outcome(format!("  Superseded {}: {message}\n", r.id)));
+                }
                 SyncStatus::Tampered | SyncStatus::Skipped | SyncStatus::Unlocked => return None,
             };
             let SyncDetail::Installed { version, .. } = &r.detail else {

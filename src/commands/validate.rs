@@ -38,6 +38,10 @@ pub enum OutputFormat {
 /// lints for what the host accepts but ignores or breaks on later, and the
 /// refusals only `install` applies; `--strict` makes them fail too.
 #[derive(Debug, Args)]
+// The two ways to call it: clap's own usage line on an error names the arguments used, plus
+// `[PLUGIN-ID]...`, which `--stdin` refuses.
+#[command(override_usage = "plugins validate [OPTIONS] [PLUGIN-ID]...
+       plugins validate [OPTIONS] --stdin --stdin-filename <PATH>")]
 #[command(after_help = "\
 Examples:
   plugins validate

@@ -37,7 +37,7 @@ fn describe(route: &Route) -> String {
 /// only): credentials refused or missing (`git::GitError::Auth`), the locked ref gone
 /// from the remote (`update::decide`), else the remote could not be listed.
 pub(super) fn failure_code(message: &str) -> Code {
-    if message.contains(" needs credentials and ") {
+    if crate::git::needs_credentials(message) {
         Code::GitAuth
     } else if message.starts_with("the remote no longer has ")
         || message.starts_with("the remote has no branch or tag ")

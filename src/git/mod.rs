@@ -131,6 +131,17 @@ fn max_file() -> u64 {
 /// Where credentials are looked for, in order (named in [`GitError::Auth`]).
 pub const CREDENTIAL_SOURCES: &str = "the URL's user:password@, git's credential helpers, GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), and .netrc";
 
+/// Whether a transfer's error text is [`GitError::Auth`]'s (or the git command's): the
+/// remote asked for credentials and none offered were accepted (an update check's
+/// [`crate::update::Status::Error`] carries the text only).
+pub fn needs_credentials(message: &str) -> bool {
+    message.contains(" needs credentials and ")
+}
+
+/// The way out when a locked source needs credentials: a URL's `user:password@` is used for
+/// its install and never stored, so checks, updates and syncs need a lasting source.
+pub const LOCKED_CREDENTIALS_HELP: &str = "the lock keeps no credentials (a URL's user:password@ is used for the install only): give them to git's credential helpers (credential.helper), GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), or a .netrc entry for the host; plugins never prompts";
+
 /// The git config that credential helpers and `http.proxy` come from: the
 /// user's (or `GIT_CONFIG_GLOBAL`'s) and the system's.
 fn user_config() -> Option<git2::Config> {

@@ -28,6 +28,10 @@ pub struct OutdatedRow {
     /// or another key than the lock recorded ([`crate::update::trust`]).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<Problem>,
+    /// A failed check's way out, when there is one: a remote that asked for credentials
+    /// (the lock keeps none of a URL's `user:password@`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub help: Option<String>,
 }
 
 /// The commit a monorepo moved to, the plugin's unchanged subdirectory, and the sentence.
@@ -88,10 +92,17 @@ pub fn outdated(
                     commit: u.commit,
                     subdir: u.subdir,
                 });
+            let help = match &check.status {
+                Status::Error { message } if crate::git::needs_credentials(message) => {
+                    Some(crate::git::LOCKED_CREDENTIALS_HELP.to_owned())
+                }
+                _ => None,
+            };
             OutdatedRow {
                 check,
                 moved,
                 problems,
+                help,
             }
         })
         .collect())

@@ -212,6 +212,30 @@ dev.example.pinned 1.0.0 (aoe)
             1,
             str![[r#"
 dev.example.pinned               HEAD @ 98dbc36b17            check failed: [SERVER]/acme/kit.git needs credentials and none were found
+  help: the lock keeps no credentials (a URL's user:password@ is used for the install only): give them to git's credential helpers (credential.helper), GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), or a .netrc entry for the host; plugins never prompts
+
+"#]],
+        ),
+        (
+            // The way out names the lasting credential sources, never the secret.
+            &["outdated", "--json"],
+            1,
+            str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "source": "[SERVER]/acme/kit.git",
+      "requested_ref": "",
+      "ref_kind": "default",
+      "current": "98dbc36b17da9b3db35834c2a7d382bb249e05d4",
+      "status": "error",
+      "message": "[SERVER]/acme/kit.git needs credentials and none were found",
+      "help": "the lock keeps no credentials (a URL's user:password@ is used for the install only): give them to git's credential helpers (credential.helper), GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), or a .netrc entry for the host; plugins never prompts"
+    }
+  ]
+}
 
 "#]],
         ),
@@ -229,6 +253,81 @@ dev.example.pinned               HEAD @ 98dbc36b17            check failed: [SER
     assert!(outputs.iter().any(|o| o.contains(&url)), "{outputs:?}");
     let shown: Vec<&str> = outputs.iter().map(String::as_str).collect();
     assert_no_secret(&home, &shown);
+    // So does `update`, with the code.
+    for (args, stdout, stderr) in [
+        (
+            &["update", "--all"][..],
+            str![],
+            str![[r#"
+      Failed dev.example.pinned: [SERVER]/acme/kit.git needs credentials and none were found
+        help: the lock keeps no credentials (a URL's user:password@ is used for the install only): give them to git's credential helpers (credential.helper), GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), or a .netrc entry for the host; plugins never prompts
+
+"#]],
+        ),
+        (
+            &["update", "--all", "--json"],
+            str![[r#"
+{
+  "format_version": 1,
+  "dry_run": false,
+  "plugins": [
+    {
+      "id": "dev.example.pinned",
+      "status": "failed",
+      "message": "[SERVER]/acme/kit.git needs credentials and none were found",
+      "code": "plugins::git::auth",
+      "home": "[TMP]/home"
+    }
+  ]
+}
+
+"#]],
+            str![[r#"
+      Failed dev.example.pinned: [SERVER]/acme/kit.git needs credentials and none were found
+        help: the lock keeps no credentials (a URL's user:password@ is used for the install only): give them to git's credential helpers (credential.helper), GITHUB_TOKEN or GH_TOKEN (GitHub hosts only), or a .netrc entry for the host; plugins never prompts
+
+"#]],
+        ),
+    ] {
+        let ran = cmd(tmp.path())
+            .args(args)
+            .args(["--yes", "--home"])
+            .arg(&home)
+            .redact("[SERVER]", &server.base)
+            .run();
+        ran.expect(1, stdout, stderr);
+        assert_no_secret(&home, &[&ran.stdout, &ran.stderr]);
+    }
+    // The way out the help names: a git credential helper answers the check.
+    let helper = tmp.path().join("helper.sh");
+    std::fs::write(
+        &helper,
+        format!(
+            "#!/bin/sh\ntest \"$1\" = get || exit 0\necho username=me\necho password={SECRET}\n"
+        ),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        tmp.path().join("gitconfig"),
+        format!("[credential]\n\thelper = {}\n", helper.display()),
+    )
+    .unwrap();
+    let ran = cmd(tmp.path())
+        .args(["outdated", "--home"])
+        .arg(&home)
+        .run();
+    ran.expect(
+        0,
+        str![[r#"
+dev.example.pinned               HEAD @ 98dbc36b17            up to date
+
+"#]],
+        str![],
+    );
+    assert_no_secret(&home, &[&ran.stdout, &ran.stderr]);
+    std::fs::remove_file(tmp.path().join("gitconfig")).unwrap();
     // A refused password is not shown either.
     let ran = install(
         cmd(tmp.path()),

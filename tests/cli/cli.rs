@@ -110,6 +110,7 @@ Exit codes: 0 all valid, 1 a plugin is invalid, 2 the command could not run.
 Check plugin manifests exactly as the host does, plus lints
 
 Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
+       plugins validate [OPTIONS] --stdin --stdin-filename <PATH>
 
 Arguments:
   [PLUGIN-ID]...

@@ -372,7 +372,8 @@ fn stdin_takes_no_paths_and_needs_a_file_name() {
         str![[r#"
 error: the argument '--stdin' cannot be used with '--path <PATH>'
 
-Usage: plugins validate --stdin-filename <PATH> --stdin [PLUGIN-ID]...
+Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
+       plugins validate [OPTIONS] --stdin --stdin-filename <PATH>
 
 For more information, try '--help'.
 
@@ -389,7 +390,37 @@ For more information, try '--help'.
         str![[r#"
 error: the argument '--stdin' cannot be used with '--path <PATH>'
 
-Usage: plugins validate --stdin --stdin-filename <PATH> [PLUGIN-ID]...
+Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
+       plugins validate [OPTIONS] --stdin --stdin-filename <PATH>
+
+For more information, try '--help'.
+
+"#]],
+    );
+    // Without the file name: the usage lines name both ways to call validate, and neither
+    // puts a PLUGIN-ID beside --stdin.
+    stdin_validate(tmp.path(), &[], b"").expect(
+        2,
+        "",
+        str![[r#"
+error: the following required arguments were not provided:
+  --stdin-filename <PATH>
+
+Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
+       plugins validate [OPTIONS] --stdin --stdin-filename <PATH>
+
+For more information, try '--help'.
+
+"#]],
+    );
+    stdin_validate(tmp.path(), &["kanban"], b"").expect(
+        2,
+        "",
+        str![[r#"
+error: the argument '--stdin' cannot be used with '[PLUGIN-ID]...'
+
+Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
+       plugins validate [OPTIONS] --stdin --stdin-filename <PATH>
 
 For more information, try '--help'.
 

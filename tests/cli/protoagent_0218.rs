@@ -458,3 +458,74 @@ agent_browser                    HEAD @ 0123456789            superseded: protoA
             str![],
         );
 }
+
+#[test]
+fn a_superseded_source_opted_in_is_skipped_by_autoupdate_without_the_network() {
+    // The host's sweep skips an opted-in plugin its bundled one supersedes (pulling it would
+    // only trip the built-in guard): so does `autoupdate`, asking no remote, which
+    // `outdated` says is superseded too, and it is no failure.
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let home = t.join("home");
+    instance(&home, None);
+    std::fs::create_dir_all(home.join("plugins/agent_browser")).unwrap();
+    let url = "https://github.com/protoLabsAI/agent-browser-plugin.git";
+    let lock = json!({"plugins": [
+        {"id": "agent_browser", "source_url": url, "requested_ref": "main", "resolved_sha": "0123456789012345678901234567890123456789", "installed_at": "t", "by": "cli"},
+    ]});
+    std::fs::write(home.join("plugins.lock"), lock.to_string()).unwrap();
+    std::fs::write(
+        home.join("plugins.toml"),
+        "[update_policy.agent_browser]\ntrack = \"main\"\nwhen = \"always\"\n",
+    )
+    .unwrap();
+    let judge = host_env(
+        &py,
+        &home,
+        &NO_NETWORK,
+        "print(json.dumps({r['id']: bool(r.get('superseded')) for r in installer.check_updates()}))",
+    );
+    assert_eq!(judge["agent_browser"], true);
+    let sweep = |args: &[&str]| {
+        let mut c = Plugins::new();
+        c.args(["autoupdate", "--force", "--home"])
+            .arg(&home)
+            .args(args)
+            .envs(NO_NETWORK)
+            .env("COLUMNS", "1000")
+            .tmp(&t);
+        c.run()
+    };
+    // Said even under -q: a person's to clean up, but exit 0.
+    sweep(&["-q"]).expect(0, str![[r#"
+[AT] superseded agent_browser: protoAgent runs its bundled agent_browser v0.7.0 and ignores this copy, so the sweep skips it (`plugins remove agent_browser` cleans it up; then drop its update_policy from plugins.toml)
+
+"#]], str![]);
+    sweep(&["--json"]).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "updated": [],
+  "changes": [],
+  "up_to_date": [],
+  "deferred": [],
+  "needs_approval": [],
+  "held_back": [],
+  "held": [],
+  "failed": [],
+  "skipped_homes": [],
+  "superseded": [
+    {
+      "id": "agent_browser",
+      "by": "agent_browser",
+      "bundled_version": "0.7.0"
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
+}

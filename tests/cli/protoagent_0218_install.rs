@@ -1,5 +1,5 @@
 //! The protoAgent 0.218 profile's installer rules, judged by protoAgent 0.218.1's own
-//! `installer.install`, `configured_allowlist`, `superseded_reason` and `_runtime_gap`
+//! `installer.install`, `configured_allowlist`, `sync` and `_runtime_gap`
 //! on local git repositories (the helpers are in `support::protoagent`).
 
 use serde_json::{Value, json};
@@ -8,8 +8,7 @@ use snapbox::str;
 use crate::support::git::Repo;
 use crate::support::hosts::host_python;
 use crate::support::protoagent::{
-    NO_NETWORK, host, host_env, host_install, instance, plugin_repo, plugins_install,
-    plugins_installing,
+    NO_NETWORK, host_env, host_install, instance, plugin_repo, plugins_install, plugins_installing,
 };
 use crate::support::*;
 
@@ -255,49 +254,110 @@ fn a_node_floor_the_path_does_not_meet_warns_with_the_hosts_gap() {
 }
 
 #[test]
-fn sync_of_a_superseded_row_has_nothing_to_update_in_the_hosts_words() {
+fn sync_of_a_superseded_row_fetches_nothing_and_goes_on_as_the_hosts_sync() {
+    // A lock the host wrote before 0.218 bundled agent_browser, and a plugin of its own;
+    // both directories are gone. The host's sync reports the first `superseded` (nothing
+    // fetched: the bundled copy runs) and installs the second; so does plugins, exit 0.
     let Some(py) = host_python() else { return };
     let tmp = tempfile::tempdir().unwrap();
     let t = tmp.path().canonicalize().unwrap();
+    let own = plugin_repo(&t.join("own"), "own_plugin");
     let url = "https://github.com/protoLabsAI/agent-browser-plugin.git";
-    let want = host(
+    let make = |home: &std::path::Path| {
+        instance(home, None);
+        std::fs::create_dir_all(home.join("plugins")).unwrap();
+        let row = json!({"plugins": [{"id": "agent_browser", "source_url": url, "requested_ref": "v0.6.3",
+            "resolved_sha": "0123456789012345678901234567890123456789", "installed_at": "t", "by": "cli"}]});
+        std::fs::write(home.join("plugins.lock"), row.to_string()).unwrap();
+        let (code, _, message) = plugins_install(home, &own.dir.display().to_string(), &[]);
+        assert_eq!(code, 0, "{message}");
+        std::fs::remove_dir_all(home.join("plugins/own_plugin")).unwrap();
+    };
+    let judged = t.join("judged");
+    make(&judged);
+    let want = host_env(
         &py,
-        &t,
-        &format!(
-            "print(json.dumps(installer.superseded_reason('agent_browser', {url:?}, installer._bundled_manifest('agent_browser'))))"
-        ),
+        &judged,
+        &NO_NETWORK,
+        "print(json.dumps({r['id']: r['status'] for r in installer.sync(allow=installer.configured_allowlist())}))",
+    );
+    assert_eq!(
+        want,
+        json!({"agent_browser": "superseded", "own_plugin": "installed"})
     );
     let home = t.join("home");
-    std::fs::create_dir_all(&home).unwrap();
-    let row = json!({"plugins": [{"id": "agent_browser", "source_url": url, "requested_ref": "v0.6.3",
-        "resolved_sha": "0123456789012345678901234567890123456789", "installed_at": "t", "by": "cli"}]});
-    std::fs::write(home.join("plugins.lock"), row.to_string()).unwrap();
-    // The plugin's directory is gone: sync would fetch it again; the host has nothing to
-    // fetch (the bundled copy runs), and neither does plugins (no network is touched).
-    let ran = Plugins::new()
-        .args(["sync", "--yes", "--home"])
-        .arg(&home)
-        .envs(NO_NETWORK)
-        .env("COLUMNS", "1000")
-        .tmp(&t)
-        .run();
-    ran.expect(2, str![], str![[r#"
-plugins::install::superseded
-
-  × 'agent_browser' now ships with protoAgent (bundled v0.7.0), which supersedes https://github.com/protoLabsAI/agent-browser-plugin.git — the copy installed from there is ignored and has nothing to
-  │ update. The bundled copy updates with protoAgent itself; uninstall the old copy to clean it up (your settings and enabled state are kept).
-  help: `plugins remove agent_browser` removes the ignored copy
-
-"#]]);
-    let stderr = &ran.stderr;
-    let flat = |t: &str| {
-        t.split_whitespace()
-            .filter(|w| *w != "│")
-            .collect::<Vec<_>>()
-            .join(" ")
+    make(&home);
+    let before = std::fs::read(home.join("plugins.lock")).unwrap();
+    let sync = |json: bool| {
+        let mut c = Plugins::new();
+        c.args(["sync", "--yes", "--home"])
+            .arg(&home)
+            .args(json.then_some("--json"))
+            .envs(NO_NETWORK)
+            .env("COLUMNS", "1000")
+            .tmp(&t);
+        c.run()
     };
-    assert!(
-        flat(stderr).contains(&flat(want.as_str().unwrap())),
-        "{stderr}\nwant: {want}"
+    sync(false).expect(
+        0,
+        str![[r#"
+  Superseded agent_browser: protoAgent runs its bundled agent_browser v0.7.0 and ignores this copy (`plugins remove agent_browser` cleans it up)
+      Synced own_plugin 1.0.0
+
+"#]],
+        str![[r#"
+    Fetching [TMP]/own
+      Copied 2 files, 64 bytes
+protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+
+"#]],
+    );
+    assert!(home.join("plugins/own_plugin").is_dir());
+    assert!(!home.join("plugins/agent_browser").exists());
+    // The sync wrote the lock's rows back as they were.
+    assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), before);
+    // Again, everything else in place: the superseded row is all there is to say.
+    sync(true).expect(
+        0,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "agent_browser",
+      "status": "superseded",
+      "message": "protoAgent runs its bundled agent_browser v0.7.0 and ignores this copy (`plugins remove agent_browser` cleans it up)",
+      "home": "[TMP]/home"
+    }
+  ]
+}
+
+"#]],
+        str![],
+    );
+    // The way out drops the row; the next sync has nothing to say about it.
+    Plugins::new()
+        .args(["remove", "agent_browser", "--home"])
+        .arg(&home)
+        .tmp(&t)
+        .run()
+        .expect(
+            0,
+            str![[r#"
+     Removed agent_browser from [TMP]/home
+
+"#]],
+            str![],
+        );
+    sync(false).expect(
+        0,
+        str![[r#"
+everything locked is installed
+
+"#]],
+        str![],
     );
 }

@@ -1564,7 +1564,8 @@ fn validate_json_is_format_json() {
             str![[r#"
 error: the argument '--json' cannot be used with '--format <FORMAT>'
 
-Usage: plugins validate --json [PLUGIN-ID]...
+Usage: plugins validate [OPTIONS] [PLUGIN-ID]...
+       plugins validate [OPTIONS] --stdin --stdin-filename <PATH>
 
 For more information, try '--help'.
 

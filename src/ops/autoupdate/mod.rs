@@ -16,7 +16,7 @@ use crate::update::check::{Cooldown, Holds, Plan};
 
 mod report;
 
-pub use report::{Change, Failed, Held, HeldBack, Skipped, Sweep, Version};
+pub use report::{Change, Failed, Held, HeldBack, Skipped, Superseded, Sweep, Version};
 
 /// How to sweep (`plugins autoupdate`'s flags).
 pub struct SweepOptions<'a> {
@@ -167,8 +167,6 @@ fn checked(
     cooldown: u64,
 ) -> Result<Vec<(crate::store::Home, crate::update::Check)>> {
     let plan = Plan {
-        // A sweep never asked the host for the sources its bundled plugins supersede.
-        superseded: None,
         // The sweep read the home's policy (and showed its warnings) to arm the rows.
         cooldown: Cooldown::Secs(cooldown),
         // The armed rows leave the held plugins out already ([`Sweep::armed`]).
@@ -306,6 +304,16 @@ impl Sweep {
                 install_one(printer, home, c, why, fetched, self)?;
             }
             Status::Error { message } => self.failed.push(Failed { id: c.id, message }),
+            // The host runs its bundled copy and ignores this one: nothing to take, ever
+            // (the check asked no remote), as the host's own sweep skips it.
+            Status::Superseded {
+                by,
+                bundled_version,
+            } => self.superseded.push(Superseded {
+                id: c.id,
+                by,
+                bundled_version,
+            }),
             // A moved tag or a force-pushed branch is never taken by a sweep: a person
             // looks at it first.
             Status::Repointed { .. } | Status::ForcePushed { .. } => {

@@ -20,6 +20,18 @@ pub struct Sweep {
     pub held: Vec<Held>,
     pub failed: Vec<Failed>,
     pub skipped_homes: Vec<Skipped>,
+    /// protoAgent 0.218: opted-in plugins whose source a bundled plugin supersedes: the
+    /// host runs its bundled copy, so nothing is checked or taken (as the host's own sweep).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub superseded: Vec<Superseded>,
+}
+
+/// An opted-in plugin a bundled plugin of its host supersedes, and that bundled plugin.
+#[derive(serde::Serialize)]
+pub struct Superseded {
+    pub id: String,
+    pub by: String,
+    pub bundled_version: String,
 }
 
 /// One applied update: from what to what, in which home, and which rule found it.

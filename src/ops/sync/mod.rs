@@ -79,6 +79,9 @@ pub enum SyncStatus {
     Unlocked,
     Synced,
     Repaired,
+    /// protoAgent 0.218: a bundled plugin supersedes the row's source, so the host runs its
+    /// bundled copy and ignores this one: nothing is fetched (as the host's own sync).
+    Superseded,
 }
 
 /// The fields of a row between its status and its home.
@@ -220,6 +223,13 @@ fn plan(
                 }
                 repair = true;
             }
+            if let Some(row) = superseded(opts, &home, &entry) {
+                steps.push(Step {
+                    item: Todo::Report(row),
+                    install: None,
+                });
+                continue;
+            }
             if opts.frozen {
                 frozen_row(opts, &entry)?;
             }
@@ -244,6 +254,29 @@ fn plan(
         }
     }
     Ok(steps)
+}
+
+/// The row of a plugin sync would install whose source the home's host supersedes with a
+/// bundled plugin (protoAgent 0.218): the host runs the bundled copy and would ignore this
+/// one, so nothing is fetched and the sync goes on, as the host's own sync does (`status:
+/// superseded`); removing the row is the way to clean it up.
+fn superseded(opts: &SyncOptions, home: &crate::store::Home, entry: &Entry) -> Option<SyncRow> {
+    // The profile the install would validate as: the command line's, the row's, the home's.
+    let profile = (opts.profile.or(entry.profile.clone().unwrap_or_default()))
+        .or(crate::profile::HostProfile::load(home));
+    let host = profile.host_options(&Default::default());
+    let by = crate::host::superseded(home, &entry.source, &host)?;
+    Some(SyncRow {
+        id: entry.id.clone(),
+        status: SyncStatus::Superseded,
+        detail: SyncDetail::Message {
+            message: format!(
+                "protoAgent runs its bundled {} v{} and ignores this copy (`plugins remove {}` cleans it up)",
+                by.id, by.version, entry.id
+            ),
+        },
+        home: home.root.clone(),
+    })
 }
 
 /// Install `entry` from the bundle `b`: its tree, wheels, release asset and (aoe) build

@@ -150,7 +150,8 @@ pub(super) fn held_back_row(home: &Home, c: &Check) -> UpdateRow {
     }
 }
 
-/// The row of a check that failed: a refused release lookup is an error with its own code.
+/// The row of a check that failed: a refused release lookup is an error with its own code;
+/// a remote that wants credentials says the way out.
 pub(super) fn failed_row(
     printer: &Printer,
     home: &Home,
@@ -162,12 +163,20 @@ pub(super) fn failed_row(
         return UpdateRow::failed(home, failed(printer, &c.id, e, Tell::Now));
     }
     printer.status(&format!("      Failed {}: {message}", c.id));
+    // A remote that asks for credentials the lock does not keep: its code and the way out.
+    let auth = crate::git::needs_credentials(message);
+    if auth {
+        printer.status(&format!(
+            "        help: {}",
+            crate::git::LOCKED_CREDENTIALS_HELP
+        ));
+    }
     UpdateRow {
         id: c.id.clone(),
         status: UpdateStatus::Failed,
         detail: Detail::Failed {
             message: message.to_owned(),
-            code: None,
+            code: auth.then(|| crate::diagnostic::Code::GitAuth.as_str()),
         },
         home: home.root.clone(),
         review: None,
