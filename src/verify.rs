@@ -65,6 +65,37 @@ fn build_and_git(
     }
 }
 
+/// `e` names no source and `home`'s host ships a plugin of its id (protoAgent's migrated
+/// wheel-deps pins of a bundled plugin): the host's own row, with no directory of its own and
+/// nothing to fetch. Judged under the profile the row (else the home) recorded.
+pub fn shipped_by_host(home: &Home, e: &Entry) -> bool {
+    if !e.source.trim().is_empty() {
+        return false;
+    }
+    let profile =
+        (e.profile.clone().unwrap_or_default()).or(crate::profile::HostProfile::load(home));
+    crate::host::ships(home, &e.id, &profile.host_options(&Default::default()))
+}
+
+/// Why `e`'s directory `dir` is missing, and the way out; `None` for a row that names no
+/// source of a plugin its host ships (protoAgent's migrated wheel-deps pins): the host's own,
+/// with no directory to verify.
+fn missing(home: &Home, e: &Entry, dir: &std::path::Path) -> Option<String> {
+    if !e.source.trim().is_empty() {
+        return Some(format!(
+            "{} is missing; `plugins sync` installs it again at the locked commit",
+            dir.display()
+        ));
+    }
+    (!shipped_by_host(home, e)).then(|| {
+        format!(
+            "{} is missing, and the lock records no source: `plugins remove {}` drops the row",
+            dir.display(),
+            e.id
+        )
+    })
+}
+
 /// Recompute the manifest, release-asset and tree hashes of `entry`'s installed directory
 /// and compare them with the lock.
 pub fn entry(home: &Home, e: &Entry) -> Verdict {
@@ -87,10 +118,7 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
     // What the hash's walk met named `.git` (any case), which no hash covers.
     let mut git_dirs = Vec::new();
     if !dir.is_dir() {
-        problems.push(format!(
-            "{} is missing; `plugins sync` installs it again at the locked commit",
-            dir.display()
-        ));
+        problems.extend(missing(home, e, &dir));
     } else {
         changed = manifest_or_release_changed(home, e, &dir, &mut problems);
         // The installed hash covers symlinks and any name; aoe's tree hash (what a

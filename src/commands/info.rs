@@ -68,7 +68,9 @@ fn text(i: &Info) -> String {
 /// The lines of what the lock pins for `i` (its source, ref, commit, hashes, release and
 /// signer) and where it is.
 fn locked(i: &Info, line: &mut dyn FnMut(&str, &str)) {
-    line("source", &i.source);
+    // A row that names no source (protoAgent's migrated wheel-deps pins).
+    let none = "(none recorded)";
+    line("source", if i.source.is_empty() { none } else { &i.source });
     if let Some(subdir) = &i.subdir {
         line("subdir", subdir);
     }
@@ -76,7 +78,12 @@ fn locked(i: &Info, line: &mut dyn FnMut(&str, &str)) {
         let kind = i.ref_kind.map_or("?", |k| k.as_str());
         line("ref", &format!("{} ({kind})", i.requested_ref));
     }
-    line("commit", i.commit.as_deref().unwrap_or("(local copy)"));
+    let copy = if i.source.is_empty() {
+        none
+    } else {
+        "(local copy)"
+    };
+    line("commit", i.commit.as_deref().unwrap_or(copy));
     // A row the host's own installer wrote records no hashes.
     let hash = |h: &str| {
         if h.is_empty() {

@@ -47,7 +47,14 @@ fn notes(r: &ListRow) -> String {
         .subdir
         .as_deref()
         .map_or_else(String::new, |d| format!(" (subdir {d})"));
-    if !r.present {
+    if r.shipped {
+        s.push_str("  (its host ships it: nothing to fetch)");
+    } else if !r.present && r.source.trim().is_empty() {
+        s.push_str(&format!(
+            "  (missing, and the lock records no source: `plugins remove {}` drops the row)",
+            r.id
+        ));
+    } else if !r.present {
         s.push_str("  (missing: run `plugins sync`)");
     } else if r.unbuilt {
         s.push_str("  (not built: run `plugins sync`)");
@@ -79,6 +86,7 @@ fn table(rows: &[ListRow]) -> String {
         let (reference, commit) = match &r.commit {
             Some(c) if r.requested_ref.is_empty() => ("(default)".to_owned(), c[..10].to_owned()),
             Some(c) => (r.requested_ref.clone(), c[..10].to_owned()),
+            None if r.source.is_empty() => ("-".to_owned(), "-".to_owned()),
             None => ("(local copy)".to_owned(), "-".to_owned()),
         };
         let version = if r.version.is_empty() {
@@ -92,7 +100,12 @@ fn table(rows: &[ListRow]) -> String {
             r.dialect.to_string(),
             reference,
             commit,
-            format!("{}{}", r.source, notes(r)),
+            // A row that names no source (protoAgent's migrated wheel-deps pins) shows `-`.
+            format!(
+                "{}{}",
+                if r.source.is_empty() { "-" } else { &r.source },
+                notes(r)
+            ),
         ]);
     }
     let mut widths = [0; 5];

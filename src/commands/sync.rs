@@ -22,7 +22,7 @@ use crate::printer::{Line, Printer};
 /// reinstalled from its locked source. `--force` reinstalls every present plugin.
 #[derive(Debug, Args)]
 #[command(
-    after_help = "Examples:\n  plugins sync --home ./ci-home --yes\n  plugins sync --repair --yes        reinstall what `plugins verify` reports changed\n\nExit codes: 0 everything locked is installed, 1 a present plugin changed since install (without --repair), 2 something could not be installed."
+    after_help = "Examples:\n  plugins sync --home ./ci-home --yes\n  plugins sync --repair --yes        reinstall what `plugins verify` reports changed\n\nExit codes: 0 everything locked is installed, 1 a present plugin changed since install (without --repair) or a locked row names no source to install it from, 2 something could not be installed."
 )]
 pub struct SyncArgs {
     /// The plugin home [default: $PLUGINS_HOME, else every host's own home]
@@ -107,7 +107,9 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         printer,
     )?;
     let rows = &report.plugins;
-    let tampered = rows.iter().any(|r| r.status == SyncStatus::Tampered);
+    let failed = rows
+        .iter()
+        .any(|r| matches!(r.status, SyncStatus::Tampered | SyncStatus::NoSource));
     let written = if args.json {
         printer.json(
             serde_json::to_value(&report)
@@ -117,7 +119,7 @@ pub fn run(args: &SyncArgs, cx: &Context, printer: &Printer) -> Result<ExitStatu
         printer.report(&self::report(rows))
     };
     written.map_err(|e| Error::io("cannot write output", e))?;
-    Ok(if tampered {
+    Ok(if failed {
         ExitStatus::Failure
     } else {
         ExitStatus::Success
@@ -138,7 +140,10 @@ fn report(rows: &[SyncRow]) -> Vec<Line> {
                     };
                     return Some(Line::Outcome(format!("  Superseded {}: {message}\n", r.id)));
                 }
-                SyncStatus::Tampered | SyncStatus::Skipped | SyncStatus::Unlocked => return None,
+                SyncStatus::Tampered
+                | SyncStatus::Skipped
+                | SyncStatus::Unlocked
+                | SyncStatus::NoSource => return None,
             };
             let SyncDetail::Installed { version, .. } = &r.detail else {
                 return None;
@@ -146,8 +151,10 @@ fn report(rows: &[SyncRow]) -> Vec<Line> {
             Some(Line::Outcome(format!("{verb:>12} {} {version}\n", r.id)))
         })
         .collect();
-    let tampered = rows.iter().any(|r| r.status == SyncStatus::Tampered);
-    if lines.is_empty() && !tampered {
+    let failed = rows
+        .iter()
+        .any(|r| matches!(r.status, SyncStatus::Tampered | SyncStatus::NoSource));
+    if lines.is_empty() && !failed {
         lines.push(Line::Outcome("everything locked is installed\n".to_owned()));
     }
     lines

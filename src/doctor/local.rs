@@ -93,7 +93,17 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> 
                 continue;
             }
         };
-        if !dir.is_dir() {
+        if !dir.is_dir() && crate::verify::shipped_by_host(home, &e) {
+            // The host's own row of a plugin it ships: no directory of its own.
+        } else if !dir.is_dir() {
+            let help = if e.source.trim().is_empty() {
+                format!(
+                    "the lock records no source: `plugins remove {}` drops the row",
+                    e.id
+                )
+            } else {
+                "`plugins sync` installs it again at the locked commit".to_owned()
+            };
             out.push(
                 Check::new(
                     "plugin",
@@ -102,7 +112,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> 
                 )
                 .code(Code::InstallMissing)
                 .id(&e.id)
-                .help("`plugins sync` installs it again at the locked commit"),
+                .help(help),
             );
         } else if !e.manifest_hash.is_empty()
             && crate::file::read(dir.join(dialect.spec().manifest))

@@ -40,6 +40,10 @@ pub enum Refusal {
         tree_hash: String,
         pinned: String,
     },
+    /// A lock row that names no source: never taken for a path (an empty one would name
+    /// the current directory).
+    #[error("{id}: the lock records no source: there is nothing to fetch it from")]
+    NoSource { id: String },
     /// The id is installed from another source.
     #[error("{id} is already installed from {from}; use --force to replace it")]
     AlreadyInstalled { id: String, from: String },
@@ -210,6 +214,7 @@ impl Refusal {
             }
             Refusal::AlreadyInstalled { .. } | Refusal::NotInLock { .. } => Code::InstallExists,
             Refusal::Concurrent { .. } => Code::InstallConcurrent,
+            Refusal::NoSource { .. } => Code::SyncNoSource,
             Refusal::Trust { .. } | Refusal::NoSignersFile { .. } => Code::ConfigTrust,
             Refusal::UnsignedDirectory { .. } => Code::GitUnsigned,
             Refusal::SignerChanged { .. } => Code::GitSignerChanged,
@@ -240,6 +245,9 @@ impl Refusal {
             Refusal::TreeMismatch { .. } => "the source (or the mirror or bundle it came from) serves other files under the locked commit, or the lock was edited; inspect it before trusting it, or `plugins sync` without --frozen to pin what is served".into(),
             Refusal::AlreadyInstalled { .. } => "`plugins remove` it first, or pass --force".into(),
             Refusal::Concurrent { .. } => "run the command again".into(),
+            Refusal::NoSource { id } => format!(
+                "`plugins remove {id}` drops the row; `plugins install SOURCE` installs it again"
+            ),
             Refusal::Trust { .. } => crate::signing::FIX_TRUST.into(),
             Refusal::UnsignedDirectory { .. } => "install it from a git repository whose tags or commits are signed (a local repository as a file:// URL)".into(),
             Refusal::NoSignersFile { .. } => crate::signing::FIX_SIGNERS_FILE.into(),

@@ -214,6 +214,11 @@ fn copy_local(
     dest: &Path,
     on_event: &mut dyn FnMut(Event),
 ) -> Result<Staged, InstallError> {
+    // A lock row's empty source is no path: it would name the current directory.
+    if path.as_os_str().is_empty() {
+        let id = opts.pin.as_ref().map_or("the plugin", |p| p.id.as_str());
+        return Err(super::Refusal::NoSource { id: id.to_owned() }.into());
+    }
     on_event(Event::Fetching(path.display().to_string()));
     // The source is checked where it is before anything is copied.
     let mut report = validate_root(path, &super::validate_options(opts, path));

@@ -45,6 +45,10 @@ pub struct ListRow {
     /// The plugin's directory.
     #[serde(skip)]
     pub dir: Option<PathBuf>,
+    /// The row names no source and its host ships a plugin of that id: the host's own row
+    /// (protoAgent's migrated wheel-deps pins), with nothing to fetch.
+    #[serde(skip)]
+    pub shipped: bool,
 }
 
 /// What a home's rows are read against, each read and parsed once per home rather than
@@ -80,6 +84,7 @@ impl ListRow {
             }
             _ => e.version.clone(),
         };
+        let shipped = crate::verify::shipped_by_host(home, &e);
         ListRow {
             id: e.id.clone(),
             dialect: home.dialect,
@@ -97,6 +102,7 @@ impl ListRow {
             deps: records.deps.get(&e.id).cloned(),
             entry: e,
             dir,
+            shipped,
         }
     }
 }

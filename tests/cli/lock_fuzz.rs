@@ -295,7 +295,7 @@ fn a_host_written_lock_is_adopted() {
 ID        VERSION  DIALECT     REF           COMMIT      SOURCE
 artifact  -        protoagent  v0.2.1        e49f185f83  https://github.com/protoLabsAI/artifact-plugin  (missing: run `plugins sync`)
 doom      -        protoagent  (default)     0d6f91b0d6  https://github.com/x/doom  (missing: run `plugins sync`)
-legacy    -        protoagent  (local copy)  -             (missing: run `plugins sync`)
+legacy    -        protoagent  -             -           -  (missing, and the lock records no source: `plugins remove legacy` drops the row)
 local     -        protoagent  (local copy)  -           /src/local  (missing: run `plugins sync`)
 
 "#]], str![]);

@@ -254,6 +254,157 @@ fn a_node_floor_the_path_does_not_meet_warns_with_the_hosts_gap() {
 }
 
 #[test]
+fn sync_of_a_row_without_a_source_fetches_nothing_and_goes_on_as_the_hosts_sync() {
+    // The host's legacy wheel-deps layout (`{"<id>": {"deps": [...]}}` beside `plugins`),
+    // migrated to rows with no `source_url`: one for a plugin the host bundles, one for a
+    // plugin it does not, and a plugin of its own; no plugin directory is there. The host's
+    // sync calls the first `present`, the second `failed` and installs the third; plugins
+    // says nothing of the first, warns of the second (exit 1) and installs the third. The
+    // empty source is never taken for a path: the current directory holds a valid plugin
+    // of the second id, and nothing of it is read or installed.
+    let Some(py) = host_python() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let t = tmp.path().canonicalize().unwrap();
+    let own = plugin_repo(&t.join("own"), "own_plugin");
+    let decoy = plugin_repo(&t.join("decoy"), "gone_plugin");
+    let make = |home: &std::path::Path| {
+        instance(home, None);
+        std::fs::create_dir_all(home.join("plugins")).unwrap();
+        std::fs::write(home.join("plugins.lock"), r#"{"plugins": []}"#).unwrap();
+        let (code, _, message) = plugins_install(home, &own.dir.display().to_string(), &[]);
+        assert_eq!(code, 0, "{message}");
+        std::fs::remove_dir_all(home.join("plugins/own_plugin")).unwrap();
+        let mut lock: Value =
+            serde_json::from_slice(&std::fs::read(home.join("plugins.lock")).unwrap()).unwrap();
+        lock["agent_browser"] = json!({"deps": []});
+        lock["gone_plugin"] = json!({"deps": []});
+        std::fs::write(home.join("plugins.lock"), lock.to_string()).unwrap();
+    };
+    let judged = t.join("judged");
+    make(&judged);
+    let want = host_env(
+        &py,
+        &judged,
+        &NO_NETWORK,
+        "print(json.dumps({r['id']: r['status'] for r in installer.sync(allow=installer.configured_allowlist())}))",
+    );
+    assert_eq!(
+        want,
+        json!({"own_plugin": "installed", "agent_browser": "present", "gone_plugin": "failed"})
+    );
+    let home = t.join("home");
+    make(&home);
+    let run = |args: &[&str]| {
+        let mut c = Plugins::new();
+        c.args(args)
+            .arg("--home")
+            .arg(&home)
+            .envs(NO_NETWORK)
+            .env("COLUMNS", "1000")
+            .current_dir(&decoy.dir)
+            .tmp(&t);
+        c.run()
+    };
+    run(&["list"]).expect(
+        0,
+        str![[r#"
+ID             VERSION  DIALECT     REF           COMMIT  SOURCE
+agent_browser  -        protoagent  -             -       -  (its host ships it: nothing to fetch)
+gone_plugin    -        protoagent  -             -       -  (missing, and the lock records no source: `plugins remove gone_plugin` drops the row)
+own_plugin     1.0.0    protoagent  (local copy)  -       [TMP]/own  (missing: run `plugins sync`)
+
+"#]],
+        str![],
+    );
+    // `--frozen` (exactly the lock, or nothing) refuses the row before anything changes.
+    let before = std::fs::read(home.join("plugins.lock")).unwrap();
+    run(&["sync", "--frozen", "--yes"]).expect(2, str![], str![[r#"
+plugins::sync::missing_commit
+
+  × gone_plugin: the lock names no source to install it from; nothing was changed
+  help: `plugins remove gone_plugin` drops the row; `plugins sync` without --frozen syncs the others and says which rows name no source
+
+"#]]);
+    assert!(!home.join("plugins/own_plugin").exists());
+    assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), before);
+    run(&["sync", "--yes"]).expect(
+        1,
+        str![[r#"
+      Synced own_plugin 1.0.0
+
+"#]],
+        str![[r#"
+    Fetching [TMP]/own
+      Copied 2 files, 64 bytes
+protoagent plugin `own_plugin` 1.0.0 from [TMP]/own
+  capabilities: none
+  build steps:  none
+  runs code inside the host process
+warning[plugins::sync::no_source]: gone_plugin: the lock records no source: there is nothing to fetch it from, and its host ships no plugin of that id; `plugins remove gone_plugin` drops the row, `plugins install SOURCE` installs it again
+
+"#]],
+    );
+    assert!(home.join("plugins/own_plugin").is_dir());
+    assert!(!home.join("plugins/gone_plugin").exists());
+    assert!(!home.join("plugins/agent_browser").exists());
+    // The install wrote the lock in the host's one schema (as the host's next write does):
+    // the legacy pins became rows, none dropped, none given a source.
+    let lock: Value =
+        serde_json::from_slice(&std::fs::read(home.join("plugins.lock")).unwrap()).unwrap();
+    assert_eq!(
+        lock["plugins"][0],
+        json!({"id": "agent_browser", "deps": []})
+    );
+    assert_eq!(lock["plugins"][1], json!({"id": "gone_plugin", "deps": []}));
+    assert_eq!(lock["plugins"][2]["id"], "own_plugin");
+    assert_eq!(lock.as_object().unwrap().len(), 1, "{lock}");
+    // Nothing left to install: the same again writes nothing.
+    let before = std::fs::read(home.join("plugins.lock")).unwrap();
+    run(&["sync", "--yes", "--json"]).expect(
+        1,
+        str![[r#"
+{
+  "format_version": 1,
+  "plugins": [
+    {
+      "id": "gone_plugin",
+      "status": "no_source",
+      "message": "the lock records no source: there is nothing to fetch it from",
+      "home": "[TMP]/home"
+    }
+  ]
+}
+
+"#]],
+        str![[r#"
+warning[plugins::sync::no_source]: gone_plugin: the lock records no source: there is nothing to fetch it from, and its host ships no plugin of that id; `plugins remove gone_plugin` drops the row, `plugins install SOURCE` installs it again
+
+"#]],
+    );
+    assert_eq!(std::fs::read(home.join("plugins.lock")).unwrap(), before);
+    run(&["info", "gone_plugin"]).expect(
+        0,
+        str![[r#"
+gone_plugin - (protoagent)
+...
+  source:   (none recorded)
+  commit:   (none recorded)
+...
+"#]],
+        str![],
+    );
+    // verify: the bundled plugin's row has no directory of its own to verify; the other
+    // is missing with nothing to fetch it from.
+    run(&["verify"]).expect(1, str![[r#"
+          ok agent_browser
+     missing gone_plugin: [TMP]/home/plugins/gone_plugin is missing, and the lock records no source: `plugins remove gone_plugin` drops the row
+          ok own_plugin
+3 verified, 0 changed, 1 missing
+
+"#]], str![]);
+}
+
+#[test]
 fn sync_of_a_superseded_row_fetches_nothing_and_goes_on_as_the_hosts_sync() {
     // A lock the host wrote before 0.218 bundled agent_browser, and a plugin of its own;
     // both directories are gone. The host's sync reports the first `superseded` (nothing

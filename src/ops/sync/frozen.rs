@@ -18,10 +18,10 @@ pub(super) fn warnings(
     opts: &SyncOptions,
     cx: &Context,
     printer: &Printer,
-    tampered: &[String],
+    warned: &[(Code, String)],
 ) -> Result<Vec<SyncRow>> {
-    for message in tampered {
-        printer.warning(Code::InstallTampered, message);
+    for (code, message) in warned {
+        printer.warning(*code, message);
     }
     if opts.frozen {
         unlocked(opts, cx, printer)
@@ -114,6 +114,10 @@ fn frozen_error(e: InstallError, entry: &Entry) -> Error {
 /// `--frozen`, before anything is fetched: each row pins what it installs (a commit for a
 /// git source, a tree hash) under the profile the command line names.
 pub(super) fn frozen_row(opts: &SyncOptions, entry: &Entry) -> Result<()> {
+    if entry.source.trim().is_empty() {
+        let id = entry.id.clone();
+        return Err(Refusal::NoSource { id }.into());
+    }
     if entry.commit.is_none() && !entry.source.starts_with('/') && !entry.source.starts_with('.') {
         let (id, spec) = (entry.id.clone(), entry.source.clone());
         return Err(Refusal::NoCommit { id, spec }.into());
@@ -155,6 +159,9 @@ pub enum Refusal {
     /// A row of a fetched source pins no commit.
     #[error("{id}: the lock names no commit for {spec}; nothing was changed")]
     NoCommit { id: String, spec: String },
+    /// A row that names no source, of a plugin its host does not ship.
+    #[error("{id}: the lock names no source to install it from; nothing was changed")]
+    NoSource { id: String },
     /// A row without a tree hash to check its files against.
     #[error(
         "{id}: the lock records no tree_hash, so its files cannot be checked; nothing was changed"
@@ -178,7 +185,9 @@ const FROZEN: &str = "--frozen installs only what the lock pins";
 impl NamedRefusal for Refusal {
     fn code(&self) -> Code {
         match self {
-            Refusal::Unfetchable { .. } | Refusal::NoCommit { .. } => Code::SyncMissingCommit,
+            Refusal::Unfetchable { .. } | Refusal::NoCommit { .. } | Refusal::NoSource { .. } => {
+                Code::SyncMissingCommit
+            }
             Refusal::Asset { .. } => Code::SyncAssetMismatch,
             Refusal::NoTreeHash { .. } => Code::SyncTreeMismatch,
             Refusal::Profile { .. } => Code::SyncProfileMismatch,
@@ -194,6 +203,7 @@ impl NamedRefusal for Refusal {
                 format!("{FROZEN}; the release must still serve the asset with the lock's sha256")
             }
             Refusal::NoCommit { .. } => "a frozen sync installs only pinned commits; `plugins update` (or `plugins sync` without --frozen) pins one".into(),
+            Refusal::NoSource { id } => format!("`plugins remove {id}` drops the row; `plugins sync` without --frozen syncs the others and says which rows name no source"),
             Refusal::NoTreeHash { .. } => "a row the host's own installer wrote has none; `plugins sync` without --frozen (or `plugins update`) records one".into(),
             Refusal::Profile { locked_flags, .. } => format!(
                 "run it with the lock's profile ({locked_flags}) or without the flags; to move to another host, `plugins update` under the new profile"

@@ -82,6 +82,9 @@ pub enum SyncStatus {
     /// protoAgent 0.218: a bundled plugin supersedes the row's source, so the host runs its
     /// bundled copy and ignores this one: nothing is fetched (as the host's own sync).
     Superseded,
+    /// The row names no source and its host ships no plugin of that id: nothing to fetch
+    /// (the host's own sync: `failed`, and it goes on).
+    NoSource,
 }
 
 /// The fields of a row between its status and its home.
@@ -127,8 +130,8 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
     let opened = (opts.from.as_ref().map(|f| bundle::open_for(f, &homes))).transpose()?;
     let pulled = opened.as_ref().and_then(|o| PullReport::of(o, printer));
     let mut rows = Vec::new();
-    let mut tampered = Vec::new();
-    let steps = plan(opts, cx, opened.as_ref(), &mut tampered)?;
+    let mut warned = Vec::new();
+    let steps = plan(opts, cx, opened.as_ref(), &mut warned)?;
     // The sources are fetched and checked `--jobs` at a time, ahead of the installs, which
     // ask consent, lock the home and swap one at a time, in lock order. `--frozen` stages
     // every one of them (consent, release asset, locked deps) before it swaps any in.
@@ -163,7 +166,7 @@ pub fn sync(opts: &SyncOptions, cx: &Context, printer: &Printer) -> Result<SyncR
     }
     // The spinner is cleared before the warnings are printed.
     drop(applier);
-    rows.extend(warnings(opts, cx, printer, &tampered)?);
+    rows.extend(warnings(opts, cx, printer, &warned)?);
     bundle::record_pulled(opened.as_ref(), opts.from.as_ref(), &homes)?;
     Ok(SyncReport::new(rows, pulled))
 }
@@ -184,12 +187,13 @@ fn skipped(printer: &Printer, id: &str, home: PathBuf) -> SyncRow {
 
 /// What to install, in lock order: each row whose plugin is missing, unbuilt or (with
 /// `--force`) any; a changed plugin is reinstalled with `--repair`, else only reported (and
-/// its warning kept in `tampered`). With a bundle, each install reads from it.
+/// its warning kept in `warned`); a row that names no source is reported (and warned of)
+/// unless its host ships that plugin. With a bundle, each install reads from it.
 fn plan(
     opts: &SyncOptions,
     cx: &Context,
     opened: Option<&super::bundle::Opened>,
-    tampered: &mut Vec<String>,
+    warned: &mut Vec<(Code, String)>,
 ) -> Result<Vec<Step<Todo>>> {
     let mut steps = Vec::new();
     for (home, lock) in cx.locked_homes(opts.home)? {
@@ -206,28 +210,22 @@ fn plan(
                 // locked, staged with the rest before anything is swapped in.
                 if !opts.repair && !opts.frozen {
                     let problem = verdict.problems.first().cloned().unwrap_or_default();
-                    tampered.push(format!(
+                    warned.push((Code::InstallTampered, format!(
                         "{} changed since install: {problem}; `plugins sync --repair` reinstalls it",
                         entry.id
-                    ));
-                    steps.push(Step {
-                        item: Todo::Report(SyncRow {
-                            id: entry.id.clone(),
-                            status: SyncStatus::Tampered,
-                            detail: SyncDetail::Message { message: problem },
-                            home: home.root.clone(),
-                        }),
-                        install: None,
-                    });
+                    )));
+                    steps.push(report(SyncRow {
+                        id: entry.id.clone(),
+                        status: SyncStatus::Tampered,
+                        detail: SyncDetail::Message { message: problem },
+                        home: home.root.clone(),
+                    }));
                     continue;
                 }
                 repair = true;
             }
-            if let Some(row) = superseded(opts, &home, &entry) {
-                steps.push(Step {
-                    item: Todo::Report(row),
-                    install: None,
-                });
+            if let Some(skip) = not_fetched(opts, &home, &entry, warned) {
+                steps.extend(skip.map(report));
                 continue;
             }
             if opts.frozen {
@@ -256,16 +254,41 @@ fn plan(
     Ok(steps)
 }
 
+/// A step that only reports `row`.
+fn report(row: SyncRow) -> Step<Todo> {
+    Step {
+        item: Todo::Report(row),
+        install: None,
+    }
+}
+
+/// Whether sync leaves a missing plugin's row unfetched: `Some(None)` with nothing to say,
+/// `Some(Some(row))` with a row to report, `None` to install it. A row that names no source
+/// is never taken for a path (an empty one would name the current directory): it is the
+/// host's own where the host ships the plugin, else reported and warned of, except under
+/// `--frozen` (exactly the lock, or nothing), which refuses it ([`frozen_row`]). A row whose
+/// source a bundled plugin supersedes is reported ([`superseded`]).
+fn not_fetched(
+    opts: &SyncOptions,
+    home: &crate::store::Home,
+    entry: &Entry,
+    warned: &mut Vec<(Code, String)>,
+) -> Option<Option<SyncRow>> {
+    if entry.source.trim().is_empty() {
+        if crate::host::ships(home, &entry.id, &host_options(opts, home, entry)) {
+            return Some(None);
+        }
+        return (!opts.frozen).then(|| Some(no_source(home, entry, warned)));
+    }
+    superseded(opts, home, entry).map(Some)
+}
+
 /// The row of a plugin sync would install whose source the home's host supersedes with a
 /// bundled plugin (protoAgent 0.218): the host runs the bundled copy and would ignore this
 /// one, so nothing is fetched and the sync goes on, as the host's own sync does (`status:
 /// superseded`); removing the row is the way to clean it up.
 fn superseded(opts: &SyncOptions, home: &crate::store::Home, entry: &Entry) -> Option<SyncRow> {
-    // The profile the install would validate as: the command line's, the row's, the home's.
-    let profile = (opts.profile.or(entry.profile.clone().unwrap_or_default()))
-        .or(crate::profile::HostProfile::load(home));
-    let host = profile.host_options(&Default::default());
-    let by = crate::host::superseded(home, &entry.source, &host)?;
+    let by = crate::host::superseded(home, &entry.source, &host_options(opts, home, entry))?;
     Some(SyncRow {
         id: entry.id.clone(),
         status: SyncStatus::Superseded,
@@ -277,6 +300,42 @@ fn superseded(opts: &SyncOptions, home: &crate::store::Home, entry: &Entry) -> O
         },
         home: home.root.clone(),
     })
+}
+
+/// The host options the install of `entry` would validate with: the command line's
+/// profile, else the row's, else the home's.
+fn host_options(
+    opts: &SyncOptions,
+    home: &crate::store::Home,
+    entry: &Entry,
+) -> crate::host::HostOptions {
+    let profile = (opts.profile.or(entry.profile.clone().unwrap_or_default()))
+        .or(crate::profile::HostProfile::load(home));
+    profile.host_options(&Default::default())
+}
+
+/// The row of a plugin whose lock row names no source (protoAgent's migrated wheel-deps
+/// pins) of a plugin its host does not ship, and its warning: nothing to fetch it from; the
+/// sync goes on with the others, as the host's own sync does.
+fn no_source(
+    home: &crate::store::Home,
+    entry: &Entry,
+    warned: &mut Vec<(Code, String)>,
+) -> SyncRow {
+    let message = "the lock records no source: there is nothing to fetch it from".to_owned();
+    warned.push((
+        Code::SyncNoSource,
+        format!(
+            "{}: {message}, and its host ships no plugin of that id; `plugins remove {}` drops the row, `plugins install SOURCE` installs it again",
+            entry.id, entry.id
+        ),
+    ));
+    SyncRow {
+        id: entry.id.clone(),
+        status: SyncStatus::NoSource,
+        detail: SyncDetail::Message { message },
+        home: home.root.clone(),
+    }
 }
 
 /// Install `entry` from the bundle `b`: its tree, wheels, release asset and (aoe) build
