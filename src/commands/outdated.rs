@@ -99,11 +99,13 @@ fn report(rows: &[OutdatedRow]) -> Vec<Line> {
 }
 
 /// What the lock pins: `v1.2.0 @ abc1234567`, `HEAD @ abc1234567` (the remote's default
-/// branch, no ref requested), or `local copy`.
+/// branch, no ref requested), `local copy`, or `-` (no source).
 fn pinned(c: &Check) -> String {
     match (&c.current, c.requested_ref.is_empty()) {
         (Some(sha), true) => format!("HEAD @ {}", &sha[..sha.len().min(10)]),
         (Some(sha), false) => format!("{} @ {}", c.requested_ref, &sha[..sha.len().min(10)]),
+        // A row that names no source (protoAgent's migrated wheel-deps pins).
+        (None, _) if c.source.is_empty() => "-".to_owned(),
         (None, _) => "local copy".to_owned(),
     }
 }
@@ -122,6 +124,7 @@ fn what(r: &OutdatedRow) -> String {
     let c = &r.check;
     match &c.status {
         Status::Pinned => "pinned to a commit".to_owned(),
+        Status::Local if c.source.is_empty() => "no source recorded: nothing to check".to_owned(),
         Status::Local => "not from git".to_owned(),
         Status::UpToDate => match &r.moved {
             Some(m) => format!("up to date ({})", m.message),
