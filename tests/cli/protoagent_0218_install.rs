@@ -394,12 +394,16 @@ gone_plugin - (protoagent)
         str![],
     );
     // outdated has nothing to check for either.
-    run(&["outdated"]).expect(0, str![[r#"
+    run(&["outdated"]).expect(
+        0,
+        str![[r#"
 agent_browser                    -                            no source recorded: nothing to check
 gone_plugin                      -                            no source recorded: nothing to check
 own_plugin                       local copy                   not from git
 
-"#]], str![]);
+"#]],
+        str![],
+    );
     // verify: the bundled plugin's row has no directory of its own to verify; the other
     // is missing with nothing to fetch it from.
     run(&["verify"]).expect(1, str![[r#"
