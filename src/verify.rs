@@ -69,11 +69,16 @@ fn build_and_git(
 /// wheel-deps pins of a bundled plugin): the host's own row, with no directory of its own and
 /// nothing to fetch. Judged under the profile the row (else the home) recorded.
 pub fn shipped_by_host(home: &Home, e: &Entry) -> bool {
-    if !e.source.trim().is_empty() {
-        return false;
-    }
-    let profile =
-        (e.profile.clone().unwrap_or_default()).or(crate::profile::HostProfile::load(home));
+    e.names_no_source() && ships(home, e, crate::profile::HostProfile::load(home))
+}
+
+/// [`shipped_by_host`] with the home's profile read already (`list` reads it once per home).
+pub fn shipped_under(home: &Home, e: &Entry, remembered: &crate::profile::HostProfile) -> bool {
+    e.names_no_source() && ships(home, e, remembered.clone())
+}
+
+fn ships(home: &Home, e: &Entry, remembered: crate::profile::HostProfile) -> bool {
+    let profile = (e.profile.clone().unwrap_or_default()).or(remembered);
     crate::host::ships(home, &e.id, &profile.host_options(&Default::default()))
 }
 
@@ -81,7 +86,7 @@ pub fn shipped_by_host(home: &Home, e: &Entry) -> bool {
 /// source of a plugin its host ships (protoAgent's migrated wheel-deps pins): the host's own,
 /// with no directory to verify.
 fn missing(home: &Home, e: &Entry, dir: &std::path::Path) -> Option<String> {
-    if !e.source.trim().is_empty() {
+    if !e.names_no_source() {
         return Some(format!(
             "{} is missing; `plugins sync` installs it again at the locked commit",
             dir.display()

@@ -7,6 +7,7 @@ use clap::Args;
 use super::ExitStatus;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::lock::no_source;
 use crate::ops::{self, info::Info};
 use crate::printer::{Line, Printer};
 
@@ -70,7 +71,14 @@ fn text(i: &Info) -> String {
 fn locked(i: &Info, line: &mut dyn FnMut(&str, &str)) {
     // A row that names no source (protoAgent's migrated wheel-deps pins).
     let none = "(none recorded)";
-    line("source", if i.source.is_empty() { none } else { &i.source });
+    line(
+        "source",
+        if no_source(&i.source) {
+            none
+        } else {
+            &i.source
+        },
+    );
     if let Some(subdir) = &i.subdir {
         line("subdir", subdir);
     }
@@ -78,7 +86,7 @@ fn locked(i: &Info, line: &mut dyn FnMut(&str, &str)) {
         let kind = i.ref_kind.map_or("?", |k| k.as_str());
         line("ref", &format!("{} ({kind})", i.requested_ref));
     }
-    let copy = if i.source.is_empty() {
+    let copy = if no_source(&i.source) {
         none
     } else {
         "(local copy)"

@@ -49,7 +49,7 @@ fn notes(r: &ListRow) -> String {
         .map_or_else(String::new, |d| format!(" (subdir {d})"));
     if r.shipped {
         s.push_str("  (its host ships it: nothing to fetch)");
-    } else if !r.present && r.source.trim().is_empty() {
+    } else if !r.present && r.entry.names_no_source() {
         s.push_str(&format!(
             "  (missing, and the lock records no source: `plugins remove {}` drops the row)",
             r.id
@@ -86,7 +86,7 @@ fn table(rows: &[ListRow]) -> String {
         let (reference, commit) = match &r.commit {
             Some(c) if r.requested_ref.is_empty() => ("(default)".to_owned(), c[..10].to_owned()),
             Some(c) => (r.requested_ref.clone(), c[..10].to_owned()),
-            None if r.source.is_empty() => ("-".to_owned(), "-".to_owned()),
+            None if r.entry.names_no_source() => ("-".to_owned(), "-".to_owned()),
             None => ("(local copy)".to_owned(), "-".to_owned()),
         };
         let version = if r.version.is_empty() {
@@ -103,7 +103,11 @@ fn table(rows: &[ListRow]) -> String {
             // A row that names no source (protoAgent's migrated wheel-deps pins) shows `-`.
             format!(
                 "{}{}",
-                if r.source.is_empty() { "-" } else { &r.source },
+                if r.entry.names_no_source() {
+                    "-"
+                } else {
+                    &r.source
+                },
                 notes(r)
             ),
         ]);

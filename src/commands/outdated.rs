@@ -9,6 +9,7 @@ use super::ExitStatus;
 use super::args::CheckArgs;
 use crate::context::Context;
 use crate::error::{Error, Result};
+use crate::lock::no_source;
 use crate::ops::{self, outdated::OutdatedRow};
 use crate::printer::{Line, Printer};
 use crate::review;
@@ -105,7 +106,7 @@ fn pinned(c: &Check) -> String {
         (Some(sha), true) => format!("HEAD @ {}", &sha[..sha.len().min(10)]),
         (Some(sha), false) => format!("{} @ {}", c.requested_ref, &sha[..sha.len().min(10)]),
         // A row that names no source (protoAgent's migrated wheel-deps pins).
-        (None, _) if c.source.is_empty() => "-".to_owned(),
+        (None, _) if no_source(&c.source) => "-".to_owned(),
         (None, _) => "local copy".to_owned(),
     }
 }
@@ -124,7 +125,7 @@ fn what(r: &OutdatedRow) -> String {
     let c = &r.check;
     match &c.status {
         Status::Pinned => "pinned to a commit".to_owned(),
-        Status::Local if c.source.is_empty() => "no source recorded: nothing to check".to_owned(),
+        Status::Local if no_source(&c.source) => "no source recorded: nothing to check".to_owned(),
         Status::Local => "not from git".to_owned(),
         Status::UpToDate => match &r.moved {
             Some(m) => format!("up to date ({})", m.message),

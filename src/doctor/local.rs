@@ -96,7 +96,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> 
         if !dir.is_dir() && crate::verify::shipped_by_host(home, &e) {
             // The host's own row of a plugin it ships: no directory of its own.
         } else if !dir.is_dir() {
-            let help = if e.source.trim().is_empty() {
+            let help = if e.names_no_source() {
                 format!(
                     "the lock records no source: `plugins remove {}` drops the row",
                     e.id

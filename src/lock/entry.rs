@@ -92,6 +92,19 @@ pub(crate) fn read_profile(aoe_api: Option<i64>, version: Option<String>) -> Opt
     .recorded()
 }
 
+impl Entry {
+    /// The row names no source (protoAgent's migrated wheel-deps pins): [`no_source`].
+    pub fn names_no_source(&self) -> bool {
+        no_source(&self.source)
+    }
+}
+
+/// A lock row's `source` that names nothing (empty or blank): never taken for a path, where
+/// an empty one would name the current directory.
+pub fn no_source(source: &str) -> bool {
+    source.trim().is_empty()
+}
+
 /// A full 40-hex commit id.
 pub fn is_commit(s: &str) -> bool {
     s.len() == 40 && s.bytes().all(|b| b.is_ascii_hexdigit())

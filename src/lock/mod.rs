@@ -23,7 +23,7 @@ use crate::dialect::{Dialect, LockFormat};
 use toml_row::toml_entry;
 
 pub use atomic::write_atomic;
-pub use entry::{Entry, is_commit};
+pub use entry::{Entry, is_commit, no_source};
 pub(crate) use entry::{adopt_kind, read_commit, read_profile};
 pub use host_record::HostProfile;
 pub use pin::{DepPin, PinError};

@@ -58,6 +58,8 @@ pub struct HomeRecords {
     holds: std::collections::BTreeMap<String, Hold>,
     switches: crate::host::Switches,
     deps: std::collections::HashMap<String, Vec<DepPin>>,
+    /// The home's host profile (`plugins.toml`), read for its first row that names no source.
+    profile: std::cell::OnceCell<crate::profile::HostProfile>,
 }
 
 impl HomeRecords {
@@ -67,6 +69,7 @@ impl HomeRecords {
             holds: crate::hold::holds(home),
             switches: crate::host::switches(home),
             deps: lock.all_deps(),
+            profile: std::cell::OnceCell::new(),
         }
     }
 }
@@ -84,7 +87,11 @@ impl ListRow {
             }
             _ => e.version.clone(),
         };
-        let shipped = crate::verify::shipped_by_host(home, &e);
+        let shipped = e.names_no_source() && {
+            let remembered =
+                (records.profile).get_or_init(|| crate::profile::HostProfile::load(home));
+            crate::verify::shipped_under(home, &e, remembered)
+        };
         ListRow {
             id: e.id.clone(),
             dialect: home.dialect,

@@ -114,7 +114,7 @@ fn frozen_error(e: InstallError, entry: &Entry) -> Error {
 /// `--frozen`, before anything is fetched: each row pins what it installs (a commit for a
 /// git source, a tree hash) under the profile the command line names.
 pub(super) fn frozen_row(opts: &SyncOptions, entry: &Entry) -> Result<()> {
-    if entry.source.trim().is_empty() {
+    if entry.names_no_source() {
         let id = entry.id.clone();
         return Err(Refusal::NoSource { id }.into());
     }

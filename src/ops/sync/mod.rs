@@ -274,7 +274,7 @@ fn not_fetched(
     entry: &Entry,
     warned: &mut Vec<(Code, String)>,
 ) -> Option<Option<SyncRow>> {
-    if entry.source.trim().is_empty() {
+    if entry.names_no_source() {
         if crate::host::ships(home, &entry.id, &host_options(opts, home, entry)) {
             return Some(None);
         }
