@@ -887,8 +887,17 @@ doctor: 6 ok, 0 warn, 0 fail
     );
     assert!(!format!("{stdout}{stderr}").contains(SECRET), "{stderr}");
     // A used-up rate limit is a warning, not a failure.
+    // Resets 30 days and 12 hours from now, as `RATE` (a fixed date changed the snapshot daily).
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
     let spent = Api::start(
-        r#"{"resources":{"core":{"limit":60,"used":60,"remaining":0,"reset":4102444800}}}"#,
+        format!(
+            r#"{{"resources":{{"core":{{"limit":60,"used":60,"remaining":0,"reset":{}}}}}}}"#,
+            now + 30 * 86_400 + 12 * 3_600
+        )
+        .leak(),
         false,
     );
     let ran = cmd(t, &python)
@@ -985,7 +994,7 @@ doctor: 6 ok, 0 warn, 0 fail
     {
       "area": "github",
       "status": "warn",
-      "message": "[API]/rate_limit: 0 of 60 requests left, resets in 26689 d; proxy: none; credentials if asked: GITHUB_TOKEN",
+      "message": "[API]/rate_limit: 0 of 60 requests left, resets in 30 d; proxy: none; credentials if asked: GITHUB_TOKEN",
       "code": "plugins::doctor::rate_limit",
       "help": "installs of `gh:` sources without a ref and release downloads wait until it resets; a GITHUB_TOKEN raises the limit",
       "route": {
