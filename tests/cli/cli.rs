@@ -738,3 +738,24 @@ fn man_writes_a_page_for_every_subcommand() {
         );
     }
 }
+
+/// Each shared library costs every process its loading, relocation and page faults
+/// (docs/PERFORMANCE.md, issue 43): the binary needs libc and libgcc_s, not libm
+/// (indicatif's one `pow` is the libm crate's, `src/main.rs`) nor libz (built in).
+#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[test]
+fn the_binary_loads_no_library_it_can_do_without() {
+    let out = std::process::Command::new("readelf")
+        .args(["-d", BIN])
+        .output()
+        .expect("readelf (binutils) runs");
+    assert!(out.status.success());
+    let dynamic = String::from_utf8(out.stdout).unwrap();
+    let needed: Vec<&str> = dynamic
+        .lines()
+        .filter(|l| l.contains("(NEEDED)"))
+        .filter_map(|l| l.split_once('[').map(|(_, lib)| lib.trim_end_matches(']')))
+        .filter(|lib| !lib.starts_with("ld-linux"))
+        .collect();
+    assert_eq!(needed, ["libgcc_s.so.1", "libc.so.6"], "{dynamic}");
+}
