@@ -2,151 +2,195 @@
 //! protoAgent walk a manifest against (`properties` in the schema's order, since a
 //! did-you-mean picks from them in that order; `additionalProperties: false`; `items`).
 //!
-//! Read from a schema value ([`Keys::of`], aoe's, which is built in code) or straight from a
-//! schema's text ([`Keys::from_text`], protoAgent's embedded file), which skips descriptions
-//! without building a JSON value of the whole schema (docs/PERFORMANCE.md, issue 43).
-
-use std::fmt;
-
-use serde::Deserialize;
-use serde::de::{IgnoredAny, MapAccess, Visitor};
+//! The keys of each built-in schema are compiled in, as a static each host folder holds
+//! (`schema_keys.rs`, written from the schema by a test that fails when they differ):
+//! reading them from the schema's text at run time was 6% of one aoe root's instructions and
+//! 15% of a protoAgent root's (docs/PERFORMANCE.md, issue 43).
 
 /// The keys one schema declares, each with its own.
-#[derive(Debug, Default, PartialEq, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Keys {
     /// `properties`, in the schema's order; `None` where the schema declares none.
-    #[serde(default, rename = "properties", deserialize_with = "in_order")]
-    pub props: Option<Vec<(String, Keys)>>,
+    pub props: Option<&'static [(&'static str, Keys)]>,
     /// `additionalProperties: false`.
-    #[serde(
-        default,
-        rename = "additionalProperties",
-        deserialize_with = "is_false"
-    )]
     pub closed: bool,
     /// `items`.
-    #[serde(default)]
-    pub items: Option<Box<Keys>>,
+    pub items: Option<&'static Keys>,
 }
 
 impl Keys {
-    /// The keys of a schema value.
+    /// A schema that declares nothing: no properties, open, no items.
+    pub const ANY: Keys = Keys {
+        props: None,
+        closed: false,
+        items: None,
+    };
+
+    /// The keys declared for `key`, if the schema declares it.
+    pub fn get(&self, key: &str) -> Option<&Keys> {
+        self.props?
+            .iter()
+            .find(|(k, _)| *k == key)
+            .map(|(_, sub)| sub)
+    }
+
+    /// The keys of a schema value (tests: what the compiled-in keys are checked against).
+    /// Leaks what it builds, as the compiled-in keys are `'static`.
+    #[cfg(test)]
     pub fn of(schema: &serde_json::Value) -> Keys {
         Keys {
             props: schema
                 .get("properties")
                 .and_then(serde_json::Value::as_object)
                 .map(|props| {
-                    props
+                    let props: Vec<_> = props
                         .iter()
-                        .map(|(k, sub)| (k.clone(), Keys::of(sub)))
-                        .collect()
+                        .map(|(k, sub)| (&*k.clone().leak(), Keys::of(sub)))
+                        .collect();
+                    &*props.leak()
                 }),
             closed: schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false)),
-            items: schema.get("items").map(|items| Box::new(Keys::of(items))),
+            items: schema
+                .get("items")
+                .map(|items| &*Box::leak(Box::new(Keys::of(items)))),
         }
     }
 
-    /// These keys as the JSON text of a schema that declares only them (what
-    /// [`Keys::from_text`] reads back), for the keys a build embeds.
+    /// A Rust module that declares these keys as `pub(super) static KEYS` (what each host
+    /// folder's `schema_keys.rs` holds), one property a line. `schema` names where they
+    /// come from and `test` the test that writes the file.
     #[cfg(test)]
-    pub fn to_text(&self) -> String {
-        fn value(keys: &Keys) -> serde_json::Value {
-            let mut schema = serde_json::Map::new();
-            if let Some(props) = &keys.props {
-                let props = props.iter().map(|(k, sub)| (k.clone(), value(sub)));
-                schema.insert("properties".into(), props.collect());
+    pub fn to_rust(&self, schema: &str, test: &str) -> String {
+        fn literal(keys: &Keys, depth: usize, out: &mut String) {
+            if *keys == Keys::ANY {
+                out.push_str("Keys::ANY");
+                return;
             }
-            if keys.closed {
-                schema.insert("additionalProperties".into(), false.into());
+            out.push_str("Keys {\n");
+            let pad = "    ".repeat(depth + 1);
+            match keys.props {
+                None => out.push_str(&format!("{pad}props: None,\n")),
+                Some(props) => {
+                    out.push_str(&format!("{pad}props: Some(&[\n"));
+                    for (k, sub) in props {
+                        out.push_str(&format!("{pad}    ({k:?}, "));
+                        literal(sub, depth + 2, out);
+                        out.push_str("),\n");
+                    }
+                    out.push_str(&format!("{pad}]),\n"));
+                }
             }
-            if let Some(items) = &keys.items {
-                schema.insert("items".into(), value(items));
+            out.push_str(&format!("{pad}closed: {},\n", keys.closed));
+            match keys.items {
+                None => out.push_str(&format!("{pad}items: None,\n")),
+                Some(items) => {
+                    out.push_str(&format!("{pad}items: Some(&"));
+                    literal(items, depth + 1, out);
+                    out.push_str("),\n");
+                }
             }
-            schema.into()
+            out.push_str(&"    ".repeat(depth));
+            out.push('}');
         }
-        let mut text = serde_json::to_string_pretty(&value(self)).expect("a JSON value");
-        text.push('\n');
-        text
-    }
-
-    /// The keys of a schema's JSON text, read without building its value.
-    pub fn from_text(text: &str) -> serde_json::Result<Keys> {
-        serde_json::from_str(text)
-    }
-
-    /// The keys declared for `key`, if the schema declares it.
-    pub fn get(&self, key: &str) -> Option<&Keys> {
-        self.props
-            .as_deref()?
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, sub)| sub)
+        let mut out = format!(
+            "//! The keys {schema} declares (`crate::manifest::keys`), written by\n\
+             //! `{test}`\n\
+             //! with `SNAPSHOTS=overwrite`: that test fails when they differ from the schema's.\n\n\
+             use crate::manifest::keys::Keys;\n\n\
+             pub(super) static KEYS: Keys = "
+        );
+        literal(self, 0, &mut out);
+        out.push_str(";\n");
+        out
     }
 }
 
-/// A JSON object's members in the order written.
-fn in_order<'de, D: serde::Deserializer<'de>>(
-    d: D,
-) -> Result<Option<Vec<(String, Keys)>>, D::Error> {
-    struct Members;
-    impl<'de> Visitor<'de> for Members {
-        type Value = Vec<(String, Keys)>;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("an object of schemas")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut out = Vec::new();
-            while let Some(entry) = map.next_entry()? {
-                out.push(entry);
-            }
-            Ok(out)
-        }
+/// Check a host folder's `schema_keys.rs` against the keys of its schema, each value of
+/// `schemas` (the host profiles: their keys must agree, or the lint needs a file per
+/// profile); `SNAPSHOTS=overwrite` writes the file from the first. `compiled` is the
+/// file's `KEYS` as this build compiled it.
+#[cfg(test)]
+// The test's own switch (not the program's environment).
+#[allow(clippy::disallowed_methods)]
+pub fn check_compiled(
+    path: &str,
+    schema: &str,
+    test: &str,
+    schemas: &[&serde_json::Value],
+    compiled: &Keys,
+) {
+    let text = |v| Keys::of(v).to_rust(schema, test);
+    if std::env::var_os("SNAPSHOTS").is_some_and(|v| v == "overwrite") {
+        fs_err::write(path, text(schemas[0])).unwrap();
     }
-    d.deserialize_map(Members).map(Some)
-}
-
-/// Whether `additionalProperties` is `false` (a schema there is not).
-fn is_false<'de, D: serde::Deserializer<'de>>(d: D) -> Result<bool, D::Error> {
-    struct False;
-    impl<'de> Visitor<'de> for False {
-        type Value = bool;
-        fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-            f.write_str("a boolean or a schema")
-        }
-        fn visit_bool<E: serde::de::Error>(self, b: bool) -> Result<bool, E> {
-            Ok(!b)
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<bool, A::Error> {
-            while map.next_entry::<IgnoredAny, IgnoredAny>()?.is_some() {}
-            Ok(false)
-        }
+    let written = fs_err::read_to_string(path).unwrap();
+    for (i, value) in schemas.iter().enumerate() {
+        assert_eq!(written, text(value), "schema {i}: SNAPSHOTS=overwrite");
+        assert_eq!(*compiled, Keys::of(value), "rebuild: {path} changed");
     }
-    d.deserialize_any(False)
 }
 
 #[cfg(test)]
 mod tests {
     use super::Keys;
 
-    /// Read from the text, the keys are those of the schema's value, in order.
+    /// The keys of a value are its properties in order, its `additionalProperties: false`
+    /// and its `items`; the Rust text declares them as a literal.
     #[test]
-    fn the_text_and_the_value_give_the_same_keys() {
-        let text = r#"{"description": "d", "type": "object", "additionalProperties": false,
+    fn the_keys_of_a_schema_and_their_rust() {
+        let schema = serde_json::json!({"description": "d", "type": "object",
+            "additionalProperties": false,
             "properties": {"b": {"type": "string"}, "a": {"additionalProperties": {"type": "x"},
             "properties": {"z": {}}}, "l": {"items": {"properties": {"k": {}},
-            "additionalProperties": true}}}}"#;
-        let keys = Keys::from_text(text).unwrap();
-        assert_eq!(keys, Keys::of(&serde_json::from_str(text).unwrap()));
+            "additionalProperties": true}}}});
+        let keys = Keys::of(&schema);
         assert!(keys.closed);
         assert_eq!(keys.get("a").map(|a| a.closed), Some(false));
+        assert_eq!(keys.get("b"), Some(&Keys::ANY));
         assert_eq!(
             keys.props
                 .iter()
-                .flatten()
-                .map(|(k, _)| k.as_str())
+                .flat_map(|p| p.iter())
+                .map(|(k, _)| *k)
                 .collect::<Vec<_>>(),
             ["b", "a", "l"]
+        );
+        snapbox::assert_data_eq!(
+            keys.to_rust("the test's schema", "this test"),
+            snapbox::str![[r#"
+//! The keys the test's schema declares (`crate::manifest::keys`), written by
+//! `this test`
+//! with `SNAPSHOTS=overwrite`: that test fails when they differ from the schema's.
+
+use crate::manifest::keys::Keys;
+
+pub(super) static KEYS: Keys = Keys {
+    props: Some(&[
+        ("b", Keys::ANY),
+        ("a", Keys {
+            props: Some(&[
+                ("z", Keys::ANY),
+            ]),
+            closed: false,
+            items: None,
+        }),
+        ("l", Keys {
+            props: None,
+            closed: false,
+            items: Some(&Keys {
+                props: Some(&[
+                    ("k", Keys::ANY),
+                ]),
+                closed: false,
+                items: None,
+            }),
+        }),
+    ]),
+    closed: true,
+    items: None,
+};
+
+"#]]
         );
     }
 }

@@ -44,7 +44,7 @@ fn walk_keys(node: &Node, keys: &Keys, at: &Pointer, out: &mut Vec<Finding>) {
     let nested = |n: &Node| matches!(n.value, Value::Table(_) | Value::Array(_));
     match &node.value {
         Value::Table(entries) => {
-            let Some(props) = &keys.props else {
+            let Some(props) = keys.props else {
                 return;
             };
             for e in entries {
@@ -61,12 +61,10 @@ fn walk_keys(node: &Node, keys: &Keys, at: &Pointer, out: &mut Vec<Finding>) {
                             at.join(e.key.clone()),
                         )
                         .on_key();
-                        out.push(
-                            match did_you_mean(&e.key, props.iter().map(|(k, _)| k.as_str())) {
-                                Some(s) => f.help(format!("did you mean `{s}`?")).fix(s),
-                                None => f,
-                            },
-                        );
+                        out.push(match did_you_mean(&e.key, props.iter().map(|(k, _)| *k)) {
+                            Some(s) => f.help(format!("did you mean `{s}`?")).fix(s),
+                            None => f,
+                        });
                     }
                     continue;
                 };
@@ -76,7 +74,7 @@ fn walk_keys(node: &Node, keys: &Keys, at: &Pointer, out: &mut Vec<Finding>) {
             }
         }
         Value::Array(items) => {
-            if let Some(item_keys) = &keys.items {
+            if let Some(item_keys) = keys.items {
                 for (i, item) in items.iter().enumerate() {
                     if nested(item) {
                         walk_keys(item, item_keys, &at.join(i), out);

@@ -5,6 +5,13 @@ mod check;
 mod ignored;
 mod install;
 mod lint;
+// The schema's keys, for the ignored-keys lint on every manifest, compiled in: building the
+// schema on each valid root to read its keys was a quarter of that root's instructions, and
+// reading them from JSON text at start another 6% (docs/PERFORMANCE.md, issue 43). Both host
+// profiles declare the same keys; `tests::the_compiled_keys_are_the_schemas` checks that and
+// writes the file.
+#[rustfmt::skip]
+mod schema_keys;
 pub(crate) mod profile;
 pub(crate) mod raw;
 pub(crate) mod rules;
@@ -17,7 +24,6 @@ use std::sync::LazyLock;
 use self::profile::Profile;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::manifest::doc::{Locator, Node};
-use crate::manifest::keys::Keys;
 use crate::manifest::{Facts, Finding, HostClass, Outcome, ReleaseWorker, format, subset};
 use structural::structural_finding;
 
@@ -70,18 +76,6 @@ fn compiled(profile: Profile) -> &'static Compiled {
     }
 }
 
-/// The schema's keys, for the ignored-keys lint on every manifest, read from `keys.json`:
-/// building the schema on each valid root to read its keys was a quarter of that root's
-/// instructions (docs/PERFORMANCE.md, issue 43). Both host profiles declare the same keys;
-/// `tests::the_embedded_keys_are_the_schemas` checks that and writes the file.
-fn keys() -> &'static Keys {
-    static READ: LazyLock<Keys> =
-        LazyLock::new(|| Keys::from_text(KEYS).expect("the embedded keys are tested"));
-    &READ
-}
-
-const KEYS: &str = include_str!("keys.json");
-
 /// What a syntax error or a too-new `api_version` leaves unchecked: the host stops there.
 const EVERYTHING_ELSE: &str = "the structural and semantic passes, install refusals and lints";
 
@@ -111,7 +105,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
 
     let at = Locator::new(&doc);
     let mut diagnostics = Vec::new();
-    let mut lints = ignored::ignored_keys(&doc, keys());
+    let mut lints = ignored::ignored_keys(&doc, &schema_keys::KEYS);
     let mut skipped = None;
     let mut facts = Facts::default();
     let (class, host_message) = match raw::from_table(table, text, profile) {

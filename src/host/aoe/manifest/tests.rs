@@ -151,39 +151,27 @@ fn the_subset_reports_what_jsonschema_reports() {
     }
 }
 
-/// The keys the ignored-keys lint reads from `keys.json` are exactly those of the schema
-/// `plugins schema aoe` prints for each host profile, in its order. `SNAPSHOTS=overwrite`
-/// writes the file (from the default profile: were the profiles' keys to differ, the other
-/// fails here and the lint needs a file per profile).
+/// The keys the ignored-keys lint walks (`schema_keys.rs`, compiled in) are exactly those of
+/// the schema `plugins schema aoe` prints for each host profile, in its order.
+/// `SNAPSHOTS=overwrite` writes the file (from the default profile: were the profiles' keys to
+/// differ, the other fails here and the lint needs a file per profile).
 #[test]
-// The test's own switch (not the program's environment).
-#[allow(clippy::disallowed_methods)]
-fn the_embedded_keys_are_the_schemas() {
-    use crate::manifest::keys::Keys;
-    let of = |profile| Keys::of(&super::schema::build(profile));
-    if std::env::var_os("SNAPSHOTS").is_some_and(|v| v == "overwrite") {
-        let path = concat!(
+fn the_compiled_keys_are_the_schemas() {
+    let default = super::schema::build(Profile::default());
+    let schemas: Vec<_> = [Profile::H12, Profile::H15]
+        .into_iter()
+        .map(super::schema::build)
+        .collect();
+    crate::manifest::keys::check_compiled(
+        concat!(
             env!("CARGO_MANIFEST_DIR"),
-            "/src/host/aoe/manifest/keys.json"
-        );
-        fs_err::write(path, of(Profile::default()).to_text()).unwrap();
-    }
-    let embedded = fs_err::read_to_string(concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/src/host/aoe/manifest/keys.json"
-    ))
-    .unwrap();
-    for profile in [Profile::H12, Profile::H15] {
-        assert_eq!(
-            embedded,
-            of(profile).to_text(),
-            "{profile:?}: SNAPSHOTS=overwrite"
-        );
-        assert_eq!(Keys::from_text(super::KEYS).unwrap(), of(profile));
-    }
-    assert_eq!(
-        embedded,
-        super::KEYS,
-        "rebuild: the binary embeds an older keys.json"
+            "/src/host/aoe/manifest/schema_keys.rs"
+        ),
+        "aoe's manifest schema (`plugins schema aoe`)",
+        "host::aoe::manifest::tests::the_compiled_keys_are_the_schemas",
+        &std::iter::once(&default)
+            .chain(&schemas)
+            .collect::<Vec<_>>(),
+        &super::schema_keys::KEYS,
     );
 }

@@ -1,12 +1,10 @@
 //! Unknown and duplicate keys, against the keys `plugin.schema.json` declares.
 //!
 //! The walk needs only the schema's `properties` (in order: a did-you-mean picks from them in
-//! that order) and `items`, so those are read straight from the embedded text
-//! (`manifest::keys::Keys::from_text`),
-//! skipping descriptions without building a JSON value of the whole schema, which was a
-//! quarter of one protoAgent root's instructions (docs/PERFORMANCE.md, issue 43).
-
-use std::sync::LazyLock;
+//! that order) and `items`, which are compiled in (`schema_keys.rs`, checked against the
+//! embedded schema by `tests::the_compiled_keys_are_the_schemas`): building a JSON value of
+//! the whole schema was a quarter of one protoAgent root's instructions, and reading its
+//! keys from the text at start another 15% (docs/PERFORMANCE.md, issue 43).
 
 use super::{KEYS_0218, Out, Profile, warn};
 use crate::diagnostic::{Code, did_you_mean};
@@ -14,23 +12,22 @@ use crate::manifest::Finding;
 use crate::manifest::doc::{Node, Pointer, Value};
 use crate::manifest::keys::Keys;
 
-/// protoAgent's `plugin.schema.json`, read once.
-fn of_schema() -> &'static Keys {
-    static K: LazyLock<Keys> =
-        LazyLock::new(|| Keys::from_text(super::super::SCHEMA).expect("embedded schema is JSON"));
-    &K
-}
-
 /// Unknown keys (the host ignores them) and duplicates (the last wins), recursively
 /// where the schema describes the table.
 pub(super) fn keys(doc: &Node, profile: Profile, out: &mut Out) {
-    walk(doc, of_schema(), &Pointer::default(), profile, out);
+    walk(
+        doc,
+        &super::schema_keys::KEYS,
+        &Pointer::default(),
+        profile,
+        out,
+    );
 }
 
 fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Out) {
     match &node.value {
         Value::Table(entries) => {
-            let declared = schema.props.as_deref();
+            let declared = schema.props;
             let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
             for e in entries {
                 let here = at.join(e.key.clone());
@@ -82,7 +79,7 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
                         here,
                     )
                     .on_key();
-                    if let Some(s) = did_you_mean(&e.key, known.iter().map(|(k, _)| k.as_str())) {
+                    if let Some(s) = did_you_mean(&e.key, known.iter().map(|(k, _)| *k)) {
                         f = f.help(format!("did you mean `{s}`?"));
                         f = f.fix(s);
                     }
@@ -91,7 +88,7 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
             }
         }
         Value::Array(list) => {
-            if let Some(item) = schema.items.as_deref().filter(|i| i.props.is_some()) {
+            if let Some(item) = schema.items.filter(|i| i.props.is_some()) {
                 for (i, n) in list.iter().enumerate() {
                     walk(n, item, &at.join(i), profile, out);
                 }
@@ -103,14 +100,18 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
 
 #[cfg(test)]
 mod tests {
-    use crate::manifest::keys::Keys;
-
-    /// The keys read from the text are the keys of the schema as a JSON value, in order.
+    /// The compiled-in keys are the embedded schema's, in order.
     #[test]
-    fn the_keys_are_the_schemas() {
-        assert_eq!(
-            super::of_schema(),
-            &Keys::of(super::super::super::schema_value())
+    fn the_compiled_keys_are_the_schemas() {
+        crate::manifest::keys::check_compiled(
+            concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/src/host/protoagent/manifest/lint/schema_keys.rs"
+            ),
+            "protoAgent's `plugin.schema.json`",
+            "host::protoagent::manifest::lint::keys::tests::the_compiled_keys_are_the_schemas",
+            &[super::super::super::schema_value()],
+            &super::super::schema_keys::KEYS,
         );
     }
 }

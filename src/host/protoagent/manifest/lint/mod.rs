@@ -12,6 +12,8 @@ mod commands;
 mod deps;
 mod gates;
 mod keys;
+#[rustfmt::skip]
+mod schema_keys;
 mod paths;
 mod settings;
 mod sources;
