@@ -1,5 +1,6 @@
 //! The process environment, read in one place (domain modules never read env vars).
 
+use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
 
 use crate::lock::Lock;
@@ -67,22 +68,41 @@ pub struct Context {
     pub registry: crate::oci::RegistryEnv,
 }
 
+/// The process environment, read once: each variable as `getenv` finds it (the first of a
+/// name). Every lookup of a command's start goes through it rather than through
+/// `std::env::var`, which takes the environment's lock and scans it again each time
+/// (docs/PERFORMANCE.md, issue 43).
+struct Vars(Vec<(OsString, OsString)>);
+
+impl Vars {
+    fn os(&self, k: &str) -> Option<&OsStr> {
+        self.0
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_os_str())
+    }
+
+    /// As `std::env::var(k).ok()`: `None` when unset or not UTF-8.
+    fn var(&self, k: &str) -> Option<String> {
+        self.os(k).and_then(OsStr::to_str).map(str::to_owned)
+    }
+
+    /// A non-empty value as a path.
+    fn path(&self, k: &str) -> Option<PathBuf> {
+        self.os(k).filter(|v| !v.is_empty()).map(PathBuf::from)
+    }
+}
+
 /// Registry credentials from the environment (`PLUGINS_REGISTRY_TOKEN` and
 /// `PLUGINS_REGISTRY_USERNAME`, `REGISTRY_AUTH_FILE`, docker's `DOCKER_CONFIG` else
 /// `~/.docker`), relative paths against `cwd`.
-#[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
-fn registry_env(cwd: &std::path::Path) -> crate::oci::RegistryEnv {
+fn registry_env(env: &Vars, cwd: &std::path::Path) -> crate::oci::RegistryEnv {
     let var = |k: &str| {
-        std::env::var(k)
-            .ok()
+        env.var(k)
             .map(|v| v.trim().to_owned())
             .filter(|v| !v.is_empty())
     };
-    let path = |k: &str| {
-        std::env::var_os(k)
-            .filter(|v| !v.is_empty())
-            .map(PathBuf::from)
-    };
+    let path = |k: &str| env.path(k);
     crate::oci::RegistryEnv {
         token: var("PLUGINS_REGISTRY_TOKEN").map(crate::net::Secret),
         username: var("PLUGINS_REGISTRY_USERNAME"),
@@ -94,13 +114,13 @@ fn registry_env(cwd: &std::path::Path) -> crate::oci::RegistryEnv {
 }
 
 /// Proxies and credential sources from the environment.
-#[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
 fn net_settings(
+    env: &Vars,
     gh_base: Option<&str>,
     github_api: &str,
     home: Option<PathBuf>,
 ) -> crate::net::Settings {
-    let var = |k: &str| std::env::var(k).ok().filter(|v| !v.trim().is_empty());
+    let var = |k: &str| env.var(k).filter(|v| !v.trim().is_empty());
     // Like curl and git: the lowercase name first.
     let either = |k: &str| var(&k.to_ascii_lowercase()).or_else(|| var(k));
     let mut github_hosts = vec!["github.com".to_owned(), "api.github.com".to_owned()];
@@ -134,57 +154,58 @@ fn net_settings(
             always: var("PLUGINS_GIT_FETCH_WITH_CLI")
                 .is_some_and(|v| matches!(v.trim(), "1" | "true" | "yes")),
             user_ssh: var("GIT_SSH_COMMAND").is_some() || var("GIT_SSH").is_some(),
-            interactive: std::io::IsTerminal::is_terminal(&std::io::stdin()),
+            interactive: stdin_is_terminal(),
         },
     }
+}
+
+/// Whether standard input is a terminal, asked of the descriptor: `std::io::stdin()` would
+/// set up its 8 KiB buffer, which a command that never reads it does not need.
+fn stdin_is_terminal() -> bool {
+    // SAFETY: `isatty` only reads the descriptor's state; descriptor 0 is not closed or
+    // reused by this call.
+    unsafe { libc::isatty(libc::STDIN_FILENO) == 1 }
 }
 
 impl Context {
     #[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
     pub fn from_env() -> Self {
-        let path = |k: &str| {
-            std::env::var_os(k)
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        };
+        let env = Vars(std::env::vars_os().collect());
+        let path = |k: &str| env.path(k);
         // protoAgent strips its variables and ignores empty ones.
         let stripped = |k: &str| {
-            std::env::var(k)
-                .ok()
+            env.var(k)
                 .map(|v| v.trim().to_owned())
                 .filter(|v| !v.is_empty())
         };
         let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("/"));
-        let gh_base = std::env::var("PLUGINS_GH_BASE")
-            .ok()
-            .or_else(|| std::env::var("AOE_GITHUB_CLONE_BASE").ok())
+        let gh_base = env
+            .var("PLUGINS_GH_BASE")
+            .or_else(|| env.var("AOE_GITHUB_CLONE_BASE"))
             .filter(|v| !v.is_empty());
-        let github_api = std::env::var("PLUGINS_GITHUB_API")
-            .ok()
+        let github_api = env
+            .var("PLUGINS_GITHUB_API")
             .filter(|v| !v.is_empty())
             .unwrap_or_else(|| "https://api.github.com".into());
-        let net = net_settings(gh_base.as_deref(), &github_api, path("HOME"));
-        // The whole environment, read once for the names (`env_names`) and the steps'.
-        let vars: Vec<_> = std::env::vars_os().collect();
+        let net = net_settings(&env, gh_base.as_deref(), &github_api, path("HOME"));
         Context {
             plugins_home: path("PLUGINS_HOME").map(|p| cwd.join(p)),
             home: path("HOME"),
-            no_color: std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty()),
-            force_color: std::env::var_os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
-            clicolor_off: std::env::var_os("CLICOLOR").is_some_and(|v| v == "0"),
-            term_dumb: std::env::var_os("TERM").is_some_and(|v| v == "dumb"),
-            columns: std::env::var("COLUMNS").ok().and_then(|c| c.parse().ok()),
+            no_color: env.os("NO_COLOR").is_some_and(|v| !v.is_empty()),
+            force_color: env.os("CLICOLOR_FORCE").is_some_and(|v| v != "0"),
+            clicolor_off: env.os("CLICOLOR").is_some_and(|v| v == "0"),
+            term_dumb: env.os("TERM").is_some_and(|v| v == "dumb"),
+            columns: env.var("COLUMNS").and_then(|c| c.parse().ok()),
             gh_base,
             github_api,
             net,
             net_timeout: std::time::Duration::from_secs(
-                std::env::var("PLUGINS_NET_TIMEOUT")
-                    .ok()
+                env.var("PLUGINS_NET_TIMEOUT")
                     .and_then(|v| v.parse::<u64>().ok())
                     .filter(|s| *s > 0)
                     .unwrap_or(30),
             ),
-            max_file_mib: match std::env::var_os("PLUGINS_MAX_FILE_MIB") {
+            max_file_mib: match env.os("PLUGINS_MAX_FILE_MIB") {
                 None => Ok(crate::git::DEFAULT_MAX_FILE_MIB),
                 Some(v) => v
                     .to_str()
@@ -202,15 +223,17 @@ impl Context {
             featured_index: path("PLUGINS_FEATURED_INDEX")
                 .or_else(|| path("AOE_FEATURED_INDEX_PATH"))
                 .map(|p| cwd.join(p)),
-            cwd: cwd.clone(),
-            env_names: vars
+            env_names: env
+                .0
                 .iter()
                 .filter(|(_, v)| !v.is_empty())
                 .filter_map(|(k, _)| k.to_str().map(str::to_owned))
                 .collect(),
             github_step_summary: path("GITHUB_STEP_SUMMARY"),
-            steps: crate::steps::StepEnv::from_vars(vars),
-            registry: registry_env(&cwd),
+            registry: registry_env(&env, &cwd),
+            cwd,
+            // Last: the steps' variables are moved out of the environment read above.
+            steps: crate::steps::StepEnv::from_vars(env.0),
         }
     }
 
