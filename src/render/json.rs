@@ -144,6 +144,9 @@ pub fn render(reports: &[PluginReport], aoe_api: u32) -> String {
     out
 }
 
+/// How deep the items of the document's `plugins` array are.
+const PLUGINS_DEPTH: usize = 2;
+
 /// The JSON document, one report at a time: the summary comes first, so the
 /// plugins wait in a [`Spool`] until the last one is in.
 pub struct JsonStream {
@@ -157,13 +160,13 @@ impl JsonStream {
         JsonStream {
             aoe_api,
             tally: Tally::default(),
-            plugins: Spool::default(),
+            plugins: Spool::at_depth(PLUGINS_DEPTH),
         }
     }
 
     pub fn push(&mut self, r: &PluginReport) -> std::io::Result<()> {
         self.tally.add(r);
-        let text = super::pretty(&plugin(r));
+        let text = super::pretty_at(&plugin(r), PLUGINS_DEPTH);
         self.plugins.push(",\n", &text)
     }
 

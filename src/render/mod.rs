@@ -55,6 +55,9 @@ pub struct Spool {
     /// What is not in `file` yet: written in pieces of [`SPOOL_BUFFER`] bytes.
     buffer: String,
     items: usize,
+    /// The indent each item is pushed after ([`Spool::at_depth`]), `None` when the items
+    /// are indented as they are drained.
+    indent: Option<&'static str>,
 }
 
 const SPOOL_BUFFER: usize = 64 * 1024;
@@ -65,17 +68,32 @@ impl Default for Spool {
             file: tempfile::spooled_tempfile(1 << 20),
             buffer: String::new(),
             items: 0,
+            indent: None,
         }
     }
 }
 
 impl Spool {
+    /// A spool of pretty JSON items written at `depth` ([`pretty_at`]): each item goes in
+    /// after the indent of that depth, so the spool is drained as it is, not re-read line
+    /// by line to indent it (that was 8% of a `validate -r --format json` run over
+    /// AWorld's corpus; docs/PERFORMANCE.md, issue 43).
+    pub fn at_depth(depth: usize) -> Spool {
+        Spool {
+            indent: Some(&SPACES[..2 * depth]),
+            ..Spool::default()
+        }
+    }
+
     /// Append one item, after `separator` unless it is the first.
     pub fn push(&mut self, separator: &str, item: &str) -> std::io::Result<()> {
         if self.items > 0 {
             self.buffer.push_str(separator);
         }
         self.items += 1;
+        if let Some(indent) = self.indent {
+            self.buffer.push_str(indent);
+        }
         self.buffer.push_str(item);
         if self.buffer.len() >= SPOOL_BUFFER {
             self.file.write_all(self.buffer.as_bytes())?;
@@ -93,6 +111,13 @@ impl Spool {
     pub fn drain(mut self, indent: &str, sink: &mut Sink<'_>) -> std::io::Result<()> {
         self.file.write_all(self.buffer.as_bytes())?;
         self.buffer = String::new();
+        if let Some(pushed) = self.indent {
+            assert_eq!(
+                pushed, indent,
+                "a spool's items are indented for their hole"
+            );
+            return self.copy(sink);
+        }
         // A block no larger than what is held: zeroing 64 KiB for a one-plugin report was
         // a tenth of its page faults (docs/PERFORMANCE.md, issue 43).
         let held = self.file.stream_position()?;
@@ -125,6 +150,40 @@ impl Spool {
             }
         }
         sink(utf8(&chunk)?)
+    }
+
+    /// Write everything held to `sink` as it is, in pieces that end at a line break (so a
+    /// character never straddles two).
+    fn copy(mut self, sink: &mut Sink<'_>) -> std::io::Result<()> {
+        let held = self.file.stream_position()?;
+        self.file.seek(SeekFrom::Start(0))?;
+        let mut block =
+            vec![0u8; usize::try_from(held).map_or(SPOOL_BUFFER, |h| h.min(SPOOL_BUFFER))];
+        // What follows the last line break read so far: less than a line.
+        let mut carry: Vec<u8> = Vec::new();
+        loop {
+            let n = match self.file.read(&mut block) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            let read = &block[..n];
+            match memchr::memrchr(b'\n', read) {
+                None => carry.extend_from_slice(read),
+                Some(i) => {
+                    if carry.is_empty() {
+                        sink(utf8(&read[..=i])?)?;
+                    } else {
+                        carry.extend_from_slice(&read[..=i]);
+                        sink(utf8(&carry)?)?;
+                        carry.clear();
+                    }
+                    carry.extend_from_slice(&read[i + 1..]);
+                }
+            }
+        }
+        sink(utf8(&carry)?)
     }
 }
 
@@ -251,11 +310,26 @@ fn floor_char_boundary(text: &str, mut i: usize) -> usize {
 
 /// `value` as `serde_json::to_string_pretty` writes it, byte for byte, through [`Pretty`].
 pub(crate) fn pretty(value: &impl serde::Serialize) -> String {
+    pretty_at(value, 0)
+}
+
+/// [`pretty`], as it reads when nested `depth` levels deep in a pretty document: each line
+/// after the first indented two spaces more a level (the first line's indent is the
+/// caller's, [`Spool::at_depth`]).
+pub(crate) fn pretty_at(value: &impl serde::Serialize, depth: usize) -> String {
     let mut out = Vec::with_capacity(4096);
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, Pretty::default());
+    let formatter = Pretty {
+        depth,
+        has_value: false,
+    };
+    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
     value.serialize(&mut ser).expect("report serializes");
     String::from_utf8(out).expect("serde_json writes UTF-8")
 }
+
+/// The indent of up to 16 levels, as deep as [`Spool::at_depth`] goes (the reports nest
+/// their items 2, 4 and 6 deep).
+const SPACES: &str = "                                ";
 
 /// serde_json's `PrettyFormatter` with its two-space indent, writing each line break and
 /// the indent after it as one slice: the original writes the indent once per level, and
@@ -378,37 +452,50 @@ mod tests {
 
     #[test]
     fn a_spliced_document_is_what_serde_json_prints_whole() {
-        // Past the spool's 1 MiB in memory, so the temporary file is used too.
-        let items: Vec<serde_json::Value> = (0..6000)
-            .map(|i| serde_json::json!({ "i": i, "text": "x\ny ".repeat(40), "list": [1, [], {}] }))
+        // Past the spool's 1 MiB in memory, so the temporary file is used too; multi-byte
+        // characters and one item longer than a read block, so pieces end at line breaks.
+        let mut items: Vec<serde_json::Value> = (0..6000)
+            .map(|i| serde_json::json!({ "i": i, "text": "x\ny é€ ".repeat(40), "list": [1, [], {}] }))
             .collect();
+        items.insert(10, serde_json::json!(["é".repeat(100_000)]));
         let doc = |items: serde_json::Value, notes: serde_json::Value| serde_json::json!({ "head": { "n": 1 }, "deep": [{ "notes": notes }], "items": items });
         let whole = serde_json::to_string_pretty(&doc(
             serde_json::Value::from(items.clone()),
-            serde_json::json!(["a", "b"]),
+            serde_json::json!(["a", {"b": [2]}]),
         ))
         .unwrap();
-        let (mut spool, mut notes) = (Spool::default(), Spool::default());
-        for item in &items {
-            spool
-                .push(",\n", &serde_json::to_string_pretty(item).unwrap())
-                .unwrap();
-        }
-        notes.push(",\n", "\"a\"").unwrap();
-        notes.push(",\n", "\"b\"").unwrap();
         let skeleton = serde_json::to_string_pretty(&doc(
             serde_json::json!([HOLE]),
             serde_json::json!([HOLE]),
         ))
         .unwrap();
-        let mut out = String::new();
-        splice(&skeleton, vec![notes, spool], &mut |s: &str| {
-            out.push_str(s);
-            Ok(())
-        })
-        .unwrap();
-        assert!(out.len() > 1 << 20);
-        assert!(out == whole, "the spliced document differs");
+        // Items indented as the spool is drained, and items pushed already indented.
+        for (items_depth, notes_depth) in [(None, None), (Some(2), Some(4))] {
+            let spool = |depth: Option<usize>| depth.map_or_else(Spool::default, Spool::at_depth);
+            let text =
+                |v: &serde_json::Value, depth: Option<usize>| pretty_at(v, depth.unwrap_or(0));
+            let (mut spool_, mut notes) = (spool(items_depth), spool(notes_depth));
+            for item in &items {
+                spool_.push(",\n", &text(item, items_depth)).unwrap();
+            }
+            notes
+                .push(",\n", &text(&serde_json::json!("a"), notes_depth))
+                .unwrap();
+            notes
+                .push(",\n", &text(&serde_json::json!({"b": [2]}), notes_depth))
+                .unwrap();
+            let mut out = String::new();
+            splice(&skeleton, vec![notes, spool_], &mut |s: &str| {
+                out.push_str(s);
+                Ok(())
+            })
+            .unwrap();
+            assert!(out.len() > 1 << 20);
+            assert!(
+                out == whole,
+                "the spliced document differs ({items_depth:?})"
+            );
+        }
     }
 
     /// The line and column of `offset`, counted from the start of `text`: what

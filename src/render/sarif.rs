@@ -95,8 +95,8 @@ impl SarifStream {
                 .filter(|c| VALIDATE_AREAS.contains(&area(*c)))
                 .collect(),
             base,
-            results: Spool::default(),
-            notes: Spool::default(),
+            results: Spool::at_depth(RESULTS_DEPTH),
+            notes: Spool::at_depth(NOTES_DEPTH),
         }
     }
 
@@ -134,7 +134,8 @@ impl SarifStream {
             if !fixes.is_empty() {
                 result["fixes"] = Value::Array(fixes);
             }
-            self.results.push(",\n", &pretty(&result))?;
+            self.results
+                .push(",\n", &super::pretty_at(&result, RESULTS_DEPTH))?;
         }
         if let Some(note) = super::human::skipped_note(r) {
             let note = json!({
@@ -142,7 +143,8 @@ impl SarifStream {
                 "message": { "text": note },
                 "locations": [location(uri, &lines, None)],
             });
-            self.notes.push(",\n", &pretty(&note))?;
+            self.notes
+                .push(",\n", &super::pretty_at(&note, NOTES_DEPTH))?;
         }
         Ok(())
     }
@@ -176,6 +178,11 @@ impl SarifStream {
         super::splice(&skeleton, spools, sink)
     }
 }
+
+/// How deep the items of `runs[0].results` are, and those of
+/// `runs[0].invocations[0].toolExecutionNotifications`.
+const RESULTS_DEPTH: usize = 4;
+const NOTES_DEPTH: usize = 6;
 
 fn pretty(value: &Value) -> String {
     super::pretty(value)
