@@ -105,10 +105,19 @@ pub fn parse_validate(args: &[std::ffi::OsString]) -> Option<Cli> {
     let parsed = command
         .try_get_matches_from_mut(args)
         .ok()
-        .and_then(|m| <Cli as clap::FromArgMatches>::from_arg_matches(&m).ok());
+        .and_then(|m| from_matches(m).ok());
     // As `lib::parse` does: the process exit frees the definition.
     std::mem::forget(command);
     parsed
+}
+
+/// The command line's value, taken out of its matches rather than from a copy of them
+/// (`FromArgMatches::from_arg_matches` clones them first); what is left of the matches is
+/// freed by the process exit, as the definition is (docs/PERFORMANCE.md, issue 43).
+pub fn from_matches(mut matches: clap::ArgMatches) -> std::result::Result<Cli, clap::Error> {
+    let cli = <Cli as clap::FromArgMatches>::from_arg_matches_mut(&mut matches);
+    std::mem::forget(matches);
+    cli
 }
 
 /// The root's definition with `validate` as its only subcommand.

@@ -16,14 +16,21 @@ pub enum ExitStatus {
     Child(u8),
 }
 
-impl From<ExitStatus> for std::process::ExitCode {
-    fn from(s: ExitStatus) -> Self {
-        std::process::ExitCode::from(match s {
+impl ExitStatus {
+    /// The process's exit code.
+    pub fn code(self) -> u8 {
+        match self {
             ExitStatus::Success => 0,
             ExitStatus::Failure => 1,
             ExitStatus::Error => 2,
             ExitStatus::Updated => 3,
             ExitStatus::Child(n) => n,
-        })
+        }
+    }
+}
+
+impl From<ExitStatus> for std::process::ExitCode {
+    fn from(s: ExitStatus) -> Self {
+        std::process::ExitCode::from(s.code())
     }
 }

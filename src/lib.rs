@@ -55,10 +55,15 @@ pub mod verify;
 use std::ffi::OsString;
 use std::process::ExitCode;
 
-use clap::{CommandFactory, FromArgMatches, Parser};
+use clap::{CommandFactory, Parser};
 
 /// Run the CLI with `args` (including the program name) and return the exit code.
 pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
+    ExitCode::from(exit_code(args))
+}
+
+/// [`run`], its exit code as a number (`src/main.rs` passes it to `std::process::exit`).
+pub fn exit_code(args: impl IntoIterator<Item = OsString>) -> u8 {
     // Its environment holds secrets (tokens, passwords) from the start.
     steps::keep_to_itself();
     let args: Vec<OsString> = args.into_iter().collect();
@@ -72,12 +77,12 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             "plugins {}",
             env!("CARGO_PKG_VERSION")
         );
-        return ExitCode::SUCCESS;
+        return 0;
     }
     if args.get(1).is_some_and(|a| a == "__complete") {
         // Asked by a completion script: never an error, never a message.
         let Ok(complete) = cli::CompleteCli::try_parse_from(&args[1..]) else {
-            return ExitCode::SUCCESS;
+            return 0;
         };
         let cx = context::Context::from_env();
         let global = printer::GlobalArgs {
@@ -89,7 +94,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
         };
         let printer = printer::Printer::new(&global, &cx);
         let _ = commands::completions::run_complete(&complete.args, &cx, &printer);
-        return ExitCode::SUCCESS;
+        return 0;
     }
     let cli = match parse(args) {
         Ok(cli) => cli,
@@ -111,7 +116,7 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
             Err(not) => {
                 let printer = printer::Printer::new(&cli.global, &cx);
                 printer.fail(&error::Error::InvalidArgument(not.to_string()));
-                return ExitCode::from(2);
+                return 2;
             }
         }
     }
@@ -128,16 +133,16 @@ pub fn run(args: impl IntoIterator<Item = OsString>) -> ExitCode {
     // helper) running: nothing outlives the command.
     git::kill_stragglers();
     match ended {
-        Ok(status) => status.into(),
+        Ok(status) => status.code(),
         Err(e) => {
             printer.fail(&e);
-            e.exit_status().into()
+            e.exit_status().code()
         }
     }
 }
 
 /// The command line, or the exit code of clap's help, version or usage error (printed).
-fn parse(args: Vec<OsString>) -> Result<cli::Cli, ExitCode> {
+fn parse(args: Vec<OsString>) -> Result<cli::Cli, u8> {
     if let Some(cli) = cli::parse_validate(&args) {
         return Ok(cli);
     }
@@ -145,13 +150,13 @@ fn parse(args: Vec<OsString>) -> Result<cli::Cli, ExitCode> {
     let mut command = cli::Cli::command().color(color);
     let parsed = command
         .try_get_matches_from_mut(args)
-        .and_then(|m| cli::Cli::from_arg_matches(&m));
+        .and_then(cli::from_matches);
     // Nothing reads the definition of every subcommand after this, and freeing it took a
     // tenth of a one-root `validate` (docs/PERFORMANCE.md, issue 43): the process exit does.
     std::mem::forget(command);
     parsed.map_err(|e| {
         // clap prints help/version to stdout (exit 0) and usage errors to stderr (exit 2).
         let _ = e.print();
-        ExitCode::from(if e.use_stderr() { 2 } else { 0 })
+        if e.use_stderr() { 2 } else { 0 }
     })
 }
