@@ -135,8 +135,12 @@ fn number(node: &Node) -> Option<Number> {
     }
 }
 
-/// A compiled `pattern`, kept for the process (the built-in schemas have few).
+/// Whether `text` matches `pattern`: by its [`WRITTEN_OUT`] matcher, else by a regex
+/// compiled once for the process (the built-in schemas have few).
 fn pattern_matches(pattern: &str, text: &str) -> bool {
+    if let Some(matches) = written_out(pattern) {
+        return matches(text);
+    }
     static SEEN: std::sync::Mutex<Vec<(String, regex::Regex)>> = std::sync::Mutex::new(Vec::new());
     let mut seen = SEEN
         .lock()
@@ -149,6 +153,31 @@ fn pattern_matches(pattern: &str, text: &str) -> bool {
         }
     }
     seen.iter().any(|(p, re)| p == pattern && re.is_match(text))
+}
+
+/// Patterns of the built-in schemas matched by code rather than by a compiled regex:
+/// compiling one costs about 130 K instructions, a tenth of validating one aoe root the
+/// host's typed parse rejects (docs/PERFORMANCE.md, issue 43). Each matcher is checked
+/// against the regex on every string of its alphabet up to a length (`tests`).
+const WRITTEN_OUT: &[(&str, fn(&str) -> bool)] =
+    &[(r"^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$", dotted_kebab)];
+
+/// The matcher [`WRITTEN_OUT`] holds for `pattern`, if any.
+pub fn written_out(pattern: &str) -> Option<fn(&str) -> bool> {
+    WRITTEN_OUT
+        .iter()
+        .find(|(p, _)| *p == pattern)
+        .map(|(_, matches)| *matches)
+}
+
+/// `^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$`: dot-separated segments, each a lowercase letter
+/// then lowercase letters, digits and hyphens.
+fn dotted_kebab(text: &str) -> bool {
+    text.split('.').all(|segment| {
+        let mut bytes = segment.bytes();
+        bytes.next().is_some_and(|b| b.is_ascii_lowercase())
+            && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+    })
 }
 
 /// The last entry of each key, in the order keys first appear (a map's view of the table),
@@ -340,5 +369,43 @@ fn children(
             }
         }
         _ => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Each written-out matcher agrees with its regex on every string of the pattern's
+    /// alphabet (and a letter outside it) up to five characters, and on longer samples.
+    #[test]
+    fn written_out_matchers_are_their_regexes() {
+        for (pattern, matches) in super::WRITTEN_OUT {
+            let re = regex::Regex::new(pattern).unwrap();
+            let alphabet = ['a', 'z', '0', '9', '-', '.', 'A', '_', 'é', '\n'];
+            let mut strings = vec![String::new()];
+            let mut last = vec![String::new()];
+            for _ in 0..5 {
+                last = last
+                    .iter()
+                    .flat_map(|s| alphabet.iter().map(move |c| format!("{s}{c}")))
+                    .collect();
+                strings.extend(last.iter().cloned());
+            }
+            strings.extend(
+                [
+                    "aoe.x-1.y",
+                    "a..b",
+                    "a.",
+                    ".a",
+                    "a.1b",
+                    "ab-.c-d",
+                    "x\n",
+                    "a.b.c.d.e.f.g",
+                ]
+                .map(str::to_owned),
+            );
+            for s in &strings {
+                assert_eq!(matches(s), re.is_match(s), "{pattern} on {s:?}");
+            }
+        }
     }
 }

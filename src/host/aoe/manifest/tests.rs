@@ -94,6 +94,8 @@ fn the_schema_uses_only_keywords_the_subset_evaluates() {
         let schema = super::schema::build(profile);
         assert_eq!(subset::unsupported(&schema), Vec::<String>::new());
     }
+    // The id pattern is matched by code, not by a regex compiled per process.
+    assert!(subset::written_out(super::schema::ID_PATTERN).is_some());
 }
 
 #[test]
