@@ -159,11 +159,13 @@ fn pattern_matches(pattern: &str, text: &str) -> bool {
 /// compiling one costs about 130 K instructions, a tenth of validating one aoe root the
 /// host's typed parse rejects (docs/PERFORMANCE.md, issue 43). Each matcher is checked
 /// against the regex on every string of its alphabet up to a length (`tests`).
-const WRITTEN_OUT: &[(&str, fn(&str) -> bool)] =
-    &[(r"^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$", dotted_kebab)];
+const WRITTEN_OUT: &[(&str, Matcher)] = &[(r"^[a-z][a-z0-9-]*(\.[a-z][a-z0-9-]*)*$", dotted_kebab)];
+
+/// Whether a text matches a pattern.
+type Matcher = fn(&str) -> bool;
 
 /// The matcher [`WRITTEN_OUT`] holds for `pattern`, if any.
-pub fn written_out(pattern: &str) -> Option<fn(&str) -> bool> {
+pub fn written_out(pattern: &str) -> Option<Matcher> {
     WRITTEN_OUT
         .iter()
         .find(|(p, _)| *p == pattern)
