@@ -621,6 +621,9 @@ mod tests {
             "\r",
             "\u{202e}",
             "\u{85}",
+            "╭─",
+            "é",
+            "\u{2069}",
             "\u{7f}",
             "\u{0}",
             " ",
@@ -656,6 +659,30 @@ mod tests {
             }
         }
         assert!(checked > 19_000);
+    }
+
+    /// Every character beyond ASCII is hidden by its UTF-8 bytes exactly when it is by
+    /// [`hidden_control`], and a run of them is copied whole up to the first hidden one.
+    #[test]
+    fn hidden_characters_are_known_by_their_bytes() {
+        let mut buf = [0u8; 4];
+        for c in ('\u{80}'..=char::MAX).filter(|c| !c.is_ascii()) {
+            let encoded = c.encode_utf8(&mut buf).as_bytes();
+            assert_eq!(
+                super::redact::hidden_encoded(encoded),
+                hidden_control(c, None),
+                "{c:?}"
+            );
+        }
+        let text = "╭─[a.json:1:1] × ⚠ é\u{10348}\u{2066}x";
+        assert_eq!(
+            escape_controls(text, false),
+            "╭─[a.json:1:1] × ⚠ é\u{10348}\\u2066x"
+        );
+        assert_eq!(
+            escape_controls(text, false),
+            escape_controls_reference(text, false)
+        );
     }
 
     #[test]

@@ -123,30 +123,62 @@ pub(super) fn hidden_control(c: char, next: Option<char>) -> bool {
     }
 }
 
-/// The length of the run at the start of `bytes` that [`escape_controls`] copies as it
-/// is: printable ASCII, newlines and tabs. Looked at 16 bytes at a time (a test of all
-/// 16 the compiler vectorizes), then byte by byte.
+/// The length of the run at the start of `bytes` (a whole text's, or from a character
+/// boundary of one) that [`escape_controls`] copies as it is: printable ASCII, newlines,
+/// tabs, and the characters beyond ASCII that are not [`hidden_control`] (a human report's
+/// box drawing and icons). ASCII is looked at 16 bytes at a time (a test of all 16 the
+/// compiler vectorizes); a character beyond it by its UTF-8 bytes ([`hidden_encoded`]).
 fn never_escaped(bytes: &[u8]) -> usize {
     let kept = |b: u8| matches!(b, b'\n' | b'\t' | b' '..=b'~');
     let mut n = 0;
-    for chunk in bytes.chunks_exact(16) {
-        if !chunk.iter().fold(true, |all, b| all & kept(*b)) {
-            break;
+    loop {
+        while let Some(chunk) = bytes.get(n..n + 16) {
+            if !chunk.iter().fold(true, |all, b| all & kept(*b)) {
+                break;
+            }
+            n += 16;
         }
-        n += 16;
+        match bytes.get(n) {
+            None => return n,
+            Some(&b) if kept(b) => n += 1,
+            Some(&b) if b >= 0x80 => {
+                // A lead byte: `bytes` starts on a character boundary and runs whole
+                // characters.
+                let len = match b {
+                    0xf0.. => 4,
+                    0xe0.. => 3,
+                    _ => 2,
+                };
+                let encoded = &bytes[n..(n + len).min(bytes.len())];
+                if hidden_encoded(encoded) {
+                    return n;
+                }
+                n += len;
+            }
+            Some(_) => return n,
+        }
     }
-    n + bytes[n..]
-        .iter()
-        .position(|b| !kept(*b))
-        .unwrap_or(bytes.len() - n)
+}
+
+/// Whether the UTF-8 bytes of one character beyond ASCII encode a [`hidden_control`]: a C1
+/// control (U+0080 to U+009F), U+061C, U+200E, U+200F, U+2028 to U+202E, or U+2066 to
+/// U+2069 (`tests`: every character agrees with [`hidden_control`]).
+pub(super) fn hidden_encoded(encoded: &[u8]) -> bool {
+    matches!(
+        encoded,
+        [0xc2, 0x80..=0x9f]
+            | [0xd8, 0x9c]
+            | [0xe2, 0x80, 0x8e | 0x8f | 0xa8..=0xae]
+            | [0xe2, 0x81, 0xa6..=0xa9]
+    )
 }
 
 /// Escape [`hidden_control`] characters as `\uXXXX`; with `keep_sgr`, an SGR color
 /// sequence (`ESC [` digits and `;` `m`) is kept as it is.
 ///
 /// Everything written passes through here (a `validate -r` report is megabytes), so runs of
-/// printable ASCII, newlines and tabs, which are never escaped, are copied whole; only the
-/// other characters are looked at one by one.
+/// what is never escaped ([`never_escaped`]) are copied whole; only the other characters
+/// are looked at one by one.
 pub(super) fn escape_controls(text: &str, keep_sgr: bool) -> String {
     let bytes = text.as_bytes();
     let mut out = String::with_capacity(text.len());
