@@ -42,19 +42,17 @@ const CLASSES: [u8; 256] = {
 
 /// Whether [`plain_words`] splits `line` as the Unicode line-breaking rules (UAX #14, as
 /// textwrap applies them) do: it holds only letters, digits, spaces and
-/// [`PLAIN_PUNCTUATION`], no space before `.` `,` `:` `;` `)` `]` `/` (no break before
-/// those), no space after `(` `[` and none of `.` `,` `:` `;` `)` `]` before them (no
-/// break after an opening bracket, a break before one that follows closing punctuation),
-/// and it does not end in `-` (textwrap then drops the line's last break).
+/// [`PLAIN_PUNCTUATION`], no space after `(` `[` and none of `.` `,` `:` `;` `)` `]`
+/// before them (no break after an opening bracket, a break before one that follows closing
+/// punctuation), and it does not end in `-` (textwrap then drops the line's last break).
+/// Spaces before `.` `,` `:` `;` `)` `]` `/` are no break (UAX #14 LB13: none before those,
+/// even after spaces): [`word_ends_at`] keeps them in the word, as in `(aoe.* / x)`.
 pub(super) fn plain(line: &str) -> bool {
     let b = line.as_bytes();
     let mut prev = 0u8;
     for (i, &c) in b.iter().enumerate() {
         let class = CLASSES[usize::from(c)];
         if class & ALLOWED == 0 {
-            return false;
-        }
-        if class & GLUED_BEFORE != 0 && prev == b' ' {
             return false;
         }
         if class & OPENING != 0
@@ -79,10 +77,10 @@ fn plain_ends(line: &str) -> impl Iterator<Item = usize> + '_ {
 }
 
 /// Whether a word of a [`plain`] line `b` ends before byte `i` (`0 < i < b.len()`), as
-/// [`plain_ends`] ends them.
+/// [`plain_ends`] ends them: after spaces, unless `.` `,` `:` `;` `)` `]` or `/` follows.
 #[inline]
 fn word_ends_at(b: &[u8], i: usize) -> bool {
-    b[i - 1] == b' ' && b[i] != b' '
+    b[i - 1] == b' ' && b[i] != b' ' && CLASSES[usize::from(b[i])] & GLUED_BEFORE == 0
 }
 
 /// The words of a [`plain`] line, as [`plain_ends`] ends them.
