@@ -118,22 +118,10 @@ impl Spool {
             );
             return self.copy(sink);
         }
-        // A block no larger than what is held: zeroing 64 KiB for a one-plugin report was
-        // a tenth of its page faults (docs/PERFORMANCE.md, issue 43).
-        let held = self.file.stream_position()?;
-        self.file.seek(SeekFrom::Start(0))?;
-        let mut block =
-            vec![0u8; usize::try_from(held).map_or(SPOOL_BUFFER, |h| h.min(SPOOL_BUFFER))];
         let mut chunk: Vec<u8> = Vec::with_capacity(SPOOL_BUFFER + indent.len());
         let mut line_start = true;
-        loop {
-            let n = match self.file.read(&mut block) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            let mut rest = &block[..n];
+        self.each_block(|block| {
+            let mut rest = block;
             while !rest.is_empty() {
                 if line_start {
                     chunk.extend_from_slice(indent.as_bytes());
@@ -148,27 +136,17 @@ impl Spool {
                     chunk.clear();
                 }
             }
-        }
+            Ok(())
+        })?;
         sink(utf8(&chunk)?)
     }
 
     /// Write everything held to `sink` as it is, in pieces that end at a line break (so a
     /// character never straddles two).
-    fn copy(mut self, sink: &mut Sink<'_>) -> std::io::Result<()> {
-        let held = self.file.stream_position()?;
-        self.file.seek(SeekFrom::Start(0))?;
-        let mut block =
-            vec![0u8; usize::try_from(held).map_or(SPOOL_BUFFER, |h| h.min(SPOOL_BUFFER))];
+    fn copy(self, sink: &mut Sink<'_>) -> std::io::Result<()> {
         // What follows the last line break read so far: less than a line.
         let mut carry: Vec<u8> = Vec::new();
-        loop {
-            let n = match self.file.read(&mut block) {
-                Ok(0) => break,
-                Ok(n) => n,
-                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-                Err(e) => return Err(e),
-            };
-            let read = &block[..n];
+        self.each_block(|read| {
             match memchr::memrchr(b'\n', read) {
                 None => carry.extend_from_slice(read),
                 Some(i) => {
@@ -182,8 +160,30 @@ impl Spool {
                     carry.extend_from_slice(&read[i + 1..]);
                 }
             }
-        }
+            Ok(())
+        })?;
         sink(utf8(&carry)?)
+    }
+
+    /// Everything written to the file, from its start, to `f` a block at a time. A block
+    /// is no larger than what is held: zeroing 64 KiB for a one-plugin report was a tenth of
+    /// its page faults (docs/PERFORMANCE.md, issue 43).
+    fn each_block(
+        mut self,
+        mut f: impl FnMut(&[u8]) -> std::io::Result<()>,
+    ) -> std::io::Result<()> {
+        let held = self.file.stream_position()?;
+        self.file.seek(SeekFrom::Start(0))?;
+        let mut block =
+            vec![0u8; usize::try_from(held).map_or(SPOOL_BUFFER, |h| h.min(SPOOL_BUFFER))];
+        loop {
+            match self.file.read(&mut block) {
+                Ok(0) => return Ok(()),
+                Ok(n) => f(&block[..n])?,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
     }
 }
 
