@@ -161,10 +161,16 @@ fn net_settings(
 
 /// Whether standard input is a terminal, asked of the descriptor: `std::io::stdin()` would
 /// set up its 8 KiB buffer, which a command that never reads it does not need.
+#[cfg(unix)]
 fn stdin_is_terminal() -> bool {
     // SAFETY: `isatty` only reads the descriptor's state; descriptor 0 is not closed or
     // reused by this call.
     unsafe { libc::isatty(libc::STDIN_FILENO) == 1 }
+}
+
+#[cfg(not(unix))]
+fn stdin_is_terminal() -> bool {
+    std::io::IsTerminal::is_terminal(&std::io::stdin())
 }
 
 impl Context {
