@@ -9,14 +9,15 @@
 //! SIGPIPE is ignored (a closed pipe is an error the printer ends on quietly), and
 //! `std::process::exit` runs std's cleanup (stdout flushed). A stack overflow still stops at
 //! the guard page, with SIGSEGV instead of std's message; the parsers bound their nesting.
-#![cfg_attr(all(target_os = "linux", target_env = "gnu"), no_main)]
+//! (Built as a test, the harness brings its own `main`.)
+#![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
 
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn main() -> std::process::ExitCode {
     plugins::run(std::env::args_os())
 }
 
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
 #[unsafe(no_mangle)]
 extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> libc::c_int {
     open_standard_descriptors();
@@ -30,7 +31,7 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
 
 /// As std's start does: a closed descriptor 0, 1 or 2 is opened on `/dev/null`, and one
 /// that cannot be is the end of the process.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
 fn open_standard_descriptors() {
     let mut fds = [0, 1, 2].map(|fd| libc::pollfd {
         fd,
@@ -58,7 +59,7 @@ fn open_standard_descriptors() {
 
 /// Open `/dev/null` as the closed descriptor `fd` (open returns the lowest free one, and the
 /// lower ones are open by now), else end the process.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
+#[cfg(all(target_os = "linux", target_env = "gnu", not(test)))]
 fn reopen(fd: libc::c_int) {
     // SAFETY: a NUL-terminated path and plain flags.
     let opened = unsafe { libc::open(c"/dev/null".as_ptr(), libc::O_RDWR) };
