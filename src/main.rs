@@ -6,8 +6,8 @@
 //! the instructions of a one-root `validate` (docs/PERFORMANCE.md, issue 43). What of that
 //! start `plugins` relies on is done here instead, in the same order: descriptors 0 to 2 are
 //! open (on `/dev/null` if they were closed, so no file a command opens becomes its output),
-//! SIGPIPE is ignored (a closed pipe is an error the printer ends on quietly), and
-//! `std::process::exit` runs std's cleanup (stdout flushed). A stack overflow still stops at
+//! SIGPIPE is ignored (a closed pipe is an error the printer ends on quietly), a panic exits
+//! with 101, and `std::process::exit` runs std's cleanup (stdout flushed). A stack overflow still stops at
 //! the guard page, with SIGSEGV instead of std's message; the parsers bound their nesting.
 //! (Built as a test, the harness brings its own `main`.)
 #![cfg_attr(all(target_os = "linux", target_env = "gnu", not(test)), no_main)]
@@ -25,8 +25,12 @@ extern "C" fn main(_argc: libc::c_int, _argv: *const *const libc::c_char) -> lib
     unsafe {
         libc::signal(libc::SIGPIPE, libc::SIG_IGN);
     }
-    // glibc hands std the arguments at load time, so they are there without std's start.
-    std::process::exit(i32::from(plugins::exit_code(std::env::args_os())))
+    // glibc hands std the arguments at load time, so they are there without std's start. A
+    // panic ends the process with 101, as under std's start (its message is printed by the
+    // panic hook; unwinding out of this `extern "C"` function would abort instead).
+    let code =
+        std::panic::catch_unwind(|| plugins::exit_code(std::env::args_os())).map_or(101, i32::from);
+    std::process::exit(code)
 }
 
 /// As std's start does: a closed descriptor 0, 1 or 2 is opened on `/dev/null`, and one
