@@ -29,6 +29,26 @@ fn cmd(tmp: &Path) -> Plugins {
     c
 }
 
+/// A git credential helper (`tmp/helper.sh`) that answers `user` and the secret, named by the
+/// git config `cmd` gives `plugins` (`tmp/gitconfig`).
+fn credential_helper(tmp: &Path, user: &str) {
+    use std::os::unix::fs::PermissionsExt;
+    let helper = tmp.join("helper.sh");
+    std::fs::write(
+        &helper,
+        format!(
+            "#!/bin/sh\ntest \"$1\" = get || exit 0\necho username={user}\necho password={SECRET}\n"
+        ),
+    )
+    .unwrap();
+    std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
+    std::fs::write(
+        tmp.join("gitconfig"),
+        format!("[credential]\n\thelper = {}\n", helper.display()),
+    )
+    .unwrap();
+}
+
 /// `install <source> --yes` into `home`; the server's base (its port) shows as `[SERVER]`,
 /// the home as `[HOME]`.
 fn install(mut c: Plugins, source: &str, home: &Path, server: &str) -> Ran {
@@ -299,21 +319,7 @@ dev.example.pinned               HEAD @ 98dbc36b17            check failed: [SER
         assert_no_secret(&home, &[&ran.stdout, &ran.stderr]);
     }
     // The way out the help names: a git credential helper answers the check.
-    let helper = tmp.path().join("helper.sh");
-    std::fs::write(
-        &helper,
-        format!(
-            "#!/bin/sh\ntest \"$1\" = get || exit 0\necho username=me\necho password={SECRET}\n"
-        ),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::write(
-        tmp.path().join("gitconfig"),
-        format!("[credential]\n\thelper = {}\n", helper.display()),
-    )
-    .unwrap();
+    credential_helper(tmp.path(), "me");
     let ran = cmd(tmp.path())
         .args(["outdated", "--home"])
         .arg(&home)
@@ -375,19 +381,7 @@ plugins::git::auth
 fn a_git_credential_helper_answers() {
     let tmp = tempfile::tempdir().unwrap();
     let server = served(tmp.path());
-    let helper = tmp.path().join("helper.sh");
-    std::fs::write(
-        &helper,
-        format!("#!/bin/sh\ntest \"$1\" = get || exit 0\necho username=helper-user\necho password={SECRET}\n"),
-    )
-    .unwrap();
-    use std::os::unix::fs::PermissionsExt;
-    std::fs::set_permissions(&helper, std::fs::Permissions::from_mode(0o755)).unwrap();
-    std::fs::write(
-        tmp.path().join("gitconfig"),
-        format!("[credential]\n\thelper = {}\n", helper.display()),
-    )
-    .unwrap();
+    credential_helper(tmp.path(), "helper-user");
     let home = tmp.path().join("home");
     let ran = install(
         cmd(tmp.path()),
