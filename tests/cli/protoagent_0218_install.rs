@@ -8,7 +8,8 @@ use snapbox::str;
 use crate::support::git::Repo;
 use crate::support::hosts::host_python;
 use crate::support::protoagent::{
-    NO_NETWORK, host_env, host_install, instance, plugin_repo, plugins_install, plugins_installing,
+    NO_NETWORK, host_env, host_install, host_sync, instance, plugin_repo, plugins_install,
+    plugins_installing,
 };
 use crate::support::*;
 
@@ -282,12 +283,7 @@ fn sync_of_a_row_without_a_source_fetches_nothing_and_goes_on_as_the_hosts_sync(
     };
     let judged = t.join("judged");
     make(&judged);
-    let want = host_env(
-        &py,
-        &judged,
-        &NO_NETWORK,
-        "print(json.dumps({r['id']: r['status'] for r in installer.sync(allow=installer.configured_allowlist())}))",
-    );
+    let want = host_sync(&py, &judged);
     assert_eq!(
         want,
         json!({"own_plugin": "installed", "agent_browser": "present", "gone_plugin": "failed"})
@@ -437,12 +433,7 @@ fn sync_of_a_superseded_row_fetches_nothing_and_goes_on_as_the_hosts_sync() {
     };
     let judged = t.join("judged");
     make(&judged);
-    let want = host_env(
-        &py,
-        &judged,
-        &NO_NETWORK,
-        "print(json.dumps({r['id']: r['status'] for r in installer.sync(allow=installer.configured_allowlist())}))",
-    );
+    let want = host_sync(&py, &judged);
     assert_eq!(
         want,
         json!({"agent_browser": "superseded", "own_plugin": "installed"})

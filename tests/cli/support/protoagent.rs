@@ -69,6 +69,18 @@ pub(crate) fn host_install(py: &Path, home: &Path, url: &str, force: bool) -> Va
     host(py, home, &code)
 }
 
+/// The host CLI's `plugin sync` (`installer.sync(allow=configured_allowlist())`), without
+/// network: each lock row's id with its status (`installed`, `present`, `superseded`,
+/// `failed`, …).
+pub(crate) fn host_sync(py: &Path, home: &Path) -> Value {
+    host_env(
+        py,
+        home,
+        &NO_NETWORK,
+        "print(json.dumps({r['id']: r['status'] for r in installer.sync(allow=installer.configured_allowlist())}))",
+    )
+}
+
 /// `plugins install <url> --yes --home <home> [extra]`: (exit code, the error's code and
 /// first message line, or the empty strings).
 pub(crate) fn plugins_install(home: &Path, url: &str, extra: &[&str]) -> (i32, String, String) {
