@@ -197,6 +197,8 @@ fn plan(
 ) -> Result<Vec<Step<Todo>>> {
     let mut steps = Vec::new();
     for (home, lock) in cx.locked_homes(opts.home)? {
+        // The home's host profile, read once for the rows that need it (not per row).
+        let remembered = std::cell::OnceCell::new();
         for entry in lock.entries() {
             // An entry installed with `--no-build` is built now (unless this sync skips builds too).
             let build = entry.unbuilt && !opts.no_build;
@@ -224,7 +226,8 @@ fn plan(
                 }
                 repair = true;
             }
-            if let Some(skip) = not_fetched(opts, &home, &entry, warned) {
+            let home_profile = remembered.get_or_init(|| crate::profile::HostProfile::load(&home));
+            if let Some(skip) = not_fetched(opts, &home, &entry, home_profile, warned) {
                 steps.extend(skip.map(report));
                 continue;
             }
@@ -267,28 +270,35 @@ fn report(row: SyncRow) -> Step<Todo> {
 /// is never taken for a path (an empty one would name the current directory): it is the
 /// host's own where the host ships the plugin, else reported and warned of, except under
 /// `--frozen` (exactly the lock, or nothing), which refuses it ([`frozen_row`]). A row whose
-/// source a bundled plugin supersedes is reported ([`superseded`]).
+/// source a bundled plugin supersedes is reported ([`superseded`]). `remembered` is the
+/// home's host profile.
 fn not_fetched(
     opts: &SyncOptions,
     home: &crate::store::Home,
     entry: &Entry,
+    remembered: &crate::profile::HostProfile,
     warned: &mut Vec<(Code, String)>,
 ) -> Option<Option<SyncRow>> {
+    let host = host_options(opts, entry, remembered);
     if entry.names_no_source() {
-        if crate::host::ships(home, &entry.id, &host_options(opts, home, entry)) {
+        if crate::host::ships(home, &entry.id, &host) {
             return Some(None);
         }
         return (!opts.frozen).then(|| Some(no_source(home, entry, warned)));
     }
-    superseded(opts, home, entry).map(Some)
+    superseded(home, entry, &host).map(Some)
 }
 
 /// The row of a plugin sync would install whose source the home's host supersedes with a
 /// bundled plugin (protoAgent 0.218): the host runs the bundled copy and would ignore this
 /// one, so nothing is fetched and the sync goes on, as the host's own sync does (`status:
 /// superseded`); removing the row is the way to clean it up.
-fn superseded(opts: &SyncOptions, home: &crate::store::Home, entry: &Entry) -> Option<SyncRow> {
-    let by = crate::host::superseded(home, &entry.source, &host_options(opts, home, entry))?;
+fn superseded(
+    home: &crate::store::Home,
+    entry: &Entry,
+    host: &crate::host::HostOptions,
+) -> Option<SyncRow> {
+    let by = crate::host::superseded(home, &entry.source, host)?;
     Some(SyncRow {
         id: entry.id.clone(),
         status: SyncStatus::Superseded,
@@ -303,14 +313,14 @@ fn superseded(opts: &SyncOptions, home: &crate::store::Home, entry: &Entry) -> O
 }
 
 /// The host options the install of `entry` would validate with: the command line's
-/// profile, else the row's, else the home's.
+/// profile, else the row's, else the home's (`remembered`).
 fn host_options(
     opts: &SyncOptions,
-    home: &crate::store::Home,
     entry: &Entry,
+    remembered: &crate::profile::HostProfile,
 ) -> crate::host::HostOptions {
-    let profile = (opts.profile.or(entry.profile.clone().unwrap_or_default()))
-        .or(crate::profile::HostProfile::load(home));
+    let profile =
+        (opts.profile.or(entry.profile.clone().unwrap_or_default())).or(remembered.clone());
     profile.host_options(&Default::default())
 }
 
