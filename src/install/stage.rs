@@ -217,7 +217,7 @@ fn copy_local(
     // A lock row's empty source is no path: it would name the current directory.
     if path.as_os_str().is_empty() {
         let id = opts.pin.as_ref().map_or("the plugin", |p| p.id.as_str());
-        return Err(super::Refusal::NoSource { id: id.to_owned() }.into());
+        return Err(Refusal::NoSource { id: id.to_owned() }.into());
     }
     on_event(Event::Fetching(path.display().to_string()));
     // The source is checked where it is before anything is copied.
