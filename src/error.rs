@@ -138,29 +138,9 @@ impl miette::Diagnostic for Error {
     }
 }
 
-impl NamedRefusal for crate::search::IndexError {
-    fn code(&self) -> Code {
-        crate::search::IndexError::code(self)
-    }
-
-    fn help(&self) -> Option<String> {
-        Some(crate::search::IndexError::help(self))
-    }
-}
-
 impl From<crate::search::IndexError> for Error {
     fn from(e: crate::search::IndexError) -> Self {
         Error::Named(Box::new(e))
-    }
-}
-
-impl NamedRefusal for crate::lock::LockError {
-    fn code(&self) -> Code {
-        crate::lock::LockError::code(self)
-    }
-
-    fn help(&self) -> Option<String> {
-        crate::lock::LockError::help(self)
     }
 }
 

@@ -205,13 +205,13 @@ pub enum IndexError {
     },
 }
 
-impl IndexError {
-    pub fn code(&self) -> crate::diagnostic::Code {
+impl crate::refusal::NamedRefusal for IndexError {
+    fn code(&self) -> crate::diagnostic::Code {
         crate::diagnostic::Code::SearchIndex
     }
 
-    pub fn help(&self) -> String {
-        "an index is JSON as docs/schema/index.json describes it: {\"format_version\": 1, \"plugins\": [{\"id\", \"dialect\", \"source\", \"name\", \"description\", \"adds\"}]}, each source one `plugins install` takes".to_owned()
+    fn help(&self) -> Option<String> {
+        Some("an index is JSON as docs/schema/index.json describes it: {\"format_version\": 1, \"plugins\": [{\"id\", \"dialect\", \"source\", \"name\", \"description\", \"adds\"}]}, each source one `plugins install` takes".to_owned())
     }
 }
 

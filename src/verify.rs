@@ -4,6 +4,7 @@
 use crate::diagnostic::Code;
 use crate::install::txn::FileChanges;
 use crate::lock::Entry;
+use crate::refusal::NamedRefusal as _;
 use crate::store::Home;
 
 /// The verdict on one locked plugin.

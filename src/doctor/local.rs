@@ -8,6 +8,7 @@ use super::{Check, HomeToCheck, Mark, Options};
 use crate::diagnostic::Code;
 use crate::host::detect::PYTHON_HOSTS;
 use crate::lock::Entry;
+use crate::refusal::NamedRefusal as _;
 use crate::store::Home;
 
 pub(super) fn examine_home(

@@ -5,6 +5,7 @@ use super::local::age;
 use super::{Check, Mark, Options, Route};
 use crate::diagnostic::Code;
 use crate::lock::Entry;
+use crate::refusal::NamedRefusal as _;
 use crate::store::Home;
 
 /// The git URL of a locked entry, if it has one.

@@ -64,9 +64,8 @@ pub enum LockError {
     },
 }
 
-impl LockError {
-    /// The stable code a user sees.
-    pub fn code(&self) -> crate::diagnostic::Code {
+impl crate::refusal::NamedRefusal for LockError {
+    fn code(&self) -> crate::diagnostic::Code {
         match self {
             LockError::UnsafeId { .. } => crate::diagnostic::Code::LockUnsafeId,
             LockError::BadPin { .. } => crate::diagnostic::Code::LockBadPin,
@@ -75,8 +74,7 @@ impl LockError {
         }
     }
 
-    /// The way out, where there is one.
-    pub fn help(&self) -> Option<String> {
+    fn help(&self) -> Option<String> {
         match self {
             LockError::UnsafeId { path, .. } => Some(format!(
                 "nothing was read or deleted for it; remove the entry from {path} by hand"

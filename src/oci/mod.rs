@@ -88,8 +88,8 @@ pub enum OciError {
     },
 }
 
-impl OciError {
-    pub fn code(&self) -> Code {
+impl crate::error::NamedRefusal for OciError {
+    fn code(&self) -> Code {
         match self {
             OciError::Reference { .. } => Code::UsageInvalidArgument,
             OciError::Credentials { .. } | OciError::Registry { .. } => Code::OciRegistry,
@@ -99,7 +99,7 @@ impl OciError {
         }
     }
 
-    pub fn help(&self) -> Option<String> {
+    fn help(&self) -> Option<String> {
         Some(match self {
             OciError::Reference { .. } => {
                 "write it as oci://REGISTRY/NAME:TAG or oci://REGISTRY/NAME@sha256:DIGEST".into()
@@ -120,16 +120,6 @@ impl OciError {
             }
             OciError::Io { .. } => return None,
         })
-    }
-}
-
-impl crate::error::NamedRefusal for OciError {
-    fn code(&self) -> Code {
-        OciError::code(self)
-    }
-
-    fn help(&self) -> Option<String> {
-        OciError::help(self)
     }
 }
 
