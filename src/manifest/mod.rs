@@ -11,6 +11,7 @@ pub(crate) mod mutate;
 pub mod pyval;
 pub mod remote;
 pub mod schema;
+pub mod static_json;
 pub mod subset;
 
 use crate::diagnostic::{Code, Diagnostic, Severity};

@@ -9,13 +9,16 @@
 //! `additionalProperties`, `items`, `enum`, `const`, `minLength`, `maxLength`, `pattern`,
 //! `minimum`, `maximum`, `allOf` and `if`/`then`/`else`; this walks the schema as data for
 //! those and reports what [`super::schema::validate`] reports, as the report shows it (tests
-//! compare both on each corpus and on seeded mutations). [`unsupported`] names any other
+//! compare both on each corpus and on seeded mutations). The schema it walks is compiled in:
+//! its [`constraints`] as a [`StaticJson`] each host folder holds, since building or parsing
+//! it per process cost more than the walk. [`unsupported`] names any other
 //! keyword, so a schema that grows one is caught by a test instead of being half-checked.
 
 use serde_json::Value as Json;
 
 use super::doc::{Entry, Node, Pointer, Seg, Value};
 use super::schema::{Problem, SchemaError};
+use super::static_json::StaticJson;
 
 /// Keywords that only annotate: they constrain nothing.
 const ANNOTATIONS: [&str; 6] = [
@@ -28,7 +31,8 @@ const ANNOTATIONS: [&str; 6] = [
 ];
 
 /// Every violation of `schema` in `root`, as [`super::schema::validate`] would report it.
-pub fn validate(schema: &Json, root: &Node) -> Vec<SchemaError> {
+/// `schema` is compiled in: the [`constraints`] of a built-in schema.
+pub fn validate(schema: &StaticJson, root: &Node) -> Vec<SchemaError> {
     let mut out = Vec::new();
     check(schema, root, &At::Root, &mut out);
     out.dedup();
@@ -41,6 +45,36 @@ pub fn unsupported(schema: &Json) -> Vec<String> {
     let mut out = Vec::new();
     unsupported_at(schema, "", &mut out);
     out
+}
+
+/// `schema` without its annotations: the keywords [`validate`] evaluates, what a host
+/// folder compiles in (`crate::manifest::static_json`). Names under `properties` are kept
+/// whatever they are.
+pub fn constraints(schema: &Json) -> Json {
+    let Some(obj) = schema.as_object() else {
+        return schema.clone();
+    };
+    let kept = obj
+        .iter()
+        .filter(|(key, _)| !ANNOTATIONS.contains(&key.as_str()))
+        .map(|(key, value)| {
+            let value = match (key.as_str(), value) {
+                ("properties", Json::Object(props)) => Json::Object(
+                    props
+                        .iter()
+                        .map(|(name, sub)| (name.clone(), constraints(sub)))
+                        .collect(),
+                ),
+                ("additionalProperties" | "items" | "if" | "then" | "else", _) => {
+                    constraints(value)
+                }
+                ("allOf", Json::Array(subs)) => subs.iter().map(constraints).collect(),
+                _ => value.clone(),
+            };
+            (key.clone(), value)
+        })
+        .collect();
+    Json::Object(kept)
 }
 
 fn unsupported_at(schema: &Json, at: &str, out: &mut Vec<String>) {
@@ -235,12 +269,12 @@ impl At<'_> {
     }
 }
 
-fn check(schema: &Json, node: &Node, at: &At<'_>, out: &mut Vec<SchemaError>) {
+fn check(schema: &StaticJson, node: &Node, at: &At<'_>, out: &mut Vec<SchemaError>) {
     let Some(obj) = schema.as_object() else {
         return;
     };
     for (key, value) in obj {
-        match key.as_str() {
+        match *key {
             "type" => {
                 if let Some(ty) = value.as_str()
                     && !matches(ty, node)
@@ -253,7 +287,7 @@ fn check(schema: &Json, node: &Node, at: &At<'_>, out: &mut Vec<SchemaError>) {
                     .as_array()
                     .into_iter()
                     .flatten()
-                    .filter_map(Json::as_str);
+                    .filter_map(StaticJson::as_str);
                 if !matches!(&node.value, Value::Str(s) if allowed.clone().any(|a| a == s)) {
                     out.push(at.error(Problem::Enum(allowed.map(str::to_owned).collect())));
                 }
@@ -268,7 +302,7 @@ fn check(schema: &Json, node: &Node, at: &At<'_>, out: &mut Vec<SchemaError>) {
                 if let Some(problem) = scalar(key, value, node) {
                     out.push(at.error(problem));
                 } else {
-                    children(obj, key, value, node, at, out);
+                    children(schema, key, value, node, at, out);
                 }
             }
         }
@@ -276,7 +310,7 @@ fn check(schema: &Json, node: &Node, at: &At<'_>, out: &mut Vec<SchemaError>) {
 }
 
 /// What a keyword on a string or a number finds wrong with `node`, if anything.
-fn scalar(key: &str, value: &Json, node: &Node) -> Option<Problem> {
+fn scalar(key: &str, value: &StaticJson, node: &Node) -> Option<Problem> {
     let text = || match &node.value {
         Value::Str(s) => Some(s.as_str()),
         _ => None,
@@ -309,9 +343,9 @@ fn scalar(key: &str, value: &Json, node: &Node) -> Option<Problem> {
 
 /// The keywords that reach into a table's members or an array's items.
 fn children(
-    obj: &serde_json::Map<String, Json>,
+    schema: &StaticJson,
     key: &str,
-    value: &Json,
+    value: &StaticJson,
     node: &Node,
     at: &At<'_>,
     out: &mut Vec<SchemaError>,
@@ -322,7 +356,7 @@ fn children(
                 .as_array()
                 .into_iter()
                 .flatten()
-                .filter_map(Json::as_str)
+                .filter_map(StaticJson::as_str)
             {
                 if node.get(name).is_none() {
                     out.push(At::Key(at, name).error(Problem::Missing(name.to_owned())));
@@ -336,18 +370,16 @@ fn children(
                 }
             }
         }
-        ("additionalProperties", Value::Table(entries)) if value == &Json::Bool(false) => {
-            let declared = obj.get("properties").and_then(Json::as_object);
+        ("additionalProperties", Value::Table(entries)) if *value == StaticJson::Bool(false) => {
             for (name, _) in members(entries) {
-                if !declared.is_some_and(|d| d.contains_key(name)) {
+                if !declares(schema, name) {
                     out.push(At::Key(at, name).error(Problem::Unknown(name.to_owned())));
                 }
             }
         }
         ("additionalProperties", Value::Table(entries)) if value.is_object() => {
-            let declared = obj.get("properties").and_then(Json::as_object);
             for (name, child) in members(entries) {
-                if !declared.is_some_and(|d| d.contains_key(name)) {
+                if !declares(schema, name) {
                     check(value, child, &At::Key(at, name), out);
                 }
             }
@@ -361,7 +393,7 @@ fn children(
             let mut found = Vec::new();
             check(value, node, at, &mut found);
             let branch = if found.is_empty() { "then" } else { "else" };
-            if let Some(sub) = obj.get(branch) {
+            if let Some(sub) = schema.get(branch) {
                 check(sub, node, at, out);
             }
         }
@@ -372,6 +404,11 @@ fn children(
         }
         _ => {}
     }
+}
+
+/// Whether `schema` declares `name` under `properties`.
+fn declares(schema: &StaticJson, name: &str) -> bool {
+    schema.get("properties").and_then(|p| p.get(name)).is_some()
 }
 
 #[cfg(test)]

@@ -12,6 +12,11 @@ mod lint;
 // writes the file.
 #[rustfmt::skip]
 mod schema_keys;
+// The schema's constraints per host profile, for the structural findings of a manifest the
+// host's typed parse rejects, compiled in for the same reason; written and checked by
+// `tests::the_compiled_constraints_are_the_schemas`.
+#[rustfmt::skip]
+mod schema_constraints;
 pub(crate) mod profile;
 pub(crate) mod raw;
 pub(crate) mod rules;
@@ -19,7 +24,6 @@ pub(crate) mod schema;
 mod structural;
 
 use std::path::Path;
-use std::sync::LazyLock;
 
 use self::profile::Profile;
 use crate::diagnostic::{Code, Diagnostic, Severity};
@@ -45,34 +49,24 @@ pub struct Options {
     pub self_check: bool,
 }
 
-/// The schema of a host profile, built on first use: only a manifest the host's typed parse
-/// rejects (whose structural errors it gives) and a self-check need it.
-struct Compiled {
-    schema: serde_json::Value,
+/// The schema's findings on `doc` (a manifest the host's typed parse rejects, or a
+/// self-check), evaluated as data (`manifest::subset`) over the profile's compiled-in
+/// constraints: compiling the schema with `jsonschema` cost more than the rest of the root,
+/// and building it with `json!` a third of it (tests/ compare the findings with jsonschema's
+/// on the built schema).
+fn structural(at: &Locator<'_>, profile: Profile) -> Vec<Finding> {
+    let schema = constraints(profile);
+    subset::validate(schema, at.root())
+        .into_iter()
+        .map(|e| structural_finding(e, at, schema, profile))
+        .collect()
 }
 
-impl Compiled {
-    /// The schema's findings on `doc`, evaluated as data (`manifest::subset`): compiling it
-    /// with `jsonschema` cost more than the rest of the root (tests/ compare the two).
-    fn structural(&self, at: &Locator<'_>, profile: Profile) -> Vec<Finding> {
-        subset::validate(&self.schema, at.root())
-            .into_iter()
-            .map(|e| structural_finding(e, at, &self.schema, profile))
-            .collect()
-    }
-}
-
-fn compiled(profile: Profile) -> &'static Compiled {
-    fn make(profile: Profile) -> Compiled {
-        Compiled {
-            schema: schema::build(profile),
-        }
-    }
-    static H12: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H12));
-    static H15: LazyLock<Compiled> = LazyLock::new(|| make(Profile::H15));
+/// The [`subset::constraints`] of the profile's schema, compiled in.
+fn constraints(profile: Profile) -> &'static crate::manifest::static_json::StaticJson {
     match profile {
-        Profile::H12 => &H12,
-        Profile::H15 => &H15,
+        Profile::H12 => &schema_constraints::H12,
+        Profile::H15 => &schema_constraints::H15,
     }
 }
 
@@ -112,7 +106,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         Err(e) => {
             // The host's semantic pass needs the typed manifest serde could not build.
             skipped = Some("the semantic pass, install refusals and the remaining lints");
-            let structural = compiled(profile).structural(&at, profile);
+            let structural = structural(&at, profile);
             let structural = resolve(structural, &at, Severity::Error).collect();
             diagnostics.extend(not_deserialized(&e, structural));
             (
@@ -123,7 +117,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
         Ok(m) => {
             // The host accepted it: a schema error is a schema bug, asked only by a self-check.
             let structural = match opts.self_check {
-                true => compiled(profile).structural(&at, profile),
+                true => structural(&at, profile),
                 false => Vec::new(),
             };
             diagnostics.extend(

@@ -4,9 +4,10 @@
 use super::profile::Profile;
 use super::rules;
 use crate::diagnostic::{Code, did_you_mean};
+use crate::manifest::Finding;
 use crate::manifest::doc::{Locator, Node, Pointer};
 use crate::manifest::schema::{Problem, SchemaError};
-use crate::manifest::{Finding, schema as json_schema};
+use crate::manifest::static_json::StaticJson;
 use crate::ptr;
 /// serde's `OneOf` wording: "expected `a`", "expected `a` or `b`", "expected one of `a`, `b`, `c`".
 fn expected(items: &[String]) -> String {
@@ -25,7 +26,7 @@ fn expected(items: &[String]) -> String {
 pub(super) fn structural_finding(
     e: SchemaError,
     doc: &Locator<'_>,
-    schema: &serde_json::Value,
+    schema: &'static StaticJson,
     profile: Profile,
 ) -> Finding {
     let node = doc.locate(&e.at).map(|(n, _)| n);
@@ -94,12 +95,15 @@ pub(super) fn structural_finding(
 
 /// An unknown key: serde's message with the keys the table declares, and a hint for the
 /// names users reach for (`panes`, `actions`) or a close key.
-fn unknown_key(key: String, at: Pointer, schema: &serde_json::Value) -> Finding {
+fn unknown_key(key: String, at: Pointer, schema: &'static StaticJson) -> Finding {
     let parent = at.parent().unwrap_or_default();
-    let known: Vec<String> = json_schema::sub_schema(schema, &parent)
-        .and_then(json_schema::declared_keys)
-        .map(|(keys, _)| keys.into_iter().map(str::to_owned).collect())
-        .unwrap_or_default();
+    let known: Vec<String> = schema
+        .sub_schema(&parent)
+        .and_then(|s| s.get("properties")?.as_object())
+        .into_iter()
+        .flatten()
+        .map(|(k, _)| (*k).to_owned())
+        .collect();
     let f = Finding::new(
         Code::AoeUnknownKey,
         format!("unknown field `{key}`, {}", expected(&known)),

@@ -10,6 +10,7 @@ use crate::diagnostic::{Diagnostic, Severity};
 use crate::manifest::doc::Node;
 use crate::manifest::format::parse_toml;
 use crate::manifest::mutate::{Rng, corpus, mutate};
+use crate::manifest::static_json::StaticJson;
 use crate::manifest::{schema as json_schema, subset};
 
 const SEEDS: [&str; 6] = [
@@ -76,7 +77,7 @@ const KEYS: [&str; 16] = [
 fn seen(
     errors: Vec<json_schema::SchemaError>,
     doc: &Node,
-    schema: &Value,
+    schema: &'static StaticJson,
     profile: Profile,
 ) -> Vec<String> {
     let at = crate::manifest::doc::Locator::new(doc);
@@ -129,8 +130,8 @@ fn the_subset_reports_what_jsonschema_reports() {
     }
     texts.extend(mutated);
     for profile in [Profile::H12, Profile::H15] {
-        let schema = super::schema::build(profile);
-        let compiled = json_schema::compile(&schema);
+        let compiled = json_schema::compile(&super::schema::build(profile));
+        let schema = super::constraints(profile);
         let (mut compared, mut with_errors) = (0, 0);
         for text in &texts {
             let Ok(doc) = parse_toml(text) else {
@@ -139,8 +140,8 @@ fn the_subset_reports_what_jsonschema_reports() {
             let expected = json_schema::validate(&compiled, &doc);
             with_errors += usize::from(!expected.is_empty());
             assert_eq!(
-                seen(subset::validate(&schema, &doc), &doc, &schema, profile),
-                seen(expected, &doc, &schema, profile),
+                seen(subset::validate(schema, &doc), &doc, schema, profile),
+                seen(expected, &doc, schema, profile),
                 "{text}"
             );
             compared += 1;
@@ -175,5 +176,26 @@ fn the_compiled_keys_are_the_schemas() {
             .chain(&schemas)
             .collect::<Vec<_>>(),
         &super::schema_keys::KEYS,
+    );
+}
+
+/// The constraints the structural findings evaluate (`schema_constraints.rs`, compiled in)
+/// are those of the schema `plugins schema aoe` prints, for each host profile.
+/// `SNAPSHOTS=overwrite` writes the file.
+#[test]
+fn the_compiled_constraints_are_the_schemas() {
+    let [h12, h15] =
+        [Profile::H12, Profile::H15].map(|p| subset::constraints(&super::schema::build(p)));
+    crate::manifest::static_json::check_compiled(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/host/aoe/manifest/schema_constraints.rs"
+        ),
+        "The constraints of aoe's manifest schema (`plugins schema aoe`) per host profile",
+        "host::aoe::manifest::tests::the_compiled_constraints_are_the_schemas",
+        &[
+            ("H12", &h12, &super::schema_constraints::H12),
+            ("H15", &h15, &super::schema_constraints::H15),
+        ],
     );
 }

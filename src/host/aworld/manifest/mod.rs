@@ -4,6 +4,11 @@
 
 mod lint;
 pub(crate) mod loader;
+// The schema's constraints, compiled in: parsing the embedded schema on each root cost more
+// than the lint it serves (docs/PERFORMANCE.md, issue 43); written and checked by
+// `tests::the_compiled_constraints_are_the_schemas`.
+#[rustfmt::skip]
+mod schema_constraints;
 
 use std::path::Path;
 use std::sync::LazyLock;
@@ -64,7 +69,10 @@ pub(crate) fn validate_at(
         Err(e) => return (unparsed(text, e), None),
     };
     let scalar = |k: &str| doc.get(k).map(|e| crate::manifest::pyval::py_str(&e.node));
-    let mut schema_view = lint::schema(crate::manifest::subset::validate(schema_value(), &doc));
+    let mut schema_view = lint::schema(crate::manifest::subset::validate(
+        &schema_constraints::SCHEMA,
+        &doc,
+    ));
     let at = Locator::new(&doc);
     let mut diagnostics = Vec::new();
     // `loader::validate`, in two steps to say what a failure leaves unchecked.

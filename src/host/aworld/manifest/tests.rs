@@ -110,7 +110,10 @@ fn the_subset_reports_what_jsonschema_reports() {
         let expected = json_schema::validate(&compiled, &doc);
         with_errors += usize::from(!expected.is_empty());
         assert_eq!(
-            seen(subset::validate(schema_value(), &doc), &doc),
+            seen(
+                subset::validate(&super::schema_constraints::SCHEMA, &doc),
+                &doc
+            ),
             seen(expected, &doc),
             "{text}"
         );
@@ -121,5 +124,24 @@ fn the_subset_reports_what_jsonschema_reports() {
     assert!(
         with_errors * 3 >= compared,
         "{with_errors} of {compared} with errors"
+    );
+}
+
+/// The constraints the schema lint evaluates (`schema_constraints.rs`, compiled in) are
+/// those of `plugin.schema.json`. `SNAPSHOTS=overwrite` writes the file.
+#[test]
+fn the_compiled_constraints_are_the_schemas() {
+    crate::manifest::static_json::check_compiled(
+        concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/src/host/aworld/manifest/schema_constraints.rs"
+        ),
+        "The constraints of AWorld's `plugin.schema.json`",
+        "host::aworld::manifest::tests::the_compiled_constraints_are_the_schemas",
+        &[(
+            "SCHEMA",
+            &subset::constraints(schema_value()),
+            &super::schema_constraints::SCHEMA,
+        )],
     );
 }
