@@ -5,7 +5,7 @@
 //! component, `..` applies *after* a symlink (physically), missing components are
 //! kept as written, and an absolute target replaces the root.
 
-use std::collections::VecDeque;
+use std::collections::{HashMap, VecDeque};
 use std::ffi::OsString;
 use std::path::{Component, Path, PathBuf};
 
@@ -26,25 +26,103 @@ pub fn resolve(root: &Path, target: &str) -> Result<PathBuf, ResolveError> {
     if target.contains('\0') {
         return Err(ResolveError::Nul);
     }
-    resolve_from(PathBuf::from("/"), &root.join(target))
+    resolve_from(
+        PathBuf::from("/"),
+        &root.join(target),
+        &mut Lookups::default(),
+    )
+    .map(|r| r.path)
 }
 
 /// [`resolve`] for a `root` known to be canonical (what `canonicalize`
 /// returned): its own components hold no symlink, so only the target's are
 /// looked up, one `readlink` each, instead of every component from `/`.
 pub fn resolve_below(canonical_root: &Path, target: &str) -> Result<PathBuf, ResolveError> {
+    resolve_below_in(&mut Lookups::default(), canonical_root, target).map(|r| r.path)
+}
+
+/// A target resolved by [`resolve_below_in`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct Resolved {
+    pub path: PathBuf,
+    /// Whether the target exists as the kernel finds `root/target` (`stat`, following
+    /// links), where the lookups tell it: `None` once a `..` was applied, since a
+    /// `readlink` does not tell a directory from a file, or for a target ending in `/` or
+    /// `/.`.
+    pub exists: Option<bool>,
+}
+
+/// What a component's `readlink` answered, kept for the next target below the same root:
+/// a manifest's targets share their directories (`hooks/a.py`, `hooks/b.py`).
+#[derive(Default)]
+pub struct Lookups(HashMap<PathBuf, Lookup>);
+
+#[derive(Clone)]
+enum Lookup {
+    /// A symlink, and its text.
+    Link(PathBuf),
+    /// There, and not a symlink.
+    Plain,
+    /// Not there: missing, or below a file.
+    Missing,
+    /// Any other error (permission, a name too long).
+    Failed,
+}
+
+impl Lookups {
+    fn get(&mut self, path: PathBuf) -> Lookup {
+        if let Some(known) = self.0.get(&path) {
+            return known.clone();
+        }
+        let found = match fs_err::read_link(&path) {
+            Ok(link) => Lookup::Link(link),
+            // EINVAL: there, and not a symlink.
+            Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Lookup::Plain,
+            Err(e)
+                if matches!(
+                    e.kind(),
+                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
+                ) =>
+            {
+                Lookup::Missing
+            }
+            Err(_) => Lookup::Failed,
+        };
+        self.0.insert(path, found.clone());
+        found
+    }
+}
+
+/// [`resolve_below`], answering each component's lookup from `lookups` when an earlier
+/// target of the same root asked it, and telling whether the target exists.
+pub fn resolve_below_in(
+    lookups: &mut Lookups,
+    canonical_root: &Path,
+    target: &str,
+) -> Result<Resolved, ResolveError> {
     if target.contains('\0') {
         return Err(ResolveError::Nul);
     }
-    if Path::new(target).has_root() || !canonical_root.is_absolute() {
-        return resolve_from(PathBuf::from("/"), &canonical_root.join(target));
+    let mut resolved = if Path::new(target).has_root() || !canonical_root.is_absolute() {
+        resolve_from(PathBuf::from("/"), &canonical_root.join(target), lookups)?
+    } else {
+        resolve_from(canonical_root.to_path_buf(), Path::new(target), lookups)?
+    };
+    // `file/` and `file/.` are not found, yet their components are; and elsewhere a
+    // `readlink` that fails is not read for what it means.
+    if target.ends_with('/') || target.ends_with("/.") || cfg!(not(unix)) {
+        resolved.exists = None;
     }
-    resolve_from(canonical_root.to_path_buf(), Path::new(target))
+    Ok(resolved)
 }
 
 /// Resolve the components of `rest` one by one, starting at `resolved` (a
 /// path without symlinks).
-fn resolve_from(mut resolved: PathBuf, rest: &Path) -> Result<PathBuf, ResolveError> {
+fn resolve_from(
+    mut resolved: PathBuf,
+    rest: &Path,
+    lookups: &mut Lookups,
+) -> Result<Resolved, ResolveError> {
     let mut pending: VecDeque<OsString> = VecDeque::new();
     for c in rest.components() {
         match c {
@@ -58,8 +136,11 @@ fn resolve_from(mut resolved: PathBuf, rest: &Path) -> Result<PathBuf, ResolveEr
     // the components after it are kept as written with no `readlink`, until a `..` climbs
     // back above it. Holds the depth of the missing component.
     let mut missing_at: Option<usize> = None;
+    // Whether the kernel finds the whole path: every lookup answered "there".
+    let mut exists = Some(true);
     while let Some(part) = pending.pop_front() {
         if part == ".." {
+            exists = None;
             resolved.pop();
             if missing_at.is_some_and(|depth| resolved.components().count() < depth) {
                 missing_at = None;
@@ -71,8 +152,8 @@ fn resolve_from(mut resolved: PathBuf, rest: &Path) -> Result<PathBuf, ResolveEr
             resolved = candidate;
             continue;
         }
-        match fs_err::read_link(&candidate) {
-            Ok(link) => {
+        match lookups.get(candidate.clone()) {
+            Lookup::Link(link) => {
                 links += 1;
                 if links > MAX_LINKS {
                     return Err(ResolveError::Loop(candidate));
@@ -88,18 +169,22 @@ fn resolve_from(mut resolved: PathBuf, rest: &Path) -> Result<PathBuf, ResolveEr
                     }
                 }
             }
-            Err(e) => {
-                if matches!(
-                    e.kind(),
-                    std::io::ErrorKind::NotFound | std::io::ErrorKind::NotADirectory
-                ) {
-                    missing_at = Some(candidate.components().count());
-                }
+            Lookup::Plain => resolved = candidate,
+            Lookup::Missing => {
+                missing_at = Some(candidate.components().count());
+                exists = exists.and(Some(false));
+                resolved = candidate;
+            }
+            Lookup::Failed => {
+                exists = exists.and(Some(false));
                 resolved = candidate;
             }
         }
     }
-    Ok(resolved)
+    Ok(Resolved {
+        path: resolved,
+        exists,
+    })
 }
 
 /// Whether `path` is `root` or below it, component-wise.
@@ -188,5 +273,69 @@ mod tests {
             resolve(&root, "loop1/x"),
             "the same loop, named by the same path"
         );
+    }
+
+    /// Where the lookups tell whether a target exists, they answer as `Path::exists` on
+    /// `root/target` does (the kernel's walk), with the lookups shared across targets;
+    /// they tell it for every target without `..` or a trailing `/`.
+    #[test]
+    fn the_lookups_tell_existence_as_the_kernel_does() {
+        let (dir, root) = fixture();
+        let outside = fs_err::canonicalize(dir.path()).unwrap().join("outside");
+        fs_err::write(root.join("file"), "").unwrap();
+        fs_err::write(root.join("commands/a.md"), "").unwrap();
+        symlink(&outside, root.join("out")).unwrap();
+        symlink("commands", root.join("in")).unwrap();
+        symlink("commands/a.md", root.join("to-file")).unwrap();
+        symlink("nowhere", root.join("dangling")).unwrap();
+        symlink("loop2", root.join("loop1")).unwrap();
+        symlink("loop1", root.join("loop2")).unwrap();
+        let targets = [
+            "file",
+            "file/",
+            "file/.",
+            "file/x",
+            "file/..",
+            "commands",
+            "commands/",
+            "commands/a.md",
+            "commands/b.md",
+            "commands/a.md/x",
+            "commands//a.md",
+            "./commands/./a.md",
+            "in/a.md",
+            "in/b.md",
+            "to-file",
+            "to-file/x",
+            "dangling",
+            "dangling/x",
+            "out",
+            "out/deep",
+            "out/nothing",
+            "missing",
+            "missing/x",
+            "missing/../file",
+            "commands/../file",
+            "in/../file",
+            ".",
+            "..",
+        ];
+        let mut lookups = Lookups::default();
+        let mut told = 0;
+        for target in targets {
+            let resolved = resolve_below_in(&mut lookups, &root, target).unwrap();
+            assert_eq!(resolved.path, resolve(&root, target).unwrap(), "{target}");
+            let plain = !target.contains("..") && !target.ends_with('/') && !target.ends_with("/.");
+            assert_eq!(resolved.exists.is_some(), plain, "{target}");
+            if let Some(exists) = resolved.exists {
+                assert_eq!(exists, root.join(target).exists(), "{target}");
+                told += 1;
+            }
+        }
+        assert_eq!(told, 20);
+        assert!(matches!(
+            resolve_below_in(&mut lookups, &root, "loop1/x"),
+            Err(ResolveError::Loop(_))
+        ));
     }
 }

@@ -11,7 +11,7 @@ use crate::manifest::schema::{self as json_schema, Problem};
 use crate::ptr;
 
 use super::Options;
-use super::loader::Loaded;
+use super::loader::{Loaded, Targets};
 
 /// Kinds some host loader or the registry consumes.
 const KNOWN_KINDS: &[&str] = &[
@@ -99,7 +99,12 @@ fn metadata<'a>(ep: &'a Node, key: &str) -> Option<&'a Node> {
 }
 
 /// Lints over a manifest the loader accepted.
-pub(super) fn check(loaded: &Loaded<'_>, root: &Path, opts: &Options) -> Vec<(Finding, Severity)> {
+pub(super) fn check(
+    loaded: &Loaded<'_>,
+    root: &Path,
+    targets: &Targets,
+    opts: &Options,
+) -> Vec<(Finding, Severity)> {
     let mut out = Vec::new();
     let warn = |f: Finding| (f, Severity::Warning);
     let pid = &loaded.id;
@@ -134,7 +139,7 @@ pub(super) fn check(loaded: &Loaded<'_>, root: &Path, opts: &Options) -> Vec<(Fi
             let eid = py_str(&ep.get("id").expect("loader checked").node);
             let target = ep.get("target").map(|e| &e.node).filter(|t| truthy(t));
             out.extend(
-                target_findings(kind, (pid, &eid), target, root, &at)
+                target_findings(kind, (pid, &eid), target, (root, targets), &at)
                     .into_iter()
                     .map(warn),
             );
@@ -175,7 +180,7 @@ fn target_findings(
     kind: &str,
     (pid, eid): (&str, &str),
     target: Option<&Node>,
-    root: &Path,
+    (root, targets): (&Path, &Targets),
     at: &Pointer,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
@@ -201,7 +206,7 @@ fn target_findings(
             kind,
             "agents" | "swarms" | "tools" | "mcp_servers" | "runners" | "skills"
         )
-        && !root.join(t).exists()
+        && !targets.exist(root, t)
     {
         let why = if t.ends_with(".py") && kind == "commands" {
             "importing it fails and drops every plugin for the session"

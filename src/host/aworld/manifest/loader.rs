@@ -244,14 +244,18 @@ pub(crate) fn check_targets_at(
     loaded: &Loaded<'_>,
     root: &Path,
     canonical: Option<&Path>,
-) -> Result<(), Finding> {
+) -> Result<Targets, Finding> {
     let canonical = canonical.map_or_else(|| fs_err::canonicalize(root), |c| Ok(c.to_path_buf()));
     // Each target is resolved below the canonical root (as the host's
     // `(root / target).resolve()`); a root that cannot be canonicalized is
     // resolved from `/`, component by component.
-    let resolve = |target: &str| match &canonical {
-        Ok(canonical) => contain::resolve_below(canonical, target),
-        Err(_) => contain::resolve(root, target),
+    let mut lookups = contain::Lookups::default();
+    let mut targets = Targets::default();
+    let mut resolve = |target: &str| match &canonical {
+        Ok(canonical) => contain::resolve_below_in(&mut lookups, canonical, target),
+        Err(_) => {
+            contain::resolve(root, target).map(|path| contain::Resolved { path, exists: None })
+        }
     };
     let canonical = canonical.as_deref().unwrap_or(root);
     for (kind, eps) in &loaded.kinds {
@@ -274,7 +278,9 @@ pub(crate) fn check_targets_at(
                 return Err(fail(Code::AworldPathError, message, at));
             }
             match resolve(target) {
-                Ok(p) if contain::inside(canonical, &p) => {}
+                Ok(p) if contain::inside(canonical, &p.path) => {
+                    targets.0.insert(target.clone(), p.exists);
+                }
                 Ok(_) => {
                     return Err(fail(
                         Code::AworldEscapesRoot,
@@ -298,7 +304,23 @@ pub(crate) fn check_targets_at(
             }
         }
     }
-    Ok(())
+    Ok(targets)
+}
+
+/// Whether each target [`check_targets_at`] resolved exists, where its lookups told it.
+#[derive(Default)]
+pub(crate) struct Targets(std::collections::HashMap<String, Option<bool>>);
+
+impl Targets {
+    /// Whether `root/target` exists (following links), as `Path::exists` answers: from the
+    /// containment check's lookups when they tell it, else asked again.
+    pub(crate) fn exist(&self, root: &Path, target: &str) -> bool {
+        self.0
+            .get(target)
+            .copied()
+            .flatten()
+            .unwrap_or_else(|| root.join(target).exists())
+    }
 }
 
 /// The `UnicodeEncodeError` the host's `(root / target).resolve()` raises for a lone

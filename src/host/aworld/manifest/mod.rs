@@ -82,7 +82,7 @@ pub(crate) fn validate_at(
             "the loader's later checks, the target containment check and lints",
         )),
         Ok(loaded) => match loader::check_targets_at(&loaded, root, canonical) {
-            Ok(()) => Ok(loaded),
+            Ok(targets) => Ok((loaded, targets)),
             Err(f) => Err((
                 f,
                 "the other targets' containment and lints (reserved command names, hooks, missing targets)",
@@ -106,9 +106,9 @@ pub(crate) fn validate_at(
             diagnostics.push(resolve_error(f, &at));
             (HostClass::Invalid, Some(message), None)
         }
-        Ok(loaded) => {
+        Ok((loaded, targets)) => {
             diagnostics.extend(
-                lint::check(&loaded, root, opts)
+                lint::check(&loaded, root, &targets, opts)
                     .into_iter()
                     .map(|(f, sev)| f.resolve(&at, sev)),
             );
