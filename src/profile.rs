@@ -20,6 +20,28 @@ use crate::store::Home;
 /// the lock reads a row without asking any host. What a profile means is here.
 pub use crate::lock::HostProfile;
 
+/// A home's host profile, read when a row first needs it and kept for the rest: a command
+/// that asks for each row reads `plugins.toml` once per home (issue 43).
+pub struct Remembered<'h> {
+    home: &'h Home,
+    profile: std::cell::OnceCell<HostProfile>,
+}
+
+impl<'h> Remembered<'h> {
+    /// `home`'s profile, not read yet.
+    pub fn of(home: &'h Home) -> Remembered<'h> {
+        Remembered {
+            home,
+            profile: std::cell::OnceCell::new(),
+        }
+    }
+
+    /// The profile, read on the first call.
+    pub fn get(&self) -> &HostProfile {
+        self.profile.get_or_init(|| HostProfile::load(self.home))
+    }
+}
+
 impl HostProfile {
     /// `[host]` of `<home>/plugins.toml`; a missing file, table or key means none. Values of
     /// the wrong type are ignored here (`plugins autoupdate` reports them with the file).

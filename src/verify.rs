@@ -4,6 +4,7 @@
 use crate::diagnostic::Code;
 use crate::install::txn::FileChanges;
 use crate::lock::Entry;
+use crate::profile::Remembered;
 use crate::refusal::NamedRefusal as _;
 use crate::store::Home;
 
@@ -68,12 +69,12 @@ fn build_and_git(
 
 /// `e` names no source and `home`'s host ships a plugin of its id (protoAgent's migrated
 /// wheel-deps pins of a bundled plugin): the host's own row, with no directory of its own and
-/// nothing to fetch. Judged under the profile the row (else the home) recorded.
-pub fn shipped_by_host(home: &Home, e: &Entry) -> bool {
-    e.names_no_source() && ships(home, e, crate::profile::HostProfile::load(home))
+/// nothing to fetch. Judged under the profile the row (else the home, `remembered`) recorded.
+pub fn shipped_by_host(home: &Home, e: &Entry, remembered: &Remembered<'_>) -> bool {
+    e.names_no_source() && ships(home, e, remembered.get().clone())
 }
 
-/// [`shipped_by_host`] with the home's profile read already (`list` reads it once per home).
+/// [`shipped_by_host`] with the home's profile read already.
 pub fn shipped_under(home: &Home, e: &Entry, remembered: &crate::profile::HostProfile) -> bool {
     e.names_no_source() && ships(home, e, remembered.clone())
 }
@@ -86,14 +87,19 @@ fn ships(home: &Home, e: &Entry, remembered: crate::profile::HostProfile) -> boo
 /// Why `e`'s directory `dir` is missing, and the way out; `None` for a row that names no
 /// source of a plugin its host ships (protoAgent's migrated wheel-deps pins): the host's own,
 /// with no directory to verify.
-fn missing(home: &Home, e: &Entry, dir: &std::path::Path) -> Option<String> {
+fn missing(
+    home: &Home,
+    e: &Entry,
+    dir: &std::path::Path,
+    remembered: &Remembered<'_>,
+) -> Option<String> {
     if !e.names_no_source() {
         return Some(format!(
             "{} is missing; `plugins sync` installs it again at the locked commit",
             dir.display()
         ));
     }
-    (!shipped_by_host(home, e)).then(|| {
+    (!shipped_by_host(home, e, remembered)).then(|| {
         format!(
             "{} is missing, and the lock records no source: `plugins remove {}` drops the row",
             dir.display(),
@@ -103,8 +109,9 @@ fn missing(home: &Home, e: &Entry, dir: &std::path::Path) -> Option<String> {
 }
 
 /// Recompute the manifest, release-asset and tree hashes of `entry`'s installed directory
-/// and compare them with the lock.
-pub fn entry(home: &Home, e: &Entry) -> Verdict {
+/// and compare them with the lock. `remembered` is the home's host profile, which a row that
+/// names no source is judged under.
+pub fn entry(home: &Home, e: &Entry, remembered: &Remembered<'_>) -> Verdict {
     let dir = match home.locked_dir(e) {
         Ok(dir) => dir,
         Err(err) => {
@@ -124,7 +131,7 @@ pub fn entry(home: &Home, e: &Entry) -> Verdict {
     // What the hash's walk met named `.git` (any case), which no hash covers.
     let mut git_dirs = Vec::new();
     if !dir.is_dir() {
-        problems.extend(missing(home, e, &dir));
+        problems.extend(missing(home, e, &dir, remembered));
     } else {
         changed = manifest_or_release_changed(home, e, &dir, &mut problems);
         // The installed hash covers symlinks and any name; aoe's tree hash (what a
@@ -258,8 +265,9 @@ pub fn record_baselines(
         .map(|e| (e.id.clone(), e))
         .collect();
     let mut out = Vec::new();
+    let remembered = Remembered::of(home);
     for id in ids {
-        match record_one(home, &mut lock, rows.remove(id.as_str()), id) {
+        match record_one(home, &mut lock, rows.remove(id.as_str()), (id, &remembered)) {
             Ok(done) => out.push(done),
             Err(e) => {
                 lock.save()?;
@@ -276,12 +284,12 @@ fn record_one(
     home: &Home,
     lock: &mut crate::lock::Lock,
     e: Option<Entry>,
-    id: &crate::name::Name,
+    (id, remembered): (&crate::name::Name, &Remembered<'_>),
 ) -> Result<Option<Entry>, crate::install::InstallError> {
     let Some(mut e) = e else {
         return Ok(None);
     };
-    if !entry(home, &e).unverifiable {
+    if !entry(home, &e, remembered).unverifiable {
         return Ok(None);
     }
     let dir = home.plugin_dir(id);

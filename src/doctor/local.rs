@@ -82,6 +82,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> 
     };
     let entries = lock.entries();
     let mut out = vec![loads(&path, dialect, entries.len())];
+    let remembered = crate::profile::Remembered::of(home);
     for e in entries {
         let dir = match home.locked_dir(&e) {
             Ok(dir) => dir,
@@ -94,7 +95,7 @@ fn examine_lock(h: &HomeToCheck, locked: &mut Vec<(Home, Entry)>) -> Vec<Check> 
                 continue;
             }
         };
-        if !dir.is_dir() && crate::verify::shipped_by_host(home, &e) {
+        if !dir.is_dir() && crate::verify::shipped_by_host(home, &e, &remembered) {
             // The host's own row of a plugin it ships: no directory of its own.
         } else if !dir.is_dir() {
             let help = if e.names_no_source() {

@@ -100,12 +100,13 @@ pub fn verify(opts: &VerifyOptions, cx: &Context, printer: &Printer) -> Result<V
     let mut rows = Vec::new();
     let mut on_event = crate::reporter::progress(printer);
     for (home, lock) in cx.locked_homes(opts.home)? {
+        let remembered = crate::profile::Remembered::of(&home);
         let mut home_rows: Vec<(crate::lock::Entry, Verdict, bool)> = lock
             .entries()
             .into_iter()
             .filter(|e| opts.id.is_none_or(|id| id == e.id))
             .map(|e| {
-                let verdict = crate::verify::entry(&home, &e);
+                let verdict = crate::verify::entry(&home, &e, &remembered);
                 (e, verdict, false)
             })
             .collect();
@@ -121,7 +122,7 @@ pub fn verify(opts: &VerifyOptions, cx: &Context, printer: &Printer) -> Result<V
             let done = crate::verify::record_baselines(&home, &names, opts.wait, &mut on_event)?;
             for (&i, now) in unverifiable.iter().zip(done) {
                 if let Some(now) = now {
-                    let verdict = crate::verify::entry(&home, &now);
+                    let verdict = crate::verify::entry(&home, &now, &remembered);
                     home_rows[i].2 = verdict.ok();
                     home_rows[i].1 = verdict;
                 }

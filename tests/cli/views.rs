@@ -443,7 +443,9 @@ fn aworld_home(t: &Path) -> std::path::PathBuf {
 
 /// Issue 43: `list` and `info` read and parse each host file once per command, not once per
 /// row (which made `list` quadratic in the plugins of a home): aoe's `config.toml`, AWorld's
-/// `.manifest.json`, protoAgent's instance config. Counted as the opens strace sees.
+/// `.manifest.json`, protoAgent's instance config; and `list`, `verify` and `doctor` read a
+/// home's `plugins.toml` once for all its rows that name no source (protoAgent's pins of
+/// bundled plugins, judged under the home's profile). Counted as the opens strace sees.
 #[test]
 fn issue_43_each_host_file_is_read_once_per_command() {
     let Some(strace) = crate::support::strace() else {
@@ -472,7 +474,12 @@ fn issue_43_each_host_file_is_read_once_per_command() {
             homes[2].0.clone(),
             "plugins.lock",
             vec!["verify", "--record"],
-        )]);
+        )])
+        .chain([1, 4].into_iter().flat_map(|rows| {
+            let home = sourceless_home(&t, rows);
+            [vec!["list"], vec!["verify"], vec!["doctor", "--quiet"]]
+                .map(|args| (home.clone(), "plugins.toml", args))
+        }));
     for (home, file, args) in runs {
         let path = home.join(file).display().to_string();
         let trace = t.join("trace");
@@ -509,6 +516,30 @@ fn issue_43_each_host_file_is_read_once_per_command() {
             "list config/langgraph-config.yaml: 1",
             "info notes_x config/langgraph-config.yaml: 1",
             "verify --record plugins.lock: 3",
+            "list plugins.toml: 2",
+            "verify plugins.toml: 1",
+            "doctor --quiet plugins.toml: 2",
+            "list plugins.toml: 2",
+            "verify plugins.toml: 1",
+            "doctor --quiet plugins.toml: 2",
         ]
     );
+}
+
+/// A protoAgent home whose lock pins the wheels of `rows` bundled plugins and names no source
+/// for them (what the host's migration writes), with the host's version remembered.
+fn sourceless_home(t: &Path, rows: usize) -> std::path::PathBuf {
+    let home = t.join(format!("sourceless-{rows}"));
+    let plugins: Vec<_> = ["agent_browser", "coder", "craft", "docs"][..rows]
+        .iter()
+        .map(|id| serde_json::json!({"id": id, "deps": []}))
+        .collect();
+    std::fs::create_dir_all(&home).unwrap();
+    std::fs::write(
+        home.join("plugins.lock"),
+        serde_json::json!({ "plugins": plugins }).to_string(),
+    )
+    .unwrap();
+    std::fs::write(home.join("plugins.toml"), "[host]\nversion = \"0.218.0\"\n").unwrap();
+    home
 }

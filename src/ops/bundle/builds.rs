@@ -35,7 +35,12 @@ pub(super) enum Carried {
 /// Copy `entry`'s build output from the home's installed plugin into `dest/.aoe-build`
 /// when the lock records its hash, the plugin verifies clean, and the output holds regular
 /// files only (a bundle carries no link).
-pub(super) fn carry(home: &Home, entry: &Entry, dest: &Path) -> Carried {
+pub(super) fn carry(
+    home: &Home,
+    entry: &Entry,
+    dest: &Path,
+    remembered: &crate::profile::Remembered<'_>,
+) -> Carried {
     // A release-binary worker's output is its asset, which `assets/<id>/` carries.
     let Some(locked) = entry
         .build_hash
@@ -48,7 +53,7 @@ pub(super) fn carry(home: &Home, entry: &Entry, dest: &Path) -> Carried {
         Ok(dir) => dir,
         Err(e) => return Carried::Not(e.to_string()),
     };
-    let verdict = crate::verify::entry(home, entry);
+    let verdict = crate::verify::entry(home, entry, remembered);
     if !verdict.ok() {
         let why = verdict.problems.first().cloned().unwrap_or_default();
         return Carried::Not(format!("it is not installed here as locked ({why})"));

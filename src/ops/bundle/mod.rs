@@ -180,6 +180,7 @@ fn gather(
     let mut on_event = crate::reporter::progress(printer);
     let mut bundled = Vec::new();
     let mut unbuilt = Vec::new();
+    let remembered = crate::profile::Remembered::of(home);
     for entry in lock.entries() {
         let name = home.locked_name(&entry)?;
         let source = crate::source::Source::of_entry(&entry, &cx.gh_base())?;
@@ -204,7 +205,7 @@ fn gather(
             &mut on_event,
         )?;
         let built = work.path().join(builds::BUILDS).join(name.as_str());
-        let build = match builds::carry(home, &entry, &built) {
+        let build = match builds::carry(home, &entry, &built, &remembered) {
             builds::Carried::Built(hash) => Some(hash),
             builds::Carried::Nothing => None,
             builds::Carried::Not(why) => {

@@ -198,13 +198,13 @@ fn plan(
     let mut steps = Vec::new();
     for (home, lock) in cx.locked_homes(opts.home)? {
         // The home's host profile, read once for the rows that need it (not per row).
-        let remembered = std::cell::OnceCell::new();
+        let remembered = crate::profile::Remembered::of(&home);
         for entry in lock.entries() {
             // An entry installed with `--no-build` is built now (unless this sync skips builds too).
             let build = entry.unbuilt && !opts.no_build;
             let mut repair = false;
             if home.locked_dir(&entry)?.is_dir() && !opts.force && !build {
-                let verdict = crate::verify::entry(&home, &entry);
+                let verdict = crate::verify::entry(&home, &entry, &remembered);
                 if !verdict.changed {
                     continue;
                 }
@@ -226,7 +226,7 @@ fn plan(
                 }
                 repair = true;
             }
-            let home_profile = remembered.get_or_init(|| crate::profile::HostProfile::load(&home));
+            let home_profile = remembered.get();
             if let Some(skip) = not_fetched(opts, &home, &entry, home_profile, warned) {
                 steps.extend(skip.map(report));
                 continue;
