@@ -206,10 +206,23 @@ pub fn detect_all(root: &Path) -> Vec<Dialect> {
 }
 
 /// The first of [`detect_all`]'s answer, looking no further than needed.
+///
+/// The probes reuse one path and ask `lstat` without naming the path in an error nobody
+/// reads: `validate -r` probes each directory it meets (issue 43).
 pub fn detect_first(root: &Path) -> Option<Dialect> {
+    let mut probe = root.to_path_buf();
     crate::dialect::ALL
         .into_iter()
-        .find(|d| fs_err::symlink_metadata(root.join(d.spec().manifest)).is_ok())
+        .find(|d| {
+            let manifest = Path::new(d.spec().manifest);
+            probe.push(manifest);
+            #[allow(clippy::disallowed_methods)] // an answer, never a message
+            let found = probe.symlink_metadata().is_ok();
+            for _ in manifest.components() {
+                probe.pop();
+            }
+            found
+        })
         .or_else(|| aworld::manifest::is_legacy_root(root).then_some(Dialect::Aworld))
 }
 

@@ -5,8 +5,9 @@
 //! component, `..` applies *after* a symlink (physically), missing components are
 //! kept as written, and an absolute target replaces the root.
 
+use std::borrow::Cow;
 use std::collections::{HashMap, VecDeque};
-use std::ffi::OsString;
+use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 
 /// Links followed before declaring a loop (Linux's own limit is 40).
@@ -70,11 +71,13 @@ enum Lookup {
 }
 
 impl Lookups {
-    fn get(&mut self, path: PathBuf) -> Lookup {
-        if let Some(known) = self.0.get(&path) {
+    fn get(&mut self, path: &Path) -> Lookup {
+        if let Some(known) = self.0.get(path) {
             return known.clone();
         }
-        let found = match fs_err::read_link(&path) {
+        // Only the error's kind is read, so it need not name the path (fs_err's would).
+        #[allow(clippy::disallowed_methods)]
+        let found = match path.read_link() {
             Ok(link) => Lookup::Link(link),
             // EINVAL: there, and not a symlink.
             Err(e) if e.kind() == std::io::ErrorKind::InvalidInput => Lookup::Plain,
@@ -88,7 +91,7 @@ impl Lookups {
             }
             Err(_) => Lookup::Failed,
         };
-        self.0.insert(path, found.clone());
+        self.0.insert(path.to_path_buf(), found.clone());
         found
     }
 }
@@ -116,21 +119,32 @@ pub fn resolve_below_in(
     Ok(resolved)
 }
 
+/// One step of a path being resolved: a name, or `..`.
+enum Part<'a> {
+    Name(Cow<'a, OsStr>),
+    Up,
+}
+
+/// The names and `..`s of `path` (`/`, `.` and prefixes dropped).
+fn parts(path: &Path) -> impl DoubleEndedIterator<Item = Part<'_>> {
+    path.components().filter_map(|c| match c {
+        Component::Normal(n) => Some(Part::Name(Cow::Borrowed(n))),
+        Component::ParentDir => Some(Part::Up),
+        Component::RootDir | Component::Prefix(_) | Component::CurDir => None,
+    })
+}
+
 /// Resolve the components of `rest` one by one, starting at `resolved` (a
-/// path without symlinks).
+/// path without symlinks). The path is built in place, and `rest`'s names are borrowed: a
+/// target's resolution allocates for its result and for the links it follows.
 fn resolve_from(
     mut resolved: PathBuf,
     rest: &Path,
     lookups: &mut Lookups,
 ) -> Result<Resolved, ResolveError> {
-    let mut pending: VecDeque<OsString> = VecDeque::new();
-    for c in rest.components() {
-        match c {
-            Component::Normal(n) => pending.push_back(n.to_os_string()),
-            Component::ParentDir => pending.push_back("..".into()),
-            Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
-        }
-    }
+    let mut pending: VecDeque<Part<'_>> = parts(rest).collect();
+    // `resolved.components().count()`, kept as it changes.
+    let mut depth = resolved.components().count();
     let mut links = 0;
     // Once a component is missing (or not a directory), nothing below it is a symlink:
     // the components after it are kept as written with no `readlink`, until a `..` climbs
@@ -139,46 +153,49 @@ fn resolve_from(
     // Whether the kernel finds the whole path: every lookup answered "there".
     let mut exists = Some(true);
     while let Some(part) = pending.pop_front() {
-        if part == ".." {
-            exists = None;
-            resolved.pop();
-            if missing_at.is_some_and(|depth| resolved.components().count() < depth) {
-                missing_at = None;
+        let name = match part {
+            Part::Up => {
+                exists = None;
+                if resolved.pop() {
+                    depth -= 1;
+                }
+                if missing_at.is_some_and(|at| depth < at) {
+                    missing_at = None;
+                }
+                continue;
             }
-            continue;
-        }
-        let candidate = resolved.join(&part);
+            Part::Name(name) => name,
+        };
+        resolved.push(&name);
+        depth += 1;
         if missing_at.is_some() {
-            resolved = candidate;
             continue;
         }
-        match lookups.get(candidate.clone()) {
+        match lookups.get(&resolved) {
             Lookup::Link(link) => {
                 links += 1;
                 if links > MAX_LINKS {
-                    return Err(ResolveError::Loop(candidate));
+                    return Err(ResolveError::Loop(resolved));
                 }
+                resolved.pop();
+                depth -= 1;
                 if link.is_absolute() {
                     resolved = PathBuf::from("/");
+                    depth = 1;
                 }
-                for c in link.components().rev() {
-                    match c {
-                        Component::Normal(n) => pending.push_front(n.to_os_string()),
-                        Component::ParentDir => pending.push_front("..".into()),
-                        Component::RootDir | Component::Prefix(_) | Component::CurDir => {}
-                    }
+                for part in parts(&link).rev() {
+                    pending.push_front(match part {
+                        Part::Name(n) => Part::Name(Cow::Owned(n.into_owned())),
+                        Part::Up => Part::Up,
+                    });
                 }
             }
-            Lookup::Plain => resolved = candidate,
+            Lookup::Plain => {}
             Lookup::Missing => {
-                missing_at = Some(candidate.components().count());
+                missing_at = Some(depth);
                 exists = exists.and(Some(false));
-                resolved = candidate;
             }
-            Lookup::Failed => {
-                exists = exists.and(Some(false));
-                resolved = candidate;
-            }
+            Lookup::Failed => exists = exists.and(Some(false)),
         }
     }
     Ok(Resolved {
