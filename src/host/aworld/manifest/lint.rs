@@ -102,7 +102,7 @@ fn metadata<'a>(ep: &'a Node, key: &str) -> Option<&'a Node> {
 pub(super) fn check(
     loaded: &Loaded<'_>,
     root: &Path,
-    targets: &Targets,
+    targets: &Targets<'_>,
     opts: &Options,
 ) -> Vec<(Finding, Severity)> {
     let mut out = Vec::new();
@@ -180,7 +180,7 @@ fn target_findings(
     kind: &str,
     (pid, eid): (&str, &str),
     target: Option<&Node>,
-    (root, targets): (&Path, &Targets),
+    (root, targets): (&Path, &Targets<'_>),
     at: &Pointer,
 ) -> Vec<Finding> {
     let mut out = Vec::new();

@@ -240,11 +240,11 @@ fn entrypoints_of<'a>(kind: &'a str, items: &'a Node) -> Result<Vec<(usize, &'a 
 /// `validate_plugin_path`'s containment pass: the first escaping target (`root`'s
 /// canonical path, when known, saves resolving it again).
 #[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
-pub(crate) fn check_targets_at(
-    loaded: &Loaded<'_>,
+pub(crate) fn check_targets_at<'a>(
+    loaded: &Loaded<'a>,
     root: &Path,
     canonical: Option<&Path>,
-) -> Result<Targets, Finding> {
+) -> Result<Targets<'a>, Finding> {
     let canonical = canonical.map_or_else(|| fs_err::canonicalize(root), |c| Ok(c.to_path_buf()));
     // Each target is resolved below the canonical root (as the host's
     // `(root / target).resolve()`); a root that cannot be canonicalized is
@@ -263,7 +263,8 @@ pub(crate) fn check_targets_at(
             let Some(target) = ep.get("target").map(|e| &e.node).filter(|t| truthy(t)) else {
                 continue;
             };
-            let at = ptr!["entrypoints", (*kind).to_owned(), *i, "target"];
+            // Built only for a failure: most targets pass.
+            let at = || ptr!["entrypoints", (*kind).to_owned(), *i, "target"];
             let Value::Str(target) = &target.value else {
                 return Err(fail(
                     Code::AworldTypeError,
@@ -271,21 +272,21 @@ pub(crate) fn check_targets_at(
                         "unsupported operand type(s) for /: 'PosixPath' and '{}'",
                         type_name(target)
                     ),
-                    at,
+                    at(),
                 ));
             };
             if let Some(message) = unencodable(canonical, target) {
-                return Err(fail(Code::AworldPathError, message, at));
+                return Err(fail(Code::AworldPathError, message, at()));
             }
             match resolve(target) {
                 Ok(p) if contain::inside(canonical, &p.path) => {
-                    targets.0.insert(target.clone(), p.exists);
+                    targets.0.insert(target, p.exists);
                 }
                 Ok(_) => {
                     return Err(fail(
                         Code::AworldEscapesRoot,
                         format!("asset path escapes plugin root for {}: {target}", loaded.id),
-                        at,
+                        at(),
                     ));
                 }
                 Err(ResolveError::Loop(p)) => {
@@ -295,11 +296,11 @@ pub(crate) fn check_targets_at(
                             "Symlink loop from {}",
                             py_repr(&str_node(&p.to_string_lossy()))
                         ),
-                        at,
+                        at(),
                     ));
                 }
                 Err(ResolveError::Nul) => {
-                    return Err(fail(Code::AworldPathError, "embedded null byte", at));
+                    return Err(fail(Code::AworldPathError, "embedded null byte", at()));
                 }
             }
         }
@@ -309,9 +310,9 @@ pub(crate) fn check_targets_at(
 
 /// Whether each target [`check_targets_at`] resolved exists, where its lookups told it.
 #[derive(Default)]
-pub(crate) struct Targets(std::collections::HashMap<String, Option<bool>>);
+pub(crate) struct Targets<'a>(std::collections::HashMap<&'a str, Option<bool>>);
 
-impl Targets {
+impl Targets<'_> {
     /// Whether `root/target` exists (following links), as `Path::exists` answers: from the
     /// containment check's lookups when they tell it, else asked again.
     pub(crate) fn exist(&self, root: &Path, target: &str) -> bool {
