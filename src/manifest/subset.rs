@@ -217,8 +217,22 @@ fn dotted_kebab(text: &str) -> bool {
 }
 
 /// The last entry of each key, in the order keys first appear (a map's view of the table),
-/// in time linear in the entries: a hostile table may hold a hundred thousand keys.
+/// in time linear in the entries: a hostile table may hold a hundred thousand keys. A
+/// small table is searched instead of hashed, which allocates nothing but the answer.
 fn members(entries: &[Entry]) -> Vec<(&str, &Node)> {
+    /// Up to this many entries, searching is cheaper than hashing.
+    const SEARCHED: usize = 16;
+    if entries.len() <= SEARCHED {
+        return entries
+            .iter()
+            .enumerate()
+            .filter(|(i, e)| !entries[..*i].iter().any(|earlier| earlier.key == e.key))
+            .map(|(_, e)| {
+                let last = entries.iter().rev().find(|later| later.key == e.key);
+                (e.key.as_str(), &last.unwrap_or(e).node)
+            })
+            .collect();
+    }
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut out: Vec<(&str, &Node)> = Vec::new();
     for e in entries {
