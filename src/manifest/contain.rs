@@ -53,6 +53,10 @@ pub struct Resolved {
     pub exists: Option<bool>,
 }
 
+/// How many lookups [`Lookups`] keeps (each path at most `PATH_MAX` long: a kernel lookup of a
+/// longer one fails, and nothing below a failed component is looked up).
+const MAX_KEPT: usize = 4096;
+
 /// What a component's `readlink` answered, kept for the next target below the same root:
 /// a manifest's targets share their directories (`hooks/a.py`, `hooks/b.py`).
 #[derive(Default)]
@@ -91,7 +95,10 @@ impl Lookups {
             }
             Err(_) => Lookup::Failed,
         };
-        self.0.insert(path.to_path_buf(), found.clone());
+        // Bounded: a hostile manifest names as many paths as it likes.
+        if self.0.len() < MAX_KEPT {
+            self.0.insert(path.to_path_buf(), found.clone());
+        }
         found
     }
 }
@@ -146,9 +153,9 @@ fn resolve_from(
     // `resolved.components().count()`, kept as it changes.
     let mut depth = resolved.components().count();
     let mut links = 0;
-    // Once a component is missing (or not a directory), nothing below it is a symlink:
-    // the components after it are kept as written with no `readlink`, until a `..` climbs
-    // back above it. Holds the depth of the missing component.
+    // Once a component is missing (or not a directory, or cannot be looked up), nothing
+    // below it is a symlink: the components after it are kept as written with no
+    // `readlink`, until a `..` climbs back above it. Holds the depth of that component.
     let mut missing_at: Option<usize> = None;
     // Whether the kernel finds the whole path: every lookup answered "there".
     let mut exists = Some(true);
@@ -191,11 +198,13 @@ fn resolve_from(
                 }
             }
             Lookup::Plain => {}
-            Lookup::Missing => {
+            // Below a component the kernel cannot look up (missing, not a directory, not
+            // searchable, a name or path too long) every lookup fails the same way: the rest
+            // is kept as written, with no `readlink`, until a `..` climbs back above it.
+            Lookup::Missing | Lookup::Failed => {
                 missing_at = Some(depth);
                 exists = exists.and(Some(false));
             }
-            Lookup::Failed => exists = exists.and(Some(false)),
         }
     }
     Ok(Resolved {
@@ -354,5 +363,12 @@ mod tests {
             resolve_below_in(&mut lookups, &root, "loop1/x"),
             Err(ResolveError::Loop(_))
         ));
+        // A name longer than the kernel takes fails its lookup, and what follows it is kept
+        // as written: a 1 MiB target of 300,000 components resolves at once.
+        let long = format!("{}/{}z", "n".repeat(300), "a/".repeat(300_000));
+        let resolved = resolve_below_in(&mut lookups, &root, &long).unwrap();
+        assert_eq!(resolved.exists, Some(false));
+        assert_eq!(resolved.path, root.join(&long));
+        assert_eq!(resolve(&root, &long).unwrap(), resolved.path);
     }
 }
