@@ -2,195 +2,130 @@
 //! protoAgent walk a manifest against (`properties` in the schema's order, since a
 //! did-you-mean picks from them in that order; `additionalProperties: false`; `items`).
 //!
-//! The keys of each built-in schema are compiled in, as a static each host folder holds
-//! (`schema_keys.rs`, written from the schema by a test that fails when they differ):
-//! reading them from the schema's text at run time was 6% of one aoe root's instructions and
-//! 15% of a protoAgent root's (docs/PERFORMANCE.md, issue 43).
+//! The schemas are compiled in as [`StaticJson`] (`crate::manifest::static_json`): aoe's
+//! lint walks the constraints its structural findings evaluate, protoAgent's the
+//! [`keys_only`] part of its schema. Reading them from the schema's text at run time was 6%
+//! of one aoe root's instructions and 15% of a protoAgent root's (docs/PERFORMANCE.md,
+//! issue 43).
 
-/// The keys one schema declares, each with its own.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Keys {
-    /// `properties`, in the schema's order; `None` where the schema declares none.
-    pub props: Option<&'static [(&'static str, Keys)]>,
-    /// `additionalProperties: false`.
-    pub closed: bool,
-    /// `items`.
-    pub items: Option<&'static Keys>,
-}
+use super::static_json::StaticJson;
+
+/// The keys one compiled-in schema declares.
+#[derive(Clone, Copy, Debug)]
+pub struct Keys(&'static StaticJson);
 
 impl Keys {
-    /// A schema that declares nothing: no properties, open, no items.
-    pub const ANY: Keys = Keys {
-        props: None,
-        closed: false,
-        items: None,
-    };
+    pub fn of(schema: &'static StaticJson) -> Keys {
+        Keys(schema)
+    }
+
+    /// `properties`, in the schema's order; `None` where the schema declares none.
+    pub fn props(self) -> Option<&'static [(&'static str, StaticJson)]> {
+        self.0.get("properties")?.as_object()
+    }
 
     /// The keys declared for `key`, if the schema declares it.
-    pub fn get(&self, key: &str) -> Option<&Keys> {
-        self.props?
+    pub fn get(self, key: &str) -> Option<Keys> {
+        self.props()?
             .iter()
             .find(|(k, _)| *k == key)
-            .map(|(_, sub)| sub)
+            .map(|(_, sub)| Keys(sub))
     }
 
-    /// The keys of a schema value (tests: what the compiled-in keys are checked against).
-    /// Leaks what it builds, as the compiled-in keys are `'static`.
-    #[cfg(test)]
-    pub fn of(schema: &serde_json::Value) -> Keys {
-        Keys {
-            props: schema
-                .get("properties")
-                .and_then(serde_json::Value::as_object)
-                .map(|props| {
-                    let props: Vec<_> = props
-                        .iter()
-                        .map(|(k, sub)| (&*k.clone().leak(), Keys::of(sub)))
-                        .collect();
-                    &*props.leak()
-                }),
-            closed: schema.get("additionalProperties") == Some(&serde_json::Value::Bool(false)),
-            items: schema
-                .get("items")
-                .map(|items| &*Box::leak(Box::new(Keys::of(items)))),
-        }
+    /// `additionalProperties: false`.
+    pub fn closed(self) -> bool {
+        self.0.get("additionalProperties") == Some(&StaticJson::Bool(false))
     }
 
-    /// A Rust module that declares these keys as `pub(super) static KEYS` (what each host
-    /// folder's `schema_keys.rs` holds), one property a line. `schema` names where they
-    /// come from and `test` the test that writes the file.
-    #[cfg(test)]
-    pub fn to_rust(&self, schema: &str, test: &str) -> String {
-        fn literal(keys: &Keys, depth: usize, out: &mut String) {
-            if *keys == Keys::ANY {
-                out.push_str("Keys::ANY");
-                return;
-            }
-            out.push_str("Keys {\n");
-            let pad = "    ".repeat(depth + 1);
-            match keys.props {
-                None => out.push_str(&format!("{pad}props: None,\n")),
-                Some(props) => {
-                    out.push_str(&format!("{pad}props: Some(&[\n"));
-                    for (k, sub) in props {
-                        out.push_str(&format!("{pad}    ({k:?}, "));
-                        literal(sub, depth + 2, out);
-                        out.push_str("),\n");
-                    }
-                    out.push_str(&format!("{pad}]),\n"));
-                }
-            }
-            out.push_str(&format!("{pad}closed: {},\n", keys.closed));
-            match keys.items {
-                None => out.push_str(&format!("{pad}items: None,\n")),
-                Some(items) => {
-                    out.push_str(&format!("{pad}items: Some(&"));
-                    literal(items, depth + 1, out);
-                    out.push_str("),\n");
-                }
-            }
-            out.push_str(&"    ".repeat(depth));
-            out.push('}');
-        }
-        let mut out = format!(
-            "//! The keys {schema} declares (`crate::manifest::keys`), written by\n\
-             //! `{test}`\n\
-             //! with `SNAPSHOTS=overwrite`: that test fails when they differ from the schema's.\n\n\
-             use crate::manifest::keys::Keys;\n\n\
-             pub(super) static KEYS: Keys = "
-        );
-        literal(self, 0, &mut out);
-        out.push_str(";\n");
-        out
+    /// `items`.
+    pub fn items(self) -> Option<Keys> {
+        self.0.get("items").map(Keys)
     }
 }
 
-/// Check a host folder's `schema_keys.rs` against the keys of its schema, each value of
-/// `schemas` (the host profiles: their keys must agree, or the lint needs a file per
-/// profile); `SNAPSHOTS=overwrite` writes the file from the first. `compiled` is the
-/// file's `KEYS` as this build compiled it.
+/// The part of `schema` that [`Keys`] reads: `properties` (each recursively), `items`
+/// (recursively) and `additionalProperties: false`; what protoAgent's folder compiles in.
 #[cfg(test)]
-// The test's own switch (not the program's environment).
-#[allow(clippy::disallowed_methods)]
-pub fn check_compiled(
-    path: &str,
-    schema: &str,
-    test: &str,
-    schemas: &[&serde_json::Value],
-    compiled: &Keys,
-) {
-    let text = |v| Keys::of(v).to_rust(schema, test);
-    if std::env::var_os("SNAPSHOTS").is_some_and(|v| v == "overwrite") {
-        fs_err::write(path, text(schemas[0])).unwrap();
+pub fn keys_only(schema: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    let mut out = serde_json::Map::new();
+    if let Some(props) = schema.get("properties").and_then(Value::as_object) {
+        let props = props
+            .iter()
+            .map(|(k, sub)| (k.clone(), keys_only(sub)))
+            .collect();
+        out.insert("properties".to_owned(), Value::Object(props));
     }
-    let written = fs_err::read_to_string(path).unwrap();
-    for (i, value) in schemas.iter().enumerate() {
-        assert_eq!(written, text(value), "schema {i}: SNAPSHOTS=overwrite");
-        assert_eq!(*compiled, Keys::of(value), "rebuild: {path} changed");
+    if schema.get("additionalProperties") == Some(&Value::Bool(false)) {
+        out.insert("additionalProperties".to_owned(), Value::Bool(false));
     }
+    if let Some(items) = schema.get("items") {
+        out.insert("items".to_owned(), keys_only(items));
+    }
+    Value::Object(out)
 }
 
 #[cfg(test)]
 mod tests {
-    use super::Keys;
+    use super::{Keys, keys_only};
+    use crate::manifest::static_json::StaticJson as J;
 
-    /// The keys of a value are its properties in order, its `additionalProperties: false`
-    /// and its `items`; the Rust text declares them as a literal.
+    static SCHEMA: J = J::Object(&[
+        ("additionalProperties", J::Bool(false)),
+        (
+            "properties",
+            J::Object(&[
+                ("b", J::Object(&[])),
+                (
+                    "a",
+                    J::Object(&[
+                        ("additionalProperties", J::Object(&[])),
+                        ("properties", J::Object(&[("z", J::Object(&[]))])),
+                    ]),
+                ),
+                (
+                    "l",
+                    J::Object(&[(
+                        "items",
+                        J::Object(&[
+                            ("properties", J::Object(&[("k", J::Object(&[]))])),
+                            ("additionalProperties", J::Bool(true)),
+                        ]),
+                    )]),
+                ),
+            ]),
+        ),
+    ]);
+
+    /// The keys of a schema are its properties in order, its `additionalProperties: false`
+    /// and its `items`; [`keys_only`] keeps exactly those.
     #[test]
-    fn the_keys_of_a_schema_and_their_rust() {
+    fn the_keys_of_a_schema() {
+        let keys = Keys::of(&SCHEMA);
+        assert!(keys.closed());
+        assert_eq!(keys.get("a").map(Keys::closed), Some(false));
+        let b = keys.get("b").unwrap();
+        assert!(b.props().is_none() && !b.closed() && b.items().is_none());
+        assert_eq!(
+            keys.props()
+                .into_iter()
+                .flatten()
+                .map(|(k, _)| *k)
+                .collect::<Vec<_>>(),
+            ["b", "a", "l"]
+        );
+        let item = keys.get("l").and_then(Keys::items).unwrap();
+        assert_eq!(item.get("k").map(Keys::closed), Some(false));
+        assert!(!item.closed());
         let schema = serde_json::json!({"description": "d", "type": "object",
             "additionalProperties": false,
             "properties": {"b": {"type": "string"}, "a": {"additionalProperties": {"type": "x"},
             "properties": {"z": {}}}, "l": {"items": {"properties": {"k": {}},
             "additionalProperties": true}}}});
-        let keys = Keys::of(&schema);
-        assert!(keys.closed);
-        assert_eq!(keys.get("a").map(|a| a.closed), Some(false));
-        assert_eq!(keys.get("b"), Some(&Keys::ANY));
         assert_eq!(
-            keys.props
-                .iter()
-                .flat_map(|p| p.iter())
-                .map(|(k, _)| *k)
-                .collect::<Vec<_>>(),
-            ["b", "a", "l"]
-        );
-        snapbox::assert_data_eq!(
-            keys.to_rust("the test's schema", "this test"),
-            snapbox::str![[r#"
-//! The keys the test's schema declares (`crate::manifest::keys`), written by
-//! `this test`
-//! with `SNAPSHOTS=overwrite`: that test fails when they differ from the schema's.
-
-use crate::manifest::keys::Keys;
-
-pub(super) static KEYS: Keys = Keys {
-    props: Some(&[
-        ("b", Keys::ANY),
-        ("a", Keys {
-            props: Some(&[
-                ("z", Keys::ANY),
-            ]),
-            closed: false,
-            items: None,
-        }),
-        ("l", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys {
-                props: Some(&[
-                    ("k", Keys::ANY),
-                ]),
-                closed: false,
-                items: None,
-            }),
-        }),
-    ]),
-    closed: true,
-    items: None,
-};
-
-"#]]
+            keys_only(&schema),
+            serde_json::json!({"properties": {"b": {}, "a": {"properties": {"z": {}}},
+                "l": {"items": {"properties": {"k": {}}}}}, "additionalProperties": false})
         );
     }
 }

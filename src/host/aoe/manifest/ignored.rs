@@ -7,7 +7,7 @@ use crate::manifest::doc::{Node, Pointer, Value};
 use crate::manifest::keys::Keys;
 use crate::ptr;
 /// Keys in lenient tables that the host silently ignores.
-pub(super) fn ignored_keys(doc: &Node, keys: &Keys) -> Vec<Finding> {
+pub(super) fn ignored_keys(doc: &Node, keys: Keys) -> Vec<Finding> {
     let mut out = Vec::new();
     walk_keys(doc, keys, &Pointer::default(), &mut out);
     // `[runtime]` is one table for both kinds; keys of the other kind are inert.
@@ -40,16 +40,16 @@ pub(super) fn ignored_keys(doc: &Node, keys: &Keys) -> Vec<Finding> {
 /// Keys the schema does not declare where it leaves the table open: the host ignores them.
 /// Only tables and arrays are descended into, and a key's pointer is built only when it is
 /// needed (this walk runs on every manifest of a `-r` run).
-fn walk_keys(node: &Node, keys: &Keys, at: &Pointer, out: &mut Vec<Finding>) {
+fn walk_keys(node: &Node, keys: Keys, at: &Pointer, out: &mut Vec<Finding>) {
     let nested = |n: &Node| matches!(n.value, Value::Table(_) | Value::Array(_));
     match &node.value {
         Value::Table(entries) => {
-            let Some(props) = keys.props else {
+            let Some(props) = keys.props() else {
                 return;
             };
             for e in entries {
                 let Some((_, sub)) = props.iter().find(|(k, _)| *k == e.key.as_str()) else {
-                    if !keys.closed {
+                    if !keys.closed() {
                         let place = if at.0.is_empty() {
                             "the top level".to_owned()
                         } else {
@@ -69,12 +69,12 @@ fn walk_keys(node: &Node, keys: &Keys, at: &Pointer, out: &mut Vec<Finding>) {
                     continue;
                 };
                 if nested(&e.node) {
-                    walk_keys(&e.node, sub, &at.join(e.key.clone()), out);
+                    walk_keys(&e.node, Keys::of(sub), &at.join(e.key.clone()), out);
                 }
             }
         }
         Value::Array(items) => {
-            if let Some(item_keys) = keys.items {
+            if let Some(item_keys) = keys.items() {
                 for (i, item) in items.iter().enumerate() {
                     if nested(item) {
                         walk_keys(item, item_keys, &at.join(i), out);

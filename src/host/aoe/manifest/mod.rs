@@ -5,15 +5,10 @@ mod check;
 mod ignored;
 mod install;
 mod lint;
-// The schema's keys, for the ignored-keys lint on every manifest, compiled in: building the
-// schema on each valid root to read its keys was a quarter of that root's instructions, and
-// reading them from JSON text at start another 6% (docs/PERFORMANCE.md, issue 43). Both host
-// profiles declare the same keys; `tests::the_compiled_keys_are_the_schemas` checks that and
-// writes the file.
-#[rustfmt::skip]
-mod schema_keys;
-// The schema's constraints per host profile, for the structural findings of a manifest the
-// host's typed parse rejects, compiled in for the same reason; written and checked by
+// The schema's constraints per host profile, compiled in: the keys the ignored-keys lint walks
+// on every manifest, and the structural findings of a manifest the host's typed parse
+// rejects. Building the schema on each root was a quarter to a third of that root's
+// instructions (docs/PERFORMANCE.md, issue 43). Written and checked by
 // `tests::the_compiled_constraints_are_the_schemas`.
 #[rustfmt::skip]
 mod schema_constraints;
@@ -28,6 +23,7 @@ use std::path::Path;
 use self::profile::Profile;
 use crate::diagnostic::{Code, Diagnostic, Severity};
 use crate::manifest::doc::{Locator, Node};
+use crate::manifest::keys::Keys;
 use crate::manifest::{Facts, Finding, HostClass, Outcome, ReleaseWorker, format, subset};
 use structural::structural_finding;
 
@@ -99,7 +95,7 @@ pub fn validate(text: &str, root: Option<&Path>, opts: &Options) -> Outcome {
 
     let at = Locator::new(&doc);
     let mut diagnostics = Vec::new();
-    let mut lints = ignored::ignored_keys(&doc, &schema_keys::KEYS);
+    let mut lints = ignored::ignored_keys(&doc, Keys::of(constraints(profile)));
     let mut skipped = None;
     let mut facts = Facts::default();
     let (class, host_message) = match raw::from_table(table, text, profile) {

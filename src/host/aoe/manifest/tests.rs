@@ -154,33 +154,9 @@ fn the_subset_reports_what_jsonschema_reports() {
     }
 }
 
-/// The keys the ignored-keys lint walks (`schema_keys.rs`, compiled in) are exactly those of
-/// the schema `plugins schema aoe` prints for each host profile, in its order.
-/// `SNAPSHOTS=overwrite` writes the file (from the default profile: were the profiles' keys to
-/// differ, the other fails here and the lint needs a file per profile).
-#[test]
-fn the_compiled_keys_are_the_schemas() {
-    let default = super::schema::build(Profile::default());
-    let schemas: Vec<_> = [Profile::H12, Profile::H15]
-        .into_iter()
-        .map(super::schema::build)
-        .collect();
-    crate::manifest::keys::check_compiled(
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/src/host/aoe/manifest/schema_keys.rs"
-        ),
-        "aoe's manifest schema (`plugins schema aoe`)",
-        "host::aoe::manifest::tests::the_compiled_keys_are_the_schemas",
-        &std::iter::once(&default)
-            .chain(&schemas)
-            .collect::<Vec<_>>(),
-        &super::schema_keys::KEYS,
-    );
-}
-
-/// The constraints the structural findings evaluate (`schema_constraints.rs`, compiled in)
-/// are those of the schema `plugins schema aoe` prints, for each host profile.
+/// The constraints the structural findings and the ignored-keys lint evaluate
+/// (`schema_constraints.rs`, compiled in) are those of the schema `plugins schema aoe`
+/// prints, for each host profile.
 /// `SNAPSHOTS=overwrite` writes the file.
 #[test]
 fn the_compiled_constraints_are_the_schemas() {

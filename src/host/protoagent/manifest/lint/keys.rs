@@ -1,8 +1,9 @@
 //! Unknown and duplicate keys, against the keys `plugin.schema.json` declares.
 //!
 //! The walk needs only the schema's `properties` (in order: a did-you-mean picks from them in
-//! that order) and `items`, which are compiled in (`schema_keys.rs`, checked against the
-//! embedded schema by `tests::the_compiled_keys_are_the_schemas`): building a JSON value of
+//! that order) and `items`, which are compiled in (`schema_keys.rs`, the schema's
+//! `manifest::keys::keys_only`, checked against the embedded schema by
+//! `tests::the_compiled_keys_are_the_schemas`): building a JSON value of
 //! the whole schema was a quarter of one protoAgent root's instructions, and reading its
 //! keys from the text at start another 15% (docs/PERFORMANCE.md, issue 43).
 
@@ -17,17 +18,17 @@ use crate::manifest::keys::Keys;
 pub(super) fn keys(doc: &Node, profile: Profile, out: &mut Out) {
     walk(
         doc,
-        &super::schema_keys::KEYS,
+        Keys::of(&super::schema_keys::KEYS),
         &Pointer::default(),
         profile,
         out,
     );
 }
 
-fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Out) {
+fn walk(node: &Node, schema: Keys, at: &Pointer, profile: Profile, out: &mut Out) {
     match &node.value {
         Value::Table(entries) => {
-            let declared = schema.props;
+            let declared = schema.props();
             let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
             for e in entries {
                 let here = at.join(e.key.clone());
@@ -66,7 +67,7 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
                         .help("protoAgent 0.218 reads it; validate with `--host-version 0.218` for its rules"),
                     );
                 } else if let Some((_, sub)) = known.iter().find(|(k, _)| *k == e.key) {
-                    walk(&e.node, sub, &here, profile, out);
+                    walk(&e.node, Keys::of(sub), &here, profile, out);
                 } else {
                     let place = if at.0.is_empty() {
                         "the manifest".to_owned()
@@ -88,7 +89,7 @@ fn walk(node: &Node, schema: &Keys, at: &Pointer, profile: Profile, out: &mut Ou
             }
         }
         Value::Array(list) => {
-            if let Some(item) = schema.items.filter(|i| i.props.is_some()) {
+            if let Some(item) = schema.items().filter(|i| i.props().is_some()) {
                 for (i, n) in list.iter().enumerate() {
                     walk(n, item, &at.join(i), profile, out);
                 }
@@ -103,15 +104,18 @@ mod tests {
     /// The compiled-in keys are the embedded schema's, in order.
     #[test]
     fn the_compiled_keys_are_the_schemas() {
-        crate::manifest::keys::check_compiled(
+        crate::manifest::static_json::check_compiled(
             concat!(
                 env!("CARGO_MANIFEST_DIR"),
                 "/src/host/protoagent/manifest/lint/schema_keys.rs"
             ),
-            "protoAgent's `plugin.schema.json`",
+            "The keys protoAgent's `plugin.schema.json` declares (`crate::manifest::keys`)",
             "host::protoagent::manifest::lint::keys::tests::the_compiled_keys_are_the_schemas",
-            &[super::super::super::schema_value()],
-            &super::super::schema_keys::KEYS,
+            &[(
+                "KEYS",
+                &crate::manifest::keys::keys_only(super::super::super::schema_value()),
+                &super::super::schema_keys::KEYS,
+            )],
         );
     }
 }

@@ -1,198 +1,127 @@
-//! The keys protoAgent's `plugin.schema.json` declares (`crate::manifest::keys`), written by
+//! The keys protoAgent's `plugin.schema.json` declares (`crate::manifest::keys`),
+//! compiled in (`crate::manifest::static_json`): written by
 //! `host::protoagent::manifest::lint::keys::tests::the_compiled_keys_are_the_schemas`
-//! with `SNAPSHOTS=overwrite`: that test fails when they differ from the schema's.
+//! with `SNAPSHOTS=overwrite`, which fails when they differ from the schema.
 
-use crate::manifest::keys::Keys;
+use crate::manifest::static_json::StaticJson as J;
 
-pub(super) static KEYS: Keys = Keys {
-    props: Some(&[
-        ("id", Keys::ANY),
-        ("name", Keys::ANY),
-        ("version", Keys::ANY),
-        ("description", Keys::ANY),
-        ("enabled", Keys::ANY),
-        ("builtin", Keys::ANY),
-        ("entrypoint", Keys::ANY),
-        ("requires_env", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-        ("capabilities", Keys::ANY),
-        ("config_section", Keys::ANY),
-        ("config", Keys::ANY),
-        ("secrets", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-        ("settings", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys {
-                props: Some(&[
-                    ("key", Keys::ANY),
-                    ("label", Keys::ANY),
-                    ("type", Keys::ANY),
-                    ("description", Keys::ANY),
-                    ("restart", Keys::ANY),
-                    ("options", Keys::ANY),
-                    ("minimum", Keys::ANY),
-                    ("maximum", Keys::ANY),
-                    ("group", Keys::ANY),
-                    ("path_kind", Keys::ANY),
-                    ("depends_on", Keys {
-                        props: Some(&[
-                            ("key", Keys::ANY),
-                            ("equals", Keys::ANY),
-                            ("in", Keys::ANY),
-                        ]),
-                        closed: false,
-                        items: None,
-                    }),
-                    ("required", Keys::ANY),
-                    ("tab", Keys::ANY),
-                    ("multiple", Keys::ANY),
-                    ("spawns", Keys::ANY),
-                ]),
-                closed: false,
-                items: None,
-            }),
-        }),
-        ("settings_tabs", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys {
-                props: Some(&[
-                    ("id", Keys::ANY),
-                    ("label", Keys::ANY),
-                    ("path", Keys::ANY),
-                    ("apply", Keys::ANY),
-                ]),
-                closed: false,
-                items: None,
-            }),
-        }),
-        ("test", Keys::ANY),
-        ("guide_url", Keys::ANY),
-        ("views", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys {
-                props: Some(&[
-                    ("id", Keys::ANY),
-                    ("path", Keys::ANY),
-                    ("label", Keys::ANY),
-                    ("icon", Keys::ANY),
-                    ("placement", Keys::ANY),
-                    ("palette", Keys::ANY),
-                    ("utility", Keys::ANY),
-                    ("slot", Keys::ANY),
-                    ("tabs", Keys::ANY),
-                ]),
-                closed: false,
-                items: None,
-            }),
-        }),
-        ("commands", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys {
-                props: Some(&[
-                    ("id", Keys::ANY),
-                    ("title", Keys::ANY),
-                    ("hint", Keys::ANY),
-                    ("icon", Keys::ANY),
-                    ("group", Keys::ANY),
-                    ("keywords", Keys {
-                        props: None,
-                        closed: false,
-                        items: Some(&Keys::ANY),
-                    }),
-                    ("action", Keys {
-                        props: Some(&[
-                            ("type", Keys::ANY),
-                            ("view", Keys::ANY),
-                            ("route", Keys::ANY),
-                            ("method", Keys::ANY),
-                            ("topic", Keys::ANY),
-                            ("data", Keys::ANY),
-                            ("command", Keys::ANY),
-                        ]),
-                        closed: false,
-                        items: None,
-                    }),
-                    ("provider", Keys {
-                        props: Some(&[
-                            ("route", Keys::ANY),
-                            ("result_action", Keys {
-                                props: Some(&[
-                                    ("type", Keys::ANY),
-                                    ("view", Keys::ANY),
-                                    ("route", Keys::ANY),
-                                    ("method", Keys::ANY),
-                                    ("topic", Keys::ANY),
-                                    ("data", Keys::ANY),
-                                    ("command", Keys::ANY),
-                                ]),
-                                closed: false,
-                                items: None,
-                            }),
-                        ]),
-                        closed: false,
-                        items: None,
-                    }),
-                ]),
-                closed: false,
-                items: None,
-            }),
-        }),
-        ("public_paths", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-        ("federation_paths", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-        ("emits", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-        ("subscribes", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-        ("requires_pip", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-        ("requires_runtimes", Keys {
-            props: Some(&[
-                ("node", Keys::ANY),
-            ]),
-            closed: false,
-            items: None,
-        }),
-        ("repository", Keys::ANY),
-        ("homepage", Keys::ANY),
-        ("min_protoagent_version", Keys::ANY),
-        ("supersedes", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-        ("enables", Keys {
-            props: None,
-            closed: false,
-            items: Some(&Keys::ANY),
-        }),
-    ]),
-    closed: false,
-    items: None,
-};
+pub(super) static KEYS: J = J::Object(&[
+    ("properties", J::Object(&[
+        ("id", J::Object(&[])),
+        ("name", J::Object(&[])),
+        ("version", J::Object(&[])),
+        ("description", J::Object(&[])),
+        ("enabled", J::Object(&[])),
+        ("builtin", J::Object(&[])),
+        ("entrypoint", J::Object(&[])),
+        ("requires_env", J::Object(&[("items", J::Object(&[]))])),
+        ("capabilities", J::Object(&[])),
+        ("config_section", J::Object(&[])),
+        ("config", J::Object(&[])),
+        ("secrets", J::Object(&[("items", J::Object(&[]))])),
+        ("settings", J::Object(&[
+            ("items", J::Object(&[
+                ("properties", J::Object(&[
+                    ("key", J::Object(&[])),
+                    ("label", J::Object(&[])),
+                    ("type", J::Object(&[])),
+                    ("description", J::Object(&[])),
+                    ("restart", J::Object(&[])),
+                    ("options", J::Object(&[])),
+                    ("minimum", J::Object(&[])),
+                    ("maximum", J::Object(&[])),
+                    ("group", J::Object(&[])),
+                    ("path_kind", J::Object(&[])),
+                    ("depends_on", J::Object(&[
+                        ("properties", J::Object(&[
+                            ("key", J::Object(&[])),
+                            ("equals", J::Object(&[])),
+                            ("in", J::Object(&[])),
+                        ])),
+                    ])),
+                    ("required", J::Object(&[])),
+                    ("tab", J::Object(&[])),
+                    ("multiple", J::Object(&[])),
+                    ("spawns", J::Object(&[])),
+                ])),
+            ])),
+        ])),
+        ("settings_tabs", J::Object(&[
+            ("items", J::Object(&[
+                ("properties", J::Object(&[
+                    ("id", J::Object(&[])),
+                    ("label", J::Object(&[])),
+                    ("path", J::Object(&[])),
+                    ("apply", J::Object(&[])),
+                ])),
+            ])),
+        ])),
+        ("test", J::Object(&[])),
+        ("guide_url", J::Object(&[])),
+        ("views", J::Object(&[
+            ("items", J::Object(&[
+                ("properties", J::Object(&[
+                    ("id", J::Object(&[])),
+                    ("path", J::Object(&[])),
+                    ("label", J::Object(&[])),
+                    ("icon", J::Object(&[])),
+                    ("placement", J::Object(&[])),
+                    ("palette", J::Object(&[])),
+                    ("utility", J::Object(&[])),
+                    ("slot", J::Object(&[])),
+                    ("tabs", J::Object(&[])),
+                ])),
+            ])),
+        ])),
+        ("commands", J::Object(&[
+            ("items", J::Object(&[
+                ("properties", J::Object(&[
+                    ("id", J::Object(&[])),
+                    ("title", J::Object(&[])),
+                    ("hint", J::Object(&[])),
+                    ("icon", J::Object(&[])),
+                    ("group", J::Object(&[])),
+                    ("keywords", J::Object(&[("items", J::Object(&[]))])),
+                    ("action", J::Object(&[
+                        ("properties", J::Object(&[
+                            ("type", J::Object(&[])),
+                            ("view", J::Object(&[])),
+                            ("route", J::Object(&[])),
+                            ("method", J::Object(&[])),
+                            ("topic", J::Object(&[])),
+                            ("data", J::Object(&[])),
+                            ("command", J::Object(&[])),
+                        ])),
+                    ])),
+                    ("provider", J::Object(&[
+                        ("properties", J::Object(&[
+                            ("route", J::Object(&[])),
+                            ("result_action", J::Object(&[
+                                ("properties", J::Object(&[
+                                    ("type", J::Object(&[])),
+                                    ("view", J::Object(&[])),
+                                    ("route", J::Object(&[])),
+                                    ("method", J::Object(&[])),
+                                    ("topic", J::Object(&[])),
+                                    ("data", J::Object(&[])),
+                                    ("command", J::Object(&[])),
+                                ])),
+                            ])),
+                        ])),
+                    ])),
+                ])),
+            ])),
+        ])),
+        ("public_paths", J::Object(&[("items", J::Object(&[]))])),
+        ("federation_paths", J::Object(&[("items", J::Object(&[]))])),
+        ("emits", J::Object(&[("items", J::Object(&[]))])),
+        ("subscribes", J::Object(&[("items", J::Object(&[]))])),
+        ("requires_pip", J::Object(&[("items", J::Object(&[]))])),
+        ("requires_runtimes", J::Object(&[("properties", J::Object(&[("node", J::Object(&[]))]))])),
+        ("repository", J::Object(&[])),
+        ("homepage", J::Object(&[])),
+        ("min_protoagent_version", J::Object(&[])),
+        ("supersedes", J::Object(&[("items", J::Object(&[]))])),
+        ("enables", J::Object(&[("items", J::Object(&[]))])),
+    ])),
+]);
