@@ -164,15 +164,21 @@ fn find_roots(
         return Ok(());
     }
     let entries = fs_err::read_dir(dir).map_err(DiscoverError::List)?;
-    let mut dirs: Vec<PathBuf> = entries
+    let mut names: Vec<std::ffi::OsString> = entries
         .filter_map(std::result::Result::ok)
         .filter(|e| e.file_type().is_ok_and(|t| t.is_dir()))
-        .filter(|e| !SKIP_DIRS.iter().any(|s| e.file_name() == *s))
-        .map(|e| e.path())
+        .map(|e| e.file_name())
+        .filter(|name| !SKIP_DIRS.iter().any(|s| name == *s))
         .collect();
-    dirs.sort();
-    for d in dirs {
-        find_roots(&d, base, out, depth + 1, max_depth)?;
+    // The children share `dir`, so their paths sort as their names do, byte by byte:
+    // sorting the joined paths compared every component of `dir` again, a third of a
+    // search (docs/PERFORMANCE.md, issue 43).
+    names.sort_unstable();
+    let mut child = dir.to_path_buf();
+    for name in names {
+        child.push(&name);
+        find_roots(&child, base, out, depth + 1, max_depth)?;
+        child.pop();
     }
     Ok(())
 }

@@ -85,8 +85,14 @@ pub fn redact_styled(text: &str) -> String {
 /// write (a host's message, a quoted snippet of the user's own file), whose words must
 /// stay as they are while a hostile one still cannot rewrite the terminal. With
 /// `keep_sgr`, the printer's own SGR sequences stay (as in [`redact_styled`]).
-pub fn escape(text: &str, keep_sgr: bool) -> String {
-    escape_controls(text, keep_sgr)
+pub fn escape(text: &str, keep_sgr: bool) -> Cow<'_, str> {
+    // Borrowed when nothing needs escaping: a `validate -r` report is megabytes, and it
+    // was copied whole here (docs/PERFORMANCE.md, issue 43).
+    if never_escaped(text.as_bytes()) == text.len() {
+        Cow::Borrowed(text)
+    } else {
+        Cow::Owned(escape_controls(text, keep_sgr))
+    }
 }
 
 /// Whether `text` holds a credential value [`redact`] would hide (`?access_token=…`).

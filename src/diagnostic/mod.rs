@@ -194,8 +194,10 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let candidates: Vec<&str> = candidates.into_iter().collect();
+    let chars = word.chars().count();
     let close = candidates
         .iter()
+        .filter(|c| may_be_close(chars, c.chars().count()))
         .map(|c| (strsim::jaro_winkler(word, c), *c))
         .filter(|(score, _)| *score > 0.9)
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -212,9 +214,61 @@ pub fn did_you_mean<'a>(
     }
 }
 
+/// Whether words of `a` and `b` characters can score above 0.9 in Jaro-Winkler, from their
+/// lengths alone. Jaro is `(m/a + m/b + (m-t)/m) / 3` with `m` matches, at most the shorter
+/// length; Winkler adds at most `0.4 * (1 - jaro)` (a prefix of up to 4, scaled by 0.1), so
+/// above 0.9 needs Jaro above 5/6. Each Jaro-Winkler costs thousands of instructions, and
+/// a manifest of fuzzed keys asks for each key against every candidate (issue 43).
+fn may_be_close(a: usize, b: usize) -> bool {
+    if a == 0 || b == 0 {
+        return true;
+    }
+    let m = a.min(b) as f64;
+    // A bound below 5/6 with room for rounding: what it drops cannot score above 0.9.
+    (m / a as f64 + m / b as f64 + 1.0) / 3.0 >= 0.83
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_length_bound_drops_no_close_word() {
+        let words = [
+            "",
+            "a",
+            "ab",
+            "abc",
+            "abcd",
+            "abcde",
+            "abcdef",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghij",
+            "abcdefghijklmnop",
+            "abcdefghijklmnopqrstuvwx",
+            "network",
+            "net",
+            "networks",
+            "description",
+            "desc",
+            "session.message",
+            "session.messages",
+            "xbcdefgh",
+        ];
+        for a in words {
+            for b in words {
+                if strsim::jaro_winkler(a, b) > 0.9 {
+                    assert!(
+                        may_be_close(a.chars().count(), b.chars().count()),
+                        "{a:?} {b:?}"
+                    );
+                }
+            }
+        }
+        // And it does drop: 4 characters against 10 cannot score above 0.9.
+        assert!(!may_be_close(4, 10));
+    }
 
     #[test]
     fn suggests_close_keys_only() {

@@ -151,12 +151,14 @@ fn resolve_from(
 ) -> Result<Resolved, ResolveError> {
     let mut pending: VecDeque<Part<'_>> = parts(rest).collect();
     // `resolved.components().count()`, kept as it changes.
-    let mut depth = resolved.components().count();
+    // Counted from where the walk starts (only ever compared with itself): counting the
+    // components of a long root for each target cost more than its lookups.
+    let mut depth: isize = 0;
     let mut links = 0;
     // Once a component is missing (or not a directory, or cannot be looked up), nothing
     // below it is a symlink: the components after it are kept as written with no
     // `readlink`, until a `..` climbs back above it. Holds the depth of that component.
-    let mut missing_at: Option<usize> = None;
+    let mut missing_at: Option<isize> = None;
     // Whether the kernel finds the whole path: every lookup answered "there".
     let mut exists = Some(true);
     while let Some(part) = pending.pop_front() {
@@ -215,6 +217,18 @@ fn resolve_from(
 
 /// Whether `path` is `root` or below it, component-wise.
 pub fn inside(root: &Path, path: &Path) -> bool {
+    // `root`'s bytes and then a separator (or nothing) is `root`'s components and more: the
+    // common answer without walking both paths' components (each target of a manifest
+    // asks it). Anything else (`a//b` below `a/b`, say) is asked component-wise.
+    let (r, p) = (
+        root.as_os_str().as_encoded_bytes(),
+        path.as_os_str().as_encoded_bytes(),
+    );
+    if let Some(rest) = p.strip_prefix(r)
+        && (rest.is_empty() || rest[0] == b'/' || r.ends_with(b"/"))
+    {
+        return true;
+    }
     path.starts_with(root)
 }
 
@@ -230,6 +244,23 @@ mod tests {
         fs_err::create_dir_all(dir.path().join("outside/deep")).unwrap();
         let root = fs_err::canonicalize(root).unwrap();
         (dir, root)
+    }
+
+    #[test]
+    fn inside_answers_as_components_do() {
+        let paths = [
+            "", "/", "//", "a", "a/", "a//", "a/b", "a//b", "a/b/", "a/./b", "a/b/.", "a/b/..",
+            "a/b/../c", "ab", "a/bc", "./a", ".", "/a", "/a/b", "/ab", "/a/./b/c", "/a/b/.x",
+        ];
+        for root in paths {
+            for path in paths {
+                assert_eq!(
+                    inside(Path::new(root), Path::new(path)),
+                    Path::new(path).starts_with(root),
+                    "{path:?} below {root:?}"
+                );
+            }
+        }
     }
 
     fn escapes(root: &Path, target: &str) -> bool {

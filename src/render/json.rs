@@ -166,8 +166,7 @@ impl JsonStream {
 
     pub fn push(&mut self, r: &PluginReport) -> std::io::Result<()> {
         self.tally.add(r);
-        let text = super::pretty_at(&plugin(r), PLUGINS_DEPTH);
-        self.plugins.push(",\n", &text)
+        self.plugins.push_pretty(",\n", &plugin(r))
     }
 
     pub fn finish(self, sink: &mut Sink<'_>) -> std::io::Result<()> {

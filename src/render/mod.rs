@@ -52,8 +52,9 @@ impl Tally {
 /// in an anonymous temporary file.
 pub struct Spool {
     file: tempfile::SpooledTempFile,
-    /// What is not in `file` yet: written in pieces of [`SPOOL_BUFFER`] bytes.
-    buffer: String,
+    /// What is not in `file` yet: written in pieces of [`SPOOL_BUFFER`] bytes. UTF-8:
+    /// everything pushed is text or serde_json's output.
+    buffer: Vec<u8>,
     items: usize,
     /// The indent each item is pushed after ([`Spool::at_depth`]), `None` when the items
     /// are indented as they are drained.
@@ -66,7 +67,7 @@ impl Default for Spool {
     fn default() -> Self {
         Spool {
             file: tempfile::spooled_tempfile(1 << 20),
-            buffer: String::new(),
+            buffer: Vec::new(),
             items: 0,
             indent: None,
         }
@@ -87,16 +88,39 @@ impl Spool {
 
     /// Append one item, after `separator` unless it is the first.
     pub fn push(&mut self, separator: &str, item: &str) -> std::io::Result<()> {
+        self.start_item(separator);
+        self.buffer.extend_from_slice(item.as_bytes());
+        self.flush_full()
+    }
+
+    /// Append `value` as [`pretty_at`] writes it at the spool's depth, serialized straight
+    /// into the spool (not into a string of its own first, then copied).
+    pub fn push_pretty(
+        &mut self,
+        separator: &str,
+        value: &impl serde::Serialize,
+    ) -> std::io::Result<()> {
+        self.start_item(separator);
+        let depth = self.indent.map_or(0, |indent| indent.len() / 2);
+        pretty_into(&mut self.buffer, value, depth);
+        self.flush_full()
+    }
+
+    /// The separator (unless this is the first item) and the indent before an item.
+    fn start_item(&mut self, separator: &str) {
         if self.items > 0 {
-            self.buffer.push_str(separator);
+            self.buffer.extend_from_slice(separator.as_bytes());
         }
         self.items += 1;
         if let Some(indent) = self.indent {
-            self.buffer.push_str(indent);
+            self.buffer.extend_from_slice(indent.as_bytes());
         }
-        self.buffer.push_str(item);
+    }
+
+    /// Hand a full buffer on to the file.
+    fn flush_full(&mut self) -> std::io::Result<()> {
         if self.buffer.len() >= SPOOL_BUFFER {
-            self.file.write_all(self.buffer.as_bytes())?;
+            self.file.write_all(&self.buffer)?;
             self.buffer.clear();
         }
         Ok(())
@@ -109,8 +133,8 @@ impl Spool {
     /// Write everything held to `sink`, every line prefixed by `indent`, with
     /// no newline after the last line.
     pub fn drain(mut self, indent: &str, sink: &mut Sink<'_>) -> std::io::Result<()> {
-        self.file.write_all(self.buffer.as_bytes())?;
-        self.buffer = String::new();
+        self.file.write_all(&self.buffer)?;
+        self.buffer = Vec::new();
         if let Some(pushed) = self.indent {
             assert_eq!(
                 pushed, indent,
@@ -226,7 +250,7 @@ pub(crate) fn splice(
 /// credential query). Borrowed when there is nothing to hide.
 pub fn shown(r: &PluginReport) -> std::borrow::Cow<'_, PluginReport> {
     let hide = |p: &Path| {
-        let text = p.to_string_lossy();
+        let text = lossy(p);
         let shown = crate::auth::redact(&text);
         (shown != text).then(|| std::path::PathBuf::from(shown))
     };
@@ -247,8 +271,18 @@ pub fn shown(r: &PluginReport) -> std::borrow::Cow<'_, PluginReport> {
 
 /// A path as shown to users: relative paths stay as given, `./` is dropped.
 pub fn display_path(path: &Path) -> String {
-    let s = path.to_string_lossy().replace('\\', "/");
-    s.strip_prefix("./").map_or(s.clone(), str::to_owned)
+    let s = lossy(path).replace('\\', "/");
+    match s.strip_prefix("./") {
+        Some(rest) => rest.to_owned(),
+        None => s,
+    }
+}
+
+/// `path.to_string_lossy()`, checked the fast way first: a path is nearly always UTF-8, and
+/// the lossy walk costs several times the check (every report shows two paths).
+fn lossy(path: &Path) -> std::borrow::Cow<'_, str> {
+    path.to_str()
+        .map_or_else(|| path.to_string_lossy(), std::borrow::Cow::Borrowed)
 }
 
 /// Where each line of a text starts, for the 1-based line and column of many offsets: each
@@ -277,8 +311,12 @@ impl<'a> Lines<'a> {
     /// 1-based line and column (in characters) of a byte offset.
     pub fn line_col(&self, offset: usize) -> (usize, usize) {
         let starts = self.starts.get_or_init(|| {
-            let newlines = memchr::memchr_iter(b'\n', self.text.as_bytes());
-            std::iter::once(0).chain(newlines.map(|i| i + 1)).collect()
+            let bytes = self.text.as_bytes();
+            // Counted first, so the starts are collected without growing (and copying).
+            let mut starts = Vec::with_capacity(1 + memchr::memchr_iter(b'\n', bytes).count());
+            starts.push(0);
+            starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
+            starts
         });
         let offset = floor_char_boundary(self.text, offset.min(self.text.len()));
         let line = starts.partition_point(|s| *s <= offset);
@@ -318,13 +356,18 @@ pub(crate) fn pretty(value: &impl serde::Serialize) -> String {
 /// caller's, [`Spool::at_depth`]).
 pub(crate) fn pretty_at(value: &impl serde::Serialize, depth: usize) -> String {
     let mut out = Vec::with_capacity(4096);
+    pretty_into(&mut out, value, depth);
+    String::from_utf8(out).expect("serde_json writes UTF-8")
+}
+
+/// [`pretty_at`], appended to `out`.
+fn pretty_into(out: &mut Vec<u8>, value: &impl serde::Serialize, depth: usize) {
     let formatter = Pretty {
         depth,
         has_value: false,
     };
-    let mut ser = serde_json::Serializer::with_formatter(&mut out, formatter);
+    let mut ser = serde_json::Serializer::with_formatter(out, formatter);
     value.serialize(&mut ser).expect("report serializes");
-    String::from_utf8(out).expect("serde_json writes UTF-8")
 }
 
 /// The indent of up to 16 levels, as deep as [`Spool::at_depth`] goes (the reports nest

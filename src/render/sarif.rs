@@ -134,8 +134,7 @@ impl SarifStream {
             if !fixes.is_empty() {
                 result["fixes"] = Value::Array(fixes);
             }
-            self.results
-                .push(",\n", &super::pretty_at(&result, RESULTS_DEPTH))?;
+            self.results.push_pretty(",\n", &result)?;
         }
         if let Some(note) = super::human::skipped_note(r) {
             let note = json!({
@@ -143,8 +142,7 @@ impl SarifStream {
                 "message": { "text": note },
                 "locations": [location(uri, &lines, None)],
             });
-            self.notes
-                .push(",\n", &super::pretty_at(&note, NOTES_DEPTH))?;
+            self.notes.push_pretty(",\n", &note)?;
         }
         Ok(())
     }

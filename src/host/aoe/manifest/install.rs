@@ -156,7 +156,13 @@ fn capabilities(m: &Manifest, profile: Profile) -> Option<Finding> {
 /// Tree refusals: a shipped `.aoe-build/` and symlinks (the tree hash rejects them).
 fn tree(root: &Path) -> Vec<Finding> {
     let mut out = Vec::new();
-    if fs_err::symlink_metadata(root.join(".aoe-build")).is_ok() {
+    let mut links = Vec::new();
+    // The root's listing tells whether `.aoe-build` is there; asked of the file system only
+    // when the root cannot be listed.
+    #[allow(clippy::disallowed_methods)] // an answer, never a message
+    let shipped = walk(root, root, &mut links)
+        .unwrap_or_else(|| root.join(".aoe-build").symlink_metadata().is_ok());
+    if shipped {
         out.push(
             Finding::new(
                 Code::AoeShippedBuildDir,
@@ -167,8 +173,6 @@ fn tree(root: &Path) -> Vec<Finding> {
             .help("delete `.aoe-build/` from the repository and add it to .gitignore"),
         );
     }
-    let mut links = Vec::new();
-    walk(root, root, &mut links);
     let extra = links.len().saturating_sub(MAX_SYMLINKS_REPORTED);
     for (rel, escapes) in links.into_iter().take(MAX_SYMLINKS_REPORTED) {
         let mut f = Finding::new(
@@ -200,20 +204,29 @@ fn tree(root: &Path) -> Vec<Finding> {
 }
 
 /// Collect symlinks below `dir`, skipping `.git` everywhere and `.aoe-build` at the root.
-fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, bool)>) {
-    let Ok(entries) = fs_err::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<_> = entries.filter_map(Result::ok).collect();
-    entries.sort_by_key(fs_err::DirEntry::file_name);
-    for entry in entries {
-        let name = entry.file_name();
-        if name == ".git" || (dir == root && name == ".aoe-build") {
-            continue;
+/// `None` when `dir` cannot be listed, else whether it holds a `.aoe-build`.
+fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, bool)>) -> Option<bool> {
+    let entries = fs_err::read_dir(dir).ok()?;
+    // Each name is read once: sorting by `DirEntry::file_name` made a copy per comparison.
+    let mut entries: Vec<(std::ffi::OsString, Option<std::fs::FileType>)> = entries
+        .filter_map(Result::ok)
+        .map(|e| (e.file_name(), e.file_type().ok()))
+        .collect();
+    entries.sort_unstable_by(|a, b| a.0.cmp(&b.0));
+    let at_root = dir == root;
+    let mut build_dir = false;
+    for (name, ft) in entries {
+        if name == ".aoe-build" {
+            build_dir = true;
+            if at_root {
+                continue;
+            }
         }
-        let path = entry.path();
-        let Ok(ft) = entry.file_type() else { continue };
+        let Some(ft) = ft.filter(|_| name != ".git") else {
+            continue;
+        };
         if ft.is_symlink() {
+            let path = dir.join(&name);
             let rel = path
                 .strip_prefix(root)
                 .unwrap_or(&path)
@@ -221,9 +234,10 @@ fn walk(root: &Path, dir: &Path, out: &mut Vec<(String, bool)>) {
                 .replace('\\', "/");
             out.push((rel, escapes(root, &path)));
         } else if ft.is_dir() {
-            walk(root, &path, out);
+            walk(root, &dir.join(&name), out);
         }
     }
+    Some(build_dir)
 }
 
 /// Whether `path` resolves outside `root` (a dangling link counts as escaping).

@@ -1,5 +1,6 @@
 //! Lints: what the host accepts but ignores or breaks on later (spec `aoe.md` §19 step 6).
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Component, Path};
 
@@ -158,79 +159,110 @@ fn doc_gates(m: &Manifest, doc: &Node, profile: Profile, out: &mut Vec<Finding>)
 }
 
 fn duplicates(m: &Manifest, out: &mut Vec<Finding>) {
-    let mut report = |what: &str, items: Vec<(String, Pointer)>| {
-        let mut first: HashMap<String, Pointer> = HashMap::new();
-        for (name, at) in items {
-            if name.is_empty() {
-                continue;
-            }
-            if let Some(prev) = first.get(&name) {
-                out.push(
-                    Finding::new(Code::AoeDuplicate, format!("duplicate {what} {name:?}"), at)
-                        .also(prev.clone(), "first declared here")
-                        .help("the host does not reject it, but only one of them is reachable"),
-                );
-            } else {
-                first.insert(name, at);
-            }
-        }
-    };
-    report(
+    let owned = |i, name: String| (i, Cow::Owned(name));
+    report_duplicates(
+        out,
         "command id",
+        |i| ptr!["commands", i, "id"],
         m.commands
             .iter()
+            .map(|c| c.id.as_str())
             .enumerate()
-            .map(|(i, c)| (c.id.clone(), ptr!["commands", i, "id"]))
-            .collect(),
+            .map(borrowed),
     );
-    report(
+    report_duplicates(
+        out,
         "setting key",
+        |i| ptr!["settings", i, "key"],
         m.settings
             .iter()
+            .map(|s| s.key.as_str())
             .enumerate()
-            .map(|(i, s)| (s.key.clone(), ptr!["settings", i, "key"]))
-            .collect(),
+            .map(borrowed),
     );
-    report(
+    report_duplicates(
+        out,
         "status id",
+        |i| ptr!["status", i, "id"],
         m.status
             .iter()
+            .map(|s| s.id.as_str())
             .enumerate()
-            .map(|(i, s)| (s.id.clone(), ptr!["status", i, "id"]))
-            .collect(),
+            .map(borrowed),
     );
-    report(
+    report_duplicates(
+        out,
         "capability",
+        |i| ptr!["capabilities", i],
         m.capabilities
             .iter()
+            .map(String::as_str)
             .enumerate()
-            .map(|(i, c)| (c.clone(), ptr!["capabilities", i]))
-            .collect(),
+            .map(borrowed),
     );
-    report(
+    report_duplicates(
+        out,
         "keybind key",
+        |i| ptr!["keybinds", i, "key"],
         m.keybinds
             .iter()
             .enumerate()
-            .map(|(i, k)| (k.key.to_ascii_lowercase(), ptr!["keybinds", i, "key"]))
-            .collect(),
+            .map(|(i, k)| owned(i, k.key.to_ascii_lowercase())),
     );
-    report(
+    report_duplicates(
+        out,
         "theme name",
+        |i| ptr!["themes", i, "name"],
         m.themes
             .iter()
+            .map(|t| t.name.as_str())
             .enumerate()
-            .map(|(i, t)| (t.name.clone(), ptr!["themes", i, "name"]))
-            .collect(),
+            .map(borrowed),
     );
-    report(
+    report_duplicates(
+        out,
         "ui entry",
+        |i| ptr!["ui", i, "id"],
         m.ui.iter()
             .enumerate()
             .filter(|(_, u)| !u.id.is_empty())
-            .map(|(i, u)| (format!("{} {}", u.slot.as_str(), u.id), ptr!["ui", i, "id"]))
-            .collect(),
+            .map(|(i, u)| owned(i, format!("{} {}", u.slot.as_str(), u.id))),
     );
+}
+
+fn borrowed((i, name): (usize, &str)) -> (usize, Cow<'_, str>) {
+    (i, Cow::Borrowed(name))
+}
+
+/// A finding for each name after its first, at `at(index)`. Names are borrowed where they
+/// can be, and a pointer is built only for a duplicate: this runs on every manifest, and
+/// few have any (issue 43).
+fn report_duplicates<'m>(
+    out: &mut Vec<Finding>,
+    what: &str,
+    at: impl Fn(usize) -> Pointer,
+    names: impl Iterator<Item = (usize, Cow<'m, str>)>,
+) {
+    let mut first: HashMap<Cow<'m, str>, usize> = HashMap::new();
+    for (i, name) in names {
+        if name.is_empty() {
+            continue;
+        }
+        match first.entry(name) {
+            std::collections::hash_map::Entry::Occupied(prev) => out.push(
+                Finding::new(
+                    Code::AoeDuplicate,
+                    format!("duplicate {what} {:?}", prev.key()),
+                    at(i),
+                )
+                .also(at(*prev.get()), "first declared here")
+                .help("the host does not reject it, but only one of them is reachable"),
+            ),
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(i);
+            }
+        }
+    }
 }
 
 fn inert_properties(m: &Manifest, out: &mut Vec<Finding>) {
