@@ -175,7 +175,7 @@ pub fn load_policy(home: &Home) -> Result<PolicyFile, SettingsError> {
     let mut rules = Vec::new();
     let mut cooldown_secs = 0;
     for entry in root.as_table().unwrap_or_default() {
-        match entry.key.as_str() {
+        match entry.key.as_ref() {
             "cooldown" => cooldown_secs = parse_cooldown(&entry.node, &mut warnings),
             "autoupdate_interval_hours" => {
                 interval_hours = match entry.node.value {
@@ -251,7 +251,7 @@ fn parse_rule(p: &Entry, warnings: &mut Vec<Diagnostic>) -> Option<Rule> {
     let mut track = String::new();
     let mut always = false;
     for f in fields {
-        match f.key.as_str() {
+        match f.key.as_ref() {
             "track" => match f.node.as_str() {
                 Some(t) => track = t.trim().to_owned(),
                 None => warnings.push(invalid_value(
@@ -269,7 +269,7 @@ fn parse_rule(p: &Entry, warnings: &mut Vec<Diagnostic>) -> Option<Rule> {
         }
     }
     (!track.is_empty()).then(|| Rule {
-        id: p.key.clone(),
+        id: p.key.to_string(),
         track,
         always,
     })

@@ -155,7 +155,7 @@ pub(super) fn hover(
 }
 
 /// The manifest's tree, when its text parses.
-pub(super) fn parse(dialect: Dialect, text: &str) -> Option<Node> {
+pub(super) fn parse(dialect: Dialect, text: &str) -> Option<Node<'_>> {
     match dialect.spec().format {
         Format::Toml => format::parse_toml(text).ok(),
         Format::Json => format::parse_json(text).ok(),

@@ -11,35 +11,37 @@ use crate::diagnostic::Span;
 
 /// A value and the bytes it came from.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Node {
+pub struct Node<'t> {
     pub span: Span,
-    pub value: Value,
+    pub value: Value<'t>,
 }
 
 /// A format-neutral value.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Value {
+pub enum Value<'t> {
     Null,
     Bool(bool),
     Int(i64),
     /// An integer past `i64` (Python's are unbounded), as its decimal text.
     BigInt(String),
     Float(f64),
-    Str(String),
+    /// Borrowed from the manifest's text where it is written out there (no escape): a
+    /// manifest's strings and keys were most of its allocations (issue 43).
+    Str(Cow<'t, str>),
     /// A TOML datetime, kept as its source text.
     Datetime(String),
-    Array(Vec<Node>),
+    Array(Vec<Node<'t>>),
     /// Entries in source order. A duplicate key (YAML/JSON) keeps every entry;
     /// lookups take the last one, as serde does.
-    Table(Vec<Entry>),
+    Table(Vec<Entry<'t>>),
 }
 
 /// One `key = value` of a table.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Entry {
-    pub key: String,
+pub struct Entry<'t> {
+    pub key: Cow<'t, str>,
     pub key_span: Span,
-    pub node: Node,
+    pub node: Node<'t>,
 }
 
 /// One step of a [`Pointer`].
@@ -58,6 +60,12 @@ impl From<&'static str> for Seg {
 impl From<String> for Seg {
     fn from(k: String) -> Self {
         Seg::Key(Cow::Owned(k))
+    }
+}
+
+impl From<Cow<'_, str>> for Seg {
+    fn from(k: Cow<'_, str>) -> Self {
+        Seg::Key(Cow::Owned(k.into_owned()))
     }
 }
 
@@ -144,19 +152,19 @@ pub enum Part {
 /// length: a table with many keys is indexed by key on its first lookup. A hostile manifest
 /// may hold a hundred thousand unknown keys, each a finding whose span is looked up.
 pub struct Locator<'a> {
-    root: &'a Node,
+    root: &'a Node<'a>,
     /// Each large table's entries by key (the last entry of a repeated key), by address.
-    tables: std::cell::RefCell<std::collections::HashMap<*const Node, Index<'a>>>,
+    tables: std::cell::RefCell<std::collections::HashMap<*const Node<'a>, Index<'a>>>,
 }
 
 /// A large table's entries by key.
-type Index<'a> = std::collections::HashMap<&'a str, &'a Entry>;
+type Index<'a> = std::collections::HashMap<&'a str, &'a Entry<'a>>;
 
 /// Tables up to this many entries are searched rather than indexed.
 const SEARCHED: usize = 32;
 
 impl<'a> Locator<'a> {
-    pub fn new(root: &'a Node) -> Locator<'a> {
+    pub fn new(root: &'a Node<'a>) -> Locator<'a> {
         Locator {
             root,
             tables: Default::default(),
@@ -164,18 +172,18 @@ impl<'a> Locator<'a> {
     }
 
     /// The document's root.
-    pub fn root(&self) -> &'a Node {
+    pub fn root(&self) -> &'a Node<'a> {
         self.root
     }
 
     /// [`Node::get`] on `table`, indexed when it is large.
-    pub fn get(&self, table: &'a Node, key: &str) -> Option<&'a Entry> {
+    pub fn get(&self, table: &'a Node<'a>, key: &str) -> Option<&'a Entry<'a>> {
         match &table.value {
             Value::Table(entries) if entries.len() > SEARCHED => {
                 let mut tables = self.tables.borrow_mut();
                 let index = tables
                     .entry(std::ptr::from_ref(table))
-                    .or_insert_with(|| entries.iter().map(|e| (e.key.as_str(), e)).collect());
+                    .or_insert_with(|| entries.iter().map(|e| (&*e.key, e)).collect());
                 index.get(key).copied()
             }
             _ => table.get(key),
@@ -183,7 +191,7 @@ impl<'a> Locator<'a> {
     }
 
     /// The node at `pointer`, with the span of the key that holds it (if any).
-    pub fn locate(&self, pointer: &Pointer) -> Option<(&'a Node, Option<Span>)> {
+    pub fn locate(&self, pointer: &Pointer) -> Option<(&'a Node<'a>, Option<Span>)> {
         let mut node = self.root;
         let mut key_span = None;
         for seg in &pointer.0 {
@@ -232,16 +240,16 @@ impl<'a> Locator<'a> {
     }
 }
 
-impl Node {
+impl<'t> Node<'t> {
     /// The value under `key` in a table (the last one if the key repeats).
-    pub fn get(&self, key: &str) -> Option<&Entry> {
+    pub fn get(&self, key: &str) -> Option<&Entry<'t>> {
         match &self.value {
             Value::Table(entries) => entries.iter().rev().find(|e| e.key == key),
             _ => None,
         }
     }
 
-    pub fn as_table(&self) -> Option<&[Entry]> {
+    pub fn as_table(&self) -> Option<&[Entry<'t>]> {
         match &self.value {
             Value::Table(entries) => Some(entries),
             _ => None,
@@ -257,7 +265,7 @@ impl Node {
 
     /// The node at `pointer`, with the span of the key that holds it (if any). For many
     /// pointers into one document, one [`Locator`].
-    pub fn locate(&self, pointer: &Pointer) -> Option<(&Node, Option<Span>)> {
+    pub fn locate(&self, pointer: &Pointer) -> Option<(&Node<'_>, Option<Span>)> {
         Locator::new(self).locate(pointer)
     }
 
@@ -310,7 +318,7 @@ impl Node {
                 .and_then(serde_json::Number::from_f64)
                 .map_or(J::Null, J::Number),
             Value::Float(x) => serde_json::Number::from_f64(*x).map_or(J::Null, J::Number),
-            Value::Str(s) => J::String(s.clone()),
+            Value::Str(s) => J::String(s.to_string()),
             Value::Datetime(d) => {
                 let mut m = serde_json::Map::new();
                 m.insert("$datetime".into(), J::String(d.clone()));
@@ -320,7 +328,7 @@ impl Node {
             Value::Table(entries) => {
                 let mut m = serde_json::Map::with_capacity(entries.len());
                 for e in entries {
-                    m.insert(e.key.clone(), e.node.to_json());
+                    m.insert(e.key.to_string(), e.node.to_json());
                 }
                 J::Object(m)
             }
@@ -332,7 +340,7 @@ impl Node {
 mod tests {
     use super::*;
 
-    fn leaf(span: Span, value: Value) -> Node {
+    fn leaf(span: Span, value: Value<'static>) -> Node<'static> {
         Node { span, value }
     }
 

@@ -28,7 +28,7 @@ pub struct Doc;
 #[derive(Clone, Copy)]
 pub enum At<'a> {
     /// A node of the tree.
-    Node(&'a Node),
+    Node(&'a Node<'a>),
     /// The string inside a datetime's object.
     Text(&'a str),
 }
@@ -92,7 +92,7 @@ fn number(value: &Value) -> Option<serde_json::Number> {
 
 impl<'a> JsonNode<'a, Doc> for At<'a> {
     type Object = Members<'a>;
-    type Array = &'a [Node];
+    type Array = &'a [Node<'a>];
     type Number = Number;
 
     fn as_object(&self) -> Option<Members<'a>> {
@@ -106,7 +106,7 @@ impl<'a> JsonNode<'a, Doc> for At<'a> {
         }
     }
 
-    fn as_array(&self) -> Option<&'a [Node]> {
+    fn as_array(&self) -> Option<&'a [Node<'a>]> {
         match self {
             At::Node(Node {
                 value: Value::Array(items),
@@ -197,17 +197,17 @@ impl<'a> JsonNode<'a, Doc> for At<'a> {
 /// An object of the view: a table, or a datetime's one-key object.
 #[derive(Clone, Copy)]
 pub enum Members<'a> {
-    Table(&'a [Entry]),
+    Table(&'a [Entry<'a>]),
     Datetime(&'a str),
 }
 
 /// Whether `entries[i]` is the first entry with its key (the one a map keeps the place of).
-fn first_of_key(entries: &[Entry], i: usize) -> bool {
+fn first_of_key(entries: &[Entry<'_>], i: usize) -> bool {
     !entries[..i].iter().any(|e| e.key == entries[i].key)
 }
 
 /// The value of `entries[i]`'s key: the last entry with it (the one a map keeps).
-fn last_of_key(entries: &[Entry], i: usize) -> &Node {
+fn last_of_key<'a>(entries: &'a [Entry<'a>], i: usize) -> &'a Node<'a> {
     entries[i + 1..]
         .iter()
         .rev()
@@ -246,19 +246,19 @@ impl<'a> Object<'a, Doc> for Members<'a> {
             Members::Table(entries) => Box::new(
                 (0..entries.len())
                     .filter(move |i| first_of_key(entries, *i))
-                    .map(move |i| (entries[i].key.as_str(), At::Node(last_of_key(entries, i)))),
+                    .map(move |i| (entries[i].key.as_ref(), At::Node(last_of_key(entries, i)))),
             ),
             Members::Datetime(d) => Box::new(std::iter::once((DATETIME, At::Text(d)))),
         }
     }
 }
 
-impl<'a> Array<'a, Doc> for &'a [Node] {
+impl<'a> Array<'a, Doc> for &'a [Node<'a>] {
     type Node = At<'a>;
-    type ElementsIter = std::iter::Map<std::slice::Iter<'a, Node>, fn(&'a Node) -> At<'a>>;
+    type ElementsIter = std::iter::Map<std::slice::Iter<'a, Node<'a>>, fn(&'a Node<'a>) -> At<'a>>;
 
     fn len(&self) -> usize {
-        <[Node]>::len(self)
+        <[Node<'a>]>::len(self)
     }
 
     fn elements(&self) -> Self::ElementsIter {

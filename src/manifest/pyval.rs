@@ -11,7 +11,8 @@ pub fn truthy(node: &Node) -> bool {
         Value::Int(i) => *i != 0,
         Value::BigInt(_) => true,
         Value::Float(x) => *x != 0.0,
-        Value::Str(s) | Value::Datetime(s) => !s.is_empty(),
+        Value::Str(s) => !s.is_empty(),
+        Value::Datetime(s) => !s.is_empty(),
         Value::Array(a) => !a.is_empty(),
         Value::Table(t) => !t.is_empty(),
     }
@@ -26,7 +27,8 @@ pub fn py_str(node: &Node) -> String {
         Value::Int(i) => i.to_string(),
         Value::BigInt(i) => i.clone(),
         Value::Float(x) => float_str(*x),
-        Value::Str(s) | Value::Datetime(s) => s.clone(),
+        Value::Str(s) => s.to_string(),
+        Value::Datetime(s) => s.clone(),
         Value::Array(items) => {
             let parts: Vec<String> = items.iter().map(py_repr).collect();
             format!("[{}]", parts.join(", "))
@@ -161,7 +163,7 @@ pub fn type_name(node: &Node) -> &'static str {
 
 /// Python dict semantics over a table's entries: each key once, at the position
 /// of its first occurrence, holding its last value.
-pub fn dict_items(node: &Node) -> Vec<(&str, &Node)> {
+pub fn dict_items<'a, 't>(node: &'a Node<'t>) -> Vec<(&'a str, &'a Node<'t>)> {
     let Value::Table(entries) = &node.value else {
         return Vec::new();
     };
@@ -211,7 +213,7 @@ mod tests {
 
     #[test]
     fn truthiness() {
-        assert!(!truthy(&n(Value::Str(String::new()))));
+        assert!(!truthy(&n(Value::Str("".into()))));
         assert!(
             truthy(&n(Value::Str("false".into()))),
             "a quoted \"false\" is true"

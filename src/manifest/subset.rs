@@ -219,7 +219,7 @@ fn dotted_kebab(text: &str) -> bool {
 /// The last entry of each key, in the order keys first appear (a map's view of the table),
 /// in time linear in the entries: a hostile table may hold a hundred thousand keys. A
 /// small table is searched instead of hashed, which allocates nothing but the answer.
-fn members(entries: &[Entry]) -> Vec<(&str, &Node)> {
+fn members<'a>(entries: &'a [Entry<'a>]) -> Vec<(&'a str, &'a Node<'a>)> {
     /// Up to this many entries, searching is cheaper than hashing.
     const SEARCHED: usize = 16;
     if entries.len() <= SEARCHED {
@@ -229,14 +229,14 @@ fn members(entries: &[Entry]) -> Vec<(&str, &Node)> {
             .filter(|(i, e)| !entries[..*i].iter().any(|earlier| earlier.key == e.key))
             .map(|(_, e)| {
                 let last = entries.iter().rev().find(|later| later.key == e.key);
-                (e.key.as_str(), &last.unwrap_or(e).node)
+                (e.key.as_ref(), &last.unwrap_or(e).node)
             })
             .collect();
     }
     let mut at: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
     let mut out: Vec<(&str, &Node)> = Vec::new();
     for e in entries {
-        match at.get(e.key.as_str()) {
+        match at.get(e.key.as_ref()) {
             Some(&i) => out[i].1 = &e.node,
             None => {
                 at.insert(&e.key, out.len());
@@ -326,7 +326,7 @@ fn check(schema: &StaticJson, node: &Node, at: &At<'_>, out: &mut Vec<SchemaErro
 /// What a keyword on a string or a number finds wrong with `node`, if anything.
 fn scalar(key: &str, value: &StaticJson, node: &Node) -> Option<Problem> {
     let text = || match &node.value {
-        Value::Str(s) => Some(s.as_str()),
+        Value::Str(s) => Some(s.as_ref()),
         _ => None,
     };
     let bad = match key {

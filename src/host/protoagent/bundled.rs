@@ -124,8 +124,8 @@ pub fn allowlist(config: &Path, profile: Profile) -> Result<Allow, Unreadable> {
 /// `plugins.sources.allow` as the host reads it (`data = safe_load(...) or {};
 /// ((data.get("plugins") or {}).get("sources")) or {}`, then `"allow" in sources`); `None`
 /// when there is none.
-fn allow_node(doc: Node) -> Result<Option<Node>, Unreadable> {
-    let or_empty = |n: Option<Node>| n.filter(crate::manifest::pyval::truthy);
+fn allow_node<'t>(doc: Node<'t>) -> Result<Option<Node<'t>>, Unreadable> {
+    let or_empty = |n: Option<Node<'t>>| n.filter(crate::manifest::pyval::truthy);
     let Some(data) = or_empty(Some(doc)) else {
         return Ok(None);
     };
@@ -157,7 +157,7 @@ fn allow_node(doc: Node) -> Result<Option<Node>, Unreadable> {
 }
 
 /// `node.get(key)` in Python: a mapping's value, else the AttributeError.
-fn py_get(node: &Node, key: &str) -> Result<Option<Node>, Unreadable> {
+fn py_get<'t>(node: &Node<'t>, key: &str) -> Result<Option<Node<'t>>, Unreadable> {
     match &node.value {
         Value::Table(_) => Ok(dict_items(node)
             .into_iter()

@@ -254,7 +254,7 @@ pub(super) fn config_yaml(home: &Home) -> PathBuf {
 }
 
 /// The installed manifest in `dir`, parsed as the host's loader reads it.
-fn installed_manifest(dir: &Path) -> Option<crate::manifest::doc::Node> {
+fn installed_manifest(dir: &Path) -> Option<crate::manifest::doc::Node<'static>> {
     let text = crate::file::read_to_string(dir.join("protoagent.plugin.yaml")).ok()?;
     crate::manifest::format::parse_yaml(&text).ok()
 }

@@ -3,6 +3,8 @@
 //! refused, duplicate keys kept (lookups take the last), and Python's error
 //! wording with `line L column C (char N)` positions.
 
+use std::borrow::Cow;
+
 use super::SyntaxError;
 use crate::manifest::doc::{Entry, Node, Value};
 
@@ -19,7 +21,7 @@ const MAX_INT_DIGITS: usize = 4300;
 ///
 /// The parser recurses once per container; text that could nest deeply is
 /// parsed on a thread with a stack big enough for [`MAX_DEPTH`] levels.
-pub fn parse_json(text: &str) -> Result<Node, SyntaxError> {
+pub fn parse_json(text: &str) -> Result<Node<'_>, SyntaxError> {
     if text.bytes().filter(|b| matches!(b, b'[' | b'{')).count() <= 64 {
         return parse(text);
     }
@@ -34,7 +36,7 @@ pub fn parse_json(text: &str) -> Result<Node, SyntaxError> {
     })
 }
 
-fn parse(text: &str) -> Result<Node, SyntaxError> {
+fn parse(text: &str) -> Result<Node<'_>, SyntaxError> {
     let mut p = Parser {
         text,
         bytes: text.as_bytes(),
@@ -60,7 +62,7 @@ struct Parser<'a> {
     depth: usize,
 }
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     /// A Python-style error at byte `at`: `msg: line L column C (char N)`.
     fn error(&self, msg: &str, at: usize) -> SyntaxError {
         let at = at.min(self.text.len());
@@ -86,7 +88,7 @@ impl Parser<'_> {
         }
     }
 
-    fn value(&mut self) -> Result<Node, SyntaxError> {
+    fn value(&mut self) -> Result<Node<'a>, SyntaxError> {
         let start = self.pos;
         let rest = &self.text[start..];
         let value = match self.bytes.get(start) {
@@ -120,8 +122,8 @@ impl Parser<'_> {
     fn nested(
         &mut self,
         kind: &str,
-        f: fn(&mut Self) -> Result<Node, SyntaxError>,
-    ) -> Result<Node, SyntaxError> {
+        f: fn(&mut Self) -> Result<Node<'a>, SyntaxError>,
+    ) -> Result<Node<'a>, SyntaxError> {
         self.depth += 1;
         if self.depth > MAX_DEPTH {
             // `RecursionError` has no position.
@@ -137,7 +139,7 @@ impl Parser<'_> {
         node
     }
 
-    fn object(&mut self) -> Result<Node, SyntaxError> {
+    fn object(&mut self) -> Result<Node<'a>, SyntaxError> {
         let start = self.pos;
         self.pos += 1;
         let mut entries = Vec::new();
@@ -189,7 +191,7 @@ impl Parser<'_> {
         }
     }
 
-    fn array(&mut self) -> Result<Node, SyntaxError> {
+    fn array(&mut self) -> Result<Node<'a>, SyntaxError> {
         let start = self.pos;
         self.pos += 1;
         let mut items = Vec::new();
@@ -221,7 +223,7 @@ impl Parser<'_> {
         }
     }
 
-    fn number(&mut self) -> Result<Node, SyntaxError> {
+    fn number(&mut self) -> Result<Node<'a>, SyntaxError> {
         let start = self.pos;
         let b = self.bytes;
         let mut i = start;
@@ -284,26 +286,36 @@ impl Parser<'_> {
         })
     }
 
-    fn string(&mut self) -> Result<String, SyntaxError> {
+    /// A string, borrowed from the text unless it holds an escape.
+    fn string(&mut self) -> Result<Cow<'a, str>, SyntaxError> {
         let start = self.pos;
         self.pos += 1;
-        let mut out = String::new();
+        // Owned from the first escape on.
+        let mut decoded: Option<String> = None;
         loop {
             // A run with nothing to decode (no quote, backslash or control character) is
-            // copied whole; it ends at an ASCII byte, so on a character boundary.
+            // taken whole; it ends at an ASCII byte, so on a character boundary.
             let run = self.bytes[self.pos..]
                 .iter()
                 .position(|b| matches!(b, b'"' | b'\\' | 0..0x20))
                 .unwrap_or(self.bytes.len() - self.pos);
-            out.push_str(&self.text[self.pos..self.pos + run]);
+            let text: &'a str = &self.text[self.pos..self.pos + run];
             self.pos += run;
             match self.bytes.get(self.pos) {
                 None => return Err(self.error("Unterminated string starting at", start)),
                 Some(b'"') => {
                     self.pos += 1;
-                    return Ok(out);
+                    return Ok(match decoded {
+                        None => Cow::Borrowed(text),
+                        Some(mut out) => {
+                            out.push_str(text);
+                            Cow::Owned(out)
+                        }
+                    });
                 }
                 Some(b'\\') => {
+                    let out = decoded.get_or_insert_with(String::new);
+                    out.push_str(text);
                     let esc_at = self.pos;
                     self.pos += 1;
                     let Some(e) = self.bytes.get(self.pos).copied() else {

@@ -9,13 +9,13 @@ use crate::manifest::doc::{Entry, Node, Value};
 
 /// Parse TOML into a [`Node`] tree. The `toml` crate bounds nesting depth, so a
 /// nesting bomb is a syntax error here, not a stack overflow.
-pub fn parse_toml(text: &str) -> Result<Node, SyntaxError> {
+pub fn parse_toml(text: &str) -> Result<Node<'_>, SyntaxError> {
     parse_toml_table(text).map(|(node, _)| node)
 }
 
 /// Parse TOML into a [`Node`] tree, and keep the parsed document, from which
 /// `toml`'s serde deserializer builds typed values without parsing again.
-pub fn parse_toml_table(text: &str) -> Result<(Node, Spanned<DeTable<'_>>), SyntaxError> {
+pub fn parse_toml_table(text: &str) -> Result<(Node<'_>, Spanned<DeTable<'_>>), SyntaxError> {
     let table = DeTable::parse(text).map_err(|e| SyntaxError {
         exception: None,
         message: e.message().trim_end().to_owned(),
@@ -30,11 +30,11 @@ pub fn parse_toml_table(text: &str) -> Result<(Node, Spanned<DeTable<'_>>), Synt
     Ok((node, table))
 }
 
-fn convert_table(table: &DeTable<'_>, text: &str) -> Vec<Entry> {
+fn convert_table<'t>(table: &DeTable<'t>, text: &str) -> Vec<Entry<'t>> {
     let mut entries: Vec<Entry> = table
         .iter()
         .map(|(k, v)| Entry {
-            key: k.get_ref().to_string(),
+            key: k.get_ref().clone(),
             key_span: k.span(),
             node: convert_value(v.get_ref(), v.span(), text),
         })
@@ -44,9 +44,9 @@ fn convert_table(table: &DeTable<'_>, text: &str) -> Vec<Entry> {
     entries
 }
 
-fn convert_value(value: &DeValue<'_>, span: Span, text: &str) -> Node {
+fn convert_value<'t>(value: &DeValue<'t>, span: Span, text: &str) -> Node<'t> {
     let value = match value {
-        DeValue::String(s) => Value::Str(s.to_string()),
+        DeValue::String(s) => Value::Str(s.clone()),
         // Past i64 an integer is kept as its text: `toml::Value` (and so aoe's
         // `api_version` pre-check) cannot hold it, the typed parse reads it where it goes.
         DeValue::Integer(i) => parse_int(i.as_str(), i.radix())

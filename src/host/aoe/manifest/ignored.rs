@@ -3,13 +3,13 @@
 
 use crate::diagnostic::{Code, did_you_mean};
 use crate::manifest::Finding;
-use crate::manifest::doc::{Node, Pointer, Value};
+use crate::manifest::doc::{Node, Pointer, Seg, Value};
 use crate::manifest::keys::Keys;
 use crate::ptr;
 /// Keys in lenient tables that the host silently ignores.
-pub(super) fn ignored_keys(doc: &Node, keys: Keys) -> Vec<Finding> {
+pub(super) fn ignored_keys(doc: &Node<'_>, keys: Keys) -> Vec<Finding> {
     let mut out = Vec::new();
-    walk_keys(doc, keys, &Pointer::default(), &mut out);
+    walk_keys(doc, keys, &mut Vec::new(), &mut out);
     // `[runtime]` is one table for both kinds; keys of the other kind are inert.
     if let Some(runtime) = doc.get("runtime") {
         let kind = runtime.node.get("kind").and_then(|e| e.node.as_str());
@@ -38,9 +38,9 @@ pub(super) fn ignored_keys(doc: &Node, keys: Keys) -> Vec<Finding> {
 }
 
 /// Keys the schema does not declare where it leaves the table open: the host ignores them.
-/// Only tables and arrays are descended into, and a key's pointer is built only when it is
-/// needed (this walk runs on every manifest of a `-r` run).
-fn walk_keys(node: &Node, keys: Keys, at: &Pointer, out: &mut Vec<Finding>) {
+/// Only tables and arrays are descended into, and a pointer is built only for a finding
+/// (this walk runs on every manifest of a `-r` run): `path` holds the steps down to `node`.
+fn walk_keys<'a>(node: &'a Node<'a>, keys: Keys, path: &mut Vec<Step<'a>>, out: &mut Vec<Finding>) {
     let nested = |n: &Node| matches!(n.value, Value::Table(_) | Value::Array(_));
     match &node.value {
         Value::Table(entries) => {
@@ -48,8 +48,9 @@ fn walk_keys(node: &Node, keys: Keys, at: &Pointer, out: &mut Vec<Finding>) {
                 return;
             };
             for e in entries {
-                let Some((_, sub)) = props.iter().find(|(k, _)| *k == e.key.as_str()) else {
+                let Some((_, sub)) = props.iter().find(|(k, _)| *k == e.key) else {
                     if !keys.closed() {
+                        let at = pointer(path);
                         let place = if at.0.is_empty() {
                             "the top level".to_owned()
                         } else {
@@ -69,7 +70,9 @@ fn walk_keys(node: &Node, keys: Keys, at: &Pointer, out: &mut Vec<Finding>) {
                     continue;
                 };
                 if nested(&e.node) {
-                    walk_keys(&e.node, Keys::of(sub), &at.join(e.key.clone()), out);
+                    path.push(Step::Key(&e.key));
+                    walk_keys(&e.node, Keys::of(sub), path, out);
+                    path.pop();
                 }
             }
         }
@@ -77,11 +80,31 @@ fn walk_keys(node: &Node, keys: Keys, at: &Pointer, out: &mut Vec<Finding>) {
             if let Some(item_keys) = keys.items() {
                 for (i, item) in items.iter().enumerate() {
                     if nested(item) {
-                        walk_keys(item, item_keys, &at.join(i), out);
+                        path.push(Step::Index(i));
+                        walk_keys(item, item_keys, path, out);
+                        path.pop();
                     }
                 }
             }
         }
         _ => {}
     }
+}
+
+/// One step of the path [`walk_keys`] is at, borrowed from the document.
+enum Step<'a> {
+    Key(&'a str),
+    Index(usize),
+}
+
+/// The pointer of a path.
+fn pointer(path: &[Step<'_>]) -> Pointer {
+    Pointer(
+        path.iter()
+            .map(|step| match step {
+                Step::Key(k) => Seg::from((*k).to_owned()),
+                Step::Index(i) => Seg::Index(*i),
+            })
+            .collect(),
+    )
 }

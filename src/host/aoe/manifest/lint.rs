@@ -176,7 +176,7 @@ fn duplicates(m: &Manifest, out: &mut Vec<Finding>) {
         |i| ptr!["settings", i, "key"],
         m.settings
             .iter()
-            .map(|s| s.key.as_str())
+            .map(|s| s.key.as_ref())
             .enumerate()
             .map(borrowed),
     );

@@ -16,8 +16,19 @@ fn expected(items: &[String]) -> String {
         [one] => format!("expected `{one}`"),
         [a, b] => format!("expected `{a}` or `{b}`"),
         _ => {
-            let list: Vec<String> = items.iter().map(|i| format!("`{i}`")).collect();
-            format!("expected one of {}", list.join(", "))
+            // Written into one string: a manifest of unknown keys lists every field each time.
+            let mut out =
+                String::with_capacity(16 + items.iter().map(|i| i.len() + 4).sum::<usize>());
+            out.push_str("expected one of ");
+            for (n, item) in items.iter().enumerate() {
+                if n > 0 {
+                    out.push_str(", ");
+                }
+                out.push('`');
+                out.push_str(item);
+                out.push('`');
+            }
+            out
         }
     }
 }
@@ -136,14 +147,14 @@ fn unknown_variant(
     // toml's enum access: a string names the variant, and so does the one key of
     // a table whose value is then empty; any other type is refused outright.
     let (value, message) = match node.map(|n| &n.value) {
-        Some(Value::Str(s)) => (s.clone(), None),
+        Some(Value::Str(s)) => (s.to_string(), None),
         Some(Value::Table(entries)) => match entries.as_slice() {
             [] => (
                 String::new(),
                 Some("wanted exactly 1 element, found 0 elements".to_owned()),
             ),
-            [one] if allowed.contains(&one.key) => (
-                one.key.clone(),
+            [one] if allowed.iter().any(|a| *a == one.key) => (
+                one.key.to_string(),
                 match &one.node.value {
                     Value::Table(t) if !t.is_empty() => Some("expected empty table".to_owned()),
                     Value::Array(a) if !a.is_empty() => Some("expected empty array".to_owned()),
@@ -155,7 +166,7 @@ fn unknown_variant(
                     _ => Some(format!("expected table, found {}", one.node.type_name())),
                 },
             ),
-            [one] => (one.key.clone(), None),
+            [one] => (one.key.to_string(), None),
             _ => (
                 String::new(),
                 Some("wanted exactly 1 element, more than 1 element".to_owned()),

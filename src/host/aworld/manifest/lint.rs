@@ -94,7 +94,7 @@ fn entry_name(ep: &Node) -> String {
     py_str(name.unwrap_or_else(|| &ep.get("id").expect("loader checked").node))
 }
 
-fn metadata<'a>(ep: &'a Node, key: &str) -> Option<&'a Node> {
+fn metadata<'a>(ep: &'a Node<'a>, key: &str) -> Option<&'a Node<'a>> {
     ep.get("metadata")?.node.get(key).map(|e| &e.node)
 }
 
@@ -156,7 +156,7 @@ pub(super) fn check(
                                 None
                             }
                         })
-                        .is_some_and(|t| root.join(t).is_file())
+                        .is_some_and(|t| root.join(&**t).is_file())
                         || root.join("skills").join(&eid).join("SKILL.md").is_file()
                         || root.join(&eid).join("SKILL.md").is_file();
                     if !found {
@@ -235,7 +235,7 @@ fn names(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<(Finding, Severit
     if let Some(aliases) = metadata(ep, "aliases") {
         let aat = at.join("metadata").join("aliases");
         match &aliases.value {
-            Value::Str(s) => candidates.push((s.clone(), aat)),
+            Value::Str(s) => candidates.push((s.to_string(), aat)),
             Value::Array(items) => {
                 for (j, a) in items.iter().enumerate() {
                     let s = py_str(a).trim().to_owned();

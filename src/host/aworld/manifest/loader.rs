@@ -16,7 +16,7 @@ use crate::ptr;
 pub(crate) struct Loaded<'a> {
     pub id: String,
     /// `(kind, entrypoints)` in JSON order; entrypoints are `(index, node)`.
-    pub kinds: Vec<(&'a str, Vec<(usize, &'a Node)>)>,
+    pub kinds: Vec<(&'a str, Vec<(usize, &'a Node<'a>)>)>,
     pub dependencies: Vec<String>,
     pub conflicts: Vec<String>,
 }
@@ -102,7 +102,7 @@ pub(crate) fn non_object_host_message(root: &Node) -> String {
 
 /// `load_plugin_manifest`: the first failing check, or what the manifest declares.
 #[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
-pub(crate) fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
+pub(crate) fn load<'a>(root: &'a Node<'a>) -> Result<Loaded<'a>, Finding> {
     if !matches!(root.value, Value::Table(_)) {
         return Err(fail(
             Code::AworldNotObject,
@@ -167,7 +167,10 @@ pub(crate) fn load(root: &Node) -> Result<Loaded<'_>, Finding> {
 
 /// One kind's entrypoints, checked as the loader iterates them.
 #[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
-fn entrypoints_of<'a>(kind: &'a str, items: &'a Node) -> Result<Vec<(usize, &'a Node)>, Finding> {
+fn entrypoints_of<'a>(
+    kind: &'a str,
+    items: &'a Node<'a>,
+) -> Result<Vec<(usize, &'a Node<'a>)>, Finding> {
     let at = ptr!["entrypoints", kind.to_owned()];
     let list: &[Node] = match &items.value {
         Value::Array(list) => list,
@@ -394,9 +397,9 @@ fn unencodable(canonical: &Path, target: &str) -> Option<String> {
     None
 }
 
-fn str_node(s: &str) -> Node {
+fn str_node(s: &str) -> Node<'static> {
     Node {
         span: 0..0,
-        value: Value::Str(s.to_owned()),
+        value: Value::Str(s.to_owned().into()),
     }
 }

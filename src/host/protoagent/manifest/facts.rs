@@ -10,7 +10,7 @@ pub(super) fn install_facts(doc: &Node) -> Facts {
     let capabilities = doc
         .get("capabilities")
         .and_then(|e| e.node.as_table())
-        .map(|t| t.iter().map(|e| e.key.clone()).collect())
+        .map(|t| t.iter().map(|e| e.key.to_string()).collect())
         .unwrap_or_default();
     let (pip, optional_pip) = pip_requirements(doc);
     Facts {

@@ -3,7 +3,7 @@
 use super::*;
 
 /// PyYAML's `construct_object` for the safe constructor.
-pub(super) fn construct(raw: &Raw, budget: &mut usize) -> Result<Node, SyntaxError> {
+pub(super) fn construct(raw: &Raw, budget: &mut usize) -> Result<Node<'static>, SyntaxError> {
     *budget = budget.checked_sub(1).ok_or_else(|| {
         constructor_error(
             "alias expansion budget exceeded (a billion-laughs document?)".to_owned(),
@@ -34,7 +34,7 @@ pub(super) fn construct(raw: &Raw, budget: &mut usize) -> Result<Node, SyntaxErr
                 span,
             ));
         }
-        ("str", Raw::Scalar { value, .. }) => Value::Str(value.clone()),
+        ("str", Raw::Scalar { value, .. }) => Value::Str(value.clone().into()),
         ("null", Raw::Scalar { .. }) => Value::Null,
         ("bool", Raw::Scalar { value, .. }) => construct_bool(value, &span)?,
         ("int", Raw::Scalar { value, .. }) => construct_int(value, &span)?,
@@ -81,7 +81,7 @@ fn equals_value(
     pairs: &[(Raw, Raw)],
     span: Span,
     budget: &mut usize,
-) -> Result<Node, SyntaxError> {
+) -> Result<Node<'static>, SyntaxError> {
     let (_, v) = pairs
         .iter()
         .find(
@@ -100,7 +100,7 @@ fn equals_value(
 }
 
 /// `!!omap` and `!!pairs`: a list of (key, value) tuples, rendered as such by `str()`.
-fn construct_pairs(items: &[Raw], budget: &mut usize) -> Result<Value, SyntaxError> {
+fn construct_pairs(items: &[Raw], budget: &mut usize) -> Result<Value<'static>, SyntaxError> {
     let mut out = Vec::new();
     for item in items {
         let Raw::Map { pairs, .. } = item else {
@@ -182,7 +182,7 @@ pub(super) fn flatten(pairs: &[(Raw, Raw)], span: &Span) -> Result<Vec<(Raw, Raw
     Ok(merged)
 }
 
-pub(super) fn mapping(raw: &Raw, budget: &mut usize) -> Result<Node, SyntaxError> {
+pub(super) fn mapping(raw: &Raw, budget: &mut usize) -> Result<Node<'static>, SyntaxError> {
     let Raw::Map { pairs, span, .. } = raw else {
         unreachable!("mapping() is called on mappings");
     };
@@ -198,7 +198,7 @@ pub(super) fn mapping(raw: &Raw, budget: &mut usize) -> Result<Node, SyntaxError
                 span,
             } if value == "=" => Node {
                 span: span.clone(),
-                value: Value::Str("=".to_owned()),
+                value: Value::Str("=".into()),
             },
             _ => construct(k, budget)?,
         };
@@ -211,7 +211,7 @@ pub(super) fn mapping(raw: &Raw, budget: &mut usize) -> Result<Node, SyntaxError
         let node = construct(v, budget)?;
         let text = match &key.value {
             Value::Str(s) => s.clone(),
-            _ => crate::manifest::pyval::py_str(&key),
+            _ => crate::manifest::pyval::py_str(&key).into(),
         };
         entries.push(Entry {
             key: text,

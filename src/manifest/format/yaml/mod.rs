@@ -31,6 +31,8 @@
 
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span as PSpan, Tag};
 
+use std::borrow::Cow;
+
 use super::SyntaxError;
 use crate::diagnostic::Span;
 use crate::manifest::doc::{Entry, Node, Value};
@@ -62,7 +64,7 @@ fn construct_budget(text: &str) -> usize {
 }
 
 /// Parse YAML text (one document; empty means an empty mapping's absence: null).
-pub fn parse_yaml(text: &str) -> Result<Node, SyntaxError> {
+pub fn parse_yaml(text: &str) -> Result<Node<'static>, SyntaxError> {
     if let Some(e) = pyyaml_reader_refusal(text) {
         return Err(e);
     }
@@ -148,10 +150,10 @@ fn with_yaml11_breaks(text: &str) -> String {
 
 /// Put the second BOM back where its `stand_in` was read: at the start of the document's
 /// first key, or of its string.
-fn restore_bom(node: &mut Node, stand_in: char) {
-    let restore = |s: &mut String| {
+fn restore_bom(node: &mut Node<'_>, stand_in: char) {
+    let restore = |s: &mut Cow<'_, str>| {
         if let Some(rest) = s.strip_prefix(stand_in) {
-            *s = format!("\u{feff}{rest}");
+            *s = Cow::Owned(format!("\u{feff}{rest}"));
         }
     };
     match &mut node.value {

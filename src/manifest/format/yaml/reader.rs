@@ -122,8 +122,8 @@ pub(super) fn surrogate_stand_ins(text: &str) -> Option<String> {
 
 /// Lone surrogates back from their stand-ins, as [`crate::manifest::pyval::surrogate`]
 /// chars (U+10F800 + (s − U+D800)): `repr()` shows them as Python does (`'\ud800'`).
-pub(super) fn restore_surrogates(node: &mut Node) {
-    fn fix(s: &mut String) {
+pub(super) fn restore_surrogates(node: &mut Node<'_>) {
+    fn fix(s: &mut std::borrow::Cow<'_, str>) {
         if s.contains(|c| ('\u{f000}'..='\u{f7ff}').contains(&c)) {
             *s = s
                 .chars()

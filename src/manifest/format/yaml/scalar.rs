@@ -96,7 +96,7 @@ pub(super) fn construct_timestamp(value: &str, span: &Span) -> Result<String, Sy
 }
 
 /// Python's `int(s, base)` for PyYAML's already-validated digits.
-pub(super) fn big_int(sign: i64, digits: &str, base: u32) -> Value {
+pub(super) fn big_int(sign: i64, digits: &str, base: u32) -> Value<'static> {
     if let Ok(v) = i64::from_str_radix(digits, base) {
         return Value::Int(sign * v);
     }
@@ -126,7 +126,7 @@ pub(super) fn big_int(sign: i64, digits: &str, base: u32) -> Value {
     Value::BigInt(text)
 }
 
-pub(super) fn construct_int(value: &str, span: &Span) -> Result<Value, SyntaxError> {
+pub(super) fn construct_int(value: &str, span: &Span) -> Result<Value<'static>, SyntaxError> {
     let v = value.replace('_', "");
     let invalid = |base: u32, s: &str| {
         raise(
@@ -226,7 +226,7 @@ pub(super) fn py_float(s: &str) -> Option<f64> {
     t.parse::<f64>().ok()
 }
 
-pub(super) fn construct_float(value: &str, span: &Span) -> Result<Value, SyntaxError> {
+pub(super) fn construct_float(value: &str, span: &Span) -> Result<Value<'static>, SyntaxError> {
     let v = value.replace('_', "").to_lowercase();
     if v.is_empty() {
         return Err(raise(
@@ -266,7 +266,7 @@ pub(super) fn construct_float(value: &str, span: &Span) -> Result<Value, SyntaxE
         .ok_or_else(|| cannot(u))
 }
 
-pub(super) fn construct_bool(value: &str, span: &Span) -> Result<Value, SyntaxError> {
+pub(super) fn construct_bool(value: &str, span: &Span) -> Result<Value<'static>, SyntaxError> {
     match value.to_lowercase().as_str() {
         "yes" | "true" | "on" => Ok(Value::Bool(true)),
         "no" | "false" | "off" => Ok(Value::Bool(false)),
@@ -279,7 +279,7 @@ pub(super) fn construct_bool(value: &str, span: &Span) -> Result<Value, SyntaxEr
 }
 
 /// `str(bytes)` of base64-decoded text (`!!binary`).
-pub(super) fn construct_binary(value: &str, span: &Span) -> Result<Value, SyntaxError> {
+pub(super) fn construct_binary(value: &str, span: &Span) -> Result<Value<'static>, SyntaxError> {
     const ALPHABET: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
     if !value.is_ascii() {
         return Err(constructor_error(
@@ -323,5 +323,5 @@ pub(super) fn construct_binary(value: &str, span: &Span) -> Result<Value, Syntax
         }
     }
     out.push('\'');
-    Ok(Value::Str(out))
+    Ok(Value::Str(out.into()))
 }

@@ -2,7 +2,7 @@
 
 use super::*;
 
-fn scalar(text: &str) -> Value {
+fn scalar(text: &str) -> Value<'static> {
     parse_yaml(&format!("v: {text}\n"))
         .unwrap()
         .get("v")

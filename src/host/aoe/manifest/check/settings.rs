@@ -11,12 +11,12 @@ use crate::manifest::doc::Pointer;
 use crate::ptr;
 
 pub(super) fn settings(cx: &mut Cx, m: &Manifest) {
-    let setting_keys: HashSet<&str> = m.settings.iter().map(|s| s.key.as_str()).collect();
+    let setting_keys: HashSet<&str> = m.settings.iter().map(|s| s.key.as_ref()).collect();
     let agent_keys: HashSet<&str> = m
         .settings
         .iter()
         .filter(|s| s.option_source.as_ref().is_some_and(|o| *o == "acp.agents"))
-        .map(|s| s.key.as_str())
+        .map(|s| s.key.as_ref())
         .collect();
     for (i, s) in m.settings.iter().enumerate() {
         let at = ptr!["settings", i];
@@ -222,14 +222,14 @@ fn object_list(cx: &mut Cx, i: usize, s: &Setting, at: &Pointer) {
 }
 
 pub(super) fn object_fields(cx: &mut Cx, i: usize, s: &Setting, id_key: &str) {
-    let field_keys: HashSet<&str> = s.fields.iter().map(|f| f.key.as_str()).collect();
+    let field_keys: HashSet<&str> = s.fields.iter().map(|f| f.key.as_ref()).collect();
     let agent_fields: HashSet<&str> = s
         .fields
         .iter()
         .filter(|f| f.option_source.as_ref().is_some_and(|o| *o == "acp.agents"))
-        .map(|f| f.key.as_str())
+        .map(|f| f.key.as_ref())
         .collect();
-    let mut seen = HashSet::new();
+    let mut seen: HashSet<&str> = HashSet::new();
     for (j, f) in s.fields.iter().enumerate() {
         let at = ptr!["settings", i, "fields", j];
         let ctx = format!("settings[{i}].fields[{j}]");
@@ -240,7 +240,7 @@ pub(super) fn object_fields(cx: &mut Cx, i: usize, s: &Setting, id_key: &str) {
                 at.join("key"),
             )
         });
-        cx.check(seen.insert(f.key.as_str()), || {
+        cx.check(seen.insert(f.key.as_ref()), || {
             err(
                 Code::AoeSetting,
                 format!("{ctx}.key {:?} is duplicated", f.key),

@@ -419,7 +419,7 @@ mod tests {
     fn route_of(raw: &str) -> (Option<String>, Vec<String>) {
         let node = Node {
             span: 0..0,
-            value: Value::Str(raw.to_owned()),
+            value: Value::Str(raw.into()),
         };
         let ctx = Ctx {
             id: "x",

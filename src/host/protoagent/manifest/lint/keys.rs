@@ -47,7 +47,7 @@ fn walk(node: &Node, schema: Keys, at: &Pointer, profile: Profile, out: &mut Out
                     continue;
                 };
                 let newer = profile == Profile::V0145
-                    && (at.0.is_empty() && KEYS_0218.contains(&e.key.as_str())
+                    && (at.0.is_empty() && KEYS_0218.contains(&e.key.as_ref())
                         || at.0.len() == 2
                             && at.0[0] == crate::manifest::doc::Seg::from("settings")
                             && e.key == "tab");

@@ -259,7 +259,7 @@ fn truthy_help(key: &str, node: &Node, effective: &'static str) -> String {
     }
 }
 
-fn items(doc: &Node, key: &str) -> Vec<(usize, Node)> {
+fn items<'t>(doc: &Node<'t>, key: &str) -> Vec<(usize, Node<'t>)> {
     match doc.get(key).map(|e| &e.node.value) {
         Some(Value::Array(items)) => items.iter().cloned().enumerate().collect(),
         _ => Vec::new(),
@@ -268,7 +268,7 @@ fn items(doc: &Node, key: &str) -> Vec<(usize, Node)> {
 
 /// A value the host reads as a list, a bare string being a one-entry list and
 /// null an empty one: `None` for any other shape (the host warns).
-fn items_or_str(doc: &Node, key: &str) -> Option<Vec<(Node, Pointer)>> {
+fn items_or_str<'t>(doc: &Node<'t>, key: &str) -> Option<Vec<(Node<'t>, Pointer)>> {
     let Some(e) = doc.get(key) else {
         return Some(Vec::new());
     };
