@@ -652,6 +652,11 @@ mod tests {
                                 escape_controls_reference(&text, keep_sgr),
                                 "{text:?}"
                             );
+                            assert_eq!(
+                                escape(&text, keep_sgr),
+                                escape_controls_reference(&text, keep_sgr),
+                                "{text:?}"
+                            );
                         }
                         checked += 1;
                     }

@@ -194,10 +194,9 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let candidates: Vec<&str> = candidates.into_iter().collect();
-    let chars = word.chars().count();
     let close = candidates
         .iter()
-        .filter(|c| may_be_close(chars, c.chars().count()))
+        .filter(|c| may_be_close(word, c))
         .map(|c| (strsim::jaro_winkler(word, c), *c))
         .filter(|(score, _)| *score > 0.9)
         .max_by(|a, b| a.0.total_cmp(&b.0))
@@ -214,18 +213,40 @@ pub fn did_you_mean<'a>(
     }
 }
 
-/// Whether words of `a` and `b` characters can score above 0.9 in Jaro-Winkler, from their
-/// lengths alone. Jaro is `(m/a + m/b + (m-t)/m) / 3` with `m` matches, at most the shorter
-/// length; Winkler adds at most `0.4 * (1 - jaro)` (a prefix of up to 4, scaled by 0.1), so
-/// above 0.9 needs Jaro above 5/6. Each Jaro-Winkler costs thousands of instructions, and
-/// a manifest of fuzzed keys asks for each key against every candidate (issue 43).
-fn may_be_close(a: usize, b: usize) -> bool {
-    if a == 0 || b == 0 {
+/// Whether `a` and `b` can score above 0.9 in Jaro-Winkler, from what they are made of.
+/// Jaro is `(m/|a| + m/|b| + (m-t)/m) / 3` with `m` matched characters, each matched once
+/// on each side: at most the shorter length, and at most the characters the two share
+/// (counted with repeats). Winkler adds at most `0.4 * (1 - jaro)` (a prefix of up to 4,
+/// scaled by 0.1), so above 0.9 needs Jaro above 5/6. Each Jaro-Winkler costs thousands of
+/// instructions, and a manifest of fuzzed keys asks for each key against every candidate
+/// (issue 43).
+fn may_be_close(a: &str, b: &str) -> bool {
+    let (la, lb) = (a.chars().count(), b.chars().count());
+    if la == 0 || lb == 0 {
         return true;
     }
-    let m = a.min(b) as f64;
+    let m = la.min(lb).min(shared(a, b)) as f64;
     // A bound below 5/6 with room for rounding: what it drops cannot score above 0.9.
-    (m / a as f64 + m / b as f64 + 1.0) / 3.0 >= 0.83
+    (m / la as f64 + m / lb as f64 + 1.0) / 3.0 >= 0.83
+}
+
+/// How many characters `a` and `b` share, counted with repeats (ASCII; otherwise no bound).
+fn shared(a: &str, b: &str) -> usize {
+    if !a.is_ascii() || !b.is_ascii() {
+        return usize::MAX;
+    }
+    let mut counts = [0u32; 128];
+    for c in a.bytes() {
+        counts[usize::from(c)] += 1;
+    }
+    b.bytes()
+        .filter(|c| {
+            let n = &mut counts[usize::from(*c)];
+            let there = *n > 0;
+            *n = n.saturating_sub(1);
+            there
+        })
+        .count()
 }
 
 #[cfg(test)]
@@ -259,15 +280,44 @@ mod tests {
         for a in words {
             for b in words {
                 if strsim::jaro_winkler(a, b) > 0.9 {
-                    assert!(
-                        may_be_close(a.chars().count(), b.chars().count()),
-                        "{a:?} {b:?}"
-                    );
+                    assert!(may_be_close(a, b), "{a:?} {b:?}");
                 }
             }
         }
-        // And it does drop: 4 characters against 10 cannot score above 0.9.
-        assert!(!may_be_close(4, 10));
+        // Every word against each of its one- and two-letter edits, and anagrams.
+        let letters = ['a', 'e', 'k', 'z', '.', '-', 'é'];
+        for w in words {
+            let chars: Vec<char> = w.chars().collect();
+            let mut edits = vec![chars.iter().rev().collect::<String>()];
+            for i in 0..=chars.len() {
+                for l in letters {
+                    let mut c = chars.clone();
+                    c.insert(i, l);
+                    edits.push(c.iter().collect());
+                    if i < chars.len() {
+                        let mut c = chars.clone();
+                        c[i] = l;
+                        edits.push(c.iter().collect());
+                        c.remove(i);
+                        edits.push(c.iter().collect());
+                        if i + 1 < chars.len() {
+                            let mut c = chars.clone();
+                            c.swap(i, i + 1);
+                            c[0] = l;
+                            edits.push(c.iter().collect());
+                        }
+                    }
+                }
+            }
+            for e in &edits {
+                if strsim::jaro_winkler(w, e) > 0.9 {
+                    assert!(may_be_close(w, e), "{w:?} {e:?}");
+                }
+            }
+        }
+        // And it does drop: 4 characters against 10, or words with nothing in common.
+        assert!(!may_be_close("abcd", "abcdefghij"));
+        assert!(!may_be_close("network", "zzzzzzz"));
     }
 
     #[test]
