@@ -174,11 +174,8 @@ fn find_roots(
     // sorting the joined paths compared every component of `dir` again, a third of a
     // search (docs/PERFORMANCE.md, issue 43).
     names.sort_unstable();
-    let mut child = dir.to_path_buf();
     for name in names {
-        child.push(&name);
-        find_roots(&child, base, out, depth + 1, max_depth)?;
-        child.pop();
+        find_roots(&dir.join(name), base, out, depth + 1, max_depth)?;
     }
     Ok(())
 }
