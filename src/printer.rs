@@ -345,8 +345,7 @@ impl Printer {
             }
             return;
         }
-        let src =
-            crate::render::human::Source::new(crate::render::display_path(path), text.to_owned());
+        let src = crate::render::human::Source::new(crate::render::display_path(path), text);
         let style = Style {
             color: self.stderr_color,
             width: self.width,

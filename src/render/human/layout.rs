@@ -21,7 +21,7 @@ struct Snippet<'a> {
     columns: (usize, usize),
 }
 
-impl Source {
+impl Source<'_> {
     /// What miette's `read_span(span, 1, 1)` reads for `start..end` when that lies within
     /// one line of a text with no `\r`, found from the line starts instead of by counting
     /// every byte before it (half of what a snippet cost): the line before the span's, the

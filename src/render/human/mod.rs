@@ -38,29 +38,33 @@ pub struct Style {
 /// (one more line than its context, so none of its per-byte decisions about the span
 /// can differ), with line numbers and offsets shifted back. A test compares every
 /// field with `NamedSource`'s on texts with `\n`, `\r\n` and lone `\r` endings.
-pub struct Source {
+pub struct Source<'t> {
     name: String,
-    text: String,
+    text: &'t str,
     /// Where each line starts, as miette counts lines (`\n`, `\r\n` or a lone `\r`).
     starts: Vec<usize>,
     /// Whether a line ends in `\r` (then [`Source::context`] leaves it to miette).
     has_cr: bool,
 }
 
-impl Source {
-    pub fn new(name: String, text: String) -> Source {
+impl<'t> Source<'t> {
+    pub fn new(name: String, text: &'t str) -> Source<'t> {
         let bytes = text.as_bytes();
+        let has_cr = memchr::memchr(b'\r', bytes).is_some();
         let mut starts = vec![0];
-        let mut at = 0;
-        let mut has_cr = false;
-        while let Some(i) = memchr::memchr2(b'\n', b'\r', &bytes[at..]).map(|i| at + i) {
-            has_cr |= bytes[i] == b'\r';
-            at = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
-                i + 2
-            } else {
-                i + 1
-            };
-            starts.push(at);
+        if has_cr {
+            let mut at = 0;
+            while let Some(i) = memchr::memchr2(b'\n', b'\r', &bytes[at..]).map(|i| at + i) {
+                at = if bytes[i] == b'\r' && bytes.get(i + 1) == Some(&b'\n') {
+                    i + 2
+                } else {
+                    i + 1
+                };
+                starts.push(at);
+            }
+        } else {
+            // Only `\n` ends a line: one pass over the text, not a search per line.
+            starts.extend(memchr::memchr_iter(b'\n', bytes).map(|i| i + 1));
         }
         Source {
             name,
@@ -71,7 +75,7 @@ impl Source {
     }
 }
 
-impl SourceCode for Source {
+impl SourceCode for Source<'_> {
     fn read_span<'a>(
         &'a self,
         span: &SourceSpan,
@@ -110,7 +114,7 @@ struct Shown<'a> {
     d: &'a Diagnostic,
     message: &'a str,
     help: Option<&'a str>,
-    src: Option<&'a Source>,
+    src: Option<&'a Source<'a>>,
 }
 
 impl fmt::Debug for Shown<'_> {
@@ -303,7 +307,7 @@ pub fn report(r: &PluginReport, style: Style) -> String {
         let src = r
             .source
             .as_ref()
-            .map(|text| Source::new(display_path(&r.manifest), text.clone()));
+            .map(|text| Source::new(display_path(&r.manifest), text));
         let handlers = Handlers::for_style(style);
         for d in &r.outcome.diagnostics {
             render_with(&handlers, d, src.as_ref(), &mut out);
@@ -483,7 +487,7 @@ mod tests {
         ];
         let mut checked = 0;
         for text in texts {
-            let ours = Source::new("m.toml".into(), text.to_owned());
+            let ours = Source::new("m.toml".into(), text);
             let theirs = miette::NamedSource::new("m.toml", text.to_owned()).with_language("toml");
             // Spans inside the text: miette's own reading panics on some past its end.
             for start in 0..=text.len() {
@@ -530,7 +534,7 @@ mod tests {
         for _ in 0..3_000 {
             let pieces = if next(5) == 0 { PIECES } else { &PIECES[..7] };
             let text: String = (0..next(25)).map(|_| pieces[next(pieces.len())]).collect();
-            let src = Source::new("m".into(), text.clone());
+            let src = Source::new("m".into(), &text);
             for start in 0..text.len() {
                 for end in start + 1..=text.len() {
                     let (Some(ours), true) =
@@ -685,7 +689,7 @@ mod tests {
                 color: next(4) == 0,
                 width: 1 + next(130),
             };
-            let src = Source::new(format!("p{round}/m.toml"), text.clone());
+            let src = Source::new(format!("p{round}/m.toml"), &text);
             let src = (next(8) > 0).then_some(&src);
             let mut theirs = String::new();
             let shown = Shown {
