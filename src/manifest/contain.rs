@@ -150,9 +150,9 @@ fn resolve_from(
     lookups: &mut Lookups,
 ) -> Result<Resolved, ResolveError> {
     let mut pending: VecDeque<Part<'_>> = parts(rest).collect();
-    // `resolved.components().count()`, kept as it changes.
-    // Counted from where the walk starts (only ever compared with itself): counting the
-    // components of a long root for each target cost more than its lookups.
+    // How many components deep `resolved` is, counted from where the walk starts (it is
+    // only compared with itself): counting a long root's components for each target cost
+    // more than the target's lookups.
     let mut depth: isize = 0;
     let mut links = 0;
     // Once a component is missing (or not a directory, or cannot be looked up), nothing
