@@ -279,7 +279,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_length_bound_drops_no_close_word() {
+    fn the_bound_drops_no_close_word() {
         let words = [
             "",
             "a",
