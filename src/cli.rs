@@ -98,14 +98,24 @@ pub enum Command {
 /// line parses: help, version and usage errors are left to the whole definition, so what
 /// clap prints never comes from this one (`tests`: its arguments are the whole one's).
 pub fn parse_validate(args: &[std::ffi::OsString]) -> Option<Cli> {
-    if args.get(1).is_none_or(|a| a != "validate") {
-        return None;
-    }
+    let line = args
+        .get(1..)
+        .filter(|line| line.first().is_some_and(|a| a == "validate"))?;
     let mut command = validate_only();
     let parsed = command
-        .try_get_matches_from_mut(args)
+        .try_get_matches_from_mut(line)
         .ok()
-        .and_then(|m| from_matches(m).ok());
+        .and_then(|mut m| {
+            use clap::FromArgMatches;
+            let global = GlobalArgs::from_arg_matches_mut(&mut m).ok()?;
+            let validate = ValidateArgs::from_arg_matches_mut(&mut m).ok()?;
+            // What is left of the matches is freed by the process exit, as the definition is.
+            std::mem::forget(m);
+            Some(Cli {
+                global,
+                command: Command::Validate(validate),
+            })
+        });
     // As `lib::parse` does: the process exit frees the definition.
     std::mem::forget(command);
     parsed
@@ -120,14 +130,16 @@ pub fn from_matches(mut matches: clap::ArgMatches) -> std::result::Result<Cli, c
     cli
 }
 
-/// The root's definition with `validate` as its only subcommand.
+/// `validate` as one command holding the root's options and its own (no subcommand, so
+/// nothing to propagate the root's options into, and no help or version flag: those
+/// lines are the whole definition's). It is given the line from `validate` on, the word
+/// `validate` standing where a program's name stands.
 fn validate_only() -> clap::Command {
     use clap::Args;
-    let root = clap::Command::new("plugins")
-        .version(env!("CARGO_PKG_VERSION"))
-        .propagate_version(true);
-    GlobalArgs::augment_args(root)
-        .subcommand(ValidateArgs::augment_args(clap::Command::new("validate")))
+    let command = clap::Command::new("validate")
+        .disable_help_flag(true)
+        .disable_version_flag(true);
+    ValidateArgs::augment_args(GlobalArgs::augment_args(command))
 }
 
 /// `plugins __complete`: what the completion scripts ask for. It is parsed apart from [`Cli`]
@@ -186,25 +198,40 @@ mod tests {
 
     use super::{Cli, parse_validate, validate_only};
 
+    /// Each argument as clap shows it, but for its place in the help (which the two
+    /// definitions number differently, and which parsing never reads).
     fn arguments(command: &clap::Command) -> Vec<String> {
-        command.get_arguments().map(|a| format!("{a:?}")).collect()
+        let shown = |a: &clap::Arg| format!("{:?}", a.clone().display_order(None));
+        let mut all: Vec<String> = command
+            .get_arguments()
+            .filter(|a| !["help", "version"].contains(&a.get_id().as_str()))
+            .map(shown)
+            .collect();
+        all.sort();
+        all
     }
 
-    /// What `validate` parses with is the whole definition's root and `validate`, argument
-    /// for argument (names, actions, parsers, defaults, conflicts, help).
+    /// What `validate` parses with is the whole definition's `validate`, argument for
+    /// argument (names, actions, parsers, defaults, conflicts, help; the root's options
+    /// included, as clap propagates them), but for help and version.
     #[test]
     fn validate_only_has_the_whole_definitions_arguments() {
         let (mut whole, mut only) = (Cli::command(), validate_only());
         whole.build();
         only.build();
-        assert_eq!(arguments(&only), arguments(&whole));
-        let validate = |c: &clap::Command| c.find_subcommand("validate").unwrap().clone();
-        assert_eq!(arguments(&validate(&only)), arguments(&validate(&whole)));
-        let names: Vec<_> = only
-            .get_subcommands()
-            .map(clap::Command::get_name)
-            .collect();
-        assert_eq!(names, ["validate", "help"]);
+        let validate = whole.find_subcommand("validate").unwrap();
+        assert_eq!(arguments(&only), arguments(validate));
+        assert_eq!(only.get_subcommands().count(), 0);
+        // The root's own group names no argument.
+        let groups = |c: &clap::Command| {
+            c.get_groups()
+                .filter(|g| g.get_args().next().is_some())
+                .map(|g| format!("{g:?}"))
+                .collect::<Vec<_>>()
+        };
+        let mut expected = groups(&whole);
+        expected.extend(groups(validate));
+        assert_eq!(groups(&only), expected);
     }
 
     /// A line either parses to what the whole definition parses it to, or is left to it.
@@ -247,6 +274,16 @@ mod tests {
                 "json",
                 "x",
             ],
+            &["validate", "x", "--timestamps", "--json", "--", "--path"],
+            &[
+                "validate",
+                "-rqp",
+                "a",
+                "--dialect=aworld",
+                "--featured",
+                "--bundled",
+            ],
+            &["validate", "-q", "help"],
         ];
         for line in lines {
             let args: Vec<_> = std::iter::once("plugins")
@@ -267,6 +304,7 @@ mod tests {
             &["validate", "--nope"],
             &["validate", "--stdin"],
             &["validate", "--format", "xml"],
+            &["validate", "--json", "--format", "json"],
             &["--color", "never", "validate"],
             &["list"],
             &["help", "validate"],
