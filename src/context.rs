@@ -2,6 +2,7 @@
 
 use std::ffi::{OsStr, OsString};
 use std::path::PathBuf;
+use std::sync::Arc;
 
 use crate::lock::Lock;
 use crate::store::Home;
@@ -57,12 +58,13 @@ pub struct Context {
     /// The featured index: `PLUGINS_FEATURED_INDEX`, else aoe's `AOE_FEATURED_INDEX_PATH`.
     pub featured_index: Option<PathBuf>,
     /// Names of the environment variables set to a non-empty value (protoAgent's
-    /// `requires_env` gate).
-    pub env_names: std::collections::BTreeSet<String>,
+    /// `requires_env` gate), collected when first asked.
+    pub env_names: crate::host::EnvNames,
     /// `GITHUB_STEP_SUMMARY`: the job summary file `--format github` appends to.
     pub github_step_summary: Option<PathBuf>,
-    /// The allow-listed variables build steps and pip run with.
-    pub steps: crate::steps::StepEnv,
+    /// The environment as it was read at the start: build steps pick their allow-listed
+    /// variables out of it when the first one runs ([`crate::steps::configure`]).
+    vars: Vars,
     /// Registry credentials (`PLUGINS_REGISTRY_TOKEN`, `PLUGINS_REGISTRY_USERNAME`,
     /// `REGISTRY_AUTH_FILE`, `DOCKER_CONFIG`).
     pub registry: crate::oci::RegistryEnv,
@@ -71,8 +73,10 @@ pub struct Context {
 /// The process environment, read once: each variable as `getenv` finds it (the first of a
 /// name). Every lookup of a command's start goes through it rather than through
 /// `std::env::var`, which takes the environment's lock and scans it again each time
-/// (docs/PERFORMANCE.md, issue 43).
-struct Vars(Vec<(OsString, OsString)>);
+/// (docs/PERFORMANCE.md, issue 43). Shared: what is derived from it only when asked
+/// (`requires_env`'s names, the build steps' variables) reads the same snapshot.
+#[derive(Clone, Debug)]
+struct Vars(Arc<[(OsString, OsString)]>);
 
 impl Vars {
     fn os(&self, k: &str) -> Option<&OsStr> {
@@ -177,6 +181,7 @@ impl Context {
     #[allow(clippy::disallowed_methods)] // the one place the environment is read (clippy.toml)
     pub fn from_env() -> Self {
         let env = Vars(std::env::vars_os().collect());
+        let names = env.0.clone();
         let path = |k: &str| env.path(k);
         // protoAgent strips its variables and ignores empty ones.
         let stripped = |k: &str| {
@@ -229,18 +234,23 @@ impl Context {
             featured_index: path("PLUGINS_FEATURED_INDEX")
                 .or_else(|| path("AOE_FEATURED_INDEX_PATH"))
                 .map(|p| cwd.join(p)),
-            env_names: env
-                .0
-                .iter()
-                .filter(|(_, v)| !v.is_empty())
-                .filter_map(|(k, _)| k.to_str().map(str::to_owned))
-                .collect(),
+            env_names: crate::host::EnvNames::new(move || {
+                names
+                    .iter()
+                    .filter(|(_, v)| !v.is_empty())
+                    .filter_map(|(k, _)| k.to_str().map(str::to_owned))
+                    .collect()
+            }),
             github_step_summary: path("GITHUB_STEP_SUMMARY"),
             registry: registry_env(&env, &cwd),
             cwd,
-            // Last: the steps' variables are moved out of the environment read above.
-            steps: crate::steps::StepEnv::from_vars(env.0),
+            vars: env,
         }
+    }
+
+    /// The environment as it was read at the start, for [`crate::steps::configure`].
+    pub fn environment(&self) -> Arc<[(OsString, OsString)]> {
+        self.vars.0.clone()
     }
 
     /// Each host's own home: aoe's app dir, protoAgent's instance, `~/.aworld`.

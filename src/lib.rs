@@ -120,7 +120,7 @@ pub fn exit_code(args: impl IntoIterator<Item = OsString>) -> u8 {
             }
         }
     }
-    steps::configure(cx.steps.clone());
+    steps::configure(cx.environment());
     let printer = printer::Printer::new(&cli.global, &cx);
     printer.start_log();
     // What a killed command left in the temp directory (every command recovers first).

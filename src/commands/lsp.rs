@@ -51,7 +51,7 @@ pub fn run(args: &LspArgs, cx: &Context) -> Result<ExitStatus> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let host = crate::host::validate_options(&crate::host::HostArgs {
+    let host = crate::host::validate_options(crate::host::HostArgs {
         aoe_api: args.aoe_api,
         env: Some(cx.env_names.clone()),
         ..crate::host::HostArgs::default()

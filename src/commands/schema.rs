@@ -27,7 +27,7 @@ pub struct SchemaArgs {
 }
 
 pub fn run(args: &SchemaArgs, printer: &Printer) -> Result<ExitStatus> {
-    let host = crate::host::validate_options(&crate::host::HostArgs {
+    let host = crate::host::validate_options(crate::host::HostArgs {
         aoe_api: args.aoe_api,
         ..crate::host::HostArgs::default()
     })

@@ -245,7 +245,7 @@ fn options(args: &ValidateArgs, cx: &Context) -> Result<ValidateOptions> {
             })
         })
         .collect::<Result<Vec<_>>>()?;
-    let host = crate::host::validate_options(&crate::host::HostArgs {
+    let host = crate::host::validate_options(crate::host::HostArgs {
         aoe_api: args.aoe_api,
         host_version: args.host_version.clone(),
         featured: args.featured,

@@ -2,12 +2,48 @@
 //! read where the process environment is read (`Context::from_env`) and handed in; no
 //! host reads a variable itself.
 
+use std::collections::BTreeSet;
 use std::path::PathBuf;
+use std::sync::{Arc, LazyLock};
 
 use super::{aoe, protoagent};
 use crate::diagnostic::Code;
 use crate::dialect::Dialect;
 use crate::store::Home;
+
+/// The names of the environment variables set to a non-empty value where the host will run
+/// (protoAgent's `requires_env`), collected when first asked: most manifests never ask, and
+/// a process that validates one aoe root should not copy every name for nothing
+/// (docs/PERFORMANCE.md, issue 43). Clones share one collection.
+#[derive(Clone)]
+pub struct EnvNames(Arc<LazyLock<BTreeSet<String>, Collect>>);
+
+type Collect = Box<dyn FnOnce() -> BTreeSet<String> + Send>;
+
+impl EnvNames {
+    /// The names `collect` returns, called once, on the first [`EnvNames::contains`].
+    pub fn new(collect: impl FnOnce() -> BTreeSet<String> + Send + 'static) -> EnvNames {
+        EnvNames(Arc::new(LazyLock::new(Box::new(collect))))
+    }
+
+    /// Whether `name` is set to a non-empty value.
+    pub fn contains(&self, name: &str) -> bool {
+        self.0.contains(name)
+    }
+}
+
+impl From<BTreeSet<String>> for EnvNames {
+    fn from(names: BTreeSet<String>) -> EnvNames {
+        EnvNames::new(move || names)
+    }
+}
+
+impl std::fmt::Debug for EnvNames {
+    // Not collected for a debug print.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("EnvNames(..)")
+    }
+}
 
 /// What the environment says about the hosts' own homes, as one value.
 #[derive(Clone, Debug)]

@@ -19,7 +19,7 @@ pub mod testing;
 mod types;
 
 pub use aworld::manifest::Summary as Activation;
-pub use env::{HomeWarning, HostEnv};
+pub use env::{EnvNames, HomeWarning, HostEnv};
 pub use options::{HostArgs, HostOptions, NotAHostVersion, known_aoe_api};
 /// Each host's options from the command line's, and whether some host reads `--host-version`.
 pub use options::{check_host_version, from_args as validate_options};

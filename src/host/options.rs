@@ -3,7 +3,7 @@
 //! host-neutral [`HostArgs`] ([`super::validate_options`]) and moved by a home's
 //! remembered [`HostProfile`] ([`HostOptions::apply`]).
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use super::{aoe, aworld, protoagent};
 use crate::lock::HostProfile;
@@ -25,7 +25,7 @@ pub struct HostArgs {
     pub bundled: bool,
     /// Names of the environment variables set where the host will run (protoAgent's
     /// `requires_env`).
-    pub env: Option<BTreeSet<String>>,
+    pub env: Option<crate::host::EnvNames>,
 }
 
 impl Default for HostArgs {
@@ -70,7 +70,7 @@ pub fn check_host_version(version: Option<&str>) -> Result<(), NotAHostVersion> 
 
 /// Each host's options from the command line's (`--aoe-api`, `--host-version`, …); refused
 /// when `--host-version` is no version any host reads.
-pub fn from_args(args: &HostArgs) -> Result<HostOptions, NotAHostVersion> {
+pub fn from_args(args: HostArgs) -> Result<HostOptions, NotAHostVersion> {
     check_host_version(args.host_version.as_deref())?;
     let semver_host = (args.host_version.as_deref()).and_then(|v| semver::Version::parse(v).ok());
     Ok(HostOptions {
@@ -78,15 +78,15 @@ pub fn from_args(args: &HostArgs) -> Result<HostOptions, NotAHostVersion> {
             profile: aoe::manifest::profile::Profile::from_api(args.aoe_api).unwrap_or_default(),
             host_version: semver_host,
             featured: args.featured,
-            featured_index: args.featured_index.clone(),
+            featured_index: args.featured_index,
             self_check: false,
         },
         aworld: aworld::manifest::Options {
             bundled: args.bundled,
         },
         protoagent: protoagent::manifest::Options {
-            host_version: args.host_version.clone(),
-            env: args.env.clone(),
+            host_version: args.host_version,
+            env: args.env,
             bundled: args.bundled,
         },
     })

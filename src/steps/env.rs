@@ -2,6 +2,7 @@
 //! allow-list), the proxies and pip index settings, and what pip is run with.
 
 use std::ffi::OsString;
+use std::sync::Arc;
 
 /// The variables a build step gets from `plugins`' own environment, when set: where
 /// things are (`PATH`, `HOME`, temp, config and cache directories, the Rust
@@ -54,7 +55,8 @@ pub const PIP_INDEX: &[&str] = &[
 ];
 
 /// The environment build steps run with, chosen once from `plugins`' own
-/// ([`StepEnv::from_vars`], by `Context`) and given to [`configure`].
+/// ([`StepEnv::from_vars`], out of what [`configure`] was given, when a step first needs
+/// it).
 #[derive(Clone, Debug, Default)]
 pub struct StepEnv {
     /// Every step: [`PASSED`], `LC_*`, and [`PROXIES`] without credentials.
@@ -84,19 +86,35 @@ impl StepEnv {
     }
 }
 
-pub(super) static STEP_ENV: std::sync::OnceLock<StepEnv> = std::sync::OnceLock::new();
+static SOURCE: std::sync::OnceLock<Arc<[(OsString, OsString)]>> = std::sync::OnceLock::new();
+static STEP_ENV: std::sync::OnceLock<StepEnv> = std::sync::OnceLock::new();
 
-/// Set the environment every build step runs with (at start-up; before it, steps get
-/// an empty one).
-pub fn configure(env: StepEnv) {
-    let _ = STEP_ENV.set(env);
+/// Give the process environment (as `Context` read it) that every build step's is picked
+/// from, at start-up; a step that runs before it gets an empty one. The pick is made when
+/// a step first needs it: most commands run none.
+pub fn configure(vars: Arc<[(OsString, OsString)]>) {
+    let _ = SOURCE.set(vars);
+}
+
+/// The environment build steps run with: [`StepEnv::from_vars`] of what [`configure`]
+/// was given.
+pub(super) fn step_env() -> &'static StepEnv {
+    STEP_ENV.get_or_init(|| {
+        SOURCE
+            .get()
+            .map(|vars| StepEnv::from_vars(vars.iter().cloned()))
+            .unwrap_or_default()
+    })
 }
 
 /// Where a bare program name (`python3`) is found, as a spawn would find it: the first
 /// executable file of that name on the `PATH` the steps run with; `None` when there is none.
 pub fn on_path(name: &str) -> Option<std::path::PathBuf> {
-    let env = STEP_ENV.get()?;
-    let path = env.base.iter().find(|(k, _)| k == "PATH").map(|(_, v)| v)?;
+    let path = step_env()
+        .base
+        .iter()
+        .find(|(k, _)| k == "PATH")
+        .map(|(_, v)| v)?;
     std::env::split_paths(path)
         .filter(|dir| !dir.as_os_str().is_empty())
         .map(|dir| dir.join(name))

@@ -24,7 +24,7 @@ pub use log::{LOG_CAP, Log};
 pub(crate) use sandbox::contain;
 pub use sandbox::{Isolation, Overlay, isolation};
 
-use env::{PIP_ISOLATION, STEP_ENV};
+use env::{PIP_ISOLATION, step_env};
 use group::{RUNNING_GROUP, install_signal_handlers};
 use log::{Captured, capture, tail_text};
 #[cfg(all(test, target_os = "linux"))]
@@ -234,7 +234,7 @@ fn command(
         ..
     } = *run;
     let mut command = Command::new(resolved);
-    let env = STEP_ENV.get_or_init(StepEnv::default);
+    let env = step_env();
     command
         .env_clear()
         .envs(env.base.iter().map(|(k, v)| (k, v)));

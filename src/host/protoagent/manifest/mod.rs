@@ -12,7 +12,6 @@ mod lint;
 pub(crate) use lint::canonical_source;
 pub(crate) mod pep440;
 
-use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::LazyLock;
 
@@ -133,7 +132,7 @@ pub struct Options {
     /// The protoAgent version to check `min_protoagent_version` against.
     pub host_version: Option<String>,
     /// Environment variables set (non-empty) where the host will run, for `requires_env`.
-    pub env: Option<BTreeSet<String>>,
+    pub env: Option<crate::host::EnvNames>,
     /// The plugin ships inside protoAgent (`--bundled`): its id is a bundled one by right.
     pub bundled: bool,
 }
