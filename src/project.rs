@@ -8,17 +8,45 @@ use std::path::{Component, Path, PathBuf};
 /// with a `.git` directory or file (worktrees and submodules have a file).
 /// The result is canonical; `None` outside a repository.
 pub fn repo_root(path: &Path) -> Option<PathBuf> {
-    let start = fs_err::canonicalize(path).ok()?;
-    start
-        .ancestors()
-        .find(|dir| fs_err::symlink_metadata(dir.join(".git")).is_ok())
-        .map(Path::to_path_buf)
+    RepoRoots::default().root(path)
 }
 
-/// `path` (a file under `root`) relative to the root of the repository
-/// holding `root`; `None` outside a repository.
-pub fn repo_relative(path: &Path, root: &Path) -> Option<String> {
-    relative_to(path, &repo_root(root)?)
+/// [`repo_root`] for the many plugin roots of one command: what each directory above a
+/// root answered is kept, so sibling roots look for `.git` in the ancestors they share
+/// once (`validate -r --format github` looked in every ancestor of every root again:
+/// docs/PERFORMANCE.md, issue 43). A root's own answer is not kept: it is asked once.
+#[derive(Default)]
+pub struct RepoRoots(std::collections::HashMap<PathBuf, Option<PathBuf>>);
+
+impl RepoRoots {
+    /// [`repo_root`] of `path`.
+    pub fn root(&mut self, path: &Path) -> Option<PathBuf> {
+        let start = fs_err::canonicalize(path).ok()?;
+        let mut asked = Vec::new();
+        let mut found = None;
+        for dir in start.ancestors() {
+            if let Some(known) = self.0.get(dir) {
+                found.clone_from(known);
+                break;
+            }
+            asked.push(dir);
+            if fs_err::symlink_metadata(dir.join(".git")).is_ok() {
+                found = Some(dir.to_path_buf());
+                break;
+            }
+        }
+        // Each directory asked lies at or below the answer, so the answer is its too.
+        for dir in asked.into_iter().skip(1) {
+            self.0.insert(dir.to_path_buf(), found.clone());
+        }
+        found
+    }
+
+    /// `path` (a file under `root`) relative to the root of the repository holding
+    /// `root`; `None` outside a repository.
+    pub fn relative(&mut self, path: &Path, root: &Path) -> Option<String> {
+        relative_to(path, &self.root(root)?)
+    }
 }
 
 /// The directory report paths are relative to: the repository holding
@@ -112,6 +140,42 @@ mod tests {
         assert_eq!(relative_to(&repo, &root).as_deref(), Some("."));
         assert_eq!(relative_to(tmp.path(), &root), None, "outside the repo");
         assert_eq!(repo_root(tmp.path()), None);
+    }
+
+    /// One `RepoRoots` asked about many paths, in an order that answers later ones from
+    /// what earlier ones found, agrees with a fresh search for each: nested repositories
+    /// (a submodule's `.git` file), paths outside any, a root that is a repository.
+    #[test]
+    fn kept_answers_agree_with_a_fresh_search() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        for dir in ["a/one", "a/two", "sub/x/three", "sub/four", "own/.git"] {
+            fs_err::create_dir_all(repo.join(dir)).unwrap();
+        }
+        fs_err::create_dir_all(repo.join(".git")).unwrap();
+        fs_err::write(repo.join("sub/.git"), "gitdir: ../.git/modules/sub\n").unwrap();
+        fs_err::create_dir_all(tmp.path().join("out/five")).unwrap();
+        let paths = [
+            "repo/a/one",
+            "repo/sub/four",
+            "repo/sub/x/three",
+            "repo/a/two",
+            "repo/own",
+            "repo",
+            "out/five",
+            "repo/sub",
+            "missing",
+        ];
+        let mut kept = RepoRoots::default();
+        for order in [paths.to_vec(), paths.iter().rev().copied().collect()] {
+            for p in order {
+                let p = tmp.path().join(p);
+                assert_eq!(kept.root(&p), repo_root(&p), "{}", p.display());
+            }
+        }
+        let sub = fs_err::canonicalize(repo.join("sub")).unwrap();
+        assert_eq!(kept.root(&repo.join("sub/x/three")), Some(sub));
+        assert_eq!(kept.root(&tmp.path().join("out/five")), None);
     }
 
     #[test]

@@ -189,8 +189,9 @@ fn validate_stdin(
 
 /// A manifest's path relative to its repository root, as GitHub annotations
 /// need it; the path as given outside a repository.
-fn repo_file(r: &PluginReport) -> String {
-    project::repo_relative(&r.manifest, &r.root)
+fn repo_file(r: &PluginReport, repos: &mut project::RepoRoots) -> String {
+    repos
+        .relative(&r.manifest, &r.root)
         .unwrap_or_else(|| render::display_path(&r.manifest))
 }
 
@@ -345,6 +346,7 @@ enum Stream<'a> {
         annotations: render::github::GithubStream,
         summary: Option<(&'a Path, render::github::JobSummary)>,
         printer: &'a Printer,
+        repos: Box<project::RepoRoots>,
     },
     Sarif {
         log: render::sarif::SarifStream,
@@ -374,6 +376,7 @@ impl<'a> Stream<'a> {
                     .as_deref()
                     .map(|path| (path, render::github::JobSummary::default())),
                 printer,
+                repos: Box::default(),
             },
             OutputFormat::Sarif => {
                 let (base, uri) = sarif_base(first_root);
@@ -403,9 +406,10 @@ impl<'a> Stream<'a> {
             Stream::Github {
                 annotations,
                 summary,
+                repos,
                 ..
             } => {
-                let file = repo_file(r);
+                let file = repo_file(r, repos);
                 out.push_str(&annotations.push(r, &file)?);
                 if let Some((_, summary)) = summary {
                     summary.push(r, &file)?;
@@ -431,6 +435,7 @@ impl<'a> Stream<'a> {
                 annotations,
                 summary,
                 printer,
+                ..
             } => {
                 if let Some((path, summary)) = summary {
                     append_job_summary(path, summary, printer);
