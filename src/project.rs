@@ -21,7 +21,11 @@ pub struct RepoRoots(std::collections::HashMap<PathBuf, Option<PathBuf>>);
 impl RepoRoots {
     /// [`repo_root`] of `path`.
     pub fn root(&mut self, path: &Path) -> Option<PathBuf> {
-        let start = fs_err::canonicalize(path).ok()?;
+        self.root_of_canonical(&fs_err::canonicalize(path).ok()?)
+    }
+
+    /// [`RepoRoots::root`] of a path already canonical.
+    pub fn root_of_canonical(&mut self, start: &Path) -> Option<PathBuf> {
         let mut asked = Vec::new();
         let mut found = None;
         for dir in start.ancestors() {
@@ -43,9 +47,19 @@ impl RepoRoots {
     }
 
     /// `path` (a file under `root`) relative to the root of the repository holding
-    /// `root`; `None` outside a repository.
-    pub fn relative(&mut self, path: &Path, root: &Path) -> Option<String> {
-        relative_to(path, &self.root(root)?)
+    /// `root`; `None` outside a repository. `canonical`: `root`'s canonical path, when
+    /// the caller knows it (recursive discovery does), so it is not resolved again.
+    pub fn relative(
+        &mut self,
+        path: &Path,
+        root: &Path,
+        canonical: Option<&Path>,
+    ) -> Option<String> {
+        let repo = match canonical {
+            Some(start) => self.root_of_canonical(start),
+            None => self.root(root),
+        };
+        relative_to(path, &repo?)
     }
 }
 

@@ -188,10 +188,12 @@ fn validate_stdin(
 }
 
 /// A manifest's path relative to its repository root, as GitHub annotations
-/// need it; the path as given outside a repository.
-fn repo_file(r: &PluginReport, repos: &mut project::RepoRoots) -> String {
+/// need it; the path as given outside a repository. `found`: the root as discovery
+/// found it (it may know the canonical path).
+fn repo_file(r: &PluginReport, found: Option<&Root>, repos: &mut project::RepoRoots) -> String {
+    let canonical = found.and_then(Root::canonical);
     repos
-        .relative(&r.manifest, &r.root)
+        .relative(&r.manifest, &r.root, canonical.as_deref())
         .unwrap_or_else(|| render::display_path(&r.manifest))
 }
 
@@ -299,13 +301,15 @@ pub fn run(args: ValidateArgs, cx: &Context, printer: &Printer) -> Result<ExitSt
     let mut pending = String::new();
     let written = |e| Error::io("cannot write output", e);
     let mut all_valid = true;
-    let reports = stdin_report
-        .into_iter()
-        .chain(roots.iter().map(|root| validate_found(root, &opts)));
-    for r in reports {
+    let reports = stdin_report.into_iter().map(|r| (r, None)).chain(
+        roots
+            .iter()
+            .map(|root| (validate_found(root, &opts), Some(root))),
+    );
+    for (r, found) in reports {
         all_valid &= r.is_valid();
         stream
-            .push(&render::shown(&r), &mut pending)
+            .push(&render::shown(&r), found, &mut pending)
             .map_err(written)?;
         if pending.len() >= BATCH {
             printer.report_text(&pending).map_err(written)?;
@@ -389,7 +393,12 @@ impl<'a> Stream<'a> {
     }
 
     /// Render one report: what can be written now goes to `out`.
-    fn push(&mut self, r: &PluginReport, out: &mut String) -> std::io::Result<()> {
+    fn push(
+        &mut self,
+        r: &PluginReport,
+        found: Option<&Root>,
+        out: &mut String,
+    ) -> std::io::Result<()> {
         match self {
             Stream::Human {
                 style,
@@ -409,7 +418,7 @@ impl<'a> Stream<'a> {
                 repos,
                 ..
             } => {
-                let file = repo_file(r, repos);
+                let file = repo_file(r, found, repos);
                 out.push_str(&annotations.push(r, &file)?);
                 if let Some((_, summary)) = summary {
                     summary.push(r, &file)?;
