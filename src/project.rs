@@ -59,7 +59,7 @@ impl RepoRoots {
             Some(start) => self.root_of_canonical(start),
             None => self.root(root),
         };
-        relative_to(path, &repo?)
+        relative_to_in(path, &repo?, canonical.map(|c| (root, c)))
     }
 }
 
@@ -108,6 +108,14 @@ pub fn find_plugin_root(dir: &Path) -> Option<PathBuf> {
 /// The last component is kept as is, so a symlinked manifest is named by its
 /// own path rather than its target's.
 pub fn relative_to(path: &Path, base: &Path) -> Option<String> {
+    relative_to_in(path, base, None)
+}
+
+/// [`relative_to`], given `known`: a directory at or above `path` and its canonical path
+/// (a plugin root recursive discovery found). The directories from it down to `path`'s
+/// are then asked one `lstat` each, not resolved from `/` again (docs/PERFORMANCE.md,
+/// issue 43); a symlink among them, or anything unusual, takes the full resolution.
+pub fn relative_to_in(path: &Path, base: &Path, known: Option<(&Path, &Path)>) -> Option<String> {
     let absolute = match (path.parent(), path.file_name()) {
         (Some(parent), Some(name)) => {
             let parent = if parent.as_os_str().is_empty() {
@@ -115,7 +123,11 @@ pub fn relative_to(path: &Path, base: &Path) -> Option<String> {
             } else {
                 parent
             };
-            fs_err::canonicalize(parent).ok()?.join(name)
+            let resolved = known.and_then(|(dir, canonical)| below(dir, canonical, parent));
+            match resolved {
+                Some(resolved) => resolved.join(name),
+                None => fs_err::canonicalize(parent).ok()?.join(name),
+            }
         }
         _ => fs_err::canonicalize(path).ok()?,
     };
@@ -132,6 +144,25 @@ pub fn relative_to(path: &Path, base: &Path) -> Option<String> {
     } else {
         parts.join("/")
     })
+}
+
+/// The canonical path of `path`, a directory at or below `dir` (whose canonical path is
+/// `canonical`) through names that are directories and not symlinks; `None` otherwise.
+fn below(dir: &Path, canonical: &Path, path: &Path) -> Option<PathBuf> {
+    let rest = path.strip_prefix(dir).ok()?;
+    let mut resolved = canonical.to_path_buf();
+    let mut at = dir.to_path_buf();
+    for c in rest.components() {
+        let Component::Normal(name) = c else {
+            return None;
+        };
+        at.push(name);
+        if !fs_err::symlink_metadata(&at).is_ok_and(|m| m.is_dir()) {
+            return None;
+        }
+        resolved.push(name);
+    }
+    Some(resolved)
 }
 
 #[cfg(test)]
@@ -190,6 +221,64 @@ mod tests {
         let sub = fs_err::canonicalize(repo.join("sub")).unwrap();
         assert_eq!(kept.root(&repo.join("sub/x/three")), Some(sub));
         assert_eq!(kept.root(&tmp.path().join("out/five")), None);
+    }
+
+    /// Knowing a root's canonical path changes no answer: a manifest at the root, in a
+    /// directory below it, in a symlinked directory (resolved in full), a root reached
+    /// through a symlink, a missing manifest, one outside the repository.
+    #[cfg(unix)]
+    #[test]
+    fn a_known_root_gives_the_same_relative_paths() {
+        let tmp = tempfile::tempdir().unwrap();
+        let repo = tmp.path().join("repo");
+        fs_err::create_dir_all(repo.join(".git")).unwrap();
+        fs_err::create_dir_all(repo.join("p/.aworld-plugin")).unwrap();
+        fs_err::create_dir_all(repo.join("elsewhere")).unwrap();
+        fs_err::create_dir_all(tmp.path().join("outside")).unwrap();
+        std::os::unix::fs::symlink(repo.join("elsewhere"), repo.join("p/linked")).unwrap();
+        std::os::unix::fs::symlink(tmp.path().join("outside"), repo.join("p/out")).unwrap();
+        std::os::unix::fs::symlink(repo.join("p"), tmp.path().join("via")).unwrap();
+        for f in [
+            "p/aoe-plugin.toml",
+            "p/.aworld-plugin/plugin.json",
+            "elsewhere/x.yaml",
+            "../outside/y.yaml",
+        ] {
+            fs_err::write(repo.join(f), "").unwrap();
+        }
+        let base = fs_err::canonicalize(&repo).unwrap();
+        for root in [repo.join("p"), tmp.path().join("via")] {
+            let canonical = fs_err::canonicalize(&root).unwrap();
+            for file in [
+                "aoe-plugin.toml",
+                ".aworld-plugin/plugin.json",
+                "linked/x.yaml",
+                "out/y.yaml",
+                "missing/z",
+                "gone.toml",
+            ] {
+                let path = root.join(file);
+                assert_eq!(
+                    relative_to_in(&path, &base, Some((&root, &canonical))),
+                    relative_to(&path, &base),
+                    "{}",
+                    path.display()
+                );
+            }
+        }
+        let at = |f: &str| {
+            relative_to_in(
+                &repo.join("p").join(f),
+                &base,
+                Some((&repo.join("p"), &base.join("p"))),
+            )
+        };
+        assert_eq!(at("linked/x.yaml").as_deref(), Some("elsewhere/x.yaml"));
+        assert_eq!(
+            at(".aworld-plugin/plugin.json").as_deref(),
+            Some("p/.aworld-plugin/plugin.json")
+        );
+        assert_eq!(at("out/y.yaml"), None);
     }
 
     #[test]

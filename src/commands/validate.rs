@@ -221,10 +221,13 @@ fn sarif_base(first_root: Option<&Path>) -> (PathBuf, render::sarif::Base) {
     (base, render::sarif::Base { uri })
 }
 
-/// A report's manifest as a SARIF artifact, relative to `base` where it can be.
-fn sarif_artifact(r: &PluginReport, base: &Path) -> render::sarif::Artifact {
+/// A report's manifest as a SARIF artifact, relative to `base` where it can be. `found`:
+/// the root as discovery found it (it may know the canonical path).
+fn sarif_artifact(r: &PluginReport, found: Option<&Root>, base: &Path) -> render::sarif::Artifact {
     use render::sarif::Artifact;
-    match project::relative_to(&r.manifest, base) {
+    let canonical = found.and_then(Root::canonical);
+    let known = canonical.as_deref().map(|c| (r.root.as_path(), c));
+    match project::relative_to_in(&r.manifest, base, known) {
         Some(rel) => Artifact::relative(&rel),
         None => std::path::absolute(&r.manifest).map_or_else(
             |_| Artifact::relative(&render::display_path(&r.manifest)),
@@ -425,7 +428,7 @@ impl<'a> Stream<'a> {
                 }
                 Ok(())
             }
-            Stream::Sarif { log, base } => log.push(r, &sarif_artifact(r, base)),
+            Stream::Sarif { log, base } => log.push(r, &sarif_artifact(r, found, base)),
         }
     }
 
