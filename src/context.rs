@@ -75,8 +75,15 @@ pub struct Context {
 /// `std::env::var`, which takes the environment's lock and scans it again each time
 /// (docs/PERFORMANCE.md, issue 43). Shared: what is derived from it only when asked
 /// (`requires_env`'s names, the build steps' variables) reads the same snapshot.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 struct Vars(Arc<[(OsString, OsString)]>);
+
+impl std::fmt::Debug for Vars {
+    // The values hold secrets (tokens, passwords): a debug print names the count only.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Vars({} variables)", self.0.len())
+    }
+}
 
 impl Vars {
     fn os(&self, k: &str) -> Option<&OsStr> {
@@ -360,5 +367,25 @@ pub fn clap_color(args: &[std::ffi::OsString]) -> clap::ColorChoice {
         clap::ColorChoice::Never
     } else {
         clap::ColorChoice::Auto
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The snapshot every lookup reads holds the tokens too: a debug print of a
+    /// `Context` must not show them.
+    #[test]
+    fn a_debug_print_of_the_environment_shows_no_value() {
+        let vars = Vars(Arc::from(vec![
+            (
+                OsString::from("GITHUB_TOKEN"),
+                OsString::from("ghp_planted1234"),
+            ),
+            (OsString::from("HOME"), OsString::from("/home/me")),
+        ]));
+        assert_eq!(vars.os("GITHUB_TOKEN"), Some(OsStr::new("ghp_planted1234")));
+        assert_eq!(format!("{vars:?}"), "Vars(2 variables)");
     }
 }

@@ -32,12 +32,6 @@ impl EnvNames {
     }
 }
 
-impl From<BTreeSet<String>> for EnvNames {
-    fn from(names: BTreeSet<String>) -> EnvNames {
-        EnvNames::new(move || names)
-    }
-}
-
 impl std::fmt::Debug for EnvNames {
     // Not collected for a debug print.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -138,4 +132,28 @@ pub(super) fn protoagent_config(env: &HostEnv) -> PathBuf {
 /// protoAgent's instance home.
 pub(super) fn protoagent_home(env: &HostEnv) -> Home {
     env.protoagent().home()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::EnvNames;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    /// The names are collected on the first question, once for every clone, and never
+    /// for a command that does not ask.
+    #[test]
+    fn names_are_collected_once_when_first_asked() {
+        let calls = Arc::new(AtomicUsize::new(0));
+        let counted = calls.clone();
+        let names = EnvNames::new(move || {
+            counted.fetch_add(1, Ordering::SeqCst);
+            ["HOME".to_owned()].into()
+        });
+        let copy = names.clone();
+        assert_eq!(format!("{names:?}"), "EnvNames(..)");
+        assert_eq!(calls.load(Ordering::SeqCst), 0);
+        assert!(copy.contains("HOME") && !names.contains("TOKEN"));
+        assert_eq!(calls.load(Ordering::SeqCst), 1);
+    }
 }
