@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::manifest::Finding;
-use crate::manifest::doc::{Node, Pointer, Value};
+use crate::manifest::doc::{Node, Pointer, Seg, Value};
 use crate::manifest::pyval::{py_str, truthy};
 use crate::manifest::schema::{self as json_schema, Problem};
 use crate::ptr;
@@ -89,6 +89,28 @@ pub(super) fn schema(errors: Vec<json_schema::SchemaError>) -> Vec<Finding> {
         .collect()
 }
 
+/// Where an entrypoint sits (`entrypoints.<kind>[i]`), made into a pointer only for a
+/// finding: most entrypoints have none, and building each one's pointer (and its
+/// children's) was most of these lints' allocations (docs/PERFORMANCE.md, issue 43).
+#[derive(Clone, Copy)]
+struct At<'a> {
+    kind: &'a str,
+    i: usize,
+}
+
+impl At<'_> {
+    fn ptr(self) -> Pointer {
+        ptr!["entrypoints", self.kind.to_owned(), self.i]
+    }
+
+    /// The pointer to `keys` below the entrypoint.
+    fn join(self, keys: &[&'static str]) -> Pointer {
+        let mut at = self.ptr();
+        at.0.extend(keys.iter().map(|k| Seg::from(*k)));
+        at
+    }
+}
+
 fn entry_name(ep: &Node) -> String {
     let name = ep.get("name").map(|e| &e.node).filter(|n| truthy(n));
     py_str(name.unwrap_or_else(|| &ep.get("id").expect("loader checked").node))
@@ -121,12 +143,11 @@ pub(super) fn check(
         ));
     }
     for (kind, eps) in &loaded.kinds {
-        let kat = ptr!["entrypoints", (*kind).to_owned()];
         if !KNOWN_KINDS.contains(kind) {
             let mut f = Finding::new(
                 Code::AworldUnknownKind,
                 format!("entrypoint kind `{kind}` has no loader in the host; it is only indexed"),
-                kat.clone(),
+                ptr!["entrypoints", (*kind).to_owned()],
             )
             .on_key();
             if let Some(s) = did_you_mean(kind, KNOWN_KINDS.iter().copied()) {
@@ -135,18 +156,18 @@ pub(super) fn check(
             out.push(warn(f));
         }
         for (i, ep) in eps {
-            let at = kat.join(*i);
+            let at = At { kind, i: *i };
             let eid = py_str(&ep.get("id").expect("loader checked").node);
             let target = ep.get("target").map(|e| &e.node).filter(|t| truthy(t));
             out.extend(
-                target_findings(kind, (pid, &eid), target, (root, targets), &at)
+                target_findings(kind, (pid, &eid), target, (root, targets), at)
                     .into_iter()
                     .map(warn),
             );
             match *kind {
-                "cli_commands" if !opts.bundled => out.extend(names(pid, &eid, ep, &at)),
-                "hooks" => out.extend(hooks(pid, &eid, ep, &at).into_iter().map(warn)),
-                "contexts" => out.extend(contexts(pid, &eid, ep, &at).into_iter().map(warn)),
+                "cli_commands" if !opts.bundled => out.extend(names(pid, &eid, ep, at)),
+                "hooks" => out.extend(hooks(pid, &eid, ep, at).into_iter().map(warn)),
+                "contexts" => out.extend(contexts(pid, &eid, ep, at).into_iter().map(warn)),
                 "skills" => {
                     let found = target
                         .and_then(|t| {
@@ -163,7 +184,7 @@ pub(super) fn check(
                         out.push(warn(Finding::new(
                             Code::AworldMissingTarget,
                             format!("skill '{pid}:{eid}' has no SKILL.md (its target, skills/{eid}/SKILL.md or {eid}/SKILL.md), so the host drops it"),
-                            at.clone(),
+                            at.ptr(),
                         ).on_key()));
                     }
                 }
@@ -181,7 +202,7 @@ fn target_findings(
     (pid, eid): (&str, &str),
     target: Option<&Node>,
     (root, targets): (&Path, &Targets<'_>),
-    at: &Pointer,
+    at: At<'_>,
 ) -> Vec<Finding> {
     let mut out = Vec::new();
     let label = match kind {
@@ -196,7 +217,7 @@ fn target_findings(
             Finding::new(
                 Code::AworldMissingTarget,
                 format!("{label} '{pid}:{eid}' is missing a target"),
-                at.clone(),
+                at.ptr(),
             )
             .on_key(),
         );
@@ -216,39 +237,50 @@ fn target_findings(
         out.push(Finding::new(
             Code::AworldMissingTarget,
             format!("target {t:?} of '{pid}:{eid}' does not exist; {why}"),
-            at.join("target"),
+            at.join(&["target"]),
         ));
     }
     out
 }
 
 /// Reserved and shadowed top-level command names (§7).
-fn names(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<(Finding, Severity)> {
-    let mut candidates = vec![(
-        entry_name(ep),
-        at.join(if ep.get("name").is_some_and(|e| truthy(&e.node)) {
-            "name"
-        } else {
-            "id"
-        }),
-    )];
+fn names(pid: &str, eid: &str, ep: &Node, at: At<'_>) -> Vec<(Finding, Severity)> {
+    // Each name with where it is written: `None` for the entrypoint's `name` (or its
+    // `id`), else its place in `metadata.aliases` (`Some(None)`: the one string).
+    let key = if ep.get("name").is_some_and(|e| truthy(&e.node)) {
+        "name"
+    } else {
+        "id"
+    };
+    let mut candidates: Vec<(String, Option<Option<usize>>)> = vec![(entry_name(ep), None)];
     if let Some(aliases) = metadata(ep, "aliases") {
-        let aat = at.join("metadata").join("aliases");
         match &aliases.value {
-            Value::Str(s) => candidates.push((s.to_string(), aat)),
+            Value::Str(s) => candidates.push((s.to_string(), Some(None))),
             Value::Array(items) => {
                 for (j, a) in items.iter().enumerate() {
                     let s = py_str(a).trim().to_owned();
                     if !s.is_empty() {
-                        candidates.push((s, aat.join(j)));
+                        candidates.push((s, Some(Some(j))));
                     }
                 }
             }
             _ => {}
         }
     }
+    let pointer = |place: Option<Option<usize>>| match place {
+        None => at.join(&[key]),
+        Some(alias) => {
+            let mut p = at.join(&["metadata", "aliases"]);
+            p.0.extend(alias.map(Seg::Index));
+            p
+        }
+    };
     let mut out = Vec::new();
-    for (name, at) in candidates {
+    for (name, place) in candidates {
+        if !RESERVED.contains(&name.as_str()) && !BUNDLED_NAMES.contains(&name.as_str()) {
+            continue;
+        }
+        let at = pointer(place);
         if RESERVED.contains(&name.as_str()) {
             out.push((
                 Finding::new(Code::AworldReservedName, format!("Top-level command '{name}' is reserved"), at)
@@ -265,7 +297,7 @@ fn names(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<(Finding, Severit
     out
 }
 
-fn hooks(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<Finding> {
+fn hooks(pid: &str, eid: &str, ep: &Node, at: At<'_>) -> Vec<Finding> {
     let mut out = Vec::new();
     let point = metadata(ep, "hook_point")
         .map(|p| py_str(p).trim().to_lowercase())
@@ -275,7 +307,7 @@ fn hooks(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<Finding> {
             Finding::new(
                 Code::AworldHookPoint,
                 format!("plugin hook '{pid}:{eid}' is missing metadata.hook_point"),
-                at.clone(),
+                at.ptr(),
             )
             .on_key()
             .help(format!(
@@ -289,7 +321,7 @@ fn hooks(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<Finding> {
                 format!(
                     "hook point {p:?} is never emitted by the host, so '{pid}:{eid}' never fires"
                 ),
-                at.join("metadata").join("hook_point"),
+                at.join(&["metadata", "hook_point"]),
             );
             if let Some(s) = did_you_mean(&p, HOOK_POINTS.iter().copied()) {
                 f = f.help(format!("did you mean \"{s}\"?")).fix(s);
@@ -311,17 +343,17 @@ fn hooks(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<Finding> {
             _ => false,
         };
         if !ok {
-            out.push(Finding::new(Code::AworldHookPriority, format!("metadata.priority of '{pid}:{eid}' is not an integer; sorting hooks fails and the plugin is skipped"), at.join("metadata").join("priority")));
+            out.push(Finding::new(Code::AworldHookPriority, format!("metadata.priority of '{pid}:{eid}' is not an integer; sorting hooks fails and the plugin is skipped"), at.join(&["metadata", "priority"])));
         }
     }
     out
 }
 
-fn contexts(pid: &str, eid: &str, ep: &Node, at: &Pointer) -> Vec<Finding> {
+fn contexts(pid: &str, eid: &str, ep: &Node, at: At<'_>) -> Vec<Finding> {
     let Some(phases) = metadata(ep, "phases") else {
         return Vec::new();
     };
-    let pat = at.join("metadata").join("phases");
+    let pat = at.join(&["metadata", "phases"]);
     let Value::Array(items) = &phases.value else {
         return vec![Finding::new(
             Code::AworldContextPhases,

@@ -171,7 +171,9 @@ fn entrypoints_of<'a>(
     kind: &'a str,
     items: &'a Node<'a>,
 ) -> Result<Vec<(usize, &'a Node<'a>)>, Finding> {
-    let at = ptr!["entrypoints", kind.to_owned()];
+    // Pointers are made for a failure only: they are most of a valid manifest's
+    // allocations here (docs/PERFORMANCE.md, issue 43).
+    let at = || ptr!["entrypoints", kind.to_owned()];
     let list: &[Node] = match &items.value {
         Value::Array(list) => list,
         // A string iterates characters, a mapping its keys: both are not objects.
@@ -179,32 +181,32 @@ fn entrypoints_of<'a>(
             return Err(fail(
                 Code::AworldEntrypointNotObject,
                 "entrypoint must be an object",
-                at,
+                at(),
             ));
         }
         Value::Table(t) if !t.is_empty() => {
             return Err(fail(
                 Code::AworldEntrypointNotObject,
                 "entrypoint must be an object",
-                at,
+                at(),
             ));
         }
         Value::Str(_) | Value::Table(_) => &[],
-        _ => return Err(not_iterable(items, at)),
+        _ => return Err(not_iterable(items, at())),
     };
     let mut seen: Vec<(usize, &Node)> = Vec::new();
     let mut out = Vec::new();
     for (i, item) in list.iter().enumerate() {
-        let here = at.join(i);
+        let here = || at().join(i);
         if !matches!(item.value, Value::Table(_)) {
             return Err(fail(
                 Code::AworldEntrypointNotObject,
                 "entrypoint must be an object",
-                here,
+                here(),
             ));
         }
         let Some(id) = item.get("id").map(|e| &e.node) else {
-            return Err(fail(Code::AworldMissingField, "entrypoint is missing required field: id", here.join("id"))
+            return Err(fail(Code::AworldMissingField, "entrypoint is missing required field: id", here().join("id"))
                 .on_key()
                 .help("the host raises KeyError('id'), which `aworld-cli plugins validate` misreports as \"Plugin 'None' is not installed\""));
         };
@@ -212,16 +214,16 @@ fn entrypoints_of<'a>(
             return Err(fail(
                 Code::AworldTypeError,
                 format!("unhashable type: '{}'", type_name(id)),
-                here.join("id"),
+                here().join("id"),
             ));
         }
         if let Some((first, _)) = seen.iter().find(|(_, s)| py_eq(s, id)) {
             return Err(fail(
                 Code::AworldDuplicateEntrypoint,
                 format!("duplicate entrypoint id: {kind}:{}", py_str(id)),
-                here.join("id"),
+                here().join("id"),
             )
-            .also(at.join(*first).join("id"), "first used here"));
+            .also(at().join(*first).join("id"), "first used here"));
         }
         seen.push((i, id));
         for key in ["metadata", "permissions"] {
@@ -231,7 +233,7 @@ fn entrypoints_of<'a>(
                 return Err(fail(
                     Code::AworldNotMapping,
                     format!("{key} must be a mapping"),
-                    here.join(key),
+                    here().join(key),
                 ));
             }
         }
