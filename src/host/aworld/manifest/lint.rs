@@ -5,13 +5,13 @@ use std::path::Path;
 
 use crate::diagnostic::{Code, Diagnostic, Severity, did_you_mean};
 use crate::manifest::Finding;
-use crate::manifest::doc::{Node, Pointer, Seg, Value};
+use crate::manifest::doc::{Node, Seg, Value};
 use crate::manifest::pyval::{py_str, truthy};
 use crate::manifest::schema::{self as json_schema, Problem};
 use crate::ptr;
 
 use super::Options;
-use super::loader::{Loaded, Targets};
+use super::loader::{At, Loaded, Targets, kind_at};
 
 /// Kinds some host loader or the registry consumes.
 const KNOWN_KINDS: &[&str] = &[
@@ -89,28 +89,6 @@ pub(super) fn schema(errors: Vec<json_schema::SchemaError>) -> Vec<Finding> {
         .collect()
 }
 
-/// Where an entrypoint sits (`entrypoints.<kind>[i]`), made into a pointer only for a
-/// finding: most entrypoints have none, and building each one's pointer (and its
-/// children's) was most of these lints' allocations (docs/PERFORMANCE.md, issue 43).
-#[derive(Clone, Copy)]
-struct At<'a> {
-    kind: &'a str,
-    i: usize,
-}
-
-impl At<'_> {
-    fn ptr(self) -> Pointer {
-        ptr!["entrypoints", self.kind.to_owned(), self.i]
-    }
-
-    /// The pointer to `keys` below the entrypoint.
-    fn join(self, keys: &[&'static str]) -> Pointer {
-        let mut at = self.ptr();
-        at.0.extend(keys.iter().map(|k| Seg::from(*k)));
-        at
-    }
-}
-
 fn entry_name(ep: &Node) -> String {
     let name = ep.get("name").map(|e| &e.node).filter(|n| truthy(n));
     py_str(name.unwrap_or_else(|| &ep.get("id").expect("loader checked").node))
@@ -147,7 +125,7 @@ pub(super) fn check(
             let mut f = Finding::new(
                 Code::AworldUnknownKind,
                 format!("entrypoint kind `{kind}` has no loader in the host; it is only indexed"),
-                ptr!["entrypoints", (*kind).to_owned()],
+                kind_at(kind),
             )
             .on_key();
             if let Some(s) = did_you_mean(kind, KNOWN_KINDS.iter().copied()) {
@@ -245,54 +223,49 @@ fn target_findings(
 
 /// Reserved and shadowed top-level command names (§7).
 fn names(pid: &str, eid: &str, ep: &Node, at: At<'_>) -> Vec<(Finding, Severity)> {
-    // Each name with where it is written: `None` for the entrypoint's `name` (or its
-    // `id`), else its place in `metadata.aliases` (`Some(None)`: the one string).
-    let key = if ep.get("name").is_some_and(|e| truthy(&e.node)) {
-        "name"
+    // Each name with where it is written: the keys below the entrypoint, and an alias's
+    // place in its list.
+    let written: &[&'static str] = if ep.get("name").is_some_and(|e| truthy(&e.node)) {
+        &["name"]
     } else {
-        "id"
+        &["id"]
     };
-    let mut candidates: Vec<(String, Option<Option<usize>>)> = vec![(entry_name(ep), None)];
+    const ALIASES: &[&str] = &["metadata", "aliases"];
+    let mut candidates = vec![(entry_name(ep), written, None)];
     if let Some(aliases) = metadata(ep, "aliases") {
         match &aliases.value {
-            Value::Str(s) => candidates.push((s.to_string(), Some(None))),
+            Value::Str(s) => candidates.push((s.to_string(), ALIASES, None)),
             Value::Array(items) => {
                 for (j, a) in items.iter().enumerate() {
                     let s = py_str(a).trim().to_owned();
                     if !s.is_empty() {
-                        candidates.push((s, Some(Some(j))));
+                        candidates.push((s, ALIASES, Some(j)));
                     }
                 }
             }
             _ => {}
         }
     }
-    let pointer = |place: Option<Option<usize>>| match place {
-        None => at.join(&[key]),
-        Some(alias) => {
-            let mut p = at.join(&["metadata", "aliases"]);
-            p.0.extend(alias.map(Seg::Index));
-            p
-        }
-    };
     let mut out = Vec::new();
-    for (name, place) in candidates {
-        if !RESERVED.contains(&name.as_str()) && !BUNDLED_NAMES.contains(&name.as_str()) {
+    for (name, keys, index) in candidates {
+        let reserved = RESERVED.contains(&name.as_str());
+        if !reserved && !BUNDLED_NAMES.contains(&name.as_str()) {
             continue;
         }
-        let at = pointer(place);
-        if RESERVED.contains(&name.as_str()) {
-            out.push((
+        let mut at = at.join(keys);
+        at.0.extend(index.map(Seg::Index));
+        out.push(if reserved {
+            (
                 Finding::new(Code::AworldReservedName, format!("Top-level command '{name}' is reserved"), at)
                     .help(format!("'{pid}:{eid}': pick another name; `interactive`, `list`, `serve` and `gateway` belong to aworld-cli (pass --bundled for a plugin shipped inside aworld-cli)")),
                 Severity::Error,
-            ));
-        } else if BUNDLED_NAMES.contains(&name.as_str()) {
-            out.push((
+            )
+        } else {
+            (
                 Finding::new(Code::AworldShadowedName, format!("top-level command '{name}' is already taken by a bundled aworld-cli command, so this entry never registers"), at),
                 Severity::Warning,
-            ));
-        }
+            )
+        });
     }
     out
 }

@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::diagnostic::Code;
 use crate::manifest::Finding;
 use crate::manifest::contain::{self, ResolveError};
-use crate::manifest::doc::{Node, Pointer, Value};
+use crate::manifest::doc::{Node, Pointer, Seg, Value};
 use crate::manifest::pyval::{dict_items, py_repr, py_str, truthy, type_name};
 use crate::ptr;
 
@@ -165,15 +165,43 @@ pub(crate) fn load<'a>(root: &'a Node<'a>) -> Result<Loaded<'a>, Finding> {
     })
 }
 
+/// Where an entrypoint sits (`entrypoints.<kind>[i]`), made into a pointer only for a
+/// finding: most entrypoints have none, and building each one's pointer (and its
+/// children's) was most of the loader's and the lints' allocations (docs/PERFORMANCE.md,
+/// issue 43).
+#[derive(Clone, Copy)]
+pub(super) struct At<'a> {
+    pub(super) kind: &'a str,
+    pub(super) i: usize,
+}
+
+impl At<'_> {
+    pub(super) fn ptr(self) -> Pointer {
+        let mut at = kind_at(self.kind);
+        at.0.push(Seg::Index(self.i));
+        at
+    }
+
+    /// The pointer to `keys` below the entrypoint.
+    pub(super) fn join(self, keys: &[&'static str]) -> Pointer {
+        let mut at = self.ptr();
+        at.0.extend(keys.iter().map(|k| Seg::from(*k)));
+        at
+    }
+}
+
+/// Where a kind's entrypoints sit: `entrypoints.<kind>`.
+pub(super) fn kind_at(kind: &str) -> Pointer {
+    ptr!["entrypoints", kind.to_owned()]
+}
+
 /// One kind's entrypoints, checked as the loader iterates them.
 #[allow(clippy::result_large_err)] // the first finding is the whole result, not a hot-path error
 fn entrypoints_of<'a>(
     kind: &'a str,
     items: &'a Node<'a>,
 ) -> Result<Vec<(usize, &'a Node<'a>)>, Finding> {
-    // Pointers are made for a failure only: they are most of a valid manifest's
-    // allocations here (docs/PERFORMANCE.md, issue 43).
-    let at = || ptr!["entrypoints", kind.to_owned()];
+    let at = || kind_at(kind);
     let list: &[Node] = match &items.value {
         Value::Array(list) => list,
         // A string iterates characters, a mapping its keys: both are not objects.
@@ -197,16 +225,16 @@ fn entrypoints_of<'a>(
     let mut seen: Vec<(usize, &Node)> = Vec::new();
     let mut out = Vec::new();
     for (i, item) in list.iter().enumerate() {
-        let here = || at().join(i);
+        let here = At { kind, i };
         if !matches!(item.value, Value::Table(_)) {
             return Err(fail(
                 Code::AworldEntrypointNotObject,
                 "entrypoint must be an object",
-                here(),
+                here.ptr(),
             ));
         }
         let Some(id) = item.get("id").map(|e| &e.node) else {
-            return Err(fail(Code::AworldMissingField, "entrypoint is missing required field: id", here().join("id"))
+            return Err(fail(Code::AworldMissingField, "entrypoint is missing required field: id", here.join(&["id"]))
                 .on_key()
                 .help("the host raises KeyError('id'), which `aworld-cli plugins validate` misreports as \"Plugin 'None' is not installed\""));
         };
@@ -214,16 +242,16 @@ fn entrypoints_of<'a>(
             return Err(fail(
                 Code::AworldTypeError,
                 format!("unhashable type: '{}'", type_name(id)),
-                here().join("id"),
+                here.join(&["id"]),
             ));
         }
         if let Some((first, _)) = seen.iter().find(|(_, s)| py_eq(s, id)) {
             return Err(fail(
                 Code::AworldDuplicateEntrypoint,
                 format!("duplicate entrypoint id: {kind}:{}", py_str(id)),
-                here().join("id"),
+                here.join(&["id"]),
             )
-            .also(at().join(*first).join("id"), "first used here"));
+            .also(At { kind, i: *first }.join(&["id"]), "first used here"));
         }
         seen.push((i, id));
         for key in ["metadata", "permissions"] {
@@ -233,7 +261,7 @@ fn entrypoints_of<'a>(
                 return Err(fail(
                     Code::AworldNotMapping,
                     format!("{key} must be a mapping"),
-                    here().join(key),
+                    here.join(&[key]),
                 ));
             }
         }
@@ -269,7 +297,7 @@ pub(crate) fn check_targets_at<'a>(
                 continue;
             };
             // Built only for a failure: most targets pass.
-            let at = || ptr!["entrypoints", (*kind).to_owned(), *i, "target"];
+            let at = || At { kind, i: *i }.join(&["target"]);
             let Value::Str(target) = &target.value else {
                 return Err(fail(
                     Code::AworldTypeError,
